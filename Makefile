@@ -1,0 +1,44 @@
+# The README's commands. Each one installs missing Debian packages, configures
+# and builds incrementally, then does its job; each works as the first command
+# on a fresh machine.
+#
+#   make check            build and run every test (lit and unit)
+#   make demo             build and run the examples
+#   make check-sanitize   the same tests in an ASan+UBSan build (build-san/)
+#   make docs             refresh docs/ from the TableGen definitions
+
+BUILD_DIR  ?= build
+BUILD_TYPE ?= Release
+SANITIZE   ?= OFF
+CMAKE_ARGS ?=
+
+CMAKE_CONFIGURE = cmake -G Ninja -S . -B $(BUILD_DIR) \
+  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DCOTANGENT_SANITIZE=$(SANITIZE) $(CMAKE_ARGS)
+
+.PHONY: all deps build check demo docs check-sanitize clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	@test -f $(BUILD_DIR)/build.ninja || $(CMAKE_CONFIGURE)
+	cmake --build $(BUILD_DIR)
+
+check: build
+	cmake --build $(BUILD_DIR) --target check-cotangent
+
+demo: build
+	@examples/run-demo.sh $(BUILD_DIR)
+
+docs: build
+	cmake --build $(BUILD_DIR) --target cotangent-docs
+
+check-sanitize:
+	$(MAKE) check BUILD_DIR=build-san SANITIZE=ON
+
+clean:
+	rm -rf $(BUILD_DIR) build-san

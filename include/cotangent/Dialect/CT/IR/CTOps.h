@@ -1,0 +1,23 @@
+//===- CTOps.h - The ct dialect: attributes and operations ------*- C++ -*-===//
+
+#ifndef COTANGENT_DIALECT_CT_IR_CTOPS_H
+#define COTANGENT_DIALECT_CT_IR_CTOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "cotangent/Dialect/CT/IR/CTOpsDialect.h.inc"
+#include "cotangent/Dialect/CT/IR/CTOpsEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "cotangent/Dialect/CT/IR/CTOpsAttributes.h.inc"
+
+#define GET_OP_CLASSES
+#include "cotangent/Dialect/CT/IR/CTOps.h.inc"
+
+#endif // COTANGENT_DIALECT_CT_IR_CTOPS_H

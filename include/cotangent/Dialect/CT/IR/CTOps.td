@@ -1,0 +1,225 @@
+//===- CTOps.td - Operations of the ct dialect ------------*- tablegen -*-===//
+
+#ifndef COTANGENT_DIALECT_CT_IR_CTOPS_TD
+#define COTANGENT_DIALECT_CT_IR_CTOPS_TD
+
+include "cotangent/Dialect/CT/IR/CTBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributes.td"
+
+class CT_Op<string mnemonic, list<Trait> traits = []>
+    : Op<CT_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Derivative requests
+//===----------------------------------------------------------------------===//
+
+// A request calls a derivative of `callee` that the AD passes generate. It has
+// no memory-effect traits: like a call, it may read and write anything.
+class CT_RequestOp<string mnemonic, list<Trait> traits = []>
+    : CT_Op<mnemonic, traits # [
+        AttrSizedOperandSegments,
+        DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  code commonExtraClassDeclaration = [{
+    /// The activity of each primal argument, in argument order.
+    ::llvm::SmallVector<::cotangent::ct::Activity> getActivities();
+  }];
+  let hasVerifier = 1;
+}
+
+def CT_GradientOp : CT_RequestOp<"gradient"> {
+  let summary = "value and reverse-mode gradient of a scalar function";
+  let description = [{
+    Calls the reverse-mode derivative of `callee`, a function with exactly one
+    floating-point result, with that result's seed fixed to 1. Results are the
+    callee's result followed by the adjoint of each `active` argument; the
+    shadow of each `dup` argument receives `+=` the cotangent of its initial
+    contents.
+
+    ```mlir
+    %v, %dx, %dy = ct.gradient @f(%x, %y, %p) shadows(%dp)
+        activity [active, active, dup]
+        : (f64, f64, memref<?xf64>, memref<?xf64>) -> (f64, f64, f64)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       CT_ActivityArrayAttr:$activity,
+                       Variadic<AnyType>:$inputs,
+                       Variadic<AnyType>:$shadows);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $callee `(` $inputs `)` (`shadows` `(` $shadows^ `)`)?
+    `activity` custom<ActivityList>($activity) attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+def CT_PullbackOp : CT_RequestOp<"pullback"> {
+  let summary = "reverse-mode derivative with explicit result seeds";
+  let description = [{
+    Calls the reverse-mode derivative of `callee` with one seed per
+    floating-point result of the callee (the cotangent of that result, in the
+    order of the results). Results are the callee's results followed by the
+    adjoint of each `active` argument; `dup` shadows are updated in place.
+
+    ```mlir
+    %v, %dx = ct.pullback @f(%x, %n) seeds(%s) activity [active, const]
+        : (f64, i32, f64) -> (f64, f64)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       CT_ActivityArrayAttr:$activity,
+                       Variadic<AnyType>:$inputs,
+                       Variadic<AnyType>:$seeds,
+                       Variadic<AnyType>:$shadows);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $callee `(` $inputs `)` (`seeds` `(` $seeds^ `)`)?
+    (`shadows` `(` $shadows^ `)`)?
+    `activity` custom<ActivityList>($activity) attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+def CT_JvpOp : CT_RequestOp<"jvp"> {
+  let summary = "forward-mode derivative (Jacobian-vector product)";
+  let description = [{
+    Calls the forward-mode derivative of `callee`. Takes one tangent per
+    non-`const` argument: a scalar of the argument's type for `active`, a
+    memref of the argument's type for `dup` (the tangent of the memory's
+    contents; for in/out memory it receives the tangent of the final
+    contents). Results are the callee's results followed by the tangent of
+    each floating-point result.
+
+    ```mlir
+    %v, %dv = ct.jvp @f(%x, %p) tangents(%tx, %tp) activity [active, dup]
+        : (f64, memref<4xf64>, f64, memref<4xf64>) -> (f64, f64)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       CT_ActivityArrayAttr:$activity,
+                       Variadic<AnyType>:$inputs,
+                       Variadic<AnyType>:$tangents);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $callee `(` $inputs `)` (`tangents` `(` $tangents^ `)`)?
+    `activity` custom<ActivityList>($activity) attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+//===----------------------------------------------------------------------===//
+// Markers
+//===----------------------------------------------------------------------===//
+
+def CT_StopGradientOp : CT_Op<"stop_gradient",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "the value of its operand, with zero derivative";
+  let description = [{
+    Returns its operand unchanged; in every mode of differentiation the
+    result's derivative is zero, whatever the operand depends on. It is kept
+    through canonicalization so that the AD passes see it.
+
+    ```mlir
+    %c = ct.stop_gradient %x : f64
+    ```
+  }];
+  let arguments = (ins FloatLike:$input);
+  let results = (outs FloatLike:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def CT_PassThroughOp : CT_Op<"pass_through",
+    [Pure, AllTypesMatch<["value", "input", "result"]>]> {
+  let summary = "a value differentiated as the identity of another";
+  let description = [{
+    Returns `value`, but differentiates as if it returned `input`: the
+    result's tangent is `input`'s tangent and its adjoint flows unchanged to
+    `input`. `value` itself gets no derivative. This expresses
+    straight-through estimators (`ct::pass_through<g>(x)` is
+    `ct.pass_through g(x), x`).
+
+    ```mlir
+    %r = ct.pass_through %rounded, %x : f32
+    ```
+  }];
+  let arguments = (ins FloatLike:$value, FloatLike:$input);
+  let results = (outs FloatLike:$result);
+  let assemblyFormat = "$value `,` $input attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Custom derivative rules
+//===----------------------------------------------------------------------===//
+
+// Rule bindings live at module level. Every argument of the bound function
+// takes its default activity: floating-point scalars are `active`, memrefs of
+// floating-point elements are `dup`, everything else is `const`.
+class CT_RuleOp<string mnemonic> : CT_Op<mnemonic, [
+    HasParent<"::mlir::ModuleOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]>;
+
+def CT_CustomGradientOp : CT_RuleOp<"custom_gradient"> {
+  let summary = "bind a user pullback to a function";
+  let description = [{
+    Reverse-mode derivatives of `function` call `pullback` instead of
+    differentiating `function`'s body (which need not exist). `pullback` has
+    the signature of `ct.pullback` on `function` with default activities,
+    without the primal results: it takes the arguments, one seed per
+    floating-point result and one shadow per `dup` argument, and returns the
+    adjoint of each `active` argument.
+
+    ```mlir
+    ct.custom_gradient @log1pexp pullback @log1pexp_pullback
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$function,
+                       FlatSymbolRefAttr:$pullback);
+  let assemblyFormat = "$function `pullback` $pullback attr-dict";
+}
+
+def CT_CustomVjpOp : CT_RuleOp<"custom_vjp"> {
+  let summary = "bind a split forward/backward rule to a function";
+  let description = [{
+    Reverse-mode derivatives of `function` call `forward` in the primal sweep
+    and `backward` in the reverse sweep. `forward` takes `function`'s
+    arguments and returns its results followed by any number of residuals;
+    `backward` takes those residuals, then one seed per floating-point result
+    and one shadow per `dup` argument, and returns the adjoint of each
+    `active` argument.
+
+    ```mlir
+    ct.custom_vjp @solve forward @solve_fwd backward @solve_bwd
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$function,
+                       FlatSymbolRefAttr:$forward,
+                       FlatSymbolRefAttr:$backward);
+  let assemblyFormat =
+      "$function `forward` $forward `backward` $backward attr-dict";
+}
+
+def CT_CustomJvpOp : CT_RuleOp<"custom_jvp"> {
+  let summary = "bind a user forward-mode rule to a function";
+  let description = [{
+    Forward-mode derivatives of `function` call `jvp` instead of
+    differentiating `function`'s body. `jvp` has the signature of `ct.jvp` on
+    `function` with default activities: the arguments and one tangent per
+    non-`const` argument in, the results and the tangent of each
+    floating-point result out.
+
+    ```mlir
+    ct.custom_jvp @log1pexp jvp @log1pexp_jvp
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$function,
+                       FlatSymbolRefAttr:$jvp);
+  let assemblyFormat = "$function `jvp` $jvp attr-dict";
+}
+
+#endif // COTANGENT_DIALECT_CT_IR_CTOPS_TD

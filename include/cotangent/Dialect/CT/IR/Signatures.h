@@ -1,0 +1,67 @@
+//===- Signatures.h - Types of derivative functions -------------*- C++ -*-===//
+//
+// One place computes the extra operands and results that differentiation adds
+// to a function type. Request ops, rule bindings and the AD passes all use it,
+// so the convention documented on the ct dialect holds everywhere.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_DIALECT_CT_IR_SIGNATURES_H
+#define COTANGENT_DIALECT_CT_IR_SIGNATURES_H
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace cotangent::ct {
+
+/// A floating-point scalar: carries its derivative by value.
+bool isDifferentiableScalar(mlir::Type type);
+
+/// A memref of floating-point elements: carries its derivative in a shadow.
+bool isDifferentiableMemRef(mlir::Type type);
+
+/// Whether an argument of `type` may take `activity`.
+bool activityFitsType(Activity activity, mlir::Type type);
+
+/// What `activity` requires of an argument's type, for diagnostics.
+llvm::StringRef describeActivityRequirement(Activity activity);
+
+/// The activity a rule binding gives an argument of `type`: active for
+/// floating-point scalars, dup for memrefs of them, const otherwise.
+Activity getDefaultActivity(mlir::Type type);
+llvm::SmallVector<Activity> getDefaultActivities(mlir::FunctionType type);
+
+/// Types that reverse mode adds to a call of a function.
+/// Each list of types comes with the index of the result or argument that
+/// each entry belongs to.
+struct ReverseSignature {
+  llvm::SmallVector<mlir::Type> seeds;    ///< One per floating-point result.
+  llvm::SmallVector<unsigned> seedResults;
+  llvm::SmallVector<mlir::Type> shadows;  ///< One per dup argument.
+  llvm::SmallVector<unsigned> shadowArgs;
+  llvm::SmallVector<mlir::Type> adjoints; ///< One per active argument.
+  llvm::SmallVector<unsigned> adjointArgs;
+};
+ReverseSignature getReverseSignature(mlir::FunctionType type,
+                                     llvm::ArrayRef<Activity> activities);
+
+/// Types that forward mode adds to a call of a function.
+struct ForwardSignature {
+  llvm::SmallVector<mlir::Type> tangents;       ///< One per non-const arg.
+  llvm::SmallVector<unsigned> tangentArgs;
+  llvm::SmallVector<mlir::Type> resultTangents; ///< One per float result.
+  llvm::SmallVector<unsigned> tangentResults;
+};
+ForwardSignature getForwardSignature(mlir::FunctionType type,
+                                     llvm::ArrayRef<Activity> activities);
+
+/// The type of a user pullback (ct.custom_gradient) for `type`.
+mlir::FunctionType getPullbackRuleType(mlir::FunctionType type);
+
+/// The type of a user forward-mode rule (ct.custom_jvp) for `type`.
+mlir::FunctionType getJvpRuleType(mlir::FunctionType type);
+
+} // namespace cotangent::ct
+
+#endif // COTANGENT_DIALECT_CT_IR_SIGNATURES_H

@@ -1,0 +1,110 @@
+//===- Signatures.cpp - Types of derivative functions ---------------------===//
+
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+using namespace mlir;
+
+namespace cotangent::ct {
+
+bool isDifferentiableScalar(Type type) { return isa<FloatType>(type); }
+
+bool isDifferentiableMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && isa<FloatType>(memref.getElementType());
+}
+
+bool activityFitsType(Activity activity, Type type) {
+  switch (activity) {
+  case Activity::Constant:
+    return true;
+  case Activity::Active:
+    return isDifferentiableScalar(type);
+  case Activity::Duplicated:
+    return isDifferentiableMemRef(type);
+  }
+  llvm_unreachable("unknown activity");
+}
+
+StringRef describeActivityRequirement(Activity activity) {
+  switch (activity) {
+  case Activity::Constant:
+    return "any type";
+  case Activity::Active:
+    return "a floating-point scalar";
+  case Activity::Duplicated:
+    return "a memref of floating-point elements";
+  }
+  llvm_unreachable("unknown activity");
+}
+
+Activity getDefaultActivity(Type type) {
+  if (isDifferentiableScalar(type))
+    return Activity::Active;
+  if (isDifferentiableMemRef(type))
+    return Activity::Duplicated;
+  return Activity::Constant;
+}
+
+SmallVector<Activity> getDefaultActivities(FunctionType type) {
+  return llvm::map_to_vector(type.getInputs(), getDefaultActivity);
+}
+
+ReverseSignature getReverseSignature(FunctionType type,
+                                     ArrayRef<Activity> activities) {
+  assert(activities.size() == type.getNumInputs() && "one activity per arg");
+  ReverseSignature sig;
+  for (auto [i, result] : llvm::enumerate(type.getResults())) {
+    if (!isDifferentiableScalar(result))
+      continue;
+    sig.seeds.push_back(result);
+    sig.seedResults.push_back(i);
+  }
+  for (auto [i, arg] : llvm::enumerate(type.getInputs())) {
+    if (activities[i] == Activity::Duplicated) {
+      sig.shadows.push_back(arg);
+      sig.shadowArgs.push_back(i);
+    } else if (activities[i] == Activity::Active) {
+      sig.adjoints.push_back(arg);
+      sig.adjointArgs.push_back(i);
+    }
+  }
+  return sig;
+}
+
+ForwardSignature getForwardSignature(FunctionType type,
+                                     ArrayRef<Activity> activities) {
+  assert(activities.size() == type.getNumInputs() && "one activity per arg");
+  ForwardSignature sig;
+  for (auto [i, arg] : llvm::enumerate(type.getInputs())) {
+    if (activities[i] == Activity::Constant)
+      continue;
+    sig.tangents.push_back(arg);
+    sig.tangentArgs.push_back(i);
+  }
+  for (auto [i, result] : llvm::enumerate(type.getResults())) {
+    if (!isDifferentiableScalar(result))
+      continue;
+    sig.resultTangents.push_back(result);
+    sig.tangentResults.push_back(i);
+  }
+  return sig;
+}
+
+FunctionType getPullbackRuleType(FunctionType type) {
+  ReverseSignature sig = getReverseSignature(type, getDefaultActivities(type));
+  SmallVector<Type> inputs(type.getInputs());
+  llvm::append_range(inputs, sig.seeds);
+  llvm::append_range(inputs, sig.shadows);
+  return FunctionType::get(type.getContext(), inputs, sig.adjoints);
+}
+
+FunctionType getJvpRuleType(FunctionType type) {
+  ForwardSignature sig = getForwardSignature(type, getDefaultActivities(type));
+  SmallVector<Type> inputs(type.getInputs());
+  llvm::append_range(inputs, sig.tangents);
+  SmallVector<Type> results(type.getResults());
+  llvm::append_range(results, sig.resultTangents);
+  return FunctionType::get(type.getContext(), inputs, results);
+}
+
+} // namespace cotangent::ct

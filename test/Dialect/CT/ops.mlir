@@ -1,0 +1,70 @@
+// Every ct op parses, verifies and prints back in the same form, and the
+// printed form parses again (round trip through the generic form too).
+// RUN: %cotangent-opt %s | FileCheck %s
+// RUN: %cotangent-opt %s | %cotangent-opt | FileCheck %s
+// RUN: %cotangent-opt %s --mlir-print-op-generic | %cotangent-opt | FileCheck %s
+
+func.func @f(%x: f64, %y: f64) -> f64 {
+  %0 = arith.mulf %x, %y : f64
+  return %0 : f64
+}
+
+func.func @mixed(%x: f32, %n: i32, %p: memref<?xf32>, %q: memref<4xf64>) -> (f32, i32, f64) {
+  %c0 = arith.constant 0 : index
+  %0 = memref.load %p[%c0] : memref<?xf32>
+  %1 = memref.load %q[%c0] : memref<4xf64>
+  return %0, %n, %1 : f32, i32, f64
+}
+
+// CHECK-LABEL: func @requests
+func.func @requests(%x: f64, %y: f64, %s: f32, %t: f64, %n: i32,
+                    %p: memref<?xf32>, %dp: memref<?xf32>,
+                    %q: memref<4xf64>, %dq: memref<4xf64>) {
+  // CHECK: ct.gradient @f(%{{.*}}, %{{.*}}) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %v, %dx, %dy = ct.gradient @f(%x, %y) activity [active, active]
+      : (f64, f64) -> (f64, f64, f64)
+  // CHECK: ct.gradient @f(%{{.*}}, %{{.*}}) activity [const, active] : (f64, f64) -> (f64, f64)
+  %v1, %dy1 = ct.gradient @f(%x, %y) activity [const, active]
+      : (f64, f64) -> (f64, f64)
+  %x32 = arith.truncf %x : f64 to f32
+  // CHECK: ct.pullback @mixed(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) seeds(%{{.*}}, %{{.*}}) shadows(%{{.*}}, %{{.*}}) activity [active, const, dup, dup] : (f32, i32, memref<?xf32>, memref<4xf64>, f32, f64, memref<?xf32>, memref<4xf64>) -> (f32, i32, f64, f32)
+  %r:4 = ct.pullback @mixed(%x32, %n, %p, %q) seeds(%s, %t) shadows(%dp, %dq)
+      activity [active, const, dup, dup]
+      : (f32, i32, memref<?xf32>, memref<4xf64>, f32, f64, memref<?xf32>, memref<4xf64>)
+        -> (f32, i32, f64, f32)
+  // CHECK: ct.jvp @mixed(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) tangents(%{{.*}}, %{{.*}}) activity [const, const, dup, dup] : (f32, i32, memref<?xf32>, memref<4xf64>, memref<?xf32>, memref<4xf64>) -> (f32, i32, f64, f32, f64)
+  %j:5 = ct.jvp @mixed(%x32, %n, %p, %q) tangents(%dp, %dq)
+      activity [const, const, dup, dup]
+      : (f32, i32, memref<?xf32>, memref<4xf64>, memref<?xf32>, memref<4xf64>)
+        -> (f32, i32, f64, f32, f64)
+  // A request with nothing active is still a well-formed call of @f.
+  // CHECK: ct.jvp @f(%{{.*}}, %{{.*}}) activity [const, const] : (f64, f64) -> (f64, f64)
+  %k:2 = ct.jvp @f(%x, %y) activity [const, const] : (f64, f64) -> (f64, f64)
+  return
+}
+
+// CHECK-LABEL: func @markers
+func.func @markers(%x: f64, %v: vector<4xf32>, %w: vector<4xf32>) -> (f64, vector<4xf32>) {
+  // CHECK: ct.stop_gradient %{{.*}} : f64
+  %0 = ct.stop_gradient %x : f64
+  // CHECK: ct.pass_through %{{.*}}, %{{.*}} : vector<4xf32>
+  %1 = ct.pass_through %v, %w : vector<4xf32>
+  return %0, %1 : f64, vector<4xf32>
+}
+
+func.func private @log1pexp(f32) -> f32
+func.func private @log1pexp_pullback(f32, f32) -> f32
+func.func private @log1pexp_jvp(f32, f32) -> (f32, f32)
+// CHECK: ct.custom_gradient @log1pexp pullback @log1pexp_pullback
+ct.custom_gradient @log1pexp pullback @log1pexp_pullback
+// CHECK: ct.custom_jvp @log1pexp jvp @log1pexp_jvp
+ct.custom_jvp @log1pexp jvp @log1pexp_jvp
+
+// A rule for a function with memory: the pullback takes the seed of the one
+// float result and the shadow of the dup argument, and returns the adjoint
+// of the one active argument.
+func.func private @solve(f64, i32, memref<?xf64>) -> f64
+func.func private @solve_fwd(f64, i32, memref<?xf64>) -> (f64, memref<?xf64>, f64)
+func.func private @solve_bwd(memref<?xf64>, f64, f64, memref<?xf64>) -> f64
+// CHECK: ct.custom_vjp @solve forward @solve_fwd backward @solve_bwd
+ct.custom_vjp @solve forward @solve_fwd backward @solve_bwd

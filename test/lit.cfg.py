@@ -1,0 +1,56 @@
+# -*- Python -*-
+# lit configuration of Cotangent's regression and integration tests.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Cotangent"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".cpp", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cotangent_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+# FileCheck, not, count, split-file come from the LLVM package.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.cotangent_tools_dir, append_path=True)
+
+config.substitutions.append(("%cotangent_src", config.cotangent_src_root))
+config.substitutions.append(("%cotangent_obj", config.cotangent_obj_root))
+config.substitutions.append(
+    ("%cotangent-opt", os.path.join(config.cotangent_tools_dir, "cotangent-opt")))
+config.substitutions.append(
+    ("%cotangent-cc", os.path.join(config.cotangent_tools_dir, "cotangent-cc")))
+
+# Running lowered MLIR: mlir-runner with the runtime support libraries.
+runner_libs = ",".join(
+    os.path.join(config.llvm_lib_dir, lib)
+    for lib in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"])
+config.substitutions.append(
+    ("%mlir-runner",
+     os.path.join(config.llvm_tools_dir, "mlir-runner") +
+     " -shared-libs=" + runner_libs))
+
+# clang++ with the Cotangent plugin and header (the plugin arrives with the
+# end-to-end work; tests that need it declare REQUIRES: plugin).
+plugin = os.path.join(config.cotangent_lib_dir, "CotangentPlugin.so")
+config.substitutions.append(
+    ("%clangxx-ct",
+     "%s -std=c++20 -fplugin=%s -I%s" %
+     (config.cotangent_clangxx, plugin,
+      os.path.join(config.cotangent_src_root, "runtime", "include"))))
+if os.path.exists(plugin):
+    config.available_features.add("plugin")
+
+# GPU tests run only where a CUDA device answers; PTX tests run everywhere.
+nvidia_smi = shutil.which("nvidia-smi")
+if nvidia_smi and os.system(nvidia_smi + " -L > /dev/null 2>&1") == 0:
+    config.available_features.add("cuda")
+
+if config.cotangent_sanitize:
+    config.available_features.add("sanitizer")
