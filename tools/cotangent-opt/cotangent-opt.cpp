@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cotangent/CodeGen/TapeToLLVM.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,6 +32,7 @@ int main(int argc, char **argv) {
   // Inliner, bufferization and to-LLVM interfaces of the dialects above, so
   // that upstream passes (inline, convert-to-llvm, ...) work on our IR.
   mlir::registerAllExtensions(registry);
+  cotangent::registerConvertCTToLLVMInterface(registry);
   mlir::registerAllPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Cotangent optimizer driver\n", registry));

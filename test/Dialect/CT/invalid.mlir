@@ -284,3 +284,19 @@ func.func @g() {
   ct.custom_gradient @h pullback @h_pullback
   return
 }
+
+// -----
+
+func.func @g(%t: !ct.tape, %p: memref<4xf64>) {
+  // expected-error @below {{'ct.tape_push' op operand #1 must be scalar of at most 64 bits}}
+  ct.tape_push %t, %p : memref<4xf64>
+  return
+}
+
+// -----
+
+func.func @g(%t: !ct.tape) -> i128 {
+  // expected-error @below {{'ct.tape_pop' op result #0 must be scalar of at most 64 bits}}
+  %0 = ct.tape_pop %t : i128
+  return %0 : i128
+}

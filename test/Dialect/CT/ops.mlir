@@ -68,3 +68,24 @@ func.func private @solve_fwd(f64, i32, memref<?xf64>) -> (f64, memref<?xf64>, f6
 func.func private @solve_bwd(memref<?xf64>, f64, f64, memref<?xf64>) -> f64
 // CHECK: ct.custom_vjp @solve forward @solve_fwd backward @solve_bwd
 ct.custom_vjp @solve forward @solve_fwd backward @solve_bwd
+
+// CHECK-LABEL: func @tapes
+func.func @tapes(%x: f64, %i: index, %b: i1) -> (f64, index, i1) {
+  // CHECK: %[[T:.*]] = ct.tape_init : !ct.tape
+  %t = ct.tape_init : !ct.tape
+  // CHECK: ct.tape_push %[[T]], %{{.*}} : f64
+  ct.tape_push %t, %x : f64
+  // CHECK: ct.tape_push %[[T]], %{{.*}} : index
+  ct.tape_push %t, %i : index
+  // CHECK: ct.tape_push %[[T]], %{{.*}} : i1
+  ct.tape_push %t, %b : i1
+  // CHECK: ct.tape_pop %[[T]] : i1
+  %0 = ct.tape_pop %t : i1
+  // CHECK: ct.tape_pop %[[T]] : index
+  %1 = ct.tape_pop %t : index
+  // CHECK: ct.tape_pop %[[T]] : f64
+  %2 = ct.tape_pop %t : f64
+  // CHECK: ct.tape_free %[[T]]
+  ct.tape_free %t
+  return %2, %1, %0 : f64, index, i1
+}

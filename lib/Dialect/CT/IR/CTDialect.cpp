@@ -15,7 +15,14 @@ using namespace cotangent::ct;
 #define GET_ATTRDEF_CLASSES
 #include "cotangent/Dialect/CT/IR/CTOpsAttributes.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "cotangent/Dialect/CT/IR/CTOpsTypes.cpp.inc"
+
 void CTDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "cotangent/Dialect/CT/IR/CTOpsTypes.cpp.inc"
+      >();
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "cotangent/Dialect/CT/IR/CTOpsAttributes.cpp.inc"

@@ -42,6 +42,7 @@ def CT_Dialect : Dialect {
       the tangent of the memory's final contents.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
 }
 
 def CT_Activity : I32EnumAttr<"Activity",
@@ -67,5 +68,18 @@ def CT_ActivityAttr : EnumAttr<CT_Dialect, CT_Activity, "activity"> {
 
 def CT_ActivityArrayAttr
     : TypedArrayAttrBase<CT_ActivityAttr, "array of argument activities">;
+
+def CT_TapeType : TypeDef<CT_Dialect, "Tape"> {
+  let mnemonic = "tape";
+  let summary = "a last-in first-out stack of values for the reverse sweep";
+  let description = [{
+    The reverse sweep of a loop, a branch or a called function needs primal
+    values that were computed in the forward sweep but are not in scope any
+    more. The forward sweep pushes them onto a tape and the reverse sweep,
+    which runs in the opposite order, pops them. A tape is a handle to mutable
+    state: it is created once per derivative call and passed to the forward
+    and reverse halves of callees. It lowers to a growing heap buffer.
+  }];
+}
 
 #endif // COTANGENT_DIALECT_CT_IR_CTBASE_TD

@@ -14,6 +14,16 @@
 #include "cotangent/Dialect/CT/IR/CTOpsDialect.h.inc"
 #include "cotangent/Dialect/CT/IR/CTOpsEnums.h.inc"
 
+namespace cotangent::ct {
+/// The side-effect resource of tape operations.
+struct TapeResource : public mlir::SideEffects::Resource::Base<TapeResource> {
+  llvm::StringRef getName() final { return "<Tape>"; }
+};
+} // namespace cotangent::ct
+
+#define GET_TYPEDEF_CLASSES
+#include "cotangent/Dialect/CT/IR/CTOpsTypes.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "cotangent/Dialect/CT/IR/CTOpsAttributes.h.inc"
 

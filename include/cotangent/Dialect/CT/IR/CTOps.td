@@ -222,4 +222,47 @@ def CT_CustomJvpOp : CT_RuleOp<"custom_jvp"> {
   let assemblyFormat = "$function `jvp` $jvp attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Tapes
+//===----------------------------------------------------------------------===//
+
+def CT_TapeResource : Resource<"::cotangent::ct::TapeResource">;
+
+// What a tape stores: scalars only. Every entry takes one 8-byte slot.
+def CT_TapeElement : AnyTypeOf<[F16, BF16, F32, F64, I1, I8, I16, I32, I64, Index],
+    "scalar of at most 64 bits">;
+
+def CT_TapeInitOp : CT_Op<"tape_init", [MemoryEffects<[MemAlloc<CT_TapeResource>]>]> {
+  let summary = "create an empty tape";
+  let results = (outs CT_TapeType:$tape);
+  let assemblyFormat = "attr-dict `:` type($tape)";
+}
+
+def CT_TapePushOp : CT_Op<"tape_push"> {
+  let summary = "push a value onto a tape";
+  let arguments = (ins
+      Arg<CT_TapeType, "", [MemRead<CT_TapeResource>, MemWrite<CT_TapeResource>]>:$tape,
+      CT_TapeElement:$value);
+  let assemblyFormat = "$tape `,` $value attr-dict `:` type($value)";
+}
+
+def CT_TapePopOp : CT_Op<"tape_pop"> {
+  let summary = "pop the value pushed last from a tape";
+  let description = [{
+    The result's type must be the type of the value pushed last; the AD
+    passes emit pops in exactly the reverse order of the pushes.
+  }];
+  let arguments = (ins
+      Arg<CT_TapeType, "", [MemRead<CT_TapeResource>, MemWrite<CT_TapeResource>]>:$tape);
+  let results = (outs CT_TapeElement:$value);
+  let assemblyFormat = "$tape attr-dict `:` type($value)";
+}
+
+def CT_TapeFreeOp : CT_Op<"tape_free"> {
+  let summary = "release a tape and its storage";
+  let arguments = (ins
+      Arg<CT_TapeType, "", [MemFree<CT_TapeResource>]>:$tape);
+  let assemblyFormat = "$tape attr-dict";
+}
+
 #endif // COTANGENT_DIALECT_CT_IR_CTOPS_TD

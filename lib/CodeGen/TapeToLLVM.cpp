@@ -1,0 +1,203 @@
+//===- TapeToLLVM.cpp - Lowering of ct tapes to the LLVM dialect ----------===//
+//
+// A tape is a pointer to a header { ptr data, i64 size, i64 capacity } whose
+// data is a heap array of 8-byte slots, grown by doubling with realloc. Push
+// and pop call two small linkonce_odr helpers that return the slot's address;
+// the store or load of the value itself stays inline, so the optimizer sees
+// the value's type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cotangent/CodeGen/TapeToLLVM.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Parser/Parser.h"
+
+using namespace mlir;
+using namespace cotangent;
+
+namespace {
+
+constexpr StringLiteral kPushHelper = "__ct_tape_push";
+constexpr StringLiteral kPopHelper = "__ct_tape_pop";
+constexpr StringLiteral kFreeHelper = "__ct_tape_free";
+
+// The helpers' bodies. `realloc(NULL, n)` allocates, so an empty tape needs
+// no storage until its first push.
+constexpr StringLiteral kHelperSource = R"mlir(
+llvm.func @realloc(!llvm.ptr, i64) -> !llvm.ptr
+llvm.func @free(!llvm.ptr)
+llvm.func linkonce_odr @__ct_tape_push(%tape: !llvm.ptr) -> !llvm.ptr {
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %two = llvm.mlir.constant(2 : i64) : i64
+  %eight = llvm.mlir.constant(8 : i64) : i64
+  %minimum = llvm.mlir.constant(1024 : i64) : i64
+  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64, i64)>
+  %capacity_addr = llvm.getelementptr %tape[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64, i64)>
+  %size = llvm.load %size_addr : !llvm.ptr -> i64
+  %capacity = llvm.load %capacity_addr : !llvm.ptr -> i64
+  %full = llvm.icmp "eq" %size, %capacity : i64
+  llvm.cond_br %full weights([1, 1000]), ^grow, ^push
+^grow:
+  %doubled = llvm.mul %capacity, %two : i64
+  %new_capacity = llvm.intr.umax(%doubled, %minimum) : (i64, i64) -> i64
+  %bytes = llvm.mul %new_capacity, %eight : i64
+  %old_data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
+  %new_data = llvm.call @realloc(%old_data, %bytes) : (!llvm.ptr, i64) -> !llvm.ptr
+  llvm.store %new_data, %tape : !llvm.ptr, !llvm.ptr
+  llvm.store %new_capacity, %capacity_addr : i64, !llvm.ptr
+  llvm.br ^push
+^push:
+  %data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
+  %slot = llvm.getelementptr %data[%size] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+  %next = llvm.add %size, %one : i64
+  llvm.store %next, %size_addr : i64, !llvm.ptr
+  llvm.return %slot : !llvm.ptr
+}
+llvm.func linkonce_odr @__ct_tape_pop(%tape: !llvm.ptr) -> !llvm.ptr {
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64, i64)>
+  %size = llvm.load %size_addr : !llvm.ptr -> i64
+  %top = llvm.sub %size, %one : i64
+  llvm.store %top, %size_addr : i64, !llvm.ptr
+  %data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
+  %slot = llvm.getelementptr %data[%top] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+  llvm.return %slot : !llvm.ptr
+}
+llvm.func linkonce_odr @__ct_tape_free(%tape: !llvm.ptr) {
+  %data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
+  llvm.call @free(%data) : (!llvm.ptr) -> ()
+  llvm.return
+}
+)mlir";
+
+/// Makes sure the module has the tape helpers (and the libc functions they
+/// call), parsing them on first use.
+LogicalResult ensureHelpers(OpBuilder &builder, Operation *from) {
+  auto module = from->getParentOfType<ModuleOp>();
+  if (module.lookupSymbol(kPushHelper))
+    return success();
+  OwningOpRef<ModuleOp> helpers =
+      parseSourceString<ModuleOp>(kHelperSource, builder.getContext());
+  if (!helpers)
+    return from->emitError("internal error: tape helpers do not parse");
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
+  if (failed(LLVM::lookupOrCreateFn(builder, module, "realloc",
+                                    {ptr, builder.getI64Type()}, ptr)) ||
+      failed(LLVM::lookupOrCreateFreeFn(builder, module)))
+    return from->emitError("the module declares realloc or free with an "
+                           "unexpected signature; tapes need the C ones");
+  for (auto helper : helpers->getOps<LLVM::LLVMFuncOp>())
+    if (!helper.isExternal())
+      builder.clone(*helper);
+  return success();
+}
+
+LLVM::LLVMStructType getHeaderType(MLIRContext *context) {
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto i64 = IntegerType::get(context, 64);
+  return LLVM::LLVMStructType::getLiteral(context, {ptr, i64, i64});
+}
+
+/// Calls a helper that takes the tape and returns a slot address.
+Value callSlotHelper(ConversionPatternRewriter &rewriter, Location loc,
+                     StringRef helper, Value tape) {
+  auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+  return LLVM::CallOp::create(rewriter, loc, TypeRange{ptr}, helper,
+                              ValueRange{tape})
+      .getResult();
+}
+
+struct TapeInitLowering : ConvertOpToLLVMPattern<ct::TapeInitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::TapeInitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(ensureHelpers(rewriter, op)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    auto ptr = LLVM::LLVMPointerType::get(context);
+    auto header = getHeaderType(context);
+    Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                         rewriter.getI64IntegerAttr(1));
+    Value tape = LLVM::AllocaOp::create(rewriter, loc, ptr, header, one);
+    Value empty = LLVM::ZeroOp::create(rewriter, loc, header);
+    LLVM::StoreOp::create(rewriter, loc, empty, tape);
+    rewriter.replaceOp(op, tape);
+    return success();
+  }
+};
+
+struct TapePushLowering : ConvertOpToLLVMPattern<ct::TapePushOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::TapePushOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(ensureHelpers(rewriter, op)))
+      return failure();
+    Value slot =
+        callSlotHelper(rewriter, op.getLoc(), kPushHelper, adaptor.getTape());
+    LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), slot);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TapePopLowering : ConvertOpToLLVMPattern<ct::TapePopOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::TapePopOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(ensureHelpers(rewriter, op)))
+      return failure();
+    Type type = getTypeConverter()->convertType(op.getType());
+    Value slot =
+        callSlotHelper(rewriter, op.getLoc(), kPopHelper, adaptor.getTape());
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot);
+    return success();
+  }
+};
+
+struct TapeFreeLowering : ConvertOpToLLVMPattern<ct::TapeFreeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::TapeFreeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(ensureHelpers(rewriter, op)))
+      return failure();
+    LLVM::CallOp::create(rewriter, op.getLoc(), TypeRange{}, kFreeHelper,
+                         ValueRange{adaptor.getTape()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
+  using ConvertToLLVMPatternInterface::ConvertToLLVMPatternInterface;
+  void populateConvertToLLVMConversionPatterns(
+      ConversionTarget &target, LLVMTypeConverter &converter,
+      RewritePatternSet &patterns) const final {
+    converter.addConversion([](ct::TapeType type) -> Type {
+      return LLVM::LLVMPointerType::get(type.getContext());
+    });
+    patterns.add<TapeInitLowering, TapePushLowering, TapePopLowering,
+                 TapeFreeLowering>(converter);
+  }
+};
+
+} // namespace
+
+void cotangent::registerConvertCTToLLVMInterface(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *, ct::CTDialect *dialect) {
+    dialect->addInterfaces<CTToLLVMInterface>();
+  });
+}

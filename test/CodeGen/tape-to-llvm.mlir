@@ -1,0 +1,40 @@
+// Tapes lower to a header on the stack and calls to the push/pop helpers;
+// values are stored and loaded inline with their own type.
+// RUN: %cotangent-opt %s --convert-to-llvm | FileCheck %s
+
+// CHECK-LABEL: llvm.func @roundtrip
+// CHECK-SAME: (%[[X:.*]]: f64, %[[N:.*]]: i64) -> f64
+func.func @roundtrip(%x: f64, %n: index) -> f64 {
+  // CHECK: %[[TAPE:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, i64)>
+  // CHECK: llvm.store %{{.*}}, %[[TAPE]]
+  %t = ct.tape_init : !ct.tape
+  // CHECK: %[[S0:.*]] = llvm.call @__ct_tape_push(%[[TAPE]])
+  // CHECK: llvm.store %[[X]], %[[S0]] : f64, !llvm.ptr
+  ct.tape_push %t, %x : f64
+  // CHECK: %[[S1:.*]] = llvm.call @__ct_tape_push(%[[TAPE]])
+  // CHECK: llvm.store %[[N]], %[[S1]] : i64, !llvm.ptr
+  ct.tape_push %t, %n : index
+  // CHECK: %[[P0:.*]] = llvm.call @__ct_tape_pop(%[[TAPE]])
+  // CHECK: llvm.load %[[P0]] : !llvm.ptr -> i64
+  %m = ct.tape_pop %t : index
+  // CHECK: %[[P1:.*]] = llvm.call @__ct_tape_pop(%[[TAPE]])
+  // CHECK: %[[Y:.*]] = llvm.load %[[P1]] : !llvm.ptr -> f64
+  %y = ct.tape_pop %t : f64
+  // CHECK: llvm.call @__ct_tape_free(%[[TAPE]])
+  ct.tape_free %t
+  // CHECK: llvm.return %[[Y]]
+  return %y : f64
+}
+
+// Tapes passed between functions become pointers.
+// CHECK-LABEL: llvm.func @takes_tape(%{{.*}}: !llvm.ptr, %{{.*}}: f32)
+func.func @takes_tape(%t: !ct.tape, %v: f32) {
+  ct.tape_push %t, %v : f32
+  return
+}
+
+// CHECK-DAG: llvm.func linkonce_odr @__ct_tape_push(%{{.*}}: !llvm.ptr) -> !llvm.ptr
+// CHECK-DAG: llvm.func linkonce_odr @__ct_tape_pop(%{{.*}}: !llvm.ptr) -> !llvm.ptr
+// CHECK-DAG: llvm.func linkonce_odr @__ct_tape_free(%{{.*}}: !llvm.ptr)
+// CHECK-DAG: llvm.func @realloc(!llvm.ptr, i64) -> !llvm.ptr
+// CHECK-DAG: llvm.func @free(!llvm.ptr)
