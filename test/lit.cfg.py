@@ -12,7 +12,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".cpp", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cotangent_obj_root, "test")
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -27,10 +27,22 @@ config.substitutions.append(
 config.substitutions.append(
     ("%cotangent-cc", os.path.join(config.cotangent_tools_dir, "cotangent-cc")))
 
+# The clean-up that follows differentiation, and the lowering to LLVM that
+# execution tests use.
+config.substitutions.append(
+    ("%ad-cleanup", "--mem2reg --canonicalize --cse"))
+config.substitutions.append(
+    ("%lower-to-llvm",
+     "--convert-math-to-funcs --convert-math-to-llvm --convert-math-to-libm "
+     "--lower-affine "
+     "--convert-scf-to-cf --expand-strided-metadata "
+     "--finalize-memref-to-llvm --convert-to-llvm --reconcile-unrealized-casts"))
+
 # Running lowered MLIR: mlir-runner with the runtime support libraries.
 runner_libs = ",".join(
-    os.path.join(config.llvm_lib_dir, lib)
-    for lib in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"])
+    [os.path.join(config.llvm_lib_dir, lib)
+     for lib in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"]] +
+    [os.path.join(config.cotangent_lib_dir, "libCotangentTestUtils.so")])
 config.substitutions.append(
     ("%mlir-runner",
      os.path.join(config.llvm_tools_dir, "mlir-runner") +

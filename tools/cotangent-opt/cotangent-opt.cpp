@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cotangent/AD/Passes.h"
+#include "cotangent/AD/ScalarDerivativeOpInterface.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -33,7 +35,9 @@ int main(int argc, char **argv) {
   // that upstream passes (inline, convert-to-llvm, ...) work on our IR.
   mlir::registerAllExtensions(registry);
   cotangent::registerConvertCTToLLVMInterface(registry);
+  cotangent::ad::registerDerivativeRules(registry);
   mlir::registerAllPasses();
+  cotangent::ad::registerCotangentADPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Cotangent optimizer driver\n", registry));
 }

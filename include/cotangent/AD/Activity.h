@@ -1,0 +1,60 @@
+//===- Activity.h - Which values and memory carry derivatives ---*- C++ -*-===//
+//
+// A floating-point value is active when it depends on an active input
+// (varied) and influences an output (useful); only active values get
+// derivative code. Memory is tracked by its root (the allocation or argument
+// a view is taken of): a root is active when it is a shadowed argument, or
+// when varied values are stored into it and loads from it are useful.
+// Integer and index values are never active. Both analyses are
+// flow-insensitive fixpoints over the function, with the loop-carried and
+// branch-merged values of scf ops joined explicitly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_AD_ACTIVITY_H
+#define COTANGENT_AD_ACTIVITY_H
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace cotangent::ad {
+
+/// The allocation, argument or tape that `value` (a memref view or a tape)
+/// refers to.
+mlir::Value getMemoryRoot(mlir::Value value);
+
+/// Types whose contents carry derivatives in a shadow of the same type.
+bool isShadowedType(mlir::Type type);
+
+class ActivityAnalysis {
+public:
+  ActivityAnalysis(mlir::func::FuncOp function,
+                   llvm::ArrayRef<ct::Activity> activities);
+
+  /// A floating-point scalar that carries a derivative.
+  bool isActive(mlir::Value value) const;
+  /// Memory (a memref or a tape) that needs a shadow.
+  bool hasShadow(mlir::Value value) const;
+  /// Whether argument `index` can influence any output.
+  bool isArgumentConnected(unsigned index) const;
+
+private:
+  void propagateVaried();
+  void propagateUseful();
+  bool markVaried(mlir::Value value);
+  bool markUseful(mlir::Value value);
+
+  // Op handles are mutable by design; queries do not change the function.
+  mutable mlir::func::FuncOp function;
+  llvm::SmallVector<ct::Activity> activities;
+  llvm::DenseSet<mlir::Value> varied, useful;
+  llvm::DenseSet<mlir::Value> variedMemory, usefulMemory;
+  /// Roots with a load whose result is useful: their contents are read.
+  llvm::DenseSet<mlir::Value> readMemory;
+};
+
+} // namespace cotangent::ad
+
+#endif // COTANGENT_AD_ACTIVITY_H

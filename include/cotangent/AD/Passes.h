@@ -1,0 +1,24 @@
+//===- Passes.h - Cotangent AD passes ---------------------------*- C++ -*-===//
+
+#ifndef COTANGENT_AD_PASSES_H
+#define COTANGENT_AD_PASSES_H
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace cotangent::ad {
+
+#define GEN_PASS_DECL
+#include "cotangent/AD/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "cotangent/AD/Passes.h.inc"
+
+} // namespace cotangent::ad
+
+#endif // COTANGENT_AD_PASSES_H

@@ -1,0 +1,44 @@
+//===- ScalarDerivativeOpInterface.h - Per-op derivative rules --*- C++ -*-===//
+
+#ifndef COTANGENT_AD_SCALARDERIVATIVEOPINTERFACE_H
+#define COTANGENT_AD_SCALARDERIVATIVEOPINTERFACE_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpDefinition.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace cotangent::ad {
+
+/// The primal operands and results of an op as seen where its derivative is
+/// built. Values are produced on demand, so a rule that needs only its result
+/// does not make the reverse sweep keep the operands.
+class PrimalValues {
+public:
+  using Getter = llvm::function_ref<mlir::Value(mlir::Value)>;
+  PrimalValues(mlir::Operation *op, Getter get) : op(op), get(get) {}
+
+  mlir::Operation *getOperation() const { return op; }
+  mlir::Location getLoc() const { return op->getLoc(); }
+  mlir::Value operand(unsigned i) const { return get(op->getOperand(i)); }
+  mlir::Value result() const { return get(op->getResult(0)); }
+  mlir::Type getType() const { return op->getResult(0).getType(); }
+
+private:
+  mlir::Operation *op;
+  Getter get;
+};
+
+/// Attaches the derivative rules of every dialect Cotangent differentiates.
+void registerDerivativeRules(mlir::DialectRegistry &registry);
+void registerArithDerivativeRules(mlir::DialectRegistry &registry);
+void registerMathDerivativeRules(mlir::DialectRegistry &registry);
+
+} // namespace cotangent::ad
+
+#include "cotangent/AD/ScalarDerivativeOpInterface.h.inc"
+
+#endif // COTANGENT_AD_SCALARDERIVATIVEOPINTERFACE_H

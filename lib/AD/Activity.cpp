@@ -1,0 +1,256 @@
+//===- Activity.cpp - Which values and memory carry derivatives -----------===//
+
+#include "cotangent/AD/Activity.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+
+Value ad::getMemoryRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+bool ad::isShadowedType(Type type) {
+  return ct::isDifferentiableMemRef(type) || isa<ct::TapeType>(type);
+}
+
+static bool isFloat(Value value) { return isa<FloatType>(value.getType()); }
+
+ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
+                                   ArrayRef<ct::Activity> activities)
+    : function(function), activities(activities) {
+  propagateVaried();
+  propagateUseful();
+}
+
+bool ActivityAnalysis::markVaried(Value value) {
+  if (isFloat(value))
+    return varied.insert(value).second;
+  if (isShadowedType(value.getType()))
+    return variedMemory.insert(getMemoryRoot(value)).second;
+  return false;
+}
+
+bool ActivityAnalysis::markUseful(Value value) {
+  if (isFloat(value))
+    return useful.insert(value).second;
+  if (isShadowedType(value.getType()))
+    return usefulMemory.insert(getMemoryRoot(value)).second;
+  return false;
+}
+
+/// Whether `value` is varied, for scalars and memory alike.
+static bool isVariedIn(const DenseSet<Value> &scalars,
+                       const DenseSet<Value> &memory, Value value) {
+  if (isShadowedType(value.getType()))
+    return memory.contains(getMemoryRoot(value));
+  return scalars.contains(value);
+}
+
+void ActivityAnalysis::propagateVaried() {
+  for (auto [arg, activity] :
+       llvm::zip_equal(function.getArguments(), activities))
+    if (activity != ct::Activity::Constant)
+      markVaried(arg);
+
+  auto isVaried = [&](Value value) {
+    return isVariedIn(varied, variedMemory, value);
+  };
+  // Values that flow into a region-carried value `to` from `from`.
+  auto join = [&](Value from, Value to) {
+    return isVaried(from) && markVaried(to);
+  };
+
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    function.walk([&](Operation *op) {
+      if (isa<ct::StopGradientOp>(op))
+        return;
+      if (auto pass = dyn_cast<ct::PassThroughOp>(op)) {
+        changed |= join(pass.getInput(), pass.getResult());
+        return;
+      }
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        changed |= join(load.getMemRef(), load.getResult());
+        return;
+      }
+      if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        changed |= join(store.getValueToStore(), store.getMemRef());
+        return;
+      }
+      if (auto push = dyn_cast<ct::TapePushOp>(op)) {
+        changed |= join(push.getValue(), push.getTape());
+        return;
+      }
+      if (auto pop = dyn_cast<ct::TapePopOp>(op)) {
+        changed |= join(pop.getTape(), pop.getValue());
+        return;
+      }
+      if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+        for (auto [init, arg, yielded, result] :
+             llvm::zip_equal(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+                             forOp.getYieldedValues(), forOp.getResults())) {
+          changed |= join(init, arg) | join(yielded, arg);
+          changed |= join(arg, result);
+        }
+        return;
+      }
+      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
+          changed |= join(ifOp.thenYield().getOperand(i), result);
+          if (!ifOp.getElseRegion().empty())
+            changed |= join(ifOp.elseYield().getOperand(i), result);
+        }
+        return;
+      }
+      if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+        auto condition = whileOp.getConditionOp();
+        for (auto [init, arg, yielded] :
+             llvm::zip_equal(whileOp.getInits(), whileOp.getBeforeArguments(),
+                             whileOp.getYieldOp().getOperands()))
+          changed |= join(init, arg) | join(yielded, arg);
+        for (auto [passed, arg, result] :
+             llvm::zip_equal(condition.getArgs(), whileOp.getAfterArguments(),
+                             whileOp.getResults()))
+          changed |= join(passed, arg) | join(passed, result);
+        return;
+      }
+      if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
+        return;
+      // Any other op: its float results and any memory it may write depend
+      // on all of its operands.
+      if (!llvm::any_of(op->getOperands(), isVaried))
+        return;
+      for (Value result : op->getResults())
+        changed |= markVaried(result);
+      if (!isa<memref::LoadOp, ViewLikeOpInterface>(op) &&
+          !op->hasTrait<OpTrait::ConstantLike>())
+        for (Value operand : op->getOperands())
+          if (isShadowedType(operand.getType()))
+            changed |= markVaried(operand);
+    });
+  }
+}
+
+void ActivityAnalysis::propagateUseful() {
+  for (auto [arg, activity] :
+       llvm::zip_equal(function.getArguments(), activities))
+    if (activity == ct::Activity::Duplicated)
+      markUseful(arg);
+  function.walk([&](func::ReturnOp ret) {
+    for (Value operand : ret.getOperands())
+      markUseful(operand);
+  });
+
+  auto isUseful = [&](Value value) {
+    return isVariedIn(useful, usefulMemory, value);
+  };
+  auto join = [&](Value to, Value from) {
+    return isUseful(from) && markUseful(to);
+  };
+
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    function.walk([&](Operation *op) {
+      if (isa<ct::StopGradientOp>(op))
+        return;
+      if (auto pass = dyn_cast<ct::PassThroughOp>(op)) {
+        changed |= join(pass.getInput(), pass.getResult());
+        return;
+      }
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        if (isUseful(load.getResult())) {
+          readMemory.insert(getMemoryRoot(load.getMemRef()));
+          changed |= markUseful(load.getMemRef());
+        }
+        return;
+      }
+      if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        changed |= join(store.getValueToStore(), store.getMemRef());
+        return;
+      }
+      if (auto push = dyn_cast<ct::TapePushOp>(op)) {
+        changed |= join(push.getValue(), push.getTape());
+        return;
+      }
+      if (auto pop = dyn_cast<ct::TapePopOp>(op)) {
+        changed |= join(pop.getTape(), pop.getValue());
+        return;
+      }
+      if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+        for (auto [init, arg, yielded, result] :
+             llvm::zip_equal(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+                             forOp.getYieldedValues(), forOp.getResults())) {
+          changed |= join(arg, result);
+          changed |= join(init, arg) | join(yielded, arg);
+        }
+        return;
+      }
+      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
+          changed |= join(ifOp.thenYield().getOperand(i), result);
+          if (!ifOp.getElseRegion().empty())
+            changed |= join(ifOp.elseYield().getOperand(i), result);
+        }
+        return;
+      }
+      if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+        auto condition = whileOp.getConditionOp();
+        for (auto [passed, arg, result] :
+             llvm::zip_equal(condition.getArgs(), whileOp.getAfterArguments(),
+                             whileOp.getResults()))
+          changed |= join(passed, arg) | join(passed, result);
+        for (auto [init, arg, yielded] :
+             llvm::zip_equal(whileOp.getInits(), whileOp.getBeforeArguments(),
+                             whileOp.getYieldOp().getOperands()))
+          changed |= join(init, arg) | join(yielded, arg);
+        return;
+      }
+      if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
+        return;
+      // Any other op: if a float result or memory it may write is useful,
+      // so are all of its operands.
+      bool writesUsefulMemory =
+          !isa<memref::LoadOp, ViewLikeOpInterface>(op) &&
+          llvm::any_of(op->getOperands(), [&](Value operand) {
+            return isShadowedType(operand.getType()) && isUseful(operand);
+          });
+      if (!writesUsefulMemory && !llvm::any_of(op->getResults(), isUseful))
+        return;
+      for (Value operand : op->getOperands()) {
+        changed |= markUseful(operand);
+        if (isShadowedType(operand.getType()))
+          readMemory.insert(getMemoryRoot(operand));
+      }
+    });
+  }
+}
+
+bool ActivityAnalysis::isActive(Value value) const {
+  return isFloat(value) && varied.contains(value) && useful.contains(value);
+}
+
+bool ActivityAnalysis::hasShadow(Value value) const {
+  Value root = getMemoryRoot(value);
+  if (auto arg = dyn_cast<BlockArgument>(root))
+    if (arg.getOwner()->isEntryBlock() &&
+        arg.getOwner()->getParentOp() == function.getOperation())
+      return activities[arg.getArgNumber()] == ct::Activity::Duplicated;
+  return variedMemory.contains(root) && usefulMemory.contains(root);
+}
+
+bool ActivityAnalysis::isArgumentConnected(unsigned index) const {
+  Value arg = function.getArgument(index);
+  if (isShadowedType(arg.getType()))
+    return readMemory.contains(arg);
+  return isActive(arg);
+}

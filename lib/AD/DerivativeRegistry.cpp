@@ -1,0 +1,235 @@
+//===- DerivativeRegistry.cpp - Generated derivative functions ------------===//
+
+#include "Derivatives.h"
+
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+
+FunctionType ad::getDerivativeType(FunctionType type, DerivativeKind kind,
+                                   ArrayRef<ct::Activity> activities) {
+  MLIRContext *context = type.getContext();
+  SmallVector<Type> inputs(type.getInputs());
+  SmallVector<Type> results;
+  auto tape = ct::TapeType::get(context);
+  if (kind == DerivativeKind::Jvp) {
+    ct::ForwardSignature sig = ct::getForwardSignature(type, activities);
+    llvm::append_range(inputs, sig.tangents);
+    llvm::append_range(results, type.getResults());
+    llvm::append_range(results, sig.resultTangents);
+    return FunctionType::get(context, inputs, results);
+  }
+  ct::ReverseSignature sig = ct::getReverseSignature(type, activities);
+  switch (kind) {
+  case DerivativeKind::Pullback:
+    llvm::append_range(inputs, sig.seeds);
+    llvm::append_range(inputs, sig.shadows);
+    llvm::append_range(results, type.getResults());
+    llvm::append_range(results, sig.adjoints);
+    break;
+  case DerivativeKind::Forward:
+    inputs.push_back(tape);
+    llvm::append_range(results, type.getResults());
+    break;
+  case DerivativeKind::Reverse:
+    inputs.push_back(tape);
+    llvm::append_range(inputs, sig.seeds);
+    llvm::append_range(inputs, sig.shadows);
+    llvm::append_range(results, sig.adjoints);
+    break;
+  case DerivativeKind::Jvp:
+    llvm_unreachable("handled above");
+  }
+  return FunctionType::get(context, inputs, results);
+}
+
+SmallVector<ct::Activity>
+ad::getCallActivities(func::CallOp call, const ActivityAnalysis &activity) {
+  return llvm::map_to_vector(call.getOperands(), [&](Value operand) {
+    if (activity.isActive(operand))
+      return ct::Activity::Active;
+    if (isShadowedType(operand.getType()) && activity.hasShadow(operand))
+      return ct::Activity::Duplicated;
+    return ct::Activity::Constant;
+  });
+}
+
+static StringRef getKindName(DerivativeKind kind) {
+  switch (kind) {
+  case DerivativeKind::Pullback:
+    return "pullback";
+  case DerivativeKind::Forward:
+    return "fwd";
+  case DerivativeKind::Reverse:
+    return "rev";
+  case DerivativeKind::Jvp:
+    return "jvp";
+  }
+  llvm_unreachable("unknown derivative kind");
+}
+
+DerivativeRegistry::DerivativeRegistry(ModuleOp module)
+    : module(module), symbols(module) {
+  for (auto rule : module.getOps<ct::CustomGradientOp>())
+    customGradients[lookupFunction(rule.getFunctionAttr())] = rule;
+  for (auto rule : module.getOps<ct::CustomJvpOp>())
+    customJvps[lookupFunction(rule.getFunctionAttr())] = rule;
+}
+
+func::FuncOp DerivativeRegistry::lookupFunction(FlatSymbolRefAttr name) {
+  return symbols.lookup<func::FuncOp>(name.getValue());
+}
+
+ct::CustomGradientOp DerivativeRegistry::getCustomGradient(func::FuncOp f) {
+  return customGradients.lookup(f);
+}
+
+ct::CustomJvpOp DerivativeRegistry::getCustomJvp(func::FuncOp f) {
+  return customJvps.lookup(f);
+}
+
+static std::string getDerivativeName(func::FuncOp primal, DerivativeKind kind,
+                                     ArrayRef<ct::Activity> activities) {
+  std::string name =
+      (primal.getSymName() + "." + getKindName(kind) + ".").str();
+  for (ct::Activity activity : activities)
+    name += activity == ct::Activity::Active       ? 'a'
+            : activity == ct::Activity::Duplicated ? 'd'
+                                                   : 'c';
+  return name;
+}
+
+func::FuncOp DerivativeRegistry::declare(func::FuncOp primal,
+                                         DerivativeKind kind,
+                                         ArrayRef<ct::Activity> activities) {
+  OpBuilder builder(module.getContext());
+  builder.setInsertionPointAfter(primal);
+  auto derivative = func::FuncOp::create(
+      builder, primal.getLoc(), getDerivativeName(primal, kind, activities),
+      getDerivativeType(primal.getFunctionType(), kind, activities));
+  derivative.setPrivate();
+  symbols.insert(derivative);
+  jobs[derivative] = Job{primal, kind, SmallVector<ct::Activity>(activities)};
+  return derivative;
+}
+
+func::FuncOp DerivativeRegistry::get(func::FuncOp primal, DerivativeKind kind,
+                                     ArrayRef<ct::Activity> activities) {
+  if (auto existing = symbols.lookup<func::FuncOp>(
+          getDerivativeName(primal, kind, activities)))
+    return existing;
+  if (kind != DerivativeKind::Forward && kind != DerivativeKind::Reverse)
+    return declare(primal, kind, activities);
+  func::FuncOp forward = declare(primal, DerivativeKind::Forward, activities);
+  func::FuncOp reverse = declare(primal, DerivativeKind::Reverse, activities);
+  jobs[forward].partner = reverse;
+  jobs[reverse].partner = forward;
+  return kind == DerivativeKind::Forward ? forward : reverse;
+}
+
+LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
+  auto it = jobs.find(derivative);
+  if (it == jobs.end() || it->second.state != Job::Pending)
+    return success();
+  it->second.state = Job::Running;
+  Job job = it->second;
+  if (job.partner)
+    jobs[job.partner].state = Job::Running;
+  // A derivative of a generated function needs that function's body first.
+  if (failed(generate(job.primal)))
+    return failure();
+  if (job.primal.isExternal())
+    return job.primal.emitError()
+           << "cannot differentiate @" << job.primal.getSymName()
+           << ": it has no body; bind a custom rule to it "
+              "(ct.custom_gradient / ct.custom_jvp)";
+  LogicalResult result = success();
+  switch (job.kind) {
+  case DerivativeKind::Jvp:
+    result = emitJvp(*this, job.primal, derivative, job.activities);
+    break;
+  case DerivativeKind::Pullback:
+    result = emitReverse(*this, job.primal, derivative, derivative,
+                         job.activities);
+    break;
+  case DerivativeKind::Forward:
+    result = emitReverse(*this, job.primal, derivative, job.partner,
+                         job.activities);
+    break;
+  case DerivativeKind::Reverse:
+    result = emitReverse(*this, job.primal, job.partner, derivative,
+                         job.activities);
+    break;
+  }
+  jobs[derivative].state = Job::Done;
+  if (job.partner)
+    jobs[job.partner].state = Job::Done;
+  return result;
+}
+
+LogicalResult DerivativeRegistry::generateAll() {
+  // Generating one job may add more; iterate by index over the MapVector.
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    auto derivative = cast<func::FuncOp>(jobs.begin()[i].first);
+    if (failed(generate(derivative)))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Small IR helpers
+//===----------------------------------------------------------------------===//
+
+Value ad::buildZero(OpBuilder &builder, Location loc, Type type) {
+  return arith::ConstantOp::create(builder, loc, type,
+                                   builder.getFloatAttr(type, 0.0));
+}
+
+Value ad::buildFloatCast(OpBuilder &builder, Location loc, Value value,
+                         Type type) {
+  unsigned from = value.getType().getIntOrFloatBitWidth();
+  unsigned to = type.getIntOrFloatBitWidth();
+  if (value.getType() == type)
+    return value;
+  if (from < to)
+    return arith::ExtFOp::create(builder, loc, type, value);
+  return arith::TruncFOp::create(builder, loc, type, value);
+}
+
+void ad::buildZeroFill(OpBuilder &builder, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value zero = buildZero(builder, loc, type.getElementType());
+  SmallVector<Value> indices;
+  OpBuilder::InsertionGuard guard(builder);
+  Value c0 = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+    Value size = memref::DimOp::create(builder, loc, memref, dim);
+    auto loop = scf::ForOp::create(builder, loc, c0, size, c1);
+    builder.setInsertionPointToStart(loop.getBody());
+    indices.push_back(loop.getInductionVar());
+  }
+  memref::StoreOp::create(builder, loc, zero, memref, indices);
+}
+
+Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {
+  auto type = cast<MemRefType>(like.getType());
+  SmallVector<Value> sizes;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (type.isDynamicDim(dim))
+      sizes.push_back(memref::DimOp::create(builder, loc, like, dim));
+  // A plain identity-layout buffer, cast to the argument's type.
+  auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+  Value buffer = memref::AllocOp::create(builder, loc, bufferType, sizes);
+  buildZeroFill(builder, loc, buffer);
+  if (bufferType == type)
+    return buffer;
+  return memref::CastOp::create(builder, loc, type, buffer);
+}

@@ -1,0 +1,120 @@
+//===- Derivatives.h - Generated derivative functions -----------*- C++ -*-===//
+//
+// Internal to lib/AD: the registry of derivative functions of a module, and
+// the emitters that fill in their bodies.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_LIB_AD_DERIVATIVES_H
+#define COTANGENT_LIB_AD_DERIVATIVES_H
+
+#include "cotangent/AD/Activity.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace cotangent::ad {
+
+enum class DerivativeKind {
+  /// Reverse mode in one function: (args, seeds, shadows) -> (results,
+  /// adjoints of active args).
+  Pullback,
+  /// Forward half of reverse mode for callees: (args, tape) -> results;
+  /// pushes what the reverse half needs.
+  Forward,
+  /// Reverse half: (args, tape, seeds, shadows) -> adjoints.
+  Reverse,
+  /// Forward mode: (args, tangents) -> (results, result tangents).
+  Jvp,
+};
+
+/// The type of a derivative of a function of type `type`.
+mlir::FunctionType getDerivativeType(mlir::FunctionType type,
+                                     DerivativeKind kind,
+                                     llvm::ArrayRef<ct::Activity> activities);
+
+/// The activities a call gives its callee's arguments: active floats are
+/// active, memory with a shadow is dup, the rest const.
+llvm::SmallVector<ct::Activity>
+getCallActivities(mlir::func::CallOp call, const ActivityAnalysis &activity);
+
+/// Derivative functions of one module, created on request and generated
+/// once each. Generation is on demand and recursive: a derivative's body may
+/// request derivatives of its callees, and differentiating a generated
+/// function generates it first.
+class DerivativeRegistry {
+public:
+  explicit DerivativeRegistry(mlir::ModuleOp module);
+
+  /// The derivative of `primal`, declared now and generated later.
+  mlir::func::FuncOp get(mlir::func::FuncOp primal, DerivativeKind kind,
+                         llvm::ArrayRef<ct::Activity> activities);
+
+  /// Generates every requested derivative, including those their bodies
+  /// request in turn.
+  mlir::LogicalResult generateAll();
+
+  mlir::func::FuncOp lookupFunction(mlir::FlatSymbolRefAttr name);
+  ct::CustomGradientOp getCustomGradient(mlir::func::FuncOp function);
+  ct::CustomJvpOp getCustomJvp(mlir::func::FuncOp function);
+
+  mlir::ModuleOp getModule() { return module; }
+
+private:
+  struct Job {
+    mlir::func::FuncOp primal;
+    DerivativeKind kind;
+    llvm::SmallVector<ct::Activity> activities;
+    /// The other half of a fwd/rev pair; both are generated together.
+    mlir::func::FuncOp partner;
+    enum { Pending, Running, Done } state = Pending;
+  };
+  mlir::LogicalResult generate(mlir::func::FuncOp derivative);
+  mlir::func::FuncOp declare(mlir::func::FuncOp primal, DerivativeKind kind,
+                             llvm::ArrayRef<ct::Activity> activities);
+
+  mlir::ModuleOp module;
+  mlir::SymbolTable symbols;
+  llvm::MapVector<mlir::Operation *, Job> jobs;
+  llvm::DenseMap<mlir::Operation *, ct::CustomGradientOp> customGradients;
+  llvm::DenseMap<mlir::Operation *, ct::CustomJvpOp> customJvps;
+};
+
+/// Emit the body of a derivative function; on failure an error has been
+/// reported at the primal construct that could not be differentiated.
+mlir::LogicalResult emitJvp(DerivativeRegistry &registry,
+                            mlir::func::FuncOp primal,
+                            mlir::func::FuncOp derivative,
+                            llvm::ArrayRef<ct::Activity> activities);
+/// Reverse mode: a combined pullback when `forward == reverse`, else the
+/// fwd/rev pair of a callee.
+mlir::LogicalResult emitReverse(DerivativeRegistry &registry,
+                                mlir::func::FuncOp primal,
+                                mlir::func::FuncOp forward,
+                                mlir::func::FuncOp reverse,
+                                llvm::ArrayRef<ct::Activity> activities);
+
+//===----------------------------------------------------------------------===//
+// Small IR helpers shared by the emitters
+//===----------------------------------------------------------------------===//
+
+/// 0 of a float type.
+mlir::Value buildZero(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Type type);
+/// `value` converted to the float type `type` (extension or truncation).
+mlir::Value buildFloatCast(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value value, mlir::Type type);
+/// Stores 0 into every element of `memref`.
+void buildZeroFill(mlir::OpBuilder &builder, mlir::Location loc,
+                   mlir::Value memref);
+/// A fresh zero-filled memref with the shape of `like`, for a shadow that the
+/// caller does not need (a rule's derivative of a constant argument).
+mlir::Value buildScratchShadow(mlir::OpBuilder &builder, mlir::Location loc,
+                               mlir::Value like);
+
+} // namespace cotangent::ad
+
+#endif // COTANGENT_LIB_AD_DERIVATIVES_H

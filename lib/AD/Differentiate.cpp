@@ -1,0 +1,116 @@
+//===- Differentiate.cpp - The ct-differentiate pass ----------------------===//
+
+#include "Derivatives.h"
+
+#include "cotangent/AD/Passes.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+namespace cotangent::ad {
+#define GEN_PASS_DEF_DIFFERENTIATE
+#include "cotangent/AD/Passes.h.inc"
+} // namespace cotangent::ad
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+
+namespace {
+
+struct DifferentiatePass
+    : public ad::impl::DifferentiateBase<DifferentiatePass> {
+  using DifferentiateBase::DifferentiateBase;
+
+  void runOnOperation() override;
+
+  /// Reports active scalar parameters that cannot influence the result.
+  LogicalResult checkConnected(Operation *request, func::FuncOp callee,
+                               ArrayRef<ct::Activity> activities);
+  /// Replaces one request with a call of its derivative.
+  void lowerRequest(DerivativeRegistry &registry, Operation *request,
+                    func::FuncOp callee, ArrayRef<ct::Activity> activities);
+};
+
+} // namespace
+
+LogicalResult DifferentiatePass::checkConnected(
+    Operation *request, func::FuncOp callee,
+    ArrayRef<ct::Activity> activities) {
+  if (unconnected == "zero" || callee.isExternal())
+    return success();
+  ActivityAnalysis analysis(callee, activities);
+  bool ok = true;
+  for (auto [i, activity] : llvm::enumerate(activities)) {
+    if (activity != ct::Activity::Active || analysis.isArgumentConnected(i))
+      continue;
+    auto diag = unconnected == "error" ? request->emitError()
+                                       : request->emitWarning();
+    diag << "parameter #" << i << " of @" << callee.getSymName()
+         << " does not influence its result; its derivative is zero";
+    diag.attachNote(callee.getArgument(i).getLoc()) << "parameter declared here";
+    ok &= unconnected != "error";
+  }
+  return success(ok);
+}
+
+void DifferentiatePass::lowerRequest(DerivativeRegistry &registry,
+                                     Operation *request, func::FuncOp callee,
+                                     ArrayRef<ct::Activity> activities) {
+  OpBuilder b(request);
+  Location loc = request->getLoc();
+  SmallVector<Value> operands;
+  func::FuncOp derivative;
+  if (auto gradient = dyn_cast<ct::GradientOp>(request)) {
+    derivative = registry.get(callee, DerivativeKind::Pullback, activities);
+    llvm::append_range(operands, gradient.getInputs());
+    Type resultType = callee.getFunctionType().getResult(0);
+    operands.push_back(arith::ConstantOp::create(
+        b, loc, resultType, b.getFloatAttr(resultType, 1.0)));
+    llvm::append_range(operands, gradient.getShadows());
+  } else if (auto pullback = dyn_cast<ct::PullbackOp>(request)) {
+    derivative = registry.get(callee, DerivativeKind::Pullback, activities);
+    llvm::append_range(operands, request->getOperands());
+  } else {
+    derivative = registry.get(callee, DerivativeKind::Jvp, activities);
+    llvm::append_range(operands, request->getOperands());
+  }
+  auto call = func::CallOp::create(b, loc, derivative, operands);
+  request->replaceAllUsesWith(call.getResults());
+  request->erase();
+}
+
+void DifferentiatePass::runOnOperation() {
+  if (unconnected != "zero" && unconnected != "warn" &&
+      unconnected != "error") {
+    getOperation().emitError("unconnected must be zero, warn or error, not '")
+        << unconnected << "'";
+    return signalPassFailure();
+  }
+  ModuleOp module = getOperation();
+  DerivativeRegistry registry(module);
+  SmallVector<Operation *> requests;
+  module.walk([&](Operation *op) {
+    if (isa<ct::GradientOp, ct::PullbackOp, ct::JvpOp>(op))
+      requests.push_back(op);
+  });
+  bool ok = true;
+  for (Operation *request : requests) {
+    auto callee = registry.lookupFunction(
+        request->getAttrOfType<FlatSymbolRefAttr>("callee"));
+    if (!callee) {
+      request->emitError("can only differentiate a func.func");
+      ok = false;
+      continue;
+    }
+    SmallVector<ct::Activity> activities = llvm::map_to_vector(
+        request->getAttrOfType<ArrayAttr>("activity"), [](Attribute a) {
+          return cast<ct::ActivityAttr>(a).getValue();
+        });
+    if (failed(checkConnected(request, callee, activities))) {
+      ok = false;
+      continue;
+    }
+    lowerRequest(registry, request, callee, activities);
+  }
+  if (!ok || failed(registry.generateAll()))
+    return signalPassFailure();
+}

@@ -1,0 +1,843 @@
+//===- Reverse.cpp - Reverse-mode differentiation -------------------------===//
+//
+// A forward sweep re-executes the primal; a reverse sweep then walks every
+// block backwards and propagates adjoints from results to operands.
+//
+// * Adjoints of scalars live in one stack slot (memref<T>) each, accumulated
+//   with `+=` and zeroed when consumed, so that loops, branches and values
+//   used in several iterations need no special plumbing; LLVM promotes the
+//   slots to registers after lowering.
+// * Each primal block is a *level*. The reverse code of a level can use the
+//   forward values of that level directly only in the body of a combined
+//   pullback (same block, dominated). Elsewhere - loop bodies, branches, and
+//   the body of a callee split into fwd/rev halves - a value the reverse
+//   code needs is pushed on the tape at the end of the forward block and
+//   popped at the start of the reverse block: pushes in order of first need,
+//   pops in the opposite order, so nested levels interleave as a stack.
+//   Constants are rematerialised, induction variables recomputed from the
+//   reversed loop's counter, and memref views recomputed from their sources.
+// * Loops run backwards over their trip count (scf.for) or the iteration
+//   count recorded by the forward sweep (scf.while).
+// * Calls run the callee's fwd half in the forward sweep and its rev half in
+//   the reverse sweep, sharing the caller's tape; recursion needs nothing
+//   more. A custom gradient replaces both halves.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Derivatives.h"
+
+#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+
+namespace {
+
+/// The reverse-sweep side of one primal block.
+struct Level {
+  /// The forward clone of the block; pushes go before its terminator.
+  Block *forward = nullptr;
+  /// The block holding the reverse code; pops go to its start.
+  Block *reverse = nullptr;
+  /// Set-up code of the reverse block (shadow allocations, recomputed views)
+  /// goes before this op, after every pop.
+  Operation *anchor = nullptr;
+  /// Forward values are directly usable by the reverse code.
+  bool direct = false;
+  /// Primal value -> its value in the reverse block.
+  DenseMap<Value, Value> values;
+  /// Primal memory -> its shadow, usable in the reverse block.
+  DenseMap<Value, Value> shadows;
+};
+
+class ReverseEmitter {
+public:
+  ReverseEmitter(DerivativeRegistry &registry, func::FuncOp primal,
+                 ArrayRef<ct::Activity> activities)
+      : registry(registry), primal(primal),
+        activities(activities.begin(), activities.end()),
+        activity(primal, activities) {}
+
+  LogicalResult emitCombined(func::FuncOp pullback);
+  LogicalResult emitSplit(func::FuncOp forward, func::FuncOp reverse);
+
+private:
+  // Forward sweep.
+  LogicalResult forwardBlock(OpBuilder &b, Block &block);
+  LogicalResult forwardOp(OpBuilder &b, Operation &op);
+  void forwardShadowOf(OpBuilder &b, Operation &op);
+  // Reverse sweep.
+  LogicalResult reverseBlock(OpBuilder &b, Block &block);
+  LogicalResult reverseOp(OpBuilder &b, Operation &op);
+  LogicalResult reverseScalar(OpBuilder &b, Operation &op,
+                              ScalarDerivativeOpInterface rule);
+  LogicalResult reverseFor(OpBuilder &b, scf::ForOp op);
+  LogicalResult reverseIf(OpBuilder &b, scf::IfOp op);
+  LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op);
+  LogicalResult reverseCall(OpBuilder &b, func::CallOp op);
+  bool needsReverse(Operation &op);
+
+  /// Sets up the reverse side of primal block `block`.
+  Level &openLevel(Block &block, Block *forward, Block *reverse, bool direct);
+  /// The forward value `value` of level `block`, made available in that
+  /// level's reverse block.
+  Value fromForward(Block *block, Value key, Value value);
+  /// Primal `value` as seen by the reverse code.
+  Value primalInReverse(Value value);
+  /// The shadow of memory `value` in the reverse code; null if it has none.
+  Value shadowInReverse(Value value);
+
+  // Adjoint slots.
+  Value slot(Value value);
+  Value readAndZero(OpBuilder &b, Location loc, Value value);
+  void accumulate(OpBuilder &b, Location loc, Value value, Value adjoint);
+
+  LogicalResult fail(Operation *op, const Twine &message) {
+    op->emitError("cannot differentiate '")
+        << op->getName() << "' in reverse mode: " << message;
+    hadError = true;
+    return failure();
+  }
+
+  DerivativeRegistry &registry;
+  func::FuncOp primal;
+  SmallVector<ct::Activity> activities;
+  ActivityAnalysis activity;
+
+  IRMapping forwardValues;
+  /// Node-based, so references to levels stay valid as levels are added.
+  std::map<Block *, Level> levels;
+  DenseMap<Value, Value> slots;
+  DenseMap<Value, Value> rematerialized;
+  Block *reverseEntry = nullptr;
+  Value forwardTape, reverseTape;
+  /// Lazily created tape of a combined pullback.
+  ct::TapeInitOp localTape;
+  /// Iteration counts of scf.while loops, from the forward sweep.
+  DenseMap<Operation *, Value> whileCounts;
+  bool hadError = false;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Levels, primal values and shadows in the reverse sweep
+//===----------------------------------------------------------------------===//
+
+Level &ReverseEmitter::openLevel(Block &block, Block *forward, Block *reverse,
+                                 bool direct) {
+  Level &level = levels[&block];
+  level.forward = forward;
+  level.reverse = reverse;
+  level.direct = direct;
+  OpBuilder b = OpBuilder::atBlockBegin(reverse);
+  level.anchor =
+      arith::ConstantIndexOp::create(b, block.getParentOp()->getLoc(), 0);
+  return level;
+}
+
+Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
+  Level &level = levels[block];
+  if (level.direct)
+    return value;
+  if (Value known = level.values.lookup(key))
+    return known;
+  Location loc = value.getLoc();
+  if (!isa<FloatType, IntegerType, IndexType>(value.getType())) {
+    hadError = true;
+    emitError(loc, "cannot differentiate in reverse mode: a value of type ")
+        << value.getType()
+        << " created inside a loop, branch or called function is needed by "
+           "the reverse sweep; create it outside";
+    return value;
+  }
+  if (!forwardTape) {
+    OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
+    localTape = ct::TapeInitOp::create(b, loc);
+    forwardTape = reverseTape = localTape;
+  }
+  OpBuilder b(level.forward->getTerminator());
+  ct::TapePushOp::create(b, loc, forwardTape, value);
+  b.setInsertionPointToStart(level.reverse);
+  Value popped = ct::TapePopOp::create(b, loc, value.getType(), reverseTape);
+  level.values[key] = popped;
+  return popped;
+}
+
+Value ReverseEmitter::primalInReverse(Value value) {
+  if (Value known = rematerialized.lookup(value))
+    return known;
+  Operation *def = value.getDefiningOp();
+  if (def && def->hasTrait<OpTrait::ConstantLike>()) {
+    OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
+    Value copy = b.clone(*def)->getResult(0);
+    rematerialized[value] = copy;
+    return copy;
+  }
+  Block *block = value.getParentBlock();
+  Level &level = levels[block];
+  if (Value known = level.values.lookup(value))
+    return known;
+  // Views are recomputed from their source rather than kept.
+  if (def && isa<ViewLikeOpInterface>(def) && !level.direct) {
+    IRMapping mapping;
+    for (Value operand : def->getOperands())
+      mapping.map(operand, primalInReverse(operand));
+    OpBuilder b(level.anchor);
+    Value copy = b.clone(*def, mapping)->getResult(0);
+    level.values[value] = copy;
+    return copy;
+  }
+  return fromForward(block, value, forwardValues.lookup(value));
+}
+
+Value ReverseEmitter::shadowInReverse(Value value) {
+  if (!isShadowedType(value.getType()) || !activity.hasShadow(value))
+    return nullptr;
+  Block *block = value.getParentBlock();
+  Level &level = levels[block];
+  if (Value known = level.shadows.lookup(value))
+    return known;
+  Operation *def = value.getDefiningOp();
+  OpBuilder b(level.anchor);
+  Value result;
+  if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
+    IRMapping mapping;
+    for (Value operand : def->getOperands())
+      if (operand != view.getViewSource())
+        mapping.map(operand, primalInReverse(operand));
+    mapping.map(view.getViewSource(), shadowInReverse(view.getViewSource()));
+    result = b.clone(*def, mapping)->getResult(0);
+  } else if (def && isa<memref::AllocOp, memref::AllocaOp>(def) &&
+             block == &primal.getBody().front()) {
+    // A local buffer of a split callee: its shadow lives in the rev half.
+    IRMapping mapping;
+    for (Value operand : def->getOperands())
+      mapping.map(operand, primalInReverse(operand));
+    result = b.clone(*def, mapping)->getResult(0);
+    buildZeroFill(b, def->getLoc(), result);
+  } else {
+    hadError = true;
+    emitError(value.getLoc(),
+              "cannot differentiate in reverse mode: the derivative of this "
+              "memory is needed by the reverse sweep, but it is created "
+              "inside a loop or branch; allocate it outside");
+    return nullptr;
+  }
+  level.shadows[value] = result;
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Adjoint slots
+//===----------------------------------------------------------------------===//
+
+/// The zero adjoints start from: -0 rather than +0, because x + -0 == x for
+/// every x (including -0), so the first accumulation folds away.
+static Value buildAdjointZero(OpBuilder &b, Location loc, Type type) {
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, -0.0));
+}
+
+Value ReverseEmitter::slot(Value value) {
+  if (Value known = slots.lookup(value))
+    return known;
+  OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
+  Location loc = value.getLoc();
+  Value s = memref::AllocaOp::create(b, loc,
+                                     MemRefType::get({}, value.getType()));
+  memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, value.getType()),
+                          s);
+  slots[value] = s;
+  return s;
+}
+
+Value ReverseEmitter::readAndZero(OpBuilder &b, Location loc, Value value) {
+  Value s = slot(value);
+  Value adjoint = memref::LoadOp::create(b, loc, s);
+  memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, value.getType()),
+                          s);
+  return adjoint;
+}
+
+void ReverseEmitter::accumulate(OpBuilder &b, Location loc, Value value,
+                                Value adjoint) {
+  Value s = slot(value);
+  Value old = memref::LoadOp::create(b, loc, s);
+  adjoint = buildFloatCast(b, loc, adjoint, value.getType());
+  memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, old, adjoint),
+                          s);
+}
+
+//===----------------------------------------------------------------------===//
+// Forward sweep
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReverseEmitter::forwardBlock(OpBuilder &b, Block &block) {
+  for (Operation &op : block.without_terminator())
+    if (failed(forwardOp(b, op)))
+      return failure();
+  return success();
+}
+
+/// Shadows of local buffers and their views, made in the forward sweep where
+/// the reverse sweep can use forward values directly.
+void ReverseEmitter::forwardShadowOf(OpBuilder &b, Operation &op) {
+  Level &level = levels[op.getBlock()];
+  if (!level.direct || op.getNumResults() != 1 ||
+      !isShadowedType(op.getResult(0).getType()) ||
+      !activity.hasShadow(op.getResult(0)))
+    return;
+  Value result = op.getResult(0);
+  if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+    Value s = b.clone(op, forwardValues)->getResult(0);
+    buildZeroFill(b, op.getLoc(), s);
+    level.shadows[result] = s;
+  } else if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
+    IRMapping mapping = forwardValues;
+    mapping.map(view.getViewSource(), shadowInReverse(view.getViewSource()));
+    level.shadows[result] = b.clone(op, mapping)->getResult(0);
+  }
+}
+
+LogicalResult ReverseEmitter::forwardOp(OpBuilder &b, Operation &op) {
+  Location loc = op.getLoc();
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    auto loop = scf::ForOp::create(
+        b, loc, forwardValues.lookup(forOp.getLowerBound()),
+        forwardValues.lookup(forOp.getUpperBound()),
+        forwardValues.lookup(forOp.getStep()),
+        llvm::map_to_vector(forOp.getInitArgs(), [&](Value v) {
+          return forwardValues.lookup(v);
+        }));
+    Block *body = loop.getBody();
+    if (!body->empty())
+      body->getTerminator()->erase();
+    forwardValues.map(forOp.getBody()->getArguments(), body->getArguments());
+    levels[forOp.getBody()].forward = body;
+    OpBuilder inner = OpBuilder::atBlockEnd(body);
+    if (failed(forwardBlock(inner, *forOp.getBody())))
+      return failure();
+    inner.clone(*forOp.getBody()->getTerminator(), forwardValues);
+    forwardValues.map(forOp.getResults(), loop.getResults());
+    return success();
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    auto branch = scf::IfOp::create(b, loc, ifOp.getResultTypes(),
+                                    forwardValues.lookup(ifOp.getCondition()),
+                                    /*withElseRegion=*/true);
+    for (auto [from, to] : llvm::zip_equal(ifOp->getRegions(),
+                                           branch->getRegions())) {
+      Block *block = &to.front();
+      if (!block->empty())
+        block->getTerminator()->erase();
+      OpBuilder inner = OpBuilder::atBlockEnd(block);
+      if (from.empty()) {
+        scf::YieldOp::create(inner, loc);
+        continue;
+      }
+      levels[&from.front()].forward = block;
+      if (failed(forwardBlock(inner, from.front())))
+        return failure();
+      inner.clone(*from.front().getTerminator(), forwardValues);
+    }
+    forwardValues.map(ifOp.getResults(), branch.getResults());
+    return success();
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    // Counts the executions of the after region for the reverse sweep.
+    Type index = b.getIndexType();
+    SmallVector<Value> inits = llvm::map_to_vector(
+        whileOp.getInits(), [&](Value v) { return forwardValues.lookup(v); });
+    inits.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    SmallVector<Type> afterTypes(whileOp.getResultTypes());
+    afterTypes.push_back(index);
+    auto loop = scf::WhileOp::create(b, loc, afterTypes, inits);
+    SmallVector<Type> beforeTypes = llvm::to_vector(ValueRange(inits).getTypes());
+    Block *before = b.createBlock(&loop.getBefore(), {}, beforeTypes,
+                                  SmallVector<Location>(inits.size(), loc));
+    forwardValues.map(whileOp.getBeforeArguments(),
+                      before->getArguments().drop_back());
+    levels[&whileOp.getBefore().front()].forward = before;
+    OpBuilder inner = OpBuilder::atBlockEnd(before);
+    if (failed(forwardBlock(inner, whileOp.getBefore().front())))
+      return failure();
+    auto condition = whileOp.getConditionOp();
+    SmallVector<Value> passed = llvm::map_to_vector(
+        condition.getArgs(), [&](Value v) { return forwardValues.lookup(v); });
+    passed.push_back(before->getArguments().back());
+    scf::ConditionOp::create(inner, loc,
+                             forwardValues.lookup(condition.getCondition()),
+                             passed);
+    Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes,
+                                 SmallVector<Location>(afterTypes.size(), loc));
+    forwardValues.map(whileOp.getAfterArguments(),
+                      after->getArguments().drop_back());
+    levels[&whileOp.getAfter().front()].forward = after;
+    inner.setInsertionPointToEnd(after);
+    if (failed(forwardBlock(inner, whileOp.getAfter().front())))
+      return failure();
+    SmallVector<Value> yielded = llvm::map_to_vector(
+        whileOp.getYieldOp().getOperands(),
+        [&](Value v) { return forwardValues.lookup(v); });
+    Value one = arith::ConstantIndexOp::create(inner, loc, 1);
+    yielded.push_back(
+        arith::AddIOp::create(inner, loc, after->getArguments().back(), one));
+    scf::YieldOp::create(inner, loc, yielded);
+    b.setInsertionPointAfter(loop);
+    forwardValues.map(whileOp.getResults(), loop.getResults().drop_back());
+    whileCounts[whileOp] = loop.getResults().back();
+    return success();
+  }
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
+    if (needsReverse(op) && callee && !registry.getCustomGradient(callee)) {
+      func::FuncOp forward = registry.get(callee, DerivativeKind::Forward,
+                                          getCallActivities(call, activity));
+      SmallVector<Value> operands = llvm::map_to_vector(
+          call.getOperands(), [&](Value v) { return forwardValues.lookup(v); });
+      if (!forwardTape) {
+        OpBuilder entry = OpBuilder::atBlockBegin(reverseEntry);
+        localTape = ct::TapeInitOp::create(entry, loc);
+        forwardTape = reverseTape = localTape;
+      }
+      operands.push_back(forwardTape);
+      auto fwdCall = func::CallOp::create(b, loc, forward, operands);
+      forwardValues.map(call.getResults(), fwdCall.getResults());
+      return success();
+    }
+  }
+  if (op.getNumRegions() != 0)
+    return fail(&op, "operations with regions other than scf.for, scf.while "
+                     "and scf.if are not supported");
+  b.clone(op, forwardValues);
+  forwardShadowOf(b, op);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reverse sweep
+//===----------------------------------------------------------------------===//
+
+bool ReverseEmitter::needsReverse(Operation &op) {
+  if (llvm::any_of(op.getResults(),
+                   [&](Value r) { return activity.isActive(r); }))
+    return true;
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return activity.hasShadow(store.getMemRef());
+  if (isa<memref::AllocOp>(op))
+    return activity.hasShadow(op.getResult(0));
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return llvm::any_of(getCallActivities(call, activity), [](ct::Activity a) {
+      return a != ct::Activity::Constant;
+    });
+  if (isa<ct::TapePushOp, ct::TapePopOp>(op))
+    return activity.hasShadow(op.getOperand(0));
+  for (Region &region : op.getRegions())
+    for (Operation &inner : region.getOps())
+      if (needsReverse(inner))
+        return true;
+  return false;
+}
+
+LogicalResult ReverseEmitter::reverseBlock(OpBuilder &b, Block &block) {
+  for (Operation &op : llvm::reverse(block.without_terminator()))
+    if (needsReverse(op) && failed(reverseOp(b, op)))
+      return failure();
+  return success(!hadError);
+}
+
+LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
+  Location loc = op.getLoc();
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return reverseFor(b, forOp);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return reverseIf(b, ifOp);
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    return reverseWhile(b, whileOp);
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return reverseCall(b, call);
+  if (auto rule = dyn_cast<ScalarDerivativeOpInterface>(op))
+    return reverseScalar(b, op, rule);
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    Value adjoint = readAndZero(b, loc, load.getResult());
+    Value s = shadowInReverse(load.getMemRef());
+    if (!s)
+      return failure();
+    SmallVector<Value> indices = llvm::map_to_vector(
+        load.getIndices(), [&](Value v) { return primalInReverse(v); });
+    Value old = memref::LoadOp::create(b, loc, s, indices);
+    memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, old, adjoint),
+                            s, indices);
+    return success(!hadError);
+  }
+  if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    Value s = shadowInReverse(store.getMemRef());
+    if (!s)
+      return failure();
+    SmallVector<Value> indices = llvm::map_to_vector(
+        store.getIndices(), [&](Value v) { return primalInReverse(v); });
+    Value adjoint = memref::LoadOp::create(b, loc, s, indices);
+    memref::StoreOp::create(
+        b, loc, buildZero(b, loc, adjoint.getType()), s, indices);
+    if (activity.isActive(store.getValueToStore()))
+      accumulate(b, loc, store.getValueToStore(), adjoint);
+    return success(!hadError);
+  }
+  if (isa<memref::AllocOp>(op)) {
+    if (Value s = shadowInReverse(op.getResult(0)))
+      memref::DeallocOp::create(b, loc, s);
+    return success(!hadError);
+  }
+  if (auto pass = dyn_cast<ct::PassThroughOp>(op)) {
+    accumulate(b, loc, pass.getInput(),
+               readAndZero(b, loc, pass.getResult()));
+    return success();
+  }
+  if (isa<ct::TapePushOp, ct::TapePopOp, ct::TapeInitOp>(op))
+    return fail(&op, "reverse mode over reverse-mode code that keeps a tape "
+                     "(loops or calls) is not supported yet; use forward over "
+                     "reverse (ct.jvp of a gradient)");
+  if (isa<memref::AllocaOp, memref::DeallocOp, ViewLikeOpInterface>(op))
+    return success();
+  return fail(&op, "no derivative rule; bind a custom rule to the enclosing "
+                   "function or stop the gradient with ct::stop_gradient");
+}
+
+LogicalResult ReverseEmitter::reverseScalar(OpBuilder &b, Operation &op,
+                                            ScalarDerivativeOpInterface rule) {
+  Location loc = op.getLoc();
+  Value adjoint = readAndZero(b, loc, op.getResult(0));
+  auto lookup = [&](Value v) { return primalInReverse(v); };
+  PrimalValues primals(&op, lookup);
+  SmallVector<Value> partials = rule.buildPartials(b, primals);
+  for (auto [operand, partial] : llvm::zip_equal(op.getOperands(), partials))
+    if (partial && activity.isActive(operand))
+      accumulate(b, loc, operand,
+                 arith::MulFOp::create(b, loc, partial, adjoint));
+  return success(!hadError);
+}
+
+LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
+  Location loc = op.getLoc();
+  Value lb = primalInReverse(op.getLowerBound());
+  Value ub = primalInReverse(op.getUpperBound());
+  Value step = primalInReverse(op.getStep());
+  Type type = lb.getType();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+  };
+  // Trip count: max(0, ceil((ub - lb) / step)).
+  Value count = arith::CeilDivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, ub, lb), step);
+  count = arith::MaxSIOp::create(b, loc, count, constant(0));
+  SmallVector<std::pair<Value, Value>> carried; // (iter_arg, result)
+  for (auto [arg, result] :
+       llvm::zip_equal(op.getRegionIterArgs(), op.getResults()))
+    if (activity.isActive(arg))
+      carried.push_back({arg, result});
+
+  auto loop = scf::ForOp::create(b, loc, constant(0), count, constant(1));
+  Block *body = loop.getBody();
+  OpBuilder inner = OpBuilder::atBlockBegin(body);
+  Level &level = openLevel(*op.getBody(), levels[op.getBody()].forward, body,
+                           /*direct=*/false);
+  inner.setInsertionPointAfter(level.anchor);
+  // The primal iteration this reverse iteration undoes.
+  Value k = loop.getInductionVar();
+  Value last = arith::SubIOp::create(inner, loc, count, constant(1));
+  Value offset = arith::MulIOp::create(
+      inner, loc, arith::SubIOp::create(inner, loc, last, k), step);
+  level.values[op.getInductionVar()] =
+      arith::AddIOp::create(inner, loc, lb, offset);
+
+  // The adjoint of the carried value flows from the result slot (which
+  // holds the adjoint of what this iteration yielded) to the yielded value,
+  // and back from the iteration's block argument to the result slot.
+  auto yielded = op.getYieldedValues();
+  for (auto [arg, result] : carried) {
+    unsigned i = cast<BlockArgument>(arg).getArgNumber() - 1;
+    accumulate(inner, loc, yielded[i], readAndZero(inner, loc, result));
+  }
+  if (failed(reverseBlock(inner, *op.getBody())))
+    return failure();
+  for (auto [arg, result] : carried)
+    memref::StoreOp::create(inner, loc, readAndZero(inner, loc, arg),
+                            slot(result));
+  b.setInsertionPointAfter(loop);
+  for (auto [arg, result] : carried) {
+    unsigned i = cast<BlockArgument>(arg).getArgNumber() - 1;
+    accumulate(b, loc, op.getInitArgs()[i], readAndZero(b, loc, result));
+  }
+  return success(!hadError);
+}
+
+LogicalResult ReverseEmitter::reverseIf(OpBuilder &b, scf::IfOp op) {
+  Location loc = op.getLoc();
+  SmallVector<std::pair<unsigned, Value>> adjoints;
+  for (auto [i, result] : llvm::enumerate(op.getResults()))
+    if (activity.isActive(result))
+      adjoints.push_back({i, readAndZero(b, loc, result)});
+  auto branch = scf::IfOp::create(b, loc, TypeRange{},
+                                  primalInReverse(op.getCondition()),
+                                  /*withElseRegion=*/true);
+  for (auto [from, to] : llvm::zip_equal(op->getRegions(),
+                                         branch->getRegions())) {
+    if (from.empty())
+      continue;
+    Block &block = from.front();
+    Level &level =
+        openLevel(block, levels[&block].forward, &to.front(), false);
+    OpBuilder inner(to.front().getTerminator());
+    (void)level;
+    auto yield = cast<scf::YieldOp>(block.getTerminator());
+    for (auto [i, adjoint] : adjoints)
+      if (activity.isActive(yield.getOperand(i)))
+        accumulate(inner, loc, yield.getOperand(i), adjoint);
+    if (failed(reverseBlock(inner, block)))
+      return failure();
+  }
+  b.setInsertionPointAfter(branch);
+  return success(!hadError);
+}
+
+LogicalResult ReverseEmitter::reverseWhile(OpBuilder &b, scf::WhileOp op) {
+  // Forward: B0 A0 B1 A1 ... BN, with N counted by the forward sweep.
+  // Reverse iteration k = 0..N undoes B(N-k), then A(N-k-1) if k < N; this
+  // pops each half's tape entries in exactly the reverse order of pushing.
+  Location loc = op.getLoc();
+  Block &before = op.getBefore().front();
+  Block &after = op.getAfter().front();
+  auto condition = op.getConditionOp();
+  Value forwardCount = whileCounts.lookup(op);
+  Value n = fromForward(op->getBlock(), forwardCount, forwardCount);
+  // The final B passes its condition arguments to the results.
+  for (auto [passed, result] :
+       llvm::zip_equal(condition.getArgs(), op.getResults()))
+    if (activity.isActive(result) && activity.isActive(passed))
+      accumulate(b, loc, passed, readAndZero(b, loc, result));
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  Value iterations = arith::AddIOp::create(b, loc, n, c1);
+  auto loop = scf::ForOp::create(b, loc, c0, iterations, c1);
+  Level &beforeLevel =
+      openLevel(before, levels[&before].forward, loop.getBody(), false);
+  OpBuilder inner(loop.getBody()->getTerminator());
+  (void)beforeLevel;
+  if (failed(reverseBlock(inner, before)))
+    return failure();
+  // A(N-k-1) runs only while k < N.
+  Value more = arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::ult,
+                                     loop.getInductionVar(), n);
+  auto branch = scf::IfOp::create(inner, loc, TypeRange{}, more,
+                                  /*withElseRegion=*/false);
+  openLevel(after, levels[&after].forward, &branch.getThenRegion().front(),
+            false);
+  OpBuilder body(branch.getThenRegion().front().getTerminator());
+  // A's yield feeds the before arguments of the B undone just now.
+  for (auto [yielded, arg] : llvm::zip_equal(op.getYieldOp().getOperands(),
+                                             op.getBeforeArguments()))
+    if (activity.isActive(arg)) {
+      Value adjoint = readAndZero(body, loc, arg);
+      if (activity.isActive(yielded))
+        accumulate(body, loc, yielded, adjoint);
+    }
+  if (failed(reverseBlock(body, after)))
+    return failure();
+  // A's arguments came from the condition of the B undone next.
+  for (auto [passed, arg] :
+       llvm::zip_equal(condition.getArgs(), op.getAfterArguments()))
+    if (activity.isActive(arg)) {
+      Value adjoint = readAndZero(body, loc, arg);
+      if (activity.isActive(passed))
+        accumulate(body, loc, passed, adjoint);
+    }
+  b.setInsertionPointAfter(loop);
+  for (auto [init, arg] :
+       llvm::zip_equal(op.getInits(), op.getBeforeArguments()))
+    if (activity.isActive(arg)) {
+      Value adjoint = readAndZero(b, loc, arg);
+      if (activity.isActive(init))
+        accumulate(b, loc, init, adjoint);
+    }
+  return success(!hadError);
+}
+
+LogicalResult ReverseEmitter::reverseCall(OpBuilder &b, func::CallOp op) {
+  Location loc = op.getLoc();
+  func::FuncOp callee = registry.lookupFunction(op.getCalleeAttr());
+  if (!callee)
+    return fail(op, "the callee is not a func.func in this module");
+  SmallVector<ct::Activity> callActivities = getCallActivities(op, activity);
+  ct::CustomGradientOp rule = registry.getCustomGradient(callee);
+  if (rule)
+    callActivities = ct::getDefaultActivities(callee.getFunctionType());
+
+  SmallVector<Value> operands = llvm::map_to_vector(
+      op.getOperands(), [&](Value v) { return primalInReverse(v); });
+  if (!rule)
+    operands.push_back(reverseTape);
+  for (Value result : op.getResults())
+    if (ct::isDifferentiableScalar(result.getType()))
+      operands.push_back(activity.isActive(result)
+                             ? readAndZero(b, loc, result)
+                             : buildZero(b, loc, result.getType()));
+  SmallVector<Value> scratch;
+  for (auto [operand, a] : llvm::zip_equal(op.getOperands(), callActivities)) {
+    if (a != ct::Activity::Duplicated)
+      continue;
+    Value s = shadowInReverse(operand);
+    if (!s) {
+      s = buildScratchShadow(b, loc, primalInReverse(operand));
+      scratch.push_back(s);
+    }
+    operands.push_back(s);
+  }
+  SmallVector<Type> adjointTypes;
+  for (auto [operand, a] : llvm::zip_equal(op.getOperands(), callActivities))
+    if (a == ct::Activity::Active)
+      adjointTypes.push_back(operand.getType());
+  FlatSymbolRefAttr target =
+      rule ? rule.getPullbackAttr()
+           : FlatSymbolRefAttr::get(
+                 registry.get(callee, DerivativeKind::Reverse, callActivities)
+                     .getSymNameAttr());
+  auto call = func::CallOp::create(b, loc, target, adjointTypes, operands);
+  for (Value s : scratch)
+    memref::DeallocOp::create(b, loc, s);
+  unsigned next = 0;
+  for (auto [operand, a] : llvm::zip_equal(op.getOperands(), callActivities))
+    if (a == ct::Activity::Active) {
+      Value adjoint = call.getResult(next++);
+      if (activity.isActive(operand))
+        accumulate(b, loc, operand, adjoint);
+    }
+  return success(!hadError);
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
+  Block *entry = pullback.addEntryBlock();
+  reverseEntry = entry;
+  Block &body = primal.getBody().front();
+  Level &top = levels[&body];
+  top.forward = top.reverse = entry;
+  top.direct = true;
+  OpBuilder b = OpBuilder::atBlockEnd(entry);
+  top.anchor = arith::ConstantIndexOp::create(b, primal.getLoc(), 0);
+
+  unsigned numArgs = primal.getNumArguments();
+  ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),
+                                                     activities);
+  forwardValues.map(primal.getArguments(),
+                    entry->getArguments().take_front(numArgs));
+  unsigned nextShadow = numArgs + sig.seeds.size();
+  for (auto [i, arg] : llvm::enumerate(primal.getArguments()))
+    if (activities[i] == ct::Activity::Duplicated)
+      top.shadows[arg] = entry->getArgument(nextShadow++);
+
+  if (failed(forwardBlock(b, body)))
+    return failure();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  SmallVector<Value> results = llvm::map_to_vector(
+      ret.getOperands(), [&](Value v) { return forwardValues.lookup(v); });
+  for (auto [seed, index] : llvm::zip_equal(
+           entry->getArguments().slice(numArgs, sig.seeds.size()),
+           sig.seedResults))
+    if (activity.isActive(ret.getOperand(index)))
+      accumulate(b, ret.getLoc(), ret.getOperand(index), seed);
+  if (failed(reverseBlock(b, body)))
+    return failure();
+  for (unsigned i : sig.adjointArgs) {
+    Value arg = primal.getArgument(i);
+    results.push_back(activity.isActive(arg)
+                          ? readAndZero(b, ret.getLoc(), arg)
+                          : buildZero(b, ret.getLoc(), arg.getType()));
+  }
+  if (localTape)
+    ct::TapeFreeOp::create(b, ret.getLoc(), localTape);
+  func::ReturnOp::create(b, ret.getLoc(), results);
+  return success();
+}
+
+LogicalResult ReverseEmitter::emitSplit(func::FuncOp forward,
+                                        func::FuncOp reverse) {
+  Block &body = primal.getBody().front();
+  unsigned numArgs = primal.getNumArguments();
+  ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),
+                                                     activities);
+  Block *fwdEntry = forward.addEntryBlock();
+  Block *revEntry = reverse.addEntryBlock();
+  reverseEntry = revEntry;
+  forwardTape = fwdEntry->getArgument(numArgs);
+  reverseTape = revEntry->getArgument(numArgs);
+
+  // Forward half.
+  forwardValues.map(primal.getArguments(),
+                    fwdEntry->getArguments().take_front(numArgs));
+  Level &top = levels[&body];
+  top.forward = fwdEntry;
+  OpBuilder fb = OpBuilder::atBlockEnd(fwdEntry);
+  if (failed(forwardBlock(fb, body)))
+    return failure();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  func::ReturnOp::create(
+      fb, ret.getLoc(),
+      llvm::map_to_vector(ret.getOperands(),
+                          [&](Value v) { return forwardValues.lookup(v); }));
+
+  // Reverse half: arguments are available again, everything else comes
+  // from the tape.
+  openLevel(body, fwdEntry, revEntry, /*direct=*/false);
+  for (auto [i, arg] : llvm::enumerate(primal.getArguments()))
+    top.values[arg] = revEntry->getArgument(i);
+  unsigned firstSeed = numArgs + 1;
+  unsigned nextShadow = firstSeed + sig.seeds.size();
+  for (auto [i, arg] : llvm::enumerate(primal.getArguments()))
+    if (activities[i] == ct::Activity::Duplicated)
+      top.shadows[arg] = revEntry->getArgument(nextShadow++);
+  OpBuilder rb = OpBuilder::atBlockEnd(revEntry);
+  for (auto [seed, index] : llvm::zip_equal(
+           revEntry->getArguments().slice(firstSeed, sig.seeds.size()),
+           sig.seedResults))
+    if (activity.isActive(ret.getOperand(index)))
+      accumulate(rb, ret.getLoc(), ret.getOperand(index), seed);
+  if (failed(reverseBlock(rb, body)))
+    return failure();
+  SmallVector<Value> adjoints;
+  for (unsigned i : sig.adjointArgs) {
+    Value arg = primal.getArgument(i);
+    adjoints.push_back(activity.isActive(arg)
+                           ? readAndZero(rb, ret.getLoc(), arg)
+                           : buildZero(rb, ret.getLoc(), arg.getType()));
+  }
+  func::ReturnOp::create(rb, ret.getLoc(), adjoints);
+  return success();
+}
+
+LogicalResult ad::emitReverse(DerivativeRegistry &registry,
+                              func::FuncOp primal, func::FuncOp forward,
+                              func::FuncOp reverse,
+                              ArrayRef<ct::Activity> activities) {
+  if (!primal.getBody().hasOneBlock())
+    return primal.emitError("cannot differentiate @")
+           << primal.getSymName()
+           << ": unstructured control flow (several blocks) is not supported "
+              "yet; use structured loops and branches";
+  ReverseEmitter emitter(registry, primal, activities);
+  if (forward == reverse)
+    return emitter.emitCombined(forward);
+  return emitter.emitSplit(forward, reverse);
+}

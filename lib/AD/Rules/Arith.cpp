@@ -1,0 +1,79 @@
+//===- Arith.cpp - Derivative rules of the arith dialect ------------------===//
+
+#include "RuleBuilder.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace cotangent::ad;
+
+namespace {
+using Partials = SmallVector<Value>;
+using P = PrimalValues;
+using R = RuleBuilder;
+using arith::CmpFPredicate;
+
+// d(x+y) = dx + dy
+namespace rules {
+Partials addf(R &r, P &) { return {r.c(1), r.c(1)}; }
+// d(x-y) = dx - dy
+Partials subf(R &r, P &) { return {r.c(1), r.c(-1)}; }
+// d(x*y) = y dx + x dy
+Partials mulf(R &, P &p) { return {p.operand(1), p.operand(0)}; }
+// d(x/y) = dx/y - (x/y) dy/y
+Partials divf(R &r, P &p) {
+  Value inverse = r.recip(p.operand(1));
+  return {inverse, r.neg(r.mul(p.result(), inverse))};
+}
+// x rem y = x - y trunc(x/y): d = dx - trunc(x/y) dy
+Partials remf(R &r, P &p) {
+  return {r.c(1), r.neg(r.trunc(r.div(p.operand(0), p.operand(1))))};
+}
+Partials negf(R &r, P &) { return {r.c(-1)}; }
+// Conversions between float types and to the same type: the identity.
+Partials identity(R &r, P &) { return {r.c(1)}; }
+// An integer converted to float carries no derivative.
+Partials none(R &, P &) { return {Value()}; }
+// max/min: the derivative of the operand that is selected; ties go to x.
+Partials maxf(R &r, P &p) {
+  Value takeX = r.cmp(CmpFPredicate::OGE, p.operand(0), p.operand(1));
+  return {r.indicator(takeX), r.sub(r.c(1), r.indicator(takeX))};
+}
+Partials minf(R &r, P &p) {
+  Value takeX = r.cmp(CmpFPredicate::OLE, p.operand(0), p.operand(1));
+  return {r.indicator(takeX), r.sub(r.c(1), r.indicator(takeX))};
+}
+// select(c, x, y): the condition has no derivative.
+Partials select(R &r, P &p) {
+  Value condition = p.operand(0);
+  return {Value(), r.indicator(condition),
+          r.sub(r.c(1), r.indicator(condition))};
+}
+
+} // namespace rules
+
+template <typename Op, auto Rule>
+void attach(MLIRContext *context) {
+  Op::template attachInterface<ScalarRule<Op, Rule>>(*context);
+}
+} // namespace
+
+void cotangent::ad::registerArithDerivativeRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, arith::ArithDialect *) {
+    attach<arith::AddFOp, rules::addf>(context);
+    attach<arith::SubFOp, rules::subf>(context);
+    attach<arith::MulFOp, rules::mulf>(context);
+    attach<arith::DivFOp, rules::divf>(context);
+    attach<arith::RemFOp, rules::remf>(context);
+    attach<arith::NegFOp, rules::negf>(context);
+    attach<arith::ExtFOp, rules::identity>(context);
+    attach<arith::TruncFOp, rules::identity>(context);
+    attach<arith::SIToFPOp, rules::none>(context);
+    attach<arith::UIToFPOp, rules::none>(context);
+    attach<arith::MaximumFOp, rules::maxf>(context);
+    attach<arith::MaxNumFOp, rules::maxf>(context);
+    attach<arith::MinimumFOp, rules::minf>(context);
+    attach<arith::MinNumFOp, rules::minf>(context);
+    attach<arith::SelectOp, rules::select>(context);
+  });
+}

@@ -1,0 +1,155 @@
+//===- Math.cpp - Derivative rules of the math dialect --------------------===//
+
+#include "RuleBuilder.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace cotangent::ad;
+
+namespace {
+using Partials = SmallVector<Value>;
+using P = PrimalValues;
+using R = RuleBuilder;
+
+namespace rules {
+Value x(P &p) { return p.operand(0); }
+
+Partials sin(R &r, P &p) { return {r.cos(x(p))}; }
+Partials cos(R &r, P &p) { return {r.neg(r.sin(x(p)))}; }
+// tan' = 1 + tan^2
+Partials tan(R &r, P &p) { return {r.add(r.c(1), r.square(p.result()))}; }
+// asin' = 1/sqrt(1-x^2), acos' = -asin'
+Partials asin(R &r, P &p) {
+  return {r.recip(r.sqrt(r.sub(r.c(1), r.square(x(p)))))};
+}
+Partials acos(R &r, P &p) {
+  return {r.neg(r.recip(r.sqrt(r.sub(r.c(1), r.square(x(p))))))};
+}
+// atan' = 1/(1+x^2)
+Partials atan(R &r, P &p) {
+  return {r.recip(r.add(r.c(1), r.square(x(p))))};
+}
+// atan2(y, x): d/dy = x/(x^2+y^2), d/dx = -y/(x^2+y^2)
+Partials atan2(R &r, P &p) {
+  Value y = p.operand(0), xv = p.operand(1);
+  Value norm = r.add(r.square(xv), r.square(y));
+  return {r.div(xv, norm), r.neg(r.div(y, norm))};
+}
+Partials sinh(R &r, P &p) { return {r.cosh(x(p))}; }
+Partials cosh(R &r, P &p) { return {r.sinh(x(p))}; }
+// tanh' = 1 - tanh^2
+Partials tanh(R &r, P &p) { return {r.sub(r.c(1), r.square(p.result()))}; }
+Partials asinh(R &r, P &p) {
+  return {r.recip(r.sqrt(r.add(r.square(x(p)), r.c(1))))};
+}
+Partials acosh(R &r, P &p) {
+  return {r.recip(r.sqrt(r.sub(r.square(x(p)), r.c(1))))};
+}
+Partials atanh(R &r, P &p) {
+  return {r.recip(r.sub(r.c(1), r.square(x(p))))};
+}
+Partials exp(R &, P &p) { return {p.result()}; }
+Partials exp2(R &r, P &p) { return {r.mul(p.result(), r.c(M_LN2))}; }
+// expm1' = exp = expm1 + 1
+Partials expm1(R &r, P &p) { return {r.add(p.result(), r.c(1))}; }
+Partials log(R &r, P &p) { return {r.recip(x(p))}; }
+Partials log2(R &r, P &p) { return {r.recip(r.mul(x(p), r.c(M_LN2)))}; }
+Partials log10(R &r, P &p) { return {r.recip(r.mul(x(p), r.c(M_LN10)))}; }
+Partials log1p(R &r, P &p) { return {r.recip(r.add(r.c(1), x(p)))}; }
+// sqrt' = 1/(2 sqrt)
+Partials sqrt(R &r, P &p) { return {r.div(r.c(0.5), p.result())}; }
+// rsqrt = x^(-1/2): rsqrt' = -rsqrt/(2x)
+Partials rsqrt(R &r, P &p) {
+  return {r.neg(r.div(p.result(), r.mul(r.c(2), x(p))))};
+}
+// cbrt' = cbrt/(3x)
+Partials cbrt(R &r, P &p) {
+  return {r.div(p.result(), r.mul(r.c(3), x(p)))};
+}
+// pow(a, b): d/da = b a^(b-1), d/db = a^b log(a)
+Partials powf(R &r, P &p) {
+  Value a = p.operand(0), b = p.operand(1);
+  Value power = math::PowFOp::create(r.b, r.loc, a, r.sub(b, r.c(1)));
+  return {r.mul(b, power), r.mul(p.result(), r.log(a))};
+}
+// fpowi(a, n): d/da = n a^(n-1); the integer exponent has no derivative.
+Partials fpowi(R &r, P &p) {
+  Value a = p.operand(0), n = p.operand(1);
+  Value one = arith::ConstantOp::create(r.b, r.loc, n.getType(),
+                                        r.b.getIntegerAttr(n.getType(), 1));
+  Value nMinusOne = arith::SubIOp::create(r.b, r.loc, n, one);
+  Value power = math::FPowIOp::create(r.b, r.loc, a, nMinusOne);
+  return {r.mul(r.toFloat(n), power), Value()};
+}
+// |x|' = sign(x) (taken as +1 at +0)
+Partials absf(R &r, P &p) { return {r.copysign(r.c(1), x(p))}; }
+// Piecewise-constant functions.
+Partials zero(R &, P &p) {
+  return SmallVector<Value>(p.getOperation()->getNumOperands(), Value());
+}
+// erf' = 2/sqrt(pi) exp(-x^2), erfc' = -erf'
+Partials erf(R &r, P &p) {
+  return {r.mul(r.c(M_2_SQRTPI), r.exp(r.neg(r.square(x(p)))))};
+}
+Partials erfc(R &r, P &p) {
+  return {r.mul(r.c(-M_2_SQRTPI), r.exp(r.neg(r.square(x(p)))))};
+}
+// fma(a, b, c) = a b + c
+Partials fma(R &r, P &p) { return {p.operand(1), p.operand(0), r.c(1)}; }
+// copysign(a, b) = |a| sign(b): d/da = sign(a) sign(b)
+Partials copysign(R &r, P &p) {
+  return {r.mul(r.copysign(r.c(1), p.operand(0)),
+                r.copysign(r.c(1), p.operand(1))),
+          Value()};
+}
+
+} // namespace rules
+
+template <typename Op, auto Rule>
+void attach(MLIRContext *context) {
+  Op::template attachInterface<ScalarRule<Op, Rule>>(*context);
+}
+} // namespace
+
+void cotangent::ad::registerMathDerivativeRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, math::MathDialect *) {
+    attach<math::SinOp, rules::sin>(context);
+    attach<math::CosOp, rules::cos>(context);
+    attach<math::TanOp, rules::tan>(context);
+    attach<math::AsinOp, rules::asin>(context);
+    attach<math::AcosOp, rules::acos>(context);
+    attach<math::AtanOp, rules::atan>(context);
+    attach<math::Atan2Op, rules::atan2>(context);
+    attach<math::SinhOp, rules::sinh>(context);
+    attach<math::CoshOp, rules::cosh>(context);
+    attach<math::TanhOp, rules::tanh>(context);
+    attach<math::AsinhOp, rules::asinh>(context);
+    attach<math::AcoshOp, rules::acosh>(context);
+    attach<math::AtanhOp, rules::atanh>(context);
+    attach<math::ExpOp, rules::exp>(context);
+    attach<math::Exp2Op, rules::exp2>(context);
+    attach<math::ExpM1Op, rules::expm1>(context);
+    attach<math::LogOp, rules::log>(context);
+    attach<math::Log2Op, rules::log2>(context);
+    attach<math::Log10Op, rules::log10>(context);
+    attach<math::Log1pOp, rules::log1p>(context);
+    attach<math::SqrtOp, rules::sqrt>(context);
+    attach<math::RsqrtOp, rules::rsqrt>(context);
+    attach<math::CbrtOp, rules::cbrt>(context);
+    attach<math::PowFOp, rules::powf>(context);
+    attach<math::FPowIOp, rules::fpowi>(context);
+    attach<math::AbsFOp, rules::absf>(context);
+    attach<math::FloorOp, rules::zero>(context);
+    attach<math::CeilOp, rules::zero>(context);
+    attach<math::RoundOp, rules::zero>(context);
+    attach<math::RoundEvenOp, rules::zero>(context);
+    attach<math::TruncOp, rules::zero>(context);
+    attach<math::ErfOp, rules::erf>(context);
+    attach<math::ErfcOp, rules::erfc>(context);
+    attach<math::FmaOp, rules::fma>(context);
+    attach<math::CopySignOp, rules::copysign>(context);
+  });
+}
