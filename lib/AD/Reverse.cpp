@@ -533,20 +533,21 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
   Value ub = primalInReverse(op.getUpperBound());
   Value step = primalInReverse(op.getStep());
   Type type = lb.getType();
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+  auto constant = [&](OpBuilder &at, int64_t v) -> Value {
+    return arith::ConstantOp::create(at, loc, type, at.getIntegerAttr(type, v));
   };
   // Trip count: max(0, ceil((ub - lb) / step)).
   Value count = arith::CeilDivSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, ub, lb), step);
-  count = arith::MaxSIOp::create(b, loc, count, constant(0));
+  count = arith::MaxSIOp::create(b, loc, count, constant(b, 0));
   SmallVector<std::pair<Value, Value>> carried; // (iter_arg, result)
   for (auto [arg, result] :
        llvm::zip_equal(op.getRegionIterArgs(), op.getResults()))
     if (activity.isActive(arg))
       carried.push_back({arg, result});
 
-  auto loop = scf::ForOp::create(b, loc, constant(0), count, constant(1));
+  auto loop =
+      scf::ForOp::create(b, loc, constant(b, 0), count, constant(b, 1));
   Block *body = loop.getBody();
   OpBuilder inner = OpBuilder::atBlockBegin(body);
   Level &level = openLevel(*op.getBody(), levels[op.getBody()].forward, body,
@@ -554,7 +555,7 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
   inner.setInsertionPointAfter(level.anchor);
   // The primal iteration this reverse iteration undoes.
   Value k = loop.getInductionVar();
-  Value last = arith::SubIOp::create(inner, loc, count, constant(1));
+  Value last = arith::SubIOp::create(inner, loc, count, constant(inner, 1));
   Value offset = arith::MulIOp::create(
       inner, loc, arith::SubIOp::create(inner, loc, last, k), step);
   level.values[op.getInductionVar()] =
