@@ -144,6 +144,13 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   // A derivative of a generated function needs that function's body first.
   if (failed(generate(job.primal)))
     return failure();
+  // With a custom rule, differentiate a function that just calls the primal:
+  // differentiating the call is what uses the rule.
+  bool hasRule = job.kind == DerivativeKind::Jvp
+                     ? static_cast<bool>(getCustomJvp(job.primal))
+                     : static_cast<bool>(getCustomGradient(job.primal));
+  if (hasRule)
+    job.primal = getCallWrapper(job.primal);
   if (job.primal.isExternal())
     return job.primal.emitError()
            << "cannot differentiate @" << job.primal.getSymName()
@@ -171,6 +178,23 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   if (job.partner)
     jobs[job.partner].state = Job::Done;
   return result;
+}
+
+func::FuncOp DerivativeRegistry::getCallWrapper(func::FuncOp function) {
+  std::string name = (function.getSymName() + ".call").str();
+  if (auto existing = symbols.lookup<func::FuncOp>(name))
+    return existing;
+  OpBuilder builder(module.getContext());
+  builder.setInsertionPointAfter(function);
+  auto wrapper = func::FuncOp::create(builder, function.getLoc(), name,
+                                      function.getFunctionType());
+  wrapper.setPrivate();
+  symbols.insert(wrapper);
+  builder.setInsertionPointToStart(wrapper.addEntryBlock());
+  auto call = func::CallOp::create(builder, function.getLoc(), function,
+                                   wrapper.getArguments());
+  func::ReturnOp::create(builder, function.getLoc(), call.getResults());
+  return wrapper;
 }
 
 LogicalResult DerivativeRegistry::generateAll() {

@@ -73,6 +73,8 @@ private:
     enum { Pending, Running, Done } state = Pending;
   };
   mlir::LogicalResult generate(mlir::func::FuncOp derivative);
+  /// A function that only calls `function`, for differentiating a call.
+  mlir::func::FuncOp getCallWrapper(mlir::func::FuncOp function);
   mlir::func::FuncOp declare(mlir::func::FuncOp primal, DerivativeKind kind,
                              llvm::ArrayRef<ct::Activity> activities);
 

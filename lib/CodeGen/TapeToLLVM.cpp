@@ -1,5 +1,8 @@
 //===- TapeToLLVM.cpp - Lowering of ct tapes to the LLVM dialect ----------===//
 //
+// Also lowers what else of the ct dialect survives differentiation: markers
+// become the identity and rule bindings disappear.
+//
 // A tape is a pointer to a header { ptr data, i64 size, i64 capacity } whose
 // data is a heap array of 8-byte slots, grown by doubling with realloc. Push
 // and pop call two small linkonce_odr helpers that return the slot's address;
@@ -181,6 +184,39 @@ struct TapeFreeLowering : ConvertOpToLLVMPattern<ct::TapeFreeOp> {
   }
 };
 
+/// Markers are the identity on values once differentiation is done.
+struct StopGradientLowering : ConvertOpToLLVMPattern<ct::StopGradientOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::StopGradientOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+struct PassThroughLowering : ConvertOpToLLVMPattern<ct::PassThroughOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::PassThroughOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getValue());
+    return success();
+  }
+};
+
+/// Rule bindings have done their work by the time code is generated.
+template <typename RuleOp>
+struct RuleErasure : ConvertOpToLLVMPattern<RuleOp> {
+  using ConvertOpToLLVMPattern<RuleOp>::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(RuleOp op, typename RuleOp::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
   using ConvertToLLVMPatternInterface::ConvertToLLVMPatternInterface;
   void populateConvertToLLVMConversionPatterns(
@@ -190,7 +226,10 @@ struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
       return LLVM::LLVMPointerType::get(type.getContext());
     });
     patterns.add<TapeInitLowering, TapePushLowering, TapePopLowering,
-                 TapeFreeLowering>(converter);
+                 TapeFreeLowering, StopGradientLowering, PassThroughLowering,
+                 RuleErasure<ct::CustomGradientOp>,
+                 RuleErasure<ct::CustomVjpOp>, RuleErasure<ct::CustomJvpOp>>(
+        converter);
   }
 };
 
