@@ -154,7 +154,9 @@ LogicalResult ForwardEmitter::emitOp(OpBuilder &b, Operation &op) {
   }
   if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
     if (activity.hasShadow(op.getResult(0))) {
-      Operation *shadowAlloc = b.clone(op, mapping);
+      // Cloning with `mapping` would remap the primal result; use a copy.
+      IRMapping shadowMapping = mapping;
+      Operation *shadowAlloc = b.clone(op, shadowMapping);
       buildZeroFill(b, loc, shadowAlloc->getResult(0));
       setTangent(op.getResult(0), shadowAlloc->getResult(0));
     }

@@ -299,7 +299,9 @@ void ReverseEmitter::forwardShadowOf(OpBuilder &b, Operation &op) {
     return;
   Value result = op.getResult(0);
   if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
-    Value s = b.clone(op, forwardValues)->getResult(0);
+    // Cloning with `forwardValues` itself would remap the primal result.
+    IRMapping mapping = forwardValues;
+    Value s = b.clone(op, mapping)->getResult(0);
     buildZeroFill(b, op.getLoc(), s);
     level.shadows[result] = s;
   } else if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
