@@ -200,6 +200,12 @@ LogicalResult ForwardEmitter::emitOp(OpBuilder &b, Operation &op) {
     }
     return success();
   }
+  if (auto reserve = dyn_cast<ct::TapeReserveOp>(op)) {
+    if (Value s = shadow(reserve.getTape()))
+      ct::TapeReserveOp::create(b, loc, s,
+                                mapping.lookup(reserve.getCount()));
+    return success();
+  }
   if (auto free = dyn_cast<ct::TapeFreeOp>(op)) {
     if (Value s = shadow(free.getTape()))
       ct::TapeFreeOp::create(b, loc, s);

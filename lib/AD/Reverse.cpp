@@ -83,6 +83,7 @@ private:
                               ScalarDerivativeOpInterface rule);
   LogicalResult reverseFor(OpBuilder &b, scf::ForOp op);
   LogicalResult reverseIf(OpBuilder &b, scf::IfOp op);
+  void reserveTape(scf::ForOp op);
   LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op);
   LogicalResult reverseCall(OpBuilder &b, func::CallOp op);
   bool needsReverse(Operation &op);
@@ -94,6 +95,10 @@ private:
   Value fromForward(Block *block, Value key, Value value);
   /// Primal `value` as seen by the reverse code.
   Value primalInReverse(Value value);
+  /// Whether the reverse code has `value` without a new tape entry, possibly
+  /// by recomputing up to `depth` pure ops.
+  bool isAvailable(Value value, unsigned depth);
+  bool isRecomputable(Operation *op, unsigned depth = 2);
   /// The shadow of memory `value` in the reverse code; null if it has none.
   Value shadowInReverse(Value value);
 
@@ -174,6 +179,25 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
   return popped;
 }
 
+bool ReverseEmitter::isAvailable(Value value, unsigned depth) {
+  if (rematerialized.count(value))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (def && def->hasTrait<OpTrait::ConstantLike>())
+    return true;
+  Level &level = levels[value.getParentBlock()];
+  if (level.direct || level.values.count(value))
+    return true;
+  return depth > 0 && def && isRecomputable(def, depth - 1);
+}
+
+bool ReverseEmitter::isRecomputable(Operation *op, unsigned depth) {
+  if (!isPure(op) || op->getNumRegions() != 0 || op->getNumResults() != 1)
+    return false;
+  return llvm::all_of(op->getOperands(),
+                      [&](Value v) { return isAvailable(v, depth); });
+}
+
 Value ReverseEmitter::primalInReverse(Value value) {
   if (Value known = rematerialized.lookup(value))
     return known;
@@ -188,8 +212,10 @@ Value ReverseEmitter::primalInReverse(Value value) {
   Level &level = levels[block];
   if (Value known = level.values.lookup(value))
     return known;
-  // Views are recomputed from their source rather than kept.
-  if (def && isa<ViewLikeOpInterface>(def) && !level.direct) {
+  // Pure ops whose operands the reverse code already has are recomputed:
+  // one op instead of a push and a pop. Views are always recomputed.
+  if (def && !level.direct &&
+      (isa<ViewLikeOpInterface>(def) || isRecomputable(def))) {
     IRMapping mapping;
     for (Value operand : def->getOperands())
       mapping.map(operand, primalInReverse(operand));
@@ -554,14 +580,16 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
   OpBuilder inner = OpBuilder::atBlockBegin(body);
   Level &level = openLevel(*op.getBody(), levels[op.getBody()].forward, body,
                            /*direct=*/false);
-  inner.setInsertionPointAfter(level.anchor);
-  // The primal iteration this reverse iteration undoes.
+  // The primal iteration this reverse iteration undoes, computed in the
+  // set-up code so that recomputed values can use it.
+  OpBuilder setup(level.anchor);
   Value k = loop.getInductionVar();
-  Value last = arith::SubIOp::create(inner, loc, count, constant(inner, 1));
+  Value last = arith::SubIOp::create(setup, loc, count, constant(setup, 1));
   Value offset = arith::MulIOp::create(
-      inner, loc, arith::SubIOp::create(inner, loc, last, k), step);
+      setup, loc, arith::SubIOp::create(setup, loc, last, k), step);
   level.values[op.getInductionVar()] =
-      arith::AddIOp::create(inner, loc, lb, offset);
+      arith::AddIOp::create(setup, loc, lb, offset);
+  inner.setInsertionPointAfter(level.anchor);
 
   // The adjoint of the carried value flows from the result slot (which
   // holds the adjoint of what this iteration yielded) to the yielded value,
@@ -577,11 +605,37 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
     memref::StoreOp::create(inner, loc, readAndZero(inner, loc, arg),
                             slot(result));
   b.setInsertionPointAfter(loop);
+  reserveTape(op);
   for (auto [arg, result] : carried) {
     unsigned i = cast<BlockArgument>(arg).getArgNumber() - 1;
     accumulate(b, loc, op.getInitArgs()[i], readAndZero(b, loc, result));
   }
   return success(!hadError);
+}
+
+/// Sizes the tape for a forward loop from its trip count: every iteration
+/// pushes as many values as its body (nested loops reserve their own).
+void ReverseEmitter::reserveTape(scf::ForOp op) {
+  Block *body = levels[op.getBody()].forward;
+  auto pushes = static_cast<int64_t>(
+      llvm::range_size(body->getOps<ct::TapePushOp>()));
+  if (pushes == 0)
+    return;
+  auto loop = cast<scf::ForOp>(body->getParentOp());
+  OpBuilder b(loop);
+  Location loc = op.getLoc();
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+  Type type = lb.getType();
+  Value count = arith::CeilDivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, ub, lb), loop.getStep());
+  count = arith::MaxSIOp::create(
+      b, loc, count,
+      arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0)));
+  if (!type.isIndex())
+    count = arith::IndexCastOp::create(b, loc, b.getIndexType(), count);
+  Value slots = arith::MulIOp::create(
+      b, loc, count, arith::ConstantIndexOp::create(b, loc, pushes));
+  ct::TapeReserveOp::create(b, loc, forwardTape, slots);
 }
 
 LogicalResult ReverseEmitter::reverseIf(OpBuilder &b, scf::IfOp op) {

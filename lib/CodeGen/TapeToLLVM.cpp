@@ -30,6 +30,7 @@ namespace {
 constexpr StringLiteral kPushHelper = "__ct_tape_push";
 constexpr StringLiteral kPopHelper = "__ct_tape_pop";
 constexpr StringLiteral kFreeHelper = "__ct_tape_free";
+constexpr StringLiteral kReserveHelper = "__ct_tape_reserve";
 
 // The helpers' bodies. `realloc(NULL, n)` allocates, so an empty tape needs
 // no storage until its first push.
@@ -62,6 +63,25 @@ llvm.func linkonce_odr @__ct_tape_push(%tape: !llvm.ptr) -> !llvm.ptr {
   %next = llvm.add %size, %one : i64
   llvm.store %next, %size_addr : i64, !llvm.ptr
   llvm.return %slot : !llvm.ptr
+}
+llvm.func linkonce_odr @__ct_tape_reserve(%tape: !llvm.ptr, %count: i64) {
+  %eight = llvm.mlir.constant(8 : i64) : i64
+  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64, i64)>
+  %capacity_addr = llvm.getelementptr %tape[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64, i64)>
+  %size = llvm.load %size_addr : !llvm.ptr -> i64
+  %capacity = llvm.load %capacity_addr : !llvm.ptr -> i64
+  %needed = llvm.add %size, %count : i64
+  %short = llvm.icmp "ugt" %needed, %capacity : i64
+  llvm.cond_br %short, ^grow, ^done
+^grow:
+  %bytes = llvm.mul %needed, %eight : i64
+  %old_data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
+  %new_data = llvm.call @realloc(%old_data, %bytes) : (!llvm.ptr, i64) -> !llvm.ptr
+  llvm.store %new_data, %tape : !llvm.ptr, !llvm.ptr
+  llvm.store %needed, %capacity_addr : i64, !llvm.ptr
+  llvm.br ^done
+^done:
+  llvm.return
 }
 llvm.func linkonce_odr @__ct_tape_pop(%tape: !llvm.ptr) -> !llvm.ptr {
   %one = llvm.mlir.constant(1 : i64) : i64
@@ -170,6 +190,20 @@ struct TapePopLowering : ConvertOpToLLVMPattern<ct::TapePopOp> {
   }
 };
 
+struct TapeReserveLowering : ConvertOpToLLVMPattern<ct::TapeReserveOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::TapeReserveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(ensureHelpers(rewriter, op)))
+      return failure();
+    LLVM::CallOp::create(rewriter, op.getLoc(), TypeRange{}, kReserveHelper,
+                         ValueRange{adaptor.getTape(), adaptor.getCount()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct TapeFreeLowering : ConvertOpToLLVMPattern<ct::TapeFreeOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -226,7 +260,7 @@ struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
       return LLVM::LLVMPointerType::get(type.getContext());
     });
     patterns.add<TapeInitLowering, TapePushLowering, TapePopLowering,
-                 TapeFreeLowering, StopGradientLowering, PassThroughLowering,
+                 TapeReserveLowering, TapeFreeLowering, StopGradientLowering, PassThroughLowering,
                  RuleErasure<ct::CustomGradientOp>,
                  RuleErasure<ct::CustomVjpOp>, RuleErasure<ct::CustomJvpOp>>(
         converter);

@@ -12,6 +12,8 @@ func.func @roundtrip(%x: f64, %n: index) -> f64 {
   // CHECK: %[[TAPE:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, i64)>
   // CHECK: llvm.store %{{.*}}, %[[TAPE]]
   %t = ct.tape_init : !ct.tape
+  // CHECK: llvm.call @__ct_tape_reserve(%[[TAPE]], %[[N]])
+  ct.tape_reserve %t, %n
   // CHECK: %[[S0:.*]] = llvm.call @__ct_tape_push(%[[TAPE]])
   // CHECK: llvm.store %[[X]], %[[S0]] : f64, !llvm.ptr
   ct.tape_push %t, %x : f64
@@ -40,3 +42,4 @@ func.func @takes_tape(%t: !ct.tape, %v: f32) {
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_push(%{{.*}}: !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_pop(%{{.*}}: !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_free(%{{.*}}: !llvm.ptr)
+// CHECK-DAG: llvm.func linkonce_odr @__ct_tape_reserve(%{{.*}}: !llvm.ptr, %{{.*}}: i64)

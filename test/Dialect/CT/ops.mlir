@@ -73,6 +73,8 @@ ct.custom_vjp @solve forward @solve_fwd backward @solve_bwd
 func.func @tapes(%x: f64, %i: index, %b: i1) -> (f64, index, i1) {
   // CHECK: %[[T:.*]] = ct.tape_init : !ct.tape
   %t = ct.tape_init : !ct.tape
+  // CHECK: ct.tape_reserve %[[T]], %{{.*}}
+  ct.tape_reserve %t, %i
   // CHECK: ct.tape_push %[[T]], %{{.*}} : f64
   ct.tape_push %t, %x : f64
   // CHECK: ct.tape_push %[[T]], %{{.*}} : index

@@ -258,6 +258,20 @@ def CT_TapePopOp : CT_Op<"tape_pop"> {
   let assemblyFormat = "$tape attr-dict `:` type($value)";
 }
 
+def CT_TapeReserveOp : CT_Op<"tape_reserve"> {
+  let summary = "make room for a known number of pushes";
+  let description = [{
+    Grows the tape's storage, if needed, so that `count` more values can be
+    pushed without growing it again. The AD passes emit it before loops whose
+    trip count is known on entry, so that a loop's tape entries are allocated
+    once, sized from the trip count.
+  }];
+  let arguments = (ins
+      Arg<CT_TapeType, "", [MemRead<CT_TapeResource>, MemWrite<CT_TapeResource>]>:$tape,
+      Index:$count);
+  let assemblyFormat = "$tape `,` $count attr-dict";
+}
+
 def CT_TapeFreeOp : CT_Op<"tape_free"> {
   let summary = "release a tape and its storage";
   let arguments = (ins
