@@ -6,6 +6,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -22,6 +23,18 @@ bool ad::isShadowedType(Type type) {
 }
 
 static bool isFloat(Value value) { return isa<FloatType>(value.getType()); }
+
+/// What an op reads: its operands and, for ops with regions the analysis
+/// does not model, every value its regions use from outside.
+static SmallVector<Value> getInputs(Operation *op) {
+  SmallVector<Value> inputs(op->getOperands());
+  if (op->getNumRegions() != 0) {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    llvm::append_range(inputs, captured);
+  }
+  return inputs;
+}
 
 ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
                                    ArrayRef<ct::Activity> activities)
@@ -123,19 +136,20 @@ void ActivityAnalysis::propagateVaried() {
           changed |= join(passed, arg) | join(passed, result);
         return;
       }
-      if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
+      if (op->hasTrait<OpTrait::IsTerminator>())
         return;
       // Any other op: its float results and any memory it may write depend
-      // on all of its operands.
-      if (!llvm::any_of(op->getOperands(), isVaried))
+      // on everything it reads.
+      SmallVector<Value> inputs = getInputs(op);
+      if (!llvm::any_of(inputs, isVaried))
         return;
       for (Value result : op->getResults())
         changed |= markVaried(result);
       if (!isa<memref::LoadOp, ViewLikeOpInterface>(op) &&
           !op->hasTrait<OpTrait::ConstantLike>())
-        for (Value operand : op->getOperands())
-          if (isShadowedType(operand.getType()))
-            changed |= markVaried(operand);
+        for (Value input : inputs)
+          if (isShadowedType(input.getType()))
+            changed |= markVaried(input);
     });
   }
 }
@@ -215,21 +229,22 @@ void ActivityAnalysis::propagateUseful() {
           changed |= join(init, arg) | join(yielded, arg);
         return;
       }
-      if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
+      if (op->hasTrait<OpTrait::IsTerminator>())
         return;
       // Any other op: if a float result or memory it may write is useful,
-      // so are all of its operands.
+      // so is everything it reads.
+      SmallVector<Value> inputs = getInputs(op);
       bool writesUsefulMemory =
           !isa<memref::LoadOp, ViewLikeOpInterface>(op) &&
-          llvm::any_of(op->getOperands(), [&](Value operand) {
-            return isShadowedType(operand.getType()) && isUseful(operand);
+          llvm::any_of(inputs, [&](Value input) {
+            return isShadowedType(input.getType()) && isUseful(input);
           });
       if (!writesUsefulMemory && !llvm::any_of(op->getResults(), isUseful))
         return;
-      for (Value operand : op->getOperands()) {
-        changed |= markUseful(operand);
-        if (isShadowedType(operand.getType()))
-          readMemory.insert(getMemoryRoot(operand));
+      for (Value input : inputs) {
+        changed |= markUseful(input);
+        if (isShadowedType(input.getType()))
+          readMemory.insert(getMemoryRoot(input));
       }
     });
   }

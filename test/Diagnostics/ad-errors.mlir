@@ -1,0 +1,116 @@
+// What the AD engine cannot differentiate is an error at the construct,
+// saying what it is and the way out; never a crash.
+// RUN: %cotangent-opt %s --ct-differentiate -split-input-file -verify-diagnostics
+
+func.func @f(%x: f64) -> f64 {
+  // expected-error @below {{cannot differentiate 'math.sincos' in reverse mode: no derivative rule; bind a custom rule to the enclosing function or stop the gradient with ct::stop_gradient}}
+  %s, %c = math.sincos %x : f64
+  %r = arith.addf %s, %c : f64
+  return %r : f64
+}
+func.func @main(%x: f64) -> (f64, f64) {
+  %v, %dx = ct.gradient @f(%x) activity [active] : (f64) -> (f64, f64)
+  return %v, %dx : f64, f64
+}
+
+// -----
+
+func.func @f(%x: f64) -> f64 {
+  // expected-error @below {{cannot differentiate 'math.sincos': no derivative rule; bind a custom rule to the enclosing function or stop the gradient with ct::stop_gradient}}
+  %s, %c = math.sincos %x : f64
+  %r = arith.addf %s, %c : f64
+  return %r : f64
+}
+func.func @main(%x: f64) -> (f64, f64) {
+  %v, %dx = ct.jvp @f(%x) tangents(%x) activity [active] : (f64, f64) -> (f64, f64)
+  return %v, %dx : f64, f64
+}
+
+// -----
+
+// expected-error @below {{cannot differentiate @f: unstructured control flow (several blocks) is not supported yet; use structured loops and branches}}
+func.func @f(%x: f64, %c: i1) -> f64 {
+  cf.cond_br %c, ^a, ^b
+^a:
+  return %x : f64
+^b:
+  %y = arith.mulf %x, %x : f64
+  return %y : f64
+}
+func.func @main(%x: f64, %c: i1) -> (f64, f64) {
+  %v, %dx = ct.gradient @f(%x, %c) activity [active, const] : (f64, i1) -> (f64, f64)
+  return %v, %dx : f64, f64
+}
+
+// -----
+
+// expected-error @below {{cannot differentiate @g: it has no body; bind a custom rule to it (ct.custom_gradient / ct.custom_jvp)}}
+func.func private @g(f64) -> f64
+func.func @f(%x: f64) -> f64 {
+  %y = func.call @g(%x) : (f64) -> f64
+  return %y : f64
+}
+func.func @main(%x: f64) -> (f64, f64) {
+  %v, %dx = ct.gradient @f(%x) activity [active] : (f64) -> (f64, f64)
+  return %v, %dx : f64, f64
+}
+
+// -----
+
+func.func @f(%x: f64, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
+    // expected-error @below {{cannot differentiate in reverse mode: the derivative of this memory is needed by the reverse sweep, but it is created inside a loop or branch; allocate it outside}}
+    %buf = memref.alloca() : memref<1xf64>
+    memref.store %x, %buf[%c0] : memref<1xf64>
+    %v = memref.load %buf[%c0] : memref<1xf64>
+    %a = arith.addf %acc, %v : f64
+    scf.yield %a : f64
+  }
+  return %r : f64
+}
+func.func @main(%x: f64, %n: index) -> (f64, f64) {
+  %v, %dx = ct.gradient @f(%x, %n) activity [active, const] : (f64, index) -> (f64, f64)
+  return %v, %dx : f64, f64
+}
+
+// -----
+
+func.func @f(%x: f64) -> f64 {
+  // expected-error @below {{cannot differentiate 'scf.execute_region' in reverse mode: operations with regions other than scf.for, scf.while and scf.if are not supported}}
+  %r = scf.execute_region -> f64 {
+    %y = arith.mulf %x, %x : f64
+    scf.yield %y : f64
+  }
+  return %r : f64
+}
+func.func @main(%x: f64) -> (f64, f64) {
+  %v, %dx = ct.gradient @f(%x) activity [active] : (f64) -> (f64, f64)
+  return %v, %dx : f64, f64
+}
+
+// -----
+
+// Reverse over reverse works for straight-line code; through a loop it
+// needs reverse mode over tapes, which is not there yet. The error points at
+// the function whose generated reverse code keeps the tape.
+// expected-error @below {{cannot differentiate 'ct.tape_pop' in reverse mode: reverse mode over reverse-mode code that keeps a tape (loops or calls) is not supported yet; use forward over reverse (ct.jvp of a gradient)}}
+func.func @loop(%x: f64, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f64 {
+    %m = arith.mulf %acc, %acc : f64
+    scf.yield %m : f64
+  }
+  return %r : f64
+}
+func.func @dloop(%x: f64, %n: index) -> f64 {
+  %v, %dx = ct.gradient @loop(%x, %n) activity [active, const] : (f64, index) -> (f64, f64)
+  return %dx : f64
+}
+func.func @main(%x: f64, %n: index) -> (f64, f64) {
+  %v, %ddx = ct.gradient @dloop(%x, %n) activity [active, const] : (f64, index) -> (f64, f64)
+  return %v, %ddx : f64, f64
+}
