@@ -22,6 +22,11 @@ bool ad::isShadowedType(Type type) {
   return ct::isDifferentiableMemRef(type) || isa<ct::TapeType>(type);
 }
 
+/// The yield of a branch region, or null for a missing else.
+static Operation *getBranchYield(Region &region) {
+  return region.empty() ? nullptr : region.front().getTerminator();
+}
+
 static bool isFloat(Value value) { return isa<FloatType>(value.getType()); }
 
 /// What an op reads: its operands and, for ops with regions the analysis
@@ -116,12 +121,12 @@ void ActivityAnalysis::propagateVaried() {
         }
         return;
       }
-      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-        for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
-          changed |= join(ifOp.thenYield().getOperand(i), result);
-          if (!ifOp.getElseRegion().empty())
-            changed |= join(ifOp.elseYield().getOperand(i), result);
-        }
+      if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+        for (Region &region : op->getRegions())
+          if (Operation *yield = getBranchYield(region))
+            for (auto [yielded, result] :
+                 llvm::zip_equal(yield->getOperands(), op->getResults()))
+              changed |= join(yielded, result);
         return;
       }
       if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
@@ -209,20 +214,24 @@ void ActivityAnalysis::propagateUseful() {
         }
         return;
       }
-      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-        for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
-          changed |= join(ifOp.thenYield().getOperand(i), result);
-          if (!ifOp.getElseRegion().empty())
-            changed |= join(ifOp.elseYield().getOperand(i), result);
-        }
+      if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+        for (Region &region : op->getRegions())
+          if (Operation *yield = getBranchYield(region))
+            for (auto [yielded, result] :
+                 llvm::zip_equal(yield->getOperands(), op->getResults()))
+              changed |= join(yielded, result);
         return;
       }
       if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
         auto condition = whileOp.getConditionOp();
+        // An after argument and the result in its position receive the same
+        // values; they are given the same activity, so that the tangent of
+        // that position is carried when either needs it.
         for (auto [passed, arg, result] :
              llvm::zip_equal(condition.getArgs(), whileOp.getAfterArguments(),
                              whileOp.getResults()))
-          changed |= join(passed, arg) | join(passed, result);
+          changed |= join(arg, result) | join(passed, arg) |
+                     join(passed, result);
         for (auto [init, arg, yielded] :
              llvm::zip_equal(whileOp.getInits(), whileOp.getBeforeArguments(),
                              whileOp.getYieldOp().getOperands()))

@@ -4,7 +4,9 @@
 
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
+#include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -151,6 +153,10 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
                      : static_cast<bool>(getCustomGradient(job.primal));
   if (hasRule)
     job.primal = getCallWrapper(job.primal);
+  else if (!job.primal.isExternal() && !job.primal.getBody().hasOneBlock())
+    job.primal = getStructured(job.primal);
+  if (!job.primal)
+    return failure();
   if (job.primal.isExternal())
     return job.primal.emitError()
            << "cannot differentiate @" << job.primal.getSymName()
@@ -178,6 +184,30 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   if (job.partner)
     jobs[job.partner].state = Job::Done;
   return result;
+}
+
+func::FuncOp DerivativeRegistry::getStructured(func::FuncOp function) {
+  std::string name = (function.getSymName() + ".structured").str();
+  if (auto existing = symbols.lookup<func::FuncOp>(name))
+    return existing;
+  OpBuilder builder(module.getContext());
+  builder.setInsertionPointAfter(function);
+  auto copy = cast<func::FuncOp>(builder.clone(*function));
+  copy.setSymName(name);
+  copy.setPrivate();
+  symbols.insert(copy);
+  ControlFlowToSCFTransformation transformation;
+  DominanceInfo dominance;
+  if (failed(transformCFGToSCF(copy.getBody(), transformation, dominance)) ||
+      !copy.getBody().hasOneBlock()) {
+    function.emitError("cannot differentiate @")
+        << function.getSymName()
+        << ": its control flow could not be made structured; rewrite it "
+           "with structured loops and branches";
+    symbols.erase(copy);
+    return nullptr;
+  }
+  return copy;
 }
 
 func::FuncOp DerivativeRegistry::getCallWrapper(func::FuncOp function) {
@@ -210,6 +240,21 @@ LogicalResult DerivativeRegistry::generateAll() {
 //===----------------------------------------------------------------------===//
 // Small IR helpers
 //===----------------------------------------------------------------------===//
+
+Operation *ad::buildBranchLike(OpBuilder &builder, Operation *op,
+                               Value selector, TypeRange types) {
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(selector);
+  state.addTypes(types);
+  state.propertiesAttr = op->getPropertiesAsAttribute();
+  for (unsigned i = 0; i < op->getNumRegions(); ++i)
+    state.addRegion();
+  Operation *branch = builder.create(state);
+  OpBuilder::InsertionGuard guard(builder);
+  for (Region &region : branch->getRegions())
+    builder.createBlock(&region);
+  return branch;
+}
 
 Value ad::buildZero(OpBuilder &builder, Location loc, Type type) {
   return arith::ConstantOp::create(builder, loc, type,

@@ -73,6 +73,9 @@ private:
     enum { Pending, Running, Done } state = Pending;
   };
   mlir::LogicalResult generate(mlir::func::FuncOp derivative);
+  /// `function` with its unstructured control flow (cf branches, early
+  /// returns) lifted to scf, or null after an error.
+  mlir::func::FuncOp getStructured(mlir::func::FuncOp function);
   /// A function that only calls `function`, for differentiating a call.
   mlir::func::FuncOp getCallWrapper(mlir::func::FuncOp function);
   mlir::func::FuncOp declare(mlir::func::FuncOp primal, DerivativeKind kind,
@@ -102,6 +105,18 @@ mlir::LogicalResult emitReverse(DerivativeRegistry &registry,
 //===----------------------------------------------------------------------===//
 // Small IR helpers shared by the emitters
 //===----------------------------------------------------------------------===//
+
+/// A branch op like `op` (scf.if or scf.index_switch) on `selector`, with
+/// results of `types` and one empty block per region; the builder's
+/// insertion point is left after it.
+mlir::Operation *buildBranchLike(mlir::OpBuilder &builder,
+                                 mlir::Operation *op, mlir::Value selector,
+                                 mlir::TypeRange types);
+
+/// The yield of a branch region, or null for a missing else.
+inline mlir::Operation *getBranchYield(mlir::Region &region) {
+  return region.empty() ? nullptr : region.front().getTerminator();
+}
 
 /// 0 of a float type.
 mlir::Value buildZero(mlir::OpBuilder &builder, mlir::Location loc,

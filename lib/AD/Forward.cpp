@@ -49,7 +49,8 @@ private:
   LogicalResult emitScalar(OpBuilder &b, Operation &op,
                            ScalarDerivativeOpInterface rule);
   LogicalResult emitFor(OpBuilder &b, scf::ForOp op);
-  LogicalResult emitIf(OpBuilder &b, scf::IfOp op);
+  /// scf.if and scf.index_switch.
+  LogicalResult emitBranch(OpBuilder &b, Operation *op);
   LogicalResult emitWhile(OpBuilder &b, scf::WhileOp op);
   LogicalResult emitCall(OpBuilder &b, func::CallOp op);
   /// Values and tangents of active ones, for a terminator.
@@ -119,8 +120,8 @@ LogicalResult ForwardEmitter::emitOp(OpBuilder &b, Operation &op) {
   Location loc = op.getLoc();
   if (auto forOp = dyn_cast<scf::ForOp>(op))
     return emitFor(b, forOp);
-  if (auto ifOp = dyn_cast<scf::IfOp>(op))
-    return emitIf(b, ifOp);
+  if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
+    return emitBranch(b, &op);
   if (auto whileOp = dyn_cast<scf::WhileOp>(op))
     return emitWhile(b, whileOp);
   if (auto call = dyn_cast<func::CallOp>(op))
@@ -128,7 +129,8 @@ LogicalResult ForwardEmitter::emitOp(OpBuilder &b, Operation &op) {
   if (op.getNumRegions() != 0)
     return op.emitError("cannot differentiate '")
            << op.getName() << "': operations with regions other than "
-           << "scf.for, scf.while and scf.if are not supported";
+           << "scf.for, scf.while, scf.if and scf.index_switch are not "
+              "supported";
 
   Operation *clone = b.clone(op, mapping);
 
@@ -275,40 +277,33 @@ LogicalResult ForwardEmitter::emitFor(OpBuilder &b, scf::ForOp op) {
   return success();
 }
 
-LogicalResult ForwardEmitter::emitIf(OpBuilder &b, scf::IfOp op) {
-  Location loc = op.getLoc();
-  SmallVector<Type> types(op.getResultTypes());
-  for (Value result : op.getResults())
+LogicalResult ForwardEmitter::emitBranch(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  SmallVector<Type> types(op->getResultTypes());
+  for (Value result : op->getResults())
     if (activity.isActive(result))
       types.push_back(result.getType());
-  auto branch = scf::IfOp::create(b, loc, types,
-                                  mapping.lookup(op.getCondition()),
-                                  /*withElseRegion=*/true);
-  auto emitRegion = [&](Region &from, Region &to) -> LogicalResult {
-    Block *block = &to.front();
-    if (!block->empty())
-      block->getTerminator()->erase();
-    OpBuilder inner = OpBuilder::atBlockEnd(block);
-    if (from.empty()) {
+  Operation *branch =
+      buildBranchLike(b, op, mapping.lookup(op->getOperand(0)), types);
+  for (auto [from, to] : llvm::zip_equal(op->getRegions(),
+                                         branch->getRegions())) {
+    OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
+    Operation *yield = getBranchYield(from);
+    if (!yield) {
       scf::YieldOp::create(inner, loc);
-      return success();
+      continue;
     }
     if (failed(emitBlock(inner, from.front())))
       return failure();
-    auto yield = cast<scf::YieldOp>(from.front().getTerminator());
     scf::YieldOp::create(
         inner, loc,
-        withTangents(inner, loc, yield.getOperands(), op.getResults()));
-    return success();
-  };
-  if (failed(emitRegion(op.getThenRegion(), branch.getThenRegion())) ||
-      failed(emitRegion(op.getElseRegion(), branch.getElseRegion())))
-    return failure();
-  unsigned nextTangent = op.getNumResults();
-  for (auto [i, result] : llvm::enumerate(op.getResults())) {
-    mapping.map(result, branch.getResult(i));
+        withTangents(inner, loc, yield->getOperands(), op->getResults()));
+  }
+  unsigned nextTangent = op->getNumResults();
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    mapping.map(result, branch->getResult(i));
     if (activity.isActive(result))
-      setTangent(result, branch.getResult(nextTangent++));
+      setTangent(result, branch->getResult(nextTangent++));
   }
   return success();
 }

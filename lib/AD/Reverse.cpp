@@ -82,7 +82,8 @@ private:
   LogicalResult reverseScalar(OpBuilder &b, Operation &op,
                               ScalarDerivativeOpInterface rule);
   LogicalResult reverseFor(OpBuilder &b, scf::ForOp op);
-  LogicalResult reverseIf(OpBuilder &b, scf::IfOp op);
+  /// scf.if and scf.index_switch.
+  LogicalResult reverseBranch(OpBuilder &b, Operation *op);
   void reserveTape(scf::ForOp op);
   LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op);
   LogicalResult reverseCall(OpBuilder &b, func::CallOp op);
@@ -359,26 +360,22 @@ LogicalResult ReverseEmitter::forwardOp(OpBuilder &b, Operation &op) {
     forwardValues.map(forOp.getResults(), loop.getResults());
     return success();
   }
-  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    auto branch = scf::IfOp::create(b, loc, ifOp.getResultTypes(),
-                                    forwardValues.lookup(ifOp.getCondition()),
-                                    /*withElseRegion=*/true);
-    for (auto [from, to] : llvm::zip_equal(ifOp->getRegions(),
+  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+    Operation *branch = buildBranchLike(
+        b, &op, forwardValues.lookup(op.getOperand(0)), op.getResultTypes());
+    for (auto [from, to] : llvm::zip_equal(op.getRegions(),
                                            branch->getRegions())) {
-      Block *block = &to.front();
-      if (!block->empty())
-        block->getTerminator()->erase();
-      OpBuilder inner = OpBuilder::atBlockEnd(block);
+      OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
       if (from.empty()) {
         scf::YieldOp::create(inner, loc);
         continue;
       }
-      levels[&from.front()].forward = block;
+      levels[&from.front()].forward = &to.front();
       if (failed(forwardBlock(inner, from.front())))
         return failure();
       inner.clone(*from.front().getTerminator(), forwardValues);
     }
-    forwardValues.map(ifOp.getResults(), branch.getResults());
+    forwardValues.map(op.getResults(), branch->getResults());
     return success();
   }
   if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
@@ -445,8 +442,8 @@ LogicalResult ReverseEmitter::forwardOp(OpBuilder &b, Operation &op) {
     }
   }
   if (op.getNumRegions() != 0)
-    return fail(&op, "operations with regions other than scf.for, scf.while "
-                     "and scf.if are not supported");
+    return fail(&op, "operations with regions other than scf.for, scf.while, "
+                     "scf.if and scf.index_switch are not supported");
   b.clone(op, forwardValues);
   forwardShadowOf(b, op);
   return success();
@@ -488,8 +485,8 @@ LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
   Location loc = op.getLoc();
   if (auto forOp = dyn_cast<scf::ForOp>(op))
     return reverseFor(b, forOp);
-  if (auto ifOp = dyn_cast<scf::IfOp>(op))
-    return reverseIf(b, ifOp);
+  if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
+    return reverseBranch(b, &op);
   if (auto whileOp = dyn_cast<scf::WhileOp>(op))
     return reverseWhile(b, whileOp);
   if (auto call = dyn_cast<func::CallOp>(op))
@@ -638,28 +635,27 @@ void ReverseEmitter::reserveTape(scf::ForOp op) {
   ct::TapeReserveOp::create(b, loc, forwardTape, slots);
 }
 
-LogicalResult ReverseEmitter::reverseIf(OpBuilder &b, scf::IfOp op) {
-  Location loc = op.getLoc();
+LogicalResult ReverseEmitter::reverseBranch(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
   SmallVector<std::pair<unsigned, Value>> adjoints;
-  for (auto [i, result] : llvm::enumerate(op.getResults()))
+  for (auto [i, result] : llvm::enumerate(op->getResults()))
     if (activity.isActive(result))
       adjoints.push_back({i, readAndZero(b, loc, result)});
-  auto branch = scf::IfOp::create(b, loc, TypeRange{},
-                                  primalInReverse(op.getCondition()),
-                                  /*withElseRegion=*/true);
+  Operation *branch = buildBranchLike(
+      b, op, primalInReverse(op->getOperand(0)), TypeRange{});
   for (auto [from, to] : llvm::zip_equal(op->getRegions(),
                                          branch->getRegions())) {
+    OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
+    auto yield = scf::YieldOp::create(inner, loc);
     if (from.empty())
       continue;
     Block &block = from.front();
-    Level &level =
-        openLevel(block, levels[&block].forward, &to.front(), false);
-    OpBuilder inner(to.front().getTerminator());
-    (void)level;
-    auto yield = cast<scf::YieldOp>(block.getTerminator());
+    openLevel(block, levels[&block].forward, &to.front(), false);
+    inner.setInsertionPoint(yield);
+    Operation *primalYield = block.getTerminator();
     for (auto [i, adjoint] : adjoints)
-      if (activity.isActive(yield.getOperand(i)))
-        accumulate(inner, loc, yield.getOperand(i), adjoint);
+      if (activity.isActive(primalYield->getOperand(i)))
+        accumulate(inner, loc, primalYield->getOperand(i), adjoint);
     if (failed(reverseBlock(inner, block)))
       return failure();
   }

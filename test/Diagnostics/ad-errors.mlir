@@ -28,22 +28,6 @@ func.func @main(%x: f64) -> (f64, f64) {
 
 // -----
 
-// expected-error @below {{cannot differentiate @f: unstructured control flow (several blocks) is not supported yet; use structured loops and branches}}
-func.func @f(%x: f64, %c: i1) -> f64 {
-  cf.cond_br %c, ^a, ^b
-^a:
-  return %x : f64
-^b:
-  %y = arith.mulf %x, %x : f64
-  return %y : f64
-}
-func.func @main(%x: f64, %c: i1) -> (f64, f64) {
-  %v, %dx = ct.gradient @f(%x, %c) activity [active, const] : (f64, i1) -> (f64, f64)
-  return %v, %dx : f64, f64
-}
-
-// -----
-
 // expected-error @below {{cannot differentiate @g: it has no body; bind a custom rule to it (ct.custom_gradient / ct.custom_jvp)}}
 func.func private @g(f64) -> f64
 func.func @f(%x: f64) -> f64 {
@@ -79,7 +63,7 @@ func.func @main(%x: f64, %n: index) -> (f64, f64) {
 // -----
 
 func.func @f(%x: f64) -> f64 {
-  // expected-error @below {{cannot differentiate 'scf.execute_region' in reverse mode: operations with regions other than scf.for, scf.while and scf.if are not supported}}
+  // expected-error @below {{cannot differentiate 'scf.execute_region' in reverse mode: operations with regions other than scf.for, scf.while, scf.if and scf.index_switch are not supported}}
   %r = scf.execute_region -> f64 {
     %y = arith.mulf %x, %x : f64
     scf.yield %y : f64

@@ -15,14 +15,17 @@ def Differentiate : Pass<"ct-differentiate", "::mlir::ModuleOp"> {
     from reverse-mode code `<f>.fwd.<acts>` / `<f>.rev.<acts>`, the forward
     half that records what the reverse half needs on a tape, and the reverse
     half that reads it back. Custom rules bound with `ct.custom_*` are called
-    instead of differentiating a body. Derivative functions are ordinary
+    instead of differentiating a body. Functions with unstructured control
+    flow (cf branches, early returns) are differentiated through a copy
+    lifted to scf (`<f>.structured`). Derivative functions are ordinary
     code, so they can be differentiated again (`ct.jvp` of a function that
     calls `ct.gradient` is a Hessian-vector product).
   }];
   let dependentDialects = [
     "::cotangent::ct::CTDialect", "::mlir::arith::ArithDialect",
-    "::mlir::func::FuncDialect", "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+    "::mlir::cf::ControlFlowDialect", "::mlir::func::FuncDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
   ];
   let options = [
     Option<"unconnected", "unconnected", "std::string", "\"warn\"",
