@@ -97,9 +97,9 @@ private:
   /// Primal `value` as seen by the reverse code.
   Value primalInReverse(Value value);
   /// Whether the reverse code has `value` without a new tape entry, possibly
-  /// by recomputing up to `depth` pure ops.
+  /// by recomputing a chain of up to `depth` cheap pure ops.
   bool isAvailable(Value value, unsigned depth);
-  bool isRecomputable(Operation *op, unsigned depth = 2);
+  bool isRecomputable(Operation *op, unsigned depth = 4);
   /// The shadow of memory `value` in the reverse code; null if it has none.
   Value shadowInReverse(Value value);
 
@@ -193,7 +193,10 @@ bool ReverseEmitter::isAvailable(Value value, unsigned depth) {
 }
 
 bool ReverseEmitter::isRecomputable(Operation *op, unsigned depth) {
-  if (!isPure(op) || op->getNumRegions() != 0 || op->getNumResults() != 1)
+  // Cheap means arith: a handful of them cost less than a push and a pop,
+  // a transcendental function does not.
+  if (!isa<arith::ArithDialect>(op->getDialect()) || !isPure(op) ||
+      op->getNumRegions() != 0 || op->getNumResults() != 1)
     return false;
   return llvm::all_of(op->getOperands(),
                       [&](Value v) { return isAvailable(v, depth); });

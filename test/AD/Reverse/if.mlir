@@ -1,8 +1,7 @@
 // A branch is reversed by a branch on the same condition; each side
-// accumulates into the adjoint of what it used. The values each side needs
-// (sin's and exp's operand, exp's result) are recomputed from the argument,
-// so nothing goes on the tape, and the clean-up merges the forward and
-// reverse branches.
+// accumulates into the adjoint of what it used. The else side keeps exp's
+// result on the tape; once the clean-up merges the forward and reverse
+// branches the push and the pop meet and fold away, with the unused tape.
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
 
 func.func @f(%x: f64, %c: i1) -> f64 {

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
@@ -385,4 +386,28 @@ LogicalResult CustomVjpOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyRuleType(*this, "backward", getBackwardAttr(),
                         getType(backward), getFunctionAttr(),
                         FunctionType::get(getContext(), inputs, sig.adjoints));
+}
+
+//===----------------------------------------------------------------------===//
+// Tapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult TapePopOp::canonicalize(TapePopOp op, PatternRewriter &rewriter) {
+  auto push = dyn_cast_or_null<TapePushOp>(op->getPrevNode());
+  if (!push || push.getTape() != op.getTape() ||
+      push.getValue().getType() != op.getType())
+    return failure();
+  rewriter.replaceOp(op, push.getValue());
+  rewriter.eraseOp(push);
+  return success();
+}
+
+LogicalResult TapeFreeOp::canonicalize(TapeFreeOp op,
+                                       PatternRewriter &rewriter) {
+  auto init = op.getTape().getDefiningOp<TapeInitOp>();
+  if (!init || !init->hasOneUse())
+    return failure();
+  rewriter.eraseOp(op);
+  rewriter.eraseOp(init);
+  return success();
 }

@@ -256,6 +256,8 @@ def CT_TapePopOp : CT_Op<"tape_pop"> {
       Arg<CT_TapeType, "", [MemRead<CT_TapeResource>, MemWrite<CT_TapeResource>]>:$tape);
   let results = (outs CT_TapeElement:$value);
   let assemblyFormat = "$tape attr-dict `:` type($value)";
+  // A pop right after a push of the same tape gives back the pushed value.
+  let hasCanonicalizeMethod = 1;
 }
 
 def CT_TapeReserveOp : CT_Op<"tape_reserve"> {
@@ -277,6 +279,8 @@ def CT_TapeFreeOp : CT_Op<"tape_free"> {
   let arguments = (ins
       Arg<CT_TapeType, "", [MemFree<CT_TapeResource>]>:$tape);
   let assemblyFormat = "$tape attr-dict";
+  // A tape that is created and freed but never used disappears.
+  let hasCanonicalizeMethod = 1;
 }
 
 #endif // COTANGENT_DIALECT_CT_IR_CTOPS_TD
