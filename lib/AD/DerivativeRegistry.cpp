@@ -79,7 +79,9 @@ static StringRef getKindName(DerivativeKind kind) {
 DerivativeRegistry::DerivativeRegistry(ModuleOp module)
     : module(module), symbols(module) {
   for (auto rule : module.getOps<ct::CustomGradientOp>())
-    customGradients[lookupFunction(rule.getFunctionAttr())] = rule;
+    reverseRules[lookupFunction(rule.getFunctionAttr())] = rule;
+  for (auto rule : module.getOps<ct::CustomVjpOp>())
+    reverseRules[lookupFunction(rule.getFunctionAttr())] = rule;
   for (auto rule : module.getOps<ct::CustomJvpOp>())
     customJvps[lookupFunction(rule.getFunctionAttr())] = rule;
 }
@@ -88,8 +90,8 @@ func::FuncOp DerivativeRegistry::lookupFunction(FlatSymbolRefAttr name) {
   return symbols.lookup<func::FuncOp>(name.getValue());
 }
 
-ct::CustomGradientOp DerivativeRegistry::getCustomGradient(func::FuncOp f) {
-  return customGradients.lookup(f);
+Operation *DerivativeRegistry::getReverseRule(func::FuncOp f) {
+  return reverseRules.lookup(f);
 }
 
 ct::CustomJvpOp DerivativeRegistry::getCustomJvp(func::FuncOp f) {
@@ -150,7 +152,7 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   // differentiating the call is what uses the rule.
   bool hasRule = job.kind == DerivativeKind::Jvp
                      ? static_cast<bool>(getCustomJvp(job.primal))
-                     : static_cast<bool>(getCustomGradient(job.primal));
+                     : getReverseRule(job.primal) != nullptr;
   if (hasRule)
     job.primal = getCallWrapper(job.primal);
   else if (!job.primal.isExternal() && !job.primal.getBody().hasOneBlock())

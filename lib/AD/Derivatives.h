@@ -58,7 +58,9 @@ public:
   mlir::LogicalResult generateAll();
 
   mlir::func::FuncOp lookupFunction(mlir::FlatSymbolRefAttr name);
-  ct::CustomGradientOp getCustomGradient(mlir::func::FuncOp function);
+  /// The reverse-mode rule bound to `function`: a ct.custom_gradient or a
+  /// ct.custom_vjp op, or null.
+  mlir::Operation *getReverseRule(mlir::func::FuncOp function);
   ct::CustomJvpOp getCustomJvp(mlir::func::FuncOp function);
 
   mlir::ModuleOp getModule() { return module; }
@@ -84,7 +86,7 @@ private:
   mlir::ModuleOp module;
   mlir::SymbolTable symbols;
   llvm::MapVector<mlir::Operation *, Job> jobs;
-  llvm::DenseMap<mlir::Operation *, ct::CustomGradientOp> customGradients;
+  llvm::DenseMap<mlir::Operation *, mlir::Operation *> reverseRules;
   llvm::DenseMap<mlir::Operation *, ct::CustomJvpOp> customJvps;
 };
 

@@ -129,6 +129,8 @@ private:
   Value forwardTape, reverseTape;
   /// Lazily created tape of a combined pullback.
   ct::TapeInitOp localTape;
+  /// Residuals of calls with a ct.custom_vjp rule, from the forward sweep.
+  DenseMap<Operation *, SmallVector<Value>> residuals;
   /// Iteration counts of scf.while loops, from the forward sweep.
   DenseMap<Operation *, Value> whileCounts;
   bool hadError = false;
@@ -428,7 +430,25 @@ LogicalResult ReverseEmitter::forwardOp(OpBuilder &b, Operation &op) {
   }
   if (auto call = dyn_cast<func::CallOp>(op)) {
     func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
-    if (needsReverse(op) && callee && !registry.getCustomGradient(callee)) {
+    Operation *rule = callee ? registry.getReverseRule(callee) : nullptr;
+    if (auto vjp = dyn_cast_or_null<ct::CustomVjpOp>(rule);
+        vjp && needsReverse(op)) {
+      // The rule's forward half returns the results, then residuals that
+      // its backward half needs.
+      func::FuncOp forward = registry.lookupFunction(vjp.getForwardAttr());
+      auto fwdCall = func::CallOp::create(
+          b, loc, forward,
+          llvm::map_to_vector(call.getOperands(), [&](Value v) {
+            return forwardValues.lookup(v);
+          }));
+      unsigned numResults = call.getNumResults();
+      forwardValues.map(call.getResults(),
+                        fwdCall.getResults().take_front(numResults));
+      residuals[call] = llvm::to_vector(
+          ValueRange(fwdCall.getResults().drop_front(numResults)));
+      return success();
+    }
+    if (needsReverse(op) && callee && !rule) {
       func::FuncOp forward = registry.get(callee, DerivativeKind::Forward,
                                           getCallActivities(call, activity));
       SmallVector<Value> operands = llvm::map_to_vector(
@@ -734,14 +754,21 @@ LogicalResult ReverseEmitter::reverseCall(OpBuilder &b, func::CallOp op) {
   if (!callee)
     return fail(op, "the callee is not a func.func in this module");
   SmallVector<ct::Activity> callActivities = getCallActivities(op, activity);
-  ct::CustomGradientOp rule = registry.getCustomGradient(callee);
+  // A rule takes every argument with its default activity.
+  Operation *rule = registry.getReverseRule(callee);
   if (rule)
     callActivities = ct::getDefaultActivities(callee.getFunctionType());
 
-  SmallVector<Value> operands = llvm::map_to_vector(
-      op.getOperands(), [&](Value v) { return primalInReverse(v); });
-  if (!rule)
-    operands.push_back(reverseTape);
+  SmallVector<Value> operands;
+  if (isa_and_nonnull<ct::CustomVjpOp>(rule)) {
+    for (Value residual : residuals.lookup(op))
+      operands.push_back(fromForward(op->getBlock(), residual, residual));
+  } else {
+    operands = llvm::map_to_vector(
+        op.getOperands(), [&](Value v) { return primalInReverse(v); });
+    if (!rule)
+      operands.push_back(reverseTape);
+  }
   for (Value result : op.getResults())
     if (ct::isDifferentiableScalar(result.getType()))
       operands.push_back(activity.isActive(result)
@@ -762,11 +789,15 @@ LogicalResult ReverseEmitter::reverseCall(OpBuilder &b, func::CallOp op) {
   for (auto [operand, a] : llvm::zip_equal(op.getOperands(), callActivities))
     if (a == ct::Activity::Active)
       adjointTypes.push_back(operand.getType());
-  FlatSymbolRefAttr target =
-      rule ? rule.getPullbackAttr()
-           : FlatSymbolRefAttr::get(
-                 registry.get(callee, DerivativeKind::Reverse, callActivities)
-                     .getSymNameAttr());
+  FlatSymbolRefAttr target;
+  if (auto gradient = dyn_cast_or_null<ct::CustomGradientOp>(rule))
+    target = gradient.getPullbackAttr();
+  else if (auto vjp = dyn_cast_or_null<ct::CustomVjpOp>(rule))
+    target = vjp.getBackwardAttr();
+  else
+    target = FlatSymbolRefAttr::get(
+        registry.get(callee, DerivativeKind::Reverse, callActivities)
+            .getSymNameAttr());
   auto call = func::CallOp::create(b, loc, target, adjointTypes, operands);
   for (Value s : scratch)
     memref::DeallocOp::create(b, loc, s);
