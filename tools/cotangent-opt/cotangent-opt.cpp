@@ -40,6 +40,7 @@ int main(int argc, char **argv) {
   cotangent::ad::registerDerivativeRules(registry);
   mlir::registerAllPasses();
   cotangent::ad::registerCotangentADPasses();
+  cotangent::ad::registerAutodiffPipeline();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Cotangent optimizer driver\n", registry));
 }

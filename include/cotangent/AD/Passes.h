@@ -21,6 +21,12 @@ namespace cotangent::ad {
 #define GEN_PASS_REGISTRATION
 #include "cotangent/AD/Passes.h.inc"
 
+/// canonicalize, cse, ct-differentiate, mem2reg, canonicalize, cse: the
+/// passes every user of the engine runs around it.
+void buildAutodiffPipeline(mlir::OpPassManager &pm);
+/// Registers that pipeline as `ct-autodiff`.
+void registerAutodiffPipeline();
+
 } // namespace cotangent::ad
 
 #endif // COTANGENT_AD_PASSES_H

@@ -1,6 +1,8 @@
 // Straight-line code: after clean-up the pullback is what one would write
 // by hand (no slots, no tape): v = x^2 y, dx = 2 x y s, dy = x^2 s.
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
+// The registered pipeline does the same.
+// RUN: %cotangent-opt %s --ct-autodiff | FileCheck %s
 
 func.func @f(%x: f64, %y: f64) -> f64 {
   %0 = arith.mulf %x, %x : f64

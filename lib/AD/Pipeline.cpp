@@ -1,0 +1,29 @@
+//===- Pipeline.cpp - The differentiation pipeline ------------------------===//
+
+#include "cotangent/AD/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm) {
+  // Simplify the primal first: every op removed here is one less to
+  // differentiate.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createDifferentiate());
+  // Promote adjoint slots outside loops, fold the -0 starts and the
+  // push/pop pairs that meet, and share what forward and reverse compute.
+  pm.addPass(createMem2Reg());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void cotangent::ad::registerAutodiffPipeline() {
+  PassPipelineRegistration<>(
+      "ct-autodiff",
+      "Simplify, differentiate every ct request, and clean up the result",
+      buildAutodiffPipeline);
+}

@@ -1,0 +1,131 @@
+// The derivative IR of every binary rule, in reverse mode after clean-up:
+// for y = op(a, b) with seed s, da = s * dy/da and db = s * dy/db built from
+// the rule's formula (see lib/AD/Rules). Numbers are checked by
+// test/Integration/MLIR/rules-fd.mlir. (atan2's operands are (y, x).)
+// RUN: %cotangent-opt %s --ct-autodiff | FileCheck %s
+
+func.func @arith_addf(%a: f64, %b: f64) -> f64 {
+  %r = arith.addf %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @arith_addf.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: return %{{.*}}, %[[S]], %[[S]]
+
+func.func @arith_subf(%a: f64, %b: f64) -> f64 {
+  %r = arith.subf %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @arith_subf.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: %[[DY:.*]] = arith.mulf %[[S]], %cst
+// CHECK: return %{{.*}}, %[[S]], %[[DY]]
+
+func.func @arith_mulf(%a: f64, %b: f64) -> f64 {
+  %r = arith.mulf %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @arith_mulf.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: %[[DX:.*]] = arith.mulf %[[Y]], %[[S]]
+// CHECK: %[[DY:.*]] = arith.mulf %[[X]], %[[S]]
+// CHECK: return %{{.*}}, %[[DX]], %[[DY]]
+
+func.func @arith_divf(%a: f64, %b: f64) -> f64 {
+  %r = arith.divf %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @arith_divf.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: %[[R:.*]] = arith.divf %[[X]], %[[Y]]
+// CHECK: %[[INV:.*]] = arith.divf %cst, %[[Y]]
+// CHECK: %[[RI:.*]] = arith.mulf %[[R]], %[[INV]]
+// CHECK: %[[NRI:.*]] = arith.negf %[[RI]]
+// CHECK: %[[DX:.*]] = arith.mulf %[[INV]], %[[S]]
+// CHECK: %[[DY:.*]] = arith.mulf %[[NRI]], %[[S]]
+// CHECK: return %[[R]], %[[DX]], %[[DY]]
+
+func.func @arith_remf(%a: f64, %b: f64) -> f64 {
+  %r = arith.remf %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @arith_remf.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: %[[Q:.*]] = arith.divf %[[X]], %[[Y]]
+// CHECK: %[[T:.*]] = math.trunc %[[Q]]
+// CHECK: %[[NT:.*]] = arith.negf %[[T]]
+// CHECK: %[[DY:.*]] = arith.mulf %[[NT]], %[[S]]
+// CHECK: return %{{.*}}, %[[S]], %[[DY]]
+
+func.func @arith_maximumf(%a: f64, %b: f64) -> f64 {
+  %r = arith.maximumf %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @arith_maximumf.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: %[[C:.*]] = arith.cmpf oge, %[[X]], %[[Y]]
+// CHECK: arith.select %[[C]]
+// CHECK: return
+
+func.func @arith_minimumf(%a: f64, %b: f64) -> f64 {
+  %r = arith.minimumf %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @arith_minimumf.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: %[[C:.*]] = arith.cmpf ole, %[[X]], %[[Y]]
+// CHECK: arith.select %[[C]]
+// CHECK: return
+
+func.func @math_powf(%a: f64, %b: f64) -> f64 {
+  %r = math.powf %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @math_powf.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: %[[R:.*]] = math.powf %[[X]], %[[Y]]
+// CHECK: %[[YM1:.*]] = arith.subf %[[Y]], %cst
+// CHECK: %[[P:.*]] = math.powf %[[X]], %[[YM1]]
+// CHECK: %[[A:.*]] = arith.mulf %[[Y]], %[[P]]
+// CHECK: %[[L:.*]] = math.log %[[X]]
+// CHECK: %[[B:.*]] = arith.mulf %[[R]], %[[L]]
+// CHECK: %[[DX:.*]] = arith.mulf %[[A]], %[[S]]
+// CHECK: %[[DY:.*]] = arith.mulf %[[B]], %[[S]]
+// CHECK: return %[[R]], %[[DX]], %[[DY]]
+
+func.func @math_atan2(%a: f64, %b: f64) -> f64 {
+  %r = math.atan2 %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @math_atan2.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: %[[YY:.*]] = arith.mulf %[[Y]], %[[Y]]
+// CHECK: %[[XX:.*]] = arith.mulf %[[X]], %[[X]]
+// CHECK: %[[N:.*]] = arith.addf %[[YY]], %[[XX]]
+// CHECK: %[[A:.*]] = arith.divf %[[Y]], %[[N]]
+// CHECK: %[[B:.*]] = arith.divf %[[X]], %[[N]]
+// CHECK: return
+
+func.func @math_copysign(%a: f64, %b: f64) -> f64 {
+  %r = math.copysign %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @math_copysign.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: math.copysign %cst, %[[X]]
+// CHECK: math.copysign %cst, %[[Y]]
+// CHECK: return %{{.*}}, %{{.*}}, %cst
+
+func.func @main(%a: f64, %b: f64) {
+  %arith_addf:3 = ct.gradient @arith_addf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %arith_subf:3 = ct.gradient @arith_subf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %arith_mulf:3 = ct.gradient @arith_mulf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %arith_divf:3 = ct.gradient @arith_divf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %arith_remf:3 = ct.gradient @arith_remf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %arith_maximumf:3 = ct.gradient @arith_maximumf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %arith_minimumf:3 = ct.gradient @arith_minimumf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %math_powf:3 = ct.gradient @math_powf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %math_atan2:3 = ct.gradient @math_atan2(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %math_copysign:3 = ct.gradient @math_copysign(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  return
+}
