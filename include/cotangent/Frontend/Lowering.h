@@ -1,0 +1,28 @@
+//===- Lowering.h - Differentiable C++ to MLIR ------------------*- C++ -*-===//
+
+#ifndef COTANGENT_FRONTEND_LOWERING_H
+#define COTANGENT_FRONTEND_LOWERING_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+namespace clang {
+class ASTContext;
+} // namespace clang
+
+namespace cotangent::frontend {
+
+/// Loads the dialects the lowering emits into `context`.
+void loadFrontendDialects(mlir::MLIRContext &context);
+
+/// Lowers every function of the translation unit marked [[ct::differentiable]]
+/// and every function they call whose body is visible into `module`, as
+/// func/arith/math/scf/cf/memref with Clang source locations. Constructs
+/// outside the supported subset are reported as Clang errors at their source
+/// range; the result is then failure.
+mlir::LogicalResult lowerTranslationUnit(clang::ASTContext &ast,
+                                         mlir::ModuleOp module);
+
+} // namespace cotangent::frontend
+
+#endif // COTANGENT_FRONTEND_LOWERING_H

@@ -1,0 +1,135 @@
+//===- MathFunctions.cpp - <cmath> to the math dialect --------------------===//
+
+#include "ModuleLowering.h"
+
+#include "clang/AST/Decl.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+namespace {
+enum class MathKind {
+  None, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Exp, Exp2,
+  Expm1, Log, Log2, Log10, Log1p, Pow, Sqrt, Cbrt, Hypot, Fabs, Fmin, Fmax,
+  Floor, Ceil, Round, Erf, Erfc, Lgamma, Tgamma
+};
+} // namespace
+
+/// `sinf`, `__builtin_sin`, `std::sin`... all name the same function.
+static MathKind classify(StringRef name) {
+  name.consume_front("__builtin_");
+  auto kind = [](StringRef n) {
+    return llvm::StringSwitch<MathKind>(n)
+        .Case("sin", MathKind::Sin).Case("cos", MathKind::Cos)
+        .Case("tan", MathKind::Tan).Case("asin", MathKind::Asin)
+        .Case("acos", MathKind::Acos).Case("atan", MathKind::Atan)
+        .Case("atan2", MathKind::Atan2).Case("sinh", MathKind::Sinh)
+        .Case("cosh", MathKind::Cosh).Case("tanh", MathKind::Tanh)
+        .Case("exp", MathKind::Exp).Case("exp2", MathKind::Exp2)
+        .Case("expm1", MathKind::Expm1).Case("log", MathKind::Log)
+        .Case("log2", MathKind::Log2).Case("log10", MathKind::Log10)
+        .Case("log1p", MathKind::Log1p).Case("pow", MathKind::Pow)
+        .Case("sqrt", MathKind::Sqrt).Case("cbrt", MathKind::Cbrt)
+        .Case("hypot", MathKind::Hypot).Case("fabs", MathKind::Fabs)
+        .Case("abs", MathKind::Fabs).Case("fmin", MathKind::Fmin)
+        .Case("fmax", MathKind::Fmax).Case("floor", MathKind::Floor)
+        .Case("ceil", MathKind::Ceil).Case("round", MathKind::Round)
+        .Case("erf", MathKind::Erf).Case("erfc", MathKind::Erfc)
+        .Case("lgamma", MathKind::Lgamma).Case("tgamma", MathKind::Tgamma)
+        .Default(MathKind::None);
+  };
+  MathKind k = kind(name);
+  // The float spellings: sinf, powf, ...
+  if (k == MathKind::None && name.ends_with("f"))
+    k = kind(name.drop_back());
+  return k;
+}
+
+/// Functions of the C library or of namespace std, not the user's own.
+static bool isLibraryFunction(const clang::FunctionDecl *function) {
+  const clang::DeclContext *context =
+      function->getDeclContext()->getRedeclContext();
+  if (context->isTranslationUnit() || context->isExternCContext())
+    return true;
+  return context->isStdNamespace();
+}
+
+Value buildMathFunction(OpBuilder &b, Location loc,
+                        const clang::FunctionDecl *function, ValueRange args,
+                        Type resultType, ModuleOp module) {
+  if (!function->getIdentifier() || !isLibraryFunction(function))
+    return nullptr;
+  MathKind kind = classify(function->getName());
+  if (kind == MathKind::None || !isa<FloatType>(resultType) ||
+      !llvm::all_of(args, [&](Value v) { return v.getType() == resultType; }))
+    return nullptr;
+  auto unary = [&](auto tag) -> Value {
+    using Op = decltype(tag);
+    return Op::create(b, loc, args[0]);
+  };
+  auto binary = [&](auto tag) -> Value {
+    using Op = decltype(tag);
+    return Op::create(b, loc, args[0], args[1]);
+  };
+  switch (kind) {
+  case MathKind::Sin: return unary(math::SinOp());
+  case MathKind::Cos: return unary(math::CosOp());
+  case MathKind::Tan: return unary(math::TanOp());
+  case MathKind::Asin: return unary(math::AsinOp());
+  case MathKind::Acos: return unary(math::AcosOp());
+  case MathKind::Atan: return unary(math::AtanOp());
+  case MathKind::Atan2: return binary(math::Atan2Op());
+  case MathKind::Sinh: return unary(math::SinhOp());
+  case MathKind::Cosh: return unary(math::CoshOp());
+  case MathKind::Tanh: return unary(math::TanhOp());
+  case MathKind::Exp: return unary(math::ExpOp());
+  case MathKind::Exp2: return unary(math::Exp2Op());
+  case MathKind::Expm1: return unary(math::ExpM1Op());
+  case MathKind::Log: return unary(math::LogOp());
+  case MathKind::Log2: return unary(math::Log2Op());
+  case MathKind::Log10: return unary(math::Log10Op());
+  case MathKind::Log1p: return unary(math::Log1pOp());
+  case MathKind::Pow: return binary(math::PowFOp());
+  case MathKind::Sqrt: return unary(math::SqrtOp());
+  case MathKind::Cbrt: return unary(math::CbrtOp());
+  case MathKind::Fabs: return unary(math::AbsFOp());
+  case MathKind::Fmin: return binary(arith::MinNumFOp());
+  case MathKind::Fmax: return binary(arith::MaxNumFOp());
+  case MathKind::Floor: return unary(math::FloorOp());
+  case MathKind::Ceil: return unary(math::CeilOp());
+  case MathKind::Round: return unary(math::RoundOp());
+  case MathKind::Erf: return unary(math::ErfOp());
+  case MathKind::Erfc: return unary(math::ErfcOp());
+  case MathKind::Hypot: {
+    // sqrt(x^2 + y^2); math has no hypot op.
+    Value xx = arith::MulFOp::create(b, loc, args[0], args[0]);
+    Value yy = arith::MulFOp::create(b, loc, args[1], args[1]);
+    return math::SqrtOp::create(b, loc,
+                                arith::AddFOp::create(b, loc, xx, yy));
+  }
+  case MathKind::Lgamma:
+  case MathKind::Tgamma: {
+    // No math op: a call to the C library, declared once.
+    std::string name = kind == MathKind::Lgamma ? "lgamma" : "tgamma";
+    if (resultType.isF32())
+      name += "f";
+    auto type = b.getFunctionType({resultType}, {resultType});
+    if (!module.lookupSymbol(name)) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(module.getBody());
+      func::FuncOp::create(b, loc, name, type).setPrivate();
+    }
+    return func::CallOp::create(b, loc, name, TypeRange{resultType}, args)
+        .getResult(0);
+  }
+  case MathKind::None:
+    break;
+  }
+  return nullptr;
+}
+
+} // namespace cotangent::frontend
