@@ -220,6 +220,9 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
   }
   if (isa<clang::NullStmt>(stmt))
     return;
+  // A label alone is harmless; a goto to it is what is diagnosed.
+  if (const auto *label = dyn_cast<clang::LabelStmt>(stmt))
+    return lowerStmt(label->getSubStmt());
   if (const auto *expr = dyn_cast<clang::Expr>(stmt)) {
     lowerRValue(expr);
     return;
@@ -299,6 +302,11 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     return;
   }
   if (type->isPointerType()) {
+    if (var->getInit() &&
+        isa<clang::CXXNewExpr>(var->getInit()->IgnoreParenImpCasts())) {
+      lowerRValue(var->getInit());
+      return;
+    }
     module.error(var->getSourceRange(),
                  "pointer variables are not supported in differentiable "
                  "functions yet; index the pointer parameter instead");
@@ -309,12 +317,9 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   if (!lowered)
     return;
   // Slots go at the function entry so that mem2reg sees them all.
-  OpBuilder::InsertionGuard guard(b);
-  Value slot;
-  {
-    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-    slot = memref::AllocaOp::create(entry, l, MemRefType::get({}, lowered));
-  }
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  Value slot =
+      memref::AllocaOp::create(entry, l, MemRefType::get({}, lowered));
   memory[var] = slot;
   if (const clang::Expr *init = var->getInit())
     if (Value v = lowerRValue(init))
@@ -878,6 +883,10 @@ Value FunctionLowering::lowerCall(const clang::CallExpr *expr) {
     return unsupported(expr, "indirect calls (through function pointers) "
                              "cannot be differentiated; call the function "
                              "directly");
+  if (callee->isVariadic() || expr->getNumArgs() != callee->getNumParams())
+    return unsupported(expr, "variadic functions cannot be differentiated; "
+                             "move the call (I/O, logging) outside the "
+                             "differentiable function");
   SmallVector<Value> args;
   for (auto [arg, param] : llvm::zip(expr->arguments(), callee->parameters())) {
     clang::QualType type = param->getType();
@@ -916,9 +925,6 @@ Value FunctionLowering::lowerCall(const clang::CallExpr *expr) {
     }
     args.push_back(v);
   }
-  if (callee->isVariadic() || expr->getNumArgs() != callee->getNumParams())
-    return unsupported(expr, "variadic functions cannot be differentiated");
-
   if (callee->getQualifiedNameAsString() == "ct::stop_gradient" &&
       args.size() == 1 && isa<FloatType>(args[0].getType()))
     return ct::StopGradientOp::create(b, l, args[0]);

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
@@ -127,10 +128,12 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
 }
 
 void ModuleLowering::lowerPending() {
-  while (!pending.empty()) {
-    const clang::FunctionDecl *decl = pending.pop_back_val();
+  // In order of first use, so that diagnostics follow the source.
+  for (size_t i = 0; i < pending.size(); ++i) {
+    const clang::FunctionDecl *decl = pending[i];
     lowerFunctionBody(*this, decl, functions.lookup(decl->getCanonicalDecl()));
   }
+  pending.clear();
 }
 
 void loadFrontendDialects(MLIRContext &context) {
@@ -201,6 +204,9 @@ LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
     lowering.getFunction(decl);
   lowering.lowerPending();
   if (lowering.hadError())
+    return failure();
+  // What the lowering emitted must verify before any pass touches it.
+  if (failed(verify(module)))
     return failure();
   return structure(module);
 }

@@ -34,6 +34,10 @@ static llvm::cl::OptionCategory category("cotangent-cc options");
 static llvm::cl::opt<std::string>
     emit("emit", llvm::cl::desc("Stage to print: mlir (the lowered primal)"),
          llvm::cl::init("mlir"), llvm::cl::cat(category));
+static llvm::cl::opt<bool>
+    printLocations("print-locations",
+                   llvm::cl::desc("Print the source location of every op"),
+                   llvm::cl::init(false), llvm::cl::cat(category));
 static llvm::cl::opt<std::string>
     output("o", llvm::cl::desc("Output file (default: standard output)"),
            llvm::cl::value_desc("file"), llvm::cl::init("-"),
@@ -63,7 +67,11 @@ public:
       ast.getDiagnostics().Report(id);
       return;
     }
-    module->print(os);
+    mlir::OpPrintingFlags flags;
+    if (printLocations)
+      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
+          .useLocalScope();
+    module->print(os, flags);
   }
 
 private:

@@ -1,0 +1,110 @@
+// Every construct outside the differentiable subset is a Clang error at its
+// source range, saying what it is and the way out; cotangent-cc exits with
+// status 1 (not a crash) and reports every error, not just the first.
+// RUN: not %cotangent-cc %s -- -std=c++20 2>&1 | FileCheck %s
+// RUN: sh -c '%cotangent-cc %s -- -std=c++20 > /dev/null 2>&1; test $? -eq 1'
+#include <cstdio>
+
+double global = 1;
+double external(double);
+struct Point { double x, y; };
+union Bits { double d; long i; };
+
+// Signatures are checked when the functions are found, before any body.
+[[ct::differentiable]] double uses_function_pointer(double x, double (*g)(double)) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:63: error: parameter 'g' has type 'double (*)(double)', which differentiable code does not support yet; use float or double scalars, integers, or pointers and references to them
+  return g(x);
+}
+
+[[ct::differentiable]] double uses_struct(Point p) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:43: error: parameter 'p' has type 'struct Point', which differentiable code does not support yet; use float or double scalars, integers, or pointers and references to them
+  return p.x;
+}
+
+[[ct::differentiable]] double uses_goto(double x) {
+  if (x > 0)
+    // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:5: error: 'goto' cannot be differentiated; rewrite it with loops, 'break' or 'return'
+    goto done;
+  x = x * x;
+done:
+  return x;
+}
+
+[[ct::differentiable]] double uses_exceptions(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: exceptions cannot be differentiated; handle errors outside the differentiable function
+  try {
+    x = x * 2;
+  } catch (...) {
+  }
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: exceptions cannot be differentiated
+  if (x < 0) throw 1;
+  return x;
+}
+
+[[ct::differentiable]] double uses_asm(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: inline assembly cannot be differentiated; move it into a function with a custom derivative rule
+  asm("nop");
+  return x;
+}
+
+[[ct::differentiable]] double uses_switch(double x, int k) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'switch' is not supported in differentiable functions yet; use 'if'/'else'
+  switch (k) {
+  case 0:
+    return x;
+  }
+  return 2 * x;
+}
+
+[[ct::differentiable]] double uses_heap(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:15: error: heap allocation is not supported in differentiable functions yet; allocate outside and pass a pointer
+  double *p = new double(x);
+  return x;
+}
+
+[[ct::differentiable]] double uses_global(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: global variables cannot be used in differentiable functions; pass the value as a parameter
+  return x * global;
+}
+
+[[ct::differentiable]] double uses_static(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: static and thread-local variables cannot be differentiated; pass the value as a parameter
+  static double cache = 0;
+  return x;
+}
+
+[[ct::differentiable]] double uses_no_body(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:10: error: 'external' has no visible body, so it cannot be differentiated; define it in this file, mark it {{\[\[}}ct::differentiable{{\]\]}} where it is defined, or give it a custom derivative rule
+  return external(x);
+}
+
+[[ct::differentiable]] double uses_io(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variadic functions cannot be differentiated; move the call (I/O, logging) outside the differentiable function
+  printf("%f\n", x);
+  return x;
+}
+
+[[ct::differentiable]] double uses_union(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variable 'b' has type 'union Bits', which differentiable code does not support yet
+  Bits b;
+  return x;
+}
+
+[[ct::differentiable]] double uses_pointer_arithmetic(const double *p) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:12: error: pointer arithmetic is not supported in differentiable functions yet; index the pointer instead (p[i + k])
+  return *(p + 1);
+}
+
+[[ct::differentiable]] double uses_pointer_variable(const double *p) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: pointer variables are not supported in differentiable functions yet; index the pointer parameter instead
+  const double *q = p;
+  return p[0];
+}
+
+// CHECK: 15 errors generated.
+
+// Code outside differentiable functions is left alone.
+double untouched(double x) {
+  try { throw 1; } catch (...) {}
+  return x;
+}

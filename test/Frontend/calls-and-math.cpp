@@ -1,0 +1,62 @@
+// Calls: functions with visible bodies (lowered too), function templates
+// (Clang's instantiations), recursion, differentiable functions defined in
+// another translation unit (declared), and <cmath> in its std:: and ::
+// spellings and float overloads.
+// RUN: %cotangent-cc %s -- -std=c++20 | FileCheck %s
+// RUN: %cotangent-cc %s -- -std=c++20 | %cotangent-opt > /dev/null
+#include <cmath>
+
+static double helper(double x) { return x * 3; }
+
+template <typename T> T cube(T x) { return x * x * x; }
+
+[[ct::differentiable]] double elsewhere(double x);
+
+// CHECK-LABEL: func.func @_Z5callsdf
+// CHECK-DAG: call @_ZL6helperd(%arg0)
+// CHECK-DAG: call @_Z4cubeIdET_S0_(%arg0)
+// CHECK-DAG: call @_Z4cubeIfET_S0_(%arg1)
+// CHECK-DAG: call @_Z9elsewhered(%arg0)
+[[ct::differentiable]] double calls(double x, float y) {
+  return helper(x) + cube(x) + cube(y) + elsewhere(x);
+}
+
+// CHECK-LABEL: func.func @_Z4factdi
+// CHECK: call @_Z4factdi
+[[ct::differentiable]] double fact(double x, int n) {
+  return n == 0 ? 1.0 : x * fact(x, n - 1);
+}
+
+// CHECK-LABEL: func.func @_Z4mathdd
+// CHECK-DAG: math.sin %arg0 : f64
+// CHECK-DAG: math.exp %arg0 : f64
+// CHECK-DAG: math.log %arg1 : f64
+// CHECK-DAG: math.powf %arg0, %arg1 : f64
+// CHECK-DAG: math.sqrt
+// CHECK-DAG: math.atan2 %arg0, %arg1 : f64
+// CHECK-DAG: math.tanh
+// CHECK-DAG: math.absf
+// CHECK-DAG: arith.maxnumf
+// CHECK-DAG: call @lgamma(%arg0) : (f64) -> f64
+[[ct::differentiable]] double math(double x, double y) {
+  return std::sin(x) + exp(x) + std::log(y) + std::pow(x, y) +
+         std::hypot(x, y) + atan2(x, y) + std::tanh(x) + std::fabs(y) +
+         std::fmax(x, y) + std::lgamma(x);
+}
+
+// The float overloads stay in f32.
+// CHECK-LABEL: func.func @_Z9mathfloatf
+// CHECK-DAG: math.cos %arg0 : f32
+// CHECK-DAG: math.exp %arg0 : f32
+// CHECK-DAG: math.erf %arg0 : f32
+[[ct::differentiable]] float mathfloat(float x) {
+  return std::cos(x) + expf(x) + std::erf(x);
+}
+
+// Functions called from differentiable code are lowered with their bodies;
+// the declaration-only one is private.
+// CHECK-LABEL: func.func @_ZL6helperd
+// CHECK: arith.mulf
+// CHECK-LABEL: func.func @_Z4cubeIdET_S0_
+// CHECK-LABEL: func.func @_Z4cubeIfET_S0_(%arg0: f32) -> f32
+// CHECK-LABEL: func.func private @_Z9elsewhered(f64) -> f64

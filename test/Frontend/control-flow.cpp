@@ -1,0 +1,66 @@
+// Loops and branches: counted for loops become scf.for, other loops
+// scf.while; break, continue and early returns are structured too.
+// RUN: %cotangent-cc %s -- -std=c++20 | FileCheck %s
+// RUN: %cotangent-cc %s -- -std=c++20 | %cotangent-opt > /dev/null
+
+// CHECK-LABEL: func.func @_Z3sumdi
+// CHECK: scf.for %{{.*}} = %{{.*}} to %arg1 step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f64) : i32
+[[ct::differentiable]] double sum(double x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += x * i;
+  return s;
+}
+
+// if/else if/else chains.
+// CHECK-LABEL: func.func @_Z5pieced
+// CHECK: scf.if
+// CHECK: scf.if
+[[ct::differentiable]] double piece(double x) {
+  if (x < 0)
+    return -x;
+  else if (x < 1)
+    return x * x;
+  else
+    return 2 * x - 1;
+}
+
+// while with break and continue; do-while.
+// CHECK-LABEL: func.func @_Z6haltedd
+// CHECK: scf.while
+// CHECK-LABEL: func.func @_Z6repeatdi
+// CHECK: scf.while
+[[ct::differentiable]] double halted(double x) {
+  double v = x;
+  while (true) {
+    v = v * 1.5;
+    if (v < 2)
+      continue;
+    if (v > 100)
+      break;
+    v = v + 1;
+  }
+  return v;
+}
+
+[[ct::differentiable]] double repeat(double x, int n) {
+  int k = 0;
+  do {
+    x = x * x;
+    ++k;
+  } while (k < n);
+  return x;
+}
+
+// An early return from inside a nested loop: one exit selector picks the
+// return value.
+// CHECK-LABEL: func.func @_Z5firstPKdid
+// CHECK: scf.while
+// CHECK: scf.index_switch
+[[ct::differentiable]] double first(const double *p, int n, double limit) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      if (p[i] * p[j] > limit)
+        return p[i] * p[j];
+  return 0;
+}
