@@ -9,7 +9,7 @@ libs="$llvm/lib/libmlir_runner_utils.so,$llvm/lib/libmlir_c_runner_utils.so"
 libs="$libs,$build/lib/libCotangentTestUtils.so"
 lower=(--ct-differentiate --mem2reg --canonicalize --cse
        --convert-math-to-funcs --convert-math-to-llvm --convert-math-to-libm
-       --lower-affine --convert-scf-to-cf --expand-strided-metadata
+       --convert-scf-to-cf --expand-strided-metadata --lower-affine
        --finalize-memref-to-llvm --convert-to-llvm --reconcile-unrealized-casts)
 
 status=0

@@ -34,8 +34,7 @@ config.substitutions.append(
 config.substitutions.append(
     ("%lower-to-llvm",
      "--convert-math-to-funcs --convert-math-to-llvm --convert-math-to-libm "
-     "--lower-affine "
-     "--convert-scf-to-cf --expand-strided-metadata "
+     "--convert-scf-to-cf --expand-strided-metadata --lower-affine "
      "--finalize-memref-to-llvm --convert-to-llvm --reconcile-unrealized-casts"))
 
 # Running lowered MLIR: mlir-runner with the runtime support libraries.

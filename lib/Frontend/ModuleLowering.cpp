@@ -7,22 +7,26 @@
 #include "cotangent/Frontend/Lowering.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
-#include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Transforms/RegionUtils.h"
-#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 
@@ -47,41 +51,176 @@ void ModuleLowering::error(clang::SourceRange range, const Twine &message) {
   ++errors;
 }
 
-Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
-                               StringRef what) {
+bool isAggregate(clang::QualType type) {
+  return type->isConstantArrayType() || type->isRecordType();
+}
+
+MemRefType getPointerType(Type scalar) {
+  return MemRefType::get(
+      {ShapedType::kDynamic}, scalar,
+      StridedLayoutAttr::get(scalar.getContext(), ShapedType::kDynamic, {1}));
+}
+
+static constexpr llvm::StringLiteral kSupportedTypes =
+    "use float or double scalars, integers, arrays and structs of them, or "
+    "pointers and references to those";
+
+std::optional<Layout> ModuleLowering::getLayout(clang::QualType type,
+                                                clang::SourceRange range,
+                                                const Twine &what) {
+  type = type.getCanonicalType().getUnqualifiedType();
+  if (auto known = layouts.find(type.getTypePtr()); known != layouts.end())
+    return known->second;
+  std::optional<Layout> layout = computeLayout(type, range, what);
+  if (layout)
+    layouts[type.getTypePtr()] = *layout;
+  return layout;
+}
+
+std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
+                                                    clang::SourceRange range,
+                                                    const Twine &what) {
   MLIRContext *context = getContext();
-  type = type.getCanonicalType();
+  auto unsupported = [&](const Twine &why) -> std::optional<Layout> {
+    error(range, what + " has type '" + type.getAsString() +
+                     "', which differentiable code does not support: " + why);
+    return std::nullopt;
+  };
   if (const auto *builtin = type->getAs<clang::BuiltinType>()) {
     switch (builtin->getKind()) {
     case clang::BuiltinType::Float:
-      return Float32Type::get(context);
+      return Layout{Float32Type::get(context), type, 1};
     case clang::BuiltinType::Double:
-      return Float64Type::get(context);
+      return Layout{Float64Type::get(context), type, 1};
     case clang::BuiltinType::Bool:
-      return IntegerType::get(context, 1);
+      return Layout{IntegerType::get(context, 1), type, 1};
     default:
       if (builtin->isInteger())
-        return IntegerType::get(context, ast.getTypeSize(type));
+        return Layout{IntegerType::get(context, ast.getTypeSize(type)), type,
+                      1};
       break;
     }
-  } else if (const auto *enumType = type->getAs<clang::EnumType>()) {
-    return IntegerType::get(context, ast.getTypeSize(type));
-  } else if (type->isPointerType() || type->isReferenceType()) {
-    // Pointers and references to scalars are 1-D memrefs of unknown size;
-    // a reference is element 0.
-    clang::QualType pointee = type->getPointeeType();
-    if (pointee->isArithmeticType() && !pointee->isPointerType()) {
-      Type element = lowerType(pointee, range, what);
-      if (!element)
-        return nullptr;
-      return MemRefType::get({ShapedType::kDynamic}, element);
-    }
+    return unsupported(kSupportedTypes);
   }
-  error(range, what + " has type '" + type.getAsString() +
-                   "', which differentiable code does not support yet; use "
-                   "float or double scalars, integers, or pointers and "
-                   "references to them");
-  return nullptr;
+  if (type->isEnumeralType())
+    return Layout{IntegerType::get(context, ast.getTypeSize(type)), type, 1};
+  if (const auto *array = ast.getAsConstantArrayType(type)) {
+    std::optional<Layout> element =
+        getLayout(array->getElementType(), range, what);
+    if (!element)
+      return std::nullopt;
+    int64_t count = array->getSize().getZExtValue();
+    if (count == 0)
+      return unsupported("arrays need at least one element");
+    return Layout{element->scalar, element->scalarType, element->size * count};
+  }
+  const clang::RecordDecl *record = type->getAsRecordDecl();
+  if (!record)
+    return unsupported(kSupportedTypes);
+  record = record->getDefinition();
+  if (!record)
+    return unsupported("the type is incomplete; define it before the "
+                       "differentiable function");
+  if (record->isUnion())
+    return unsupported("unions cannot be differentiated; use a struct");
+  // The parts of the record: non-empty bases, then fields.
+  SmallVector<std::pair<clang::QualType, clang::SourceRange>> parts;
+  if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
+    if (cxx->isPolymorphic())
+      return unsupported("it has virtual functions; use a class without "
+                         "them");
+    if (cxx->getNumVBases())
+      return unsupported("it has virtual base classes");
+    if (!cxx->hasTrivialDestructor())
+      return unsupported("it has a destructor; differentiable code keeps "
+                         "only plain data");
+    for (const clang::CXXBaseSpecifier &base : cxx->bases())
+      if (!base.getType()->getAsCXXRecordDecl()->isEmpty())
+        parts.push_back({base.getType(), base.getSourceRange()});
+  }
+  for (const clang::FieldDecl *field : record->fields()) {
+    if (field->isBitField())
+      return unsupported("field '" + field->getName() + "' is a bit-field");
+    parts.push_back({field->getType(), field->getSourceRange()});
+  }
+  if (parts.empty())
+    return unsupported("it has no fields");
+  std::optional<Layout> layout;
+  for (auto [partType, partRange] : parts) {
+    clang::QualType canonical = partType.getCanonicalType();
+    if (canonical->isPointerType() || canonical->isReferenceType())
+      return unsupported("it has a field of type '" + partType.getAsString() +
+                         "'; differentiable structs hold their data, pass "
+                         "pointers as parameters instead");
+    std::optional<Layout> part =
+        getLayout(partType, partRange,
+                  "a field of '" + type.getAsString() + "'");
+    if (!part)
+      return std::nullopt;
+    if (!layout) {
+      layout = Layout{part->scalar, part->scalarType, 0};
+    } else if (layout->scalar != part->scalar) {
+      return unsupported("its fields mix '" +
+                         layout->scalarType.getAsString() + "' and '" +
+                         part->scalarType.getAsString() +
+                         "'; a differentiable struct holds one scalar type "
+                         "(all double, say), in fields, arrays and nested "
+                         "structs");
+    }
+    layout->size += part->size;
+  }
+  // With one scalar type there is no padding; check it all the same, so
+  // that offsets are the C++ compiler's.
+  if (ast.getTypeSize(type) !=
+      static_cast<uint64_t>(layout->size) * ast.getTypeSize(layout->scalarType))
+    return unsupported("it has padding");
+  return layout;
+}
+
+int64_t ModuleLowering::getFieldOffset(const clang::FieldDecl *field) {
+  const clang::ASTRecordLayout &recordLayout =
+      ast.getASTRecordLayout(field->getParent());
+  uint64_t bits = recordLayout.getFieldOffset(field->getFieldIndex());
+  std::optional<Layout> layout = getLayout(field->getType(), {}, "a field");
+  assert(layout && "the record's layout checked its fields");
+  return bits / ast.getTypeSize(layout->scalarType);
+}
+
+int64_t ModuleLowering::getBaseOffset(const clang::CXXRecordDecl *derived,
+                                      clang::QualType base) {
+  const clang::CXXRecordDecl *baseDecl = base->getAsCXXRecordDecl();
+  if (baseDecl->isEmpty())
+    return 0;
+  int64_t bytes = ast.getASTRecordLayout(derived)
+                      .getBaseClassOffset(baseDecl)
+                      .getQuantity();
+  std::optional<Layout> layout = getLayout(base, {}, "a base");
+  assert(layout && "the record's layout checked its bases");
+  return bytes * 8 / ast.getTypeSize(layout->scalarType);
+}
+
+Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
+                               const Twine &what) {
+  type = type.getCanonicalType();
+  if (type->isPointerType() || type->isReferenceType()) {
+    clang::QualType pointee = type->getPointeeType().getCanonicalType();
+    if (pointee->isPointerType() || pointee->isReferenceType() ||
+        pointee->isFunctionType()) {
+      error(range, what + " has type '" + type.getAsString() +
+                       "', which differentiable code does not support: " +
+                       kSupportedTypes);
+      return nullptr;
+    }
+    std::optional<Layout> layout = getLayout(pointee, range, what);
+    return layout ? getPointerType(layout->scalar) : nullptr;
+  }
+  std::optional<Layout> layout = getLayout(type, range, what);
+  if (!layout)
+    return nullptr;
+  // Aggregates are passed by address, like the C++ ABI does for all but
+  // the smallest.
+  return isAggregate(type) ? Type(getPointerType(layout->scalar))
+                           : layout->scalar;
 }
 
 func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
@@ -90,25 +229,47 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     return known;
   const clang::FunctionDecl *definition = nullptr;
   decl->hasBody(definition);
+  // The signature: `this` for member functions, the parameters, then the
+  // address of an aggregate result (which the caller provides, as in the
+  // C++ ABI); scalar, pointer and reference results are returned.
   SmallVector<Type> inputs, results;
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
+      method && method->isInstance()) {
+    if (method->isVirtual()) {
+      error(decl->getSourceRange(),
+            "virtual functions cannot be differentiated: the call's target "
+            "is not known when compiling; make '" +
+                decl->getNameAsString() + "' non-virtual or call it "
+                "through the concrete type");
+      return nullptr;
+    }
+    Type self = lowerType(method->getThisType(), decl->getSourceRange(),
+                          "the object of '" + decl->getNameAsString() + "'");
+    if (!self)
+      return nullptr;
+    inputs.push_back(self);
+  }
   for (const clang::ParmVarDecl *param : decl->parameters()) {
     Type type = lowerType(param->getType(), param->getSourceRange(),
-                          "parameter '" + param->getName().str() + "'");
+                          "parameter '" + param->getName() + "'");
     if (!type)
       return nullptr;
     inputs.push_back(type);
   }
-  if (!decl->getReturnType()->isVoidType()) {
-    Type type = lowerType(decl->getReturnType(), decl->getReturnTypeSourceRange(),
+  clang::QualType returnType = decl->getReturnType();
+  if (!returnType->isVoidType()) {
+    Type type = lowerType(returnType, decl->getReturnTypeSourceRange(),
                           "the result of '" + decl->getNameAsString() + "'");
     if (!type)
       return nullptr;
-    results.push_back(type);
+    (isAggregate(returnType) ? inputs : results).push_back(type);
   }
   // Itanium-mangled names: what the C++ side calls and links against.
   std::string name;
   llvm::raw_string_ostream stream(name);
-  if (mangler->shouldMangleDeclName(decl))
+  if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(decl))
+    mangler->mangleName(clang::GlobalDecl(ctor, clang::Ctor_Complete), stream);
+  else if (mangler->shouldMangleDeclName(decl))
     mangler->mangleName(clang::GlobalDecl(decl), stream);
   else
     stream << decl->getName();
@@ -137,6 +298,10 @@ void ModuleLowering::lowerPending() {
 }
 
 void loadFrontendDialects(MLIRContext &context) {
+  // Accessors that return references are inlined (inlineViewCalls).
+  DialectRegistry registry;
+  func::registerInlinerExtension(registry);
+  context.appendDialectRegistry(registry);
   context.loadDialect<ct::CTDialect, arith::ArithDialect,
                       cf::ControlFlowDialect, func::FuncDialect,
                       math::MathDialect, memref::MemRefDialect,
@@ -158,17 +323,64 @@ struct DifferentiableFinder
 };
 } // namespace
 
+/// Inlines every call whose results include a memref: C++ functions that
+/// return references or pointers into their arguments (accessors such as
+/// `std::array::operator[]`). The AD engine follows memory through views,
+/// not through calls that return them; inlined, an accessor is a view.
+static LogicalResult inlineViewCalls(ModuleOp module) {
+  SymbolTable symbols(module);
+  InlinerInterface interface(module.getContext());
+  auto cloneInto = [](OpBuilder &, Region *source, Block *,
+                      Block *postInsertBlock, IRMapping &mapping,
+                      bool shouldClone) {
+    Region *target = postInsertBlock->getParent();
+    if (shouldClone)
+      source->cloneInto(target, postInsertBlock->getIterator(), mapping);
+    else
+      target->getBlocks().splice(postInsertBlock->getIterator(),
+                                 source->getBlocks());
+  };
+  // An inlined body may call further accessors; a recursive one would
+  // never end, hence the bound.
+  for (int round = 0; round < 16; ++round) {
+    SmallVector<func::CallOp> calls;
+    module.walk([&](func::CallOp call) {
+      if (llvm::any_of(call.getResultTypes(), llvm::IsaPred<MemRefType>))
+        calls.push_back(call);
+    });
+    if (calls.empty())
+      return success();
+    for (func::CallOp call : calls) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal() ||
+          failed(inlineCall(interface, cloneInto, call, callee,
+                            &callee.getBody())))
+        return call.emitError("cannot differentiate through this call: its "
+                              "reference or pointer result needs the "
+                              "callee's body, which is not visible or is "
+                              "recursive");
+      call.erase();
+    }
+  }
+  return module.emitError("accessors returning references nest too deeply");
+}
+
 /// Turns the lowering's output (stack slots, cf branches) into SSA values
-/// and structured control flow: mem2reg while the control flow is still a
-/// graph (it does not promote across scf regions), then CFG-to-SCF, then
-/// while loops with a counter become scf.for.
+/// and structured control flow: SROA and mem2reg while the control flow is
+/// still a graph (mem2reg does not promote across scf regions), then
+/// CFG-to-SCF, then while loops with a counter become scf.for.
 static LogicalResult structure(ModuleOp module) {
   MLIRContext *context = module.getContext();
-  PassManager promote(context);
-  promote.addPass(createCanonicalizerPass());
-  promote.addPass(createMem2Reg());
-  promote.addPass(createCanonicalizerPass());
-  if (failed(promote.run(module)))
+  auto promote = [&] {
+    PassManager pm(context);
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createSROA());
+    pm.addPass(createMem2Reg());
+    pm.addPass(createCanonicalizerPass());
+    return pm.run(module);
+  };
+  if (failed(promote()) || failed(inlineViewCalls(module)) ||
+      failed(promote()))
     return failure();
   IRRewriter rewriter(context);
   for (auto function : module.getOps<func::FuncOp>()) {

@@ -1,9 +1,9 @@
 //===- ModuleLowering.h - State of one translation unit's lowering -*- C++ -*-===//
 //
 // Internal to lib/Frontend, in the spirit of ClangIR's CodeGenModule /
-// CodeGenFunction split: ModuleLowering owns the module, the function table
-// and the diagnostics; FunctionLowering (FunctionLowering.cpp) lowers one
-// body; Types.cpp and MathFunctions.cpp hold the tables they share.
+// CodeGenFunction split: ModuleLowering owns the module, the function table,
+// the memory layouts of C++ types and the diagnostics; FunctionLowering
+// (FunctionLowering.h) lowers one body; MathFunctions.cpp holds <cmath>.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +17,20 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <memory>
+#include <optional>
 
 namespace cotangent::frontend {
+
+/// How a C++ object lies in memory: `size` scalars of one type, in order.
+/// Every object differentiable code handles has one: a scalar is one
+/// element, an array its elements' layouts end to end, a struct its bases'
+/// and fields' (which must all share the scalar type, with no padding, so
+/// that the layout is the one the C++ compiler gives it).
+struct Layout {
+  mlir::Type scalar;
+  clang::QualType scalarType;
+  int64_t size;
+};
 
 class ModuleLowering {
 public:
@@ -32,10 +44,22 @@ public:
   /// their bodies declare in turn.
   void lowerPending();
 
-  /// The MLIR type of a C++ type, or null after reporting `what` at `loc` as
+  /// The layout of `type`, or nullopt after reporting `what` at `range` as
   /// unsupported.
+  std::optional<Layout> getLayout(clang::QualType type,
+                                  clang::SourceRange range,
+                                  const llvm::Twine &what);
+
+  /// Where a field or a base class starts in its record, in scalars.
+  int64_t getFieldOffset(const clang::FieldDecl *field);
+  int64_t getBaseOffset(const clang::CXXRecordDecl *derived,
+                        clang::QualType base);
+
+  /// The MLIR type of a value of `type`: a scalar for arithmetic types, a
+  /// pointer memref (getPointerType) for pointers, references and
+  /// aggregates (which are passed by address). Null after an error.
   mlir::Type lowerType(clang::QualType type, clang::SourceRange range,
-                       llvm::StringRef what);
+                       const llvm::Twine &what);
 
   /// An MLIR location for a Clang one.
   mlir::Location getLoc(clang::SourceLocation loc);
@@ -47,15 +71,30 @@ public:
 
   clang::ASTContext &getAST() { return ast; }
   mlir::MLIRContext *getContext() { return module.getContext(); }
+  mlir::ModuleOp getModule() { return module; }
 
 private:
+  std::optional<Layout> computeLayout(clang::QualType type,
+                                      clang::SourceRange range,
+                                      const llvm::Twine &what);
+
   clang::ASTContext &ast;
   mlir::ModuleOp module;
   std::unique_ptr<clang::MangleContext> mangler;
   llvm::DenseMap<const clang::FunctionDecl *, mlir::func::FuncOp> functions;
+  llvm::DenseMap<const clang::Type *, Layout> layouts;
   llvm::SmallVector<const clang::FunctionDecl *> pending;
   unsigned errors = 0;
 };
+
+/// Whether objects of `type` are aggregates: arrays and classes, which live
+/// in memory and are passed by address.
+bool isAggregate(clang::QualType type);
+
+/// What pointers, references and aggregates lower to: a 1-D memref of
+/// scalars with a dynamic size and offset, so that `p + k` is a view of the
+/// same type.
+mlir::MemRefType getPointerType(mlir::Type scalar);
 
 /// Lowers the body of `decl` into `function`.
 void lowerFunctionBody(ModuleLowering &module,

@@ -7,18 +7,33 @@
 
 double global = 1;
 double external(double);
-struct Point { double x, y; };
+struct Sample { double value; int count; };
+struct Shape {
+  double size;
+  virtual double area() const { return size * size; }
+};
+struct Node { double value; const double *next; };
 union Bits { double d; long i; };
 
 // Signatures are checked when the functions are found, before any body.
 [[ct::differentiable]] double uses_function_pointer(double x, double (*g)(double)) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:63: error: parameter 'g' has type 'double (*)(double)', which differentiable code does not support yet; use float or double scalars, integers, or pointers and references to them
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:63: error: parameter 'g' has type 'double (*)(double)', which differentiable code does not support: use float or double scalars, integers, arrays and structs of them, or pointers and references to those
   return g(x);
 }
 
-[[ct::differentiable]] double uses_struct(Point p) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:43: error: parameter 'p' has type 'struct Point', which differentiable code does not support yet; use float or double scalars, integers, or pointers and references to them
-  return p.x;
+[[ct::differentiable]] double uses_mixed_struct(const Sample &s) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:49: error: parameter 's' has type 'struct Sample', which differentiable code does not support: its fields mix 'double' and 'int'; a differentiable struct holds one scalar type (all double, say), in fields, arrays and nested structs
+  return s.value;
+}
+
+[[ct::differentiable]] double uses_virtual(const Shape &shape) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:44: error: parameter 'shape' has type 'struct Shape', which differentiable code does not support: it has virtual functions; use a class without them
+  return shape.area();
+}
+
+[[ct::differentiable]] double uses_pointer_field(const Node &node) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:50: error: parameter 'node' has type 'struct Node', which differentiable code does not support: it has a field of type 'const double *'; differentiable structs hold their data, pass pointers as parameters instead
+  return node.value;
 }
 
 [[ct::differentiable]] double uses_goto(double x) {
@@ -85,23 +100,40 @@ done:
 }
 
 [[ct::differentiable]] double uses_union(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variable 'b' has type 'union Bits', which differentiable code does not support yet
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variable 'b' has type 'union Bits', which differentiable code does not support: unions cannot be differentiated; use a struct
   Bits b;
   return x;
 }
 
-[[ct::differentiable]] double uses_pointer_arithmetic(const double *p) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:12: error: pointer arithmetic is not supported in differentiable functions yet; index the pointer instead (p[i + k])
-  return *(p + 1);
+[[ct::differentiable]] double uses_pointer_comparison(const double *p, const double *end) {
+  double s = 0;
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:10: error: pointers can be indexed, offset, incremented and passed to functions, but not compared or subtracted; keep an integer index
+  while (p != end)
+    s += *p++;
+  return s;
 }
 
-[[ct::differentiable]] double uses_pointer_variable(const double *p) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: pointer variables are not supported in differentiable functions yet; index the pointer parameter instead
-  const double *q = p;
+[[ct::differentiable]] double uses_two_arrays(const double *a, const double *b, bool first) {
+  const double *p = a;
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:15: error: a pointer variable can only move within the array it was initialized with; use another variable
+  if (!first) p = b;
   return p[0];
 }
 
-// CHECK: 15 errors generated.
+[[ct::differentiable]] double uses_null(const double *a) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:21: error: null pointers cannot be used in differentiable functions; pass an array and a count
+  const double *p = nullptr;
+  return a[0];
+}
+
+[[ct::differentiable]] double uses_pointer_test(const double *a) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:7: error: pointers cannot be tested in differentiable code; pass a flag or a count
+  if (a)
+    return a[0];
+  return 0;
+}
+
+// CHECK: 19 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

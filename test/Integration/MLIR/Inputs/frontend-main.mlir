@@ -21,10 +21,10 @@
     memref.store %zero, %dp[%c0] : memref<3xf64>
     memref.store %zero, %dp[%c1] : memref<3xf64>
     memref.store %zero, %dp[%c2] : memref<3xf64>
-    %pc = memref.cast %p : memref<3xf64> to memref<?xf64>
-    %dpc = memref.cast %dp : memref<3xf64> to memref<?xf64>
+    %pc = memref.cast %p : memref<3xf64> to memref<?xf64, strided<[1], offset: ?>>
+    %dpc = memref.cast %dp : memref<3xf64> to memref<?xf64, strided<[1], offset: ?>>
     %v, %dx = ct.gradient @_Z4polyPKddi(%pc, %x, %n) shadows(%dpc) activity [dup, active, const]
-        : (memref<?xf64>, f64, i32, memref<?xf64>) -> (f64, f64)
+        : (memref<?xf64, strided<[1], offset: ?>>, f64, i32, memref<?xf64, strided<[1], offset: ?>>) -> (f64, f64)
     // poly = sum_k p[k] x^k for k < 3 (the loop stops at n = 25 > 3 terms
     // by its early return): d/dx = p1 + 2 p2 x, d/dp_k = x^k.
     %two = arith.constant 2.0 : f64
@@ -41,7 +41,7 @@
     %i3 = arith.constant 3 : i64
     func.call @ctExpectNear(%g0, %one, %tol, %i3) : (f64, f64, f64, i64) -> ()
     %w, %tx = ct.jvp @_Z4polyPKddi(%pc, %x, %n) tangents(%dpc, %one) activity [dup, active, const]
-        : (memref<?xf64>, f64, i32, memref<?xf64>, f64) -> (f64, f64)
+        : (memref<?xf64, strided<[1], offset: ?>>, f64, i32, memref<?xf64, strided<[1], offset: ?>>, f64) -> (f64, f64)
     // The tangent memory now holds dp = (1, x, x^2); the JVP along
     // (dp, 1) is sum_k dp_k x^k + (p1 + 2 p2 x).
     %x3 = arith.mulf %xx, %x : f64

@@ -1,0 +1,222 @@
+//===- FunctionLowering.h - One C++ function body to MLIR -------*- C++ -*-===//
+//
+// Lowers like a classic code generator. Every object lives in memory: a
+// local in a 1-D memref.alloca of its layout's size (a scalar is one
+// element), a field at its offset inside its object, an array element at
+// its index times the element's size. Control flow becomes cf branches. The
+// module-level clean-up (SROA, mem2reg, CFG-to-SCF, while-to-for) then
+// gives SSA values and structured loops, keeping in memory only what the
+// program really addresses.
+//
+// The class is split by concern, like Clang's CodeGenFunction:
+//   LowerStmt.cpp    the function, statements, control flow
+//   LowerExpr.cpp    scalar expressions
+//   LowerMemory.cpp  addresses: lvalues, pointers, aggregates
+//   LowerCall.cpp    calls, constructors, member functions, operators
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_LIB_FRONTEND_FUNCTIONLOWERING_H
+#define COTANGENT_LIB_FRONTEND_FUNCTIONLOWERING_H
+
+#include "ModuleLowering.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace cotangent::frontend {
+
+/// `expr` without what does not change its meaning here: parentheses,
+/// full-expression wrappers, substituted template parameters.
+inline const clang::Expr *strip(const clang::Expr *expr) {
+  while (true) {
+    if (const auto *paren = llvm::dyn_cast<clang::ParenExpr>(expr))
+      expr = paren->getSubExpr();
+    else if (const auto *full = llvm::dyn_cast<clang::FullExpr>(expr))
+      expr = full->getSubExpr();
+    else if (const auto *subst =
+                 llvm::dyn_cast<clang::SubstNonTypeTemplateParmExpr>(expr))
+      expr = subst->getReplacement();
+    else
+      return expr;
+  }
+}
+
+/// A place in memory: element `offset` (an index) of a 1-D memref of
+/// scalars. An lvalue's address, and the value of a pointer.
+struct Address {
+  mlir::Value memref;
+  mlir::Value offset;
+};
+
+class FunctionLowering {
+public:
+  FunctionLowering(ModuleLowering &module, const clang::FunctionDecl *decl,
+                   mlir::func::FuncOp function)
+      : module(module), ast(module.getAST()), decl(decl), function(function),
+        b(module.getContext()) {}
+
+  void lower();
+
+private:
+  using Value = mlir::Value;
+  using Location = mlir::Location;
+
+  //===--- Statements (LowerStmt.cpp) -------------------------------------===//
+  void lowerStmt(const clang::Stmt *stmt);
+  void lowerVarDecl(const clang::VarDecl *var);
+  void lowerReturn(const clang::ReturnStmt *stmt);
+  void lowerIf(const clang::IfStmt *stmt);
+  void lowerLoop(const clang::Stmt *stmt, const clang::Stmt *init,
+                 const clang::Expr *cond, const clang::Expr *inc,
+                 const clang::Stmt *body, bool conditionFirst);
+  void lowerRangeFor(const clang::CXXForRangeStmt *stmt);
+  void lowerConstructorInitializers(const clang::CXXConstructorDecl *ctor);
+  /// An expression evaluated for its side effects.
+  void lowerDiscarded(const clang::Expr *expr);
+
+  mlir::Block *newBlock() { return b.createBlock(&function.getBody()); }
+  void enter(mlir::Block *block) { b.setInsertionPointToEnd(block); }
+  bool isTerminated();
+  void branchTo(Location loc, mlir::Block *target,
+                mlir::ValueRange operands = {});
+
+  //===--- Scalar expressions (LowerExpr.cpp) -----------------------------===//
+  /// The value of a scalar expression; null after reporting an error.
+  Value lowerRValue(const clang::Expr *expr);
+  Value lowerCast(const clang::CastExpr *expr);
+  Value lowerBinary(const clang::BinaryOperator *expr);
+  Value lowerLogical(const clang::BinaryOperator *expr);
+  Value lowerUnary(const clang::UnaryOperator *expr);
+  Value lowerConditional(const clang::ConditionalOperator *expr);
+  Value arithmetic(clang::BinaryOperatorKind kind, Value lhs, Value rhs,
+                   clang::QualType type, Location loc);
+  Value convert(Value value, clang::QualType from, clang::QualType to,
+                Location loc);
+  Value toBool(Value value, clang::QualType from, Location loc);
+  Value index(Value value, clang::QualType from, Location loc);
+  /// `++`/`--` on the scalar at `place`: the old and the new value.
+  std::pair<Value, Value> increment(const clang::UnaryOperator *expr,
+                                    Address place);
+  mlir::Type typeOf(const clang::Expr *expr) {
+    return module.lowerType(expr->getType(), expr->getSourceRange(),
+                            "this expression");
+  }
+
+  //===--- Memory (LowerMemory.cpp) ---------------------------------------===//
+  /// The address of a glvalue of any supported type.
+  std::optional<Address> lowerLValue(const clang::Expr *expr);
+  /// The value of a pointer-typed expression.
+  std::optional<Address> lowerPointer(const clang::Expr *expr);
+  /// Assignments to pointer variables: they move within their memref.
+  std::optional<Address> lowerPointerAssignment(
+      const clang::BinaryOperator *expr);
+  std::optional<Address> lowerScalarAssignment(
+      const clang::BinaryOperator *expr);
+  /// Initializes the object of `type` at `dest` with `init` (scalar or
+  /// aggregate); false after an error.
+  bool initialize(const clang::Expr *init, clang::QualType type,
+                  Address dest);
+  bool initializeAggregate(const clang::Expr *init, Address dest);
+  /// A new object of `type` in an alloca at the function entry.
+  std::optional<Address> allocate(clang::QualType type,
+                                  clang::SourceRange range,
+                                  const llvm::Twine &what);
+  /// A temporary holding the value of `expr`, for binding to a reference.
+  std::optional<Address> materializeTemporary(const clang::Expr *expr);
+  void copy(Address dest, Address source, int64_t size, Location loc);
+  void fillZero(Address dest, const Layout &layout, Location loc);
+  /// The address `delta` scalars further.
+  Address offsetBy(Address address, Value delta, Location loc);
+  Address offsetBy(Address address, int64_t delta, Location loc);
+  /// A memref starting at the addressed element, of the pointer type, to
+  /// pass as an argument or return.
+  Value materialize(Address address, Location loc);
+  Value load(Address address, Location loc) {
+    return mlir::memref::LoadOp::create(b, loc, address.memref,
+                                        address.offset);
+  }
+  void store(Value value, Address address, Location loc) {
+    mlir::memref::StoreOp::create(b, loc, value, address.memref,
+                                  address.offset);
+  }
+  Value constantIndex(int64_t value, Location loc) {
+    return mlir::arith::ConstantIndexOp::create(b, loc, value);
+  }
+  /// The layout of the object `expr` designates or produces.
+  std::optional<Layout> layoutOf(clang::QualType type,
+                                 const clang::Stmt *where) {
+    return module.getLayout(type, where->getSourceRange(), "this expression");
+  }
+
+  //===--- Calls (LowerCall.cpp) ------------------------------------------===//
+  /// What a call produced: a scalar value, or the address a reference or
+  /// pointer result designates, or nothing (void, or an aggregate written
+  /// to its destination).
+  struct CallResult {
+    Value scalar;
+    std::optional<Address> address;
+  };
+  /// Lowers a call of any kind; an aggregate result is written to `dest`
+  /// (a temporary when none is given). Nullopt after an error.
+  std::optional<CallResult> lowerCall(const clang::CallExpr *expr,
+                                      std::optional<Address> dest);
+  /// Calls `callee` with an object, explicit arguments and an aggregate
+  /// result's address.
+  std::optional<CallResult>
+  emitCall(const clang::Expr *call, const clang::FunctionDecl *callee,
+           std::optional<Address> object,
+           llvm::ArrayRef<const clang::Expr *> args,
+           std::optional<Address> dest);
+  /// Runs a constructor on the object at `dest`.
+  bool lowerConstruct(const clang::CXXConstructExpr *expr, Address dest);
+  /// The argument of one parameter: a scalar, or the address of memory.
+  Value lowerArgument(const clang::Expr *arg, clang::QualType paramType);
+
+  Location loc(const clang::Stmt *stmt) {
+    return module.getLoc(stmt->getBeginLoc());
+  }
+  /// Reports `message` at `stmt` and returns null (or nullopt, as `T`).
+  template <typename T = Value>
+  T unsupported(const clang::Stmt *stmt, const llvm::Twine &message) {
+    module.error(stmt->getSourceRange(), message);
+    return T{};
+  }
+
+  ModuleLowering &module;
+  clang::ASTContext &ast;
+  const clang::FunctionDecl *decl;
+  mlir::func::FuncOp function;
+  mlir::OpBuilder b;
+
+  /// Where each local, parameter and reference lives.
+  llvm::DenseMap<const clang::ValueDecl *, Address> places;
+  /// Pointer variables: the memref they move within, and a slot holding
+  /// their current offset.
+  struct PointerVariable {
+    Value memref;
+    Value offsetSlot;
+  };
+  llvm::DenseMap<const clang::ValueDecl *, PointerVariable> pointers;
+  /// `this` in member functions.
+  std::optional<Address> self;
+  /// Where an aggregate result is built.
+  std::optional<Address> resultAddress;
+
+  struct JumpTargets {
+    mlir::Block *breakTarget;
+    mlir::Block *continueTarget;
+  };
+  llvm::SmallVector<JumpTargets> jumps;
+  /// Every return branches here, passing the returned value (if any).
+  mlir::Block *returnBlock = nullptr;
+};
+
+} // namespace cotangent::frontend
+
+#endif // COTANGENT_LIB_FRONTEND_FUNCTIONLOWERING_H

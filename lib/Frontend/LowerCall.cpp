@@ -1,0 +1,225 @@
+//===- LowerCall.cpp - Calls, constructors, members and operators ---------===//
+//
+// Every call becomes a func.call with the signature ModuleLowering gives
+// the callee: the object's address first for member functions (and
+// constructors), then one operand per parameter (scalars by value; the
+// address of memory for pointers, references and aggregates, which the
+// caller copies when passed by value), then the address an aggregate result
+// is built at. <cmath> functions become math ops; the ct:: markers ct ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Frontend/DifferentiableAttr.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+/// Whether `method` is a copy or move assignment the compiler writes as a
+/// plain copy of the object.
+static bool isTrivialAssignment(const clang::FunctionDecl *function) {
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(function);
+  return method && method->isTrivial() &&
+         (method->isCopyAssignmentOperator() ||
+          method->isMoveAssignmentOperator());
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerCall(const clang::CallExpr *expr,
+                            std::optional<Address> dest) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  const clang::FunctionDecl *callee = expr->getDirectCallee();
+  if (!callee)
+    return unsupported<Result>(expr, "indirect calls (through function "
+                                     "pointers) cannot be differentiated; "
+                                     "call the function directly");
+  SmallVector<const clang::Expr *> args(expr->arguments());
+  std::optional<Address> object;
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+  bool isInstance = method && method->isInstance();
+  if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
+    const auto *memberExpr =
+        dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
+    if (!memberExpr)
+      return unsupported<Result>(expr, "calls through pointers to members "
+                                       "cannot be differentiated");
+    if (method->isVirtual() && !memberExpr->hasQualifier() &&
+        !method->hasAttr<clang::FinalAttr>())
+      return unsupported<Result>(expr, "virtual calls cannot be "
+                                       "differentiated: the target is not "
+                                       "known when compiling; call the "
+                                       "concrete type's function");
+    if (isInstance) {
+      const clang::Expr *base = member->getImplicitObjectArgument();
+      object = memberExpr->isArrow() ? lowerPointer(base) : lowerLValue(base);
+      if (!object)
+        return std::nullopt;
+    }
+  } else if (isa<clang::CXXOperatorCallExpr>(expr) && isInstance) {
+    // The object of a member operator is its first operand.
+    if (isTrivialAssignment(callee)) {
+      // C++17: the right operand of an assignment is evaluated first.
+      std::optional<Address> source = lowerLValue(args[1]);
+      std::optional<Address> target = lowerLValue(args[0]);
+      std::optional<Layout> layout = layoutOf(args[0]->getType(), expr);
+      if (!source || !target || !layout)
+        return std::nullopt;
+      copy(*target, *source, layout->size, l);
+      return CallResult{nullptr, target};
+    }
+    object = lowerLValue(args[0]);
+    if (!object)
+      return std::nullopt;
+    args.erase(args.begin());
+  }
+  return emitCall(expr, callee, object, args, dest);
+}
+
+Value FunctionLowering::lowerArgument(const clang::Expr *arg,
+                                      clang::QualType paramType) {
+  Location l = loc(arg);
+  paramType = paramType.getCanonicalType();
+  std::optional<Address> address;
+  if (paramType->isReferenceType())
+    address = lowerLValue(arg);
+  else if (paramType->isPointerType())
+    address = lowerPointer(arg);
+  else if (isAggregate(paramType))
+    // By value: the callee gets a copy of its own.
+    address = materializeTemporary(arg);
+  else
+    return lowerRValue(arg);
+  return address ? materialize(*address, l) : nullptr;
+}
+
+/// `ct::pass_through<g>(x)`: the `g` it names.
+static const clang::FunctionDecl *
+passThroughTarget(const clang::FunctionDecl *callee) {
+  if (callee->getQualifiedNameAsString() != "ct::pass_through")
+    return nullptr;
+  const clang::TemplateArgumentList *templateArgs =
+      callee->getTemplateSpecializationArgs();
+  if (!templateArgs || templateArgs->size() < 1 ||
+      templateArgs->get(0).getKind() != clang::TemplateArgument::Declaration)
+    return nullptr;
+  return dyn_cast<clang::FunctionDecl>(templateArgs->get(0).getAsDecl());
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::emitCall(const clang::Expr *expr,
+                           const clang::FunctionDecl *callee,
+                           std::optional<Address> object,
+                           ArrayRef<const clang::Expr *> args,
+                           std::optional<Address> dest) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  if (callee->isVariadic() || args.size() != callee->getNumParams())
+    return unsupported<Result>(expr, "variadic functions cannot be "
+                                     "differentiated; move the call (I/O, "
+                                     "logging) outside the differentiable "
+                                     "function");
+  SmallVector<Value> operands;
+  if (object)
+    operands.push_back(materialize(*object, l));
+  for (auto [arg, param] : llvm::zip_equal(args, callee->parameters())) {
+    Value operand = lowerArgument(arg, param->getType());
+    if (!operand)
+      return std::nullopt;
+    operands.push_back(operand);
+  }
+  clang::QualType returnType = callee->getReturnType().getCanonicalType();
+
+  // The ct:: markers and <cmath>, on scalars.
+  if (!object && !isAggregate(returnType) &&
+      returnType->isArithmeticType()) {
+    if (callee->getQualifiedNameAsString() == "ct::stop_gradient" && operands.size() == 1 &&
+        isa<FloatType>(operands[0].getType()))
+      return CallResult{ct::StopGradientOp::create(b, l, operands[0]), {}};
+    if (const clang::FunctionDecl *target = passThroughTarget(callee)) {
+      if (operands.size() != 1 || !isa<FloatType>(operands[0].getType()))
+        return unsupported<Result>(expr, "ct::pass_through takes one "
+                                         "floating-point value");
+      Value value = buildMathFunction(b, l, target, operands,
+                                      operands[0].getType(),
+                                      module.getModule());
+      if (!value) {
+        func::FuncOp function = module.getFunction(target);
+        if (!function)
+          return std::nullopt;
+        value = func::CallOp::create(b, l, function, operands).getResult(0);
+      }
+      return CallResult{
+          ct::PassThroughOp::create(b, l, value, operands[0]), {}};
+    }
+    if (Type type = module.lowerType(returnType, expr->getSourceRange(),
+                                     "this call's result"))
+      if (Value math = buildMathFunction(b, l, callee, operands, type,
+                                         module.getModule()))
+        return CallResult{math, {}};
+  }
+
+  const clang::FunctionDecl *definition = nullptr;
+  if (!callee->hasBody(definition) && !isDifferentiable(callee))
+    return unsupported<Result>(
+        expr, "'" + callee->getQualifiedNameAsString() +
+                  "' has no visible body, so it cannot be differentiated; "
+                  "define it in this file, mark it [[ct::differentiable]] "
+                  "where it is defined, or give it a custom derivative rule");
+  func::FuncOp target = module.getFunction(callee);
+  if (!target)
+    return std::nullopt;
+  std::optional<Address> resultPlace;
+  if (isAggregate(returnType)) {
+    resultPlace = dest ? dest
+                       : allocate(returnType, expr->getSourceRange(),
+                                  "this call's result");
+    if (!resultPlace)
+      return std::nullopt;
+    operands.push_back(materialize(*resultPlace, l));
+  }
+  auto call = func::CallOp::create(b, l, target, operands);
+  if (returnType->isReferenceType() || returnType->isPointerType())
+    return CallResult{nullptr, Address{call.getResult(0), constantIndex(0, l)}};
+  if (resultPlace)
+    return CallResult{nullptr, resultPlace};
+  return CallResult{call.getNumResults() ? call.getResult(0) : nullptr, {}};
+}
+
+bool FunctionLowering::lowerConstruct(const clang::CXXConstructExpr *expr,
+                                      Address dest) {
+  Location l = loc(expr);
+  const clang::CXXConstructorDecl *ctor = expr->getConstructor();
+  std::optional<Layout> layout = layoutOf(expr->getType(), expr);
+  if (!layout)
+    return false;
+  if (ctor->isTrivial() && ctor->isCopyOrMoveConstructor()) {
+    std::optional<Address> source = lowerLValue(expr->getArg(0));
+    if (!source)
+      return false;
+    copy(dest, *source, layout->size, l);
+    return true;
+  }
+  if (expr->requiresZeroInitialization())
+    fillZero(dest, *layout, l);
+  if (ctor->isTrivial())
+    return true;
+  SmallVector<const clang::Expr *> args(expr->arguments());
+  // An array of objects runs the constructor on each element.
+  std::optional<Layout> element =
+      layoutOf(ast.getBaseElementType(expr->getType()), expr);
+  if (!element)
+    return false;
+  for (int64_t offset = 0; offset < layout->size; offset += element->size)
+    if (!emitCall(expr, ctor, offsetBy(dest, offset, l), args, std::nullopt))
+      return false;
+  return true;
+}
+
+} // namespace cotangent::frontend

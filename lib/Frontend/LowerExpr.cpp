@@ -1,0 +1,415 @@
+//===- LowerExpr.cpp - Scalar expressions ---------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
+  expr = strip(expr);
+  Location l = loc(expr);
+  if (const auto *literal = dyn_cast<clang::IntegerLiteral>(expr)) {
+    Type type = typeOf(expr);
+    return type ? arith::ConstantOp::create(
+                      b, l, type, b.getIntegerAttr(type, literal->getValue()))
+                : nullptr;
+  }
+  if (const auto *literal = dyn_cast<clang::FloatingLiteral>(expr)) {
+    Type type = typeOf(expr);
+    return type ? arith::ConstantOp::create(
+                      b, l, type,
+                      b.getFloatAttr(type,
+                                     literal->getValue().convertToDouble()))
+                : nullptr;
+  }
+  if (const auto *literal = dyn_cast<clang::CXXBoolLiteralExpr>(expr))
+    return arith::ConstantOp::create(b, l, b.getI1Type(),
+                                     b.getBoolAttr(literal->getValue()));
+  if (const auto *literal = dyn_cast<clang::CharacterLiteral>(expr)) {
+    Type type = typeOf(expr);
+    return type ? arith::ConstantOp::create(
+                      b, l, type, b.getIntegerAttr(type, literal->getValue()))
+                : nullptr;
+  }
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
+    if (const auto *enumerator =
+            dyn_cast<clang::EnumConstantDecl>(ref->getDecl())) {
+      Type type = typeOf(expr);
+      return type ? arith::ConstantOp::create(
+                        b, l, type,
+                        b.getIntegerAttr(type, enumerator->getInitVal()))
+                  : nullptr;
+    }
+  if (isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(expr)) {
+    Type type = typeOf(expr);
+    return type ? arith::ConstantOp::create(b, l, type, b.getZeroAttr(type))
+                : nullptr;
+  }
+  // sizeof, alignof and other integer constants Clang can evaluate.
+  if (isa<clang::UnaryExprOrTypeTraitExpr>(expr)) {
+    clang::Expr::EvalResult result;
+    Type type = typeOf(expr);
+    if (type && expr->EvaluateAsInt(result, ast))
+      return arith::ConstantOp::create(
+          b, l, type, b.getIntegerAttr(type, result.Val.getInt()));
+  }
+  if (isa<clang::CXXThrowExpr>(expr))
+    return unsupported(expr, "exceptions cannot be differentiated; handle "
+                             "errors outside the differentiable function");
+  if (isa<clang::CXXNewExpr, clang::CXXDeleteExpr>(expr))
+    return unsupported(expr, "heap allocation is not supported in "
+                             "differentiable functions yet; allocate "
+                             "outside and pass a pointer");
+  if (expr->getType()->isPointerType() || isAggregate(expr->getType()))
+    return unsupported(expr, "this expression is used as a number, but it "
+                             "is a pointer or an object; differentiable "
+                             "code uses pointers only to address memory");
+  if (const auto *cast = dyn_cast<clang::CastExpr>(expr))
+    return lowerCast(cast);
+  if (const auto *binary = dyn_cast<clang::BinaryOperator>(expr)) {
+    if (binary->isAssignmentOp()) {
+      std::optional<Address> place = lowerLValue(binary);
+      return place ? load(*place, l) : nullptr;
+    }
+    return lowerBinary(binary);
+  }
+  if (const auto *unary = dyn_cast<clang::UnaryOperator>(expr))
+    return lowerUnary(unary);
+  if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(expr))
+    return lowerConditional(conditional);
+  if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
+    std::optional<CallResult> result = lowerCall(call, std::nullopt);
+    if (!result)
+      return nullptr;
+    if (result->scalar)
+      return result->scalar;
+    if (result->address)
+      return load(*result->address, l);
+    return unsupported(call, "this call has no value");
+  }
+  if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(expr))
+    return lowerRValue(temporary->getSubExpr());
+  if (const auto *defaultArg = dyn_cast<clang::CXXDefaultArgExpr>(expr))
+    return lowerRValue(defaultArg->getExpr());
+  if (const auto *defaultInit = dyn_cast<clang::CXXDefaultInitExpr>(expr))
+    return lowerRValue(defaultInit->getExpr());
+  if (expr->isGLValue())
+    if (std::optional<Address> place = lowerLValue(expr))
+      return load(*place, l);
+  if (expr->isGLValue())
+    return nullptr; // lowerLValue reported it.
+  return unsupported(expr, Twine("the expression '") +
+                               expr->getStmtClassName() +
+                               "' cannot be differentiated");
+}
+
+Value FunctionLowering::index(Value value, clang::QualType from, Location l) {
+  if (from->isUnsignedIntegerOrEnumerationType())
+    return arith::IndexCastUIOp::create(b, l, b.getIndexType(), value);
+  return arith::IndexCastOp::create(b, l, b.getIndexType(), value);
+}
+
+Value FunctionLowering::toBool(Value value, clang::QualType from, Location l) {
+  if (value.getType().isInteger(1))
+    return value;
+  if (isa<FloatType>(value.getType()))
+    return arith::CmpFOp::create(
+        b, l, arith::CmpFPredicate::UNE, value,
+        arith::ConstantOp::create(b, l, value.getType(),
+                                  b.getZeroAttr(value.getType())));
+  return arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::ne, value,
+      arith::ConstantOp::create(b, l, value.getType(),
+                                b.getZeroAttr(value.getType())));
+}
+
+Value FunctionLowering::convert(Value value, clang::QualType from,
+                                clang::QualType to, Location l) {
+  Type target = module.lowerType(to, {}, "a conversion");
+  if (!target || value.getType() == target)
+    return value;
+  if (to->isBooleanType())
+    return toBool(value, from, l);
+  bool fromFloat = isa<FloatType>(value.getType());
+  bool toFloat = isa<FloatType>(target);
+  bool fromSigned = from->isSignedIntegerOrEnumerationType();
+  if (fromFloat && toFloat) {
+    if (value.getType().getIntOrFloatBitWidth() < target.getIntOrFloatBitWidth())
+      return arith::ExtFOp::create(b, l, target, value);
+    return arith::TruncFOp::create(b, l, target, value);
+  }
+  if (!fromFloat && toFloat)
+    return fromSigned ? arith::SIToFPOp::create(b, l, target, value).getResult()
+                      : arith::UIToFPOp::create(b, l, target, value).getResult();
+  if (fromFloat && !toFloat)
+    return to->isSignedIntegerOrEnumerationType()
+               ? arith::FPToSIOp::create(b, l, target, value).getResult()
+               : arith::FPToUIOp::create(b, l, target, value).getResult();
+  unsigned fromWidth = value.getType().getIntOrFloatBitWidth();
+  unsigned toWidth = target.getIntOrFloatBitWidth();
+  if (fromWidth > toWidth)
+    return arith::TruncIOp::create(b, l, target, value);
+  if (fromSigned)
+    return arith::ExtSIOp::create(b, l, target, value);
+  return arith::ExtUIOp::create(b, l, target, value);
+}
+
+Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
+  Location l = loc(expr);
+  const clang::Expr *sub = expr->getSubExpr();
+  switch (expr->getCastKind()) {
+  case clang::CK_LValueToRValue: {
+    std::optional<Address> place = lowerLValue(sub);
+    return place ? load(*place, l) : nullptr;
+  }
+  case clang::CK_NoOp:
+  case clang::CK_ToVoid:
+    return lowerRValue(sub);
+  case clang::CK_IntegralCast:
+  case clang::CK_IntegralToFloating:
+  case clang::CK_FloatingToIntegral:
+  case clang::CK_FloatingCast:
+  case clang::CK_IntegralToBoolean:
+  case clang::CK_FloatingToBoolean:
+  case clang::CK_BooleanToSignedIntegral: {
+    Value v = lowerRValue(sub);
+    return v ? convert(v, sub->getType(), expr->getType(), l) : nullptr;
+  }
+  case clang::CK_PointerToBoolean:
+    return unsupported(expr, "pointers cannot be tested in differentiable "
+                             "code; pass a flag or a count");
+  default:
+    return unsupported(expr, Twine("the conversion '") +
+                                 expr->getCastKindName() +
+                                 "' cannot be differentiated");
+  }
+}
+
+Value FunctionLowering::arithmetic(clang::BinaryOperatorKind kind, Value lhs,
+                                   Value rhs, clang::QualType type,
+                                   Location l) {
+  bool isFloat = isa<FloatType>(lhs.getType());
+  bool isSigned = type->isSignedIntegerOrEnumerationType();
+  switch (kind) {
+  case clang::BO_Add:
+    return isFloat ? arith::AddFOp::create(b, l, lhs, rhs).getResult()
+                   : arith::AddIOp::create(b, l, lhs, rhs).getResult();
+  case clang::BO_Sub:
+    return isFloat ? arith::SubFOp::create(b, l, lhs, rhs).getResult()
+                   : arith::SubIOp::create(b, l, lhs, rhs).getResult();
+  case clang::BO_Mul:
+    return isFloat ? arith::MulFOp::create(b, l, lhs, rhs).getResult()
+                   : arith::MulIOp::create(b, l, lhs, rhs).getResult();
+  case clang::BO_Div:
+    if (isFloat)
+      return arith::DivFOp::create(b, l, lhs, rhs);
+    return isSigned ? arith::DivSIOp::create(b, l, lhs, rhs).getResult()
+                    : arith::DivUIOp::create(b, l, lhs, rhs).getResult();
+  case clang::BO_Rem:
+    return isSigned ? arith::RemSIOp::create(b, l, lhs, rhs).getResult()
+                    : arith::RemUIOp::create(b, l, lhs, rhs).getResult();
+  case clang::BO_And:
+    return arith::AndIOp::create(b, l, lhs, rhs);
+  case clang::BO_Or:
+    return arith::OrIOp::create(b, l, lhs, rhs);
+  case clang::BO_Xor:
+    return arith::XOrIOp::create(b, l, lhs, rhs);
+  case clang::BO_Shl:
+    return arith::ShLIOp::create(b, l, lhs, rhs);
+  case clang::BO_Shr:
+    return isSigned ? arith::ShRSIOp::create(b, l, lhs, rhs).getResult()
+                    : arith::ShRUIOp::create(b, l, lhs, rhs).getResult();
+  default:
+    break;
+  }
+  // Comparisons.
+  if (isFloat) {
+    arith::CmpFPredicate predicate;
+    switch (kind) {
+    case clang::BO_LT: predicate = arith::CmpFPredicate::OLT; break;
+    case clang::BO_LE: predicate = arith::CmpFPredicate::OLE; break;
+    case clang::BO_GT: predicate = arith::CmpFPredicate::OGT; break;
+    case clang::BO_GE: predicate = arith::CmpFPredicate::OGE; break;
+    case clang::BO_EQ: predicate = arith::CmpFPredicate::OEQ; break;
+    default: predicate = arith::CmpFPredicate::UNE; break;
+    }
+    return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
+  }
+  arith::CmpIPredicate predicate;
+  switch (kind) {
+  case clang::BO_LT:
+    predicate = isSigned ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult;
+    break;
+  case clang::BO_LE:
+    predicate = isSigned ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule;
+    break;
+  case clang::BO_GT:
+    predicate = isSigned ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt;
+    break;
+  case clang::BO_GE:
+    predicate = isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge;
+    break;
+  case clang::BO_EQ:
+    predicate = arith::CmpIPredicate::eq;
+    break;
+  default:
+    predicate = arith::CmpIPredicate::ne;
+    break;
+  }
+  return arith::CmpIOp::create(b, l, predicate, lhs, rhs);
+}
+
+Value FunctionLowering::lowerBinary(const clang::BinaryOperator *expr) {
+  Location l = loc(expr);
+  if (expr->isLogicalOp())
+    return lowerLogical(expr);
+  if (expr->getOpcode() == clang::BO_Comma) {
+    lowerDiscarded(expr->getLHS());
+    return lowerRValue(expr->getRHS());
+  }
+  if (expr->getLHS()->getType()->isPointerType() ||
+      expr->getRHS()->getType()->isPointerType())
+    return unsupported(expr, "pointers can be indexed, offset, "
+                             "incremented and passed to functions, but not "
+                             "compared or subtracted; keep an integer "
+                             "index");
+  Value lhs = lowerRValue(expr->getLHS());
+  Value rhs = lowerRValue(expr->getRHS());
+  if (!lhs || !rhs)
+    return nullptr;
+  if (expr->getOpcode() == clang::BO_Rem && isa<FloatType>(lhs.getType()))
+    return unsupported(expr, "'%' on floating-point values is not C++");
+  return arithmetic(expr->getOpcode(), lhs, rhs, expr->getLHS()->getType(),
+                    l);
+}
+
+/// `&&` and `||` evaluate their right side only when needed.
+Value FunctionLowering::lowerLogical(const clang::BinaryOperator *expr) {
+  Location l = loc(expr);
+  Value lhs = lowerRValue(expr->getLHS());
+  if (!lhs)
+    return nullptr;
+  lhs = toBool(lhs, expr->getLHS()->getType(), l);
+  Block *current = b.getInsertionBlock();
+  Block *rhsBlock = newBlock();
+  Block *merge = newBlock();
+  merge->addArgument(b.getI1Type(), l);
+  enter(current);
+  bool isAnd = expr->getOpcode() == clang::BO_LAnd;
+  Value shortCircuit = arith::ConstantOp::create(b, l, b.getBoolAttr(!isAnd));
+  if (isAnd)
+    cf::CondBranchOp::create(b, l, lhs, rhsBlock, ValueRange{}, merge,
+                             ValueRange{shortCircuit});
+  else
+    cf::CondBranchOp::create(b, l, lhs, merge, ValueRange{shortCircuit},
+                             rhsBlock, ValueRange{});
+  enter(rhsBlock);
+  Value rhs = lowerRValue(expr->getRHS());
+  if (!rhs)
+    return nullptr;
+  rhs = toBool(rhs, expr->getRHS()->getType(), l);
+  cf::BranchOp::create(b, l, merge, ValueRange{rhs});
+  enter(merge);
+  return merge->getArgument(0);
+}
+
+Value FunctionLowering::lowerUnary(const clang::UnaryOperator *expr) {
+  Location l = loc(expr);
+  const clang::Expr *sub = expr->getSubExpr();
+  switch (expr->getOpcode()) {
+  case clang::UO_Plus:
+    return lowerRValue(sub);
+  case clang::UO_Minus: {
+    Value v = lowerRValue(sub);
+    if (!v)
+      return nullptr;
+    if (isa<FloatType>(v.getType()))
+      return arith::NegFOp::create(b, l, v);
+    Value zero = arith::ConstantOp::create(b, l, v.getType(),
+                                           b.getZeroAttr(v.getType()));
+    return arith::SubIOp::create(b, l, zero, v);
+  }
+  case clang::UO_LNot: {
+    Value v = lowerRValue(sub);
+    if (!v)
+      return nullptr;
+    Value one = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+    return arith::XOrIOp::create(b, l, toBool(v, sub->getType(), l), one);
+  }
+  case clang::UO_Not: {
+    Value v = lowerRValue(sub);
+    if (!v)
+      return nullptr;
+    Value ones = arith::ConstantOp::create(
+        b, l, v.getType(), b.getIntegerAttr(v.getType(), -1));
+    return arith::XOrIOp::create(b, l, v, ones);
+  }
+  case clang::UO_PreInc:
+  case clang::UO_PreDec:
+  case clang::UO_PostInc:
+  case clang::UO_PostDec: {
+    std::optional<Address> place = lowerLValue(sub);
+    if (!place)
+      return nullptr;
+    auto [old, updated] = increment(expr, *place);
+    return expr->isPrefix() ? updated : old;
+  }
+  case clang::UO_Deref: {
+    std::optional<Address> place = lowerLValue(expr);
+    return place ? load(*place, l) : nullptr;
+  }
+  default:
+    return unsupported(expr, "this operator cannot be differentiated");
+  }
+}
+
+std::pair<Value, Value>
+FunctionLowering::increment(const clang::UnaryOperator *expr, Address place) {
+  Location l = loc(expr);
+  Value old = load(place, l);
+  Type type = old.getType();
+  Value one = isa<FloatType>(type)
+                  ? arith::ConstantOp::create(b, l, type,
+                                              b.getFloatAttr(type, 1.0))
+                  : arith::ConstantOp::create(b, l, type,
+                                              b.getIntegerAttr(type, 1));
+  clang::BinaryOperatorKind kind =
+      expr->isIncrementOp() ? clang::BO_Add : clang::BO_Sub;
+  Value updated =
+      arithmetic(kind, old, one, expr->getSubExpr()->getType(), l);
+  store(updated, place, l);
+  return {old, updated};
+}
+
+Value FunctionLowering::lowerConditional(
+    const clang::ConditionalOperator *expr) {
+  Location l = loc(expr);
+  Type type = typeOf(expr);
+  Value cond = lowerRValue(expr->getCond());
+  if (!type || !cond)
+    return nullptr;
+  cond = toBool(cond, expr->getCond()->getType(), l);
+  Block *current = b.getInsertionBlock();
+  Block *trueBlock = newBlock();
+  Block *falseBlock = newBlock();
+  Block *merge = newBlock();
+  merge->addArgument(type, l);
+  enter(current);
+  cf::CondBranchOp::create(b, l, cond, trueBlock, falseBlock);
+  for (auto [block, arm] : {std::pair{trueBlock, expr->getTrueExpr()},
+                            std::pair{falseBlock, expr->getFalseExpr()}}) {
+    enter(block);
+    Value v = lowerRValue(arm);
+    if (!v)
+      return nullptr;
+    cf::BranchOp::create(b, l, merge, ValueRange{v});
+  }
+  enter(merge);
+  return merge->getArgument(0);
+}
+
+} // namespace cotangent::frontend

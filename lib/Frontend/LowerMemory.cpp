@@ -1,0 +1,540 @@
+//===- LowerMemory.cpp - Addresses: lvalues, pointers, aggregates ---------===//
+//
+// An object is a run of scalars in a 1-D memref (see Layout). An lvalue is
+// the address of its first scalar; a field adds its offset, an array
+// element its index times the element's size, `p + k` k times the
+// pointee's size. Aggregates are built in place: an initializer writes
+// straight into the object it initializes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+//===----------------------------------------------------------------------===//
+// Addresses
+//===----------------------------------------------------------------------===//
+
+Address FunctionLowering::offsetBy(Address address, Value delta, Location l) {
+  if (matchPattern(delta, m_Zero()))
+    return address;
+  if (matchPattern(address.offset, m_Zero()))
+    return Address{address.memref, delta};
+  return Address{address.memref,
+                 arith::AddIOp::create(b, l, address.offset, delta)};
+}
+
+Address FunctionLowering::offsetBy(Address address, int64_t delta,
+                                   Location l) {
+  if (delta == 0)
+    return address;
+  return offsetBy(address, constantIndex(delta, l), l);
+}
+
+Value FunctionLowering::materialize(Address address, Location l) {
+  auto type = cast<MemRefType>(address.memref.getType());
+  MemRefType pointerType = getPointerType(type.getElementType());
+  Value memref = address.memref;
+  if (type != pointerType)
+    memref = memref::CastOp::create(b, l, pointerType, memref);
+  if (matchPattern(address.offset, m_Zero()))
+    return memref;
+  // A view from the element to the end of the memory.
+  Value size = arith::SubIOp::create(
+      b, l, memref::DimOp::create(b, l, memref, 0), address.offset);
+  return memref::SubViewOp::create(
+      b, l, memref, ArrayRef<OpFoldResult>{address.offset},
+      ArrayRef<OpFoldResult>{size},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+}
+
+std::optional<Address> FunctionLowering::allocate(clang::QualType type,
+                                                  clang::SourceRange range,
+                                                  const Twine &what) {
+  std::optional<Layout> layout = module.getLayout(type, range, what);
+  if (!layout)
+    return std::nullopt;
+  // At the function entry, so that SROA and mem2reg see every slot.
+  Location l = module.getLoc(range.getBegin());
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  Value memref = memref::AllocaOp::create(
+      entry, l, MemRefType::get({layout->size}, layout->scalar));
+  return Address{memref, constantIndex(0, l)};
+}
+
+std::optional<Address>
+FunctionLowering::materializeTemporary(const clang::Expr *expr) {
+  std::optional<Address> place =
+      allocate(expr->getType(), expr->getSourceRange(), "this temporary");
+  if (!place || !initialize(expr, expr->getType(), *place))
+    return std::nullopt;
+  return place;
+}
+
+/// Runs `body(i)` for i in [0, count): unrolled when short, a loop
+/// otherwise.
+template <typename Body>
+static void forEachIndex(OpBuilder &b, Location l, int64_t count, Body body) {
+  if (count <= 16) {
+    for (int64_t i = 0; i < count; ++i)
+      body(arith::ConstantIndexOp::create(b, l, i).getResult());
+    return;
+  }
+  Value zero = arith::ConstantIndexOp::create(b, l, 0);
+  Value end = arith::ConstantIndexOp::create(b, l, count);
+  Value one = arith::ConstantIndexOp::create(b, l, 1);
+  auto loop = scf::ForOp::create(b, l, zero, end, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  body(loop.getInductionVar());
+}
+
+void FunctionLowering::copy(Address dest, Address source, int64_t size,
+                            Location l) {
+  forEachIndex(b, l, size, [&](Value i) {
+    store(load(offsetBy(source, i, l), l), offsetBy(dest, i, l), l);
+  });
+}
+
+void FunctionLowering::fillZero(Address dest, const Layout &layout,
+                                Location l) {
+  Value zero =
+      arith::ConstantOp::create(b, l, layout.scalar, b.getZeroAttr(layout.scalar));
+  forEachIndex(b, l, layout.size,
+               [&](Value i) { store(zero, offsetBy(dest, i, l), l); });
+}
+
+//===----------------------------------------------------------------------===//
+// Lvalues
+//===----------------------------------------------------------------------===//
+
+/// The offset of the base class that a derived-to-base cast selects.
+static int64_t baseOffset(ModuleLowering &module,
+                          const clang::CastExpr *cast) {
+  const clang::CXXRecordDecl *derived =
+      cast->getSubExpr()->getType()->getPointeeCXXRecordDecl();
+  if (!derived)
+    derived = cast->getSubExpr()->getType()->getAsCXXRecordDecl();
+  int64_t offset = 0;
+  for (const clang::CXXBaseSpecifier *base : cast->path()) {
+    offset += module.getBaseOffset(derived, base->getType());
+    derived = base->getType()->getAsCXXRecordDecl();
+  }
+  return offset;
+}
+
+std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
+  using Result = std::optional<Address>;
+  expr = strip(expr);
+  Location l = loc(expr);
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
+    const clang::ValueDecl *var = ref->getDecl();
+    if (auto it = places.find(var); it != places.end())
+      return it->second;
+    if (pointers.count(var))
+      return unsupported<Result>(expr, "a pointer variable can be read, "
+                                       "offset and assigned, but not "
+                                       "addressed or bound to a reference");
+    if (isa<clang::VarDecl>(var) &&
+        !var->getDeclContext()->isFunctionOrMethod())
+      return unsupported<Result>(expr, "global variables cannot be used in "
+                                       "differentiable functions; pass the "
+                                       "value as a parameter");
+    return unsupported<Result>(expr, "this name cannot be used in a "
+                                     "differentiable function");
+  }
+  if (const auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(expr)) {
+    std::optional<Address> base = lowerPointer(subscript->getBase());
+    Value i = lowerRValue(subscript->getIdx());
+    std::optional<Layout> element = layoutOf(expr->getType(), expr);
+    if (!base || !i || !element)
+      return std::nullopt;
+    i = index(i, subscript->getIdx()->getType(), l);
+    if (element->size != 1)
+      i = arith::MulIOp::create(b, l, i, constantIndex(element->size, l));
+    return offsetBy(*base, i, l);
+  }
+  if (const auto *unary = dyn_cast<clang::UnaryOperator>(expr)) {
+    if (unary->getOpcode() == clang::UO_Deref)
+      return lowerPointer(unary->getSubExpr());
+    if (unary->isPrefix() && unary->isIncrementDecrementOp()) {
+      std::optional<Address> place = lowerLValue(unary->getSubExpr());
+      if (place)
+        increment(unary, *place);
+      return place;
+    }
+  }
+  if (const auto *member = dyn_cast<clang::MemberExpr>(expr)) {
+    const auto *field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+    if (!field)
+      return unsupported<Result>(expr, "static members cannot be used in "
+                                       "differentiable functions; pass the "
+                                       "value as a parameter");
+    std::optional<Address> base = member->isArrow()
+                                      ? lowerPointer(member->getBase())
+                                      : lowerLValue(member->getBase());
+    if (!base)
+      return std::nullopt;
+    return offsetBy(*base, module.getFieldOffset(field), l);
+  }
+  if (const auto *binary = dyn_cast<clang::BinaryOperator>(expr)) {
+    if (binary->getOpcode() == clang::BO_Comma) {
+      lowerDiscarded(binary->getLHS());
+      return lowerLValue(binary->getRHS());
+    }
+    if (binary->isAssignmentOp())
+      return lowerScalarAssignment(binary);
+  }
+  if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
+    std::optional<CallResult> result = lowerCall(call, std::nullopt);
+    if (!result)
+      return std::nullopt;
+    if (result->address)
+      return result->address;
+    return unsupported<Result>(expr, "this call does not designate memory");
+  }
+  if (const auto *cast = dyn_cast<clang::CastExpr>(expr)) {
+    switch (cast->getCastKind()) {
+    case clang::CK_NoOp:
+      return lowerLValue(cast->getSubExpr());
+    case clang::CK_DerivedToBase:
+    case clang::CK_UncheckedDerivedToBase: {
+      std::optional<Address> derived = lowerLValue(cast->getSubExpr());
+      if (!derived)
+        return std::nullopt;
+      return offsetBy(*derived, baseOffset(module, cast), l);
+    }
+    default:
+      break;
+    }
+  }
+  if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(expr))
+    return temporary->getSubExpr()->isGLValue()
+               ? lowerLValue(temporary->getSubExpr())
+               : materializeTemporary(temporary->getSubExpr());
+  if (isa<clang::ConditionalOperator>(expr))
+    return unsupported<Result>(expr, "a conditional that selects between "
+                                     "two places is not supported; use "
+                                     "'if'/'else'");
+  return unsupported<Result>(expr, "cannot take the address of this "
+                                   "expression in a differentiable function");
+}
+
+std::optional<Address>
+FunctionLowering::lowerScalarAssignment(const clang::BinaryOperator *expr) {
+  Location l = loc(expr);
+  if (expr->getLHS()->getType()->isPointerType())
+    return lowerPointerAssignment(expr);
+  // C++17: the right operand is evaluated first.
+  Value rhs = lowerRValue(expr->getRHS());
+  std::optional<Address> place = lowerLValue(expr->getLHS());
+  if (!place || !rhs)
+    return std::nullopt;
+  if (const auto *compound = dyn_cast<clang::CompoundAssignOperator>(expr)) {
+    // x op= y computes in the computation type, then converts back.
+    clang::QualType lhsType = expr->getLHS()->getType();
+    clang::QualType computation = compound->getComputationLHSType();
+    Value lhs = convert(load(*place, l), lhsType, computation, l);
+    Value result = arithmetic(
+        clang::BinaryOperator::getOpForCompoundAssignment(expr->getOpcode()),
+        lhs, rhs, computation, l);
+    rhs = convert(result, compound->getComputationResultType(), lhsType, l);
+  }
+  store(rhs, *place, l);
+  return place;
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers
+//===----------------------------------------------------------------------===//
+
+/// `k` pointees further, in scalars.
+static Value scaled(OpBuilder &b, Location l, Value k, int64_t pointeeSize) {
+  if (pointeeSize == 1)
+    return k;
+  return arith::MulIOp::create(
+      b, l, k, arith::ConstantIndexOp::create(b, l, pointeeSize));
+}
+
+std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
+  using Result = std::optional<Address>;
+  expr = strip(expr);
+  Location l = loc(expr);
+  if (const auto *cast = dyn_cast<clang::CastExpr>(expr)) {
+    switch (cast->getCastKind()) {
+    case clang::CK_NoOp:
+    case clang::CK_LValueToRValue:
+      return lowerPointer(cast->getSubExpr());
+    case clang::CK_ArrayToPointerDecay:
+      return lowerLValue(cast->getSubExpr());
+    case clang::CK_DerivedToBase:
+    case clang::CK_UncheckedDerivedToBase: {
+      std::optional<Address> derived = lowerPointer(cast->getSubExpr());
+      if (!derived)
+        return std::nullopt;
+      return offsetBy(*derived, baseOffset(module, cast), l);
+    }
+    case clang::CK_NullToPointer:
+      return unsupported<Result>(expr, "null pointers cannot be used in "
+                                       "differentiable functions; pass an "
+                                       "array and a count");
+    default:
+      return unsupported<Result>(expr, Twine("the pointer conversion '") +
+                                           cast->getCastKindName() +
+                                           "' cannot be differentiated");
+    }
+  }
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
+    if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
+      return Address{it->second.memref,
+                     load(Address{it->second.offsetSlot, constantIndex(0, l)},
+                          l)};
+  }
+  if (isa<clang::CXXThisExpr>(expr))
+    return self;
+  if (isa<clang::CXXNewExpr>(expr))
+    return unsupported<Result>(expr, "heap allocation is not supported in "
+                                     "differentiable functions yet; "
+                                     "allocate outside and pass a pointer");
+  auto pointeeSize = [&](const clang::Expr *pointer) -> std::optional<int64_t> {
+    std::optional<Layout> layout =
+        layoutOf(pointer->getType()->getPointeeType(), pointer);
+    return layout ? std::optional<int64_t>(layout->size) : std::nullopt;
+  };
+  if (const auto *binary = dyn_cast<clang::BinaryOperator>(expr)) {
+    if (binary->isAdditiveOp() && !binary->getRHS()->getType()->isPointerType()) {
+      // p + k, p - k.
+      std::optional<Address> pointer = lowerPointer(binary->getLHS());
+      Value k = lowerRValue(binary->getRHS());
+      std::optional<int64_t> size = pointeeSize(binary->getLHS());
+      if (!pointer || !k || !size)
+        return std::nullopt;
+      k = scaled(b, l, index(k, binary->getRHS()->getType(), l), *size);
+      if (binary->getOpcode() == clang::BO_Sub)
+        return Address{pointer->memref,
+                       arith::SubIOp::create(b, l, pointer->offset, k)};
+      return offsetBy(*pointer, k, l);
+    }
+    if (binary->getOpcode() == clang::BO_Add) {
+      // k + p.
+      Value k = lowerRValue(binary->getLHS());
+      std::optional<Address> pointer = lowerPointer(binary->getRHS());
+      std::optional<int64_t> size = pointeeSize(binary->getRHS());
+      if (!pointer || !k || !size)
+        return std::nullopt;
+      return offsetBy(
+          *pointer,
+          scaled(b, l, index(k, binary->getLHS()->getType(), l), *size), l);
+    }
+    if (binary->isAssignmentOp())
+      return lowerPointerAssignment(binary);
+    if (binary->getOpcode() == clang::BO_Comma) {
+      lowerDiscarded(binary->getLHS());
+      return lowerPointer(binary->getRHS());
+    }
+  }
+  if (const auto *unary = dyn_cast<clang::UnaryOperator>(expr)) {
+    if (unary->getOpcode() == clang::UO_AddrOf)
+      return lowerLValue(unary->getSubExpr());
+    if (unary->isIncrementDecrementOp()) {
+      // p++, --p on a pointer variable move its offset.
+      const auto *ref =
+          dyn_cast<clang::DeclRefExpr>(strip(unary->getSubExpr()));
+      auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
+      std::optional<int64_t> size = pointeeSize(unary->getSubExpr());
+      if (it == pointers.end())
+        return unsupported<Result>(expr, "only pointer variables can be "
+                                         "incremented");
+      if (!size)
+        return std::nullopt;
+      Address slot{it->second.offsetSlot, constantIndex(0, l)};
+      Value old = load(slot, l);
+      Value step = constantIndex(*size, l);
+      Value updated = unary->isIncrementOp()
+                          ? arith::AddIOp::create(b, l, old, step).getResult()
+                          : arith::SubIOp::create(b, l, old, step).getResult();
+      store(updated, slot, l);
+      return Address{it->second.memref, unary->isPrefix() ? updated : old};
+    }
+  }
+  if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
+    std::optional<CallResult> result = lowerCall(call, std::nullopt);
+    if (!result)
+      return std::nullopt;
+    return result->address;
+  }
+  return unsupported<Result>(expr, "this pointer cannot be differentiated; "
+                                   "use pointer parameters, arrays, and "
+                                   "offsets from them");
+}
+
+std::optional<Address>
+FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
+  using Result = std::optional<Address>;
+  Location l = loc(expr);
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr->getLHS()));
+  auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
+  if (it == pointers.end())
+    return unsupported<Result>(expr, "only pointer variables can be "
+                                     "assigned");
+  std::optional<Address> pointer;
+  Address slot{it->second.offsetSlot, constantIndex(0, l)};
+  if (expr->getOpcode() == clang::BO_Assign) {
+    pointer = lowerPointer(expr->getRHS());
+  } else if (expr->getOpcode() == clang::BO_AddAssign ||
+             expr->getOpcode() == clang::BO_SubAssign) {
+    Value k = lowerRValue(expr->getRHS());
+    std::optional<Layout> pointee =
+        layoutOf(expr->getLHS()->getType()->getPointeeType(), expr);
+    if (!k || !pointee)
+      return std::nullopt;
+    k = scaled(b, l, index(k, expr->getRHS()->getType(), l), pointee->size);
+    Value old = load(slot, l);
+    pointer = Address{it->second.memref,
+                      expr->getOpcode() == clang::BO_AddAssign
+                          ? arith::AddIOp::create(b, l, old, k).getResult()
+                          : arith::SubIOp::create(b, l, old, k).getResult()};
+  } else {
+    return unsupported<Result>(expr, "this operator cannot be applied to a "
+                                     "pointer");
+  }
+  if (!pointer)
+    return std::nullopt;
+  if (pointer->memref != it->second.memref)
+    return unsupported<Result>(expr, "a pointer variable can only move "
+                                     "within the array it was initialized "
+                                     "with; use another variable");
+  store(pointer->offset, slot, l);
+  return pointer;
+}
+
+//===----------------------------------------------------------------------===//
+// Initialization
+//===----------------------------------------------------------------------===//
+
+bool FunctionLowering::initialize(const clang::Expr *init,
+                                  clang::QualType type, Address dest) {
+  if (isAggregate(type.getCanonicalType()))
+    return initializeAggregate(init, dest);
+  Value value = lowerRValue(init);
+  if (!value)
+    return false;
+  store(value, dest, loc(init));
+  return true;
+}
+
+bool FunctionLowering::initializeAggregate(const clang::Expr *init,
+                                           Address dest) {
+  init = strip(init);
+  Location l = loc(init);
+  clang::QualType type = init->getType().getCanonicalType();
+  if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(init))
+    return initializeAggregate(temporary->getSubExpr(), dest);
+  if (const auto *bind = dyn_cast<clang::CXXBindTemporaryExpr>(init))
+    return initializeAggregate(bind->getSubExpr(), dest);
+  if (const auto *defaultArg = dyn_cast<clang::CXXDefaultArgExpr>(init))
+    return initializeAggregate(defaultArg->getExpr(), dest);
+  if (const auto *defaultInit = dyn_cast<clang::CXXDefaultInitExpr>(init))
+    return initializeAggregate(defaultInit->getExpr(), dest);
+  if (const auto *cast = dyn_cast<clang::CastExpr>(init)) {
+    if (cast->getCastKind() == clang::CK_NoOp ||
+        cast->getCastKind() == clang::CK_ConstructorConversion)
+      return initializeAggregate(cast->getSubExpr(), dest);
+  }
+  if (isa<clang::ImplicitValueInitExpr>(init)) {
+    std::optional<Layout> layout = layoutOf(type, init);
+    if (!layout)
+      return false;
+    fillZero(dest, *layout, l);
+    return true;
+  }
+  if (const auto *list = dyn_cast<clang::InitListExpr>(init)) {
+    if (list->isTransparent())
+      return initializeAggregate(list->getInit(0), dest);
+    unsigned next = 0;
+    auto part = [&](clang::QualType partType, Address at) {
+      if (next < list->getNumInits())
+        return initialize(list->getInit(next++), partType, at);
+      if (const clang::Expr *filler = list->getArrayFiller())
+        return initialize(filler, partType, at);
+      std::optional<Layout> layout = layoutOf(partType, init);
+      if (layout)
+        fillZero(at, *layout, l);
+      return layout.has_value();
+    };
+    if (const auto *array = ast.getAsConstantArrayType(type)) {
+      clang::QualType elementType = array->getElementType();
+      std::optional<Layout> element = layoutOf(elementType, init);
+      if (!element)
+        return false;
+      for (uint64_t i = 0, e = array->getSize().getZExtValue(); i < e; ++i)
+        if (!part(elementType, offsetBy(dest, i * element->size, l)))
+          return false;
+      return true;
+    }
+    const clang::RecordDecl *record = type->getAsRecordDecl();
+    if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
+      for (const clang::CXXBaseSpecifier &base : cxx->bases()) {
+        if (base.getType()->getAsCXXRecordDecl()->isEmpty()) {
+          ++next;
+          continue;
+        }
+        if (!part(base.getType(),
+                  offsetBy(dest, module.getBaseOffset(cxx, base.getType()),
+                           l)))
+          return false;
+      }
+    }
+    for (const clang::FieldDecl *field : record->fields())
+      if (!part(field->getType(),
+                offsetBy(dest, module.getFieldOffset(field), l)))
+        return false;
+    return true;
+  }
+  if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init))
+    return lowerConstruct(construct, dest);
+  if (const auto *call = dyn_cast<clang::CallExpr>(init))
+    return lowerCall(call, dest).has_value();
+  if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(init)) {
+    Value cond = lowerRValue(conditional->getCond());
+    if (!cond)
+      return false;
+    cond = toBool(cond, conditional->getCond()->getType(), l);
+    Block *current = b.getInsertionBlock();
+    Block *trueBlock = newBlock();
+    Block *falseBlock = newBlock();
+    Block *merge = newBlock();
+    enter(current);
+    cf::CondBranchOp::create(b, l, cond, trueBlock, falseBlock);
+    for (auto [block, arm] :
+         {std::pair{trueBlock, conditional->getTrueExpr()},
+          std::pair{falseBlock, conditional->getFalseExpr()}}) {
+      enter(block);
+      if (!initializeAggregate(arm, dest))
+        return false;
+      branchTo(l, merge);
+    }
+    enter(merge);
+    return true;
+  }
+  if (init->isGLValue()) {
+    std::optional<Address> source = lowerLValue(init);
+    std::optional<Layout> layout = layoutOf(type, init);
+    if (!source || !layout)
+      return false;
+    copy(dest, *source, layout->size, l);
+    return true;
+  }
+  unsupported(init, Twine("the initializer '") + init->getStmtClassName() +
+                        "' cannot be differentiated");
+  return false;
+}
+
+} // namespace cotangent::frontend

@@ -1,0 +1,465 @@
+//===- LowerStmt.cpp - The function and its statements --------------------===//
+
+#include "FunctionLowering.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+bool FunctionLowering::isTerminated() {
+  Block *block = b.getInsertionBlock();
+  return !block->empty() && block->back().hasTrait<OpTrait::IsTerminator>();
+}
+
+void FunctionLowering::branchTo(Location l, Block *target,
+                                ValueRange operands) {
+  if (!isTerminated())
+    cf::BranchOp::create(b, l, target, operands);
+}
+
+void FunctionLowering::lower() {
+  Block *entry = function.addEntryBlock();
+  enter(entry);
+  Location fnLoc = function.getLoc();
+  Value zero = constantIndex(0, fnLoc);
+  ArrayRef<BlockArgument> args = entry->getArguments();
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
+      method && method->isInstance()) {
+    self = Address{args.front(), zero};
+    args = args.drop_front();
+  }
+  for (const clang::ParmVarDecl *param : decl->parameters()) {
+    Value arg = args.front();
+    args = args.drop_front();
+    clang::QualType type = param->getType();
+    if (type->isReferenceType() || isAggregate(type)) {
+      // A by-value aggregate is the caller's copy, ours to change.
+      places[param] = Address{arg, zero};
+    } else if (type->isPointerType()) {
+      Value slot = memref::AllocaOp::create(
+          b, fnLoc, MemRefType::get({1}, b.getIndexType()));
+      store(zero, Address{slot, zero}, fnLoc);
+      pointers[param] = {arg, slot};
+    } else {
+      Value slot =
+          memref::AllocaOp::create(b, fnLoc, MemRefType::get({1}, arg.getType()));
+      store(arg, Address{slot, zero}, fnLoc);
+      places[param] = Address{slot, zero};
+    }
+  }
+  if (!args.empty())
+    resultAddress = Address{args.front(), zero};
+
+  returnBlock = newBlock();
+  for (Type type : function.getFunctionType().getResults())
+    returnBlock->addArgument(type, fnLoc);
+  enter(entry);
+  if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(decl))
+    lowerConstructorInitializers(ctor);
+  lowerStmt(decl->getBody());
+
+  // Falling off the end of a value-returning function is undefined; so is
+  // code after a return, break or continue, which sits in blocks nobody
+  // branches to. Give them all a terminator so that the clean-up drops them.
+  Location end = module.getLoc(decl->getBodyRBrace());
+  SmallVector<Value> undefined;
+  for (Type type : returnBlock->getArgumentTypes()) {
+    OpBuilder atEntry = OpBuilder::atBlockBegin(entry);
+    undefined.push_back(ub::PoisonOp::create(atEntry, end, type));
+  }
+  for (Block &block : function.getBody()) {
+    if (&block == returnBlock)
+      continue;
+    b.setInsertionPointToEnd(&block);
+    branchTo(end, returnBlock, undefined);
+  }
+  enter(returnBlock);
+  func::ReturnOp::create(b, end, returnBlock->getArguments());
+}
+
+void FunctionLowering::lowerConstructorInitializers(
+    const clang::CXXConstructorDecl *ctor) {
+  for (const clang::CXXCtorInitializer *init : ctor->inits()) {
+    const clang::Expr *value = init->getInit();
+    Location l = module.getLoc(init->getSourceLocation());
+    if (init->isMemberInitializer()) {
+      const clang::FieldDecl *field = init->getMember();
+      initialize(value, field->getType(),
+                 offsetBy(*self, module.getFieldOffset(field), l));
+    } else if (init->isBaseInitializer()) {
+      clang::QualType base(init->getBaseClass(), 0);
+      initialize(value, base,
+                 offsetBy(*self, module.getBaseOffset(ctor->getParent(), base),
+                          l));
+    } else if (init->isDelegatingInitializer()) {
+      initializeAggregate(value, *self);
+    } else {
+      module.error(init->getSourceRange(),
+                   "this initializer cannot be differentiated");
+    }
+  }
+}
+
+void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
+  if (!stmt)
+    return;
+  Location l = loc(stmt);
+  if (const auto *compound = dyn_cast<clang::CompoundStmt>(stmt)) {
+    for (const clang::Stmt *child : compound->body())
+      lowerStmt(child);
+    return;
+  }
+  if (const auto *declStmt = dyn_cast<clang::DeclStmt>(stmt)) {
+    for (const clang::Decl *d : declStmt->decls()) {
+      if (const auto *var = dyn_cast<clang::VarDecl>(d))
+        lowerVarDecl(var);
+      else if (!isa<clang::TypedefNameDecl, clang::UsingDecl,
+                    clang::StaticAssertDecl, clang::UsingDirectiveDecl>(d))
+        unsupported(stmt, "this declaration cannot appear in a "
+                          "differentiable function; move it outside");
+    }
+    return;
+  }
+  if (const auto *ret = dyn_cast<clang::ReturnStmt>(stmt))
+    return lowerReturn(ret);
+  if (const auto *ifStmt = dyn_cast<clang::IfStmt>(stmt))
+    return lowerIf(ifStmt);
+  if (const auto *forStmt = dyn_cast<clang::ForStmt>(stmt)) {
+    if (forStmt->getConditionVariable())
+      return (void)unsupported(stmt, "a 'for' condition that declares a "
+                                     "variable is not supported; declare it "
+                                     "before the loop");
+    return lowerLoop(stmt, forStmt->getInit(), forStmt->getCond(),
+                     forStmt->getInc(), forStmt->getBody(), true);
+  }
+  if (const auto *whileStmt = dyn_cast<clang::WhileStmt>(stmt)) {
+    if (whileStmt->getConditionVariable())
+      return (void)unsupported(stmt, "a 'while' condition that declares a "
+                                     "variable is not supported; declare it "
+                                     "before the loop");
+    return lowerLoop(stmt, nullptr, whileStmt->getCond(), nullptr,
+                     whileStmt->getBody(), true);
+  }
+  if (const auto *doStmt = dyn_cast<clang::DoStmt>(stmt))
+    return lowerLoop(stmt, nullptr, doStmt->getCond(), nullptr,
+                     doStmt->getBody(), false);
+  if (const auto *rangeFor = dyn_cast<clang::CXXForRangeStmt>(stmt))
+    return lowerRangeFor(rangeFor);
+  if (isa<clang::BreakStmt, clang::ContinueStmt>(stmt)) {
+    if (jumps.empty()) {
+      unsupported(stmt, "'break' outside a loop cannot be differentiated; "
+                        "'switch' is not supported yet, use 'if'");
+      return;
+    }
+    branchTo(l, isa<clang::BreakStmt>(stmt) ? jumps.back().breakTarget
+                                            : jumps.back().continueTarget);
+    enter(newBlock());
+    return;
+  }
+  if (isa<clang::NullStmt>(stmt))
+    return;
+  // A label alone is harmless; a goto to it is what is diagnosed.
+  if (const auto *label = dyn_cast<clang::LabelStmt>(stmt))
+    return lowerStmt(label->getSubStmt());
+  if (const auto *expr = dyn_cast<clang::Expr>(stmt))
+    return lowerDiscarded(expr);
+  if (isa<clang::CXXTryStmt>(stmt))
+    return (void)unsupported(stmt, "exceptions cannot be differentiated; "
+                                   "handle errors outside the "
+                                   "differentiable function");
+  if (isa<clang::GotoStmt, clang::IndirectGotoStmt>(stmt))
+    return (void)unsupported(stmt, "'goto' cannot be differentiated; "
+                                   "rewrite it with loops, 'break' or "
+                                   "'return'");
+  if (isa<clang::AsmStmt>(stmt))
+    return (void)unsupported(stmt, "inline assembly cannot be "
+                                   "differentiated; move it into a function "
+                                   "with a custom derivative rule");
+  if (isa<clang::SwitchStmt>(stmt))
+    return (void)unsupported(stmt, "'switch' is not supported in "
+                                   "differentiable functions yet; use "
+                                   "'if'/'else'");
+  unsupported(stmt, Twine("the statement '") + stmt->getStmtClassName() +
+                        "' cannot be differentiated");
+}
+
+void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
+  expr = strip(expr);
+  clang::QualType type = expr->getType();
+  if (const auto *cast = dyn_cast<clang::CastExpr>(expr);
+      cast && cast->getCastKind() == clang::CK_ToVoid)
+    return lowerDiscarded(cast->getSubExpr());
+  if (const auto *call = dyn_cast<clang::CallExpr>(expr);
+      call && (type->isVoidType() || isAggregate(type))) {
+    lowerCall(call, std::nullopt);
+    return;
+  }
+  if (type->isPointerType()) {
+    lowerPointer(expr);
+  } else if (expr->isGLValue()) {
+    // Assignments, increments: their effect is on the place.
+    lowerLValue(expr);
+  } else if (isAggregate(type)) {
+    materializeTemporary(expr);
+  } else {
+    lowerRValue(expr);
+  }
+}
+
+void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
+  Location l = module.getLoc(var->getLocation());
+  if (!var->hasLocalStorage()) {
+    module.error(var->getSourceRange(),
+                 "static and thread-local variables cannot be "
+                 "differentiated; pass the value as a parameter");
+    return;
+  }
+  clang::QualType type = var->getType();
+  const clang::Expr *init = var->getInit();
+  if (type->isReferenceType()) {
+    if (type->getPointeeType()->isPointerType()) {
+      module.error(var->getSourceRange(),
+                   "references to pointers are not supported; copy the "
+                   "pointer");
+      return;
+    }
+    if (std::optional<Address> target = lowerLValue(init))
+      places[var] = *target;
+    return;
+  }
+  if (type->isPointerType()) {
+    if (!init) {
+      module.error(var->getSourceRange(),
+                   "a pointer variable must be initialized where it is "
+                   "declared");
+      return;
+    }
+    // A pointer variable moves within the memref it starts in: keep that
+    // memref and a slot for the offset.
+    std::optional<Address> pointer = lowerPointer(init);
+    if (!pointer)
+      return;
+    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+    Value slot = memref::AllocaOp::create(
+        entry, l, MemRefType::get({1}, b.getIndexType()));
+    store(pointer->offset, Address{slot, constantIndex(0, l)}, l);
+    pointers[var] = {pointer->memref, slot};
+    return;
+  }
+  std::optional<Address> place =
+      allocate(type, var->getSourceRange(), "variable '" + var->getName() + "'");
+  if (!place)
+    return;
+  places[var] = *place;
+  if (init)
+    initialize(init, type, *place);
+}
+
+void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
+  Location l = loc(stmt);
+  SmallVector<Value> returned;
+  if (const clang::Expr *value = stmt->getRetValue()) {
+    clang::QualType type = decl->getReturnType();
+    if (type->isVoidType()) {
+      lowerDiscarded(value);
+    } else if (isAggregate(type)) {
+      if (!initializeAggregate(value, *resultAddress))
+        return;
+    } else if (type->isReferenceType() || type->isPointerType()) {
+      std::optional<Address> address = type->isReferenceType()
+                                           ? lowerLValue(value)
+                                           : lowerPointer(value);
+      if (!address)
+        return;
+      returned.push_back(materialize(*address, l));
+    } else {
+      Value v = lowerRValue(value);
+      if (!v)
+        return;
+      returned.push_back(v);
+    }
+  }
+  if (returned.size() != returnBlock->getNumArguments())
+    return;
+  branchTo(l, returnBlock, returned);
+  enter(newBlock());
+}
+
+void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
+  Location l = loc(stmt);
+  if (stmt->isConsteval())
+    return (void)unsupported(stmt, "'if consteval' cannot be "
+                                   "differentiated");
+  lowerStmt(stmt->getInit());
+  if (stmt->isConstexpr()) {
+    // Clang has already chosen the branch.
+    std::optional<llvm::APSInt> taken =
+        stmt->getCond()->getIntegerConstantExpr(ast);
+    lowerStmt(taken && taken->getBoolValue() ? stmt->getThen()
+                                             : stmt->getElse());
+    return;
+  }
+  if (const clang::VarDecl *var = stmt->getConditionVariable())
+    lowerVarDecl(var);
+  Value cond = lowerRValue(stmt->getCond());
+  if (!cond)
+    return;
+  cond = toBool(cond, stmt->getCond()->getType(), l);
+  Block *current = b.getInsertionBlock();
+  Block *thenBlock = newBlock();
+  Block *elseBlock = stmt->getElse() ? newBlock() : nullptr;
+  Block *merge = newBlock();
+  enter(current);
+  cf::CondBranchOp::create(b, l, cond, thenBlock,
+                           elseBlock ? elseBlock : merge);
+  enter(thenBlock);
+  lowerStmt(stmt->getThen());
+  branchTo(l, merge);
+  if (elseBlock) {
+    enter(elseBlock);
+    lowerStmt(stmt->getElse());
+    branchTo(l, merge);
+  }
+  enter(merge);
+}
+
+void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
+                                 const clang::Stmt *init,
+                                 const clang::Expr *cond,
+                                 const clang::Expr *inc,
+                                 const clang::Stmt *body,
+                                 bool conditionFirst) {
+  Location l = loc(stmt);
+  lowerStmt(init);
+  Block *current = b.getInsertionBlock();
+  Block *condBlock = newBlock();
+  Block *bodyBlock = newBlock();
+  Block *incBlock = newBlock();
+  Block *exit = newBlock();
+  enter(current);
+  branchTo(l, conditionFirst ? condBlock : bodyBlock);
+
+  enter(condBlock);
+  if (cond) {
+    Value v = lowerRValue(cond);
+    if (!v)
+      return;
+    cf::CondBranchOp::create(b, l, toBool(v, cond->getType(), l), bodyBlock,
+                             exit);
+  } else {
+    cf::BranchOp::create(b, l, bodyBlock);
+  }
+
+  enter(bodyBlock);
+  jumps.push_back({exit, incBlock});
+  lowerStmt(body);
+  jumps.pop_back();
+  branchTo(l, incBlock);
+
+  enter(incBlock);
+  if (inc)
+    lowerDiscarded(inc);
+  branchTo(l, condBlock);
+  enter(exit);
+}
+
+/// Whether `type` is `std::array<T, N>`.
+static bool isStdArray(clang::QualType type) {
+  const auto *record = type->getAsCXXRecordDecl();
+  return record && record->getQualifiedNameAsString() == "std::array";
+}
+
+/// `for (T v : range)` over a built-in array or a std::array: a counted
+/// loop over the elements, whose layout is known, rather than over
+/// iterators (which would need pointer comparison).
+void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
+  Location l = loc(stmt);
+  const clang::Expr *range = stmt->getRangeInit();
+  clang::QualType rangeType = range->getType().getCanonicalType();
+  const clang::VarDecl *var = stmt->getLoopVariable();
+  clang::QualType varType = var->getType();
+  clang::QualType elementType = varType.getNonReferenceType();
+  clang::QualType expected;
+  if (const auto *array = ast.getAsConstantArrayType(rangeType))
+    expected = array->getElementType();
+  else if (isStdArray(rangeType))
+    expected = cast<clang::ClassTemplateSpecializationDecl>(
+                   rangeType->getAsCXXRecordDecl())
+                   ->getTemplateArgs()[0]
+                   .getAsType();
+  else
+    return (void)unsupported(range, "range-based 'for' is supported over "
+                                    "arrays and std::array only; loop over "
+                                    "an index");
+  if (!ast.hasSameUnqualifiedType(elementType, expected))
+    return module.error(var->getSourceRange(),
+                        "the loop variable's type differs from the "
+                        "elements'; convert inside the loop");
+  lowerStmt(stmt->getInit());
+  std::optional<Layout> rangeLayout = layoutOf(rangeType, range);
+  std::optional<Layout> elementLayout = layoutOf(expected, range);
+  std::optional<Address> base = range->isGLValue()
+                                    ? lowerLValue(range)
+                                    : materializeTemporary(range);
+  if (!rangeLayout || !elementLayout || !base)
+    return;
+  int64_t count = rangeLayout->size / elementLayout->size;
+
+  // The counter lives in a slot, like any local, so that mem2reg and the
+  // clean-up turn the loop into an scf.for.
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  Value counter =
+      memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getIndexType()));
+  Address counterPlace{counter, constantIndex(0, l)};
+  store(constantIndex(0, l), counterPlace, l);
+  Block *current = b.getInsertionBlock();
+  Block *condBlock = newBlock();
+  Block *bodyBlock = newBlock();
+  Block *incBlock = newBlock();
+  Block *exit = newBlock();
+  enter(current);
+  branchTo(l, condBlock);
+
+  enter(condBlock);
+  Value k = load(counterPlace, l);
+  Value more = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, k,
+                                     constantIndex(count, l));
+  cf::CondBranchOp::create(b, l, more, bodyBlock, exit);
+
+  enter(bodyBlock);
+  Value offset = arith::MulIOp::create(b, l, load(counterPlace, l),
+                                       constantIndex(elementLayout->size, l));
+  Address element = offsetBy(*base, offset, l);
+  if (varType->isReferenceType()) {
+    places[var] = element;
+  } else {
+    std::optional<Address> copyPlace =
+        allocate(varType, var->getSourceRange(), "the loop variable");
+    if (!copyPlace)
+      return;
+    copy(*copyPlace, element, elementLayout->size, l);
+    places[var] = *copyPlace;
+  }
+  jumps.push_back({exit, incBlock});
+  lowerStmt(stmt->getBody());
+  jumps.pop_back();
+  branchTo(l, incBlock);
+
+  enter(incBlock);
+  store(arith::AddIOp::create(b, l, load(counterPlace, l), constantIndex(1, l)),
+        counterPlace, l);
+  branchTo(l, condBlock);
+  enter(exit);
+}
+
+void lowerFunctionBody(ModuleLowering &module, const clang::FunctionDecl *decl,
+                       func::FuncOp function) {
+  if (!function)
+    return;
+  FunctionLowering(module, decl, function).lower();
+}
+
+} // namespace cotangent::frontend
