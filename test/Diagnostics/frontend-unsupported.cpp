@@ -1,9 +1,10 @@
 // Every construct outside the differentiable subset is a Clang error at its
 // source range, saying what it is and the way out; cotangent-cc exits with
 // status 1 (not a crash) and reports every error, not just the first.
-// RUN: not %cotangent-cc %s -- -std=c++20 2>&1 | FileCheck %s
+// RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 2>&1 | FileCheck %s
 // RUN: sh -c '%cotangent-cc %s -- -std=c++20 > /dev/null 2>&1; test $? -eq 1'
 #include <cstdio>
+#include <initializer_list>
 
 double global = 1;
 double external(double);
@@ -133,7 +134,15 @@ done:
   return 0;
 }
 
-// CHECK: 19 errors generated.
+[[ct::differentiable]] double uses_range_for_list(double x) {
+  double s = 0;
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:19: error: range-based 'for' is supported over arrays and std::array only; loop over an index
+  for (double v : {1.0, 2.0})
+    s += v * x;
+  return s;
+}
+
+// CHECK: 20 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -64,3 +64,16 @@
         return p[i] * p[j];
   return 0;
 }
+
+// `if` with an initializer and with a condition variable.
+// CHECK-LABEL: func.func @_Z9declaringd
+// CHECK: %[[T:.*]] = arith.mulf %arg0, %arg0
+// CHECK: arith.cmpf ogt, %[[T]]
+// CHECK: scf.if
+[[ct::differentiable]] double declaring(double x) {
+  if (double t = x * x; t > 1)
+    return t;
+  if (double u = x - 1)
+    return u * x;
+  return x;
+}
