@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace cotangent::frontend {
 
@@ -203,6 +204,8 @@ private:
     Value offsetSlot;
   };
   llvm::DenseMap<const clang::ValueDecl *, PointerVariable> pointers;
+  /// Variables whose declaration was an error: uses say nothing more.
+  llvm::DenseSet<const clang::ValueDecl *> invalid;
   /// `this` in member functions.
   std::optional<Address> self;
   /// Where an aggregate result is built.

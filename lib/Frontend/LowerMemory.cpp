@@ -138,6 +138,8 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
     const clang::ValueDecl *var = ref->getDecl();
     if (auto it = places.find(var); it != places.end())
       return it->second;
+    if (invalid.count(var))
+      return std::nullopt;
     if (pointers.count(var))
       return unsupported<Result>(expr, "a pointer variable can be read, "
                                        "offset and assigned, but not "
@@ -292,6 +294,8 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
     }
   }
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
+    if (invalid.count(ref->getDecl()))
+      return std::nullopt;
     if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
       return Address{it->second.memref,
                      load(Address{it->second.offsetSlot, constantIndex(0, l)},

@@ -228,6 +228,8 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     }
     if (std::optional<Address> target = lowerLValue(init))
       places[var] = *target;
+    else
+      invalid.insert(var);
     return;
   }
   if (type->isPointerType()) {
@@ -240,8 +242,10 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     // A pointer variable moves within the memref it starts in: keep that
     // memref and a slot for the offset.
     std::optional<Address> pointer = lowerPointer(init);
-    if (!pointer)
+    if (!pointer) {
+      invalid.insert(var);
       return;
+    }
     OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
     Value slot = memref::AllocaOp::create(
         entry, l, MemRefType::get({1}, b.getIndexType()));
@@ -251,8 +255,10 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   }
   std::optional<Address> place =
       allocate(type, var->getSourceRange(), "variable '" + var->getName() + "'");
-  if (!place)
+  if (!place) {
+    invalid.insert(var);
     return;
+  }
   places[var] = *place;
   if (init)
     initialize(init, type, *place);

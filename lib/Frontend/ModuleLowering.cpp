@@ -126,14 +126,17 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
   // The parts of the record: non-empty bases, then fields.
   SmallVector<std::pair<clang::QualType, clang::SourceRange>> parts;
   if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
+    if (cxx->isLambda())
+      return unsupported("lambdas are not supported in differentiable "
+                         "functions yet; write a named function");
     if (cxx->isPolymorphic())
       return unsupported("it has virtual functions; use a class without "
                          "them");
     if (cxx->getNumVBases())
       return unsupported("it has virtual base classes");
     if (!cxx->hasTrivialDestructor())
-      return unsupported("it has a destructor; differentiable code keeps "
-                         "only plain data");
+      return unsupported("it owns resources (it has a destructor); pass "
+                         "its data as a pointer and a size");
     for (const clang::CXXBaseSpecifier &base : cxx->bases())
       if (!base.getType()->getAsCXXRecordDecl()->isEmpty())
         parts.push_back({base.getType(), base.getSourceRange()});

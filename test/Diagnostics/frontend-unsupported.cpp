@@ -5,6 +5,7 @@
 // RUN: sh -c '%cotangent-cc %s -- -std=c++20 > /dev/null 2>&1; test $? -eq 1'
 #include <cstdio>
 #include <initializer_list>
+#include <vector>
 
 double global = 1;
 double external(double);
@@ -35,6 +36,11 @@ union Bits { double d; long i; };
 [[ct::differentiable]] double uses_pointer_field(const Node &node) {
   // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:50: error: parameter 'node' has type 'struct Node', which differentiable code does not support: it has a field of type 'const double *'; differentiable structs hold their data, pass pointers as parameters instead
   return node.value;
+}
+
+[[ct::differentiable]] double uses_vector(const std::vector<double> &v) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:43: error: parameter 'v' has type 'class std::vector<double>', which differentiable code does not support: it owns resources (it has a destructor); pass its data as a pointer and a size
+  return v[0];
 }
 
 [[ct::differentiable]] double uses_goto(double x) {
@@ -142,7 +148,14 @@ done:
   return s;
 }
 
-// CHECK: 20 errors generated.
+[[ct::differentiable]] double uses_lambda(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+2]]:3: error: variable 'f' has type 'class (lambda at {{.*}})', which differentiable code does not support: lambdas are not supported in differentiable functions yet; write a named function
+  // CHECK-NOT: error:
+  auto f = [=](double y) { return x * y; };
+  return f(x);
+}
+
+// CHECK: 22 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {
