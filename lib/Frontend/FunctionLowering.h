@@ -77,6 +77,11 @@ private:
                  const clang::Expr *cond, const clang::Expr *inc,
                  const clang::Stmt *body, bool conditionFirst);
   void lowerRangeFor(const clang::CXXForRangeStmt *stmt);
+  /// The blocks every loop has: condition (an i1), body, increment, exit,
+  /// with `break` and `continue` bound to exit and increment.
+  void emitLoop(Location loc, llvm::function_ref<Value()> condition,
+                llvm::function_ref<void()> body,
+                llvm::function_ref<void()> increment, bool conditionFirst);
   void lowerConstructorInitializers(const clang::CXXConstructorDecl *ctor);
   /// An expression evaluated for its side effects.
   void lowerDiscarded(const clang::Expr *expr);

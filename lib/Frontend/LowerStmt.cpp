@@ -332,14 +332,11 @@ void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
   enter(merge);
 }
 
-void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
-                                 const clang::Stmt *init,
-                                 const clang::Expr *cond,
-                                 const clang::Expr *inc,
-                                 const clang::Stmt *body,
-                                 bool conditionFirst) {
-  Location l = loc(stmt);
-  lowerStmt(init);
+void FunctionLowering::emitLoop(Location l,
+                                function_ref<Value()> condition,
+                                function_ref<void()> body,
+                                function_ref<void()> increment,
+                                bool conditionFirst) {
   Block *current = b.getInsertionBlock();
   Block *condBlock = newBlock();
   Block *bodyBlock = newBlock();
@@ -349,27 +346,45 @@ void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
   branchTo(l, conditionFirst ? condBlock : bodyBlock);
 
   enter(condBlock);
-  if (cond) {
-    Value v = lowerRValue(cond);
-    if (!v)
-      return;
-    cf::CondBranchOp::create(b, l, toBool(v, cond->getType(), l), bodyBlock,
-                             exit);
-  } else {
-    cf::BranchOp::create(b, l, bodyBlock);
-  }
+  Value more = condition();
+  if (!more)
+    return;
+  cf::CondBranchOp::create(b, l, more, bodyBlock, exit);
 
   enter(bodyBlock);
   jumps.push_back({exit, incBlock});
-  lowerStmt(body);
+  body();
   jumps.pop_back();
   branchTo(l, incBlock);
 
   enter(incBlock);
-  if (inc)
-    lowerDiscarded(inc);
+  increment();
   branchTo(l, condBlock);
   enter(exit);
+}
+
+void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
+                                 const clang::Stmt *init,
+                                 const clang::Expr *cond,
+                                 const clang::Expr *inc,
+                                 const clang::Stmt *body,
+                                 bool conditionFirst) {
+  Location l = loc(stmt);
+  lowerStmt(init);
+  emitLoop(
+      l,
+      [&]() -> Value {
+        if (!cond) // for (;;)
+          return arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+        Value v = lowerRValue(cond);
+        return v ? toBool(v, cond->getType(), l) : nullptr;
+      },
+      [&] { lowerStmt(body); },
+      [&] {
+        if (inc)
+          lowerDiscarded(inc);
+      },
+      conditionFirst);
 }
 
 /// Whether `type` is `std::array<T, N>`.
@@ -421,44 +436,36 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
       memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getIndexType()));
   Address counterPlace{counter, constantIndex(0, l)};
   store(constantIndex(0, l), counterPlace, l);
-  Block *current = b.getInsertionBlock();
-  Block *condBlock = newBlock();
-  Block *bodyBlock = newBlock();
-  Block *incBlock = newBlock();
-  Block *exit = newBlock();
-  enter(current);
-  branchTo(l, condBlock);
-
-  enter(condBlock);
-  Value k = load(counterPlace, l);
-  Value more = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, k,
+  emitLoop(
+      l,
+      [&]() -> Value {
+        return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                     load(counterPlace, l),
                                      constantIndex(count, l));
-  cf::CondBranchOp::create(b, l, more, bodyBlock, exit);
-
-  enter(bodyBlock);
-  Value offset = arith::MulIOp::create(b, l, load(counterPlace, l),
-                                       constantIndex(elementLayout->size, l));
-  Address element = offsetBy(*base, offset, l);
-  if (varType->isReferenceType()) {
-    places[var] = element;
-  } else {
-    std::optional<Address> copyPlace =
-        allocate(varType, var->getSourceRange(), "the loop variable");
-    if (!copyPlace)
-      return;
-    copy(*copyPlace, element, elementLayout->size, l);
-    places[var] = *copyPlace;
-  }
-  jumps.push_back({exit, incBlock});
-  lowerStmt(stmt->getBody());
-  jumps.pop_back();
-  branchTo(l, incBlock);
-
-  enter(incBlock);
-  store(arith::AddIOp::create(b, l, load(counterPlace, l), constantIndex(1, l)),
-        counterPlace, l);
-  branchTo(l, condBlock);
-  enter(exit);
+      },
+      [&] {
+        Value offset =
+            arith::MulIOp::create(b, l, load(counterPlace, l),
+                                  constantIndex(elementLayout->size, l));
+        Address element = offsetBy(*base, offset, l);
+        if (varType->isReferenceType()) {
+          places[var] = element;
+        } else {
+          std::optional<Address> copyPlace =
+              allocate(varType, var->getSourceRange(), "the loop variable");
+          if (!copyPlace)
+            return;
+          copy(*copyPlace, element, elementLayout->size, l);
+          places[var] = *copyPlace;
+        }
+        lowerStmt(stmt->getBody());
+      },
+      [&] {
+        store(arith::AddIOp::create(b, l, load(counterPlace, l),
+                                    constantIndex(1, l)),
+              counterPlace, l);
+      },
+      /*conditionFirst=*/true);
 }
 
 void lowerFunctionBody(ModuleLowering &module, const clang::FunctionDecl *decl,
