@@ -100,6 +100,14 @@ private:
   Value lowerLogical(const clang::BinaryOperator *expr);
   Value lowerUnary(const clang::UnaryOperator *expr);
   Value lowerConditional(const clang::ConditionalOperator *expr);
+  /// `c ? a : b`: each arm in its own block, lowered by `lowerArm`, which
+  /// gives the values passed to the merge block (of `mergeTypes`). Returns
+  /// the merge block, or null after an error.
+  mlir::Block *emitConditional(
+      const clang::ConditionalOperator *expr, mlir::TypeRange mergeTypes,
+      llvm::function_ref<bool(const clang::Expr *,
+                              llvm::SmallVectorImpl<Value> &)>
+          lowerArm);
   Value arithmetic(clang::BinaryOperatorKind kind, Value lhs, Value rhs,
                    clang::QualType type, Location loc);
   Value convert(Value value, clang::QualType from, clang::QualType to,
@@ -139,6 +147,10 @@ private:
   void fillZero(Address dest, const Layout &layout, Location loc);
   /// The address `delta` scalars further.
   Address offsetBy(Address address, Value delta, Location loc);
+  /// The address `delta` scalars further on, or back.
+  Address moveBy(Address address, Value delta, bool backwards, Location loc);
+  /// A new index slot at the function entry, holding `initial`.
+  Address newIndexSlot(Value initial, Location loc);
   Address offsetBy(Address address, int64_t delta, Location loc);
   /// A memref starting at the addressed element, of the pointer type, to
   /// pass as an argument or return.
@@ -206,7 +218,7 @@ private:
   /// their current offset.
   struct PointerVariable {
     Value memref;
-    Value offsetSlot;
+    Address offsetSlot;
   };
   llvm::DenseMap<const clang::ValueDecl *, PointerVariable> pointers;
   /// Variables whose declaration was an error: uses say nothing more.

@@ -137,8 +137,7 @@ FunctionLowering::emitCall(const clang::Expr *expr,
   clang::QualType returnType = callee->getReturnType().getCanonicalType();
 
   // The ct:: markers and <cmath>, on scalars.
-  if (!object && !isAggregate(returnType) &&
-      returnType->isArithmeticType()) {
+  if (!object && returnType->isArithmeticType()) {
     if (callee->getQualifiedNameAsString() == "ct::stop_gradient" && operands.size() == 1 &&
         isa<FloatType>(operands[0].getType()))
       return CallResult{ct::StopGradientOp::create(b, l, operands[0]), {}};

@@ -385,31 +385,48 @@ FunctionLowering::increment(const clang::UnaryOperator *expr, Address place) {
   return {old, updated};
 }
 
-Value FunctionLowering::lowerConditional(
-    const clang::ConditionalOperator *expr) {
+Block *FunctionLowering::emitConditional(
+    const clang::ConditionalOperator *expr, TypeRange mergeTypes,
+    function_ref<bool(const clang::Expr *, SmallVectorImpl<Value> &)>
+        lowerArm) {
   Location l = loc(expr);
-  Type type = typeOf(expr);
   Value cond = lowerRValue(expr->getCond());
-  if (!type || !cond)
+  if (!cond)
     return nullptr;
   cond = toBool(cond, expr->getCond()->getType(), l);
   Block *current = b.getInsertionBlock();
   Block *trueBlock = newBlock();
   Block *falseBlock = newBlock();
   Block *merge = newBlock();
-  merge->addArgument(type, l);
+  for (Type type : mergeTypes)
+    merge->addArgument(type, l);
   enter(current);
   cf::CondBranchOp::create(b, l, cond, trueBlock, falseBlock);
   for (auto [block, arm] : {std::pair{trueBlock, expr->getTrueExpr()},
                             std::pair{falseBlock, expr->getFalseExpr()}}) {
     enter(block);
-    Value v = lowerRValue(arm);
-    if (!v)
+    SmallVector<Value> passed;
+    if (!lowerArm(arm, passed))
       return nullptr;
-    cf::BranchOp::create(b, l, merge, ValueRange{v});
+    branchTo(l, merge, passed);
   }
   enter(merge);
-  return merge->getArgument(0);
+  return merge;
+}
+
+Value FunctionLowering::lowerConditional(
+    const clang::ConditionalOperator *expr) {
+  Type type = typeOf(expr);
+  if (!type)
+    return nullptr;
+  Block *merge = emitConditional(
+      expr, type, [&](const clang::Expr *arm, SmallVectorImpl<Value> &passed) {
+        Value v = lowerRValue(arm);
+        if (v)
+          passed.push_back(v);
+        return v != nullptr;
+      });
+  return merge ? merge->getArgument(0) : nullptr;
 }
 
 } // namespace cotangent::frontend

@@ -31,6 +31,24 @@ Address FunctionLowering::offsetBy(Address address, Value delta, Location l) {
                  arith::AddIOp::create(b, l, address.offset, delta)};
 }
 
+Address FunctionLowering::moveBy(Address address, Value delta, bool backwards,
+                                 Location l) {
+  if (!backwards)
+    return offsetBy(address, delta, l);
+  return Address{address.memref,
+                 arith::SubIOp::create(b, l, address.offset, delta)};
+}
+
+Address FunctionLowering::newIndexSlot(Value initial, Location l) {
+  // At the function entry, so that SROA and mem2reg see it.
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  Value slot =
+      memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getIndexType()));
+  Address place{slot, constantIndex(0, l)};
+  store(initial, place, l);
+  return place;
+}
+
 Address FunctionLowering::offsetBy(Address address, int64_t delta,
                                    Location l) {
   if (delta == 0)
@@ -297,9 +315,7 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
     if (invalid.count(ref->getDecl()))
       return std::nullopt;
     if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
-      return Address{it->second.memref,
-                     load(Address{it->second.offsetSlot, constantIndex(0, l)},
-                          l)};
+      return Address{it->second.memref, load(it->second.offsetSlot, l)};
   }
   if (isa<clang::CXXThisExpr>(expr))
     return self;
@@ -313,29 +329,21 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
     return layout ? std::optional<int64_t>(layout->size) : std::nullopt;
   };
   if (const auto *binary = dyn_cast<clang::BinaryOperator>(expr)) {
-    if (binary->isAdditiveOp() && !binary->getRHS()->getType()->isPointerType()) {
-      // p + k, p - k.
-      std::optional<Address> pointer = lowerPointer(binary->getLHS());
-      Value k = lowerRValue(binary->getRHS());
-      std::optional<int64_t> size = pointeeSize(binary->getLHS());
+    if (binary->isAdditiveOp()) {
+      // p + k, k + p, p - k (a pointer difference is an integer, never
+      // lowered here).
+      bool pointerFirst = binary->getLHS()->getType()->isPointerType();
+      const clang::Expr *pointerSide =
+          pointerFirst ? binary->getLHS() : binary->getRHS();
+      const clang::Expr *integerSide =
+          pointerFirst ? binary->getRHS() : binary->getLHS();
+      std::optional<Address> pointer = lowerPointer(pointerSide);
+      Value k = lowerRValue(integerSide);
+      std::optional<int64_t> size = pointeeSize(pointerSide);
       if (!pointer || !k || !size)
         return std::nullopt;
-      k = scaled(b, l, index(k, binary->getRHS()->getType(), l), *size);
-      if (binary->getOpcode() == clang::BO_Sub)
-        return Address{pointer->memref,
-                       arith::SubIOp::create(b, l, pointer->offset, k)};
-      return offsetBy(*pointer, k, l);
-    }
-    if (binary->getOpcode() == clang::BO_Add) {
-      // k + p.
-      Value k = lowerRValue(binary->getLHS());
-      std::optional<Address> pointer = lowerPointer(binary->getRHS());
-      std::optional<int64_t> size = pointeeSize(binary->getRHS());
-      if (!pointer || !k || !size)
-        return std::nullopt;
-      return offsetBy(
-          *pointer,
-          scaled(b, l, index(k, binary->getLHS()->getType(), l), *size), l);
+      k = scaled(b, l, index(k, integerSide->getType(), l), *size);
+      return moveBy(*pointer, k, binary->getOpcode() == clang::BO_Sub, l);
     }
     if (binary->isAssignmentOp())
       return lowerPointerAssignment(binary);
@@ -358,14 +366,11 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
                                          "incremented");
       if (!size)
         return std::nullopt;
-      Address slot{it->second.offsetSlot, constantIndex(0, l)};
-      Value old = load(slot, l);
-      Value step = constantIndex(*size, l);
-      Value updated = unary->isIncrementOp()
-                          ? arith::AddIOp::create(b, l, old, step).getResult()
-                          : arith::SubIOp::create(b, l, old, step).getResult();
-      store(updated, slot, l);
-      return Address{it->second.memref, unary->isPrefix() ? updated : old};
+      Address old{it->second.memref, load(it->second.offsetSlot, l)};
+      Address updated = moveBy(old, constantIndex(*size, l),
+                               unary->isDecrementOp(), l);
+      store(updated.offset, it->second.offsetSlot, l);
+      return unary->isPrefix() ? updated : old;
     }
   }
   if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
@@ -389,7 +394,7 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
     return unsupported<Result>(expr, "only pointer variables can be "
                                      "assigned");
   std::optional<Address> pointer;
-  Address slot{it->second.offsetSlot, constantIndex(0, l)};
+  Address slot = it->second.offsetSlot;
   if (expr->getOpcode() == clang::BO_Assign) {
     pointer = lowerPointer(expr->getRHS());
   } else if (expr->getOpcode() == clang::BO_AddAssign ||
@@ -400,11 +405,8 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
     if (!k || !pointee)
       return std::nullopt;
     k = scaled(b, l, index(k, expr->getRHS()->getType(), l), pointee->size);
-    Value old = load(slot, l);
-    pointer = Address{it->second.memref,
-                      expr->getOpcode() == clang::BO_AddAssign
-                          ? arith::AddIOp::create(b, l, old, k).getResult()
-                          : arith::SubIOp::create(b, l, old, k).getResult()};
+    pointer = moveBy(Address{it->second.memref, load(slot, l)}, k,
+                     expr->getOpcode() == clang::BO_SubAssign, l);
   } else {
     return unsupported<Result>(expr, "this operator cannot be applied to a "
                                      "pointer");
@@ -506,28 +508,11 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     return lowerConstruct(construct, dest);
   if (const auto *call = dyn_cast<clang::CallExpr>(init))
     return lowerCall(call, dest).has_value();
-  if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(init)) {
-    Value cond = lowerRValue(conditional->getCond());
-    if (!cond)
-      return false;
-    cond = toBool(cond, conditional->getCond()->getType(), l);
-    Block *current = b.getInsertionBlock();
-    Block *trueBlock = newBlock();
-    Block *falseBlock = newBlock();
-    Block *merge = newBlock();
-    enter(current);
-    cf::CondBranchOp::create(b, l, cond, trueBlock, falseBlock);
-    for (auto [block, arm] :
-         {std::pair{trueBlock, conditional->getTrueExpr()},
-          std::pair{falseBlock, conditional->getFalseExpr()}}) {
-      enter(block);
-      if (!initializeAggregate(arm, dest))
-        return false;
-      branchTo(l, merge);
-    }
-    enter(merge);
-    return true;
-  }
+  if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(init))
+    return emitConditional(conditional, {},
+                           [&](const clang::Expr *arm, SmallVectorImpl<Value> &) {
+                             return initializeAggregate(arm, dest);
+                           }) != nullptr;
   if (init->isGLValue()) {
     std::optional<Address> source = lowerLValue(init);
     std::optional<Layout> layout = layoutOf(type, init);

@@ -39,10 +39,7 @@ void FunctionLowering::lower() {
       // A by-value aggregate is the caller's copy, ours to change.
       places[param] = Address{arg, zero};
     } else if (type->isPointerType()) {
-      Value slot = memref::AllocaOp::create(
-          b, fnLoc, MemRefType::get({1}, b.getIndexType()));
-      store(zero, Address{slot, zero}, fnLoc);
-      pointers[param] = {arg, slot};
+      pointers[param] = {arg, newIndexSlot(zero, fnLoc)};
     } else {
       Value slot =
           memref::AllocaOp::create(b, fnLoc, MemRefType::get({1}, arg.getType()));
@@ -246,11 +243,7 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
       invalid.insert(var);
       return;
     }
-    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-    Value slot = memref::AllocaOp::create(
-        entry, l, MemRefType::get({1}, b.getIndexType()));
-    store(pointer->offset, Address{slot, constantIndex(0, l)}, l);
-    pointers[var] = {pointer->memref, slot};
+    pointers[var] = {pointer->memref, newIndexSlot(pointer->offset, l)};
     return;
   }
   std::optional<Address> place =
@@ -431,11 +424,7 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
 
   // The counter lives in a slot, like any local, so that mem2reg and the
   // clean-up turn the loop into an scf.for.
-  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-  Value counter =
-      memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getIndexType()));
-  Address counterPlace{counter, constantIndex(0, l)};
-  store(constantIndex(0, l), counterPlace, l);
+  Address counterPlace = newIndexSlot(constantIndex(0, l), l);
   emitLoop(
       l,
       [&]() -> Value {

@@ -62,6 +62,30 @@ struct Point { double x, y; };
   return total;
 }
 
+// A conditional initializes an object in either branch; `k + p`, `p - k`,
+// `--q` and `q -= k` all move the same offset.
+Point make(double x) { return {x, 2 * x}; }
+// CHECK-LABEL: func.func @_Z6choosedbPKd
+// CHECK: %[[V:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: scf.if %arg1 {
+// CHECK:   func.call @_Z4maked(%arg0,
+// CHECK: } else {
+// CHECK:   %[[N:.*]] = arith.negf %arg0
+// CHECK:   func.call @_Z4maked(%[[N]],
+// CHECK: }
+// CHECK: memref.load %[[V]][%c1]
+// CHECK: %[[P1:.*]] = memref.load %arg2[%c1]
+// CHECK: arith.addf %{{.*}}, %[[P1]]
+// CHECK: arith.addf %{{.*}}, %[[P1]]
+[[ct::differentiable]] double choose(double x, bool c, const double *p) {
+  Point v = c ? make(x) : make(-x);
+  const double *q = 1 + p;
+  q -= 1;
+  --q;
+  ++q;
+  return v.y + *(q + 1) + *(p + 2 - 1);
+}
+
 // CHECK-LABEL: func.func @_ZN7WeightsC1Ev(%arg0: memref<?xf64, strided<[1], offset: ?>>)
 // CHECK-DAG: memref.store %{{.*}}, %arg0[%c3]
 // CHECK-DAG: memref.store %{{.*}}, %arg0[%c4]
