@@ -44,8 +44,11 @@ LogicalResult DifferentiatePass::checkConnected(
       continue;
     auto diag = unconnected == "error" ? request->emitError()
                                        : request->emitWarning();
-    diag << "parameter #" << i << " of @" << callee.getSymName()
-         << " does not influence its result; its derivative is zero";
+    if (auto name = callee->getAttrOfType<StringAttr>("ct.source_name"))
+      diag << "parameter #" << i << " of '" << name.getValue() << "'";
+    else
+      diag << "parameter #" << i << " of @" << callee.getSymName();
+    diag << " does not influence its result; its derivative is zero";
     diag.attachNote(callee.getArgument(i).getLoc()) << "parameter declared here";
     ok &= unconnected != "error";
   }

@@ -9,11 +9,16 @@
 using namespace mlir;
 
 void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm) {
+  buildAutodiffPipeline(pm, DifferentiateOptions{});
+}
+
+void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm,
+                                          const DifferentiateOptions &options) {
   // Simplify the primal first: every op removed here is one less to
   // differentiate.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createDifferentiate());
+  pm.addPass(createDifferentiate(options));
   // Promote adjoint slots outside loops, fold the -0 starts and the
   // push/pop pairs that meet, and share what forward and reverse compute.
   pm.addPass(createMem2Reg());
@@ -25,5 +30,5 @@ void cotangent::ad::registerAutodiffPipeline() {
   PassPipelineRegistration<>(
       "ct-autodiff",
       "Simplify, differentiate every ct request, and clean up the result",
-      buildAutodiffPipeline);
+      [](OpPassManager &pm) { buildAutodiffPipeline(pm); });
 }

@@ -15,6 +15,7 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -239,6 +240,31 @@ struct PassThroughLowering : ConvertOpToLLVMPattern<ct::PassThroughOp> {
   }
 };
 
+/// A pointer view is the descriptor { p, p, 0, kUnknownExtent, 1 }.
+struct PointerViewLowering : ConvertOpToLLVMPattern<ct::PointerViewOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::PointerViewOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    auto index = [&](int64_t value) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                      rewriter.getI64IntegerAttr(value));
+    };
+    auto descriptor = MemRefDescriptor::poison(rewriter, loc, type);
+    descriptor.setAllocatedPtr(rewriter, loc, adaptor.getPointer());
+    descriptor.setAlignedPtr(rewriter, loc, adaptor.getPointer());
+    descriptor.setOffset(rewriter, loc, index(0));
+    descriptor.setSize(rewriter, loc, 0, index(ct::PointerViewOp::kUnknownExtent));
+    descriptor.setStride(rewriter, loc, 0, index(1));
+    rewriter.replaceOp(op, Value(descriptor));
+    return success();
+  }
+};
+
 /// Rule bindings have done their work by the time code is generated.
 template <typename RuleOp>
 struct RuleErasure : ConvertOpToLLVMPattern<RuleOp> {
@@ -261,6 +287,7 @@ struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
     });
     patterns.add<TapeInitLowering, TapePushLowering, TapePopLowering,
                  TapeReserveLowering, TapeFreeLowering, StopGradientLowering, PassThroughLowering,
+                 PointerViewLowering,
                  RuleErasure<ct::CustomGradientOp>,
                  RuleErasure<ct::CustomVjpOp>, RuleErasure<ct::CustomJvpOp>>(
         converter);

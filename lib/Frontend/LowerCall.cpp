@@ -165,7 +165,8 @@ FunctionLowering::emitCall(const clang::Expr *expr,
   }
 
   const clang::FunctionDecl *definition = nullptr;
-  if (!callee->hasBody(definition) && !isDifferentiable(callee))
+  if (!callee->hasBody(definition) && !isDifferentiable(callee) &&
+      !module.hasCustomRule(callee))
     return unsupported<Result>(
         expr, "'" + callee->getQualifiedNameAsString() +
                   "' has no visible body, so it cannot be differentiated; "

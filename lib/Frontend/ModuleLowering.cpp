@@ -226,6 +226,19 @@ Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
                            : layout->scalar;
 }
 
+std::string ModuleLowering::mangle(const clang::FunctionDecl *decl) {
+  // Itanium-mangled names: what the C++ side calls and links against.
+  std::string name;
+  llvm::raw_string_ostream stream(name);
+  if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(decl))
+    mangler->mangleName(clang::GlobalDecl(ctor, clang::Ctor_Complete), stream);
+  else if (mangler->shouldMangleDeclName(decl))
+    mangler->mangleName(clang::GlobalDecl(decl), stream);
+  else
+    stream << decl->getName();
+  return name;
+}
+
 func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
   decl = decl->getCanonicalDecl();
   if (auto known = functions.lookup(decl))
@@ -267,15 +280,7 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
       return nullptr;
     (isAggregate(returnType) ? inputs : results).push_back(type);
   }
-  // Itanium-mangled names: what the C++ side calls and links against.
-  std::string name;
-  llvm::raw_string_ostream stream(name);
-  if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(decl))
-    mangler->mangleName(clang::GlobalDecl(ctor, clang::Ctor_Complete), stream);
-  else if (mangler->shouldMangleDeclName(decl))
-    mangler->mangleName(clang::GlobalDecl(decl), stream);
-  else
-    stream << decl->getName();
+  std::string name = mangle(decl);
   OpBuilder builder(getContext());
   builder.setInsertionPointToEnd(module.getBody());
   auto function = func::FuncOp::create(builder, getLoc(decl->getLocation()),
@@ -413,13 +418,30 @@ static LogicalResult structure(ModuleOp module) {
 
 LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
   ModuleLowering lowering(ast, module);
+  // Rules first: calls to the functions they bind need no body.
+  lowerCustomRules(lowering);
   DifferentiableFinder finder;
   finder.TraverseDecl(ast.getTranslationUnitDecl());
-  for (const clang::FunctionDecl *decl : finder.found)
+  for (const clang::FunctionDecl *decl : finder.found) {
     lowering.getFunction(decl);
+    if (isExported(decl))
+      exportDerivatives(lowering, decl);
+  }
+  lowerEntryPoints(lowering);
   lowering.lowerPending();
   if (lowering.hadError())
     return failure();
+  // Differentiable functions defined in other translation units.
+  SmallVector<func::FuncOp> imports;
+  for (auto [decl, function] : lowering.getFunctions())
+    if (function && function.isExternal() && isDifferentiable(decl) &&
+        !lowering.hasCustomRule(decl))
+      imports.push_back(function);
+  llvm::sort(imports, [](func::FuncOp a, func::FuncOp b) {
+    return a.getSymName() < b.getSymName();
+  });
+  for (func::FuncOp function : imports)
+    importDerivatives(lowering, function);
   // What the lowering emitted must verify before any pass touches it.
   if (failed(verify(module)))
     return failure();

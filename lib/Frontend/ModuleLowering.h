@@ -16,6 +16,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <memory>
 #include <optional>
 
@@ -39,6 +41,24 @@ public:
   /// The func.func of `function`, declared on first use; its body is lowered
   /// later (by lowerPending) if Clang has one.
   mlir::func::FuncOp getFunction(const clang::FunctionDecl *function);
+
+  /// The symbol of `function`: its Itanium-mangled name.
+  std::string mangle(const clang::FunctionDecl *function);
+
+  /// Functions bound to a CT_CUSTOM_GRADIENT / CT_CUSTOM_JVP rule: calls to
+  /// them need no body.
+  void addCustomRule(const clang::FunctionDecl *function) {
+    customRules.insert(function->getCanonicalDecl());
+  }
+  bool hasCustomRule(const clang::FunctionDecl *function) const {
+    return customRules.contains(function->getCanonicalDecl());
+  }
+
+  /// Every function declared so far, with its func.func.
+  const llvm::DenseMap<const clang::FunctionDecl *, mlir::func::FuncOp> &
+  getFunctions() const {
+    return functions;
+  }
 
   /// Lowers the bodies of every function declared so far, including those
   /// their bodies declare in turn.
@@ -84,6 +104,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, mlir::func::FuncOp> functions;
   llvm::DenseMap<const clang::Type *, Layout> layouts;
   llvm::SmallVector<const clang::FunctionDecl *> pending;
+  llvm::DenseSet<const clang::FunctionDecl *> customRules;
   unsigned errors = 0;
 };
 
@@ -107,6 +128,28 @@ mlir::Value buildMathFunction(mlir::OpBuilder &builder, mlir::Location loc,
                               const clang::FunctionDecl *function,
                               mlir::ValueRange args, mlir::Type resultType,
                               mlir::ModuleOp module);
+
+/// The class template ct::detail::<name> of <cotangent/cotangent.h>, if the
+/// translation unit includes it.
+const clang::ClassTemplateDecl *findCotangentTemplate(clang::ASTContext &ast,
+                                                      llvm::StringRef name);
+
+/// Builds the derivative entry points (ct::gradient<f>, ...) the
+/// translation unit calls (EntryPoints.cpp).
+void lowerEntryPoints(ModuleLowering &module);
+
+/// Binds the CT_CUSTOM_GRADIENT / CT_CUSTOM_JVP rules (CustomRules.cpp).
+void lowerCustomRules(ModuleLowering &module);
+
+/// Whether other translation units may differentiate `function` from its
+/// declaration alone, so that this one exports its derivatives
+/// (CrossTranslationUnit.cpp).
+bool isExported(const clang::FunctionDecl *function);
+void exportDerivatives(ModuleLowering &module,
+                       const clang::FunctionDecl *function);
+/// Binds `function`, declared here and defined elsewhere, to the
+/// derivatives its translation unit exports.
+void importDerivatives(ModuleLowering &module, mlir::func::FuncOp function);
 
 } // namespace cotangent::frontend
 

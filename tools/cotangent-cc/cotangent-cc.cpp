@@ -1,16 +1,20 @@
 //===- cotangent-cc.cpp - The Cotangent LibTooling driver -----------------===//
 //
-//   cotangent-cc file.cpp [--emit=mlir] [-o out] [-- <clang args>]
+//   cotangent-cc file.cpp [--emit=mlir|ad|llvm|asm|obj] [-o out]
+//                [--unconnected=zero|warn|error] [-O<n>] [-- <clang args>]
 //
 // Parses C++ like the compiler would (it reads compile_commands.json when
-// no `--` is given) and prints each stage of Cotangent's pipeline for the
-// functions marked [[ct::differentiable]]. Exits with status 1 when the code
+// no `--` is given) and writes one stage of Cotangent's pipeline for the
+// derivatives the file requests. `--emit=obj` writes an object with just
+// those derivatives, so that any Itanium-ABI compiler can build the file
+// itself and link against it. Exits with status 1 when the code
 // has errors, Clang's or Cotangent's.
 //
 //===----------------------------------------------------------------------===//
 
+#include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/Driver/DerivativeCompiler.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
-#include "cotangent/Frontend/Lowering.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -19,7 +23,8 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/Tooling.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -30,10 +35,21 @@ static clang::ParsedAttrInfoRegistry::Add<
     cotangent::frontend::DifferentiableAttrInfo>
     differentiableAttr("ct-differentiable", "[[ct::differentiable]]");
 
+namespace {
+enum class Stage { MLIR, AD, LLVM, Asm, Obj };
+} // namespace
+
 static llvm::cl::OptionCategory category("cotangent-cc options");
-static llvm::cl::opt<std::string>
-    emit("emit", llvm::cl::desc("Stage to print: mlir (the lowered primal)"),
-         llvm::cl::init("mlir"), llvm::cl::cat(category));
+static llvm::cl::opt<Stage> emit(
+    "emit", llvm::cl::desc("The stage to write"), llvm::cl::init(Stage::MLIR),
+    llvm::cl::values(
+        clEnumValN(Stage::MLIR, "mlir", "the lowered primal and requests"),
+        clEnumValN(Stage::AD, "ad", "the differentiated MLIR"),
+        clEnumValN(Stage::LLVM, "llvm", "LLVM IR of the derivatives"),
+        clEnumValN(Stage::Asm, "asm", "assembly of the derivatives"),
+        clEnumValN(Stage::Obj, "obj",
+                   "an object file with the derivatives the file requests")),
+    llvm::cl::cat(category));
 static llvm::cl::opt<bool>
     printLocations("print-locations",
                    llvm::cl::desc("Print the source location of every op"),
@@ -42,31 +58,56 @@ static llvm::cl::opt<std::string>
     output("o", llvm::cl::desc("Output file (default: standard output)"),
            llvm::cl::value_desc("file"), llvm::cl::init("-"),
            llvm::cl::cat(category));
+static llvm::cl::opt<std::string> unconnected(
+    "unconnected",
+    llvm::cl::desc("Unconnected active parameters: zero, warn or error"),
+    llvm::cl::init("warn"), llvm::cl::cat(category));
+static llvm::cl::opt<unsigned>
+    optLevel("O", llvm::cl::desc("LLVM optimisation level for asm and obj"),
+             llvm::cl::init(2), llvm::cl::Prefix, llvm::cl::cat(category));
 
 namespace {
 
-class LoweringConsumer : public ASTConsumer {
+class StageConsumer : public ASTConsumer {
 public:
-  explicit LoweringConsumer(llvm::raw_ostream &os) : os(os) {}
+  explicit StageConsumer(llvm::raw_pwrite_stream &os) : os(os) {}
 
   void HandleTranslationUnit(ASTContext &ast) override {
     if (ast.getDiagnostics().hasErrorOccurred())
       return;
-    mlir::MLIRContext context;
-    cotangent::frontend::loadFrontendDialects(context);
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
-    // Cotangent's errors are Clang diagnostics, so Clang's exit status
-    // reflects them.
-    if (mlir::failed(cotangent::frontend::lowerTranslationUnit(ast, *module)))
+    cotangent::CompileOptions options;
+    options.unconnected = unconnected;
+    // The object stands alone: its entry points must survive to the link.
+    options.entryLinkage = llvm::GlobalValue::WeakODRLinkage;
+    cotangent::DerivativeCompiler compiler(ast, options);
+    if (failed(compiler.lower()))
       return;
-    if (mlir::failed(mlir::verify(*module))) {
-      unsigned id = ast.getDiagnostics().getCustomDiagID(
-          DiagnosticsEngine::Error,
-          "internal error: the lowered MLIR does not verify");
-      ast.getDiagnostics().Report(id);
+    if (emit == Stage::MLIR)
+      return print(compiler.getModule());
+    if (failed(compiler.differentiate()))
+      return;
+    if (emit == Stage::AD)
+      return print(compiler.getModule());
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> module = compiler.translate(llvmContext);
+    if (!module)
+      return;
+    if (emit == Stage::LLVM) {
+      module->print(os, nullptr);
       return;
     }
+    std::string error;
+    if (failed(cotangent::codegen::emitMachineCode(
+            *module, os, emit == Stage::Asm, optLevel, error))) {
+      DiagnosticsEngine &diags = ast.getDiagnostics();
+      diags.Report(diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                         "cotangent: %0"))
+          << error;
+    }
+  }
+
+private:
+  void print(mlir::ModuleOp module) {
     mlir::OpPrintingFlags flags;
     if (printLocations)
       flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
@@ -74,31 +115,30 @@ public:
     module->print(os, flags);
   }
 
-private:
-  llvm::raw_ostream &os;
+  llvm::raw_pwrite_stream &os;
 };
 
-class LoweringAction : public ASTFrontendAction {
+class StageAction : public ASTFrontendAction {
 public:
-  explicit LoweringAction(llvm::raw_ostream &os) : os(os) {}
+  explicit StageAction(llvm::raw_pwrite_stream &os) : os(os) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
-    return std::make_unique<LoweringConsumer>(os);
+    return std::make_unique<StageConsumer>(os);
   }
 
 private:
-  llvm::raw_ostream &os;
+  llvm::raw_pwrite_stream &os;
 };
 
-class LoweringActionFactory : public FrontendActionFactory {
+class StageActionFactory : public FrontendActionFactory {
 public:
-  explicit LoweringActionFactory(llvm::raw_ostream &os) : os(os) {}
+  explicit StageActionFactory(llvm::raw_pwrite_stream &os) : os(os) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<LoweringAction>(os);
+    return std::make_unique<StageAction>(os);
   }
 
 private:
-  llvm::raw_ostream &os;
+  llvm::raw_pwrite_stream &os;
 };
 
 } // namespace
@@ -109,13 +149,10 @@ int main(int argc, const char **argv) {
     llvm::errs() << parser.takeError();
     return 1;
   }
-  if (emit != "mlir") {
-    llvm::errs() << "cotangent-cc: --emit=" << emit
-                 << " is not available yet; only --emit=mlir is\n";
-    return 1;
-  }
   std::error_code error;
-  llvm::ToolOutputFile out(output, error, llvm::sys::fs::OF_None);
+  llvm::ToolOutputFile out(output, error,
+                           emit == Stage::Obj ? llvm::sys::fs::OF_None
+                                              : llvm::sys::fs::OF_Text);
   if (error) {
     llvm::errs() << "cotangent-cc: cannot open " << output << ": "
                  << error.message() << "\n";
@@ -128,7 +165,7 @@ int main(int argc, const char **argv) {
       ArgumentInsertPosition::BEGIN));
   tool.appendArgumentsAdjuster(
       getInsertArgumentAdjuster("-fsyntax-only", ArgumentInsertPosition::BEGIN));
-  LoweringActionFactory factory(out.os());
+  StageActionFactory factory(out.os());
   int status = tool.run(&factory);
   if (status == 0)
     out.keep();

@@ -8,6 +8,7 @@
 
 #include "cotangent/AD/Passes.h"
 #include "cotangent/AD/ScalarDerivativeOpInterface.h"
+#include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -41,6 +42,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   cotangent::ad::registerCotangentADPasses();
   cotangent::ad::registerAutodiffPipeline();
+  cotangent::codegen::registerLowerToLLVMPipeline();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Cotangent optimizer driver\n", registry));
 }

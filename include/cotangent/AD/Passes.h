@@ -24,6 +24,8 @@ namespace cotangent::ad {
 /// canonicalize, cse, ct-differentiate, mem2reg, canonicalize, cse: the
 /// passes every user of the engine runs around it.
 void buildAutodiffPipeline(mlir::OpPassManager &pm);
+void buildAutodiffPipeline(mlir::OpPassManager &pm,
+                           const DifferentiateOptions &options);
 /// Registers that pipeline as `ct-autodiff`.
 void registerAutodiffPipeline();
 

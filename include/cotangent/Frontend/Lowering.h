@@ -12,12 +12,20 @@ class ASTContext;
 
 namespace cotangent::frontend {
 
+/// Marks the functions C++ calls by name: the entry points
+/// (`ct::detail::entry<...>::call`, defined in every translation unit that
+/// uses them) and the derivatives exported to other translation units.
+inline constexpr llvm::StringLiteral kEntryPointAttr = "ct.entry_point";
+inline constexpr llvm::StringLiteral kExportAttr = "ct.export";
+
 /// Loads the dialects the lowering emits into `context`.
 void loadFrontendDialects(mlir::MLIRContext &context);
 
 /// Lowers every function of the translation unit marked [[ct::differentiable]]
 /// and every function they call whose body is visible into `module`, as
-/// func/arith/math/scf/cf/memref with Clang source locations. Constructs
+/// func/arith/math/scf/cf/memref with Clang source locations; with them the
+/// derivative entry points the unit calls (with their ct requests), its
+/// custom rules, and the derivatives it exports to other units. Constructs
 /// outside the supported subset are reported as Clang errors at their source
 /// range; the result is then failure.
 mlir::LogicalResult lowerTranslationUnit(clang::ASTContext &ast,

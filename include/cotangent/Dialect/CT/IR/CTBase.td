@@ -16,6 +16,8 @@ include "mlir/IR/EnumAttr.td"
 def CT_Dialect : Dialect {
   let name = "ct";
   let cppNamespace = "::cotangent::ct";
+  // Entry points take C pointers (ct.pointer_view).
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let summary = "Automatic differentiation requests, markers and rules";
   let description = [{
     The `ct` dialect is Cotangent's interface between the C++ frontend and the

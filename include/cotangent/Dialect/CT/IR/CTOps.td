@@ -154,6 +154,39 @@ def CT_PassThroughOp : CT_Op<"pass_through",
 }
 
 //===----------------------------------------------------------------------===//
+// The C ABI of entry points
+//===----------------------------------------------------------------------===//
+
+def CT_LLVMPointer : Type<CPred<"::llvm::isa<::mlir::LLVM::LLVMPointerType>($_self)">,
+                          "LLVM pointer", "::mlir::LLVM::LLVMPointerType"> {
+  let builderCall = "::mlir::LLVM::LLVMPointerType::get($_builder.getContext())";
+}
+
+def CT_PointerViewOp : CT_Op<"pointer_view", [Pure]> {
+  let summary = "a memref view of the memory a C pointer addresses";
+  let description = [{
+    The derivative entry points that C++ calls take raw pointers; the
+    functions the frontend lowers take 1-D strided memrefs. `ct.pointer_view`
+    makes the view: base and aligned pointer `pointer`, offset 0, stride 1,
+    and a size that no C++ object reaches (2^60 elements), since a C pointer
+    does not carry its extent. The lowered C++ only reads the size to size
+    the views it passes on for `p + k`; it accesses exactly the elements
+    the C++ program does.
+
+    ```mlir
+    %p = ct.pointer_view %arg0 : memref<?xf64, strided<[1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins CT_LLVMPointer:$pointer);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$view);
+  let assemblyFormat = "$pointer attr-dict `:` type($view)";
+  let extraClassDeclaration = [{
+    /// The size every view gets.
+    static constexpr int64_t kUnknownExtent = int64_t(1) << 60;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Custom derivative rules
 //===----------------------------------------------------------------------===//
 

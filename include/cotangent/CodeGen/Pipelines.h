@@ -1,0 +1,50 @@
+//===- Pipelines.h - From differentiated MLIR to machine code ---*- C++ -*-===//
+
+#ifndef COTANGENT_CODEGEN_PIPELINES_H
+#define COTANGENT_CODEGEN_PIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <memory>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class raw_pwrite_stream;
+} // namespace llvm
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+} // namespace mlir
+
+namespace cotangent::codegen {
+
+/// What lowering to the LLVM dialect and translating to LLVM IR need:
+/// the convert-to-llvm interfaces of every dialect the engine emits (ct's
+/// included) and the LLVM IR translations.
+void registerCodeGenInterfaces(mlir::DialectRegistry &registry);
+
+/// math (to libm), scf, memref, ct and func to the LLVM dialect.
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+/// Registers it as `ct-lower-to-llvm`.
+void registerLowerToLLVMPipeline();
+
+/// Translates an LLVM-dialect module for `triple` and `dataLayout` (those
+/// of the translation unit it joins).
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
+                                                llvm::LLVMContext &context,
+                                                llvm::StringRef triple,
+                                                llvm::StringRef dataLayout);
+
+/// Runs LLVM's default pipeline at `optLevel` (0-3) on `module`, then writes
+/// it as an object file or assembly.
+mlir::LogicalResult emitMachineCode(llvm::Module &module,
+                                    llvm::raw_pwrite_stream &out,
+                                    bool assembly, unsigned optLevel,
+                                    std::string &error);
+
+} // namespace cotangent::codegen
+
+#endif // COTANGENT_CODEGEN_PIPELINES_H

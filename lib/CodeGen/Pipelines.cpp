@@ -1,0 +1,130 @@
+//===- Pipelines.cpp - From differentiated MLIR to machine code -----------===//
+
+#include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/CodeGen/TapeToLLVM.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+
+namespace cotangent::codegen {
+
+void registerCodeGenInterfaces(DialectRegistry &registry) {
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  registerConvertCTToLLVMInterface(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+void buildLowerToLLVMPipeline(OpPassManager &pm) {
+  // Polynomial expansions for what has no LLVM intrinsic (integer powers),
+  // intrinsics where LLVM has them, libm for the rest.
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createSCFToControlFlowPass());
+  // Strided views become affine index arithmetic, then plain arith.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void registerLowerToLLVMPipeline() {
+  PassPipelineRegistration<>(
+      "ct-lower-to-llvm",
+      "Lower differentiated code (math, scf, memref, ct, func) to the LLVM "
+      "dialect",
+      buildLowerToLLVMPipeline);
+}
+
+std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
+                                                llvm::LLVMContext &context,
+                                                StringRef triple,
+                                                StringRef dataLayout) {
+  std::unique_ptr<llvm::Module> result =
+      translateModuleToLLVMIR(module, context, "cotangent");
+  if (!result)
+    return nullptr;
+  result->setTargetTriple(llvm::Triple(triple));
+  result->setDataLayout(dataLayout);
+  return result;
+}
+
+LogicalResult emitMachineCode(llvm::Module &module, llvm::raw_pwrite_stream &out,
+                              bool assembly, unsigned optLevel,
+                              std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  const llvm::Triple &triple = module.getTargetTriple();
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return failure();
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "generic", "", options, llvm::Reloc::PIC_));
+  if (!machine) {
+    error = "no target machine for " + triple.str();
+    return failure();
+  }
+  module.setDataLayout(machine->createDataLayout());
+
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(machine.get());
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  llvm::ModulePassManager pipeline =
+      optLevel == 0 ? builder.buildO0DefaultPipeline(levels[0])
+                    : builder.buildPerModuleDefaultPipeline(
+                          levels[std::min(optLevel, 3u)]);
+  pipeline.run(module, modules);
+
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, out, nullptr,
+                                   assembly ? llvm::CodeGenFileType::AssemblyFile
+                                            : llvm::CodeGenFileType::ObjectFile)) {
+    error = "the target cannot emit this file type";
+    return failure();
+  }
+  codegen.run(module);
+  return success();
+}
+
+} // namespace cotangent::codegen

@@ -1,0 +1,138 @@
+//===- DerivativeCompiler.cpp - One translation unit's derivatives --------===//
+
+#include "cotangent/Driver/DerivativeCompiler.h"
+#include "DiagnosticBridge.h"
+
+#include "cotangent/AD/Passes.h"
+#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+#include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/Frontend/Lowering.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Basic/TargetInfo.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+namespace cotangent {
+
+DerivativeCompiler::DerivativeCompiler(clang::ASTContext &ast,
+                                       CompileOptions options)
+    : ast(ast), options(std::move(options)) {
+  DialectRegistry registry;
+  codegen::registerCodeGenInterfaces(registry);
+  ad::registerDerivativeRules(registry);
+  context.appendDialectRegistry(registry);
+  frontend::loadFrontendDialects(context);
+  module = ModuleOp::create(UnknownLoc::get(&context));
+}
+
+DerivativeCompiler::~DerivativeCompiler() = default;
+
+void DerivativeCompiler::dump(StringRef suffix,
+                              llvm::function_ref<void(llvm::raw_ostream &)> print) {
+  if (options.dumpDir.empty())
+    return;
+  const clang::SourceManager &sm = ast.getSourceManager();
+  StringRef mainFile = "input";
+  if (auto entry = sm.getFileEntryRefForID(sm.getMainFileID()))
+    mainFile = llvm::sys::path::filename(entry->getName());
+  llvm::SmallString<256> path(options.dumpDir);
+  (void)llvm::sys::fs::create_directories(path);
+  llvm::sys::path::append(path, mainFile + suffix);
+  std::error_code error;
+  llvm::ToolOutputFile out(path, error, llvm::sys::fs::OF_Text);
+  if (error) {
+    clang::DiagnosticsEngine &diags = ast.getDiagnostics();
+    diags.Report(diags.getCustomDiagID(clang::DiagnosticsEngine::Warning,
+                                       "cotangent: cannot write %0: %1"))
+        << path.str() << error.message();
+    return;
+  }
+  print(out.os());
+  out.keep();
+}
+
+LogicalResult DerivativeCompiler::lower() {
+  DiagnosticBridge bridge(&context, ast);
+  if (failed(frontend::lowerTranslationUnit(ast, *module)))
+    return failure();
+  dump(".mlir", [&](llvm::raw_ostream &os) { module->print(os); });
+  return success();
+}
+
+bool DerivativeCompiler::hasWork() {
+  for (auto function : module->getOps<func::FuncOp>())
+    if (function->hasAttr(frontend::kEntryPointAttr) ||
+        function->hasAttr(frontend::kExportAttr))
+      return true;
+  return false;
+}
+
+LogicalResult DerivativeCompiler::differentiate() {
+  DiagnosticBridge bridge(&context, ast);
+  // Only entry points and exports are called from outside; the rest is
+  // kept while they reach it.
+  for (auto function : module->getOps<func::FuncOp>())
+    if (!function->hasAttr(frontend::kEntryPointAttr) &&
+        !function->hasAttr(frontend::kExportAttr) && !function.isExternal())
+      function.setPrivate();
+  PassManager pm(&context);
+  ad::DifferentiateOptions differentiate;
+  differentiate.unconnected = options.unconnected;
+  ad::buildAutodiffPipeline(pm, differentiate);
+  pm.addPass(createSymbolDCEPass());
+  if (failed(pm.run(*module)))
+    return failure();
+  dump(".ad.mlir", [&](llvm::raw_ostream &os) { module->print(os); });
+  return success();
+}
+
+std::unique_ptr<llvm::Module>
+DerivativeCompiler::translate(llvm::LLVMContext &llvmContext) {
+  DiagnosticBridge bridge(&context, ast);
+  llvm::StringSet<> entries, exports;
+  for (auto function : module->getOps<func::FuncOp>()) {
+    if (function->hasAttr(frontend::kEntryPointAttr))
+      entries.insert(function.getSymName());
+    if (function->hasAttr(frontend::kExportAttr))
+      exports.insert(function.getSymName());
+  }
+  PassManager pm(&context);
+  codegen::buildLowerToLLVMPipeline(pm);
+  if (failed(pm.run(*module)))
+    return nullptr;
+  const clang::TargetInfo &target = ast.getTargetInfo();
+  std::unique_ptr<llvm::Module> result = codegen::translateToLLVMIR(
+      *module, llvmContext, target.getTriple().str(),
+      target.getDataLayoutString());
+  if (!result)
+    return nullptr;
+  for (llvm::Function &function : *result) {
+    if (function.isDeclaration())
+      continue;
+    // Derivatives do not throw; saying so lets C++ callers drop cleanups.
+    function.addFnAttr(llvm::Attribute::NoUnwind);
+    if (entries.contains(function.getName())) {
+      function.setLinkage(options.entryLinkage);
+      if (result->getTargetTriple().isOSBinFormatELF())
+        function.setComdat(result->getOrInsertComdat(function.getName()));
+    } else if (!exports.contains(function.getName()) &&
+               !function.hasLinkOnceODRLinkage()) {
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+  }
+  dump(".ll", [&](llvm::raw_ostream &os) { result->print(os, nullptr); });
+  return result;
+}
+
+} // namespace cotangent

@@ -1,0 +1,478 @@
+//===- EntryPoints.cpp - ct::gradient<f> and friends as MLIR functions ----===//
+//
+// <cotangent/cotangent.h> turns every use of an entry point into a call of
+// `ct::detail::entry<Kind, Fn, &f, Wrt, Sig>::call`, declared with a C ABI of
+// scalars and pointers only. For each such specialization the translation
+// unit uses, this file builds the function of that mangled name: it views
+// the pointers as memrefs (ct.pointer_view), issues the ct request on f's
+// lowered function, and writes adjoints and tangents back through the
+// pointers. The AD passes then replace the request with f's derivative.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModuleLowering.h"
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+#include "cotangent/Frontend/Lowering.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+namespace {
+
+enum class EntryKind { Gradient, Pullback, Jvp, Hvp };
+
+/// What differentiation makes of a parameter of f; mirrors `role_of` in
+/// cotangent.h.
+enum class Role { Constant, Scalar, Memory, Value };
+
+Role getRole(clang::QualType type) {
+  type = type.getCanonicalType();
+  if (type->isReferenceType() || type->isPointerType()) {
+    clang::QualType pointee = type->getPointeeType().getCanonicalType();
+    while (const clang::ArrayType *array = pointee->getAsArrayTypeUnsafe())
+      pointee = array->getElementType().getCanonicalType();
+    return pointee->isRealFloatingType() || pointee->isRecordType()
+               ? Role::Memory
+               : Role::Constant;
+  }
+  if (type->isRealFloatingType())
+    return Role::Scalar;
+  if (type->isRecordType())
+    return Role::Value;
+  return Role::Constant;
+}
+
+/// One specialization of ct::detail::entry the translation unit calls.
+struct EntryRequest {
+  EntryKind kind;
+  const clang::CXXMethodDecl *call;
+  const clang::FunctionDecl *function;
+  /// Which parameters ct::wrt selects (all without it).
+  llvm::SmallVector<bool> selected;
+};
+
+/// Builds one entry point's function.
+class EntryBuilder {
+public:
+  EntryBuilder(ModuleLowering &module, const EntryRequest &request,
+               clang::SourceLocation use)
+      : module(module), request(request), use(use),
+        loc(module.getLoc(use)), b(module.getContext()) {}
+
+  void build();
+
+private:
+  /// A memref of `type` (f's lowered parameter type) over a C pointer.
+  Value view(Value pointer, Type type) {
+    return ct::PointerViewOp::create(b, loc, type, pointer);
+  }
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  /// `*pointer += value`.
+  void accumulate(Value pointer, Value value) {
+    Value slot = view(pointer, getPointerType(value.getType()));
+    Value zero = index(0);
+    Value old = memref::LoadOp::create(b, loc, slot, zero);
+    Value sum = arith::AddFOp::create(b, loc, old, value);
+    memref::StoreOp::create(b, loc, sum, slot, zero);
+  }
+  /// A fresh buffer of `size` elements of `like`'s element type, zero or a
+  /// copy of `source`, typed like `like`.
+  Value scratch(MemRefType like, int64_t size, Value source) {
+    auto type = MemRefType::get({size}, like.getElementType());
+    Value buffer = memref::AllocaOp::create(b, loc, type);
+    Value zero = arith::ConstantOp::create(
+        b, loc, b.getZeroAttr(like.getElementType()));
+    forEach(size, [&](Value i) {
+      Value value = source ? memref::LoadOp::create(b, loc, source, i) : zero;
+      memref::StoreOp::create(b, loc, value, buffer, i);
+    });
+    return memref::CastOp::create(b, loc, like, buffer);
+  }
+  /// `target[i] += source[i]` for i < size.
+  void addInto(Value target, Value source, int64_t size) {
+    forEach(size, [&](Value i) {
+      Value a = memref::LoadOp::create(b, loc, target, i);
+      Value d = memref::LoadOp::create(b, loc, source, i);
+      Value sum = arith::AddFOp::create(b, loc, a, d);
+      memref::StoreOp::create(b, loc, sum, target, i);
+    });
+  }
+  void forEach(int64_t size, llvm::function_ref<void(Value)> body) {
+    scf::ForOp::create(b, loc, index(0), index(size), index(1), ValueRange{},
+                       [&](OpBuilder &nested, Location, Value i, ValueRange) {
+                         OpBuilder::InsertionGuard guard(b);
+                         b.setInsertionPoint(nested.getInsertionBlock(),
+                                             nested.getInsertionPoint());
+                         body(i);
+                         scf::YieldOp::create(b, loc);
+                       });
+  }
+  /// The number of scalars in a by-value aggregate parameter.
+  int64_t sizeOf(unsigned param) {
+    const clang::ParmVarDecl *decl = request.function->getParamDecl(param);
+    std::optional<Layout> layout =
+        module.getLayout(decl->getType(), decl->getSourceRange(),
+                         "parameter '" + decl->getName() + "'");
+    return layout ? layout->size : 1;
+  }
+  ArrayAttr activityAttr(ArrayRef<ct::Activity> activities) {
+    return b.getArrayAttr(llvm::map_to_vector(
+        activities, [&](ct::Activity a) -> Attribute {
+          return ct::ActivityAttr::get(b.getContext(), a);
+        }));
+  }
+  /// f's arguments: scalars as they come, memory viewed.
+  SmallVector<Value> primalArguments(ValueRange abi);
+  /// The reverse-mode shadows of f's active memory, from the adjoint
+  /// pointers `pointers` (one per active parameter).
+  SmallVector<Value> shadows(ValueRange pointers);
+  /// After the request: scalar adjoints `adjoints` into their pointers and
+  /// by-value scratch shadows into the user's.
+  void writeBack(ValueRange pointers, ValueRange adjoints,
+                 ValueRange shadowValues);
+  /// The tangent operand of each active parameter.
+  SmallVector<Value> tangents(ValueRange abi);
+  /// The function `f.direction(args..., tangents...) -> df.v` an HVP
+  /// differentiates.
+  func::FuncOp buildDirectionalDerivative(StringRef name);
+
+  ModuleLowering &module;
+  const EntryRequest &request;
+  clang::SourceLocation use;
+  Location loc;
+  OpBuilder b;
+  func::FuncOp primal;
+  SmallVector<Role> roles;
+  SmallVector<ct::Activity> activities;
+  SmallVector<unsigned> active; // the active parameters, in order
+};
+
+SmallVector<Value> EntryBuilder::primalArguments(ValueRange abi) {
+  SmallVector<Value> args;
+  for (auto [i, role] : llvm::enumerate(roles))
+    args.push_back(role == Role::Memory || role == Role::Value
+                       ? view(abi[i], primal.getArgumentTypes()[i])
+                       : abi[i]);
+  return args;
+}
+
+SmallVector<Value> EntryBuilder::shadows(ValueRange pointers) {
+  SmallVector<Value> result;
+  for (auto [k, i] : llvm::enumerate(active)) {
+    Type type = primal.getArgumentTypes()[i];
+    if (roles[i] == Role::Memory)
+      result.push_back(view(pointers[k], type));
+    else if (roles[i] == Role::Value)
+      // A by-value copy is f's own: its shadow starts at zero and is added
+      // to the caller's adjoint afterwards.
+      result.push_back(scratch(cast<MemRefType>(type), sizeOf(i), nullptr));
+  }
+  return result;
+}
+
+void EntryBuilder::writeBack(ValueRange pointers, ValueRange adjoints,
+                             ValueRange shadowValues) {
+  unsigned nextAdjoint = 0, nextShadow = 0;
+  for (auto [k, i] : llvm::enumerate(active)) {
+    if (roles[i] == Role::Scalar) {
+      accumulate(pointers[k], adjoints[nextAdjoint++]);
+      continue;
+    }
+    Value shadow = shadowValues[nextShadow++];
+    if (roles[i] == Role::Value)
+      addInto(view(pointers[k], primal.getArgumentTypes()[i]), shadow,
+              sizeOf(i));
+  }
+}
+
+SmallVector<Value> EntryBuilder::tangents(ValueRange abi) {
+  SmallVector<Value> result;
+  for (auto [k, i] : llvm::enumerate(active)) {
+    Type type = primal.getArgumentTypes()[i];
+    Value tangent = abi[k];
+    if (roles[i] == Role::Memory)
+      tangent = isa<MemRefType>(tangent.getType()) ? tangent
+                                                   : view(tangent, type);
+    else if (roles[i] == Role::Value)
+      // Forward mode may write the tangent of f's copy; the user's is const.
+      tangent = scratch(cast<MemRefType>(type), sizeOf(i),
+                        isa<MemRefType>(tangent.getType())
+                            ? tangent
+                            : view(tangent, type));
+    result.push_back(tangent);
+  }
+  return result;
+}
+
+func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
+  SmallVector<Type> inputs(primal.getArgumentTypes());
+  for (unsigned i : active)
+    inputs.push_back(primal.getArgumentTypes()[i]);
+  Type result = primal.getResultTypes()[0];
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getModule().getBody());
+  auto function = func::FuncOp::create(
+      b, loc, name, b.getFunctionType(inputs, {result}));
+  function.setPrivate();
+  b.setInsertionPointToStart(function.addEntryBlock());
+  ValueRange args = function.getArguments();
+  unsigned n = primal.getNumArguments();
+  SmallVector<Value> ts = tangents(args.drop_front(n));
+  auto jvp = ct::JvpOp::create(b, loc, TypeRange{result, result},
+                               primal.getSymName(), activityAttr(activities),
+                               args.take_front(n), ts);
+  func::ReturnOp::create(b, loc, jvp.getResult(1));
+  return function;
+}
+
+void EntryBuilder::build() {
+  const clang::FunctionDecl *f = request.function;
+  primal = module.getFunction(f);
+  if (!primal)
+    return;
+  if (primal.getNumArguments() != f->getNumParams() ||
+      (request.kind != EntryKind::Pullback && request.kind != EntryKind::Jvp &&
+       primal.getNumResults() != 1)) {
+    module.error(use, "'" + f->getQualifiedNameAsString() +
+                          "' cannot be differentiated from C++: only free "
+                          "functions and static member functions returning "
+                          "a floating-point value (or void) have entry "
+                          "points");
+    return;
+  }
+  // Roles and activities of f's parameters.
+  for (auto [i, param] : llvm::enumerate(f->parameters())) {
+    Role role = getRole(param->getType());
+    Type type = primal.getArgumentTypes()[i];
+    if (role != Role::Constant && request.selected[i] &&
+        ct::getDefaultActivity(type) == ct::Activity::Constant) {
+      module.error(use, "parameter '" + param->getName() + "' of '" +
+                            f->getQualifiedNameAsString() +
+                            "' points at data without floating-point "
+                            "values, so it has no derivative; exclude it "
+                            "with ct::wrt<...>");
+      return;
+    }
+    if (!request.selected[i])
+      role = Role::Constant;
+    roles.push_back(role);
+    activities.push_back(role == Role::Constant ? ct::Activity::Constant
+                         : role == Role::Scalar ? ct::Activity::Active
+                                                : ct::Activity::Duplicated);
+    if (role != Role::Constant)
+      active.push_back(i);
+  }
+
+  // The entry point's own signature: the header's C ABI.
+  SmallVector<Type> inputs, results;
+  auto abiType = [&](clang::QualType type) -> Type {
+    if (type->isPointerType())
+      return LLVM::LLVMPointerType::get(b.getContext());
+    return module.lowerType(type, use, "an argument of this entry point");
+  };
+  for (const clang::ParmVarDecl *param : request.call->parameters())
+    if (Type type = abiType(param->getType()))
+      inputs.push_back(type);
+    else
+      return;
+  if (!request.call->getReturnType()->isVoidType()) {
+    Type type = abiType(request.call->getReturnType());
+    if (!type)
+      return;
+    results.push_back(type);
+  }
+  std::string name = module.mangle(request.call);
+  if (module.getModule().lookupSymbol(name))
+    return;
+  b.setInsertionPointToEnd(module.getModule().getBody());
+  auto function = func::FuncOp::create(b, loc, name,
+                                       b.getFunctionType(inputs, results));
+  function->setAttr(kEntryPointAttr, b.getUnitAttr());
+  function->setAttr("ct.source_name",
+                    b.getStringAttr(f->getQualifiedNameAsString()));
+  b.setInsertionPointToStart(function.addEntryBlock());
+  ValueRange abi = function.getArguments();
+  unsigned n = f->getNumParams(), m = active.size();
+  SmallVector<Value> args = primalArguments(abi.take_front(n));
+  ValueRange extras = abi.drop_front(n);
+  bool hasValue = primal.getNumResults() == 1;
+  SmallVector<Type> resultTypes(primal.getResultTypes());
+  for (unsigned i : active)
+    if (roles[i] == Role::Scalar)
+      resultTypes.push_back(primal.getArgumentTypes()[i]);
+
+  switch (request.kind) {
+  case EntryKind::Gradient:
+  case EntryKind::Pullback: {
+    ValueRange seeds;
+    if (request.kind == EntryKind::Pullback && hasValue) {
+      seeds = extras.take_front(1);
+      extras = extras.drop_front(1);
+    }
+    SmallVector<Value> shadowValues = shadows(extras);
+    Operation *op;
+    if (request.kind == EntryKind::Gradient)
+      op = ct::GradientOp::create(b, loc, resultTypes, primal.getSymName(),
+                                  activityAttr(activities), args,
+                                  shadowValues);
+    else
+      op = ct::PullbackOp::create(b, loc, resultTypes, primal.getSymName(),
+                                  activityAttr(activities), args, seeds,
+                                  shadowValues);
+    writeBack(extras, op->getResults().drop_front(hasValue), shadowValues);
+    func::ReturnOp::create(b, loc, op->getResults().take_front(hasValue));
+    break;
+  }
+  case EntryKind::Jvp: {
+    SmallVector<Type> types(primal.getResultTypes());
+    types.append(primal.getResultTypes().begin(),
+                 primal.getResultTypes().end());
+    auto op = ct::JvpOp::create(b, loc, types, primal.getSymName(),
+                                activityAttr(activities), args,
+                                tangents(extras.take_front(m)));
+    if (hasValue) {
+      Value out = view(extras[m], getPointerType(op.getResult(1).getType()));
+      memref::StoreOp::create(b, loc, op.getResult(1), out, index(0));
+    }
+    func::ReturnOp::create(b, loc, op.getResults().take_front(hasValue));
+    break;
+  }
+  case EntryKind::Hvp: {
+    // Reverse over forward: the gradient of x -> f'(x)·v. Forward-mode code
+    // has no tapes, so reverse mode takes it like any other function.
+    func::FuncOp direction = buildDirectionalDerivative(name + ".direction");
+    SmallVector<Value> directionArgs(args);
+    for (auto [k, i] : llvm::enumerate(active))
+      directionArgs.push_back(roles[i] == Role::Scalar
+                                  ? extras[k]
+                                  : view(extras[k],
+                                         primal.getArgumentTypes()[i]));
+    SmallVector<ct::Activity> directionActivities(activities);
+    directionActivities.append(m, ct::Activity::Constant);
+    ValueRange hv = extras.drop_front(m);
+    SmallVector<Value> shadowValues = shadows(hv);
+    auto op = ct::GradientOp::create(
+        b, loc, resultTypes, direction.getSymName(),
+        activityAttr(directionActivities), directionArgs, shadowValues);
+    writeBack(hv, op->getResults().drop_front(1), shadowValues);
+    func::ReturnOp::create(b, loc);
+    break;
+  }
+  }
+}
+
+/// The namespace ct::detail, if the translation unit has one.
+const clang::NamespaceDecl *findDetailNamespace(clang::ASTContext &ast) {
+  auto lookup = [&](const clang::DeclContext *context,
+                    StringRef name) -> const clang::NamespaceDecl * {
+    for (clang::NamedDecl *decl : context->lookup(&ast.Idents.get(name)))
+      if (auto *ns = dyn_cast<clang::NamespaceDecl>(decl))
+        return ns;
+    return nullptr;
+  };
+  const clang::NamespaceDecl *ct = lookup(ast.getTranslationUnitDecl(), "ct");
+  return ct ? lookup(ct, "detail") : nullptr;
+}
+
+} // namespace
+
+const clang::ClassTemplateDecl *findCotangentTemplate(clang::ASTContext &ast,
+                                                      StringRef name) {
+  const clang::NamespaceDecl *detail = findDetailNamespace(ast);
+  if (!detail)
+    return nullptr;
+  for (clang::NamedDecl *decl : detail->lookup(&ast.Idents.get(name)))
+    if (auto *tmpl = dyn_cast<clang::ClassTemplateDecl>(decl))
+      return tmpl;
+  return nullptr;
+}
+
+/// Where the program names `ct::gradient<f, W>` (or another entry point)
+/// for the first time: where a diagnostic about it belongs.
+static clang::SourceLocation
+findUse(clang::ASTContext &ast, EntryKind kind, const clang::Decl *function,
+        clang::QualType wrt) {
+  static constexpr StringRef names[] = {"gradient", "pullback", "jvp", "hvp"};
+  for (clang::NamedDecl *decl :
+       ast.getTranslationUnitDecl()->lookup(&ast.Idents.get("ct")))
+    if (auto *ns = dyn_cast<clang::NamespaceDecl>(decl))
+      for (clang::NamedDecl *member : ns->lookup(
+               &ast.Idents.get(names[static_cast<int>(kind)])))
+        if (auto *tmpl = dyn_cast<clang::VarTemplateDecl>(member))
+          for (clang::VarTemplateSpecializationDecl *spec :
+               tmpl->specializations()) {
+            const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+            if (args.size() != 2 ||
+                args[0].getKind() != clang::TemplateArgument::Declaration ||
+                args[0].getAsDecl()->getCanonicalDecl() !=
+                    function->getCanonicalDecl() ||
+                !ast.hasSameType(args[1].getAsType(), wrt))
+              continue;
+            return spec->getPointOfInstantiation();
+          }
+  return function->getLocation();
+}
+
+void lowerEntryPoints(ModuleLowering &module) {
+  clang::ASTContext &ast = module.getAST();
+  const clang::ClassTemplateDecl *entry = findCotangentTemplate(ast, "entry");
+  if (!entry)
+    return;
+  for (clang::ClassTemplateSpecializationDecl *spec :
+       entry->specializations()) {
+    const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+    if (args.size() != 5 || !spec->hasDefinition())
+      continue;
+    const clang::CXXRecordDecl *tag = args[0].getAsType()->getAsCXXRecordDecl();
+    const auto *function =
+        args[2].getKind() == clang::TemplateArgument::Declaration
+            ? dyn_cast<clang::FunctionDecl>(args[2].getAsDecl())
+            : nullptr;
+    if (!tag || !function)
+      continue;
+    std::optional<EntryKind> kind =
+        llvm::StringSwitch<std::optional<EntryKind>>(tag->getName())
+            .Case("gradient_of", EntryKind::Gradient)
+            .Case("pullback_of", EntryKind::Pullback)
+            .Case("jvp_of", EntryKind::Jvp)
+            .Case("hvp_of", EntryKind::Hvp)
+            .Default(std::nullopt);
+    const clang::CXXMethodDecl *call = nullptr;
+    for (const clang::CXXMethodDecl *method : spec->methods())
+      if (method->getName() == "call" && method->isUsed())
+        call = method;
+    if (!kind || !call)
+      continue;
+
+    EntryRequest request{*kind, call, function, {}};
+    // ct::wrt<I...> lists the active parameters; ct::detail::all is all.
+    request.selected.assign(function->getNumParams(), true);
+    clang::QualType wrt = args[3].getAsType();
+    if (const auto *list = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+            wrt->getAsCXXRecordDecl());
+        list && list->getName() == "wrt") {
+      request.selected.assign(function->getNumParams(), false);
+      for (const clang::TemplateArgument &pack : list->getTemplateArgs()[0]
+                                                      .pack_elements()) {
+        int64_t i = pack.getAsIntegral().getExtValue();
+        if (i >= 0 && i < static_cast<int64_t>(request.selected.size()))
+          request.selected[i] = true;
+      }
+    }
+    clang::SourceLocation use = findUse(ast, *kind, function, wrt);
+    EntryBuilder(module, request, use).build();
+  }
+}
+
+} // namespace cotangent::frontend

@@ -1,0 +1,364 @@
+//===- cotangent/cotangent.h - Cotangent's C++ API ------------------------===//
+//
+// The derivative entry points of Cotangent (DESIGN.md §1):
+//
+//   ct::gradient<f>(args..., d_args...)            -> f's value
+//   ct::gradient<f, ct::wrt<I...>>(args..., d_args...)
+//   ct::pullback<f>(args..., dret, d_args...)       -> f's value
+//   ct::jvp<f>(args..., t_args...)                  -> ct::dual<R>{value, tangent}
+//   ct::hvp<f>(args..., v_args..., hv_args...)
+//
+// Each is an ordinary function whose signature is derived from f's: the
+// header type-checks every call. Its body is a declaration the Cotangent
+// plugin defines when it compiles the translation unit; built without the
+// plugin, a program that calls one fails to link, naming the derivative
+// (`ct::detail::entry<..., &f, ...>::call`).
+//
+// Parameter roles (DESIGN.md §1.1): floating-point scalars by value are
+// active, with a `T*` adjoint; pointers and references to floating-point
+// data (or to aggregates of it) are memory, with a `T*` shadow: `const`
+// memory is input (the shadow receives +=), non-const memory is in/out (the
+// shadow holds the seed of the final contents on entry and the cotangent of
+// the initial contents on return); aggregates by value are active inputs
+// with a `T*` adjoint; everything else (integers, bool, enums, pointers to
+// them) is constant and takes no extra argument.
+//
+// Standard C++20; needs no plugin and no library to compile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_COTANGENT_H
+#define COTANGENT_COTANGENT_H
+
+#include <type_traits>
+#include <utility>
+
+namespace ct {
+
+/// Selects the active parameters of a reverse-mode entry point (0-based).
+template <int... Index> struct wrt {};
+
+/// A forward-mode result: the value and its tangent.
+template <class R> struct dual {
+  R value;
+  R tangent;
+};
+/// The forward-mode result of a function returning void: its tangents are
+/// in the in/out memory's tangent arguments.
+template <> struct dual<void> {};
+
+/// The value of `x`, with zero derivative.
+template <class T> T stop_gradient(T x) { return x; }
+
+/// The value of `G(x)`, differentiated as the identity (straight-through).
+template <auto G, class T> T pass_through(T x) { return G(x); }
+
+namespace detail {
+
+enum class kind : int { gradient = 0, pullback = 1, jvp = 2, hvp = 3 };
+
+/// The kinds as types, so that a missing derivative's symbol reads
+/// `ct::detail::entry<ct::detail::gradient_of, ..., &f, ...>::call`.
+template <kind K> struct kind_tag {
+  static constexpr kind value = K;
+};
+struct gradient_of : kind_tag<kind::gradient> {};
+struct pullback_of : kind_tag<kind::pullback> {};
+struct jvp_of : kind_tag<kind::jvp> {};
+struct hvp_of : kind_tag<kind::hvp> {};
+template <kind K>
+using tag_t = std::conditional_t<
+    K == kind::gradient, gradient_of,
+    std::conditional_t<K == kind::pullback, pullback_of,
+                       std::conditional_t<K == kind::jvp, jvp_of, hvp_of>>>;
+
+/// Every parameter active: the default of ct::wrt.
+struct all {};
+
+template <class... T> struct list {};
+
+template <class T> struct type_is {
+  using type = T;
+};
+
+enum class role { constant, scalar, input, inout, value };
+
+template <class T>
+inline constexpr bool floating_data_v =
+    std::is_floating_point_v<std::remove_cv_t<std::remove_all_extents_t<T>>> ||
+    std::is_class_v<std::remove_cv_t<std::remove_all_extents_t<T>>>;
+
+/// What a parameter of type T is to differentiation.
+template <class T> constexpr role role_of() {
+  if constexpr (std::is_reference_v<T> || std::is_pointer_v<T>) {
+    using pointee =
+        std::remove_reference_t<std::remove_pointer_t<std::remove_reference_t<T>>>;
+    if constexpr (std::is_reference_v<T> && std::is_pointer_v<std::remove_reference_t<T>>)
+      return role::constant; // a reference to a pointer
+    else if constexpr (!floating_data_v<pointee>)
+      return role::constant;
+    else
+      return std::is_const_v<pointee> ? role::input : role::inout;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return role::scalar;
+  } else if constexpr (std::is_class_v<T>) {
+    return role::value;
+  } else {
+    return role::constant;
+  }
+}
+
+/// The plain scalar or aggregate a memory parameter points at.
+template <class T>
+using data_t = std::remove_cv_t<std::remove_all_extents_t<
+    std::remove_reference_t<std::remove_pointer_t<std::remove_reference_t<T>>>>>;
+
+/// How an argument crosses into the derivative: scalars and pointers as
+/// they are, references and aggregates by address (so that the derivative's
+/// symbol has a plain C ABI any compiler agrees on).
+template <class T> constexpr auto abi_of() {
+  if constexpr (std::is_reference_v<T>)
+    return type_is<std::remove_reference_t<T> *>{};
+  else if constexpr (std::is_class_v<T>)
+    return type_is<const T *>{};
+  else
+    return type_is<T>{};
+}
+template <class T> using abi_t = typename decltype(abi_of<T>())::type;
+
+template <class T> abi_t<T> to_abi(std::remove_reference_t<T> &x) {
+  if constexpr (std::is_reference_v<T> || std::is_class_v<T>)
+    return &x;
+  else
+    return x;
+}
+
+template <class W, int I> struct selects;
+template <int I> struct selects<all, I> : std::true_type {};
+template <int... J, int I>
+struct selects<wrt<J...>, I> : std::bool_constant<((J == I) || ...)> {};
+
+template <class W, int N> struct wrt_valid : std::true_type {};
+template <int... J, int N>
+struct wrt_valid<wrt<J...>, N>
+    : std::bool_constant<((J >= 0 && J < N) && ...)> {};
+
+template <class... L> struct concat;
+template <> struct concat<> { using type = list<>; };
+template <class... A> struct concat<list<A...>> { using type = list<A...>; };
+template <class... A, class... B, class... R>
+struct concat<list<A...>, list<B...>, R...>
+    : concat<list<A..., B...>, R...> {};
+
+/// The extra argument of an active parameter of type T: an adjoint or
+/// shadow for reverse mode (`T*`), a tangent for forward mode.
+template <class T> struct extra {
+  static constexpr role r = role_of<T>();
+  static constexpr auto pick_adjoint() {
+    if constexpr (r == role::scalar)
+      return type_is<T *>{};
+    else
+      return type_is<data_t<T> *>{};
+  }
+  static constexpr auto pick_tangent() {
+    if constexpr (r == role::scalar)
+      return type_is<T>{};
+    else if constexpr (r == role::inout)
+      return type_is<data_t<T> *>{};
+    else
+      return type_is<const data_t<T> *>{};
+  }
+  using adjoint = typename decltype(pick_adjoint())::type;
+  using tangent = typename decltype(pick_tangent())::type;
+};
+
+template <class W, class Is, class... P> struct extras_impl;
+template <class W, int... I, class... P>
+struct extras_impl<W, std::integer_sequence<int, I...>, P...> {
+  template <int J, class T>
+  static constexpr bool active =
+      role_of<T>() != role::constant && selects<W, J>::value;
+  using adjoints = typename concat<std::conditional_t<
+      active<I, P>, list<typename extra<P>::adjoint>, list<>>...>::type;
+  using tangents = typename concat<std::conditional_t<
+      active<I, P>, list<typename extra<P>::tangent>, list<>>...>::type;
+  static constexpr bool any_inout = ((active<I, P> && role_of<P>() == role::inout) || ...);
+  static constexpr bool selected_constant =
+      ((selects<W, I>::value && !std::is_same_v<W, all> &&
+        role_of<P>() == role::constant) || ...);
+};
+
+template <class W, class... P>
+using extras = extras_impl<W, std::make_integer_sequence<int, sizeof...(P)>, P...>;
+
+/// The symbol the plugin defines: one per (kind, function, selection), with
+/// a signature of scalars and pointers only.
+template <class Kind, class Fn, Fn *F, class W, class Sig> struct entry;
+template <class Kind, class Fn, Fn *F, class W, class R, class... A>
+struct entry<Kind, Fn, F, W, R(A...)> {
+  static R call(A...);
+};
+
+template <kind K, class Fn, Fn *F, class W> struct signature;
+
+/// The entry point the user calls: f's arguments unchanged, then the extra
+/// arguments; it forwards to `entry`.
+template <kind K, class Fn, Fn *F, class W, class R, class Ps, class Es>
+struct front;
+
+template <kind K, class Fn, Fn *F, class W, class R, class... P, class... E>
+struct front<K, Fn, F, W, R, list<P...>, list<E...>> {
+  /// The user's signature; a custom gradient rule returns nothing.
+  using signature =
+      std::conditional_t<K == kind::pullback, void(P..., E...), R(P..., E...)>;
+  static R call(P... p, E... e) {
+    if constexpr (K == kind::jvp) {
+      if constexpr (std::is_same_v<R, dual<void>>) {
+        entry<tag_t<K>, Fn, F, W, void(abi_t<P>..., E...)>::call(to_abi<P>(p)..., e...);
+        return R{};
+      } else {
+        using V = decltype(R::value);
+        R result{};
+        result.value = entry<tag_t<K>, Fn, F, W, V(abi_t<P>..., E..., V *)>::call(
+            to_abi<P>(p)..., e..., &result.tangent);
+        return result;
+      }
+    } else {
+      return entry<tag_t<K>, Fn, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
+                                                             e...);
+    }
+  }
+};
+
+template <class Fn> struct function_traits {
+  static_assert(sizeof(Fn) == 0,
+                "Cotangent's entry points take a function: ct::gradient<f>");
+};
+template <class R, class... P> struct function_traits<R(P...)> {
+  using result = R;
+  template <class W> using ex = extras<W, P...>;
+  static constexpr int arity = sizeof...(P);
+  using params = list<P...>;
+};
+
+template <class Fn, Fn *F, class W> struct checked {
+  using traits = function_traits<Fn>;
+  using R = typename traits::result;
+  static_assert(wrt_valid<W, traits::arity>::value,
+                "ct::wrt<I...>: an index is not a parameter of the function "
+                "(indices are 0-based)");
+  static_assert(!traits::template ex<W>::selected_constant,
+                "ct::wrt<I...>: a selected parameter is an integer, bool, "
+                "enum or pointer to them, which has no derivative");
+};
+
+template <kind K, class Fn, Fn *F, class W, class Params> struct front_of;
+template <kind K, class Fn, Fn *F, class W, class... P>
+struct front_of<K, Fn, F, W, list<P...>> : checked<Fn, F, W> {
+  using R = typename function_traits<Fn>::result;
+  using ex = extras<W, P...>;
+  static constexpr auto pick() {
+    if constexpr (K == kind::gradient) {
+      static_assert(std::is_floating_point_v<R>,
+                    "ct::gradient<f> needs f to return float or double; use "
+                    "ct::pullback<f> for other results");
+      return front<K, Fn, F, W, R, list<P...>, typename ex::adjoints>{};
+    } else if constexpr (K == kind::pullback) {
+      static_assert(std::is_void_v<R> || std::is_floating_point_v<R>,
+                    "ct::pullback<f> needs f to return float, double or void");
+      if constexpr (std::is_void_v<R>)
+        return front<K, Fn, F, W, R, list<P...>, typename ex::adjoints>{};
+      else
+        return front<K, Fn, F, W, R, list<P...>,
+                     typename concat<list<R>, typename ex::adjoints>::type>{};
+    } else if constexpr (K == kind::jvp) {
+      static_assert(std::is_void_v<R> || std::is_floating_point_v<R>,
+                    "ct::jvp<f> needs f to return float, double or void");
+      return front<K, Fn, F, W, dual<R>, list<P...>, typename ex::tangents>{};
+    } else {
+      static_assert(std::is_floating_point_v<R>,
+                    "ct::hvp<f> needs f to return float or double");
+      static_assert(!ex::any_inout,
+                    "ct::hvp<f> needs f's memory parameters to be const "
+                    "(inputs): the Hessian of f is taken with respect to "
+                    "its inputs");
+      return front<K, Fn, F, W, void, list<P...>,
+                   typename concat<typename ex::tangents,
+                                   typename ex::adjoints>::type>{};
+    }
+  }
+  using type = decltype(pick());
+};
+
+template <kind K, auto F, class W> constexpr auto entry_point() {
+  using Fn = std::remove_pointer_t<decltype(F)>;
+  static_assert(std::is_function_v<Fn>,
+                "Cotangent's entry points take a function: ct::gradient<f>");
+  using params = typename function_traits<Fn>::params;
+  return &front_of<K, Fn, F, W, params>::type::call;
+}
+
+} // namespace detail
+
+/// Value and reverse-mode gradient: `ct::gradient<f>(args..., d_args...)`.
+template <auto F, class W = detail::all>
+inline constexpr auto gradient =
+    detail::entry_point<detail::kind::gradient, F, W>();
+
+/// Reverse mode with a seed: `ct::pullback<f>(args..., dret, d_args...)`.
+template <auto F, class W = detail::all>
+inline constexpr auto pullback =
+    detail::entry_point<detail::kind::pullback, F, W>();
+
+/// Forward mode: `ct::jvp<f>(args..., t_args...)` -> `ct::dual<R>`.
+template <auto F, class W = detail::all>
+inline constexpr auto jvp = detail::entry_point<detail::kind::jvp, F, W>();
+
+/// Hessian-vector product: `ct::hvp<f>(args..., v_args..., hv_args...)`.
+template <auto F, class W = detail::all>
+inline constexpr auto hvp = detail::entry_point<detail::kind::hvp, F, W>();
+
+namespace detail {
+template <class R, class Ps, class Es> struct function_of;
+template <class R, class... P, class... E>
+struct function_of<R, list<P...>, list<E...>> {
+  using type = R(P..., E...);
+};
+
+template <kind K, class Fn, Fn *F> struct rule_signature {
+  using front_type = typename front_of<K, Fn, F, all,
+                                       typename function_traits<Fn>::params>::type;
+  using type = typename front_type::signature;
+};
+
+/// A custom rule, found by the plugin: `Rule` replaces differentiation of
+/// `F` in mode `K` (pullback: reverse mode; jvp: forward mode). The check
+/// makes a rule with the wrong signature an error at the macro.
+template <kind K, class Fn, Fn *F, class RuleFn, RuleFn *Rule>
+struct custom_rule {
+  using expected = typename rule_signature<K, Fn, F>::type;
+  static_assert(std::is_same_v<RuleFn, expected>,
+                "the custom rule's signature must be exactly the entry "
+                "point's: CT_CUSTOM_GRADIENT(f, pb) needs "
+                "void pb(args..., dret, d_args...) (ct::pullback<f> without "
+                "its result); CT_CUSTOM_JVP(f, t) needs "
+                "ct::dual<R> t(args..., t_args...) (ct::jvp<f>)");
+};
+} // namespace detail
+
+} // namespace ct
+
+#define CT_DETAIL_CONCAT2(a, b) a##b
+#define CT_DETAIL_CONCAT(a, b) CT_DETAIL_CONCAT2(a, b)
+#define CT_DETAIL_RULE(kind_, f, rule)                                        \
+  [[maybe_unused]] static constexpr ::ct::detail::custom_rule<                \
+      ::ct::detail::kind::kind_, decltype(f), f, decltype(rule), rule>         \
+      CT_DETAIL_CONCAT(ct_custom_rule_, __COUNTER__) {}
+
+/// `f_pullback(args..., dret, d_args...)` replaces reverse-mode
+/// differentiation of `f`, which then need not have a visible body.
+#define CT_CUSTOM_GRADIENT(f, f_pullback) CT_DETAIL_RULE(pullback, f, f_pullback)
+/// `f_jvp(args..., t_args...)` (returning ct::dual) replaces forward mode.
+#define CT_CUSTOM_JVP(f, f_jvp) CT_DETAIL_RULE(jvp, f, f_jvp)
+
+#endif // COTANGENT_COTANGENT_H
