@@ -1,0 +1,218 @@
+//===- CotangentPlugin.cpp - Cotangent inside clang -----------------------===//
+//
+// One shared object, two plugins:
+//
+// * a Clang AST plugin ("cotangent"): at the end of the translation unit it
+//   lowers and differentiates what the unit's entry points need
+//   (DerivativeCompiler), translates that to LLVM IR in a context of its
+//   own and leaves it, as bitcode, for the LLVM half, which it enables:
+//   `-fplugin=` alone is enough.
+// * an LLVM pass plugin: at the start of the optimisation pipeline (at every
+//   -O level) it links the derivatives into the unit's module, where they
+//   are optimised and inlined with their callers. The AST half registers it
+//   with clang's backend (CodeGenOptions::PassBuilderCallbacks); it is also
+//   a regular pass plugin (`llvmGetPassPluginInfo`) for -fpass-plugin.
+//
+// Arguments: -fplugin-arg-cotangent-dump-dir=DIR writes every stage;
+// -fplugin-arg-cotangent-unconnected=zero|warn|error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cotangent/Driver/DerivativeCompiler.h"
+#include "cotangent/Frontend/DifferentiableAttr.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/CodeGenOptions.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
+#include <mutex>
+
+using namespace clang;
+
+namespace {
+
+/// Derivative modules as bitcode, by the name of the translation unit
+/// they belong to, from the AST half to the LLVM half of the same process.
+class Handoff {
+public:
+  static Handoff &get() {
+    static Handoff instance;
+    return instance;
+  }
+  void put(const std::string &unit, std::string bitcode) {
+    std::lock_guard<std::mutex> lock(mutex);
+    pending[unit] = std::move(bitcode);
+  }
+  std::string take(const std::string &unit) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = pending.find(unit);
+    if (it == pending.end())
+      return {};
+    std::string bitcode = std::move(it->second);
+    pending.erase(it);
+    return bitcode;
+  }
+
+private:
+  std::mutex mutex;
+  std::map<std::string, std::string> pending;
+};
+
+void registerLinkDerivatives(llvm::PassBuilder &builder);
+
+//===----------------------------------------------------------------------===//
+// The AST half
+//===----------------------------------------------------------------------===//
+
+class DerivativeConsumer : public ASTConsumer {
+public:
+  DerivativeConsumer(cotangent::CompileOptions options, std::string unit,
+                     bool generatesCode)
+      : options(std::move(options)), unit(std::move(unit)),
+        generatesCode(generatesCode) {}
+
+  void HandleTranslationUnit(ASTContext &ast) override {
+    if (ast.getDiagnostics().hasErrorOccurred())
+      return;
+    cotangent::DerivativeCompiler compiler(ast, options);
+    if (failed(compiler.lower()) || !compiler.hasWork() ||
+        failed(compiler.differentiate()) || !generatesCode)
+      return;
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module = compiler.translate(context);
+    if (!module)
+      return;
+    std::string bitcode;
+    llvm::raw_string_ostream stream(bitcode);
+    llvm::WriteBitcodeToFile(*module, stream);
+    Handoff::get().put(unit, std::move(bitcode));
+  }
+
+private:
+  cotangent::CompileOptions options;
+  std::string unit;
+  bool generatesCode;
+};
+
+class CotangentAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
+                                                 llvm::StringRef file) override {
+    // The LLVM half: clang's backend calls these when it builds its pass
+    // pipeline (the in-process form of -fpass-plugin).
+    ci.getCodeGenOpts().PassBuilderCallbacks.push_back(
+        registerLinkDerivatives);
+    frontend::ActionKind action = ci.getFrontendOpts().ProgramAction;
+    bool generatesCode = action == frontend::EmitObj ||
+                         action == frontend::EmitAssembly ||
+                         action == frontend::EmitLLVM ||
+                         action == frontend::EmitBC ||
+                         action == frontend::EmitLLVMOnly ||
+                         action == frontend::EmitCodeGenOnly;
+    return std::make_unique<DerivativeConsumer>(options, file.str(),
+                                                generatesCode);
+  }
+
+  bool ParseArgs(const CompilerInstance &ci,
+                 const std::vector<std::string> &args) override {
+    DiagnosticsEngine &diags = ci.getDiagnostics();
+    for (const std::string &arg : args) {
+      auto [key, value] = llvm::StringRef(arg).split('=');
+      if (key == "dump-dir") {
+        options.dumpDir = value.str();
+      } else if (key == "unconnected" &&
+                 (value == "zero" || value == "warn" || value == "error")) {
+        options.unconnected = value.str();
+      } else {
+        diags.Report(diags.getCustomDiagID(
+            DiagnosticsEngine::Error,
+            "cotangent: unknown plugin argument '%0'; expected "
+            "dump-dir=DIR or unconnected=zero|warn|error"))
+            << arg;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+private:
+  cotangent::CompileOptions options;
+};
+
+//===----------------------------------------------------------------------===//
+// The LLVM half
+//===----------------------------------------------------------------------===//
+
+struct LinkDerivativesPass : llvm::PassInfoMixin<LinkDerivativesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &) {
+    std::string bitcode = Handoff::get().take(module.getModuleIdentifier());
+    if (bitcode.empty())
+      return llvm::PreservedAnalyses::all();
+    llvm::Expected<std::unique_ptr<llvm::Module>> derivatives =
+        llvm::parseBitcodeFile(
+            llvm::MemoryBufferRef(bitcode, "cotangent-derivatives"),
+            module.getContext());
+    if (!derivatives) {
+      module.getContext().emitError(
+          "cotangent: cannot read the derivatives back: " +
+          llvm::toString(derivatives.takeError()));
+      return llvm::PreservedAnalyses::all();
+    }
+    (*derivatives)->setDataLayout(module.getDataLayout());
+    (*derivatives)->setTargetTriple(module.getTargetTriple());
+    // The unit's CPU and features, so that derivatives inline into callers.
+    for (const llvm::Function &function : module) {
+      if (function.isDeclaration() || !function.hasFnAttribute("target-cpu"))
+        continue;
+      for (llvm::Function &derivative : **derivatives)
+        if (!derivative.isDeclaration())
+          for (llvm::StringRef name : {"target-cpu", "target-features",
+                                       "tune-cpu"})
+            if (function.hasFnAttribute(name))
+              derivative.addFnAttr(function.getFnAttribute(name));
+      break;
+    }
+    if (llvm::Linker::linkModules(module, std::move(*derivatives)))
+      module.getContext().emitError(
+          "cotangent: cannot link the derivatives into the module");
+    return llvm::PreservedAnalyses::none();
+  }
+  /// Also at -O0 and on optnone functions.
+  static bool isRequired() { return true; }
+};
+
+void registerLinkDerivatives(llvm::PassBuilder &builder) {
+  builder.registerPipelineStartEPCallback(
+      [](llvm::ModulePassManager &pm, llvm::OptimizationLevel) {
+        pm.addPass(LinkDerivativesPass());
+      });
+}
+
+} // namespace
+
+static FrontendPluginRegistry::Add<CotangentAction>
+    plugin("cotangent", "differentiate what ct::gradient<f> and friends ask for");
+static ParsedAttrInfoRegistry::Add<cotangent::frontend::DifferentiableAttrInfo>
+    differentiableAttr("ct-differentiable", "[[ct::differentiable]]");
+
+extern "C" LLVM_ATTRIBUTE_WEAK llvm::PassPluginLibraryInfo
+llvmGetPassPluginInfo() {
+  llvm::PassPluginLibraryInfo info{LLVM_PLUGIN_API_VERSION, "cotangent",
+                                   "0.1"};
+  info.RegisterPassBuilderCallbacks = registerLinkDerivatives;
+  return info;
+}
