@@ -47,16 +47,33 @@ config.substitutions.append(
      os.path.join(config.llvm_tools_dir, "mlir-runner") +
      " -shared-libs=" + runner_libs))
 
-# clang++ with the Cotangent plugin and header (the plugin arrives with the
-# end-to-end work; tests that need it declare REQUIRES: plugin).
+# clang++ with the Cotangent plugin and header, and the same without the
+# plugin. The plugin runs inside the installed clang, so a sanitized build
+# (whose plugin would need the sanitizer runtime in clang) has none: tests
+# that need it declare REQUIRES: plugin.
+runtime_include = os.path.join(config.cotangent_src_root, "runtime", "include")
+check_include = os.path.join(config.cotangent_src_root, "test", "Integration",
+                             "CPU", "Inputs")
 plugin = os.path.join(config.cotangent_lib_dir, "CotangentPlugin.so")
 config.substitutions.append(
     ("%clangxx-ct",
-     "%s -std=c++20 -fplugin=%s -I%s" %
-     (config.cotangent_clangxx, plugin,
-      os.path.join(config.cotangent_src_root, "runtime", "include"))))
-if os.path.exists(plugin):
+     "%s -std=c++20 -fplugin=%s -I%s -I%s" %
+     (config.cotangent_clangxx, plugin, runtime_include, check_include)))
+config.substitutions.append(
+    ("%clangxx-plain",
+     "%s -std=c++20 -Wno-unknown-attributes -I%s -I%s" %
+     (config.cotangent_clangxx, runtime_include, check_include)))
+config.substitutions.append(("%cotangent-include", runtime_include))
+config.substitutions.append(("%check-include", check_include))
+if os.path.exists(plugin) and not config.cotangent_sanitize:
     config.available_features.add("plugin")
+# g++ builds programs against objects from cotangent-cc --emit=obj.
+gxx = shutil.which("g++")
+if gxx:
+    config.available_features.add("gxx")
+    config.substitutions.append(
+        ("%gxx", "%s -std=c++20 -Wno-attributes -I%s -I%s" %
+         (gxx, runtime_include, check_include)))
 
 # GPU tests run only where a CUDA device answers; PTX tests run everywhere.
 nvidia_smi = shutil.which("nvidia-smi")

@@ -264,13 +264,14 @@ void EntryBuilder::build() {
                             "with ct::wrt<...>");
       return;
     }
-    if (!request.selected[i])
-      role = Role::Constant;
+    // A parameter ct::wrt leaves out keeps its role (memory is still
+    // viewed) but is constant.
     roles.push_back(role);
-    activities.push_back(role == Role::Constant ? ct::Activity::Constant
+    bool isActive = role != Role::Constant && request.selected[i];
+    activities.push_back(!isActive             ? ct::Activity::Constant
                          : role == Role::Scalar ? ct::Activity::Active
                                                 : ct::Activity::Duplicated);
-    if (role != Role::Constant)
+    if (isActive)
       active.push_back(i);
   }
 

@@ -94,6 +94,8 @@ private:
 
   //===--- Scalar expressions (LowerExpr.cpp) -----------------------------===//
   /// The value of a scalar expression; null after reporting an error.
+  /// A namespace-scope scalar constant as a value; null for anything else.
+  Value lowerGlobalConstant(const clang::Expr *expr);
   Value lowerRValue(const clang::Expr *expr);
   Value lowerCast(const clang::CastExpr *expr);
   Value lowerBinary(const clang::BinaryOperator *expr);

@@ -9,6 +9,28 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
+/// Scalar constants of namespace scope (constexpr, or const with a constant
+/// initializer) are values, not memory: null for anything else.
+Value FunctionLowering::lowerGlobalConstant(const clang::Expr *expr) {
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
+  const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (!var || !var->hasGlobalStorage() || !var->getType()->isArithmeticType() ||
+      !var->isUsableInConstantExpressions(ast))
+    return nullptr;
+  const clang::APValue *value = var->evaluateValue();
+  Type type = typeOf(expr);
+  if (!value || !type)
+    return nullptr;
+  Location l = loc(expr);
+  if (value->isInt())
+    return arith::ConstantOp::create(b, l, type,
+                                     b.getIntegerAttr(type, value->getInt()));
+  if (value->isFloat())
+    return arith::ConstantOp::create(
+        b, l, type, b.getFloatAttr(type, value->getFloat().convertToDouble()));
+  return nullptr;
+}
+
 Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
   expr = strip(expr);
   Location l = loc(expr);
@@ -44,6 +66,8 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
                         b.getIntegerAttr(type, enumerator->getInitVal()))
                   : nullptr;
     }
+  if (Value constant = lowerGlobalConstant(expr))
+    return constant;
   if (isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(expr)) {
     Type type = typeOf(expr);
     return type ? arith::ConstantOp::create(b, l, type, b.getZeroAttr(type))
@@ -163,6 +187,8 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
   const clang::Expr *sub = expr->getSubExpr();
   switch (expr->getCastKind()) {
   case clang::CK_LValueToRValue: {
+    if (Value constant = lowerGlobalConstant(sub))
+      return constant;
     std::optional<Address> place = lowerLValue(sub);
     return place ? load(*place, l) : nullptr;
   }
