@@ -14,6 +14,7 @@
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
+#include "cotangent/Frontend/DifferentiableAttr.h"
 #include "cotangent/Frontend/Lowering.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -238,6 +239,15 @@ func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
 
 void EntryBuilder::build() {
   const clang::FunctionDecl *f = request.function;
+  if (!f->hasBody() && !isDifferentiable(f) && !module.hasCustomRule(f)) {
+    module.error(use, "'" + f->getQualifiedNameAsString() +
+                          "' has no visible body, so it cannot be "
+                          "differentiated; define it in this file, mark its "
+                          "declaration [[ct::differentiable]] if another "
+                          "file defines it, or give it a custom rule "
+                          "(CT_CUSTOM_GRADIENT, CT_CUSTOM_JVP)");
+    return;
+  }
   primal = module.getFunction(f);
   if (!primal)
     return;
@@ -430,6 +440,7 @@ void lowerEntryPoints(ModuleLowering &module) {
   const clang::ClassTemplateDecl *entry = findCotangentTemplate(ast, "entry");
   if (!entry)
     return;
+  llvm::DenseSet<const clang::Decl *> done;
   for (clang::ClassTemplateSpecializationDecl *spec :
        entry->specializations()) {
     const clang::TemplateArgumentList &args = spec->getTemplateArgs();
@@ -453,7 +464,8 @@ void lowerEntryPoints(ModuleLowering &module) {
     for (const clang::CXXMethodDecl *method : spec->methods())
       if (method->getName() == "call" && method->isUsed())
         call = method;
-    if (!kind || !call)
+    // A specialization may be listed once per redeclaration.
+    if (!kind || !call || !done.insert(call->getCanonicalDecl()).second)
       continue;
 
     EntryRequest request{*kind, call, function, {}};
