@@ -32,10 +32,7 @@ config.substitutions.append(
 config.substitutions.append(
     ("%ad-cleanup", "--mem2reg --canonicalize --cse"))
 config.substitutions.append(
-    ("%lower-to-llvm",
-     "--convert-math-to-funcs --convert-math-to-llvm --convert-math-to-libm "
-     "--convert-scf-to-cf --expand-strided-metadata --lower-affine "
-     "--finalize-memref-to-llvm --convert-to-llvm --reconcile-unrealized-casts"))
+    ("%lower-to-llvm", "--ct-lower-to-llvm"))
 
 # Running lowered MLIR: mlir-runner with the runtime support libraries.
 runner_libs = ",".join(
