@@ -16,7 +16,7 @@ template <typename T> T cube(T x) { return x * x * x; }
 // CHECK-DAG: call @_ZL6helperd(%arg0)
 // CHECK-DAG: call @_Z4cubeIdET_S0_(%arg0)
 // CHECK-DAG: call @_Z4cubeIfET_S0_(%arg1)
-// CHECK-DAG: call @_Z9elsewhered(%arg0)
+// CHECK-DAG: call @__ct_primal._Z9elsewhered(%arg0)
 [[ct::differentiable]] double calls(double x, float y) {
   return helper(x) + cube(x) + cube(y) + elsewhere(x);
 }
@@ -54,9 +54,14 @@ template <typename T> T cube(T x) { return x * x * x; }
 }
 
 // Functions called from differentiable code are lowered with their bodies;
-// the declaration-only one is private.
+// the declaration-only differentiable one is bound to the derivatives its
+// own translation unit exports (CrossTranslationUnit.cpp).
 // CHECK-LABEL: func.func @_ZL6helperd
 // CHECK: arith.mulf
 // CHECK-LABEL: func.func @_Z4cubeIdET_S0_
 // CHECK-LABEL: func.func @_Z4cubeIfET_S0_(%arg0: f32) -> f32
-// CHECK-LABEL: func.func private @_Z9elsewhered(f64) -> f64
+// CHECK-DAG: func.func private @__ct_primal._Z9elsewhered(f64) -> f64
+// CHECK-DAG: func.func private @__ct_pullback._Z9elsewhered(f64, f64) -> f64
+// CHECK-DAG: func.func private @__ct_jvp._Z9elsewhered(f64, f64) -> (f64, f64)
+// CHECK-DAG: ct.custom_gradient @__ct_primal._Z9elsewhered pullback @__ct_pullback._Z9elsewhered
+// CHECK-DAG: ct.custom_jvp @__ct_primal._Z9elsewhered jvp @__ct_jvp._Z9elsewhered
