@@ -34,10 +34,8 @@ static std::string exportName(StringRef kind, StringRef symbol) {
 }
 
 static ArrayAttr defaultActivities(OpBuilder &b, FunctionType type) {
-  return b.getArrayAttr(llvm::map_to_vector(
-      ct::getDefaultActivities(type), [&](ct::Activity a) -> Attribute {
-        return ct::ActivityAttr::get(b.getContext(), a);
-      }));
+  return ct::getActivityArrayAttr(b.getContext(),
+                                  ct::getDefaultActivities(type));
 }
 
 bool isExported(const clang::FunctionDecl *decl) {
@@ -85,7 +83,8 @@ void exportDerivatives(ModuleLowering &module,
     b.setInsertionPointToStart(pullback.addEntryBlock());
     ValueRange args = pullback.getArguments();
     unsigned numSeeds =
-        llvm::count_if(type.getResults(), ct::isDifferentiableScalar);
+        ct::getReverseSignature(type, ct::getDefaultActivities(type))
+            .seeds.size();
     SmallVector<Type> results(type.getResults());
     llvm::append_range(results, pullbackType.getResults());
     auto request = ct::PullbackOp::create(

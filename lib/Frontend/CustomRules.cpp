@@ -35,8 +35,10 @@ static func::FuncOp buildPullbackAdapter(OpBuilder &b, Location loc,
   b.setInsertionPointToStart(adapter.addEntryBlock());
   unsigned n = f.getNumArguments();
   ValueRange args = adapter.getArguments();
-  unsigned numSeeds = llvm::count_if(f.getResultTypes(),
-                                     ct::isDifferentiableScalar);
+  unsigned numSeeds =
+      ct::getReverseSignature(f.getFunctionType(),
+                              ct::getDefaultActivities(f.getFunctionType()))
+          .seeds.size();
   SmallVector<Value> operands(args.take_front(n + numSeeds));
   ValueRange shadows = args.drop_front(n + numSeeds);
   SmallVector<Value> slots;

@@ -128,10 +128,7 @@ private:
     return layout ? layout->size : 1;
   }
   ArrayAttr activityAttr(ArrayRef<ct::Activity> activities) {
-    return b.getArrayAttr(llvm::map_to_vector(
-        activities, [&](ct::Activity a) -> Attribute {
-          return ct::ActivityAttr::get(b.getContext(), a);
-        }));
+    return ct::getActivityArrayAttr(b.getContext(), activities);
   }
   /// f's arguments: scalars as they come, memory viewed.
   SmallVector<Value> primalArguments(ValueRange abi);
@@ -304,8 +301,6 @@ void EntryBuilder::build() {
     results.push_back(type);
   }
   std::string name = module.mangle(request.call);
-  if (module.getModule().lookupSymbol(name))
-    return;
   b.setInsertionPointToEnd(module.getModule().getBody());
   auto function = func::FuncOp::create(b, loc, name,
                                        b.getFunctionType(inputs, results));

@@ -90,6 +90,14 @@ ForwardSignature getForwardSignature(FunctionType type,
   return sig;
 }
 
+ArrayAttr getActivityArrayAttr(MLIRContext *context,
+                               ArrayRef<Activity> activities) {
+  return ArrayAttr::get(context, llvm::map_to_vector(
+                                     activities, [&](Activity a) -> Attribute {
+                                       return ActivityAttr::get(context, a);
+                                     }));
+}
+
 FunctionType getPullbackRuleType(FunctionType type) {
   ReverseSignature sig = getReverseSignature(type, getDefaultActivities(type));
   SmallVector<Type> inputs(type.getInputs());

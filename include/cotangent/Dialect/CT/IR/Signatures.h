@@ -32,6 +32,10 @@ llvm::StringRef describeActivityRequirement(Activity activity);
 Activity getDefaultActivity(mlir::Type type);
 llvm::SmallVector<Activity> getDefaultActivities(mlir::FunctionType type);
 
+/// The `activity` attribute of a request.
+mlir::ArrayAttr getActivityArrayAttr(mlir::MLIRContext *context,
+                                     llvm::ArrayRef<Activity> activities);
+
 /// Types that reverse mode adds to a call of a function.
 /// Each list of types comes with the index of the result or argument that
 /// each entry belongs to.
