@@ -51,9 +51,15 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
 bool ActivityAnalysis::markVaried(Value value) {
   if (isFloat(value))
     return varied.insert(value).second;
-  if (isShadowedType(value.getType()))
-    return variedMemory.insert(getMemoryRoot(value)).second;
-  return false;
+  if (!isShadowedType(value.getType()))
+    return false;
+  // Memory the caller declares constant stays constant: it has no shadow
+  // (hasShadow), so what is loaded from it carries no derivative either.
+  Value root = getMemoryRoot(value);
+  if (std::optional<unsigned> index = getArgumentIndex(root))
+    if (activities[*index] == ct::Activity::Constant)
+      return false;
+  return variedMemory.insert(root).second;
 }
 
 bool ActivityAnalysis::markUseful(Value value) {
@@ -150,11 +156,9 @@ void ActivityAnalysis::propagateVaried() {
         return;
       for (Value result : op->getResults())
         changed |= markVaried(result);
-      if (!isa<memref::LoadOp, ViewLikeOpInterface>(op) &&
-          !op->hasTrait<OpTrait::ConstantLike>())
-        for (Value input : inputs)
-          if (isShadowedType(input.getType()))
-            changed |= markVaried(input);
+      for (Value input : inputs)
+        if (isShadowedType(input.getType()) && mayWrite(op, input))
+          changed |= markVaried(input);
     });
   }
 }
@@ -243,11 +247,10 @@ void ActivityAnalysis::propagateUseful() {
       // Any other op: if a float result or memory it may write is useful,
       // so is everything it reads.
       SmallVector<Value> inputs = getInputs(op);
-      bool writesUsefulMemory =
-          !isa<memref::LoadOp, ViewLikeOpInterface>(op) &&
-          llvm::any_of(inputs, [&](Value input) {
-            return isShadowedType(input.getType()) && isUseful(input);
-          });
+      bool writesUsefulMemory = llvm::any_of(inputs, [&](Value input) {
+        return isShadowedType(input.getType()) && isUseful(input) &&
+               mayWrite(op, input);
+      });
       if (!writesUsefulMemory && !llvm::any_of(op->getResults(), isUseful))
         return;
       for (Value input : inputs) {
@@ -259,16 +262,63 @@ void ActivityAnalysis::propagateUseful() {
   }
 }
 
+bool ActivityAnalysis::mayWrite(Operation *op, Value input) {
+  if (isa<memref::LoadOp, memref::DimOp, ViewLikeOpInterface>(op) ||
+      op->hasTrait<OpTrait::ConstantLike>())
+    return false;
+  auto call = dyn_cast<func::CallOp>(op);
+  if (!call)
+    return true;
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (!callee || callee.isExternal())
+    return true;
+  for (OpOperand &operand : call->getOpOperands())
+    if (getMemoryRoot(operand.get()) == getMemoryRoot(input) &&
+        mayWriteArgument(callee.getArgument(operand.getOperandNumber())))
+      return true;
+  return false;
+}
+
+bool ActivityAnalysis::mayWriteArgument(BlockArgument argument) {
+  auto [it, inserted] = writtenArguments.try_emplace(argument, true);
+  if (!inserted)
+    return it->second;
+  bool written = false;
+  argument.getOwner()->getParentOp()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (getMemoryRoot(operand) != argument)
+        continue;
+      bool writes = isa<memref::StoreOp>(op)
+                        ? cast<memref::StoreOp>(op).getMemRef() == operand
+                        : mayWrite(op, operand);
+      if (writes) {
+        written = true;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  writtenArguments[argument] = written;
+  return written;
+}
+
 bool ActivityAnalysis::isActive(Value value) const {
   return isFloat(value) && varied.contains(value) && useful.contains(value);
 }
 
-bool ActivityAnalysis::hasShadow(Value value) const {
-  Value root = getMemoryRoot(value);
-  if (auto arg = dyn_cast<BlockArgument>(root))
+std::optional<unsigned> ActivityAnalysis::getArgumentIndex(Value value) const {
+  if (auto arg = dyn_cast<BlockArgument>(value))
     if (arg.getOwner()->isEntryBlock() &&
         arg.getOwner()->getParentOp() == function.getOperation())
-      return activities[arg.getArgNumber()] == ct::Activity::Duplicated;
+      return arg.getArgNumber();
+  return std::nullopt;
+}
+
+bool ActivityAnalysis::hasShadow(Value value) const {
+  Value root = getMemoryRoot(value);
+  if (std::optional<unsigned> index = getArgumentIndex(root))
+    return activities[*index] == ct::Activity::Duplicated;
   return variedMemory.contains(root) && usefulMemory.contains(root);
 }
 

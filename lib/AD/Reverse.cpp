@@ -230,6 +230,19 @@ Value ReverseEmitter::primalInReverse(Value value) {
     level.values[value] = copy;
     return copy;
   }
+  // A local buffer of a split callee is gone when its rev half runs. The
+  // reverse code never reads primal memory, so it only needs a buffer of
+  // the same shape to pass on (to views and calls): a fresh one.
+  if (def && isa<memref::AllocaOp>(def) && !level.direct &&
+      block == &primal.getBody().front()) {
+    IRMapping mapping;
+    for (Value operand : def->getOperands())
+      mapping.map(operand, primalInReverse(operand));
+    OpBuilder b(level.anchor);
+    Value copy = b.clone(*def, mapping)->getResult(0);
+    level.values[value] = copy;
+    return copy;
+  }
   return fromForward(block, value, forwardValues.lookup(value));
 }
 
@@ -520,7 +533,9 @@ LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
     Value adjoint = readAndZero(b, loc, load.getResult());
     Value s = shadowInReverse(load.getMemRef());
     if (!s)
-      return failure();
+      return hadError ? failure()
+                      : fail(&op, "its memory has no derivative, but the "
+                                  "value is active (internal error)");
     SmallVector<Value> indices = llvm::map_to_vector(
         load.getIndices(), [&](Value v) { return primalInReverse(v); });
     Value old = memref::LoadOp::create(b, loc, s, indices);
@@ -531,7 +546,9 @@ LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
   if (auto store = dyn_cast<memref::StoreOp>(op)) {
     Value s = shadowInReverse(store.getMemRef());
     if (!s)
-      return failure();
+      return hadError ? failure()
+                      : fail(&op, "its memory has no derivative, but the "
+                                  "value is active (internal error)");
     SmallVector<Value> indices = llvm::map_to_vector(
         store.getIndices(), [&](Value v) { return primalInReverse(v); });
     Value adjoint = memref::LoadOp::create(b, loc, s, indices);

@@ -45,6 +45,14 @@ private:
   void propagateUseful();
   bool markVaried(mlir::Value value);
   bool markUseful(mlir::Value value);
+  /// Whether `op` may write the memory `input` (one of its inputs) refers
+  /// to. Calls of functions with a body write only the arguments their
+  /// callee (transitively) stores to; unknown ops may write anything.
+  bool mayWrite(mlir::Operation *op, mlir::Value input);
+  /// Whether `callee` may write through its memory argument `argument`.
+  bool mayWriteArgument(mlir::BlockArgument argument);
+  /// The position of `value` among the function's arguments, if it is one.
+  std::optional<unsigned> getArgumentIndex(mlir::Value value) const;
 
   // Op handles are mutable by design; queries do not change the function.
   mutable mlir::func::FuncOp function;
@@ -53,6 +61,9 @@ private:
   llvm::DenseSet<mlir::Value> variedMemory, usefulMemory;
   /// Roots with a load whose result is useful: their contents are read.
   llvm::DenseSet<mlir::Value> readMemory;
+  /// mayWriteArgument's answers; true while one is being computed, so that
+  /// recursion is answered conservatively.
+  llvm::DenseMap<mlir::Value, bool> writtenArguments;
 };
 
 } // namespace cotangent::ad

@@ -194,10 +194,20 @@ using extras = extras_impl<W, std::make_integer_sequence<int, sizeof...(P)>, P..
 /// The symbol the plugin defines: one per (kind, function, selection), with
 /// a signature of scalars and pointers only.
 template <class Kind, class Fn, Fn *F, class W, class Sig> struct entry;
+/// For a function with internal linkage `call` has internal linkage too;
+/// the plugin defines it in the same unit, so Clang's warning that it is
+/// not defined does not apply.
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wundefined-internal"
+#endif
 template <class Kind, class Fn, Fn *F, class W, class R, class... A>
 struct entry<Kind, Fn, F, W, R(A...)> {
   static R call(A...);
 };
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
 
 template <kind K, class Fn, Fn *F, class W> struct signature;
 
