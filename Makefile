@@ -6,6 +6,7 @@
 #   make demo             build and run the examples
 #   make check-sanitize   the same tests in an ASan+UBSan build (build-san/)
 #   make docs             refresh docs/ from the TableGen definitions
+#   make bench            benchmark the workloads (bench/): table, bench/results.json, docs/bench.png
 
 BUILD_DIR  ?= build
 BUILD_TYPE ?= Release
@@ -17,7 +18,7 @@ CMAKE_CONFIGURE = cmake -G Ninja -S . -B $(BUILD_DIR) \
   -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
   -DCOTANGENT_SANITIZE=$(SANITIZE) $(CMAKE_ARGS)
 
-.PHONY: all deps build check demo docs check-sanitize clean
+.PHONY: all deps build check demo docs bench check-sanitize clean
 
 all: build
 
@@ -36,6 +37,10 @@ demo: build
 
 docs: build
 	cmake --build $(BUILD_DIR) --target cotangent-docs
+
+bench: build
+	@scripts/install-deps.sh bench
+	@bench/run.sh $(BUILD_DIR)
 
 check-sanitize:
 	$(MAKE) check BUILD_DIR=build-san SANITIZE=ON

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Cotangent needs, if any are missing.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
+# `install-deps.sh bench` adds what make bench needs (matplotlib).
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,9 @@ packages=(
   # Tests, benchmarks, JSON.
   libgtest-dev libbenchmark-dev nlohmann-json3-dev
 )
+if [ "${1:-}" = bench ]; then
+  packages+=(python3-matplotlib)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

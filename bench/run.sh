@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# make bench: runs the benchmarks single-threaded (medians of 5 repetitions)
+# and writes the table, bench/results.json and docs/bench.png.
+set -euo pipefail
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+raw=$(mktemp --suffix=.json)
+trap 'rm -f "$raw"' EXIT
+"$root/$build/bin/cotangent-bench" \
+  --benchmark_repetitions=${BENCH_REPETITIONS:-5} \
+  --benchmark_report_aggregates_only=true \
+  --benchmark_filter="${BENCH_FILTER:-.}" \
+  --benchmark_out="$raw" --benchmark_out_format=json
+/usr/bin/python3 "$root/bench/report.py" "$raw" "$root/$build" \
+  "$root/bench/results.json" "$root/docs/bench.png"
