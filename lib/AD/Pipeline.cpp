@@ -18,6 +18,17 @@ void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm,
   // differentiate.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Callees inlined, a function differentiates into one combined pullback:
+  // no tape between split halves, and memory it only reads can be read
+  // again in the reverse sweep. Recursive calls and calls that custom rules
+  // replace stay calls.
+  pm.addPass(createKeepRuleCalls());
+  pm.addPass(createInlinerPass());
+  // Pure ops first (index arithmetic), so that the loads they feed are
+  // invariant too.
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createHoistInvariantLoads());
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createDifferentiate(options));
   // Promote adjoint slots outside loops, fold the -0 starts and the
   // push/pop pairs that meet, and share what forward and reverse compute.

@@ -100,6 +100,10 @@ private:
   /// by recomputing a chain of up to `depth` cheap pure ops.
   bool isAvailable(Value value, unsigned depth);
   bool isRecomputable(Operation *op, unsigned depth = 4);
+  /// Whether a load from `memref` can be repeated in the reverse sweep
+  /// instead of taping its value: memory the function's caller gives it and
+  /// nothing writes while the combined pullback runs.
+  bool isReadOnlyInput(Value memref);
   /// The shadow of memory `value` in the reverse code; null if it has none.
   Value shadowInReverse(Value value);
 
@@ -133,6 +137,9 @@ private:
   DenseMap<Operation *, SmallVector<Value>> residuals;
   /// Iteration counts of scf.while loops, from the forward sweep.
   DenseMap<Operation *, Value> whileCounts;
+  /// Set for a combined pullback whose function writes no memory argument:
+  /// then its memory arguments keep their contents to the end.
+  bool argumentsReadOnly = false;
   bool hadError = false;
 };
 
@@ -195,13 +202,29 @@ bool ReverseEmitter::isAvailable(Value value, unsigned depth) {
 }
 
 bool ReverseEmitter::isRecomputable(Operation *op, unsigned depth) {
-  // Cheap means arith: a handful of them cost less than a push and a pop,
-  // a transcendental function does not.
-  if (!isa<arith::ArithDialect>(op->getDialect()) || !isPure(op) ||
-      op->getNumRegions() != 0 || op->getNumResults() != 1)
+  // Cheap means arith, or a load of memory that still holds what it held:
+  // a handful of them cost less than a push and a pop, a transcendental
+  // function does not.
+  auto load = dyn_cast<memref::LoadOp>(op);
+  bool cheap = load ? isReadOnlyInput(load.getMemRef())
+                    : isa<arith::ArithDialect>(op->getDialect()) &&
+                          isPure(op) && op->getNumRegions() == 0;
+  if (!cheap || op->getNumResults() != 1)
     return false;
-  return llvm::all_of(op->getOperands(),
-                      [&](Value v) { return isAvailable(v, depth); });
+  // An operand from an enclosing level costs at most one tape entry per
+  // iteration of that level, not one per use here.
+  Block *block = op->getBlock();
+  return llvm::all_of(op->getOperands(), [&](Value v) {
+    Block *from = v.getParentBlock();
+    return (from != block && from->findAncestorOpInBlock(*op)) ||
+           isAvailable(v, depth);
+  });
+}
+
+bool ReverseEmitter::isReadOnlyInput(Value memref) {
+  auto arg = dyn_cast<BlockArgument>(getMemoryRoot(memref));
+  return argumentsReadOnly && arg &&
+         arg.getOwner() == &primal.getBody().front();
 }
 
 Value ReverseEmitter::primalInReverse(Value value) {
@@ -841,6 +864,12 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   top.direct = true;
   OpBuilder b = OpBuilder::atBlockEnd(entry);
   top.anchor = arith::ConstantIndexOp::create(b, primal.getLoc(), 0);
+  // Nothing runs between the sweeps of a combined pullback, so memory the
+  // function does not write is as the forward sweep read it (with no
+  // argument written, no argument can alias a written one).
+  argumentsReadOnly = llvm::none_of(body.getArguments(), [&](BlockArgument arg) {
+    return isShadowedType(arg.getType()) && activity.mayWriteArgument(arg);
+  });
 
   unsigned numArgs = primal.getNumArguments();
   ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),

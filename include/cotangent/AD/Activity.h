@@ -39,6 +39,9 @@ public:
   bool hasShadow(mlir::Value value) const;
   /// Whether argument `index` can influence any output.
   bool isArgumentConnected(unsigned index) const;
+  /// Whether the function owning memory argument `argument` may write
+  /// through it (itself or through its callees).
+  bool mayWriteArgument(mlir::BlockArgument argument);
 
 private:
   void propagateVaried();
@@ -49,8 +52,6 @@ private:
   /// to. Calls of functions with a body write only the arguments their
   /// callee (transitively) stores to; unknown ops may write anything.
   bool mayWrite(mlir::Operation *op, mlir::Value input);
-  /// Whether `callee` may write through its memory argument `argument`.
-  bool mayWriteArgument(mlir::BlockArgument argument);
   /// The position of `value` among the function's arguments, if it is one.
   std::optional<unsigned> getArgumentIndex(mlir::Value value) const;
 

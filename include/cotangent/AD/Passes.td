@@ -34,4 +34,31 @@ def Differentiate : Pass<"ct-differentiate", "::mlir::ModuleOp"> {
   ];
 }
 
+def KeepRuleCalls : Pass<"ct-keep-rule-calls", "::mlir::ModuleOp"> {
+  let summary = "Keep calls of functions with custom rules from being inlined";
+  let description = [{
+    Marks every `func.call` of a function bound by `ct.custom_gradient`,
+    `ct.custom_vjp` or `ct.custom_jvp` `no_inline`. The autodiff pipeline
+    inlines callees before differentiating (one function differentiates
+    into one combined pullback: no tape between split halves, and memory
+    that is only read can be read again in the reverse sweep); a call that a
+    rule replaces must stay a call.
+  }];
+}
+
+def HoistInvariantLoads : Pass<"ct-hoist-invariant-loads", "::mlir::ModuleOp"> {
+  let summary = "Hoist loop-invariant loads out of scf.for loops";
+  let description = [{
+    Moves a `memref.load` at the top level of an `scf.for` body whose
+    indices are defined outside the loop and whose memory the loop does not
+    write out of the loop, guarded by `scf.if` on a non-empty iteration
+    space so that it never reads where the program would not. Memory is
+    told apart by its root: a local allocation aliases nothing else; memory
+    arguments may alias each other, so a load from one is hoisted only when
+    the loop writes no argument memory. The reverse sweep then keeps one
+    value per outer iteration instead of one per inner iteration.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif // COTANGENT_AD_PASSES_TD
