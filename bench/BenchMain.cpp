@@ -4,47 +4,22 @@
 // sample of finite-difference units (report.py scales it to all of them)
 // and, for GMM, the Hessian-vector product. Counters carry what is not a
 // time: the derivative's error against the hand-written one, and the peak
-// memory each derivative adds to the process.
+// heap memory each derivative allocates (its tape, or the hand-written
+// one's stored intermediates).
 //
 //===----------------------------------------------------------------------===//
 
+#include "HeapCounter.h"
 #include "workloads/Workloads.h"
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
 
 namespace {
-
-/// A /proc/self/status field, in bytes.
-long statusBytes(const char *field) {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind(field, 0) == 0)
-      return std::stol(line.substr(std::strlen(field))) * 1024;
-  return -1;
-}
-
-/// How far `run` raises the process's peak resident memory: the peak is
-/// reset to the current size first (clear_refs 5), so this is what the run
-/// allocates and touches at most at once. -1 where Linux does not tell.
-long peakMemoryOf(const std::function<void()> &run) {
-  {
-    std::ofstream reset("/proc/self/clear_refs");
-    reset << "5";
-  }
-  const long before = statusBytes("VmRSS:");
-  run();
-  const long peak = statusBytes("VmHWM:");
-  return before < 0 || peak < 0 ? -1 : std::max(0L, peak - before);
-}
 
 /// Finite differences cost 2 primal runs per coordinate; time this many
 /// units and let the report scale up.
@@ -53,9 +28,9 @@ constexpr size_t kDifferenceSample = 16;
 void registerWorkload(const bench::Workload &w) {
   auto buffer = std::make_shared<std::vector<double>>(w.derivativeSize);
   std::vector<double> manual(w.derivativeSize), cotangent(w.derivativeSize);
-  const long manualPeak = peakMemoryOf([&] { w.manual(manual.data()); });
+  const long manualPeak = bench::peakHeapBytes([&] { w.manual(manual.data()); });
   const long cotangentPeak =
-      peakMemoryOf([&] { w.derivative(cotangent.data()); });
+      bench::peakHeapBytes([&] { w.derivative(cotangent.data()); });
   const double error = bench::maxRelativeError(cotangent, manual);
 
   auto add = [&](const std::string &what, auto body) {
