@@ -7,6 +7,8 @@
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/InliningUtils.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -148,6 +150,9 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   // A derivative of a generated function needs that function's body first.
   if (failed(generate(job.primal)))
     return failure();
+  if (job.kind == DerivativeKind::Pullback &&
+      failed(inlineForwardDerivatives(job.primal)))
+    return failure();
   // With a custom rule, differentiate a function that just calls the primal:
   // differentiating the call is what uses the rule.
   bool hasRule = job.kind == DerivativeKind::Jvp
@@ -186,6 +191,46 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   if (job.partner)
     jobs[job.partner].state = Job::Done;
   return result;
+}
+
+LogicalResult DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
+  SmallVector<func::CallOp> calls;
+  function.walk([&](func::CallOp call) {
+    auto callee = lookupFunction(call.getCalleeAttr());
+    auto it = callee ? jobs.find(callee) : jobs.end();
+    if (it != jobs.end() && it->second.kind == DerivativeKind::Jvp &&
+        callee != function)
+      calls.push_back(call);
+  });
+  InlinerInterface interface(module.getContext());
+  auto cloneInto = [](OpBuilder &, Region *source, Block *,
+                      Block *postInsertBlock, IRMapping &mapping,
+                      bool shouldClone) {
+    source->cloneInto(postInsertBlock->getParent(),
+                      postInsertBlock->getIterator(), mapping);
+  };
+  for (func::CallOp call : calls) {
+    auto callee = lookupFunction(call.getCalleeAttr());
+    if (failed(generate(callee)))
+      return failure();
+    // A recursive derivative stays a call (differentiated split).
+    bool recursive = false;
+    callee.walk([&](func::CallOp inner) {
+      recursive |= inner.getCallee() == callee.getSymName();
+    });
+    if (recursive || callee.isExternal())
+      continue;
+    if (succeeded(inlineCall(interface, cloneInto, call, callee,
+                             &callee.getBody(), /*shouldCloneInlinedRegion=*/true)))
+      call.erase();
+  }
+  // Forward mode added tangent buffers after the pipeline's hoisting ran.
+  if (!calls.empty()) {
+    function.walk(
+        [](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    hoistInvariantLoads(function);
+  }
+  return success();
 }
 
 func::FuncOp DerivativeRegistry::getStructured(func::FuncOp function) {

@@ -18,6 +18,12 @@
 
 namespace cotangent::ad {
 
+/// Moves loop-invariant loads out of the scf.for loops under `root`
+/// (the ct-hoist-invariant-loads pass; also run on code that forward mode
+/// generated, before reverse mode differentiates it).
+void hoistInvariantLoads(mlir::Operation *root);
+
+
 enum class DerivativeKind {
   /// Reverse mode in one function: (args, seeds, shadows) -> (results,
   /// adjoints of active args).
@@ -75,6 +81,10 @@ private:
     enum { Pending, Running, Done } state = Pending;
   };
   mlir::LogicalResult generate(mlir::func::FuncOp derivative);
+  /// Inlines into `function` its calls of generated forward-mode
+  /// derivatives (generating them first), so that reverse mode over them
+  /// (a Hessian-vector product) differentiates one function.
+  mlir::LogicalResult inlineForwardDerivatives(mlir::func::FuncOp function);
   /// `function` with its unstructured control flow (cf branches, early
   /// returns) lifted to scf, or null after an error.
   mlir::func::FuncOp getStructured(mlir::func::FuncOp function);

@@ -8,6 +8,7 @@
 
 #include "cotangent/AD/Activity.h"
 #include "cotangent/AD/Passes.h"
+#include "Derivatives.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -96,11 +97,13 @@ void hoistFrom(scf::ForOp loop) {
 
 struct HoistInvariantLoadsPass
     : ad::impl::HoistInvariantLoadsBase<HoistInvariantLoadsPass> {
-  void runOnOperation() override {
-    // Post-order: an inner loop's loads move out first, and may then move
-    // out of the enclosing loop too.
-    getOperation().walk([](scf::ForOp loop) { hoistFrom(loop); });
-  }
+  void runOnOperation() override { ad::hoistInvariantLoads(getOperation()); }
 };
 
 } // namespace
+
+void ad::hoistInvariantLoads(Operation *root) {
+  // Post-order: an inner loop's loads move out first, and may then move
+  // out of the enclosing loop too.
+  root->walk([](scf::ForOp loop) { hoistFrom(loop); });
+}

@@ -3,8 +3,9 @@
 // Also lowers what else of the ct dialect survives differentiation: markers
 // become the identity and rule bindings disappear.
 //
-// A tape is a pointer to a header { ptr data, i64 size, i64 capacity } whose
-// data is a heap array of 8-byte slots, grown by doubling with realloc. Push
+// A tape is a pointer to a header { ptr data, i64 size, i64 capacity,
+// [32 x i64] slots } on the stack. Data starts in the header's own slots and
+// moves to the heap when they run out, grown by doubling with realloc. Push
 // and pop call two small linkonce_odr helpers that return the slot's address;
 // the store or load of the value itself stays inline, so the optimizer sees
 // the value's type.
@@ -33,18 +34,44 @@ constexpr StringLiteral kPopHelper = "__ct_tape_pop";
 constexpr StringLiteral kFreeHelper = "__ct_tape_free";
 constexpr StringLiteral kReserveHelper = "__ct_tape_reserve";
 
-// The helpers' bodies. `realloc(NULL, n)` allocates, so an empty tape needs
-// no storage until its first push.
+// The helpers' bodies. The header holds kInlineSlots slots of its own, so
+// a small tape (a pullback without loops) never calls malloc; growing out
+// of them copies into the heap, growing further reallocs.
+constexpr int64_t kInlineSlots = 32;
 constexpr StringLiteral kHelperSource = R"mlir(
+!header = !llvm.struct<(ptr, i64, i64, array<32 x i64>)>
+llvm.func @malloc(i64) -> !llvm.ptr
 llvm.func @realloc(!llvm.ptr, i64) -> !llvm.ptr
 llvm.func @free(!llvm.ptr)
+llvm.func linkonce_odr @__ct_tape_grow(%tape: !llvm.ptr, %capacity: i64) {
+  %eight = llvm.mlir.constant(8 : i64) : i64
+  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !header
+  %capacity_addr = llvm.getelementptr %tape[0, 2] : (!llvm.ptr) -> !llvm.ptr, !header
+  %inline = llvm.getelementptr %tape[0, 3] : (!llvm.ptr) -> !llvm.ptr, !header
+  %bytes = llvm.mul %capacity, %eight : i64
+  %old_data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
+  %in_header = llvm.icmp "eq" %old_data, %inline : !llvm.ptr
+  llvm.cond_br %in_header, ^copy, ^resize
+^copy:
+  %fresh = llvm.call @malloc(%bytes) : (i64) -> !llvm.ptr
+  %size = llvm.load %size_addr : !llvm.ptr -> i64
+  %used = llvm.mul %size, %eight : i64
+  "llvm.intr.memcpy"(%fresh, %old_data, %used) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
+  llvm.br ^done(%fresh : !llvm.ptr)
+^resize:
+  %resized = llvm.call @realloc(%old_data, %bytes) : (!llvm.ptr, i64) -> !llvm.ptr
+  llvm.br ^done(%resized : !llvm.ptr)
+^done(%new_data: !llvm.ptr):
+  llvm.store %new_data, %tape : !llvm.ptr, !llvm.ptr
+  llvm.store %capacity, %capacity_addr : i64, !llvm.ptr
+  llvm.return
+}
 llvm.func linkonce_odr @__ct_tape_push(%tape: !llvm.ptr) -> !llvm.ptr {
   %one = llvm.mlir.constant(1 : i64) : i64
   %two = llvm.mlir.constant(2 : i64) : i64
-  %eight = llvm.mlir.constant(8 : i64) : i64
   %minimum = llvm.mlir.constant(1024 : i64) : i64
-  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64, i64)>
-  %capacity_addr = llvm.getelementptr %tape[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64, i64)>
+  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !header
+  %capacity_addr = llvm.getelementptr %tape[0, 2] : (!llvm.ptr) -> !llvm.ptr, !header
   %size = llvm.load %size_addr : !llvm.ptr -> i64
   %capacity = llvm.load %capacity_addr : !llvm.ptr -> i64
   %full = llvm.icmp "eq" %size, %capacity : i64
@@ -52,11 +79,7 @@ llvm.func linkonce_odr @__ct_tape_push(%tape: !llvm.ptr) -> !llvm.ptr {
 ^grow:
   %doubled = llvm.mul %capacity, %two : i64
   %new_capacity = llvm.intr.umax(%doubled, %minimum) : (i64, i64) -> i64
-  %bytes = llvm.mul %new_capacity, %eight : i64
-  %old_data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
-  %new_data = llvm.call @realloc(%old_data, %bytes) : (!llvm.ptr, i64) -> !llvm.ptr
-  llvm.store %new_data, %tape : !llvm.ptr, !llvm.ptr
-  llvm.store %new_capacity, %capacity_addr : i64, !llvm.ptr
+  llvm.call @__ct_tape_grow(%tape, %new_capacity) : (!llvm.ptr, i64) -> ()
   llvm.br ^push
 ^push:
   %data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
@@ -66,27 +89,22 @@ llvm.func linkonce_odr @__ct_tape_push(%tape: !llvm.ptr) -> !llvm.ptr {
   llvm.return %slot : !llvm.ptr
 }
 llvm.func linkonce_odr @__ct_tape_reserve(%tape: !llvm.ptr, %count: i64) {
-  %eight = llvm.mlir.constant(8 : i64) : i64
-  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64, i64)>
-  %capacity_addr = llvm.getelementptr %tape[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64, i64)>
+  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !header
+  %capacity_addr = llvm.getelementptr %tape[0, 2] : (!llvm.ptr) -> !llvm.ptr, !header
   %size = llvm.load %size_addr : !llvm.ptr -> i64
   %capacity = llvm.load %capacity_addr : !llvm.ptr -> i64
   %needed = llvm.add %size, %count : i64
   %short = llvm.icmp "ugt" %needed, %capacity : i64
   llvm.cond_br %short, ^grow, ^done
 ^grow:
-  %bytes = llvm.mul %needed, %eight : i64
-  %old_data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
-  %new_data = llvm.call @realloc(%old_data, %bytes) : (!llvm.ptr, i64) -> !llvm.ptr
-  llvm.store %new_data, %tape : !llvm.ptr, !llvm.ptr
-  llvm.store %needed, %capacity_addr : i64, !llvm.ptr
+  llvm.call @__ct_tape_grow(%tape, %needed) : (!llvm.ptr, i64) -> ()
   llvm.br ^done
 ^done:
   llvm.return
 }
 llvm.func linkonce_odr @__ct_tape_pop(%tape: !llvm.ptr) -> !llvm.ptr {
   %one = llvm.mlir.constant(1 : i64) : i64
-  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64, i64)>
+  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !header
   %size = llvm.load %size_addr : !llvm.ptr -> i64
   %top = llvm.sub %size, %one : i64
   llvm.store %top, %size_addr : i64, !llvm.ptr
@@ -96,7 +114,13 @@ llvm.func linkonce_odr @__ct_tape_pop(%tape: !llvm.ptr) -> !llvm.ptr {
 }
 llvm.func linkonce_odr @__ct_tape_free(%tape: !llvm.ptr) {
   %data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
+  %inline = llvm.getelementptr %tape[0, 3] : (!llvm.ptr) -> !llvm.ptr, !header
+  %on_heap = llvm.icmp "ne" %data, %inline : !llvm.ptr
+  llvm.cond_br %on_heap, ^release, ^done
+^release:
   llvm.call @free(%data) : (!llvm.ptr) -> ()
+  llvm.br ^done
+^done:
   llvm.return
 }
 )mlir";
@@ -114,11 +138,14 @@ LogicalResult ensureHelpers(OpBuilder &builder, Operation *from) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module.getBody());
   auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
-  if (failed(LLVM::lookupOrCreateFn(builder, module, "realloc",
-                                    {ptr, builder.getI64Type()}, ptr)) ||
+  auto i64 = builder.getI64Type();
+  if (failed(LLVM::lookupOrCreateFn(builder, module, "malloc", {i64}, ptr)) ||
+      failed(LLVM::lookupOrCreateFn(builder, module, "realloc", {ptr, i64},
+                                    ptr)) ||
       failed(LLVM::lookupOrCreateFreeFn(builder, module)))
-    return from->emitError("the module declares realloc or free with an "
-                           "unexpected signature; tapes need the C ones");
+    return from->emitError("the module declares malloc, realloc or free "
+                           "with an unexpected signature; tapes need the C "
+                           "ones");
   for (auto helper : helpers->getOps<LLVM::LLVMFuncOp>())
     if (!helper.isExternal())
       builder.clone(*helper);
@@ -128,7 +155,8 @@ LogicalResult ensureHelpers(OpBuilder &builder, Operation *from) {
 LLVM::LLVMStructType getHeaderType(MLIRContext *context) {
   auto ptr = LLVM::LLVMPointerType::get(context);
   auto i64 = IntegerType::get(context, 64);
-  return LLVM::LLVMStructType::getLiteral(context, {ptr, i64, i64});
+  return LLVM::LLVMStructType::getLiteral(
+      context, {ptr, i64, i64, LLVM::LLVMArrayType::get(i64, kInlineSlots)});
 }
 
 /// Calls a helper that takes the tape and returns a slot address.
@@ -154,8 +182,20 @@ struct TapeInitLowering : ConvertOpToLLVMPattern<ct::TapeInitOp> {
     Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
                                          rewriter.getI64IntegerAttr(1));
     Value tape = LLVM::AllocaOp::create(rewriter, loc, ptr, header, one);
-    Value empty = LLVM::ZeroOp::create(rewriter, loc, header);
-    LLVM::StoreOp::create(rewriter, loc, empty, tape);
+    // { header's own slots, 0, kInlineSlots }; the slots need no zeroing.
+    Value slots = LLVM::GEPOp::create(rewriter, loc, ptr, header, tape,
+                                      ArrayRef<LLVM::GEPArg>{0, 3});
+    Value sizeAddr = LLVM::GEPOp::create(rewriter, loc, ptr, header, tape,
+                                         ArrayRef<LLVM::GEPArg>{0, 1});
+    Value capacityAddr = LLVM::GEPOp::create(rewriter, loc, ptr, header, tape,
+                                             ArrayRef<LLVM::GEPArg>{0, 2});
+    auto i64 = [&](int64_t value) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                      rewriter.getI64IntegerAttr(value));
+    };
+    LLVM::StoreOp::create(rewriter, loc, slots, tape);
+    LLVM::StoreOp::create(rewriter, loc, i64(0), sizeAddr);
+    LLVM::StoreOp::create(rewriter, loc, i64(kInlineSlots), capacityAddr);
     rewriter.replaceOp(op, tape);
     return success();
   }

@@ -1,16 +1,25 @@
-// Tapes lower to a header on the stack and calls to the push/pop helpers;
-// values are stored and loaded inline with their own type.
+// Tapes lower to a header on the stack, with 32 slots of its own, and calls
+// to the push/pop helpers; values are stored and loaded inline with their
+// own type. Data moves to the heap (malloc, then realloc) only past the
+// header's slots, and free is called only for heap data.
 // RUN: %cotangent-opt %s --convert-to-llvm | FileCheck %s
 
 // The C allocator functions the helpers call are declared once, up front.
+// CHECK-DAG: llvm.func @malloc(i64) -> !llvm.ptr
 // CHECK-DAG: llvm.func @realloc(!llvm.ptr, i64) -> !llvm.ptr
 // CHECK-DAG: llvm.func @free(!llvm.ptr)
 
 // CHECK-LABEL: llvm.func @roundtrip
 // CHECK-SAME: (%[[X:.*]]: f64, %[[N:.*]]: i64) -> f64
 func.func @roundtrip(%x: f64, %n: index) -> f64 {
-  // CHECK: %[[TAPE:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, i64)>
-  // CHECK: llvm.store %{{.*}}, %[[TAPE]]
+  // CHECK: %[[TAPE:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, i64, array<32 x i64>)>
+  // CHECK: %[[SLOTS:.*]] = llvm.getelementptr %[[TAPE]][0, 3]
+  // CHECK: %[[SIZE:.*]] = llvm.getelementptr %[[TAPE]][0, 1]
+  // CHECK: %[[CAPACITY:.*]] = llvm.getelementptr %[[TAPE]][0, 2]
+  // CHECK: llvm.store %[[SLOTS]], %[[TAPE]]
+  // CHECK: llvm.store %{{.*}}, %[[SIZE]]
+  // CHECK: %[[INLINE:.*]] = llvm.mlir.constant(32 : i64)
+  // CHECK: llvm.store %[[INLINE]], %[[CAPACITY]]
   %t = ct.tape_init : !ct.tape
   // CHECK: llvm.call @__ct_tape_reserve(%[[TAPE]], %[[N]])
   ct.tape_reserve %t, %n
@@ -42,4 +51,5 @@ func.func @takes_tape(%t: !ct.tape, %v: f32) {
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_push(%{{.*}}: !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_pop(%{{.*}}: !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_free(%{{.*}}: !llvm.ptr)
+// CHECK-DAG: llvm.func linkonce_odr @__ct_tape_grow(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_reserve(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
