@@ -99,7 +99,7 @@ private:
   /// Whether the reverse code has `value` without a new tape entry, possibly
   /// by recomputing a chain of up to `depth` cheap pure ops.
   bool isAvailable(Value value, unsigned depth);
-  bool isRecomputable(Operation *op, unsigned depth = 4);
+  bool isRecomputable(Operation *op, unsigned depth = 6);
   /// Whether a load from `memref` can be repeated in the reverse sweep
   /// instead of taping its value: memory the function's caller gives it and
   /// nothing writes while the combined pullback runs.
