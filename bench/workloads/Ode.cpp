@@ -12,13 +12,6 @@
 namespace bench::ode {
 namespace {
 
-/// dy/dt at state y.
-void rate(int n, const double *x, const double *y, double *dy) {
-  dy[0] = x[0];
-  for (int i = 1; i < n; ++i)
-    dy[i] = x[i] * y[i - 1];
-}
-
 /// z = y + scale * k.
 void axpy(int n, const double *y, double scale, const double *k, double *z) {
   for (int i = 0; i < n; ++i)

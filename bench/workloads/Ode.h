@@ -27,6 +27,13 @@ struct Input {
 
 Input generate(int n, int steps, uint64_t seed);
 
+/// dy/dt at state y (shared by the differentiated and the hand-written code).
+inline void rate(int n, const double *x, const double *y, double *dy) {
+  dy[0] = x[0];
+  for (int i = 1; i < n; ++i)
+    dy[i] = x[i] * y[i - 1];
+}
+
 double objective(const Input &in);
 double objectiveAt(const Input &in, const double *x);
 double gradient(const Input &in, double *grad);

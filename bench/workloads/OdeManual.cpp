@@ -15,12 +15,6 @@
 namespace bench::ode {
 namespace {
 
-void rate(int n, const double *x, const double *y, double *dy) {
-  dy[0] = x[0];
-  for (int i = 1; i < n; ++i)
-    dy[i] = x[i] * y[i - 1];
-}
-
 /// Adds the transposed Jacobian of rate(z) applied to `a` to dz and dx.
 void rateAdjoint(int n, const double *x, const double *z, const double *a,
                  double *dz, double *dx) {

@@ -242,22 +242,15 @@ Value ReverseEmitter::primalInReverse(Value value) {
   if (Value known = level.values.lookup(value))
     return known;
   // Pure ops whose operands the reverse code already has are recomputed:
-  // one op instead of a push and a pop. Views are always recomputed.
+  // one op instead of a push and a pop. Views are always recomputed. A
+  // local buffer of a split callee is gone when its rev half runs; the
+  // reverse code never reads primal memory, so a fresh buffer of the same
+  // shape serves to pass on (to views and calls).
+  bool localBufferOfSplitCallee = def && isa<memref::AllocaOp>(def) &&
+                                  block == &primal.getBody().front();
   if (def && !level.direct &&
-      (isa<ViewLikeOpInterface>(def) || isRecomputable(def))) {
-    IRMapping mapping;
-    for (Value operand : def->getOperands())
-      mapping.map(operand, primalInReverse(operand));
-    OpBuilder b(level.anchor);
-    Value copy = b.clone(*def, mapping)->getResult(0);
-    level.values[value] = copy;
-    return copy;
-  }
-  // A local buffer of a split callee is gone when its rev half runs. The
-  // reverse code never reads primal memory, so it only needs a buffer of
-  // the same shape to pass on (to views and calls): a fresh one.
-  if (def && isa<memref::AllocaOp>(def) && !level.direct &&
-      block == &primal.getBody().front()) {
+      (isa<ViewLikeOpInterface>(def) || localBufferOfSplitCallee ||
+       isRecomputable(def))) {
     IRMapping mapping;
     for (Value operand : def->getOperands())
       mapping.map(operand, primalInReverse(operand));
@@ -516,8 +509,21 @@ bool ReverseEmitter::needsReverse(Operation &op) {
   if (llvm::any_of(op.getResults(),
                    [&](Value r) { return activity.isActive(r); }))
     return true;
-  if (auto store = dyn_cast<memref::StoreOp>(op))
-    return activity.hasShadow(store.getMemRef());
+  if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    if (activity.hasShadow(store.getMemRef()))
+      return true;
+    // Memory the caller declared constant has no shadow: a derivative
+    // stored into it and read back would be lost.
+    if (activity.isActive(store.getValueToStore())) {
+      store.emitError("cannot differentiate: a value that carries a "
+                      "derivative is stored into memory that is constant "
+                      "here (a parameter not selected for "
+                      "differentiation); select it, or copy it into a local "
+                      "buffer first");
+      hadError = true;
+    }
+    return false;
+  }
   if (isa<memref::AllocOp>(op))
     return activity.hasShadow(op.getResult(0));
   if (auto call = dyn_cast<func::CallOp>(op))

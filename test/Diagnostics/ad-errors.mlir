@@ -98,3 +98,20 @@ func.func @main(%x: f64, %n: index) -> (f64, f64) {
   %v, %ddx = ct.gradient @dloop(%x, %n) activity [active, const] : (f64, index) -> (f64, f64)
   return %v, %ddx : f64, f64
 }
+
+// -----
+
+// A derivative stored into memory the request keeps constant, then read
+// back, would be lost: an error at the store, not a silent zero.
+func.func @through_constant_buffer(%x: f64, %buffer: memref<1xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %y = arith.mulf %x, %x : f64
+  // expected-error @below {{cannot differentiate: a value that carries a derivative is stored into memory that is constant here (a parameter not selected for differentiation); select it, or copy it into a local buffer first}}
+  memref.store %y, %buffer[%c0] : memref<1xf64>
+  %z = memref.load %buffer[%c0] : memref<1xf64>
+  return %z : f64
+}
+func.func @grad_through_constant_buffer(%x: f64, %buffer: memref<1xf64>) -> (f64, f64) {
+  %v, %dx = ct.gradient @through_constant_buffer(%x, %buffer) activity [active, const] : (f64, memref<1xf64>) -> (f64, f64)
+  return %v, %dx : f64, f64
+}
