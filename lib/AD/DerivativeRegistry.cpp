@@ -7,6 +7,7 @@
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/Inliner.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -193,24 +194,19 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   return result;
 }
 
-LogicalResult DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
-  SmallVector<func::CallOp> calls;
+LogicalResult
+DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
+  SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
   function.walk([&](func::CallOp call) {
     auto callee = lookupFunction(call.getCalleeAttr());
     auto it = callee ? jobs.find(callee) : jobs.end();
     if (it != jobs.end() && it->second.kind == DerivativeKind::Jvp &&
         callee != function)
-      calls.push_back(call);
+      calls.emplace_back(call, callee);
   });
   InlinerInterface interface(module.getContext());
-  auto cloneInto = [](OpBuilder &, Region *source, Block *,
-                      Block *postInsertBlock, IRMapping &mapping,
-                      bool shouldClone) {
-    source->cloneInto(postInsertBlock->getParent(),
-                      postInsertBlock->getIterator(), mapping);
-  };
-  for (func::CallOp call : calls) {
-    auto callee = lookupFunction(call.getCalleeAttr());
+  InlinerConfig config;
+  for (auto [call, callee] : calls) {
     if (failed(generate(callee)))
       return failure();
     // A recursive derivative stays a call (differentiated split).
@@ -220,8 +216,9 @@ LogicalResult DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function
     });
     if (recursive || callee.isExternal())
       continue;
-    if (succeeded(inlineCall(interface, cloneInto, call, callee,
-                             &callee.getBody(), /*shouldCloneInlinedRegion=*/true)))
+    if (succeeded(inlineCall(interface, config.getCloneCallback(), call,
+                             callee, &callee.getBody(),
+                             /*shouldCloneInlinedRegion=*/true)))
       call.erase();
   }
   // Forward mode added tangent buffers after the pipeline's hoisting ran.

@@ -873,9 +873,10 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   // Nothing runs between the sweeps of a combined pullback, so memory the
   // function does not write is as the forward sweep read it (with no
   // argument written, no argument can alias a written one).
-  argumentsReadOnly = llvm::none_of(body.getArguments(), [&](BlockArgument arg) {
-    return isShadowedType(arg.getType()) && activity.mayWriteArgument(arg);
-  });
+  argumentsReadOnly =
+      llvm::none_of(body.getArguments(), [&](BlockArgument arg) {
+        return isShadowedType(arg.getType()) && activity.mayWriteArgument(arg);
+      });
 
   unsigned numArgs = primal.getNumArguments();
   ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),

@@ -24,6 +24,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Inliner.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -338,16 +339,7 @@ struct DifferentiableFinder
 static LogicalResult inlineViewCalls(ModuleOp module) {
   SymbolTable symbols(module);
   InlinerInterface interface(module.getContext());
-  auto cloneInto = [](OpBuilder &, Region *source, Block *,
-                      Block *postInsertBlock, IRMapping &mapping,
-                      bool shouldClone) {
-    Region *target = postInsertBlock->getParent();
-    if (shouldClone)
-      source->cloneInto(target, postInsertBlock->getIterator(), mapping);
-    else
-      target->getBlocks().splice(postInsertBlock->getIterator(),
-                                 source->getBlocks());
-  };
+  InlinerConfig config;
   // An inlined body may call further accessors; a recursive one would
   // never end, hence the bound.
   for (int round = 0; round < 16; ++round) {
@@ -361,7 +353,7 @@ static LogicalResult inlineViewCalls(ModuleOp module) {
     for (func::CallOp call : calls) {
       auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
       if (!callee || callee.isExternal() ||
-          failed(inlineCall(interface, cloneInto, call, callee,
+          failed(inlineCall(interface, config.getCloneCallback(), call, callee,
                             &callee.getBody())))
         return call.emitError("cannot differentiate through this call: its "
                               "reference or pointer result needs the "
