@@ -22,6 +22,16 @@ bool ad::isShadowedType(Type type) {
   return ct::isDifferentiableMemRef(type) || isa<ct::TapeType>(type);
 }
 
+bool ad::neverWritesMemory(Operation *op) {
+  return isa<memref::LoadOp, memref::DimOp, ViewLikeOpInterface>(op) ||
+         op->hasTrait<OpTrait::ConstantLike>();
+}
+
+bool ad::isLocalAllocation(Value root) {
+  return root.getDefiningOp<memref::AllocaOp>() ||
+         root.getDefiningOp<memref::AllocOp>();
+}
+
 /// The yield of a branch region, or null for a missing else.
 static Operation *getBranchYield(Region &region) {
   return region.empty() ? nullptr : region.front().getTerminator();
@@ -263,8 +273,7 @@ void ActivityAnalysis::propagateUseful() {
 }
 
 bool ActivityAnalysis::mayWrite(Operation *op, Value input) {
-  if (isa<memref::LoadOp, memref::DimOp, ViewLikeOpInterface>(op) ||
-      op->hasTrait<OpTrait::ConstantLike>())
+  if (neverWritesMemory(op))
     return false;
   auto call = dyn_cast<func::CallOp>(op);
   if (!call)

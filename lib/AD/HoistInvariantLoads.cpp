@@ -13,7 +13,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_HOISTINVARIANTLOADS
@@ -33,7 +32,7 @@ struct Writes {
 
   explicit Writes(scf::ForOp loop) {
     loop.getBody()->walk([&](Operation *op) {
-      if (isa<memref::LoadOp, memref::DimOp, ViewLikeOpInterface>(op))
+      if (ad::neverWritesMemory(op))
         return;
       for (Value operand : op->getOperands()) {
         if (!isa<MemRefType>(operand.getType()))
@@ -43,19 +42,15 @@ struct Writes {
           continue;
         Value root = ad::getMemoryRoot(operand);
         roots.insert(root);
-        outsideMemory |= !root.getDefiningOp<memref::AllocaOp>() &&
-                         !root.getDefiningOp<memref::AllocOp>();
+        outsideMemory |= !ad::isLocalAllocation(root);
       }
     });
   }
 
   bool mayChange(Value memref) const {
     Value root = ad::getMemoryRoot(memref);
-    if (roots.contains(root))
-      return true;
-    bool local = root.getDefiningOp<memref::AllocaOp>() ||
-                 root.getDefiningOp<memref::AllocOp>();
-    return !local && outsideMemory;
+    return roots.contains(root) ||
+           (!ad::isLocalAllocation(root) && outsideMemory);
   }
 };
 

@@ -37,6 +37,7 @@ constexpr StringLiteral kReserveHelper = "__ct_tape_reserve";
 // The helpers' bodies. The header holds kInlineSlots slots of its own, so
 // a small tape (a pullback without loops) never calls malloc; growing out
 // of them copies into the heap, growing further reallocs.
+// The helpers' `!header` alias spells the same count.
 constexpr int64_t kInlineSlots = 32;
 constexpr StringLiteral kHelperSource = R"mlir(
 !header = !llvm.struct<(ptr, i64, i64, array<32 x i64>)>

@@ -28,6 +28,14 @@ mlir::Value getMemoryRoot(mlir::Value value);
 /// Types whose contents carry derivatives in a shadow of the same type.
 bool isShadowedType(mlir::Type type);
 
+/// Ops that read or view memory but never write it (loads, dims, views,
+/// constants).
+bool neverWritesMemory(mlir::Operation *op);
+
+/// Whether memory root `root` is allocated by the function itself, so that
+/// it aliases no other root.
+bool isLocalAllocation(mlir::Value root);
+
 class ActivityAnalysis {
 public:
   ActivityAnalysis(mlir::func::FuncOp function,
