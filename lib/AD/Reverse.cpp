@@ -68,6 +68,10 @@ public:
         activities(activities.begin(), activities.end()),
         activity(primal, activities) {}
 
+  /// Fails on a store whose derivative would be lost: an active value
+  /// stored into memory without a shadow (memory the caller declared
+  /// constant), from where it is read back.
+  LogicalResult checkStoresIntoConstantMemory();
   LogicalResult emitCombined(func::FuncOp pullback);
   LogicalResult emitSplit(func::FuncOp forward, func::FuncOp reverse);
 
@@ -509,21 +513,8 @@ bool ReverseEmitter::needsReverse(Operation &op) {
   if (llvm::any_of(op.getResults(),
                    [&](Value r) { return activity.isActive(r); }))
     return true;
-  if (auto store = dyn_cast<memref::StoreOp>(op)) {
-    if (activity.hasShadow(store.getMemRef()))
-      return true;
-    // Memory the caller declared constant has no shadow: a derivative
-    // stored into it and read back would be lost.
-    if (activity.isActive(store.getValueToStore())) {
-      store.emitError("cannot differentiate: a value that carries a "
-                      "derivative is stored into memory that is constant "
-                      "here (a parameter not selected for "
-                      "differentiation); select it, or copy it into a local "
-                      "buffer first");
-      hadError = true;
-    }
-    return false;
-  }
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return activity.hasShadow(store.getMemRef());
   if (isa<memref::AllocOp>(op))
     return activity.hasShadow(op.getResult(0));
   if (auto call = dyn_cast<func::CallOp>(op))
@@ -861,6 +852,21 @@ LogicalResult ReverseEmitter::reverseCall(OpBuilder &b, func::CallOp op) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
+LogicalResult ReverseEmitter::checkStoresIntoConstantMemory() {
+  bool lost = false;
+  primal.walk([&](memref::StoreOp store) {
+    if (activity.hasShadow(store.getMemRef()) ||
+        !activity.isActive(store.getValueToStore()))
+      return;
+    store.emitError("cannot differentiate: a value that carries a derivative "
+                    "is stored into memory that is constant here (a "
+                    "parameter not selected for differentiation); select it, "
+                    "or copy it into a local buffer first");
+    lost = true;
+  });
+  return failure(lost);
+}
+
 LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   Block *entry = pullback.addEntryBlock();
   reverseEntry = entry;
@@ -977,6 +983,8 @@ LogicalResult ad::emitReverse(DerivativeRegistry &registry,
            << ": unstructured control flow (several blocks) is not supported "
               "yet; use structured loops and branches";
   ReverseEmitter emitter(registry, primal, activities);
+  if (failed(emitter.checkStoresIntoConstantMemory()))
+    return failure();
   if (forward == reverse)
     return emitter.emitCombined(forward);
   return emitter.emitSplit(forward, reverse);
