@@ -571,9 +571,11 @@ LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
                                   "value is active (internal error)");
     SmallVector<Value> indices = llvm::map_to_vector(
         store.getIndices(), [&](Value v) { return primalInReverse(v); });
+    // -0 like the slots: a load of the same element earlier in the primal
+    // then adds its adjoint to -0, which folds away (+0 would not).
     Value adjoint = memref::LoadOp::create(b, loc, s, indices);
     memref::StoreOp::create(
-        b, loc, buildZero(b, loc, adjoint.getType()), s, indices);
+        b, loc, buildAdjointZero(b, loc, adjoint.getType()), s, indices);
     if (activity.isActive(store.getValueToStore()))
       accumulate(b, loc, store.getValueToStore(), adjoint);
     return success(!hadError);

@@ -1,6 +1,7 @@
 // In/out memory: squaring p[i] in place. The reverse of the store takes the
-// shadow's value (the cotangent of the new contents) and zeroes it, the
-// reverse of the load adds the cotangent of the old contents back.
+// shadow's value (the cotangent of the new contents) and zeroes it with -0
+// (so that LLVM folds a later `-0 + x` to x), the reverse of the load adds
+// the cotangent of the old contents back.
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
 
 func.func @f(%p: memref<?xf64>, %i: index) {
@@ -12,7 +13,7 @@ func.func @f(%p: memref<?xf64>, %i: index) {
 
 // CHECK-LABEL: func.func private @f.pullback.dc
 // CHECK-SAME: (%[[P:.*]]: memref<?xf64>, %[[I:.*]]: index, %[[DP:.*]]: memref<?xf64>)
-// CHECK: %[[ZERO:.*]] = arith.constant 0.0
+// CHECK: %[[ZERO:.*]] = arith.constant -0.0
 // CHECK: %[[V:.*]] = memref.load %[[P]][%[[I]]]
 // CHECK: %[[W:.*]] = arith.mulf %[[V]], %[[V]]
 // CHECK: memref.store %[[W]], %[[P]][%[[I]]]
