@@ -210,9 +210,10 @@ DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
     if (failed(generate(callee)))
       return failure();
     // A recursive derivative stays a call (differentiated split).
+    StringRef name = callee.getSymName();
     bool recursive = false;
     callee.walk([&](func::CallOp inner) {
-      recursive |= inner.getCallee() == callee.getSymName();
+      recursive |= inner.getCallee() == name;
     });
     if (recursive || callee.isExternal())
       continue;
@@ -226,6 +227,7 @@ DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
     function.walk(
         [](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
     hoistInvariantLoads(function);
+    forwardStores(function);
   }
   return success();
 }

@@ -23,6 +23,11 @@ namespace cotangent::ad {
 /// generated, before reverse mode differentiates it).
 void hoistInvariantLoads(mlir::Operation *root);
 
+/// Replaces loads of elements just stored or loaded in the same block by
+/// their value (the ct-forward-stores pass; also run on code that forward
+/// mode generated).
+void forwardStores(mlir::Operation *root);
+
 
 enum class DerivativeKind {
   /// Reverse mode in one function: (args, seeds, shadows) -> (results,

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/AD/Activity.h"
 #include "cotangent/AD/Passes.h"
 #include "Derivatives.h"
+#include "MemoryWrites.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -24,36 +24,6 @@ using namespace cotangent;
 
 namespace {
 
-/// The memory roots a loop may write, and whether one of them may alias
-/// memory the function was given.
-struct Writes {
-  llvm::DenseSet<Value> roots;
-  bool outsideMemory = false;
-
-  explicit Writes(scf::ForOp loop) {
-    loop.getBody()->walk([&](Operation *op) {
-      if (ad::neverWritesMemory(op))
-        return;
-      for (Value operand : op->getOperands()) {
-        if (!isa<MemRefType>(operand.getType()))
-          continue;
-        if (auto store = dyn_cast<memref::StoreOp>(op);
-            store && operand != store.getMemRef())
-          continue;
-        Value root = ad::getMemoryRoot(operand);
-        roots.insert(root);
-        outsideMemory |= !ad::isLocalAllocation(root);
-      }
-    });
-  }
-
-  bool mayChange(Value memref) const {
-    Value root = ad::getMemoryRoot(memref);
-    return roots.contains(root) ||
-           (!ad::isLocalAllocation(root) && outsideMemory);
-  }
-};
-
 void hoistFrom(scf::ForOp loop) {
   SmallVector<memref::LoadOp> candidates;
   for (Operation &op : loop.getBody()->without_terminator())
@@ -64,7 +34,7 @@ void hoistFrom(scf::ForOp loop) {
         candidates.push_back(load);
   if (candidates.empty())
     return;
-  Writes writes(loop);
+  ad::MemoryWrites writes(loop);
   OpBuilder b(loop);
   Value nonEmpty;
   for (memref::LoadOp load : candidates) {

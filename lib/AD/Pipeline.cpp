@@ -28,6 +28,7 @@ void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm,
   // invariant too.
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createHoistInvariantLoads());
+  pm.addPass(createForwardStores());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createDifferentiate(options));
   // Promote adjoint slots outside loops, fold the -0 starts and the

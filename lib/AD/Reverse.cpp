@@ -104,10 +104,10 @@ private:
   /// by recomputing a chain of up to `depth` cheap pure ops.
   bool isAvailable(Value value, unsigned depth);
   bool isRecomputable(Operation *op, unsigned depth = 6);
-  /// Whether a load from `memref` can be repeated in the reverse sweep
-  /// instead of taping its value: memory the function's caller gives it and
-  /// nothing writes while the combined pullback runs.
-  bool isReadOnlyInput(Value memref);
+  /// Whether `load` can be repeated in the reverse sweep instead of taping
+  /// its value: in a combined pullback, memory that nothing writes after
+  /// the load has kept what the load read.
+  bool isUnchangedAfter(memref::LoadOp load);
   /// The shadow of memory `value` in the reverse code; null if it has none.
   Value shadowInReverse(Value value);
 
@@ -144,6 +144,9 @@ private:
   /// Set for a combined pullback whose function writes no memory argument:
   /// then its memory arguments keep their contents to the end.
   bool argumentsReadOnly = false;
+  /// In a combined pullback, the ops that may write each local buffer of
+  /// the function body.
+  DenseMap<Value, SmallVector<Operation *>> localWriters;
   bool hadError = false;
 };
 
@@ -210,7 +213,7 @@ bool ReverseEmitter::isRecomputable(Operation *op, unsigned depth) {
   // a handful of them cost less than a push and a pop, a transcendental
   // function does not.
   auto load = dyn_cast<memref::LoadOp>(op);
-  bool cheap = load ? isReadOnlyInput(load.getMemRef())
+  bool cheap = load ? isUnchangedAfter(load)
                     : isa<arith::ArithDialect>(op->getDialect()) &&
                           isPure(op) && op->getNumRegions() == 0;
   if (!cheap || op->getNumResults() != 1)
@@ -225,10 +228,30 @@ bool ReverseEmitter::isRecomputable(Operation *op, unsigned depth) {
   });
 }
 
-bool ReverseEmitter::isReadOnlyInput(Value memref) {
-  auto arg = dyn_cast<BlockArgument>(getMemoryRoot(memref));
-  return argumentsReadOnly && arg &&
-         arg.getOwner() == &primal.getBody().front();
+/// Whether `writer` may run after `load` has run: again in a later
+/// iteration of a loop around both, or after it in program order.
+static bool mayRunAfter(Operation *writer, Operation *load) {
+  for (Operation *op = load->getParentOp(); !isa<func::FuncOp>(op);
+       op = op->getParentOp())
+    if (isa<LoopLikeOpInterface>(op) && op->isAncestor(writer))
+      return true;
+  // No loop around both: in the innermost block holding both, program
+  // order decides, unless they are in different branches of one op.
+  for (Operation *op = load; !isa<func::FuncOp>(op); op = op->getParentOp())
+    if (Operation *other = op->getBlock()->findAncestorOpInBlock(*writer))
+      return other != op && op->isBeforeInBlock(other);
+  return true;
+}
+
+bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
+  Value root = getMemoryRoot(load.getMemRef());
+  if (auto arg = dyn_cast<BlockArgument>(root))
+    return argumentsReadOnly && arg.getOwner() == &primal.getBody().front();
+  auto writers = localWriters.find(root);
+  return writers != localWriters.end() &&
+         llvm::none_of(writers->second, [&](Operation *writer) {
+           return mayRunAfter(writer, load);
+         });
 }
 
 Value ReverseEmitter::primalInReverse(Value value) {
@@ -885,6 +908,23 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
       llvm::none_of(body.getArguments(), [&](BlockArgument arg) {
         return isShadowedType(arg.getType()) && activity.mayWriteArgument(arg);
       });
+  // Likewise a local buffer is, after its last write, as the forward sweep
+  // read it.
+  for (Operation &op : body.without_terminator())
+    if (isa<memref::AllocaOp, memref::AllocOp>(op))
+      localWriters[op.getResult(0)];
+  primal.walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      auto writers = localWriters.find(getMemoryRoot(operand));
+      if (writers == localWriters.end())
+        continue;
+      bool writes = isa<memref::StoreOp>(op)
+                        ? cast<memref::StoreOp>(op).getMemRef() == operand
+                        : activity.mayWrite(op, operand);
+      if (writes)
+        writers->second.push_back(op);
+    }
+  });
 
   unsigned numArgs = primal.getNumArguments();
   ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),

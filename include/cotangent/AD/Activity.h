@@ -50,16 +50,16 @@ public:
   /// Whether the function owning memory argument `argument` may write
   /// through it (itself or through its callees).
   bool mayWriteArgument(mlir::BlockArgument argument);
+  /// Whether `op` may write the memory `input` (one of its inputs) refers
+  /// to. Calls of functions with a body write only the arguments their
+  /// callee (transitively) stores to; unknown ops may write anything.
+  bool mayWrite(mlir::Operation *op, mlir::Value input);
 
 private:
   void propagateVaried();
   void propagateUseful();
   bool markVaried(mlir::Value value);
   bool markUseful(mlir::Value value);
-  /// Whether `op` may write the memory `input` (one of its inputs) refers
-  /// to. Calls of functions with a body write only the arguments their
-  /// callee (transitively) stores to; unknown ops may write anything.
-  bool mayWrite(mlir::Operation *op, mlir::Value input);
   /// The position of `value` among the function's arguments, if it is one.
   std::optional<unsigned> getArgumentIndex(mlir::Value value) const;
 

@@ -61,4 +61,17 @@ def HoistInvariantLoads : Pass<"ct-hoist-invariant-loads", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
+def ForwardStores : Pass<"ct-forward-stores", "::mlir::ModuleOp"> {
+  let summary = "Replace loads of just-stored or just-loaded elements by the value";
+  let description = [{
+    Within a block, a `memref.load` of the same memref at the same index
+    values as an earlier store (or load), with no op in between that may
+    write memory aliasing it, takes the stored (or loaded) value. Memory is
+    told apart by its root, as in `ct-hoist-invariant-loads`. Regions start
+    with nothing known. A value taken from a store needs no tape entry in
+    the reverse sweep when the memory is overwritten later; it is recomputed
+    or available like any SSA value.
+  }];
+}
+
 #endif // COTANGENT_AD_PASSES_TD

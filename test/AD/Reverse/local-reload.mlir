@@ -1,0 +1,102 @@
+// Caching policy for local buffers: in a combined pullback, a load from a
+// local buffer that nothing writes after the load is repeated in the reverse
+// sweep instead of taped. A write later in program order, or in a later
+// iteration of a loop around both, makes it taped.
+// RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
+
+// t is filled by the first loop and only read by the second: the reverse of
+// the second loop loads t[i] again. (The first loop tapes exp's result.)
+// CHECK-LABEL: func.func private @written_before.pullback.dc
+// CHECK: %[[T:.*]] = memref.alloca() : memref<16xf64>
+// CHECK: scf.for
+// CHECK: math.exp
+// CHECK: ct.tape_push
+// CHECK: scf.for
+// CHECK-NOT: ct.tape_push
+// CHECK: scf.for
+// CHECK-NOT: ct.tape_pop
+// CHECK: memref.load %[[T]][
+// CHECK: scf.for
+// CHECK: ct.tape_pop
+func.func @written_before(%a: memref<?xf64>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloca() : memref<16xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xf64>
+    %e = math.exp %x : f64
+    memref.store %e, %t[%i] : memref<16xf64>
+  }
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
+    %v = memref.load %t[%i] : memref<16xf64>
+    %v2 = arith.mulf %v, %v : f64
+    %next = arith.addf %acc, %v2 : f64
+    scf.yield %next : f64
+  }
+  return %s : f64
+}
+
+// t[0] is rewritten by every iteration, before the load but also after it
+// (in the next iteration): the loaded value is taped.
+// CHECK-LABEL: func.func private @written_in_loop.pullback.dc
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: %[[V:.*]] = memref.load %{{.*}} : memref<16xf64>
+// CHECK: ct.tape_push %{{.*}}, %[[V]]
+// CHECK: scf.for
+// CHECK: ct.tape_pop
+func.func @written_in_loop(%a: memref<?xf64>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloca() : memref<16xf64>
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
+    %x = memref.load %a[%i] : memref<?xf64>
+    %e = math.exp %x : f64
+    memref.store %e, %t[%c0] : memref<16xf64>
+    %v = memref.load %t[%c0] : memref<16xf64>
+    %v2 = arith.mulf %v, %v : f64
+    %next = arith.addf %acc, %v2 : f64
+    scf.yield %next : f64
+  }
+  return %s : f64
+}
+
+// The loop reads t, then a later loop overwrites it: the values are taped.
+// CHECK-LABEL: func.func private @written_after.pullback.dc
+// CHECK: scf.for
+// CHECK: %[[V:.*]] = memref.load %{{.*}} : memref<16xf64>
+// CHECK: ct.tape_push %{{.*}}, %[[V]]
+// CHECK: scf.for
+// CHECK: memref.store
+func.func @written_after(%a: memref<?xf64>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloca() : memref<16xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xf64>
+    %e = math.exp %x : f64
+    memref.store %e, %t[%i] : memref<16xf64>
+  }
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
+    %v = memref.load %t[%i] : memref<16xf64>
+    %v2 = arith.mulf %v, %v : f64
+    %next = arith.addf %acc, %v2 : f64
+    scf.yield %next : f64
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %zero, %t[%i] : memref<16xf64>
+  }
+  return %s : f64
+}
+
+func.func @main(%a: memref<?xf64>, %da: memref<?xf64>, %n: index) -> f64 {
+  %g0 = ct.gradient @written_before(%a, %n) shadows(%da) activity [dup, const] : (memref<?xf64>, index, memref<?xf64>) -> f64
+  %g1 = ct.gradient @written_in_loop(%a, %n) shadows(%da) activity [dup, const] : (memref<?xf64>, index, memref<?xf64>) -> f64
+  %g2 = ct.gradient @written_after(%a, %n) shadows(%da) activity [dup, const] : (memref<?xf64>, index, memref<?xf64>) -> f64
+  %s = arith.addf %g0, %g1 : f64
+  %r = arith.addf %s, %g2 : f64
+  return %r : f64
+}

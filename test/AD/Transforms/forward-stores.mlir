@@ -1,0 +1,80 @@
+// Within a block, a load of the element just stored (or loaded) takes that
+// value, unless something in between may write memory that aliases it.
+// RUN: %cotangent-opt %s --ct-forward-stores | FileCheck %s
+
+// The stored value is read back; a store to another local buffer in between
+// cannot alias it.
+// CHECK-LABEL: func.func @stored_then_loaded
+// CHECK-SAME: (%[[X:.*]]: f64, %[[I:.*]]: index)
+// CHECK: memref.store %[[X]], %[[C:.*]][%[[I]]]
+// CHECK: memref.store %[[X]], %{{.*}}[%[[I]]]
+// CHECK-NOT: memref.load
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[X]]
+// CHECK: return %[[P]]
+func.func @stored_then_loaded(%x: f64, %i: index) -> f64 {
+  %c = memref.alloca() : memref<8xf64>
+  %t = memref.alloca() : memref<8xf64>
+  memref.store %x, %c[%i] : memref<8xf64>
+  memref.store %x, %t[%i] : memref<8xf64>
+  %v = memref.load %c[%i] : memref<8xf64>
+  %p = arith.mulf %v, %v : f64
+  return %p : f64
+}
+
+// A second load of a[i] reads what the first read: the store in between
+// goes to a local buffer, which no argument aliases.
+// CHECK-LABEL: func.func @loaded_twice
+// CHECK-COUNT-1: memref.load
+// CHECK-NOT: memref.load
+// CHECK: return
+func.func @loaded_twice(%a: memref<?xf64>, %i: index) -> f64 {
+  %t = memref.alloca() : memref<8xf64>
+  %v = memref.load %a[%i] : memref<?xf64>
+  memref.store %v, %t[%i] : memref<8xf64>
+  %w = memref.load %a[%i] : memref<?xf64>
+  %s = arith.addf %v, %w : f64
+  return %s : f64
+}
+
+// Arguments may alias each other: a store to b may change a[i]. A store to
+// another element of the same buffer may too (j may equal i).
+// CHECK-LABEL: func.func @may_alias
+// CHECK: memref.store %{{.*}}, %arg0[%arg2]
+// CHECK: memref.store %{{.*}}, %arg1[%arg2]
+// CHECK: memref.load %arg0[%arg2]
+// CHECK: memref.store %{{.*}}, %[[T:.*]][%arg2]
+// CHECK: memref.store %{{.*}}, %[[T]][%arg3]
+// CHECK: memref.load %[[T]][%arg2]
+func.func @may_alias(%a: memref<?xf64>, %b: memref<?xf64>, %i: index, %j: index, %x: f64) -> f64 {
+  memref.store %x, %a[%i] : memref<?xf64>
+  memref.store %x, %b[%i] : memref<?xf64>
+  %v = memref.load %a[%i] : memref<?xf64>
+  %t = memref.alloca() : memref<8xf64>
+  memref.store %v, %t[%i] : memref<8xf64>
+  memref.store %x, %t[%j] : memref<8xf64>
+  %w = memref.load %t[%i] : memref<8xf64>
+  %s = arith.addf %v, %w : f64
+  return %s : f64
+}
+
+// A loop in between that writes the buffer ends what is known of it; the
+// loop's body starts with nothing known.
+// CHECK-LABEL: func.func @written_by_loop
+// CHECK: scf.for
+// CHECK: memref.load %[[T:.*]][%{{.*}}]
+// CHECK: memref.store
+// CHECK: }
+// CHECK: memref.load %[[T]][%arg1]
+func.func @written_by_loop(%x: f64, %i: index, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = memref.alloca() : memref<8xf64>
+  memref.store %x, %t[%i] : memref<8xf64>
+  scf.for %k = %c0 to %n step %c1 {
+    %old = memref.load %t[%k] : memref<8xf64>
+    %new = arith.mulf %old, %x : f64
+    memref.store %new, %t[%k] : memref<8xf64>
+  }
+  %v = memref.load %t[%i] : memref<8xf64>
+  return %v : f64
+}
