@@ -623,17 +623,58 @@ LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
                    "function or stop the gradient with ct::stop_gradient");
 }
 
+/// Erases the ops that computed `value` and nothing else (stand-ins stay).
+static void eraseUnused(Value value) {
+  // A set: an op listed twice would be erased the first time.
+  llvm::SetVector<Operation *> worklist;
+  if (Operation *def = value.getDefiningOp())
+    worklist.insert(def);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (isa<UnrealizedConversionCastOp>(op) || !isPure(op) || !op->use_empty())
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.insert(def);
+    op->erase();
+  }
+}
+
 LogicalResult ReverseEmitter::reverseScalar(OpBuilder &b, Operation &op,
                                             ScalarDerivativeOpInterface rule) {
   Location loc = op.getLoc();
   Value adjoint = readAndZero(b, loc, op.getResult(0));
-  auto lookup = [&](Value v) { return primalInReverse(v); };
+  // The rule builds every partial, but only those of active operands are
+  // used. It gets stand-ins for the primal values, and only the stand-ins
+  // that kept partials use are fetched: a primal value fetched in vain can
+  // cost a tape entry (`h * k` with h constant needs h, not k).
+  SmallVector<std::pair<Value, Value>> standIns; // (stand-in, primal)
+  auto lookup = [&](Value primal) -> Value {
+    for (auto [standIn, known] : standIns)
+      if (known == primal)
+        return standIn;
+    Value standIn = UnrealizedConversionCastOp::create(
+                        b, loc, primal.getType(), ValueRange{})
+                        .getResult(0);
+    standIns.push_back({standIn, primal});
+    return standIn;
+  };
   PrimalValues primals(&op, lookup);
   SmallVector<Value> partials = rule.buildPartials(b, primals);
-  for (auto [operand, partial] : llvm::zip_equal(op.getOperands(), partials))
-    if (partial && activity.isActive(operand))
+  for (auto [operand, partial] : llvm::zip_equal(op.getOperands(), partials)) {
+    if (!partial)
+      continue;
+    if (activity.isActive(operand))
       accumulate(b, loc, operand,
                  arith::MulFOp::create(b, loc, partial, adjoint));
+    else
+      eraseUnused(partial);
+  }
+  for (auto [standIn, primal] : standIns) {
+    if (!standIn.use_empty())
+      standIn.replaceAllUsesWith(primalInReverse(primal));
+    standIn.getDefiningOp()->erase();
+  }
   return success(!hadError);
 }
 
