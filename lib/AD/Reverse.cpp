@@ -209,13 +209,14 @@ bool ReverseEmitter::isAvailable(Value value, unsigned depth) {
 }
 
 bool ReverseEmitter::isRecomputable(Operation *op, unsigned depth) {
-  // Cheap means arith, or a load of memory that still holds what it held:
-  // a handful of them cost less than a push and a pop, a transcendental
-  // function does not.
+  // Cheap means arith, the size of a memref, or a load of memory that
+  // still holds what it held: a handful of them cost less than a push and a
+  // pop, a transcendental function does not.
   auto load = dyn_cast<memref::LoadOp>(op);
   bool cheap = load ? isUnchangedAfter(load)
-                    : isa<arith::ArithDialect>(op->getDialect()) &&
-                          isPure(op) && op->getNumRegions() == 0;
+                    : isa<memref::DimOp>(op) ||
+                          (isa<arith::ArithDialect>(op->getDialect()) &&
+                           isPure(op) && op->getNumRegions() == 0);
   if (!cheap || op->getNumResults() != 1)
     return false;
   // An operand from an enclosing level costs at most one tape entry per
