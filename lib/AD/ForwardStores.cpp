@@ -5,7 +5,9 @@
 // overwritten later; replaced by the stored value, it is recomputed from x
 // and m. Within a block, a load of the element a store just wrote (or a
 // load just read), with the same memref and index values and no write that
-// may alias in between, takes that value.
+// may alias in between, takes that value. What is known before a branch
+// holds in it; before a loop, in its body for the memory the loop leaves
+// alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "MemoryWrites.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_FORWARDSTORES
@@ -37,8 +40,7 @@ struct KnownElement {
   }
 };
 
-void forwardIn(Block &block) {
-  SmallVector<KnownElement> known;
+void forwardIn(Block &block, SmallVector<KnownElement> known) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       auto *element = llvm::find_if(
@@ -53,15 +55,22 @@ void forwardIn(Block &block) {
       }
       continue;
     }
-    for (Region &region : op.getRegions())
-      for (Block &nested : region)
-        forwardIn(nested);
     if (ad::neverWritesMemory(&op))
       continue;
     ad::MemoryWrites writes(&op);
-    llvm::erase_if(known, [&](const KnownElement &e) {
+    auto changed = [&](const KnownElement &e) {
       return writes.mayChange(e.memref);
-    });
+    };
+    // A branch starts with what is known before it; a loop body (or any
+    // other region, which may run repeatedly) with what the op leaves alone.
+    SmallVector<KnownElement> inside = known;
+    if (!isa<scf::IfOp, scf::IndexSwitchOp>(op))
+      llvm::erase_if(inside, changed);
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        forwardIn(nested, nested.isEntryBlock() ? inside
+                                                : SmallVector<KnownElement>{});
+    llvm::erase_if(known, changed);
     if (auto store = dyn_cast<memref::StoreOp>(op))
       known.push_back({store.getMemRef(),
                        llvm::to_vector(ValueRange(store.getIndices())),
@@ -78,5 +87,5 @@ struct ForwardStoresPass : ad::impl::ForwardStoresBase<ForwardStoresPass> {
 void ad::forwardStores(Operation *root) {
   for (Region &region : root->getRegions())
     for (Block &block : region)
-      forwardIn(block);
+      forwardIn(block, {});
 }

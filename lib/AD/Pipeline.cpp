@@ -24,6 +24,11 @@ void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm,
   // replace stay calls.
   pm.addPass(createKeepRuleCalls());
   pm.addPass(createInlinerPass());
+  // Short fixed loops become straight-line code (no tape), and constants
+  // shared so that the loads and stores they index can be matched.
+  pm.addPass(createUnrollSmallLoops());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   // Pure ops first (index arithmetic), so that the loads they feed are
   // invariant too.
   pm.addPass(createLoopInvariantCodeMotionPass());

@@ -67,11 +67,25 @@ def ForwardStores : Pass<"ct-forward-stores", "::mlir::ModuleOp"> {
     Within a block, a `memref.load` of the same memref at the same index
     values as an earlier store (or load), with no op in between that may
     write memory aliasing it, takes the stored (or loaded) value. Memory is
-    told apart by its root, as in `ct-hoist-invariant-loads`. Regions start
-    with nothing known. A value taken from a store needs no tape entry in
+    told apart by its root, as in `ct-hoist-invariant-loads`. The branches
+    of `scf.if` and `scf.index_switch` start with what is known before the
+    op; other regions (loop bodies) with what is known of memory the op
+    does not write. A value taken from a store needs no tape entry in
     the reverse sweep when the memory is overwritten later; it is recomputed
     or available like any SSA value.
   }];
+}
+
+def UnrollSmallLoops : Pass<"ct-unroll-small-loops", "::mlir::ModuleOp"> {
+  let summary = "Fully unroll scf.for loops with a small constant trip count";
+  let description = [{
+    Unrolls an `scf.for` with a static trip count of at most 8 whose
+    unrolled body has at most 128 ops, innermost loops first. Straight-line
+    code needs no tape in a combined pullback, and small buffers indexed by
+    the unrolled induction variable get constant indices, which
+    `ct-forward-stores` can see through.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // COTANGENT_AD_PASSES_TD

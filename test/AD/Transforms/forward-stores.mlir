@@ -78,3 +78,38 @@ func.func @written_by_loop(%x: f64, %i: index, %n: index) -> f64 {
   %v = memref.load %t[%i] : memref<8xf64>
   return %v : f64
 }
+
+// A branch starts with what is known before it; a loop body with what is
+// known of the memory the loop does not write.
+// CHECK-LABEL: func.func @into_regions
+// CHECK-SAME: (%[[X:.*]]: f64, %[[I:.*]]: index, %[[N:.*]]: index, %[[C:.*]]: i1)
+// CHECK: %[[T:.*]] = memref.alloca()
+// CHECK: %[[U:.*]] = memref.alloca()
+// CHECK: scf.if %[[C]]
+// CHECK-NEXT: arith.mulf %[[X]], %[[X]]
+// CHECK: scf.for
+// CHECK-NOT: memref.load %[[T]]
+// CHECK: %[[OLD:.*]] = memref.load %[[U]][%[[I]]]
+// CHECK-NEXT: arith.mulf %[[OLD]], %[[X]]
+func.func @into_regions(%x: f64, %i: index, %n: index, %c: i1) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = memref.alloca() : memref<8xf64>
+  %u = memref.alloca() : memref<8xf64>
+  memref.store %x, %t[%i] : memref<8xf64>
+  memref.store %x, %u[%i] : memref<8xf64>
+  %r = scf.if %c -> f64 {
+    %v = memref.load %t[%i] : memref<8xf64>
+    %p = arith.mulf %v, %v : f64
+    scf.yield %p : f64
+  } else {
+    scf.yield %x : f64
+  }
+  scf.for %k = %c0 to %n step %c1 {
+    %v = memref.load %t[%i] : memref<8xf64>
+    %old = memref.load %u[%i] : memref<8xf64>
+    %new = arith.mulf %old, %v : f64
+    memref.store %new, %u[%i] : memref<8xf64>
+  }
+  return %r : f64
+}
