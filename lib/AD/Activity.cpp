@@ -296,12 +296,8 @@ bool ActivityAnalysis::mayWriteArgument(BlockArgument argument) {
   bool written = false;
   argument.getOwner()->getParentOp()->walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
-      if (getMemoryRoot(operand) != argument)
-        continue;
-      bool writes = isa<memref::StoreOp>(op)
-                        ? cast<memref::StoreOp>(op).getMemRef() == operand
-                        : mayWrite(op, operand);
-      if (writes) {
+      // (A store's only memory operand is the memory it writes.)
+      if (getMemoryRoot(operand) == argument && mayWrite(op, operand)) {
         written = true;
         return WalkResult::interrupt();
       }

@@ -64,7 +64,9 @@ void forwardIn(Block &block, SmallVector<KnownElement> known) {
     // A branch starts with what is known before it; a loop body (or any
     // other region, which may run repeatedly) with what the op leaves alone.
     SmallVector<KnownElement> inside = known;
-    if (!isa<scf::IfOp, scf::IndexSwitchOp>(op))
+    if (op.hasTrait<OpTrait::IsIsolatedFromAbove>())
+      inside.clear();
+    else if (!isa<scf::IfOp, scf::IndexSwitchOp>(op))
       llvm::erase_if(inside, changed);
     for (Region &region : op.getRegions())
       for (Block &nested : region)

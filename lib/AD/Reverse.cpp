@@ -958,12 +958,7 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   primal.walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
       auto writers = localWriters.find(getMemoryRoot(operand));
-      if (writers == localWriters.end())
-        continue;
-      bool writes = isa<memref::StoreOp>(op)
-                        ? cast<memref::StoreOp>(op).getMemRef() == operand
-                        : activity.mayWrite(op, operand);
-      if (writes)
+      if (writers != localWriters.end() && activity.mayWrite(op, operand))
         writers->second.push_back(op);
     }
   });
