@@ -23,16 +23,25 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
+/// A private function `<rule>.rule` of type `type`, with an empty entry
+/// block: the adapter that binds a C++ rule to the engine's convention.
+static func::FuncOp createAdapter(OpBuilder &b, Location loc,
+                                  func::FuncOp rule, FunctionType type) {
+  auto adapter =
+      func::FuncOp::create(b, loc, (rule.getSymName() + ".rule").str(), type);
+  adapter.setPrivate();
+  adapter.addEntryBlock();
+  return adapter;
+}
+
 /// `void pb(args..., dret, d_args...)` as
 /// `(args..., seeds..., shadows...) -> adjoints`.
 static func::FuncOp buildPullbackAdapter(OpBuilder &b, Location loc,
                                          func::FuncOp f, func::FuncOp rule) {
-  FunctionType type = ct::getPullbackRuleType(f.getFunctionType());
-  auto adapter = func::FuncOp::create(b, loc, (rule.getSymName() + ".rule").str(),
-                                      type);
-  adapter.setPrivate();
+  func::FuncOp adapter = createAdapter(
+      b, loc, rule, ct::getPullbackRuleType(f.getFunctionType()));
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(adapter.addEntryBlock());
+  b.setInsertionPointToStart(&adapter.front());
   unsigned n = f.getNumArguments();
   ValueRange args = adapter.getArguments();
   unsigned numSeeds =
@@ -76,12 +85,10 @@ static func::FuncOp buildPullbackAdapter(OpBuilder &b, Location loc,
 /// last) as `(args..., tangents...) -> (value, tangent)`.
 static func::FuncOp buildJvpAdapter(OpBuilder &b, Location loc,
                                     func::FuncOp f, func::FuncOp rule) {
-  FunctionType type = ct::getJvpRuleType(f.getFunctionType());
-  auto adapter = func::FuncOp::create(b, loc, (rule.getSymName() + ".rule").str(),
-                                      type);
-  adapter.setPrivate();
+  func::FuncOp adapter = createAdapter(
+      b, loc, rule, ct::getJvpRuleType(f.getFunctionType()));
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(adapter.addEntryBlock());
+  b.setInsertionPointToStart(&adapter.front());
   Type scalar = f.getResultTypes()[0];
   Value dual = memref::AllocaOp::create(b, loc, MemRefType::get({2}, scalar));
   SmallVector<Value> operands(adapter.getArguments());
