@@ -358,13 +358,24 @@ Value ReverseEmitter::readAndZero(OpBuilder &b, Location loc, Value value) {
   return adjoint;
 }
 
+/// No source order exists for summing a value's adjoint contributions, so
+/// the sums may be reassociated (LLVM then vectorises adjoint reductions,
+/// like `dx[c] += L[r][c] * dy[r]` over r) and fused with the products that
+/// feed them.
+static constexpr arith::FastMathFlags kAdjointFlags =
+    arith::FastMathFlags::reassoc | arith::FastMathFlags::contract;
+
+static Value buildAdjointSum(OpBuilder &b, Location loc, Value old,
+                             Value adjoint) {
+  return arith::AddFOp::create(b, loc, old, adjoint, kAdjointFlags);
+}
+
 void ReverseEmitter::accumulate(OpBuilder &b, Location loc, Value value,
                                 Value adjoint) {
   Value s = slot(value);
   Value old = memref::LoadOp::create(b, loc, s);
   adjoint = buildFloatCast(b, loc, adjoint, value.getType());
-  memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, old, adjoint),
-                          s);
+  memref::StoreOp::create(b, loc, buildAdjointSum(b, loc, old, adjoint), s);
 }
 
 //===----------------------------------------------------------------------===//
@@ -583,8 +594,8 @@ LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
     SmallVector<Value> indices = llvm::map_to_vector(
         load.getIndices(), [&](Value v) { return primalInReverse(v); });
     Value old = memref::LoadOp::create(b, loc, s, indices);
-    memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, old, adjoint),
-                            s, indices);
+    memref::StoreOp::create(b, loc, buildAdjointSum(b, loc, old, adjoint), s,
+                            indices);
     return success(!hadError);
   }
   if (auto store = dyn_cast<memref::StoreOp>(op)) {
@@ -667,7 +678,8 @@ LogicalResult ReverseEmitter::reverseScalar(OpBuilder &b, Operation &op,
       continue;
     if (activity.isActive(operand))
       accumulate(b, loc, operand,
-                 arith::MulFOp::create(b, loc, partial, adjoint));
+                 arith::MulFOp::create(b, loc, partial, adjoint,
+                                       arith::FastMathFlags::contract));
     else
       eraseUnused(partial);
   }

@@ -19,10 +19,10 @@ func.func @f(%p: memref<?xf64>, %i: index) {
 // CHECK: memref.store %[[W]], %[[P]][%[[I]]]
 // CHECK: %[[DW:.*]] = memref.load %[[DP]][%[[I]]]
 // CHECK: memref.store %[[ZERO]], %[[DP]][%[[I]]]
-// CHECK: %[[H:.*]] = arith.mulf %[[V]], %[[DW]]
-// CHECK: %[[DV:.*]] = arith.addf %[[H]], %[[H]]
+// CHECK: %[[H:.*]] = arith.mulf %[[V]], %[[DW]] fastmath<contract>
+// CHECK: %[[DV:.*]] = arith.addf %[[H]], %[[H]] fastmath<reassoc,contract>
 // CHECK: %[[OLD:.*]] = memref.load %[[DP]][%[[I]]]
-// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]]
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] fastmath<reassoc,contract>
 // CHECK: memref.store %[[NEW]], %[[DP]][%[[I]]]
 // CHECK: return
 
