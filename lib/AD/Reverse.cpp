@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Derivatives.h"
+#include "IterationKills.h"
 
 #include "cotangent/AD/ScalarDerivativeOpInterface.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
@@ -106,8 +107,17 @@ private:
   bool isRecomputable(Operation *op, unsigned depth = 6);
   /// Whether `load` can be repeated in the reverse sweep instead of taping
   /// its value: in a combined pullback, memory that nothing writes after
-  /// the load has kept what the load read.
+  /// the load has kept what the load read. In a loop whose iterations are
+  /// recomputed, writes in later iterations do not count.
   bool isUnchangedAfter(memref::LoadOp load);
+  bool isUnchangedAfterFunction(memref::LoadOp load);
+  /// Chooses the loops whose iterations the reverse sweep runs again
+  /// instead of taping what they compute.
+  void selectRecomputedLoops();
+  bool canRecomputeIterations(scf::ForOp loop);
+  /// Runs the primal iteration that the reverse iteration of `op` undoes,
+  /// so that its values can be used directly.
+  LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op);
   /// The shadow of memory `value` in the reverse code; null if it has none.
   Value shadowInReverse(Value value);
 
@@ -147,6 +157,8 @@ private:
   /// In a combined pullback, the ops that may write each local buffer of
   /// the function body.
   DenseMap<Value, SmallVector<Operation *>> localWriters;
+  /// Loops whose reverse iterations first run their primal iteration again.
+  DenseSet<Operation *> recomputedLoops;
   bool hadError = false;
 };
 
@@ -229,30 +241,116 @@ bool ReverseEmitter::isRecomputable(Operation *op, unsigned depth) {
   });
 }
 
-/// Whether `writer` may run after `load` has run: again in a later
+/// Whether `writer` may run after `load` has run within one execution of
+/// `scope` (the function, or one iteration of a loop): again in a later
 /// iteration of a loop around both, or after it in program order.
-static bool mayRunAfter(Operation *writer, Operation *load) {
-  for (Operation *op = load->getParentOp(); !isa<func::FuncOp>(op);
+static bool mayRunAfter(Operation *writer, Operation *load,
+                        Operation *scope) {
+  for (Operation *op = load->getParentOp(); op != scope;
        op = op->getParentOp())
     if (isa<LoopLikeOpInterface>(op) && op->isAncestor(writer))
       return true;
   // No loop around both: in the innermost block holding both, program
   // order decides, unless they are in different branches of one op.
-  for (Operation *op = load; !isa<func::FuncOp>(op); op = op->getParentOp())
+  for (Operation *op = load; op != scope; op = op->getParentOp())
     if (Operation *other = op->getBlock()->findAncestorOpInBlock(*writer))
       return other != op && op->isBeforeInBlock(other);
   return true;
 }
 
-bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
+bool ReverseEmitter::isUnchangedAfterFunction(memref::LoadOp load) {
   Value root = getMemoryRoot(load.getMemRef());
   if (auto arg = dyn_cast<BlockArgument>(root))
     return argumentsReadOnly && arg.getOwner() == &primal.getBody().front();
   auto writers = localWriters.find(root);
   return writers != localWriters.end() &&
          llvm::none_of(writers->second, [&](Operation *writer) {
-           return mayRunAfter(writer, load);
+           return mayRunAfter(writer, load, primal);
          });
+}
+
+bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
+  if (isUnchangedAfterFunction(load))
+    return true;
+  // The reverse code of a recomputed iteration runs right after the
+  // iteration ran again: memory is as the iteration left it, so only
+  // writers later in the same iteration matter (and later iterations have
+  // not been undone yet only in the sense that theirs ran before).
+  Operation *loop = load->getParentOp();
+  while (!isa<func::FuncOp>(loop) && !recomputedLoops.contains(loop))
+    loop = loop->getParentOp();
+  auto writers = localWriters.find(getMemoryRoot(load.getMemRef()));
+  if (isa<func::FuncOp>(loop) || writers == localWriters.end())
+    return false;
+  return llvm::none_of(writers->second, [&](Operation *writer) {
+    return mayRunAfter(writer, load, loop->isAncestor(writer) ? loop : primal);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Recomputed iterations
+//===----------------------------------------------------------------------===//
+
+bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
+  // The iteration must be repeatable from what the reverse code has: no
+  // carried values, nothing allocated or called, writes only to local
+  // buffers (which no one sees after the function), and every load either
+  // of memory unchanged to the end or of elements the iteration wrote
+  // first. Worth it only if some nested loop would otherwise tape loads.
+  if (loop.getNumRegionIterArgs() != 0)
+    return false;
+  bool repeatable = true, profitable = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<CallOpInterface, memref::AllocOp, memref::AllocaOp,
+            memref::DeallocOp>(op)) {
+      repeatable = false;
+      return WalkResult::interrupt();
+    }
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()) &&
+          activity.mayWrite(op, operand) &&
+          !localWriters.count(getMemoryRoot(operand))) {
+        repeatable = false;
+        return WalkResult::interrupt();
+      }
+    auto load = dyn_cast<memref::LoadOp>(op);
+    if (!load || isUnchangedAfterFunction(load))
+      return WalkResult::advance();
+    if (!isWrittenEarlierInIteration(load, loop)) {
+      repeatable = false;
+      return WalkResult::interrupt();
+    }
+    profitable |= load->getParentOfType<scf::ForOp>() != loop;
+    return WalkResult::advance();
+  });
+  return repeatable && profitable;
+}
+
+void ReverseEmitter::selectRecomputedLoops() {
+  // Innermost first: a loop around a recomputed one is not recomputed too,
+  // which would repeat the inner iterations once more.
+  primal.walk([&](scf::ForOp loop) {
+    bool holdsRecomputed = false;
+    loop.getBody()->walk([&](scf::ForOp inner) {
+      holdsRecomputed |= recomputedLoops.contains(inner);
+    });
+    if (!holdsRecomputed && canRecomputeIterations(loop))
+      recomputedLoops.insert(loop);
+  });
+}
+
+LogicalResult ReverseEmitter::recomputeIteration(OpBuilder &b, scf::ForOp op) {
+  // The iteration's ops are cloned like the forward sweep's, with the
+  // values from outside the loop as the reverse code sees them; nested
+  // levels then push to (and pop from) the tape within this iteration.
+  op.getBody()->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (!op->isAncestor(operand.getParentBlock()->getParentOp()))
+        forwardValues.map(operand, primalInReverse(operand));
+  });
+  forwardValues.map(op.getInductionVar(),
+                    levels[op.getBody()].values.lookup(op.getInductionVar()));
+  return forwardBlock(b, *op.getBody());
 }
 
 Value ReverseEmitter::primalInReverse(Value value) {
@@ -714,8 +812,9 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
       scf::ForOp::create(b, loc, constant(b, 0), count, constant(b, 1));
   Block *body = loop.getBody();
   OpBuilder inner = OpBuilder::atBlockBegin(body);
+  bool recompute = recomputedLoops.contains(op);
   Level &level = openLevel(*op.getBody(), levels[op.getBody()].forward, body,
-                           /*direct=*/false);
+                           /*direct=*/recompute);
   // The primal iteration this reverse iteration undoes, computed in the
   // set-up code so that recomputed values can use it.
   OpBuilder setup(level.anchor);
@@ -726,6 +825,12 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
   level.values[op.getInductionVar()] =
       arith::AddIOp::create(setup, loc, lb, offset);
   inner.setInsertionPointAfter(level.anchor);
+  IRMapping forwardSweepValues;
+  if (recompute) {
+    forwardSweepValues = forwardValues;
+    if (failed(recomputeIteration(inner, op)))
+      return failure();
+  }
 
   // The adjoint of the carried value flows from the result slot (which
   // holds the adjoint of what this iteration yielded) to the yielded value,
@@ -741,7 +846,10 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
     memref::StoreOp::create(inner, loc, readAndZero(inner, loc, arg),
                             slot(result));
   b.setInsertionPointAfter(loop);
-  reserveTape(op);
+  if (recompute)
+    forwardValues = std::move(forwardSweepValues);
+  else
+    reserveTape(op);
   for (auto [arg, result] : carried) {
     unsigned i = cast<BlockArgument>(arg).getArgNumber() - 1;
     accumulate(b, loc, op.getInitArgs()[i], readAndZero(b, loc, result));
@@ -974,6 +1082,7 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
         writers->second.push_back(op);
     }
   });
+  selectRecomputedLoops();
 
   unsigned numArgs = primal.getNumArguments();
   ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),

@@ -1,0 +1,114 @@
+//===- IterationKills.cpp - Loads an iteration wrote first ----------------===//
+
+#include "IterationKills.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+
+namespace {
+
+/// `base + offset`, with a null base for a constant.
+struct Affine {
+  Value base;
+  int64_t offset = 0;
+
+  Affine plus(int64_t c) const { return {base, offset + c}; }
+  /// Whether this is provably at most `other` (same base or both constant).
+  bool isAtMost(const Affine &other) const {
+    return base == other.base && offset <= other.offset;
+  }
+};
+
+enum class Side { Exact, Lowest, Highest };
+
+std::optional<int64_t> constantOf(Value v) {
+  APInt value;
+  if (matchPattern(v, m_ConstantInt(&value)))
+    return value.getSExtValue();
+  return std::nullopt;
+}
+
+/// The loop whose induction variable `v` is, if it steps up by a constant.
+scf::ForOp unitLoopOf(Value v, bool requireUnitStep) {
+  auto loop = scf::getForInductionVarOwner(v);
+  if (!loop)
+    return nullptr;
+  std::optional<int64_t> step = constantOf(loop.getStep());
+  if (!step || *step <= 0 || (requireUnitStep && *step != 1))
+    return nullptr;
+  return loop;
+}
+
+/// `v` as `base + offset`: exactly, or a bound on every value it takes.
+Affine bound(Value v, Side side) {
+  if (std::optional<int64_t> c = constantOf(v))
+    return {Value(), *c};
+  Operation *def = v.getDefiningOp();
+  if (auto cast = dyn_cast_or_null<arith::IndexCastOp>(def))
+    return bound(cast.getIn(), side);
+  if (auto add = dyn_cast_or_null<arith::AddIOp>(def)) {
+    if (std::optional<int64_t> c = constantOf(add.getRhs()))
+      return bound(add.getLhs(), side).plus(*c);
+    if (std::optional<int64_t> c = constantOf(add.getLhs()))
+      return bound(add.getRhs(), side).plus(*c);
+  }
+  if (auto sub = dyn_cast_or_null<arith::SubIOp>(def))
+    if (std::optional<int64_t> c = constantOf(sub.getRhs()))
+      return bound(sub.getLhs(), side).plus(-*c);
+  if (side != Side::Exact)
+    if (scf::ForOp loop = unitLoopOf(v, /*requireUnitStep=*/false))
+      return side == Side::Lowest
+                 ? bound(loop.getLowerBound(), side)
+                 : bound(loop.getUpperBound(), side).plus(-1);
+  return {v, 0};
+}
+
+/// Strips index casts, which the frontend puts between its i32 indices
+/// and memref indices.
+Value stripCasts(Value v) {
+  while (auto cast = v.getDefiningOp<arith::IndexCastOp>())
+    v = cast.getIn();
+  return v;
+}
+
+/// Whether `store`, in a block enclosing `load`, ran before it in the same
+/// execution of that block and wrote every element the load may read.
+bool coversLoad(memref::StoreOp store, memref::LoadOp load) {
+  if (store.getMemRef() != load.getMemRef() || load.getIndices().size() != 1)
+    return false;
+  Value index = load.getIndices()[0];
+  auto before = [&](Operation *op) {
+    Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*load);
+    return ancestor && ancestor != op && op->isBeforeInBlock(ancestor);
+  };
+  // The same element, stored earlier in an enclosing block.
+  if (before(store))
+    return store.getIndices()[0] == index;
+  // A unit-stride loop storing at its induction variable covers its range.
+  auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
+  if (!loop || !before(loop) || store->getBlock() != loop.getBody() ||
+      stripCasts(store.getIndices()[0]) != loop.getInductionVar() ||
+      !unitLoopOf(loop.getInductionVar(), /*requireUnitStep=*/true))
+    return false;
+  Affine first = bound(loop.getLowerBound(), Side::Exact);
+  Affine last = bound(loop.getUpperBound(), Side::Exact).plus(-1);
+  return first.isAtMost(bound(index, Side::Lowest)) &&
+         bound(index, Side::Highest).isAtMost(last);
+}
+
+} // namespace
+
+bool ad::isWrittenEarlierInIteration(memref::LoadOp load, scf::ForOp loop) {
+  bool covered = false;
+  loop.getBody()->walk([&](memref::StoreOp store) {
+    covered = coversLoad(store, load);
+    return covered ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return covered;
+}

@@ -1,0 +1,110 @@
+// Per-iteration recomputation. Each iteration of the outer loop fills the
+// scratch buffer %t, then reads it in a nested loop (`t[j]` for j in
+// [1, n), inside [0, n) that the fill covers). What an iteration reads is
+// thus what it wrote first or memory nothing writes later (%x), so the
+// reverse iteration runs the primal iteration again and reads %t back,
+// instead of the forward sweep taping n values per iteration.
+// RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
+
+func.func @f(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloca() : memref<8xf64>
+  %res = memref.alloca() : memref<8xf64>
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %r = %c0 to %n step %c1 {
+      %v = memref.load %x[%r] : memref<?xf64>
+      %s = math.sin %v : f64
+      memref.store %s, %t[%r] : memref<8xf64>
+    }
+    %acc = scf.for %j = %c1 to %n step %c1 iter_args(%a = %zero) -> f64 {
+      %w = memref.load %t[%j] : memref<8xf64>
+      %p = arith.mulf %w, %w : f64
+      %q = arith.addf %a, %p : f64
+      scf.yield %q : f64
+    }
+    memref.store %acc, %res[%i] : memref<8xf64>
+  }
+  %r0 = memref.load %res[%c0] : memref<8xf64>
+  return %r0 : f64
+}
+
+// CHECK-LABEL: func.func private @f.pullback.dcc
+// CHECK-SAME: (%[[X:.*]]: memref<?xf64>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: f64, %{{.*}}: memref<?xf64>)
+// CHECK-NOT: ct.tape
+// The forward sweep: the primal loop, taping nothing.
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     math.sin
+// CHECK:     memref.store %{{.*}}, %[[T:.*]][%{{.*}}] : memref<8xf64>
+// CHECK:   scf.for
+// CHECK:     memref.load %[[T]]
+// The reverse sweep: each iteration first runs again, ...
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     memref.load %[[X]]
+// CHECK:     math.sin
+// CHECK:     memref.store %{{.*}}, %[[T]][%{{.*}}] : memref<8xf64>
+// CHECK:   scf.for {{.*}} iter_args
+// CHECK:     memref.load %[[T]]
+// ... then its reverse reads the scratch buffer back ...
+// CHECK:   scf.for
+// CHECK:     %[[W:.*]] = memref.load %[[T]][%{{.*}}] : memref<8xf64>
+// CHECK:     arith.mulf %[[W]], %{{.*}} fastmath<contract>
+// ... and the fill's reverse recomputes the cosine from x.
+// CHECK:   scf.for
+// CHECK:     memref.load %[[X]]
+// CHECK:     math.cos
+// CHECK-NOT: ct.tape
+// CHECK: return
+
+// The same, but the nested loop reads t[j + 1] for j in [0, n): t[n] is
+// not written by the iteration, so the iteration cannot be rerun and the
+// values are taped.
+func.func @g(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloca() : memref<8xf64>
+  %res = memref.alloca() : memref<8xf64>
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %r = %c0 to %n step %c1 {
+      %v = memref.load %x[%r] : memref<?xf64>
+      %s = math.sin %v : f64
+      memref.store %s, %t[%r] : memref<8xf64>
+    }
+    %acc = scf.for %j = %c0 to %n step %c1 iter_args(%a = %zero) -> f64 {
+      %j1 = arith.addi %j, %c1 : index
+      %w = memref.load %t[%j1] : memref<8xf64>
+      %p = arith.mulf %w, %w : f64
+      %q = arith.addf %a, %p : f64
+      scf.yield %q : f64
+    }
+    memref.store %acc, %res[%i] : memref<8xf64>
+  }
+  %r0 = memref.load %res[%c0] : memref<8xf64>
+  return %r0 : f64
+}
+
+// CHECK-LABEL: func.func private @g.pullback.dcc
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     math.sin
+// CHECK:   scf.for
+// CHECK:     %[[W:.*]] = memref.load
+// CHECK:     ct.tape_push %{{.*}}, %[[W]] : f64
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     ct.tape_pop
+
+func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %m: index, %n: index) {
+  %one = arith.constant 1.0 : f64
+  %f = ct.pullback @f(%x, %m, %n) seeds(%one) shadows(%dx)
+      activity [dup, const, const]
+      : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
+  %g = ct.pullback @g(%x, %m, %n) seeds(%one) shadows(%dx)
+      activity [dup, const, const]
+      : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
+  return
+}
