@@ -339,6 +339,22 @@ void ReverseEmitter::selectRecomputedLoops() {
   });
 }
 
+/// Stores of a recomputed iteration into memory that nothing in the
+/// reverse iteration reads again (the iteration's results, for later code
+/// whose reverse has run already): the clean-up then drops what fed them.
+static void eraseUnreadStores(ArrayRef<Operation *> recomputed,
+                              Block *reverseBody) {
+  DenseSet<Value> read;
+  reverseBody->walk([&](memref::LoadOp load) {
+    read.insert(getMemoryRoot(load.getMemRef()));
+  });
+  for (Operation *op : recomputed)
+    op->walk([&](memref::StoreOp store) {
+      if (!read.contains(getMemoryRoot(store.getMemRef())))
+        store.erase();
+    });
+}
+
 LogicalResult ReverseEmitter::recomputeIteration(OpBuilder &b, scf::ForOp op) {
   // The iteration's ops are cloned like the forward sweep's, with the
   // values from outside the loop as the reverse code sees them; nested
@@ -826,10 +842,14 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
       arith::AddIOp::create(setup, loc, lb, offset);
   inner.setInsertionPointAfter(level.anchor);
   IRMapping forwardSweepValues;
+  SmallVector<Operation *> recomputed;
   if (recompute) {
     forwardSweepValues = forwardValues;
     if (failed(recomputeIteration(inner, op)))
       return failure();
+    for (Operation *at = level.anchor->getNextNode();
+         at && at != &*inner.getInsertionPoint(); at = at->getNextNode())
+      recomputed.push_back(at);
   }
 
   // The adjoint of the carried value flows from the result slot (which
@@ -846,10 +866,12 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
     memref::StoreOp::create(inner, loc, readAndZero(inner, loc, arg),
                             slot(result));
   b.setInsertionPointAfter(loop);
-  if (recompute)
+  if (recompute) {
     forwardValues = std::move(forwardSweepValues);
-  else
+    eraseUnreadStores(recomputed, body);
+  } else {
     reserveTape(op);
+  }
   for (auto [arg, result] : carried) {
     unsigned i = cast<BlockArgument>(arg).getArgNumber() - 1;
     accumulate(b, loc, op.getInitArgs()[i], readAndZero(b, loc, result));
