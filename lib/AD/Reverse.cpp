@@ -273,9 +273,9 @@ bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
   if (isUnchangedAfterFunction(load))
     return true;
   // The reverse code of a recomputed iteration runs right after the
-  // iteration ran again: memory is as the iteration left it, so only
-  // writers later in the same iteration matter (and later iterations have
-  // not been undone yet only in the sense that theirs ran before).
+  // iteration ran again: memory is as the iteration left it, so writers in
+  // the loop matter only later in the same iteration; writers outside it
+  // count as for the whole function.
   Operation *loop = load->getParentOp();
   while (!isa<func::FuncOp>(loop) && !recomputedLoops.contains(loop))
     loop = loop->getParentOp();
@@ -306,13 +306,22 @@ bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
       repeatable = false;
       return WalkResult::interrupt();
     }
-    for (Value operand : op->getOperands())
-      if (isa<MemRefType>(operand.getType()) &&
-          activity.mayWrite(op, operand) &&
-          !localWriters.count(getMemoryRoot(operand))) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<MemRefType>(operand.getType()))
+        continue;
+      // Memory from outside must be reachable from the reverse code: an
+      // argument's or a local buffer's (not one made in an outer loop).
+      Value root = getMemoryRoot(operand);
+      bool outside = !loop->isAncestor(operand.getParentBlock()->getParentOp());
+      bool local = localWriters.count(root);
+      auto arg = dyn_cast<BlockArgument>(root);
+      bool argument = arg && arg.getOwner() == &primal.getBody().front();
+      if ((outside && !local && !argument) ||
+          (activity.mayWrite(op, operand) && !local)) {
         repeatable = false;
         return WalkResult::interrupt();
       }
+    }
     auto load = dyn_cast<memref::LoadOp>(op);
     if (!load || isUnchangedAfterFunction(load))
       return WalkResult::advance();
