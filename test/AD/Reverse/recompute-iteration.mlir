@@ -98,6 +98,45 @@ func.func @g(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
 // CHECK:   scf.for
 // CHECK:     ct.tape_pop
 
+// The scratch buffer is made in an outer loop: the reverse code cannot
+// reach it, so nothing is rerun and the read is taped (rerunning would fail
+// to differentiate).
+func.func @h(%x: memref<?xf64>, %y: memref<?xf64>, %m: index, %n: index)
+    -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %res = memref.alloca() : memref<8xf64>
+  scf.for %o = %c0 to %c1 step %c1 {
+    %t = memref.alloca() : memref<8xf64>
+    scf.for %i = %c0 to %m step %c1 {
+      scf.for %r = %c0 to %n step %c1 {
+        %v = memref.load %y[%r] : memref<?xf64>
+        %s = math.sin %v : f64
+        memref.store %s, %t[%r] : memref<8xf64>
+      }
+      %acc = scf.for %j = %c0 to %n step %c1 iter_args(%a = %zero) -> f64 {
+        %w = memref.load %t[%j] : memref<8xf64>
+        %u = memref.load %x[%j] : memref<?xf64>
+        %p = arith.mulf %w, %u : f64
+        %q = arith.addf %a, %p : f64
+        scf.yield %q : f64
+      }
+      memref.store %acc, %res[%i] : memref<8xf64>
+    }
+  }
+  %r0 = memref.load %res[%c0] : memref<8xf64>
+  return %r0 : f64
+}
+
+// CHECK-LABEL: func.func private @h.pullback.dccc
+// CHECK: scf.for
+// CHECK:   memref.alloca() : memref<8xf64>
+// CHECK:   scf.for
+// CHECK:     scf.for
+// CHECK:       %[[W:.*]] = memref.load
+// CHECK:       ct.tape_push %{{.*}}, %[[W]] : f64
+
 func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %m: index, %n: index) {
   %one = arith.constant 1.0 : f64
   %f = ct.pullback @f(%x, %m, %n) seeds(%one) shadows(%dx)
@@ -106,5 +145,8 @@ func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %m: index, %n: index) {
   %g = ct.pullback @g(%x, %m, %n) seeds(%one) shadows(%dx)
       activity [dup, const, const]
       : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
+  %h = ct.pullback @h(%x, %x, %m, %n) seeds(%one) shadows(%dx)
+      activity [dup, const, const, const]
+      : (memref<?xf64>, memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
   return
 }
