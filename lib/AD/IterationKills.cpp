@@ -69,14 +69,6 @@ Affine bound(Value v, Side side) {
   return {v, 0};
 }
 
-/// Strips index casts, which the frontend puts between its i32 indices
-/// and memref indices.
-Value stripCasts(Value v) {
-  while (auto cast = v.getDefiningOp<arith::IndexCastOp>())
-    v = cast.getIn();
-  return v;
-}
-
 /// Whether `store`, in a block enclosing `load`, ran before it in the same
 /// execution of that block and wrote every element the load may read.
 bool coversLoad(memref::StoreOp store, memref::LoadOp load) {
@@ -93,8 +85,10 @@ bool coversLoad(memref::StoreOp store, memref::LoadOp load) {
   // A unit-stride loop storing at its induction variable covers its range.
   auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
   if (!loop || !before(loop) || store->getBlock() != loop.getBody() ||
-      stripCasts(store.getIndices()[0]) != loop.getInductionVar() ||
       !unitLoopOf(loop.getInductionVar(), /*requireUnitStep=*/true))
+    return false;
+  Affine stored = bound(store.getIndices()[0], Side::Exact);
+  if (stored.base != loop.getInductionVar() || stored.offset != 0)
     return false;
   Affine first = bound(loop.getLowerBound(), Side::Exact);
   Affine last = bound(loop.getUpperBound(), Side::Exact).plus(-1);
