@@ -318,6 +318,13 @@ Value ad::buildFloatCast(OpBuilder &builder, Location loc, Value value,
   return arith::TruncFOp::create(builder, loc, type, value);
 }
 
+Value ad::buildAdjointSum(OpBuilder &builder, Location loc, Value old,
+                          Value adjoint) {
+  return arith::AddFOp::create(
+      builder, loc, old, adjoint,
+      arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
+}
+
 void ad::buildZeroFill(OpBuilder &builder, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   Value zero = buildZero(builder, loc, type.getElementType());

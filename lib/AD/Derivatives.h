@@ -141,6 +141,12 @@ mlir::Value buildZero(mlir::OpBuilder &builder, mlir::Location loc,
 /// `value` converted to the float type `type` (extension or truncation).
 mlir::Value buildFloatCast(mlir::OpBuilder &builder, mlir::Location loc,
                            mlir::Value value, mlir::Type type);
+/// `old + adjoint`, for summing contributions to an adjoint. No source
+/// order exists for them, so the sum may be reassociated (LLVM then
+/// vectorises adjoint reductions like `dx[c] += L[r][c] * dy[r]` over r)
+/// and fused with the products that feed it.
+mlir::Value buildAdjointSum(mlir::OpBuilder &builder, mlir::Location loc,
+                            mlir::Value old, mlir::Value adjoint);
 /// Stores 0 into every element of `memref`.
 void buildZeroFill(mlir::OpBuilder &builder, mlir::Location loc,
                    mlir::Value memref);

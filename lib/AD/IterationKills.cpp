@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <optional>
 
@@ -96,7 +97,42 @@ bool coversLoad(memref::StoreOp store, memref::LoadOp load) {
          bound(index, Side::Highest).isAtMost(last);
 }
 
+/// Whether `v` takes the same values in every iteration of `loop`: defined
+/// outside it, an induction variable of a nested loop with such bounds, or
+/// pure arithmetic of such values.
+bool isIterationInvariant(Value v, scf::ForOp loop, unsigned depth = 8) {
+  if (!loop->isAncestor(v.getParentBlock()->getParentOp()))
+    return true;
+  if (depth == 0)
+    return false;
+  auto invariant = [&](Value operand) {
+    return isIterationInvariant(operand, loop, depth - 1);
+  };
+  if (scf::ForOp inner = scf::getForInductionVarOwner(v))
+    return inner != loop && invariant(inner.getLowerBound()) &&
+           invariant(inner.getUpperBound()) && invariant(inner.getStep());
+  Operation *def = v.getDefiningOp();
+  return def && isPure(def) && def->getNumRegions() == 0 &&
+         llvm::all_of(def->getOperands(), invariant);
+}
+
 } // namespace
+
+bool ad::writesSameElementsBefore(Operation *writer, memref::LoadOp load,
+                                  scf::ForOp loop) {
+  auto store = dyn_cast<memref::StoreOp>(writer);
+  if (!store || !isIterationInvariant(store.getMemRef(), loop) ||
+      !llvm::all_of(store.getIndices(), [&](Value index) {
+        return isIterationInvariant(index, loop);
+      }))
+    return false;
+  // The first ancestor of the store beside one of the load: a sibling
+  // before it, or the same op (a loop or branch around both).
+  for (Operation *op = writer; op != loop; op = op->getParentOp())
+    if (Operation *other = op->getBlock()->findAncestorOpInBlock(*load))
+      return other != op && op->isBeforeInBlock(other);
+  return false;
+}
 
 bool ad::isWrittenEarlierInIteration(memref::LoadOp load, scf::ForOp loop) {
   bool covered = false;

@@ -28,6 +28,14 @@ namespace cotangent::ad {
 bool isWrittenEarlierInIteration(mlir::memref::LoadOp load,
                                  mlir::scf::ForOp loop);
 
+/// Whether `writer`, in `loop`, is a store that runs before `load` in each
+/// iteration and writes the same elements in every iteration. If every
+/// write to the load's memory in the loop is such a store, each element the
+/// load reads was written earlier in the iteration or by no iteration.
+bool writesSameElementsBefore(mlir::Operation *writer,
+                              mlir::memref::LoadOp load,
+                              mlir::scf::ForOp loop);
+
 } // namespace cotangent::ad
 
 #endif // COTANGENT_LIB_AD_ITERATIONKILLS_H

@@ -26,6 +26,7 @@
 
 #include "Derivatives.h"
 #include "IterationKills.h"
+#include "LinearResults.h"
 
 #include "cotangent/AD/ScalarDerivativeOpInterface.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
@@ -80,6 +81,11 @@ private:
   // Forward sweep.
   LogicalResult forwardBlock(OpBuilder &b, Block &block);
   LogicalResult forwardOp(OpBuilder &b, Operation &op);
+  LogicalResult forwardFor(OpBuilder &b, scf::ForOp op);
+  /// Reverses the iteration of eager loop `op` that the forward code just
+  /// before `b` ran, given the adjoints of the loop's results.
+  LogicalResult reverseIterationInPlace(OpBuilder &b, scf::ForOp op,
+                                        const DenseMap<Value, Value> &adjoints);
   void forwardShadowOf(OpBuilder &b, Operation &op);
   // Reverse sweep.
   LogicalResult reverseBlock(OpBuilder &b, Block &block);
@@ -115,6 +121,19 @@ private:
   /// instead of taping what they compute.
   void selectRecomputedLoops();
   bool canRecomputeIterations(scf::ForOp loop);
+  /// Whether every iteration of `loop` reads only memory that keeps its
+  /// contents to the end of the function or elements the iteration wrote
+  /// first, writes only local buffers, and neither calls nor allocates.
+  /// `nestedKill` tells whether a nested loop reads what it wrote.
+  bool isSelfContained(scf::ForOp loop, bool &nestedKill);
+  /// Whether each element `load` reads in an iteration of `loop` was
+  /// written earlier in the iteration, or by no iteration and by nothing
+  /// after the load.
+  bool readsOwnWrites(memref::LoadOp load, scf::ForOp loop);
+  /// Chooses the top-level loops whose iterations are reversed in the
+  /// forward sweep, right after each has run.
+  void selectEagerLoops();
+  bool canReverseEagerly(scf::ForOp loop);
   /// Runs the primal iteration that the reverse iteration of `op` undoes,
   /// so that its values can be used directly.
   LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op);
@@ -159,6 +178,11 @@ private:
   DenseMap<Value, SmallVector<Operation *>> localWriters;
   /// Loops whose reverse iterations first run their primal iteration again.
   DenseSet<Operation *> recomputedLoops;
+  /// Loops reversed in place, with the ops that take their results to the
+  /// return (linearly).
+  llvm::MapVector<Operation *, llvm::SetVector<Operation *>> eagerLoops;
+  /// The seeds of a combined pullback, by return operand.
+  SmallVector<std::pair<unsigned, Value>> returnSeeds;
   bool hadError = false;
 };
 
@@ -276,8 +300,10 @@ bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
   // iteration ran again: memory is as the iteration left it, so writers in
   // the loop matter only later in the same iteration; writers outside it
   // count as for the whole function.
+  // The same holds in a loop reversed in place.
   Operation *loop = load->getParentOp();
-  while (!isa<func::FuncOp>(loop) && !recomputedLoops.contains(loop))
+  while (!isa<func::FuncOp>(loop) && !recomputedLoops.contains(loop) &&
+         !eagerLoops.contains(loop))
     loop = loop->getParentOp();
   auto writers = localWriters.find(getMemoryRoot(load.getMemRef()));
   if (isa<func::FuncOp>(loop) || writers == localWriters.end())
@@ -291,19 +317,13 @@ bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
 // Recomputed iterations
 //===----------------------------------------------------------------------===//
 
-bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
-  // The iteration must be repeatable from what the reverse code has: no
-  // carried values, nothing allocated or called, writes only to local
-  // buffers (which no one sees after the function), and every load either
-  // of memory unchanged to the end or of elements the iteration wrote
-  // first. Worth it only if some nested loop would otherwise tape loads.
-  if (loop.getNumRegionIterArgs() != 0)
-    return false;
-  bool repeatable = true, profitable = false;
+bool ReverseEmitter::isSelfContained(scf::ForOp loop, bool &nestedKill) {
+  bool selfContained = true;
+  nestedKill = false;
   loop.getBody()->walk([&](Operation *op) {
     if (isa<CallOpInterface, memref::AllocOp, memref::AllocaOp,
             memref::DeallocOp>(op)) {
-      repeatable = false;
+      selfContained = false;
       return WalkResult::interrupt();
     }
     for (Value operand : op->getOperands()) {
@@ -318,27 +338,100 @@ bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
       bool argument = arg && arg.getOwner() == &primal.getBody().front();
       if ((outside && !local && !argument) ||
           (activity.mayWrite(op, operand) && !local)) {
-        repeatable = false;
+        selfContained = false;
         return WalkResult::interrupt();
       }
     }
     auto load = dyn_cast<memref::LoadOp>(op);
     if (!load || isUnchangedAfterFunction(load))
       return WalkResult::advance();
-    if (!isWrittenEarlierInIteration(load, loop)) {
-      repeatable = false;
+    if (!readsOwnWrites(load, loop)) {
+      selfContained = false;
       return WalkResult::interrupt();
     }
-    profitable |= load->getParentOfType<scf::ForOp>() != loop;
+    nestedKill |= load->getParentOfType<scf::ForOp>() != loop;
     return WalkResult::advance();
   });
-  return repeatable && profitable;
+  return selfContained;
+}
+
+bool ReverseEmitter::readsOwnWrites(memref::LoadOp load, scf::ForOp loop) {
+  if (isWrittenEarlierInIteration(load, loop))
+    return true;
+  auto writers = localWriters.find(getMemoryRoot(load.getMemRef()));
+  return writers != localWriters.end() &&
+         llvm::all_of(writers->second, [&](Operation *writer) {
+           return loop->isAncestor(writer)
+                      ? writesSameElementsBefore(writer, load, loop)
+                      : !mayRunAfter(writer, load, primal);
+         });
+}
+
+bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
+  // The iteration must be repeatable from what the reverse code has: no
+  // carried values, and self-contained (isSelfContained; local buffers are
+  // seen by no one after the function). Worth it only if some nested loop
+  // would otherwise tape loads.
+  bool nestedKill = false;
+  return loop.getNumRegionIterArgs() == 0 &&
+         isSelfContained(loop, nestedKill) && nestedKill;
+}
+
+bool ReverseEmitter::canReverseEagerly(scf::ForOp loop) {
+  // Reversed in place, an iteration is undone before later iterations and
+  // the code after the loop have run, let alone been undone. So their
+  // reverse must not be needed first: the adjoints of the results must be
+  // known before the loop (linear uses, sums carried); each iteration must
+  // read nothing that they change, except what it wrote first; and
+  // nothing after the loop may read what the loop writes.
+  if (!needsReverse(*loop.getOperation()) || !carriesOnlySums(loop, activity))
+    return false;
+  bool nestedKill = false;
+  if (!isSelfContained(loop, nestedKill))
+    return false;
+  FailureOr<llvm::SetVector<Operation *>> uses =
+      getLinearResultUses(loop, activity);
+  if (failed(uses))
+    return false;
+  DenseSet<Value> written;
+  loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()) && activity.mayWrite(op, operand))
+        written.insert(getMemoryRoot(operand));
+  });
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+    WalkResult read = op->walk([&](Operation *inner) {
+      if (isa<memref::DeallocOp>(inner))
+        return WalkResult::advance();
+      for (Value operand : inner->getOperands())
+        if (isa<MemRefType>(operand.getType()) &&
+            written.contains(getMemoryRoot(operand)))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (read.wasInterrupted())
+      return false;
+  }
+  eagerLoops[loop] = std::move(*uses);
+  return true;
+}
+
+void ReverseEmitter::selectEagerLoops() {
+  for (Operation &op : primal.getBody().front().without_terminator())
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      (void)canReverseEagerly(loop);
 }
 
 void ReverseEmitter::selectRecomputedLoops() {
   // Innermost first: a loop around a recomputed one is not recomputed too,
   // which would repeat the inner iterations once more.
+  // Iterations reversed in place tape only within themselves: rerunning
+  // their nested loops would only cost time.
   primal.walk([&](scf::ForOp loop) {
+    if (llvm::any_of(eagerLoops, [&](auto &eager) {
+          return eager.first->isAncestor(loop);
+        }))
+      return;
     bool holdsRecomputed = false;
     loop.getBody()->walk([&](scf::ForOp inner) {
       holdsRecomputed |= recomputedLoops.contains(inner);
@@ -481,18 +574,6 @@ Value ReverseEmitter::readAndZero(OpBuilder &b, Location loc, Value value) {
   return adjoint;
 }
 
-/// No source order exists for summing a value's adjoint contributions, so
-/// the sums may be reassociated (LLVM then vectorises adjoint reductions,
-/// like `dx[c] += L[r][c] * dy[r]` over r) and fused with the products that
-/// feed them.
-static constexpr arith::FastMathFlags kAdjointFlags =
-    arith::FastMathFlags::reassoc | arith::FastMathFlags::contract;
-
-static Value buildAdjointSum(OpBuilder &b, Location loc, Value old,
-                             Value adjoint) {
-  return arith::AddFOp::create(b, loc, old, adjoint, kAdjointFlags);
-}
-
 void ReverseEmitter::accumulate(OpBuilder &b, Location loc, Value value,
                                 Value adjoint) {
   Value s = slot(value);
@@ -534,28 +615,74 @@ void ReverseEmitter::forwardShadowOf(OpBuilder &b, Operation &op) {
   }
 }
 
+LogicalResult ReverseEmitter::forwardFor(OpBuilder &b, scf::ForOp op) {
+  Location loc = op.getLoc();
+  auto eager = eagerLoops.find(op);
+  DenseMap<Value, Value> resultAdjoints;
+  if (eager != eagerLoops.end())
+    resultAdjoints = buildLinearAdjoints(
+        b, op, eager->second, returnSeeds,
+        [&](Value v) { return forwardValues.lookup(v); });
+  auto loop = scf::ForOp::create(
+      b, loc, forwardValues.lookup(op.getLowerBound()),
+      forwardValues.lookup(op.getUpperBound()),
+      forwardValues.lookup(op.getStep()),
+      llvm::map_to_vector(op.getInitArgs(),
+                          [&](Value v) { return forwardValues.lookup(v); }));
+  Block *body = loop.getBody();
+  if (!body->empty())
+    body->getTerminator()->erase();
+  forwardValues.map(op.getBody()->getArguments(), body->getArguments());
+  Level &level = levels[op.getBody()];
+  level.forward = body;
+  if (eager != eagerLoops.end()) {
+    // The reverse code follows in the same block and uses forward values
+    // directly; set before the forward code, which makes shadows of views.
+    level.reverse = body;
+    level.direct = true;
+  }
+  OpBuilder inner = OpBuilder::atBlockEnd(body);
+  if (failed(forwardBlock(inner, *op.getBody())))
+    return failure();
+  if (eager != eagerLoops.end() &&
+      failed(reverseIterationInPlace(inner, op, resultAdjoints)))
+    return failure();
+  inner.clone(*op.getBody()->getTerminator(), forwardValues);
+  forwardValues.map(op.getResults(), loop.getResults());
+  // A carried sum passes its adjoint on to its initial value unchanged.
+  for (auto [init, result] : llvm::zip_equal(op.getInitArgs(), op.getResults()))
+    if (Value adjoint = resultAdjoints.lookup(result);
+        adjoint && activity.isActive(init))
+      accumulate(b, loc, init, adjoint);
+  return success();
+}
+
+LogicalResult ReverseEmitter::reverseIterationInPlace(
+    OpBuilder &b, scf::ForOp op, const DenseMap<Value, Value> &adjoints) {
+  Location loc = op.getLoc();
+  Level &level = levels[op.getBody()];
+  level.anchor = arith::ConstantIndexOp::create(b, loc, 0);
+  // Every iteration's running sum has the adjoint of the result.
+  auto yielded = op.getYieldedValues();
+  for (auto [i, arg] : llvm::enumerate(op.getRegionIterArgs()))
+    if (Value adjoint = adjoints.lookup(op.getResult(i));
+        adjoint && activity.isActive(arg))
+      accumulate(b, loc, yielded[i], adjoint);
+  if (failed(reverseBlock(b, *op.getBody())))
+    return failure();
+  // What reached the sum's block argument is the same adjoint again, which
+  // the initial value received once; the slot is cleared for the next
+  // iteration.
+  for (BlockArgument arg : op.getRegionIterArgs())
+    if (activity.isActive(arg))
+      (void)readAndZero(b, loc, arg);
+  return success(!hadError);
+}
+
 LogicalResult ReverseEmitter::forwardOp(OpBuilder &b, Operation &op) {
   Location loc = op.getLoc();
-  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    auto loop = scf::ForOp::create(
-        b, loc, forwardValues.lookup(forOp.getLowerBound()),
-        forwardValues.lookup(forOp.getUpperBound()),
-        forwardValues.lookup(forOp.getStep()),
-        llvm::map_to_vector(forOp.getInitArgs(), [&](Value v) {
-          return forwardValues.lookup(v);
-        }));
-    Block *body = loop.getBody();
-    if (!body->empty())
-      body->getTerminator()->erase();
-    forwardValues.map(forOp.getBody()->getArguments(), body->getArguments());
-    levels[forOp.getBody()].forward = body;
-    OpBuilder inner = OpBuilder::atBlockEnd(body);
-    if (failed(forwardBlock(inner, *forOp.getBody())))
-      return failure();
-    inner.clone(*forOp.getBody()->getTerminator(), forwardValues);
-    forwardValues.map(forOp.getResults(), loop.getResults());
-    return success();
-  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return forwardFor(b, forOp);
   if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
     Operation *branch = buildBranchLike(
         b, &op, forwardValues.lookup(op.getOperand(0)), op.getResultTypes());
@@ -689,8 +816,10 @@ bool ReverseEmitter::needsReverse(Operation &op) {
 }
 
 LogicalResult ReverseEmitter::reverseBlock(OpBuilder &b, Block &block) {
+  // Loops reversed in place were undone in the forward sweep.
   for (Operation &op : llvm::reverse(block.without_terminator()))
-    if (needsReverse(op) && failed(reverseOp(b, op)))
+    if (needsReverse(op) && !eagerLoops.contains(&op) &&
+        failed(reverseOp(b, op)))
       return failure();
   return success(!hadError);
 }
@@ -1113,11 +1242,16 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
         writers->second.push_back(op);
     }
   });
+  selectEagerLoops();
   selectRecomputedLoops();
 
   unsigned numArgs = primal.getNumArguments();
   ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),
                                                      activities);
+  for (auto [seed, index] : llvm::zip_equal(
+           entry->getArguments().slice(numArgs, sig.seeds.size()),
+           sig.seedResults))
+    returnSeeds.push_back({index, seed});
   forwardValues.map(primal.getArguments(),
                     entry->getArguments().take_front(numArgs));
   unsigned nextShadow = numArgs + sig.seeds.size();

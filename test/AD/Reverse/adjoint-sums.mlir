@@ -17,12 +17,13 @@ func.func @f(%x: f64, %a: memref<?xf64>, %n: index) -> f64 {
   return %r : f64
 }
 
+// The loop's iterations are reversed in place (eager-loops.mlir): the
+// primal sum, then in the same iteration the adjoint of x.
 // CHECK-LABEL: func.func private @f.pullback.acc
 // CHECK: scf.for
-// CHECK:   %[[M:.*]] = arith.mulf %{{.*}}, %{{.*}} : f64
-// CHECK:   arith.addf %{{.*}}, %[[M]] : f64
-// CHECK: scf.for
 // CHECK:   %[[V:.*]] = memref.load
+// CHECK:   %[[M:.*]] = arith.mulf %{{.*}}, %[[V]] : f64
+// CHECK:   arith.addf %{{.*}}, %[[M]] : f64
 // CHECK:   %[[P:.*]] = arith.mulf %[[V]], %{{.*}} fastmath<contract> : f64
 // CHECK:   %[[OLD:.*]] = memref.load %[[SLOT:.*]][] : memref<f64>
 // CHECK:   %[[NEW:.*]] = arith.addf %[[OLD]], %[[P]] fastmath<reassoc,contract> : f64

@@ -1,7 +1,9 @@
 // Caching policy for local buffers: in a combined pullback, a load from a
 // local buffer that nothing writes after the load is repeated in the reverse
 // sweep instead of taped. A write later in program order, or in a later
-// iteration of a loop around both, makes it taped.
+// iteration of a loop around both, makes it taped. The sums are squared
+// before they are returned, so that their loops are reversed after the
+// forward sweep, not in place (eager-loops.mlir).
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
 
 // t is filled by the first loop and only read by the second: the reverse of
@@ -34,7 +36,8 @@ func.func @written_before(%a: memref<?xf64>, %n: index) -> f64 {
     %next = arith.addf %acc, %v2 : f64
     scf.yield %next : f64
   }
-  return %s : f64
+  %s2 = arith.mulf %s, %s : f64
+  return %s2 : f64
 }
 
 // t[0] is rewritten by every iteration, before the load but also after it
@@ -60,7 +63,8 @@ func.func @written_in_loop(%a: memref<?xf64>, %n: index) -> f64 {
     %next = arith.addf %acc, %v2 : f64
     scf.yield %next : f64
   }
-  return %s : f64
+  %s2 = arith.mulf %s, %s : f64
+  return %s2 : f64
 }
 
 // The loop reads t, then a later loop overwrites it: the values are taped.

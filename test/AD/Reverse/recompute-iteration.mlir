@@ -59,13 +59,12 @@ func.func @f(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
 // CHECK-NOT: ct.tape
 // CHECK: return
 
-// The same, but the nested loop reads t[j + 1] for j in [0, n): t[n] is
-// not written by the iteration, so the iteration cannot be rerun and the
-// values are taped.
-func.func @g(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
+// The fill writes the same elements in every iteration and precedes the
+// reads: t[0], which the fill writes only if n > 0, is then either written
+// first or written by no iteration. The iteration is rerun.
+func.func @first(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f64
   %t = memref.alloca() : memref<8xf64>
   %res = memref.alloca() : memref<8xf64>
   scf.for %i = %c0 to %m step %c1 {
@@ -74,9 +73,46 @@ func.func @g(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
       %s = math.sin %v : f64
       memref.store %s, %t[%r] : memref<8xf64>
     }
-    %acc = scf.for %j = %c0 to %n step %c1 iter_args(%a = %zero) -> f64 {
-      %j1 = arith.addi %j, %c1 : index
-      %w = memref.load %t[%j1] : memref<8xf64>
+    %t0 = memref.load %t[%c0] : memref<8xf64>
+    %acc = scf.for %j = %c1 to %n step %c1 iter_args(%a = %t0) -> f64 {
+      %w = memref.load %t[%j] : memref<8xf64>
+      %p = arith.mulf %w, %w : f64
+      %q = arith.addf %a, %p : f64
+      scf.yield %q : f64
+    }
+    memref.store %acc, %res[%i] : memref<8xf64>
+  }
+  %r0 = memref.load %res[%c0] : memref<8xf64>
+  return %r0 : f64
+}
+
+// CHECK-LABEL: func.func private @first.pullback.dcc
+// CHECK-NOT: ct.tape
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     math.sin
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     math.sin
+// CHECK:   memref.load %{{.*}}[%c0]
+// CHECK-NOT: ct.tape
+// CHECK: return
+
+// Iteration i writes t[i] and reads t[0..i]: what earlier iterations
+// wrote. It cannot be rerun from its inputs, so the reads are taped.
+func.func @g(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloca() : memref<8xf64>
+  %res = memref.alloca() : memref<8xf64>
+  scf.for %i = %c0 to %m step %c1 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %s = math.sin %v : f64
+    memref.store %s, %t[%i] : memref<8xf64>
+    %i1 = arith.addi %i, %c1 : index
+    %acc = scf.for %j = %c0 to %i1 step %c1 iter_args(%a = %zero) -> f64 {
+      %w = memref.load %t[%j] : memref<8xf64>
       %p = arith.mulf %w, %w : f64
       %q = arith.addf %a, %p : f64
       scf.yield %q : f64
@@ -89,8 +125,7 @@ func.func @g(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
 
 // CHECK-LABEL: func.func private @g.pullback.dcc
 // CHECK: scf.for
-// CHECK:   scf.for
-// CHECK:     math.sin
+// CHECK:   math.sin
 // CHECK:   scf.for
 // CHECK:     %[[W:.*]] = memref.load
 // CHECK:     ct.tape_push %{{.*}}, %[[W]] : f64
@@ -140,6 +175,9 @@ func.func @h(%x: memref<?xf64>, %y: memref<?xf64>, %m: index, %n: index)
 func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %m: index, %n: index) {
   %one = arith.constant 1.0 : f64
   %f = ct.pullback @f(%x, %m, %n) seeds(%one) shadows(%dx)
+      activity [dup, const, const]
+      : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
+  %first = ct.pullback @first(%x, %m, %n) seeds(%one) shadows(%dx)
       activity [dup, const, const]
       : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
   %g = ct.pullback @g(%x, %m, %n) seeds(%one) shadows(%dx)
