@@ -7,6 +7,7 @@
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Inliner.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -222,8 +223,17 @@ DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
                              /*shouldCloneInlinedRegion=*/true)))
       call.erase();
   }
-  // Forward mode added tangent buffers after the pipeline's hoisting ran.
+  // Forward mode added tangent buffers after the pipeline's hoisting ran,
+  // and products by constant partials (`1 * dx`) that hide, for instance,
+  // a carried tangent being a sum.
   if (!calls.empty()) {
+    MLIRContext *context = module.getContext();
+    RewritePatternSet patterns(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, context);
+    (void)applyPatternsGreedily(function, std::move(patterns));
     function.walk(
         [](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
     hoistInvariantLoads(function);
