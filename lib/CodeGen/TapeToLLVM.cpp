@@ -5,7 +5,8 @@
 //
 // A tape is a pointer to a header { ptr data, i64 size, i64 capacity,
 // [32 x i64] slots } on the stack. Data starts in the header's own slots and
-// moves to the heap when they run out, grown by doubling with realloc. Push
+// moves to the heap when they run out, grown at least twofold with realloc
+// (a push doubles, a reserve takes at least double). Push
 // and pop call two small linkonce_odr helpers that return the slot's address;
 // the store or load of the value itself stays inline, so the optimizer sees
 // the value's type.
@@ -90,6 +91,7 @@ llvm.func linkonce_odr @__ct_tape_push(%tape: !llvm.ptr) -> !llvm.ptr {
   llvm.return %slot : !llvm.ptr
 }
 llvm.func linkonce_odr @__ct_tape_reserve(%tape: !llvm.ptr, %count: i64) {
+  %two = llvm.mlir.constant(2 : i64) : i64
   %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !header
   %capacity_addr = llvm.getelementptr %tape[0, 2] : (!llvm.ptr) -> !llvm.ptr, !header
   %size = llvm.load %size_addr : !llvm.ptr -> i64
@@ -98,7 +100,9 @@ llvm.func linkonce_odr @__ct_tape_reserve(%tape: !llvm.ptr, %count: i64) {
   %short = llvm.icmp "ugt" %needed, %capacity : i64
   llvm.cond_br %short, ^grow, ^done
 ^grow:
-  llvm.call @__ct_tape_grow(%tape, %needed) : (!llvm.ptr, i64) -> ()
+  %doubled = llvm.mul %capacity, %two : i64
+  %new_capacity = llvm.intr.umax(%needed, %doubled) : (i64, i64) -> i64
+  llvm.call @__ct_tape_grow(%tape, %new_capacity) : (!llvm.ptr, i64) -> ()
   llvm.br ^done
 ^done:
   llvm.return

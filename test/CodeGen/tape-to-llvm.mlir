@@ -53,3 +53,15 @@ func.func @takes_tape(%t: !ct.tape, %v: f32) {
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_free(%{{.*}}: !llvm.ptr)
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_grow(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_reserve(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
+
+// A reserve that does not fit grows the tape at least twofold, like a push:
+// loops nested in a loop reserve once per outer iteration, and growing to
+// just what they need would copy the whole tape every time.
+// RUN: %cotangent-opt %s --convert-to-llvm | FileCheck %s --check-prefix=RESERVE
+// RESERVE: llvm.func linkonce_odr @__ct_tape_reserve(%[[TAPE:[^:]*]]: !llvm.ptr, %[[COUNT:[^:]*]]: i64)
+// RESERVE: llvm.load
+// RESERVE: %[[CAPACITY:.*]] = llvm.load
+// RESERVE: %[[NEEDED:.*]] = llvm.add %{{.*}}, %[[COUNT]] : i64
+// RESERVE: %[[DOUBLED:.*]] = llvm.mul %[[CAPACITY]], %{{.*}} : i64
+// RESERVE: %[[GROWN:.*]] = llvm.intr.umax(%[[NEEDED]], %[[DOUBLED]])
+// RESERVE: llvm.call @__ct_tape_grow(%[[TAPE]], %[[GROWN]])
