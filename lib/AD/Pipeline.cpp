@@ -41,6 +41,10 @@ void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm,
   pm.addPass(createMem2Reg());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Loops that only push, or only pop, do so as one block, so that LLVM
+  // can vectorise them (after the clean-up, which folds push/pop pairs).
+  pm.addPass(createTapeBlocks());
+  pm.addPass(createCanonicalizerPass());
 }
 
 void cotangent::ad::registerAutodiffPipeline() {

@@ -34,6 +34,8 @@ constexpr StringLiteral kPushHelper = "__ct_tape_push";
 constexpr StringLiteral kPopHelper = "__ct_tape_pop";
 constexpr StringLiteral kFreeHelper = "__ct_tape_free";
 constexpr StringLiteral kReserveHelper = "__ct_tape_reserve";
+constexpr StringLiteral kClaimHelper = "__ct_tape_claim";
+constexpr StringLiteral kReleaseHelper = "__ct_tape_release";
 
 // The helpers' bodies. The header holds kInlineSlots slots of its own, so
 // a small tape (a pullback without loops) never calls malloc; growing out
@@ -106,6 +108,25 @@ llvm.func linkonce_odr @__ct_tape_reserve(%tape: !llvm.ptr, %count: i64) {
   llvm.br ^done
 ^done:
   llvm.return
+}
+llvm.func linkonce_odr @__ct_tape_claim(%tape: !llvm.ptr, %count: i64) -> !llvm.ptr {
+  llvm.call @__ct_tape_reserve(%tape, %count) : (!llvm.ptr, i64) -> ()
+  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !header
+  %size = llvm.load %size_addr : !llvm.ptr -> i64
+  %next = llvm.add %size, %count : i64
+  llvm.store %next, %size_addr : i64, !llvm.ptr
+  %data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
+  %block = llvm.getelementptr %data[%size] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+  llvm.return %block : !llvm.ptr
+}
+llvm.func linkonce_odr @__ct_tape_release(%tape: !llvm.ptr, %count: i64) -> !llvm.ptr {
+  %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !header
+  %size = llvm.load %size_addr : !llvm.ptr -> i64
+  %rest = llvm.sub %size, %count : i64
+  llvm.store %rest, %size_addr : i64, !llvm.ptr
+  %data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
+  %block = llvm.getelementptr %data[%rest] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+  llvm.return %block : !llvm.ptr
 }
 llvm.func linkonce_odr @__ct_tape_pop(%tape: !llvm.ptr) -> !llvm.ptr {
   %one = llvm.mlir.constant(1 : i64) : i64
@@ -250,6 +271,57 @@ struct TapeReserveLowering : ConvertOpToLLVMPattern<ct::TapeReserveOp> {
   }
 };
 
+/// Claim and release call their helper, which returns the block's address.
+template <typename BlockOp, const StringLiteral &helper>
+struct TapeBlockLowering : ConvertOpToLLVMPattern<BlockOp> {
+  using ConvertOpToLLVMPattern<BlockOp>::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(BlockOp op, typename BlockOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(ensureHelpers(rewriter, op)))
+      return failure();
+    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    rewriter.replaceOpWithNewOp<LLVM::CallOp>(
+        op, TypeRange{ptr}, helper,
+        ValueRange{adaptor.getTape(), adaptor.getCount()});
+    return success();
+  }
+};
+
+/// The address of slot `index` (8 bytes each) of a block.
+Value buildSlotAddress(ConversionPatternRewriter &rewriter, Location loc,
+                       Value block, Value index) {
+  auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+  return LLVM::GEPOp::create(rewriter, loc, ptr, rewriter.getI64Type(), block,
+                             ArrayRef<LLVM::GEPArg>{index});
+}
+
+struct TapeWriteLowering : ConvertOpToLLVMPattern<ct::TapeWriteOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::TapeWriteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value slot = buildSlotAddress(rewriter, op.getLoc(), adaptor.getBlock(),
+                                  adaptor.getIndex());
+    LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), slot);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TapeReadLowering : ConvertOpToLLVMPattern<ct::TapeReadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::TapeReadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    Value slot = buildSlotAddress(rewriter, op.getLoc(), adaptor.getBlock(),
+                                  adaptor.getIndex());
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot);
+    return success();
+  }
+};
+
 struct TapeFreeLowering : ConvertOpToLLVMPattern<ct::TapeFreeOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -331,7 +403,9 @@ struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
       return LLVM::LLVMPointerType::get(type.getContext());
     });
     patterns.add<TapeInitLowering, TapePushLowering, TapePopLowering,
-                 TapeReserveLowering, TapeFreeLowering, StopGradientLowering, PassThroughLowering,
+                 TapeReserveLowering, TapeBlockLowering<ct::TapeClaimOp, kClaimHelper>,
+                 TapeBlockLowering<ct::TapeReleaseOp, kReleaseHelper>,
+                 TapeWriteLowering, TapeReadLowering, TapeFreeLowering, StopGradientLowering, PassThroughLowering,
                  PointerViewLowering,
                  RuleErasure<ct::CustomGradientOp>,
                  RuleErasure<ct::CustomVjpOp>, RuleErasure<ct::CustomJvpOp>>(

@@ -48,6 +48,30 @@ func.func @takes_tape(%t: !ct.tape, %v: f32) {
   return
 }
 
+// Blocks: claim and release call their helpers, which return the block's
+// address; writes and reads are a GEP over 8-byte slots and a store or load
+// of the value's own type.
+// CHECK-LABEL: llvm.func @blocks(
+// CHECK-SAME: %{{.*}}: f64, %[[N:[^:]*]]: i64) -> f64
+func.func @blocks(%x: f64, %n: index) -> f64 {
+  %c1 = arith.constant 1 : index
+  %t = ct.tape_init : !ct.tape
+  // CHECK: %[[CLAIMED:.*]] = llvm.call @__ct_tape_claim(%{{.*}}, %[[N]]) : (!llvm.ptr, i64) -> !llvm.ptr
+  %b = ct.tape_claim %t, %n
+  // CHECK: %[[W:.*]] = llvm.getelementptr %[[CLAIMED]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+  // CHECK: llvm.store %{{.*}}, %[[W]] : f64, !llvm.ptr
+  ct.tape_write %x, %b[%c1] : f64
+  // CHECK: %[[RELEASED:.*]] = llvm.call @__ct_tape_release(%{{.*}}, %[[N]]) : (!llvm.ptr, i64) -> !llvm.ptr
+  %r = ct.tape_release %t, %n
+  // CHECK: %[[R:.*]] = llvm.getelementptr %[[RELEASED]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+  // CHECK: llvm.load %[[R]] : !llvm.ptr -> f64
+  %y = ct.tape_read %r[%c1] : f64
+  ct.tape_free %t
+  return %y : f64
+}
+
+// CHECK-DAG: llvm.func linkonce_odr @__ct_tape_claim(%{{.*}}: !llvm.ptr, %{{.*}}: i64) -> !llvm.ptr
+// CHECK-DAG: llvm.func linkonce_odr @__ct_tape_release(%{{.*}}: !llvm.ptr, %{{.*}}: i64) -> !llvm.ptr
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_push(%{{.*}}: !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_pop(%{{.*}}: !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG: llvm.func linkonce_odr @__ct_tape_free(%{{.*}}: !llvm.ptr)

@@ -88,4 +88,21 @@ def UnrollSmallLoops : Pass<"ct-unroll-small-loops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TapeBlocks : Pass<"ct-tape-blocks", "::mlir::ModuleOp"> {
+  let summary = "Loops with a known trip count push and pop their tape entries as one block";
+  let description = [{
+    An `scf.for` whose body's only tape ops are pushes in the body block
+    itself (P of them) pushes T * P slots in a known order, T being its trip
+    count: the block is claimed before the loop (`ct.tape_claim`) and each
+    push becomes a `ct.tape_write` at slot `k * P + j` (iteration k, j-th
+    push). A loop that only pops likewise releases its block before it
+    (`ct.tape_release`) and reads its q-th pop of iteration k from slot
+    `(T - 1 - k) * P + (P - 1 - q)`. The tape ends as the pushes and pops
+    would leave it; the loop body no longer calls into the tape, so it can
+    be vectorised. Innermost loops first: a loop holding a claim keeps its
+    own pushes.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // COTANGENT_AD_PASSES_TD

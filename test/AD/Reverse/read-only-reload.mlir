@@ -28,11 +28,14 @@ func.func @grad_sum_squares(%a: memref<?xf64>, %da: memref<?xf64>, %n: index) ->
   return %v : f64
 }
 
-// The same loop, but the function also writes out[i]: loads are taped.
+// The same loop, but the function also writes out[i]: loads are taped
+// (as one block per loop, ct-tape-blocks).
 // CHECK-LABEL: func.func private @sum_squares_out.pullback.dcd
+// CHECK: ct.tape_claim
 // CHECK: scf.for
-// CHECK: ct.tape_push
-// CHECK: ct.tape_pop
+// CHECK: ct.tape_write
+// CHECK: ct.tape_release
+// CHECK: ct.tape_read
 func.func @sum_squares_out(%a: memref<?xf64>, %n: index, %out: memref<?xf64>) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -307,6 +307,53 @@ def CT_TapeReserveOp : CT_Op<"tape_reserve"> {
   let assemblyFormat = "$tape `,` $count attr-dict";
 }
 
+def CT_TapeClaimOp : CT_Op<"tape_claim"> {
+  let summary = "push a block of slots at once";
+  let description = [{
+    Pushes `count` slots with unspecified contents and returns the address
+    of the first; `ct.tape_write` fills them. The address is valid until the
+    tape next grows (a push, reserve or claim). A loop with a known trip
+    count writes the values it would push into one block claimed before it
+    (ct-tape-blocks), leaving the tape as the pushes would.
+  }];
+  let arguments = (ins
+      Arg<CT_TapeType, "", [MemRead<CT_TapeResource>, MemWrite<CT_TapeResource>]>:$tape,
+      Index:$count);
+  let results = (outs CT_LLVMPointer:$block);
+  let assemblyFormat = "$tape `,` $count attr-dict";
+}
+
+def CT_TapeReleaseOp : CT_Op<"tape_release"> {
+  let summary = "pop a block of slots at once";
+  let description = [{
+    Pops the `count` slots pushed last and returns the address of the first
+    of them, from where `ct.tape_read` reads them. The address is valid until
+    the tape next grows.
+  }];
+  let arguments = (ins
+      Arg<CT_TapeType, "", [MemRead<CT_TapeResource>, MemWrite<CT_TapeResource>]>:$tape,
+      Index:$count);
+  let results = (outs CT_LLVMPointer:$block);
+  let assemblyFormat = "$tape `,` $count attr-dict";
+}
+
+def CT_TapeWriteOp : CT_Op<"tape_write"> {
+  let summary = "store a value into slot `index` of a claimed block";
+  let arguments = (ins
+      Arg<CT_LLVMPointer, "", [MemWrite<CT_TapeResource>]>:$block,
+      Index:$index, CT_TapeElement:$value);
+  let assemblyFormat = "$value `,` $block `[` $index `]` attr-dict `:` type($value)";
+}
+
+def CT_TapeReadOp : CT_Op<"tape_read"> {
+  let summary = "load the value in slot `index` of a released block";
+  let arguments = (ins
+      Arg<CT_LLVMPointer, "", [MemRead<CT_TapeResource>]>:$block,
+      Index:$index);
+  let results = (outs CT_TapeElement:$value);
+  let assemblyFormat = "$block `[` $index `]` attr-dict `:` type($value)";
+}
+
 def CT_TapeFreeOp : CT_Op<"tape_free"> {
   let summary = "release a tape and its storage";
   let arguments = (ins

@@ -1,0 +1,148 @@
+//===- TapeBlocks.cpp - Loops push and pop their tape entries as blocks ---===//
+//
+// A push or pop calls into the tape and updates its size: a loop that
+// pushes one value per element cannot be vectorised, however simple its
+// body. With the trip count known on entry, the slots a loop pushes form
+// one block whose layout is known, so the loop can claim it at once and
+// store into it by iteration (ct-tape-blocks in Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "cotangent/AD/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace cotangent::ad {
+#define GEN_PASS_DEF_TAPEBLOCKS
+#include "cotangent/AD/Passes.h.inc"
+} // namespace cotangent::ad
+
+using namespace mlir;
+using namespace cotangent;
+
+namespace {
+
+/// The tape ops of kind OpT in `loop`'s body block, in order, if they are
+/// the only uses of a tape from outside anywhere in the loop.
+template <typename OpT>
+std::optional<SmallVector<OpT>> getOnlyTapeOps(scf::ForOp loop) {
+  SmallVector<OpT> found;
+  Value tape;
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    bool usesTape = llvm::any_of(op->getOperandTypes(),
+                                 llvm::IsaPred<ct::TapeType>) ||
+                    llvm::any_of(op->getResultTypes(),
+                                 llvm::IsaPred<ct::TapeType>);
+    if (!usesTape)
+      return WalkResult::advance();
+    auto typed = dyn_cast<OpT>(op);
+    if (!typed || op->getBlock() != loop.getBody() ||
+        (tape && typed.getTape() != tape))
+      return WalkResult::interrupt();
+    tape = typed.getTape();
+    found.push_back(typed);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || found.empty())
+    return std::nullopt;
+  return found;
+}
+
+/// `loop`'s trip count as an index, built before the loop.
+Value buildTripCount(OpBuilder &b, scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+  Type type = lb.getType();
+  Value count = arith::CeilDivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, ub, lb), loop.getStep());
+  count = arith::MaxSIOp::create(
+      b, loc, count,
+      arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0)));
+  if (!type.isIndex())
+    count = arith::IndexCastOp::create(b, loc, b.getIndexType(), count);
+  return count;
+}
+
+/// The number of the iteration running, as an index, built at the start of
+/// `loop`'s body.
+Value buildIterationNumber(OpBuilder &b, scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  Value k = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, loop.getInductionVar(),
+                            loop.getLowerBound()),
+      loop.getStep());
+  if (!k.getType().isIndex())
+    k = arith::IndexCastOp::create(b, loc, b.getIndexType(), k);
+  return k;
+}
+
+/// `a * b + c` on indices, with b and c constants.
+Value buildSlot(OpBuilder &b, Location loc, Value a, int64_t scale,
+                int64_t offset) {
+  Value product = arith::MulIOp::create(
+      b, loc, a, arith::ConstantIndexOp::create(b, loc, scale));
+  return arith::AddIOp::create(b, loc, product,
+                               arith::ConstantIndexOp::create(b, loc, offset));
+}
+
+void claimBlock(scf::ForOp loop, MutableArrayRef<ct::TapePushOp> pushes) {
+  Location loc = loop.getLoc();
+  auto width = static_cast<int64_t>(pushes.size());
+  OpBuilder b(loop);
+  Value slots = arith::MulIOp::create(
+      b, loc, buildTripCount(b, loop),
+      arith::ConstantIndexOp::create(b, loc, width));
+  Value block =
+      ct::TapeClaimOp::create(b, loc, pushes.front().getTape(), slots);
+  b.setInsertionPointToStart(loop.getBody());
+  Value k = buildIterationNumber(b, loop);
+  for (auto [j, push] : llvm::enumerate(pushes)) {
+    b.setInsertionPoint(push);
+    ct::TapeWriteOp::create(b, push.getLoc(), block,
+                            buildSlot(b, push.getLoc(), k, width, j),
+                            push.getValue());
+    push.erase();
+  }
+}
+
+void releaseBlock(scf::ForOp loop, MutableArrayRef<ct::TapePopOp> pops) {
+  Location loc = loop.getLoc();
+  auto width = static_cast<int64_t>(pops.size());
+  OpBuilder b(loop);
+  Value count = buildTripCount(b, loop);
+  Value slots = arith::MulIOp::create(
+      b, loc, count, arith::ConstantIndexOp::create(b, loc, width));
+  Value block =
+      ct::TapeReleaseOp::create(b, loc, pops.front().getTape(), slots);
+  b.setInsertionPointToStart(loop.getBody());
+  // Iteration k pops what iteration T - 1 - k of the pushing loop pushed.
+  Value k = buildIterationNumber(b, loop);
+  Value last = arith::SubIOp::create(
+      b, loc, count, arith::ConstantIndexOp::create(b, loc, 1));
+  Value pushed = arith::SubIOp::create(b, loc, last, k);
+  for (auto [q, pop] : llvm::enumerate(pops)) {
+    b.setInsertionPoint(pop);
+    Value slot = buildSlot(b, pop.getLoc(), pushed, width,
+                           width - 1 - static_cast<int64_t>(q));
+    Value value =
+        ct::TapeReadOp::create(b, pop.getLoc(), pop.getType(), block, slot);
+    pop.replaceAllUsesWith(value);
+    pop.erase();
+  }
+}
+
+struct TapeBlocks : cotangent::ad::impl::TapeBlocksBase<TapeBlocks> {
+  void runOnOperation() override {
+    // Post-order: inner loops first.
+    getOperation().walk([](scf::ForOp loop) {
+      if (auto pushes = getOnlyTapeOps<ct::TapePushOp>(loop))
+        claimBlock(loop, *pushes);
+      else if (auto pops = getOnlyTapeOps<ct::TapePopOp>(loop))
+        releaseBlock(loop, *pops);
+    });
+  }
+};
+
+} // namespace
