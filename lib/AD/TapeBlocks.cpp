@@ -90,12 +90,16 @@ Value buildSlot(OpBuilder &b, Location loc, Value a, int64_t scale,
 void claimBlock(scf::ForOp loop, MutableArrayRef<ct::TapePushOp> pushes) {
   Location loc = loop.getLoc();
   auto width = static_cast<int64_t>(pushes.size());
+  auto reserve = dyn_cast_or_null<ct::TapeReserveOp>(loop->getPrevNode());
   OpBuilder b(loop);
   Value slots = arith::MulIOp::create(
       b, loc, buildTripCount(b, loop),
       arith::ConstantIndexOp::create(b, loc, width));
-  Value block =
-      ct::TapeClaimOp::create(b, loc, pushes.front().getTape(), slots);
+  Value tape = pushes.front().getTape();
+  Value block = ct::TapeClaimOp::create(b, loc, tape, slots);
+  // The claim makes room itself; a reserve only ever sizes the storage.
+  if (reserve && reserve.getTape() == tape)
+    reserve.erase();
   b.setInsertionPointToStart(loop.getBody());
   Value k = buildIterationNumber(b, loop);
   for (auto [j, push] : llvm::enumerate(pushes)) {
