@@ -126,6 +126,17 @@ bool ad::writesSameElementsBefore(Operation *writer, memref::LoadOp load,
         return isIterationInvariant(index, loop);
       }))
     return false;
+  // It must run alike too: inside loops with invariant bounds only, not
+  // under a branch (an iteration that skips it reads what an earlier one
+  // wrote).
+  for (Operation *op = writer->getParentOp(); op != loop;
+       op = op->getParentOp()) {
+    auto inner = dyn_cast<scf::ForOp>(op);
+    if (!inner || !isIterationInvariant(inner.getLowerBound(), loop) ||
+        !isIterationInvariant(inner.getUpperBound(), loop) ||
+        !isIterationInvariant(inner.getStep(), loop))
+      return false;
+  }
   // The first ancestor of the store beside one of the load: a sibling
   // before it, or the same op (a loop or branch around both).
   for (Operation *op = writer; op != loop; op = op->getParentOp())

@@ -29,7 +29,9 @@ bool isWrittenEarlierInIteration(mlir::memref::LoadOp load,
                                  mlir::scf::ForOp loop);
 
 /// Whether `writer`, in `loop`, is a store that runs before `load` in each
-/// iteration and writes the same elements in every iteration. If every
+/// iteration and writes the same elements in every iteration (its indices
+/// and the bounds of the loops around it in `loop` are the same in every
+/// iteration, and no branch is around it). If every
 /// write to the load's memory in the loop is such a store, each element the
 /// load reads was written earlier in the iteration or by no iteration.
 bool writesSameElementsBefore(mlir::Operation *writer,

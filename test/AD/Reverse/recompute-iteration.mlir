@@ -98,6 +98,44 @@ func.func @first(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
 // CHECK-NOT: ct.tape
 // CHECK: return
 
+// The fill runs only in odd iterations: an even iteration reads what the
+// iteration before it wrote, so nothing is rerun and the reads are taped.
+func.func @odd_fill(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloca() : memref<8xf64>
+  %res = memref.alloca() : memref<8xf64>
+  scf.for %i = %c0 to %m step %c1 {
+    %parity = arith.remui %i, %c2 : index
+    %odd = arith.cmpi eq, %parity, %c1 : index
+    scf.if %odd {
+      scf.for %r = %c0 to %n step %c1 {
+        %v = memref.load %x[%r] : memref<?xf64>
+        %s = math.sin %v : f64
+        memref.store %s, %t[%r] : memref<8xf64>
+      }
+    }
+    %acc = scf.for %j = %c0 to %n step %c1 iter_args(%a = %zero) -> f64 {
+      %w = memref.load %t[%j] : memref<8xf64>
+      %p = arith.mulf %w, %w : f64
+      %q = arith.addf %a, %p : f64
+      scf.yield %q : f64
+    }
+    memref.store %acc, %res[%i] : memref<8xf64>
+  }
+  %r0 = memref.load %res[%c0] : memref<8xf64>
+  return %r0 : f64
+}
+
+// CHECK-LABEL: func.func private @odd_fill.pullback.dcc
+// CHECK: scf.for
+// CHECK:   scf.if
+// CHECK:   scf.for
+// CHECK:     %[[W:.*]] = memref.load
+// CHECK:     ct.tape_push %{{.*}}, %[[W]] : f64
+
 // Iteration i writes t[i] and reads t[0..i]: what earlier iterations
 // wrote. It cannot be rerun from its inputs, so the reads are taped.
 func.func @g(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
@@ -178,6 +216,9 @@ func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %m: index, %n: index) {
       activity [dup, const, const]
       : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
   %first = ct.pullback @first(%x, %m, %n) seeds(%one) shadows(%dx)
+      activity [dup, const, const]
+      : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
+  %odd = ct.pullback @odd_fill(%x, %m, %n) seeds(%one) shadows(%dx)
       activity [dup, const, const]
       : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
   %g = ct.pullback @g(%x, %m, %n) seeds(%one) shadows(%dx)
