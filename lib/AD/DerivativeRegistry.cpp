@@ -335,6 +335,24 @@ Value ad::buildAdjointSum(OpBuilder &builder, Location loc, Value old,
       arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
 }
 
+Value ad::buildTripCount(OpBuilder &builder, Location loc, Value lb, Value ub,
+                         Value step) {
+  Type type = lb.getType();
+  Value count = arith::CeilDivSIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, ub, lb), step);
+  return arith::MaxSIOp::create(
+      builder, loc, count,
+      arith::ConstantOp::create(builder, loc, type,
+                                builder.getIntegerAttr(type, 0)));
+}
+
+Value ad::buildIndexCast(OpBuilder &builder, Location loc, Value value) {
+  if (value.getType().isIndex())
+    return value;
+  return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                    value);
+}
+
 void ad::buildZeroFill(OpBuilder &builder, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   Value zero = buildZero(builder, loc, type.getElementType());

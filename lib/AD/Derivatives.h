@@ -147,6 +147,13 @@ mlir::Value buildFloatCast(mlir::OpBuilder &builder, mlir::Location loc,
 /// and fused with the products that feed it.
 mlir::Value buildAdjointSum(mlir::OpBuilder &builder, mlir::Location loc,
                             mlir::Value old, mlir::Value adjoint);
+/// The trip count max(0, ceildiv(ub - lb, step)) of an scf.for with these
+/// bounds, in their type.
+mlir::Value buildTripCount(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value lb, mlir::Value ub, mlir::Value step);
+/// `value` (an integer or index) as an index.
+mlir::Value buildIndexCast(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value value);
 /// Stores 0 into every element of `memref`.
 void buildZeroFill(mlir::OpBuilder &builder, mlir::Location loc,
                    mlir::Value memref);

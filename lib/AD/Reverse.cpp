@@ -952,10 +952,7 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
   auto constant = [&](OpBuilder &at, int64_t v) -> Value {
     return arith::ConstantOp::create(at, loc, type, at.getIntegerAttr(type, v));
   };
-  // Trip count: max(0, ceil((ub - lb) / step)).
-  Value count = arith::CeilDivSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, ub, lb), step);
-  count = arith::MaxSIOp::create(b, loc, count, constant(b, 0));
+  Value count = buildTripCount(b, loc, lb, ub, step);
   SmallVector<std::pair<Value, Value>> carried; // (iter_arg, result)
   for (auto [arg, result] :
        llvm::zip_equal(op.getRegionIterArgs(), op.getResults()))
@@ -1028,15 +1025,10 @@ void ReverseEmitter::reserveTape(scf::ForOp op) {
   auto loop = cast<scf::ForOp>(body->getParentOp());
   OpBuilder b(loop);
   Location loc = op.getLoc();
-  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
-  Type type = lb.getType();
-  Value count = arith::CeilDivSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, ub, lb), loop.getStep());
-  count = arith::MaxSIOp::create(
-      b, loc, count,
-      arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0)));
-  if (!type.isIndex())
-    count = arith::IndexCastOp::create(b, loc, b.getIndexType(), count);
+  Value count = buildIndexCast(
+      b, loc,
+      buildTripCount(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                     loop.getStep()));
   Value slots = arith::MulIOp::create(
       b, loc, count, arith::ConstantIndexOp::create(b, loc, pushes));
   ct::TapeReserveOp::create(b, loc, forwardTape, slots);

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Derivatives.h"
+
 #include "cotangent/AD/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -52,16 +54,10 @@ std::optional<SmallVector<OpT>> getOnlyTapeOps(scf::ForOp loop) {
 /// `loop`'s trip count as an index, built before the loop.
 Value buildTripCount(OpBuilder &b, scf::ForOp loop) {
   Location loc = loop.getLoc();
-  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
-  Type type = lb.getType();
-  Value count = arith::CeilDivSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, ub, lb), loop.getStep());
-  count = arith::MaxSIOp::create(
-      b, loc, count,
-      arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0)));
-  if (!type.isIndex())
-    count = arith::IndexCastOp::create(b, loc, b.getIndexType(), count);
-  return count;
+  return ad::buildIndexCast(
+      b, loc,
+      ad::buildTripCount(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                         loop.getStep()));
 }
 
 /// The number of the iteration running, as an index, built at the start of
@@ -73,9 +69,7 @@ Value buildIterationNumber(OpBuilder &b, scf::ForOp loop) {
       arith::SubIOp::create(b, loc, loop.getInductionVar(),
                             loop.getLowerBound()),
       loop.getStep());
-  if (!k.getType().isIndex())
-    k = arith::IndexCastOp::create(b, loc, b.getIndexType(), k);
-  return k;
+  return ad::buildIndexCast(b, loc, k);
 }
 
 /// `a * b + c` on indices, with b and c constants.
