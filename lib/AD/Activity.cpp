@@ -290,9 +290,21 @@ bool ActivityAnalysis::mayWrite(Operation *op, Value input) {
 }
 
 bool ActivityAnalysis::mayWriteArgument(BlockArgument argument) {
-  auto [it, inserted] = writtenArguments.try_emplace(argument, true);
-  if (!inserted)
-    return it->second;
+  // A function writes an argument only if some store reaches it, directly
+  // or through calls: the least fixpoint. An argument whose answer is being
+  // computed (recursion) counts as not written for now; an answer that
+  // relied on that for an argument still being computed further out is
+  // not kept, since that one may yet turn out written.
+  if (auto known = writtenArguments.find(argument);
+      known != writtenArguments.end())
+    return known->second;
+  if (argumentsInProgress.contains(argument)) {
+    assumedUnwritten.insert(argument);
+    return false;
+  }
+  argumentsInProgress.insert(argument);
+  llvm::SmallPtrSet<Value, 4> outerAssumptions;
+  std::swap(outerAssumptions, assumedUnwritten);
   bool written = false;
   argument.getOwner()->getParentOp()->walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
@@ -304,7 +316,11 @@ bool ActivityAnalysis::mayWriteArgument(BlockArgument argument) {
     }
     return WalkResult::advance();
   });
-  writtenArguments[argument] = written;
+  argumentsInProgress.erase(argument);
+  assumedUnwritten.erase(argument);
+  if (written || assumedUnwritten.empty())
+    writtenArguments[argument] = written;
+  assumedUnwritten.insert(outerAssumptions.begin(), outerAssumptions.end());
   return written;
 }
 

@@ -36,35 +36,123 @@ std::optional<LinearTerm> getLinearTerm(Operation *op, unsigned index) {
   return std::nullopt;
 }
 
-/// Whether `value` is computed before `loop` runs, in the loop's block.
-bool isDefinedBefore(Value value, Operation *loop) {
-  if (Operation *def = value.getDefiningOp())
-    return def->getBlock() == loop->getBlock() && def->isBeforeInBlock(loop);
-  return value.getParentBlock() == loop->getBlock();
+} // namespace
+
+bool ad::isComputedBefore(Value value, Operation *op) {
+  // Defined by an op before `op` in a block around it, or an argument of
+  // such a block (fixed while the block runs).
+  for (Operation *at = op; at; at = at->getParentOp()) {
+    Block *block = at->getBlock();
+    if (!block)
+      return false;
+    if (Operation *def = value.getDefiningOp()) {
+      if (def->getBlock() == block)
+        return def->isBeforeInBlock(at);
+    } else if (value.getParentBlock() == block) {
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+/// The adjoint of operand `index` of linear op `op`, given its result's.
+Value buildOperandAdjoint(OpBuilder &b, Location loc, Operation *op,
+                          unsigned index, Value adjoint,
+                          llvm::function_ref<Value(Value)> primal) {
+  LinearTerm term = *getLinearTerm(op, index);
+  if (term.factor && term.divide)
+    adjoint = arith::DivFOp::create(b, loc, adjoint, primal(term.factor));
+  else if (term.factor)
+    adjoint = arith::MulFOp::create(b, loc, adjoint, primal(term.factor));
+  if (term.negate)
+    adjoint = arith::NegFOp::create(b, loc, adjoint);
+  return adjoint;
+}
+
+/// The branch op whose region yields through `op`, if it is such a yield.
+Operation *getYieldingBranch(Operation *op) {
+  if (!isa<scf::YieldOp>(op))
+    return nullptr;
+  Operation *parent = op->getParentOp();
+  return isa<scf::IfOp, scf::IndexSwitchOp>(parent) ? parent : nullptr;
 }
 
 } // namespace
 
-bool ad::carriesOnlySums(scf::ForOp loop, const ActivityAnalysis &activity) {
-  auto yielded = loop.getYieldedValues();
-  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
-    if (!activity.isActive(arg) && !activity.isActive(loop.getResult(i)))
-      continue;
-    if (!arg.hasOneUse())
-      return false;
-    OpOperand &use = *arg.use_begin();
-    Operation *sum = use.getOwner();
-    bool adds = isa<arith::AddFOp>(sum) ||
-                (isa<arith::SubFOp>(sum) && use.getOperandNumber() == 0);
-    if (!adds || sum->getResult(0) != yielded[i] ||
-        !sum->getResult(0).hasOneUse())
-      return false;
+std::optional<DenseSet<Value>> ad::getRunningSum(scf::ForOp loop,
+                                                 unsigned index) {
+  // The values that hold the sum so far: the block argument, `sum + x`,
+  // `sum - x`, and results of branches that yield the sum in every region.
+  // Each flows on once: one use, or one use in each region of one branch.
+  Operation *loopYield = loop.getBody()->getTerminator();
+  DenseSet<Value> sums;
+  SmallVector<Value> worklist{loop.getRegionIterArg(index)};
+  sums.insert(worklist.front());
+  while (!worklist.empty()) {
+    Value sum = worklist.pop_back_val();
+    Operation *branch = nullptr;
+    DenseSet<Region *> regions;
+    for (OpOperand &use : sum.getUses()) {
+      Operation *user = use.getOwner();
+      if (!sum.hasOneUse()) {
+        Operation *around = sum.getParentBlock()->findAncestorOpInBlock(*user);
+        if (!around || !isa<scf::IfOp, scf::IndexSwitchOp>(around) ||
+            (branch && around != branch) ||
+            !regions.insert(user->getParentRegion()).second ||
+            user->getParentRegion()->getParentOp() != around)
+          return std::nullopt;
+        branch = around;
+      }
+      Value next;
+      if (user == loopYield) {
+        if (use.getOperandNumber() != index)
+          return std::nullopt;
+        continue;
+      }
+      if (isa<arith::AddFOp>(user) ||
+          (isa<arith::SubFOp>(user) && use.getOperandNumber() == 0)) {
+        if (sums.contains(user->getOperand(1 - use.getOperandNumber())))
+          return std::nullopt;
+        next = user->getResult(0);
+      } else if (Operation *yielding = getYieldingBranch(user)) {
+        next = yielding->getResult(use.getOperandNumber());
+      } else {
+        return std::nullopt;
+      }
+      if (sums.insert(next).second)
+        worklist.push_back(next);
+    }
   }
+  // A branch result is the sum only if every region yields it.
+  for (Value sum : sums) {
+    Operation *def = sum.getDefiningOp();
+    if (!def || !isa<scf::IfOp, scf::IndexSwitchOp>(def))
+      continue;
+    unsigned position = cast<OpResult>(sum).getResultNumber();
+    for (Region &region : def->getRegions())
+      if (region.empty() ||
+          !sums.contains(region.front().getTerminator()->getOperand(position)))
+        return std::nullopt;
+  }
+  if (!sums.contains(loop.getYieldedValues()[index]))
+    return std::nullopt;
+  return sums;
+}
+
+bool ad::carriesOnlySums(scf::ForOp loop, const ActivityAnalysis &activity) {
+  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if ((activity.isActive(arg) || activity.isActive(loop.getResult(i))) &&
+        !getRunningSum(loop, i))
+      return false;
   return true;
 }
 
 FailureOr<llvm::SetVector<Operation *>>
 ad::getLinearResultUses(scf::ForOp loop, const ActivityAnalysis &activity) {
+  // Through ops linear in the value with factors known before the loop, and
+  // out of the branches around the loop, to the return.
   llvm::SetVector<Operation *> uses;
   SmallVector<Value> worklist;
   for (Value result : loop.getResults())
@@ -76,13 +164,18 @@ ad::getLinearResultUses(scf::ForOp loop, const ActivityAnalysis &activity) {
       Operation *user = use.getOwner();
       if (isa<func::ReturnOp>(user))
         continue;
-      std::optional<LinearTerm> term =
-          getLinearTerm(user, use.getOperandNumber());
-      if (user->getBlock() != loop->getBlock() || !term ||
-          (term->factor && !isDefinedBefore(term->factor, loop)))
-        return failure();
+      Value next;
+      if (Operation *branch = getYieldingBranch(user)) {
+        next = branch->getResult(use.getOperandNumber());
+      } else {
+        std::optional<LinearTerm> term =
+            getLinearTerm(user, use.getOperandNumber());
+        if (!term || (term->factor && !isComputedBefore(term->factor, loop)))
+          return failure();
+        next = user->getResult(0);
+      }
       if (uses.insert(user))
-        worklist.push_back(user->getResult(0));
+        worklist.push_back(next);
     }
   }
   return uses;
@@ -95,37 +188,76 @@ ad::buildLinearAdjoints(OpBuilder &b, scf::ForOp loop,
                         llvm::function_ref<Value(Value)> primal) {
   Location loc = loop.getLoc();
   DenseMap<Value, Value> adjoints;
-  auto add = [&](Value value, Value adjoint) {
-    Value &sum = adjoints[value];
-    sum = sum ? buildAdjointSum(b, loc, sum, adjoint) : adjoint;
-  };
-  Operation *ret = loop->getBlock()->getTerminator();
-  for (auto [index, seed] : seeds)
-    add(ret->getOperand(index), seed);
-  // Users before their operands: the adjoint of an op's result is complete
-  // when the op is reached.
-  SmallVector<Operation *> ordered(uses.begin(), uses.end());
-  llvm::sort(ordered,
-             [](Operation *x, Operation *y) { return y->isBeforeInBlock(x); });
-  for (Operation *op : ordered) {
-    Value adjoint = adjoints.lookup(op->getResult(0));
-    if (!adjoint)
-      continue;
-    for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
-      if (isDefinedBefore(operand, loop))
+  // The adjoint of a value: what each of its uses passes back. Null when
+  // no use reaches a seeded return.
+  std::function<Value(Value)> adjointOf = [&](Value value) -> Value {
+    if (auto known = adjoints.find(value); known != adjoints.end())
+      return known->second;
+    Value sum;
+    auto add = [&](Value adjoint) {
+      if (adjoint)
+        sum = sum ? buildAdjointSum(b, loc, sum, adjoint) : adjoint;
+    };
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<func::ReturnOp>(user)) {
+        for (auto [index, seed] : seeds)
+          if (index == use.getOperandNumber())
+            add(seed);
         continue;
-      LinearTerm term = *getLinearTerm(op, index);
-      Value contribution = adjoint;
-      if (term.factor && term.divide)
-        contribution =
-            arith::DivFOp::create(b, loc, contribution, primal(term.factor));
-      else if (term.factor)
-        contribution = arith::MulFOp::create(b, loc, contribution,
-                                             primal(term.factor));
-      if (term.negate)
-        contribution = arith::NegFOp::create(b, loc, contribution);
-      add(operand, contribution);
+      }
+      if (!uses.contains(user))
+        continue;
+      if (Operation *branch = getYieldingBranch(user)) {
+        add(adjointOf(branch->getResult(use.getOperandNumber())));
+        continue;
+      }
+      if (Value adjoint = adjointOf(user->getResult(0)))
+        add(buildOperandAdjoint(b, loc, user, use.getOperandNumber(), adjoint,
+                                primal));
     }
-  }
+    adjoints[value] = sum;
+    return sum;
+  };
+  for (Value result : loop.getResults())
+    (void)adjointOf(result);
   return adjoints;
+}
+
+std::optional<LinearPath>
+ad::getLinearPath(Value value, Operation *before,
+                  llvm::function_ref<bool(Value)> isKnown) {
+  LinearPath path;
+  for (Value at = value;;) {
+    if (isKnown(at)) {
+      path.known = at;
+      return path;
+    }
+    if (!at.hasOneUse())
+      return std::nullopt;
+    OpOperand &use = *at.use_begin();
+    Operation *user = use.getOwner();
+    if (isa<func::ReturnOp>(user)) {
+      path.returnIndex = use.getOperandNumber();
+      return path;
+    }
+    if (Operation *branch = getYieldingBranch(user)) {
+      at = branch->getResult(use.getOperandNumber());
+      continue;
+    }
+    std::optional<LinearTerm> term = getLinearTerm(user, use.getOperandNumber());
+    if (!term || (term->factor && !isComputedBefore(term->factor, before)))
+      return std::nullopt;
+    path.steps.push_back({user, use.getOperandNumber()});
+    at = user->getResult(0);
+  }
+}
+
+Value ad::buildPathAdjoint(OpBuilder &b, Location loc, const LinearPath &path,
+                           Value endAdjoint,
+                           llvm::function_ref<Value(Value)> primal) {
+  Value adjoint = endAdjoint;
+  for (auto [op, operand] : llvm::reverse(path.steps))
+    adjoint = buildOperandAdjoint(b, loc, op, operand, adjoint, primal);
+  return adjoint;
 }

@@ -21,17 +21,27 @@
 
 namespace cotangent::ad {
 
-/// Whether each active value `loop` carries is a running sum: its block
-/// argument's only use is `arg + x`, `x + arg` or `arg - x`, whose only use
-/// is the yield at the same position. The adjoint of such a value is the
-/// same in every iteration.
+/// The values that hold the running sum `loop` carries at `index`, if it is
+/// one: from the block argument through `sum + x`, `x + sum`, `sum - x` and
+/// branches that pass the sum on in every region, to the yield at the same
+/// position, each flowing on once per path. The adjoint of all of them is
+/// that of the loop's result, in every iteration.
+std::optional<llvm::DenseSet<mlir::Value>> getRunningSum(mlir::scf::ForOp loop,
+                                                         unsigned index);
+
+/// Whether each active value `loop` carries is a running sum.
 bool carriesOnlySums(mlir::scf::ForOp loop, const ActivityAnalysis &activity);
 
-/// The ops after top-level `loop` through which its active results reach
-/// the return: each is linear in the values it takes from the loop (or
-/// from other ops of the set), with factors defined before the loop, and
-/// each of their values is used only by such ops or the return. Fails if
-/// a result is used otherwise.
+/// Whether `value` is known when `op` starts: defined before it in a block
+/// around it, or an argument of such a block.
+bool isComputedBefore(mlir::Value value, mlir::Operation *op);
+
+/// The ops after `loop` through which its active results reach the return:
+/// each is linear in the values it takes from the loop (or from other ops
+/// of the set), with factors known before the loop, or the yield of a
+/// branch around the loop, passing the value to the branch's result; each
+/// of their values is used only by such ops or the return. Fails if a
+/// result is used otherwise.
 mlir::FailureOr<llvm::SetVector<mlir::Operation *>>
 getLinearResultUses(mlir::scf::ForOp loop, const ActivityAnalysis &activity);
 
@@ -45,6 +55,27 @@ llvm::DenseMap<mlir::Value, mlir::Value> buildLinearAdjoints(
     const llvm::SetVector<mlir::Operation *> &uses,
     llvm::ArrayRef<std::pair<unsigned, mlir::Value>> seeds,
     llvm::function_ref<mlir::Value(mlir::Value)> primal);
+
+/// How `value` reaches a value whose adjoint is known (`isKnown`) or a
+/// returned value: the ops it passes, each linear in the value passed to it
+/// with a factor known before `before`, and branch yields.
+struct LinearPath {
+  /// (op, operand number) in order from `value`.
+  llvm::SmallVector<std::pair<mlir::Operation *, unsigned>> steps;
+  /// The value with a known adjoint, or null if the path ends at the return.
+  mlir::Value known;
+  /// The return operand it ends at otherwise.
+  unsigned returnIndex = 0;
+};
+std::optional<LinearPath>
+getLinearPath(mlir::Value value, mlir::Operation *before,
+              llvm::function_ref<bool(mlir::Value)> isKnown);
+
+/// The adjoint of the value a path starts from, given the adjoint of where
+/// it ends.
+mlir::Value buildPathAdjoint(mlir::OpBuilder &b, mlir::Location loc,
+                             const LinearPath &path, mlir::Value endAdjoint,
+                             llvm::function_ref<mlir::Value(mlir::Value)> primal);
 
 } // namespace cotangent::ad
 

@@ -36,6 +36,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <map>
 
@@ -82,6 +83,14 @@ private:
   LogicalResult forwardBlock(OpBuilder &b, Block &block);
   LogicalResult forwardOp(OpBuilder &b, Operation &op);
   LogicalResult forwardFor(OpBuilder &b, scf::ForOp op);
+  /// The adjoint of `call`'s result if it is known before the call runs
+  /// and the callee's pullback may run there; null otherwise.
+  Value buildEagerSeed(OpBuilder &b, func::CallOp call);
+  /// Calls the callee's combined pullback with `seed` in the forward
+  /// sweep; false (and nothing emitted) if a shadow it needs is missing.
+  bool forwardEagerCall(OpBuilder &b, func::CallOp call, Value seed);
+  /// The shadow of memory `value` as the forward code sees it, or null.
+  Value shadowInForward(OpBuilder &b, Value value);
   /// Reverses the iteration of eager loop `op` that the forward code just
   /// before `b` ran, given the adjoints of the loop's results.
   LogicalResult reverseIterationInPlace(OpBuilder &b, scf::ForOp op,
@@ -125,7 +134,11 @@ private:
   /// contents to the end of the function or elements the iteration wrote
   /// first, writes only local buffers, and neither calls nor allocates.
   /// `nestedKill` tells whether a nested loop reads what it wrote.
-  bool isSelfContained(scf::ForOp loop, bool &nestedKill);
+  bool isSelfContained(scf::ForOp loop, bool &nestedKill,
+                       bool allowCalls = false);
+  /// Whether `op` writes none of the memory it is given, and that memory
+  /// keeps its contents to the end of the function.
+  bool onlyReadsFinalMemory(Operation *op);
   /// Whether each element `load` reads in an iteration of `loop` was
   /// written earlier in the iteration, or by no iteration and by nothing
   /// after the load.
@@ -181,6 +194,14 @@ private:
   /// Loops reversed in place, with the ops that take their results to the
   /// return (linearly).
   llvm::MapVector<Operation *, llvm::SetVector<Operation *>> eagerLoops;
+  /// The loop whose iteration is being undone in place, if any.
+  Operation *inPlaceLoop = nullptr;
+  /// Adjoints known in the forward sweep: of the running sums of loops
+  /// reversed in place, while their iterations are emitted.
+  DenseMap<Value, Value> knownAdjoints;
+  /// Calls whose pullback ran in the forward sweep (their result's adjoint
+  /// was known before them).
+  DenseSet<Operation *> eagerCalls;
   /// The seeds of a combined pullback, by return operand.
   SmallVector<std::pair<unsigned, Value>> returnSeeds;
   bool hadError = false;
@@ -233,7 +254,9 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
 }
 
 bool ReverseEmitter::isAvailable(Value value, unsigned depth) {
-  if (rematerialized.count(value))
+  if (rematerialized.count(value) ||
+      (inPlaceLoop &&
+       !inPlaceLoop->isAncestor(value.getParentBlock()->getParentOp())))
     return true;
   Operation *def = value.getDefiningOp();
   if (def && def->hasTrait<OpTrait::ConstantLike>())
@@ -317,12 +340,32 @@ bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
 // Recomputed iterations
 //===----------------------------------------------------------------------===//
 
-bool ReverseEmitter::isSelfContained(scf::ForOp loop, bool &nestedKill) {
+bool ReverseEmitter::onlyReadsFinalMemory(Operation *op) {
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    if (!isa<MemRefType>(operand.getType()))
+      return true;
+    if (activity.mayWrite(op, operand))
+      return false;
+    Value root = getMemoryRoot(operand);
+    if (auto arg = dyn_cast<BlockArgument>(root))
+      return argumentsReadOnly && arg.getOwner() == &primal.getBody().front();
+    auto writers = localWriters.find(root);
+    return writers != localWriters.end() &&
+           llvm::none_of(writers->second, [&](Operation *writer) {
+             return mayRunAfter(writer, op, primal);
+           });
+  });
+}
+
+bool ReverseEmitter::isSelfContained(scf::ForOp loop, bool &nestedKill,
+                                     bool allowCalls) {
   bool selfContained = true;
   nestedKill = false;
   loop.getBody()->walk([&](Operation *op) {
-    if (isa<CallOpInterface, memref::AllocOp, memref::AllocaOp,
-            memref::DeallocOp>(op)) {
+    bool harmlessCall = allowCalls && isa<func::CallOp>(op) &&
+                        onlyReadsFinalMemory(op);
+    if ((isa<CallOpInterface>(op) && !harmlessCall) ||
+        isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op)) {
       selfContained = false;
       return WalkResult::interrupt();
     }
@@ -387,7 +430,7 @@ bool ReverseEmitter::canReverseEagerly(scf::ForOp loop) {
   if (!needsReverse(*loop.getOperation()) || !carriesOnlySums(loop, activity))
     return false;
   bool nestedKill = false;
-  if (!isSelfContained(loop, nestedKill))
+  if (!isSelfContained(loop, nestedKill, /*allowCalls=*/true))
     return false;
   FailureOr<llvm::SetVector<Operation *>> uses =
       getLinearResultUses(loop, activity);
@@ -399,27 +442,51 @@ bool ReverseEmitter::canReverseEagerly(scf::ForOp loop) {
       if (isa<MemRefType>(operand.getType()) && activity.mayWrite(op, operand))
         written.insert(getMemoryRoot(operand));
   });
-  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
-    WalkResult read = op->walk([&](Operation *inner) {
-      if (isa<memref::DeallocOp>(inner))
+  for (Operation *at = loop; at != primal; at = at->getParentOp())
+    for (Operation *op = at->getNextNode(); op; op = op->getNextNode()) {
+      WalkResult read = op->walk([&](Operation *inner) {
+        if (isa<memref::DeallocOp>(inner))
+          return WalkResult::advance();
+        for (Value operand : inner->getOperands())
+          if (isa<MemRefType>(operand.getType()) &&
+              written.contains(getMemoryRoot(operand)))
+            return WalkResult::interrupt();
         return WalkResult::advance();
-      for (Value operand : inner->getOperands())
-        if (isa<MemRefType>(operand.getType()) &&
-            written.contains(getMemoryRoot(operand)))
-          return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (read.wasInterrupted())
-      return false;
-  }
+      });
+      if (read.wasInterrupted())
+        return false;
+    }
+  // Inside a branch, the memory it uses must come from the top block, whose
+  // shadows the forward sweep has.
+  Block *top = &primal.getBody().front();
+  WalkResult fromBranch = loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()) &&
+          !loop->isAncestor(operand.getParentBlock()->getParentOp()) &&
+          operand.getParentBlock() != top)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (fromBranch.wasInterrupted())
+    return false;
   eagerLoops[loop] = std::move(*uses);
   return true;
 }
 
 void ReverseEmitter::selectEagerLoops() {
-  for (Operation &op : primal.getBody().front().without_terminator())
-    if (auto loop = dyn_cast<scf::ForOp>(op))
-      (void)canReverseEagerly(loop);
+  // Loops of the top block, or of branches in it (a function with an early
+  // return has its body in one).
+  std::function<void(Block &)> select = [&](Block &block) {
+    for (Operation &op : block.without_terminator()) {
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        (void)canReverseEagerly(loop);
+      else if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
+        for (Region &region : op.getRegions())
+          if (!region.empty())
+            select(region.front());
+    }
+  };
+  select(primal.getBody().front());
 }
 
 void ReverseEmitter::selectRecomputedLoops() {
@@ -474,6 +541,11 @@ LogicalResult ReverseEmitter::recomputeIteration(OpBuilder &b, scf::ForOp op) {
 Value ReverseEmitter::primalInReverse(Value value) {
   if (Value known = rematerialized.lookup(value))
     return known;
+  // Undoing an iteration in place, what comes from outside the loop is in
+  // the forward code around it.
+  if (inPlaceLoop &&
+      !inPlaceLoop->isAncestor(value.getParentBlock()->getParentOp()))
+    return forwardValues.lookup(value);
   Operation *def = value.getDefiningOp();
   if (def && def->hasTrait<OpTrait::ConstantLike>()) {
     OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
@@ -641,6 +713,12 @@ LogicalResult ReverseEmitter::forwardFor(OpBuilder &b, scf::ForOp op) {
     level.reverse = body;
     level.direct = true;
   }
+  if (eager != eagerLoops.end())
+    for (auto [i, result] : llvm::enumerate(op.getResults()))
+      if (Value adjoint = resultAdjoints.lookup(result))
+        if (auto sums = getRunningSum(op, i))
+          for (Value sum : *sums)
+            knownAdjoints[sum] = adjoint;
   OpBuilder inner = OpBuilder::atBlockEnd(body);
   if (failed(forwardBlock(inner, *op.getBody())))
     return failure();
@@ -662,6 +740,7 @@ LogicalResult ReverseEmitter::reverseIterationInPlace(
   Location loc = op.getLoc();
   Level &level = levels[op.getBody()];
   level.anchor = arith::ConstantIndexOp::create(b, loc, 0);
+  llvm::SaveAndRestore<Operation *> inPlace(inPlaceLoop, op);
   // Every iteration's running sum has the adjoint of the result.
   auto yielded = op.getYieldedValues();
   for (auto [i, arg] : llvm::enumerate(op.getRegionIterArgs()))
@@ -747,6 +826,10 @@ LogicalResult ReverseEmitter::forwardOp(OpBuilder &b, Operation &op) {
     return success();
   }
   if (auto call = dyn_cast<func::CallOp>(op)) {
+    if (needsReverse(op))
+      if (Value seed = buildEagerSeed(b, call);
+          seed && forwardEagerCall(b, call, seed))
+        return success();
     func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
     Operation *rule = callee ? registry.getReverseRule(callee) : nullptr;
     if (auto vjp = dyn_cast_or_null<ct::CustomVjpOp>(rule);
@@ -791,6 +874,88 @@ LogicalResult ReverseEmitter::forwardOp(OpBuilder &b, Operation &op) {
 }
 
 //===----------------------------------------------------------------------===//
+// Eager calls
+//===----------------------------------------------------------------------===//
+
+Value ReverseEmitter::buildEagerSeed(OpBuilder &b, func::CallOp call) {
+  // Like the iterations of a loop reversed in place: when the result's
+  // adjoint is known before the call (it reaches the return or a running
+  // sum linearly, with factors computed before), the callee's combined
+  // pullback can run right away, with no fwd/rev halves and no tape.
+  func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
+  if (call.getNumResults() != 1 || !activity.isActive(call.getResult(0)) ||
+      !callee || callee.isExternal() || registry.getReverseRule(callee))
+    return nullptr;
+  // Its pullback adds to the shadows of what the callee reads now: that
+  // memory must keep its contents to the end, and the callee writes none.
+  if (!onlyReadsFinalMemory(call))
+    return nullptr;
+  std::optional<LinearPath> path =
+      getLinearPath(call.getResult(0), call,
+                    [&](Value v) { return knownAdjoints.count(v) != 0; });
+  if (!path)
+    return nullptr;
+  Value end = path->known ? knownAdjoints.lookup(path->known) : Value();
+  if (!path->known)
+    for (auto [index, seed] : returnSeeds)
+      if (index == path->returnIndex)
+        end = end ? buildAdjointSum(b, call.getLoc(), end, seed) : seed;
+  if (!end)
+    return nullptr;
+  return buildPathAdjoint(b, call.getLoc(), *path, end,
+                          [&](Value v) { return forwardValues.lookup(v); });
+}
+
+Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value) {
+  if (!activity.hasShadow(value))
+    return nullptr;
+  if (Value known = levels[value.getParentBlock()].shadows.lookup(value))
+    return known;
+  auto view = value.getDefiningOp<ViewLikeOpInterface>();
+  if (!view)
+    return nullptr;
+  Value source = shadowInForward(b, view.getViewSource());
+  if (!source)
+    return nullptr;
+  IRMapping mapping;
+  for (Value operand : view->getOperands())
+    mapping.map(operand, operand == view.getViewSource()
+                             ? source
+                             : forwardValues.lookup(operand));
+  return b.clone(*view, mapping)->getResult(0);
+}
+
+bool ReverseEmitter::forwardEagerCall(OpBuilder &b, func::CallOp call,
+                                      Value seed) {
+  Location loc = call.getLoc();
+  SmallVector<ct::Activity> callActivities = getCallActivities(call, activity);
+  SmallVector<Value> operands = llvm::map_to_vector(
+      call.getOperands(), [&](Value v) { return forwardValues.lookup(v); });
+  operands.push_back(seed);
+  for (auto [operand, a] : llvm::zip_equal(call.getOperands(), callActivities))
+    if (a == ct::Activity::Duplicated) {
+      Value s = shadowInForward(b, operand);
+      if (!s)
+        return false;
+      operands.push_back(s);
+    }
+  func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
+  func::FuncOp pullback =
+      registry.get(callee, DerivativeKind::Pullback, callActivities);
+  auto eager = func::CallOp::create(b, loc, pullback, operands);
+  forwardValues.map(call.getResult(0), eager.getResult(0));
+  unsigned next = 1;
+  for (auto [operand, a] : llvm::zip_equal(call.getOperands(), callActivities))
+    if (a == ct::Activity::Active) {
+      Value adjoint = eager.getResult(next++);
+      if (activity.isActive(operand))
+        accumulate(b, loc, operand, adjoint);
+    }
+  eagerCalls.insert(call);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
 // Reverse sweep
 //===----------------------------------------------------------------------===//
 
@@ -816,10 +981,11 @@ bool ReverseEmitter::needsReverse(Operation &op) {
 }
 
 LogicalResult ReverseEmitter::reverseBlock(OpBuilder &b, Block &block) {
-  // Loops reversed in place were undone in the forward sweep.
+  // Loops reversed in place, and eager calls, were undone in the forward
+  // sweep.
   for (Operation &op : llvm::reverse(block.without_terminator()))
     if (needsReverse(op) && !eagerLoops.contains(&op) &&
-        failed(reverseOp(b, op)))
+        !eagerCalls.contains(&op) && failed(reverseOp(b, op)))
       return failure();
   return success(!hadError);
 }

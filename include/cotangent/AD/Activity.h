@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace cotangent::ad {
 
@@ -70,9 +71,11 @@ private:
   llvm::DenseSet<mlir::Value> variedMemory, usefulMemory;
   /// Roots with a load whose result is useful: their contents are read.
   llvm::DenseSet<mlir::Value> readMemory;
-  /// mayWriteArgument's answers; true while one is being computed, so that
-  /// recursion is answered conservatively.
+  /// mayWriteArgument's final answers.
   llvm::DenseMap<mlir::Value, bool> writtenArguments;
+  /// Arguments whose answer is being computed, and those of them that an
+  /// answer in progress assumed unwritten (recursion).
+  llvm::SmallPtrSet<mlir::Value, 4> argumentsInProgress, assumedUnwritten;
 };
 
 } // namespace cotangent::ad

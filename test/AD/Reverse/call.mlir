@@ -25,10 +25,13 @@ func.func @sq(%x: f64) -> f64 {
 // CHECK: ct.tape_push %[[TAPE]], %[[E]] : f64
 // CHECK: return %[[E]]
 
+// (The result is squared: used linearly, the call would run the callee's
+// combined pullback instead, eager-loops.mlir.)
 func.func @f(%x: f64, %y: f64) -> f64 {
   %a = func.call @sq(%x) : (f64) -> f64
   %b = arith.mulf %a, %y : f64
-  return %b : f64
+  %c = arith.mulf %b, %a : f64
+  return %c : f64
 }
 
 // CHECK-LABEL: func.func private @f.pullback.aa

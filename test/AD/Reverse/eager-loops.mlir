@@ -132,6 +132,99 @@ func.func @f.direction(%x: memref<?xf64>, %c: f64, %m: index, %n: index,
 // CHECK-NOT: math.
 // CHECK: return
 
+// A call whose result reaches the return linearly, with factors computed
+// before it: its adjoint (seed * y) is known before it runs, so the
+// callee's combined pullback runs in its place, with no halves and no tape.
+func.func @sq(%x: f64) -> f64 {
+  %e = math.exp %x : f64
+  %s = arith.mulf %e, %x : f64
+  return %s : f64
+}
+func.func @scaled_call(%x: f64, %y: f64) -> f64 {
+  %a = func.call @sq(%x) : (f64) -> f64
+  %b = arith.mulf %a, %y : f64
+  return %b : f64
+}
+
+// CHECK-LABEL: func.func private @scaled_call.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[SEED:.*]]: f64)
+// CHECK-NOT: ct.tape
+// CHECK: %[[DA:.*]] = arith.mulf %[[SEED]], %[[Y]]
+// CHECK: call @sq.pullback.a(%[[X]], %[[DA]]) : (f64, f64) -> (f64, f64)
+// CHECK-NOT: @sq.rev
+
+// A recursion like the determinant by minors: each level sums, over the
+// entries it keeps, entry times the recursion's value one level down. The
+// early return puts the loop in a branch, the skipped entries pass the sum
+// through another, and the recursive call's adjoint (the sum's times the
+// entry) is known before it: the pullback calls itself, and only the
+// call's value is taped, within an iteration.
+func.func @tree(%x: memref<?xf64>, %depth: index, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %leaf = arith.cmpi eq, %depth, %c0 : index
+  %r = scf.if %leaf -> f64 {
+    %v = memref.load %x[%c0] : memref<?xf64>
+    scf.yield %v : f64
+  } else {
+    %below = arith.subi %depth, %c1 : index
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
+      %skip = arith.cmpi eq, %i, %depth : index
+      %next = scf.if %skip -> f64 {
+        scf.yield %acc : f64
+      } else {
+        %xi = memref.load %x[%i] : memref<?xf64>
+        %sub = func.call @tree(%x, %below, %n) : (memref<?xf64>, index, index) -> f64
+        %t = arith.mulf %xi, %sub : f64
+        %a = arith.addf %acc, %t : f64
+        scf.yield %a : f64
+      }
+      scf.yield %next : f64
+    }
+    scf.yield %s : f64
+  }
+  return %r : f64
+}
+
+// CHECK-LABEL: func.func private @tree.pullback.dcc
+// CHECK: scf.if
+// CHECK: } else {
+// CHECK:   scf.for
+// CHECK:     scf.if
+// CHECK:     } else {
+// CHECK:       %[[XI:.*]] = memref.load
+// CHECK:       %[[SEED:.*]] = arith.mulf %{{.*}}, %[[XI]]
+// CHECK:       call @tree.pullback.dcc(%{{.*}}, %{{.*}}, %{{.*}}, %[[SEED]], %{{.*}})
+// CHECK-NOT: @tree.fwd
+// CHECK-NOT: @tree.rev
+
+// A recursion that writes memory (at its leaf): its pullback must not run
+// early, so the call is split into halves.
+func.func @writes(%x: f64, %m: memref<?xf64>, %depth: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %leaf = arith.cmpi eq, %depth, %c0 : index
+  %r = scf.if %leaf -> f64 {
+    memref.store %x, %m[%c0] : memref<?xf64>
+    %xx = arith.mulf %x, %x : f64
+    scf.yield %xx : f64
+  } else {
+    %below = arith.subi %depth, %c1 : index
+    %v = func.call @writes(%x, %m, %below) : (f64, memref<?xf64>, index) -> f64
+    scf.yield %v : f64
+  }
+  return %r : f64
+}
+func.func @calls_writes(%x: f64, %m: memref<?xf64>, %depth: index) -> f64 {
+  %v = func.call @writes(%x, %m, %depth) : (f64, memref<?xf64>, index) -> f64
+  return %v : f64
+}
+
+// CHECK-LABEL: func.func private @calls_writes.pullback.adc
+// CHECK: call @writes.fwd
+// CHECK: call @writes.rev
+
 func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %c: f64, %m: index,
                 %n: index) {
   %f:2 = ct.gradient @f(%x, %c, %m, %n) shadows(%dx)
@@ -145,5 +238,12 @@ func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %c: f64, %m: index,
       activity [dup, active, const, const, dup]
       : (memref<?xf64>, f64, index, index, memref<?xf64>, memref<?xf64>,
          memref<?xf64>) -> (f64, f64)
+  %sc:3 = ct.gradient @scaled_call(%c, %c) activity [active, active]
+      : (f64, f64) -> (f64, f64, f64)
+  %t = ct.gradient @tree(%x, %m, %n) shadows(%dx) activity [dup, const, const]
+      : (memref<?xf64>, index, index, memref<?xf64>) -> f64
+  %w:2 = ct.gradient @calls_writes(%c, %x, %m) shadows(%dx)
+      activity [active, dup, const]
+      : (f64, memref<?xf64>, index, memref<?xf64>) -> (f64, f64)
   return
 }

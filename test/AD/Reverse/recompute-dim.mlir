@@ -1,5 +1,7 @@
 // The size of a memref is recomputed in the reverse sweep, not taped: a view
 // passed to a call inside a loop is rebuilt from its source and its size.
+// (The sum is squared, so that the loop is not reversed in place and the
+// call is split into halves.)
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
 
 // CHECK-LABEL: func.func private @outer.pullback.dc
@@ -28,7 +30,8 @@ func.func @outer(%a: memref<?xf64>, %n: index) -> f64 {
     %next = arith.addf %acc, %r : f64
     scf.yield %next : f64
   }
-  return %s : f64
+  %s2 = arith.mulf %s, %s : f64
+  return %s2 : f64
 }
 
 func.func @main(%a: memref<?xf64>, %da: memref<?xf64>, %n: index) -> f64 {

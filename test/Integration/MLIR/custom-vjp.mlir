@@ -1,24 +1,33 @@
 // A split rule (ct.custom_vjp): the forward half returns the value and a
 // residual that the backward half uses: d/dx x^3 = 3 x^2 with the residual
-// x^2. Called directly, in a loop (residuals go on the tape), and under
-// forward over reverse (an HVP through the rule: d^2/dx^2 x^3 = 6x, since
-// the rule's halves are ordinary code). The IR check shows that the rule,
-// not @cube's body, is what runs.
+// x^2. Called directly; in a loop that sums (reversed in place: the
+// backward half runs in the same iteration, with the residual at hand); in
+// that loop squared (the loop is in a callee split into halves, and the
+// residuals go on the tape); and under forward over reverse (an HVP
+// through the rule: d^2/dx^2 x^3 = 6x, since the rule's halves are
+// ordinary code). The IR checks show that the rule, not @cube's body, is
+// what runs.
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup %lower-to-llvm \
 // RUN:   | %mlir-runner -e main -entry-point-result=void | FileCheck %s
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s --check-prefix=IR
-// IR-LABEL: func.func private @sum_cubes.pullback.ac
-// IR: %[[TAPE:.*]] = ct.tape_init
+// IR-LABEL: func.func private @sum_cubes.rev.ac
+// IR: scf.for
+// IR:   %[[RES:.*]] = ct.tape_pop %{{.*}} : f64
+// IR:   func.call @cube_bwd(%[[RES]], %{{.*}}) : (f64, f64) -> f64
+// IR-LABEL: func.func private @sum_cubes.fwd.ac
 // IR: scf.for
 // IR:   %[[R:.*]]:2 = func.call @cube_fwd(
-// IR:   ct.tape_push %[[TAPE]], %[[R]]#1 : f64
+// IR:   ct.tape_push %{{.*}}, %[[R]]#1 : f64
+// IR-LABEL: func.func private @sum_cubes.pullback.ac
+// IR-NOT: ct.tape_init
 // IR: scf.for
-// IR:   %[[RES:.*]] = ct.tape_pop %[[TAPE]] : f64
-// IR:   func.call @cube_bwd(%[[RES]], %{{.*}}) : (f64, f64) -> f64
+// IR:   %[[R:.*]]:2 = func.call @cube_fwd(
+// IR:   func.call @cube_bwd(%[[R]]#1, %{{.*}}) : (f64, f64) -> f64
 // CHECK-NOT: FAIL
 // CHECK: check 1: ok
 // CHECK: check 2: ok
 // CHECK: check 3: ok
+// CHECK: check 5: ok
 // CHECK: check 4: ok
 
 func.func private @ctExpectNear(f64, f64, f64, i64)
@@ -60,6 +69,13 @@ func.func @sum_cubes(%x: f64, %n: index) -> f64 {
   return %r : f64
 }
 
+// sum_cubes(x, n)^2: derivative 2 sum_cubes(x, n) sum_cubes'(x, n).
+func.func @squared_sum_cubes(%x: f64, %n: index) -> f64 {
+  %s = func.call @sum_cubes(%x, %n) : (f64, index) -> f64
+  %s2 = arith.mulf %s, %s : f64
+  return %s2 : f64
+}
+
 func.func @dcube(%x: f64) -> f64 {
   %v, %d = ct.gradient @cube(%x) activity [active] : (f64) -> (f64, f64)
   return %d : f64
@@ -94,6 +110,13 @@ func.func @main() {
   %t4 = arith.addf %t3, %fourteen : f64
   %es = arith.mulf %three, %t4 : f64
   func.call @ctExpectNear(%ds, %es, %tol, %c3) : (f64, f64, f64, i64) -> ()
+  // Squared: 2 w ds.
+  %q, %dq = ct.gradient @squared_sum_cubes(%x, %n) activity [active, const] : (f64, index) -> (f64, f64)
+  %two = arith.constant 2.0 : f64
+  %wes = arith.mulf %w, %es : f64
+  %eq = arith.mulf %two, %wes : f64
+  %c5 = arith.constant 5 : i64
+  func.call @ctExpectNear(%dq, %eq, %tol, %c5) : (f64, f64, f64, i64) -> ()
   // Second order through the rule: d/dx (3 x^2) = 6x.
   %g, %h = ct.jvp @dcube(%x) tangents(%one) activity [active] : (f64, f64) -> (f64, f64)
   %eh = arith.mulf %six, %x : f64
