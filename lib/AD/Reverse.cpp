@@ -712,13 +712,13 @@ LogicalResult ReverseEmitter::forwardFor(OpBuilder &b, scf::ForOp op) {
     // directly; set before the forward code, which makes shadows of views.
     level.reverse = body;
     level.direct = true;
-  }
-  if (eager != eagerLoops.end())
+    // Calls in the body may need the running sums' adjoints (eager calls).
     for (auto [i, result] : llvm::enumerate(op.getResults()))
       if (Value adjoint = resultAdjoints.lookup(result))
         if (auto sums = getRunningSum(op, i))
           for (Value sum : *sums)
             knownAdjoints[sum] = adjoint;
+  }
   OpBuilder inner = OpBuilder::atBlockEnd(body);
   if (failed(forwardBlock(inner, *op.getBody())))
     return failure();
