@@ -126,6 +126,9 @@ private:
   /// recomputed, writes in later iterations do not count.
   bool isUnchangedAfter(memref::LoadOp load);
   bool isUnchangedAfterFunction(memref::LoadOp load);
+  /// Whether nothing writes the memory `memref` refers to after `op` (in a
+  /// combined pullback; an argument only if the function writes none).
+  bool keepsContentsAfter(Value memref, Operation *op);
   /// Chooses the loops whose iterations the reverse sweep runs again
   /// instead of taping what they compute.
   void selectRecomputedLoops();
@@ -305,15 +308,19 @@ static bool mayRunAfter(Operation *writer, Operation *load,
   return true;
 }
 
-bool ReverseEmitter::isUnchangedAfterFunction(memref::LoadOp load) {
-  Value root = getMemoryRoot(load.getMemRef());
+bool ReverseEmitter::keepsContentsAfter(Value memref, Operation *op) {
+  Value root = getMemoryRoot(memref);
   if (auto arg = dyn_cast<BlockArgument>(root))
     return argumentsReadOnly && arg.getOwner() == &primal.getBody().front();
   auto writers = localWriters.find(root);
   return writers != localWriters.end() &&
          llvm::none_of(writers->second, [&](Operation *writer) {
-           return mayRunAfter(writer, load, primal);
+           return mayRunAfter(writer, op, primal);
          });
+}
+
+bool ReverseEmitter::isUnchangedAfterFunction(memref::LoadOp load) {
+  return keepsContentsAfter(load.getMemRef(), load);
 }
 
 bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
@@ -342,18 +349,8 @@ bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
 
 bool ReverseEmitter::onlyReadsFinalMemory(Operation *op) {
   return llvm::all_of(op->getOperands(), [&](Value operand) {
-    if (!isa<MemRefType>(operand.getType()))
-      return true;
-    if (activity.mayWrite(op, operand))
-      return false;
-    Value root = getMemoryRoot(operand);
-    if (auto arg = dyn_cast<BlockArgument>(root))
-      return argumentsReadOnly && arg.getOwner() == &primal.getBody().front();
-    auto writers = localWriters.find(root);
-    return writers != localWriters.end() &&
-           llvm::none_of(writers->second, [&](Operation *writer) {
-             return mayRunAfter(writer, op, primal);
-           });
+    return !isa<MemRefType>(operand.getType()) ||
+           (!activity.mayWrite(op, operand) && keepsContentsAfter(operand, op));
   });
 }
 
