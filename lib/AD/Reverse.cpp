@@ -34,6 +34,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/SaveAndRestore.h"
@@ -57,6 +58,9 @@ struct Level {
   Operation *anchor = nullptr;
   /// Forward values are directly usable by the reverse code.
   bool direct = false;
+  /// The block reruns the iteration a recomputed loop undoes (its forward
+  /// ops are recorded, so branches in it are not rebuilt).
+  bool rerun = false;
   /// Primal value -> its value in the reverse block.
   DenseMap<Value, Value> values;
   /// Primal memory -> its shadow, usable in the reverse block.
@@ -114,6 +118,11 @@ private:
   /// The forward value `value` of level `block`, made available in that
   /// level's reverse block.
   Value fromForward(Block *block, Value key, Value value);
+  /// `value`, computed in the forward clone of branch region `block`,
+  /// passed out as a new result of the branch when the branch sits (through
+  /// other branches) in a level that uses forward values directly, so that
+  /// it needs no tape entry; null otherwise.
+  Value passOutOfBranch(Block *block, Value value);
   /// Primal `value` as seen by the reverse code.
   Value primalInReverse(Value value);
   /// Whether the reverse code has `value` without a new tape entry, possibly
@@ -228,6 +237,58 @@ Level &ReverseEmitter::openLevel(Block &block, Block *forward, Block *reverse,
   return level;
 }
 
+Value ReverseEmitter::passOutOfBranch(Block *block, Value value) {
+  // The forward branch op is rebuilt with one more result: `value` from
+  // the region that computed it, poison from the others.
+  std::function<bool(Block *)> reachesDirectLevel = [&](Block *at) {
+    Operation *parent = at->getParentOp();
+    if (!isa<scf::IfOp, scf::IndexSwitchOp>(parent))
+      return false;
+    const Level &around = levels[parent->getBlock()];
+    return (around.direct && !around.rerun) ||
+           reachesDirectLevel(parent->getBlock());
+  };
+  if (!reachesDirectLevel(block))
+    return nullptr;
+  Operation *primalBranch = block->getParentOp();
+  Block *outer = primalBranch->getBlock();
+  Operation *branch = levels[block].forward->getParentOp();
+  Location loc = branch->getLoc();
+  OperationState state(loc, branch->getName());
+  state.addOperands(branch->getOperands());
+  state.addAttributes(branch->getAttrs());
+  state.addTypes(branch->getResultTypes());
+  state.addTypes(value.getType());
+  for (unsigned i = 0; i < branch->getNumRegions(); ++i)
+    state.addRegion();
+  OpBuilder b(branch);
+  Operation *rebuilt = b.create(state);
+  for (auto [from, to] :
+       llvm::zip_equal(branch->getRegions(), rebuilt->getRegions())) {
+    to.takeBody(from);
+    Operation *yield = to.front().getTerminator();
+    Value passed = value;
+    if (value.getParentRegion() != &to) {
+      OpBuilder at(yield);
+      passed = ub::PoisonOp::create(at, loc, value.getType());
+    }
+    yield->insertOperands(yield->getNumOperands(), passed);
+  }
+  branch->replaceAllUsesWith(rebuilt->getResults().drop_back());
+  forwardValues.map(primalBranch->getResults(),
+                    rebuilt->getResults().drop_back());
+  // Values passed out before are results of the old op, cached by levels.
+  for (auto &[primalBlock, level] : levels)
+    for (auto &[key, known] : level.values)
+      if (auto result = dyn_cast<OpResult>(known);
+          result && result.getOwner() == branch)
+        known = rebuilt->getResult(result.getResultNumber());
+  branch->erase();
+  // Out of the branch, the value belongs to the level around it.
+  Value result = rebuilt->getResults().back();
+  return fromForward(outer, result, result);
+}
+
 Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
   Level &level = levels[block];
   if (level.direct)
@@ -242,6 +303,10 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
         << " created inside a loop, branch or called function is needed by "
            "the reverse sweep; create it outside";
     return value;
+  }
+  if (Value passed = passOutOfBranch(block, value)) {
+    level.values[key] = passed;
+    return passed;
   }
   if (!forwardTape) {
     OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
@@ -1129,6 +1194,7 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
   bool recompute = recomputedLoops.contains(op);
   Level &level = openLevel(*op.getBody(), levels[op.getBody()].forward, body,
                            /*direct=*/recompute);
+  level.rerun = recompute;
   // The primal iteration this reverse iteration undoes, computed in the
   // set-up code so that recomputed values can use it.
   OpBuilder setup(level.anchor);
@@ -1417,8 +1483,6 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   if (failed(forwardBlock(b, body)))
     return failure();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
-  SmallVector<Value> results = llvm::map_to_vector(
-      ret.getOperands(), [&](Value v) { return forwardValues.lookup(v); });
   for (auto [seed, index] : llvm::zip_equal(
            entry->getArguments().slice(numArgs, sig.seeds.size()),
            sig.seedResults))
@@ -1426,6 +1490,9 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
       accumulate(b, ret.getLoc(), ret.getOperand(index), seed);
   if (failed(reverseBlock(b, body)))
     return failure();
+  // (After the reverse sweep, which may rebuild branches with more results.)
+  SmallVector<Value> results = llvm::map_to_vector(
+      ret.getOperands(), [&](Value v) { return forwardValues.lookup(v); });
   for (unsigned i : sig.adjointArgs) {
     Value arg = primal.getArgument(i);
     results.push_back(activity.isActive(arg)

@@ -1,8 +1,26 @@
 // A branch is reversed by a branch on the same condition; each side
-// accumulates into the adjoint of what it used. The else side keeps exp's
-// result on the tape; once the clean-up merges the forward and reverse
-// branches the push and the pop meet and fold away, with the unused tape.
+// accumulates into the adjoint of what it used. The else side's reverse
+// needs exp's result: the forward branch passes it out as one more result
+// (poison from the other side), since the level around it uses forward
+// values directly; no tape. The clean-up then merges the two branches.
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
+// RUN: %cotangent-opt %s --ct-differentiate | FileCheck %s --check-prefix=RAW
+
+// RAW-LABEL: func.func private @f.pullback.ac
+// RAW-NOT: ct.tape
+// RAW: %[[FWD:.*]]:2 = scf.if %{{.*}} -> (f64, f64) {
+// RAW:   %[[SIN:.*]] = math.sin
+// RAW:   %[[NONE:.*]] = ub.poison : f64
+// RAW:   scf.yield %[[SIN]], %[[NONE]] : f64, f64
+// RAW: } else {
+// RAW:   %[[EXP:.*]] = math.exp
+// RAW:   %[[M:.*]] = arith.mulf %[[EXP]]
+// RAW:   scf.yield %[[M]], %[[EXP]] : f64, f64
+// RAW: scf.if
+// RAW: } else {
+// RAW:   arith.mulf %[[FWD]]#1, %{{.*}} fastmath<contract>
+// RAW-NOT: ct.tape
+// RAW: return %[[FWD]]#0
 
 func.func @f(%x: f64, %c: i1) -> f64 {
   %r = scf.if %c -> f64 {
@@ -31,8 +49,44 @@ func.func @f(%x: f64, %c: i1) -> f64 {
 // CHECK-NOT: ct.tape
 // CHECK: return
 
+// Two values of one branch and one of a branch nested in it: the forward
+// branch is rebuilt once per value (values passed before stay valid), and
+// the nested one's value goes out through both branches.
+func.func @g(%x: f64, %c: i1, %d: i1) -> f64 {
+  %r = scf.if %c -> f64 {
+    %a = math.exp %x : f64
+    %b = math.sin %x : f64
+    %m = arith.mulf %a, %b : f64
+    %n = scf.if %d -> f64 {
+      %t = math.tanh %m : f64
+      %u = arith.mulf %t, %t : f64
+      scf.yield %u : f64
+    } else {
+      scf.yield %m : f64
+    }
+    scf.yield %n : f64
+  } else {
+    scf.yield %x : f64
+  }
+  return %r : f64
+}
+
+// RAW-LABEL: func.func private @g.pullback.acc
+// RAW-NOT: ct.tape
+// RAW: %[[OUTER:.*]]:4 = scf.if %{{.*}} -> (f64, f64, f64, f64) {
+// RAW:   %[[A:.*]] = math.exp
+// RAW:   %[[B:.*]] = math.sin
+// RAW:   %[[INNER:.*]]:2 = scf.if %{{.*}} -> (f64, f64) {
+// RAW:     %[[T:.*]] = math.tanh
+// RAW:     scf.yield %{{.*}}, %[[T]] : f64, f64
+// RAW:   scf.yield %[[INNER]]#0, %{{.*}}, %{{.*}}, %{{.*}} : f64, f64, f64, f64
+// RAW-NOT: ct.tape
+// RAW: return %[[OUTER]]#0
+
 func.func @main(%x: f64, %c: i1) -> (f64, f64) {
   %v, %dx = ct.gradient @f(%x, %c) activity [active, const]
       : (f64, i1) -> (f64, f64)
+  %w, %dw = ct.gradient @g(%x, %c, %c) activity [active, const, const]
+      : (f64, i1, i1) -> (f64, f64)
   return %v, %dx : f64, f64
 }
