@@ -9,18 +9,23 @@
 //   slots to registers after lowering.
 // * Each primal block is a *level*. The reverse code of a level can use the
 //   forward values of that level directly only in the body of a combined
-//   pullback (same block, dominated). Elsewhere - loop bodies, branches, and
-//   the body of a callee split into fwd/rev halves - a value the reverse
-//   code needs is pushed on the tape at the end of the forward block and
-//   popped at the start of the reverse block: pushes in order of first need,
-//   pops in the opposite order, so nested levels interleave as a stack.
+//   pullback (same block, dominated), or of an iteration reversed in place.
+//   Elsewhere - loop bodies, branches, and the body of a callee split into
+//   fwd/rev halves - a value the reverse code needs is pushed on the tape at
+//   the end of the forward block and popped at the start of the reverse
+//   block: pushes in order of first need, pops in the opposite order, so
+//   nested levels interleave as a stack. (A branch inside a direct level
+//   passes the value out as a result instead.)
 //   Constants are rematerialised, induction variables recomputed from the
 //   reversed loop's counter, and memref views recomputed from their sources.
 // * Loops run backwards over their trip count (scf.for) or the iteration
 //   count recorded by the forward sweep (scf.while).
 // * Calls run the callee's fwd half in the forward sweep and its rev half in
 //   the reverse sweep, sharing the caller's tape; recursion needs nothing
-//   more. A custom gradient replaces both halves.
+//   more. A custom gradient replaces both halves. A call whose result's
+//   adjoint is known before it runs calls the callee's pullback instead.
+// * A loop that sums terms the result uses linearly is undone iteration by
+//   iteration in the forward sweep (docs/AD.md, "Loops reversed in place").
 //
 //===----------------------------------------------------------------------===//
 
