@@ -1,0 +1,236 @@
+//===- ReverseEmitter.h - Reverse mode, one function at a time --*- C++ -*-===//
+//
+// Internal to lib/AD: the state of reverse-mode differentiation of one
+// function, shared by the files that emit it (Reverse.cpp: levels, values,
+// shadows, adjoint slots and the entry points; ReverseForward.cpp: the
+// forward sweep, loops reversed in place and eager calls;
+// ReverseSweep.cpp: the reverse sweep; ReverseMemory.cpp: what memory
+// holds when the reverse code runs, and the loops chosen to be rerun or
+// reversed in place).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_LIB_AD_REVERSEEMITTER_H
+#define COTANGENT_LIB_AD_REVERSEEMITTER_H
+
+#include "Derivatives.h"
+
+#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
+
+namespace cotangent::ad::reverse {
+
+using mlir::ArrayRef;
+using mlir::Block;
+using mlir::BlockArgument;
+using mlir::DenseMap;
+using mlir::DenseSet;
+using mlir::failure;
+using mlir::IRMapping;
+using mlir::Location;
+using mlir::LogicalResult;
+using mlir::OpBuilder;
+using mlir::Operation;
+using mlir::SmallVector;
+using mlir::Twine;
+using mlir::Type;
+using mlir::Value;
+namespace arith = mlir::arith;
+namespace func = mlir::func;
+namespace memref = mlir::memref;
+namespace scf = mlir::scf;
+
+/// The reverse-sweep side of one primal block.
+struct Level {
+  /// The forward clone of the block; pushes go before its terminator.
+  Block *forward = nullptr;
+  /// The block holding the reverse code; pops go to its start.
+  Block *reverse = nullptr;
+  /// Set-up code of the reverse block (shadow allocations, recomputed views)
+  /// goes before this op, after every pop.
+  Operation *anchor = nullptr;
+  /// Forward values are directly usable by the reverse code.
+  bool direct = false;
+  /// The block reruns the iteration a recomputed loop undoes (its forward
+  /// ops are recorded, so branches in it are not rebuilt).
+  bool rerun = false;
+  /// Primal value -> its value in the reverse block.
+  DenseMap<Value, Value> values;
+  /// Primal memory -> its shadow, usable in the reverse block.
+  DenseMap<Value, Value> shadows;
+};
+
+class ReverseEmitter {
+public:
+  ReverseEmitter(DerivativeRegistry &registry, func::FuncOp primal,
+                 ArrayRef<ct::Activity> activities)
+      : registry(registry), primal(primal),
+        activities(activities.begin(), activities.end()),
+        activity(primal, activities) {}
+
+  /// Fails on a store whose derivative would be lost: an active value
+  /// stored into memory without a shadow (memory the caller declared
+  /// constant), from where it is read back.
+  LogicalResult checkStoresIntoConstantMemory();
+  LogicalResult emitCombined(func::FuncOp pullback);
+  LogicalResult emitSplit(func::FuncOp forward, func::FuncOp reverse);
+
+private:
+  // Forward sweep.
+  LogicalResult forwardBlock(OpBuilder &b, Block &block);
+  LogicalResult forwardOp(OpBuilder &b, Operation &op);
+  LogicalResult forwardFor(OpBuilder &b, scf::ForOp op);
+  /// The adjoint of `call`'s result if it is known before the call runs
+  /// and the callee's pullback may run there; null otherwise.
+  Value buildEagerSeed(OpBuilder &b, func::CallOp call);
+  /// Calls the callee's combined pullback with `seed` in the forward
+  /// sweep; false (and nothing emitted) if a shadow it needs is missing.
+  bool forwardEagerCall(OpBuilder &b, func::CallOp call, Value seed);
+  /// The shadow of memory `value` as the forward code sees it, or null.
+  Value shadowInForward(OpBuilder &b, Value value);
+  /// Reverses the iteration of eager loop `op` that the forward code just
+  /// before `b` ran, given the adjoints of the loop's results.
+  LogicalResult reverseIterationInPlace(OpBuilder &b, scf::ForOp op,
+                                        const DenseMap<Value, Value> &adjoints);
+  void forwardShadowOf(OpBuilder &b, Operation &op);
+  // Reverse sweep.
+  LogicalResult reverseBlock(OpBuilder &b, Block &block);
+  LogicalResult reverseOp(OpBuilder &b, Operation &op);
+  LogicalResult reverseScalar(OpBuilder &b, Operation &op,
+                              ScalarDerivativeOpInterface rule);
+  LogicalResult reverseFor(OpBuilder &b, scf::ForOp op);
+  /// scf.if and scf.index_switch.
+  LogicalResult reverseBranch(OpBuilder &b, Operation *op);
+  void reserveTape(scf::ForOp op);
+  LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op);
+  LogicalResult reverseCall(OpBuilder &b, func::CallOp op);
+  bool needsReverse(Operation &op);
+
+  /// Sets up the reverse side of primal block `block`.
+  Level &openLevel(Block &block, Block *forward, Block *reverse, bool direct);
+  /// The forward value `value` of level `block`, made available in that
+  /// level's reverse block.
+  Value fromForward(Block *block, Value key, Value value);
+  /// `value`, computed in the forward clone of branch region `block`,
+  /// passed out as a new result of the branch when the branch sits (through
+  /// other branches) in a level that uses forward values directly, so that
+  /// it needs no tape entry; null otherwise.
+  Value passOutOfBranch(Block *block, Value value);
+  /// Primal `value` as seen by the reverse code.
+  Value primalInReverse(Value value);
+  /// Whether the reverse code has `value` without a new tape entry, possibly
+  /// by recomputing a chain of up to `depth` cheap pure ops.
+  bool isAvailable(Value value, unsigned depth);
+  bool isRecomputable(Operation *op, unsigned depth = 6);
+  /// Whether `load` can be repeated in the reverse sweep instead of taping
+  /// its value: in a combined pullback, memory that nothing writes after
+  /// the load has kept what the load read. In a loop whose iterations are
+  /// recomputed, writes in later iterations do not count.
+  bool isUnchangedAfter(memref::LoadOp load);
+  bool isUnchangedAfterFunction(memref::LoadOp load);
+  /// Whether nothing writes the memory `memref` refers to after `op` (in a
+  /// combined pullback; an argument only if the function writes none).
+  bool keepsContentsAfter(Value memref, Operation *op);
+  /// Chooses the loops whose iterations the reverse sweep runs again
+  /// instead of taping what they compute.
+  void selectRecomputedLoops();
+  bool canRecomputeIterations(scf::ForOp loop);
+  /// Whether every iteration of `loop` reads only memory that keeps its
+  /// contents to the end of the function or elements the iteration wrote
+  /// first, writes only local buffers, and neither calls nor allocates.
+  /// `nestedKill` tells whether a nested loop reads what it wrote.
+  bool isSelfContained(scf::ForOp loop, bool &nestedKill,
+                       bool allowCalls = false);
+  /// Whether `op` writes none of the memory it is given, and that memory
+  /// keeps its contents to the end of the function.
+  bool onlyReadsFinalMemory(Operation *op);
+  /// Whether each element `load` reads in an iteration of `loop` was
+  /// written earlier in the iteration, or by no iteration and by nothing
+  /// after the load.
+  bool readsOwnWrites(memref::LoadOp load, scf::ForOp loop);
+  /// Chooses the top-level loops whose iterations are reversed in the
+  /// forward sweep, right after each has run.
+  void selectEagerLoops();
+  bool canReverseEagerly(scf::ForOp loop);
+  /// Runs the primal iteration that the reverse iteration of `op` undoes,
+  /// so that its values can be used directly.
+  LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op);
+  /// The shadow of memory `value` in the reverse code; null if it has none.
+  Value shadowInReverse(Value value);
+
+  // Adjoint slots.
+  Value slot(Value value);
+  Value readAndZero(OpBuilder &b, Location loc, Value value);
+  void accumulate(OpBuilder &b, Location loc, Value value, Value adjoint);
+
+  LogicalResult fail(Operation *op, const Twine &message) {
+    op->emitError("cannot differentiate '")
+        << op->getName() << "' in reverse mode: " << message;
+    hadError = true;
+    return failure();
+  }
+
+  DerivativeRegistry &registry;
+  func::FuncOp primal;
+  SmallVector<ct::Activity> activities;
+  ActivityAnalysis activity;
+
+  IRMapping forwardValues;
+  /// Node-based, so references to levels stay valid as levels are added.
+  std::map<Block *, Level> levels;
+  DenseMap<Value, Value> slots;
+  DenseMap<Value, Value> rematerialized;
+  Block *reverseEntry = nullptr;
+  Value forwardTape, reverseTape;
+  /// Lazily created tape of a combined pullback.
+  ct::TapeInitOp localTape;
+  /// Residuals of calls with a ct.custom_vjp rule, from the forward sweep.
+  DenseMap<Operation *, SmallVector<Value>> residuals;
+  /// Iteration counts of scf.while loops, from the forward sweep.
+  DenseMap<Operation *, Value> whileCounts;
+  /// Set for a combined pullback whose function writes no memory argument:
+  /// then its memory arguments keep their contents to the end.
+  bool argumentsReadOnly = false;
+  /// In a combined pullback, the ops that may write each local buffer of
+  /// the function body.
+  DenseMap<Value, SmallVector<Operation *>> localWriters;
+  /// Loops whose reverse iterations first run their primal iteration again.
+  DenseSet<Operation *> recomputedLoops;
+  /// Loops reversed in place, with the ops that take their results to the
+  /// return (linearly).
+  llvm::MapVector<Operation *, llvm::SetVector<Operation *>> eagerLoops;
+  /// The loop whose iteration is being undone in place, if any.
+  Operation *inPlaceLoop = nullptr;
+  /// Adjoints known in the forward sweep: of the running sums of loops
+  /// reversed in place, while their iterations are emitted.
+  DenseMap<Value, Value> knownAdjoints;
+  /// Calls whose pullback ran in the forward sweep (their result's adjoint
+  /// was known before them).
+  DenseSet<Operation *> eagerCalls;
+  /// The seeds of a combined pullback, by return operand.
+  SmallVector<std::pair<unsigned, Value>> returnSeeds;
+  bool hadError = false;
+};
+
+/// Whether `writer` may run after `load` has run within one execution of
+/// `scope` (the function, or one iteration of a loop).
+bool mayRunAfter(Operation *writer, Operation *load, Operation *scope);
+
+/// The zero adjoints start from: -0 rather than +0, because x + -0 == x for
+/// every x (including -0), so the first accumulation folds away.
+inline mlir::Value buildAdjointZero(mlir::OpBuilder &b, mlir::Location loc,
+                                    mlir::Type type) {
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, -0.0));
+}
+
+} // namespace cotangent::ad::reverse
+
+#endif // COTANGENT_LIB_AD_REVERSEEMITTER_H
