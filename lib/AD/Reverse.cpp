@@ -97,12 +97,20 @@ Value ReverseEmitter::passOutOfBranch(Block *block, Value value) {
   branch->replaceAllUsesWith(rebuilt->getResults().drop_back());
   forwardValues.map(primalBranch->getResults(),
                     rebuilt->getResults().drop_back());
-  // Values passed out before are results of the old op, cached by levels.
-  for (auto &[primalBlock, level] : levels)
-    for (auto &[key, known] : level.values)
-      if (auto result = dyn_cast<OpResult>(known);
-          result && result.getOwner() == branch)
-        known = rebuilt->getResult(result.getResultNumber());
+  // Values passed out before are results of the old op, cached by levels
+  // (as values, and as keys of levels around the branch).
+  auto renew = [&](Value v) {
+    auto result = dyn_cast<OpResult>(v);
+    return result && result.getOwner() == branch
+               ? rebuilt->getResult(result.getResultNumber())
+               : v;
+  };
+  for (auto &[primalBlock, level] : levels) {
+    DenseMap<Value, Value> renewed;
+    for (auto [key, known] : level.values)
+      renewed[renew(key)] = renew(known);
+    level.values = std::move(renewed);
+  }
   branch->erase();
   // Out of the branch, the value belongs to the level around it.
   Value result = rebuilt->getResults().back();
