@@ -60,16 +60,15 @@ Level &ReverseEmitter::openLevel(Block &block, Block *forward, Block *reverse,
 Value ReverseEmitter::passOutOfBranch(Block *block, Value value) {
   // The forward branch op is rebuilt with one more result: `value` from
   // the region that computed it, poison from the others.
-  std::function<bool(Block *)> reachesDirectLevel = [&](Block *at) {
+  for (Block *at = block;;) {
     Operation *parent = at->getParentOp();
     if (!isa<scf::IfOp, scf::IndexSwitchOp>(parent))
-      return false;
+      return nullptr;
     const Level &around = levels[parent->getBlock()];
-    return (around.direct && !around.rerun) ||
-           reachesDirectLevel(parent->getBlock());
-  };
-  if (!reachesDirectLevel(block))
-    return nullptr;
+    if (around.direct && !around.rerun)
+      break;
+    at = parent->getBlock();
+  }
   Operation *primalBranch = block->getParentOp();
   Block *outer = primalBranch->getBlock();
   Operation *branch = levels[block].forward->getParentOp();
@@ -361,9 +360,7 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   if (failed(forwardBlock(b, body)))
     return failure();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
-  for (auto [seed, index] : llvm::zip_equal(
-           entry->getArguments().slice(numArgs, sig.seeds.size()),
-           sig.seedResults))
+  for (auto [index, seed] : returnSeeds)
     if (activity.isActive(ret.getOperand(index)))
       accumulate(b, ret.getLoc(), ret.getOperand(index), seed);
   if (failed(reverseBlock(b, body)))
