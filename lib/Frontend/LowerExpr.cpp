@@ -220,16 +220,27 @@ Value FunctionLowering::arithmetic(clang::BinaryOperatorKind kind, Value lhs,
                                    Location l) {
   bool isFloat = isa<FloatType>(lhs.getType());
   bool isSigned = type->isSignedIntegerOrEnumerationType();
+  // Signed overflow is undefined in C++, as Clang tells LLVM with `nsw`:
+  // it lets LLVM widen induction variables and fold the sign extensions of
+  // index arithmetic. (Not for types narrower than int: C++ computes those
+  // in int and converts back, which wraps.)
+  auto overflow = arith::IntegerOverflowFlags::none;
+  if (isSigned && !ast.isPromotableIntegerType(type) &&
+      !ast.getLangOpts().isSignedOverflowDefined())
+    overflow = arith::IntegerOverflowFlags::nsw;
   switch (kind) {
   case clang::BO_Add:
-    return isFloat ? arith::AddFOp::create(b, l, lhs, rhs).getResult()
-                   : arith::AddIOp::create(b, l, lhs, rhs).getResult();
+    return isFloat
+               ? arith::AddFOp::create(b, l, lhs, rhs).getResult()
+               : arith::AddIOp::create(b, l, lhs, rhs, overflow).getResult();
   case clang::BO_Sub:
-    return isFloat ? arith::SubFOp::create(b, l, lhs, rhs).getResult()
-                   : arith::SubIOp::create(b, l, lhs, rhs).getResult();
+    return isFloat
+               ? arith::SubFOp::create(b, l, lhs, rhs).getResult()
+               : arith::SubIOp::create(b, l, lhs, rhs, overflow).getResult();
   case clang::BO_Mul:
-    return isFloat ? arith::MulFOp::create(b, l, lhs, rhs).getResult()
-                   : arith::MulIOp::create(b, l, lhs, rhs).getResult();
+    return isFloat
+               ? arith::MulFOp::create(b, l, lhs, rhs).getResult()
+               : arith::MulIOp::create(b, l, lhs, rhs, overflow).getResult();
   case clang::BO_Div:
     if (isFloat)
       return arith::DivFOp::create(b, l, lhs, rhs);
@@ -357,7 +368,7 @@ Value FunctionLowering::lowerUnary(const clang::UnaryOperator *expr) {
       return arith::NegFOp::create(b, l, v);
     Value zero = arith::ConstantOp::create(b, l, v.getType(),
                                            b.getZeroAttr(v.getType()));
-    return arith::SubIOp::create(b, l, zero, v);
+    return arithmetic(clang::BO_Sub, zero, v, expr->getType(), l);
   }
   case clang::UO_LNot: {
     Value v = lowerRValue(sub);
