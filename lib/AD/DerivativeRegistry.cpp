@@ -337,9 +337,14 @@ Value ad::buildAdjointSum(OpBuilder &builder, Location loc, Value old,
 
 Value ad::buildTripCount(OpBuilder &builder, Location loc, Value lb, Value ub,
                          Value step) {
+  // Assumes that ub - lb fits the type (an `int` loop runs fewer than 2^31
+  // times): the reversed loop counts its iterations in the same type.
   Type type = lb.getType();
   Value count = arith::CeilDivSIOp::create(
-      builder, loc, arith::SubIOp::create(builder, loc, ub, lb), step);
+      builder, loc,
+      arith::SubIOp::create(builder, loc, ub, lb,
+                            arith::IntegerOverflowFlags::nsw),
+      step);
   return arith::MaxSIOp::create(
       builder, loc, count,
       arith::ConstantOp::create(builder, loc, type,

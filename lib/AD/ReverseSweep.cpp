@@ -223,13 +223,19 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
   level.rerun = recompute;
   // The primal iteration this reverse iteration undoes, computed in the
   // set-up code so that recomputed values can use it.
+  // lb + (count - 1 - k) * step lies in [lb, ub), and like the trip count
+  // (buildTripCount) assumes ub - lb fits the type: no step overflows, which
+  // `nsw` tells LLVM so that it widens the counter and folds the index
+  // casts as it does for the forward loop.
   OpBuilder setup(level.anchor);
   Value k = loop.getInductionVar();
-  Value last = arith::SubIOp::create(setup, loc, count, constant(setup, 1));
+  auto nsw = arith::IntegerOverflowFlags::nsw;
+  Value last =
+      arith::SubIOp::create(setup, loc, count, constant(setup, 1), nsw);
   Value offset = arith::MulIOp::create(
-      setup, loc, arith::SubIOp::create(setup, loc, last, k), step);
+      setup, loc, arith::SubIOp::create(setup, loc, last, k, nsw), step, nsw);
   level.values[op.getInductionVar()] =
-      arith::AddIOp::create(setup, loc, lb, offset);
+      arith::AddIOp::create(setup, loc, lb, offset, nsw);
   inner.setInsertionPointAfter(level.anchor);
   IRMapping forwardSweepValues;
   SmallVector<Operation *> recomputed;
