@@ -60,14 +60,21 @@ Value buildTripCount(OpBuilder &b, scf::ForOp loop) {
                          loop.getStep()));
 }
 
+/// Positions in a block lie in [0, size): their arithmetic wraps neither way,
+/// which LLVM needs to know to fold it into addresses.
+constexpr auto kInBlock =
+    arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
+
 /// The number of the iteration running, as an index, built at the start of
-/// `loop`'s body.
+/// `loop`'s body. (iv - lb lies in [0, ub - lb), which the trip count assumes
+/// fits the type.)
 Value buildIterationNumber(OpBuilder &b, scf::ForOp loop) {
   Location loc = loop.getLoc();
   Value k = arith::DivUIOp::create(
       b, loc,
       arith::SubIOp::create(b, loc, loop.getInductionVar(),
-                            loop.getLowerBound()),
+                            loop.getLowerBound(),
+                            arith::IntegerOverflowFlags::nsw),
       loop.getStep());
   return ad::buildIndexCast(b, loc, k);
 }
@@ -76,9 +83,10 @@ Value buildIterationNumber(OpBuilder &b, scf::ForOp loop) {
 Value buildSlot(OpBuilder &b, Location loc, Value a, int64_t scale,
                 int64_t offset) {
   Value product = arith::MulIOp::create(
-      b, loc, a, arith::ConstantIndexOp::create(b, loc, scale));
-  return arith::AddIOp::create(b, loc, product,
-                               arith::ConstantIndexOp::create(b, loc, offset));
+      b, loc, a, arith::ConstantIndexOp::create(b, loc, scale), kInBlock);
+  return arith::AddIOp::create(
+      b, loc, product, arith::ConstantIndexOp::create(b, loc, offset),
+      kInBlock);
 }
 
 void claimBlock(scf::ForOp loop, MutableArrayRef<ct::TapePushOp> pushes) {
@@ -118,8 +126,8 @@ void releaseBlock(scf::ForOp loop, MutableArrayRef<ct::TapePopOp> pops) {
   // Iteration k pops what iteration T - 1 - k of the pushing loop pushed.
   Value k = buildIterationNumber(b, loop);
   Value last = arith::SubIOp::create(
-      b, loc, count, arith::ConstantIndexOp::create(b, loc, 1));
-  Value pushed = arith::SubIOp::create(b, loc, last, k);
+      b, loc, count, arith::ConstantIndexOp::create(b, loc, 1), kInBlock);
+  Value pushed = arith::SubIOp::create(b, loc, last, k, kInBlock);
   for (auto [q, pop] : llvm::enumerate(pops)) {
     b.setInsertionPoint(pop);
     Value slot = buildSlot(b, pop.getLoc(), pushed, width,

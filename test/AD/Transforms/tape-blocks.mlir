@@ -5,7 +5,8 @@
 
 // Two pushes per iteration: slots 2k and 2k + 1 of a block of 2 * trips
 // (trips = max(0, ceildiv(n - 1, 2)) for i = 1, 3, ...). The claim makes
-// room itself: the reserve before the loop goes.
+// room itself: the reserve before the loop goes. Positions lie in the
+// block, so their arithmetic carries nsw and nuw for LLVM.
 // CHECK-LABEL: func.func @pushes
 // CHECK-SAME: (%[[T:.*]]: !ct.tape, %[[N:.*]]: index, %[[X:.*]]: f64)
 // CHECK-NOT: ct.tape_reserve
@@ -13,10 +14,11 @@
 // CHECK: %[[SLOTS:.*]] = arith.muli %[[TRIPS]], %c2
 // CHECK: %[[BLOCK:.*]] = ct.tape_claim %[[T]], %[[SLOTS]]
 // CHECK: scf.for %[[I:.*]] = %c1 to %[[N]] step %c2 {
-// CHECK:   %[[K:.*]] = arith.divui
-// CHECK:   %[[S0:.*]] = arith.muli %[[K]], %c2
+// CHECK:   %[[SINCE:.*]] = arith.subi %[[I]], %c1 overflow<nsw> : index
+// CHECK:   %[[K:.*]] = arith.divui %[[SINCE]], %c2
+// CHECK:   %[[S0:.*]] = arith.muli %[[K]], %c2 overflow<nsw, nuw>
 // CHECK:   ct.tape_write %{{.*}}, %[[BLOCK]][%[[S0]]] : f64
-// CHECK:   %[[S1:.*]] = arith.addi %{{.*}}, %c1
+// CHECK:   %[[S1:.*]] = arith.addi %{{.*}}, %c1 overflow<nsw, nuw>
 // CHECK:   ct.tape_write %{{.*}}, %[[BLOCK]][%[[S1]]] : i1
 // CHECK-NOT: ct.tape_push
 // CHECK: return
@@ -40,10 +42,10 @@ func.func @pushes(%t: !ct.tape, %n: index, %x: f64) {
 // CHECK: %[[SLOTS:.*]] = arith.muli %[[TRIPS]], %c2
 // CHECK: %[[BLOCK:.*]] = ct.tape_release %{{.*}}, %[[SLOTS]]
 // CHECK: scf.for %[[K:.*]] = %c0 to %{{.*}} step %c1 iter_args
-// CHECK:   %[[LAST:.*]] = arith.subi %[[TRIPS]], %c1
-// CHECK:   %[[PUSHED:.*]] = arith.subi %[[LAST]], %[[K]]
-// CHECK:   %[[AT:.*]] = arith.muli %[[PUSHED]], %c2
-// CHECK:   %[[S1:.*]] = arith.addi %[[AT]], %c1
+// CHECK:   %[[LAST:.*]] = arith.subi %[[TRIPS]], %c1 overflow<nsw, nuw>
+// CHECK:   %[[PUSHED:.*]] = arith.subi %[[LAST]], %[[K]] overflow<nsw, nuw>
+// CHECK:   %[[AT:.*]] = arith.muli %[[PUSHED]], %c2 overflow<nsw, nuw>
+// CHECK:   %[[S1:.*]] = arith.addi %[[AT]], %c1 overflow<nsw, nuw>
 // CHECK:   ct.tape_read %[[BLOCK]][%[[S1]]] : i1
 // CHECK:   ct.tape_read %[[BLOCK]][%[[AT]]] : f64
 // CHECK-NOT: ct.tape_pop
