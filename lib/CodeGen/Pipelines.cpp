@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - From differentiated MLIR to machine code -----------===//
 
 #include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -55,6 +56,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createTapeAliasScopesPass());
 }
 
 void registerLowerToLLVMPipeline() {

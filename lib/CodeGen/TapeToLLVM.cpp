@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/CodeGen/TapeToLLVM.h"
+#include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
@@ -227,6 +228,12 @@ struct TapeInitLowering : ConvertOpToLLVMPattern<ct::TapeInitOp> {
   }
 };
 
+/// Tags a load or store of a tape slot for ct-tape-alias-scopes.
+void markSlotAccess(Operation *access) {
+  access->setAttr(codegen::kTapeSlotAccess,
+                  UnitAttr::get(access->getContext()));
+}
+
 struct TapePushLowering : ConvertOpToLLVMPattern<ct::TapePushOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -236,7 +243,8 @@ struct TapePushLowering : ConvertOpToLLVMPattern<ct::TapePushOp> {
       return failure();
     Value slot =
         callSlotHelper(rewriter, op.getLoc(), kPushHelper, adaptor.getTape());
-    LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), slot);
+    markSlotAccess(
+        LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), slot));
     rewriter.eraseOp(op);
     return success();
   }
@@ -252,7 +260,7 @@ struct TapePopLowering : ConvertOpToLLVMPattern<ct::TapePopOp> {
     Type type = getTypeConverter()->convertType(op.getType());
     Value slot =
         callSlotHelper(rewriter, op.getLoc(), kPopHelper, adaptor.getTape());
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot);
+    markSlotAccess(rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot));
     return success();
   }
 };
@@ -303,7 +311,8 @@ struct TapeWriteLowering : ConvertOpToLLVMPattern<ct::TapeWriteOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Value slot = buildSlotAddress(rewriter, op.getLoc(), adaptor.getBlock(),
                                   adaptor.getIndex());
-    LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), slot);
+    markSlotAccess(
+        LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), slot));
     rewriter.eraseOp(op);
     return success();
   }
@@ -317,7 +326,7 @@ struct TapeReadLowering : ConvertOpToLLVMPattern<ct::TapeReadOp> {
     Type type = getTypeConverter()->convertType(op.getType());
     Value slot = buildSlotAddress(rewriter, op.getLoc(), adaptor.getBlock(),
                                   adaptor.getIndex());
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot);
+    markSlotAccess(rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot));
     return success();
   }
 };

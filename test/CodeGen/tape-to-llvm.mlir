@@ -1,7 +1,8 @@
 // Tapes lower to a header on the stack, with 32 slots of its own, and calls
 // to the push/pop helpers; values are stored and loaded inline with their
-// own type. Data moves to the heap (malloc, then realloc) only past the
-// header's slots, and free is called only for heap data.
+// own type, tagged as slot accesses for ct-tape-alias-scopes. Data moves
+// to the heap (malloc, then realloc) only past the header's slots, and free
+// is called only for heap data.
 // RUN: %cotangent-opt %s --convert-to-llvm | FileCheck %s
 
 // The C allocator functions the helpers call are declared once, up front.
@@ -24,16 +25,16 @@ func.func @roundtrip(%x: f64, %n: index) -> f64 {
   // CHECK: llvm.call @__ct_tape_reserve(%[[TAPE]], %[[N]])
   ct.tape_reserve %t, %n
   // CHECK: %[[S0:.*]] = llvm.call @__ct_tape_push(%[[TAPE]])
-  // CHECK: llvm.store %[[X]], %[[S0]] : f64, !llvm.ptr
+  // CHECK: llvm.store %[[X]], %[[S0]] {ct.tape_slot} : f64, !llvm.ptr
   ct.tape_push %t, %x : f64
   // CHECK: %[[S1:.*]] = llvm.call @__ct_tape_push(%[[TAPE]])
-  // CHECK: llvm.store %[[N]], %[[S1]] : i64, !llvm.ptr
+  // CHECK: llvm.store %[[N]], %[[S1]] {ct.tape_slot} : i64, !llvm.ptr
   ct.tape_push %t, %n : index
   // CHECK: %[[P0:.*]] = llvm.call @__ct_tape_pop(%[[TAPE]])
-  // CHECK: llvm.load %[[P0]] : !llvm.ptr -> i64
+  // CHECK: llvm.load %[[P0]] {ct.tape_slot} : !llvm.ptr -> i64
   %m = ct.tape_pop %t : index
   // CHECK: %[[P1:.*]] = llvm.call @__ct_tape_pop(%[[TAPE]])
-  // CHECK: %[[Y:.*]] = llvm.load %[[P1]] : !llvm.ptr -> f64
+  // CHECK: %[[Y:.*]] = llvm.load %[[P1]] {ct.tape_slot} : !llvm.ptr -> f64
   %y = ct.tape_pop %t : f64
   // CHECK: llvm.call @__ct_tape_free(%[[TAPE]])
   ct.tape_free %t
@@ -59,12 +60,12 @@ func.func @blocks(%x: f64, %n: index) -> f64 {
   // CHECK: %[[CLAIMED:.*]] = llvm.call @__ct_tape_claim(%{{.*}}, %[[N]]) : (!llvm.ptr, i64) -> !llvm.ptr
   %b = ct.tape_claim %t, %n
   // CHECK: %[[W:.*]] = llvm.getelementptr %[[CLAIMED]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i64
-  // CHECK: llvm.store %{{.*}}, %[[W]] : f64, !llvm.ptr
+  // CHECK: llvm.store %{{.*}}, %[[W]] {ct.tape_slot} : f64, !llvm.ptr
   ct.tape_write %x, %b[%c1] : f64
   // CHECK: %[[RELEASED:.*]] = llvm.call @__ct_tape_release(%{{.*}}, %[[N]]) : (!llvm.ptr, i64) -> !llvm.ptr
   %r = ct.tape_release %t, %n
   // CHECK: %[[R:.*]] = llvm.getelementptr %[[RELEASED]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i64
-  // CHECK: llvm.load %[[R]] : !llvm.ptr -> f64
+  // CHECK: llvm.load %[[R]] {ct.tape_slot} : !llvm.ptr -> f64
   %y = ct.tape_read %r[%c1] : f64
   ct.tape_free %t
   return %y : f64

@@ -9,6 +9,7 @@
 #include "cotangent/AD/Passes.h"
 #include "cotangent/AD/ScalarDerivativeOpInterface.h"
 #include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -43,6 +44,7 @@ int main(int argc, char **argv) {
   cotangent::ad::registerCotangentADPasses();
   cotangent::ad::registerAutodiffPipeline();
   cotangent::codegen::registerLowerToLLVMPipeline();
+  cotangent::codegen::registerTapeAliasScopesPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Cotangent optimizer driver\n", registry));
 }

@@ -1,0 +1,71 @@
+//===- TapeAliasScopes.cpp - Tape slots alias nothing else ----------------===//
+//
+// A tape's storage (the header's own slots, then heap memory the helpers
+// allocate) is reached only through the tape ops. After lowering, LLVM sees
+// slot accesses as loads and stores through a pointer loaded from the
+// header, which may alias any argument: a loop that reads the tape and
+// writes a user's array gets run-time overlap checks, and when LLVM hoists
+// those out of an outer loop they cover the whole tape and fail. One alias
+// scope per module says what holds: slot accesses are in `tape`, and every
+// other access in a function that uses a tape is `noalias` of it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cotangent/CodeGen/TapeAliasScopes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace cotangent;
+
+namespace {
+
+struct TapeAliasScopes
+    : PassWrapper<TapeAliasScopes, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TapeAliasScopes)
+
+  StringRef getArgument() const final { return "ct-tape-alias-scopes"; }
+  StringRef getDescription() const final {
+    return "Tape slot accesses get a `tape` alias scope, every other access "
+           "in their function `noalias` of it";
+  }
+
+  void runOnOperation() final {
+    MLIRContext *context = &getContext();
+    auto domain = LLVM::AliasScopeDomainAttr::get(
+        context, StringAttr::get(context, "ct.tape"));
+    auto tape = LLVM::AliasScopeAttr::get(
+        domain, StringAttr::get(context, "tape slots"));
+    auto inTape = ArrayAttr::get(context, {tape});
+    getOperation().walk([&](LLVM::LLVMFuncOp func) {
+      WalkResult slots = func.walk([](Operation *op) {
+        return op->hasAttr(codegen::kTapeSlotAccess) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+      });
+      if (!slots.wasInterrupted())
+        return;
+      func.walk([&](LLVM::AliasAnalysisOpInterface access) {
+        if (access->removeAttr(codegen::kTapeSlotAccess)) {
+          access.setAliasScopes(inTape);
+          return;
+        }
+        SmallVector<Attribute> noalias;
+        if (ArrayAttr old = access.getNoAliasScopesOrNull())
+          llvm::append_range(noalias, old);
+        noalias.push_back(tape);
+        access.setNoAliasScopes(ArrayAttr::get(context, noalias));
+      });
+    });
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> codegen::createTapeAliasScopesPass() {
+  return std::make_unique<TapeAliasScopes>();
+}
+
+void codegen::registerTapeAliasScopesPass() {
+  PassRegistration<TapeAliasScopes>();
+}
