@@ -147,6 +147,11 @@ mlir::Value buildFloatCast(mlir::OpBuilder &builder, mlir::Location loc,
 /// and fused with the products that feed it.
 mlir::Value buildAdjointSum(mlir::OpBuilder &builder, mlir::Location loc,
                             mlir::Value old, mlir::Value adjoint);
+/// Marks a reversed loop (counting k = 0 .. trips - 1) whose iterations
+/// commute but pop the tape: ct-tape-blocks, which turns its pops into reads
+/// by position, then runs it in the primal's order.
+inline constexpr llvm::StringLiteral kCommutingIterations =
+    "ct.commuting_iterations";
 /// The trip count max(0, ceildiv(ub - lb, step)) of an scf.for with these
 /// bounds, in their type.
 mlir::Value buildTripCount(mlir::OpBuilder &builder, mlir::Location loc,

@@ -2,6 +2,8 @@
 
 #include "IterationKills.h"
 
+#include "cotangent/AD/Activity.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -152,4 +154,47 @@ bool ad::isWrittenEarlierInIteration(memref::LoadOp load, scf::ForOp loop) {
     return covered ? WalkResult::interrupt() : WalkResult::advance();
   });
   return covered;
+}
+
+bool ad::hasIndependentIterations(scf::ForOp loop) {
+  // Straight-line loads, stores and pure ops; stores only into local
+  // buffers made outside the loop.
+  llvm::SmallDenseMap<Value, std::optional<int64_t>> written; // -> offset
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      Operation *buffer = store.getMemRef().getDefiningOp();
+      if (!isa_and_nonnull<memref::AllocaOp, memref::AllocOp>(buffer) ||
+          loop->isAncestor(buffer))
+        return false;
+      written[store.getMemRef()];
+    } else if (!isa<memref::LoadOp>(op) &&
+               (!isMemoryEffectFree(&op) || op.getNumRegions() != 0)) {
+      return false;
+    }
+  }
+  // Each written buffer is accessed at iv + c, one c per buffer.
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      memref = load.getMemRef(), indices = load.getIndices();
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      memref = store.getMemRef(), indices = store.getIndices();
+    else
+      continue;
+    Value root = getMemoryRoot(memref);
+    if (root != memref && written.count(root))
+      return false; // a view of a written buffer
+    auto it = written.find(memref);
+    if (it == written.end())
+      continue;
+    if (indices.size() != 1)
+      return false;
+    Affine at = bound(indices[0], Side::Exact);
+    if (at.base != loop.getInductionVar() ||
+        (it->second && *it->second != at.offset))
+      return false;
+    it->second = at.offset;
+  }
+  return true;
 }

@@ -38,6 +38,13 @@ bool writesSameElementsBefore(mlir::Operation *writer,
                               mlir::memref::LoadOp load,
                               mlir::scf::ForOp loop);
 
+/// Whether no iteration of `loop` touches an element that another writes,
+/// so that its iterations, and their reverses, commute: the body is
+/// straight-line code of pure ops, loads and stores, and every memref it
+/// stores to is a local buffer (which nothing else aliases), accessed only
+/// as itself (no views) and at one index `iv + c`, the same c throughout.
+bool hasIndependentIterations(mlir::scf::ForOp loop);
+
 } // namespace cotangent::ad
 
 #endif // COTANGENT_LIB_AD_ITERATIONKILLS_H

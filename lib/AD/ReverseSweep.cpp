@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IterationKills.h"
 #include "ReverseEmitter.h"
 
 #include "cotangent/Dialect/CT/IR/Signatures.h"
@@ -31,6 +32,30 @@ static void eraseUnreadStores(ArrayRef<Operation *> recomputed,
       if (!read.contains(getMemoryRoot(store.getMemRef())))
         store.erase();
     });
+}
+
+namespace {
+enum class TapeUse { None, OwnPops, Other };
+} // namespace
+
+/// How a reversed loop's body uses the tape: not at all, only by pops of
+/// its own (in the body's block), or otherwise (nested loops, calls, whose
+/// reverse halves pop).
+static TapeUse getTapeUse(Block *reverse) {
+  TapeUse use = TapeUse::None;
+  reverse->walk([&](Operation *op) {
+    if (isa<CallOpInterface>(op) ||
+        (isa<ct::TapePopOp>(op) && op->getBlock() != reverse) ||
+        (!isa<ct::TapePopOp>(op) &&
+         llvm::any_of(op->getOperandTypes(), llvm::IsaPred<ct::TapeType>))) {
+      use = TapeUse::Other;
+      return WalkResult::interrupt();
+    }
+    if (isa<ct::TapePopOp>(op))
+      use = TapeUse::OwnPops;
+    return WalkResult::advance();
+  });
+  return use;
 }
 
 LogicalResult ReverseEmitter::recomputeIteration(OpBuilder &b, scf::ForOp op) {
@@ -234,8 +259,8 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
       arith::SubIOp::create(setup, loc, count, constant(setup, 1), nsw);
   Value offset = arith::MulIOp::create(
       setup, loc, arith::SubIOp::create(setup, loc, last, k, nsw), step, nsw);
-  level.values[op.getInductionVar()] =
-      arith::AddIOp::create(setup, loc, lb, offset, nsw);
+  Value reversedIv = arith::AddIOp::create(setup, loc, lb, offset, nsw);
+  level.values[op.getInductionVar()] = reversedIv;
   inner.setInsertionPointAfter(level.anchor);
   IRMapping forwardSweepValues;
   SmallVector<Operation *> recomputed;
@@ -261,6 +286,26 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
   for (auto [arg, result] : carried)
     memref::StoreOp::create(inner, loc, readAndZero(inner, loc, arg),
                             slot(result));
+  // Iterations that touch no element another one writes have reverses that
+  // commute (they only add into shared adjoints, and adjoint sums may be
+  // reassociated): they run in the primal's order, which LLVM vectorises
+  // without reversing vectors. The tape is a stack, though: a loop that pops
+  // is turned around by ct-tape-blocks once its pops are reads by position.
+  if (!recompute && carried.empty() && hasIndependentIterations(op)) {
+    switch (getTapeUse(body)) {
+    case TapeUse::None: {
+      OpBuilder at(reversedIv.getDefiningOp());
+      reversedIv.replaceAllUsesWith(arith::AddIOp::create(
+          at, loc, lb, arith::MulIOp::create(at, loc, k, step, nsw), nsw));
+      break;
+    }
+    case TapeUse::OwnPops:
+      loop->setAttr(kCommutingIterations, b.getUnitAttr());
+      break;
+    case TapeUse::Other:
+      break;
+    }
+  }
   b.setInsertionPointAfter(loop);
   if (recompute) {
     forwardValues = std::move(forwardSweepValues);

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_TAPEBLOCKS
@@ -139,14 +140,37 @@ void releaseBlock(scf::ForOp loop, MutableArrayRef<ct::TapePopOp> pops) {
   }
 }
 
+/// Runs a reversed loop whose iterations commute (marked by reverse mode)
+/// in the other order: k becomes trips - 1 - k, so that its reads go up the
+/// block and the primal's induction variable goes up, as in the primal.
+void runForward(scf::ForOp loop) {
+  if (!matchPattern(loop.getLowerBound(), m_Zero()) ||
+      !matchPattern(loop.getStep(), m_One()))
+    return;
+  Location loc = loop.getLoc();
+  Value k = loop.getInductionVar();
+  OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
+  Value one = arith::ConstantOp::create(b, loc, k.getType(),
+                                        b.getIntegerAttr(k.getType(), 1));
+  Value last = arith::SubIOp::create(b, loc, loop.getUpperBound(), one,
+                                     arith::IntegerOverflowFlags::nsw);
+  Value flipped =
+      arith::SubIOp::create(b, loc, last, k, kInBlock);
+  k.replaceAllUsesExcept(flipped, flipped.getDefiningOp());
+}
+
 struct TapeBlocks : cotangent::ad::impl::TapeBlocksBase<TapeBlocks> {
   void runOnOperation() override {
     // Post-order: inner loops first.
     getOperation().walk([](scf::ForOp loop) {
-      if (auto pushes = getOnlyTapeOps<ct::TapePushOp>(loop))
+      bool commuting = loop->removeAttr(ad::kCommutingIterations) != nullptr;
+      if (auto pushes = getOnlyTapeOps<ct::TapePushOp>(loop)) {
         claimBlock(loop, *pushes);
-      else if (auto pops = getOnlyTapeOps<ct::TapePopOp>(loop))
+      } else if (auto pops = getOnlyTapeOps<ct::TapePopOp>(loop)) {
         releaseBlock(loop, *pops);
+        if (commuting)
+          runForward(loop);
+      }
     });
   }
 };

@@ -101,6 +101,11 @@ def TapeBlocks : Pass<"ct-tape-blocks", "::mlir::ModuleOp"> {
     would leave it; the loop body no longer calls into the tape, so it can
     be vectorised. Innermost loops first: a loop holding a claim keeps its
     own pushes.
+
+    A pop-only loop that reverse mode marked `ct.commuting_iterations` (a
+    reversed loop counting k from 0 whose iterations commute) then runs the
+    other way round: k becomes T - 1 - k, so that it walks the block, and the
+    primal's indices, upwards. The mark is dropped from every loop.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -64,6 +64,50 @@ func.func @pops(%t: !ct.tape, %n: index) -> f64 {
   return %r : f64
 }
 
+// A reversed loop that reverse mode marked as commuting runs the other way
+// round once its pops are reads: k becomes trips - 1 - k, so iteration k
+// reads slot k (k = trips - 1 - (trips - 1 - k) after LLVM's clean-up).
+// CHECK-LABEL: func.func @commuting
+// CHECK-SAME: (%{{.*}}: !ct.tape, %[[N:.*]]: index, %[[OUT:.*]]: memref<?xf64>)
+// CHECK: %[[BLOCK:.*]] = ct.tape_release
+// CHECK: scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 {
+// CHECK:   %[[LAST:.*]] = arith.subi %[[N]], %c1 overflow<nsw> : index
+// CHECK:   %[[FLIPPED:.*]] = arith.subi %[[LAST]], %[[K]] overflow<nsw, nuw> : index
+// CHECK:   %[[SLOT:.*]] = arith.subi %{{.*}}, %[[FLIPPED]] overflow<nsw, nuw> : index
+// CHECK:   %[[V:.*]] = ct.tape_read %[[BLOCK]][%[[SLOT]]] : f64
+// CHECK:   memref.store %[[V]], %[[OUT]][%[[FLIPPED]]]
+// CHECK: }
+// CHECK-NOT: ct.commuting_iterations
+func.func @commuting(%t: !ct.tape, %n: index, %out: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    %v = ct.tape_pop %t : f64
+    memref.store %v, %out[%k] : memref<?xf64>
+  } {ct.commuting_iterations}
+  return
+}
+
+// A marked loop whose tape use stays as it is keeps its order; the mark
+// goes.
+// CHECK-LABEL: func.func @commuting_kept
+// CHECK: scf.for %[[K:.*]] = %c0 to %{{.*}} step %c1 {
+// CHECK-NEXT:   ct.tape_pop
+// CHECK-NEXT:   ct.tape_push
+// CHECK-NEXT:   memref.store %{{.*}}, %{{.*}}[%[[K]]]
+// CHECK-NOT: ct.commuting_iterations
+// CHECK: return
+func.func @commuting_kept(%t: !ct.tape, %n: index, %out: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    %v = ct.tape_pop %t : f64
+    ct.tape_push %t, %v : f64
+    memref.store %v, %out[%k] : memref<?xf64>
+  } {ct.commuting_iterations}
+  return
+}
+
 // The inner loop becomes a block; the outer loop, which claims it, keeps
 // its own push. A loop that passes the tape to a call keeps its pushes.
 // CHECK-LABEL: func.func @nested
