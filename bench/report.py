@@ -65,10 +65,12 @@ def compile_times(build_dir, repeats=3):
 def main():
     bench_json, build_dir, out_json, out_png = sys.argv[1:5]
     context, runs = medians(bench_json)
-    workloads = []
-    for (workload, kind) in runs:
-        if workload not in workloads:
-            workloads.append(workload)
+    # The workloads in the order the benchmark registers them (run.sh
+    # interleaves the repetitions, which shuffles the JSON).
+    order = ["gmm", "ba", "lstm", "ode", "det"]
+    workloads = sorted({w for (w, kind) in runs},
+                       key=lambda w: (order.index(w.split("-")[0])
+                                      if w.split("-")[0] in order else len(order), w))
     compiles = compile_times(build_dir)
 
     rows = []

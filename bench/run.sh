@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # make bench: runs the benchmarks single-threaded (medians of 5 repetitions)
-# and writes the table, bench/results.json and docs/bench.png.
+# and writes the table, bench/results.json and docs/bench.png. Repetitions
+# of all benchmarks are interleaved at random, so that a slow spell of a
+# shared machine hits the primal, Cotangent's and the hand-written runs
+# alike instead of one of them.
 set -euo pipefail
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -8,6 +11,7 @@ raw=$(mktemp --suffix=.json)
 trap 'rm -f "$raw"' EXIT
 "$root/$build/bin/cotangent-bench" \
   --benchmark_repetitions=${BENCH_REPETITIONS:-5} \
+  --benchmark_enable_random_interleaving=true \
   --benchmark_report_aggregates_only=true \
   --benchmark_filter="${BENCH_FILTER:-.}" \
   --benchmark_out="$raw" --benchmark_out_format=json
