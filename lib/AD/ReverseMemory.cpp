@@ -165,8 +165,7 @@ bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
   bool nestedKill = false;
   SmallVector<Value> checkpointed;
   if (loop.getNumRegionIterArgs() != 0 ||
-      !isSelfContained(loop, nestedKill, /*allowCalls=*/false,
-                       &checkpointed) ||
+      !isSelfContained(loop, nestedKill, /*allowCalls=*/false, &checkpointed) ||
       !nestedKill)
     return false;
   if (!checkpointed.empty())

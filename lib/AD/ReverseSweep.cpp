@@ -27,11 +27,11 @@ void ReverseEmitter::restoreCheckpoint(OpBuilder &b, scf::ForOp op) {
   for (Value buffer : llvm::reverse(saved->second)) {
     Value memref = primalInReverse(buffer);
     auto type = cast<MemRefType>(memref.getType());
-    Value last = arith::ConstantIndexOp::create(b, loc, type.getNumElements() - 1);
+    Value last =
+        arith::ConstantIndexOp::create(b, loc, type.getNumElements() - 1);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value size =
-        arith::ConstantIndexOp::create(b, loc, type.getNumElements());
+    Value size = arith::ConstantIndexOp::create(b, loc, type.getNumElements());
     auto copy = scf::ForOp::create(b, loc, zero, size, one);
     OpBuilder body = OpBuilder::atBlockBegin(copy.getBody());
     Value element = arith::SubIOp::create(
@@ -273,11 +273,10 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
                            /*direct=*/recompute);
   level.rerun = recompute;
   // The primal iteration this reverse iteration undoes, computed in the
-  // set-up code so that recomputed values can use it.
-  // lb + (count - 1 - k) * step lies in [lb, ub), and like the trip count
-  // (buildTripCount) assumes ub - lb fits the type: no step overflows, which
-  // `nsw` tells LLVM so that it widens the counter and folds the index
-  // casts as it does for the forward loop.
+  // set-up code so that recomputed values can use it. lb + (count - 1 - k) *
+  // step lies in [lb, ub); like the trip count, it assumes that ub - lb fits
+  // the type, so no step overflows, which `nsw` tells LLVM (it then widens
+  // the counter and folds the index casts, as for the forward loop).
   OpBuilder setup(level.anchor);
   Value k = loop.getInductionVar();
   auto nsw = arith::IntegerOverflowFlags::nsw;

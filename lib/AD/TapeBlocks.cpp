@@ -85,9 +85,9 @@ Value buildSlot(OpBuilder &b, Location loc, Value a, int64_t scale,
                 int64_t offset) {
   Value product = arith::MulIOp::create(
       b, loc, a, arith::ConstantIndexOp::create(b, loc, scale), kInBlock);
-  return arith::AddIOp::create(
-      b, loc, product, arith::ConstantIndexOp::create(b, loc, offset),
-      kInBlock);
+  return arith::AddIOp::create(b, loc, product,
+                               arith::ConstantIndexOp::create(b, loc, offset),
+                               kInBlock);
 }
 
 void claimBlock(scf::ForOp loop, MutableArrayRef<ct::TapePushOp> pushes) {
@@ -154,8 +154,7 @@ void runForward(scf::ForOp loop) {
                                         b.getIntegerAttr(k.getType(), 1));
   Value last = arith::SubIOp::create(b, loc, loop.getUpperBound(), one,
                                      arith::IntegerOverflowFlags::nsw);
-  Value flipped =
-      arith::SubIOp::create(b, loc, last, k, kInBlock);
+  Value flipped = arith::SubIOp::create(b, loc, last, k, kInBlock);
   k.replaceAllUsesExcept(flipped, flipped.getDefiningOp());
 }
 

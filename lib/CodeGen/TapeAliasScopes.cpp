@@ -21,8 +21,7 @@ using namespace cotangent;
 
 namespace {
 
-struct TapeAliasScopes
-    : PassWrapper<TapeAliasScopes, OperationPass<ModuleOp>> {
+struct TapeAliasScopes : PassWrapper<TapeAliasScopes, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TapeAliasScopes)
 
   StringRef getArgument() const final { return "ct-tape-alias-scopes"; }
