@@ -75,8 +75,10 @@ bool ReverseEmitter::onlyReadsFinalMemory(Operation *op) {
   });
 }
 
-/// The most elements of local buffers an iteration may checkpoint.
-static constexpr int64_t kMaxCheckpointElements = 1024;
+/// The most elements of local buffers an iteration may checkpoint: a saved
+/// element is taped for every iteration, whether the iteration reads it or
+/// not, so large buffers are taped element by element as read instead.
+static constexpr int64_t kMaxCheckpointElements = 256;
 
 bool ReverseEmitter::isSelfContained(scf::ForOp loop, bool &nestedKill,
                                      bool allowCalls,

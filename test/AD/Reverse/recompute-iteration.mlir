@@ -191,7 +191,7 @@ func.func @g(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
 // CHECK-NOT: ct.tape_pop
 // CHECK: ct.tape_free
 
-// The same with a buffer too large to save whole (more than 1024
+// The same with a buffer too large to save whole (more than 256
 // elements): the reads are taped instead.
 func.func @g_large(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
