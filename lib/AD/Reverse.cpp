@@ -135,21 +135,17 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
     level.values[key] = passed;
     return passed;
   }
-  OpBuilder b(level.forward->getTerminator());
-  ct::TapePushOp::create(b, loc, getForwardTape(loc), value);
-  b.setInsertionPointToStart(level.reverse);
-  Value popped = ct::TapePopOp::create(b, loc, value.getType(), reverseTape);
-  level.values[key] = popped;
-  return popped;
-}
-
-Value ReverseEmitter::getForwardTape(Location loc) {
   if (!forwardTape) {
     OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
     localTape = ct::TapeInitOp::create(b, loc);
     forwardTape = reverseTape = localTape;
   }
-  return forwardTape;
+  OpBuilder b(level.forward->getTerminator());
+  ct::TapePushOp::create(b, loc, forwardTape, value);
+  b.setInsertionPointToStart(level.reverse);
+  Value popped = ct::TapePopOp::create(b, loc, value.getType(), reverseTape);
+  level.values[key] = popped;
+  return popped;
 }
 
 bool ReverseEmitter::isAvailable(Value value, unsigned depth) {

@@ -147,15 +147,8 @@ private:
   /// contents to the end of the function or elements the iteration wrote
   /// first, writes only local buffers, and neither calls nor allocates.
   /// `nestedKill` tells whether a nested loop reads what it wrote.
-  /// With `checkpointed`, loads of a small local buffer that earlier
-  /// iterations or code before the loop wrote do not count against it: the
-  /// buffer goes there, to be saved at the start of every iteration.
   bool isSelfContained(scf::ForOp loop, bool &nestedKill,
-                       bool allowCalls = false,
-                       llvm::SmallVectorImpl<Value> *checkpointed = nullptr);
-  /// Whether the local buffer `memref` can be saved whole with those in
-  /// `checkpointed` (adding it there).
-  bool canCheckpoint(Value memref, llvm::SmallVectorImpl<Value> &checkpointed);
+                       bool allowCalls = false);
   /// Whether `op` writes none of the memory it is given, and that memory
   /// keeps its contents to the end of the function.
   bool onlyReadsFinalMemory(Operation *op);
@@ -170,13 +163,6 @@ private:
   /// Runs the primal iteration that the reverse iteration of `op` undoes,
   /// so that its values can be used directly.
   LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op);
-  /// Pushes every element of the buffers `op` checkpoints (forward sweep,
-  /// start of an iteration), or pops them back into the buffers (reverse
-  /// sweep, before the iteration runs again).
-  void saveCheckpoint(OpBuilder &b, scf::ForOp op);
-  void restoreCheckpoint(OpBuilder &b, scf::ForOp op);
-  /// The tape of a combined pullback, created on first use.
-  Value getForwardTape(Location loc);
   /// The shadow of memory `value` in the reverse code; null if it has none.
   Value shadowInReverse(Value value);
 
@@ -218,10 +204,6 @@ private:
   DenseMap<Value, SmallVector<Operation *>> localWriters;
   /// Loops whose reverse iterations first run their primal iteration again.
   DenseSet<Operation *> recomputedLoops;
-  /// Of those, the ones that read a local buffer earlier iterations wrote,
-  /// with the buffers: saved on the tape when each iteration starts and
-  /// restored before it runs again.
-  DenseMap<Operation *, SmallVector<Value>> checkpoints;
   /// Loops reversed in place, with the ops that take their results to the
   /// return (linearly).
   llvm::MapVector<Operation *, llvm::SetVector<Operation *>> eagerLoops;

@@ -83,7 +83,6 @@ LogicalResult ReverseEmitter::forwardFor(OpBuilder &b, scf::ForOp op) {
             knownAdjoints[sum] = adjoint;
   }
   OpBuilder inner = OpBuilder::atBlockEnd(body);
-  saveCheckpoint(inner, op);
   if (failed(forwardBlock(inner, *op.getBody())))
     return failure();
   if (eager != eagerLoops.end() &&
@@ -97,26 +96,6 @@ LogicalResult ReverseEmitter::forwardFor(OpBuilder &b, scf::ForOp op) {
         adjoint && activity.isActive(init))
       accumulate(b, loc, init, adjoint);
   return success();
-}
-
-void ReverseEmitter::saveCheckpoint(OpBuilder &b, scf::ForOp op) {
-  auto saved = checkpoints.find(op);
-  if (saved == checkpoints.end())
-    return;
-  Location loc = op.getLoc();
-  Value tape = getForwardTape(loc);
-  for (Value buffer : saved->second) {
-    Value memref = forwardValues.lookup(buffer);
-    Value size = arith::ConstantIndexOp::create(
-        b, loc, cast<MemRefType>(memref.getType()).getNumElements());
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    auto copy = scf::ForOp::create(b, loc, zero, size, one);
-    OpBuilder body = OpBuilder::atBlockBegin(copy.getBody());
-    ct::TapePushOp::create(
-        body, loc, tape,
-        memref::LoadOp::create(body, loc, memref, copy.getInductionVar()));
-  }
 }
 
 LogicalResult ReverseEmitter::reverseIterationInPlace(

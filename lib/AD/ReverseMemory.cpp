@@ -75,14 +75,8 @@ bool ReverseEmitter::onlyReadsFinalMemory(Operation *op) {
   });
 }
 
-/// The most elements of local buffers an iteration may checkpoint: a saved
-/// element is taped for every iteration, whether the iteration reads it or
-/// not, so large buffers are taped element by element as read instead.
-static constexpr int64_t kMaxCheckpointElements = 256;
-
 bool ReverseEmitter::isSelfContained(scf::ForOp loop, bool &nestedKill,
-                                     bool allowCalls,
-                                     SmallVectorImpl<Value> *checkpointed) {
+                                     bool allowCalls) {
   bool selfContained = true;
   nestedKill = false;
   loop.getBody()->walk([&](Operation *op) {
@@ -112,8 +106,7 @@ bool ReverseEmitter::isSelfContained(scf::ForOp loop, bool &nestedKill,
     auto load = dyn_cast<memref::LoadOp>(op);
     if (!load || isUnchangedAfterFunction(load))
       return WalkResult::advance();
-    if (!readsOwnWrites(load, loop) &&
-        !(checkpointed && canCheckpoint(load.getMemRef(), *checkpointed))) {
+    if (!readsOwnWrites(load, loop)) {
       selfContained = false;
       return WalkResult::interrupt();
     }
@@ -121,28 +114,6 @@ bool ReverseEmitter::isSelfContained(scf::ForOp loop, bool &nestedKill,
     return WalkResult::advance();
   });
   return selfContained;
-}
-
-bool ReverseEmitter::canCheckpoint(Value memref,
-                                   SmallVectorImpl<Value> &checkpointed) {
-  // A 1-D buffer of the function body, read as itself, small enough to
-  // save whole.
-  auto alloca = memref.getDefiningOp<memref::AllocaOp>();
-  if (!alloca || alloca->getBlock() != &primal.getBody().front() ||
-      !localWriters.count(memref))
-    return false;
-  if (llvm::is_contained(checkpointed, memref))
-    return true;
-  MemRefType type = alloca.getType();
-  int64_t total = type.getRank() == 1 && type.hasStaticShape()
-                      ? type.getNumElements()
-                      : kMaxCheckpointElements + 1;
-  for (Value saved : checkpointed)
-    total += cast<MemRefType>(saved.getType()).getNumElements();
-  if (total > kMaxCheckpointElements)
-    return false;
-  checkpointed.push_back(memref);
-  return true;
 }
 
 bool ReverseEmitter::readsOwnWrites(memref::LoadOp load, scf::ForOp loop) {
@@ -160,19 +131,11 @@ bool ReverseEmitter::readsOwnWrites(memref::LoadOp load, scf::ForOp loop) {
 bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
   // The iteration must be repeatable from what the reverse code has: no
   // carried values, and self-contained (isSelfContained; local buffers are
-  // seen by no one after the function), possibly once the local buffers it
-  // reads from earlier iterations are restored (a checkpoint: a time
-  // step's state). Worth it only if some nested loop would otherwise tape
-  // loads.
+  // seen by no one after the function). Worth it only if some nested loop
+  // would otherwise tape loads.
   bool nestedKill = false;
-  SmallVector<Value> checkpointed;
-  if (loop.getNumRegionIterArgs() != 0 ||
-      !isSelfContained(loop, nestedKill, /*allowCalls=*/false, &checkpointed) ||
-      !nestedKill)
-    return false;
-  if (!checkpointed.empty())
-    checkpoints[loop] = std::move(checkpointed);
-  return true;
+  return loop.getNumRegionIterArgs() == 0 &&
+         isSelfContained(loop, nestedKill) && nestedKill;
 }
 
 bool ReverseEmitter::canReverseEagerly(scf::ForOp loop) {

@@ -18,32 +18,6 @@ using namespace cotangent;
 using namespace cotangent::ad;
 using namespace cotangent::ad::reverse;
 
-void ReverseEmitter::restoreCheckpoint(OpBuilder &b, scf::ForOp op) {
-  auto saved = checkpoints.find(op);
-  if (saved == checkpoints.end())
-    return;
-  // Last saved, first restored; within a buffer, from its last element.
-  Location loc = op.getLoc();
-  for (Value buffer : llvm::reverse(saved->second)) {
-    Value memref = primalInReverse(buffer);
-    auto type = cast<MemRefType>(memref.getType());
-    Value last =
-        arith::ConstantIndexOp::create(b, loc, type.getNumElements() - 1);
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value size = arith::ConstantIndexOp::create(b, loc, type.getNumElements());
-    auto copy = scf::ForOp::create(b, loc, zero, size, one);
-    OpBuilder body = OpBuilder::atBlockBegin(copy.getBody());
-    Value element = arith::SubIOp::create(
-        body, loc, last, copy.getInductionVar(),
-        arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw);
-    memref::StoreOp::create(
-        body, loc,
-        ct::TapePopOp::create(body, loc, type.getElementType(), reverseTape),
-        memref, element);
-  }
-}
-
 /// Stores of a recomputed iteration into memory that nothing in the
 /// reverse iteration reads again (the iteration's results, for later code
 /// whose reverse has run already): the clean-up then drops what fed them.
@@ -291,7 +265,6 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
   SmallVector<Operation *> recomputed;
   if (recompute) {
     forwardSweepValues = forwardValues;
-    restoreCheckpoint(inner, op);
     if (failed(recomputeIteration(inner, op)))
       return failure();
     for (Operation *at = level.anchor->getNextNode();

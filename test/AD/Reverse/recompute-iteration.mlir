@@ -99,10 +99,7 @@ func.func @first(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
 // CHECK: return
 
 // The fill runs only in odd iterations: an even iteration reads what the
-// iteration before it wrote. The iteration can still run again once %t is
-// as it was when the iteration started: %t (8 elements) is a checkpoint,
-// pushed whole when each iteration starts and popped back (last element
-// first) before the iteration runs again in the reverse sweep.
+// iteration before it wrote, so nothing is rerun and the reads are taped.
 func.func @odd_fill(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -133,26 +130,14 @@ func.func @odd_fill(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
 }
 
 // CHECK-LABEL: func.func private @odd_fill.pullback.dcc
-// CHECK-SAME: (%{{[^:]*}}: memref<?xf64>, %[[M:[^:]*]]: index,
-// CHECK: scf.for %{{.*}} = %c0 to %[[M]] step %c1 {
-// CHECK-NEXT:   scf.for %[[E:.*]] = %c0 to %c8 step %c1 {
-// CHECK-NEXT:     %[[SAVED:.*]] = memref.load %[[T:.*]][%[[E]]] : memref<8xf64>
-// CHECK-NEXT:     ct.tape_push %{{.*}}, %[[SAVED]] : f64
+// CHECK: scf.for
 // CHECK:   scf.if
 // CHECK:   scf.for
-// CHECK-NOT: ct.tape_push
-// CHECK: scf.for
-// CHECK:   scf.for %[[E:.*]] = %c0 to %c8 step %c1 {
-// CHECK-NEXT:     %[[AT:.*]] = arith.subi %c7, %[[E]] overflow<nsw, nuw> : index
-// CHECK-NEXT:     %[[OLD:.*]] = ct.tape_pop %{{.*}} : f64
-// CHECK-NEXT:     memref.store %[[OLD]], %[[T]][%[[AT]]] : memref<8xf64>
-// CHECK:   scf.if
-// CHECK:     math.sin
-// CHECK-NOT: ct.tape_pop
-// CHECK: ct.tape_free
+// CHECK:     %[[W:.*]] = memref.load
+// CHECK:     ct.tape_push %{{.*}}, %[[W]] : f64
 
 // Iteration i writes t[i] and reads t[0..i]: what earlier iterations
-// wrote. It runs again from a checkpoint of %t, as above.
+// wrote. It cannot be rerun from its inputs, so the reads are taped.
 func.func @g(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -178,52 +163,11 @@ func.func @g(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
 
 // CHECK-LABEL: func.func private @g.pullback.dcc
 // CHECK: scf.for
-// CHECK:   scf.for %{{.*}} = %c0 to %c8 step %c1 {
-// CHECK:     ct.tape_push
-// CHECK:   math.sin
-// CHECK:   scf.for
-// CHECK-NOT: ct.tape_push
-// CHECK: scf.for
-// CHECK:   scf.for %{{.*}} = %c0 to %c8 step %c1 {
-// CHECK:     ct.tape_pop
-// CHECK:   math.sin
-// CHECK:   scf.for
-// CHECK-NOT: ct.tape_pop
-// CHECK: ct.tape_free
-
-// The same with a buffer too large to save whole (more than 256
-// elements): the reads are taped instead.
-func.func @g_large(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f64
-  %t = memref.alloca() : memref<2048xf64>
-  %res = memref.alloca() : memref<8xf64>
-  scf.for %i = %c0 to %m step %c1 {
-    %v = memref.load %x[%i] : memref<?xf64>
-    %s = math.sin %v : f64
-    memref.store %s, %t[%i] : memref<2048xf64>
-    %i1 = arith.addi %i, %c1 : index
-    %acc = scf.for %j = %c0 to %i1 step %c1 iter_args(%a = %zero) -> f64 {
-      %w = memref.load %t[%j] : memref<2048xf64>
-      %p = arith.mulf %w, %w : f64
-      %q = arith.addf %a, %p : f64
-      scf.yield %q : f64
-    }
-    memref.store %acc, %res[%i] : memref<8xf64>
-  }
-  %r0 = memref.load %res[%c0] : memref<8xf64>
-  return %r0 : f64
-}
-
-// CHECK-LABEL: func.func private @g_large.pullback.dcc
-// CHECK: scf.for
 // CHECK:   math.sin
 // CHECK:   scf.for
 // CHECK:     %[[W:.*]] = memref.load
 // CHECK:     ct.tape_push %{{.*}}, %[[W]] : f64
 // CHECK: scf.for
-// CHECK-NOT: math.sin
 // CHECK:   scf.for
 // CHECK:     ct.tape_pop
 
@@ -278,9 +222,6 @@ func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %m: index, %n: index) {
       activity [dup, const, const]
       : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
   %g = ct.pullback @g(%x, %m, %n) seeds(%one) shadows(%dx)
-      activity [dup, const, const]
-      : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
-  %gl = ct.pullback @g_large(%x, %m, %n) seeds(%one) shadows(%dx)
       activity [dup, const, const]
       : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
   %h = ct.pullback @h(%x, %x, %m, %n) seeds(%one) shadows(%dx)

@@ -1,9 +1,9 @@
 // Loops whose iterations fill scratch buffers before reading them: the
 // reverse sweep runs each iteration again instead of taping the buffers
 // (docs/AD.md, "Recomputed iterations"). A triangular product like GMM's,
-// one whose iterations update state the previous one left (run again from
-// a checkpoint of the state), and the Hessian-vector product of the first;
-// against central finite differences.
+// one whose iterations read what the previous one wrote (taped instead),
+// and the Hessian-vector product of the first; against central finite
+// differences.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -41,9 +41,8 @@ constexpr int kMax = 8;
   return sum;
 }
 
-// Each iteration updates state the previous one left in the buffer: the
-// buffer is saved when each iteration starts and restored before the
-// iteration runs again in the reverse sweep.
+// Each iteration updates state the previous one left in the buffer: an
+// iteration cannot be rerun from its inputs, so it is taped.
 [[ct::differentiable]] double carried(const double *x, int n, int d) {
   double state[kMax] = {}, terms[16];
   for (int i = 0; i < n; ++i) {
@@ -108,7 +107,7 @@ int main() {
     for (int i = 0; i < d + d * d; ++i)
       near("mahalanobis hvp", hv[i], (plus[i] - minus[i]) / 2e-5, 1e-6);
   }
-  { // The checkpointed variant.
+  { // The taped variant.
     double dx[n * d] = {};
     ct::gradient<carried, ct::wrt<0>>(x, n, d, dx);
     for (int k = 0; k < n * d; ++k) {
