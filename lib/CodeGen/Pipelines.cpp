@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - From differentiated MLIR to machine code -----------===//
 
 #include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/CodeGen/LoopAnnotations.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
 
@@ -77,6 +78,7 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
     return nullptr;
   result->setTargetTriple(llvm::Triple(triple));
   result->setDataLayout(dataLayout);
+  disableRuntimeUnrolling(*result);
   return result;
 }
 
