@@ -12,6 +12,7 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
@@ -152,6 +153,35 @@ mlir::Value buildAdjointSum(mlir::OpBuilder &builder, mlir::Location loc,
 /// by position, then runs it in the primal's order.
 inline constexpr llvm::StringLiteral kCommutingIterations =
     "ct.commuting_iterations";
+
+/// Whether `op` takes or makes a tape.
+inline bool usesTape(mlir::Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), llvm::IsaPred<ct::TapeType>) ||
+         llvm::any_of(op->getResultTypes(), llvm::IsaPred<ct::TapeType>);
+}
+
+/// The tape ops of kind OpT in `loop`'s body block, in order, if they are
+/// the only ops anywhere in the loop that use a tape, all the same one: the
+/// loops ct-tape-blocks turns into blocks.
+template <typename OpT>
+std::optional<llvm::SmallVector<OpT>> getOnlyTapeOps(mlir::scf::ForOp loop) {
+  llvm::SmallVector<OpT> found;
+  mlir::Value tape;
+  mlir::WalkResult walk = loop.getBody()->walk([&](mlir::Operation *op) {
+    if (!usesTape(op))
+      return mlir::WalkResult::advance();
+    auto typed = llvm::dyn_cast<OpT>(op);
+    if (!typed || op->getBlock() != loop.getBody() ||
+        (tape && typed.getTape() != tape))
+      return mlir::WalkResult::interrupt();
+    tape = typed.getTape();
+    found.push_back(typed);
+    return mlir::WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || found.empty())
+    return std::nullopt;
+  return found;
+}
 /// The trip count max(0, ceildiv(ub - lb, step)) of an scf.for with these
 /// bounds, in their type.
 mlir::Value buildTripCount(mlir::OpBuilder &builder, mlir::Location loc,

@@ -34,30 +34,6 @@ static void eraseUnreadStores(ArrayRef<Operation *> recomputed,
     });
 }
 
-namespace {
-enum class TapeUse { None, OwnPops, Other };
-} // namespace
-
-/// How a reversed loop's body uses the tape: not at all, only by pops of
-/// its own (in the body's block), or otherwise (nested loops, calls, whose
-/// reverse halves pop).
-static TapeUse getTapeUse(Block *reverse) {
-  TapeUse use = TapeUse::None;
-  reverse->walk([&](Operation *op) {
-    if (isa<CallOpInterface>(op) ||
-        (isa<ct::TapePopOp>(op) && op->getBlock() != reverse) ||
-        (!isa<ct::TapePopOp>(op) &&
-         llvm::any_of(op->getOperandTypes(), llvm::IsaPred<ct::TapeType>))) {
-      use = TapeUse::Other;
-      return WalkResult::interrupt();
-    }
-    if (isa<ct::TapePopOp>(op))
-      use = TapeUse::OwnPops;
-    return WalkResult::advance();
-  });
-  return use;
-}
-
 LogicalResult ReverseEmitter::recomputeIteration(OpBuilder &b, scf::ForOp op) {
   // The iteration's ops are cloned like the forward sweep's, with the
   // values from outside the loop as the reverse code sees them; nested
@@ -288,21 +264,20 @@ LogicalResult ReverseEmitter::reverseFor(OpBuilder &b, scf::ForOp op) {
   // Iterations that touch no element another one writes have reverses that
   // commute (they only add into shared adjoints, and adjoint sums may be
   // reassociated): they run in the primal's order, which LLVM vectorises
-  // without reversing vectors. The tape is a stack, though: a loop that pops
-  // is turned around by ct-tape-blocks once its pops are reads by position.
+  // without reversing vectors. The tape is a stack, though: a loop that only
+  // pops is turned around by ct-tape-blocks once its pops are reads by
+  // position (getOnlyTapeOps is that pass's own test).
   if (!recompute && carried.empty() && hasIndependentIterations(op)) {
-    switch (getTapeUse(body)) {
-    case TapeUse::None: {
+    if (!body->walk([](Operation *inner) {
+               return usesTape(inner) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+             })
+             .wasInterrupted()) {
       OpBuilder at(reversedIv.getDefiningOp());
       reversedIv.replaceAllUsesWith(arith::AddIOp::create(
           at, loc, lb, arith::MulIOp::create(at, loc, k, step, nsw), nsw));
-      break;
-    }
-    case TapeUse::OwnPops:
+    } else if (getOnlyTapeOps<ct::TapePopOp>(loop)) {
       loop->setAttr(kCommutingIterations, b.getUnitAttr());
-      break;
-    case TapeUse::Other:
-      break;
     }
   }
   b.setInsertionPointAfter(loop);

@@ -26,32 +26,6 @@ using namespace cotangent;
 
 namespace {
 
-/// The tape ops of kind OpT in `loop`'s body block, in order, if they are
-/// the only uses of a tape from outside anywhere in the loop.
-template <typename OpT>
-std::optional<SmallVector<OpT>> getOnlyTapeOps(scf::ForOp loop) {
-  SmallVector<OpT> found;
-  Value tape;
-  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
-    bool usesTape = llvm::any_of(op->getOperandTypes(),
-                                 llvm::IsaPred<ct::TapeType>) ||
-                    llvm::any_of(op->getResultTypes(),
-                                 llvm::IsaPred<ct::TapeType>);
-    if (!usesTape)
-      return WalkResult::advance();
-    auto typed = dyn_cast<OpT>(op);
-    if (!typed || op->getBlock() != loop.getBody() ||
-        (tape && typed.getTape() != tape))
-      return WalkResult::interrupt();
-    tape = typed.getTape();
-    found.push_back(typed);
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted() || found.empty())
-    return std::nullopt;
-  return found;
-}
-
 /// `loop`'s trip count as an index, built before the loop.
 Value buildTripCount(OpBuilder &b, scf::ForOp loop) {
   Location loc = loop.getLoc();
@@ -163,9 +137,9 @@ struct TapeBlocks : cotangent::ad::impl::TapeBlocksBase<TapeBlocks> {
     // Post-order: inner loops first.
     getOperation().walk([](scf::ForOp loop) {
       bool commuting = loop->removeAttr(ad::kCommutingIterations) != nullptr;
-      if (auto pushes = getOnlyTapeOps<ct::TapePushOp>(loop)) {
+      if (auto pushes = ad::getOnlyTapeOps<ct::TapePushOp>(loop)) {
         claimBlock(loop, *pushes);
-      } else if (auto pops = getOnlyTapeOps<ct::TapePopOp>(loop)) {
+      } else if (auto pops = ad::getOnlyTapeOps<ct::TapePopOp>(loop)) {
         releaseBlock(loop, *pops);
         if (commuting)
           runForward(loop);
