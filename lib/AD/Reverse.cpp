@@ -293,6 +293,18 @@ void ReverseEmitter::accumulate(OpBuilder &b, Location loc, Value value,
   memref::StoreOp::create(b, loc, buildAdjointSum(b, loc, old, adjoint), s);
 }
 
+void ReverseEmitter::accumulateCallAdjoints(
+    OpBuilder &b, Location loc, ValueRange operands,
+    ArrayRef<ct::Activity> callActivities, ValueRange adjoints) {
+  auto adjoint = adjoints.begin();
+  for (auto [operand, a] : llvm::zip_equal(operands, callActivities))
+    if (a == ct::Activity::Active) {
+      Value value = *adjoint++;
+      if (activity.isActive(operand))
+        accumulate(b, loc, operand, value);
+    }
+}
+
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//

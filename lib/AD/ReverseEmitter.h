@@ -165,11 +165,27 @@ private:
   LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op);
   /// The shadow of memory `value` in the reverse code; null if it has none.
   Value shadowInReverse(Value value);
+  /// The shadow and indices, in the reverse code, of the element a load or
+  /// store `op` of `memref[indices]` touches; reports an error if the memory
+  /// has no shadow.
+  struct ShadowElement {
+    Value shadow;
+    SmallVector<Value> indices;
+  };
+  llvm::FailureOr<ShadowElement> shadowElement(Operation &op, Value memref,
+                                               mlir::ValueRange indices);
 
   // Adjoint slots.
   Value slot(Value value);
   Value readAndZero(OpBuilder &b, Location loc, Value value);
   void accumulate(OpBuilder &b, Location loc, Value value, Value adjoint);
+  /// Accumulates `adjoints`, the adjoints a pullback returns for the active
+  /// ones among a call's `operands` (in order), into those the caller
+  /// differentiates.
+  void accumulateCallAdjoints(OpBuilder &b, Location loc,
+                              mlir::ValueRange operands,
+                              ArrayRef<ct::Activity> callActivities,
+                              mlir::ValueRange adjoints);
 
   LogicalResult fail(Operation *op, const Twine &message) {
     op->emitError("cannot differentiate '")

@@ -307,13 +307,8 @@ bool ReverseEmitter::forwardEagerCall(OpBuilder &b, func::CallOp call,
       registry.get(callee, DerivativeKind::Pullback, callActivities);
   auto eager = func::CallOp::create(b, loc, pullback, operands);
   forwardValues.map(call.getResult(0), eager.getResult(0));
-  unsigned next = 1;
-  for (auto [operand, a] : llvm::zip_equal(call.getOperands(), callActivities))
-    if (a == ct::Activity::Active) {
-      Value adjoint = eager.getResult(next++);
-      if (activity.isActive(operand))
-        accumulate(b, loc, operand, adjoint);
-    }
+  accumulateCallAdjoints(b, loc, call.getOperands(), callActivities,
+                         eager.getResults().drop_front());
   eagerCalls.insert(call);
   return true;
 }

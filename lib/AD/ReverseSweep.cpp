@@ -79,6 +79,20 @@ LogicalResult ReverseEmitter::reverseBlock(OpBuilder &b, Block &block) {
   return success(!hadError);
 }
 
+FailureOr<ReverseEmitter::ShadowElement>
+ReverseEmitter::shadowElement(Operation &op, Value memref, ValueRange indices) {
+  Value s = shadowInReverse(memref);
+  if (!s) {
+    if (!hadError)
+      (void)fail(&op, "its memory has no derivative, but the value is active "
+                      "(internal error)");
+    return failure();
+  }
+  return ShadowElement{s, llvm::map_to_vector(indices, [&](Value v) {
+                         return primalInReverse(v);
+                       })};
+}
+
 LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
   Location loc = op.getLoc();
   if (auto forOp = dyn_cast<scf::ForOp>(op))
@@ -93,26 +107,22 @@ LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
     return reverseScalar(b, op, rule);
   if (auto load = dyn_cast<memref::LoadOp>(op)) {
     Value adjoint = readAndZero(b, loc, load.getResult());
-    Value s = shadowInReverse(load.getMemRef());
-    if (!s)
-      return hadError ? failure()
-                      : fail(&op, "its memory has no derivative, but the "
-                                  "value is active (internal error)");
-    SmallVector<Value> indices = llvm::map_to_vector(
-        load.getIndices(), [&](Value v) { return primalInReverse(v); });
+    FailureOr<ShadowElement> element =
+        shadowElement(op, load.getMemRef(), load.getIndices());
+    if (failed(element))
+      return failure();
+    auto &[s, indices] = *element;
     Value old = memref::LoadOp::create(b, loc, s, indices);
     memref::StoreOp::create(b, loc, buildAdjointSum(b, loc, old, adjoint), s,
                             indices);
     return success(!hadError);
   }
   if (auto store = dyn_cast<memref::StoreOp>(op)) {
-    Value s = shadowInReverse(store.getMemRef());
-    if (!s)
-      return hadError ? failure()
-                      : fail(&op, "its memory has no derivative, but the "
-                                  "value is active (internal error)");
-    SmallVector<Value> indices = llvm::map_to_vector(
-        store.getIndices(), [&](Value v) { return primalInReverse(v); });
+    FailureOr<ShadowElement> element =
+        shadowElement(op, store.getMemRef(), store.getIndices());
+    if (failed(element))
+      return failure();
+    auto &[s, indices] = *element;
     // -0 like the slots: a load of the same element earlier in the primal
     // then adds its adjoint to -0, which folds away (+0 would not).
     Value adjoint = memref::LoadOp::create(b, loc, s, indices);
@@ -457,12 +467,7 @@ LogicalResult ReverseEmitter::reverseCall(OpBuilder &b, func::CallOp op) {
   auto call = func::CallOp::create(b, loc, target, adjointTypes, operands);
   for (Value s : scratch)
     memref::DeallocOp::create(b, loc, s);
-  unsigned next = 0;
-  for (auto [operand, a] : llvm::zip_equal(op.getOperands(), callActivities))
-    if (a == ct::Activity::Active) {
-      Value adjoint = call.getResult(next++);
-      if (activity.isActive(operand))
-        accumulate(b, loc, operand, adjoint);
-    }
+  accumulateCallAdjoints(b, loc, op.getOperands(), callActivities,
+                         call.getResults());
   return success(!hadError);
 }
