@@ -2,8 +2,10 @@
 
 #include "LinearResults.h"
 #include "Derivatives.h"
+#include "MemoryWrites.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include <optional>
 
@@ -57,15 +59,46 @@ bool ad::isComputedBefore(Value value, Operation *op) {
 
 namespace {
 
+/// Whether `factor` is known when `op` starts: computed before it, or read
+/// after it in the same block, at indices computed before it, from memory
+/// that nothing from `op` to the load may change (`return p[0] * sum`).
+bool isKnownBefore(Value factor, Operation *op) {
+  if (isComputedBefore(factor, op))
+    return true;
+  auto load = factor.getDefiningOp<memref::LoadOp>();
+  if (!load || load->getBlock() != op->getBlock() ||
+      !op->isBeforeInBlock(load) ||
+      !llvm::all_of(load->getOperands(),
+                    [&](Value v) { return isComputedBefore(v, op); }))
+    return false;
+  for (Operation *at = op; at != load; at = at->getNextNode())
+    if (MemoryWrites(at).mayChange(load.getMemRef()))
+      return false;
+  return true;
+}
+
+/// `factor` (isKnownBefore) as the code at `b` has it: a load after that
+/// point is read there instead.
+Value getFactorBefore(OpBuilder &b, Location loc, Value factor,
+                      llvm::function_ref<Value(Value)> primal) {
+  if (Value known = primal(factor))
+    return known;
+  auto load = factor.getDefiningOp<memref::LoadOp>();
+  return memref::LoadOp::create(b, loc, primal(load.getMemRef()),
+                                llvm::map_to_vector(load.getIndices(), primal));
+}
+
 /// The adjoint of operand `index` of linear op `op`, given its result's.
 Value buildOperandAdjoint(OpBuilder &b, Location loc, Operation *op,
                           unsigned index, Value adjoint,
                           llvm::function_ref<Value(Value)> primal) {
   LinearTerm term = *getLinearTerm(op, index);
+  if (term.factor)
+    term.factor = getFactorBefore(b, loc, term.factor, primal);
   if (term.factor && term.divide)
-    adjoint = arith::DivFOp::create(b, loc, adjoint, primal(term.factor));
+    adjoint = arith::DivFOp::create(b, loc, adjoint, term.factor);
   else if (term.factor)
-    adjoint = arith::MulFOp::create(b, loc, adjoint, primal(term.factor));
+    adjoint = arith::MulFOp::create(b, loc, adjoint, term.factor);
   if (term.negate)
     adjoint = arith::NegFOp::create(b, loc, adjoint);
   return adjoint;
@@ -118,6 +151,16 @@ std::optional<DenseSet<Value>> ad::getRunningSum(scf::ForOp loop,
         next = user->getResult(0);
       } else if (Operation *yielding = getYieldingBranch(user)) {
         next = yielding->getResult(use.getOperandNumber());
+      } else if (auto nested = dyn_cast<scf::ForOp>(user);
+                 nested &&
+                 use.getOperandNumber() >= nested.getNumControlOperands()) {
+        // Through a nested loop that adds to it in turn: every value the
+        // nested loop carries it as has the same adjoint.
+        unsigned position =
+            use.getOperandNumber() - nested.getNumControlOperands();
+        if (!getRunningSum(nested, position))
+          return std::nullopt;
+        next = nested.getResult(position);
       } else {
         return std::nullopt;
       }
@@ -150,9 +193,11 @@ bool ad::carriesOnlySums(scf::ForOp loop, const ActivityAnalysis &activity) {
 }
 
 FailureOr<llvm::SetVector<Operation *>>
-ad::getLinearResultUses(scf::ForOp loop, const ActivityAnalysis &activity) {
+ad::getLinearResultUses(scf::ForOp loop, const ActivityAnalysis &activity,
+                        llvm::function_ref<bool(Value)> isKnown) {
   // Through ops linear in the value with factors known before the loop, and
-  // out of the branches around the loop, to the return.
+  // out of the branches around the loop, to the return or a value whose
+  // adjoint is known.
   llvm::SetVector<Operation *> uses;
   SmallVector<Value> worklist;
   for (Value result : loop.getResults())
@@ -160,6 +205,8 @@ ad::getLinearResultUses(scf::ForOp loop, const ActivityAnalysis &activity) {
       worklist.push_back(result);
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
+    if (isKnown && isKnown(value))
+      continue;
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       if (isa<func::ReturnOp>(user))
@@ -170,7 +217,7 @@ ad::getLinearResultUses(scf::ForOp loop, const ActivityAnalysis &activity) {
       } else {
         std::optional<LinearTerm> term =
             getLinearTerm(user, use.getOperandNumber());
-        if (!term || (term->factor && !isComputedBefore(term->factor, loop)))
+        if (!term || (term->factor && !isKnownBefore(term->factor, loop)))
           return failure();
         next = user->getResult(0);
       }
@@ -185,14 +232,18 @@ DenseMap<Value, Value>
 ad::buildLinearAdjoints(OpBuilder &b, scf::ForOp loop,
                         const llvm::SetVector<Operation *> &uses,
                         ArrayRef<std::pair<unsigned, Value>> seeds,
-                        llvm::function_ref<Value(Value)> primal) {
+                        llvm::function_ref<Value(Value)> primal,
+                        llvm::function_ref<Value(Value)> knownAdjoint) {
   Location loc = loop.getLoc();
   DenseMap<Value, Value> adjoints;
-  // The adjoint of a value: what each of its uses passes back. Null when
-  // no use reaches a seeded return.
+  // The adjoint of a value: known already, or what each of its uses passes
+  // back. Null when no use reaches a seeded return.
   std::function<Value(Value)> adjointOf = [&](Value value) -> Value {
     if (auto known = adjoints.find(value); known != adjoints.end())
       return known->second;
+    if (knownAdjoint)
+      if (Value known = knownAdjoint(value))
+        return adjoints[value] = known;
     Value sum;
     auto add = [&](Value adjoint) {
       if (adjoint)
@@ -246,7 +297,7 @@ ad::getLinearPath(Value value, Operation *before,
       continue;
     }
     std::optional<LinearTerm> term = getLinearTerm(user, use.getOperandNumber());
-    if (!term || (term->factor && !isComputedBefore(term->factor, before)))
+    if (!term || (term->factor && !isKnownBefore(term->factor, before)))
       return std::nullopt;
     path.steps.push_back({user, use.getOperandNumber()});
     at = user->getResult(0);

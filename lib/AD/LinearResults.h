@@ -22,8 +22,9 @@
 namespace cotangent::ad {
 
 /// The values that hold the running sum `loop` carries at `index`, if it is
-/// one: from the block argument through `sum + x`, `x + sum`, `sum - x` and
-/// branches that pass the sum on in every region, to the yield at the same
+/// one: from the block argument through `sum + x`, `x + sum`, `sum - x`,
+/// branches that pass the sum on in every region, and nested loops that
+/// carry it as a running sum of their own, to the yield at the same
 /// position, each flowing on once per path. The adjoint of all of them is
 /// that of the loop's result, in every iteration.
 std::optional<llvm::DenseSet<mlir::Value>> getRunningSum(mlir::scf::ForOp loop,
@@ -36,25 +37,30 @@ bool carriesOnlySums(mlir::scf::ForOp loop, const ActivityAnalysis &activity);
 /// around it, or an argument of such a block.
 bool isComputedBefore(mlir::Value value, mlir::Operation *op);
 
-/// The ops after `loop` through which its active results reach the return:
-/// each is linear in the values it takes from the loop (or from other ops
-/// of the set), with factors known before the loop, or the yield of a
-/// branch around the loop, passing the value to the branch's result; each
-/// of their values is used only by such ops or the return. Fails if a
-/// result is used otherwise.
+/// The ops after `loop` through which its active results reach the return,
+/// or values whose adjoint will be known (`isKnown`; the running sums of
+/// an enclosing loop reversed in place): each is linear in the values it
+/// takes from the loop (or from other ops of the set), with factors known
+/// before the loop, or the yield of a branch around the loop, passing the
+/// value to the branch's result; each of their values is used only by such
+/// ops or the return. Fails if a result is used otherwise.
 mlir::FailureOr<llvm::SetVector<mlir::Operation *>>
-getLinearResultUses(mlir::scf::ForOp loop, const ActivityAnalysis &activity);
+getLinearResultUses(mlir::scf::ForOp loop, const ActivityAnalysis &activity,
+                    llvm::function_ref<bool(mlir::Value)> isKnown = {});
 
 /// Builds, at `b`'s insertion point before `loop`, the adjoints of its
 /// results and of the values in `uses` (from getLinearResultUses), given
-/// the adjoints `seeds` of returned values (by return operand). `primal`
-/// gives a value defined before the loop as `b` sees it. A value absent
+/// the adjoints `seeds` of returned values (by return operand) and those
+/// `knownAdjoint` gives (null for others). `primal` gives a value defined
+/// before the loop as `b` sees it, and null for one defined after it (a
+/// factor read after the loop is read again before it). A value absent
 /// from the map reaches no seeded return.
 llvm::DenseMap<mlir::Value, mlir::Value> buildLinearAdjoints(
     mlir::OpBuilder &b, mlir::scf::ForOp loop,
     const llvm::SetVector<mlir::Operation *> &uses,
     llvm::ArrayRef<std::pair<unsigned, mlir::Value>> seeds,
-    llvm::function_ref<mlir::Value(mlir::Value)> primal);
+    llvm::function_ref<mlir::Value(mlir::Value)> primal,
+    llvm::function_ref<mlir::Value(mlir::Value)> knownAdjoint = {});
 
 /// How `value` reaches a value whose adjoint is known (`isKnown`) or a
 /// returned value: the ops it passes, each linear in the value passed to it
@@ -72,7 +78,7 @@ getLinearPath(mlir::Value value, mlir::Operation *before,
               llvm::function_ref<bool(mlir::Value)> isKnown);
 
 /// The adjoint of the value a path starts from, given the adjoint of where
-/// it ends.
+/// it ends (`primal` as for buildLinearAdjoints).
 mlir::Value buildPathAdjoint(mlir::OpBuilder &b, mlir::Location loc,
                              const LinearPath &path, mlir::Value endAdjoint,
                              llvm::function_ref<mlir::Value(mlir::Value)> primal);

@@ -35,6 +35,9 @@ void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm,
   pm.addPass(createHoistInvariantLoads());
   pm.addPass(createForwardStores());
   pm.addPass(createCanonicalizerPass());
+  // Hoisted index arithmetic meets its copies after the loop (`p[i]` read
+  // again): one value, known before the loop.
+  pm.addPass(createCSEPass());
   pm.addPass(createDifferentiate(options));
   // Promote adjoint slots outside loops, fold the -0 starts and the
   // push/pop pairs that meet, and share what forward and reverse compute.

@@ -156,10 +156,13 @@ private:
   /// written earlier in the iteration, or by no iteration and by nothing
   /// after the load.
   bool readsOwnWrites(memref::LoadOp load, scf::ForOp loop);
-  /// Chooses the top-level loops whose iterations are reversed in the
-  /// forward sweep, right after each has run.
+  /// Chooses the loops whose iterations are reversed in the forward sweep,
+  /// right after each has run: top-level ones, and ones nested in those.
   void selectEagerLoops();
-  bool canReverseEagerly(scf::ForOp loop);
+  /// `isKnown` tells the values whose adjoints are known before `loop`
+  /// (running sums of the loops reversed in place around it).
+  bool canReverseEagerly(scf::ForOp loop,
+                         llvm::function_ref<bool(Value)> isKnown);
   /// Runs the primal iteration that the reverse iteration of `op` undoes,
   /// so that its values can be used directly.
   LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op);

@@ -57,7 +57,8 @@ LogicalResult ReverseEmitter::forwardFor(OpBuilder &b, scf::ForOp op) {
   if (eager != eagerLoops.end())
     resultAdjoints = buildLinearAdjoints(
         b, op, eager->second, returnSeeds,
-        [&](Value v) { return forwardValues.lookup(v); });
+        [&](Value v) { return forwardValues.lookupOrNull(v); },
+        [&](Value v) { return knownAdjoints.lookup(v); });
   auto loop = scf::ForOp::create(
       b, loc, forwardValues.lookup(op.getLowerBound()),
       forwardValues.lookup(op.getUpperBound()),
@@ -265,8 +266,9 @@ Value ReverseEmitter::buildEagerSeed(OpBuilder &b, func::CallOp call) {
         end = end ? buildAdjointSum(b, call.getLoc(), end, seed) : seed;
   if (!end)
     return nullptr;
-  return buildPathAdjoint(b, call.getLoc(), *path, end,
-                          [&](Value v) { return forwardValues.lookup(v); });
+  return buildPathAdjoint(b, call.getLoc(), *path, end, [&](Value v) {
+    return forwardValues.lookupOrNull(v);
+  });
 }
 
 Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value) {

@@ -138,7 +138,8 @@ bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
          isSelfContained(loop, nestedKill) && nestedKill;
 }
 
-bool ReverseEmitter::canReverseEagerly(scf::ForOp loop) {
+bool ReverseEmitter::canReverseEagerly(
+    scf::ForOp loop, llvm::function_ref<bool(Value)> isKnown) {
   // Reversed in place, an iteration is undone before later iterations and
   // the code after the loop have run, let alone been undone. So their
   // reverse must not be needed first: the adjoints of the results must be
@@ -151,7 +152,7 @@ bool ReverseEmitter::canReverseEagerly(scf::ForOp loop) {
   if (!isSelfContained(loop, nestedKill, /*allowCalls=*/true))
     return false;
   FailureOr<llvm::SetVector<Operation *>> uses =
-      getLinearResultUses(loop, activity);
+      getLinearResultUses(loop, activity, isKnown);
   if (failed(uses))
     return false;
   DenseSet<Value> written;
@@ -174,15 +175,19 @@ bool ReverseEmitter::canReverseEagerly(scf::ForOp loop) {
       if (read.wasInterrupted())
         return false;
     }
-  // Inside a branch, the memory it uses must come from the top block, whose
-  // shadows the forward sweep has.
+  // Inside a branch, the memory it uses must come from the top block or the
+  // body of a loop reversed in place around it, whose shadows the forward
+  // sweep has.
   Block *top = &primal.getBody().front();
   WalkResult fromBranch = loop.getBody()->walk([&](Operation *op) {
-    for (Value operand : op->getOperands())
-      if (isa<MemRefType>(operand.getType()) &&
-          !loop->isAncestor(operand.getParentBlock()->getParentOp()) &&
-          operand.getParentBlock() != top)
+    for (Value operand : op->getOperands()) {
+      if (!isa<MemRefType>(operand.getType()))
+        continue;
+      Block *from = operand.getParentBlock();
+      if (!loop->isAncestor(from->getParentOp()) && from != top &&
+          !eagerLoops.contains(from->getParentOp()))
         return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   if (fromBranch.wasInterrupted())
@@ -193,18 +198,29 @@ bool ReverseEmitter::canReverseEagerly(scf::ForOp loop) {
 
 void ReverseEmitter::selectEagerLoops() {
   // Loops of the top block, or of branches in it (a function with an early
-  // return has its body in one).
-  std::function<void(Block &)> select = [&](Block &block) {
+  // return has its body in one), and loops in the body of a loop reversed
+  // in place whose results reach its running sums linearly: their adjoint
+  // is that sum's, known before each iteration (pair sums).
+  DenseSet<Value> eagerSums;
+  auto isEagerSum = [&](Value value) { return eagerSums.contains(value); };
+  std::function<void(Block &, bool)> select = [&](Block &block,
+                                                  bool inEagerLoop) {
     for (Operation &op : block.without_terminator()) {
-      if (auto loop = dyn_cast<scf::ForOp>(op))
-        (void)canReverseEagerly(loop);
-      else if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        if (!canReverseEagerly(loop, isEagerSum))
+          continue;
+        for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i)
+          if (auto sums = getRunningSum(loop, i))
+            eagerSums.insert(sums->begin(), sums->end());
+        select(*loop.getBody(), /*inEagerLoop=*/true);
+      } else if (!inEagerLoop && isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
         for (Region &region : op.getRegions())
           if (!region.empty())
-            select(region.front());
+            select(region.front(), /*inEagerLoop=*/false);
+      }
     }
   };
-  select(primal.getBody().front());
+  select(primal.getBody().front(), /*inEagerLoop=*/false);
 }
 
 void ReverseEmitter::selectRecomputedLoops() {
