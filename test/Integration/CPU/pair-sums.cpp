@@ -5,14 +5,22 @@
 // every inner iteration is undone right after it ran, and nothing is
 // taped (the AD run below). Gradients against central finite differences
 // and, for the energy, the closed form; the energy's Hessian-vector product
-// against a finite difference of the gradient.
+// against a finite difference of the gradient. A pair sum whose inner loop
+// fills scratch that the outer iteration reads afterwards: only the outer
+// loop is reversed in place, the inner one after it within the iteration.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
 // RUN: %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -I%check-include | FileCheck %s --check-prefix=AD
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[0-9]+}} passed, 0 failed
+// AD-LABEL: func.func private @_Z6energyPKddi.pullback
 // AD-NOT: ct.tape
+// AD-LABEL: func.func private @_Z11partialSumsPKdS0_i.pullback
+// AD-NOT: ct.tape
+// AD-LABEL: func.func private @_Z7triplesPKdi.pullback
+// AD-NOT: ct.tape
+// AD-LABEL: func.func private @_Z11withScratchPKdi.pullback
 
 #include <cotangent/cotangent.h>
 
@@ -62,6 +70,21 @@ constexpr double kCutoff2 = 6.25;
     for (int j = i + 1; j < n; ++j)
       for (int k = j + 1; k < n; ++k)
         s += std::sin(x[i] * x[j] + x[k]);
+  return s;
+}
+
+/// The inner loop's scratch is read after it: that loop is reversed after
+/// it ran, within the outer iteration, which is still reversed in place.
+[[ct::differentiable]] double withScratch(const double *x, int n) {
+  double products[8];
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      products[j] = x[i] * x[j];
+      s += std::sin(products[j]);
+    }
+    s += products[0] * products[n - 1];
+  }
   return s;
 }
 
@@ -152,11 +175,15 @@ int main() {
       near("partial sums w", dw[i],
            differenceAt(w, i, [&] { return partialSums(x, w, m); }), 1e-6);
     }
-    double dt[m] = {};
+    double dt[m] = {}, ds[m] = {};
     ct::gradient<triples>(x, m, dt);
-    for (int i = 0; i < m; ++i)
+    ct::gradient<withScratch>(x, m, ds);
+    for (int i = 0; i < m; ++i) {
       near("triples", dt[i],
            differenceAt(x, i, [&] { return triples(x, m); }), 1e-6);
+      near("scratch", ds[i],
+           differenceAt(x, i, [&] { return withScratch(x, m); }), 1e-6);
+    }
   }
   return check::report();
 }
