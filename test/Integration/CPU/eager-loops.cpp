@@ -100,13 +100,8 @@ int main() {
     double dx[n * d] = {}, dm[k * d] = {}, ds[k] = {}, dw = 0;
     gradient(dx, dm, ds, &dw);
     auto fd = [&](double *p, int i) {
-      return check::centralDifference([&](double t) {
-        double saved = p[i];
-        p[i] = t;
-        double v = f(x, means, scales, weight, n, k, d);
-        p[i] = saved;
-        return v;
-      }, p[i]);
+      return check::differenceAt(
+          p, i, [&] { return f(x, means, scales, weight, n, k, d); });
     };
     for (int i = 0; i < n * d; ++i)
       near(name, dx[i], fd(x, i), 1e-6);
@@ -161,16 +156,9 @@ int main() {
     for (int i = 0; i < 25; ++i)
       b[i] = std::sin(1.7 * i + 0.2);
     ct::gradient<determinant>(b, 5, db);
-    for (int i = 0; i < 25; ++i) {
-      double fd = check::centralDifference([&](double t) {
-        double saved = b[i];
-        b[i] = t;
-        double value = determinant(b, 5);
-        b[i] = saved;
-        return value;
-      }, b[i]);
-      near("determinant gradient", db[i], fd, 1e-7);
-    }
+    for (int i = 0; i < 25; ++i)
+      near("determinant gradient", db[i],
+           check::differenceAt(b, i, [&] { return determinant(b, 5); }), 1e-7);
   }
   return check::report();
 }

@@ -111,17 +111,8 @@ void energyGradient(const double *r, double sigma, int n, double *dr,
     }
 }
 
-template <class F> double differenceAt(double *p, int i, F f) {
-  return check::centralDifference([&](double t) {
-    double saved = p[i];
-    p[i] = t;
-    double v = f();
-    p[i] = saved;
-    return v;
-  }, p[i]);
-}
-
 int main() {
+  using check::differenceAt;
   using check::near;
   // Six particles on a distorted lattice at spacing 1.2: some pairs are
   // beyond the cutoff.

@@ -74,13 +74,8 @@ int main() {
     double dx[n * d] = {}, dm[d] = {}, dl[d + d * d] = {};
     ct::gradient<mahalanobis, ct::wrt<0, 1, 2>>(x, m, l, n, d, dx, dm, dl);
     auto fd = [&](double *p, int k) {
-      return check::centralDifference([&](double t) {
-        double saved = p[k];
-        p[k] = t;
-        double v = mahalanobis(x, m, l, n, d);
-        p[k] = saved;
-        return v;
-      }, p[k]);
+      return check::differenceAt(p, k,
+                                 [&] { return mahalanobis(x, m, l, n, d); });
     };
     for (int k = 0; k < n * d; ++k)
       near("mahalanobis dx", dx[k], fd(x, k), 1e-7);
@@ -110,16 +105,9 @@ int main() {
   { // The taped variant.
     double dx[n * d] = {};
     ct::gradient<carried, ct::wrt<0>>(x, n, d, dx);
-    for (int k = 0; k < n * d; ++k) {
-      double fd = check::centralDifference([&](double t) {
-        double saved = x[k];
-        x[k] = t;
-        double value = carried(x, n, d);
-        x[k] = saved;
-        return value;
-      }, x[k]);
-      near("carried dx", dx[k], fd, 1e-7);
-    }
+    for (int k = 0; k < n * d; ++k)
+      near("carried dx", dx[k],
+           check::differenceAt(x, k, [&] { return carried(x, n, d); }), 1e-7);
   }
   return check::report();
 }

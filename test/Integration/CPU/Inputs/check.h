@@ -35,6 +35,19 @@ template <class G> double centralDifference(G g, double x, double h = 1e-6) {
   return (g(x + h) - g(x - h)) / (2 * h);
 }
 
+/// The central difference of f() in coordinate p[i] (restored after).
+template <class F> double differenceAt(double *p, int i, F f) {
+  return centralDifference(
+      [&](double t) {
+        double saved = p[i];
+        p[i] = t;
+        double value = f();
+        p[i] = saved;
+        return value;
+      },
+      p[i]);
+}
+
 inline int report() {
   std::printf("checks: %d passed, %d failed\n", passed, failed);
   return failed != 0;
