@@ -1,6 +1,7 @@
 //===- ModuleLowering.cpp - One translation unit's lowering ---------------===//
 
 #include "ModuleLowering.h"
+#include "CountedLoops.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
@@ -18,7 +19,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
@@ -402,7 +402,7 @@ static LogicalResult structure(ModuleOp module) {
   if (failed(simplify.run(module)))
     return failure();
   RewritePatternSet patterns(context);
-  scf::populateUpliftWhileToForPatterns(patterns);
+  populateCountedLoopPatterns(patterns);
   if (failed(applyPatternsGreedily(module, std::move(patterns))))
     return failure();
   return simplify.run(module);

@@ -77,3 +77,37 @@
     return u * x;
   return x;
 }
+
+// A counter read after its loop: the second loop starts at the first value
+// that failed the test (5 here, not the last one that passed), and a loop
+// over [0, n) leaves n when it ran, 0 when it did not.
+// CHECK-LABEL: func.func @_Z10twoWhilesd
+// CHECK-DAG: %[[C5:.*]] = arith.constant 5 : i32
+// CHECK-DAG: %[[C10:.*]] = arith.constant 10 : i32
+// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %[[C5]] to %[[C10]]
+[[ct::differentiable]] double twoWhiles(double x) {
+  double s = 0;
+  int i = 0;
+  while (i < 5) {
+    s += x * x;
+    ++i;
+  }
+  while (i < 10) {
+    s += x * x;
+    ++i;
+  }
+  return s;
+}
+
+// CHECK-LABEL: func.func @_Z9afterLoopdi
+// CHECK: scf.for
+// CHECK: %[[RUNS:.*]] = arith.cmpi sgt, %arg1, %[[ZERO:.*]] : i32
+// CHECK: arith.select %[[RUNS]], %arg1, %[[ZERO]] : i32
+[[ct::differentiable]] double afterLoop(double x, int n) {
+  double s = 0;
+  int i = 0;
+  for (; i < n; ++i)
+    s += x;
+  return s * i;
+}

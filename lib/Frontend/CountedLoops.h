@@ -1,0 +1,18 @@
+//===- CountedLoops.h - scf.while loops with a counter become scf.for -*- C++ -*-===//
+
+#ifndef COTANGENT_LIB_FRONTEND_COUNTEDLOOPS_H
+#define COTANGENT_LIB_FRONTEND_COUNTEDLOOPS_H
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace cotangent::frontend {
+
+/// Rewrites `while (i < ub) { ...; i += step; }` into scf.for, keeping the
+/// counter's value after the loop exact.
+void populateCountedLoopPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace cotangent::frontend
+
+#endif // COTANGENT_LIB_FRONTEND_COUNTEDLOOPS_H
