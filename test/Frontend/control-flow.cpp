@@ -81,7 +81,7 @@
 // A counter read after its loop: the second loop starts at the first value
 // that failed the test (5 here, not the last one that passed), and a loop
 // over [0, n) leaves n when it ran, 0 when it did not.
-// CHECK-LABEL: func.func @_Z10twoWhilesd
+// CHECK-LABEL: func.func @_Z9twoWhilesd
 // CHECK-DAG: %[[C5:.*]] = arith.constant 5 : i32
 // CHECK-DAG: %[[C10:.*]] = arith.constant 10 : i32
 // CHECK: scf.for
