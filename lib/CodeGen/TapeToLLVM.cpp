@@ -186,13 +186,23 @@ LLVM::LLVMStructType getHeaderType(MLIRContext *context) {
       context, {ptr, i64, i64, LLVM::LLVMArrayType::get(i64, kInlineSlots)});
 }
 
+/// Tags an access of tape memory for ct-tape-alias-scopes: a load or store
+/// of a slot, a store into the header, or a call of a helper (which reads
+/// and writes the header and, growing the tape, copies its slots; LLVM
+/// gives a helper's body the call's scopes when it inlines it).
+Operation *markTapeAccess(Operation *access) {
+  access->setAttr(codegen::kTapeSlotAccess,
+                  UnitAttr::get(access->getContext()));
+  return access;
+}
+
 /// Calls a helper that takes the tape and returns a slot address.
 Value callSlotHelper(ConversionPatternRewriter &rewriter, Location loc,
                      StringRef helper, Value tape) {
   auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-  return LLVM::CallOp::create(rewriter, loc, TypeRange{ptr}, helper,
-                              ValueRange{tape})
-      .getResult();
+  return markTapeAccess(LLVM::CallOp::create(rewriter, loc, TypeRange{ptr},
+                                             helper, ValueRange{tape}))
+      ->getResult(0);
 }
 
 struct TapeInitLowering : ConvertOpToLLVMPattern<ct::TapeInitOp> {
@@ -220,19 +230,14 @@ struct TapeInitLowering : ConvertOpToLLVMPattern<ct::TapeInitOp> {
       return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
                                       rewriter.getI64IntegerAttr(value));
     };
-    LLVM::StoreOp::create(rewriter, loc, slots, tape);
-    LLVM::StoreOp::create(rewriter, loc, i64(0), sizeAddr);
-    LLVM::StoreOp::create(rewriter, loc, i64(kInlineSlots), capacityAddr);
+    markTapeAccess(LLVM::StoreOp::create(rewriter, loc, slots, tape));
+    markTapeAccess(LLVM::StoreOp::create(rewriter, loc, i64(0), sizeAddr));
+    markTapeAccess(
+        LLVM::StoreOp::create(rewriter, loc, i64(kInlineSlots), capacityAddr));
     rewriter.replaceOp(op, tape);
     return success();
   }
 };
-
-/// Tags a load or store of a tape slot for ct-tape-alias-scopes.
-void markSlotAccess(Operation *access) {
-  access->setAttr(codegen::kTapeSlotAccess,
-                  UnitAttr::get(access->getContext()));
-}
 
 struct TapePushLowering : ConvertOpToLLVMPattern<ct::TapePushOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -243,7 +248,7 @@ struct TapePushLowering : ConvertOpToLLVMPattern<ct::TapePushOp> {
       return failure();
     Value slot =
         callSlotHelper(rewriter, op.getLoc(), kPushHelper, adaptor.getTape());
-    markSlotAccess(
+    markTapeAccess(
         LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), slot));
     rewriter.eraseOp(op);
     return success();
@@ -260,7 +265,7 @@ struct TapePopLowering : ConvertOpToLLVMPattern<ct::TapePopOp> {
     Type type = getTypeConverter()->convertType(op.getType());
     Value slot =
         callSlotHelper(rewriter, op.getLoc(), kPopHelper, adaptor.getTape());
-    markSlotAccess(rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot));
+    markTapeAccess(rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot));
     return success();
   }
 };
@@ -272,8 +277,9 @@ struct TapeReserveLowering : ConvertOpToLLVMPattern<ct::TapeReserveOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(ensureHelpers(rewriter, op)))
       return failure();
-    LLVM::CallOp::create(rewriter, op.getLoc(), TypeRange{}, kReserveHelper,
-                         ValueRange{adaptor.getTape(), adaptor.getCount()});
+    markTapeAccess(LLVM::CallOp::create(
+        rewriter, op.getLoc(), TypeRange{}, kReserveHelper,
+        ValueRange{adaptor.getTape(), adaptor.getCount()}));
     rewriter.eraseOp(op);
     return success();
   }
@@ -289,9 +295,9 @@ struct TapeBlockLowering : ConvertOpToLLVMPattern<BlockOp> {
     if (failed(ensureHelpers(rewriter, op)))
       return failure();
     auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-    rewriter.replaceOpWithNewOp<LLVM::CallOp>(
+    markTapeAccess(rewriter.replaceOpWithNewOp<LLVM::CallOp>(
         op, TypeRange{ptr}, helper,
-        ValueRange{adaptor.getTape(), adaptor.getCount()});
+        ValueRange{adaptor.getTape(), adaptor.getCount()}));
     return success();
   }
 };
@@ -311,7 +317,7 @@ struct TapeWriteLowering : ConvertOpToLLVMPattern<ct::TapeWriteOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Value slot = buildSlotAddress(rewriter, op.getLoc(), adaptor.getBlock(),
                                   adaptor.getIndex());
-    markSlotAccess(
+    markTapeAccess(
         LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), slot));
     rewriter.eraseOp(op);
     return success();
@@ -326,7 +332,7 @@ struct TapeReadLowering : ConvertOpToLLVMPattern<ct::TapeReadOp> {
     Type type = getTypeConverter()->convertType(op.getType());
     Value slot = buildSlotAddress(rewriter, op.getLoc(), adaptor.getBlock(),
                                   adaptor.getIndex());
-    markSlotAccess(rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot));
+    markTapeAccess(rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot));
     return success();
   }
 };
@@ -338,8 +344,9 @@ struct TapeFreeLowering : ConvertOpToLLVMPattern<ct::TapeFreeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(ensureHelpers(rewriter, op)))
       return failure();
-    LLVM::CallOp::create(rewriter, op.getLoc(), TypeRange{}, kFreeHelper,
-                         ValueRange{adaptor.getTape()});
+    markTapeAccess(LLVM::CallOp::create(rewriter, op.getLoc(), TypeRange{},
+                                        kFreeHelper,
+                                        ValueRange{adaptor.getTape()}));
     rewriter.eraseOp(op);
     return success();
   }

@@ -9,7 +9,12 @@
 // CHECK-DAG: #[[DOMAIN:.*]] = #llvm.alias_scope_domain<id = {{.*}}, description = "ct.tape">
 // CHECK-DAG: #[[TAPE:.*]] = #llvm.alias_scope<id = {{.*}}, domain = #[[DOMAIN]], description = "tape slots">
 
+// The header's stores and the helper calls touch tape memory too: a helper
+// that grows the tape copies its slots, and LLVM gives an inlined body the
+// call's scopes, so none of them may be noalias of the tape.
 // CHECK-LABEL: llvm.func @reverse_loop
+// CHECK-COUNT-3: llvm.store %{{.*}}, %{{.*}} {alias_scopes = [#[[TAPE]]]} : {{.*}}, !llvm.ptr
+// CHECK: llvm.call @__ct_tape_release({{.*}}) {alias_scopes = [#[[TAPE]]]}
 func.func @reverse_loop(%x: memref<?xf64>, %dx: memref<?xf64>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -27,8 +32,22 @@ func.func @reverse_loop(%x: memref<?xf64>, %dx: memref<?xf64>, %n: index) {
     // CHECK: llvm.store %{{.*}}, %{{.*}} {noalias_scopes = [#[[TAPE]]]} : f64, !llvm.ptr
     memref.store %new, %dx[%i] : memref<?xf64>
   }
+  // CHECK: llvm.call @__ct_tape_free({{.*}}) {alias_scopes = [#[[TAPE]]]}
   ct.tape_free %t
   return
+}
+
+// CHECK-LABEL: llvm.func @pushes
+// CHECK: %[[SLOT:.*]] = llvm.call @__ct_tape_push({{.*}}) {alias_scopes = [#[[TAPE]]]}
+// CHECK: llvm.store %{{.*}}, %[[SLOT]] {alias_scopes = [#[[TAPE]]]} : f64, !llvm.ptr
+// CHECK: %[[POP:.*]] = llvm.call @__ct_tape_pop({{.*}}) {alias_scopes = [#[[TAPE]]]}
+// CHECK: llvm.load %[[POP]] {alias_scopes = [#[[TAPE]]]} : !llvm.ptr -> f64
+func.func @pushes(%v: f64) -> f64 {
+  %t = ct.tape_init : !ct.tape
+  ct.tape_push %t, %v : f64
+  %r = ct.tape_pop %t : f64
+  ct.tape_free %t
+  return %r : f64
 }
 
 // CHECK-LABEL: llvm.func @no_tape
