@@ -32,6 +32,8 @@ DerivativeCompiler::DerivativeCompiler(clang::ASTContext &ast,
   codegen::registerCodeGenInterfaces(registry);
   ad::registerDerivativeRules(registry);
   context.appendDialectRegistry(registry);
+  // Diagnostics speak C++: no note that prints the MLIR op they came from.
+  context.printOpOnDiagnostic(false);
   frontend::loadFrontendDialects(context);
   module = ModuleOp::create(UnknownLoc::get(&context));
 }

@@ -18,5 +18,8 @@ double use(double x, double y) {
   // WARN: unconnected.cpp:[[@LINE+2]]:{{[0-9]+}}: warning: parameter #1 of 'onlyX' does not influence its result; its derivative is zero
   // ERROR: unconnected.cpp:[[@LINE+1]]:{{[0-9]+}}: error: parameter #1 of 'onlyX'
   return ct::gradient<onlyX>(x, y, &dx, &dy) + dx + dy;
+  // No note in MLIR's terms follows the warning.
+  // WARN-NOT: see current operation
+  // WARN-NOT: ct.gradient
 }
 // BADARG: error: cotangent: unknown plugin argument 'bogus=1'
