@@ -110,10 +110,22 @@ Value ReverseEmitter::passOutOfBranch(Block *block, Value value) {
       renewed[renew(key)] = renew(known);
     level.values = std::move(renewed);
   }
-  branch->erase();
+  branch->remove();
+  retiredBranches.push_back({branch, rebuilt});
   // Out of the branch, the value belongs to the level around it.
   Value result = rebuilt->getResults().back();
   return fromForward(outer, result, result);
+}
+
+void ReverseEmitter::destroyRetiredBranches() {
+  // In order: a rebuilt branch may itself have been rebuilt later, so the
+  // uses move along the chain to the live op.
+  for (auto [old, rebuilt] : retiredBranches)
+    old->replaceAllUsesWith(
+        rebuilt->getResults().take_front(old->getNumResults()));
+  for (auto [old, rebuilt] : retiredBranches)
+    old->destroy();
+  retiredBranches.clear();
 }
 
 Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {

@@ -75,6 +75,9 @@ public:
       : registry(registry), primal(primal),
         activities(activities.begin(), activities.end()),
         activity(primal, activities) {}
+  ReverseEmitter(const ReverseEmitter &) = delete;
+  ReverseEmitter &operator=(const ReverseEmitter &) = delete;
+  ~ReverseEmitter() { destroyRetiredBranches(); }
 
   /// Fails on a store whose derivative would be lost: an active value
   /// stored into memory without a shadow (memory the caller declared
@@ -124,6 +127,12 @@ private:
   /// other branches) in a level that uses forward values directly, so that
   /// it needs no tape entry; null otherwise.
   Value passOutOfBranch(Block *block, Value value);
+  /// Forward branches that passOutOfBranch replaced, with their
+  /// replacements. They are unlinked but kept alive until emission ends:
+  /// callers may still hold their results (operands gathered before the
+  /// rebuild), and ops built from those are redirected at the end.
+  SmallVector<std::pair<Operation *, Operation *>> retiredBranches;
+  void destroyRetiredBranches();
   /// Primal `value` as seen by the reverse code.
   Value primalInReverse(Value value);
   /// Whether the reverse code has `value` without a new tape entry, possibly

@@ -1,0 +1,412 @@
+"""A seeded generator of random differentiable C++ programs.
+
+Each program is one `[[ct::differentiable]]` function `f` (plus helpers it
+calls) written over a type alias `real`, and a `main` that runs the oracles
+of oracles.h on it. The function text is emitted twice: in namespace `ad`
+with `real = double` (what Cotangent differentiates) and in namespace `ref`
+with `real = long double` (the finite-difference reference).
+
+The generator draws only from constructs the README lists as supported:
+scalars, pointers to input and in/out memory, local and nested arrays,
+std::array, structs of one floating type with member functions and
+operators, references, pointer arithmetic, every loop form with break,
+continue and early return, branches, calls, bounded recursion, <cmath>,
+ct::stop_gradient and custom gradient rules.
+
+Statements are emitted one per line, and compound statements open with a
+line ending in `{` and close with a line that is only `}`, so that the
+reducer can delete statements by lines.
+"""
+
+import random
+
+# Values stay in a range where every generated formula is finite:
+# logs, roots and divisions see arguments bounded away from zero.
+UNARY = [
+    "std::sin({0})", "std::cos({0})", "std::tanh({0})", "std::atan({0})",
+    "std::exp(std::sin({0}))", "std::log(1.0 + ({0}) * ({0}))",
+    "std::sqrt(1.5 + ({0}) * ({0}))", "(-{0})", "std::fabs({0})",
+    "std::cbrt(2.0 + std::sin({0}))", "std::pow(1.5 + std::cos({0}), 2)",
+    "ct::stop_gradient({0})", "std::erf({0})", "std::sinh(std::sin({0}))",
+]
+BINARY = [
+    "({0} + {1})", "({0} - {1})", "({0} * {1})",
+    "({0} / (1.5 + std::sin({1})))", "({0} / (2.0 + ({1}) * ({1})))",
+    "std::hypot({0}, 1.0 + ({1}) * ({1}))", "std::atan2({0}, 1.5 + std::cos({1}))",
+    "std::fmax({0}, {1})", "std::fmin({0}, {1})",
+    "std::pow(1.25 + std::cos({0}), std::sin({1}))",
+]
+COMPARE = ["<", ">", "<=", ">="]
+
+
+class Scope:
+    """Variables visible at one point, by kind."""
+
+    def __init__(self, parent=None):
+        self.parent = parent
+        self.names = {}  # name -> (kind, extra)
+
+    def add(self, name, kind, extra=None):
+        self.names[name] = (kind, extra)
+
+    def all(self):
+        found = dict(self.parent.all()) if self.parent else {}
+        found.update(self.names)
+        return found
+
+    def of(self, *kinds):
+        return [(n, e) for n, (k, e) in self.all().items() if k in kinds]
+
+
+class Function:
+    """One function being generated: its parameters and body lines."""
+
+    def __init__(self, name, params, is_main):
+        self.name = name
+        self.params = params  # [(role, name, length)]
+        self.is_main = is_main
+        self.lines = []
+
+
+class Generator:
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.counter = 0
+        self.helpers = []  # rendered helper functions (text over `real`)
+        self.rules = []  # custom rules, rendered
+        self.callable = []  # (name, signature kind)
+        self.uses_struct = False
+
+    def fresh(self, prefix):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    # -- expressions ------------------------------------------------------
+
+    def index(self, length, scope, loop_vars):
+        """An in-bounds integer index into an array of `length`."""
+        r = self.rng
+        ints = [n for n, _ in scope.of("int")]
+        choice = r.random()
+        if loop_vars and choice < 0.5:
+            return f"({r.choice(loop_vars)} + {r.randrange(length)}) % {length}"
+        if ints and choice < 0.8:
+            return f"({r.choice(ints)} + {r.randrange(length)}) % {length}"
+        return str(r.randrange(length))
+
+    def leaf(self, scope, loop_vars):
+        r = self.rng
+        options = []
+        for name, _ in scope.of("scalar"):
+            options.append(name)
+        for name, length in scope.of("input", "inout", "array", "stdarray"):
+            options.append(f"{name}[{self.index(length, scope, loop_vars)}]")
+        for name, dims in scope.of("matrix"):
+            i = self.index(dims[0], scope, loop_vars)
+            j = self.index(dims[1], scope, loop_vars)
+            options.append(f"{name}[{i}][{j}]")
+        for name, _ in scope.of("vec2"):
+            options.append(f"{name}.{r.choice(['x', 'y'])}")
+            options.append(f"{name}.dot({name})")
+        for name, _ in scope.of("int"):
+            if self.chance(0.2):
+                options.append(f"static_cast<real>({name})")
+        if not options or self.chance(0.15):
+            return r.choice(["0.5", "1.25", "2.0", "0.75", "3.0"])
+        return r.choice(options)
+
+    def expr(self, scope, loop_vars, depth=0):
+        r = self.rng
+        if depth >= 3 or self.chance(0.3):
+            return self.leaf(scope, loop_vars)
+        pick = r.random()
+        if pick < 0.35:
+            return r.choice(UNARY).format(self.expr(scope, loop_vars, depth + 1))
+        if pick < 0.8:
+            return r.choice(BINARY).format(self.expr(scope, loop_vars, depth + 1),
+                                           self.expr(scope, loop_vars, depth + 1))
+        if pick < 0.9 and self.callable:
+            return self.call(scope, loop_vars, depth)
+        cond = self.condition(scope, loop_vars)
+        return (f"({cond} ? {self.expr(scope, loop_vars, depth + 1)} : "
+                f"{self.expr(scope, loop_vars, depth + 1)})")
+
+    def call(self, scope, loop_vars, depth):
+        r = self.rng
+        name, kind, length = r.choice(self.callable)
+        x = self.expr(scope, loop_vars, depth + 1)
+        if kind == "scalar":
+            return f"{name}({x})"
+        if kind == "recursive":
+            return f"{name}({x}, {r.randrange(4)})"
+        # A helper reading memory: pass an array of at least `length`.
+        arrays = [(n, l) for n, l in scope.of("input", "inout", "array")
+                  if l >= length]
+        if not arrays:
+            return f"{name}_s({x})"
+        array = r.choice(arrays)[0]
+        return f"{name}({array}, {x})"
+
+    def condition(self, scope, loop_vars):
+        r = self.rng
+        ints = [n for n, _ in scope.of("int")] + list(loop_vars)
+        if ints and self.chance(0.5):
+            return f"{r.choice(ints)} {r.choice(COMPARE)} {r.randrange(5)}"
+        return (f"{self.expr(scope, loop_vars, 2)} {r.choice(COMPARE)} "
+                f"{r.choice(['0.0', '0.5', '-0.25', '1.0'])}")
+
+    # -- statements -------------------------------------------------------
+
+    def lvalue(self, scope, loop_vars):
+        """A place to assign to, or None."""
+        r = self.rng
+        options = [n for n, _ in scope.of("scalar")]
+        for name, length in scope.of("array", "stdarray", "inout"):
+            options.append(f"{name}[{self.index(length, scope, loop_vars)}]")
+        for name, dims in scope.of("matrix"):
+            options.append(f"{name}[{self.index(dims[0], scope, loop_vars)}]"
+                           f"[{self.index(dims[1], scope, loop_vars)}]")
+        for name, _ in scope.of("vec2"):
+            options.append(f"{name}.{r.choice(['x', 'y'])}")
+        return r.choice(options) if options else None
+
+    def block(self, fn, scope, loop_vars, depth, count, indent):
+        inner = Scope(scope)
+        for _ in range(count):
+            self.statement(fn, inner, loop_vars, depth, indent)
+
+    def emit(self, fn, indent, text):
+        fn.lines.append("  " * indent + text)
+
+    def statement(self, fn, scope, loop_vars, depth, indent):
+        r = self.rng
+        e = lambda: self.expr(scope, loop_vars)
+        kinds = ["decl", "assign", "assign", "compound", "array", "if",
+                 "loop", "ref", "pointer", "struct", "matrix", "stdarray"]
+        if depth >= 2:
+            kinds = ["decl", "assign", "assign", "compound", "if"]
+        kind = r.choice(kinds)
+        if kind == "decl":
+            name = self.fresh("v")
+            self.emit(fn, indent, f"real {name} = {e()};")
+            scope.add(name, "scalar")
+        elif kind in ("assign", "compound"):
+            target = self.lvalue(scope, loop_vars)
+            if target is None:
+                return self.statement(fn, scope, loop_vars, depth, indent)
+            op = "=" if kind == "assign" else r.choice(["+=", "-=", "*="])
+            value = e()
+            if op == "*=":
+                value = f"std::cos({value})"
+            self.emit(fn, indent, f"{target} {op} {value};")
+        elif kind == "array":
+            name, length = self.fresh("a"), r.randint(2, 5)
+            if self.chance(0.3):
+                init = "{}"
+            else:
+                init = "{" + ", ".join(e() for _ in range(r.randint(1, length))) + "}"
+            self.emit(fn, indent, f"real {name}[{length}] = {init};")
+            scope.add(name, "array", length)
+        elif kind == "matrix":
+            name, rows, cols = self.fresh("m"), r.randint(2, 3), r.randint(2, 3)
+            init = "{}" if self.chance(0.5) else "{{" + e() + "}, {" + e() + "}}"
+            self.emit(fn, indent, f"real {name}[{rows}][{cols}] = {init};")
+            scope.add(name, "matrix", (rows, cols))
+        elif kind == "stdarray":
+            name, length = self.fresh("q"), r.randint(2, 4)
+            self.emit(fn, indent, f"std::array<real, {length}> {name}{{}};")
+            scope.add(name, "stdarray", length)
+            if self.chance(0.5):
+                var = self.fresh("e")
+                body = self.lvalue(scope, loop_vars) or name + "[0]"
+                self.emit(fn, indent, f"for (real &{var} : {name}) {{")
+                inner = Scope(scope)
+                inner.add(var, "scalar")
+                self.emit(fn, indent + 1, f"{var} = {self.expr(inner, loop_vars)};")
+                self.emit(fn, indent, "}")
+        elif kind == "struct":
+            name = self.fresh("s")
+            self.uses_struct = True
+            self.emit(fn, indent, f"Vec2 {name}{{{e()}, {e()}}};")
+            scope.add(name, "vec2")
+            if self.chance(0.5):
+                other = self.fresh("s")
+                self.emit(fn, indent, f"Vec2 {other} = {name} * {e()} + {name};")
+                scope.add(other, "vec2")
+        elif kind == "ref":
+            target = self.lvalue(scope, loop_vars)
+            if target is None or "." in target:
+                return
+            name = self.fresh("r")
+            self.emit(fn, indent, f"real &{name} = {target};")
+            scope.add(name, "scalar")
+        elif kind == "pointer":
+            arrays = scope.of("input", "array")
+            if not arrays:
+                return
+            array, length = r.choice(arrays)
+            offset = r.randrange(length)
+            name = self.fresh("p")
+            const = "const " if any(n == array for n, _ in scope.of("input")) else ""
+            self.emit(fn, indent, f"{const}real *{name} = {array} + {offset};")
+            scope.add(name, "input" if const else "array", length - offset)
+        elif kind == "if":
+            self.emit(fn, indent, f"if ({self.condition(scope, loop_vars)}) {{")
+            self.branch_body(fn, scope, loop_vars, depth, indent + 1)
+            if self.chance(0.5):
+                self.emit(fn, indent, "} else {")
+                self.branch_body(fn, scope, loop_vars, depth, indent + 1)
+            self.emit(fn, indent, "}")
+        elif kind == "loop":
+            self.loop(fn, scope, loop_vars, depth, indent)
+
+    def branch_body(self, fn, scope, loop_vars, depth, indent):
+        self.block(fn, scope, loop_vars, depth + 1, self.rng.randint(1, 2), indent)
+        if fn.is_main and self.chance(0.15):
+            self.emit(fn, indent, f"return {self.expr(scope, loop_vars)};")
+
+    def loop(self, fn, scope, loop_vars, depth, indent):
+        r = self.rng
+        var = self.fresh("i")
+        trips = r.randint(1, 5)
+        form = r.choice(["for", "for", "while", "do", "le", "shared"])
+        inner_vars = loop_vars + [var]
+        body_scope = Scope(scope)
+        if form == "for":
+            self.emit(fn, indent, f"for (int {var} = 0; {var} < {trips}; ++{var}) {{")
+        elif form == "le":
+            self.emit(fn, indent, f"for (int {var} = 0; {var} <= {trips - 1}; {var}++) {{")
+        elif form == "while":
+            self.emit(fn, indent, f"int {var} = 0;")
+            self.emit(fn, indent, f"while ({var} < {trips}) {{")
+        elif form == "do":
+            self.emit(fn, indent, f"int {var} = 0;")
+            self.emit(fn, indent, "do {")
+        else:  # two loops sharing one counter
+            self.emit(fn, indent, f"int {var} = 0;")
+            self.emit(fn, indent, f"while ({var} < {trips}) {{")
+            self.emit(fn, indent + 1, f"{var}++;")
+            self.emit(fn, indent, "}")
+            self.emit(fn, indent, f"for (; {var} < {trips + r.randint(1, 3)}; ++{var}) {{")
+        self.block(fn, body_scope, inner_vars, depth + 1, r.randint(1, 3), indent + 1)
+        if self.chance(0.2):
+            jump = r.choice(["break", "continue"])
+            self.emit(fn, indent + 1, f"if ({self.condition(body_scope, inner_vars)}) {{")
+            if form in ("while", "do"):
+                self.emit(fn, indent + 2, f"++{var};")
+            self.emit(fn, indent + 2, f"{jump};")
+            self.emit(fn, indent + 1, "}")
+        if form == "while":
+            self.emit(fn, indent + 1, f"++{var};")
+            self.emit(fn, indent, "}")
+        elif form == "do":
+            self.emit(fn, indent + 1, f"++{var};")
+            self.emit(fn, indent, f"}} while ({var} < {trips});")
+        else:
+            self.emit(fn, indent, "}")
+        if form in ("while", "do", "shared") and self.chance(0.3):
+            scope.add(var, "int")
+
+    # -- helpers and the function ----------------------------------------
+
+    def make_helpers(self):
+        r = self.rng
+        for _ in range(r.randint(0, 3)):
+            kind = r.choice(["scalar", "memory", "recursive", "rule"])
+            name = self.fresh("h")
+            if kind == "scalar":
+                fn = Function(name, [("scalar", "x", 0)], False)
+                scope = Scope()
+                scope.add("x", "scalar")
+                self.block(fn, scope, [], 1, r.randint(1, 3), 1)
+                body = "\n".join(fn.lines)
+                self.helpers.append(f"real {name}(real x) {{\n{body}\n"
+                                    f"  return {self.expr(scope, [])};\n}}")
+                self.callable.append((name, "scalar", 0))
+            elif kind == "memory":
+                length = r.randint(2, 4)
+                fn = Function(name, [], False)
+                scope = Scope()
+                scope.add("p", "input", length)
+                scope.add("x", "scalar")
+                self.block(fn, scope, [], 1, r.randint(1, 3), 1)
+                body = "\n".join(fn.lines)
+                self.helpers.append(
+                    f"real {name}(const real *p, real x) {{\n{body}\n"
+                    f"  return {self.expr(scope, [])};\n}}\n"
+                    f"real {name}_s(real x) {{\n  real t[{length}] = {{x, x * x}};\n"
+                    f"  return {name}(t, x);\n}}")
+                self.callable.append((name, "memory", length))
+            elif kind == "recursive":
+                self.helpers.append(
+                    f"real {name}(real x, int d) {{\n  if (d <= 0)\n    return x;\n"
+                    f"  return std::sin({name}(x, d - 1)) * 0.75 + x * 0.5;\n}}")
+                self.callable.append((name, "recursive", 0))
+            else:
+                # A function with a custom gradient rule: its body is never
+                # differentiated; the rule is exact.
+                self.helpers.append(
+                    f"real {name}(real x) {{ return std::sin(x) * x; }}")
+                self.rules.append(name)
+                self.callable.append((name, "scalar", 0))
+
+    def make_function(self):
+        r = self.rng
+        params = []
+        for _ in range(r.randint(1, 3)):
+            params.append(("scalar", self.fresh("x"), 0))
+        for _ in range(r.randint(0, 2)):
+            params.append(("input", self.fresh("c"), r.randint(2, 4)))
+        if self.chance(0.3):
+            params.append(("inout", self.fresh("o"), r.randint(2, 3)))
+        if self.chance(0.5):
+            params.append(("int", self.fresh("n"), 0))
+        r.shuffle(params)
+        fn = Function("f", params, True)
+        scope = Scope()
+        for role, name, length in params:
+            scope.add(name, role, length)
+        self.block(fn, scope, [], 0, r.randint(2, 7), 1)
+        self.emit(fn, 1, f"return {self.expr(scope, [])};")
+        return fn
+
+
+def render_signature(params):
+    out = []
+    for role, name, length in params:
+        if role == "scalar":
+            out.append(f"real {name}")
+        elif role == "input":
+            out.append(f"const real *{name}")
+        elif role == "inout":
+            out.append(f"real *{name}")
+        else:
+            out.append(f"int {name}")
+    return ", ".join(out)
+
+
+STRUCT = """struct Vec2 {
+  real x, y;
+  real dot(const Vec2 &o) const { return x * o.x + y * o.y; }
+  Vec2 operator+(const Vec2 &o) const { return {x + o.x, y + o.y}; }
+  Vec2 operator*(real s) const { return {x * s, y * s}; }
+};"""
+
+
+def generate(seed):
+    """Returns (function text over `real`, params, rule names, seed)."""
+    g = Generator(seed)
+    g.make_helpers()
+    fn = g.make_function()
+    parts = []
+    if g.uses_struct:
+        parts.append(STRUCT)
+    parts.extend(g.helpers)
+    body = "\n".join(fn.lines)
+    parts.append(f"DIFFERENTIABLE real f({render_signature(fn.params)}) {{\n"
+                 f"{body}\n}}")
+    return "\n".join(parts), fn.params, g.rules
