@@ -343,6 +343,10 @@ bool ActivityAnalysis::hasShadow(Value value) const {
   return variedMemory.contains(root) && usefulMemory.contains(root);
 }
 
+bool ActivityAnalysis::isUsefulMemory(Value value) const {
+  return usefulMemory.contains(getMemoryRoot(value));
+}
+
 bool ActivityAnalysis::isArgumentConnected(unsigned index) const {
   Value arg = function.getArgument(index);
   if (isShadowedType(arg.getType()))

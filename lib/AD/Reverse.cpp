@@ -324,8 +324,11 @@ void ReverseEmitter::accumulateCallAdjoints(
 LogicalResult ReverseEmitter::checkStoresIntoConstantMemory() {
   bool lost = false;
   primal.walk([&](memref::StoreOp store) {
+    // A derivative is lost only where what is stored is read back into an
+    // output; memory nothing reads usefully carries none away.
     if (activity.hasShadow(store.getMemRef()) ||
-        !activity.isActive(store.getValueToStore()))
+        !activity.isActive(store.getValueToStore()) ||
+        !activity.isUsefulMemory(store.getMemRef()))
       return;
     store.emitError("cannot differentiate: a value that carries a derivative "
                     "is stored into memory that is constant here (a "

@@ -6,8 +6,10 @@
 // header, which may alias any argument: a loop that reads the tape and
 // writes a user's array gets run-time overlap checks, and when LLVM hoists
 // those out of an outer loop they cover the whole tape and fail. One alias
-// scope per module says what holds: slot accesses are in `tape`, and every
-// other access in a function that uses a tape is `noalias` of it.
+// scope per module says what holds: slot accesses (and the tape helpers'
+// calls) are in `tape`, and every other load, store or memory intrinsic in
+// a function that uses a tape is `noalias` of it. Other calls get neither:
+// one may be handed the tape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +51,11 @@ struct TapeAliasScopes : PassWrapper<TapeAliasScopes, OperationPass<ModuleOp>> {
           access.setAliasScopes(inTape);
           return;
         }
+        // A call may be handed the tape (a split pullback's forward half
+        // pushes onto its caller's tape), and its body inlined with the
+        // call's scopes: say nothing about it.
+        if (isa<LLVM::CallOp, LLVM::InvokeOp>(access.getOperation()))
+          return;
         SmallVector<Attribute> noalias;
         if (ArrayAttr old = access.getNoAliasScopesOrNull())
           llvm::append_range(noalias, old);

@@ -189,6 +189,11 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
   case clang::CK_LValueToRValue: {
     if (Value constant = lowerGlobalConstant(sub))
       return constant;
+    // `c ? x : y` read as a value: each arm is read in its own branch, so
+    // no place has to be chosen (`return x > y ? x : y;`).
+    if (const auto *conditional =
+            dyn_cast<clang::ConditionalOperator>(strip(sub)))
+      return lowerConditional(conditional);
     std::optional<Address> place = lowerLValue(sub);
     return place ? load(*place, l) : nullptr;
   }

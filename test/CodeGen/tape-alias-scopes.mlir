@@ -50,6 +50,19 @@ func.func @pushes(%v: f64) -> f64 {
   return %r : f64
 }
 
+// A call handed the tape (a split pullback's forward half, recursion)
+// writes it: it gets no scope at all.
+// CHECK-LABEL: llvm.func @passes_tape
+// CHECK: llvm.call @forward_half(%{{[0-9]+}}, %arg0) : (!llvm.ptr, f64) -> ()
+func.func private @forward_half(%t: !ct.tape, %x: f64)
+func.func @passes_tape(%x: f64) -> f64 {
+  %t = ct.tape_init : !ct.tape
+  call @forward_half(%t, %x) : (!ct.tape, f64) -> ()
+  %r = ct.tape_pop %t : f64
+  ct.tape_free %t
+  return %r : f64
+}
+
 // CHECK-LABEL: llvm.func @no_tape
 // CHECK-NOT: alias_scopes
 // CHECK-NOT: noalias_scopes

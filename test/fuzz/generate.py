@@ -11,7 +11,8 @@ scalars, pointers to input and in/out memory, local and nested arrays,
 std::array, structs of one floating type with member functions and
 operators, references, pointer arithmetic, every loop form with break,
 continue and early return, branches, calls, bounded recursion, <cmath>,
-ct::stop_gradient and custom gradient rules.
+ct::stop_gradient (spelled STOP_GRADIENT: the reference replays the value
+it had at the unperturbed point) and custom gradient rules.
 
 Statements are emitted one per line, and compound statements open with a
 line ending in `{` and close with a line that is only `}`, so that the
@@ -27,7 +28,7 @@ UNARY = [
     "std::exp(std::sin({0}))", "std::log(1.0 + ({0}) * ({0}))",
     "std::sqrt(1.5 + ({0}) * ({0}))", "(-{0})", "std::fabs({0})",
     "std::cbrt(2.0 + std::sin({0}))", "std::pow(1.5 + std::cos({0}), 2)",
-    "ct::stop_gradient({0})", "std::erf({0})", "std::sinh(std::sin({0}))",
+    "STOP_GRADIENT({0})", "std::erf({0})", "std::sinh(std::sin({0}))",
 ]
 BINARY = [
     "({0} + {1})", "({0} - {1})", "({0} * {1})",

@@ -46,6 +46,8 @@ public:
   bool isActive(mlir::Value value) const;
   /// Memory (a memref or a tape) that needs a shadow.
   bool hasShadow(mlir::Value value) const;
+  /// Memory whose contents, once loaded, can influence an output.
+  bool isUsefulMemory(mlir::Value value) const;
   /// Whether argument `index` can influence any output.
   bool isArgumentConnected(unsigned index) const;
   /// Whether the function owning memory argument `argument` may write

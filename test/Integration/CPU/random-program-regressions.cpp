@@ -34,7 +34,47 @@
   return callee(c3[n % 3], x1, a, x2, c3) * m[n % 3][(n + 2) % 3] + x2;
 }
 
+// A recursive helper: the pullback hands its tape to the helper's forward
+// half, which pushes onto it. At -O2 that call was taken for one that
+// cannot touch the tape and the tape's set-up was deleted (a crash).
+double recurse(double x, int depth) {
+  if (depth <= 0)
+    return x;
+  return std::sin(recurse(x, depth - 1)) * 0.75 + x * 0.5;
+}
+
+[[ct::differentiable]] double recursive(double x, const double *c) {
+  double v = c[1];
+  double a = recurse(x / (1.5 + std::sin(v)) > 1.0 ? c[2] : c[0], 3);
+  double b = recurse(std::fabs(v) > 0.5 ? v : x, 3) / (2.0 + c[2] * c[2]);
+  return a * std::cos(x) + b * x;
+}
+
 int main() {
+  {
+    double x = 0.4, c[3] = {0.3, -0.6, 0.8}, dc[3] = {}, dx = 0;
+    ct::gradient<recursive>(x, c, &dx, dc);
+    check::near("recursive.x", dx,
+                check::centralDifference(
+                    [&](double t) { return recursive(t, c); }, x),
+                1e-7);
+    for (int i = 0; i < 3; ++i)
+      check::near("recursive.c", dc[i],
+                  check::differenceAt(c, i, [&] { return recursive(x, c); }),
+                  1e-7);
+    double v = 0.7, vc[3] = {0.2, -0.4, 0.5}, hx = 0, hc[3] = {};
+    ct::hvp<recursive>(x, c, v, vc, &hx, hc);
+    auto gradientAlong = [&](double t) {
+      double shifted[3], d[3] = {}, d0 = 0;
+      for (int i = 0; i < 3; ++i)
+        shifted[i] = c[i] + t * vc[i];
+      ct::gradient<recursive>(x + t * v, shifted, &d0, d);
+      return d0;
+    };
+    check::near("recursive.hvp", hx,
+                check::centralDifference(gradientAlong, 0.0), 1e-6);
+  }
+
   // rebuiltBranch at n = 4 is (c3[2] + stop(x2)) * g(c4) + x2 with
   // g = c4[0] / (1.5 + sin c4[1]).
   double c3[3] = {0.5, 1.5, 2}, c4[2] = {0.3, 0.2};

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Random-program testing of the whole pipeline.
+
+For each seed: generate a program (generate.py, harness.py), check that it is
+valid C++ without the plugin, build it with the plugin at -O0 and -O2, run
+both, and classify the outcome:
+
+  ok          built, every oracle passed, -O0 and -O2 agree
+  crash       the compiler died (signal, LLVM's crash banner, an internal
+              error)
+  rejected    the plugin refused it (the generator uses only what the
+              README lists as supported, so every refusal is a failure)
+  wrong       an oracle failed
+  mismatch    -O0 and -O2 computed different numbers
+  runtime     the program crashed or hung
+  invalid     the generator produced bad C++ (a bug of the fuzzer)
+
+Failures are reduced (statements deleted while the same failure persists)
+and saved with the compiler's output under the output directory.
+
+  fuzz.py --build build --seed 0 --count 200 [--jobs N] [--out fuzz-failures]
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from harness import program, render_program  # noqa: E402
+from reduce import reduce_lines  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(os.path.dirname(HERE))
+CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump", "internal error",
+                 "Assertion", "UNREACHABLE", "AddressSanitizer",
+                 "runtime error:", "Cotangent crashed")
+
+
+class Toolchain:
+    def __init__(self, build, clang):
+        self.clang = clang
+        self.plugin = os.path.join(build, "lib", "CotangentPlugin.so")
+        self.flags = ["-std=c++20", "-I", os.path.join(SOURCE, "runtime", "include"),
+                      "-I", HERE]
+
+
+def run(command, timeout):
+    try:
+        p = subprocess.run(command, capture_output=True, text=True,
+                           timeout=timeout)
+        return p.returncode, p.stdout + p.stderr
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"")
+        return None, out.decode() if isinstance(out, bytes) else out
+
+
+def first_error(output):
+    """The first error message, without its location (the reducer keeps a
+    rejection while this stays the same)."""
+    for line in output.splitlines():
+        m = re.search(r"error: (.*)", line)
+        if m:
+            return m.group(1)
+    return ""
+
+
+def values(output):
+    found = {}
+    for line in output.splitlines():
+        if line.startswith("value "):
+            _, name, number = line.split()
+            found[name] = float(number)
+    return found
+
+
+def compare(o0, o2):
+    """Names of numbers that differ between the -O0 and -O2 runs."""
+    a, b = values(o0), values(o2)
+    differ = []
+    for name in sorted(set(a) & set(b)):
+        x, y = a[name], b[name]
+        if x != x and y != y:
+            continue
+        if abs(x - y) > 1e-9 * max(1.0, abs(x), abs(y)):
+            differ.append(f"{name}: -O0 {x!r} -O2 {y!r}")
+    return differ
+
+
+def classify(tools, source, workdir):
+    """(outcome, detail) of one program text."""
+    path = os.path.join(workdir, "program.cpp")
+    with open(path, "w") as f:
+        f.write(source)
+    code, out = run([tools.clang, *tools.flags, "-fsyntax-only",
+                     "-Wno-unknown-attributes", path], 60)
+    if code != 0:
+        return "invalid", out
+    outputs = {}
+    for level in ("-O0", "-O2"):
+        exe = os.path.join(workdir, "program" + level)
+        code, out = run([tools.clang, *tools.flags, level,
+                         "-fplugin=" + tools.plugin, "-w", path, "-o", exe], 120)
+        if code is None:
+            return "crash", "compile timed out\n" + out
+        if code < 0 or any(m in out for m in CRASH_MARKERS):
+            return "crash", out
+        if code != 0:
+            return "rejected", out
+        code, out = run([exe], 30)
+        if code is None:
+            return "runtime", f"{level}: timed out\n{out}"
+        if code < 0:
+            return "runtime", f"{level}: signal {-code}\n{out}"
+        if "FAIL" in out or code != 0:
+            return "wrong", f"{level}:\n" + "\n".join(
+                l for l in out.splitlines() if "FAIL" in l or "oracles" in l)
+        outputs[level] = out
+    differ = compare(outputs["-O0"], outputs["-O2"])
+    if differ:
+        return "mismatch", "\n".join(differ)
+    return "ok", ""
+
+
+def signature(outcome, detail):
+    """What must stay the same while reducing."""
+    if outcome == "rejected":
+        return outcome, first_error(detail)
+    if outcome == "crash":
+        m = re.search(r"#\d+ 0x[0-9a-f]+ (cotangent::\S+)", detail)
+        return outcome, m.group(1) if m else ""
+    return outcome, ""
+
+
+def check_seed(tools, seed, out_dir, reduce):
+    text, params, rules = program(seed)
+    with tempfile.TemporaryDirectory(prefix="ct-fuzz-") as work:
+        outcome, detail = classify(tools, render_program(text, params, rules, seed), work)
+        if outcome == "ok" or out_dir is None:
+            return seed, outcome, detail
+        reduced = text
+        if reduce:
+            wanted = signature(outcome, detail)
+
+            def still_fails(lines):
+                candidate = "\n".join(lines)
+                got = classify(tools, render_program(candidate, params, rules, seed), work)
+                return signature(*got) == wanted
+
+            reduced = "\n".join(reduce_lines(text.split("\n"), still_fails))
+            outcome, detail = classify(
+                tools, render_program(reduced, params, rules, seed), work)
+        os.makedirs(out_dir, exist_ok=True)
+        base = os.path.join(out_dir, f"{outcome}-seed{seed}")
+        with open(base + ".cpp", "w") as f:
+            f.write(render_program(reduced, params, rules, seed))
+        with open(base + ".txt", "w") as f:
+            f.write(detail)
+        return seed, outcome, detail
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
+    parser.add_argument("--clang", default=shutil.which("clang++-22") or "clang++")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--out", default="fuzz-failures",
+                        help="where reduced failures go")
+    parser.add_argument("--no-reduce", action="store_true")
+    parser.add_argument("--print", action="store_true",
+                        help="print the program of --seed and stop")
+    args = parser.parse_args()
+
+    if args.print:
+        text, params, rules = program(args.seed)
+        print(render_program(text, params, rules, args.seed))
+        return 0
+    tools = Toolchain(args.build, args.clang)
+    if not os.path.exists(tools.plugin):
+        print(f"fuzz: no plugin at {tools.plugin}; build first", file=sys.stderr)
+        return 2
+    counts = {}
+    failures = []
+    seeds = range(args.seed, args.seed + args.count)
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        jobs = [pool.submit(check_seed, tools, s, args.out, not args.no_reduce)
+                for s in seeds]
+        for job in concurrent.futures.as_completed(jobs):
+            seed, outcome, detail = job.result()
+            counts[outcome] = counts.get(outcome, 0) + 1
+            if outcome != "ok":
+                failures.append((seed, outcome, detail))
+                first = detail.strip().splitlines()[:3]
+                print(f"fuzz: seed {seed}: {outcome}: " + " | ".join(first)[:300],
+                      flush=True)
+    summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    print(f"fuzz: {args.count} programs from seed {args.seed}: {summary}")
+    if failures:
+        print(f"fuzz: reduced failures in {os.path.abspath(args.out)}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

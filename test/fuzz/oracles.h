@@ -1,0 +1,238 @@
+//===- oracles.h - Checks of a random program's derivatives ---------------===//
+//
+// A random program's `main` describes `f` through flat adapters: its active
+// inputs as one vector (scalars, then array elements, in parameter order),
+// its outputs as another (the return value, then the final contents of
+// in/out memory). run() checks every derivative against references that
+// need no hand-written derivative:
+//
+//   value  the value every entry point returns equals a plain call;
+//   fd     each column of the Jacobian against central differences of the
+//          long double version of f (a coordinate where two step sizes
+//          disagree is a kink: it is skipped, not failed);
+//   dot    forward and reverse agree: w . (J v) == (J^T w) . v;
+//   hvp    symmetry v . H u == u . H v, and H v against central differences
+//          of the gradient (kinks skipped the same way).
+//
+// Each check prints `check <name>: ok|FAIL|skip ...`; every number the
+// oracles compute is also printed as `value <name> <number>`, so that the
+// driver can compare the -O0 and -O2 builds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_FUZZ_ORACLES_H
+#define COTANGENT_FUZZ_ORACLES_H
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+namespace fuzz {
+
+using Vec = std::vector<double>;
+using LVec = std::vector<long double>;
+
+struct Adapters {
+  int inputs = 0, outputs = 0;
+  /// outputs = f(inputs), in double and long double.
+  std::function<void(const double *, double *)> primal;
+  std::function<void(const long double *, long double *)> reference;
+  /// Reverse mode with output seeds w: returns f's value, adjoints into g.
+  std::function<double(const double *, const double *, double *)> pullback;
+  /// Forward mode along v: returns f's value, output tangents into jv.
+  std::function<double(const double *, const double *, double *)> jvp;
+  /// H v into hv (scalar f without in/out memory only).
+  std::function<void(const double *, const double *, double *)> hvp;
+  /// The gradient (seed 1), for differences of the gradient.
+  std::function<double(const double *, double *)> gradient;
+};
+
+inline int failures = 0;
+
+/// ct::stop_gradient in the long double reference: at the unperturbed point
+/// each value is recorded; at the perturbed points the recorded values are
+/// replayed in the same order, so that differences do not see through them.
+struct Frozen {
+  std::vector<long double> values;
+  size_t next = 0;
+  bool replaying = false, diverged = false;
+};
+inline Frozen frozenState;
+
+template <class T> T frozen(T x) {
+  Frozen &s = frozenState;
+  if (!s.replaying) {
+    s.values.push_back(x);
+    return x;
+  }
+  if (s.next >= s.values.size()) {
+    s.diverged = true;
+    return x;
+  }
+  return static_cast<T>(s.values[s.next++]);
+}
+
+inline bool close(double a, double b, double tolerance) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::isnan(a) && std::isnan(b);
+  return std::fabs(a - b) <=
+         tolerance * std::fmax(1.0, std::fmax(std::fabs(a), std::fabs(b)));
+}
+
+inline void expect(const char *name, int index, double actual,
+                   double expected, double tolerance) {
+  std::printf("value %s.%d %.17g\n", name, index, actual);
+  if (close(actual, expected, tolerance)) {
+    std::printf("check %s.%d: ok\n", name, index);
+    return;
+  }
+  ++failures;
+  std::printf("check %s.%d: FAIL actual=%.17g expected=%.17g\n", name, index,
+              actual, expected);
+}
+
+inline void skip(const char *name, int index, const char *why) {
+  std::printf("check %s.%d: skip (%s)\n", name, index, why);
+}
+
+/// Column `i` of the Jacobian by central differences in long double with
+/// step h; false when an evaluation is not finite.
+inline bool difference(const Adapters &a, const Vec &x, int i, long double h,
+                       LVec &column) {
+  LVec lx(x.begin(), x.end()), plus(a.outputs), minus(a.outputs);
+  frozenState = Frozen{};
+  a.reference(lx.data(), plus.data());
+  frozenState.replaying = true;
+  lx[i] = x[i] + h;
+  a.reference(lx.data(), plus.data());
+  bool replayedAll = frozenState.next == frozenState.values.size();
+  frozenState.next = 0;
+  lx[i] = x[i] - h;
+  a.reference(lx.data(), minus.data());
+  replayedAll = replayedAll && frozenState.next == frozenState.values.size();
+  if (frozenState.diverged || !replayedAll)
+    return false; // control flow changed nearby
+  column.resize(a.outputs);
+  for (int k = 0; k < a.outputs; ++k) {
+    column[k] = (plus[k] - minus[k]) / (2 * h);
+    if (!std::isfinite(static_cast<double>(column[k])))
+      return false;
+  }
+  return true;
+}
+
+inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
+               const Vec &u) {
+  Vec out(a.outputs);
+  a.primal(x.data(), out.data());
+  for (double o : out)
+    if (!std::isfinite(o)) {
+      std::printf("check primal: skip (not finite at this point)\n");
+      std::printf("oracles: 0 failed\n");
+      return 0;
+    }
+
+  // Reverse mode with seeds w, forward mode along v.
+  Vec g(a.inputs), jv(a.outputs);
+  double value = a.pullback(x.data(), w.data(), g.data());
+  expect("value.pullback", 0, value, out[0], 1e-12);
+  value = a.jvp(x.data(), v.data(), jv.data());
+  expect("value.jvp", 0, value, out[0], 1e-12);
+
+  // The dot-product test: exact up to rounding, kinks included.
+  double forward = 0, reverse = 0, scale = 0;
+  for (int k = 0; k < a.outputs; ++k) {
+    forward += w[k] * jv[k];
+    scale += std::fabs(w[k] * jv[k]);
+  }
+  for (int i = 0; i < a.inputs; ++i) {
+    reverse += g[i] * v[i];
+    scale += std::fabs(g[i] * v[i]);
+  }
+  std::printf("value dot.forward %.17g\n", forward);
+  if (std::fabs(forward - reverse) <= 1e-10 * std::fmax(1.0, scale)) {
+    std::printf("check dot: ok\n");
+  } else {
+    ++failures;
+    std::printf("check dot: FAIL w.Jv=%.17g JTw.v=%.17g\n", forward, reverse);
+  }
+
+  // Each input's column of J against finite differences: reverse mode's
+  // adjoint (w . column) and forward mode's contribution.
+  for (int i = 0; i < a.inputs; ++i) {
+    LVec coarse, fine;
+    long double h = 1e-5L * std::fmax(1.0, std::fabs(x[i]));
+    if (!difference(a, x, i, h, coarse) ||
+        !difference(a, x, i, h / 8, fine)) {
+      skip("fd", i, "not finite nearby");
+      continue;
+    }
+    long double adjoint = 0, adjointFine = 0;
+    for (int k = 0; k < a.outputs; ++k) {
+      adjoint += w[k] * coarse[k];
+      adjointFine += w[k] * fine[k];
+    }
+    if (!close(static_cast<double>(adjoint),
+               static_cast<double>(adjointFine), 1e-6)) {
+      skip("fd", i, "not differentiable here");
+      continue;
+    }
+    expect("fd.reverse", i, g[i], static_cast<double>(adjointFine), 1e-6);
+    // Forward mode along the unit vector e_i.
+    Vec e(a.inputs, 0.0), column(a.outputs);
+    e[i] = 1;
+    a.jvp(x.data(), e.data(), column.data());
+    for (int k = 0; k < a.outputs; ++k)
+      expect("fd.forward", i * a.outputs + k, column[k],
+             static_cast<double>(fine[k]), 1e-6);
+  }
+
+  if (a.hvp) {
+    Vec hv(a.inputs), hu(a.inputs);
+    a.hvp(x.data(), v.data(), hv.data());
+    a.hvp(x.data(), u.data(), hu.data());
+    double uHv = 0, vHu = 0, scale2 = 0;
+    for (int i = 0; i < a.inputs; ++i) {
+      uHv += u[i] * hv[i];
+      vHu += v[i] * hu[i];
+      scale2 += std::fabs(u[i] * hv[i]) + std::fabs(v[i] * hu[i]);
+    }
+    std::printf("value hvp.symmetry %.17g\n", uHv);
+    if (std::fabs(uHv - vHu) <= 1e-9 * std::fmax(1.0, scale2)) {
+      std::printf("check hvp.symmetry: ok\n");
+    } else {
+      ++failures;
+      std::printf("check hvp.symmetry: FAIL uHv=%.17g vHu=%.17g\n", uHv, vHu);
+    }
+    // H v against central differences of the gradient along v.
+    auto gradientAlong = [&](double t, Vec &grad) {
+      Vec shifted(x);
+      for (int i = 0; i < a.inputs; ++i)
+        shifted[i] += t * v[i];
+      grad.assign(a.inputs, 0.0);
+      a.gradient(shifted.data(), grad.data());
+    };
+    Vec gp, gm, gpf, gmf;
+    double h = 1e-5;
+    gradientAlong(h, gp);
+    gradientAlong(-h, gm);
+    gradientAlong(h / 8, gpf);
+    gradientAlong(-h / 8, gmf);
+    for (int i = 0; i < a.inputs; ++i) {
+      double coarse = (gp[i] - gm[i]) / (2 * h);
+      double fine = (gpf[i] - gmf[i]) / (2 * h / 8);
+      if (!std::isfinite(coarse) || !close(coarse, fine, 1e-4)) {
+        skip("hvp.fd", i, "gradient not differentiable here");
+        continue;
+      }
+      expect("hvp.fd", i, hv[i], fine, 1e-4);
+    }
+  }
+  std::printf("oracles: %d failed\n", failures);
+  return failures != 0;
+}
+
+} // namespace fuzz
+
+#endif // COTANGENT_FUZZ_ORACLES_H
