@@ -57,12 +57,12 @@ func.func @takes_tape(%t: !ct.tape, %v: f32) {
 func.func @blocks(%x: f64, %n: index) -> f64 {
   %c1 = arith.constant 1 : index
   %t = ct.tape_init : !ct.tape
-  // CHECK: %[[CLAIMED:.*]] = llvm.call @__ct_tape_claim(%{{.*}}, %[[N]]) : (!llvm.ptr, i64) -> !llvm.ptr
+  // CHECK: %[[CLAIMED:.*]] = llvm.call @__ct_tape_claim(%{{.*}}, %[[N]]) {ct.tape_slot} : (!llvm.ptr, i64) -> !llvm.ptr
   %b = ct.tape_claim %t, %n
   // CHECK: %[[W:.*]] = llvm.getelementptr %[[CLAIMED]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i64
   // CHECK: llvm.store %{{.*}}, %[[W]] {ct.tape_slot} : f64, !llvm.ptr
   ct.tape_write %x, %b[%c1] : f64
-  // CHECK: %[[RELEASED:.*]] = llvm.call @__ct_tape_release(%{{.*}}, %[[N]]) : (!llvm.ptr, i64) -> !llvm.ptr
+  // CHECK: %[[RELEASED:.*]] = llvm.call @__ct_tape_release(%{{.*}}, %[[N]]) {ct.tape_slot} : (!llvm.ptr, i64) -> !llvm.ptr
   %r = ct.tape_release %t, %n
   // CHECK: %[[R:.*]] = llvm.getelementptr %[[RELEASED]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i64
   // CHECK: llvm.load %[[R]] {ct.tape_slot} : !llvm.ptr -> f64
