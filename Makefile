@@ -6,6 +6,9 @@
 #   make demo             build and run the examples
 #   make check-sanitize   the same tests in an ASan+UBSan build (build-san/)
 #   make docs             refresh docs/ from the TableGen definitions
+#   make fuzz             random programs through the whole pipeline
+#                         (FUZZ_SEED, FUZZ_COUNT; failures reduced into
+#                         fuzz-failures/)
 #   make bench            benchmark the workloads (bench/): table, bench/results.json, docs/bench.png
 
 BUILD_DIR  ?= build
@@ -18,7 +21,10 @@ CMAKE_CONFIGURE = cmake -G Ninja -S . -B $(BUILD_DIR) \
   -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
   -DCOTANGENT_SANITIZE=$(SANITIZE) $(CMAKE_ARGS)
 
-.PHONY: all deps build check demo docs bench check-sanitize clean
+FUZZ_SEED  ?= 0
+FUZZ_COUNT ?= 200
+
+.PHONY: all deps build check demo docs bench fuzz check-sanitize clean
 
 all: build
 
@@ -37,6 +43,10 @@ demo: build
 
 docs: build
 	cmake --build $(BUILD_DIR) --target cotangent-docs
+
+fuzz: build
+	python3 test/fuzz/fuzz.py --build $(BUILD_DIR) --clang clang++-22 \
+	  --seed $(FUZZ_SEED) --count $(FUZZ_COUNT) --out fuzz-failures
 
 bench: build
 	@scripts/install-deps.sh bench

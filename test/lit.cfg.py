@@ -12,7 +12,8 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".cpp", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cotangent_obj_root, "test")
-config.excludes = ["Inputs", "lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "oracles.h"]
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -61,6 +62,7 @@ config.substitutions.append(
      "%s -std=c++20 -Wno-unknown-attributes -I%s -I%s" %
      (config.cotangent_clangxx, runtime_include, check_include)))
 config.substitutions.append(("%cotangent-include", runtime_include))
+config.substitutions.append(("%clangxx-bin", config.cotangent_clangxx))
 config.substitutions.append(("%check-include", check_include))
 if os.path.exists(plugin) and not config.cotangent_sanitize:
     config.available_features.add("plugin")
