@@ -105,11 +105,22 @@ Value buildMathFunction(OpBuilder &b, Location loc,
   case MathKind::Erf: return unary(math::ErfOp());
   case MathKind::Erfc: return unary(math::ErfcOp());
   case MathKind::Hypot: {
-    // sqrt(x^2 + y^2); math has no hypot op.
+    // sqrt(x^2 + y^2); math has no hypot op. At the origin the square
+    // root is taken of 1 and its result replaced by 0, so that no
+    // derivative sees sqrt'(0) = inf: hypot's derivative there is 0 (the
+    // middle of its subgradient), not 0 * inf = NaN.
     Value xx = arith::MulFOp::create(b, loc, args[0], args[0]);
     Value yy = arith::MulFOp::create(b, loc, args[1], args[1]);
-    return math::SqrtOp::create(b, loc,
-                                arith::AddFOp::create(b, loc, xx, yy));
+    Value sum = arith::AddFOp::create(b, loc, xx, yy);
+    Value zero = arith::ConstantOp::create(b, loc, resultType,
+                                           b.getFloatAttr(resultType, 0));
+    Value one = arith::ConstantOp::create(b, loc, resultType,
+                                          b.getFloatAttr(resultType, 1));
+    Value origin = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         sum, zero);
+    Value safe = arith::SelectOp::create(b, loc, origin, one, sum);
+    Value root = math::SqrtOp::create(b, loc, safe);
+    return arith::SelectOp::create(b, loc, origin, zero, root);
   }
   case MathKind::Lgamma:
   case MathKind::Tgamma: {

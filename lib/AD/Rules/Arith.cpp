@@ -34,15 +34,17 @@ Partials negf(R &r, P &) { return {r.c(-1)}; }
 Partials identity(R &r, P &) { return {r.c(1)}; }
 // An integer converted to float carries no derivative.
 Partials none(R &, P &) { return {Value()}; }
-// max/min: the derivative of the operand that is selected; ties go to x.
-Partials maxf(R &r, P &p) {
-  Value takeX = r.cmp(CmpFPredicate::OGE, p.operand(0), p.operand(1));
-  return {r.indicator(takeX), r.sub(r.c(1), r.indicator(takeX))};
+// max/min: the derivative of the operand that is selected; at a tie half
+// of each (as JAX: max(x, x) has derivative 1, and the rule is symmetric).
+Partials pickOrSplit(R &r, P &p, CmpFPredicate takesX) {
+  Value x = p.operand(0), y = p.operand(1);
+  Value tie = r.cmp(CmpFPredicate::OEQ, x, y);
+  Value share = arith::SelectOp::create(r.b, r.loc, tie, r.c(0.5),
+                                        r.indicator(r.cmp(takesX, x, y)));
+  return {share, r.sub(r.c(1), share)};
 }
-Partials minf(R &r, P &p) {
-  Value takeX = r.cmp(CmpFPredicate::OLE, p.operand(0), p.operand(1));
-  return {r.indicator(takeX), r.sub(r.c(1), r.indicator(takeX))};
-}
+Partials maxf(R &r, P &p) { return pickOrSplit(r, p, CmpFPredicate::OGT); }
+Partials minf(R &r, P &p) { return pickOrSplit(r, p, CmpFPredicate::OLT); }
 // select(c, x, y): the condition has no derivative.
 Partials select(R &r, P &p) {
   Value condition = p.operand(0);

@@ -32,11 +32,14 @@ Partials acos(R &r, P &p) {
 Partials atan(R &r, P &p) {
   return {r.recip(r.add(r.c(1), r.square(x(p))))};
 }
-// atan2(y, x): d/dy = x/(x^2+y^2), d/dx = -y/(x^2+y^2)
+// atan2(y, x): d/dy = x/(x^2+y^2), d/dx = -y/(x^2+y^2); 0 at the origin,
+// where atan2 jumps (TensorFlow and JAX give NaN there).
 Partials atan2(R &r, P &p) {
   Value y = p.operand(0), xv = p.operand(1);
   Value norm = r.add(r.square(xv), r.square(y));
-  return {r.div(xv, norm), r.neg(r.div(y, norm))};
+  Value away = r.cmp(arith::CmpFPredicate::UNE, norm, r.c(0));
+  return {r.where(away, r.div(xv, norm)),
+          r.where(away, r.neg(r.div(y, norm)))};
 }
 Partials sinh(R &r, P &p) { return {r.cosh(x(p))}; }
 Partials cosh(R &r, P &p) { return {r.sinh(x(p))}; }
@@ -65,15 +68,21 @@ Partials sqrt(R &r, P &p) { return {r.div(r.c(0.5), p.result())}; }
 Partials rsqrt(R &r, P &p) {
   return {r.neg(r.div(p.result(), r.mul(r.c(2), x(p))))};
 }
-// cbrt' = cbrt/(3x)
+// cbrt' = 1/(3 cbrt^2): +inf at 0, the one-sided limit (cbrt/(3x) was
+// 0/0 there).
 Partials cbrt(R &r, P &p) {
-  return {r.div(p.result(), r.mul(r.c(3), x(p)))};
+  return {r.recip(r.mul(r.c(3), r.square(p.result())))};
 }
-// pow(a, b): d/da = b a^(b-1), d/db = a^b log(a)
+// pow(a, b): d/da = b a^(b-1), 0 where b = 0 (a^0 is constant, also at
+// a = 0); d/db = a^b log(a) where a > 0, 0 elsewhere (as TensorFlow: at
+// a = 0 the limit, below it no real derivative).
 Partials powf(R &r, P &p) {
   Value a = p.operand(0), b = p.operand(1);
   Value power = math::PowFOp::create(r.b, r.loc, a, r.sub(b, r.c(1)));
-  return {r.mul(b, power), r.mul(p.result(), r.log(a))};
+  Value varies = r.cmp(arith::CmpFPredicate::UNE, b, r.c(0));
+  Value positive = r.cmp(arith::CmpFPredicate::OGT, a, r.c(0));
+  return {r.where(varies, r.mul(b, power)),
+          r.where(positive, r.mul(p.result(), r.log(a)))};
 }
 // fpowi(a, n): d/da = n a^(n-1); the integer exponent has no derivative.
 Partials fpowi(R &r, P &p) {
@@ -82,10 +91,17 @@ Partials fpowi(R &r, P &p) {
                                         r.b.getIntegerAttr(n.getType(), 1));
   Value nMinusOne = arith::SubIOp::create(r.b, r.loc, n, one);
   Value power = math::FPowIOp::create(r.b, r.loc, a, nMinusOne);
-  return {r.mul(r.toFloat(n), power), Value()};
+  // a^0 is constant: 0 (not 0 * 0^-1 = NaN at a = 0).
+  Value exponent = r.toFloat(n);
+  Value varies = r.cmp(arith::CmpFPredicate::UNE, exponent, r.c(0));
+  return {r.where(varies, r.mul(exponent, power)), Value()};
 }
-// |x|' = sign(x) (taken as +1 at +0)
-Partials absf(R &r, P &p) { return {r.copysign(r.c(1), x(p))}; }
+// |x|' = sign(x), 0 at 0 (as TensorFlow and JAX: the middle of the
+// subgradient [-1, 1]).
+Partials absf(R &r, P &p) {
+  Value nonzero = r.cmp(arith::CmpFPredicate::UNE, x(p), r.c(0));
+  return {r.where(nonzero, r.copysign(r.c(1), x(p)))};
+}
 // Piecewise-constant functions.
 Partials zero(R &, P &p) {
   return SmallVector<Value>(p.getOperation()->getNumOperands(), Value());

@@ -69,6 +69,10 @@ public:
   mlir::Value indicator(mlir::Value condition) {
     return mlir::arith::SelectOp::create(b, loc, condition, c(1.0), c(0.0));
   }
+  /// `value` where `condition` holds, 0 elsewhere (never 0 * inf = NaN).
+  mlir::Value where(mlir::Value condition, mlir::Value value) {
+    return mlir::arith::SelectOp::create(b, loc, condition, value, c(0.0));
+  }
   mlir::Value cmp(mlir::arith::CmpFPredicate predicate, mlir::Value x,
                   mlir::Value y) {
     return mlir::arith::CmpFOp::create(b, loc, predicate, x, y);

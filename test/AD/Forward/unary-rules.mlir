@@ -251,9 +251,11 @@ func.func @math_cbrt(%x: f64) -> f64 {
 }
 // CHECK-LABEL: func.func private @math_cbrt.jvp.a
 // CHECK-SAME: (%[[X:.*]]: f64, %[[T:.*]]: f64)
+// cbrt' = 1 / (3 cbrt^2), +inf at 0.
 // CHECK: %[[R:.*]] = math.cbrt %[[X]]
-// CHECK: %[[U:.*]] = arith.mulf %[[X]], %cst
-// CHECK: %[[D:.*]] = arith.divf %[[R]], %[[U]]
+// CHECK: %[[RR:.*]] = arith.mulf %[[R]], %[[R]]
+// CHECK: %[[U:.*]] = arith.mulf %[[RR]], %cst
+// CHECK: %[[D:.*]] = arith.divf %{{.*}}, %[[U]]
 // CHECK: %[[DT:.*]] = arith.mulf %[[D]], %[[T]]
 // CHECK: return %{{.*}}, %[[DT]]
 
@@ -261,9 +263,12 @@ func.func @math_absf(%x: f64) -> f64 {
   %r = math.absf %x : f64
   return %r : f64
 }
+// sign(x), 0 at 0.
 // CHECK-LABEL: func.func private @math_absf.jvp.a
 // CHECK-SAME: (%[[X:.*]]: f64, %[[T:.*]]: f64)
-// CHECK: %[[D:.*]] = math.copysign %cst{{.*}}, %[[X]]
+// CHECK: %[[NONZERO:.*]] = arith.cmpf une, %[[X]], %[[ZERO:.*]] : f64
+// CHECK: %[[SIGN:.*]] = math.copysign %cst{{.*}}, %[[X]]
+// CHECK: %[[D:.*]] = arith.select %[[NONZERO]], %[[SIGN]], %[[ZERO]]
 // CHECK: %[[DT:.*]] = arith.mulf %[[D]], %[[T]]
 // CHECK: return %{{.*}}, %[[DT]]
 

@@ -61,10 +61,14 @@ func.func @arith_maximumf(%a: f64, %b: f64) -> f64 {
   %r = arith.maximumf %a, %b : f64
   return %r : f64
 }
+// At a tie each operand gets half.
 // CHECK-LABEL: func.func private @arith_maximumf.pullback.aa
 // CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
-// CHECK: %[[C:.*]] = arith.cmpf oge, %[[X]], %[[Y]]
-// CHECK: arith.select %[[C]]
+// CHECK-DAG: %[[HALF:.*]] = arith.constant 5.000000e-01 : f64
+// CHECK-DAG: %[[TIE:.*]] = arith.cmpf oeq, %[[X]], %[[Y]]
+// CHECK-DAG: %[[C:.*]] = arith.cmpf ogt, %[[X]], %[[Y]]
+// CHECK: %[[PICK:.*]] = arith.select %[[C]]
+// CHECK: arith.select %[[TIE]], %[[HALF]], %[[PICK]]
 // CHECK: return
 
 func.func @arith_minimumf(%a: f64, %b: f64) -> f64 {
@@ -73,8 +77,10 @@ func.func @arith_minimumf(%a: f64, %b: f64) -> f64 {
 }
 // CHECK-LABEL: func.func private @arith_minimumf.pullback.aa
 // CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
-// CHECK: %[[C:.*]] = arith.cmpf ole, %[[X]], %[[Y]]
-// CHECK: arith.select %[[C]]
+// CHECK-DAG: %[[TIE:.*]] = arith.cmpf oeq, %[[X]], %[[Y]]
+// CHECK-DAG: %[[C:.*]] = arith.cmpf olt, %[[X]], %[[Y]]
+// CHECK: %[[PICK:.*]] = arith.select %[[C]]
+// CHECK: arith.select %[[TIE]], %{{.*}}, %[[PICK]]
 // CHECK: return
 
 func.func @math_powf(%a: f64, %b: f64) -> f64 {
@@ -86,9 +92,14 @@ func.func @math_powf(%a: f64, %b: f64) -> f64 {
 // CHECK: %[[R:.*]] = math.powf %[[X]], %[[Y]]
 // CHECK: %[[YM1:.*]] = arith.subf %[[Y]], %cst
 // CHECK: %[[P:.*]] = math.powf %[[X]], %[[YM1]]
-// CHECK: %[[A:.*]] = arith.mulf %[[Y]], %[[P]]
+// d/da is 0 where b = 0, d/db is 0 where a <= 0.
+// CHECK: %[[VARIES:.*]] = arith.cmpf une, %[[Y]], %[[ZERO:.*]] : f64
+// CHECK: %[[POSITIVE:.*]] = arith.cmpf ogt, %[[X]], %[[ZERO]] : f64
+// CHECK: %[[A0:.*]] = arith.mulf %[[Y]], %[[P]]
+// CHECK: %[[A:.*]] = arith.select %[[VARIES]], %[[A0]], %[[ZERO]]
 // CHECK: %[[L:.*]] = math.log %[[X]]
-// CHECK: %[[B:.*]] = arith.mulf %[[R]], %[[L]]
+// CHECK: %[[B0:.*]] = arith.mulf %[[R]], %[[L]]
+// CHECK: %[[B:.*]] = arith.select %[[POSITIVE]], %[[B0]], %[[ZERO]]
 // CHECK: %[[DX:.*]] = arith.mulf %[[A]], %[[S]]
 // CHECK: %[[DY:.*]] = arith.mulf %[[B]], %[[S]]
 // CHECK: return %[[R]], %[[DX]], %[[DY]]
@@ -102,7 +113,10 @@ func.func @math_atan2(%a: f64, %b: f64) -> f64 {
 // CHECK: %[[YY:.*]] = arith.mulf %[[Y]], %[[Y]]
 // CHECK: %[[XX:.*]] = arith.mulf %[[X]], %[[X]]
 // CHECK: %[[N:.*]] = arith.addf %[[YY]], %[[XX]]
+// Both partials are 0 at the origin.
+// CHECK: %[[AWAY:.*]] = arith.cmpf une, %[[N]], %[[ZERO:.*]] : f64
 // CHECK: %[[A:.*]] = arith.divf %[[Y]], %[[N]]
+// CHECK: arith.select %[[AWAY]], %[[A]], %[[ZERO]]
 // CHECK: %[[B:.*]] = arith.divf %[[X]], %[[N]]
 // CHECK: return
 
