@@ -219,8 +219,7 @@ Value ReverseEmitter::primalInReverse(Value value) {
   // local buffer of a split callee is gone when its rev half runs; the
   // reverse code never reads primal memory, so a fresh buffer of the same
   // shape serves to pass on (to views and calls).
-  bool localBufferOfSplitCallee = def && isa<memref::AllocaOp>(def) &&
-                                  block == &primal.getBody().front();
+  bool localBufferOfSplitCallee = def && isa<memref::AllocaOp>(def);
   if (def && !level.direct &&
       (isa<ViewLikeOpInterface>(def) || localBufferOfSplitCallee ||
        isRecomputable(def))) {
@@ -250,11 +249,18 @@ Value ReverseEmitter::shadowInReverse(Value value) {
     for (Value operand : def->getOperands())
       if (operand != view.getViewSource())
         mapping.map(operand, primalInReverse(operand));
-    mapping.map(view.getViewSource(), shadowInReverse(view.getViewSource()));
+    Value sourceShadow = shadowInReverse(view.getViewSource());
+    if (!sourceShadow)
+      return nullptr; // reported
+    mapping.map(view.getViewSource(), sourceShadow);
     result = b.clone(*def, mapping)->getResult(0);
-  } else if (def && isa<memref::AllocOp, memref::AllocaOp>(def) &&
-             block == &primal.getBody().front()) {
-    // A local buffer of a split callee: its shadow lives in the rev half.
+  } else if (def && isa<memref::AllocOp, memref::AllocaOp>(def)) {
+    // A local buffer: its shadow is a fresh zeroed buffer where the
+    // reverse code of the buffer's block starts. A buffer created in a
+    // branch or an iteration lives only there, so its adjoints do too: the
+    // reverse of that branch or iteration starts from zero. (A local
+    // buffer of a split callee is the same case: its shadow lives in the
+    // rev half.)
     IRMapping mapping;
     for (Value operand : def->getOperands())
       mapping.map(operand, primalInReverse(operand));

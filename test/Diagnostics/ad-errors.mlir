@@ -41,27 +41,6 @@ func.func @main(%x: f64) -> (f64, f64) {
 
 // -----
 
-func.func @f(%x: f64, %n: index) -> f64 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f64
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
-    // expected-error @below {{cannot differentiate in reverse mode: the derivative of this memory is needed by the reverse sweep, but it is created inside a loop or branch; allocate it outside}}
-    %buf = memref.alloca() : memref<1xf64>
-    memref.store %x, %buf[%c0] : memref<1xf64>
-    %v = memref.load %buf[%c0] : memref<1xf64>
-    %a = arith.addf %acc, %v : f64
-    scf.yield %a : f64
-  }
-  return %r : f64
-}
-func.func @main(%x: f64, %n: index) -> (f64, f64) {
-  %v, %dx = ct.gradient @f(%x, %n) activity [active, const] : (f64, index) -> (f64, f64)
-  return %v, %dx : f64, f64
-}
-
-// -----
-
 func.func @f(%x: f64) -> f64 {
   // expected-error @below {{cannot differentiate 'scf.execute_region' in reverse mode: operations with regions other than scf.for, scf.while, scf.if and scf.index_switch are not supported}}
   %r = scf.execute_region -> f64 {
