@@ -26,6 +26,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace clang;
@@ -40,6 +41,11 @@ enum class Stage { MLIR, AD, LLVM, Asm, Obj };
 } // namespace
 
 static llvm::cl::OptionCategory category("cotangent-cc options");
+/// Crashes on purpose once the compiler is set up, to test the crash
+/// report (as clang's `#pragma clang __debug crash`).
+static llvm::cl::opt<bool> debugCrash("debug-crash", llvm::cl::Hidden,
+                                      llvm::cl::cat(category));
+
 static llvm::cl::opt<Stage> emit(
     "emit", llvm::cl::desc("The stage to write"), llvm::cl::init(Stage::MLIR),
     llvm::cl::values(
@@ -80,6 +86,8 @@ public:
     // The object stands alone: its entry points must survive to the link.
     options.entryLinkage = llvm::GlobalValue::WeakODRLinkage;
     cotangent::DerivativeCompiler compiler(ast, options);
+    if (debugCrash)
+      LLVM_BUILTIN_TRAP;
     if (failed(compiler.lower()))
       return;
     if (emit == Stage::MLIR)
@@ -144,6 +152,8 @@ private:
 } // namespace
 
 int main(int argc, const char **argv) {
+  // Stack traces and the crash report line on a crash.
+  llvm::InitLLVM init(argc, argv);
   auto parser = CommonOptionsParser::create(argc, argv, category);
   if (!parser) {
     llvm::errs() << parser.takeError();

@@ -11,6 +11,8 @@
 #ifndef COTANGENT_DRIVER_DERIVATIVECOMPILER_H
 #define COTANGENT_DRIVER_DERIVATIVECOMPILER_H
 
+#include "cotangent/Driver/CrashReport.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -64,6 +66,8 @@ public:
 private:
   void dump(llvm::StringRef suffix, llvm::function_ref<void(llvm::raw_ostream &)> print);
 
+  /// First member: covers everything the compiler does.
+  CrashReportScope crashReport;
   clang::ASTContext &ast;
   CompileOptions options;
   mlir::MLIRContext context;
