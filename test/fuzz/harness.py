@@ -129,6 +129,7 @@ using real = long double;
 int main() {{
   fuzz::Adapters a;
   a.inputs = {inputs};
+  a.gradientDifferences = {"false" if "STOP_GRADIENT" in function_text else "true"};
   a.outputs = {outputs};
   a.primal = [](const double *in, double *out) {{
     Args<double> x;
