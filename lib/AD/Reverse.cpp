@@ -216,12 +216,12 @@ Value ReverseEmitter::primalInReverse(Value value) {
     return known;
   // Pure ops whose operands the reverse code already has are recomputed:
   // one op instead of a push and a pop. Views are always recomputed. A
-  // local buffer of a split callee is gone when its rev half runs; the
-  // reverse code never reads primal memory, so a fresh buffer of the same
-  // shape serves to pass on (to views and calls).
-  bool localBufferOfSplitCallee = def && isa<memref::AllocaOp>(def);
+  // local buffer is gone when the reverse code of its block runs (a split
+  // callee's rev half, a branch or iteration reversed later); the reverse
+  // code never reads primal memory, so a fresh buffer of the same shape
+  // serves to pass on (to views and calls).
   if (def && !level.direct &&
-      (isa<ViewLikeOpInterface>(def) || localBufferOfSplitCallee ||
+      (isa<ViewLikeOpInterface, memref::AllocaOp>(def) ||
        isRecomputable(def))) {
     IRMapping mapping;
     for (Value operand : def->getOperands())

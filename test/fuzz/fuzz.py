@@ -32,7 +32,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import program, render_program  # noqa: E402
+from generate import generate  # noqa: E402
+from harness import render_program  # noqa: E402
 from reduce import reduce_lines  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -138,7 +139,7 @@ def signature(outcome, detail):
 
 
 def check_seed(tools, seed, out_dir, reduce):
-    text, params, rules = program(seed)
+    text, params, rules = generate(seed)
     with tempfile.TemporaryDirectory(prefix="ct-fuzz-") as work:
         outcome, detail = classify(tools, render_program(text, params, rules, seed), work)
         if outcome == "ok" or out_dir is None:
@@ -179,7 +180,7 @@ def main():
     args = parser.parse_args()
 
     if args.print:
-        text, params, rules = program(args.seed)
+        text, params, rules = generate(args.seed)
         print(render_program(text, params, rules, args.seed))
         return 0
     tools = Toolchain(args.build, args.clang)

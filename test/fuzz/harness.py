@@ -8,8 +8,6 @@ adapters (see there) and runs every check.
 
 import random
 
-from generate import generate
-
 INT_VALUE = 3  # what every `int` parameter receives
 
 
@@ -145,10 +143,8 @@ int main() {{
     Args<double> x, d;
     x.load(in);
     // In/out memory carries its seed in; every other adjoint starts at 0.
-    double seeds[{outputs}];
-    for (int k = 0; k < {outputs}; ++k) seeds[k] = w[k];
     {seed_inout(params)}
-    double value = ct::pullback<ad::f>({call_args(params, 'x', ['seeds[0]'] + shadows(params, 'd', True))});
+    double value = ct::pullback<ad::f>({call_args(params, 'x', ['w[0]'] + shadows(params, 'd', True))});
     d.flatten(g);
     return value;
   }};
@@ -170,15 +166,11 @@ int main() {{
 
 
 def seed_inout(params):
-    """Zeroes the adjoints and puts each in/out array's seed in its shadow."""
-    lines = ["d = Args<double>{};", "int s = 1;"]
+    """Puts each in/out array's seed (w after the return's) in its shadow;
+    Args starts zeroed."""
+    lines = ["int s = 1;"]
     for role, name, length in params:
         if role == "inout":
-            lines.append(f"for (int j = 0; j < {length}; ++j) d.{name}[j] = seeds[s++];")
+            lines.append(f"for (int j = 0; j < {length}; ++j) d.{name}[j] = w[s++];")
     lines.append("(void)s;")
     return "\n    ".join(lines)
-
-
-def program(seed):
-    text, params, rules = generate(seed)
-    return text, params, rules

@@ -96,6 +96,19 @@ inline void expect(const char *name, int index, double actual,
               actual, expected);
 }
 
+/// Two sums that must agree up to rounding: `scale` sums the magnitudes
+/// of their terms.
+inline void expectSums(const char *name, double lhs, double rhs, double scale,
+                       double tolerance) {
+  std::printf("value %s %.17g\n", name, lhs);
+  if (std::fabs(lhs - rhs) <= tolerance * std::fmax(1.0, scale)) {
+    std::printf("check %s: ok\n", name);
+    return;
+  }
+  ++failures;
+  std::printf("check %s: FAIL %.17g != %.17g\n", name, lhs, rhs);
+}
+
 inline void skip(const char *name, int index, const char *why) {
   std::printf("check %s.%d: skip (%s)\n", name, index, why);
 }
@@ -126,6 +139,34 @@ inline bool difference(const Adapters &a, const Vec &x, int i, long double h,
   return true;
 }
 
+/// H v against central differences of the gradient along v (kinks, where
+/// two step sizes disagree, are skipped).
+inline void checkHvpByDifferences(const Adapters &a, const Vec &x,
+                                  const Vec &v, const Vec &hv) {
+  auto gradientAlong = [&](double t, Vec &grad) {
+    Vec shifted(x);
+    for (int i = 0; i < a.inputs; ++i)
+      shifted[i] += t * v[i];
+    grad.assign(a.inputs, 0.0);
+    a.gradient(shifted.data(), grad.data());
+  };
+  Vec gp, gm, gpf, gmf;
+  double h = 1e-5;
+  gradientAlong(h, gp);
+  gradientAlong(-h, gm);
+  gradientAlong(h / 8, gpf);
+  gradientAlong(-h / 8, gmf);
+  for (int i = 0; i < a.inputs; ++i) {
+    double coarse = (gp[i] - gm[i]) / (2 * h);
+    double fine = (gpf[i] - gmf[i]) / (2 * h / 8);
+    if (!std::isfinite(coarse) || !close(coarse, fine, 1e-4)) {
+      skip("hvp.fd", i, "gradient not differentiable here");
+      continue;
+    }
+    expect("hvp.fd", i, hv[i], fine, 1e-4);
+  }
+}
+
 inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
                const Vec &u) {
   Vec out(a.outputs);
@@ -154,13 +195,7 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
     reverse += g[i] * v[i];
     scale += std::fabs(g[i] * v[i]);
   }
-  std::printf("value dot.forward %.17g\n", forward);
-  if (std::fabs(forward - reverse) <= 1e-10 * std::fmax(1.0, scale)) {
-    std::printf("check dot: ok\n");
-  } else {
-    ++failures;
-    std::printf("check dot: FAIL w.Jv=%.17g JTw.v=%.17g\n", forward, reverse);
-  }
+  expectSums("dot", forward, reverse, scale, 1e-10);
 
   // Each input's column of J against finite differences: reverse mode's
   // adjoint (w . column) and forward mode's contribution.
@@ -202,40 +237,9 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
       vHu += v[i] * hu[i];
       scale2 += std::fabs(u[i] * hv[i]) + std::fabs(v[i] * hu[i]);
     }
-    std::printf("value hvp.symmetry %.17g\n", uHv);
-    if (std::fabs(uHv - vHu) <= 1e-9 * std::fmax(1.0, scale2)) {
-      std::printf("check hvp.symmetry: ok\n");
-    } else {
-      ++failures;
-      std::printf("check hvp.symmetry: FAIL uHv=%.17g vHu=%.17g\n", uHv, vHu);
-    }
-    // H v against central differences of the gradient along v.
-    if (!a.gradientDifferences) {
-      std::printf("oracles: %d failed\n", failures);
-      return failures != 0;
-    }
-    auto gradientAlong = [&](double t, Vec &grad) {
-      Vec shifted(x);
-      for (int i = 0; i < a.inputs; ++i)
-        shifted[i] += t * v[i];
-      grad.assign(a.inputs, 0.0);
-      a.gradient(shifted.data(), grad.data());
-    };
-    Vec gp, gm, gpf, gmf;
-    double h = 1e-5;
-    gradientAlong(h, gp);
-    gradientAlong(-h, gm);
-    gradientAlong(h / 8, gpf);
-    gradientAlong(-h / 8, gmf);
-    for (int i = 0; i < a.inputs; ++i) {
-      double coarse = (gp[i] - gm[i]) / (2 * h);
-      double fine = (gpf[i] - gmf[i]) / (2 * h / 8);
-      if (!std::isfinite(coarse) || !close(coarse, fine, 1e-4)) {
-        skip("hvp.fd", i, "gradient not differentiable here");
-        continue;
-      }
-      expect("hvp.fd", i, hv[i], fine, 1e-4);
-    }
+    expectSums("hvp.symmetry", uHv, vHu, scale2, 1e-9);
+    if (a.gradientDifferences)
+      checkHvpByDifferences(a, x, v, hv);
   }
   std::printf("oracles: %d failed\n", failures);
   return failures != 0;
