@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/CodeGen/TapeToLLVM.h"
+#include "cotangent/CodeGen/LibraryMathToLLVM.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -426,6 +427,7 @@ struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
                  RuleErasure<ct::CustomGradientOp>,
                  RuleErasure<ct::CustomVjpOp>, RuleErasure<ct::CustomJvpOp>>(
         converter);
+    populateLibraryMathToLLVMPatterns(converter, patterns);
   }
 };
 

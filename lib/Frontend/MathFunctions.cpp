@@ -2,6 +2,8 @@
 
 #include "ModuleLowering.h"
 
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
 #include "clang/AST/Decl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -104,24 +106,9 @@ Value buildMathFunction(OpBuilder &b, Location loc,
   case MathKind::Round: return unary(math::RoundOp());
   case MathKind::Erf: return unary(math::ErfOp());
   case MathKind::Erfc: return unary(math::ErfcOp());
-  case MathKind::Hypot: {
-    // sqrt(x^2 + y^2); math has no hypot op. At the origin the square
-    // root is taken of 1 and its result replaced by 0, so that no
-    // derivative sees sqrt'(0) = inf: hypot's derivative there is 0 (the
-    // middle of its subgradient), not 0 * inf = NaN.
-    Value xx = arith::MulFOp::create(b, loc, args[0], args[0]);
-    Value yy = arith::MulFOp::create(b, loc, args[1], args[1]);
-    Value sum = arith::AddFOp::create(b, loc, xx, yy);
-    Value zero = arith::ConstantOp::create(b, loc, resultType,
-                                           b.getFloatAttr(resultType, 0));
-    Value one = arith::ConstantOp::create(b, loc, resultType,
-                                          b.getFloatAttr(resultType, 1));
-    Value origin = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                         sum, zero);
-    Value safe = arith::SelectOp::create(b, loc, origin, one, sum);
-    Value root = math::SqrtOp::create(b, loc, safe);
-    return arith::SelectOp::create(b, loc, origin, zero, root);
-  }
+  case MathKind::Hypot:
+    // The C library's hypot, exact where x*x + y*y overflows.
+    return ct::HypotOp::create(b, loc, args[0], args[1]);
   case MathKind::Lgamma:
   case MathKind::Tgamma: {
     // No math op: a call to the C library, declared once.

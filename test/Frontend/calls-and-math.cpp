@@ -32,7 +32,7 @@ template <typename T> T cube(T x) { return x * x * x; }
 // CHECK-DAG: math.exp %arg0 : f64
 // CHECK-DAG: math.log %arg1 : f64
 // CHECK-DAG: math.powf %arg0, %arg1 : f64
-// CHECK-DAG: math.sqrt
+// CHECK-DAG: ct.hypot %arg0, %arg1 : f64
 // CHECK-DAG: math.atan2 %arg0, %arg1 : f64
 // CHECK-DAG: math.tanh
 // CHECK-DAG: math.absf

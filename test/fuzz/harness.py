@@ -2,7 +2,8 @@
 
 The function text (over `real`) is emitted in namespace `ad` with
 `real = double`, marked differentiable, and in namespace `ref` with
-`real = long double`; `main` describes `f` to oracles.h through flat
+`real = long double`, and in namespace `ieee` in double with floating-point
+exceptions observable; `main` describes `f` to oracles.h through flat
 adapters (see there) and runs every check.
 """
 
@@ -101,6 +102,7 @@ def render_program(function_text, params, rules, seed):
 #include "oracles.h"
 
 #include <array>
+#include <cfenv>
 #include <cmath>
 
 namespace ad {{
@@ -122,6 +124,19 @@ using real = long double;
 #undef DIFFERENTIABLE
 }} // namespace ref
 
+// f in double with IEEE exceptions kept (nothing computed is dropped): does
+// f itself overflow or take an invalid operation at this point?
+namespace ieee {{
+#pragma STDC FENV_ACCESS ON
+using real = double;
+#define DIFFERENTIABLE [[gnu::noinline]]
+#define STOP_GRADIENT
+{function_text}
+#undef STOP_GRADIENT
+#undef DIFFERENTIABLE
+#pragma STDC FENV_ACCESS OFF
+}} // namespace ieee
+
 {render_args_struct(params)}
 
 int main() {{
@@ -138,6 +153,13 @@ int main() {{
     Args<long double> x;
     x.load(in);
     x.outputs(ref::f({call_args(params, 'x')}), out);
+  }};
+  a.overflows = [](const double *in) {{
+    Args<double> x;
+    x.load(in);
+    std::feclearexcept(FE_ALL_EXCEPT);
+    ieee::f({call_args(params, 'x')});
+    return std::fetestexcept(FE_OVERFLOW | FE_INVALID | FE_DIVBYZERO) != 0;
   }};
   a.pullback = [](const double *in, const double *w, double *g) {{
     Args<double> x, d;

@@ -36,6 +36,7 @@ private:
 void registerDerivativeRules(mlir::DialectRegistry &registry);
 void registerArithDerivativeRules(mlir::DialectRegistry &registry);
 void registerMathDerivativeRules(mlir::DialectRegistry &registry);
+void registerLibraryMathDerivativeRules(mlir::DialectRegistry &registry);
 
 } // namespace cotangent::ad
 

@@ -7,4 +7,5 @@
 void cotangent::ad::registerDerivativeRules(mlir::DialectRegistry &registry) {
   registerArithDerivativeRules(registry);
   registerMathDerivativeRules(registry);
+  registerLibraryMathDerivativeRules(registry);
 }

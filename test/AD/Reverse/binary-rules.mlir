@@ -130,6 +130,21 @@ func.func @math_copysign(%a: f64, %b: f64) -> f64 {
 // CHECK: math.copysign %cst, %[[Y]]
 // CHECK: return %{{.*}}, %{{.*}}, %cst
 
+func.func @ct_hypot(%a: f64, %b: f64) -> f64 {
+  %r = ct.hypot %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @ct_hypot.pullback.aa
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK: %[[H:.*]] = ct.hypot %[[X]], %[[Y]] : f64
+// Both partials are 0 at the origin.
+// CHECK: %[[AWAY:.*]] = arith.cmpf une, %[[H]], %[[ZERO:.*]] : f64
+// CHECK: %[[A:.*]] = arith.divf %[[X]], %[[H]]
+// CHECK: arith.select %[[AWAY]], %[[A]], %[[ZERO]]
+// CHECK: %[[B:.*]] = arith.divf %[[Y]], %[[H]]
+// CHECK: arith.select %[[AWAY]], %[[B]], %[[ZERO]]
+// CHECK: return
+
 func.func @main(%a: f64, %b: f64) {
   %arith_addf:3 = ct.gradient @arith_addf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
   %arith_subf:3 = ct.gradient @arith_subf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
@@ -141,5 +156,6 @@ func.func @main(%a: f64, %b: f64) {
   %math_powf:3 = ct.gradient @math_powf(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
   %math_atan2:3 = ct.gradient @math_atan2(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
   %math_copysign:3 = ct.gradient @math_copysign(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %ct_hypot:3 = ct.gradient @ct_hypot(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
   return
 }

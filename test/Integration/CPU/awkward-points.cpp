@@ -2,7 +2,8 @@
 // reverse and forward mode, at -O0 and -O2 (docs/AD.md lists the choices):
 // pow(x, 0) is constant, pow's exponent has derivative 0 where the base is
 // not positive, fabs'(0) = 0, fmin/fmax split a tie, atan2 and hypot are 0
-// at the origin, sqrt and cbrt are +inf at 0.
+// at the origin, sqrt and cbrt are +inf at 0; hypot neither overflows nor
+// underflows.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -98,5 +99,11 @@ int main() {
   partials<length>("hypot(0,0)", 0.0, 0.0, 0.0, 0.0);
   partials<length>("hypot(3,4)", 3.0, 4.0, 0.6, 0.8);
   check::near("hypot value", length(3.0, 4.0), 5.0, 1e-15);
+  // hypot does not overflow where x*x + y*y would (1e200^2 = inf), nor
+  // lose its derivative where they underflow.
+  check::near("hypot(3e200,4e200) value", length(3e200, 4e200) / 5e200, 1.0,
+              1e-15);
+  partials<length>("hypot(3e200,4e200)", 3e200, 4e200, 0.6, 0.8);
+  partials<length>("hypot(3e-200,4e-200)", 3e-200, 4e-200, 0.6, 0.8);
   return check::report();
 }

@@ -221,6 +221,11 @@ func.func @b11(%x: f64, %y: f64) -> f64 {
   %r = math.copysign %x, %y : f64
   return %r : f64
 }
+// ct.hypot
+func.func @hyp(%x: f64, %y: f64) -> f64 {
+  %r = ct.hypot %x, %y : f64
+  return %r : f64
+}
 // math.fpowi
 func.func @fpowi(%x: f64) -> f64 {
   %n = arith.constant 3 : i32
@@ -1092,6 +1097,32 @@ func.func @main() {
   %widths_jv0, %widths_jt0 = ct.jvp @widths(%widths_x0) tangents(%one) activity [active] : (f64, f64) -> (f64, f64)
   %c124 = arith.constant 124 : i64
   func.call @ctExpectNear(%widths_jt0, %widths_exact, %tol, %c124) : (f64, f64, f64, i64) -> ()
+  // ct.hypot
+  %hyp_x0 = arith.constant 0.5 : f64
+  %hyp_x1 = arith.constant -0.7 : f64
+  %hyp_v, %hyp_g0, %hyp_g1 = ct.gradient @hyp(%hyp_x0, %hyp_x1) activity [active, active] : (f64, f64) -> (f64, f64, f64)
+  %hyp_p0 = arith.addf %hyp_x0, %h : f64
+  %hyp_m0 = arith.subf %hyp_x0, %h : f64
+  %hyp_fp0 = func.call @hyp(%hyp_p0, %hyp_x1) : (f64, f64) -> f64
+  %hyp_fm0 = func.call @hyp(%hyp_m0, %hyp_x1) : (f64, f64) -> f64
+  %hyp_d0 = arith.subf %hyp_fp0, %hyp_fm0 : f64
+  %hyp_fd0 = arith.divf %hyp_d0, %two_h : f64
+  %c125 = arith.constant 125 : i64
+  func.call @ctExpectNear(%hyp_g0, %hyp_fd0, %tol, %c125) : (f64, f64, f64, i64) -> ()
+  %hyp_jv0, %hyp_jt0 = ct.jvp @hyp(%hyp_x0, %hyp_x1) tangents(%one, %zero) activity [active, active] : (f64, f64, f64, f64) -> (f64, f64)
+  %c126 = arith.constant 126 : i64
+  func.call @ctExpectNear(%hyp_jt0, %hyp_fd0, %tol, %c126) : (f64, f64, f64, i64) -> ()
+  %hyp_p1 = arith.addf %hyp_x1, %h : f64
+  %hyp_m1 = arith.subf %hyp_x1, %h : f64
+  %hyp_fp1 = func.call @hyp(%hyp_x0, %hyp_p1) : (f64, f64) -> f64
+  %hyp_fm1 = func.call @hyp(%hyp_x0, %hyp_m1) : (f64, f64) -> f64
+  %hyp_d1 = arith.subf %hyp_fp1, %hyp_fm1 : f64
+  %hyp_fd1 = arith.divf %hyp_d1, %two_h : f64
+  %c127 = arith.constant 127 : i64
+  func.call @ctExpectNear(%hyp_g1, %hyp_fd1, %tol, %c127) : (f64, f64, f64, i64) -> ()
+  %hyp_jv1, %hyp_jt1 = ct.jvp @hyp(%hyp_x0, %hyp_x1) tangents(%zero, %one) activity [active, active] : (f64, f64, f64, f64) -> (f64, f64)
+  %c128 = arith.constant 128 : i64
+  func.call @ctExpectNear(%hyp_jt1, %hyp_fd1, %tol, %c128) : (f64, f64, f64, i64) -> ()
   return
 }
-// CHECK: check 124: ok
+// CHECK: check 128: ok

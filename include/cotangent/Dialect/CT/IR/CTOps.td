@@ -154,6 +154,36 @@ def CT_PassThroughOp : CT_Op<"pass_through",
 }
 
 //===----------------------------------------------------------------------===//
+// C library functions the math dialect lacks
+//===----------------------------------------------------------------------===//
+
+// A pure function of floating-point scalars that lowers to a call of the C
+// library function `libraryName` (`f`-suffixed for f32, `l` for f80) and
+// has a derivative rule of its own.
+class CT_LibraryMathOp<string mnemonic, string name>
+    : CT_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let results = (outs AnyFloat:$result);
+  let assemblyFormat = "operands attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    static constexpr ::llvm::StringLiteral getLibraryName() {
+      return ::llvm::StringLiteral("}] # name # [{");
+    }
+  }];
+}
+
+def CT_HypotOp : CT_LibraryMathOp<"hypot", "hypot"> {
+  let summary = "sqrt(x^2 + y^2) without overflow or underflow";
+  let description = [{
+    The C library's `hypot`: exact where `x*x + y*y` would overflow.
+
+    ```mlir
+    %h = ct.hypot %x, %y : f64
+    ```
+  }];
+  let arguments = (ins AnyFloat:$x, AnyFloat:$y);
+}
+
+//===----------------------------------------------------------------------===//
 // The C ABI of entry points
 //===----------------------------------------------------------------------===//
 
