@@ -47,16 +47,29 @@ config.substitutions.append(
 
 # clang++ with the Cotangent plugin and header, and the same without the
 # plugin. The plugin runs inside the installed clang, so a sanitized build
-# (whose plugin would need the sanitizer runtime in clang) has none: tests
-# that need it declare REQUIRES: plugin.
+# (whose plugin would need the sanitizer runtime in clang) has none: there
+# %clangxx-ct builds through the sanitized cotangent-cc instead, and tests
+# of the plugin itself are UNSUPPORTED: sanitizer.
 runtime_include = os.path.join(config.cotangent_src_root, "runtime", "include")
 check_include = os.path.join(config.cotangent_src_root, "test", "Integration",
                              "CPU", "Inputs")
 plugin = os.path.join(config.cotangent_lib_dir, "CotangentPlugin.so")
-config.substitutions.append(
-    ("%clangxx-ct",
-     "%s -std=c++20 -fplugin=%s -I%s -I%s" %
-     (config.cotangent_clangxx, plugin, runtime_include, check_include)))
+if config.cotangent_sanitize:
+    # The same programs, built by the sanitized cotangent-cc (derivatives'
+    # object) and clang++ without the plugin: see the script.
+    wrapper = os.path.join(config.cotangent_src_root, "test", "Utils",
+                           "clangxx-via-cotangent-cc.py")
+    config.substitutions.append(
+        ("%clangxx-ct",
+         "python3 %s %s %s -std=c++20 -I%s -I%s" %
+         (wrapper, os.path.join(config.cotangent_tools_dir, "cotangent-cc"),
+          config.cotangent_clangxx, runtime_include, check_include)))
+    config.available_features.add("plugin")
+else:
+    config.substitutions.append(
+        ("%clangxx-ct",
+         "%s -std=c++20 -fplugin=%s -I%s -I%s" %
+         (config.cotangent_clangxx, plugin, runtime_include, check_include)))
 config.substitutions.append(
     ("%clangxx-plain",
      "%s -std=c++20 -Wno-unknown-attributes -I%s -I%s" %

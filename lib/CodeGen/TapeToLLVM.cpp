@@ -49,24 +49,50 @@ constexpr StringLiteral kHelperSource = R"mlir(
 llvm.func @malloc(i64) -> !llvm.ptr
 llvm.func @realloc(!llvm.ptr, i64) -> !llvm.ptr
 llvm.func @free(!llvm.ptr)
+llvm.func @dprintf(i32, !llvm.ptr, ...) -> i32
+llvm.func @abort()
+llvm.mlir.global linkonce_odr constant @__ct_tape_oom_message("cotangent: out of memory: a reverse-mode tape (the values a derivative keeps for its reverse sweep) needs %llu bytes\0A\00") {addr_space = 0 : i32} : !llvm.array<118 x i8>
+llvm.func linkonce_odr @__ct_tape_out_of_memory(%bytes: i64) attributes {passthrough = ["noreturn", "cold", "noinline"]} {
+  %stderr = llvm.mlir.constant(2 : i32) : i32
+  %message = llvm.mlir.addressof @__ct_tape_oom_message : !llvm.ptr
+  %printed = llvm.call @dprintf(%stderr, %message, %bytes) vararg(!llvm.func<i32 (i32, ptr, ...)>) : (i32, !llvm.ptr, i64) -> i32
+  llvm.call @abort() : () -> ()
+  llvm.unreachable
+}
 llvm.func linkonce_odr @__ct_tape_grow(%tape: !llvm.ptr, %capacity: i64) {
   %eight = llvm.mlir.constant(8 : i64) : i64
+  %null = llvm.mlir.zero : !llvm.ptr
   %size_addr = llvm.getelementptr %tape[0, 1] : (!llvm.ptr) -> !llvm.ptr, !header
   %capacity_addr = llvm.getelementptr %tape[0, 2] : (!llvm.ptr) -> !llvm.ptr, !header
   %inline = llvm.getelementptr %tape[0, 3] : (!llvm.ptr) -> !llvm.ptr, !header
-  %bytes = llvm.mul %capacity, %eight : i64
+  %product = "llvm.intr.umul.with.overflow"(%capacity, %eight) : (i64, i64) -> !llvm.struct<(i64, i1)>
+  %bytes = llvm.extractvalue %product[0] : !llvm.struct<(i64, i1)>
+  %overflows = llvm.extractvalue %product[1] : !llvm.struct<(i64, i1)>
+  llvm.cond_br %overflows weights([1, 1000]), ^fail, ^allocate
+^allocate:
   %old_data = llvm.load %tape : !llvm.ptr -> !llvm.ptr
   %in_header = llvm.icmp "eq" %old_data, %inline : !llvm.ptr
   llvm.cond_br %in_header, ^copy, ^resize
 ^copy:
   %fresh = llvm.call @malloc(%bytes) : (i64) -> !llvm.ptr
+  %no_fresh = llvm.icmp "eq" %fresh, %null : !llvm.ptr
+  llvm.cond_br %no_fresh weights([1, 1000]), ^fail, ^fill
+^fill:
   %size = llvm.load %size_addr : !llvm.ptr -> i64
   %used = llvm.mul %size, %eight : i64
   "llvm.intr.memcpy"(%fresh, %old_data, %used) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
   llvm.br ^done(%fresh : !llvm.ptr)
 ^resize:
   %resized = llvm.call @realloc(%old_data, %bytes) : (!llvm.ptr, i64) -> !llvm.ptr
-  llvm.br ^done(%resized : !llvm.ptr)
+  %no_resized = llvm.icmp "eq" %resized, %null : !llvm.ptr
+  llvm.cond_br %no_resized weights([1, 1000]), ^fail, ^done(%resized : !llvm.ptr)
+^fail:
+  // The C library's allocators failed, or the size does not fit in 64 bits
+  // (reported as 2^64 - 1).
+  %all_ones = llvm.mlir.constant(-1 : i64) : i64
+  %reported = llvm.select %overflows, %all_ones, %bytes : i1, i64
+  llvm.call @__ct_tape_out_of_memory(%reported) : (i64) -> ()
+  llvm.unreachable
 ^done(%new_data: !llvm.ptr):
   llvm.store %new_data, %tape : !llvm.ptr, !llvm.ptr
   llvm.store %capacity, %capacity_addr : i64, !llvm.ptr
@@ -153,30 +179,45 @@ llvm.func linkonce_odr @__ct_tape_free(%tape: !llvm.ptr) {
 }
 )mlir";
 
-/// Makes sure the module has the tape helpers (and the libc functions they
-/// call), parsing them on first use.
+/// Makes sure the module has the tape helpers (and the C library functions
+/// they call), parsing them on first use.
 LogicalResult ensureHelpers(OpBuilder &builder, Operation *from) {
+  constexpr StringLiteral kFailed = "ct.tape_helpers_failed";
   auto module = from->getParentOfType<ModuleOp>();
   if (module.lookupSymbol(kPushHelper))
     return success();
+  if (module->hasAttr(kFailed))
+    return failure(); // Reported at the first tape operation.
   OwningOpRef<ModuleOp> helpers =
       parseSourceString<ModuleOp>(kHelperSource, builder.getContext());
   if (!helpers)
     return from->emitError("internal error: tape helpers do not parse");
+  // The C library functions the helpers call: the program's own
+  // declarations of them must have the C signatures.
+  for (auto function : helpers->getOps<LLVM::LLVMFuncOp>()) {
+    auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(function.getName());
+    if (function.isExternal() && existing &&
+        existing.getFunctionType() != function.getFunctionType()) {
+      module->setAttr(kFailed, builder.getUnitAttr());
+      return from->emitError("the program declares '")
+             << function.getName()
+             << "' with a signature other than the C library's; "
+                "reverse-mode tapes call the C library's";
+    }
+  }
+  // Declarations go up front, definitions at the end.
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(module.getBody());
-  auto ptr = LLVM::LLVMPointerType::get(builder.getContext());
-  auto i64 = builder.getI64Type();
-  if (failed(LLVM::lookupOrCreateFn(builder, module, "malloc", {i64}, ptr)) ||
-      failed(LLVM::lookupOrCreateFn(builder, module, "realloc", {ptr, i64},
-                                    ptr)) ||
-      failed(LLVM::lookupOrCreateFreeFn(builder, module)))
-    return from->emitError("the module declares malloc, realloc or free "
-                           "with an unexpected signature; tapes need the C "
-                           "ones");
-  for (auto helper : helpers->getOps<LLVM::LLVMFuncOp>())
-    if (!helper.isExternal())
-      builder.clone(*helper);
+  for (Operation &op : helpers->getBody()->getOperations()) {
+    auto function = dyn_cast<LLVM::LLVMFuncOp>(op);
+    bool declaration = function && function.isExternal();
+    if (declaration && module.lookupSymbol(function.getName()))
+      continue;
+    if (declaration)
+      builder.setInsertionPointToStart(module.getBody());
+    else
+      builder.setInsertionPointToEnd(module.getBody());
+    builder.clone(op);
+  }
   return success();
 }
 

@@ -90,3 +90,27 @@ func.func @blocks(%x: f64, %n: index) -> f64 {
 // RESERVE: %[[DOUBLED:.*]] = llvm.mul %[[CAPACITY]], %{{.*}} : i64
 // RESERVE: %[[GROWN:.*]] = llvm.intr.umax(%[[NEEDED]], %[[DOUBLED]])
 // RESERVE: llvm.call @__ct_tape_grow(%[[TAPE]], %[[GROWN]])
+
+// Growing checks what the C allocators return and that the size in bytes
+// fits in 64 bits; failing, it reports the size on stderr and aborts.
+// RUN: %cotangent-opt %s --convert-to-llvm | FileCheck %s --check-prefix=GROW
+// GROW-DAG: llvm.func @dprintf(i32, !llvm.ptr, ...) -> i32
+// GROW-DAG: llvm.func @abort()
+// GROW-DAG: llvm.mlir.global linkonce_odr constant @__ct_tape_oom_message("cotangent: out of memory: a reverse-mode tape {{.*}} needs %llu bytes\0A\00")
+// GROW: llvm.func linkonce_odr @__ct_tape_out_of_memory(%[[BYTES:.*]]: i64)
+// GROW-SAME: passthrough = ["noreturn", "cold", "noinline"]
+// GROW: llvm.call @dprintf(%{{.*}}, %{{.*}}, %[[BYTES]])
+// GROW: llvm.call @abort()
+// GROW: llvm.func linkonce_odr @__ct_tape_grow(
+// GROW: %[[PRODUCT:.*]] = "llvm.intr.umul.with.overflow"
+// GROW: %[[OVERFLOWS:.*]] = llvm.extractvalue %[[PRODUCT]][1]
+// GROW: llvm.cond_br %[[OVERFLOWS]] weights([1, 1000]), ^[[FAIL:.*]], ^
+// GROW: %[[FRESH:.*]] = llvm.call @malloc
+// GROW: %[[NO_FRESH:.*]] = llvm.icmp "eq" %[[FRESH]], %{{.*}} : !llvm.ptr
+// GROW: llvm.cond_br %[[NO_FRESH]] weights([1, 1000]), ^[[FAIL]], ^
+// GROW: %[[RESIZED:.*]] = llvm.call @realloc
+// GROW: %[[NO_RESIZED:.*]] = llvm.icmp "eq" %[[RESIZED]], %{{.*}} : !llvm.ptr
+// GROW: llvm.cond_br %[[NO_RESIZED]] weights([1, 1000]), ^[[FAIL]], ^
+// GROW: ^[[FAIL]]:
+// GROW: llvm.call @__ct_tape_out_of_memory
+// GROW-NEXT: llvm.unreachable

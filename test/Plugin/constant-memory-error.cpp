@@ -4,6 +4,8 @@
 // (or whose value the compiler forwards to its read) loses nothing and is
 // accepted.
 // REQUIRES: plugin
+// The plugin itself is tested (its options, diagnostics, -fsyntax-only).
+// UNSUPPORTED: sanitizer
 // RUN: not %clangxx-ct -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not=error:
 
 #include <cotangent/cotangent.h>

@@ -1,6 +1,8 @@
 // Entry points on functions Cotangent cannot differentiate: errors at the
 // use, with the way out.
 // REQUIRES: plugin
+// The plugin itself is tested (its options, diagnostics, -fsyntax-only).
+// UNSUPPORTED: sanitizer
 // RUN: not %clangxx-ct -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not=error:
 
 #include <cotangent/cotangent.h>

@@ -1,6 +1,8 @@
 // An active parameter that cannot influence the result: a warning at the
 // entry point's use by default, an error or nothing on request.
 // REQUIRES: plugin
+// The plugin itself is tested (its options, diagnostics, -fsyntax-only).
+// UNSUPPORTED: sanitizer
 // RUN: %clangxx-ct -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=WARN
 // RUN: not %clangxx-ct -fplugin-arg-cotangent-unconnected=error -c %s \
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERROR
