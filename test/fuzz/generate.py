@@ -10,7 +10,8 @@ The generator draws only from constructs the README lists as supported:
 scalars, pointers to input and in/out memory, local and nested arrays,
 std::array, structs of one floating type with member functions and
 operators, references, pointer arithmetic, every loop form with break,
-continue and early return, branches, calls, bounded recursion, <cmath>,
+continue and early return (constant, run-time and floating-point bounds,
+int and unsigned counters), branches, calls, bounded recursion, <cmath>,
 ct::stop_gradient (spelled STOP_GRADIENT: the reference replays the value
 it had at the unperturbed point) and custom gradient rules.
 
@@ -274,11 +275,25 @@ class Generator:
         r = self.rng
         var = self.fresh("i")
         trips = r.randint(1, 5)
-        form = r.choice(["for", "for", "while", "do", "le", "shared"])
+        ints = [n for n, _ in scope.of("int")]
+        form = r.choice(["for", "for", "while", "do", "le", "shared",
+                         "unsigned", "until"] + (["runtime"] if ints else []))
         inner_vars = loop_vars + [var]
         body_scope = Scope(scope)
         if form == "for":
             self.emit(fn, indent, f"for (int {var} = 0; {var} < {trips}; ++{var}) {{")
+        elif form == "unsigned":
+            self.emit(fn, indent, f"for (unsigned {var} = 0; {var} < {trips}u; {var}++) {{")
+        elif form == "runtime":
+            # Bound known only at run time (an int parameter), < or <=.
+            bound = f"{r.choice(ints)} {r.choice(['+', '-'])} {r.randint(0, 2)}"
+            cmp = r.choice(["<", "<="])
+            self.emit(fn, indent, f"for (int {var} = 0; {var} {cmp} {bound}; ++{var}) {{")
+        elif form == "until":
+            # Ends on a floating-point test (or after `trips` iterations).
+            self.emit(fn, indent, f"int {var} = 0;")
+            self.emit(fn, indent, f"while ({var} < {trips} && "
+                      f"{self.condition(scope, loop_vars)}) {{")
         elif form == "le":
             self.emit(fn, indent, f"for (int {var} = 0; {var} <= {trips - 1}; {var}++) {{")
         elif form == "while":
@@ -297,11 +312,11 @@ class Generator:
         if self.chance(0.2):
             jump = r.choice(["break", "continue"])
             self.emit(fn, indent + 1, f"if ({self.condition(body_scope, inner_vars)}) {{")
-            if form in ("while", "do"):
+            if form in ("while", "do", "until"):
                 self.emit(fn, indent + 2, f"++{var};")
             self.emit(fn, indent + 2, f"{jump};")
             self.emit(fn, indent + 1, "}")
-        if form == "while":
+        if form in ("while", "until"):
             self.emit(fn, indent + 1, f"++{var};")
             self.emit(fn, indent, "}")
         elif form == "do":
@@ -309,7 +324,7 @@ class Generator:
             self.emit(fn, indent, f"}} while ({var} < {trips});")
         else:
             self.emit(fn, indent, "}")
-        if form in ("while", "do", "shared") and self.chance(0.3):
+        if form in ("while", "do", "shared", "until") and self.chance(0.3):
             scope.add(var, "int")
 
     # -- helpers and the function ----------------------------------------
