@@ -13,10 +13,13 @@ both, and classify the outcome:
   wrong       an oracle failed
   mismatch    -O0 and -O2 computed different numbers
   runtime     the program crashed or hung
+  timeout     a compile took longer than its limit (a slow or overloaded
+              machine, or a compile-time bug: not reduced)
   invalid     the generator produced bad C++ (a bug of the fuzzer)
 
 Failures are reduced (statements deleted while the same failure persists)
-and saved with the compiler's output under the output directory.
+and saved with the compiler's output under the output directory; the
+outcome reported is the original program's.
 
   fuzz.py --build build --seed 0 --count 200 [--jobs N] [--out fuzz-failures]
 """
@@ -108,7 +111,7 @@ def classify(tools, source, workdir):
         code, out = run([tools.clang, *tools.flags, level,
                          "-fplugin=" + tools.plugin, "-w", path, "-o", exe], 120)
         if code is None:
-            return "crash", "compile timed out\n" + out
+            return "timeout", f"{level}: compile timed out\n" + out
         if code < 0 or any(m in out for m in CRASH_MARKERS):
             return "crash", out
         if code != 0:
@@ -144,8 +147,8 @@ def check_seed(tools, seed, out_dir, reduce):
         outcome, detail = classify(tools, render_program(text, params, rules, seed), work)
         if outcome == "ok" or out_dir is None:
             return seed, outcome, detail
-        reduced = text
-        if reduce:
+        saved, saved_detail = text, detail
+        if reduce and outcome not in ("timeout", "invalid"):
             wanted = signature(outcome, detail)
 
             def still_fails(lines):
@@ -154,14 +157,16 @@ def check_seed(tools, seed, out_dir, reduce):
                 return signature(*got) == wanted
 
             reduced = "\n".join(reduce_lines(text.split("\n"), still_fails))
-            outcome, detail = classify(
-                tools, render_program(reduced, params, rules, seed), work)
+            # Kept only if it still fails the same way when run again.
+            got = classify(tools, render_program(reduced, params, rules, seed), work)
+            if signature(*got) == wanted:
+                saved, saved_detail = reduced, got[1]
         os.makedirs(out_dir, exist_ok=True)
         base = os.path.join(out_dir, f"{outcome}-seed{seed}")
         with open(base + ".cpp", "w") as f:
-            f.write(render_program(reduced, params, rules, seed))
+            f.write(render_program(saved, params, rules, seed))
         with open(base + ".txt", "w") as f:
-            f.write(detail)
+            f.write(saved_detail)
         return seed, outcome, detail
 
 
