@@ -3,6 +3,7 @@
 #include "cotangent/AD/Activity.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -16,6 +17,21 @@ Value ad::getMemoryRoot(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
   return value;
+}
+
+SmallVector<Value, 2> ad::getMemoryRoots(Value value) {
+  SmallVector<Value, 2> roots;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Value root = getMemoryRoot(worklist.pop_back_val());
+    if (auto select = root.getDefiningOp<arith::SelectOp>()) {
+      worklist.push_back(select.getTrueValue());
+      worklist.push_back(select.getFalseValue());
+    } else if (!llvm::is_contained(roots, root)) {
+      roots.push_back(root);
+    }
+  }
+  return roots;
 }
 
 bool ad::isShadowedType(Type type) {
@@ -38,6 +54,17 @@ static Operation *getBranchYield(Region &region) {
 }
 
 static bool isFloat(Value value) { return isa<FloatType>(value.getType()); }
+
+/// A choice between two places aliases both, in both directions: what is
+/// written through it may change either, what either holds may be read
+/// through it. `join(a, b)` propagates one way.
+template <typename Join>
+static bool joinPlaces(arith::SelectOp select, Join &join) {
+  bool changed = false;
+  for (Value place : {select.getTrueValue(), select.getFalseValue()})
+    changed |= join(place, select.getResult()) | join(select.getResult(), place);
+  return changed;
+}
 
 /// What an op reads: its operands and, for ops with regions the analysis
 /// does not model, every value its regions use from outside.
@@ -118,6 +145,11 @@ void ActivityAnalysis::propagateVaried() {
       }
       if (auto store = dyn_cast<memref::StoreOp>(op)) {
         changed |= join(store.getValueToStore(), store.getMemRef());
+        return;
+      }
+      if (auto select = dyn_cast<arith::SelectOp>(op);
+          select && isShadowedType(select.getType())) {
+        changed |= joinPlaces(select, join);
         return;
       }
       if (auto push = dyn_cast<ct::TapePushOp>(op)) {
@@ -209,6 +241,14 @@ void ActivityAnalysis::propagateUseful() {
       }
       if (auto store = dyn_cast<memref::StoreOp>(op)) {
         changed |= join(store.getValueToStore(), store.getMemRef());
+        return;
+      }
+      if (auto select = dyn_cast<arith::SelectOp>(op);
+          select && isShadowedType(select.getType())) {
+        changed |= joinPlaces(select, join);
+        if (isUseful(select.getResult()))
+          for (Value root : getMemoryRoots(select.getResult()))
+            readMemory.insert(root);
         return;
       }
       if (auto push = dyn_cast<ct::TapePushOp>(op)) {

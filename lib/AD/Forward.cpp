@@ -134,6 +134,23 @@ LogicalResult ForwardEmitter::emitOp(OpBuilder &b, Operation &op) {
 
   Operation *clone = b.clone(op, mapping);
 
+  // A choice between two places (`c ? x : y` as an lvalue, std::min's
+  // reference): its shadow is the same choice between their shadows.
+  if (auto select = dyn_cast<arith::SelectOp>(op);
+      select && isa<MemRefType>(select.getType())) {
+    Value onTrue = shadow(select.getTrueValue());
+    Value onFalse = shadow(select.getFalseValue());
+    if (onTrue && onFalse)
+      setTangent(select.getResult(),
+                 arith::SelectOp::create(
+                     b, loc, mapping.lookup(select.getCondition()), onTrue,
+                     onFalse));
+    else if (activity.hasShadow(select.getResult()))
+      return select.emitError(
+          "cannot differentiate a choice between a place whose derivative "
+          "is tracked and one whose derivative is not");
+    return success();
+  }
   if (auto rule = dyn_cast<ScalarDerivativeOpInterface>(op)) {
     if (activity.isActive(op.getResult(0)))
       return emitScalar(b, op, rule);

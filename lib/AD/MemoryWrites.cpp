@@ -10,7 +10,12 @@ using namespace mlir;
 using namespace cotangent;
 
 bool ad::mayAlias(Value a, Value b) {
-  return a == b || (!isLocalAllocation(a) && !isLocalAllocation(b));
+  for (Value rootA : getMemoryRoots(a))
+    for (Value rootB : getMemoryRoots(b))
+      if (rootA == rootB ||
+          (!isLocalAllocation(rootA) && !isLocalAllocation(rootB)))
+        return true;
+  return false;
 }
 
 ad::MemoryWrites::MemoryWrites(Operation *op) {
@@ -23,14 +28,16 @@ ad::MemoryWrites::MemoryWrites(Operation *op) {
       if (auto store = dyn_cast<memref::StoreOp>(nested);
           store && operand != store.getMemRef())
         continue;
-      Value root = getMemoryRoot(operand);
-      roots.insert(root);
-      outsideMemory |= !isLocalAllocation(root);
+      for (Value root : getMemoryRoots(operand)) {
+        roots.insert(root);
+        outsideMemory |= !isLocalAllocation(root);
+      }
     }
   });
 }
 
 bool ad::MemoryWrites::mayChange(Value memref) const {
-  Value root = getMemoryRoot(memref);
-  return roots.contains(root) || (!isLocalAllocation(root) && outsideMemory);
+  return llvm::any_of(getMemoryRoots(memref), [&](Value root) {
+    return roots.contains(root) || (!isLocalAllocation(root) && outsideMemory);
+  });
 }

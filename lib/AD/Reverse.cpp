@@ -254,6 +254,30 @@ Value ReverseEmitter::shadowInReverse(Value value) {
       return nullptr; // reported
     mapping.map(view.getViewSource(), sourceShadow);
     result = b.clone(*def, mapping)->getResult(0);
+  } else if (auto select = dyn_cast_or_null<arith::SelectOp>(def)) {
+    // A choice between two places: the same choice between their shadows.
+    Value onTrue = shadowInReverse(select.getTrueValue());
+    Value onFalse = shadowInReverse(select.getFalseValue());
+    if (!onTrue || !onFalse) {
+      if (!hadError)
+        emitError(value.getLoc(),
+                  "cannot differentiate a choice between a place whose "
+                  "derivative is tracked and one whose derivative is not");
+      hadError = true;
+      return nullptr;
+    }
+    Value condition = primalInReverse(select.getCondition());
+    // After its operands: code emitted directly (not split) defines them
+    // where the primal has them, which can be after this level's anchor.
+    for (Value operand : {condition, onTrue, onFalse}) {
+      Operation *at = operand.getDefiningOp();
+      if (at && at->getBlock() == b.getInsertionBlock() &&
+          (b.getInsertionPoint() == b.getInsertionBlock()->end() ||
+           !at->isBeforeInBlock(&*b.getInsertionPoint())))
+        b.setInsertionPointAfter(at);
+    }
+    result = arith::SelectOp::create(b, def->getLoc(), condition, onTrue,
+                                     onFalse);
   } else if (def && isa<memref::AllocOp, memref::AllocaOp>(def)) {
     // A local buffer: its shadow is a fresh zeroed buffer where the
     // reverse code of the buffer's block starts. A buffer created in a

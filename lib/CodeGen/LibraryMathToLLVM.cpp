@@ -1,6 +1,6 @@
 //===- LibraryMathToLLVM.cpp - ct's C library functions to LLVM -----------===//
 
-#include "cotangent/CodeGen/LibraryMathToLLVM.h"
+#include "CTToLLVMPatterns.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 

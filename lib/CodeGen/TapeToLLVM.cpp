@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/CodeGen/TapeToLLVM.h"
-#include "cotangent/CodeGen/LibraryMathToLLVM.h"
+#include "CTToLLVMPatterns.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -469,6 +469,7 @@ struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
                  RuleErasure<ct::CustomVjpOp>, RuleErasure<ct::CustomJvpOp>>(
         converter);
     populateLibraryMathToLLVMPatterns(converter, patterns);
+    populateAbortToLLVMPatterns(converter, patterns);
   }
 };
 

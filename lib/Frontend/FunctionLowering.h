@@ -102,6 +102,10 @@ private:
   Value lowerLogical(const clang::BinaryOperator *expr);
   Value lowerUnary(const clang::UnaryOperator *expr);
   Value lowerConditional(const clang::ConditionalOperator *expr);
+  /// `c ? x : y` as a place (`(a < b ? a : b) = v`, the body of
+  /// `std::min`): the memory and offset chosen at run time.
+  std::optional<Address>
+  lowerConditionalLValue(const clang::ConditionalOperator *expr);
   /// `c ? a : b`: each arm in its own block, lowered by `lowerArm`, which
   /// gives the values passed to the merge block (of `mergeTypes`). Returns
   /// the merge block, or null after an error.
@@ -193,6 +197,13 @@ private:
            std::optional<Address> object,
            llvm::ArrayRef<const clang::Expr *> args,
            std::optional<Address> dest);
+  /// Compiler builtins that only inform the optimizer or the constant
+  /// evaluator, and calls of functions that do not return (abort, a failed
+  /// assert): lowered without a callee (ErrorPaths.cpp). Nullopt when
+  /// `expr` is none of them; an empty CallResult for a call that ends
+  /// the program.
+  std::optional<CallResult> lowerCheckCall(const clang::CallExpr *expr,
+                                           const clang::FunctionDecl *callee);
   /// Runs a constructor on the object at `dest`.
   bool lowerConstruct(const clang::CXXConstructExpr *expr, Address dest);
   /// The argument of one parameter: a scalar, or the address of memory.

@@ -40,6 +40,8 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
     return unsupported<Result>(expr, "indirect calls (through function "
                                      "pointers) cannot be differentiated; "
                                      "call the function directly");
+  if (std::optional<CallResult> check = lowerCheckCall(expr, callee))
+    return check;
   SmallVector<const clang::Expr *> args(expr->arguments());
   std::optional<Address> object;
   const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);

@@ -210,9 +210,16 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
     Value v = lowerRValue(sub);
     return v ? convert(v, sub->getType(), expr->getType(), l) : nullptr;
   }
-  case clang::CK_PointerToBoolean:
+  case clang::CK_PointerToBoolean: {
+    // A test the compiler can decide (`assert(n > 0 && "message")`: a
+    // string literal is never null) is its constant.
+    bool known = false;
+    if (expr->EvaluateAsBooleanCondition(known, ast))
+      return arith::ConstantOp::create(b, l, b.getI1Type(),
+                                       b.getBoolAttr(known));
     return unsupported(expr, "pointers cannot be tested in differentiable "
                              "code; pass a flag or a count");
+  }
   default:
     return unsupported(expr, Twine("the conversion '") +
                                  expr->getCastKindName() +

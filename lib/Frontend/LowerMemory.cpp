@@ -56,6 +56,62 @@ Address FunctionLowering::offsetBy(Address address, int64_t delta,
   return offsetBy(address, constantIndex(delta, l), l);
 }
 
+std::optional<Address> FunctionLowering::lowerConditionalLValue(
+    const clang::ConditionalOperator *expr) {
+  Location l = loc(expr);
+  auto asPointer = [&](Address address) {
+    auto type = cast<MemRefType>(address.memref.getType());
+    MemRefType pointerType = getPointerType(type.getElementType());
+    if (type != pointerType)
+      address.memref = memref::CastOp::create(b, l, pointerType,
+                                              address.memref);
+    return address;
+  };
+  // Arms without side effects are both evaluated and one chosen with
+  // selects, which the AD engine follows (the shadow is the same choice
+  // between the arms' shadows).
+  if (!expr->getTrueExpr()->HasSideEffects(ast) &&
+      !expr->getFalseExpr()->HasSideEffects(ast)) {
+    Value cond = lowerRValue(expr->getCond());
+    if (!cond)
+      return std::nullopt;
+    cond = toBool(cond, expr->getCond()->getType(), l);
+    std::optional<Address> onTrue = lowerLValue(expr->getTrueExpr());
+    std::optional<Address> onFalse = lowerLValue(expr->getFalseExpr());
+    if (!onTrue || !onFalse)
+      return std::nullopt;
+    if (onTrue->memref.getType() != onFalse->memref.getType()) {
+      onTrue = asPointer(*onTrue);
+      onFalse = asPointer(*onFalse);
+    }
+    Value memref = onTrue->memref == onFalse->memref
+                       ? onTrue->memref
+                       : arith::SelectOp::create(b, l, cond, onTrue->memref,
+                                                 onFalse->memref)
+                             .getResult();
+    return Address{memref, arith::SelectOp::create(b, l, cond, onTrue->offset,
+                                                   onFalse->offset)};
+  }
+  std::optional<Layout> layout = layoutOf(expr->getType(), expr);
+  if (!layout)
+    return std::nullopt;
+  Type pointerType = getPointerType(layout->scalar);
+  Block *merge = emitConditional(
+      expr, {pointerType, b.getIndexType()},
+      [&](const clang::Expr *arm, SmallVectorImpl<Value> &passed) {
+        std::optional<Address> place = lowerLValue(arm);
+        if (!place)
+          return false;
+        Address address = asPointer(*place);
+        passed.push_back(address.memref);
+        passed.push_back(address.offset);
+        return true;
+      });
+  if (!merge)
+    return std::nullopt;
+  return Address{merge->getArgument(0), merge->getArgument(1)};
+}
+
 Value FunctionLowering::materialize(Address address, Location l) {
   auto type = cast<MemRefType>(address.memref.getType());
   MemRefType pointerType = getPointerType(type.getElementType());
@@ -239,10 +295,8 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
     return temporary->getSubExpr()->isGLValue()
                ? lowerLValue(temporary->getSubExpr())
                : materializeTemporary(temporary->getSubExpr());
-  if (isa<clang::ConditionalOperator>(expr))
-    return unsupported<Result>(expr, "a conditional that selects between "
-                                     "two places is not supported; use "
-                                     "'if'/'else'");
+  if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(expr))
+    return lowerConditionalLValue(conditional);
   return unsupported<Result>(expr, "cannot take the address of this "
                                    "expression in a differentiable function");
 }

@@ -194,6 +194,17 @@ void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
     lowerCall(call, std::nullopt);
     return;
   }
+  // `c ? f() : void(0)`, as `assert` expands: an if/else of two discarded
+  // arms.
+  if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(expr);
+      conditional && type->isVoidType()) {
+    emitConditional(conditional, {},
+                    [&](const clang::Expr *arm, SmallVectorImpl<Value> &) {
+                      lowerDiscarded(arm);
+                      return true;
+                    });
+    return;
+  }
   if (type->isPointerType()) {
     lowerPointer(expr);
   } else if (expr->isGLValue()) {

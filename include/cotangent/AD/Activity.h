@@ -26,6 +26,11 @@ namespace cotangent::ad {
 /// refers to.
 mlir::Value getMemoryRoot(mlir::Value value);
 
+/// Every allocation, argument or tape `value` may refer to: its root, or
+/// for a choice between places (`arith.select` of memrefs, the lowering of
+/// `c ? x : y` as an lvalue and of std::min), the roots of each place.
+llvm::SmallVector<mlir::Value, 2> getMemoryRoots(mlir::Value value);
+
 /// Types whose contents carry derivatives in a shadow of the same type.
 bool isShadowedType(mlir::Type type);
 

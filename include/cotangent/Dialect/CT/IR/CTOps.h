@@ -21,6 +21,12 @@ namespace cotangent::ct {
 struct TapeResource : public mlir::SideEffects::Resource::Base<TapeResource> {
   llvm::StringRef getName() final { return "<Tape>"; }
 };
+/// The side-effect resource of `ct.abort`: the process, which it ends.
+/// Ordered against other such effects but not against memory accesses.
+struct ProcessResource
+    : public mlir::SideEffects::Resource::Base<ProcessResource> {
+  llvm::StringRef getName() final { return "<Process>"; }
+};
 } // namespace cotangent::ct
 
 #define GET_TYPEDEF_CLASSES

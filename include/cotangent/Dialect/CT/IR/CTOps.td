@@ -184,6 +184,29 @@ def CT_HypotOp : CT_LibraryMathOp<"hypot", "hypot"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Error paths
+//===----------------------------------------------------------------------===//
+
+def CT_ProcessResource : Resource<"::cotangent::ct::ProcessResource">;
+
+def CT_AbortOp : CT_Op<"abort", [MemoryEffects<[MemWrite<CT_ProcessResource>]>]> {
+  let summary = "print a message on stderr and end the program";
+  let description = [{
+    What a call of a function that does not return (`abort`, a failed
+    `assert`, `std::terminate`, `__builtin_trap`) becomes in differentiable
+    code: it writes `message` and a newline to stderr and aborts. It touches
+    no value, so it has no derivative and never blocks differentiation;
+    derivatives keep it where the primal has it.
+
+    ```mlir
+    ct.abort "f.cpp:12: f: Assertion `n > 0' failed."
+    ```
+  }];
+  let arguments = (ins StrAttr:$message);
+  let assemblyFormat = "$message attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // The C ABI of entry points
 //===----------------------------------------------------------------------===//
 

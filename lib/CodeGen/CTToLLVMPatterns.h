@@ -1,0 +1,29 @@
+//===- CTToLLVMPatterns.h - Lowerings of ct ops to LLVM ---------*- C++ -*-===//
+//
+// Internal to lib/CodeGen: the pattern sets that the ct dialect's
+// convert-to-llvm interface (TapeToLLVM.cpp) adds besides the tapes'.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_LIB_CODEGEN_CTTOLLVMPATTERNS_H
+#define COTANGENT_LIB_CODEGEN_CTTOLLVMPATTERNS_H
+
+namespace mlir {
+class LLVMTypeConverter;
+class RewritePatternSet;
+} // namespace mlir
+
+namespace cotangent {
+
+/// ct's C library functions (`ct.hypot`, ...) become calls of the C
+/// library's own: `hypotf`/`hypot`/`hypotl` by floating-point type.
+void populateLibraryMathToLLVMPatterns(mlir::LLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
+
+/// `ct.abort` becomes write(2, message) and abort().
+void populateAbortToLLVMPatterns(mlir::LLVMTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+
+} // namespace cotangent
+
+#endif // COTANGENT_LIB_CODEGEN_CTTOLLVMPATTERNS_H
