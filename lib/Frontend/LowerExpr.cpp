@@ -106,6 +106,21 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
   if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(expr))
     return lowerConditional(conditional);
   if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
+    // A call the compiler evaluates (INFINITY, HUGE_VAL,
+    // std::numeric_limits<T>::max(), constexpr helpers of constants) is
+    // its value, with derivative zero.
+    clang::Expr::EvalResult folded;
+    if (call->getType()->isArithmeticType() &&
+        call->EvaluateAsRValue(folded, ast) && !folded.HasSideEffects) {
+      Type type = typeOf(expr);
+      if (type && folded.Val.isFloat())
+        return arith::ConstantOp::create(
+            b, l, type,
+            b.getFloatAttr(type, folded.Val.getFloat().convertToDouble()));
+      if (type && folded.Val.isInt())
+        return arith::ConstantOp::create(
+            b, l, type, b.getIntegerAttr(type, folded.Val.getInt()));
+    }
     std::optional<CallResult> result = lowerCall(call, std::nullopt);
     if (!result)
       return nullptr;

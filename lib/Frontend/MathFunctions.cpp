@@ -17,7 +17,8 @@ namespace {
 enum class MathKind {
   None, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Exp, Exp2,
   Expm1, Log, Log2, Log10, Log1p, Pow, Sqrt, Cbrt, Hypot, Fabs, Fmin, Fmax,
-  Floor, Ceil, Round, Erf, Erfc, Lgamma, Tgamma
+  Floor, Ceil, Round, Erf, Erfc, Lgamma, Tgamma, Fma, Copysign, Fdim, Fmod,
+  Remainder, Trunc, Rint, Ldexp
 };
 } // namespace
 
@@ -42,11 +43,18 @@ static MathKind classify(StringRef name) {
         .Case("ceil", MathKind::Ceil).Case("round", MathKind::Round)
         .Case("erf", MathKind::Erf).Case("erfc", MathKind::Erfc)
         .Case("lgamma", MathKind::Lgamma).Case("tgamma", MathKind::Tgamma)
+        .Case("fma", MathKind::Fma).Case("copysign", MathKind::Copysign)
+        .Case("fdim", MathKind::Fdim).Case("fmod", MathKind::Fmod)
+        .Case("remainder", MathKind::Remainder)
+        .Case("trunc", MathKind::Trunc).Case("rint", MathKind::Rint)
+        .Case("nearbyint", MathKind::Rint).Case("ldexp", MathKind::Ldexp)
+        .Case("scalbn", MathKind::Ldexp)
         .Default(MathKind::None);
   };
   MathKind k = kind(name);
-  // The float spellings: sinf, powf, ...
-  if (k == MathKind::None && name.ends_with("f"))
+  // The float and long double spellings: sinf, powl, ... (the operand
+  // types then decide which are lowered).
+  if (k == MathKind::None && (name.ends_with("f") || name.ends_with("l")))
     k = kind(name.drop_back());
   return k;
 }
@@ -66,9 +74,21 @@ Value buildMathFunction(OpBuilder &b, Location loc,
   if (!function->getIdentifier() || !isLibraryFunction(function))
     return nullptr;
   MathKind kind = classify(function->getName());
+  if (kind == MathKind::Ldexp && args.size() == 2 &&
+      isa<FloatType>(resultType) && args[0].getType() == resultType &&
+      isa<IntegerType>(args[1].getType())) {
+    // x * 2^n, exact (n is an int: no derivative).
+    Value n = arith::SIToFPOp::create(b, loc, resultType, args[1]);
+    return arith::MulFOp::create(b, loc, args[0],
+                                 math::Exp2Op::create(b, loc, n));
+  }
   if (kind == MathKind::None || !isa<FloatType>(resultType) ||
       !llvm::all_of(args, [&](Value v) { return v.getType() == resultType; }))
     return nullptr;
+  auto zero = [&] {
+    return arith::ConstantOp::create(b, loc, resultType,
+                                     b.getFloatAttr(resultType, 0));
+  };
   auto unary = [&](auto tag) -> Value {
     using Op = decltype(tag);
     return Op::create(b, loc, args[0]);
@@ -106,6 +126,30 @@ Value buildMathFunction(OpBuilder &b, Location loc,
   case MathKind::Round: return unary(math::RoundOp());
   case MathKind::Erf: return unary(math::ErfOp());
   case MathKind::Erfc: return unary(math::ErfcOp());
+  case MathKind::Fma:
+    return math::FmaOp::create(b, loc, args[0], args[1], args[2]);
+  case MathKind::Copysign: return binary(math::CopySignOp());
+  case MathKind::Trunc: return unary(math::TruncOp());
+  // Round to nearest, ties to even: the default rounding mode.
+  case MathKind::Rint: return unary(math::RoundEvenOp());
+  case MathKind::Fmod: return binary(arith::RemFOp());
+  case MathKind::Fdim: {
+    // x - y where x > y (or either is NaN), else +0 (the derivative at
+    // the kink is 0).
+    Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT,
+                                        args[0], args[1]);
+    Value difference = arith::SubFOp::create(b, loc, args[0], args[1]);
+    return arith::SelectOp::create(b, loc, above, difference, zero());
+  }
+  case MathKind::Remainder: {
+    // x - n y with n = x / y rounded to nearest, ties to even.
+    Value n = math::RoundEvenOp::create(
+        b, loc, arith::DivFOp::create(b, loc, args[0], args[1]));
+    return arith::SubFOp::create(b, loc, args[0],
+                                 arith::MulFOp::create(b, loc, n, args[1]));
+  }
+  case MathKind::Ldexp:
+    return nullptr;
   case MathKind::Hypot:
     // The C library's hypot, exact where x*x + y*y overflows.
     return ct::HypotOp::create(b, loc, args[0], args[1]);

@@ -53,6 +53,24 @@ template <typename T> T cube(T x) { return x * x * x; }
   return std::cos(x) + expf(x) + std::erf(x);
 }
 
+// Functions the math dialect spells another way, and constants the
+// compiler evaluates (ldexp by a constant folds to a product).
+// CHECK-LABEL: func.func @_Z9rewrittendd
+// CHECK-DAG: math.fma %arg0, %arg1, %arg0 : f64
+// CHECK-DAG: math.copysign %arg0, %arg1 : f64
+// CHECK-DAG: arith.cmpf ugt, %arg0, %arg1 : f64
+// CHECK-DAG: arith.remf %arg0, %arg1 : f64
+// CHECK-DAG: math.roundeven
+// CHECK-DAG: math.trunc %arg0 : f64
+// CHECK-DAG: arith.mulf %arg0, %{{.*}} : f64
+// CHECK-DAG: arith.constant 0x7FF0000000000000 : f64
+// CHECK-NOT: call
+[[ct::differentiable]] double rewritten(double x, double y) {
+  return std::fma(x, y, x) + std::copysign(x, y) + std::fdim(x, y) +
+         std::fmod(x, y) + std::remainder(x, y) + std::trunc(x) +
+         std::ldexp(x, 2) + HUGE_VAL;
+}
+
 // Functions called from differentiable code are lowered with their bodies;
 // the declaration-only differentiable one is bound to the derivatives its
 // own translation unit exports (CrossTranslationUnit.cpp).
