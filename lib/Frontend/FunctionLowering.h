@@ -73,6 +73,9 @@ private:
   void lowerVarDecl(const clang::VarDecl *var);
   void lowerReturn(const clang::ReturnStmt *stmt);
   void lowerIf(const clang::IfStmt *stmt);
+  /// `switch` with fall-through, `default` and `break`: a cf.switch to one
+  /// block per label (CFG-to-SCF makes it an scf.index_switch).
+  void lowerSwitch(const clang::SwitchStmt *stmt);
   void lowerLoop(const clang::Stmt *stmt, const clang::Stmt *init,
                  const clang::Expr *cond, const clang::Expr *inc,
                  const clang::Stmt *body, bool conditionFirst);
@@ -246,6 +249,8 @@ private:
     mlir::Block *continueTarget;
   };
   llvm::SmallVector<JumpTargets> jumps;
+  /// The block of each case label of the switches being lowered.
+  llvm::DenseMap<const clang::SwitchCase *, mlir::Block *> switchCases;
   /// Every return branches here, passing the returned value (if any).
   mlir::Block *returnBlock = nullptr;
 };

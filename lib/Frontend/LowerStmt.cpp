@@ -147,17 +147,24 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
     return lowerRangeFor(rangeFor);
   if (isa<clang::BreakStmt, clang::ContinueStmt>(stmt)) {
     if (jumps.empty()) {
-      unsupported(stmt, "'break' outside a loop cannot be differentiated; "
-                        "'switch' is not supported yet, use 'if'");
+      unsupported(stmt, "'break' or 'continue' outside a loop or 'switch'");
       return;
     }
-    branchTo(l, isa<clang::BreakStmt>(stmt) ? jumps.back().breakTarget
-                                            : jumps.back().continueTarget);
+    Block *target = isa<clang::BreakStmt>(stmt) ? jumps.back().breakTarget
+                                                : jumps.back().continueTarget;
+    if (!target) {
+      unsupported(stmt, "'continue' in a 'switch' outside a loop");
+      return;
+    }
+    branchTo(l, target);
     enter(newBlock());
     return;
   }
   if (isa<clang::NullStmt>(stmt))
     return;
+  // [[fallthrough]], [[likely]], ...: hints, lowered as what they mark.
+  if (const auto *attributed = dyn_cast<clang::AttributedStmt>(stmt))
+    return lowerStmt(attributed->getSubStmt());
   // A label alone is harmless; a goto to it is what is diagnosed.
   if (const auto *label = dyn_cast<clang::LabelStmt>(stmt))
     return lowerStmt(label->getSubStmt());
@@ -175,10 +182,18 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
     return (void)unsupported(stmt, "inline assembly cannot be "
                                    "differentiated; move it into a function "
                                    "with a custom derivative rule");
-  if (isa<clang::SwitchStmt>(stmt))
-    return (void)unsupported(stmt, "'switch' is not supported in "
-                                   "differentiable functions yet; use "
-                                   "'if'/'else'");
+  if (const auto *switchStmt = dyn_cast<clang::SwitchStmt>(stmt))
+    return lowerSwitch(switchStmt);
+  if (const auto *label = dyn_cast<clang::SwitchCase>(stmt)) {
+    // A case label: control falls into it from the case before, and the
+    // switch jumps to it.
+    Block *block = switchCases.lookup(label);
+    if (!block)
+      return (void)unsupported(stmt, "a case label outside its 'switch'");
+    branchTo(l, block);
+    enter(block);
+    return lowerStmt(label->getSubStmt());
+  }
   unsupported(stmt, Twine("the statement '") + stmt->getStmtClassName() +
                         "' cannot be differentiated");
 }
@@ -334,6 +349,53 @@ void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
     branchTo(l, merge);
   }
   enter(merge);
+}
+
+void FunctionLowering::lowerSwitch(const clang::SwitchStmt *stmt) {
+  Location l = loc(stmt);
+  lowerStmt(stmt->getInit());
+  if (const clang::VarDecl *var = stmt->getConditionVariable())
+    lowerVarDecl(var);
+  Value flag = lowerRValue(stmt->getCond());
+  if (!flag)
+    return;
+  if (!isa<IntegerType>(flag.getType()))
+    return (void)unsupported(stmt->getCond(),
+                             "a 'switch' on this type is not supported");
+  unsigned width = flag.getType().getIntOrFloatBitWidth();
+  Block *current = b.getInsertionBlock();
+  Block *exit = newBlock();
+  Block *defaultBlock = exit;
+  SmallVector<APInt> values;
+  SmallVector<Block *> destinations;
+  for (const clang::SwitchCase *label = stmt->getSwitchCaseList(); label;
+       label = label->getNextSwitchCase()) {
+    Block *block = newBlock();
+    switchCases[label] = block;
+    const auto *caseStmt = dyn_cast<clang::CaseStmt>(label);
+    if (!caseStmt) {
+      defaultBlock = block;
+      continue;
+    }
+    if (caseStmt->caseStmtIsGNURange())
+      return (void)unsupported(caseStmt, "case ranges ('case a ... b') are "
+                                         "not supported; list the values");
+    llvm::APSInt value = caseStmt->getLHS()->EvaluateKnownConstInt(ast);
+    values.push_back(value.extOrTrunc(width));
+    destinations.push_back(block);
+  }
+  enter(current);
+  SmallVector<ValueRange> operands(values.size(), ValueRange{});
+  cf::SwitchOp::create(b, l, flag, defaultBlock, ValueRange{}, values,
+                       destinations, operands);
+  // Code before the first label is unreachable.
+  enter(newBlock());
+  jumps.push_back(
+      {exit, jumps.empty() ? nullptr : jumps.back().continueTarget});
+  lowerStmt(stmt->getBody());
+  jumps.pop_back();
+  branchTo(l, exit);
+  enter(exit);
 }
 
 void FunctionLowering::emitLoop(Location l,

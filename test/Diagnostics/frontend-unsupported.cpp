@@ -69,10 +69,10 @@ done:
   return x;
 }
 
-[[ct::differentiable]] double uses_switch(double x, int k) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'switch' is not supported in differentiable functions yet; use 'if'/'else'
+[[ct::differentiable]] double uses_case_range(double x, int k) {
   switch (k) {
-  case 0:
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: case ranges ('case a ... b') are not supported; list the values
+  case 0 ... 3:
     return x;
   }
   return 2 * x;

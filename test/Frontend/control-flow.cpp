@@ -111,3 +111,29 @@
     s += x;
   return s * i;
 }
+
+// `switch`: one block per label, entered by a cf.switch; fall-through and
+// `default`; CFG-to-SCF makes it an scf.index_switch on the case number.
+// CHECK-LABEL: func.func @_Z8selectedfi
+// CHECK: scf.index_switch
+// CHECK-DAG: case 0
+// CHECK-DAG: case 5
+// CHECK-DAG: case 7
+// CHECK: default
+[[ct::differentiable]] float selected(float x, int k) {
+  float r = 0;
+  switch (k) {
+  case 0:
+    r = x;
+    break;
+  case 5:
+    r = x * x;
+    [[fallthrough]];
+  case 7:
+    r += x;
+    break;
+  default:
+    r = -x;
+  }
+  return r;
+}
