@@ -207,6 +207,19 @@ private:
   /// the program.
   std::optional<CallResult> lowerCheckCall(const clang::CallExpr *expr,
                                            const clang::FunctionDecl *callee);
+  /// The address of constant data defined outside the function (a
+  /// `constexpr` table, a `static const` local); nullopt after an error.
+  std::optional<Address> constantGlobal(const clang::VarDecl *var,
+                                        clang::SourceRange use) {
+    std::optional<mlir::memref::GlobalOp> global =
+        module.getConstantGlobal(var, use);
+    if (!global)
+      return std::nullopt;
+    Location l = module.getLoc(use.getBegin());
+    Value memref = mlir::memref::GetGlobalOp::create(
+        b, l, global->getType(), global->getSymName());
+    return Address{memref, constantIndex(0, l)};
+  }
   /// Runs a constructor on the object at `dest`.
   bool lowerConstruct(const clang::CXXConstructExpr *expr, Address dest);
   /// The argument of one parameter: a scalar, or the address of memory.

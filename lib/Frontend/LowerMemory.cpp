@@ -218,11 +218,9 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
       return unsupported<Result>(expr, "a pointer variable can be read, "
                                        "offset and assigned, but not "
                                        "addressed or bound to a reference");
-    if (isa<clang::VarDecl>(var) &&
-        !var->getDeclContext()->isFunctionOrMethod())
-      return unsupported<Result>(expr, "global variables cannot be used in "
-                                       "differentiable functions; pass the "
-                                       "value as a parameter");
+    if (const auto *global = dyn_cast<clang::VarDecl>(var);
+        global && !global->hasLocalStorage())
+      return constantGlobal(global, expr->getSourceRange());
     return unsupported<Result>(expr, "this name cannot be used in a "
                                      "differentiable function");
   }

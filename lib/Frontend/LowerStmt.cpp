@@ -235,9 +235,12 @@ void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
 void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   Location l = module.getLoc(var->getLocation());
   if (!var->hasLocalStorage()) {
-    module.error(var->getSourceRange(),
-                 "static and thread-local variables cannot be "
-                 "differentiated; pass the value as a parameter");
+    // A `static const` table: constant data, like a global one.
+    if (std::optional<Address> table =
+            constantGlobal(var, var->getSourceRange()))
+      places[var] = *table;
+    else
+      invalid.insert(var);
     return;
   }
   clang::QualType type = var->getType();

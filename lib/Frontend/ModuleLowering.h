@@ -13,6 +13,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Mangle.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -70,6 +71,12 @@ public:
                                   clang::SourceRange range,
                                   const llvm::Twine &what);
 
+  /// The constant memref.global holding a constant variable defined outside
+  /// the function (ConstantGlobals.cpp), created on first use; nullopt after
+  /// reporting at `use` why it cannot be read.
+  std::optional<mlir::memref::GlobalOp>
+  getConstantGlobal(const clang::VarDecl *var, clang::SourceRange use);
+
   /// Where a field or a base class starts in its record, in scalars.
   int64_t getFieldOffset(const clang::FieldDecl *field);
   int64_t getBaseOffset(const clang::CXXRecordDecl *derived,
@@ -105,6 +112,8 @@ private:
   llvm::DenseMap<const clang::Type *, Layout> layouts;
   llvm::SmallVector<const clang::FunctionDecl *> pending;
   llvm::DenseSet<const clang::FunctionDecl *> customRules;
+  llvm::DenseMap<const clang::VarDecl *, mlir::memref::GlobalOp>
+      constantGlobals;
   unsigned errors = 0;
 };
 

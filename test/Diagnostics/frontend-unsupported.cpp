@@ -85,12 +85,12 @@ done:
 }
 
 [[ct::differentiable]] double uses_global(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: global variables cannot be used in differentiable functions; pass the value as a parameter
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: 'global' is a variable outside the function, which may change; differentiable functions read only constant data (const or constexpr with a constant initializer) that they do not receive: pass it as a parameter
   return x * global;
 }
 
 [[ct::differentiable]] double uses_static(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: static and thread-local variables cannot be differentiated; pass the value as a parameter
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'cache' is a static variable, which may change between calls; differentiable functions read only constant data (const or constexpr with a constant initializer) that they do not receive: pass it as a parameter
   static double cache = 0;
   return x;
 }

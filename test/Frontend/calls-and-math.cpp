@@ -83,3 +83,17 @@ template <typename T> T cube(T x) { return x * x * x; }
 // CHECK-DAG: func.func private @__ct_jvp._Z9elsewhered(f64, f64) -> (f64, f64)
 // CHECK-DAG: ct.custom_gradient @__ct_primal._Z9elsewhered pullback @__ct_pullback._Z9elsewhered
 // CHECK-DAG: ct.custom_jvp @__ct_primal._Z9elsewhered jvp @__ct_jvp._Z9elsewhered
+
+// Constant data from outside the function: a private constant memref.global
+// per variable, its scalars laid out as in memory.
+// RUN: %cotangent-cc %s -- -std=c++20 | FileCheck %s --check-prefix=GLOBALS
+// GLOBALS-DAG: memref.global "private" constant @__ct_constant.table.{{[0-9]+}} : memref<4xf64> = dense<[5.000000e-01, 1.500000e+00, 0.000000e+00, 0.000000e+00]>
+// GLOBALS-DAG: memref.global "private" constant @__ct_constant.grid.{{[0-9]+}} : memref<4xi32> = dense<[1, 2, 3, 4]>
+// GLOBALS-LABEL: func.func @_Z6tableddi
+// GLOBALS-DAG: memref.get_global @__ct_constant.table.{{[0-9]+}} : memref<4xf64>
+// GLOBALS-DAG: memref.get_global @__ct_constant.grid.{{[0-9]+}} : memref<4xi32>
+constexpr double table[4] = {0.5, 1.5};
+[[ct::differentiable]] double tabled(double x, int i) {
+  static const int grid[2][2] = {{1, 2}, {3, 4}};
+  return table[i] * x + grid[i % 2][1];
+}

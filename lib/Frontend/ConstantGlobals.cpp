@@ -1,0 +1,137 @@
+//===- ConstantGlobals.cpp - Constant tables as memref globals -----------===//
+//
+// A differentiable function may read constant data defined outside it:
+// `constexpr` and `const` arrays and structs at namespace scope, static
+// data members, and `static const` locals, whose initializers the
+// compiler evaluates. Each becomes a private constant memref.global of its
+// scalars (laid out as in memory, like any aggregate here) read through
+// memref.get_global; being constant, it has no derivative.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModuleLowering.h"
+
+#include "clang/AST/APValue.h"
+#include "clang/AST/DeclCXX.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+namespace {
+/// Writes the scalars of `value`, an object of `type`, into `out` from
+/// `offset` on (in scalars of the object's layout). False for what has no
+/// place there (pointers, unions, members of other scalar types).
+bool flatten(ModuleLowering &module, const clang::APValue &value,
+             clang::QualType type, Type scalar, int64_t offset,
+             SmallVectorImpl<Attribute> &out) {
+  clang::ASTContext &ast = module.getAST();
+  type = type.getCanonicalType();
+  if (value.isInt()) {
+    if (auto floatType = dyn_cast<FloatType>(scalar)) {
+      out[offset] = FloatAttr::get(
+          floatType, static_cast<double>(value.getInt().getSExtValue()));
+      return true;
+    }
+    out[offset] = IntegerAttr::get(
+        scalar, value.getInt().extOrTrunc(scalar.getIntOrFloatBitWidth()));
+    return true;
+  }
+  if (value.isFloat()) {
+    auto floatType = dyn_cast<FloatType>(scalar);
+    if (!floatType)
+      return false;
+    out[offset] =
+        FloatAttr::get(floatType, value.getFloat().convertToDouble());
+    return true;
+  }
+  if (value.isArray()) {
+    const clang::ArrayType *array = ast.getAsArrayType(type);
+    std::optional<Layout> element =
+        module.getLayout(array->getElementType(), {}, "an array element");
+    if (!element)
+      return false;
+    for (unsigned i = 0, e = value.getArraySize(); i < e; ++i) {
+      const clang::APValue &item = i < value.getArrayInitializedElts()
+                                       ? value.getArrayInitializedElt(i)
+                                       : value.getArrayFiller();
+      if (!flatten(module, item, array->getElementType(), scalar,
+                   offset + i * element->size, out))
+        return false;
+    }
+    return true;
+  }
+  if (value.isStruct()) {
+    const auto *record = type->getAsCXXRecordDecl();
+    unsigned base = 0;
+    for (const clang::CXXBaseSpecifier &spec : record->bases())
+      if (!flatten(module, value.getStructBase(base++), spec.getType(), scalar,
+                   offset + module.getBaseOffset(record, spec.getType()),
+                   out))
+        return false;
+    for (const clang::FieldDecl *field : record->fields())
+      if (!flatten(module, value.getStructField(field->getFieldIndex()),
+                   field->getType(), scalar,
+                   offset + module.getFieldOffset(field), out))
+        return false;
+    return true;
+  }
+  return false;
+}
+} // namespace
+
+std::optional<memref::GlobalOp>
+ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
+                                  clang::SourceRange use) {
+  var = var->getCanonicalDecl();
+  if (auto known = constantGlobals.find(var); known != constantGlobals.end())
+    return known->second;
+  const clang::VarDecl *definition = var->getInitializingDeclaration();
+  const clang::APValue *value =
+      definition && definition->getType().isConstQualified()
+          ? definition->evaluateValue()
+          : nullptr;
+  if (!value) {
+    error(use, "'" + var->getQualifiedNameAsString() +
+                   (var->isStaticLocal()
+                        ? "' is a static variable, which may change between "
+                          "calls"
+                        : "' is a variable outside the function, which may "
+                          "change") +
+                   "; differentiable functions read only constant data "
+                   "(const or constexpr with a constant initializer) that "
+                   "they do not receive: pass it as a parameter");
+    return std::nullopt;
+  }
+  std::optional<Layout> layout =
+      getLayout(var->getType(), use, "this variable");
+  if (!layout)
+    return std::nullopt;
+  SmallVector<Attribute> scalars(layout->size);
+  Attribute zero = isa<FloatType>(layout->scalar)
+                       ? Attribute(FloatAttr::get(layout->scalar, 0.0))
+                       : Attribute(IntegerAttr::get(layout->scalar, 0));
+  std::fill(scalars.begin(), scalars.end(), zero);
+  if (!flatten(*this, *value, var->getType(), layout->scalar, 0, scalars)) {
+    error(use, "the initializer of '" + var->getQualifiedNameAsString() +
+                   "' cannot be read by a differentiable function: only "
+                   "numbers, arrays and structs of them");
+    return std::nullopt;
+  }
+  auto type = MemRefType::get({layout->size}, layout->scalar);
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  std::string name = "__ct_constant." + var->getQualifiedNameAsString() +
+                     "." + std::to_string(constantGlobals.size());
+  auto global = memref::GlobalOp::create(
+      b, getLoc(var->getLocation()), name, b.getStringAttr("private"), type,
+      DenseElementsAttr::get(RankedTensorType::get({layout->size},
+                                                   layout->scalar),
+                             scalars),
+      /*constant=*/true, /*alignment=*/nullptr);
+  constantGlobals[var] = global;
+  return global;
+}
+
+} // namespace cotangent::frontend
