@@ -78,7 +78,8 @@ private:
   void lowerSwitch(const clang::SwitchStmt *stmt);
   void lowerLoop(const clang::Stmt *stmt, const clang::Stmt *init,
                  const clang::Expr *cond, const clang::Expr *inc,
-                 const clang::Stmt *body, bool conditionFirst);
+                 const clang::Stmt *body, bool conditionFirst,
+                 const clang::VarDecl *conditionVariable = nullptr);
   void lowerRangeFor(const clang::CXXForRangeStmt *stmt);
   /// The blocks every loop has: condition (an i1), body, increment, exit,
   /// with `break` and `continue` bound to exit and increment.

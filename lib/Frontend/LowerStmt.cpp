@@ -125,20 +125,14 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
   if (const auto *ifStmt = dyn_cast<clang::IfStmt>(stmt))
     return lowerIf(ifStmt);
   if (const auto *forStmt = dyn_cast<clang::ForStmt>(stmt)) {
-    if (forStmt->getConditionVariable())
-      return (void)unsupported(stmt, "a 'for' condition that declares a "
-                                     "variable is not supported; declare it "
-                                     "before the loop");
     return lowerLoop(stmt, forStmt->getInit(), forStmt->getCond(),
-                     forStmt->getInc(), forStmt->getBody(), true);
+                     forStmt->getInc(), forStmt->getBody(), true,
+                     forStmt->getConditionVariable());
   }
   if (const auto *whileStmt = dyn_cast<clang::WhileStmt>(stmt)) {
-    if (whileStmt->getConditionVariable())
-      return (void)unsupported(stmt, "a 'while' condition that declares a "
-                                     "variable is not supported; declare it "
-                                     "before the loop");
     return lowerLoop(stmt, nullptr, whileStmt->getCond(), nullptr,
-                     whileStmt->getBody(), true);
+                     whileStmt->getBody(), true,
+                     whileStmt->getConditionVariable());
   }
   if (const auto *doStmt = dyn_cast<clang::DoStmt>(stmt))
     return lowerLoop(stmt, nullptr, doStmt->getCond(), nullptr,
@@ -437,7 +431,8 @@ void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
                                  const clang::Expr *cond,
                                  const clang::Expr *inc,
                                  const clang::Stmt *body,
-                                 bool conditionFirst) {
+                                 bool conditionFirst,
+                                 const clang::VarDecl *conditionVariable) {
   Location l = loc(stmt);
   lowerStmt(init);
   emitLoop(
@@ -445,6 +440,9 @@ void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
       [&]() -> Value {
         if (!cond) // for (;;)
           return arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+        // `while (T x = ...)`: x is declared afresh before each test.
+        if (conditionVariable)
+          lowerVarDecl(conditionVariable);
         Value v = lowerRValue(cond);
         return v ? toBool(v, cond->getType(), l) : nullptr;
       },
