@@ -221,6 +221,22 @@ private:
         b, l, global->getType(), global->getSymName());
     return Address{memref, constantIndex(0, l)};
   }
+  //===--- Lambdas (Lambdas.cpp) ------------------------------------------===//
+  /// A lambda defined in this function: its expression, and the snapshots
+  /// of what it captures by copy.
+  struct Closure {
+    const clang::LambdaExpr *lambda = nullptr;
+    llvm::DenseMap<const clang::ValueDecl *, Address> copies;
+  };
+  /// Records `var` if it holds a lambda (true), taking its copies.
+  bool defineLambda(const clang::VarDecl *var);
+  Closure makeClosure(const clang::LambdaExpr *lambda);
+  /// A call of a lambda defined in this function: its body, in place.
+  std::optional<CallResult> callLambda(const clang::CallExpr *expr,
+                                       const clang::Expr *object,
+                                       const clang::CXXMethodDecl *callOperator,
+                                       llvm::ArrayRef<const clang::Expr *> args);
+
   /// Runs a constructor on the object at `dest`.
   bool lowerConstruct(const clang::CXXConstructExpr *expr, Address dest);
   /// The argument of one parameter: a scalar, or the address of memory.
@@ -244,6 +260,7 @@ private:
 
   /// Where each local, parameter and reference lives.
   llvm::DenseMap<const clang::ValueDecl *, Address> places;
+  llvm::DenseMap<const clang::ValueDecl *, Closure> lambdas;
   /// Pointer variables: the memref they move within, and a slot holding
   /// their current offset.
   struct PointerVariable {

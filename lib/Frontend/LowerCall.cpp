@@ -64,6 +64,10 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
       if (!object)
         return std::nullopt;
     }
+  } else if (isa<clang::CXXOperatorCallExpr>(expr) && isInstance &&
+             method->getParent()->isLambda()) {
+    return callLambda(expr, args[0], method,
+                      ArrayRef<const clang::Expr *>(args).drop_front());
   } else if (isa<clang::CXXOperatorCallExpr>(expr) && isInstance) {
     // The object of a member operator is its first operand.
     if (isTrivialAssignment(callee)) {

@@ -228,6 +228,8 @@ void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
 
 void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   Location l = module.getLoc(var->getLocation());
+  if (defineLambda(var))
+    return;
   if (!var->hasLocalStorage()) {
     // A `static const` table: constant data, like a global one.
     if (std::optional<Address> table =

@@ -128,8 +128,10 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
   SmallVector<std::pair<clang::QualType, clang::SourceRange>> parts;
   if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
     if (cxx->isLambda())
-      return unsupported("lambdas are not supported in differentiable "
-                         "functions yet; write a named function");
+      return unsupported("a lambda can be called in the function that "
+                         "defines it, but not yet passed to another "
+                         "function or stored; call it there, or write a "
+                         "named function");
     if (cxx->isPolymorphic())
       return unsupported("it has virtual functions; use a class without "
                          "them");

@@ -1,0 +1,91 @@
+// Lambdas a differentiable function defines and calls: no captures, by
+// copy (a snapshot where the lambda is defined), by reference (writes
+// reach the enclosing variables), `mutable` state kept between calls,
+// generic lambdas, lambdas returning references, lambdas calling lambdas,
+// called in loops and where they are written; reverse and forward mode at
+// -O0 and -O2 against closed forms.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[0-9]+}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include "check.h"
+
+// acc = x^3 + y x^2.
+[[ct::differentiable]] double captures(double x, double y) {
+  auto square = [](double t) { return t * t; };
+  auto scaled = [y](double t) { return y * t; };
+  double acc = 0;
+  auto add = [&](double t) { acc += t * x; };
+  add(square(x));
+  add(scaled(x));
+  return acc;
+}
+
+// The copy of y is taken where the lambda is defined: later changes to y
+// do not reach it. f = 2 y0 x + (y0 + 1) where y0 is the argument.
+[[ct::differentiable]] double snapshot(double x, double y) {
+  auto times = [y](double t) { return y * t; };
+  y = y + 1;
+  return times(2 * x) + y;
+}
+
+// A mutable lambda's copy persists between calls: p = x, x^2, x^3 ...
+// f = x + x^2 + x^3 for n = 3.
+[[ct::differentiable]] double powers(double x, int n) {
+  auto next = [p = 1.0, x]() mutable {
+    p *= x;
+    return p;
+  };
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += next();
+  return s;
+}
+
+// Generic lambdas, references in and out, a lambda calling a lambda, and
+// one called where it is written.
+[[ct::differentiable]] double generic(double *v, double x) {
+  auto larger = [](auto &a, auto &b) -> auto & { return a > b ? a : b; };
+  auto twice = [&](auto t) { return larger(v[0], v[1]) * t * 2; };
+  larger(v[0], v[1]) += x;         // the larger of v0, v1 grows by x
+  return twice(x) + [&] { return v[0] * v[1]; }();
+}
+
+int main() {
+  using check::near;
+  double dx = 0, dy = 0;
+  double v = ct::gradient<captures>(2.0, 3.0, &dx, &dy);
+  near("captures value", v, 8.0 + 12.0, 1e-15);
+  near("captures d/dx", dx, 12.0 + 12.0, 1e-15);
+  near("captures d/dy", dy, 4.0, 1e-15);
+  near("captures jvp", ct::jvp<captures>(2.0, 3.0, 1.0, 1.0).tangent, 28.0,
+       1e-15);
+
+  dx = dy = 0;
+  v = ct::gradient<snapshot>(2.0, 3.0, &dx, &dy);
+  near("snapshot value", v, 12.0 + 4.0, 1e-15);
+  near("snapshot d/dx", dx, 6.0, 1e-15);
+  near("snapshot d/dy", dy, 2 * 2.0 + 1.0, 1e-15);
+
+  dx = 0;
+  v = ct::gradient<powers>(2.0, 3, &dx);
+  near("powers value", v, 2.0 + 4.0 + 8.0, 1e-15);
+  near("powers d/dx", dx, 1.0 + 4.0 + 12.0, 1e-15);
+  near("powers jvp", ct::jvp<powers>(2.0, 3, 1.0).tangent, 17.0, 1e-15);
+
+  // v = (1, 3), x = 2: v1 = 3 + x = 5 is the larger; f = 2 x v1 + v0 v1
+  // = 2x (3 + x) + (3 + x): d/dx = 6 + 4x + 1 = 15; d/dv0 = v1 = 5,
+  // d/dv1 = 2x + v0 = 5.
+  double vec[2] = {1.0, 3.0}, dvec[2] = {};
+  dx = 0;
+  v = ct::gradient<generic>(vec, 2.0, dvec, &dx);
+  near("generic value", v, 20.0 + 5.0, 1e-15);
+  near("generic d/dx", dx, 15.0, 1e-15);
+  near("generic d/dv0", dvec[0], 5.0, 1e-15);
+  near("generic d/dv1", dvec[1], 5.0, 1e-15);
+  return check::report();
+}
