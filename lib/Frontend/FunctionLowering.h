@@ -237,6 +237,10 @@ private:
                                        const clang::CXXMethodDecl *callOperator,
                                        llvm::ArrayRef<const clang::Expr *> args);
 
+  //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
+  std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
+  void lowerDelete(const clang::CXXDeleteExpr *expr);
+
   /// Runs a constructor on the object at `dest`.
   bool lowerConstruct(const clang::CXXConstructExpr *expr, Address dest);
   /// The argument of one parameter: a scalar, or the address of memory.

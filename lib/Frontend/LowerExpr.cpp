@@ -85,9 +85,8 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
     return unsupported(expr, "exceptions cannot be differentiated; handle "
                              "errors outside the differentiable function");
   if (isa<clang::CXXNewExpr, clang::CXXDeleteExpr>(expr))
-    return unsupported(expr, "heap allocation is not supported in "
-                             "differentiable functions yet; allocate "
-                             "outside and pass a pointer");
+    return unsupported(expr, "'new' and 'delete' can initialize a pointer "
+                             "variable and free it, but are not values");
   if (expr->getType()->isPointerType() || isAggregate(expr->getType()))
     return unsupported(expr, "this expression is used as a number, but it "
                              "is a pointer or an object; differentiable "

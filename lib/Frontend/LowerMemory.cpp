@@ -371,10 +371,8 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   }
   if (isa<clang::CXXThisExpr>(expr))
     return self;
-  if (isa<clang::CXXNewExpr>(expr))
-    return unsupported<Result>(expr, "heap allocation is not supported in "
-                                     "differentiable functions yet; "
-                                     "allocate outside and pass a pointer");
+  if (const auto *allocation = dyn_cast<clang::CXXNewExpr>(expr))
+    return lowerNew(allocation);
   auto pointeeSize = [&](const clang::Expr *pointer) -> std::optional<int64_t> {
     std::optional<Layout> layout =
         layoutOf(pointer->getType()->getPointeeType(), pointer);

@@ -194,6 +194,8 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
 
 void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
   expr = strip(expr);
+  if (const auto *release = dyn_cast<clang::CXXDeleteExpr>(expr))
+    return lowerDelete(release);
   clang::QualType type = expr->getType();
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr);
       cast && cast->getCastKind() == clang::CK_ToVoid)

@@ -78,9 +78,9 @@ done:
   return 2 * x;
 }
 
-[[ct::differentiable]] double uses_heap(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:15: error: heap allocation is not supported in differentiable functions yet; allocate outside and pass a pointer
-  double *p = new double(x);
+[[ct::differentiable]] double deletes_argument(double x, double *p) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'delete' of memory that this function did not allocate with 'new' cannot be differentiated
+  delete[] p;
   return x;
 }
 

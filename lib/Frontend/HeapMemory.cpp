@@ -1,0 +1,90 @@
+//===- HeapMemory.cpp - new and delete ------------------------------------===//
+//
+// `new T[n]`, `new T(x)` and their `delete` in differentiable code:
+// memref.alloc of n times T's scalars and memref.dealloc. The AD engine
+// gives such memory a shadow like any local buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+std::optional<Address>
+FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
+  using Result = std::optional<Address>;
+  Location l = loc(expr);
+  if (expr->getNumPlacementArgs() != 0 ||
+      !expr->getOperatorNew()->isReplaceableGlobalAllocationFunction())
+    return unsupported<Result>(expr, "placement and class-specific 'new' "
+                                     "cannot be differentiated");
+  clang::QualType type = expr->getAllocatedType();
+  std::optional<Layout> layout = layoutOf(type, expr);
+  if (!layout)
+    return std::nullopt;
+  Value count = constantIndex(1, l);
+  if (std::optional<const clang::Expr *> size = expr->getArraySize()) {
+    Value n = lowerRValue(*size);
+    if (!n)
+      return std::nullopt;
+    count = index(n, (*size)->getType(), l);
+  }
+  Value scalars =
+      arith::MulIOp::create(b, l, count, constantIndex(layout->size, l));
+  Value memory = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
+      ValueRange{scalars});
+  Address address{memory, constantIndex(0, l)};
+  const clang::Expr *init = expr->getInitializer();
+  if (!init)
+    return address; // default-initialized: indeterminate, as in C++
+  if (!expr->isArray())
+    return initialize(init, type, address) ? Result(address) : std::nullopt;
+  // `new T[n]()` / `new T[n]{}`: every element zero. Other array
+  // initializers are refused.
+  const auto *list = dyn_cast<clang::InitListExpr>(init);
+  bool zero = isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(
+                  init) ||
+              (list && list->getNumInits() == 0) ||
+              (isa<clang::CXXConstructExpr>(init) &&
+               cast<clang::CXXConstructExpr>(init)->requiresZeroInitialization());
+  if (!zero)
+    return unsupported<Result>(init, "an array 'new' with initial values is "
+                                     "not supported; assign the elements "
+                                     "after 'new T[n]()'");
+  Value zeroValue = arith::ConstantOp::create(b, l, layout->scalar,
+                                              b.getZeroAttr(layout->scalar));
+  scf::ForOp::create(b, l, constantIndex(0, l), scalars, constantIndex(1, l),
+                     ValueRange{},
+                     [&](OpBuilder &inner, Location at, Value i, ValueRange) {
+                       memref::StoreOp::create(inner, at, zeroValue, memory, i);
+                       scf::YieldOp::create(inner, at);
+                     });
+  return address;
+}
+
+void FunctionLowering::lowerDelete(const clang::CXXDeleteExpr *expr) {
+  std::optional<Address> pointer = lowerPointer(expr->getArgument());
+  if (!pointer)
+    return;
+  // Only memory this function allocated with `new` can be freed here (at
+  // the pointer `new` returned: C++ requires it, so the offset is 0).
+  Value memory = pointer->memref;
+  while (auto cast = memory.getDefiningOp<memref::CastOp>())
+    memory = cast.getSource();
+  if (!memory.getDefiningOp<memref::AllocOp>()) {
+    unsupported(expr, "'delete' of memory that this function did not "
+                      "allocate with 'new' cannot be differentiated");
+    return;
+  }
+  memref::DeallocOp::create(b, loc(expr), memory);
+}
+
+} // namespace cotangent::frontend

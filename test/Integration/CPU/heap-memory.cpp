@@ -1,0 +1,62 @@
+// new and delete in differentiable code: arrays of run-time size (zeroed
+// with `()` or left uninitialized), single objects, allocation and release
+// inside a loop; reverse and forward mode at -O0 and -O2 against closed
+// forms.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[0-9]+}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include "check.h"
+
+// x0 * sum x_i^2.
+[[ct::differentiable]] double scratch(const double *x, int n) {
+  double *squares = new double[n]();
+  for (int i = 0; i < n; ++i)
+    squares[i] = x[i] * x[i];
+  double *first = new double(x[0]);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += squares[i] * *first;
+  delete[] squares;
+  delete first;
+  return s;
+}
+
+// A buffer per iteration: sum_k (k + 1)^2 sum x_i^2.
+[[ct::differentiable]] double perIteration(const double *x, int n) {
+  double s = 0;
+  for (int k = 0; k < 2; ++k) {
+    double *w = new double[n];
+    for (int i = 0; i < n; ++i)
+      w[i] = x[i] * (k + 1);
+    for (int i = 0; i < n; ++i)
+      s += w[i] * w[i];
+    delete[] w;
+  }
+  return s;
+}
+
+int main() {
+  const double x[3] = {1, 2, 3};
+  double dx[3] = {};
+  double v = ct::gradient<scratch>(x, 3, dx);
+  check::near("scratch value", v, 14.0, 1e-15);
+  const double expected[3] = {16.0, 4.0, 6.0};
+  for (int i = 0; i < 3; ++i)
+    check::near("scratch gradient", dx[i], expected[i], 1e-15);
+  const double t[3] = {1, 1, 1};
+  check::near("scratch jvp", ct::jvp<scratch>(x, 3, t).tangent, 26.0, 1e-15);
+
+  double dg[3] = {};
+  v = ct::gradient<perIteration>(x, 3, dg);
+  check::near("perIteration value", v, 70.0, 1e-15);
+  for (int i = 0; i < 3; ++i)
+    check::near("perIteration gradient", dg[i], 10.0 * x[i], 1e-15);
+  check::near("perIteration jvp", ct::jvp<perIteration>(x, 3, t).tangent,
+              60.0, 1e-15);
+  return check::report();
+}
