@@ -30,11 +30,10 @@ bool flatten(ModuleLowering &module, const clang::APValue &value,
   clang::ASTContext &ast = module.getAST();
   type = type.getCanonicalType();
   if (value.isInt()) {
-    if (auto floatType = dyn_cast<FloatType>(scalar)) {
-      out[offset] = FloatAttr::get(
-          floatType, static_cast<double>(value.getInt().getSExtValue()));
-      return true;
-    }
+    // (An integer field packed among floating-point slots is not written
+    // here: such tables are refused.)
+    if (!isa<IntegerType>(scalar))
+      return false;
     out[offset] = IntegerAttr::get(
         scalar, value.getInt().extOrTrunc(scalar.getIntOrFloatBitWidth()));
     return true;
@@ -117,7 +116,7 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
   if (!flatten(*this, *value, var->getType(), layout->scalar, 0, scalars)) {
     error(use, "the initializer of '" + var->getQualifiedNameAsString() +
                    "' cannot be read by a differentiable function: only "
-                   "numbers, arrays and structs of them");
+                   "numbers, arrays and structs of one scalar type");
     return std::nullopt;
   }
   auto type = MemRefType::get({layout->size}, layout->scalar);

@@ -53,6 +53,11 @@ inline const clang::Expr *strip(const clang::Expr *expr) {
 struct Address {
   mlir::Value memref;
   mlir::Value offset;
+  /// A scalar kept inside a wider slot (an `int` or `bool` field of a
+  /// struct of doubles, see Layout): its type, its size in memory in bits
+  /// and its first byte in the slot. Null for a whole slot.
+  mlir::Type packedType = nullptr;
+  unsigned packedBits = 0, packedByte = 0;
 };
 
 class FunctionLowering {
@@ -106,6 +111,11 @@ private:
   Value lowerLogical(const clang::BinaryOperator *expr);
   Value lowerUnary(const clang::UnaryOperator *expr);
   Value lowerConditional(const clang::ConditionalOperator *expr);
+  /// Where `field` of the object at `object` is (PackedFields.cpp explains
+  /// integer fields among wider slots); nullopt after an error.
+  std::optional<Address> fieldAddress(Address object,
+                                      const clang::FieldDecl *field,
+                                      const clang::Stmt *where);
   /// `c ? x : y` as a place (`(a < b ? a : b) = v`, the body of
   /// `std::min`): the memory and offset chosen at run time.
   std::optional<Address>
@@ -166,13 +176,20 @@ private:
   /// pass as an argument or return.
   Value materialize(Address address, Location loc);
   Value load(Address address, Location loc) {
+    if (address.packedType)
+      return loadPacked(address, loc);
     return mlir::memref::LoadOp::create(b, loc, address.memref,
                                         address.offset);
   }
   void store(Value value, Address address, Location loc) {
+    if (address.packedType)
+      return storePacked(value, address, loc);
     mlir::memref::StoreOp::create(b, loc, value, address.memref,
                                   address.offset);
   }
+  /// A packed field: bits of its slot (PackedFields.cpp).
+  Value loadPacked(Address address, Location loc);
+  void storePacked(Value value, Address address, Location loc);
   Value constantIndex(int64_t value, Location loc) {
     return mlir::arith::ConstantIndexOp::create(b, loc, value);
   }

@@ -11,6 +11,7 @@
 #include "FunctionLowering.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
@@ -54,6 +55,28 @@ Address FunctionLowering::offsetBy(Address address, int64_t delta,
   if (delta == 0)
     return address;
   return offsetBy(address, constantIndex(delta, l), l);
+}
+
+std::optional<Address>
+FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
+                               const clang::Stmt *where) {
+  Location l = loc(where);
+  Address place = offsetBy(object, module.getFieldOffset(field), l);
+  // An integer field among wider slots: its bytes in the slot.
+  std::optional<Layout> record =
+      layoutOf(ast.getCanonicalTagType(field->getParent()), where);
+  std::optional<Layout> own = layoutOf(field->getType(), where);
+  if (!record || !own)
+    return std::nullopt;
+  if (own->scalar != record->scalar) {
+    uint64_t bits = ast.getASTRecordLayout(field->getParent())
+                        .getFieldOffset(field->getFieldIndex());
+    uint64_t slotBits = ast.getTypeSize(record->scalarType);
+    place.packedType = own->scalar;
+    place.packedBits = ast.getTypeSize(field->getType());
+    place.packedByte = (bits % slotBits) / 8;
+  }
+  return place;
 }
 
 std::optional<Address> FunctionLowering::lowerConditionalLValue(
@@ -246,17 +269,18 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
     }
   }
   if (const auto *member = dyn_cast<clang::MemberExpr>(expr)) {
+    if (const auto *global = dyn_cast<clang::VarDecl>(member->getMemberDecl()))
+      return constantGlobal(global, expr->getSourceRange()); // static member
     const auto *field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
     if (!field)
-      return unsupported<Result>(expr, "static members cannot be used in "
-                                       "differentiable functions; pass the "
-                                       "value as a parameter");
+      return unsupported<Result>(expr, "this member cannot be used in "
+                                       "differentiable functions");
     std::optional<Address> base = member->isArrow()
                                       ? lowerPointer(member->getBase())
                                       : lowerLValue(member->getBase());
     if (!base)
       return std::nullopt;
-    return offsetBy(*base, module.getFieldOffset(field), l);
+    return fieldAddress(*base, field, expr);
   }
   if (const auto *binary = dyn_cast<clang::BinaryOperator>(expr)) {
     if (binary->getOpcode() == clang::BO_Comma) {
@@ -548,10 +572,11 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
           return false;
       }
     }
-    for (const clang::FieldDecl *field : record->fields())
-      if (!part(field->getType(),
-                offsetBy(dest, module.getFieldOffset(field), l)))
+    for (const clang::FieldDecl *field : record->fields()) {
+      std::optional<Address> at = fieldAddress(dest, field, init);
+      if (!at || !part(field->getType(), *at))
         return false;
+    }
     return true;
   }
   if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init))

@@ -84,8 +84,8 @@ void FunctionLowering::lowerConstructorInitializers(
     Location l = module.getLoc(init->getSourceLocation());
     if (init->isMemberInitializer()) {
       const clang::FieldDecl *field = init->getMember();
-      initialize(value, field->getType(),
-                 offsetBy(*self, module.getFieldOffset(field), l));
+      if (std::optional<Address> at = fieldAddress(*self, field, value))
+        initialize(value, field->getType(), *at);
     } else if (init->isBaseInitializer()) {
       clang::QualType base(init->getBaseClass(), 0);
       initialize(value, base,

@@ -151,6 +151,10 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
   }
   if (parts.empty())
     return unsupported("it has no fields");
+  // The record's slots have the type of its floating-point parts (or, with
+  // none, of its widest integer part); integer and bool fields of other
+  // types are packed into the slot that holds their bytes (PackedFields.cpp).
+  SmallVector<Layout> partLayouts;
   std::optional<Layout> layout;
   for (auto [partType, partRange] : parts) {
     clang::QualType canonical = partType.getCanonicalType();
@@ -163,23 +167,41 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
                   "a field of '" + type.getAsString() + "'");
     if (!part)
       return std::nullopt;
-    if (!layout) {
+    partLayouts.push_back(*part);
+    auto better = [&](const Layout &candidate) {
+      if (!layout)
+        return true;
+      bool floating = isa<FloatType>(candidate.scalar);
+      if (floating != isa<FloatType>(layout->scalar))
+        return floating;
+      return candidate.scalar.getIntOrFloatBitWidth() >
+             layout->scalar.getIntOrFloatBitWidth();
+    };
+    if (better(*part))
       layout = Layout{part->scalar, part->scalarType, 0};
-    } else if (layout->scalar != part->scalar) {
+  }
+  for (auto [part, typeAndRange] : llvm::zip_equal(partLayouts, parts)) {
+    if (part.scalar == layout->scalar)
+      continue;
+    if (isa<FloatType>(part.scalar))
       return unsupported("its fields mix '" +
                          layout->scalarType.getAsString() + "' and '" +
-                         part->scalarType.getAsString() +
-                         "'; a differentiable struct holds one scalar type "
-                         "(all double, say), in fields, arrays and nested "
-                         "structs");
-    }
-    layout->size += part->size;
+                         part.scalarType.getAsString() +
+                         "'; a differentiable struct has one floating-point "
+                         "type");
+    if (part.size != 1 || !typeAndRange.first->isScalarType())
+      return unsupported("its '" + typeAndRange.first.getAsString() +
+                         "' part, an array or struct of integers among "
+                         "fields of type '" + layout->scalarType.getAsString() +
+                         "', is not supported; use single integer fields "
+                         "or an array of '" +
+                         layout->scalarType.getAsString() + "'");
   }
-  // With one scalar type there is no padding; check it all the same, so
-  // that offsets are the C++ compiler's.
-  if (ast.getTypeSize(type) !=
-      static_cast<uint64_t>(layout->size) * ast.getTypeSize(layout->scalarType))
-    return unsupported("it has padding");
+  uint64_t slotBits = ast.getTypeSize(layout->scalarType);
+  if (ast.getTypeSize(type) % slotBits != 0)
+    return unsupported("its size is not a multiple of its '" +
+                       layout->scalarType.getAsString() + "' slots");
+  layout->size = ast.getTypeSize(type) / slotBits;
   return layout;
 }
 
@@ -187,7 +209,10 @@ int64_t ModuleLowering::getFieldOffset(const clang::FieldDecl *field) {
   const clang::ASTRecordLayout &recordLayout =
       ast.getASTRecordLayout(field->getParent());
   uint64_t bits = recordLayout.getFieldOffset(field->getFieldIndex());
-  std::optional<Layout> layout = getLayout(field->getType(), {}, "a field");
+  // In the record's slots (a packed integer field: the slot holding it).
+  std::optional<Layout> layout = getLayout(
+      ast.getCanonicalTagType(field->getParent()), {},
+      "a record");
   assert(layout && "the record's layout checked its fields");
   return bits / ast.getTypeSize(layout->scalarType);
 }

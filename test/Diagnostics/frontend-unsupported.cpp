@@ -9,7 +9,8 @@
 
 double global = 1;
 double external(double);
-struct Sample { double value; int count; };
+struct Sample { double value; int counts[2]; };
+struct Widths { float narrow; double wide; };
 struct Shape {
   double size;
   virtual double area() const { return size * size; }
@@ -24,8 +25,13 @@ union Bits { double d; long i; };
 }
 
 [[ct::differentiable]] double uses_mixed_struct(const Sample &s) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:49: error: parameter 's' has type 'struct Sample', which differentiable code does not support: its fields mix 'double' and 'int'; a differentiable struct holds one scalar type (all double, say), in fields, arrays and nested structs
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:49: error: parameter 's' has type 'struct Sample', which differentiable code does not support: its 'int[2]' part, an array or struct of integers among fields of type 'double', is not supported; use single integer fields or an array of 'double'
   return s.value;
+}
+
+[[ct::differentiable]] double uses_float_and_double(const Widths &w) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:53: error: parameter 'w' has type 'struct Widths', which differentiable code does not support: its fields mix 'double' and 'float'; a differentiable struct has one floating-point type
+  return w.wide;
 }
 
 [[ct::differentiable]] double uses_virtual(const Shape &shape) {
@@ -156,7 +162,7 @@ template <class F> double apply(F f, double x) { return f(x); }
   return apply(f, x);
 }
 
-// CHECK: 22 errors generated.
+// CHECK: 23 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

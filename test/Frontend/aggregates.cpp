@@ -97,3 +97,26 @@ struct Body : Particle {
 // CHECK-LABEL: func.func @_ZNK4Vec33dotERKS_(%arg0: memref<?xf64, strided<[1], offset: ?>>, %arg1: memref<?xf64, strided<[1], offset: ?>>) -> f64
 // CHECK: memref.load %arg0[%c2]
 // CHECK: memref.load %arg1[%c2]
+
+// A struct mixing double and int fields keeps C++'s layout in 8-byte slots
+// of its floating type: the int is the low 4 bytes of slot 1 (its padding
+// the high ones), read as the slot's bits and written back into them.
+struct Tagged {
+  double w;
+  int n;
+};
+// RUN: %cotangent-cc %s -- -std=c++20 | FileCheck %s --check-prefix=TAGGED
+// TAGGED-LABEL: func.func @_Z6taggedR6Taggedd
+// TAGGED: %[[SLOT:.*]] = memref.load %arg0[%c1] : memref<?xf64, strided<[1], offset: ?>>
+// TAGGED: %[[BITS:.*]] = arith.bitcast %[[SLOT]] : f64 to i64
+// TAGGED: %[[N:.*]] = arith.trunci %[[BITS]] : i64 to i32
+// TAGGED: %[[KEPT:.*]] = arith.andi %[[BITS]], %{{.*}} : i64
+// TAGGED: %[[WIDE:.*]] = arith.extui %{{.*}} : i32 to i64
+// TAGGED: %[[MERGED:.*]] = arith.ori %[[KEPT]], %[[WIDE]] : i64
+// TAGGED: %[[BACK:.*]] = arith.bitcast %[[MERGED]] : i64 to f64
+// TAGGED: memref.store %[[BACK]], %arg0[%c1]
+[[ct::differentiable]] double tagged(Tagged &t, double x) {
+  int n = t.n;
+  t.n = n + 1;
+  return t.w * x * n;
+}

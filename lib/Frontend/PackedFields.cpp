@@ -1,0 +1,76 @@
+//===- PackedFields.cpp - Integer fields inside slots of a wider type -----===//
+//
+// A struct mixing `double` and integer fields (`struct { int n; double w; }`)
+// is laid out as in C++, in slots of its floating type: a double field is a
+// slot, an integer or bool field is some bytes of one (the slot's bits,
+// reinterpreted). Reading one extracts its bits, writing one replaces them
+// and keeps the rest of the slot. Integers carry no derivative, so the
+// slot's shadow never holds anything for them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+namespace {
+/// The slot's type as an integer of the same width.
+IntegerType bitsOf(Type slot) {
+  return IntegerType::get(slot.getContext(), slot.getIntOrFloatBitWidth());
+}
+} // namespace
+
+Value FunctionLowering::loadPacked(Address address, Location l) {
+  Value slot =
+      memref::LoadOp::create(b, l, address.memref, address.offset);
+  IntegerType wide = bitsOf(slot.getType());
+  Value bits = slot.getType() == wide
+                   ? slot
+                   : arith::BitcastOp::create(b, l, wide, slot).getResult();
+  if (address.packedByte != 0)
+    bits = arith::ShRUIOp::create(
+        b, l, bits,
+        arith::ConstantOp::create(
+            b, l, wide, b.getIntegerAttr(wide, 8 * address.packedByte)));
+  auto narrow = IntegerType::get(b.getContext(), address.packedBits);
+  Value value = arith::TruncIOp::create(b, l, narrow, bits);
+  if (value.getType() != address.packedType) // bool: the lowest bit
+    value = arith::TruncIOp::create(b, l, address.packedType, value);
+  return value;
+}
+
+void FunctionLowering::storePacked(Value value, Address address,
+                                   Location l) {
+  Value slot =
+      memref::LoadOp::create(b, l, address.memref, address.offset);
+  Type slotType = slot.getType();
+  IntegerType wide = bitsOf(slotType);
+  Value bits = slotType == wide
+                   ? slot
+                   : arith::BitcastOp::create(b, l, wide, slot).getResult();
+  unsigned shift = 8 * address.packedByte;
+  llvm::APInt field =
+      llvm::APInt::getBitsSet(wide.getWidth(), shift,
+                              shift + address.packedBits);
+  Value kept = arith::AndIOp::create(
+      b, l, bits,
+      arith::ConstantOp::create(b, l, wide, b.getIntegerAttr(wide, ~field)));
+  auto narrow = IntegerType::get(b.getContext(), address.packedBits);
+  if (value.getType() != narrow) // bool: 0 or 1 in a byte
+    value = arith::ExtUIOp::create(b, l, narrow, value);
+  Value placed = arith::ExtUIOp::create(b, l, wide, value);
+  if (shift != 0)
+    placed = arith::ShLIOp::create(
+        b, l, placed,
+        arith::ConstantOp::create(b, l, wide, b.getIntegerAttr(wide, shift)));
+  Value merged = arith::OrIOp::create(b, l, kept, placed);
+  if (slotType != wide)
+    merged = arith::BitcastOp::create(b, l, slotType, merged);
+  memref::StoreOp::create(b, l, merged, address.memref, address.offset);
+}
+
+} // namespace cotangent::frontend
