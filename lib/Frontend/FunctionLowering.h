@@ -111,6 +111,10 @@ private:
   Value lowerLogical(const clang::BinaryOperator *expr);
   Value lowerUnary(const clang::UnaryOperator *expr);
   Value lowerConditional(const clang::ConditionalOperator *expr);
+  /// `address`, or an error at `where` if it is a packed integer field
+  /// (which has no address of its own to pass, return or compare).
+  std::optional<Address> unpacked(std::optional<Address> address,
+                                  const clang::Expr *where);
   /// Where `field` of the object at `object` is (PackedFields.cpp explains
   /// integer fields among wider slots); nullopt after an error.
   std::optional<Address> fieldAddress(Address object,

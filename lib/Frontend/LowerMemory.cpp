@@ -58,6 +58,16 @@ Address FunctionLowering::offsetBy(Address address, int64_t delta,
 }
 
 std::optional<Address>
+FunctionLowering::unpacked(std::optional<Address> address,
+                           const clang::Expr *where) {
+  if (!address || !address->packedType)
+    return address;
+  return unsupported<std::optional<Address>>(
+      where, "an integer field of a struct with floating-point fields has no "
+             "address of its own; copy it into a variable");
+}
+
+std::optional<Address>
 FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
                                const clang::Stmt *where) {
   Location l = loc(where);
@@ -93,14 +103,17 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
   // Arms without side effects are both evaluated and one chosen with
   // selects, which the AD engine follows (the shadow is the same choice
   // between the arms' shadows).
+  auto lowerArm = [&](const clang::Expr *arm) {
+    return unpacked(lowerLValue(arm), arm);
+  };
   if (!expr->getTrueExpr()->HasSideEffects(ast) &&
       !expr->getFalseExpr()->HasSideEffects(ast)) {
     Value cond = lowerRValue(expr->getCond());
     if (!cond)
       return std::nullopt;
     cond = toBool(cond, expr->getCond()->getType(), l);
-    std::optional<Address> onTrue = lowerLValue(expr->getTrueExpr());
-    std::optional<Address> onFalse = lowerLValue(expr->getFalseExpr());
+    std::optional<Address> onTrue = lowerArm(expr->getTrueExpr());
+    std::optional<Address> onFalse = lowerArm(expr->getFalseExpr());
     if (!onTrue || !onFalse)
       return std::nullopt;
     if (onTrue->memref.getType() != onFalse->memref.getType()) {
@@ -122,7 +135,7 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
   Block *merge = emitConditional(
       expr, {pointerType, b.getIndexType()},
       [&](const clang::Expr *arm, SmallVectorImpl<Value> &passed) {
-        std::optional<Address> place = lowerLValue(arm);
+        std::optional<Address> place = lowerArm(arm);
         if (!place)
           return false;
         Address address = asPointer(*place);
@@ -136,6 +149,7 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
 }
 
 Value FunctionLowering::materialize(Address address, Location l) {
+  assert(!address.packedType && "packed fields are refused where addressed");
   auto type = cast<MemRefType>(address.memref.getType());
   MemRefType pointerType = getPointerType(type.getElementType());
   Value memref = address.memref;
@@ -428,7 +442,7 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   }
   if (const auto *unary = dyn_cast<clang::UnaryOperator>(expr)) {
     if (unary->getOpcode() == clang::UO_AddrOf)
-      return lowerLValue(unary->getSubExpr());
+      return unpacked(lowerLValue(unary->getSubExpr()), expr);
     if (unary->isIncrementDecrementOp()) {
       // p++, --p on a pointer variable move its offset.
       const auto *ref =

@@ -295,9 +295,10 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
       if (!initializeAggregate(value, *resultAddress))
         return;
     } else if (type->isReferenceType() || type->isPointerType()) {
-      std::optional<Address> address = type->isReferenceType()
-                                           ? lowerLValue(value)
-                                           : lowerPointer(value);
+      std::optional<Address> address =
+          unpacked(type->isReferenceType() ? lowerLValue(value)
+                                           : lowerPointer(value),
+                   value);
       if (!address)
         return;
       returned.push_back(materialize(*address, l));
