@@ -77,6 +77,9 @@ private:
   void lowerStmt(const clang::Stmt *stmt);
   void lowerVarDecl(const clang::VarDecl *var);
   void lowerReturn(const clang::ReturnStmt *stmt);
+  /// Makes `arg`, the value passed for `param`, the parameter's place: a
+  /// reference or aggregate is its memory, a scalar gets a slot.
+  void bindParameter(const clang::ParmVarDecl *param, Value arg, Location l);
   void lowerIf(const clang::IfStmt *stmt);
   /// `switch` with fall-through, `default` and `break`: a cf.switch to one
   /// block per label (CFG-to-SCF makes it an scf.index_switch).

@@ -117,14 +117,8 @@ FunctionLowering::callLambda(const clang::CallExpr *expr,
     Value operand = lowerArgument(arg, type);
     if (!operand)
       return std::nullopt;
-    if (type->isReferenceType() || isAggregate(type)) {
-      bind(param, Address{operand, zero});
-      continue;
-    }
-    Value slot = memref::AllocaOp::create(
-        b, l, MemRefType::get({1}, operand.getType()));
-    store(operand, Address{slot, zero}, l);
-    bind(param, Address{slot, zero});
+    // (Parameters are the call operator's own: nothing to save.)
+    bindParameter(param, operand, l);
   }
   for (auto [captured, copy] : closure.copies)
     bind(captured, copy);

@@ -32,20 +32,8 @@ void FunctionLowering::lower() {
     args = args.drop_front();
   }
   for (const clang::ParmVarDecl *param : decl->parameters()) {
-    Value arg = args.front();
+    bindParameter(param, args.front(), fnLoc);
     args = args.drop_front();
-    clang::QualType type = param->getType();
-    if (type->isReferenceType() || isAggregate(type)) {
-      // A by-value aggregate is the caller's copy, ours to change.
-      places[param] = Address{arg, zero};
-    } else if (type->isPointerType()) {
-      pointers[param] = {arg, newIndexSlot(zero, fnLoc)};
-    } else {
-      Value slot =
-          memref::AllocaOp::create(b, fnLoc, MemRefType::get({1}, arg.getType()));
-      store(arg, Address{slot, zero}, fnLoc);
-      places[param] = Address{slot, zero};
-    }
   }
   if (!args.empty())
     resultAddress = Address{args.front(), zero};
@@ -75,6 +63,23 @@ void FunctionLowering::lower() {
   }
   enter(returnBlock);
   func::ReturnOp::create(b, end, returnBlock->getArguments());
+}
+
+void FunctionLowering::bindParameter(const clang::ParmVarDecl *param,
+                                     Value arg, Location l) {
+  Value zero = constantIndex(0, l);
+  clang::QualType type = param->getType();
+  if (type->isReferenceType() || isAggregate(type)) {
+    // A by-value aggregate is the caller's copy, ours to change.
+    places[param] = Address{arg, zero};
+  } else if (type->isPointerType()) {
+    pointers[param] = {arg, newIndexSlot(zero, l)};
+  } else {
+    Value slot =
+        memref::AllocaOp::create(b, l, MemRefType::get({1}, arg.getType()));
+    store(arg, Address{slot, zero}, l);
+    places[param] = Address{slot, zero};
+  }
 }
 
 void FunctionLowering::lowerConstructorInitializers(

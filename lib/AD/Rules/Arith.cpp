@@ -53,29 +53,24 @@ Partials select(R &r, P &p) {
 }
 
 } // namespace rules
-
-template <typename Op, auto Rule>
-void attach(MLIRContext *context) {
-  Op::template attachInterface<ScalarRule<Op, Rule>>(*context);
-}
 } // namespace
 
 void cotangent::ad::registerArithDerivativeRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, arith::ArithDialect *) {
-    attach<arith::AddFOp, rules::addf>(context);
-    attach<arith::SubFOp, rules::subf>(context);
-    attach<arith::MulFOp, rules::mulf>(context);
-    attach<arith::DivFOp, rules::divf>(context);
-    attach<arith::RemFOp, rules::remf>(context);
-    attach<arith::NegFOp, rules::negf>(context);
-    attach<arith::ExtFOp, rules::identity>(context);
-    attach<arith::TruncFOp, rules::identity>(context);
-    attach<arith::SIToFPOp, rules::none>(context);
-    attach<arith::UIToFPOp, rules::none>(context);
-    attach<arith::MaximumFOp, rules::maxf>(context);
-    attach<arith::MaxNumFOp, rules::maxf>(context);
-    attach<arith::MinimumFOp, rules::minf>(context);
-    attach<arith::MinNumFOp, rules::minf>(context);
-    attach<arith::SelectOp, rules::select>(context);
+    attachRule<arith::AddFOp, rules::addf>(context);
+    attachRule<arith::SubFOp, rules::subf>(context);
+    attachRule<arith::MulFOp, rules::mulf>(context);
+    attachRule<arith::DivFOp, rules::divf>(context);
+    attachRule<arith::RemFOp, rules::remf>(context);
+    attachRule<arith::NegFOp, rules::negf>(context);
+    attachRule<arith::ExtFOp, rules::identity>(context);
+    attachRule<arith::TruncFOp, rules::identity>(context);
+    attachRule<arith::SIToFPOp, rules::none>(context);
+    attachRule<arith::UIToFPOp, rules::none>(context);
+    attachRule<arith::MaximumFOp, rules::maxf>(context);
+    attachRule<arith::MaxNumFOp, rules::maxf>(context);
+    attachRule<arith::MinimumFOp, rules::minf>(context);
+    attachRule<arith::MinNumFOp, rules::minf>(context);
+    attachRule<arith::SelectOp, rules::select>(context);
   });
 }

@@ -24,16 +24,11 @@ Partials hypot(R &r, P &p) {
           r.where(away, r.div(p.operand(1), h))};
 }
 } // namespace rules
-
-template <typename Op, auto Rule>
-void attach(MLIRContext *context) {
-  Op::template attachInterface<ScalarRule<Op, Rule>>(*context);
-}
 } // namespace
 
 void cotangent::ad::registerLibraryMathDerivativeRules(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, ct::CTDialect *) {
-    attach<ct::HypotOp, rules::hypot>(context);
+    attachRule<ct::HypotOp, rules::hypot>(context);
   });
 }

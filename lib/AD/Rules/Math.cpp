@@ -123,49 +123,44 @@ Partials copysign(R &r, P &p) {
 }
 
 } // namespace rules
-
-template <typename Op, auto Rule>
-void attach(MLIRContext *context) {
-  Op::template attachInterface<ScalarRule<Op, Rule>>(*context);
-}
 } // namespace
 
 void cotangent::ad::registerMathDerivativeRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, math::MathDialect *) {
-    attach<math::SinOp, rules::sin>(context);
-    attach<math::CosOp, rules::cos>(context);
-    attach<math::TanOp, rules::tan>(context);
-    attach<math::AsinOp, rules::asin>(context);
-    attach<math::AcosOp, rules::acos>(context);
-    attach<math::AtanOp, rules::atan>(context);
-    attach<math::Atan2Op, rules::atan2>(context);
-    attach<math::SinhOp, rules::sinh>(context);
-    attach<math::CoshOp, rules::cosh>(context);
-    attach<math::TanhOp, rules::tanh>(context);
-    attach<math::AsinhOp, rules::asinh>(context);
-    attach<math::AcoshOp, rules::acosh>(context);
-    attach<math::AtanhOp, rules::atanh>(context);
-    attach<math::ExpOp, rules::exp>(context);
-    attach<math::Exp2Op, rules::exp2>(context);
-    attach<math::ExpM1Op, rules::expm1>(context);
-    attach<math::LogOp, rules::log>(context);
-    attach<math::Log2Op, rules::log2>(context);
-    attach<math::Log10Op, rules::log10>(context);
-    attach<math::Log1pOp, rules::log1p>(context);
-    attach<math::SqrtOp, rules::sqrt>(context);
-    attach<math::RsqrtOp, rules::rsqrt>(context);
-    attach<math::CbrtOp, rules::cbrt>(context);
-    attach<math::PowFOp, rules::powf>(context);
-    attach<math::FPowIOp, rules::fpowi>(context);
-    attach<math::AbsFOp, rules::absf>(context);
-    attach<math::FloorOp, rules::zero>(context);
-    attach<math::CeilOp, rules::zero>(context);
-    attach<math::RoundOp, rules::zero>(context);
-    attach<math::RoundEvenOp, rules::zero>(context);
-    attach<math::TruncOp, rules::zero>(context);
-    attach<math::ErfOp, rules::erf>(context);
-    attach<math::ErfcOp, rules::erfc>(context);
-    attach<math::FmaOp, rules::fma>(context);
-    attach<math::CopySignOp, rules::copysign>(context);
+    attachRule<math::SinOp, rules::sin>(context);
+    attachRule<math::CosOp, rules::cos>(context);
+    attachRule<math::TanOp, rules::tan>(context);
+    attachRule<math::AsinOp, rules::asin>(context);
+    attachRule<math::AcosOp, rules::acos>(context);
+    attachRule<math::AtanOp, rules::atan>(context);
+    attachRule<math::Atan2Op, rules::atan2>(context);
+    attachRule<math::SinhOp, rules::sinh>(context);
+    attachRule<math::CoshOp, rules::cosh>(context);
+    attachRule<math::TanhOp, rules::tanh>(context);
+    attachRule<math::AsinhOp, rules::asinh>(context);
+    attachRule<math::AcoshOp, rules::acosh>(context);
+    attachRule<math::AtanhOp, rules::atanh>(context);
+    attachRule<math::ExpOp, rules::exp>(context);
+    attachRule<math::Exp2Op, rules::exp2>(context);
+    attachRule<math::ExpM1Op, rules::expm1>(context);
+    attachRule<math::LogOp, rules::log>(context);
+    attachRule<math::Log2Op, rules::log2>(context);
+    attachRule<math::Log10Op, rules::log10>(context);
+    attachRule<math::Log1pOp, rules::log1p>(context);
+    attachRule<math::SqrtOp, rules::sqrt>(context);
+    attachRule<math::RsqrtOp, rules::rsqrt>(context);
+    attachRule<math::CbrtOp, rules::cbrt>(context);
+    attachRule<math::PowFOp, rules::powf>(context);
+    attachRule<math::FPowIOp, rules::fpowi>(context);
+    attachRule<math::AbsFOp, rules::absf>(context);
+    attachRule<math::FloorOp, rules::zero>(context);
+    attachRule<math::CeilOp, rules::zero>(context);
+    attachRule<math::RoundOp, rules::zero>(context);
+    attachRule<math::RoundEvenOp, rules::zero>(context);
+    attachRule<math::TruncOp, rules::zero>(context);
+    attachRule<math::ErfOp, rules::erf>(context);
+    attachRule<math::ErfcOp, rules::erfc>(context);
+    attachRule<math::FmaOp, rules::fma>(context);
+    attachRule<math::CopySignOp, rules::copysign>(context);
   });
 }

@@ -101,6 +101,12 @@ struct ScalarRule
   }
 };
 
+/// Attaches `Rule` (partials from a RuleBuilder and the primal values) to
+/// `Op` as its ScalarDerivativeOpInterface.
+template <typename Op, auto Rule> void attachRule(mlir::MLIRContext *context) {
+  Op::template attachInterface<ScalarRule<Op, Rule>>(*context);
+}
+
 } // namespace cotangent::ad
 
 #endif // COTANGENT_LIB_AD_RULES_RULEBUILDER_H
