@@ -440,6 +440,48 @@ struct PointerViewLowering : ConvertOpToLLVMPattern<ct::PointerViewOp> {
   }
 };
 
+/// A vector view reads the vector's first and end pointers: the
+/// descriptor { first, first, 0, (end - first) / scalar size, 1 }.
+struct VectorViewLowering : ConvertOpToLLVMPattern<ct::VectorViewOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::VectorViewOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    Type i64 = rewriter.getI64Type();
+    auto index = [&](int64_t value) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                      rewriter.getI64IntegerAttr(value));
+    };
+    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    auto loadPointer = [&](int64_t byteOffset) -> Value {
+      Value at = LLVM::GEPOp::create(rewriter, loc, ptrType,
+                                     rewriter.getI8Type(), adaptor.getObject(),
+                                     ArrayRef<LLVM::GEPArg>{byteOffset});
+      return LLVM::LoadOp::create(rewriter, loc, ptrType, at);
+    };
+    Value first = loadPointer(op.getBegin());
+    Value end = loadPointer(op.getEnd());
+    Value bytes = LLVM::SubOp::create(
+        rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i64, end),
+        LLVM::PtrToIntOp::create(rewriter, loc, i64, first));
+    unsigned scalarBytes =
+        op.getType().getElementType().getIntOrFloatBitWidth() / 8;
+    Value size = LLVM::UDivOp::create(rewriter, loc, bytes, index(scalarBytes));
+    auto descriptor = MemRefDescriptor::poison(rewriter, loc, type);
+    descriptor.setAllocatedPtr(rewriter, loc, first);
+    descriptor.setAlignedPtr(rewriter, loc, first);
+    descriptor.setOffset(rewriter, loc, index(0));
+    descriptor.setSize(rewriter, loc, 0, size);
+    descriptor.setStride(rewriter, loc, 0, index(1));
+    rewriter.replaceOp(op, Value(descriptor));
+    return success();
+  }
+};
+
 /// Rule bindings have done their work by the time code is generated.
 template <typename RuleOp>
 struct RuleErasure : ConvertOpToLLVMPattern<RuleOp> {
@@ -464,7 +506,7 @@ struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
                  TapeReserveLowering, TapeBlockLowering<ct::TapeClaimOp, kClaimHelper>,
                  TapeBlockLowering<ct::TapeReleaseOp, kReleaseHelper>,
                  TapeWriteLowering, TapeReadLowering, TapeFreeLowering, StopGradientLowering, PassThroughLowering,
-                 PointerViewLowering,
+                 PointerViewLowering, VectorViewLowering,
                  RuleErasure<ct::CustomGradientOp>,
                  RuleErasure<ct::CustomVjpOp>, RuleErasure<ct::CustomJvpOp>>(
         converter);

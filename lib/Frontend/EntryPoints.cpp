@@ -41,12 +41,18 @@ Role getRole(clang::QualType type) {
     clang::QualType pointee = type->getPointeeType().getCanonicalType();
     while (const clang::ArrayType *array = pointee->getAsArrayTypeUnsafe())
       pointee = array->getElementType().getCanonicalType();
+    if (clang::QualType element = ModuleLowering::getVectorElementType(pointee);
+        !element.isNull())
+      return getRole(element) == Role::Constant ? Role::Constant : Role::Memory;
     return pointee->isRealFloatingType() || pointee->isRecordType()
                ? Role::Memory
                : Role::Constant;
   }
   if (type->isRealFloatingType())
     return Role::Scalar;
+  if (clang::QualType element = ModuleLowering::getVectorElementType(type);
+      !element.isNull())
+    return getRole(element) == Role::Constant ? Role::Constant : Role::Value;
   if (type->isRecordType())
     return Role::Value;
   return Role::Constant;
@@ -87,11 +93,37 @@ private:
     Value sum = arith::AddFOp::create(b, loc, old, value);
     memref::StoreOp::create(b, loc, sum, slot, zero);
   }
+  /// A view of the memory of f's parameter `i`, or of its shadow or
+  /// tangent, over a C pointer: a std::vector's elements, or the pointee.
+  Value viewParameter(unsigned i, Value pointer) {
+    Type type = primal.getArgumentTypes()[i];
+    const clang::ParmVarDecl *param = request.function->getParamDecl(i);
+    clang::QualType object = param->getType().getNonReferenceType();
+    if (object->isPointerType())
+      object = object->getPointeeType();
+    if (ModuleLowering::getVectorElementType(object).isNull())
+      return view(pointer, type);
+    std::optional<std::pair<int64_t, int64_t>> offsets =
+        module.getVectorPointerOffsets(object, param->getSourceRange());
+    if (!offsets)
+      return view(pointer, type);
+    return ct::VectorViewOp::create(b, loc, type, pointer, offsets->first,
+                                    offsets->second);
+  }
   /// A fresh buffer of `size` elements of `like`'s element type, zero or a
-  /// copy of `source`, typed like `like`.
-  Value scratch(MemRefType like, int64_t size, Value source) {
-    auto type = MemRefType::get({size}, like.getElementType());
-    Value buffer = memref::AllocaOp::create(b, loc, type);
+  /// copy of `source`, typed like `like`; freed by freeScratch.
+  Value scratch(MemRefType like, Value size, Value source) {
+    Value buffer;
+    if (std::optional<int64_t> known = getConstantIntValue(size)) {
+      buffer = memref::AllocaOp::create(
+          b, loc, MemRefType::get({*known}, like.getElementType()));
+    } else {
+      // A by-value std::vector: on the heap, whatever its size.
+      buffer = memref::AllocOp::create(
+          b, loc, MemRefType::get({ShapedType::kDynamic}, like.getElementType()),
+          ValueRange{size});
+      scratchBuffers.push_back(buffer);
+    }
     Value zero = arith::ConstantOp::create(
         b, loc, b.getZeroAttr(like.getElementType()));
     forEach(size, [&](Value i) {
@@ -100,8 +132,13 @@ private:
     });
     return memref::CastOp::create(b, loc, like, buffer);
   }
+  void freeScratch() {
+    for (Value buffer : scratchBuffers)
+      memref::DeallocOp::create(b, loc, buffer);
+    scratchBuffers.clear();
+  }
   /// `target[i] += source[i]` for i < size.
-  void addInto(Value target, Value source, int64_t size) {
+  void addInto(Value target, Value source, Value size) {
     forEach(size, [&](Value i) {
       Value a = memref::LoadOp::create(b, loc, target, i);
       Value d = memref::LoadOp::create(b, loc, source, i);
@@ -109,8 +146,8 @@ private:
       memref::StoreOp::create(b, loc, sum, target, i);
     });
   }
-  void forEach(int64_t size, llvm::function_ref<void(Value)> body) {
-    scf::ForOp::create(b, loc, index(0), index(size), index(1), ValueRange{},
+  void forEach(Value size, llvm::function_ref<void(Value)> body) {
+    scf::ForOp::create(b, loc, index(0), size, index(1), ValueRange{},
                        [&](OpBuilder &nested, Location, Value i, ValueRange) {
                          OpBuilder::InsertionGuard guard(b);
                          b.setInsertionPoint(nested.getInsertionBlock(),
@@ -119,13 +156,16 @@ private:
                          scf::YieldOp::create(b, loc);
                        });
   }
-  /// The number of scalars in a by-value aggregate parameter.
-  int64_t sizeOf(unsigned param) {
+  /// The number of scalars in a by-value aggregate parameter, whose value
+  /// f receives as `arg`.
+  Value sizeOf(unsigned param, Value arg) {
     const clang::ParmVarDecl *decl = request.function->getParamDecl(param);
+    if (!ModuleLowering::getVectorElementType(decl->getType()).isNull())
+      return memref::DimOp::create(b, loc, arg, 0);
     std::optional<Layout> layout =
         module.getLayout(decl->getType(), decl->getSourceRange(),
                          "parameter '" + decl->getName() + "'");
-    return layout ? layout->size : 1;
+    return index(layout ? layout->size : 1);
   }
   ArrayAttr activityAttr(ArrayRef<ct::Activity> activities) {
     return ct::getActivityArrayAttr(b.getContext(), activities);
@@ -133,14 +173,15 @@ private:
   /// f's arguments: scalars as they come, memory viewed.
   SmallVector<Value> primalArguments(ValueRange abi);
   /// The reverse-mode shadows of f's active memory, from the adjoint
-  /// pointers `pointers` (one per active parameter).
-  SmallVector<Value> shadows(ValueRange pointers);
+  /// pointers `pointers` (one per active parameter), for f's arguments
+  /// `args`.
+  SmallVector<Value> shadows(ValueRange pointers, ValueRange args);
   /// After the request: scalar adjoints `adjoints` into their pointers and
   /// by-value scratch shadows into the user's.
   void writeBack(ValueRange pointers, ValueRange adjoints,
-                 ValueRange shadowValues);
+                 ValueRange shadowValues, ValueRange args);
   /// The tangent operand of each active parameter.
-  SmallVector<Value> tangents(ValueRange abi);
+  SmallVector<Value> tangents(ValueRange abi, ValueRange args);
   /// The function `f.direction(args..., tangents...) -> df.v` an HVP
   /// differentiates.
   func::FuncOp buildDirectionalDerivative(StringRef name);
@@ -154,33 +195,37 @@ private:
   SmallVector<Role> roles;
   SmallVector<ct::Activity> activities;
   SmallVector<unsigned> active; // the active parameters, in order
+  SmallVector<Value> scratchBuffers;
 };
 
 SmallVector<Value> EntryBuilder::primalArguments(ValueRange abi) {
   SmallVector<Value> args;
   for (auto [i, role] : llvm::enumerate(roles))
-    args.push_back(role == Role::Memory || role == Role::Value
-                       ? view(abi[i], primal.getArgumentTypes()[i])
+    args.push_back(isa<MemRefType>(primal.getArgumentTypes()[i]) &&
+                           !isa<MemRefType>(abi[i].getType())
+                       ? viewParameter(i, abi[i])
                        : abi[i]);
   return args;
 }
 
-SmallVector<Value> EntryBuilder::shadows(ValueRange pointers) {
+SmallVector<Value> EntryBuilder::shadows(ValueRange pointers,
+                                         ValueRange args) {
   SmallVector<Value> result;
   for (auto [k, i] : llvm::enumerate(active)) {
     Type type = primal.getArgumentTypes()[i];
     if (roles[i] == Role::Memory)
-      result.push_back(view(pointers[k], type));
+      result.push_back(viewParameter(i, pointers[k]));
     else if (roles[i] == Role::Value)
       // A by-value copy is f's own: its shadow starts at zero and is added
       // to the caller's adjoint afterwards.
-      result.push_back(scratch(cast<MemRefType>(type), sizeOf(i), nullptr));
+      result.push_back(
+          scratch(cast<MemRefType>(type), sizeOf(i, args[i]), nullptr));
   }
   return result;
 }
 
 void EntryBuilder::writeBack(ValueRange pointers, ValueRange adjoints,
-                             ValueRange shadowValues) {
+                             ValueRange shadowValues, ValueRange args) {
   unsigned nextAdjoint = 0, nextShadow = 0;
   for (auto [k, i] : llvm::enumerate(active)) {
     if (roles[i] == Role::Scalar) {
@@ -189,25 +234,24 @@ void EntryBuilder::writeBack(ValueRange pointers, ValueRange adjoints,
     }
     Value shadow = shadowValues[nextShadow++];
     if (roles[i] == Role::Value)
-      addInto(view(pointers[k], primal.getArgumentTypes()[i]), shadow,
-              sizeOf(i));
+      addInto(viewParameter(i, pointers[k]), shadow, sizeOf(i, args[i]));
   }
 }
 
-SmallVector<Value> EntryBuilder::tangents(ValueRange abi) {
+SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
   SmallVector<Value> result;
   for (auto [k, i] : llvm::enumerate(active)) {
     Type type = primal.getArgumentTypes()[i];
     Value tangent = abi[k];
     if (roles[i] == Role::Memory)
       tangent = isa<MemRefType>(tangent.getType()) ? tangent
-                                                   : view(tangent, type);
+                                                   : viewParameter(i, tangent);
     else if (roles[i] == Role::Value)
       // Forward mode may write the tangent of f's copy; the user's is const.
-      tangent = scratch(cast<MemRefType>(type), sizeOf(i),
+      tangent = scratch(cast<MemRefType>(type), sizeOf(i, args[i]),
                         isa<MemRefType>(tangent.getType())
                             ? tangent
-                            : view(tangent, type));
+                            : viewParameter(i, tangent));
     result.push_back(tangent);
   }
   return result;
@@ -226,10 +270,11 @@ func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
   b.setInsertionPointToStart(function.addEntryBlock());
   ValueRange args = function.getArguments();
   unsigned n = primal.getNumArguments();
-  SmallVector<Value> ts = tangents(args.drop_front(n));
+  SmallVector<Value> ts = tangents(args.drop_front(n), args.take_front(n));
   auto jvp = ct::JvpOp::create(b, loc, TypeRange{result, result},
                                primal.getSymName(), activityAttr(activities),
                                args.take_front(n), ts);
+  freeScratch();
   func::ReturnOp::create(b, loc, jvp.getResult(1));
   return function;
 }
@@ -326,7 +371,7 @@ void EntryBuilder::build() {
       seeds = extras.take_front(1);
       extras = extras.drop_front(1);
     }
-    SmallVector<Value> shadowValues = shadows(extras);
+    SmallVector<Value> shadowValues = shadows(extras, args);
     Operation *op;
     if (request.kind == EntryKind::Gradient)
       op = ct::GradientOp::create(b, loc, resultTypes, primal.getSymName(),
@@ -336,7 +381,9 @@ void EntryBuilder::build() {
       op = ct::PullbackOp::create(b, loc, resultTypes, primal.getSymName(),
                                   activityAttr(activities), args, seeds,
                                   shadowValues);
-    writeBack(extras, op->getResults().drop_front(hasValue), shadowValues);
+    writeBack(extras, op->getResults().drop_front(hasValue), shadowValues,
+              args);
+    freeScratch();
     func::ReturnOp::create(b, loc, op->getResults().take_front(hasValue));
     break;
   }
@@ -346,11 +393,12 @@ void EntryBuilder::build() {
                  primal.getResultTypes().end());
     auto op = ct::JvpOp::create(b, loc, types, primal.getSymName(),
                                 activityAttr(activities), args,
-                                tangents(extras.take_front(m)));
+                                tangents(extras.take_front(m), args));
     if (hasValue) {
       Value out = view(extras[m], getPointerType(op.getResult(1).getType()));
       memref::StoreOp::create(b, loc, op.getResult(1), out, index(0));
     }
+    freeScratch();
     func::ReturnOp::create(b, loc, op.getResults().take_front(hasValue));
     break;
   }
@@ -362,16 +410,16 @@ void EntryBuilder::build() {
     for (auto [k, i] : llvm::enumerate(active))
       directionArgs.push_back(roles[i] == Role::Scalar
                                   ? extras[k]
-                                  : view(extras[k],
-                                         primal.getArgumentTypes()[i]));
+                                  : viewParameter(i, extras[k]));
     SmallVector<ct::Activity> directionActivities(activities);
     directionActivities.append(m, ct::Activity::Constant);
     ValueRange hv = extras.drop_front(m);
-    SmallVector<Value> shadowValues = shadows(hv);
+    SmallVector<Value> shadowValues = shadows(hv, args);
     auto op = ct::GradientOp::create(
         b, loc, resultTypes, direction.getSymName(),
         activityAttr(directionActivities), directionArgs, shadowValues);
-    writeBack(hv, op->getResults().drop_front(1), shadowValues);
+    writeBack(hv, op->getResults().drop_front(1), shadowValues, args);
+    freeScratch();
     func::ReturnOp::create(b, loc);
     break;
   }

@@ -261,6 +261,53 @@ private:
                                        const clang::CXXMethodDecl *callOperator,
                                        llvm::ArrayRef<const clang::Expr *> args);
 
+  //===--- std::vector (StdVector.cpp) ------------------------------------===//
+  static bool isVector(clang::QualType type) {
+    return !ModuleLowering::getVectorElementType(type).isNull();
+  }
+  /// A new vector built by `init` (null: empty), its memory freed when the
+  /// enclosing scope ends; nullopt after an error.
+  std::optional<Address> createVector(const clang::Expr *init,
+                                      clang::QualType type,
+                                      clang::SourceRange range);
+  /// A call of a member function or operator of std::vector, on the vector
+  /// `object` designates.
+  std::optional<CallResult>
+  lowerVectorCall(const clang::CallExpr *expr,
+                  const clang::CXXMethodDecl *method,
+                  const clang::Expr *object, bool arrow,
+                  llvm::ArrayRef<const clang::Expr *> args);
+  /// Its number of elements, as an index.
+  Value vectorSize(Address vector, clang::QualType type, Location l);
+  /// Fresh memory for `count` elements of the vector type `type`, freed at
+  /// the end of the enclosing scope.
+  std::optional<Address> allocateVector(clang::QualType type, Value count,
+                                        clang::SourceRange range);
+  /// `vector.resize(n)` and the other calls that give a local vector new
+  /// memory: allowed where the new memory replaces the old for every later
+  /// use, i.e. as a statement of the block that declares the vector.
+  std::optional<CallResult> resizeVector(const clang::CallExpr *expr,
+                                         const clang::Expr *object,
+                                         const clang::CXXMethodDecl *method,
+                                         llvm::ArrayRef<const clang::Expr *> args);
+  /// The memory of the vectors in scope, in order of creation: freed when
+  /// their scope ends (by its end, `break`, `continue` or `return`).
+  llvm::SmallVector<Value> cleanups;
+  void emitCleanups(size_t depth, Location l);
+  /// The cleanups a `return` runs: all of the function's, or those of the
+  /// lambda body being inlined.
+  size_t returnCleanupDepth = 0;
+  /// Marks the local vectors `expr` names as pinned.
+  void pinVectors(const clang::Stmt *expr);
+  /// The block (and statement in it) being lowered, and the block each
+  /// local vector is declared in, for resizeVector.
+  const clang::CompoundStmt *currentBlock = nullptr;
+  const clang::Stmt *currentStatement = nullptr;
+  llvm::DenseMap<const clang::ValueDecl *, const clang::CompoundStmt *>
+      vectorBlocks;
+  /// Vectors a reference or pointer may still designate: never resized.
+  llvm::DenseSet<const clang::ValueDecl *> pinnedVectors;
+
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   void lowerDelete(const clang::CXXDeleteExpr *expr);
@@ -306,6 +353,8 @@ private:
   struct JumpTargets {
     mlir::Block *breakTarget;
     mlir::Block *continueTarget;
+    /// The vectors alive when the loop or switch started (cleanups.size()).
+    size_t cleanupDepth;
   };
   llvm::SmallVector<JumpTargets> jumps;
   /// The block of each case label of the switches being lowered.

@@ -141,9 +141,12 @@ FunctionLowering::callLambda(const clang::CallExpr *expr,
   Block *outerReturn = returnBlock;
   auto outerJumps = std::move(jumps);
   jumps.clear();
+  size_t outerReturnCleanups = returnCleanupDepth;
+  returnCleanupDepth = cleanups.size();
   decl = callOperator;
   returnBlock = continuation;
   lowerStmt(callOperator->getBody());
+  returnCleanupDepth = outerReturnCleanups;
   // Falling off the end of a lambda that returns a value is undefined.
   SmallVector<Value> undefined;
   for (Type type : continuation->getArgumentTypes())

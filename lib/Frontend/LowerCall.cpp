@@ -46,6 +46,17 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   std::optional<Address> object;
   const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
   bool isInstance = method && method->isInstance();
+  if (isInstance && isVector(ast.getCanonicalTagType(method->getParent()))) {
+    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
+      const auto *memberExpr =
+          dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
+      return lowerVectorCall(expr, method,
+                             member->getImplicitObjectArgument(),
+                             memberExpr && memberExpr->isArrow(), args);
+    }
+    return lowerVectorCall(expr, method, args[0], /*arrow=*/false,
+                           ArrayRef<const clang::Expr *>(args).drop_front());
+  }
   if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
     const auto *memberExpr =
         dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
@@ -97,6 +108,8 @@ Value FunctionLowering::lowerArgument(const clang::Expr *arg,
     address = lowerLValue(arg);
   else if (paramType->isPointerType())
     address = lowerPointer(arg);
+  else if (isVector(paramType))
+    address = createVector(arg, paramType, arg->getSourceRange());
   else if (isAggregate(paramType))
     // By value: the callee gets a copy of its own.
     address = materializeTemporary(arg);

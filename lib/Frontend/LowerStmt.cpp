@@ -110,8 +110,19 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
     return;
   Location l = loc(stmt);
   if (const auto *compound = dyn_cast<clang::CompoundStmt>(stmt)) {
-    for (const clang::Stmt *child : compound->body())
+    // The vectors declared in the block are freed at its end.
+    size_t depth = cleanups.size();
+    const clang::CompoundStmt *outerBlock = currentBlock;
+    const clang::Stmt *outerStatement = currentStatement;
+    currentBlock = compound;
+    for (const clang::Stmt *child : compound->body()) {
+      currentStatement = child;
       lowerStmt(child);
+    }
+    emitCleanups(depth, module.getLoc(compound->getRBracLoc()));
+    cleanups.truncate(depth);
+    currentBlock = outerBlock;
+    currentStatement = outerStatement;
     return;
   }
   if (const auto *declStmt = dyn_cast<clang::DeclStmt>(stmt)) {
@@ -155,6 +166,7 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
       unsupported(stmt, "'continue' in a 'switch' outside a loop");
       return;
     }
+    emitCleanups(jumps.back().cleanupDepth, l);
     branchTo(l, target);
     enter(newBlock());
     return;
@@ -248,6 +260,8 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   }
   clang::QualType type = var->getType();
   const clang::Expr *init = var->getInit();
+  if (init && (type->isReferenceType() || type->isPointerType()))
+    pinVectors(init);
   if (type->isReferenceType()) {
     if (type->getPointeeType()->isPointerType()) {
       module.error(var->getSourceRange(),
@@ -259,6 +273,17 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
       places[var] = *target;
     else
       invalid.insert(var);
+    return;
+  }
+  if (isVector(type)) {
+    std::optional<Address> vector =
+        createVector(init, type, var->getSourceRange());
+    if (!vector) {
+      invalid.insert(var);
+      return;
+    }
+    places[var] = *vector;
+    vectorBlocks[var] = currentBlock;
     return;
   }
   if (type->isPointerType()) {
@@ -316,6 +341,7 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
   }
   if (returned.size() != returnBlock->getNumArguments())
     return;
+  emitCleanups(returnCleanupDepth, l);
   branchTo(l, returnBlock, returned);
   enter(newBlock());
 }
@@ -397,8 +423,9 @@ void FunctionLowering::lowerSwitch(const clang::SwitchStmt *stmt) {
                        destinations, operands);
   // Code before the first label is unreachable.
   enter(newBlock());
-  jumps.push_back(
-      {exit, jumps.empty() ? nullptr : jumps.back().continueTarget});
+  jumps.push_back({exit,
+                   jumps.empty() ? nullptr : jumps.back().continueTarget,
+                   cleanups.size()});
   lowerStmt(stmt->getBody());
   jumps.pop_back();
   branchTo(l, exit);
@@ -425,7 +452,7 @@ void FunctionLowering::emitLoop(Location l,
   cf::CondBranchOp::create(b, l, more, bodyBlock, exit);
 
   enter(bodyBlock);
-  jumps.push_back({exit, incBlock});
+  jumps.push_back({exit, incBlock, cleanups.size()});
   body();
   jumps.pop_back();
   branchTo(l, incBlock);
@@ -470,9 +497,23 @@ static bool isStdArray(clang::QualType type) {
   return record && record->getQualifiedNameAsString() == "std::array";
 }
 
-/// `for (T v : range)` over a built-in array or a std::array: a counted
-/// loop over the elements, whose layout is known, rather than over
-/// iterators (which would need pointer comparison).
+/// The `{a, b, c}` a std::initializer_list range is made of, if any.
+static const clang::CXXStdInitializerListExpr *
+initializerList(const clang::Expr *range) {
+  while (true) {
+    range = strip(range);
+    if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(range))
+      range = temporary->getSubExpr();
+    else if (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(range))
+      range = cast->getSubExpr();
+    else
+      return dyn_cast<clang::CXXStdInitializerListExpr>(range);
+  }
+}
+
+/// `for (T v : range)` over a built-in array, a std::array, a std::vector
+/// or a list of values: a counted loop over the elements, whose layout is
+/// known, rather than over the library's iterators.
 void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
   Location l = loc(stmt);
   const clang::Expr *range = stmt->getRangeInit();
@@ -483,28 +524,48 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
   clang::QualType expected;
   if (const auto *array = ast.getAsConstantArrayType(rangeType))
     expected = array->getElementType();
-  else if (isStdArray(rangeType))
+  else if (isVector(rangeType))
+    expected = ModuleLowering::getVectorElementType(rangeType);
+  else if (const clang::CXXStdInitializerListExpr *list =
+               initializerList(range)) {
+    // `for (x : {a, b, c})`: over the list's array.
+    range = list->getSubExpr();
+    rangeType = range->getType().getCanonicalType();
+    expected = ast.getAsConstantArrayType(rangeType)->getElementType();
+  } else if (isStdArray(rangeType))
     expected = cast<clang::ClassTemplateSpecializationDecl>(
                    rangeType->getAsCXXRecordDecl())
                    ->getTemplateArgs()[0]
                    .getAsType();
   else
     return (void)unsupported(range, "range-based 'for' is supported over "
-                                    "arrays and std::array only; loop over "
-                                    "an index");
+                                    "arrays, std::array, std::vector and "
+                                    "lists of values only; loop over an "
+                                    "index");
   if (!ast.hasSameUnqualifiedType(elementType, expected))
     return module.error(var->getSourceRange(),
                         "the loop variable's type differs from the "
                         "elements'; convert inside the loop");
   lowerStmt(stmt->getInit());
-  std::optional<Layout> rangeLayout = layoutOf(rangeType, range);
   std::optional<Layout> elementLayout = layoutOf(expected, range);
-  std::optional<Address> base = range->isGLValue()
-                                    ? lowerLValue(range)
-                                    : materializeTemporary(range);
-  if (!rangeLayout || !elementLayout || !base)
+  std::optional<Address> base;
+  Value count;
+  if (isVector(rangeType)) {
+    // The vector's size when the loop starts, as C++ reads end() once.
+    base = range->isGLValue()
+               ? lowerLValue(range)
+               : createVector(range, rangeType, range->getSourceRange());
+    if (base)
+      count = vectorSize(*base, rangeType, l);
+  } else {
+    std::optional<Layout> rangeLayout = layoutOf(rangeType, range);
+    base = range->isGLValue() ? lowerLValue(range)
+                              : materializeTemporary(range);
+    if (rangeLayout && elementLayout)
+      count = constantIndex(rangeLayout->size / elementLayout->size, l);
+  }
+  if (!elementLayout || !base || !count)
     return;
-  int64_t count = rangeLayout->size / elementLayout->size;
 
   // The counter lives in a slot, like any local, so that mem2reg and the
   // clean-up turn the loop into an scf.for.
@@ -513,8 +574,7 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
       l,
       [&]() -> Value {
         return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                     load(counterPlace, l),
-                                     constantIndex(count, l));
+                                     load(counterPlace, l), count);
       },
       [&] {
         Value offset =

@@ -115,6 +115,12 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
       return unsupported("arrays need at least one element");
     return Layout{element->scalar, element->scalarType, element->size * count};
   }
+  if (!getVectorElementType(type).isNull())
+    return unsupported("a std::vector can be a parameter or a local variable "
+                       "of a differentiable function, but not yet an element "
+                       "of an array, a vector or a struct; pass it on its "
+                       "own, or flatten nested vectors into one indexed "
+                       "i * n + j");
   const clang::RecordDecl *record = type->getAsRecordDecl();
   if (!record)
     return unsupported(kSupportedTypes);
@@ -233,6 +239,12 @@ int64_t ModuleLowering::getBaseOffset(const clang::CXXRecordDecl *derived,
 Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
                                const Twine &what) {
   type = type.getCanonicalType();
+  // A std::vector, by value, reference or pointer, is its elements.
+  clang::QualType object =
+      type->isPointerType() || type->isReferenceType() ? type->getPointeeType()
+                                                       : type;
+  if (!getVectorElementType(object).isNull())
+    return getVectorType(object, range, what);
   if (type->isPointerType() || type->isReferenceType()) {
     clang::QualType pointee = type->getPointeeType().getCanonicalType();
     if (pointee->isPointerType() || pointee->isReferenceType() ||
@@ -301,6 +313,15 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     inputs.push_back(type);
   }
   clang::QualType returnType = decl->getReturnType();
+  if (!getVectorElementType(returnType.getNonReferenceType()).isNull() &&
+      !returnType->isReferenceType()) {
+    error(decl->getReturnTypeSourceRange(),
+          "'" + decl->getNameAsString() +
+              "' returns a std::vector by value, which differentiable code "
+              "does not support yet; pass the result as a 'std::vector<T> &' "
+              "parameter of the right size");
+    return nullptr;
+  }
   if (!returnType->isVoidType()) {
     Type type = lowerType(returnType, decl->getReturnTypeSourceRange(),
                           "the result of '" + decl->getNameAsString() + "'");

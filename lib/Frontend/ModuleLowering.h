@@ -82,6 +82,19 @@ public:
   int64_t getBaseOffset(const clang::CXXRecordDecl *derived,
                         clang::QualType base);
 
+  /// The element type of `std::vector<T>`, of any standard library; null
+  /// for every other type (StdVector.cpp).
+  static clang::QualType getVectorElementType(clang::QualType type);
+  /// The byte offsets of the pointers to the first element and past the
+  /// last in a `std::vector` object; nullopt after reporting at `range`.
+  std::optional<std::pair<int64_t, int64_t>>
+  getVectorPointerOffsets(clang::QualType vector, clang::SourceRange range);
+  /// What a std::vector lowers to: a pointer memref of its elements'
+  /// scalars whose extent is the vector's size; null after an error.
+  mlir::MemRefType getVectorType(clang::QualType vector,
+                                 clang::SourceRange range,
+                                 const llvm::Twine &what);
+
   /// The MLIR type of a value of `type`: a scalar for arithmetic types, a
   /// pointer memref (getPointerType) for pointers, references and
   /// aggregates (which are passed by address). Null after an error.

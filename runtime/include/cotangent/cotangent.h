@@ -83,10 +83,19 @@ template <class T> struct type_is {
 
 enum class role { constant, scalar, input, inout, value };
 
-template <class T>
-inline constexpr bool floating_data_v =
-    std::is_floating_point_v<std::remove_cv_t<std::remove_all_extents_t<T>>> ||
-    std::is_class_v<std::remove_cv_t<std::remove_all_extents_t<T>>>;
+/// Whether memory of type T holds values to differentiate: floating-point
+/// scalars, classes, and containers (std::vector) of those.
+template <class T> constexpr bool floating_data() {
+  using U = std::remove_cv_t<std::remove_all_extents_t<T>>;
+  if constexpr (requires {
+                  typename U::value_type;
+                  typename U::allocator_type;
+                })
+    return floating_data<typename U::value_type>();
+  else
+    return std::is_floating_point_v<U> || std::is_class_v<U>;
+}
+template <class T> inline constexpr bool floating_data_v = floating_data<T>();
 
 /// What a parameter of type T is to differentiation.
 template <class T> constexpr role role_of() {
@@ -102,7 +111,7 @@ template <class T> constexpr role role_of() {
   } else if constexpr (std::is_floating_point_v<T>) {
     return role::scalar;
   } else if constexpr (std::is_class_v<T>) {
-    return role::value;
+    return floating_data_v<T> ? role::value : role::constant;
   } else {
     return role::constant;
   }

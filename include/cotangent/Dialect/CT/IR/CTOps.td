@@ -239,6 +239,29 @@ def CT_PointerViewOp : CT_Op<"pointer_view", [Pure]> {
   }];
 }
 
+def CT_VectorViewOp : CT_Op<"vector_view", [MemoryEffects<[MemRead]>]> {
+  let summary = "a memref view of the elements of a std::vector";
+  let description = [{
+    A `std::vector` crosses into a derivative entry point as the address of
+    the C++ object. Every standard library keeps a vector as three pointers
+    to its elements (first, one past the last, end of the capacity); the
+    frontend finds the first two in the object's layout and records their
+    byte offsets. `ct.vector_view` reads them and makes the view: base and
+    aligned pointer the first element, offset 0, stride 1, and size the
+    bytes between the two pointers in scalars of the view's element type (a
+    vector of structs is a run of their scalars), so that the lowered code
+    reads `size()` from the view's extent.
+
+    ```mlir
+    %v = ct.vector_view %arg0 {begin = 0 : i64, end = 8 : i64}
+        : memref<?xf64, strided<[1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins CT_LLVMPointer:$object, I64Attr:$begin, I64Attr:$end);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$view);
+  let assemblyFormat = "$object attr-dict `:` type($view)";
+}
+
 //===----------------------------------------------------------------------===//
 // Custom derivative rules
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,521 @@
+//===- StdVector.cpp - std::vector as its elements ------------------------===//
+//
+// A std::vector in differentiable code is modelled by its interface, not
+// by lowering the standard library's implementation (allocators, iterator
+// classes, exceptions; different in libstdc++ and libc++): the vector is
+// the 1-D memref of its elements' scalars, and its extent is its size.
+// Parameters view the caller's vector (the derivative entry points read the
+// two pointers every standard library keeps, see getVectorPointerOffsets);
+// local vectors are memref.alloc'd and freed when their scope ends. The
+// member functions that read or write elements (`[]`, `at`, `size`,
+// `data`, `front`, `back`, `begin`, `end`, copies) are lowered here
+// directly; those that change a local vector's size give it new memory
+// where that is safe (resizeVector). The AD engine sees ordinary memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/Basic/SourceManager.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+//===----------------------------------------------------------------------===//
+// The type
+//===----------------------------------------------------------------------===//
+
+clang::QualType ModuleLowering::getVectorElementType(clang::QualType type) {
+  const auto *spec = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      type.getCanonicalType()->getAsCXXRecordDecl());
+  if (!spec || !spec->isInStdNamespace() || spec->getName() != "vector" ||
+      spec->getTemplateArgs().size() < 1)
+    return {};
+  return spec->getTemplateArgs()[0].getAsType().getCanonicalType();
+}
+
+/// Appends the byte offsets of the fields of type `pointer` inside `record`
+/// (at `base`), through bases and member objects, in layout order.
+static void collectPointerFields(clang::ASTContext &ast,
+                                 const clang::CXXRecordDecl *record,
+                                 int64_t base, clang::QualType pointer,
+                                 SmallVectorImpl<int64_t> &offsets) {
+  const clang::ASTRecordLayout &layout = ast.getASTRecordLayout(record);
+  for (const clang::CXXBaseSpecifier &spec : record->bases())
+    if (const auto *baseRecord = spec.getType()->getAsCXXRecordDecl())
+      collectPointerFields(ast, baseRecord,
+                           base + layout.getBaseClassOffset(baseRecord)
+                                      .getQuantity(),
+                           pointer, offsets);
+  for (const clang::FieldDecl *field : record->fields()) {
+    int64_t at =
+        base + ast.toCharUnitsFromBits(
+                      layout.getFieldOffset(field->getFieldIndex()))
+                   .getQuantity();
+    clang::QualType type = field->getType().getCanonicalType();
+    if (ast.hasSameUnqualifiedType(type, pointer))
+      offsets.push_back(at);
+    else if (const auto *member = type->getAsCXXRecordDecl();
+             member && member->hasDefinition())
+      collectPointerFields(ast, member, at, pointer, offsets);
+  }
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+ModuleLowering::getVectorPointerOffsets(clang::QualType vector,
+                                        clang::SourceRange range) {
+  // libstdc++, libc++ and Microsoft's library all keep exactly three
+  // pointers to the element type: first, end, end of capacity.
+  clang::QualType element = getVectorElementType(vector);
+  const clang::CXXRecordDecl *record =
+      vector.getCanonicalType()->getAsCXXRecordDecl();
+  SmallVector<int64_t> offsets;
+  if (record->hasDefinition())
+    collectPointerFields(ast, record->getDefinition(), 0,
+                         ast.getPointerType(element), offsets);
+  if (offsets.size() != 3 || offsets[0] >= offsets[1]) {
+    error(range, "this standard library's std::vector does not keep its "
+                 "elements as Cotangent expects (three pointers); pass the "
+                 "elements as a pointer and a size");
+    return std::nullopt;
+  }
+  return std::make_pair(offsets[0], offsets[1]);
+}
+
+MemRefType ModuleLowering::getVectorType(clang::QualType vector,
+                                         clang::SourceRange range,
+                                         const Twine &what) {
+  clang::QualType element = getVectorElementType(vector);
+  if (element->isBooleanType()) {
+    error(range, what + " is a std::vector<bool>, which keeps its elements "
+                        "as bits; use std::vector<char> or an array of bool");
+    return nullptr;
+  }
+  std::optional<Layout> layout = getLayout(element, range, what);
+  return layout ? getPointerType(layout->scalar) : nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// Runs `body(i)` for each i in [0, count).
+static void forEachIndex(OpBuilder &b, Location l, Value count,
+                         function_ref<void(Value)> body) {
+  Value zero = arith::ConstantIndexOp::create(b, l, 0);
+  Value one = arith::ConstantIndexOp::create(b, l, 1);
+  auto loop = scf::ForOp::create(b, l, zero, count, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  body(loop.getInductionVar());
+}
+
+Value FunctionLowering::vectorSize(Address vector, clang::QualType type,
+                                   Location l) {
+  std::optional<Layout> element = module.getLayout(
+      ModuleLowering::getVectorElementType(type), {}, "an element");
+  Value scalars = arith::SubIOp::create(
+      b, l, memref::DimOp::create(b, l, vector.memref, 0), vector.offset);
+  if (!element || element->size == 1)
+    return scalars;
+  return arith::DivUIOp::create(b, l, scalars,
+                                constantIndex(element->size, l));
+}
+
+std::optional<Address>
+FunctionLowering::allocateVector(clang::QualType type, Value count,
+                                 clang::SourceRange range) {
+  Location l = module.getLoc(range.getBegin());
+  MemRefType pointerType = module.getVectorType(type, range, "this vector");
+  std::optional<Layout> element = module.getLayout(
+      ModuleLowering::getVectorElementType(type), range, "an element");
+  if (!pointerType || !element)
+    return std::nullopt;
+  Value scalars = count;
+  if (element->size != 1)
+    scalars =
+        arith::MulIOp::create(b, l, count, constantIndex(element->size, l));
+  Value memory = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, element->scalar),
+      ValueRange{scalars});
+  Value view = memref::CastOp::create(b, l, pointerType, memory);
+  cleanups.push_back(view);
+  return Address{view, constantIndex(0, l)};
+}
+
+void FunctionLowering::emitCleanups(size_t depth, Location l) {
+  if (isTerminated())
+    return;
+  for (Value memory : llvm::reverse(ArrayRef(cleanups).drop_front(depth))) {
+    Value allocation = memory.getDefiningOp<memref::CastOp>().getSource();
+    memref::DeallocOp::create(b, l, allocation);
+  }
+}
+
+void FunctionLowering::pinVectors(const clang::Stmt *expr) {
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr);
+      ref && vectorBlocks.count(ref->getDecl()))
+    pinnedVectors.insert(ref->getDecl());
+  for (const clang::Stmt *child : expr->children())
+    if (child)
+      pinVectors(child);
+}
+
+/// Whether `ctor` takes (first, last) iterators or pointers.
+static bool isRangeConstructor(const clang::CXXConstructorDecl *ctor) {
+  return ctor->getNumParams() >= 2 &&
+         ctor->getParamDecl(0)->getType().getCanonicalType() ==
+             ctor->getParamDecl(1)->getType().getCanonicalType() &&
+         !ctor->getParamDecl(0)->getType()->isIntegerType() &&
+         !ctor->getParamDecl(0)->getType()->isReferenceType();
+}
+
+std::optional<Address>
+FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
+                               clang::SourceRange range) {
+  using Result = std::optional<Address>;
+  Location l = module.getLoc(range.getBegin());
+  clang::QualType elementType = ModuleLowering::getVectorElementType(type);
+  std::optional<Layout> element = module.getLayout(elementType, range,
+                                                   "an element of this vector");
+  if (!element)
+    return std::nullopt;
+  auto copyOf = [&](Address source, clang::QualType sourceType) -> Result {
+    Value count = vectorSize(source, sourceType, l);
+    Result vector = allocateVector(type, count, range);
+    if (!vector)
+      return std::nullopt;
+    Value scalars = memref::DimOp::create(b, l, vector->memref, 0);
+    forEachIndex(b, l, scalars, [&](Value i) {
+      store(load(offsetBy(source, i, l), l), offsetBy(*vector, i, l), l);
+    });
+    return vector;
+  };
+  if (!init)
+    return allocateVector(type, constantIndex(0, l), range);
+  init = strip(init);
+  if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(init))
+    return createVector(temporary->getSubExpr(), type, range);
+  if (const auto *bind = dyn_cast<clang::CXXBindTemporaryExpr>(init))
+    return createVector(bind->getSubExpr(), type, range);
+  if (const auto *cast = dyn_cast<clang::CastExpr>(init);
+      cast && (cast->getCastKind() == clang::CK_NoOp ||
+               cast->getCastKind() == clang::CK_ConstructorConversion))
+    return createVector(cast->getSubExpr(), type, range);
+  if (init->isGLValue()) {
+    std::optional<Address> source = lowerLValue(init);
+    return source ? copyOf(*source, init->getType()) : std::nullopt;
+  }
+  const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
+  if (!construct)
+    return unsupported<Result>(init, "this way of creating a std::vector is "
+                                     "not supported; construct it with a "
+                                     "size, a size and a value, a list of "
+                                     "values or a copy");
+  const clang::CXXConstructorDecl *ctor = construct->getConstructor();
+  // The explicit arguments (a defaulted allocator is not one).
+  SmallVector<const clang::Expr *> args;
+  for (const clang::Expr *arg : construct->arguments())
+    if (!isa<clang::CXXDefaultArgExpr>(arg))
+      args.push_back(arg);
+  if (args.empty())
+    return allocateVector(type, constantIndex(0, l), range);
+  const clang::Expr *first = args[0];
+  clang::QualType firstType = ctor->getParamDecl(0)->getType();
+  if (ctor->isCopyOrMoveConstructor()) {
+    std::optional<Address> source = lowerLValue(first);
+    return source ? copyOf(*source, first->getType()) : std::nullopt;
+  }
+  if (const auto *list = dyn_cast<clang::CXXStdInitializerListExpr>(
+          strip(first))) {
+    // {a, b, c}: the array the list refers to, copied.
+    const clang::Expr *array = list->getSubExpr();
+    std::optional<Address> values =
+        array->isGLValue() ? lowerLValue(array) : materializeTemporary(array);
+    const auto *arrayType = ast.getAsConstantArrayType(array->getType());
+    if (!values || !arrayType)
+      return std::nullopt;
+    int64_t count = arrayType->getSize().getZExtValue();
+    Result vector = allocateVector(type, constantIndex(count, l), range);
+    if (vector)
+      copy(*vector, *values, count * element->size, l);
+    return vector;
+  }
+  if (isRangeConstructor(ctor)) {
+    std::optional<Address> begin = lowerPointer(args[0]);
+    std::optional<Address> end = lowerPointer(args[1]);
+    if (!begin || !end)
+      return std::nullopt;
+    if (begin->memref != end->memref)
+      return unsupported<Result>(construct, "the two pointers must point "
+                                            "into the same array");
+    Value scalars = arith::SubIOp::create(b, l, end->offset, begin->offset);
+    Value count = element->size == 1
+                      ? scalars
+                      : arith::DivUIOp::create(
+                            b, l, scalars, constantIndex(element->size, l))
+                            .getResult();
+    Result vector = allocateVector(type, count, range);
+    if (vector)
+      forEachIndex(b, l, scalars, [&](Value i) {
+        store(load(offsetBy(*begin, i, l), l), offsetBy(*vector, i, l), l);
+      });
+    return vector;
+  }
+  if (firstType->isIntegerType() && args.size() <= 2) {
+    // (n) value-initializes n elements; (n, value) copies value into each.
+    Value n = lowerRValue(first);
+    if (!n)
+      return std::nullopt;
+    Value count = index(n, first->getType(), l);
+    std::optional<Address> value;
+    if (args.size() == 2) {
+      value = args[1]->isGLValue() ? lowerLValue(args[1])
+                                   : materializeTemporary(args[1]);
+      if (!(value = unpacked(value, args[1])))
+        return std::nullopt;
+    } else if (const auto *record = elementType->getAsCXXRecordDecl();
+               record && !record->hasTrivialDefaultConstructor() &&
+               !record->isAggregate()) {
+      return unsupported<Result>(construct,
+                                 "a std::vector of a type with a default "
+                                 "constructor cannot be sized this way; "
+                                 "give the value of its elements: "
+                                 "std::vector<T> v(n, T{...})");
+    }
+    Result vector = allocateVector(type, count, range);
+    if (!vector)
+      return std::nullopt;
+    Value zero = arith::ConstantOp::create(b, l, element->scalar,
+                                           b.getZeroAttr(element->scalar));
+    forEachIndex(b, l, count, [&](Value i) {
+      Value at = element->size == 1
+                     ? i
+                     : arith::MulIOp::create(b, l, i,
+                                             constantIndex(element->size, l))
+                           .getResult();
+      Address slot = offsetBy(*vector, at, l);
+      if (value)
+        copy(slot, *value, element->size, l);
+      else
+        for (int64_t k = 0; k < element->size; ++k)
+          store(zero, offsetBy(slot, k, l), l);
+    });
+    return vector;
+  }
+  return unsupported<Result>(construct, "this std::vector constructor is not "
+                                        "supported; construct it with a "
+                                        "size, a size and a value, a list "
+                                        "of values or a copy");
+}
+
+//===----------------------------------------------------------------------===//
+// Member functions
+//===----------------------------------------------------------------------===//
+
+std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
+    const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
+    const clang::Expr *object, bool arrow,
+    ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  clang::QualType type = ast.getCanonicalTagType(method->getParent());
+  std::optional<Layout> element = module.getLayout(
+      ModuleLowering::getVectorElementType(type), expr->getSourceRange(),
+      "an element of this vector");
+  if (!element)
+    return std::nullopt;
+  StringRef name = method->getIdentifier() ? method->getName() : "";
+  bool isAssignment = method->isCopyAssignmentOperator() ||
+                      method->isMoveAssignmentOperator();
+  if (isAssignment || name == "resize" || name == "assign" ||
+      name == "clear")
+    return resizeVector(expr, object, method, args);
+  std::optional<Address> vector =
+      arrow ? lowerPointer(object) : lowerLValue(object);
+  if (!vector)
+    return std::nullopt;
+  auto elementAt = [&](Value i) {
+    if (element->size != 1)
+      i = arith::MulIOp::create(b, l, i, constantIndex(element->size, l));
+    return offsetBy(*vector, i, l);
+  };
+  auto resultOf = [&](Value indexValue) -> Value {
+    Type resultType = typeOf(expr);
+    return resultType ? arith::IndexCastUIOp::create(b, l, resultType,
+                                                     indexValue)
+                            .getResult()
+                      : nullptr;
+  };
+  Value size = vectorSize(*vector, type, l);
+  clang::OverloadedOperatorKind op = method->getOverloadedOperator();
+  if (op == clang::OO_Subscript || name == "at") {
+    Value i = lowerRValue(args[0]);
+    if (!i)
+      return std::nullopt;
+    i = index(i, args[0]->getType(), l);
+    if (name == "at") {
+      // C++ throws std::out_of_range; differentiable code has no
+      // exceptions, so the program ends with the message it would print.
+      Value outside =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, i, size);
+      scf::IfOp check = scf::IfOp::create(b, l, outside);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(check.thenBlock()->getTerminator());
+      clang::PresumedLoc at =
+          ast.getSourceManager().getPresumedLoc(expr->getBeginLoc());
+      ct::AbortOp::create(
+          b, l,
+          std::string(at.isValid() ? at.getFilename() : "<unknown>") + ":" +
+              std::to_string(at.isValid() ? at.getLine() : 0) +
+              ": std::vector::at: index out of range");
+    }
+    return CallResult{nullptr, elementAt(i)};
+  }
+  if (name == "size")
+    return CallResult{resultOf(size), {}};
+  if (name == "empty")
+    return CallResult{arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            size, constantIndex(0, l)),
+                      {}};
+  if (name == "data" || name == "front" || name == "begin" ||
+      name == "cbegin")
+    return CallResult{nullptr, *vector};
+  if (name == "back")
+    return CallResult{nullptr,
+                      elementAt(arith::SubIOp::create(b, l, size,
+                                                      constantIndex(1, l)))};
+  if (name == "end" || name == "cend")
+    return CallResult{nullptr, elementAt(size)};
+  if (name == "push_back" || name == "emplace_back" || name == "insert" ||
+      name == "emplace" || name == "erase" || name == "pop_back")
+    return unsupported<Result>(
+        expr, "'" + name + "' changes the size of the std::vector element by "
+                           "element, which differentiable code does not "
+                           "support; create it with its final size "
+                           "(std::vector<T> v(n)) and assign v[i]");
+  return unsupported<Result>(expr, "std::vector's '" +
+                                       method->getNameAsString() +
+                                       "' is not supported in differentiable "
+                                       "code");
+}
+
+std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
+    const clang::CallExpr *expr, const clang::Expr *object,
+    const clang::CXXMethodDecl *method, ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  clang::QualType type = ast.getCanonicalTagType(method->getParent());
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(object));
+  const clang::ValueDecl *var = ref ? ref->getDecl() : nullptr;
+  auto home = var ? vectorBlocks.find(var) : vectorBlocks.end();
+  bool isAssignment = method->isCopyAssignmentOperator() ||
+                      method->isMoveAssignmentOperator();
+  if (home == vectorBlocks.end() || home->second != currentBlock ||
+      strip(cast<clang::Expr>(currentStatement)) != expr ||
+      pinnedVectors.contains(var)) {
+    if (!isAssignment)
+      return unsupported<Result>(
+          expr, "a std::vector can change its size only as a statement of "
+                "the block that declares it, and only while no reference or "
+                "pointer designates it; create it with its final size "
+                "instead");
+    // `v = w` elsewhere keeps v's memory: the sizes must agree.
+    std::optional<Address> source = lowerLValue(args[0]);
+    std::optional<Address> target = lowerLValue(object);
+    if (!source || !target)
+      return std::nullopt;
+    Value sourceScalars = arith::SubIOp::create(
+        b, l, memref::DimOp::create(b, l, source->memref, 0), source->offset);
+    Value targetScalars = arith::SubIOp::create(
+        b, l, memref::DimOp::create(b, l, target->memref, 0), target->offset);
+    Value differ = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
+                                         sourceScalars, targetScalars);
+    scf::IfOp check = scf::IfOp::create(b, l, differ);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(check.thenBlock()->getTerminator());
+      clang::PresumedLoc at =
+          ast.getSourceManager().getPresumedLoc(expr->getBeginLoc());
+      ct::AbortOp::create(
+          b, l,
+          std::string(at.isValid() ? at.getFilename() : "<unknown>") + ":" +
+              std::to_string(at.isValid() ? at.getLine() : 0) +
+              ": a std::vector assigned inside a loop or branch changed "
+              "its size, which differentiable code does not support");
+    }
+    forEachIndex(b, l, targetScalars, [&](Value i) {
+      store(load(offsetBy(*source, i, l), l), offsetBy(*target, i, l), l);
+    });
+    return CallResult{nullptr, target};
+  }
+  Address old = places.lookup(var);
+  std::optional<Address> fresh;
+  StringRef name = method->getIdentifier() ? method->getName() : "";
+  if (isAssignment) {
+    fresh = createVector(args[0], type, expr->getSourceRange());
+  } else if (name == "clear") {
+    fresh = allocateVector(type, constantIndex(0, l), expr->getSourceRange());
+  } else if (name == "resize" || (name == "assign" && args.size() == 2 &&
+                                  args[0]->getType()->isIntegerType())) {
+    // resize keeps the first elements; assign replaces them all.
+    Value n = lowerRValue(args[0]);
+    std::optional<Address> value;
+    if (args.size() == 2)
+      value = unpacked(args[1]->isGLValue() ? lowerLValue(args[1])
+                                            : materializeTemporary(args[1]),
+                       args[1]);
+    std::optional<Layout> element = module.getLayout(
+        ModuleLowering::getVectorElementType(type), expr->getSourceRange(),
+        "an element of this vector");
+    if (!n || !element || (args.size() == 2 && !value))
+      return std::nullopt;
+    Value count = index(n, args[0]->getType(), l);
+    fresh = allocateVector(type, count, expr->getSourceRange());
+    if (!fresh)
+      return std::nullopt;
+    Value kept = name == "resize"
+                     ? arith::MinUIOp::create(b, l,
+                                              vectorSize(old, type, l), count)
+                           .getResult()
+                     : constantIndex(0, l);
+    Value scalarsPer = constantIndex(element->size, l);
+    Value keptScalars = arith::MulIOp::create(b, l, kept, scalarsPer);
+    forEachIndex(b, l, keptScalars, [&](Value i) {
+      store(load(offsetBy(old, i, l), l), offsetBy(*fresh, i, l), l);
+    });
+    Value zero = arith::ConstantOp::create(b, l, element->scalar,
+                                           b.getZeroAttr(element->scalar));
+    forEachIndex(b, l, arith::SubIOp::create(b, l, count, kept), [&](Value j) {
+      Value i = arith::AddIOp::create(b, l, j, kept);
+      Address slot =
+          offsetBy(*fresh, arith::MulIOp::create(b, l, i, scalarsPer), l);
+      for (int64_t k = 0; k < element->size; ++k)
+        store(value ? load(offsetBy(*value, k, l), l) : zero,
+              offsetBy(slot, k, l), l);
+    });
+  } else {
+    return unsupported<Result>(expr, "this form of '" + name +
+                                         "' is not supported");
+  }
+  if (!fresh)
+    return std::nullopt;
+  // The old memory is freed now; the new one takes its place in the scope.
+  Value oldView = old.memref;
+  Value allocation = oldView.getDefiningOp<memref::CastOp>().getSource();
+  memref::DeallocOp::create(b, l, allocation);
+  assert(cleanups.back() == fresh->memref && "the new memory was made last");
+  cleanups.pop_back();
+  std::replace(cleanups.begin(), cleanups.end(), oldView, fresh->memref);
+  places[var] = *fresh;
+  return CallResult{nullptr, *fresh};
+}
+
+} // namespace cotangent::frontend
