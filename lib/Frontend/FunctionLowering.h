@@ -43,6 +43,9 @@ inline const clang::Expr *strip(const clang::Expr *expr) {
     else if (const auto *subst =
                  llvm::dyn_cast<clang::SubstNonTypeTemplateParmExpr>(expr))
       expr = subst->getReplacement();
+    else if (const auto *rewritten =
+                 llvm::dyn_cast<clang::CXXRewrittenBinaryOperator>(expr))
+      expr = rewritten->getSemanticForm(); // C++20 `a != b` as `!(a == b)`
     else
       return expr;
   }
@@ -307,6 +310,33 @@ private:
       vectorBlocks;
   /// Vectors a reference or pointer may still designate: never resized.
   llvm::DenseSet<const clang::ValueDecl *> pinnedVectors;
+
+  //===--- Pointers and iterators as offsets (Iterators.cpp) --------------===//
+  clang::QualType getIteratorElement(clang::QualType type) {
+    return module.getIteratorElementType(type);
+  }
+  bool isIterator(clang::QualType type) {
+    return !getIteratorElement(type).isNull();
+  }
+  /// The pointer a standard iterator expression holds.
+  std::optional<Address> lowerIterator(const clang::Expr *expr);
+  /// Moves the pointer or iterator variable `variable` by `delta` scalars;
+  /// its old or new value.
+  std::optional<Address> stepPointerVariable(const clang::Expr *variable,
+                                             Value delta, bool backwards,
+                                             bool returnOld);
+  /// `lhs kind rhs` on two pointers or iterators into the same memory: a
+  /// comparison (i1) or, for BO_Sub, their distance in elements (of
+  /// `where`'s type).
+  Value lowerPointerRelation(clang::BinaryOperatorKind kind,
+                             const clang::Expr *lhs, const clang::Expr *rhs,
+                             const clang::Expr *where);
+  /// An overloaded operator applied to a standard iterator; `args` has the
+  /// iterator first for member operators.
+  std::optional<CallResult>
+  lowerIteratorOperator(const clang::CallExpr *expr,
+                        clang::OverloadedOperatorKind op,
+                        llvm::ArrayRef<const clang::Expr *> args);
 
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);

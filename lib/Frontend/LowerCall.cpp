@@ -75,6 +75,11 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
       if (!object)
         return std::nullopt;
     }
+  } else if (const auto *opCall = dyn_cast<clang::CXXOperatorCallExpr>(expr);
+             opCall && llvm::any_of(args, [&](const clang::Expr *arg) {
+               return isIterator(arg->getType());
+             })) {
+    return lowerIteratorOperator(expr, opCall->getOperator(), args);
   } else if (isa<clang::CXXOperatorCallExpr>(expr) && isInstance &&
              method->getParent()->isLambda()) {
     return callLambda(expr, args[0], method,
@@ -106,7 +111,7 @@ Value FunctionLowering::lowerArgument(const clang::Expr *arg,
   std::optional<Address> address;
   if (paramType->isReferenceType())
     address = lowerLValue(arg);
-  else if (paramType->isPointerType())
+  else if (paramType->isPointerType() || isIterator(paramType))
     address = lowerPointer(arg);
   else if (isVector(paramType))
     address = createVector(arg, paramType, arg->getSourceRange());

@@ -334,12 +334,14 @@ Value FunctionLowering::lowerBinary(const clang::BinaryOperator *expr) {
     lowerDiscarded(expr->getLHS());
     return lowerRValue(expr->getRHS());
   }
+  if (expr->getLHS()->getType()->isPointerType() &&
+      expr->getRHS()->getType()->isPointerType())
+    return lowerPointerRelation(expr->getOpcode(), expr->getLHS(),
+                                expr->getRHS(), expr);
   if (expr->getLHS()->getType()->isPointerType() ||
       expr->getRHS()->getType()->isPointerType())
-    return unsupported(expr, "pointers can be indexed, offset, "
-                             "incremented and passed to functions, but not "
-                             "compared or subtracted; keep an integer "
-                             "index");
+    return unsupported(expr, "a pointer can be compared only with another "
+                             "pointer into the same array");
   Value lhs = lowerRValue(expr->getLHS());
   Value rhs = lowerRValue(expr->getRHS());
   if (!lhs || !rhs)

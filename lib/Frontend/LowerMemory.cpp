@@ -377,6 +377,8 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   using Result = std::optional<Address>;
   expr = strip(expr);
   Location l = loc(expr);
+  if (isIterator(expr->getType()))
+    return lowerIterator(expr);
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr)) {
     switch (cast->getCastKind()) {
     case clang::CK_NoOp:
@@ -445,20 +447,11 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
       return unpacked(lowerLValue(unary->getSubExpr()), expr);
     if (unary->isIncrementDecrementOp()) {
       // p++, --p on a pointer variable move its offset.
-      const auto *ref =
-          dyn_cast<clang::DeclRefExpr>(strip(unary->getSubExpr()));
-      auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
       std::optional<int64_t> size = pointeeSize(unary->getSubExpr());
-      if (it == pointers.end())
-        return unsupported<Result>(expr, "only pointer variables can be "
-                                         "incremented");
       if (!size)
         return std::nullopt;
-      Address old{it->second.memref, load(it->second.offsetSlot, l)};
-      Address updated = moveBy(old, constantIndex(*size, l),
-                               unary->isDecrementOp(), l);
-      store(updated.offset, it->second.offsetSlot, l);
-      return unary->isPrefix() ? updated : old;
+      return stepPointerVariable(unary->getSubExpr(), constantIndex(*size, l),
+                                 unary->isDecrementOp(), unary->isPostfix());
     }
   }
   if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {

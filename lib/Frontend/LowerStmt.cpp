@@ -69,10 +69,10 @@ void FunctionLowering::bindParameter(const clang::ParmVarDecl *param,
                                      Value arg, Location l) {
   Value zero = constantIndex(0, l);
   clang::QualType type = param->getType();
-  if (type->isReferenceType() || isAggregate(type)) {
+  if (type->isReferenceType() || (isAggregate(type) && !isIterator(type))) {
     // A by-value aggregate is the caller's copy, ours to change.
     places[param] = Address{arg, zero};
-  } else if (type->isPointerType()) {
+  } else if (type->isPointerType() || isIterator(type)) {
     pointers[param] = {arg, newIndexSlot(zero, l)};
   } else {
     Value slot =
@@ -286,7 +286,7 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     vectorBlocks[var] = currentBlock;
     return;
   }
-  if (type->isPointerType()) {
+  if (type->isPointerType() || isIterator(type)) {
     if (!init) {
       module.error(var->getSourceRange(),
                    "a pointer variable must be initialized where it is "

@@ -245,6 +245,12 @@ Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
                                                        : type;
   if (!getVectorElementType(object).isNull())
     return getVectorType(object, range, what);
+  // A standard iterator is the pointer it wraps.
+  if (clang::QualType element = getIteratorElementType(object);
+      !element.isNull()) {
+    std::optional<Layout> layout = getLayout(element, range, what);
+    return layout ? getPointerType(layout->scalar) : nullptr;
+  }
   if (type->isPointerType() || type->isReferenceType()) {
     clang::QualType pointee = type->getPointeeType().getCanonicalType();
     if (pointee->isPointerType() || pointee->isReferenceType() ||

@@ -95,6 +95,11 @@ public:
                                  clang::SourceRange range,
                                  const llvm::Twine &what);
 
+  /// The element type a standard library iterator over contiguous memory
+  /// (std::vector's) steps through; null for every other type
+  /// (Iterators.cpp).
+  clang::QualType getIteratorElementType(clang::QualType type);
+
   /// The MLIR type of a value of `type`: a scalar for arithmetic types, a
   /// pointer memref (getPointerType) for pointers, references and
   /// aggregates (which are passed by address). Null after an error.

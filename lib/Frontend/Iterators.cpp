@@ -1,0 +1,295 @@
+//===- Iterators.cpp - Pointer comparison and standard iterators ----------===//
+//
+// Loops written with pointers or iterators instead of an index:
+// `for (p = a; p != a + n; ++p)`, `for (it = v.begin(); it != v.end();
+// ++it)`, `end - begin`. A pointer is an offset in a memref, so comparing
+// or subtracting two pointers into the same memref compares or subtracts
+// their offsets.
+//
+// A standard library iterator over contiguous memory (std::vector's, in
+// libstdc++ and libc++ alike a class holding one pointer) is lowered as
+// that pointer: its variables are pointer variables and its operators
+// (`*`, `->`, `[]`, `++`, `--`, `+`, `-`, `+=`, `-=`, comparisons) act on
+// the offset, instead of lowering the library's wrapper class.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+clang::QualType
+ModuleLowering::getIteratorElementType(clang::QualType type) {
+  const auto *record = type.getCanonicalType()->getAsCXXRecordDecl();
+  if (!record || !record->hasDefinition())
+    return {};
+  record = record->getDefinition();
+  // The library's own wrapper: one pointer and nothing else, declared in a
+  // system header (a user's class of that shape is lowered as written).
+  if (!ast.getSourceManager().isInSystemHeader(record->getLocation()) ||
+      record->getNumBases() != 0 || record->isPolymorphic())
+    return {};
+  auto fields = record->fields();
+  if (std::distance(fields.begin(), fields.end()) != 1)
+    return {};
+  clang::QualType field = fields.begin()->getType().getCanonicalType();
+  if (!field->isPointerType() || field->getPointeeType()->isFunctionType())
+    return {};
+  bool dereferences = llvm::any_of(record->methods(), [](auto *method) {
+    return method->getOverloadedOperator() == clang::OO_Star;
+  });
+  return dereferences ? field->getPointeeType().getCanonicalType()
+                      : clang::QualType();
+}
+
+std::optional<Address>
+FunctionLowering::lowerIterator(const clang::Expr *expr) {
+  using Result = std::optional<Address>;
+  expr = strip(expr);
+  if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(expr))
+    return lowerIterator(temporary->getSubExpr());
+  if (const auto *bind = dyn_cast<clang::CXXBindTemporaryExpr>(expr))
+    return lowerIterator(bind->getSubExpr());
+  if (const auto *cast = dyn_cast<clang::CastExpr>(expr))
+    return lowerPointer(cast->getSubExpr());
+  if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(expr)) {
+    // Copies, and iterator -> const_iterator conversions.
+    if (construct->getNumArgs() == 1)
+      return lowerPointer(construct->getArg(0));
+    return unsupported<Result>(expr, "this iterator cannot be created in "
+                                     "differentiable code; start from "
+                                     "begin() or end()");
+  }
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
+    if (invalid.count(ref->getDecl()))
+      return std::nullopt;
+    if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
+      return Address{it->second.memref, load(it->second.offsetSlot, loc(expr))};
+  }
+  if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
+    std::optional<CallResult> result = lowerCall(call, std::nullopt);
+    if (!result)
+      return std::nullopt;
+    if (result->address)
+      return result->address;
+  }
+  return unsupported<Result>(expr, "this iterator cannot be differentiated; "
+                                   "use begin(), end() and iterator "
+                                   "variables");
+}
+
+std::optional<Address>
+FunctionLowering::stepPointerVariable(const clang::Expr *variable,
+                                      Value delta, bool backwards,
+                                      bool returnOld) {
+  using Result = std::optional<Address>;
+  Location l = loc(variable);
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(variable));
+  auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
+  if (it == pointers.end())
+    return unsupported<Result>(variable, "only pointer and iterator "
+                                         "variables can be moved");
+  Address old{it->second.memref, load(it->second.offsetSlot, l)};
+  Address updated = moveBy(old, delta, backwards, l);
+  store(updated.offset, it->second.offsetSlot, l);
+  return returnOld ? old : updated;
+}
+
+/// The scalars per element of the memory `pointer` (a pointer or an
+/// iterator) steps through.
+static std::optional<int64_t> elementScalars(ModuleLowering &module,
+                                             const clang::Expr *pointer) {
+  clang::QualType type = pointer->getType().getCanonicalType();
+  clang::QualType element = type->isPointerType()
+                                ? type->getPointeeType()
+                                : module.getIteratorElementType(type);
+  std::optional<Layout> layout =
+      module.getLayout(element, pointer->getSourceRange(), "this element");
+  return layout ? std::optional<int64_t>(layout->size) : std::nullopt;
+}
+
+Value FunctionLowering::lowerPointerRelation(clang::BinaryOperatorKind kind,
+                                             const clang::Expr *lhs,
+                                             const clang::Expr *rhs,
+                                             const clang::Expr *where) {
+  Location l = loc(where);
+  std::optional<Address> left = lowerPointer(lhs);
+  std::optional<Address> right = lowerPointer(rhs);
+  std::optional<int64_t> scalars = elementScalars(module, lhs);
+  if (!left || !right || !scalars)
+    return nullptr;
+  Value lhsPosition = left->offset, rhsPosition = right->offset;
+  if (left->memref != right->memref) {
+    // Different views (two parameters, say) of what may be the same
+    // memory: compare where the elements are, in scalars from address 0.
+    auto position = [&](Address address) -> Value {
+      auto type = cast<MemRefType>(address.memref.getType());
+      Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+          b, l, address.memref);
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(b, l, address.memref);
+      unsigned bytes = type.getElementTypeBitWidth() / 8;
+      Value scalars = arith::DivUIOp::create(b, l, base,
+                                             constantIndex(bytes, l));
+      return arith::AddIOp::create(
+          b, l, scalars,
+          arith::AddIOp::create(b, l, metadata.getOffset(), address.offset));
+    };
+    if (left->memref.getType() != right->memref.getType() ||
+        cast<MemRefType>(left->memref.getType()).getElementTypeBitWidth() %
+                8 !=
+            0)
+      return unsupported(where, "these pointers cannot be compared");
+    lhsPosition = position(*left);
+    rhsPosition = position(*right);
+  }
+  if (kind == clang::BO_Sub) {
+    Value difference =
+        arith::SubIOp::create(b, l, lhsPosition, rhsPosition);
+    if (*scalars != 1)
+      difference = arith::DivSIOp::create(b, l, difference,
+                                          constantIndex(*scalars, l));
+    Type type = typeOf(where);
+    return type ? arith::IndexCastOp::create(b, l, type, difference)
+                      .getResult()
+                : nullptr;
+  }
+  arith::CmpIPredicate predicate;
+  switch (kind) {
+  case clang::BO_EQ: predicate = arith::CmpIPredicate::eq; break;
+  case clang::BO_NE: predicate = arith::CmpIPredicate::ne; break;
+  case clang::BO_LT: predicate = arith::CmpIPredicate::slt; break;
+  case clang::BO_LE: predicate = arith::CmpIPredicate::sle; break;
+  case clang::BO_GT: predicate = arith::CmpIPredicate::sgt; break;
+  case clang::BO_GE: predicate = arith::CmpIPredicate::sge; break;
+  default:
+    return unsupported(where, "this operator cannot be applied to "
+                              "pointers");
+  }
+  return arith::CmpIOp::create(b, l, predicate, lhsPosition, rhsPosition);
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
+                                        clang::OverloadedOperatorKind op,
+                                        ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  const clang::Expr *self = args[0];
+  auto asResult = [](std::optional<Address> address) -> Result {
+    if (!address)
+      return std::nullopt;
+    return CallResult{nullptr, address};
+  };
+  auto scaledIndex = [&](const clang::Expr *k) -> Value {
+    Value n = lowerRValue(k);
+    std::optional<int64_t> scalars = elementScalars(module, self);
+    if (!n || !scalars)
+      return nullptr;
+    n = index(n, k->getType(), l);
+    return *scalars == 1 ? n
+                         : arith::MulIOp::create(b, l, n,
+                                                 constantIndex(*scalars, l))
+                               .getResult();
+  };
+  switch (op) {
+  case clang::OO_Star:
+  case clang::OO_Arrow:
+    if (args.size() == 1)
+      return asResult(lowerPointer(self));
+    break;
+  case clang::OO_Subscript: {
+    std::optional<Address> base = lowerPointer(self);
+    Value k = scaledIndex(args[1]);
+    if (!base || !k)
+      return std::nullopt;
+    return CallResult{nullptr, offsetBy(*base, k, l)};
+  }
+  case clang::OO_PlusPlus:
+  case clang::OO_MinusMinus: {
+    std::optional<int64_t> scalars = elementScalars(module, self);
+    if (!scalars)
+      return std::nullopt;
+    // The postfix forms take a dummy int.
+    return asResult(stepPointerVariable(self, constantIndex(*scalars, l),
+                                        op == clang::OO_MinusMinus,
+                                        /*returnOld=*/args.size() == 2));
+  }
+  case clang::OO_PlusEqual:
+  case clang::OO_MinusEqual: {
+    Value k = scaledIndex(args[1]);
+    if (!k)
+      return std::nullopt;
+    return asResult(stepPointerVariable(self, k, op == clang::OO_MinusEqual,
+                                        /*returnOld=*/false));
+  }
+  case clang::OO_Plus:
+  case clang::OO_Minus: {
+    if (args.size() != 2)
+      break;
+    bool iteratorFirst =
+        !getIteratorElement(args[0]->getType()).isNull() ||
+        args[0]->getType()->isPointerType();
+    const clang::Expr *iterator = iteratorFirst ? args[0] : args[1];
+    const clang::Expr *other = iteratorFirst ? args[1] : args[0];
+    if (op == clang::OO_Minus && (!getIteratorElement(other->getType())
+                                       .isNull() ||
+                                  other->getType()->isPointerType())) {
+      Value difference =
+          lowerPointerRelation(clang::BO_Sub, args[0], args[1], expr);
+      return difference ? Result(CallResult{difference, {}}) : std::nullopt;
+    }
+    std::optional<Address> base = lowerPointer(iterator);
+    self = iterator;
+    Value k = scaledIndex(other);
+    if (!base || !k)
+      return std::nullopt;
+    return CallResult{nullptr,
+                      moveBy(*base, k, op == clang::OO_Minus, l)};
+  }
+  case clang::OO_Equal: {
+    const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(self));
+    auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
+    if (it == pointers.end())
+      return unsupported<Result>(expr, "only iterator variables can be "
+                                       "assigned");
+    std::optional<Address> value = lowerPointer(args[1]);
+    if (!value)
+      return std::nullopt;
+    if (value->memref != it->second.memref)
+      return unsupported<Result>(expr, "an iterator variable can only move "
+                                       "within the container it was "
+                                       "initialized with; use another "
+                                       "variable");
+    store(value->offset, it->second.offsetSlot, l);
+    return CallResult{nullptr, value};
+  }
+  case clang::OO_EqualEqual:
+  case clang::OO_ExclaimEqual:
+  case clang::OO_Less:
+  case clang::OO_LessEqual:
+  case clang::OO_Greater:
+  case clang::OO_GreaterEqual: {
+    Value relation = lowerPointerRelation(
+        clang::BinaryOperator::getOverloadedOpcode(op), args[0], args[1],
+        expr);
+    if (!relation)
+      return std::nullopt;
+    Type type = typeOf(expr);
+    if (type && type != relation.getType())
+      relation = arith::ExtUIOp::create(b, l, type, relation);
+    return CallResult{relation, {}};
+  }
+  default:
+    break;
+  }
+  return unsupported<Result>(expr, "this iterator operation cannot be "
+                                   "differentiated");
+}
+
+} // namespace cotangent::frontend
