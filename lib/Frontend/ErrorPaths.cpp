@@ -66,6 +66,26 @@ FunctionLowering::lowerCheckCall(const clang::CallExpr *expr,
     return std::nullopt;
   case clang::Builtin::BI__builtin_assume:
     return CallResult{};
+  case clang::Builtin::BI__builtin_memcpy:
+  case clang::Builtin::BI__builtin_memmove:
+  case clang::Builtin::BImemcpy:
+  case clang::Builtin::BImemmove:
+    // std::copy of trivially copyable elements comes down to these.
+    return lowerMemoryCopy(expr);
+  case clang::Builtin::BImove:
+  case clang::Builtin::BIforward:
+  case clang::Builtin::BIas_const:
+  case clang::Builtin::BImove_if_noexcept: {
+    // Casts of their argument to a reference: the same place.
+    const clang::Expr *arg = expr->getArg(0);
+    clang::QualType type = arg->getType();
+    std::optional<Address> place = type->isPointerType() || isIterator(type)
+                                       ? lowerPointer(arg)
+                                       : lowerLValue(arg);
+    if (!place)
+      return CallResult{};
+    return CallResult{nullptr, place};
+  }
   default:
     break;
   }

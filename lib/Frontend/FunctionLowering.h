@@ -258,6 +258,25 @@ private:
   /// Records `var` if it holds a lambda (true), taking its copies.
   bool defineLambda(const clang::VarDecl *var);
   Closure makeClosure(const clang::LambdaExpr *lambda);
+  /// The closure `expr` designates: a lambda variable, a closure parameter
+  /// of a function being inlined, a lambda expression (copied or moved).
+  std::optional<Closure> closureOf(const clang::Expr *expr);
+  /// Whether a parameter of `function` is a closure: such calls are
+  /// inlined (inlineBody), since a closure has no memory layout.
+  static bool takesClosure(const clang::FunctionDecl *function);
+  /// The body of `callee` lowered in place, its parameters bound to `args`
+  /// (or to `operands`, lowered already, when given) and `captures` (a
+  /// lambda's copies) bound over the enclosing names.
+  std::optional<CallResult>
+  inlineBody(const clang::CallExpr *expr, const clang::FunctionDecl *callee,
+             llvm::ArrayRef<const clang::Expr *> args,
+             const llvm::DenseMap<const clang::ValueDecl *, Address> &captures,
+             llvm::ArrayRef<Value> operands = {});
+  unsigned inlineDepth = 0;
+  static constexpr unsigned kMaxInlineDepth = 32;
+  /// `memcpy`/`memmove(dst, src, bytes)` between typed memory: a copy of
+  /// the scalars, in the order that is right for overlapping ranges.
+  std::optional<CallResult> lowerMemoryCopy(const clang::CallExpr *expr);
   /// A call of a lambda defined in this function: its body, in place.
   std::optional<CallResult> callLambda(const clang::CallExpr *expr,
                                        const clang::Expr *object,
@@ -337,6 +356,40 @@ private:
   lowerIteratorOperator(const clang::CallExpr *expr,
                         clang::OverloadedOperatorKind op,
                         llvm::ArrayRef<const clang::Expr *> args);
+
+  /// Where `left` and `right` are, comparably: their offsets when they
+  /// share a memref, their positions in memory (in scalars) otherwise.
+  std::optional<std::pair<Value, Value>>
+  comparablePositions(Address left, Address right, const clang::Expr *where);
+
+  //===--- <algorithm> and <numeric> (StdAlgorithms.cpp) ------------------===//
+  /// Whether `expr` calls an algorithm lowered from its specification.
+  bool isModelledAlgorithm(const clang::CallExpr *expr);
+  std::optional<CallResult> lowerAlgorithm(const clang::CallExpr *expr);
+  /// The element type a pointer or iterator expression steps through.
+  clang::QualType elementTypeOf(const clang::Expr *pointer);
+  clang::QualType commonType(clang::QualType a, clang::QualType c);
+  /// `body(i)` for i in [0, count), as a loop the clean-up makes an scf.for
+  /// (its body may create blocks, unlike an scf.for's).
+  void emitCountedLoop(Location l, Value count,
+                       llvm::function_ref<void(Value)> body);
+  /// What an algorithm calls: a lambda's closure or a named function.
+  struct Callable {
+    std::optional<Closure> closure;
+    const clang::FunctionDecl *function = nullptr;
+  };
+  std::optional<Callable> callableOf(const clang::Expr *arg);
+  /// An argument of a Callable: an element in memory, or a value, of
+  /// C++ type `type`.
+  struct Operand {
+    std::optional<Address> place;
+    Value value;
+    clang::QualType type;
+  };
+  /// Calls `callable` on `operands`; its scalar result (null for void or
+  /// after an error).
+  Value invoke(const Callable &callable, llvm::ArrayRef<Operand> operands,
+               const clang::CallExpr *where);
 
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);

@@ -18,6 +18,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
@@ -113,6 +114,36 @@ static std::optional<int64_t> elementScalars(ModuleLowering &module,
   return layout ? std::optional<int64_t>(layout->size) : std::nullopt;
 }
 
+std::optional<std::pair<Value, Value>>
+FunctionLowering::comparablePositions(Address left, Address right,
+                                      const clang::Expr *where) {
+  Location l = loc(where);
+  if (left.memref == right.memref)
+    return std::make_pair(left.offset, right.offset);
+  // Different views (two parameters, say) of what may be the same
+  // memory: compare where the elements are, in scalars from address 0.
+  auto type = cast<MemRefType>(left.memref.getType());
+  if (type != right.memref.getType() ||
+      type.getElementTypeBitWidth() % 8 != 0) {
+    module.error(where->getSourceRange(),
+                 "these pointers cannot be compared: they point at "
+                 "different types");
+    return std::nullopt;
+  }
+  auto position = [&](Address address) -> Value {
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, l, address.memref);
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(b, l, address.memref);
+    Value scalars = arith::DivUIOp::create(
+        b, l, base, constantIndex(type.getElementTypeBitWidth() / 8, l));
+    return arith::AddIOp::create(
+        b, l, scalars,
+        arith::AddIOp::create(b, l, metadata.getOffset(), address.offset));
+  };
+  return std::make_pair(position(left), position(right));
+}
+
 Value FunctionLowering::lowerPointerRelation(clang::BinaryOperatorKind kind,
                                              const clang::Expr *lhs,
                                              const clang::Expr *rhs,
@@ -123,31 +154,11 @@ Value FunctionLowering::lowerPointerRelation(clang::BinaryOperatorKind kind,
   std::optional<int64_t> scalars = elementScalars(module, lhs);
   if (!left || !right || !scalars)
     return nullptr;
-  Value lhsPosition = left->offset, rhsPosition = right->offset;
-  if (left->memref != right->memref) {
-    // Different views (two parameters, say) of what may be the same
-    // memory: compare where the elements are, in scalars from address 0.
-    auto position = [&](Address address) -> Value {
-      auto type = cast<MemRefType>(address.memref.getType());
-      Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-          b, l, address.memref);
-      auto metadata =
-          memref::ExtractStridedMetadataOp::create(b, l, address.memref);
-      unsigned bytes = type.getElementTypeBitWidth() / 8;
-      Value scalars = arith::DivUIOp::create(b, l, base,
-                                             constantIndex(bytes, l));
-      return arith::AddIOp::create(
-          b, l, scalars,
-          arith::AddIOp::create(b, l, metadata.getOffset(), address.offset));
-    };
-    if (left->memref.getType() != right->memref.getType() ||
-        cast<MemRefType>(left->memref.getType()).getElementTypeBitWidth() %
-                8 !=
-            0)
-      return unsupported(where, "these pointers cannot be compared");
-    lhsPosition = position(*left);
-    rhsPosition = position(*right);
-  }
+  std::optional<std::pair<Value, Value>> positions =
+      comparablePositions(*left, *right, where);
+  if (!positions)
+    return nullptr;
+  auto [lhsPosition, rhsPosition] = *positions;
   if (kind == clang::BO_Sub) {
     Value difference =
         arith::SubIOp::create(b, l, lhsPosition, rhsPosition);
@@ -172,6 +183,60 @@ Value FunctionLowering::lowerPointerRelation(clang::BinaryOperatorKind kind,
                               "pointers");
   }
   return arith::CmpIOp::create(b, l, predicate, lhsPosition, rhsPosition);
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  // The typed pointers under the conversions to `void *`.
+  auto typed = [](const clang::Expr *arg) {
+    arg = strip(arg);
+    while (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(arg)) {
+      if (cast->getCastKind() != clang::CK_BitCast &&
+          cast->getCastKind() != clang::CK_NoOp)
+        break;
+      arg = strip(cast->getSubExpr());
+    }
+    return arg;
+  };
+  const clang::Expr *target = typed(expr->getArg(0));
+  const clang::Expr *source = typed(expr->getArg(1));
+  clang::QualType targetType = target->getType()->getPointeeType();
+  if (!target->getType()->isPointerType() || targetType->isVoidType() ||
+      !ast.hasSameUnqualifiedType(targetType,
+                                  source->getType()->getPointeeType()))
+    return unsupported<Result>(expr, "copying raw bytes cannot be "
+                                     "differentiated; copy typed elements "
+                                     "(std::copy, or a loop)");
+  std::optional<Address> to = lowerPointer(target);
+  std::optional<Address> from = lowerPointer(source);
+  Value bytes = lowerRValue(expr->getArg(2));
+  std::optional<Layout> layout = layoutOf(targetType, expr);
+  if (!to || !from || !bytes || !layout)
+    return std::nullopt;
+  unsigned scalarBytes = ast.getTypeSizeInChars(layout->scalarType)
+                             .getQuantity();
+  Value count = arith::DivUIOp::create(
+      b, l, index(bytes, expr->getArg(2)->getType(), l),
+      constantIndex(scalarBytes, l));
+  // Backwards when the target starts inside the source.
+  Value backwards =
+      lowerPointerRelation(clang::BO_GT, target, source, expr);
+  if (!backwards)
+    return std::nullopt;
+  Value zero = constantIndex(0, l), one = constantIndex(1, l);
+  auto loop = scf::ForOp::create(b, l, zero, count, one);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    Value k = loop.getInductionVar();
+    Value last = arith::SubIOp::create(
+        b, l, arith::SubIOp::create(b, l, count, one), k);
+    Value i = arith::SelectOp::create(b, l, backwards, last, k);
+    store(load(offsetBy(*from, i, l), l), offsetBy(*to, i, l), l);
+  }
+  return CallResult{nullptr, to};
 }
 
 std::optional<FunctionLowering::CallResult>

@@ -71,66 +71,128 @@ FunctionLowering::makeClosure(const clang::LambdaExpr *lambda) {
   return closure;
 }
 
+std::optional<FunctionLowering::Closure>
+FunctionLowering::closureOf(const clang::Expr *expr) {
+  // Through copies and moves of the closure, to a lambda variable, a
+  // closure parameter of a function being inlined, or the lambda itself.
+  while (expr) {
+    expr = expr->IgnoreImplicit();
+    if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
+      auto known = lambdas.find(ref->getDecl());
+      if (known == lambdas.end())
+        return std::nullopt;
+      return known->second;
+    }
+    if (const auto *lambda = dyn_cast<clang::LambdaExpr>(expr))
+      return makeClosure(lambda);
+    if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(expr);
+        construct && construct->getNumArgs() == 1)
+      expr = construct->getArg(0);
+    else if (const auto *call = dyn_cast<clang::CallExpr>(expr);
+             call && call->getNumArgs() == 1 && call->getDirectCallee() &&
+             call->getDirectCallee()->isInStdNamespace() &&
+             call->getDirectCallee()->getName() == "move")
+      expr = call->getArg(0);
+    else
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool FunctionLowering::takesClosure(const clang::FunctionDecl *function) {
+  return llvm::any_of(function->parameters(), [](const auto *param) {
+    const auto *record =
+        param->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    return record && record->isLambda();
+  });
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::callLambda(const clang::CallExpr *expr,
                              const clang::Expr *object,
                              const clang::CXXMethodDecl *callOperator,
                              ArrayRef<const clang::Expr *> args) {
   using Result = std::optional<CallResult>;
-  Location l = loc(expr);
-  Closure closure;
-  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(object->IgnoreImplicit());
-      ref && lambdas.count(ref->getDecl())) {
-    closure = lambdas.lookup(ref->getDecl());
-  } else if (const clang::LambdaExpr *lambda = getLambda(object)) {
-    closure = makeClosure(lambda); // called where it is written
-  } else {
+  std::optional<Closure> closure = closureOf(object);
+  if (!closure)
     return unsupported<Result>(expr, "this lambda is not defined in the "
                                      "function that calls it; call a lambda "
                                      "where it is defined, or write a named "
                                      "function");
-  }
-  if (!callOperator->hasBody())
-    return std::nullopt;
-  clang::QualType returnType = callOperator->getReturnType();
-  if (isAggregate(returnType))
-    return unsupported<Result>(expr, "a lambda returning an array or a "
-                                     "struct is not supported; return a "
-                                     "scalar or write through a reference");
+  return inlineBody(expr, callOperator, args, closure->copies);
+}
 
-  // The arguments, bound as the body's parameters.
-  SmallVector<std::pair<const clang::ValueDecl *, std::optional<Address>>>
-      saved;
-  auto bind = [&](const clang::ValueDecl *name, Address place) {
-    auto known = places.find(name);
-    saved.push_back({name, known == places.end()
-                               ? std::nullopt
-                               : std::optional<Address>(known->second)});
-    places[name] = place;
-  };
+std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
+    const clang::CallExpr *expr, const clang::FunctionDecl *callee,
+    ArrayRef<const clang::Expr *> args,
+    const llvm::DenseMap<const clang::ValueDecl *, Address> &captures,
+    ArrayRef<Value> operands) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  const clang::FunctionDecl *body = nullptr;
+  if (!callee->hasBody(body))
+    return unsupported<Result>(expr, "'" + callee->getQualifiedNameAsString() +
+                                         "' has no visible body");
+  callee = body;
+  if (inlineDepth >= kMaxInlineDepth)
+    return unsupported<Result>(expr, "calls that pass lambdas are inlined, "
+                                     "and these nest too deeply (recursion?)");
+  clang::QualType returnType = callee->getReturnType();
+  // A function returning the closure it was given (std::for_each): the
+  // closure has no value to the caller here.
+  const auto *returnedRecord =
+      returnType.getNonReferenceType()->getAsCXXRecordDecl();
+  bool returnsClosure = returnedRecord && returnedRecord->isLambda();
+  if (isAggregate(returnType) && !returnsClosure && !isIterator(returnType))
+    return unsupported<Result>(expr, "a lambda (or a function given one) "
+                                     "returning an array or a struct is not "
+                                     "supported; return a scalar or write "
+                                     "through a reference");
+
+  // The arguments, bound as the body's parameters; closures by name.
   Value zero = constantIndex(0, l);
-  for (auto [arg, param] : llvm::zip_equal(args, callOperator->parameters())) {
+  for (auto [i, param] : llvm::enumerate(callee->parameters())) {
     clang::QualType type = param->getType();
-    if (type->isPointerType())
-      return unsupported<Result>(arg, "lambda parameters that are pointers "
-                                      "are not supported; pass a reference");
+    if (!operands.empty()) {
+      // Already lowered by the caller (StdAlgorithms.cpp).
+      bindParameter(param, operands[i], l);
+      continue;
+    }
+    const clang::Expr *arg = args[i];
+    const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
+    if (record && record->isLambda()) {
+      std::optional<Closure> closure = closureOf(arg);
+      if (!closure)
+        return unsupported<Result>(arg, "this lambda is not defined in the "
+                                        "differentiable function; define "
+                                        "it there");
+      lambdas[param] = *closure;
+      continue;
+    }
     Value operand = lowerArgument(arg, type);
     if (!operand)
       return std::nullopt;
-    // (Parameters are the call operator's own: nothing to save.)
+    // (Parameters are the callee's own: nothing to save.)
     bindParameter(param, operand, l);
   }
-  for (auto [captured, copy] : closure.copies)
-    bind(captured, copy);
+  SmallVector<std::pair<const clang::ValueDecl *, std::optional<Address>>>
+      saved;
+  for (auto [captured, copy] : captures) {
+    auto known = places.find(captured);
+    saved.push_back({captured, known == places.end()
+                                   ? std::nullopt
+                                   : std::optional<Address>(known->second)});
+    places[captured] = copy;
+  }
 
   // The body, with its returns going to the code after the call.
   Block *current = b.getInsertionBlock();
   Block *continuation = newBlock();
   enter(current);
-  if (!returnType->isVoidType()) {
+  if (!returnType->isVoidType() && !returnsClosure) {
     Type type = module.lowerType(returnType.getNonReferenceType(),
                                  expr->getSourceRange(),
-                                 "this lambda's result");
+                                 "this call's result");
     if (!type)
       return std::nullopt;
     if (returnType->isReferenceType() && type.isIntOrFloat())
@@ -143,11 +205,13 @@ FunctionLowering::callLambda(const clang::CallExpr *expr,
   jumps.clear();
   size_t outerReturnCleanups = returnCleanupDepth;
   returnCleanupDepth = cleanups.size();
-  decl = callOperator;
+  decl = callee;
   returnBlock = continuation;
-  lowerStmt(callOperator->getBody());
+  ++inlineDepth;
+  lowerStmt(callee->getBody());
+  --inlineDepth;
   returnCleanupDepth = outerReturnCleanups;
-  // Falling off the end of a lambda that returns a value is undefined.
+  // Falling off the end of a function that returns a value is undefined.
   SmallVector<Value> undefined;
   for (Type type : continuation->getArgumentTypes())
     undefined.push_back(ub::PoisonOp::create(b, l, type));
@@ -162,9 +226,10 @@ FunctionLowering::callLambda(const clang::CallExpr *expr,
       places.erase(name);
   }
   enter(continuation);
-  if (returnType->isVoidType())
+  if (continuation->getNumArguments() == 0)
     return CallResult{};
-  if (returnType->isReferenceType())
+  if (returnType->isReferenceType() || returnType->isPointerType() ||
+      isIterator(returnType))
     return CallResult{nullptr, Address{continuation->getArgument(0), zero}};
   return CallResult{continuation->getArgument(0), {}};
 }

@@ -46,6 +46,12 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   std::optional<Address> object;
   const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
   bool isInstance = method && method->isInstance();
+  if (isModelledAlgorithm(expr))
+    return lowerAlgorithm(expr);
+  // A function given a lambda (the user's own templates): its body, in
+  // place, where the lambda is known.
+  if (!isInstance && takesClosure(callee))
+    return inlineBody(expr, callee, args, Closure().copies);
   if (isInstance && isVector(ast.getCanonicalTagType(method->getParent()))) {
     if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
       const auto *memberExpr =
@@ -56,6 +62,16 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
     }
     return lowerVectorCall(expr, method, args[0], /*arrow=*/false,
                            ArrayRef<const clang::Expr *>(args).drop_front());
+  }
+  if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr);
+      member && isIterator(member->getImplicitObjectArgument()->getType())) {
+    // `it.base()`: the pointer the iterator wraps.
+    if (method->getIdentifier() && method->getName() == "base")
+      if (std::optional<Address> pointer =
+              lowerPointer(member->getImplicitObjectArgument()))
+        return CallResult{nullptr, pointer};
+    return unsupported<Result>(expr, "this iterator member function cannot "
+                                     "be differentiated");
   }
   if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
     const auto *memberExpr =
@@ -214,7 +230,7 @@ FunctionLowering::emitCall(const clang::Expr *expr,
   if (!target)
     return std::nullopt;
   std::optional<Address> resultPlace;
-  if (isAggregate(returnType)) {
+  if (isAggregate(returnType) && !isIterator(returnType)) {
     resultPlace = dest ? dest
                        : allocate(returnType, expr->getSourceRange(),
                                   "this call's result");
@@ -223,7 +239,8 @@ FunctionLowering::emitCall(const clang::Expr *expr,
     operands.push_back(materialize(*resultPlace, l));
   }
   auto call = func::CallOp::create(b, l, target, operands);
-  if (returnType->isReferenceType() || returnType->isPointerType())
+  if (returnType->isReferenceType() || returnType->isPointerType() ||
+      isIterator(returnType))
     return CallResult{nullptr, Address{call.getResult(0), constantIndex(0, l)}};
   if (resultPlace)
     return CallResult{nullptr, resultPlace};

@@ -217,6 +217,11 @@ void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr);
       cast && cast->getCastKind() == clang::CK_ToVoid)
     return lowerDiscarded(cast->getSubExpr());
+  if (const auto *comma = dyn_cast<clang::BinaryOperator>(expr);
+      comma && comma->getOpcode() == clang::BO_Comma) {
+    lowerDiscarded(comma->getLHS());
+    return lowerDiscarded(comma->getRHS());
+  }
   if (const auto *call = dyn_cast<clang::CallExpr>(expr);
       call && (type->isVoidType() || isAggregate(type))) {
     lowerCall(call, std::nullopt);
@@ -233,7 +238,7 @@ void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
                     });
     return;
   }
-  if (type->isPointerType()) {
+  if (type->isPointerType() || isIterator(type)) {
     lowerPointer(expr);
   } else if (expr->isGLValue()) {
     // Assignments, increments: their effect is on the place.
@@ -319,12 +324,16 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
   SmallVector<Value> returned;
   if (const clang::Expr *value = stmt->getRetValue()) {
     clang::QualType type = decl->getReturnType();
-    if (type->isVoidType()) {
+    const auto *record = type->getAsCXXRecordDecl();
+    if (record && record->isLambda()) {
+      // A closure returned by an inlined function (std::for_each): unused.
+    } else if (type->isVoidType()) {
       lowerDiscarded(value);
-    } else if (isAggregate(type)) {
+    } else if (isAggregate(type) && !isIterator(type)) {
       if (!initializeAggregate(value, *resultAddress))
         return;
-    } else if (type->isReferenceType() || type->isPointerType()) {
+    } else if (type->isReferenceType() || type->isPointerType() ||
+               isIterator(type)) {
       std::optional<Address> address =
           unpacked(type->isReferenceType() ? lowerLValue(value)
                                            : lowerPointer(value),

@@ -155,8 +155,13 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
       return unsupported("field '" + field->getName() + "' is a bit-field");
     parts.push_back({field->getType(), field->getSourceRange()});
   }
-  if (parts.empty())
+  if (parts.empty()) {
+    // An empty class (a functor, a tag) is one byte, as in C++: nothing
+    // in it is differentiated.
+    if (record->field_empty())
+      return Layout{IntegerType::get(context, 8), ast.CharTy, 1};
     return unsupported("it has no fields");
+  }
   // The record's slots have the type of its floating-point parts (or, with
   // none, of its widest integer part); integer and bool fields of other
   // types are packed into the slot that holds their bytes (PackedFields.cpp).
@@ -333,7 +338,9 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
                           "the result of '" + decl->getNameAsString() + "'");
     if (!type)
       return nullptr;
-    (isAggregate(returnType) ? inputs : results).push_back(type);
+    bool byAddress = isAggregate(returnType) &&
+                     getIteratorElementType(returnType).isNull();
+    (byAddress ? inputs : results).push_back(type);
   }
   std::string name = mangle(decl);
   OpBuilder builder(getContext());
