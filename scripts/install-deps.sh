@@ -5,9 +5,11 @@
 set -euo pipefail
 
 packages=(
-  # LLVM, Clang and MLIR 22 (DESIGN.md section 3); lit/FileCheck come with them.
+  # LLVM, Clang and MLIR 22; lit and FileCheck come with them.
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   clang-22 libclang-22-dev libclang-rt-22-dev lld-22
+  # LLVM's C++ library: std::vector and <algorithm> are tested with it too.
+  libc++-22-dev libc++abi-22-dev
   # Build tools.
   cmake ninja-build ccache python3
   # Tests, benchmarks, JSON.

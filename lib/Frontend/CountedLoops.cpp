@@ -12,6 +12,12 @@
 // (MLIR's own uplift pattern returns the last value that passed it, and
 // lb - step for a loop that never runs.)
 //
+// Unsigned tests (`i < v.size()` with a size_t counter) are taken where
+// both bounds are known to be below 2^63, so that the signed comparison
+// scf.for makes is the same test. The bound's computation, when it is in
+// the condition (`i < v.size()` reads the size each time), is hoisted
+// first if it is pure and loop-invariant.
+//
 // Only increasing counters with a step that is loop-invariant are taken;
 // C++ makes a non-positive step with lb < ub an endless loop (undefined),
 // and so does scf.for.
@@ -21,6 +27,9 @@
 #include "CountedLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
@@ -35,6 +44,25 @@ struct CountedLoop {
   unsigned counter; // position of the counter among the loop's values
   Value lowerBound, upperBound, step;
 };
+
+/// Whether `value`, an integer, is known to be non-negative as a signed
+/// number: a constant, a zero-extension from a narrower type, or a
+/// memref's extent.
+bool isKnownNonNegative(Value value) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return *constant >= 0;
+  if (auto extend = value.getDefiningOp<arith::ExtUIOp>())
+    return true;
+  auto width = [](Type type) {
+    return type.isIndex() ? 64u : type.getIntOrFloatBitWidth();
+  };
+  if (auto cast = value.getDefiningOp<arith::IndexCastUIOp>())
+    return isKnownNonNegative(cast.getIn()) ||
+           width(cast.getIn().getType()) < width(value.getType());
+  if (auto cast = value.getDefiningOp<arith::IndexCastOp>())
+    return isKnownNonNegative(cast.getIn());
+  return value.getDefiningOp<memref::DimOp>() != nullptr;
+}
 
 /// Recognises `while (i < ub) { ...; i = i + step; }` with ub and step
 /// defined before the loop and every other loop value passed through the
@@ -51,10 +79,15 @@ std::optional<CountedLoop> matchCountedLoop(scf::WhileOp loop) {
 
   // `i < ub` or `ub > i`.
   Value counterValue, upperBound;
-  if (cmp.getPredicate() == arith::CmpIPredicate::slt) {
+  arith::CmpIPredicate predicate = cmp.getPredicate();
+  bool isUnsigned = predicate == arith::CmpIPredicate::ult ||
+                    predicate == arith::CmpIPredicate::ugt;
+  if (predicate == arith::CmpIPredicate::slt ||
+      predicate == arith::CmpIPredicate::ult) {
     counterValue = cmp.getLhs();
     upperBound = cmp.getRhs();
-  } else if (cmp.getPredicate() == arith::CmpIPredicate::sgt) {
+  } else if (predicate == arith::CmpIPredicate::sgt ||
+             predicate == arith::CmpIPredicate::ugt) {
     counterValue = cmp.getRhs();
     upperBound = cmp.getLhs();
   } else {
@@ -78,7 +111,11 @@ std::optional<CountedLoop> matchCountedLoop(scf::WhileOp loop) {
                                                : Value();
   if (!step || !dominance.properlyDominates(step, loop))
     return std::nullopt;
-  return CountedLoop{position, loop.getInits()[position], upperBound, step};
+  Value lowerBound = loop.getInits()[position];
+  if (isUnsigned &&
+      !(isKnownNonNegative(lowerBound) && isKnownNonNegative(upperBound)))
+    return std::nullopt;
+  return CountedLoop{position, lowerBound, upperBound, step};
 }
 
 /// lb < ub ? lb + ((ub - lb - 1) / step + 1) * step : lb, with the
@@ -107,7 +144,23 @@ struct UpliftCountedLoop : OpRewritePattern<scf::WhileOp> {
 
   LogicalResult matchAndRewrite(scf::WhileOp loop,
                                 PatternRewriter &rewriter) const override {
+    // The bound's computation out of the condition, when it can be.
+    Block *before = loop.getBeforeBody();
+    bool hoisted = false;
+    for (Operation &op :
+         llvm::make_early_inc_range(before->without_terminator())) {
+      bool invariant = llvm::all_of(op.getOperands(), [&](Value operand) {
+        return !before->getParent()->isAncestor(
+            operand.getParentRegion());
+      });
+      if (invariant && isPure(&op) && op.getNumRegions() == 0) {
+        rewriter.modifyOpInPlace(&op, [&] { op.moveBefore(loop); });
+        hoisted = true;
+      }
+    }
     std::optional<CountedLoop> parts = matchCountedLoop(loop);
+    if (!parts && hoisted)
+      return success(); // the loop changed; try again later
     if (!parts)
       return rewriter.notifyMatchFailure(loop, "not a counted loop");
     unsigned counter = parts->counter;

@@ -1,4 +1,4 @@
-// The example of DESIGN.md section 1: only the differentiable function is
+// The README's first example: only the differentiable function is
 // lowered; main, which asks for its gradient, is left to the C++ compiler.
 // (`ct::gradient` is declared here as <cotangent/cotangent.h> will declare
 // it; the header arrives with the plugin.)

@@ -1,6 +1,6 @@
 //===- cotangent/cotangent.h - Cotangent's C++ API ------------------------===//
 //
-// The derivative entry points of Cotangent (DESIGN.md §1):
+// The derivative entry points of Cotangent (see the README's API table):
 //
 //   ct::gradient<f>(args..., d_args...)            -> f's value
 //   ct::gradient<f, ct::wrt<I...>>(args..., d_args...)
@@ -14,7 +14,7 @@
 // plugin, a program that calls one fails to link, naming the derivative
 // (`ct::detail::entry<..., &f, ...>::call`).
 //
-// Parameter roles (DESIGN.md §1.1): floating-point scalars by value are
+// Parameter roles (README, "Parameter roles"): floating-point scalars by value are
 // active, with a `T*` adjoint; pointers and references to floating-point
 // data (or to aggregates of it) are memory, with a `T*` shadow: `const`
 // memory is input (the shadow receives +=), non-const memory is in/out (the

@@ -16,7 +16,7 @@
 #include <array>
 #include <cmath>
 
-// f(x, y) = x^2 y (DESIGN.md's example).
+// f(x, y) = x^2 y (the README's example).
 [[ct::differentiable]] double f(double x, double y) { return x * x * y; }
 
 // A loop over memory, a <cmath> call and an integer parameter.
