@@ -87,6 +87,12 @@ if gxx:
         ("%gxx", "%s -std=c++20 -Wno-attributes -I%s -I%s" %
          (gxx, runtime_include, check_include)))
 
+# LLVM's libc++, when installed, builds the standard-library tests a second
+# time (std::vector and <algorithm> are modelled for both libraries).
+if os.system("echo 'int main(){}' | %s -stdlib=libc++ -x c++ - -o /dev/null "
+             "> /dev/null 2>&1" % config.cotangent_clangxx) == 0:
+    config.available_features.add("libcxx")
+
 # GPU tests run only where a CUDA device answers; PTX tests run everywhere.
 nvidia_smi = shutil.which("nvidia-smi")
 if nvidia_smi and os.system(nvidia_smi + " -L > /dev/null 2>&1") == 0:

@@ -377,6 +377,8 @@ private:
   struct Callable {
     std::optional<Closure> closure;
     const clang::FunctionDecl *function = nullptr;
+    /// A function object's address, for its `operator()` (`function`).
+    std::optional<Address> object;
   };
   std::optional<Callable> callableOf(const clang::Expr *arg);
   /// An argument of a Callable: an element in memory, or a value, of

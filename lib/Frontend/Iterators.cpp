@@ -149,10 +149,16 @@ Value FunctionLowering::lowerPointerRelation(clang::BinaryOperatorKind kind,
                                              const clang::Expr *rhs,
                                              const clang::Expr *where) {
   Location l = loc(where);
+  if (elementTypeOf(lhs)->isVoidType() || elementTypeOf(rhs)->isVoidType())
+    return unsupported(where, "'void *' pointers cannot be compared or "
+                              "subtracted in differentiable code; compare "
+                              "typed pointers");
+  std::optional<int64_t> scalars = elementScalars(module, lhs);
+  if (!scalars)
+    return nullptr;
   std::optional<Address> left = lowerPointer(lhs);
   std::optional<Address> right = lowerPointer(rhs);
-  std::optional<int64_t> scalars = elementScalars(module, lhs);
-  if (!left || !right || !scalars)
+  if (!left || !right)
     return nullptr;
   std::optional<std::pair<Value, Value>> positions =
       comparablePositions(*left, *right, where);
@@ -205,16 +211,18 @@ FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
   clang::QualType targetType = target->getType()->getPointeeType();
   if (!target->getType()->isPointerType() || targetType->isVoidType() ||
       !ast.hasSameUnqualifiedType(targetType,
-                                  source->getType()->getPointeeType()))
-    return unsupported<Result>(expr, "copying raw bytes cannot be "
-                                     "differentiated; copy typed elements "
-                                     "(std::copy, or a loop)");
+                                  source->getType()->getPointeeType())) {
+    // (An empty result: the call is handled, its error reported once.)
+    unsupported(expr, "copying raw bytes cannot be differentiated; copy "
+                      "typed elements (std::copy, or a loop)");
+    return CallResult{};
+  }
   std::optional<Address> to = lowerPointer(target);
   std::optional<Address> from = lowerPointer(source);
   Value bytes = lowerRValue(expr->getArg(2));
   std::optional<Layout> layout = layoutOf(targetType, expr);
   if (!to || !from || !bytes || !layout)
-    return std::nullopt;
+    return CallResult{};
   unsigned scalarBytes = ast.getTypeSizeInChars(layout->scalarType)
                              .getQuantity();
   Value count = arith::DivUIOp::create(
@@ -224,7 +232,7 @@ FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
   Value backwards =
       lowerPointerRelation(clang::BO_GT, target, source, expr);
   if (!backwards)
-    return std::nullopt;
+    return CallResult{};
   Value zero = constantIndex(0, l), one = constantIndex(1, l);
   auto loop = scf::ForOp::create(b, l, zero, count, one);
   {

@@ -134,15 +134,20 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
   SmallVector<std::pair<clang::QualType, clang::SourceRange>> parts;
   if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
     if (cxx->isLambda())
-      return unsupported("a lambda can be called in the function that "
-                         "defines it, but not yet passed to another "
-                         "function or stored; call it there, or write a "
-                         "named function");
+      return unsupported("a lambda can be called, or passed to a function, "
+                         "in the function that defines it, but not stored "
+                         "in memory or returned; write a named function");
     if (cxx->isPolymorphic())
       return unsupported("it has virtual functions; use a class without "
                          "them");
     if (cxx->getNumVBases())
       return unsupported("it has virtual base classes");
+    for (const clang::FieldDecl *field : cxx->fields())
+      if (!getVectorElementType(field->getType()).isNull())
+        return unsupported("its field '" + field->getName() +
+                           "' is a std::vector, which differentiable structs "
+                           "cannot hold yet; pass the vector as a parameter "
+                           "of its own");
     if (!cxx->hasTrivialDestructor())
       return unsupported("it owns resources (it has a destructor); pass "
                          "its data as a pointer and a size");

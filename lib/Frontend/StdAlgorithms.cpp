@@ -134,10 +134,25 @@ FunctionLowering::callableOf(const clang::Expr *arg) {
     stripped = unary->getSubExpr()->IgnoreParenImpCasts();
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stripped))
     if (const auto *function = dyn_cast<clang::FunctionDecl>(ref->getDecl()))
-      return Callable{std::nullopt, function};
+      return Callable{std::nullopt, function, std::nullopt};
+  // A function object with one call operator (not a template).
+  if (const auto *record = arg->getType()->getAsCXXRecordDecl()) {
+    SmallVector<const clang::CXXMethodDecl *> calls;
+    for (const clang::CXXMethodDecl *method : record->methods())
+      if (method->getOverloadedOperator() == clang::OO_Call)
+        calls.push_back(method);
+    if (calls.size() == 1) {
+      std::optional<Address> object =
+          arg->isGLValue() ? lowerLValue(arg) : materializeTemporary(arg);
+      if (!object)
+        return std::nullopt;
+      return Callable{std::nullopt, calls.front(), object};
+    }
+  }
   return unsupported<std::optional<Callable>>(
       arg, "this function object cannot be called from differentiable code; "
-           "pass a lambda defined in the function or a named function");
+           "pass a lambda defined in the function, a named function or an "
+           "object with one (non-template) operator()");
 }
 
 Value FunctionLowering::invoke(const Callable &callable,
@@ -153,6 +168,8 @@ Value FunctionLowering::invoke(const Callable &callable,
   // Each operand as the parameter takes it: a reference gets the element's
   // memory (a value, a slot holding it), a by-value scalar its value.
   SmallVector<Value> lowered;
+  if (callable.object)
+    lowered.push_back(materialize(*callable.object, l));
   for (auto [operand, param] : llvm::zip_equal(operands, callee->parameters())) {
     clang::QualType type = param->getType().getCanonicalType();
     std::optional<Address> place = operand.place;

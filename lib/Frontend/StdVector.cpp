@@ -93,6 +93,12 @@ MemRefType ModuleLowering::getVectorType(clang::QualType vector,
                                          clang::SourceRange range,
                                          const Twine &what) {
   clang::QualType element = getVectorElementType(vector);
+  if (!getVectorElementType(element).isNull()) {
+    error(range, what + " is a vector of vectors, which differentiable code "
+                        "does not support yet; keep the elements in one "
+                        "vector indexed i * n + j");
+    return nullptr;
+  }
   if (element->isBooleanType()) {
     error(range, what + " is a std::vector<bool>, which keeps its elements "
                         "as bits; use std::vector<char> or an array of bool");
@@ -282,8 +288,9 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
       if (!(value = unpacked(value, args[1])))
         return std::nullopt;
     } else if (const auto *record = elementType->getAsCXXRecordDecl();
-               record && !record->hasTrivialDefaultConstructor() &&
-               !record->isAggregate()) {
+               record && !record->hasTrivialDefaultConstructor()) {
+      // Value-initialization runs the constructor (or the default member
+      // initializers); only trivially constructible elements are zeros.
       return unsupported<Result>(construct,
                                  "a std::vector of a type with a default "
                                  "constructor cannot be sized this way; "
@@ -477,6 +484,13 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
         "an element of this vector");
     if (!n || !element || (args.size() == 2 && !value))
       return std::nullopt;
+    if (const auto *record =
+            ModuleLowering::getVectorElementType(type)->getAsCXXRecordDecl();
+        record && !record->hasTrivialDefaultConstructor() && !value)
+      return unsupported<Result>(expr, "resizing a std::vector of a type "
+                                       "with a default constructor needs "
+                                       "the value of the new elements: "
+                                       "v.resize(n, T{...})");
     Value count = index(n, args[0]->getType(), l);
     fresh = allocateVector(type, count, expr->getSourceRange());
     if (!fresh)

@@ -6,7 +6,7 @@ so its memory errors show) emits the derivatives' object file, clang++
 without the plugin compiles the program, and the two are linked.
 
 Usage: clangxx-via-cotangent-cc.py COTANGENT_CC CLANGXX [clang++ arguments]
-with sources, -o OUT, -O<n>, -I, -D and -std=; anything that asks the plugin
+with sources, -o OUT, -O<n>, -I, -D, -std= and -stdlib=; anything that asks the plugin
 itself for something (-c, -S, -fsyntax-only, -fplugin-arg-...) is refused
 (such tests are UNSUPPORTED: sanitizer).
 """
@@ -25,7 +25,7 @@ def main():
                or a.startswith("-fplugin")]
     if refused or not sources:
         sys.exit(f"clangxx-via-cotangent-cc: unsupported: {refused or args}")
-    flags = [a for a in args if a.startswith(("-I", "-D", "-std="))]
+    flags = [a for a in args if a.startswith(("-I", "-D", "-std=", "-stdlib="))]
     level = next((a[2:] for a in reversed(args) if a.startswith("-O")), "0")
     with tempfile.TemporaryDirectory() as scratch:
         objects = []

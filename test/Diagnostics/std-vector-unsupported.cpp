@@ -1,0 +1,96 @@
+// What differentiable code refuses of std::vector, iterators and the
+// algorithms, each once (the count), at its source range, with the way out
+// (signatures are checked before bodies, hence CHECK-DAG).
+// RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 2>&1 | FileCheck %s
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+struct Model { std::vector<double> weights; };
+struct WithDefault { double v = 1.0; };
+struct Less { bool operator()(double a, double b) const { return a < b; } };
+struct Overloaded {
+  double operator()(double a) const { return a; }
+  float operator()(float a) const { return a; }
+};
+
+[[ct::differentiable]] double grows(const double *x, int n) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i)
+    // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:5: error: 'push_back' changes the size of the std::vector element by element, which differentiable code does not support; create it with its final size (std::vector<T> v(n)) and assign v[i]
+    v.push_back(x[i]);
+  return v[0];
+}
+
+// CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:38: error: parameter 'm' is a vector of vectors, which differentiable code does not support yet; keep the elements in one vector indexed i * n + j
+[[ct::differentiable]] double nested(const std::vector<std::vector<double>> &m) {
+  return m[0][0];
+}
+
+// CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:38: error: parameter 'm' has type 'struct Model', which differentiable code does not support: its field 'weights' is a std::vector, which differentiable structs cannot hold yet; pass the vector as a parameter of its own
+[[ct::differentiable]] double member(const Model &m) { return m.weights[0]; }
+
+// CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:24: error: 'returns' returns a std::vector by value, which differentiable code does not support yet; pass the result as a 'std::vector<T> &' parameter of the right size
+[[ct::differentiable]] std::vector<double> returns(double x) {
+  return std::vector<double>(2, x);
+}
+
+// CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:36: error: parameter 'b' is a std::vector<bool>, which keeps its elements as bits; use std::vector<char> or an array of bool
+[[ct::differentiable]] double bits(const std::vector<bool> &b, double x) {
+  return b[0] ? x : -x;
+}
+
+[[ct::differentiable]] double resizesInLoop(const double *x, int n) {
+  std::vector<double> v(1);
+  for (int i = 0; i < n; ++i) {
+    // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:5: error: a std::vector can change its size only as a statement of the block that declares it, and only while no reference or pointer designates it; create it with its final size instead
+    v.resize(i + 1);
+    v[i] = x[i];
+  }
+  return v[0];
+}
+
+[[ct::differentiable]] double pinned(double x) {
+  std::vector<double> v(2, x);
+  double &first = v[0];
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: a std::vector can change its size only as a statement
+  v.resize(4);
+  return first;
+}
+
+[[ct::differentiable]] double comparator(const std::vector<double> &x) {
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:11: error: std::max_element and std::min_element with a comparison are not supported; compare in a loop
+  return *std::max_element(x.begin(), x.end(), Less{});
+}
+
+[[ct::differentiable]] double overloadedFunctor(std::vector<double> &x) {
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:49: error: this function object cannot be called from differentiable code; pass a lambda defined in the function, a named function or an object with one (non-template) operator()
+  std::transform(x.begin(), x.end(), x.begin(), Overloaded{});
+  return x[0];
+}
+
+[[ct::differentiable]] double defaultConstructed(double x) {
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:28: error: a std::vector of a type with a default constructor cannot be sized this way; give the value of its elements: std::vector<T> v(n, T{...})
+  std::vector<WithDefault> v(3);
+  return v[0].v * x;
+}
+
+[[ct::differentiable]] double swaps(std::vector<double> &a,
+                                    std::vector<double> &b) {
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: std::vector's 'swap' is not supported in differentiable code
+  a.swap(b);
+  return a[0];
+}
+
+[[ct::differentiable]] double bytes(double *a, const float *b) {
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: copying raw bytes cannot be differentiated; copy typed elements (std::copy, or a loop)
+  std::memcpy(a, b, 8);
+  return a[0];
+}
+
+[[ct::differentiable]] double voidPointers(const double *a, const float *b) {
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:10: error: 'void *' pointers cannot be compared or subtracted in differentiable code; compare typed pointers
+  return (const void *)a == (const void *)b ? a[0] : 0.0;
+}
+
+// CHECK: 13 errors generated.

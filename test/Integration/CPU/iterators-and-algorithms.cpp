@@ -1,0 +1,172 @@
+// Loops over pointers and iterators instead of an index, and the standard
+// algorithms numerical code calls on arrays and vectors (fill, fill_n,
+// copy, copy_n, for_each, transform, accumulate, inner_product,
+// max_element, min_element), with lambdas and named functions, and the
+// user's own templates given a lambda or iterators. Reverse and forward
+// mode at -O0 and -O2, with libstdc++ and (where installed) libc++,
+// against closed forms and central differences.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// RUN: %if libcxx %{ %clangxx-ct -stdlib=libc++ -O0 %s -o %t3 && %t3 | FileCheck %s %}
+// RUN: %if libcxx %{ %clangxx-ct -stdlib=libc++ -O2 %s -o %t4 && %t4 | FileCheck %s %}
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[0-9]+}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "check.h"
+
+struct Point {
+  double x, y;
+};
+
+// sum_i x_i^3 over [a, a + n) by pointer, plus sum_i a_i walked backwards.
+[[ct::differentiable]] double pointerWalk(const double *a, int n) {
+  double s = 0;
+  for (const double *p = a; p != a + n; p++)
+    s += *p * *p * *p;
+  for (const double *p = a + n - 1; p >= a; --p)
+    s += *p;
+  return s + (a + n - a); // a pointer difference is a constant
+}
+
+// The user's own templates: one over any iterator, one given a lambda.
+template <class It> double sumOfSquares(It first, It last) {
+  double s = 0;
+  for (; first != last; ++first)
+    s += *first * *first;
+  return s;
+}
+template <class F> double twice(F f, double x) { return f(x) + f(2 * x); }
+
+// sum_i p_i.x p_i.y + sum_i (p_i.x p_i.y)^2 + a picked element, by
+// iterators over a vector of structs and over a vector.
+[[ct::differentiable]] double iteratorWalk(const std::vector<Point> &points,
+                                           double w) {
+  double s = 0;
+  for (auto it = points.begin(); it != points.end(); ++it)
+    s += it->x * (*it).y;
+  std::vector<double> products(points.size());
+  auto out = products.begin();
+  for (const Point &p : points) {
+    *out = p.x * p.y;
+    out++;
+  }
+  s += sumOfSquares(products.begin(), products.end());
+  auto middle = products.begin() + 1;
+  s += middle[1] * w + (products.end() - products.begin());
+  s += twice([&](double t) { return t * products[0]; }, w);
+  return s;
+}
+
+static double cube(double v) { return v * v * v; }
+
+// Every modelled algorithm once.
+[[ct::differentiable]] double algorithms(const std::vector<double> &x,
+                                         double w) {
+  double s = 0;
+  std::for_each(x.begin(), x.end(), [&](double v) { s += w * v * v; });
+  std::vector<double> scaled(x.size());
+  std::transform(x.begin(), x.end(), scaled.begin(),
+                 [w](double v) { return v * w; });
+  std::vector<double> cubes(x.size());
+  std::transform(x.begin(), x.end(), cubes.begin(), cube);
+  std::vector<double> sums(x.size());
+  std::transform(x.begin(), x.end(), scaled.begin(), sums.begin(),
+                 [](double a, double b) { return a + b; });
+  s += std::accumulate(scaled.begin(), scaled.end(), 0.0);
+  s += std::accumulate(cubes.begin(), cubes.end(), 1.0,
+                       [](double acc, double v) { return acc * (1 + v); });
+  s += std::inner_product(x.begin(), x.end(), sums.begin(), 0.0);
+  s += std::inner_product(x.begin(), x.end(), cubes.begin(), 0.0,
+                          [](double a, double b) { return a + b; },
+                          [](double a, double b) { return a - b; });
+  s += *std::max_element(x.begin(), x.end()) * w;
+  s += *std::min_element(cubes.begin(), cubes.end());
+  std::vector<double> copied(x.size() + 1);
+  std::copy(x.begin(), x.end(), copied.begin() + 1);
+  std::fill(copied.begin(), copied.begin() + 1, w);
+  std::copy_n(copied.begin(), 2, scaled.begin());
+  std::fill_n(sums.begin(), 1, 2.0);
+  for (double v : copied)
+    s += v * sums[0];
+  s += scaled[0] * scaled[1];
+  return s;
+}
+
+// std::fill and std::copy on plain arrays: y = 2 x, then the sum of y_i^2.
+[[ct::differentiable]] double arrays(const double *x) {
+  double y[4];
+  std::copy(x, x + 4, y);
+  std::for_each(y, y + 4, [](double &v) { v *= 2; });
+  double z[4];
+  std::fill(z, z + 4, 0.0);
+  return std::inner_product(y, y + 4, y, z[3]);
+}
+
+static void testPointerWalk() {
+  double a[3] = {1, 2, 3}, da[3] = {0, 0, 0};
+  double v = ct::gradient<pointerWalk>(a, 3, da);
+  check::near("pointerWalk value", v, 36 + 6 + 3, 1e-15);
+  for (int i = 0; i < 3; ++i)
+    check::near("pointerWalk gradient", da[i], 3 * a[i] * a[i] + 1, 1e-15);
+}
+
+static void testIteratorWalk() {
+  std::vector<Point> points{{1, 2}, {3, 4}, {5, 6}};
+  std::vector<Point> dpoints(3, Point{0, 0});
+  double w = 0.5, dw = 0;
+  double v = ct::gradient<iteratorWalk>(points, w, &dpoints, &dw);
+  check::near("iteratorWalk value", v, iteratorWalk(points, w), 1e-13);
+  // d/dw: products[2] + 3 products[0].
+  check::near("iteratorWalk dw", dw, 30 + 3 * 2, 1e-13);
+  for (int i = 0; i < 3; ++i) {
+    double x = points[i].x, y = points[i].y;
+    double extra = (i == 2 ? w : 0) + (i == 0 ? 3 * w : 0);
+    check::near("iteratorWalk dx", dpoints[i].x,
+                y + 2 * x * y * y + extra * y, 1e-12);
+    check::near("iteratorWalk dy", dpoints[i].y,
+                x + 2 * x * x * y + extra * x, 1e-12);
+  }
+}
+
+static void testAlgorithms() {
+  std::vector<double> x{0.5, -1.25, 2.0}, dx(3, 0.0);
+  double w = 0.75, dw = 0;
+  double v = ct::gradient<algorithms>(x, w, &dx, &dw);
+  check::near("algorithms value", v, algorithms(x, w), 1e-13);
+  check::near("algorithms dw", dw,
+              check::centralDifference(
+                  [&](double t) { return algorithms(x, t); }, w),
+              1e-7);
+  for (int i = 0; i < 3; ++i)
+    check::near("algorithms gradient", dx[i],
+                check::differenceAt(x.data(), i,
+                                    [&] { return algorithms(x, w); }),
+                1e-7);
+  std::vector<double> tx{1.0, 0.0, -1.0};
+  double expected = dx[0] - dx[2] + 0.5 * dw;
+  check::near("algorithms jvp",
+              ct::jvp<algorithms>(x, w, &tx, 0.5).tangent, expected, 1e-12);
+}
+
+static void testArrays() {
+  double x[4] = {1, 2, 3, 4}, dx[4] = {0, 0, 0, 0};
+  double v = ct::gradient<arrays>(x, dx);
+  check::near("arrays value", v, 4 * 30, 1e-15);
+  for (int i = 0; i < 4; ++i)
+    check::near("arrays gradient", dx[i], 8 * x[i], 1e-15);
+}
+
+int main() {
+  testPointerWalk();
+  testIteratorWalk();
+  testAlgorithms();
+  testArrays();
+  return check::report();
+}
