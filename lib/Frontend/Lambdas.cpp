@@ -208,7 +208,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   decl = callee;
   returnBlock = continuation;
   ++inlineDepth;
+  module.enter(callee, expr->getBeginLoc());
   lowerStmt(callee->getBody());
+  module.leave();
   --inlineDepth;
   returnCleanupDepth = outerReturnCleanups;
   // Falling off the end of a function that returns a value is undefined.

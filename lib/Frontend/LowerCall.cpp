@@ -226,7 +226,11 @@ FunctionLowering::emitCall(const clang::Expr *expr,
                   "' has no visible body, so it cannot be differentiated; "
                   "define it in this file, mark it [[ct::differentiable]] "
                   "where it is defined, or give it a custom derivative rule");
+  module.noteCall(callee, expr->getBeginLoc());
+  // (An error in the callee's signature is noted at this call.)
+  module.enter(callee, expr->getBeginLoc());
   func::FuncOp target = module.getFunction(callee);
+  module.leave();
   if (!target)
     return std::nullopt;
   std::optional<Address> resultPlace;

@@ -614,7 +614,9 @@ void lowerFunctionBody(ModuleLowering &module, const clang::FunctionDecl *decl,
                        func::FuncOp function) {
   if (!function)
     return;
+  module.enter(decl);
   FunctionLowering(module, decl, function).lower();
+  module.leave();
 }
 
 } // namespace cotangent::frontend

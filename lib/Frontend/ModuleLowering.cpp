@@ -50,6 +50,49 @@ void ModuleLowering::error(clang::SourceRange range, const Twine &message) {
   unsigned id = diags.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0");
   diags.Report(range.getBegin(), id) << message.str() << range;
   ++errors;
+  noteCallers(range.getBegin());
+}
+
+void ModuleLowering::noteCallers(clang::SourceLocation error) {
+  clang::SourceManager &sources = ast.getSourceManager();
+  if (error.isInvalid() || !sources.isInSystemHeader(error))
+    return;
+  clang::DiagnosticsEngine &diags = ast.getDiagnostics();
+  unsigned id = diags.getCustomDiagID(clang::DiagnosticsEngine::Note,
+                                      "in call to %0 from here");
+  // The inlined bodies first, innermost out, then the callers of the
+  // function lowered on its own, until a call in the user's code.
+  auto note = [&](const clang::FunctionDecl *callee,
+                  clang::SourceLocation at) {
+    const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+    std::string name =
+        method && method->getParent()->isLambda()
+            ? "a lambda in '" +
+                  cast<clang::FunctionDecl>(
+                      method->getParent()->getDeclContext())
+                      ->getQualifiedNameAsString() +
+                  "'"
+            : "'" + callee->getQualifiedNameAsString() + "'";
+    diags.Report(at, id) << name;
+    return !sources.isInSystemHeader(at);
+  };
+  const clang::FunctionDecl *function = nullptr;
+  for (const Frame &frame : llvm::reverse(frames)) {
+    function = frame.function;
+    if (frame.call.isInvalid())
+      break;
+    if (note(frame.function, frame.call))
+      return;
+  }
+  llvm::DenseSet<const clang::FunctionDecl *> seen;
+  while (function && seen.insert(function->getCanonicalDecl()).second) {
+    auto caller = firstCalls.find(function->getCanonicalDecl());
+    if (caller == firstCalls.end())
+      return;
+    if (note(function, caller->second.call))
+      return;
+    function = caller->second.function;
+  }
 }
 
 bool isAggregate(clang::QualType type) {

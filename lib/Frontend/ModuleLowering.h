@@ -114,6 +114,26 @@ public:
   void error(clang::SourceRange range, const llvm::Twine &message);
   bool hadError() const { return errors != 0; }
 
+  /// Where lowering is: the function whose body is being lowered, then the
+  /// bodies inlined into it, each with the call that inlined it. An error
+  /// inside a system header gets notes at the calls that led there, up to
+  /// the user's own line.
+  struct Frame {
+    const clang::FunctionDecl *function;
+    clang::SourceLocation call; // invalid for a body lowered on its own
+  };
+  void enter(const clang::FunctionDecl *function,
+             clang::SourceLocation call = {}) {
+    frames.push_back({function, call});
+  }
+  void leave() { frames.pop_back(); }
+  /// Records the first call of `callee`, from the function being lowered.
+  void noteCall(const clang::FunctionDecl *callee, clang::SourceLocation at) {
+    if (!frames.empty())
+      firstCalls.try_emplace(callee->getCanonicalDecl(),
+                             Frame{frames.back().function, at});
+  }
+
   clang::ASTContext &getAST() { return ast; }
   mlir::MLIRContext *getContext() { return module.getContext(); }
   mlir::ModuleOp getModule() { return module; }
@@ -133,6 +153,11 @@ private:
   llvm::DenseMap<const clang::VarDecl *, mlir::memref::GlobalOp>
       constantGlobals;
   unsigned errors = 0;
+  llvm::SmallVector<Frame> frames;
+  /// For each function lowered on its own: its caller and the call.
+  llvm::DenseMap<const clang::FunctionDecl *, Frame> firstCalls;
+  /// Notes "in call to 'f' from here" until the user's code.
+  void noteCallers(clang::SourceLocation error);
 };
 
 /// Whether objects of `type` are aggregates: arrays and classes, which live

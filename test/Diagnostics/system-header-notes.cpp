@@ -1,0 +1,21 @@
+// An error inside a library (system) header carries notes at the calls
+// that led there, innermost first, up to the user's own line; calls
+// between library functions are noted too, and bodies inlined (a lambda)
+// as well as functions lowered on their own.
+// RUN: not %cotangent-cc %s -- -std=c++20 -fno-caret-diagnostics -isystem %S/Inputs 2>&1 | FileCheck %s
+#include <library.h>
+
+// (Bodies are lowered in the order they are first needed: user2's first.)
+[[ct::differentiable]] double user2(double x) {
+  // CHECK: library.h:15:5: error: 'goto' cannot be differentiated
+  // CHECK-NEXT: library.h:19:11: note: in call to a lambda in 'library::viaLambda' from here
+  // CHECK-NEXT: system-header-notes.cpp:[[@LINE+1]]:10: note: in call to 'library::viaLambda' from here
+  return library::viaLambda(x);
+}
+
+[[ct::differentiable]] double user(double x) {
+  // CHECK: library.h:7:5: error: 'goto' cannot be differentiated
+  // CHECK-NEXT: library.h:12:42: note: in call to 'library::jumpy' from here
+  // CHECK-NEXT: system-header-notes.cpp:[[@LINE+1]]:10: note: in call to 'library::twice' from here
+  return library::twice(x);
+}
