@@ -1,7 +1,7 @@
 //===- EntryPoints.cpp - ct::gradient<f> and friends as MLIR functions ----===//
 //
 // <cotangent/cotangent.h> turns every use of an entry point into a call of
-// `ct::detail::entry<Kind, Fn, &f, Wrt, Sig>::call`, declared with a C ABI of
+// `ct::detail::entry<Kind, &f, Wrt, Sig>::call`, declared with a C ABI of
 // scalars and pointers only. For each such specialization the translation
 // unit uses, this file builds the function of that mangled name: it views
 // the pointers as memrefs (ct.pointer_view), issues the ct request on f's
@@ -97,14 +97,13 @@ private:
   /// tangent, over a C pointer: a std::vector's elements, or the pointee.
   Value viewParameter(unsigned i, Value pointer) {
     Type type = primal.getArgumentTypes()[i];
-    const clang::ParmVarDecl *param = request.function->getParamDecl(i);
-    clang::QualType object = param->getType().getNonReferenceType();
+    clang::QualType object = paramTypes[i].getNonReferenceType();
     if (object->isPointerType())
       object = object->getPointeeType();
     if (ModuleLowering::getVectorElementType(object).isNull())
       return view(pointer, type);
     std::optional<std::pair<int64_t, int64_t>> offsets =
-        module.getVectorPointerOffsets(object, param->getSourceRange());
+        module.getVectorPointerOffsets(object, use);
     if (!offsets)
       return view(pointer, type);
     return ct::VectorViewOp::create(b, loc, type, pointer, offsets->first,
@@ -159,12 +158,11 @@ private:
   /// The number of scalars in a by-value aggregate parameter, whose value
   /// f receives as `arg`.
   Value sizeOf(unsigned param, Value arg) {
-    const clang::ParmVarDecl *decl = request.function->getParamDecl(param);
-    if (!ModuleLowering::getVectorElementType(decl->getType()).isNull())
+    clang::QualType type = paramTypes[param];
+    if (!ModuleLowering::getVectorElementType(type).isNull())
       return memref::DimOp::create(b, loc, arg, 0);
     std::optional<Layout> layout =
-        module.getLayout(decl->getType(), decl->getSourceRange(),
-                         "parameter '" + decl->getName() + "'");
+        module.getLayout(type, use, paramNames[param]);
     return index(layout ? layout->size : 1);
   }
   ArrayAttr activityAttr(ArrayRef<ct::Activity> activities) {
@@ -195,6 +193,10 @@ private:
   SmallVector<Role> roles;
   SmallVector<ct::Activity> activities;
   SmallVector<unsigned> active; // the active parameters, in order
+  /// f's parameters as differentiation sees them: a member function's
+  /// object (as a pointer) first, then its declared parameters.
+  SmallVector<clang::QualType> paramTypes;
+  SmallVector<std::string> paramNames;
   SmallVector<Value> scratchBuffers;
 };
 
@@ -293,25 +295,34 @@ void EntryBuilder::build() {
   primal = module.getFunction(f);
   if (!primal)
     return;
-  if (primal.getNumArguments() != f->getNumParams() ||
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(f);
+      method && method->isInstance()) {
+    paramTypes.push_back(method->getThisType());
+    paramNames.push_back("the object of '" + f->getQualifiedNameAsString() +
+                         "'");
+  }
+  for (const clang::ParmVarDecl *param : f->parameters()) {
+    paramTypes.push_back(param->getType());
+    paramNames.push_back("parameter '" + param->getName().str() + "' of '" +
+                         f->getQualifiedNameAsString() + "'");
+  }
+  if (primal.getNumArguments() != paramTypes.size() ||
       (request.kind != EntryKind::Pullback && request.kind != EntryKind::Jvp &&
        primal.getNumResults() != 1)) {
     module.error(use, "'" + f->getQualifiedNameAsString() +
-                          "' cannot be differentiated from C++: only free "
-                          "functions and static member functions returning "
-                          "a floating-point value (or void) have entry "
-                          "points");
+                          "' cannot be differentiated from C++: only "
+                          "functions returning a floating-point value (or "
+                          "void) have entry points");
     return;
   }
   // Roles and activities of f's parameters.
-  for (auto [i, param] : llvm::enumerate(f->parameters())) {
-    Role role = getRole(param->getType());
+  for (auto [i, paramType] : llvm::enumerate(paramTypes)) {
+    Role role = getRole(paramType);
     Type type = primal.getArgumentTypes()[i];
     if (role != Role::Constant && request.selected[i] &&
         ct::getDefaultActivity(type) == ct::Activity::Constant) {
-      module.error(use, "parameter '" + param->getName() + "' of '" +
-                            f->getQualifiedNameAsString() +
-                            "' points at data without floating-point "
+      module.error(use, paramNames[i] +
+                            " points at data without floating-point "
                             "values, so it has no derivative; exclude it "
                             "with ct::wrt<...>");
       return;
@@ -354,7 +365,7 @@ void EntryBuilder::build() {
                     b.getStringAttr(f->getQualifiedNameAsString()));
   b.setInsertionPointToStart(function.addEntryBlock());
   ValueRange abi = function.getArguments();
-  unsigned n = f->getNumParams(), m = active.size();
+  unsigned n = paramTypes.size(), m = active.size();
   SmallVector<Value> args = primalArguments(abi.take_front(n));
   ValueRange extras = abi.drop_front(n);
   bool hasValue = primal.getNumResults() == 1;
@@ -367,7 +378,9 @@ void EntryBuilder::build() {
   case EntryKind::Gradient:
   case EntryKind::Pullback: {
     ValueRange seeds;
-    if (request.kind == EntryKind::Pullback && hasValue) {
+    // A result that is not floating-point has no seed.
+    if (request.kind == EntryKind::Pullback && hasValue &&
+        isa<FloatType>(primal.getResultTypes()[0])) {
       seeds = extras.take_front(1);
       extras = extras.drop_front(1);
     }
@@ -388,13 +401,16 @@ void EntryBuilder::build() {
     break;
   }
   case EntryKind::Jvp: {
+    // The results, then the tangent of a floating-point one (a `bool`
+    // result, a Ceres functor's, has none).
     SmallVector<Type> types(primal.getResultTypes());
-    types.append(primal.getResultTypes().begin(),
-                 primal.getResultTypes().end());
+    bool hasTangent = hasValue && isa<FloatType>(types[0]);
+    if (hasTangent)
+      types.push_back(types[0]);
     auto op = ct::JvpOp::create(b, loc, types, primal.getSymName(),
                                 activityAttr(activities), args,
                                 tangents(extras.take_front(m), args));
-    if (hasValue) {
+    if (hasTangent) {
       Value out = view(extras[m], getPointerType(op.getResult(1).getType()));
       memref::StoreOp::create(b, loc, op.getResult(1), out, index(0));
     }
@@ -454,6 +470,14 @@ const clang::ClassTemplateDecl *findCotangentTemplate(clang::ASTContext &ast,
 
 /// Where the program names `ct::gradient<f, W>` (or another entry point)
 /// for the first time: where a diagnostic about it belongs.
+/// ct::detail::all, or all_but_object (what `all` becomes for a member
+/// function).
+static bool isDefaultSelection(clang::QualType wrt) {
+  const auto *record = wrt->getAsCXXRecordDecl();
+  return record &&
+         (record->getName() == "all" || record->getName() == "all_but_object");
+}
+
 static clang::SourceLocation
 findUse(clang::ASTContext &ast, EntryKind kind, const clang::Decl *function,
         clang::QualType wrt) {
@@ -471,7 +495,9 @@ findUse(clang::ASTContext &ast, EntryKind kind, const clang::Decl *function,
                 args[0].getKind() != clang::TemplateArgument::Declaration ||
                 args[0].getAsDecl()->getCanonicalDecl() !=
                     function->getCanonicalDecl() ||
-                !ast.hasSameType(args[1].getAsType(), wrt))
+                !(ast.hasSameType(args[1].getAsType(), wrt) ||
+                  (isDefaultSelection(args[1].getAsType()) &&
+                   isDefaultSelection(wrt))))
               continue;
             return spec->getPointOfInstantiation();
           }
@@ -487,12 +513,12 @@ void lowerEntryPoints(ModuleLowering &module) {
   for (clang::ClassTemplateSpecializationDecl *spec :
        entry->specializations()) {
     const clang::TemplateArgumentList &args = spec->getTemplateArgs();
-    if (args.size() != 5 || !spec->hasDefinition())
+    if (args.size() != 4 || !spec->hasDefinition())
       continue;
     const clang::CXXRecordDecl *tag = args[0].getAsType()->getAsCXXRecordDecl();
     const auto *function =
-        args[2].getKind() == clang::TemplateArgument::Declaration
-            ? dyn_cast<clang::FunctionDecl>(args[2].getAsDecl())
+        args[1].getKind() == clang::TemplateArgument::Declaration
+            ? dyn_cast<clang::FunctionDecl>(args[1].getAsDecl())
             : nullptr;
     if (!tag || !function)
       continue;
@@ -512,13 +538,20 @@ void lowerEntryPoints(ModuleLowering &module) {
       continue;
 
     EntryRequest request{*kind, call, function, {}};
-    // ct::wrt<I...> lists the active parameters; ct::detail::all is all.
-    request.selected.assign(function->getNumParams(), true);
-    clang::QualType wrt = args[3].getAsType();
+    // ct::wrt<I...> lists the active parameters (a member function's
+    // object is 0); ct::detail::all is all, all_but_object all of a member
+    // function's but its object.
+    const auto *method = dyn_cast<clang::CXXMethodDecl>(function);
+    bool hasObject = method && method->isInstance();
+    request.selected.assign(function->getNumParams() + hasObject, true);
+    clang::QualType wrt = args[2].getAsType();
+    const auto *selection = wrt->getAsCXXRecordDecl();
+    if (selection && selection->getName() == "all_but_object")
+      request.selected[0] = false;
     if (const auto *list = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
             wrt->getAsCXXRecordDecl());
         list && list->getName() == "wrt") {
-      request.selected.assign(function->getNumParams(), false);
+      request.selected.assign(function->getNumParams() + hasObject, false);
       for (const clang::TemplateArgument &pack : list->getTemplateArgs()[0]
                                                       .pack_elements()) {
         int64_t i = pack.getAsIntegral().getExtValue();

@@ -47,6 +47,11 @@ template <class R> struct dual {
 /// in the in/out memory's tangent arguments.
 template <> struct dual<void> {};
 
+namespace detail {
+template <class T> struct is_dual : std::false_type {};
+template <class R> struct is_dual<dual<R>> : std::true_type {};
+} // namespace detail
+
 /// The value of `x`, with zero derivative.
 template <class T> T stop_gradient(T x) { return x; }
 
@@ -74,6 +79,9 @@ using tag_t = std::conditional_t<
 
 /// Every parameter active: the default of ct::wrt.
 struct all {};
+/// The default selection of a member function: its parameters, not the
+/// object (which ct::wrt<0, ...> selects).
+struct all_but_object {};
 
 template <class... T> struct list {};
 
@@ -144,6 +152,7 @@ template <class T> abi_t<T> to_abi(std::remove_reference_t<T> &x) {
 
 template <class W, int I> struct selects;
 template <int I> struct selects<all, I> : std::true_type {};
+template <int I> struct selects<all_but_object, I> : std::bool_constant<I != 0> {};
 template <int... J, int I>
 struct selects<wrt<J...>, I> : std::bool_constant<((J == I) || ...)> {};
 
@@ -194,6 +203,7 @@ struct extras_impl<W, std::integer_sequence<int, I...>, P...> {
   static constexpr bool any_inout = ((active<I, P> && role_of<P>() == role::inout) || ...);
   static constexpr bool selected_constant =
       ((selects<W, I>::value && !std::is_same_v<W, all> &&
+        !std::is_same_v<W, all_but_object> &&
         role_of<P>() == role::constant) || ...);
 };
 
@@ -202,7 +212,7 @@ using extras = extras_impl<W, std::make_integer_sequence<int, sizeof...(P)>, P..
 
 /// The symbol the plugin defines: one per (kind, function, selection), with
 /// a signature of scalars and pointers only.
-template <class Kind, class Fn, Fn *F, class W, class Sig> struct entry;
+template <class Kind, auto F, class W, class Sig> struct entry;
 /// For a function with internal linkage `call` has internal linkage too;
 /// the plugin defines it in the same unit, so Clang's warning that it is
 /// not defined does not apply.
@@ -210,40 +220,41 @@ template <class Kind, class Fn, Fn *F, class W, class Sig> struct entry;
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wundefined-internal"
 #endif
-template <class Kind, class Fn, Fn *F, class W, class R, class... A>
-struct entry<Kind, Fn, F, W, R(A...)> {
+template <class Kind, auto F, class W, class R, class... A>
+struct entry<Kind, F, W, R(A...)> {
   static R call(A...);
 };
 #ifdef __clang__
 #pragma clang diagnostic pop
 #endif
 
-template <kind K, class Fn, Fn *F, class W> struct signature;
-
 /// The entry point the user calls: f's arguments unchanged, then the extra
 /// arguments; it forwards to `entry`.
-template <kind K, class Fn, Fn *F, class W, class R, class Ps, class Es>
+template <kind K, auto F, class W, class R, class Ps, class Es>
 struct front;
 
-template <kind K, class Fn, Fn *F, class W, class R, class... P, class... E>
-struct front<K, Fn, F, W, R, list<P...>, list<E...>> {
+template <kind K, auto F, class W, class R, class... P, class... E>
+struct front<K, F, W, R, list<P...>, list<E...>> {
   /// The user's signature; a custom gradient rule returns nothing.
   using signature =
       std::conditional_t<K == kind::pullback, void(P..., E...), R(P..., E...)>;
   static R call(P... p, E... e) {
-    if constexpr (K == kind::jvp) {
+    if constexpr (K == kind::jvp && !is_dual<R>::value) {
+      return entry<tag_t<K>, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
+                                                         e...);
+    } else if constexpr (K == kind::jvp) {
       if constexpr (std::is_same_v<R, dual<void>>) {
-        entry<tag_t<K>, Fn, F, W, void(abi_t<P>..., E...)>::call(to_abi<P>(p)..., e...);
+        entry<tag_t<K>, F, W, void(abi_t<P>..., E...)>::call(to_abi<P>(p)..., e...);
         return R{};
       } else {
         using V = decltype(R::value);
         R result{};
-        result.value = entry<tag_t<K>, Fn, F, W, V(abi_t<P>..., E..., V *)>::call(
+        result.value = entry<tag_t<K>, F, W, V(abi_t<P>..., E..., V *)>::call(
             to_abi<P>(p)..., e..., &result.tangent);
         return result;
       }
     } else {
-      return entry<tag_t<K>, Fn, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
+      return entry<tag_t<K>, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
                                                              e...);
     }
   }
@@ -259,9 +270,22 @@ template <class R, class... P> struct function_traits<R(P...)> {
   static constexpr int arity = sizeof...(P);
   using params = list<P...>;
 };
+/// A member function is differentiated as a function of its object (a
+/// reference, first) and its parameters.
+template <class R, class C, class... P>
+struct function_traits<R (C::*)(P...)> : function_traits<R(C &, P...)> {};
+template <class R, class C, class... P>
+struct function_traits<R (C::*)(P...) const>
+    : function_traits<R(const C &, P...)> {};
+template <class R, class C, class... P>
+struct function_traits<R (C::*)(P...) noexcept>
+    : function_traits<R(C &, P...)> {};
+template <class R, class C, class... P>
+struct function_traits<R (C::*)(P...) const noexcept>
+    : function_traits<R(const C &, P...)> {};
 
-template <class Fn, Fn *F, class W> struct checked {
-  using traits = function_traits<Fn>;
+template <class Traits, class W> struct checked {
+  using traits = Traits;
   using R = typename traits::result;
   static_assert(wrt_valid<W, traits::arity>::value,
                 "ct::wrt<I...>: an index is not a parameter of the function "
@@ -271,29 +295,36 @@ template <class Fn, Fn *F, class W> struct checked {
                 "enum or pointer to them, which has no derivative");
 };
 
-template <kind K, class Fn, Fn *F, class W, class Params> struct front_of;
-template <kind K, class Fn, Fn *F, class W, class... P>
-struct front_of<K, Fn, F, W, list<P...>> : checked<Fn, F, W> {
-  using R = typename function_traits<Fn>::result;
+template <kind K, auto F, class W, class Traits, class Params> struct front_of;
+template <kind K, auto F, class W, class Traits, class... P>
+struct front_of<K, F, W, Traits, list<P...>> : checked<Traits, W> {
+  using R = typename Traits::result;
   using ex = extras<W, P...>;
   static constexpr auto pick() {
     if constexpr (K == kind::gradient) {
       static_assert(std::is_floating_point_v<R>,
                     "ct::gradient<f> needs f to return float or double; use "
                     "ct::pullback<f> for other results");
-      return front<K, Fn, F, W, R, list<P...>, typename ex::adjoints>{};
+      return front<K, F, W, R, list<P...>, typename ex::adjoints>{};
     } else if constexpr (K == kind::pullback) {
-      static_assert(std::is_void_v<R> || std::is_floating_point_v<R>,
-                    "ct::pullback<f> needs f to return float, double or void");
-      if constexpr (std::is_void_v<R>)
-        return front<K, Fn, F, W, R, list<P...>, typename ex::adjoints>{};
+      static_assert(std::is_void_v<R> || std::is_arithmetic_v<R>,
+                    "ct::pullback<f> needs f to return a number or void");
+      // A result that is not floating-point (a Ceres functor's `bool`)
+      // has no seed: it is returned as it is.
+      if constexpr (!std::is_floating_point_v<R>)
+        return front<K, F, W, R, list<P...>, typename ex::adjoints>{};
       else
-        return front<K, Fn, F, W, R, list<P...>,
+        return front<K, F, W, R, list<P...>,
                      typename concat<list<R>, typename ex::adjoints>::type>{};
     } else if constexpr (K == kind::jvp) {
-      static_assert(std::is_void_v<R> || std::is_floating_point_v<R>,
-                    "ct::jvp<f> needs f to return float, double or void");
-      return front<K, Fn, F, W, dual<R>, list<P...>, typename ex::tangents>{};
+      static_assert(std::is_void_v<R> || std::is_arithmetic_v<R>,
+                    "ct::jvp<f> needs f to return a number or void");
+      // A result that is not floating-point has no tangent: it is
+      // returned as it is.
+      if constexpr (std::is_void_v<R> || std::is_floating_point_v<R>)
+        return front<K, F, W, dual<R>, list<P...>, typename ex::tangents>{};
+      else
+        return front<K, F, W, R, list<P...>, typename ex::tangents>{};
     } else {
       static_assert(std::is_floating_point_v<R>,
                     "ct::hvp<f> needs f to return float or double");
@@ -301,7 +332,7 @@ struct front_of<K, Fn, F, W, list<P...>> : checked<Fn, F, W> {
                     "ct::hvp<f> needs f's memory parameters to be const "
                     "(inputs): the Hessian of f is taken with respect to "
                     "its inputs");
-      return front<K, Fn, F, W, void, list<P...>,
+      return front<K, F, W, void, list<P...>,
                    typename concat<typename ex::tangents,
                                    typename ex::adjoints>::type>{};
     }
@@ -310,11 +341,20 @@ struct front_of<K, Fn, F, W, list<P...>> : checked<Fn, F, W> {
 };
 
 template <kind K, auto F, class W> constexpr auto entry_point() {
-  using Fn = std::remove_pointer_t<decltype(F)>;
-  static_assert(std::is_function_v<Fn>,
-                "Cotangent's entry points take a function: ct::gradient<f>");
-  using params = typename function_traits<Fn>::params;
-  return &front_of<K, Fn, F, W, params>::type::call;
+  using T = std::remove_cv_t<decltype(F)>;
+  if constexpr (std::is_member_function_pointer_v<T>) {
+    // `ct::gradient<&C::f>(object, args..., d_args...)`.
+    using traits = function_traits<T>;
+    using Wm = std::conditional_t<std::is_same_v<W, all>, all_but_object, W>;
+    return &front_of<K, F, Wm, traits, typename traits::params>::type::call;
+  } else {
+    using Fn = std::remove_pointer_t<T>;
+    static_assert(std::is_function_v<Fn>,
+                  "Cotangent's entry points take a function: ct::gradient<f> "
+                  "or ct::gradient<&Class::member>");
+    using traits = function_traits<Fn>;
+    return &front_of<K, F, W, traits, typename traits::params>::type::call;
+  }
 }
 
 } // namespace detail
@@ -345,8 +385,9 @@ struct function_of<R, list<P...>, list<E...>> {
 };
 
 template <kind K, class Fn, Fn *F> struct rule_signature {
-  using front_type = typename front_of<K, Fn, F, all,
-                                       typename function_traits<Fn>::params>::type;
+  using front_type =
+      typename front_of<K, F, all, function_traits<Fn>,
+                        typename function_traits<Fn>::params>::type;
   using type = typename front_type::signature;
 };
 
