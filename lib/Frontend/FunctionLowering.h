@@ -113,6 +113,10 @@ private:
   Value lowerGlobalConstant(const clang::Expr *expr);
   Value lowerRValue(const clang::Expr *expr);
   Value lowerCast(const clang::CastExpr *expr);
+  /// `std::min`, `std::max`, `std::clamp` of numbers read as a value: the
+  /// choice between the values (no place to choose, so the arguments'
+  /// memory may differ in activity). Null for any other call.
+  Value lowerMinMaxValue(const clang::CallExpr *call);
   Value lowerBinary(const clang::BinaryOperator *expr);
   Value lowerLogical(const clang::BinaryOperator *expr);
   Value lowerUnary(const clang::UnaryOperator *expr);
@@ -254,6 +258,10 @@ private:
   struct Closure {
     const clang::LambdaExpr *lambda = nullptr;
     llvm::DenseMap<const clang::ValueDecl *, Address> copies;
+    /// Pointers captured by copy: the memory each points into, and the
+    /// lambda's own slot for the offset (set where it is defined).
+    llvm::DenseMap<const clang::ValueDecl *, std::pair<Value, Address>>
+        pointerCopies;
   };
   /// Records `var` if it holds a lambda (true), taking its copies.
   bool defineLambda(const clang::VarDecl *var);
@@ -270,8 +278,7 @@ private:
   std::optional<CallResult>
   inlineBody(const clang::CallExpr *expr, const clang::FunctionDecl *callee,
              llvm::ArrayRef<const clang::Expr *> args,
-             const llvm::DenseMap<const clang::ValueDecl *, Address> &captures,
-             llvm::ArrayRef<Value> operands = {});
+             const Closure *closure, llvm::ArrayRef<Value> operands = {});
   unsigned inlineDepth = 0;
   static constexpr unsigned kMaxInlineDepth = 32;
   /// `memcpy`/`memmove(dst, src, bytes)` between typed memory: a copy of

@@ -60,6 +60,14 @@ FunctionLowering::makeClosure(const clang::LambdaExpr *lambda) {
         capture.getCaptureKind() != clang::LCK_ByCopy)
       continue;
     const auto *captured = cast<clang::VarDecl>(capture.getCapturedVar());
+    if (captured->getType()->isPointerType()) {
+      // A pointer by copy: where it points now (later moves of the
+      // variable do not move the lambda's copy).
+      if (std::optional<Address> pointer = lowerPointer(init))
+        closure.pointerCopies[captured] = {
+            pointer->memref, newIndexSlot(pointer->offset, loc(init))};
+      continue;
+    }
     std::optional<Address> copy =
         allocate(captured->getType().getNonReferenceType(),
                  init->getSourceRange(), "this capture");
@@ -119,14 +127,13 @@ FunctionLowering::callLambda(const clang::CallExpr *expr,
                                      "function that calls it; call a lambda "
                                      "where it is defined, or write a named "
                                      "function");
-  return inlineBody(expr, callOperator, args, closure->copies);
+  return inlineBody(expr, callOperator, args, &*closure);
 }
 
 std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
     const clang::CallExpr *expr, const clang::FunctionDecl *callee,
     ArrayRef<const clang::Expr *> args,
-    const llvm::DenseMap<const clang::ValueDecl *, Address> &captures,
-    ArrayRef<Value> operands) {
+    const Closure *closure, ArrayRef<Value> operands) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   const clang::FunctionDecl *body = nullptr;
@@ -177,12 +184,25 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   }
   SmallVector<std::pair<const clang::ValueDecl *, std::optional<Address>>>
       saved;
-  for (auto [captured, copy] : captures) {
-    auto known = places.find(captured);
-    saved.push_back({captured, known == places.end()
-                                   ? std::nullopt
-                                   : std::optional<Address>(known->second)});
-    places[captured] = copy;
+  SmallVector<std::pair<const clang::ValueDecl *,
+                        std::optional<PointerVariable>>>
+      savedPointers;
+  if (closure) {
+    for (auto [captured, copy] : closure->copies) {
+      auto known = places.find(captured);
+      saved.push_back({captured, known == places.end()
+                                     ? std::nullopt
+                                     : std::optional<Address>(known->second)});
+      places[captured] = copy;
+    }
+    for (auto [captured, pointer] : closure->pointerCopies) {
+      auto known = pointers.find(captured);
+      savedPointers.push_back(
+          {captured, known == pointers.end()
+                         ? std::nullopt
+                         : std::optional<PointerVariable>(known->second)});
+      pointers[captured] = {pointer.first, pointer.second};
+    }
   }
 
   // The body, with its returns going to the code after the call.
@@ -226,6 +246,12 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
       places[name] = *place;
     else
       places.erase(name);
+  }
+  for (auto &[name, pointer] : llvm::reverse(savedPointers)) {
+    if (pointer)
+      pointers[name] = *pointer;
+    else
+      pointers.erase(name);
   }
   enter(continuation);
   if (continuation->getNumArguments() == 0)

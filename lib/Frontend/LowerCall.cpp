@@ -51,7 +51,7 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   // A function given a lambda (the user's own templates): its body, in
   // place, where the lambda is known.
   if (!isInstance && takesClosure(callee))
-    return inlineBody(expr, callee, args, Closure().copies);
+    return inlineBody(expr, callee, args, nullptr);
   if (isInstance && isVector(ast.getCanonicalTagType(method->getParent()))) {
     if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
       const auto *memberExpr =

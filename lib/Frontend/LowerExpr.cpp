@@ -120,6 +120,8 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
         return arith::ConstantOp::create(
             b, l, type, b.getIntegerAttr(type, folded.Val.getInt()));
     }
+    if (Value chosen = lowerMinMaxValue(call))
+      return chosen;
     std::optional<CallResult> result = lowerCall(call, std::nullopt);
     if (!result)
       return nullptr;
@@ -208,6 +210,10 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
     if (const auto *conditional =
             dyn_cast<clang::ConditionalOperator>(strip(sub)))
       return lowerConditional(conditional);
+    // Likewise `std::max(a, b)` read as a value.
+    if (const auto *call = dyn_cast<clang::CallExpr>(strip(sub)))
+      if (Value chosen = lowerMinMaxValue(call))
+        return chosen;
     std::optional<Address> place = lowerLValue(sub);
     return place ? load(*place, l) : nullptr;
   }
@@ -324,6 +330,45 @@ Value FunctionLowering::arithmetic(clang::BinaryOperatorKind kind, Value lhs,
     break;
   }
   return arith::CmpIOp::create(b, l, predicate, lhs, rhs);
+}
+
+Value FunctionLowering::lowerMinMaxValue(const clang::CallExpr *call) {
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  if (!callee || !callee->isInStdNamespace() || !callee->getIdentifier() ||
+      !call->getType()->isArithmeticType())
+    return nullptr;
+  StringRef name = callee->getName();
+  unsigned arity = name == "clamp" ? 3 : 2;
+  if ((name != "min" && name != "max" && name != "clamp") ||
+      call->getNumArgs() != arity ||
+      !llvm::all_of(call->arguments(), [&](const clang::Expr *arg) {
+        return ast.hasSameUnqualifiedType(arg->getType(), call->getType());
+      }))
+    return nullptr;
+  // The standard's definitions, on values: max(a, b) = a < b ? b : a,
+  // min(a, b) = b < a ? b : a, clamp(v, lo, hi) = v < lo ? lo : hi < v ?
+  // hi : v. (As a place, the library's own body is lowered instead.)
+  Location l = loc(call);
+  SmallVector<Value> values;
+  for (const clang::Expr *arg : call->arguments())
+    if (Value value = lowerRValue(arg))
+      values.push_back(value);
+    else
+      return nullptr;
+  clang::QualType type = call->getType();
+  auto less = [&](Value a, Value c) {
+    return arithmetic(clang::BO_LT, a, c, type, l);
+  };
+  if (name == "max")
+    return arith::SelectOp::create(b, l, less(values[0], values[1]),
+                                   values[1], values[0]);
+  if (name == "min")
+    return arith::SelectOp::create(b, l, less(values[1], values[0]),
+                                   values[1], values[0]);
+  Value upper = arith::SelectOp::create(b, l, less(values[2], values[0]),
+                                        values[2], values[0]);
+  return arith::SelectOp::create(b, l, less(values[0], values[1]), values[1],
+                                 upper);
 }
 
 Value FunctionLowering::lowerBinary(const clang::BinaryOperator *expr) {

@@ -535,6 +535,17 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
         cast->getCastKind() == clang::CK_ConstructorConversion)
       return initializeAggregate(cast->getSubExpr(), dest);
   }
+  if (const auto *arrayCopy = dyn_cast<clang::ArrayInitLoopExpr>(init)) {
+    // An array copied element by element (a lambda's capture by copy, an
+    // implicit copy constructor): a copy of the source array.
+    const clang::Expr *source = arrayCopy->getCommonExpr()->getSourceExpr();
+    std::optional<Address> from = source ? lowerLValue(source) : std::nullopt;
+    std::optional<Layout> layout = layoutOf(type, init);
+    if (!from || !layout)
+      return false;
+    copy(dest, *from, layout->size, l);
+    return true;
+  }
   if (isa<clang::ImplicitValueInitExpr>(init)) {
     std::optional<Layout> layout = layoutOf(type, init);
     if (!layout)

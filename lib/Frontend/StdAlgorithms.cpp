@@ -197,7 +197,7 @@ Value FunctionLowering::invoke(const Callable &callable,
   clang::QualType returnType = callee->getReturnType().getCanonicalType();
   if (callable.closure) {
     std::optional<CallResult> result =
-        inlineBody(where, callee, {}, callable.closure->copies, lowered);
+        inlineBody(where, callee, {}, &*callable.closure, lowered);
     if (!result)
       return nullptr;
     if (result->address)

@@ -13,7 +13,10 @@ operators, references, pointer arithmetic, every loop form with break,
 continue and early return (constant, run-time and floating-point bounds,
 int and unsigned counters), branches, calls, bounded recursion, <cmath>,
 ct::stop_gradient (spelled STOP_GRADIENT: the reference replays the value
-it had at the unperturbed point) and custom gradient rules.
+it had at the unperturbed point) and custom gradient rules; std::vector
+locals (sized, filled, listed, copied from a range), range-for, iterator
+and pointer loops, the standard algorithms with lambdas, lambdas called
+where defined, switch, and std::min/std::max on places.
 
 Statements are emitted one per line, and compound statements open with a
 line ending in `{` and close with a line that is only `}`, so that the
@@ -105,8 +108,21 @@ class Generator:
         options = []
         for name, _ in scope.of("scalar"):
             options.append(name)
-        for name, length in scope.of("input", "inout", "array", "stdarray"):
+        for name, length in scope.of("input", "inout", "array", "stdarray",
+                                     "vector"):
             options.append(f"{name}[{self.index(length, scope, loop_vars)}]")
+        for name, _ in scope.of("lambda"):
+            if self.chance(0.5):
+                options.append(f"{name}({r.choice(['0.5', '1.25'])})")
+        places = self.places(scope, loop_vars)
+        if len(places) >= 2 and self.chance(0.2):
+            a, b = r.sample(places, 2)
+            options.append(f"std::{r.choice(['min', 'max'])}({a}, {b})")
+        ranges = self.ranges(scope)
+        if ranges and self.chance(0.15):
+            begin, end = r.choice(ranges)
+            options.append(f"*std::{r.choice(['max_element', 'min_element'])}"
+                           f"({begin}, {end})")
         for name, dims in scope.of("matrix"):
             i = self.index(dims[0], scope, loop_vars)
             j = self.index(dims[1], scope, loop_vars)
@@ -163,11 +179,32 @@ class Generator:
 
     # -- statements -------------------------------------------------------
 
+    def places(self, scope, loop_vars):
+        """Scalar places that can be read (for std::min/std::max)."""
+        options = [n for n, _ in scope.of("scalar")]
+        for name, length in scope.of("input", "array", "vector"):
+            options.append(f"{name}[{self.index(length, scope, loop_vars)}]")
+        return options
+
+    def ranges(self, scope):
+        """[begin, end) expressions over whole arrays and vectors."""
+        out = []
+        for name, length in scope.of("input", "inout", "array"):
+            out.append((name, f"{name} + {length}"))
+        for name, _ in scope.of("vector"):
+            out.append((f"{name}.begin()", f"{name}.end()"))
+        return out
+
+    def writable_ranges(self, scope):
+        out = [(n, f"{n} + {l}", l) for n, l in scope.of("inout", "array")]
+        out += [(f"{n}.begin()", f"{n}.end()", l) for n, l in scope.of("vector")]
+        return out
+
     def lvalue(self, scope, loop_vars):
         """A place to assign to, or None."""
         r = self.rng
         options = [n for n, _ in scope.of("scalar")]
-        for name, length in scope.of("array", "stdarray", "inout"):
+        for name, length in scope.of("array", "stdarray", "inout", "vector"):
             options.append(f"{name}[{self.index(length, scope, loop_vars)}]")
         for name, dims in scope.of("matrix"):
             options.append(f"{name}[{self.index(dims[0], scope, loop_vars)}]"
@@ -188,7 +225,8 @@ class Generator:
         r = self.rng
         e = lambda: self.expr(scope, loop_vars)
         kinds = ["decl", "assign", "assign", "compound", "array", "if",
-                 "loop", "ref", "pointer", "struct", "matrix", "stdarray"]
+                 "loop", "ref", "pointer", "struct", "matrix", "stdarray",
+                 "vector", "algorithm", "walk", "lambda", "switch"]
         if depth >= 2:
             kinds = ["decl", "assign", "assign", "compound", "if"]
         kind = r.choice(kinds)
@@ -265,6 +303,137 @@ class Generator:
             self.emit(fn, indent, "}")
         elif kind == "loop":
             self.loop(fn, scope, loop_vars, depth, indent)
+        elif kind == "vector":
+            self.vector(fn, scope, loop_vars, indent)
+        elif kind == "algorithm":
+            self.algorithm(fn, scope, loop_vars, indent)
+        elif kind == "walk":
+            self.walk(fn, scope, loop_vars, indent)
+        elif kind == "lambda":
+            name, t = self.fresh("l"), self.fresh("t")
+            inner = Scope(scope)
+            inner.add(t, "scalar")
+            self.emit(fn, indent, f"auto {name} = [{r.choice(['&', '='])}](real {t}) "
+                      f"{{ return {self.expr(inner, loop_vars, 1)}; }};")
+            scope.add(name, "lambda")
+        elif kind == "switch":
+            ints = [n for n, _ in scope.of("int")] + list(loop_vars)
+            if not ints:
+                return
+            self.emit(fn, indent, f"switch (({r.choice(ints)}) % 3) {{")
+            for label in r.sample(["case 0:", "case 1:", "case -1:", "default:"], 2):
+                # Braces: a case's declarations end with it.
+                self.emit(fn, indent, label + " {")
+                self.block(fn, scope, loop_vars, depth + 1, 1, indent + 1)
+                if self.chance(0.7):
+                    self.emit(fn, indent + 1, "break;")
+                self.emit(fn, indent, "}")
+            self.emit(fn, indent, "}")
+
+    def vector(self, fn, scope, loop_vars, indent):
+        r = self.rng
+        e = lambda: self.expr(scope, loop_vars)
+        name = self.fresh("w")
+        sources = scope.of("input", "array", "vector")
+        form = r.choice(["sized", "filled", "list", "range"])
+        if form == "range" and sources:
+            source, length = r.choice(sources)
+            kind = dict(scope.all())[source][0]
+            if kind == "vector":
+                self.emit(fn, indent, f"std::vector<real> {name}({source});")
+            else:
+                self.emit(fn, indent,
+                          f"std::vector<real> {name}({source}, {source} + {length});")
+        elif form == "list":
+            length = r.randint(2, 4)
+            values = ", ".join(e() for _ in range(length))
+            self.emit(fn, indent, f"std::vector<real> {name}{{{values}}};")
+        else:
+            length = r.randint(2, 5)
+            init = f"({length})" if form == "sized" else f"({length}, {e()})"
+            self.emit(fn, indent, f"std::vector<real> {name}{init};")
+        scope.add(name, "vector", length)
+        if self.chance(0.4):
+            var = self.fresh("e")
+            inner = Scope(scope)
+            inner.add(var, "scalar")
+            self.emit(fn, indent, f"for (real &{var} : {name}) {{")
+            self.emit(fn, indent + 1, f"{var} = {self.expr(inner, loop_vars)};")
+            self.emit(fn, indent, "}")
+
+    def algorithm(self, fn, scope, loop_vars, indent):
+        r = self.rng
+        ranges = self.ranges(scope)
+        targets = self.writable_ranges(scope)
+        scalars = [n for n, _ in scope.of("scalar")]
+        if not ranges:
+            return
+        begin, end = r.choice(ranges)
+        t, u = self.fresh("t"), self.fresh("u")
+        inner = Scope(scope)
+        inner.add(t, "scalar")
+        body = self.expr(inner, loop_vars, 1)
+        pick = r.choice(["accumulate", "inner", "transform", "for_each", "fill",
+                         "copy"])
+        if pick in ("accumulate", "inner") or not targets:
+            name = self.fresh("v")
+            if pick == "inner":
+                self.emit(fn, indent, f"real {name} = std::inner_product({begin}, "
+                          f"{end}, {begin}, {self.expr(scope, loop_vars, 2)});")
+            elif self.chance(0.5):
+                self.emit(fn, indent, f"real {name} = std::accumulate({begin}, "
+                          f"{end}, {self.expr(scope, loop_vars, 2)});")
+            else:
+                inner.add(u, "scalar")
+                self.emit(fn, indent, f"real {name} = std::accumulate({begin}, {end}, "
+                          f"real(0.5), [&](real {u}, real {t}) {{ return {u} * 0.5 + "
+                          f"{body}; }});")
+            scope.add(name, "scalar")
+            return
+        tbegin, tend, tlength = r.choice(targets)
+        if pick == "transform":
+            sources = [(b, en) for b, en in ranges]
+            # Source ranges may be longer than the target: take tlength.
+            fitting = [(n, l) for n, l in scope.of("input", "inout", "array", "vector")
+                       if l >= tlength]
+            if not fitting:
+                return
+            source, _ = r.choice(fitting)
+            kind = dict(scope.all())[source][0]
+            sbegin = f"{source}.begin()" if kind == "vector" else source
+            self.emit(fn, indent, f"std::transform({sbegin}, {sbegin} + {tlength}, "
+                      f"{tbegin}, [&](real {t}) {{ return {body}; }});")
+        elif pick == "for_each":
+            self.emit(fn, indent, f"std::for_each({tbegin}, {tend}, [&](real &{t}) "
+                      f"{{ {t} = {body}; }});")
+        elif pick == "fill":
+            self.emit(fn, indent, f"std::fill({tbegin}, {tend}, "
+                      f"{self.expr(scope, loop_vars, 2)});")
+        else:
+            fitting = [(n, l) for n, l in scope.of("input", "array", "vector")
+                       if l >= tlength and not tbegin.startswith(n)]
+            if not fitting:
+                return
+            source, _ = r.choice(fitting)
+            kind = dict(scope.all())[source][0]
+            sbegin = f"{source}.begin()" if kind == "vector" else source
+            self.emit(fn, indent, f"std::copy({sbegin}, {sbegin} + {tlength}, {tbegin});")
+
+    def walk(self, fn, scope, loop_vars, indent):
+        """A loop over pointers or iterators, accumulating into a scalar."""
+        r = self.rng
+        ranges = self.ranges(scope)
+        if not ranges:
+            return
+        begin, end = r.choice(ranges)
+        name, it = self.fresh("v"), self.fresh("p")
+        self.emit(fn, indent, f"real {name} = 0;")
+        self.emit(fn, indent, f"for (auto {it} = {begin}; {it} != {end}; ++{it}) {{")
+        inner = Scope(scope)
+        inner.add(f"(*{it})", "scalar")
+        self.emit(fn, indent + 1, f"{name} += {self.expr(inner, loop_vars, 1)};")
+        self.emit(fn, indent, "}")
+        scope.add(name, "scalar")
 
     def branch_body(self, fn, scope, loop_vars, depth, indent):
         self.block(fn, scope, loop_vars, depth + 1, self.rng.randint(1, 2), indent)

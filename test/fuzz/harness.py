@@ -101,9 +101,12 @@ def render_program(function_text, params, rules, seed):
 
 #include "oracles.h"
 
+#include <algorithm>
 #include <array>
 #include <cfenv>
 #include <cmath>
+#include <numeric>
+#include <vector>
 
 namespace ad {{
 using real = double;

@@ -59,6 +59,15 @@ double &larger(double &a, double &b) { return a > b ? a : b; }
   return s;
 }
 
+// std::max/std::min read as values between memory of different activity
+// (c is constant under ct::wrt<0>, x active): a choice of values, not of
+// places.
+[[ct::differentiable]] double mixedActivity(double x, const double *c) {
+  double a = std::min(x, 1.0);
+  double b = std::max(c[0], x);
+  return a * b + std::clamp(x, c[0], c[1]);
+}
+
 int main() {
   using check::near;
   double dx = 0, dy = 0;
@@ -121,5 +130,14 @@ int main() {
     near("clampedSum d/dp", dc[i], expected[i], 1e-15);
   near("clampedSum d/dlo", dlo, 1.0, 1e-15);
   near("clampedSum d/dhi", dhi, 1.0, 1e-15);
+  // x = 0.75, c = (0.5, 0.6): a = x, b = x, clamp = 0.6 (saturated):
+  // f = x^2 + 0.6, d/dx = 2x.
+  const double c[2] = {0.5, 0.6};
+  dx = 0;
+  v = ct::gradient<mixedActivity, ct::wrt<0>>(0.75, c, &dx);
+  near("mixedActivity value", v, 0.5625 + 0.6, 1e-15);
+  near("mixedActivity d/dx", dx, 1.5, 1e-15);
+  near("mixedActivity jvp",
+       ct::jvp<mixedActivity, ct::wrt<0>>(0.75, c, 1.0).tangent, 1.5, 1e-15);
   return check::report();
 }

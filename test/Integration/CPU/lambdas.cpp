@@ -55,6 +55,19 @@
   return twice(x) + [&] { return v[0] * v[1]; }();
 }
 
+// Captures by copy of an array (copied element by element) and of a
+// pointer (the lambda keeps where it pointed): sum_i w_i (a_i + p_i).
+[[ct::differentiable]] double copiedCaptures(const double *p, double w) {
+  double a[3] = {w, 2 * w, 3 * w};
+  const double *q = p;
+  auto term = [=](int i) { return a[i] + q[i]; };
+  a[0] = 100; // the lambda's copy is unchanged
+  double s = 0;
+  for (int i = 0; i < 3; ++i)
+    s += w * term(i);
+  return s;
+}
+
 int main() {
   using check::near;
   double dx = 0, dy = 0;
@@ -87,5 +100,13 @@ int main() {
   near("generic d/dx", dx, 15.0, 1e-15);
   near("generic d/dv0", dvec[0], 5.0, 1e-15);
   near("generic d/dv1", dvec[1], 5.0, 1e-15);
+  // s = sum_i w ((i+1) w + p_i) = 6 w^2 + w sum p: d/dw = 12 w + sum p,
+  // d/dp_i = w.
+  double p[3] = {1.0, 2.0, 4.0}, dp[3] = {};
+  dx = 0;
+  v = ct::gradient<copiedCaptures>(p, 0.5, dp, &dx);
+  near("copiedCaptures value", v, 6 * 0.25 + 0.5 * 7, 1e-15);
+  near("copiedCaptures d/dw", dx, 12 * 0.5 + 7, 1e-15);
+  near("copiedCaptures d/dp", dp[1], 0.5, 1e-15);
   return check::report();
 }
