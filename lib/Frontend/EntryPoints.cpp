@@ -1,7 +1,8 @@
 //===- EntryPoints.cpp - ct::gradient<f> and friends as MLIR functions ----===//
 //
 // <cotangent/cotangent.h> turns every use of an entry point into a call of
-// `ct::detail::entry<Kind, &f, Wrt, Sig>::call`, declared with a C ABI of
+// `ct::detail::entry<Kind, Fn, &f, Wrt, Sig>::call` (`method_entry` for a
+// member function), declared with a C ABI of
 // scalars and pointers only. For each such specialization the translation
 // unit uses, this file builds the function of that mangled name: it views
 // the pointers as memrefs (ct.pointer_view), issues the ct request on f's
@@ -506,19 +507,21 @@ findUse(clang::ASTContext &ast, EntryKind kind, const clang::Decl *function,
 
 void lowerEntryPoints(ModuleLowering &module) {
   clang::ASTContext &ast = module.getAST();
-  const clang::ClassTemplateDecl *entry = findCotangentTemplate(ast, "entry");
-  if (!entry)
-    return;
+  SmallVector<clang::ClassTemplateSpecializationDecl *> specs;
+  for (StringRef name : {"entry", "method_entry"})
+    if (const clang::ClassTemplateDecl *entry =
+            findCotangentTemplate(ast, name))
+      specs.append(entry->specializations().begin(),
+                   entry->specializations().end());
   llvm::DenseSet<const clang::Decl *> done;
-  for (clang::ClassTemplateSpecializationDecl *spec :
-       entry->specializations()) {
+  for (clang::ClassTemplateSpecializationDecl *spec : specs) {
     const clang::TemplateArgumentList &args = spec->getTemplateArgs();
-    if (args.size() != 4 || !spec->hasDefinition())
+    if (args.size() != 5 || !spec->hasDefinition())
       continue;
     const clang::CXXRecordDecl *tag = args[0].getAsType()->getAsCXXRecordDecl();
     const auto *function =
-        args[1].getKind() == clang::TemplateArgument::Declaration
-            ? dyn_cast<clang::FunctionDecl>(args[1].getAsDecl())
+        args[2].getKind() == clang::TemplateArgument::Declaration
+            ? dyn_cast<clang::FunctionDecl>(args[2].getAsDecl())
             : nullptr;
     if (!tag || !function)
       continue;
@@ -544,7 +547,7 @@ void lowerEntryPoints(ModuleLowering &module) {
     const auto *method = dyn_cast<clang::CXXMethodDecl>(function);
     bool hasObject = method && method->isInstance();
     request.selected.assign(function->getNumParams() + hasObject, true);
-    clang::QualType wrt = args[2].getAsType();
+    clang::QualType wrt = args[3].getAsType();
     const auto *selection = wrt->getAsCXXRecordDecl();
     if (selection && selection->getName() == "all_but_object")
       request.selected[0] = false;

@@ -68,6 +68,14 @@ FunctionLowering::makeClosure(const clang::LambdaExpr *lambda) {
             pointer->memref, newIndexSlot(pointer->offset, loc(init))};
       continue;
     }
+    if (isVector(captured->getType())) {
+      // A vector by copy: a vector of the lambda's own, freed with the
+      // scope that defines the lambda.
+      if (std::optional<Address> copy =
+              createVector(init, captured->getType(), init->getSourceRange()))
+        closure.copies[captured] = *copy;
+      continue;
+    }
     std::optional<Address> copy =
         allocate(captured->getType().getNonReferenceType(),
                  init->getSourceRange(), "this capture");

@@ -212,7 +212,9 @@ using extras = extras_impl<W, std::make_integer_sequence<int, sizeof...(P)>, P..
 
 /// The symbol the plugin defines: one per (kind, function, selection), with
 /// a signature of scalars and pointers only.
-template <class Kind, auto F, class W, class Sig> struct entry;
+template <class Kind, class Fn, Fn *F, class W, class Sig> struct entry;
+/// The same for a member function (the object first, by address).
+template <class Kind, class M, M F, class W, class Sig> struct method_entry;
 /// For a function with internal linkage `call` has internal linkage too;
 /// the plugin defines it in the same unit, so Clang's warning that it is
 /// not defined does not apply.
@@ -220,13 +222,30 @@ template <class Kind, auto F, class W, class Sig> struct entry;
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wundefined-internal"
 #endif
-template <class Kind, auto F, class W, class R, class... A>
-struct entry<Kind, F, W, R(A...)> {
+template <class Kind, class Fn, Fn *F, class W, class R, class... A>
+struct entry<Kind, Fn, F, W, R(A...)> {
+  static R call(A...);
+};
+template <class Kind, class M, M F, class W, class R, class... A>
+struct method_entry<Kind, M, F, W, R(A...)> {
   static R call(A...);
 };
 #ifdef __clang__
 #pragma clang diagnostic pop
 #endif
+
+/// The entry symbol of F (a function or a member function pointer). Its
+/// template parameters are declared with F's type rather than `auto`,
+/// whose mangling differs between compilers and versions.
+template <class Kind, auto F, class W, class Sig> constexpr auto pick_entry() {
+  using T = std::remove_cv_t<decltype(F)>;
+  if constexpr (std::is_member_function_pointer_v<T>)
+    return type_is<method_entry<Kind, T, F, W, Sig>>{};
+  else
+    return type_is<entry<Kind, std::remove_pointer_t<T>, F, W, Sig>>{};
+}
+template <class Kind, auto F, class W, class Sig>
+using entry_t = typename decltype(pick_entry<Kind, F, W, Sig>())::type;
 
 /// The entry point the user calls: f's arguments unchanged, then the extra
 /// arguments; it forwards to `entry`.
@@ -240,21 +259,21 @@ struct front<K, F, W, R, list<P...>, list<E...>> {
       std::conditional_t<K == kind::pullback, void(P..., E...), R(P..., E...)>;
   static R call(P... p, E... e) {
     if constexpr (K == kind::jvp && !is_dual<R>::value) {
-      return entry<tag_t<K>, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
+      return entry_t<tag_t<K>, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
                                                          e...);
     } else if constexpr (K == kind::jvp) {
       if constexpr (std::is_same_v<R, dual<void>>) {
-        entry<tag_t<K>, F, W, void(abi_t<P>..., E...)>::call(to_abi<P>(p)..., e...);
+        entry_t<tag_t<K>, F, W, void(abi_t<P>..., E...)>::call(to_abi<P>(p)..., e...);
         return R{};
       } else {
         using V = decltype(R::value);
         R result{};
-        result.value = entry<tag_t<K>, F, W, V(abi_t<P>..., E..., V *)>::call(
+        result.value = entry_t<tag_t<K>, F, W, V(abi_t<P>..., E..., V *)>::call(
             to_abi<P>(p)..., e..., &result.tangent);
         return result;
       }
     } else {
-      return entry<tag_t<K>, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
+      return entry_t<tag_t<K>, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
                                                              e...);
     }
   }

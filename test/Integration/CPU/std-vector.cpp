@@ -76,6 +76,21 @@ struct Point {
   return s;
 }
 
+// A vector captured by copy keeps the values it had where the lambda was
+// defined: s = sum_i x_i * y_i with y = 2 x afterwards.
+[[ct::differentiable]] double capturedCopy(const std::vector<double> &x) {
+  std::vector<double> y(x);
+  auto weighted = [=](const std::vector<double> &z) {
+    double s = 0;
+    for (std::size_t i = 0; i < z.size(); ++i)
+      s += y[i] * z[i];
+    return s;
+  };
+  for (double &v : y)
+    v *= 2;
+  return weighted(y);
+}
+
 // y_i <- a * y_i^2: in/out memory in a vector.
 [[ct::differentiable]] void squareScaled(std::vector<double> &y, double a) {
   for (auto &v : y)
@@ -158,8 +173,18 @@ static void testInOut() {
   check::near("squareScaled da", da, 5.0, 1e-15);
 }
 
+static void testCapturedCopy() {
+  // s = sum x_i * 2 x_i = 2 sum x_i^2: d/dx_i = 4 x_i.
+  std::vector<double> x{1.0, -2.0}, dx{0.0, 0.0};
+  check::near("capturedCopy value", ct::gradient<capturedCopy>(x, &dx), 10.0,
+              1e-15);
+  check::near("capturedCopy d0", dx[0], 4.0, 1e-15);
+  check::near("capturedCopy d1", dx[1], -8.0, 1e-15);
+}
+
 int main() {
   testSumOfSquares();
+  testCapturedCopy();
   testByValue();
   testScratchWork();
   testInOut();
