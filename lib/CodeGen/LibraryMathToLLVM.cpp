@@ -50,5 +50,7 @@ struct LibraryCallLowering : ConvertOpToLLVMPattern<Op> {
 
 void cotangent::populateLibraryMathToLLVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LibraryCallLowering<ct::HypotOp>>(converter);
+  patterns.add<LibraryCallLowering<ct::HypotOp>,
+               LibraryCallLowering<ct::LgammaOp>,
+               LibraryCallLowering<ct::TgammaOp>>(converter);
 }

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - From differentiated MLIR to machine code -----------===//
 
 #include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/LoopAnnotations.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
@@ -47,6 +48,7 @@ void registerCodeGenInterfaces(DialectRegistry &registry) {
 void buildLowerToLLVMPipeline(OpPassManager &pm) {
   // Polynomial expansions for what has no LLVM intrinsic (integer powers),
   // intrinsics where LLVM has them, libm for the rest.
+  pm.addPass(createExpandSpecialFunctionsPass());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());

@@ -154,20 +154,9 @@ Value buildMathFunction(OpBuilder &b, Location loc,
     // The C library's hypot, exact where x*x + y*y overflows.
     return ct::HypotOp::create(b, loc, args[0], args[1]);
   case MathKind::Lgamma:
-  case MathKind::Tgamma: {
-    // No math op: a call to the C library, declared once.
-    std::string name = kind == MathKind::Lgamma ? "lgamma" : "tgamma";
-    if (resultType.isF32())
-      name += "f";
-    auto type = b.getFunctionType({resultType}, {resultType});
-    if (!module.lookupSymbol(name)) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToEnd(module.getBody());
-      func::FuncOp::create(b, loc, name, type).setPrivate();
-    }
-    return func::CallOp::create(b, loc, name, TypeRange{resultType}, args)
-        .getResult(0);
-  }
+    return ct::LgammaOp::create(b, loc, args[0]);
+  case MathKind::Tgamma:
+    return ct::TgammaOp::create(b, loc, args[0]);
   case MathKind::None:
     break;
   }

@@ -9,6 +9,7 @@
 #include "cotangent/AD/Passes.h"
 #include "cotangent/AD/ScalarDerivativeOpInterface.h"
 #include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
@@ -45,6 +46,7 @@ int main(int argc, char **argv) {
   cotangent::ad::registerAutodiffPipeline();
   cotangent::codegen::registerLowerToLLVMPipeline();
   cotangent::codegen::registerTapeAliasScopesPass();
+  cotangent::codegen::registerExpandSpecialFunctionsPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Cotangent optimizer driver\n", registry));
 }

@@ -289,6 +289,8 @@ template <class R, class... P> struct function_traits<R(P...)> {
   static constexpr int arity = sizeof...(P);
   using params = list<P...>;
 };
+template <class R, class... P>
+struct function_traits<R(P...) noexcept> : function_traits<R(P...)> {};
 /// A member function is differentiated as a function of its object (a
 /// reference, first) and its parameters.
 template <class R, class C, class... P>

@@ -183,6 +183,54 @@ def CT_HypotOp : CT_LibraryMathOp<"hypot", "hypot"> {
   let arguments = (ins AnyFloat:$x, AnyFloat:$y);
 }
 
+def CT_LgammaOp : CT_LibraryMathOp<"lgamma", "lgamma"> {
+  let summary = "log |Γ(x)|";
+  let description = [{
+    The C library's `lgamma`. Its derivative is `ct.polygamma 0`.
+
+    ```mlir
+    %l = ct.lgamma %x : f64
+    ```
+  }];
+  let arguments = (ins AnyFloat:$x);
+}
+
+def CT_TgammaOp : CT_LibraryMathOp<"tgamma", "tgamma"> {
+  let summary = "Γ(x)";
+  let description = [{
+    The C library's `tgamma`. Its derivative is `Γ(x) ψ(x)`
+    (`ct.polygamma 0`).
+
+    ```mlir
+    %g = ct.tgamma %x : f64
+    ```
+  }];
+  let arguments = (ins AnyFloat:$x);
+}
+
+def CT_PolygammaOp : CT_Op<"polygamma", [Pure, SameOperandsAndResultType]> {
+  let summary = "ψ⁽ⁿ⁾(x), the n-th derivative of the digamma function";
+  let description = [{
+    `ψ⁽ⁿ⁾(x) = dⁿ⁺¹/dxⁿ⁺¹ log Γ(x)`, for `n` ≥ 0 (`n = 0` is digamma). The
+    C library has no such function: the derivatives of `lgamma` and
+    `tgamma` use it, and its own derivative is `ct.polygamma n+1`, so
+    derivatives of any order exist. `ct-expand-special-functions` expands
+    it before code generation: the recurrence ψ⁽ⁿ⁾(x) = ψ⁽ⁿ⁾(x+1) −
+    (−1)ⁿ n! / xⁿ⁺¹ moves x above 12 + n, where the asymptotic series
+    (Bernoulli numbers to B₁₆) is accurate to a few ulps in double; for
+    x < 0 and n = 0 the reflection ψ(x) = ψ(1−x) − π / tan(πx) is used
+    first. At the poles (0, −1, −2, ...) the result is ±inf or NaN.
+
+    ```mlir
+    %d = ct.polygamma 0, %x : f64
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$order,
+                       AnyFloat:$x);
+  let results = (outs AnyFloat:$result);
+  let assemblyFormat = "$order `,` $x attr-dict `:` type($result)";
+}
+
 //===----------------------------------------------------------------------===//
 // Error paths
 //===----------------------------------------------------------------------===//
