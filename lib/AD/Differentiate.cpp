@@ -44,10 +44,19 @@ LogicalResult DifferentiatePass::checkConnected(
       continue;
     auto diag = unconnected == "error" ? request->emitError()
                                        : request->emitWarning();
-    if (auto name = callee->getAttrOfType<StringAttr>("ct.source_name"))
-      diag << "parameter #" << i << " of '" << name.getValue() << "'";
+    // In C++ terms where the frontend recorded them: the parameter's name
+    // and the function's.
+    auto names = callee->getAttrOfType<ArrayAttr>("ct.param_names");
+    StringAttr paramName =
+        names && i < names.size() ? dyn_cast<StringAttr>(names[i]) : nullptr;
+    if (paramName && !paramName.getValue().empty())
+      diag << "parameter '" << paramName.getValue() << "'";
     else
-      diag << "parameter #" << i << " of @" << callee.getSymName();
+      diag << "parameter #" << i;
+    if (auto name = callee->getAttrOfType<StringAttr>("ct.source_name"))
+      diag << " of '" << name.getValue() << "'";
+    else
+      diag << " of @" << callee.getSymName();
     diag << " does not influence its result; its derivative is zero";
     diag.attachNote(callee.getArgument(i).getLoc()) << "parameter declared here";
     ok &= unconnected != "error";

@@ -398,6 +398,15 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
                                        builder.getFunctionType(inputs, results));
   function->setAttr("ct.source_name",
                     builder.getStringAttr(decl->getQualifiedNameAsString()));
+  // The parameters' C++ names, for diagnostics about them ("this" for a
+  // member function's object).
+  SmallVector<Attribute> names;
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
+      method && method->isInstance())
+    names.push_back(builder.getStringAttr("this"));
+  for (const clang::ParmVarDecl *param : decl->parameters())
+    names.push_back(builder.getStringAttr(param->getName()));
+  function->setAttr("ct.param_names", builder.getArrayAttr(names));
   functions[decl] = function;
   if (definition)
     pending.push_back(definition);

@@ -17,8 +17,8 @@
 
 double use(double x, double y) {
   double dx = 0, dy = 0;
-  // WARN: unconnected.cpp:[[@LINE+2]]:{{[0-9]+}}: warning: parameter #1 of 'onlyX' does not influence its result; its derivative is zero
-  // ERROR: unconnected.cpp:[[@LINE+1]]:{{[0-9]+}}: error: parameter #1 of 'onlyX'
+  // WARN: unconnected.cpp:[[@LINE+2]]:{{[0-9]+}}: warning: parameter 'y' of 'onlyX' does not influence its result; its derivative is zero
+  // ERROR: unconnected.cpp:[[@LINE+1]]:{{[0-9]+}}: error: parameter 'y' of 'onlyX'
   return ct::gradient<onlyX>(x, y, &dx, &dy) + dx + dy;
   // No note in MLIR's terms follows the warning.
   // WARN-NOT: see current operation
