@@ -98,6 +98,9 @@ private:
                 llvm::function_ref<void()> body,
                 llvm::function_ref<void()> increment, bool conditionFirst);
   void lowerConstructorInitializers(const clang::CXXConstructorDecl *ctor);
+  /// `stmt`, with the vectors it creates freed at its end (a branch, a loop
+  /// body, a statement's temporaries).
+  void lowerScoped(const clang::Stmt *stmt);
   /// An expression evaluated for its side effects.
   void lowerDiscarded(const clang::Expr *expr);
 
@@ -322,7 +325,9 @@ private:
   /// The memory of the vectors in scope, in order of creation: freed when
   /// their scope ends (by its end, `break`, `continue` or `return`).
   llvm::SmallVector<Value> cleanups;
-  void emitCleanups(size_t depth, Location l);
+  /// Frees the vectors created since `depth`, but `kept` (a vector being
+  /// returned).
+  void emitCleanups(size_t depth, Location l, Value kept = nullptr);
   /// The cleanups a `return` runs: all of the function's, or those of the
   /// lambda body being inlined.
   size_t returnCleanupDepth = 0;

@@ -234,7 +234,8 @@ FunctionLowering::emitCall(const clang::Expr *expr,
   if (!target)
     return std::nullopt;
   std::optional<Address> resultPlace;
-  if (isAggregate(returnType) && !isIterator(returnType)) {
+  if (isAggregate(returnType) && !isIterator(returnType) &&
+      !isVector(returnType)) {
     resultPlace = dest ? dest
                        : allocate(returnType, expr->getSourceRange(),
                                   "this call's result");
@@ -243,6 +244,12 @@ FunctionLowering::emitCall(const clang::Expr *expr,
     operands.push_back(materialize(*resultPlace, l));
   }
   auto call = func::CallOp::create(b, l, target, operands);
+  if (isVector(returnType)) {
+    // A vector returned by value: its memory is the caller's, freed with
+    // the enclosing scope.
+    cleanups.push_back(call.getResult(0));
+    return CallResult{nullptr, Address{call.getResult(0), constantIndex(0, l)}};
+  }
   if (returnType->isReferenceType() || returnType->isPointerType() ||
       isIterator(returnType))
     return CallResult{nullptr, Address{call.getResult(0), constantIndex(0, l)}};

@@ -516,8 +516,13 @@ Block *FunctionLowering::emitConditional(
                             std::pair{falseBlock, expr->getFalseExpr()}}) {
     enter(block);
     SmallVector<Value> passed;
+    // Temporaries of an arm live in the arm (they would not dominate the
+    // merge).
+    size_t depth = cleanups.size();
     if (!lowerArm(arm, passed))
       return nullptr;
+    emitCleanups(depth, l);
+    cleanups.truncate(depth);
     branchTo(l, merge, passed);
   }
   enter(merge);

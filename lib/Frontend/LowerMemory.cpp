@@ -182,6 +182,8 @@ std::optional<Address> FunctionLowering::allocate(clang::QualType type,
 
 std::optional<Address>
 FunctionLowering::materializeTemporary(const clang::Expr *expr) {
+  if (isVector(expr->getType()))
+    return createVector(expr, expr->getType(), expr->getSourceRange());
   std::optional<Address> place =
       allocate(expr->getType(), expr->getSourceRange(), "this temporary");
   if (!place || !initialize(expr, expr->getType(), *place))

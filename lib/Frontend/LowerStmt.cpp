@@ -117,7 +117,12 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
     currentBlock = compound;
     for (const clang::Stmt *child : compound->body()) {
       currentStatement = child;
-      lowerStmt(child);
+      // A declaration's vectors live to the end of the block; any other
+      // statement's temporaries to the end of the statement.
+      if (isa<clang::DeclStmt>(child))
+        lowerStmt(child);
+      else
+        lowerScoped(child);
     }
     emitCleanups(depth, module.getLoc(compound->getRBracLoc()));
     cleanups.truncate(depth);
@@ -207,6 +212,14 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
   }
   unsupported(stmt, Twine("the statement '") + stmt->getStmtClassName() +
                         "' cannot be differentiated");
+}
+
+void FunctionLowering::lowerScoped(const clang::Stmt *stmt) {
+  size_t depth = cleanups.size();
+  lowerStmt(stmt);
+  if (stmt)
+    emitCleanups(depth, module.getLoc(stmt->getEndLoc()));
+  cleanups.truncate(depth);
 }
 
 void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
@@ -329,6 +342,22 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
       // A closure returned by an inlined function (std::for_each): unused.
     } else if (type->isVoidType()) {
       lowerDiscarded(value);
+    } else if (isVector(type)) {
+      // The vector's memory goes to the caller: a local vector's own (C++
+      // moves it), or a new one.
+      const clang::Expr *source = value->IgnoreImplicit();
+      if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(source);
+          construct && construct->getConstructor()->isMoveConstructor())
+        source = construct->getArg(0)->IgnoreImplicit();
+      const auto *ref = dyn_cast<clang::DeclRefExpr>(source);
+      std::optional<Address> vector;
+      if (ref && vectorBlocks.count(ref->getDecl()))
+        vector = places.lookup(ref->getDecl());
+      else
+        vector = createVector(value, type, value->getSourceRange());
+      if (!vector)
+        return;
+      returned.push_back(vector->memref);
     } else if (isAggregate(type) && !isIterator(type)) {
       if (!initializeAggregate(value, *resultAddress))
         return;
@@ -350,7 +379,10 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
   }
   if (returned.size() != returnBlock->getNumArguments())
     return;
-  emitCleanups(returnCleanupDepth, l);
+  emitCleanups(returnCleanupDepth, l,
+               isVector(decl->getReturnType()) && !returned.empty()
+                   ? returned.front()
+                   : Value());
   branchTo(l, returnBlock, returned);
   enter(newBlock());
 }
@@ -383,11 +415,11 @@ void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
   cf::CondBranchOp::create(b, l, cond, thenBlock,
                            elseBlock ? elseBlock : merge);
   enter(thenBlock);
-  lowerStmt(stmt->getThen());
+  lowerScoped(stmt->getThen());
   branchTo(l, merge);
   if (elseBlock) {
     enter(elseBlock);
-    lowerStmt(stmt->getElse());
+    lowerScoped(stmt->getElse());
     branchTo(l, merge);
   }
   enter(merge);
@@ -492,7 +524,7 @@ void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
         Value v = lowerRValue(cond);
         return v ? toBool(v, cond->getType(), l) : nullptr;
       },
-      [&] { lowerStmt(body); },
+      [&] { lowerScoped(body); },
       [&] {
         if (inc)
           lowerDiscarded(inc);
@@ -600,7 +632,7 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
           copy(*copyPlace, element, elementLayout->size, l);
           places[var] = *copyPlace;
         }
-        lowerStmt(stmt->getBody());
+        lowerScoped(stmt->getBody());
       },
       [&] {
         store(arith::AddIOp::create(b, l, load(counterPlace, l),

@@ -372,22 +372,16 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     inputs.push_back(type);
   }
   clang::QualType returnType = decl->getReturnType();
-  if (!getVectorElementType(returnType.getNonReferenceType()).isNull() &&
-      !returnType->isReferenceType()) {
-    error(decl->getReturnTypeSourceRange(),
-          "'" + decl->getNameAsString() +
-              "' returns a std::vector by value, which differentiable code "
-              "does not support yet; pass the result as a 'std::vector<T> &' "
-              "parameter of the right size");
-    return nullptr;
-  }
   if (!returnType->isVoidType()) {
     Type type = lowerType(returnType, decl->getReturnTypeSourceRange(),
                           "the result of '" + decl->getNameAsString() + "'");
     if (!type)
       return nullptr;
+    // (A std::vector result is the memory the callee allocated: the
+    // caller frees it.)
     bool byAddress = isAggregate(returnType) &&
-                     getIteratorElementType(returnType).isNull();
+                     getIteratorElementType(returnType).isNull() &&
+                     getVectorElementType(returnType).isNull();
     (byAddress ? inputs : results).push_back(type);
   }
   std::string name = mangle(decl);

@@ -156,12 +156,14 @@ FunctionLowering::allocateVector(clang::QualType type, Value count,
   return Address{view, constantIndex(0, l)};
 }
 
-void FunctionLowering::emitCleanups(size_t depth, Location l) {
+void FunctionLowering::emitCleanups(size_t depth, Location l, Value kept) {
   if (isTerminated())
     return;
   for (Value memory : llvm::reverse(ArrayRef(cleanups).drop_front(depth))) {
-    Value allocation = memory.getDefiningOp<memref::CastOp>().getSource();
-    memref::DeallocOp::create(b, l, allocation);
+    if (memory == kept)
+      continue;
+    auto cast = memory.getDefiningOp<memref::CastOp>();
+    memref::DeallocOp::create(b, l, cast ? cast.getSource() : memory);
   }
 }
 
@@ -218,6 +220,13 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
   if (init->isGLValue()) {
     std::optional<Address> source = lowerLValue(init);
     return source ? copyOf(*source, init->getType()) : std::nullopt;
+  }
+  if (const auto *call = dyn_cast<clang::CallExpr>(init)) {
+    // A function returning a vector: its memory, owned here from now on.
+    std::optional<CallResult> result = lowerCall(call, std::nullopt);
+    if (!result || !result->address)
+      return std::nullopt;
+    return result->address;
   }
   const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
   if (!construct)
@@ -523,8 +532,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
     return std::nullopt;
   // The old memory is freed now; the new one takes its place in the scope.
   Value oldView = old.memref;
-  Value allocation = oldView.getDefiningOp<memref::CastOp>().getSource();
-  memref::DeallocOp::create(b, l, allocation);
+  auto oldCast = oldView.getDefiningOp<memref::CastOp>();
+  memref::DeallocOp::create(b, l, oldCast ? oldCast.getSource() : oldView);
   assert(cleanups.back() == fresh->memref && "the new memory was made last");
   cleanups.pop_back();
   std::replace(cleanups.begin(), cleanups.end(), oldView, fresh->memref);

@@ -2,8 +2,8 @@
 // const and non-const reference parameters, a by-value parameter, vectors
 // of structs and of ints, local vectors (sized, filled, copied, from a list
 // or an iterator range, resized, assigned, one per loop iteration), `[]`,
-// `at`, `size`, `data`, `front`, `back`, range-for, and calls passing
-// vectors on. Reverse and forward mode at -O0 and -O2 against closed forms
+// `at`, `size`, `data`, `front`, `back`, range-for, calls passing vectors
+// on and functions returning them. Reverse and forward mode at -O0 and -O2 against closed forms
 // and central differences.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
@@ -89,6 +89,29 @@ struct Point {
   for (double &v : y)
     v *= 2;
   return weighted(y);
+}
+
+// Functions returning vectors by value (the caller owns and frees the
+// memory), called once, per loop iteration, and as a temporary.
+static std::vector<double> logistic(const std::vector<double> &x) {
+  std::vector<double> y(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    y[i] = 1 / (1 + std::exp(-x[i]));
+  return y;
+}
+static std::vector<double> filled(std::size_t n, double a) {
+  return std::vector<double>(n, a);
+}
+[[ct::differentiable]] double returnedVectors(const std::vector<double> &x,
+                                              double a) {
+  std::vector<double> s = logistic(x);
+  double t = 0;
+  for (int k = 0; k < 2; ++k) {
+    std::vector<double> u = logistic(s);
+    t += u[0] * a;
+  }
+  s = filled(s.size(), a);
+  return t + s[1] * s[0] + logistic(x)[1];
 }
 
 // y_i <- a * y_i^2: in/out memory in a vector.
@@ -182,8 +205,25 @@ static void testCapturedCopy() {
   check::near("capturedCopy d1", dx[1], -8.0, 1e-15);
 }
 
+static void testReturnedVectors() {
+  std::vector<double> x{0.5, -1.0}, dx{0.0, 0.0};
+  double a = 0.3, da = 0;
+  double v = ct::gradient<returnedVectors>(x, a, &dx, &da);
+  check::near("returnedVectors value", v, returnedVectors(x, a), 1e-14);
+  check::near("returnedVectors d a", da,
+              check::centralDifference(
+                  [&](double t) { return returnedVectors(x, t); }, a),
+              1e-7);
+  for (int i = 0; i < 2; ++i)
+    check::near("returnedVectors d x", dx[i],
+                check::differenceAt(x.data(), i,
+                                    [&] { return returnedVectors(x, a); }),
+                1e-7);
+}
+
 int main() {
   testSumOfSquares();
+  testReturnedVectors();
   testCapturedCopy();
   testByValue();
   testScratchWork();
