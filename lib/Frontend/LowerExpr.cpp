@@ -142,9 +142,11 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
       return load(*place, l);
   if (expr->isGLValue())
     return nullptr; // lowerLValue reported it.
-  return unsupported(expr, Twine("the expression '") +
-                               expr->getStmtClassName() +
-                               "' cannot be differentiated");
+  return unsupported(expr, "this expression (of type '" +
+                               expr->getType().getAsString() +
+                               "') cannot be differentiated; compute it "
+                               "outside the differentiable function or "
+                               "rewrite it with plain arithmetic");
 }
 
 Value FunctionLowering::index(Value value, clang::QualType from, Location l) {
@@ -241,8 +243,9 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
                              "code; pass a flag or a count");
   }
   default:
-    return unsupported(expr, Twine("the conversion '") +
-                                 expr->getCastKindName() +
+    return unsupported(expr, "converting '" +
+                                 expr->getSubExpr()->getType().getAsString() +
+                                 "' to '" + expr->getType().getAsString() +
                                  "' cannot be differentiated");
   }
 }

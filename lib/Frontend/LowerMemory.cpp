@@ -400,9 +400,11 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
                                        "differentiable functions; pass an "
                                        "array and a count");
     default:
-      return unsupported<Result>(expr, Twine("the pointer conversion '") +
-                                           cast->getCastKindName() +
-                                           "' cannot be differentiated");
+      return unsupported<Result>(
+          expr, "converting '" + cast->getSubExpr()->getType().getAsString() +
+                    "' to '" + cast->getType().getAsString() +
+                    "' cannot be differentiated: differentiable code uses "
+                    "pointers of one element type per array");
     }
   }
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
@@ -616,8 +618,9 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     copy(dest, *source, layout->size, l);
     return true;
   }
-  unsupported(init, Twine("the initializer '") + init->getStmtClassName() +
-                        "' cannot be differentiated");
+  unsupported(init, "this way of initializing a '" +
+                        init->getType().getAsString() +
+                        "' cannot be differentiated; assign its parts");
   return false;
 }
 

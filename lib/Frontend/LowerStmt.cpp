@@ -210,8 +210,8 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
     enter(block);
     return lowerStmt(label->getSubStmt());
   }
-  unsupported(stmt, Twine("the statement '") + stmt->getStmtClassName() +
-                        "' cannot be differentiated");
+  unsupported(stmt, "this kind of statement cannot be differentiated; move "
+                    "it outside the differentiable function");
 }
 
 void FunctionLowering::lowerScoped(const clang::Stmt *stmt) {

@@ -434,9 +434,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
   auto home = var ? vectorBlocks.find(var) : vectorBlocks.end();
   bool isAssignment = method->isCopyAssignmentOperator() ||
                       method->isMoveAssignmentOperator();
+  const auto *statement = dyn_cast_or_null<clang::Expr>(currentStatement);
   if (home == vectorBlocks.end() || home->second != currentBlock ||
-      strip(cast<clang::Expr>(currentStatement)) != expr ||
-      pinnedVectors.contains(var)) {
+      !statement || strip(statement) != expr || pinnedVectors.contains(var)) {
     if (!isAssignment)
       return unsupported<Result>(
           expr, "a std::vector can change its size only as a statement of "

@@ -120,6 +120,11 @@ done:
   return p[0];
 }
 
+[[ct::differentiable]] double uses_reinterpret(const double *a) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:10: error: converting 'const double *' to 'const float *' cannot be differentiated: differentiable code uses pointers of one element type per array
+  return reinterpret_cast<const float *>(a)[0];
+}
+
 [[ct::differentiable]] double uses_null(const double *a) {
   // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:21: error: null pointers cannot be used in differentiable functions; pass an array and a count
   const double *p = nullptr;
@@ -133,7 +138,7 @@ done:
   return 0;
 }
 
-// CHECK: 19 errors generated.
+// CHECK: 20 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {
