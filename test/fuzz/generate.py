@@ -320,7 +320,7 @@ class Generator:
             ints = [n for n, _ in scope.of("int")] + list(loop_vars)
             if not ints:
                 return
-            self.emit(fn, indent, f"switch (({r.choice(ints)}) % 3) {{")
+            self.emit(fn, indent, f"switch (static_cast<int>({r.choice(ints)}) % 3) {{")
             for label in r.sample(["case 0:", "case 1:", "case -1:", "default:"], 2):
                 # Braces: a case's declarations end with it.
                 self.emit(fn, indent, label + " {")
