@@ -46,24 +46,22 @@ Location ModuleLowering::getLoc(clang::SourceLocation loc) {
 }
 
 void ModuleLowering::error(clang::SourceRange range, const Twine &message) {
+  ++errors;
+  // Inside a library: the calls that led there, up to the user's line. One
+  // error per user call into a library is enough (lowering std::sort fails
+  // in many of its helpers; the user needs the first and the call).
+  SmallVector<std::pair<const clang::FunctionDecl *, clang::SourceLocation>>
+      chain = callChain(range.getBegin());
+  clang::SourceManager &sources = ast.getSourceManager();
+  if (!chain.empty() && !sources.isInSystemHeader(chain.back().second) &&
+      !reportedLibraryCalls.insert(chain.back().second).second)
+    return;
   clang::DiagnosticsEngine &diags = ast.getDiagnostics();
   unsigned id = diags.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0");
   diags.Report(range.getBegin(), id) << message.str() << range;
-  ++errors;
-  noteCallers(range.getBegin());
-}
-
-void ModuleLowering::noteCallers(clang::SourceLocation error) {
-  clang::SourceManager &sources = ast.getSourceManager();
-  if (error.isInvalid() || !sources.isInSystemHeader(error))
-    return;
-  clang::DiagnosticsEngine &diags = ast.getDiagnostics();
-  unsigned id = diags.getCustomDiagID(clang::DiagnosticsEngine::Note,
-                                      "in call to %0 from here");
-  // The inlined bodies first, innermost out, then the callers of the
-  // function lowered on its own, until a call in the user's code.
-  auto note = [&](const clang::FunctionDecl *callee,
-                  clang::SourceLocation at) {
+  unsigned noteId = diags.getCustomDiagID(clang::DiagnosticsEngine::Note,
+                                          "in call to %0 from here");
+  for (auto [callee, at] : chain) {
     const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
     std::string name =
         method && method->getParent()->isLambda()
@@ -73,7 +71,21 @@ void ModuleLowering::noteCallers(clang::SourceLocation error) {
                       ->getQualifiedNameAsString() +
                   "'"
             : "'" + callee->getQualifiedNameAsString() + "'";
-    diags.Report(at, id) << name;
+    diags.Report(at, noteId) << name;
+  }
+}
+
+SmallVector<std::pair<const clang::FunctionDecl *, clang::SourceLocation>>
+ModuleLowering::callChain(clang::SourceLocation error) {
+  SmallVector<std::pair<const clang::FunctionDecl *, clang::SourceLocation>>
+      chain;
+  clang::SourceManager &sources = ast.getSourceManager();
+  if (error.isInvalid() || !sources.isInSystemHeader(error))
+    return chain;
+  // The inlined bodies first, innermost out, then the callers of the
+  // function lowered on its own, until a call in the user's code.
+  auto add = [&](const clang::FunctionDecl *callee, clang::SourceLocation at) {
+    chain.push_back({callee, at});
     return !sources.isInSystemHeader(at);
   };
   const clang::FunctionDecl *function = nullptr;
@@ -81,18 +93,19 @@ void ModuleLowering::noteCallers(clang::SourceLocation error) {
     function = frame.function;
     if (frame.call.isInvalid())
       break;
-    if (note(frame.function, frame.call))
-      return;
+    if (add(frame.function, frame.call))
+      return chain;
   }
   llvm::DenseSet<const clang::FunctionDecl *> seen;
   while (function && seen.insert(function->getCanonicalDecl()).second) {
     auto caller = firstCalls.find(function->getCanonicalDecl());
     if (caller == firstCalls.end())
-      return;
-    if (note(function, caller->second.call))
-      return;
+      break;
+    if (add(function, caller->second.call))
+      break;
     function = caller->second.function;
   }
+  return chain;
 }
 
 bool isAggregate(clang::QualType type) {

@@ -156,8 +156,13 @@ private:
   llvm::SmallVector<Frame> frames;
   /// For each function lowered on its own: its caller and the call.
   llvm::DenseMap<const clang::FunctionDecl *, Frame> firstCalls;
-  /// Notes "in call to 'f' from here" until the user's code.
-  void noteCallers(clang::SourceLocation error);
+  /// For an error inside a system header: each call that led there, from
+  /// the innermost out, ending at the user's own line when there is one.
+  llvm::SmallVector<std::pair<const clang::FunctionDecl *,
+                              clang::SourceLocation>>
+  callChain(clang::SourceLocation error);
+  /// The user's calls into libraries already reported.
+  llvm::DenseSet<clang::SourceLocation> reportedLibraryCalls;
 };
 
 /// Whether objects of `type` are aggregates: arrays and classes, which live

@@ -18,4 +18,12 @@ inline double viaLambda(double x) {
   };
   return f(x);
 }
+// Two problems: the user hears of the first only, at the call.
+inline double twoProblems(double x) {
+  goto first;
+first:
+  goto second;
+second:
+  return x;
+}
 } // namespace library
