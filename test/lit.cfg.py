@@ -100,3 +100,9 @@ if nvidia_smi and os.system(nvidia_smi + " -L > /dev/null 2>&1") == 0:
 
 if config.cotangent_sanitize:
     config.available_features.add("sanitizer")
+    # The sanitized tools share LLVM's bump allocators with the installed,
+    # uninstrumented libMLIR: a slab our code poisons (LLVM's allocator does
+    # that under ASan) is then written by libMLIR's own allocations, which
+    # never unpoison it. Manual poisoning only makes sense in a fully
+    # instrumented build, so it is off here; every other check stays on.
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0"

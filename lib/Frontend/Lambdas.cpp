@@ -60,6 +60,8 @@ FunctionLowering::makeClosure(const clang::LambdaExpr *lambda) {
         capture.getCaptureKind() != clang::LCK_ByCopy)
       continue;
     const auto *captured = cast<clang::VarDecl>(capture.getCapturedVar());
+    if (lambdas.count(captured))
+      continue; // another lambda: called by name, like a by-reference one
     if (captured->getType()->isPointerType()) {
       // A pointer by copy: where it points now (later moves of the
       // variable do not move the lambda's copy).

@@ -68,6 +68,13 @@
   return s;
 }
 
+// A lambda capturing another by copy: x^3 + 4x.
+[[ct::differentiable]] double nestedLambdas(double x) {
+  auto square = [](double t) { return t * t; };
+  auto scaled = [=](double t) { return square(t) * x; };
+  return scaled(x) + scaled(2.0);
+}
+
 int main() {
   using check::near;
   double dx = 0, dy = 0;
@@ -108,5 +115,9 @@ int main() {
   near("copiedCaptures value", v, 6 * 0.25 + 0.5 * 7, 1e-15);
   near("copiedCaptures d/dw", dx, 12 * 0.5 + 7, 1e-15);
   near("copiedCaptures d/dp", dp[1], 0.5, 1e-15);
+  dx = 0;
+  v = ct::gradient<nestedLambdas>(1.5, &dx);
+  near("nestedLambdas value", v, 3.375 + 6.0, 1e-15);
+  near("nestedLambdas d/dx", dx, 3 * 2.25 + 4, 1e-15);
   return check::report();
 }
