@@ -44,8 +44,11 @@ void ReverseEmitter::forwardShadowOf(OpBuilder &b, Operation &op) {
     buildZeroFill(b, op.getLoc(), s);
     level.shadows[result] = s;
   } else if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
+    Value sourceShadow = shadowInReverse(view.getViewSource());
+    if (!sourceShadow)
+      return; // reported
     IRMapping mapping = forwardValues;
-    mapping.map(view.getViewSource(), shadowInReverse(view.getViewSource()));
+    mapping.map(view.getViewSource(), sourceShadow);
     level.shadows[result] = b.clone(op, mapping)->getResult(0);
   }
 }

@@ -1,6 +1,7 @@
 //===- ModuleLowering.cpp - One translation unit's lowering ---------------===//
 
 #include "ModuleLowering.h"
+#include "ChosenPlaces.h"
 #include "CountedLoops.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
@@ -528,6 +529,7 @@ static LogicalResult structure(ModuleOp module) {
     return failure();
   RewritePatternSet patterns(context);
   populateCountedLoopPatterns(patterns);
+  populateChosenPlacePatterns(patterns);
   if (failed(applyPatternsGreedily(module, std::move(patterns))))
     return failure();
   return simplify.run(module);

@@ -19,11 +19,14 @@
 }
 
 // `c ? a : b` as a place: both places, one chosen with selects (memory
-// and offset).
+// and offset). Reading the chosen place at a known offset chooses between
+// the two values instead (ChosenPlaces.cpp); the write goes to the place.
 // CHECK-LABEL: func.func @_Z6chosendd
-// CHECK: %[[LESS:.*]] = arith.cmpf olt
-// CHECK: %[[PLACE:.*]] = arith.select %[[LESS]], %{{.*}}, %{{.*}} : memref<1xf64>
-// CHECK: %[[V:.*]] = memref.load %[[PLACE]]
+// CHECK: %[[A:.*]] = memref.load %[[APLACE:.*]][%c0]
+// CHECK: %[[B:.*]] = memref.load %[[BPLACE:.*]][%c0]
+// CHECK: %[[LESS:.*]] = arith.cmpf olt, %[[A]], %[[B]]
+// CHECK: %[[PLACE:.*]] = arith.select %[[LESS]], %[[APLACE]], %[[BPLACE]] : memref<1xf64>
+// CHECK: %[[V:.*]] = arith.select %[[LESS]], %[[A]], %[[B]] : f64
 // CHECK: %[[W:.*]] = arith.mulf %[[V]]
 // CHECK: memref.store %[[W]], %[[PLACE]]
 [[ct::differentiable]] double chosen(double x, double y) {

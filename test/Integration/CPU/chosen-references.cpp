@@ -68,6 +68,24 @@ double &larger(double &a, double &b) { return a > b ? a : b; }
   return a * b + std::clamp(x, c[0], c[1]);
 }
 
+// The user's own functions returning one of two references, read: the
+// places differ in activity (a constant table, an active local).
+struct Point2 {
+  double x, y;
+};
+static const double &larger(const double &a, const double &b) {
+  return a < b ? b : a;
+}
+static const Point2 &farther(const Point2 &a, const Point2 &b) {
+  return a.x * a.x + a.y * a.y < b.x * b.x + b.y * b.y ? b : a;
+}
+[[ct::differentiable]] double pickedPlaces(double x, const double *c,
+                                           const Point2 *table, double w) {
+  Point2 q{w, 2 * w};
+  const Point2 &r = farther(table[0], q);
+  return larger(c[0], x) * x + r.x * r.y;
+}
+
 int main() {
   using check::near;
   double dx = 0, dy = 0;
@@ -137,6 +155,21 @@ int main() {
   v = ct::gradient<mixedActivity, ct::wrt<0>>(0.75, c, &dx);
   near("mixedActivity value", v, 0.5625 + 0.6, 1e-15);
   near("mixedActivity d/dx", dx, 1.5, 1e-15);
+  // x = 0.75 > c0: larger = x, f = x^2 + (table point 1*1): d/dx = 2x,
+  // d/dw = 0; w = 0.9, x = 0.25: the local point (w, 2w) is farther, f =
+  // 0.5 x + 2 w^2: d/dx = 0.5, d/dw = 4w.
+  const Point2 table[1] = {{1.0, 1.0}};
+  double dw = 0;
+  dx = 0;
+  v = ct::gradient<pickedPlaces, ct::wrt<0, 3>>(0.75, c, table, 0.3, &dx, &dw);
+  near("pickedPlaces value", v, 0.5625 + 1.0, 1e-15);
+  near("pickedPlaces d/dx", dx, 1.5, 1e-15);
+  near("pickedPlaces d/dw", dw, 0.0, 1e-15);
+  dx = dw = 0;
+  v = ct::gradient<pickedPlaces, ct::wrt<0, 3>>(0.25, c, table, 0.9, &dx, &dw);
+  near("pickedPlaces value (other side)", v, 0.125 + 2 * 0.81, 1e-15);
+  near("pickedPlaces d/dx (other side)", dx, 0.5, 1e-15);
+  near("pickedPlaces d/dw (other side)", dw, 3.6, 1e-15);
   near("mixedActivity jvp",
        ct::jvp<mixedActivity, ct::wrt<0>>(0.75, c, 1.0).tangent, 1.5, 1e-15);
   return check::report();

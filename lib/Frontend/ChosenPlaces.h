@@ -1,0 +1,18 @@
+//===- ChosenPlaces.h - Reads of a chosen place choose values ----*- C++ -*-===//
+
+#ifndef COTANGENT_LIB_FRONTEND_CHOSENPLACES_H
+#define COTANGENT_LIB_FRONTEND_CHOSENPLACES_H
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace cotangent::frontend {
+
+/// Rewrites `load (select c, A, B)[k]`, k constant, into
+/// `select c, A[k], B[k]`.
+void populateChosenPlacePatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace cotangent::frontend
+
+#endif // COTANGENT_LIB_FRONTEND_CHOSENPLACES_H
