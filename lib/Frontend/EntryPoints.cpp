@@ -110,6 +110,31 @@ private:
     return ct::VectorViewOp::create(b, loc, type, pointer, offsets->first,
                                     offsets->second);
   }
+  /// viewParameter for a derivative argument of parameter `i`, whose
+  /// primal value is `arg`: a std::vector of another size than the
+  /// parameter's ends the program with a message (it would be read and
+  /// written out of bounds).
+  Value viewDerivative(unsigned i, Value pointer, Value arg) {
+    Value view = viewParameter(i, pointer);
+    clang::QualType object = paramTypes[i].getNonReferenceType();
+    if (object->isPointerType())
+      object = object->getPointeeType();
+    if (ModuleLowering::getVectorElementType(object).isNull())
+      return view;
+    Value differ = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        memref::DimOp::create(b, loc, view, 0),
+        memref::DimOp::create(b, loc, arg, 0));
+    auto check = scf::IfOp::create(b, loc, differ);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(check.thenBlock()->getTerminator());
+    ct::AbortOp::create(b, loc,
+                        "cotangent: the derivative argument of " +
+                            paramNames[i] +
+                            " is a std::vector of another size than the "
+                            "parameter's");
+    return view;
+  }
   /// A fresh buffer of `size` elements of `like`'s element type, zero or a
   /// copy of `source`, typed like `like`; freed by freeScratch.
   Value scratch(MemRefType like, Value size, Value source) {
@@ -217,7 +242,7 @@ SmallVector<Value> EntryBuilder::shadows(ValueRange pointers,
   for (auto [k, i] : llvm::enumerate(active)) {
     Type type = primal.getArgumentTypes()[i];
     if (roles[i] == Role::Memory)
-      result.push_back(viewParameter(i, pointers[k]));
+      result.push_back(viewDerivative(i, pointers[k], args[i]));
     else if (roles[i] == Role::Value)
       // A by-value copy is f's own: its shadow starts at zero and is added
       // to the caller's adjoint afterwards.
@@ -237,7 +262,8 @@ void EntryBuilder::writeBack(ValueRange pointers, ValueRange adjoints,
     }
     Value shadow = shadowValues[nextShadow++];
     if (roles[i] == Role::Value)
-      addInto(viewParameter(i, pointers[k]), shadow, sizeOf(i, args[i]));
+      addInto(viewDerivative(i, pointers[k], args[i]), shadow,
+              sizeOf(i, args[i]));
   }
 }
 
@@ -247,14 +273,15 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
     Type type = primal.getArgumentTypes()[i];
     Value tangent = abi[k];
     if (roles[i] == Role::Memory)
-      tangent = isa<MemRefType>(tangent.getType()) ? tangent
-                                                   : viewParameter(i, tangent);
+      tangent = isa<MemRefType>(tangent.getType())
+                    ? tangent
+                    : viewDerivative(i, tangent, args[i]);
     else if (roles[i] == Role::Value)
       // Forward mode may write the tangent of f's copy; the user's is const.
       tangent = scratch(cast<MemRefType>(type), sizeOf(i, args[i]),
                         isa<MemRefType>(tangent.getType())
                             ? tangent
-                            : viewParameter(i, tangent));
+                            : viewDerivative(i, tangent, args[i]));
     result.push_back(tangent);
   }
   return result;
@@ -427,7 +454,7 @@ void EntryBuilder::build() {
     for (auto [k, i] : llvm::enumerate(active))
       directionArgs.push_back(roles[i] == Role::Scalar
                                   ? extras[k]
-                                  : viewParameter(i, extras[k]));
+                                  : viewDerivative(i, extras[k], args[i]));
     SmallVector<ct::Activity> directionActivities(activities);
     directionActivities.append(m, ct::Activity::Constant);
     ValueRange hv = extras.drop_front(m);

@@ -1,0 +1,25 @@
+// A derivative argument for a std::vector parameter must have the
+// parameter's size: otherwise the derivative would read and write past its
+// end, so the entry point ends the program with a message instead.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O2 %s -o %t
+// RUN: %t | FileCheck %s --check-prefix=SAME
+// RUN: not --crash %t shorter 2>&1 | FileCheck %s --check-prefix=SHORTER
+// SAME: value 2, d/dx0 2
+// SHORTER: cotangent: the derivative argument of parameter 'x' of 'product' is a std::vector of another size than the parameter's
+// SHORTER-NOT: value
+
+#include <cotangent/cotangent.h>
+
+#include <cstdio>
+#include <vector>
+
+[[ct::differentiable]] double product(const std::vector<double> &x) {
+  return x[0] * x[1];
+}
+
+int main(int argc, char **) {
+  std::vector<double> x{1, 2}, dx(argc > 1 ? 1 : 2, 0.0);
+  double v = ct::gradient<product>(x, &dx);
+  std::printf("value %g, d/dx0 %g\n", v, dx[0]);
+}
