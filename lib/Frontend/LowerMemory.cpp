@@ -251,6 +251,13 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
     const clang::ValueDecl *var = ref->getDecl();
     if (auto it = places.find(var); it != places.end())
       return it->second;
+    // A structured binding (`auto [a, b] = pair`): the part it names.
+    if (const auto *binding = dyn_cast<clang::BindingDecl>(var)) {
+      if (const clang::Expr *part = binding->getBinding())
+        return lowerLValue(part);
+      return unsupported<Result>(expr, "this structured binding cannot be "
+                                       "differentiated");
+    }
     if (invalid.count(var))
       return std::nullopt;
     if (pointers.count(var))

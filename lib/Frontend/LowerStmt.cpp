@@ -330,6 +330,12 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   places[var] = *place;
   if (init)
     initialize(init, type, *place);
+  // `auto [a, b] = ...` of a tuple-like type (std::pair): each name is a
+  // reference the compiler declares, bound to get<i> of the object.
+  if (const auto *decomposition = dyn_cast<clang::DecompositionDecl>(var))
+    for (const clang::BindingDecl *binding : decomposition->bindings())
+      if (const clang::VarDecl *holding = binding->getHoldingVar())
+        lowerVarDecl(holding);
 }
 
 void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
