@@ -44,8 +44,17 @@ ModuleLowering::getIteratorElementType(clang::QualType type) {
   bool dereferences = llvm::any_of(record->methods(), [](auto *method) {
     return method->getOverloadedOperator() == clang::OO_Star;
   });
-  return dereferences ? field->getPointeeType().getCanonicalType()
-                      : clang::QualType();
+  // Its pointer must point at the elements themselves (`value_type`):
+  // node-based iterators (std::list's, std::map's) hold a pointer to a
+  // node, and stepping them is not pointer arithmetic.
+  clang::QualType element = field->getPointeeType().getCanonicalType();
+  bool pointsAtElements = false;
+  for (clang::NamedDecl *member :
+       record->lookup(&ast.Idents.get("value_type")))
+    if (const auto *alias = dyn_cast<clang::TypedefNameDecl>(member))
+      pointsAtElements = ast.hasSameUnqualifiedType(
+          alias->getUnderlyingType().getCanonicalType(), element);
+  return dereferences && pointsAtElements ? element : clang::QualType();
 }
 
 std::optional<Address>

@@ -4,6 +4,7 @@
 // RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 2>&1 | FileCheck %s
 #include <algorithm>
 #include <cstring>
+#include <list>
 #include <vector>
 
 struct Model { std::vector<double> weights; };
@@ -88,4 +89,13 @@ struct Overloaded {
   return (const void *)a == (const void *)b ? a[0] : 0.0;
 }
 
-// CHECK: 12 errors generated.
+// Node-based containers and their iterators are not contiguous memory.
+// CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:38: error: parameter 'l' has type 'class std::list<double>', which differentiable code does not support: it owns resources
+[[ct::differentiable]] double listed(const std::list<double> &l) {
+  double s = 0;
+  for (auto it = l.begin(); it != l.end(); ++it)
+    s += *it;
+  return s;
+}
+
+// CHECK: 13 errors generated.
