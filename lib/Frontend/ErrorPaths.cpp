@@ -10,6 +10,8 @@
 
 #include "FunctionLowering.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "clang/AST/Expr.h"
@@ -97,16 +99,28 @@ FunctionLowering::lowerCheckCall(const clang::CallExpr *expr,
   std::optional<std::string> message;
   if (callee->getName() == "__assert_fail")
     message = assertionMessage(expr, ast);
-  if (!message) {
-    clang::PresumedLoc at =
-        ast.getSourceManager().getPresumedLoc(expr->getBeginLoc());
-    message = std::string(at.isValid() ? at.getFilename() : "<unknown>") +
-              ":" + std::to_string(at.isValid() ? at.getLine() : 0) + ": '" +
+  if (!message)
+    message = sourcePosition(expr) + ": '" +
               callee->getQualifiedNameAsString() +
               "' was called in a derivative; aborting";
-  }
   ct::AbortOp::create(b, l, *message);
   return CallResult{};
+}
+
+std::string FunctionLowering::sourcePosition(const clang::Stmt *where) {
+  clang::PresumedLoc at =
+      ast.getSourceManager().getPresumedLoc(where->getBeginLoc());
+  return std::string(at.isValid() ? at.getFilename() : "<unknown>") + ":" +
+         std::to_string(at.isValid() ? at.getLine() : 0);
+}
+
+void FunctionLowering::abortIf(Value condition, const clang::Stmt *where,
+                               const Twine &message) {
+  Location l = loc(where);
+  scf::IfOp check = scf::IfOp::create(b, l, condition);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(check.thenBlock()->getTerminator());
+  ct::AbortOp::create(b, l, (sourcePosition(where) + ": " + message).str());
 }
 
 } // namespace cotangent::frontend

@@ -181,6 +181,8 @@ private:
   /// A temporary holding the value of `expr`, for binding to a reference.
   std::optional<Address> materializeTemporary(const clang::Expr *expr);
   void copy(Address dest, Address source, int64_t size, Location loc);
+  /// The same for a size known at run time: an scf.for.
+  void copy(Address dest, Address source, Value size, Location loc);
   void fillZero(Address dest, const Layout &layout, Location loc);
   /// The address `delta` scalars further.
   Address offsetBy(Address address, Value delta, Location loc);
@@ -242,6 +244,12 @@ private:
   /// the program.
   std::optional<CallResult> lowerCheckCall(const clang::CallExpr *expr,
                                            const clang::FunctionDecl *callee);
+  /// "file:line" of `where`, as the C library's messages start.
+  std::string sourcePosition(const clang::Stmt *where);
+  /// Where `condition` holds, the program prints "file:line: message" and
+  /// aborts (ct.abort), as C++ would throw or assert there.
+  void abortIf(Value condition, const clang::Stmt *where,
+               const llvm::Twine &message);
   /// The address of constant data defined outside the function (a
   /// `constexpr` table, a `static const` local); nullopt after an error.
   std::optional<Address> constantGlobal(const clang::VarDecl *var,
@@ -393,6 +401,10 @@ private:
     std::optional<Address> object;
   };
   std::optional<Callable> callableOf(const clang::Expr *arg);
+  /// The function a Callable calls (a lambda's call operator, a function,
+  /// an object's operator()) and its result type, references stripped.
+  static const clang::FunctionDecl *calleeOf(const Callable &callable);
+  static clang::QualType resultTypeOf(const Callable &callable);
   /// An argument of a Callable: an element in memory, or a value, of
   /// C++ type `type`.
   struct Operand {

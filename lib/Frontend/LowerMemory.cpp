@@ -216,6 +216,16 @@ void FunctionLowering::copy(Address dest, Address source, int64_t size,
   });
 }
 
+void FunctionLowering::copy(Address dest, Address source, Value size,
+                            Location l) {
+  auto loop = scf::ForOp::create(b, l, constantIndex(0, l), size,
+                                 constantIndex(1, l));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value i = loop.getInductionVar();
+  store(load(offsetBy(source, i, l), l), offsetBy(dest, i, l), l);
+}
+
 void FunctionLowering::fillZero(Address dest, const Layout &layout,
                                 Location l) {
   Value zero =

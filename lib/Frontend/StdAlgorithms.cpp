@@ -155,13 +155,24 @@ FunctionLowering::callableOf(const clang::Expr *arg) {
            "object with one (non-template) operator()");
 }
 
+const clang::FunctionDecl *
+FunctionLowering::calleeOf(const Callable &callable) {
+  return callable.closure ? callable.closure->lambda->getCallOperator()
+                          : callable.function;
+}
+
+clang::QualType FunctionLowering::resultTypeOf(const Callable &callable) {
+  return calleeOf(callable)
+      ->getReturnType()
+      .getNonReferenceType()
+      .getCanonicalType();
+}
+
 Value FunctionLowering::invoke(const Callable &callable,
                                ArrayRef<Operand> operands,
                                const clang::CallExpr *where) {
   Location l = loc(where);
-  const clang::FunctionDecl *callee =
-      callable.closure ? callable.closure->lambda->getCallOperator()
-                       : callable.function;
+  const clang::FunctionDecl *callee = calleeOf(callable);
   if (callee->getNumParams() != operands.size())
     return unsupported(where, "the function given to this algorithm takes "
                               "another number of arguments");
@@ -364,10 +375,7 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
     if (out->scalars != 1)
       return unsupported<Result>(expr, "std::transform into elements that "
                                        "are not numbers is not supported");
-    clang::QualType resultType =
-        (f->closure ? f->closure->lambda->getCallOperator() : f->function)
-            ->getReturnType()
-            .getNonReferenceType();
+    clang::QualType resultType = resultTypeOf(*f);
     emitCountedLoop(l, count, [&](Value i) {
       SmallVector<Operand> operands{
           Operand{elementOf(*first, i), nullptr, first->element}};
@@ -411,12 +419,6 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
         memref::AllocaOp::create(b, l, MemRefType::get({1}, init.getType()));
     Address acc{slot, constantIndex(0, l)};
     store(init, acc, l);
-    auto returnOf = [](const Callable &c) {
-      return (c.closure ? c.closure->lambda->getCallOperator() : c.function)
-          ->getReturnType()
-          .getNonReferenceType()
-          .getCanonicalType();
-    };
     emitCountedLoop(l, count, [&](Value i) {
       // The term: *first, or op2(*first1, *first2) (by default their
       // product), in its own type.
@@ -432,7 +434,7 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
                         {Operand{x, nullptr, first->element},
                          Operand{y, nullptr, second->element}},
                         expr);
-          termType = returnOf(*multiply);
+          termType = resultTypeOf(*multiply);
         } else {
           Value a = load(x, l), c = load(y, l);
           termType = commonType(first->element, second->element);
@@ -452,7 +454,7 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
                        Operand{std::nullopt, term, termType}},
                       expr);
         if (next)
-          next = convert(next, returnOf(*combine), accType, l);
+          next = convert(next, resultTypeOf(*combine), accType, l);
       } else {
         // init = init + term, in the usual arithmetic conversions.
         clang::QualType common = commonType(accType, termType);

@@ -16,8 +16,6 @@
 
 #include "FunctionLowering.h"
 
-#include "cotangent/Dialect/CT/IR/CTOps.h"
-
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecordLayout.h"
@@ -200,10 +198,7 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
     Result vector = allocateVector(type, count, range);
     if (!vector)
       return std::nullopt;
-    Value scalars = memref::DimOp::create(b, l, vector->memref, 0);
-    forEachIndex(b, l, scalars, [&](Value i) {
-      store(load(offsetBy(source, i, l), l), offsetBy(*vector, i, l), l);
-    });
+    copy(*vector, source, memref::DimOp::create(b, l, vector->memref, 0), l);
     return vector;
   };
   if (!init)
@@ -279,9 +274,7 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
                             .getResult();
     Result vector = allocateVector(type, count, range);
     if (vector)
-      forEachIndex(b, l, scalars, [&](Value i) {
-        store(load(offsetBy(*begin, i, l), l), offsetBy(*vector, i, l), l);
-      });
+      copy(*vector, *begin, scalars, l);
     return vector;
   }
   if (firstType->isIntegerType() && args.size() <= 2) {
@@ -377,22 +370,11 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
     if (!i)
       return std::nullopt;
     i = index(i, args[0]->getType(), l);
-    if (name == "at") {
+    if (name == "at")
       // C++ throws std::out_of_range; differentiable code has no
       // exceptions, so the program ends with the message it would print.
-      Value outside =
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, i, size);
-      scf::IfOp check = scf::IfOp::create(b, l, outside);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(check.thenBlock()->getTerminator());
-      clang::PresumedLoc at =
-          ast.getSourceManager().getPresumedLoc(expr->getBeginLoc());
-      ct::AbortOp::create(
-          b, l,
-          std::string(at.isValid() ? at.getFilename() : "<unknown>") + ":" +
-              std::to_string(at.isValid() ? at.getLine() : 0) +
-              ": std::vector::at: index out of range");
-    }
+      abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, i, size),
+              expr, "std::vector::at: index out of range");
     return CallResult{nullptr, elementAt(i)};
   }
   if (name == "size")
@@ -452,24 +434,11 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
         b, l, memref::DimOp::create(b, l, source->memref, 0), source->offset);
     Value targetScalars = arith::SubIOp::create(
         b, l, memref::DimOp::create(b, l, target->memref, 0), target->offset);
-    Value differ = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
-                                         sourceScalars, targetScalars);
-    scf::IfOp check = scf::IfOp::create(b, l, differ);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(check.thenBlock()->getTerminator());
-      clang::PresumedLoc at =
-          ast.getSourceManager().getPresumedLoc(expr->getBeginLoc());
-      ct::AbortOp::create(
-          b, l,
-          std::string(at.isValid() ? at.getFilename() : "<unknown>") + ":" +
-              std::to_string(at.isValid() ? at.getLine() : 0) +
-              ": a std::vector assigned inside a loop or branch changed "
-              "its size, which differentiable code does not support");
-    }
-    forEachIndex(b, l, targetScalars, [&](Value i) {
-      store(load(offsetBy(*source, i, l), l), offsetBy(*target, i, l), l);
-    });
+    abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
+                                  sourceScalars, targetScalars),
+            expr, "a std::vector assigned inside a loop or branch changed "
+                  "its size, which differentiable code does not support");
+    copy(*target, *source, targetScalars, l);
     return CallResult{nullptr, target};
   }
   Address old = places.lookup(var);
@@ -511,9 +480,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
                      : constantIndex(0, l);
     Value scalarsPer = constantIndex(element->size, l);
     Value keptScalars = arith::MulIOp::create(b, l, kept, scalarsPer);
-    forEachIndex(b, l, keptScalars, [&](Value i) {
-      store(load(offsetBy(old, i, l), l), offsetBy(*fresh, i, l), l);
-    });
+    copy(*fresh, old, keptScalars, l);
     Value zero = arith::ConstantOp::create(b, l, element->scalar,
                                            b.getZeroAttr(element->scalar));
     forEachIndex(b, l, arith::SubIOp::create(b, l, count, kept), [&](Value j) {

@@ -19,24 +19,7 @@
 #include <limits>
 
 #include "check.h"
-
-// A dual number: value and one directional derivative.
-struct Dual {
-  double v = 0, d = 0;
-  Dual() = default;
-  Dual(double value, double derivative = 0) : v(value), d(derivative) {}
-};
-inline Dual operator+(Dual a, Dual b) { return {a.v + b.v, a.d + b.d}; }
-inline Dual operator-(Dual a, Dual b) { return {a.v - b.v, a.d - b.d}; }
-inline Dual operator-(Dual a) { return {-a.v, -a.d}; }
-inline Dual operator*(Dual a, Dual b) { return {a.v * b.v, a.d * b.v + a.v * b.d}; }
-inline Dual operator/(Dual a, Dual b) {
-  return {a.v / b.v, (a.d * b.v - a.v * b.d) / (b.v * b.v)};
-}
-inline bool operator>(Dual a, Dual b) { return a.v > b.v; }
-inline Dual sqrt(Dual a) { return {std::sqrt(a.v), a.d / (2 * std::sqrt(a.v))}; }
-inline Dual sin(Dual a) { return {std::sin(a.v), std::cos(a.v) * a.d}; }
-inline Dual cos(Dual a) { return {std::cos(a.v), -std::sin(a.v) * a.d}; }
+#include "dual.h"
 
 template <typename T> inline T DotProduct(const T x[3], const T y[3]) {
   return x[0] * y[0] + x[1] * y[1] + x[2] * y[2];

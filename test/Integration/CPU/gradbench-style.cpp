@@ -18,25 +18,7 @@
 #include <vector>
 
 #include "check.h"
-
-// A dual number: value and one directional derivative.
-struct Dual {
-  double v = 0, d = 0;
-  Dual() = default;
-  Dual(double value, double derivative = 0) : v(value), d(derivative) {}
-};
-inline Dual operator+(Dual a, Dual b) { return {a.v + b.v, a.d + b.d}; }
-inline Dual operator-(Dual a, Dual b) { return {a.v - b.v, a.d - b.d}; }
-inline Dual operator*(Dual a, Dual b) { return {a.v * b.v, a.d * b.v + a.v * b.d}; }
-inline Dual operator/(Dual a, Dual b) {
-  return {a.v / b.v, (a.d * b.v - a.v * b.d) / (b.v * b.v)};
-}
-inline Dual &operator+=(Dual &a, Dual b) { return a = a + b; }
-inline Dual &operator*=(Dual &a, Dual b) { return a = a * b; }
-inline bool operator<(Dual a, Dual b) { return a.v < b.v; }
-inline Dual exp(Dual a) { return {std::exp(a.v), std::exp(a.v) * a.d}; }
-inline Dual log(Dual a) { return {std::log(a.v), a.d / a.v}; }
-inline Dual sqrt(Dual a) { return {std::sqrt(a.v), a.d / (2 * std::sqrt(a.v))}; }
+#include "dual.h"
 
 //===--- log-sum-exp ------------------------------------------------------===//
 template <class T> T logsumexp(const std::vector<T> &x) {
