@@ -1,13 +1,17 @@
 // A derivative argument for a std::vector parameter must have the
 // parameter's size: otherwise the derivative would read and write past its
-// end, so the entry point ends the program with a message instead.
+// end, so the entry point ends the program with a message instead. And
+// std::vector::at out of range, which C++ reports with an exception, ends
+// the program with the library's message (differentiable code has none).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O2 %s -o %t
 // RUN: %t | FileCheck %s --check-prefix=SAME
 // RUN: not --crash %t shorter 2>&1 | FileCheck %s --check-prefix=SHORTER
+// RUN: not --crash %t shorter at 2>&1 | FileCheck %s --check-prefix=AT
 // SAME: value 2, d/dx0 2
 // SHORTER: cotangent: the derivative argument of parameter 'x' of 'product' is a std::vector of another size than the parameter's
 // SHORTER-NOT: value
+// AT: vector-size-check.cpp:[[@LINE+12]]: std::vector::at: index out of range
 
 #include <cotangent/cotangent.h>
 
@@ -18,8 +22,16 @@
   return x[0] * x[1];
 }
 
+[[ct::differentiable]] double third(const std::vector<double> &x) {
+  return x.at(2);
+}
+
 int main(int argc, char **) {
   std::vector<double> x{1, 2}, dx(argc > 1 ? 1 : 2, 0.0);
+  if (argc > 2) {
+    std::vector<double> d(2, 0.0);
+    ct::gradient<third>(x, &d);
+  }
   double v = ct::gradient<product>(x, &dx);
   std::printf("value %g, d/dx0 %g\n", v, dx[0]);
 }
