@@ -21,6 +21,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -162,14 +163,34 @@ private:
       memref::DeallocOp::create(b, loc, buffer);
     scratchBuffers.clear();
   }
-  /// `target[i] += source[i]` for i < size.
-  void addInto(Value target, Value source, Value size) {
-    forEach(size, [&](Value i) {
+  /// `target[i] += source[i]` for i < size; only for the slots of
+  /// `dataSlots` when given (the others hold pointers).
+  void addInto(Value target, Value source, Value size,
+               ArrayRef<bool> dataSlots = {}) {
+    auto add = [&](Value i) {
       Value a = memref::LoadOp::create(b, loc, target, i);
       Value d = memref::LoadOp::create(b, loc, source, i);
       Value sum = arith::AddFOp::create(b, loc, a, d);
       memref::StoreOp::create(b, loc, sum, target, i);
-    });
+    };
+    if (dataSlots.empty())
+      return forEach(size, add);
+    for (auto [i, isData] : llvm::enumerate(dataSlots))
+      if (isData)
+        add(index(i));
+  }
+  /// Which slots of by-value parameter `i`'s object hold data, when some
+  /// do not (its indirect fields); empty otherwise.
+  SmallVector<bool> dataSlots(unsigned i) {
+    if (!ModuleLowering::getVectorElementType(paramTypes[i]).isNull())
+      return {};
+    std::optional<Layout> layout = module.tryGetLayout(paramTypes[i]);
+    if (!layout || layout->indirect.empty())
+      return {};
+    SmallVector<bool> isData(layout->size, true);
+    for (const Layout::IndirectField &field : layout->indirect)
+      std::fill_n(isData.begin() + field.slot, field.slots, false);
+    return isData;
   }
   void forEach(Value size, llvm::function_ref<void(Value)> body) {
     scf::ForOp::create(b, loc, index(0), size, index(1), ValueRange{},
@@ -224,7 +245,56 @@ private:
   SmallVector<clang::QualType> paramTypes;
   SmallVector<std::string> paramNames;
   SmallVector<Value> scratchBuffers;
+  /// f's extra arguments: the memory the indirect fields of its parameters'
+  /// objects designate (IndirectFields.cpp), each with its parameter.
+  struct Extra {
+    unsigned owner;
+    Layout::IndirectField field;
+    ct::Activity activity;
+  };
+  SmallVector<Extra> fieldArgs;
+  /// The view of an extra argument, from the pointer to its owner's object
+  /// (or the derivative object, whose fields designate the shadows).
+  Value viewExtra(const Extra &extra, Value object);
+  /// The views of the extras of `activity`, from the objects `objects`
+  /// (one per parameter of `active`, `offset` into it).
+  void appendExtras(SmallVectorImpl<Value> &views, ValueRange objects,
+                    bool derivatives);
 };
+
+Value EntryBuilder::viewExtra(const Extra &extra, Value object) {
+  Type type = primal.getArgumentTypes()[paramTypes.size() +
+                                        (&extra - fieldArgs.data())];
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value field = LLVM::GEPOp::create(
+      b, loc, ptr, b.getI8Type(), object,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(extra.field.byteOffset)});
+  clang::QualType fieldType = extra.field.type.getCanonicalType();
+  if (!ModuleLowering::getVectorElementType(fieldType).isNull()) {
+    std::optional<std::pair<int64_t, int64_t>> offsets =
+        module.getVectorPointerOffsets(fieldType, use);
+    if (offsets)
+      return ct::VectorViewOp::create(b, loc, type, field, offsets->first,
+                                      offsets->second);
+  }
+  // A pointer or reference field: the address it holds.
+  Value pointer = LLVM::LoadOp::create(b, loc, ptr, field);
+  return view(pointer, type);
+}
+
+void EntryBuilder::appendExtras(SmallVectorImpl<Value> &views,
+                                ValueRange objects, bool derivatives) {
+  for (const Extra &extra : fieldArgs) {
+    if (!derivatives) {
+      views.push_back(viewExtra(extra, objects[extra.owner]));
+      continue;
+    }
+    if (extra.activity != ct::Activity::Duplicated)
+      continue;
+    unsigned k = llvm::find(active, extra.owner) - active.begin();
+    views.push_back(viewExtra(extra, objects[k]));
+  }
+}
 
 SmallVector<Value> EntryBuilder::primalArguments(ValueRange abi) {
   SmallVector<Value> args;
@@ -233,6 +303,7 @@ SmallVector<Value> EntryBuilder::primalArguments(ValueRange abi) {
                            !isa<MemRefType>(abi[i].getType())
                        ? viewParameter(i, abi[i])
                        : abi[i]);
+  appendExtras(args, abi, /*derivatives=*/false);
   return args;
 }
 
@@ -241,6 +312,8 @@ SmallVector<Value> EntryBuilder::shadows(ValueRange pointers,
   SmallVector<Value> result;
   for (auto [k, i] : llvm::enumerate(active)) {
     Type type = primal.getArgumentTypes()[i];
+    if (activities[i] != ct::Activity::Duplicated)
+      continue;
     if (roles[i] == Role::Memory)
       result.push_back(viewDerivative(i, pointers[k], args[i]));
     else if (roles[i] == Role::Value)
@@ -249,6 +322,7 @@ SmallVector<Value> EntryBuilder::shadows(ValueRange pointers,
       result.push_back(
           scratch(cast<MemRefType>(type), sizeOf(i, args[i]), nullptr));
   }
+  appendExtras(result, pointers.take_front(active.size()), true);
   return result;
 }
 
@@ -260,10 +334,12 @@ void EntryBuilder::writeBack(ValueRange pointers, ValueRange adjoints,
       accumulate(pointers[k], adjoints[nextAdjoint++]);
       continue;
     }
+    if (activities[i] != ct::Activity::Duplicated)
+      continue;
     Value shadow = shadowValues[nextShadow++];
     if (roles[i] == Role::Value)
       addInto(viewDerivative(i, pointers[k], args[i]), shadow,
-              sizeOf(i, args[i]));
+              sizeOf(i, args[i]), dataSlots(i));
   }
 }
 
@@ -272,6 +348,9 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
   for (auto [k, i] : llvm::enumerate(active)) {
     Type type = primal.getArgumentTypes()[i];
     Value tangent = abi[k];
+    if (roles[i] != Role::Scalar &&
+        activities[i] != ct::Activity::Duplicated)
+      continue;
     if (roles[i] == Role::Memory)
       tangent = isa<MemRefType>(tangent.getType())
                     ? tangent
@@ -284,6 +363,7 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
                             : viewDerivative(i, tangent, args[i]));
     result.push_back(tangent);
   }
+  appendExtras(result, abi.take_front(active.size()), true);
   return result;
 }
 
@@ -334,7 +414,32 @@ void EntryBuilder::build() {
     paramNames.push_back("parameter '" + param->getName().str() + "' of '" +
                          f->getQualifiedNameAsString() + "'");
   }
-  if (primal.getNumArguments() != paramTypes.size() ||
+  // The memory the parameters' pointer, reference and vector fields
+  // designate, and whether each has a derivative (when its parameter has
+  // one and it holds floating-point values).
+  unsigned extraArgument = paramTypes.size();
+  for (auto [i, paramType] : llvm::enumerate(paramTypes)) {
+    clang::QualType object = ModuleLowering::getParameterObject(paramType);
+    if (object.isNull() || !ModuleLowering::getVectorElementType(object)
+                                .isNull() ||
+        !module.getIteratorElementType(object).isNull())
+      continue;
+    std::optional<Layout> layout = module.tryGetLayout(object);
+    if (!layout)
+      continue;
+    for (const Layout::IndirectField &field : layout->indirect) {
+      if (extraArgument >= primal.getNumArguments())
+        break;
+      Type type = primal.getArgumentTypes()[extraArgument++];
+      bool isActive = getRole(paramType) != Role::Constant &&
+                      request.selected[i] &&
+                      ct::getDefaultActivity(type) != ct::Activity::Constant;
+      fieldArgs.push_back({static_cast<unsigned>(i), field,
+                        isActive ? ct::Activity::Duplicated
+                                 : ct::Activity::Constant});
+    }
+  }
+  if (primal.getNumArguments() != paramTypes.size() + fieldArgs.size() ||
       (request.kind != EntryKind::Pullback && request.kind != EntryKind::Jvp &&
        primal.getNumResults() != 1)) {
     module.error(use, "'" + f->getQualifiedNameAsString() +
@@ -347,8 +452,14 @@ void EntryBuilder::build() {
   for (auto [i, paramType] : llvm::enumerate(paramTypes)) {
     Role role = getRole(paramType);
     Type type = primal.getArgumentTypes()[i];
-    if (role != Role::Constant && request.selected[i] &&
-        ct::getDefaultActivity(type) == ct::Activity::Constant) {
+    // Its own data, and the data its fields designate.
+    bool hasFloatingData =
+        ct::getDefaultActivity(type) != ct::Activity::Constant;
+    bool designatesFloatingData = llvm::any_of(fieldArgs, [&](const Extra &e) {
+      return e.owner == i && e.activity == ct::Activity::Duplicated;
+    });
+    if (role != Role::Constant && request.selected[i] && !hasFloatingData &&
+        !designatesFloatingData) {
       module.error(use, paramNames[i] +
                             " points at data without floating-point "
                             "values, so it has no derivative; exclude it "
@@ -359,11 +470,22 @@ void EntryBuilder::build() {
     // viewed) but is constant.
     roles.push_back(role);
     bool isActive = role != Role::Constant && request.selected[i];
-    activities.push_back(!isActive             ? ct::Activity::Constant
+    activities.push_back(!isActive || (role != Role::Scalar &&
+                                       !hasFloatingData)
+                             ? ct::Activity::Constant
                          : role == Role::Scalar ? ct::Activity::Active
                                                 : ct::Activity::Duplicated);
+    // (Active: the caller passes a derivative argument for it.)
     if (isActive)
       active.push_back(i);
+  }
+  for (const Extra &extra : fieldArgs)
+    activities.push_back(extra.activity);
+  if (request.kind == EntryKind::Hvp && !fieldArgs.empty()) {
+    module.error(use, "ct::hvp of a function whose parameters hold "
+                      "pointer, reference or vector fields is not supported "
+                      "yet; pass that memory as parameters of its own");
+    return;
   }
 
   // The entry point's own signature: the header's C ABI.

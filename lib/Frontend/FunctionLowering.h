@@ -287,9 +287,11 @@ private:
   /// (or to `operands`, lowered already, when given) and `captures` (a
   /// lambda's copies) bound over the enclosing names.
   std::optional<CallResult>
-  inlineBody(const clang::CallExpr *expr, const clang::FunctionDecl *callee,
+  inlineBody(const clang::Expr *expr, const clang::FunctionDecl *callee,
              llvm::ArrayRef<const clang::Expr *> args,
-             const Closure *closure, llvm::ArrayRef<Value> operands = {});
+             const Closure *closure, llvm::ArrayRef<Value> operands = {},
+             std::optional<Address> object = std::nullopt,
+             std::optional<Address> dest = std::nullopt);
   unsigned inlineDepth = 0;
   static constexpr unsigned kMaxInlineDepth = 32;
   /// `memcpy`/`memmove(dst, src, bytes)` between typed memory: a copy of
@@ -417,6 +419,30 @@ private:
   Value invoke(const Callable &callable, llvm::ArrayRef<Operand> operands,
                const clang::CallExpr *where);
 
+  //===--- Pointer, reference and vector fields (IndirectFields.cpp) ------===//
+  /// The memory an indirect field designates: for a pointer field its
+  /// value, for a reference or std::vector field the object's address.
+  std::optional<Address> lowerIndirectField(const clang::MemberExpr *expr);
+  /// Makes the indirect field whose slot is at `field` designate `target`
+  /// (its first assignment binds it to target's memory); false after an
+  /// error at `where`.
+  bool bindIndirectField(Address field, Address target,
+                         const clang::Stmt *where);
+  /// Copies the object of `layout` at `source` to `dest`: its data slots,
+  /// and what its indirect fields designate.
+  bool copyObject(Address dest, Address source, const Layout &layout,
+                  const clang::Stmt *where);
+  /// Binds the indirect fields of the object of `type` at `object` to the
+  /// function's extra arguments `args`, consuming them.
+  void bindIndirectArguments(Address object, clang::QualType type,
+                             llvm::ArrayRef<mlir::BlockArgument> &args);
+  /// Whether calls of `callee` are inlined because an object it takes or
+  /// returns has indirect fields (known to the caller only).
+  bool takesIndirectFields(const clang::FunctionDecl *callee);
+  /// Whether the object a parameter of `type` gives access to has
+  /// indirect fields.
+  bool holdsIndirectFields(clang::QualType type);
+
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   void lowerDelete(const clang::CXXDeleteExpr *expr);
@@ -452,6 +478,12 @@ private:
     Address offsetSlot;
   };
   llvm::DenseMap<const clang::ValueDecl *, PointerVariable> pointers;
+  /// The memory indirect fields designate, by the field's slot: the
+  /// object's memref and the slot's offset in it, known when compiling.
+  llvm::DenseMap<std::pair<Value, int64_t>, PointerVariable> indirectFields;
+  /// Pointer parameters to objects with indirect fields: they never move,
+  /// so their fields stay known.
+  llvm::DenseMap<const clang::ValueDecl *, Address> fixedPointers;
   /// Variables whose declaration was an error: uses say nothing more.
   llvm::DenseSet<const clang::ValueDecl *> invalid;
   /// `this` in member functions.

@@ -141,9 +141,10 @@ FunctionLowering::callLambda(const clang::CallExpr *expr,
 }
 
 std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
-    const clang::CallExpr *expr, const clang::FunctionDecl *callee,
-    ArrayRef<const clang::Expr *> args,
-    const Closure *closure, ArrayRef<Value> operands) {
+    const clang::Expr *expr, const clang::FunctionDecl *callee,
+    ArrayRef<const clang::Expr *> args, const Closure *closure,
+    ArrayRef<Value> operands, std::optional<Address> object,
+    std::optional<Address> dest) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   const clang::FunctionDecl *body = nullptr;
@@ -152,19 +153,28 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
                                          "' has no visible body");
   callee = body;
   if (inlineDepth >= kMaxInlineDepth)
-    return unsupported<Result>(expr, "calls that pass lambdas are inlined, "
-                                     "and these nest too deeply (recursion?)");
+    return unsupported<Result>(expr, "calls that pass lambdas, or objects "
+                                     "holding pointers, are inlined, and "
+                                     "these nest too deeply (recursion?)");
   clang::QualType returnType = callee->getReturnType();
   // A function returning the closure it was given (std::for_each): the
   // closure has no value to the caller here.
   const auto *returnedRecord =
       returnType.getNonReferenceType()->getAsCXXRecordDecl();
   bool returnsClosure = returnedRecord && returnedRecord->isLambda();
-  if (isAggregate(returnType) && !returnsClosure && !isIterator(returnType))
+  if (isVector(returnType))
     return unsupported<Result>(expr, "a lambda (or a function given one) "
-                                     "returning an array or a struct is not "
-                                     "supported; return a scalar or write "
-                                     "through a reference");
+                                     "returning a std::vector is not "
+                                     "supported; write through a reference");
+  // An aggregate result is built where the caller wants it.
+  std::optional<Address> result;
+  if (isAggregate(returnType) && !returnsClosure && !isIterator(returnType)) {
+    result = dest ? dest
+                  : allocate(returnType, expr->getSourceRange(),
+                             "this call's result");
+    if (!result)
+      return std::nullopt;
+  }
 
   // The arguments, bound as the body's parameters; closures by name.
   Value zero = constantIndex(0, l);
@@ -184,6 +194,27 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
                                         "differentiable function; define "
                                         "it there");
       lambdas[param] = *closure;
+      continue;
+    }
+    if ((type->isPointerType() || isIterator(type)) &&
+        !holdsIndirectFields(type)) {
+      // A pointer parameter moves within the caller's memory, not a view
+      // of it, so that it compares and binds like the caller's pointers.
+      std::optional<Address> pointer = unpacked(lowerPointer(arg), arg);
+      if (!pointer)
+        return std::nullopt;
+      pointers[param] = {pointer->memref, newIndexSlot(pointer->offset, l)};
+      continue;
+    }
+    if (holdsIndirectFields(type)) {
+      // The caller's object itself, so that its fields stay known.
+      std::optional<Address> place =
+          type->isReferenceType() ? unpacked(lowerLValue(arg), arg)
+          : type->isPointerType() ? lowerPointer(arg)
+                                  : materializeTemporary(arg);
+      if (!place)
+        return std::nullopt;
+      (type->isPointerType() ? fixedPointers : places)[param] = *place;
       continue;
     }
     Value operand = lowerArgument(arg, type);
@@ -219,7 +250,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   Block *current = b.getInsertionBlock();
   Block *continuation = newBlock();
   enter(current);
-  if (!returnType->isVoidType() && !returnsClosure) {
+  if (!returnType->isVoidType() && !returnsClosure && !result) {
     Type type = module.lowerType(returnType.getNonReferenceType(),
                                  expr->getSourceRange(),
                                  "this call's result");
@@ -235,13 +266,21 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   jumps.clear();
   size_t outerReturnCleanups = returnCleanupDepth;
   returnCleanupDepth = cleanups.size();
+  std::optional<Address> outerSelf = self, outerResult = resultAddress;
+  if (object)
+    self = object;
+  resultAddress = result;
   decl = callee;
   returnBlock = continuation;
   ++inlineDepth;
   module.enter(callee, expr->getBeginLoc());
+  if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(callee))
+    lowerConstructorInitializers(ctor);
   lowerStmt(callee->getBody());
   module.leave();
   --inlineDepth;
+  self = outerSelf;
+  resultAddress = outerResult;
   returnCleanupDepth = outerReturnCleanups;
   // Falling off the end of a function that returns a value is undefined.
   SmallVector<Value> undefined;
@@ -264,6 +303,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
       pointers.erase(name);
   }
   enter(continuation);
+  if (result)
+    return CallResult{nullptr, result};
   if (continuation->getNumArguments() == 0)
     return CallResult{};
   if (returnType->isReferenceType() || returnType->isPointerType() ||

@@ -109,7 +109,8 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
       std::optional<Layout> layout = layoutOf(args[0]->getType(), expr);
       if (!source || !target || !layout)
         return std::nullopt;
-      copy(*target, *source, layout->size, l);
+      if (!copyObject(*target, *source, *layout, expr))
+        return std::nullopt;
       return CallResult{nullptr, target};
     }
     object = lowerLValue(args[0]);
@@ -179,6 +180,10 @@ FunctionLowering::emitCall(const clang::Expr *expr,
                                      "differentiated; move the call (I/O, "
                                      "logging) outside the differentiable "
                                      "function");
+  // Objects holding pointers are known to the caller only: the callee's
+  // body, in place.
+  if (takesIndirectFields(callee))
+    return inlineBody(expr, callee, args, nullptr, {}, object, dest);
   SmallVector<Value> operands;
   if (object)
     operands.push_back(materialize(*object, l));
@@ -269,8 +274,7 @@ bool FunctionLowering::lowerConstruct(const clang::CXXConstructExpr *expr,
     std::optional<Address> source = lowerLValue(expr->getArg(0));
     if (!source)
       return false;
-    copy(dest, *source, layout->size, l);
-    return true;
+    return copyObject(dest, *source, *layout, expr);
   }
   if (expr->requiresZeroInitialization())
     fillZero(dest, *layout, l);

@@ -72,6 +72,9 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
                                const clang::Stmt *where) {
   Location l = loc(where);
   Address place = offsetBy(object, module.getFieldOffset(field), l);
+  clang::QualType type = field->getType();
+  if (type->isPointerType() || type->isReferenceType() || isVector(type))
+    return place; // an indirect field's first slot
   // An integer field among wider slots: its bytes in the slot.
   std::optional<Layout> record =
       layoutOf(ast.getCanonicalTagType(field->getParent()), where);
@@ -172,6 +175,14 @@ std::optional<Address> FunctionLowering::allocate(clang::QualType type,
   std::optional<Layout> layout = module.getLayout(type, range, what);
   if (!layout)
     return std::nullopt;
+  if (llvm::any_of(layout->indirect, [](const Layout::IndirectField &field) {
+        return isVector(field.type);
+      })) {
+    module.error(range, "a struct holding a std::vector can be a parameter "
+                        "of a differentiable function, but not created in "
+                        "one yet; create it outside and pass it");
+    return std::nullopt;
+  }
   // At the function entry, so that SROA and mem2reg see every slot.
   Location l = module.getLoc(range.getBegin());
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
@@ -308,6 +319,8 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
     if (!field)
       return unsupported<Result>(expr, "this member cannot be used in "
                                        "differentiable functions");
+    if (field->getType()->isReferenceType() || isVector(field->getType()))
+      return lowerIndirectField(member);
     std::optional<Address> base = member->isArrow()
                                       ? lowerPointer(member->getBase())
                                       : lowerLValue(member->getBase());
@@ -429,7 +442,12 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
       return std::nullopt;
     if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
       return Address{it->second.memref, load(it->second.offsetSlot, l)};
+    if (auto it = fixedPointers.find(ref->getDecl()); it != fixedPointers.end())
+      return it->second;
   }
+  if (const auto *member = dyn_cast<clang::MemberExpr>(expr);
+      member && isa<clang::FieldDecl>(member->getMemberDecl()))
+    return lowerIndirectField(member);
   if (isa<clang::CXXThisExpr>(expr))
     return self;
   if (const auto *allocation = dyn_cast<clang::CXXNewExpr>(expr))
@@ -492,9 +510,25 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
   Location l = loc(expr);
   const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr->getLHS()));
   auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
+  if (const auto *member = dyn_cast<clang::MemberExpr>(strip(expr->getLHS()));
+      member && expr->getOpcode() == clang::BO_Assign) {
+    // A pointer field: it designates what the right side points to.
+    std::optional<Address> pointer = lowerPointer(expr->getRHS());
+    std::optional<Address> object =
+        member->isArrow() ? lowerPointer(member->getBase())
+                          : lowerLValue(member->getBase());
+    const auto *field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+    if (!pointer || !object || !field)
+      return std::nullopt;
+    if (!bindIndirectField(
+            offsetBy(*object, module.getFieldOffset(field), l), *pointer,
+            expr))
+      return std::nullopt;
+    return pointer;
+  }
   if (it == pointers.end())
-    return unsupported<Result>(expr, "only pointer variables can be "
-                                     "assigned");
+    return unsupported<Result>(expr, "only pointer variables and fields "
+                                     "can be assigned");
   std::optional<Address> pointer;
   Address slot = it->second.offsetSlot;
   if (expr->getOpcode() == clang::BO_Assign) {
@@ -529,6 +563,18 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
 
 bool FunctionLowering::initialize(const clang::Expr *init,
                                   clang::QualType type, Address dest) {
+  // A pointer or reference field: what it designates.
+  if (type->isPointerType() || type->isReferenceType()) {
+    std::optional<Address> target = type->isPointerType()
+                                        ? lowerPointer(init)
+                                        : lowerLValue(init);
+    return target && bindIndirectField(dest, *target, init);
+  }
+  if (isVector(type))
+    return unsupported<bool>(init, "a struct holding a std::vector can be "
+                                   "a parameter of a differentiable "
+                                   "function, but not created in one yet; "
+                                   "create it outside and pass it");
   if (isAggregate(type.getCanonicalType()))
     return initializeAggregate(init, dest);
   Value value = lowerRValue(init);
@@ -564,8 +610,7 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     std::optional<Layout> layout = layoutOf(type, init);
     if (!from || !layout)
       return false;
-    copy(dest, *from, layout->size, l);
-    return true;
+    return copyObject(dest, *from, *layout, init);
   }
   if (isa<clang::ImplicitValueInitExpr>(init)) {
     std::optional<Layout> layout = layoutOf(type, init);
@@ -583,6 +628,8 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
         return initialize(list->getInit(next++), partType, at);
       if (const clang::Expr *filler = list->getArrayFiller())
         return initialize(filler, partType, at);
+      if (partType->isPointerType())
+        return true; // a null pointer field: never followed
       std::optional<Layout> layout = layoutOf(partType, init);
       if (layout)
         fillZero(at, *layout, l);
@@ -632,8 +679,7 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     std::optional<Layout> layout = layoutOf(type, init);
     if (!source || !layout)
       return false;
-    copy(dest, *source, layout->size, l);
-    return true;
+    return copyObject(dest, *source, *layout, init);
   }
   unsupported(init, "this way of initializing a '" +
                         init->getType().getAsString() +

@@ -35,8 +35,25 @@ void FunctionLowering::lower() {
     bindParameter(param, args.front(), fnLoc);
     args = args.drop_front();
   }
-  if (!args.empty())
+  clang::QualType returnType = decl->getReturnType();
+  if (isAggregate(returnType) && !isIterator(returnType) &&
+      !isVector(returnType)) {
     resultAddress = Address{args.front(), zero};
+    args = args.drop_front();
+  }
+  if (self)
+    bindIndirectArguments(*self, cast<clang::CXXMethodDecl>(decl)->getThisType(),
+                          args);
+  for (const clang::ParmVarDecl *param : decl->parameters()) {
+    std::optional<Address> object;
+    if (auto known = places.find(param); known != places.end())
+      object = known->second;
+    else if (auto fixed = fixedPointers.find(param);
+             fixed != fixedPointers.end())
+      object = fixed->second;
+    if (object)
+      bindIndirectArguments(*object, param->getType(), args);
+  }
 
   returnBlock = newBlock();
   for (Type type : function.getFunctionType().getResults())
@@ -72,6 +89,8 @@ void FunctionLowering::bindParameter(const clang::ParmVarDecl *param,
   if (type->isReferenceType() || (isAggregate(type) && !isIterator(type))) {
     // A by-value aggregate is the caller's copy, ours to change.
     places[param] = Address{arg, zero};
+  } else if (type->isPointerType() && holdsIndirectFields(type)) {
+    fixedPointers[param] = Address{arg, zero};
   } else if (type->isPointerType() || isIterator(type)) {
     pointers[param] = {arg, newIndexSlot(zero, l)};
   } else {
@@ -635,7 +654,8 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
               allocate(varType, var->getSourceRange(), "the loop variable");
           if (!copyPlace)
             return;
-          copy(*copyPlace, element, elementLayout->size, l);
+          if (!copyObject(*copyPlace, element, *elementLayout, stmt))
+            return;
           places[var] = *copyPlace;
         }
         lowerScoped(stmt->getBody());

@@ -47,6 +47,11 @@ Location ModuleLowering::getLoc(clang::SourceLocation loc) {
 }
 
 void ModuleLowering::error(clang::SourceRange range, const Twine &message) {
+  if (quiet)
+    return;
+  // A signature is checked wherever the function is met; say it once.
+  if (!reported.insert({range.getBegin(), message.str()}).second)
+    return;
   ++errors;
   // Inside a library: the calls that led there, up to the user's line. One
   // error per user call into a library is enough (lowering std::sort fails
@@ -119,6 +124,43 @@ MemRefType getPointerType(Type scalar) {
       StridedLayoutAttr::get(scalar.getContext(), ShapedType::kDynamic, {1}));
 }
 
+/// Whether every slot of `layout` belongs to an indirect field.
+static bool isDataless(const Layout &layout) {
+  int64_t slots = 0;
+  for (const Layout::IndirectField &field : layout.indirect)
+    slots += field.slots;
+  return slots == layout.size;
+}
+
+/// Whether destroying an object of `record` does nothing but destroy its
+/// std::vector parts (whose memory the lowering frees).
+static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
+  if (record->hasTrivialDestructor())
+    return true;
+  if (!ModuleLowering::getVectorElementType(
+           record->getASTContext().getCanonicalTagType(record))
+           .isNull())
+    return true;
+  if (const clang::CXXDestructorDecl *dtor = record->getDestructor();
+      dtor && dtor->isUserProvided())
+    return false;
+  auto partIsFine = [](clang::QualType type) {
+    const clang::CXXRecordDecl *part =
+        type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+    return !part || isDestroyedByParts(part);
+  };
+  for (const clang::CXXBaseSpecifier &base : record->bases())
+    if (!partIsFine(base.getType()))
+      return false;
+  return llvm::all_of(record->fields(), [&](const clang::FieldDecl *field) {
+    return partIsFine(field->getType());
+  });
+}
+
+/// Arrays of structs holding pointers are unrolled into this many pointers
+/// at most.
+static constexpr int64_t kMaxIndirectFields = 256;
+
 static constexpr llvm::StringLiteral kSupportedTypes =
     "use float or double scalars, integers, arrays and structs of them, or "
     "pointers and references to those";
@@ -170,7 +212,23 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
     int64_t count = array->getSize().getZExtValue();
     if (count == 0)
       return unsupported("arrays need at least one element");
-    return Layout{element->scalar, element->scalarType, element->size * count};
+    Layout layout{element->scalar, element->scalarType, element->size * count,
+                  {}};
+    if (!element->indirect.empty()) {
+      if (count * element->indirect.size() > kMaxIndirectFields)
+        return unsupported("it holds more than " +
+                           Twine(kMaxIndirectFields) +
+                           " pointers, references or vectors; pass them as "
+                           "parameters");
+      int64_t elementBytes = ast.getTypeSize(array->getElementType()) / 8;
+      for (int64_t i = 0; i < count; ++i)
+        for (Layout::IndirectField field : element->indirect) {
+          field.slot += i * element->size;
+          field.byteOffset += i * elementBytes;
+          layout.indirect.push_back(field);
+        }
+    }
+    return layout;
   }
   if (!getVectorElementType(type).isNull())
     return unsupported("a std::vector can be a parameter or a local variable "
@@ -187,8 +245,17 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
                        "differentiable function");
   if (record->isUnion())
     return unsupported("unions cannot be differentiated; use a struct");
-  // The parts of the record: non-empty bases, then fields.
-  SmallVector<std::pair<clang::QualType, clang::SourceRange>> parts;
+  // The parts of the record: non-empty bases, then fields, each with its
+  // byte offset. Pointer, reference and std::vector fields are indirect:
+  // they designate memory, they do not hold data.
+  struct Part {
+    clang::QualType type;
+    clang::SourceRange range;
+    int64_t byteOffset;
+  };
+  SmallVector<Part> parts;
+  SmallVector<Layout::IndirectField> indirectFields; // slots set below
+  const clang::ASTRecordLayout &recordLayout = ast.getASTRecordLayout(record);
   if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
     if (cxx->isLambda())
       return unsupported("a lambda can be called, or passed to a function, "
@@ -199,25 +266,39 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
                          "them");
     if (cxx->getNumVBases())
       return unsupported("it has virtual base classes");
-    for (const clang::FieldDecl *field : cxx->fields())
-      if (!getVectorElementType(field->getType()).isNull())
-        return unsupported("its field '" + field->getName() +
-                           "' is a std::vector, which differentiable structs "
-                           "cannot hold yet; pass the vector as a parameter "
-                           "of its own");
-    if (!cxx->hasTrivialDestructor())
+    if (!isDestroyedByParts(cxx))
       return unsupported("it owns resources (it has a destructor); pass "
                          "its data as a pointer and a size");
-    for (const clang::CXXBaseSpecifier &base : cxx->bases())
-      if (!base.getType()->getAsCXXRecordDecl()->isEmpty())
-        parts.push_back({base.getType(), base.getSourceRange()});
+    for (const clang::CXXBaseSpecifier &base : cxx->bases()) {
+      const clang::CXXRecordDecl *baseDecl = base.getType()->getAsCXXRecordDecl();
+      if (!baseDecl->isEmpty())
+        parts.push_back({base.getType(), base.getSourceRange(),
+                         recordLayout.getBaseClassOffset(baseDecl).getQuantity()});
+    }
   }
   for (const clang::FieldDecl *field : record->fields()) {
     if (field->isBitField())
       return unsupported("field '" + field->getName() + "' is a bit-field");
-    parts.push_back({field->getType(), field->getSourceRange()});
+    int64_t byteOffset =
+        recordLayout.getFieldOffset(field->getFieldIndex()) / 8;
+    clang::QualType fieldType = field->getType().getCanonicalType();
+    if (fieldType->isPointerType() || fieldType->isReferenceType() ||
+        !getVectorElementType(fieldType).isNull()) {
+      clang::QualType pointee = fieldType->getPointeeType();
+      if (!pointee.isNull() &&
+          (pointee->isPointerType() || pointee->isReferenceType() ||
+           pointee->isFunctionType() || pointee->isVoidType()))
+        return unsupported("its field '" + field->getName() + "' has type '" +
+                           field->getType().getAsString() +
+                           "'; a field can point to or refer to numbers, "
+                           "arrays and structs, not to pointers or "
+                           "functions");
+      indirectFields.push_back({0, 0, byteOffset, field->getType()});
+      continue;
+    }
+    parts.push_back({field->getType(), field->getSourceRange(), byteOffset});
   }
-  if (parts.empty()) {
+  if (parts.empty() && indirectFields.empty()) {
     // An empty class (a functor, a tag) is one byte, as in C++: nothing
     // in it is differentiated.
     if (record->field_empty())
@@ -225,22 +306,21 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
     return unsupported("it has no fields");
   }
   // The record's slots have the type of its floating-point parts (or, with
-  // none, of its widest integer part); integer and bool fields of other
-  // types are packed into the slot that holds their bytes (PackedFields.cpp).
+  // none, of its widest integer part; with only indirect fields, 64-bit
+  // integers); integer and bool fields of other types are packed into the
+  // slot that holds their bytes (PackedFields.cpp).
   SmallVector<Layout> partLayouts;
   std::optional<Layout> layout;
-  for (auto [partType, partRange] : parts) {
-    clang::QualType canonical = partType.getCanonicalType();
-    if (canonical->isPointerType() || canonical->isReferenceType())
-      return unsupported("it has a field of type '" + partType.getAsString() +
-                         "'; differentiable structs hold their data, pass "
-                         "pointers as parameters instead");
-    std::optional<Layout> part =
-        getLayout(partType, partRange,
+  for (const Part &part : parts) {
+    std::optional<Layout> own =
+        getLayout(part.type, part.range,
                   "a field of '" + type.getAsString() + "'");
-    if (!part)
+    if (!own)
       return std::nullopt;
-    partLayouts.push_back(*part);
+    partLayouts.push_back(*own);
+    // A struct of pointers only fits slots of any type.
+    if (isDataless(*own))
+      continue;
     auto better = [&](const Layout &candidate) {
       if (!layout)
         return true;
@@ -250,31 +330,49 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
       return candidate.scalar.getIntOrFloatBitWidth() >
              layout->scalar.getIntOrFloatBitWidth();
     };
-    if (better(*part))
-      layout = Layout{part->scalar, part->scalarType, 0};
+    if (better(*own))
+      layout = Layout{own->scalar, own->scalarType, 0, {}};
   }
-  for (auto [part, typeAndRange] : llvm::zip_equal(partLayouts, parts)) {
-    if (part.scalar == layout->scalar)
+  if (!layout)
+    layout = Layout{IntegerType::get(context, 64), ast.LongLongTy, 0, {}};
+  uint64_t slotBits = ast.getTypeSize(layout->scalarType);
+  for (auto [own, part] : llvm::zip_equal(partLayouts, parts)) {
+    // The indirect fields of a struct or an array of structs inside.
+    for (const Layout::IndirectField &inner : own.indirect)
+      indirectFields.push_back({0, 0, part.byteOffset + inner.byteOffset,
+                                inner.type});
+    if (own.scalar == layout->scalar || isDataless(own))
       continue;
-    if (isa<FloatType>(part.scalar))
+    if (isa<FloatType>(own.scalar))
       return unsupported("its fields mix '" +
                          layout->scalarType.getAsString() + "' and '" +
-                         part.scalarType.getAsString() +
+                         own.scalarType.getAsString() +
                          "'; a differentiable struct has one floating-point "
                          "type");
-    if (part.size != 1 || !typeAndRange.first->isScalarType())
-      return unsupported("its '" + typeAndRange.first.getAsString() +
+    if (own.size != 1 || !part.type->isScalarType())
+      return unsupported("its '" + part.type.getAsString() +
                          "' part, an array or struct of integers among "
                          "fields of type '" + layout->scalarType.getAsString() +
                          "', is not supported; use single integer fields "
                          "or an array of '" +
                          layout->scalarType.getAsString() + "'");
   }
-  uint64_t slotBits = ast.getTypeSize(layout->scalarType);
   if (ast.getTypeSize(type) % slotBits != 0)
     return unsupported("its size is not a multiple of its '" +
                        layout->scalarType.getAsString() + "' slots");
   layout->size = ast.getTypeSize(type) / slotBits;
+  for (Layout::IndirectField &field : indirectFields) {
+    uint64_t bits = ast.getTypeSize(field.type.getNonReferenceType());
+    if (field.type->isReferenceType())
+      bits = ast.getTypeSize(ast.VoidPtrTy);
+    if ((field.byteOffset * 8) % slotBits != 0 || bits % slotBits != 0)
+      return unsupported("its pointer, reference or vector fields do not "
+                         "fill whole '" + layout->scalarType.getAsString() +
+                         "' slots");
+    field.slot = field.byteOffset * 8 / slotBits;
+    field.slots = bits / slotBits;
+  }
+  layout->indirect = std::move(indirectFields);
   return layout;
 }
 
@@ -398,6 +496,18 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
                      getVectorElementType(returnType).isNull();
     (byAddress ? inputs : results).push_back(type);
   }
+  // The memory the indirect fields of the object and of the parameters
+  // designate (IndirectFields.cpp).
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
+      method && method->isInstance() &&
+      !appendIndirectTypes(method->getThisType(), decl->getSourceRange(),
+                           "the object of '" + decl->getNameAsString() + "'",
+                           inputs))
+    return nullptr;
+  for (const clang::ParmVarDecl *param : decl->parameters())
+    if (!appendIndirectTypes(param->getType(), param->getSourceRange(),
+                             "parameter '" + param->getName() + "'", inputs))
+      return nullptr;
   std::string name = mangle(decl);
   OpBuilder builder(getContext());
   builder.setInsertionPointToEnd(module.getBody());

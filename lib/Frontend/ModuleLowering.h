@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <memory>
+#include <set>
 #include <optional>
 
 namespace cotangent::frontend {
@@ -33,6 +34,17 @@ struct Layout {
   mlir::Type scalar;
   clang::QualType scalarType;
   int64_t size;
+  /// Fields that are not data but designate memory elsewhere: pointers,
+  /// references and std::vectors (IndirectFields.cpp). Their slots are
+  /// never read or written as scalars; the memory they designate is known
+  /// to the lowering beside the object.
+  struct IndirectField {
+    int64_t slot;       // first slot, from the object's start
+    int64_t slots;      // how many slots the field covers
+    int64_t byteOffset; // from the object's start, in the C++ layout
+    clang::QualType type; // the field's type
+  };
+  llvm::SmallVector<IndirectField, 0> indirect;
 };
 
 class ModuleLowering {
@@ -65,6 +77,14 @@ public:
   /// their bodies declare in turn.
   void lowerPending();
 
+  /// The layout of `type`, or nullopt if it has none (reporting nothing).
+  std::optional<Layout> tryGetLayout(clang::QualType type) {
+    bool wasQuiet = quiet;
+    quiet = true;
+    std::optional<Layout> layout = getLayout(type, {}, "");
+    quiet = wasQuiet;
+    return layout;
+  }
   /// The layout of `type`, or nullopt after reporting `what` at `range` as
   /// unsupported.
   std::optional<Layout> getLayout(clang::QualType type,
@@ -94,6 +114,16 @@ public:
   mlir::MemRefType getVectorType(clang::QualType vector,
                                  clang::SourceRange range,
                                  const llvm::Twine &what);
+
+  /// The object a parameter of `type` gives access to (the pointee of a
+  /// pointer or reference, a by-value aggregate); null for scalars.
+  static clang::QualType getParameterObject(clang::QualType type);
+  /// The memrefs a function receives, after its declared parameters, for
+  /// the indirect fields of the object a parameter of `type` gives access
+  /// to (IndirectFields.cpp); false after an error.
+  bool appendIndirectTypes(clang::QualType type, clang::SourceRange range,
+                           const llvm::Twine &what,
+                           llvm::SmallVectorImpl<mlir::Type> &types);
 
   /// The element type a standard library iterator over contiguous memory
   /// (std::vector's) steps through; null for every other type
@@ -153,6 +183,10 @@ private:
   llvm::DenseMap<const clang::VarDecl *, mlir::memref::GlobalOp>
       constantGlobals;
   unsigned errors = 0;
+  /// Set while asking whether a layout exists: errors are not reported.
+  bool quiet = false;
+  /// The errors reported, so that none is reported twice.
+  std::set<std::pair<clang::SourceLocation, std::string>> reported;
   llvm::SmallVector<Frame> frames;
   /// For each function lowered on its own: its caller and the call.
   llvm::DenseMap<const clang::FunctionDecl *, Frame> firstCalls;

@@ -196,7 +196,8 @@ Value FunctionLowering::invoke(const Callable &callable,
             allocate(operand.type, where->getSourceRange(), "this argument");
         if (!layout || !copyPlace)
           return nullptr;
-        copy(*copyPlace, *place, layout->size, l);
+        if (!copyObject(*copyPlace, *place, *layout, where))
+          return nullptr;
         place = copyPlace;
       }
       lowered.push_back(materialize(*place, l));

@@ -103,6 +103,13 @@ MemRefType ModuleLowering::getVectorType(clang::QualType vector,
     return nullptr;
   }
   std::optional<Layout> layout = getLayout(element, range, what);
+  if (layout && !layout->indirect.empty()) {
+    error(range, what + " is a vector of '" + element.getAsString() +
+                     "', which holds pointers, references or vectors; "
+                     "differentiable code follows those only in structs "
+                     "and arrays of a size known when compiling");
+    return nullptr;
+  }
   return layout ? getPointerType(layout->scalar) : nullptr;
 }
 

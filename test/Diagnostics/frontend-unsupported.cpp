@@ -15,7 +15,7 @@ struct Shape {
   double size;
   virtual double area() const { return size * size; }
 };
-struct Node { double value; const double *next; };
+struct Rows { double value; const double **rows; };
 union Bits { double d; long i; };
 
 // Signatures are checked when the functions are found, before any body.
@@ -39,9 +39,10 @@ union Bits { double d; long i; };
   return shape.area();
 }
 
-[[ct::differentiable]] double uses_pointer_field(const Node &node) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:50: error: parameter 'node' has type 'struct Node', which differentiable code does not support: it has a field of type 'const double *'; differentiable structs hold their data, pass pointers as parameters instead
-  return node.value;
+[[ct::differentiable]] double uses_pointer_field(const Rows &rows) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:50: error: parameter 'rows' has type 'struct Rows', which differentiable code does not support: its field 'rows' has type 'const double **'; a field can point to or refer to numbers, arrays and structs, not to pointers or functions
+  // CHECK-NOT: parameter 'rows' has type
+  return rows.value;
 }
 
 [[ct::differentiable]] double uses_goto(double x) {

@@ -10,7 +10,7 @@
 // user3's, then user's.)
 [[ct::differentiable]] double user2(double x) {
   // CHECK: library.h:15:5: error: 'goto' cannot be differentiated
-  // CHECK-NEXT: library.h:19:11: note: in call to a lambda in 'library::viaLambda' from here
+  // CHECK-NEXT: library.h:19:10: note: in call to a lambda in 'library::viaLambda' from here
   // CHECK-NEXT: system-header-notes.cpp:[[@LINE+1]]:10: note: in call to 'library::viaLambda' from here
   return library::viaLambda(x);
 }

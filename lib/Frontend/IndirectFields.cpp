@@ -1,0 +1,247 @@
+//===- IndirectFields.cpp - Pointer, reference and vector fields ----------===//
+//
+// A struct's pointer, reference and std::vector fields designate memory
+// elsewhere (a Ceres functor's `const double* x_`, a model's weights held
+// by pointer). In the IR an object is its data slots; the slots of such a
+// field are never read or written as numbers. Instead the lowering keeps,
+// beside each object it knows, the memory each of its indirect fields
+// designates, as it does for pointer variables: the memref (fixed at the
+// field's first assignment) and a slot for the offset. The object is known
+// by its memref and its offset there, a constant:
+//  * a parameter of the function differentiated gets one extra argument
+//    per indirect field, which the entry points view at the field's offset
+//    in the caller's object (and in the derivative object, whose fields
+//    designate the shadows, as the caller sets them);
+//  * calls taking or returning such objects are inlined, so the callee
+//    sees the caller's objects;
+//  * a local object's fields are bound where they are initialized or
+//    assigned, and copies of an object copy what its fields designate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+clang::QualType ModuleLowering::getParameterObject(clang::QualType type) {
+  type = type.getCanonicalType();
+  if (type->isReferenceType() || type->isPointerType())
+    return type->getPointeeType();
+  return isAggregate(type) ? type : clang::QualType();
+}
+
+bool ModuleLowering::appendIndirectTypes(clang::QualType type,
+                                         clang::SourceRange range,
+                                         const Twine &what,
+                                         SmallVectorImpl<Type> &types) {
+  clang::QualType object = getParameterObject(type);
+  if (object.isNull() || !getVectorElementType(object).isNull() ||
+      !getIteratorElementType(object).isNull())
+    return true;
+  std::optional<Layout> layout = getLayout(object, range, what);
+  if (!layout)
+    return false;
+  for (const Layout::IndirectField &field : layout->indirect) {
+    clang::QualType fieldType = field.type.getCanonicalType();
+    Type memory;
+    if (!getVectorElementType(fieldType).isNull()) {
+      memory = getVectorType(fieldType, range, what);
+    } else if (std::optional<Layout> pointee =
+                   getLayout(fieldType->getPointeeType(), range, what)) {
+      if (!pointee->indirect.empty()) {
+        error(range, what + " points, through a field of type '" +
+                         field.type.getAsString() +
+                         "', to an object holding pointers, references or "
+                         "vectors itself; differentiable code follows one "
+                         "level of them");
+        return false;
+      }
+      memory = getPointerType(pointee->scalar);
+    }
+    if (!memory)
+      return false;
+    types.push_back(memory);
+  }
+  return true;
+}
+
+namespace {
+/// `offset` when the lowering computed it from constants only (a field's
+/// offset, an element at a constant index).
+std::optional<int64_t> staticOffset(Value offset) {
+  if (std::optional<int64_t> constant = getConstantIntValue(offset))
+    return constant;
+  Operation *op = offset.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(op))
+    return staticOffset(op->getOperand(0));
+  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op))
+    return std::nullopt;
+  std::optional<int64_t> lhs = staticOffset(op->getOperand(0));
+  std::optional<int64_t> rhs = staticOffset(op->getOperand(1));
+  if (!lhs || !rhs)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(op))
+    return *lhs + *rhs;
+  if (isa<arith::SubIOp>(op))
+    return *lhs - *rhs;
+  return *lhs * *rhs;
+}
+} // namespace
+
+bool FunctionLowering::holdsIndirectFields(clang::QualType type) {
+  clang::QualType object = ModuleLowering::getParameterObject(type);
+  if (object.isNull() || isVector(object) || isIterator(object) ||
+      object->isDependentType() || object->isIncompleteType() ||
+      object->isVoidType() || object->isFunctionType())
+    return false;
+  std::optional<Layout> layout = module.tryGetLayout(object);
+  return layout && !layout->indirect.empty();
+}
+
+bool FunctionLowering::takesIndirectFields(const clang::FunctionDecl *callee) {
+  auto holdsIndirect = [&](clang::QualType type) {
+    return holdsIndirectFields(type);
+  };
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+      method && method->isInstance() &&
+      holdsIndirect(ast.getCanonicalTagType(method->getParent())))
+    return true;
+  if (holdsIndirect(callee->getReturnType()))
+    return true;
+  return llvm::any_of(callee->parameters(), [&](const clang::ParmVarDecl *p) {
+    return holdsIndirect(p->getType());
+  });
+}
+
+std::optional<Address>
+FunctionLowering::lowerIndirectField(const clang::MemberExpr *expr) {
+  using Result = std::optional<Address>;
+  const auto *field = cast<clang::FieldDecl>(expr->getMemberDecl());
+  std::optional<Address> base = expr->isArrow()
+                                    ? lowerPointer(expr->getBase())
+                                    : lowerLValue(expr->getBase());
+  if (!base)
+    return std::nullopt;
+  Location l = loc(expr);
+  Address slot = offsetBy(*base, module.getFieldOffset(field), l);
+  std::optional<int64_t> offset = staticOffset(slot.offset);
+  if (!offset)
+    return unsupported<Result>(
+        expr, "the field '" + field->getName() +
+                  "' of an object chosen at run time (an element of an "
+                  "array, or through a pointer that moves) cannot be "
+                  "followed; differentiable code follows pointer, "
+                  "reference and vector fields of objects it can name");
+  auto known = indirectFields.find({slot.memref, *offset});
+  if (known == indirectFields.end())
+    return unsupported<Result>(expr, "the field '" + field->getName() +
+                                         "' is used before it is set");
+  return Address{known->second.memref, load(known->second.offsetSlot, l)};
+}
+
+bool FunctionLowering::bindIndirectField(Address field, Address target,
+                                         const clang::Stmt *where) {
+  Location l = loc(where);
+  if (target.packedType) {
+    unsupported(where, "an integer field of a struct with floating-point "
+                       "fields has no address of its own; copy it into a "
+                       "variable");
+    return false;
+  }
+  std::optional<int64_t> offset = staticOffset(field.offset);
+  if (!offset) {
+    unsupported(where, "a pointer or reference field of an object chosen "
+                       "at run time (an element of an array, or through a "
+                       "pointer that moves) cannot be set; set the fields "
+                       "of an object the function names");
+    return false;
+  }
+  auto [known, fresh] =
+      indirectFields.try_emplace({field.memref, *offset}, PointerVariable{});
+  if (fresh) {
+    known->second = {target.memref, newIndexSlot(target.offset, l)};
+    return true;
+  }
+  if (known->second.memref != target.memref) {
+    unsupported(where, "a pointer field can only move within the array it "
+                       "was first set to; use another object");
+    return false;
+  }
+  store(target.offset, known->second.offsetSlot, l);
+  return true;
+}
+
+bool FunctionLowering::copyObject(Address dest, Address source,
+                                  const Layout &layout,
+                                  const clang::Stmt *where) {
+  Location l = loc(where);
+  if (layout.indirect.empty()) {
+    copy(dest, source, layout.size, l);
+    return true;
+  }
+  // The data slots, between the indirect fields.
+  SmallVector<bool> isData(layout.size, true);
+  for (const Layout::IndirectField &field : layout.indirect)
+    std::fill_n(isData.begin() + field.slot, field.slots, false);
+  for (int64_t start = 0; start < layout.size;) {
+    if (!isData[start]) {
+      ++start;
+      continue;
+    }
+    int64_t end = start;
+    while (end < layout.size && isData[end])
+      ++end;
+    copy(offsetBy(dest, start, l), offsetBy(source, start, l), end - start,
+         l);
+    start = end;
+  }
+  // What the fields designate.
+  for (const Layout::IndirectField &field : layout.indirect) {
+    Address from = offsetBy(source, field.slot, l);
+    std::optional<int64_t> offset = staticOffset(from.offset);
+    if (!offset) {
+      unsupported(where, "an object holding pointers, references or vectors "
+                         "chosen at run time (an element of an array) cannot "
+                         "be copied; copy an object the function names");
+      return false;
+    }
+    auto known = indirectFields.find({from.memref, *offset});
+    if (known == indirectFields.end())
+      continue; // never set: nothing to copy
+    PointerVariable pointer = known->second;
+    if (!bindIndirectField(offsetBy(dest, field.slot, l),
+                           Address{pointer.memref,
+                                   load(pointer.offsetSlot, l)},
+                           where))
+      return false;
+  }
+  return true;
+}
+
+void FunctionLowering::bindIndirectArguments(Address object,
+                                             clang::QualType type,
+                                             ArrayRef<BlockArgument> &args) {
+  clang::QualType objectType = ModuleLowering::getParameterObject(type);
+  if (objectType.isNull() || isVector(objectType) || isIterator(objectType))
+    return;
+  std::optional<Layout> layout =
+      module.getLayout(objectType, decl->getSourceRange(), "a parameter");
+  if (!layout)
+    return;
+  Location l = function.getLoc();
+  for (const Layout::IndirectField &field : layout->indirect) {
+    Address slot = offsetBy(object, field.slot, l);
+    indirectFields[{slot.memref, *staticOffset(slot.offset)}] = {
+        args.front(), newIndexSlot(constantIndex(0, l), l)};
+    args = args.drop_front();
+  }
+}
+
+} // namespace cotangent::frontend
