@@ -1,0 +1,57 @@
+// What differentiable code refuses of structs holding pointers, references
+// and std::vectors, each once (no other error may appear), at its source
+// range, with the way out (signatures are checked before bodies, hence
+// CHECK-DAG).
+// RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 -I %cotangent_src/runtime/include 2>&1 | FileCheck %s --implicit-check-not=error:
+#include <cotangent/cotangent.h>
+#include <vector>
+
+struct Span { const double *first; const double *second; };
+struct Outer { const Span *inner; };
+struct Model { std::vector<double> weights; };
+
+[[ct::differentiable]] double chosenAtRunTime(const double *a, int i) {
+  Span spans[2] = {{a, a}, {a + 1, a + 1}};
+  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:10: error: the field 'first' of an object chosen at run time (an element of an array, or through a pointer that moves) cannot be followed; differentiable code follows pointer, reference and vector fields of objects it can name
+  return spans[i].first[0];
+}
+
+[[ct::differentiable]] double movesToAnotherArray(const double *a,
+                                                  const double *b) {
+  Span span{a, b};
+  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:3: error: a pointer field can only move within the array it was first set to; use another object
+  span.first = b;
+  return span.first[0];
+}
+
+[[ct::differentiable]] double usedBeforeSet(const double *a) {
+  Span span;
+  span.second = a;
+  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:10: error: the field 'first' is used before it is set
+  return span.first[0] + span.second[0];
+}
+
+// CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:45: error: parameter 'spans' is a vector of 'struct Span', which holds pointers, references or vectors; differentiable code follows those only in structs and arrays of a size known when compiling
+[[ct::differentiable]] double vectorOfSpans(const std::vector<Span> &spans) {
+  return 0;
+}
+
+// CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:41: error: parameter 'outer' points, through a field of type 'const Span *', to an object holding pointers, references or vectors itself; differentiable code follows one level of them
+[[ct::differentiable]] double twoLevels(const Outer &outer) {
+  return outer.inner->first[0];
+}
+
+[[ct::differentiable]] double localModel(const Model &m) {
+  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:3: error: a struct holding a std::vector can be a parameter of a differentiable function, but not created in one yet; create it outside and pass it
+  Model copy = m;
+  return copy.weights[0];
+}
+
+[[ct::differentiable]] double sumSpan(const Span &span) {
+  return span.first[0] * span.second[0];
+}
+
+double secondOrder(const Span &span, Span *tangent, Span *hv) {
+  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:14: error: ct::hvp of a function whose parameters hold pointer, reference or vector fields is not supported yet; pass that memory as parameters of its own
+  return ct::hvp<sumSpan>(span, tangent, hv), 0.0;
+}
