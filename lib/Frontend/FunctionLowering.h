@@ -351,6 +351,17 @@ private:
       vectorBlocks;
   /// Vectors a reference or pointer may still designate: never resized.
   llvm::DenseSet<const clang::ValueDecl *> pinnedVectors;
+  /// Local vectors given a capacity (`reserve`), which `push_back` fills:
+  /// their memory (in `places`) is the capacity, and this slot holds their
+  /// size in elements. A use sees the view of the first `size` elements.
+  llvm::DenseMap<const clang::ValueDecl *, Address> vectorSizes;
+  /// The elements of the growing vector `var` (see vectorSizes).
+  Address currentElements(const clang::ValueDecl *var, Location l);
+  /// `push_back`, `emplace_back`, `pop_back` on a vector with a capacity.
+  std::optional<CallResult> growVector(const clang::CallExpr *expr,
+                                       const clang::Expr *object,
+                                       llvm::StringRef name,
+                                       llvm::ArrayRef<const clang::Expr *> args);
 
   //===--- Pointers and iterators as offsets (Iterators.cpp) --------------===//
   clang::QualType getIteratorElement(clang::QualType type) {

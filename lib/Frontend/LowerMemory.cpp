@@ -270,6 +270,8 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
   Location l = loc(expr);
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
     const clang::ValueDecl *var = ref->getDecl();
+    if (vectorSizes.count(var))
+      return currentElements(var, l);
     if (auto it = places.find(var); it != places.end())
       return it->second;
     // A structured binding (`auto [a, b] = pair`): the part it names.

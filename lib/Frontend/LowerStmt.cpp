@@ -376,7 +376,8 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
         source = construct->getArg(0)->IgnoreImplicit();
       const auto *ref = dyn_cast<clang::DeclRefExpr>(source);
       std::optional<Address> vector;
-      if (ref && vectorBlocks.count(ref->getDecl()))
+      if (ref && vectorBlocks.count(ref->getDecl()) &&
+          !vectorSizes.count(ref->getDecl()))
         vector = places.lookup(ref->getDecl());
       else
         vector = createVector(value, type, value->getSourceRange());

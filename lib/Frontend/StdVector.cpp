@@ -352,8 +352,12 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
   bool isAssignment = method->isCopyAssignmentOperator() ||
                       method->isMoveAssignmentOperator();
   if (isAssignment || name == "resize" || name == "assign" ||
-      name == "clear")
+      name == "clear" || name == "reserve")
     return resizeVector(expr, object, method, args);
+  if (name == "push_back" || name == "emplace_back" || name == "pop_back")
+    return growVector(expr, object, name, args);
+  if (name == "shrink_to_fit")
+    return CallResult{}; // a request the library may ignore
   std::optional<Address> vector =
       arrow ? lowerPointer(object) : lowerLValue(object);
   if (!vector)
@@ -399,13 +403,23 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
                                                       constantIndex(1, l)))};
   if (name == "end" || name == "cend")
     return CallResult{nullptr, elementAt(size)};
-  if (name == "push_back" || name == "emplace_back" || name == "insert" ||
-      name == "emplace" || name == "erase" || name == "pop_back")
+  if (name == "capacity") {
+    const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(object));
+    auto sized = ref ? vectorSizes.find(ref->getDecl()) : vectorSizes.end();
+    if (sized == vectorSizes.end())
+      return CallResult{resultOf(size), {}};
+    Value capacity = memref::DimOp::create(
+        b, l, places.lookup(ref->getDecl()).memref, 0);
+    if (element->size != 1)
+      capacity = arith::DivUIOp::create(b, l, capacity,
+                                        constantIndex(element->size, l));
+    return CallResult{resultOf(capacity), {}};
+  }
+  if (name == "insert" || name == "emplace" || name == "erase")
     return unsupported<Result>(
-        expr, "'" + name + "' changes the size of the std::vector element by "
-                           "element, which differentiable code does not "
-                           "support; create it with its final size "
-                           "(std::vector<T> v(n)) and assign v[i]");
+        expr, "'" + name + "' moves the elements of a std::vector, which "
+                           "differentiable code does not support; build a "
+                           "new vector, or assign v[i]");
   return unsupported<Result>(expr, "std::vector's '" +
                                        method->getNameAsString() +
                                        "' is not supported in differentiable "
@@ -448,10 +462,30 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
     copy(*target, *source, targetScalars, l);
     return CallResult{nullptr, target};
   }
-  Address old = places.lookup(var);
+  // The memory (for a growing vector, its capacity) and the elements.
+  Address memory = places.lookup(var);
+  Address old = vectorSizes.count(var) ? currentElements(var, l) : memory;
   std::optional<Address> fresh;
   StringRef name = method->getIdentifier() ? method->getName() : "";
-  if (isAssignment) {
+  Address sizeSlot;
+  if (name == "reserve") {
+    // New memory of the capacity asked for (or of the size, if larger),
+    // holding the elements; push_back fills it.
+    Value n = lowerRValue(args[0]);
+    if (!n)
+      return std::nullopt;
+    Value size = vectorSize(old, type, l);
+    Value capacity = arith::MaxUIOp::create(
+        b, l, index(n, args[0]->getType(), l), size);
+    fresh = allocateVector(type, capacity, expr->getSourceRange());
+    if (!fresh)
+      return std::nullopt;
+    copy(*fresh, old,
+         memref::DimOp::create(b, l, old.memref, 0).getResult(), l);
+    auto known = vectorSizes.find(var);
+    sizeSlot = known != vectorSizes.end() ? known->second
+                                           : newIndexSlot(size, l);
+  } else if (isAssignment) {
     fresh = createVector(args[0], type, expr->getSourceRange());
   } else if (name == "clear") {
     fresh = allocateVector(type, constantIndex(0, l), expr->getSourceRange());
@@ -505,7 +539,11 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
   if (!fresh)
     return std::nullopt;
   // The old memory is freed now; the new one takes its place in the scope.
-  Value oldView = old.memref;
+  if (name == "reserve")
+    vectorSizes[var] = sizeSlot;
+  else
+    vectorSizes.erase(var);
+  Value oldView = memory.memref;
   auto oldCast = oldView.getDefiningOp<memref::CastOp>();
   memref::DeallocOp::create(b, l, oldCast ? oldCast.getSource() : oldView);
   assert(cleanups.back() == fresh->memref && "the new memory was made last");
@@ -513,6 +551,94 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
   std::replace(cleanups.begin(), cleanups.end(), oldView, fresh->memref);
   places[var] = *fresh;
   return CallResult{nullptr, *fresh};
+}
+
+Address FunctionLowering::currentElements(const clang::ValueDecl *var,
+                                          Location l) {
+  Address memory = places.lookup(var);
+  clang::QualType type = var->getType().getNonReferenceType();
+  std::optional<Layout> element = module.getLayout(
+      ModuleLowering::getVectorElementType(type), {}, "an element");
+  Value scalars = load(vectorSizes.lookup(var), l);
+  if (element && element->size != 1)
+    scalars =
+        arith::MulIOp::create(b, l, scalars, constantIndex(element->size, l));
+  Value view = memref::SubViewOp::create(
+      b, l, memory.memref, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{scalars},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  return Address{view, constantIndex(0, l)};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::growVector(const clang::CallExpr *expr,
+                             const clang::Expr *object, StringRef name,
+                             ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(object));
+  auto sized = ref ? vectorSizes.find(ref->getDecl()) : vectorSizes.end();
+  if (sized == vectorSizes.end())
+    return unsupported<Result>(
+        expr, "'" + name + "' grows a std::vector, which differentiable "
+                           "code supports within the capacity reserved "
+                           "beforehand: call v.reserve(n) where v is "
+                           "declared (or create it with its final size and "
+                           "assign v[i])");
+  const clang::ValueDecl *var = ref->getDecl();
+  clang::QualType type = var->getType().getNonReferenceType();
+  clang::QualType elementType = ModuleLowering::getVectorElementType(type);
+  std::optional<Layout> element =
+      module.getLayout(elementType, expr->getSourceRange(), "an element");
+  if (!element)
+    return std::nullopt;
+  Address sizeSlot = sized->second;
+  Value size = load(sizeSlot, l);
+  if (name == "pop_back") {
+    abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, size,
+                                  constantIndex(0, l)),
+            expr, "std::vector::pop_back: the vector is empty");
+    store(arith::SubIOp::create(b, l, size, constantIndex(1, l)), sizeSlot,
+          l);
+    return CallResult{};
+  }
+  // The new element, evaluated before the vector changes.
+  std::optional<Address> value;
+  Value scalar;
+  if (args.size() == 1 && !isAggregate(elementType)) {
+    scalar = lowerRValue(args[0]);
+    if (scalar)
+      scalar = convert(scalar, args[0]->getType(), elementType, l);
+  } else if (args.size() == 1 &&
+             ast.hasSameUnqualifiedType(args[0]->getType(), elementType)) {
+    value = unpacked(args[0]->isGLValue() ? lowerLValue(args[0])
+                                          : materializeTemporary(args[0]),
+                     args[0]);
+  } else {
+    return unsupported<Result>(expr, "'" + name + "' with these arguments "
+                                     "is not supported; pass one value of "
+                                     "the element type");
+  }
+  if (!scalar && !value)
+    return std::nullopt;
+  Address memory = places.lookup(var);
+  Value capacity = memref::DimOp::create(b, l, memory.memref, 0);
+  Value scalarsPer = constantIndex(element->size, l);
+  Value first = arith::MulIOp::create(b, l, size, scalarsPer);
+  abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, first,
+                                capacity),
+          expr, "std::vector::" + name +
+                    ": beyond the capacity reserved, which differentiable "
+                    "code cannot grow; reserve more");
+  Address slot = offsetBy(memory, first, l);
+  if (scalar)
+    store(scalar, slot, l);
+  else if (!copyObject(slot, *value, *element, expr))
+    return std::nullopt;
+  store(arith::AddIOp::create(b, l, size, constantIndex(1, l)), sizeSlot, l);
+  if (name == "emplace_back")
+    return CallResult{nullptr, slot}; // C++17: a reference to the element
+  return CallResult{};
 }
 
 } // namespace cotangent::frontend

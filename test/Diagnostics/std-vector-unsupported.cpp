@@ -18,7 +18,7 @@ struct Overloaded {
 [[ct::differentiable]] double grows(const double *x, int n) {
   std::vector<double> v;
   for (int i = 0; i < n; ++i)
-    // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:5: error: 'push_back' changes the size of the std::vector element by element, which differentiable code does not support; create it with its final size (std::vector<T> v(n)) and assign v[i]
+    // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:5: error: 'push_back' grows a std::vector, which differentiable code supports within the capacity reserved beforehand: call v.reserve(n) where v is declared (or create it with its final size and assign v[i])
     v.push_back(x[i]);
   return v[0];
 }
@@ -101,4 +101,21 @@ struct Overloaded {
   return s;
 }
 
-// CHECK: 13 errors generated.
+struct Point { double x, y; };
+
+[[ct::differentiable]] double growsElsewhere(const double *x, int n) {
+  std::vector<double> v;
+  std::vector<Point> points;
+  points.reserve(n);
+  for (int i = 0; i < n; ++i) {
+    // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:5: error: a std::vector can change its size only as a statement of the block that declares it, and only while no reference or pointer designates it; create it with its final size instead
+    v.reserve(i);
+    // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:5: error: 'insert' moves the elements of a std::vector, which differentiable code does not support; build a new vector, or assign v[i]
+    v.insert(v.begin(), x[i]);
+    // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:5: error: 'emplace_back' with these arguments is not supported; pass one value of the element type
+    points.emplace_back(x[i], x[i]);
+  }
+  return v[0];
+}
+
+// CHECK: 16 errors generated.

@@ -3,7 +3,7 @@
 // of structs and of ints, local vectors (sized, filled, copied, from a list
 // or an iterator range, resized, assigned, one per loop iteration), `[]`,
 // `at`, `size`, `data`, `front`, `back`, range-for, calls passing vectors
-// on and functions returning them. Reverse and forward mode at -O0 and -O2 against closed forms
+// on and functions returning them, push_back within a reserved capacity. Reverse and forward mode at -O0 and -O2 against closed forms
 // and central differences.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
@@ -221,7 +221,58 @@ static void testReturnedVectors() {
                 1e-7);
 }
 
+// Vectors filled by push_back within a reserved capacity: some elements
+// only (a branch in the loop), structs, emplace_back, pop_back, back, and a
+// growing vector passed on and returned.
+struct Sample {
+  double value, weight;
+};
+
+static double sumOfSines(const std::vector<double> &v) {
+  double s = 0;
+  for (double x : v)
+    s += std::sin(x);
+  return s;
+}
+
+static std::vector<double> positiveSquares(const double *x, int n) {
+  std::vector<double> out;
+  out.reserve(n);
+  for (int i = 0; i < n; ++i)
+    if (x[i] > 0)
+      out.push_back(x[i] * x[i]);
+  return out;
+}
+
+[[ct::differentiable]] double grown(const double *x, int n) {
+  std::vector<double> squares = positiveSquares(x, n);
+  double s = sumOfSines(squares);
+  std::vector<Sample> samples;
+  samples.reserve(squares.size() + 1);
+  for (std::size_t i = 0; i < squares.size(); ++i)
+    samples.push_back(Sample{squares[i], x[i]});
+  samples.emplace_back(Sample{1.0, x[0]}).weight *= 2;
+  for (const Sample &sample : samples)
+    s += sample.value * sample.weight;
+  squares.reserve(2 * squares.size()); // keeps the elements
+  squares.pop_back();
+  return s + squares.size() + squares.back() + samples.capacity();
+}
+
+static void testGrown() {
+  double x[5] = {0.5, -1, 2, 0.3, -0.1}, dx[5] = {};
+  double v = ct::gradient<grown>(x, 5, dx);
+  check::near("grown value", v, grown(x, 5), 1e-14);
+  for (int i = 0; i < 5; ++i)
+    check::near("grown d x", dx[i],
+                check::differenceAt(x, i, [&] { return grown(x, 5); }), 1e-7);
+  double t[5] = {0, 0, 1, 0, 0};
+  auto jvp = ct::jvp<grown>(x, 5, t);
+  check::near("grown jvp", jvp.tangent, dx[2], 1e-12);
+}
+
 int main() {
+  testGrown();
   testSumOfSquares();
   testReturnedVectors();
   testCapturedCopy();

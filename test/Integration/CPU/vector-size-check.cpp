@@ -3,15 +3,19 @@
 // end, so the entry point ends the program with a message instead. And
 // std::vector::at out of range, which C++ reports with an exception, ends
 // the program with the library's message (differentiable code has none).
+// push_back beyond the capacity reserved ends it too (the memory of a
+// vector in differentiable code does not move).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O2 %s -o %t
 // RUN: %t | FileCheck %s --check-prefix=SAME
 // RUN: not --crash %t shorter 2>&1 | FileCheck %s --check-prefix=SHORTER
 // RUN: not --crash %t shorter at 2>&1 | FileCheck %s --check-prefix=AT
+// RUN: not --crash %t shorter at grow 2>&1 | FileCheck %s --check-prefix=GROW
 // SAME: value 2, d/dx0 2
 // SHORTER: cotangent: the derivative argument of parameter 'x' of 'product' is a std::vector of another size than the parameter's
 // SHORTER-NOT: value
-// AT: vector-size-check.cpp:[[@LINE+12]]: std::vector::at: index out of range
+// AT: vector-size-check.cpp:[[@LINE+13]]: std::vector::at: index out of range
+// GROW: vector-size-check.cpp:[[@LINE+19]]: std::vector::push_back: beyond the capacity reserved, which differentiable code cannot grow; reserve more
 
 #include <cotangent/cotangent.h>
 
@@ -26,8 +30,20 @@
   return x.at(2);
 }
 
+[[ct::differentiable]] double collect(const double *x, int n) {
+  std::vector<double> v;
+  v.reserve(n - 1);
+  for (int i = 0; i < n; ++i)
+    v.push_back(x[i]);
+  return v[0];
+}
+
 int main(int argc, char **) {
   std::vector<double> x{1, 2}, dx(argc > 1 ? 1 : 2, 0.0);
+  if (argc > 3) {
+    double d[2] = {};
+    ct::gradient<collect>(x.data(), 2, d);
+  }
   if (argc > 2) {
     std::vector<double> d(2, 0.0);
     ct::gradient<third>(x, &d);
