@@ -97,13 +97,15 @@ private:
   }
   /// A view of the memory of f's parameter `i`, or of its shadow or
   /// tangent, over a C pointer: a std::vector's elements, or the pointee.
-  Value viewParameter(unsigned i, Value pointer) {
+  Value viewParameter(unsigned i, Value pointer, bool derivative = false) {
     Type type = primal.getArgumentTypes()[i];
     clang::QualType object = paramTypes[i].getNonReferenceType();
     if (object->isPointerType())
       object = object->getPointeeType();
     if (ModuleLowering::getVectorElementType(object).isNull())
       return view(pointer, type);
+    if (isNested(object))
+      return packNested(i, pointer, derivative);
     std::optional<std::pair<int64_t, int64_t>> offsets =
         module.getVectorPointerOffsets(object, use);
     if (!offsets)
@@ -116,7 +118,7 @@ private:
   /// parameter's ends the program with a message (it would be read and
   /// written out of bounds).
   Value viewDerivative(unsigned i, Value pointer, Value arg) {
-    Value view = viewParameter(i, pointer);
+    Value view = viewParameter(i, pointer, /*derivative=*/true);
     clang::QualType object = paramTypes[i].getNonReferenceType();
     if (object->isPointerType())
       object = object->getPointeeType();
@@ -159,6 +161,7 @@ private:
     return memref::CastOp::create(b, loc, like, buffer);
   }
   void freeScratch() {
+    unpackNested();
     for (Value buffer : scratchBuffers)
       memref::DeallocOp::create(b, loc, buffer);
     scratchBuffers.clear();
@@ -253,6 +256,39 @@ private:
     ct::Activity activity;
   };
   SmallVector<Extra> fieldArgs;
+
+  //===--- Vectors of vectors (see NestedVectors.cpp) ---------------------===//
+  static bool isNested(clang::QualType type) {
+    clang::QualType element = ModuleLowering::getVectorElementType(type);
+    return !element.isNull() &&
+           !ModuleLowering::getVectorElementType(element).isNull();
+  }
+  /// A vector of vectors of the caller, copied into one buffer of its rows'
+  /// elements end to end and the index where each row starts.
+  struct Packed {
+    unsigned param;
+    Value object; // the caller's std::vector<std::vector<T>>
+    Value flat, rows;
+    bool derivative;
+  };
+  SmallVector<Packed> packs;
+  /// Copies the vector of vectors at `object` (parameter `i`'s, or its
+  /// derivative's: then its shape must be the parameter's) into a packed
+  /// buffer; the buffer, typed as f's parameter.
+  Value packNested(unsigned i, Value object, bool derivative);
+  /// After the request: the packed buffers f may have written (a shadow, a
+  /// non-const parameter, its tangent) copied back into the caller's rows.
+  void unpackNested();
+  /// The address of row `i` (an index) of the vector of vectors whose
+  /// first row is at `first`, rows `rowBytes` apart.
+  Value rowObject(Value first, Value i, int64_t rowBytes) {
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    Value offset = arith::MulIOp::create(
+        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), i),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), rowBytes));
+    return LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), first,
+                               ArrayRef<LLVM::GEPArg>{offset});
+  }
   /// The view of an extra argument, from the pointer to its owner's object
   /// (or the derivative object, whose fields designate the shadows).
   Value viewExtra(const Extra &extra, Value object);
@@ -265,6 +301,13 @@ private:
 Value EntryBuilder::viewExtra(const Extra &extra, Value object) {
   Type type = primal.getArgumentTypes()[paramTypes.size() +
                                         (&extra - fieldArgs.data())];
+  if (extra.field.byteOffset < 0) {
+    // The row starts of a vector of vectors, packed with its elements.
+    for (const Packed &pack : packs)
+      if (pack.param == extra.owner && !pack.derivative)
+        return pack.rows;
+    llvm_unreachable("the parameter was packed before its rows are asked");
+  }
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
   Value field = LLVM::GEPOp::create(
       b, loc, ptr, b.getI8Type(), object,
@@ -280,6 +323,158 @@ Value EntryBuilder::viewExtra(const Extra &extra, Value object) {
   // A pointer or reference field: the address it holds.
   Value pointer = LLVM::LoadOp::create(b, loc, ptr, field);
   return view(pointer, type);
+}
+
+Value EntryBuilder::packNested(unsigned i, Value object, bool derivative) {
+  clang::QualType type = paramTypes[i].getNonReferenceType();
+  if (type->isPointerType())
+    type = type->getPointeeType();
+  type = type.getCanonicalType();
+  clang::QualType rowType = ModuleLowering::getVectorElementType(type);
+  auto flatType = cast<MemRefType>(primal.getArgumentTypes()[i]);
+  std::optional<std::pair<int64_t, int64_t>> outer =
+      module.getVectorPointerOffsets(type, use);
+  std::optional<std::pair<int64_t, int64_t>> inner =
+      module.getVectorPointerOffsets(rowType, use);
+  if (!outer || !inner)
+    return view(object, flatType);
+  int64_t rowBytes = module.getAST().getTypeSize(rowType) / 8;
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  auto loadPointer = [&](Value base, int64_t offset) -> Value {
+    Value at = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), base,
+                                   ArrayRef<LLVM::GEPArg>{
+                                       static_cast<int32_t>(offset)});
+    return LLVM::LoadOp::create(b, loc, ptr, at);
+  };
+  // The rows: between the outer vector's first and end pointers.
+  Value first = loadPointer(object, outer->first);
+  Value end = loadPointer(object, outer->second);
+  Value bytes = arith::SubIOp::create(
+      b, loc, LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), end),
+      LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), first));
+  Value count = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      arith::DivUIOp::create(
+          b, loc, bytes,
+          arith::ConstantIntOp::create(b, loc, b.getI64Type(), rowBytes)));
+  auto rowView = [&](Value r) -> Value {
+    return ct::VectorViewOp::create(b, loc, flatType,
+                                    rowObject(first, r, rowBytes),
+                                    inner->first, inner->second);
+  };
+  Value rows = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, b.getIndexType()),
+      ValueRange{arith::AddIOp::create(b, loc, count, index(1)).getResult()});
+  memref::StoreOp::create(b, loc, index(0), rows, index(0));
+  forEach(count, [&](Value r) {
+    Value start = memref::LoadOp::create(b, loc, rows, r);
+    Value length = memref::DimOp::create(b, loc, rowView(r), 0);
+    Value next = arith::AddIOp::create(b, loc, r, index(1));
+    memref::StoreOp::create(b, loc,
+                            arith::AddIOp::create(b, loc, start, length)
+                                .getResult(),
+                            rows, ValueRange{next});
+  });
+  Value total = memref::LoadOp::create(b, loc, rows, count);
+  Value flat = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, flatType.getElementType()),
+      ValueRange{total});
+  forEach(count, [&](Value r) {
+    Value start = memref::LoadOp::create(b, loc, rows, r);
+    Value row = rowView(r);
+    forEach(memref::DimOp::create(b, loc, row, 0), [&](Value k) {
+      Value value = memref::LoadOp::create(b, loc, row, k);
+      memref::StoreOp::create(b, loc, value, flat,
+                              arith::AddIOp::create(b, loc, start, k)
+                                  .getResult());
+    });
+  });
+  if (derivative) {
+    // Its shape must be the parameter's: the same rows.
+    for (const Packed &pack : packs) {
+      if (pack.param != i || pack.derivative)
+        continue;
+      Value primalCount = arith::SubIOp::create(
+          b, loc, memref::DimOp::create(b, loc, pack.rows, 0), index(1));
+      Value differ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                           primalCount, count);
+      auto check = scf::IfOp::create(b, loc, differ, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(check.thenBlock()->getTerminator());
+        ct::AbortOp::create(b, loc,
+                            "cotangent: the derivative argument of " +
+                                paramNames[i] +
+                                " is a vector of vectors of another shape "
+                                "than the parameter's");
+        b.setInsertionPoint(check.elseBlock()->getTerminator());
+        forEach(count, [&](Value r) {
+          Value next = arith::AddIOp::create(b, loc, r, index(1));
+          Value rowDiffers = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ne,
+              memref::LoadOp::create(b, loc, rows, next),
+              memref::LoadOp::create(b, loc, pack.rows, next));
+          auto rowCheck = scf::IfOp::create(b, loc, rowDiffers);
+          OpBuilder::InsertionGuard inner(b);
+          b.setInsertionPoint(rowCheck.thenBlock()->getTerminator());
+          ct::AbortOp::create(b, loc,
+                              "cotangent: the derivative argument of " +
+                                  paramNames[i] +
+                                  " is a vector of vectors of another shape "
+                                  "than the parameter's");
+        });
+      }
+    }
+  }
+  packs.push_back({i, object, flat, rows, derivative});
+  return memref::CastOp::create(b, loc, flatType, flat);
+}
+
+void EntryBuilder::unpackNested() {
+  for (const Packed &pack : packs) {
+    clang::QualType param = paramTypes[pack.param].getCanonicalType();
+    bool writable =
+        (param->isReferenceType() || param->isPointerType()) &&
+        !param->getPointeeType().isConstQualified();
+    bool adjoint = pack.derivative && (request.kind == EntryKind::Gradient ||
+                                       request.kind == EntryKind::Pullback ||
+                                       request.kind == EntryKind::Hvp);
+    if (writable || adjoint) {
+      clang::QualType type = param.getNonReferenceType();
+      if (type->isPointerType())
+        type = type->getPointeeType();
+      type = type.getCanonicalType();
+      clang::QualType rowType = ModuleLowering::getVectorElementType(type);
+      auto flatType = cast<MemRefType>(primal.getArgumentTypes()[pack.param]);
+      std::optional<std::pair<int64_t, int64_t>> outer =
+          module.getVectorPointerOffsets(type, use);
+      std::optional<std::pair<int64_t, int64_t>> inner =
+          module.getVectorPointerOffsets(rowType, use);
+      int64_t rowBytes = module.getAST().getTypeSize(rowType) / 8;
+      auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+      Value firstAt = LLVM::GEPOp::create(
+          b, loc, ptr, b.getI8Type(), pack.object,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(outer->first)});
+      Value first = LLVM::LoadOp::create(b, loc, ptr, firstAt);
+      Value count = arith::SubIOp::create(
+          b, loc, memref::DimOp::create(b, loc, pack.rows, 0), index(1));
+      forEach(count, [&](Value r) {
+        Value start = memref::LoadOp::create(b, loc, pack.rows, r);
+        Value row = ct::VectorViewOp::create(
+            b, loc, flatType, rowObject(first, r, rowBytes), inner->first,
+            inner->second);
+        forEach(memref::DimOp::create(b, loc, row, 0), [&](Value k) {
+          Value value = memref::LoadOp::create(
+              b, loc, pack.flat,
+              arith::AddIOp::create(b, loc, start, k).getResult());
+          memref::StoreOp::create(b, loc, value, row, k);
+        });
+      });
+    }
+    memref::DeallocOp::create(b, loc, pack.flat);
+    memref::DeallocOp::create(b, loc, pack.rows);
+  }
+  packs.clear();
 }
 
 void EntryBuilder::appendExtras(SmallVectorImpl<Value> &views,
@@ -420,6 +615,16 @@ void EntryBuilder::build() {
   unsigned extraArgument = paramTypes.size();
   for (auto [i, paramType] : llvm::enumerate(paramTypes)) {
     clang::QualType object = ModuleLowering::getParameterObject(paramType);
+    if (!object.isNull() && isNested(object.getCanonicalType())) {
+      // Where its rows start: constant.
+      if (extraArgument < primal.getNumArguments()) {
+        ++extraArgument;
+        fieldArgs.push_back({static_cast<unsigned>(i),
+                             {0, 0, -1, object},
+                             ct::Activity::Constant});
+      }
+      continue;
+    }
     if (object.isNull() || !ModuleLowering::getVectorElementType(object)
                                 .isNull() ||
         !module.getIteratorElementType(object).isNull())
@@ -451,12 +656,17 @@ void EntryBuilder::build() {
   // Roles and activities of f's parameters.
   for (auto [i, paramType] : llvm::enumerate(paramTypes)) {
     Role role = getRole(paramType);
+    // A vector of vectors by value: f gets the packed copy anyway, and
+    // its shadow is packed like a reference parameter's.
+    if (role == Role::Value && isNested(paramType.getCanonicalType()))
+      role = Role::Memory;
     Type type = primal.getArgumentTypes()[i];
     // Its own data, and the data its fields designate.
     bool hasFloatingData =
         ct::getDefaultActivity(type) != ct::Activity::Constant;
+    unsigned owner = i;
     bool designatesFloatingData = llvm::any_of(fieldArgs, [&](const Extra &e) {
-      return e.owner == i && e.activity == ct::Activity::Duplicated;
+      return e.owner == owner && e.activity == ct::Activity::Duplicated;
     });
     if (role != Role::Constant && request.selected[i] && !hasFloatingData &&
         !designatesFloatingData) {

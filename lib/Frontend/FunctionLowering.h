@@ -61,6 +61,10 @@ struct Address {
   /// and its first byte in the slot. Null for a whole slot.
   mlir::Type packedType = nullptr;
   unsigned packedBits = 0, packedByte = 0;
+  /// A vector of vectors (NestedVectors.cpp): `memref` holds every row's
+  /// elements end to end, and this memref of n + 1 indices where each row
+  /// starts in it (the last, where the last row ends). Null otherwise.
+  mlir::Value rows = nullptr;
 };
 
 class FunctionLowering {
@@ -362,6 +366,24 @@ private:
                                        const clang::Expr *object,
                                        llvm::StringRef name,
                                        llvm::ArrayRef<const clang::Expr *> args);
+
+  //===--- Vectors of vectors (NestedVectors.cpp) -------------------------===//
+  static bool isNestedVector(clang::QualType type) {
+    return isVector(type) &&
+           isVector(ModuleLowering::getVectorElementType(type));
+  }
+  /// Row `i` of the vector of vectors at `nested`: a vector (the view of its
+  /// elements).
+  Address rowOf(Address nested, Value i, Location l);
+  /// The number of rows.
+  Value rowCount(Address nested, Location l);
+  std::optional<Address> createNestedVector(const clang::Expr *init,
+                                            clang::QualType type,
+                                            clang::SourceRange range);
+  std::optional<CallResult>
+  lowerNestedVectorCall(const clang::CallExpr *expr,
+                        const clang::CXXMethodDecl *method, Address nested,
+                        llvm::ArrayRef<const clang::Expr *> args);
 
   //===--- Pointers and iterators as offsets (Iterators.cpp) --------------===//
   clang::QualType getIteratorElement(clang::QualType type) {

@@ -39,6 +39,13 @@ bool ModuleLowering::appendIndirectTypes(clang::QualType type,
                                          const Twine &what,
                                          SmallVectorImpl<Type> &types) {
   clang::QualType object = getParameterObject(type);
+  if (!object.isNull() && !getVectorElementType(object).isNull() &&
+      !getVectorElementType(getVectorElementType(object)).isNull()) {
+    // A vector of vectors: where each row starts (NestedVectors.cpp).
+    types.push_back(
+        MemRefType::get({ShapedType::kDynamic}, IndexType::get(getContext())));
+    return true;
+  }
   if (object.isNull() || !getVectorElementType(object).isNull() ||
       !getIteratorElementType(object).isNull())
     return true;
@@ -97,6 +104,8 @@ std::optional<int64_t> staticOffset(Value offset) {
 
 bool FunctionLowering::holdsIndirectFields(clang::QualType type) {
   clang::QualType object = ModuleLowering::getParameterObject(type);
+  if (!object.isNull() && isNestedVector(object.getCanonicalType()))
+    return true; // its rows are known to the caller only
   if (object.isNull() || isVector(object) || isIterator(object) ||
       object->isDependentType() || object->isIncompleteType() ||
       object->isVoidType() || object->isFunctionType())

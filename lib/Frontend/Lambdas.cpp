@@ -162,6 +162,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   const auto *returnedRecord =
       returnType.getNonReferenceType()->getAsCXXRecordDecl();
   bool returnsClosure = returnedRecord && returnedRecord->isLambda();
+  if (isNestedVector(returnType.getCanonicalType()))
+    return unsupported<Result>(expr, "a function returning a vector of "
+                                     "vectors is not supported; fill one "
+                                     "passed by reference");
   if (isVector(returnType))
     return unsupported<Result>(expr, "a lambda (or a function given one) "
                                      "returning a std::vector is not "

@@ -51,8 +51,19 @@ void FunctionLowering::lower() {
     else if (auto fixed = fixedPointers.find(param);
              fixed != fixedPointers.end())
       object = fixed->second;
-    if (object)
-      bindIndirectArguments(*object, param->getType(), args);
+    if (!object)
+      continue;
+    clang::QualType objectType =
+        ModuleLowering::getParameterObject(param->getType());
+    if (!objectType.isNull() && isNestedVector(objectType.getCanonicalType())) {
+      // A vector of vectors: where its rows start.
+      Address &place = places.count(param) ? places[param]
+                                           : fixedPointers[param];
+      place.rows = args.front();
+      args = args.drop_front();
+      continue;
+    }
+    bindIndirectArguments(*object, param->getType(), args);
   }
 
   returnBlock = newBlock();
@@ -614,7 +625,10 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
                         "the loop variable's type differs from the "
                         "elements'; convert inside the loop");
   lowerStmt(stmt->getInit());
-  std::optional<Layout> elementLayout = layoutOf(expected, range);
+  bool nested = isNestedVector(rangeType);
+  // (The rows of a vector of vectors are vectors, with no layout.)
+  std::optional<Layout> elementLayout =
+      nested ? std::optional<Layout>(Layout{}) : layoutOf(expected, range);
   std::optional<Address> base;
   Value count;
   if (isVector(rangeType)) {
@@ -644,12 +658,32 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
                                      load(counterPlace, l), count);
       },
       [&] {
-        Value offset =
-            arith::MulIOp::create(b, l, load(counterPlace, l),
-                                  constantIndex(elementLayout->size, l));
-        Address element = offsetBy(*base, offset, l);
+        Address element;
+        if (nested) {
+          element = rowOf(*base, load(counterPlace, l), l);
+        } else {
+          Value offset =
+              arith::MulIOp::create(b, l, load(counterPlace, l),
+                                    constantIndex(elementLayout->size, l));
+          element = offsetBy(*base, offset, l);
+        }
         if (varType->isReferenceType()) {
           places[var] = element;
+        } else if (nested) {
+          // A copy of the row, freed at the end of the iteration.
+          size_t depth = cleanups.size();
+          Value length = memref::DimOp::create(b, l, element.memref, 0);
+          std::optional<Address> copyPlace =
+              allocateVector(elementType, length, var->getSourceRange());
+          if (!copyPlace)
+            return;
+          copy(*copyPlace, element, length, l);
+          places[var] = *copyPlace;
+          lowerScoped(stmt->getBody());
+          if (!isTerminated())
+            emitCleanups(depth, l);
+          cleanups.resize(depth);
+          return;
         } else {
           std::optional<Address> copyPlace =
               allocate(varType, var->getSourceRange(), "the loop variable");

@@ -91,11 +91,15 @@ MemRefType ModuleLowering::getVectorType(clang::QualType vector,
                                          clang::SourceRange range,
                                          const Twine &what) {
   clang::QualType element = getVectorElementType(vector);
-  if (!getVectorElementType(element).isNull()) {
-    error(range, what + " is a vector of vectors, which differentiable code "
-                        "does not support yet; keep the elements in one "
-                        "vector indexed i * n + j");
-    return nullptr;
+  if (clang::QualType inner = getVectorElementType(element); !inner.isNull()) {
+    // A vector of vectors: its rows end to end (NestedVectors.cpp).
+    if (!getVectorElementType(inner).isNull()) {
+      error(range, what + " nests vectors three deep, which differentiable "
+                          "code does not support; keep the elements of the "
+                          "innermost two in one vector indexed i * n + j");
+      return nullptr;
+    }
+    return getVectorType(element, range, what);
   }
   if (element->isBooleanType()) {
     error(range, what + " is a std::vector<bool>, which keeps its elements "
@@ -130,6 +134,8 @@ static void forEachIndex(OpBuilder &b, Location l, Value count,
 
 Value FunctionLowering::vectorSize(Address vector, clang::QualType type,
                                    Location l) {
+  if (vector.rows)
+    return rowCount(vector, l);
   std::optional<Layout> element = module.getLayout(
       ModuleLowering::getVectorElementType(type), {}, "an element");
   Value scalars = arith::SubIOp::create(
@@ -194,6 +200,8 @@ std::optional<Address>
 FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
                                clang::SourceRange range) {
   using Result = std::optional<Address>;
+  if (isNestedVector(type))
+    return createNestedVector(init, type, range);
   Location l = module.getLoc(range.getBegin());
   clang::QualType elementType = ModuleLowering::getVectorElementType(type);
   std::optional<Layout> element = module.getLayout(elementType, range,
@@ -343,6 +351,13 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   clang::QualType type = ast.getCanonicalTagType(method->getParent());
+  if (isNestedVector(type)) {
+    std::optional<Address> nested =
+        arrow ? lowerPointer(object) : lowerLValue(object);
+    if (!nested)
+      return std::nullopt;
+    return lowerNestedVectorCall(expr, method, *nested, args);
+  }
   std::optional<Layout> element = module.getLayout(
       ModuleLowering::getVectorElementType(type), expr->getSourceRange(),
       "an element of this vector");
