@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -46,6 +47,18 @@ bool ad::neverWritesMemory(Operation *op) {
 bool ad::isLocalAllocation(Value root) {
   return root.getDefiningOp<memref::AllocaOp>() ||
          root.getDefiningOp<memref::AllocOp>();
+}
+
+bool ad::isNoAliasArgument(Value root) {
+  auto arg = dyn_cast<BlockArgument>(root);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return false;
+  auto function = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  return function && function.getArgAttr(arg.getArgNumber(), ct::kNoAliasAttr);
+}
+
+bool ad::isDistinctMemory(Value root) {
+  return isLocalAllocation(root) || isNoAliasArgument(root);
 }
 
 /// The yield of a branch region, or null for a missing else.

@@ -13,7 +13,7 @@ bool ad::mayAlias(Value a, Value b) {
   for (Value rootA : getMemoryRoots(a))
     for (Value rootB : getMemoryRoots(b))
       if (rootA == rootB ||
-          (!isLocalAllocation(rootA) && !isLocalAllocation(rootB)))
+          (!isDistinctMemory(rootA) && !isDistinctMemory(rootB)))
         return true;
   return false;
 }
@@ -30,7 +30,7 @@ ad::MemoryWrites::MemoryWrites(Operation *op) {
         continue;
       for (Value root : getMemoryRoots(operand)) {
         roots.insert(root);
-        outsideMemory |= !isLocalAllocation(root);
+        outsideMemory |= !isDistinctMemory(root);
       }
     }
   });
@@ -38,6 +38,6 @@ ad::MemoryWrites::MemoryWrites(Operation *op) {
 
 bool ad::MemoryWrites::mayChange(Value memref) const {
   return llvm::any_of(getMemoryRoots(memref), [&](Value root) {
-    return roots.contains(root) || (!isLocalAllocation(root) && outsideMemory);
+    return roots.contains(root) || (!isDistinctMemory(root) && outsideMemory);
   });
 }

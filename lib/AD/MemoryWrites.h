@@ -1,8 +1,9 @@
 //===- MemoryWrites.h - Which memory an op may write ------------*- C++ -*-===//
 //
 // Memory is told apart by its root (the allocation or argument a view is
-// taken of): a local allocation aliases nothing else; the function's memory
-// arguments may alias each other.
+// taken of): a local allocation, or an argument marked ct.noalias (C's
+// `restrict`), aliases nothing else; the function's other memory arguments
+// may alias each other.
 //
 //===----------------------------------------------------------------------===//
 

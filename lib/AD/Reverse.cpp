@@ -390,11 +390,18 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   for (Operation &op : body.without_terminator())
     if (isa<memref::AllocaOp, memref::AllocOp>(op))
       localWriters[op.getResult(0)];
+  for (BlockArgument arg : body.getArguments())
+    if (isShadowedType(arg.getType()) && isNoAliasArgument(arg))
+      noAliasWriters[arg];
   primal.walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
-      auto writers = localWriters.find(getMemoryRoot(operand));
+      Value root = getMemoryRoot(operand);
+      auto writers = localWriters.find(root);
       if (writers != localWriters.end() && activity.mayWrite(op, operand))
         writers->second.push_back(op);
+      auto argWriters = noAliasWriters.find(root);
+      if (argWriters != noAliasWriters.end() && activity.mayWrite(op, operand))
+        argWriters->second.push_back(op);
     }
   });
   selectEagerLoops();

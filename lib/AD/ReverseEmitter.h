@@ -230,6 +230,8 @@ private:
   /// In a combined pullback, the ops that may write each local buffer of
   /// the function body.
   DenseMap<Value, SmallVector<Operation *>> localWriters;
+  /// The same for the function's ct.noalias (`restrict`) memory arguments.
+  DenseMap<Value, SmallVector<Operation *>> noAliasWriters;
   /// Loops whose reverse iterations first run their primal iteration again.
   DenseSet<Operation *> recomputedLoops;
   /// Loops reversed in place, with the ops that take their results to the

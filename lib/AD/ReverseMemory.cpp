@@ -35,8 +35,18 @@ bool reverse::mayRunAfter(Operation *writer, Operation *load,
 
 bool ReverseEmitter::keepsContentsAfter(Value memref, Operation *op) {
   Value root = getMemoryRoot(memref);
-  if (auto arg = dyn_cast<BlockArgument>(root))
-    return argumentsReadOnly && arg.getOwner() == &primal.getBody().front();
+  if (auto arg = dyn_cast<BlockArgument>(root)) {
+    if (arg.getOwner() != &primal.getBody().front())
+      return false;
+    if (argumentsReadOnly)
+      return true;
+    // A `restrict` argument changes only through its own views.
+    auto writers = noAliasWriters.find(root);
+    return writers != noAliasWriters.end() &&
+           llvm::none_of(writers->second, [&](Operation *writer) {
+             return mayRunAfter(writer, op, primal);
+           });
+  }
   auto writers = localWriters.find(root);
   return writers != localWriters.end() &&
          llvm::none_of(writers->second, [&](Operation *writer) {

@@ -12,11 +12,15 @@
 // (MLIR's own uplift pattern returns the last value that passed it, and
 // lb - step for a loop that never runs.)
 //
-// Unsigned tests (`i < v.size()` with a size_t counter) are taken where
-// both bounds are known to be below 2^63, so that the signed comparison
-// scf.for makes is the same test. The bound's computation, when it is in
-// the condition (`i < v.size()` reads the size each time), is hoisted
-// first if it is pure and loop-invariant.
+// Unsigned tests (`i < n` with a size_t counter) are taken where the lower
+// bound is known to be below 2^63. Then the signed comparison scf.for makes
+// is the same test for every upper bound below 2^63; for a larger one
+// (`n - 1` with n = 0) C++ would count at least 2^63 - lb iterations with
+// no way out of the loop (a loop with a `break` or `return` has another
+// shape), i.e. never finish, so taking it as zero iterations changes no
+// program that terminates. The bound's computation, when it is in the
+// condition (`i < v.size()` reads the size each time), is hoisted first if
+// it is pure and loop-invariant.
 //
 // Only increasing counters with a step that is loop-invariant are taken;
 // C++ makes a non-positive step with lb < ub an endless loop (undefined),
@@ -112,8 +116,7 @@ std::optional<CountedLoop> matchCountedLoop(scf::WhileOp loop) {
   if (!step || !dominance.properlyDominates(step, loop))
     return std::nullopt;
   Value lowerBound = loop.getInits()[position];
-  if (isUnsigned &&
-      !(isKnownNonNegative(lowerBound) && isKnownNonNegative(upperBound)))
+  if (isUnsigned && !isKnownNonNegative(lowerBound))
     return std::nullopt;
   return CountedLoop{position, lowerBound, upperBound, step};
 }

@@ -5,6 +5,7 @@
 #include "CountedLoops.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 #include "cotangent/Frontend/Lowering.h"
 
@@ -525,6 +526,15 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
   for (const clang::ParmVarDecl *param : decl->parameters())
     names.push_back(builder.getStringAttr(param->getName()));
   function->setAttr("ct.param_names", builder.getArrayAttr(names));
+  // `restrict` pointers: no other memory the function reaches overlaps
+  // theirs, which lets reverse mode read them again instead of taping.
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
+  unsigned firstParam = method && method->isInstance() ? 1 : 0;
+  for (auto [i, param] : llvm::enumerate(decl->parameters()))
+    if (param->getType()->isPointerType() &&
+        param->getType().isRestrictQualified())
+      function.setArgAttr(firstParam + i, ct::kNoAliasAttr,
+                          builder.getUnitAttr());
   functions[decl] = function;
   if (definition)
     pending.push_back(definition);

@@ -42,6 +42,13 @@ bool neverWritesMemory(mlir::Operation *op);
 /// it aliases no other root.
 bool isLocalAllocation(mlir::Value root);
 
+/// Whether `root` is an argument of its function marked ct.noalias.
+bool isNoAliasArgument(mlir::Value root);
+
+/// Whether memory root `root` aliases no other root: a local allocation or
+/// a ct.noalias argument.
+bool isDistinctMemory(mlir::Value root);
+
 class ActivityAnalysis {
 public:
   ActivityAnalysis(mlir::func::FuncOp function,

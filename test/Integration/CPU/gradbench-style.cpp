@@ -99,6 +99,36 @@ template <class T> T ode(const std::vector<T> &p, int steps) {
   return y.back();
 }
 
+//===--- the same ODE written C-like: restrict pointers, size_t bounds -----===//
+template <class T>
+void rhsC(std::size_t n, const T *__restrict__ p, const T *__restrict__ y,
+          T *__restrict__ dy) {
+  dy[0] = p[0];
+  for (std::size_t i = 1; i < n; i++)
+    dy[i] = p[i] * y[i - 1] - y[i];
+}
+template <class T>
+void odeC(std::size_t n, const T *__restrict__ p, std::size_t steps,
+          T *__restrict__ y) {
+  T h = T(1.0) / T(double(steps));
+  std::vector<T> k1(n), k2(n), k3(n), k4(n), tmp(n);
+  std::fill(y, y + n, T(0));
+  for (std::size_t s = 0; s < steps; s++) {
+    rhsC(n, p, y, k1.data());
+    for (std::size_t i = 0; i < n; i++)
+      tmp[i] = y[i] + h * k1[i] / T(2);
+    rhsC(n, p, tmp.data(), k2.data());
+    for (std::size_t i = 0; i < n; i++)
+      tmp[i] = y[i] + h * k2[i] / T(2);
+    rhsC(n, p, tmp.data(), k3.data());
+    for (std::size_t i = 0; i < n; i++)
+      tmp[i] = y[i] + h * k3[i];
+    rhsC(n, p, tmp.data(), k4.data());
+    for (std::size_t i = 0; i < n; i++)
+      y[i] += h * (k1[i] + T(2) * k2[i] + T(2) * k3[i] + k4[i]) / T(6);
+  }
+}
+
 //===--- determinant by minors, with index vectors ------------------------===//
 template <class T>
 T minorDet(const std::vector<T> &a, int n, const std::vector<int> &rows,
@@ -138,6 +168,10 @@ template <class T> T det(const std::vector<T> &a, int n) {
 }
 [[ct::differentiable]] double odeD(const std::vector<double> &p, int steps) {
   return ode(p, steps);
+}
+[[ct::differentiable]] void odeCD(std::size_t n, const double *__restrict__ p,
+                                  std::size_t steps, double *__restrict__ y) {
+  odeC(n, p, steps, y);
 }
 [[ct::differentiable]] double detD(const std::vector<double> &a, int n) {
   return det(a, n);
@@ -180,6 +214,18 @@ int main() {
   std::vector<double> dp(p.size(), 0.0);
   ct::gradient<odeD, ct::wrt<0>>(p, 20, &dp);
   againstDuals("ode", p, dp, [](auto &v) { return ode(v, 20); });
+
+  // The C-like ODE: the last state's adjoint pulled back to p.
+  std::vector<double> y(p.size()), dy(p.size(), 0.0), dpC(p.size(), 0.0);
+  dy.back() = 1;
+  ct::pullback<odeCD>(p.size(), p.data(), 20, y.data(), dpC.data(),
+                      dy.data());
+  againstDuals("ode, C-like", p, dpC, [](auto &v) {
+    std::vector<Dual> out(v.size());
+    odeC(v.size(), v.data(), 20, out.data());
+    return out.back();
+  });
+  check::near("ode, C-like value", y.back(), ode(p, 20), 1e-12);
 
   std::vector<double> a{2.0, -1.0, 0.5, 1.0, 3.0, 0.25, -0.5, 1.5,
                         4.0, 0.75, 1.25, -2.0, 0.1, 0.2, 0.3, 1.0};

@@ -15,6 +15,10 @@
 
 namespace cotangent::ct {
 
+/// The argument attribute saying that no other memory the function can
+/// reach overlaps the argument's (C's `restrict`, as the frontend marks it).
+inline constexpr llvm::StringLiteral kNoAliasAttr = "ct.noalias";
+
 /// A floating-point scalar: carries its derivative by value.
 bool isDifferentiableScalar(mlir::Type type);
 
