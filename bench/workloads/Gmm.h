@@ -50,6 +50,12 @@ double gradientManual(const Input &in, double *grad);
 /// finite differences.
 double objectiveAt(const Input &in, const double *params);
 
+/// The same objective written as GradBench's C++ writes it
+/// (GmmAsWritten.cpp), and its Cotangent gradient.
+double objectiveAsWritten(const Input &in);
+double objectiveAsWrittenAt(const Input &in, const double *params);
+double gradientAsWritten(const Input &in, double *grad);
+
 } // namespace bench::gmm
 
 #endif // COTANGENT_BENCH_GMM_H

@@ -39,6 +39,12 @@ double objectiveAt(const Input &in, const double *x);
 double gradient(const Input &in, double *grad);
 double gradientManual(const Input &in, double *grad);
 
+/// The same integration written as GradBench's C++ writes it
+/// (OdeAsWritten.cpp).
+double objectiveAsWritten(const Input &in);
+double objectiveAsWrittenAt(const Input &in, const double *x);
+double gradientAsWritten(const Input &in, double *grad);
+
 } // namespace bench::ode
 
 #endif // COTANGENT_BENCH_ODE_H

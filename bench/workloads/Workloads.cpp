@@ -110,6 +110,24 @@ Workload makeOde(int n, int steps) {
                         ode::gradient, ode::gradientManual);
 }
 
+Workload makeGmmAsWritten(int d, int k, int n) {
+  auto in = std::make_shared<gmm::Input>(gmm::generate(d, k, n, kSeed));
+  return scalarWorkload("gmm-as-written-d" + std::to_string(d) + "-k" +
+                            std::to_string(k) + "-n" + std::to_string(n),
+                        in, concatenate({&in->alphas, &in->means, &in->icf}),
+                        gmm::objectiveAsWritten, gmm::objectiveAsWrittenAt,
+                        gmm::gradientAsWritten, gmm::gradientManual);
+}
+
+Workload makeOdeAsWritten(int n, int steps) {
+  auto in = std::make_shared<ode::Input>(ode::generate(n, steps, kSeed));
+  return scalarWorkload("ode-as-written-n" + std::to_string(n) + "-s" +
+                            std::to_string(steps),
+                        in, in->x, ode::objectiveAsWritten,
+                        ode::objectiveAsWrittenAt, ode::gradientAsWritten,
+                        ode::gradientManual);
+}
+
 Workload makeDet(int n) {
   auto in = std::make_shared<det::Input>(det::generate(n, kSeed));
   return scalarWorkload("det-n" + std::to_string(n), in, in->a,
@@ -171,17 +189,22 @@ std::vector<Workload> makeWorkloads(Scale scale) {
   std::vector<Workload> workloads;
   if (scale == Scale::Test) {
     workloads.push_back(makeGmm(3, 4, 5));
+    workloads.push_back(makeGmmAsWritten(3, 4, 5));
     workloads.push_back(makeBa(3, 5, 8));
     workloads.push_back(makeLstm(2, 6, 4));
     workloads.push_back(makeOde(5, 10));
+    workloads.push_back(makeOdeAsWritten(5, 10));
     workloads.push_back(makeDet(4));
     return workloads;
   }
   workloads.push_back(makeGmm(10, 25, 1000));
   workloads.push_back(makeGmm(64, 100, 1000));
+  workloads.push_back(makeGmmAsWritten(10, 25, 1000));
+  workloads.push_back(makeGmmAsWritten(64, 100, 1000));
   workloads.push_back(makeBa(49, 7776, 31843));
   workloads.push_back(makeLstm(2, 1024, 14));
   workloads.push_back(makeOde(100, 1000));
+  workloads.push_back(makeOdeAsWritten(100, 1000));
   workloads.push_back(makeDet(8));
   return workloads;
 }

@@ -13,6 +13,11 @@ namespace cotangent::frontend {
 /// counter's value after the loop exact.
 void populateCountedLoopPatterns(mlir::RewritePatternSet &patterns);
 
+/// Replaces an scf.for iteration argument advanced by a loop-invariant
+/// amount (a running index) with its closed form in the induction variable
+/// (ClosedFormCounters.cpp).
+void populateClosedFormCounterPatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace cotangent::frontend
 
 #endif // COTANGENT_LIB_FRONTEND_COUNTEDLOOPS_H

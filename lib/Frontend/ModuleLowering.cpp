@@ -649,6 +649,7 @@ static LogicalResult structure(ModuleOp module) {
     return failure();
   RewritePatternSet patterns(context);
   populateCountedLoopPatterns(patterns);
+  populateClosedFormCounterPatterns(patterns);
   populateChosenPlacePatterns(patterns);
   if (failed(applyPatternsGreedily(module, std::move(patterns))))
     return failure();
