@@ -476,6 +476,18 @@ private:
   /// indirect fields.
   bool holdsIndirectFields(clang::QualType type);
 
+  //===--- std::unique_ptr (UniquePointers.cpp) ---------------------------===//
+  /// `T` (or `T[]`) of a std::unique_ptr with the default deleter; null for
+  /// other types.
+  static clang::QualType getUniquePointee(clang::QualType type);
+  /// A local std::unique_ptr: true if `var` is one (lowered, or reported).
+  bool lowerUniquePointerDecl(const clang::VarDecl *var);
+  std::optional<CallResult>
+  lowerUniquePointerCall(const clang::CallExpr *expr,
+                         const clang::CXXMethodDecl *method,
+                         const clang::Expr *object,
+                         llvm::ArrayRef<const clang::Expr *> args);
+
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   void lowerDelete(const clang::CXXDeleteExpr *expr);

@@ -52,6 +52,15 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   // place, where the lambda is known.
   if (!isInstance && takesClosure(callee))
     return inlineBody(expr, callee, args, nullptr);
+  if (isInstance &&
+      !getUniquePointee(ast.getCanonicalTagType(method->getParent()))
+           .isNull()) {
+    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr))
+      return lowerUniquePointerCall(expr, method,
+                                    member->getImplicitObjectArgument(), args);
+    return lowerUniquePointerCall(
+        expr, method, args[0], ArrayRef<const clang::Expr *>(args).drop_front());
+  }
   if (isInstance && isVector(ast.getCanonicalTagType(method->getParent()))) {
     if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
       const auto *memberExpr =

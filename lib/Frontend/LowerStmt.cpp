@@ -308,6 +308,8 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   }
   clang::QualType type = var->getType();
   const clang::Expr *init = var->getInit();
+  if (lowerUniquePointerDecl(var))
+    return;
   if (init && (type->isReferenceType() || type->isPointerType()))
     pinVectors(init);
   if (type->isReferenceType()) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <list>
+#include <memory>
 #include <vector>
 
 struct Model { std::vector<double> weights; };
@@ -126,4 +127,13 @@ struct Point { double x, y; };
   return v[0];
 }
 
-// CHECK: 18 errors generated.
+[[ct::differentiable]] double owners(const double *x, int n) {
+  std::unique_ptr<double[]> kept(new double[n]);
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: std::unique_ptr's 'reset' is not supported in differentiable code: the memory stays with the std::unique_ptr that got it; use [], *, -> and get()
+  kept.reset(new double[n]);
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: a std::unique_ptr in differentiable code must own memory from 'new' or std::make_unique where it is declared
+  std::unique_ptr<double[]> empty;
+  return kept[0] * x[0];
+}
+
+// CHECK: 20 errors generated.

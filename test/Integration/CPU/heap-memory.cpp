@@ -1,7 +1,8 @@
 // new and delete in differentiable code: arrays of run-time size (zeroed
 // with `()` or left uninitialized), single objects, allocation and release
-// inside a loop; reverse and forward mode at -O0 and -O2 against closed
-// forms.
+// inside a loop, std::unique_ptr owning arrays and objects (from `new` and
+// std::make_unique, per loop iteration too); reverse and forward mode at
+// -O0 and -O2 against closed forms.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -9,6 +10,8 @@
 // CHECK: checks: {{[0-9]+}} passed, 0 failed
 
 #include <cotangent/cotangent.h>
+
+#include <memory>
 
 #include "check.h"
 
@@ -40,6 +43,29 @@
   return s;
 }
 
+// The same as `scratch` and `perIteration`, owned by std::unique_ptr.
+struct Pair {
+  double a, b;
+};
+[[ct::differentiable]] double owned(const double *x, int n) {
+  std::unique_ptr<double[]> squares(new double[n]());
+  for (int i = 0; i < n; ++i)
+    squares[i] = x[i] * x[i];
+  auto first = std::make_unique<double>(x[0]);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += squares.get()[i] * *first;
+  for (int k = 0; k < 2; ++k) {
+    auto w = std::make_unique<double[]>(n); // zeros
+    for (int i = 0; i < n; ++i)
+      w[i] += x[i] * (k + 1);
+    for (int i = 0; i < n; ++i)
+      s += w[i] * w[i];
+  }
+  std::unique_ptr<Pair> pair(new Pair{x[1], x[2]});
+  return s + pair->a * (*pair).b;
+}
+
 int main() {
   const double x[3] = {1, 2, 3};
   double dx[3] = {};
@@ -58,5 +84,16 @@ int main() {
     check::near("perIteration gradient", dg[i], 10.0 * x[i], 1e-15);
   check::near("perIteration jvp", ct::jvp<perIteration>(x, 3, t).tangent,
               60.0, 1e-15);
+
+  double dOwned[3] = {};
+  v = ct::gradient<owned>(x, 3, dOwned);
+  // x0 sum x_i^2 + 5 sum x_i^2 + x1 x2
+  check::near("owned value", v, 14.0 + 70.0 + 6.0, 1e-15);
+  const double expectedOwned[3] = {16.0 + 10.0, 4.0 + 20.0 + 3.0,
+                                   6.0 + 30.0 + 2.0};
+  for (int i = 0; i < 3; ++i)
+    check::near("owned gradient", dOwned[i], expectedOwned[i], 1e-15);
+  check::near("owned jvp", ct::jvp<owned>(x, 3, t).tangent,
+              26.0 + 60.0 + 5.0, 1e-15);
   return check::report();
 }
