@@ -248,6 +248,10 @@ private:
   /// the program.
   std::optional<CallResult> lowerCheckCall(const clang::CallExpr *expr,
                                            const clang::FunctionDecl *callee);
+  /// printf, fprintf(stderr, ...), puts and the other C output functions,
+  /// kept as in the primal (OutputCalls.cpp); nullopt for other callees.
+  std::optional<CallResult> lowerOutputCall(const clang::CallExpr *expr,
+                                            const clang::FunctionDecl *callee);
   /// "file:line" of `where`, as the C library's messages start.
   std::string sourcePosition(const clang::Stmt *where);
   /// Where `condition` holds, the program prints "file:line: message" and

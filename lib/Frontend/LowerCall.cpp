@@ -42,6 +42,8 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
                                      "call the function directly");
   if (std::optional<CallResult> check = lowerCheckCall(expr, callee))
     return check;
+  if (std::optional<CallResult> output = lowerOutputCall(expr, callee))
+    return output;
   SmallVector<const clang::Expr *> args(expr->arguments());
   std::optional<Address> object;
   const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);

@@ -9,6 +9,7 @@
 
 double global = 1;
 double external(double);
+double own_variadic(int, ...);
 struct Sample { double value; int counts[2]; };
 struct Widths { float narrow; double wide; };
 struct Shape {
@@ -102,9 +103,13 @@ done:
   return external(x);
 }
 
-[[ct::differentiable]] double uses_io(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variadic functions cannot be differentiated; move the call (I/O, logging) outside the differentiable function
+[[ct::differentiable]] double uses_io(double x, const char *name) {
+  // Logging numbers and literals is kept; other arguments are not.
   printf("%f\n", x);
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:21: error: 'printf' in differentiable code may print numbers and string literals only; print other values outside
+  printf("%s %f\n", name, x);
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variadic functions cannot be differentiated; move the call (I/O, logging) outside the differentiable function
+  own_variadic(1, x);
   return x;
 }
 
@@ -139,7 +144,7 @@ done:
   return 0;
 }
 
-// CHECK: 20 errors generated.
+// CHECK: 21 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {
