@@ -51,6 +51,10 @@ inline const clang::Expr *strip(const clang::Expr *expr) {
   }
 }
 
+/// `offset` when the lowering computed it from constants only (a field's
+/// offset, an element at a constant index, `a + 4`), before any folding.
+std::optional<int64_t> staticOffset(mlir::Value offset);
+
 /// A place in memory: element `offset` (an index) of a 1-D memref of
 /// scalars. An lvalue's address, and the value of a pointer.
 struct Address {

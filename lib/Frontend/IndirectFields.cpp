@@ -76,9 +76,6 @@ bool ModuleLowering::appendIndirectTypes(clang::QualType type,
   return true;
 }
 
-namespace {
-/// `offset` when the lowering computed it from constants only (a field's
-/// offset, an element at a constant index).
 std::optional<int64_t> staticOffset(Value offset) {
   if (std::optional<int64_t> constant = getConstantIntValue(offset))
     return constant;
@@ -100,7 +97,6 @@ std::optional<int64_t> staticOffset(Value offset) {
     return *lhs - *rhs;
   return *lhs * *rhs;
 }
-} // namespace
 
 bool FunctionLowering::holdsIndirectFields(clang::QualType type) {
   clang::QualType object = ModuleLowering::getParameterObject(type);

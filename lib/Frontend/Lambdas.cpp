@@ -200,6 +200,18 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
       lambdas[param] = *closure;
       continue;
     }
+    if (type->isReferenceType() && !holdsIndirectFields(type) &&
+        !isVector(type.getNonReferenceType()) &&
+        !type.getNonReferenceType()->isArithmeticType() &&
+        !type.getNonReferenceType()->isEnumeralType()) {
+      // An object by reference: the caller's place itself (memory and
+      // offset), as for pointers below.
+      std::optional<Address> place = unpacked(lowerLValue(arg), arg);
+      if (!place)
+        return std::nullopt;
+      places[param] = *place;
+      continue;
+    }
     if ((type->isPointerType() || isIterator(type)) &&
         !holdsIndirectFields(type)) {
       // A pointer parameter moves within the caller's memory, not a view

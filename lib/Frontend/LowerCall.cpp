@@ -192,8 +192,18 @@ FunctionLowering::emitCall(const clang::Expr *expr,
                                      "logging) outside the differentiable "
                                      "function");
   // Objects holding pointers are known to the caller only: the callee's
-  // body, in place.
-  if (takesIndirectFields(callee))
+  // body, in place. So are functions returning a pointer or reference into
+  // their arguments (std::end, accessors): the place they return is then
+  // the caller's own (memory and offset), which also keeps a pointer one
+  // past the end of an array of known size valid (materialize).
+  clang::QualType resultType = callee->getReturnType().getCanonicalType();
+  const clang::FunctionDecl *body = nullptr;
+  if (takesIndirectFields(callee) ||
+      ((resultType->isPointerType() || resultType->isReferenceType() ||
+        isIterator(resultType)) &&
+       !isVector(resultType.getNonReferenceType()) &&
+       callee->hasBody(body) && !module.hasCustomRule(callee) &&
+       !isDifferentiable(callee) && !callee->isVariadic()))
     return inlineBody(expr, callee, args, nullptr, {}, object, dest);
   SmallVector<Value> operands;
   if (object)

@@ -156,6 +156,20 @@ Value FunctionLowering::materialize(Address address, Location l) {
   auto type = cast<MemRefType>(address.memref.getType());
   MemRefType pointerType = getPointerType(type.getElementType());
   Value memref = address.memref;
+  // One past the end of an array of known size (`a + n`, std::end(a)): an
+  // empty view there. (A subview at that offset would be folded into one
+  // that the verifier rejects as out of bounds; a reinterpret_cast is not
+  // checked.)
+  if (std::optional<int64_t> offset = staticOffset(address.offset);
+      offset && type.hasStaticShape() && type.getLayout().isIdentity() &&
+      *offset == type.getDimSize(0)) {
+    Value end = memref::ReinterpretCastOp::create(
+        b, l,
+        MemRefType::get({0}, type.getElementType(),
+                        StridedLayoutAttr::get(b.getContext(), *offset, {1})),
+        memref, *offset, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
+    return memref::CastOp::create(b, l, pointerType, end);
+  }
   if (type != pointerType)
     memref = memref::CastOp::create(b, l, pointerType, memref);
   if (matchPattern(address.offset, m_Zero()))

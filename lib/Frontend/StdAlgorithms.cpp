@@ -31,6 +31,11 @@ enum class Algorithm {
   InnerProduct,
   MaxElement,
   MinElement,
+  Next,
+  Prev,
+  Advance,
+  Distance,
+  Sort,
 };
 } // namespace
 
@@ -51,6 +56,11 @@ static std::optional<Algorithm> getAlgorithm(const clang::FunctionDecl *f,
           .Case("inner_product", Algorithm::InnerProduct)
           .Case("max_element", Algorithm::MaxElement)
           .Case("min_element", Algorithm::MinElement)
+          .Case("next", Algorithm::Next)
+          .Case("prev", Algorithm::Prev)
+          .Case("advance", Algorithm::Advance)
+          .Case("distance", Algorithm::Distance)
+          .Case("sort", Algorithm::Sort)
           .Default(std::nullopt);
   if (!known)
     return std::nullopt;
@@ -74,7 +84,16 @@ static std::optional<Algorithm> getAlgorithm(const clang::FunctionDecl *f,
     break;
   case Algorithm::MaxElement:
   case Algorithm::MinElement:
+  case Algorithm::Sort:
     minArgs = 2, maxArgs = 3;
+    break;
+  case Algorithm::Next:
+  case Algorithm::Prev:
+    minArgs = 1, maxArgs = 2;
+    break;
+  case Algorithm::Advance:
+  case Algorithm::Distance:
+    minArgs = maxArgs = 2;
     break;
   }
   if (numArgs < minArgs || numArgs > maxArgs ||
@@ -500,6 +519,96 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
       store(arith::SelectOp::create(b, l, better, i, load(best, l)), best, l);
     });
     return past(*range, load(best, l));
+  }
+  case Algorithm::Next:
+  case Algorithm::Prev:
+  case Algorithm::Advance: {
+    std::optional<Range> range = rangeAt(args[0]);
+    Value n = args.size() == 2 ? countOf(args[1]) : constantIndex(1, l);
+    if (!range || !n)
+      return std::nullopt;
+    Value scalars = range->scalars == 1
+                        ? n
+                        : arith::MulIOp::create(
+                              b, l, n, constantIndex(range->scalars, l))
+                              .getResult();
+    if (algorithm == Algorithm::Advance) {
+      // The iterator variable itself moves.
+      if (!stepPointerVariable(args[0], scalars, /*backwards=*/false,
+                               /*returnOld=*/false))
+        return std::nullopt;
+      return CallResult{};
+    }
+    return CallResult{nullptr, moveBy(range->begin, scalars,
+                                      algorithm == Algorithm::Prev, l)};
+  }
+  case Algorithm::Distance: {
+    std::optional<Range> range = rangeAt(args[0]);
+    if (!range)
+      return std::nullopt;
+    Value count = distance(*range, args[1]);
+    Type type = typeOf(expr);
+    if (!count || !type)
+      return std::nullopt;
+    return CallResult{arith::IndexCastOp::create(b, l, type, count), {}};
+  }
+  case Algorithm::Sort: {
+    // Insertion sort, from the specification's postcondition: the same
+    // elements, each not less than the one before. Swaps move values, so
+    // derivatives follow them; O(n^2) compares, for the short ranges
+    // differentiable code sorts.
+    std::optional<Range> range = rangeAt(args[0]);
+    if (!range)
+      return std::nullopt;
+    Value count = distance(*range, args[1]);
+    std::optional<Callable> less;
+    if (args.size() == 3 && !(less = callableOf(args[2])))
+      return std::nullopt;
+    if (!count)
+      return std::nullopt;
+    if (range->scalars != 1)
+      return unsupported<Result>(expr, "std::sort is supported on ranges "
+                                       "of numbers only");
+    auto isLess = [&](Address a, Address c) -> Value {
+      if (!less)
+        return arithmetic(clang::BO_LT, load(a, l), load(c, l),
+                          range->element, l);
+      Value result = invoke(*less,
+                            {Operand{a, nullptr, range->element},
+                             Operand{c, nullptr, range->element}},
+                            expr);
+      return result ? toBool(result, resultTypeOf(*less), l) : nullptr;
+    };
+    Value one = constantIndex(1, l), zero = constantIndex(0, l);
+    emitCountedLoop(l, count, [&](Value i) {
+      Address j = newIndexSlot(i, l);
+      emitLoop(
+          l,
+          [&]() -> Value {
+            // j > 0 && a[j] < a[j - 1] (a[0] read when j == 0: in bounds).
+            Value at = load(j, l);
+            Value positive =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, at, zero);
+            Value before = arith::SelectOp::create(
+                b, l, positive, arith::SubIOp::create(b, l, at, one), zero);
+            Value ordered = isLess(elementOf(*range, at),
+                                   elementOf(*range, before));
+            if (!ordered)
+              return positive;
+            return arith::AndIOp::create(b, l, positive, ordered);
+          },
+          [&] {
+            Value at = load(j, l);
+            Value before = arith::SubIOp::create(b, l, at, one);
+            Address x = elementOf(*range, at), y = elementOf(*range, before);
+            Value vx = load(x, l), vy = load(y, l);
+            store(vy, x, l);
+            store(vx, y, l);
+            store(before, j, l);
+          },
+          [] {}, /*conditionFirst=*/true);
+    });
+    return CallResult{};
   }
   }
   llvm_unreachable("every algorithm is handled");
