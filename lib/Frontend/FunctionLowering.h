@@ -555,6 +555,10 @@ private:
   llvm::DenseMap<const clang::SwitchCase *, mlir::Block *> switchCases;
   /// Every return branches here, passing the returned value (if any).
   mlir::Block *returnBlock = nullptr;
+  /// Set while inlining a body whose one return, its last statement,
+  /// returns a pointer or reference: that place, kept as it is (memory and
+  /// offset) rather than passed as a view.
+  std::optional<Address> *returnedPlace = nullptr;
 };
 
 } // namespace cotangent::frontend

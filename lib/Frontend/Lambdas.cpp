@@ -266,7 +266,29 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   Block *current = b.getInsertionBlock();
   Block *continuation = newBlock();
   enter(current);
-  if (!returnType->isVoidType() && !returnsClosure && !result) {
+  // A pointer or reference returned by the body's one return, its last
+  // statement: the place as it is (see returnedPlace).
+  std::optional<Address> place;
+  bool returnsPlace = false;
+  if ((returnType->isReferenceType() || returnType->isPointerType() ||
+       isIterator(returnType)) &&
+      !isVector(returnType.getNonReferenceType())) {
+    unsigned returns = 0;
+    std::function<void(const clang::Stmt *)> count =
+        [&](const clang::Stmt *stmt) {
+          if (!stmt || isa<clang::LambdaExpr>(stmt))
+            return;
+          returns += isa<clang::ReturnStmt>(stmt);
+          for (const clang::Stmt *child : stmt->children())
+            count(child);
+        };
+    count(callee->getBody());
+    const auto *compound = dyn_cast<clang::CompoundStmt>(callee->getBody());
+    returnsPlace = returns == 1 && compound && !compound->body_empty() &&
+                   isa<clang::ReturnStmt>(compound->body_back());
+  }
+  if (!returnType->isVoidType() && !returnsClosure && !result &&
+      !returnsPlace) {
     Type type = module.lowerType(returnType.getNonReferenceType(),
                                  expr->getSourceRange(),
                                  "this call's result");
@@ -283,6 +305,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   size_t outerReturnCleanups = returnCleanupDepth;
   returnCleanupDepth = cleanups.size();
   std::optional<Address> outerSelf = self, outerResult = resultAddress;
+  std::optional<Address> *outerPlace = returnedPlace;
+  returnedPlace = returnsPlace ? &place : nullptr;
   if (object)
     self = object;
   resultAddress = result;
@@ -297,6 +321,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   --inlineDepth;
   self = outerSelf;
   resultAddress = outerResult;
+  returnedPlace = outerPlace;
   returnCleanupDepth = outerReturnCleanups;
   // Falling off the end of a function that returns a value is undefined.
   SmallVector<Value> undefined;
@@ -321,6 +346,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   enter(continuation);
   if (result)
     return CallResult{nullptr, result};
+  if (returnsPlace)
+    return place ? std::optional<CallResult>(CallResult{nullptr, place})
+                 : std::nullopt;
   if (continuation->getNumArguments() == 0)
     return CallResult{};
   if (returnType->isReferenceType() || returnType->isPointerType() ||

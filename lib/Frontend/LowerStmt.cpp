@@ -408,7 +408,12 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
                    value);
       if (!address)
         return;
-      returned.push_back(materialize(*address, l));
+      if (returnedPlace) {
+        // The only return of a body inlined in place: its place itself.
+        *returnedPlace = *address;
+      } else {
+        returned.push_back(materialize(*address, l));
+      }
     } else {
       Value v = lowerRValue(value);
       if (!v)

@@ -1,8 +1,10 @@
 // Loops over pointers and iterators instead of an index, and the standard
 // algorithms numerical code calls on arrays and vectors (fill, fill_n,
 // copy, copy_n, for_each, transform, accumulate, inner_product,
-// max_element, min_element), with lambdas and named functions, and the
-// user's own templates given a lambda or iterators. Reverse and forward
+// max_element, min_element, sort, next, prev, advance, distance), with
+// lambdas and named functions, and the user's own templates given a lambda
+// or iterators; pointers one past the end of arrays (`a + n`, std::end)
+// passed to helpers. Reverse and forward
 // mode at -O0 and -O2, with libstdc++ and (where installed) libc++,
 // against closed forms and central differences.
 // REQUIRES: plugin
@@ -16,6 +18,8 @@
 #include <cotangent/cotangent.h>
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <numeric>
 #include <vector>
 
@@ -109,6 +113,46 @@ static double cube(double v) { return v * v * v; }
   return std::inner_product(y, y + 4, y, z[3]);
 }
 
+// A helper over [first, last), given pointers one past the end.
+static double sumOfSquares(const double *first, const double *last) {
+  double s = 0;
+  for (; first != last; ++first)
+    s += *first * *first;
+  return s;
+}
+
+// The two largest of x, sorted (by value and with a comparison), plus
+// iterator arithmetic and ranges ending one past arrays.
+[[ct::differentiable]] double ordered(const std::vector<double> &x) {
+  std::vector<double> sorted(x);
+  std::sort(sorted.begin(), sorted.end());
+  double top = *std::prev(sorted.end()) + 2 * *std::prev(sorted.end(), 2);
+  std::array<double, 4> a{x[0], x[1], x[2], x[3]};
+  std::sort(a.begin(), a.end(), [](double u, double v) { return u > v; });
+  auto it = a.begin();
+  std::advance(it, 1);
+  double second = *it * std::distance(a.begin(), std::next(it));
+  double raw[4] = {x[3], x[2], x[1], x[0]};
+  return top + second + sumOfSquares(raw, raw + 4) +
+         sumOfSquares(std::begin(raw) + 2, std::end(raw)) +
+         sumOfSquares(a.begin() + 3, a.end());
+}
+
+static void testOrdered() {
+  std::vector<double> x{0.5, 2.0, -1.0, 1.5}, dx(4, 0.0);
+  double v = ct::gradient<ordered>(x, &dx);
+  // sorted: -1, .5, 1.5, 2 -> top = 2 + 3; a descending: 2, 1.5, .5, -1
+  // -> second = 1.5 * 2; raw squares 7.5; raw[2..4) = .25 + 4;
+  // a[3]^2 = 1.
+  check::near("ordered value", v, 5 + 3 + 7.5 + 4.25 + 1, 1e-14);
+  for (int i = 0; i < 4; ++i)
+    check::near("ordered gradient", dx[i],
+                check::differenceAt(x.data(), i, [&] { return ordered(x); }),
+                1e-7);
+  std::vector<double> t{1, 0, 0, 0};
+  check::near("ordered jvp", ct::jvp<ordered>(x, &t).tangent, dx[0], 1e-12);
+}
+
 static void testPointerWalk() {
   double a[3] = {1, 2, 3}, da[3] = {0, 0, 0};
   double v = ct::gradient<pointerWalk>(a, 3, da);
@@ -168,5 +212,6 @@ int main() {
   testIteratorWalk();
   testAlgorithms();
   testArrays();
+  testOrdered();
   return check::report();
 }
