@@ -56,6 +56,15 @@ private:
   /// Values and tangents of active ones, for a terminator.
   SmallVector<Value> withTangents(OpBuilder &b, Location loc,
                                   ValueRange values, ValueRange activeLike);
+  /// Whether a value carried out of a region carries a tangent beside it:
+  /// an active scalar, or memory with a shadow (a buffer a branch chooses).
+  bool carriesTangent(Value value) {
+    return isa<MemRefType>(value.getType()) ? activity.hasShadow(value)
+                                            : activity.isActive(value);
+  }
+  /// Set when a region yields memory without a shadow where the op's
+  /// result has one (reported once).
+  bool missingShadow = false;
 
   DerivativeRegistry &registry;
   func::FuncOp primal;
@@ -109,10 +118,42 @@ SmallVector<Value> ForwardEmitter::withTangents(OpBuilder &b, Location loc,
                                                 ValueRange activeLike) {
   SmallVector<Value> result =
       llvm::map_to_vector(values, [&](Value v) { return mapping.lookup(v); });
-  for (auto [value, like] : llvm::zip_equal(values, activeLike))
-    if (activity.isActive(like))
-      result.push_back(buildFloatCast(b, loc, tangent(b, loc, value),
-                                      like.getType()));
+  for (auto [value, like] : llvm::zip_equal(values, activeLike)) {
+    if (!carriesTangent(like))
+      continue;
+    if (isa<MemRefType>(like.getType())) {
+      Value s = shadow(value);
+      auto type = cast<MemRefType>(like.getType());
+      if (!s && isLocalAllocation(getMemoryRoot(value)) &&
+          type.getRank() == 1) {
+        // Fresh memory nothing active was written to (`return {}` beside
+        // a vector that is): its tangent is zero, in a buffer of its size
+        // that is freed with it.
+        Value primalValue = mapping.lookup(value);
+        Value size = memref::DimOp::create(b, loc, primalValue, 0);
+        Value zeros = memref::AllocOp::create(
+            b, loc,
+            MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
+            size);
+        buildZeroFill(b, loc, zeros);
+        s = zeros.getType() == type
+                ? zeros
+                : memref::CastOp::create(b, loc, type, zeros).getResult();
+      }
+      if (!s) {
+        if (!missingShadow)
+          emitError(loc, "cannot differentiate a choice between memory "
+                         "whose derivative is tracked and memory whose "
+                         "derivative is not");
+        missingShadow = true;
+        s = mapping.lookup(value); // a stand-in; the error stops the build
+      }
+      result.push_back(s);
+      continue;
+    }
+    result.push_back(
+        buildFloatCast(b, loc, tangent(b, loc, value), like.getType()));
+  }
   return result;
 }
 
@@ -231,7 +272,7 @@ LogicalResult ForwardEmitter::emitOp(OpBuilder &b, Operation &op) {
     return success();
   }
   for (Value result : op.getResults())
-    if (activity.isActive(result))
+    if (carriesTangent(result))
       return op.emitError("cannot differentiate '")
              << op.getName()
              << "': no derivative rule; bind a custom rule to the enclosing "
@@ -273,7 +314,7 @@ LogicalResult ForwardEmitter::emitFor(OpBuilder &b, scf::ForOp op) {
   unsigned nextTangent = numPrimal;
   for (auto [i, arg] : llvm::enumerate(op.getRegionIterArgs())) {
     mapping.map(arg, loop.getRegionIterArgs()[i]);
-    if (activity.isActive(arg))
+    if (carriesTangent(arg))
       setTangent(arg, loop.getRegionIterArgs()[nextTangent++]);
   }
   OpBuilder inner = OpBuilder::atBlockEnd(body);
@@ -287,7 +328,7 @@ LogicalResult ForwardEmitter::emitFor(OpBuilder &b, scf::ForOp op) {
     mapping.map(result, loop.getResult(i));
     if (activity.isActive(op.getRegionIterArgs()[i])) {
       Value t = loop.getResult(nextTangent++);
-      if (activity.isActive(result))
+      if (carriesTangent(result))
         setTangent(result, t);
     }
   }
@@ -298,7 +339,7 @@ LogicalResult ForwardEmitter::emitBranch(OpBuilder &b, Operation *op) {
   Location loc = op->getLoc();
   SmallVector<Type> types(op->getResultTypes());
   for (Value result : op->getResults())
-    if (activity.isActive(result))
+    if (carriesTangent(result))
       types.push_back(result.getType());
   Operation *branch =
       buildBranchLike(b, op, mapping.lookup(op->getOperand(0)), types);
@@ -319,10 +360,10 @@ LogicalResult ForwardEmitter::emitBranch(OpBuilder &b, Operation *op) {
   unsigned nextTangent = op->getNumResults();
   for (auto [i, result] : llvm::enumerate(op->getResults())) {
     mapping.map(result, branch->getResult(i));
-    if (activity.isActive(result))
+    if (carriesTangent(result))
       setTangent(result, branch->getResult(nextTangent++));
   }
-  return success();
+  return success(!missingShadow);
 }
 
 LogicalResult ForwardEmitter::emitWhile(OpBuilder &b, scf::WhileOp op) {
@@ -331,14 +372,14 @@ LogicalResult ForwardEmitter::emitWhile(OpBuilder &b, scf::WhileOp op) {
       withTangents(b, loc, op.getInits(), op.getBeforeArguments());
   SmallVector<Type> afterTypes(op.getResultTypes());
   for (Value arg : op.getAfterArguments())
-    if (activity.isActive(arg))
+    if (carriesTangent(arg))
       afterTypes.push_back(arg.getType());
   auto loop = scf::WhileOp::create(b, loc, afterTypes, inits);
   auto mapArgs = [&](Block::BlockArgListType from, Block *to) {
     unsigned nextTangent = from.size();
     for (auto [i, arg] : llvm::enumerate(from)) {
       mapping.map(arg, to->getArgument(i));
-      if (activity.isActive(arg))
+      if (carriesTangent(arg))
         setTangent(arg, to->getArgument(nextTangent++));
     }
   };

@@ -290,6 +290,8 @@ Value ReverseEmitter::shadowInReverse(Value value) {
       mapping.map(operand, primalInReverse(operand));
     result = b.clone(*def, mapping)->getResult(0);
     buildZeroFill(b, def->getLoc(), result);
+  } else if (Value chosen = shadowOfChosenBuffer(b, value)) {
+    result = chosen;
   } else {
     hadError = true;
     emitError(value.getLoc(),
@@ -300,6 +302,61 @@ Value ReverseEmitter::shadowInReverse(Value value) {
   }
   level.shadows[value] = result;
   return result;
+}
+
+Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
+  // A buffer chosen by a branch (a function returning a std::vector from
+  // two places, `return {}` early): each region yields memory it allocated
+  // itself, whole. Its shadow is one fresh zeroed buffer of the chosen
+  // one's size, which the region's own buffer takes as its shadow too, so
+  // the adjoints the code after the branch accumulates reach the code in
+  // it; it is freed when the pullback returns (not by the reverse of the
+  // region's alloc, which a region without active code does not have).
+  // Only at the function's top level, whose forward code the reverse code
+  // follows in one block.
+  Operation *def = value.getDefiningOp();
+  if (!def || !isa<scf::IfOp, scf::IndexSwitchOp>(def) || !combined ||
+      value.getParentBlock() != &primal.getBody().front())
+    return nullptr;
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type || type.getRank() != 1)
+    return nullptr;
+  unsigned index = cast<OpResult>(value).getResultNumber();
+  SmallVector<memref::AllocOp> buffers;
+  for (Region &region : def->getRegions()) {
+    if (region.empty())
+      return nullptr;
+    Value yielded = region.front().getTerminator()->getOperand(index);
+    if (auto cast = yielded.getDefiningOp<memref::CastOp>())
+      yielded = cast.getSource();
+    auto alloc = yielded.getDefiningOp<memref::AllocOp>();
+    if (!alloc || !region.isAncestor(alloc->getParentRegion()) ||
+        alloc.getType().getRank() != 1)
+      return nullptr;
+    buffers.push_back(alloc);
+  }
+  Location loc = value.getLoc();
+  // Right after the chosen buffer (the level is direct: the reverse code
+  // follows its forward code in the same block).
+  Value chosen = primalInReverse(value);
+  b.setInsertionPointAfterValue(chosen);
+  Value size = memref::DimOp::create(b, loc, chosen, 0);
+  auto bufferType =
+      MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+  Value buffer = memref::AllocOp::create(b, loc, bufferType, size);
+  buildZeroFill(b, loc, buffer);
+  for (memref::AllocOp alloc : buffers) {
+    Value seed = alloc.getType() == bufferType
+                     ? buffer
+                     : memref::CastOp::create(b, loc, alloc.getType(), buffer)
+                           .getResult();
+    levels[alloc->getBlock()].shadows[alloc.getResult()] = seed;
+    sharedShadows.insert(alloc.getResult());
+  }
+  chosenBufferShadows.push_back(buffer);
+  return type == bufferType
+             ? buffer
+             : memref::CastOp::create(b, loc, type, buffer).getResult();
 }
 
 //===----------------------------------------------------------------------===//
@@ -370,6 +427,7 @@ LogicalResult ReverseEmitter::checkStoresIntoConstantMemory() {
 }
 
 LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
+  combined = true;
   Block *entry = pullback.addEntryBlock();
   reverseEntry = entry;
   Block &body = primal.getBody().front();
@@ -440,6 +498,8 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   }
   if (localTape)
     ct::TapeFreeOp::create(b, ret.getLoc(), localTape);
+  for (Value buffer : chosenBufferShadows)
+    memref::DeallocOp::create(b, ret.getLoc(), buffer);
   func::ReturnOp::create(b, ret.getLoc(), results);
   return success();
 }

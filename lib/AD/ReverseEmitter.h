@@ -177,6 +177,17 @@ private:
   LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op);
   /// The shadow of memory `value` in the reverse code; null if it has none.
   Value shadowInReverse(Value value);
+  /// The shadow of a buffer a branch chooses among buffers its regions
+  /// allocate (created at `b`, shared with those buffers); null if `value`
+  /// is not one.
+  Value shadowOfChosenBuffer(OpBuilder &b, Value value);
+  /// Those shadows, freed when the pullback returns, and the region
+  /// buffers that share them (whose alloc's reverse frees nothing).
+  SmallVector<Value> chosenBufferShadows;
+  DenseSet<Value> sharedShadows;
+  /// Set while emitting a combined pullback (forward and reverse code in
+  /// one function).
+  bool combined = false;
   /// The shadow and indices, in the reverse code, of the element a load or
   /// store `op` of `memref[indices]` touches; reports an error if the memory
   /// has no shadow.

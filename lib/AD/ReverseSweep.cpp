@@ -133,6 +133,8 @@ LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
     return success(!hadError);
   }
   if (isa<memref::AllocOp>(op)) {
+    if (sharedShadows.contains(op.getResult(0)))
+      return success(); // freed when the pullback returns
     if (Value s = shadowInReverse(op.getResult(0)))
       memref::DeallocOp::create(b, loc, s);
     return success(!hadError);

@@ -271,8 +271,61 @@ static void testGrown() {
   check::near("grown jvp", jvp.tangent, dx[2], 1e-12);
 }
 
+// Vectors returned from more than one place: an early `return {}`, and a
+// choice between two vectors each branch builds; also inside a loop.
+static std::vector<double> scaledRamp(int n, double x) {
+  if (n <= 0)
+    return {};
+  std::vector<double> v(n, x);
+  for (int i = 0; i < n; ++i)
+    v[i] *= i;
+  return v;
+}
+
+static std::vector<double> pick(bool first, double x) {
+  if (first) {
+    std::vector<double> a(2, x);
+    a[1] *= x;
+    return a;
+  }
+  std::vector<double> b(3, 2 * x);
+  return b;
+}
+
+[[ct::differentiable]] double branchVectors(double x, int n) {
+  std::vector<double> v = scaledRamp(n, x);
+  double s = 0;
+  for (double e : v)
+    s += e * e;
+  std::vector<double> w = pick(n > 2, x);
+  for (double e : w)
+    s += 3 * e;
+  for (int k = 0; k < 2; ++k) {
+    std::vector<double> u = scaledRamp(n - k, x * (k + 1));
+    for (double e : u)
+      s += e * x;
+  }
+  return s;
+}
+
+static void testBranchVectors() {
+  for (int n : {0, 2, 3}) {
+    double dx = 0;
+    double v = ct::gradient<branchVectors, ct::wrt<0>>(1.5, n, &dx);
+    check::near("branchVectors value", v, branchVectors(1.5, n), 1e-14);
+    check::near("branchVectors gradient", dx,
+                check::centralDifference(
+                    [&](double t) { return branchVectors(t, n); }, 1.5),
+                1e-7);
+    check::near("branchVectors jvp",
+                ct::jvp<branchVectors, ct::wrt<0>>(1.5, n, 1.0).tangent, dx,
+                1e-12);
+  }
+}
+
 int main() {
   testGrown();
+  testBranchVectors();
   testSumOfSquares();
   testReturnedVectors();
   testCapturedCopy();

@@ -1,0 +1,57 @@
+// A buffer chosen by a branch whose regions each allocate their own (a
+// function returning a std::vector from two places): reverse mode gives the
+// chosen buffer one zeroed shadow of its size, right after the branch, and
+// each region's buffer takes that shadow as its own, so that the adjoints
+// accumulated after the branch reach the stores inside it; it is freed when
+// the pullback returns. Forward mode yields the regions' shadows beside
+// the buffers (a region whose buffer holds nothing active yields zeros).
+// RUN: %cotangent-opt %s --ct-autodiff | FileCheck %s
+
+// CHECK-LABEL: func.func private @chosen.jvp.ac
+// CHECK: scf.if %{{.*}} -> (memref<?xf64>, memref<?xf64>)
+// CHECK: memref.dealloc %{{.*}}#0
+// CHECK: memref.dealloc %{{.*}}#1
+// CHECK-LABEL: func.func private @chosen.pullback.ac
+// CHECK: %[[CHOSEN:.*]] = scf.if
+// CHECK: %[[N:.*]] = memref.dim %[[CHOSEN]], %c0
+// CHECK: %[[SHADOW:.*]] = memref.alloc(%[[N]]) : memref<?xf64>
+// CHECK: scf.if
+// CHECK:   memref.load %[[SHADOW]]
+// CHECK-NOT: memref.dealloc %[[SHADOW]]
+// CHECK: ct.tape_free
+// CHECK-NEXT: memref.dealloc %[[SHADOW]]
+// CHECK-NEXT: return
+func.func @chosen(%x: f64, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %positive = arith.cmpi sgt, %n, %c0 : index
+  %v = scf.if %positive -> (memref<?xf64>) {
+    %a = memref.alloc(%n) : memref<?xf64>
+    scf.for %i = %c0 to %n step %c1 {
+      %s = arith.mulf %x, %x : f64
+      memref.store %s, %a[%i] : memref<?xf64>
+    }
+    scf.yield %a : memref<?xf64>
+  } else {
+    %e = memref.alloc(%c0) : memref<?xf64>
+    scf.yield %e : memref<?xf64>
+  }
+  %len = memref.dim %v, %c0 : memref<?xf64>
+  %sum = scf.for %i = %c0 to %len step %c1 iter_args(%acc = %zero) -> f64 {
+    %e = memref.load %v[%i] : memref<?xf64>
+    %t = arith.mulf %e, %e : f64
+    %next = arith.addf %acc, %t : f64
+    scf.yield %next : f64
+  }
+  memref.dealloc %v : memref<?xf64>
+  return %sum : f64
+}
+func.func @grad_chosen(%x: f64, %n: index) -> (f64, f64) {
+  %v:2 = ct.gradient @chosen(%x, %n) activity [active, const] : (f64, index) -> (f64, f64)
+  return %v#0, %v#1 : f64, f64
+}
+func.func @jvp_chosen(%x: f64, %t: f64, %n: index) -> (f64, f64) {
+  %v:2 = ct.jvp @chosen(%x, %n) tangents(%t) activity [active, const] : (f64, index, f64) -> (f64, f64)
+  return %v#0, %v#1 : f64, f64
+}
