@@ -153,9 +153,12 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
                                          "' has no visible body");
   callee = body;
   if (inlineDepth >= kMaxInlineDepth)
-    return unsupported<Result>(expr, "calls that pass lambdas, or objects "
-                                     "holding pointers, are inlined, and "
-                                     "these nest too deeply (recursion?)");
+    return unsupported<Result>(expr, "calls that pass lambdas or objects "
+                                     "holding pointers, or return pointers "
+                                     "or references, are lowered in place, "
+                                     "and these nest too deeply "
+                                     "(recursion?); return an index "
+                                     "instead");
   clang::QualType returnType = callee->getReturnType();
   // A function returning the closure it was given (std::for_each): the
   // closure has no value to the caller here.

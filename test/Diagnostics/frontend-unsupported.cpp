@@ -144,7 +144,16 @@ done:
   return 0;
 }
 
-// CHECK: 21 errors generated.
+// A reference returned from recursion: each call is lowered in place.
+const double &largest(const double *a, int n) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:34: error: calls that pass lambdas or objects holding pointers, or return pointers or references, are lowered in place, and these nest too deeply (recursion?); return an index instead
+  return n == 1 ? a[0] : (a[0] > largest(a + 1, n - 1) ? a[0] : a[1]);
+}
+[[ct::differentiable]] double uses_recursive_reference(const double *a, int n) {
+  return largest(a, n);
+}
+
+// CHECK: 22 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {
