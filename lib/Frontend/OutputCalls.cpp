@@ -76,8 +76,16 @@ FunctionLowering::lowerOutputCall(const clang::CallExpr *expr,
     if (const auto *text = dyn_cast<clang::StringLiteral>(bare)) {
       std::string bytes = text->getBytes().str();
       bytes.push_back('\0');
-      std::string name =
-          "ct.str." + std::to_string(llvm::hash_value(bytes) & 0xffffffff);
+      // Named by content; another text with the same hash gets a suffix.
+      std::string base =
+          "ct.str." + std::to_string(static_cast<size_t>(llvm::hash_value(bytes)));
+      std::string name = base;
+      for (unsigned k = 1;; ++k) {
+        auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+        if (!existing || existing.getValueAttr() == b.getStringAttr(bytes))
+          break;
+        name = base + "." + std::to_string(k);
+      }
       operands.push_back(global(
           name, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
           /*constant=*/true, b.getStringAttr(bytes)));
