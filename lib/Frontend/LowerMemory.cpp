@@ -290,6 +290,8 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
       return it->second;
     // A structured binding (`auto [a, b] = pair`): the part it names.
     if (const auto *binding = dyn_cast<clang::BindingDecl>(var)) {
+      if (invalid.count(binding->getDecomposedDecl()))
+        return std::nullopt; // the declaration's error said it all
       if (const clang::Expr *part = binding->getBinding())
         return lowerLValue(part);
       return unsupported<Result>(expr, "this structured binding cannot be "

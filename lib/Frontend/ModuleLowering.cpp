@@ -172,9 +172,14 @@ std::optional<Layout> ModuleLowering::getLayout(clang::QualType type,
   type = type.getCanonicalType().getUnqualifiedType();
   if (auto known = layouts.find(type.getTypePtr()); known != layouts.end())
     return known->second;
+  // A type's problem is reported once, where it is first met.
+  if (unsupportedTypes.contains(type.getTypePtr()))
+    return std::nullopt;
   std::optional<Layout> layout = computeLayout(type, range, what);
   if (layout)
     layouts[type.getTypePtr()] = *layout;
+  else if (!quiet && range.isValid())
+    unsupportedTypes.insert(type.getTypePtr());
   return layout;
 }
 
@@ -246,6 +251,24 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
                        "differentiable function");
   if (record->isUnion())
     return unsupported("unions cannot be differentiated; use a struct");
+  // libstdc++ nests a tuple's elements in base classes, which packing
+  // integers among floating-point slots does not follow (yet).
+  if (const auto *tuple =
+          dyn_cast<clang::ClassTemplateSpecializationDecl>(record);
+      tuple && tuple->isInStdNamespace() && tuple->getName() == "tuple") {
+    bool integers = false, floats = false;
+    for (const clang::TemplateArgument &arg : tuple->getTemplateArgs()[0]
+                                                  .pack_elements()) {
+      if (arg.getKind() != clang::TemplateArgument::Type)
+        continue;
+      integers |= arg.getAsType()->isIntegralOrEnumerationType();
+      floats |= arg.getAsType()->isRealFloatingType();
+    }
+    if (integers && floats)
+      return unsupported("a std::tuple mixing integers and floating-point "
+                         "values is not supported yet; use a struct with "
+                         "named fields (or std::pair, which works)");
+  }
   // The parts of the record: non-empty bases, then fields, each with its
   // byte offset. Pointer, reference and std::vector fields are indirect:
   // they designate memory, they do not hold data.
@@ -313,8 +336,15 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
   SmallVector<Layout> partLayouts;
   std::optional<Layout> layout;
   for (const Part &part : parts) {
+    // A part declared inside a library is reported where the user's code
+    // met the type (the library's line means nothing to the user).
+    clang::SourceRange where =
+        part.range.isValid() &&
+                !ast.getSourceManager().isInSystemHeader(part.range.getBegin())
+            ? part.range
+            : range;
     std::optional<Layout> own =
-        getLayout(part.type, part.range,
+        getLayout(part.type, where,
                   "a field of '" + type.getAsString() + "'");
     if (!own)
       return std::nullopt;

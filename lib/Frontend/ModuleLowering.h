@@ -178,6 +178,8 @@ private:
   std::unique_ptr<clang::MangleContext> mangler;
   llvm::DenseMap<const clang::FunctionDecl *, mlir::func::FuncOp> functions;
   llvm::DenseMap<const clang::Type *, Layout> layouts;
+  /// Types whose layout was refused (and reported).
+  llvm::DenseSet<const clang::Type *> unsupportedTypes;
   llvm::SmallVector<const clang::FunctionDecl *> pending;
   llvm::DenseSet<const clang::FunctionDecl *> customRules;
   llvm::DenseMap<const clang::VarDecl *, mlir::memref::GlobalOp>

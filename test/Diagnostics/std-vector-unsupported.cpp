@@ -6,6 +6,7 @@
 #include <cstring>
 #include <list>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 struct Model { std::vector<double> weights; };
@@ -136,4 +137,11 @@ struct Point { double x, y; };
   return kept[0] * x[0];
 }
 
-// CHECK: 20 errors generated.
+[[ct::differentiable]] double mixedTuple(double x) {
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: variable 't' has type 'class std::tuple<int, double>', which differentiable code does not support: a std::tuple mixing integers and floating-point values is not supported yet; use a struct with named fields (or std::pair, which works)
+  std::tuple<int, double> t{2, x};
+  auto [n, y] = t; // the same type: not reported again
+  return n * y;
+}
+
+// CHECK: 21 errors generated.
