@@ -292,8 +292,10 @@ private:
   /// The view of an extra argument, from the pointer to its owner's object
   /// (or the derivative object, whose fields designate the shadows).
   Value viewExtra(const Extra &extra, Value object);
-  /// The views of the extras of `activity`, from the objects `objects`
-  /// (one per parameter of `active`, `offset` into it).
+  /// Appends the views of the extra arguments: of all of them over the
+  /// primal objects `objects` (one per parameter), or, with `derivatives`,
+  /// of the duplicated ones over the derivative objects (one per
+  /// parameter of `active`).
   void appendExtras(SmallVectorImpl<Value> &views, ValueRange objects,
                     bool derivatives);
 };
