@@ -41,12 +41,16 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
   bool isArray = pointee->isIncompleteArrayType();
   clang::QualType element =
       isArray ? ast.getAsArrayType(pointee)->getElementType() : pointee;
+  // After an error: the variable is known to be invalid (uses say nothing).
+  auto failed = [&]() {
+    invalid.insert(var);
+    return true;
+  };
   auto refuse = [&]() {
     module.error(var->getSourceRange(),
                  "a std::unique_ptr in differentiable code must own memory "
                  "from 'new' or std::make_unique where it is declared");
-    invalid.insert(var);
-    return true;
+    return failed();
   };
   const clang::Expr *init = var->getInit();
   if (!init)
@@ -84,12 +88,12 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
              call->getDirectCallee()->isInStdNamespace()) {
     std::optional<Layout> layout = layoutOf(element, call);
     if (!layout)
-      return invalid.insert(var), true;
+      return failed();
     Value count = constantIndex(1, l);
     if (isArray) {
       Value n = lowerRValue(call->getArg(0));
       if (!n)
-        return invalid.insert(var), true;
+        return failed();
       count = index(n, call->getArg(0)->getType(), l);
     } else if (call->getNumArgs() > 1 ||
                (call->getNumArgs() == 1 && isAggregate(element))) {
@@ -105,7 +109,7 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
     if (!isArray && call->getNumArgs() == 1) {
       value = lowerRValue(call->getArg(0));
       if (!value)
-        return invalid.insert(var), true;
+        return failed();
       value = convert(value, call->getArg(0)->getType(), element, l);
     } else {
       value = arith::ConstantOp::create(b, l, layout->scalar,
@@ -123,7 +127,7 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
     return refuse();
   }
   if (!memory)
-    return invalid.insert(var), true;
+    return failed();
   // Freed with the scope, like a vector; a pointer variable meanwhile.
   cleanups.push_back(memory->memref);
   pointers[var] = {memory->memref, newIndexSlot(memory->offset, l)};
