@@ -124,19 +124,19 @@ private:
       object = object->getPointeeType();
     if (ModuleLowering::getVectorElementType(object).isNull())
       return view;
-    Value differ = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne,
-        memref::DimOp::create(b, loc, view, 0),
-        memref::DimOp::create(b, loc, arg, 0));
-    auto check = scf::IfOp::create(b, loc, differ);
+    abortIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                  memref::DimOp::create(b, loc, view, 0),
+                                  memref::DimOp::create(b, loc, arg, 0)),
+            "cotangent: the derivative argument of " + paramNames[i] +
+                " is a std::vector of another size than the parameter's");
+    return view;
+  }
+  /// Where `condition` holds, the program prints `message` and aborts.
+  void abortIf(Value condition, const Twine &message) {
+    auto check = scf::IfOp::create(b, loc, condition);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(check.thenBlock()->getTerminator());
-    ct::AbortOp::create(b, loc,
-                        "cotangent: the derivative argument of " +
-                            paramNames[i] +
-                            " is a std::vector of another size than the "
-                            "parameter's");
-    return view;
+    ct::AbortOp::create(b, loc, message.str());
   }
   /// A fresh buffer of `size` elements of `like`'s element type, zero or a
   /// copy of `source`, typed like `like`; freed by freeScratch.
@@ -396,36 +396,24 @@ Value EntryBuilder::packNested(unsigned i, Value object, bool derivative) {
     for (const Packed &pack : packs) {
       if (pack.param != i || pack.derivative)
         continue;
+      std::string message = "cotangent: the derivative argument of " +
+                            paramNames[i] +
+                            " is a vector of vectors of another shape than "
+                            "the parameter's";
       Value primalCount = arith::SubIOp::create(
           b, loc, memref::DimOp::create(b, loc, pack.rows, 0), index(1));
-      Value differ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                           primalCount, count);
-      auto check = scf::IfOp::create(b, loc, differ, /*withElse=*/true);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(check.thenBlock()->getTerminator());
-        ct::AbortOp::create(b, loc,
-                            "cotangent: the derivative argument of " +
-                                paramNames[i] +
-                                " is a vector of vectors of another shape "
-                                "than the parameter's");
-        b.setInsertionPoint(check.elseBlock()->getTerminator());
-        forEach(count, [&](Value r) {
-          Value next = arith::AddIOp::create(b, loc, r, index(1));
-          Value rowDiffers = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ne,
-              memref::LoadOp::create(b, loc, rows, next),
-              memref::LoadOp::create(b, loc, pack.rows, next));
-          auto rowCheck = scf::IfOp::create(b, loc, rowDiffers);
-          OpBuilder::InsertionGuard inner(b);
-          b.setInsertionPoint(rowCheck.thenBlock()->getTerminator());
-          ct::AbortOp::create(b, loc,
-                              "cotangent: the derivative argument of " +
-                                  paramNames[i] +
-                                  " is a vector of vectors of another shape "
-                                  "than the parameter's");
-        });
-      }
+      abortIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                    primalCount, count),
+              message);
+      // (Same count: the rows' ends, within both.)
+      forEach(count, [&](Value r) {
+        Value next = arith::AddIOp::create(b, loc, r, index(1));
+        abortIf(arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::ne,
+                    memref::LoadOp::create(b, loc, rows, next),
+                    memref::LoadOp::create(b, loc, pack.rows, next)),
+                message);
+      });
     }
   }
   packs.push_back({i, object, flat, rows, derivative});

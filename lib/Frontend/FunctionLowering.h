@@ -51,6 +51,26 @@ inline const clang::Expr *strip(const clang::Expr *expr) {
   }
 }
 
+/// `expr` without what does not change the object it makes: `strip`'s,
+/// temporaries' materialization and binding, no-op and constructor
+/// conversions.
+inline const clang::Expr *stripTemporaries(const clang::Expr *expr) {
+  while (true) {
+    expr = strip(expr);
+    if (const auto *t = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(expr))
+      expr = t->getSubExpr();
+    else if (const auto *bind =
+                 llvm::dyn_cast<clang::CXXBindTemporaryExpr>(expr))
+      expr = bind->getSubExpr();
+    else if (const auto *cast = llvm::dyn_cast<clang::CastExpr>(expr);
+             cast && (cast->getCastKind() == clang::CK_NoOp ||
+                      cast->getCastKind() == clang::CK_ConstructorConversion))
+      expr = cast->getSubExpr();
+    else
+      return expr;
+  }
+}
+
 /// `offset` when the lowering computed it from constants only (a field's
 /// offset, an element at a constant index, `a + 4`), before any folding.
 std::optional<int64_t> staticOffset(mlir::Value offset);

@@ -55,20 +55,7 @@ FunctionLowering::createNestedVector(const clang::Expr *init,
   };
   if (!init)
     return refuse(range);
-  // Strip what does not change the value.
-  while (true) {
-    init = strip(init);
-    if (const auto *t = dyn_cast<clang::MaterializeTemporaryExpr>(init))
-      init = t->getSubExpr();
-    else if (const auto *bind = dyn_cast<clang::CXXBindTemporaryExpr>(init))
-      init = bind->getSubExpr();
-    else if (const auto *cast = dyn_cast<clang::CastExpr>(init);
-             cast && (cast->getCastKind() == clang::CK_NoOp ||
-                      cast->getCastKind() == clang::CK_ConstructorConversion))
-      init = cast->getSubExpr();
-    else
-      break;
-  }
+  init = stripTemporaries(init);
   // Fresh memory for `total` scalars and `count` + 1 row starts, freed with
   // the scope.
   auto allocate = [&](Value count, Value total) {
@@ -113,18 +100,8 @@ FunctionLowering::createNestedVector(const clang::Expr *init,
     if (const auto *list =
             dyn_cast<clang::CXXStdInitializerListExpr>(strip(args[0]))) {
       // {{a, b}, {c}}: each row built, then packed.
-      const clang::Expr *array = list->getSubExpr();
-      while (true) {
-        array = strip(array);
-        if (const auto *t = dyn_cast<clang::MaterializeTemporaryExpr>(array))
-          array = t->getSubExpr();
-        else if (const auto *bind =
-                     dyn_cast<clang::CXXBindTemporaryExpr>(array))
-          array = bind->getSubExpr();
-        else
-          break;
-      }
-      const auto *rowsList = dyn_cast<clang::InitListExpr>(strip(array));
+      const auto *rowsList = dyn_cast<clang::InitListExpr>(
+          stripTemporaries(list->getSubExpr()));
       if (!rowsList)
         return refuse(construct->getSourceRange());
       SmallVector<Address> built;

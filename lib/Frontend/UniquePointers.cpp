@@ -57,17 +57,8 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
     return refuse();
   // Down to the `new` or the std::make_unique call.
   while (true) {
-    init = strip(init);
-    if (const auto *t = dyn_cast<clang::MaterializeTemporaryExpr>(init))
-      init = t->getSubExpr();
-    else if (const auto *bind = dyn_cast<clang::CXXBindTemporaryExpr>(init))
-      init = bind->getSubExpr();
-    else if (const auto *cast = dyn_cast<clang::CastExpr>(init);
-             cast && (cast->getCastKind() == clang::CK_NoOp ||
-                      cast->getCastKind() ==
-                          clang::CK_ConstructorConversion))
-      init = cast->getSubExpr();
-    else if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
+    init = stripTemporaries(init);
+    if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
              construct && construct->getNumArgs() >= 1 &&
              !construct->getConstructor()->isCopyOrMoveConstructor())
       init = construct->getArg(0);
