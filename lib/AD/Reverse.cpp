@@ -315,8 +315,11 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
   // Only at the function's top level, whose forward code the reverse code
   // follows in one block.
   Operation *def = value.getDefiningOp();
+  Block *body = &primal.getBody().front();
+  const Level &top = levels[body];
+  bool combined = top.forward == top.reverse;
   if (!def || !isa<scf::IfOp, scf::IndexSwitchOp>(def) || !combined ||
-      value.getParentBlock() != &primal.getBody().front())
+      value.getParentBlock() != body)
     return nullptr;
   auto type = dyn_cast<MemRefType>(value.getType());
   if (!type || type.getRank() != 1)
@@ -427,7 +430,6 @@ LogicalResult ReverseEmitter::checkStoresIntoConstantMemory() {
 }
 
 LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
-  combined = true;
   Block *entry = pullback.addEntryBlock();
   reverseEntry = entry;
   Block &body = primal.getBody().front();

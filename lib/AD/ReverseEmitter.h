@@ -185,9 +185,6 @@ private:
   /// buffers that share them (whose alloc's reverse frees nothing).
   SmallVector<Value> chosenBufferShadows;
   DenseSet<Value> sharedShadows;
-  /// Set while emitting a combined pullback (forward and reverse code in
-  /// one function).
-  bool combined = false;
   /// The shadow and indices, in the reverse code, of the element a load or
   /// store `op` of `memref[indices]` touches; reports an error if the memory
   /// has no shadow.

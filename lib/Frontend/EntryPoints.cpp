@@ -190,10 +190,7 @@ private:
     std::optional<Layout> layout = module.tryGetLayout(paramTypes[i]);
     if (!layout || layout->indirect.empty())
       return {};
-    SmallVector<bool> isData(layout->size, true);
-    for (const Layout::IndirectField &field : layout->indirect)
-      std::fill_n(isData.begin() + field.slot, field.slots, false);
-    return isData;
+    return layout->dataSlots();
   }
   void forEach(Value size, llvm::function_ref<void(Value)> body) {
     scf::ForOp::create(b, loc, index(0), size, index(1), ValueRange{},
@@ -259,9 +256,7 @@ private:
 
   //===--- Vectors of vectors (see NestedVectors.cpp) ---------------------===//
   static bool isNested(clang::QualType type) {
-    clang::QualType element = ModuleLowering::getVectorElementType(type);
-    return !element.isNull() &&
-           !ModuleLowering::getVectorElementType(element).isNull();
+    return ModuleLowering::isNestedVectorType(type);
   }
   /// A vector of vectors of the caller, copied into one buffer of its rows'
   /// elements end to end and the index where each row starts.
@@ -279,15 +274,34 @@ private:
   /// After the request: the packed buffers f may have written (a shadow, a
   /// non-const parameter, its tangent) copied back into the caller's rows.
   void unpackNested();
-  /// The address of row `i` (an index) of the vector of vectors whose
-  /// first row is at `first`, rows `rowBytes` apart.
-  Value rowObject(Value first, Value i, int64_t rowBytes) {
+  /// How the caller's vector of vectors for parameter `i` lies in memory:
+  /// the byte offsets of the first and end pointers of the outer vector and
+  /// of each row, and the rows' size in bytes.
+  struct NestedShape {
+    MemRefType flatType; // f's parameter: the rows' elements
+    std::pair<int64_t, int64_t> outer, inner;
+    int64_t rowBytes;
+  };
+  std::optional<NestedShape> nestedShape(unsigned i);
+  /// The pointer stored `offset` bytes into the object at `base`.
+  Value loadPointerAt(Value base, int64_t offset) {
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    Value at = LLVM::GEPOp::create(
+        b, loc, ptr, b.getI8Type(), base,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+    return LLVM::LoadOp::create(b, loc, ptr, at);
+  }
+  /// The elements of row `r` (an index) of a vector of vectors of `shape`
+  /// whose first row object is at `first`.
+  Value rowView(const NestedShape &shape, Value first, Value r) {
     auto ptr = LLVM::LLVMPointerType::get(b.getContext());
     Value offset = arith::MulIOp::create(
-        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), i),
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(), rowBytes));
-    return LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), first,
-                               ArrayRef<LLVM::GEPArg>{offset});
+        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), r),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), shape.rowBytes));
+    Value row = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), first,
+                                    ArrayRef<LLVM::GEPArg>{offset});
+    return ct::VectorViewOp::create(b, loc, shape.flatType, row,
+                                    shape.inner.first, shape.inner.second);
   }
   /// The view of an extra argument, from the pointer to its owner's object
   /// (or the derivative object, whose fields designate the shadows).
@@ -310,67 +324,65 @@ Value EntryBuilder::viewExtra(const Extra &extra, Value object) {
         return pack.rows;
     llvm_unreachable("the parameter was packed before its rows are asked");
   }
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  Value field = LLVM::GEPOp::create(
-      b, loc, ptr, b.getI8Type(), object,
-      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(extra.field.byteOffset)});
   clang::QualType fieldType = extra.field.type.getCanonicalType();
   if (!ModuleLowering::getVectorElementType(fieldType).isNull()) {
     std::optional<std::pair<int64_t, int64_t>> offsets =
         module.getVectorPointerOffsets(fieldType, use);
-    if (offsets)
-      return ct::VectorViewOp::create(b, loc, type, field, offsets->first,
-                                      offsets->second);
+    if (!offsets)
+      return view(object, type); // reported
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    Value field = LLVM::GEPOp::create(
+        b, loc, ptr, b.getI8Type(), object,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(extra.field.byteOffset)});
+    return ct::VectorViewOp::create(b, loc, type, field, offsets->first,
+                                    offsets->second);
   }
   // A pointer or reference field: the address it holds.
-  Value pointer = LLVM::LoadOp::create(b, loc, ptr, field);
-  return view(pointer, type);
+  return view(loadPointerAt(object, extra.field.byteOffset), type);
 }
 
-Value EntryBuilder::packNested(unsigned i, Value object, bool derivative) {
+std::optional<EntryBuilder::NestedShape>
+EntryBuilder::nestedShape(unsigned i) {
   clang::QualType type = paramTypes[i].getNonReferenceType();
   if (type->isPointerType())
     type = type->getPointeeType();
   type = type.getCanonicalType();
   clang::QualType rowType = ModuleLowering::getVectorElementType(type);
-  auto flatType = cast<MemRefType>(primal.getArgumentTypes()[i]);
   std::optional<std::pair<int64_t, int64_t>> outer =
       module.getVectorPointerOffsets(type, use);
   std::optional<std::pair<int64_t, int64_t>> inner =
       module.getVectorPointerOffsets(rowType, use);
   if (!outer || !inner)
-    return view(object, flatType);
-  int64_t rowBytes = module.getAST().getTypeSize(rowType) / 8;
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  auto loadPointer = [&](Value base, int64_t offset) -> Value {
-    Value at = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), base,
-                                   ArrayRef<LLVM::GEPArg>{
-                                       static_cast<int32_t>(offset)});
-    return LLVM::LoadOp::create(b, loc, ptr, at);
-  };
+    return std::nullopt;
+  return NestedShape{cast<MemRefType>(primal.getArgumentTypes()[i]), *outer,
+                     *inner,
+                     int64_t(module.getAST().getTypeSize(rowType) / 8)};
+}
+
+Value EntryBuilder::packNested(unsigned i, Value object, bool derivative) {
+  std::optional<NestedShape> shape = nestedShape(i);
+  if (!shape)
+    return view(object, primal.getArgumentTypes()[i]); // reported
+  MemRefType flatType = shape->flatType;
   // The rows: between the outer vector's first and end pointers.
-  Value first = loadPointer(object, outer->first);
-  Value end = loadPointer(object, outer->second);
+  Value first = loadPointerAt(object, shape->outer.first);
+  Value end = loadPointerAt(object, shape->outer.second);
   Value bytes = arith::SubIOp::create(
       b, loc, LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), end),
       LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), first));
   Value count = arith::IndexCastOp::create(
       b, loc, b.getIndexType(),
-      arith::DivUIOp::create(
-          b, loc, bytes,
-          arith::ConstantIntOp::create(b, loc, b.getI64Type(), rowBytes)));
-  auto rowView = [&](Value r) -> Value {
-    return ct::VectorViewOp::create(b, loc, flatType,
-                                    rowObject(first, r, rowBytes),
-                                    inner->first, inner->second);
-  };
+      arith::DivUIOp::create(b, loc, bytes,
+                             arith::ConstantIntOp::create(
+                                 b, loc, b.getI64Type(), shape->rowBytes)));
+  auto rowAt = [&](Value r) { return rowView(*shape, first, r); };
   Value rows = memref::AllocOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, b.getIndexType()),
       ValueRange{arith::AddIOp::create(b, loc, count, index(1)).getResult()});
   memref::StoreOp::create(b, loc, index(0), rows, index(0));
   forEach(count, [&](Value r) {
     Value start = memref::LoadOp::create(b, loc, rows, r);
-    Value length = memref::DimOp::create(b, loc, rowView(r), 0);
+    Value length = memref::DimOp::create(b, loc, rowAt(r), 0);
     Value next = arith::AddIOp::create(b, loc, r, index(1));
     memref::StoreOp::create(b, loc,
                             arith::AddIOp::create(b, loc, start, length)
@@ -383,7 +395,7 @@ Value EntryBuilder::packNested(unsigned i, Value object, bool derivative) {
       ValueRange{total});
   forEach(count, [&](Value r) {
     Value start = memref::LoadOp::create(b, loc, rows, r);
-    Value row = rowView(r);
+    Value row = rowAt(r);
     forEach(memref::DimOp::create(b, loc, row, 0), [&](Value k) {
       Value value = memref::LoadOp::create(b, loc, row, k);
       memref::StoreOp::create(b, loc, value, flat,
@@ -429,30 +441,14 @@ void EntryBuilder::unpackNested() {
     bool adjoint = pack.derivative && (request.kind == EntryKind::Gradient ||
                                        request.kind == EntryKind::Pullback ||
                                        request.kind == EntryKind::Hvp);
-    if (writable || adjoint) {
-      clang::QualType type = param.getNonReferenceType();
-      if (type->isPointerType())
-        type = type->getPointeeType();
-      type = type.getCanonicalType();
-      clang::QualType rowType = ModuleLowering::getVectorElementType(type);
-      auto flatType = cast<MemRefType>(primal.getArgumentTypes()[pack.param]);
-      std::optional<std::pair<int64_t, int64_t>> outer =
-          module.getVectorPointerOffsets(type, use);
-      std::optional<std::pair<int64_t, int64_t>> inner =
-          module.getVectorPointerOffsets(rowType, use);
-      int64_t rowBytes = module.getAST().getTypeSize(rowType) / 8;
-      auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-      Value firstAt = LLVM::GEPOp::create(
-          b, loc, ptr, b.getI8Type(), pack.object,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(outer->first)});
-      Value first = LLVM::LoadOp::create(b, loc, ptr, firstAt);
+    std::optional<NestedShape> shape = nestedShape(pack.param);
+    if ((writable || adjoint) && shape) {
+      Value first = loadPointerAt(pack.object, shape->outer.first);
       Value count = arith::SubIOp::create(
           b, loc, memref::DimOp::create(b, loc, pack.rows, 0), index(1));
       forEach(count, [&](Value r) {
         Value start = memref::LoadOp::create(b, loc, pack.rows, r);
-        Value row = ct::VectorViewOp::create(
-            b, loc, flatType, rowObject(first, r, rowBytes), inner->first,
-            inner->second);
+        Value row = rowView(*shape, first, r);
         forEach(memref::DimOp::create(b, loc, row, 0), [&](Value k) {
           Value value = memref::LoadOp::create(
               b, loc, pack.flat,

@@ -353,6 +353,12 @@ private:
                   llvm::ArrayRef<const clang::Expr *> args);
   /// Its number of elements, as an index.
   Value vectorSize(Address vector, clang::QualType type, Location l);
+  /// The index `arg` of `v[arg]` or `v.at(arg)` (`expr`), as an index; for
+  /// `at` (`checkAgainst` set: the size), out of range ends the program
+  /// with the library's message, as there are no exceptions. Null after an
+  /// error.
+  Value lowerElementIndex(const clang::CallExpr *expr, const clang::Expr *arg,
+                          Value checkAgainst);
   /// Fresh memory for `count` elements of the vector type `type`, freed at
   /// the end of the enclosing scope.
   std::optional<Address> allocateVector(clang::QualType type, Value count,
@@ -397,8 +403,7 @@ private:
 
   //===--- Vectors of vectors (NestedVectors.cpp) -------------------------===//
   static bool isNestedVector(clang::QualType type) {
-    return isVector(type) &&
-           isVector(ModuleLowering::getVectorElementType(type));
+    return ModuleLowering::isNestedVectorType(type);
   }
   /// Row `i` of the vector of vectors at `nested`: a vector (the view of its
   /// elements).

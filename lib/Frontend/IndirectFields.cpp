@@ -39,8 +39,7 @@ bool ModuleLowering::appendIndirectTypes(clang::QualType type,
                                          const Twine &what,
                                          SmallVectorImpl<Type> &types) {
   clang::QualType object = getParameterObject(type);
-  if (!object.isNull() && !getVectorElementType(object).isNull() &&
-      !getVectorElementType(getVectorElementType(object)).isNull()) {
+  if (!object.isNull() && isNestedVectorType(object)) {
     // A vector of vectors: where each row starts (NestedVectors.cpp).
     types.push_back(
         MemRefType::get({ShapedType::kDynamic}, IndexType::get(getContext())));
@@ -111,17 +110,14 @@ bool FunctionLowering::holdsIndirectFields(clang::QualType type) {
 }
 
 bool FunctionLowering::takesIndirectFields(const clang::FunctionDecl *callee) {
-  auto holdsIndirect = [&](clang::QualType type) {
-    return holdsIndirectFields(type);
-  };
   if (const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
       method && method->isInstance() &&
-      holdsIndirect(ast.getCanonicalTagType(method->getParent())))
+      holdsIndirectFields(ast.getCanonicalTagType(method->getParent())))
     return true;
-  if (holdsIndirect(callee->getReturnType()))
+  if (holdsIndirectFields(callee->getReturnType()))
     return true;
   return llvm::any_of(callee->parameters(), [&](const clang::ParmVarDecl *p) {
-    return holdsIndirect(p->getType());
+    return holdsIndirectFields(p->getType());
   });
 }
 
@@ -192,9 +188,7 @@ bool FunctionLowering::copyObject(Address dest, Address source,
     return true;
   }
   // The data slots, between the indirect fields.
-  SmallVector<bool> isData(layout.size, true);
-  for (const Layout::IndirectField &field : layout.indirect)
-    std::fill_n(isData.begin() + field.slot, field.slots, false);
+  SmallVector<bool> isData = layout.dataSlots();
   for (int64_t start = 0; start < layout.size;) {
     if (!isData[start]) {
       ++start;

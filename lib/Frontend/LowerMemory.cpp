@@ -183,6 +183,12 @@ Value FunctionLowering::materialize(Address address, Location l) {
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
 }
 
+/// Why a struct holding a std::vector cannot be created in differentiable
+/// code (its vector would have to be created and freed with it).
+static constexpr llvm::StringLiteral kVectorFieldOfLocal =
+    "a struct holding a std::vector can be a parameter of a differentiable "
+    "function, but not created in one yet; create it outside and pass it";
+
 std::optional<Address> FunctionLowering::allocate(clang::QualType type,
                                                   clang::SourceRange range,
                                                   const Twine &what) {
@@ -192,9 +198,7 @@ std::optional<Address> FunctionLowering::allocate(clang::QualType type,
   if (llvm::any_of(layout->indirect, [](const Layout::IndirectField &field) {
         return isVector(field.type);
       })) {
-    module.error(range, "a struct holding a std::vector can be a parameter "
-                        "of a differentiable function, but not created in "
-                        "one yet; create it outside and pass it");
+    module.error(range, kVectorFieldOfLocal);
     return std::nullopt;
   }
   // At the function entry, so that SROA and mem2reg see every slot.
@@ -589,10 +593,7 @@ bool FunctionLowering::initialize(const clang::Expr *init,
     return target && bindIndirectField(dest, *target, init);
   }
   if (isVector(type))
-    return unsupported<bool>(init, "a struct holding a std::vector can be "
-                                   "a parameter of a differentiable "
-                                   "function, but not created in one yet; "
-                                   "create it outside and pass it");
+    return unsupported<bool>(init, kVectorFieldOfLocal);
   if (isAggregate(type.getCanonicalType()))
     return initializeAggregate(init, dest);
   Value value = lowerRValue(init);

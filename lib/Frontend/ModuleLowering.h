@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <optional>
@@ -45,6 +46,14 @@ struct Layout {
     clang::QualType type; // the field's type
   };
   llvm::SmallVector<IndirectField, 0> indirect;
+
+  /// For each slot, whether it holds data (not an indirect field's bytes).
+  llvm::SmallVector<bool> dataSlots() const {
+    llvm::SmallVector<bool> isData(size, true);
+    for (const IndirectField &field : indirect)
+      std::fill_n(isData.begin() + field.slot, field.slots, false);
+    return isData;
+  }
 };
 
 class ModuleLowering {
@@ -105,6 +114,11 @@ public:
   /// The element type of `std::vector<T>`, of any standard library; null
   /// for every other type (StdVector.cpp).
   static clang::QualType getVectorElementType(clang::QualType type);
+  /// Whether `type` is a std::vector of std::vectors (NestedVectors.cpp).
+  static bool isNestedVectorType(clang::QualType type) {
+    clang::QualType element = getVectorElementType(type);
+    return !element.isNull() && !getVectorElementType(element).isNull();
+  }
   /// The byte offsets of the pointers to the first element and past the
   /// last in a `std::vector` object; nullopt after reporting at `range`.
   std::optional<std::pair<int64_t, int64_t>>

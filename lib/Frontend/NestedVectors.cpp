@@ -179,13 +179,9 @@ FunctionLowering::lowerNestedVectorCall(const clang::CallExpr *expr,
   Value count = rowCount(nested, l);
   if (method->getOverloadedOperator() == clang::OO_Subscript ||
       name == "at") {
-    Value i = lowerRValue(args[0]);
+    Value i = lowerElementIndex(expr, args[0], name == "at" ? count : nullptr);
     if (!i)
       return std::nullopt;
-    i = index(i, args[0]->getType(), l);
-    if (name == "at")
-      abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, i, count),
-              expr, "std::vector::at: index out of range");
     return CallResult{nullptr, rowOf(nested, i, l)};
   }
   if (name == "size") {

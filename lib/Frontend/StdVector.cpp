@@ -132,6 +132,23 @@ static void forEachIndex(OpBuilder &b, Location l, Value count,
   body(loop.getInductionVar());
 }
 
+Value FunctionLowering::lowerElementIndex(const clang::CallExpr *expr,
+                                          const clang::Expr *arg,
+                                          Value checkAgainst) {
+  Value i = lowerRValue(arg);
+  if (!i)
+    return nullptr;
+  Location l = loc(expr);
+  i = index(i, arg->getType(), l);
+  if (checkAgainst)
+    // C++ throws std::out_of_range; differentiable code has no exceptions,
+    // so the program ends with the message it would print.
+    abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, i,
+                                  checkAgainst),
+            expr, "std::vector::at: index out of range");
+  return i;
+}
+
 Value FunctionLowering::vectorSize(Address vector, clang::QualType type,
                                    Location l) {
   if (vector.rows)
@@ -392,15 +409,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
   Value size = vectorSize(*vector, type, l);
   clang::OverloadedOperatorKind op = method->getOverloadedOperator();
   if (op == clang::OO_Subscript || name == "at") {
-    Value i = lowerRValue(args[0]);
+    Value i = lowerElementIndex(expr, args[0], name == "at" ? size : nullptr);
     if (!i)
       return std::nullopt;
-    i = index(i, args[0]->getType(), l);
-    if (name == "at")
-      // C++ throws std::out_of_range; differentiable code has no
-      // exceptions, so the program ends with the message it would print.
-      abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, i, size),
-              expr, "std::vector::at: index out of range");
     return CallResult{nullptr, elementAt(i)};
   }
   if (name == "size")

@@ -152,11 +152,10 @@ FunctionLowering::lowerUniquePointerCall(const clang::CallExpr *expr,
     return std::nullopt;
   if (op != clang::OO_Subscript)
     return CallResult{nullptr, pointer};
-  Value i = lowerRValue(args[0]);
+  Value i = lowerElementIndex(expr, args[0], /*checkAgainst=*/nullptr);
   std::optional<Layout> layout = layoutOf(element, expr);
   if (!i || !layout)
     return std::nullopt;
-  i = index(i, args[0]->getType(), l);
   if (layout->size != 1)
     i = arith::MulIOp::create(b, l, i, constantIndex(layout->size, l));
   return CallResult{nullptr, offsetBy(*pointer, i, l)};
