@@ -453,7 +453,18 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   for (BlockArgument arg : body.getArguments())
     if (isShadowedType(arg.getType()) && isNoAliasArgument(arg))
       noAliasWriters[arg];
+  // Freeing a buffer ends its contents; postponed to the return, it no
+  // longer does (in the primal, every path frees a buffer of the body
+  // once, at its end, so the pullback frees it there).
+  primal.walk([&](memref::DeallocOp dealloc) {
+    Value root = getMemoryRoot(dealloc.getMemref());
+    if (root.getDefiningOp<memref::AllocOp>() && localWriters.count(root))
+      deferredFrees.insert(root);
+  });
   primal.walk([&](Operation *op) {
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
+        dealloc && deferredFrees.contains(getMemoryRoot(dealloc.getMemref())))
+      return;
     for (Value operand : op->getOperands()) {
       Value root = getMemoryRoot(operand);
       auto writers = localWriters.find(root);
@@ -502,6 +513,8 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
     ct::TapeFreeOp::create(b, ret.getLoc(), localTape);
   for (Value buffer : chosenBufferShadows)
     memref::DeallocOp::create(b, ret.getLoc(), buffer);
+  for (Value buffer : deferredFrees)
+    memref::DeallocOp::create(b, ret.getLoc(), forwardValues.lookup(buffer));
   func::ReturnOp::create(b, ret.getLoc(), results);
   return success();
 }

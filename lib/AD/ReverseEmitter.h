@@ -155,8 +155,9 @@ private:
   /// Whether every iteration of `loop` reads only memory that keeps its
   /// contents to the end of the function or elements the iteration wrote
   /// first, writes only local buffers, and neither calls nor allocates.
-  /// `nestedKill` tells whether a nested loop reads what it wrote.
-  bool isSelfContained(scf::ForOp loop, bool &nestedKill,
+  /// `killDepth` is the deepest loop nesting, counted from the body, at
+  /// which an iteration reads what it wrote (0: none in a nested loop).
+  bool isSelfContained(scf::ForOp loop, unsigned &killDepth,
                        bool allowCalls = false);
   /// Whether `op` writes none of the memory it is given, and that memory
   /// keeps its contents to the end of the function.
@@ -240,6 +241,10 @@ private:
   DenseMap<Value, SmallVector<Operation *>> localWriters;
   /// The same for the function's ct.noalias (`restrict`) memory arguments.
   DenseMap<Value, SmallVector<Operation *>> noAliasWriters;
+  /// In a combined pullback, the heap buffers of the function body that it
+  /// frees: freed when the pullback returns instead, so that the reverse
+  /// sweep may read them again rather than tape what they held.
+  llvm::SetVector<Value> deferredFrees;
   /// Loops whose reverse iterations first run their primal iteration again.
   DenseSet<Operation *> recomputedLoops;
   /// Loops reversed in place, with the ops that take their results to the

@@ -232,6 +232,9 @@ LogicalResult ReverseEmitter::forwardOp(OpBuilder &b, Operation &op) {
       return success();
     }
   }
+  if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
+      dealloc && deferredFrees.contains(getMemoryRoot(dealloc.getMemref())))
+    return success(); // freed when the pullback returns
   if (op.getNumRegions() != 0)
     return fail(&op, "operations with regions other than scf.for, scf.while, "
                      "scf.if and scf.index_switch are not supported");

@@ -85,10 +85,29 @@ bool ReverseEmitter::onlyReadsFinalMemory(Operation *op) {
   });
 }
 
-bool ReverseEmitter::isSelfContained(scf::ForOp loop, bool &nestedKill,
+/// How many loops lie between `op` and `loop`'s body.
+static unsigned loopDepthIn(Operation *op, scf::ForOp loop) {
+  unsigned depth = 0;
+  for (Operation *at = op->getParentOp(); at != loop; at = at->getParentOp())
+    depth += isa<LoopLikeOpInterface>(at);
+  return depth;
+}
+
+/// Whether the reverse code may need the value itself, not only its
+/// adjoint: any use but sums, differences, negations and stores.
+static bool isValueNeededByReverse(Value value) {
+  return llvm::any_of(value.getUsers(), [&](Operation *user) {
+    if (isa<arith::AddFOp, arith::SubFOp, arith::NegFOp>(user))
+      return false;
+    auto store = dyn_cast<memref::StoreOp>(user);
+    return !store || store.getMemRef() == value;
+  });
+}
+
+bool ReverseEmitter::isSelfContained(scf::ForOp loop, unsigned &killDepth,
                                      bool allowCalls) {
   bool selfContained = true;
-  nestedKill = false;
+  killDepth = 0;
   loop.getBody()->walk([&](Operation *op) {
     bool harmlessCall = allowCalls && isa<func::CallOp>(op) &&
                         onlyReadsFinalMemory(op);
@@ -120,7 +139,8 @@ bool ReverseEmitter::isSelfContained(scf::ForOp loop, bool &nestedKill,
       selfContained = false;
       return WalkResult::interrupt();
     }
-    nestedKill |= load->getParentOfType<scf::ForOp>() != loop;
+    if (isValueNeededByReverse(load))
+      killDepth = std::max(killDepth, loopDepthIn(load, loop));
     return WalkResult::advance();
   });
   return selfContained;
@@ -142,10 +162,23 @@ bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
   // The iteration must be repeatable from what the reverse code has: no
   // carried values, and self-contained (isSelfContained; local buffers are
   // seen by no one after the function). Worth it only if some nested loop
-  // would otherwise tape loads.
-  bool nestedKill = false;
-  return loop.getNumRegionIterArgs() == 0 &&
-         isSelfContained(loop, nestedKill) && nestedKill;
+  // would otherwise tape loads, and only if the arithmetic run again is
+  // nested no deeper than those loads: rerunning a loop nest deeper than
+  // what it saves taping costs a trip count more than the tape (Q x in GMM
+  // is d^2 work to save d values).
+  unsigned killDepth = 0;
+  if (loop.getNumRegionIterArgs() != 0 || !isSelfContained(loop, killDepth) ||
+      killDepth == 0)
+    return false;
+  WalkResult deeperWork = loop.getBody()->walk([&](Operation *op) {
+    bool arithmetic = op->getNumResults() == 1 &&
+                      isa<FloatType>(op->getResult(0).getType()) &&
+                      !isa<memref::LoadOp>(op);
+    return arithmetic && loopDepthIn(op, loop) > killDepth
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return !deeperWork.wasInterrupted();
 }
 
 bool ReverseEmitter::canReverseEagerly(
@@ -158,8 +191,8 @@ bool ReverseEmitter::canReverseEagerly(
   // nothing after the loop may read what the loop writes.
   if (!needsReverse(*loop.getOperation()) || !carriesOnlySums(loop, activity))
     return false;
-  bool nestedKill = false;
-  if (!isSelfContained(loop, nestedKill, /*allowCalls=*/true))
+  unsigned killDepth = 0;
+  if (!isSelfContained(loop, killDepth, /*allowCalls=*/true))
     return false;
   FailureOr<llvm::SetVector<Operation *>> uses =
       getLinearResultUses(loop, activity, isKnown);

@@ -227,5 +227,49 @@ func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %m: index, %n: index) {
   %h = ct.pullback @h(%x, %x, %m, %n) seeds(%one) shadows(%dx)
       activity [dup, const, const, const]
       : (memref<?xf64>, memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
+  %deeper = ct.pullback @deeper_work(%x, %m, %n) seeds(%one) shadows(%dx)
+      activity [dup, const, const]
+      : (memref<?xf64>, index, index, f64, memref<?xf64>) -> f64
   return
+}
+
+// Rerunning an iteration costs its whole work; taping costs the values its
+// reverse needs. Here the reverse needs t[j] (a factor) at depth 1, but
+// the iteration's work is nested two deep (a matrix-vector product, like
+// Q x in GMM, where t[j] + ... needs no value): running it again would
+// cost a trip count more than the tape, so the iteration is not rerun and
+// t[j] is taped.
+// CHECK-LABEL: func.func private @deeper_work.pullback.dcc
+// CHECK: ct.tape_push
+// CHECK-NOT: math.sin
+// CHECK: return
+func.func @deeper_work(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloca() : memref<8xf64>
+  %res = memref.alloca() : memref<8xf64>
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %r = %c0 to %n step %c1 {
+      memref.store %zero, %t[%r] : memref<8xf64>
+    }
+    scf.for %j = %c0 to %n step %c1 {
+      scf.for %k = %c0 to %n step %c1 {
+        %v = memref.load %x[%k] : memref<?xf64>
+        %s = math.sin %v : f64
+        %w = memref.load %t[%j] : memref<8xf64>
+        %u = arith.addf %w, %s : f64
+        memref.store %u, %t[%j] : memref<8xf64>
+      }
+    }
+    %acc = scf.for %j = %c0 to %n step %c1 iter_args(%a = %zero) -> f64 {
+      %w = memref.load %t[%j] : memref<8xf64>
+      %p = arith.mulf %w, %w : f64
+      %q = arith.addf %a, %p : f64
+      scf.yield %q : f64
+    }
+    memref.store %acc, %res[%i] : memref<8xf64>
+  }
+  %r0 = memref.load %res[%c0] : memref<8xf64>
+  return %r0 : f64
 }
