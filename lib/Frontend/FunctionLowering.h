@@ -200,7 +200,7 @@ private:
   /// Initializes the object of `type` at `dest` with `init` (scalar or
   /// aggregate); false after an error.
   bool initialize(const clang::Expr *init, clang::QualType type,
-                  Address dest);
+                  Address dest, const clang::FieldDecl *field = nullptr);
   bool initializeAggregate(const clang::Expr *init, Address dest);
   /// A new object of `type` in an alloca at the function entry.
   std::optional<Address> allocate(clang::QualType type,
@@ -395,6 +395,11 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, Address> vectorSizes;
   /// The elements of the growing vector `var` (see vectorSizes).
   Address currentElements(const clang::ValueDecl *var, Location l);
+  /// The constructor of `type` that `emplace_back(args...)` runs, if one
+  /// takes the arguments as they are; null otherwise.
+  const clang::CXXConstructorDecl *
+  constructorFor(clang::QualType type,
+                 llvm::ArrayRef<const clang::Expr *> args);
   /// `push_back`, `emplace_back`, `pop_back` on a vector with a capacity.
   std::optional<CallResult> growVector(const clang::CallExpr *expr,
                                        const clang::Expr *object,
@@ -489,11 +494,21 @@ private:
   /// The memory an indirect field designates: for a pointer field its
   /// value, for a reference or std::vector field the object's address.
   std::optional<Address> lowerIndirectField(const clang::MemberExpr *expr);
-  /// Makes the indirect field whose slot is at `field` designate `target`
-  /// (its first assignment binds it to target's memory); false after an
-  /// error at `where`.
+  /// Makes the indirect field `decl` (null: a pointer element of an array
+  /// or vector) whose slot is at `field` designate `target` (its first
+  /// assignment binds it to target's memory); false after an error at
+  /// `where`.
   bool bindIndirectField(Address field, Address target,
-                         const clang::Stmt *where);
+                         const clang::Stmt *where,
+                         const clang::FieldDecl *decl);
+  /// What the indirect field `decl` whose slot is at `slot` designates;
+  /// nullopt after an error at `where`.
+  std::optional<Address> followIndirectSlot(Address slot,
+                                            const clang::FieldDecl *decl,
+                                            const clang::Stmt *where);
+  /// The pointer stored at `slot` (an element of an array or vector of
+  /// pointers).
+  std::optional<Address> loadStoredPointer(const clang::Expr *element);
   /// Copies the object of `layout` at `source` to `dest`: its data slots,
   /// and what its indirect fields designate.
   bool copyObject(Address dest, Address source, const Layout &layout,
@@ -559,6 +574,13 @@ private:
   /// The memory indirect fields designate, by the field's slot: the
   /// object's memref and the slot's offset in it, known when compiling.
   llvm::DenseMap<std::pair<Value, int64_t>, PointerVariable> indirectFields;
+  /// For objects in memory the function created, which may be chosen at
+  /// run time (elements of arrays and vectors): each indirect field keeps
+  /// its offset in its own slot, and this gives the memory that the field
+  /// designates in every object of that memory (by its allocation and the
+  /// field); null once two objects' fields designate different memory.
+  llvm::DenseMap<std::pair<Value, const clang::FieldDecl *>, Value>
+      fieldMemory;
   /// Pointer parameters to objects with indirect fields: they never move,
   /// so their fields stay known.
   llvm::DenseMap<const clang::ValueDecl *, Address> fixedPointers;

@@ -121,34 +121,93 @@ bool FunctionLowering::takesIndirectFields(const clang::FunctionDecl *callee) {
   });
 }
 
+/// The allocation or argument `memref` views.
+static Value memoryRoot(Value memref) {
+  while (Operation *op = memref.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(op))
+      memref = view.getViewSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(op))
+      memref = cast.getSource();
+    else
+      break;
+  }
+  return memref;
+}
+
+/// Whether `root` is memory the function allocated itself.
+static bool isOwnMemory(Value root) {
+  return root.getDefiningOp<memref::AllocaOp>() ||
+         root.getDefiningOp<memref::AllocOp>();
+}
+
+/// The integer as wide as the slots of `memref`, and the slot type.
+static std::pair<IntegerType, Type> slotTypes(Value memref) {
+  Type slot = cast<MemRefType>(memref.getType()).getElementType();
+  return {IntegerType::get(slot.getContext(), slot.getIntOrFloatBitWidth()),
+          slot};
+}
+
+std::optional<Address>
+FunctionLowering::followIndirectSlot(Address slot,
+                                     const clang::FieldDecl *decl,
+                                     const clang::Stmt *where) {
+  using Result = std::optional<Address>;
+  Location l = loc(where);
+  std::optional<int64_t> offset = staticOffset(slot.offset);
+  if (offset) {
+    auto known = indirectFields.find({slot.memref, *offset});
+    if (known != indirectFields.end())
+      return Address{known->second.memref, load(known->second.offsetSlot, l)};
+  }
+  Value root = memoryRoot(slot.memref);
+  std::string name = decl ? "the field '" + decl->getName().str() + "'"
+                          : std::string("this pointer");
+  if (!isOwnMemory(root))
+    return unsupported<Result>(
+        where, name + " of an object chosen at run time (an element of an "
+                      "array, or through a pointer that moves) in memory "
+                      "the function did not create cannot be followed; "
+                      "differentiable code follows pointer, reference and "
+                      "vector fields of objects it can name or creates");
+  auto memory = fieldMemory.find({root, decl});
+  if (memory == fieldMemory.end())
+    return unsupported<Result>(where, name + " is used before it is set");
+  if (!memory->second)
+    return unsupported<Result>(
+        where, name + " of an object chosen at run time cannot be followed: "
+                      "in different objects it points into different "
+                      "arrays");
+  auto [wide, slotType] = slotTypes(slot.memref);
+  Value bits = load(slot, l);
+  if (slotType != wide)
+    bits = arith::BitcastOp::create(b, l, wide, bits);
+  return Address{memory->second,
+                 arith::IndexCastOp::create(b, l, b.getIndexType(), bits)};
+}
+
 std::optional<Address>
 FunctionLowering::lowerIndirectField(const clang::MemberExpr *expr) {
-  using Result = std::optional<Address>;
   const auto *field = cast<clang::FieldDecl>(expr->getMemberDecl());
   std::optional<Address> base = expr->isArrow()
                                     ? lowerPointer(expr->getBase())
                                     : lowerLValue(expr->getBase());
   if (!base)
     return std::nullopt;
-  Location l = loc(expr);
-  Address slot = offsetBy(*base, module.getFieldOffset(field), l);
-  std::optional<int64_t> offset = staticOffset(slot.offset);
-  if (!offset)
-    return unsupported<Result>(
-        expr, "the field '" + field->getName() +
-                  "' of an object chosen at run time (an element of an "
-                  "array, or through a pointer that moves) cannot be "
-                  "followed; differentiable code follows pointer, "
-                  "reference and vector fields of objects it can name");
-  auto known = indirectFields.find({slot.memref, *offset});
-  if (known == indirectFields.end())
-    return unsupported<Result>(expr, "the field '" + field->getName() +
-                                         "' is used before it is set");
-  return Address{known->second.memref, load(known->second.offsetSlot, l)};
+  Address slot = offsetBy(*base, module.getFieldOffset(field), loc(expr));
+  return followIndirectSlot(slot, field, expr);
+}
+
+std::optional<Address>
+FunctionLowering::loadStoredPointer(const clang::Expr *element) {
+  std::optional<Address> slot = lowerLValue(element);
+  if (!slot)
+    return std::nullopt;
+  return followIndirectSlot(*slot, nullptr, element);
 }
 
 bool FunctionLowering::bindIndirectField(Address field, Address target,
-                                         const clang::Stmt *where) {
+                                         const clang::Stmt *where,
+                                         const clang::FieldDecl *decl) {
   Location l = loc(where);
   if (target.packedType) {
     unsupported(where, "an integer field of a struct with floating-point "
@@ -157,11 +216,34 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
     return false;
   }
   std::optional<int64_t> offset = staticOffset(field.offset);
+  Value root = memoryRoot(field.memref);
+  if (isOwnMemory(root)) {
+    // The offset in the object's own slot, for uses that choose the object
+    // at run time; the memory, for all objects there.
+    auto [memory, fresh] = fieldMemory.try_emplace({root, decl}, target.memref);
+    if (!fresh && memory->second != target.memref) {
+      if (!offset) {
+        unsupported(where, "the pointer and reference fields of objects "
+                           "chosen at run time (elements of an array or "
+                           "vector) must all point into one array");
+        return false;
+      }
+      memory->second = nullptr; // named objects only, from now on
+    }
+    auto [wide, slotType] = slotTypes(field.memref);
+    Value bits = arith::IndexCastOp::create(b, l, wide, target.offset);
+    if (slotType != wide)
+      bits = arith::BitcastOp::create(b, l, slotType, bits);
+    store(bits, field, l);
+  }
   if (!offset) {
+    if (isOwnMemory(root))
+      return true;
     unsupported(where, "a pointer or reference field of an object chosen "
                        "at run time (an element of an array, or through a "
-                       "pointer that moves) cannot be set; set the fields "
-                       "of an object the function names");
+                       "pointer that moves) cannot be set in memory the "
+                       "function did not create; set the fields of an "
+                       "object the function names");
     return false;
   }
   auto [known, fresh] =
@@ -205,20 +287,12 @@ bool FunctionLowering::copyObject(Address dest, Address source,
   for (const Layout::IndirectField &field : layout.indirect) {
     Address from = offsetBy(source, field.slot, l);
     std::optional<int64_t> offset = staticOffset(from.offset);
-    if (!offset) {
-      unsupported(where, "an object holding pointers, references or vectors "
-                         "chosen at run time (an element of an array) cannot "
-                         "be copied; copy an object the function names");
-      return false;
-    }
-    auto known = indirectFields.find({from.memref, *offset});
-    if (known == indirectFields.end())
+    if (offset && !indirectFields.count({from.memref, *offset}) &&
+        !fieldMemory.count({memoryRoot(from.memref), field.decl}))
       continue; // never set: nothing to copy
-    PointerVariable pointer = known->second;
-    if (!bindIndirectField(offsetBy(dest, field.slot, l),
-                           Address{pointer.memref,
-                                   load(pointer.offsetSlot, l)},
-                           where))
+    std::optional<Address> target = followIndirectSlot(from, field.decl, where);
+    if (!target || !bindIndirectField(offsetBy(dest, field.slot, l), *target,
+                                      where, field.decl))
       return false;
   }
   return true;

@@ -433,10 +433,24 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   Location l = loc(expr);
   if (isIterator(expr->getType()))
     return lowerIterator(expr);
+  // A pointer bound to a reference parameter (push_back(&x[i])): its value.
+  if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(expr))
+    return lowerPointer(temporary->getSubExpr());
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr)) {
     switch (cast->getCastKind()) {
+    case clang::CK_LValueToRValue: {
+      // A pointer read from memory: an element of an array or vector of
+      // pointers.
+      const clang::Expr *place = strip(cast->getSubExpr());
+      const auto *call = dyn_cast<clang::CallExpr>(place);
+      const auto *unary = dyn_cast<clang::UnaryOperator>(place);
+      if (isa<clang::ArraySubscriptExpr>(place) ||
+          (call && call->isGLValue()) ||
+          (unary && unary->getOpcode() == clang::UO_Deref))
+        return loadStoredPointer(place);
+      return lowerPointer(place);
+    }
     case clang::CK_NoOp:
-    case clang::CK_LValueToRValue:
       return lowerPointer(cast->getSubExpr());
     case clang::CK_ArrayToPointerDecay:
       return lowerLValue(cast->getSubExpr());
@@ -544,7 +558,17 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
       return std::nullopt;
     if (!bindIndirectField(
             offsetBy(*object, module.getFieldOffset(field), l), *pointer,
-            expr))
+            expr, field))
+      return std::nullopt;
+    return pointer;
+  }
+  if (it == pointers.end() && expr->getOpcode() == clang::BO_Assign &&
+      !ref && expr->getLHS()->isGLValue()) {
+    // An element of an array or vector of pointers.
+    std::optional<Address> pointer = lowerPointer(expr->getRHS());
+    std::optional<Address> slot = lowerLValue(expr->getLHS());
+    if (!pointer || !slot ||
+        !bindIndirectField(*slot, *pointer, expr, /*decl=*/nullptr))
       return std::nullopt;
     return pointer;
   }
@@ -584,13 +608,14 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
 //===----------------------------------------------------------------------===//
 
 bool FunctionLowering::initialize(const clang::Expr *init,
-                                  clang::QualType type, Address dest) {
-  // A pointer or reference field: what it designates.
+                                  clang::QualType type, Address dest,
+                                  const clang::FieldDecl *field) {
+  // A pointer or reference field (or pointer element): what it designates.
   if (type->isPointerType() || type->isReferenceType()) {
     std::optional<Address> target = type->isPointerType()
                                         ? lowerPointer(init)
                                         : lowerLValue(init);
-    return target && bindIndirectField(dest, *target, init);
+    return target && bindIndirectField(dest, *target, init, field);
   }
   if (isVector(type))
     return unsupported<bool>(init, kVectorFieldOfLocal);
@@ -642,11 +667,12 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     if (list->isTransparent())
       return initializeAggregate(list->getInit(0), dest);
     unsigned next = 0;
-    auto part = [&](clang::QualType partType, Address at) {
+    auto part = [&](clang::QualType partType, Address at,
+                    const clang::FieldDecl *field = nullptr) {
       if (next < list->getNumInits())
-        return initialize(list->getInit(next++), partType, at);
+        return initialize(list->getInit(next++), partType, at, field);
       if (const clang::Expr *filler = list->getArrayFiller())
-        return initialize(filler, partType, at);
+        return initialize(filler, partType, at, field);
       if (partType->isPointerType())
         return true; // a null pointer field: never followed
       std::optional<Layout> layout = layoutOf(partType, init);
@@ -679,7 +705,7 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     }
     for (const clang::FieldDecl *field : record->fields()) {
       std::optional<Address> at = fieldAddress(dest, field, init);
-      if (!at || !part(field->getType(), *at))
+      if (!at || !part(field->getType(), *at, field))
         return false;
     }
     return true;

@@ -120,7 +120,7 @@ void FunctionLowering::lowerConstructorInitializers(
     if (init->isMemberInitializer()) {
       const clang::FieldDecl *field = init->getMember();
       if (std::optional<Address> at = fieldAddress(*self, field, value))
-        initialize(value, field->getType(), *at);
+        initialize(value, field->getType(), *at, field);
     } else if (init->isBaseInitializer()) {
       clang::QualType base(init->getBaseClass(), 0);
       initialize(value, base,
@@ -676,6 +676,18 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
         }
         if (varType->isReferenceType()) {
           places[var] = element;
+        } else if (varType->isPointerType()) {
+          // A pointer variable, from an array or vector of pointers.
+          std::optional<Address> pointer =
+              followIndirectSlot(element, nullptr, stmt);
+          if (!pointer)
+            return;
+          auto [known, fresh] = pointers.try_emplace(
+              var, PointerVariable{pointer->memref, Address{}});
+          if (fresh)
+            known->second.offsetSlot = newIndexSlot(pointer->offset, l);
+          else
+            store(pointer->offset, known->second.offsetSlot, l);
         } else if (nested) {
           // A copy of the row, freed at the end of the iteration.
           size_t depth = cleanups.size();

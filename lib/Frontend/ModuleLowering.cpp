@@ -210,6 +210,26 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
   }
   if (type->isEnumeralType())
     return Layout{IntegerType::get(context, ast.getTypeSize(type)), type, 1};
+  if (type->isPointerType()) {
+    // A pointer in memory (an element of an array or vector of pointers):
+    // one indirect slot, like a struct's pointer field.
+    clang::QualType pointee = type->getPointeeType();
+    if (pointee->isPointerType() || pointee->isReferenceType() ||
+        pointee->isFunctionType() || pointee->isVoidType())
+      return unsupported("pointers in memory can point to numbers, arrays "
+                         "and structs, not to pointers or functions");
+    std::optional<Layout> target = getLayout(pointee, range, what);
+    if (!target)
+      return std::nullopt;
+    if (!target->indirect.empty())
+      return unsupported("it points to objects holding pointers, references "
+                         "or vectors themselves; differentiable code follows "
+                         "one level of them");
+    return Layout{IntegerType::get(context, ast.getTypeSize(type)),
+                  ast.LongLongTy,
+                  1,
+                  {{0, 1, 0, type, nullptr}}};
+  }
   if (const auto *array = ast.getAsConstantArrayType(type)) {
     std::optional<Layout> element =
         getLayout(array->getElementType(), range, what);
@@ -317,7 +337,7 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
                            "'; a field can point to or refer to numbers, "
                            "arrays and structs, not to pointers or "
                            "functions");
-      indirectFields.push_back({0, 0, byteOffset, field->getType()});
+      indirectFields.push_back({0, 0, byteOffset, field->getType(), field});
       continue;
     }
     parts.push_back({field->getType(), field->getSourceRange(), byteOffset});
@@ -371,7 +391,7 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
     // The indirect fields of a struct or an array of structs inside.
     for (const Layout::IndirectField &inner : own.indirect)
       indirectFields.push_back({0, 0, part.byteOffset + inner.byteOffset,
-                                inner.type});
+                                inner.type, inner.decl});
     if (own.scalar == layout->scalar || isDataless(own))
       continue;
     if (isa<FloatType>(own.scalar))

@@ -44,6 +44,9 @@ struct Layout {
     int64_t slots;      // how many slots the field covers
     int64_t byteOffset; // from the object's start, in the C++ layout
     clang::QualType type; // the field's type
+    /// The field (innermost, for a struct inside); null for a pointer that
+    /// is itself an element (of an array or vector of pointers).
+    const clang::FieldDecl *decl = nullptr;
   };
   llvm::SmallVector<IndirectField, 0> indirect;
 

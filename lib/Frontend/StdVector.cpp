@@ -106,12 +106,17 @@ MemRefType ModuleLowering::getVectorType(clang::QualType vector,
                         "as bits; use std::vector<char> or an array of bool");
     return nullptr;
   }
+  // Pointers and references in the elements are followed in vectors the
+  // function creates (IndirectFields.cpp), vectors in them nowhere.
   std::optional<Layout> layout = getLayout(element, range, what);
-  if (layout && !layout->indirect.empty()) {
+  if (layout && llvm::any_of(layout->indirect,
+                             [&](const Layout::IndirectField &field) {
+                               return !getVectorElementType(field.type)
+                                           .isNull();
+                             })) {
     error(range, what + " is a vector of '" + element.getAsString() +
-                     "', which holds pointers, references or vectors; "
-                     "differentiable code follows those only in structs "
-                     "and arrays of a size known when compiling");
+                     "', which holds vectors; differentiable code does not "
+                     "support vectors of structs holding vectors yet");
     return nullptr;
   }
   return layout ? getPointerType(layout->scalar) : nullptr;
@@ -596,6 +601,47 @@ Address FunctionLowering::currentElements(const clang::ValueDecl *var,
   return Address{view, constantIndex(0, l)};
 }
 
+/// Whether an argument of type `arg` initializes a parameter of type
+/// `param` without a user-defined conversion.
+static bool passesDirectly(clang::ASTContext &ast, clang::QualType param,
+                           clang::QualType arg) {
+  param = param.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  arg = arg.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (ast.hasSameType(param, arg))
+    return true;
+  if (param->isArithmeticType() && arg->isArithmeticType())
+    return true;
+  return param->isPointerType() && arg->isPointerType() &&
+         ast.hasSameUnqualifiedType(param->getPointeeType(),
+                                    arg->getPointeeType());
+}
+
+const clang::CXXConstructorDecl *
+FunctionLowering::constructorFor(clang::QualType type,
+                                 ArrayRef<const clang::Expr *> args) {
+  // `emplace_back(args...)` forwards to T(args...) inside the library;
+  // the one constructor that takes these arguments as they are.
+  const auto *record = type->getAsCXXRecordDecl();
+  if (!record || !record->hasDefinition())
+    return nullptr;
+  const clang::CXXConstructorDecl *found = nullptr;
+  for (const clang::CXXConstructorDecl *ctor : record->ctors()) {
+    if (ctor->isDeleted() || ctor->isCopyOrMoveConstructor() ||
+        ctor->getNumParams() < args.size() ||
+        ctor->getMinRequiredArguments() > args.size())
+      continue;
+    bool fits = true;
+    for (auto [param, arg] : llvm::zip(ctor->parameters(), args))
+      fits &= passesDirectly(ast, param->getType(), arg->getType());
+    if (!fits)
+      continue;
+    if (found)
+      return nullptr; // ambiguous here: construct the element explicitly
+    found = ctor;
+  }
+  return found;
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::growVector(const clang::CallExpr *expr,
                              const clang::Expr *object, StringRef name,
@@ -629,9 +675,17 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
     return CallResult{};
   }
   // The new element, evaluated before the vector changes.
-  std::optional<Address> value;
+  std::optional<Address> value, pointer;
   Value scalar;
-  if (args.size() == 1 && !isAggregate(elementType)) {
+  const clang::CXXConstructorDecl *ctor = nullptr;
+  if (args.size() == 1 && elementType->isPointerType()) {
+    pointer = lowerPointer(args[0]);
+    if (!pointer)
+      return std::nullopt;
+  } else if (name == "emplace_back" &&
+             (ctor = constructorFor(elementType, args))) {
+    // Constructed in place (after the check of the capacity, below).
+  } else if (args.size() == 1 && !isAggregate(elementType)) {
     scalar = lowerRValue(args[0]);
     if (scalar)
       scalar = convert(scalar, args[0]->getType(), elementType, l);
@@ -645,7 +699,7 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
                                      "is not supported; pass one value of "
                                      "the element type");
   }
-  if (!scalar && !value)
+  if (!scalar && !value && !pointer && !ctor)
     return std::nullopt;
   Address memory = places.lookup(var);
   Value capacity = memref::DimOp::create(b, l, memory.memref, 0);
@@ -659,7 +713,11 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
   Address slot = offsetBy(memory, first, l);
   if (scalar)
     store(scalar, slot, l);
-  else if (!copyObject(slot, *value, *element, expr))
+  else if (pointer && !bindIndirectField(slot, *pointer, expr, nullptr))
+    return std::nullopt;
+  else if (ctor && !emitCall(expr, ctor, slot, args, std::nullopt))
+    return std::nullopt;
+  else if (value && !copyObject(slot, *value, *element, expr))
     return std::nullopt;
   store(arith::AddIOp::create(b, l, size, constantIndex(1, l)), sizeSlot, l);
   if (name == "emplace_back")

@@ -10,9 +10,10 @@ struct Span { const double *first; const double *second; };
 struct Outer { const Span *inner; };
 struct Model { std::vector<double> weights; };
 
-[[ct::differentiable]] double chosenAtRunTime(const double *a, int i) {
-  Span spans[2] = {{a, a}, {a + 1, a + 1}};
-  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:10: error: the field 'first' of an object chosen at run time (an element of an array, or through a pointer that moves) cannot be followed; differentiable code follows pointer, reference and vector fields of objects it can name
+[[ct::differentiable]] double chosenAtRunTime(const double *a,
+                                              const double *b, int i) {
+  Span spans[2] = {{a, a}, {b, b}};
+  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:10: error: the field 'first' of an object chosen at run time cannot be followed: in different objects it points into different arrays
   return spans[i].first[0];
 }
 
@@ -31,9 +32,10 @@ struct Model { std::vector<double> weights; };
   return span.first[0] + span.second[0];
 }
 
-// CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:45: error: parameter 'spans' is a vector of 'struct Span', which holds pointers, references or vectors; differentiable code follows those only in structs and arrays of a size known when compiling
-[[ct::differentiable]] double vectorOfSpans(const std::vector<Span> &spans) {
-  return 0;
+[[ct::differentiable]] double vectorOfSpans(const std::vector<Span> &spans,
+                                            int i) {
+  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:10: error: the field 'first' of an object chosen at run time (an element of an array, or through a pointer that moves) in memory the function did not create cannot be followed; differentiable code follows pointer, reference and vector fields of objects it can name or creates
+  return spans[i].first[0];
 }
 
 // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:41: error: parameter 'outer' points, through a field of type 'const Span *', to an object holding pointers, references or vectors itself; differentiable code follows one level of them
