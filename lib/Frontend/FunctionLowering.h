@@ -395,6 +395,10 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, Address> vectorSizes;
   /// The elements of the growing vector `var` (see vectorSizes).
   Address currentElements(const clang::ValueDecl *var, Location l);
+  /// The first `size` (at `sizeSlot`) elements of `elementSize` scalars of
+  /// `memory`.
+  Address firstElements(Value memory, Address sizeSlot, int64_t elementSize,
+                        Location l);
   /// The constructor of `type` that `emplace_back(args...)` runs, if one
   /// takes the arguments as they are; null otherwise.
   const clang::CXXConstructorDecl *
@@ -569,7 +573,54 @@ private:
   struct PointerVariable {
     Value memref;
     Address offsetSlot;
+    /// For a std::vector field given a capacity (`reserve`): its size, in
+    /// elements of `elementSize` scalars (see vectorSizes).
+    Address sizeSlot = {};
+    int64_t elementSize = 1;
+    /// For a std::vector field: the controlDepth where it was created; it
+    /// may get new memory only there (see vectorFieldOf).
+    unsigned depth = 0;
   };
+  /// Pointer variables the function assigns after their declaration
+  /// (MovingPointers.cpp): the arrays they have designated (as views of one
+  /// type), a slot saying which one they designate now, and the reads
+  /// lowered so far (each a memref.cast of the selected array).
+  struct MovingPointer {
+    llvm::SmallVector<Value> arrays;
+    Address which;
+    /// With the number of reads lowered before each (loweredReads).
+    llvm::SmallVector<std::pair<mlir::Operation *, size_t>> reads;
+  };
+  /// Reads of moving pointers lowered so far, and that number when each
+  /// loop being lowered started: a read since the outermost one's start
+  /// may run again after an assignment met later in the loop.
+  size_t loweredReads = 0;
+  llvm::SmallVector<size_t> loopReadMarks;
+  llvm::DenseMap<const clang::ValueDecl *, MovingPointer> movingPointers;
+  /// Declares the pointer (or iterator) variable `var` at `initial`.
+  void declarePointerVariable(const clang::VarDecl *var, Address initial,
+                              Location l);
+  /// The memory `var` designates now.
+  Value pointerMemory(const clang::ValueDecl *var,
+                      const PointerVariable &pointer, Location l);
+  /// Makes `var` designate `target`; false after an error at `where`.
+  bool movePointer(const clang::ValueDecl *var, Address target,
+                   const clang::Stmt *where);
+  /// `memref` as the pointer memref type of its elements, cast right
+  /// after its definition.
+  Value commonView(Value memref, Location l);
+  /// `which == k ? array : otherwise`.
+  Value selectArray(Value which, size_t k, Value array, Value otherwise,
+                    Location l);
+  /// How many branches, loops and switches enclose the code being lowered.
+  unsigned controlDepth = 0;
+  /// The binding of the indirect field whose slot is `slot`, when the
+  /// object is one the function names; null otherwise.
+  PointerVariable *indirectFieldAt(Address slot);
+  /// The std::vector field `object` names, of an object the function
+  /// names: the key of its binding in indirectFields; nullopt otherwise.
+  std::optional<std::pair<Value, int64_t>>
+  vectorFieldOf(const clang::Expr *object);
   llvm::DenseMap<const clang::ValueDecl *, PointerVariable> pointers;
   /// The memory indirect fields designate, by the field's slot: the
   /// object's memref and the slot's offset in it, known when compiling.

@@ -156,6 +156,9 @@ FunctionLowering::followIndirectSlot(Address slot,
   std::optional<int64_t> offset = staticOffset(slot.offset);
   if (offset) {
     auto known = indirectFields.find({slot.memref, *offset});
+    if (known != indirectFields.end() && known->second.sizeSlot.memref)
+      return firstElements(known->second.memref, known->second.sizeSlot,
+                           known->second.elementSize, l);
     if (known != indirectFields.end())
       return Address{known->second.memref, load(known->second.offsetSlot, l)};
   }
@@ -183,6 +186,33 @@ FunctionLowering::followIndirectSlot(Address slot,
     bits = arith::BitcastOp::create(b, l, wide, bits);
   return Address{memory->second,
                  arith::IndexCastOp::create(b, l, b.getIndexType(), bits)};
+}
+
+FunctionLowering::PointerVariable *
+FunctionLowering::indirectFieldAt(Address slot) {
+  std::optional<int64_t> offset = staticOffset(slot.offset);
+  if (!offset)
+    return nullptr;
+  auto known = indirectFields.find({slot.memref, *offset});
+  return known == indirectFields.end() ? nullptr : &known->second;
+}
+
+std::optional<std::pair<Value, int64_t>>
+FunctionLowering::vectorFieldOf(const clang::Expr *object) {
+  const auto *member = dyn_cast<clang::MemberExpr>(strip(object));
+  const auto *field =
+      member ? dyn_cast<clang::FieldDecl>(member->getMemberDecl()) : nullptr;
+  if (!field || !isVector(field->getType()))
+    return std::nullopt;
+  std::optional<Address> base = member->isArrow()
+                                    ? lowerPointer(member->getBase())
+                                    : lowerLValue(member->getBase());
+  if (!base)
+    return std::nullopt;
+  Address slot = offsetBy(*base, module.getFieldOffset(field), loc(member));
+  if (!indirectFieldAt(slot))
+    return std::nullopt;
+  return std::make_pair(slot.memref, *staticOffset(slot.offset));
 }
 
 std::optional<Address>
@@ -291,9 +321,33 @@ bool FunctionLowering::copyObject(Address dest, Address source,
         !fieldMemory.count({memoryRoot(from.memref), field.decl}))
       continue; // never set: nothing to copy
     std::optional<Address> target = followIndirectSlot(from, field.decl, where);
-    if (!target || !bindIndirectField(offsetBy(dest, field.slot, l), *target,
-                                      where, field.decl))
+    if (!target)
       return false;
+    Address to = offsetBy(dest, field.slot, l);
+    if (isVector(field.type)) {
+      // A vector field is copied, into memory of the copy's scope.
+      Value scalars = arith::SubIOp::create(
+          b, l, memref::DimOp::create(b, l, target->memref, 0),
+          target->offset);
+      std::optional<Layout> element = module.getLayout(
+          ModuleLowering::getVectorElementType(field.type),
+          where->getSourceRange(), "an element");
+      if (!element)
+        return false;
+      Value count =
+          arith::DivUIOp::create(b, l, scalars, constantIndex(element->size, l));
+      std::optional<Address> fresh =
+          allocateVector(field.type, count, where->getSourceRange());
+      if (!fresh)
+        return false;
+      copy(*fresh, *target, scalars, l);
+      target = fresh;
+    }
+    if (!bindIndirectField(to, *target, where, field.decl))
+      return false;
+    if (PointerVariable *binding = indirectFieldAt(to);
+        binding && isVector(field.type))
+      binding->depth = controlDepth;
   }
   return true;
 }

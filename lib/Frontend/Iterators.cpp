@@ -79,7 +79,8 @@ FunctionLowering::lowerIterator(const clang::Expr *expr) {
     if (invalid.count(ref->getDecl()))
       return std::nullopt;
     if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
-      return Address{it->second.memref, load(it->second.offsetSlot, loc(expr))};
+      return Address{pointerMemory(ref->getDecl(), it->second, loc(expr)),
+                     load(it->second.offsetSlot, loc(expr))};
   }
   if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
     std::optional<CallResult> result = lowerCall(call, std::nullopt);
@@ -104,7 +105,8 @@ FunctionLowering::stepPointerVariable(const clang::Expr *variable,
   if (it == pointers.end())
     return unsupported<Result>(variable, "only pointer and iterator "
                                          "variables can be moved");
-  Address old{it->second.memref, load(it->second.offsetSlot, l)};
+  Address old{pointerMemory(ref->getDecl(), it->second, l),
+              load(it->second.offsetSlot, l)};
   Address updated = moveBy(old, delta, backwards, l);
   store(updated.offset, it->second.offsetSlot, l);
   return returnOld ? old : updated;

@@ -183,24 +183,12 @@ Value FunctionLowering::materialize(Address address, Location l) {
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
 }
 
-/// Why a struct holding a std::vector cannot be created in differentiable
-/// code (its vector would have to be created and freed with it).
-static constexpr llvm::StringLiteral kVectorFieldOfLocal =
-    "a struct holding a std::vector can be a parameter of a differentiable "
-    "function, but not created in one yet; create it outside and pass it";
-
 std::optional<Address> FunctionLowering::allocate(clang::QualType type,
                                                   clang::SourceRange range,
                                                   const Twine &what) {
   std::optional<Layout> layout = module.getLayout(type, range, what);
   if (!layout)
     return std::nullopt;
-  if (llvm::any_of(layout->indirect, [](const Layout::IndirectField &field) {
-        return isVector(field.type);
-      })) {
-    module.error(range, kVectorFieldOfLocal);
-    return std::nullopt;
-  }
   // At the function entry, so that SROA and mem2reg see every slot.
   Location l = module.getLoc(range.getBegin());
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
@@ -477,7 +465,8 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
     if (invalid.count(ref->getDecl()))
       return std::nullopt;
     if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
-      return Address{it->second.memref, load(it->second.offsetSlot, l)};
+      return Address{pointerMemory(ref->getDecl(), it->second, l),
+                     load(it->second.offsetSlot, l)};
     if (auto it = fixedPointers.find(ref->getDecl()); it != fixedPointers.end())
       return it->second;
   }
@@ -587,19 +576,21 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
     if (!k || !pointee)
       return std::nullopt;
     k = scaled(b, l, index(k, expr->getRHS()->getType(), l), pointee->size);
-    pointer = moveBy(Address{it->second.memref, load(slot, l)}, k,
-                     expr->getOpcode() == clang::BO_SubAssign, l);
+    pointer = moveBy(Address{pointerMemory(ref->getDecl(), it->second, l),
+                             load(slot, l)},
+                     k, expr->getOpcode() == clang::BO_SubAssign, l);
   } else {
     return unsupported<Result>(expr, "this operator cannot be applied to a "
                                      "pointer");
   }
   if (!pointer)
     return std::nullopt;
-  if (pointer->memref != it->second.memref)
-    return unsupported<Result>(expr, "a pointer variable can only move "
-                                     "within the array it was initialized "
-                                     "with; use another variable");
-  store(pointer->offset, slot, l);
+  if (expr->getOpcode() != clang::BO_Assign) {
+    store(pointer->offset, slot, l); // moved within its array
+    return pointer;
+  }
+  if (!movePointer(ref->getDecl(), *pointer, expr))
+    return std::nullopt;
   return pointer;
 }
 
@@ -617,8 +608,16 @@ bool FunctionLowering::initialize(const clang::Expr *init,
                                         : lowerLValue(init);
     return target && bindIndirectField(dest, *target, init, field);
   }
-  if (isVector(type))
-    return unsupported<bool>(init, kVectorFieldOfLocal);
+  if (isVector(type)) {
+    // A vector field: its own memory, freed with the scope of the object.
+    std::optional<Address> vector =
+        createVector(init, type, init->getSourceRange());
+    if (!vector || !bindIndirectField(dest, *vector, init, field))
+      return false;
+    if (PointerVariable *binding = indirectFieldAt(dest))
+      binding->depth = controlDepth;
+    return true;
+  }
   if (isAggregate(type.getCanonicalType()))
     return initializeAggregate(init, dest);
   Value value = lowerRValue(init);

@@ -2,6 +2,8 @@
 
 #include "FunctionLowering.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 
@@ -350,7 +352,7 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
       invalid.insert(var);
       return;
     }
-    pointers[var] = {pointer->memref, newIndexSlot(pointer->offset, l)};
+    declarePointerVariable(var, *pointer, l);
     return;
   }
   std::optional<Address> place =
@@ -459,6 +461,7 @@ void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
   cf::CondBranchOp::create(b, l, cond, thenBlock,
                            elseBlock ? elseBlock : merge);
   enter(thenBlock);
+  ++controlDepth;
   lowerScoped(stmt->getThen());
   branchTo(l, merge);
   if (elseBlock) {
@@ -466,6 +469,7 @@ void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
     lowerScoped(stmt->getElse());
     branchTo(l, merge);
   }
+  --controlDepth;
   enter(merge);
 }
 
@@ -511,7 +515,9 @@ void FunctionLowering::lowerSwitch(const clang::SwitchStmt *stmt) {
   jumps.push_back({exit,
                    jumps.empty() ? nullptr : jumps.back().continueTarget,
                    cleanups.size()});
+  ++controlDepth;
   lowerStmt(stmt->getBody());
+  --controlDepth;
   jumps.pop_back();
   branchTo(l, exit);
   enter(exit);
@@ -531,6 +537,12 @@ void FunctionLowering::emitLoop(Location l,
   branchTo(l, conditionFirst ? condBlock : bodyBlock);
 
   enter(condBlock);
+  ++controlDepth;
+  loopReadMarks.push_back(loweredReads);
+  auto leave = llvm::make_scope_exit([&] {
+    --controlDepth;
+    loopReadMarks.pop_back();
+  });
   Value more = condition();
   if (!more)
     return;

@@ -465,12 +465,19 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
   clang::QualType type = ast.getCanonicalTagType(method->getParent());
   const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(object));
   const clang::ValueDecl *var = ref ? ref->getDecl() : nullptr;
+  // Or a vector field of an object the function names, which gets new
+  // memory where it was created (not in a branch or loop since).
+  std::optional<std::pair<Value, int64_t>> field =
+      var ? std::nullopt : vectorFieldOf(object);
   auto home = var ? vectorBlocks.find(var) : vectorBlocks.end();
   bool isAssignment = method->isCopyAssignmentOperator() ||
                       method->isMoveAssignmentOperator();
   const auto *statement = dyn_cast_or_null<clang::Expr>(currentStatement);
-  if (home == vectorBlocks.end() || home->second != currentBlock ||
-      !statement || strip(statement) != expr || pinnedVectors.contains(var)) {
+  bool inPlace = var ? home != vectorBlocks.end() &&
+                           home->second == currentBlock &&
+                           !pinnedVectors.contains(var)
+                     : field && indirectFields[*field].depth == controlDepth;
+  if (!inPlace || !statement || strip(statement) != expr) {
     if (!isAssignment)
       return unsupported<Result>(
           expr, "a std::vector can change its size only as a statement of "
@@ -494,8 +501,25 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
     return CallResult{nullptr, target};
   }
   // The memory (for a growing vector, its capacity) and the elements.
-  Address memory = places.lookup(var);
-  Address old = vectorSizes.count(var) ? currentElements(var, l) : memory;
+  std::optional<Layout> elementLayout = module.getLayout(
+      ModuleLowering::getVectorElementType(type), expr->getSourceRange(),
+      "an element of this vector");
+  if (!elementLayout)
+    return std::nullopt;
+  Address memory, old, knownSize;
+  if (var) {
+    memory = places.lookup(var);
+    old = vectorSizes.count(var) ? currentElements(var, l) : memory;
+    knownSize = vectorSizes.lookup(var);
+  } else {
+    PointerVariable binding = indirectFields.lookup(*field);
+    memory = Address{binding.memref, constantIndex(0, l)};
+    old = binding.sizeSlot.memref
+              ? firstElements(binding.memref, binding.sizeSlot,
+                              binding.elementSize, l)
+              : memory;
+    knownSize = binding.sizeSlot;
+  }
   std::optional<Address> fresh;
   StringRef name = method->getIdentifier() ? method->getName() : "";
   Address sizeSlot;
@@ -513,9 +537,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
       return std::nullopt;
     copy(*fresh, old,
          memref::DimOp::create(b, l, old.memref, 0).getResult(), l);
-    auto known = vectorSizes.find(var);
-    sizeSlot = known != vectorSizes.end() ? known->second
-                                           : newIndexSlot(size, l);
+    sizeSlot = knownSize.memref ? knownSize : newIndexSlot(size, l);
   } else if (isAssignment) {
     fresh = createVector(args[0], type, expr->getSourceRange());
   } else if (name == "clear") {
@@ -570,32 +592,44 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
   if (!fresh)
     return std::nullopt;
   // The old memory is freed now; the new one takes its place in the scope.
-  if (name == "reserve")
+  if (field) {
+    PointerVariable &binding = indirectFields[*field];
+    binding.memref = fresh->memref;
+    binding.sizeSlot = name == "reserve" ? sizeSlot : Address{};
+    binding.elementSize = elementLayout->size;
+  } else if (name == "reserve") {
     vectorSizes[var] = sizeSlot;
-  else
+  } else {
     vectorSizes.erase(var);
+  }
   Value oldView = memory.memref;
   auto oldCast = oldView.getDefiningOp<memref::CastOp>();
   memref::DeallocOp::create(b, l, oldCast ? oldCast.getSource() : oldView);
   assert(cleanups.back() == fresh->memref && "the new memory was made last");
   cleanups.pop_back();
   std::replace(cleanups.begin(), cleanups.end(), oldView, fresh->memref);
-  places[var] = *fresh;
+  if (var)
+    places[var] = *fresh;
   return CallResult{nullptr, *fresh};
 }
 
 Address FunctionLowering::currentElements(const clang::ValueDecl *var,
                                           Location l) {
-  Address memory = places.lookup(var);
   clang::QualType type = var->getType().getNonReferenceType();
   std::optional<Layout> element = module.getLayout(
       ModuleLowering::getVectorElementType(type), {}, "an element");
-  Value scalars = load(vectorSizes.lookup(var), l);
-  if (element && element->size != 1)
+  return firstElements(places.lookup(var).memref, vectorSizes.lookup(var),
+                       element ? element->size : 1, l);
+}
+
+Address FunctionLowering::firstElements(Value memory, Address sizeSlot,
+                                        int64_t elementSize, Location l) {
+  Value scalars = load(sizeSlot, l);
+  if (elementSize != 1)
     scalars =
-        arith::MulIOp::create(b, l, scalars, constantIndex(element->size, l));
+        arith::MulIOp::create(b, l, scalars, constantIndex(elementSize, l));
   Value view = memref::SubViewOp::create(
-      b, l, memory.memref, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+      b, l, memory, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
       ArrayRef<OpFoldResult>{scalars},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   return Address{view, constantIndex(0, l)};
@@ -650,21 +684,25 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
   Location l = loc(expr);
   const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(object));
   auto sized = ref ? vectorSizes.find(ref->getDecl()) : vectorSizes.end();
-  if (sized == vectorSizes.end())
+  std::optional<std::pair<Value, int64_t>> field =
+      ref ? std::nullopt : vectorFieldOf(object);
+  bool fieldSized = field && indirectFields[*field].sizeSlot.memref;
+  if (sized == vectorSizes.end() && !fieldSized)
     return unsupported<Result>(
         expr, "'" + name + "' grows a std::vector, which differentiable "
                            "code supports within the capacity reserved "
                            "beforehand: call v.reserve(n) where v is "
                            "declared (or create it with its final size and "
                            "assign v[i])");
-  const clang::ValueDecl *var = ref->getDecl();
-  clang::QualType type = var->getType().getNonReferenceType();
+  clang::QualType type = strip(object)->getType().getNonReferenceType();
+  if (const auto *pointer = type->getAs<clang::PointerType>())
+    type = pointer->getPointeeType();
   clang::QualType elementType = ModuleLowering::getVectorElementType(type);
   std::optional<Layout> element =
       module.getLayout(elementType, expr->getSourceRange(), "an element");
   if (!element)
     return std::nullopt;
-  Address sizeSlot = sized->second;
+  Address sizeSlot = field ? indirectFields[*field].sizeSlot : sized->second;
   Value size = load(sizeSlot, l);
   if (name == "pop_back") {
     abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, size,
@@ -701,7 +739,9 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
   }
   if (!scalar && !value && !pointer && !ctor)
     return std::nullopt;
-  Address memory = places.lookup(var);
+  Address memory =
+      field ? Address{indirectFields[*field].memref, constantIndex(0, l)}
+            : places.lookup(ref->getDecl());
   Value capacity = memref::DimOp::create(b, l, memory.memref, 0);
   Value scalarsPer = constantIndex(element->size, l);
   Value first = arith::MulIOp::create(b, l, size, scalarsPer);

@@ -119,11 +119,17 @@ done:
   return x;
 }
 
-[[ct::differentiable]] double uses_two_arrays(const double *a, const double *b, bool first) {
+[[ct::differentiable]] double moves_to_later_array(const double *a, int n) {
   const double *p = a;
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:15: error: a pointer variable can only move within the array it was initialized with; use another variable
-  if (!first) p = b;
-  return p[0];
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    s += p[0];
+    double *q = new double[2];
+    q[0] = s;
+    // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:5: error: a pointer variable can move to another array only if that array exists wherever the variable is read; create it before the variable
+    p = q;
+  }
+  return s;
 }
 
 [[ct::differentiable]] double uses_reinterpret(const double *a) {

@@ -38,12 +38,6 @@ struct Overloaded {
   return m[0][0] + e[1][0];
 }
 
-[[ct::differentiable]] double member(const Model &m) {
-  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: a struct holding a std::vector can be a parameter of a differentiable function, but not created in one yet; create it outside and pass it
-  Model copy = m;
-  return copy.weights[0];
-}
-
 // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:36: error: parameter 'b' is a std::vector<bool>, which keeps its elements as bits; use std::vector<char> or an array of bool
 [[ct::differentiable]] double bits(const std::vector<bool> &b, double x) {
   return b[0] ? x : -x;
@@ -144,4 +138,4 @@ struct Point { double x, y; };
   return n * y;
 }
 
-// CHECK: 21 errors generated.
+// CHECK: 20 errors generated.
