@@ -424,6 +424,10 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   // A pointer bound to a reference parameter (push_back(&x[i])): its value.
   if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(expr))
     return lowerPointer(temporary->getSubExpr());
+  // An element of an array or vector of pointers, bound to a reference.
+  if (isa<clang::ArraySubscriptExpr>(expr) ||
+      (isa<clang::CallExpr>(expr) && expr->isGLValue()))
+    return loadStoredPointer(expr);
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr)) {
     switch (cast->getCastKind()) {
     case clang::CK_LValueToRValue: {

@@ -35,5 +35,9 @@ inline Dual sqrt(Dual a) {
 }
 inline Dual sin(Dual a) { return {std::sin(a.v), std::cos(a.v) * a.d}; }
 inline Dual cos(Dual a) { return {std::cos(a.v), -std::sin(a.v) * a.d}; }
+inline Dual tanh(Dual a) {
+  double t = std::tanh(a.v);
+  return {t, (1 - t * t) * a.d};
+}
 
 #endif // COTANGENT_TEST_DUAL_H
