@@ -37,6 +37,11 @@ double objective(const Input &in);
 double objectiveAt(const Input &in, const double *params);
 double gradient(const Input &in, double *grad);
 double gradientManual(const Input &in, double *grad);
+/// The same loss written the way GradBench's C++ writes it
+/// (LstmAsWritten.cpp), and its Cotangent gradient.
+double objectiveAsWritten(const Input &in);
+double objectiveAsWrittenAt(const Input &in, const double *params);
+double gradientAsWritten(const Input &in, double *grad);
 
 } // namespace bench::lstm
 

@@ -119,6 +119,16 @@ Workload makeGmmAsWritten(int d, int k, int n) {
                         gmm::gradientAsWritten, gmm::gradientManual);
 }
 
+Workload makeLstmAsWritten(int layers, int length, int width) {
+  auto in = std::make_shared<lstm::Input>(
+      lstm::generate(layers, length, width, kSeed));
+  return scalarWorkload("lstm-as-written-l" + std::to_string(layers) + "-c" +
+                            std::to_string(length),
+                        in, concatenate({&in->main, &in->extra}),
+                        lstm::objectiveAsWritten, lstm::objectiveAsWrittenAt,
+                        lstm::gradientAsWritten, lstm::gradientManual);
+}
+
 Workload makeOdeAsWritten(int n, int steps) {
   auto in = std::make_shared<ode::Input>(ode::generate(n, steps, kSeed));
   return scalarWorkload("ode-as-written-n" + std::to_string(n) + "-s" +
@@ -192,6 +202,7 @@ std::vector<Workload> makeWorkloads(Scale scale) {
     workloads.push_back(makeGmmAsWritten(3, 4, 5));
     workloads.push_back(makeBa(3, 5, 8));
     workloads.push_back(makeLstm(2, 6, 4));
+    workloads.push_back(makeLstmAsWritten(2, 6, 4));
     workloads.push_back(makeOde(5, 10));
     workloads.push_back(makeOdeAsWritten(5, 10));
     workloads.push_back(makeDet(4));
@@ -203,6 +214,7 @@ std::vector<Workload> makeWorkloads(Scale scale) {
   workloads.push_back(makeGmmAsWritten(64, 100, 1000));
   workloads.push_back(makeBa(49, 7776, 31843));
   workloads.push_back(makeLstm(2, 1024, 14));
+  workloads.push_back(makeLstmAsWritten(2, 1024, 14));
   workloads.push_back(makeOde(100, 1000));
   workloads.push_back(makeOdeAsWritten(100, 1000));
   workloads.push_back(makeDet(8));
