@@ -9,14 +9,27 @@
 // holds in it; before a loop, in its body for the memory the loop leaves
 // alone.
 //
+// Across loops: a loop `for i in [lb, ub)` whose body stores `c[i] = v(i)`
+// on every iteration, v computed from i, values from before the loop and
+// loads of memory nothing writes until the read, fills c. A later load
+// `c[j]`, with j the counter of a loop over the same [lb, ub), reads v(j):
+// it is computed again there (GMM's centered point, filled by one helper
+// and read by the next), so that the reverse sweep recomputes it from
+// memory it can read again rather than taping it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/AD/Passes.h"
 #include "Derivatives.h"
 #include "MemoryWrites.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_FORWARDSTORES
@@ -40,12 +53,127 @@ struct KnownElement {
   }
 };
 
-void forwardIn(Block &block, SmallVector<KnownElement> known) {
+/// A loop that fills `memref` over its whole range: `store` writes
+/// `memref[i]` (or `memref[cast(i)]`) each iteration with a value computed
+/// by `slice` (in order) from i, values from outside the loop, and loads
+/// of `reads`, which the loop does not write.
+struct FilledRange {
+  scf::ForOp loop;
+  memref::StoreOp store;
+  SmallVector<Operation *> slice;
+  SmallVector<Value> reads;
+};
+
+/// The counter `index` is, through at most one cast: the value and the
+/// cast (null if none).
+static std::pair<Value, Operation *> counterOf(Value index) {
+  Operation *cast = index.getDefiningOp();
+  if (cast && isa<arith::IndexCastOp, arith::IndexCastUIOp>(cast))
+    return {cast->getOperand(0), cast};
+  return {index, nullptr};
+}
+
+/// The loop `store` fills its memref over, if it is one (see FilledRange).
+static std::optional<FilledRange> asFilledRange(memref::StoreOp store) {
+  auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
+  if (!loop || loop.getNumRegionIterArgs() != 0 || store.getIndices().size() != 1 ||
+      !matchPattern(loop.getStep(), m_One()))
+    return std::nullopt;
+  auto [counter, cast] = counterOf(store.getIndices()[0]);
+  if (counter != loop.getInductionVar())
+    return std::nullopt;
+  // The stored value's computation, within the body.
+  FilledRange fill{loop, store, {}, {}};
+  ad::MemoryWrites loopWrites(loop);
+  SetVector<Operation *> slice;
+  SmallVector<Value> worklist{store.getValueToStore()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    Operation *def = value.getDefiningOp();
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (value != loop.getInductionVar() &&
+          loop->isAncestor(arg.getOwner()->getParentOp()))
+        return std::nullopt; // another block argument inside the loop
+      continue;
+    }
+    if (!loop->isAncestor(def))
+      continue;
+    if (def->getBlock() != loop.getBody() || def->getNumRegions() != 0)
+      return std::nullopt;
+    if (auto load = dyn_cast<memref::LoadOp>(def)) {
+      if (loopWrites.mayChange(load.getMemRef()))
+        return std::nullopt;
+      fill.reads.push_back(load.getMemRef());
+    } else if (!isMemoryEffectFree(def)) {
+      return std::nullopt;
+    }
+    if (slice.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  // The only write to the memref in the loop, on every iteration.
+  bool otherWriter = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (op != store && !ad::neverWritesMemory(op) &&
+        ad::MemoryWrites(op).mayChange(store.getMemRef()) &&
+        !isa<memref::LoadOp>(op))
+      otherWriter = true;
+  });
+  if (otherWriter)
+    return std::nullopt;
+  fill.slice = llvm::to_vector(slice);
+  llvm::sort(fill.slice,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return fill;
+}
+
+/// `load`'s value computed again, if it reads an element `fill` wrote: its
+/// index is a counter of a loop around it over the same range.
+static Value recompute(memref::LoadOp load, FilledRange fill) {
+  if (load.getMemRef() != fill.store.getMemRef() ||
+      load.getIndices().size() != 1)
+    return nullptr;
+  auto [counter, cast] = counterOf(load.getIndices()[0]);
+  auto [filledCounter, filledCast] =
+      counterOf(fill.store.getIndices()[0]);
+  auto arg = dyn_cast<BlockArgument>(counter);
+  auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
+                  : scf::ForOp();
+  if (!loop || loop.getInductionVar() != counter ||
+      counter.getType() != filledCounter.getType() ||
+      (cast == nullptr) != (filledCast == nullptr) ||
+      (cast && (cast->getName() != filledCast->getName() ||
+                cast->getResultTypes() != filledCast->getResultTypes())))
+    return nullptr;
+  auto same = [](Value a, Value b) {
+    return a == b || (getConstantIntValue(a) &&
+                      getConstantIntValue(a) == getConstantIntValue(b));
+  };
+  if (!same(loop.getLowerBound(), fill.loop.getLowerBound()) ||
+      !same(loop.getUpperBound(), fill.loop.getUpperBound()) ||
+      !matchPattern(loop.getStep(), m_One()))
+    return nullptr;
+  OpBuilder b(load);
+  IRMapping mapping;
+  mapping.map(fill.loop.getInductionVar(), counter);
+  for (Operation *op : fill.slice)
+    b.clone(*op, mapping);
+  return mapping.lookup(fill.store.getValueToStore());
+}
+
+void forwardIn(Block &block, SmallVector<KnownElement> known,
+               SmallVector<FilledRange> filled) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       auto *element = llvm::find_if(
           known, [&](const KnownElement &e) { return e.matches(load); });
-      if (element != known.end()) {
+      Value again;
+      for (FilledRange &fill : filled)
+        if (!again && element == known.end())
+          again = recompute(load, fill);
+      if (again) {
+        load.replaceAllUsesWith(again);
+        load.erase();
+      } else if (element != known.end()) {
         load.replaceAllUsesWith(element->contents);
         load.erase();
       } else {
@@ -61,22 +189,39 @@ void forwardIn(Block &block, SmallVector<KnownElement> known) {
     auto changed = [&](const KnownElement &e) {
       return writes.mayChange(e.memref);
     };
+    auto refilled = [&](FilledRange &fill) {
+      return writes.mayChange(fill.store.getMemRef()) ||
+             llvm::any_of(fill.reads,
+                          [&](Value read) { return writes.mayChange(read); });
+    };
     // A branch starts with what is known before it; a loop body (or any
     // other region, which may run repeatedly) with what the op leaves alone.
     SmallVector<KnownElement> inside = known;
-    if (op.hasTrait<OpTrait::IsIsolatedFromAbove>())
+    SmallVector<FilledRange> filledInside = filled;
+    if (op.hasTrait<OpTrait::IsIsolatedFromAbove>()) {
       inside.clear();
-    else if (!isa<scf::IfOp, scf::IndexSwitchOp>(op))
+      filledInside.clear();
+    } else if (!isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
       llvm::erase_if(inside, changed);
+      llvm::erase_if(filledInside, refilled);
+    }
     for (Region &region : op.getRegions())
       for (Block &nested : region)
-        forwardIn(nested, nested.isEntryBlock() ? inside
-                                                : SmallVector<KnownElement>{});
+        forwardIn(nested,
+                  nested.isEntryBlock() ? inside : SmallVector<KnownElement>{},
+                  nested.isEntryBlock() ? filledInside
+                                        : SmallVector<FilledRange>{});
     llvm::erase_if(known, changed);
+    llvm::erase_if(filled, refilled);
     if (auto store = dyn_cast<memref::StoreOp>(op))
       known.push_back({store.getMemRef(),
                        llvm::to_vector(ValueRange(store.getIndices())),
                        store.getValueToStore()});
+    // A loop that fills memory (its stores, directly in its body).
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      for (auto store : loop.getBody()->getOps<memref::StoreOp>())
+        if (std::optional<FilledRange> fill = asFilledRange(store))
+          filled.push_back(std::move(*fill));
   }
 }
 
@@ -89,5 +234,5 @@ struct ForwardStoresPass : ad::impl::ForwardStoresBase<ForwardStoresPass> {
 void ad::forwardStores(Operation *root) {
   for (Region &region : root->getRegions())
     for (Block &block : region)
-      forwardIn(block, {});
+      forwardIn(block, {}, {});
 }

@@ -35,6 +35,7 @@
 
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -178,21 +179,39 @@ bool ReverseEmitter::isRecomputable(Operation *op, unsigned depth) {
   // Cheap means arith, the size of a memref, or a load of memory that
   // still holds what it held: a handful of them cost less than a push and a
   // pop, a transcendental function does not.
-  auto load = dyn_cast<memref::LoadOp>(op);
-  bool cheap = load ? isUnchangedAfter(load)
-                    : isa<memref::DimOp>(op) ||
-                          (isa<arith::ArithDialect>(op->getDialect()) &&
-                           isPure(op) && op->getNumRegions() == 0);
+  auto isCheap = [&](Operation *inner) {
+    auto load = dyn_cast<memref::LoadOp>(inner);
+    return load ? isUnchangedAfter(load)
+                : isa<memref::DimOp>(inner) ||
+                      (isa<arith::ArithDialect>(inner->getDialect()) &&
+                       isPure(inner) && inner->getNumRegions() == 0);
+  };
+  // A branch of such ops too (a load guarded by a loop's first trip).
+  bool cheap = isCheap(op);
+  auto branch = dyn_cast<scf::IfOp>(op);
+  if (branch)
+    cheap = llvm::all_of(op->getRegions(), [&](Region &region) {
+      return llvm::all_of(region.getOps(), [&](Operation &inner) {
+        return isa<scf::YieldOp>(inner) || isCheap(&inner);
+      });
+    });
   if (!cheap || op->getNumResults() != 1)
     return false;
   // An operand from an enclosing level costs at most one tape entry per
   // iteration of that level, not one per use here.
   Block *block = op->getBlock();
-  return llvm::all_of(op->getOperands(), [&](Value v) {
+  auto available = [&](Value v) {
     Block *from = v.getParentBlock();
     return (from != block && from->findAncestorOpInBlock(*op)) ||
            isAvailable(v, depth);
-  });
+  };
+  if (branch) {
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    if (!llvm::all_of(captured, available))
+      return false;
+  }
+  return llvm::all_of(op->getOperands(), available);
 }
 
 Value ReverseEmitter::primalInReverse(Value value) {
@@ -226,6 +245,10 @@ Value ReverseEmitter::primalInReverse(Value value) {
     IRMapping mapping;
     for (Value operand : def->getOperands())
       mapping.map(operand, primalInReverse(operand));
+    SetVector<Value> captured; // by a recomputed branch's regions
+    getUsedValuesDefinedAbove(def->getRegions(), captured);
+    for (Value outside : captured)
+      mapping.map(outside, primalInReverse(outside));
     OpBuilder b(level.anchor);
     Value copy = b.clone(*def, mapping)->getResult(0);
     level.values[value] = copy;

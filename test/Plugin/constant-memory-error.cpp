@@ -1,7 +1,8 @@
 // A derivative stored into memory that the request keeps constant (a
 // pointer parameter left out of ct::wrt) and read back would be lost: an
 // error at the store, not a silent zero. A store that nothing reads back
-// (or whose value the compiler forwards to its read) loses nothing and is
+// (or whose value the compiler forwards to its read, including a loop's
+// element read by a later loop at the same index) loses nothing and is
 // accepted.
 // REQUIRES: plugin
 // The plugin itself is tested (its options, diagnostics, -fsyntax-only).
@@ -17,7 +18,7 @@
     scratch[i] = x * i;
   double s = 0;
   for (int i = 0; i < n; ++i)
-    s += scratch[i] * scratch[i];
+    s += scratch[n - 1 - i] * scratch[i];
   return s;
 }
 

@@ -70,17 +70,20 @@ func.func @prefix(%x: memref<?xf64>, %n: index) -> f64 {
 
 // u is overwritten after the loop, so the reverse pops u[i]: the reversed
 // loop keeps its order and is marked; ct-tape-blocks then reads the block
-// upwards, slot k in iteration k, and the primal index is k again.
+// upwards, slot k in iteration k, and the primal index is k again. (u holds
+// running sums, which the loop reading it cannot compute again.)
 func.func @overwritten(%x: memref<?xf64>, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f64
   %u = memref.alloca() : memref<64xf64>
   %t = memref.alloca() : memref<64xf64>
-  scf.for %i = %c0 to %n step %c1 {
+  %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
     %v = memref.load %x[%i] : memref<?xf64>
     %s = math.sin %v : f64
-    memref.store %s, %u[%i] : memref<64xf64>
+    %next = arith.addf %acc, %s : f64
+    memref.store %next, %u[%i] : memref<64xf64>
+    scf.yield %next : f64
   }
   scf.for %i = %c0 to %n step %c1 {
     %v = memref.load %u[%i] : memref<64xf64>

@@ -113,3 +113,88 @@ func.func @into_regions(%x: f64, %i: index, %n: index, %c: i1) -> f64 {
   }
   return %r : f64
 }
+
+// A loop fills c[i] = a[i] - m[i] over [0, n); a later loop over the same
+// range reads c[j], inside a branch too: each load computes a[j] - m[j]
+// again (a and m are restrict arguments nothing writes).
+// CHECK-LABEL: func.func @filled_then_read
+// CHECK-SAME: (%[[A:.*]]: memref<?xf64> {ct.noalias}, %[[M:.*]]: memref<?xf64> {ct.noalias}, %[[N:.*]]: index, %{{.*}}: i1)
+// CHECK: scf.for
+// CHECK:   memref.store
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[N]]
+// CHECK:   %[[X:.*]] = memref.load %[[A]][%[[J]]]
+// CHECK:   %[[Y:.*]] = memref.load %[[M]][%[[J]]]
+// CHECK:   %[[D:.*]] = arith.subf %[[X]], %[[Y]]
+// CHECK:   arith.mulf %[[D]], %[[D]]
+// CHECK:   scf.if
+// CHECK:     %[[X2:.*]] = memref.load %[[A]][%[[J]]]
+// CHECK:     %[[Y2:.*]] = memref.load %[[M]][%[[J]]]
+// CHECK:     arith.subf %[[X2]], %[[Y2]]
+// CHECK-NOT: memref.load %{{.*}} : memref<8xf64>
+// CHECK: return
+func.func @filled_then_read(%a: memref<?xf64> {ct.noalias},
+                            %m: memref<?xf64> {ct.noalias}, %n: index,
+                            %flag: i1) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %c = memref.alloca() : memref<8xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xf64>
+    %y = memref.load %m[%i] : memref<?xf64>
+    %d = arith.subf %x, %y : f64
+    memref.store %d, %c[%i] : memref<8xf64>
+  }
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
+    %v = memref.load %c[%j] : memref<8xf64>
+    %p = arith.mulf %v, %v : f64
+    %w = scf.if %flag -> f64 {
+      %u = memref.load %c[%j] : memref<8xf64>
+      scf.yield %u : f64
+    } else {
+      scf.yield %zero : f64
+    }
+    %s = arith.addf %acc, %p : f64
+    %t = arith.addf %s, %w : f64
+    scf.yield %t : f64
+  }
+  return %r : f64
+}
+
+// Not when the reading loop covers another range ([0, k)), when what the
+// value was computed from may change in between, or when the filled memory
+// is written again.
+// CHECK-LABEL: func.func @not_filled
+// CHECK-COUNT-3: memref.load %{{.*}}[%{{.*}}] : memref<8xf64>
+func.func @not_filled(%a: memref<?xf64>, %b: memref<?xf64>, %n: index,
+                      %k: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %c = memref.alloca() : memref<8xf64>
+  %e = memref.alloca() : memref<8xf64>
+  %f = memref.alloca() : memref<8xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xf64>
+    memref.store %x, %c[%i] : memref<8xf64>
+    memref.store %x, %e[%i] : memref<8xf64>
+    memref.store %x, %f[%i] : memref<8xf64>
+  }
+  // a may alias b: the values e[i] were computed from may change.
+  memref.store %zero, %b[%c0] : memref<?xf64>
+  // f is written again.
+  memref.store %zero, %f[%c1] : memref<8xf64>
+  %r = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> f64 {
+    %v = memref.load %c[%j] : memref<8xf64>
+    %s = arith.addf %acc, %v : f64
+    scf.yield %s : f64
+  }
+  %r2 = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %r) -> f64 {
+    %v = memref.load %e[%j] : memref<8xf64>
+    %w = memref.load %f[%j] : memref<8xf64>
+    %s = arith.addf %acc, %v : f64
+    %t = arith.addf %s, %w : f64
+    scf.yield %t : f64
+  }
+  return %r2 : f64
+}
