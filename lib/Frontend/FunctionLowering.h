@@ -495,6 +495,8 @@ private:
                const clang::CallExpr *where);
 
   //===--- Pointer, reference and vector fields (IndirectFields.cpp) ------===//
+  /// The first slot of the field `expr` names, in its object.
+  std::optional<Address> fieldSlot(const clang::MemberExpr *expr);
   /// The memory an indirect field designates: for a pointer field its
   /// value, for a reference or std::vector field the object's address.
   std::optional<Address> lowerIndirectField(const clang::MemberExpr *expr);

@@ -204,27 +204,30 @@ FunctionLowering::vectorFieldOf(const clang::Expr *object) {
       member ? dyn_cast<clang::FieldDecl>(member->getMemberDecl()) : nullptr;
   if (!field || !isVector(field->getType()))
     return std::nullopt;
-  std::optional<Address> base = member->isArrow()
-                                    ? lowerPointer(member->getBase())
-                                    : lowerLValue(member->getBase());
-  if (!base)
+  std::optional<Address> slot = fieldSlot(member);
+  if (!slot || !indirectFieldAt(*slot))
     return std::nullopt;
-  Address slot = offsetBy(*base, module.getFieldOffset(field), loc(member));
-  if (!indirectFieldAt(slot))
-    return std::nullopt;
-  return std::make_pair(slot.memref, *staticOffset(slot.offset));
+  return std::make_pair(slot->memref, *staticOffset(slot->offset));
 }
 
 std::optional<Address>
-FunctionLowering::lowerIndirectField(const clang::MemberExpr *expr) {
-  const auto *field = cast<clang::FieldDecl>(expr->getMemberDecl());
+FunctionLowering::fieldSlot(const clang::MemberExpr *expr) {
   std::optional<Address> base = expr->isArrow()
                                     ? lowerPointer(expr->getBase())
                                     : lowerLValue(expr->getBase());
   if (!base)
     return std::nullopt;
-  Address slot = offsetBy(*base, module.getFieldOffset(field), loc(expr));
-  return followIndirectSlot(slot, field, expr);
+  const auto *field = cast<clang::FieldDecl>(expr->getMemberDecl());
+  return offsetBy(*base, module.getFieldOffset(field), loc(expr));
+}
+
+std::optional<Address>
+FunctionLowering::lowerIndirectField(const clang::MemberExpr *expr) {
+  std::optional<Address> slot = fieldSlot(expr);
+  if (!slot)
+    return std::nullopt;
+  return followIndirectSlot(
+      *slot, cast<clang::FieldDecl>(expr->getMemberDecl()), expr);
 }
 
 std::optional<Address>

@@ -542,16 +542,13 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
   if (const auto *member = dyn_cast<clang::MemberExpr>(strip(expr->getLHS()));
       member && expr->getOpcode() == clang::BO_Assign) {
     // A pointer field: it designates what the right side points to.
-    std::optional<Address> pointer = lowerPointer(expr->getRHS());
-    std::optional<Address> object =
-        member->isArrow() ? lowerPointer(member->getBase())
-                          : lowerLValue(member->getBase());
     const auto *field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
-    if (!pointer || !object || !field)
-      return std::nullopt;
-    if (!bindIndirectField(
-            offsetBy(*object, module.getFieldOffset(field), l), *pointer,
-            expr, field))
+    if (!field)
+      return unsupported<Result>(expr, "only pointer variables and fields "
+                                       "can be assigned");
+    std::optional<Address> pointer = lowerPointer(expr->getRHS());
+    std::optional<Address> slot = fieldSlot(member);
+    if (!pointer || !slot || !bindIndirectField(*slot, *pointer, expr, field))
       return std::nullopt;
     return pointer;
   }
