@@ -404,6 +404,12 @@ private:
   const clang::CXXConstructorDecl *
   constructorFor(clang::QualType type,
                  llvm::ArrayRef<const clang::Expr *> args);
+  /// `a.swap(b)` (and `std::swap(a, b)`): the elements exchanged, the
+  /// sizes checked to agree when running.
+  std::optional<CallResult> swapVectors(const clang::CallExpr *expr,
+                                        const clang::Expr *object, bool arrow,
+                                        const clang::Expr *other,
+                                        const Layout &element);
   /// `push_back`, `emplace_back`, `pop_back` on a vector with a capacity.
   std::optional<CallResult> growVector(const clang::CallExpr *expr,
                                        const clang::Expr *object,

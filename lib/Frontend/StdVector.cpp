@@ -395,6 +395,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
     return growVector(expr, object, name, args);
   if (name == "shrink_to_fit")
     return CallResult{}; // a request the library may ignore
+  if (name == "swap" && args.size() == 1)
+    return swapVectors(expr, object, arrow, args[0], *element);
   std::optional<Address> vector =
       arrow ? lowerPointer(object) : lowerLValue(object);
   if (!vector)
@@ -455,6 +457,45 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
                                        method->getNameAsString() +
                                        "' is not supported in differentiable "
                                        "code");
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::swapVectors(const clang::CallExpr *expr,
+                              const clang::Expr *object, bool arrow,
+                              const clang::Expr *other,
+                              const Layout &element) {
+  // Element by element: a vector's memory is fixed where it is created,
+  // and a swap in a loop (double buffering) would otherwise exchange it
+  // at run time. Pointers in the elements would point into the other
+  // vector's arrays, which this does not follow.
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  if (!element.indirect.empty())
+    return unsupported<Result>(expr, "swapping vectors of structs holding "
+                                     "pointers is not supported; swap "
+                                     "indices into them instead");
+  std::optional<Address> first =
+      arrow ? lowerPointer(object) : lowerLValue(object);
+  std::optional<Address> second = lowerLValue(other);
+  if (!first || !second)
+    return std::nullopt;
+  auto scalarsOf = [&](Address vector) -> Value {
+    return arith::SubIOp::create(
+        b, l, memref::DimOp::create(b, l, vector.memref, 0), vector.offset);
+  };
+  Value scalars = scalarsOf(*first);
+  abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, scalars,
+                                scalarsOf(*second)),
+          expr, "std::vector::swap of vectors of different sizes, which "
+                "differentiable code swaps element by element; swap vectors "
+                "of one size");
+  forEachIndex(b, l, scalars, [&](Value i) {
+    Address a = offsetBy(*first, i, l), c = offsetBy(*second, i, l);
+    Value fromFirst = load(a, l);
+    store(load(c, l), a, l);
+    store(fromFirst, c, l);
+  });
+  return CallResult{};
 }
 
 std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(

@@ -4,18 +4,21 @@
 // std::vector::at out of range, which C++ reports with an exception, ends
 // the program with the library's message (differentiable code has none).
 // push_back beyond the capacity reserved ends it too (the memory of a
-// vector in differentiable code does not move).
+// vector in differentiable code does not move), and so does swapping
+// vectors of different sizes (swapped element by element).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O2 %s -o %t
 // RUN: %t | FileCheck %s --check-prefix=SAME
 // RUN: not --crash %t shorter 2>&1 | FileCheck %s --check-prefix=SHORTER
 // RUN: not --crash %t shorter at 2>&1 | FileCheck %s --check-prefix=AT
 // RUN: not --crash %t shorter at grow 2>&1 | FileCheck %s --check-prefix=GROW
+// RUN: not --crash %t shorter at grow swap 2>&1 | FileCheck %s --check-prefix=SWAP
 // SAME: value 2, d/dx0 2
 // SHORTER: cotangent: the derivative argument of parameter 'x' of 'product' is a std::vector of another size than the parameter's
 // SHORTER-NOT: value
-// AT: vector-size-check.cpp:[[@LINE+13]]: std::vector::at: index out of range
-// GROW: vector-size-check.cpp:[[@LINE+19]]: std::vector::push_back: beyond the capacity reserved, which differentiable code cannot grow; reserve more
+// AT: vector-size-check.cpp:[[@LINE+14]]: std::vector::at: index out of range
+// GROW: vector-size-check.cpp:[[@LINE+20]]: std::vector::push_back: beyond the capacity reserved, which differentiable code cannot grow; reserve more
+// SWAP: vector-size-check.cpp:[[@LINE+25]]: std::vector::swap of vectors of different sizes, which differentiable code swaps element by element; swap vectors of one size
 
 #include <cotangent/cotangent.h>
 
@@ -38,8 +41,18 @@
   return v[0];
 }
 
+[[ct::differentiable]] double swapped(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n + 1, 0.0);
+  a.swap(b);
+  return a[0];
+}
+
 int main(int argc, char **) {
   std::vector<double> x{1, 2}, dx(argc > 1 ? 1 : 2, 0.0);
+  if (argc > 4) {
+    double d[2] = {};
+    ct::gradient<swapped>(x.data(), 2, d);
+  }
   if (argc > 3) {
     double d[2] = {};
     ct::gradient<collect>(x.data(), 2, d);
