@@ -14,7 +14,7 @@ continue and early return (constant, run-time and floating-point bounds,
 int and unsigned counters), branches, calls, bounded recursion, <cmath>,
 ct::stop_gradient (spelled STOP_GRADIENT: the reference replays the value
 it had at the unperturbed point) and custom gradient rules; std::vector
-locals (sized, filled, listed, copied from a range), range-for, iterator
+locals (sized, filled, listed, copied from a range, swapped), range-for, iterator
 and pointer loops, the standard algorithms with lambdas, lambdas called
 where defined, switch, and std::min/std::max on places.
 
@@ -352,7 +352,19 @@ class Generator:
             length = r.randint(2, 5)
             init = f"({length})" if form == "sized" else f"({length}, {e()})"
             self.emit(fn, indent, f"std::vector<real> {name}{init};")
+        same = [n for n, l in scope.of("vector") if l == length]
         scope.add(name, "vector", length)
+        if self.chance(0.25):
+            # Swapped element by element (vectors of one size), with one
+            # in scope or a new one.
+            if not same or self.chance(0.5):
+                other = self.fresh("w")
+                self.emit(fn, indent, f"std::vector<real> {other}({length}, {e()});")
+                scope.add(other, "vector", length)
+            else:
+                other = r.choice(same)
+            self.emit(fn, indent, f"std::swap({name}, {other});" if self.chance(0.5)
+                      else f"{name}.swap({other});")
         if self.chance(0.4):
             var = self.fresh("e")
             inner = Scope(scope)
