@@ -157,7 +157,8 @@ static Value recompute(memref::LoadOp load, FilledRange fill) {
   mapping.map(fill.loop.getInductionVar(), counter);
   for (Operation *op : fill.slice)
     b.clone(*op, mapping);
-  return mapping.lookup(fill.store.getValueToStore());
+  // (A value from before the loop, such as the zero of a fill, is itself.)
+  return mapping.lookupOrDefault(fill.store.getValueToStore());
 }
 
 void forwardIn(Block &block, SmallVector<KnownElement> known,

@@ -198,3 +198,27 @@ func.func @not_filled(%a: memref<?xf64>, %b: memref<?xf64>, %n: index,
   }
   return %r2 : f64
 }
+
+// A loop storing a value from before it (a zero fill): the load takes
+// that value.
+// CHECK-LABEL: func.func @zero_filled
+// CHECK-SAME: (%[[N:.*]]: index, %[[Z:.*]]: f64)
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK-NOT: memref.load
+// CHECK:   arith.addf %[[ACC]], %[[Z]]
+func.func @zero_filled(%n: index, %z: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %c = memref.alloca() : memref<8xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %z, %c[%i] : memref<8xf64>
+  }
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
+    %v = memref.load %c[%j] : memref<8xf64>
+    %s = arith.addf %acc, %v : f64
+    scf.yield %s : f64
+  }
+  return %r : f64
+}

@@ -1,7 +1,8 @@
 // Objectives in the style of GradBench's and ADBench's C++ (written for
 // this test from their public formulas): templated over the number type,
 // std::vector state, helpers filling scratch vectors, std:: algorithms,
-// index vectors, recursion. The [[ct::differentiable]] double instances
+// index vectors, recursion, a skinned hand mesh with vectors of bone
+// transforms, particles in a vector of structs. The [[ct::differentiable]] double instances
 // compile unchanged; their gradients match a forward-mode dual-number
 // evaluation of the same templates, one direction per input, to 1e-10.
 // REQUIRES: plugin
@@ -155,6 +156,122 @@ template <class T> T det(const std::vector<T> &a, int n) {
 }
 
 // The double instances Cotangent differentiates.
+//===--- hand tracking: a skinned mesh (ADBench ht, small) -----------------===//
+// Bones in a chain of parents, each posed by three angles: rotation
+// matrices, relative transforms, absolutes by the parent's, vertices as
+// weighted sums of bone transforms applied to the rest positions, then
+// the distances to the measured points. Matrices are column-major
+// std::vector<T> of 3x3 (rotations) and 3x4 (transforms).
+template <class T>
+void eulerToRotation(const T *xzy, std::vector<T> &r) {
+  using std::cos;
+  using std::sin;
+  T tx = xzy[0], ty = xzy[2], tz = xzy[1];
+  std::vector<T> rx(9, T(0)), ry(9, T(0)), rz(9, T(0)), tmp(9);
+  rx[0] = 1, rx[4] = cos(tx), rx[5] = sin(tx), rx[7] = -rx[5], rx[8] = rx[4];
+  ry[4] = 1, ry[0] = cos(ty), ry[6] = sin(ty), ry[2] = -ry[6], ry[8] = ry[0];
+  rz[8] = 1, rz[0] = cos(tz), rz[1] = sin(tz), rz[3] = -rz[1], rz[4] = rz[0];
+  auto multiply = [](const std::vector<T> &a, const std::vector<T> &b,
+                     std::vector<T> &out) {
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) {
+        T sum = 0;
+        for (int k = 0; k < 3; ++k)
+          sum += a[k * 3 + r] * b[c * 3 + k];
+        out[c * 3 + r] = sum;
+      }
+  };
+  multiply(rz, ry, tmp);
+  multiply(tmp, rx, r);
+}
+
+/// out = a * b for 3x4 transforms (the last row 0 0 0 1 implied).
+template <class T>
+void compose(const std::vector<T> &a, const std::vector<T> &b,
+             std::vector<T> &out) {
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 3; ++r) {
+      T sum = c == 3 ? a[9 + r] : T(0);
+      for (int k = 0; k < 3; ++k)
+        sum += a[k * 3 + r] * b[c * 3 + k];
+      out[c * 3 + r] = sum;
+    }
+}
+
+struct HandModel {
+  int bones = 0, vertices = 0;
+  std::vector<int> parents;
+  std::vector<double> baseRelatives; // 12 per bone
+  std::vector<double> restPositions; // 3 per vertex
+  std::vector<double> weights;       // bones per vertex
+  std::vector<double> points;        // 3 per vertex
+};
+
+template <class T>
+T handError(const std::vector<T> &theta, const HandModel &model) {
+  const int bones = model.bones;
+  std::vector<std::vector<T>> absolutes(bones, std::vector<T>(12));
+  for (int b = 0; b < bones; ++b) {
+    std::vector<T> rotation(9), relative(12);
+    eulerToRotation(&theta[3 * b], rotation);
+    std::vector<T> base(model.baseRelatives.begin() + 12 * b,
+                        model.baseRelatives.begin() + 12 * b + 12);
+    std::vector<T> posed(12, T(0));
+    for (int i = 0; i < 9; ++i)
+      posed[i] = rotation[i];
+    compose(base, posed, relative);
+    if (model.parents[b] < 0)
+      absolutes[b] = relative;
+    else
+      compose(absolutes[model.parents[b]], relative, absolutes[b]);
+  }
+  T error = 0;
+  for (int v = 0; v < model.vertices; ++v) {
+    T position[3] = {0, 0, 0};
+    for (int b = 0; b < bones; ++b) {
+      const std::vector<T> &m = absolutes[b];
+      T weight = model.weights[v * bones + b];
+      for (int r = 0; r < 3; ++r) {
+        T moved = m[9 + r];
+        for (int k = 0; k < 3; ++k)
+          moved += m[k * 3 + r] * model.restPositions[3 * v + k];
+        position[r] += weight * moved;
+      }
+    }
+    for (int r = 0; r < 3; ++r) {
+      T d = model.points[3 * v + r] - position[r];
+      error += d * d;
+    }
+  }
+  return error;
+}
+
+//===--- particle: the acceleration from charges (GradBench particle) -----===//
+template <class T> struct Point {
+  T x, y;
+};
+
+template <class T>
+T acceleration(const std::vector<Point<T>> &charges, const Point<T> &at) {
+  using std::sqrt;
+  T total = 0;
+  for (const Point<T> &charge : charges) {
+    T dx = charge.x - at.x, dy = charge.y - at.y;
+    total += 1 / sqrt(dx * dx + dy * dy);
+  }
+  return total;
+}
+
+[[ct::differentiable]] double handD(const std::vector<double> &theta,
+                                    const HandModel &model) {
+  return handError(theta, model);
+}
+
+[[ct::differentiable]] double particleD(
+    const std::vector<Point<double>> &charges, const Point<double> &at) {
+  return acceleration(charges, at);
+}
+
 [[ct::differentiable]] double logsumexpD(const std::vector<double> &x) {
   return logsumexp(x);
 }
@@ -233,5 +350,47 @@ int main() {
   check::near("det value", ct::gradient<detD, ct::wrt<0>>(a, 4, &da),
               det(a, 4), 1e-12);
   againstDuals("det", a, da, [](auto &v) { return det(v, 4); });
+
+  HandModel hand;
+  hand.bones = 3, hand.vertices = 4;
+  hand.parents = {-1, 0, 1};
+  for (int b = 0; b < hand.bones; ++b)
+    for (int i = 0; i < 12; ++i)
+      hand.baseRelatives.push_back(i % 4 == 0 && i < 9 ? 1.0
+                                   : i >= 9           ? 0.3 * (b + 1)
+                                                      : 0.1 * std::sin(i + b));
+  for (int i = 0; i < 3 * hand.vertices; ++i) {
+    hand.restPositions.push_back(std::cos(0.7 * i));
+    hand.points.push_back(0.5 * std::sin(1.3 * i) + 0.2);
+  }
+  for (int v = 0; v < hand.vertices; ++v)
+    for (int b = 0; b < hand.bones; ++b)
+      hand.weights.push_back((v + b) % 3 == 0 ? 0.6 : 0.2);
+  std::vector<double> theta(3 * hand.bones), dtheta(theta.size(), 0.0);
+  for (std::size_t i = 0; i < theta.size(); ++i)
+    theta[i] = 0.4 * std::sin(2.1 * i + 0.3);
+  check::near("hand value", ct::gradient<handD, ct::wrt<0>>(theta, hand, &dtheta),
+              handError(theta, hand), 1e-12);
+  againstDuals("hand", theta, dtheta,
+               [&](auto &v) { return handError(v, hand); });
+
+  std::vector<Point<double>> charges{{0.0, 1.0}, {2.0, -1.0}, {-1.5, 0.5}};
+  std::vector<Point<double>> dcharges(charges.size(), Point<double>{0, 0});
+  Point<double> at{0.3, 0.2}, dat{0, 0};
+  check::near("particle value",
+              ct::gradient<particleD>(charges, at, &dcharges, &dat),
+              acceleration(charges, at), 1e-14);
+  std::vector<double> flat{at.x, at.y}, dflat{dat.x, dat.y};
+  for (const Point<double> &c : charges)
+    flat.push_back(c.x), flat.push_back(c.y);
+  for (const Point<double> &c : dcharges)
+    dflat.push_back(c.x), dflat.push_back(c.y);
+  againstDuals("particle", flat, dflat, [](auto &v) {
+    using T = std::decay_t<decltype(v[0])>;
+    std::vector<Point<T>> cs;
+    for (std::size_t i = 2; i < v.size(); i += 2)
+      cs.push_back(Point<T>{v[i], v[i + 1]});
+    return acceleration(cs, Point<T>{v[0], v[1]});
+  });
   return check::report();
 }
