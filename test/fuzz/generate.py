@@ -14,9 +14,11 @@ continue and early return (constant, run-time and floating-point bounds,
 int and unsigned counters), branches, calls, bounded recursion, <cmath>,
 ct::stop_gradient (spelled STOP_GRADIENT: the reference replays the value
 it had at the unperturbed point) and custom gradient rules; std::vector
-locals (sized, filled, listed, copied from a range, swapped), range-for, iterator
-and pointer loops, the standard algorithms with lambdas, lambdas called
-where defined, switch, and std::min/std::max on places.
+locals (sized, filled, listed, copied from a range, swapped), buffers
+filled by one loop and read by another over the same run-time range,
+range-for, iterator and pointer loops, the standard algorithms with
+lambdas, lambdas called where defined, switch, and std::min/std::max on
+places.
 
 Statements are emitted one per line, and compound statements open with a
 line ending in `{` and close with a line that is only `}`, so that the
@@ -226,7 +228,7 @@ class Generator:
         e = lambda: self.expr(scope, loop_vars)
         kinds = ["decl", "assign", "assign", "compound", "array", "if",
                  "loop", "ref", "pointer", "struct", "matrix", "stdarray",
-                 "vector", "algorithm", "walk", "lambda", "switch"]
+                 "vector", "algorithm", "walk", "lambda", "switch", "fill"]
         if depth >= 2:
             kinds = ["decl", "assign", "assign", "compound", "if"]
         kind = r.choice(kinds)
@@ -251,6 +253,29 @@ class Generator:
                 init = "{" + ", ".join(e() for _ in range(r.randint(1, length))) + "}"
             self.emit(fn, indent, f"real {name}[{length}] = {init};")
             scope.add(name, "array", length)
+        elif kind == "fill":
+            # A buffer filled by one loop over a run-time range and read by
+            # later loops over the same range (forwarded across loops).
+            ints = [n for n, _ in scope.of("int")]
+            if not ints:
+                return self.statement(fn, scope, loop_vars, depth, indent)
+            name, count = self.fresh("f"), self.fresh("k")
+            i, j = self.fresh("i"), self.fresh("j")
+            self.emit(fn, indent, f"int {count} = ({r.choice(ints)} % 4 + 4) % 4 + 1;")
+            self.emit(fn, indent, f"real {name}[5] = {{}};")
+            inner = Scope(scope)
+            inner.add(i, "int")
+            value = (self.expr(scope, loop_vars) if self.chance(0.3)
+                     else self.expr(inner, loop_vars + [i]))
+            self.emit(fn, indent, f"for (int {i} = 0; {i} < {count}; ++{i}) {{")
+            self.emit(fn, indent + 1, f"{name}[{i}] = {value};")
+            self.emit(fn, indent, "}")
+            target = self.lvalue(scope, loop_vars)
+            if target is not None:
+                self.emit(fn, indent, f"for (int {j} = 0; {j} < {count}; ++{j}) {{")
+                self.emit(fn, indent + 1, f"{target} += std::sin({name}[{j}]) * {e()};")
+                self.emit(fn, indent, "}")
+            scope.add(name, "array", 5)
         elif kind == "matrix":
             name, rows, cols = self.fresh("m"), r.randint(2, 3), r.randint(2, 3)
             init = "{}" if self.chance(0.5) else "{{" + e() + "}, {" + e() + "}}"
