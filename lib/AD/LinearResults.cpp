@@ -213,6 +213,12 @@ ad::getLinearResultUses(scf::ForOp loop, const ActivityAnalysis &activity,
         continue;
       Value next;
       if (Operation *branch = getYieldingBranch(user)) {
+        // Only out of a branch around the loop, which ran since the loop
+        // did: a branch after it passes the value on in one region only,
+        // so its result's adjoint is the value's only when that region
+        // runs.
+        if (!branch->isAncestor(loop))
+          return failure();
         next = branch->getResult(use.getOperandNumber());
       } else {
         std::optional<LinearTerm> term =
@@ -293,6 +299,8 @@ ad::getLinearPath(Value value, Operation *before,
       return path;
     }
     if (Operation *branch = getYieldingBranch(user)) {
+      if (!branch->isAncestor(before))
+        return std::nullopt; // a branch after it (see getLinearResultUses)
       at = branch->getResult(use.getOperandNumber());
       continue;
     }

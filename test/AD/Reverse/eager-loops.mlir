@@ -108,6 +108,40 @@ func.func @product(%x: memref<?xf64>, %m: index) -> f64 {
 // CHECK: scf.for
 // CHECK:   ct.tape_pop
 
+// The sum reaches the return through a branch after the loop, in one
+// region only (the fuzzer's seed 48138: `return c ? s : other`): its
+// adjoint is the seed only when that region runs, which is not known
+// before the loop, so the loop is reversed after the forward sweep and the
+// seed reaches it only through the branch's reverse.
+func.func @chosen_after(%x: memref<?xf64>, %m: index, %c: i1, %y: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = scf.for %i = %c0 to %m step %c1 iter_args(%a = %y) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %e = math.sin %v : f64
+    %a2 = arith.addf %a, %e : f64
+    scf.yield %a2 : f64
+  }
+  %r = scf.if %c -> f64 {
+    scf.yield %s : f64
+  } else {
+    %w = memref.load %x[%c0] : memref<?xf64>
+    scf.yield %w : f64
+  }
+  return %r : f64
+}
+
+// CHECK-LABEL: func.func private @chosen_after.pullback.dcca
+// CHECK-SAME: %[[SEED:[^:]*]]: f64, %{{.*}}: memref<?xf64>)
+// CHECK: scf.for
+// CHECK:   math.sin
+// CHECK-NOT: math.cos
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK:   math.cos
+// CHECK-NOT: return %{{.*}}, %[[SEED]]
+// CHECK: return
+
 // A Hessian-vector product: reverse mode over the forward derivative of @f.
 // The forward derivative carries the tangent of the sum as a sum too (once
 // simplified: forward mode writes it as 1 * da + 1 * dl), so the loop is
@@ -234,6 +268,10 @@ func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %c: f64, %m: index,
       : (memref<?xf64>, index, memref<?xf64>) -> f64
   %p = ct.gradient @product(%x, %m) shadows(%dx) activity [dup, const]
       : (memref<?xf64>, index, memref<?xf64>) -> f64
+  %true = arith.constant true
+  %ca:2 = ct.gradient @chosen_after(%x, %m, %true, %c) shadows(%dx)
+      activity [dup, const, const, active]
+      : (memref<?xf64>, index, i1, f64, memref<?xf64>) -> (f64, f64)
   %h:2 = ct.gradient @f.direction(%x, %c, %m, %n, %x) shadows(%dx, %dx)
       activity [dup, active, const, const, dup]
       : (memref<?xf64>, f64, index, index, memref<?xf64>, memref<?xf64>,

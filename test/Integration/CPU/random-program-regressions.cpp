@@ -1,6 +1,6 @@
-// Programs from random-program testing that once crashed the compiler or
-// were refused, each checked against closed forms or central finite
-// differences, at -O0 and -O2.
+// Programs from random-program testing that once crashed the compiler,
+// were refused or got a wrong derivative, each checked against closed
+// forms or central finite differences, at -O0 and -O2.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -50,6 +50,18 @@ double recurse(double x, int depth) {
   return a * std::cos(x) + b * x;
 }
 
+// Seed 48138: a running sum whose result the return takes in one branch
+// only. Its adjoint was taken as the seed's before the loop, whichever
+// branch ran (x2 got 1 where the other branch makes it 0).
+[[ct::differentiable]] double sumChosenAfter(const double *c, int n,
+                                             double x1, double x2) {
+  int count = (n % 4 + 4) % 4 + 1;
+  double zeros[5] = {};
+  for (int j = 0; j < count; ++j)
+    x2 += std::sin(zeros[j]) * x1 + c[j] * c[j];
+  return c[0] > 1.0 ? x2 : c[1] - c[2];
+}
+
 int main() {
   {
     double x = 0.4, c[3] = {0.3, -0.6, 0.8}, dc[3] = {}, dx = 0;
@@ -94,5 +106,23 @@ int main() {
                 return rebuiltBranch(1.5, 0.5, c3, c4, 4);
               }),
               1e-8);
+  // Both branches, reverse against central differences and forward.
+  for (double first : {0.5, 1.5}) {
+    double c[4] = {first, 0.7, -0.3, 0.2}, dc[4] = {}, dx1 = 0, dx2 = 0;
+    ct::gradient<sumChosenAfter, ct::wrt<0, 2, 3>>(c, 3, 0.4, -0.9, dc, &dx1,
+                                                   &dx2);
+    check::near("sumChosenAfter.x2", dx2, first > 1.0 ? 1.0 : 0.0, 0);
+    check::near("sumChosenAfter.x1", dx1, 0, 0);
+    for (int i = 0; i < 4; ++i)
+      check::near("sumChosenAfter.c", dc[i],
+                  check::differenceAt(c, i, [&] {
+                    return sumChosenAfter(c, 3, 0.4, -0.9);
+                  }),
+                  1e-8);
+    double tc[4] = {1, 1, 1, 1};
+    auto jvp = ct::jvp<sumChosenAfter, ct::wrt<0, 3>>(c, 3, 0.4, -0.9, tc, 1.0);
+    check::near("sumChosenAfter.jvp", jvp.tangent,
+                dc[0] + dc[1] + dc[2] + dc[3] + dx2, 1e-12);
+  }
   return check::report();
 }
