@@ -76,8 +76,8 @@ static std::pair<Value, Operation *> counterOf(Value index) {
 /// The loop `store` fills its memref over, if it is one (see FilledRange).
 static std::optional<FilledRange> asFilledRange(memref::StoreOp store) {
   auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
-  if (!loop || loop.getNumRegionIterArgs() != 0 || store.getIndices().size() != 1 ||
-      !matchPattern(loop.getStep(), m_One()))
+  if (!loop || loop.getNumRegionIterArgs() != 0 ||
+      store.getIndices().size() != 1 || !matchPattern(loop.getStep(), m_One()))
     return std::nullopt;
   auto [counter, cast] = counterOf(store.getIndices()[0]);
   if (counter != loop.getInductionVar())

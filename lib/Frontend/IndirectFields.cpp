@@ -337,8 +337,8 @@ bool FunctionLowering::copyObject(Address dest, Address source,
           where->getSourceRange(), "an element");
       if (!element)
         return false;
-      Value count =
-          arith::DivUIOp::create(b, l, scalars, constantIndex(element->size, l));
+      Value count = arith::DivUIOp::create(b, l, scalars,
+                                           constantIndex(element->size, l));
       std::optional<Address> fresh =
           allocateVector(field.type, count, where->getSourceRange());
       if (!fresh)
