@@ -222,6 +222,8 @@ private:
   /// A memref starting at the addressed element, of the pointer type, to
   /// pass as an argument or return.
   Value materialize(Address address, Location loc);
+  /// How many scalars the memory holds from `address` to its end.
+  Value scalarsFrom(Address address, Location loc);
   Value load(Address address, Location loc) {
     if (address.packedType)
       return loadPacked(address, loc);

@@ -329,21 +329,12 @@ bool FunctionLowering::copyObject(Address dest, Address source,
     Address to = offsetBy(dest, field.slot, l);
     if (isVector(field.type)) {
       // A vector field is copied, into memory of the copy's scope.
-      Value scalars = arith::SubIOp::create(
-          b, l, memref::DimOp::create(b, l, target->memref, 0),
-          target->offset);
-      std::optional<Layout> element = module.getLayout(
-          ModuleLowering::getVectorElementType(field.type),
-          where->getSourceRange(), "an element");
-      if (!element)
-        return false;
-      Value count = arith::DivUIOp::create(b, l, scalars,
-                                           constantIndex(element->size, l));
-      std::optional<Address> fresh =
-          allocateVector(field.type, count, where->getSourceRange());
+      std::optional<Address> fresh = allocateVector(
+          field.type, vectorSize(*target, field.type, l),
+          where->getSourceRange());
       if (!fresh)
         return false;
-      copy(*fresh, *target, scalars, l);
+      copy(*fresh, *target, scalarsFrom(*target, l), l);
       target = fresh;
     }
     if (!bindIndirectField(to, *target, where, field.decl))

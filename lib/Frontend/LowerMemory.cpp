@@ -151,6 +151,11 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
   return Address{merge->getArgument(0), merge->getArgument(1)};
 }
 
+Value FunctionLowering::scalarsFrom(Address address, Location l) {
+  return arith::SubIOp::create(
+      b, l, memref::DimOp::create(b, l, address.memref, 0), address.offset);
+}
+
 Value FunctionLowering::materialize(Address address, Location l) {
   assert(!address.packedType && "packed fields are refused where addressed");
   auto type = cast<MemRefType>(address.memref.getType());
@@ -175,8 +180,7 @@ Value FunctionLowering::materialize(Address address, Location l) {
   if (matchPattern(address.offset, m_Zero()))
     return memref;
   // A view from the element to the end of the memory.
-  Value size = arith::SubIOp::create(
-      b, l, memref::DimOp::create(b, l, memref, 0), address.offset);
+  Value size = scalarsFrom(Address{memref, address.offset}, l);
   return memref::SubViewOp::create(
       b, l, memref, ArrayRef<OpFoldResult>{address.offset},
       ArrayRef<OpFoldResult>{size},

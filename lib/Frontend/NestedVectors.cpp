@@ -142,8 +142,7 @@ FunctionLowering::createNestedVector(const clang::Expr *init,
   if (!n || !row)
     return std::nullopt;
   Value count = index(n, args[0]->getType(), l);
-  Value length = arith::SubIOp::create(
-      b, l, memref::DimOp::create(b, l, row->memref, 0), row->offset);
+  Value length = scalarsFrom(*row, l);
   Address fresh =
       allocate(count, arith::MulIOp::create(b, l, count, length));
   auto loop = scf::ForOp::create(

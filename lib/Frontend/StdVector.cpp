@@ -160,8 +160,7 @@ Value FunctionLowering::vectorSize(Address vector, clang::QualType type,
     return rowCount(vector, l);
   std::optional<Layout> element = module.getLayout(
       ModuleLowering::getVectorElementType(type), {}, "an element");
-  Value scalars = arith::SubIOp::create(
-      b, l, memref::DimOp::create(b, l, vector.memref, 0), vector.offset);
+  Value scalars = scalarsFrom(vector, l);
   if (!element || element->size == 1)
     return scalars;
   return arith::DivUIOp::create(b, l, scalars,
@@ -479,13 +478,9 @@ FunctionLowering::swapVectors(const clang::CallExpr *expr,
   std::optional<Address> second = lowerLValue(other);
   if (!first || !second)
     return std::nullopt;
-  auto scalarsOf = [&](Address vector) -> Value {
-    return arith::SubIOp::create(
-        b, l, memref::DimOp::create(b, l, vector.memref, 0), vector.offset);
-  };
-  Value scalars = scalarsOf(*first);
+  Value scalars = scalarsFrom(*first, l);
   abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, scalars,
-                                scalarsOf(*second)),
+                                scalarsFrom(*second, l)),
           expr, "std::vector::swap of vectors of different sizes, which "
                 "differentiable code swaps element by element; swap vectors "
                 "of one size");
@@ -530,10 +525,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
     std::optional<Address> target = lowerLValue(object);
     if (!source || !target)
       return std::nullopt;
-    Value sourceScalars = arith::SubIOp::create(
-        b, l, memref::DimOp::create(b, l, source->memref, 0), source->offset);
-    Value targetScalars = arith::SubIOp::create(
-        b, l, memref::DimOp::create(b, l, target->memref, 0), target->offset);
+    Value sourceScalars = scalarsFrom(*source, l);
+    Value targetScalars = scalarsFrom(*target, l);
     abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
                                   sourceScalars, targetScalars),
             expr, "a std::vector assigned inside a loop or branch changed "
