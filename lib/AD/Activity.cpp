@@ -1,6 +1,7 @@
 //===- Activity.cpp - Which values and memory carry derivatives -----------===//
 
 #include "cotangent/AD/Activity.h"
+#include "cotangent/AD/DerivativeOpInterfaces.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -61,23 +62,7 @@ bool ad::isDistinctMemory(Value root) {
   return isLocalAllocation(root) || isNoAliasArgument(root);
 }
 
-/// The yield of a branch region, or null for a missing else.
-static Operation *getBranchYield(Region &region) {
-  return region.empty() ? nullptr : region.front().getTerminator();
-}
-
 static bool isFloat(Value value) { return isa<FloatType>(value.getType()); }
-
-/// A choice between two places aliases both, in both directions: what is
-/// written through it may change either, what either holds may be read
-/// through it. `join(a, b)` propagates one way.
-template <typename Join>
-static bool joinPlaces(arith::SelectOp select, Join &join) {
-  bool changed = false;
-  for (Value place : {select.getTrueValue(), select.getFalseValue()})
-    changed |= join(place, select.getResult()) | join(select.getResult(), place);
-  return changed;
-}
 
 /// What an op reads: its operands and, for ops with regions the analysis
 /// does not model, every value its regions use from outside.
@@ -128,6 +113,18 @@ static bool isVariedIn(const DenseSet<Value> &scalars,
   return scalars.contains(value);
 }
 
+/// The derivative flow of an op with an ActivityOpInterface model, else
+/// false: the analysis then assumes that everything it reads flows to its
+/// results and to the memory it may write. Terminators have no flow of
+/// their own: the op they end describes where their operands go.
+static bool getModeledFlow(Operation *op, SmallVectorImpl<DerivativeFlow> &flow) {
+  if (auto model = dyn_cast<ActivityOpInterface>(op)) {
+    model.getDerivativeFlow(flow);
+    return true;
+  }
+  return op->hasTrait<OpTrait::IsTerminator>();
+}
+
 void ActivityAnalysis::propagateVaried() {
   for (auto [arg, activity] :
        llvm::zip_equal(function.getArguments(), activities))
@@ -137,75 +134,19 @@ void ActivityAnalysis::propagateVaried() {
   auto isVaried = [&](Value value) {
     return isVariedIn(varied, variedMemory, value);
   };
-  // Values that flow into a region-carried value `to` from `from`.
-  auto join = [&](Value from, Value to) {
-    return isVaried(from) && markVaried(to);
-  };
-
   bool changed = true;
+  SmallVector<DerivativeFlow> flow;
   while (changed) {
     changed = false;
     function.walk([&](Operation *op) {
-      if (isa<ct::StopGradientOp>(op))
-        return;
-      if (auto pass = dyn_cast<ct::PassThroughOp>(op)) {
-        changed |= join(pass.getInput(), pass.getResult());
-        return;
-      }
-      if (auto load = dyn_cast<memref::LoadOp>(op)) {
-        changed |= join(load.getMemRef(), load.getResult());
+      flow.clear();
+      if (getModeledFlow(op, flow)) {
+        for (auto [from, to] : flow)
+          changed |= isVaried(from) && markVaried(to);
         return;
       }
-      if (auto store = dyn_cast<memref::StoreOp>(op)) {
-        changed |= join(store.getValueToStore(), store.getMemRef());
-        return;
-      }
-      if (auto select = dyn_cast<arith::SelectOp>(op);
-          select && isShadowedType(select.getType())) {
-        changed |= joinPlaces(select, join);
-        return;
-      }
-      if (auto push = dyn_cast<ct::TapePushOp>(op)) {
-        changed |= join(push.getValue(), push.getTape());
-        return;
-      }
-      if (auto pop = dyn_cast<ct::TapePopOp>(op)) {
-        changed |= join(pop.getTape(), pop.getValue());
-        return;
-      }
-      if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-        for (auto [init, arg, yielded, result] :
-             llvm::zip_equal(forOp.getInitArgs(), forOp.getRegionIterArgs(),
-                             forOp.getYieldedValues(), forOp.getResults())) {
-          changed |= join(init, arg) | join(yielded, arg);
-          changed |= join(arg, result);
-        }
-        return;
-      }
-      if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
-        for (Region &region : op->getRegions())
-          if (Operation *yield = getBranchYield(region))
-            for (auto [yielded, result] :
-                 llvm::zip_equal(yield->getOperands(), op->getResults()))
-              changed |= join(yielded, result);
-        return;
-      }
-      if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-        auto condition = whileOp.getConditionOp();
-        for (auto [init, arg, yielded] :
-             llvm::zip_equal(whileOp.getInits(), whileOp.getBeforeArguments(),
-                             whileOp.getYieldOp().getOperands()))
-          changed |= join(init, arg) | join(yielded, arg);
-        for (auto [passed, arg, result] :
-             llvm::zip_equal(condition.getArgs(), whileOp.getAfterArguments(),
-                             whileOp.getResults()))
-          changed |= join(passed, arg) | join(passed, result);
-        return;
-      }
-      if (op->hasTrait<OpTrait::IsTerminator>())
-        return;
-      // Any other op: its float results and any memory it may write depend
-      // on everything it reads.
+      // Its float results and any memory it may write depend on everything
+      // it reads.
       SmallVector<Value> inputs = getInputs(op);
       if (!llvm::any_of(inputs, isVaried))
         return;
@@ -231,84 +172,28 @@ void ActivityAnalysis::propagateUseful() {
   auto isUseful = [&](Value value) {
     return isVariedIn(useful, usefulMemory, value);
   };
-  auto join = [&](Value to, Value from) {
-    return isUseful(from) && markUseful(to);
+  // Memory whose contents flow into something useful is read.
+  auto markRead = [&](Value input) {
+    if (isShadowedType(input.getType()))
+      readMemory.insert(getMemoryRoot(input));
   };
-
   bool changed = true;
+  SmallVector<DerivativeFlow> flow;
   while (changed) {
     changed = false;
     function.walk([&](Operation *op) {
-      if (isa<ct::StopGradientOp>(op))
-        return;
-      if (auto pass = dyn_cast<ct::PassThroughOp>(op)) {
-        changed |= join(pass.getInput(), pass.getResult());
-        return;
-      }
-      if (auto load = dyn_cast<memref::LoadOp>(op)) {
-        if (isUseful(load.getResult())) {
-          readMemory.insert(getMemoryRoot(load.getMemRef()));
-          changed |= markUseful(load.getMemRef());
+      flow.clear();
+      if (getModeledFlow(op, flow)) {
+        for (auto [from, to] : flow) {
+          if (!isUseful(to))
+            continue;
+          markRead(from);
+          changed |= markUseful(from);
         }
         return;
       }
-      if (auto store = dyn_cast<memref::StoreOp>(op)) {
-        changed |= join(store.getValueToStore(), store.getMemRef());
-        return;
-      }
-      if (auto select = dyn_cast<arith::SelectOp>(op);
-          select && isShadowedType(select.getType())) {
-        changed |= joinPlaces(select, join);
-        if (isUseful(select.getResult()))
-          for (Value root : getMemoryRoots(select.getResult()))
-            readMemory.insert(root);
-        return;
-      }
-      if (auto push = dyn_cast<ct::TapePushOp>(op)) {
-        changed |= join(push.getValue(), push.getTape());
-        return;
-      }
-      if (auto pop = dyn_cast<ct::TapePopOp>(op)) {
-        changed |= join(pop.getTape(), pop.getValue());
-        return;
-      }
-      if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-        for (auto [init, arg, yielded, result] :
-             llvm::zip_equal(forOp.getInitArgs(), forOp.getRegionIterArgs(),
-                             forOp.getYieldedValues(), forOp.getResults())) {
-          changed |= join(arg, result);
-          changed |= join(init, arg) | join(yielded, arg);
-        }
-        return;
-      }
-      if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
-        for (Region &region : op->getRegions())
-          if (Operation *yield = getBranchYield(region))
-            for (auto [yielded, result] :
-                 llvm::zip_equal(yield->getOperands(), op->getResults()))
-              changed |= join(yielded, result);
-        return;
-      }
-      if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-        auto condition = whileOp.getConditionOp();
-        // An after argument and the result in its position receive the same
-        // values; they are given the same activity, so that the tangent of
-        // that position is carried when either needs it.
-        for (auto [passed, arg, result] :
-             llvm::zip_equal(condition.getArgs(), whileOp.getAfterArguments(),
-                             whileOp.getResults()))
-          changed |= join(arg, result) | join(passed, arg) |
-                     join(passed, result);
-        for (auto [init, arg, yielded] :
-             llvm::zip_equal(whileOp.getInits(), whileOp.getBeforeArguments(),
-                             whileOp.getYieldOp().getOperands()))
-          changed |= join(init, arg) | join(yielded, arg);
-        return;
-      }
-      if (op->hasTrait<OpTrait::IsTerminator>())
-        return;
-      // Any other op: if a float result or memory it may write is useful,
-      // so is everything it reads.
+      // If a float result or memory it may write is useful, so is
+      // everything it reads.
       SmallVector<Value> inputs = getInputs(op);
       bool writesUsefulMemory = llvm::any_of(inputs, [&](Value input) {
         return isShadowedType(input.getType()) && isUseful(input) &&
@@ -318,8 +203,7 @@ void ActivityAnalysis::propagateUseful() {
         return;
       for (Value input : inputs) {
         changed |= markUseful(input);
-        if (isShadowedType(input.getType()))
-          readMemory.insert(getMemoryRoot(input));
+        markRead(input);
       }
     });
   }

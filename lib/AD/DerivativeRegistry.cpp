@@ -80,8 +80,9 @@ static StringRef getKindName(DerivativeKind kind) {
   llvm_unreachable("unknown derivative kind");
 }
 
-DerivativeRegistry::DerivativeRegistry(ModuleOp module)
-    : module(module), symbols(module) {
+DerivativeRegistry::DerivativeRegistry(ModuleOp module,
+                                       ReverseStrategies strategies)
+    : module(module), strategies(strategies), symbols(module) {
   for (auto rule : module.getOps<ct::CustomGradientOp>())
     reverseRules[lookupFunction(rule.getFunctionAttr())] = rule;
   for (auto rule : module.getOps<ct::CustomVjpOp>())

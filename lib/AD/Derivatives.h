@@ -53,13 +53,27 @@ mlir::FunctionType getDerivativeType(mlir::FunctionType type,
 llvm::SmallVector<ct::Activity>
 getCallActivities(mlir::func::CallOp call, const ActivityAnalysis &activity);
 
+/// The reverse-mode strategies in use (the ct-differentiate options of the
+/// same names, which explain them). All on by default.
+struct ReverseStrategies {
+  bool eagerLoops = true;
+  bool recomputeIterations = true;
+  bool eagerCalls = true;
+  bool commutingIterations = true;
+  bool reloadMemory = true;
+  bool recomputeValues = true;
+};
+
 /// Derivative functions of one module, created on request and generated
 /// once each. Generation is on demand and recursive: a derivative's body may
 /// request derivatives of its callees, and differentiating a generated
 /// function generates it first.
 class DerivativeRegistry {
 public:
-  explicit DerivativeRegistry(mlir::ModuleOp module);
+  explicit DerivativeRegistry(mlir::ModuleOp module,
+                              ReverseStrategies strategies = {});
+
+  const ReverseStrategies &getStrategies() const { return strategies; }
 
   /// The derivative of `primal`, declared now and generated later.
   mlir::func::FuncOp get(mlir::func::FuncOp primal, DerivativeKind kind,
@@ -100,6 +114,7 @@ private:
                              llvm::ArrayRef<ct::Activity> activities);
 
   mlir::ModuleOp module;
+  ReverseStrategies strategies;
   mlir::SymbolTable symbols;
   llvm::MapVector<mlir::Operation *, Job> jobs;
   llvm::DenseMap<mlir::Operation *, mlir::Operation *> reverseRules;

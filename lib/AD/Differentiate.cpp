@@ -98,7 +98,14 @@ void DifferentiatePass::runOnOperation() {
     return signalPassFailure();
   }
   ModuleOp module = getOperation();
-  DerivativeRegistry registry(module);
+  ReverseStrategies strategies;
+  strategies.eagerLoops = eagerLoops;
+  strategies.recomputeIterations = recomputeIterations;
+  strategies.eagerCalls = eagerCalls;
+  strategies.commutingIterations = commutingIterations;
+  strategies.reloadMemory = reloadMemory;
+  strategies.recomputeValues = recomputeValues;
+  DerivativeRegistry registry(module, strategies);
   SmallVector<Operation *> requests;
   module.walk([&](Operation *op) {
     if (isa<ct::GradientOp, ct::PullbackOp, ct::JvpOp>(op))

@@ -9,11 +9,17 @@
 using namespace mlir;
 
 void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm) {
-  buildAutodiffPipeline(pm, DifferentiateOptions{});
+  buildAutodiffPipeline(pm, AutodiffPipelineOptions{});
 }
 
-void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm,
-                                          const DifferentiateOptions &options) {
+void cotangent::ad::buildAutodiffPipeline(
+    OpPassManager &pm, const AutodiffPipelineOptions &pipelineOptions) {
+  bool optimize = pipelineOptions.optimize;
+  DifferentiateOptions options;
+  options.unconnected = pipelineOptions.unconnected;
+  options.eagerLoops = options.recomputeIterations = options.eagerCalls =
+      options.commutingIterations = options.reloadMemory =
+          options.recomputeValues = optimize;
   // Simplify the primal first: every op removed here is one less to
   // differentiate.
   pm.addPass(createCanonicalizerPass());
@@ -26,14 +32,17 @@ void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm,
   pm.addPass(createInlinerPass());
   // Short fixed loops become straight-line code (no tape), and constants
   // shared so that the loads and stores they index can be matched.
-  pm.addPass(createUnrollSmallLoops());
+  if (optimize)
+    pm.addPass(createUnrollSmallLoops());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Pure ops first (index arithmetic), so that the loads they feed are
   // invariant too.
   pm.addPass(createLoopInvariantCodeMotionPass());
-  pm.addPass(createHoistInvariantLoads());
-  pm.addPass(createForwardStores());
+  if (optimize) {
+    pm.addPass(createHoistInvariantLoads());
+    pm.addPass(createForwardStores());
+  }
   pm.addPass(createCanonicalizerPass());
   // Hoisted index arithmetic meets its copies after the loop (`p[i]` read
   // again): one value, known before the loop.
@@ -46,13 +55,17 @@ void cotangent::ad::buildAutodiffPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   // Loops that only push, or only pop, do so as one block, so that LLVM
   // can vectorise them (after the clean-up, which folds push/pop pairs).
-  pm.addPass(createTapeBlocks());
-  pm.addPass(createCanonicalizerPass());
+  if (optimize) {
+    pm.addPass(createTapeBlocks());
+    pm.addPass(createCanonicalizerPass());
+  }
 }
 
 void cotangent::ad::registerAutodiffPipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<AutodiffPipelineOptions>(
       "ct-autodiff",
       "Simplify, differentiate every ct request, and clean up the result",
-      [](OpPassManager &pm) { buildAutodiffPipeline(pm); });
+      [](OpPassManager &pm, const AutodiffPipelineOptions &options) {
+        buildAutodiffPipeline(pm, options);
+      });
 }

@@ -148,13 +148,8 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
     level.values[key] = passed;
     return passed;
   }
-  if (!forwardTape) {
-    OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
-    localTape = ct::TapeInitOp::create(b, loc);
-    forwardTape = reverseTape = localTape;
-  }
   OpBuilder b(level.forward->getTerminator());
-  ct::TapePushOp::create(b, loc, forwardTape, value);
+  ct::TapePushOp::create(b, loc, getForwardTape(loc), value);
   b.setInsertionPointToStart(level.reverse);
   Value popped = ct::TapePopOp::create(b, loc, value.getType(), reverseTape);
   level.values[key] = popped;
@@ -176,6 +171,8 @@ bool ReverseEmitter::isAvailable(Value value, unsigned depth) {
 }
 
 bool ReverseEmitter::isRecomputable(Operation *op, unsigned depth) {
+  if (!registry.getStrategies().recomputeValues)
+    return false;
   // Cheap means arith, the size of a memref, or a load of memory that
   // still holds what it held: a handful of them cost less than a push and a
   // pop, a transcendental function does not.
@@ -479,11 +476,12 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   // Freeing a buffer ends its contents; postponed to the return, it no
   // longer does (in the primal, every path frees a buffer of the body
   // once, at its end, so the pullback frees it there).
-  primal.walk([&](memref::DeallocOp dealloc) {
-    Value root = getMemoryRoot(dealloc.getMemref());
-    if (root.getDefiningOp<memref::AllocOp>() && localWriters.count(root))
-      deferredFrees.insert(root);
-  });
+  if (registry.getStrategies().reloadMemory)
+    primal.walk([&](memref::DeallocOp dealloc) {
+      Value root = getMemoryRoot(dealloc.getMemref());
+      if (root.getDefiningOp<memref::AllocOp>() && localWriters.count(root))
+        deferredFrees.insert(root);
+    });
   primal.walk([&](Operation *op) {
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
         dealloc && deferredFrees.contains(getMemoryRoot(dealloc.getMemref())))
@@ -498,8 +496,11 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
         argWriters->second.push_back(op);
     }
   });
-  selectEagerLoops();
-  selectRecomputedLoops();
+  const ReverseStrategies &strategies = registry.getStrategies();
+  if (strategies.eagerLoops)
+    selectEagerLoops();
+  if (strategies.recomputeIterations)
+    selectRecomputedLoops();
 
   unsigned numArgs = primal.getNumArguments();
   ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),

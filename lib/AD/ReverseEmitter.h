@@ -15,7 +15,7 @@
 
 #include "Derivatives.h"
 
-#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+#include "cotangent/AD/DerivativeOpInterfaces.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -86,11 +86,73 @@ public:
   LogicalResult emitCombined(func::FuncOp pullback);
   LogicalResult emitSplit(func::FuncOp forward, func::FuncOp reverse);
 
-private:
-  // Forward sweep.
+  //===--------------------------------------------------------------------===//
+  // Services for the ops' ReverseModeOpInterface models (lib/AD/Rules)
+  //===--------------------------------------------------------------------===//
+
+  /// Emits the forward sweep of the ops of `block` but its terminator.
   LogicalResult forwardBlock(OpBuilder &b, Block &block);
+  /// Emits the reverse of the ops of `block` but its terminator, last first.
+  LogicalResult reverseBlock(OpBuilder &b, Block &block);
+  /// Whether the reverse sweep must do something for `op`.
+  bool needsReverse(Operation &op);
+  /// The rule for ops without a model of their own: an active result, or
+  /// an op in a region that needs reverse.
+  bool needsReverseByDefault(Operation *op);
+  /// Runs the callee's pullback in the forward sweep when the adjoint of
+  /// `call`'s result is known there (an eager call); false (and nothing
+  /// emitted) otherwise.
+  bool tryEagerCall(OpBuilder &b, func::CallOp call);
+  /// The tape the forward sweep pushes to, created on first use in a
+  /// combined pullback.
+  Value getForwardTape(Location loc);
+
+  /// Sets up the reverse side of primal block `block`.
+  Level &openLevel(Block &block, Block *forward, Block *reverse, bool direct);
+  /// The forward value `value` of level `block`, made available in that
+  /// level's reverse block.
+  Value fromForward(Block *block, Value key, Value value);
+  /// Primal `value` as seen by the reverse code.
+  Value primalInReverse(Value value);
+  /// The shadow of memory `value` in the reverse code; null if it has none.
+  Value shadowInReverse(Value value);
+  /// The shadow and indices, in the reverse code, of the element a load or
+  /// store `op` of `memref[indices]` touches; reports an error if the memory
+  /// has no shadow.
+  struct ShadowElement {
+    Value shadow;
+    SmallVector<Value> indices;
+  };
+  llvm::FailureOr<ShadowElement> shadowElement(Operation &op, Value memref,
+                                               mlir::ValueRange indices);
+
+  // Adjoint slots.
+  Value slot(Value value);
+  Value readAndZero(OpBuilder &b, Location loc, Value value);
+  void accumulate(OpBuilder &b, Location loc, Value value, Value adjoint);
+  /// Accumulates `adjoints`, the adjoints a pullback returns for the active
+  /// ones among a call's `operands` (in order), into those the caller
+  /// differentiates.
+  void accumulateCallAdjoints(OpBuilder &b, Location loc,
+                              mlir::ValueRange operands,
+                              ArrayRef<ct::Activity> callActivities,
+                              mlir::ValueRange adjoints);
+
+  /// Reports that `op` cannot be differentiated, and why.
+  LogicalResult fail(Operation *op, const Twine &message) {
+    op->emitError("cannot differentiate '")
+        << op->getName() << "' in reverse mode: " << message;
+    hadError = true;
+    return failure();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Analyses and the choice of strategies (ReverseMemory.cpp), and the
+  // emitter's own machinery (Reverse.cpp, ReverseForward.cpp)
+  //===--------------------------------------------------------------------===//
+
   LogicalResult forwardOp(OpBuilder &b, Operation &op);
-  LogicalResult forwardFor(OpBuilder &b, scf::ForOp op);
+  LogicalResult reverseOp(OpBuilder &b, Operation &op);
   /// The adjoint of `call`'s result if it is known before the call runs
   /// and the callee's pullback may run there; null otherwise.
   Value buildEagerSeed(OpBuilder &b, func::CallOp call);
@@ -99,29 +161,6 @@ private:
   bool forwardEagerCall(OpBuilder &b, func::CallOp call, Value seed);
   /// The shadow of memory `value` as the forward code sees it, or null.
   Value shadowInForward(OpBuilder &b, Value value);
-  /// Reverses the iteration of eager loop `op` that the forward code just
-  /// before `b` ran, given the adjoints of the loop's results.
-  LogicalResult reverseIterationInPlace(OpBuilder &b, scf::ForOp op,
-                                        const DenseMap<Value, Value> &adjoints);
-  void forwardShadowOf(OpBuilder &b, Operation &op);
-  // Reverse sweep.
-  LogicalResult reverseBlock(OpBuilder &b, Block &block);
-  LogicalResult reverseOp(OpBuilder &b, Operation &op);
-  LogicalResult reverseScalar(OpBuilder &b, Operation &op,
-                              ScalarDerivativeOpInterface rule);
-  LogicalResult reverseFor(OpBuilder &b, scf::ForOp op);
-  /// scf.if and scf.index_switch.
-  LogicalResult reverseBranch(OpBuilder &b, Operation *op);
-  void reserveTape(scf::ForOp op);
-  LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op);
-  LogicalResult reverseCall(OpBuilder &b, func::CallOp op);
-  bool needsReverse(Operation &op);
-
-  /// Sets up the reverse side of primal block `block`.
-  Level &openLevel(Block &block, Block *forward, Block *reverse, bool direct);
-  /// The forward value `value` of level `block`, made available in that
-  /// level's reverse block.
-  Value fromForward(Block *block, Value key, Value value);
   /// `value`, computed in the forward clone of branch region `block`,
   /// passed out as a new result of the branch when the branch sits (through
   /// other branches) in a level that uses forward values directly, so that
@@ -133,8 +172,6 @@ private:
   /// rebuild), and ops built from those are redirected at the end.
   SmallVector<std::pair<Operation *, Operation *>> retiredBranches;
   void destroyRetiredBranches();
-  /// Primal `value` as seen by the reverse code.
-  Value primalInReverse(Value value);
   /// Whether the reverse code has `value` without a new tape entry, possibly
   /// by recomputing a chain of up to `depth` cheap pure ops.
   bool isAvailable(Value value, unsigned depth);
@@ -173,11 +210,6 @@ private:
   /// (running sums of the loops reversed in place around it).
   bool canReverseEagerly(scf::ForOp loop,
                          llvm::function_ref<bool(Value)> isKnown);
-  /// Runs the primal iteration that the reverse iteration of `op` undoes,
-  /// so that its values can be used directly.
-  LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op);
-  /// The shadow of memory `value` in the reverse code; null if it has none.
-  Value shadowInReverse(Value value);
   /// The shadow of a buffer a branch chooses among buffers its regions
   /// allocate (created at `b`, shared with those buffers); null if `value`
   /// is not one.
@@ -186,34 +218,10 @@ private:
   /// buffers that share them (whose alloc's reverse frees nothing).
   SmallVector<Value> chosenBufferShadows;
   DenseSet<Value> sharedShadows;
-  /// The shadow and indices, in the reverse code, of the element a load or
-  /// store `op` of `memref[indices]` touches; reports an error if the memory
-  /// has no shadow.
-  struct ShadowElement {
-    Value shadow;
-    SmallVector<Value> indices;
-  };
-  llvm::FailureOr<ShadowElement> shadowElement(Operation &op, Value memref,
-                                               mlir::ValueRange indices);
 
-  // Adjoint slots.
-  Value slot(Value value);
-  Value readAndZero(OpBuilder &b, Location loc, Value value);
-  void accumulate(OpBuilder &b, Location loc, Value value, Value adjoint);
-  /// Accumulates `adjoints`, the adjoints a pullback returns for the active
-  /// ones among a call's `operands` (in order), into those the caller
-  /// differentiates.
-  void accumulateCallAdjoints(OpBuilder &b, Location loc,
-                              mlir::ValueRange operands,
-                              ArrayRef<ct::Activity> callActivities,
-                              mlir::ValueRange adjoints);
-
-  LogicalResult fail(Operation *op, const Twine &message) {
-    op->emitError("cannot differentiate '")
-        << op->getName() << "' in reverse mode: " << message;
-    hadError = true;
-    return failure();
-  }
+  //===--------------------------------------------------------------------===//
+  // The emitter's state, which the models read and extend
+  //===--------------------------------------------------------------------===//
 
   DerivativeRegistry &registry;
   func::FuncOp primal;

@@ -11,10 +11,22 @@
 #include "IterationKills.h"
 #include "LinearResults.h"
 
+#include "llvm/Support/Debug.h"
+
 using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;
 using namespace cotangent::ad::reverse;
+
+#define DEBUG_TYPE "ct-reverse"
+
+/// Says in the debug output (-debug-only=ct-reverse) why `loop` does not
+/// take `strategy`; returns false.
+static bool reject(scf::ForOp loop, StringRef strategy, StringRef why) {
+  LLVM_DEBUG(llvm::dbgs() << "[ct-reverse] loop at " << loop.getLoc()
+                          << ": not " << strategy << ": " << why << "\n");
+  return false;
+}
 
 /// Whether `writer` may run after `load` has run within one execution of
 /// `scope` (the function, or one iteration of a loop): again in a later
@@ -59,6 +71,8 @@ bool ReverseEmitter::isUnchangedAfterFunction(memref::LoadOp load) {
 }
 
 bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
+  if (!registry.getStrategies().reloadMemory)
+    return false;
   if (isUnchangedAfterFunction(load))
     return true;
   // The reverse code of a recomputed iteration runs right after the
@@ -166,10 +180,14 @@ bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
   // nested no deeper than those loads: rerunning a loop nest deeper than
   // what it saves taping costs a trip count more than the tape (Q x in GMM
   // is d^2 work to save d values).
+  constexpr StringLiteral strategy = "recomputed";
   unsigned killDepth = 0;
-  if (loop.getNumRegionIterArgs() != 0 || !isSelfContained(loop, killDepth) ||
-      killDepth == 0)
-    return false;
+  if (loop.getNumRegionIterArgs() != 0)
+    return reject(loop, strategy, "it carries values");
+  if (!isSelfContained(loop, killDepth))
+    return reject(loop, strategy, "its iterations are not self-contained");
+  if (killDepth == 0)
+    return reject(loop, strategy, "no nested loop would tape loads");
   WalkResult deeperWork = loop.getBody()->walk([&](Operation *op) {
     bool arithmetic = op->getNumResults() == 1 &&
                       isa<FloatType>(op->getResult(0).getType()) &&
@@ -178,7 +196,11 @@ bool ReverseEmitter::canRecomputeIterations(scf::ForOp loop) {
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });
-  return !deeperWork.wasInterrupted();
+  if (deeperWork.wasInterrupted())
+    return reject(loop, strategy,
+                  "it would rerun arithmetic nested deeper than the loads "
+                  "it saves taping");
+  return true;
 }
 
 bool ReverseEmitter::canReverseEagerly(
@@ -189,15 +211,19 @@ bool ReverseEmitter::canReverseEagerly(
   // known before the loop (linear uses, sums carried); each iteration must
   // read nothing that they change, except what it wrote first; and
   // nothing after the loop may read what the loop writes.
-  if (!needsReverse(*loop.getOperation()) || !carriesOnlySums(loop, activity))
+  constexpr StringLiteral strategy = "eager";
+  if (!needsReverse(*loop.getOperation()))
     return false;
+  if (!carriesOnlySums(loop, activity))
+    return reject(loop, strategy, "it carries values other than sums");
   unsigned killDepth = 0;
   if (!isSelfContained(loop, killDepth, /*allowCalls=*/true))
-    return false;
+    return reject(loop, strategy, "its iterations are not self-contained");
   FailureOr<llvm::SetVector<Operation *>> uses =
       getLinearResultUses(loop, activity, isKnown);
   if (failed(uses))
-    return false;
+    return reject(loop, strategy,
+                  "its results do not reach the return linearly");
   DenseSet<Value> written;
   loop.getBody()->walk([&](Operation *op) {
     for (Value operand : op->getOperands())
@@ -216,7 +242,7 @@ bool ReverseEmitter::canReverseEagerly(
         return WalkResult::advance();
       });
       if (read.wasInterrupted())
-        return false;
+        return reject(loop, strategy, "later code reads memory it writes");
     }
   // Inside a branch, the memory it uses must come from the top block or the
   // body of a loop reversed in place around it, whose shadows the forward
@@ -234,7 +260,11 @@ bool ReverseEmitter::canReverseEagerly(
     return WalkResult::advance();
   });
   if (fromBranch.wasInterrupted())
-    return false;
+    return reject(loop, strategy,
+                  "it uses memory whose shadow the forward sweep lacks");
+  LLVM_DEBUG(llvm::dbgs() << "[ct-reverse] loop at " << loop.getLoc()
+                          << ": eager (iterations undone in the forward "
+                             "sweep)\n");
   eagerLoops[loop] = std::move(*uses);
   return true;
 }
@@ -280,7 +310,11 @@ void ReverseEmitter::selectRecomputedLoops() {
     loop.getBody()->walk([&](scf::ForOp inner) {
       holdsRecomputed |= recomputedLoops.contains(inner);
     });
-    if (!holdsRecomputed && canRecomputeIterations(loop))
-      recomputedLoops.insert(loop);
+    if (holdsRecomputed || !canRecomputeIterations(loop))
+      return;
+    LLVM_DEBUG(llvm::dbgs() << "[ct-reverse] loop at " << loop.getLoc()
+                            << ": recomputed (each iteration rerun before "
+                               "it is undone)\n");
+    recomputedLoops.insert(loop);
   });
 }

@@ -4,7 +4,7 @@
 #include "DiagnosticBridge.h"
 
 #include "cotangent/AD/Passes.h"
-#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+#include "cotangent/AD/DerivativeOpInterfaces.h"
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/Frontend/Lowering.h"
 
@@ -89,9 +89,10 @@ LogicalResult DerivativeCompiler::differentiate() {
         !function->hasAttr(frontend::kExportAttr) && !function.isExternal())
       function.setPrivate();
   PassManager pm(&context);
-  ad::DifferentiateOptions differentiate;
-  differentiate.unconnected = options.unconnected;
-  ad::buildAutodiffPipeline(pm, differentiate);
+  ad::AutodiffPipelineOptions autodiff;
+  autodiff.unconnected = options.unconnected;
+  autodiff.optimize = options.optimizeDerivatives;
+  ad::buildAutodiffPipeline(pm, autodiff);
   pm.addPass(createSymbolDCEPass());
   if (failed(pm.run(*module)))
     return failure();

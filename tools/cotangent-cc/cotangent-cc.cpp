@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/Driver/DebugOptions.h"
 #include "cotangent/Driver/DerivativeCompiler.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 
@@ -68,6 +69,10 @@ static llvm::cl::opt<std::string> unconnected(
     "unconnected",
     llvm::cl::desc("Unconnected active parameters: zero, warn or error"),
     llvm::cl::init("warn"), llvm::cl::cat(category));
+static llvm::cl::opt<bool> adOptimizations(
+    "ad-optimizations",
+    llvm::cl::desc("Optimise derivatives (off: the plain strategy)"),
+    llvm::cl::init(true), llvm::cl::cat(category));
 static llvm::cl::opt<unsigned>
     optLevel("O", llvm::cl::desc("LLVM optimisation level for asm and obj"),
              llvm::cl::init(2), llvm::cl::Prefix, llvm::cl::cat(category));
@@ -83,6 +88,7 @@ public:
       return;
     cotangent::CompileOptions options;
     options.unconnected = unconnected;
+    options.optimizeDerivatives = adOptimizations;
     // The object stands alone: its entry points must survive to the link.
     options.entryLinkage = llvm::GlobalValue::WeakODRLinkage;
     cotangent::DerivativeCompiler compiler(ast, options);
@@ -154,6 +160,7 @@ private:
 int main(int argc, const char **argv) {
   // Stack traces and the crash report line on a crash.
   llvm::InitLLVM init(argc, argv);
+  cotangent::registerDebugOptions();
   auto parser = CommonOptionsParser::create(argc, argv, category);
   if (!parser) {
     llvm::errs() << parser.takeError();

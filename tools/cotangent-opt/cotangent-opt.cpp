@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/AD/Passes.h"
-#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+#include "cotangent/AD/DerivativeOpInterfaces.h"
+#include "cotangent/Driver/DebugOptions.h"
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
@@ -29,6 +30,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
+  cotangent::registerDebugOptions();
   mlir::DialectRegistry registry;
   registry.insert<cotangent::ct::CTDialect, mlir::arith::ArithDialect,
                   mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,

@@ -14,7 +14,8 @@
 //   a regular pass plugin (`llvmGetPassPluginInfo`) for -fpass-plugin.
 //
 // Arguments: -fplugin-arg-cotangent-dump-dir=DIR writes every stage;
-// -fplugin-arg-cotangent-unconnected=zero|warn|error.
+// -fplugin-arg-cotangent-unconnected=zero|warn|error;
+// -fplugin-arg-cotangent-ad-optimizations=on|off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,11 +135,15 @@ protected:
       } else if (key == "unconnected" &&
                  (value == "zero" || value == "warn" || value == "error")) {
         options.unconnected = value.str();
+      } else if (key == "ad-optimizations" &&
+                 (value == "on" || value == "off")) {
+        options.optimizeDerivatives = value == "on";
       } else {
         diags.Report(diags.getCustomDiagID(
             DiagnosticsEngine::Error,
             "cotangent: unknown plugin argument '%0'; expected "
-            "dump-dir=DIR or unconnected=zero|warn|error"))
+            "dump-dir=DIR, unconnected=zero|warn|error or "
+            "ad-optimizations=on|off"))
             << arg;
         return false;
       }

@@ -1,6 +1,7 @@
 //===- ActivityTest.cpp - Activity analysis queries -----------------------===//
 
 #include "cotangent/AD/Activity.h"
+#include "cotangent/AD/DerivativeOpInterfaces.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,6 +21,10 @@ namespace {
 class ActivityTest : public ::testing::Test {
 protected:
   ActivityTest() {
+    // The ops' derivative flow comes with the derivative rules.
+    DialectRegistry registry;
+    registerDerivativeRules(registry);
+    context.appendDialectRegistry(registry);
     context.loadDialect<ct::CTDialect, func::FuncDialect, arith::ArithDialect,
                         math::MathDialect, memref::MemRefDialect,
                         scf::SCFDialect>();

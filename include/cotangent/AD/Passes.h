@@ -12,6 +12,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace cotangent::ad {
 
@@ -21,11 +22,29 @@ namespace cotangent::ad {
 #define GEN_PASS_REGISTRATION
 #include "cotangent/AD/Passes.h.inc"
 
-/// canonicalize, cse, ct-differentiate, mem2reg, canonicalize, cse: the
-/// passes every user of the engine runs around it.
-void buildAutodiffPipeline(mlir::OpPassManager &pm);
+/// The options of the `ct-autodiff` pipeline.
+struct AutodiffPipelineOptions
+    : public mlir::PassPipelineOptions<AutodiffPipelineOptions> {
+  Option<std::string> unconnected{
+      *this, "unconnected",
+      llvm::cl::desc("What to do with an active parameter that does not "
+                     "influence the result: zero, warn or error"),
+      llvm::cl::init("warn")};
+  Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run the optimisations that only save tape or time "
+                     "(the pre-AD loop and memory passes, every reverse-mode "
+                     "strategy of ct-differentiate, ct-tape-blocks); off, "
+                     "derivatives take the plain strategy"),
+      llvm::cl::init(true)};
+};
+
+/// The passes every user of the engine runs: simplify the primal,
+/// differentiate every request, clean up the result (Pipeline.cpp lists
+/// them in order).
 void buildAutodiffPipeline(mlir::OpPassManager &pm,
-                           const DifferentiateOptions &options);
+                           const AutodiffPipelineOptions &options);
+void buildAutodiffPipeline(mlir::OpPassManager &pm);
 /// Registers that pipeline as `ct-autodiff`.
 void registerAutodiffPipeline();
 

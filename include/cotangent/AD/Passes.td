@@ -31,6 +31,29 @@ def Differentiate : Pass<"ct-differentiate", "::mlir::ModuleOp"> {
     Option<"unconnected", "unconnected", "std::string", "\"warn\"",
            "What to do with an active parameter that does not influence "
            "the result: zero, warn or error">,
+    // Reverse-mode strategies. Each only saves tape or time; with all of
+    // them off every loop is reversed from the tape, every call is split
+    // into fwd/rev halves, and every value the reverse sweep needs from a
+    // nested block is taped: the plain strategy the others must agree with.
+    Option<"eagerLoops", "eager-loops", "bool", "true",
+           "Undo each iteration of a loop whose results reach the return "
+           "linearly right after it runs, in the forward sweep">,
+    Option<"recomputeIterations", "recompute-iterations", "bool", "true",
+           "Rerun a self-contained loop iteration just before undoing it "
+           "instead of taping what it computes">,
+    Option<"eagerCalls", "eager-calls", "bool", "true",
+           "Run a callee's pullback in the forward sweep when its result's "
+           "adjoint is known before the call">,
+    Option<"commutingIterations", "commuting-iterations", "bool", "true",
+           "Run the reverse of a loop whose iterations touch disjoint "
+           "elements in the primal's order">,
+    Option<"reloadMemory", "reload-memory", "bool", "true",
+           "Load again, in the reverse sweep, memory that keeps its contents "
+           "to the end of the function (freeing heap buffers at the end) "
+           "instead of taping what was loaded">,
+    Option<"recomputeValues", "recompute-values", "bool", "true",
+           "Recompute short chains of cheap pure ops in the reverse sweep "
+           "instead of taping their results">,
   ];
 }
 

@@ -7,10 +7,6 @@
 #include "mlir/IR/OpDefinition.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
-namespace mlir {
-class DialectRegistry;
-} // namespace mlir
-
 namespace cotangent::ad {
 
 /// The primal operands and results of an op as seen where its derivative is
@@ -31,12 +27,6 @@ private:
   mlir::Operation *op;
   Getter get;
 };
-
-/// Attaches the derivative rules of every dialect Cotangent differentiates.
-void registerDerivativeRules(mlir::DialectRegistry &registry);
-void registerArithDerivativeRules(mlir::DialectRegistry &registry);
-void registerMathDerivativeRules(mlir::DialectRegistry &registry);
-void registerLibraryMathDerivativeRules(mlir::DialectRegistry &registry);
 
 } // namespace cotangent::ad
 

@@ -38,6 +38,9 @@ struct CompileOptions {
   std::string dumpDir;
   /// What an unconnected active parameter draws: zero, warn or error.
   std::string unconnected = "warn";
+  /// Whether derivatives take the optimisations that only save tape or
+  /// time (off: the plain strategy, which the optimised ones must match).
+  bool optimizeDerivatives = true;
   /// The linkage of the entry points: linkonce_odr inside a translation
   /// unit (every unit that calls one defines it), weak_odr in an object
   /// file of its own.

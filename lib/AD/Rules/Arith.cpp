@@ -2,6 +2,8 @@
 
 #include "RuleBuilder.h"
 
+#include "../ForwardEmitter.h"
+
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
@@ -53,6 +55,51 @@ Partials select(R &r, P &p) {
 }
 
 } // namespace rules
+
+/// arith.select of scalars follows its rule; a select of memrefs is a choice
+/// between two places (`c ? x : y` as an lvalue, std::min's reference),
+/// which aliases both.
+struct SelectFlow
+    : public ActivityOpInterface::ExternalModel<SelectFlow, arith::SelectOp> {
+  void getDerivativeFlow(Operation *op,
+                         SmallVectorImpl<DerivativeFlow> &flow) const {
+    auto select = cast<arith::SelectOp>(op);
+    Value result = select.getResult();
+    for (Value place : {select.getTrueValue(), select.getFalseValue()}) {
+      flow.push_back({place, result});
+      // What is written through the choice may change either place.
+      if (isa<MemRefType>(result.getType()))
+        flow.push_back({result, place});
+    }
+  }
+};
+
+struct SelectForward
+    : public ForwardModeOpInterface::ExternalModel<SelectForward,
+                                                   arith::SelectOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    auto select = cast<arith::SelectOp>(op);
+    if (!isa<MemRefType>(select.getType()))
+      return emitScalarTangent(op, b, emitter);
+    // The shadow of a choice between places is the same choice between
+    // their shadows.
+    emitter.clonePrimal(b, *op);
+    Value onTrue = emitter.shadow(select.getTrueValue());
+    Value onFalse = emitter.shadow(select.getFalseValue());
+    if (onTrue && onFalse)
+      emitter.setTangent(
+          select.getResult(),
+          arith::SelectOp::create(b, op->getLoc(),
+                                  emitter.lookup(select.getCondition()),
+                                  onTrue, onFalse));
+    else if (emitter.hasShadow(select.getResult()))
+      return select.emitError(
+          "cannot differentiate a choice between a place whose derivative "
+          "is tracked and one whose derivative is not");
+    return success();
+  }
+};
 } // namespace
 
 void cotangent::ad::registerArithDerivativeRules(DialectRegistry &registry) {
@@ -71,6 +118,8 @@ void cotangent::ad::registerArithDerivativeRules(DialectRegistry &registry) {
     attachRule<arith::MaxNumFOp, rules::maxf>(context);
     attachRule<arith::MinimumFOp, rules::minf>(context);
     attachRule<arith::MinNumFOp, rules::minf>(context);
-    attachRule<arith::SelectOp, rules::select>(context);
+    arith::SelectOp::attachInterface<
+        ScalarRule<arith::SelectOp, rules::select>, SelectFlow, SelectForward,
+        ScalarReverseModel<arith::SelectOp>>(*context);
   });
 }

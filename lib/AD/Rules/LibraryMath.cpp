@@ -57,5 +57,6 @@ void cotangent::ad::registerLibraryMathDerivativeRules(
     attachRule<ct::LgammaOp, rules::lgamma>(context);
     attachRule<ct::TgammaOp, rules::tgamma>(context);
     ct::PolygammaOp::attachInterface<PolygammaRule>(*context);
+    attachScalarModes<ct::PolygammaOp>(context);
   });
 }

@@ -3,7 +3,7 @@
 #ifndef COTANGENT_LIB_AD_RULES_RULEBUILDER_H
 #define COTANGENT_LIB_AD_RULES_RULEBUILDER_H
 
-#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+#include "ScalarModes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -102,9 +102,11 @@ struct ScalarRule
 };
 
 /// Attaches `Rule` (partials from a RuleBuilder and the primal values) to
-/// `Op` as its ScalarDerivativeOpInterface.
+/// `Op` as its ScalarDerivativeOpInterface, and forward and reverse mode
+/// built from it.
 template <typename Op, auto Rule> void attachRule(mlir::MLIRContext *context) {
   Op::template attachInterface<ScalarRule<Op, Rule>>(*context);
+  attachScalarModes<Op>(context);
 }
 
 } // namespace cotangent::ad

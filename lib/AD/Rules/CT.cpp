@@ -1,0 +1,185 @@
+//===- CT.cpp - Differentiating ct ops ------------------------------------===//
+//
+// Identity markers, gradient stops, and the tapes of generated reverse-mode
+// code (forward mode over them is a Hessian-vector product: a tape's shadow
+// carries the tangents of what it holds).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarModes.h"
+
+#include "../ForwardEmitter.h"
+#include "../ReverseEmitter.h"
+
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+using namespace cotangent::ad::reverse;
+
+namespace {
+
+/// Derivatives flow through ct.pass_through unchanged.
+struct PassThroughModel
+    : public ActivityOpInterface::ExternalModel<PassThroughModel,
+                                                ct::PassThroughOp> {
+  void getDerivativeFlow(Operation *op,
+                         SmallVectorImpl<DerivativeFlow> &flow) const {
+    flow.push_back({op->getOperand(0), op->getResult(0)});
+  }
+};
+
+struct PassThroughForward
+    : public ForwardModeOpInterface::ExternalModel<PassThroughForward,
+                                                   ct::PassThroughOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    emitter.clonePrimal(b, *op);
+    auto pass = cast<ct::PassThroughOp>(op);
+    if (emitter.isActive(pass.getResult()))
+      emitter.setTangent(pass.getResult(),
+                         emitter.tangent(b, op->getLoc(), pass.getInput()));
+    return success();
+  }
+};
+
+struct PassThroughReverse
+    : public ReverseModeOpInterface::ExternalModel<PassThroughReverse,
+                                                   ct::PassThroughOp> {
+  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
+    return emitter.activity.isActive(op->getResult(0));
+  }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    return emitClonedForward(op, b, emitter);
+  }
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &emitter) const {
+    auto pass = cast<ct::PassThroughOp>(op);
+    Location loc = op->getLoc();
+    emitter.accumulate(b, loc, pass.getInput(),
+                       emitter.readAndZero(b, loc, pass.getResult()));
+    return success();
+  }
+};
+
+/// No derivative flows through ct.stop_gradient.
+struct StopGradientModel
+    : public ActivityOpInterface::ExternalModel<StopGradientModel,
+                                                ct::StopGradientOp> {
+  void getDerivativeFlow(Operation *, SmallVectorImpl<DerivativeFlow> &) const {}
+};
+
+//===----------------------------------------------------------------------===//
+// Tapes
+//===----------------------------------------------------------------------===//
+
+/// A tape's contents are memory: what is pushed flows into it, what is
+/// popped out of it.
+struct PushModel
+    : public ActivityOpInterface::ExternalModel<PushModel, ct::TapePushOp> {
+  void getDerivativeFlow(Operation *op,
+                         SmallVectorImpl<DerivativeFlow> &flow) const {
+    auto push = cast<ct::TapePushOp>(op);
+    flow.push_back({push.getValue(), push.getTape()});
+  }
+};
+
+struct PopModel
+    : public ActivityOpInterface::ExternalModel<PopModel, ct::TapePopOp> {
+  void getDerivativeFlow(Operation *op,
+                         SmallVectorImpl<DerivativeFlow> &flow) const {
+    auto pop = cast<ct::TapePopOp>(op);
+    flow.push_back({pop.getTape(), pop.getValue()});
+  }
+};
+
+/// The shadow tape is made, sized and freed with the tape, and receives the
+/// tangents of what is pushed in the same order.
+struct TapeForward {
+  static LogicalResult emit(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) {
+    emitter.clonePrimal(b, *op);
+    Location loc = op->getLoc();
+    if (isa<ct::TapeInitOp>(op)) {
+      if (emitter.hasShadow(op->getResult(0)))
+        emitter.setTangent(op->getResult(0), b.clone(*op)->getResult(0));
+      return success();
+    }
+    Value s = emitter.shadow(op->getOperand(0));
+    if (!s)
+      return success();
+    if (auto push = dyn_cast<ct::TapePushOp>(op)) {
+      if (ct::isDifferentiableScalar(push.getValue().getType()))
+        ct::TapePushOp::create(b, loc, s,
+                               emitter.tangent(b, loc, push.getValue()));
+    } else if (auto pop = dyn_cast<ct::TapePopOp>(op)) {
+      if (ct::isDifferentiableScalar(pop.getType())) {
+        Value t = ct::TapePopOp::create(b, loc, pop.getType(), s);
+        if (emitter.isActive(pop.getValue()))
+          emitter.setTangent(pop.getValue(), t);
+      }
+    } else if (auto reserve = dyn_cast<ct::TapeReserveOp>(op)) {
+      ct::TapeReserveOp::create(b, loc, s,
+                                emitter.lookup(reserve.getCount()));
+    } else if (isa<ct::TapeFreeOp>(op)) {
+      ct::TapeFreeOp::create(b, loc, s);
+    }
+    return success();
+  }
+};
+
+template <typename Op>
+struct TapeForwardModel
+    : public ForwardModeOpInterface::ExternalModel<TapeForwardModel<Op>, Op> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    return TapeForward::emit(op, b, emitter);
+  }
+};
+
+/// Reverse mode over code that keeps a tape would need the tape's own
+/// reverse; not supported yet.
+template <typename Op>
+struct TapeReverseModel
+    : public ReverseModeOpInterface::ExternalModel<TapeReverseModel<Op>, Op> {
+  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
+    return emitter.activity.hasShadow(op->getOperand(0));
+  }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    return emitClonedForward(op, b, emitter);
+  }
+  LogicalResult emitReverse(Operation *op, OpBuilder &,
+                            ReverseEmitter &emitter) const {
+    return emitter.fail(op, "reverse mode over reverse-mode code that keeps "
+                            "a tape (loops or calls) is not supported yet; "
+                            "use forward over reverse (ct.jvp of a "
+                            "gradient)");
+  }
+};
+
+} // namespace
+
+void ad::registerCTDerivativeRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, ct::CTDialect *) {
+    ct::PassThroughOp::attachInterface<PassThroughModel, PassThroughForward,
+                                       PassThroughReverse>(*context);
+    ct::StopGradientOp::attachInterface<StopGradientModel>(*context);
+    ct::TapeInitOp::attachInterface<TapeForwardModel<ct::TapeInitOp>>(
+        *context);
+    ct::TapePushOp::attachInterface<PushModel,
+                                    TapeForwardModel<ct::TapePushOp>,
+                                    TapeReverseModel<ct::TapePushOp>>(
+        *context);
+    ct::TapePopOp::attachInterface<PopModel, TapeForwardModel<ct::TapePopOp>,
+                                   TapeReverseModel<ct::TapePopOp>>(*context);
+    ct::TapeReserveOp::attachInterface<TapeForwardModel<ct::TapeReserveOp>>(
+        *context);
+    ct::TapeFreeOp::attachInterface<TapeForwardModel<ct::TapeFreeOp>>(
+        *context);
+  });
+}

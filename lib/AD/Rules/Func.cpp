@@ -1,0 +1,234 @@
+//===- Func.cpp - Differentiating calls -----------------------------------===//
+//
+// A call of a function is differentiated by calling its derivative: the
+// callee's jvp in forward mode; in reverse mode its fwd half (which records
+// on the caller's tape) in the forward sweep and its rev half in the
+// reverse sweep, or its pullback at once when the result's adjoint is known
+// before the call (an eager call). Custom rules bound to the callee replace
+// the generated derivatives.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarModes.h"
+
+#include "../ForwardEmitter.h"
+#include "../ReverseEmitter.h"
+
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+using namespace cotangent::ad::reverse;
+
+namespace {
+
+static bool isConstant(ct::Activity a) { return a == ct::Activity::Constant; }
+
+struct CallForward
+    : public ForwardModeOpInterface::ExternalModel<CallForward,
+                                                   func::CallOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    auto call = cast<func::CallOp>(op);
+    SmallVector<ct::Activity> activities =
+        getCallActivities(call, emitter.getActivity());
+    if (llvm::all_of(activities, isConstant) &&
+        llvm::none_of(call.getResults(),
+                      [&](Value r) { return emitter.isActive(r); })) {
+      emitter.clonePrimal(b, *op);
+      return success();
+    }
+    DerivativeRegistry &registry = emitter.getRegistry();
+    func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
+    if (!callee)
+      return op->emitError("cannot differentiate a call of @")
+             << call.getCallee() << ": it is not a func.func in this module";
+    // A custom rule takes every argument with its default activity.
+    FlatSymbolRefAttr target;
+    if (ct::CustomJvpOp rule = registry.getCustomJvp(callee)) {
+      target = rule.getJvpAttr();
+      activities = ct::getDefaultActivities(callee.getFunctionType());
+    } else {
+      target = FlatSymbolRefAttr::get(
+          registry.get(callee, DerivativeKind::Jvp, activities)
+              .getSymNameAttr());
+    }
+    return emitJvpCall(b, call, target, activities, emitter);
+  }
+
+  /// Calls `target` with the primal operands, then the tangents (constant
+  /// ones zero, missing shadows scratch buffers freed after the call).
+  static LogicalResult emitJvpCall(OpBuilder &b, func::CallOp op,
+                                   FlatSymbolRefAttr target,
+                                   ArrayRef<ct::Activity> activities,
+                                   ForwardEmitter &emitter) {
+    Location loc = op.getLoc();
+    SmallVector<Value> operands = llvm::map_to_vector(
+        op.getOperands(), [&](Value v) { return emitter.lookup(v); });
+    SmallVector<Value> scratch;
+    for (auto [operand, a] : llvm::zip_equal(op.getOperands(), activities)) {
+      if (a == ct::Activity::Active) {
+        operands.push_back(emitter.tangent(b, loc, operand));
+      } else if (a == ct::Activity::Duplicated) {
+        Value s = emitter.shadow(operand);
+        if (!s) {
+          s = buildScratchShadow(b, loc, emitter.lookup(operand));
+          scratch.push_back(s);
+        }
+        operands.push_back(s);
+      }
+    }
+    SmallVector<Type> resultTypes(op.getResultTypes());
+    for (Type type : op.getResultTypes())
+      if (ct::isDifferentiableScalar(type))
+        resultTypes.push_back(type);
+    auto call = func::CallOp::create(b, loc, target, resultTypes, operands);
+    for (Value s : scratch)
+      memref::DeallocOp::create(b, loc, s);
+    unsigned nextTangent = op.getNumResults();
+    for (auto [i, result] : llvm::enumerate(op.getResults())) {
+      emitter.getMapping().map(result, call.getResult(i));
+      if (ct::isDifferentiableScalar(result.getType())) {
+        Value t = call.getResult(nextTangent++);
+        if (emitter.isActive(result))
+          emitter.setTangent(result, t);
+      }
+    }
+    return success();
+  }
+};
+
+struct CallReverse
+    : public ReverseModeOpInterface::ExternalModel<CallReverse,
+                                                   func::CallOp> {
+  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
+    return llvm::any_of(op->getResults(),
+                        [&](Value r) { return emitter.activity.isActive(r); }) ||
+           !llvm::all_of(
+               getCallActivities(cast<func::CallOp>(op), emitter.activity),
+               isConstant);
+  }
+
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    auto call = cast<func::CallOp>(op);
+    if (!needsReverse(op, emitter))
+      return emitClonedForward(op, b, emitter);
+    if (emitter.tryEagerCall(b, call))
+      return success();
+    DerivativeRegistry &registry = emitter.registry;
+    func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
+    Operation *rule = callee ? registry.getReverseRule(callee) : nullptr;
+    IRMapping &forwardValues = emitter.forwardValues;
+    SmallVector<Value> operands = llvm::map_to_vector(
+        call.getOperands(), [&](Value v) { return forwardValues.lookup(v); });
+    Location loc = op->getLoc();
+    if (auto vjp = dyn_cast_or_null<ct::CustomVjpOp>(rule)) {
+      // The rule's forward half returns the results, then residuals that
+      // its backward half needs.
+      func::FuncOp forward = registry.lookupFunction(vjp.getForwardAttr());
+      auto fwdCall = func::CallOp::create(b, loc, forward, operands);
+      unsigned numResults = call.getNumResults();
+      forwardValues.map(call.getResults(),
+                        fwdCall.getResults().take_front(numResults));
+      emitter.residuals[call] = llvm::to_vector(
+          ValueRange(fwdCall.getResults().drop_front(numResults)));
+      return success();
+    }
+    if (!callee || rule)
+      return emitClonedForward(op, b, emitter);
+    func::FuncOp forward =
+        registry.get(callee, DerivativeKind::Forward,
+                     getCallActivities(call, emitter.activity));
+    operands.push_back(emitter.getForwardTape(loc));
+    auto fwdCall = func::CallOp::create(b, loc, forward, operands);
+    forwardValues.map(call.getResults(), fwdCall.getResults());
+    return success();
+  }
+
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &emitter) const {
+    auto call = cast<func::CallOp>(op);
+    DerivativeRegistry &registry = emitter.registry;
+    func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
+    if (!callee)
+      return emitter.fail(op, "the callee is not a func.func in this module");
+    SmallVector<ct::Activity> activities =
+        getCallActivities(call, emitter.activity);
+    // A rule takes every argument with its default activity.
+    Operation *rule = registry.getReverseRule(callee);
+    if (rule)
+      activities = ct::getDefaultActivities(callee.getFunctionType());
+    FlatSymbolRefAttr target;
+    if (auto gradient = dyn_cast_or_null<ct::CustomGradientOp>(rule))
+      target = gradient.getPullbackAttr();
+    else if (auto vjp = dyn_cast_or_null<ct::CustomVjpOp>(rule))
+      target = vjp.getBackwardAttr();
+    else
+      target = FlatSymbolRefAttr::get(
+          registry.get(callee, DerivativeKind::Reverse, activities)
+              .getSymNameAttr());
+    return emitReverseCall(b, call, rule, target, activities, emitter);
+  }
+
+  /// Calls `target` with what the rev half (or the rule's backward
+  /// function) takes: primal operands and the tape (residuals for a VJP
+  /// rule), the results' seeds, the shadows; accumulates the adjoints.
+  static LogicalResult emitReverseCall(OpBuilder &b, func::CallOp op,
+                                       Operation *rule,
+                                       FlatSymbolRefAttr target,
+                                       ArrayRef<ct::Activity> activities,
+                                       ReverseEmitter &emitter) {
+    Location loc = op.getLoc();
+    SmallVector<Value> operands;
+    if (isa_and_nonnull<ct::CustomVjpOp>(rule)) {
+      for (Value residual : emitter.residuals.lookup(op))
+        operands.push_back(
+            emitter.fromForward(op->getBlock(), residual, residual));
+    } else {
+      operands = llvm::map_to_vector(op.getOperands(), [&](Value v) {
+        return emitter.primalInReverse(v);
+      });
+      if (!rule)
+        operands.push_back(emitter.reverseTape);
+    }
+    for (Value result : op.getResults())
+      if (ct::isDifferentiableScalar(result.getType()))
+        operands.push_back(emitter.activity.isActive(result)
+                               ? emitter.readAndZero(b, loc, result)
+                               : buildZero(b, loc, result.getType()));
+    SmallVector<Value> scratch;
+    for (auto [operand, a] : llvm::zip_equal(op.getOperands(), activities)) {
+      if (a != ct::Activity::Duplicated)
+        continue;
+      Value s = emitter.shadowInReverse(operand);
+      if (!s) {
+        s = buildScratchShadow(b, loc, emitter.primalInReverse(operand));
+        scratch.push_back(s);
+      }
+      operands.push_back(s);
+    }
+    SmallVector<Type> adjointTypes;
+    for (auto [operand, a] : llvm::zip_equal(op.getOperands(), activities))
+      if (a == ct::Activity::Active)
+        adjointTypes.push_back(operand.getType());
+    auto call = func::CallOp::create(b, loc, target, adjointTypes, operands);
+    for (Value s : scratch)
+      memref::DeallocOp::create(b, loc, s);
+    emitter.accumulateCallAdjoints(b, loc, op.getOperands(), activities,
+                                   call.getResults());
+    return success(!emitter.hadError);
+  }
+};
+
+} // namespace
+
+void ad::registerFuncDerivativeRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, func::FuncDialect *) {
+    func::CallOp::attachInterface<CallForward, CallReverse>(*context);
+  });
+}

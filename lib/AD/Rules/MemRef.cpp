@@ -1,0 +1,302 @@
+//===- MemRef.cpp - Differentiating memref ops ----------------------------===//
+//
+// Memory carries derivatives in a shadow of the same shape: loads read the
+// tangent (forward) or accumulate the adjoint (reverse) at the same element,
+// stores write the tangent or hand the adjoint to the stored value, and
+// allocations and views get shadows alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarModes.h"
+
+#include "../ForwardEmitter.h"
+#include "../ReverseEmitter.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+using namespace cotangent::ad::reverse;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Loads and stores
+//===----------------------------------------------------------------------===//
+
+struct LoadModel
+    : public ActivityOpInterface::ExternalModel<LoadModel, memref::LoadOp> {
+  void getDerivativeFlow(Operation *op,
+                         SmallVectorImpl<DerivativeFlow> &flow) const {
+    auto load = cast<memref::LoadOp>(op);
+    flow.push_back({load.getMemRef(), load.getResult()});
+  }
+};
+
+struct LoadForward
+    : public ForwardModeOpInterface::ExternalModel<LoadForward,
+                                                   memref::LoadOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    auto load = cast<memref::LoadOp>(op);
+    auto clone = cast<memref::LoadOp>(emitter.clonePrimal(b, *op));
+    if (emitter.isActive(load.getResult()))
+      emitter.setTangent(load.getResult(),
+                         memref::LoadOp::create(
+                             b, op->getLoc(), emitter.shadow(load.getMemRef()),
+                             clone.getIndices()));
+    return success();
+  }
+};
+
+struct LoadReverse
+    : public ReverseModeOpInterface::ExternalModel<LoadReverse,
+                                                   memref::LoadOp> {
+  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
+    return emitter.activity.isActive(op->getResult(0));
+  }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    return emitClonedForward(op, b, emitter);
+  }
+  /// The element's shadow receives the result's adjoint.
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &emitter) const {
+    auto load = cast<memref::LoadOp>(op);
+    Location loc = op->getLoc();
+    Value adjoint = emitter.readAndZero(b, loc, load.getResult());
+    FailureOr<ReverseEmitter::ShadowElement> element =
+        emitter.shadowElement(*op, load.getMemRef(), load.getIndices());
+    if (failed(element))
+      return failure();
+    auto &[s, indices] = *element;
+    Value old = memref::LoadOp::create(b, loc, s, indices);
+    memref::StoreOp::create(b, loc, buildAdjointSum(b, loc, old, adjoint), s,
+                            indices);
+    return success(!emitter.hadError);
+  }
+};
+
+struct StoreModel
+    : public ActivityOpInterface::ExternalModel<StoreModel, memref::StoreOp> {
+  void getDerivativeFlow(Operation *op,
+                         SmallVectorImpl<DerivativeFlow> &flow) const {
+    auto store = cast<memref::StoreOp>(op);
+    flow.push_back({store.getValueToStore(), store.getMemRef()});
+  }
+};
+
+struct StoreForward
+    : public ForwardModeOpInterface::ExternalModel<StoreForward,
+                                                   memref::StoreOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    auto store = cast<memref::StoreOp>(op);
+    auto clone = cast<memref::StoreOp>(emitter.clonePrimal(b, *op));
+    Location loc = op->getLoc();
+    if (Value s = emitter.shadow(store.getMemRef()))
+      memref::StoreOp::create(
+          b, loc, emitter.tangent(b, loc, store.getValueToStore()), s,
+          clone.getIndices());
+    return success();
+  }
+};
+
+struct StoreReverse
+    : public ReverseModeOpInterface::ExternalModel<StoreReverse,
+                                                   memref::StoreOp> {
+  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
+    return emitter.activity.hasShadow(cast<memref::StoreOp>(op).getMemRef());
+  }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    return emitClonedForward(op, b, emitter);
+  }
+  /// The stored value takes the element's adjoint, which the store
+  /// overwrote: the element's shadow restarts from zero.
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &emitter) const {
+    auto store = cast<memref::StoreOp>(op);
+    Location loc = op->getLoc();
+    FailureOr<ReverseEmitter::ShadowElement> element =
+        emitter.shadowElement(*op, store.getMemRef(), store.getIndices());
+    if (failed(element))
+      return failure();
+    auto &[s, indices] = *element;
+    // -0 like the slots: a load of the same element earlier in the primal
+    // then adds its adjoint to -0, which folds away (+0 would not).
+    Value adjoint = memref::LoadOp::create(b, loc, s, indices);
+    memref::StoreOp::create(
+        b, loc, buildAdjointZero(b, loc, adjoint.getType()), s, indices);
+    if (emitter.activity.isActive(store.getValueToStore()))
+      emitter.accumulate(b, loc, store.getValueToStore(), adjoint);
+    return success(!emitter.hadError);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Allocations, frees and views
+//===----------------------------------------------------------------------===//
+
+/// Shadows of local buffers and their views, made in the forward sweep where
+/// the reverse sweep can use forward values directly.
+void buildShadowInForwardSweep(OpBuilder &b, Operation &op,
+                               ReverseEmitter &emitter) {
+  Level &level = emitter.levels[op.getBlock()];
+  if (!level.direct || op.getNumResults() != 1 ||
+      !isShadowedType(op.getResult(0).getType()) ||
+      !emitter.activity.hasShadow(op.getResult(0)))
+    return;
+  Value result = op.getResult(0);
+  if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+    // Cloning with the forward values themselves would remap the result.
+    IRMapping mapping = emitter.forwardValues;
+    Value s = b.clone(op, mapping)->getResult(0);
+    buildZeroFill(b, op.getLoc(), s);
+    level.shadows[result] = s;
+  } else if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
+    Value sourceShadow = emitter.shadowInReverse(view.getViewSource());
+    if (!sourceShadow)
+      return; // reported
+    IRMapping mapping = emitter.forwardValues;
+    mapping.map(view.getViewSource(), sourceShadow);
+    level.shadows[result] = b.clone(op, mapping)->getResult(0);
+  }
+}
+
+template <typename Op>
+struct AllocForward
+    : public ForwardModeOpInterface::ExternalModel<AllocForward<Op>, Op> {
+  /// The shadow is a zeroed buffer of the same shape.
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    emitter.clonePrimal(b, *op);
+    if (!emitter.hasShadow(op->getResult(0)))
+      return success();
+    // Cloning with the mapping itself would remap the primal result.
+    IRMapping shadowMapping = emitter.getMapping();
+    Operation *shadowAlloc = b.clone(*op, shadowMapping);
+    buildZeroFill(b, op->getLoc(), shadowAlloc->getResult(0));
+    emitter.setTangent(op->getResult(0), shadowAlloc->getResult(0));
+    return success();
+  }
+};
+
+/// Heap buffers: the reverse of an allocation frees the shadow.
+template <typename Op>
+struct AllocReverse
+    : public ReverseModeOpInterface::ExternalModel<AllocReverse<Op>, Op> {
+  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
+    return std::is_same_v<Op, memref::AllocOp> &&
+           emitter.activity.hasShadow(op->getResult(0));
+  }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    b.clone(*op, emitter.forwardValues);
+    buildShadowInForwardSweep(b, *op, emitter);
+    return success();
+  }
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &emitter) const {
+    if (emitter.sharedShadows.contains(op->getResult(0)))
+      return success(); // freed when the pullback returns
+    if (Value s = emitter.shadowInReverse(op->getResult(0)))
+      memref::DeallocOp::create(b, op->getLoc(), s);
+    return success(!emitter.hadError);
+  }
+};
+
+struct DeallocForward
+    : public ForwardModeOpInterface::ExternalModel<DeallocForward,
+                                                   memref::DeallocOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    emitter.clonePrimal(b, *op);
+    if (Value s = emitter.shadow(cast<memref::DeallocOp>(op).getMemref()))
+      memref::DeallocOp::create(b, op->getLoc(), s);
+    return success();
+  }
+};
+
+struct DeallocReverse
+    : public ReverseModeOpInterface::ExternalModel<DeallocReverse,
+                                                   memref::DeallocOp> {
+  bool needsReverse(Operation *, ReverseEmitter &) const { return false; }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    Value root = getMemoryRoot(cast<memref::DeallocOp>(op).getMemref());
+    if (emitter.deferredFrees.contains(root))
+      return success(); // freed when the pullback returns
+    return emitClonedForward(op, b, emitter);
+  }
+  LogicalResult emitReverse(Operation *, OpBuilder &, ReverseEmitter &) const {
+    return success();
+  }
+};
+
+/// A view of memory with a shadow has the same view of the shadow.
+template <typename Op>
+struct ViewForward
+    : public ForwardModeOpInterface::ExternalModel<ViewForward<Op>, Op> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    emitter.clonePrimal(b, *op);
+    auto view = cast<ViewLikeOpInterface>(op);
+    if (Value s = emitter.shadow(view.getViewSource())) {
+      IRMapping shadowMapping = emitter.getMapping();
+      shadowMapping.map(view.getViewSource(), s);
+      emitter.setTangent(op->getResult(0),
+                         b.clone(*op, shadowMapping)->getResult(0));
+    }
+    return success();
+  }
+};
+
+/// Views carry no adjoint of their own: the reverse code takes the same view
+/// of the source's shadow where it needs one (shadowInReverse).
+template <typename Op>
+struct ViewReverse
+    : public ReverseModeOpInterface::ExternalModel<ViewReverse<Op>, Op> {
+  bool needsReverse(Operation *, ReverseEmitter &) const { return false; }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    b.clone(*op, emitter.forwardValues);
+    buildShadowInForwardSweep(b, *op, emitter);
+    return success();
+  }
+  LogicalResult emitReverse(Operation *, OpBuilder &, ReverseEmitter &) const {
+    return success();
+  }
+};
+
+template <typename... Ops> void attachViewModels(MLIRContext *context) {
+  (Ops::template attachInterface<ViewForward<Ops>, ViewReverse<Ops>>(*context),
+   ...);
+}
+
+} // namespace
+
+void ad::registerMemRefDerivativeRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, memref::MemRefDialect *) {
+    memref::LoadOp::attachInterface<LoadModel, LoadForward, LoadReverse>(
+        *context);
+    memref::StoreOp::attachInterface<StoreModel, StoreForward, StoreReverse>(
+        *context);
+    memref::AllocOp::attachInterface<AllocForward<memref::AllocOp>,
+                                     AllocReverse<memref::AllocOp>>(*context);
+    memref::AllocaOp::attachInterface<AllocForward<memref::AllocaOp>,
+                                      AllocReverse<memref::AllocaOp>>(
+        *context);
+    memref::DeallocOp::attachInterface<DeallocForward, DeallocReverse>(
+        *context);
+    attachViewModels<memref::AssumeAlignmentOp, memref::CastOp,
+                     memref::CollapseShapeOp, memref::ExpandShapeOp,
+                     memref::ExtractStridedMetadataOp,
+                     memref::MemorySpaceCastOp, memref::ReinterpretCastOp,
+                     memref::ReshapeOp, memref::SubViewOp, memref::ViewOp>(
+        context);
+  });
+}

@@ -1,0 +1,502 @@
+//===- SCFReverse.cpp - Reverse mode of structured control flow -----------===//
+//
+// Loops run backwards over their trip count (scf.for) or the iteration
+// count the forward sweep records (scf.while); branches branch again and
+// reverse the region that ran. An scf.for's iterations are undone in one
+// of three ways the emitter chooses (docs/AD.md): from the tape, by
+// rerunning each iteration just before undoing it (recomputed loops), or
+// in the forward sweep right after each has run (eager loops).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SCF.h"
+
+#include "../IterationKills.h"
+#include "../LinearResults.h"
+#include "../ReverseEmitter.h"
+
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/SaveAndRestore.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+using namespace cotangent::ad::reverse;
+
+#define DEBUG_TYPE "ct-reverse"
+
+//===----------------------------------------------------------------------===//
+// scf.for
+//===----------------------------------------------------------------------===//
+
+/// Reverses the iteration of eager loop `op` that the forward code just
+/// before `b` ran, given the adjoints of the loop's results.
+static LogicalResult
+reverseIterationInPlace(OpBuilder &b, scf::ForOp op,
+                        const DenseMap<Value, Value> &adjoints,
+                        ReverseEmitter &e) {
+  Location loc = op.getLoc();
+  Level &level = e.levels[op.getBody()];
+  level.anchor = arith::ConstantIndexOp::create(b, loc, 0);
+  llvm::SaveAndRestore<Operation *> inPlace(e.inPlaceLoop, op);
+  // Every iteration's running sum has the adjoint of the result.
+  auto yielded = op.getYieldedValues();
+  for (auto [i, arg] : llvm::enumerate(op.getRegionIterArgs()))
+    if (Value adjoint = adjoints.lookup(op.getResult(i));
+        adjoint && e.activity.isActive(arg))
+      e.accumulate(b, loc, yielded[i], adjoint);
+  if (failed(e.reverseBlock(b, *op.getBody())))
+    return failure();
+  // What reached the sum's block argument is the same adjoint again, which
+  // the initial value received once; the e.slot is cleared for the next
+  // iteration.
+  for (BlockArgument arg : op.getRegionIterArgs())
+    if (e.activity.isActive(arg))
+      (void)e.readAndZero(b, loc, arg);
+  return success(!e.hadError);
+}
+
+static LogicalResult forwardFor(OpBuilder &b, scf::ForOp op,
+                                ReverseEmitter &e) {
+  Location loc = op.getLoc();
+  auto eager = e.eagerLoops.find(op);
+  DenseMap<Value, Value> resultAdjoints;
+  if (eager != e.eagerLoops.end())
+    resultAdjoints = buildLinearAdjoints(
+        b, op, eager->second, e.returnSeeds,
+        [&](Value v) { return e.forwardValues.lookupOrNull(v); },
+        [&](Value v) { return e.knownAdjoints.lookup(v); });
+  auto loop = scf::ForOp::create(
+      b, loc, e.forwardValues.lookup(op.getLowerBound()),
+      e.forwardValues.lookup(op.getUpperBound()),
+      e.forwardValues.lookup(op.getStep()),
+      llvm::map_to_vector(op.getInitArgs(),
+                          [&](Value v) { return e.forwardValues.lookup(v); }));
+  Block *body = loop.getBody();
+  if (!body->empty())
+    body->getTerminator()->erase();
+  e.forwardValues.map(op.getBody()->getArguments(), body->getArguments());
+  Level &level = e.levels[op.getBody()];
+  level.forward = body;
+  if (eager != e.eagerLoops.end()) {
+    // The reverse code follows in the same block and uses forward values
+    // directly; set before the forward code, which makes shadows of views.
+    level.reverse = body;
+    level.direct = true;
+    // Calls in the body may need the running sums' adjoints (eager calls).
+    for (auto [i, result] : llvm::enumerate(op.getResults()))
+      if (Value adjoint = resultAdjoints.lookup(result))
+        if (auto sums = getRunningSum(op, i))
+          for (Value sum : *sums)
+            e.knownAdjoints[sum] = adjoint;
+  }
+  OpBuilder inner = OpBuilder::atBlockEnd(body);
+  if (failed(e.forwardBlock(inner, *op.getBody())))
+    return failure();
+  if (eager != e.eagerLoops.end() &&
+      failed(reverseIterationInPlace(inner, op, resultAdjoints, e)))
+    return failure();
+  inner.clone(*op.getBody()->getTerminator(), e.forwardValues);
+  e.forwardValues.map(op.getResults(), loop.getResults());
+  // A carried sum passes its adjoint on to its initial value unchanged.
+  for (auto [init, result] : llvm::zip_equal(op.getInitArgs(), op.getResults()))
+    if (Value adjoint = resultAdjoints.lookup(result);
+        adjoint && e.activity.isActive(init))
+      e.accumulate(b, loc, init, adjoint);
+  return success();
+}
+
+/// Stores of a recomputed iteration into memory that nothing in the
+/// reverse iteration reads again (the iteration's results, for later code
+/// whose reverse has run already): the clean-up then drops what fed them.
+static void eraseUnreadStores(ArrayRef<Operation *> recomputed,
+                              Block *reverseBody) {
+  DenseSet<Value> read;
+  reverseBody->walk([&](memref::LoadOp load) {
+    read.insert(getMemoryRoot(load.getMemRef()));
+  });
+  for (Operation *op : recomputed)
+    op->walk([&](memref::StoreOp store) {
+      if (!read.contains(getMemoryRoot(store.getMemRef())))
+        store.erase();
+    });
+}
+
+/// Runs the primal iteration that the reverse iteration of `op` undoes,
+/// so that its values can be used directly.
+static LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op,
+                                        ReverseEmitter &e) {
+  // The iteration's ops are cloned like the forward sweep's, with the
+  // values from outside the loop as the reverse code sees them; nested
+  // e.levels then push to (and pop from) the tape within this iteration.
+  op.getBody()->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (!op->isAncestor(operand.getParentBlock()->getParentOp()))
+        e.forwardValues.map(operand, e.primalInReverse(operand));
+  });
+  e.forwardValues.map(op.getInductionVar(),
+                    e.levels[op.getBody()].values.lookup(op.getInductionVar()));
+  return e.forwardBlock(b, *op.getBody());
+}
+
+/// Sizes the tape for a forward loop from its trip count: every iteration
+/// pushes as many values as its body (nested loops reserve their own).
+static void reserveTape(scf::ForOp op, ReverseEmitter &e) {
+  Block *body = e.levels[op.getBody()].forward;
+  auto pushes = static_cast<int64_t>(
+      llvm::range_size(body->getOps<ct::TapePushOp>()));
+  if (pushes == 0)
+    return;
+  auto loop = cast<scf::ForOp>(body->getParentOp());
+  OpBuilder b(loop);
+  Location loc = op.getLoc();
+  Value count = buildIndexCast(
+      b, loc,
+      buildTripCount(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                     loop.getStep()));
+  Value slots = arith::MulIOp::create(
+      b, loc, count, arith::ConstantIndexOp::create(b, loc, pushes));
+  ct::TapeReserveOp::create(b, loc, e.forwardTape, slots);
+}
+
+static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
+                                ReverseEmitter &e) {
+  Location loc = op.getLoc();
+  Value lb = e.primalInReverse(op.getLowerBound());
+  Value ub = e.primalInReverse(op.getUpperBound());
+  Value step = e.primalInReverse(op.getStep());
+  Type type = lb.getType();
+  auto constant = [&](OpBuilder &at, int64_t v) -> Value {
+    return arith::ConstantOp::create(at, loc, type, at.getIntegerAttr(type, v));
+  };
+  Value count = buildTripCount(b, loc, lb, ub, step);
+  SmallVector<std::pair<Value, Value>> carried; // (iter_arg, result)
+  for (auto [arg, result] :
+       llvm::zip_equal(op.getRegionIterArgs(), op.getResults()))
+    if (e.activity.isActive(arg))
+      carried.push_back({arg, result});
+
+  auto loop =
+      scf::ForOp::create(b, loc, constant(b, 0), count, constant(b, 1));
+  Block *body = loop.getBody();
+  OpBuilder inner = OpBuilder::atBlockBegin(body);
+  bool recompute = e.recomputedLoops.contains(op);
+  Level &level = e.openLevel(*op.getBody(), e.levels[op.getBody()].forward, body,
+                           /*direct=*/recompute);
+  level.rerun = recompute;
+  // The primal iteration this reverse iteration undoes, computed in the
+  // set-up code so that recomputed values can use it. lb + (count - 1 - k) *
+  // step lies in [lb, ub); like the trip count, it assumes that ub - lb fits
+  // the type, so no step overflows, which `nsw` tells LLVM (it then widens
+  // the counter and folds the index casts, as for the forward loop).
+  OpBuilder setup(level.anchor);
+  Value k = loop.getInductionVar();
+  auto nsw = arith::IntegerOverflowFlags::nsw;
+  Value last =
+      arith::SubIOp::create(setup, loc, count, constant(setup, 1), nsw);
+  Value offset = arith::MulIOp::create(
+      setup, loc, arith::SubIOp::create(setup, loc, last, k, nsw), step, nsw);
+  Value reversedIv = arith::AddIOp::create(setup, loc, lb, offset, nsw);
+  level.values[op.getInductionVar()] = reversedIv;
+  inner.setInsertionPointAfter(level.anchor);
+  IRMapping forwardSweepValues;
+  SmallVector<Operation *> recomputed;
+  if (recompute) {
+    forwardSweepValues = e.forwardValues;
+    if (failed(recomputeIteration(inner, op, e)))
+      return failure();
+    for (Operation *at = level.anchor->getNextNode();
+         at && at != &*inner.getInsertionPoint(); at = at->getNextNode())
+      recomputed.push_back(at);
+  }
+
+  // The adjoint of the carried value flows from the result e.slot (which
+  // holds the adjoint of what this iteration yielded) to the yielded value,
+  // and back from the iteration's block argument to the result e.slot.
+  auto yielded = op.getYieldedValues();
+  for (auto [arg, result] : carried) {
+    unsigned i = cast<BlockArgument>(arg).getArgNumber() - 1;
+    e.accumulate(inner, loc, yielded[i], e.readAndZero(inner, loc, result));
+  }
+  if (failed(e.reverseBlock(inner, *op.getBody())))
+    return failure();
+  for (auto [arg, result] : carried)
+    memref::StoreOp::create(inner, loc, e.readAndZero(inner, loc, arg),
+                            e.slot(result));
+  // Iterations that touch no element another one writes have reverses that
+  // commute (they only add into shared adjoints, and adjoint sums may be
+  // reassociated): they run in the primal's order, which LLVM vectorises
+  // without reversing vectors. The tape is a stack, though: a loop that only
+  // pops is turned around by ct-tape-blocks once its pops are reads by
+  // position (getOnlyTapeOps is that pass's own test).
+  bool commuting = !recompute && carried.empty() &&
+                   e.registry.getStrategies().commutingIterations &&
+                   hasIndependentIterations(op);
+  LLVM_DEBUG(llvm::dbgs() << "[ct-reverse] loop at " << loc << ": reversed "
+                          << (recompute ? "rerunning each iteration"
+                                        : "from the tape")
+                          << (commuting ? ", in the primal's order "
+                                          "(iterations commute)"
+                                        : "")
+                          << "\n");
+  if (commuting) {
+    if (!body->walk([](Operation *inner) {
+               return usesTape(inner) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+             })
+             .wasInterrupted()) {
+      OpBuilder at(reversedIv.getDefiningOp());
+      reversedIv.replaceAllUsesWith(arith::AddIOp::create(
+          at, loc, lb, arith::MulIOp::create(at, loc, k, step, nsw), nsw));
+    } else if (getOnlyTapeOps<ct::TapePopOp>(loop)) {
+      loop->setAttr(kCommutingIterations, b.getUnitAttr());
+    }
+  }
+  b.setInsertionPointAfter(loop);
+  if (recompute) {
+    e.forwardValues = std::move(forwardSweepValues);
+    eraseUnreadStores(recomputed, body);
+  } else {
+    reserveTape(op, e);
+  }
+  for (auto [arg, result] : carried) {
+    unsigned i = cast<BlockArgument>(arg).getArgNumber() - 1;
+    e.accumulate(b, loc, op.getInitArgs()[i], e.readAndZero(b, loc, result));
+  }
+  return success(!e.hadError);
+}
+
+//===----------------------------------------------------------------------===//
+// scf.if, scf.index_switch
+//===----------------------------------------------------------------------===//
+
+/// The forward clone of a branch; its regions' clones are the forward
+/// blocks of their levels.
+static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
+                                   ReverseEmitter &e) {
+  Location loc = op.getLoc();
+  Operation *branch = buildBranchLike(
+      b, &op, e.forwardValues.lookup(op.getOperand(0)), op.getResultTypes());
+  for (auto [from, to] : llvm::zip_equal(op.getRegions(),
+                                         branch->getRegions())) {
+    OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
+    if (from.empty()) {
+      scf::YieldOp::create(inner, loc);
+      continue;
+    }
+    e.levels[&from.front()].forward = &to.front();
+    if (failed(e.forwardBlock(inner, from.front())))
+      return failure();
+    inner.clone(*from.front().getTerminator(), e.forwardValues);
+  }
+  e.forwardValues.map(op.getResults(), branch->getResults());
+  return success();
+}
+
+static LogicalResult reverseBranch(OpBuilder &b, Operation *op,
+                                   ReverseEmitter &e) {
+  Location loc = op->getLoc();
+  SmallVector<std::pair<unsigned, Value>> adjoints;
+  for (auto [i, result] : llvm::enumerate(op->getResults()))
+    if (e.activity.isActive(result))
+      adjoints.push_back({i, e.readAndZero(b, loc, result)});
+  Operation *branch = buildBranchLike(
+      b, op, e.primalInReverse(op->getOperand(0)), TypeRange{});
+  for (auto [from, to] : llvm::zip_equal(op->getRegions(),
+                                         branch->getRegions())) {
+    OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
+    auto yield = scf::YieldOp::create(inner, loc);
+    if (from.empty())
+      continue;
+    Block &block = from.front();
+    e.openLevel(block, e.levels[&block].forward, &to.front(), false);
+    inner.setInsertionPoint(yield);
+    Operation *primalYield = block.getTerminator();
+    for (auto [i, adjoint] : adjoints)
+      if (e.activity.isActive(primalYield->getOperand(i)))
+        e.accumulate(inner, loc, primalYield->getOperand(i), adjoint);
+    if (failed(e.reverseBlock(inner, block)))
+      return failure();
+  }
+  b.setInsertionPointAfter(branch);
+  return success(!e.hadError);
+}
+
+//===----------------------------------------------------------------------===//
+// scf.while
+//===----------------------------------------------------------------------===//
+
+/// The forward clone of a while loop, which also counts the executions of
+/// its after region for the reverse sweep.
+static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
+                                  ReverseEmitter &e) {
+  Location loc = whileOp.getLoc();
+    Type index = b.getIndexType();
+  SmallVector<Value> inits = llvm::map_to_vector(
+      whileOp.getInits(), [&](Value v) { return e.forwardValues.lookup(v); });
+  inits.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+  SmallVector<Type> afterTypes(whileOp.getResultTypes());
+  afterTypes.push_back(index);
+  auto loop = scf::WhileOp::create(b, loc, afterTypes, inits);
+  SmallVector<Type> beforeTypes = llvm::to_vector(ValueRange(inits).getTypes());
+  Block *before = b.createBlock(&loop.getBefore(), {}, beforeTypes,
+                                SmallVector<Location>(inits.size(), loc));
+  e.forwardValues.map(whileOp.getBeforeArguments(),
+                    before->getArguments().drop_back());
+  e.levels[&whileOp.getBefore().front()].forward = before;
+  OpBuilder inner = OpBuilder::atBlockEnd(before);
+  if (failed(e.forwardBlock(inner, whileOp.getBefore().front())))
+    return failure();
+  auto condition = whileOp.getConditionOp();
+  SmallVector<Value> passed = llvm::map_to_vector(
+      condition.getArgs(), [&](Value v) { return e.forwardValues.lookup(v); });
+  passed.push_back(before->getArguments().back());
+  scf::ConditionOp::create(inner, loc,
+                           e.forwardValues.lookup(condition.getCondition()),
+                           passed);
+  Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes,
+                               SmallVector<Location>(afterTypes.size(), loc));
+  e.forwardValues.map(whileOp.getAfterArguments(),
+                    after->getArguments().drop_back());
+  e.levels[&whileOp.getAfter().front()].forward = after;
+  inner.setInsertionPointToEnd(after);
+  if (failed(e.forwardBlock(inner, whileOp.getAfter().front())))
+    return failure();
+  SmallVector<Value> yielded = llvm::map_to_vector(
+      whileOp.getYieldOp().getOperands(),
+      [&](Value v) { return e.forwardValues.lookup(v); });
+  Value one = arith::ConstantIndexOp::create(inner, loc, 1);
+  yielded.push_back(
+      arith::AddIOp::create(inner, loc, after->getArguments().back(), one));
+  scf::YieldOp::create(inner, loc, yielded);
+  b.setInsertionPointAfter(loop);
+  e.forwardValues.map(whileOp.getResults(), loop.getResults().drop_back());
+  e.whileCounts[whileOp] = loop.getResults().back();
+  return success();
+}
+
+static LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op,
+                                  ReverseEmitter &e) {
+  // Forward: B0 A0 B1 A1 ... BN, with N counted by the forward sweep.
+  // Reverse iteration k = 0..N undoes B(N-k), then A(N-k-1) if k < N; this
+  // pops each half's tape entries in exactly the reverse order of pushing.
+  Location loc = op.getLoc();
+  Block &before = op.getBefore().front();
+  Block &after = op.getAfter().front();
+  auto condition = op.getConditionOp();
+  Value forwardCount = e.whileCounts.lookup(op);
+  Value n = e.fromForward(op->getBlock(), forwardCount, forwardCount);
+  // The final B passes its condition arguments to the results.
+  for (auto [passed, result] :
+       llvm::zip_equal(condition.getArgs(), op.getResults()))
+    if (e.activity.isActive(result) && e.activity.isActive(passed))
+      e.accumulate(b, loc, passed, e.readAndZero(b, loc, result));
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  Value iterations = arith::AddIOp::create(b, loc, n, c1);
+  auto loop = scf::ForOp::create(b, loc, c0, iterations, c1);
+  Level &beforeLevel =
+      e.openLevel(before, e.levels[&before].forward, loop.getBody(), false);
+  OpBuilder inner(loop.getBody()->getTerminator());
+  (void)beforeLevel;
+  if (failed(e.reverseBlock(inner, before)))
+    return failure();
+  // A(N-k-1) runs only while k < N.
+  Value more = arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::ult,
+                                     loop.getInductionVar(), n);
+  auto branch = scf::IfOp::create(inner, loc, TypeRange{}, more,
+                                  /*withElseRegion=*/false);
+  e.openLevel(after, e.levels[&after].forward, &branch.getThenRegion().front(),
+            false);
+  OpBuilder body(branch.getThenRegion().front().getTerminator());
+  // A's yield feeds the before arguments of the B undone just now.
+  for (auto [yielded, arg] : llvm::zip_equal(op.getYieldOp().getOperands(),
+                                             op.getBeforeArguments()))
+    if (e.activity.isActive(arg)) {
+      Value adjoint = e.readAndZero(body, loc, arg);
+      if (e.activity.isActive(yielded))
+        e.accumulate(body, loc, yielded, adjoint);
+    }
+  if (failed(e.reverseBlock(body, after)))
+    return failure();
+  // A's arguments came from the condition of the B undone next.
+  for (auto [passed, arg] :
+       llvm::zip_equal(condition.getArgs(), op.getAfterArguments()))
+    if (e.activity.isActive(arg)) {
+      Value adjoint = e.readAndZero(body, loc, arg);
+      if (e.activity.isActive(passed))
+        e.accumulate(body, loc, passed, adjoint);
+    }
+  b.setInsertionPointAfter(loop);
+  for (auto [init, arg] :
+       llvm::zip_equal(op.getInits(), op.getBeforeArguments()))
+    if (e.activity.isActive(arg)) {
+      Value adjoint = e.readAndZero(b, loc, arg);
+      if (e.activity.isActive(init))
+        e.accumulate(b, loc, init, adjoint);
+    }
+  return success(!e.hadError);
+}
+
+//===----------------------------------------------------------------------===//
+// Models
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct ForReverse
+    : public ReverseModeOpInterface::ExternalModel<ForReverse, scf::ForOp> {
+  bool needsReverse(Operation *op, ReverseEmitter &e) const {
+    return e.needsReverseByDefault(op);
+  }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &e) const {
+    return forwardFor(b, cast<scf::ForOp>(op), e);
+  }
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &e) const {
+    return reverseFor(b, cast<scf::ForOp>(op), e);
+  }
+};
+
+template <typename Op>
+struct BranchReverse
+    : public ReverseModeOpInterface::ExternalModel<BranchReverse<Op>, Op> {
+  bool needsReverse(Operation *op, ReverseEmitter &e) const {
+    return e.needsReverseByDefault(op);
+  }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &e) const {
+    return forwardBranch(b, *op, e);
+  }
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &e) const {
+    return reverseBranch(b, op, e);
+  }
+};
+
+struct WhileReverse
+    : public ReverseModeOpInterface::ExternalModel<WhileReverse,
+                                                   scf::WhileOp> {
+  bool needsReverse(Operation *op, ReverseEmitter &e) const {
+    return e.needsReverseByDefault(op);
+  }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &e) const {
+    return forwardWhile(b, cast<scf::WhileOp>(op), e);
+  }
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &e) const {
+    return reverseWhile(b, cast<scf::WhileOp>(op), e);
+  }
+};
+
+} // namespace
+
+void ad::attachSCFReverseModels(MLIRContext *context) {
+  scf::ForOp::attachInterface<ForReverse>(*context);
+  scf::IfOp::attachInterface<BranchReverse<scf::IfOp>>(*context);
+  scf::IndexSwitchOp::attachInterface<BranchReverse<scf::IndexSwitchOp>>(
+      *context);
+  scf::WhileOp::attachInterface<WhileReverse>(*context);
+}

@@ -1,0 +1,68 @@
+//===- ScalarModes.h - Every mode from an op's partials ---------*- C++ -*-===//
+//
+// Forward and reverse mode of an op with a ScalarDerivativeOpInterface
+// rule, written once: forward mode multiplies the partials by the
+// operands' tangents and sums; reverse mode multiplies the result's adjoint
+// by each partial and accumulates into the operands.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_LIB_AD_RULES_SCALARMODES_H
+#define COTANGENT_LIB_AD_RULES_SCALARMODES_H
+
+#include "cotangent/AD/DerivativeOpInterfaces.h"
+#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+
+namespace cotangent::ad {
+
+mlir::LogicalResult emitScalarTangent(mlir::Operation *op,
+                                      mlir::OpBuilder &builder,
+                                      ForwardEmitter &emitter);
+bool scalarNeedsReverse(mlir::Operation *op,
+                        reverse::ReverseEmitter &emitter);
+mlir::LogicalResult emitScalarReverse(mlir::Operation *op,
+                                      mlir::OpBuilder &builder,
+                                      reverse::ReverseEmitter &emitter);
+/// The forward sweep of an op whose reverse needs nothing of the forward
+/// sweep but its values: a clone.
+mlir::LogicalResult emitClonedForward(mlir::Operation *op,
+                                      mlir::OpBuilder &builder,
+                                      reverse::ReverseEmitter &emitter);
+
+template <typename Op>
+struct ScalarForwardModel
+    : public ForwardModeOpInterface::ExternalModel<ScalarForwardModel<Op>,
+                                                   Op> {
+  mlir::LogicalResult emitTangent(mlir::Operation *op, mlir::OpBuilder &b,
+                                  ForwardEmitter &emitter) const {
+    return emitScalarTangent(op, b, emitter);
+  }
+};
+
+template <typename Op>
+struct ScalarReverseModel
+    : public ReverseModeOpInterface::ExternalModel<ScalarReverseModel<Op>,
+                                                   Op> {
+  bool needsReverse(mlir::Operation *op,
+                    reverse::ReverseEmitter &emitter) const {
+    return scalarNeedsReverse(op, emitter);
+  }
+  mlir::LogicalResult emitForwardSweep(mlir::Operation *op, mlir::OpBuilder &b,
+                                       reverse::ReverseEmitter &emitter) const {
+    return emitClonedForward(op, b, emitter);
+  }
+  mlir::LogicalResult emitReverse(mlir::Operation *op, mlir::OpBuilder &b,
+                                  reverse::ReverseEmitter &emitter) const {
+    return emitScalarReverse(op, b, emitter);
+  }
+};
+
+/// Forward and reverse mode of `Op` from its partials.
+template <typename Op> void attachScalarModes(mlir::MLIRContext *context) {
+  Op::template attachInterface<ScalarForwardModel<Op>, ScalarReverseModel<Op>>(
+      *context);
+}
+
+} // namespace cotangent::ad
+
+#endif // COTANGENT_LIB_AD_RULES_SCALARMODES_H
