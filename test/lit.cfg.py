@@ -45,6 +45,10 @@ config.substitutions.append(
      os.path.join(config.llvm_tools_dir, "mlir-runner") +
      " -shared-libs=" + runner_libs))
 
+# Our code built with assertions prints LLVM_DEBUG output (-debug-only).
+if config.cotangent_asserts:
+    config.available_features.add("asserts")
+
 # clang++ with the Cotangent plugin and header, and the same without the
 # plugin. The plugin runs inside the installed clang, so a sanitized build
 # (whose plugin would need the sanitizer runtime in clang) has none: there
@@ -54,6 +58,17 @@ runtime_include = os.path.join(config.cotangent_src_root, "runtime", "include")
 check_include = os.path.join(config.cotangent_src_root, "test", "Integration",
                              "CPU", "Inputs")
 plugin = os.path.join(config.cotangent_lib_dir, "CotangentPlugin.so")
+# `--param ad_optimizations=off` builds every program with the plain
+# derivative strategy (no reverse-mode strategy, no pre-AD loop and memory
+# passes): the oracle the optimised strategies must agree with.
+ad_optimizations = lit_config.params.get("ad_optimizations", "on")
+if ad_optimizations not in ("on", "off"):
+    lit_config.fatal("ad_optimizations must be on or off")
+if ad_optimizations == "off" and config.cotangent_sanitize:
+    lit_config.fatal("ad_optimizations=off needs the plugin (not in sanitized "
+                     "builds)")
+plugin_args = " -fplugin-arg-cotangent-ad-optimizations=off" \
+    if ad_optimizations == "off" else ""
 if config.cotangent_sanitize:
     # The same programs, built by the sanitized cotangent-cc (derivatives'
     # object) and clang++ without the plugin: see the script.
@@ -68,8 +83,9 @@ if config.cotangent_sanitize:
 else:
     config.substitutions.append(
         ("%clangxx-ct",
-         "%s -std=c++20 -fplugin=%s -I%s -I%s" %
-         (config.cotangent_clangxx, plugin, runtime_include, check_include)))
+         "%s -std=c++20 -fplugin=%s%s -I%s -I%s" %
+         (config.cotangent_clangxx, plugin, plugin_args, runtime_include,
+          check_include)))
 config.substitutions.append(
     ("%clangxx-plain",
      "%s -std=c++20 -Wno-unknown-attributes -I%s -I%s" %

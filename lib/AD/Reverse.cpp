@@ -330,16 +330,11 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
   // itself, whole. Its shadow is one fresh zeroed buffer of the chosen
   // one's size, which the region's own buffer takes as its shadow too, so
   // the adjoints the code after the branch accumulates reach the code in
-  // it; it is freed when the pullback returns (not by the reverse of the
-  // region's alloc, which a region without active code does not have).
-  // Only at the function's top level, whose forward code the reverse code
-  // follows in one block.
+  // it; it is freed when the reverse code of the branch's block ends (not
+  // by the reverse of the region's alloc, which a region without active
+  // code does not have).
   Operation *def = value.getDefiningOp();
-  Block *body = &primal.getBody().front();
-  const Level &top = levels[body];
-  bool combined = top.forward == top.reverse;
-  if (!def || !isa<scf::IfOp, scf::IndexSwitchOp>(def) || !combined ||
-      value.getParentBlock() != body)
+  if (!def || !isa<scf::IfOp, scf::IndexSwitchOp>(def))
     return nullptr;
   auto type = dyn_cast<MemRefType>(value.getType());
   if (!type || type.getRank() != 1)
@@ -359,11 +354,28 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
     buffers.push_back(alloc);
   }
   Location loc = value.getLoc();
-  // Right after the chosen buffer (the level is direct: the reverse code
-  // follows its forward code in the same block).
-  Value chosen = primalInReverse(value);
-  b.setInsertionPointAfterValue(chosen);
-  Value size = memref::DimOp::create(b, loc, chosen, 0);
+  Block *block = value.getParentBlock();
+  Value size;
+  if (levels[block].direct) {
+    // Right after the chosen buffer: the reverse code follows its forward
+    // code in the same block.
+    Value chosen = primalInReverse(value);
+    b.setInsertionPointAfterValue(chosen);
+    size = memref::DimOp::create(b, loc, chosen, 0);
+  } else {
+    // Its size, from the forward code (by the tape): the primal's own size
+    // query if it has one in the block.
+    for (Operation *user : value.getUsers())
+      if (auto dim = dyn_cast<memref::DimOp>(user);
+          dim && dim->getBlock() == block && dim.getConstantIndex() == 0)
+        size = primalInReverse(dim);
+    if (!size) {
+      OpBuilder forward = OpBuilder::atBlockTerminator(levels[block].forward);
+      Value forwardSize = memref::DimOp::create(
+          forward, loc, forwardValues.lookup(value), 0);
+      size = fromForward(block, forwardSize, forwardSize);
+    }
+  }
   auto bufferType =
       MemRefType::get({ShapedType::kDynamic}, type.getElementType());
   Value buffer = memref::AllocOp::create(b, loc, bufferType, size);
@@ -376,7 +388,7 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
     levels[alloc->getBlock()].shadows[alloc.getResult()] = seed;
     sharedShadows.insert(alloc.getResult());
   }
-  chosenBufferShadows.push_back(buffer);
+  chosenBufferShadows[block].push_back(buffer);
   return type == bufferType
              ? buffer
              : memref::CastOp::create(b, loc, type, buffer).getResult();
@@ -535,8 +547,6 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   }
   if (localTape)
     ct::TapeFreeOp::create(b, ret.getLoc(), localTape);
-  for (Value buffer : chosenBufferShadows)
-    memref::DeallocOp::create(b, ret.getLoc(), buffer);
   for (Value buffer : deferredFrees)
     memref::DeallocOp::create(b, ret.getLoc(), forwardValues.lookup(buffer));
   func::ReturnOp::create(b, ret.getLoc(), results);

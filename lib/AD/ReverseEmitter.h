@@ -214,9 +214,10 @@ public:
   /// allocate (created at `b`, shared with those buffers); null if `value`
   /// is not one.
   Value shadowOfChosenBuffer(OpBuilder &b, Value value);
-  /// Those shadows, freed when the pullback returns, and the region
-  /// buffers that share them (whose alloc's reverse frees nothing).
-  SmallVector<Value> chosenBufferShadows;
+  /// Those shadows, by the primal block whose reverse code frees them at
+  /// its end, and the region buffers that share them (whose alloc's
+  /// reverse frees nothing).
+  DenseMap<Block *, SmallVector<Value>> chosenBufferShadows;
   DenseSet<Value> sharedShadows;
 
   //===--------------------------------------------------------------------===//

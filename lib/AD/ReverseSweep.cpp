@@ -44,6 +44,8 @@ LogicalResult ReverseEmitter::reverseBlock(OpBuilder &b, Block &block) {
     if (needsReverse(op) && !eagerLoops.contains(&op) &&
         !eagerCalls.contains(&op) && failed(reverseOp(b, op)))
       return failure();
+  for (Value buffer : chosenBufferShadows.lookup(&block))
+    memref::DeallocOp::create(b, buffer.getLoc(), buffer);
   return success(!hadError);
 }
 

@@ -2,9 +2,12 @@
 // function returning a std::vector from two places): reverse mode gives the
 // chosen buffer one zeroed shadow of its size, right after the branch, and
 // each region's buffer takes that shadow as its own, so that the adjoints
-// accumulated after the branch reach the stores inside it; it is freed when
-// the pullback returns. Forward mode yields the regions' shadows beside
-// the buffers (a region whose buffer holds nothing active yields zeros).
+// accumulated after the branch reach the stores inside it; it is freed where
+// the reverse code of the branch's block ends. In a loop body reversed from
+// the tape, the chosen buffer's size comes from the tape, and each reverse
+// iteration allocates and frees its own shadow. Forward mode yields the
+// regions' shadows beside the buffers (a region whose buffer holds nothing
+// active yields zeros).
 // RUN: %cotangent-opt %s --ct-autodiff | FileCheck %s
 
 // CHECK-LABEL: func.func private @chosen.jvp.ac
@@ -17,10 +20,26 @@
 // CHECK: %[[SHADOW:.*]] = memref.alloc(%[[N]]) : memref<?xf64>
 // CHECK: scf.if
 // CHECK:   memref.load %[[SHADOW]]
-// CHECK-NOT: memref.dealloc %[[SHADOW]]
+// CHECK: memref.dealloc %[[SHADOW]]
 // CHECK: ct.tape_free
-// CHECK-NEXT: memref.dealloc %[[SHADOW]]
 // CHECK-NEXT: return
+
+// CHECK-LABEL: func.func private @chosen_in_loop.pullback.ac
+// The forward loop pushes each chosen buffer's size ...
+// CHECK: scf.for
+// CHECK:   %[[V:.*]] = scf.if
+// CHECK:   %[[LEN:.*]] = memref.dim %[[V]], %c0
+// CHECK:   ct.tape_push %{{.*}}, %[[LEN]] : index
+// CHECK-NOT: ct.tape_push %{{.*}}, %[[LEN]] : index
+// ... and each reverse iteration pops it for a shadow it frees at its end.
+// CHECK: scf.for
+// CHECK:   %[[M:.*]] = ct.tape_pop %{{.*}} : index
+// CHECK:   %[[S:.*]] = memref.alloc(%[[M]]) : memref<?xf64>
+// CHECK:   scf.if
+// CHECK:     memref.load %[[S]]
+// CHECK:   memref.dealloc %[[S]]
+// CHECK: }
+// CHECK: return
 func.func @chosen(%x: f64, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -46,6 +65,40 @@ func.func @chosen(%x: f64, %n: index) -> f64 {
   }
   memref.dealloc %v : memref<?xf64>
   return %sum : f64
+}
+func.func @chosen_in_loop(%x: f64, %n: index, %m: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %total = scf.for %k = %c0 to %m step %c1 iter_args(%outer = %zero) -> f64 {
+    %positive = arith.cmpi sgt, %n, %k : index
+    %v = scf.if %positive -> (memref<?xf64>) {
+      %a = memref.alloc(%n) : memref<?xf64>
+      scf.for %i = %c0 to %n step %c1 {
+        %s = arith.mulf %x, %x : f64
+        memref.store %s, %a[%i] : memref<?xf64>
+      }
+      scf.yield %a : memref<?xf64>
+    } else {
+      %e = memref.alloc(%c0) : memref<?xf64>
+      scf.yield %e : memref<?xf64>
+    }
+    %len = memref.dim %v, %c0 : memref<?xf64>
+    %sum = scf.for %i = %c0 to %len step %c1 iter_args(%acc = %outer) -> f64 {
+      %e = memref.load %v[%i] : memref<?xf64>
+      %t = arith.mulf %e, %x : f64
+      %next = arith.addf %acc, %t : f64
+      scf.yield %next : f64
+    }
+    memref.dealloc %v : memref<?xf64>
+    %sq = arith.mulf %sum, %sum : f64
+    scf.yield %sq : f64
+  }
+  return %total : f64
+}
+func.func @grad_chosen_in_loop(%x: f64, %n: index, %m: index) -> (f64, f64) {
+  %v:2 = ct.gradient @chosen_in_loop(%x, %n, %m) activity [active, const, const] : (f64, index, index) -> (f64, f64)
+  return %v#0, %v#1 : f64, f64
 }
 func.func @grad_chosen(%x: f64, %n: index) -> (f64, f64) {
   %v:2 = ct.gradient @chosen(%x, %n) activity [active, const] : (f64, index) -> (f64, f64)

@@ -317,7 +317,9 @@ static void testGrown() {
 }
 
 // Vectors returned from more than one place: an early `return {}`, and a
-// choice between two vectors each branch builds; also inside a loop.
+// choice between two vectors each branch builds; also inside a loop of a
+// trip count known only at run time (the vector's derivative lives in the
+// loop's reverse iteration).
 static std::vector<double> scaledRamp(int n, double x) {
   if (n <= 0)
     return {};
@@ -345,7 +347,7 @@ static std::vector<double> pick(bool first, double x) {
   std::vector<double> w = pick(n > 2, x);
   for (double e : w)
     s += 3 * e;
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < n; ++k) {
     std::vector<double> u = scaledRamp(n - k, x * (k + 1));
     for (double e : u)
       s += e * x;
