@@ -170,6 +170,15 @@ bool ReverseEmitter::isAvailable(Value value, unsigned depth) {
   return depth > 0 && def && isRecomputable(def, depth - 1);
 }
 
+bool ReverseEmitter::isUnchangedAfter(memref::LoadOp load) {
+  if (!registry.getStrategies().reloadMemory)
+    return false;
+  if (memory.isUnchangedAfterFunction(load))
+    return true;
+  Operation *loop = loops.getUndoneAfterRunning(load);
+  return loop && memory.isUnchangedWithin(load, loop);
+}
+
 bool ReverseEmitter::isRecomputable(Operation *op, unsigned depth) {
   if (!registry.getStrategies().recomputeValues)
     return false;
@@ -470,49 +479,11 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   top.direct = true;
   OpBuilder b = OpBuilder::atBlockEnd(entry);
   top.anchor = arith::ConstantIndexOp::create(b, primal.getLoc(), 0);
-  // Nothing runs between the sweeps of a combined pullback, so memory the
-  // function does not write is as the forward sweep read it (with no
-  // argument written, no argument can alias a written one).
-  argumentsReadOnly =
-      llvm::none_of(body.getArguments(), [&](BlockArgument arg) {
-        return isShadowedType(arg.getType()) && activity.mayWriteArgument(arg);
-      });
-  // Likewise a local buffer is, after its last write, as the forward sweep
-  // read it.
-  for (Operation &op : body.without_terminator())
-    if (isa<memref::AllocaOp, memref::AllocOp>(op))
-      localWriters[op.getResult(0)];
-  for (BlockArgument arg : body.getArguments())
-    if (isShadowedType(arg.getType()) && isNoAliasArgument(arg))
-      noAliasWriters[arg];
-  // Freeing a buffer ends its contents; postponed to the return, it no
-  // longer does (in the primal, every path frees a buffer of the body
-  // once, at its end, so the pullback frees it there).
-  if (registry.getStrategies().reloadMemory)
-    primal.walk([&](memref::DeallocOp dealloc) {
-      Value root = getMemoryRoot(dealloc.getMemref());
-      if (root.getDefiningOp<memref::AllocOp>() && localWriters.count(root))
-        deferredFrees.insert(root);
-    });
-  primal.walk([&](Operation *op) {
-    if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
-        dealloc && deferredFrees.contains(getMemoryRoot(dealloc.getMemref())))
-      return;
-    for (Value operand : op->getOperands()) {
-      Value root = getMemoryRoot(operand);
-      auto writers = localWriters.find(root);
-      if (writers != localWriters.end() && activity.mayWrite(op, operand))
-        writers->second.push_back(op);
-      auto argWriters = noAliasWriters.find(root);
-      if (argWriters != noAliasWriters.end() && activity.mayWrite(op, operand))
-        argWriters->second.push_back(op);
-    }
-  });
   const ReverseStrategies &strategies = registry.getStrategies();
-  if (strategies.eagerLoops)
-    selectEagerLoops();
-  if (strategies.recomputeIterations)
-    selectRecomputedLoops();
+  memory = PullbackMemory(primal, activity, strategies.reloadMemory);
+  loops = LoopStrategies(primal, activity, memory, strategies.eagerLoops,
+                         strategies.recomputeIterations,
+                         [&](Operation &op) { return needsReverse(op); });
 
   unsigned numArgs = primal.getNumArguments();
   ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),
@@ -547,7 +518,7 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   }
   if (localTape)
     ct::TapeFreeOp::create(b, ret.getLoc(), localTape);
-  for (Value buffer : deferredFrees)
+  for (Value buffer : memory.getDeferredFrees())
     memref::DeallocOp::create(b, ret.getLoc(), forwardValues.lookup(buffer));
   func::ReturnOp::create(b, ret.getLoc(), results);
   return success();

@@ -14,6 +14,8 @@
 #define COTANGENT_LIB_AD_REVERSEEMITTER_H
 
 #include "Derivatives.h"
+#include "LoopStrategies.h"
+#include "PullbackMemory.h"
 
 #include "cotangent/AD/DerivativeOpInterfaces.h"
 
@@ -179,37 +181,10 @@ public:
   /// Whether `load` can be repeated in the reverse sweep instead of taping
   /// its value: in a combined pullback, memory that nothing writes after
   /// the load has kept what the load read. In a loop whose iterations are
-  /// recomputed, writes in later iterations do not count.
+  /// recomputed or undone in place, writes in later iterations do not
+  /// count.
   bool isUnchangedAfter(memref::LoadOp load);
-  bool isUnchangedAfterFunction(memref::LoadOp load);
-  /// Whether nothing writes the memory `memref` refers to after `op` (in a
-  /// combined pullback; an argument only if the function writes none).
-  bool keepsContentsAfter(Value memref, Operation *op);
-  /// Chooses the loops whose iterations the reverse sweep runs again
-  /// instead of taping what they compute.
-  void selectRecomputedLoops();
-  bool canRecomputeIterations(scf::ForOp loop);
-  /// Whether every iteration of `loop` reads only memory that keeps its
-  /// contents to the end of the function or elements the iteration wrote
-  /// first, writes only local buffers, and neither calls nor allocates.
-  /// `killDepth` is the deepest loop nesting, counted from the body, at
-  /// which an iteration reads what it wrote (0: none in a nested loop).
-  bool isSelfContained(scf::ForOp loop, unsigned &killDepth,
-                       bool allowCalls = false);
-  /// Whether `op` writes none of the memory it is given, and that memory
-  /// keeps its contents to the end of the function.
-  bool onlyReadsFinalMemory(Operation *op);
-  /// Whether each element `load` reads in an iteration of `loop` was
-  /// written earlier in the iteration, or by no iteration and by nothing
-  /// after the load.
-  bool readsOwnWrites(memref::LoadOp load, scf::ForOp loop);
-  /// Chooses the loops whose iterations are reversed in the forward sweep,
-  /// right after each has run: top-level ones, and ones nested in those.
-  void selectEagerLoops();
-  /// `isKnown` tells the values whose adjoints are known before `loop`
-  /// (running sums of the loops reversed in place around it).
-  bool canReverseEagerly(scf::ForOp loop,
-                         llvm::function_ref<bool(Value)> isKnown);
+
   /// The shadow of a buffer a branch chooses among buffers its regions
   /// allocate (created at `b`, shared with those buffers); null if `value`
   /// is not one.
@@ -242,23 +217,10 @@ public:
   DenseMap<Operation *, SmallVector<Value>> residuals;
   /// Iteration counts of scf.while loops, from the forward sweep.
   DenseMap<Operation *, Value> whileCounts;
-  /// Set for a combined pullback whose function writes no memory argument:
-  /// then its memory arguments keep their contents to the end.
-  bool argumentsReadOnly = false;
-  /// In a combined pullback, the ops that may write each local buffer of
-  /// the function body.
-  DenseMap<Value, SmallVector<Operation *>> localWriters;
-  /// The same for the function's ct.noalias (`restrict`) memory arguments.
-  DenseMap<Value, SmallVector<Operation *>> noAliasWriters;
-  /// In a combined pullback, the heap buffers of the function body that it
-  /// frees: freed when the pullback returns instead, so that the reverse
-  /// sweep may read them again rather than tape what they held.
-  llvm::SetVector<Value> deferredFrees;
-  /// Loops whose reverse iterations first run their primal iteration again.
-  DenseSet<Operation *> recomputedLoops;
-  /// Loops reversed in place, with the ops that take their results to the
-  /// return (linearly).
-  llvm::MapVector<Operation *, llvm::SetVector<Operation *>> eagerLoops;
+  /// What memory holds when the reverse code runs, and the loops undone in
+  /// place or rerun (both know nothing outside a combined pullback).
+  PullbackMemory memory;
+  LoopStrategies loops;
   /// The loop whose iteration is being undone in place, if any.
   Operation *inPlaceLoop = nullptr;
   /// Adjoints known in the forward sweep: of the running sums of loops
@@ -271,10 +233,6 @@ public:
   SmallVector<std::pair<unsigned, Value>> returnSeeds;
   bool hadError = false;
 };
-
-/// Whether `writer` may run after `load` has run within one execution of
-/// `scope` (the function, or one iteration of a loop).
-bool mayRunAfter(Operation *writer, Operation *load, Operation *scope);
 
 /// The zero adjoints start from: -0 rather than +0, because x + -0 == x for
 /// every x (including -0), so the first accumulation folds away.

@@ -77,7 +77,7 @@ Value ReverseEmitter::buildEagerSeed(OpBuilder &b, func::CallOp call) {
     return nullptr;
   // Its pullback adds to the shadows of what the callee reads now: that
   // memory must keep its contents to the end, and the callee writes none.
-  if (!onlyReadsFinalMemory(call))
+  if (!memory.onlyReadsFinalMemory(call))
     return nullptr;
   std::optional<LinearPath> path =
       getLinearPath(call.getResult(0), call,

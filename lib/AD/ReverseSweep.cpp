@@ -41,7 +41,7 @@ LogicalResult ReverseEmitter::reverseBlock(OpBuilder &b, Block &block) {
   // Loops reversed in place, and eager calls, were undone in the forward
   // sweep.
   for (Operation &op : llvm::reverse(block.without_terminator()))
-    if (needsReverse(op) && !eagerLoops.contains(&op) &&
+    if (needsReverse(op) && !loops.isEager(&op) &&
         !eagerCalls.contains(&op) && failed(reverseOp(b, op)))
       return failure();
   for (Value buffer : chosenBufferShadows.lookup(&block))

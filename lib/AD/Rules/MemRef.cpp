@@ -228,7 +228,7 @@ struct DeallocReverse
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &emitter) const {
     Value root = getMemoryRoot(cast<memref::DeallocOp>(op).getMemref());
-    if (emitter.deferredFrees.contains(root))
+    if (emitter.memory.isFreeDeferred(root))
       return success(); // freed when the pullback returns
     return emitClonedForward(op, b, emitter);
   }

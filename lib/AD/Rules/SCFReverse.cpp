@@ -59,11 +59,11 @@ reverseIterationInPlace(OpBuilder &b, scf::ForOp op,
 static LogicalResult forwardFor(OpBuilder &b, scf::ForOp op,
                                 ReverseEmitter &e) {
   Location loc = op.getLoc();
-  auto eager = e.eagerLoops.find(op);
+  bool eager = e.loops.isEager(op);
   DenseMap<Value, Value> resultAdjoints;
-  if (eager != e.eagerLoops.end())
+  if (eager)
     resultAdjoints = buildLinearAdjoints(
-        b, op, eager->second, e.returnSeeds,
+        b, op, e.loops.getLinearUses(op), e.returnSeeds,
         [&](Value v) { return e.forwardValues.lookupOrNull(v); },
         [&](Value v) { return e.knownAdjoints.lookup(v); });
   auto loop = scf::ForOp::create(
@@ -78,7 +78,7 @@ static LogicalResult forwardFor(OpBuilder &b, scf::ForOp op,
   e.forwardValues.map(op.getBody()->getArguments(), body->getArguments());
   Level &level = e.levels[op.getBody()];
   level.forward = body;
-  if (eager != e.eagerLoops.end()) {
+  if (eager) {
     // The reverse code follows in the same block and uses forward values
     // directly; set before the forward code, which makes shadows of views.
     level.reverse = body;
@@ -93,8 +93,7 @@ static LogicalResult forwardFor(OpBuilder &b, scf::ForOp op,
   OpBuilder inner = OpBuilder::atBlockEnd(body);
   if (failed(e.forwardBlock(inner, *op.getBody())))
     return failure();
-  if (eager != e.eagerLoops.end() &&
-      failed(reverseIterationInPlace(inner, op, resultAdjoints, e)))
+  if (eager && failed(reverseIterationInPlace(inner, op, resultAdjoints, e)))
     return failure();
   inner.clone(*op.getBody()->getTerminator(), e.forwardValues);
   e.forwardValues.map(op.getResults(), loop.getResults());
@@ -180,7 +179,7 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
       scf::ForOp::create(b, loc, constant(b, 0), count, constant(b, 1));
   Block *body = loop.getBody();
   OpBuilder inner = OpBuilder::atBlockBegin(body);
-  bool recompute = e.recomputedLoops.contains(op);
+  bool recompute = e.loops.isRecomputed(op);
   Level &level = e.openLevel(*op.getBody(), e.levels[op.getBody()].forward, body,
                            /*direct=*/recompute);
   level.rerun = recompute;
