@@ -1,16 +1,8 @@
 //===- ActivityTest.cpp - Activity analysis queries -----------------------===//
 
-#include "cotangent/AD/Activity.h"
-#include "cotangent/AD/DerivativeOpInterfaces.h"
+#include "IRTest.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "gtest/gtest.h"
+#include "cotangent/AD/Activity.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -18,39 +10,7 @@ using namespace cotangent::ad;
 
 namespace {
 
-class ActivityTest : public ::testing::Test {
-protected:
-  ActivityTest() {
-    // The ops' derivative flow comes with the derivative rules.
-    DialectRegistry registry;
-    registerDerivativeRules(registry);
-    context.appendDialectRegistry(registry);
-    context.loadDialect<ct::CTDialect, func::FuncDialect, arith::ArithDialect,
-                        math::MathDialect, memref::MemRefDialect,
-                        scf::SCFDialect>();
-  }
-
-  func::FuncOp parse(StringRef source) {
-    module = parseSourceString<ModuleOp>(source, &context);
-    EXPECT_TRUE(module);
-    return *module->getOps<func::FuncOp>().begin();
-  }
-
-  /// The result of the op whose `name` attribute is `tag`.
-  Value tagged(func::FuncOp function, StringRef tag) {
-    Value found;
-    function.walk([&](Operation *op) {
-      if (auto name = op->getAttrOfType<StringAttr>("tag"))
-        if (name.getValue() == tag)
-          found = op->getResult(0);
-    });
-    EXPECT_TRUE(found) << "no op tagged " << tag.str();
-    return found;
-  }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-};
+using ActivityTest = IRTest;
 
 TEST_F(ActivityTest, VariedAndUsefulMakeActive) {
   func::FuncOp f = parse(R"mlir(
