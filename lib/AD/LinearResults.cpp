@@ -4,6 +4,8 @@
 #include "Derivatives.h"
 #include "MemoryWrites.h"
 
+#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -15,27 +17,11 @@ using namespace cotangent::ad;
 
 namespace {
 
-/// How an op's result changes with one of its operands when it is linear
-/// in it: times `factor` (1 when null), divided by it instead if `divide`,
-/// negated if `negate`.
-struct LinearTerm {
-  Value factor;
-  bool divide = false;
-  bool negate = false;
-};
-
+/// How `op`'s result scales with operand `index`, if its rule says it is
+/// linear in it.
 std::optional<LinearTerm> getLinearTerm(Operation *op, unsigned index) {
-  if (isa<arith::AddFOp>(op))
-    return LinearTerm{};
-  if (isa<arith::SubFOp>(op))
-    return LinearTerm{nullptr, false, index == 1};
-  if (isa<arith::NegFOp>(op))
-    return LinearTerm{nullptr, false, true};
-  if (isa<arith::MulFOp>(op))
-    return LinearTerm{op->getOperand(1 - index)};
-  if (isa<arith::DivFOp>(op) && index == 0)
-    return LinearTerm{op->getOperand(1), true};
-  return std::nullopt;
+  auto rule = dyn_cast<ScalarDerivativeOpInterface>(op);
+  return rule ? rule.getLinearTerm(index) : std::nullopt;
 }
 
 } // namespace
@@ -104,6 +90,13 @@ Value buildOperandAdjoint(OpBuilder &b, Location loc, Operation *op,
   return adjoint;
 }
 
+/// Whether `op` adds operand `index` to its result unchanged (`s + x`,
+/// `x + s`, `s - x`): a step of a running sum.
+bool isSumStep(Operation *op, unsigned index) {
+  std::optional<LinearTerm> term = getLinearTerm(op, index);
+  return term && !term->factor && !term->negate && op->getNumOperands() == 2;
+}
+
 /// The branch op whose region yields through `op`, if it is such a yield.
 Operation *getYieldingBranch(Operation *op) {
   if (!isa<scf::YieldOp>(op))
@@ -144,10 +137,12 @@ std::optional<DenseSet<Value>> ad::getRunningSum(scf::ForOp loop,
           return std::nullopt;
         continue;
       }
-      if (isa<arith::AddFOp>(user) ||
-          (isa<arith::SubFOp>(user) && use.getOperandNumber() == 0)) {
-        if (sums.contains(user->getOperand(1 - use.getOperandNumber())))
-          return std::nullopt;
+      if (isSumStep(user, use.getOperandNumber())) {
+        // Adding the sum to itself doubles it: no longer a sum of terms.
+        for (OpOperand &other : user->getOpOperands())
+          if (other.getOperandNumber() != use.getOperandNumber() &&
+              sums.contains(other.get()))
+            return std::nullopt;
         next = user->getResult(0);
       } else if (Operation *yielding = getYieldingBranch(user)) {
         next = yielding->getResult(use.getOperandNumber());

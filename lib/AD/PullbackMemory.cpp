@@ -3,7 +3,8 @@
 #include "PullbackMemory.h"
 #include "IterationKills.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -124,11 +125,16 @@ unsigned ad::loopDepthIn(Operation *op, scf::ForOp loop) {
 }
 
 /// Whether the reverse code may need the value itself, not only its
-/// adjoint: any use but sums, differences, negations and stores.
+/// adjoint: any use but stores and ops linear in it with a constant factor
+/// (sums, differences, negations).
 static bool isValueNeededByReverse(Value value) {
-  return llvm::any_of(value.getUsers(), [&](Operation *user) {
-    if (isa<arith::AddFOp, arith::SubFOp, arith::NegFOp>(user))
-      return false;
+  return llvm::any_of(value.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto rule = dyn_cast<ScalarDerivativeOpInterface>(user))
+      if (std::optional<LinearTerm> term =
+              rule.getLinearTerm(use.getOperandNumber());
+          term && !term->factor)
+        return false;
     auto store = dyn_cast<memref::StoreOp>(user);
     return !store || store.getMemRef() == value;
   });

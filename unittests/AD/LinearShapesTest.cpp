@@ -4,6 +4,8 @@
 #include "IterationKills.h"
 #include "LinearResults.h"
 
+#include "cotangent/AD/ScalarDerivativeOpInterface.h"
+
 using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;
@@ -11,6 +13,36 @@ using namespace cotangent::ad;
 namespace {
 
 using LinearShapesTest = IRTest;
+
+TEST_F(LinearShapesTest, LinearTermsComeFromTheRules) {
+  func::FuncOp f = parse(R"mlir(
+    func.func @f(%x: f64, %y: f64) -> f64 {
+      %a = arith.addf %x, %y {tag = "add"} : f64
+      %s = arith.subf %a, %y {tag = "sub"} : f64
+      %m = arith.mulf %s, %y {tag = "mul"} : f64
+      %d = arith.divf %m, %y {tag = "div"} : f64
+      %n = arith.negf %d {tag = "neg"} : f64
+      %e = math.sin %n {tag = "sin"} : f64
+      return %e : f64
+    })mlir");
+  auto term = [&](llvm::StringRef tag, unsigned index) {
+    return cast<ScalarDerivativeOpInterface>(taggedOp(f, tag))
+        .getLinearTerm(index);
+  };
+  Value y = f.getArgument(1);
+  ASSERT_TRUE(term("add", 1));
+  EXPECT_FALSE(term("add", 1)->factor || term("add", 1)->negate);
+  EXPECT_FALSE(term("sub", 0)->negate);
+  EXPECT_TRUE(term("sub", 1)->negate);
+  EXPECT_EQ(term("mul", 0)->factor, y);
+  EXPECT_EQ(term("mul", 1)->factor, tagged(f, "sub"));
+  ASSERT_TRUE(term("div", 0));
+  EXPECT_TRUE(term("div", 0)->divide);
+  EXPECT_EQ(term("div", 0)->factor, y);
+  EXPECT_FALSE(term("div", 1)); // 1/y is not linear in y
+  EXPECT_TRUE(term("neg", 0)->negate);
+  EXPECT_FALSE(term("sin", 0));
+}
 
 /// A loop carrying one value, updated by `update` (which defines %next from
 /// %acc and %e).

@@ -7,6 +7,8 @@
 #include "mlir/IR/OpDefinition.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <optional>
+
 namespace cotangent::ad {
 
 /// The primal operands and results of an op as seen where its derivative is
@@ -26,6 +28,15 @@ public:
 private:
   mlir::Operation *op;
   Getter get;
+};
+
+/// How an op's result changes with one of its operands when it is linear
+/// in it: times `factor` (another operand; 1 when null), divided by it
+/// instead if `divide`, negated if `negate`.
+struct LinearTerm {
+  mlir::Value factor;
+  bool divide = false;
+  bool negate = false;
 };
 
 } // namespace cotangent::ad

@@ -28,6 +28,14 @@ def ScalarDerivativeOpInterface : OpInterface<"ScalarDerivativeOpInterface"> {
       "::llvm::SmallVector<::mlir::Value>", "buildPartials",
       (ins "::mlir::OpBuilder &":$builder,
            "::cotangent::ad::PrimalValues &":$primals)>,
+    InterfaceMethod<[{
+        If the result is linear in operand `index` (a sum, a difference, a
+        negation, a product or a quotient by another operand), how it
+        scales with it; else nothing. The reverse-mode strategies use it to
+        find running sums and results whose adjoints are known early.
+      }],
+      "std::optional<::cotangent::ad::LinearTerm>", "getLinearTerm",
+      (ins "unsigned":$index), [{}], [{ return std::nullopt; }]>,
   ];
 }
 

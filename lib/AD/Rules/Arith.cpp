@@ -56,6 +56,24 @@ Partials select(R &r, P &p) {
 
 } // namespace rules
 
+// The ops linear in some operands, and how they scale with them.
+namespace linear {
+using Term = std::optional<LinearTerm>;
+Term sum(Operation *, unsigned) { return LinearTerm{}; }
+Term difference(Operation *, unsigned index) {
+  return LinearTerm{nullptr, false, index == 1};
+}
+Term negation(Operation *, unsigned) { return LinearTerm{nullptr, false, true}; }
+Term product(Operation *op, unsigned index) {
+  return LinearTerm{op->getOperand(1 - index)};
+}
+Term quotient(Operation *op, unsigned index) {
+  if (index != 0)
+    return std::nullopt;
+  return LinearTerm{op->getOperand(1), true};
+}
+} // namespace linear
+
 /// arith.select of scalars follows its rule; a select of memrefs is a choice
 /// between two places (`c ? x : y` as an lvalue, std::min's reference),
 /// which aliases both.
@@ -104,12 +122,12 @@ struct SelectForward
 
 void cotangent::ad::registerArithDerivativeRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, arith::ArithDialect *) {
-    attachRule<arith::AddFOp, rules::addf>(context);
-    attachRule<arith::SubFOp, rules::subf>(context);
-    attachRule<arith::MulFOp, rules::mulf>(context);
-    attachRule<arith::DivFOp, rules::divf>(context);
+    attachRule<arith::AddFOp, rules::addf, linear::sum>(context);
+    attachRule<arith::SubFOp, rules::subf, linear::difference>(context);
+    attachRule<arith::MulFOp, rules::mulf, linear::product>(context);
+    attachRule<arith::DivFOp, rules::divf, linear::quotient>(context);
     attachRule<arith::RemFOp, rules::remf>(context);
-    attachRule<arith::NegFOp, rules::negf>(context);
+    attachRule<arith::NegFOp, rules::negf, linear::negation>(context);
     attachRule<arith::ExtFOp, rules::identity>(context);
     attachRule<arith::TruncFOp, rules::identity>(context);
     attachRule<arith::SIToFPOp, rules::none>(context);

@@ -88,24 +88,34 @@ public:
 
 /// Declares the external model of a rule as a one-line function of the
 /// primal values; `Rule` is a callable `(RuleBuilder &, PrimalValues &) ->
-/// SmallVector<Value>`.
-template <typename Op, auto Rule>
+/// SmallVector<Value>`. `Linear`, if given, is a callable `(Operation *,
+/// unsigned index) -> std::optional<LinearTerm>` for ops linear in some
+/// operands.
+template <typename Op, auto Rule, auto Linear = nullptr>
 struct ScalarRule
-    : public ScalarDerivativeOpInterface::ExternalModel<ScalarRule<Op, Rule>,
-                                                        Op> {
+    : public ScalarDerivativeOpInterface::ExternalModel<
+          ScalarRule<Op, Rule, Linear>, Op> {
   llvm::SmallVector<mlir::Value> buildPartials(mlir::Operation *,
                                                mlir::OpBuilder &builder,
                                                PrimalValues &primals) const {
     RuleBuilder r(builder, primals);
     return Rule(r, primals);
   }
+  std::optional<LinearTerm> getLinearTerm(mlir::Operation *op,
+                                          unsigned index) const {
+    if constexpr (std::is_same_v<decltype(Linear), std::nullptr_t>)
+      return std::nullopt;
+    else
+      return Linear(op, index);
+  }
 };
 
 /// Attaches `Rule` (partials from a RuleBuilder and the primal values) to
 /// `Op` as its ScalarDerivativeOpInterface, and forward and reverse mode
 /// built from it.
-template <typename Op, auto Rule> void attachRule(mlir::MLIRContext *context) {
-  Op::template attachInterface<ScalarRule<Op, Rule>>(*context);
+template <typename Op, auto Rule, auto Linear = nullptr>
+void attachRule(mlir::MLIRContext *context) {
+  Op::template attachInterface<ScalarRule<Op, Rule, Linear>>(*context);
   attachScalarModes<Op>(context);
 }
 
