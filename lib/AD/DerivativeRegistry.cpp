@@ -81,8 +81,10 @@ static StringRef getKindName(DerivativeKind kind) {
 }
 
 DerivativeRegistry::DerivativeRegistry(ModuleOp module,
-                                       ReverseStrategies strategies)
-    : module(module), strategies(strategies), symbols(module) {
+                                       ReverseStrategies strategies,
+                                       Cleanup cleanup)
+    : module(module), strategies(strategies), cleanup(std::move(cleanup)),
+      symbols(module) {
   for (auto rule : module.getOps<ct::CustomGradientOp>())
     reverseRules[lookupFunction(rule.getFunctionAttr())] = rule;
   for (auto rule : module.getOps<ct::CustomVjpOp>())
@@ -227,19 +229,8 @@ DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
   // Forward mode added tangent buffers after the pipeline's hoisting ran,
   // and products by constant partials (`1 * dx`) that hide, for instance,
   // a carried tangent being a sum.
-  if (!calls.empty()) {
-    MLIRContext *context = module.getContext();
-    RewritePatternSet patterns(context);
-    for (Dialect *dialect : context->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName op : context->getRegisteredOperations())
-      op.getCanonicalizationPatterns(patterns, context);
-    (void)applyPatternsGreedily(function, std::move(patterns));
-    function.walk(
-        [](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
-    hoistInvariantLoads(function);
-    forwardStores(function);
-  }
+  if (!calls.empty() && cleanup)
+    return cleanup(function);
   return success();
 }
 

@@ -70,8 +70,13 @@ struct ReverseStrategies {
 /// function generates it first.
 class DerivativeRegistry {
 public:
+  /// Runs the clean-up pipeline on a function (the ct-differentiate pass
+  /// runs ct-forward-derivative-cleanup as a dynamic pipeline).
+  using Cleanup = std::function<mlir::LogicalResult(mlir::func::FuncOp)>;
+
   explicit DerivativeRegistry(mlir::ModuleOp module,
-                              ReverseStrategies strategies = {});
+                              ReverseStrategies strategies = {},
+                              Cleanup cleanup = nullptr);
 
   const ReverseStrategies &getStrategies() const { return strategies; }
 
@@ -103,7 +108,8 @@ private:
   mlir::LogicalResult generate(mlir::func::FuncOp derivative);
   /// Inlines into `function` its calls of generated forward-mode
   /// derivatives (generating them first), so that reverse mode over them
-  /// (a Hessian-vector product) differentiates one function.
+  /// (a Hessian-vector product) differentiates one function, then cleans
+  /// it up.
   mlir::LogicalResult inlineForwardDerivatives(mlir::func::FuncOp function);
   /// `function` with its unstructured control flow (cf branches, early
   /// returns) lifted to scf, or null after an error.
@@ -115,6 +121,7 @@ private:
 
   mlir::ModuleOp module;
   ReverseStrategies strategies;
+  Cleanup cleanup;
   mlir::SymbolTable symbols;
   llvm::MapVector<mlir::Operation *, Job> jobs;
   llvm::DenseMap<mlir::Operation *, mlir::Operation *> reverseRules;

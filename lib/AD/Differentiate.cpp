@@ -5,6 +5,8 @@
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
+#include "mlir/Pass/PassManager.h"
+
 namespace cotangent::ad {
 #define GEN_PASS_DEF_DIFFERENTIATE
 #include "cotangent/AD/Passes.h.inc"
@@ -105,7 +107,11 @@ void DifferentiatePass::runOnOperation() {
   strategies.commutingIterations = commutingIterations;
   strategies.reloadMemory = reloadMemory;
   strategies.recomputeValues = recomputeValues;
-  DerivativeRegistry registry(module, strategies);
+  OpPassManager cleanupPipeline(func::FuncOp::getOperationName());
+  buildForwardDerivativeCleanup(cleanupPipeline);
+  DerivativeRegistry registry(module, strategies, [&](func::FuncOp function) {
+    return runPipeline(cleanupPipeline, function);
+  });
   SmallVector<Operation *> requests;
   module.walk([&](Operation *op) {
     if (isa<ct::GradientOp, ct::PullbackOp, ct::JvpOp>(op))

@@ -99,10 +99,16 @@ bool coversLoad(memref::StoreOp store, memref::LoadOp load) {
          bound(index, Side::Highest).isAtMost(last);
 }
 
+/// How deep isIterationInvariant follows operands: index expressions of
+/// real code are a few ops deep; deeper ones count as varying, which only
+/// forgoes an optimisation, and the bound keeps the search cheap.
+constexpr unsigned kInvariantSearchDepth = 8;
+
 /// Whether `v` takes the same values in every iteration of `loop`: defined
 /// outside it, an induction variable of a nested loop with such bounds, or
 /// pure arithmetic of such values.
-bool isIterationInvariant(Value v, scf::ForOp loop, unsigned depth = 8) {
+bool isIterationInvariant(Value v, scf::ForOp loop,
+                          unsigned depth = kInvariantSearchDepth) {
   if (!loop->isAncestor(v.getParentBlock()->getParentOp()))
     return true;
   if (depth == 0)

@@ -61,11 +61,37 @@ void cotangent::ad::buildAutodiffPipeline(
   }
 }
 
+void cotangent::ad::buildForwardDerivativeCleanup(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createHoistInvariantLoads());
+  pm.addPass(createForwardStores());
+}
+
+void cotangent::ad::buildDerivativesPipeline(
+    OpPassManager &pm, const AutodiffPipelineOptions &options) {
+  pm.addPass(createInternalize());
+  buildAutodiffPipeline(pm, options);
+  pm.addPass(createSymbolDCEPass());
+}
+
 void cotangent::ad::registerAutodiffPipeline() {
   PassPipelineRegistration<AutodiffPipelineOptions>(
       "ct-autodiff",
       "Simplify, differentiate every ct request, and clean up the result",
       [](OpPassManager &pm, const AutodiffPipelineOptions &options) {
         buildAutodiffPipeline(pm, options);
+      });
+  PassPipelineRegistration<>(
+      "ct-forward-derivative-cleanup",
+      "Clean up a function with forward-mode derivatives inlined, before "
+      "reverse mode (func.func)",
+      buildForwardDerivativeCleanup);
+  PassPipelineRegistration<AutodiffPipelineOptions>(
+      "ct-derivatives",
+      "What the C++ plugin runs on the frontend's output: internalize, "
+      "ct-autodiff, drop what no derivative reaches",
+      [](OpPassManager &pm, const AutodiffPipelineOptions &options) {
+        buildDerivativesPipeline(pm, options);
       });
 }

@@ -174,10 +174,17 @@ public:
   /// rebuild), and ops built from those are redirected at the end.
   SmallVector<std::pair<Operation *, Operation *>> retiredBranches;
   void destroyRetiredBranches();
+  /// The longest chain of cheap pure ops (index arithmetic, sizes, loads
+  /// of unchanged memory) the reverse code recomputes instead of taping the
+  /// value at its end. Each op of the chain costs about what one tape entry
+  /// costs (a push, a pop, a slot); longer chains are rare, and the bound
+  /// keeps the recursive search cheap. Only a choice between two correct
+  /// codes depends on it.
+  static constexpr unsigned kRecomputeDepth = 6;
   /// Whether the reverse code has `value` without a new tape entry, possibly
   /// by recomputing a chain of up to `depth` cheap pure ops.
   bool isAvailable(Value value, unsigned depth);
-  bool isRecomputable(Operation *op, unsigned depth = 6);
+  bool isRecomputable(Operation *op, unsigned depth = kRecomputeDepth);
   /// Whether `load` can be repeated in the reverse sweep instead of taping
   /// its value: in a combined pullback, memory that nothing writes after
   /// the load has kept what the load read. In a loop whose iterations are

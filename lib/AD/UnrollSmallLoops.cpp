@@ -24,6 +24,10 @@ using namespace mlir;
 namespace {
 
 /// The most iterations, and ops in all of them, that a loop unrolls into.
+/// Unrolled, a loop needs no tape (its values are straight-line code the
+/// reverse sweep uses directly): worth it for the short fixed loops of
+/// small vectors and matrices (3-D rotations, 4x4 transforms, the 8 trips
+/// of a cube's corners), not for code size beyond a few hundred ops.
 constexpr int64_t kMaxTrips = 8;
 constexpr int64_t kMaxUnrolledOps = 128;
 

@@ -82,18 +82,11 @@ bool DerivativeCompiler::hasWork() {
 
 LogicalResult DerivativeCompiler::differentiate() {
   DiagnosticBridge bridge(&context, ast);
-  // Only entry points and exports are called from outside; the rest is
-  // kept while they reach it.
-  for (auto function : module->getOps<func::FuncOp>())
-    if (!function->hasAttr(frontend::kEntryPointAttr) &&
-        !function->hasAttr(frontend::kExportAttr) && !function.isExternal())
-      function.setPrivate();
   PassManager pm(&context);
   ad::AutodiffPipelineOptions autodiff;
   autodiff.unconnected = options.unconnected;
   autodiff.optimize = options.optimizeDerivatives;
-  ad::buildAutodiffPipeline(pm, autodiff);
-  pm.addPass(createSymbolDCEPass());
+  ad::buildDerivativesPipeline(pm, autodiff);
   if (failed(pm.run(*module)))
     return failure();
   dump(".ad.mlir", [&](llvm::raw_ostream &os) { module->print(os); });

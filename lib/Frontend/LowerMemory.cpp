@@ -216,7 +216,10 @@ FunctionLowering::materializeTemporary(const clang::Expr *expr) {
 /// otherwise.
 template <typename Body>
 static void forEachIndex(OpBuilder &b, Location l, int64_t count, Body body) {
-  if (count <= 16) {
+  // Short enough to write out (a 4x4 matrix): no loop for later passes to
+  // unroll.
+  constexpr int64_t kMaxWrittenOut = 16;
+  if (count <= kMaxWrittenOut) {
     for (int64_t i = 0; i < count; ++i)
       body(arith::ConstantIndexOp::create(b, l, i).getResult());
     return;

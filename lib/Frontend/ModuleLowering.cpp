@@ -1,13 +1,12 @@
 //===- ModuleLowering.cpp - One translation unit's lowering ---------------===//
 
 #include "ModuleLowering.h"
-#include "ChosenPlaces.h"
-#include "CountedLoops.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 #include "cotangent/Frontend/Lowering.h"
+#include "cotangent/Structure/Passes.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -603,7 +602,7 @@ void ModuleLowering::lowerPending() {
 }
 
 void loadFrontendDialects(MLIRContext &context) {
-  // Accessors that return references are inlined (inlineViewCalls).
+  // Accessors that return references are inlined (ct-structure).
   DialectRegistry registry;
   func::registerInlinerExtension(registry);
   context.appendDialectRegistry(registry);
@@ -627,84 +626,6 @@ struct DifferentiableFinder
   SmallVector<const clang::FunctionDecl *> found;
 };
 } // namespace
-
-/// Inlines every call whose results include a memref: C++ functions that
-/// return references or pointers into their arguments (accessors such as
-/// `std::array::operator[]`). The AD engine follows memory through views,
-/// not through calls that return them; inlined, an accessor is a view.
-static LogicalResult inlineViewCalls(ModuleOp module) {
-  SymbolTable symbols(module);
-  InlinerInterface interface(module.getContext());
-  InlinerConfig config;
-  // An inlined body may call further accessors; a recursive one would
-  // never end, hence the bound.
-  for (int round = 0; round < 16; ++round) {
-    SmallVector<func::CallOp> calls;
-    module.walk([&](func::CallOp call) {
-      if (llvm::any_of(call.getResultTypes(), llvm::IsaPred<MemRefType>))
-        calls.push_back(call);
-    });
-    if (calls.empty())
-      return success();
-    for (func::CallOp call : calls) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (!callee || callee.isExternal() ||
-          failed(inlineCall(interface, config.getCloneCallback(), call, callee,
-                            &callee.getBody())))
-        return call.emitError("cannot differentiate through this call: its "
-                              "reference or pointer result needs the "
-                              "callee's body, which is not visible or is "
-                              "recursive");
-      call.erase();
-    }
-  }
-  return module.emitError("accessors returning references nest too deeply");
-}
-
-/// Turns the lowering's output (stack slots, cf branches) into SSA values
-/// and structured control flow: SROA and mem2reg while the control flow is
-/// still a graph (mem2reg does not promote across scf regions), then
-/// CFG-to-SCF, then while loops with a counter become scf.for.
-static LogicalResult structure(ModuleOp module) {
-  MLIRContext *context = module.getContext();
-  auto promote = [&] {
-    PassManager pm(context);
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createSROA());
-    pm.addPass(createMem2Reg());
-    pm.addPass(createCanonicalizerPass());
-    return pm.run(module);
-  };
-  if (failed(promote()) || failed(inlineViewCalls(module)) ||
-      failed(promote()))
-    return failure();
-  IRRewriter rewriter(context);
-  for (auto function : module.getOps<func::FuncOp>()) {
-    if (function.isExternal())
-      continue;
-    (void)eraseUnreachableBlocks(rewriter, function.getBody());
-    if (function.getBody().hasOneBlock())
-      continue;
-    ControlFlowToSCFTransformation transformation;
-    DominanceInfo dominance;
-    if (failed(transformCFGToSCF(function.getBody(), transformation,
-                                 dominance)))
-      return function.emitError("internal error: cannot structure the "
-                                "control flow of this function");
-  }
-  PassManager simplify(context);
-  simplify.addPass(createCanonicalizerPass());
-  simplify.addPass(createCSEPass());
-  if (failed(simplify.run(module)))
-    return failure();
-  RewritePatternSet patterns(context);
-  populateCountedLoopPatterns(patterns);
-  populateClosedFormCounterPatterns(patterns);
-  populateChosenPlacePatterns(patterns);
-  if (failed(applyPatternsGreedily(module, std::move(patterns))))
-    return failure();
-  return simplify.run(module);
-}
 
 LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
   ModuleLowering lowering(ast, module);
@@ -735,7 +656,9 @@ LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
   // What the lowering emitted must verify before any pass touches it.
   if (failed(verify(module)))
     return failure();
-  return structure(module);
+  PassManager pm(module.getContext());
+  pm.addPass(structure::createStructure());
+  return pm.run(module);
 }
 
 } // namespace cotangent::frontend

@@ -9,6 +9,7 @@
 #include "cotangent/AD/Passes.h"
 #include "cotangent/AD/DerivativeOpInterfaces.h"
 #include "cotangent/Driver/DebugOptions.h"
+#include "cotangent/Structure/Passes.h"
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
@@ -46,6 +47,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   cotangent::ad::registerCotangentADPasses();
   cotangent::ad::registerAutodiffPipeline();
+  cotangent::structure::registerCotangentStructurePasses();
   cotangent::codegen::registerLowerToLLVMPipeline();
   cotangent::codegen::registerTapeAliasScopesPass();
   cotangent::codegen::registerExpandSpecialFunctionsPass();

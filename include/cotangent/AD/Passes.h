@@ -45,8 +45,18 @@ struct AutodiffPipelineOptions
 void buildAutodiffPipeline(mlir::OpPassManager &pm,
                            const AutodiffPipelineOptions &options);
 void buildAutodiffPipeline(mlir::OpPassManager &pm);
-/// Registers that pipeline as `ct-autodiff`.
+/// Registers that pipeline as `ct-autodiff`, and `ct-derivatives`:
+/// ct-internalize, ct-autodiff, symbol-dce, what the C++ plugin runs on the
+/// frontend's output (`cotangent-cc --emit=mlir`).
 void registerAutodiffPipeline();
+/// What ct-differentiate runs on a function into which it inlined the
+/// forward-mode derivatives it calls (a Hessian-vector product) before
+/// differentiating it in reverse mode: canonicalize, loop-invariant code
+/// motion, ct-hoist-invariant-loads, ct-forward-stores. Registered as
+/// `ct-forward-derivative-cleanup` (on func.func).
+void buildForwardDerivativeCleanup(mlir::OpPassManager &pm);
+void buildDerivativesPipeline(mlir::OpPassManager &pm,
+                              const AutodiffPipelineOptions &options);
 
 } // namespace cotangent::ad
 

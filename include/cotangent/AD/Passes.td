@@ -57,6 +57,18 @@ def Differentiate : Pass<"ct-differentiate", "::mlir::ModuleOp"> {
   ];
 }
 
+def Internalize : Pass<"ct-internalize", "::mlir::ModuleOp"> {
+  let summary = "Make private every function nothing outside the object calls";
+  let description = [{
+    Only the entry points the C++ frontend generated for the derivative
+    calls of the translation unit (`ct.entry_point`) and the derivatives it
+    exports to other translation units (`ct.export`) are called from
+    outside; every other function with a body becomes private, so that
+    `symbol-dce` drops what no derivative reaches once the requests are
+    lowered.
+  }];
+}
+
 def KeepRuleCalls : Pass<"ct-keep-rule-calls", "::mlir::ModuleOp"> {
   let summary = "Keep calls of functions with custom rules from being inlined";
   let description = [{
@@ -69,7 +81,7 @@ def KeepRuleCalls : Pass<"ct-keep-rule-calls", "::mlir::ModuleOp"> {
   }];
 }
 
-def HoistInvariantLoads : Pass<"ct-hoist-invariant-loads", "::mlir::ModuleOp"> {
+def HoistInvariantLoads : Pass<"ct-hoist-invariant-loads"> {
   let summary = "Hoist loop-invariant loads out of scf.for loops";
   let description = [{
     Moves a `memref.load` at the top level of an `scf.for` body whose
@@ -84,7 +96,7 @@ def HoistInvariantLoads : Pass<"ct-hoist-invariant-loads", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
-def ForwardStores : Pass<"ct-forward-stores", "::mlir::ModuleOp"> {
+def ForwardStores : Pass<"ct-forward-stores"> {
   let summary = "Replace loads of just-stored or just-loaded elements by the value";
   let description = [{
     Within a block, a `memref.load` of the same memref at the same index

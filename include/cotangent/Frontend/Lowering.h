@@ -3,6 +3,8 @@
 #ifndef COTANGENT_FRONTEND_LOWERING_H
 #define COTANGENT_FRONTEND_LOWERING_H
 
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -12,11 +14,11 @@ class ASTContext;
 
 namespace cotangent::frontend {
 
-/// Marks the functions C++ calls by name: the entry points
-/// (`ct::detail::entry<...>::call`, defined in every translation unit that
-/// uses them) and the derivatives exported to other translation units.
-inline constexpr llvm::StringLiteral kEntryPointAttr = "ct.entry_point";
-inline constexpr llvm::StringLiteral kExportAttr = "ct.export";
+/// The entry points (`ct::detail::entry<...>::call`, defined in every
+/// translation unit that uses them) and the derivatives exported to other
+/// translation units.
+using ct::kEntryPointAttr;
+using ct::kExportAttr;
 
 /// Loads the dialects the lowering emits into `context`.
 void loadFrontendDialects(mlir::MLIRContext &context);

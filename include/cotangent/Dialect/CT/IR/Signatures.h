@@ -18,6 +18,11 @@ namespace cotangent::ct {
 /// The argument attribute saying that no other memory the function can
 /// reach overlaps the argument's (C's `restrict`, as the frontend marks it).
 inline constexpr llvm::StringLiteral kNoAliasAttr = "ct.noalias";
+/// Marks the functions C++ calls by name: the entry points the frontend
+/// generates for the derivative calls of a translation unit, and the
+/// derivatives it exports to other translation units.
+inline constexpr llvm::StringLiteral kEntryPointAttr = "ct.entry_point";
+inline constexpr llvm::StringLiteral kExportAttr = "ct.export";
 
 /// A floating-point scalar: carries its derivative by value.
 bool isDifferentiableScalar(mlir::Type type);

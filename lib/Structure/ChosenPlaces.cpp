@@ -22,7 +22,7 @@
 
 using namespace mlir;
 
-namespace cotangent::frontend {
+namespace cotangent::structure {
 namespace {
 
 struct LoadOfChosenPlace : OpRewritePattern<memref::LoadOp> {
@@ -70,4 +70,4 @@ void populateChosenPlacePatterns(RewritePatternSet &patterns) {
   patterns.add<LoadOfChosenPlace>(patterns.getContext());
 }
 
-} // namespace cotangent::frontend
+} // namespace cotangent::structure

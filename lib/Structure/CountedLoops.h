@@ -1,13 +1,13 @@
 //===- CountedLoops.h - scf.while loops with a counter become scf.for -*- C++ -*-===//
 
-#ifndef COTANGENT_LIB_FRONTEND_COUNTEDLOOPS_H
-#define COTANGENT_LIB_FRONTEND_COUNTEDLOOPS_H
+#ifndef COTANGENT_LIB_STRUCTURE_COUNTEDLOOPS_H
+#define COTANGENT_LIB_STRUCTURE_COUNTEDLOOPS_H
 
 namespace mlir {
 class RewritePatternSet;
 } // namespace mlir
 
-namespace cotangent::frontend {
+namespace cotangent::structure {
 
 /// Rewrites `while (i < ub) { ...; i += step; }` into scf.for, keeping the
 /// counter's value after the loop exact.
@@ -18,6 +18,6 @@ void populateCountedLoopPatterns(mlir::RewritePatternSet &patterns);
 /// (ClosedFormCounters.cpp).
 void populateClosedFormCounterPatterns(mlir::RewritePatternSet &patterns);
 
-} // namespace cotangent::frontend
+} // namespace cotangent::structure
 
-#endif // COTANGENT_LIB_FRONTEND_COUNTEDLOOPS_H
+#endif // COTANGENT_LIB_STRUCTURE_COUNTEDLOOPS_H

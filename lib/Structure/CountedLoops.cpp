@@ -40,7 +40,7 @@
 
 using namespace mlir;
 
-namespace cotangent::frontend {
+namespace cotangent::structure {
 namespace {
 
 /// The parts of a counted scf.while.
@@ -207,4 +207,4 @@ void populateCountedLoopPatterns(RewritePatternSet &patterns) {
   patterns.add<UpliftCountedLoop>(patterns.getContext());
 }
 
-} // namespace cotangent::frontend
+} // namespace cotangent::structure

@@ -1,18 +1,18 @@
 //===- ChosenPlaces.h - Reads of a chosen place choose values ----*- C++ -*-===//
 
-#ifndef COTANGENT_LIB_FRONTEND_CHOSENPLACES_H
-#define COTANGENT_LIB_FRONTEND_CHOSENPLACES_H
+#ifndef COTANGENT_LIB_STRUCTURE_CHOSENPLACES_H
+#define COTANGENT_LIB_STRUCTURE_CHOSENPLACES_H
 
 namespace mlir {
 class RewritePatternSet;
 } // namespace mlir
 
-namespace cotangent::frontend {
+namespace cotangent::structure {
 
 /// Rewrites `load (select c, A, B)[k]`, k constant, into
 /// `select c, A[k], B[k]`.
 void populateChosenPlacePatterns(mlir::RewritePatternSet &patterns);
 
-} // namespace cotangent::frontend
+} // namespace cotangent::structure
 
-#endif // COTANGENT_LIB_FRONTEND_CHOSENPLACES_H
+#endif // COTANGENT_LIB_STRUCTURE_CHOSENPLACES_H

@@ -25,7 +25,7 @@
 
 using namespace mlir;
 
-namespace cotangent::frontend {
+namespace cotangent::structure {
 namespace {
 
 /// The loop-invariant amount iteration argument `i` of `loop` advances by
@@ -97,4 +97,4 @@ void populateClosedFormCounterPatterns(RewritePatternSet &patterns) {
   patterns.add<ClosedFormCounter>(patterns.getContext());
 }
 
-} // namespace cotangent::frontend
+} // namespace cotangent::structure
