@@ -48,7 +48,7 @@ reverseIterationInPlace(OpBuilder &b, scf::ForOp op,
   if (failed(e.reverseBlock(b, *op.getBody())))
     return failure();
   // What reached the sum's block argument is the same adjoint again, which
-  // the initial value received once; the e.slot is cleared for the next
+  // the initial value received once; the slot is cleared for the next
   // iteration.
   for (BlockArgument arg : op.getRegionIterArgs())
     if (e.activity.isActive(arg))
@@ -127,7 +127,7 @@ static LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op,
                                         ReverseEmitter &e) {
   // The iteration's ops are cloned like the forward sweep's, with the
   // values from outside the loop as the reverse code sees them; nested
-  // e.levels then push to (and pop from) the tape within this iteration.
+  // levels then push to (and pop from) the tape within this iteration.
   op.getBody()->walk([&](Operation *inner) {
     for (Value operand : inner->getOperands())
       if (!op->isAncestor(operand.getParentBlock()->getParentOp()))
@@ -158,6 +158,50 @@ static void reserveTape(scf::ForOp op, ReverseEmitter &e) {
   ct::TapeReserveOp::create(b, loc, e.forwardTape, slots);
 }
 
+/// The primal iteration that reverse iteration `k` undoes, in the set-up
+/// code of the reverse body so that recomputed values can use it:
+/// lb + (count - 1 - k) * step lies in [lb, ub). Like the trip count, it
+/// assumes that ub - lb fits the type, so no step overflows, which `nsw`
+/// tells LLVM (it then widens the counter and folds the index casts, as for
+/// the forward loop).
+static Value buildReversedIv(OpBuilder setup, Location loc, Value lb,
+                             Value step, Value count, Value k) {
+  auto nsw = arith::IntegerOverflowFlags::nsw;
+  Value one = arith::ConstantOp::create(
+      setup, loc, lb.getType(), setup.getIntegerAttr(lb.getType(), 1));
+  Value last = arith::SubIOp::create(setup, loc, count, one, nsw);
+  Value offset = arith::MulIOp::create(
+      setup, loc, arith::SubIOp::create(setup, loc, last, k, nsw), step, nsw);
+  return arith::AddIOp::create(setup, loc, lb, offset, nsw);
+}
+
+/// Iterations that touch no element another one writes have reverses that
+/// commute (they only add into shared adjoints, and adjoint sums may be
+/// reassociated): they run in the primal's order, which LLVM vectorises
+/// without reversing vectors. The tape is a stack, though: a loop that only
+/// pops is turned around by ct-tape-blocks once its pops are reads by
+/// position (getOnlyTapeOps is that pass's own test).
+static void runInPrimalOrder(scf::ForOp loop, Value reversedIv, Value lb,
+                             Value step) {
+  bool tape = loop.getBody()
+                  ->walk([](Operation *inner) {
+                    return usesTape(inner) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+                  })
+                  .wasInterrupted();
+  if (!tape) {
+    OpBuilder at(reversedIv.getDefiningOp());
+    Location loc = loop.getLoc();
+    auto nsw = arith::IntegerOverflowFlags::nsw;
+    reversedIv.replaceAllUsesWith(arith::AddIOp::create(
+        at, loc, lb,
+        arith::MulIOp::create(at, loc, loop.getInductionVar(), step, nsw),
+        nsw));
+  } else if (getOnlyTapeOps<ct::TapePopOp>(loop)) {
+    loop->setAttr(kCommutingIterations, UnitAttr::get(loop.getContext()));
+  }
+}
+
 static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
                                 ReverseEmitter &e) {
   Location loc = op.getLoc();
@@ -183,19 +227,9 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
   Level &level = e.openLevel(*op.getBody(), e.levels[op.getBody()].forward, body,
                            /*direct=*/recompute);
   level.rerun = recompute;
-  // The primal iteration this reverse iteration undoes, computed in the
-  // set-up code so that recomputed values can use it. lb + (count - 1 - k) *
-  // step lies in [lb, ub); like the trip count, it assumes that ub - lb fits
-  // the type, so no step overflows, which `nsw` tells LLVM (it then widens
-  // the counter and folds the index casts, as for the forward loop).
-  OpBuilder setup(level.anchor);
   Value k = loop.getInductionVar();
-  auto nsw = arith::IntegerOverflowFlags::nsw;
-  Value last =
-      arith::SubIOp::create(setup, loc, count, constant(setup, 1), nsw);
-  Value offset = arith::MulIOp::create(
-      setup, loc, arith::SubIOp::create(setup, loc, last, k, nsw), step, nsw);
-  Value reversedIv = arith::AddIOp::create(setup, loc, lb, offset, nsw);
+  Value reversedIv =
+      buildReversedIv(OpBuilder(level.anchor), loc, lb, step, count, k);
   level.values[op.getInductionVar()] = reversedIv;
   inner.setInsertionPointAfter(level.anchor);
   IRMapping forwardSweepValues;
@@ -209,9 +243,9 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
       recomputed.push_back(at);
   }
 
-  // The adjoint of the carried value flows from the result e.slot (which
+  // The adjoint of the carried value flows from the result slot (which
   // holds the adjoint of what this iteration yielded) to the yielded value,
-  // and back from the iteration's block argument to the result e.slot.
+  // and back from the iteration's block argument to the result slot.
   auto yielded = op.getYieldedValues();
   for (auto [arg, result] : carried) {
     unsigned i = cast<BlockArgument>(arg).getArgNumber() - 1;
@@ -222,12 +256,6 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
   for (auto [arg, result] : carried)
     memref::StoreOp::create(inner, loc, e.readAndZero(inner, loc, arg),
                             e.slot(result));
-  // Iterations that touch no element another one writes have reverses that
-  // commute (they only add into shared adjoints, and adjoint sums may be
-  // reassociated): they run in the primal's order, which LLVM vectorises
-  // without reversing vectors. The tape is a stack, though: a loop that only
-  // pops is turned around by ct-tape-blocks once its pops are reads by
-  // position (getOnlyTapeOps is that pass's own test).
   bool commuting = !recompute && carried.empty() &&
                    e.registry.getStrategies().commutingIterations &&
                    hasIndependentIterations(op);
@@ -238,19 +266,8 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
                                           "(iterations commute)"
                                         : "")
                           << "\n");
-  if (commuting) {
-    if (!body->walk([](Operation *inner) {
-               return usesTape(inner) ? WalkResult::interrupt()
-                                      : WalkResult::advance();
-             })
-             .wasInterrupted()) {
-      OpBuilder at(reversedIv.getDefiningOp());
-      reversedIv.replaceAllUsesWith(arith::AddIOp::create(
-          at, loc, lb, arith::MulIOp::create(at, loc, k, step, nsw), nsw));
-    } else if (getOnlyTapeOps<ct::TapePopOp>(loop)) {
-      loop->setAttr(kCommutingIterations, b.getUnitAttr());
-    }
-  }
+  if (commuting)
+    runInPrimalOrder(loop, reversedIv, lb, step);
   b.setInsertionPointAfter(loop);
   if (recompute) {
     e.forwardValues = std::move(forwardSweepValues);
