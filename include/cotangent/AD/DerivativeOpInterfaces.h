@@ -25,6 +25,15 @@ namespace reverse {
 class ReverseEmitter;
 } // namespace reverse
 
+/// The defaults of ReverseModeOpInterface (lib/AD/Rules/ScalarModes.cpp):
+/// an active result or an op in a region that needs reverse; a clone of the
+/// op in the forward sweep.
+bool needsReverseByDefault(mlir::Operation *op,
+                           reverse::ReverseEmitter &emitter);
+mlir::LogicalResult emitClonedForward(mlir::Operation *op,
+                                      mlir::OpBuilder &builder,
+                                      reverse::ReverseEmitter &emitter);
+
 /// `to` depends differentiably on `from`.
 struct DerivativeFlow {
   mlir::Value from, to;

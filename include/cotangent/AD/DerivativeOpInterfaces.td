@@ -55,16 +55,21 @@ def ReverseModeOpInterface : OpInterface<"ReverseModeOpInterface"> {
   let methods = [
     InterfaceMethod<[{
         Whether the reverse sweep must do something for this op: an active
-        result, or memory with a shadow that it writes or creates.
+        result, or memory with a shadow that it writes or creates. By
+        default: an active result, or an op in its regions that needs
+        reverse.
       }],
       "bool", "needsReverse",
-      (ins "::cotangent::ad::reverse::ReverseEmitter &":$emitter)>,
+      (ins "::cotangent::ad::reverse::ReverseEmitter &":$emitter), [{}],
+      [{ return ::cotangent::ad::needsReverseByDefault($_op, emitter); }]>,
     InterfaceMethod<[{
-        Emits what the forward sweep runs for this op at `builder`.
+        Emits what the forward sweep runs for this op at `builder`. By
+        default: a clone of the op.
       }],
       "::llvm::LogicalResult", "emitForwardSweep",
       (ins "::mlir::OpBuilder &":$builder,
-           "::cotangent::ad::reverse::ReverseEmitter &":$emitter)>,
+           "::cotangent::ad::reverse::ReverseEmitter &":$emitter), [{}],
+      [{ return ::cotangent::ad::emitClonedForward($_op, builder, emitter); }]>,
     InterfaceMethod<[{
         Emits the op's reverse at `builder` (only called when needsReverse).
       }],

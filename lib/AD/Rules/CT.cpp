@@ -52,10 +52,6 @@ struct PassThroughReverse
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
     return emitter.activity.isActive(op->getResult(0));
   }
-  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
-                                 ReverseEmitter &emitter) const {
-    return emitClonedForward(op, b, emitter);
-  }
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
     auto pass = cast<ct::PassThroughOp>(op);
@@ -148,10 +144,6 @@ struct TapeReverseModel
     : public ReverseModeOpInterface::ExternalModel<TapeReverseModel<Op>, Op> {
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
     return emitter.activity.hasShadow(op->getOperand(0));
-  }
-  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
-                                 ReverseEmitter &emitter) const {
-    return emitClonedForward(op, b, emitter);
   }
   LogicalResult emitReverse(Operation *op, OpBuilder &,
                             ReverseEmitter &emitter) const {

@@ -58,10 +58,6 @@ struct LoadReverse
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
     return emitter.activity.isActive(op->getResult(0));
   }
-  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
-                                 ReverseEmitter &emitter) const {
-    return emitClonedForward(op, b, emitter);
-  }
   /// The element's shadow receives the result's adjoint.
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
@@ -110,10 +106,6 @@ struct StoreReverse
                                                    memref::StoreOp> {
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
     return emitter.activity.hasShadow(cast<memref::StoreOp>(op).getMemRef());
-  }
-  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
-                                 ReverseEmitter &emitter) const {
-    return emitClonedForward(op, b, emitter);
   }
   /// The stored value takes the element's adjoint, which the store
   /// overwrote: the element's shadow restarts from zero.

@@ -462,9 +462,6 @@ namespace {
 
 struct ForReverse
     : public ReverseModeOpInterface::ExternalModel<ForReverse, scf::ForOp> {
-  bool needsReverse(Operation *op, ReverseEmitter &e) const {
-    return e.needsReverseByDefault(op);
-  }
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &e) const {
     return forwardFor(b, cast<scf::ForOp>(op), e);
@@ -478,9 +475,6 @@ struct ForReverse
 template <typename Op>
 struct BranchReverse
     : public ReverseModeOpInterface::ExternalModel<BranchReverse<Op>, Op> {
-  bool needsReverse(Operation *op, ReverseEmitter &e) const {
-    return e.needsReverseByDefault(op);
-  }
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &e) const {
     return forwardBranch(b, *op, e);
@@ -494,9 +488,6 @@ struct BranchReverse
 struct WhileReverse
     : public ReverseModeOpInterface::ExternalModel<WhileReverse,
                                                    scf::WhileOp> {
-  bool needsReverse(Operation *op, ReverseEmitter &e) const {
-    return e.needsReverseByDefault(op);
-  }
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &e) const {
     return forwardWhile(b, cast<scf::WhileOp>(op), e);

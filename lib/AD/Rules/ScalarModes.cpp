@@ -45,6 +45,10 @@ LogicalResult ad::emitClonedForward(Operation *op, OpBuilder &b,
   return success();
 }
 
+bool ad::needsReverseByDefault(Operation *op, ReverseEmitter &emitter) {
+  return emitter.needsReverseByDefault(op);
+}
+
 /// Erases the ops that computed `value` and nothing else (stand-ins stay).
 static void eraseUnused(Value value) {
   // A set: an op listed twice would be erased the first time.

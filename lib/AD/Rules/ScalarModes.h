@@ -23,11 +23,6 @@ bool scalarNeedsReverse(mlir::Operation *op,
 mlir::LogicalResult emitScalarReverse(mlir::Operation *op,
                                       mlir::OpBuilder &builder,
                                       reverse::ReverseEmitter &emitter);
-/// The forward sweep of an op whose reverse needs nothing of the forward
-/// sweep but its values: a clone.
-mlir::LogicalResult emitClonedForward(mlir::Operation *op,
-                                      mlir::OpBuilder &builder,
-                                      reverse::ReverseEmitter &emitter);
 
 template <typename Op>
 struct ScalarForwardModel
@@ -46,10 +41,6 @@ struct ScalarReverseModel
   bool needsReverse(mlir::Operation *op,
                     reverse::ReverseEmitter &emitter) const {
     return scalarNeedsReverse(op, emitter);
-  }
-  mlir::LogicalResult emitForwardSweep(mlir::Operation *op, mlir::OpBuilder &b,
-                                       reverse::ReverseEmitter &emitter) const {
-    return emitClonedForward(op, b, emitter);
   }
   mlir::LogicalResult emitReverse(mlir::Operation *op, mlir::OpBuilder &b,
                                   reverse::ReverseEmitter &emitter) const {
