@@ -2,16 +2,18 @@
 """Random-program testing of the whole pipeline.
 
 For each seed: generate a program (generate.py, harness.py), check that it is
-valid C++ without the plugin, build it with the plugin at -O0 and -O2, run
-both, and classify the outcome:
+valid C++ without the plugin, build it with the plugin at -O0 and -O2, and
+at -O2 with the plain derivative strategy (ad-optimizations=off: every
+loop taped, no eager loops or calls, no recomputation), run all three, and
+classify the outcome:
 
-  ok          built, every oracle passed, -O0 and -O2 agree
+  ok          built, every oracle passed, the three builds agree
   crash       the compiler died (signal, LLVM's crash banner, an internal
               error)
   rejected    the plugin refused it (the generator uses only what the
               README lists as supported, so every refusal is a failure)
   wrong       an oracle failed
-  mismatch    -O0 and -O2 computed different numbers
+  mismatch    the builds computed different numbers
   runtime     the program crashed or hung
   timeout     a compile took longer than its limit (a slow or overloaded
               machine, or a compile-time bug: not reduced)
@@ -83,16 +85,22 @@ def values(output):
     return found
 
 
-def compare(o0, o2):
-    """Names of numbers that differ between the -O0 and -O2 runs."""
-    a, b = values(o0), values(o2)
+# The builds of each program: name, flags. The plain strategy is the oracle
+# the optimised ones must agree with (to rounding).
+BUILDS = (("-O0", ["-O0"]), ("-O2", ["-O2"]),
+          ("-O2 plain", ["-O2", "-fplugin-arg-cotangent-ad-optimizations=off"]))
+
+
+def compare(reference, other, names):
+    """Names of numbers that differ between two runs."""
+    a, b = values(reference), values(other)
     differ = []
     for name in sorted(set(a) & set(b)):
         x, y = a[name], b[name]
         if x != x and y != y:
             continue
         if abs(x - y) > 1e-9 * max(1.0, abs(x), abs(y)):
-            differ.append(f"{name}: -O0 {x!r} -O2 {y!r}")
+            differ.append(f"{name}: {names[0]} {x!r} {names[1]} {y!r}")
     return differ
 
 
@@ -106,9 +114,9 @@ def classify(tools, source, workdir):
     if code != 0:
         return "invalid", out
     outputs = {}
-    for level in ("-O0", "-O2"):
-        exe = os.path.join(workdir, "program" + level)
-        code, out = run([tools.clang, *tools.flags, level,
+    for level, flags in BUILDS:
+        exe = os.path.join(workdir, "program" + level.replace(" ", "-"))
+        code, out = run([tools.clang, *tools.flags, *flags,
                          "-fplugin=" + tools.plugin, "-w", path, "-o", exe], 120)
         if code is None:
             return "timeout", f"{level}: compile timed out\n" + out
@@ -125,7 +133,8 @@ def classify(tools, source, workdir):
             return "wrong", f"{level}:\n" + "\n".join(
                 l for l in out.splitlines() if "FAIL" in l or "oracles" in l)
         outputs[level] = out
-    differ = compare(outputs["-O0"], outputs["-O2"])
+    differ = [d for level, _ in BUILDS[1:]
+              for d in compare(outputs["-O0"], outputs[level], ("-O0", level))]
     if differ:
         return "mismatch", "\n".join(differ)
     return "ok", ""
