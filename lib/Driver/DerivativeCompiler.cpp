@@ -7,6 +7,7 @@
 #include "cotangent/AD/DerivativeOpInterfaces.h"
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/Frontend/Lowering.h"
+#include "cotangent/Structure/Passes.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -28,6 +29,9 @@ namespace cotangent {
 DerivativeCompiler::DerivativeCompiler(clang::ASTContext &ast,
                                        CompileOptions options)
     : ast(ast), options(std::move(options)) {
+  timing.setEnabled(this->options.timeReport);
+  timing.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+  rootTiming = timing.getRootScope();
   DialectRegistry registry;
   codegen::registerCodeGenInterfaces(registry);
   ad::registerDerivativeRules(registry);
@@ -66,7 +70,16 @@ void DerivativeCompiler::dump(StringRef suffix,
 
 LogicalResult DerivativeCompiler::lower() {
   DiagnosticBridge bridge(&context, ast);
-  if (failed(frontend::lowerTranslationUnit(ast, *module)))
+  {
+    TimingScope frontendTiming = rootTiming.nest("C++ to MLIR (frontend)");
+    if (failed(frontend::lowerTranslationUnit(ast, *module)))
+      return failure();
+  }
+  PassManager pm(&context);
+  pm.addPass(structure::createStructure());
+  TimingScope structureTiming = rootTiming.nest("structuring");
+  pm.enableTiming(structureTiming);
+  if (failed(pm.run(*module)))
     return failure();
   dump(".mlir", [&](llvm::raw_ostream &os) { module->print(os); });
   return success();
@@ -87,6 +100,8 @@ LogicalResult DerivativeCompiler::differentiate() {
   autodiff.unconnected = options.unconnected;
   autodiff.optimize = options.optimizeDerivatives;
   ad::buildDerivativesPipeline(pm, autodiff);
+  TimingScope derivativesTiming = rootTiming.nest("differentiation");
+  pm.enableTiming(derivativesTiming);
   if (failed(pm.run(*module)))
     return failure();
   dump(".ad.mlir", [&](llvm::raw_ostream &os) { module->print(os); });
@@ -105,8 +120,12 @@ DerivativeCompiler::translate(llvm::LLVMContext &llvmContext) {
   }
   PassManager pm(&context);
   codegen::buildLowerToLLVMPipeline(pm);
+  TimingScope loweringTiming = rootTiming.nest("lowering to LLVM");
+  pm.enableTiming(loweringTiming);
   if (failed(pm.run(*module)))
     return nullptr;
+  loweringTiming.stop();
+  TimingScope translationTiming = rootTiming.nest("translation to LLVM IR");
   const clang::TargetInfo &target = ast.getTargetInfo();
   std::unique_ptr<llvm::Module> result = codegen::translateToLLVMIR(
       *module, llvmContext, target.getTriple().str(),

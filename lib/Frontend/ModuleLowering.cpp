@@ -6,7 +6,6 @@
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 #include "cotangent/Frontend/Lowering.h"
-#include "cotangent/Structure/Passes.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -656,9 +655,7 @@ LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
   // What the lowering emitted must verify before any pass touches it.
   if (failed(verify(module)))
     return failure();
-  PassManager pm(module.getContext());
-  pm.addPass(structure::createStructure());
-  return pm.run(module);
+  return success();
 }
 
 } // namespace cotangent::frontend

@@ -73,6 +73,10 @@ static llvm::cl::opt<bool> adOptimizations(
     "ad-optimizations",
     llvm::cl::desc("Optimise derivatives (off: the plain strategy)"),
     llvm::cl::init(true), llvm::cl::cat(category));
+static llvm::cl::opt<bool> timeReport(
+    "time-report",
+    llvm::cl::desc("Print the time of each phase and MLIR pass"),
+    llvm::cl::init(false), llvm::cl::cat(category));
 static llvm::cl::opt<unsigned>
     optLevel("O", llvm::cl::desc("LLVM optimisation level for asm and obj"),
              llvm::cl::init(2), llvm::cl::Prefix, llvm::cl::cat(category));
@@ -89,6 +93,7 @@ public:
     cotangent::CompileOptions options;
     options.unconnected = unconnected;
     options.optimizeDerivatives = adOptimizations;
+    options.timeReport = timeReport;
     // The object stands alone: its entry points must survive to the link.
     options.entryLinkage = llvm::GlobalValue::WeakODRLinkage;
     cotangent::DerivativeCompiler compiler(ast, options);

@@ -15,7 +15,8 @@
 //
 // Arguments: -fplugin-arg-cotangent-dump-dir=DIR writes every stage;
 // -fplugin-arg-cotangent-unconnected=zero|warn|error;
-// -fplugin-arg-cotangent-ad-optimizations=on|off.
+// -fplugin-arg-cotangent-ad-optimizations=on|off;
+// -fplugin-arg-cotangent-time-report prints the time of each phase and pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,6 +136,8 @@ protected:
       } else if (key == "unconnected" &&
                  (value == "zero" || value == "warn" || value == "error")) {
         options.unconnected = value.str();
+      } else if (key == "time-report" && value.empty()) {
+        options.timeReport = true;
       } else if (key == "ad-optimizations" &&
                  (value == "on" || value == "off")) {
         options.optimizeDerivatives = value == "on";
@@ -142,8 +145,8 @@ protected:
         diags.Report(diags.getCustomDiagID(
             DiagnosticsEngine::Error,
             "cotangent: unknown plugin argument '%0'; expected "
-            "dump-dir=DIR, unconnected=zero|warn|error or "
-            "ad-optimizations=on|off"))
+            "dump-dir=DIR, unconnected=zero|warn|error, "
+            "ad-optimizations=on|off or time-report"))
             << arg;
         return false;
       }

@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/IR/GlobalValue.h"
 
 #include <memory>
@@ -41,6 +42,9 @@ struct CompileOptions {
   /// Whether derivatives take the optimisations that only save tape or
   /// time (off: the plain strategy, which the optimised ones must match).
   bool optimizeDerivatives = true;
+  /// Print, at the end, how long each phase and each MLIR pass took (like
+  /// clang's -ftime-report).
+  bool timeReport = false;
   /// The linkage of the entry points: linkonce_odr inside a translation
   /// unit (every unit that calls one defines it), weak_odr in an object
   /// file of its own.
@@ -73,6 +77,9 @@ private:
   CrashReportScope crashReport;
   clang::ASTContext &ast;
   CompileOptions options;
+  /// Prints its report when destroyed, after the phases' scopes ended.
+  mlir::DefaultTimingManager timing;
+  mlir::TimingScope rootTiming;
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };

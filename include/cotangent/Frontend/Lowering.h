@@ -29,7 +29,9 @@ void loadFrontendDialects(mlir::MLIRContext &context);
 /// derivative entry points the unit calls (with their ct requests), its
 /// custom rules, and the derivatives it exports to other units. Constructs
 /// outside the supported subset are reported as Clang errors at their source
-/// range; the result is then failure.
+/// range; the result is then failure. The result is what Clang's own code
+/// generation would make (locals in stack slots, cf branches): the
+/// ct-structure pass turns it into what the AD engine takes.
 mlir::LogicalResult lowerTranslationUnit(clang::ASTContext &ast,
                                          mlir::ModuleOp module);
 
