@@ -39,7 +39,7 @@ bool isComputedBefore(mlir::Value value, mlir::Operation *op);
 
 /// The ops after `loop` through which its active results reach the return,
 /// or values whose adjoint will be known (`isKnown`; the running sums of
-/// an enclosing loop reversed in place): each is linear in the values it
+/// an enclosing eager loop): each is linear in the values it
 /// takes from the loop (or from other ops of the set), with factors known
 /// before the loop, or the yield of a branch around the loop, passing the
 /// value to the branch's result; each of their values is used only by such

@@ -72,7 +72,7 @@ bool LoopStrategies::canRecomputeIterations(scf::ForOp loop) {
 bool LoopStrategies::canReverseEagerly(
     scf::ForOp loop, llvm::function_ref<bool(Value)> isKnown,
     llvm::function_ref<bool(Operation &)> needsReverse) {
-  // Reversed in place, an iteration is undone before later iterations and
+  // In an eager loop, an iteration is undone before later iterations and
   // the code after the loop have run, let alone been undone. So their
   // reverse must not be needed first: the adjoints of the results must be
   // known before the loop (linear uses, sums carried); each iteration must
@@ -112,7 +112,7 @@ bool LoopStrategies::canReverseEagerly(
         return reject(loop, strategy, "later code reads memory it writes");
     }
   // Inside a branch, the memory it uses must come from the top block or the
-  // body of a loop reversed in place around it, whose shadows the forward
+  // body of an eager loop around it, whose shadows the forward
   // sweep has.
   Block *top = &function.getBody().front();
   WalkResult fromBranch = loop.getBody()->walk([&](Operation *op) {
@@ -139,8 +139,8 @@ bool LoopStrategies::canReverseEagerly(
 void LoopStrategies::selectEagerLoops(
     llvm::function_ref<bool(Operation &)> needsReverse) {
   // Loops of the top block, or of branches in it (a function with an early
-  // return has its body in one), and loops in the body of a loop reversed
-  // in place whose results reach its running sums linearly: their adjoint
+  // return has its body in one), and loops in the body of an eager loop
+  // whose results reach its running sums linearly: their adjoint
   // is that sum's, known before each iteration (pair sums).
   DenseSet<Value> eagerSums;
   auto isEagerSum = [&](Value value) { return eagerSums.contains(value); };
@@ -167,7 +167,7 @@ void LoopStrategies::selectEagerLoops(
 void LoopStrategies::selectRecomputedLoops() {
   // Innermost first: a loop around a recomputed one is not recomputed too,
   // which would repeat the inner iterations once more.
-  // Iterations reversed in place tape only within themselves: rerunning
+  // Iterations of eager loops tape only within themselves: rerunning
   // their nested loops would only cost time.
   function.walk([&](scf::ForOp loop) {
     if (llvm::any_of(eagerLoops, [&](auto &eager) {

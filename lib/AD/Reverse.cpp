@@ -9,7 +9,7 @@
 //   slots to registers after lowering.
 // * Each primal block is a *level*. The reverse code of a level can use the
 //   forward values of that level directly only in the body of a combined
-//   pullback (same block, dominated), or of an iteration reversed in place.
+//   pullback (same block, dominated), or of an eager loop's iteration.
 //   Elsewhere - loop bodies, branches, and the body of a callee split into
 //   fwd/rev halves - a value the reverse code needs is pushed on the tape at
 //   the end of the forward block and popped at the start of the reverse
@@ -25,7 +25,7 @@
 //   more. A custom gradient replaces both halves. A call whose result's
 //   adjoint is known before it runs calls the callee's pullback instead.
 // * A loop that sums terms the result uses linearly is undone iteration by
-//   iteration in the forward sweep (docs/AD.md, "Loops reversed in place").
+//   iteration in the forward sweep (docs/AD.md, "Eager loops").
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,12 +1,12 @@
 //===- ReverseEmitter.h - Reverse mode, one function at a time --*- C++ -*-===//
 //
 // Internal to lib/AD: the state of reverse-mode differentiation of one
-// function, shared by the files that emit it (Reverse.cpp: levels, values,
-// shadows, adjoint slots and the entry points; ReverseForward.cpp: the
-// forward sweep, loops reversed in place and eager calls;
-// ReverseSweep.cpp: the reverse sweep; ReverseMemory.cpp: what memory
-// holds when the reverse code runs, and the loops chosen to be rerun or
-// reversed in place).
+// function and the services the ops' ReverseModeOpInterface models use
+// (lib/AD/Rules). Reverse.cpp: levels, values, shadows, adjoint slots and
+// the entry points; ReverseForward.cpp: the walk of the forward sweep and
+// eager calls; ReverseSweep.cpp: the walk of the reverse sweep. What memory
+// holds when the reverse code runs and which loops are eager or recomputed
+// are decided by PullbackMemory and LoopStrategies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -149,8 +149,8 @@ public:
   }
 
   //===--------------------------------------------------------------------===//
-  // Analyses and the choice of strategies (ReverseMemory.cpp), and the
-  // emitter's own machinery (Reverse.cpp, ReverseForward.cpp)
+  // The emitter's own machinery (Reverse.cpp, ReverseForward.cpp): the
+  // walks, eager calls, what to tape or recompute
   //===--------------------------------------------------------------------===//
 
   LogicalResult forwardOp(OpBuilder &b, Operation &op);
@@ -231,7 +231,7 @@ public:
   /// The loop whose iteration is being undone in place, if any.
   Operation *inPlaceLoop = nullptr;
   /// Adjoints known in the forward sweep: of the running sums of loops
-  /// reversed in place, while their iterations are emitted.
+  /// eager loops, while their iterations are emitted.
   DenseMap<Value, Value> knownAdjoints;
   /// Calls whose pullback ran in the forward sweep (their result's adjoint
   /// was known before them).

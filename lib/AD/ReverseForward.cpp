@@ -67,7 +67,7 @@ bool ReverseEmitter::tryEagerCall(OpBuilder &b, func::CallOp call) {
 }
 
 Value ReverseEmitter::buildEagerSeed(OpBuilder &b, func::CallOp call) {
-  // Like the iterations of a loop reversed in place: when the result's
+  // Like the iterations of an eager loop: when the result's
   // adjoint is known before the call (it reaches the return or a running
   // sum linearly, with factors computed before), the callee's combined
   // pullback can run right away, with no fwd/rev halves and no tape.

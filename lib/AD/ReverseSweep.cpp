@@ -38,8 +38,7 @@ LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
 }
 
 LogicalResult ReverseEmitter::reverseBlock(OpBuilder &b, Block &block) {
-  // Loops reversed in place, and eager calls, were undone in the forward
-  // sweep.
+  // Eager loops and eager calls were undone in the forward sweep.
   for (Operation &op : llvm::reverse(block.without_terminator()))
     if (needsReverse(op) && !loops.isEager(&op) &&
         !eagerCalls.contains(&op) && failed(reverseOp(b, op)))
