@@ -420,19 +420,85 @@ Value ReverseEmitter::slot(Value value) {
   return s;
 }
 
+bool ReverseEmitter::hasBlockAdjoint(Value value) {
+  auto [known, inserted] = blockAdjointValues.try_emplace(value, false);
+  if (!inserted)
+    return known->second;
+  // Read once, by the reverse of the op that defines it, in its block's
+  // reverse code; contributions from users in the same block land there
+  // too. (Results of region ops are read in their reversed regions.)
+  auto result = dyn_cast<OpResult>(value);
+  known->second =
+      result && result.getOwner()->getNumRegions() == 0 &&
+      llvm::all_of(value.getUsers(), [&](Operation *user) {
+        return user->getBlock() == result.getOwner()->getBlock();
+      });
+  return known->second;
+}
+
+/// Whether code inserted at `b` comes after `after` (null: the start of
+/// `block`) in `block`.
+static bool insertsAfter(OpBuilder &b, Block *block, Operation *after) {
+  if (b.getInsertionBlock() != block)
+    return false;
+  if (!after || b.getInsertionPoint() == block->end())
+    return true;
+  Operation *next = &*b.getInsertionPoint();
+  return after != next && after->isBeforeInBlock(next);
+}
+
+/// The op just before `b`'s insertion point, null at the block's start.
+static Operation *lastOpBefore(OpBuilder &b) {
+  Block::iterator point = b.getInsertionPoint();
+  return point == b.getInsertionBlock()->begin() ? nullptr : &*std::prev(point);
+}
+
 Value ReverseEmitter::readAndZero(OpBuilder &b, Location loc, Value value) {
+  Value pending;
+  if (auto it = blockAdjoints.find(value); it != blockAdjoints.end()) {
+    BlockAdjoint sum = it->second;
+    blockAdjoints.erase(it);
+    if (!insertsAfter(b, sum.block, sum.after)) {
+      hadError = true;
+      emitError(loc, "internal error: an adjoint is read where its sum is "
+                     "not available");
+    }
+    pending = sum.value;
+  }
+  if (pending && !slots.count(value))
+    return pending;
+  if (!pending && !slots.count(value) && hasBlockAdjoint(value))
+    return buildAdjointZero(b, loc, value.getType());
   Value s = slot(value);
   Value adjoint = memref::LoadOp::create(b, loc, s);
   memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, value.getType()),
                           s);
-  return adjoint;
+  return pending ? buildAdjointSum(b, loc, adjoint, pending) : adjoint;
 }
 
 void ReverseEmitter::accumulate(OpBuilder &b, Location loc, Value value,
                                 Value adjoint) {
+  adjoint = buildFloatCast(b, loc, adjoint, value.getType());
+  // A running SSA sum while every contribution is emitted, in order, in the
+  // block where the adjoint is read; a slot otherwise (and for the rest).
+  if (hasBlockAdjoint(value)) {
+    Block *reverse = levels[value.getParentBlock()].reverse;
+    auto it = blockAdjoints.find(value);
+    if (it == blockAdjoints.end() && reverse &&
+        b.getInsertionBlock() == reverse) {
+      blockAdjoints[value] = {adjoint, reverse, lastOpBefore(b)};
+      return;
+    }
+    if (it != blockAdjoints.end() &&
+        insertsAfter(b, it->second.block, it->second.after)) {
+      Value sum = buildAdjointSum(b, loc, it->second.value, adjoint);
+      it->second.value = sum;
+      it->second.after = sum.getDefiningOp();
+      return;
+    }
+  }
   Value s = slot(value);
   Value old = memref::LoadOp::create(b, loc, s);
-  adjoint = buildFloatCast(b, loc, adjoint, value.getType());
   memref::StoreOp::create(b, loc, buildAdjointSum(b, loc, old, adjoint), s);
 }
 

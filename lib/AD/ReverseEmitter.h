@@ -128,7 +128,10 @@ public:
   llvm::FailureOr<ShadowElement> shadowElement(Operation &op, Value memref,
                                                mlir::ValueRange indices);
 
-  // Adjoint slots.
+  // Adjoints. A value whose users all sit in its own block keeps its
+  // adjoint as an SSA sum while the contributions are emitted in order in
+  // the block where it is read (straight-line code: no slot for mem2reg to
+  // promote); every other adjoint lives in a slot.
   Value slot(Value value);
   Value readAndZero(OpBuilder &b, Location loc, Value value);
   void accumulate(OpBuilder &b, Location loc, Value value, Value adjoint);
@@ -215,6 +218,18 @@ public:
   /// Node-based, so references to levels stay valid as levels are added.
   std::map<Block *, Level> levels;
   DenseMap<Value, Value> slots;
+  /// The running sums of block-local adjoints: the sum, the block it is
+  /// read in, and the op after which it is available (null: the block's
+  /// start).
+  struct BlockAdjoint {
+    Value value;
+    Block *block;
+    Operation *after;
+  };
+  DenseMap<Value, BlockAdjoint> blockAdjoints;
+  /// Whether each value may keep a block-local adjoint (hasBlockAdjoint).
+  DenseMap<Value, bool> blockAdjointValues;
+  bool hasBlockAdjoint(Value value);
   DenseMap<Value, Value> rematerialized;
   Block *reverseEntry = nullptr;
   Value forwardTape, reverseTape;
