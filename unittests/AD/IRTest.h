@@ -15,6 +15,8 @@
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
+#include <string>
+
 namespace cotangent::ad {
 
 /// A context with the dialects the engine differentiates and their
@@ -56,6 +58,40 @@ protected:
   template <typename OpT>
   OpT tagged(mlir::func::FuncOp function, llvm::StringRef tag) {
     return llvm::cast<OpT>(taggedOp(function, tag));
+  }
+
+  /// A function whose outer loop (tagged "outer") fills the local buffer
+  /// %t from %x in each iteration and reads it back one loop deeper (the
+  /// value needed by the reverse code: a product), writing its result to
+  /// the local buffer %res; `after` is code after the loop.
+  static std::string fillAndReadBack(llvm::StringRef after = "") {
+    return (R"mlir(
+    func.func @f(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %zero = arith.constant 0.0 : f64
+      %t = memref.alloca() : memref<8xf64>
+      %res = memref.alloca() : memref<8xf64>
+      scf.for %i = %c0 to %m step %c1 {
+        scf.for %r = %c0 to %n step %c1 {
+          %v = memref.load %x[%r] : memref<?xf64>
+          %s = math.sin %v : f64
+          memref.store %s, %t[%r] : memref<8xf64>
+        }
+        %acc = scf.for %j = %c1 to %n step %c1 iter_args(%a = %zero) -> f64 {
+          %w = memref.load %t[%j] : memref<8xf64>
+          %p = arith.mulf %w, %w : f64
+          %q = arith.addf %a, %p : f64
+          scf.yield %q : f64
+        }
+        memref.store %acc, %res[%i] : memref<8xf64>
+      } {tag = "outer"}
+      )mlir" +
+            after + R"mlir(
+      %r0 = memref.load %res[%c0] : memref<8xf64>
+      return %r0 : f64
+    })mlir")
+        .str();
   }
 
   mlir::MLIRContext context;

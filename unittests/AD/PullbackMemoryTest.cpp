@@ -102,34 +102,11 @@ TEST_F(PullbackMemoryTest, SelfContainedIterations) {
   // The outer iteration fills %t and reads it back in a nested loop (the
   // value is needed by the reverse code: a product), reads %x, which
   // nothing writes, and writes only local buffers.
-  func::FuncOp f = parse(R"mlir(
-    func.func @f(%x: memref<?xf64>, %m: index, %n: index) -> f64 {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %zero = arith.constant 0.0 : f64
-      %t = memref.alloca() : memref<8xf64>
-      %res = memref.alloca() : memref<8xf64>
-      scf.for %i = %c0 to %m step %c1 {
-        scf.for %r = %c0 to %n step %c1 {
-          %v = memref.load %x[%r] : memref<?xf64>
-          %s = math.sin %v : f64
-          memref.store %s, %t[%r] : memref<8xf64>
-        }
-        %acc = scf.for %j = %c1 to %n step %c1 iter_args(%a = %zero) -> f64 {
-          %w = memref.load %t[%j] : memref<8xf64>
-          %p = arith.mulf %w, %w : f64
-          %q = arith.addf %a, %p : f64
-          scf.yield %q : f64
-        }
-        memref.store %acc, %res[%i] : memref<8xf64>
-      } {tag = "outer"}
+  func::FuncOp f = parse(fillAndReadBack(R"mlir(
       scf.for %i = %c0 to %m step %c1 {
         %v = memref.load %res[%i] : memref<8xf64>
         memref.store %v, %x[%i] : memref<?xf64>
-      } {tag = "writes_argument"}
-      %r0 = memref.load %res[%c0] : memref<8xf64>
-      return %r0 : f64
-    })mlir");
+      } {tag = "writes_argument"})mlir"));
   ActivityAnalysis activity(f, {Activity::Duplicated, Activity::Constant,
                                 Activity::Constant});
   PullbackMemory memory(f, activity, true);
