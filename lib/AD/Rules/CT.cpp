@@ -49,9 +49,6 @@ struct PassThroughForward
 struct PassThroughReverse
     : public ReverseModeOpInterface::ExternalModel<PassThroughReverse,
                                                    ct::PassThroughOp> {
-  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return emitter.activity.isActive(op->getResult(0));
-  }
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
     auto pass = cast<ct::PassThroughOp>(op);

@@ -55,9 +55,6 @@ struct LoadForward
 struct LoadReverse
     : public ReverseModeOpInterface::ExternalModel<LoadReverse,
                                                    memref::LoadOp> {
-  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return emitter.activity.isActive(op->getResult(0));
-  }
   /// The element's shadow receives the result's adjoint.
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {

@@ -35,10 +35,6 @@ LogicalResult ad::emitScalarTangent(Operation *op, OpBuilder &b,
   return success();
 }
 
-bool ad::scalarNeedsReverse(Operation *op, ReverseEmitter &emitter) {
-  return emitter.activity.isActive(op->getResult(0));
-}
-
 LogicalResult ad::emitClonedForward(Operation *op, OpBuilder &b,
                                     ReverseEmitter &emitter) {
   b.clone(*op, emitter.forwardValues);

@@ -18,8 +18,6 @@ namespace cotangent::ad {
 mlir::LogicalResult emitScalarTangent(mlir::Operation *op,
                                       mlir::OpBuilder &builder,
                                       ForwardEmitter &emitter);
-bool scalarNeedsReverse(mlir::Operation *op,
-                        reverse::ReverseEmitter &emitter);
 mlir::LogicalResult emitScalarReverse(mlir::Operation *op,
                                       mlir::OpBuilder &builder,
                                       reverse::ReverseEmitter &emitter);
@@ -38,10 +36,6 @@ template <typename Op>
 struct ScalarReverseModel
     : public ReverseModeOpInterface::ExternalModel<ScalarReverseModel<Op>,
                                                    Op> {
-  bool needsReverse(mlir::Operation *op,
-                    reverse::ReverseEmitter &emitter) const {
-    return scalarNeedsReverse(op, emitter);
-  }
   mlir::LogicalResult emitReverse(mlir::Operation *op, mlir::OpBuilder &b,
                                   reverse::ReverseEmitter &emitter) const {
     return emitScalarReverse(op, b, emitter);
