@@ -3,6 +3,7 @@
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/LoopAnnotations.h"
+#include "cotangent/CodeGen/StructuredToBranches.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
 
@@ -52,6 +53,8 @@ void buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // Ours first (linear); upstream's converts what it leaves.
+  pm.addPass(createStructuredToBranchesPass());
   pm.addPass(createSCFToControlFlowPass());
   // Strided views become affine index arithmetic, then plain arith.
   pm.addPass(memref::createExpandStridedMetadataPass());

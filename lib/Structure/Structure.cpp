@@ -71,6 +71,7 @@ void StructurePass::runOnOperation() {
   MLIRContext *context = module.getContext();
   OpPassManager promote(ModuleOp::getOperationName());
   promote.addPass(createCanonicalizerPass());
+  promote.addNestedPass<func::FuncOp>(structure::createPromoteSlots());
   promote.addPass(createSROA());
   promote.addPass(createMem2Reg());
   promote.addPass(createCanonicalizerPass());

@@ -37,11 +37,19 @@ struct Weights {
 // CHECK: memref.store %arg0, %[[A:.*]][%c0]
 // CHECK: memref.store %[[Z]], %[[A]][%c1]
 // CHECK: memref.store %[[Z]], %[[A]][%c3]
+[[ct::differentiable]] double sum(const double *p, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += p[i];
+  return s;
+}
+
+// (`a` and `m` are passed by address, so they stay in memory.)
 [[ct::differentiable]] double inits(double x) {
   Weights weights;
   double a[4] = {x};
   double m[2][2] = {{x, 2}, {3, x}};
-  return weights.w[1][0] * a[0] + weights.bias * a[3] + m[1][1];
+  return weights.w[1][0] * sum(a, 4) + weights.bias * sum(m[1], 2);
 }
 
 struct Point { double x, y; };

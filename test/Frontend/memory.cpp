@@ -32,8 +32,9 @@
   total = t;
 }
 
-// Local 1-D and 2-D arrays: one alloca of all their elements, row-major;
-// scalars whose address is never taken become SSA values.
+// Local 1-D and 2-D arrays whose address is taken: one alloca of all their
+// elements, row-major. Scalars, and short arrays only read and written at
+// constant indices, become SSA values.
 // CHECK-LABEL: func.func @_Z6localsd
 // CHECK-DAG: %[[M:.*]] = memref.alloca() : memref<4xf64>
 // CHECK-DAG: %[[V:.*]] = memref.alloca() : memref<3xf64>
@@ -41,12 +42,16 @@
 // CHECK: memref.store %arg0, %[[M]][%[[C3]]] : memref<4xf64>
 // CHECK: memref.cast %[[V]] : memref<3xf64> to memref<?xf64, strided<[1], offset: ?>>
 // CHECK: call @_Z3dotPKdS0_i
+// CHECK-NOT: memref.alloca
+// CHECK: return
 [[ct::differentiable]] double locals(double x) {
   double v[3] = {x, 2 * x, 3.0};
   double m[2][2];
   m[0][0] = v[1];
   m[1][1] = x;
-  return dot(v, v, 3) + m[0][0] * m[1][1];
+  m[0][1] = m[1][0] = 0;
+  double promoted[2][2] = {{x, 0}, {0, x}};
+  return dot(v, v, 3) + dot(m[0], m[1], 2) + promoted[0][0] * promoted[1][1];
 }
 
 // A reference to an element, read and written through.

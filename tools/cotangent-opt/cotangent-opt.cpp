@@ -12,6 +12,7 @@
 #include "cotangent/Structure/Passes.h"
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
+#include "cotangent/CodeGen/StructuredToBranches.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
@@ -51,6 +52,7 @@ int main(int argc, char **argv) {
   cotangent::codegen::registerLowerToLLVMPipeline();
   cotangent::codegen::registerTapeAliasScopesPass();
   cotangent::codegen::registerExpandSpecialFunctionsPass();
+  cotangent::codegen::registerStructuredToBranchesPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Cotangent optimizer driver\n", registry));
 }

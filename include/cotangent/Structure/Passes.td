@@ -26,4 +26,24 @@ def Structure : Pass<"ct-structure", "::mlir::ModuleOp"> {
   ];
 }
 
+def PromoteSlots : InterfacePass<"ct-promote-slots",
+                                 "::mlir::FunctionOpInterface"> {
+  let summary = "Promote the frontend's stack slots to SSA values, all at once";
+  let description = [{
+    Every `memref.alloca` of at most 64 integers, indices or floats in the
+    function's body whose every use is a load or store at a constant index
+    in that same region becomes SSA values: one per element, with block
+    arguments where control flow merges different stores (pruned SSA:
+    only where the value is read afterwards). Reads before any store read
+    zero (in C++ they read an indeterminate value).
+
+    One walk promotes every slot, so the cost is linear in the size of the
+    function plus, per slot, the blocks where it is live. Upstream mem2reg
+    walks the whole region once per slot, which made a function of 16,000
+    statements spend seconds here. Slots used inside nested regions, and
+    aggregates read through dynamic indices, are left to SROA and mem2reg.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // COTANGENT_STRUCTURE_PASSES_TD
