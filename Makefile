@@ -9,7 +9,9 @@
 #   make fuzz             random programs through the whole pipeline
 #                         (FUZZ_SEED, FUZZ_COUNT; failures reduced into
 #                         fuzz-failures/)
-#   make bench            benchmark the workloads (bench/): table, bench/results.json, docs/bench.png
+#   make bench            benchmark the workloads (bench/): table, bench/results.json, docs/bench.png,
+#                         then compile times (bench/compile-results.json)
+#   make bench-compile    only the compile times
 
 BUILD_DIR  ?= build
 BUILD_TYPE ?= Release
@@ -24,7 +26,7 @@ CMAKE_CONFIGURE = cmake -G Ninja -S . -B $(BUILD_DIR) \
 FUZZ_SEED  ?= 0
 FUZZ_COUNT ?= 200
 
-.PHONY: all deps build check demo docs bench fuzz check-sanitize clean
+.PHONY: all deps build check demo docs bench bench-compile fuzz check-sanitize clean
 
 all: build
 
@@ -51,6 +53,9 @@ fuzz: build
 bench: build
 	@scripts/install-deps.sh bench
 	@bench/run.sh $(BUILD_DIR)
+
+bench-compile: build
+	@/usr/bin/python3 bench/compile/run.py $(BUILD_DIR) bench/compile-results.json
 
 check-sanitize:
 	$(MAKE) check BUILD_DIR=build-san SANITIZE=ON

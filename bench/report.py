@@ -6,12 +6,10 @@ usage: report.py BENCHMARK_JSON BUILD_DIR OUT_JSON OUT_PNG
 """
 import json
 import os
-import re
-import shlex
-import statistics
-import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "compile"))
+from run import workload_compile_times  # noqa: E402
 
 
 def medians(path):
@@ -31,37 +29,6 @@ def medians(path):
     return data["context"], runs
 
 
-def compile_times(build_dir, repeats=3):
-    """Median seconds to compile each differentiated workload TU with and
-    without the plugin, with the build's own command line."""
-    with open(os.path.join(build_dir, "compile_commands.json")) as f:
-        commands = json.load(f)
-    results = {}
-    for entry in commands:
-        match = re.search(r"bench/workloads/(Gmm|Ba|Lstm|Ode|Det)\.cpp$", entry["file"])
-        if not match:
-            continue
-        args = shlex.split(entry["command"])
-        # Drop the output so that timing runs do not touch the build.
-        out = args.index("-o")
-        args[out + 1] = os.devnull
-        args = [a for a in args if not a.startswith("-MD") and a not in ("-MF", "-MT")]
-        plain = [a for a in args if not a.startswith("-fplugin=")]
-
-        def timed(cmd):
-            samples = []
-            for _ in range(repeats):
-                start = time.perf_counter()
-                subprocess.run(cmd, cwd=entry["directory"], check=True,
-                               stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-                samples.append(time.perf_counter() - start)
-            return statistics.median(samples)
-
-        results[match.group(1).lower()] = (timed(args), timed(plain))
-    return results
-
-
 def main():
     bench_json, build_dir, out_json, out_png = sys.argv[1:5]
     context, runs = medians(bench_json)
@@ -71,7 +38,7 @@ def main():
     workloads = sorted({w for (w, kind) in runs},
                        key=lambda w: (order.index(w.split("-")[0])
                                       if w.split("-")[0] in order else len(order), w))
-    compiles = compile_times(build_dir)
+    compiles = workload_compile_times(build_dir)
 
     rows = []
     for w in workloads:
@@ -99,7 +66,7 @@ def main():
             row["hvp_over_gradient"] = row["hvp_ms"] / ours
         family = w.split("-")[0]
         if family in compiles:
-            with_plugin, plain = compiles[family]
+            with_plugin, plain, _ = compiles[family]
             row["compile_s_plugin"] = with_plugin
             row["compile_s_plain"] = plain
             row["compile_ratio"] = with_plugin / plain

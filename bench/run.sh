@@ -17,3 +17,7 @@ trap 'rm -f "$raw"' EXIT
   --benchmark_out="$raw" --benchmark_out_format=json
 /usr/bin/python3 "$root/bench/report.py" "$raw" "$root/$build" \
   "$root/bench/results.json" "$root/docs/bench.png"
+# Compile time: generated functions of 1k-16k statements and the workload
+# files, with and without the plugin (bench/compile/run.py).
+/usr/bin/python3 "$root/bench/compile/run.py" "$root/$build" \
+  "$root/bench/compile-results.json"
