@@ -40,14 +40,15 @@ def timed(cmd, cwd, repeats):
     return statistics.median(samples), (statistics.median(own) if own else None)
 
 
-def workload_commands(build_dir):
-    """{name: (plugin command, plain command, directory)} from the build's
-    compile_commands.json, writing nowhere."""
+def workload_commands(build_dir, suffix=""):
+    """{name: (plugin command, plain command, directory)} for the workload
+    files (`suffix` "Manual": the hand-written derivatives) from the
+    build's compile_commands.json, writing nowhere."""
     with open(os.path.join(build_dir, "compile_commands.json")) as f:
         commands = json.load(f)
     result = {}
     for entry in commands:
-        match = re.search(r"bench/workloads/(%s)\.cpp$" % "|".join(WORKLOADS),
+        match = re.search(r"bench/workloads/(%s)%s\.cpp$" % ("|".join(WORKLOADS), suffix),
                           entry["file"])
         if not match:
             continue
@@ -62,12 +63,15 @@ def workload_commands(build_dir):
 
 def workload_compile_times(build_dir, repeats=3):
     """{workload: (seconds with the plugin, seconds without, the plugin's
-    own phases)}."""
+    own phases, seconds for the file of hand-written derivatives)}."""
+    manual = workload_commands(build_dir, "Manual")
     result = {}
     for name, (plugin, plain, cwd) in workload_commands(build_dir).items():
         with_plugin, own = timed(plugin + ["-fplugin-arg-cotangent-time-report"],
                                  cwd, repeats)
-        result[name] = (with_plugin, timed(plain, cwd, repeats)[0], own)
+        hand = (timed(manual[name][1], manual[name][2], repeats)[0]
+                if name in manual else None)
+        result[name] = (with_plugin, timed(plain, cwd, repeats)[0], own, hand)
     return result
 
 
@@ -94,27 +98,30 @@ def main():
     for i in range(1, len(rows)):
         for key in ("plugin_s", "plain_s", "cotangent_s"):
             rows[i][key.replace("_s", "_growth")] = rows[i][key] / rows[i - 1][key]
-    for name, (with_plugin, plain, own) in workload_compile_times(build_dir).items():
+    for name, (with_plugin, plain, own, hand) in workload_compile_times(build_dir).items():
         rows.append({"kind": "workload", "workload": name, "plugin_s": with_plugin,
                      "plain_s": plain, "cotangent_s": own,
-                     "ratio": with_plugin / plain})
+                     "ratio": with_plugin / plain, "hand_written_s": hand})
 
-    print("%-22s %10s %10s %12s %8s %8s %8s" % (
+    print("%-22s %10s %10s %12s %8s %8s %8s %8s" % (
         "file", "plugin s", "plain s", "Cotangent s", "x plain",
-        "growth", "own grw"))
+        "growth", "own grw", "hand s"))
     for r in rows:
         name = ("generated %d" % r["statements"] if r["kind"] == "generated"
                 else r["workload"])
-        print("%-22s %10.2f %10.2f %12s %8.2f %8s %8s" % (
+        print("%-22s %10.2f %10.2f %12s %8.2f %8s %8s %8s" % (
             name, r["plugin_s"], r["plain_s"],
             "%.2f" % r["cotangent_s"] if r.get("cotangent_s") else "-",
             r["plugin_s"] / r["plain_s"],
             "%.2f" % r["plugin_growth"] if "plugin_growth" in r else "-",
-            "%.2f" % r["cotangent_growth"] if "cotangent_growth" in r else "-"))
+            "%.2f" % r["cotangent_growth"] if "cotangent_growth" in r else "-",
+            "%.2f" % r["hand_written_s"] if r.get("hand_written_s") else "-"))
     print("plugin s / plain s: clang -O2 -c with and without the plugin; "
           "Cotangent s: the plugin's own phases (its time report);")
     print("growth: plugin compile time / the previous size's (one doubling); "
-          "own grw: the same for the plugin's own phases.")
+          "own grw: the same for the plugin's own phases;")
+    print("hand s: compiling the workload's file of hand-written derivatives "
+          "(the same objective and its derivatives, no plugin).")
     with open(out_json, "w") as f:
         json.dump({"results": rows}, f, indent=2)
         f.write("\n")

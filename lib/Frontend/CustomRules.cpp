@@ -1,12 +1,12 @@
-//===- CustomRules.cpp - CT_CUSTOM_GRADIENT and CT_CUSTOM_JVP -------------===//
+//===- CustomRules.cpp - CT_CUSTOM_GRADIENT, _JVP and _VJP -----------------===//
 //
 // The macros declare a variable of type
 // `ct::detail::custom_rule<kind, Fn, &f, RuleFn, &rule>`; the header has
 // already checked the rule's signature. Here the rule is lowered like any
 // C++ function and bound to f (ct.custom_gradient / ct.custom_jvp) through a
 // small adapter from the C++ convention (adjoints accumulated through
-// pointers, a ct::dual result) to the engine's (adjoints and tangents as
-// results).
+// pointers, a ct::dual result, residuals in a struct filled through a
+// pointer) to the engine's (adjoints, tangents and residuals as results).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -34,23 +35,14 @@ static func::FuncOp createAdapter(OpBuilder &b, Location loc,
   return adapter;
 }
 
-/// `void pb(args..., dret, d_args...)` as
-/// `(args..., seeds..., shadows...) -> adjoints`.
-static func::FuncOp buildPullbackAdapter(OpBuilder &b, Location loc,
-                                         func::FuncOp f, func::FuncOp rule) {
-  func::FuncOp adapter = createAdapter(
-      b, loc, rule, ct::getPullbackRuleType(f.getFunctionType()));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&adapter.front());
-  unsigned n = f.getNumArguments();
-  ValueRange args = adapter.getArguments();
-  unsigned numSeeds =
-      ct::getReverseSignature(f.getFunctionType(),
-                              ct::getDefaultActivities(f.getFunctionType()))
-          .seeds.size();
-  SmallVector<Value> operands(args.take_front(n + numSeeds));
-  ValueRange shadows = args.drop_front(n + numSeeds);
-  SmallVector<Value> slots;
+/// Appends the C++ rule's `d_args...` for `f`'s arguments to `operands`:
+/// the shadow of each `dup` argument (taken from `shadows`) and, for each
+/// `active` one, a zeroed slot the rule accumulates into (appended to
+/// `slots`; their contents after the call are the adjoints).
+static void appendAdjointOperands(OpBuilder &b, Location loc, func::FuncOp f,
+                                  ValueRange shadows,
+                                  SmallVectorImpl<Value> &operands,
+                                  SmallVectorImpl<Value> &slots) {
   Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
   for (Type argType : f.getArgumentTypes()) {
     switch (ct::getDefaultActivity(argType)) {
@@ -61,7 +53,6 @@ static func::FuncOp buildPullbackAdapter(OpBuilder &b, Location loc,
       shadows = shadows.drop_front();
       break;
     case ct::Activity::Active: {
-      // The C++ rule accumulates into a pointer: give it a zeroed slot.
       Value slot = memref::AllocaOp::create(b, loc,
                                             MemRefType::get({1}, argType));
       Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(argType));
@@ -73,11 +64,100 @@ static func::FuncOp buildPullbackAdapter(OpBuilder &b, Location loc,
     }
     }
   }
+}
+
+/// Calls `rule` with `operands` and returns the contents of `slots`.
+static void callAndReturnAdjoints(OpBuilder &b, Location loc,
+                                  func::FuncOp rule, ValueRange operands,
+                                  ValueRange slots) {
   func::CallOp::create(b, loc, rule, operands);
+  Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
   SmallVector<Value> adjoints = llvm::map_to_vector(slots, [&](Value slot) {
     return Value(memref::LoadOp::create(b, loc, slot, zeroIndex));
   });
   func::ReturnOp::create(b, loc, adjoints);
+}
+
+/// The number of seeds `f`'s pullback takes (one per floating result).
+static unsigned numSeeds(func::FuncOp f) {
+  return ct::getReverseSignature(f.getFunctionType(),
+                                 ct::getDefaultActivities(f.getFunctionType()))
+      .seeds.size();
+}
+
+/// `void pb(args..., dret, d_args...)` as
+/// `(args..., seeds..., shadows...) -> adjoints`.
+static func::FuncOp buildPullbackAdapter(OpBuilder &b, Location loc,
+                                         func::FuncOp f, func::FuncOp rule) {
+  func::FuncOp adapter = createAdapter(
+      b, loc, rule, ct::getPullbackRuleType(f.getFunctionType()));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&adapter.front());
+  unsigned n = f.getNumArguments() + numSeeds(f);
+  ValueRange args = adapter.getArguments();
+  SmallVector<Value> operands(args.take_front(n));
+  SmallVector<Value> slots;
+  appendAdjointOperands(b, loc, f, args.drop_front(n), operands, slots);
+  callAndReturnAdjoints(b, loc, rule, operands, slots);
+  return adapter;
+}
+
+/// `R f_fwd(args..., Res*)` as `(args...) -> (results..., residuals...)`,
+/// the residuals being the `layout.size` scalars of the `Res` it filled.
+static func::FuncOp buildVjpForwardAdapter(OpBuilder &b, Location loc,
+                                           func::FuncOp f,
+                                           func::FuncOp forward,
+                                           const Layout &residuals) {
+  SmallVector<Type> results(f.getResultTypes());
+  results.append(residuals.size, residuals.scalar);
+  func::FuncOp adapter = createAdapter(
+      b, loc, forward,
+      FunctionType::get(b.getContext(), f.getArgumentTypes(), results));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&adapter.front());
+  Value res = memref::AllocaOp::create(
+      b, loc, MemRefType::get({residuals.size}, residuals.scalar));
+  SmallVector<Value> operands(adapter.getArguments());
+  operands.push_back(memref::CastOp::create(
+      b, loc, getPointerType(residuals.scalar), res));
+  auto call = func::CallOp::create(b, loc, forward, operands);
+  SmallVector<Value> returned(call.getResults());
+  for (int64_t i = 0; i < residuals.size; ++i)
+    returned.push_back(memref::LoadOp::create(
+        b, loc, res, ValueRange{arith::ConstantIndexOp::create(b, loc, i)}));
+  func::ReturnOp::create(b, loc, returned);
+  return adapter;
+}
+
+/// `void f_bwd(const Res*, args..., dret, d_args...)` as
+/// `(residuals..., args..., seeds..., shadows...) -> adjoints`.
+static func::FuncOp buildVjpBackwardAdapter(OpBuilder &b, Location loc,
+                                            func::FuncOp f,
+                                            func::FuncOp backward,
+                                            const Layout &residuals) {
+  FunctionType pullbackType = ct::getPullbackRuleType(f.getFunctionType());
+  SmallVector<Type> inputs(residuals.size, residuals.scalar);
+  llvm::append_range(inputs, pullbackType.getInputs());
+  func::FuncOp adapter = createAdapter(
+      b, loc, backward,
+      FunctionType::get(b.getContext(), inputs, pullbackType.getResults()));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&adapter.front());
+  ValueRange args = adapter.getArguments();
+  Value res = memref::AllocaOp::create(
+      b, loc, MemRefType::get({residuals.size}, residuals.scalar));
+  for (int64_t i = 0; i < residuals.size; ++i)
+    memref::StoreOp::create(
+        b, loc, args[i], res,
+        ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+  args = args.drop_front(residuals.size);
+  SmallVector<Value> operands{memref::CastOp::create(
+      b, loc, getPointerType(residuals.scalar), res)};
+  unsigned n = f.getNumArguments() + numSeeds(f);
+  llvm::append_range(operands, args.take_front(n));
+  SmallVector<Value> slots;
+  appendAdjointOperands(b, loc, f, args.drop_front(n), operands, slots);
+  callAndReturnAdjoints(b, loc, backward, operands, slots);
   return adapter;
 }
 
@@ -103,7 +183,68 @@ static func::FuncOp buildJvpAdapter(OpBuilder &b, Location loc,
   return adapter;
 }
 
+/// CT_CUSTOM_VJP(f, f_fwd, f_bwd): `ct::detail::custom_vjp_rule<Fn, &f,
+/// FwdFn, &f_fwd, BwdFn, &f_bwd>`, signatures checked by the header.
+static void lowerCustomVjps(ModuleLowering &module) {
+  const clang::ClassTemplateDecl *vjpTemplate =
+      findCotangentTemplate(module.getAST(), "custom_vjp_rule");
+  if (!vjpTemplate)
+    return;
+  for (clang::ClassTemplateSpecializationDecl *spec :
+       vjpTemplate->specializations()) {
+    const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+    if (args.size() != 6 ||
+        args[1].getKind() != clang::TemplateArgument::Declaration ||
+        args[3].getKind() != clang::TemplateArgument::Declaration ||
+        args[5].getKind() != clang::TemplateArgument::Declaration)
+      continue;
+    const auto *function = dyn_cast<clang::FunctionDecl>(args[1].getAsDecl());
+    const auto *forwardDecl =
+        dyn_cast<clang::FunctionDecl>(args[3].getAsDecl());
+    const auto *backwardDecl =
+        dyn_cast<clang::FunctionDecl>(args[5].getAsDecl());
+    if (!function || !forwardDecl || !backwardDecl ||
+        forwardDecl->getNumParams() == 0)
+      continue;
+    clang::SourceLocation at = spec->getPointOfInstantiation();
+    clang::QualType residualType =
+        forwardDecl->getParamDecl(forwardDecl->getNumParams() - 1)
+            ->getType()
+            ->getPointeeType();
+    std::optional<Layout> residuals = module.getLayout(
+        residualType, at, "the residual type of CT_CUSTOM_VJP");
+    if (!residuals)
+      continue;
+    if (!residuals->indirect.empty()) {
+      module.error(at, "the residuals of CT_CUSTOM_VJP cannot hold pointers, "
+                       "references or containers: the reverse sweep may run "
+                       "when what they designate has changed; save the "
+                       "values");
+      continue;
+    }
+    module.addCustomRule(function);
+    func::FuncOp f = module.getFunction(function);
+    func::FuncOp forward = module.getFunction(forwardDecl);
+    func::FuncOp backward = module.getFunction(backwardDecl);
+    if (!f || !forward || !backward)
+      continue;
+    // The macro's line, where errors about the rule belong.
+    Location loc = module.getLoc(
+        module.getAST().getSourceManager().getExpansionLoc(at));
+    OpBuilder b(module.getContext());
+    b.setInsertionPointToEnd(module.getModule().getBody());
+    func::FuncOp forwardAdapter =
+        buildVjpForwardAdapter(b, loc, f, forward, *residuals);
+    func::FuncOp backwardAdapter =
+        buildVjpBackwardAdapter(b, loc, f, backward, *residuals);
+    ct::CustomVjpOp::create(b, loc, f.getSymName(),
+                            forwardAdapter.getSymName(),
+                            backwardAdapter.getSymName());
+  }
+}
+
 void lowerCustomRules(ModuleLowering &module) {
+  lowerCustomVjps(module);
   const clang::ClassTemplateDecl *ruleTemplate =
       findCotangentTemplate(module.getAST(), "custom_rule");
   if (!ruleTemplate)
@@ -122,7 +263,8 @@ void lowerCustomRules(ModuleLowering &module) {
     if (!function || !ruleDecl)
       continue;
     clang::SourceLocation at = spec->getPointOfInstantiation();
-    Location loc = module.getLoc(at);
+    Location loc = module.getLoc(
+        module.getAST().getSourceManager().getExpansionLoc(at));
     module.addCustomRule(function);
     func::FuncOp f = module.getFunction(function);
     func::FuncOp rule = module.getFunction(ruleDecl);

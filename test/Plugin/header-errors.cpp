@@ -13,6 +13,29 @@ void badPullback(float x, float *dx);
 // CHECK: error: static assertion failed{{.*}}the custom rule's signature must be exactly the entry point's
 CT_CUSTOM_GRADIENT(softplus, badPullback);
 
+struct Saved { double value; };
+double solve(double x, const double *a);
+// The residuals go last, through a writable pointer.
+double solveForwardNoResiduals(double x, const double *a);
+void solveBackward(const Saved *res, double x, const double *a, double dret,
+                   double *dx, double *da);
+// CHECK: error: static assertion failed{{.*}}f_fwd's last parameter must be Res*
+// CHECK: header-errors.cpp:[[@LINE+1]]:1: note: in instantiation
+CT_CUSTOM_VJP(solve, solveForwardNoResiduals, solveBackward);
+// The forward half returns what f returns.
+float solveForwardWrongResult(double x, const double *a, Saved *res);
+// CHECK: error: static assertion failed{{.*}}f_fwd must take f's parameters then Res*
+// CHECK: header-errors.cpp:[[@LINE+1]]:1: note: in instantiation
+CT_CUSTOM_VJP(solve, solveForwardWrongResult, solveBackward);
+// The backward half takes the residuals first, then ct::pullback<f>'s
+// arguments.
+double solveForward(double x, const double *a, Saved *res);
+void solveBackwardNoResiduals(double x, const double *a, double dret,
+                              double *dx, double *da);
+// CHECK: error: static assertion failed{{.*}}f_bwd must be void f_bwd(const Res* res, args..., dret, d_args...)
+// CHECK: header-errors.cpp:[[@LINE+1]]:1: note: in instantiation
+CT_CUSTOM_VJP(solve, solveForward, solveBackwardNoResiduals);
+
 void use() {
   double dx = 0;
   int k = 0;

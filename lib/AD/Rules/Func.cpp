@@ -176,8 +176,9 @@ struct CallReverse
   }
 
   /// Calls `target` with what the rev half (or the rule's backward
-  /// function) takes: primal operands and the tape (residuals for a VJP
-  /// rule), the results' seeds, the shadows; accumulates the adjoints.
+  /// function) takes: a VJP rule's residuals, the primal operands, the
+  /// tape (rev halves only), the results' seeds, the shadows; accumulates
+  /// the adjoints.
   static LogicalResult emitReverseCall(OpBuilder &b, func::CallOp op,
                                        Operation *rule,
                                        FlatSymbolRefAttr target,
@@ -185,17 +186,14 @@ struct CallReverse
                                        ReverseEmitter &emitter) {
     Location loc = op.getLoc();
     SmallVector<Value> operands;
-    if (isa_and_nonnull<ct::CustomVjpOp>(rule)) {
+    if (isa_and_nonnull<ct::CustomVjpOp>(rule))
       for (Value residual : emitter.residuals.lookup(op))
         operands.push_back(
             emitter.fromForward(op->getBlock(), residual, residual));
-    } else {
-      operands = llvm::map_to_vector(op.getOperands(), [&](Value v) {
-        return emitter.primalInReverse(v);
-      });
-      if (!rule)
-        operands.push_back(emitter.reverseTape);
-    }
+    for (Value v : op.getOperands())
+      operands.push_back(emitter.primalInReverse(v));
+    if (!rule)
+      operands.push_back(emitter.reverseTape);
     for (Value result : op.getResults())
       if (ct::isDifferentiableScalar(result.getType()))
         operands.push_back(emitter.activity.isActive(result)

@@ -425,6 +425,61 @@ struct custom_rule {
                 "its result); CT_CUSTOM_JVP(f, t) needs "
                 "ct::dual<R> t(args..., t_args...) (ct::jvp<f>)");
 };
+
+/// The residual type of a VJP rule's forward half `R f_fwd(P..., Res*)`:
+/// its last parameter, a pointer to a writable trivially copyable type.
+template <class Fwd> struct residual_of {
+  using type = void;
+};
+template <class R, class... P> struct residual_of<R(P...)> {
+  using last = typename decltype((std::type_identity<P>{}, ...))::type;
+  using type = std::conditional_t<
+      std::is_pointer_v<last> &&
+          !std::is_const_v<std::remove_pointer_t<last>> &&
+          std::is_trivially_copyable_v<std::remove_pointer_t<last>>,
+      std::remove_pointer_t<last>, void>;
+};
+template <class R> struct residual_of<R()> {
+  using type = void;
+};
+
+template <class Res, class Fn> struct with_residuals;
+template <class Res, class R, class... P> struct with_residuals<Res, R(P...)> {
+  /// `R f_fwd(P..., Res*)`.
+  using forward = R(P..., Res *);
+};
+template <class Res, class Pullback> struct backward_of;
+template <class Res, class... Q> struct backward_of<Res, void(Q...)> {
+  /// `void f_bwd(const Res*, args..., dret, d_args...)`.
+  using type = void(const Res *, Q...);
+};
+
+/// A split rule, found by the plugin: `Fwd` runs in the forward sweep and
+/// fills a `Res`, kept for the reverse sweep, where `Bwd` receives it.
+template <class Fn, Fn *F, class FwdFn, FwdFn *Fwd, class BwdFn, BwdFn *Bwd>
+struct custom_vjp_rule {
+  using residual = typename residual_of<FwdFn>::type;
+  static_assert(!std::is_void_v<residual>,
+                "CT_CUSTOM_VJP(f, f_fwd, f_bwd): f_fwd's last parameter must "
+                "be Res*, a pointer to a writable, trivially copyable type "
+                "that holds the residuals");
+  static_assert(std::is_void_v<residual> ||
+                    std::is_same_v<FwdFn, typename with_residuals<
+                                              residual, Fn>::forward>,
+                "CT_CUSTOM_VJP(f, f_fwd, f_bwd): f_fwd must take f's "
+                "parameters then Res*, and return what f returns: "
+                "R f_fwd(args..., Res* res)");
+  static_assert(
+      std::is_void_v<residual> ||
+          std::is_same_v<BwdFn,
+                         typename backward_of<
+                             residual,
+                             typename rule_signature<kind::pullback, Fn,
+                                                     F>::type>::type>,
+      "CT_CUSTOM_VJP(f, f_fwd, f_bwd): f_bwd must be "
+      "void f_bwd(const Res* res, args..., dret, d_args...): the residuals, "
+      "then what ct::pullback<f> takes");
+};
 } // namespace detail
 
 } // namespace ct
@@ -441,5 +496,12 @@ struct custom_rule {
 #define CT_CUSTOM_GRADIENT(f, f_pullback) CT_DETAIL_RULE(pullback, f, f_pullback)
 /// `f_jvp(args..., t_args...)` (returning ct::dual) replaces forward mode.
 #define CT_CUSTOM_JVP(f, f_jvp) CT_DETAIL_RULE(jvp, f, f_jvp)
+/// `R f_fwd(args..., Res* res)` computes f's value and fills residuals in
+/// the forward sweep; `void f_bwd(const Res* res, args..., dret,
+/// d_args...)` accumulates the adjoints in the reverse sweep from them.
+#define CT_CUSTOM_VJP(f, f_fwd, f_bwd)                                         \
+  [[maybe_unused]] static constexpr ::ct::detail::custom_vjp_rule<             \
+      decltype(f), f, decltype(f_fwd), f_fwd, decltype(f_bwd), f_bwd>          \
+      CT_DETAIL_CONCAT(ct_custom_rule_, __COUNTER__) {}
 
 #endif // COTANGENT_COTANGENT_H

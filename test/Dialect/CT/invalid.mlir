@@ -249,7 +249,7 @@ ct.custom_vjp @h forward @h_fwd backward @h_bwd
 func.func private @h(f64, i32) -> f64
 func.func private @h_fwd(f64, i32) -> (f64, i64)
 func.func private @h_bwd(f64, f64) -> f64
-// expected-error @below {{'ct.custom_vjp' op backward @h_bwd has type '(f64, f64) -> f64', but the backward of @h must have type '(i64, f64) -> f64'}}
+// expected-error @below {{'ct.custom_vjp' op backward @h_bwd has type '(f64, f64) -> f64', but the backward of @h must have type '(i64, f64, i32, f64) -> f64'}}
 ct.custom_vjp @h forward @h_fwd backward @h_bwd
 
 // -----

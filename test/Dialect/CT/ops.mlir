@@ -60,12 +60,12 @@ ct.custom_gradient @log1pexp pullback @log1pexp_pullback
 // CHECK: ct.custom_jvp @log1pexp jvp @log1pexp_jvp
 ct.custom_jvp @log1pexp jvp @log1pexp_jvp
 
-// A rule for a function with memory: the pullback takes the seed of the one
-// float result and the shadow of the dup argument, and returns the adjoint
-// of the one active argument.
+// A rule for a function with memory: the backward half takes the residuals,
+// the function's arguments, the seed of the one float result and the shadow
+// of the dup argument, and returns the adjoint of the one active argument.
 func.func private @solve(f64, i32, memref<?xf64>) -> f64
 func.func private @solve_fwd(f64, i32, memref<?xf64>) -> (f64, memref<?xf64>, f64)
-func.func private @solve_bwd(memref<?xf64>, f64, f64, memref<?xf64>) -> f64
+func.func private @solve_bwd(memref<?xf64>, f64, f64, i32, memref<?xf64>, f64, memref<?xf64>) -> f64
 // CHECK: ct.custom_vjp @solve forward @solve_fwd backward @solve_bwd
 ct.custom_vjp @solve forward @solve_fwd backward @solve_bwd
 

@@ -13,7 +13,7 @@
 // IR-LABEL: func.func private @sum_cubes.rev.ac
 // IR: scf.for
 // IR:   %[[RES:.*]] = ct.tape_pop %{{.*}} : f64
-// IR:   func.call @cube_bwd(%[[RES]], %{{.*}}) : (f64, f64) -> f64
+// IR:   func.call @cube_bwd(%[[RES]], %{{.*}}, %{{.*}}) : (f64, f64, f64) -> f64
 // IR-LABEL: func.func private @sum_cubes.fwd.ac
 // IR: scf.for
 // IR:   %[[R:.*]]:2 = func.call @cube_fwd(
@@ -22,7 +22,7 @@
 // IR-NOT: ct.tape_init
 // IR: scf.for
 // IR:   %[[R:.*]]:2 = func.call @cube_fwd(
-// IR:   func.call @cube_bwd(%[[R]]#1, %{{.*}}) : (f64, f64) -> f64
+// IR:   func.call @cube_bwd(%[[R]]#1, %{{.*}}, %{{.*}}) : (f64, f64, f64) -> f64
 // CHECK-NOT: FAIL
 // CHECK: check 1: ok
 // CHECK: check 2: ok
@@ -44,7 +44,7 @@ func.func @cube_fwd(%x: f64) -> (f64, f64) {
   return %xxx, %xx : f64, f64
 }
 
-func.func @cube_bwd(%xx: f64, %seed: f64) -> f64 {
+func.func @cube_bwd(%xx: f64, %x: f64, %seed: f64) -> f64 {
   %three = arith.constant 3.0 : f64
   %a = arith.mulf %three, %xx : f64
   %d = arith.mulf %a, %seed : f64

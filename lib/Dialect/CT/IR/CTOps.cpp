@@ -377,10 +377,12 @@ LogicalResult CustomVjpOp::verifySymbolUses(SymbolTableCollection &tables) {
                          << "of " << getFunctionAttr() << " and return its "
                          << "results followed by any residuals: " << type;
 
-  // backward: residuals, seeds and shadows in; adjoints out.
+  // backward: residuals, the function's arguments, seeds and shadows in;
+  // adjoints out.
   ArrayRef<Type> residuals = forwardResults.drop_front(type.getNumResults());
   ReverseSignature sig = getReverseSignature(type, getDefaultActivities(type));
   SmallVector<Type> inputs(residuals);
+  llvm::append_range(inputs, type.getInputs());
   llvm::append_range(inputs, sig.seeds);
   llvm::append_range(inputs, sig.shadows);
   return verifyRuleType(*this, "backward", getBackwardAttr(),

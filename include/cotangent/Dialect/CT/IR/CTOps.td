@@ -345,10 +345,12 @@ def CT_CustomVjpOp : CT_RuleOp<"custom_vjp"> {
   let description = [{
     Reverse-mode derivatives of `function` call `forward` in the primal sweep
     and `backward` in the reverse sweep. `forward` takes `function`'s
-    arguments and returns its results followed by any number of residuals;
-    `backward` takes those residuals, then one seed per floating-point result
-    and one shadow per `dup` argument, and returns the adjoint of each
-    `active` argument.
+    arguments and returns its results followed by any number of residuals
+    (kept for the reverse sweep: on the tape when the call is in a loop);
+    `backward` takes those residuals, then `function`'s arguments (as the
+    reverse sweep sees them), one seed per floating-point result and one
+    shadow per `dup` argument, and returns the adjoint of each `active`
+    argument.
 
     ```mlir
     ct.custom_vjp @solve forward @solve_fwd backward @solve_bwd

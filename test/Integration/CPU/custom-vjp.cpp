@@ -1,0 +1,206 @@
+// CT_CUSTOM_VJP from C++: q(A, b) = b^T A^{-1} b for a symmetric positive
+// definite 3x3 A. The forward half factorises A (Cholesky), solves for
+// z = A^{-1} b and saves the factor and z as residuals; the backward half
+// uses z alone: dq/db = 2 z, dq/dA = -z z^T. The function's own body
+// (Gaussian elimination, no factor to reuse) is what the finite
+// differences check. Each half prints a line per call: the counts show
+// that the forward half runs once per call of q, inside a loop too (its
+// residuals go on the tape or are used in place), and that the reverse
+// sweep never factorises again. The residuals type may be any trivially
+// copyable struct of one scalar type.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 > %t0.out && FileCheck %s < %t0.out
+// RUN: grep -c factorise %t0.out | FileCheck %s --check-prefix=FACTORISED
+// RUN: grep -c backward %t0.out | FileCheck %s --check-prefix=BACKWARD
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 > %t2.out && FileCheck %s < %t2.out
+// RUN: grep -c factorise %t2.out | FileCheck %s --check-prefix=FACTORISED
+// RUN: grep -c backward %t2.out | FileCheck %s --check-prefix=BACKWARD
+// CHECK-NOT: FAIL
+// CHECK: checks: 7 passed, 0 failed
+// One call of q, then three in a loop: four each.
+// FACTORISED: {{^}}4{{$}}
+// BACKWARD: {{^}}4{{$}}
+
+#include <cotangent/cotangent.h>
+
+#include "check.h"
+
+#include <cmath>
+#include <cstdio>
+
+/// b^T A^{-1} b by Gaussian elimination (no pivoting: A is SPD).
+double quad(const double *A, const double *b) {
+  double m[9], y[3];
+  for (int i = 0; i < 9; ++i)
+    m[i] = A[i];
+  for (int i = 0; i < 3; ++i)
+    y[i] = b[i];
+  for (int k = 0; k < 3; ++k)
+    for (int i = k + 1; i < 3; ++i) {
+      double f = m[i * 3 + k] / m[k * 3 + k];
+      for (int j = k; j < 3; ++j)
+        m[i * 3 + j] -= f * m[k * 3 + j];
+      y[i] -= f * y[k];
+    }
+  double z[3];
+  for (int i = 2; i >= 0; --i) {
+    double s = y[i];
+    for (int j = i + 1; j < 3; ++j)
+      s -= m[i * 3 + j] * z[j];
+    z[i] = s / m[i * 3 + i];
+  }
+  return b[0] * z[0] + b[1] * z[1] + b[2] * z[2];
+}
+
+struct Factorised {
+  double lower[9]; // Cholesky factor, row-major, upper part zero
+  double solution[3];
+};
+
+double quadForward(const double *A, const double *b, Factorised *res) {
+  std::printf("factorise\n");
+  double *L = res->lower;
+  for (int i = 0; i < 9; ++i)
+    L[i] = 0;
+  for (int j = 0; j < 3; ++j) {
+    double d = A[j * 3 + j];
+    for (int k = 0; k < j; ++k)
+      d -= L[j * 3 + k] * L[j * 3 + k];
+    L[j * 3 + j] = std::sqrt(d);
+    for (int i = j + 1; i < 3; ++i) {
+      double s = A[i * 3 + j];
+      for (int k = 0; k < j; ++k)
+        s -= L[i * 3 + k] * L[j * 3 + k];
+      L[i * 3 + j] = s / L[j * 3 + j];
+    }
+  }
+  double y[3];
+  for (int i = 0; i < 3; ++i) {
+    double s = b[i];
+    for (int k = 0; k < i; ++k)
+      s -= L[i * 3 + k] * y[k];
+    y[i] = s / L[i * 3 + i];
+  }
+  double *z = res->solution;
+  for (int i = 2; i >= 0; --i) {
+    double s = y[i];
+    for (int k = i + 1; k < 3; ++k)
+      s -= L[k * 3 + i] * z[k];
+    z[i] = s / L[i * 3 + i];
+  }
+  return b[0] * z[0] + b[1] * z[1] + b[2] * z[2];
+}
+
+void quadBackward(const Factorised *res, const double *A, const double *b,
+                  double dret, double *dA, double *db) {
+  std::printf("backward\n");
+  const double *z = res->solution;
+  for (int i = 0; i < 3; ++i) {
+    db[i] += 2 * z[i] * dret;
+    for (int j = 0; j < 3; ++j)
+      dA[i * 3 + j] -= z[i] * z[j] * dret;
+  }
+}
+
+CT_CUSTOM_VJP(quad, quadForward, quadBackward);
+
+/// sum_k q(A, b_k) over m right-hand sides: the rule inside a loop.
+[[ct::differentiable]] double quadSum(const double *A, const double *B,
+                                      int m) {
+  double s = 0;
+  for (int k = 0; k < m; ++k)
+    s += std::sin(quad(A, B + 3 * k));
+  return s;
+}
+
+double quadSumPlain(const double *A, const double *B, int m) {
+  double s = 0;
+  for (int k = 0; k < m; ++k)
+    s += std::sin(quad(A, B + 3 * k));
+  return s;
+}
+
+int main() {
+  using check::near;
+  const double A[9] = {4, 1, 0.5, 1, 3, 0.2, 0.5, 0.2, 2};
+  double B[9] = {1, -2, 0.5, 0.3, 0.7, -1.1, 2, 0.1, 0.4};
+
+  double dA[9] = {}, db[3] = {};
+  double value = ct::gradient<quad>(A, B, dA, db);
+  near("value", value, quad(A, B), 1e-12);
+  const double h = 1e-6;
+  double Ah[9], bh[3];
+  auto fdA = [&](int e) {
+    for (int i = 0; i < 9; ++i)
+      Ah[i] = A[i];
+    Ah[e] += h;
+    double up = quad(Ah, B);
+    Ah[e] -= 2 * h;
+    return (up - quad(Ah, B)) / (2 * h);
+  };
+  auto fdb = [&](int e) {
+    for (int i = 0; i < 3; ++i)
+      bh[i] = B[i];
+    bh[e] += h;
+    double up = quad(A, bh);
+    bh[e] -= 2 * h;
+    return (up - quad(A, bh)) / (2 * h);
+  };
+  double worstA = 0, worstb = 0;
+  for (int e = 0; e < 9; ++e)
+    worstA = std::fmax(worstA, std::fabs(dA[e] - fdA(e)));
+  for (int e = 0; e < 3; ++e)
+    worstb = std::fmax(worstb, std::fabs(db[e] - fdb(e)));
+  near("dq/dA against finite differences", worstA, 0, 1e-7);
+  near("dq/db against finite differences", worstb, 0, 1e-7);
+
+  // Three right-hand sides in a loop.
+  double dA3[9] = {}, dB3[9] = {};
+  double sum = ct::gradient<quadSum>(A, B, 3, dA3, dB3);
+  near("loop value", sum, quadSumPlain(A, B, 3), 1e-12);
+  double worst = 0;
+  for (int e = 0; e < 9; ++e) {
+    double Bh[9];
+    for (int i = 0; i < 9; ++i)
+      Bh[i] = B[i];
+    Bh[e] += h;
+    double up = quadSumPlain(A, Bh, 3);
+    Bh[e] -= 2 * h;
+    worst = std::fmax(worst, std::fabs(dB3[e] - (up - quadSumPlain(A, Bh, 3)) / (2 * h)));
+  }
+  near("loop: d/dB against finite differences", worst, 0, 1e-7);
+  worst = 0;
+  for (int e = 0; e < 9; ++e) {
+    double Ah3[9];
+    for (int i = 0; i < 9; ++i)
+      Ah3[i] = A[i];
+    Ah3[e] += h;
+    double up = quadSumPlain(Ah3, B, 3);
+    Ah3[e] -= 2 * h;
+    worst = std::fmax(worst, std::fabs(dA3[e] - (up - quadSumPlain(Ah3, B, 3)) / (2 * h)));
+  }
+  near("loop: d/dA against finite differences", worst, 0, 1e-7);
+  // The closed forms, z = A^{-1} b by Cramer's rule.
+  auto det = [](const double *M) {
+    return M[0] * (M[4] * M[8] - M[5] * M[7]) -
+           M[1] * (M[3] * M[8] - M[5] * M[6]) +
+           M[2] * (M[3] * M[7] - M[4] * M[6]);
+  };
+  double z[3];
+  for (int c = 0; c < 3; ++c) {
+    double M[9];
+    for (int i = 0; i < 9; ++i)
+      M[i] = A[i];
+    for (int r = 0; r < 3; ++r)
+      M[r * 3 + c] = B[r];
+    z[c] = det(M) / det(A);
+  }
+  worst = 0;
+  for (int i = 0; i < 3; ++i) {
+    worst = std::fmax(worst, std::fabs(db[i] - 2 * z[i]));
+    for (int j = 0; j < 3; ++j)
+      worst = std::fmax(worst, std::fabs(dA[i * 3 + j] + z[i] * z[j]));
+  }
+  near("dq/db = 2 z, dq/dA = -z z^T", worst, 0, 1e-12);
+  return check::report();
+}
