@@ -165,7 +165,8 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
         diag << "'" << name.getValue() << "'";
       else
         diag << "@" << job.primal.getSymName();
-      diag << " in forward mode: its custom rule (CT_CUSTOM_VJP / "
+      diag << " in forward mode (which ct::jvp and ct::hvp use): its custom "
+              "rule (CT_CUSTOM_VJP / "
               "ct.custom_vjp) is for reverse mode only; bind a forward-mode "
               "rule too (CT_CUSTOM_JVP / ct.custom_jvp)";
       return diag;

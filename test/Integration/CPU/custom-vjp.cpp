@@ -7,7 +7,9 @@
 // that the forward half runs once per call of q, inside a loop too (its
 // residuals go on the tape or are used in place), and that the reverse
 // sweep never factorises again. The residuals type may be any trivially
-// copyable struct of one scalar type.
+// copyable struct of one scalar type. A Hessian-vector product is reverse
+// mode over forward mode: it goes through a forward-mode rule bound beside
+// the split one.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 > %t0.out && FileCheck %s < %t0.out
 // RUN: grep -c factorise %t0.out | FileCheck %s --check-prefix=FACTORISED
@@ -16,7 +18,7 @@
 // RUN: grep -c factorise %t2.out | FileCheck %s --check-prefix=FACTORISED
 // RUN: grep -c backward %t2.out | FileCheck %s --check-prefix=BACKWARD
 // CHECK-NOT: FAIL
-// CHECK: checks: 7 passed, 0 failed
+// CHECK: checks: 10 passed, 0 failed
 // One call of q, then three in a loop: four each.
 // FACTORISED: {{^}}4{{$}}
 // BACKWARD: {{^}}4{{$}}
@@ -113,6 +115,32 @@ CT_CUSTOM_VJP(quad, quadForward, quadBackward);
   return s;
 }
 
+/// x^3 y with a split rule and a forward-mode rule: an HVP (reverse mode
+/// over forward mode) differentiates the forward-mode rule's body.
+double power(double x, double y) { return x * x * x * y; }
+struct PowerResiduals {
+  double xx, y;
+};
+double powerForward(double x, double y, PowerResiduals *res) {
+  res->xx = x * x;
+  res->y = y;
+  return res->xx * x * y;
+}
+void powerBackward(const PowerResiduals *res, double x, double y,
+                   double dret, double *dx, double *dy) {
+  *dx += 3 * res->xx * res->y * dret;
+  *dy += res->xx * x * dret;
+}
+ct::dual<double> powerTangent(double x, double y, double tx, double ty) {
+  return {x * x * x * y, 3 * x * x * y * tx + x * x * x * ty};
+}
+CT_CUSTOM_VJP(power, powerForward, powerBackward);
+CT_CUSTOM_JVP(power, powerTangent);
+
+[[ct::differentiable]] double wave(double x, double y) {
+  return std::sin(power(x, y));
+}
+
 double quadSumPlain(const double *A, const double *B, int m) {
   double s = 0;
   for (int k = 0; k < m; ++k)
@@ -202,5 +230,17 @@ int main() {
       worst = std::fmax(worst, std::fabs(dA[i * 3 + j] + z[i] * z[j]));
   }
   near("dq/db = 2 z, dq/dA = -z z^T", worst, 0, 1e-12);
+
+  // sin(x^3 y): the HVP with v = (1, 0) is the first column of the Hessian.
+  double x = 0.7, y = 1.3, hx = 0, hy = 0;
+  ct::hvp<wave>(x, y, 1.0, 0.0, &hx, &hy);
+  double u = x * x * x * y, ux = 3 * x * x * y;
+  near("HVP through the rules, d2/dx2", hx,
+       -std::sin(u) * ux * ux + std::cos(u) * 6 * x * y, 1e-12);
+  near("HVP through the rules, d2/dxdy", hy,
+       -std::sin(u) * ux * x * x * x + std::cos(u) * 3 * x * x, 1e-12);
+  double gx = 0, gy = 0;
+  ct::gradient<wave>(x, y, &gx, &gy);
+  near("gradient through the split rule", gx, std::cos(u) * ux, 1e-12);
   return check::report();
 }
