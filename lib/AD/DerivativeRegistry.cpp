@@ -158,19 +158,18 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
     return failure();
   // A split rule (residuals saved by its forward half) says nothing about
   // tangents; its body, if any, is what the user chose not to differentiate.
-  if (job.kind == DerivativeKind::Jvp && !getCustomJvp(job.primal))
-    if (auto vjp = dyn_cast_or_null<ct::CustomVjpOp>(getReverseRule(job.primal))) {
-      InFlightDiagnostic diag = vjp.emitError("cannot differentiate ");
-      if (auto name = job.primal->getAttrOfType<StringAttr>("ct.source_name"))
-        diag << "'" << name.getValue() << "'";
-      else
-        diag << "@" << job.primal.getSymName();
-      diag << " in forward mode (which ct::jvp and ct::hvp use): its custom "
-              "rule (CT_CUSTOM_VJP / "
-              "ct.custom_vjp) is for reverse mode only; bind a forward-mode "
-              "rule too (CT_CUSTOM_JVP / ct.custom_jvp)";
-      return diag;
-    }
+  auto vjp = dyn_cast_or_null<ct::CustomVjpOp>(getReverseRule(job.primal));
+  if (job.kind == DerivativeKind::Jvp && vjp && !getCustomJvp(job.primal)) {
+    InFlightDiagnostic diag = vjp.emitError("cannot differentiate ");
+    if (auto name = job.primal->getAttrOfType<StringAttr>("ct.source_name"))
+      diag << "'" << name.getValue() << "'";
+    else
+      diag << "@" << job.primal.getSymName();
+    diag << " in forward mode (which ct::jvp and ct::hvp use): its custom "
+            "rule (CT_CUSTOM_VJP / ct.custom_vjp) is for reverse mode only; "
+            "bind a forward-mode rule too (CT_CUSTOM_JVP / ct.custom_jvp)";
+    return diag;
+  }
   // With a custom rule, differentiate a function that just calls the primal:
   // differentiating the call is what uses the rule.
   bool hasRule = job.kind == DerivativeKind::Jvp

@@ -1,4 +1,4 @@
-//===- CustomRules.cpp - CT_CUSTOM_GRADIENT, _JVP and _VJP -----------------===//
+//===- CustomRules.cpp - CT_CUSTOM_GRADIENT, _JVP and _VJP ----------------===//
 //
 // The macros declare a variable of type
 // `ct::detail::custom_rule<kind, Fn, &f, RuleFn, &rule>`; the header has

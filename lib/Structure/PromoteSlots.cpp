@@ -237,8 +237,8 @@ Value SlotPromoter::currentValue(unsigned slot) {
   Value &zero = zeros[type];
   if (!zero) {
     OpBuilder builder = OpBuilder::atBlockBegin(&region.front());
-    zero = arith::ConstantOp::create(builder, region.getLoc(),
-                                     cast<TypedAttr>(builder.getZeroAttr(type)));
+    zero = arith::ConstantOp::create(
+        builder, region.getLoc(), cast<TypedAttr>(builder.getZeroAttr(type)));
   }
   return zero;
 }
