@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """Turns Google Benchmark's JSON into the benchmark table, bench/results.json
-and docs/bench.png, and measures the plugin's compile-time cost.
+and docs/bench.png, with each workload file's plugin / plain compile time
+from the compile-time benchmark's results (bench/compile/run.py).
 
-usage: report.py BENCHMARK_JSON BUILD_DIR OUT_JSON OUT_PNG
+usage: report.py BENCHMARK_JSON COMPILE_JSON OUT_JSON OUT_PNG
 """
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "compile"))
-from run import workload_compile_times  # noqa: E402
+
+def compile_times(path):
+    """{workload: (seconds with the plugin, seconds without)}."""
+    with open(path) as f:
+        rows = json.load(f)["results"]
+    return {r["workload"]: (r["plugin_s"], r["plain_s"])
+            for r in rows if r["kind"] == "workload"}
 
 
 def medians(path):
@@ -30,7 +35,7 @@ def medians(path):
 
 
 def main():
-    bench_json, build_dir, out_json, out_png = sys.argv[1:5]
+    bench_json, compile_json, out_json, out_png = sys.argv[1:5]
     context, runs = medians(bench_json)
     # The workloads in the order the benchmark registers them (run.sh
     # interleaves the repetitions, which shuffles the JSON).
@@ -38,7 +43,7 @@ def main():
     workloads = sorted({w for (w, kind) in runs},
                        key=lambda w: (order.index(w.split("-")[0])
                                       if w.split("-")[0] in order else len(order), w))
-    compiles = workload_compile_times(build_dir)
+    compiles = compile_times(compile_json)
 
     rows = []
     for w in workloads:
@@ -66,7 +71,7 @@ def main():
             row["hvp_over_gradient"] = row["hvp_ms"] / ours
         family = w.split("-")[0]
         if family in compiles:
-            with_plugin, plain = compiles[family][:2]
+            with_plugin, plain = compiles[family]
             row["compile_s_plugin"] = with_plugin
             row["compile_s_plain"] = plain
             row["compile_ratio"] = with_plugin / plain

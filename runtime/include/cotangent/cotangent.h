@@ -443,6 +443,16 @@ template <class R> struct residual_of<R()> {
   using type = void;
 };
 
+/// A function type without `noexcept`, which rules may differ in.
+template <class Fn> struct without_noexcept {
+  using type = Fn;
+};
+template <class R, class... P> struct without_noexcept<R(P...) noexcept> {
+  using type = R(P...);
+};
+template <class Fn>
+using without_noexcept_t = typename without_noexcept<Fn>::type;
+
 template <class Res, class Fn> struct with_residuals;
 template <class Res, class R, class... P> struct with_residuals<Res, R(P...)> {
   /// `R f_fwd(P..., Res*)`.
@@ -458,20 +468,22 @@ template <class Res, class... Q> struct backward_of<Res, void(Q...)> {
 /// fills a `Res`, kept for the reverse sweep, where `Bwd` receives it.
 template <class Fn, Fn *F, class FwdFn, FwdFn *Fwd, class BwdFn, BwdFn *Bwd>
 struct custom_vjp_rule {
-  using residual = typename residual_of<FwdFn>::type;
+  using residual = typename residual_of<without_noexcept_t<FwdFn>>::type;
   static_assert(!std::is_void_v<residual>,
                 "CT_CUSTOM_VJP(f, f_fwd, f_bwd): f_fwd's last parameter must "
                 "be Res*, a pointer to a writable, trivially copyable type "
                 "that holds the residuals");
   static_assert(std::is_void_v<residual> ||
-                    std::is_same_v<FwdFn, typename with_residuals<
-                                              residual, Fn>::forward>,
+                    std::is_same_v<without_noexcept_t<FwdFn>,
+                                   typename with_residuals<
+                                       residual,
+                                       without_noexcept_t<Fn>>::forward>,
                 "CT_CUSTOM_VJP(f, f_fwd, f_bwd): f_fwd must take f's "
                 "parameters then Res*, and return what f returns: "
                 "R f_fwd(args..., Res* res)");
   static_assert(
       std::is_void_v<residual> ||
-          std::is_same_v<BwdFn,
+          std::is_same_v<without_noexcept_t<BwdFn>,
                          typename backward_of<
                              residual,
                              typename rule_signature<kind::pullback, Fn,

@@ -7,9 +7,9 @@
 // that the forward half runs once per call of q, inside a loop too (its
 // residuals go on the tape or are used in place), and that the reverse
 // sweep never factorises again. The residuals type may be any trivially
-// copyable struct of one scalar type. A Hessian-vector product is reverse
-// mode over forward mode: it goes through a forward-mode rule bound beside
-// the split one.
+// copyable struct of one scalar type (the halves may be noexcept). A
+// Hessian-vector product is reverse mode over forward mode: it goes through
+// a forward-mode rule bound beside the split one.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 > %t0.out && FileCheck %s < %t0.out
 // RUN: grep -c factorise %t0.out | FileCheck %s --check-prefix=FACTORISED
@@ -59,7 +59,8 @@ struct Factorised {
   double solution[3];
 };
 
-double quadForward(const double *A, const double *b, Factorised *res) {
+double quadForward(const double *A, const double *b,
+                   Factorised *res) noexcept {
   std::printf("factorise\n");
   double *L = res->lower;
   for (int i = 0; i < 9; ++i)
