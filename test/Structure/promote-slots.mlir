@@ -119,3 +119,38 @@ func.func @kept(%x: f64, %k: index, %p: i1) -> f64 {
   %r = memref.load %c[%c0] : memref<1xf64>
   return %r : f64
 }
+
+// Two edges from one block into the same block (one value: no argument),
+// and a switch whose default edge and case block both reach the merge: each
+// edge passes the value current at its source.
+// CHECK-LABEL: func.func @edges
+// CHECK-NOT: memref
+// CHECK: cf.cond_br %arg0, ^[[J:bb[0-9]+]], ^[[J]]{{$}}
+// CHECK: ^[[J]]:
+// CHECK: %[[S:.*]] = math.sin %arg1
+// CHECK: cf.switch %arg2 : i32, [
+// CHECK-NEXT: default: ^[[K:bb[0-9]+]](%arg1 : f64),
+// CHECK-NEXT: 0: ^[[C:bb[0-9]+]]{{$}}
+// CHECK: ^[[C]]:
+// CHECK-NEXT: cf.br ^[[K]](%[[S]] : f64)
+// CHECK: ^[[K]](%[[V:.*]]: f64):
+// CHECK: return %[[V]]
+func.func @edges(%p: i1, %x: f64, %k: i32) -> f64 {
+  %c0 = arith.constant 0 : index
+  %slot = memref.alloca() : memref<1xf64>
+  memref.store %x, %slot[%c0] : memref<1xf64>
+  cf.cond_br %p, ^join, ^join
+^join:
+  %v = memref.load %slot[%c0] : memref<1xf64>
+  %s = math.sin %v : f64
+  cf.switch %k : i32, [
+    default: ^last,
+    0: ^store
+  ]
+^store:
+  memref.store %s, %slot[%c0] : memref<1xf64>
+  cf.br ^last
+^last:
+  %r = memref.load %slot[%c0] : memref<1xf64>
+  return %r : f64
+}
