@@ -9,8 +9,8 @@
 #   make fuzz             random programs through the whole pipeline
 #                         (FUZZ_SEED, FUZZ_COUNT; failures reduced into
 #                         fuzz-failures/)
-#   make bench            benchmark the workloads (bench/): table, bench/results.json, docs/bench.png,
-#                         then compile times (bench/compile-results.json)
+#   make bench            compile times (bench/compile-results.json), then the workloads'
+#                         benchmark (bench/): table, bench/results.json, docs/bench.png
 #   make bench-compile    only the compile times
 
 BUILD_DIR  ?= build
