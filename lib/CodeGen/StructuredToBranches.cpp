@@ -25,7 +25,7 @@ struct StructuredToBranches
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StructuredToBranches)
   StringRef getArgument() const final { return "ct-structured-to-branches"; }
   StringRef getDescription() const final {
-    return "Lower scf to cf branches, innermost and last ops first";
+    return "Lower scf to cf branches, each block's last op first";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, cf::ControlFlowDialect>();
@@ -43,7 +43,7 @@ struct StructuredToBranches
     SmallVector<Operation *> structured;
     getOperation()->walk<WalkOrder::PreOrder, ReverseIterator>(
         [&](Operation *op) {
-          if (isa<scf::SCFDialect>(op->getDialect()) &&
+          if (isa_and_nonnull<scf::SCFDialect>(op->getDialect()) &&
               !op->hasTrait<OpTrait::IsTerminator>())
             structured.push_back(op);
         });
