@@ -183,6 +183,20 @@ static func::FuncOp buildJvpAdapter(OpBuilder &b, Location loc,
   return adapter;
 }
 
+/// The function template argument `i` of a rule names, or null.
+static const clang::FunctionDecl *
+functionArgument(const clang::TemplateArgumentList &args, unsigned i) {
+  if (i >= args.size() ||
+      args[i].getKind() != clang::TemplateArgument::Declaration)
+    return nullptr;
+  return dyn_cast<clang::FunctionDecl>(args[i].getAsDecl());
+}
+
+/// The line of the rule's macro, where errors about the rule belong.
+static Location getRuleLoc(ModuleLowering &module, clang::SourceLocation at) {
+  return module.getLoc(module.getAST().getSourceManager().getExpansionLoc(at));
+}
+
 /// CT_CUSTOM_VJP(f, f_fwd, f_bwd): `ct::detail::custom_vjp_rule<Fn, &f,
 /// FwdFn, &f_fwd, BwdFn, &f_bwd>`, signatures checked by the header.
 static void lowerCustomVjps(ModuleLowering &module) {
@@ -193,17 +207,10 @@ static void lowerCustomVjps(ModuleLowering &module) {
   for (clang::ClassTemplateSpecializationDecl *spec :
        vjpTemplate->specializations()) {
     const clang::TemplateArgumentList &args = spec->getTemplateArgs();
-    if (args.size() != 6 ||
-        args[1].getKind() != clang::TemplateArgument::Declaration ||
-        args[3].getKind() != clang::TemplateArgument::Declaration ||
-        args[5].getKind() != clang::TemplateArgument::Declaration)
-      continue;
-    const auto *function = dyn_cast<clang::FunctionDecl>(args[1].getAsDecl());
-    const auto *forwardDecl =
-        dyn_cast<clang::FunctionDecl>(args[3].getAsDecl());
-    const auto *backwardDecl =
-        dyn_cast<clang::FunctionDecl>(args[5].getAsDecl());
-    if (!function || !forwardDecl || !backwardDecl ||
+    const clang::FunctionDecl *function = functionArgument(args, 1);
+    const clang::FunctionDecl *forwardDecl = functionArgument(args, 3);
+    const clang::FunctionDecl *backwardDecl = functionArgument(args, 5);
+    if (args.size() != 6 || !function || !forwardDecl || !backwardDecl ||
         forwardDecl->getNumParams() == 0)
       continue;
     clang::SourceLocation at = spec->getPointOfInstantiation();
@@ -228,9 +235,7 @@ static void lowerCustomVjps(ModuleLowering &module) {
     func::FuncOp backward = module.getFunction(backwardDecl);
     if (!f || !forward || !backward)
       continue;
-    // The macro's line, where errors about the rule belong.
-    Location loc = module.getLoc(
-        module.getAST().getSourceManager().getExpansionLoc(at));
+    Location loc = getRuleLoc(module, at);
     OpBuilder b(module.getContext());
     b.setInsertionPointToEnd(module.getModule().getBody());
     func::FuncOp forwardAdapter =
@@ -252,19 +257,14 @@ void lowerCustomRules(ModuleLowering &module) {
   for (clang::ClassTemplateSpecializationDecl *spec :
        ruleTemplate->specializations()) {
     const clang::TemplateArgumentList &args = spec->getTemplateArgs();
-    if (args.size() != 5 ||
-        args[2].getKind() != clang::TemplateArgument::Declaration ||
-        args[4].getKind() != clang::TemplateArgument::Declaration)
+    const clang::FunctionDecl *function = functionArgument(args, 2);
+    const clang::FunctionDecl *ruleDecl = functionArgument(args, 4);
+    if (args.size() != 5 || !function || !ruleDecl)
       continue;
     // kind::pullback is 1, kind::jvp is 2 (cotangent.h).
     bool reverse = args[0].getAsIntegral() == 1;
-    const auto *function = dyn_cast<clang::FunctionDecl>(args[2].getAsDecl());
-    const auto *ruleDecl = dyn_cast<clang::FunctionDecl>(args[4].getAsDecl());
-    if (!function || !ruleDecl)
-      continue;
     clang::SourceLocation at = spec->getPointOfInstantiation();
-    Location loc = module.getLoc(
-        module.getAST().getSourceManager().getExpansionLoc(at));
+    Location loc = getRuleLoc(module, at);
     module.addCustomRule(function);
     func::FuncOp f = module.getFunction(function);
     func::FuncOp rule = module.getFunction(ruleDecl);

@@ -27,6 +27,7 @@
 
 #include "check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -157,58 +158,30 @@ int main() {
   double dA[9] = {}, db[3] = {};
   double value = ct::gradient<quad>(A, B, dA, db);
   near("value", value, quad(A, B), 1e-12);
-  const double h = 1e-6;
-  double Ah[9], bh[3];
-  auto fdA = [&](int e) {
-    for (int i = 0; i < 9; ++i)
-      Ah[i] = A[i];
-    Ah[e] += h;
-    double up = quad(Ah, B);
-    Ah[e] -= 2 * h;
-    return (up - quad(Ah, B)) / (2 * h);
+  // The largest |derivative - central difference| over p's n coordinates.
+  auto worstError = [](const double *derivative, double *p, int n, auto f) {
+    double worst = 0;
+    for (int e = 0; e < n; ++e)
+      worst = std::fmax(worst, std::fabs(derivative[e] -
+                                         check::differenceAt(p, e, f)));
+    return worst;
   };
-  auto fdb = [&](int e) {
-    for (int i = 0; i < 3; ++i)
-      bh[i] = B[i];
-    bh[e] += h;
-    double up = quad(A, bh);
-    bh[e] -= 2 * h;
-    return (up - quad(A, bh)) / (2 * h);
-  };
-  double worstA = 0, worstb = 0;
-  for (int e = 0; e < 9; ++e)
-    worstA = std::fmax(worstA, std::fabs(dA[e] - fdA(e)));
-  for (int e = 0; e < 3; ++e)
-    worstb = std::fmax(worstb, std::fabs(db[e] - fdb(e)));
-  near("dq/dA against finite differences", worstA, 0, 1e-7);
-  near("dq/db against finite differences", worstb, 0, 1e-7);
+  double Ah[9], Bh[9];
+  std::copy(A, A + 9, Ah);
+  std::copy(B, B + 9, Bh);
+  auto q = [&] { return quad(Ah, Bh); };
+  near("dq/dA against finite differences", worstError(dA, Ah, 9, q), 0, 1e-7);
+  near("dq/db against finite differences", worstError(db, Bh, 3, q), 0, 1e-7);
 
   // Three right-hand sides in a loop.
   double dA3[9] = {}, dB3[9] = {};
   double sum = ct::gradient<quadSum>(A, B, 3, dA3, dB3);
   near("loop value", sum, quadSumPlain(A, B, 3), 1e-12);
-  double worst = 0;
-  for (int e = 0; e < 9; ++e) {
-    double Bh[9];
-    for (int i = 0; i < 9; ++i)
-      Bh[i] = B[i];
-    Bh[e] += h;
-    double up = quadSumPlain(A, Bh, 3);
-    Bh[e] -= 2 * h;
-    worst = std::fmax(worst, std::fabs(dB3[e] - (up - quadSumPlain(A, Bh, 3)) / (2 * h)));
-  }
-  near("loop: d/dB against finite differences", worst, 0, 1e-7);
-  worst = 0;
-  for (int e = 0; e < 9; ++e) {
-    double Ah3[9];
-    for (int i = 0; i < 9; ++i)
-      Ah3[i] = A[i];
-    Ah3[e] += h;
-    double up = quadSumPlain(Ah3, B, 3);
-    Ah3[e] -= 2 * h;
-    worst = std::fmax(worst, std::fabs(dA3[e] - (up - quadSumPlain(Ah3, B, 3)) / (2 * h)));
-  }
-  near("loop: d/dA against finite differences", worst, 0, 1e-7);
+  auto q3 = [&] { return quadSumPlain(Ah, Bh, 3); };
+  near("loop: d/dB against finite differences", worstError(dB3, Bh, 9, q3), 0,
+       1e-7);
+  near("loop: d/dA against finite differences", worstError(dA3, Ah, 9, q3), 0,
+       1e-7);
   // The closed forms, z = A^{-1} b by Cramer's rule.
   auto det = [](const double *M) {
     return M[0] * (M[4] * M[8] - M[5] * M[7]) -
@@ -224,7 +197,7 @@ int main() {
       M[r * 3 + c] = B[r];
     z[c] = det(M) / det(A);
   }
-  worst = 0;
+  double worst = 0;
   for (int i = 0; i < 3; ++i) {
     worst = std::fmax(worst, std::fabs(db[i] - 2 * z[i]));
     for (int j = 0; j < 3; ++j)
