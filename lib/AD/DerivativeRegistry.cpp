@@ -165,9 +165,9 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
       diag << "'" << name.getValue() << "'";
     else
       diag << "@" << job.primal.getSymName();
-    diag << " in forward mode (which ct::jvp and ct::hvp use): its custom "
-            "rule (CT_CUSTOM_VJP / ct.custom_vjp) is for reverse mode only; "
-            "bind a forward-mode rule too (CT_CUSTOM_JVP / ct.custom_jvp)";
+    diag << " in forward mode (which ct::jvp and ct::hvp use): its "
+            "CT_CUSTOM_VJP rule is for reverse mode only; bind a "
+            "forward-mode rule too with CT_CUSTOM_JVP";
     return diag;
   }
   // With a custom rule, differentiate a function that just calls the primal:

@@ -17,7 +17,7 @@ double cubeForward(double x, Square *res) {
 void cubeBackward(const Square *res, double x, double dret, double *dx) {
   *dx += 3 * res->xx * dret;
 }
-// FORWARD: custom-vjp-errors.cpp:[[@LINE+1]]:1: error: cannot differentiate 'cube' in forward mode (which ct::jvp and ct::hvp use): its custom rule (CT_CUSTOM_VJP / ct.custom_vjp) is for reverse mode only; bind a forward-mode rule too (CT_CUSTOM_JVP / ct.custom_jvp)
+// FORWARD: custom-vjp-errors.cpp:[[@LINE+1]]:1: error: cannot differentiate 'cube' in forward mode (which ct::jvp and ct::hvp use): its CT_CUSTOM_VJP rule is for reverse mode only; bind a forward-mode rule too with CT_CUSTOM_JVP
 CT_CUSTOM_VJP(cube, cubeForward, cubeBackward);
 
 #ifdef POINTER_RESIDUALS
