@@ -1,0 +1,232 @@
+//===- cotangent/checkpoint_schedule.h - Binomial checkpointing -*- C++ -*-===//
+//
+// The schedule the reverse sweep of a `#pragma ct checkpoint` loop follows:
+// binomial checkpointing (Griewank and Walther's Revolve), which for n
+// iterations and S snapshots of the loop's state reruns the fewest
+// iterations any schedule can.
+//
+// The derivative code the plugin generates drives it, one action at a
+// time, through the two `ct_checkpoint_*_next` functions (defined here, weak,
+// so that every translation unit including cotangent.h has them and the
+// linker keeps one). Their state is an array of int64_t the generated code
+// allocates (ct::detail::schedule::size(S) elements) and reads the
+// action's operands from.
+//
+// The reversal of iterations [lo, hi) with the state at `lo` in snapshot
+// `slot` and `c` snapshots usable (that one included) is:
+//   hi - lo == 1:  restore `slot`, rerun nothing, reverse iteration lo;
+//   c == 1:        restore, advance to hi - 1, reverse hi - 1, then [lo, hi-1);
+//   otherwise:     restore, advance to m, snapshot m in slot + 1,
+//                  reverse [m, hi) with c - 1 snapshots, then [lo, m) with c.
+// With t the least integer with binom(c + t, c) >= hi - lo, the split
+// m = lo + min(binom(c + t - 1, c), (hi - lo) - binom(c + t - 2, c - 1))
+// attains Griewank's bound on advanced iterations,
+// t (hi - lo) - binom(c + t, t - 1); the unit test checks it against a
+// dynamic program over every split for small n and S.
+//
+// The forward sweep runs the loop once on its own state, taking the
+// snapshots of the recursion's first descent (0, then each split point)
+// and handing the state before the last iteration over to a working copy;
+// the reverse sweep continues from there, on that copy, so that the loop's
+// own state keeps what the code after the loop left in it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_CHECKPOINT_SCHEDULE_H
+#define COTANGENT_CHECKPOINT_SCHEDULE_H
+
+#include <stdint.h>
+
+namespace ct::detail::schedule {
+
+/// Actions, returned by the `next` functions; their operands are in
+/// state[kArg0] and state[kArg1].
+enum action : int64_t {
+  /// The schedule is over.
+  done = 0,
+  /// Run iterations [arg0, arg1) on the working state, recording nothing.
+  advance = 1,
+  /// Copy the working state (at iteration arg1) into snapshot arg0.
+  take_snapshot = 2,
+  /// Copy snapshot arg0 (taken at iteration arg1) into the working state.
+  restore = 3,
+  /// Reverse iteration arg0 from the working state (which is at it).
+  reverse = 4,
+  /// Forward sweep only: run the rest of the loop, [arg0, n).
+  finish = 5,
+  /// Forward sweep only: copy the loop's state (at iteration arg0) into
+  /// the working state, where the reverse sweep starts.
+  hand_over = 6,
+};
+
+/// Fields of the state array.
+enum field : int64_t {
+  kIterations = 0,
+  kSnapshots = 1,
+  kDepth = 2,
+  kPosition = 3,
+  kArg0 = 4,
+  kArg1 = 5,
+  kHandedOver = 6,
+  kFrames = 8,
+  kFrameSize = 4
+};
+
+/// Elements of the state array for `snapshots` snapshots.
+constexpr int64_t size(int64_t snapshots) {
+  return kFrames + kFrameSize * (snapshots + 1);
+}
+
+/// binom(a + b, a), saturated far above any trip count.
+inline int64_t binomial(int64_t a, int64_t b) {
+  if (a < 0 || b < 0)
+    return 0;
+  int64_t small = a < b ? a : b, result = 1;
+  for (int64_t i = 1; i <= small; ++i) {
+    // result * (a + b - small + i) / i stays exact (a binomial at each step).
+    int64_t factor = a + b - small + i;
+    if (result > (int64_t(1) << 62) / factor)
+      return int64_t(1) << 62;
+    result = result * factor / i;
+  }
+  return result;
+}
+
+/// Where the reversal of `steps` iterations with `c` >= 2 snapshots puts
+/// its next snapshot, counted from its first iteration.
+inline int64_t split(int64_t steps, int64_t c) {
+  int64_t t = 0;
+  while (binomial(c, t) < steps)
+    ++t;
+  int64_t left = binomial(c, t - 1);
+  int64_t bound = steps - binomial(c - 1, t - 1);
+  int64_t m = left < bound ? left : bound;
+  return m < 1 ? 1 : (m > steps - 1 ? steps - 1 : m);
+}
+
+inline int64_t set(int64_t *s, action a, int64_t arg0, int64_t arg1) {
+  s[kArg0] = arg0;
+  s[kArg1] = arg1;
+  return a;
+}
+
+/// Starts a schedule of `iterations` iterations with `snapshots` >= 1.
+inline void init(int64_t *s, int64_t iterations, int64_t snapshots) {
+  s[kIterations] = iterations;
+  s[kSnapshots] = snapshots < 1 ? 1 : snapshots;
+  s[kDepth] = 0;
+  s[kPosition] = 0;
+  s[kHandedOver] = 0;
+}
+
+/// The next action of the forward sweep: snapshots and advances on the
+/// loop's own state, the hand-over to the working copy, then `finish` (or
+/// `done` for an empty loop).
+inline int64_t forward_next(int64_t *s) {
+  if (s[kIterations] <= 0)
+    return done;
+  if (s[kDepth] == 0) {
+    int64_t *f = s + kFrames;
+    f[0] = 0, f[1] = s[kIterations], f[2] = s[kSnapshots], f[3] = 0;
+    s[kDepth] = 1;
+    return set(s, take_snapshot, 0, 0);
+  }
+  int64_t *f = s + kFrames + kFrameSize * (s[kDepth] - 1);
+  int64_t lo = f[0], hi = f[1], c = f[2], slot = f[3];
+  if (c >= 2 && hi - lo >= 2) {
+    int64_t m = lo + split(hi - lo, c);
+    if (s[kPosition] == lo) {
+      s[kPosition] = m;
+      return set(s, advance, lo, m);
+    }
+    int64_t *child = f + kFrameSize;
+    child[0] = m, child[1] = hi, child[2] = c - 1, child[3] = slot + 1;
+    f[1] = m;
+    ++s[kDepth];
+    return set(s, take_snapshot, slot + 1, m);
+  }
+  // The last iteration the recursion reverses first: run up to it, hand
+  // the state over to the working copy, and run the rest.
+  int64_t last = hi - 1;
+  if (s[kPosition] < last) {
+    int64_t from = s[kPosition];
+    s[kPosition] = last;
+    return set(s, advance, from, last);
+  }
+  if (!s[kHandedOver]) {
+    s[kHandedOver] = 1;
+    return set(s, hand_over, last, 0);
+  }
+  return set(s, finish, last, s[kIterations]);
+}
+
+/// The next action of the reverse sweep, after forward_next's `finish`.
+inline int64_t reverse_next(int64_t *s) {
+  while (s[kDepth] > 0) {
+    int64_t *f = s + kFrames + kFrameSize * (s[kDepth] - 1);
+    int64_t lo = f[0], hi = f[1], c = f[2], slot = f[3];
+    if (hi <= lo) {
+      --s[kDepth];
+      continue;
+    }
+    if (c >= 2 && hi - lo >= 2) {
+      int64_t m = lo + split(hi - lo, c);
+      if (s[kPosition] == m) {
+        int64_t *child = f + kFrameSize;
+        child[0] = m, child[1] = hi, child[2] = c - 1, child[3] = slot + 1;
+        f[1] = m;
+        ++s[kDepth];
+        return set(s, take_snapshot, slot + 1, m);
+      }
+      if (s[kPosition] == lo) {
+        s[kPosition] = m;
+        return set(s, advance, lo, m);
+      }
+      s[kPosition] = lo;
+      return set(s, restore, slot, lo);
+    }
+    int64_t last = hi - 1;
+    if (s[kPosition] == last) {
+      f[1] = last;
+      // Reversing reran the iteration on the working state: it is past it.
+      s[kPosition] = -1;
+      return set(s, reverse, last, 0);
+    }
+    if (s[kPosition] == lo) {
+      s[kPosition] = last;
+      return set(s, advance, lo, last);
+    }
+    s[kPosition] = lo;
+    return set(s, restore, slot, lo);
+  }
+  return done;
+}
+
+/// The C interface of a 1-D memref of int64_t, as the generated code passes
+/// the state.
+struct state_view {
+  int64_t *allocated, *aligned;
+  int64_t offset, size, stride;
+};
+
+} // namespace ct::detail::schedule
+
+extern "C" {
+// Called by generated code (through MLIR's C interface of `func.func`).
+__attribute__((weak)) void
+_mlir_ciface_ct_checkpoint_init(ct::detail::schedule::state_view *state,
+                                int64_t iterations, int64_t snapshots) {
+  ct::detail::schedule::init(state->aligned + state->offset, iterations,
+                             snapshots);
+}
+__attribute__((weak)) int64_t
+_mlir_ciface_ct_checkpoint_forward_next(ct::detail::schedule::state_view *state) {
+  return ct::detail::schedule::forward_next(state->aligned + state->offset);
+}
+__attribute__((weak)) int64_t
+_mlir_ciface_ct_checkpoint_reverse_next(ct::detail::schedule::state_view *state) {
+  return ct::detail::schedule::reverse_next(state->aligned + state->offset);
+}
+}
+
+#endif // COTANGENT_CHECKPOINT_SCHEDULE_H
