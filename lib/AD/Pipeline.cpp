@@ -47,6 +47,9 @@ void cotangent::ad::buildAutodiffPipeline(
   // Hoisted index arithmetic meets its copies after the loop (`p[i]` read
   // again): one value, known before the loop.
   pm.addPass(createCSEPass());
+  // Checkpointed loops' bodies become functions, once the code they hold
+  // is final.
+  pm.addPass(createOutlineCheckpoints());
   pm.addPass(createDifferentiate(options));
   // Promote adjoint slots outside loops, fold the -0 starts and the
   // push/pop pairs that meet, and share what forward and reverse compute.

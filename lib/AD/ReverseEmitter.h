@@ -13,6 +13,7 @@
 #ifndef COTANGENT_LIB_AD_REVERSEEMITTER_H
 #define COTANGENT_LIB_AD_REVERSEEMITTER_H
 
+#include "CheckpointedLoops.h"
 #include "Derivatives.h"
 #include "LoopStrategies.h"
 #include "PullbackMemory.h"
@@ -237,6 +238,10 @@ public:
   ct::TapeInitOp localTape;
   /// Residuals of calls with a ct.custom_vjp rule, from the forward sweep.
   DenseMap<Operation *, SmallVector<Value>> residuals;
+  /// What the forward sweeps of checkpointed loops kept for their reverse.
+  DenseMap<Operation *, CheckpointedLoopState> checkpointedLoops;
+  /// Checkpointed loops recorded as usual instead (warned about once).
+  DenseSet<Operation *> uncheckpointedLoops;
   /// Iteration counts of scf.while loops, from the forward sweep.
   DenseMap<Operation *, Value> whileCounts;
   /// What memory holds when the reverse code runs, and the loops undone in

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/AD/Passes.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -34,6 +35,9 @@ constexpr int64_t kMaxUnrolledOps = 128;
 bool isSmall(scf::ForOp loop) {
   std::optional<APInt> trips = loop.getStaticTripCount();
   if (!trips || trips->getZExtValue() > uint64_t(kMaxTrips))
+    return false;
+  // A loop the user asked to checkpoint stays a loop.
+  if (!loop.getBody()->getOps<cotangent::ct::CheckpointLoopOp>().empty())
     return false;
   int64_t ops = 0;
   loop.getBody()->walk([&](Operation *) { ++ops; });

@@ -2,6 +2,9 @@
 
 #include "FunctionLowering.h"
 
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Frontend/CheckpointPragma.h"
+
 #include "llvm/ADT/ScopeExit.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -569,6 +572,7 @@ void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
                                  const clang::VarDecl *conditionVariable) {
   Location l = loc(stmt);
   lowerStmt(init);
+  std::optional<int64_t> checkpoint = getCheckpointPragma(ast, stmt);
   emitLoop(
       l,
       [&]() -> Value {
@@ -580,7 +584,12 @@ void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
         Value v = lowerRValue(cond);
         return v ? toBool(v, cond->getType(), l) : nullptr;
       },
-      [&] { lowerScoped(body); },
+      [&] {
+        // The marker opens the body, which becomes the scf.for's body.
+        if (checkpoint)
+          cotangent::ct::CheckpointLoopOp::create(b, l, *checkpoint);
+        lowerScoped(body);
+      },
       [&] {
         if (inc)
           lowerDiscarded(inc);

@@ -4,6 +4,7 @@
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
+#include "cotangent/Frontend/CheckpointPragma.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 #include "cotangent/Frontend/Lowering.h"
 
@@ -639,7 +640,8 @@ LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
   }
   lowerEntryPoints(lowering);
   lowering.lowerPending();
-  if (lowering.hadError())
+  bool pragmasOk = checkCheckpointPragmas(ast);
+  if (lowering.hadError() || !pragmasOk)
     return failure();
   // Differentiable functions defined in other translation units.
   SmallVector<func::FuncOp> imports;

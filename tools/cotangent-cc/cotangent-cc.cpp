@@ -15,6 +15,7 @@
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/Driver/DebugOptions.h"
 #include "cotangent/Driver/DerivativeCompiler.h"
+#include "cotangent/Frontend/CheckpointPragma.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -36,6 +37,9 @@ using namespace clang::tooling;
 static clang::ParsedAttrInfoRegistry::Add<
     cotangent::frontend::DifferentiableAttrInfo>
     differentiableAttr("ct-differentiable", "[[ct::differentiable]]");
+static clang::PragmaHandlerRegistry::Add<
+    cotangent::frontend::CheckpointPragmaHandler>
+    checkpointPragma("ct", "#pragma ct checkpoint");
 
 namespace {
 enum class Stage { MLIR, AD, LLVM, Asm, Obj };

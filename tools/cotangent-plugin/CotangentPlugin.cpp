@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/Driver/DerivativeCompiler.h"
+#include "cotangent/Frontend/CheckpointPragma.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -216,6 +217,9 @@ static FrontendPluginRegistry::Add<CotangentAction>
     plugin("cotangent", "differentiate what ct::gradient<f> and friends ask for");
 static ParsedAttrInfoRegistry::Add<cotangent::frontend::DifferentiableAttrInfo>
     differentiableAttr("ct-differentiable", "[[ct::differentiable]]");
+static clang::PragmaHandlerRegistry::Add<
+    cotangent::frontend::CheckpointPragmaHandler>
+    checkpointPragma("ct", "#pragma ct checkpoint");
 
 extern "C" LLVM_ATTRIBUTE_WEAK llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {

@@ -111,6 +111,23 @@ def ForwardStores : Pass<"ct-forward-stores"> {
   }];
 }
 
+def OutlineCheckpoints : Pass<"ct-outline-checkpoints", "::mlir::ModuleOp"> {
+  let summary = "Move the bodies of checkpointed loops into functions of their own";
+  let description = [{
+    For each `scf.for` whose body starts with `ct.checkpoint_loop` (from
+    `#pragma ct checkpoint`), innermost first: the body becomes a private
+    function `(iv, iteration arguments..., values from outside...) ->
+    (yielded values...)` and the loop calls it, once per iteration, with
+    `ct.checkpoint_snapshots` (the marker's count) on the call, which is
+    never inlined. Views of memory made outside the loop are remade inside
+    the function from the memory they view, so that the function takes
+    whole buffers: reverse mode (lib/AD/Rules/CheckpointedLoops.cpp) copies
+    them into snapshots and reruns the function on copies. A marker in a
+    loop that is not counted (an `scf.while`: early exits, conditions
+    changed in the body) is an error.
+  }];
+}
+
 def UnrollSmallLoops : Pass<"ct-unroll-small-loops", "::mlir::ModuleOp"> {
   let summary = "Fully unroll scf.for loops with a small constant trip count";
   let description = [{

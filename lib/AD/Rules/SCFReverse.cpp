@@ -56,8 +56,17 @@ reverseIterationInPlace(OpBuilder &b, scf::ForOp op,
   return success(!e.hadError);
 }
 
+/// Whether `op` is reversed from snapshots (#pragma ct checkpoint); the
+/// eager and recomputed strategies, which keep less, come first.
+static bool isCheckpointed(scf::ForOp op, ReverseEmitter &e) {
+  return !e.loops.isEager(op) && !e.loops.isRecomputed(op) &&
+         getCheckpointedCall(op) && canCheckpointHere(op, e);
+}
+
 static LogicalResult forwardFor(OpBuilder &b, scf::ForOp op,
                                 ReverseEmitter &e) {
+  if (isCheckpointed(op, e))
+    return forwardCheckpointedLoop(b, op, e);
   Location loc = op.getLoc();
   bool eager = e.loops.isEager(op);
   DenseMap<Value, Value> resultAdjoints;
@@ -204,6 +213,8 @@ static void runInPrimalOrder(scf::ForOp loop, Value reversedIv, Value lb,
 
 static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
                                 ReverseEmitter &e) {
+  if (e.checkpointedLoops.contains(op))
+    return reverseCheckpointedLoop(b, op, e);
   Location loc = op.getLoc();
   Value lb = e.primalInReverse(op.getLowerBound());
   Value ub = e.primalInReverse(op.getUpperBound());

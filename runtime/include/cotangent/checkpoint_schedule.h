@@ -117,6 +117,8 @@ inline void init(int64_t *s, int64_t iterations, int64_t snapshots) {
   s[kDepth] = 0;
   s[kPosition] = 0;
   s[kHandedOver] = 0;
+  // Where the rest of an empty loop starts.
+  s[kArg0] = iterations > 0 ? iterations : 0;
 }
 
 /// The next action of the forward sweep: snapshots and advances on the

@@ -33,6 +33,9 @@
 #include <type_traits>
 #include <utility>
 
+// The schedule checkpointed loops' derivatives follow (#pragma ct checkpoint).
+#include "checkpoint_schedule.h"
+
 namespace ct {
 
 /// Selects the active parameters of a reverse-mode entry point (0-based).

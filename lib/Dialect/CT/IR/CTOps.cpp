@@ -413,3 +413,14 @@ LogicalResult TapeFreeOp::canonicalize(TapeFreeOp op,
   rewriter.eraseOp(init);
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// ct.checkpoint_loop
+//===----------------------------------------------------------------------===//
+
+LogicalResult cotangent::ct::CheckpointLoopOp::verify() {
+  if (getSnapshots() < 0)
+    return emitOpError("needs a snapshot count of at least 1, or 0 for the "
+                       "default");
+  return success();
+}

@@ -27,6 +27,12 @@ struct ProcessResource
     : public mlir::SideEffects::Resource::Base<ProcessResource> {
   llvm::StringRef getName() final { return "<Process>"; }
 };
+/// The side-effect resource of `ct.checkpoint_loop`, which touches nothing
+/// but must stay where it is until ct-outline-checkpoints reads it.
+struct CheckpointResource
+    : public mlir::SideEffects::Resource::Base<CheckpointResource> {
+  llvm::StringRef getName() final { return "<Checkpoint>"; }
+};
 } // namespace cotangent::ct
 
 #define GET_TYPEDEF_CLASSES

@@ -258,6 +258,33 @@ def CT_AbortOp : CT_Op<"abort", [MemoryEffects<[MemWrite<CT_ProcessResource>]>]>
 // The C ABI of entry points
 //===----------------------------------------------------------------------===//
 
+def CT_CheckpointResource : Resource<"::cotangent::ct::CheckpointResource">;
+
+def CT_CheckpointLoopOp : CT_Op<"checkpoint_loop",
+    [MemoryEffects<[MemWrite<CT_CheckpointResource>]>]> {
+  let summary = "marks the loop around it for binomial checkpointing";
+  let description = [{
+    What `#pragma ct checkpoint` before a C++ loop becomes: the first op of
+    the loop's body. It does nothing when it runs; its effect on its own
+    resource only keeps clean-ups from dropping it. Just before
+    differentiation, `ct-outline-checkpoints` moves the body of the scf.for
+    around it into a function of its own and drops the marker, so that
+    reverse mode can rerun iterations from snapshots of the loop's state.
+    `snapshots` is how many snapshots the reverse sweep may keep; 0 asks
+    for the default (about the square root of the trip count).
+
+    ```mlir
+    scf.for %i = %lb to %ub step %c1 {
+      ct.checkpoint_loop snapshots 8
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins I64Attr:$snapshots);
+  let assemblyFormat = "`snapshots` $snapshots attr-dict";
+  let hasVerifier = 1;
+}
+
 def CT_LLVMPointer : Type<CPred<"::llvm::isa<::mlir::LLVM::LLVMPointerType>($_self)">,
                           "LLVM pointer", "::mlir::LLVM::LLVMPointerType"> {
   let builderCall = "::mlir::LLVM::LLVMPointerType::get($_builder.getContext())";

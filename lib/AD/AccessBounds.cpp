@@ -1,0 +1,231 @@
+//===- AccessBounds.cpp - Which elements of a buffer a function touches ---===//
+
+#include "AccessBounds.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace cotangent::ad;
+
+namespace {
+
+/// Interval arithmetic on index values, emitted at a builder.
+class RangeBuilder {
+public:
+  RangeBuilder(OpBuilder &b, Location loc, const IRMapping &known,
+               Value counter, IndexRange counterRange)
+      : b(b), loc(loc), known(known) {
+    ranges[counter] = counterRange;
+  }
+
+  /// The range of integer or index `value`, or none.
+  std::optional<IndexRange> get(Value value, unsigned depth = 0) {
+    if (auto it = ranges.find(value); it != ranges.end())
+      return it->second;
+    if (depth > kMaxDepth)
+      return std::nullopt;
+    std::optional<IndexRange> range = compute(value, depth + 1);
+    if (range)
+      ranges[value] = *range;
+    return range;
+  }
+
+private:
+  /// Index chains longer than this are not followed (a bound on the
+  /// recursion, far above real index arithmetic).
+  static constexpr unsigned kMaxDepth = 64;
+
+  Value toIndex(Value v) {
+    if (v.getType().isIndex())
+      return v;
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  }
+  IndexRange point(Value v) {
+    Value i = toIndex(v);
+    return {i, i};
+  }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value max(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  std::optional<IndexRange> compute(Value value, unsigned depth) {
+    if (Value outside = known.lookupOrNull(value))
+      return point(outside);
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg != loop.getInductionVar())
+        return std::nullopt;
+      // Counters of loops with a positive constant step stay in
+      // [lb, ub - 1].
+      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+      if (!step || *step <= 0)
+        return std::nullopt;
+      auto lb = get(loop.getLowerBound(), depth);
+      auto ub = get(loop.getUpperBound(), depth);
+      if (!lb || !ub)
+        return std::nullopt;
+      return IndexRange{lb->lo, sub(ub->hi, constant(1))};
+    }
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    if (std::optional<int64_t> c = getConstantIntValue(value)) {
+      Value v = constant(*c);
+      return IndexRange{v, v};
+    }
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp, arith::TruncIOp>(def))
+      return get(def->getOperand(0), depth);
+    auto binary = [&]() -> std::optional<std::pair<IndexRange, IndexRange>> {
+      auto x = get(def->getOperand(0), depth);
+      auto y = get(def->getOperand(1), depth);
+      if (!x || !y)
+        return std::nullopt;
+      return std::make_pair(*x, *y);
+    };
+    if (isa<arith::AddIOp>(def)) {
+      auto xy = binary();
+      if (!xy)
+        return std::nullopt;
+      return IndexRange{add(xy->first.lo, xy->second.lo),
+                        add(xy->first.hi, xy->second.hi)};
+    }
+    if (isa<arith::SubIOp>(def)) {
+      auto xy = binary();
+      if (!xy)
+        return std::nullopt;
+      return IndexRange{sub(xy->first.lo, xy->second.hi),
+                        sub(xy->first.hi, xy->second.lo)};
+    }
+    if (isa<arith::MulIOp>(def)) {
+      auto xy = binary();
+      if (!xy)
+        return std::nullopt;
+      auto [x, y] = *xy;
+      Value p[] = {mul(x.lo, y.lo), mul(x.lo, y.hi), mul(x.hi, y.lo),
+                   mul(x.hi, y.hi)};
+      return IndexRange{min(min(p[0], p[1]), min(p[2], p[3])),
+                        max(max(p[0], p[1]), max(p[2], p[3]))};
+    }
+    if (isa<arith::MinSIOp, arith::MaxSIOp>(def)) {
+      auto xy = binary();
+      if (!xy)
+        return std::nullopt;
+      auto [x, y] = *xy;
+      if (isa<arith::MinSIOp>(def))
+        return IndexRange{min(x.lo, y.lo), min(x.hi, y.hi)};
+      return IndexRange{max(x.lo, y.lo), max(x.hi, y.hi)};
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(def)) {
+      auto x = get(select.getTrueValue(), depth);
+      auto y = get(select.getFalseValue(), depth);
+      if (!x || !y)
+        return std::nullopt;
+      return IndexRange{min(x->lo, y->lo), max(x->hi, y->hi)};
+    }
+    if (isa<arith::DivSIOp, arith::RemSIOp>(def)) {
+      // By a positive constant: division is monotone; a remainder has the
+      // dividend's sign and is smaller than the divisor.
+      std::optional<int64_t> d = getConstantIntValue(def->getOperand(1));
+      auto x = get(def->getOperand(0), depth);
+      if (!d || *d <= 0 || !x)
+        return std::nullopt;
+      Value c = constant(*d);
+      if (isa<arith::DivSIOp>(def))
+        return IndexRange{arith::DivSIOp::create(b, loc, x->lo, c),
+                          arith::DivSIOp::create(b, loc, x->hi, c)};
+      return IndexRange{constant(1 - *d), constant(*d - 1)};
+    }
+    return std::nullopt;
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const IRMapping &known;
+  llvm::DenseMap<Value, IndexRange> ranges;
+};
+
+} // namespace
+
+std::optional<IndexRange> cotangent::ad::buildAccessRange(
+    OpBuilder &b, Location loc, func::FuncOp function, unsigned argument,
+    const IRMapping &known, Value counter, Value counterLo, Value counterHi) {
+  RangeBuilder ranges(b, loc, known, counter, {counterLo, counterHi});
+  // Views of the argument, with the range of their first element's index
+  // in it.
+  SmallVector<std::pair<Value, IndexRange>> worklist;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  worklist.push_back({function.getArgument(argument), {zero, zero}});
+  std::optional<IndexRange> result;
+  auto include = [&](IndexRange r) {
+    if (!result) {
+      result = r;
+      return;
+    }
+    result->lo = arith::MinSIOp::create(b, loc, result->lo, r.lo);
+    result->hi = arith::MaxSIOp::create(b, loc, result->hi, r.hi);
+  };
+  while (!worklist.empty()) {
+    auto [view, base] = worklist.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      if (isa<memref::DimOp>(user))
+        continue;
+      auto access = [&](ValueRange indices) -> bool {
+        if (indices.size() != 1)
+          return false;
+        std::optional<IndexRange> index = ranges.get(indices[0]);
+        if (!index)
+          return false;
+        include({arith::AddIOp::create(b, loc, base.lo, index->lo),
+                 arith::AddIOp::create(b, loc, base.hi, index->hi)});
+        return true;
+      };
+      if (auto load = dyn_cast<memref::LoadOp>(user)) {
+        if (!access(load.getIndices()))
+          return std::nullopt;
+        continue;
+      }
+      if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        if (store.getMemRef() != view || !access(store.getIndices()))
+          return std::nullopt;
+        continue;
+      }
+      if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+        // A 1-D view with unit stride starting at `offset`.
+        if (subview.getType().getRank() != 1 ||
+            subview.getMixedOffsets().size() != 1 ||
+            getConstantIntValue(subview.getMixedStrides()[0]) != 1)
+          return std::nullopt;
+        OpFoldResult offset = subview.getMixedOffsets()[0];
+        std::optional<IndexRange> shift;
+        if (auto c = getConstantIntValue(offset)) {
+          Value v = arith::ConstantIndexOp::create(b, loc, *c);
+          shift = IndexRange{v, v};
+        } else {
+          shift = ranges.get(cast<Value>(offset));
+        }
+        if (!shift)
+          return std::nullopt;
+        worklist.push_back(
+            {subview.getResult(),
+             {arith::AddIOp::create(b, loc, base.lo, shift->lo),
+              arith::AddIOp::create(b, loc, base.hi, shift->hi)}});
+        continue;
+      }
+      if (auto castOp = dyn_cast<memref::CastOp>(user)) {
+        worklist.push_back({castOp.getResult(), base});
+        continue;
+      }
+      return std::nullopt;
+    }
+  }
+  if (!result)
+    return IndexRange{zero, arith::ConstantIndexOp::create(b, loc, -1)};
+  return result;
+}

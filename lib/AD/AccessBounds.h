@@ -1,0 +1,42 @@
+//===- AccessBounds.h - Which elements of a buffer a function touches -*- C++ -*-===//
+//
+// Internal to lib/AD. A C pointer does not carry its extent, so copying the
+// memory a checkpointed loop keeps in snapshots needs the range of elements
+// the loop's body may touch. This builds code that computes it, by interval
+// arithmetic over the index expressions of the body's loads and stores
+// (sums, differences, products, casts, loop counters with their bounds);
+// an index computed any other way (read from memory) has no bound.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_LIB_AD_ACCESSBOUNDS_H
+#define COTANGENT_LIB_AD_ACCESSBOUNDS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <optional>
+
+namespace cotangent::ad {
+
+/// An inclusive range of indices, as index values.
+struct IndexRange {
+  mlir::Value lo, hi;
+};
+
+/// Builds at `b` the range of indices `function` may access in its 1-D
+/// memref argument `argument` (the outermost, for a view of it). `known`
+/// gives, for each scalar argument of `function` the caller knows, its
+/// value at `b`; `counter` is an argument ranging over [`counterLo`,
+/// `counterHi`]. An empty range (lo > hi) when nothing is accessed; none
+/// if some index cannot be bounded, or the memory is passed to a call.
+std::optional<IndexRange>
+buildAccessRange(mlir::OpBuilder &b, mlir::Location loc,
+                 mlir::func::FuncOp function, unsigned argument,
+                 const mlir::IRMapping &known, mlir::Value counter,
+                 mlir::Value counterLo, mlir::Value counterHi);
+
+} // namespace cotangent::ad
+
+#endif // COTANGENT_LIB_AD_ACCESSBOUNDS_H

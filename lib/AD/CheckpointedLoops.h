@@ -1,0 +1,71 @@
+//===- CheckpointedLoops.h - Loops reversed from snapshots ------*- C++ -*-===//
+//
+// Internal to lib/AD. A loop under `#pragma ct checkpoint` reaches the
+// reverse emitter as an scf.for whose body is one call of its outlined
+// iteration (ct-outline-checkpoints). Reverse mode then records nothing per
+// iteration: the forward sweep keeps snapshots of the loop's state, and the
+// reverse sweep follows the binomial schedule of
+// cotangent/checkpoint_schedule.h, rerunning iterations from snapshots on a
+// working copy of the state and reversing each with the iteration's
+// combined pullback (Rules/CheckpointedLoops.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_LIB_AD_CHECKPOINTEDLOOPS_H
+#define COTANGENT_LIB_AD_CHECKPOINTEDLOOPS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace cotangent::ad {
+
+namespace reverse {
+class ReverseEmitter;
+} // namespace reverse
+
+/// On the call of an outlined iteration: the snapshots the reverse sweep
+/// may keep (0: about the square root of the trip count).
+inline constexpr llvm::StringLiteral kCheckpointSnapshots =
+    "ct.checkpoint_snapshots";
+
+/// What the forward sweep of a checkpointed loop leaves to its reverse
+/// (forward values, usable directly in the reverse sweep).
+struct CheckpointedLoopState {
+  /// The schedule's state (memref<?xi64>).
+  mlir::Value schedule;
+  /// The loop's lower bound and step, in the induction variable's type.
+  mlir::Value lowerBound, step;
+  /// Per carried value: its snapshots (memref<?xT>, one per snapshot) and
+  /// the value handed over to the reverse sweep (memref<1xT>).
+  llvm::SmallVector<mlir::Value> carriedSnapshots, carriedHandOver;
+  /// Per buffer of the state: the outlined iteration's argument, the
+  /// elements kept [first, first + count), the snapshots (count per
+  /// snapshot), and the working copy: flat, and as the argument's type.
+  struct Buffer {
+    unsigned argument;
+    mlir::Value first, count, snapshots, workingFlat, working;
+  };
+  llvm::SmallVector<Buffer> buffers;
+};
+
+/// The call of the outlined iteration that is the whole body of `loop`, if
+/// `loop` is checkpointed.
+mlir::func::CallOp getCheckpointedCall(mlir::scf::ForOp loop);
+
+/// Whether the reverse emitter can checkpoint `loop` where it is: the
+/// buffers it keeps must be usable from the reverse sweep. Warns (once per
+/// loop) and answers false otherwise; the loop is then recorded as usual.
+bool canCheckpointHere(mlir::scf::ForOp loop, reverse::ReverseEmitter &e);
+
+/// The forward sweep of a checkpointed loop: the loop, taking snapshots.
+mlir::LogicalResult forwardCheckpointedLoop(mlir::OpBuilder &b,
+                                            mlir::scf::ForOp loop,
+                                            reverse::ReverseEmitter &e);
+/// Its reverse: the rest of the schedule.
+mlir::LogicalResult reverseCheckpointedLoop(mlir::OpBuilder &b,
+                                            mlir::scf::ForOp loop,
+                                            reverse::ReverseEmitter &e);
+
+} // namespace cotangent::ad
+
+#endif // COTANGENT_LIB_AD_CHECKPOINTEDLOOPS_H

@@ -1,0 +1,665 @@
+//===- CheckpointedLoops.cpp - Reverse mode of checkpointed loops ---------===//
+//
+// The loop's state is what its iterations carry (scalars) and the buffers
+// its outlined iteration may write, plus buffers it reads that code after
+// the loop overwrites. The forward sweep runs the loop on its own state,
+// driven by the schedule (cotangent/checkpoint_schedule.h), copying the
+// state into snapshots where the schedule says, and hands the state before
+// the last iteration over to a working copy. The reverse sweep follows the
+// rest of the schedule on that working copy: restore a snapshot, rerun
+// iterations (calls of the outlined iteration), take a snapshot, or reverse
+// one iteration (a call of its combined pullback, which records that one
+// iteration and undoes it). The buffers' shadows are the loop's own: each
+// reversal updates them in place, and the carried adjoints flow from one
+// reversal to the one before.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../AccessBounds.h"
+#include "../CheckpointedLoops.h"
+#include "../ReverseEmitter.h"
+
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+using namespace cotangent::ad::reverse;
+
+namespace {
+
+/// The schedule's actions and state fields (checkpoint_schedule.h).
+enum Action : int64_t {
+  kDone = 0,
+  kAdvance = 1,
+  kTakeSnapshot = 2,
+  kRestore = 3,
+  kReverse = 4,
+  kFinish = 5,
+  kHandOver = 6
+};
+constexpr int64_t kArg0 = 4, kArg1 = 5;
+/// state elements for S snapshots: 8 + 4 (S + 1).
+constexpr int64_t kStateFixed = 12, kStatePerSnapshot = 4;
+
+/// The size ct.pointer_view gives a C pointer's memory.
+constexpr int64_t kUnknownExtent = ct::PointerViewOp::kUnknownExtent;
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// A declaration of the schedule's entry point `name` (C interface).
+func::FuncOp getScheduleFunction(ModuleOp module, StringRef name,
+                                 FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto function = func::FuncOp::create(b, module.getLoc(), name, type);
+  function.setPrivate();
+  function->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+  return function;
+}
+
+Value callSchedule(OpBuilder &b, Location loc, ModuleOp module, StringRef name,
+                   ValueRange operands) {
+  auto i64 = b.getI64Type();
+  SmallVector<Type> results;
+  if (name != "ct_checkpoint_init")
+    results.push_back(i64);
+  func::FuncOp function = getScheduleFunction(
+      module, name, b.getFunctionType(ValueRange(operands).getTypes(), results));
+  auto call = func::CallOp::create(b, loc, function, operands);
+  return results.empty() ? Value() : call.getResult(0);
+}
+
+/// state[field], as an index.
+Value readField(OpBuilder &b, Location loc, Value state, int64_t field) {
+  Value v = memref::LoadOp::create(b, loc, state,
+                                   ValueRange{indexConstant(b, loc, field)});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
+Value toI64(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
+/// Copies `count` elements of 1-D `from` starting at `fromStart` to 1-D
+/// `to` starting at `toStart`.
+void copyElements(OpBuilder &b, Location loc, Value from, Value fromStart,
+                  Value to, Value toStart, Value count) {
+  auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0), count,
+                                 indexConstant(b, loc, 1));
+  OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
+  Value i = loop.getInductionVar();
+  Value v = memref::LoadOp::create(
+      inner, loc, from,
+      ValueRange{arith::AddIOp::create(inner, loc, fromStart, i)});
+  memref::StoreOp::create(inner, loc, v, to,
+                          ValueRange{arith::AddIOp::create(inner, loc, toStart, i)});
+}
+
+/// `memref` as 1-D: itself, or collapsed if it has a static identity
+/// layout; null otherwise.
+Value flatten(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getRank() == 1)
+    return memref;
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return nullptr;
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all[0].push_back(d);
+  return memref::CollapseShapeOp::create(b, loc, memref, all);
+}
+
+/// The name the user gave the memory `root`, for messages.
+std::string describe(Value root) {
+  if (auto arg = dyn_cast<BlockArgument>(root)) {
+    auto function =
+        dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    if (function && arg.getOwner()->isEntryBlock())
+      if (auto names = function->getAttrOfType<ArrayAttr>("ct.param_names"))
+        if (arg.getArgNumber() < names.size())
+          if (auto name = dyn_cast<StringAttr>(names[arg.getArgNumber()]))
+            return ("'" + name.getValue() + "'").str();
+  }
+  return "a buffer";
+}
+
+/// Whether `function` may write the memory of its argument `argument`:
+/// conservatively, any use but loads, sizes, and views only read.
+bool mayWriteArgument(func::FuncOp function, unsigned argument) {
+  SmallVector<Value> worklist{function.getArgument(argument)};
+  while (!worklist.empty()) {
+    Value view = worklist.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      if (isa<memref::LoadOp, memref::DimOp>(user))
+        continue;
+      if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        if (store.getMemRef() == view)
+          return true;
+        continue; // the memref itself stored as a value: not here
+      }
+      if (isa<memref::SubViewOp, memref::CastOp, memref::ReinterpretCastOp,
+              memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The outlined iteration `call` calls.
+func::FuncOp getIteration(func::CallOp call) {
+  return SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+}
+
+/// The iteration's induction variable for schedule step `k` (an index).
+Value buildIv(OpBuilder &b, Location loc, Value k, Value lowerBound,
+              Value step) {
+  Type type = lowerBound.getType();
+  Value kk = type.isIndex()
+                 ? k
+                 : arith::IndexCastOp::create(b, loc, type, k).getResult();
+  return arith::AddIOp::create(b, loc, lowerBound,
+                               arith::MulIOp::create(b, loc, kk, step));
+}
+
+/// Runs iterations [from, to) of `call`'s function on `operands` (the
+/// induction variable's slot is replaced), from carried values `carried`.
+SmallVector<Value> buildAdvance(OpBuilder &b, Location loc, func::CallOp call,
+                                unsigned numCarried, SmallVector<Value> operands,
+                                Value from, Value to, ValueRange carried,
+                                Value lowerBound, Value step) {
+  auto loop = scf::ForOp::create(b, loc, from, to, indexConstant(b, loc, 1),
+                                 carried);
+  OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
+  operands[0] = buildIv(inner, loc, loop.getInductionVar(), lowerBound, step);
+  for (unsigned j = 0; j < numCarried; ++j)
+    operands[1 + j] = loop.getRegionIterArgs()[j];
+  auto again = func::CallOp::create(inner, loc, getIteration(call), operands);
+  scf::YieldOp::create(inner, loc, again.getResults());
+  return llvm::to_vector(ValueRange(loop.getResults()));
+}
+
+/// An scf.index_switch on `action` with one case per action in `cases`,
+/// each built by `build` (which returns the values it yields), and a
+/// default yielding `otherwise`.
+SmallVector<Value>
+buildActionSwitch(OpBuilder &b, Location loc, Value action, TypeRange types,
+                  ArrayRef<int64_t> cases, ValueRange otherwise,
+                  function_ref<SmallVector<Value>(OpBuilder &, int64_t)> build) {
+  Value selector = arith::IndexCastOp::create(b, loc, b.getIndexType(), action);
+  auto switchOp = scf::IndexSwitchOp::create(b, loc, types, selector, cases,
+                                             cases.size());
+  for (auto [i, c] : llvm::enumerate(cases)) {
+    Block &block = switchOp.getCaseRegions()[i].emplaceBlock();
+    OpBuilder inner = OpBuilder::atBlockBegin(&block);
+    scf::YieldOp::create(inner, loc, build(inner, c));
+  }
+  Block &fallback = switchOp.getDefaultRegion().emplaceBlock();
+  OpBuilder inner = OpBuilder::atBlockBegin(&fallback);
+  scf::YieldOp::create(inner, loc, otherwise);
+  return llvm::to_vector(ValueRange(switchOp.getResults()));
+}
+
+/// A while loop that asks the schedule `next` for actions until `stop`
+/// answers true, running `body` for each; returns the final values.
+SmallVector<Value> buildScheduleLoop(
+    OpBuilder &b, Location loc, ModuleOp module, Value state, StringRef next,
+    ValueRange initial,
+    function_ref<Value(OpBuilder &, Value)> keepGoing,
+    function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body) {
+  SmallVector<Type> types(initial.getTypes());
+  SmallVector<Type> afterTypes{b.getI64Type()};
+  llvm::append_range(afterTypes, types);
+  SmallVector<Location> locs(types.size(), loc);
+  auto loop = scf::WhileOp::create(b, loc, afterTypes, initial);
+  Block *before = b.createBlock(&loop.getBefore(), {}, types, locs);
+  Value action = callSchedule(b, loc, module, next, state);
+  SmallVector<Value> passed{action};
+  llvm::append_range(passed, before->getArguments());
+  scf::ConditionOp::create(b, loc, keepGoing(b, action), passed);
+  SmallVector<Location> afterLocs(afterTypes.size(), loc);
+  Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes, afterLocs);
+  SmallVector<Value> yielded =
+      body(b, after->getArgument(0), after->getArguments().drop_front());
+  scf::YieldOp::create(b, loc, yielded);
+  b.setInsertionPointAfter(loop);
+  return llvm::to_vector(ValueRange(loop.getResults()));
+}
+
+} // namespace
+
+func::CallOp ad::getCheckpointedCall(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  if (body->getOperations().size() != 2)
+    return nullptr;
+  auto call = dyn_cast<func::CallOp>(body->front());
+  if (!call || !call->hasAttr(kCheckpointSnapshots) ||
+      call.getNumOperands() < body->getNumArguments() ||
+      ValueRange(loop.getYieldedValues()) != ValueRange(call.getResults()))
+    return nullptr;
+  for (auto [operand, arg] :
+       llvm::zip(call.getOperands(), body->getArguments()))
+    if (operand != arg)
+      return nullptr;
+  return call;
+}
+
+bool ad::canCheckpointHere(scf::ForOp loop, ReverseEmitter &e) {
+  if (e.checkpointedLoops.contains(loop))
+    return true;
+  if (e.uncheckpointedLoops.contains(loop))
+    return false;
+  // The snapshots are buffers, which the tape cannot carry from one level
+  // to another: the loop must sit where the reverse code sees forward
+  // values directly (the body of a combined pullback, or of a
+  // checkpointed loop's iteration).
+  if (e.levels[loop->getBlock()].direct && !e.levels[loop->getBlock()].rerun)
+    return true;
+  e.uncheckpointedLoops.insert(loop);
+  loop.emitWarning("'#pragma ct checkpoint' ignored: the loop sits inside "
+                   "another loop, a branch, or a function called from one; "
+                   "its iterations are recorded as usual. Checkpoint the "
+                   "outer loop too, or move this loop out");
+  return false;
+}
+
+LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
+                                          ReverseEmitter &e) {
+  Location loc = op.getLoc();
+  func::CallOp call = getCheckpointedCall(op);
+  func::FuncOp iteration = getIteration(call);
+  auto module = op->getParentOfType<ModuleOp>();
+  IRMapping &fwd = e.forwardValues;
+  CheckpointedLoopState state;
+  Value lb = fwd.lookup(op.getLowerBound());
+  Value ub = fwd.lookup(op.getUpperBound());
+  Value step = fwd.lookup(op.getStep());
+  state.lowerBound = lb;
+  state.step = step;
+  Value trips = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(), buildTripCount(b, loc, lb, ub, step));
+  unsigned numCarried = op.getNumRegionIterArgs();
+
+  // Snapshots: as asked, or the least S with S * S >= trips.
+  int64_t asked = call->getAttrOfType<IntegerAttr>(kCheckpointSnapshots)
+                      .getInt();
+  Value one = indexConstant(b, loc, 1);
+  Value snapshots;
+  if (asked > 0) {
+    snapshots = indexConstant(b, loc, asked);
+  } else {
+    auto search = scf::WhileOp::create(b, loc, b.getIndexType(), one);
+    Block *before = b.createBlock(&search.getBefore(), {}, b.getIndexType(),
+                                  {loc});
+    Value s = before->getArgument(0);
+    Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        arith::MulIOp::create(b, loc, s, s),
+                                        trips);
+    scf::ConditionOp::create(b, loc, small, s);
+    Block *after = b.createBlock(&search.getAfter(), {}, b.getIndexType(),
+                                 {loc});
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::AddIOp::create(
+                             b, loc, after->getArgument(0), one)});
+    b.setInsertionPointAfter(search);
+    snapshots = search.getResult(0);
+  }
+  // No more snapshots than iterations.
+  snapshots = arith::MaxSIOp::create(
+      b, loc, one, arith::MinSIOp::create(b, loc, snapshots, trips));
+
+  // The schedule.
+  Value stateSize = arith::AddIOp::create(
+      b, loc, indexConstant(b, loc, kStateFixed),
+      arith::MulIOp::create(b, loc, snapshots,
+                            indexConstant(b, loc, kStatePerSnapshot)));
+  auto i64Buffer = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  state.schedule =
+      memref::AllocOp::create(b, loc, i64Buffer, ValueRange{stateSize});
+  callSchedule(b, loc, module, "ct_checkpoint_init",
+               {state.schedule, toI64(b, loc, trips), toI64(b, loc, snapshots)});
+
+  // Carried values.
+  SmallVector<Value> initial = llvm::map_to_vector(
+      op.getInitArgs(), [&](Value v) { return fwd.lookup(v); });
+  for (Type type : op.getResultTypes()) {
+    state.carriedSnapshots.push_back(memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, type),
+        ValueRange{snapshots}));
+    state.carriedHandOver.push_back(
+        memref::AllocOp::create(b, loc, MemRefType::get({1}, type)));
+  }
+
+  // Buffers: those the iteration may write, and those it reads that are
+  // overwritten after the loop.
+  unsigned firstCaptured = 1 + numCarried;
+  IRMapping known;
+  for (unsigned i = firstCaptured; i < call.getNumOperands(); ++i)
+    if (!isa<MemRefType>(call.getOperand(i).getType()))
+      known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
+  Value lastTrip = arith::SubIOp::create(b, loc, trips, one);
+  Value ivLo = lb;
+  Value ivHi = buildIv(b, loc, arith::MaxSIOp::create(b, loc, lastTrip,
+                                                      indexConstant(b, loc, 0)),
+                       lb, step);
+  auto toIndex = [&](Value v) -> Value {
+    return v.getType().isIndex()
+               ? v
+               : arith::IndexCastOp::create(b, loc, b.getIndexType(), v)
+                     .getResult();
+  };
+  ivLo = toIndex(ivLo);
+  ivHi = toIndex(ivHi);
+  for (unsigned i = firstCaptured; i < call.getNumOperands(); ++i) {
+    Value root = call.getOperand(i);
+    auto type = dyn_cast<MemRefType>(root.getType());
+    if (!type)
+      continue;
+    if (!mayWriteArgument(iteration, i) &&
+        e.memory.keepsContentsAfter(root, op))
+      continue;
+    Value rootNow = fwd.lookup(root);
+    CheckpointedLoopState::Buffer buffer;
+    buffer.argument = i;
+    Type element = type.getElementType();
+    if (type.getRank() == 1 && !type.hasStaticShape()) {
+      // The size the view carries, unless it is a C pointer's (unknown):
+      // then the elements the iteration touches.
+      Value dim = memref::DimOp::create(b, loc, rootNow, 0);
+      Value zero = indexConstant(b, loc, 0);
+      Value counter = iteration.getArgument(0);
+      // The induction variable's range, in its own type for the analysis.
+      IRMapping knownWithIv = known;
+      std::optional<IndexRange> range =
+          buildAccessRange(b, loc, iteration, i, knownWithIv, counter,
+                           ivLo, ivHi);
+      // Only a parameter's memory may be a C pointer's.
+      bool mayBeUnbounded = isa<BlockArgument>(root) ||
+                            root.getDefiningOp<ct::PointerViewOp>();
+      if (!range && mayBeUnbounded) {
+        e.hadError = true;
+        return op.emitError("cannot checkpoint this loop: cannot tell which "
+                            "elements of ")
+               << describe(root)
+               << " its iterations change (an index is read from memory, "
+                  "or the memory is passed to a function kept as a call); "
+                  "remove '#pragma ct checkpoint', or index it with "
+                  "counters and sizes";
+      }
+      if (range) {
+        Value unknown = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq, dim,
+            indexConstant(b, loc, kUnknownExtent));
+        Value span = arith::MaxSIOp::create(
+            b, loc, zero,
+            arith::AddIOp::create(
+                b, loc, arith::SubIOp::create(b, loc, range->hi, range->lo),
+                one));
+        buffer.first = arith::SelectOp::create(b, loc, unknown, range->lo, zero);
+        buffer.count = arith::SelectOp::create(b, loc, unknown, span, dim);
+      } else {
+        buffer.first = zero;
+        buffer.count = dim;
+      }
+      buffer.workingFlat = memref::AllocOp::create(
+          b, loc, MemRefType::get({ShapedType::kDynamic}, element),
+          ValueRange{buffer.count});
+      // Element k of the view is element k - first of the copy.
+      Value offset = arith::SubIOp::create(b, loc, zero, buffer.first);
+      auto layout = dyn_cast<StridedLayoutAttr>(type.getLayout());
+      if (!layout && !type.getLayout().isIdentity())
+        return op.emitError("cannot checkpoint this loop: the layout of ")
+               << describe(root) << " is not supported";
+      SmallVector<OpFoldResult> offsets{
+          layout ? OpFoldResult(offset) : OpFoldResult(b.getIndexAttr(0))};
+      if (!layout)
+        buffer.first = zero; // identity layouts are whole buffers
+      buffer.working = memref::ReinterpretCastOp::create(
+          b, loc, type, buffer.workingFlat, offsets.front(),
+          ArrayRef<OpFoldResult>{dim}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    } else {
+      Value flat = flatten(b, loc, rootNow);
+      if (!flat) {
+        e.hadError = true;
+        return op.emitError("cannot checkpoint this loop: ")
+               << describe(root)
+               << " has a shape whose elements it cannot copy";
+      }
+      buffer.first = indexConstant(b, loc, 0);
+      buffer.count = indexConstant(b, loc, type.getNumElements());
+      auto plain = MemRefType::get(type.getShape(), element);
+      Value working = memref::AllocOp::create(b, loc, plain);
+      buffer.workingFlat = flatten(b, loc, working);
+      buffer.working =
+          plain == type ? working
+                        : memref::CastOp::create(b, loc, type, working).getResult();
+      if (!memref::CastOp::areCastCompatible(plain, type)) {
+        e.hadError = true;
+        return op.emitError("cannot checkpoint this loop: the layout of ")
+               << describe(root) << " is not supported";
+      }
+    }
+    buffer.snapshots = memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, element),
+        ValueRange{arith::MulIOp::create(b, loc, snapshots, buffer.count)});
+    state.buffers.push_back(buffer);
+  }
+
+  // The loop, as the schedule's forward part drives it.
+  SmallVector<Value> operands = llvm::map_to_vector(
+      call.getOperands(), [&](Value v) { return fwd.lookupOrNull(v); });
+  auto flatRoot = [&](OpBuilder &at, const CheckpointedLoopState::Buffer &buf) {
+    return flatten(at, loc, fwd.lookup(call.getOperand(buf.argument)));
+  };
+  SmallVector<Value> carried = buildScheduleLoop(
+      b, loc, module, state.schedule, "ct_checkpoint_forward_next", initial,
+      [&](OpBuilder &at, Value action) {
+        auto ne = [&](int64_t a) {
+          return arith::CmpIOp::create(
+              at, loc, arith::CmpIPredicate::ne, action,
+              arith::ConstantIntOp::create(at, loc, at.getI64Type(), a));
+        };
+        return arith::AndIOp::create(at, loc, ne(kDone), ne(kFinish));
+      },
+      [&](OpBuilder &at, Value action, ValueRange values) {
+        return buildActionSwitch(
+            at, loc, action, values.getTypes(),
+            {kAdvance, kTakeSnapshot, kHandOver}, values,
+            [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
+              Value arg0 = readField(in, loc, state.schedule, kArg0);
+              if (c == kAdvance)
+                return buildAdvance(in, loc, call, numCarried, operands, arg0,
+                                    readField(in, loc, state.schedule, kArg1),
+                                    values, lb, step);
+              for (auto [j, v] : llvm::enumerate(values))
+                memref::StoreOp::create(
+                    in, loc, v,
+                    c == kTakeSnapshot ? state.carriedSnapshots[j]
+                                       : state.carriedHandOver[j],
+                    c == kTakeSnapshot ? ValueRange{arg0}
+                                       : ValueRange{indexConstant(in, loc, 0)});
+              for (const auto &buf : state.buffers) {
+                Value zero = indexConstant(in, loc, 0);
+                if (c == kTakeSnapshot)
+                  copyElements(in, loc, flatRoot(in, buf), buf.first,
+                               buf.snapshots,
+                               arith::MulIOp::create(in, loc, arg0, buf.count),
+                               buf.count);
+                else
+                  copyElements(in, loc, flatRoot(in, buf), buf.first,
+                               buf.workingFlat, zero, buf.count);
+              }
+              return llvm::to_vector(values);
+            });
+      });
+  // The rest of the loop (all of it when the schedule stops at once).
+  carried.erase(carried.begin());
+  Value from = readField(b, loc, state.schedule, kArg0);
+  Value start = arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, from, trips),
+      from, trips);
+  SmallVector<Value> results = buildAdvance(
+      b, loc, call, numCarried, operands, start, trips, carried, lb, step);
+  fwd.map(op.getResults(), results);
+  e.checkpointedLoops[op] = std::move(state);
+  return success();
+}
+
+LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
+                                          ReverseEmitter &e) {
+  Location loc = op.getLoc();
+  func::CallOp call = getCheckpointedCall(op);
+  func::FuncOp iteration = getIteration(call);
+  auto module = op->getParentOfType<ModuleOp>();
+  const CheckpointedLoopState &state = e.checkpointedLoops.find(op)->second;
+  unsigned numCarried = op.getNumRegionIterArgs();
+  SmallVector<ct::Activity> activities = getCallActivities(call, e.activity);
+  func::FuncOp pullback =
+      e.registry.get(iteration, DerivativeKind::Pullback, activities);
+
+  // The operands of reruns: the loop's own, but the working copies for the
+  // buffers of the state.
+  SmallVector<Value> operands = llvm::map_to_vector(
+      call.getOperands(), [&](Value v) -> Value {
+        return isa<BlockArgument>(v) && cast<BlockArgument>(v).getOwner() ==
+                                            op.getBody()
+                   ? Value()
+                   : e.primalInReverse(v);
+      });
+  for (const auto &buf : state.buffers)
+    operands[buf.argument] = buf.working;
+  // Shadows of the buffers passed, in operand order.
+  SmallVector<Value> shadows, scratch;
+  for (auto [operand, a] : llvm::zip_equal(call.getOperands(), activities)) {
+    if (a != ct::Activity::Duplicated)
+      continue;
+    Value s = e.shadowInReverse(operand);
+    if (!s) {
+      s = buildScratchShadow(b, loc, e.primalInReverse(operand));
+      scratch.push_back(s);
+    }
+    shadows.push_back(s);
+  }
+
+  // Carried values at the hand-over, and the adjoints of the results.
+  SmallVector<Value> initial;
+  for (Value buffer : state.carriedHandOver)
+    initial.push_back(memref::LoadOp::create(
+        b, loc, buffer, ValueRange{indexConstant(b, loc, 0)}));
+  SmallVector<unsigned> floatResults;
+  for (auto [j, result] : llvm::enumerate(op.getResults()))
+    if (ct::isDifferentiableScalar(result.getType())) {
+      floatResults.push_back(j);
+      initial.push_back(e.activity.isActive(result)
+                            ? e.readAndZero(b, loc, result)
+                            : buildZero(b, loc, result.getType()));
+    }
+
+  SmallVector<Value> final = buildScheduleLoop(
+      b, loc, module, state.schedule, "ct_checkpoint_reverse_next", initial,
+      [&](OpBuilder &at, Value action) {
+        return arith::CmpIOp::create(
+            at, loc, arith::CmpIPredicate::ne, action,
+            arith::ConstantIntOp::create(at, loc, at.getI64Type(), kDone));
+      },
+      [&](OpBuilder &at, Value action, ValueRange values) {
+        ValueRange carried = values.take_front(numCarried);
+        ValueRange adjoints = values.drop_front(numCarried);
+        return buildActionSwitch(
+            at, loc, action, values.getTypes(),
+            {kAdvance, kTakeSnapshot, kRestore, kReverse}, values,
+            [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
+              Value arg0 = readField(in, loc, state.schedule, kArg0);
+              Value zero = indexConstant(in, loc, 0);
+              SmallVector<Value> next(values);
+              switch (c) {
+              case kAdvance: {
+                SmallVector<Value> after = buildAdvance(
+                    in, loc, call, numCarried, operands, arg0,
+                    readField(in, loc, state.schedule, kArg1), carried,
+                    state.lowerBound, state.step);
+                llvm::copy(after, next.begin());
+                return next;
+              }
+              case kTakeSnapshot:
+                for (auto [j, v] : llvm::enumerate(carried))
+                  memref::StoreOp::create(in, loc, v, state.carriedSnapshots[j],
+                                          ValueRange{arg0});
+                for (const auto &buf : state.buffers)
+                  copyElements(in, loc, buf.workingFlat, zero, buf.snapshots,
+                               arith::MulIOp::create(in, loc, arg0, buf.count),
+                               buf.count);
+                return next;
+              case kRestore:
+                for (unsigned j = 0; j < numCarried; ++j)
+                  next[j] = memref::LoadOp::create(
+                      in, loc, state.carriedSnapshots[j], ValueRange{arg0});
+                for (const auto &buf : state.buffers)
+                  copyElements(in, loc, buf.snapshots,
+                               arith::MulIOp::create(in, loc, arg0, buf.count),
+                               buf.workingFlat, zero, buf.count);
+                return next;
+              default: {
+                // Reverse iteration arg0 with its combined pullback.
+                SmallVector<Value> args(operands);
+                args[0] = buildIv(in, loc, arg0, state.lowerBound, state.step);
+                for (unsigned j = 0; j < numCarried; ++j)
+                  args[1 + j] = carried[j];
+                llvm::append_range(args, adjoints); // the results' seeds
+                llvm::append_range(args, shadows);
+                auto reversal =
+                    func::CallOp::create(in, loc, pullback, args);
+                ValueRange returned =
+                    reversal.getResults().drop_front(numCarried);
+                // The adjoints of the carried values enter the previous
+                // iteration's reversal; the others accumulate.
+                unsigned nextAdjoint = 0;
+                for (unsigned j = 0; j < floatResults.size(); ++j)
+                  next[numCarried + j] =
+                      buildZero(in, loc, adjoints[j].getType());
+                for (auto [i, a] : llvm::enumerate(activities)) {
+                  if (a != ct::Activity::Active)
+                    continue;
+                  Value adjoint = returned[nextAdjoint++];
+                  if (i >= 1 && i <= numCarried) {
+                    auto *pos = llvm::find(floatResults, i - 1);
+                    next[numCarried + (pos - floatResults.begin())] = adjoint;
+                  } else {
+                    e.accumulate(in, loc, call.getOperand(i), adjoint);
+                  }
+                }
+                return next;
+              }
+              }
+            });
+      });
+  // The adjoints of the initial carried values.
+  ValueRange finalAdjoints = ValueRange(final).drop_front(1 + numCarried);
+  for (auto [j, position] : llvm::enumerate(floatResults)) {
+    Value init = op.getInitArgs()[position];
+    if (e.activity.isActive(init))
+      e.accumulate(b, loc, init, finalAdjoints[j]);
+  }
+  for (Value s : scratch)
+    memref::DeallocOp::create(b, loc, s);
+  for (const auto &buf : state.buffers) {
+    memref::DeallocOp::create(b, loc, buf.snapshots);
+    memref::DeallocOp::create(b, loc, buf.workingFlat);
+  }
+  for (Value buffer : state.carriedSnapshots)
+    memref::DeallocOp::create(b, loc, buffer);
+  for (Value buffer : state.carriedHandOver)
+    memref::DeallocOp::create(b, loc, buffer);
+  memref::DeallocOp::create(b, loc, state.schedule);
+  return success(!e.hadError);
+}
