@@ -37,6 +37,29 @@ void axpy(int n, const double *y, double scale, const double *k, double *z) {
   return y[n - 1];
 }
 
+/// The same integration, reversed from snapshots of its state instead of
+/// recorded step by step.
+[[ct::differentiable]] double integrateCheckpointed(int n, int steps,
+                                                    const double *x) {
+  double y[kMaxSize] = {};
+  double k1[kMaxSize], k2[kMaxSize], k3[kMaxSize], k4[kMaxSize];
+  double stage[kMaxSize];
+  const double h = kFinalTime / steps;
+#pragma ct checkpoint
+  for (int s = 0; s < steps; ++s) {
+    rate(n, x, y, k1);
+    axpy(n, y, h / 2, k1, stage);
+    rate(n, x, stage, k2);
+    axpy(n, y, h / 2, k2, stage);
+    rate(n, x, stage, k3);
+    axpy(n, y, h, k3, stage);
+    rate(n, x, stage, k4);
+    for (int i = 0; i < n; ++i)
+      y[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+  }
+  return y[n - 1];
+}
+
 } // namespace
 
 Input generate(int n, int steps, uint64_t seed) {
@@ -57,6 +80,13 @@ double gradient(const Input &in, double *grad) {
   for (int i = 0; i < in.n; ++i)
     grad[i] = 0;
   return ct::gradient<integrate>(in.n, in.steps, in.x.data(), grad);
+}
+
+double gradientCheckpointed(const Input &in, double *grad) {
+  for (int i = 0; i < in.n; ++i)
+    grad[i] = 0;
+  return ct::gradient<integrateCheckpointed>(in.n, in.steps, in.x.data(),
+                                             grad);
 }
 
 } // namespace bench::ode

@@ -38,6 +38,8 @@ double objective(const Input &in);
 double objectiveAt(const Input &in, const double *x);
 double gradient(const Input &in, double *grad);
 double gradientManual(const Input &in, double *grad);
+/// The gradient with the steps under `#pragma ct checkpoint`.
+double gradientCheckpointed(const Input &in, double *grad);
 
 /// The same integration written as GradBench's C++ writes it
 /// (OdeAsWritten.cpp).

@@ -44,7 +44,7 @@ void report(Preprocessor &pp, SourceLocation at, llvm::StringRef message) {
 /// Skips the rest of the directive.
 void skipToEnd(Preprocessor &pp, Token &token) {
   while (token.isNot(tok::eod))
-    pp.LexUnexpandedToken(token);
+    pp.Lex(token);
 }
 
 } // namespace
@@ -62,7 +62,7 @@ void CheckpointPragmaHandler::HandlePragma(Preprocessor &pp,
   }
   SourceLocation last = token.getLocation();
   int64_t snapshots = 0;
-  pp.LexUnexpandedToken(token);
+  pp.Lex(token);
   if (token.isNot(tok::eod)) {
     IdentifierInfo *clause = token.getIdentifierInfo();
     if (!clause || clause->getName() != "snapshots") {
@@ -71,12 +71,12 @@ void CheckpointPragmaHandler::HandlePragma(Preprocessor &pp,
              "'snapshots(N)' with N a positive integer, or nothing");
       return skipToEnd(pp, token);
     }
-    pp.LexUnexpandedToken(token);
+    pp.Lex(token);
     if (token.isNot(tok::l_paren)) {
       report(pp, token.getLocation(), "expected '(' after 'snapshots'");
       return skipToEnd(pp, token);
     }
-    pp.LexUnexpandedToken(token);
+    pp.Lex(token);
     SourceLocation literal = token.getLocation();
     uint64_t value = 0;
     if (token.isNot(tok::numeric_constant) ||
@@ -97,7 +97,7 @@ void CheckpointPragmaHandler::HandlePragma(Preprocessor &pp,
       return skipToEnd(pp, token);
     }
     last = token.getLocation();
-    pp.LexUnexpandedToken(token);
+    pp.Lex(token);
     if (token.isNot(tok::eod)) {
       report(pp, token.getLocation(),
              "unexpected text after '#pragma ct checkpoint snapshots(N)'");

@@ -184,7 +184,9 @@ SmallVector<Value> buildAdvance(OpBuilder &b, Location loc, func::CallOp call,
   for (unsigned j = 0; j < numCarried; ++j)
     operands[1 + j] = loop.getRegionIterArgs()[j];
   auto again = func::CallOp::create(inner, loc, getIteration(call), operands);
-  scf::YieldOp::create(inner, loc, again.getResults());
+  // A loop without carried values has its yield already.
+  if (!carried.empty())
+    scf::YieldOp::create(inner, loc, again.getResults());
   return llvm::to_vector(ValueRange(loop.getResults()));
 }
 
