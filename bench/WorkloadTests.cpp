@@ -12,19 +12,21 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cctype>
 #include <cstdio>
 
 namespace {
 
 class WorkloadTest : public testing::TestWithParam<size_t> {
 protected:
-  static const std::vector<bench::Workload> &workloads() {
-    static const std::vector<bench::Workload> all =
-        bench::makeWorkloads(bench::Scale::Test);
-    return all;
-  }
-  const bench::Workload &workload() { return workloads()[GetParam()]; }
+  const bench::Workload &workload();
 };
+
+const std::vector<bench::Workload> &testWorkloads();
+
+const bench::Workload &WorkloadTest::workload() {
+  return testWorkloads()[GetParam()];
+}
 
 TEST_P(WorkloadTest, ManualMatchesFiniteDifferences) {
   const bench::Workload &w = workload();
@@ -69,12 +71,23 @@ TEST_P(WorkloadTest, HessianVectorMatchesFiniteDifferences) {
   EXPECT_LT(error, 1e-5) << w.name;
 }
 
-std::string workloadName(const testing::TestParamInfo<size_t> &info) {
-  static const char *const names[] = {"Gmm", "Ba", "Lstm", "Ode", "Det"};
-  return names[info.param];
+/// The test-scale workloads, built once.
+const std::vector<bench::Workload> &testWorkloads() {
+  static const std::vector<bench::Workload> all =
+      bench::makeWorkloads(bench::Scale::Test);
+  return all;
 }
 
-INSTANTIATE_TEST_SUITE_P(Workloads, WorkloadTest, testing::Range<size_t>(0, 5),
+std::string workloadName(const testing::TestParamInfo<size_t> &info) {
+  std::string name = testWorkloads()[info.param].name;
+  for (char &c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Workloads, WorkloadTest,
+                         testing::Range<size_t>(0, testWorkloads().size()),
                          workloadName);
 
 } // namespace

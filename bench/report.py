@@ -39,7 +39,7 @@ def main():
     context, runs = medians(bench_json)
     # The workloads in the order the benchmark registers them (run.sh
     # interleaves the repetitions, which shuffles the JSON).
-    order = ["gmm", "ba", "lstm", "ode", "det"]
+    order = ["gmm", "ba", "lstm", "ode", "det", "stencil"]
     workloads = sorted({w for (w, kind) in runs},
                        key=lambda w: (order.index(w.split("-")[0])
                                       if w.split("-")[0] in order else len(order), w))
@@ -103,6 +103,22 @@ def main():
                   "hand-written %.2f MB" % (r["workload"],
                                             r["cotangent_peak_bytes"] / 1e6,
                                             r["manual_peak_bytes"] / 1e6))
+
+    # Checkpointed loops against the same loops recorded step by step.
+    by_name = {r["workload"]: r for r in rows}
+    for r in rows:
+        taped = by_name.get(r["workload"].replace("checkpointed-", ""))
+        if taped is None or taped is r:
+            continue
+        r["time_over_taped"] = r["cotangent_ms"] / taped["cotangent_ms"]
+        r["peak_over_taped"] = r["cotangent_peak_bytes"] / taped["cotangent_peak_bytes"]
+        print("%s: %.1f MB (taped %.1f MB, 1/%.0f), %.0f ms (taped %.0f ms, "
+              "%.2fx); hand-written %.1f MB" % (
+                  r["workload"], r["cotangent_peak_bytes"] / 1e6,
+                  taped["cotangent_peak_bytes"] / 1e6,
+                  1 / r["peak_over_taped"], r["cotangent_ms"],
+                  taped["cotangent_ms"], r["time_over_taped"],
+                  r["manual_peak_bytes"] / 1e6))
 
     with open(out_json, "w") as f:
         json.dump({"context": context, "results": rows}, f, indent=2)

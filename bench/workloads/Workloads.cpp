@@ -7,6 +7,7 @@
 #include "Gmm.h"
 #include "Lstm.h"
 #include "Ode.h"
+#include "Stencil.h"
 
 #include <algorithm>
 #include <cmath>
@@ -110,6 +111,25 @@ Workload makeOde(int n, int steps) {
                         ode::gradient, ode::gradientManual);
 }
 
+Workload makeOdeCheckpointed(int n, int steps) {
+  auto in = std::make_shared<ode::Input>(ode::generate(n, steps, kSeed));
+  return scalarWorkload("ode-checkpointed-n" + std::to_string(n) + "-s" +
+                            std::to_string(steps),
+                        in, in->x, ode::objective, ode::objectiveAt,
+                        ode::gradientCheckpointed, ode::gradientManual);
+}
+
+Workload makeStencil(int n, int steps, bool checkpointed) {
+  auto in =
+      std::make_shared<stencil::Input>(stencil::generate(n, steps, kSeed));
+  return scalarWorkload(
+      std::string(checkpointed ? "stencil-checkpointed-n" : "stencil-n") +
+          std::to_string(n) + "-s" + std::to_string(steps),
+      in, in->u0, stencil::objective, stencil::objectiveAt,
+      checkpointed ? stencil::gradientCheckpointed : stencil::gradient,
+      stencil::gradientManual);
+}
+
 Workload makeGmmAsWritten(int d, int k, int n) {
   auto in = std::make_shared<gmm::Input>(gmm::generate(d, k, n, kSeed));
   return scalarWorkload("gmm-as-written-d" + std::to_string(d) + "-k" +
@@ -206,6 +226,9 @@ std::vector<Workload> makeWorkloads(Scale scale) {
     workloads.push_back(makeOde(5, 10));
     workloads.push_back(makeOdeAsWritten(5, 10));
     workloads.push_back(makeDet(4));
+    workloads.push_back(makeOdeCheckpointed(5, 10));
+    workloads.push_back(makeStencil(8, 5, false));
+    workloads.push_back(makeStencil(8, 5, true));
     return workloads;
   }
   workloads.push_back(makeGmm(10, 25, 1000));
@@ -218,6 +241,11 @@ std::vector<Workload> makeWorkloads(Scale scale) {
   workloads.push_back(makeOde(100, 1000));
   workloads.push_back(makeOdeAsWritten(100, 1000));
   workloads.push_back(makeDet(8));
+  // Long time stepping, recorded and checkpointed (#pragma ct checkpoint).
+  workloads.push_back(makeOde(100, 100000));
+  workloads.push_back(makeOdeCheckpointed(100, 100000));
+  workloads.push_back(makeStencil(256, 1000, false));
+  workloads.push_back(makeStencil(256, 1000, true));
   return workloads;
 }
 
