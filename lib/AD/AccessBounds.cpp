@@ -58,6 +58,8 @@ private:
     if (Value outside = known.lookupOrNull(value))
       return point(outside);
     if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (auto loop = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp()))
+        return whileCounter(loop, arg, depth);
       auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
       if (!loop || arg != loop.getInductionVar())
         return std::nullopt;
@@ -143,6 +145,60 @@ private:
       return IndexRange{constant(1 - *d), constant(*d - 1)};
     }
     return std::nullopt;
+  }
+
+  /// A counter of a while loop that counts up by a constant from its
+  /// initial value while `counter + k < bound` (or <=) holds.
+  std::optional<IndexRange> whileCounter(scf::WhileOp loop, BlockArgument arg,
+                                         unsigned depth) {
+    auto condition = loop.getConditionOp();
+    Block *before = loop.getBeforeBody();
+    unsigned position = arg.getArgNumber();
+    BlockArgument counter;
+    if (arg.getOwner() == before) {
+      counter = arg;
+    } else {
+      // The body's argument is what the condition passes on.
+      counter = dyn_cast<BlockArgument>(condition.getArgs()[position]);
+      if (!counter || counter.getOwner() != before)
+        return std::nullopt;
+    }
+    unsigned index = counter.getArgNumber();
+    // Counts up: the body yields counter + step, step > 0.
+    auto yield = cast<scf::YieldOp>(loop.getAfterBody()->getTerminator());
+    auto next = yield.getOperand(index).getDefiningOp<arith::AddIOp>();
+    if (!next)
+      return std::nullopt;
+    Value base = loop.getAfterBody()->getArgument(index);
+    bool passedOn = condition.getArgs()[index] == counter;
+    std::optional<int64_t> step = getConstantIntValue(next.getRhs());
+    if (!passedOn || next.getLhs() != base || !step || *step <= 0)
+      return std::nullopt;
+    // Stops at `counter + k < bound`.
+    auto compare = condition.getCondition().getDefiningOp<arith::CmpIOp>();
+    if (!compare || !llvm::is_contained({arith::CmpIPredicate::slt,
+                                         arith::CmpIPredicate::sle},
+                                        compare.getPredicate()))
+      return std::nullopt;
+    int64_t k = 0;
+    Value lhs = compare.getLhs();
+    if (auto add = lhs.getDefiningOp<arith::AddIOp>()) {
+      std::optional<int64_t> c = getConstantIntValue(add.getRhs());
+      if (!c)
+        return std::nullopt;
+      k = *c;
+      lhs = add.getLhs();
+    }
+    Value bound = compare.getRhs();
+    if (lhs != counter || loop->isAncestor(bound.getParentBlock()->getParentOp()))
+      return std::nullopt;
+    auto init = get(loop.getInits()[index], depth);
+    auto limit = get(bound, depth);
+    if (!init || !limit)
+      return std::nullopt;
+    int64_t below =
+        k + (compare.getPredicate() == arith::CmpIPredicate::slt ? 1 : 0);
+    return IndexRange{init->lo, sub(limit->hi, constant(below))};
   }
 
   OpBuilder &b;

@@ -1,0 +1,342 @@
+// `#pragma ct checkpoint` from C++: each function below has a twin without
+// the pragma; both must give the same value, the same gradient (to
+// rounding: the same operations run, in another order of calls) and leave
+// the same final contents in in/out memory, and the gradients must match
+// central finite differences. The cases cover in/out memory reached through
+// a C pointer (whose extent the compiler bounds from the indices), a view
+// `u + 1` of it, local buffers, a std::vector, carried floats and integers,
+// a nested checkpointed loop, memory the loop only reads but that is
+// overwritten after it, a counted `while` loop, snapshot counts from 1 to
+// the default, trip counts 0, 1, 2 and 23, and a Hessian-vector product of
+// a function with a checkpointed loop.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[0-9]+}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include "check.h"
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+//===----------------------------------------------------------------------===//
+// In/out memory through a pointer, a carried sum and a parameter
+//===----------------------------------------------------------------------===//
+
+#define PDE_STEP                                                              \
+  for (int i = 1; i < n; ++i)                                                  \
+    u[i] = u[i] + a * (u[i - 1] - u[i]) * u[i];                                \
+  s += u[n - 1] * u[n - 1];
+
+[[ct::differentiable]] double pdeTwoSnapshots(double *u, int n, int steps,
+                                              double a) {
+  double s = 0;
+#pragma ct checkpoint snapshots(2)
+  for (int t = 0; t < steps; ++t) {
+    PDE_STEP
+  }
+  return s;
+}
+[[ct::differentiable]] double pdeOneSnapshot(double *u, int n, int steps,
+                                             double a) {
+  double s = 0;
+#pragma ct checkpoint snapshots(1)
+  for (int t = 0; t < steps; ++t) {
+    PDE_STEP
+  }
+  return s;
+}
+[[ct::differentiable]] double pdeDefault(double *u, int n, int steps,
+                                         double a) {
+  double s = 0;
+#pragma ct checkpoint
+  for (int t = 0; t < steps; ++t) {
+    PDE_STEP
+  }
+  return s;
+}
+[[ct::differentiable]] double pdeRecorded(double *u, int n, int steps,
+                                          double a) {
+  double s = 0;
+  for (int t = 0; t < steps; ++t) {
+    PDE_STEP
+  }
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// A view of the memory, memory read in the loop and overwritten after it
+//===----------------------------------------------------------------------===//
+
+#define SHIFTED_STEP                                                          \
+  double *v = u + 1;                                                           \
+  for (int i = 0; i + 1 < n; ++i)                                              \
+    v[i] = std::sin(v[i]) * w[i] + 0.5 * u[i];                                 \
+  s += v[0] * w[1];
+
+[[ct::differentiable]] double shiftedCheckpointed(double *u, double *w, int n,
+                                                  int steps) {
+  double s = 0;
+#pragma ct checkpoint snapshots(3)
+  for (int t = 0; t < steps; ++t) {
+    SHIFTED_STEP
+  }
+  // w was only read by the loop; its reverse sweep must still see the
+  // values it read.
+  for (int i = 0; i < n; ++i)
+    w[i] = w[i] * w[i];
+  return s + w[0];
+}
+[[ct::differentiable]] double shiftedRecorded(double *u, double *w, int n,
+                                              int steps) {
+  double s = 0;
+  for (int t = 0; t < steps; ++t) {
+    SHIFTED_STEP
+  }
+  for (int i = 0; i < n; ++i)
+    w[i] = w[i] * w[i];
+  return s + w[0];
+}
+
+//===----------------------------------------------------------------------===//
+// Local buffers, carried integers, a nested checkpointed loop
+//===----------------------------------------------------------------------===//
+
+constexpr int kSize = 6;
+
+#define INNER_STEP                                                            \
+  for (int i = 0; i < kSize; ++i)                                              \
+    k[i] = std::sin(y[i]) + x[i] * (i ? y[i - 1] : 1.0);                       \
+  for (int i = 0; i < kSize; ++i)                                              \
+    y[i] += 0.1 * k[i];
+#define OUTER_TAIL                                                            \
+  parity ^= 1;                                                                 \
+  acc += parity ? y[kSize - 1] * y[0] : std::exp(-y[2]);
+
+[[ct::differentiable]] double nestedCheckpointed(const double *x, int steps,
+                                                 int inner) {
+  double y[kSize] = {}, k[kSize];
+  int parity = 0;
+  double acc = 0;
+#pragma ct checkpoint snapshots(2)
+  for (int s = 0; s < steps; ++s) {
+#pragma ct checkpoint
+    for (int r = 0; r < inner; ++r) {
+      INNER_STEP
+    }
+    OUTER_TAIL
+  }
+  return acc + y[kSize - 1];
+}
+[[ct::differentiable]] double nestedRecorded(const double *x, int steps,
+                                             int inner) {
+  double y[kSize] = {}, k[kSize];
+  int parity = 0;
+  double acc = 0;
+  for (int s = 0; s < steps; ++s) {
+    for (int r = 0; r < inner; ++r) {
+      INNER_STEP
+    }
+    OUTER_TAIL
+  }
+  return acc + y[kSize - 1];
+}
+
+//===----------------------------------------------------------------------===//
+// A std::vector of state, a counted while loop
+//===----------------------------------------------------------------------===//
+
+#define VECTOR_STEP                                                           \
+  for (int i = 0; i < n; ++i)                                                  \
+    state[i] = std::cos(state[(i + 1) % n]) * x[i] + state[i] * 0.9;          \
+  ++t;
+
+[[ct::differentiable]] double vectorCheckpointed(const double *x, int n,
+                                                 int steps) {
+  std::vector<double> state(x, x + n);
+  int t = 0;
+#pragma ct checkpoint snapshots(4)
+  while (t < steps) {
+    VECTOR_STEP
+  }
+  double sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum += state[i] * state[i];
+  return sum;
+}
+[[ct::differentiable]] double vectorRecorded(const double *x, int n,
+                                             int steps) {
+  std::vector<double> state(x, x + n);
+  int t = 0;
+  while (t < steps) {
+    VECTOR_STEP
+  }
+  double sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum += state[i] * state[i];
+  return sum;
+}
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+template <auto F> void checkPde(const char *name, int steps) {
+  constexpr int n = 5;
+  const double a = 0.15;
+  double u[n], du[n] = {}, da = 0, ur[n], dur[n] = {}, dar = 0;
+  for (int i = 0; i < n; ++i)
+    u[i] = ur[i] = 0.4 + 0.1 * i;
+  double value = ct::gradient<F>(u, n, steps, a, du, &da);
+  double recorded =
+      ct::gradient<pdeRecorded>(ur, n, steps, a, dur, &dar);
+  char label[96];
+  std::snprintf(label, sizeof label, "%s steps=%d value", name, steps);
+  check::near(label, value, recorded, 1e-13);
+  std::snprintf(label, sizeof label, "%s steps=%d da", name, steps);
+  check::near(label, da, dar, 1e-12);
+  double worst = 0, worstFinal = 0;
+  for (int i = 0; i < n; ++i) {
+    worst = std::fmax(worst, std::fabs(du[i] - dur[i]));
+    worstFinal = std::fmax(worstFinal, std::fabs(u[i] - ur[i]));
+  }
+  std::snprintf(label, sizeof label, "%s steps=%d du = recorded", name, steps);
+  check::near(label, worst, 0, 1e-12);
+  std::snprintf(label, sizeof label, "%s steps=%d final u = recorded", name,
+                steps);
+  check::near(label, worstFinal, 0, 1e-15);
+  // Finite differences of the value from fresh initial contents.
+  double start[n];
+  for (int i = 0; i < n; ++i)
+    start[i] = 0.4 + 0.1 * i;
+  for (int i : {0, n - 1}) {
+    double fd = check::differenceAt(start, i, [&] {
+      double copy[n];
+      for (int j = 0; j < n; ++j)
+        copy[j] = start[j];
+      return pdeRecorded(copy, n, steps, a);
+    });
+    std::snprintf(label, sizeof label, "%s steps=%d du[%d] vs FD", name, steps,
+                  i);
+    check::near(label, du[i], fd, 1e-6);
+  }
+  double fdA = check::centralDifference(
+      [&](double aa) {
+        double copy[n];
+        for (int j = 0; j < n; ++j)
+          copy[j] = start[j];
+        return pdeRecorded(copy, n, steps, aa);
+      },
+      a);
+  std::snprintf(label, sizeof label, "%s steps=%d da vs FD", name, steps);
+  check::near(label, da, fdA, 1e-6);
+}
+
+void checkShifted() {
+  constexpr int n = 6, steps = 9;
+  double u[n], w[n], du[n] = {}, dw[n] = {};
+  double ur[n], wr[n], dur[n] = {}, dwr[n] = {};
+  for (int i = 0; i < n; ++i) {
+    u[i] = ur[i] = 0.3 + 0.05 * i;
+    w[i] = wr[i] = 1.1 - 0.07 * i;
+  }
+  double value = ct::gradient<shiftedCheckpointed>(u, w, n, steps, du, dw);
+  double recorded = ct::gradient<shiftedRecorded>(ur, wr, n, steps, dur, dwr);
+  check::near("shifted value", value, recorded, 1e-13);
+  double worst = 0;
+  for (int i = 0; i < n; ++i)
+    worst = std::fmax(worst, std::fmax(std::fabs(du[i] - dur[i]),
+                                       std::fabs(dw[i] - dwr[i])));
+  check::near("shifted gradient = recorded", worst, 0, 1e-12);
+  double fd = check::centralDifference(
+      [&](double t) {
+        double uu[n], ww[n];
+        for (int j = 0; j < n; ++j) {
+          uu[j] = 0.3 + 0.05 * j;
+          ww[j] = 1.1 - 0.07 * j;
+        }
+        ww[2] = t;
+        return shiftedRecorded(uu, ww, n, steps);
+      },
+      1.1 - 0.07 * 2);
+  check::near("shifted dw[2] vs FD", dw[2], fd, 1e-6);
+}
+
+void checkNested() {
+  double x[kSize];
+  for (int i = 0; i < kSize; ++i)
+    x[i] = 0.3 + 0.05 * i;
+  for (int steps : {0, 1, 2, 11}) {
+    double g[kSize] = {}, gr[kSize] = {};
+    double value = ct::gradient<nestedCheckpointed>(x, steps, 3, g);
+    double recorded = ct::gradient<nestedRecorded>(x, steps, 3, gr);
+    char label[64];
+    std::snprintf(label, sizeof label, "nested steps=%d value", steps);
+    check::near(label, value, recorded, 1e-13);
+    double worst = 0;
+    for (int i = 0; i < kSize; ++i)
+      worst = std::fmax(worst, std::fabs(g[i] - gr[i]));
+    std::snprintf(label, sizeof label, "nested steps=%d gradient", steps);
+    check::near(label, worst, 0, 1e-12);
+    std::snprintf(label, sizeof label, "nested steps=%d dx[1] vs FD", steps);
+    check::near(label, g[1],
+                check::differenceAt(x, 1,
+                                    [&] { return nestedRecorded(x, steps, 3); }),
+                1e-6);
+  }
+}
+
+void checkVector() {
+  constexpr int n = 4, steps = 23;
+  double x[n] = {0.7, -0.2, 0.4, 1.3}, g[n] = {}, gr[n] = {};
+  double value = ct::gradient<vectorCheckpointed>(x, n, steps, g);
+  double recorded = ct::gradient<vectorRecorded>(x, n, steps, gr);
+  check::near("vector value", value, recorded, 1e-13);
+  for (int i = 0; i < n; ++i) {
+    char label[48];
+    std::snprintf(label, sizeof label, "vector dx[%d]", i);
+    check::near(label, g[i], gr[i], 1e-12);
+    std::snprintf(label, sizeof label, "vector dx[%d] vs FD", i);
+    check::near(label, g[i],
+                check::differenceAt(x, i,
+                                    [&] { return vectorRecorded(x, n, steps); }),
+                1e-6);
+  }
+}
+
+void checkHessianVector() {
+  // Reverse mode over the forward-mode derivative of a function whose loop
+  // is checkpointed, against the directional difference of gradients.
+  constexpr int n = 4, steps = 7;
+  double x[n] = {0.7, -0.2, 0.4, 1.3}, v[n] = {0.5, 0.1, -0.3, 0.2};
+  double hv[n] = {};
+  ct::hvp<vectorCheckpointed>(x, n, steps, v, hv);
+  const double h = 1e-5;
+  double plus[n], minus[n], gp[n] = {}, gm[n] = {};
+  for (int i = 0; i < n; ++i)
+    plus[i] = x[i] + h * v[i], minus[i] = x[i] - h * v[i];
+  ct::gradient<vectorRecorded>(plus, n, steps, gp);
+  ct::gradient<vectorRecorded>(minus, n, steps, gm);
+  for (int i = 0; i < n; ++i) {
+    char label[48];
+    std::snprintf(label, sizeof label, "hvp[%d] vs FD of gradients", i);
+    check::near(label, hv[i], (gp[i] - gm[i]) / (2 * h), 1e-6);
+  }
+}
+
+int main() {
+  for (int steps : {0, 1, 2, 23}) {
+    checkPde<pdeTwoSnapshots>("two snapshots", steps);
+    checkPde<pdeOneSnapshot>("one snapshot", steps);
+    checkPde<pdeDefault>("default snapshots", steps);
+  }
+  checkShifted();
+  checkNested();
+  checkVector();
+  checkHessianVector();
+  return check::report();
+}
