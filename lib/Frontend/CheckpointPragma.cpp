@@ -56,7 +56,7 @@ void CheckpointPragmaHandler::HandlePragma(Preprocessor &pp,
   IdentifierInfo *name = token.getIdentifierInfo();
   if (!name || name->getName() != "checkpoint") {
     report(pp, token.getLocation(),
-           "unknown '#pragma ct' directive; the one there is is "
+           "unknown '#pragma ct' directive; Cotangent has "
            "'#pragma ct checkpoint [snapshots(N)]', before a loop");
     return skipToEnd(pp, token);
   }

@@ -287,8 +287,7 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   Value step = fwd.lookup(op.getStep());
   state.lowerBound = lb;
   state.step = step;
-  Value trips = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(), buildTripCount(b, loc, lb, ub, step));
+  Value trips = buildIndexCast(b, loc, buildTripCount(b, loc, lb, ub, step));
   unsigned numCarried = op.getNumRegionIterArgs();
 
   // Snapshots: as asked, or the least S with S * S >= trips.
@@ -353,14 +352,8 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   Value ivHi = buildIv(b, loc, arith::MaxSIOp::create(b, loc, lastTrip,
                                                       indexConstant(b, loc, 0)),
                        lb, step);
-  auto toIndex = [&](Value v) -> Value {
-    return v.getType().isIndex()
-               ? v
-               : arith::IndexCastOp::create(b, loc, b.getIndexType(), v)
-                     .getResult();
-  };
-  ivLo = toIndex(ivLo);
-  ivHi = toIndex(ivHi);
+  ivLo = buildIndexCast(b, loc, ivLo);
+  ivHi = buildIndexCast(b, loc, ivHi);
   for (unsigned i = firstCaptured; i < call.getNumOperands(); ++i) {
     Value root = call.getOperand(i);
     auto type = dyn_cast<MemRefType>(root.getType());

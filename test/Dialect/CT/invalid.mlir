@@ -300,3 +300,11 @@ func.func @g(%t: !ct.tape) -> i128 {
   %0 = ct.tape_pop %t : i128
   return %0 : i128
 }
+
+// -----
+
+func.func @negative_snapshots() {
+  // expected-error @below {{'ct.checkpoint_loop' op needs a snapshot count of at least 1, or 0 for the default}}
+  ct.checkpoint_loop snapshots -2
+  return
+}

@@ -91,3 +91,14 @@ func.func @tapes(%x: f64, %i: index, %b: i1) -> (f64, index, i1) {
   ct.tape_free %t
   return %2, %1, %0 : f64, index, i1
 }
+
+// CHECK-LABEL: func.func @checkpoint_marker
+func.func @checkpoint_marker(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // CHECK: ct.checkpoint_loop snapshots 8
+    ct.checkpoint_loop snapshots 8
+  }
+  return
+}

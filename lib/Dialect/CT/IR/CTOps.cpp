@@ -419,7 +419,7 @@ LogicalResult TapeFreeOp::canonicalize(TapeFreeOp op,
 //===----------------------------------------------------------------------===//
 
 LogicalResult cotangent::ct::CheckpointLoopOp::verify() {
-  if (getSnapshots() < 0)
+  if (getSnapshotsAttr().getInt() < 0)
     return emitOpError("needs a snapshot count of at least 1, or 0 for the "
                        "default");
   return success();
