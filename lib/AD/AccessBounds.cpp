@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
@@ -16,9 +17,10 @@ namespace {
 class RangeBuilder {
 public:
   RangeBuilder(OpBuilder &b, Location loc, const IRMapping &known,
-               Value counter, IndexRange counterRange)
+               ArrayRef<std::pair<Value, IndexRange>> seeds)
       : b(b), loc(loc), known(known) {
-    ranges[counter] = counterRange;
+    for (auto [value, range] : seeds)
+      ranges[value] = range;
   }
 
   /// The range of integer or index `value`, or none.
@@ -209,16 +211,20 @@ private:
 
 } // namespace
 
-std::optional<IndexRange> cotangent::ad::buildAccessRange(
-    OpBuilder &b, Location loc, func::FuncOp function, unsigned argument,
-    const IRMapping &known, Value counter, Value counterLo, Value counterHi) {
-  RangeBuilder ranges(b, loc, known, counter, {counterLo, counterHi});
-  // Views of the argument, with the range of their first element's index
-  // in it.
-  SmallVector<std::pair<Value, IndexRange>> worklist;
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  worklist.push_back({function.getArgument(argument), {zero, zero}});
-  std::optional<IndexRange> result;
+/// Calls are followed this deep (recursion stops there: no bound).
+constexpr unsigned kMaxCallDepth = 8;
+
+/// Widens `result` by the indices accessed through `view` (whose first
+/// element is at [base.lo, base.hi] of the memory) in `ranges`' function;
+/// false if some index has no bound.
+static bool includeAccesses(OpBuilder &b, Location loc, RangeBuilder &ranges,
+                            Value view, IndexRange base,
+                            std::optional<IndexRange> &result,
+                            unsigned callDepth) {
+  auto shifted = [&](IndexRange x, IndexRange y) {
+    return IndexRange{arith::AddIOp::create(b, loc, x.lo, y.lo),
+                      arith::AddIOp::create(b, loc, x.hi, y.hi)};
+  };
   auto include = [&](IndexRange r) {
     if (!result) {
       result = r;
@@ -227,60 +233,90 @@ std::optional<IndexRange> cotangent::ad::buildAccessRange(
     result->lo = arith::MinSIOp::create(b, loc, result->lo, r.lo);
     result->hi = arith::MaxSIOp::create(b, loc, result->hi, r.hi);
   };
-  while (!worklist.empty()) {
-    auto [view, base] = worklist.pop_back_val();
-    for (Operation *user : view.getUsers()) {
-      if (isa<memref::DimOp>(user))
-        continue;
-      auto access = [&](ValueRange indices) -> bool {
-        if (indices.size() != 1)
-          return false;
-        std::optional<IndexRange> index = ranges.get(indices[0]);
-        if (!index)
-          return false;
-        include({arith::AddIOp::create(b, loc, base.lo, index->lo),
-                 arith::AddIOp::create(b, loc, base.hi, index->hi)});
-        return true;
-      };
-      if (auto load = dyn_cast<memref::LoadOp>(user)) {
-        if (!access(load.getIndices()))
-          return std::nullopt;
-        continue;
-      }
-      if (auto store = dyn_cast<memref::StoreOp>(user)) {
-        if (store.getMemRef() != view || !access(store.getIndices()))
-          return std::nullopt;
-        continue;
-      }
-      if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
-        // A 1-D view with unit stride starting at `offset`.
-        if (subview.getType().getRank() != 1 ||
-            subview.getMixedOffsets().size() != 1 ||
-            getConstantIntValue(subview.getMixedStrides()[0]) != 1)
-          return std::nullopt;
-        OpFoldResult offset = subview.getMixedOffsets()[0];
-        std::optional<IndexRange> shift;
-        if (auto c = getConstantIntValue(offset)) {
-          Value v = arith::ConstantIndexOp::create(b, loc, *c);
-          shift = IndexRange{v, v};
-        } else {
-          shift = ranges.get(cast<Value>(offset));
-        }
-        if (!shift)
-          return std::nullopt;
-        worklist.push_back(
-            {subview.getResult(),
-             {arith::AddIOp::create(b, loc, base.lo, shift->lo),
-              arith::AddIOp::create(b, loc, base.hi, shift->hi)}});
-        continue;
-      }
-      if (auto castOp = dyn_cast<memref::CastOp>(user)) {
-        worklist.push_back({castOp.getResult(), base});
-        continue;
-      }
-      return std::nullopt;
+  for (OpOperand &use : view.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::DimOp>(user))
+      continue;
+    auto access = [&](ValueRange indices) -> bool {
+      if (indices.size() != 1)
+        return false;
+      std::optional<IndexRange> index = ranges.get(indices[0]);
+      if (!index)
+        return false;
+      include(shifted(base, *index));
+      return true;
+    };
+    if (auto load = dyn_cast<memref::LoadOp>(user)) {
+      if (!access(load.getIndices()))
+        return false;
+      continue;
     }
+    if (auto store = dyn_cast<memref::StoreOp>(user)) {
+      if (store.getMemRef() != view || !access(store.getIndices()))
+        return false;
+      continue;
+    }
+    if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+      // A 1-D view with unit stride starting at `offset`.
+      if (subview.getType().getRank() != 1 ||
+          subview.getMixedOffsets().size() != 1 ||
+          getConstantIntValue(subview.getMixedStrides()[0]) != 1)
+        return false;
+      OpFoldResult offset = subview.getMixedOffsets()[0];
+      std::optional<IndexRange> shift;
+      if (auto c = getConstantIntValue(offset)) {
+        Value v = arith::ConstantIndexOp::create(b, loc, *c);
+        shift = IndexRange{v, v};
+      } else {
+        shift = ranges.get(cast<Value>(offset));
+      }
+      if (!shift || !includeAccesses(b, loc, ranges, subview.getResult(),
+                                     shifted(base, *shift), result, callDepth))
+        return false;
+      continue;
+    }
+    if (auto castOp = dyn_cast<memref::CastOp>(user)) {
+      if (!includeAccesses(b, loc, ranges, castOp.getResult(), base, result,
+                           callDepth))
+        return false;
+      continue;
+    }
+    if (auto call = dyn_cast<func::CallOp>(user)) {
+      // Into the callee, with the ranges of its scalar arguments here.
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (!callee || callee.isExternal() || callDepth >= kMaxCallDepth)
+        return false;
+      SmallVector<std::pair<Value, IndexRange>> seeds;
+      for (auto [operand, arg] :
+           llvm::zip(call.getOperands(), callee.getArguments())) {
+        if (!operand.getType().isIntOrIndex())
+          continue;
+        if (std::optional<IndexRange> r = ranges.get(operand))
+          seeds.push_back({arg, *r});
+      }
+      IRMapping none;
+      RangeBuilder inner(b, loc, none, seeds);
+      if (!includeAccesses(b, loc, inner,
+                           callee.getArgument(use.getOperandNumber()), base,
+                           result, callDepth + 1))
+        return false;
+      continue;
+    }
+    return false;
   }
+  return true;
+}
+
+std::optional<IndexRange> cotangent::ad::buildAccessRange(
+    OpBuilder &b, Location loc, func::FuncOp function, unsigned argument,
+    const IRMapping &known, ArrayRef<std::pair<Value, IndexRange>> seeds) {
+  RangeBuilder ranges(b, loc, known, seeds);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  std::optional<IndexRange> result;
+  if (!includeAccesses(b, loc, ranges, function.getArgument(argument),
+                       {zero, zero}, result, 0))
+    return std::nullopt;
   if (!result)
     return IndexRange{zero, arith::ConstantIndexOp::create(b, loc, -1)};
   return result;

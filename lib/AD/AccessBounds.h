@@ -4,7 +4,8 @@
 // memory a checkpointed loop keeps in snapshots needs the range of elements
 // the loop's body may touch. This builds code that computes it, by interval
 // arithmetic over the index expressions of the body's loads and stores
-// (sums, differences, products, casts, loop counters with their bounds);
+// (sums, differences, products, casts, loop counters with their bounds),
+// into the functions it calls;
 // an index computed any other way (read from memory) has no bound.
 //
 //===----------------------------------------------------------------------===//
@@ -26,16 +27,16 @@ struct IndexRange {
 };
 
 /// Builds at `b` the range of indices `function` may access in its 1-D
-/// memref argument `argument` (the outermost, for a view of it). `known`
-/// gives, for each scalar argument of `function` the caller knows, its
-/// value at `b`; `counter` is an argument ranging over [`counterLo`,
-/// `counterHi`]. An empty range (lo > hi) when nothing is accessed; none
-/// if some index cannot be bounded, or the memory is passed to a call.
+/// memref argument `argument` (through views of it and in the functions it
+/// passes it to). `known` gives, for scalar arguments of `function` the
+/// caller knows, their value at `b`; `ranges` the range of others (a loop
+/// counter). An empty range (lo > hi) when nothing is accessed; none if
+/// some index cannot be bounded.
 std::optional<IndexRange>
 buildAccessRange(mlir::OpBuilder &b, mlir::Location loc,
                  mlir::func::FuncOp function, unsigned argument,
-                 const mlir::IRMapping &known, mlir::Value counter,
-                 mlir::Value counterLo, mlir::Value counterHi);
+                 const mlir::IRMapping &known,
+                 llvm::ArrayRef<std::pair<mlir::Value, IndexRange>> ranges);
 
 } // namespace cotangent::ad
 

@@ -71,7 +71,7 @@ double useEarly(const double *x, double *dx, int n) {
 [[ct::differentiable]] double scattered(double *u, const int *index, int n) {
   double s = 0;
 #pragma ct checkpoint
-  // LOOPS: checkpoint-pragma-errors.cpp:[[@LINE+1]]:3: error: cannot checkpoint this loop: cannot tell which elements of 'u' its iterations change (an index is read from memory, or the memory is passed to a function kept as a call); remove '#pragma ct checkpoint', or index it with counters and sizes
+  // LOOPS: checkpoint-pragma-errors.cpp:[[@LINE+1]]:3: error: cannot checkpoint this loop: cannot tell which elements of 'u' it changes (an index is read from memory); remove '#pragma ct checkpoint', or index the memory with counters and sizes
   for (int t = 0; t < 3; ++t)
     for (int i = 0; i < n; ++i) {
       u[index[i]] = u[index[i]] * u[i];

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../AccessBounds.h"
+#include "../CheckpointMemory.h"
 #include "../CheckpointedLoops.h"
 #include "../ReverseEmitter.h"
 
@@ -43,9 +43,6 @@ enum Action : int64_t {
 constexpr int64_t kArg0 = 4, kArg1 = 5;
 /// state elements for S snapshots: 8 + 4 (S + 1).
 constexpr int64_t kStateFixed = 12, kStatePerSnapshot = 4;
-
-/// The size ct.pointer_view gives a C pointer's memory.
-constexpr int64_t kUnknownExtent = ct::PointerViewOp::kUnknownExtent;
 
 Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -84,74 +81,6 @@ Value readField(OpBuilder &b, Location loc, Value state, int64_t field) {
 
 Value toI64(OpBuilder &b, Location loc, Value index) {
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-}
-
-/// Copies `count` elements of 1-D `from` starting at `fromStart` to 1-D
-/// `to` starting at `toStart`.
-void copyElements(OpBuilder &b, Location loc, Value from, Value fromStart,
-                  Value to, Value toStart, Value count) {
-  auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0), count,
-                                 indexConstant(b, loc, 1));
-  OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
-  Value i = loop.getInductionVar();
-  Value v = memref::LoadOp::create(
-      inner, loc, from,
-      ValueRange{arith::AddIOp::create(inner, loc, fromStart, i)});
-  memref::StoreOp::create(inner, loc, v, to,
-                          ValueRange{arith::AddIOp::create(inner, loc, toStart, i)});
-}
-
-/// `memref` as 1-D: itself, or collapsed if it has a static identity
-/// layout; null otherwise.
-Value flatten(OpBuilder &b, Location loc, Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  if (type.getRank() == 1)
-    return memref;
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
-    return nullptr;
-  SmallVector<ReassociationIndices> all(1);
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    all[0].push_back(d);
-  return memref::CollapseShapeOp::create(b, loc, memref, all);
-}
-
-/// The name the user gave the memory `root`, for messages.
-std::string describe(Value root) {
-  if (auto arg = dyn_cast<BlockArgument>(root)) {
-    auto function =
-        dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
-    if (function && arg.getOwner()->isEntryBlock())
-      if (auto names = function->getAttrOfType<ArrayAttr>("ct.param_names"))
-        if (arg.getArgNumber() < names.size())
-          if (auto name = dyn_cast<StringAttr>(names[arg.getArgNumber()]))
-            return ("'" + name.getValue() + "'").str();
-  }
-  return "a buffer";
-}
-
-/// Whether `function` may write the memory of its argument `argument`:
-/// conservatively, any use but loads, sizes, and views only read.
-bool mayWriteArgument(func::FuncOp function, unsigned argument) {
-  SmallVector<Value> worklist{function.getArgument(argument)};
-  while (!worklist.empty()) {
-    Value view = worklist.pop_back_val();
-    for (Operation *user : view.getUsers()) {
-      if (isa<memref::LoadOp, memref::DimOp>(user))
-        continue;
-      if (auto store = dyn_cast<memref::StoreOp>(user)) {
-        if (store.getMemRef() == view)
-          return true;
-        continue; // the memref itself stored as a value: not here
-      }
-      if (isa<memref::SubViewOp, memref::CastOp, memref::ReinterpretCastOp,
-              memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
-        worklist.push_back(user->getResult(0));
-        continue;
-      }
-      return true;
-    }
-  }
-  return false;
 }
 
 /// The outlined iteration `call` calls.
@@ -363,86 +292,22 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
         e.memory.keepsContentsAfter(root, op))
       continue;
     Value rootNow = fwd.lookup(root);
+    FailureOr<KeptElements> kept = buildKeptElements(
+        b, loc, iteration, i, root, rootNow, known,
+        {{iteration.getArgument(0), IndexRange{ivLo, ivHi}}}, op,
+        "this loop", "remove '#pragma ct checkpoint'");
+    if (failed(kept)) {
+      e.hadError = true;
+      return failure();
+    }
+    WorkingCopy working = buildWorkingCopy(b, loc, rootNow, *kept);
     CheckpointedLoopState::Buffer buffer;
     buffer.argument = i;
+    buffer.first = kept->first;
+    buffer.count = kept->count;
+    buffer.workingFlat = working.flat;
+    buffer.working = working.view;
     Type element = type.getElementType();
-    if (type.getRank() == 1 && !type.hasStaticShape()) {
-      // The size the view carries, unless it is a C pointer's (unknown):
-      // then the elements the iteration touches.
-      Value dim = memref::DimOp::create(b, loc, rootNow, 0);
-      Value zero = indexConstant(b, loc, 0);
-      Value counter = iteration.getArgument(0);
-      // The induction variable's range, in its own type for the analysis.
-      IRMapping knownWithIv = known;
-      std::optional<IndexRange> range =
-          buildAccessRange(b, loc, iteration, i, knownWithIv, counter,
-                           ivLo, ivHi);
-      // Only a parameter's memory may be a C pointer's.
-      bool mayBeUnbounded = isa<BlockArgument>(root) ||
-                            root.getDefiningOp<ct::PointerViewOp>();
-      if (!range && mayBeUnbounded) {
-        e.hadError = true;
-        return op.emitError("cannot checkpoint this loop: cannot tell which "
-                            "elements of ")
-               << describe(root)
-               << " its iterations change (an index is read from memory, "
-                  "or the memory is passed to a function kept as a call); "
-                  "remove '#pragma ct checkpoint', or index it with "
-                  "counters and sizes";
-      }
-      if (range) {
-        Value unknown = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::eq, dim,
-            indexConstant(b, loc, kUnknownExtent));
-        Value span = arith::MaxSIOp::create(
-            b, loc, zero,
-            arith::AddIOp::create(
-                b, loc, arith::SubIOp::create(b, loc, range->hi, range->lo),
-                one));
-        buffer.first = arith::SelectOp::create(b, loc, unknown, range->lo, zero);
-        buffer.count = arith::SelectOp::create(b, loc, unknown, span, dim);
-      } else {
-        buffer.first = zero;
-        buffer.count = dim;
-      }
-      buffer.workingFlat = memref::AllocOp::create(
-          b, loc, MemRefType::get({ShapedType::kDynamic}, element),
-          ValueRange{buffer.count});
-      // Element k of the view is element k - first of the copy.
-      Value offset = arith::SubIOp::create(b, loc, zero, buffer.first);
-      auto layout = dyn_cast<StridedLayoutAttr>(type.getLayout());
-      if (!layout && !type.getLayout().isIdentity())
-        return op.emitError("cannot checkpoint this loop: the layout of ")
-               << describe(root) << " is not supported";
-      SmallVector<OpFoldResult> offsets{
-          layout ? OpFoldResult(offset) : OpFoldResult(b.getIndexAttr(0))};
-      if (!layout)
-        buffer.first = zero; // identity layouts are whole buffers
-      buffer.working = memref::ReinterpretCastOp::create(
-          b, loc, type, buffer.workingFlat, offsets.front(),
-          ArrayRef<OpFoldResult>{dim}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-    } else {
-      Value flat = flatten(b, loc, rootNow);
-      if (!flat) {
-        e.hadError = true;
-        return op.emitError("cannot checkpoint this loop: ")
-               << describe(root)
-               << " has a shape whose elements it cannot copy";
-      }
-      buffer.first = indexConstant(b, loc, 0);
-      buffer.count = indexConstant(b, loc, type.getNumElements());
-      auto plain = MemRefType::get(type.getShape(), element);
-      Value working = memref::AllocOp::create(b, loc, plain);
-      buffer.workingFlat = flatten(b, loc, working);
-      buffer.working =
-          plain == type ? working
-                        : memref::CastOp::create(b, loc, type, working).getResult();
-      if (!memref::CastOp::areCastCompatible(plain, type)) {
-        e.hadError = true;
-        return op.emitError("cannot checkpoint this loop: the layout of ")
-               << describe(root) << " is not supported";
-      }
-    }
     buffer.snapshots = memref::AllocOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, element),
         ValueRange{arith::MulIOp::create(b, loc, snapshots, buffer.count)});
