@@ -99,9 +99,16 @@ FailureOr<KeptElements> ad::buildKeptElements(
     return KeptElements{zero, dim};
   std::optional<IndexRange> range =
       buildAccessRange(b, loc, function, argument, known, ranges);
-  // Only a parameter's memory may be a C pointer's.
-  bool mayBeUnbounded =
-      isa<BlockArgument>(root) || root.getDefiningOp<ct::PointerViewOp>();
+  // Only a parameter's memory (or a view of it) may be a C pointer's.
+  Value viewed = root;
+  while (Operation *def = viewed.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CastOp, memref::ReinterpretCastOp>(
+            def))
+      break;
+    viewed = def->getOperand(0);
+  }
+  bool mayBeUnbounded = isa<BlockArgument>(viewed) ||
+                        viewed.getDefiningOp<ct::PointerViewOp>();
   if (!range) {
     if (!mayBeUnbounded)
       return KeptElements{zero, dim};
@@ -111,9 +118,11 @@ FailureOr<KeptElements> ad::buildKeptElements(
         << ", or index the memory with counters and sizes";
     return failure();
   }
+  // A view of a C pointer's memory is a little shorter than the unknown
+  // extent: anything beyond half of it is one.
   Value unknown = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, dim,
-      indexConstant(b, loc, ct::PointerViewOp::kUnknownExtent));
+      b, loc, arith::CmpIPredicate::sge, dim,
+      indexConstant(b, loc, ct::PointerViewOp::kUnknownExtent / 2));
   Value span = arith::MaxSIOp::create(
       b, loc, zero,
       arith::AddIOp::create(

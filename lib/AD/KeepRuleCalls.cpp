@@ -28,6 +28,11 @@ struct KeepRuleCallsPass
       else if (auto rule = dyn_cast<ct::CustomJvpOp>(op))
         bound.insert(rule.getFunctionAttr().getAttr());
     });
+    // [[ct::checkpoint]] functions: reverse mode reruns their calls.
+    module.walk([&](func::FuncOp function) {
+      if (function->hasAttr("ct.checkpoint"))
+        bound.insert(function.getSymNameAttr());
+    });
     module.walk([&](func::CallOp call) {
       if (bound.contains(call.getCalleeAttr().getAttr()))
         call.setNoInline(true);

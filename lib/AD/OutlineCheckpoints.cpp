@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CheckpointedLoops.h"
+#include "Checkpoints.h"
 
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"

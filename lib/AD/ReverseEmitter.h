@@ -13,7 +13,7 @@
 #ifndef COTANGENT_LIB_AD_REVERSEEMITTER_H
 #define COTANGENT_LIB_AD_REVERSEEMITTER_H
 
-#include "CheckpointedLoops.h"
+#include "Checkpoints.h"
 #include "Derivatives.h"
 #include "LoopStrategies.h"
 #include "PullbackMemory.h"
@@ -240,6 +240,13 @@ public:
   DenseMap<Operation *, SmallVector<Value>> residuals;
   /// What the forward sweeps of checkpointed loops kept for their reverse.
   DenseMap<Operation *, CheckpointedLoopState> checkpointedLoops;
+  /// Per call of a [[ct::checkpoint]] function: the memory operands whose
+  /// kept elements (first, count: forward values) the forward sweep pushed.
+  struct CheckpointedCallBuffer {
+    unsigned operand;
+    Value first, count;
+  };
+  DenseMap<Operation *, SmallVector<CheckpointedCallBuffer>> checkpointedCalls;
   /// Checkpointed loops recorded as usual instead (warned about once).
   DenseSet<Operation *> uncheckpointedLoops;
   /// Iteration counts of scf.while loops, from the forward sweep.

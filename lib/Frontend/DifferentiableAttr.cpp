@@ -42,12 +42,54 @@ DifferentiableAttrInfo::handleDeclAttribute(Sema &sema, Decl *decl,
   return AttributeApplied;
 }
 
-bool isDifferentiable(const FunctionDecl *function) {
+/// Whether a redeclaration of `function` carries annotation `annotation`.
+static bool isAnnotated(const FunctionDecl *function,
+                        llvm::StringRef annotation) {
   for (const FunctionDecl *redecl : function->redecls())
     for (const auto *annotate : redecl->specific_attrs<AnnotateAttr>())
-      if (annotate->getAnnotation() == kAnnotation)
+      if (annotate->getAnnotation() == annotation)
         return true;
   return false;
+}
+
+bool isDifferentiable(const FunctionDecl *function) {
+  return isAnnotated(function, kAnnotation);
+}
+
+static constexpr llvm::StringLiteral kCheckpointAnnotation = "ct::checkpoint";
+
+CheckpointAttrInfo::CheckpointAttrInfo() {
+  static constexpr Spelling spellings[] = {
+      {ParsedAttr::AS_CXX11, "ct::checkpoint"},
+      {ParsedAttr::AS_GNU, "ct_checkpoint"}};
+  Spellings = spellings;
+  OptArgs = 0;
+  NumArgs = 0;
+}
+
+bool CheckpointAttrInfo::diagAppertainsToDecl(Sema &sema,
+                                              const ParsedAttr &attr,
+                                              const Decl *decl) const {
+  if (isa<FunctionDecl>(decl))
+    return true;
+  unsigned id = sema.getDiagnostics().getCustomDiagID(
+      DiagnosticsEngine::Error,
+      "'ct::checkpoint' applies to functions only; for a loop, write "
+      "'#pragma ct checkpoint' before it");
+  sema.Diag(attr.getLoc(), id) << attr.getRange();
+  return false;
+}
+
+ParsedAttrInfo::AttrHandling
+CheckpointAttrInfo::handleDeclAttribute(Sema &sema, Decl *decl,
+                                        const ParsedAttr &attr) const {
+  decl->addAttr(AnnotateAttr::Create(sema.Context, kCheckpointAnnotation,
+                                     nullptr, 0, attr.getRange()));
+  return AttributeApplied;
+}
+
+bool isCheckpointed(const FunctionDecl *function) {
+  return isAnnotated(function, kCheckpointAnnotation);
 }
 
 } // namespace cotangent::frontend

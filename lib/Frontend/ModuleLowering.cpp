@@ -566,6 +566,8 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
                                        builder.getFunctionType(inputs, results));
   function->setAttr("ct.source_name",
                     builder.getStringAttr(decl->getQualifiedNameAsString()));
+  if (isCheckpointed(decl))
+    function->setAttr("ct.checkpoint", builder.getUnitAttr());
   // The parameters' C++ names, for diagnostics about them ("this" for a
   // member function's object).
   SmallVector<Attribute> names;

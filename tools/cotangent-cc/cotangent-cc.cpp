@@ -37,6 +37,9 @@ using namespace clang::tooling;
 static clang::ParsedAttrInfoRegistry::Add<
     cotangent::frontend::DifferentiableAttrInfo>
     differentiableAttr("ct-differentiable", "[[ct::differentiable]]");
+static clang::ParsedAttrInfoRegistry::Add<
+    cotangent::frontend::CheckpointAttrInfo>
+    checkpointAttr("ct-checkpoint", "[[ct::checkpoint]]");
 static clang::PragmaHandlerRegistry::Add<
     cotangent::frontend::CheckpointPragmaHandler>
     checkpointPragma("ct", "#pragma ct checkpoint");

@@ -217,6 +217,9 @@ static FrontendPluginRegistry::Add<CotangentAction>
     plugin("cotangent", "differentiate what ct::gradient<f> and friends ask for");
 static ParsedAttrInfoRegistry::Add<cotangent::frontend::DifferentiableAttrInfo>
     differentiableAttr("ct-differentiable", "[[ct::differentiable]]");
+static clang::ParsedAttrInfoRegistry::Add<
+    cotangent::frontend::CheckpointAttrInfo>
+    checkpointAttr("ct-checkpoint", "[[ct::checkpoint]]");
 static clang::PragmaHandlerRegistry::Add<
     cotangent::frontend::CheckpointPragmaHandler>
     checkpointPragma("ct", "#pragma ct checkpoint");

@@ -70,14 +70,15 @@ def Internalize : Pass<"ct-internalize", "::mlir::ModuleOp"> {
 }
 
 def KeepRuleCalls : Pass<"ct-keep-rule-calls", "::mlir::ModuleOp"> {
-  let summary = "Keep calls of functions with custom rules from being inlined";
+  let summary = "Keep calls of functions with custom rules or checkpoints from being inlined";
   let description = [{
     Marks every `func.call` of a function bound by `ct.custom_gradient`,
-    `ct.custom_vjp` or `ct.custom_jvp` `no_inline`. The autodiff pipeline
+    `ct.custom_vjp` or `ct.custom_jvp`, or marked `ct.checkpoint` (C++
+    `[[ct::checkpoint]]`: reverse mode reruns its calls), `no_inline`. The autodiff pipeline
     inlines callees before differentiating (one function differentiates
     into one combined pullback: no tape between split halves, and memory
     that is only read can be read again in the reverse sweep); a call that a
-    rule replaces must stay a call.
+    rule replaces, or that reverse mode reruns, must stay a call.
   }];
 }
 

@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../CheckpointMemory.h"
-#include "../CheckpointedLoops.h"
+#include "../Checkpoints.h"
 #include "../ReverseEmitter.h"
 
 #include "cotangent/Dialect/CT/IR/Signatures.h"

@@ -141,6 +141,8 @@ struct CallReverse
     }
     if (!callee || rule)
       return emitClonedForward(op, b, emitter);
+    if (callee->hasAttr("ct.checkpoint"))
+      return forwardCheckpointedCall(b, call, callee, emitter);
     func::FuncOp forward =
         registry.get(callee, DerivativeKind::Forward,
                      getCallActivities(call, emitter.activity));
@@ -157,6 +159,8 @@ struct CallReverse
     func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
     if (!callee)
       return emitter.fail(op, "the callee is not a func.func in this module");
+    if (emitter.checkpointedCalls.contains(call))
+      return reverseCheckpointedCall(b, call, callee, emitter);
     SmallVector<ct::Activity> activities =
         getCallActivities(call, emitter.activity);
     // A rule takes every argument with its default activity.

@@ -1,4 +1,4 @@
-//===- CheckpointedLoops.h - Loops reversed from snapshots ------*- C++ -*-===//
+//===- Checkpoints.h - Loops reversed from snapshots ------*- C++ -*-===//
 //
 // Internal to lib/AD. A loop under `#pragma ct checkpoint` reaches the
 // reverse emitter as an scf.for whose body is one call of its outlined
@@ -9,10 +9,14 @@
 // working copy of the state and reversing each with the iteration's
 // combined pullback (Rules/CheckpointedLoops.cpp).
 //
+// A call of a `[[ct::checkpoint]]` function (func attribute ct.checkpoint)
+// keeps the memory its callee needs on the tape and reruns the callee's
+// combined pullback in the reverse sweep (Rules/CheckpointedCalls.cpp).
+//
 //===----------------------------------------------------------------------===//
 
-#ifndef COTANGENT_LIB_AD_CHECKPOINTEDLOOPS_H
-#define COTANGENT_LIB_AD_CHECKPOINTEDLOOPS_H
+#ifndef COTANGENT_LIB_AD_CHECKPOINTS_H
+#define COTANGENT_LIB_AD_CHECKPOINTS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -66,6 +70,18 @@ mlir::LogicalResult reverseCheckpointedLoop(mlir::OpBuilder &b,
                                             mlir::scf::ForOp loop,
                                             reverse::ReverseEmitter &e);
 
+/// The forward sweep of a call of a [[ct::checkpoint]] function `callee`:
+/// the memory to keep onto the tape, then the call.
+mlir::LogicalResult forwardCheckpointedCall(mlir::OpBuilder &b,
+                                            mlir::func::CallOp call,
+                                            mlir::func::FuncOp callee,
+                                            reverse::ReverseEmitter &e);
+/// Its reverse: copies from the tape, and the callee's combined pullback.
+mlir::LogicalResult reverseCheckpointedCall(mlir::OpBuilder &b,
+                                            mlir::func::CallOp call,
+                                            mlir::func::FuncOp callee,
+                                            reverse::ReverseEmitter &e);
+
 } // namespace cotangent::ad
 
-#endif // COTANGENT_LIB_AD_CHECKPOINTEDLOOPS_H
+#endif // COTANGENT_LIB_AD_CHECKPOINTS_H
