@@ -49,11 +49,16 @@ private:
     Value i = toIndex(v);
     return {i, i};
   }
-  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-  Value max(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  // Folded as built: bounds of constant loops are constants.
+  Value min(Value x, Value y) {
+    return b.createOrFold<arith::MinSIOp>(loc, x, y);
+  }
+  Value max(Value x, Value y) {
+    return b.createOrFold<arith::MaxSIOp>(loc, x, y);
+  }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
+  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
   Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
   std::optional<IndexRange> compute(Value value, unsigned depth) {
@@ -222,16 +227,16 @@ static bool includeAccesses(OpBuilder &b, Location loc, RangeBuilder &ranges,
                             std::optional<IndexRange> &result,
                             unsigned callDepth) {
   auto shifted = [&](IndexRange x, IndexRange y) {
-    return IndexRange{arith::AddIOp::create(b, loc, x.lo, y.lo),
-                      arith::AddIOp::create(b, loc, x.hi, y.hi)};
+    return IndexRange{b.createOrFold<arith::AddIOp>(loc, x.lo, y.lo),
+                      b.createOrFold<arith::AddIOp>(loc, x.hi, y.hi)};
   };
   auto include = [&](IndexRange r) {
     if (!result) {
       result = r;
       return;
     }
-    result->lo = arith::MinSIOp::create(b, loc, result->lo, r.lo);
-    result->hi = arith::MaxSIOp::create(b, loc, result->hi, r.hi);
+    result->lo = b.createOrFold<arith::MinSIOp>(loc, result->lo, r.lo);
+    result->hi = b.createOrFold<arith::MaxSIOp>(loc, result->hi, r.hi);
   };
   for (OpOperand &use : view.getUses()) {
     Operation *user = use.getOwner();

@@ -128,7 +128,12 @@ FailureOr<KeptElements> ad::buildKeptElements(
       arith::AddIOp::create(
           b, loc, arith::SubIOp::create(b, loc, range->hi, range->lo),
           indexConstant(b, loc, 1)));
-  return KeptElements{arith::SelectOp::create(b, loc, unknown, range->lo, zero),
+  // A range from 0 (the common case) starts at 0 for any extent.
+  Value first = getConstantIntValue(range->lo) == 0
+                    ? zero
+                    : arith::SelectOp::create(b, loc, unknown, range->lo, zero)
+                          .getResult();
+  return KeptElements{first,
                       arith::SelectOp::create(b, loc, unknown, span, dim)};
 }
 
