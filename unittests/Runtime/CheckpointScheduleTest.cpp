@@ -165,6 +165,103 @@ TEST(CheckpointSchedule, PublishedSmallCases) {
   EXPECT_EQ(simulate(10, 2).advanced, 20);
 }
 
+/// Runs the online schedule for a loop that turns out to run `n`
+/// iterations, then the reverse sweep.
+ScheduleRun simulateOnline(int64_t n, int64_t snapshots) {
+  std::vector<int64_t> state(sched::size(snapshots));
+  int64_t *s = state.data();
+  sched::online_init(s, snapshots);
+  std::vector<int64_t> slots(snapshots, -1);
+  ScheduleRun run;
+  auto track = [&] {
+    run.peakSnapshots = std::max<int64_t>(
+        run.peakSnapshots,
+        std::count_if(slots.begin(), slots.end(),
+                      [](int64_t v) { return v >= 0; }));
+  };
+  for (int64_t k = 0; k < n; ++k) {
+    for (int guard = 0;; ++guard) {
+      EXPECT_LT(guard, 4 * snapshots + 4);
+      int64_t a = sched::online_next(s, k);
+      int64_t x = s[sched::kArg0], y = s[sched::kArg1];
+      if (a == sched::advance) {
+        EXPECT_EQ(x, k);
+        break;
+      }
+      if (a == sched::take_snapshot) {
+        EXPECT_EQ(y, k);
+        EXPECT_LT(x, snapshots);
+        slots[x] = k;
+        track();
+      } else {
+        EXPECT_EQ(a, sched::move_snapshot);
+        EXPECT_LT(y, x);
+        slots[y] = slots[x];
+        slots[x] = -1;
+      }
+    }
+  }
+  sched::online_finish(s, n);
+  int64_t working = -1;
+  for (int64_t a; (a = sched::reverse_next(s)) != sched::done;) {
+    int64_t x = s[sched::kArg0], y = s[sched::kArg1];
+    switch (a) {
+    case sched::restore:
+      EXPECT_EQ(slots[x], y);
+      working = y;
+      break;
+    case sched::take_snapshot:
+      EXPECT_EQ(working, y);
+      slots[x] = working;
+      track();
+      break;
+    case sched::advance:
+      EXPECT_EQ(working, x);
+      run.advanced += y - x;
+      working = y;
+      break;
+    case sched::reverse:
+      EXPECT_EQ(working, x);
+      run.reversed.push_back(x);
+      working = -1;
+      for (int64_t &v : slots)
+        if (v >= x)
+          v = -1;
+      break;
+    default:
+      ADD_FAILURE() << "unexpected action " << a;
+      return run;
+    }
+  }
+  return run;
+}
+
+TEST(CheckpointSchedule, OnlineReversesEveryIterationOnceLastFirst) {
+  for (int64_t n : {1, 2, 3, 5, 8, 17, 64, 100, 1000}) {
+    for (int64_t c : {1, 2, 3, 4, 7, 32}) {
+      ScheduleRun run = simulateOnline(n, c);
+      ASSERT_EQ(int64_t(run.reversed.size()), n) << n << " " << c;
+      for (int64_t i = 0; i < n; ++i)
+        EXPECT_EQ(run.reversed[i], n - 1 - i) << n << " " << c;
+      EXPECT_LE(run.peakSnapshots, c);
+    }
+  }
+}
+
+TEST(CheckpointSchedule, OnlineCostStaysNearTheOptimum) {
+  // With snapshots spread evenly and each segment reversed optimally, the
+  // reruns stay within a small factor of the offline optimum (which knows
+  // n from the start); at most n more than it for S*S >= n.
+  for (int64_t n : {10, 50, 200, 1000}) {
+    int64_t c = 1;
+    while (c * c < n)
+      ++c;
+    int64_t offline = closedForm(n, c);
+    int64_t online = simulateOnline(n, c).advanced;
+    EXPECT_LE(online, offline + n) << "n=" << n << " c=" << c;
+  }
+}
+
 TEST(CheckpointSchedule, EmptyLoop) {
   std::vector<int64_t> state(sched::size(4));
   sched::init(state.data(), 0, 4);

@@ -18,6 +18,7 @@
 #include "../CheckpointMemory.h"
 #include "../Checkpoints.h"
 #include "../ReverseEmitter.h"
+#include "ScheduleCalls.h"
 
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
@@ -30,58 +31,7 @@ using namespace cotangent::ad::reverse;
 
 namespace {
 
-/// The schedule's actions and state fields (checkpoint_schedule.h).
-enum Action : int64_t {
-  kDone = 0,
-  kAdvance = 1,
-  kTakeSnapshot = 2,
-  kRestore = 3,
-  kReverse = 4,
-  kFinish = 5,
-  kHandOver = 6
-};
-constexpr int64_t kArg0 = 4, kArg1 = 5;
-/// state elements for S snapshots: 8 + 4 (S + 1).
-constexpr int64_t kStateFixed = 12, kStatePerSnapshot = 4;
-
-Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// A declaration of the schedule's entry point `name` (C interface).
-func::FuncOp getScheduleFunction(ModuleOp module, StringRef name,
-                                 FunctionType type) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto function = func::FuncOp::create(b, module.getLoc(), name, type);
-  function.setPrivate();
-  function->setAttr("llvm.emit_c_interface", b.getUnitAttr());
-  return function;
-}
-
-Value callSchedule(OpBuilder &b, Location loc, ModuleOp module, StringRef name,
-                   ValueRange operands) {
-  auto i64 = b.getI64Type();
-  SmallVector<Type> results;
-  if (name != "ct_checkpoint_init")
-    results.push_back(i64);
-  func::FuncOp function = getScheduleFunction(
-      module, name, b.getFunctionType(ValueRange(operands).getTypes(), results));
-  auto call = func::CallOp::create(b, loc, function, operands);
-  return results.empty() ? Value() : call.getResult(0);
-}
-
-/// state[field], as an index.
-Value readField(OpBuilder &b, Location loc, Value state, int64_t field) {
-  Value v = memref::LoadOp::create(b, loc, state,
-                                   ValueRange{indexConstant(b, loc, field)});
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-}
-
-Value toI64(OpBuilder &b, Location loc, Value index) {
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-}
+using namespace cotangent::ad::schedule;
 
 /// The outlined iteration `call` calls.
 func::FuncOp getIteration(func::CallOp call) {
@@ -116,53 +66,6 @@ SmallVector<Value> buildAdvance(OpBuilder &b, Location loc, func::CallOp call,
   // A loop without carried values has its yield already.
   if (!carried.empty())
     scf::YieldOp::create(inner, loc, again.getResults());
-  return llvm::to_vector(ValueRange(loop.getResults()));
-}
-
-/// An scf.index_switch on `action` with one case per action in `cases`,
-/// each built by `build` (which returns the values it yields), and a
-/// default yielding `otherwise`.
-SmallVector<Value>
-buildActionSwitch(OpBuilder &b, Location loc, Value action, TypeRange types,
-                  ArrayRef<int64_t> cases, ValueRange otherwise,
-                  function_ref<SmallVector<Value>(OpBuilder &, int64_t)> build) {
-  Value selector = arith::IndexCastOp::create(b, loc, b.getIndexType(), action);
-  auto switchOp = scf::IndexSwitchOp::create(b, loc, types, selector, cases,
-                                             cases.size());
-  for (auto [i, c] : llvm::enumerate(cases)) {
-    Block &block = switchOp.getCaseRegions()[i].emplaceBlock();
-    OpBuilder inner = OpBuilder::atBlockBegin(&block);
-    scf::YieldOp::create(inner, loc, build(inner, c));
-  }
-  Block &fallback = switchOp.getDefaultRegion().emplaceBlock();
-  OpBuilder inner = OpBuilder::atBlockBegin(&fallback);
-  scf::YieldOp::create(inner, loc, otherwise);
-  return llvm::to_vector(ValueRange(switchOp.getResults()));
-}
-
-/// A while loop that asks the schedule `next` for actions until `stop`
-/// answers true, running `body` for each; returns the final values.
-SmallVector<Value> buildScheduleLoop(
-    OpBuilder &b, Location loc, ModuleOp module, Value state, StringRef next,
-    ValueRange initial,
-    function_ref<Value(OpBuilder &, Value)> keepGoing,
-    function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body) {
-  SmallVector<Type> types(initial.getTypes());
-  SmallVector<Type> afterTypes{b.getI64Type()};
-  llvm::append_range(afterTypes, types);
-  SmallVector<Location> locs(types.size(), loc);
-  auto loop = scf::WhileOp::create(b, loc, afterTypes, initial);
-  Block *before = b.createBlock(&loop.getBefore(), {}, types, locs);
-  Value action = callSchedule(b, loc, module, next, state);
-  SmallVector<Value> passed{action};
-  llvm::append_range(passed, before->getArguments());
-  scf::ConditionOp::create(b, loc, keepGoing(b, action), passed);
-  SmallVector<Location> afterLocs(afterTypes.size(), loc);
-  Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes, afterLocs);
-  SmallVector<Value> yielded =
-      body(b, after->getArgument(0), after->getArguments().drop_front());
-  scf::YieldOp::create(b, loc, yielded);
-  b.setInsertionPointAfter(loop);
   return llvm::to_vector(ValueRange(loop.getResults()));
 }
 
@@ -256,7 +159,8 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   state.schedule =
       memref::AllocOp::create(b, loc, i64Buffer, ValueRange{stateSize});
   callSchedule(b, loc, module, "ct_checkpoint_init",
-               {state.schedule, toI64(b, loc, trips), toI64(b, loc, snapshots)});
+               {state.schedule, toI64(b, loc, trips), toI64(b, loc, snapshots)},
+               /*returnsAction=*/false);
 
   // Carried values.
   SmallVector<Value> initial = llvm::map_to_vector(

@@ -57,6 +57,8 @@ enum action : int64_t {
   /// Forward sweep only: copy the loop's state (at iteration arg0) into
   /// the working state, where the reverse sweep starts.
   hand_over = 6,
+  /// Online forward sweep only: copy snapshot arg0 into snapshot arg1.
+  move_snapshot = 7,
 };
 
 /// Fields of the state array.
@@ -68,7 +70,12 @@ enum field : int64_t {
   kArg0 = 4,
   kArg1 = 5,
   kHandedOver = 6,
-  kFrames = 8,
+  /// Online schedules: the distance between snapshots, how many are
+  /// taken, and the next to move when thinning them.
+  kStride = 7,
+  kTaken = 8,
+  kMoved = 9,
+  kFrames = 10,
   kFrameSize = 4
 };
 
@@ -204,6 +211,68 @@ inline int64_t reverse_next(int64_t *s) {
   return done;
 }
 
+//===----------------------------------------------------------------------===//
+// Online schedule, for loops whose trip count is known only when they end
+//===----------------------------------------------------------------------===//
+//
+// The forward sweep keeps snapshots every `stride` iterations, starting
+// with 1; when all S are taken, it keeps every other one (moving them down)
+// and doubles the stride, so the snapshots always cover the iterations run
+// so far evenly. When the loop ends after n iterations, segment j (between
+// snapshots j and j + 1, or the end) is reversed by the binomial schedule
+// with the S - j snapshots not holding earlier segments, last segment
+// first: reverse_next with one frame per segment.
+
+/// Starts an online schedule with `snapshots` >= 1.
+inline void online_init(int64_t *s, int64_t snapshots) {
+  init(s, 0, snapshots);
+  s[kIterations] = -1;
+  s[kStride] = 1;
+  s[kTaken] = 0;
+  s[kMoved] = 0;
+}
+
+/// The next action before iteration `k` runs (k = 0, 1, ...): snapshots to
+/// take or move, then `advance` (run iteration k).
+inline int64_t online_next(int64_t *s, int64_t k) {
+  int64_t stride = s[kStride], taken = s[kTaken];
+  if (k % stride != 0 || (taken > 0 && s[kPosition] == k))
+    return set(s, advance, k, k + 1);
+  if (taken < s[kSnapshots]) {
+    s[kTaken] = taken + 1;
+    s[kPosition] = k; // the snapshot of iteration k is taken
+    return set(s, take_snapshot, taken, k);
+  }
+  // All taken: keep snapshots 0, 2, 4, ... as 0, 1, 2, ...
+  int64_t &moved = s[kMoved]; // the next one to move, from 1
+  if (moved == 0)
+    moved = 1;
+  if (2 * moved < taken) {
+    int64_t to = moved++;
+    return set(s, move_snapshot, 2 * to, to);
+  }
+  s[kTaken] = (taken + 1) / 2;
+  s[kStride] = 2 * stride;
+  moved = 0;
+  return online_next(s, k);
+}
+
+/// Ends the online forward sweep after `iterations` iterations: the
+/// reverse sweep then follows reverse_next.
+inline void online_finish(int64_t *s, int64_t iterations) {
+  int64_t stride = s[kStride], taken = s[kTaken], c = s[kSnapshots];
+  s[kIterations] = iterations;
+  s[kDepth] = 0;
+  for (int64_t j = 0; j < taken && j * stride < iterations; ++j) {
+    int64_t *f = s + kFrames + kFrameSize * j;
+    int64_t hi = (j + 1) * stride;
+    f[0] = j * stride, f[1] = hi < iterations ? hi : iterations;
+    f[2] = c - j, f[3] = j;
+    s[kDepth] = j + 1;
+  }
+  s[kPosition] = -1;
+}
+
 /// The C interface of a 1-D memref of int64_t, as the generated code passes
 /// the state.
 struct state_view {
@@ -228,6 +297,22 @@ _mlir_ciface_ct_checkpoint_forward_next(ct::detail::schedule::state_view *state)
 __attribute__((weak)) int64_t
 _mlir_ciface_ct_checkpoint_reverse_next(ct::detail::schedule::state_view *state) {
   return ct::detail::schedule::reverse_next(state->aligned + state->offset);
+}
+__attribute__((weak)) void
+_mlir_ciface_ct_checkpoint_online_init(ct::detail::schedule::state_view *state,
+                                       int64_t snapshots) {
+  ct::detail::schedule::online_init(state->aligned + state->offset, snapshots);
+}
+__attribute__((weak)) int64_t
+_mlir_ciface_ct_checkpoint_online_next(ct::detail::schedule::state_view *state,
+                                       int64_t k) {
+  return ct::detail::schedule::online_next(state->aligned + state->offset, k);
+}
+__attribute__((weak)) void
+_mlir_ciface_ct_checkpoint_online_finish(ct::detail::schedule::state_view *state,
+                                         int64_t iterations) {
+  ct::detail::schedule::online_finish(state->aligned + state->offset,
+                                      iterations);
 }
 }
 
