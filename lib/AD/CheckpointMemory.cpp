@@ -114,7 +114,9 @@ FailureOr<KeptElements> ad::buildKeptElements(
       return KeptElements{zero, dim};
     at->emitError("cannot checkpoint ")
         << what << ": cannot tell which elements of " << describeMemory(root)
-        << " it changes (an index is read from memory); " << undo
+        << " it changes (an index is not computed from loop counters, "
+           "sizes and constants); "
+        << undo
         << ", or index the memory with counters and sizes";
     return failure();
   }

@@ -20,6 +20,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "AccessBounds.h"
 
 namespace cotangent::ad {
 
@@ -37,8 +40,9 @@ inline constexpr llvm::StringLiteral kCheckpointSnapshots =
 struct CheckpointedLoopState {
   /// The schedule's state (memref<?xi64>).
   mlir::Value schedule;
-  /// The loop's lower bound and step, in the induction variable's type.
-  mlir::Value lowerBound, step;
+  /// The loop's lower bound and step, in the induction variable's type (for
+  /// loops); the number of calls of the iteration (while loops).
+  mlir::Value lowerBound, step, calls;
   /// Per carried value: its snapshots (memref<?xT>, one per snapshot) and
   /// the value handed over to the reverse sweep (memref<1xT>).
   llvm::SmallVector<mlir::Value> carriedSnapshots, carriedHandOver;
@@ -52,6 +56,29 @@ struct CheckpointedLoopState {
   llvm::SmallVector<Buffer> buffers;
 };
 
+/// Shared by the loops' emitters (Rules/CheckpointedLoops.cpp): the
+/// snapshots and working copies of the buffers of the state of `loop`,
+/// whose outlined `iteration` `call` calls with captured values from
+/// operand `firstCaptured` on (AccessBounds' `known` and `ranges` for C
+/// pointers' memory); fails after reporting.
+mlir::LogicalResult buildStateBuffers(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *loop,
+    mlir::func::CallOp call, mlir::func::FuncOp iteration,
+    unsigned firstCaptured, mlir::Value snapshots, const mlir::IRMapping &known,
+    llvm::ArrayRef<std::pair<mlir::Value, IndexRange>> ranges,
+    reverse::ReverseEmitter &e,
+    llvm::SmallVectorImpl<CheckpointedLoopState::Buffer> &buffers);
+/// The shadows `call`'s duplicated operands take in the reverse sweep
+/// (scratch ones, to free after the call, where they have none).
+llvm::SmallVector<mlir::Value>
+buildCallShadows(mlir::OpBuilder &b, mlir::Location loc, mlir::func::CallOp call,
+                 llvm::ArrayRef<ct::Activity> activities,
+                 reverse::ReverseEmitter &e,
+                 llvm::SmallVectorImpl<mlir::Value> &scratch);
+/// Frees what the forward sweep allocated.
+void freeCheckpointedLoopState(mlir::OpBuilder &b, mlir::Location loc,
+                               const CheckpointedLoopState &state);
+
 /// The call of the outlined iteration that is the whole body of `loop`, if
 /// `loop` is checkpointed.
 mlir::func::CallOp getCheckpointedCall(mlir::scf::ForOp loop);
@@ -59,7 +86,7 @@ mlir::func::CallOp getCheckpointedCall(mlir::scf::ForOp loop);
 /// Whether the reverse emitter can checkpoint `loop` where it is: the
 /// buffers it keeps must be usable from the reverse sweep. Warns (once per
 /// loop) and answers false otherwise; the loop is then recorded as usual.
-bool canCheckpointHere(mlir::scf::ForOp loop, reverse::ReverseEmitter &e);
+bool canCheckpointHere(mlir::Operation *loop, reverse::ReverseEmitter &e);
 
 /// The forward sweep of a checkpointed loop: the loop, taking snapshots.
 mlir::LogicalResult forwardCheckpointedLoop(mlir::OpBuilder &b,
@@ -68,6 +95,18 @@ mlir::LogicalResult forwardCheckpointedLoop(mlir::OpBuilder &b,
 /// Its reverse: the rest of the schedule.
 mlir::LogicalResult reverseCheckpointedLoop(mlir::OpBuilder &b,
                                             mlir::scf::ForOp loop,
+                                            reverse::ReverseEmitter &e);
+
+/// The call of the outlined iteration that a while loop's condition region
+/// is made of (ct-outline-checkpoints), if `loop` is checkpointed.
+mlir::func::CallOp getCheckpointedCall(mlir::scf::WhileOp loop);
+/// The forward and reverse sweeps of a checkpointed while loop (its trip
+/// count known only when it ends: the online schedule).
+mlir::LogicalResult forwardCheckpointedLoop(mlir::OpBuilder &b,
+                                            mlir::scf::WhileOp loop,
+                                            reverse::ReverseEmitter &e);
+mlir::LogicalResult reverseCheckpointedLoop(mlir::OpBuilder &b,
+                                            mlir::scf::WhileOp loop,
                                             reverse::ReverseEmitter &e);
 
 /// The forward sweep of a call of a [[ct::checkpoint]] function `callee`:

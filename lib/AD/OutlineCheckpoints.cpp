@@ -38,13 +38,13 @@ bool isRemade(Operation *op) {
              memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
 }
 
-/// The values defined outside `loop` that its body uses; constants and
+/// The values defined outside `loop` that its regions use; constants and
 /// views among them are left out (views replaced by the memory they view
 /// and their index operands), and `remade` gets those, definitions first.
-SetVector<Value> getCapturedValues(scf::ForOp loop,
+SetVector<Value> getCapturedValues(Operation *loop,
                                    SmallVectorImpl<Operation *> &remadeOps) {
   SetVector<Value> used;
-  getUsedValuesDefinedAbove(loop.getRegion(), used);
+  getUsedValuesDefinedAbove(loop->getRegions(), used);
   SetVector<Value> captured;
   SetVector<Operation *> remade;
   std::function<void(Value)> add = [&](Value value) {
@@ -124,6 +124,107 @@ LogicalResult outline(scf::ForOp loop, ct::CheckpointLoopOp marker,
   return success();
 }
 
+/// A loop whose trip count is known only when it ends: one iteration, the
+/// condition with the body when it holds, becomes the function `(carried...,
+/// captured...) -> (continues, next carried..., results...)` (the results
+/// are meaningful when it does not continue), and the loop calls it from its
+/// condition region.
+LogicalResult outline(scf::WhileOp loop, int64_t snapshots,
+                      func::FuncOp parent, SymbolTable &symbols) {
+  for (Type type : loop.getBeforeBody()->getArgumentTypes())
+    if (isa<MemRefType>(type))
+      return loop.emitError("cannot checkpoint this loop: it carries a "
+                            "pointer from one iteration to the next; carry "
+                            "an index instead, or remove '#pragma ct "
+                            "checkpoint'");
+  SmallVector<Operation *> remadeOps;
+  SetVector<Value> captured = getCapturedValues(loop, remadeOps);
+  Block *before = loop.getBeforeBody(), *after = loop.getAfterBody();
+  Location loc = loop.getLoc();
+  TypeRange carriedTypes = before->getArgumentTypes();
+  TypeRange resultTypes = loop.getResultTypes();
+
+  SmallVector<Type> inputs(carriedTypes);
+  for (Value value : captured)
+    inputs.push_back(value.getType());
+  OpBuilder b(parent);
+  SmallVector<Type> outputs{b.getI1Type()};
+  llvm::append_range(outputs, carriedTypes);
+  llvm::append_range(outputs, resultTypes);
+  auto function = func::FuncOp::create(
+      b, loc, (parent.getSymName() + ".checkpointed").str(),
+      b.getFunctionType(inputs, outputs));
+  function.setPrivate();
+  symbols.insert(function);
+  if (auto names = parent->getAttr("ct.source_name"))
+    function->setAttr("ct.source_name", names);
+  Block *entry = function.addEntryBlock();
+  IRMapping mapping;
+  mapping.map(before->getArguments(),
+              entry->getArguments().take_front(before->getNumArguments()));
+  mapping.map(captured.getArrayRef(),
+              entry->getArguments().drop_front(before->getNumArguments()));
+  OpBuilder inner = OpBuilder::atBlockEnd(entry);
+  for (Operation *op : remadeOps)
+    inner.clone(*op, mapping);
+  for (Operation &op : before->without_terminator())
+    inner.clone(op, mapping);
+  scf::ConditionOp condition = loop.getConditionOp();
+  Value holds = mapping.lookup(condition.getCondition());
+  SmallVector<Value> passed = llvm::map_to_vector(
+      condition.getArgs(), [&](Value v) { return mapping.lookup(v); });
+  SmallVector<Type> branchTypes(carriedTypes);
+  llvm::append_range(branchTypes, resultTypes);
+  auto branch = scf::IfOp::create(inner, loc, branchTypes, holds,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder then = OpBuilder::atBlockBegin(branch.thenBlock());
+    mapping.map(after->getArguments(), passed);
+    for (Operation &op : after->without_terminator())
+      then.clone(op, mapping);
+    SmallVector<Value> yielded = llvm::map_to_vector(
+        after->getTerminator()->getOperands(),
+        [&](Value v) { return mapping.lookup(v); });
+    llvm::append_range(yielded, passed);
+    scf::YieldOp::create(then, loc, yielded);
+    // The loop ends: what it carries no longer matters.
+    OpBuilder otherwise = OpBuilder::atBlockBegin(branch.elseBlock());
+    SmallVector<Value> ended(
+        entry->getArguments().take_front(before->getNumArguments()));
+    llvm::append_range(ended, passed);
+    scf::YieldOp::create(otherwise, loc, ended);
+  }
+  SmallVector<Value> returned{holds};
+  llvm::append_range(returned, branch.getResults());
+  func::ReturnOp::create(inner, loc, returned);
+
+  // The loop calls it from its condition region.
+  OpBuilder at(loop);
+  SmallVector<Type> loopTypes(carriedTypes);
+  llvm::append_range(loopTypes, resultTypes);
+  auto replacement =
+      scf::WhileOp::create(at, loc, loopTypes, loop.getInits());
+  SmallVector<Location> carriedLocs(carriedTypes.size(), loc);
+  Block *newBefore = at.createBlock(&replacement.getBefore(), {},
+                                    carriedTypes, carriedLocs);
+  SmallVector<Value> operands(newBefore->getArguments());
+  llvm::append_range(operands, captured);
+  auto call = func::CallOp::create(at, loc, function, operands);
+  call.setNoInline(true);
+  call->setAttr(ad::kCheckpointSnapshots, at.getI64IntegerAttr(snapshots));
+  scf::ConditionOp::create(at, loc, call.getResult(0),
+                           call.getResults().drop_front());
+  SmallVector<Location> loopLocs(loopTypes.size(), loc);
+  Block *newAfter =
+      at.createBlock(&replacement.getAfter(), {}, loopTypes, loopLocs);
+  scf::YieldOp::create(at, loc,
+                       newAfter->getArguments().take_front(carriedTypes.size()));
+  loop.replaceAllUsesWith(
+      replacement.getResults().drop_front(carriedTypes.size()));
+  loop.erase();
+  return success();
+}
+
 struct OutlineCheckpointsPass
     : ad::impl::OutlineCheckpointsBase<OutlineCheckpointsPass> {
   void runOnOperation() override {
@@ -133,18 +234,26 @@ struct OutlineCheckpointsPass
     module.walk([&](ct::CheckpointLoopOp op) { markers.push_back(op); });
     // Innermost first: an outer body takes the inner loop, already a call.
     for (ct::CheckpointLoopOp marker : llvm::reverse(markers)) {
-      auto loop = dyn_cast<scf::ForOp>(marker->getParentOp());
-      if (!loop) {
-        marker->getParentOp()->emitError(
-            "cannot checkpoint this loop: its trip count is not known when "
-            "it starts (it has a 'break' or 'return', or its condition "
-            "changes in ways other than counting); only counted loops are "
-            "checkpointed: remove '#pragma ct checkpoint' or rewrite it as "
-            "a counted 'for' loop");
-        return signalPassFailure();
+      // The marker opens a for loop's body; for a while loop it may sit
+      // deeper (a `for` with a `break` is a while loop whose condition
+      // region holds the body).
+      Operation *loop = marker->getParentOp();
+      while (loop && !isa<scf::ForOp, scf::WhileOp, func::FuncOp>(loop))
+        loop = loop->getParentOp();
+      auto parent = marker->getParentOfType<func::FuncOp>();
+      LogicalResult outlined = failure();
+      if (auto forLoop = dyn_cast_or_null<scf::ForOp>(loop);
+          forLoop && marker->getBlock() == forLoop.getBody()) {
+        outlined = outline(forLoop, marker, parent, symbols);
+      } else if (auto whileLoop = dyn_cast_or_null<scf::WhileOp>(loop)) {
+        int64_t snapshots = marker.getSnapshots();
+        marker.erase();
+        outlined = outline(whileLoop, snapshots, parent, symbols);
+      } else {
+        marker->emitError("cannot checkpoint this loop: its body could not "
+                          "be kept together; remove '#pragma ct checkpoint'");
       }
-      auto parent = loop->getParentOfType<func::FuncOp>();
-      if (failed(outline(loop, marker, parent, symbols)))
+      if (failed(outlined))
         return signalPassFailure();
     }
   }

@@ -1,8 +1,8 @@
 // Misused `#pragma ct checkpoint`: each error at the pragma or the loop,
-// saying what is wrong and what to do. Loops whose trip count is unknown
-// when they start, and memory whose touched elements cannot be bounded, are
-// refused; a checkpointed loop inside a loop that is not is recorded as
-// usual, with a warning.
+// saying what is wrong and what to do. Memory whose touched elements
+// cannot be bounded (a C pointer's, indexed through memory or by a count a
+// loop of unknown length carries) is refused; a checkpointed loop inside a
+// loop that is not is recorded as usual, with a warning.
 // RUN: not %cotangent-cc %s -- -std=c++20 -I%cotangent-include -DMALFORMED 2>&1 | FileCheck %s --check-prefix=MALFORMED --implicit-check-not=error:
 // RUN: not %cotangent-cc %s -- -std=c++20 -I%cotangent-include -DMISPLACED 2>&1 | FileCheck %s --check-prefix=MISPLACED --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DEARLY 2>&1 | FileCheck %s --check-prefix=EARLY --implicit-check-not=error:
@@ -53,25 +53,30 @@ double useMisplaced(const double *x, double *dx, int n) {
   return ct::gradient<misplaced>(x, n, dx);
 }
 #elif defined(EARLY)
-[[ct::differentiable]] double early(const double *x, int n) {
+// A loop that ends early is checkpointed (the online schedule), but memory
+// a C pointer reaches, indexed by a count the loop carries, has no bound.
+[[ct::differentiable]] double early(double *u, int n) {
   double s = 0;
+  int i = 0;
 #pragma ct checkpoint
-  // EARLY: checkpoint-pragma-errors.cpp:[[@LINE+1]]:3: error: cannot checkpoint this loop: its trip count is not known when it starts (it has a 'break' or 'return', or its condition changes in ways other than counting); only counted loops are checkpointed: remove '#pragma ct checkpoint' or rewrite it as a counted 'for' loop
-  for (int i = 0; i < n; ++i) {
-    if (x[i] < 0)
+  // EARLY: checkpoint-pragma-errors.cpp:[[@LINE+1]]:3: error: cannot checkpoint this loop: cannot tell which elements of 'u' it changes (an index is not computed from loop counters, sizes and constants); remove '#pragma ct checkpoint', or index the memory with counters and sizes
+  while (i < n) {
+    if (u[i] < 0)
       break;
-    s += x[i] * x[i];
+    u[i] = u[i] * u[i];
+    s += u[i];
+    ++i;
   }
   return s;
 }
-double useEarly(const double *x, double *dx, int n) {
-  return ct::gradient<early>(x, n, dx);
+double useEarly(double *u, double *du, int n) {
+  return ct::gradient<early>(u, n, du);
 }
 #elif !defined(INNER)
 [[ct::differentiable]] double scattered(double *u, const int *index, int n) {
   double s = 0;
 #pragma ct checkpoint
-  // LOOPS: checkpoint-pragma-errors.cpp:[[@LINE+1]]:3: error: cannot checkpoint this loop: cannot tell which elements of 'u' it changes (an index is read from memory); remove '#pragma ct checkpoint', or index the memory with counters and sizes
+  // LOOPS: checkpoint-pragma-errors.cpp:[[@LINE+1]]:3: error: cannot checkpoint this loop: cannot tell which elements of 'u' it changes (an index is not computed from loop counters, sizes and constants); remove '#pragma ct checkpoint', or index the memory with counters and sizes
   for (int t = 0; t < 3; ++t)
     for (int i = 0; i < n; ++i) {
       u[index[i]] = u[index[i]] * u[i];

@@ -71,6 +71,74 @@ SmallVector<Value> buildAdvance(OpBuilder &b, Location loc, func::CallOp call,
 
 } // namespace
 
+LogicalResult ad::buildStateBuffers(
+    OpBuilder &b, Location loc, Operation *loop, func::CallOp call,
+    func::FuncOp iteration, unsigned firstCaptured, Value snapshots,
+    const IRMapping &known, ArrayRef<std::pair<Value, IndexRange>> ranges,
+    ReverseEmitter &e, SmallVectorImpl<CheckpointedLoopState::Buffer> &buffers) {
+  for (unsigned i = firstCaptured; i < call.getNumOperands(); ++i) {
+    Value root = call.getOperand(i);
+    auto type = dyn_cast<MemRefType>(root.getType());
+    if (!type)
+      continue;
+    if (!mayWriteArgument(iteration, i) &&
+        e.memory.keepsContentsAfter(root, loop))
+      continue;
+    Value rootNow = e.forwardValues.lookup(root);
+    FailureOr<KeptElements> kept =
+        buildKeptElements(b, loc, iteration, i, root, rootNow, known, ranges,
+                          loop, "this loop", "remove '#pragma ct checkpoint'");
+    if (failed(kept)) {
+      e.hadError = true;
+      return failure();
+    }
+    WorkingCopy working = buildWorkingCopy(b, loc, rootNow, *kept);
+    CheckpointedLoopState::Buffer buffer;
+    buffer.argument = i;
+    buffer.first = kept->first;
+    buffer.count = kept->count;
+    buffer.workingFlat = working.flat;
+    buffer.working = working.view;
+    buffer.snapshots = memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
+        ValueRange{arith::MulIOp::create(b, loc, snapshots, buffer.count)});
+    buffers.push_back(buffer);
+  }
+  return success();
+}
+
+SmallVector<Value> ad::buildCallShadows(OpBuilder &b, Location loc,
+                                        func::CallOp call,
+                                        ArrayRef<ct::Activity> activities,
+                                        ReverseEmitter &e,
+                                        SmallVectorImpl<Value> &scratch) {
+  SmallVector<Value> shadows;
+  for (auto [operand, a] : llvm::zip_equal(call.getOperands(), activities)) {
+    if (a != ct::Activity::Duplicated)
+      continue;
+    Value s = e.shadowInReverse(operand);
+    if (!s) {
+      s = buildScratchShadow(b, loc, e.primalInReverse(operand));
+      scratch.push_back(s);
+    }
+    shadows.push_back(s);
+  }
+  return shadows;
+}
+
+void ad::freeCheckpointedLoopState(OpBuilder &b, Location loc,
+                                   const CheckpointedLoopState &state) {
+  for (const auto &buf : state.buffers) {
+    memref::DeallocOp::create(b, loc, buf.snapshots);
+    memref::DeallocOp::create(b, loc, buf.workingFlat);
+  }
+  for (Value buffer : state.carriedSnapshots)
+    memref::DeallocOp::create(b, loc, buffer);
+  for (Value buffer : state.carriedHandOver)
+    memref::DeallocOp::create(b, loc, buffer);
+  memref::DeallocOp::create(b, loc, state.schedule);
+}
+
 func::CallOp ad::getCheckpointedCall(scf::ForOp loop) {
   Block *body = loop.getBody();
   if (body->getOperations().size() != 2)
@@ -87,7 +155,7 @@ func::CallOp ad::getCheckpointedCall(scf::ForOp loop) {
   return call;
 }
 
-bool ad::canCheckpointHere(scf::ForOp loop, ReverseEmitter &e) {
+bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
   if (e.checkpointedLoops.contains(loop))
     return true;
   if (e.uncheckpointedLoops.contains(loop))
@@ -99,7 +167,7 @@ bool ad::canCheckpointHere(scf::ForOp loop, ReverseEmitter &e) {
   if (e.levels[loop->getBlock()].direct && !e.levels[loop->getBlock()].rerun)
     return true;
   e.uncheckpointedLoops.insert(loop);
-  loop.emitWarning("'#pragma ct checkpoint' ignored: the loop sits inside "
+  loop->emitWarning("'#pragma ct checkpoint' ignored: the loop sits inside "
                    "another loop, a branch, or a function called from one; "
                    "its iterations are recorded as usual. Checkpoint the "
                    "outer loop too, or move this loop out");
@@ -187,36 +255,11 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
                        lb, step);
   ivLo = buildIndexCast(b, loc, ivLo);
   ivHi = buildIndexCast(b, loc, ivHi);
-  for (unsigned i = firstCaptured; i < call.getNumOperands(); ++i) {
-    Value root = call.getOperand(i);
-    auto type = dyn_cast<MemRefType>(root.getType());
-    if (!type)
-      continue;
-    if (!mayWriteArgument(iteration, i) &&
-        e.memory.keepsContentsAfter(root, op))
-      continue;
-    Value rootNow = fwd.lookup(root);
-    FailureOr<KeptElements> kept = buildKeptElements(
-        b, loc, iteration, i, root, rootNow, known,
-        {{iteration.getArgument(0), IndexRange{ivLo, ivHi}}}, op,
-        "this loop", "remove '#pragma ct checkpoint'");
-    if (failed(kept)) {
-      e.hadError = true;
-      return failure();
-    }
-    WorkingCopy working = buildWorkingCopy(b, loc, rootNow, *kept);
-    CheckpointedLoopState::Buffer buffer;
-    buffer.argument = i;
-    buffer.first = kept->first;
-    buffer.count = kept->count;
-    buffer.workingFlat = working.flat;
-    buffer.working = working.view;
-    Type element = type.getElementType();
-    buffer.snapshots = memref::AllocOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic}, element),
-        ValueRange{arith::MulIOp::create(b, loc, snapshots, buffer.count)});
-    state.buffers.push_back(buffer);
-  }
+  if (failed(buildStateBuffers(
+          b, loc, op, call, iteration, firstCaptured, snapshots, known,
+          {{iteration.getArgument(0), IndexRange{ivLo, ivHi}}}, e,
+          state.buffers)))
+    return failure();
 
   // The loop, as the schedule's forward part drives it.
   SmallVector<Value> operands = llvm::map_to_vector(
@@ -303,17 +346,9 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   for (const auto &buf : state.buffers)
     operands[buf.argument] = buf.working;
   // Shadows of the buffers passed, in operand order.
-  SmallVector<Value> shadows, scratch;
-  for (auto [operand, a] : llvm::zip_equal(call.getOperands(), activities)) {
-    if (a != ct::Activity::Duplicated)
-      continue;
-    Value s = e.shadowInReverse(operand);
-    if (!s) {
-      s = buildScratchShadow(b, loc, e.primalInReverse(operand));
-      scratch.push_back(s);
-    }
-    shadows.push_back(s);
-  }
+  SmallVector<Value> scratch;
+  SmallVector<Value> shadows =
+      buildCallShadows(b, loc, call, activities, e, scratch);
 
   // Carried values at the hand-over, and the adjoints of the results.
   SmallVector<Value> initial;
@@ -416,14 +451,6 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   }
   for (Value s : scratch)
     memref::DeallocOp::create(b, loc, s);
-  for (const auto &buf : state.buffers) {
-    memref::DeallocOp::create(b, loc, buf.snapshots);
-    memref::DeallocOp::create(b, loc, buf.workingFlat);
-  }
-  for (Value buffer : state.carriedSnapshots)
-    memref::DeallocOp::create(b, loc, buffer);
-  for (Value buffer : state.carriedHandOver)
-    memref::DeallocOp::create(b, loc, buffer);
-  memref::DeallocOp::create(b, loc, state.schedule);
+  freeCheckpointedLoopState(b, loc, state);
   return success(!e.hadError);
 }

@@ -357,6 +357,8 @@ static LogicalResult reverseBranch(OpBuilder &b, Operation *op,
 /// its after region for the reverse sweep.
 static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
                                   ReverseEmitter &e) {
+  if (getCheckpointedCall(whileOp) && canCheckpointHere(whileOp, e))
+    return forwardCheckpointedLoop(b, whileOp, e);
   Location loc = whileOp.getLoc();
     Type index = b.getIndexType();
   SmallVector<Value> inits = llvm::map_to_vector(
@@ -404,6 +406,8 @@ static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
 
 static LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op,
                                   ReverseEmitter &e) {
+  if (e.checkpointedLoops.contains(op))
+    return reverseCheckpointedLoop(b, op, e);
   // Forward: B0 A0 B1 A1 ... BN, with N counted by the forward sweep.
   // Reverse iteration k = 0..N undoes B(N-k), then A(N-k-1) if k < N; this
   // pops each half's tape entries in exactly the reverse order of pushing.

@@ -2,7 +2,8 @@
 // becomes a function (induction variable, carried values, then what the
 // body uses from outside); constants and views made outside are remade
 // inside it, so that it takes the whole buffer. The loop calls it with the
-// snapshot count, never inlined. Inner loops first.
+// snapshot count, never inlined. Inner loops first. A while loop's
+// condition and body become one function together.
 // RUN: %cotangent-opt %s --ct-outline-checkpoints --split-input-file --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func private @step.checkpointed
@@ -71,12 +72,31 @@ func.func @nested(%u: memref<8xf64>, %x: f64, %n: index) {
 
 // -----
 
-// A loop whose trip count is not known when it starts cannot be
-// checkpointed.
-func.func @uncounted(%u: memref<8xf64>, %x: f64) {
+// A loop whose trip count is known only when it ends: one call per test
+// of its condition, `(carried, captured) -> (continues, next carried,
+// results)`, the body run when the condition holds; the loop calls it from
+// its condition region.
+// CHECK-LABEL: func.func private @uncounted.checkpointed
+// CHECK-SAME: (%[[I:.*]]: index, %[[U:.*]]: memref<8xf64>, %[[X:.*]]: f64) -> (i1, index, index)
+// CHECK: %[[V:.*]] = memref.load %[[U]][%[[I]]]
+// CHECK: %[[GO:.*]] = arith.cmpf olt, %[[V]], %[[X]]
+// CHECK: %[[R:.*]]:2 = scf.if %[[GO]] -> (index, index) {
+// CHECK: %[[NEXT:.*]] = arith.addi %[[I]], %{{.*}}
+// CHECK: scf.yield %[[NEXT]], %[[I]] : index, index
+// CHECK: } else {
+// CHECK: scf.yield %[[I]], %[[I]] : index, index
+// CHECK: return %[[GO]], %[[R]]#0, %[[R]]#1 : i1, index, index
+// CHECK-LABEL: func.func @uncounted
+// CHECK: %[[W:.*]]:2 = scf.while (%[[C:.*]] = %{{.*}}) : (index) -> (index, index) {
+// CHECK-NEXT: %[[S:.*]]:3 = func.call @uncounted.checkpointed(%[[C]], %arg0, %arg1) {ct.checkpoint_snapshots = 0 : i64, no_inline}
+// CHECK-NEXT: scf.condition(%[[S]]#0) %[[S]]#1, %[[S]]#2 : index, index
+// CHECK: } do {
+// CHECK-NEXT: ^bb0(%[[A:.*]]: index, %{{.*}}: index):
+// CHECK-NEXT: scf.yield %[[A]] : index
+// CHECK: return %[[W]]#1 : index
+func.func @uncounted(%u: memref<8xf64>, %x: f64) -> index {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{cannot checkpoint this loop: its trip count is not known when it starts}}
   %r = scf.while (%i = %c0) : (index) -> index {
     %v = memref.load %u[%i] : memref<8xf64>
     %go = arith.cmpf olt, %v, %x : f64
@@ -87,5 +107,14 @@ func.func @uncounted(%u: memref<8xf64>, %x: f64) {
     %next = arith.addi %i, %c1 : index
     scf.yield %next : index
   }
+  return %r : index
+}
+
+// -----
+
+// A marker outside any loop.
+func.func @nowhere() {
+  // expected-error @below {{cannot checkpoint this loop: its body could not be kept together}}
+  ct.checkpoint_loop snapshots 0
   return
 }

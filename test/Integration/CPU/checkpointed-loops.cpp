@@ -8,7 +8,9 @@
 // a nested checkpointed loop, memory the loop only reads but that is
 // overwritten after it, a counted `while` loop, snapshot counts from 1 to
 // the default, trip counts 0, 1, 2 and 23, and a Hessian-vector product of
-// a function with a checkpointed loop.
+// a function with a checkpointed loop; and loops whose trip count is known
+// only when they end (a `for` with a `break`, a `while` that converges),
+// reversed with the online schedule.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -182,6 +184,63 @@ constexpr int kSize = 6;
 }
 
 //===----------------------------------------------------------------------===//
+// Loops whose trip count is known only when they end
+//===----------------------------------------------------------------------===//
+
+#define EARLY_STEP                                                            \
+  if (x[i] < 0)                                                                \
+    break;                                                                     \
+  s += std::sin(s) * x[i] + x[i] * x[i];
+
+[[ct::differentiable]] double earlyCheckpointed(const double *x, int n) {
+  double s = 0;
+#pragma ct checkpoint snapshots(3)
+  for (int i = 0; i < n; ++i) {
+    EARLY_STEP
+  }
+  return s;
+}
+[[ct::differentiable]] double earlyRecorded(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    EARLY_STEP
+  }
+  return s;
+}
+
+#define CONVERGE_STEP                                                         \
+  for (int j = 0; j < 4; ++j)                                                  \
+    buf[j] = buf[j] * a + 0.01 * std::sin(buf[(j + 1) % 4]);                   \
+  ++k;
+
+[[ct::differentiable]] double convergeCheckpointed(double y, double a) {
+  int k = 0;
+  double buf[4] = {y, y * 0.5, 0.1, 0.2};
+#pragma ct checkpoint snapshots(2)
+  while (buf[0] > 1e-3 && k < 100) {
+    CONVERGE_STEP
+  }
+  return buf[0] + buf[3] + k;
+}
+[[ct::differentiable]] double convergeDefault(double y, double a) {
+  int k = 0;
+  double buf[4] = {y, y * 0.5, 0.1, 0.2};
+#pragma ct checkpoint
+  while (buf[0] > 1e-3 && k < 100) {
+    CONVERGE_STEP
+  }
+  return buf[0] + buf[3] + k;
+}
+[[ct::differentiable]] double convergeRecorded(double y, double a) {
+  int k = 0;
+  double buf[4] = {y, y * 0.5, 0.1, 0.2};
+  while (buf[0] > 1e-3 && k < 100) {
+    CONVERGE_STEP
+  }
+  return buf[0] + buf[3] + k;
+}
+
+//===----------------------------------------------------------------------===//
 // Checks
 //===----------------------------------------------------------------------===//
 
@@ -328,7 +387,56 @@ void checkHessianVector() {
   }
 }
 
+void checkEarlyExit() {
+  double x[12] = {0.5, 0.3, 0.2, 0.7, 0.1, 0.9, 0.4, 0.3, -1, 0.2, 0.3, 0.1};
+  for (int n : {0, 1, 5, 8, 12}) {
+    double g[12] = {}, gr[12] = {};
+    double value = ct::gradient<earlyCheckpointed>(x, n, g);
+    double recorded = ct::gradient<earlyRecorded>(x, n, gr);
+    char label[64];
+    std::snprintf(label, sizeof label, "early exit n=%d value", n);
+    check::near(label, value, recorded, 1e-13);
+    double worst = 0;
+    for (int i = 0; i < 12; ++i)
+      worst = std::fmax(worst, std::fabs(g[i] - gr[i]));
+    std::snprintf(label, sizeof label, "early exit n=%d gradient", n);
+    check::near(label, worst, 0, 1e-12);
+    for (int i : {0, 4}) {
+      std::snprintf(label, sizeof label, "early exit n=%d dx[%d] vs FD", n, i);
+      check::near(label, g[i],
+                  check::differenceAt(x, i,
+                                      [&] { return earlyRecorded(x, n); }),
+                  1e-6);
+    }
+  }
+}
+
+template <auto F> void checkConverge(const char *name) {
+  // Around 70 iterations with 2 snapshots (or the default): the online
+  // schedule thins its snapshots several times.
+  for (double a : {0.9, 0.5}) {
+    double dy = 0, da = 0, dyr = 0, dar = 0;
+    double value = ct::gradient<F>(2.0, a, &dy, &da);
+    double recorded = ct::gradient<convergeRecorded>(2.0, a, &dyr, &dar);
+    char label[64];
+    std::snprintf(label, sizeof label, "%s a=%g value", name, a);
+    check::near(label, value, recorded, 1e-13);
+    std::snprintf(label, sizeof label, "%s a=%g dy", name, a);
+    check::near(label, dy, dyr, 1e-12);
+    std::snprintf(label, sizeof label, "%s a=%g da", name, a);
+    check::near(label, da, dar, 1e-12);
+    std::snprintf(label, sizeof label, "%s a=%g da vs FD", name, a);
+    check::near(label, da,
+                check::centralDifference(
+                    [&](double t) { return convergeRecorded(2.0, t); }, a),
+                1e-6);
+  }
+}
+
 int main() {
+  checkEarlyExit();
+  checkConverge<convergeCheckpointed>("converge");
+  checkConverge<convergeDefault>("converge default");
   for (int steps : {0, 1, 2, 23}) {
     checkPde<pdeTwoSnapshots>("two snapshots", steps);
     checkPde<pdeOneSnapshot>("one snapshot", steps);

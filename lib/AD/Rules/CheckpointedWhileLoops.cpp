@@ -1,0 +1,342 @@
+//===- CheckpointedWhileLoops.cpp - Checkpointed loops of unknown length --===//
+//
+// A checkpointed loop whose trip count is known only when it ends (a
+// `while`, a `for` with a `break`) reaches reverse mode as an scf.while
+// whose condition region calls the outlined iteration: `(carried...,
+// captured...) -> (continues, next carried..., results...)`. Its forward
+// sweep runs the loop on its own state, taking snapshots as the online
+// schedule says before each call (evenly spread, thinned as the loop goes
+// on), and counts the calls. Its reverse sweep reverses every call, last
+// first, with the binomial schedule on each stretch between snapshots: the
+// last call (which ended the loop) is seeded with the adjoints of the
+// loop's results, every call with the adjoints of what it carried on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../CheckpointMemory.h"
+#include "../Checkpoints.h"
+#include "../ReverseEmitter.h"
+#include "ScheduleCalls.h"
+
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+using namespace cotangent::ad::reverse;
+using namespace cotangent::ad::schedule;
+
+/// Snapshots of a loop of unknown length when the pragma gives no count.
+static constexpr int64_t kDefaultOnlineSnapshots = 64;
+
+func::CallOp ad::getCheckpointedCall(scf::WhileOp loop) {
+  Block *before = loop.getBeforeBody(), *after = loop.getAfterBody();
+  if (before->getOperations().size() != 2 ||
+      after->getOperations().size() != 1)
+    return nullptr;
+  auto call = dyn_cast<func::CallOp>(before->front());
+  scf::ConditionOp condition = loop.getConditionOp();
+  unsigned numCarried = before->getNumArguments();
+  if (!call || !call->hasAttr(kCheckpointSnapshots) ||
+      call.getNumResults() != 1 + loop.getNumResults() ||
+      call.getNumOperands() < numCarried ||
+      condition.getCondition() != call.getResult(0) ||
+      ValueRange(condition.getArgs()) !=
+          ValueRange(call.getResults().drop_front()))
+    return nullptr;
+  for (auto [operand, arg] :
+       llvm::zip(call.getOperands(), before->getArguments()))
+    if (operand != arg)
+      return nullptr;
+  ValueRange yielded = after->getTerminator()->getOperands();
+  if (ValueRange(after->getArguments().take_front(numCarried)) != yielded)
+    return nullptr;
+  return call;
+}
+
+static func::FuncOp getIteration(func::CallOp call) {
+  return SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+}
+
+/// Copies the carried values and the buffers of the state between the
+/// values `carried` / the buffers `from(buffer)` and snapshot `slot`
+/// (`into`: towards the snapshot).
+static void copySnapshot(OpBuilder &b, Location loc,
+                         const CheckpointedLoopState &state, ValueRange carried,
+                         function_ref<Value(unsigned)> buffer, Value slot,
+                         bool into) {
+  Value zero = indexConstant(b, loc, 0);
+  if (into)
+    for (auto [j, v] : llvm::enumerate(carried))
+      memref::StoreOp::create(b, loc, v, state.carriedSnapshots[j],
+                              ValueRange{slot});
+  for (auto [k, buf] : llvm::enumerate(state.buffers)) {
+    Value at = arith::MulIOp::create(b, loc, slot, buf.count);
+    if (into)
+      copyElements(b, loc, buffer(k), buf.first, buf.snapshots, at, buf.count);
+    else
+      copyElements(b, loc, buf.snapshots, at, buffer(k), buf.first, buf.count);
+  }
+}
+
+LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
+                                          ReverseEmitter &e) {
+  Location loc = op.getLoc();
+  func::CallOp call = getCheckpointedCall(op);
+  func::FuncOp iteration = getIteration(call);
+  auto module = op->getParentOfType<ModuleOp>();
+  IRMapping &fwd = e.forwardValues;
+  CheckpointedLoopState state;
+  unsigned numCarried = op.getBeforeBody()->getNumArguments();
+
+  int64_t asked =
+      call->getAttrOfType<IntegerAttr>(kCheckpointSnapshots).getInt();
+  Value snapshots =
+      indexConstant(b, loc, asked > 0 ? asked : kDefaultOnlineSnapshots);
+  Value stateSize = arith::AddIOp::create(
+      b, loc, indexConstant(b, loc, kStateFixed),
+      arith::MulIOp::create(b, loc, snapshots,
+                            indexConstant(b, loc, kStatePerSnapshot)));
+  state.schedule = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()),
+      ValueRange{stateSize});
+  callSchedule(b, loc, module, "ct_checkpoint_online_init",
+               {state.schedule, toI64(b, loc, snapshots)},
+               /*returnsAction=*/false);
+  for (Type type : op.getBeforeBody()->getArgumentTypes())
+    state.carriedSnapshots.push_back(memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, type),
+        ValueRange{snapshots}));
+  IRMapping known;
+  for (unsigned i = numCarried; i < call.getNumOperands(); ++i)
+    if (call.getOperand(i).getType().isIntOrIndex())
+      known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
+  if (failed(buildStateBuffers(b, loc, op, call, iteration, numCarried,
+                               snapshots, known, {}, e, state.buffers)))
+    return failure();
+
+  // The loop, counting its calls; the schedule's snapshots before each.
+  SmallVector<Value> inits = llvm::map_to_vector(
+      op.getInits(), [&](Value v) { return fwd.lookup(v); });
+  inits.push_back(indexConstant(b, loc, 0));
+  SmallVector<Type> carriedTypes(op.getBeforeBody()->getArgumentTypes());
+  carriedTypes.push_back(b.getIndexType());
+  // The loop's own results: what the last call carried on, then the
+  // results proper.
+  SmallVector<Type> passedTypes(op.getResultTypes());
+  passedTypes.push_back(b.getIndexType());
+  auto loop = scf::WhileOp::create(b, loc, passedTypes, inits);
+  Block *before = b.createBlock(&loop.getBefore(), {}, carriedTypes,
+                                SmallVector<Location>(carriedTypes.size(), loc));
+  ValueRange carried = before->getArguments().drop_back();
+  Value k = before->getArguments().back();
+  {
+    // Snapshot actions until the schedule says to run call k.
+    auto actions = scf::WhileOp::create(b, loc, b.getI64Type(), ValueRange{});
+    b.createBlock(&actions.getBefore());
+    Value action = callSchedule(b, loc, module, "ct_checkpoint_online_next",
+                                {state.schedule, toI64(b, loc, k)});
+    scf::ConditionOp::create(b, loc, isNot(b, loc, action, kAdvance),
+                             ValueRange{action});
+    Block *body =
+        b.createBlock(&actions.getAfter(), {}, b.getI64Type(), {loc});
+    buildActionSwitch(
+        b, loc, body->getArgument(0), {}, {kTakeSnapshot, kMoveSnapshot}, {},
+        [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
+          Value from = readField(in, loc, state.schedule, kArg0);
+          if (c == kTakeSnapshot) {
+            copySnapshot(
+                in, loc, state, carried,
+                [&](unsigned j) {
+                  return flatten(in, loc,
+                                 fwd.lookup(call.getOperand(
+                                     state.buffers[j].argument)));
+                },
+                from, /*into=*/true);
+            return {};
+          }
+          Value to = readField(in, loc, state.schedule, kArg1);
+          for (Value buffer : state.carriedSnapshots)
+            memref::StoreOp::create(
+                in, loc,
+                memref::LoadOp::create(in, loc, buffer, ValueRange{from}),
+                buffer, ValueRange{to});
+          for (const auto &buf : state.buffers)
+            copyElements(in, loc, buf.snapshots,
+                         arith::MulIOp::create(in, loc, from, buf.count),
+                         buf.snapshots,
+                         arith::MulIOp::create(in, loc, to, buf.count),
+                         buf.count);
+          return {};
+        });
+    scf::YieldOp::create(b, loc);
+    b.setInsertionPointAfter(actions);
+  }
+  SmallVector<Value> operands = llvm::map_to_vector(
+      call.getOperands(), [&](Value v) { return fwd.lookupOrNull(v); });
+  llvm::copy(carried, operands.begin());
+  auto step = func::CallOp::create(b, loc, iteration, operands);
+  SmallVector<Value> passed(step.getResults().drop_front());
+  passed.push_back(
+      arith::AddIOp::create(b, loc, k, indexConstant(b, loc, 1)));
+  scf::ConditionOp::create(b, loc, step.getResult(0), passed);
+  Block *after = b.createBlock(&loop.getAfter(), {}, passedTypes,
+                               SmallVector<Location>(passedTypes.size(), loc));
+  SmallVector<Value> next(after->getArguments().take_front(numCarried));
+  next.push_back(after->getArguments().back());
+  scf::YieldOp::create(b, loc, next);
+  b.setInsertionPointAfter(loop);
+
+  Value calls = loop.getResults().back();
+  callSchedule(b, loc, module, "ct_checkpoint_online_finish",
+               {state.schedule, toI64(b, loc, calls)},
+               /*returnsAction=*/false);
+  fwd.map(op.getResults(), loop.getResults().drop_back());
+  state.calls = calls;
+  e.checkpointedLoops[op] = std::move(state);
+  return success();
+}
+
+LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
+                                          ReverseEmitter &e) {
+  Location loc = op.getLoc();
+  func::CallOp call = getCheckpointedCall(op);
+  func::FuncOp iteration = getIteration(call);
+  auto module = op->getParentOfType<ModuleOp>();
+  const CheckpointedLoopState &state = e.checkpointedLoops.find(op)->second;
+  unsigned numCarried = op.getBeforeBody()->getNumArguments();
+  Value calls = state.calls;
+  SmallVector<ct::Activity> activities = getCallActivities(call, e.activity);
+  func::FuncOp pullback =
+      e.registry.get(iteration, DerivativeKind::Pullback, activities);
+
+  SmallVector<Value> operands = llvm::map_to_vector(
+      call.getOperands(), [&](Value v) -> Value {
+        auto arg = dyn_cast<BlockArgument>(v);
+        return arg && arg.getOwner() == op.getBeforeBody()
+                   ? Value()
+                   : e.primalInReverse(v);
+      });
+  for (const auto &buf : state.buffers)
+    operands[buf.argument] = buf.working;
+  SmallVector<Value> scratch;
+  SmallVector<Value> shadows =
+      buildCallShadows(b, loc, call, activities, e, scratch);
+
+  // Carried values (placeholders until the first restore), the adjoints of
+  // what each call carries on, then of the loop's results.
+  SmallVector<Value> initial = llvm::map_to_vector(
+      op.getInits(), [&](Value v) { return e.primalInReverse(v); });
+  SmallVector<unsigned> floatCarried, floatResults;
+  for (auto [j, type] : llvm::enumerate(op.getBeforeBody()->getArgumentTypes()))
+    if (ct::isDifferentiableScalar(type)) {
+      floatCarried.push_back(j);
+      initial.push_back(buildZero(b, loc, type));
+    }
+  // (The loop's first results, what the last call carried on, are not
+  // used.)
+  for (auto [j, result] :
+       llvm::enumerate(op.getResults().drop_front(numCarried)))
+    if (ct::isDifferentiableScalar(result.getType())) {
+      floatResults.push_back(j);
+      initial.push_back(e.activity.isActive(result)
+                            ? e.readAndZero(b, loc, result)
+                            : buildZero(b, loc, result.getType()));
+    }
+  unsigned numNext = floatCarried.size();
+
+  SmallVector<Value> final = buildScheduleLoop(
+      b, loc, module, state.schedule, "ct_checkpoint_reverse_next", initial,
+      [&](OpBuilder &at, Value action) { return isNot(at, loc, action, kDone); },
+      [&](OpBuilder &at, Value action, ValueRange values) {
+        ValueRange carried = values.take_front(numCarried);
+        ValueRange nextAdjoints = values.slice(numCarried, numNext);
+        ValueRange resultAdjoints = values.drop_front(numCarried + numNext);
+        return buildActionSwitch(
+            at, loc, action, values.getTypes(),
+            {kAdvance, kTakeSnapshot, kRestore, kReverse}, values,
+            [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
+              Value arg0 = readField(in, loc, state.schedule, kArg0);
+              SmallVector<Value> next(values);
+              auto working = [&](unsigned j) {
+                return state.buffers[j].workingFlat;
+              };
+              switch (c) {
+              case kAdvance: {
+                auto rerun = scf::ForOp::create(
+                    in, loc, arg0, readField(in, loc, state.schedule, kArg1),
+                    indexConstant(in, loc, 1), carried);
+                OpBuilder body = OpBuilder::atBlockBegin(rerun.getBody());
+                SmallVector<Value> args(operands);
+                llvm::copy(rerun.getRegionIterArgs(), args.begin());
+                auto again = func::CallOp::create(body, loc, iteration, args);
+                scf::YieldOp::create(
+                    body, loc, again.getResults().slice(1, numCarried));
+                llvm::copy(rerun.getResults(), next.begin());
+                return next;
+              }
+              case kTakeSnapshot:
+                copySnapshot(in, loc, state, carried, working, arg0,
+                             /*into=*/true);
+                return next;
+              case kRestore:
+                for (unsigned j = 0; j < numCarried; ++j)
+                  next[j] = memref::LoadOp::create(
+                      in, loc, state.carriedSnapshots[j], ValueRange{arg0});
+                copySnapshot(in, loc, state, {}, working, arg0,
+                             /*into=*/false);
+                return next;
+              default: {
+                // Reverse call arg0; the last one ended the loop and takes
+                // the adjoints of its results.
+                Value last = arith::CmpIOp::create(
+                    in, loc, arith::CmpIPredicate::eq, arg0,
+                    arith::SubIOp::create(in, loc, calls,
+                                          indexConstant(in, loc, 1)));
+                SmallVector<Value> args(operands);
+                llvm::copy(carried, args.begin());
+                llvm::append_range(args, nextAdjoints);
+                for (Value adjoint : resultAdjoints)
+                  args.push_back(arith::SelectOp::create(
+                      in, loc, last, adjoint,
+                      buildZero(in, loc, adjoint.getType())));
+                llvm::append_range(args, shadows);
+                auto reversal = func::CallOp::create(in, loc, pullback, args);
+                ValueRange returned =
+                    reversal.getResults().drop_front(call.getNumResults());
+                for (unsigned j = 0; j < numNext; ++j)
+                  next[numCarried + j] =
+                      buildZero(in, loc, nextAdjoints[j].getType());
+                unsigned nextAdjoint = 0;
+                for (auto [i, a] : llvm::enumerate(activities)) {
+                  if (a != ct::Activity::Active)
+                    continue;
+                  Value adjoint = returned[nextAdjoint++];
+                  if (i < numCarried) {
+                    auto *pos = llvm::find(floatCarried, i);
+                    next[numCarried + (pos - floatCarried.begin())] = adjoint;
+                  } else {
+                    e.accumulate(in, loc, call.getOperand(i), adjoint);
+                  }
+                }
+                return next;
+              }
+              }
+            });
+      });
+  // What the first call received goes to the loop's initial values.
+  ValueRange firstAdjoints =
+      ValueRange(final).drop_front(1 + numCarried).take_front(numNext);
+  for (auto [j, position] : llvm::enumerate(floatCarried)) {
+    Value init = op.getInits()[position];
+    if (e.activity.isActive(init))
+      e.accumulate(b, loc, init, firstAdjoints[j]);
+  }
+  for (Value s : scratch)
+    memref::DeallocOp::create(b, loc, s);
+  freeCheckpointedLoopState(b, loc, state);
+  return success(!e.hadError);
+}
