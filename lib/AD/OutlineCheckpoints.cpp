@@ -65,18 +65,15 @@ SetVector<Value> getCapturedValues(Operation *loop,
   return captured;
 }
 
-/// Moves the body of `loop`, whose first op is `marker`, into a new
-/// function next to `parent`.
-LogicalResult outline(scf::ForOp loop, ct::CheckpointLoopOp marker,
-                      func::FuncOp parent, SymbolTable &symbols) {
+/// Moves the body of `loop` into a new function next to `parent`.
+LogicalResult outline(scf::ForOp loop, int64_t snapshots, func::FuncOp parent,
+                      SymbolTable &symbols) {
   for (Type type : loop.getResultTypes())
     if (isa<MemRefType>(type))
       return loop.emitError("cannot checkpoint this loop: it carries a "
                             "pointer from one iteration to the next; carry "
                             "an index instead, or remove '#pragma ct "
                             "checkpoint'");
-  int64_t snapshots = marker.getSnapshots();
-  marker.erase();
   SmallVector<Operation *> views;
   SetVector<Value> captured = getCapturedValues(loop, views);
   Block *body = loop.getBody();
@@ -236,23 +233,27 @@ struct OutlineCheckpointsPass
     for (ct::CheckpointLoopOp marker : llvm::reverse(markers)) {
       // The marker opens a for loop's body; for a while loop it may sit
       // deeper (a `for` with a `break` is a while loop whose condition
-      // region holds the body).
-      Operation *loop = marker->getParentOp();
-      while (loop && !isa<scf::ForOp, scf::WhileOp, func::FuncOp>(loop))
-        loop = loop->getParentOp();
+      // region holds the body). Fewer loops around it than in the C++: its
+      // own was folded away (it ran at most once), nothing to checkpoint.
+      Operation *loop = nullptr;
+      int64_t loops = 0;
+      for (Operation *at = marker->getParentOp();
+           at && !isa<func::FuncOp>(at); at = at->getParentOp())
+        if (isa<scf::ForOp, scf::WhileOp>(at)) {
+          loop = loop ? loop : at;
+          ++loops;
+        }
+      int64_t snapshots = marker.getSnapshots();
+      bool folded = loops < int64_t(marker.getDepth());
       auto parent = marker->getParentOfType<func::FuncOp>();
+      marker.erase();
+      if (folded)
+        continue;
       LogicalResult outlined = failure();
-      if (auto forLoop = dyn_cast_or_null<scf::ForOp>(loop);
-          forLoop && marker->getBlock() == forLoop.getBody()) {
-        outlined = outline(forLoop, marker, parent, symbols);
-      } else if (auto whileLoop = dyn_cast_or_null<scf::WhileOp>(loop)) {
-        int64_t snapshots = marker.getSnapshots();
-        marker.erase();
+      if (auto forLoop = dyn_cast_or_null<scf::ForOp>(loop))
+        outlined = outline(forLoop, snapshots, parent, symbols);
+      else if (auto whileLoop = dyn_cast_or_null<scf::WhileOp>(loop))
         outlined = outline(whileLoop, snapshots, parent, symbols);
-      } else {
-        marker->emitError("cannot checkpoint this loop: its body could not "
-                          "be kept together; remove '#pragma ct checkpoint'");
-      }
       if (failed(outlined))
         return signalPassFailure();
     }

@@ -20,6 +20,9 @@ void cotangent::ad::buildAutodiffPipeline(
   options.eagerLoops = options.recomputeIterations = options.eagerCalls =
       options.commutingIterations = options.reloadMemory =
           options.recomputeValues = optimize;
+  // Checkpointed loops' bodies become functions first, while their markers
+  // can still tell their loop (the inliner puts loops inside others).
+  pm.addPass(createOutlineCheckpoints());
   // Simplify the primal first: every op removed here is one less to
   // differentiate.
   pm.addPass(createCanonicalizerPass());
@@ -47,9 +50,6 @@ void cotangent::ad::buildAutodiffPipeline(
   // Hoisted index arithmetic meets its copies after the loop (`p[i]` read
   // again): one value, known before the loop.
   pm.addPass(createCSEPass());
-  // Checkpointed loops' bodies become functions, once the code they hold
-  // is final.
-  pm.addPass(createOutlineCheckpoints());
   pm.addPass(createDifferentiate(options));
   // Promote adjoint slots outside loops, fold the -0 starts and the
   // push/pop pairs that meet, and share what forward and reverse compute.

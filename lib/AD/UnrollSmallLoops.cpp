@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Checkpoints.h"
+
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -37,7 +39,7 @@ bool isSmall(scf::ForOp loop) {
   if (!trips || trips->getZExtValue() > uint64_t(kMaxTrips))
     return false;
   // A loop the user asked to checkpoint stays a loop.
-  if (!loop.getBody()->getOps<cotangent::ct::CheckpointLoopOp>().empty())
+  if (cotangent::ad::getCheckpointedCall(loop))
     return false;
   int64_t ops = 0;
   loop.getBody()->walk([&](Operation *) { ++ops; });

@@ -585,9 +585,11 @@ void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
         return v ? toBool(v, cond->getType(), l) : nullptr;
       },
       [&] {
-        // The marker opens the body, which becomes the scf.for's body.
+        // The marker opens the body, which becomes the scf.for's body; it
+        // knows how many loops are around it (this one included).
         if (checkpoint)
-          cotangent::ct::CheckpointLoopOp::create(b, l, *checkpoint);
+          cotangent::ct::CheckpointLoopOp::create(b, l, *checkpoint,
+                                                  loopReadMarks.size());
         lowerScoped(body);
       },
       [&] {

@@ -8,9 +8,9 @@
 
 // CHECK-LABEL: func.func @_Z5stepsdi
 // CHECK: scf.for
-// CHECK-NEXT: ct.checkpoint_loop snapshots 5
+// CHECK-NEXT: ct.checkpoint_loop snapshots 5 depth 1
 // CHECK: scf.for
-// CHECK-NEXT: ct.checkpoint_loop snapshots 0
+// CHECK-NEXT: ct.checkpoint_loop snapshots 0 depth 1
 // CHECK: scf.for
 // CHECK-NOT: ct.checkpoint_loop
 // CHECK: return

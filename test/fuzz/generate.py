@@ -78,6 +78,9 @@ class Function:
 class Generator:
     def __init__(self, seed):
         self.rng = random.Random(seed)
+        # Checkpoint pragmas draw from their own stream, so that a seed's
+        # program is the same with or without them.
+        self.pragmas = random.Random(f"checkpoint-{seed}")
         self.seed = seed
         self.counter = 0
         self.helpers = []  # rendered helper functions (text over `real`)
@@ -477,6 +480,14 @@ class Generator:
         if fn.is_main and self.chance(0.15):
             self.emit(fn, indent, f"return {self.expr(scope, loop_vars)};")
 
+    def checkpoint(self, fn, indent):
+        """Sometimes asks for the loop that follows to be checkpointed."""
+        p = self.pragmas
+        if p.random() < 0.3:
+            clause = p.choice(["", "", " snapshots(1)", " snapshots(2)",
+                               " snapshots(3)"])
+            self.emit(fn, indent, f"#pragma ct checkpoint{clause}")
+
     def loop(self, fn, scope, loop_vars, depth, indent):
         r = self.rng
         var = self.fresh("i")
@@ -487,32 +498,40 @@ class Generator:
         inner_vars = loop_vars + [var]
         body_scope = Scope(scope)
         if form == "for":
+            self.checkpoint(fn, indent)
             self.emit(fn, indent, f"for (int {var} = 0; {var} < {trips}; ++{var}) {{")
         elif form == "unsigned":
+            self.checkpoint(fn, indent)
             self.emit(fn, indent, f"for (unsigned {var} = 0; {var} < {trips}u; {var}++) {{")
         elif form == "runtime":
             # Bound known only at run time (an int parameter), < or <=.
             bound = f"{r.choice(ints)} {r.choice(['+', '-'])} {r.randint(0, 2)}"
             cmp = r.choice(["<", "<="])
+            self.checkpoint(fn, indent)
             self.emit(fn, indent, f"for (int {var} = 0; {var} {cmp} {bound}; ++{var}) {{")
         elif form == "until":
             # Ends on a floating-point test (or after `trips` iterations).
             self.emit(fn, indent, f"int {var} = 0;")
+            self.checkpoint(fn, indent)
             self.emit(fn, indent, f"while ({var} < {trips} && "
                       f"{self.condition(scope, loop_vars)}) {{")
         elif form == "le":
+            self.checkpoint(fn, indent)
             self.emit(fn, indent, f"for (int {var} = 0; {var} <= {trips - 1}; {var}++) {{")
         elif form == "while":
             self.emit(fn, indent, f"int {var} = 0;")
+            self.checkpoint(fn, indent)
             self.emit(fn, indent, f"while ({var} < {trips}) {{")
         elif form == "do":
             self.emit(fn, indent, f"int {var} = 0;")
+            self.checkpoint(fn, indent)
             self.emit(fn, indent, "do {")
         else:  # two loops sharing one counter
             self.emit(fn, indent, f"int {var} = 0;")
             self.emit(fn, indent, f"while ({var} < {trips}) {{")
             self.emit(fn, indent + 1, f"{var}++;")
             self.emit(fn, indent, "}")
+            self.checkpoint(fn, indent)
             self.emit(fn, indent, f"for (; {var} < {trips + r.randint(1, 3)}; ++{var}) {{")
         self.block(fn, body_scope, inner_vars, depth + 1, r.randint(1, 3), indent + 1)
         if self.chance(0.2):

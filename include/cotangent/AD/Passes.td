@@ -115,17 +115,23 @@ def ForwardStores : Pass<"ct-forward-stores"> {
 def OutlineCheckpoints : Pass<"ct-outline-checkpoints", "::mlir::ModuleOp"> {
   let summary = "Move the bodies of checkpointed loops into functions of their own";
   let description = [{
-    For each `scf.for` whose body starts with `ct.checkpoint_loop` (from
-    `#pragma ct checkpoint`), innermost first: the body becomes a private
-    function `(iv, iteration arguments..., values from outside...) ->
-    (yielded values...)` and the loop calls it, once per iteration, with
-    `ct.checkpoint_snapshots` (the marker's count) on the call, which is
-    never inlined. Views of memory made outside the loop are remade inside
-    the function from the memory they view, so that the function takes
-    whole buffers: reverse mode (lib/AD/Rules/CheckpointedLoops.cpp) copies
-    them into snapshots and reruns the function on copies. A marker in a
-    loop that is not counted (an `scf.while`: early exits, conditions
-    changed in the body) is an error.
+    For each loop holding a `ct.checkpoint_loop` marker (from
+    `#pragma ct checkpoint`), innermost first. An `scf.for`'s body becomes
+    a private function `(iv, iteration arguments..., values from
+    outside...) -> (yielded values...)` and the loop calls it once per
+    iteration; an `scf.while` (a loop whose trip count is known only when it
+    ends) becomes a function `(carried..., values from outside...) ->
+    (continues, next carried..., results...)` running the condition and,
+    when it holds, the body, which the loop calls from its condition
+    region. The call carries `ct.checkpoint_snapshots` (the marker's count)
+    and is never inlined. Constants and views of memory made outside the
+    loop are remade inside the function, so that it takes whole buffers:
+    reverse mode (lib/AD/Rules/CheckpointedLoops.cpp,
+    CheckpointedWhileLoops.cpp) copies them into snapshots and reruns the
+    function on copies. It runs first in the autodiff pipeline, before the
+    inliner can put the loop inside others: a marker with fewer loops
+    around it than its `depth` lost its loop to a clean-up (a loop that
+    runs at most once) and is dropped.
   }];
 }
 

@@ -40,20 +40,33 @@ func::CallOp ad::getCheckpointedCall(scf::WhileOp loop) {
   scf::ConditionOp condition = loop.getConditionOp();
   unsigned numCarried = before->getNumArguments();
   if (!call || !call->hasAttr(kCheckpointSnapshots) ||
-      call.getNumResults() != 1 + loop.getNumResults() ||
       call.getNumOperands() < numCarried ||
+      call.getNumResults() < 1 + numCarried ||
       condition.getCondition() != call.getResult(0) ||
-      ValueRange(condition.getArgs()) !=
-          ValueRange(call.getResults().drop_front()))
+      condition.getArgs().size() < numCarried)
     return nullptr;
   for (auto [operand, arg] :
        llvm::zip(call.getOperands(), before->getArguments()))
     if (operand != arg)
       return nullptr;
+  // What the loop carries on, then results of the call (clean-ups drop
+  // those no one uses).
+  for (auto [i, arg] : llvm::enumerate(condition.getArgs())) {
+    auto result = dyn_cast<OpResult>(arg);
+    if (!result || result.getOwner() != call ||
+        (i < numCarried) != (result.getResultNumber() <= numCarried) ||
+        (i < numCarried && result.getResultNumber() != 1 + i))
+      return nullptr;
+  }
   ValueRange yielded = after->getTerminator()->getOperands();
   if (ValueRange(after->getArguments().take_front(numCarried)) != yielded)
     return nullptr;
   return call;
+}
+
+/// The call result that loop result `i` is.
+static unsigned callResultOf(scf::WhileOp loop, unsigned i) {
+  return cast<OpResult>(loop.getConditionOp().getArgs()[i]).getResultNumber();
 }
 
 static func::FuncOp getIteration(func::CallOp call) {
@@ -124,9 +137,9 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   inits.push_back(indexConstant(b, loc, 0));
   SmallVector<Type> carriedTypes(op.getBeforeBody()->getArgumentTypes());
   carriedTypes.push_back(b.getIndexType());
-  // The loop's own results: what the last call carried on, then the
-  // results proper.
-  SmallVector<Type> passedTypes(op.getResultTypes());
+  // What the calls return (but whether to go on), and the count.
+  SmallVector<Type> passedTypes(
+      TypeRange(call.getResultTypes()).drop_front());
   passedTypes.push_back(b.getIndexType());
   auto loop = scf::WhileOp::create(b, loc, passedTypes, inits);
   Block *before = b.createBlock(&loop.getBefore(), {}, carriedTypes,
@@ -194,7 +207,9 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   callSchedule(b, loc, module, "ct_checkpoint_online_finish",
                {state.schedule, toI64(b, loc, calls)},
                /*returnsAction=*/false);
-  fwd.map(op.getResults(), loop.getResults().drop_back());
+  for (OpResult result : op->getResults())
+    fwd.map(result,
+            loop.getResult(callResultOf(op, result.getResultNumber()) - 1));
   state.calls = calls;
   e.checkpointedLoops[op] = std::move(state);
   return success();
@@ -230,22 +245,28 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   // what each call carries on, then of the loop's results.
   SmallVector<Value> initial = llvm::map_to_vector(
       op.getInits(), [&](Value v) { return e.primalInReverse(v); });
-  SmallVector<unsigned> floatCarried, floatResults;
+  SmallVector<unsigned> floatCarried;
   for (auto [j, type] : llvm::enumerate(op.getBeforeBody()->getArgumentTypes()))
     if (ct::isDifferentiableScalar(type)) {
       floatCarried.push_back(j);
       initial.push_back(buildZero(b, loc, type));
     }
-  // (The loop's first results, what the last call carried on, are not
-  // used.)
-  for (auto [j, result] :
-       llvm::enumerate(op.getResults().drop_front(numCarried)))
-    if (ct::isDifferentiableScalar(result.getType())) {
-      floatResults.push_back(j);
-      initial.push_back(e.activity.isActive(result)
-                            ? e.readAndZero(b, loc, result)
-                            : buildZero(b, loc, result.getType()));
-    }
+  // The adjoints of the calls' results proper (after what they carry on),
+  // from the loop's results that are them (what the last call carried on
+  // is not used).
+  DenseMap<unsigned, Value> resultAdjoints;
+  for (OpResult result : op->getResults().drop_front(numCarried))
+    if (ct::isDifferentiableScalar(result.getType()))
+      resultAdjoints[callResultOf(op, result.getResultNumber())] =
+          e.activity.isActive(result) ? e.readAndZero(b, loc, result)
+                                      : buildZero(b, loc, result.getType());
+  for (unsigned r = 1 + numCarried; r < call.getNumResults(); ++r) {
+    Type type = call.getResult(r).getType();
+    if (!ct::isDifferentiableScalar(type))
+      continue;
+    Value adjoint = resultAdjoints.lookup(r);
+    initial.push_back(adjoint ? adjoint : buildZero(b, loc, type));
+  }
   unsigned numNext = floatCarried.size();
 
   SmallVector<Value> final = buildScheduleLoop(

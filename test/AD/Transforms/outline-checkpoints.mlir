@@ -29,7 +29,7 @@ func.func @step(%u: memref<?xf64, strided<[1], offset: ?>>, %n: index, %a: f64, 
   %size = arith.subi %n, %c1 : index
   %v = memref.subview %u[1] [%size] [1] : memref<?xf64, strided<[1], offset: ?>> to memref<?xf64, strided<[1], offset: ?>>
   %r = scf.for %t = %c0_i32 to %steps step %c1_i32 iter_args(%s = %zero) -> (f64) : i32 {
-    ct.checkpoint_loop snapshots 4
+    ct.checkpoint_loop snapshots 4 depth 1
     scf.for %i = %c0 to %size step %c1 {
       %x = memref.load %v[%i] : memref<?xf64, strided<[1], offset: ?>>
       %y = arith.mulf %x, %a : f64
@@ -60,9 +60,9 @@ func.func @nested(%u: memref<8xf64>, %x: f64, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    ct.checkpoint_loop snapshots 2
+    ct.checkpoint_loop snapshots 2 depth 1
     scf.for %j = %c0 to %n step %c1 {
-      ct.checkpoint_loop snapshots 0
+      ct.checkpoint_loop snapshots 0 depth 2
       %k = arith.remui %j, %c1 : index
       memref.store %x, %u[%k] : memref<8xf64>
     }
@@ -103,7 +103,7 @@ func.func @uncounted(%u: memref<8xf64>, %x: f64) -> index {
     scf.condition(%go) %i : index
   } do {
   ^bb0(%i: index):
-    ct.checkpoint_loop snapshots 0
+    ct.checkpoint_loop snapshots 0 depth 1
     %next = arith.addi %i, %c1 : index
     scf.yield %next : index
   }
@@ -112,9 +112,20 @@ func.func @uncounted(%u: memref<8xf64>, %x: f64) -> index {
 
 // -----
 
-// A marker outside any loop.
-func.func @nowhere() {
-  // expected-error @below {{cannot checkpoint this loop: its body could not be kept together}}
-  ct.checkpoint_loop snapshots 0
+// A marker with fewer loops around it than its depth: its loop ran at
+// most once and was folded away. The marker goes; nothing is outlined (the
+// loop around it is not the one the pragma named).
+// CHECK-LABEL: func.func @folded
+// CHECK-NOT: ct.checkpoint_loop
+// CHECK-NOT: func.call
+// CHECK: return
+// CHECK-NOT: checkpointed
+func.func @folded(%u: memref<8xf64>, %x: f64, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    ct.checkpoint_loop snapshots 0 depth 2
+    memref.store %x, %u[%c0] : memref<8xf64>
+  }
   return
 }

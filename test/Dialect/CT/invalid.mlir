@@ -305,6 +305,14 @@ func.func @g(%t: !ct.tape) -> i128 {
 
 func.func @negative_snapshots() {
   // expected-error @below {{'ct.checkpoint_loop' op needs a snapshot count of at least 1, or 0 for the default}}
-  ct.checkpoint_loop snapshots -2
+  ct.checkpoint_loop snapshots -2 depth 1
+  return
+}
+
+// -----
+
+func.func @no_depth() {
+  // expected-error @below {{'ct.checkpoint_loop' op needs a loop depth of at least 1 (the marked loop)}}
+  ct.checkpoint_loop snapshots 2 depth 0
   return
 }

@@ -97,8 +97,8 @@ func.func @checkpoint_marker(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    // CHECK: ct.checkpoint_loop snapshots 8
-    ct.checkpoint_loop snapshots 8
+    // CHECK: ct.checkpoint_loop snapshots 8 depth 1
+    ct.checkpoint_loop snapshots 8 depth 1
   }
   return
 }

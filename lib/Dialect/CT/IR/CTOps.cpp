@@ -422,5 +422,7 @@ LogicalResult cotangent::ct::CheckpointLoopOp::verify() {
   if (getSnapshotsAttr().getInt() < 0)
     return emitOpError("needs a snapshot count of at least 1, or 0 for the "
                        "default");
+  if (getDepthAttr().getInt() < 1)
+    return emitOpError("needs a loop depth of at least 1 (the marked loop)");
   return success();
 }

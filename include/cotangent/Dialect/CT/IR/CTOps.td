@@ -266,22 +266,26 @@ def CT_CheckpointLoopOp : CT_Op<"checkpoint_loop",
   let description = [{
     What `#pragma ct checkpoint` before a C++ loop becomes: the first op of
     the loop's body. It does nothing when it runs; its effect on its own
-    resource only keeps clean-ups from dropping it. Just before
-    differentiation, `ct-outline-checkpoints` moves the body of the scf.for
-    around it into a function of its own and drops the marker, so that
-    reverse mode can rerun iterations from snapshots of the loop's state.
+    resource only keeps clean-ups from dropping it. Before differentiation,
+    `ct-outline-checkpoints` moves the body of the loop around it into a
+    function of its own and drops the marker, so that reverse mode can
+    rerun iterations from snapshots of the loop's state.
     `snapshots` is how many snapshots the reverse sweep may keep; 0 asks
-    for the default (about the square root of the trip count).
+    for the default. `depth` is how many loops enclosed the marker in the
+    C++ function, the marked one included: clean-ups fold away loops that
+    run at most once, moving their body (and the marker) into the
+    enclosing code, and a marker with fewer loops around it than its depth
+    is dropped rather than taken for an outer loop's.
 
     ```mlir
     scf.for %i = %lb to %ub step %c1 {
-      ct.checkpoint_loop snapshots 8
+      ct.checkpoint_loop snapshots 8 depth 1
       ...
     }
     ```
   }];
-  let arguments = (ins I64Attr:$snapshots);
-  let assemblyFormat = "`snapshots` $snapshots attr-dict";
+  let arguments = (ins I64Attr:$snapshots, I64Attr:$depth);
+  let assemblyFormat = "`snapshots` $snapshots `depth` $depth attr-dict";
   let hasVerifier = 1;
 }
 
