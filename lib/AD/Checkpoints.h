@@ -58,13 +58,14 @@ struct CheckpointedLoopState {
 
 /// Shared by the loops' emitters (Rules/CheckpointedLoops.cpp): the
 /// snapshots and working copies of the buffers of the state of `loop`,
-/// whose outlined `iteration` `call` calls with captured values from
-/// operand `firstCaptured` on (AccessBounds' `known` and `ranges` for C
-/// pointers' memory); fails after reporting.
+/// whose outlined `iteration` `call` calls with values from outside the
+/// loop at the operands `fromOutside` says (AccessBounds' `known` and
+/// `ranges` for C pointers' memory); fails after reporting.
 mlir::LogicalResult buildStateBuffers(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *loop,
     mlir::func::CallOp call, mlir::func::FuncOp iteration,
-    unsigned firstCaptured, mlir::Value snapshots, const mlir::IRMapping &known,
+    llvm::function_ref<bool(unsigned)> fromOutside, mlir::Value snapshots,
+    const mlir::IRMapping &known,
     llvm::ArrayRef<std::pair<mlir::Value, IndexRange>> ranges,
     reverse::ReverseEmitter &e,
     llvm::SmallVectorImpl<CheckpointedLoopState::Buffer> &buffers);

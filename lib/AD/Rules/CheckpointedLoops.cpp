@@ -50,22 +50,80 @@ Value buildIv(OpBuilder &b, Location loc, Value k, Value lowerBound,
                                arith::MulIOp::create(b, loc, kk, step));
 }
 
-/// Runs iterations [from, to) of `call`'s function on `operands` (the
-/// induction variable's slot is replaced), from carried values `carried`.
-SmallVector<Value> buildAdvance(OpBuilder &b, Location loc, func::CallOp call,
-                                unsigned numCarried, SmallVector<Value> operands,
-                                Value from, Value to, ValueRange carried,
-                                Value lowerBound, Value step) {
+/// How a checkpointed loop's body, one call, is wired: the call operand
+/// that is the induction variable, those that are the carried values, and
+/// the call results that the loop carries on (in iteration-argument order).
+/// The other operands come from outside the loop. (ct-outline-checkpoints
+/// puts them in that order; forward mode, whose tangent loops a Hessian-
+/// vector product reverses, interleaves tangents.)
+struct BodyCall {
+  func::CallOp call;
+  unsigned ivOperand = 0;
+  SmallVector<unsigned> carriedOperands, yieldedResults;
+
+  bool isFromOutside(unsigned operand) const {
+    return operand != ivOperand && !llvm::is_contained(carriedOperands,
+                                                       operand);
+  }
+  /// The carried value whose operand `operand` is, if any.
+  std::optional<unsigned> carriedAt(unsigned operand) const {
+    auto *it = llvm::find(carriedOperands, operand);
+    if (it == carriedOperands.end())
+      return std::nullopt;
+    return unsigned(it - carriedOperands.begin());
+  }
+};
+
+std::optional<BodyCall> getBodyCall(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  if (body->getOperations().size() != 2)
+    return std::nullopt;
+  auto call = dyn_cast<func::CallOp>(body->front());
+  if (!call || !call->hasAttr(kCheckpointSnapshots))
+    return std::nullopt;
+  BodyCall wiring{call};
+  // Each block argument once among the operands, nowhere else.
+  for (BlockArgument arg : body->getArguments()) {
+    if (!arg.hasOneUse() || arg.getUses().begin()->getOwner() != call)
+      return std::nullopt;
+    unsigned operand = arg.getUses().begin()->getOperandNumber();
+    if (arg == loop.getInductionVar())
+      wiring.ivOperand = operand;
+    else
+      wiring.carriedOperands.push_back(operand);
+  }
+  for (Value yielded : loop.getYieldedValues()) {
+    auto result = dyn_cast<OpResult>(yielded);
+    if (!result || result.getOwner() != call)
+      return std::nullopt;
+    wiring.yieldedResults.push_back(result.getResultNumber());
+  }
+  return wiring;
+}
+
+/// Runs iterations [from, to) of the body's function on `operands` (the
+/// induction variable's and carried values' slots are replaced), from
+/// carried values `carried`.
+SmallVector<Value> buildAdvance(OpBuilder &b, Location loc,
+                                const BodyCall &body,
+                                SmallVector<Value> operands, Value from,
+                                Value to, ValueRange carried, Value lowerBound,
+                                Value step) {
   auto loop = scf::ForOp::create(b, loc, from, to, indexConstant(b, loc, 1),
                                  carried);
   OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
-  operands[0] = buildIv(inner, loc, loop.getInductionVar(), lowerBound, step);
-  for (unsigned j = 0; j < numCarried; ++j)
-    operands[1 + j] = loop.getRegionIterArgs()[j];
-  auto again = func::CallOp::create(inner, loc, getIteration(call), operands);
+  operands[body.ivOperand] =
+      buildIv(inner, loc, loop.getInductionVar(), lowerBound, step);
+  for (auto [j, operand] : llvm::enumerate(body.carriedOperands))
+    operands[operand] = loop.getRegionIterArgs()[j];
+  auto again =
+      func::CallOp::create(inner, loc, getIteration(body.call), operands);
   // A loop without carried values has its yield already.
   if (!carried.empty())
-    scf::YieldOp::create(inner, loc, again.getResults());
+    scf::YieldOp::create(
+        inner, loc, llvm::map_to_vector(body.yieldedResults, [&](unsigned r) {
+          return again.getResult(r);
+        }));
   return llvm::to_vector(ValueRange(loop.getResults()));
 }
 
@@ -73,10 +131,13 @@ SmallVector<Value> buildAdvance(OpBuilder &b, Location loc, func::CallOp call,
 
 LogicalResult ad::buildStateBuffers(
     OpBuilder &b, Location loc, Operation *loop, func::CallOp call,
-    func::FuncOp iteration, unsigned firstCaptured, Value snapshots,
-    const IRMapping &known, ArrayRef<std::pair<Value, IndexRange>> ranges,
-    ReverseEmitter &e, SmallVectorImpl<CheckpointedLoopState::Buffer> &buffers) {
-  for (unsigned i = firstCaptured; i < call.getNumOperands(); ++i) {
+    func::FuncOp iteration, function_ref<bool(unsigned)> fromOutside,
+    Value snapshots, const IRMapping &known,
+    ArrayRef<std::pair<Value, IndexRange>> ranges, ReverseEmitter &e,
+    SmallVectorImpl<CheckpointedLoopState::Buffer> &buffers) {
+  for (unsigned i = 0; i < call.getNumOperands(); ++i) {
+    if (!fromOutside(i))
+      continue;
     Value root = call.getOperand(i);
     auto type = dyn_cast<MemRefType>(root.getType());
     if (!type)
@@ -140,19 +201,8 @@ void ad::freeCheckpointedLoopState(OpBuilder &b, Location loc,
 }
 
 func::CallOp ad::getCheckpointedCall(scf::ForOp loop) {
-  Block *body = loop.getBody();
-  if (body->getOperations().size() != 2)
-    return nullptr;
-  auto call = dyn_cast<func::CallOp>(body->front());
-  if (!call || !call->hasAttr(kCheckpointSnapshots) ||
-      call.getNumOperands() < body->getNumArguments() ||
-      ValueRange(loop.getYieldedValues()) != ValueRange(call.getResults()))
-    return nullptr;
-  for (auto [operand, arg] :
-       llvm::zip(call.getOperands(), body->getArguments()))
-    if (operand != arg)
-      return nullptr;
-  return call;
+  std::optional<BodyCall> body = getBodyCall(loop);
+  return body ? body->call : nullptr;
 }
 
 bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
@@ -177,7 +227,8 @@ bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
 LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
                                           ReverseEmitter &e) {
   Location loc = op.getLoc();
-  func::CallOp call = getCheckpointedCall(op);
+  BodyCall body = *getBodyCall(op);
+  func::CallOp call = body.call;
   func::FuncOp iteration = getIteration(call);
   auto module = op->getParentOfType<ModuleOp>();
   IRMapping &fwd = e.forwardValues;
@@ -243,10 +294,10 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
 
   // Buffers: those the iteration may write, and those it reads that are
   // overwritten after the loop.
-  unsigned firstCaptured = 1 + numCarried;
+  auto fromOutside = [&](unsigned i) { return body.isFromOutside(i); };
   IRMapping known;
-  for (unsigned i = firstCaptured; i < call.getNumOperands(); ++i)
-    if (!isa<MemRefType>(call.getOperand(i).getType()))
+  for (unsigned i = 0; i < call.getNumOperands(); ++i)
+    if (fromOutside(i) && !isa<MemRefType>(call.getOperand(i).getType()))
       known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
   Value lastTrip = arith::SubIOp::create(b, loc, trips, one);
   Value ivLo = lb;
@@ -256,9 +307,9 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   ivLo = buildIndexCast(b, loc, ivLo);
   ivHi = buildIndexCast(b, loc, ivHi);
   if (failed(buildStateBuffers(
-          b, loc, op, call, iteration, firstCaptured, snapshots, known,
-          {{iteration.getArgument(0), IndexRange{ivLo, ivHi}}}, e,
-          state.buffers)))
+          b, loc, op, call, iteration, fromOutside, snapshots, known,
+          {{iteration.getArgument(body.ivOperand), IndexRange{ivLo, ivHi}}},
+          e, state.buffers)))
     return failure();
 
   // The loop, as the schedule's forward part drives it.
@@ -270,12 +321,8 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   SmallVector<Value> carried = buildScheduleLoop(
       b, loc, module, state.schedule, "ct_checkpoint_forward_next", initial,
       [&](OpBuilder &at, Value action) {
-        auto ne = [&](int64_t a) {
-          return arith::CmpIOp::create(
-              at, loc, arith::CmpIPredicate::ne, action,
-              arith::ConstantIntOp::create(at, loc, at.getI64Type(), a));
-        };
-        return arith::AndIOp::create(at, loc, ne(kDone), ne(kFinish));
+        return arith::AndIOp::create(at, loc, isNot(at, loc, action, kDone),
+                                     isNot(at, loc, action, kFinish));
       },
       [&](OpBuilder &at, Value action, ValueRange values) {
         return buildActionSwitch(
@@ -284,7 +331,7 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
             [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
               Value arg0 = readField(in, loc, state.schedule, kArg0);
               if (c == kAdvance)
-                return buildAdvance(in, loc, call, numCarried, operands, arg0,
+                return buildAdvance(in, loc, body, operands, arg0,
                                     readField(in, loc, state.schedule, kArg1),
                                     values, lb, step);
               for (auto [j, v] : llvm::enumerate(values))
@@ -315,8 +362,8 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, from, trips),
       from, trips);
-  SmallVector<Value> results = buildAdvance(
-      b, loc, call, numCarried, operands, start, trips, carried, lb, step);
+  SmallVector<Value> results =
+      buildAdvance(b, loc, body, operands, start, trips, carried, lb, step);
   fwd.map(op.getResults(), results);
   e.checkpointedLoops[op] = std::move(state);
   return success();
@@ -325,7 +372,8 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
 LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
                                           ReverseEmitter &e) {
   Location loc = op.getLoc();
-  func::CallOp call = getCheckpointedCall(op);
+  BodyCall body = *getBodyCall(op);
+  func::CallOp call = body.call;
   func::FuncOp iteration = getIteration(call);
   auto module = op->getParentOfType<ModuleOp>();
   const CheckpointedLoopState &state = e.checkpointedLoops.find(op)->second;
@@ -336,13 +384,9 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
 
   // The operands of reruns: the loop's own, but the working copies for the
   // buffers of the state.
-  SmallVector<Value> operands = llvm::map_to_vector(
-      call.getOperands(), [&](Value v) -> Value {
-        return isa<BlockArgument>(v) && cast<BlockArgument>(v).getOwner() ==
-                                            op.getBody()
-                   ? Value()
-                   : e.primalInReverse(v);
-      });
+  SmallVector<Value> operands;
+  for (auto [i, v] : llvm::enumerate(call.getOperands()))
+    operands.push_back(body.isFromOutside(i) ? e.primalInReverse(v) : Value());
   for (const auto &buf : state.buffers)
     operands[buf.argument] = buf.working;
   // Shadows of the buffers passed, in operand order.
@@ -366,11 +410,7 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
 
   SmallVector<Value> final = buildScheduleLoop(
       b, loc, module, state.schedule, "ct_checkpoint_reverse_next", initial,
-      [&](OpBuilder &at, Value action) {
-        return arith::CmpIOp::create(
-            at, loc, arith::CmpIPredicate::ne, action,
-            arith::ConstantIntOp::create(at, loc, at.getI64Type(), kDone));
-      },
+      [&](OpBuilder &at, Value action) { return isNot(at, loc, action, kDone); },
       [&](OpBuilder &at, Value action, ValueRange values) {
         ValueRange carried = values.take_front(numCarried);
         ValueRange adjoints = values.drop_front(numCarried);
@@ -384,7 +424,7 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
               switch (c) {
               case kAdvance: {
                 SmallVector<Value> after = buildAdvance(
-                    in, loc, call, numCarried, operands, arg0,
+                    in, loc, body, operands, arg0,
                     readField(in, loc, state.schedule, kArg1), carried,
                     state.lowerBound, state.step);
                 llvm::copy(after, next.begin());
@@ -409,30 +449,44 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
                                buf.workingFlat, zero, buf.count);
                 return next;
               default: {
-                // Reverse iteration arg0 with its combined pullback.
+                // Reverse iteration arg0 with its combined pullback, the
+                // carried values' adjoints seeding the results that become
+                // them.
                 SmallVector<Value> args(operands);
-                args[0] = buildIv(in, loc, arg0, state.lowerBound, state.step);
-                for (unsigned j = 0; j < numCarried; ++j)
-                  args[1 + j] = carried[j];
-                llvm::append_range(args, adjoints); // the results' seeds
+                args[body.ivOperand] =
+                    buildIv(in, loc, arg0, state.lowerBound, state.step);
+                for (auto [j, operand] : llvm::enumerate(body.carriedOperands))
+                  args[operand] = carried[j];
+                for (OpResult result : call->getResults()) {
+                  if (!ct::isDifferentiableScalar(result.getType()))
+                    continue;
+                  Value seed;
+                  for (auto [k, j] : llvm::enumerate(floatResults))
+                    if (body.yieldedResults[j] == result.getResultNumber())
+                      seed = adjoints[k];
+                  args.push_back(seed ? seed
+                                      : buildZero(in, loc, result.getType()));
+                }
                 llvm::append_range(args, shadows);
                 auto reversal =
                     func::CallOp::create(in, loc, pullback, args);
                 ValueRange returned =
-                    reversal.getResults().drop_front(numCarried);
+                    reversal.getResults().drop_front(call.getNumResults());
                 // The adjoints of the carried values enter the previous
                 // iteration's reversal; the others accumulate.
                 unsigned nextAdjoint = 0;
-                for (unsigned j = 0; j < floatResults.size(); ++j)
-                  next[numCarried + j] =
-                      buildZero(in, loc, adjoints[j].getType());
+                for (unsigned k = 0; k < floatResults.size(); ++k)
+                  next[numCarried + k] =
+                      buildZero(in, loc, adjoints[k].getType());
                 for (auto [i, a] : llvm::enumerate(activities)) {
                   if (a != ct::Activity::Active)
                     continue;
                   Value adjoint = returned[nextAdjoint++];
-                  if (i >= 1 && i <= numCarried) {
-                    auto *pos = llvm::find(floatResults, i - 1);
-                    next[numCarried + (pos - floatResults.begin())] = adjoint;
+                  if (std::optional<unsigned> j = body.carriedAt(i)) {
+                    auto *pos = llvm::find(floatResults, *j);
+                    if (pos != floatResults.end())
+                      next[numCarried + (pos - floatResults.begin())] =
+                          adjoint;
                   } else {
                     e.accumulate(in, loc, call.getOperand(i), adjoint);
                   }

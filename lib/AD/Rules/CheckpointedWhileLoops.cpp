@@ -75,12 +75,13 @@ static func::FuncOp getIteration(func::CallOp call) {
 }
 
 /// Copies the carried values and the buffers of the state between the
-/// values `carried` / the buffers `from(buffer)` and snapshot `slot`
-/// (`into`: towards the snapshot).
+/// values `carried` / the flat buffers `buffer(k)` and snapshot `slot`
+/// (`into`: towards the snapshot). The kept elements start at `first` in
+/// the loop's own memory, at 0 in the working copies (`ownMemory` false).
 static void copySnapshot(OpBuilder &b, Location loc,
                          const CheckpointedLoopState &state, ValueRange carried,
-                         function_ref<Value(unsigned)> buffer, Value slot,
-                         bool into) {
+                         function_ref<Value(unsigned)> buffer, bool ownMemory,
+                         Value slot, bool into) {
   Value zero = indexConstant(b, loc, 0);
   if (into)
     for (auto [j, v] : llvm::enumerate(carried))
@@ -88,10 +89,11 @@ static void copySnapshot(OpBuilder &b, Location loc,
                               ValueRange{slot});
   for (auto [k, buf] : llvm::enumerate(state.buffers)) {
     Value at = arith::MulIOp::create(b, loc, slot, buf.count);
+    Value start = ownMemory ? buf.first : zero;
     if (into)
-      copyElements(b, loc, buffer(k), buf.first, buf.snapshots, at, buf.count);
+      copyElements(b, loc, buffer(k), start, buf.snapshots, at, buf.count);
     else
-      copyElements(b, loc, buf.snapshots, at, buffer(k), buf.first, buf.count);
+      copyElements(b, loc, buf.snapshots, at, buffer(k), start, buf.count);
   }
 }
 
@@ -127,8 +129,10 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   for (unsigned i = numCarried; i < call.getNumOperands(); ++i)
     if (call.getOperand(i).getType().isIntOrIndex())
       known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
-  if (failed(buildStateBuffers(b, loc, op, call, iteration, numCarried,
-                               snapshots, known, {}, e, state.buffers)))
+  if (failed(buildStateBuffers(
+          b, loc, op, call, iteration,
+          [&](unsigned i) { return i >= numCarried; }, snapshots, known, {}, e,
+          state.buffers)))
     return failure();
 
   // The loop, counting its calls; the schedule's snapshots before each.
@@ -168,7 +172,7 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
                                  fwd.lookup(call.getOperand(
                                      state.buffers[j].argument)));
                 },
-                from, /*into=*/true);
+                /*ownMemory=*/true, from, /*into=*/true);
             return {};
           }
           Value to = readField(in, loc, state.schedule, kArg1);
@@ -300,15 +304,15 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
                 return next;
               }
               case kTakeSnapshot:
-                copySnapshot(in, loc, state, carried, working, arg0,
-                             /*into=*/true);
+                copySnapshot(in, loc, state, carried, working,
+                             /*ownMemory=*/false, arg0, /*into=*/true);
                 return next;
               case kRestore:
                 for (unsigned j = 0; j < numCarried; ++j)
                   next[j] = memref::LoadOp::create(
                       in, loc, state.carriedSnapshots[j], ValueRange{arg0});
-                copySnapshot(in, loc, state, {}, working, arg0,
-                             /*into=*/false);
+                copySnapshot(in, loc, state, {}, working,
+                             /*ownMemory=*/false, arg0, /*into=*/false);
                 return next;
               default: {
                 // Reverse call arg0; the last one ended the loop and takes

@@ -36,7 +36,9 @@ struct CallForward
     auto call = cast<func::CallOp>(op);
     SmallVector<ct::Activity> activities =
         getCallActivities(call, emitter.getActivity());
-    if (llvm::all_of(activities, isConstant) &&
+    // Without active results or memory with tangents, the call reaches
+    // nothing differentiable, whatever its active scalar arguments.
+    if (!llvm::is_contained(activities, ct::Activity::Duplicated) &&
         llvm::none_of(call.getResults(),
                       [&](Value r) { return emitter.isActive(r); })) {
       emitter.clonePrimal(b, *op);
@@ -105,12 +107,15 @@ struct CallForward
 struct CallReverse
     : public ReverseModeOpInterface::ExternalModel<CallReverse,
                                                    func::CallOp> {
+  /// A call matters to reverse mode through its active results or the
+  /// memory with shadows it is given; active scalar arguments alone reach
+  /// nothing differentiable.
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
     return llvm::any_of(op->getResults(),
                         [&](Value r) { return emitter.activity.isActive(r); }) ||
-           !llvm::all_of(
+           llvm::is_contained(
                getCallActivities(cast<func::CallOp>(op), emitter.activity),
-               isConstant);
+               ct::Activity::Duplicated);
   }
 
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,

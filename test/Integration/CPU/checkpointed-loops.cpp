@@ -240,6 +240,50 @@ constexpr int kSize = 6;
   return buf[0] + buf[3] + k;
 }
 
+/// A loop of unknown length over a view starting inside the memory (the
+/// kept elements do not start at 0), which code after the loop overwrites.
+#define SHIFTED_WHILE_STEP                                                    \
+  v[1] = v[1] * 1.1 + std::sin(v[0]);                                          \
+  v[0] += 0.1 * v[1];                                                          \
+  s += v[0] * v[0];                                                            \
+  ++k;
+
+[[ct::differentiable]] double shiftedWhileCheckpointed(double *u) {
+  double *v = u + 2;
+  double s = 0;
+  int k = 0;
+#pragma ct checkpoint snapshots(2)
+  while (k < 9 && s < 50) {
+    SHIFTED_WHILE_STEP
+  }
+  u[2] = u[2] * 3;
+  return s + u[3] + u[2];
+}
+[[ct::differentiable]] double shiftedWhileRecorded(double *u) {
+  double *v = u + 2;
+  double s = 0;
+  int k = 0;
+  while (k < 9 && s < 50) {
+    SHIFTED_WHILE_STEP
+  }
+  u[2] = u[2] * 3;
+  return s + u[3] + u[2];
+}
+
+/// A checkpointed loop that ends early and whose work reaches nothing the
+/// result depends on (vectors swapped in it): nothing to reverse.
+[[ct::differentiable]] double unusedLoop(double x, int n) {
+  int i = 0;
+#pragma ct checkpoint snapshots(1)
+  for (; i < 7; ++i) {
+    std::vector<double> a(3, std::tanh(x * n)), b(3, double(n));
+    std::swap(a, b);
+    if (i < 2)
+      break;
+  }
+  return x * std::sin(x);
+}
+
 //===----------------------------------------------------------------------===//
 // Checks
 //===----------------------------------------------------------------------===//
@@ -433,7 +477,45 @@ template <auto F> void checkConverge(const char *name) {
   }
 }
 
+void checkShiftedWhile() {
+  double u[6] = {0.3, 0.2, 0.5, -0.4, 0.7, 0.1}, ur[6], du[6] = {},
+         dur[6] = {};
+  for (int i = 0; i < 6; ++i)
+    ur[i] = u[i];
+  double value = ct::gradient<shiftedWhileCheckpointed>(u, du);
+  double recorded = ct::gradient<shiftedWhileRecorded>(ur, dur);
+  check::near("shifted while value", value, recorded, 1e-13);
+  double worst = 0, worstFinal = 0;
+  for (int i = 0; i < 6; ++i) {
+    worst = std::fmax(worst, std::fabs(du[i] - dur[i]));
+    worstFinal = std::fmax(worstFinal, std::fabs(u[i] - ur[i]));
+  }
+  check::near("shifted while gradient", worst, 0, 1e-12);
+  check::near("shifted while final u", worstFinal, 0, 1e-15);
+  for (int i : {2, 3}) {
+    double fd = check::centralDifference(
+        [&](double t) {
+          double w[6] = {0.3, 0.2, 0.5, -0.4, 0.7, 0.1};
+          w[i] = t;
+          return shiftedWhileRecorded(w);
+        },
+        i == 2 ? 0.5 : -0.4);
+    char label[48];
+    std::snprintf(label, sizeof label, "shifted while du[%d] vs FD", i);
+    check::near(label, du[i], fd, 1e-6);
+  }
+}
+
+void checkUnusedLoop() {
+  double dx = 0;
+  ct::gradient<unusedLoop>(0.7, 3, &dx);
+  check::near("unused loop dx", dx, std::sin(0.7) + 0.7 * std::cos(0.7),
+              1e-14);
+}
+
 int main() {
+  checkShiftedWhile();
+  checkUnusedLoop();
   checkEarlyExit();
   checkConverge<convergeCheckpointed>("converge");
   checkConverge<convergeDefault>("converge default");
