@@ -1,5 +1,6 @@
 //===- DerivativeRegistry.cpp - Generated derivative functions ------------===//
 
+#include "Checkpoints.h"
 #include "Derivatives.h"
 
 #include "cotangent/Dialect/CT/IR/Signatures.h"
@@ -123,6 +124,14 @@ func::FuncOp DerivativeRegistry::declare(func::FuncOp primal,
       builder, primal.getLoc(), getDerivativeName(primal, kind, activities),
       getDerivativeType(primal.getFunctionType(), kind, activities));
   derivative.setPrivate();
+  // The tangent code of a [[ct::checkpoint]] function is rerun, not
+  // recorded, by reverse mode over it too (a Hessian-vector product); it
+  // keeps the function's C++ name for messages.
+  if (kind == DerivativeKind::Jvp && primal->hasAttr("ct.checkpoint")) {
+    derivative->setAttr("ct.checkpoint", builder.getUnitAttr());
+    if (Attribute name = primal->getAttr("ct.source_name"))
+      derivative->setAttr("ct.source_name", name);
+  }
   symbols.insert(derivative);
   jobs[derivative] = Job{primal, kind, SmallVector<ct::Activity>(activities)};
   return derivative;
@@ -210,6 +219,10 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   return result;
 }
 
+LogicalResult DerivativeRegistry::generateNow(func::FuncOp function) {
+  return generate(function);
+}
+
 LogicalResult
 DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
   SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
@@ -225,6 +238,10 @@ DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
   for (auto [call, callee] : calls) {
     if (failed(generate(callee)))
       return failure();
+    // Checkpointed code stays a call, for reverse mode to rerun.
+    if (call->hasAttr(kCheckpointSnapshots) ||
+        callee->hasAttr("ct.checkpoint"))
+      continue;
     // A recursive derivative stays a call (differentiated split).
     StringRef name = callee.getSymName();
     bool recursive = false;
@@ -238,6 +255,20 @@ DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
                              /*shouldCloneInlinedRegion=*/true)))
       call.erase();
   }
+  // Forward-mode derivatives that stay calls (checkpointed ones, also those
+  // the inlined bodies call) are generated now: the analyses of reverse
+  // mode read their bodies.
+  SmallVector<func::FuncOp> remaining;
+  function.walk([&](func::CallOp call) {
+    auto callee = lookupFunction(call.getCalleeAttr());
+    auto it = callee ? jobs.find(callee) : jobs.end();
+    if (it != jobs.end() && it->second.kind == DerivativeKind::Jvp &&
+        callee != function)
+      remaining.push_back(callee);
+  });
+  for (func::FuncOp callee : remaining)
+    if (failed(generate(callee)))
+      return failure();
   // Forward mode added tangent buffers after the pipeline's hoisting ran,
   // and products by constant partials (`1 * dx`) that hide, for instance,
   // a carried tangent being a sum.

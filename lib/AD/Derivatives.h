@@ -87,6 +87,9 @@ public:
   /// Generates every requested derivative, including those their bodies
   /// request in turn.
   mlir::LogicalResult generateAll();
+  /// Generates `function` now if it is a requested derivative not yet
+  /// generated (code that reads its body needs it); nothing otherwise.
+  mlir::LogicalResult generateNow(mlir::func::FuncOp function);
 
   mlir::func::FuncOp lookupFunction(mlir::FlatSymbolRefAttr name);
   /// The reverse-mode rule bound to `function`: a ct.custom_gradient or a

@@ -37,6 +37,10 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
   Location loc = call.getLoc();
   IRMapping &fwd = e.forwardValues;
   std::string name = calleeName(callee);
+  // A generated callee (forward mode's) gets its body now: the analyses
+  // read it.
+  if (failed(e.registry.generateNow(callee)))
+    return failure();
   IRMapping known;
   for (auto [operand, arg] :
        llvm::zip(call.getOperands(), callee.getArguments()))

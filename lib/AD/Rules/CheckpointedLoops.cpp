@@ -230,6 +230,10 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   BodyCall body = *getBodyCall(op);
   func::CallOp call = body.call;
   func::FuncOp iteration = getIteration(call);
+  // A generated iteration (forward mode's, under a Hessian-vector
+  // product) gets its body now: the analyses read it.
+  if (failed(e.registry.generateNow(iteration)))
+    return failure();
   auto module = op->getParentOfType<ModuleOp>();
   IRMapping &fwd = e.forwardValues;
   CheckpointedLoopState state;

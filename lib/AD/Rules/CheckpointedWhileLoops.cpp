@@ -102,6 +102,8 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   Location loc = op.getLoc();
   func::CallOp call = getCheckpointedCall(op);
   func::FuncOp iteration = getIteration(call);
+  if (failed(e.registry.generateNow(iteration)))
+    return failure();
   auto module = op->getParentOfType<ModuleOp>();
   IRMapping &fwd = e.forwardValues;
   CheckpointedLoopState state;

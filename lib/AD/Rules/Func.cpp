@@ -89,6 +89,13 @@ struct CallForward
       if (ct::isDifferentiableScalar(type))
         resultTypes.push_back(type);
     auto call = func::CallOp::create(b, loc, target, resultTypes, operands);
+    // The tangent loop of a checkpointed for loop is checkpointed too, for
+    // reverse mode over forward mode (Hessian-vector products).
+    if (Attribute snapshots = op->getAttr(kCheckpointSnapshots);
+        snapshots && isa<scf::ForOp>(op->getParentOp())) {
+      call->setAttr(kCheckpointSnapshots, snapshots);
+      call.setNoInline(true);
+    }
     for (Value s : scratch)
       memref::DeallocOp::create(b, loc, s);
     unsigned nextTangent = op.getNumResults();

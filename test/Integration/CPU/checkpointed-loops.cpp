@@ -411,6 +411,27 @@ void checkVector() {
   }
 }
 
+void checkNestedHessianVector() {
+  // Reverse mode over forward mode keeps both loops checkpointed (the
+  // tangent iteration is rerun from snapshots too).
+  double x[kSize], v[kSize], hv[kSize] = {};
+  for (int i = 0; i < kSize; ++i)
+    x[i] = 0.3 + 0.05 * i, v[i] = 0.2 * (i % 3) - 0.1;
+  const int steps = 5;
+  ct::hvp<nestedCheckpointed>(x, steps, 3, v, hv);
+  const double h = 1e-5;
+  double plus[kSize], minus[kSize], gp[kSize] = {}, gm[kSize] = {};
+  for (int i = 0; i < kSize; ++i)
+    plus[i] = x[i] + h * v[i], minus[i] = x[i] - h * v[i];
+  ct::gradient<nestedRecorded>(plus, steps, 3, gp);
+  ct::gradient<nestedRecorded>(minus, steps, 3, gm);
+  for (int i = 0; i < kSize; ++i) {
+    char label[48];
+    std::snprintf(label, sizeof label, "nested hvp[%d] vs FD", i);
+    check::near(label, hv[i], (gp[i] - gm[i]) / (2 * h), 1e-6);
+  }
+}
+
 void checkHessianVector() {
   // Reverse mode over the forward-mode derivative of a function whose loop
   // is checkpointed, against the directional difference of gradients.
@@ -528,5 +549,6 @@ int main() {
   checkNested();
   checkVector();
   checkHessianVector();
+  checkNestedHessianVector();
   return check::report();
 }
