@@ -255,20 +255,27 @@ DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
                              /*shouldCloneInlinedRegion=*/true)))
       call.erase();
   }
-  // Forward-mode derivatives that stay calls (checkpointed ones, also those
-  // the inlined bodies call) are generated now: the analyses of reverse
-  // mode read their bodies.
-  SmallVector<func::FuncOp> remaining;
-  function.walk([&](func::CallOp call) {
-    auto callee = lookupFunction(call.getCalleeAttr());
-    auto it = callee ? jobs.find(callee) : jobs.end();
-    if (it != jobs.end() && it->second.kind == DerivativeKind::Jvp &&
-        callee != function)
+  // Forward-mode derivatives that stay calls (checkpointed ones, those the
+  // inlined bodies call, and theirs in turn) are generated now: the
+  // analyses of reverse mode read their bodies.
+  SmallVector<func::FuncOp> remaining{function};
+  DenseSet<Operation *> seen{function};
+  while (!remaining.empty()) {
+    func::FuncOp caller = remaining.pop_back_val();
+    SmallVector<func::FuncOp> callees;
+    caller.walk([&](func::CallOp call) {
+      auto callee = lookupFunction(call.getCalleeAttr());
+      auto it = callee ? jobs.find(callee) : jobs.end();
+      if (it != jobs.end() && it->second.kind == DerivativeKind::Jvp &&
+          seen.insert(callee).second)
+        callees.push_back(callee);
+    });
+    for (func::FuncOp callee : callees) {
+      if (failed(generate(callee)))
+        return failure();
       remaining.push_back(callee);
-  });
-  for (func::FuncOp callee : remaining)
-    if (failed(generate(callee)))
-      return failure();
+    }
+  }
   // Forward mode added tangent buffers after the pipeline's hoisting ran,
   // and products by constant partials (`1 * dx`) that hide, for instance,
   // a carried tangent being a sum.
