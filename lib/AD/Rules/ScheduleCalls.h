@@ -115,8 +115,10 @@ buildActionSwitch(OpBuilder &b, Location loc, Value action, TypeRange types,
   return llvm::to_vector(ValueRange(switchOp.getResults()));
 }
 
-/// A while loop that asks the schedule `next` for actions until `stop`
-/// answers true, running `body` for each; returns the final values.
+/// A while loop that asks the schedule's `next` for actions while
+/// `keepGoing` answers true, running `body` on each (with the values it
+/// carries, starting from `initial`); returns the last action, then the
+/// values.
 inline SmallVector<Value> buildScheduleLoop(
     OpBuilder &b, Location loc, ModuleOp module, Value state, StringRef next,
     ValueRange initial,
