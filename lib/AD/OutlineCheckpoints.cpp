@@ -65,6 +65,36 @@ SetVector<Value> getCapturedValues(Operation *loop,
   return captured;
 }
 
+/// A private function next to `parent` taking `leading` (the values of
+/// `args`, a block of the loop) then the `captured` values, returning
+/// `outputs`; its entry block gets clones of `remade`, and `mapping` maps
+/// `args` and `captured` to its arguments.
+func::FuncOp createIteration(func::FuncOp parent, Location loc, Block *args,
+                             const SetVector<Value> &captured,
+                             TypeRange outputs, ArrayRef<Operation *> remade,
+                             SymbolTable &symbols, IRMapping &mapping) {
+  SmallVector<Type> inputs(args->getArgumentTypes());
+  for (Value value : captured)
+    inputs.push_back(value.getType());
+  OpBuilder b(parent);
+  auto function = func::FuncOp::create(
+      b, loc, (parent.getSymName() + ".checkpointed").str(),
+      b.getFunctionType(inputs, outputs));
+  function.setPrivate();
+  symbols.insert(function);
+  if (auto names = parent->getAttr("ct.source_name"))
+    function->setAttr("ct.source_name", names);
+  Block *entry = function.addEntryBlock();
+  mapping.map(args->getArguments(),
+              entry->getArguments().take_front(args->getNumArguments()));
+  mapping.map(captured.getArrayRef(),
+              entry->getArguments().drop_front(args->getNumArguments()));
+  OpBuilder inner = OpBuilder::atBlockEnd(entry);
+  for (Operation *op : remade)
+    inner.clone(*op, mapping);
+  return function;
+}
+
 /// Moves the body of `loop` into a new function next to `parent`.
 LogicalResult outline(scf::ForOp loop, int64_t snapshots, func::FuncOp parent,
                       SymbolTable &symbols) {
@@ -79,26 +109,11 @@ LogicalResult outline(scf::ForOp loop, int64_t snapshots, func::FuncOp parent,
   Block *body = loop.getBody();
   Location loc = loop.getLoc();
 
-  SmallVector<Type> inputs(body->getArgumentTypes());
-  for (Value value : captured)
-    inputs.push_back(value.getType());
-  OpBuilder b(parent);
-  auto function = func::FuncOp::create(
-      b, loc, (parent.getSymName() + ".checkpointed").str(),
-      b.getFunctionType(inputs, loop.getResultTypes()));
-  function.setPrivate();
-  symbols.insert(function);
-  if (auto names = parent->getAttr("ct.source_name"))
-    function->setAttr("ct.source_name", names);
-  Block *entry = function.addEntryBlock();
   IRMapping mapping;
-  mapping.map(body->getArguments(),
-              entry->getArguments().take_front(body->getNumArguments()));
-  mapping.map(captured.getArrayRef(),
-              entry->getArguments().drop_front(body->getNumArguments()));
-  OpBuilder inner = OpBuilder::atBlockEnd(entry);
-  for (Operation *view : views)
-    inner.clone(*view, mapping);
+  func::FuncOp function =
+      createIteration(parent, loc, body, captured, loop.getResultTypes(),
+                      views, symbols, mapping);
+  OpBuilder inner = OpBuilder::atBlockEnd(&function.front());
   for (Operation &op : body->without_terminator())
     inner.clone(op, mapping);
   SmallVector<Value> results = llvm::map_to_vector(
@@ -141,29 +156,14 @@ LogicalResult outline(scf::WhileOp loop, int64_t snapshots,
   TypeRange carriedTypes = before->getArgumentTypes();
   TypeRange resultTypes = loop.getResultTypes();
 
-  SmallVector<Type> inputs(carriedTypes);
-  for (Value value : captured)
-    inputs.push_back(value.getType());
-  OpBuilder b(parent);
-  SmallVector<Type> outputs{b.getI1Type()};
+  SmallVector<Type> outputs{OpBuilder(loop).getI1Type()};
   llvm::append_range(outputs, carriedTypes);
   llvm::append_range(outputs, resultTypes);
-  auto function = func::FuncOp::create(
-      b, loc, (parent.getSymName() + ".checkpointed").str(),
-      b.getFunctionType(inputs, outputs));
-  function.setPrivate();
-  symbols.insert(function);
-  if (auto names = parent->getAttr("ct.source_name"))
-    function->setAttr("ct.source_name", names);
-  Block *entry = function.addEntryBlock();
   IRMapping mapping;
-  mapping.map(before->getArguments(),
-              entry->getArguments().take_front(before->getNumArguments()));
-  mapping.map(captured.getArrayRef(),
-              entry->getArguments().drop_front(before->getNumArguments()));
+  func::FuncOp function = createIteration(parent, loc, before, captured,
+                                          outputs, remadeOps, symbols, mapping);
+  Block *entry = &function.front();
   OpBuilder inner = OpBuilder::atBlockEnd(entry);
-  for (Operation *op : remadeOps)
-    inner.clone(*op, mapping);
   for (Operation &op : before->without_terminator())
     inner.clone(op, mapping);
   scf::ConditionOp condition = loop.getConditionOp();

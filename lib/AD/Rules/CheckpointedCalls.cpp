@@ -131,16 +131,8 @@ LogicalResult ad::reverseCheckpointedCall(OpBuilder &b, func::CallOp call,
                              ? e.readAndZero(b, loc, result)
                              : buildZero(b, loc, result.getType()));
   SmallVector<Value> scratch;
-  for (auto [operand, a] : llvm::zip_equal(call.getOperands(), activities)) {
-    if (a != ct::Activity::Duplicated)
-      continue;
-    Value s = e.shadowInReverse(operand);
-    if (!s) {
-      s = buildScratchShadow(b, loc, e.primalInReverse(operand));
-      scratch.push_back(s);
-    }
-    operands.push_back(s);
-  }
+  llvm::append_range(operands,
+                     buildCallShadows(b, loc, call, activities, e, scratch));
   auto rerun = func::CallOp::create(b, loc, pullback, operands);
   for (Value s : scratch)
     memref::DeallocOp::create(b, loc, s);

@@ -216,16 +216,8 @@ struct CallReverse
                                ? emitter.readAndZero(b, loc, result)
                                : buildZero(b, loc, result.getType()));
     SmallVector<Value> scratch;
-    for (auto [operand, a] : llvm::zip_equal(op.getOperands(), activities)) {
-      if (a != ct::Activity::Duplicated)
-        continue;
-      Value s = emitter.shadowInReverse(operand);
-      if (!s) {
-        s = buildScratchShadow(b, loc, emitter.primalInReverse(operand));
-        scratch.push_back(s);
-      }
-      operands.push_back(s);
-    }
+    llvm::append_range(operands, buildCallShadows(b, loc, op, activities,
+                                                  emitter, scratch));
     SmallVector<Type> adjointTypes;
     for (auto [operand, a] : llvm::zip_equal(op.getOperands(), activities))
       if (a == ct::Activity::Active)
