@@ -1,6 +1,7 @@
 //===- Differentiate.cpp - The ct-differentiate pass ----------------------===//
 
 #include "Derivatives.h"
+#include "Lanes.h"
 
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
@@ -27,9 +28,20 @@ struct DifferentiatePass
   /// Reports active scalar parameters that cannot influence the result.
   LogicalResult checkConnected(Operation *request, func::FuncOp callee,
                                ArrayRef<ct::Activity> activities);
-  /// Replaces one request with a call of its derivative.
+  /// Replaces one request with a call of its derivative; a vector-mode
+  /// request waits in `laneRequests` until the derivative is generated.
   void lowerRequest(DerivativeRegistry &registry, Operation *request,
                     func::FuncOp callee, ArrayRef<ct::Activity> activities);
+  /// Replaces the vector-mode requests with calls of their derivatives
+  /// widened to their lanes.
+  LogicalResult lowerLaneRequests();
+
+  struct LaneRequest {
+    Operation *request;
+    func::FuncOp derivative;
+    SmallVector<Value> operands;
+  };
+  SmallVector<LaneRequest> laneRequests;
 };
 
 } // namespace
@@ -87,9 +99,42 @@ void DifferentiatePass::lowerRequest(DerivativeRegistry &registry,
     derivative = registry.get(callee, DerivativeKind::Jvp, activities);
     llvm::append_range(operands, request->getOperands());
   }
+  if (auto lanes = request->getAttrOfType<IntegerAttr>("lanes");
+      lanes && lanes.getInt() > 1) {
+    laneRequests.push_back({request, derivative, std::move(operands)});
+    return;
+  }
   auto call = func::CallOp::create(b, loc, derivative, operands);
   request->replaceAllUsesWith(call.getResults());
   request->erase();
+}
+
+LogicalResult DifferentiatePass::lowerLaneRequests() {
+  std::map<int64_t, LaneWidener> widenerOf;
+  for (LaneRequest &lane : laneRequests) {
+    Operation *request = lane.request;
+    int64_t lanes = cast<IntegerAttr>(request->getAttr("lanes")).getInt();
+    auto [it, inserted] = widenerOf.try_emplace(lanes, getOperation(), lanes);
+    // The derivative operands and results (seeds, tangents, shadows,
+    // adjoints) carry the lanes; the primal's arguments and results do not.
+    size_t inputs = cast<ArrayAttr>(request->getAttr("activity")).size();
+    SmallVector<bool> wideArgs(lane.operands.size(), true);
+    std::fill_n(wideArgs.begin(), inputs, false);
+    SmallVector<bool> wideResults = llvm::map_to_vector(
+        request->getResultTypes(),
+        [](Type type) { return isa<VectorType>(type); });
+    func::FuncOp widened =
+        it->second.widen(lane.derivative, wideArgs, wideResults);
+    if (!widened)
+      return failure();
+    OpBuilder b(request);
+    auto call = func::CallOp::create(b, request->getLoc(), widened,
+                                     lane.operands);
+    request->replaceAllUsesWith(call.getResults());
+    request->erase();
+  }
+  laneRequests.clear();
+  return success();
 }
 
 void DifferentiatePass::runOnOperation() {
@@ -136,6 +181,6 @@ void DifferentiatePass::runOnOperation() {
     }
     lowerRequest(registry, request, callee, activities);
   }
-  if (!ok || failed(registry.generateAll()))
+  if (!ok || failed(registry.generateAll()) || failed(lowerLaneRequests()))
     return signalPassFailure();
 }

@@ -90,7 +90,7 @@ void exportDerivatives(ModuleLowering &module,
     auto request = ct::PullbackOp::create(
         b, loc, results, f.getSymName(), defaultActivities(b, type),
         args.take_front(n), args.slice(n, numSeeds),
-        args.drop_front(n + numSeeds));
+        args.drop_front(n + numSeeds), /*lanes=*/IntegerAttr());
     func::ReturnOp::create(
         b, loc, request.getResults().drop_front(type.getNumResults()));
   }
@@ -103,7 +103,8 @@ void exportDerivatives(ModuleLowering &module,
     ValueRange args = jvp.getArguments();
     auto request = ct::JvpOp::create(b, loc, jvpType.getResults(),
                                      f.getSymName(), defaultActivities(b, type),
-                                     args.take_front(n), args.drop_front(n));
+                                     args.take_front(n), args.drop_front(n),
+                                     /*lanes=*/IntegerAttr());
     func::ReturnOp::create(b, loc, request.getResults());
   }
 }

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 
@@ -67,6 +68,8 @@ struct EntryRequest {
   const clang::FunctionDecl *function;
   /// Which parameters ct::wrt selects (all without it).
   llvm::SmallVector<bool> selected;
+  /// The lanes of vector mode (ct::lanes<K>); 0 without.
+  int64_t lanes = 0;
 };
 
 /// Builds one entry point's function.
@@ -87,14 +90,123 @@ private:
   Value index(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
   }
-  /// `*pointer += value`.
+  /// `*pointer += value`; for K lanes, `pointer[k] += value[k]`.
   void accumulate(Value pointer, Value value) {
+    if (auto lanes = dyn_cast<VectorType>(value.getType())) {
+      Value old = loadLanes(pointer, lanes.getElementType());
+      storeLanes(pointer, arith::AddFOp::create(b, loc, old, value));
+      return;
+    }
     Value slot = view(pointer, getPointerType(value.getType()));
     Value zero = index(0);
     Value old = memref::LoadOp::create(b, loc, slot, zero);
     Value sum = arith::AddFOp::create(b, loc, old, value);
     memref::StoreOp::create(b, loc, sum, slot, zero);
   }
+
+  //===--- Vector mode (ct::lanes<K>) -------------------------------------===//
+  bool inLanes() const { return request.lanes > 0; }
+  /// The derivative type of a value of `type` in this request's mode.
+  Type derivativeType(Type type) {
+    return inLanes() ? ct::getLaneType(type, request.lanes) : type;
+  }
+  /// A 1-D view of the scalars of type `scalar` at `pointer`.
+  Value flatView(Value pointer, Type scalar) {
+    return view(pointer, MemRefType::get({ShapedType::kDynamic}, scalar));
+  }
+  /// The K scalars at `pointer` as one vector (one lane: a scalar).
+  Value loadLanes(Value pointer, Type scalar) {
+    Value flat = flatView(pointer, scalar);
+    if (request.lanes == 1)
+      return memref::LoadOp::create(b, loc, flat, ValueRange{index(0)});
+    return vector::LoadOp::create(b, loc,
+                                  VectorType::get({request.lanes}, scalar),
+                                  flat, ValueRange{index(0)});
+  }
+  void storeLanes(Value pointer, Value lanes) {
+    Type scalar = getElementTypeOrSelf(lanes.getType());
+    Value flat = flatView(pointer, scalar);
+    if (isa<VectorType>(lanes.getType()))
+      vector::StoreOp::create(b, loc, lanes, flat, ValueRange{index(0)});
+    else
+      memref::StoreOp::create(b, loc, lanes, flat, ValueRange{index(0)});
+  }
+  /// `flat`, K interleaved lanes per element of memory of f's parameter
+  /// type `type`, viewed with its lane type (a trailing lane dimension).
+  Value laneShape(Value flat, MemRefType type) {
+    auto lane = cast<MemRefType>(ct::getLaneType(type, request.lanes));
+    auto [strides, offset] = lane.getStridesAndOffset();
+    auto fold = [&](int64_t known, Value dynamic) -> OpFoldResult {
+      if (ShapedType::isDynamic(known))
+        return dynamic;
+      return b.getIndexAttr(known);
+    };
+    // Only the leading extent can be unknown: the scalars over the rest.
+    int64_t inner = request.lanes;
+    for (int64_t dim : type.getShape().drop_front())
+      inner *= dim;
+    SmallVector<OpFoldResult> sizes, strideValues;
+    for (auto [d, extent] : llvm::enumerate(lane.getShape())) {
+      Value dynamic;
+      if (d == 0 && ShapedType::isDynamic(extent))
+        dynamic = arith::DivUIOp::create(
+            b, loc, memref::DimOp::create(b, loc, flat, 0), index(inner));
+      sizes.push_back(fold(extent, dynamic));
+    }
+    int64_t stride = 1;
+    for (int64_t d = lane.getRank() - 1; d >= 0; --d) {
+      strideValues.insert(strideValues.begin(), b.getIndexAttr(stride));
+      stride *= d == lane.getRank() - 1 ? request.lanes : lane.getShape()[d];
+    }
+    (void)strides;
+    return memref::ReinterpretCastOp::create(b, loc, lane, flat,
+                                             fold(offset, index(0)), sizes,
+                                             strideValues);
+  }
+  /// The K-lane derivative argument of memory parameter `i` at `pointer`,
+  /// for f's argument `arg`: a std::vector must hold K times the
+  /// parameter's elements.
+  Value laneDerivative(unsigned i, Value pointer, Value arg) {
+    auto type = cast<MemRefType>(primal.getArgumentTypes()[i]);
+    Type scalar = type.getElementType();
+    clang::QualType object = paramTypes[i].getNonReferenceType();
+    if (object->isPointerType())
+      object = object->getPointeeType();
+    if (ModuleLowering::getVectorElementType(object).isNull())
+      return laneShape(flatView(pointer, scalar), type);
+    std::optional<std::pair<int64_t, int64_t>> offsets =
+        module.getVectorPointerOffsets(object, use);
+    if (!offsets)
+      return laneShape(flatView(pointer, scalar), type); // reported
+    Value flat = ct::VectorViewOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, scalar), pointer,
+        offsets->first, offsets->second);
+    abortIf(arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ne,
+                memref::DimOp::create(b, loc, flat, 0),
+                arith::MulIOp::create(b, loc,
+                                      memref::DimOp::create(b, loc, arg, 0),
+                                      index(request.lanes))),
+            "cotangent: the derivative argument of " + paramNames[i] +
+                " must be a std::vector of " + Twine(request.lanes) +
+                " times the parameter's size (ct::lanes<" +
+                Twine(request.lanes) + ">)");
+    return laneShape(flat, type);
+  }
+  /// A fresh K-lane shadow or tangent of a by-value aggregate of `size`
+  /// scalars of `like`'s type: zero, or a copy of the K-lane buffer at
+  /// `source`. Its flat buffer is remembered in `laneBuffers`.
+  Value laneScratch(MemRefType like, Value size, Value source) {
+    Type scalar = like.getElementType();
+    Value total = arith::MulIOp::create(b, loc, size, index(request.lanes));
+    Value from = source ? flatView(source, scalar) : Value();
+    Value flat = scratch(MemRefType::get({ShapedType::kDynamic}, scalar),
+                         total, from);
+    Value shaped = laneShape(flat, like);
+    laneBuffers[shaped] = flat;
+    return shaped;
+  }
+  llvm::DenseMap<Value, Value> laneBuffers;
   /// A view of the memory of f's parameter `i`, or of its shadow or
   /// tangent, over a C pointer: a std::vector's elements, or the pointee.
   Value viewParameter(unsigned i, Value pointer, bool derivative = false) {
@@ -214,6 +326,9 @@ private:
   }
   ArrayAttr activityAttr(ArrayRef<ct::Activity> activities) {
     return ct::getActivityArrayAttr(b.getContext(), activities);
+  }
+  IntegerAttr laneAttr() {
+    return inLanes() ? b.getI64IntegerAttr(request.lanes) : IntegerAttr();
   }
   /// f's arguments: scalars as they come, memory viewed.
   SmallVector<Value> primalArguments(ValueRange abi);
@@ -495,8 +610,13 @@ SmallVector<Value> EntryBuilder::shadows(ValueRange pointers,
     Type type = primal.getArgumentTypes()[i];
     if (activities[i] != ct::Activity::Duplicated)
       continue;
-    if (roles[i] == Role::Memory)
+    if (roles[i] == Role::Memory && inLanes())
+      result.push_back(laneDerivative(i, pointers[k], args[i]));
+    else if (roles[i] == Role::Memory)
       result.push_back(viewDerivative(i, pointers[k], args[i]));
+    else if (roles[i] == Role::Value && inLanes())
+      result.push_back(
+          laneScratch(cast<MemRefType>(type), sizeOf(i, args[i]), nullptr));
     else if (roles[i] == Role::Value)
       // A by-value copy is f's own: its shadow starts at zero and is added
       // to the caller's adjoint afterwards.
@@ -518,9 +638,15 @@ void EntryBuilder::writeBack(ValueRange pointers, ValueRange adjoints,
     if (activities[i] != ct::Activity::Duplicated)
       continue;
     Value shadow = shadowValues[nextShadow++];
-    if (roles[i] == Role::Value)
+    if (roles[i] == Role::Value && inLanes()) {
+      Type scalar = cast<MemRefType>(shadow.getType()).getElementType();
+      addInto(flatView(pointers[k], scalar), laneBuffers.lookup(shadow),
+              arith::MulIOp::create(b, loc, sizeOf(i, args[i]),
+                                    index(request.lanes)));
+    } else if (roles[i] == Role::Value) {
       addInto(viewDerivative(i, pointers[k], args[i]), shadow,
               sizeOf(i, args[i]), dataSlots(i));
+    }
   }
 }
 
@@ -532,7 +658,15 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
     if (roles[i] != Role::Scalar &&
         activities[i] != ct::Activity::Duplicated)
       continue;
-    if (roles[i] == Role::Memory)
+    if (inLanes() && !isa<MemRefType>(tangent.getType())) {
+      if (roles[i] == Role::Scalar)
+        tangent = loadLanes(tangent, type);
+      else if (roles[i] == Role::Memory)
+        tangent = laneDerivative(i, tangent, args[i]);
+      else
+        tangent = laneScratch(cast<MemRefType>(type), sizeOf(i, args[i]),
+                              tangent);
+    } else if (roles[i] == Role::Memory)
       tangent = isa<MemRefType>(tangent.getType())
                     ? tangent
                     : viewDerivative(i, tangent, args[i]);
@@ -564,7 +698,7 @@ func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
   SmallVector<Value> ts = tangents(args.drop_front(n), args.take_front(n));
   auto jvp = ct::JvpOp::create(b, loc, TypeRange{result, result},
                                primal.getSymName(), activityAttr(activities),
-                               args.take_front(n), ts);
+                               args.take_front(n), ts, /*lanes=*/IntegerAttr());
   freeScratch();
   func::ReturnOp::create(b, loc, jvp.getResult(1));
   return function;
@@ -677,6 +811,20 @@ void EntryBuilder::build() {
   }
   for (const Extra &extra : fieldArgs)
     activities.push_back(extra.activity);
+  if (inLanes() && (!fieldArgs.empty() ||
+                    llvm::any_of(paramTypes, [](clang::QualType type) {
+                      clang::QualType object =
+                          ModuleLowering::getParameterObject(type);
+                      return isNested(
+                          (object.isNull() ? type : object).getCanonicalType());
+                    }))) {
+    module.error(use, "ct::lanes: '" + f->getQualifiedNameAsString() +
+                          "' takes objects that hold pointers, references "
+                          "or vectors, or vectors of vectors; vector mode "
+                          "does not support them yet: pass that memory as "
+                          "parameters of its own, or use one lane");
+    return;
+  }
   if (request.kind == EntryKind::Hvp && !fieldArgs.empty()) {
     module.error(use, "ct::hvp of a function whose parameters hold "
                       "pointer, reference or vector fields is not supported "
@@ -718,16 +866,19 @@ void EntryBuilder::build() {
   SmallVector<Type> resultTypes(primal.getResultTypes());
   for (unsigned i : active)
     if (roles[i] == Role::Scalar)
-      resultTypes.push_back(primal.getArgumentTypes()[i]);
+      resultTypes.push_back(derivativeType(primal.getArgumentTypes()[i]));
 
   switch (request.kind) {
   case EntryKind::Gradient:
   case EntryKind::Pullback: {
     ValueRange seeds;
     // A result that is not floating-point has no seed.
+    SmallVector<Value> seedValues;
     if (request.kind == EntryKind::Pullback && hasValue &&
         isa<FloatType>(primal.getResultTypes()[0])) {
-      seeds = extras.take_front(1);
+      seedValues.push_back(inLanes() ? loadLanes(extras[0],
+                                                 primal.getResultTypes()[0])
+                                     : extras[0]);
       extras = extras.drop_front(1);
     }
     SmallVector<Value> shadowValues = shadows(extras, args);
@@ -738,8 +889,8 @@ void EntryBuilder::build() {
                                   shadowValues);
     else
       op = ct::PullbackOp::create(b, loc, resultTypes, primal.getSymName(),
-                                  activityAttr(activities), args, seeds,
-                                  shadowValues);
+                                  activityAttr(activities), args, seedValues,
+                                  shadowValues, laneAttr());
     writeBack(extras, op->getResults().drop_front(hasValue), shadowValues,
               args);
     freeScratch();
@@ -752,11 +903,14 @@ void EntryBuilder::build() {
     SmallVector<Type> types(primal.getResultTypes());
     bool hasTangent = hasValue && isa<FloatType>(types[0]);
     if (hasTangent)
-      types.push_back(types[0]);
+      types.push_back(derivativeType(types[0]));
     auto op = ct::JvpOp::create(b, loc, types, primal.getSymName(),
                                 activityAttr(activities), args,
-                                tangents(extras.take_front(m), args));
-    if (hasTangent) {
+                                tangents(extras.take_front(m), args),
+                                laneAttr());
+    if (hasTangent && inLanes()) {
+      storeLanes(extras[m], op.getResult(1));
+    } else if (hasTangent) {
       Value out = view(extras[m], getPointerType(op.getResult(1).getType()));
       memref::StoreOp::create(b, loc, op.getResult(1), out, index(0));
     }
@@ -824,9 +978,30 @@ static bool isDefaultSelection(clang::QualType wrt) {
          (record->getName() == "all" || record->getName() == "all_but_object");
 }
 
+/// The selection and lanes a use of an entry point names: its options
+/// `ct::wrt<I...>` and `ct::lanes<K>`, in either order.
+static std::pair<clang::QualType, int64_t>
+getOptions(const clang::TemplateArgumentList &args) {
+  clang::QualType selection;
+  int64_t lanes = 0;
+  for (unsigned i = 1; i < args.size(); ++i) {
+    if (args[i].getKind() != clang::TemplateArgument::Type)
+      continue;
+    const clang::CXXRecordDecl *record =
+        args[i].getAsType()->getAsCXXRecordDecl();
+    const auto *spec =
+        dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
+    if (spec && spec->getName() == "lanes")
+      lanes = spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
+    else if (!(record && record->getName() == "no_option"))
+      selection = args[i].getAsType();
+  }
+  return {selection, lanes};
+}
+
 static clang::SourceLocation
 findUse(clang::ASTContext &ast, EntryKind kind, const clang::Decl *function,
-        clang::QualType wrt) {
+        clang::QualType wrt, int64_t lanes) {
   static constexpr StringRef names[] = {"gradient", "pullback", "jvp", "hvp"};
   for (clang::NamedDecl *decl :
        ast.getTranslationUnitDecl()->lookup(&ast.Idents.get("ct")))
@@ -837,13 +1012,19 @@ findUse(clang::ASTContext &ast, EntryKind kind, const clang::Decl *function,
           for (clang::VarTemplateSpecializationDecl *spec :
                tmpl->specializations()) {
             const clang::TemplateArgumentList &args = spec->getTemplateArgs();
-            if (args.size() != 2 ||
+            if (args.size() < 2 ||
                 args[0].getKind() != clang::TemplateArgument::Declaration ||
                 args[0].getAsDecl()->getCanonicalDecl() !=
-                    function->getCanonicalDecl() ||
-                !(ast.hasSameType(args[1].getAsType(), wrt) ||
-                  (isDefaultSelection(args[1].getAsType()) &&
-                   isDefaultSelection(wrt))))
+                    function->getCanonicalDecl())
+              continue;
+            auto [selection, specLanes] = getOptions(args);
+            bool sameSelection =
+                selection.isNull()
+                    ? isDefaultSelection(wrt)
+                    : ast.hasSameType(selection, wrt) ||
+                          (isDefaultSelection(selection) &&
+                           isDefaultSelection(wrt));
+            if (!sameSelection || specLanes != lanes)
               continue;
             return spec->getPointOfInstantiation();
           }
@@ -864,6 +1045,15 @@ void lowerEntryPoints(ModuleLowering &module) {
     if (args.size() != 5 || !spec->hasDefinition())
       continue;
     const clang::CXXRecordDecl *tag = args[0].getAsType()->getAsCXXRecordDecl();
+    // `in_lanes<Tag, K>`: vector mode with K lanes.
+    int64_t lanes = 0;
+    if (const auto *inLanes =
+            dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(tag);
+        inLanes && inLanes->getName() == "in_lanes") {
+      const clang::TemplateArgumentList &laneArgs = inLanes->getTemplateArgs();
+      tag = laneArgs[0].getAsType()->getAsCXXRecordDecl();
+      lanes = laneArgs[1].getAsIntegral().getExtValue();
+    }
     const auto *function =
         args[2].getKind() == clang::TemplateArgument::Declaration
             ? dyn_cast<clang::FunctionDecl>(args[2].getAsDecl())
@@ -885,7 +1075,7 @@ void lowerEntryPoints(ModuleLowering &module) {
     if (!kind || !call || !done.insert(call->getCanonicalDecl()).second)
       continue;
 
-    EntryRequest request{*kind, call, function, {}};
+    EntryRequest request{*kind, call, function, {}, lanes};
     // ct::wrt<I...> lists the active parameters (a member function's
     // object is 0); ct::detail::all is all, all_but_object all of a member
     // function's but its object.
@@ -907,7 +1097,7 @@ void lowerEntryPoints(ModuleLowering &module) {
           request.selected[i] = true;
       }
     }
-    clang::SourceLocation use = findUse(ast, *kind, function, wrt);
+    clang::SourceLocation use = findUse(ast, *kind, function, wrt, lanes);
     EntryBuilder(module, request, use).build();
   }
 }

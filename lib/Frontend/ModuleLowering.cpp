@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
@@ -611,7 +612,9 @@ void loadFrontendDialects(MLIRContext &context) {
   context.loadDialect<ct::CTDialect, arith::ArithDialect,
                       cf::ControlFlowDialect, func::FuncDialect,
                       math::MathDialect, memref::MemRefDialect,
-                      scf::SCFDialect, ub::UBDialect>();
+                      scf::SCFDialect, ub::UBDialect,
+                      // Vector mode's entry points move K lanes at once.
+                      vector::VectorDialect>();
 }
 
 namespace {

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -39,7 +40,7 @@ int main(int argc, char **argv) {
                   mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
                   mlir::NVVM::NVVMDialect, mlir::math::MathDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                  mlir::ub::UBDialect>();
+                  mlir::ub::UBDialect, mlir::vector::VectorDialect>();
   // Inliner, bufferization and to-LLVM interfaces of the dialects above, so
   // that upstream passes (inline, convert-to-llvm, ...) work on our IR.
   mlir::registerAllExtensions(registry);

@@ -89,7 +89,8 @@ TEST_F(RequestVerifierTest, MissingAdjointResultIsRejected) {
   Value x = caller.getArgument(0), n = caller.getArgument(1);
   PullbackOp::create(builder, builder.getUnknownLoc(), TypeRange{f64()}, "f",
                              activities({Activity::Active, Activity::Constant}),
-                             ValueRange{x, n}, ValueRange{x}, ValueRange{});
+                             ValueRange{x, n}, ValueRange{x}, ValueRange{},
+                             /*lanes=*/IntegerAttr());
   EXPECT_EQ(verifyAndGetError(),
             "'ct.pullback' op expects 2 result(s) (the results of @f, then "
             "one adjoint per 'active' input), but has 1");
@@ -99,7 +100,8 @@ TEST_F(RequestVerifierTest, JvpTakesOneTangentPerActiveInput) {
   Value x = caller.getArgument(0), n = caller.getArgument(1);
   JvpOp::create(builder, builder.getUnknownLoc(), TypeRange{f64(), f64()}, "f",
                         activities({Activity::Active, Activity::Constant}),
-                        ValueRange{x, n}, ValueRange{x, x});
+                        ValueRange{x, n}, ValueRange{x, x},
+                        /*lanes=*/IntegerAttr());
   EXPECT_EQ(verifyAndGetError(),
             "'ct.jvp' op expects 1 tangent(s) (one per non-'const' input), "
             "but has 2");

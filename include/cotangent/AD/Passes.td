@@ -19,13 +19,18 @@ def Differentiate : Pass<"ct-differentiate", "::mlir::ModuleOp"> {
     flow (cf branches, early returns) are differentiated through a copy
     lifted to scf (`<f>.structured`). Derivative functions are ordinary
     code, so they can be differentiated again (`ct.jvp` of a function that
-    calls `ct.gradient` is a Hessian-vector product).
+    calls `ct.gradient` is a Hessian-vector product). A request with
+    `lanes K` calls a copy of the derivative widened to K lanes
+    (`<derivative>.lanesK.<which arguments and results carry lanes>`): its
+    derivative values become vectors and its shadows gain a lane dimension,
+    while its primal code is unchanged and runs once.
   }];
   let dependentDialects = [
     "::cotangent::ct::CTDialect", "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect", "::mlir::func::FuncDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"unconnected", "unconnected", "std::string", "\"warn\"",

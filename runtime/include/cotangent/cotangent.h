@@ -7,6 +7,8 @@
 //   ct::pullback<f>(args..., dret, d_args...)       -> f's value
 //   ct::jvp<f>(args..., t_args...)                  -> ct::dual<R>{value, tangent}
 //   ct::hvp<f>(args..., v_args..., hv_args...)
+//   ct::pullback<f, ct::lanes<K>>(args..., dret, d_args...)  K seeds at once
+//   ct::jvp<f, ct::lanes<K>>(args..., t_args...)  -> ct::dual<R, K>
 //
 // Each is an ordinary function whose signature is derived from f's: the
 // header type-checks every call. Its body is a declaration the Cotangent
@@ -41,18 +43,34 @@ namespace ct {
 /// Selects the active parameters of a reverse-mode entry point (0-based).
 template <int... Index> struct wrt {};
 
-/// A forward-mode result: the value and its tangent.
-template <class R> struct dual {
+/// Vector mode: `ct::pullback<f, ct::lanes<K>>` and `ct::jvp<f,
+/// ct::lanes<K>>` take K derivatives through one sweep, which computes f
+/// once. Every derivative argument holds K lanes, element-interleaved: a
+/// scalar's is `T[K]`, memory's holds element i, lane k at `d[i * K + k]`.
+template <int K> struct lanes {
+  static_assert(K >= 1 && K <= 64, "ct::lanes<K>: K must be from 1 to 64");
+};
+
+/// A forward-mode result: the value and its tangent; with K lanes
+/// (`ct::jvp<f, ct::lanes<K>>`), the value and its K tangents.
+template <class R, int K = 0> struct dual {
+  R value;
+  R tangent[K];
+};
+template <class R> struct dual<R, 0> {
   R value;
   R tangent;
 };
 /// The forward-mode result of a function returning void: its tangents are
 /// in the in/out memory's tangent arguments.
-template <> struct dual<void> {};
+template <> struct dual<void, 0> {};
+template <int K> struct dual<void, K> {};
 
 namespace detail {
 template <class T> struct is_dual : std::false_type {};
-template <class R> struct is_dual<dual<R>> : std::true_type {};
+template <class R, int K> struct is_dual<dual<R, K>> : std::true_type {};
+template <class T> struct is_void_dual : std::false_type {};
+template <int K> struct is_void_dual<dual<void, K>> : std::true_type {};
 } // namespace detail
 
 /// The value of `x`, with zero derivative.
@@ -79,6 +97,16 @@ using tag_t = std::conditional_t<
     K == kind::gradient, gradient_of,
     std::conditional_t<K == kind::pullback, pullback_of,
                        std::conditional_t<K == kind::jvp, jvp_of, hvp_of>>>;
+/// A kind in vector mode with L lanes.
+template <class Tag, int L> struct in_lanes : Tag {};
+template <kind K, int L>
+using lane_tag_t = std::conditional_t<L == 0, tag_t<K>, in_lanes<tag_t<K>, L>>;
+
+/// The lanes an entry point's options ask for (0: not vector mode).
+template <class T> struct lanes_in : std::integral_constant<int, 0> {};
+template <int L> struct lanes_in<lanes<L>> : std::integral_constant<int, L> {};
+/// No second option.
+struct no_option {};
 
 /// Every parameter active: the default of ct::wrt.
 struct all {};
@@ -172,8 +200,9 @@ struct concat<list<A...>, list<B...>, R...>
     : concat<list<A..., B...>, R...> {};
 
 /// The extra argument of an active parameter of type T: an adjoint or
-/// shadow for reverse mode (`T*`), a tangent for forward mode.
-template <class T> struct extra {
+/// shadow for reverse mode (`T*`), a tangent for forward mode. With L
+/// lanes a scalar's tangent is `const T*` (L of them).
+template <class T, int L = 0> struct extra {
   static constexpr role r = role_of<T>();
   static constexpr auto pick_adjoint() {
     if constexpr (r == role::scalar)
@@ -182,7 +211,9 @@ template <class T> struct extra {
       return type_is<data_t<T> *>{};
   }
   static constexpr auto pick_tangent() {
-    if constexpr (r == role::scalar)
+    if constexpr (r == role::scalar && L > 0)
+      return type_is<const T *>{};
+    else if constexpr (r == role::scalar)
       return type_is<T>{};
     else if constexpr (r == role::inout)
       return type_is<data_t<T> *>{};
@@ -193,16 +224,16 @@ template <class T> struct extra {
   using tangent = typename decltype(pick_tangent())::type;
 };
 
-template <class W, class Is, class... P> struct extras_impl;
-template <class W, int... I, class... P>
-struct extras_impl<W, std::integer_sequence<int, I...>, P...> {
+template <class W, int L, class Is, class... P> struct extras_impl;
+template <class W, int L, int... I, class... P>
+struct extras_impl<W, L, std::integer_sequence<int, I...>, P...> {
   template <int J, class T>
   static constexpr bool active =
       role_of<T>() != role::constant && selects<W, J>::value;
   using adjoints = typename concat<std::conditional_t<
       active<I, P>, list<typename extra<P>::adjoint>, list<>>...>::type;
   using tangents = typename concat<std::conditional_t<
-      active<I, P>, list<typename extra<P>::tangent>, list<>>...>::type;
+      active<I, P>, list<typename extra<P, L>::tangent>, list<>>...>::type;
   static constexpr bool any_inout = ((active<I, P> && role_of<P>() == role::inout) || ...);
   static constexpr bool selected_constant =
       ((selects<W, I>::value && !std::is_same_v<W, all> &&
@@ -210,8 +241,9 @@ struct extras_impl<W, std::integer_sequence<int, I...>, P...> {
         role_of<P>() == role::constant) || ...);
 };
 
-template <class W, class... P>
-using extras = extras_impl<W, std::make_integer_sequence<int, sizeof...(P)>, P...>;
+template <class W, int L, class... P>
+using extras =
+    extras_impl<W, L, std::make_integer_sequence<int, sizeof...(P)>, P...>;
 
 /// The symbol the plugin defines: one per (kind, function, selection), with
 /// a signature of scalars and pointers only.
@@ -251,32 +283,40 @@ template <class Kind, auto F, class W, class Sig>
 using entry_t = typename decltype(pick_entry<Kind, F, W, Sig>())::type;
 
 /// The entry point the user calls: f's arguments unchanged, then the extra
-/// arguments; it forwards to `entry`.
-template <kind K, auto F, class W, class R, class Ps, class Es>
+/// arguments; it forwards to `entry`. L is the lanes of vector mode (0:
+/// not vector mode).
+template <kind K, auto F, class W, int L, class R, class Ps, class Es>
 struct front;
 
-template <kind K, auto F, class W, class R, class... P, class... E>
-struct front<K, F, W, R, list<P...>, list<E...>> {
+template <kind K, auto F, class W, int L, class R, class... P, class... E>
+struct front<K, F, W, L, R, list<P...>, list<E...>> {
   /// The user's signature; a custom gradient rule returns nothing.
   using signature =
       std::conditional_t<K == kind::pullback, void(P..., E...), R(P..., E...)>;
+  using Tag = lane_tag_t<K, L>;
   static R call(P... p, E... e) {
     if constexpr (K == kind::jvp && !is_dual<R>::value) {
-      return entry_t<tag_t<K>, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
-                                                         e...);
+      return entry_t<Tag, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
+                                                             e...);
     } else if constexpr (K == kind::jvp) {
-      if constexpr (std::is_same_v<R, dual<void>>) {
-        entry_t<tag_t<K>, F, W, void(abi_t<P>..., E...)>::call(to_abi<P>(p)..., e...);
+      if constexpr (is_void_dual<R>::value) {
+        entry_t<Tag, F, W, void(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
+                                                          e...);
         return R{};
       } else {
         using V = decltype(R::value);
         R result{};
-        result.value = entry_t<tag_t<K>, F, W, V(abi_t<P>..., E..., V *)>::call(
-            to_abi<P>(p)..., e..., &result.tangent);
+        V *tangent;
+        if constexpr (L == 0)
+          tangent = &result.tangent;
+        else
+          tangent = result.tangent;
+        result.value = entry_t<Tag, F, W, V(abi_t<P>..., E..., V *)>::call(
+            to_abi<P>(p)..., e..., tangent);
         return result;
       }
     } else {
-      return entry_t<tag_t<K>, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
+      return entry_t<Tag, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
                                                              e...);
     }
   }
@@ -288,7 +328,7 @@ template <class Fn> struct function_traits {
 };
 template <class R, class... P> struct function_traits<R(P...)> {
   using result = R;
-  template <class W> using ex = extras<W, P...>;
+  template <class W> using ex = extras<W, 0, P...>;
   static constexpr int arity = sizeof...(P);
   using params = list<P...>;
 };
@@ -319,36 +359,39 @@ template <class Traits, class W> struct checked {
                 "enum or pointer to them, which has no derivative");
 };
 
-template <kind K, auto F, class W, class Traits, class Params> struct front_of;
-template <kind K, auto F, class W, class Traits, class... P>
-struct front_of<K, F, W, Traits, list<P...>> : checked<Traits, W> {
+template <kind K, auto F, class W, int L, class Traits, class Params>
+struct front_of;
+template <kind K, auto F, class W, int L, class Traits, class... P>
+struct front_of<K, F, W, L, Traits, list<P...>> : checked<Traits, W> {
   using R = typename Traits::result;
-  using ex = extras<W, P...>;
+  using ex = extras<W, L, P...>;
+  /// A seed of a pullback: K of them in vector mode.
+  using seed = std::conditional_t<L == 0, R, const R *>;
   static constexpr auto pick() {
     if constexpr (K == kind::gradient) {
       static_assert(std::is_floating_point_v<R>,
                     "ct::gradient<f> needs f to return float or double; use "
                     "ct::pullback<f> for other results");
-      return front<K, F, W, R, list<P...>, typename ex::adjoints>{};
+      return front<K, F, W, L, R, list<P...>, typename ex::adjoints>{};
     } else if constexpr (K == kind::pullback) {
       static_assert(std::is_void_v<R> || std::is_arithmetic_v<R>,
                     "ct::pullback<f> needs f to return a number or void");
       // A result that is not floating-point (a Ceres functor's `bool`)
       // has no seed: it is returned as it is.
       if constexpr (!std::is_floating_point_v<R>)
-        return front<K, F, W, R, list<P...>, typename ex::adjoints>{};
+        return front<K, F, W, L, R, list<P...>, typename ex::adjoints>{};
       else
-        return front<K, F, W, R, list<P...>,
-                     typename concat<list<R>, typename ex::adjoints>::type>{};
+        return front<K, F, W, L, R, list<P...>,
+                     typename concat<list<seed>, typename ex::adjoints>::type>{};
     } else if constexpr (K == kind::jvp) {
       static_assert(std::is_void_v<R> || std::is_arithmetic_v<R>,
                     "ct::jvp<f> needs f to return a number or void");
       // A result that is not floating-point has no tangent: it is
       // returned as it is.
       if constexpr (std::is_void_v<R> || std::is_floating_point_v<R>)
-        return front<K, F, W, dual<R>, list<P...>, typename ex::tangents>{};
+        return front<K, F, W, L, dual<R, L>, list<P...>, typename ex::tangents>{};
       else
-        return front<K, F, W, R, list<P...>, typename ex::tangents>{};
+        return front<K, F, W, L, R, list<P...>, typename ex::tangents>{};
     } else {
       static_assert(std::is_floating_point_v<R>,
                     "ct::hvp<f> needs f to return float or double");
@@ -356,7 +399,7 @@ struct front_of<K, F, W, Traits, list<P...>> : checked<Traits, W> {
                     "ct::hvp<f> needs f's memory parameters to be const "
                     "(inputs): the Hessian of f is taken with respect to "
                     "its inputs");
-      return front<K, F, W, void, list<P...>,
+      return front<K, F, W, L, void, list<P...>,
                    typename concat<typename ex::tangents,
                                    typename ex::adjoints>::type>{};
     }
@@ -364,42 +407,69 @@ struct front_of<K, F, W, Traits, list<P...>> : checked<Traits, W> {
   using type = decltype(pick());
 };
 
-template <kind K, auto F, class W> constexpr auto entry_point() {
+/// The options of an entry point, `ct::wrt<I...>` and `ct::lanes<L>` in
+/// either order, either one left out.
+template <class A, class B> struct options {
+  static constexpr int L = lanes_in<A>::value + lanes_in<B>::value;
+  using W = std::conditional_t<
+      lanes_in<A>::value != 0,
+      std::conditional_t<std::is_same_v<B, no_option>, all, B>, A>;
+  static constexpr bool valid =
+      (lanes_in<A>::value == 0 || lanes_in<B>::value == 0) &&
+      (std::is_same_v<B, no_option> || lanes_in<A>::value != 0 ||
+       lanes_in<B>::value != 0);
+};
+
+template <kind K, auto F, class A, class B> constexpr auto entry_point() {
+  using O = options<A, B>;
+  static_assert(O::valid,
+                "Cotangent's entry points take at most one ct::wrt<I...> and "
+                "one ct::lanes<K>: ct::pullback<f, ct::wrt<0>, ct::lanes<4>>");
+  static_assert(O::L == 0 || K == kind::pullback || K == kind::jvp,
+                "ct::lanes<K> is for ct::pullback and ct::jvp (the primitives "
+                "of vector mode)");
+  using W = typename O::W;
   using T = std::remove_cv_t<decltype(F)>;
   if constexpr (std::is_member_function_pointer_v<T>) {
     // `ct::gradient<&C::f>(object, args..., d_args...)`.
     using traits = function_traits<T>;
     using Wm = std::conditional_t<std::is_same_v<W, all>, all_but_object, W>;
-    return &front_of<K, F, Wm, traits, typename traits::params>::type::call;
+    return &front_of<K, F, Wm, O::L, traits,
+                     typename traits::params>::type::call;
   } else {
     using Fn = std::remove_pointer_t<T>;
     static_assert(std::is_function_v<Fn>,
                   "Cotangent's entry points take a function: ct::gradient<f> "
                   "or ct::gradient<&Class::member>");
     using traits = function_traits<Fn>;
-    return &front_of<K, F, W, traits, typename traits::params>::type::call;
+    return &front_of<K, F, W, O::L, traits,
+                     typename traits::params>::type::call;
   }
 }
 
 } // namespace detail
 
 /// Value and reverse-mode gradient: `ct::gradient<f>(args..., d_args...)`.
-template <auto F, class W = detail::all>
+template <auto F, class W = detail::all, class B = detail::no_option>
 inline constexpr auto gradient =
-    detail::entry_point<detail::kind::gradient, F, W>();
+    detail::entry_point<detail::kind::gradient, F, W, B>();
 
-/// Reverse mode with a seed: `ct::pullback<f>(args..., dret, d_args...)`.
-template <auto F, class W = detail::all>
+/// Reverse mode with a seed: `ct::pullback<f>(args..., dret, d_args...)`;
+/// `ct::pullback<f, ct::lanes<K>>(args..., dret, d_args...)` with K seeds
+/// (`dret` points at K of them) through one sweep.
+template <auto F, class W = detail::all, class B = detail::no_option>
 inline constexpr auto pullback =
-    detail::entry_point<detail::kind::pullback, F, W>();
+    detail::entry_point<detail::kind::pullback, F, W, B>();
 
-/// Forward mode: `ct::jvp<f>(args..., t_args...)` -> `ct::dual<R>`.
-template <auto F, class W = detail::all>
-inline constexpr auto jvp = detail::entry_point<detail::kind::jvp, F, W>();
+/// Forward mode: `ct::jvp<f>(args..., t_args...)` -> `ct::dual<R>`;
+/// `ct::jvp<f, ct::lanes<K>>` -> `ct::dual<R, K>`, K tangents through one
+/// sweep (a scalar's tangent argument points at K of them).
+template <auto F, class W = detail::all, class B = detail::no_option>
+inline constexpr auto jvp = detail::entry_point<detail::kind::jvp, F, W, B>();
 
 /// Hessian-vector product: `ct::hvp<f>(args..., v_args..., hv_args...)`.
-template <auto F, class W = detail::all>
-inline constexpr auto hvp = detail::entry_point<detail::kind::hvp, F, W>();
+template <auto F, class W = detail::all, class B = detail::no_option>
+inline constexpr auto hvp = detail::entry_point<detail::kind::hvp, F, W, B>();
 
 namespace detail {
 template <class R, class Ps, class Es> struct function_of;
@@ -410,7 +480,7 @@ struct function_of<R, list<P...>, list<E...>> {
 
 template <kind K, class Fn, Fn *F> struct rule_signature {
   using front_type =
-      typename front_of<K, F, all, function_traits<Fn>,
+      typename front_of<K, F, all, 0, function_traits<Fn>,
                         typename function_traits<Fn>::params>::type;
   using type = typename front_type::signature;
 };

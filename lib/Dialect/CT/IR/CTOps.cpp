@@ -147,11 +147,12 @@ static FunctionType getInputType(Operation *op, ValueRange inputs) {
 static LogicalResult verifyReverseOperands(Operation *op,
                                            ArrayRef<Activity> activities,
                                            ValueRange inputs,
-                                           ValueRange shadows) {
+                                           ValueRange shadows,
+                                           int64_t lanes) {
   if (failed(verifyActivities(op, activities, inputs)))
     return failure();
   ReverseSignature sig =
-      getReverseSignature(getInputType(op, inputs), activities);
+      getReverseSignature(getInputType(op, inputs), activities, lanes);
   SmallVector<ExpectedType> expected;
   for (auto [type, arg] : llvm::zip_equal(sig.shadows, sig.shadowArgs))
     expected.push_back({type, describe("dup input #" + Twine(arg))});
@@ -204,9 +205,11 @@ SmallVector<Activity> GradientOp::getActivities() {
   return toActivities(getActivity());
 }
 
+int64_t GradientOp::getLaneCount() { return 1; }
+
 LogicalResult GradientOp::verify() {
   return verifyReverseOperands(*this, getActivities(), getInputs(),
-                               getShadows());
+                               getShadows(), 1);
 }
 
 LogicalResult GradientOp::verifySymbolUses(SymbolTableCollection &tables) {
@@ -229,9 +232,11 @@ SmallVector<Activity> PullbackOp::getActivities() {
   return toActivities(getActivity());
 }
 
+int64_t PullbackOp::getLaneCount() { return getLanes().value_or(1); }
+
 LogicalResult PullbackOp::verify() {
   return verifyReverseOperands(*this, getActivities(), getInputs(),
-                               getShadows());
+                               getShadows(), getLaneCount());
 }
 
 LogicalResult PullbackOp::verifySymbolUses(SymbolTableCollection &tables) {
@@ -239,7 +244,8 @@ LogicalResult PullbackOp::verifySymbolUses(SymbolTableCollection &tables) {
       verifyCallee(*this, tables, getCalleeAttr(), getInputs());
   if (failed(type))
     return failure();
-  ReverseSignature sig = getReverseSignature(*type, getActivities());
+  ReverseSignature sig =
+      getReverseSignature(*type, getActivities(), getLaneCount());
   SmallVector<ExpectedType> seeds;
   for (auto [seed, result] : llvm::zip_equal(sig.seeds, sig.seedResults))
     seeds.push_back({seed, describe("result #" + Twine(result) + " of @" +
@@ -256,11 +262,13 @@ SmallVector<Activity> JvpOp::getActivities() {
   return toActivities(getActivity());
 }
 
+int64_t JvpOp::getLaneCount() { return getLanes().value_or(1); }
+
 LogicalResult JvpOp::verify() {
   if (failed(verifyActivities(*this, getActivities(), getInputs())))
     return failure();
-  ForwardSignature sig =
-      getForwardSignature(getInputType(*this, getInputs()), getActivities());
+  ForwardSignature sig = getForwardSignature(
+      getInputType(*this, getInputs()), getActivities(), getLaneCount());
   SmallVector<ExpectedType> expected;
   for (auto [type, arg] : llvm::zip_equal(sig.tangents, sig.tangentArgs))
     expected.push_back({type, describe("input #" + Twine(arg))});
@@ -273,7 +281,8 @@ LogicalResult JvpOp::verifySymbolUses(SymbolTableCollection &tables) {
       verifyCallee(*this, tables, getCalleeAttr(), getInputs());
   if (failed(type))
     return failure();
-  ForwardSignature sig = getForwardSignature(*type, getActivities());
+  ForwardSignature sig =
+      getForwardSignature(*type, getActivities(), getLaneCount());
   SmallVector<ExpectedType> expected;
   for (auto [i, result] : llvm::enumerate(type->getResults()))
     expected.push_back(

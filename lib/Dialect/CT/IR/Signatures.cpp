@@ -49,22 +49,57 @@ SmallVector<Activity> getDefaultActivities(FunctionType type) {
   return llvm::map_to_vector(type.getInputs(), getDefaultActivity);
 }
 
+Type getLaneType(Type type, int64_t lanes) {
+  if (lanes == 1)
+    return type;
+  if (isDifferentiableScalar(type))
+    return VectorType::get({lanes}, type);
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !isa<FloatType>(memref.getElementType()))
+    return {};
+  auto lane = VectorType::get({lanes}, memref.getElementType());
+  if (memref.getRank() == 0)
+    return MemRefType::get({}, lane, memref.getLayout(),
+                           memref.getMemorySpace());
+  SmallVector<int64_t> shape(memref.getShape());
+  shape.push_back(lanes);
+  if (memref.getLayout().isIdentity())
+    return MemRefType::get(shape, memref.getElementType(),
+                           MemRefLayoutAttrInterface(),
+                           memref.getMemorySpace());
+  auto strided = dyn_cast<StridedLayoutAttr>(memref.getLayout());
+  if (!strided)
+    return {};
+  // Element i, lane k lies at i * lanes + k.
+  auto times = [&](int64_t x) {
+    return ShapedType::isDynamic(x) ? x : x * lanes;
+  };
+  SmallVector<int64_t> strides = llvm::map_to_vector(strided.getStrides(), times);
+  strides.push_back(1);
+  return MemRefType::get(
+      shape, memref.getElementType(),
+      StridedLayoutAttr::get(type.getContext(), times(strided.getOffset()),
+                             strides),
+      memref.getMemorySpace());
+}
+
 ReverseSignature getReverseSignature(FunctionType type,
-                                     ArrayRef<Activity> activities) {
+                                     ArrayRef<Activity> activities,
+                                     int64_t lanes) {
   assert(activities.size() == type.getNumInputs() && "one activity per arg");
   ReverseSignature sig;
   for (auto [i, result] : llvm::enumerate(type.getResults())) {
     if (!isDifferentiableScalar(result))
       continue;
-    sig.seeds.push_back(result);
+    sig.seeds.push_back(getLaneType(result, lanes));
     sig.seedResults.push_back(i);
   }
   for (auto [i, arg] : llvm::enumerate(type.getInputs())) {
     if (activities[i] == Activity::Duplicated) {
-      sig.shadows.push_back(arg);
+      sig.shadows.push_back(getLaneType(arg, lanes));
       sig.shadowArgs.push_back(i);
     } else if (activities[i] == Activity::Active) {
-      sig.adjoints.push_back(arg);
+      sig.adjoints.push_back(getLaneType(arg, lanes));
       sig.adjointArgs.push_back(i);
     }
   }
@@ -72,19 +107,20 @@ ReverseSignature getReverseSignature(FunctionType type,
 }
 
 ForwardSignature getForwardSignature(FunctionType type,
-                                     ArrayRef<Activity> activities) {
+                                     ArrayRef<Activity> activities,
+                                     int64_t lanes) {
   assert(activities.size() == type.getNumInputs() && "one activity per arg");
   ForwardSignature sig;
   for (auto [i, arg] : llvm::enumerate(type.getInputs())) {
     if (activities[i] == Activity::Constant)
       continue;
-    sig.tangents.push_back(arg);
+    sig.tangents.push_back(getLaneType(arg, lanes));
     sig.tangentArgs.push_back(i);
   }
   for (auto [i, result] : llvm::enumerate(type.getResults())) {
     if (!isDifferentiableScalar(result))
       continue;
-    sig.resultTangents.push_back(result);
+    sig.resultTangents.push_back(getLaneType(result, lanes));
     sig.tangentResults.push_back(i);
   }
   return sig;

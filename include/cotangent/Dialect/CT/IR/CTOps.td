@@ -16,6 +16,9 @@ class CT_Op<string mnemonic, list<Trait> traits = []>
 // Derivative requests
 //===----------------------------------------------------------------------===//
 
+// The number of derivatives a vector-mode request carries at once.
+def CT_Lanes : ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<64>]>;
+
 // A request calls a derivative of `callee` that the AD passes generate. It has
 // no memory-effect traits: like a call, it may read and write anything.
 class CT_RequestOp<string mnemonic, list<Trait> traits = []>
@@ -25,6 +28,9 @@ class CT_RequestOp<string mnemonic, list<Trait> traits = []>
   code commonExtraClassDeclaration = [{
     /// The activity of each primal argument, in argument order.
     ::llvm::SmallVector<::cotangent::ct::Activity> getActivities();
+    /// How many derivatives each derivative operand carries (1 without
+    /// `lanes`).
+    int64_t getLaneCount();
   }];
   let hasVerifier = 1;
 }
@@ -69,16 +75,30 @@ def CT_PullbackOp : CT_RequestOp<"pullback"> {
     %v, %dx = ct.pullback @f(%x, %n) seeds(%s) activity [active, const]
         : (f64, i32, f64) -> (f64, f64)
     ```
+
+    With `lanes K` (vector mode), K seeds go through one reverse sweep: the
+    primal is computed once, and every seed, shadow and adjoint carries K
+    lanes. A scalar's is a `vector<K x T>`; memory's has a trailing
+    dimension of K (element i, lane k at i * K + k; a rank-0 slot holds a
+    vector).
+
+    ```mlir
+    %v, %dx = ct.pullback @f(%x, %p) seeds(%s) shadows(%dp) lanes 4
+        activity [active, dup]
+        : (f64, memref<?xf64>, vector<4xf64>, memref<?x4xf64>)
+          -> (f64, vector<4xf64>)
+    ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee,
                        CT_ActivityArrayAttr:$activity,
                        Variadic<AnyType>:$inputs,
                        Variadic<AnyType>:$seeds,
-                       Variadic<AnyType>:$shadows);
+                       Variadic<AnyType>:$shadows,
+                       OptionalAttr<CT_Lanes>:$lanes);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{
     $callee `(` $inputs `)` (`seeds` `(` $seeds^ `)`)?
-    (`shadows` `(` $shadows^ `)`)?
+    (`shadows` `(` $shadows^ `)`)? (`lanes` $lanes^)?
     `activity` custom<ActivityList>($activity) attr-dict
     `:` functional-type(operands, results)
   }];
@@ -99,14 +119,18 @@ def CT_JvpOp : CT_RequestOp<"jvp"> {
     %v, %dv = ct.jvp @f(%x, %p) tangents(%tx, %tp) activity [active, dup]
         : (f64, memref<4xf64>, f64, memref<4xf64>) -> (f64, f64)
     ```
+
+    With `lanes K` (vector mode), K tangents go through one forward sweep;
+    tangents and result tangents have lane types as in `ct.pullback`.
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee,
                        CT_ActivityArrayAttr:$activity,
                        Variadic<AnyType>:$inputs,
-                       Variadic<AnyType>:$tangents);
+                       Variadic<AnyType>:$tangents,
+                       OptionalAttr<CT_Lanes>:$lanes);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{
-    $callee `(` $inputs `)` (`tangents` `(` $tangents^ `)`)?
+    $callee `(` $inputs `)` (`tangents` `(` $tangents^ `)`)? (`lanes` $lanes^)?
     `activity` custom<ActivityList>($activity) attr-dict
     `:` functional-type(operands, results)
   }];

@@ -45,6 +45,14 @@ llvm::SmallVector<Activity> getDefaultActivities(mlir::FunctionType type);
 mlir::ArrayAttr getActivityArrayAttr(mlir::MLIRContext *context,
                                      llvm::ArrayRef<Activity> activities);
 
+/// The type of a derivative of a value of `type` that carries `lanes`
+/// derivatives at once (vector mode): a floating-point scalar becomes a
+/// vector of `lanes`; memory of floating-point elements gets a trailing
+/// dimension of `lanes` (element i, lane k at i * lanes + k), except that a
+/// rank-0 slot holds one vector. `type` itself for one lane; null for a type
+/// without such a form.
+mlir::Type getLaneType(mlir::Type type, int64_t lanes);
+
 /// Types that reverse mode adds to a call of a function.
 /// Each list of types comes with the index of the result or argument that
 /// each entry belongs to.
@@ -56,8 +64,10 @@ struct ReverseSignature {
   llvm::SmallVector<mlir::Type> adjoints; ///< One per active argument.
   llvm::SmallVector<unsigned> adjointArgs;
 };
+/// With `lanes`, every seed, shadow and adjoint has its lane type.
 ReverseSignature getReverseSignature(mlir::FunctionType type,
-                                     llvm::ArrayRef<Activity> activities);
+                                     llvm::ArrayRef<Activity> activities,
+                                     int64_t lanes = 1);
 
 /// Types that forward mode adds to a call of a function.
 struct ForwardSignature {
@@ -67,7 +77,8 @@ struct ForwardSignature {
   llvm::SmallVector<unsigned> tangentResults;
 };
 ForwardSignature getForwardSignature(mlir::FunctionType type,
-                                     llvm::ArrayRef<Activity> activities);
+                                     llvm::ArrayRef<Activity> activities,
+                                     int64_t lanes = 1);
 
 /// The type of a user pullback (ct.custom_gradient) for `type`.
 mlir::FunctionType getPullbackRuleType(mlir::FunctionType type);

@@ -1,0 +1,602 @@
+//===- Lanes.cpp - Vector mode: K derivatives through one sweep -----------===//
+//
+// Two steps per function. The analysis finds the values that carry lanes:
+// from the widened arguments forward through elementwise arithmetic, loads,
+// region results and calls; memory that lanes are stored into carries lanes
+// as a whole, so it also goes back to where the memory comes from (views,
+// loop-carried buffers, arguments). The rewrite then gives those values
+// their lane types in a copy of the function, turns accesses of widened
+// memory into vector loads and stores, rebuilds views and calls, and
+// broadcasts the primal values that meet lanes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lanes.h"
+
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+
+struct LaneWidener::Widening {
+  func::FuncOp function;
+  /// Which arguments and results carry lanes.
+  SmallVector<bool> args, results;
+  /// The values of `function` that carry lanes.
+  DenseSet<Value> wide;
+  bool analyzing = true;
+  func::FuncOp widened;
+};
+
+static std::string maskKey(ArrayRef<bool> args, ArrayRef<bool> results) {
+  std::string key;
+  for (bool b : args)
+    key += b ? 'w' : 's';
+  key += '.';
+  for (bool b : results)
+    key += b ? 'w' : 's';
+  return key;
+}
+
+/// Ops that only view the memory of their first operand.
+static bool isLaneView(Operation *op) {
+  return isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp>(op);
+}
+
+/// Reports that `op` cannot carry lanes. The location is the primal
+/// construct the derivative code was generated for.
+static LogicalResult unsupported(Operation *op, StringRef why = "") {
+  InFlightDiagnostic diag =
+      op->emitError("vector mode (ct::lanes) cannot differentiate this "
+                    "construct yet");
+  if (!why.empty())
+    diag << ": " << why;
+  diag << "; use one lane (ct::pullback or ct::jvp without ct::lanes)";
+  return failure();
+}
+
+namespace cotangent::ad {
+
+/// The fixpoint of which values carry lanes.
+class LaneAnalysis {
+public:
+  LaneAnalysis(LaneWidener &widener, LaneWidener::Widening &w)
+      : widener(widener), w(w) {}
+
+  LogicalResult run() {
+    Block &entry = w.function.getBody().front();
+    for (auto [i, arg] : llvm::enumerate(entry.getArguments()))
+      if (w.args[i])
+        mark(arg);
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (isa<MemRefType>(value.getType()) && failed(visitSource(value)))
+        return failure();
+      for (OpOperand &use : value.getUses())
+        if (failed(visitUse(use)))
+          return failure();
+    }
+    return success();
+  }
+
+private:
+  void mark(Value value) {
+    if (w.wide.insert(value).second)
+      worklist.push_back(value);
+  }
+
+  /// Widened memory widens the memory it is a view or a choice of.
+  LogicalResult visitSource(Value memory) {
+    if (auto arg = dyn_cast<BlockArgument>(memory)) {
+      Operation *parent = arg.getOwner()->getParentOp();
+      unsigned n = arg.getArgNumber();
+      if (parent == w.function) {
+        w.args[n] = true;
+        return success();
+      }
+      if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+        if (n == 0)
+          return success();
+        markCarried(loop, n - 1);
+        return success();
+      }
+      if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
+        if (arg.getOwner() == loop.getBeforeBody()) {
+          mark(loop.getInits()[n]);
+          mark(loop.getYieldOp().getOperand(n));
+        } else {
+          mark(loop.getConditionOp().getArgs()[n]);
+          mark(loop.getResult(n));
+        }
+        return success();
+      }
+      return unsupported(parent);
+    }
+    auto result = cast<OpResult>(memory);
+    Operation *op = result.getOwner();
+    unsigned n = result.getResultNumber();
+    if (isLaneView(op)) {
+      mark(op->getOperand(0));
+      return success();
+    }
+    if (isa<memref::AllocOp, memref::AllocaOp>(op))
+      return success();
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      markCarried(loop, n);
+      return success();
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      mark(loop.getConditionOp().getArgs()[n]);
+      mark(loop.getAfterArguments()[n]);
+      return success();
+    }
+    if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op)) {
+      for (Region &region : op->getRegions())
+        if (!region.empty())
+          mark(region.front().getTerminator()->getOperand(n));
+      return success();
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      mark(select.getTrueValue());
+      mark(select.getFalseValue());
+      return success();
+    }
+    if (auto call = dyn_cast<func::CallOp>(op))
+      return visitCall(call, n);
+    return unsupported(op, "its memory comes from elsewhere");
+  }
+
+  /// Iteration argument `j` of `loop`: its start, the value each iteration
+  /// yields for it, and the result it becomes all carry lanes.
+  void markCarried(scf::ForOp loop, unsigned j) {
+    mark(loop.getInitArgs()[j]);
+    mark(loop.getRegionIterArgs()[j]);
+    mark(loop.getYieldedValues()[j]);
+    mark(loop.getResult(j));
+  }
+
+  LogicalResult visitUse(OpOperand &use) {
+    Operation *op = use.getOwner();
+    unsigned n = use.getOperandNumber();
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      if (n == 0)
+        mark(load.getResult());
+      return success();
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      if (n == 0)
+        mark(store.getMemRef());
+      return success();
+    }
+    if (isLaneView(op)) {
+      if (n == 0)
+        mark(op->getResult(0));
+      return success();
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      mark(copy.getSource());
+      mark(copy.getTarget());
+      return success();
+    }
+    if (isa<memref::DimOp, memref::DeallocOp>(op))
+      return success();
+    if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+      Operation *parent = op->getParentOp();
+      if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+        mark(loop.getRegionIterArgs()[n]);
+        mark(loop.getResult(n));
+      } else if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
+        mark(loop.getBeforeArguments()[n]);
+      } else if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(
+                     parent)) {
+        mark(parent->getResult(n));
+      } else {
+        return unsupported(parent);
+      }
+      return success();
+    }
+    if (auto condition = dyn_cast<scf::ConditionOp>(op)) {
+      if (n == 0)
+        return unsupported(op, "a loop's condition depends on a derivative");
+      auto loop = cast<scf::WhileOp>(op->getParentOp());
+      mark(loop.getAfterArguments()[n - 1]);
+      mark(loop.getResult(n - 1));
+      return success();
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (n < 3)
+        return unsupported(op, "a loop's bounds depend on a derivative");
+      mark(loop.getRegionIterArgs()[n - 3]);
+      mark(loop.getResult(n - 3));
+      return success();
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      mark(loop.getBeforeArguments()[n]);
+      return success();
+    }
+    if (isa<func::ReturnOp>(op)) {
+      w.results[n] = true;
+      return success();
+    }
+    if (auto call = dyn_cast<func::CallOp>(op))
+      return visitCall(call, std::nullopt);
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      if (n == 0)
+        return unsupported(op, "a choice depends on a derivative");
+      mark(select.getResult());
+      return success();
+    }
+    if (op->hasTrait<OpTrait::Elementwise>() && op->getNumRegions() == 0) {
+      // Arithmetic on derivatives is linear in them; a comparison or a
+      // conversion to an integer is not derivative code.
+      for (Value result : op->getResults())
+        if (!isa<FloatType>(result.getType()))
+          return unsupported(op, "a derivative is compared or converted");
+      for (Value result : op->getResults())
+        mark(result);
+      return success();
+    }
+    return unsupported(op);
+  }
+
+  /// A call whose operand (or, with `result`, whose result) carries lanes
+  /// calls the widened callee, which decides what else does.
+  LogicalResult visitCall(func::CallOp call, std::optional<unsigned> result) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || callee.isExternal())
+      return unsupported(call, "it calls a function defined elsewhere");
+    SmallVector<bool> args = llvm::map_to_vector(
+        call.getOperands(), [&](Value v) { return w.wide.contains(v); });
+    SmallVector<bool> results = llvm::map_to_vector(
+        call.getResults(), [&](Value v) { return w.wide.contains(v); });
+    if (result)
+      results[*result] = true;
+    LaneWidener::Widening *callee_ = widener.analyze(callee, args, results);
+    if (!callee_)
+      return failure();
+    for (auto [i, wide] : llvm::enumerate(callee_->args))
+      if (wide && isa<MemRefType>(call.getOperand(i).getType()))
+        mark(call.getOperand(i));
+    for (auto [i, wide] : llvm::enumerate(callee_->results))
+      if (wide)
+        mark(call.getResult(i));
+    return success();
+  }
+
+  LaneWidener &widener;
+  LaneWidener::Widening &w;
+  SmallVector<Value> worklist;
+};
+
+/// Gives the analysed values their lane types in a copy of the function.
+class LaneRewriter {
+public:
+  LaneRewriter(LaneWidener &widener, LaneWidener::Widening &w,
+               func::FuncOp copy, IRMapping &mapping)
+      : widener(widener), copy(copy), b(copy.getContext()) {
+    for (Value value : w.wide)
+      wide.insert(mapping.lookup(value));
+  }
+
+  LogicalResult run(ArrayRef<bool> wideResults) {
+    copy.walk([&](Block *block) {
+      for (BlockArgument arg : block->getArguments())
+        if (wide.contains(arg))
+          arg.setType(laneType(arg.getType()));
+    });
+    SmallVector<Operation *> ops;
+    SmallVector<func::ReturnOp> returns;
+    copy.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      ops.push_back(op);
+      if (auto ret = dyn_cast<func::ReturnOp>(op))
+        returns.push_back(ret);
+    });
+    for (Operation *op : ops)
+      if (op != copy && failed(rewrite(op)))
+        return failure();
+    SmallVector<Type> results(copy.getResultTypes());
+    for (auto [i, wide] : llvm::enumerate(wideResults))
+      if (wide)
+        results[i] = laneType(results[i]);
+    copy.setType(FunctionType::get(
+        copy.getContext(), copy.getBody().front().getArgumentTypes(),
+        results));
+    // Returns last: they take the function's result types.
+    for (func::ReturnOp ret : returns)
+        for (OpOperand &operand : ret->getOpOperands())
+          operand.set(toType(operand.get(),
+                             results[operand.getOperandNumber()], ret));
+    return success();
+  }
+
+private:
+  /// The lane type of `type`; a type that already has its lanes is kept.
+  Type laneType(Type type) {
+    if (isa<VectorType>(type))
+      return type;
+    return ct::getLaneType(type, widener.lanes);
+  }
+
+  /// `value` as `type`: broadcast when a scalar meets lanes.
+  Value toType(Value value, Type type, Operation *before) {
+    if (value.getType() == type || !isa<VectorType>(type))
+      return value;
+    b.setInsertionPoint(before);
+    return vector::BroadcastOp::create(b, value.getLoc(), type, value);
+  }
+
+  /// Replaces `old` by `value`, which carries lanes if `old` did.
+  void replace(Value old, Value value) {
+    if (wide.contains(old))
+      wide.insert(value);
+    old.replaceAllUsesWith(value);
+  }
+
+  void setResultTypes(Operation *op) {
+    for (Value result : op->getResults())
+      if (wide.contains(result))
+        result.setType(laneType(result.getType()));
+  }
+
+  /// Whether `memory` is widened memory of rank one or more, accessed by
+  /// vectors along its trailing lane dimension.
+  bool hasLaneDimension(Value memory, size_t indices) {
+    return wide.contains(memory) &&
+           cast<MemRefType>(memory.getType()).getRank() ==
+               static_cast<int64_t>(indices) + 1;
+  }
+
+  LogicalResult rewrite(Operation *op) {
+    Location loc = op->getLoc();
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      Value memory = load.getMemRef();
+      if (!wide.contains(memory))
+        return success();
+      Type lane = laneType(load.getType());
+      if (!hasLaneDimension(memory, load.getIndices().size())) {
+        load.getResult().setType(lane);
+        return success();
+      }
+      b.setInsertionPoint(load);
+      SmallVector<Value> indices(load.getIndices());
+      indices.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+      Value vector = vector::LoadOp::create(b, loc, cast<VectorType>(lane),
+                                            memory, indices);
+      replace(load.getResult(), vector);
+      load.erase();
+      return success();
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      Value memory = store.getMemRef();
+      if (!wide.contains(memory))
+        return success();
+      Type lane = laneType(store.getValueToStore().getType());
+      Value value = toType(store.getValueToStore(), lane, store);
+      if (!hasLaneDimension(memory, store.getIndices().size())) {
+        store->setOperand(0, value);
+        return success();
+      }
+      b.setInsertionPoint(store);
+      SmallVector<Value> indices(store.getIndices());
+      indices.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+      vector::StoreOp::create(b, loc, value, memory, indices);
+      store.erase();
+      return success();
+    }
+    if (isa<memref::AllocOp, memref::AllocaOp, memref::CastOp>(op)) {
+      setResultTypes(op);
+      return success();
+    }
+    if (isa<memref::SubViewOp, memref::ReinterpretCastOp>(op))
+      return rewriteView(op);
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (auto [init, arg] :
+           llvm::zip(loop.getInitArgsMutable(), loop.getRegionIterArgs()))
+        init.set(toType(init.get(), arg.getType(), loop));
+      setResultTypes(op);
+      return success();
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      for (auto [init, arg] :
+           llvm::zip(loop.getInitsMutable(), loop.getBeforeArguments()))
+        init.set(toType(init.get(), arg.getType(), loop));
+      setResultTypes(op);
+      return success();
+    }
+    if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op)) {
+      setResultTypes(op);
+      return success();
+    }
+    if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+      Operation *parent = op->getParentOp();
+      ValueRange targets = parent->getResults();
+      if (auto loop = dyn_cast<scf::WhileOp>(parent))
+        targets = loop.getBeforeArguments();
+      for (auto [operand, target] :
+           llvm::zip(yield->getOpOperands(), targets))
+        operand.set(toType(operand.get(), target.getType(), yield));
+      return success();
+    }
+    if (auto condition = dyn_cast<scf::ConditionOp>(op)) {
+      auto loop = cast<scf::WhileOp>(op->getParentOp());
+      for (auto [operand, target] : llvm::zip(
+               condition.getArgsMutable(), loop.getAfterArguments()))
+        operand.set(toType(operand.get(), target.getType(), condition));
+      return success();
+    }
+    if (auto call = dyn_cast<func::CallOp>(op))
+      return rewriteCall(call);
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      if (!wide.contains(select.getResult()))
+        return success();
+      Type lane = laneType(select.getType());
+      select.getTrueValueMutable().set(
+          toType(select.getTrueValue(), lane, select));
+      select.getFalseValueMutable().set(
+          toType(select.getFalseValue(), lane, select));
+      setResultTypes(op);
+      return success();
+    }
+    if (op->hasTrait<OpTrait::Elementwise>() &&
+        llvm::any_of(op->getResults(),
+                     [&](Value v) { return wide.contains(v); })) {
+      for (OpOperand &operand : op->getOpOperands())
+        if (isa<FloatType>(operand.get().getType()))
+          operand.set(toType(operand.get(),
+                             VectorType::get({widener.lanes},
+                                             operand.get().getType()),
+                             op));
+      setResultTypes(op);
+      return success();
+    }
+    return success();
+  }
+
+  /// A view of widened memory views its lanes too: all of them, at the
+  /// lane-strided offsets.
+  LogicalResult rewriteView(Operation *op) {
+    Value result = op->getResult(0);
+    if (!wide.contains(result))
+      return success();
+    Location loc = op->getLoc();
+    auto type = dyn_cast_or_null<MemRefType>(laneType(result.getType()));
+    if (!type)
+      return unsupported(op);
+    b.setInsertionPoint(op);
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1),
+                 lanes = b.getIndexAttr(widener.lanes);
+    Value replacement;
+    if (auto view = dyn_cast<memref::SubViewOp>(op)) {
+      SmallVector<OpFoldResult> offsets = view.getMixedOffsets(),
+                                sizes = view.getMixedSizes(),
+                                strides = view.getMixedStrides();
+      offsets.push_back(zero);
+      sizes.push_back(lanes);
+      strides.push_back(one);
+      replacement = memref::SubViewOp::create(b, loc, type, view.getSource(),
+                                              offsets, sizes, strides);
+    } else {
+      auto cast_ = cast<memref::ReinterpretCastOp>(op);
+      auto times = [&](OpFoldResult x) -> OpFoldResult {
+        if (std::optional<int64_t> known = getConstantIntValue(x))
+          return b.getIndexAttr(*known * widener.lanes);
+        return arith::MulIOp::create(
+                   b, loc, cast<Value>(x),
+                   arith::ConstantIndexOp::create(b, loc, widener.lanes))
+            .getResult();
+      };
+      SmallVector<OpFoldResult> sizes = cast_.getMixedSizes(), strides;
+      sizes.push_back(lanes);
+      for (OpFoldResult stride : cast_.getMixedStrides())
+        strides.push_back(times(stride));
+      strides.push_back(one);
+      replacement = memref::ReinterpretCastOp::create(
+          b, loc, type, cast_.getSource(), times(cast_.getMixedOffsets()[0]),
+          sizes, strides);
+    }
+    replace(result, replacement);
+    op->erase();
+    return success();
+  }
+
+  LogicalResult rewriteCall(func::CallOp call) {
+    SmallVector<bool> args = llvm::map_to_vector(
+        call.getOperands(), [&](Value v) { return wide.contains(v); });
+    SmallVector<bool> results = llvm::map_to_vector(
+        call.getResults(), [&](Value v) { return wide.contains(v); });
+    if (llvm::none_of(args, [](bool b) { return b; }) &&
+        llvm::none_of(results, [](bool b) { return b; }))
+      return success();
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    func::FuncOp widened = widener.widen(callee, args, results);
+    if (!widened)
+      return failure();
+    SmallVector<Value> operands;
+    for (auto [operand, type] :
+         llvm::zip(call.getOperands(), widened.getArgumentTypes()))
+      operands.push_back(toType(operand, type, call));
+    b.setInsertionPoint(call);
+    auto replacement =
+        func::CallOp::create(b, call.getLoc(), widened, operands);
+    for (auto [old, value] :
+         llvm::zip(call.getResults(), replacement.getResults()))
+      replace(old, value);
+    call.erase();
+    return success();
+  }
+
+  LaneWidener &widener;
+  func::FuncOp copy;
+  OpBuilder b;
+  DenseSet<Value> wide;
+};
+
+} // namespace cotangent::ad
+
+LaneWidener::LaneWidener(ModuleOp module, int64_t lanes)
+    : module(module), lanes(lanes) {}
+
+LaneWidener::~LaneWidener() = default;
+
+LaneWidener::Widening *LaneWidener::analyze(func::FuncOp function,
+                                            ArrayRef<bool> args,
+                                            ArrayRef<bool> results) {
+  auto key = std::make_pair(function.getOperation(), maskKey(args, results));
+  auto [it, inserted] = widenings.try_emplace(key);
+  if (!inserted) {
+    if (it->second->analyzing) {
+      (void)unsupported(function, "the function calls itself");
+      return nullptr;
+    }
+    return it->second.get();
+  }
+  it->second = std::make_unique<Widening>();
+  Widening &w = *it->second;
+  w.function = function;
+  w.args.assign(args.begin(), args.end());
+  w.results.assign(results.begin(), results.end());
+  if (failed(LaneAnalysis(*this, w).run()))
+    return nullptr;
+  w.analyzing = false;
+  return &w;
+}
+
+func::FuncOp LaneWidener::widen(func::FuncOp function, ArrayRef<bool> wideArgs,
+                                ArrayRef<bool> wideResults) {
+  Widening *w = analyze(function, wideArgs, wideResults);
+  // Memory the analysis widened beyond the choice: analyse that choice,
+  // whose widening is a fixpoint.
+  if (w && (ArrayRef<bool>(w->args) != wideArgs ||
+            ArrayRef<bool>(w->results) != wideResults)) {
+    SmallVector<bool> args(w->args), results(w->results);
+    w = analyze(function, args, results);
+  }
+  return w ? materialize(*w) : func::FuncOp();
+}
+
+func::FuncOp LaneWidener::materialize(Widening &w) {
+  if (w.widened)
+    return w.widened;
+  IRMapping mapping;
+  auto copy = cast<func::FuncOp>(w.function->clone(mapping));
+  std::string name = (w.function.getSymName() + ".lanes" + Twine(lanes) +
+                      "." + maskKey(w.args, w.results))
+                         .str();
+  copy.setSymName(name);
+  copy.setPrivate();
+  SymbolTable(module).insert(copy, std::next(w.function->getIterator()));
+  w.widened = copy;
+  if (failed(LaneRewriter(*this, w, copy, mapping).run(w.results)))
+    return w.widened = func::FuncOp();
+  return copy;
+}
