@@ -111,19 +111,23 @@ void reprojectionAt(const Input &in, int observation, const double *block,
 }
 
 void jacobian(const Input &in, double *jacobian) {
+  // Both rows of an observation's block in one reverse sweep: two lanes,
+  // seeded with the two unit vectors. The lanes of each derivative are
+  // interleaved (element j, lane k at d[2 * j + k]).
+  constexpr double seeds[2 * 2] = {1, 0, 0, 1};
   for (int o = 0; o < in.p; ++o) {
     const double *camera =
         &in.cameras[size_t(in.observations[2 * o]) * kCameraSize];
     const double *point = &in.points[size_t(in.observations[2 * o + 1]) * 3];
-    for (int row = 0; row < 2; ++row) {
-      double *out = jacobian + (2 * size_t(o) + row) * kBlockColumns;
+    double lanes[2 * kBlockColumns] = {}, error[2];
+    double seed[2 * 2] = {seeds[0], seeds[1], seeds[2], seeds[3]};
+    ct::pullback<reprojectionError, ct::wrt<0, 1, 2, 4>, ct::lanes<2>>(
+        camera, point, in.weights[o], &in.features[2 * size_t(o)], error,
+        lanes, lanes + 2 * kCameraSize, lanes + 2 * (kCameraSize + 3), seed);
+    double *out = jacobian + 2 * size_t(o) * kBlockColumns;
+    for (int row = 0; row < 2; ++row)
       for (int j = 0; j < kBlockColumns; ++j)
-        out[j] = 0;
-      double error[2], seed[2] = {row == 0 ? 1.0 : 0.0, row == 1 ? 1.0 : 0.0};
-      ct::pullback<reprojectionError, ct::wrt<0, 1, 2, 4>>(
-          camera, point, in.weights[o], &in.features[2 * size_t(o)], error,
-          out, out + kCameraSize, out + kCameraSize + 3, seed);
-    }
+        out[row * kBlockColumns + j] = lanes[2 * j + row];
   }
   double *weights = jacobian + size_t(in.p) * 2 * kBlockColumns;
   for (int o = 0; o < in.p; ++o) {

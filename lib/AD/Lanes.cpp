@@ -78,7 +78,8 @@ public:
         mark(arg);
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
-      if (isa<MemRefType>(value.getType()) && failed(visitSource(value)))
+      if (isa<MemRefType, ct::TapeType>(value.getType()) &&
+          failed(visitSource(value)))
         return failure();
       for (OpOperand &use : value.getUses())
         if (failed(visitUse(use)))
@@ -127,7 +128,7 @@ private:
       mark(op->getOperand(0));
       return success();
     }
-    if (isa<memref::AllocOp, memref::AllocaOp>(op))
+    if (isa<memref::AllocOp, memref::AllocaOp, ct::TapeInitOp>(op))
       return success();
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       markCarried(loop, n);
@@ -187,6 +188,19 @@ private:
       return success();
     }
     if (isa<memref::DimOp, memref::DeallocOp>(op))
+      return success();
+    // A tape that lanes are pushed onto carries lanes in every entry (the
+    // tangent tapes of forward mode over reverse-mode code).
+    if (auto push = dyn_cast<ct::TapePushOp>(op)) {
+      if (n == 1)
+        mark(push.getTape());
+      return success();
+    }
+    if (auto pop = dyn_cast<ct::TapePopOp>(op)) {
+      mark(pop.getValue());
+      return success();
+    }
+    if (isa<ct::TapeReserveOp, ct::TapeFreeOp>(op))
       return success();
     if (auto yield = dyn_cast<scf::YieldOp>(op)) {
       Operation *parent = op->getParentOp();
@@ -321,7 +335,7 @@ public:
 private:
   /// The lane type of `type`; a type that already has its lanes is kept.
   Type laneType(Type type) {
-    if (isa<VectorType>(type))
+    if (isa<VectorType, ct::TapeType>(type))
       return type;
     return ct::getLaneType(type, widener.lanes);
   }
@@ -396,6 +410,8 @@ private:
       setResultTypes(op);
       return success();
     }
+    if (isa<ct::TapePushOp, ct::TapePopOp, ct::TapeReserveOp>(op))
+      return rewriteTape(op);
     if (isa<memref::SubViewOp, memref::ReinterpretCastOp>(op))
       return rewriteView(op);
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -458,6 +474,48 @@ private:
       setResultTypes(op);
       return success();
     }
+    return success();
+  }
+
+  /// A tape that carries lanes holds each lane in a slot of its own: a push
+  /// of K lanes is K pushes, a pop K pops (last lane first).
+  LogicalResult rewriteTape(Operation *op) {
+    Value tape = op->getOperand(0);
+    if (!wide.contains(tape))
+      return success();
+    Location loc = op->getLoc();
+    int64_t lanes = widener.lanes;
+    b.setInsertionPoint(op);
+    if (auto reserve = dyn_cast<ct::TapeReserveOp>(op)) {
+      reserve.getCountMutable().set(arith::MulIOp::create(
+          b, loc, reserve.getCount(),
+          arith::ConstantIndexOp::create(b, loc, lanes)));
+      return success();
+    }
+    if (auto push = dyn_cast<ct::TapePushOp>(op)) {
+      Type scalar = getElementTypeOrSelf(push.getValue().getType());
+      if (!isa<FloatType>(scalar))
+        return unsupported(op, "a tape mixes derivatives with other values");
+      Value value = toType(push.getValue(), VectorType::get({lanes}, scalar),
+                           push);
+      b.setInsertionPoint(push);
+      for (int64_t k = 0; k < lanes; ++k)
+        ct::TapePushOp::create(b, loc, tape,
+                               vector::ExtractOp::create(b, loc, value, k));
+      push.erase();
+      return success();
+    }
+    auto pop = cast<ct::TapePopOp>(op);
+    Type scalar = pop.getType();
+    if (!isa<FloatType>(scalar))
+      return unsupported(op, "a tape mixes derivatives with other values");
+    SmallVector<Value> values(lanes);
+    for (int64_t k = lanes - 1; k >= 0; --k)
+      values[k] = ct::TapePopOp::create(b, loc, scalar, tape);
+    Value vector = vector::FromElementsOp::create(
+        b, loc, VectorType::get({lanes}, scalar), values);
+    replace(pop.getValue(), vector);
+    pop.erase();
     return success();
   }
 

@@ -316,3 +316,25 @@ func.func @no_depth() {
   ct.checkpoint_loop snapshots 2 depth 0
   return
 }
+
+// -----
+
+func.func @f(%x: f64, %p: memref<?xf64>) -> f64 {
+  return %x : f64
+}
+func.func @g(%x: f64, %p: memref<?xf64>, %s: vector<4xf64>, %dp: memref<?xf64>) {
+  // expected-error @below {{'ct.pullback' op shadow #0 has type 'memref<?xf64>', but the 4 lanes of dup input #1 has type 'memref<?x4xf64>'}}
+  %0:2 = ct.pullback @f(%x, %p) seeds(%s) shadows(%dp) lanes 4 activity [active, dup] : (f64, memref<?xf64>, vector<4xf64>, memref<?xf64>) -> (f64, vector<4xf64>)
+  return
+}
+
+// -----
+
+func.func @f(%x: f64) -> f64 {
+  return %x : f64
+}
+func.func @g(%x: f64, %t: vector<65xf64>) {
+  // expected-error @below {{'ct.jvp' op attribute 'lanes' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1 whose maximum value is 64}}
+  %0:2 = ct.jvp @f(%x) tangents(%t) lanes 65 activity [active] : (f64, vector<65xf64>) -> (f64, vector<65xf64>)
+  return
+}

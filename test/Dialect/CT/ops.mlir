@@ -27,6 +27,7 @@ func.func @requests(%x: f64, %y: f64, %s: f32, %t: f64, %n: i32,
   %v1, %dy1 = ct.gradient @f(%x, %y) activity [const, active]
       : (f64, f64) -> (f64, f64)
   %x32 = arith.truncf %x : f64 to f32
+  %n4 = arith.index_cast %n : i32 to index
   // CHECK: ct.pullback @mixed(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) seeds(%{{.*}}, %{{.*}}) shadows(%{{.*}}, %{{.*}}) activity [active, const, dup, dup] : (f32, i32, memref<?xf32>, memref<4xf64>, f32, f64, memref<?xf32>, memref<4xf64>) -> (f32, i32, f64, f32)
   %r:4 = ct.pullback @mixed(%x32, %n, %p, %q) seeds(%s, %t) shadows(%dp, %dq)
       activity [active, const, dup, dup]
@@ -37,6 +38,22 @@ func.func @requests(%x: f64, %y: f64, %s: f32, %t: f64, %n: i32,
       activity [const, const, dup, dup]
       : (f32, i32, memref<?xf32>, memref<4xf64>, memref<?xf32>, memref<4xf64>)
         -> (f32, i32, f64, f32, f64)
+  // Vector mode: every seed, shadow, tangent and adjoint carries 4 lanes
+  // (a vector; memory gains a trailing lane dimension).
+  %ls = vector.broadcast %s : f32 to vector<4xf32>
+  %lt = vector.broadcast %t : f64 to vector<4xf64>
+  %ldp = memref.alloc(%n4) : memref<?x4xf32>
+  %ldq = memref.alloc() : memref<4x4xf64>
+  // CHECK: ct.pullback @mixed(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) seeds(%{{.*}}, %{{.*}}) shadows(%{{.*}}, %{{.*}}) lanes 4 activity [active, const, dup, dup] : (f32, i32, memref<?xf32>, memref<4xf64>, vector<4xf32>, vector<4xf64>, memref<?x4xf32>, memref<4x4xf64>) -> (f32, i32, f64, vector<4xf32>)
+  %lr:4 = ct.pullback @mixed(%x32, %n, %p, %q) seeds(%ls, %lt)
+      shadows(%ldp, %ldq) lanes 4 activity [active, const, dup, dup]
+      : (f32, i32, memref<?xf32>, memref<4xf64>, vector<4xf32>, vector<4xf64>,
+         memref<?x4xf32>, memref<4x4xf64>) -> (f32, i32, f64, vector<4xf32>)
+  // CHECK: ct.jvp @mixed(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) tangents(%{{.*}}, %{{.*}}) lanes 4 activity [const, const, dup, dup] : (f32, i32, memref<?xf32>, memref<4xf64>, memref<?x4xf32>, memref<4x4xf64>) -> (f32, i32, f64, vector<4xf32>, vector<4xf64>)
+  %lj:5 = ct.jvp @mixed(%x32, %n, %p, %q) tangents(%ldp, %ldq) lanes 4
+      activity [const, const, dup, dup]
+      : (f32, i32, memref<?xf32>, memref<4xf64>, memref<?x4xf32>, memref<4x4xf64>)
+        -> (f32, i32, f64, vector<4xf32>, vector<4xf64>)
   // A request with nothing active is still a well-formed call of @f.
   // CHECK: ct.jvp @f(%{{.*}}, %{{.*}}) activity [const, const] : (f64, f64) -> (f64, f64)
   %k:2 = ct.jvp @f(%x, %y) activity [const, const] : (f64, f64) -> (f64, f64)

@@ -81,6 +81,14 @@ static LogicalResult verifyTypeList(Operation *op, StringRef what,
 
 static std::string describe(const Twine &text) { return text.str(); }
 
+/// What a derivative operand or result of a vector-mode request is
+/// expected to match, in words: "the 4 lanes of input #1".
+static std::string describeLanes(int64_t lanes, const Twine &text) {
+  if (lanes == 1)
+    return text.str();
+  return ("the " + Twine(lanes) + " lanes of " + text).str();
+}
+
 /// Looks `name` up as a function with a builtin function type. `role` names
 /// the reference in diagnostics ("callee", "pullback", ...).
 static FunctionOpInterface lookupFunction(Operation *op,
@@ -155,7 +163,7 @@ static LogicalResult verifyReverseOperands(Operation *op,
       getReverseSignature(getInputType(op, inputs), activities, lanes);
   SmallVector<ExpectedType> expected;
   for (auto [type, arg] : llvm::zip_equal(sig.shadows, sig.shadowArgs))
-    expected.push_back({type, describe("dup input #" + Twine(arg))});
+    expected.push_back({type, describeLanes(lanes, "dup input #" + Twine(arg))});
   return verifyTypeList(op, "shadow", "one per 'dup' input",
                         shadows.getTypes(), expected);
 }
@@ -248,7 +256,8 @@ LogicalResult PullbackOp::verifySymbolUses(SymbolTableCollection &tables) {
       getReverseSignature(*type, getActivities(), getLaneCount());
   SmallVector<ExpectedType> seeds;
   for (auto [seed, result] : llvm::zip_equal(sig.seeds, sig.seedResults))
-    seeds.push_back({seed, describe("result #" + Twine(result) + " of @" +
+    seeds.push_back({seed, describeLanes(getLaneCount(),
+                                         "result #" + Twine(result) + " of @" +
                                     getCallee())});
   if (failed(verifyTypeList(*this, "seed",
                             "one per floating-point result of @" + getCallee(),
@@ -271,7 +280,8 @@ LogicalResult JvpOp::verify() {
       getInputType(*this, getInputs()), getActivities(), getLaneCount());
   SmallVector<ExpectedType> expected;
   for (auto [type, arg] : llvm::zip_equal(sig.tangents, sig.tangentArgs))
-    expected.push_back({type, describe("input #" + Twine(arg))});
+    expected.push_back(
+        {type, describeLanes(getLaneCount(), "input #" + Twine(arg))});
   return verifyTypeList(*this, "tangent", "one per non-'const' input",
                         getTangents().getTypes(), expected);
 }
