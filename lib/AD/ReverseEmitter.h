@@ -151,6 +151,13 @@ public:
     hadError = true;
     return failure();
   }
+  /// Reports `message` as it is: for constructs the user wrote in other
+  /// terms than the op's (generated code).
+  LogicalResult failWith(Operation *op, const Twine &message) {
+    op->emitError(message);
+    hadError = true;
+    return failure();
+  }
 
   //===--------------------------------------------------------------------===//
   // The emitter's own machinery (Reverse.cpp, ReverseForward.cpp): the

@@ -75,17 +75,31 @@ struct EntryRequest {
 /// Builds one entry point's function.
 class EntryBuilder {
 public:
+  /// With `nested`, fills that declared function: the entry point as
+  /// differentiable code calls it, with lowered memory for pointers.
   EntryBuilder(ModuleLowering &module, const EntryRequest &request,
-               clang::SourceLocation use)
+               clang::SourceLocation use, func::FuncOp nested = nullptr)
       : module(module), request(request), use(use),
-        loc(module.getLoc(use)), b(module.getContext()) {}
+        loc(module.getLoc(use)), b(module.getContext()), nested(nested) {}
 
   void build();
 
 private:
+  /// The body of the entry point `function`, whose entry block is the
+  /// builder's insertion point.
+  void buildBody(func::FuncOp function);
+
+public:
+private:
   /// A memref of `type` (f's lowered parameter type) over a C pointer.
   Value view(Value pointer, Type type) {
-    return ct::PointerViewOp::create(b, loc, type, pointer);
+    if (!isa<MemRefType>(pointer.getType()))
+      return ct::PointerViewOp::create(b, loc, type, pointer);
+    // Lowered code's pointer (a nested entry point): the same memory. Both
+    // are 1-D with a dynamic offset, so the cast keeps the offset.
+    if (pointer.getType() == type)
+      return pointer;
+    return memref::CastOp::create(b, loc, type, pointer);
   }
   Value index(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
@@ -112,7 +126,7 @@ private:
   }
   /// A 1-D view of the scalars of type `scalar` at `pointer`.
   Value flatView(Value pointer, Type scalar) {
-    return view(pointer, MemRefType::get({ShapedType::kDynamic}, scalar));
+    return view(pointer, getPointerType(scalar));
   }
   /// The K scalars at `pointer` as one vector (one lane: a scalar).
   Value loadLanes(Value pointer, Type scalar) {
@@ -159,8 +173,12 @@ private:
       stride *= d == lane.getRank() - 1 ? request.lanes : lane.getShape()[d];
     }
     (void)strides;
+    // Where `flat` starts: 0 for a C pointer's view, anywhere in a nested
+    // entry point's memory.
+    Value start = memref::ExtractStridedMetadataOp::create(b, loc, flat)
+                      .getOffset();
     return memref::ReinterpretCastOp::create(b, loc, lane, flat,
-                                             fold(offset, index(0)), sizes,
+                                             fold(offset, start), sizes,
                                              strideValues);
   }
   /// The K-lane derivative argument of memory parameter `i` at `pointer`,
@@ -207,6 +225,8 @@ private:
     return shaped;
   }
   llvm::DenseMap<Value, Value> laneBuffers;
+  /// The function to fill for differentiable code's calls, or null.
+  func::FuncOp nested;
   /// A view of the memory of f's parameter `i`, or of its shadow or
   /// tangent, over a C pointer: a std::vector's elements, or the pointee.
   Value viewParameter(unsigned i, Value pointer, bool derivative = false) {
@@ -832,6 +852,34 @@ void EntryBuilder::build() {
     return;
   }
 
+  if (nested && (!fieldArgs.empty() ||
+                 llvm::any_of(paramTypes, [](clang::QualType type) {
+                   clang::QualType object =
+                       ModuleLowering::getParameterObject(type);
+                   return !ModuleLowering::getVectorElementType(
+                               object.isNull() ? type : object)
+                               .isNull();
+                 }))) {
+    module.error(use, "'" + f->getQualifiedNameAsString() +
+                          "' takes a std::vector or an object that holds "
+                          "pointers, references or vectors; its derivatives "
+                          "cannot be taken inside a differentiable function "
+                          "yet: pass the memory as pointers of its own");
+    return;
+  }
+  if (nested) {
+    if (nested.getNumArguments() != request.call->getNumParams()) {
+      module.error(use, "this derivative of '" +
+                            f->getQualifiedNameAsString() +
+                            "' cannot be taken inside a differentiable "
+                            "function yet");
+      return;
+    }
+    b.setInsertionPointToStart(nested.addEntryBlock());
+    buildBody(nested);
+    return;
+  }
+
   // The entry point's own signature: the header's C ABI.
   SmallVector<Type> inputs, results;
   auto abiType = [&](clang::QualType type) -> Type {
@@ -858,6 +906,11 @@ void EntryBuilder::build() {
   function->setAttr("ct.source_name",
                     b.getStringAttr(f->getQualifiedNameAsString()));
   b.setInsertionPointToStart(function.addEntryBlock());
+  buildBody(function);
+}
+
+void EntryBuilder::buildBody(func::FuncOp function) {
+  std::string name = function.getSymName().str();
   ValueRange abi = function.getArguments();
   unsigned n = paramTypes.size(), m = active.size();
   SmallVector<Value> args = primalArguments(abi.take_front(n));
@@ -1031,6 +1084,66 @@ findUse(clang::ASTContext &ast, EntryKind kind, const clang::Decl *function,
   return function->getLocation();
 }
 
+/// The request a specialization of ct::detail::entry (or method_entry)
+/// makes through its `call`, and where the program names it.
+static std::optional<std::pair<EntryRequest, clang::SourceLocation>>
+parseRequest(clang::ASTContext &ast,
+             const clang::ClassTemplateSpecializationDecl *spec,
+             const clang::CXXMethodDecl *call) {
+  const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+  if (args.size() != 5)
+    return std::nullopt;
+  const clang::CXXRecordDecl *tag = args[0].getAsType()->getAsCXXRecordDecl();
+  // `in_lanes<Tag, K>`: vector mode with K lanes.
+  int64_t lanes = 0;
+  if (const auto *inLanes =
+          dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(tag);
+      inLanes && inLanes->getName() == "in_lanes") {
+    const clang::TemplateArgumentList &laneArgs = inLanes->getTemplateArgs();
+    tag = laneArgs[0].getAsType()->getAsCXXRecordDecl();
+    lanes = laneArgs[1].getAsIntegral().getExtValue();
+  }
+  const auto *function =
+      args[2].getKind() == clang::TemplateArgument::Declaration
+          ? dyn_cast<clang::FunctionDecl>(args[2].getAsDecl())
+          : nullptr;
+  if (!tag || !function)
+    return std::nullopt;
+  std::optional<EntryKind> kind =
+      llvm::StringSwitch<std::optional<EntryKind>>(tag->getName())
+          .Case("gradient_of", EntryKind::Gradient)
+          .Case("pullback_of", EntryKind::Pullback)
+          .Case("jvp_of", EntryKind::Jvp)
+          .Case("hvp_of", EntryKind::Hvp)
+          .Default(std::nullopt);
+  if (!kind)
+    return std::nullopt;
+  EntryRequest request{*kind, call, function, {}, lanes};
+  // ct::wrt<I...> lists the active parameters (a member function's
+  // object is 0); ct::detail::all is all, all_but_object all of a member
+  // function's but its object.
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(function);
+  bool hasObject = method && method->isInstance();
+  request.selected.assign(function->getNumParams() + hasObject, true);
+  clang::QualType wrt = args[3].getAsType();
+  const auto *selection = wrt->getAsCXXRecordDecl();
+  if (selection && selection->getName() == "all_but_object")
+    request.selected[0] = false;
+  if (const auto *list =
+          dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+              wrt->getAsCXXRecordDecl());
+      list && list->getName() == "wrt") {
+    request.selected.assign(function->getNumParams() + hasObject, false);
+    for (const clang::TemplateArgument &pack :
+         list->getTemplateArgs()[0].pack_elements()) {
+      int64_t i = pack.getAsIntegral().getExtValue();
+      if (i >= 0 && i < static_cast<int64_t>(request.selected.size()))
+        request.selected[i] = true;
+    }
+  }
+  return std::make_pair(request, findUse(ast, *kind, function, wrt, lanes));
+}
+
 void lowerEntryPoints(ModuleLowering &module) {
   clang::ASTContext &ast = module.getAST();
   SmallVector<clang::ClassTemplateSpecializationDecl *> specs;
@@ -1041,65 +1154,66 @@ void lowerEntryPoints(ModuleLowering &module) {
                    entry->specializations().end());
   llvm::DenseSet<const clang::Decl *> done;
   for (clang::ClassTemplateSpecializationDecl *spec : specs) {
-    const clang::TemplateArgumentList &args = spec->getTemplateArgs();
-    if (args.size() != 5 || !spec->hasDefinition())
+    if (!spec->hasDefinition())
       continue;
-    const clang::CXXRecordDecl *tag = args[0].getAsType()->getAsCXXRecordDecl();
-    // `in_lanes<Tag, K>`: vector mode with K lanes.
-    int64_t lanes = 0;
-    if (const auto *inLanes =
-            dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(tag);
-        inLanes && inLanes->getName() == "in_lanes") {
-      const clang::TemplateArgumentList &laneArgs = inLanes->getTemplateArgs();
-      tag = laneArgs[0].getAsType()->getAsCXXRecordDecl();
-      lanes = laneArgs[1].getAsIntegral().getExtValue();
-    }
-    const auto *function =
-        args[2].getKind() == clang::TemplateArgument::Declaration
-            ? dyn_cast<clang::FunctionDecl>(args[2].getAsDecl())
-            : nullptr;
-    if (!tag || !function)
-      continue;
-    std::optional<EntryKind> kind =
-        llvm::StringSwitch<std::optional<EntryKind>>(tag->getName())
-            .Case("gradient_of", EntryKind::Gradient)
-            .Case("pullback_of", EntryKind::Pullback)
-            .Case("jvp_of", EntryKind::Jvp)
-            .Case("hvp_of", EntryKind::Hvp)
-            .Default(std::nullopt);
     const clang::CXXMethodDecl *call = nullptr;
     for (const clang::CXXMethodDecl *method : spec->methods())
       if (method->getName() == "call" && method->isUsed())
         call = method;
     // A specialization may be listed once per redeclaration.
-    if (!kind || !call || !done.insert(call->getCanonicalDecl()).second)
+    if (!call || !done.insert(call->getCanonicalDecl()).second)
       continue;
-
-    EntryRequest request{*kind, call, function, {}, lanes};
-    // ct::wrt<I...> lists the active parameters (a member function's
-    // object is 0); ct::detail::all is all, all_but_object all of a member
-    // function's but its object.
-    const auto *method = dyn_cast<clang::CXXMethodDecl>(function);
-    bool hasObject = method && method->isInstance();
-    request.selected.assign(function->getNumParams() + hasObject, true);
-    clang::QualType wrt = args[3].getAsType();
-    const auto *selection = wrt->getAsCXXRecordDecl();
-    if (selection && selection->getName() == "all_but_object")
-      request.selected[0] = false;
-    if (const auto *list = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
-            wrt->getAsCXXRecordDecl());
-        list && list->getName() == "wrt") {
-      request.selected.assign(function->getNumParams() + hasObject, false);
-      for (const clang::TemplateArgument &pack : list->getTemplateArgs()[0]
-                                                      .pack_elements()) {
-        int64_t i = pack.getAsIntegral().getExtValue();
-        if (i >= 0 && i < static_cast<int64_t>(request.selected.size()))
-          request.selected[i] = true;
-      }
-    }
-    clang::SourceLocation use = findUse(ast, *kind, function, wrt, lanes);
-    EntryBuilder(module, request, use).build();
+    if (auto parsed = parseRequest(ast, spec, call))
+      EntryBuilder(module, parsed->first, parsed->second).build();
   }
+}
+
+bool lowerNestedEntryPoints(ModuleLowering &module) {
+  bool built = false;
+  // (Building one may lower functions that call others: the list grows.)
+  for (size_t i = 0; i < module.nestedEntries.size(); ++i) {
+    auto [call, function] = module.nestedEntries[i];
+    if (!function.isExternal())
+      continue;
+    built = true;
+    const auto *spec =
+        cast<clang::ClassTemplateSpecializationDecl>(call->getParent());
+    auto parsed = parseRequest(module.getAST(), spec, call);
+    if (parsed)
+      EntryBuilder(module, parsed->first, parsed->second, function).build();
+    else
+      module.error(call->getLocation(),
+                   "this derivative cannot be taken inside a "
+                   "differentiable function");
+    if (function.isExternal()) {
+      // Reported: give it a body that does nothing so the module verifies.
+      OpBuilder b(function.getContext());
+      b.setInsertionPointToStart(function.addEntryBlock());
+      SmallVector<Value> zeros;
+      for (Type type : function.getResultTypes())
+        zeros.push_back(arith::ConstantOp::create(
+            b, function.getLoc(), type, b.getZeroAttr(type)));
+      func::ReturnOp::create(b, function.getLoc(), zeros);
+    }
+  }
+  return built;
+}
+
+bool isEntryCall(const clang::FunctionDecl *function) {
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(function);
+  if (!method || !method->getIdentifier() || method->getName() != "call")
+    return false;
+  const auto *spec =
+      dyn_cast<clang::ClassTemplateSpecializationDecl>(method->getParent());
+  if (!spec || (spec->getName() != "entry" && spec->getName() != "method_entry"))
+    return false;
+  const auto *detail =
+      dyn_cast<clang::NamespaceDecl>(spec->getDeclContext());
+  const auto *ct =
+      detail ? dyn_cast<clang::NamespaceDecl>(detail->getDeclContext())
+             : nullptr;
+  return detail && ct && detail->getName() == "detail" &&
+         ct->getName() == "ct";
 }
 
 } // namespace cotangent::frontend

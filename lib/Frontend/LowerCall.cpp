@@ -30,12 +30,31 @@ static bool isTrivialAssignment(const clang::FunctionDecl *function) {
           method->isMoveAssignmentOperator());
 }
 
+/// The function a call through a constant function pointer calls: a
+/// `constexpr` variable initialized with a function's address, as the
+/// entry points `ct::gradient<f>` and friends are.
+static const clang::FunctionDecl *getConstantCallee(const clang::CallExpr *expr) {
+  const auto *ref =
+      dyn_cast<clang::DeclRefExpr>(expr->getCallee()->IgnoreParenImpCasts());
+  const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (!var || !var->isConstexpr())
+    return nullptr;
+  const clang::APValue *value = var->evaluateValue();
+  if (!value || !value->isLValue() || !value->getLValueOffset().isZero())
+    return nullptr;
+  const auto *base =
+      value->getLValueBase().dyn_cast<const clang::ValueDecl *>();
+  return dyn_cast_or_null<clang::FunctionDecl>(base);
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerCall(const clang::CallExpr *expr,
                             std::optional<Address> dest) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   const clang::FunctionDecl *callee = expr->getDirectCallee();
+  if (!callee)
+    callee = getConstantCallee(expr);
   if (!callee)
     return unsupported<Result>(expr, "indirect calls (through function "
                                      "pointers) cannot be differentiated; "
@@ -246,7 +265,7 @@ FunctionLowering::emitCall(const clang::Expr *expr,
 
   const clang::FunctionDecl *definition = nullptr;
   if (!callee->hasBody(definition) && !isDifferentiable(callee) &&
-      !module.hasCustomRule(callee))
+      !module.hasCustomRule(callee) && !isEntryCall(callee))
     return unsupported<Result>(
         expr, "'" + callee->getQualifiedNameAsString() +
                   "' has no visible body, so it cannot be differentiated; "

@@ -560,6 +560,11 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
                              "parameter '" + param->getName() + "'", inputs))
       return nullptr;
   std::string name = mangle(decl);
+  // An entry point called from differentiable code: a function of its own
+  // beside the one C++ calls, taking lowered memory instead of pointers.
+  bool nestedEntry = isEntryCall(decl);
+  if (nestedEntry)
+    name += ".nested";
   OpBuilder builder(getContext());
   builder.setInsertionPointToEnd(module.getBody());
   auto function = func::FuncOp::create(builder, getLoc(decl->getLocation()),
@@ -588,6 +593,8 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
       function.setArgAttr(firstParam + i, ct::kNoAliasAttr,
                           builder.getUnitAttr());
   functions[decl] = function;
+  if (nestedEntry)
+    nestedEntries.push_back({cast<clang::CXXMethodDecl>(decl), function});
   if (definition)
     pending.push_back(definition);
   else
@@ -645,6 +652,10 @@ LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
   }
   lowerEntryPoints(lowering);
   lowering.lowerPending();
+  // Entry points called by differentiable code, and what their functions
+  // call in turn.
+  while (lowerNestedEntryPoints(lowering))
+    lowering.lowerPending();
   bool pragmasOk = checkCheckpointPragmas(ast);
   if (lowering.hadError() || !pragmasOk)
     return failure();

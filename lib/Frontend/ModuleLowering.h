@@ -185,6 +185,13 @@ public:
   mlir::MLIRContext *getContext() { return module.getContext(); }
   mlir::ModuleOp getModule() { return module; }
 
+  /// The entry points differentiable code calls (a derivative taken inside
+  /// a function that is differentiated again), declared with the signature
+  /// of lowered code; lowerNestedEntryPoints gives them their bodies.
+  llvm::SmallVector<std::pair<const clang::CXXMethodDecl *,
+                              mlir::func::FuncOp>>
+      nestedEntries;
+
 private:
   std::optional<Layout> computeLayout(clang::QualType type,
                                       clang::SourceRange range,
@@ -247,6 +254,12 @@ const clang::ClassTemplateDecl *findCotangentTemplate(clang::ASTContext &ast,
 /// Builds the derivative entry points (ct::gradient<f>, ...) the
 /// translation unit calls (EntryPoints.cpp).
 void lowerEntryPoints(ModuleLowering &module);
+/// Gives the entry points that differentiable code calls their bodies;
+/// false when there was none left to build.
+bool lowerNestedEntryPoints(ModuleLowering &module);
+/// Whether `function` is the `call` of a derivative entry point
+/// (`ct::detail::entry<...>::call`), which the plugin defines.
+bool isEntryCall(const clang::FunctionDecl *function);
 
 /// Binds the CT_CUSTOM_GRADIENT / CT_CUSTOM_JVP rules (CustomRules.cpp).
 void lowerCustomRules(ModuleLowering &module);

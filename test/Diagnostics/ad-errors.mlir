@@ -59,7 +59,7 @@ func.func @main(%x: f64) -> (f64, f64) {
 // Reverse over reverse works for straight-line code; through a loop it
 // needs reverse mode over tapes, which is not there yet. The error points at
 // the function whose generated reverse code keeps the tape.
-// expected-error @below {{cannot differentiate 'ct.tape_pop' in reverse mode: reverse mode over reverse-mode code that keeps a tape (loops or calls) is not supported yet; use forward over reverse (ct.jvp of a gradient)}}
+// expected-error @below {{reverse mode over the reverse-mode derivative of this loop or call is not supported yet: its reverse sweep reads values back that it recorded; take this second derivative in forward mode over reverse mode instead (ct::jvp of a function that calls ct::gradient, or ct::hvp)}}
 func.func @loop(%x: f64, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -144,10 +144,14 @@ struct TapeReverseModel
   }
   LogicalResult emitReverse(Operation *op, OpBuilder &,
                             ReverseEmitter &emitter) const {
-    return emitter.fail(op, "reverse mode over reverse-mode code that keeps "
-                            "a tape (loops or calls) is not supported yet; "
-                            "use forward over reverse (ct.jvp of a "
-                            "gradient)");
+    // The op belongs to a derivative: its location is the primal
+    // construct (a loop) whose reverse sweep reads values back.
+    return emitter.failWith(
+        op, "reverse mode over the reverse-mode derivative of this loop or "
+            "call is not supported yet: its reverse sweep reads values "
+            "back that it recorded; take this second derivative in forward "
+            "mode over reverse mode instead (ct::jvp of a function that "
+            "calls ct::gradient, or ct::hvp)");
   }
 };
 

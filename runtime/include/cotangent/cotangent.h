@@ -174,11 +174,17 @@ template <class T> constexpr auto abi_of() {
 }
 template <class T> using abi_t = typename decltype(abi_of<T>())::type;
 
-template <class T> abi_t<T> to_abi(std::remove_reference_t<T> &x) {
-  if constexpr (std::is_reference_v<T> || std::is_class_v<T>)
-    return &x;
-  else
-    return x;
+template <class T>
+  requires(std::is_reference_v<T> || std::is_class_v<T>)
+abi_t<T> to_abi(std::remove_reference_t<T> &x) {
+  return &x;
+}
+/// Scalars and pointers by value (so that code differentiated again, which
+/// calls an entry point, never binds a pointer to a reference).
+template <class T>
+  requires(!std::is_reference_v<T> && !std::is_class_v<T>)
+T to_abi(T x) {
+  return x;
 }
 
 template <class W, int I> struct selects;
@@ -305,14 +311,12 @@ struct front<K, F, W, L, R, list<P...>, list<E...>> {
         return R{};
       } else {
         using V = decltype(R::value);
+        using Entry = entry_t<Tag, F, W, V(abi_t<P>..., E..., V *)>;
         R result{};
-        V *tangent;
         if constexpr (L == 0)
-          tangent = &result.tangent;
+          result.value = Entry::call(to_abi<P>(p)..., e..., &result.tangent);
         else
-          tangent = result.tangent;
-        result.value = entry_t<Tag, F, W, V(abi_t<P>..., E..., V *)>::call(
-            to_abi<P>(p)..., e..., tangent);
+          result.value = Entry::call(to_abi<P>(p)..., e..., result.tangent);
         return result;
       }
     } else {
