@@ -151,6 +151,26 @@ func::FuncOp DerivativeRegistry::get(func::FuncOp primal, DerivativeKind kind,
   return kind == DerivativeKind::Forward ? forward : reverse;
 }
 
+/// Vector mode's derivatives carry their lanes in vectors, which no
+/// derivative rule takes: differentiating one again would drop them.
+static LogicalResult checkNoLanes(func::FuncOp function) {
+  auto isLanes = [](Type type) {
+    auto vector = dyn_cast<VectorType>(type);
+    return vector && isa<FloatType>(vector.getElementType());
+  };
+  WalkResult walk = function.walk([&](Operation *op) {
+    if (llvm::none_of(op->getOperandTypes(), isLanes) &&
+        llvm::none_of(op->getResultTypes(), isLanes))
+      return WalkResult::advance();
+    op->emitError("a vector-mode derivative (ct::lanes) cannot be "
+                  "differentiated again yet; take the derivatives of this "
+                  "function one lane at a time (ct::pullback or ct::jvp "
+                  "without ct::lanes)");
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   auto it = jobs.find(derivative);
   if (it == jobs.end() || it->second.state != Job::Pending)
@@ -164,6 +184,8 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
     return failure();
   if (job.kind == DerivativeKind::Pullback &&
       failed(inlineForwardDerivatives(job.primal)))
+    return failure();
+  if (failed(checkNoLanes(job.primal)))
     return failure();
   // A split rule (residuals saved by its forward half) says nothing about
   // tangents; its body, if any, is what the user chose not to differentiate.

@@ -92,6 +92,9 @@ public:
   mlir::LogicalResult generateNow(mlir::func::FuncOp function);
 
   mlir::func::FuncOp lookupFunction(mlir::FlatSymbolRefAttr name);
+  /// The module's symbol table, which functions made outside the registry
+  /// (widened derivatives) join so that lookupFunction finds them.
+  mlir::SymbolTable &getSymbolTable() { return symbols; }
   /// The reverse-mode rule bound to `function`: a ct.custom_gradient or a
   /// ct.custom_vjp op, or null.
   mlir::Operation *getReverseRule(mlir::func::FuncOp function);

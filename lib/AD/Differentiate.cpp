@@ -34,7 +34,7 @@ struct DifferentiatePass
                     func::FuncOp callee, ArrayRef<ct::Activity> activities);
   /// Replaces the vector-mode requests with calls of their derivatives
   /// widened to their lanes.
-  LogicalResult lowerLaneRequests();
+  LogicalResult lowerLaneRequests(DerivativeRegistry &registry);
 
   struct LaneRequest {
     Operation *request;
@@ -109,12 +109,36 @@ void DifferentiatePass::lowerRequest(DerivativeRegistry &registry,
   request->erase();
 }
 
-LogicalResult DifferentiatePass::lowerLaneRequests() {
+/// Generates `function` if it is a requested derivative, and what it calls,
+/// transitively: what a widening reads.
+static LogicalResult generateWithCallees(DerivativeRegistry &registry,
+                                         func::FuncOp function) {
+  SmallVector<func::FuncOp> worklist{function};
+  DenseSet<Operation *> seen{function};
+  while (!worklist.empty()) {
+    func::FuncOp next = worklist.pop_back_val();
+    if (failed(registry.generateNow(next)))
+      return failure();
+    next.walk([&](func::CallOp call) {
+      if (func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr()))
+        if (seen.insert(callee).second)
+          worklist.push_back(callee);
+    });
+  }
+  return success();
+}
+
+LogicalResult DifferentiatePass::lowerLaneRequests(DerivativeRegistry &registry) {
   std::map<int64_t, LaneWidener> widenerOf;
   for (LaneRequest &lane : laneRequests) {
+    // Now, before the derivatives of the functions that make the request
+    // are generated (they differentiate its call).
+    if (failed(generateWithCallees(registry, lane.derivative)))
+      return failure();
     Operation *request = lane.request;
     int64_t lanes = cast<IntegerAttr>(request->getAttr("lanes")).getInt();
-    auto [it, inserted] = widenerOf.try_emplace(lanes, getOperation(), lanes);
+    auto [it, inserted] =
+        widenerOf.try_emplace(lanes, registry.getSymbolTable(), lanes);
     // The derivative operands and results (seeds, tangents, shadows,
     // adjoints) carry the lanes; the primal's arguments and results do not.
     size_t inputs = cast<ArrayAttr>(request->getAttr("activity")).size();
@@ -181,6 +205,9 @@ void DifferentiatePass::runOnOperation() {
     }
     lowerRequest(registry, request, callee, activities);
   }
-  if (!ok || failed(registry.generateAll()) || failed(lowerLaneRequests()))
+  // Ordinary requests are calls by now; vector-mode ones become calls of
+  // widened derivatives before anything that calls them is differentiated.
+  if (!ok || failed(lowerLaneRequests(registry)) ||
+      failed(registry.generateAll()))
     return signalPassFailure();
 }

@@ -601,8 +601,8 @@ private:
 
 } // namespace cotangent::ad
 
-LaneWidener::LaneWidener(ModuleOp module, int64_t lanes)
-    : module(module), lanes(lanes) {}
+LaneWidener::LaneWidener(SymbolTable &symbols, int64_t lanes)
+    : symbols(symbols), lanes(lanes) {}
 
 LaneWidener::~LaneWidener() = default;
 
@@ -652,7 +652,7 @@ func::FuncOp LaneWidener::materialize(Widening &w) {
                          .str();
   copy.setSymName(name);
   copy.setPrivate();
-  SymbolTable(module).insert(copy, std::next(w.function->getIterator()));
+  symbols.insert(copy, std::next(w.function->getIterator()));
   w.widened = copy;
   if (failed(LaneRewriter(*this, w, copy, mapping).run(w.results)))
     return w.widened = func::FuncOp();

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include <map>
 #include <memory>
@@ -24,7 +25,8 @@ namespace cotangent::ad {
 /// and choice of widened arguments.
 class LaneWidener {
 public:
-  LaneWidener(mlir::ModuleOp module, int64_t lanes);
+  /// Widened functions join `symbols`, the module's symbol table.
+  LaneWidener(mlir::SymbolTable &symbols, int64_t lanes);
   ~LaneWidener();
 
   /// `function` with the arguments `wideArgs` selects carrying the lanes,
@@ -46,7 +48,7 @@ private:
   /// The widened copy of an analysed function, made on first use.
   mlir::func::FuncOp materialize(Widening &widening);
 
-  mlir::ModuleOp module;
+  mlir::SymbolTable &symbols;
   int64_t lanes;
   std::map<std::pair<mlir::Operation *, std::string>,
            std::unique_ptr<Widening>>

@@ -678,7 +678,7 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
     if (roles[i] != Role::Scalar &&
         activities[i] != ct::Activity::Duplicated)
       continue;
-    if (inLanes() && !isa<MemRefType>(tangent.getType())) {
+    if (inLanes()) {
       if (roles[i] == Role::Scalar)
         tangent = loadLanes(tangent, type);
       else if (roles[i] == Role::Memory)

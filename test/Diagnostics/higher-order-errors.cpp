@@ -1,0 +1,59 @@
+// What derivatives of derivatives and vector mode refuse, each an error at
+// the user's line: reverse mode over the gradient of a loop whose reverse
+// sweep reads back what it recorded (forward over reverse works; the
+// message says so), a vector-mode derivative differentiated again, and
+// vector mode of a function whose parameters hold pointers.
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DTAPE 2>&1 | FileCheck %s --check-prefix=TAPE --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DLANES 2>&1 | FileCheck %s --check-prefix=LANES --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DFIELDS 2>&1 | FileCheck %s --check-prefix=FIELDS --implicit-check-not=error:
+#include <cotangent/cotangent.h>
+
+#include <cmath>
+
+#ifdef TAPE
+double recurrence(double x, int n) {
+  double s = 1;
+  for (int i = 0; i < n; ++i)
+    // TAPE: higher-order-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: error: reverse mode over the reverse-mode derivative of this loop or call is not supported yet: its reverse sweep reads values back that it recorded; take this second derivative in forward mode over reverse mode instead (ct::jvp of a function that calls ct::gradient, or ct::hvp)
+    s = std::sin(s * x);
+  return s;
+}
+double slope(double x, int n) {
+  double d = 0;
+  ct::gradient<recurrence>(x, n, &d);
+  return d;
+}
+double curvature(double x, int n) {
+  double d = 0;
+  ct::gradient<slope>(x, n, &d);
+  return d;
+}
+#endif
+
+#ifdef LANES
+double bowl(const double *p) { return std::exp(p[0] * p[1]); }
+double laneSum(const double *p) {
+  double tangents[2 * 3] = {1, 0, 1, 0, 1, 1};
+  // LANES: higher-order-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a vector-mode derivative (ct::lanes) cannot be differentiated again yet; take the derivatives of this function one lane at a time (ct::pullback or ct::jvp without ct::lanes)
+  ct::dual<double, 3> d = ct::jvp<bowl, ct::lanes<3>>(p, tangents);
+  return d.tangent[0] + d.tangent[1] + d.tangent[2];
+}
+double outer(const double *p, double *dp) { return ct::gradient<laneSum>(p, dp); }
+#endif
+
+#ifdef FIELDS
+struct View {
+  const double *data;
+  int size;
+};
+double total(View v) {
+  double s = 0;
+  for (int i = 0; i < v.size; ++i)
+    s += v.data[i] * v.data[i];
+  return s;
+}
+double use(View v, double *seeds, View *dv) {
+  // FIELDS: higher-order-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: error: ct::lanes: 'total' takes objects that hold pointers, references or vectors, or vectors of vectors; vector mode does not support them yet: pass that memory as parameters of its own, or use one lane
+  return ct::pullback<total, ct::lanes<2>>(v, seeds, dv);
+}
+#endif
