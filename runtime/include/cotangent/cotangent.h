@@ -593,4 +593,7 @@ struct custom_vjp_rule {
       decltype(f), f, decltype(f_fwd), f_fwd, decltype(f_bwd), f_bwd>          \
       CT_DETAIL_CONCAT(ct_custom_rule_, __COUNTER__) {}
 
+// ct::jacobian, ct::hessian and ct::batch_jacobian, on vector mode.
+#include "dense.h"
+
 #endif // COTANGENT_COTANGENT_H

@@ -1,0 +1,481 @@
+//===- cotangent/dense.h - Jacobians and Hessians -------------------------===//
+//
+// Dense derivatives, built in C++ on the vector-mode entry points of
+// <cotangent/cotangent.h> (which includes this header):
+//
+//   ct::jacobian<f>([ct::extents{e...},] args..., J)
+//   ct::hessian<f>([ct::extents{e...},] args..., H)
+//   ct::batch_jacobian<f>(B, args..., J)
+//
+// Inputs are the active parameters flattened in order (a scalar is one; an
+// aggregate or array its scalars; a std::vector its elements at the call;
+// a raw pointer the extent ct::extents gives, one per active raw pointer
+// parameter, in parameter order). Outputs are the floating-point result,
+// then the contents of each non-const memory parameter, flattened the same
+// way. J is row-major: rows are outputs, columns inputs. The Jacobian
+// takes K = 4 lanes per sweep: forward mode (columns) when there are no
+// more inputs than outputs, reverse mode (rows) otherwise. The Hessian is
+// the Jacobian of the gradient by forward mode over reverse mode.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_DENSE_H
+#define COTANGENT_DENSE_H
+
+#include <cstddef>
+#include <tuple>
+#include <vector>
+
+namespace ct {
+
+/// The extents of the active raw-pointer parameters of a function, in
+/// parameter order: `ct::extents{n, m}`.
+template <int N> struct extents {
+  long sizes[N > 0 ? N : 1];
+  template <class... E> constexpr extents(E... e) : sizes{long(e)...} {}
+};
+template <class... E> extents(E...) -> extents<int(sizeof...(E))>;
+
+namespace detail {
+
+template <class T> struct is_extents : std::false_type {};
+template <int N> struct is_extents<extents<N>> : std::true_type {};
+
+template <class T> struct is_std_vector : std::false_type {};
+template <class E, class A>
+struct is_std_vector<std::vector<E, A>> : std::true_type {};
+
+/// Whether parameter type P is a raw pointer: its extent is not in its
+/// type.
+template <class P> constexpr bool is_raw_pointer() {
+  return std::is_pointer_v<std::remove_reference_t<P>> &&
+         role_of<P>() != role::constant;
+}
+
+/// The scalars of type T in one object of type O.
+template <class T, class O> constexpr std::size_t scalars_in() {
+  static_assert(sizeof(O) % sizeof(T) == 0,
+                "ct::jacobian: an aggregate must hold scalars of the "
+                "Jacobian's type only");
+  return sizeof(O) / sizeof(T);
+}
+
+/// The number of scalars of type T of parameter value `p`; a raw pointer
+/// takes the next of `raw` (its extent in objects).
+template <class T, class P>
+std::size_t flat_size(const std::remove_reference_t<P> &p, const long *&raw) {
+  using O = std::remove_cv_t<std::remove_reference_t<P>>;
+  if constexpr (role_of<P>() == role::scalar) {
+    return 1;
+  } else if constexpr (std::is_pointer_v<O>) {
+    return std::size_t(*raw++) * scalars_in<T, data_t<P>>();
+  } else if constexpr (is_std_vector<O>::value) {
+    return p.size() * scalars_in<T, typename O::value_type>();
+  } else {
+    return scalars_in<T, O>();
+  }
+}
+
+/// The derivative argument of parameter P over `buffer` (K lanes per
+/// scalar): what ct::pullback (Reverse) or ct::jvp takes for it.
+template <class P, bool Reverse, class T>
+auto derivative_arg(std::vector<T> &buffer) {
+  using O = std::remove_cv_t<std::remove_reference_t<P>>;
+  if constexpr (role_of<P>() == role::scalar) {
+    if constexpr (Reverse)
+      return buffer.data();
+    else
+      return static_cast<const T *>(buffer.data());
+  } else if constexpr (is_std_vector<O>::value) {
+    static_assert(std::is_same_v<typename O::value_type, T>,
+                  "ct::jacobian: a std::vector must hold scalars of the "
+                  "Jacobian's type");
+    return &buffer;
+  } else {
+    using D = data_t<P>;
+    if constexpr (!Reverse && role_of<P>() != role::inout)
+      return reinterpret_cast<const D *>(buffer.data());
+    else
+      return reinterpret_cast<D *>(buffer.data());
+  }
+}
+
+/// ct::wrt<I...> of the indices whose flag is set.
+template <class Acc, int I, bool... Rest> struct wrt_where {
+  using type = Acc;
+};
+template <int... J, int I, bool Keep, bool... Rest>
+struct wrt_where<wrt<J...>, I, Keep, Rest...>
+    : wrt_where<std::conditional_t<Keep, wrt<J..., I>, wrt<J...>>, I + 1,
+                Rest...> {};
+
+/// Drives a function's vector-mode entry points to fill a Jacobian: W
+/// selects the inputs (columns); every non-const memory parameter is an
+/// output (rows), after the floating-point result. With ForwardOnly, by
+/// forward mode whatever the shape (a Hessian: reverse mode over a
+/// gradient is not needed, and not compiled).
+template <auto F, class W, class T, bool ForwardOnly, class... P>
+struct dense {
+  static constexpr int K = 4;
+  static constexpr std::size_t count = sizeof...(P);
+  using R = typename function_traits<std::remove_pointer_t<
+      std::remove_cv_t<decltype(F)>>>::result;
+  static constexpr bool value_output = std::is_floating_point_v<R>;
+  static_assert(std::is_void_v<R> || value_output,
+                "ct::jacobian<f>: f must return a floating-point scalar or "
+                "void (outputs in memory)");
+
+  template <std::size_t I>
+  using param = std::tuple_element_t<I, std::tuple<P...>>;
+  /// An input: selected and differentiable.
+  template <std::size_t I>
+  static constexpr bool input =
+      role_of<param<I>>() != role::constant && selects<W, int(I)>::value;
+  template <std::size_t I>
+  static constexpr bool output = role_of<param<I>>() == role::inout;
+  /// Has a derivative argument: inputs and outputs.
+  template <std::size_t I>
+  static constexpr bool active = input<I> || output<I>;
+  template <class Is> struct entry_selection;
+  template <std::size_t... I>
+  struct entry_selection<std::index_sequence<I...>>
+      : wrt_where<wrt<>, 0, active<I>...> {};
+  using Wentry =
+      typename entry_selection<std::index_sequence_for<P...>>::type;
+
+  /// Flat sizes and where each parameter's inputs and outputs start.
+  std::size_t size[count + 1] = {}, column[count + 1] = {}, row[count + 1] = {};
+  std::size_t inputs = 0, outputs = 0;
+  std::vector<T> buffer[count + 1];
+  /// The initial contents of in/out memory, restored before each sweep.
+  std::vector<T> initial[count + 1];
+
+  template <std::size_t... I>
+  void measure(const long *raw, std::index_sequence<I...>, P &...p) {
+    outputs = value_output ? 1 : 0;
+    (measure_one<I>(p, raw), ...);
+    ((column[I] = inputs, inputs += input<I> ? size[I] : 0), ...);
+    ((row[I] = outputs, outputs += output<I> ? size[I] : 0), ...);
+  }
+
+  template <std::size_t I>
+  void measure_one(const std::remove_reference_t<param<I>> &p,
+                   const long *&raw) {
+    if constexpr (active<I>)
+      size[I] = flat_size<T, param<I>>(p, raw);
+  }
+
+  /// Parameter I's scalars, as an array of T (its memory, or the value).
+  template <std::size_t I> static T *scalars(param<I> &p) {
+    using O = std::remove_cv_t<std::remove_reference_t<param<I>>>;
+    if constexpr (std::is_pointer_v<O>)
+      return reinterpret_cast<T *>(const_cast<data_t<param<I>> *>(p));
+    else if constexpr (is_std_vector<O>::value)
+      return reinterpret_cast<T *>(const_cast<typename O::value_type *>(p.data()));
+    else
+      return reinterpret_cast<T *>(const_cast<O *>(&p));
+  }
+
+  template <std::size_t I> void save(param<I> &p) {
+    if constexpr (output<I>) {
+      T *data = scalars<I>(p);
+      initial[I].assign(data, data + size[I]);
+    }
+  }
+  template <std::size_t I> void restore(param<I> &p) {
+    if constexpr (output<I>) {
+      T *data = scalars<I>(p);
+      for (std::size_t e = 0; e < size[I]; ++e)
+        data[e] = initial[I][e];
+    }
+  }
+
+  template <std::size_t I, bool Reverse> auto derivative() {
+    if constexpr (active<I>)
+      return std::tuple{derivative_arg<param<I>, Reverse>(buffer[I])};
+    else
+      return std::tuple<>{};
+  }
+
+  /// Columns `first` .. `first + K - 1` by one forward sweep.
+  template <std::size_t... I>
+  void forward(std::size_t first, T *J, std::index_sequence<I...> is,
+               P &...p) {
+    ((active<I> ? (buffer[I].assign(size[I] * K, T(0)), 0) : 0), ...);
+    // Lane k seeds input first + k.
+    for (int k = 0; k < K; ++k)
+      if (std::size_t c = first + k; c < inputs)
+        ((input<I> && c >= column[I] && c < column[I] + size[I]
+              ? (buffer[I][(c - column[I]) * K + k] = T(1), 0)
+              : 0),
+         ...);
+    (restore<I>(p), ...);
+    auto args = std::tuple_cat(derivative<I, false>()...);
+    auto result = std::apply(
+        [&](auto... d) {
+          return ct::jvp<F, Wentry, lanes<K>>(p..., d...);
+        },
+        args);
+    for (int k = 0; k < K; ++k) {
+      std::size_t c = first + k;
+      if (c >= inputs)
+        break;
+      if constexpr (value_output)
+        J[c] = result.tangent[k];
+      ((output<I> ? (store_column<I>(J, c, k), 0) : 0), ...);
+    }
+    (void)is;
+  }
+  template <std::size_t I> void store_column(T *J, std::size_t c, int k) {
+    for (std::size_t e = 0; e < size[I]; ++e)
+      J[(row[I] + e) * inputs + c] = buffer[I][e * K + k];
+  }
+
+  /// Rows `first` .. `first + K - 1` by one reverse sweep.
+  template <std::size_t... I>
+  void reverse(std::size_t first, T *J, std::index_sequence<I...>,
+               P &...p) {
+    ((active<I> ? (buffer[I].assign(size[I] * K, T(0)), 0) : 0), ...);
+    T seeds[K] = {};
+    for (int k = 0; k < K; ++k) {
+      std::size_t r = first + k;
+      if (r >= outputs)
+        break;
+      if (value_output && r == 0)
+        seeds[k] = T(1);
+      ((output<I> && r >= row[I] && r < row[I] + size[I]
+            ? (buffer[I][(r - row[I]) * K + k] = T(1), 0)
+            : 0),
+       ...);
+    }
+    (restore<I>(p), ...);
+    auto args = std::tuple_cat(derivative<I, true>()...);
+    std::apply(
+        [&](auto... d) {
+          if constexpr (value_output)
+            ct::pullback<F, Wentry, lanes<K>>(p..., seeds, d...);
+          else
+            ct::pullback<F, Wentry, lanes<K>>(p..., d...);
+        },
+        args);
+    for (int k = 0; k < K; ++k) {
+      std::size_t r = first + k;
+      if (r >= outputs)
+        break;
+      ((input<I> ? (store_row<I>(J, r, k), 0) : 0), ...);
+    }
+  }
+  template <std::size_t I> void store_row(T *J, std::size_t r, int k) {
+    for (std::size_t e = 0; e < size[I]; ++e)
+      J[r * inputs + column[I] + e] = buffer[I][e * K + k];
+  }
+
+  /// Fills J; returns its number of entries.
+  std::size_t run(const long *raw, T *J, P &...p) {
+    auto is = std::index_sequence_for<P...>{};
+    measure(raw, is, p...);
+    save_all(is, p...);
+    if (ForwardOnly || inputs <= outputs) {
+      for (std::size_t c = 0; c < inputs; c += K)
+        forward(c, J, is, p...);
+    } else if constexpr (!ForwardOnly) {
+      for (std::size_t r = 0; r < outputs; r += K)
+        reverse(r, J, is, p...);
+    }
+    return inputs * outputs;
+  }
+  template <std::size_t... I>
+  void save_all(std::index_sequence<I...>, P &...p) {
+    (save<I>(p), ...);
+  }
+};
+
+/// The number of raw pointers among the parameters P that W selects, and
+/// the non-const memory ones: those whose extents ct::extents gives.
+template <class W, class Is, class... P> struct raw_pointer_count;
+template <class W, std::size_t... I, class... P>
+struct raw_pointer_count<W, std::index_sequence<I...>, P...> {
+  static constexpr int value =
+      ((is_raw_pointer<P>() && (selects<W, int(I)>::value ||
+                                role_of<P>() == role::inout)
+            ? 1
+            : 0) +
+       ... + 0);
+};
+
+template <auto F, class W, class Params> struct jacobian_fn;
+template <auto F, class W, class... P> struct jacobian_fn<F, W, list<P...>> {
+  static constexpr int raw_pointers =
+      raw_pointer_count<W, std::index_sequence_for<P...>, P...>::value;
+  template <class T> void operator()(P... p, T *J) const {
+    static_assert(raw_pointers == 0,
+                  "ct::jacobian: give the extent of each active raw pointer "
+                  "parameter first: ct::jacobian<f>(ct::extents{n...}, "
+                  "args..., J)");
+    dense<F, W, T, false, P...>().run(nullptr, J, p...);
+  }
+  template <int N, class T>
+  void operator()(extents<N> e, P... p, T *J) const {
+    static_assert(N == raw_pointers,
+                  "ct::jacobian: ct::extents needs one extent per active raw "
+                  "pointer parameter, in parameter order");
+    dense<F, W, T, false, P...>().run(e.sizes, J, p...);
+  }
+};
+
+/// The gradient of F (selection W) written to its adjoint arguments: the
+/// function whose Jacobian is F's Hessian.
+template <auto F, class W, class Params, class Adjoints> struct gradient_of_fn;
+template <auto F, class W, class... P, class... A>
+struct gradient_of_fn<F, W, list<P...>, list<A...>> {
+  static void call(P... p, A... a) { ct::gradient<F, W>(p..., a...); }
+};
+
+template <auto F, class W, class Params> struct hessian_fn;
+template <auto F, class W, class... P> struct hessian_fn<F, W, list<P...>> {
+  static_assert(std::is_floating_point_v<typename function_traits<
+                    std::remove_pointer_t<std::remove_cv_t<decltype(F)>>>::result>,
+                "ct::hessian<f> needs f to return a floating-point scalar");
+  static_assert(!extras<W, 0, P...>::any_inout,
+                "ct::hessian<f> needs f's memory parameters to be const "
+                "(inputs)");
+  static_assert(!(is_std_vector<std::remove_cv_t<std::remove_pointer_t<
+                      std::remove_reference_t<P>>>>::value || ...),
+                "ct::hessian<f>: pass std::vector data as a pointer with "
+                "ct::extents");
+  static constexpr int raw_pointers =
+      raw_pointer_count<W, std::index_sequence_for<P...>, P...>::value;
+  template <class Is> struct selection;
+  template <std::size_t... I>
+  struct selection<std::index_sequence<I...>>
+      : wrt_where<wrt<>, 0,
+                  (role_of<P>() != role::constant &&
+                   selects<W, int(I)>::value)...> {};
+  /// The gradient's inputs: the parameters W selects.
+  using Sel = typename selection<std::index_sequence_for<P...>>::type;
+
+  template <class T, class Q, bool Active>
+  static void add(const std::remove_reference_t<Q> &q, const long *&raw,
+                  std::vector<long> &extent,
+                  std::vector<std::vector<T>> &buffers) {
+    if constexpr (Active) {
+      std::size_t n = flat_size<T, Q>(q, raw);
+    using O = std::conditional_t<role_of<Q>() == role::scalar, T, data_t<Q>>;
+      extent.push_back(long(n / scalars_in<T, O>()));
+      buffers.emplace_back(n, T(0));
+    }
+  }
+
+  template <class Adjoints> struct with;
+  template <class... A> struct with<list<A...>> {
+    using G = gradient_of_fn<F, W, list<P...>, list<A...>>;
+    template <class T, std::size_t... I, std::size_t... J>
+    static void run(const long *raw, T *H, std::index_sequence<I...>,
+                    std::index_sequence<J...>, P &...p) {
+      // The user's extents, then the objects each adjoint holds.
+      std::vector<long> extent(raw, raw + raw_pointers);
+      std::vector<std::vector<T>> buffers;
+      const long *cursor = raw;
+      (add<T, P,
+           role_of<P>() != role::constant && selects<W, int(I)>::value>(
+           p, cursor, extent, buffers),
+       ...);
+      std::tuple<A...> adjoints{reinterpret_cast<A>(buffers[J].data())...};
+      dense<&G::call, Sel, T, true, P..., A...>().run(extent.data(), H, p...,
+                                                std::get<J>(adjoints)...);
+    }
+  };
+  using writer = with<typename extras<W, 0, P...>::adjoints>;
+  template <class T> void run(const long *raw, T *H, P &...p) const {
+    writer::run(raw, H, std::index_sequence_for<P...>{},
+                std::make_index_sequence<count_of(
+                    typename extras<W, 0, P...>::adjoints{})>{},
+                p...);
+  }
+  template <class... A> static constexpr std::size_t count_of(list<A...>) {
+    return sizeof...(A);
+  }
+
+  template <class T> void operator()(P... p, T *H) const {
+    static_assert(raw_pointers == 0,
+                  "ct::hessian: give the extent of each active raw pointer "
+                  "parameter first: ct::hessian<f>(ct::extents{n...}, "
+                  "args..., H)");
+    run(nullptr, H, p...);
+  }
+  template <int N, class T>
+  void operator()(extents<N> e, P... p, T *H) const {
+    static_assert(N == raw_pointers,
+                  "ct::hessian: ct::extents needs one extent per active raw "
+                  "pointer parameter, in parameter order");
+    run(e.sizes, H, p...);
+  }
+};
+
+/// What ct::batch_jacobian takes for parameter P: B examples of an active
+/// parameter's object, a constant as it is.
+template <class P> constexpr auto batch_arg() {
+  using O = std::remove_cv_t<std::remove_reference_t<P>>;
+  if constexpr (role_of<P>() == role::constant)
+    return type_is<P>{};
+  else if constexpr (role_of<P>() == role::inout)
+    return type_is<O *>{};
+  else
+    return type_is<const O *>{};
+}
+template <class P> using batch_arg_t = typename decltype(batch_arg<P>())::type;
+
+template <class P> decltype(auto) example(batch_arg_t<P> arg, long b) {
+  if constexpr (role_of<P>() == role::constant)
+    return arg;
+  else if constexpr (std::is_reference_v<P>)
+    return static_cast<P>(arg[b]);
+  else
+    return P(arg[b]);
+}
+
+template <auto F, class W, class Params> struct batch_fn;
+template <auto F, class W, class... P> struct batch_fn<F, W, list<P...>> {
+  static_assert(!(is_raw_pointer<P>() || ...),
+                "ct::batch_jacobian<f>: f describes one example with fixed "
+                "extents: scalars, arrays, std::array or aggregates, not raw "
+                "pointers");
+  template <class T>
+  void operator()(long B, batch_arg_t<P>... args, T *J) const {
+    for (long b = 0; b < B; ++b) {
+      std::tuple<P...> one{example<P>(args, b)...};
+      J += std::apply(
+          [&](auto &...p) {
+            return dense<F, W, T, false, P...>().run(nullptr, J, p...);
+          },
+          one);
+    }
+  }
+};
+
+template <auto F> using params_of = typename function_traits<
+    std::remove_pointer_t<std::remove_cv_t<decltype(F)>>>::params;
+
+} // namespace detail
+
+/// The Jacobian of f, row-major (outputs x inputs):
+/// `ct::jacobian<f>([ct::extents{e...},] args..., J)`.
+template <auto F, class W = detail::all>
+inline constexpr detail::jacobian_fn<F, W, detail::params_of<F>> jacobian{};
+
+/// The Hessian of scalar f over its active inputs, row-major n x n, by
+/// forward mode over reverse mode with K lanes:
+/// `ct::hessian<f>([ct::extents{e...},] args..., H)`.
+template <auto F, class W = detail::all>
+inline constexpr detail::hessian_fn<F, W, detail::params_of<F>> hessian{};
+
+/// B Jacobians of f, one per example, contiguous:
+/// `ct::batch_jacobian<f>(B, args..., J)`, each active argument a pointer
+/// to B consecutive examples, constants shared.
+template <auto F, class W = detail::all>
+inline constexpr detail::batch_fn<F, W, detail::params_of<F>>
+    batch_jacobian{};
+
+} // namespace ct
+
+#endif // COTANGENT_DENSE_H
