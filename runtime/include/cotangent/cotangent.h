@@ -413,7 +413,15 @@ struct front_of<K, F, W, L, Traits, list<P...>> : checked<Traits, W> {
 
 /// The options of an entry point, `ct::wrt<I...>` and `ct::lanes<L>` in
 /// either order, either one left out.
+template <class T> struct is_lanes : std::false_type {};
+template <int L> struct is_lanes<lanes<L>> : std::true_type {};
+
 template <class A, class B> struct options {
+  static constexpr bool lanes_in_range =
+      (!is_lanes<A>::value || (lanes_in<A>::value >= 1 &&
+                               lanes_in<A>::value <= 64)) &&
+      (!is_lanes<B>::value || (lanes_in<B>::value >= 1 &&
+                               lanes_in<B>::value <= 64));
   static constexpr int L = lanes_in<A>::value + lanes_in<B>::value;
   using W = std::conditional_t<
       lanes_in<A>::value != 0,
@@ -426,6 +434,7 @@ template <class A, class B> struct options {
 
 template <kind K, auto F, class A, class B> constexpr auto entry_point() {
   using O = options<A, B>;
+  static_assert(O::lanes_in_range, "ct::lanes<K>: K must be from 1 to 64");
   static_assert(O::valid,
                 "Cotangent's entry points take at most one ct::wrt<I...> and "
                 "one ct::lanes<K>: ct::pullback<f, ct::wrt<0>, ct::lanes<4>>");
