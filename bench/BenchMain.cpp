@@ -2,7 +2,8 @@
 //
 // Per workload: the primal, Cotangent's derivative, the hand-written one, a
 // sample of finite-difference units (report.py scales it to all of them)
-// and, for GMM, the Hessian-vector product. Counters carry what is not a
+// and, for GMM, the Hessian-vector product; then each workload's variants
+// (vector-mode pullbacks, GMM's full Hessian). Counters carry what is not a
 // time: the derivative's error against the hand-written one, and the peak
 // heap memory each derivative allocates (its tape, or the hand-written
 // one's stored intermediates).
@@ -64,6 +65,11 @@ void registerWorkload(const bench::Workload &w) {
     add("hvp", [&w, buffer](benchmark::State &state) {
       for (auto _ : state)
         w.hessianVector(buffer->data());
+    });
+  for (const auto &[kind, run] : w.variants)
+    add(kind, [&run](benchmark::State &state) {
+      for (auto _ : state)
+        run();
     });
 }
 

@@ -136,4 +136,40 @@ void jacobian(const Input &in, double *jacobian) {
   }
 }
 
+void pullbacks(const Input &in, const double *seeds, double *out,
+               bool vectorMode) {
+  // Per observation, 4 seeds of its 2 residuals (seeds[2 * l + r]); the
+  // 4 rows of adjoints interleaved: column j, lane l at 4j + l.
+  double laneSeeds[2 * 4];
+  for (int l = 0; l < 4; ++l)
+    for (int r = 0; r < 2; ++r)
+      laneSeeds[r * 4 + l] = seeds[2 * l + r];
+  for (int o = 0; o < in.p; ++o) {
+    const double *camera =
+        &in.cameras[size_t(in.observations[2 * o]) * kCameraSize];
+    const double *point = &in.points[size_t(in.observations[2 * o + 1]) * 3];
+    double *block = out + 4 * size_t(o) * kBlockColumns, error[2];
+    for (int j = 0; j < 4 * kBlockColumns; ++j)
+      block[j] = 0;
+    if (vectorMode) {
+      double seed[2 * 4];
+      for (int i = 0; i < 8; ++i)
+        seed[i] = laneSeeds[i];
+      ct::pullback<reprojectionError, ct::wrt<0, 1, 2, 4>, ct::lanes<4>>(
+          camera, point, in.weights[o], &in.features[2 * size_t(o)], error,
+          block, block + 4 * kCameraSize, block + 4 * (kCameraSize + 3),
+          seed);
+      continue;
+    }
+    for (int l = 0; l < 4; ++l) {
+      double row[kBlockColumns] = {}, seed[2] = {seeds[2 * l], seeds[2 * l + 1]};
+      ct::pullback<reprojectionError, ct::wrt<0, 1, 2, 4>>(
+          camera, point, in.weights[o], &in.features[2 * size_t(o)], error,
+          row, row + kCameraSize, row + kCameraSize + 3, seed);
+      for (int j = 0; j < kBlockColumns; ++j)
+        block[4 * j + l] = row[j];
+    }
+  }
+}
+
 } // namespace bench::ba

@@ -39,8 +39,15 @@ void residuals(const Input &in, double *residuals);
 /// taken from block[15], for finite differences.
 void reprojectionAt(const Input &in, int observation, const double *block,
                     double *error);
-/// Cotangent's Jacobian: one reverse sweep per residual row.
+/// Cotangent's Jacobian: both rows of a block by one two-lane reverse
+/// sweep (vector mode).
 void jacobian(const Input &in, double *jacobian);
+/// Per observation, four pullbacks of its two residuals with the seeds
+/// seeds[2 * l + r] (lane l, residual r), their block rows interleaved
+/// into out[4 * p * 15] (column j, lane l at 4j + l): in one four-lane
+/// sweep, or one by one.
+void pullbacks(const Input &in, const double *seeds, double *out,
+               bool vectorMode);
 /// The hand-written Jacobian.
 void jacobianManual(const Input &in, double *jacobian);
 

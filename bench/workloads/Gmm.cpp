@@ -12,6 +12,7 @@
 
 #include <cotangent/cotangent.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace bench::gmm {
@@ -144,6 +145,39 @@ void hessianVector(const Input &in, const double *v, double *hv) {
       in.d, in.k, in.n, in.alphas.data(), in.means.data(), in.icf.data(),
       in.x.data(), in.gamma, in.m, v, v + meansAt, v + icfAt, hv,
       hv + meansAt, hv + icfAt);
+}
+
+void hessian(const Input &in, double *H) {
+  ct::hessian<gmmObjective, ct::wrt<3, 4, 5>>(
+      ct::extents{in.k, in.k * in.d, in.k * long(in.icfSize())}, in.d, in.k,
+      in.n, in.alphas.data(), in.means.data(), in.icf.data(), in.x.data(),
+      in.gamma, in.m, H);
+}
+
+void pullbacks(const Input &in, const double *seeds, double *grads,
+               bool vectorMode) {
+  const size_t count = in.parameterCount();
+  const size_t meansAt = in.k, icfAt = meansAt + size_t(in.k) * in.d;
+  if (vectorMode) {
+    // grads holds the 4 gradients interleaved: parameter i, lane l at 4i+l.
+    for (size_t i = 0; i < 4 * count; ++i)
+      grads[i] = 0;
+    ct::pullback<gmmObjective, ct::wrt<3, 4, 5>, ct::lanes<4>>(
+        in.d, in.k, in.n, in.alphas.data(), in.means.data(), in.icf.data(),
+        in.x.data(), in.gamma, in.m, seeds, grads, grads + 4 * meansAt,
+        grads + 4 * icfAt);
+    return;
+  }
+  std::vector<double> one(count);
+  for (int l = 0; l < 4; ++l) {
+    std::fill(one.begin(), one.end(), 0.0);
+    ct::pullback<gmmObjective, ct::wrt<3, 4, 5>>(
+        in.d, in.k, in.n, in.alphas.data(), in.means.data(), in.icf.data(),
+        in.x.data(), in.gamma, in.m, seeds[l], one.data(),
+        one.data() + meansAt, one.data() + icfAt);
+    for (size_t i = 0; i < count; ++i)
+      grads[4 * i + l] = one[i];
+  }
 }
 
 } // namespace bench::gmm

@@ -43,6 +43,13 @@ double gradient(const Input &in, double *grad);
 /// Cotangent's Hessian-vector product H v into hv[parameterCount()].
 void hessianVector(const Input &in, const double *v, double *hv);
 
+/// Cotangent's full Hessian (ct::hessian) into H[parameterCount()^2].
+void hessian(const Input &in, double *H);
+/// Four pullbacks with seeds[0..4), their gradients interleaved into
+/// grads[4 * parameterCount()]: in one vector-mode sweep, or one by one.
+void pullbacks(const Input &in, const double *seeds, double *grads,
+               bool vectorMode);
+
 /// The hand-written gradient (GmmManual.cpp).
 double gradientManual(const Input &in, double *grad);
 

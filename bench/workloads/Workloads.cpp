@@ -75,6 +75,22 @@ Workload makeGmm(int d, int k, int n) {
   w.hessianVector = [in, direction](double *out) {
     gmm::hessianVector(*in, direction->data(), out);
   };
+  // Four pullbacks (the seeds are arbitrary: the objective is scalar), in
+  // one vector-mode sweep and one by one; the full Hessian at d <= 10.
+  auto lanes = std::make_shared<std::vector<double>>(4 * params.size());
+  static constexpr double seeds[4] = {1.0, -0.5, 2.0, 0.25};
+  w.variants.push_back({"pullback-lanes4", [in, lanes] {
+                          gmm::pullbacks(*in, seeds, lanes->data(), true);
+                        }});
+  w.variants.push_back({"pullback-x4", [in, lanes] {
+                          gmm::pullbacks(*in, seeds, lanes->data(), false);
+                        }});
+  if (d <= 10) {
+    auto hessian =
+        std::make_shared<std::vector<double>>(params.size() * params.size());
+    w.variants.push_back(
+        {"hessian", [in, hessian] { gmm::hessian(*in, hessian->data()); }});
+  }
   w.hessianVectorDifference = [in, direction](double *out) {
     // (grad(p + h v) - grad(p - h v)) / 2h with the hand-written gradient.
     const double step = 1e-5;
@@ -175,6 +191,15 @@ Workload makeBa(int n, int m, int p) {
   w.primal = [in, residuals] { ba::residuals(*in, residuals->data()); };
   w.derivative = [in](double *out) { ba::jacobian(*in, out); };
   w.manual = [in](double *out) { ba::jacobianManual(*in, out); };
+  auto lanes =
+      std::make_shared<std::vector<double>>(4 * size_t(p) * ba::kBlockColumns);
+  static constexpr double seeds[2 * 4] = {1, 0, 0, 1, 1, 1, 0.5, -2};
+  w.variants.push_back({"pullback-lanes4", [in, lanes] {
+                          ba::pullbacks(*in, seeds, lanes->data(), true);
+                        }});
+  w.variants.push_back({"pullback-x4", [in, lanes] {
+                          ba::pullbacks(*in, seeds, lanes->data(), false);
+                        }});
   // Unit o < p: observation o's block; unit p: every weight's entry.
   w.differenceUnits = size_t(in->p) + 1;
   w.difference = [in](size_t unit, double *out) {

@@ -34,6 +34,9 @@ struct Workload {
   /// The finite-difference check of hessianVector: the directional
   /// difference of the hand-written gradient.
   std::function<void(double *)> hessianVectorDifference;
+  /// Further timed derivatives of the same input (vector mode, dense
+  /// Hessians), each named after its kind.
+  std::vector<std::pair<std::string, std::function<void()>>> variants;
 };
 
 std::vector<Workload> makeWorkloads(Scale scale);
