@@ -181,6 +181,11 @@ int main() {{
     t.outputs(result.tangent, jv);
     return result.value;
   }};
+  a.jacobian = [](const double *in, double *J) {{
+    Args<double> x;
+    x.load(in);
+    ct::jacobian<ad::f>({jacobian_args(params)}J);
+  }};
 {hvp}  fuzz::Vec x = {vector(inputs)};
   fuzz::Vec v = {vector(inputs)};
   fuzz::Vec u = {vector(inputs)};
@@ -188,6 +193,15 @@ int main() {{
   return fuzz::run(a, x, v, w, u);
 }}
 """
+
+
+def jacobian_args(params):
+    """ct::jacobian's arguments before J: the extents of the arrays (raw
+    pointers), then f's."""
+    lengths = [str(length) for role, _, length in active(params)
+               if role != "scalar"]
+    extents = f"ct::extents{{{', '.join(lengths)}}}, " if lengths else ""
+    return extents + call_args(params, 'x') + ", "
 
 
 def seed_inout(params):

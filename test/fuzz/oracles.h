@@ -12,7 +12,10 @@
 //          disagree is a kink: it is skipped, not failed);
 //   dot    forward and reverse agree: w . (J v) == (J^T w) . v;
 //   hvp    symmetry v . H u == u . H v, and H v against central differences
-//          of the gradient (kinks skipped the same way).
+//          of the gradient (kinks skipped the same way);
+//   lanes  ct::jacobian (vector mode, 4 lanes a sweep, forward or reverse
+//          by the shape) equals the Jacobian of one-lane JVPs, column by
+//          column, up to rounding.
 //
 // Where f in double overflows (or divides by zero, or takes an invalid
 // operation) at the point, even in a value that never reaches its result,
@@ -49,6 +52,8 @@ struct Adapters {
   std::function<double(const double *, const double *, double *)> jvp;
   /// H v into hv (scalar f without in/out memory only).
   std::function<void(const double *, const double *, double *)> hvp;
+  /// The whole Jacobian (outputs x inputs, row-major) by ct::jacobian.
+  std::function<void(const double *, double *)> jacobian;
   /// The gradient (seed 1), for differences of the gradient.
   std::function<double(const double *, double *)> gradient;
   /// Whether f in double raises overflow, invalid or divide-by-zero at a
@@ -246,6 +251,19 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
     for (int k = 0; k < a.outputs; ++k)
       expect("fd.forward", i * a.outputs + k, column[k],
              static_cast<double>(fine[k]), 1e-6);
+  }
+
+  if (a.jacobian) {
+    Vec J(size_t(a.outputs) * a.inputs);
+    a.jacobian(x.data(), J.data());
+    for (int i = 0; i < a.inputs; ++i) {
+      Vec e(a.inputs, 0.0), column(a.outputs);
+      e[i] = 1;
+      a.jvp(x.data(), e.data(), column.data());
+      for (int k = 0; k < a.outputs; ++k)
+        expect("lanes", k * a.inputs + i, J[size_t(k) * a.inputs + i],
+               column[k], 1e-9);
+    }
   }
 
   if (a.hvp) {
