@@ -149,7 +149,7 @@ private:
   /// type `type`, viewed with its lane type (a trailing lane dimension).
   Value laneShape(Value flat, MemRefType type) {
     auto lane = cast<MemRefType>(ct::getLaneType(type, request.lanes));
-    auto [strides, offset] = lane.getStridesAndOffset();
+    int64_t offset = lane.getStridesAndOffset().second;
     auto fold = [&](int64_t known, Value dynamic) -> OpFoldResult {
       if (ShapedType::isDynamic(known))
         return dynamic;
@@ -167,12 +167,13 @@ private:
             b, loc, memref::DimOp::create(b, loc, flat, 0), index(inner));
       sizes.push_back(fold(extent, dynamic));
     }
+    // Row-major: the lanes innermost, the leading extent never multiplied.
     int64_t stride = 1;
     for (int64_t d = lane.getRank() - 1; d >= 0; --d) {
       strideValues.insert(strideValues.begin(), b.getIndexAttr(stride));
-      stride *= d == lane.getRank() - 1 ? request.lanes : lane.getShape()[d];
+      if (d > 0)
+        stride *= lane.getShape()[d];
     }
-    (void)strides;
     // Where `flat` starts: 0 for a C pointer's view, anywhere in a nested
     // entry point's memory.
     Value start = memref::ExtractStridedMetadataOp::create(b, loc, flat)
