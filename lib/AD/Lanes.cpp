@@ -33,6 +33,9 @@ struct LaneWidener::Widening {
   /// The values of `function` that carry lanes.
   DenseSet<Value> wide;
   bool analyzing = true;
+  /// Whether a call inside the function asked for this analysis while it
+  /// ran (recursion).
+  bool recursive = false;
   func::FuncOp widened;
 };
 
@@ -307,6 +310,14 @@ public:
         if (wide.contains(arg))
           arg.setType(laneType(arg.getType()));
     });
+    // The signature first: a recursive call inside takes it.
+    SmallVector<Type> results(copy.getResultTypes());
+    for (auto [i, wide] : llvm::enumerate(wideResults))
+      if (wide)
+        results[i] = laneType(results[i]);
+    copy.setType(FunctionType::get(
+        copy.getContext(), copy.getBody().front().getArgumentTypes(),
+        results));
     SmallVector<Operation *> ops;
     SmallVector<func::ReturnOp> returns;
     copy.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -317,13 +328,6 @@ public:
     for (Operation *op : ops)
       if (op != copy && failed(rewrite(op)))
         return failure();
-    SmallVector<Type> results(copy.getResultTypes());
-    for (auto [i, wide] : llvm::enumerate(wideResults))
-      if (wide)
-        results[i] = laneType(results[i]);
-    copy.setType(FunctionType::get(
-        copy.getContext(), copy.getBody().front().getArgumentTypes(),
-        results));
     // Returns last: they take the function's result types.
     for (func::ReturnOp ret : returns)
         for (OpOperand &operand : ret->getOpOperands())
@@ -612,10 +616,10 @@ LaneWidener::Widening *LaneWidener::analyze(func::FuncOp function,
   auto key = std::make_pair(function.getOperation(), maskKey(args, results));
   auto [it, inserted] = widenings.try_emplace(key);
   if (!inserted) {
-    if (it->second->analyzing) {
-      (void)unsupported(function, "the function calls itself");
-      return nullptr;
-    }
+    // A recursive call sees what is known so far; the analysis is then
+    // repeated until what the calls saw is what it found.
+    if (it->second->analyzing)
+      it->second->recursive = true;
     return it->second.get();
   }
   it->second = std::make_unique<Widening>();
@@ -623,8 +627,17 @@ LaneWidener::Widening *LaneWidener::analyze(func::FuncOp function,
   w.function = function;
   w.args.assign(args.begin(), args.end());
   w.results.assign(results.begin(), results.end());
-  if (failed(LaneAnalysis(*this, w).run()))
-    return nullptr;
+  while (true) {
+    SmallVector<bool> seenArgs(w.args), seenResults(w.results);
+    w.recursive = false;
+    w.wide.clear();
+    if (failed(LaneAnalysis(*this, w).run()))
+      return nullptr;
+    if (!w.recursive || (ArrayRef<bool>(w.args) == ArrayRef<bool>(seenArgs) &&
+                         ArrayRef<bool>(w.results) ==
+                             ArrayRef<bool>(seenResults)))
+      break;
+  }
   w.analyzing = false;
   return &w;
 }

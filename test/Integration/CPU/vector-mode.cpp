@@ -6,7 +6,8 @@
 // and one lane of each is checked against finite differences. The
 // functions cover loops that keep a tape, branches, local buffers, in/out
 // memory, std::vector, aggregates by value, calls that stay calls
-// (checkpointed), void functions, ct::wrt, and K = 1, 3, 4 and 8.
+// (checkpointed, recursive), void functions, ct::wrt, and K = 1, 3, 4
+// and 8.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -65,6 +66,13 @@ double misfit(Decay p, const std::vector<double> &t) {
 /// widened separately.
 [[ct::checkpoint]] double cell(double a, double b) {
   return std::sqrt(a * a + b * b + 1) * std::tanh(a - b);
+}
+
+/// Recursion: its derivative halves call themselves, widened together.
+double series(double x, const double *c, int n) {
+  if (n == 0)
+    return c[0];
+  return c[n] + x * std::sin(series(x, c, n - 1));
 }
 
 /// Outputs in memory only: two residuals of a tiny projection.
@@ -258,6 +266,32 @@ void projectJacobian() {
     }
 }
 
+/// A recursive function: 3 lanes in each mode against one lane.
+void recursion() {
+  double c[5] = {0.3, -0.2, 0.5, 0.1, 0.7}, x = 0.8;
+  double seeds[3] = {1, -2, 0.5}, dx[3] = {}, dc[5 * 3] = {};
+  ct::pullback<series, ct::lanes<3>>(x, c, 4, seeds, dx, dc);
+  double tx[3] = {1, 0, 2}, tc[5 * 3];
+  for (int i = 0; i < 15; ++i)
+    tc[i] = laneValue(i, 1);
+  ct::dual<double, 3> d = ct::jvp<series, ct::lanes<3>>(x, c, 4, tx, tc);
+  for (int k = 0; k < 3; ++k) {
+    double dx1 = 0, dc1[5] = {}, tck[5];
+    ct::pullback<series>(x, c, 4, seeds[k], &dx1, dc1);
+    check::near("recursion lane dx", dx[k], dx1, tolerance);
+    for (int i = 0; i < 5; ++i) {
+      check::near("recursion lane dc", dc[i * 3 + k], dc1[i], tolerance);
+      tck[i] = tc[i * 3 + k];
+    }
+    check::near("recursion jvp lane", d.tangent[k],
+                ct::jvp<series>(x, c, 4, tx[k], tck).tangent, tolerance);
+  }
+  check::near("recursion dx against differences", dx[0],
+              check::centralDifference(
+                  [&](double t) { return series(t, c, 4); }, x),
+              1e-6);
+}
+
 /// ct::wrt with lanes, in either order, and one lane.
 void selections() {
   const int n = 4;
@@ -291,5 +325,6 @@ int main() {
   misfitLanes<4>();
   projectJacobian();
   selections();
+  recursion();
   return check::report();
 }
