@@ -79,6 +79,14 @@ def render_program(function_text, params, rules, seed):
         return "{" + ", ".join(f"{rng.uniform(low, high):.6f}" for _ in range(n)) + "}"
 
     rule_defs = "\n".join(rule_text(name) for name in rules)
+    # Vector mode (ct::jacobian) does not take CT_CUSTOM_JVP rules yet: their
+    # ct::dual result holds the value and the tangent in one object.
+    jacobian = "" if rules else f"""  a.jacobian = [](const double *in, double *J) {{
+    Args<double> x;
+    x.load(in);
+    ct::jacobian<ad::f>({jacobian_args(params)}J);
+  }};
+"""
     hvp = ""
     if not has_inout:
         hvp = f"""  a.hvp = [](const double *in, const double *v, double *hv) {{
@@ -181,12 +189,7 @@ int main() {{
     t.outputs(result.tangent, jv);
     return result.value;
   }};
-  a.jacobian = [](const double *in, double *J) {{
-    Args<double> x;
-    x.load(in);
-    ct::jacobian<ad::f>({jacobian_args(params)}J);
-  }};
-{hvp}  fuzz::Vec x = {vector(inputs)};
+{jacobian}{hvp}  fuzz::Vec x = {vector(inputs)};
   fuzz::Vec v = {vector(inputs)};
   fuzz::Vec u = {vector(inputs)};
   fuzz::Vec w = {vector(outputs)};
