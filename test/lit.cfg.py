@@ -69,6 +69,10 @@ if ad_optimizations == "off" and config.cotangent_sanitize:
                      "builds)")
 plugin_args = " -fplugin-arg-cotangent-ad-optimizations=off" \
     if ad_optimizations == "off" else ""
+# What only the optimised strategies do (reverse over reverse through a
+# loop needs the loop undone eagerly, with no tape).
+if ad_optimizations == "on":
+    config.available_features.add("ad-optimizations")
 if config.cotangent_sanitize:
     # The same programs, built by the sanitized cotangent-cc (derivatives'
     # object) and clang++ without the plugin: see the script.
