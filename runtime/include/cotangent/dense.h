@@ -199,7 +199,7 @@ struct dense {
 
   /// Columns `first` .. `first + K - 1` by one forward sweep.
   template <std::size_t... I>
-  void forward(std::size_t first, T *J, std::index_sequence<I...> is,
+  void forward(std::size_t first, T *J, std::index_sequence<I...>,
                P &...p) {
     ((active<I> ? (buffer[I].assign(size[I] * K, T(0)), 0) : 0), ...);
     // Lane k seeds input first + k.
@@ -224,7 +224,6 @@ struct dense {
         J[c] = result.tangent[k];
       ((output<I> ? (store_column<I>(J, c, k), 0) : 0), ...);
     }
-    (void)is;
   }
   template <std::size_t I> void store_column(T *J, std::size_t c, int k) {
     for (std::size_t e = 0; e < size[I]; ++e)
