@@ -10,6 +10,8 @@ packages=(
   clang-22 libclang-22-dev libclang-rt-22-dev lld-22
   # LLVM's C++ library: std::vector and <algorithm> are tested with it too.
   libc++-22-dev libc++abi-22-dev
+  # LLVM's OpenMP runtime: parallel loops on every core (-fopenmp).
+  libomp-22-dev
   # Build tools.
   cmake ninja-build ccache python3
   # Tests, benchmarks, JSON.

@@ -182,6 +182,21 @@ mlir::Value buildAdjointSum(mlir::OpBuilder &builder, mlir::Location loc,
 inline constexpr llvm::StringLiteral kCommutingIterations =
     "ct.commuting_iterations";
 
+/// Marks an scf.for that was an scf.parallel (ct-serialize-parallel-loops)
+/// and the loops derivatives make of it; ct-parallelize-loops turns those
+/// whose iterations it proves independent back into scf.parallel.
+inline constexpr llvm::StringLiteral kParallelLoop = "ct.parallel";
+/// Marks a loop each of whose iterations takes back every tape entry it
+/// makes (an eager loop's forward sweep, a recomputed loop's reverse): an
+/// iteration running in parallel with others may use a tape of its own.
+inline constexpr llvm::StringLiteral kIterationTape = "ct.iteration_tape";
+/// Gives `derived`, a loop made from `loop`, the mark of a parallel loop if
+/// `loop` has it.
+inline void copyParallelMark(mlir::Operation *loop, mlir::Operation *derived) {
+  if (mlir::Attribute mark = loop->getAttr(kParallelLoop))
+    derived->setAttr(kParallelLoop, mark);
+}
+
 /// Whether `op` takes or makes a tape.
 inline bool usesTape(mlir::Operation *op) {
   return llvm::any_of(op->getOperandTypes(), llvm::IsaPred<ct::TapeType>) ||

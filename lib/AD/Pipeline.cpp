@@ -20,6 +20,9 @@ void cotangent::ad::buildAutodiffPipeline(
   options.eagerLoops = options.recomputeIterations = options.eagerCalls =
       options.commutingIterations = options.reloadMemory =
           options.recomputeValues = optimize;
+  // Parallel loops are differentiated as the serial loops they equal,
+  // marked so that their derivative loops can be made parallel again.
+  pm.addPass(createSerializeParallelLoops());
   // Checkpointed loops' bodies become functions first, while their markers
   // can still tell their loop (the inliner puts loops inside others).
   pm.addPass(createOutlineCheckpoints());
@@ -62,6 +65,9 @@ void cotangent::ad::buildAutodiffPipeline(
     pm.addPass(createTapeBlocks());
     pm.addPass(createCanonicalizerPass());
   }
+  // Loops made from parallel loops whose iterations are independent (by
+  // position in blocks, not pushes) run in parallel.
+  pm.addPass(createParallelizeLoops());
 }
 
 void cotangent::ad::buildForwardDerivativeCleanup(OpPassManager &pm) {

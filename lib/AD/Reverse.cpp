@@ -412,8 +412,16 @@ Value ReverseEmitter::slot(Value value) {
     return known;
   OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
   Location loc = value.getLoc();
-  Value s = memref::AllocaOp::create(b, loc,
-                                     MemRefType::get({}, value.getType()));
+  auto s = memref::AllocaOp::create(b, loc,
+                                    MemRefType::get({}, value.getType()));
+  // The adjoint of a value a parallel loop's body computes is read (and
+  // cleared) in the iteration that computed it.
+  for (Operation *at = value.getParentBlock()->getParentOp();
+       at && at != primal.getOperation(); at = at->getParentOp())
+    if (at->hasAttr(kParallelLoop)) {
+      s->setAttr(ct::kIterationLocal, b.getUnitAttr());
+      break;
+    }
   memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, value.getType()),
                           s);
   slots[value] = s;

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - From differentiated MLIR to machine code -----------===//
 
 #include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/CodeGen/AllocaScopes.h"
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/LoopAnnotations.h"
 #include "cotangent/CodeGen/StructuredToBranches.h"
@@ -13,6 +14,7 @@
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
@@ -21,6 +23,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/IR/LegacyPassManager.h"
@@ -45,11 +48,23 @@ void registerCodeGenInterfaces(DialectRegistry &registry) {
   // Vector mode (ct::lanes) carries derivatives as vectors.
   vector::registerConvertVectorToLLVMInterface(registry);
   registerConvertCTToLLVMInterface(registry);
+  // Parallel loops on OpenMP threads (-fopenmp).
+  registerConvertOpenMPToLLVMInterface(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
 }
 
-void buildLowerToLLVMPipeline(OpPassManager &pm) {
+void buildLowerToLLVMPipeline(OpPassManager &pm,
+                              const LowerToLLVMOptions &options) {
+  // Parallel loops become OpenMP worksharing loops, which LLVM's OpenMP
+  // builder outlines into calls to the OpenMP runtime; without OpenMP,
+  // scf-to-cf runs them serially.
+  if (options.openmp)
+    pm.addPass(createConvertSCFToOpenMPPass());
+  // Iterations of parallel loops release their stack when they end (scopes
+  // made by ct-parallelize-loops and by scf-to-openmp).
+  pm.addPass(createInlineAllocaScopesPass());
   // Polynomial expansions for what has no LLVM intrinsic (integer powers),
   // intrinsics where LLVM has them, libm for the rest.
   pm.addPass(createExpandSpecialFunctionsPass());
@@ -69,11 +84,13 @@ void buildLowerToLLVMPipeline(OpPassManager &pm) {
 }
 
 void registerLowerToLLVMPipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<LowerToLLVMOptions>(
       "ct-lower-to-llvm",
       "Lower differentiated code (math, scf, memref, ct, func) to the LLVM "
       "dialect",
-      buildLowerToLLVMPipeline);
+      [](OpPassManager &pm, const LowerToLLVMOptions &options) {
+        buildLowerToLLVMPipeline(pm, options);
+      });
 }
 
 std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,

@@ -119,7 +119,9 @@ DerivativeCompiler::translate(llvm::LLVMContext &llvmContext) {
       exports.insert(function.getSymName());
   }
   PassManager pm(&context);
-  codegen::buildLowerToLLVMPipeline(pm);
+  codegen::LowerToLLVMOptions lowering;
+  lowering.openmp = ast.getLangOpts().OpenMP != 0;
+  codegen::buildLowerToLLVMPipeline(pm, lowering);
   TimingScope loweringTiming = rootTiming.nest("lowering to LLVM");
   pm.enableTiming(loweringTiming);
   if (failed(pm.run(*module)))

@@ -120,6 +120,27 @@ private:
                  const clang::Stmt *body, bool conditionFirst,
                  const clang::VarDecl *conditionVariable = nullptr);
   void lowerRangeFor(const clang::CXXForRangeStmt *stmt);
+
+  //===--- OpenMP (OpenMP.cpp) --------------------------------------------===//
+  /// `#pragma omp parallel for` and `#pragma omp atomic`; any other OpenMP
+  /// construct is reported.
+  void lowerOpenMPDirective(const clang::OMPExecutableDirective *directive);
+  /// A loop `#pragma omp parallel for` marks: its reduction variables (with
+  /// their kinds) and how many loops its `collapse` takes.
+  struct ParallelLoopMarker {
+    const clang::Stmt *loop;
+    llvm::SmallVector<std::pair<const clang::Expr *, llvm::StringRef>> reduced;
+    int64_t collapse;
+  };
+  /// The marker for the loop being lowered, emitted at the start of its body
+  /// (once per loop: the body of a nested loop does not take it).
+  std::optional<ParallelLoopMarker> parallelLoop;
+  /// Emits the marker if `loop` is the parallel loop; returns whether it
+  /// was.
+  bool emitParallelLoopMarker(const clang::Stmt *loop);
+  /// How many parallel loop bodies are being lowered: what they allocate
+  /// lives for one iteration.
+  unsigned parallelBodyDepth = 0;
   /// The blocks every loop has: condition (an i1), body, increment, exit,
   /// with `break` and `continue` bound to exit and increment.
   void emitLoop(Location loc, llvm::function_ref<Value()> condition,

@@ -10,6 +10,8 @@
 
 #include "FunctionLowering.h"
 
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -196,8 +198,11 @@ std::optional<Address> FunctionLowering::allocate(clang::QualType type,
   // At the function entry, so that SROA and mem2reg see every slot.
   Location l = module.getLoc(range.getBegin());
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-  Value memref = memref::AllocaOp::create(
+  auto memref = memref::AllocaOp::create(
       entry, l, MemRefType::get({layout->size}, layout->scalar));
+  // Declared in a parallel loop's body: one per iteration.
+  if (parallelBodyDepth > 0)
+    memref->setAttr(cotangent::ct::kIterationLocal, b.getUnitAttr());
   return Address{memref, constantIndex(0, l)};
 }
 

@@ -8,6 +8,7 @@
 #include "llvm/ADT/ScopeExit.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 
 using namespace mlir;
@@ -235,6 +236,8 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
                                    "with a custom derivative rule");
   if (const auto *switchStmt = dyn_cast<clang::SwitchStmt>(stmt))
     return lowerSwitch(switchStmt);
+  if (const auto *directive = dyn_cast<clang::OMPExecutableDirective>(stmt))
+    return lowerOpenMPDirective(directive);
   if (const auto *label = dyn_cast<clang::SwitchCase>(stmt)) {
     // A case label: control falls into it from the case before, and the
     // switch jumps to it.
@@ -590,7 +593,10 @@ void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
         if (checkpoint)
           cotangent::ct::CheckpointLoopOp::create(b, l, *checkpoint,
                                                   loopReadMarks.size());
+        bool parallel = emitParallelLoopMarker(stmt);
+        parallelBodyDepth += parallel;
         lowerScoped(body);
+        parallelBodyDepth -= parallel;
       },
       [&] {
         if (inc)

@@ -2,6 +2,7 @@
 
 #include "ChosenPlaces.h"
 #include "CountedLoops.h"
+#include "ParallelLoops.h"
 
 #include "cotangent/Structure/Passes.h"
 
@@ -104,6 +105,10 @@ void StructurePass::runOnOperation() {
   populateClosedFormCounterPatterns(patterns);
   populateChosenPlacePatterns(patterns);
   if (failed(applyPatternsGreedily(module, std::move(patterns))) ||
+      failed(runPipeline(simplify, module)))
+    return signalPassFailure();
+  // Counted, with their variables promoted: OpenMP loops can be parallel.
+  if (failed(convertParallelLoops(module)) ||
       failed(runPipeline(simplify, module)))
     return signalPassFailure();
 }

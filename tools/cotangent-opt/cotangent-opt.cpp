@@ -12,6 +12,7 @@
 #include "cotangent/Structure/Passes.h"
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
+#include "cotangent/CodeGen/AllocaScopes.h"
 #include "cotangent/CodeGen/StructuredToBranches.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
@@ -54,6 +55,7 @@ int main(int argc, char **argv) {
   cotangent::codegen::registerTapeAliasScopesPass();
   cotangent::codegen::registerExpandSpecialFunctionsPass();
   cotangent::codegen::registerStructuredToBranchesPass();
+  cotangent::codegen::registerInlineAllocaScopesPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Cotangent optimizer driver\n", registry));
 }

@@ -174,4 +174,46 @@ def TapeBlocks : Pass<"ct-tape-blocks", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def SerializeParallelLoops
+    : Pass<"ct-serialize-parallel-loops", "::mlir::ModuleOp"> {
+  let summary = "Parallel loops become serial loops marked parallel, to be differentiated";
+  let description = [{
+    Each `scf.parallel` becomes a nest of `scf.for` marked `ct.parallel`,
+    carrying its reductions as iteration arguments combined by the
+    `scf.reduce` regions in iteration order. That serial loop computes what
+    the parallel one does (up to the order of the reduction), and every
+    analysis and strategy of reverse and forward mode applies to it as to
+    any loop. The derivative loops made from a marked loop keep the mark;
+    `ct-parallelize-loops` then makes parallel those it can prove safe.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def ParallelizeLoops : Pass<"ct-parallelize-loops", "::mlir::ModuleOp"> {
+  let summary = "Loops marked ct.parallel whose iterations are independent become scf.parallel";
+  let description = [{
+    A loop marked `ct.parallel` (made from a C++ parallel loop, or one of
+    its derivative loops) becomes an `scf.parallel` when its iterations are
+    proven independent:
+    * every iteration argument is a reduction: the iteration combines its
+      previous value, used nowhere else, with one value by an associative
+      op (add, mul, max, min), which becomes the `scf.reduce`;
+    * memory written by the loop is written either only at elements that
+      differ between iterations (an index is an injective function of the
+      induction variable, the same in every access), or only by
+      accumulations `m[i] = m[i] + v`, which become `memref.atomic_rmw addf`
+      (iterations that read a shared element add their adjoints into its
+      shadow); memory allocated in the body is the iteration's own;
+    * tape slots are written only by position in a block claimed before
+      the loop (ct-tape-blocks) and read only from released blocks;
+    * nothing else has effects (calls, tape pushes and pops).
+    The outermost such loop is converted; loops nested in it stay serial.
+    Any other marked loop stays serial, and computes the same numbers.
+    The mark is dropped from every loop.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // COTANGENT_AD_PASSES_TD

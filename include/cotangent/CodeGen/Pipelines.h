@@ -4,6 +4,7 @@
 #define COTANGENT_CODEGEN_PIPELINES_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 
 #include <memory>
@@ -26,8 +27,17 @@ namespace cotangent::codegen {
 /// included) and the LLVM IR translations.
 void registerCodeGenInterfaces(mlir::DialectRegistry &registry);
 
+struct LowerToLLVMOptions
+    : public mlir::PassPipelineOptions<LowerToLLVMOptions> {
+  Option<bool> openmp{*this, "openmp",
+                      llvm::cl::desc("Run scf.parallel loops on OpenMP "
+                                     "threads (else serially)"),
+                      llvm::cl::init(false)};
+};
+
 /// math (to libm), scf, memref, ct and func to the LLVM dialect.
-void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
+                              const LowerToLLVMOptions &options = {});
 /// Registers it as `ct-lower-to-llvm`.
 void registerLowerToLLVMPipeline();
 

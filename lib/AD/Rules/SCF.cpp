@@ -95,6 +95,7 @@ struct ForForward
     auto loop = scf::ForOp::create(b, loc, emitter.lookup(op.getLowerBound()),
                                    emitter.lookup(op.getUpperBound()),
                                    emitter.lookup(op.getStep()), inits);
+    copyParallelMark(op, loop);
     Block *body = loop.getBody();
     if (!body->empty())
       body->getTerminator()->erase();

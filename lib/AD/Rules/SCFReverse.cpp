@@ -81,6 +81,9 @@ static LogicalResult forwardFor(OpBuilder &b, scf::ForOp op,
       e.forwardValues.lookup(op.getStep()),
       llvm::map_to_vector(op.getInitArgs(),
                           [&](Value v) { return e.forwardValues.lookup(v); }));
+  copyParallelMark(op, loop);
+  if (eager)
+    loop->setAttr(kIterationTape, b.getUnitAttr());
   Block *body = loop.getBody();
   if (!body->empty())
     body->getTerminator()->erase();
@@ -232,9 +235,12 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
 
   auto loop =
       scf::ForOp::create(b, loc, constant(b, 0), count, constant(b, 1));
+  copyParallelMark(op, loop);
   Block *body = loop.getBody();
   OpBuilder inner = OpBuilder::atBlockBegin(body);
   bool recompute = e.loops.isRecomputed(op);
+  if (recompute)
+    loop->setAttr(kIterationTape, b.getUnitAttr());
   Level &level = e.openLevel(*op.getBody(), e.levels[op.getBody()].forward, body,
                            /*direct=*/recompute);
   level.rerun = recompute;

@@ -445,3 +445,21 @@ LogicalResult cotangent::ct::CheckpointLoopOp::verify() {
     return emitOpError("needs a loop depth of at least 1 (the marked loop)");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// ct.parallel_loop
+//===----------------------------------------------------------------------===//
+
+LogicalResult cotangent::ct::ParallelLoopOp::verify() {
+  if (getKinds().size() != getReduced().size())
+    return emitOpError("needs one reduction kind per reduced value");
+  for (Attribute kind : getKinds())
+    if (!llvm::is_contained({"add", "mul", "max", "min"},
+                            cast<StringAttr>(kind).getValue()))
+      return emitOpError("has an unknown reduction kind ") << kind;
+  if (getCollapse() < 1)
+    return emitOpError("needs a collapse count of at least 1");
+  if (getDepth() < 1)
+    return emitOpError("needs a loop depth of at least 1 (the marked loop)");
+  return success();
+}

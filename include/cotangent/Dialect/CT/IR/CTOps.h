@@ -33,6 +33,19 @@ struct CheckpointResource
     : public mlir::SideEffects::Resource::Base<CheckpointResource> {
   llvm::StringRef getName() final { return "<Checkpoint>"; }
 };
+/// Marks a `memref.alloca` whose contents live for one iteration of the
+/// parallel loop it is used in (a C++ variable declared in the loop's body,
+/// its shadow, the adjoint slot of a value the body computes): each
+/// iteration may have its own (ct-parallelize-loops moves it into the
+/// loop).
+inline constexpr llvm::StringLiteral kIterationLocal = "ct.iteration_local";
+
+/// The side-effect resource of `ct.parallel_loop`, which touches nothing
+/// but must stay where it is until ct-structure reads it.
+struct ParallelLoopResource
+    : public mlir::SideEffects::Resource::Base<ParallelLoopResource> {
+  llvm::StringRef getName() final { return "<ParallelLoop>"; }
+};
 } // namespace cotangent::ct
 
 #define GET_TYPEDEF_CLASSES

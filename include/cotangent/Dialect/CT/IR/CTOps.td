@@ -313,6 +313,42 @@ def CT_CheckpointLoopOp : CT_Op<"checkpoint_loop",
   let hasVerifier = 1;
 }
 
+def CT_ParallelLoopResource
+    : Resource<"::cotangent::ct::ParallelLoopResource">;
+
+def CT_ParallelLoopOp : CT_Op<"parallel_loop",
+    [MemoryEffects<[MemWrite<CT_ParallelLoopResource>]>]> {
+  let summary = "marks the loop around it as an OpenMP parallel loop";
+  let description = [{
+    What `#pragma omp parallel for` before a C++ loop becomes: the first op
+    of the loop's body, until ct-structure turns the loop (and the
+    `collapse - 1` loops nested in it) into an `scf.parallel`. Its operands
+    are the values the reduction variables hold when an iteration starts
+    (once slots are promoted, the loop's iteration arguments), each with
+    its reduction in `kinds`: "add", "mul", "max" or "min". `depth` is how
+    many loops enclosed the marker in the C++ function, the marked one
+    included: a marker with fewer loops around it (a loop that ran at most
+    once was folded away) is dropped and the loop stays serial. It does
+    nothing when it runs; its effect on its own resource only keeps
+    clean-ups from dropping it.
+
+    ```mlir
+    scf.for %i = %lb to %ub step %c1 iter_args(%s = %init) -> (f64) {
+      ct.parallel_loop collapse 1 depth 1 reduce ["add"](%s : f64)
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyTypeOf<[AnyFloat, AnySignlessInteger]>>:$reduced,
+                       DefaultValuedAttr<StrArrayAttr, "{}">:$kinds,
+                       I64Attr:$collapse, I64Attr:$depth);
+  let assemblyFormat = [{
+    `collapse` $collapse `depth` $depth
+    (`reduce` $kinds^ `(` $reduced `:` type($reduced) `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def CT_LLVMPointer : Type<CPred<"::llvm::isa<::mlir::LLVM::LLVMPointerType>($_self)">,
                           "LLVM pointer", "::mlir::LLVM::LLVMPointerType"> {
   let builderCall = "::mlir::LLVM::LLVMPointerType::get($_builder.getContext())";

@@ -1,0 +1,161 @@
+//===- OpenMP.cpp - Parallel loops and atomic updates ---------------------===//
+//
+// With -fopenmp, `#pragma omp parallel for` in a differentiable function
+// marks its loop: the loop is lowered as usual, and a `ct.parallel_loop`
+// marker at the start of its body records the reduction variables (their
+// values as an iteration starts) and the `collapse` count; ct-structure
+// turns the marked loop into an scf.parallel. `#pragma omp atomic` on an
+// update (`x += e`, `x -= e`) is lowered as the update: reverse and forward
+// mode find such updates and make the derivative loops' ones atomic.
+// Without -fopenmp Clang ignores the pragmas and the loops stay serial.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "clang/AST/OpenMPClause.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "llvm/Frontend/OpenMP/OMP.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::frontend;
+
+/// The spelling of `directive` after `#pragma omp`.
+static std::string directiveName(const clang::OMPExecutableDirective *d) {
+  return llvm::omp::getOpenMPDirectiveName(d->getDirectiveKind()).str();
+}
+
+/// The kind ("add", "mul", "max", "min") of a reduction identifier, or
+/// empty for one differentiable code cannot use.
+static StringRef reductionKind(const clang::DeclarationName &name) {
+  switch (name.getNameKind()) {
+  case clang::DeclarationName::CXXOperatorName:
+    switch (name.getCXXOverloadedOperator()) {
+    case clang::OO_Plus:
+    case clang::OO_Minus: // OpenMP sums the private copies for `-` too
+      return "add";
+    case clang::OO_Star:
+      return "mul";
+    default:
+      return "";
+    }
+  case clang::DeclarationName::Identifier:
+    if (name.getAsString() == "max")
+      return "max";
+    if (name.getAsString() == "min")
+      return "min";
+    return "";
+  default:
+    return "";
+  }
+}
+
+void FunctionLowering::lowerOpenMPDirective(
+    const clang::OMPExecutableDirective *directive) {
+  std::string name = directiveName(directive);
+  if (const auto *atomic = dyn_cast<clang::OMPAtomicDirective>(directive)) {
+    for (const clang::OMPClause *clause : atomic->clauses())
+      if (!isa<clang::OMPUpdateClause, clang::OMPSeqCstClause,
+               clang::OMPRelaxedClause, clang::OMPAcqRelClause,
+               clang::OMPReleaseClause, clang::OMPAcquireClause>(clause))
+        return (void)unsupported(
+            directive,
+            "'#pragma omp atomic " +
+                llvm::omp::getOpenMPClauseName(clause->getClauseKind()) +
+                "' cannot be differentiated; only atomic updates ('x += e', "
+                "'x -= e') can");
+    const auto *update = dyn_cast_or_null<clang::CompoundAssignOperator>(
+        dyn_cast_or_null<clang::Expr>(atomic->getStructuredBlock())
+            ? cast<clang::Expr>(atomic->getStructuredBlock())->IgnoreParens()
+            : nullptr);
+    if (!update || (update->getOpcode() != clang::BO_AddAssign &&
+                    update->getOpcode() != clang::BO_SubAssign) ||
+        !update->getType()->isRealFloatingType())
+      return (void)unsupported(directive,
+                               "'#pragma omp atomic' can be differentiated "
+                               "on updates of floating-point values with "
+                               "'+=' or '-=' only");
+    return lowerDiscarded(update);
+  }
+  if (!isa<clang::OMPParallelForDirective, clang::OMPParallelForSimdDirective>(
+          directive))
+    return (void)unsupported(directive,
+                             "'#pragma omp " + name +
+                                 "' cannot be differentiated; parallel loops "
+                                 "are written '#pragma omp parallel for'");
+  const auto *loopDirective = cast<clang::OMPLoopDirective>(directive);
+  ParallelLoopMarker marker{nullptr, {}, 1};
+  for (const clang::OMPClause *clause : directive->clauses()) {
+    if (const auto *reduction = dyn_cast<clang::OMPReductionClause>(clause)) {
+      StringRef kind = reductionKind(reduction->getNameInfo().getName());
+      if (kind.empty() ||
+          reduction->getModifier() != clang::OMPC_REDUCTION_unknown)
+        return (void)unsupported(
+            directive, "this reduction cannot be differentiated; reductions "
+                       "are '+', '*', 'max' and 'min' on numbers");
+      for (const clang::Expr *var : reduction->varlist()) {
+        clang::QualType type = var->getType();
+        if (!type->isRealFloatingType() && !type->isIntegerType())
+          return (void)unsupported(var, "a reduction variable must be a "
+                                        "floating-point or integer number");
+        marker.reduced.push_back({var, kind});
+      }
+      continue;
+    }
+    if (const auto *collapse = dyn_cast<clang::OMPCollapseClause>(clause)) {
+      std::optional<llvm::APSInt> count =
+          collapse->getNumForLoops()->getIntegerConstantExpr(ast);
+      marker.collapse = count ? count->getExtValue() : 1;
+      continue;
+    }
+    // Clauses that change nothing in what the loop computes: the loop
+    // variable and locals are private anyway, and derivative loops
+    // schedule their iterations statically.
+    if (isa<clang::OMPScheduleClause, clang::OMPPrivateClause,
+            clang::OMPSharedClause, clang::OMPDefaultClause,
+            clang::OMPNumThreadsClause, clang::OMPProcBindClause>(clause))
+      continue;
+    return (void)unsupported(
+        directive,
+        "the '" + llvm::omp::getOpenMPClauseName(clause->getClauseKind()) +
+            "' clause of '#pragma omp " + name +
+            "' cannot be differentiated; supported clauses are reduction, "
+            "collapse, schedule, private, shared, default, num_threads and "
+            "proc_bind");
+  }
+  const clang::Stmt *loop =
+      loopDirective->getInnermostCapturedStmt()->getCapturedStmt();
+  if (!isa<clang::ForStmt>(loop))
+    return (void)unsupported(directive, "'#pragma omp " + name +
+                                            "' must be followed by a 'for' "
+                                            "loop over a counter");
+  marker.loop = loop;
+  std::optional<ParallelLoopMarker> outer = std::move(parallelLoop);
+  parallelLoop = std::move(marker);
+  lowerStmt(loop);
+  parallelLoop = std::move(outer);
+}
+
+bool FunctionLowering::emitParallelLoopMarker(const clang::Stmt *loop) {
+  if (!parallelLoop || parallelLoop->loop != loop)
+    return false;
+  ParallelLoopMarker marker = std::move(*parallelLoop);
+  parallelLoop.reset();
+  Location l = this->loc(loop);
+  SmallVector<Value> reduced;
+  SmallVector<StringRef> kinds;
+  for (auto [var, kind] : marker.reduced) {
+    std::optional<Address> at = lowerLValue(var);
+    if (!at)
+      return false;
+    reduced.push_back(load(*at, l));
+    kinds.push_back(kind);
+  }
+  ct::ParallelLoopOp::create(b, l, reduced, b.getStrArrayAttr(kinds),
+                             marker.collapse,
+                             static_cast<int64_t>(loopReadMarks.size()));
+  return true;
+}

@@ -1,0 +1,35 @@
+// ct-lower-to-llvm{openmp=1} (a translation unit built with -fopenmp) runs
+// scf.parallel loops as OpenMP worksharing loops, their reductions as
+// OpenMP reductions, and atomic adds as LLVM atomics; without OpenMP the
+// same loops lower to serial branches.
+// RUN: %cotangent-opt %s --pass-pipeline='builtin.module(ct-lower-to-llvm{openmp=1})' | FileCheck %s
+// RUN: %cotangent-opt %s --pass-pipeline='builtin.module(ct-lower-to-llvm)' | FileCheck %s --check-prefix=SERIAL
+
+// CHECK: omp.declare_reduction
+// CHECK-LABEL: llvm.func @sum_and_scatter
+// CHECK: omp.parallel
+// CHECK: omp.wsloop
+// CHECK-SAME: reduction(
+// CHECK: omp.loop_nest
+// CHECK: llvm.atomicrmw fadd
+// SERIAL-LABEL: llvm.func @sum_and_scatter
+// SERIAL-NOT: omp.
+// SERIAL: llvm.atomicrmw fadd
+// SERIAL-NOT: omp.
+func.func @sum_and_scatter(%x: memref<?xf64>, %h: memref<?xf64>,
+                           %bins: memref<?xindex>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %b = memref.load %bins[%i] : memref<?xindex>
+    %old = memref.atomic_rmw addf %v, %h[%b] : (f64, memref<?xf64>) -> f64
+    scf.reduce(%v : f64) {
+    ^bb0(%lhs: f64, %rhs: f64):
+      %sum = arith.addf %lhs, %rhs : f64
+      scf.reduce.return %sum : f64
+    }
+  }
+  return %s : f64
+}
