@@ -126,6 +126,29 @@ TEST(VectorMode, GmmHessianTimesDirectionIsTheHvp) {
   }
 }
 
+// GMM with its per-point loop as an OpenMP loop, on two threads: the same
+// objective and gradient as the serial formulation (to the rounding of a
+// reordered sum), and a JVP equal to the gradient's dot product.
+TEST(ParallelLoops, GmmOnTwoThreadsEqualsSerial) {
+  bench::gmm::Input in = bench::gmm::generate(4, 5, 64, 7);
+  const size_t count = in.parameterCount();
+  std::vector<double> serial(count), parallel(count), v(count);
+  for (size_t i = 0; i < count; ++i)
+    v[i] = std::sin(double(i) + 1);
+  bench::gmm::setThreads(2);
+  const double f = bench::gmm::gradient(in, serial.data());
+  EXPECT_NEAR(bench::gmm::objectiveParallel(in), f, 1e-12 * std::fabs(f));
+  EXPECT_NEAR(bench::gmm::gradientParallel(in, parallel.data()), f,
+              1e-12 * std::fabs(f));
+  double dot = 0;
+  for (size_t i = 0; i < count; ++i) {
+    EXPECT_NEAR(parallel[i], serial[i], 1e-11 * (1 + std::fabs(serial[i])));
+    dot += serial[i] * v[i];
+  }
+  EXPECT_NEAR(bench::gmm::directionalParallel(in, v.data()), dot,
+              1e-10 * (1 + std::fabs(dot)));
+}
+
 TEST(VectorMode, BaFourLanesEqualFourPullbacks) {
   bench::ba::Input in = bench::ba::generate(3, 5, 8, 7);
   const double seeds[2 * 4] = {1, 0, 0, 1, 1, 1, 0.5, -2};

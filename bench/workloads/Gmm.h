@@ -50,6 +50,15 @@ void hessian(const Input &in, double *H);
 void pullbacks(const Input &in, const double *seeds, double *grads,
                bool vectorMode);
 
+/// The objective with its per-point loop as an OpenMP parallel loop
+/// (GmmParallel.cpp, built with -fopenmp): the objective, Cotangent's
+/// gradient (as gradient()) and its directional derivative along v
+/// (ct::jvp); setThreads sets the OpenMP thread count.
+void setThreads(int threads);
+double objectiveParallel(const Input &in);
+double gradientParallel(const Input &in, double *grad);
+double directionalParallel(const Input &in, const double *v);
+
 /// The hand-written gradient (GmmManual.cpp).
 double gradientManual(const Input &in, double *grad);
 

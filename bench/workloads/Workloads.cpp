@@ -85,6 +85,23 @@ Workload makeGmm(int d, int k, int n) {
   w.variants.push_back({"pullback-x4", [in, lanes] {
                           gmm::pullbacks(*in, seeds, lanes->data(), false);
                         }});
+  // The per-point loop as an OpenMP loop, on 1 and 2 threads.
+  auto gradient = std::make_shared<std::vector<double>>(params.size());
+  for (int threads : {1, 2}) {
+    std::string on = "/threads:" + std::to_string(threads);
+    w.variants.push_back({"parallel-primal" + on, [in, threads] {
+                            gmm::setThreads(threads);
+                            gmm::objectiveParallel(*in);
+                          }});
+    w.variants.push_back({"parallel-gradient" + on, [in, gradient, threads] {
+                            gmm::setThreads(threads);
+                            gmm::gradientParallel(*in, gradient->data());
+                          }});
+    w.variants.push_back({"parallel-jvp" + on, [in, direction, threads] {
+                            gmm::setThreads(threads);
+                            gmm::directionalParallel(*in, direction->data());
+                          }});
+  }
   if (d <= 10) {
     auto hessian =
         std::make_shared<std::vector<double>>(params.size() * params.size());

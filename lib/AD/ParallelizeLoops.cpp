@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Derivatives.h"
+#include "ParallelLoops.h"
 
 #include "cotangent/AD/Activity.h"
 #include "cotangent/AD/Passes.h"
@@ -252,8 +253,10 @@ bool isInjectiveIn(Value value, Value iv, Operation *loop) {
 /// What an op of the body does to one memory root.
 struct Access {
   Operation *op;
-  /// Part of an accumulation `m[i] = m[i] + v` (its load or its store).
+  /// Part of an accumulation `m[i] = m[i] + v` (its load or its store), or
+  /// an atomic add already.
   bool accumulation;
+  bool atomic = false;
   /// The index values that are injective in the induction variable, if
   /// the access indexes the root itself.
   SmallVector<Value> injectiveIndices;
@@ -313,11 +316,15 @@ bool isFillBefore(Operation *op, Value buffer, scf::ForOp loop) {
 /// Whether `alloca` lives for one iteration of `loop` (ct.iteration_local)
 /// and nothing outside the loop uses it but what fills it before: each
 /// iteration can have its own.
-bool canGiveEachIteration(memref::AllocaOp alloca, scf::ForOp loop) {
+/// (Uses in `ignored`, a loop `loop` is a trial copy of, do not count.)
+bool canGiveEachIteration(memref::AllocaOp alloca, scf::ForOp loop,
+                          Operation *ignored = nullptr) {
   Value buffer = alloca.getResult();
   return alloca->hasAttr(ct::kIterationLocal) && !loop->isAncestor(alloca) &&
          llvm::all_of(buffer.getUsers(), [&](Operation *user) {
-           return loop->isAncestor(user) || isFillBefore(user, buffer, loop);
+           return loop->isAncestor(user) ||
+                  (ignored && ignored->isAncestor(user)) ||
+                  isFillBefore(user, buffer, loop);
          });
 }
 
@@ -335,7 +342,8 @@ Value getSharedTape(scf::ForOp loop) {
 
 class LoopChecker {
 public:
-  explicit LoopChecker(scf::ForOp loop) : loop(loop) {}
+  explicit LoopChecker(scf::ForOp loop, Operation *ignored = nullptr)
+      : loop(loop), ignored(ignored) {}
 
   /// Whether the iterations are independent; collects what to rewrite.
   bool check() {
@@ -402,7 +410,7 @@ private:
   bool isPrivate(Value root) {
     Operation *def = root.getDefiningOp();
     if (auto alloca = dyn_cast_or_null<memref::AllocaOp>(def);
-        alloca && canGiveEachIteration(alloca, loop))
+        alloca && canGiveEachIteration(alloca, loop, ignored))
       return true;
     return def && isa<memref::AllocaOp, memref::AllocOp>(def) &&
            loop->isAncestor(def);
@@ -448,6 +456,13 @@ private:
     }
     if (isa<ct::TapeReadOp>(op))
       return true; // released blocks are only read
+    if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op);
+        rmw && rmw.getKind() == arith::AtomicRMWKind::addf) {
+      Value root = ad::getMemoryRoot(rmw.getMemref());
+      if (!isPrivate(root))
+        byRoot[root].push_back({op, true, true, {}});
+      return true;
+    }
     if (isa<memref::AllocaOp, memref::AllocOp>(op))
       return true;
     if (isa<memref::DeallocOp>(op) &&
@@ -463,6 +478,8 @@ private:
     bool writes = llvm::any_of(accesses, [](const Access &a) {
       return a.accumulation || isa<memref::StoreOp>(a.op);
     });
+    // Atomic adds already (chunks adding their copies in) go with other
+    // additions only.
     if (!writes)
       return true;
     // Every access at one element per iteration, the same in all of them.
@@ -474,23 +491,33 @@ private:
     // Or only accumulations, which become atomic: a few per iteration.
     // In a loop nested in the iteration they would run many times each
     // (every iteration adding into all of a shared shadow), slower than the
-    // serial loop already on one thread and contended on more; such
-    // accumulations want private copies reduced at the end, which this pass
-    // does not make yet.
+    // serial loop already on one thread and contended on more: such loops
+    // are tried again split into chunks that add into private copies
+    // (PrivateAccumulations.cpp).
     if (llvm::all_of(accesses, [](const Access &a) { return a.accumulation; })) {
       for (const Access &a : accesses) {
-        if (a.op->getParentOp() != loop.getOperation())
+        if (a.atomic)
+          continue;
+        if (a.op->getParentOp() != loop.getOperation()) {
+          LLVM_DEBUG(llvm::dbgs() << "  into " << root << "\n");
           return reject("an accumulation into shared memory runs in a loop "
                         "nested in the iteration");
+        }
         atomics.push_back(candidates.lookup(a.op));
       }
       return true;
     }
+    LLVM_DEBUG({
+      llvm::dbgs() << "[ct-parallelize-loops] shared memory: " << root << "\n";
+      for (const Access &a : accesses)
+        llvm::dbgs() << "  " << *a.op << "\n";
+    });
     return reject("memory is written at elements other iterations may "
                   "access");
   }
 
   scf::ForOp loop;
+  Operation *ignored;
   llvm::MapVector<Value, SmallVector<Access>> byRoot;
   DenseSet<Operation *> accumulated;
   DenseMap<Operation *, Accumulation> candidates;
@@ -918,8 +945,23 @@ struct ParallelizeLoops
       // The check counts on each iteration getting its own buffers and
       // tape, which only a parallel loop then gets.
       LoopChecker checker(loop);
-      if (!checker.check())
-        continue;
+      if (!checker.check()) {
+        // Perhaps chunks adding into private copies are independent: tried
+        // on a copy of the loop, kept if so.
+        OpBuilder before(loop);
+        auto copy = cast<scf::ForOp>(before.clone(*loop));
+        bool chunked = ad::privatizeAccumulations(copy);
+        auto chunks = chunked ? cast<scf::ForOp>(loop->getPrevNode()) : copy;
+        LoopChecker chunkChecker(chunks, loop);
+        if (!chunked || !chunkChecker.check()) {
+          chunks.erase();
+          continue;
+        }
+        loop.replaceAllUsesWith(chunks.getResults());
+        loop.erase();
+        loop = chunks;
+        checker = std::move(chunkChecker);
+      }
       bool scoped = sinkIterationLocalBuffers(loop);
       scoped |= privatizeTape(loop);
       for (const Accumulation &acc : checker.atomics)

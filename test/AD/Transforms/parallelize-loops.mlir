@@ -237,16 +237,37 @@ func.func @shared_buffer(%x: !m, %y: !m, %n: index) {
 }
 
 // Row-major elements `i * c + j` of a nest (j from 0 to c) are the outer
-// iteration's own; adding into a shared element in a nested loop would
-// take an atomic per inner iteration: that loop stays serial.
+// iteration's own.
 // CHECK-LABEL: func.func @rows
 // CHECK: scf.parallel
 // CHECK:   scf.for
 // CHECK-NOT: atomic_rmw
 // CHECK:   memref.store
+
+// Adding into shared elements in a nested loop (an atomic per inner
+// iteration): chunks of iterations add into private copies of the
+// elements the indices can reach ([0, c - 1] here), zeroed per chunk, then
+// add the copies in atomically; at most 64 chunks.
 // CHECK-LABEL: func.func @nested_accumulation
+// CHECK: scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%{{.*}})
+// CHECK:   %[[COPY:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK:   scf.for
+// CHECK:     memref.store %{{.*}}, %[[COPY]]
+// CHECK:   scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:     scf.for
+// CHECK:       %[[OLD:.*]] = memref.load %[[COPY]]
+// CHECK:       %[[NEW:.*]] = arith.addf %[[OLD]]
+// CHECK:       memref.store %[[NEW]], %[[COPY]]
+// CHECK:   scf.for %[[E:.*]] = %{{.*}} to
+// CHECK:     %[[PART:.*]] = memref.load %[[COPY]][%[[E]]]
+// CHECK:     memref.atomic_rmw addf %[[PART]], %arg1
+// CHECK:   memref.dealloc %[[COPY]]
+
+// An index read from memory cannot be bounded: serial.
+// CHECK-LABEL: func.func @gathered_accumulation
 // CHECK-NOT: scf.parallel
 // CHECK-NOT: atomic_rmw
+// CHECK: return
 func.func @rows(%a: !m, %n: index, %c: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -270,6 +291,21 @@ func.func @nested_accumulation(%x: !m, %g: !m, %n: index, %c: index) {
       %old = memref.load %g[%j] : !m
       %new = arith.addf %old, %v : f64
       memref.store %new, %g[%j] : !m
+    }
+  } {ct.parallel}
+  return
+}
+func.func @gathered_accumulation(%x: !m, %g: !m, %idx: memref<?xindex>,
+                                 %n: index, %c: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : !m
+    scf.for %j = %c0 to %c step %c1 {
+      %k = memref.load %idx[%j] : memref<?xindex>
+      %old = memref.load %g[%k] : !m
+      %new = arith.addf %old, %v : f64
+      memref.store %new, %g[%k] : !m
     }
   } {ct.parallel}
   return

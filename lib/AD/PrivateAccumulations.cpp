@@ -1,0 +1,349 @@
+//===- PrivateAccumulations.cpp - Chunks that add into private copies -----===//
+//
+// A reversed parallel loop often adds, in loops nested in each iteration,
+// into memory every iteration adds into (the adjoints of parameters every
+// point reads, in GMM). One atomic add per inner iteration is slower than
+// the serial loop. Instead, the loop is split into T chunks of consecutive
+// iterations; each chunk adds into zeroed private copies of those buffers
+// (the elements its index ranges can reach, bounded by interval arithmetic
+// over the indices) and, at its end, adds the copies into the buffers
+// atomically: T times the copies' size of atomics in all. The chunk loop
+// carries the original loop's mark; ct-parallelize-loops then checks it as
+// any other.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ParallelLoops.h"
+
+#include "Derivatives.h"
+
+#include "cotangent/AD/Activity.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+
+namespace {
+
+/// The most chunks (threads beyond it share chunks), and the most elements
+/// all private copies of a loop may hold together.
+constexpr int64_t kMaxChunks = 64;
+constexpr int64_t kCopyBudget = int64_t(1) << 22;
+
+/// An inclusive range of index values, built before the loop.
+struct Interval {
+  Value lo, hi;
+};
+
+/// Bounds, built before `loop`, of index expressions in its body: sums,
+/// differences, products and divisions by positive constants of constants,
+/// loop-invariant values and loop counters (with the bounds of their loops).
+class IntervalBuilder {
+public:
+  explicit IntervalBuilder(scf::ForOp loop) : loop(loop), b(loop) {}
+
+  std::optional<Interval> get(Value value) {
+    if (auto it = cache.find(value); it != cache.end())
+      return it->second;
+    std::optional<Interval> result = compute(value);
+    if (result)
+      cache[value] = *result;
+    return result;
+  }
+
+private:
+  Value index(Value v) { return buildIndexCast(b, loop.getLoc(), v); }
+
+  /// `value` computed before the loop, if the loop computes it by pure ops
+  /// from values defined outside it (a nested loop's trip count).
+  Value hoist(Value value, unsigned depth = 6) {
+    if (!loop->isAncestor(value.getParentBlock()->getParentOp()))
+      return value;
+    Operation *def = value.getDefiningOp();
+    if (!def || depth == 0 || !isPure(def) || def->getNumRegions() != 0 ||
+        def->getNumResults() != 1)
+      return nullptr;
+    IRMapping mapping;
+    for (Value operand : def->getOperands()) {
+      Value outside = hoist(operand, depth - 1);
+      if (!outside)
+        return nullptr;
+      mapping.map(operand, outside);
+    }
+    return b.clone(*def, mapping)->getResult(0);
+  }
+
+  std::optional<Interval> compute(Value value) {
+    Location loc = loop.getLoc();
+    if (Value outside = hoist(value)) {
+      Value v = index(outside);
+      return Interval{v, v};
+    }
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto counted = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!counted || counted.getInductionVar() != arg)
+        return std::nullopt;
+      std::optional<Interval> lb = get(counted.getLowerBound());
+      std::optional<Interval> ub = get(counted.getUpperBound());
+      if (!lb || !ub)
+        return std::nullopt;
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      return Interval{lb->lo, arith::SubIOp::create(b, loc, ub->hi, one)};
+    }
+    Operation *def = value.getDefiningOp();
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant))) {
+      Value v = arith::ConstantIndexOp::create(b, loc, constant.getSExtValue());
+      return Interval{v, v};
+    }
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp>(def))
+      return get(def->getOperand(0));
+    if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
+             arith::MaxSIOp, arith::MinSIOp>(def))
+      return std::nullopt;
+    std::optional<Interval> lhs = get(def->getOperand(0));
+    std::optional<Interval> rhs = get(def->getOperand(1));
+    if (!lhs || !rhs)
+      return std::nullopt;
+    if (isa<arith::AddIOp>(def))
+      return Interval{arith::AddIOp::create(b, loc, lhs->lo, rhs->lo),
+                      arith::AddIOp::create(b, loc, lhs->hi, rhs->hi)};
+    // max and min are monotonic in both operands.
+    if (isa<arith::MaxSIOp>(def))
+      return Interval{arith::MaxSIOp::create(b, loc, lhs->lo, rhs->lo),
+                      arith::MaxSIOp::create(b, loc, lhs->hi, rhs->hi)};
+    if (isa<arith::MinSIOp>(def))
+      return Interval{arith::MinSIOp::create(b, loc, lhs->lo, rhs->lo),
+                      arith::MinSIOp::create(b, loc, lhs->hi, rhs->hi)};
+    if (isa<arith::SubIOp>(def))
+      return Interval{arith::SubIOp::create(b, loc, lhs->lo, rhs->hi),
+                      arith::SubIOp::create(b, loc, lhs->hi, rhs->lo)};
+    if (isa<arith::MulIOp>(def)) {
+      Value products[] = {arith::MulIOp::create(b, loc, lhs->lo, rhs->lo),
+                          arith::MulIOp::create(b, loc, lhs->lo, rhs->hi),
+                          arith::MulIOp::create(b, loc, lhs->hi, rhs->lo),
+                          arith::MulIOp::create(b, loc, lhs->hi, rhs->hi)};
+      Value lo = products[0], hi = products[0];
+      for (Value p : ArrayRef(products).drop_front()) {
+        lo = arith::MinSIOp::create(b, loc, lo, p);
+        hi = arith::MaxSIOp::create(b, loc, hi, p);
+      }
+      return Interval{lo, hi};
+    }
+    // Division by a positive constant is monotonic.
+    APInt divisor;
+    if (!matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) ||
+        !divisor.isStrictlyPositive())
+      return std::nullopt;
+    return Interval{arith::FloorDivSIOp::create(b, loc, lhs->lo, rhs->lo),
+                    arith::CeilDivSIOp::create(b, loc, lhs->hi, rhs->lo)};
+  }
+
+  scf::ForOp loop;
+  OpBuilder b;
+  DenseMap<Value, Interval> cache;
+};
+
+/// `m[i] = m[i] + v`: the load, the add and the store.
+struct Update {
+  memref::LoadOp load;
+  memref::StoreOp store;
+};
+
+std::optional<Update> matchUpdate(memref::StoreOp store) {
+  auto add = store.getValueToStore().getDefiningOp<arith::AddFOp>();
+  if (!add || !store.getValueToStore().hasOneUse())
+    return std::nullopt;
+  for (Value operand : add->getOperands())
+    if (auto load = operand.getDefiningOp<memref::LoadOp>();
+        load && load->hasOneUse() && load.getMemRef() == store.getMemRef() &&
+        load.getIndices() == store.getIndices() &&
+        load->getBlock() == store->getBlock())
+      return Update{load, store};
+  return std::nullopt;
+}
+
+/// A buffer the loop only adds into, some of it in nested loops.
+struct Accumulated {
+  Value buffer;
+  SmallVector<Update> updates;
+  Interval range;
+};
+
+/// The buffers to give each chunk a copy of, with the range of elements
+/// the loop adds into.
+SmallVector<Accumulated> findAccumulated(scf::ForOp loop,
+                                         IntervalBuilder &intervals) {
+  llvm::MapVector<Value, SmallVector<Update>> updates;
+  loop.getBody()->walk([&](memref::StoreOp store) {
+    if (std::optional<Update> update = matchUpdate(store))
+      updates[store.getMemRef()].push_back(*update);
+  });
+  SmallVector<Accumulated> found;
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  for (auto &[buffer, list] : updates) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || type.getRank() > 1 || ad::getMemoryRoot(buffer) != buffer ||
+        loop->isAncestor(buffer.getParentBlock()->getParentOp()) ||
+        llvm::none_of(list, [&](const Update &u) {
+          return u.store->getParentOp() != loop.getOperation();
+        }))
+      continue;
+    if (auto alloca = buffer.getDefiningOp<memref::AllocaOp>();
+        alloca && alloca->hasAttr(ct::kIterationLocal))
+      continue; // each iteration gets its own anyway
+    // Nothing else in the loop touches it.
+    DenseSet<Operation *> mine;
+    for (Update u : list) {
+      mine.insert(u.load);
+      mine.insert(u.store);
+    }
+    if (llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+          return loop->isAncestor(user) && !mine.contains(user);
+        }))
+      continue;
+    std::optional<Interval> range;
+    for (Update u : list) {
+      std::optional<Interval> at =
+          type.getRank() == 0
+              ? Interval{arith::ConstantIndexOp::create(b, loc, 0),
+                         arith::ConstantIndexOp::create(b, loc, 0)}
+              : intervals.get(u.store.getIndices()[0]);
+      if (!at) {
+        range.reset();
+        break;
+      }
+      range = !range ? *at
+                     : Interval{arith::MinSIOp::create(b, loc, range->lo, at->lo),
+                                arith::MaxSIOp::create(b, loc, range->hi, at->hi)};
+    }
+    if (range)
+      found.push_back({buffer, list, *range});
+  }
+  return found;
+}
+
+} // namespace
+
+bool ad::privatizeAccumulations(scf::ForOp loop) {
+  IntervalBuilder intervals(loop);
+  SmallVector<Accumulated> accumulated = findAccumulated(loop, intervals);
+  if (accumulated.empty())
+    return false;
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  auto constant = [&](OpBuilder &at, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(at, loc, v);
+  };
+  // Sizes of the copies, and how many chunks they allow.
+  Value total = constant(b, 0);
+  SmallVector<Value> sizes;
+  for (Accumulated &a : accumulated) {
+    Value extent = arith::AddIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, a.range.hi, a.range.lo),
+        constant(b, 1));
+    Value size = arith::MaxSIOp::create(b, loc, extent, constant(b, 0));
+    sizes.push_back(size);
+    total = arith::AddIOp::create(b, loc, total, size);
+  }
+  Value trips = buildIndexCast(
+      b, loc,
+      buildTripCount(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                     loop.getStep()));
+  Value byBudget = arith::DivUIOp::create(
+      b, loc, constant(b, kCopyBudget),
+      arith::MaxSIOp::create(b, loc, total, constant(b, 1)));
+  Value chunks = arith::MaxSIOp::create(
+      b, loc, constant(b, 1),
+      arith::MinSIOp::create(
+          b, loc, trips,
+          arith::MinSIOp::create(b, loc, constant(b, kMaxChunks), byBudget)));
+  Value perChunk = arith::CeilDivSIOp::create(b, loc, trips, chunks);
+
+  // for c in [0, chunks): copies; the chunk's iterations; copies added in.
+  auto outer = scf::ForOp::create(b, loc, constant(b, 0), chunks,
+                                  constant(b, 1), loop.getInitArgs());
+  for (NamedAttribute attr : loop->getDiscardableAttrs())
+    outer->setAttr(attr.getName(), attr.getValue());
+  Block *outerBody = outer.getBody();
+  if (outerBody->mightHaveTerminator())
+    outerBody->getTerminator()->erase();
+  OpBuilder inOuter = OpBuilder::atBlockEnd(outerBody);
+  SmallVector<Value> copies;
+  for (auto [a, size] : llvm::zip_equal(accumulated, sizes)) {
+    auto type = cast<MemRefType>(a.buffer.getType());
+    auto copyType = MemRefType::get({ShapedType::kDynamic},
+                                    type.getElementType());
+    Value copy = memref::AllocOp::create(inOuter, loc, copyType,
+                                         ValueRange{size});
+    buildZeroFill(inOuter, loc, copy);
+    copies.push_back(copy);
+  }
+  Value c = outer.getInductionVar();
+  Value begin = arith::MulIOp::create(inOuter, loc, c, perChunk);
+  Value end = arith::MinSIOp::create(
+      inOuter, loc, trips, arith::AddIOp::create(inOuter, loc, begin, perChunk));
+  auto inner = scf::ForOp::create(inOuter, loc, begin, end, constant(inOuter, 1),
+                                  outer.getRegionIterArgs());
+  Block *innerBody = inner.getBody();
+  if (innerBody->mightHaveTerminator())
+    innerBody->getTerminator()->erase();
+  // The original counter: lb + k * step, in its type.
+  OpBuilder inInner = OpBuilder::atBlockEnd(innerBody);
+  Type ivType = loop.getInductionVar().getType();
+  Value k = inner.getInductionVar();
+  if (!ivType.isIndex())
+    k = arith::IndexCastOp::create(inInner, loc, ivType, k);
+  Value iv = arith::AddIOp::create(
+      inInner, loc, loop.getLowerBound(),
+      arith::MulIOp::create(inInner, loc, k, loop.getStep()));
+  SmallVector<Value> replacements{iv};
+  llvm::append_range(replacements, inner.getRegionIterArgs());
+  IRRewriter rewriter(loop.getContext());
+  rewriter.mergeBlocks(loop.getBody(), innerBody, replacements);
+  inOuter.setInsertionPointAfter(inner);
+  // The copies' elements, added into the buffers.
+  for (auto [a, size, copy] : llvm::zip_equal(accumulated, sizes, copies)) {
+    bool scalar = cast<MemRefType>(a.buffer.getType()).getRank() == 0;
+    auto merge = scf::ForOp::create(inOuter, loc, constant(inOuter, 0), size,
+                                    constant(inOuter, 1));
+    OpBuilder at = OpBuilder::atBlockBegin(merge.getBody());
+    Value e = merge.getInductionVar();
+    Value value = memref::LoadOp::create(at, loc, copy, ValueRange{e});
+    SmallVector<Value> target;
+    if (!scalar)
+      target.push_back(arith::AddIOp::create(at, loc, a.range.lo, e));
+    memref::AtomicRMWOp::create(at, loc, arith::AtomicRMWKind::addf, value,
+                                a.buffer, target);
+    memref::DeallocOp::create(inOuter, loc, copy);
+    // The chunk's updates go to its copy.
+    for (Update u : a.updates) {
+      OpBuilder before(u.load);
+      Value position =
+          scalar ? constant(before, 0)
+                 : Value(arith::SubIOp::create(
+                       before, loc,
+                       buildIndexCast(before, loc, u.load.getIndices()[0]),
+                       a.range.lo));
+      // A load's memref is its operand 0, a store's its operand 1.
+      u.load->setOperand(0, copy);
+      u.load.getIndicesMutable().assign(position);
+      u.store->setOperand(1, copy);
+      u.store.getIndicesMutable().assign(position);
+    }
+  }
+  scf::YieldOp::create(inOuter, loc, inner.getResults());
+  loop.replaceAllUsesWith(outer.getResults());
+  loop.erase();
+  return true;
+}
