@@ -7,7 +7,8 @@
 // iterations; each chunk adds into zeroed private copies of those buffers
 // (the elements its index ranges can reach, bounded by interval arithmetic
 // over the indices) and, at its end, adds the copies into the buffers
-// atomically: T times the copies' size of atomics in all. The chunk loop
+// atomically: T times the copies' size of atomics in all, T being the
+// number of threads (ct.thread_count). The chunk loop
 // carries the original loop's mark; ct-parallelize-loops then checks it as
 // any other.
 //
@@ -33,9 +34,7 @@ using namespace cotangent::ad;
 
 namespace {
 
-/// The most chunks (threads beyond it share chunks), and the most elements
-/// all private copies of a loop may hold together.
-constexpr int64_t kMaxChunks = 64;
+/// The most elements all private copies of a loop may hold together.
 constexpr int64_t kCopyBudget = int64_t(1) << 22;
 
 /// An inclusive range of index values, built before the loop.
@@ -263,11 +262,13 @@ bool ad::privatizeAccumulations(scf::ForOp loop) {
   Value byBudget = arith::DivUIOp::create(
       b, loc, constant(b, kCopyBudget),
       arith::MaxSIOp::create(b, loc, total, constant(b, 1)));
+  // One chunk per thread (1 in a serial build): each thread fills one set
+  // of copies, and the copies are added in once per thread.
+  Value threads = ct::ThreadCountOp::create(b, loc);
   Value chunks = arith::MaxSIOp::create(
       b, loc, constant(b, 1),
       arith::MinSIOp::create(
-          b, loc, trips,
-          arith::MinSIOp::create(b, loc, constant(b, kMaxChunks), byBudget)));
+          b, loc, trips, arith::MinSIOp::create(b, loc, threads, byBudget)));
   Value perChunk = arith::CeilDivSIOp::create(b, loc, trips, chunks);
 
   // for c in [0, chunks): copies; the chunk's iterations; copies added in.

@@ -2,6 +2,7 @@
 
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/CodeGen/AllocaScopes.h"
+#include "cotangent/CodeGen/ThreadCount.h"
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/LoopAnnotations.h"
 #include "cotangent/CodeGen/StructuredToBranches.h"
@@ -60,6 +61,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   // Parallel loops become OpenMP worksharing loops, which LLVM's OpenMP
   // builder outlines into calls to the OpenMP runtime; without OpenMP,
   // scf-to-cf runs them serially.
+  pm.addPass(createLowerThreadCountPass(options.openmp));
   if (options.openmp)
     pm.addPass(createConvertSCFToOpenMPPass());
   // Iterations of parallel loops release their stack when they end (scopes

@@ -1,7 +1,8 @@
 // ct-lower-to-llvm{openmp=1} (a translation unit built with -fopenmp) runs
 // scf.parallel loops as OpenMP worksharing loops, their reductions as
-// OpenMP reductions, and atomic adds as LLVM atomics; without OpenMP the
-// same loops lower to serial branches.
+// OpenMP reductions, atomic adds as LLVM atomics, and ct.thread_count asks
+// OpenMP; without OpenMP the same loops lower to serial branches and the
+// thread count is 1.
 // RUN: %cotangent-opt %s --pass-pipeline='builtin.module(ct-lower-to-llvm{openmp=1})' | FileCheck %s
 // RUN: %cotangent-opt %s --pass-pipeline='builtin.module(ct-lower-to-llvm)' | FileCheck %s --check-prefix=SERIAL
 
@@ -12,10 +13,13 @@
 // CHECK-SAME: reduction(
 // CHECK: omp.loop_nest
 // CHECK: llvm.atomicrmw fadd
+// CHECK: llvm.call @omp_get_max_threads()
+// CHECK: llvm.func @omp_get_max_threads() -> i32
 // SERIAL-LABEL: llvm.func @sum_and_scatter
 // SERIAL-NOT: omp.
 // SERIAL: llvm.atomicrmw fadd
 // SERIAL-NOT: omp.
+// SERIAL-NOT: omp_get_max_threads
 func.func @sum_and_scatter(%x: memref<?xf64>, %h: memref<?xf64>,
                            %bins: memref<?xindex>, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
@@ -31,5 +35,9 @@ func.func @sum_and_scatter(%x: memref<?xf64>, %h: memref<?xf64>,
       scf.reduce.return %sum : f64
     }
   }
-  return %s : f64
+  %threads = ct.thread_count
+  %t = arith.index_cast %threads : index to i64
+  %tf = arith.sitofp %t : i64 to f64
+  %r = arith.addf %s, %tf : f64
+  return %r : f64
 }

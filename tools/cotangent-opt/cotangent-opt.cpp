@@ -14,6 +14,7 @@
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/AllocaScopes.h"
 #include "cotangent/CodeGen/StructuredToBranches.h"
+#include "cotangent/CodeGen/ThreadCount.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
@@ -56,6 +57,7 @@ int main(int argc, char **argv) {
   cotangent::codegen::registerExpandSpecialFunctionsPass();
   cotangent::codegen::registerStructuredToBranchesPass();
   cotangent::codegen::registerInlineAllocaScopesPass();
+  cotangent::codegen::registerLowerThreadCountPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Cotangent optimizer driver\n", registry));
 }

@@ -247,8 +247,9 @@ func.func @shared_buffer(%x: !m, %y: !m, %n: index) {
 // Adding into shared elements in a nested loop (an atomic per inner
 // iteration): chunks of iterations add into private copies of the
 // elements the indices can reach ([0, c - 1] here), zeroed per chunk, then
-// add the copies in atomically; at most 64 chunks.
+// add the copies in atomically; one chunk per thread.
 // CHECK-LABEL: func.func @nested_accumulation
+// CHECK: ct.thread_count
 // CHECK: scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%{{.*}})
 // CHECK:   %[[COPY:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
 // CHECK:   scf.for

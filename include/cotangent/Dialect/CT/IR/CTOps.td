@@ -349,6 +349,23 @@ def CT_ParallelLoopOp : CT_Op<"parallel_loop",
   let hasVerifier = 1;
 }
 
+def CT_ThreadCountOp : CT_Op<"thread_count", [NoMemoryEffect]> {
+  let summary = "how many threads parallel loops run on";
+  let description = [{
+    The number of threads an `scf.parallel` loop here runs on: OpenMP's
+    `omp_get_max_threads()` in a translation unit built with `-fopenmp`,
+    1 otherwise (ct-lower-to-llvm). Reverse mode splits loops that add
+    into shared adjoints into this many chunks, each with private copies
+    (ct-parallelize-loops).
+
+    ```mlir
+    %threads = ct.thread_count
+    ```
+  }];
+  let results = (outs Index:$count);
+  let assemblyFormat = "attr-dict";
+}
+
 def CT_LLVMPointer : Type<CPred<"::llvm::isa<::mlir::LLVM::LLVMPointerType>($_self)">,
                           "LLVM pointer", "::mlir::LLVM::LLVMPointerType"> {
   let builderCall = "::mlir::LLVM::LLVMPointerType::get($_builder.getContext())";
