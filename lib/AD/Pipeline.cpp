@@ -22,7 +22,9 @@ void cotangent::ad::buildAutodiffPipeline(
           options.recomputeValues = optimize;
   // Parallel loops are differentiated as the serial loops they equal,
   // marked so that their derivative loops can be made parallel again.
-  pm.addPass(createSerializeParallelLoops());
+  SerializeParallelLoopsOptions serialize;
+  serialize.allLoops = pipelineOptions.allLoopsParallel;
+  pm.addPass(createSerializeParallelLoops(serialize));
   // Checkpointed loops' bodies become functions first, while their markers
   // can still tell their loop (the inliner puts loops inside others).
   pm.addPass(createOutlineCheckpoints());

@@ -73,6 +73,7 @@ void serialize(scf::ParallelOp parallel) {
 
 struct SerializeParallelLoops
     : cotangent::ad::impl::SerializeParallelLoopsBase<SerializeParallelLoops> {
+  using SerializeParallelLoopsBase::SerializeParallelLoopsBase;
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;
     // Post-order: a nested parallel loop is serialized before the one
@@ -80,6 +81,10 @@ struct SerializeParallelLoops
     getOperation().walk([&](scf::ParallelOp loop) { loops.push_back(loop); });
     for (scf::ParallelOp loop : loops)
       serialize(loop);
+    if (allLoops)
+      getOperation().walk([](scf::ForOp loop) {
+        loop->setAttr(ad::kParallelLoop, UnitAttr::get(loop.getContext()));
+      });
   }
 };
 

@@ -99,6 +99,7 @@ LogicalResult DerivativeCompiler::differentiate() {
   ad::AutodiffPipelineOptions autodiff;
   autodiff.unconnected = options.unconnected;
   autodiff.optimize = options.optimizeDerivatives;
+  autodiff.allLoopsParallel = options.parallelizeAllLoops;
   ad::buildDerivativesPipeline(pm, autodiff);
   TimingScope derivativesTiming = rootTiming.nest("differentiation");
   pm.enableTiming(derivativesTiming);

@@ -4,10 +4,12 @@
 For each seed: generate a program (generate.py, harness.py), check that it is
 valid C++ without the plugin, build it with the plugin at -O0 and -O2, and
 at -O2 with the plain derivative strategy (ad-optimizations=off: every
-loop taped, no eager loops or calls, no recomputation), run all three, and
-classify the outcome:
+loop taped, no eager loops or calls, no recomputation), and at -O2 with
+-fopenmp and every loop a candidate for parallel derivative loops
+(parallel-loops=all, run on two threads), run all four, and classify the
+outcome:
 
-  ok          built, every oracle passed, the three builds agree
+  ok          built, every oracle passed, the four builds agree
   crash       the compiler died (signal, LLVM's crash banner, an internal
               error)
   rejected    the plugin refused it (the generator uses only what the
@@ -56,10 +58,10 @@ class Toolchain:
                       "-I", HERE]
 
 
-def run(command, timeout):
+def run(command, timeout, env=None):
     try:
         p = subprocess.run(command, capture_output=True, text=True,
-                           timeout=timeout)
+                           timeout=timeout, env=env)
         return p.returncode, p.stdout + p.stderr
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"")
@@ -88,7 +90,14 @@ def values(output):
 # The builds of each program: name, flags. The plain strategy is the oracle
 # the optimised ones must agree with (to rounding).
 BUILDS = (("-O0", ["-O0"]), ("-O2", ["-O2"]),
-          ("-O2 plain", ["-O2", "-fplugin-arg-cotangent-ad-optimizations=off"]))
+          ("-O2 plain", ["-O2", "-fplugin-arg-cotangent-ad-optimizations=off"]),
+          # Every loop a candidate for parallel derivative loops, run on two
+          # OpenMP threads: ct-parallelize-loops must prove each loop it
+          # makes parallel (a wrong proof is a race, a wrong number).
+          # (The long double reference's OpenMP reductions need libatomic.)
+          ("-O2 parallel", ["-O2", "-fopenmp",
+                            "-fplugin-arg-cotangent-parallel-loops=all",
+                            "-latomic"]))
 
 
 def compare(reference, other, names):
@@ -124,7 +133,7 @@ def classify(tools, source, workdir):
             return "crash", out
         if code != 0:
             return "rejected", out
-        code, out = run([exe], 30)
+        code, out = run([exe], 30, env={**os.environ, "OMP_NUM_THREADS": "2"})
         if code is None:
             return "runtime", f"{level}: timed out\n{out}"
         if code < 0:

@@ -17,8 +17,9 @@ it had at the unperturbed point) and custom gradient rules; std::vector
 locals (sized, filled, listed, copied from a range, swapped), buffers
 filled by one loop and read by another over the same run-time range,
 range-for, iterator and pointer loops, the standard algorithms with
-lambdas, lambdas called where defined, switch, and std::min/std::max on
-places.
+lambdas, lambdas called where defined, switch, std::min/std::max on
+places, and OpenMP parallel loops with a `+` or `max` reduction whose
+iterations each write their own element (ignored without -fopenmp).
 
 Statements are emitted one per line, and compound statements open with a
 line ending in `{` and close with a line that is only `}`, so that the
@@ -81,6 +82,9 @@ class Generator:
         # Checkpoint pragmas draw from their own stream, so that a seed's
         # program is the same with or without them.
         self.pragmas = random.Random(f"checkpoint-{seed}")
+        # So do OpenMP loops, which touch only names of their own besides
+        # the one place they add into.
+        self.openmp = random.Random(f"openmp-{seed}")
         self.seed = seed
         self.counter = 0
         self.helpers = []  # rendered helper functions (text over `real`)
@@ -226,7 +230,48 @@ class Generator:
     def emit(self, fn, indent, text):
         fn.lines.append("  " * indent + text)
 
+    def parallel_loop(self, fn, scope, loop_vars, indent):
+        """An OpenMP loop whose iterations are independent: each writes its
+        own element and adds into (or takes the maximum of) a reduction
+        variable; the result is added into a place of the program. Drawn
+        from its own stream (and not in scope afterwards), so that the rest
+        of the program is the same with or without it."""
+        main, self.rng = self.rng, self.openmp
+        try:
+            target = self.lvalue(scope, loop_vars)
+            if target is None:
+                return
+            r = self.rng
+            n = r.randint(1, 6)
+            acc, buf, i = self.fresh("s"), self.fresh("w"), self.fresh("i")
+            maximum = self.chance(0.3)
+            inner = Scope(scope)
+            inner.add(i, "int")
+            value = self.expr(inner, loop_vars + [i])
+            weight = self.expr(inner, loop_vars + [i])
+            self.emit(fn, indent, "{")
+            self.emit(fn, indent + 1,
+                      f"real {acc} = {'-1e300' if maximum else '0'};")
+            self.emit(fn, indent + 1, f"real {buf}[{n}] = {{}};")
+            clause = f"max : {acc}" if maximum else f"+ : {acc}"
+            self.emit(fn, indent + 1, f"#pragma omp parallel for reduction({clause})")
+            self.emit(fn, indent + 1, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+            self.emit(fn, indent + 2, f"real t = {value};")
+            self.emit(fn, indent + 2, f"{buf}[{i}] = t;")
+            if maximum:
+                self.emit(fn, indent + 2, f"{acc} = std::fmax({acc}, t * {weight});")
+            else:
+                self.emit(fn, indent + 2, f"{acc} += t * {weight};")
+            self.emit(fn, indent + 1, "}")
+            self.emit(fn, indent + 1,
+                      f"{target} += std::sin({acc}) + {buf}[{r.randint(0, n - 1)}];")
+            self.emit(fn, indent, "}")
+        finally:
+            self.rng = main
+
     def statement(self, fn, scope, loop_vars, depth, indent):
+        if depth < 2 and self.openmp.random() < 0.15:
+            self.parallel_loop(fn, scope, loop_vars, indent)
         r = self.rng
         e = lambda: self.expr(scope, loop_vars)
         kinds = ["decl", "assign", "assign", "compound", "array", "if",

@@ -80,6 +80,11 @@ static llvm::cl::opt<bool> adOptimizations(
     "ad-optimizations",
     llvm::cl::desc("Optimise derivatives (off: the plain strategy)"),
     llvm::cl::init(true), llvm::cl::cat(category));
+static llvm::cl::opt<bool> allLoopsParallel(
+    "all-loops-parallel",
+    llvm::cl::desc("Treat every loop as parallel (a test of the proof that "
+                   "makes derivative loops parallel)"),
+    llvm::cl::init(false), llvm::cl::cat(category));
 static llvm::cl::opt<bool> timeReport(
     "time-report",
     llvm::cl::desc("Print the time of each phase and MLIR pass"),
@@ -100,6 +105,7 @@ public:
     cotangent::CompileOptions options;
     options.unconnected = unconnected;
     options.optimizeDerivatives = adOptimizations;
+    options.parallelizeAllLoops = allLoopsParallel;
     options.timeReport = timeReport;
     // The object stands alone: its entry points must survive to the link.
     options.entryLinkage = llvm::GlobalValue::WeakODRLinkage;

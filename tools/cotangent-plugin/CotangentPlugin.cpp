@@ -16,6 +16,8 @@
 // Arguments: -fplugin-arg-cotangent-dump-dir=DIR writes every stage;
 // -fplugin-arg-cotangent-unconnected=zero|warn|error;
 // -fplugin-arg-cotangent-ad-optimizations=on|off;
+// -fplugin-arg-cotangent-parallel-loops=all (testing: every loop is a
+// candidate for ct-parallelize-loops);
 // -fplugin-arg-cotangent-time-report prints the time of each phase and pass.
 //
 //===----------------------------------------------------------------------===//
@@ -142,12 +144,14 @@ protected:
       } else if (key == "ad-optimizations" &&
                  (value == "on" || value == "off")) {
         options.optimizeDerivatives = value == "on";
+      } else if (key == "parallel-loops" && value == "all") {
+        options.parallelizeAllLoops = true;
       } else {
         diags.Report(diags.getCustomDiagID(
             DiagnosticsEngine::Error,
             "cotangent: unknown plugin argument '%0'; expected "
             "dump-dir=DIR, unconnected=zero|warn|error, "
-            "ad-optimizations=on|off or time-report"))
+            "ad-optimizations=on|off, parallel-loops=all or time-report"))
             << arg;
         return false;
       }

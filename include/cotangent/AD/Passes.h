@@ -38,6 +38,13 @@ struct AutodiffPipelineOptions
                      "strategy of ct-differentiate, ct-tape-blocks); off, "
                      "derivatives take the plain strategy"),
       llvm::cl::init(true)};
+  Option<bool> allLoopsParallel{
+      *this, "all-loops-parallel",
+      llvm::cl::desc("Mark every loop as a parallel loop: a test of "
+                     "ct-parallelize-loops, which makes a derivative loop "
+                     "parallel only where it proves its iterations "
+                     "independent"),
+      llvm::cl::init(false)};
 };
 
 /// The passes every user of the engine runs: simplify the primal,

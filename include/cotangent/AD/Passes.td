@@ -185,7 +185,13 @@ def SerializeParallelLoops
     analysis and strategy of reverse and forward mode applies to it as to
     any loop. The derivative loops made from a marked loop keep the mark;
     `ct-parallelize-loops` then makes parallel those it can prove safe.
+    With `all-loops`, every `scf.for` is marked too: a test of
+    `ct-parallelize-loops`, which relies on no mark for correctness.
   }];
+  let options = [
+    Option<"allLoops", "all-loops", "bool", "false",
+           "Mark every scf.for as a parallel loop (testing)">
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 

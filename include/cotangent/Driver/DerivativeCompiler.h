@@ -42,6 +42,9 @@ struct CompileOptions {
   /// Whether derivatives take the optimisations that only save tape or
   /// time (off: the plain strategy, which the optimised ones must match).
   bool optimizeDerivatives = true;
+  /// Treat every loop as a parallel loop (a test of ct-parallelize-loops,
+  /// which must prove each derivative loop it makes parallel).
+  bool parallelizeAllLoops = false;
   /// Print, at the end, how long each phase and each MLIR pass took (like
   /// clang's -ftime-report).
   bool timeReport = false;
