@@ -80,3 +80,18 @@
     h[bin[i]] += x[i];
   }
 }
+
+// What the last iteration wrote, read after the loop (one element every
+// iteration writes: a race in OpenMP, unless one iteration writes it): the
+// loop stays serial, computing the last write, rather than guess.
+// CHECK-LABEL: func.func @_Z7lastOnePKdi
+// CHECK-NOT: scf.parallel
+// CHECK: scf.for
+// CHECK: return
+[[ct::differentiable]] double lastOne(const double *x, int n) {
+  double w[1] = {};
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+    w[0] = x[i] * x[i];
+  return w[0];
+}
