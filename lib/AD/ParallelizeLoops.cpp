@@ -388,12 +388,15 @@ private:
     bool any = false;
     for (Value operand : op->getOperands()) {
       Value tape = operand;
-      if (auto claim = operand.getDefiningOp<ct::TapeClaimOp>())
-        tape = claim.getTape();
-      else if (auto release = operand.getDefiningOp<ct::TapeReleaseOp>())
-        tape = release.getTape();
-      else if (!isa<ct::TapeType>(operand.getType()))
+      Operation *block = operand.getDefiningOp();
+      if (isa_and_nonnull<ct::TapeClaimOp, ct::TapeReleaseOp>(block)) {
+        // A block of the iteration's tape is claimed in the iteration.
+        if (!loop->isAncestor(block))
+          return false;
+        tape = block->getOperand(0);
+      } else if (!isa<ct::TapeType>(operand.getType())) {
         continue;
+      }
       // Made in the loop, or the shared one each iteration will get its
       // own of (privatizeTape).
       Operation *init = tape.getDefiningOp<ct::TapeInitOp>();
