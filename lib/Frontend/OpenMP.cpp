@@ -67,10 +67,12 @@ void FunctionLowering::lowerOpenMPDirective(
                 llvm::omp::getOpenMPClauseName(clause->getClauseKind()) +
                 "' cannot be differentiated; only atomic updates ('x += e', "
                 "'x -= e') can");
-    const auto *update = dyn_cast_or_null<clang::CompoundAssignOperator>(
-        dyn_cast_or_null<clang::Expr>(atomic->getStructuredBlock())
-            ? cast<clang::Expr>(atomic->getStructuredBlock())->IgnoreParens()
-            : nullptr);
+    const auto *statement =
+        dyn_cast_or_null<clang::Expr>(atomic->getStructuredBlock());
+    const auto *update =
+        statement ? dyn_cast<clang::CompoundAssignOperator>(
+                        statement->IgnoreParens())
+                  : nullptr;
     if (!update || (update->getOpcode() != clang::BO_AddAssign &&
                     update->getOpcode() != clang::BO_SubAssign) ||
         !update->getType()->isRealFloatingType())
