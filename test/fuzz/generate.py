@@ -254,7 +254,9 @@ class Generator:
                       f"real {acc} = {'-1e300' if maximum else '0'};")
             self.emit(fn, indent + 1, f"real {buf}[{n}] = {{}};")
             clause = f"max : {acc}" if maximum else f"+ : {acc}"
-            self.emit(fn, indent + 1, f"#pragma omp parallel for reduction({clause})")
+            # OMP(...) is `#pragma omp ...` in the differentiated copy and
+            # nothing in the serial reference (harness.py).
+            self.emit(fn, indent + 1, f"OMP(omp parallel for reduction({clause}))")
             self.emit(fn, indent + 1, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
             self.emit(fn, indent + 2, f"real t = {value};")
             self.emit(fn, indent + 2, f"{buf}[{i}] = t;")

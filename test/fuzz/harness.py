@@ -120,7 +120,9 @@ namespace ad {{
 using real = double;
 #define DIFFERENTIABLE [[ct::differentiable]]
 #define STOP_GRADIENT ct::stop_gradient
+#define OMP(directive) _Pragma(#directive)
 {function_text}
+#undef OMP
 #undef STOP_GRADIENT
 #undef DIFFERENTIABLE
 {rule_defs}
@@ -130,7 +132,10 @@ namespace ref {{
 using real = long double;
 #define DIFFERENTIABLE
 #define STOP_GRADIENT fuzz::frozen
+// Serial: the reference replays stop_gradient values in call order.
+#define OMP(directive)
 {function_text}
+#undef OMP
 #undef STOP_GRADIENT
 #undef DIFFERENTIABLE
 }} // namespace ref
@@ -142,7 +147,9 @@ namespace ieee {{
 using real = double;
 #define DIFFERENTIABLE [[gnu::noinline]]
 #define STOP_GRADIENT
+#define OMP(directive)
 {function_text}
+#undef OMP
 #undef STOP_GRADIENT
 #undef DIFFERENTIABLE
 #pragma STDC FENV_ACCESS OFF
