@@ -49,6 +49,7 @@ struct Reduction {
   unsigned position;
   Operation *combiner;
   arith::CmpFOp compare; // null unless a select pair
+  bool maximum = false;  // of a select pair: max (else min)
   Value contribution;
   /// A sum carried through a loop nested in the body (a collapsed nest):
   /// that loop's initial value, which becomes the identity, so that the
@@ -62,9 +63,10 @@ bool isAssociativeCombiner(Operation *op) {
              arith::MinNumFOp, arith::MaxSIOp, arith::MinSIOp>(op);
 }
 
-/// The value a reduction by `combiner` (and `compare`) starts from.
+/// The value a reduction by `combiner` (and `compare`, a max if `maximum`)
+/// starts from.
 std::optional<TypedAttr> getIdentity(Operation *combiner,
-                                     arith::CmpFOp compare) {
+                                     arith::CmpFOp compare, bool maximum) {
   Builder b(combiner->getContext());
   Type type = combiner->getResult(0).getType();
   auto floatAttr = [&](APFloat value) -> TypedAttr {
@@ -74,8 +76,7 @@ std::optional<TypedAttr> getIdentity(Operation *combiner,
     return cast<FloatType>(type).getFloatSemantics();
   };
   if (compare)
-    return floatAttr(APFloat::getInf(
-        semantics(), compare.getPredicate() == arith::CmpFPredicate::OGT));
+    return floatAttr(APFloat::getInf(semantics(), /*Negative=*/maximum));
   if (isa<arith::AddFOp>(combiner))
     return floatAttr(APFloat::getZero(semantics(), /*Negative=*/true));
   if (isa<arith::MulFOp>(combiner))
@@ -114,10 +115,11 @@ std::optional<Reduction> matchNestedReduction(scf::ForOp loop, unsigned i) {
   if (init.get() != arg)
     return std::nullopt;
   std::optional<Reduction> inner = matchReduction(nested, j);
-  if (!inner || inner->nestedInit || !getIdentity(inner->combiner,
-                                                  inner->compare))
+  if (!inner || inner->nestedInit ||
+      !getIdentity(inner->combiner, inner->compare, inner->maximum))
     return std::nullopt;
-  return Reduction{i, inner->combiner, inner->compare, result, &init};
+  return Reduction{i, inner->combiner, inner->compare, inner->maximum, result,
+                   &init};
 }
 
 std::optional<Reduction> matchReduction(scf::ForOp loop, unsigned i) {
@@ -132,25 +134,30 @@ std::optional<Reduction> matchReduction(scf::ForOp loop, unsigned i) {
       yielded.hasOneUse()) {
     Value lhs = combiner->getOperand(0), rhs = combiner->getOperand(1);
     if (lhs == arg && rhs != arg)
-      return Reduction{i, combiner, nullptr, rhs};
+      return Reduction{i, combiner, nullptr, false, rhs};
     if (rhs == arg && lhs != arg)
-      return Reduction{i, combiner, nullptr, lhs};
+      return Reduction{i, combiner, nullptr, false, lhs};
     return std::nullopt;
   }
-  // select(cmpf(p, x, arg), x, arg) with p a strict order: max or min.
+  // select(x beats arg, x, arg), x beating arg by a strict order (the
+  // earlier value stays at a tie): a max or a min, either way round.
   auto select = dyn_cast<arith::SelectOp>(combiner);
   if (!select || select.getFalseValue() != arg || !yielded.hasOneUse())
     return std::nullopt;
   auto compare = select.getCondition().getDefiningOp<arith::CmpFOp>();
   Value x = select.getTrueValue();
-  if (!compare || !compare->hasOneUse() || compare.getLhs() != x ||
-      compare.getRhs() != arg || x == arg ||
-      !llvm::is_contained({arith::CmpFPredicate::OGT,
-                           arith::CmpFPredicate::OLT},
-                          compare.getPredicate()) ||
+  if (!compare || !compare->hasOneUse() || x == arg ||
       llvm::range_size(arg.getUses()) != 2)
     return std::nullopt;
-  return Reduction{i, select, compare, x};
+  using P = arith::CmpFPredicate;
+  P p = compare.getPredicate();
+  bool xFirst = compare.getLhs() == x && compare.getRhs() == arg;
+  bool argFirst = compare.getLhs() == arg && compare.getRhs() == x;
+  if ((!xFirst && !argFirst) || (p != P::OGT && p != P::OLT))
+    return std::nullopt;
+  // x > arg or arg < x: a max.
+  bool maximum = xFirst ? p == P::OGT : p == P::OLT;
+  return Reduction{i, select, compare, maximum, x};
 }
 
 /// Whether `value` is an injective function of `iv`: iv itself, or iv
@@ -576,7 +583,7 @@ void parallelize(scf::ForOp loop, ArrayRef<Reduction> reductions,
     if (r.nestedInit) {
       OpBuilder before(r.nestedInit->getOwner());
       r.nestedInit->set(arith::ConstantOp::create(
-          before, loc, *getIdentity(r.combiner, r.compare)));
+          before, loc, *getIdentity(r.combiner, r.compare, r.maximum)));
     }
   // The combiners move into the scf.reduce regions.
   SmallVector<Operation *> combiners;
@@ -629,10 +636,19 @@ void parallelize(scf::ForOp loop, ArrayRef<Reduction> reductions,
     IRMapping mapping;
     mapping.map(running, lhs);
     mapping.map(contribution, rhs);
-    if (r.compare)
-      combine.clone(*r.compare, mapping);
-    Operation *combined = combine.clone(*r.combiner, mapping);
-    scf::ReduceReturnOp::create(combine, loc, combined->getResult(0));
+    Value combined;
+    if (r.compare) {
+      // rhs wins if strictly better (lhs < rhs for a max), the form
+      // convert-scf-to-openmp knows.
+      Value wins = arith::CmpFOp::create(
+          combine, loc,
+          r.maximum ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT,
+          lhs, rhs);
+      combined = arith::SelectOp::create(combine, loc, wins, rhs, lhs);
+    } else {
+      combined = combine.clone(*r.combiner, mapping)->getResult(0);
+    }
+    scf::ReduceReturnOp::create(combine, loc, combined);
   }
   for (Operation *op : combiners)
     op->dropAllReferences();

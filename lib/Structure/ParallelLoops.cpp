@@ -54,16 +54,18 @@ Value combine(OpBuilder &b, Location loc, StringRef kind, Value lhs,
   if (kind == "mul")
     return isFloat ? Value(arith::MulFOp::create(b, loc, lhs, rhs))
                    : Value(arith::MulIOp::create(b, loc, lhs, rhs));
+  // rhs wins only if strictly better: lhs < rhs for max, lhs > rhs for min
+  // (the form convert-scf-to-openmp knows as a max or min reduction).
   bool max = kind == "max";
   Value wins =
       isFloat ? Value(arith::CmpFOp::create(
                     b, loc,
-                    max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-                    rhs, lhs))
+                    max ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT,
+                    lhs, rhs))
               : Value(arith::CmpIOp::create(
                     b, loc,
-                    max ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
-                    rhs, lhs));
+                    max ? arith::CmpIPredicate::slt : arith::CmpIPredicate::sgt,
+                    lhs, rhs));
   return arith::SelectOp::create(b, loc, wins, rhs, lhs);
 }
 

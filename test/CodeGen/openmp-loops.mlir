@@ -5,6 +5,7 @@
 // thread count is 1.
 // RUN: %cotangent-opt %s --pass-pipeline='builtin.module(ct-lower-to-llvm{openmp=1})' | FileCheck %s
 // RUN: %cotangent-opt %s --pass-pipeline='builtin.module(ct-lower-to-llvm)' | FileCheck %s --check-prefix=SERIAL
+// RUN: %cotangent-opt %s --pass-pipeline='builtin.module(ct-lower-to-llvm{openmp=1})' | FileCheck %s --check-prefix=MAX
 
 // CHECK: omp.declare_reduction
 // CHECK-LABEL: llvm.func @sum_and_scatter
@@ -40,4 +41,30 @@ func.func @sum_and_scatter(%x: memref<?xf64>, %h: memref<?xf64>,
   %tf = arith.sitofp %t : i64 to f64
   %r = arith.addf %s, %tf : f64
   return %r : f64
+}
+
+// The max reduction as ct-structure and ct-parallelize-loops write it (the
+// later value wins only if strictly greater) is an OpenMP reduction too.
+// MAX: llvm.func @sum_and_scatter
+// MAX: omp.declare_reduction @{{.*}} : f64 init
+// MAX: combiner
+// MAX: llvm.fcmp "olt"
+// MAX: llvm.select
+// MAX: llvm.func @largest
+// MAX: omp.wsloop
+// MAX-SAME: reduction(
+func.func @largest(%x: memref<?xf64>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %low = arith.constant 0xFFF0000000000000 : f64
+  %m = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%low) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    scf.reduce(%v : f64) {
+    ^bb0(%lhs: f64, %rhs: f64):
+      %wins = arith.cmpf olt, %lhs, %rhs : f64
+      %max = arith.select %wins, %rhs, %lhs : f64
+      scf.reduce.return %max : f64
+    }
+  }
+  return %m : f64
 }

@@ -31,7 +31,7 @@
 // CHECK: scf.parallel
 // CHECK:   scf.reduce(%{{.*}} : f64)
 // CHECK:   ^bb0(%[[L:.*]]: f64, %[[R:.*]]: f64):
-// CHECK:     %[[WINS:.*]] = arith.cmpf ogt, %[[R]], %[[L]]
+// CHECK:     %[[WINS:.*]] = arith.cmpf olt, %[[L]], %[[R]]
 // CHECK:     arith.select %[[WINS]], %[[R]], %[[L]]
 [[ct::differentiable]] double largest(const double *x, int n) {
   double m = -1e300;
