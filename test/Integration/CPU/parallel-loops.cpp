@@ -143,7 +143,10 @@ int main(int argc, char **argv) {
 
   // Sum reduction, and the adjoint of a weight every iteration reads.
   double wt = 0.8, dwt = 0;
-  ct::gradient<mapSum, ct::wrt<0, 3>>(x, y, N, wt, dx, &dwt);
+  // y is selected too: it is written, then read back (the plain strategy
+  // needs its shadow for that).
+  for (double &v : dy) v = 0;
+  ct::gradient<mapSum, ct::wrt<0, 1, 3>>(x, y, N, wt, dx, dy, &dwt);
   for (int k : {0, 1, 17, 999})
     near("mapSum dx", dx[k],
          check::differenceAt(x, k, [&] { return mapSum(x, y, N, wt); }), 1e-6);
@@ -153,7 +156,9 @@ int main(int argc, char **argv) {
   keep(dx, N);
   results.push_back(dwt);
   std::vector<double> ones(N, 1.0);
-  ct::dual<double> d = ct::jvp<mapSum, ct::wrt<0>>(x, y, N, wt, ones.data());
+  std::vector<double> noTangent(N, 0.0);
+  ct::dual<double> d =
+      ct::jvp<mapSum, ct::wrt<0, 1>>(x, y, N, wt, ones.data(), noTangent.data());
   double directional = 0;
   for (int i = 0; i < N; ++i)
     directional += dx[i];
