@@ -533,12 +533,6 @@ private:
   DenseMap<Operation *, Accumulation> candidates;
 };
 
-Value castToIndex(OpBuilder &b, Location loc, Value value) {
-  if (value.getType().isIndex())
-    return value;
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
-}
-
 void makeAtomic(Accumulation acc) {
   OpBuilder b(acc.store);
   Location loc = acc.store.getLoc();
@@ -557,9 +551,9 @@ void parallelize(scf::ForOp loop, ArrayRef<Reduction> reductions,
                  bool scoped) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
-  Value lb = castToIndex(b, loc, loop.getLowerBound());
-  Value ub = castToIndex(b, loc, loop.getUpperBound());
-  Value step = castToIndex(b, loc, loop.getStep());
+  Value lb = ad::buildIndexCast(b, loc, loop.getLowerBound());
+  Value ub = ad::buildIndexCast(b, loc, loop.getUpperBound());
+  Value step = ad::buildIndexCast(b, loc, loop.getStep());
   auto parallel = scf::ParallelOp::create(b, loc, ValueRange{lb},
                                           ValueRange{ub}, ValueRange{step},
                                           ValueRange(loop.getInitArgs()));
@@ -910,14 +904,20 @@ bool privatizeTape(scf::ForOp loop) {
   return true;
 }
 
+/// The loops marked ct.parallel, outer ones first.
+SmallVector<scf::ForOp> collectMarkedLoops(ModuleOp module) {
+  SmallVector<scf::ForOp> marked;
+  module.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+    if (loop->hasAttr(ad::kParallelLoop))
+      marked.push_back(loop);
+  });
+  return marked;
+}
+
 struct ParallelizeLoops
     : cotangent::ad::impl::ParallelizeLoopsBase<ParallelizeLoops> {
   void runOnOperation() override {
-    SmallVector<scf::ForOp> marked;
-    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
-      if (loop->hasAttr(ad::kParallelLoop))
-        marked.push_back(loop);
-    });
+    SmallVector<scf::ForOp> marked = collectMarkedLoops(getOperation());
     if (marked.empty())
       return;
     // Slots carried from one iteration to the next become values (inner
@@ -933,11 +933,7 @@ struct ParallelizeLoops
     cleanup.addPass(createCSEPass());
     if (failed(runPipeline(cleanup, getOperation())))
       return signalPassFailure();
-    marked.clear();
-    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
-      if (loop->hasAttr(ad::kParallelLoop))
-        marked.push_back(loop);
-    });
+    marked = collectMarkedLoops(getOperation());
     for (scf::ForOp loop : marked)
       loop.getBody()->walk([](Block *block) { eraseRedundantStores(*block); });
     SmallVector<scf::ForOp> nests;
@@ -952,11 +948,7 @@ struct ParallelizeLoops
     fold.addPass(createCSEPass());
     if (failed(runPipeline(fold, getOperation())))
       return signalPassFailure();
-    marked.clear();
-    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
-      if (loop->hasAttr(ad::kParallelLoop))
-        marked.push_back(loop);
-    });
+    marked = collectMarkedLoops(getOperation());
     // Outer loops first; a loop inside a parallel one stays serial.
     for (scf::ForOp loop : marked) {
       if (loop->getParentOfType<scf::ParallelOp>())
