@@ -95,6 +95,10 @@ config.substitutions.append(
      "%s -std=c++20 -Wno-unknown-attributes -I%s -I%s" %
      (config.cotangent_clangxx, runtime_include, check_include)))
 config.substitutions.append(("%cotangent-include", runtime_include))
+# The host side of GPU loops, linked by programs built for a GPU target.
+config.substitutions.append(
+    ("%cotangent-gpu-runtime",
+     os.path.join(config.cotangent_lib_dir, "libcotangent_gpu.a")))
 config.substitutions.append(("%clangxx-bin", config.cotangent_clangxx))
 config.substitutions.append(("%check-include", check_include))
 if os.path.exists(plugin) and not config.cotangent_sanitize:

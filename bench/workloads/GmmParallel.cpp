@@ -6,6 +6,10 @@
 // primal runs on OpenMP threads (Clang's code), and so do the derivative
 // loops Cotangent proves independent (docs/Parallel.md).
 //
+// With GMM_ON_GPU (bench/gpu/GmmOnGpu.cpp) the loop is written
+// `#pragma omp target teams distribute parallel for` instead and built for
+// a GPU: its derivative loops become kernels.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Gmm.h"
@@ -61,7 +65,12 @@ int columnStart(int d, int c) { return d + c * (d - 1) - c * (c - 1) / 2; }
   }
 
   double sumLse = 0;
+#ifdef GMM_ON_GPU
+#pragma omp target teams distribute parallel for reduction(+ : sumLse) \
+    map(to : x[0 : n * d])
+#else
 #pragma omp parallel for reduction(+ : sumLse) schedule(static)
+#endif
   for (int i = 0; i < n; ++i) {
     double mainTerm[kMaxComponents];
     double centered[kMaxDimension];

@@ -186,6 +186,14 @@ inline constexpr llvm::StringLiteral kCommutingIterations =
 /// and the loops derivatives make of it; ct-parallelize-loops turns those
 /// whose iterations it proves independent back into scf.parallel.
 inline constexpr llvm::StringLiteral kParallelLoop = "ct.parallel";
+/// The value of kParallelLoop on loops the user asked to run on a GPU
+/// (others have a unit attribute).
+inline constexpr llvm::StringLiteral kDeviceMark = "device";
+/// Whether `loop` is marked parallel for a GPU.
+inline bool isDeviceLoop(mlir::Operation *loop) {
+  auto mark = loop->getAttrOfType<mlir::StringAttr>(kParallelLoop);
+  return mark && mark.getValue() == kDeviceMark;
+}
 /// Marks a loop each of whose iterations takes back every tape entry it
 /// makes (an eager loop's forward sweep, a recomputed loop's reverse): an
 /// iteration running in parallel with others may use a tape of its own.

@@ -508,7 +508,10 @@ private:
       for (const Access &a : accesses) {
         if (a.atomic)
           continue;
-        if (a.op->getParentOp() != loop.getOperation()) {
+        // On a GPU, with thousands of threads and no per-thread copies,
+        // atomic additions are the way.
+        if (a.op->getParentOp() != loop.getOperation() &&
+            !ad::isDeviceLoop(loop)) {
           LLVM_DEBUG(llvm::dbgs() << "  into " << root << "\n");
           return reject("an accumulation into shared memory runs in a loop "
                         "nested in the iteration");
@@ -557,6 +560,11 @@ void parallelize(scf::ForOp loop, ArrayRef<Reduction> reductions,
   auto parallel = scf::ParallelOp::create(b, loc, ValueRange{lb},
                                           ValueRange{ub}, ValueRange{step},
                                           ValueRange(loop.getInitArgs()));
+  if (ad::isDeviceLoop(loop))
+    parallel->setAttr(ct::kDeviceLoop, b.getUnitAttr());
+  for (StringRef twin : {ct::kDeviceTwin, ct::kHostTwin})
+    if (Attribute id = loop->getAttr(twin))
+      parallel->setAttr(twin, id);
   Block *body = parallel.getBody();
   if (body->mightHaveTerminator())
     body->getTerminator()->erase();
@@ -904,6 +912,55 @@ bool privatizeTape(scf::ForOp loop) {
   return true;
 }
 
+/// Copies, at `after`, of the iteration-local buffers `loop` could give each
+/// iteration, with the constant fills before it: the loop's twin uses these
+/// (returned as a mapping), so each of the two loops can sink its own.
+IRMapping giveTwinItsBuffers(scf::ForOp loop, OpBuilder &after) {
+  SetVector<memref::AllocaOp> buffers;
+  loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (auto alloca = operand.getDefiningOp<memref::AllocaOp>();
+          alloca && canGiveEachIteration(alloca, loop))
+        buffers.insert(alloca);
+  });
+  IRMapping mapping;
+  for (memref::AllocaOp alloca : buffers) {
+    // The fills (stores, or the loops of one store that run them), in order;
+    // a fill nested deeper is not copied, and the buffer stays shared.
+    SmallVector<Operation *> fills;
+    bool copyable = true;
+    for (Operation *user : alloca->getUsers()) {
+      if (loop->isAncestor(user))
+        continue;
+      auto fillLoop = dyn_cast<scf::ForOp>(user->getParentOp());
+      Operation *fill = fillLoop ? fillLoop.getOperation() : user;
+      copyable &= fill->getBlock() == loop->getBlock();
+      if (!llvm::is_contained(fills, fill))
+        fills.push_back(fill);
+    }
+    if (!copyable)
+      continue;
+    Value copy = after.clone(*alloca)->getResult(0);
+    llvm::sort(fills, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    IRMapping fillMapping;
+    fillMapping.map(alloca.getResult(), copy);
+    for (Operation *fill : fills)
+      after.clone(*fill, fillMapping);
+    mapping.map(alloca.getResult(), copy);
+  }
+  return mapping;
+}
+
+/// Whether `loop` is nested in a loop marked for a GPU.
+bool isInDeviceLoop(scf::ForOp loop) {
+  for (Operation *op = loop->getParentOp(); op; op = op->getParentOp())
+    if (ad::isDeviceLoop(op))
+      return true;
+  return false;
+}
+
 /// The loops marked ct.parallel, outer ones first.
 SmallVector<scf::ForOp> collectMarkedLoops(ModuleOp module) {
   SmallVector<scf::ForOp> marked;
@@ -949,6 +1006,28 @@ struct ParallelizeLoops
     if (failed(runPipeline(fold, getOperation())))
       return signalPassFailure();
     marked = collectMarkedLoops(getOperation());
+    // A loop for a GPU adds into shared memory atomically even from loops
+    // nested in its iterations; CPU threads do better with private copies.
+    // So it gets a twin for CPU threads, right after it, and ct-offload-loops
+    // runs one or the other.
+    DenseMap<Operation *, scf::ForOp> twins;
+    for (scf::ForOp loop : marked) {
+      if (!ad::isDeviceLoop(loop) || isInDeviceLoop(loop))
+        continue;
+      OpBuilder after(loop->getBlock(), std::next(loop->getIterator()));
+      IRMapping mapping = giveTwinItsBuffers(loop, after);
+      auto twin = cast<scf::ForOp>(after.clone(*loop, mapping));
+      twin->walk([](scf::ForOp inner) {
+        if (ad::isDeviceLoop(inner))
+          inner->setAttr(ad::kParallelLoop, UnitAttr::get(inner.getContext()));
+      });
+      auto id = IntegerAttr::get(IntegerType::get(loop.getContext(), 64),
+                                 static_cast<int64_t>(twins.size()));
+      loop->setAttr(ct::kDeviceTwin, id);
+      twin->setAttr(ct::kHostTwin, id);
+      twins[loop] = twin;
+    }
+    marked = collectMarkedLoops(getOperation());
     // Outer loops first; a loop inside a parallel one stays serial.
     for (scf::ForOp loop : marked) {
       if (loop->getParentOfType<scf::ParallelOp>())
@@ -956,7 +1035,17 @@ struct ParallelizeLoops
       // The check counts on each iteration getting its own buffers and
       // tape, which only a parallel loop then gets.
       LoopChecker checker(loop);
-      if (!checker.check()) {
+      bool independent = checker.check();
+      if (!independent && ad::isDeviceLoop(loop)) {
+        // Not for a GPU: its twin runs on the CPU.
+        if (scf::ForOp twin = twins.lookup(loop)) {
+          twin->removeAttr(ct::kHostTwin);
+          loop.replaceAllUsesWith(twin.getResults());
+          loop.erase();
+        }
+        continue;
+      }
+      if (!independent) {
         // Perhaps chunks adding into private copies are independent: tried
         // on a copy of the loop, kept if so.
         OpBuilder before(loop);
@@ -968,6 +1057,8 @@ struct ParallelizeLoops
           chunks.erase();
           continue;
         }
+        if (Attribute id = loop->getAttr(ct::kHostTwin))
+          chunks->setAttr(ct::kHostTwin, id);
         loop.replaceAllUsesWith(chunks.getResults());
         loop.erase();
         loop = chunks;

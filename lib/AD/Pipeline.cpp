@@ -24,6 +24,7 @@ void cotangent::ad::buildAutodiffPipeline(
   // marked so that their derivative loops can be made parallel again.
   SerializeParallelLoopsOptions serialize;
   serialize.allLoops = pipelineOptions.allLoopsParallel;
+  serialize.deviceLoops = pipelineOptions.deviceLoops;
   pm.addPass(createSerializeParallelLoops(serialize));
   // Checkpointed loops' bodies become functions first, while their markers
   // can still tell their loop (the inliner puts loops inside others).

@@ -9,6 +9,8 @@
 
 #include "Derivatives.h"
 
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
 #include "cotangent/AD/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -26,10 +28,14 @@ namespace {
 
 /// The serial nest of `parallel`: one scf.for per dimension, outermost
 /// first, the reductions carried through all of them.
-void serialize(scf::ParallelOp parallel) {
+void serialize(scf::ParallelOp parallel, bool deviceLoops) {
   OpBuilder b(parallel);
   Location loc = parallel.getLoc();
-  auto unit = b.getUnitAttr();
+  // A loop meant for a GPU keeps that in its mark, which derived loops
+  // copy.
+  Attribute mark = deviceLoops && parallel->hasAttr(ct::kDeviceLoop)
+                       ? Attribute(b.getStringAttr(ad::kDeviceMark))
+                       : Attribute(b.getUnitAttr());
   SmallVector<Value> carried(parallel.getInitVals());
   SmallVector<scf::ForOp> nest;
   IRMapping mapping;
@@ -37,7 +43,7 @@ void serialize(scf::ParallelOp parallel) {
        llvm::zip_equal(parallel.getLowerBound(), parallel.getUpperBound(),
                        parallel.getStep(), parallel.getInductionVars())) {
     auto loop = scf::ForOp::create(b, loc, lb, ub, step, carried);
-    loop->setAttr(ad::kParallelLoop, unit);
+    loop->setAttr(ad::kParallelLoop, mark);
     if (!nest.empty())
       scf::YieldOp::create(b, loc, loop.getResults());
     mapping.map(iv, loop.getInductionVar());
@@ -80,7 +86,7 @@ struct SerializeParallelLoops
     // around it, whose body is then cloned with it.
     getOperation().walk([&](scf::ParallelOp loop) { loops.push_back(loop); });
     for (scf::ParallelOp loop : loops)
-      serialize(loop);
+      serialize(loop, deviceLoops);
     if (allLoops)
       getOperation().walk([](scf::ForOp loop) {
         loop->setAttr(ad::kParallelLoop, UnitAttr::get(loop.getContext()));

@@ -5,6 +5,7 @@
 #include "cotangent/CodeGen/ThreadCount.h"
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/LoopAnnotations.h"
+#include "cotangent/CodeGen/OffloadLoops.h"
 #include "cotangent/CodeGen/StructuredToBranches.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
@@ -19,7 +20,13 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -54,10 +61,46 @@ void registerCodeGenInterfaces(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  // GPU kernels (-fplugin-arg-cotangent-target=cuda:...): PTX from NVVM,
+  // embedded in the object with its loading code.
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+}
+
+/// Kernels of the loops ct-offload-loops maps to the GPU, lowered to NVVM
+/// inside their gpu.module; the host side goes on with the CPU pipeline.
+static void buildKernelPipeline(OpPassManager &pm, StringRef chip) {
+  pm.addPass(createOffloadLoopsPass());
+  pm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createNameKernelsPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = chip.str();
+  // PTX 8.0 (CUDA 12.0): the oldest ISA that knows sm_90.
+  target.features = "+ptx80";
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createExpandDeviceMathPass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // Intrinsics NVPTX selects natively (sqrt, fma, floor...), not the
+  // libdevice calls convert-gpu-to-nvvm made of them.
+  kernels.addPass(createNativeDeviceMathPass());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerToLLVMOptions &options) {
+  bool gpu = !options.gpuChip.empty();
+  if (gpu)
+    buildKernelPipeline(pm, options.gpuChip);
   // Parallel loops become OpenMP worksharing loops, which LLVM's OpenMP
   // builder outlines into calls to the OpenMP runtime; without OpenMP,
   // scf-to-cf runs them serially.
@@ -80,9 +123,19 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Launches, device memory and streams: calls of the mgpu* functions our
+  // runtime defines.
+  if (gpu)
+    pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createTapeAliasScopesPass());
+  // PTX text (no CUDA toolkit needed), JIT-compiled by the driver.
+  if (gpu) {
+    GpuModuleToBinaryPassOptions binary;
+    binary.compilationTarget = "isa";
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+  }
 }
 
 void registerLowerToLLVMPipeline() {

@@ -100,6 +100,7 @@ LogicalResult DerivativeCompiler::differentiate() {
   autodiff.unconnected = options.unconnected;
   autodiff.optimize = options.optimizeDerivatives;
   autodiff.allLoopsParallel = options.parallelizeAllLoops;
+  autodiff.deviceLoops = !options.gpuChip.empty();
   ad::buildDerivativesPipeline(pm, autodiff);
   TimingScope derivativesTiming = rootTiming.nest("differentiation");
   pm.enableTiming(derivativesTiming);
@@ -122,6 +123,7 @@ DerivativeCompiler::translate(llvm::LLVMContext &llvmContext) {
   PassManager pm(&context);
   codegen::LowerToLLVMOptions lowering;
   lowering.openmp = ast.getLangOpts().OpenMP != 0;
+  lowering.gpuChip = options.gpuChip;
   codegen::buildLowerToLLVMPipeline(pm, lowering);
   TimingScope loweringTiming = rootTiming.nest("lowering to LLVM");
   pm.enableTiming(loweringTiming);

@@ -131,6 +131,8 @@ private:
     const clang::Stmt *loop;
     llvm::SmallVector<std::pair<const clang::Expr *, llvm::StringRef>> reduced;
     int64_t collapse;
+    /// From a target directive: run it on a GPU when compiling for one.
+    bool device = false;
   };
   /// The marker for the loop being lowered, emitted at the start of its body
   /// (once per loop: the body of a nested loop does not take it).

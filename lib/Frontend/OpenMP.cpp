@@ -7,7 +7,11 @@
 // turns the marked loop into an scf.parallel. `#pragma omp atomic` on an
 // update (`x += e`, `x -= e`) is lowered as the update: reverse and forward
 // mode find such updates and make the derivative loops' ones atomic.
-// Without -fopenmp Clang ignores the pragmas and the loops stay serial.
+// `#pragma omp target teams distribute parallel for` (and the other
+// combined target loop forms) marks the loop for a GPU as well; the map
+// clauses are checked but not needed (ct-offload-loops copies what the loop
+// and its derivative loops use). Without -fopenmp Clang ignores the pragmas
+// and the loops stay serial.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,15 +86,47 @@ void FunctionLowering::lowerOpenMPDirective(
                                "'+=' or '-=' only");
     return lowerDiscarded(update);
   }
-  if (!isa<clang::OMPParallelForDirective, clang::OMPParallelForSimdDirective>(
-          directive))
+  // The combined target forms: the loop on a GPU (when compiling for one).
+  bool device =
+      isa<clang::OMPTargetParallelForDirective,
+          clang::OMPTargetParallelForSimdDirective,
+          clang::OMPTargetTeamsDistributeParallelForDirective,
+          clang::OMPTargetTeamsDistributeParallelForSimdDirective>(directive);
+  if (!device && !isa<clang::OMPParallelForDirective,
+                      clang::OMPParallelForSimdDirective>(directive))
     return (void)unsupported(directive,
                              "'#pragma omp " + name +
                                  "' cannot be differentiated; parallel loops "
-                                 "are written '#pragma omp parallel for'");
+                                 "are written '#pragma omp parallel for', or "
+                                 "'#pragma omp target teams distribute "
+                                 "parallel for' for a GPU");
   const auto *loopDirective = cast<clang::OMPLoopDirective>(directive);
-  ParallelLoopMarker marker{nullptr, {}, 1};
+  ParallelLoopMarker marker{nullptr, {}, 1, device};
   for (const clang::OMPClause *clause : directive->clauses()) {
+    // Clang's own (firstprivate scalars and maps of a target region).
+    if (clause->isImplicit())
+      continue;
+    if (device) {
+      if (const auto *map = dyn_cast<clang::OMPMapClause>(clause)) {
+        // The copies are derived from what the loop reads and writes (and
+        // for derivative loops, their shadows too): the map types only
+        // need to be ones that copy.
+        clang::OpenMPMapClauseKind kind = map->getMapType();
+        if (kind != clang::OMPC_MAP_to && kind != clang::OMPC_MAP_from &&
+            kind != clang::OMPC_MAP_tofrom && kind != clang::OMPC_MAP_unknown)
+          return (void)module.error(
+              clang::SourceRange(map->getBeginLoc(), map->getEndLoc()),
+              "this map type cannot be differentiated; use 'to', 'from' or "
+              "'tofrom'");
+        continue;
+      }
+      // Launch shapes: the kernel picks its own. Scalars are copied to the
+      // device anyway.
+      if (isa<clang::OMPNumTeamsClause, clang::OMPThreadLimitClause,
+              clang::OMPDistScheduleClause, clang::OMPFirstprivateClause>(
+              clause))
+        continue;
+    }
     if (const auto *reduction = dyn_cast<clang::OMPReductionClause>(clause)) {
       StringRef kind = reductionKind(reduction->getNameInfo().getName());
       if (kind.empty() ||
@@ -126,7 +162,10 @@ void FunctionLowering::lowerOpenMPDirective(
             "' clause of '#pragma omp " + name +
             "' cannot be differentiated; supported clauses are reduction, "
             "collapse, schedule, private, shared, default, num_threads and "
-            "proc_bind");
+            "proc_bind" +
+            (device ? ", and map, firstprivate, num_teams, thread_limit and "
+                      "dist_schedule on a target loop"
+                    : ""));
   }
   const clang::Stmt *loop =
       loopDirective->getInnermostCapturedStmt()->getCapturedStmt();
@@ -158,6 +197,7 @@ bool FunctionLowering::emitParallelLoopMarker(const clang::Stmt *loop) {
   }
   ct::ParallelLoopOp::create(b, l, reduced, b.getStrArrayAttr(kinds),
                              marker.collapse,
-                             static_cast<int64_t>(loopReadMarks.size()));
+                             static_cast<int64_t>(loopReadMarks.size()),
+                             marker.device);
   return true;
 }

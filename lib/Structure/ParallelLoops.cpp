@@ -152,6 +152,7 @@ LogicalResult convertLoop(ct::ParallelLoopOp marker) {
     if (auto arg = dyn_cast<BlockArgument>(value);
         arg && arg.getOwner() == outer.getBody() && arg.getArgNumber() > 0)
       kinds[arg.getArgNumber() - 1] = kind;
+  bool device = marker.getDevice();
   marker.erase();
   bool lastWriteRead = false;
   for (auto [i, arg] : llvm::enumerate(inner.getRegionIterArgs())) {
@@ -186,6 +187,8 @@ LogicalResult convertLoop(ct::ParallelLoopOp marker) {
       inits.push_back(init);
     }
   auto parallel = scf::ParallelOp::create(b, loc, lbs, ubs, steps, inits);
+  if (device)
+    parallel->setAttr(ct::kDeviceLoop, b.getUnitAttr());
   Block *body = parallel.getBody();
   OpBuilder inBody = OpBuilder::atBlockBegin(body);
   // The body of the innermost loop runs with the induction variables in

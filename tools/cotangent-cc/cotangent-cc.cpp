@@ -27,6 +27,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -45,7 +46,7 @@ static clang::PragmaHandlerRegistry::Add<
     checkpointPragma("ct", "#pragma ct checkpoint");
 
 namespace {
-enum class Stage { MLIR, AD, LLVM, Asm, Obj };
+enum class Stage { MLIR, AD, LLVM, Asm, Obj, PTX };
 } // namespace
 
 static llvm::cl::OptionCategory category("cotangent-cc options");
@@ -62,7 +63,9 @@ static llvm::cl::opt<Stage> emit(
         clEnumValN(Stage::LLVM, "llvm", "LLVM IR of the derivatives"),
         clEnumValN(Stage::Asm, "asm", "assembly of the derivatives"),
         clEnumValN(Stage::Obj, "obj",
-                   "an object file with the derivatives the file requests")),
+                   "an object file with the derivatives the file requests"),
+        clEnumValN(Stage::PTX, "ptx",
+                   "the PTX of the GPU kernels (with --target=cuda:sm_NN)")),
     llvm::cl::cat(category));
 static llvm::cl::opt<bool>
     printLocations("print-locations",
@@ -85,6 +88,11 @@ static llvm::cl::opt<bool> allLoopsParallel(
     llvm::cl::desc("Treat every loop as parallel (a test of the proof that "
                    "makes derivative loops parallel)"),
     llvm::cl::init(false), llvm::cl::cat(category));
+static llvm::cl::opt<std::string> target(
+    "target",
+    llvm::cl::desc("cuda:sm_NN: loops under '#pragma omp target ... parallel "
+                   "for' become kernels for that NVIDIA architecture"),
+    llvm::cl::init(""), llvm::cl::cat(category));
 static llvm::cl::opt<bool> timeReport(
     "time-report",
     llvm::cl::desc("Print the time of each phase and MLIR pass"),
@@ -107,6 +115,18 @@ public:
     options.optimizeDerivatives = adOptimizations;
     options.parallelizeAllLoops = allLoopsParallel;
     options.timeReport = timeReport;
+    llvm::StringRef chip = target;
+    if (!chip.empty() && (!chip.consume_front("cuda:") ||
+                          !chip.starts_with("sm_") || chip.size() < 4 ||
+                          !llvm::all_of(chip.drop_front(3), llvm::isDigit))) {
+      DiagnosticsEngine &diags = ast.getDiagnostics();
+      diags.Report(diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "cotangent: unknown target '%0'; expected cuda:sm_NN"))
+          << target;
+      return;
+    }
+    options.gpuChip = chip.str();
     // The object stands alone: its entry points must survive to the link.
     options.entryLinkage = llvm::GlobalValue::WeakODRLinkage;
     cotangent::DerivativeCompiler compiler(ast, options);
@@ -126,6 +146,16 @@ public:
       return;
     if (emit == Stage::LLVM) {
       module->print(os, nullptr);
+      return;
+    }
+    if (emit == Stage::PTX) {
+      // Each kernel module's PTX, as embedded in the object.
+      compiler.getModule().walk([&](mlir::gpu::BinaryOp binary) {
+        for (auto object :
+             binary.getObjects().getAsRange<mlir::gpu::ObjectAttr>())
+          os << "// gpu module " << binary.getSymName() << "\n"
+             << object.getObject().getValue();
+      });
       return;
     }
     std::string error;

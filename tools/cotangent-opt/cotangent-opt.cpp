@@ -14,6 +14,7 @@
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/AllocaScopes.h"
 #include "cotangent/CodeGen/StructuredToBranches.h"
+#include "cotangent/CodeGen/OffloadLoops.h"
 #include "cotangent/CodeGen/ThreadCount.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
@@ -47,6 +48,8 @@ int main(int argc, char **argv) {
   // that upstream passes (inline, convert-to-llvm, ...) work on our IR.
   mlir::registerAllExtensions(registry);
   cotangent::registerConvertCTToLLVMInterface(registry);
+  // Translations and GPU targets ct-lower-to-llvm's kernels need.
+  cotangent::codegen::registerCodeGenInterfaces(registry);
   cotangent::ad::registerDerivativeRules(registry);
   mlir::registerAllPasses();
   cotangent::ad::registerCotangentADPasses();
@@ -58,6 +61,10 @@ int main(int argc, char **argv) {
   cotangent::codegen::registerStructuredToBranchesPass();
   cotangent::codegen::registerInlineAllocaScopesPass();
   cotangent::codegen::registerLowerThreadCountPass();
+  cotangent::codegen::registerOffloadLoopsPass();
+  cotangent::codegen::registerNameKernelsPass();
+  cotangent::codegen::registerExpandDeviceMathPass();
+  cotangent::codegen::registerNativeDeviceMathPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Cotangent optimizer driver\n", registry));
 }

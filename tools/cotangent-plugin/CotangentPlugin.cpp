@@ -146,12 +146,17 @@ protected:
         options.optimizeDerivatives = value == "on";
       } else if (key == "parallel-loops" && value == "all") {
         options.parallelizeAllLoops = true;
+      } else if (key == "target" && value.starts_with("cuda:sm_") &&
+                 value.size() > 8 &&
+                 llvm::all_of(value.drop_front(8), llvm::isDigit)) {
+        options.gpuChip = value.drop_front(5).str();
       } else {
         diags.Report(diags.getCustomDiagID(
             DiagnosticsEngine::Error,
             "cotangent: unknown plugin argument '%0'; expected "
             "dump-dir=DIR, unconnected=zero|warn|error, "
-            "ad-optimizations=on|off, parallel-loops=all or time-report"))
+            "ad-optimizations=on|off, parallel-loops=all, target=cuda:sm_NN "
+            "or time-report"))
             << arg;
         return false;
       }

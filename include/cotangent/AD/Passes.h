@@ -45,6 +45,11 @@ struct AutodiffPipelineOptions
                      "parallel only where it proves its iterations "
                      "independent"),
       llvm::cl::init(false)};
+  Option<bool> deviceLoops{
+      *this, "device-loops",
+      llvm::cl::desc("Compiling for a GPU: loops meant for one get derivative "
+                     "loops for it (atomics), with a twin for CPU threads"),
+      llvm::cl::init(false)};
 };
 
 /// The passes every user of the engine runs: simplify the primal,

@@ -186,11 +186,16 @@ def SerializeParallelLoops
     any loop. The derivative loops made from a marked loop keep the mark;
     `ct-parallelize-loops` then makes parallel those it can prove safe.
     With `all-loops`, every `scf.for` is marked too: a test of
-    `ct-parallelize-loops`, which relies on no mark for correctness.
+    `ct-parallelize-loops`, which relies on no mark for correctness. With
+    `device-loops`, loops marked `ct.device` (for a GPU) have the mark
+    "device", which their derivative loops keep too; without it they are
+    loops for CPU threads like the others.
   }];
   let options = [
     Option<"allLoops", "all-loops", "bool", "false",
-           "Mark every scf.for as a parallel loop (testing)">
+           "Mark every scf.for as a parallel loop (testing)">,
+    Option<"deviceLoops", "device-loops", "bool", "false",
+           "Keep the GPU mark of loops marked ct.device (compiling for a GPU)">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }

@@ -33,6 +33,10 @@ struct LowerToLLVMOptions
                       llvm::cl::desc("Run scf.parallel loops on OpenMP "
                                      "threads (else serially)"),
                       llvm::cl::init(false)};
+  Option<std::string> gpuChip{
+      *this, "gpu-chip",
+      llvm::cl::desc("Compile loops marked for a GPU into kernels for this "
+                     "NVIDIA architecture (e.g. sm_90); empty: CPU only")};
 };
 
 /// math (to libm), scf, memref, ct and func to the LLVM dialect.

@@ -45,6 +45,10 @@ struct CompileOptions {
   /// Treat every loop as a parallel loop (a test of ct-parallelize-loops,
   /// which must prove each derivative loop it makes parallel).
   bool parallelizeAllLoops = false;
+  /// The NVIDIA architecture (e.g. "sm_90") that loops marked for a GPU
+  /// (`#pragma omp target ... parallel for`) get kernels for; empty: none,
+  /// they run on CPU threads.
+  std::string gpuChip;
   /// Print, at the end, how long each phase and each MLIR pass took (like
   /// clang's -ftime-report).
   bool timeReport = false;

@@ -39,6 +39,16 @@ struct CheckpointResource
 /// iteration may have its own (ct-parallelize-loops moves it into the
 /// loop).
 inline constexpr llvm::StringLiteral kIterationLocal = "ct.iteration_local";
+/// Marks an `scf.parallel` that the user asked to run on a GPU
+/// (`#pragma omp target ... parallel for`); ct-offload-loops makes kernels of
+/// those it can when compiling for a GPU.
+inline constexpr llvm::StringLiteral kDeviceLoop = "ct.device";
+/// A derivative loop for a GPU (`ct.device_twin` = id) and its twin for CPU
+/// threads right after it (`ct.host_twin` = id), the same loop differently
+/// parallelized (ct-parallelize-loops): ct-offload-loops runs the first on
+/// the GPU, the second when no GPU answers or the first cannot be a kernel.
+inline constexpr llvm::StringLiteral kDeviceTwin = "ct.device_twin";
+inline constexpr llvm::StringLiteral kHostTwin = "ct.host_twin";
 
 /// The side-effect resource of `ct.parallel_loop`, which touches nothing
 /// but must stay where it is until ct-structure reads it.

@@ -328,8 +328,9 @@ def CT_ParallelLoopOp : CT_Op<"parallel_loop",
     its reduction in `kinds`: "add", "mul", "max" or "min". `depth` is how
     many loops enclosed the marker in the C++ function, the marked one
     included: a marker with fewer loops around it (a loop that ran at most
-    once was folded away) is dropped and the loop stays serial. It does
-    nothing when it runs; its effect on its own resource only keeps
+    once was folded away) is dropped and the loop stays serial. `device`
+    (from `#pragma omp target ... parallel for`) asks for the loop to run
+    on a GPU when compiling for one. It does nothing when it runs; its effect on its own resource only keeps
     clean-ups from dropping it.
 
     ```mlir
@@ -341,9 +342,10 @@ def CT_ParallelLoopOp : CT_Op<"parallel_loop",
   }];
   let arguments = (ins Variadic<AnyTypeOf<[AnyFloat, AnySignlessInteger]>>:$reduced,
                        DefaultValuedAttr<StrArrayAttr, "{}">:$kinds,
-                       I64Attr:$collapse, I64Attr:$depth);
+                       I64Attr:$collapse, I64Attr:$depth,
+                       UnitAttr:$device);
   let assemblyFormat = [{
-    `collapse` $collapse `depth` $depth
+    (`device` $device^)? `collapse` $collapse `depth` $depth
     (`reduce` $kinds^ `(` $reduced `:` type($reduced) `)`)? attr-dict
   }];
   let hasVerifier = 1;

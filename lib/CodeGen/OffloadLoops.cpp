@@ -1,0 +1,690 @@
+//===- OffloadLoops.cpp - GPU kernels of parallel loops -------------------===//
+//
+// A parallel loop the user asked to run on a GPU (`ct.device`) becomes
+//
+//   %gpu = ct_gpu_begin(every dynamic extent is known)
+//   scf.if %gpu {
+//     device copies of the memory the loop uses (gpu.alloc + ct_gpu_copy),
+//     a device cell per reduction, holding its initial value;
+//     the loop on those, tiled 256 iterations to a block and mapped to
+//     blocks and threads; each iteration combines its contribution into
+//     the cell atomically;
+//     what the loop writes, and the cells, copied back; gpu.dealloc
+//   }
+//   %results = scf.if ct_gpu_end(%gpu) { the cells } else { the loop }
+//
+// convert-parallel-loops-to-gpu and gpu-kernel-outlining then make the
+// kernel. The host's memory is written only after the kernel ran without
+// error, so a driver error leaves the CPU loop to compute everything. A
+// loop whose body a GPU cannot run (calls, tapes, math without a device
+// implementation, memory other than arrays of numbers) stays on the CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cotangent/CodeGen/OffloadLoops.h"
+
+#include "cotangent/AD/IndexIntervals.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-offload-loops"
+
+using namespace mlir;
+
+namespace cotangent::codegen {
+namespace {
+
+/// What clang uses for nvptx64-nvidia-cuda.
+constexpr llvm::StringLiteral kNVPTXDataLayout =
+    "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64";
+
+/// Iterations per GPU block.
+constexpr int64_t kBlockSize = 256;
+
+/// The claim or release that made `block`, if one did.
+Operation *getTapeBlock(Value block);
+
+/// Whether a kernel can compute `op`: arithmetic, structured control flow,
+/// loads and stores, fixed-size local arrays, and the math functions that
+/// have a device implementation (native, or ct-expand-device-math's).
+bool isKernelOp(Operation *op) {
+  if (isa<arith::ArithDialect>(op->getDialect()))
+    return true;
+  if (isa<scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp,
+          scf::ConditionOp, scf::IndexSwitchOp, ub::PoisonOp>(op))
+    return true;
+  if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
+          memref::AllocaScopeOp, memref::AllocaScopeReturnOp, memref::CastOp,
+          memref::SubViewOp, memref::ReinterpretCastOp,
+          memref::ExtractStridedMetadataOp, memref::DimOp>(op))
+    return true;
+  if (auto alloca = dyn_cast<memref::AllocaOp>(op))
+    return alloca.getType().hasStaticShape();
+  // Slots of a tape block claimed or released before the loop (the block
+  // is copied like an array).
+  if (isa<ct::TapeWriteOp, ct::TapeReadOp>(op))
+    return getTapeBlock(op->getOperand(0)) != nullptr;
+  if (isa<math::SqrtOp, math::AbsFOp, math::FmaOp, math::FloorOp,
+          math::CeilOp, math::CopySignOp, math::TruncOp, math::ExpOp,
+          math::LogOp>(op))
+    return isa<Float32Type, Float64Type>(op->getResult(0).getType());
+  return false;
+}
+
+/// The claim or release that made `block`, if one did.
+Operation *getTapeBlock(Value block) {
+  Operation *def = block.getDefiningOp();
+  return isa_and_nonnull<ct::TapeClaimOp, ct::TapeReleaseOp>(def) ? def
+                                                                  : nullptr;
+}
+
+bool isNumber(Type type) {
+  return isa<IntegerType, IndexType, Float32Type, Float64Type>(type);
+}
+
+/// Whether `type` is memory a copy of contiguous bytes moves: numbers, in
+/// row-major order from its offset.
+bool isContiguousArray(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !isNumber(memref.getElementType()))
+    return false;
+  if (memref.getLayout().isIdentity())
+    return true;
+  auto strided = dyn_cast<StridedLayoutAttr>(memref.getLayout());
+  return strided && memref.getRank() == 1 && strided.getStrides()[0] == 1;
+}
+
+/// The memref `value` is a view of, through view operations.
+Value viewedMemory(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    value = view.getViewSource();
+  }
+  return value;
+}
+
+/// Why `loop` cannot run on a GPU, or empty if it can.
+std::string whyNotOffloadable(scf::ParallelOp loop) {
+  if (loop.getNumLoops() != 1)
+    return "a multi-dimensional loop";
+  std::string why;
+  Operation *reduce = loop.getBody()->getTerminator();
+  loop.getBody()->walk([&](Operation *op) {
+    if (reduce->isAncestor(op) || isKernelOp(op))
+      return WalkResult::advance();
+    why = ("'" + op->getName().getStringRef() + "' in the body").str();
+    return WalkResult::interrupt();
+  });
+  if (!why.empty())
+    return why;
+  for (Region &reduction : loop.getBody()->getTerminator()->getRegions())
+    for (Operation &op : reduction.front())
+      if (!isa<arith::ArithDialect>(op.getDialect()) &&
+          !isa<scf::ReduceReturnOp>(op))
+        return "a reduction combiner that is not arithmetic";
+  for (Value init : loop.getInitVals())
+    if (!isNumber(init.getType()))
+      return "a reduction of something other than a number";
+  llvm::SetVector<Value> used;
+  getUsedValuesDefinedAbove(loop.getRegion(), used);
+  llvm::DenseMap<Value, Value> rootOf;
+  for (Value value : used) {
+    if (isNumber(value.getType()) || getTapeBlock(value))
+      continue;
+    if (!isContiguousArray(value.getType()))
+      return "memory that is not a contiguous array of numbers";
+    rootOf[value] = viewedMemory(value);
+  }
+  // Two views of one array would get two device copies.
+  for (auto [a, rootA] : rootOf)
+    for (auto [b, rootB] : rootOf)
+      if (a != b && rootA == rootB)
+        return "two views of one array";
+  return "";
+}
+
+/// Whether the loop only reads `buffer` (then it is not copied back).
+bool isOnlyRead(Value buffer, scf::ParallelOp loop) {
+  return llvm::all_of(buffer.getUses(), [&](OpOperand &use) {
+    return !loop->isAncestor(use.getOwner()) ||
+           isa<memref::LoadOp, memref::DimOp>(use.getOwner());
+  });
+}
+
+/// Declares (once) the runtime function `name`.
+func::FuncOp runtimeFunction(ModuleOp module, StringRef name,
+                             FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto function = func::FuncOp::create(b, module.getLoc(), name, type);
+  function.setPrivate();
+  return function;
+}
+
+/// Inlines the alloca scopes in `region`: a kernel's iteration is a thread
+/// of its own, whose stack goes when it ends.
+void inlineAllocaScopes(Region &region) {
+  SmallVector<memref::AllocaScopeOp> scopes;
+  region.walk([&](memref::AllocaScopeOp scope) { scopes.push_back(scope); });
+  for (memref::AllocaScopeOp scope : scopes) {
+    Block &body = scope.getBodyRegion().front();
+    auto ret = cast<memref::AllocaScopeReturnOp>(body.getTerminator());
+    SmallVector<Value> results(ret.getResults());
+    ret.erase();
+    scope->getBlock()->getOperations().splice(scope->getIterator(),
+                                              body.getOperations());
+    scope.replaceAllUsesWith(results);
+    scope.erase();
+  }
+}
+
+class Offloader {
+public:
+  Offloader(scf::ParallelOp loop, Operation *twin, ModuleOp module)
+      : loop(loop), twin(twin), module(module), b(loop), loc(loop.getLoc()),
+        layout(DataLayout::closest(loop)), intervals(loop) {}
+
+  void run();
+
+private:
+  /// A device copy of host memory the loop uses.
+  struct DeviceCopy {
+    Value host, device, hostPointer, devicePointer, bytes;
+  };
+
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  /// The address of `buffer`'s first element, as an index.
+  Value firstElement(Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    Value aligned =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+    if (type.getLayout().isIdentity())
+      return aligned;
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+    Value offsetBytes = arith::MulIOp::create(
+        b, loc, metadata.getOffset(), index(elementBytes(type)));
+    return arith::AddIOp::create(b, loc, aligned, offsetBytes);
+  }
+  int64_t elementBytes(MemRefType type) {
+    return (layout.getTypeSizeInBits(type.getElementType()) + 7) / 8;
+  }
+  void copy(const DeviceCopy &c, bool toDevice) {
+    Value direction = arith::ConstantIntOp::create(b, loc, toDevice, 32);
+    func::CallOp::create(b, loc, copyFunction,
+                         ValueRange{c.devicePointer, c.hostPointer, c.bytes,
+                                    direction});
+  }
+  /// How many elements of the 1-D `buffer` the loop may access (from 0),
+  /// from the bounds of its indices, and whether they are all >= 0; none if
+  /// some access is not a load or store at a bounded index.
+  std::optional<std::pair<Value, Value>> accessedExtent(Value buffer);
+  /// gpu.alloc and gpu.dealloc, which gpu-to-llvm lowers in their async
+  /// form only: each on a stream of its own, waited for.
+  Value deviceAlloc(Type type, ValueRange sizes) {
+    Type token = gpu::AsyncTokenType::get(b.getContext());
+    Value stream = gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
+    auto alloc = gpu::AllocOp::create(b, loc, type, token, ValueRange{stream},
+                                      sizes, ValueRange{});
+    gpu::WaitOp::create(b, loc, Type(), ValueRange{alloc.getAsyncToken()});
+    return alloc.getMemref();
+  }
+  void deviceFree(Value memref) {
+    Type token = gpu::AsyncTokenType::get(b.getContext());
+    Value stream = gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
+    auto free = gpu::DeallocOp::create(b, loc, token, ValueRange{stream}, memref);
+    gpu::WaitOp::create(b, loc, Type(), ValueRange{free.getAsyncToken()});
+  }
+  DeviceCopy makeDeviceCopy(Value host, Value bytes,
+                            ArrayRef<Value> dynamicSizes);
+  /// The kernel's loop: the body on device memory, contributions combined
+  /// into the cells.
+  void buildKernelLoop(IRMapping &mapping, ArrayRef<Value> cells);
+  /// Tape slots in the kernel: loads and stores of the device copies of
+  /// their blocks (8-byte slots, a narrower value in the low bytes, as the
+  /// host's tape stores it).
+  void rewriteTapeAccesses(Operation *kernel);
+
+  /// Device copies (memref<?xi64>) of the tape blocks the loop uses.
+  llvm::DenseMap<Value, Value> deviceBlocks;
+
+  scf::ParallelOp loop;
+  /// The loop's twin for CPU threads (right after it), or null.
+  Operation *twin;
+  ModuleOp module;
+  OpBuilder b;
+  Location loc;
+  DataLayout layout;
+  ad::IntervalBuilder intervals;
+  func::FuncOp copyFunction;
+};
+
+std::optional<std::pair<Value, Value>>
+Offloader::accessedExtent(Value buffer) {
+  Value extent = index(0);
+  Value nonNegative = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (!loop->isAncestor(user))
+      continue;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(user))
+      indices = load.getIndices();
+    else if (auto store = dyn_cast<memref::StoreOp>(user);
+             store && use.getOperandNumber() == 1)
+      indices = store.getIndices();
+    else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(user);
+             rmw && use.get() == rmw.getMemref())
+      indices = rmw.getIndices();
+    else
+      return std::nullopt;
+    std::optional<ad::Interval> range = intervals.get(indices.front());
+    if (!range)
+      return std::nullopt;
+    extent = arith::MaxSIOp::create(
+        b, loc, extent, arith::AddIOp::create(b, loc, range->hi, index(1)));
+    nonNegative = arith::AndIOp::create(
+        b, loc, nonNegative,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, range->lo,
+                              index(0)));
+  }
+  return std::make_pair(extent, nonNegative);
+}
+
+Offloader::DeviceCopy Offloader::makeDeviceCopy(Value host, Value bytes,
+                                                ArrayRef<Value> dynamicSizes) {
+  auto type = cast<MemRefType>(host.getType());
+  auto deviceType = MemRefType::get(type.getShape(), type.getElementType());
+  Value device = deviceAlloc(deviceType, dynamicSizes);
+  DeviceCopy c{host, device, firstElement(host),
+               memref::ExtractAlignedPointerAsIndexOp::create(b, loc, device),
+               bytes};
+  return c;
+}
+
+void Offloader::rewriteTapeAccesses(Operation *kernel) {
+  SmallVector<Operation *> accesses;
+  kernel->walk([&](Operation *op) {
+    if (isa<ct::TapeWriteOp, ct::TapeReadOp>(op))
+      accesses.push_back(op);
+  });
+  Type i64 = IntegerType::get(kernel->getContext(), 64);
+  for (Operation *op : accesses) {
+    OpBuilder at(op);
+    Location l = op->getLoc();
+    Value slots = deviceBlocks.lookup(op->getOperand(0));
+    Value slot = op->getOperand(1);
+    if (auto write = dyn_cast<ct::TapeWriteOp>(op)) {
+      Value value = write.getValue();
+      Type type = value.getType();
+      if (type.isIndex())
+        value = arith::IndexCastOp::create(at, l, i64, value);
+      else if (auto f = dyn_cast<FloatType>(type))
+        value = arith::BitcastOp::create(
+            at, l, IntegerType::get(at.getContext(), f.getWidth()), value);
+      if (value.getType().getIntOrFloatBitWidth() < 64)
+        value = arith::ExtUIOp::create(at, l, i64, value);
+      memref::StoreOp::create(at, l, value, slots, ValueRange{slot});
+      op->erase();
+      continue;
+    }
+    Type type = op->getResult(0).getType();
+    Value value = memref::LoadOp::create(at, l, slots, ValueRange{slot});
+    if (type.isIndex()) {
+      value = arith::IndexCastOp::create(at, l, type, value);
+    } else {
+      unsigned width = type.getIntOrFloatBitWidth();
+      if (width < 64)
+        value = arith::TruncIOp::create(
+            at, l, IntegerType::get(at.getContext(), width), value);
+      if (isa<FloatType>(type))
+        value = arith::BitcastOp::create(at, l, type, value);
+    }
+    op->getResult(0).replaceAllUsesWith(value);
+    op->erase();
+  }
+}
+
+void Offloader::buildKernelLoop(IRMapping &mapping, ArrayRef<Value> cells) {
+  auto kernel = scf::ParallelOp::create(b, loc, loop.getLowerBound(),
+                                        loop.getUpperBound(), loop.getStep());
+  Block *body = kernel.getBody();
+  mapping.map(loop.getInductionVars(), kernel.getInductionVars());
+  OpBuilder inside = OpBuilder::atBlockBegin(body);
+  for (Operation &op : loop.getBody()->without_terminator())
+    inside.clone(op, mapping);
+  auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
+  Value zero = arith::ConstantIndexOp::create(inside, loc, 0);
+  for (auto [operand, region, cell] :
+       llvm::zip_equal(reduce.getOperands(), reduce.getReductions(), cells)) {
+    Value contribution = mapping.lookupOrDefault(operand);
+    Block &combiner = region.front();
+    // A sum is one atomic add; other combiners run in a compare-and-swap
+    // loop on the cell.
+    Operation &first = combiner.front();
+    if (isa<arith::AddFOp, arith::AddIOp>(first) &&
+        &first == combiner.getTerminator()->getPrevNode() &&
+        combiner.getTerminator()->getOperand(0) == first.getResult(0)) {
+      memref::AtomicRMWOp::create(inside, loc,
+                                  isa<arith::AddFOp>(first)
+                                      ? arith::AtomicRMWKind::addf
+                                      : arith::AtomicRMWKind::addi,
+                                  contribution, cell, ValueRange{zero});
+      continue;
+    }
+    auto rmw = memref::GenericAtomicRMWOp::create(inside, loc, cell,
+                                                  ValueRange{zero});
+    OpBuilder atomic = OpBuilder::atBlockEnd(rmw.getBody());
+    IRMapping combine;
+    combine.map(combiner.getArgument(0), rmw.getCurrentValue());
+    combine.map(combiner.getArgument(1), contribution);
+    for (Operation &op : combiner.without_terminator())
+      atomic.clone(op, combine);
+    memref::AtomicYieldOp::create(
+        atomic, loc,
+        combine.lookupOrDefault(combiner.getTerminator()->getOperand(0)));
+  }
+  inlineAllocaScopes(kernel.getRegion());
+  rewriteTapeAccesses(kernel);
+  // Blocks of kBlockSize threads, an iteration each.
+  auto [blocks, threads] =
+      scf::tileParallelLoop(kernel, {kBlockSize}, /*noMinMaxBounds=*/true);
+  MLIRContext *context = loop.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
+  auto mapTo = [&](scf::ParallelOp op, gpu::Processor processor) {
+    (void)gpu::setMappingAttr(
+        op, {gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
+                                                  identity)});
+  };
+  mapTo(blocks, gpu::Processor::BlockX);
+  mapTo(threads, gpu::Processor::ThreadX);
+}
+
+void Offloader::run() {
+  Type i32 = b.getI32Type();
+  auto begin = runtimeFunction(module, "ct_gpu_begin",
+                               b.getFunctionType({i32}, {i32}));
+  auto end = runtimeFunction(module, "ct_gpu_end",
+                             b.getFunctionType({i32}, {i32}));
+  Type indexType = b.getIndexType();
+  copyFunction = runtimeFunction(
+      module, "ct_gpu_copy",
+      b.getFunctionType({indexType, indexType, indexType, i32}, {}));
+
+  llvm::SetVector<Value> used;
+  getUsedValuesDefinedAbove(loop.getRegion(), used);
+  SmallVector<Value> buffers, blocks;
+  for (Value value : used) {
+    if (isa<MemRefType>(value.getType()))
+      buffers.push_back(value);
+    else if (getTapeBlock(value))
+      blocks.push_back(value);
+  }
+
+  // Sizes: a C pointer's memory has no extent (ct.pointer_view's
+  // placeholder); the device gets the elements the loop's indices reach.
+  // If they cannot be bounded, the loop runs on the CPU.
+  Value known = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value unknown = index(ct::PointerViewOp::kUnknownExtent);
+  SmallVector<SmallVector<Value>> dynamicSizes;
+  SmallVector<Value> bytes;
+  for (Value buffer : buffers) {
+    auto type = cast<MemRefType>(buffer.getType());
+    Value count = index(elementBytes(type));
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d)) {
+        count = arith::MulIOp::create(b, loc, count,
+                                      index(type.getDimSize(d)));
+        continue;
+      }
+      Value size = memref::DimOp::create(b, loc, buffer, d);
+      Value sized =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, size,
+                                unknown);
+      std::optional<std::pair<Value, Value>> accessed;
+      if (type.getRank() == 1)
+        accessed = accessedExtent(buffer);
+      if (accessed) {
+        size = arith::SelectOp::create(b, loc, sized, size, accessed->first);
+        sized = arith::OrIOp::create(b, loc, sized, accessed->second);
+      }
+      sizes.push_back(size);
+      count = arith::MulIOp::create(b, loc, count, size);
+      known = arith::AndIOp::create(b, loc, known, sized);
+    }
+    dynamicSizes.push_back(sizes);
+    bytes.push_back(count);
+  }
+  Value useGpu =
+      func::CallOp::create(b, loc, begin,
+                           ValueRange{arith::ExtUIOp::create(b, loc, i32, known)})
+          .getResult(0);
+
+  // Host cells receive the reductions' results.
+  auto function = loop->getParentOfType<FunctionOpInterface>();
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getFunctionBody().front());
+  SmallVector<Value> hostCells;
+  for (Value init : loop.getInitVals())
+    hostCells.push_back(memref::AllocaOp::create(
+        entry, loc, MemRefType::get({1}, init.getType())));
+
+  Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value onGpu = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, useGpu,
+                                      zero32);
+  auto gpuPath = scf::IfOp::create(b, loc, onGpu, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(gpuPath.thenBlock()->getTerminator());
+    IRMapping mapping;
+    SmallVector<DeviceCopy> copies;
+    for (auto [buffer, sizes, size] :
+         llvm::zip_equal(buffers, dynamicSizes, bytes)) {
+      DeviceCopy c = makeDeviceCopy(buffer, size, sizes);
+      copy(c, /*toDevice=*/true);
+      Value view = c.device;
+      if (view.getType() != buffer.getType())
+        view = memref::CastOp::create(b, loc, buffer.getType(), view);
+      mapping.map(buffer, view);
+      copies.push_back(c);
+    }
+    Type slotsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+    SmallVector<std::pair<DeviceCopy, bool>> blockCopies;
+    for (Value block : blocks) {
+      Value count = getTapeBlock(block)->getOperand(1);
+      Value device = deviceAlloc(slotsType, count);
+      Value hostPointer = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), block);
+      DeviceCopy c{block, device,
+                   arith::IndexCastUIOp::create(b, loc, indexType, hostPointer),
+                   memref::ExtractAlignedPointerAsIndexOp::create(b, loc, device),
+                   arith::MulIOp::create(b, loc, count, index(8))};
+      // A released block is read (copied in); a claimed one written.
+      bool written = isa<ct::TapeClaimOp>(getTapeBlock(block));
+      if (!written)
+        copy(c, /*toDevice=*/true);
+      deviceBlocks[block] = device;
+      blockCopies.push_back({c, written});
+    }
+    SmallVector<DeviceCopy> cells;
+    SmallVector<Value> deviceCells;
+    Value zero = index(0);
+    for (auto [init, hostCell] : llvm::zip_equal(loop.getInitVals(), hostCells)) {
+      memref::StoreOp::create(b, loc, init, hostCell, ValueRange{zero});
+      auto type = cast<MemRefType>(hostCell.getType());
+      DeviceCopy c = makeDeviceCopy(hostCell, index(elementBytes(type)), {});
+      copy(c, /*toDevice=*/true);
+      cells.push_back(c);
+      deviceCells.push_back(c.device);
+    }
+    buildKernelLoop(mapping, deviceCells);
+    for (const DeviceCopy &c : copies)
+      if (!isOnlyRead(c.host, loop))
+        copy(c, /*toDevice=*/false);
+    for (const DeviceCopy &c : cells)
+      copy(c, /*toDevice=*/false);
+    for (auto &[c, written] : blockCopies) {
+      if (written)
+        copy(c, /*toDevice=*/false);
+      deviceFree(c.device);
+    }
+    for (const DeviceCopy &c : llvm::concat<const DeviceCopy>(copies, cells))
+      deviceFree(c.device);
+  }
+
+  Value ran =
+      func::CallOp::create(b, loc, end, ValueRange{useGpu}).getResult(0);
+  Value ranOnGpu =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, ran, zero32);
+  auto choice = scf::IfOp::create(b, loc, loop.getResultTypes(), ranOnGpu,
+                                  /*withElseRegion=*/true);
+  loop.replaceAllUsesWith(choice.getResults());
+  // The CPU path: the loop's twin for CPU threads, or the loop itself.
+  Operation *cpuLoop = twin ? twin : loop.getOperation();
+  {
+    OpBuilder::InsertionGuard guard(b);
+    // Without results, the builder gave both blocks their yield.
+    for (Block *block : {choice.thenBlock(), choice.elseBlock()})
+      if (block->mightHaveTerminator())
+        block->getTerminator()->erase();
+    b.setInsertionPointToStart(choice.thenBlock());
+    SmallVector<Value> results;
+    Value zero = index(0);
+    for (Value cell : hostCells)
+      results.push_back(memref::LoadOp::create(b, loc, cell, ValueRange{zero}));
+    scf::YieldOp::create(b, loc, results);
+    b.setInsertionPointToStart(choice.elseBlock());
+    auto yield = scf::YieldOp::create(b, loc, cpuLoop->getResults());
+    cpuLoop->moveBefore(yield);
+  }
+  if (twin)
+    loop.erase();
+}
+
+struct OffloadLoops : PassWrapper<OffloadLoops, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OffloadLoops)
+  StringRef getArgument() const final { return "ct-offload-loops"; }
+  StringRef getDescription() const final {
+    return "Parallel loops marked ct.device: a GPU path (mapped scf.parallel "
+           "between device copies) and the CPU loop as its fallback";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
+                    LLVM::LLVMDialect, memref::MemRefDialect, scf::SCFDialect>();
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<scf::ParallelOp> loops;
+    DenseMap<Attribute, Operation *> twins;
+    module.walk([&](Operation *op) {
+      if (Attribute id = op->getAttr(ct::kHostTwin))
+        twins[id] = op;
+      if (auto loop = dyn_cast<scf::ParallelOp>(op);
+          loop && loop->hasAttr(ct::kDeviceLoop))
+        loops.push_back(loop);
+    });
+    for (scf::ParallelOp loop : loops) {
+      Operation *twin = nullptr;
+      if (Attribute id = loop->getAttr(ct::kDeviceTwin))
+        twin = twins.lookup(id);
+      std::string why = loop->getParentOfType<scf::ParallelOp>()
+                            ? "it is nested in a parallel loop"
+                            : whyNotOffloadable(loop);
+      if (why.empty()) {
+        Offloader(loop, twin, module).run();
+        continue;
+      }
+      LLVM_DEBUG(llvm::dbgs() << "[ct-offload-loops] loop at " << loop.getLoc()
+                              << " stays on the CPU: " << why << "\n");
+      // Its twin for CPU threads does the work.
+      if (twin) {
+        loop.replaceAllUsesWith(twin->getResults());
+        loop.erase();
+      }
+    }
+    module.walk([](Operation *op) {
+      for (StringRef mark : {ct::kDeviceLoop, ct::kDeviceTwin, ct::kHostTwin})
+        op->removeAttr(mark);
+    });
+  }
+};
+
+/// PTX identifiers are letters, digits, '_' and '$': kernels (named after
+/// the function they come from, such as `f.pullback.dc_kernel`) and their
+/// modules get names with other characters replaced by '_'. The modules
+/// also get NVPTX's data layout: translated without one, their LLVM IR has
+/// the default layout's 4-byte alignment of i64, and NVPTX splits each i64
+/// access in two 32-bit halves, of which a kernel run on an H200 lost one.
+struct NameKernels : PassWrapper<NameKernels, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NameKernels)
+  StringRef getArgument() const final { return "ct-name-kernels"; }
+  StringRef getDescription() const final {
+    return "GPU kernels and their modules get names PTX accepts, the "
+           "modules NVPTX's data layout";
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto valid = [](StringRef name) {
+      std::string result = name.str();
+      for (char &c : result)
+        if (!llvm::isAlnum(c) && c != '_' && c != '$')
+          c = '_';
+      return result;
+    };
+    // Launches name their kernel as @module::@kernel.
+    SmallVector<gpu::LaunchFuncOp> launches;
+    module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+    for (auto kernels : module.getOps<gpu::GPUModuleOp>()) {
+      std::string moduleName = valid(kernels.getName());
+      for (auto kernel : kernels.getOps<gpu::GPUFuncOp>()) {
+        std::string name = valid(kernel.getName());
+        auto renamed = SymbolRefAttr::get(
+            &getContext(), moduleName,
+            {FlatSymbolRefAttr::get(&getContext(), name)});
+        for (gpu::LaunchFuncOp launch : launches)
+          if (launch.getKernelModuleName() == kernels.getNameAttr() &&
+              launch.getKernelName() == kernel.getNameAttr())
+            launch.setKernelAttr(renamed);
+        SymbolTable::setSymbolName(kernel, name);
+      }
+      SymbolTable::setSymbolName(kernels, moduleName);
+      kernels->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
+                       StringAttr::get(&getContext(), kNVPTXDataLayout));
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createNameKernelsPass() {
+  return std::make_unique<NameKernels>();
+}
+
+void registerNameKernelsPass() { PassRegistration<NameKernels>(); }
+
+std::unique_ptr<Pass> createOffloadLoopsPass() {
+  return std::make_unique<OffloadLoops>();
+}
+
+void registerOffloadLoopsPass() { PassRegistration<OffloadLoops>(); }
+
+} // namespace cotangent::codegen
