@@ -2,7 +2,10 @@
 // reductions' contributions start from their identity (-0 for +, 1 for *,
 // -inf for max) and scf.reduce combines them (max keeps the earlier value
 // at a tie); `collapse(2)` gives one two-dimensional loop; an atomic update
-// is the update itself. Without -fopenmp the same loops stay serial.
+// is the update itself. A combined target loop (`target teams distribute
+// parallel for`) is the same parallel loop, marked ct.device for a GPU (its
+// implicit firstprivate and map clauses are Clang's). Without -fopenmp the
+// same loops stay serial.
 // RUN: %cotangent-cc %s -- -std=c++20 -fopenmp | FileCheck %s
 // RUN: %cotangent-cc %s -- -std=c++20 -fopenmp | %cotangent-opt > /dev/null
 // RUN: %cotangent-cc %s -- -std=c++20 | FileCheck %s --check-prefix=SERIAL
@@ -94,4 +97,21 @@
   for (int i = 0; i < n; ++i)
     w[0] = x[i] * x[i];
   return w[0];
+}
+
+// CHECK-LABEL: func.func @_Z6scaledPKdPdid
+// CHECK: scf.parallel
+// CHECK:   memref.store
+// CHECK:   scf.reduce
+// CHECK: } {ct.device}
+[[ct::differentiable]] double scaled(const double *x, double *y, int n,
+                                     double w) {
+  double s = 0;
+#pragma omp target teams distribute parallel for reduction(+ : s) \
+    map(to : x[0 : n]) map(from : y[0 : n]) thread_limit(128)
+  for (int i = 0; i < n; ++i) {
+    y[i] = w * x[i];
+    s += y[i];
+  }
+  return s;
 }

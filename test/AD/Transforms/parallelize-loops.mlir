@@ -311,3 +311,48 @@ func.func @gathered_accumulation(%x: !m, %g: !m, %idx: memref<?xindex>,
   } {ct.parallel}
   return
 }
+
+// A loop for a GPU (mark "device") gets a twin for CPU threads right after
+// it, with its own copy of each iteration-local buffer (and its fill): the
+// device loop adds into shared memory atomically even from a nested loop,
+// the twin splits into chunks adding into private copies as any CPU loop.
+// CHECK-LABEL: func.func @device_twin
+// CHECK: scf.parallel
+// CHECK:   memref.alloca_scope
+// CHECK:     memref.alloca() {ct.iteration_local} : memref<8xf64>
+// CHECK:     scf.for
+// CHECK:     scf.for
+// CHECK:       memref.atomic_rmw addf
+// CHECK: } {ct.device, ct.device_twin = 0 : i64}
+// CHECK: ct.thread_count
+// CHECK: scf.parallel
+// CHECK:   memref.alloca() {ct.iteration_local} : memref<8xf64>
+// CHECK: ct.host_twin = 0 : i64
+// CHECK: return
+func.func @device_twin(%x: !m, %g: !m, %n: index, %c: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloca() {ct.iteration_local} : memref<8xf64>
+  scf.for %j = %c0 to %c8 step %c1 {
+    memref.store %zero, %t[%j] : memref<8xf64>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : !m
+    scf.for %j = %c0 to %c8 step %c1 {
+      %jf = arith.index_cast %j : index to i64
+      %f = arith.sitofp %jf : i64 to f64
+      %p = arith.mulf %v, %f : f64
+      memref.store %p, %t[%j] : memref<8xf64>
+    }
+    scf.for %j = %c0 to %c step %c1 {
+      %jj = arith.remui %j, %c8 : index
+      %w = memref.load %t[%jj] : memref<8xf64>
+      %old = memref.load %g[%j] : !m
+      %new = arith.addf %old, %w : f64
+      memref.store %new, %g[%j] : !m
+    }
+  } {ct.parallel = "device"}
+  return
+}

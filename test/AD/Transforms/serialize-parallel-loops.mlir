@@ -54,3 +54,24 @@ func.func @map(%x: memref<?xf64>, %y: memref<?xf64>, %n: index) {
   }
   return
 }
+
+// A loop for a GPU (ct.device) keeps that in its mark when compiling for one
+// (device-loops), and is a loop for CPU threads otherwise.
+// RUN: %cotangent-opt %s --ct-serialize-parallel-loops=device-loops=1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE-LABEL: func.func @for_a_gpu
+// DEVICE: scf.for
+// DEVICE: } {ct.parallel = "device"}
+// CHECK-LABEL: func.func @for_a_gpu
+// CHECK: scf.for
+// CHECK: } {ct.parallel}
+func.func @for_a_gpu(%x: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %w = arith.mulf %v, %v : f64
+    memref.store %w, %x[%i] : memref<?xf64>
+    scf.reduce
+  } {ct.device}
+  return
+}

@@ -6,6 +6,8 @@
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O2 -fopenmp -fplugin-arg-cotangent-target=cuda:sm_90 %s %cotangent-gpu-runtime -o %t
 // RUN: %t | FileCheck %s
+// RUN: %if cuda %{ env CT_VERBOSE=1 %t 2>&1 | FileCheck %s --check-prefix=GPU %}
+// GPU: cotangent: GPU kernel
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[0-9]+}} passed, 0 failed
 

@@ -13,6 +13,8 @@
 // RUN: %clangxx-ct -O2 -fopenmp -fplugin-arg-cotangent-target=cuda:sm_90 %s %cotangent-gpu-runtime -o %t
 // RUN: env CT_VERBOSE=1 %t 2> %t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=WHERE < %t.err
+// RUN: env CT_GPU=off CT_VERBOSE=1 %t 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %if cuda %{ env CT_VERBOSE=1 %t 2>&1 | FileCheck %s --check-prefix=GPU %}
 // RUN: %clangxx-ct -O0 -fopenmp -fplugin-arg-cotangent-target=cuda:sm_90 %s %cotangent-gpu-runtime -o %t0
 // RUN: %t0 | FileCheck %s
 // CHECK-NOT: FAIL
@@ -20,6 +22,13 @@
 // Without a device, the first GPU loop says why it runs on the CPU; with
 // one, kernels are launched.
 // WHERE: cotangent: {{no CUDA|GPU loops run on|cuInit failed}}
+// OFF: cotangent: CT_GPU=off; GPU loops run on the CPU
+// OFF-NOT: GPU kernel
+// OFF: checks: {{[0-9]+}} passed, 0 failed
+// Where a CUDA device answers (the lit feature `cuda`), loops are kernels.
+// GPU: cotangent: GPU loops run on
+// GPU: cotangent: GPU kernel: {{[0-9]+}} blocks of 256 threads
+// GPU: checks: {{[0-9]+}} passed, 0 failed
 
 #include <cotangent/cotangent.h>
 
