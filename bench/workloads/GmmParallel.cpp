@@ -67,7 +67,8 @@ int columnStart(int d, int c) { return d + c * (d - 1) - c * (c - 1) / 2; }
   double sumLse = 0;
 #ifdef GMM_ON_GPU
 #pragma omp target teams distribute parallel for reduction(+ : sumLse) \
-    map(to : x[0 : n * d])
+    map(to : x[0 : n * d], alphas[0 : k], means[0 : k * d],               \
+            icf[0 : k * icfSize])
 #else
 #pragma omp parallel for reduction(+ : sumLse) schedule(static)
 #endif

@@ -8,16 +8,20 @@
 // update (`x += e`, `x -= e`) is lowered as the update: reverse and forward
 // mode find such updates and make the derivative loops' ones atomic.
 // `#pragma omp target teams distribute parallel for` (and the other
-// combined target loop forms) marks the loop for a GPU as well; the map
-// clauses are checked but not needed (ct-offload-loops copies what the loop
-// and its derivative loops use). Without -fopenmp Clang ignores the pragmas
-// and the loops stay serial.
+// combined target loop forms) marks the loop for a GPU as well; a map
+// clause's section of a pointer (`x[lo:len]`) makes the loop use a view of
+// the pointer's memory with that extent, which the derivative loops take of
+// the shadows too, and ct-offload-loops copies. Without -fopenmp Clang
+// ignores the pragmas and the loops stay serial.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "clang/AST/OpenMPClause.h"
 #include "clang/AST/StmtOpenMP.h"
@@ -102,12 +106,17 @@ void FunctionLowering::lowerOpenMPDirective(
                                  "parallel for' for a GPU");
   const auto *loopDirective = cast<clang::OMPLoopDirective>(directive);
   ParallelLoopMarker marker{nullptr, {}, 1, device};
+  SmallVector<const clang::ArraySectionExpr *> sections;
   for (const clang::OMPClause *clause : directive->clauses()) {
     // Clang's own (firstprivate scalars and maps of a target region).
     if (clause->isImplicit())
       continue;
     if (device) {
       if (const auto *map = dyn_cast<clang::OMPMapClause>(clause)) {
+        for (const clang::Expr *item : map->varlist())
+          if (const auto *section = dyn_cast<clang::ArraySectionExpr>(
+                  item->IgnoreParenImpCasts()))
+            sections.push_back(section);
         // The copies are derived from what the loop reads and writes (and
         // for derivative loops, their shadows too): the map types only
         // need to be ones that copy.
@@ -174,10 +183,49 @@ void FunctionLowering::lowerOpenMPDirective(
                                             "' must be followed by a 'for' "
                                             "loop over a counter");
   marker.loop = loop;
+  // A mapped section `p[lo:len]` of a pointer variable gives its memory an
+  // extent for the loop: the loop uses a view of the first offset + lo +
+  // len elements, and so do the derivative loops, of the shadows; the GPU
+  // copies are that long.
+  SmallVector<std::pair<PointerVariable *, Value>> unsized;
+  for (const clang::ArraySectionExpr *section : sections) {
+    const auto *ref = dyn_cast<clang::DeclRefExpr>(
+        section->getBase()->IgnoreParenImpCasts());
+    auto pointer = ref ? pointers.find(ref->getDecl()) : pointers.end();
+    if (pointer == pointers.end() || movingPointers.count(ref->getDecl()) ||
+        !section->getLength())
+      continue;
+    std::optional<Layout> layout =
+        layoutOf(ref->getType()->getPointeeType(), ref);
+    if (!layout)
+      continue;
+    Location l = this->loc(section);
+    Value end = load(pointer->second.offsetSlot, l);
+    for (const clang::Expr *part :
+         {section->getLowerBound(), section->getLength()}) {
+      if (!part)
+        continue;
+      Value count = lowerRValue(part);
+      if (!count)
+        return;
+      Value elements = index(count, part->getType(), l);
+      if (layout->size != 1)
+        elements = arith::MulIOp::create(b, l, elements,
+                                         constantIndex(layout->size, l));
+      end = arith::AddIOp::create(b, l, end, elements);
+    }
+    Value memory = pointer->second.memref;
+    unsized.push_back({&pointer->second, memory});
+    pointer->second.memref = memref::SubViewOp::create(
+        b, l, memory, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{end}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  }
   std::optional<ParallelLoopMarker> outer = std::move(parallelLoop);
   parallelLoop = std::move(marker);
   lowerStmt(loop);
   parallelLoop = std::move(outer);
+  for (auto [pointer, memory] : unsized)
+    pointer->memref = memory;
 }
 
 bool FunctionLowering::emitParallelLoopMarker(const clang::Stmt *loop) {

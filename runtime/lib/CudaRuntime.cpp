@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -68,8 +69,12 @@ struct State {
   bool usable = false;
   /// Set by a failed driver call until the loop's ct_gpu_end.
   bool failed = false;
-  /// When the kernel being waited for was launched (CT_VERBOSE=2), or 0.
+  /// When the kernel being waited for was launched (CT_VERBOSE=2), or 0,
+  /// and its name.
   double launched = 0;
+  const char *launchedName = "";
+  /// Kernels' names, for messages.
+  std::map<CUfunction, std::string> names;
   Driver driver{};
   CUcontext context = nullptr;
 };
@@ -186,10 +191,10 @@ struct Module {
 
 extern "C" {
 
-/// Whether the loop about to run may use the GPU: a driver and device
-/// answer, no driver call failed before, and every array the loop uses has
-/// a known extent (`extentsKnown`).
-bool ct_gpu_begin(bool extentsKnown) {
+/// Whether `loop` (its description), about to run, may use the GPU: a
+/// driver and device answer, no driver call failed before, and every array
+/// the loop uses has a known extent (`extentsKnown`).
+int ct_gpu_begin(int extentsKnown, const char *loop) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!s.tried) {
@@ -207,35 +212,39 @@ bool ct_gpu_begin(bool extentsKnown) {
                    why.c_str());
   }
   if (!s.usable)
-    return false;
+    return 0;
   if (!extentsKnown) {
     if (verbose())
-      std::fprintf(stderr, "cotangent: a GPU loop runs on the CPU: an array "
-                           "it uses has no extent (give one with "
-                           "map(to: x[0:n]))\n");
-    return false;
+      std::fprintf(stderr,
+                   "cotangent: %s runs on the CPU: it uses memory through a "
+                   "pointer whose extent no map clause gives (map(to: "
+                   "p[0:n]))\n",
+                   loop);
+    return 0;
   }
   s.failed = false;
+  if (verbose())
+    std::fprintf(stderr, "cotangent: %s runs on the GPU\n", loop);
   return !check(s.driver.cuCtxSetCurrent(s.context), "cuCtxSetCurrent");
 }
 
 /// After the GPU path of a loop (`used`): whether it ran without error. If
 /// not, the caller runs the loop on the CPU and the GPU is not used again.
-bool ct_gpu_end(bool used) {
+int ct_gpu_end(int used) {
   State &s = state();
   if (!used)
-    return false;
+    return 0;
   if (s.failed) {
     s.usable = false;
-    return false;
+    return 0;
   }
-  return true;
+  return 1;
 }
 
 /// Copies `bytes` from host to device (`toDevice`) or back, unless a driver
 /// call failed already.
 void ct_gpu_copy(uintptr_t device, uintptr_t host, uint64_t bytes,
-                 bool toDevice) {
+                 int toDevice) {
   State &s = state();
   if (s.failed || bytes == 0)
     return;
@@ -284,6 +293,8 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   if (check(s.driver.cuModuleGetFunction(&function, m->loaded, name),
             "cuModuleGetFunction"))
     return nullptr;
+  if (verbose())
+    s.names[function] = name;
   return function;
 }
 
@@ -299,8 +310,8 @@ void mgpuStreamSynchronize(void *) {
     check(s.driver.cuStreamSynchronize(nullptr),
           "the kernel (cuStreamSynchronize)");
   if (s.launched != 0) {
-    std::fprintf(stderr, "cotangent: GPU kernel took %.1f us\n",
-                 1e6 * (now() - s.launched));
+    std::fprintf(stderr, "cotangent: GPU kernel %s took %.1f us\n",
+                 s.launchedName, 1e6 * (now() - s.launched));
     s.launched = 0;
   }
 }
@@ -314,16 +325,21 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   if (gridX == 0 || gridY == 0 || gridZ == 0)
     return; // no iterations
-  if (verbose())
-    std::fprintf(stderr,
-                 "cotangent: GPU kernel: %ld blocks of %ld threads\n",
-                 long(gridX * gridY * gridZ), long(blockX * blockY * blockZ));
+  const char *name = "";
+  if (verbose()) {
+    name = s.names[static_cast<CUfunction>(function)].c_str();
+    std::fprintf(stderr, "cotangent: GPU kernel %s: %ld blocks of %ld threads\n",
+                 name, long(gridX * gridY * gridZ),
+                 long(blockX * blockY * blockZ));
+  }
   check(s.driver.cuLaunchKernel(static_cast<CUfunction>(function), gridX,
                                 gridY, gridZ, blockX, blockY, blockZ,
                                 sharedBytes, nullptr, params, nullptr),
         "cuLaunchKernel");
-  if (verbosity() >= 2)
+  if (verbosity() >= 2) {
     s.launched = now();
+    s.launchedName = name;
+  }
 }
 
 void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool /*hostShared*/) {

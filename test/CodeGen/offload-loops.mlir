@@ -1,18 +1,25 @@
 // ct-offload-loops: a parallel loop marked ct.device runs, when
 // ct_gpu_begin() says a device answers, as a copy mapped to blocks and
 // threads (256 iterations a block) on device copies of the memory it uses;
-// reductions combine atomically into device cells that start from the
-// initial value; what the loop writes is copied back; otherwise (or after a
+// reductions combine atomically into 1024 device cells that start from the
+// identity (iteration i into cell i mod 1024; the host then combines the
+// initial value with the cells in order), or into one that starts from the
+// initial value when the combiner has no known identity; what the loop
+// writes is copied back; otherwise (or after a
 // driver error: ct_gpu_end) the CPU loop runs: the loop's twin for CPU
 // threads if it has one. Loops a kernel cannot run stay on the CPU.
 // RUN: %cotangent-opt %s --ct-offload-loops | FileCheck %s
 
 !m = memref<?xf64, strided<[1], offset: ?>>
 
-// A C pointer's extent comes from the indices the loop uses (here [0, n)):
-// x is only read (copied in), y written (copied in and back).
+// The device copies are as long as the memrefs (a C pointer has a length
+// when a map clause gave it one; ct_gpu_begin gets false, and the loop runs
+// on the CPU, when the length is ct.pointer_view's placeholder): x is only
+// read (copied in), y written (copied in and back).
 // CHECK-LABEL: func.func @map_and_sum
-// CHECK: %[[CELL:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: %[[CELL:.*]] = memref.alloca() : memref<1024xf64>
+// CHECK: %[[XN:.*]] = memref.dim %arg0
+// CHECK: arith.cmpi ult, %[[XN]], %c1152921504606846976
 // CHECK: %[[USE:.*]] = call @ct_gpu_begin
 // CHECK: scf.if
 // CHECK:   %[[X:[^,]*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<?xf64>
@@ -21,14 +28,17 @@
 // CHECK:   %[[Y:[^,]*]], %{{.*}} = gpu.alloc async
 // CHECK:   %[[YP:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
 // CHECK:   call @ct_gpu_copy(%[[YP]], %{{.*}}, %{{.*}}, %c1_i32
-// CHECK:   memref.store %{{.*}}, %[[CELL]]
-// CHECK:   %[[DCELL:[^,]*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<1xf64>
+// CHECK:   %[[ZERO:.*]] = arith.constant -0.000000e+00 : f64
+// CHECK:   scf.for
+// CHECK:     memref.store %[[ZERO]], %[[CELL]]
+// CHECK:   %[[DCELL:[^,]*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<1024xf64>
 // CHECK:   scf.parallel
 // CHECK:     scf.parallel
 // CHECK:       scf.if
 // CHECK:         memref.load
 // CHECK:         memref.store
-// CHECK:         memref.atomic_rmw addf %{{.*}}, %[[DCELL]]
+// CHECK:         %[[STRIPE:.*]] = arith.remui %{{.*}}, %c1024
+// CHECK:         memref.atomic_rmw addf %{{.*}}, %[[DCELL]][%[[STRIPE]]]
 // CHECK:     } {mapping = [#gpu.loop_dim_map<processor = thread_x
 // CHECK:   } {mapping = [#gpu.loop_dim_map<processor = block_x
 // CHECK-NOT: call @ct_gpu_copy(%[[XP]], {{.*}}, %c0_i32
@@ -36,7 +46,11 @@
 // CHECK:   gpu.dealloc async
 // CHECK: %[[RAN:.*]] = call @ct_gpu_end(%[[USE]])
 // CHECK: %[[R:.*]] = scf.if %{{.*}} -> (f64) {
-// CHECK:   memref.load %[[CELL]]
+// CHECK:   %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} iter_args(%[[ACC:.*]] = %cst) -> (f64) {
+// CHECK:     %[[PART:.*]] = memref.load %[[CELL]][%[[K]]]
+// CHECK:     %[[NEXT:.*]] = arith.addf %[[ACC]], %[[PART]]
+// CHECK:     scf.yield %[[NEXT]]
+// CHECK:   scf.yield %[[SUM]]
 // CHECK: } else {
 // CHECK:   %[[CPU:.*]] = scf.parallel {{.*}} init
 // CHECK:   scf.yield %[[CPU]]
@@ -58,8 +72,10 @@ func.func @map_and_sum(%x: !m, %y: !m, %n: index) -> f64 {
   return %r : f64
 }
 
-// A max reduction: a compare-and-swap loop on the cell with the combiner.
+// A max reduction (identity -inf): a compare-and-swap loop on the cell with
+// the combiner.
 // CHECK-LABEL: func.func @largest
+// CHECK: arith.constant 0xFFF0000000000000 : f64
 // CHECK: memref.generic_atomic_rmw
 // CHECK:   arith.cmpf olt
 // CHECK:   arith.select
@@ -76,6 +92,29 @@ func.func @largest(%x: memref<100xf64>) -> f64 {
       %wins = arith.cmpf olt, %a, %b : f64
       %m = arith.select %wins, %b, %a : f64
       scf.reduce.return %m : f64
+    }
+  } {ct.device}
+  return %r : f64
+}
+
+// A combiner without a known identity: one cell, from the initial value.
+// CHECK-LABEL: func.func @unknown_identity
+// CHECK: %[[ONE:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: memref.store %{{.*}}, %[[ONE]][%{{.*}}]
+// CHECK: memref.generic_atomic_rmw
+// CHECK: memref.load %[[ONE]]
+func.func @unknown_identity(%x: memref<100xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %init = arith.constant 1.0 : f64
+  %r = scf.parallel (%i) = (%c0) to (%c100) step (%c1) init(%init) -> f64 {
+    %v = memref.load %x[%i] : memref<100xf64>
+    scf.reduce(%v : f64) {
+    ^bb0(%a: f64, %b: f64):
+      %p = arith.mulf %a, %b : f64
+      %s = arith.addf %p, %a : f64
+      scf.reduce.return %s : f64
     }
   } {ct.device}
   return %r : f64
@@ -162,3 +201,6 @@ func.func @taped(%x: !m, %n: index) {
   ct.tape_free %tape
   return
 }
+
+// Each offloaded loop is named in the runtime's messages (CT_VERBOSE).
+// CHECK: llvm.mlir.global private constant @__ct_gpu_loop("the loop at offload-loops.mlir:{{[0-9]+}}\00")

@@ -4,8 +4,9 @@
 // at a tie); `collapse(2)` gives one two-dimensional loop; an atomic update
 // is the update itself. A combined target loop (`target teams distribute
 // parallel for`) is the same parallel loop, marked ct.device for a GPU (its
-// implicit firstprivate and map clauses are Clang's). Without -fopenmp the
-// same loops stay serial.
+// implicit firstprivate and map clauses are Clang's); a mapped section of a
+// pointer, `x[0:n]`, makes the loop use a view of the pointer's first n
+// elements. Without -fopenmp the same loops stay serial.
 // RUN: %cotangent-cc %s -- -std=c++20 -fopenmp | FileCheck %s
 // RUN: %cotangent-cc %s -- -std=c++20 -fopenmp | %cotangent-opt > /dev/null
 // RUN: %cotangent-cc %s -- -std=c++20 | FileCheck %s --check-prefix=SERIAL
@@ -100,7 +101,10 @@
 }
 
 // CHECK-LABEL: func.func @_Z6scaledPKdPdid
+// CHECK-DAG: %[[X:.*]] = memref.subview %arg0[0] [%{{.*}}] [1]
+// CHECK-DAG: %[[Y:.*]] = memref.subview %arg1[0] [%{{.*}}] [1]
 // CHECK: scf.parallel
+// CHECK:   memref.load %[[X]]
 // CHECK:   memref.store
 // CHECK:   scf.reduce
 // CHECK: } {ct.device}

@@ -27,7 +27,7 @@
 // OFF: checks: {{[0-9]+}} passed, 0 failed
 // Where a CUDA device answers (the lit feature `cuda`), loops are kernels.
 // GPU: cotangent: GPU loops run on
-// GPU: cotangent: GPU kernel: {{[0-9]+}} blocks of 256 threads
+// GPU: cotangent: GPU kernel {{.*}}_kernel: {{[0-9]+}} blocks of 256 threads
 // GPU: checks: {{[0-9]+}} passed, 0 failed
 
 #include <cotangent/cotangent.h>
