@@ -19,6 +19,11 @@ namespace cotangent::ad {
 /// keeps its marks. Returns whether it did.
 bool privatizeAccumulations(mlir::scf::ForOp loop);
 
+/// Whether `memref` is `root`, or a view of it whose elements have the
+/// root's indices (a subview from 0 with unit strides: the extent a GPU
+/// loop's map clause gives a pointer).
+bool indexesLikeRoot(mlir::Value memref, mlir::Value root);
+
 } // namespace cotangent::ad
 
 #endif // COTANGENT_LIB_AD_PARALLELLOOPS_H

@@ -303,20 +303,6 @@ std::optional<Accumulation> matchAccumulation(memref::StoreOp store) {
   return std::nullopt;
 }
 
-/// Whether `memref` is `root`, or a view of it whose elements have the
-/// root's indices (a subview from 0 with unit strides: the extent a GPU
-/// loop's map clause gives a pointer).
-bool indexesLikeRoot(Value memref, Value root) {
-  while (memref != root) {
-    auto view = memref.getDefiningOp<memref::SubViewOp>();
-    if (!view || !llvm::all_of(view.getMixedOffsets(), isZeroInteger) ||
-        !llvm::all_of(view.getMixedStrides(), isOneInteger))
-      return false;
-    memref = view.getSource();
-  }
-  return true;
-}
-
 /// Whether `op`, outside `loop`, only fills `buffer` with a constant
 /// before the loop: a store of a constant, or a loop of them.
 bool isFillBefore(Operation *op, Value buffer, scf::ForOp loop) {
@@ -446,7 +432,7 @@ private:
     if (isPrivate(root))
       return;
     Access access{op, accumulation, {}};
-    if (indexesLikeRoot(memref, root))
+    if (ad::indexesLikeRoot(memref, root))
       for (Value index : indices)
         if (isInjectiveIn(index, loop.getInductionVar(), loop))
           access.injectiveIndices.push_back(index);
@@ -1090,3 +1076,14 @@ struct ParallelizeLoops
 };
 
 } // namespace
+
+bool ad::indexesLikeRoot(Value memref, Value root) {
+  while (memref != root) {
+    auto view = memref.getDefiningOp<memref::SubViewOp>();
+    if (!view || !llvm::all_of(view.getMixedOffsets(), isZeroInteger) ||
+        !llvm::all_of(view.getMixedStrides(), isOneInteger))
+      return false;
+    memref = view.getSource();
+  }
+  return true;
+}

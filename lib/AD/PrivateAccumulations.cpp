@@ -78,7 +78,8 @@ SmallVector<Accumulated> findAccumulated(scf::ForOp loop,
   Location loc = loop.getLoc();
   for (auto &[buffer, list] : updates) {
     auto type = dyn_cast<MemRefType>(buffer.getType());
-    if (!type || type.getRank() > 1 || ad::getMemoryRoot(buffer) != buffer ||
+    Value root = ad::getMemoryRoot(buffer);
+    if (!type || type.getRank() > 1 || !ad::indexesLikeRoot(buffer, root) ||
         loop->isAncestor(buffer.getParentBlock()->getParentOp()) ||
         llvm::none_of(list, [&](const Update &u) {
           return u.store->getParentOp() != loop.getOperation();
@@ -96,6 +97,17 @@ SmallVector<Accumulated> findAccumulated(scf::ForOp loop,
     if (llvm::any_of(buffer.getUsers(), [&](Operation *user) {
           return loop->isAncestor(user) && !mine.contains(user);
         }))
+      continue;
+    // Nor through another view (the buffer may be a view of the root).
+    bool elsewhere = false;
+    for (Value view = buffer; view != root && !elsewhere;) {
+      Value source = view.getDefiningOp<memref::SubViewOp>().getSource();
+      elsewhere = llvm::any_of(source.getUsers(), [&](Operation *user) {
+        return loop->isAncestor(user);
+      });
+      view = source;
+    }
+    if (elsewhere)
       continue;
     std::optional<Interval> range;
     for (Update u : list) {
