@@ -126,6 +126,24 @@ std::optional<TypedAttr> getReductionIdentity(Block &combiner) {
 /// The claim or release that made `block`, if one did.
 Operation *getTapeBlock(Value block);
 
+/// Whether the reduction `combiner` is a sum (one atomic add on a GPU).
+bool isSum(Block &combiner) {
+  Operation &first = combiner.front();
+  return isa<arith::AddFOp, arith::AddIOp>(first) &&
+         &first == combiner.getTerminator()->getPrevNode() &&
+         combiner.getTerminator()->getOperand(0) == first.getResult(0);
+}
+
+/// The type of a reduction's device cells: its own for sums (atomic adds)
+/// and integers; an integer of its width for other floating combiners,
+/// which run in a compare-and-swap loop (LLVM's cmpxchg takes integers).
+Type getCellType(Block &combiner) {
+  Type type = combiner.getArgument(0).getType();
+  if (isSum(combiner) || !isa<FloatType>(type))
+    return type;
+  return IntegerType::get(type.getContext(), type.getIntOrFloatBitWidth());
+}
+
 /// Whether a kernel can compute `op`: arithmetic, structured control flow,
 /// loads and stores, fixed-size local arrays, and the math functions that
 /// have a device implementation (native, or ct-expand-device-math's).
@@ -219,6 +237,13 @@ std::string whyNotOffloadable(scf::ParallelOp loop) {
       return "memory that is not a contiguous array of numbers";
     rootOf[value] = viewedMemory(value);
   }
+  // Two blocks of one tape may overlap (a claim reuses what a release
+  // gave back): each would get a device copy of its own.
+  llvm::SmallPtrSet<Value, 4> tapes;
+  for (Value value : used)
+    if (Operation *block = getTapeBlock(value))
+      if (!tapes.insert(block->getOperand(0)).second)
+        return "two blocks of one tape";
   // Two views of one array would get two device copies.
   for (auto [a, rootA] : rootOf)
     for (auto [b, rootB] : rootOf)
@@ -320,8 +345,11 @@ private:
     auto free = gpu::DeallocOp::create(b, loc, token, ValueRange{stream}, memref);
     gpu::WaitOp::create(b, loc, Type(), ValueRange{free.getAsyncToken()});
   }
+  /// A device allocation like `host` (of `element`s if given) and the
+  /// addresses and size of the copy between them.
   DeviceCopy makeDeviceCopy(Value host, Value bytes,
-                            ArrayRef<Value> dynamicSizes);
+                            ArrayRef<Value> dynamicSizes,
+                            Type element = nullptr);
   /// The kernel's loop: the body on device memory, contributions combined
   /// into the cells.
   void buildKernelLoop(IRMapping &mapping, ArrayRef<Value> cells);
@@ -365,9 +393,11 @@ Value Offloader::describeLoop() {
 }
 
 Offloader::DeviceCopy Offloader::makeDeviceCopy(Value host, Value bytes,
-                                                ArrayRef<Value> dynamicSizes) {
+                                                ArrayRef<Value> dynamicSizes,
+                                                Type element) {
   auto type = cast<MemRefType>(host.getType());
-  auto deviceType = MemRefType::get(type.getShape(), type.getElementType());
+  auto deviceType = MemRefType::get(
+      type.getShape(), element ? element : type.getElementType());
   Value device = deviceAlloc(deviceType, dynamicSizes);
   DeviceCopy c{host, device, firstElement(host),
                memref::ExtractAlignedPointerAsIndexOp::create(b, loc, device),
@@ -443,13 +473,10 @@ void Offloader::buildKernelLoop(IRMapping &mapping, ArrayRef<Value> cells) {
                          inside, loc, position,
                          arith::ConstantIndexOp::create(inside, loc, stripes)));
     // A sum is one atomic add; other combiners run in a compare-and-swap
-    // loop on the cell.
-    Operation &first = combiner.front();
-    if (isa<arith::AddFOp, arith::AddIOp>(first) &&
-        &first == combiner.getTerminator()->getPrevNode() &&
-        combiner.getTerminator()->getOperand(0) == first.getResult(0)) {
+    // loop on the cell (of floats, through their bits).
+    if (isSum(combiner)) {
       memref::AtomicRMWOp::create(inside, loc,
-                                  isa<arith::AddFOp>(first)
+                                  isa<arith::AddFOp>(combiner.front())
                                       ? arith::AtomicRMWKind::addf
                                       : arith::AtomicRMWKind::addi,
                                   contribution, cell, ValueRange{at});
@@ -458,14 +485,21 @@ void Offloader::buildKernelLoop(IRMapping &mapping, ArrayRef<Value> cells) {
     auto rmw = memref::GenericAtomicRMWOp::create(inside, loc, cell,
                                                   ValueRange{at});
     OpBuilder atomic = OpBuilder::atBlockEnd(rmw.getBody());
+    Type type = contribution.getType();
+    Value current = rmw.getCurrentValue();
+    if (current.getType() != type)
+      current = arith::BitcastOp::create(atomic, loc, type, current);
     IRMapping combine;
-    combine.map(combiner.getArgument(0), rmw.getCurrentValue());
+    combine.map(combiner.getArgument(0), current);
     combine.map(combiner.getArgument(1), contribution);
     for (Operation &op : combiner.without_terminator())
       atomic.clone(op, combine);
-    memref::AtomicYieldOp::create(
-        atomic, loc,
-        combine.lookupOrDefault(combiner.getTerminator()->getOperand(0)));
+    Value next =
+        combine.lookupOrDefault(combiner.getTerminator()->getOperand(0));
+    if (next.getType() != rmw.getCurrentValue().getType())
+      next = arith::BitcastOp::create(atomic, loc,
+                                      rmw.getCurrentValue().getType(), next);
+    memref::AtomicYieldOp::create(atomic, loc, next);
   }
   inlineAllocaScopes(kernel.getRegion());
   rewriteTapeAccesses(kernel);
@@ -596,8 +630,9 @@ void Offloader::run() {
     SmallVector<DeviceCopy> cells;
     SmallVector<Value> deviceCells;
     Value zero = index(0);
-    for (auto [init, hostCell, identity] :
-         llvm::zip_equal(loop.getInitVals(), hostCells, identities)) {
+    for (auto [init, hostCell, identity, region] :
+         llvm::zip_equal(loop.getInitVals(), hostCells, identities,
+                         reduce.getReductions())) {
       auto type = cast<MemRefType>(hostCell.getType());
       if (identity) {
         Value start = arith::ConstantOp::create(b, loc, *identity);
@@ -610,7 +645,8 @@ void Offloader::run() {
         memref::StoreOp::create(b, loc, init, hostCell, ValueRange{zero});
       }
       DeviceCopy c = makeDeviceCopy(
-          hostCell, index(type.getDimSize(0) * elementBytes(type)), {});
+          hostCell, index(type.getDimSize(0) * elementBytes(type)), {},
+          getCellType(region.front()));
       copy(c, /*toDevice=*/true);
       cells.push_back(c);
       deviceCells.push_back(c.device);

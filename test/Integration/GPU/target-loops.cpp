@@ -5,7 +5,8 @@
 // fallback every machine tests). Gradients and tangents against central
 // finite differences and closed forms. Covers a map with a sum reduction
 // (exp and log inside, expanded for the device), a scatter-add histogram
-// (atomic updates), a max reduction, every iteration adding into a shared
+// (atomic updates), max reductions (of an active value, whose derivative
+// loops stay on the CPU, and of an inactive one, in a kernel), every iteration adding into a shared
 // array in a nested loop (atomics on the device), and the CPU fallback of a
 // loop whose body a GPU cannot run (a math function without a device
 // implementation).
@@ -92,6 +93,20 @@ constexpr int N = 3000, Bins = 16, K = 5;
   return s;
 }
 
+/// A max reduction of values without derivative beside a sum: the forward
+/// kernel combines the maximum in a compare-and-swap loop.
+[[ct::differentiable]] double scaledByPeak(const double *x, const double *w,
+                                           int n) {
+  double peak = -1e300, s = 0;
+#pragma omp target teams distribute parallel for reduction(max : peak) \
+    reduction(+ : s) map(to : x[0 : n], w[0 : n])
+  for (int i = 0; i < n; ++i) {
+    peak = std::fmax(peak, w[i]);
+    s += x[i] * x[i];
+  }
+  return s * peak;
+}
+
 /// tanh has no device implementation here: this loop runs on the CPU.
 [[ct::differentiable]] double squashed(const double *x, int n) {
   double s = 0;
@@ -170,6 +185,15 @@ int main() {
          check::differenceAt(c, j, [&] { return mixture(x, c, N); }), 1e-5);
   near("mixture dx", dx[7],
        check::differenceAt(x, 7, [&] { return mixture(x, c, N); }), 1e-6);
+
+  // A maximum in the forward kernel: d/dx_k = 2 x_k max(w).
+  for (double &v : dx) v = 0;
+  double peak = w[0];
+  for (int i = 1; i < N; ++i)
+    peak = std::fmax(peak, w[i]);
+  ct::gradient<scaledByPeak, ct::wrt<0>>(x, w, N, dx);
+  for (int k : {0, 11})
+    near("scaledByPeak dx", dx[k], 2 * x[k] * peak, 1e-12);
 
   // The CPU fallback of a loop a GPU cannot run.
   for (double &v : dx) v = 0;
