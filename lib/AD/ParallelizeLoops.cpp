@@ -75,6 +75,14 @@ std::optional<TypedAttr> getIdentity(Operation *combiner,
   auto semantics = [&]() -> const llvm::fltSemantics & {
     return cast<FloatType>(type).getFloatSemantics();
   };
+  // Vectors (lanes) and other shaped values have no scalar identity here.
+  if (!isa<FloatType, IntegerType>(type))
+    return std::nullopt;
+  if (isa<IntegerType>(type) &&
+      (compare || isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp,
+                      arith::MaxNumFOp, arith::MinimumFOp, arith::MinNumFOp>(
+                     combiner)))
+    return std::nullopt;
   if (compare)
     return floatAttr(APFloat::getInf(semantics(), /*Negative=*/maximum));
   if (isa<arith::AddFOp>(combiner))

@@ -80,7 +80,9 @@ std::optional<TypedAttr> getReductionIdentity(Block &combiner) {
   auto intAttr = [&](const APInt &v) -> TypedAttr {
     return IntegerAttr::get(type, v);
   };
-  unsigned width = type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 0;
+  unsigned width = isa<IndexType>(type)
+                       ? IndexType::kInternalStorageBitWidth
+                       : type.getIntOrFloatBitWidth();
   if (isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MaxNumFOp,
           arith::MinimumFOp, arith::MinNumFOp>(result) &&
       both(result)) {

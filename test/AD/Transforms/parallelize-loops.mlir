@@ -356,3 +356,25 @@ func.func @device_twin(%x: !m, %g: !m, %n: index, %c: index) {
   } {ct.parallel = "device"}
   return
 }
+
+// A sum of vectors (K lanes) carried through a nested loop has no scalar
+// identity to start the nested sum from: the loop stays serial (fuzz seed
+// 5018 crashed here).
+// CHECK-LABEL: func.func @lane_sum_in_nested_loop
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @lane_sum_in_nested_loop(%x: memref<?xvector<2xf64>>, %n: index,
+                                   %c: index) -> vector<2xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : vector<2xf64>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %zero) -> vector<2xf64> {
+    %t = scf.for %j = %c0 to %c step %c1 iter_args(%u = %s) -> vector<2xf64> {
+      %v = memref.load %x[%j] : memref<?xvector<2xf64>>
+      %w = arith.addf %u, %v : vector<2xf64>
+      scf.yield %w : vector<2xf64>
+    }
+    scf.yield %t : vector<2xf64>
+  } {ct.parallel}
+  return %r : vector<2xf64>
+}
