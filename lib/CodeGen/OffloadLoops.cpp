@@ -2,22 +2,26 @@
 //
 // A parallel loop the user asked to run on a GPU (`ct.device`) becomes
 //
-//   %gpu = ct_gpu_begin(every dynamic extent is known)
+//   %gpu = ct_gpu_begin(every dynamic extent is known, the loop's name)
 //   scf.if %gpu {
 //     device copies of the memory the loop uses (gpu.alloc + ct_gpu_copy),
-//     a device cell per reduction, holding its initial value;
+//     tape blocks included; per reduction, 1024 device cells holding its
+//     identity (or one holding its initial value);
 //     the loop on those, tiled 256 iterations to a block and mapped to
-//     blocks and threads; each iteration combines its contribution into
-//     the cell atomically;
+//     blocks and threads; iteration i combines its contribution into cell
+//     i mod 1024 atomically;
 //     what the loop writes, and the cells, copied back; gpu.dealloc
 //   }
-//   %results = scf.if ct_gpu_end(%gpu) { the cells } else { the loop }
+//   %results = scf.if ct_gpu_end(%gpu) { the initial values combined with
+//                                         the cells }
+//              else { the loop's CPU twin, or the loop }
 //
 // convert-parallel-loops-to-gpu and gpu-kernel-outlining then make the
 // kernel. The host's memory is written only after the kernel ran without
 // error, so a driver error leaves the CPU loop to compute everything. A
-// loop whose body a GPU cannot run (calls, tapes, math without a device
-// implementation, memory other than arrays of numbers) stays on the CPU.
+// loop whose body a GPU cannot run (calls, tapes other than blocks, math
+// without a device implementation, memory other than arrays of numbers)
+// stays on the CPU.
 //
 //===----------------------------------------------------------------------===//
 

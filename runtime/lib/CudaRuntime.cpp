@@ -323,8 +323,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   State &s = state();
   if (s.failed || !function)
     return;
-  if (gridX == 0 || gridY == 0 || gridZ == 0)
-    return; // no iterations
+  if (gridX <= 0 || gridY <= 0 || gridZ <= 0)
+    return; // no iterations (an upper bound below the lower one included)
   const char *name = "";
   if (verbose()) {
     name = s.names[static_cast<CUfunction>(function)].c_str();
