@@ -6,9 +6,10 @@ so its memory errors show) emits the derivatives' object file, clang++
 without the plugin compiles the program, and the two are linked.
 
 Usage: clangxx-via-cotangent-cc.py COTANGENT_CC CLANGXX [clang++ arguments]
-with sources, -o OUT, -O<n>, -I, -D, -std= and -stdlib=; anything that asks the plugin
-itself for something (-c, -S, -fsyntax-only, -fplugin-arg-...) is refused
-(such tests are UNSUPPORTED: sanitizer).
+with sources, -o OUT, -O<n>, -I, -D, -std=, -stdlib=, -fopenmp and
+-fplugin-arg-cotangent-target=T (cotangent-cc --target=T); anything else
+that asks the plugin itself for something (-c, -S, -fsyntax-only, other
+-fplugin-arg-...) is refused (such tests are UNSUPPORTED: sanitizer).
 """
 
 import os
@@ -20,24 +21,33 @@ import tempfile
 def main():
     cotangent_cc, clangxx, *args = sys.argv[1:]
     sources = [a for a in args if a.endswith((".cpp", ".cc"))]
+    target = "-fplugin-arg-cotangent-target="
+    targets = [a[len(target):] for a in args if a.startswith(target)]
+    args = [a for a in args if not a.startswith(target)]
     refused = [a for a in args
                if a in ("-c", "-S", "-fsyntax-only", "-emit-llvm")
                or a.startswith("-fplugin")]
     if refused or not sources:
         sys.exit(f"clangxx-via-cotangent-cc: unsupported: {refused or args}")
-    flags = [a for a in args if a.startswith(("-I", "-D", "-std=", "-stdlib="))]
+    flags = [a for a in args
+             if a.startswith(("-I", "-D", "-std=", "-stdlib=")) or a == "-fopenmp"]
     level = next((a[2:] for a in reversed(args) if a.startswith("-O")), "0")
     with tempfile.TemporaryDirectory() as scratch:
         objects = []
         for i, source in enumerate(sources):
             obj = os.path.join(scratch, f"derivatives{i}.o")
             cc = [cotangent_cc, source, "--emit=obj", "-O", level or "2",
-                  "-o", obj, "--"] + flags
+                  "-o", obj] + [f"--target={t}" for t in targets] + ["--"] + flags
             if subprocess.call(cc) != 0:
                 sys.exit(1)
             objects.append(obj)
+        # Libraries again after the derivatives' objects, which use them;
+        # ours (the GPU runtime) are sanitized like the rest of this build.
+        archives = [a for a in args if a.endswith(".a")]
+        sanitize = ["-fsanitize=address,undefined"] if archives else []
         sys.exit(subprocess.call(
-            [clangxx, "-Wno-unknown-attributes"] + args + objects))
+            [clangxx, "-Wno-unknown-attributes"] + args + objects + archives +
+            sanitize))
 
 
 if __name__ == "__main__":
