@@ -15,15 +15,9 @@ void inlineScope(memref::AllocaScopeOp scope) {
   Location loc = scope.getLoc();
   auto pointer = LLVM::LLVMPointerType::get(scope.getContext());
   Value saved = LLVM::StackSaveOp::create(b, loc, pointer);
-  Block &body = scope.getBodyRegion().front();
-  auto ret = cast<memref::AllocaScopeReturnOp>(body.getTerminator());
-  SmallVector<Value> results(ret.getResults());
-  ret.erase();
-  scope->getBlock()->getOperations().splice(scope->getIterator(),
-                                            body.getOperations());
+  b.setInsertionPointAfter(scope);
   LLVM::StackRestoreOp::create(b, loc, saved);
-  scope.replaceAllUsesWith(results);
-  scope.erase();
+  spliceAllocaScope(scope);
 }
 
 struct InlineAllocaScopes
@@ -47,6 +41,17 @@ struct InlineAllocaScopes
 };
 
 } // namespace
+
+void spliceAllocaScope(memref::AllocaScopeOp scope) {
+  Block &body = scope.getBodyRegion().front();
+  auto ret = cast<memref::AllocaScopeReturnOp>(body.getTerminator());
+  SmallVector<Value> results(ret.getResults());
+  ret.erase();
+  scope->getBlock()->getOperations().splice(scope->getIterator(),
+                                            body.getOperations());
+  scope.replaceAllUsesWith(results);
+  scope.erase();
+}
 
 std::unique_ptr<Pass> createInlineAllocaScopesPass() {
   return std::make_unique<InlineAllocaScopes>();

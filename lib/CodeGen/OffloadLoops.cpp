@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/CodeGen/OffloadLoops.h"
+#include "cotangent/CodeGen/AllocaScopes.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -282,16 +283,8 @@ func::FuncOp runtimeFunction(ModuleOp module, StringRef name,
 void inlineAllocaScopes(Region &region) {
   SmallVector<memref::AllocaScopeOp> scopes;
   region.walk([&](memref::AllocaScopeOp scope) { scopes.push_back(scope); });
-  for (memref::AllocaScopeOp scope : scopes) {
-    Block &body = scope.getBodyRegion().front();
-    auto ret = cast<memref::AllocaScopeReturnOp>(body.getTerminator());
-    SmallVector<Value> results(ret.getResults());
-    ret.erase();
-    scope->getBlock()->getOperations().splice(scope->getIterator(),
-                                              body.getOperations());
-    scope.replaceAllUsesWith(results);
-    scope.erase();
-  }
+  for (memref::AllocaScopeOp scope : scopes)
+    spliceAllocaScope(scope);
 }
 
 class Offloader {
