@@ -434,12 +434,16 @@ bool ReverseEmitter::hasBlockAdjoint(Value value) {
     return known->second;
   // Read once, by the reverse of the op that defines it, in its block's
   // reverse code; contributions from users in the same block land there
-  // too. (Results of region ops are read in their reversed regions.)
+  // too. (Results of region ops are read in their reversed regions.) Not
+  // so for a while loop's condition: what it passes gets its adjoint from
+  // the loop's results and from the after region of the iteration before,
+  // both reversed outside the before region's reverse code.
   auto result = dyn_cast<OpResult>(value);
   known->second =
       result && result.getOwner()->getNumRegions() == 0 &&
       llvm::all_of(value.getUsers(), [&](Operation *user) {
-        return user->getBlock() == result.getOwner()->getBlock();
+        return user->getBlock() == result.getOwner()->getBlock() &&
+               !isa<scf::ConditionOp>(user);
       });
   return known->second;
 }

@@ -39,3 +39,42 @@ func.func @main(%x: f64, %limit: f64) -> (f64, f64) {
       : (f64, f64) -> (f64, f64)
   return %v, %dx : f64, f64
 }
+
+// A value the condition region computes and passes on (%n) gets its adjoint
+// from the reversed body of the iteration before (through the after
+// argument), emitted after the reverse of sin that reads it: it needs a
+// slot, not an SSA sum of its block (which would have read 0 there).
+func.func @passed(%x: f64) -> f64 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %r:3 = scf.while (%i = %c0, %a = %x) : (i32, f64) -> (i32, f64, f64) {
+    %more = arith.cmpi slt, %i, %c3 : i32
+    %n = math.sin %a : f64
+    %i1 = arith.addi %i, %c1 : i32
+    scf.condition(%more) %i1, %n, %a : i32, f64, f64
+  } do {
+  ^bb0(%j: i32, %n: f64, %a: f64):
+    scf.yield %j, %n : i32, f64
+  }
+  return %r#2 : f64
+}
+
+// CHECK-LABEL: func.func private @passed.pullback.a
+// CHECK: ct.tape_init
+// CHECK: %[[NSLOT:.*]] = memref.alloca() : memref<f64>
+// CHECK: scf.while
+// CHECK: scf.for
+// CHECK:   %[[A:.*]] = ct.tape_pop
+// CHECK:   %[[DN:.*]] = memref.load %[[NSLOT]][]
+// CHECK:   %[[COS:.*]] = math.cos %[[A]]
+// CHECK:   arith.mulf %[[COS]], %[[DN]]
+// CHECK:   scf.if
+// CHECK:     %[[FROMBODY:.*]] = memref.load %[[NSLOT]][]
+// CHECK:     %[[SUM:.*]] = arith.addf %[[FROMBODY]], %{{.*}}
+// CHECK:     memref.store %[[SUM]], %[[NSLOT]][]
+
+func.func @main_passed(%x: f64) -> (f64, f64) {
+  %v, %dx = ct.gradient @passed(%x) activity [active] : (f64) -> (f64, f64)
+  return %v, %dx : f64, f64
+}

@@ -62,6 +62,22 @@ double recurse(double x, int depth) {
   return c[0] > 1.0 ? x2 : c[1] - c[2];
 }
 
+// Seed 5074: a checkpointed while loop whose condition reads memory. Its
+// JVP (inside ct::hvp) is a while loop whose condition region passes on
+// values it computes; reversing it read their adjoints before the reversed
+// body of the iteration before had added them (the HVP in c was 0).
+// With y = cos(2 + sin c0), the result is y * y (x is overwritten).
+[[ct::differentiable]] double checkpointedWhile(double x, const double *c) {
+  int i = 0;
+#pragma ct checkpoint snapshots(1)
+  while (i < 4 && c[0] >= -0.25) {
+    for (int j = 0; j < 3; ++j)
+      x = std::cos(2.0 + std::sin(c[0]));
+    ++i;
+  }
+  return x * x;
+}
+
 int main() {
   {
     double x = 0.4, c[3] = {0.3, -0.6, 0.8}, dc[3] = {}, dx = 0;
@@ -123,6 +139,24 @@ int main() {
     auto jvp = ct::jvp<sumChosenAfter, ct::wrt<0, 3>>(c, 3, 0.4, -0.9, tc, 1.0);
     check::near("sumChosenAfter.jvp", jvp.tangent,
                 dc[0] + dc[1] + dc[2] + dc[3] + dx2, 1e-12);
+  }
+  {
+    // d/dc y^2 = 2 y y' with y' = -sin(u) cos(c), u = 2 + sin c;
+    // d2/dc2 = 2 y'^2 + 2 y y'' with y'' = -cos(u) cos(c)^2 + sin(u) sin(c).
+    double c[1] = {0.5}, x = 0.3;
+    double u = 2 + std::sin(c[0]), y = std::cos(u);
+    double y1 = -std::sin(u) * std::cos(c[0]);
+    double y2 = -std::cos(u) * std::cos(c[0]) * std::cos(c[0]) +
+                std::sin(u) * std::sin(c[0]);
+    double dx = 0, dc[1] = {};
+    ct::gradient<checkpointedWhile>(x, c, &dx, dc);
+    check::near("checkpointedWhile.dc", dc[0], 2 * y * y1, 1e-12);
+    check::near("checkpointedWhile.dx", dx, 0, 0);
+    double tc[1] = {1}, hx = 0, hc[1] = {};
+    ct::hvp<checkpointedWhile>(x, c, 0.0, tc, &hx, hc);
+    check::near("checkpointedWhile.hvp", hc[0], 2 * y1 * y1 + 2 * y * y2,
+                1e-12);
+    check::near("checkpointedWhile.hvp.x", hx, 0, 0);
   }
   return check::report();
 }
