@@ -136,6 +136,15 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
   if (Value known = level.values.lookup(key))
     return known;
   Location loc = value.getLoc();
+  if (isa<ct::TapeType>(value.getType())) {
+    // A tape passed to a call (the halves of a derivative differentiated
+    // again): the reverse code never reads a primal tape, only its
+    // adjoint tape, and the forward sweep has emptied it already.
+    OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
+    Value unread = ub::PoisonOp::create(b, loc, value.getType());
+    level.values[key] = unread;
+    return unread;
+  }
   if (!isa<FloatType, IntegerType, IndexType>(value.getType())) {
     hadError = true;
     emitError(loc, "cannot differentiate in reverse mode: a value of type ")
@@ -162,7 +171,8 @@ bool ReverseEmitter::isAvailable(Value value, unsigned depth) {
        !inPlaceLoop->isAncestor(value.getParentBlock()->getParentOp())))
     return true;
   Operation *def = value.getDefiningOp();
-  if (def && def->hasTrait<OpTrait::ConstantLike>())
+  if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
+              isa<memref::GetGlobalOp>(def)))
     return true;
   Level &level = levels[value.getParentBlock()];
   if (level.direct || level.values.count(value))
@@ -229,7 +239,9 @@ Value ReverseEmitter::primalInReverse(Value value) {
       !inPlaceLoop->isAncestor(value.getParentBlock()->getParentOp()))
     return forwardValues.lookup(value);
   Operation *def = value.getDefiningOp();
-  if (def && def->hasTrait<OpTrait::ConstantLike>()) {
+  // Constants, and constant tables (globals), wherever they are made.
+  if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
+              isa<memref::GetGlobalOp>(def))) {
     OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
     Value copy = b.clone(*def)->getResult(0);
     rematerialized[value] = copy;
@@ -319,6 +331,11 @@ Value ReverseEmitter::shadowInReverse(Value value) {
       mapping.map(operand, primalInReverse(operand));
     result = b.clone(*def, mapping)->getResult(0);
     buildZeroFill(b, def->getLoc(), result);
+  } else if (isa_and_nonnull<ct::TapeInitOp>(def)) {
+    // A tape's adjoint: a tape of adjoints, filled by the reverse of its
+    // pops and emptied by the reverse of its pushes, in its block's
+    // reverse code.
+    result = ct::TapeInitOp::create(b, def->getLoc());
   } else if (Value chosen = shadowOfChosenBuffer(b, value)) {
     result = chosen;
   } else {

@@ -56,30 +56,6 @@ func.func @main(%x: f64) -> (f64, f64) {
 
 // -----
 
-// Reverse over reverse works for straight-line code; through a loop it
-// needs reverse mode over tapes, which is not there yet. The error points at
-// the function whose generated reverse code keeps the tape.
-// expected-error @below {{reverse mode over the reverse-mode derivative of this loop or call is not supported yet: its reverse sweep reads values back that it recorded; take this second derivative in forward mode over reverse mode instead (ct::jvp of a function that calls ct::gradient, or ct::hvp)}}
-func.func @loop(%x: f64, %n: index) -> f64 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f64 {
-    %m = arith.mulf %acc, %acc : f64
-    scf.yield %m : f64
-  }
-  return %r : f64
-}
-func.func @dloop(%x: f64, %n: index) -> f64 {
-  %v, %dx = ct.gradient @loop(%x, %n) activity [active, const] : (f64, index) -> (f64, f64)
-  return %dx : f64
-}
-func.func @main(%x: f64, %n: index) -> (f64, f64) {
-  %v, %ddx = ct.gradient @dloop(%x, %n) activity [active, const] : (f64, index) -> (f64, f64)
-  return %v, %ddx : f64, f64
-}
-
-// -----
-
 // A derivative stored into memory the request keeps constant, then read
 // back, would be lost: an error at the store, not a silent zero.
 func.func @through_constant_buffer(%x: f64, %buffer: memref<1xf64>) -> f64 {

@@ -2,7 +2,9 @@
 //
 // Identity markers, gradient stops, and the tapes of generated reverse-mode
 // code (forward mode over them is a Hessian-vector product: a tape's shadow
-// carries the tangents of what it holds).
+// carries the tangents of what it holds; reverse mode over them is a second
+// derivative by reverse over reverse: a tape's adjoint is a tape of
+// adjoints, read in the opposite order).
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,24 +136,72 @@ struct TapeForwardModel
   }
 };
 
-/// Reverse mode over code that keeps a tape would need the tape's own
-/// reverse; not supported yet.
-template <typename Op>
-struct TapeReverseModel
-    : public ReverseModeOpInterface::ExternalModel<TapeReverseModel<Op>, Op> {
+/// Reverse mode over code that keeps a tape (a derivative differentiated
+/// again): the tape's adjoint is a tape of adjoints, made where the reverse
+/// code of the tape's block starts and freed by the reverse of its
+/// tape_init. Reversed, each pop pushes the adjoint of the value it took
+/// and each push pops the adjoint of the value it gave, so the adjoint tape
+/// returns them last in, first out, exactly as they pair up. Every
+/// differentiable scalar goes through it, active or not, so pushes and pops
+/// stay paired; integers and flags carry no adjoint.
+struct TapeInitReverse
+    : public ReverseModeOpInterface::ExternalModel<TapeInitReverse,
+                                                   ct::TapeInitOp> {
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return emitter.activity.hasShadow(op->getOperand(0));
+    return emitter.activity.hasShadow(op->getResult(0));
   }
-  LogicalResult emitReverse(Operation *op, OpBuilder &,
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
-    // The op belongs to a derivative: its location is the primal
-    // construct (a loop) whose reverse sweep reads values back.
-    return emitter.failWith(
-        op, "reverse mode over the reverse-mode derivative of this loop or "
-            "call is not supported yet: its reverse sweep reads values "
-            "back that it recorded; take this second derivative in forward "
-            "mode over reverse mode instead (ct::jvp of a function that "
-            "calls ct::gradient, or ct::hvp)");
+    if (Value adjoints = emitter.shadowInReverse(op->getResult(0)))
+      ct::TapeFreeOp::create(b, op->getLoc(), adjoints);
+    return success(!emitter.hadError);
+  }
+};
+
+struct TapePushReverse
+    : public ReverseModeOpInterface::ExternalModel<TapePushReverse,
+                                                   ct::TapePushOp> {
+  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
+    return emitter.activity.hasShadow(op->getOperand(0)) &&
+           ct::isDifferentiableScalar(
+               cast<ct::TapePushOp>(op).getValue().getType());
+  }
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &emitter) const {
+    auto push = cast<ct::TapePushOp>(op);
+    Value adjoints = emitter.shadowInReverse(push.getTape());
+    if (!adjoints)
+      return failure();
+    Location loc = op->getLoc();
+    Value value = push.getValue();
+    Value adjoint =
+        ct::TapePopOp::create(b, loc, value.getType(), adjoints);
+    if (emitter.activity.isActive(value))
+      emitter.accumulate(b, loc, value, adjoint);
+    return success(!emitter.hadError);
+  }
+};
+
+struct TapePopReverse
+    : public ReverseModeOpInterface::ExternalModel<TapePopReverse,
+                                                   ct::TapePopOp> {
+  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
+    return emitter.activity.hasShadow(op->getOperand(0)) &&
+           ct::isDifferentiableScalar(cast<ct::TapePopOp>(op).getType());
+  }
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &emitter) const {
+    auto pop = cast<ct::TapePopOp>(op);
+    Value adjoints = emitter.shadowInReverse(pop.getTape());
+    if (!adjoints)
+      return failure();
+    Location loc = op->getLoc();
+    Value value = pop.getValue();
+    Value adjoint = emitter.activity.isActive(value)
+                        ? emitter.readAndZero(b, loc, value)
+                        : buildAdjointZero(b, loc, value.getType());
+    ct::TapePushOp::create(b, loc, adjoints, adjoint);
+    return success(!emitter.hadError);
   }
 };
 
@@ -162,14 +212,13 @@ void ad::registerCTDerivativeRules(DialectRegistry &registry) {
     ct::PassThroughOp::attachInterface<PassThroughModel, PassThroughForward,
                                        PassThroughReverse>(*context);
     ct::StopGradientOp::attachInterface<StopGradientModel>(*context);
-    ct::TapeInitOp::attachInterface<TapeForwardModel<ct::TapeInitOp>>(
-        *context);
+    ct::TapeInitOp::attachInterface<TapeForwardModel<ct::TapeInitOp>,
+                                    TapeInitReverse>(*context);
     ct::TapePushOp::attachInterface<PushModel,
                                     TapeForwardModel<ct::TapePushOp>,
-                                    TapeReverseModel<ct::TapePushOp>>(
-        *context);
+                                    TapePushReverse>(*context);
     ct::TapePopOp::attachInterface<PopModel, TapeForwardModel<ct::TapePopOp>,
-                                   TapeReverseModel<ct::TapePopOp>>(*context);
+                                   TapePopReverse>(*context);
     ct::TapeReserveOp::attachInterface<TapeForwardModel<ct::TapeReserveOp>>(
         *context);
     ct::TapeFreeOp::attachInterface<TapeForwardModel<ct::TapeFreeOp>>(

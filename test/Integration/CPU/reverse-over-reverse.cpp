@@ -1,0 +1,273 @@
+// Reverse mode over reverse mode through code whose first derivative keeps
+// a tape: ct::gradient of functions that call ct::gradient (or
+// ct::pullback, ct::hvp) on loops, in-place memory updates, while loops,
+// checkpointed loops, custom rules, helper calls and recursion, to third
+// order. Checked against closed forms and central differences of the
+// first derivatives, at -O0 and -O2 (and under the plain strategy by the
+// suite's rerun).
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[0-9]+}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include "check.h"
+
+#include <cmath>
+
+// A recurrence s <- sin(s x): each iteration's reverse reads back s x.
+double recurrence(double x, int n) {
+  double s = 1;
+  for (int i = 0; i < n; ++i)
+    s = std::sin(s * x);
+  return s;
+}
+double slope(double x, int n) {
+  double d = 0;
+  ct::gradient<recurrence>(x, n, &d);
+  return d;
+}
+
+// p(x) = x^4 + 2 x^3 - x + 3 by Horner's rule over a coefficient array;
+// p''' = 24 x + 12, by reverse over reverse over reverse.
+double horner(double x, const double *c, int degree) {
+  double p = c[degree];
+  for (int i = degree - 1; i >= 0; --i)
+    p = p * x + c[i];
+  return p;
+}
+const double kCoefficients[5] = {3, -1, 0, 2, 1};
+double hornerSlope(double x) {
+  double d = 0;
+  ct::gradient<horner, ct::wrt<0>>(x, kCoefficients, 4, &d);
+  return d;
+}
+double hornerCurvature(double x) {
+  double d = 0;
+  ct::gradient<hornerSlope>(x, &d);
+  return d;
+}
+
+// In-place updates of a local array, several sweeps over it, then the
+// input-gradient regulariser sum_i (d energy / d x_i)^2.
+constexpr int kMaxInputs = 8;
+double energy(double w, const double *x, int n) {
+  double buffer[kMaxInputs];
+  for (int i = 0; i < n; ++i)
+    buffer[i] = x[i];
+  for (int sweep = 0; sweep < 3; ++sweep)
+    for (int i = 0; i < n; ++i)
+      buffer[i] = std::sin(w * buffer[i]) + 0.1 * buffer[(i + 1) % n];
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += buffer[i] * buffer[i];
+  return s;
+}
+double regulariser(double w, const double *x, int n) {
+  double g[kMaxInputs] = {};
+  ct::gradient<energy, ct::wrt<1>>(w, x, n, g);
+  double r = 0;
+  for (int i = 0; i < n; ++i)
+    r += g[i] * g[i];
+  return r;
+}
+
+// A helper called in a loop (split into halves that share the tape).
+double helper(double a, double b) {
+  double s = a;
+  for (int i = 0; i < 3; ++i)
+    s = s * std::cos(b + s);
+  return s;
+}
+double helperSum(double w, const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += helper(w, x[i]);
+  return s;
+}
+double gradientFeatures(double w, const double *x, int n) {
+  double g[kMaxInputs] = {}, gw = 0;
+  ct::gradient<helperSum>(w, x, n, &gw, g);
+  double r = gw * gw;
+  for (int i = 0; i < n; ++i)
+    r += std::sin(g[i]);
+  return r;
+}
+
+// Newton's iteration for sqrt(a) (a while loop), times sin(a): at
+// convergence f = sqrt(a) sin(a).
+double newton(double a) {
+  double y = a;
+  int iterations = 0;
+  while (std::fabs(y * y - a) > 1e-15 * a && iterations < 100) {
+    y = 0.5 * (y + a / y);
+    ++iterations;
+  }
+  return y * std::sin(a);
+}
+double newtonSlope(double a) {
+  double d = 0;
+  ct::gradient<newton>(a, &d);
+  return d;
+}
+double newtonCurvature(double a) {
+  double d = 0;
+  ct::gradient<newtonSlope>(a, &d);
+  return d;
+}
+
+// A checkpointed loop (recomputed stretches between snapshots).
+double checkpointed(double x, int n) {
+  double s = x;
+#pragma ct checkpoint snapshots(2)
+  for (int i = 0; i < n; ++i)
+    s = std::sin(s) + 0.5 * x;
+  return s * s;
+}
+double checkpointedSlope(double x, int n) {
+  double d = 0;
+  ct::gradient<checkpointed>(x, n, &d);
+  return d;
+}
+// The same through ct::pullback with a seed of 2, scaled by x.
+double checkpointedPullback(double x, int n) {
+  double d = 0;
+  ct::pullback<checkpointed>(x, n, 2.0, &d);
+  return d * x;
+}
+
+// A custom gradient rule inside a loop: its pullback is differentiated.
+double cube(double x) { return x * x * x; }
+void cubePullback(double x, double dret, double *dx) { *dx += dret * 3 * x * x; }
+CT_CUSTOM_GRADIENT(cube, cubePullback);
+double withRule(double x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += cube(x + i * 0.1) * std::cos(s);
+  return s;
+}
+double withRuleSlope(double x, int n) {
+  double d = 0;
+  ct::gradient<withRule>(x, n, &d);
+  return d;
+}
+
+// Recursion: r_0 = x, r_d = sin(r_{d-1}) x.
+double recursive(double x, int depth) {
+  if (depth == 0)
+    return x;
+  return std::sin(recursive(x, depth - 1)) * x;
+}
+double recursiveSlope(double x, int depth) {
+  double d = 0;
+  ct::gradient<recursive>(x, depth, &d);
+  return d;
+}
+
+// Third derivative of x e^{sin x} as the gradient of an HVP.
+double bump(double x) { return x * std::exp(std::sin(x)); }
+double bumpCurvature(double x) {
+  double h = 0;
+  ct::hvp<bump>(x, 1.0, &h);
+  return h;
+}
+
+int main() {
+  {
+    int n = 5;
+    for (double x : {0.8, -0.3}) {
+      double d = 0;
+      ct::gradient<slope>(x, n, &d);
+      check::near("recurrence''", d,
+                  check::centralDifference(
+                      [&](double t) { return slope(t, n); }, x),
+                  1e-8);
+    }
+  }
+  for (double x : {0.7, -1.3}) {
+    double d = 0;
+    ct::gradient<hornerCurvature>(x, &d);
+    check::near("horner'''", d, 24 * x + 12, 1e-12);
+    double c = 0;
+    ct::gradient<hornerSlope>(x, &c);
+    check::near("horner''", c, 12 * x * x + 12 * x, 1e-12);
+  }
+  {
+    double w = 0.7, x[5] = {0.3, -0.2, 0.5, 0.9, -0.4};
+    int n = 5;
+    double dw = 0, dx[5] = {};
+    ct::gradient<regulariser>(w, x, n, &dw, dx);
+    check::near("regulariser.w", dw,
+                check::centralDifference(
+                    [&](double t) { return regulariser(t, x, n); }, w),
+                1e-8);
+    for (int i = 0; i < n; ++i)
+      check::near("regulariser.x", dx[i],
+                  check::differenceAt(x, i, [&] { return regulariser(w, x, n); }),
+                  1e-8);
+    double ew = 0, ex[5] = {};
+    ct::gradient<gradientFeatures>(w, x, n, &ew, ex);
+    check::near("gradientFeatures.w", ew,
+                check::centralDifference(
+                    [&](double t) { return gradientFeatures(t, x, n); }, w),
+                1e-8);
+    for (int i = 0; i < n; ++i)
+      check::near("gradientFeatures.x", ex[i],
+                  check::differenceAt(
+                      x, i, [&] { return gradientFeatures(w, x, n); }),
+                  1e-8);
+  }
+  {
+    // f = sqrt(a) sin(a).
+    double a = 2.5, r = std::sqrt(a), s = std::sin(a), c = std::cos(a);
+    double second = -s / (4 * a * r) + c / r - r * s;
+    double third = 3 * s / (8 * a * a * r) - 3 * c / (4 * a * r) -
+                   3 * s / (2 * r) - r * c;
+    double d2 = 0, d3 = 0;
+    ct::gradient<newtonSlope>(a, &d2);
+    ct::gradient<newtonCurvature>(a, &d3);
+    check::near("newton''", d2, second, 1e-10);
+    check::near("newton'''", d3, third, 1e-10);
+  }
+  {
+    double x = 0.6;
+    int n = 6;
+    double d = 0;
+    ct::gradient<checkpointedSlope>(x, n, &d);
+    check::near("checkpointed''", d,
+                check::centralDifference(
+                    [&](double t) { return checkpointedSlope(t, n); }, x),
+                1e-8);
+    d = 0;
+    ct::gradient<checkpointedPullback>(x, n, &d);
+    check::near("checkpointedPullback'", d,
+                check::centralDifference(
+                    [&](double t) { return checkpointedPullback(t, n); }, x),
+                1e-8);
+    d = 0;
+    ct::gradient<withRuleSlope>(x, n, &d);
+    check::near("withRule''", d,
+                check::centralDifference(
+                    [&](double t) { return withRuleSlope(t, n); }, x, 1e-6),
+                1e-7);
+    d = 0;
+    ct::gradient<recursiveSlope>(x, 4, &d);
+    check::near("recursive''", d,
+                check::centralDifference(
+                    [&](double t) { return recursiveSlope(t, 4); }, x),
+                1e-8);
+  }
+  for (double x : {0.6, -1.1}) {
+    // g = e^{sin x}: (x g)''' = 3 g'' + x g''' with g'' = (cos^2 - sin) g,
+    // g''' = (cos^3 - 3 sin cos - cos) g.
+    double s = std::sin(x), c = std::cos(x), g = std::exp(s);
+    double expected =
+        3 * (c * c - s) * g + x * (c * c * c - 3 * s * c - c) * g;
+    double d = 0;
+    ct::gradient<bumpCurvature>(x, &d);
+    check::near("bump'''", d, expected, 1e-12);
+  }
+  return check::report();
+}
