@@ -7,6 +7,7 @@
 
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/Inliner.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -212,6 +213,16 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
     job.primal = getStructured(job.primal);
   if (!job.primal)
     return failure();
+  if (job.primal.isExternal() && job.primal->hasAttr(ct::kImportedLastOrder)) {
+    InFlightDiagnostic diag = job.primal.emitError()
+                              << "cannot differentiate ";
+    if (auto name = job.primal->getAttrOfType<StringAttr>("ct.source_name"))
+      diag << "'" << name.getValue() << "' ";
+    return diag << "a third time: its body is in another translation unit, "
+                   "which exports its derivatives to second order only; "
+                   "define it in this translation unit (for instance "
+                   "inline in its header) to differentiate it further";
+  }
   if (job.primal.isExternal())
     return job.primal.emitError()
            << "cannot differentiate @" << job.primal.getSymName()
@@ -438,17 +449,102 @@ void ad::buildZeroFill(OpBuilder &builder, Location loc, Value memref) {
   memref::StoreOp::create(builder, loc, zero, memref, indices);
 }
 
+/// Whether `memref` may be a view of a C pointer (ct.pointer_view): 1-D, of
+/// dynamic size; the run-time test is its size.
+static bool mayViewPointer(MemRefType type) {
+  return type.getRank() == 1 && type.isDynamicDim(0);
+}
+
+/// The declaration of one of cotangent/scratch.h's functions.
+static func::FuncOp getScratchFunction(OpBuilder &builder, Location loc,
+                                       StringRef name, FunctionType type) {
+  auto module =
+      builder.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  if (auto known = module.lookupSymbol<func::FuncOp>(name))
+    return known;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto function = func::FuncOp::create(builder, loc, name, type);
+  function.setPrivate();
+  return function;
+}
+
+static Value isPointerExtent(OpBuilder &builder, Location loc, Value size) {
+  return arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq, size,
+      arith::ConstantIndexOp::create(builder, loc,
+                                     ct::PointerViewOp::kUnknownExtent));
+}
+
 Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {
   auto type = cast<MemRefType>(like.getType());
-  SmallVector<Value> sizes;
-  for (int64_t dim = 0; dim < type.getRank(); ++dim)
-    if (type.isDynamicDim(dim))
-      sizes.push_back(memref::DimOp::create(builder, loc, like, dim));
-  // A plain identity-layout buffer, cast to the argument's type.
-  auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
-  Value buffer = memref::AllocOp::create(builder, loc, bufferType, sizes);
-  buildZeroFill(builder, loc, buffer);
-  if (bufferType == type)
-    return buffer;
-  return memref::CastOp::create(builder, loc, type, buffer);
+  auto allocate = [&](OpBuilder &b) -> Value {
+    SmallVector<Value> sizes;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim)
+      if (type.isDynamicDim(dim))
+        sizes.push_back(memref::DimOp::create(b, loc, like, dim));
+    // A plain identity-layout buffer, cast to the argument's type.
+    auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+    Value buffer = memref::AllocOp::create(b, loc, bufferType, sizes);
+    buildZeroFill(b, loc, buffer);
+    if (bufferType == type)
+      return buffer;
+    return memref::CastOp::create(b, loc, type, buffer);
+  };
+  if (!mayViewPointer(type))
+    return allocate(builder);
+  Value size = memref::DimOp::create(builder, loc, like, 0);
+  auto choice = scf::IfOp::create(
+      builder, loc, type, isPointerExtent(builder, loc, size),
+      /*withElseRegion=*/true);
+  {
+    OpBuilder b = choice.getThenBodyBuilder();
+    auto pointer = LLVM::LLVMPointerType::get(b.getContext());
+    func::FuncOp reserve = getScratchFunction(
+        b, loc, "ct_scratch_reserve", b.getFunctionType({}, pointer));
+    Value memory = func::CallOp::create(b, loc, reserve).getResult(0);
+    Value view = ct::PointerViewOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
+                                StridedLayoutAttr::get(b.getContext(),
+                                                       ShapedType::kDynamic,
+                                                       {1})),
+        memory);
+    if (view.getType() != type)
+      view = memref::CastOp::create(b, loc, type, view);
+    scf::YieldOp::create(b, loc, view);
+  }
+  {
+    OpBuilder b = choice.getElseBodyBuilder();
+    scf::YieldOp::create(b, loc, allocate(b));
+  }
+  return choice.getResult(0);
+}
+
+void ad::buildScratchFree(OpBuilder &builder, Location loc, Value scratch) {
+  auto type = cast<MemRefType>(scratch.getType());
+  if (!mayViewPointer(type)) {
+    memref::DeallocOp::create(builder, loc, scratch);
+    return;
+  }
+  Value size = memref::DimOp::create(builder, loc, scratch, 0);
+  auto choice = scf::IfOp::create(builder, loc, TypeRange{},
+                                  isPointerExtent(builder, loc, size),
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder b = choice.getThenBodyBuilder();
+    auto pointer = LLVM::LLVMPointerType::get(b.getContext());
+    func::FuncOp release =
+        getScratchFunction(b, loc, "ct_scratch_release",
+                           b.getFunctionType({pointer}, {}));
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, scratch);
+    Value integer =
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+    Value memory = LLVM::IntToPtrOp::create(b, loc, pointer, integer);
+    func::CallOp::create(b, loc, release, memory);
+  }
+  {
+    OpBuilder b = choice.getElseBodyBuilder();
+    memref::DeallocOp::create(b, loc, scratch);
+  }
 }

@@ -244,9 +244,14 @@ mlir::Value buildIndexCast(mlir::OpBuilder &builder, mlir::Location loc,
 void buildZeroFill(mlir::OpBuilder &builder, mlir::Location loc,
                    mlir::Value memref);
 /// A fresh zero-filled memref with the shape of `like`, for a shadow that the
-/// caller does not need (a rule's derivative of a constant argument).
+/// caller does not need (a rule's derivative of a constant argument). A view
+/// of a C pointer, whose extent is unknown, gets reserved scratch memory
+/// (cotangent/scratch.h) instead of a buffer of that extent.
 mlir::Value buildScratchShadow(mlir::OpBuilder &builder, mlir::Location loc,
                                mlir::Value like);
+/// Frees what buildScratchShadow made.
+void buildScratchFree(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value scratch);
 
 } // namespace cotangent::ad
 

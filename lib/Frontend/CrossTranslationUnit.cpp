@@ -2,16 +2,22 @@
 //
 // A function marked [[ct::differentiable]] and defined in one translation
 // unit can be differentiated from another that sees only its declaration.
-// The defining unit (when f is declared in a header) exports three functions in the engine's own convention
-// (memrefs, adjoints as results), under names derived from the mangled one:
+// The defining unit (when f is declared in a header) exports functions in
+// the engine's own convention (memrefs, adjoints as results), under names
+// derived from the mangled one:
 //
-//   __ct_primal.<f>    f itself
-//   __ct_pullback.<f>  its pullback with default activities
-//   __ct_jvp.<f>       its forward-mode derivative with default activities
+//   __ct_primal.<f>             f itself
+//   __ct_pullback.<f>           its pullback, default activities
+//   __ct_jvp.<f>                its forward-mode derivative, likewise
+//   __ct_pullback_pullback.<f>  the pullback of __ct_pullback.<f>,
+//   __ct_pullback_jvp.<f>       its forward-mode derivative,
+//   __ct_jvp_pullback.<f>       the pullback of __ct_jvp.<f> (ct::hvp),
+//   __ct_jvp_jvp.<f>            and its forward-mode derivative
 //
-// A unit that calls f without its body binds f to those as custom rules:
-// the engine then differentiates calls to f (in any activity) like calls to
-// a function with a user rule. Only first-order derivatives cross units.
+// A unit that calls f without its body binds f to the first-order ones as
+// custom rules, and those rules to the second-order ones: the engine then
+// differentiates calls to f (in any activity) like calls to a function with
+// a user rule, to second order in either mode.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +57,53 @@ bool isExported(const clang::FunctionDecl *decl) {
   });
 }
 
+/// Defines `name` as the pullback of `target` with default activities, in
+/// the signature of a pullback rule.
+static func::FuncOp definePullbackOf(OpBuilder &b, Location loc,
+                                     StringRef name, func::FuncOp target) {
+  FunctionType type = target.getFunctionType();
+  FunctionType pullbackType = ct::getPullbackRuleType(type);
+  auto pullback = func::FuncOp::create(b, loc, name, pullbackType);
+  pullback->setAttr(kExportAttr, b.getUnitAttr());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(pullback.addEntryBlock());
+  ValueRange args = pullback.getArguments();
+  unsigned n = type.getNumInputs();
+  unsigned numSeeds =
+      ct::getReverseSignature(type, ct::getDefaultActivities(type))
+          .seeds.size();
+  SmallVector<Type> results(type.getResults());
+  llvm::append_range(results, pullbackType.getResults());
+  auto request = ct::PullbackOp::create(
+      b, loc, results, target.getSymName(), defaultActivities(b, type),
+      args.take_front(n), args.slice(n, numSeeds),
+      args.drop_front(n + numSeeds), /*lanes=*/IntegerAttr());
+  func::ReturnOp::create(
+      b, loc, request.getResults().drop_front(type.getNumResults()));
+  return pullback;
+}
+
+/// Defines `name` as the forward-mode derivative of `target` with default
+/// activities, in the signature of a JVP rule.
+static func::FuncOp defineJvpOf(OpBuilder &b, Location loc, StringRef name,
+                                func::FuncOp target) {
+  FunctionType type = target.getFunctionType();
+  FunctionType jvpType = ct::getJvpRuleType(type);
+  auto jvp = func::FuncOp::create(b, loc, name, jvpType);
+  jvp->setAttr(kExportAttr, b.getUnitAttr());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(jvp.addEntryBlock());
+  ValueRange args = jvp.getArguments();
+  unsigned n = type.getNumInputs();
+  auto request = ct::JvpOp::create(b, loc, jvpType.getResults(),
+                                   target.getSymName(),
+                                   defaultActivities(b, type),
+                                   args.take_front(n), args.drop_front(n),
+                                   /*lanes=*/IntegerAttr());
+  func::ReturnOp::create(b, loc, request.getResults());
+  return jvp;
+}
+
 void exportDerivatives(ModuleLowering &module,
                        const clang::FunctionDecl *decl) {
   func::FuncOp f = module.getFunction(decl);
@@ -58,55 +111,25 @@ void exportDerivatives(ModuleLowering &module,
     return;
   FunctionType type = f.getFunctionType();
   Location loc = f.getLoc();
+  StringRef symbol = f.getSymName();
   OpBuilder b(module.getContext());
   b.setInsertionPointToEnd(module.getModule().getBody());
-  auto define = [&](StringRef kind, FunctionType signature) {
-    auto function =
-        func::FuncOp::create(b, loc, exportName(kind, f.getSymName()), signature);
-    function->setAttr(kExportAttr, b.getUnitAttr());
-    return function;
-  };
-  unsigned n = type.getNumInputs();
 
-  func::FuncOp primal = define("primal", type);
+  auto primal = func::FuncOp::create(b, loc, exportName("primal", symbol), type);
+  primal->setAttr(kExportAttr, b.getUnitAttr());
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(primal.addEntryBlock());
     auto call = func::CallOp::create(b, loc, f, primal.getArguments());
     func::ReturnOp::create(b, loc, call.getResults());
   }
-
-  FunctionType pullbackType = ct::getPullbackRuleType(type);
-  func::FuncOp pullback = define("pullback", pullbackType);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(pullback.addEntryBlock());
-    ValueRange args = pullback.getArguments();
-    unsigned numSeeds =
-        ct::getReverseSignature(type, ct::getDefaultActivities(type))
-            .seeds.size();
-    SmallVector<Type> results(type.getResults());
-    llvm::append_range(results, pullbackType.getResults());
-    auto request = ct::PullbackOp::create(
-        b, loc, results, f.getSymName(), defaultActivities(b, type),
-        args.take_front(n), args.slice(n, numSeeds),
-        args.drop_front(n + numSeeds), /*lanes=*/IntegerAttr());
-    func::ReturnOp::create(
-        b, loc, request.getResults().drop_front(type.getNumResults()));
-  }
-
-  FunctionType jvpType = ct::getJvpRuleType(type);
-  func::FuncOp jvp = define("jvp", jvpType);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(jvp.addEntryBlock());
-    ValueRange args = jvp.getArguments();
-    auto request = ct::JvpOp::create(b, loc, jvpType.getResults(),
-                                     f.getSymName(), defaultActivities(b, type),
-                                     args.take_front(n), args.drop_front(n),
-                                     /*lanes=*/IntegerAttr());
-    func::ReturnOp::create(b, loc, request.getResults());
-  }
+  func::FuncOp pullback =
+      definePullbackOf(b, loc, exportName("pullback", symbol), f);
+  func::FuncOp jvp = defineJvpOf(b, loc, exportName("jvp", symbol), f);
+  definePullbackOf(b, loc, exportName("pullback_pullback", symbol), pullback);
+  defineJvpOf(b, loc, exportName("pullback_jvp", symbol), pullback);
+  definePullbackOf(b, loc, exportName("jvp_pullback", symbol), jvp);
+  defineJvpOf(b, loc, exportName("jvp_jvp", symbol), jvp);
 }
 
 void importDerivatives(ModuleLowering &module, func::FuncOp f) {
@@ -126,10 +149,26 @@ void importDerivatives(ModuleLowering &module, func::FuncOp f) {
   if (failed(SymbolTable::replaceAllSymbolUses(f, b.getStringAttr(primal), m)))
     return;
   f.setName(primal);
-  func::FuncOp pullback = declare("pullback", ct::getPullbackRuleType(type));
-  func::FuncOp jvp = declare("jvp", ct::getJvpRuleType(type));
-  ct::CustomGradientOp::create(b, f.getLoc(), primal, pullback.getSymName());
-  ct::CustomJvpOp::create(b, f.getLoc(), primal, jvp.getSymName());
+  // Each declared derivative has its own derivatives as rules.
+  auto bindRules = [&](StringRef to, FunctionType toType, StringRef prefix) {
+    func::FuncOp pullback = declare((prefix + "pullback").str(),
+                                    ct::getPullbackRuleType(toType));
+    func::FuncOp jvp =
+        declare((prefix + "jvp").str(), ct::getJvpRuleType(toType));
+    ct::CustomGradientOp::create(b, f.getLoc(), to, pullback.getSymName());
+    ct::CustomJvpOp::create(b, f.getLoc(), to, jvp.getSymName());
+    return std::make_pair(pullback, jvp);
+  };
+  auto [pullback, jvp] = bindRules(primal, type, "");
+  for (auto [second, second2] :
+       {bindRules(pullback.getSymName(), pullback.getFunctionType(),
+                  "pullback_"),
+        bindRules(jvp.getSymName(), jvp.getFunctionType(), "jvp_")})
+    for (func::FuncOp last : {second, second2}) {
+      last->setAttr(ct::kImportedLastOrder, b.getUnitAttr());
+      if (Attribute name = f->getAttr("ct.source_name"))
+        last->setAttr("ct.source_name", name);
+    }
 }
 
 } // namespace cotangent::frontend

@@ -6,10 +6,11 @@ valid C++ without the plugin, build it with the plugin at -O0 and -O2, and
 at -O2 with the plain derivative strategy (ad-optimizations=off: every
 loop taped, no eager loops or calls, no recomputation), and at -O2 with
 -fopenmp and every loop a candidate for parallel derivative loops
-(parallel-loops=all, run on two threads), run all four, and classify the
-outcome:
+(parallel-loops=all, run on two threads), and at -O2 with the reverse over
+reverse oracle (for functions without in/out memory), run all five, and
+classify the outcome:
 
-  ok          built, every oracle passed, the four builds agree
+  ok          built, every oracle passed, the five builds agree
   crash       the compiler died (signal, LLVM's crash banner, an internal
               error)
   rejected    the plugin refused it (the generator uses only what the
@@ -97,7 +98,10 @@ BUILDS = (("-O0", ["-O0"]), ("-O2", ["-O2"]),
           # (The long double reference's OpenMP reductions need libatomic.)
           ("-O2 parallel", ["-O2", "-fopenmp",
                             "-fplugin-arg-cotangent-parallel-loops=all",
-                            "-latomic"]))
+                            "-latomic"]),
+          # H v again by reverse over reverse: the gradient of
+          # gradient(f) . v (harness.py), checked against ct::hvp.
+          ("-O2 reverse-over-reverse", ["-O2", "-DFUZZ_REVERSE_OVER_REVERSE"]))
 
 
 def compare(reference, other, names):

@@ -15,7 +15,9 @@
 //          of the gradient (kinks skipped the same way);
 //   lanes  ct::jacobian (vector mode, 4 lanes a sweep, forward or reverse
 //          by the shape) equals the Jacobian of one-lane JVPs, column by
-//          column, up to rounding.
+//          column, up to rounding;
+//   rr     the gradient of gradient(f) . v (reverse over reverse) equals
+//          ct::hvp's H v up to rounding.
 //
 // Where f in double overflows (or divides by zero, or takes an invalid
 // operation) at the point, even in a value that never reaches its result,
@@ -52,6 +54,8 @@ struct Adapters {
   std::function<double(const double *, const double *, double *)> jvp;
   /// H v into hv (scalar f without in/out memory only).
   std::function<void(const double *, const double *, double *)> hvp;
+  /// H v again, as the gradient of gradient(f) . v: reverse over reverse.
+  std::function<void(const double *, const double *, double *)> hvpReverse;
   /// The whole Jacobian (outputs x inputs, row-major) by ct::jacobian.
   std::function<void(const double *, double *)> jacobian;
   /// The gradient (seed 1), for differences of the gradient.
@@ -277,6 +281,12 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
       scale2 += std::fabs(u[i] * hv[i]) + std::fabs(v[i] * hu[i]);
     }
     expectSums("hvp.symmetry", uHv, vHu, scale2, 1e-9);
+    if (a.hvpReverse) {
+      Vec rr(a.inputs);
+      a.hvpReverse(x.data(), v.data(), rr.data());
+      for (int i = 0; i < a.inputs; ++i)
+        expect("rr", i, rr[i], hv[i], 1e-9);
+    }
     if (a.gradientDifferences)
       checkHvpByDifferences(a, x, v, hv);
   }

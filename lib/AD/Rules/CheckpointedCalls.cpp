@@ -135,7 +135,7 @@ LogicalResult ad::reverseCheckpointedCall(OpBuilder &b, func::CallOp call,
                      buildCallShadows(b, loc, call, activities, e, scratch));
   auto rerun = func::CallOp::create(b, loc, pullback, operands);
   for (Value s : scratch)
-    memref::DeallocOp::create(b, loc, s);
+    buildScratchFree(b, loc, s);
   for (Value copy : copies)
     memref::DeallocOp::create(b, loc, copy);
   e.accumulateCallAdjoints(

@@ -508,7 +508,7 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
       e.accumulate(b, loc, init, finalAdjoints[j]);
   }
   for (Value s : scratch)
-    memref::DeallocOp::create(b, loc, s);
+    buildScratchFree(b, loc, s);
   freeCheckpointedLoopState(b, loc, state);
   return success(!e.hadError);
 }

@@ -363,7 +363,7 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
       e.accumulate(b, loc, init, firstAdjoints[j]);
   }
   for (Value s : scratch)
-    memref::DeallocOp::create(b, loc, s);
+    buildScratchFree(b, loc, s);
   freeCheckpointedLoopState(b, loc, state);
   return success(!e.hadError);
 }

@@ -97,7 +97,7 @@ struct CallForward
       call.setNoInline(true);
     }
     for (Value s : scratch)
-      memref::DeallocOp::create(b, loc, s);
+      buildScratchFree(b, loc, s);
     unsigned nextTangent = op.getNumResults();
     for (auto [i, result] : llvm::enumerate(op.getResults())) {
       emitter.getMapping().map(result, call.getResult(i));
@@ -224,7 +224,7 @@ struct CallReverse
         adjointTypes.push_back(operand.getType());
     auto call = func::CallOp::create(b, loc, target, adjointTypes, operands);
     for (Value s : scratch)
-      memref::DeallocOp::create(b, loc, s);
+      buildScratchFree(b, loc, s);
     emitter.accumulateCallAdjoints(b, loc, op.getOperands(), activities,
                                    call.getResults());
     return success(!emitter.hadError);

@@ -37,6 +37,7 @@
 
 // The schedule checkpointed loops' derivatives follow (#pragma ct checkpoint).
 #include "checkpoint_schedule.h"
+#include "scratch.h"
 
 namespace ct {
 

@@ -1,11 +1,13 @@
 // CT_CUSTOM_GRADIENT and CT_CUSTOM_JVP from C++. log1pexp(x) = log(1 + e^x)
 // in float overflows at x = 100 (e^100 > FLT_MAX): differentiating its body
 // gives inf/inf = NaN, the rules' stable sigmoid gives 1. The rules also
-// serve calls inside another differentiable function, in both modes.
+// serve calls inside another differentiable function, in both modes, also
+// where a pointer the rule takes is not differentiated.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O1 %s -o %t && %t | FileCheck %s
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: checks: 6 passed, 0 failed
+// CHECK: checks: 8 passed, 0 failed
 
 #include <cotangent/cotangent.h>
 
@@ -36,6 +38,26 @@ CT_CUSTOM_JVP(log1pexp, log1pexpJvp);
   return s;
 }
 
+// A rule over a pointer, called where the pointer is not differentiated:
+// the rule still takes (and writes) a derivative for it, which the caller
+// provides as scratch memory. A C pointer has no known extent, so that
+// scratch is reserved address space, not a buffer of the pointer's size
+// (which crashed).
+double scaledSine(const double *p, double x) { return p[0] * std::sin(x); }
+void scaledSinePullback(const double *p, double x, double dret, double *dp,
+                        double *dx) {
+  dp[0] += dret * std::sin(x);
+  *dx += dret * p[0] * std::cos(x);
+}
+ct::dual<double> scaledSineJvp(const double *p, double x, const double *tp,
+                               double tx) {
+  return {p[0] * std::sin(x),
+          tp[0] * std::sin(x) + p[0] * std::cos(x) * tx};
+}
+CT_CUSTOM_GRADIENT(scaledSine, scaledSinePullback);
+CT_CUSTOM_JVP(scaledSine, scaledSineJvp);
+double timesX(const double *p, double x) { return scaledSine(p, x) * x; }
+
 int main() {
   using check::near;
   float dx = 0;
@@ -65,5 +87,15 @@ int main() {
          return t;
        }(),
        1e-5);
+  {
+    // timesX = p0 x sin x: d/dx = p0 (sin x + x cos x).
+    double p[1] = {2.0}, x = 0.5, dx = 0;
+    double expected = 2.0 * (std::sin(x) + x * std::cos(x));
+    ct::gradient<timesX, ct::wrt<1>>(p, x, &dx);
+    check::near("constant pointer.gradient", dx, expected, 1e-14);
+    check::near("constant pointer.jvp",
+                ct::jvp<timesX, ct::wrt<1>>(p, x, 1.0).tangent, expected,
+                1e-14);
+  }
   return check::report();
 }

@@ -23,6 +23,10 @@ inline constexpr llvm::StringLiteral kNoAliasAttr = "ct.noalias";
 /// derivatives it exports to other translation units.
 inline constexpr llvm::StringLiteral kEntryPointAttr = "ct.entry_point";
 inline constexpr llvm::StringLiteral kExportAttr = "ct.export";
+/// Marks the declarations of the highest-order derivatives another
+/// translation unit exports: they have no rules of their own.
+inline constexpr llvm::StringLiteral kImportedLastOrder =
+    "ct.imported_last_order";
 
 /// A floating-point scalar: carries its derivative by value.
 bool isDifferentiableScalar(mlir::Type type);
