@@ -57,16 +57,24 @@ bool isExported(const clang::FunctionDecl *decl) {
   });
 }
 
+/// An exported function `name` of `type`, with an empty entry block.
+static func::FuncOp defineExport(OpBuilder &b, Location loc, StringRef name,
+                                 FunctionType type) {
+  auto function = func::FuncOp::create(b, loc, name, type);
+  function->setAttr(kExportAttr, b.getUnitAttr());
+  function.addEntryBlock();
+  return function;
+}
+
 /// Defines `name` as the pullback of `target` with default activities, in
 /// the signature of a pullback rule.
 static func::FuncOp definePullbackOf(OpBuilder &b, Location loc,
                                      StringRef name, func::FuncOp target) {
   FunctionType type = target.getFunctionType();
   FunctionType pullbackType = ct::getPullbackRuleType(type);
-  auto pullback = func::FuncOp::create(b, loc, name, pullbackType);
-  pullback->setAttr(kExportAttr, b.getUnitAttr());
+  func::FuncOp pullback = defineExport(b, loc, name, pullbackType);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(pullback.addEntryBlock());
+  b.setInsertionPointToStart(&pullback.front());
   ValueRange args = pullback.getArguments();
   unsigned n = type.getNumInputs();
   unsigned numSeeds =
@@ -89,10 +97,9 @@ static func::FuncOp defineJvpOf(OpBuilder &b, Location loc, StringRef name,
                                 func::FuncOp target) {
   FunctionType type = target.getFunctionType();
   FunctionType jvpType = ct::getJvpRuleType(type);
-  auto jvp = func::FuncOp::create(b, loc, name, jvpType);
-  jvp->setAttr(kExportAttr, b.getUnitAttr());
+  func::FuncOp jvp = defineExport(b, loc, name, jvpType);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(jvp.addEntryBlock());
+  b.setInsertionPointToStart(&jvp.front());
   ValueRange args = jvp.getArguments();
   unsigned n = type.getNumInputs();
   auto request = ct::JvpOp::create(b, loc, jvpType.getResults(),
@@ -115,11 +122,11 @@ void exportDerivatives(ModuleLowering &module,
   OpBuilder b(module.getContext());
   b.setInsertionPointToEnd(module.getModule().getBody());
 
-  auto primal = func::FuncOp::create(b, loc, exportName("primal", symbol), type);
-  primal->setAttr(kExportAttr, b.getUnitAttr());
+  func::FuncOp primal =
+      defineExport(b, loc, exportName("primal", symbol), type);
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(primal.addEntryBlock());
+    b.setInsertionPointToStart(&primal.front());
     auto call = func::CallOp::create(b, loc, f, primal.getArguments());
     func::ReturnOp::create(b, loc, call.getResults());
   }
