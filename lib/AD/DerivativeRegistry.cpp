@@ -469,11 +469,13 @@ static func::FuncOp getScratchFunction(OpBuilder &builder, Location loc,
   return function;
 }
 
+/// Whether a size is a C pointer's: the pointer view's 2^60, less the
+/// offset of a view of `p + k` (no real array comes near 2^59 elements).
 static Value isPointerExtent(OpBuilder &builder, Location loc, Value size) {
   return arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::eq, size,
+      builder, loc, arith::CmpIPredicate::uge, size,
       arith::ConstantIndexOp::create(builder, loc,
-                                     ct::PointerViewOp::kUnknownExtent));
+                                     ct::PointerViewOp::kUnknownExtent / 2));
 }
 
 Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {

@@ -7,7 +7,7 @@
 // RUN: %clangxx-ct -O1 %s -o %t && %t | FileCheck %s
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: checks: 8 passed, 0 failed
+// CHECK: checks: 9 passed, 0 failed
 
 #include <cotangent/cotangent.h>
 
@@ -57,6 +57,10 @@ ct::dual<double> scaledSineJvp(const double *p, double x, const double *tp,
 CT_CUSTOM_GRADIENT(scaledSine, scaledSinePullback);
 CT_CUSTOM_JVP(scaledSine, scaledSineJvp);
 double timesX(const double *p, double x) { return scaledSine(p, x) * x; }
+// The same through a view of p + 1 (a smaller size, still no extent).
+double timesXNext(const double *p, double x) {
+  return scaledSine(p + 1, x) * x;
+}
 
 int main() {
   using check::near;
@@ -96,6 +100,9 @@ int main() {
     check::near("constant pointer.jvp",
                 ct::jvp<timesX, ct::wrt<1>>(p, x, 1.0).tangent, expected,
                 1e-14);
+    double q[2] = {5.0, 2.0}, dq = 0;
+    ct::gradient<timesXNext, ct::wrt<1>>(q, x, &dq);
+    check::near("constant pointer + 1.gradient", dq, expected, 1e-14);
   }
   return check::report();
 }
