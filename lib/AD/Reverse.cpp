@@ -165,14 +165,20 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
   return popped;
 }
 
+/// Constants, and constant tables (globals): made again wherever the
+/// reverse code needs them.
+static bool isMadeAnywhere(Operation *def) {
+  return def && (def->hasTrait<OpTrait::ConstantLike>() ||
+                 isa<memref::GetGlobalOp>(def));
+}
+
 bool ReverseEmitter::isAvailable(Value value, unsigned depth) {
   if (rematerialized.count(value) ||
       (inPlaceLoop &&
        !inPlaceLoop->isAncestor(value.getParentBlock()->getParentOp())))
     return true;
   Operation *def = value.getDefiningOp();
-  if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
-              isa<memref::GetGlobalOp>(def)))
+  if (isMadeAnywhere(def))
     return true;
   Level &level = levels[value.getParentBlock()];
   if (level.direct || level.values.count(value))
@@ -239,9 +245,7 @@ Value ReverseEmitter::primalInReverse(Value value) {
       !inPlaceLoop->isAncestor(value.getParentBlock()->getParentOp()))
     return forwardValues.lookup(value);
   Operation *def = value.getDefiningOp();
-  // Constants, and constant tables (globals), wherever they are made.
-  if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
-              isa<memref::GetGlobalOp>(def))) {
+  if (isMadeAnywhere(def)) {
     OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
     Value copy = b.clone(*def)->getResult(0);
     rematerialized[value] = copy;

@@ -156,26 +156,29 @@ void importDerivatives(ModuleLowering &module, func::FuncOp f) {
   if (failed(SymbolTable::replaceAllSymbolUses(f, b.getStringAttr(primal), m)))
     return;
   f.setName(primal);
-  // Each declared derivative has its own derivatives as rules.
-  auto bindRules = [&](StringRef to, FunctionType toType, StringRef prefix) {
+  // Each declared derivative has its own derivatives as rules; those of
+  // the highest order exported have none, and say so when asked for.
+  auto bindRules = [&](StringRef to, FunctionType toType, StringRef prefix,
+                       bool lastOrder) {
     func::FuncOp pullback = declare((prefix + "pullback").str(),
                                     ct::getPullbackRuleType(toType));
     func::FuncOp jvp =
         declare((prefix + "jvp").str(), ct::getJvpRuleType(toType));
     ct::CustomGradientOp::create(b, f.getLoc(), to, pullback.getSymName());
     ct::CustomJvpOp::create(b, f.getLoc(), to, jvp.getSymName());
+    if (lastOrder)
+      for (func::FuncOp last : {pullback, jvp}) {
+        last->setAttr(ct::kImportedLastOrder, b.getUnitAttr());
+        if (Attribute name = f->getAttr("ct.source_name"))
+          last->setAttr("ct.source_name", name);
+      }
     return std::make_pair(pullback, jvp);
   };
-  auto [pullback, jvp] = bindRules(primal, type, "");
-  for (auto [second, second2] :
-       {bindRules(pullback.getSymName(), pullback.getFunctionType(),
-                  "pullback_"),
-        bindRules(jvp.getSymName(), jvp.getFunctionType(), "jvp_")})
-    for (func::FuncOp last : {second, second2}) {
-      last->setAttr(ct::kImportedLastOrder, b.getUnitAttr());
-      if (Attribute name = f->getAttr("ct.source_name"))
-        last->setAttr("ct.source_name", name);
-    }
+  auto [pullback, jvp] = bindRules(primal, type, "", /*lastOrder=*/false);
+  bindRules(pullback.getSymName(), pullback.getFunctionType(), "pullback_",
+            /*lastOrder=*/true);
+  bindRules(jvp.getSymName(), jvp.getFunctionType(), "jvp_",
+            /*lastOrder=*/true);
 }
 
 } // namespace cotangent::frontend
