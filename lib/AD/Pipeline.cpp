@@ -75,6 +75,9 @@ void cotangent::ad::buildAutodiffPipeline(
 
 void cotangent::ad::buildForwardDerivativeCleanup(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
+  // Tangent rules recompute what the primal computes too (sin's tangent
+  // needs cos x beside the primal's cos x): one of each, one tape entry.
+  pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createHoistInvariantLoads());
   pm.addPass(createForwardStores());

@@ -6,6 +6,7 @@
 #include "../ReverseEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -62,6 +63,95 @@ static void eraseUnused(Value value) {
   }
 }
 
+/// The primal op computing what `built` computes from the same primal
+/// values, where every run of `op` runs it too: an op with the same name,
+/// attributes and result types whose operands are the primal values of
+/// `built`'s stand-ins (or equal constants), in `op`'s block or one around
+/// it. Null if there is none.
+static Operation *findPrimalTwin(Operation *built, Operation *op,
+                                 llvm::function_ref<Value(Value)> primalOf) {
+  // Arithmetic costs less to redo than to fetch (a tape entry in a loop).
+  if (isa<arith::ArithDialect>(built->getDialect()) ||
+      built->getNumOperands() == 0 || built->getNumRegions() != 0 ||
+      built->getNumResults() != 1 || !isPure(built))
+    return nullptr;
+  auto sameConstant = [](Value a, Value b) {
+    Attribute x, y;
+    return matchPattern(a, m_Constant(&x)) && matchPattern(b, m_Constant(&y)) &&
+           x == y && a.getType() == b.getType();
+  };
+  auto matches = [&](Operation *candidate) {
+    if (candidate->getName() != built->getName() ||
+        candidate->getAttrDictionary() != built->getAttrDictionary() ||
+        candidate->getResultTypes() != built->getResultTypes() ||
+        candidate->getNumOperands() != built->getNumOperands())
+      return false;
+    for (auto [mine, theirs] :
+         llvm::zip_equal(built->getOperands(), candidate->getOperands())) {
+      Value primal = primalOf(mine);
+      if (primal ? primal != theirs : !sameConstant(mine, theirs))
+        return false;
+    }
+    Block *block = candidate->getBlock();
+    return block && block->findAncestorOpInBlock(*op);
+  };
+  for (Value operand : built->getOperands())
+    if (Value primal = primalOf(operand)) {
+      for (Operation *user : primal.getUsers())
+        if (matches(user))
+          return user;
+      return nullptr; // every twin uses this operand
+    }
+  return nullptr;
+}
+
+/// What the primal computed already, the reverse code fetches instead of
+/// computing it again: cos's partial -sin(x) uses the primal's sin(x) when
+/// the primal computes both (a value fetched costs no more than `x`
+/// itself; a transcendental function recomputed does).
+static void
+reusePrimalResults(Operation *op, OpBuilder &b, SmallVectorImpl<Value> &partials,
+                   const SmallVectorImpl<std::pair<Value, Value>> &standIns,
+                   llvm::function_ref<Value(Value)> lookup) {
+  auto primalOf = [&](Value v) -> Value {
+    for (auto [standIn, primal] : standIns)
+      if (standIn == v)
+        return primal;
+    return nullptr;
+  };
+  // The rule's ops, operands first (they are built in order in one block).
+  SetVector<Operation *> built;
+  SmallVector<Value> worklist(partials.begin(), partials.end());
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    Operation *def = v ? v.getDefiningOp() : nullptr;
+    if (!def || primalOf(v) || def->getBlock() != b.getInsertionBlock() ||
+        !built.insert(def))
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(built.begin(), built.end());
+  llvm::sort(ordered, [](Operation *x, Operation *y) {
+    return x->isBeforeInBlock(y);
+  });
+  for (Operation *rule : ordered) {
+    Operation *twin = findPrimalTwin(rule, op, primalOf);
+    if (!twin)
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(rule);
+    Value fetched = lookup(twin->getResult(0));
+    for (Value &partial : partials)
+      if (partial == rule->getResult(0))
+        partial = fetched;
+    rule->getResult(0).replaceAllUsesWith(fetched);
+  }
+  // Erase what only the replaced ops used (a partial has no use yet).
+  for (Operation *rule : llvm::reverse(ordered))
+    if (rule->use_empty() && !llvm::is_contained(partials, rule->getResult(0)))
+      rule->erase();
+}
+
 LogicalResult ad::emitScalarReverse(Operation *op, OpBuilder &b,
                                     ReverseEmitter &emitter) {
   Location loc = op->getLoc();
@@ -84,6 +174,7 @@ LogicalResult ad::emitScalarReverse(Operation *op, OpBuilder &b,
   PrimalValues primals(op, lookup);
   SmallVector<Value> partials =
       cast<ScalarDerivativeOpInterface>(op).buildPartials(b, primals);
+  reusePrimalResults(op, b, partials, standIns, lookup);
   for (auto [operand, partial] : llvm::zip_equal(op->getOperands(), partials)) {
     if (!partial)
       continue;
