@@ -149,63 +149,90 @@ private:
       if (isa<arith::DivSIOp>(def))
         return IndexRange{arith::DivSIOp::create(b, loc, x->lo, c),
                           arith::DivSIOp::create(b, loc, x->hi, c)};
-      return IndexRange{constant(1 - *d), constant(*d - 1)};
+      // Non-negative dividends (counters) have non-negative remainders.
+      Value zero = constant(0);
+      Value nonNegative = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::sge, x->lo, zero);
+      Value positive =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x->hi, zero);
+      return IndexRange{
+          b.createOrFold<arith::SelectOp>(loc, nonNegative, zero,
+                                          constant(1 - *d)),
+          b.createOrFold<arith::SelectOp>(loc, positive, constant(*d - 1),
+                                          zero)};
+    }
+    return std::nullopt;
+  }
+
+  /// `value` as a before-region argument of `loop` plus a constant: through
+  /// additions of constants, and from the after region's arguments to what
+  /// the condition passes on.
+  static std::optional<std::pair<BlockArgument, int64_t>>
+  asCounterPlus(scf::WhileOp loop, Value value) {
+    int64_t offset = 0;
+    for (unsigned hops = 0; hops < kMaxDepth; ++hops) {
+      if (auto arg = dyn_cast<BlockArgument>(value)) {
+        if (arg.getOwner() == loop.getBeforeBody())
+          return std::make_pair(arg, offset);
+        if (arg.getOwner() != loop.getAfterBody())
+          return std::nullopt;
+        value = loop.getConditionOp().getArgs()[arg.getArgNumber()];
+        continue;
+      }
+      auto add = value.getDefiningOp<arith::AddIOp>();
+      std::optional<int64_t> c =
+          add ? getConstantIntValue(add.getRhs()) : std::nullopt;
+      if (!c)
+        return std::nullopt;
+      offset += *c;
+      value = add.getLhs();
     }
     return std::nullopt;
   }
 
   /// A counter of a while loop that counts up by a constant from its
-  /// initial value while `counter + k < bound` (or <=) holds.
+  /// initial value while `counter + k < bound` (or <=) holds: in the
+  /// condition region (a `while`), or in a `do`/`while` whose body is that
+  /// region and whose condition tests the next value.
   std::optional<IndexRange> whileCounter(scf::WhileOp loop, BlockArgument arg,
                                          unsigned depth) {
     auto condition = loop.getConditionOp();
-    Block *before = loop.getBeforeBody();
-    unsigned position = arg.getArgNumber();
-    BlockArgument counter;
-    if (arg.getOwner() == before) {
-      counter = arg;
-    } else {
-      // The body's argument is what the condition passes on.
-      counter = dyn_cast<BlockArgument>(condition.getArgs()[position]);
-      if (!counter || counter.getOwner() != before)
-        return std::nullopt;
-    }
-    unsigned index = counter.getArgNumber();
-    // Counts up: the body yields counter + step, step > 0.
+    auto counted = asCounterPlus(loop, arg);
+    if (!counted)
+      return std::nullopt;
+    auto [counter, offset] = *counted;
+    // Counts up: the value it starts the next iteration with is
+    // counter + step, step > 0.
     auto yield = cast<scf::YieldOp>(loop.getAfterBody()->getTerminator());
-    auto next = yield.getOperand(index).getDefiningOp<arith::AddIOp>();
-    if (!next)
+    auto next = asCounterPlus(loop, yield.getOperand(counter.getArgNumber()));
+    if (!next || next->first != counter || next->second <= 0)
       return std::nullopt;
-    Value base = loop.getAfterBody()->getArgument(index);
-    bool passedOn = condition.getArgs()[index] == counter;
-    std::optional<int64_t> step = getConstantIntValue(next.getRhs());
-    if (!passedOn || next.getLhs() != base || !step || *step <= 0)
-      return std::nullopt;
-    // Stops at `counter + k < bound`.
+    int64_t step = next->second;
+    // Goes on while `counter + k < bound`.
     auto compare = condition.getCondition().getDefiningOp<arith::CmpIOp>();
     if (!compare || !llvm::is_contained({arith::CmpIPredicate::slt,
                                          arith::CmpIPredicate::sle},
                                         compare.getPredicate()))
       return std::nullopt;
-    int64_t k = 0;
-    Value lhs = compare.getLhs();
-    if (auto add = lhs.getDefiningOp<arith::AddIOp>()) {
-      std::optional<int64_t> c = getConstantIntValue(add.getRhs());
-      if (!c)
-        return std::nullopt;
-      k = *c;
-      lhs = add.getLhs();
-    }
+    auto tested = asCounterPlus(loop, compare.getLhs());
     Value bound = compare.getRhs();
-    if (lhs != counter || loop->isAncestor(bound.getParentBlock()->getParentOp()))
+    if (!tested || tested->first != counter ||
+        loop->isAncestor(bound.getParentBlock()->getParentOp()))
       return std::nullopt;
-    auto init = get(loop.getInits()[index], depth);
+    auto init = get(loop.getInits()[counter.getArgNumber()], depth);
     auto limit = get(bound, depth);
     if (!init || !limit)
       return std::nullopt;
-    int64_t below =
-        k + (compare.getPredicate() == arith::CmpIPredicate::slt ? 1 : 0);
-    return IndexRange{init->lo, sub(limit->hi, constant(below))};
+    // The largest counter for which the loop goes on.
+    int64_t below = tested->second +
+                    (compare.getPredicate() == arith::CmpIPredicate::slt ? 1 : 0);
+    Value last = sub(limit->hi, constant(below));
+    if (arg.getOwner() == loop.getAfterBody())
+      return IndexRange{add(init->lo, constant(offset)),
+                        add(last, constant(offset))};
+    // The condition region also sees the value it stops at (or the
+    // initial one, if the loop stops at once).
+    return IndexRange{init->lo, max(init->hi, add(last, constant(step)))};
   }
 
   OpBuilder &b;

@@ -210,6 +210,10 @@ bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
     return true;
   if (e.uncheckpointedLoops.contains(loop))
     return false;
+  // Nothing to undo (its work reaches no result): it runs as it is, with
+  // no snapshots to take or free.
+  if (!e.needsReverse(*loop))
+    return false;
   // The snapshots are buffers, which the tape cannot carry from one level
   // to another: the loop must sit where the reverse code sees forward
   // values directly (the body of a combined pullback, or of a

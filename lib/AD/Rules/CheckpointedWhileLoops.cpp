@@ -97,6 +97,157 @@ static void copySnapshot(OpBuilder &b, Location loc,
   }
 }
 
+/// `value` as an argument of the iteration plus a constant (through
+/// additions of constants), or none.
+static std::optional<std::pair<BlockArgument, int64_t>>
+asArgumentPlus(Value value) {
+  int64_t offset = 0;
+  while (auto add = value.getDefiningOp<arith::AddIOp>()) {
+    std::optional<int64_t> c = getConstantIntValue(add.getRhs());
+    if (!c)
+      return std::nullopt;
+    offset += *c;
+    value = add.getLhs();
+  }
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return std::make_pair(arg, offset);
+  return std::nullopt;
+}
+
+/// `b` if `value` is `a && b` as C++ short-circuits it: the result of
+/// `if (a) yield b else yield false`.
+static Value getShortCircuitAnd(Value value) {
+  auto branch = value.getDefiningOp<scf::IfOp>();
+  if (!branch || branch.getNumResults() != 1 || branch.getElseRegion().empty())
+    return nullptr;
+  Value otherwise = branch.elseYield().getOperand(0);
+  if (!matchPattern(otherwise, m_Zero()))
+    return nullptr;
+  return branch.thenYield().getOperand(0);
+}
+
+/// Whether every memory access whose index depends on `counter` runs only
+/// where one of `tests` held (in the then-branch of a test).
+static bool accessesOnlyAfter(BlockArgument counter, ArrayRef<Value> tests) {
+  auto guarded = [&](Operation *op) {
+    for (auto branch = op->getParentOfType<scf::IfOp>(); branch;
+         branch = branch->getParentOfType<scf::IfOp>())
+      if (llvm::is_contained(tests, branch.getCondition()) &&
+          branch.getThenRegion().isAncestor(op->getParentRegion()))
+        return true;
+    return false;
+  };
+  SmallVector<Value> worklist{counter};
+  DenseSet<Value> seen{counter};
+  auto follow = [&](Value v) {
+    if (v.getType().isIntOrIndex() && seen.insert(v).second)
+      worklist.push_back(v);
+  };
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (llvm::any_of(user->getOperandTypes(), llvm::IsaPred<MemRefType>) ||
+          isa<func::CallOp>(user)) {
+        if (!guarded(user))
+          return false;
+        continue;
+      }
+      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        auto branch = dyn_cast<scf::IfOp>(yield->getParentOp());
+        if (!branch)
+          return false;
+        for (OpOperand &use : yield->getOpOperands())
+          if (use.get() == v)
+            follow(branch.getResult(use.getOperandNumber()));
+        continue;
+      }
+      for (Value result : user->getResults())
+        follow(result);
+    }
+  }
+  return true;
+}
+
+/// The ranges of the carried integers that count up, for the bounds of
+/// what the iterations index: carried value `c` counts up if the
+/// iteration goes on with c + step (step > 0) and only while
+/// `c + k < bound` (or <=, possibly and-ed with other tests) for a bound
+/// from outside the loop. The iterations then run with c from its initial
+/// value up to the last value that passes the test, plus a step (the call
+/// that stops the loop) unless the accesses wait for the test.
+static SmallVector<std::pair<Value, IndexRange>>
+buildCounterRanges(OpBuilder &b, Location loc, scf::WhileOp op,
+                   func::FuncOp iteration, const IRMapping &known,
+                   const IRMapping &fwd) {
+  SmallVector<std::pair<Value, IndexRange>> ranges;
+  auto ret = cast<func::ReturnOp>(iteration.getBody().front().getTerminator());
+  Value continues = ret.getOperand(0);
+  SmallVector<arith::CmpIOp> tests;
+  SmallVector<Value> conjuncts{continues};
+  while (!conjuncts.empty()) {
+    Value v = conjuncts.pop_back_val();
+    if (auto both = v.getDefiningOp<arith::AndIOp>()) {
+      conjuncts.append({both.getLhs(), both.getRhs()});
+    } else if (auto compare = v.getDefiningOp<arith::CmpIOp>()) {
+      tests.push_back(compare);
+    } else if (Value second = getShortCircuitAnd(v)) {
+      conjuncts.append({v.getDefiningOp<scf::IfOp>().getCondition(), second});
+    }
+  }
+  auto toIndex = [&](Value v) -> Value {
+    if (v.getType().isIndex())
+      return v;
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  };
+  unsigned numCarried = op.getBeforeBody()->getNumArguments();
+  for (unsigned j = 0; j < numCarried; ++j) {
+    BlockArgument counter = iteration.getArgument(j);
+    if (!counter.getType().isIntOrIndex())
+      continue;
+    // What it goes on with (a select on `continues` keeps the old value
+    // when the loop stops).
+    Value next = ret.getOperand(1 + j);
+    if (auto select = next.getDefiningOp<arith::SelectOp>();
+        select && select.getCondition() == continues)
+      next = select.getTrueValue();
+    if (auto branch = next.getDefiningOp<scf::IfOp>();
+        branch && branch.getCondition() == continues)
+      next = branch.thenYield().getOperand(cast<OpResult>(next).getResultNumber());
+    auto stepped = asArgumentPlus(next);
+    if (!stepped || stepped->first != counter || stepped->second <= 0)
+      continue;
+    for (arith::CmpIOp compare : tests) {
+      bool strict = compare.getPredicate() == arith::CmpIPredicate::slt;
+      if (!strict && compare.getPredicate() != arith::CmpIPredicate::sle)
+        continue;
+      auto tested = asArgumentPlus(compare.getLhs());
+      if (!tested || tested->first != counter)
+        continue;
+      Value bound;
+      if (std::optional<int64_t> c = getConstantIntValue(compare.getRhs()))
+        bound = arith::ConstantIndexOp::create(b, loc, *c);
+      else if (auto arg = dyn_cast<BlockArgument>(compare.getRhs());
+               arg && arg.getOwner() == &iteration.getBody().front())
+        if (Value outside = known.lookupOrNull(arg))
+          bound = toIndex(outside);
+      if (!bound)
+        continue;
+      Value init = toIndex(fwd.lookup(op.getInits()[j]));
+      // The largest counter that passes the test, and, unless every access
+      // waits for the test, the one after it.
+      int64_t beyond = -tested->second - (strict ? 1 : 0);
+      if (!accessesOnlyAfter(counter, {compare.getResult(), continues}))
+        beyond += stepped->second;
+      Value last = arith::AddIOp::create(
+          b, loc, bound, arith::ConstantIndexOp::create(b, loc, beyond));
+      ranges.push_back(
+          {counter, IndexRange{init, arith::MaxSIOp::create(b, loc, init, last)}});
+      break;
+    }
+  }
+  return ranges;
+}
+
 LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
                                           ReverseEmitter &e) {
   Location loc = op.getLoc();
@@ -131,10 +282,12 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   for (unsigned i = numCarried; i < call.getNumOperands(); ++i)
     if (call.getOperand(i).getType().isIntOrIndex())
       known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
+  SmallVector<std::pair<Value, IndexRange>> counters =
+      buildCounterRanges(b, loc, op, iteration, known, fwd);
   if (failed(buildStateBuffers(
           b, loc, op, call, iteration,
-          [&](unsigned i) { return i >= numCarried; }, snapshots, known, {}, e,
-          state.buffers)))
+          [&](unsigned i) { return i >= numCarried; }, snapshots, known,
+          counters, e, state.buffers)))
     return failure();
 
   // The loop, counting its calls; the schedule's snapshots before each.

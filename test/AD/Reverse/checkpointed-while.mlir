@@ -64,3 +64,44 @@ func.func @main(%y: f64, %a: f64) -> (f64, f64, f64) {
       : (f64, f64) -> (f64, f64, f64)
   return %v, %dy, %da : f64, f64, f64
 }
+
+// A do/while loop over a C pointer's memory, counting from 2 by 1 while the
+// next count is below %n: the iterations touch elements 2 to max(2, n - 1),
+// which the snapshots keep (first 2, count max(n - 1, 2) - 1).
+func.func private @scale(%k: index, %o: memref<?xf64, strided<[1], offset: ?>>, %n: index) -> (i1, index) {
+  %c1 = arith.constant 1 : index
+  %v = memref.load %o[%k] : memref<?xf64, strided<[1], offset: ?>>
+  %s = math.sin %v : f64
+  memref.store %s, %o[%k] : memref<?xf64, strided<[1], offset: ?>>
+  %k1 = arith.addi %k, %c1 : index
+  %go = arith.cmpi slt, %k1, %n : index
+  return %go, %k1 : i1, index
+}
+
+func.func @g(%o: memref<?xf64, strided<[1], offset: ?>>, %n: index) {
+  %c2 = arith.constant 2 : index
+  %w = scf.while (%k = %c2) : (index) -> index {
+    %s:2 = func.call @scale(%k, %o, %n) {ct.checkpoint_snapshots = 4 : i64, no_inline} : (index, memref<?xf64, strided<[1], offset: ?>>, index) -> (i1, index)
+    scf.condition(%s#0) %s#1 : index
+  } do {
+  ^bb0(%k: index):
+    scf.yield %k : index
+  }
+  return
+}
+
+// CHECK-LABEL: func.func private @g.pullback.dc
+// CHECK-SAME: (%{{.*}}: memref<?xf64, strided<[1], offset: ?>>, %[[N:[^:]*]]: index
+// CHECK: %[[BEFORE:.*]] = arith.addi %[[N]], %c-1 : index
+// CHECK: %[[LAST:.*]] = arith.maxsi %[[BEFORE]], %c2 : index
+// CHECK: %[[UNKNOWN:.*]] = arith.cmpi sge, %dim
+// CHECK: %[[SPAN:.*]] = arith.addi %[[LAST]], %c-1 : index
+// CHECK: %[[COUNT:.*]] = arith.maxsi %[[SPAN]], %c0 : index
+// CHECK: arith.select %[[UNKNOWN]], %c2, %c0 : index
+// CHECK: arith.select %[[UNKNOWN]], %[[COUNT]], %dim : index
+
+func.func @pointer(%o: memref<?xf64, strided<[1], offset: ?>>, %do: memref<?xf64, strided<[1], offset: ?>>, %n: index) {
+  ct.pullback @g(%o, %n) shadows(%do) activity [dup, const]
+      : (memref<?xf64, strided<[1], offset: ?>>, index, memref<?xf64, strided<[1], offset: ?>>) -> ()
+  return
+}

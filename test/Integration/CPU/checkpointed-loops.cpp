@@ -9,8 +9,9 @@
 // overwritten after it, a counted `while` loop, snapshot counts from 1 to
 // the default, trip counts 0, 1, 2 and 23, and a Hessian-vector product of
 // a function with a checkpointed loop; and loops whose trip count is known
-// only when they end (a `for` with a `break`, a `while` that converges),
-// reversed with the online schedule.
+// only when they end (a `for` with a `break`, a `while` that converges, a
+// `do`/`while` indexing memory with its counter), reversed with the online
+// schedule.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -270,6 +271,35 @@ constexpr int kSize = 6;
   return s + u[3] + u[2];
 }
 
+// do/while loops with a carried counter indexing in/out memory (through a
+// C pointer, whose touched elements the snapshots keep): by the counter and
+// by its remainder (the fuzzer's seed 6103), the counter stepped on both
+// sides of a `continue`.
+#define DO_WHILE_STEP                                                         \
+  o[(i + 1) % 2] = std::sin(x * o[i % 2]) + o[i + 2];                          \
+  o[i + 2] *= std::cos(x + o[i + 2]);                                          \
+  if (x > 0) {                                                                 \
+    ++i;                                                                       \
+    continue;                                                                  \
+  }                                                                            \
+  ++i;
+
+[[ct::differentiable]] double doWhileCheckpointed(double x, double *o, int n) {
+  int i = 0;
+#pragma ct checkpoint snapshots(2)
+  do {
+    DO_WHILE_STEP
+  } while (i + 2 < n);
+  return o[0] * o[1] + o[n - 1];
+}
+[[ct::differentiable]] double doWhileRecorded(double x, double *o, int n) {
+  int i = 0;
+  do {
+    DO_WHILE_STEP
+  } while (i + 2 < n);
+  return o[0] * o[1] + o[n - 1];
+}
+
 /// A checkpointed loop that ends early and whose work reaches nothing the
 /// result depends on (vectors swapped in it): nothing to reverse.
 [[ct::differentiable]] double unusedLoop(double x, int n) {
@@ -527,6 +557,51 @@ void checkShiftedWhile() {
   }
 }
 
+void checkDoWhile() {
+  // On the heap, exactly n elements: the snapshots touch none beyond them.
+  constexpr int n = 7;
+  auto initial = [](int k) { return 0.3 + 0.1 * k; };
+  double *o = new double[n], *or_ = new double[n], *d = new double[n](),
+         *dr = new double[n]();
+  for (int k = 0; k < n; ++k)
+    o[k] = or_[k] = initial(k);
+  double x = 0.6, dx = 0, dxr = 0;
+  double value =
+      ct::gradient<doWhileCheckpointed, ct::wrt<0, 1>>(x, o, n, &dx, d);
+  double recorded =
+      ct::gradient<doWhileRecorded, ct::wrt<0, 1>>(x, or_, n, &dxr, dr);
+  check::near("do/while value", value, recorded, 1e-13);
+  check::near("do/while dx", dx, dxr, 1e-12);
+  auto at = [&](double t, int k) {
+    double w[n];
+    for (int j = 0; j < n; ++j)
+      w[j] = initial(j);
+    if (k < 0)
+      return doWhileRecorded(t, w, n);
+    w[k] = t;
+    return doWhileRecorded(x, w, n);
+  };
+  check::near("do/while dx vs FD", dx,
+              check::centralDifference([&](double t) { return at(t, -1); }, x),
+              1e-6);
+  for (int k = 0; k < n; ++k) {
+    char label[48];
+    std::snprintf(label, sizeof label, "do/while do[%d]", k);
+    check::near(label, d[k], dr[k], 1e-12);
+    std::snprintf(label, sizeof label, "do/while final o[%d]", k);
+    check::near(label, o[k], or_[k], 1e-15);
+    std::snprintf(label, sizeof label, "do/while do[%d] vs FD", k);
+    check::near(label, d[k],
+                check::centralDifference([&](double t) { return at(t, k); },
+                                         initial(k)),
+                1e-6);
+  }
+  delete[] o;
+  delete[] or_;
+  delete[] d;
+  delete[] dr;
+}
+
 void checkUnusedLoop() {
   double dx = 0;
   ct::gradient<unusedLoop>(0.7, 3, &dx);
@@ -536,6 +611,7 @@ void checkUnusedLoop() {
 
 int main() {
   checkShiftedWhile();
+  checkDoWhile();
   checkUnusedLoop();
   checkEarlyExit();
   checkConverge<convergeCheckpointed>("converge");
