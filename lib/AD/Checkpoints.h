@@ -56,6 +56,12 @@ struct CheckpointedLoopState {
   llvm::SmallVector<Buffer> buffers;
 };
 
+/// `state`, made by the forward code of `block`, as the reverse code of
+/// `block` sees it (passed out of the branches the loop sits in).
+CheckpointedLoopState passToReverse(reverse::ReverseEmitter &e,
+                                    mlir::Block *block,
+                                    const CheckpointedLoopState &state);
+
 /// Shared by the loops' emitters (Rules/CheckpointedLoops.cpp): the
 /// snapshots and working copies of the buffers of the state of `loop`,
 /// whose outlined `iteration` `call` calls with values from outside the

@@ -58,18 +58,37 @@ Level &ReverseEmitter::openLevel(Block &block, Block *forward, Block *reverse,
   return level;
 }
 
+bool ReverseEmitter::isInDirectLevelThroughBranches(Block *block) {
+  for (Block *at = block;;) {
+    const Level &here = levels[at];
+    if (here.direct && !here.rerun)
+      return true;
+    Operation *parent = at->getParentOp();
+    if (!isa<scf::IfOp, scf::IndexSwitchOp>(parent))
+      return false;
+    at = parent->getBlock();
+  }
+}
+
+Value ReverseEmitter::passToReverse(Block *block, Value value) {
+  // From the level whose forward code made it (this one or one around).
+  while (!levels[block].direct &&
+         value.getParentBlock() != levels[block].forward)
+    block = block->getParentOp()->getBlock();
+  if (levels[block].direct)
+    return value;
+  if (isa<FloatType, IntegerType, IndexType>(value.getType()))
+    return fromForward(block, value, value);
+  return passOutOfBranch(block, value);
+}
+
 Value ReverseEmitter::passOutOfBranch(Block *block, Value value) {
   // The forward branch op is rebuilt with one more result: `value` from
   // the region that computed it, poison from the others.
-  for (Block *at = block;;) {
-    Operation *parent = at->getParentOp();
-    if (!isa<scf::IfOp, scf::IndexSwitchOp>(parent))
-      return nullptr;
-    const Level &around = levels[parent->getBlock()];
-    if (around.direct && !around.rerun)
-      break;
-    at = parent->getBlock();
-  }
+  if (levels[block].direct || !isa<scf::IfOp, scf::IndexSwitchOp>(
+                                   block->getParentOp()) ||
+      !isInDirectLevelThroughBranches(block->getParentOp()->getBlock()))
+    return nullptr;
   Operation *primalBranch = block->getParentOp();
   Block *outer = primalBranch->getBlock();
   Operation *branch = levels[block].forward->getParentOp();
@@ -115,7 +134,7 @@ Value ReverseEmitter::passOutOfBranch(Block *block, Value value) {
   retiredBranches.push_back({branch, rebuilt});
   // Out of the branch, the value belongs to the level around it.
   Value result = rebuilt->getResults().back();
-  return fromForward(outer, result, result);
+  return passToReverse(outer, result);
 }
 
 void ReverseEmitter::destroyRetiredBranches() {
@@ -258,11 +277,13 @@ Value ReverseEmitter::primalInReverse(Value value) {
   // Pure ops whose operands the reverse code already has are recomputed:
   // one op instead of a push and a pop. Views are always recomputed. A
   // local buffer is gone when the reverse code of its block runs (a split
-  // callee's rev half, a branch or iteration reversed later); the reverse
-  // code never reads primal memory, so a fresh buffer of the same shape
-  // serves to pass on (to views and calls).
+  // callee's rev half, a branch or iteration reversed later), and a heap
+  // buffer out of reach (the tape carries no memory: a derivative's working
+  // copies, differentiated again); the reverse code never reads primal
+  // memory, so a fresh buffer of the same shape serves to pass on (to views
+  // and calls). A heap one is freed where that reverse code ends.
   if (def && !level.direct &&
-      (isa<ViewLikeOpInterface, memref::AllocaOp>(def) ||
+      (isa<ViewLikeOpInterface, memref::AllocaOp, memref::AllocOp>(def) ||
        isRecomputable(def))) {
     IRMapping mapping;
     for (Value operand : def->getOperands())
@@ -273,6 +294,8 @@ Value ReverseEmitter::primalInReverse(Value value) {
       mapping.map(outside, primalInReverse(outside));
     OpBuilder b(level.anchor);
     Value copy = b.clone(*def, mapping)->getResult(0);
+    if (isa<memref::AllocOp>(def))
+      freedAtReverseEnd[block].push_back(copy);
     level.values[value] = copy;
     return copy;
   }
@@ -371,10 +394,18 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
     return nullptr;
   unsigned index = cast<OpResult>(value).getResultNumber();
   SmallVector<memref::AllocOp> buffers;
+  // A region may yield poison instead (memory passed out of a branch
+  // where it was made, poison from the others): then no buffer is chosen,
+  // whose shadow is never touched, and gets one of size 0.
+  std::optional<bool> bufferWhen; // the condition that chooses a buffer
   for (Region &region : def->getRegions()) {
     if (region.empty())
       return nullptr;
     Value yielded = region.front().getTerminator()->getOperand(index);
+    if (yielded.getDefiningOp<ub::PoisonOp>() && isa<scf::IfOp>(def)) {
+      bufferWhen = region.getRegionNumber() != 0;
+      continue;
+    }
     if (auto cast = yielded.getDefiningOp<memref::CastOp>())
       yielded = cast.getSource();
     auto alloc = yielded.getDefiningOp<memref::AllocOp>();
@@ -406,6 +437,19 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
       size = fromForward(block, forwardSize, forwardSize);
     }
   }
+  if (bufferWhen) {
+    if (buffers.empty())
+      return nullptr;
+    Value condition = primalInReverse(cast<scf::IfOp>(def).getCondition());
+    if (Operation *at = condition.getDefiningOp();
+        at && at->getBlock() == b.getInsertionBlock() &&
+        (b.getInsertionPoint() == b.getInsertionBlock()->end() ||
+         !at->isBeforeInBlock(&*b.getInsertionPoint())))
+      b.setInsertionPointAfter(at);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    size = *bufferWhen ? arith::SelectOp::create(b, loc, condition, size, zero)
+                       : arith::SelectOp::create(b, loc, condition, zero, size);
+  }
   auto bufferType =
       MemRefType::get({ShapedType::kDynamic}, type.getElementType());
   Value buffer = memref::AllocOp::create(b, loc, bufferType, size);
@@ -418,7 +462,7 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
     levels[alloc->getBlock()].shadows[alloc.getResult()] = seed;
     sharedShadows.insert(alloc.getResult());
   }
-  chosenBufferShadows[block].push_back(buffer);
+  freedAtReverseEnd[block].push_back(buffer);
   return type == bufferType
              ? buffer
              : memref::CastOp::create(b, loc, type, buffer).getResult();

@@ -179,6 +179,13 @@ public:
   /// other branches) in a level that uses forward values directly, so that
   /// it needs no tape entry; null otherwise.
   Value passOutOfBranch(Block *block, Value value);
+  /// Whether `block` sits, through branches only, in a level that uses
+  /// forward values directly (and does not rerun them).
+  bool isInDirectLevelThroughBranches(Block *block);
+  /// Forward value `value` of level `block` (which sits in a direct level
+  /// through branches only) where the reverse code of `block` runs: memory
+  /// too, passed out of the branches (the tape carries scalars only).
+  Value passToReverse(Block *block, Value value);
   /// Forward branches that passOutOfBranch replaced, with their
   /// replacements. They are unlinked but kept alive until emission ends:
   /// callers may still hold their results (operands gathered before the
@@ -207,10 +214,12 @@ public:
   /// allocate (created at `b`, shared with those buffers); null if `value`
   /// is not one.
   Value shadowOfChosenBuffer(OpBuilder &b, Value value);
-  /// Those shadows, by the primal block whose reverse code frees them at
-  /// its end, and the region buffers that share them (whose alloc's
+  /// Buffers the reverse code of a primal block allocates and frees at its
+  /// end: those shadows, and stand-ins for primal heap buffers (see
+  /// primalInReverse).
+  DenseMap<Block *, SmallVector<Value>> freedAtReverseEnd;
+  /// The region buffers that share a chosen buffer's shadow (whose alloc's
   /// reverse frees nothing).
-  DenseMap<Block *, SmallVector<Value>> chosenBufferShadows;
   DenseSet<Value> sharedShadows;
 
   //===--------------------------------------------------------------------===//

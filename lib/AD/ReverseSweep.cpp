@@ -43,7 +43,7 @@ LogicalResult ReverseEmitter::reverseBlock(OpBuilder &b, Block &block) {
     if (needsReverse(op) && !loops.isEager(&op) &&
         !eagerCalls.contains(&op) && failed(reverseOp(b, op)))
       return failure();
-  for (Value buffer : chosenBufferShadows.lookup(&block))
+  for (Value buffer : freedAtReverseEnd.lookup(&block))
     memref::DeallocOp::create(b, buffer.getLoc(), buffer);
   return success(!hadError);
 }

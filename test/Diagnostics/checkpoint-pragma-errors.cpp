@@ -95,7 +95,7 @@ double useScattered(double *u, const int *index, double *du, int n) {
   double s = 0;
   for (int t = 0; t < n; ++t) {
 #pragma ct checkpoint
-    // INNER: checkpoint-pragma-errors.cpp:[[@LINE+1]]:5: warning: '#pragma ct checkpoint' ignored: the loop sits inside another loop, a branch, or a function called from one; its iterations are recorded as usual. Checkpoint the outer loop too, or move this loop out
+    // INNER: checkpoint-pragma-errors.cpp:[[@LINE+1]]:5: warning: '#pragma ct checkpoint' ignored: the loop sits inside another loop, or a function called from one; its iterations are recorded as usual. Checkpoint the outer loop too, or move this loop out
     for (int k = 0; k < m; ++k) {
       u[k] = u[k] * u[k] + 0.1;
       s += u[k];

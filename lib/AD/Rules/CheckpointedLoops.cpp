@@ -200,6 +200,25 @@ void ad::freeCheckpointedLoopState(OpBuilder &b, Location loc,
   memref::DeallocOp::create(b, loc, state.schedule);
 }
 
+CheckpointedLoopState ad::passToReverse(ReverseEmitter &e, Block *block,
+                                        const CheckpointedLoopState &state) {
+  auto pass = [&](Value v) { return v ? e.passToReverse(block, v) : v; };
+  CheckpointedLoopState passed = state;
+  passed.schedule = pass(state.schedule);
+  passed.lowerBound = pass(state.lowerBound);
+  passed.step = pass(state.step);
+  passed.calls = pass(state.calls);
+  for (Value &v : passed.carriedSnapshots)
+    v = pass(v);
+  for (Value &v : passed.carriedHandOver)
+    v = pass(v);
+  for (CheckpointedLoopState::Buffer &buffer : passed.buffers)
+    for (Value *v : {&buffer.first, &buffer.count, &buffer.snapshots,
+                     &buffer.workingFlat, &buffer.working})
+      *v = pass(*v);
+  return passed;
+}
+
 func::CallOp ad::getCheckpointedCall(scf::ForOp loop) {
   std::optional<BodyCall> body = getBodyCall(loop);
   return body ? body->call : nullptr;
@@ -217,12 +236,13 @@ bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
   // The snapshots are buffers, which the tape cannot carry from one level
   // to another: the loop must sit where the reverse code sees forward
   // values directly (the body of a combined pullback, or of a
-  // checkpointed loop's iteration).
-  if (e.levels[loop->getBlock()].direct && !e.levels[loop->getBlock()].rerun)
+  // checkpointed loop's iteration), or in branches there, which pass them
+  // out as results.
+  if (e.isInDirectLevelThroughBranches(loop->getBlock()))
     return true;
   e.uncheckpointedLoops.insert(loop);
   loop->emitWarning("'#pragma ct checkpoint' ignored: the loop sits inside "
-                   "another loop, a branch, or a function called from one; "
+                   "another loop, or a function called from one; "
                    "its iterations are recorded as usual. Checkpoint the "
                    "outer loop too, or move this loop out");
   return false;
@@ -384,7 +404,8 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   func::CallOp call = body.call;
   func::FuncOp iteration = getIteration(call);
   auto module = op->getParentOfType<ModuleOp>();
-  const CheckpointedLoopState &state = e.checkpointedLoops.find(op)->second;
+  CheckpointedLoopState state =
+      passToReverse(e, op->getBlock(), e.checkpointedLoops.find(op)->second);
   unsigned numCarried = op.getNumRegionIterArgs();
   SmallVector<ct::Activity> activities = getCallActivities(call, e.activity);
   func::FuncOp pullback =

@@ -380,7 +380,8 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   func::CallOp call = getCheckpointedCall(op);
   func::FuncOp iteration = getIteration(call);
   auto module = op->getParentOfType<ModuleOp>();
-  const CheckpointedLoopState &state = e.checkpointedLoops.find(op)->second;
+  CheckpointedLoopState state =
+      passToReverse(e, op->getBlock(), e.checkpointedLoops.find(op)->second);
   unsigned numCarried = op.getBeforeBody()->getNumArguments();
   Value calls = state.calls;
   SmallVector<ct::Activity> activities = getCallActivities(call, e.activity);

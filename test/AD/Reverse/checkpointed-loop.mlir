@@ -82,11 +82,46 @@ func.func @f(%u: memref<?xf64, strided<[1], offset: ?>>, %n: index) -> f64 {
 // CHECK: memref.dealloc %[[WORK]]
 // CHECK: memref.dealloc %[[STATE]]
 
+// The same loop in a branch: the forward branch passes the schedule's
+// state (and the snapshots) out as results, poison where it does not run;
+// the reverse branch, which runs when it ran, follows and frees them.
+// CHECK-LABEL: func.func private @g.pullback.dcc
+// CHECK: %[[NONE:.*]] = ub.poison : memref<?xi64>
+// CHECK: %[[PASSED:.*]]:{{[0-9]+}} = scf.if %{{.*}} -> (f64, memref<?xi64>
+// CHECK:   %[[MADE:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK:   call @ct_checkpoint_init(%[[MADE]]
+// CHECK:   scf.yield %{{.*}}, %[[MADE]],
+// CHECK: } else {
+// CHECK:   scf.yield %{{.*}}, %[[NONE]],
+// CHECK: scf.if
+// CHECK:   call @ct_checkpoint_reverse_next(%[[PASSED]]#1)
+// CHECK:   call @iteration.pullback.cad(
+// CHECK:   memref.dealloc %[[PASSED]]#1
+func.func @g(%u: memref<?xf64, strided<[1], offset: ?>>, %n: index, %c: i1) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %r = scf.if %c -> f64 {
+    %s = scf.for %t = %c0 to %n step %c1 iter_args(%s = %zero) -> (f64) {
+      %next = func.call @iteration(%t, %s, %u) {ct.checkpoint_snapshots = 3 : i64, no_inline} : (index, f64, memref<?xf64, strided<[1], offset: ?>>) -> f64
+      scf.yield %next : f64
+    }
+    scf.yield %s : f64
+  } else {
+    scf.yield %zero : f64
+  }
+  %sq = arith.mulf %r, %r : f64
+  return %sq : f64
+}
+
 // CHECK-LABEL: func.func private @ct_checkpoint_init
 // CHECK-SAME: llvm.emit_c_interface
 
-func.func @main(%u: memref<?xf64, strided<[1], offset: ?>>, %n: index, %du: memref<?xf64, strided<[1], offset: ?>>) -> f64 {
+func.func @main(%u: memref<?xf64, strided<[1], offset: ?>>, %n: index, %du: memref<?xf64, strided<[1], offset: ?>>, %c: i1) -> f64 {
   %v = ct.gradient @f(%u, %n) shadows(%du) activity [dup, const]
       : (memref<?xf64, strided<[1], offset: ?>>, index, memref<?xf64, strided<[1], offset: ?>>) -> f64
-  return %v : f64
+  %w = ct.gradient @g(%u, %n, %c) shadows(%du) activity [dup, const, const]
+      : (memref<?xf64, strided<[1], offset: ?>>, index, i1, memref<?xf64, strided<[1], offset: ?>>) -> f64
+  %sum = arith.addf %v, %w : f64
+  return %sum : f64
 }

@@ -9,6 +9,7 @@
 // regions' shadows beside the buffers (a region whose buffer holds nothing
 // active yields zeros).
 // RUN: %cotangent-opt %s --ct-autodiff | FileCheck %s
+// RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s --check-prefix=PASSED
 
 // CHECK-LABEL: func.func private @chosen.jvp.ac
 // CHECK: scf.if %{{.*}} -> (memref<?xf64>, memref<?xf64>)
@@ -95,6 +96,48 @@ func.func @chosen_in_loop(%x: f64, %n: index, %m: index) -> f64 {
     scf.yield %sq : f64
   }
   return %total : f64
+}
+// Memory a branch passes out where it made it, poison from its other
+// region (a checkpointed loop's state in a branch, differentiated again):
+// the shadow has the buffer's size when the region that made it ran, 0
+// when no buffer was chosen (differentiated as it is: the pipeline's
+// simplification would merge the two branches).
+// PASSED-LABEL: func.func private @passed.pullback.acc
+// PASSED-SAME: %{{[^:]*}}: f64, %{{[^:]*}}: index, %[[C:[^:]*]]: i1
+// PASSED: %[[CHOSEN:.*]] = scf.if %[[C]]
+// PASSED: %[[N:.*]] = memref.dim %[[CHOSEN]], %c0
+// PASSED: %[[SIZE:.*]] = arith.select %[[C]], %[[N]], %c0
+// PASSED: %[[SHADOW:.*]] = memref.alloc(%[[SIZE]]) : memref<?xf64>
+// PASSED: memref.dealloc %[[SHADOW]]
+// PASSED: return
+func.func @passed(%x: f64, %n: index, %c: i1) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %none = ub.poison : memref<?xf64>
+  %v = scf.if %c -> (memref<?xf64>) {
+    %a = memref.alloc(%n) : memref<?xf64>
+    scf.for %i = %c0 to %n step %c1 {
+      %s = arith.mulf %x, %x : f64
+      memref.store %s, %a[%i] : memref<?xf64>
+    }
+    scf.yield %a : memref<?xf64>
+  } else {
+    scf.yield %none : memref<?xf64>
+  }
+  %r = scf.if %c -> (f64) {
+    %e = memref.load %v[%c0] : memref<?xf64>
+    %t = arith.mulf %e, %e : f64
+    memref.dealloc %v : memref<?xf64>
+    scf.yield %t : f64
+  } else {
+    scf.yield %zero : f64
+  }
+  return %r : f64
+}
+func.func @grad_passed(%x: f64, %n: index, %c: i1) -> (f64, f64) {
+  %v:2 = ct.gradient @passed(%x, %n, %c) activity [active, const, const] : (f64, index, i1) -> (f64, f64)
+  return %v#0, %v#1 : f64, f64
 }
 func.func @grad_chosen_in_loop(%x: f64, %n: index, %m: index) -> (f64, f64) {
   %v:2 = ct.gradient @chosen_in_loop(%x, %n, %m) activity [active, const, const] : (f64, index, index) -> (f64, f64)

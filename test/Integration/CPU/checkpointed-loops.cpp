@@ -11,7 +11,8 @@
 // a function with a checkpointed loop; and loops whose trip count is known
 // only when they end (a `for` with a `break`, a `while` that converges, a
 // `do`/`while` indexing memory with its counter), reversed with the online
-// schedule.
+// schedule; a checkpointed loop in a branch, and one nested in a
+// checkpointed `while`.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -298,6 +299,66 @@ constexpr int kSize = 6;
     DO_WHILE_STEP
   } while (i + 2 < n);
   return o[0] * o[1] + o[n - 1];
+}
+
+// A checkpointed loop in a branch (its snapshots are passed out of the
+// forward branch to the reverse one), and a checkpointed loop nested in a
+// checkpointed `while` (whose body is a branch of the iteration).
+#define BRANCH_LOOP_BODY                                                       \
+  u[t % 3] = std::sin(u[(t + 1) % 3]) * u[t % 3] + 0.1;                        \
+  s += u[t % 3];
+
+[[ct::differentiable]] double inBranchCheckpointed(double *u, int n) {
+  double s = 0;
+  if (u[0] > 0) {
+#pragma ct checkpoint snapshots(2)
+    for (int t = 0; t < n; ++t) {
+      BRANCH_LOOP_BODY
+    }
+  }
+  return s * u[1] + u[2];
+}
+[[ct::differentiable]] double inBranchRecorded(double *u, int n) {
+  double s = 0;
+  if (u[0] > 0) {
+    for (int t = 0; t < n; ++t) {
+      BRANCH_LOOP_BODY
+    }
+  }
+  return s * u[1] + u[2];
+}
+
+#define INNER_LOOP_BODY                                                        \
+  b = std::sin(a * b) + a;                                                     \
+  ++k;
+
+[[ct::differentiable]] double nestedInWhileCheckpointed(double a, double b,
+                                                        int n) {
+  int i = 0;
+#pragma ct checkpoint snapshots(1)
+  while (i < n && a > -100) {
+    int k = 0;
+#pragma ct checkpoint
+    while (k < 3) {
+      INNER_LOOP_BODY
+    }
+    a = a * 0.9 + std::cos(b);
+    ++i;
+  }
+  return a * b;
+}
+[[ct::differentiable]] double nestedInWhileRecorded(double a, double b,
+                                                    int n) {
+  int i = 0;
+  while (i < n && a > -100) {
+    int k = 0;
+    while (k < 3) {
+      INNER_LOOP_BODY
+    }
+    a = a * 0.9 + std::cos(b);
+    ++i;
+  }
+  return a * b;
 }
 
 /// A checkpointed loop that ends early and whose work reaches nothing the
@@ -602,6 +663,40 @@ void checkDoWhile() {
   delete[] dr;
 }
 
+void checkInBranch() {
+  for (double first : {0.5, -0.5}) { // the branch taken, then not
+    double u[3] = {first, 0.2, -0.3}, ur[3] = {first, 0.2, -0.3},
+           du[3] = {}, dur[3] = {};
+    double value = ct::gradient<inBranchCheckpointed>(u, 7, du);
+    double recorded = ct::gradient<inBranchRecorded>(ur, 7, dur);
+    check::near("in branch value", value, recorded, 1e-13);
+    for (int i = 0; i < 3; ++i) {
+      check::near("in branch du", du[i], dur[i], 1e-12);
+      check::near("in branch final u", u[i], ur[i], 1e-15);
+      check::near("in branch du vs FD", du[i],
+                  check::centralDifference(
+                      [&](double t) {
+                        double w[3] = {first, 0.2, -0.3};
+                        w[i] = t;
+                        return inBranchRecorded(w, 7);
+                      },
+                      i == 0 ? first : (i == 1 ? 0.2 : -0.3)),
+                  1e-6);
+    }
+  }
+  double da = 0, db = 0, dar = 0, dbr = 0;
+  double value = ct::gradient<nestedInWhileCheckpointed>(0.4, 0.7, 4, &da, &db);
+  double recorded = ct::gradient<nestedInWhileRecorded>(0.4, 0.7, 4, &dar, &dbr);
+  check::near("nested in while value", value, recorded, 1e-13);
+  check::near("nested in while da", da, dar, 1e-12);
+  check::near("nested in while db", db, dbr, 1e-12);
+  check::near("nested in while db vs FD", db,
+              check::centralDifference(
+                  [](double t) { return nestedInWhileRecorded(0.4, t, 4); },
+                  0.7),
+              1e-6);
+}
+
 void checkUnusedLoop() {
   double dx = 0;
   ct::gradient<unusedLoop>(0.7, 3, &dx);
@@ -612,6 +707,7 @@ void checkUnusedLoop() {
 int main() {
   checkShiftedWhile();
   checkDoWhile();
+  checkInBranch();
   checkUnusedLoop();
   checkEarlyExit();
   checkConverge<convergeCheckpointed>("converge");

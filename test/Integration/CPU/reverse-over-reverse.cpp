@@ -1,10 +1,10 @@
 // Reverse mode over reverse mode through code whose first derivative keeps
 // a tape: ct::gradient of functions that call ct::gradient (or
 // ct::pullback, ct::hvp) on loops, in-place memory updates, while loops,
-// checkpointed loops, custom rules, helper calls and recursion, to third
-// order. Checked against closed forms and central differences of the
-// first derivatives, at -O0 and -O2 (and under the plain strategy by the
-// suite's rerun).
+// checkpointed loops (a `while` with a local array, a loop in a branch),
+// custom rules, helper calls and recursion, to third order. Checked
+// against closed forms and central differences of the first derivatives,
+// at -O0 and -O2 (and under the plain strategy by the suite's rerun).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -131,6 +131,42 @@ double checkpointedSlope(double x, int n) {
   ct::gradient<checkpointed>(x, n, &d);
   return d;
 }
+// A checkpointed while loop with a local array in its body: its first
+// derivative keeps the array's working copy on the heap, which its own
+// reverse sweep replaces with a buffer of its own.
+double checkpointedWhile(double x, int n) {
+  int i = 0;
+#pragma ct checkpoint snapshots(1)
+  while (i < n && x > -100) {
+    double w[6] = {};
+    for (int k = 0; k < 6; ++k)
+      w[k] = std::sin(x * k);
+    x += w[5] * 0.1;
+    ++i;
+  }
+  return x * x;
+}
+double checkpointedWhileSlope(double x, int n) {
+  double d = 0;
+  ct::gradient<checkpointedWhile>(x, n, &d);
+  return d;
+}
+// A checkpointed loop in a branch: its first derivative passes the
+// snapshots out of the branch (poison where it did not run).
+double checkpointedInBranch(double x, int n) {
+  double s = x;
+  if (x > 0) {
+#pragma ct checkpoint snapshots(2)
+    for (int i = 0; i < n; ++i)
+      s = std::sin(s) + 0.5 * x;
+  }
+  return s * s;
+}
+double checkpointedInBranchSlope(double x, int n) {
+  double d = 0;
+  ct::gradient<checkpointedInBranch>(x, n, &d);
+  return d;
+}
 // The same through ct::pullback with a seed of 2, scaled by x.
 double checkpointedPullback(double x, int n) {
   double d = 0;
@@ -240,6 +276,21 @@ int main() {
                 check::centralDifference(
                     [&](double t) { return checkpointedSlope(t, n); }, x),
                 1e-8);
+    d = 0;
+    ct::gradient<checkpointedWhileSlope>(x, n, &d);
+    check::near("checkpointedWhile''", d,
+                check::centralDifference(
+                    [&](double t) { return checkpointedWhileSlope(t, n); }, x),
+                1e-8);
+    for (double y : {x, -x}) {
+      d = 0;
+      ct::gradient<checkpointedInBranchSlope>(y, n, &d);
+      check::near("checkpointedInBranch''", d,
+                  check::centralDifference(
+                      [&](double t) { return checkpointedInBranchSlope(t, n); },
+                      y),
+                  1e-8);
+    }
     d = 0;
     ct::gradient<checkpointedPullback>(x, n, &d);
     check::near("checkpointedPullback'", d,
