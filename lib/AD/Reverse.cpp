@@ -36,6 +36,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -397,13 +398,13 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
   // A region may yield poison instead (memory passed out of a branch
   // where it was made, poison from the others): then no buffer is chosen,
   // whose shadow is never touched, and gets one of size 0.
-  std::optional<bool> bufferWhen; // the condition that chooses a buffer
+  llvm::SmallBitVector poison(def->getNumRegions());
   for (Region &region : def->getRegions()) {
     if (region.empty())
       return nullptr;
     Value yielded = region.front().getTerminator()->getOperand(index);
-    if (yielded.getDefiningOp<ub::PoisonOp>() && isa<scf::IfOp>(def)) {
-      bufferWhen = region.getRegionNumber() != 0;
+    if (yielded.getDefiningOp<ub::PoisonOp>()) {
+      poison.set(region.getRegionNumber());
       continue;
     }
     if (auto cast = yielded.getDefiningOp<memref::CastOp>())
@@ -437,18 +438,36 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
       size = fromForward(block, forwardSize, forwardSize);
     }
   }
-  if (bufferWhen) {
+  if (poison.any()) {
     if (buffers.empty())
       return nullptr;
-    Value condition = primalInReverse(cast<scf::IfOp>(def).getCondition());
-    if (Operation *at = condition.getDefiningOp();
+    // Whether the region that ran made a buffer, from the branch's
+    // condition or the switch's value.
+    Value selector = primalInReverse(def->getOperand(0));
+    if (Operation *at = selector.getDefiningOp();
         at && at->getBlock() == b.getInsertionBlock() &&
         (b.getInsertionPoint() == b.getInsertionBlock()->end() ||
          !at->isBeforeInBlock(&*b.getInsertionPoint())))
       b.setInsertionPointAfter(at);
+    auto madeBy = [&](unsigned region) {
+      return arith::ConstantIntOp::create(b, loc, !poison.test(region), 1)
+          .getResult();
+    };
+    Value made;
+    if (isa<scf::IfOp>(def)) {
+      made = arith::SelectOp::create(b, loc, selector, madeBy(0), madeBy(1));
+    } else {
+      auto cases = cast<scf::IndexSwitchOp>(def).getCases();
+      made = madeBy(0); // the default region
+      for (auto [i, value] : llvm::enumerate(cases)) {
+        Value isCase = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq, selector,
+            arith::ConstantIndexOp::create(b, loc, value));
+        made = arith::SelectOp::create(b, loc, isCase, madeBy(i + 1), made);
+      }
+    }
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    size = *bufferWhen ? arith::SelectOp::create(b, loc, condition, size, zero)
-                       : arith::SelectOp::create(b, loc, condition, zero, size);
+    size = arith::SelectOp::create(b, loc, made, size, zero);
   }
   auto bufferType =
       MemRefType::get({ShapedType::kDynamic}, type.getElementType());

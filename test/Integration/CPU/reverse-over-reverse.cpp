@@ -1,10 +1,11 @@
 // Reverse mode over reverse mode through code whose first derivative keeps
 // a tape: ct::gradient of functions that call ct::gradient (or
 // ct::pullback, ct::hvp) on loops, in-place memory updates, while loops,
-// checkpointed loops (a `while` with a local array, a loop in a branch),
-// custom rules, helper calls and recursion, to third order. Checked
-// against closed forms and central differences of the first derivatives,
-// at -O0 and -O2 (and under the plain strategy by the suite's rerun).
+// checkpointed loops (a `while` with a local array, a loop in a branch or
+// a case), custom rules, helper calls and recursion, to third order.
+// Checked against closed forms and central differences of the first
+// derivatives, at -O0 and -O2 (and under the plain strategy by the suite's
+// rerun).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -162,6 +163,27 @@ double checkpointedInBranch(double x, int n) {
   }
   return s * s;
 }
+// The same in a case of a switch.
+double checkpointedInCase(double x, int n) {
+  double s = x;
+  switch (n % 3) {
+  case 0:
+    s = x * x;
+    break;
+  case 1: {
+#pragma ct checkpoint snapshots(2)
+    for (int i = 0; i < n; ++i)
+      s = std::sin(s) + 0.5 * x;
+    break;
+  }
+  }
+  return s * s;
+}
+double checkpointedInCaseSlope(double x, int n) {
+  double d = 0;
+  ct::gradient<checkpointedInCase>(x, n, &d);
+  return d;
+}
 double checkpointedInBranchSlope(double x, int n) {
   double d = 0;
   ct::gradient<checkpointedInBranch>(x, n, &d);
@@ -289,6 +311,15 @@ int main() {
                   check::centralDifference(
                       [&](double t) { return checkpointedInBranchSlope(t, n); },
                       y),
+                  1e-8);
+    }
+    for (int m : {3, 4, 5}) { // each case, and none
+      d = 0;
+      ct::gradient<checkpointedInCaseSlope>(x, m, &d);
+      check::near("checkpointedInCase''", d,
+                  check::centralDifference(
+                      [&](double t) { return checkpointedInCaseSlope(t, m); },
+                      x),
                   1e-8);
     }
     d = 0;
