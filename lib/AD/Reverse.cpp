@@ -72,9 +72,11 @@ bool ReverseEmitter::isInDirectLevelThroughBranches(Block *block) {
 }
 
 Value ReverseEmitter::passToReverse(Block *block, Value value) {
-  // From the level whose forward code made it (this one or one around).
+  // From the level whose forward code made it (this one or a branch's
+  // around it).
   while (!levels[block].direct &&
-         value.getParentBlock() != levels[block].forward)
+         value.getParentBlock() != levels[block].forward &&
+         isa<scf::IfOp, scf::IndexSwitchOp>(block->getParentOp()))
     block = block->getParentOp()->getBlock();
   if (levels[block].direct)
     return value;
