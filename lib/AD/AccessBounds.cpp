@@ -224,8 +224,8 @@ private:
     if (!init || !limit)
       return std::nullopt;
     // The largest counter for which the loop goes on.
-    int64_t below = tested->second +
-                    (compare.getPredicate() == arith::CmpIPredicate::slt ? 1 : 0);
+    bool strict = compare.getPredicate() == arith::CmpIPredicate::slt;
+    int64_t below = tested->second + (strict ? 1 : 0);
     Value last = sub(limit->hi, constant(below));
     if (arg.getOwner() == loop.getAfterBody())
       return IndexRange{add(init->lo, constant(offset)),

@@ -212,7 +212,8 @@ buildCounterRanges(OpBuilder &b, Location loc, scf::WhileOp op,
       next = select.getTrueValue();
     if (auto branch = next.getDefiningOp<scf::IfOp>();
         branch && branch.getCondition() == continues)
-      next = branch.thenYield().getOperand(cast<OpResult>(next).getResultNumber());
+      next = branch.thenYield().getOperand(
+          cast<OpResult>(next).getResultNumber());
     auto stepped = asArgumentPlus(next);
     if (!stepped || stepped->first != counter || stepped->second <= 0)
       continue;
@@ -240,8 +241,8 @@ buildCounterRanges(OpBuilder &b, Location loc, scf::WhileOp op,
         beyond += stepped->second;
       Value last = arith::AddIOp::create(
           b, loc, bound, arith::ConstantIndexOp::create(b, loc, beyond));
-      ranges.push_back(
-          {counter, IndexRange{init, arith::MaxSIOp::create(b, loc, init, last)}});
+      Value hi = arith::MaxSIOp::create(b, loc, init, last);
+      ranges.push_back({counter, IndexRange{init, hi}});
       break;
     }
   }

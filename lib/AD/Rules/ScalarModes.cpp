@@ -110,7 +110,8 @@ static Operation *findPrimalTwin(Operation *built, Operation *op,
 /// the primal computes both (a value fetched costs no more than `x`
 /// itself; a transcendental function recomputed does).
 static void
-reusePrimalResults(Operation *op, OpBuilder &b, SmallVectorImpl<Value> &partials,
+reusePrimalResults(Operation *op, OpBuilder &b,
+                   SmallVectorImpl<Value> &partials,
                    const SmallVectorImpl<std::pair<Value, Value>> &standIns,
                    llvm::function_ref<Value(Value)> lookup) {
   auto primalOf = [&](Value v) -> Value {
