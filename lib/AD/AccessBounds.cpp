@@ -171,21 +171,14 @@ private:
   asCounterPlus(scf::WhileOp loop, Value value) {
     int64_t offset = 0;
     for (unsigned hops = 0; hops < kMaxDepth; ++hops) {
-      if (auto arg = dyn_cast<BlockArgument>(value)) {
-        if (arg.getOwner() == loop.getBeforeBody())
-          return std::make_pair(arg, offset);
-        if (arg.getOwner() != loop.getAfterBody())
-          return std::nullopt;
-        value = loop.getConditionOp().getArgs()[arg.getArgNumber()];
-        continue;
-      }
-      auto add = value.getDefiningOp<arith::AddIOp>();
-      std::optional<int64_t> c =
-          add ? getConstantIntValue(add.getRhs()) : std::nullopt;
-      if (!c)
+      auto [base, added] = splitConstantOffset(value);
+      offset += added;
+      auto arg = dyn_cast<BlockArgument>(base);
+      if (arg && arg.getOwner() == loop.getBeforeBody())
+        return std::make_pair(arg, offset);
+      if (!arg || arg.getOwner() != loop.getAfterBody())
         return std::nullopt;
-      offset += *c;
-      value = add.getLhs();
+      value = loop.getConditionOp().getArgs()[arg.getArgNumber()];
     }
     return std::nullopt;
   }
@@ -242,6 +235,18 @@ private:
 };
 
 } // namespace
+
+std::pair<Value, int64_t> cotangent::ad::splitConstantOffset(Value value) {
+  int64_t offset = 0;
+  while (auto add = value.getDefiningOp<arith::AddIOp>()) {
+    std::optional<int64_t> c = getConstantIntValue(add.getRhs());
+    if (!c)
+      break;
+    offset += *c;
+    value = add.getLhs();
+  }
+  return {value, offset};
+}
 
 /// Calls are followed this deep (recursion stops there: no bound).
 constexpr unsigned kMaxCallDepth = 8;

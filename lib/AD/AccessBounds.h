@@ -26,6 +26,10 @@ struct IndexRange {
   mlir::Value lo, hi;
 };
 
+/// `value` as a base plus a constant, through additions of constants:
+/// `(value, 0)` when it is no such addition.
+std::pair<mlir::Value, int64_t> splitConstantOffset(mlir::Value value);
+
 /// Builds at `b` the range of indices `function` may access in its 1-D
 /// memref argument `argument` (through views of it and in the functions it
 /// passes it to). `known` gives, for scalar arguments of `function` the

@@ -101,15 +101,8 @@ static void copySnapshot(OpBuilder &b, Location loc,
 /// additions of constants), or none.
 static std::optional<std::pair<BlockArgument, int64_t>>
 asArgumentPlus(Value value) {
-  int64_t offset = 0;
-  while (auto add = value.getDefiningOp<arith::AddIOp>()) {
-    std::optional<int64_t> c = getConstantIntValue(add.getRhs());
-    if (!c)
-      return std::nullopt;
-    offset += *c;
-    value = add.getLhs();
-  }
-  if (auto arg = dyn_cast<BlockArgument>(value))
+  auto [base, offset] = splitConstantOffset(value);
+  if (auto arg = dyn_cast<BlockArgument>(base))
     return std::make_pair(arg, offset);
   return std::nullopt;
 }
