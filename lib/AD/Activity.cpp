@@ -62,7 +62,9 @@ bool ad::isDistinctMemory(Value root) {
   return isLocalAllocation(root) || isNoAliasArgument(root);
 }
 
-static bool isFloat(Value value) { return isa<FloatType>(value.getType()); }
+static bool isFloat(Value value) {
+  return ct::isDifferentiableScalar(value.getType());
+}
 
 /// What an op reads: its operands and, for ops with regions the analysis
 /// does not model, every value its regions use from outside.

@@ -2,6 +2,7 @@
 
 #include "Checkpoints.h"
 #include "Derivatives.h"
+#include "Lanes.h"
 
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
@@ -152,26 +153,6 @@ func::FuncOp DerivativeRegistry::get(func::FuncOp primal, DerivativeKind kind,
   return kind == DerivativeKind::Forward ? forward : reverse;
 }
 
-/// Vector mode's derivatives carry their lanes in vectors, which no
-/// derivative rule takes: differentiating one again would drop them.
-static LogicalResult checkNoLanes(func::FuncOp function) {
-  auto isLanes = [](Type type) {
-    auto vector = dyn_cast<VectorType>(type);
-    return vector && isa<FloatType>(vector.getElementType());
-  };
-  WalkResult walk = function.walk([&](Operation *op) {
-    if (llvm::none_of(op->getOperandTypes(), isLanes) &&
-        llvm::none_of(op->getResultTypes(), isLanes))
-      return WalkResult::advance();
-    op->emitError("a vector-mode derivative (ct::lanes) cannot be "
-                  "differentiated again yet; take the derivatives of this "
-                  "function one lane at a time (ct::pullback or ct::jvp "
-                  "without ct::lanes)");
-    return WalkResult::interrupt();
-  });
-  return failure(walk.wasInterrupted());
-}
-
 LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   auto it = jobs.find(derivative);
   if (it == jobs.end() || it->second.state != Job::Pending)
@@ -186,8 +167,10 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   if (job.kind == DerivativeKind::Pullback &&
       failed(inlineForwardDerivatives(job.primal)))
     return failure();
-  if (failed(checkNoLanes(job.primal)))
-    return failure();
+  // Vector mode's lanes (ct::lanes) are vectors of floats, differentiated
+  // as such; its whole-lane memory accesses become element accesses, which
+  // the memory analyses know.
+  scalarizeLaneAccesses(job.primal);
   // A split rule (residuals saved by its forward half) says nothing about
   // tangents; its body, if any, is what the user chose not to differentiate.
   auto vjp = dyn_cast_or_null<ct::CustomVjpOp>(getReverseRule(job.primal));
@@ -387,17 +370,27 @@ Operation *ad::buildBranchLike(OpBuilder &builder, Operation *op,
   return branch;
 }
 
+Value ad::buildFloatConstant(OpBuilder &builder, Location loc, Type type,
+                             double value) {
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector)
+    return arith::ConstantOp::create(builder, loc, type,
+                                     builder.getFloatAttr(type, value));
+  FloatAttr lane = builder.getFloatAttr(vector.getElementType(), value);
+  return arith::ConstantOp::create(builder, loc, vector,
+                                   SplatElementsAttr::get(vector, lane));
+}
+
 Value ad::buildZero(OpBuilder &builder, Location loc, Type type) {
-  return arith::ConstantOp::create(builder, loc, type,
-                                   builder.getFloatAttr(type, 0.0));
+  return buildFloatConstant(builder, loc, type, 0.0);
 }
 
 Value ad::buildFloatCast(OpBuilder &builder, Location loc, Value value,
                          Type type) {
-  unsigned from = value.getType().getIntOrFloatBitWidth();
-  unsigned to = type.getIntOrFloatBitWidth();
   if (value.getType() == type)
     return value;
+  unsigned from = getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();
+  unsigned to = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
   if (from < to)
     return arith::ExtFOp::create(builder, loc, type, value);
   return arith::TruncFOp::create(builder, loc, type, value);

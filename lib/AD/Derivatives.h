@@ -164,10 +164,15 @@ inline mlir::Operation *getBranchYield(mlir::Region &region) {
   return region.empty() ? nullptr : region.front().getTerminator();
 }
 
-/// 0 of a float type.
+/// `value` as a constant of a float type, or of a vector of floats (every
+/// lane).
+mlir::Value buildFloatConstant(mlir::OpBuilder &builder, mlir::Location loc,
+                               mlir::Type type, double value);
+/// 0 of a float type, or of a vector of floats.
 mlir::Value buildZero(mlir::OpBuilder &builder, mlir::Location loc,
                       mlir::Type type);
-/// `value` converted to the float type `type` (extension or truncation).
+/// `value` converted to the float type `type` (extension or truncation), of
+/// vectors elementwise.
 mlir::Value buildFloatCast(mlir::OpBuilder &builder, mlir::Location loc,
                            mlir::Value value, mlir::Type type);
 /// `old + adjoint`, for summing contributions to an adjoint. No source

@@ -75,6 +75,8 @@ public:
       : widener(widener), w(w) {}
 
   LogicalResult run() {
+    if (failed(checkNoLanesYet()))
+      return failure();
     Block &entry = w.function.getBody().front();
     for (auto [i, arg] : llvm::enumerate(entry.getArguments()))
       if (w.args[i])
@@ -92,6 +94,27 @@ public:
   }
 
 private:
+  /// Lanes of lanes (vector mode over code that is itself a vector-mode
+  /// derivative) would need vectors of vectors.
+  LogicalResult checkNoLanesYet() {
+    auto isLanes = [](Type type) {
+      auto vector = dyn_cast<VectorType>(type);
+      return vector && isa<FloatType>(vector.getElementType());
+    };
+    WalkResult walk = w.function.walk([&](Operation *op) {
+      if (llvm::none_of(op->getResultTypes(), isLanes))
+        return WalkResult::advance();
+      op->emitError("vector mode (ct::lanes, and ct::jacobian, ct::hessian "
+                    "and ct::batch_jacobian, which use it) cannot "
+                    "differentiate code that itself runs in vector mode "
+                    "yet; call the inner derivative without ct::lanes, or "
+                    "take the outer derivative one lane at a time "
+                    "(ct::gradient, ct::pullback, ct::jvp or ct::hvp)");
+      return WalkResult::interrupt();
+    });
+    return failure(walk.wasInterrupted());
+  }
+
   void mark(Value value) {
     if (w.wide.insert(value).second)
       worklist.push_back(value);

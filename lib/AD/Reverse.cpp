@@ -34,6 +34,7 @@
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -71,6 +72,13 @@ bool ReverseEmitter::isInDirectLevelThroughBranches(Block *block) {
   }
 }
 
+/// Values the tape carries: scalars, and vector mode's lanes (a slot each).
+static bool isTapeable(Type type) {
+  if (auto lanes = dyn_cast<VectorType>(type))
+    return lanes.getRank() == 1 && ct::isDifferentiableScalar(lanes);
+  return isa<FloatType, IntegerType, IndexType>(type);
+}
+
 Value ReverseEmitter::passToReverse(Block *block, Value value) {
   // From the level whose forward code made it (this one or a branch's
   // around it).
@@ -80,7 +88,7 @@ Value ReverseEmitter::passToReverse(Block *block, Value value) {
     block = block->getParentOp()->getBlock();
   if (levels[block].direct)
     return value;
-  if (isa<FloatType, IntegerType, IndexType>(value.getType()))
+  if (isTapeable(value.getType()))
     return fromForward(block, value, value);
   return passOutOfBranch(block, value);
 }
@@ -167,7 +175,7 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
     level.values[key] = unread;
     return unread;
   }
-  if (!isa<FloatType, IntegerType, IndexType>(value.getType())) {
+  if (!isTapeable(value.getType())) {
     hadError = true;
     emitError(loc, "cannot differentiate in reverse mode: a value of type ")
         << value.getType()
@@ -180,6 +188,21 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
     return passed;
   }
   OpBuilder b(level.forward->getTerminator());
+  if (auto lanes = dyn_cast<VectorType>(value.getType())) {
+    // Vector mode's lanes, one tape slot each.
+    int64_t count = lanes.getNumElements();
+    for (int64_t k = 0; k < count; ++k)
+      ct::TapePushOp::create(b, loc, getForwardTape(loc),
+                             vector::ExtractOp::create(b, loc, value, k));
+    b.setInsertionPointToStart(level.reverse);
+    SmallVector<Value> elements(count);
+    for (int64_t k = count - 1; k >= 0; --k)
+      elements[k] = ct::TapePopOp::create(b, loc, lanes.getElementType(),
+                                          reverseTape);
+    Value popped = vector::FromElementsOp::create(b, loc, lanes, elements);
+    level.values[key] = popped;
+    return popped;
+  }
   ct::TapePushOp::create(b, loc, getForwardTape(loc), value);
   b.setInsertionPointToStart(level.reverse);
   Value popped = ct::TapePopOp::create(b, loc, value.getType(), reverseTape);
@@ -296,10 +319,14 @@ Value ReverseEmitter::primalInReverse(Value value) {
     for (Value outside : captured)
       mapping.map(outside, primalInReverse(outside));
     OpBuilder b(level.anchor);
-    Value copy = b.clone(*def, mapping)->getResult(0);
+    // Every result at once (a view's metadata: base, offset, sizes...).
+    Operation *clone = b.clone(*def, mapping);
+    for (auto [result, copy] :
+         llvm::zip_equal(def->getResults(), clone->getResults()))
+      level.values[result] = copy;
+    Value copy = clone->getResult(cast<OpResult>(value).getResultNumber());
     if (isa<memref::AllocOp>(def))
       freedAtReverseEnd[block].push_back(copy);
-    level.values[value] = copy;
     return copy;
   }
   return fromForward(block, value, forwardValues.lookup(value));

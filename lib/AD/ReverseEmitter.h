@@ -288,7 +288,7 @@ public:
 /// every x (including -0), so the first accumulation folds away.
 inline mlir::Value buildAdjointZero(mlir::OpBuilder &b, mlir::Location loc,
                                     mlir::Type type) {
-  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, -0.0));
+  return buildFloatConstant(b, loc, type, -0.0);
 }
 
 } // namespace cotangent::ad::reverse

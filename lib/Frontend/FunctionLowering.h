@@ -266,6 +266,10 @@ private:
     return mlir::arith::ConstantIndexOp::create(b, loc, value);
   }
   /// The layout of the object `expr` designates or produces.
+  /// Whether `cast` reinterprets a pointer to objects made of some scalars
+  /// as a pointer to objects made of the same scalars (no pointers or
+  /// vectors in either): the same memory, the same address.
+  bool isSameScalarReinterpretation(const clang::CastExpr *cast);
   std::optional<Layout> layoutOf(clang::QualType type,
                                  const clang::Stmt *where) {
     return module.getLayout(type, where->getSourceRange(), "this expression");

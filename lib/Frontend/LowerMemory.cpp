@@ -427,6 +427,19 @@ static Value scaled(OpBuilder &b, Location l, Value k, int64_t pointeeSize) {
       b, l, k, arith::ConstantIndexOp::create(b, l, pointeeSize));
 }
 
+bool FunctionLowering::isSameScalarReinterpretation(
+    const clang::CastExpr *cast) {
+  clang::QualType from = cast->getSubExpr()->getType()->getPointeeType();
+  clang::QualType to = cast->getType()->getPointeeType();
+  if (from.isNull() || to.isNull())
+    return false;
+  std::optional<Layout> source = module.tryGetLayout(from);
+  std::optional<Layout> target = module.tryGetLayout(to);
+  return source && target && source->scalar == target->scalar &&
+         source->indirect.empty() && target->indirect.empty() &&
+         source->size > 0 && target->size > 0;
+}
+
 std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   using Result = std::optional<Address>;
   expr = strip(expr);
@@ -465,17 +478,25 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
         return std::nullopt;
       return offsetBy(*derived, baseOffset(module, cast), l);
     }
+    case clang::CK_BitCast:
+      // Objects made of the same scalars (a struct of doubles, a
+      // std::array<double, N>, double[N], double) lie alike in memory: a
+      // pointer to one views the other's scalars.
+      if (isSameScalarReinterpretation(cast))
+        return lowerPointer(cast->getSubExpr());
+      break;
     case clang::CK_NullToPointer:
       return unsupported<Result>(expr, "null pointers cannot be used in "
                                        "differentiable functions; pass an "
                                        "array and a count");
     default:
-      return unsupported<Result>(
-          expr, "converting '" + cast->getSubExpr()->getType().getAsString() +
-                    "' to '" + cast->getType().getAsString() +
-                    "' cannot be differentiated: differentiable code uses "
-                    "pointers of one element type per array");
+      break;
     }
+    return unsupported<Result>(
+        expr, "converting '" + cast->getSubExpr()->getType().getAsString() +
+                  "' to '" + cast->getType().getAsString() +
+                  "' cannot be differentiated: differentiable code uses "
+                  "pointers of one element type per array");
   }
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
     if (invalid.count(ref->getDecl()))

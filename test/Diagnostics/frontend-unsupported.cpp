@@ -137,6 +137,17 @@ done:
   return reinterpret_cast<const float *>(a)[0];
 }
 
+// Reinterpreting is allowed between objects of the same scalars only: not
+// when one holds a pointer.
+struct Tagged {
+  double value;
+  const double *origin;
+};
+[[ct::differentiable]] double uses_reinterpret_of_pointers(Tagged *t) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:10: error: converting 'Tagged *' to 'double *' cannot be differentiated: differentiable code uses pointers of one element type per array
+  return reinterpret_cast<double *>(t)[0];
+}
+
 [[ct::differentiable]] double uses_null(const double *a) {
   // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:21: error: null pointers cannot be used in differentiable functions; pass an array and a count
   const double *p = nullptr;
@@ -159,7 +170,7 @@ const double &largest(const double *a, int n) {
   return largest(a, n);
 }
 
-// CHECK: 22 errors generated.
+// CHECK: 23 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -49,6 +49,7 @@ void registerSCFDerivativeRules(mlir::DialectRegistry &registry);
 void registerMemRefDerivativeRules(mlir::DialectRegistry &registry);
 void registerFuncDerivativeRules(mlir::DialectRegistry &registry);
 void registerCTDerivativeRules(mlir::DialectRegistry &registry);
+void registerVectorDerivativeRules(mlir::DialectRegistry &registry);
 
 } // namespace cotangent::ad
 

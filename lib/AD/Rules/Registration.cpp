@@ -14,4 +14,5 @@ void cotangent::ad::registerDerivativeRules(mlir::DialectRegistry &registry) {
   registerMemRefDerivativeRules(registry);
   registerFuncDerivativeRules(registry);
   registerCTDerivativeRules(registry);
+  registerVectorDerivativeRules(registry);
 }

@@ -5,6 +5,8 @@
 
 #include "ScalarModes.h"
 
+#include "../Derivatives.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
@@ -18,8 +20,7 @@ public:
       : b(builder), loc(primals.getLoc()), type(primals.getType()) {}
 
   mlir::Value c(double value) {
-    return mlir::arith::ConstantOp::create(b, loc, type,
-                                           b.getFloatAttr(type, value));
+    return buildFloatConstant(b, loc, type, value);
   }
   mlir::Value add(mlir::Value x, mlir::Value y) {
     return mlir::arith::AddFOp::create(b, loc, x, y);

@@ -60,43 +60,25 @@ template <class T, class O> constexpr std::size_t scalars_in() {
   return sizeof(O) / sizeof(T);
 }
 
+/// How the drivers hold a parameter of type P: pointers by value (code
+/// differentiated again never binds a pointer to a reference), the rest by
+/// reference.
+template <class P>
+using ref_t = std::conditional_t<std::is_pointer_v<P>, P, P &>;
+
 /// The number of scalars of type T of parameter value `p`; a raw pointer
-/// takes the next of `raw` (its extent in objects).
+/// takes the extent (in objects) `raw[next++]`.
 template <class T, class P>
-std::size_t flat_size(const std::remove_reference_t<P> &p, const long *&raw) {
+std::size_t flat_size(ref_t<P> p, const long *raw, int &next) {
   using O = std::remove_cv_t<std::remove_reference_t<P>>;
   if constexpr (role_of<P>() == role::scalar) {
     return 1;
   } else if constexpr (std::is_pointer_v<O>) {
-    return std::size_t(*raw++) * scalars_in<T, data_t<P>>();
+    return std::size_t(raw[next++]) * scalars_in<T, data_t<P>>();
   } else if constexpr (is_std_vector<O>::value) {
     return p.size() * scalars_in<T, typename O::value_type>();
   } else {
     return scalars_in<T, O>();
-  }
-}
-
-/// The derivative argument of parameter P over `buffer` (K lanes per
-/// scalar): what ct::pullback (Reverse) or ct::jvp takes for it.
-template <class P, bool Reverse, class T>
-auto derivative_arg(std::vector<T> &buffer) {
-  using O = std::remove_cv_t<std::remove_reference_t<P>>;
-  if constexpr (role_of<P>() == role::scalar) {
-    if constexpr (Reverse)
-      return buffer.data();
-    else
-      return static_cast<const T *>(buffer.data());
-  } else if constexpr (is_std_vector<O>::value) {
-    static_assert(std::is_same_v<typename O::value_type, T>,
-                  "ct::jacobian: a std::vector must hold scalars of the "
-                  "Jacobian's type");
-    return &buffer;
-  } else {
-    using D = data_t<P>;
-    if constexpr (!Reverse && role_of<P>() != role::inout)
-      return reinterpret_cast<const D *>(buffer.data());
-    else
-      return reinterpret_cast<D *>(buffer.data());
   }
 }
 
@@ -109,11 +91,20 @@ struct wrt_where<wrt<J...>, I, Keep, Rest...>
     : wrt_where<std::conditional_t<Keep, wrt<J..., I>, wrt<J...>>, I + 1,
                 Rest...> {};
 
+/// A stand-in for the per-parameter std::vector lanes of a function without
+/// std::vector parameters. The driver keeps to what differentiable code
+/// may hold (no tuples of pointers, no arrays of vectors unless a
+/// std::vector parameter needs them), so that a Jacobian or Hessian can be
+/// differentiated again.
+struct no_vectors {};
+
 /// Drives a function's vector-mode entry points to fill a Jacobian: W
 /// selects the inputs (columns); every non-const memory parameter is an
 /// output (rows), after the floating-point result. With ForwardOnly, by
 /// forward mode whatever the shape (a Hessian: reverse mode over a
-/// gradient is not needed, and not compiled).
+/// gradient is not needed, and not compiled). The lanes of every active
+/// parameter lie in one buffer: parameter I's scalar e, lane k at
+/// (at[I] + e) * K + k.
 template <auto F, class W, class T, bool ForwardOnly, class... P>
 struct dense {
   static constexpr int K = 4;
@@ -127,6 +118,8 @@ struct dense {
 
   template <std::size_t I>
   using param = std::tuple_element_t<I, std::tuple<P...>>;
+  template <std::size_t I>
+  using object = std::remove_cv_t<std::remove_reference_t<param<I>>>;
   /// An input: selected and differentiable.
   template <std::size_t I>
   static constexpr bool input =
@@ -136,105 +129,183 @@ struct dense {
   /// Has a derivative argument: inputs and outputs.
   template <std::size_t I>
   static constexpr bool active = input<I> || output<I>;
+  template <std::size_t I>
+  static constexpr bool is_vector = active<I> && is_std_vector<object<I>>::value;
   template <class Is> struct entry_selection;
   template <std::size_t... I>
   struct entry_selection<std::index_sequence<I...>>
       : wrt_where<wrt<>, 0, active<I>...> {};
   using Wentry =
       typename entry_selection<std::index_sequence_for<P...>>::type;
+  template <class Is> struct any_vector;
+  template <std::size_t... I>
+  struct any_vector<std::index_sequence<I...>>
+      : std::bool_constant<(is_vector<I> || ...)> {};
+  static constexpr bool has_vectors =
+      any_vector<std::index_sequence_for<P...>>::value;
 
-  /// Flat sizes and where each parameter's inputs and outputs start.
-  std::size_t size[count + 1] = {}, column[count + 1] = {}, row[count + 1] = {};
-  std::size_t inputs = 0, outputs = 0;
-  std::vector<T> buffer[count + 1];
-  /// The initial contents of in/out memory, restored before each sweep.
-  std::vector<T> initial[count + 1];
+  /// Flat sizes, where each parameter's inputs, outputs and lanes start.
+  std::size_t size[count + 1] = {}, column[count + 1] = {},
+              row[count + 1] = {}, at[count + 1] = {};
+  std::size_t inputs = 0, outputs = 0, total = 0;
 
   template <std::size_t... I>
-  void measure(const long *raw, std::index_sequence<I...>, P &...p) {
+  void measure(const long *raw, std::index_sequence<I...>, ref_t<P>... p) {
     outputs = value_output ? 1 : 0;
-    (measure_one<I>(p, raw), ...);
+    int next = 0;
+    (measure_one<I>(p, raw, next), ...);
     ((column[I] = inputs, inputs += input<I> ? size[I] : 0), ...);
     ((row[I] = outputs, outputs += output<I> ? size[I] : 0), ...);
+    ((at[I] = total, total += active<I> ? size[I] : 0), ...);
   }
 
   template <std::size_t I>
-  void measure_one(const std::remove_reference_t<param<I>> &p,
-                   const long *&raw) {
+  void measure_one(ref_t<param<I>> p, const long *raw, int &next) {
     if constexpr (active<I>)
-      size[I] = flat_size<T, param<I>>(p, raw);
+      size[I] = flat_size<T, param<I>>(p, raw, next);
   }
 
-  /// Parameter I's scalars, as an array of T (its memory, or the value).
-  template <std::size_t I> static T *scalars(param<I> &p) {
-    using O = std::remove_cv_t<std::remove_reference_t<param<I>>>;
-    if constexpr (std::is_pointer_v<O>)
-      return reinterpret_cast<T *>(const_cast<data_t<param<I>> *>(p));
+  /// The scalars of output parameter I (non-const memory).
+  template <std::size_t I> static T *scalars(ref_t<param<I>> p) {
+    using O = object<I>;
+    if constexpr (std::is_pointer_v<O> && std::is_same_v<data_t<O>, T>)
+      return p;
+    else if constexpr (std::is_array_v<O> && std::is_same_v<data_t<O>, T>)
+      return &p[0];
+    else if constexpr (std::is_pointer_v<O>)
+      return reinterpret_cast<T *>(p);
     else if constexpr (is_std_vector<O>::value)
-      return reinterpret_cast<T *>(const_cast<typename O::value_type *>(p.data()));
+      return reinterpret_cast<T *>(p.data());
     else
-      return reinterpret_cast<T *>(const_cast<O *>(&p));
+      return reinterpret_cast<T *>(&p);
   }
 
-  template <std::size_t I> void save(param<I> &p) {
-    if constexpr (output<I>) {
-      T *data = scalars<I>(p);
-      initial[I].assign(data, data + size[I]);
-    }
-  }
-  template <std::size_t I> void restore(param<I> &p) {
+  /// In/out memory starts each sweep from its initial contents, kept at
+  /// `initial[at[I] + e]`.
+  template <std::size_t I>
+  void save(ref_t<param<I>> p, std::vector<T> &initial) {
     if constexpr (output<I>) {
       T *data = scalars<I>(p);
       for (std::size_t e = 0; e < size[I]; ++e)
-        data[e] = initial[I][e];
+        initial[at[I] + e] = data[e];
+    }
+  }
+  template <std::size_t I>
+  void restore(ref_t<param<I>> p, const std::vector<T> &initial) {
+    if constexpr (output<I>) {
+      T *data = scalars<I>(p);
+      for (std::size_t e = 0; e < size[I]; ++e)
+        data[e] = initial[at[I] + e];
     }
   }
 
-  template <std::size_t I, bool Reverse> auto derivative() {
-    if constexpr (active<I>)
-      return std::tuple{derivative_arg<param<I>, Reverse>(buffer[I])};
+  /// Lane k of parameter I's scalar e.
+  template <std::size_t I, class Own>
+  T &lane(std::vector<T> &shadow, Own &own, std::size_t e, int k) {
+    if constexpr (is_vector<I>)
+      return own[I][e * K + k];
     else
-      return std::tuple<>{};
+      return shadow[(at[I] + e) * K + k];
+  }
+
+  /// What ct::jvp (or, if Reverse, ct::pullback) takes for parameter I:
+  /// its lanes, as the parameter's element type.
+  template <std::size_t I, bool Reverse, class Own>
+  auto derivative_arg(std::vector<T> &shadow, Own &own) {
+    using O = object<I>;
+    T *lanes = shadow.data() + at[I] * K;
+    constexpr bool writes = Reverse || role_of<param<I>>() == role::inout;
+    if constexpr (role_of<param<I>>() == role::scalar) {
+      if constexpr (Reverse)
+        return lanes;
+      else
+        return static_cast<const T *>(lanes);
+    } else if constexpr (is_std_vector<O>::value) {
+      static_assert(std::is_same_v<typename O::value_type, T>,
+                    "ct::jacobian: a std::vector must hold scalars of the "
+                    "Jacobian's type");
+      return &own[I];
+    } else if constexpr (std::is_same_v<data_t<param<I>>, T>) {
+      if constexpr (writes)
+        return lanes;
+      else
+        return static_cast<const T *>(lanes);
+    } else {
+      using D = data_t<param<I>>;
+      if constexpr (writes)
+        return reinterpret_cast<D *>(lanes);
+      else
+        return reinterpret_cast<const D *>(lanes);
+    }
+  }
+
+  /// Calls the entry point with the derivative arguments of parameters I
+  /// on appended to `d`.
+  template <std::size_t I, bool Reverse, class Own, class... D>
+  auto sweep(std::vector<T> &shadow, Own &own, T *seeds, ref_t<P>... p,
+             D... d) {
+    if constexpr (I == count) {
+      if constexpr (!Reverse)
+        return ct::jvp<F, Wentry, lanes<K>>(p..., d...);
+      else if constexpr (value_output)
+        return ct::pullback<F, Wentry, lanes<K>>(p..., seeds, d...);
+      else
+        return ct::pullback<F, Wentry, lanes<K>>(p..., d...);
+    } else if constexpr (active<I>) {
+      return sweep<I + 1, Reverse>(shadow, own, seeds, p..., d...,
+                                   derivative_arg<I, Reverse>(shadow, own));
+    } else {
+      return sweep<I + 1, Reverse>(shadow, own, seeds, p..., d...);
+    }
+  }
+
+  template <std::size_t I, class Own>
+  void clear(std::vector<T> &shadow, Own &own) {
+    if constexpr (is_vector<I>) {
+      own[I].assign(size[I] * K, T(0));
+    } else if constexpr (active<I>) {
+      for (std::size_t e = 0; e < size[I] * K; ++e)
+        shadow[at[I] * K + e] = T(0);
+    }
   }
 
   /// Columns `first` .. `first + K - 1` by one forward sweep.
-  template <std::size_t... I>
-  void forward(std::size_t first, T *J, std::index_sequence<I...>,
-               P &...p) {
-    ((active<I> ? (buffer[I].assign(size[I] * K, T(0)), 0) : 0), ...);
+  template <class Own, std::size_t... I>
+  void forward(std::size_t first, T *J, std::vector<T> &shadow, Own &own,
+               const std::vector<T> &initial, std::index_sequence<I...>,
+               ref_t<P>... p) {
+    (clear<I>(shadow, own), ...);
     // Lane k seeds input first + k.
     for (int k = 0; k < K; ++k)
       if (std::size_t c = first + k; c < inputs)
         ((input<I> && c >= column[I] && c < column[I] + size[I]
-              ? (buffer[I][(c - column[I]) * K + k] = T(1), 0)
+              ? (lane<I>(shadow, own, c - column[I], k) = T(1), 0)
               : 0),
          ...);
-    (restore<I>(p), ...);
-    auto args = std::tuple_cat(derivative<I, false>()...);
-    auto result = std::apply(
-        [&](auto... d) {
-          return ct::jvp<F, Wentry, lanes<K>>(p..., d...);
-        },
-        args);
+    (restore<I>(p, initial), ...);
+    auto result = sweep<0, false>(shadow, own, shadow.data(), p...);
     for (int k = 0; k < K; ++k) {
       std::size_t c = first + k;
       if (c >= inputs)
         break;
       if constexpr (value_output)
         J[c] = result.tangent[k];
-      ((output<I> ? (store_column<I>(J, c, k), 0) : 0), ...);
+      ((output<I> ? (store_column<I>(J, c, k, shadow, own), 0) : 0), ...);
     }
   }
-  template <std::size_t I> void store_column(T *J, std::size_t c, int k) {
+  template <std::size_t I, class Own>
+  void store_column(T *J, std::size_t c, int k, std::vector<T> &shadow,
+                    Own &own) {
     for (std::size_t e = 0; e < size[I]; ++e)
-      J[(row[I] + e) * inputs + c] = buffer[I][e * K + k];
+      J[(row[I] + e) * inputs + c] = lane<I>(shadow, own, e, k);
   }
 
   /// Rows `first` .. `first + K - 1` by one reverse sweep.
-  template <std::size_t... I>
-  void reverse(std::size_t first, T *J, std::index_sequence<I...>,
-               P &...p) {
-    ((active<I> ? (buffer[I].assign(size[I] * K, T(0)), 0) : 0), ...);
+  template <class Own, std::size_t... I>
+  void reverse(std::size_t first, T *J, std::vector<T> &shadow, Own &own,
+               const std::vector<T> &initial, std::index_sequence<I...>,
+               ref_t<P>... p) {
+    (clear<I>(shadow, own), ...);
     T seeds[K] = {};
     for (int k = 0; k < K; ++k) {
       std::size_t r = first + k;
@@ -243,49 +314,63 @@ struct dense {
       if (value_output && r == 0)
         seeds[k] = T(1);
       ((output<I> && r >= row[I] && r < row[I] + size[I]
-            ? (buffer[I][(r - row[I]) * K + k] = T(1), 0)
+            ? (lane<I>(shadow, own, r - row[I], k) = T(1), 0)
             : 0),
        ...);
     }
-    (restore<I>(p), ...);
-    auto args = std::tuple_cat(derivative<I, true>()...);
-    std::apply(
-        [&](auto... d) {
-          if constexpr (value_output)
-            ct::pullback<F, Wentry, lanes<K>>(p..., seeds, d...);
-          else
-            ct::pullback<F, Wentry, lanes<K>>(p..., d...);
-        },
-        args);
+    (restore<I>(p, initial), ...);
+    sweep<0, true>(shadow, own, seeds, p...);
     for (int k = 0; k < K; ++k) {
       std::size_t r = first + k;
       if (r >= outputs)
         break;
-      ((input<I> ? (store_row<I>(J, r, k), 0) : 0), ...);
+      ((input<I> ? (store_row<I>(J, r, k, shadow, own), 0) : 0), ...);
     }
   }
-  template <std::size_t I> void store_row(T *J, std::size_t r, int k) {
+  template <std::size_t I, class Own>
+  void store_row(T *J, std::size_t r, int k, std::vector<T> &shadow,
+                 Own &own) {
     for (std::size_t e = 0; e < size[I]; ++e)
-      J[r * inputs + column[I] + e] = buffer[I][e * K + k];
+      J[r * inputs + column[I] + e] = lane<I>(shadow, own, e, k);
+  }
+
+  template <class Own>
+  void sweeps(T *J, std::vector<T> &shadow, Own &own,
+              const std::vector<T> &initial, ref_t<P>... p) {
+    auto is = std::index_sequence_for<P...>{};
+    if (ForwardOnly || inputs <= outputs) {
+      for (std::size_t c = 0; c < inputs; c += K)
+        forward(c, J, shadow, own, initial, is, p...);
+    } else if constexpr (!ForwardOnly) {
+      for (std::size_t r = 0; r < outputs; r += K)
+        reverse(r, J, shadow, own, initial, is, p...);
+    }
   }
 
   /// Fills J; returns its number of entries.
-  std::size_t run(const long *raw, T *J, P &...p) {
+  std::size_t run(const long *raw, T *J, ref_t<P>... p) {
     auto is = std::index_sequence_for<P...>{};
     measure(raw, is, p...);
-    save_all(is, p...);
-    if (ForwardOnly || inputs <= outputs) {
-      for (std::size_t c = 0; c < inputs; c += K)
-        forward(c, J, is, p...);
-    } else if constexpr (!ForwardOnly) {
-      for (std::size_t r = 0; r < outputs; r += K)
-        reverse(r, J, is, p...);
+    std::vector<T> shadow(total * K), initial(total);
+    save_all(initial, is, p...);
+    if constexpr (has_vectors) {
+      std::vector<T> own[count];
+      sweeps(J, shadow, own, initial, p...);
+    } else {
+      no_vectors none;
+      sweeps(J, shadow, none, initial, p...);
     }
     return inputs * outputs;
   }
   template <std::size_t... I>
-  void save_all(std::index_sequence<I...>, P &...p) {
-    (save<I>(p), ...);
+  void save_all(std::vector<T> &initial, std::index_sequence<I...>,
+                ref_t<P>... p) {
+    (save<I>(p, initial), ...);
+  }
+  /// One Jacobian of arguments passed by value or reference.
+  static std::size_t run_with(const long *raw, T *J, P... p) {
+    dense d;
+    return d.run(raw, J, p...);
   }
 };
 
@@ -311,14 +396,15 @@ template <auto F, class W, class... P> struct jacobian_fn<F, W, list<P...>> {
                   "ct::jacobian: give the extent of each active raw pointer "
                   "parameter first: ct::jacobian<f>(ct::extents{n...}, "
                   "args..., J)");
-    dense<F, W, T, false, P...>().run(nullptr, J, p...);
+    const long none[1] = {0};
+    dense<F, W, T, false, P...>::run_with(none, J, p...);
   }
   template <int N, class T>
   void operator()(extents<N> e, P... p, T *J) const {
     static_assert(N == raw_pointers,
                   "ct::jacobian: ct::extents needs one extent per active raw "
                   "pointer parameter, in parameter order");
-    dense<F, W, T, false, P...>().run(e.sizes, J, p...);
+    dense<F, W, T, false, P...>::run_with(e.sizes, J, p...);
   }
 };
 
@@ -353,16 +439,26 @@ template <auto F, class W, class... P> struct hessian_fn<F, W, list<P...>> {
   /// The gradient's inputs: the parameters W selects.
   using Sel = typename selection<std::index_sequence_for<P...>>::type;
 
+  /// Where the adjoint of an active parameter Q starts in the gradient's
+  /// buffer, and its extent in objects (the gradient's adjoints are raw
+  /// pointers to the Jacobian driver).
   template <class T, class Q, bool Active>
-  static void add(const std::remove_reference_t<Q> &q, const long *&raw,
-                  std::vector<long> &extent,
-                  std::vector<std::vector<T>> &buffers) {
+  static void add(ref_t<Q> q, const long *raw, int &next, long *extent,
+                  std::size_t *start, int &adjoint, std::size_t &scalars) {
     if constexpr (Active) {
-      std::size_t n = flat_size<T, Q>(q, raw);
-    using O = std::conditional_t<role_of<Q>() == role::scalar, T, data_t<Q>>;
-      extent.push_back(long(n / scalars_in<T, O>()));
-      buffers.emplace_back(n, T(0));
+      std::size_t n = flat_size<T, Q>(q, raw, next);
+      using O =
+          std::conditional_t<role_of<Q>() == role::scalar, T, data_t<Q>>;
+      extent[adjoint] = long(n / scalars_in<T, O>());
+      start[adjoint++] = scalars;
+      scalars += n;
     }
+  }
+  template <class A, class T> static A adjoint_at(T *scalars) {
+    if constexpr (std::is_same_v<A, T *>)
+      return scalars;
+    else
+      return reinterpret_cast<A>(scalars);
   }
 
   template <class Adjoints> struct with;
@@ -370,22 +466,25 @@ template <auto F, class W, class... P> struct hessian_fn<F, W, list<P...>> {
     using G = gradient_of_fn<F, W, list<P...>, list<A...>>;
     template <class T, std::size_t... I, std::size_t... J>
     static void run(const long *raw, T *H, std::index_sequence<I...>,
-                    std::index_sequence<J...>, P &...p) {
+                    std::index_sequence<J...>, ref_t<P>... p) {
       // The user's extents, then the objects each adjoint holds.
-      std::vector<long> extent(raw, raw + raw_pointers);
-      std::vector<std::vector<T>> buffers;
-      const long *cursor = raw;
+      long extent[raw_pointers + sizeof...(A) + 1] = {};
+      std::size_t start[sizeof...(A) + 1] = {};
+      for (int e = 0; e < raw_pointers; ++e)
+        extent[e] = raw[e];
+      int next = 0, adjoint = 0;
+      std::size_t scalars = 0;
       (add<T, P,
            role_of<P>() != role::constant && selects<W, int(I)>::value>(
-           p, cursor, extent, buffers),
+           p, raw, next, extent + raw_pointers, start, adjoint, scalars),
        ...);
-      std::tuple<A...> adjoints{reinterpret_cast<A>(buffers[J].data())...};
-      dense<&G::call, Sel, T, true, P..., A...>().run(extent.data(), H, p...,
-                                                std::get<J>(adjoints)...);
+      std::vector<T> adjoints(scalars);
+      dense<&G::call, Sel, T, true, P..., A...>::run_with(
+          extent, H, p..., adjoint_at<A>(adjoints.data() + start[J])...);
     }
   };
   using writer = with<typename extras<W, 0, P...>::adjoints>;
-  template <class T> void run(const long *raw, T *H, P &...p) const {
+  template <class T> void run(const long *raw, T *H, ref_t<P>... p) const {
     writer::run(raw, H, std::index_sequence_for<P...>{},
                 std::make_index_sequence<count_of(
                     typename extras<W, 0, P...>::adjoints{})>{},
@@ -400,7 +499,8 @@ template <auto F, class W, class... P> struct hessian_fn<F, W, list<P...>> {
                   "ct::hessian: give the extent of each active raw pointer "
                   "parameter first: ct::hessian<f>(ct::extents{n...}, "
                   "args..., H)");
-    run(nullptr, H, p...);
+    const long none[1] = {0};
+    run(none, H, p...);
   }
   template <int N, class T>
   void operator()(extents<N> e, P... p, T *H) const {
@@ -441,14 +541,10 @@ template <auto F, class W, class... P> struct batch_fn<F, W, list<P...>> {
                 "pointers");
   template <class T>
   void operator()(long B, batch_arg_t<P>... args, T *J) const {
-    for (long b = 0; b < B; ++b) {
-      std::tuple<P...> one{example<P>(args, b)...};
-      J += std::apply(
-          [&](auto &...p) {
-            return dense<F, W, T, false, P...>().run(nullptr, J, p...);
-          },
-          one);
-    }
+    const long none[1] = {0}; // no raw pointers: no extents
+    for (long b = 0; b < B; ++b)
+      J += dense<F, W, T, false, P...>::run_with(none, J,
+                                                 example<P>(args, b)...);
   }
 };
 

@@ -225,8 +225,7 @@ LogicalResult GradientOp::verifySymbolUses(SymbolTableCollection &tables) {
       verifyCallee(*this, tables, getCalleeAttr(), getInputs());
   if (failed(type))
     return failure();
-  if (type->getNumResults() != 1 ||
-      !isDifferentiableScalar(type->getResult(0)))
+  if (type->getNumResults() != 1 || !isa<FloatType>(type->getResult(0)))
     return emitOpError() << "needs a callee with exactly one floating-point "
                             "result, but "
                          << getCalleeAttr() << " has type " << *type

@@ -6,11 +6,15 @@ using namespace mlir;
 
 namespace cotangent::ct {
 
-bool isDifferentiableScalar(Type type) { return isa<FloatType>(type); }
+bool isDifferentiableScalar(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return !vector.isScalable() && isa<FloatType>(vector.getElementType());
+  return isa<FloatType>(type);
+}
 
 bool isDifferentiableMemRef(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  return memref && isa<FloatType>(memref.getElementType());
+  return memref && isDifferentiableScalar(memref.getElementType());
 }
 
 bool activityFitsType(Activity activity, Type type) {
@@ -52,7 +56,7 @@ SmallVector<Activity> getDefaultActivities(FunctionType type) {
 Type getLaneType(Type type, int64_t lanes) {
   if (lanes == 1)
     return type;
-  if (isDifferentiableScalar(type))
+  if (isa<FloatType>(type))
     return VectorType::get({lanes}, type);
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref || !isa<FloatType>(memref.getElementType()))

@@ -28,10 +28,11 @@ inline constexpr llvm::StringLiteral kExportAttr = "ct.export";
 inline constexpr llvm::StringLiteral kImportedLastOrder =
     "ct.imported_last_order";
 
-/// A floating-point scalar: carries its derivative by value.
+/// A floating-point scalar, or a vector of them (the lanes of vector mode,
+/// differentiated again): carries its derivative by value.
 bool isDifferentiableScalar(mlir::Type type);
 
-/// A memref of floating-point elements: carries its derivative in a shadow.
+/// A memref of such scalars: carries its derivative in a shadow.
 bool isDifferentiableMemRef(mlir::Type type);
 
 /// Whether an argument of `type` may take `activity`.
