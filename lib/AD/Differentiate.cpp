@@ -42,6 +42,12 @@ struct DifferentiatePass
     SmallVector<Value> operands;
   };
   SmallVector<LaneRequest> laneRequests;
+  /// The functions each function calls or requests a derivative of, as the
+  /// frontend made them: a vector-mode request inside what another one
+  /// differentiates is widened first (its call is what gets widened again).
+  DenseMap<Operation *, SmallVector<Operation *>> primalCallees;
+  bool reaches(Operation *from, Operation *to);
+  SmallVector<LaneRequest *> orderLaneRequests();
 };
 
 } // namespace
@@ -128,9 +134,48 @@ static LogicalResult generateWithCallees(DerivativeRegistry &registry,
   return success();
 }
 
+bool DifferentiatePass::reaches(Operation *from, Operation *to) {
+  SmallVector<Operation *> worklist{from};
+  DenseSet<Operation *> seen{from};
+  while (!worklist.empty()) {
+    Operation *next = worklist.pop_back_val();
+    if (next == to)
+      return true;
+    for (Operation *callee : primalCallees.lookup(next))
+      if (seen.insert(callee).second)
+        worklist.push_back(callee);
+  }
+  return false;
+}
+
+SmallVector<DifferentiatePass::LaneRequest *>
+DifferentiatePass::orderLaneRequests() {
+  auto calleeOf = [&](LaneRequest &lane) -> Operation * {
+    return SymbolTable::lookupNearestSymbolFrom(
+        lane.request, lane.request->getAttrOfType<FlatSymbolRefAttr>("callee"));
+  };
+  SmallVector<LaneRequest *> order;
+  DenseSet<LaneRequest *> placed;
+  std::function<void(LaneRequest &)> place = [&](LaneRequest &lane) {
+    if (!placed.insert(&lane).second)
+      return;
+    Operation *callee = calleeOf(lane);
+    for (LaneRequest &inner : laneRequests)
+      if (&inner != &lane && callee &&
+          reaches(callee,
+                  inner.request->getParentOfType<func::FuncOp>()))
+        place(inner);
+    order.push_back(&lane);
+  };
+  for (LaneRequest &lane : laneRequests)
+    place(lane);
+  return order;
+}
+
 LogicalResult DifferentiatePass::lowerLaneRequests(DerivativeRegistry &registry) {
   std::map<int64_t, LaneWidener> widenerOf;
-  for (LaneRequest &lane : laneRequests) {
+  for (LaneRequest *next : orderLaneRequests()) {
+    LaneRequest &lane = *next;
     // Now, before the derivatives of the functions that make the request
     // are generated (they differentiate its call).
     if (failed(generateWithCallees(registry, lane.derivative)))
@@ -185,6 +230,17 @@ void DifferentiatePass::runOnOperation() {
   module.walk([&](Operation *op) {
     if (isa<ct::GradientOp, ct::PullbackOp, ct::JvpOp>(op))
       requests.push_back(op);
+  });
+  module.walk([&](func::FuncOp function) {
+    SmallVector<Operation *> &callees = primalCallees[function];
+    function.walk([&](Operation *op) {
+      auto name = op->getAttrOfType<FlatSymbolRefAttr>("callee");
+      if (!name || !isa<func::CallOp, ct::GradientOp, ct::PullbackOp,
+                         ct::JvpOp>(op))
+        return;
+      if (Operation *callee = SymbolTable::lookupNearestSymbolFrom(op, name))
+        callees.push_back(callee);
+    });
   });
   bool ok = true;
   for (Operation *request : requests) {

@@ -75,8 +75,6 @@ public:
       : widener(widener), w(w) {}
 
   LogicalResult run() {
-    if (failed(checkNoLanesYet()))
-      return failure();
     Block &entry = w.function.getBody().front();
     for (auto [i, arg] : llvm::enumerate(entry.getArguments()))
       if (w.args[i])
@@ -94,27 +92,6 @@ public:
   }
 
 private:
-  /// Lanes of lanes (vector mode over code that is itself a vector-mode
-  /// derivative) would need vectors of vectors.
-  LogicalResult checkNoLanesYet() {
-    auto isLanes = [](Type type) {
-      auto vector = dyn_cast<VectorType>(type);
-      return vector && isa<FloatType>(vector.getElementType());
-    };
-    WalkResult walk = w.function.walk([&](Operation *op) {
-      if (llvm::none_of(op->getResultTypes(), isLanes))
-        return WalkResult::advance();
-      op->emitError("vector mode (ct::lanes, and ct::jacobian, ct::hessian "
-                    "and ct::batch_jacobian, which use it) cannot "
-                    "differentiate code that itself runs in vector mode "
-                    "yet; call the inner derivative without ct::lanes, or "
-                    "take the outer derivative one lane at a time "
-                    "(ct::gradient, ct::pullback, ct::jvp or ct::hvp)");
-      return WalkResult::interrupt();
-    });
-    return failure(walk.wasInterrupted());
-  }
-
   void mark(Value value) {
     if (w.wide.insert(value).second)
       worklist.push_back(value);
@@ -215,6 +192,20 @@ private:
     }
     if (isa<memref::DimOp, memref::DeallocOp>(op))
       return success();
+    // The metadata of widened memory for a view of the same memory (how
+    // an entry point views its lanes): that view is widened with it.
+    if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(op)) {
+      bool viewsItself =
+          meta.getBaseBuffer().use_empty() &&
+          llvm::all_of(meta.getOffset().getUsers(), [&](Operation *user) {
+            auto view = dyn_cast<memref::ReinterpretCastOp>(user);
+            return view && view.getSource() == meta.getSource() &&
+                   llvm::is_contained(view.getOffsets(), meta.getOffset());
+          });
+      if (!viewsItself)
+        return unsupported(op, "its memory's layout is read");
+      return success();
+    }
     // A tape that lanes are pushed onto carries lanes in every entry (the
     // tangent tapes of forward mode over reverse-mode code).
     if (auto push = dyn_cast<ct::TapePushOp>(op)) {
@@ -274,11 +265,18 @@ private:
       mark(select.getResult());
       return success();
     }
+    // Lanes of lanes: the lane ops of code that is itself a vector-mode
+    // derivative move derivatives between its lanes.
+    if (isa<vector::BroadcastOp, vector::ExtractOp, vector::InsertOp,
+            vector::FromElementsOp, vector::ReductionOp>(op)) {
+      mark(op->getResult(0));
+      return success();
+    }
     if (op->hasTrait<OpTrait::Elementwise>() && op->getNumRegions() == 0) {
       // Arithmetic on derivatives is linear in them; a comparison or a
       // conversion to an integer is not derivative code.
       for (Value result : op->getResults())
-        if (!isa<FloatType>(result.getType()))
+        if (!ct::isDifferentiableScalar(result.getType()))
           return unsupported(op, "a derivative is compared or converted");
       for (Value result : op->getResults())
         mark(result);
@@ -304,7 +302,7 @@ private:
     if (!callee_)
       return failure();
     for (auto [i, wide] : llvm::enumerate(callee_->args))
-      if (wide && isa<MemRefType>(call.getOperand(i).getType()))
+      if (wide && isa<MemRefType, ct::TapeType>(call.getOperand(i).getType()))
         mark(call.getOperand(i));
     for (auto [i, wide] : llvm::enumerate(callee_->results))
       if (wide)
@@ -323,8 +321,11 @@ public:
   LaneRewriter(LaneWidener &widener, LaneWidener::Widening &w,
                func::FuncOp copy, IRMapping &mapping)
       : widener(widener), copy(copy), b(copy.getContext()) {
-    for (Value value : w.wide)
-      wide.insert(mapping.lookup(value));
+    for (Value value : w.wide) {
+      Value mine = mapping.lookup(value);
+      wide.insert(mine);
+      originalTypes[mine] = mine.getType();
+    }
   }
 
   LogicalResult run(ArrayRef<bool> wideResults) {
@@ -360,32 +361,54 @@ public:
   }
 
 private:
-  /// The lane type of `type`; a type that already has its lanes is kept.
+  /// The lane type of `type`, a type of the function before widening.
   Type laneType(Type type) {
-    if (isa<VectorType, ct::TapeType>(type))
+    if (isa<ct::TapeType>(type))
       return type;
     return ct::getLaneType(type, widener.lanes);
   }
+  /// The type `value` had before widening.
+  Type originalType(Value value) {
+    Type type = originalTypes.lookup(value);
+    return type ? type : value.getType();
+  }
 
-  /// `value` as `type`: broadcast when a scalar meets lanes.
+  /// `value` as `type`: broadcast when a value without lanes meets lanes
+  /// (the new lanes innermost: a vector of lanes already is broadcast
+  /// along a new leading dimension, then transposed).
   Value toType(Value value, Type type, Operation *before) {
     if (value.getType() == type || !isa<VectorType>(type))
       return value;
     b.setInsertionPoint(before);
-    return vector::BroadcastOp::create(b, value.getLoc(), type, value);
+    Location loc = value.getLoc();
+    auto target = cast<VectorType>(type);
+    auto inner = dyn_cast<VectorType>(value.getType());
+    if (!inner)
+      return vector::BroadcastOp::create(b, loc, target, value);
+    SmallVector<int64_t> shape{target.getShape().back()};
+    llvm::append_range(shape, inner.getShape());
+    Value spread = vector::BroadcastOp::create(
+        b, loc, VectorType::get(shape, inner.getElementType()), value);
+    SmallVector<int64_t> order;
+    for (int64_t d = 1; d < static_cast<int64_t>(shape.size()); ++d)
+      order.push_back(d);
+    order.push_back(0);
+    return vector::TransposeOp::create(b, loc, spread, order);
   }
 
   /// Replaces `old` by `value`, which carries lanes if `old` did.
   void replace(Value old, Value value) {
-    if (wide.contains(old))
+    if (wide.contains(old)) {
       wide.insert(value);
+      originalTypes[value] = originalType(old);
+    }
     old.replaceAllUsesWith(value);
   }
 
   void setResultTypes(Operation *op) {
     for (Value result : op->getResults())
       if (wide.contains(result))
-        result.setType(laneType(result.getType()));
+        result.setType(laneType(originalType(result)));
   }
 
   /// Whether `memory` is widened memory of rank one or more, accessed by
@@ -420,7 +443,7 @@ private:
       Value memory = store.getMemRef();
       if (!wide.contains(memory))
         return success();
-      Type lane = laneType(store.getValueToStore().getType());
+      Type lane = laneType(originalType(store.getValueToStore()));
       Value value = toType(store.getValueToStore(), lane, store);
       if (!hasLaneDimension(memory, store.getIndices().size())) {
         store->setOperand(0, value);
@@ -441,6 +464,8 @@ private:
       return rewriteTape(op);
     if (isa<memref::SubViewOp, memref::ReinterpretCastOp>(op))
       return rewriteView(op);
+    if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(op))
+      return rewriteMetadata(meta);
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       for (auto [init, arg] :
            llvm::zip(loop.getInitArgsMutable(), loop.getRegionIterArgs()))
@@ -489,18 +514,85 @@ private:
       setResultTypes(op);
       return success();
     }
+    if (isa<vector::BroadcastOp, vector::ExtractOp, vector::InsertOp,
+            vector::FromElementsOp, vector::ReductionOp>(op))
+      return rewriteLaneOp(op);
     if (op->hasTrait<OpTrait::Elementwise>() &&
         llvm::any_of(op->getResults(),
                      [&](Value v) { return wide.contains(v); })) {
       for (OpOperand &operand : op->getOpOperands())
-        if (isa<FloatType>(operand.get().getType()))
+        if (!wide.contains(operand.get()) &&
+            ct::isDifferentiableScalar(operand.get().getType()))
           operand.set(toType(operand.get(),
-                             VectorType::get({widener.lanes},
-                                             operand.get().getType()),
-                             op));
+                             laneType(operand.get().getType()), op));
       setResultTypes(op);
       return success();
     }
+    return success();
+  }
+
+  /// The lane ops of code that is itself a vector-mode derivative, with the
+  /// new lanes innermost: a broadcast spreads lanes along the old ones, an
+  /// extraction or insertion moves the new lanes of one old lane, a vector
+  /// of K old lanes is K insertions, and the sum over the old lanes is a
+  /// reduction along their dimension.
+  LogicalResult rewriteLaneOp(Operation *op) {
+    Value result = op->getResult(0);
+    if (!wide.contains(result))
+      return success();
+    Location loc = op->getLoc();
+    auto type = cast<VectorType>(laneType(originalType(result)));
+    b.setInsertionPoint(op);
+    if (auto insert = dyn_cast<vector::InsertOp>(op)) {
+      Value lane = toType(insert.getValueToStore(),
+                          laneType(originalType(insert.getValueToStore())),
+                          op);
+      Value into = toType(insert.getDest(), type, op);
+      b.setInsertionPoint(op);
+      replace(result, vector::InsertOp::create(b, loc, lane, into,
+                                               insert.getMixedPosition()));
+      op->erase();
+      return success();
+    }
+    if (auto elements = dyn_cast<vector::FromElementsOp>(op)) {
+      if (elements.getType().getRank() != 1)
+        return unsupported(op);
+      Value made = arith::ConstantOp::create(
+          b, loc, type,
+          SplatElementsAttr::get(
+              type, b.getFloatAttr(type.getElementType(), 0.0)));
+      for (auto [k, element] : llvm::enumerate(elements.getElements())) {
+        Value lane = toType(element, laneType(originalType(element)), op);
+        b.setInsertionPoint(op);
+        made = vector::InsertOp::create(b, loc, lane, made,
+                                        static_cast<int64_t>(k));
+      }
+      replace(result, made);
+      op->erase();
+      return success();
+    }
+    if (auto sum = dyn_cast<vector::ReductionOp>(op)) {
+      if (sum.getKind() != vector::CombiningKind::ADD ||
+          cast<VectorType>(originalType(sum.getVector())).getRank() != 1)
+        return unsupported(op, "a reduction other than a sum of lanes");
+      // Over the old lanes (the outer dimension), one sum per new lane.
+      Value lanes = toType(sum.getVector(),
+                           laneType(originalType(sum.getVector())), op);
+      b.setInsertionPoint(op);
+      int64_t count = cast<VectorType>(lanes.getType()).getShape().front();
+      Value total = vector::ExtractOp::create(b, loc, lanes, int64_t{0});
+      for (int64_t k = 1; k < count; ++k)
+        total = arith::AddFOp::create(
+            b, loc, total, vector::ExtractOp::create(b, loc, lanes, k));
+      if (Value acc = sum.getAcc())
+        total = arith::AddFOp::create(b, loc, total, toType(acc, type, op));
+      replace(result, total);
+      op->erase();
+      return success();
+    }
+    // A broadcast of a scalar with lanes, one old lane: the operand has its
+    // lanes already; the result takes its lane type.
+    setResultTypes(op);
     return success();
   }
 
@@ -546,6 +638,30 @@ private:
     return success();
   }
 
+  /// The metadata of widened memory: its sizes but the lanes', its strides
+  /// in elements of the original, and its offset as it is, for the view of
+  /// the same memory that is its only reader (rewriteView keeps it).
+  LogicalResult rewriteMetadata(memref::ExtractStridedMetadataOp meta) {
+    if (!wide.contains(meta.getSource()))
+      return success();
+    Location loc = meta.getLoc();
+    b.setInsertionPoint(meta);
+    auto widened =
+        memref::ExtractStridedMetadataOp::create(b, loc, meta.getSource());
+    Value lanes = arith::ConstantIndexOp::create(b, loc, widener.lanes);
+    meta.getOffset().replaceAllUsesWith(widened.getOffset());
+    unscaledOffsets.insert(widened.getOffset());
+    for (auto [size, wideSize] :
+         llvm::zip(meta.getSizes(), widened.getSizes()))
+      size.replaceAllUsesWith(wideSize);
+    for (auto [stride, wideStride] :
+         llvm::zip(meta.getStrides(), widened.getStrides()))
+      stride.replaceAllUsesWith(
+          arith::DivUIOp::create(b, loc, wideStride, lanes).getResult());
+    meta.erase();
+    return success();
+  }
+
   /// A view of widened memory views its lanes too: all of them, at the
   /// lane-strided offsets.
   LogicalResult rewriteView(Operation *op) {
@@ -572,6 +688,8 @@ private:
     } else {
       auto cast_ = cast<memref::ReinterpretCastOp>(op);
       auto times = [&](OpFoldResult x) -> OpFoldResult {
+        if (auto value = dyn_cast<Value>(x); unscaledOffsets.contains(value))
+          return x; // the widened memory's own offset
         if (std::optional<int64_t> known = getConstantIntValue(x))
           return b.getIndexAttr(*known * widener.lanes);
         return arith::MulIOp::create(
@@ -624,6 +742,10 @@ private:
   func::FuncOp copy;
   OpBuilder b;
   DenseSet<Value> wide;
+  /// The types of the values that carry lanes, before widening.
+  DenseMap<Value, Type> originalTypes;
+  /// Offsets read from widened memory, in its elements already.
+  DenseSet<Value> unscaledOffsets;
 };
 
 } // namespace cotangent::ad
@@ -647,6 +769,9 @@ LaneWidener::Widening *LaneWidener::analyze(func::FuncOp function,
   }
   it->second = std::make_unique<Widening>();
   Widening &w = *it->second;
+  // Lanes of lanes: a vector-mode derivative's whole-lane accesses become
+  // element accesses, which gain the new lanes like any.
+  scalarizeLaneAccesses(function);
   w.function = function;
   w.args.assign(args.begin(), args.end());
   w.results.assign(results.begin(), results.end());

@@ -72,10 +72,20 @@ bool ReverseEmitter::isInDirectLevelThroughBranches(Block *block) {
   }
 }
 
+/// The position of element `k` of a vector of `shape`, in row-major order.
+static SmallVector<int64_t> delinearize(int64_t k, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> position(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    position[d] = k % shape[d];
+    k /= shape[d];
+  }
+  return position;
+}
+
 /// Values the tape carries: scalars, and vector mode's lanes (a slot each).
 static bool isTapeable(Type type) {
   if (auto lanes = dyn_cast<VectorType>(type))
-    return lanes.getRank() == 1 && ct::isDifferentiableScalar(lanes);
+    return ct::isDifferentiableScalar(lanes);
   return isa<FloatType, IntegerType, IndexType>(type);
 }
 
@@ -189,11 +199,13 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
   }
   OpBuilder b(level.forward->getTerminator());
   if (auto lanes = dyn_cast<VectorType>(value.getType())) {
-    // Vector mode's lanes, one tape slot each.
+    // Vector mode's lanes, one tape slot each, in row-major order.
     int64_t count = lanes.getNumElements();
     for (int64_t k = 0; k < count; ++k)
-      ct::TapePushOp::create(b, loc, getForwardTape(loc),
-                             vector::ExtractOp::create(b, loc, value, k));
+      ct::TapePushOp::create(
+          b, loc, getForwardTape(loc),
+          vector::ExtractOp::create(b, loc, value,
+                                    delinearize(k, lanes.getShape())));
     b.setInsertionPointToStart(level.reverse);
     SmallVector<Value> elements(count);
     for (int64_t k = count - 1; k >= 0; --k)

@@ -127,6 +127,9 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   // runtime defines.
   if (gpu)
     pm.addPass(createGpuToLLVMConversionPass());
+  // Vectors of more than one dimension (vector mode over vector-mode
+  // code) need the vector dialect's own lowering first.
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createTapeAliasScopesPass());

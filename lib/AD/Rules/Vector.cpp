@@ -7,9 +7,9 @@
 // reverse of those) the sum of the lanes and the insertion of one lane.
 // Each one's tangent is the same op on the tangents, and its reverse the
 // transpose (a sum over the lanes and a broadcast, one lane placed among
-// zeros and extracted, the lanes split apart). Elementwise arithmetic on vectors follows the scalar rules;
-// whole-lane loads and stores become element accesses first
-// (scalarizeLaneAccesses).
+// zeros and extracted, the lanes split apart). Elementwise arithmetic on
+// vectors follows the scalar rules; whole-lane loads and stores become
+// element accesses first (scalarizeLaneAccesses).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,8 +54,22 @@ bool isLaneSum(vector::ReductionOp op) {
 
 /// The forms vector mode makes; other vector code has no rules here.
 LogicalResult checkSupported(Operation *op) {
+  auto isNested = [](Type type) {
+    auto vector = dyn_cast<VectorType>(type);
+    return vector && vector.getRank() > 1;
+  };
+  if (llvm::any_of(op->getOperandTypes(), isNested) ||
+      llvm::any_of(op->getResultTypes(), isNested))
+    return op->emitError(
+        "a derivative in vector mode over vector-mode code (ct::lanes, "
+        "ct::jacobian or ct::hessian of a function that itself uses vector "
+        "mode) cannot be differentiated again yet; compute one of the two "
+        "vector-mode levels one lane at a time (ct::hvp, ct::pullback or "
+        "ct::jvp without ct::lanes)");
   bool supported;
-  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op))
+  if (isa<vector::TransposeOp>(op))
+    supported = false;
+  else if (auto broadcast = dyn_cast<vector::BroadcastOp>(op))
     supported = isScalarBroadcast(broadcast);
   else if (auto extract = dyn_cast<vector::ExtractOp>(op))
     supported = isLaneExtract(extract);
@@ -155,6 +169,6 @@ void ad::registerVectorDerivativeRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, vector::VectorDialect *) {
     attachLaneModels<vector::BroadcastOp, vector::ExtractOp,
                      vector::FromElementsOp, vector::InsertOp,
-                     vector::ReductionOp>(context);
+                     vector::ReductionOp, vector::TransposeOp>(context);
   });
 }

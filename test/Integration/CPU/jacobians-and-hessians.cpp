@@ -5,7 +5,9 @@
 // lanes (partial last chunks), raw pointers with ct::extents, fixed
 // arrays, std::array, std::vector, aggregates by value, in/out memory and
 // ct::wrt; Hessians against finite differences of gradients and closed
-// forms, and symmetric; batches against one Jacobian per example.
+// forms, and symmetric; batches against one Jacobian per example; a
+// Hessian through a recursive call in a loop (split halves sharing a tape
+// of tangents) against Hessian-vector products.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -69,6 +71,20 @@ void example(const double (&u)[2], double scale, std::array<double, 3> &v) {
   v[0] = u[0] * u[1] * scale;
   v[1] = std::exp(u[0]) * scale;
   v[2] = u[1] * u[1];
+}
+
+/// A recursive call in a loop: its derivative is split into a forward and
+/// a reverse half that share the tapes (of values, and in the Hessian's
+/// forward mode of tangents), so the lanes must reach the reverse half's
+/// tape of tangents from the forward half's pushes.
+double chain(const double *p, int k) {
+  return k == 0 ? p[0] * p[1] : std::sin(p[0] * k) * chain(p, k - 1);
+}
+double chains(const double *p) {
+  double s = 0;
+  for (int i = 0; i < 3; ++i)
+    s += chain(p, i) * p[1];
+  return s;
 }
 
 int main() {
@@ -196,6 +212,17 @@ int main() {
                   1e-14);
     check::near("batch dv1/du0", JB[e * block + 1 * 6 + 0],
                 std::exp(us[e][0]) * scales[e], 1e-14);
+  }
+  {
+    double p[2] = {0.3, 0.7}, H[4];
+    ct::hessian<chains>(ct::extents{2}, p, H);
+    for (int i = 0; i < 2; ++i) {
+      double v[2] = {double(i == 0), double(i == 1)}, hv[2] = {};
+      ct::hvp<chains>(p, v, hv);
+      for (int j = 0; j < 2; ++j)
+        check::near("hessian through split recursive calls = hvp",
+                    H[2 * i + j], hv[j], 1e-12);
+    }
   }
   return check::report();
 }

@@ -58,13 +58,21 @@ Type getLaneType(Type type, int64_t lanes) {
     return type;
   if (isa<FloatType>(type))
     return VectorType::get({lanes}, type);
+  // Lanes of lanes: the new lanes innermost.
+  if (auto vector = dyn_cast<VectorType>(type);
+      vector && isDifferentiableScalar(vector)) {
+    SmallVector<int64_t> shape(vector.getShape());
+    shape.push_back(lanes);
+    return VectorType::get(shape, vector.getElementType());
+  }
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !isa<FloatType>(memref.getElementType()))
+  if (!memref || !isDifferentiableScalar(memref.getElementType()))
     return {};
-  auto lane = VectorType::get({lanes}, memref.getElementType());
   if (memref.getRank() == 0)
-    return MemRefType::get({}, lane, memref.getLayout(),
-                           memref.getMemorySpace());
+    return MemRefType::get({}, getLaneType(memref.getElementType(), lanes),
+                           memref.getLayout(), memref.getMemorySpace());
+  if (!isa<FloatType>(memref.getElementType()))
+    return {};
   SmallVector<int64_t> shape(memref.getShape());
   shape.push_back(lanes);
   if (memref.getLayout().isIdentity())
