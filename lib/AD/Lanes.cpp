@@ -302,7 +302,8 @@ private:
     if (!callee_)
       return failure();
     for (auto [i, wide] : llvm::enumerate(callee_->args))
-      if (wide && isa<MemRefType, ct::TapeType>(call.getOperand(i).getType()))
+      if (wide &&
+          isa<MemRefType, ct::TapeType>(call.getOperand(i).getType()))
         mark(call.getOperand(i));
     for (auto [i, wide] : llvm::enumerate(callee_->results))
       if (wide)
@@ -534,8 +535,8 @@ private:
   /// The lane ops of code that is itself a vector-mode derivative, with the
   /// new lanes innermost: a broadcast spreads lanes along the old ones, an
   /// extraction or insertion moves the new lanes of one old lane, a vector
-  /// of K old lanes is K insertions, and the sum over the old lanes is a
-  /// reduction along their dimension.
+  /// of K old lanes is K insertions, and the sum over the old lanes adds
+  /// their K vectors of new lanes.
   LogicalResult rewriteLaneOp(Operation *op) {
     Value result = op->getResult(0);
     if (!wide.contains(result))

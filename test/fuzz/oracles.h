@@ -56,6 +56,9 @@ struct Adapters {
   std::function<void(const double *, const double *, double *)> hvp;
   /// H v again, as the gradient of gradient(f) . v: reverse over reverse.
   std::function<void(const double *, const double *, double *)> hvpReverse;
+  /// H v again, as the gradient of gradient(f) . v computed in forward
+  /// vector mode: reverse mode over vector mode.
+  std::function<void(const double *, const double *, double *)> hvpLanes;
   /// The whole Jacobian (outputs x inputs, row-major) by ct::jacobian.
   std::function<void(const double *, double *)> jacobian;
   /// The gradient (seed 1), for differences of the gradient.
@@ -286,6 +289,12 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
       a.hvpReverse(x.data(), v.data(), rr.data());
       for (int i = 0; i < a.inputs; ++i)
         expect("rr", i, rr[i], hv[i], 1e-9);
+    }
+    if (a.hvpLanes) {
+      Vec rl(a.inputs);
+      a.hvpLanes(x.data(), v.data(), rl.data());
+      for (int i = 0; i < a.inputs; ++i)
+        expect("rr.lanes", i, rl[i], hv[i], 1e-9);
     }
     if (a.gradientDifferences)
       checkHvpByDifferences(a, x, v, hv);
