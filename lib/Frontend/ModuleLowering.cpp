@@ -22,6 +22,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "llvm/Support/Path.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -60,7 +61,7 @@ void ModuleLowering::error(clang::SourceRange range, const Twine &message) {
   SmallVector<std::pair<const clang::FunctionDecl *, clang::SourceLocation>>
       chain = callChain(range.getBegin());
   clang::SourceManager &sources = ast.getSourceManager();
-  if (!chain.empty() && !sources.isInSystemHeader(chain.back().second) &&
+  if (!chain.empty() && !isLibrary(chain.back().second) &&
       !reportedLibraryCalls.insert(chain.back().second).second)
     return;
   clang::DiagnosticsEngine &diags = ast.getDiagnostics();
@@ -82,18 +83,33 @@ void ModuleLowering::error(clang::SourceRange range, const Twine &message) {
   }
 }
 
+bool ModuleLowering::isLibrary(clang::SourceLocation loc) {
+  clang::SourceManager &sources = ast.getSourceManager();
+  if (sources.isInSystemHeader(loc))
+    return true;
+  // Cotangent's own headers (<cotangent/dense.h>...), wherever the user's
+  // include path finds them.
+  clang::PresumedLoc presumed =
+      sources.getPresumedLoc(sources.getSpellingLoc(loc));
+  if (presumed.isInvalid())
+    return false;
+  StringRef file = presumed.getFilename();
+  return llvm::sys::path::extension(file) == ".h" &&
+         llvm::sys::path::filename(llvm::sys::path::parent_path(file)) ==
+             "cotangent";
+}
+
 SmallVector<std::pair<const clang::FunctionDecl *, clang::SourceLocation>>
 ModuleLowering::callChain(clang::SourceLocation error) {
   SmallVector<std::pair<const clang::FunctionDecl *, clang::SourceLocation>>
       chain;
-  clang::SourceManager &sources = ast.getSourceManager();
-  if (error.isInvalid() || !sources.isInSystemHeader(error))
+  if (error.isInvalid() || !isLibrary(error))
     return chain;
   // The inlined bodies first, innermost out, then the callers of the
   // function lowered on its own, until a call in the user's code.
   auto add = [&](const clang::FunctionDecl *callee, clang::SourceLocation at) {
     chain.push_back({callee, at});
-    return !sources.isInSystemHeader(at);
+    return !isLibrary(at);
   };
   const clang::FunctionDecl *function = nullptr;
   for (const Frame &frame : llvm::reverse(frames)) {

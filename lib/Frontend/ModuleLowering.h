@@ -216,8 +216,11 @@ private:
   llvm::SmallVector<Frame> frames;
   /// For each function lowered on its own: its caller and the call.
   llvm::DenseMap<const clang::FunctionDecl *, Frame> firstCalls;
-  /// For an error inside a system header: each call that led there, from
-  /// the innermost out, ending at the user's own line when there is one.
+  /// Whether `loc` is in a library: a system header or one of Cotangent's
+  /// own (<cotangent/...>), whose errors get notes back to the user's line.
+  bool isLibrary(clang::SourceLocation loc);
+  /// For an error inside a library: each call that led there, from the
+  /// innermost out, ending at the user's own line when there is one.
   llvm::SmallVector<std::pair<const clang::FunctionDecl *,
                               clang::SourceLocation>>
   callChain(clang::SourceLocation error);

@@ -1,9 +1,12 @@
 // What derivatives of derivatives and vector mode refuse, each an error at
 // the user's line: a derivative in vector mode over vector-mode code (lanes
-// of lanes) differentiated again, and vector mode of a function whose
-// parameters hold pointers.
+// of lanes) differentiated again, vector mode of a function whose
+// parameters hold pointers, and a Jacobian of a function of std::vectors
+// differentiated again (an error inside <cotangent/dense.h>, with notes
+// back to the user's call).
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DLANES 2>&1 | FileCheck %s --check-prefix=LANES --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DFIELDS 2>&1 | FileCheck %s --check-prefix=FIELDS --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DVECTORS 2>&1 | FileCheck %s --check-prefix=VECTORS --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 
 #include <cmath>
@@ -40,5 +43,22 @@ double total(View v) {
 double use(View v, double *seeds, View *dv) {
   // FIELDS: higher-order-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: error: ct::lanes: 'total' takes objects that hold pointers, references or vectors, or vectors of vectors; vector mode does not support them yet: pass that memory as parameters of its own, or use one lane
   return ct::pullback<total, ct::lanes<2>>(v, seeds, dv);
+}
+#endif
+
+#ifdef VECTORS
+#include <vector>
+double product(const std::vector<double> &x) { return x[0] * x[1]; }
+double jacobianProduct(const std::vector<double> &x) {
+  double J[2];
+  // VECTORS: dense.h:{{[0-9]+}}:{{[0-9]+}}: error: variable 'own' has type 'class std::vector<double>', which differentiable code does not support
+  // VECTORS: note: in call to {{.*}}run' from here
+  // VECTORS: note: in call to {{.*}}run_with' from here
+  // VECTORS: higher-order-errors.cpp:[[@LINE+1]]:3: note: in call to {{.*}}jacobian_fn{{.*}}::operator()' from here
+  ct::jacobian<product>(x, J);
+  return J[0] * J[1];
+}
+void outer(const std::vector<double> &x, std::vector<double> &dx) {
+  ct::gradient<jacobianProduct>(x, &dx);
 }
 #endif
