@@ -164,6 +164,17 @@ inline mlir::Operation *getBranchYield(mlir::Region &region) {
   return region.empty() ? nullptr : region.front().getTerminator();
 }
 
+/// The position of element `k` of a vector of `shape`, in row-major order.
+inline llvm::SmallVector<int64_t> delinearize(int64_t k,
+                                             llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t> position(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    position[d] = k % shape[d];
+    k /= shape[d];
+  }
+  return position;
+}
+
 /// `value` as a constant of a float type, or of a vector of floats (every
 /// lane).
 mlir::Value buildFloatConstant(mlir::OpBuilder &builder, mlir::Location loc,

@@ -51,6 +51,19 @@ struct KnownElement {
     return memref == load.getMemRef() &&
            llvm::equal(indices, load.getIndices());
   }
+  /// Whether `store` writes another element of the same memref: at a
+  /// constant index that differs from this one's (a struct's other field).
+  bool isOtherElement(memref::StoreOp store) const {
+    if (store.getMemRef() != memref)
+      return false;
+    for (auto [mine, theirs] : llvm::zip(indices, store.getIndices())) {
+      std::optional<int64_t> a = getConstantIntValue(mine);
+      std::optional<int64_t> b = getConstantIntValue(theirs);
+      if (a && b && *a != *b)
+        return true;
+    }
+    return false;
+  }
 };
 
 /// A loop that fills `memref` over its whole range: `store` writes
@@ -187,8 +200,10 @@ void forwardIn(Block &block, SmallVector<KnownElement> known,
     if (ad::neverWritesMemory(&op))
       continue;
     ad::MemoryWrites writes(&op);
+    auto store = dyn_cast<memref::StoreOp>(op);
     auto changed = [&](const KnownElement &e) {
-      return writes.mayChange(e.memref);
+      return !(store && e.isOtherElement(store)) &&
+             writes.mayChange(e.memref);
     };
     auto refilled = [&](FilledRange &fill) {
       return writes.mayChange(fill.store.getMemRef()) ||
@@ -214,7 +229,7 @@ void forwardIn(Block &block, SmallVector<KnownElement> known,
                                         : SmallVector<FilledRange>{});
     llvm::erase_if(known, changed);
     llvm::erase_if(filled, refilled);
-    if (auto store = dyn_cast<memref::StoreOp>(op))
+    if (store)
       known.push_back({store.getMemRef(),
                        llvm::to_vector(ValueRange(store.getIndices())),
                        store.getValueToStore()});

@@ -13,6 +13,8 @@
 
 #include "Lanes.h"
 
+#include "Derivatives.h"
+
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -773,6 +775,9 @@ LaneWidener::Widening *LaneWidener::analyze(func::FuncOp function,
   // Lanes of lanes: a vector-mode derivative's whole-lane accesses become
   // element accesses, which gain the new lanes like any.
   scalarizeLaneAccesses(function);
+  // A value stored next to a tangent and read back (a custom JVP rule's
+  // ct::dual result) is that value, not a read of memory with lanes.
+  forwardStores(function);
   w.function = function;
   w.args.assign(args.begin(), args.end());
   w.results.assign(results.begin(), results.end());

@@ -72,16 +72,6 @@ bool ReverseEmitter::isInDirectLevelThroughBranches(Block *block) {
   }
 }
 
-/// The position of element `k` of a vector of `shape`, in row-major order.
-static SmallVector<int64_t> delinearize(int64_t k, ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> position(shape.size());
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    position[d] = k % shape[d];
-    k /= shape[d];
-  }
-  return position;
-}
-
 /// Values the tape carries: scalars, and vector mode's lanes (a slot each).
 static bool isTapeable(Type type) {
   if (auto lanes = dyn_cast<VectorType>(type))

@@ -79,9 +79,7 @@ def render_program(function_text, params, rules, seed):
         return "{" + ", ".join(f"{rng.uniform(low, high):.6f}" for _ in range(n)) + "}"
 
     rule_defs = "\n".join(rule_text(name) for name in rules)
-    # Vector mode (ct::jacobian) does not take CT_CUSTOM_JVP rules yet: their
-    # ct::dual result holds the value and the tangent in one object.
-    jacobian = "" if rules else f"""  a.jacobian = [](const double *in, double *J) {{
+    jacobian = f"""  a.jacobian = [](const double *in, double *J) {{
     Args<double> x;
     x.load(in);
     ct::jacobian<ad::f>({jacobian_args(params)}J);
@@ -111,8 +109,7 @@ def render_program(function_text, params, rules, seed):
     h.flatten(hv);
   }};
 """
-        if not rules:
-            hvp += f"""  a.hvpLanes = [](const double *in, const double *v, double *hv) {{
+        hvp += f"""  a.hvpLanes = [](const double *in, const double *v, double *hv) {{
     Args<double> x, h;
     x.load(in);
     ct::gradient<ad::lanesDot, ct::wrt<{", ".join(str(i) for i in range(len(active(params))))}>>({", ".join(f"x.{name}" for _, name, _ in active(params))}, v, {", ".join(shadows(params, 'h', True))});
@@ -143,7 +140,7 @@ using real = double;
 #undef STOP_GRADIENT
 #undef DIFFERENTIABLE
 {rule_defs}
-{gradient_dot(params, rules) if not has_inout else ""}}} // namespace ad
+{gradient_dot(params) if not has_inout else ""}}} // namespace ad
 
 namespace ref {{
 using real = long double;
@@ -222,7 +219,7 @@ int main() {{
 """
 
 
-def gradient_dot(params, rules):
+def gradient_dot(params):
     """gradient(f) . v as a function of f's active inputs: its gradient is
     H v by reverse mode over reverse mode (checked against ct::hvp)."""
     declared, locals_, dot = [], [], []
@@ -245,8 +242,7 @@ def gradient_dot(params, rules):
     text = (f"real gradientDot({', '.join(declared + ['const real *v'])}) {{\n"
             + "\n".join(locals_) + f"\n  ct::gradient<f>({call});\n"
             f"  return {' + '.join(dot)};\n}}\n")
-    if not rules:
-        text += lanes_dot(params, declared)
+    text += lanes_dot(params, declared)
     return "#ifdef FUZZ_REVERSE_OVER_REVERSE\n" + text + "#endif\n"
 
 

@@ -4,10 +4,12 @@
 // derivative made that way, differentiated again, moves values between
 // scalars and lanes with linear ops: a broadcast of a scalar to every lane,
 // the extraction of one lane, a vector made of scalars, and (made by the
-// reverse of those) the sum of the lanes and the insertion of one lane.
-// Each one's tangent is the same op on the tangents, and its reverse the
-// transpose (a sum over the lanes and a broadcast, one lane placed among
-// zeros and extracted, the lanes split apart). Elementwise arithmetic on
+// reverse of those) the sum of the lanes and the insertion of one lane;
+// vector mode over vector-mode code adds broadcasts of lanes along outer
+// lanes and transposes. Each one's tangent is the same op on the
+// tangents, and its reverse the transpose (a sum over the broadcast
+// dimensions and a broadcast, one lane placed among zeros and extracted,
+// the lanes split apart, the inverse permutation). Elementwise arithmetic on
 // vectors follows the scalar rules; whole-lane loads and stores become
 // element accesses first (scalarizeLaneAccesses).
 //
@@ -27,64 +29,40 @@ using namespace cotangent::ad::reverse;
 
 namespace {
 
-/// A broadcast of a scalar to every lane (the only broadcast vector mode
-/// makes).
-bool isScalarBroadcast(vector::BroadcastOp op) {
-  return !isa<VectorType>(op.getSource().getType());
+/// A broadcast that adds leading dimensions only (of a scalar to every
+/// lane; of lanes along outer lanes, in lanes of lanes): no dimension of
+/// the source is stretched.
+bool isLeadingBroadcast(vector::BroadcastOp op) {
+  auto source = dyn_cast<VectorType>(op.getSource().getType());
+  return !source ||
+         op.getResultVectorType().getShape().take_back(source.getRank()) ==
+             source.getShape();
 }
 
-/// One lane, at a constant position, of a vector of one dimension.
-bool isLaneExtract(vector::ExtractOp op) {
-  return op.getSourceVectorType().getRank() == 1 &&
-         op.getDynamicPosition().empty() && !isa<VectorType>(op.getType());
-}
-
-/// One lane, at a constant position, of a vector of one dimension.
-bool isLaneInsert(vector::InsertOp op) {
-  return op.getDestVectorType().getRank() == 1 &&
-         op.getDynamicPosition().empty() &&
-         !isa<VectorType>(op.getValueToStoreType());
-}
-
-/// The sum of the lanes, with no accumulator.
+/// The sum of the lanes of a vector of one dimension, no accumulator.
 bool isLaneSum(vector::ReductionOp op) {
   return op.getKind() == vector::CombiningKind::ADD && !op.getAcc() &&
          op.getSourceVectorType().getRank() == 1;
 }
 
-/// The forms vector mode makes; other vector code has no rules here.
+/// The forms vector mode (and vector mode over vector-mode code) makes;
+/// other vector code has no rules here.
 LogicalResult checkSupported(Operation *op) {
-  auto isNested = [](Type type) {
-    auto vector = dyn_cast<VectorType>(type);
-    return vector && vector.getRank() > 1;
-  };
-  if (llvm::any_of(op->getOperandTypes(), isNested) ||
-      llvm::any_of(op->getResultTypes(), isNested))
-    return op->emitError(
-        "a derivative in vector mode over vector-mode code (ct::lanes, "
-        "ct::jacobian or ct::hessian of a function that itself uses vector "
-        "mode) cannot be differentiated again yet; compute one of the two "
-        "vector-mode levels one lane at a time (ct::hvp, ct::pullback or "
-        "ct::jvp without ct::lanes)");
-  bool supported;
-  if (isa<vector::TransposeOp>(op))
-    supported = false;
-  else if (auto broadcast = dyn_cast<vector::BroadcastOp>(op))
-    supported = isScalarBroadcast(broadcast);
+  bool supported = true;
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op))
+    supported = isLeadingBroadcast(broadcast);
   else if (auto extract = dyn_cast<vector::ExtractOp>(op))
-    supported = isLaneExtract(extract);
+    supported = extract.getDynamicPosition().empty();
   else if (auto insert = dyn_cast<vector::InsertOp>(op))
-    supported = isLaneInsert(insert);
+    supported = insert.getDynamicPosition().empty();
   else if (auto sum = dyn_cast<vector::ReductionOp>(op))
     supported = isLaneSum(sum);
-  else
-    supported = cast<vector::FromElementsOp>(op).getType().getRank() == 1;
   if (supported)
     return success();
   return op->emitError("cannot differentiate this use of vector lanes: "
-                       "only broadcasts of scalars, single lanes, sums of "
-                       "lanes and vectors made of scalars have derivative "
-                       "rules");
+                       "only broadcasts along new lanes, lanes at constant "
+                       "positions, sums of lanes, transposes and vectors "
+                       "made of scalars have derivative rules");
 }
 
 /// The tangent of each vector op is the op itself applied to the operands'
@@ -109,6 +87,28 @@ struct LinearLaneForward
   }
 };
 
+/// The sum of `adjoint` over the dimensions it has in front of `type`'s
+/// (all of them for a scalar): the transpose of a broadcast to it.
+Value sumOverLeading(OpBuilder &b, Location loc, Value adjoint, Type type) {
+  auto vector = cast<VectorType>(adjoint.getType());
+  auto kept = dyn_cast<VectorType>(type);
+  if (!kept && vector.getRank() == 1)
+    return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
+                                       adjoint);
+  ArrayRef<int64_t> leading =
+      vector.getShape().drop_back(kept ? kept.getRank() : 0);
+  int64_t count = 1;
+  for (int64_t size : leading)
+    count *= size;
+  Value sum;
+  for (int64_t k = 0; k < count; ++k) {
+    Value part = vector::ExtractOp::create(b, loc, adjoint,
+                                           delinearize(k, leading));
+    sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
+  }
+  return sum;
+}
+
 template <typename Op>
 struct LinearLaneReverse
     : public ReverseModeOpInterface::ExternalModel<LinearLaneReverse<Op>,
@@ -124,11 +124,17 @@ struct LinearLaneReverse
         emitter.accumulate(b, loc, operand, contribution);
     };
     if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
-      // Every lane read the scalar: its adjoint is their sum.
+      // Every lane read the source: its adjoint is their sum, over the
+      // leading dimensions the broadcast added.
       accumulate(broadcast.getSource(),
-                 vector::ReductionOp::create(b, loc,
-                                             vector::CombiningKind::ADD,
-                                             adjoint));
+                 sumOverLeading(b, loc, adjoint, broadcast.getSourceType()));
+    } else if (auto transpose = dyn_cast<vector::TransposeOp>(op)) {
+      ArrayRef<int64_t> order = transpose.getPermutation();
+      SmallVector<int64_t> inverse(order.size());
+      for (auto [to, from] : llvm::enumerate(order))
+        inverse[from] = to;
+      accumulate(transpose.getVector(),
+                 vector::TransposeOp::create(b, loc, adjoint, inverse));
     } else if (auto extract = dyn_cast<vector::ExtractOp>(op)) {
       Value zero = buildZero(b, loc, extract.getSourceVectorType());
       accumulate(extract.getSource(),
@@ -149,9 +155,12 @@ struct LinearLaneReverse
                      b, loc, sum.getSourceVectorType(), adjoint));
     } else {
       auto elements = cast<vector::FromElementsOp>(op);
+      ArrayRef<int64_t> shape = elements.getType().getShape();
       for (auto [k, element] : llvm::enumerate(elements.getElements()))
-        accumulate(element, vector::ExtractOp::create(
-                                b, loc, adjoint, static_cast<int64_t>(k)));
+        accumulate(element,
+                   vector::ExtractOp::create(
+                       b, loc, adjoint,
+                       delinearize(static_cast<int64_t>(k), shape)));
     }
     return success(!emitter.hadError);
   }

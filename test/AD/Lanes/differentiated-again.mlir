@@ -81,11 +81,34 @@ func.func @loop(%x: f64, %n: index) -> f64 {
 // TAPE-NEXT: %[[P0:.*]] = ct.tape_pop %{{.*}} : f64
 // TAPE-NEXT: vector.from_elements %[[P0]], %[[P1]], %[[P2]] : vector<3xf64>
 
+// Lanes of lanes, differentiated again: a broadcast of lanes along outer
+// lanes reverses to the sum over the outer ones, a transpose to the inverse
+// transpose, an extraction of a row to its insertion among zeros.
+// CHECK-LABEL: func.func private @nested.pullback.aa(
+// CHECK-DAG: vector.insert %{{.*}}, %{{.*}} [1] : vector<2xf64> into vector<3x2xf64>
+// CHECK-DAG: vector.transpose %{{.*}}, [1, 0] : vector<3x2xf64> to vector<2x3xf64>
+// CHECK-DAG: vector.extract %{{.*}}[1] : vector<3xf64> from vector<2x3xf64>
+// CHECK-DAG: vector.extract %{{.*}}[2] : vector<2xf64> from vector<3x2xf64>
+// CHECK: return
+func.func @nested(%x: f64, %y: f64) -> f64 {
+  %lanes = vector.broadcast %x : f64 to vector<2xf64>
+  %outer = vector.broadcast %lanes : vector<2xf64> to vector<3x2xf64>
+  %row = vector.broadcast %y : f64 to vector<3xf64>
+  %spread = vector.broadcast %row : vector<3xf64> to vector<2x3xf64>
+  %t = vector.transpose %spread, [1, 0] : vector<2x3xf64> to vector<3x2xf64>
+  %m = arith.mulf %outer, %t : vector<3x2xf64>
+  %one = vector.extract %m[1] : vector<2xf64> from vector<3x2xf64>
+  %s = vector.reduction <add>, %one : vector<2xf64> into f64
+  return %s : f64
+}
+
 func.func @requests(%x: f64, %t: memref<?x3xf64>, %dt: memref<?x3xf64>,
                     %n: index) -> (f64, f64, f64, f64) {
   %one = arith.constant 1.0 : f64
   %g:2 = ct.pullback @lanes(%x, %t) seeds(%one) shadows(%dt) activity [active, dup] : (f64, memref<?x3xf64>, f64, memref<?x3xf64>) -> (f64, f64)
   %y:2 = ct.jvp @lanes(%x, %t) tangents(%one, %dt) activity [active, dup] : (f64, memref<?x3xf64>, f64, memref<?x3xf64>) -> (f64, f64)
   %h:2 = ct.pullback @loop(%x, %n) seeds(%one) activity [active, const] : (f64, index, f64) -> (f64, f64)
-  return %g#1, %y#0, %y#1, %h#1 : f64, f64, f64, f64
+  %nd:3 = ct.pullback @nested(%x, %x) seeds(%one) activity [active, active] : (f64, f64, f64) -> (f64, f64, f64)
+  %sum = arith.addf %h#1, %nd#1 : f64
+  return %g#1, %y#0, %y#1, %sum : f64, f64, f64, f64
 }

@@ -57,6 +57,27 @@ func.func @may_alias(%a: memref<?xf64>, %b: memref<?xf64>, %i: index, %j: index,
   return %s : f64
 }
 
+// A store to another constant index of the same buffer (a struct's other
+// field: a custom JVP rule's value beside its tangent) leaves the element
+// known; one to the same constant index replaces it.
+// CHECK-LABEL: func.func @other_field
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64)
+// CHECK-NOT: memref.load
+// CHECK: %[[S:.*]] = arith.addf %[[X]], %[[Y]]
+// CHECK: return %[[S]]
+func.func @other_field(%x: f64, %y: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pair = memref.alloca() : memref<2xf64>
+  memref.store %x, %pair[%c0] : memref<2xf64>
+  memref.store %x, %pair[%c1] : memref<2xf64>
+  memref.store %y, %pair[%c1] : memref<2xf64>
+  %v = memref.load %pair[%c0] : memref<2xf64>
+  %w = memref.load %pair[%c1] : memref<2xf64>
+  %s = arith.addf %v, %w : f64
+  return %s : f64
+}
+
 // A loop in between that writes the buffer ends what is known of it; the
 // loop's body starts with nothing known.
 // CHECK-LABEL: func.func @written_by_loop

@@ -2,12 +2,13 @@
 // in float overflows at x = 100 (e^100 > FLT_MAX): differentiating its body
 // gives inf/inf = NaN, the rules' stable sigmoid gives 1. The rules also
 // serve calls inside another differentiable function, in both modes, also
-// where a pointer the rule takes is not differentiated.
+// where a pointer the rule takes is not differentiated, and in vector mode
+// (K tangents through the forward rule, against one lane at a time).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O1 %s -o %t && %t | FileCheck %s
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: checks: 9 passed, 0 failed
+// CHECK: checks: 15 passed, 0 failed
 
 #include <cotangent/cotangent.h>
 
@@ -103,6 +104,30 @@ int main() {
     double q[2] = {5.0, 2.0}, dq = 0;
     ct::gradient<timesXNext, ct::wrt<1>>(q, x, &dq);
     check::near("constant pointer + 1.gradient", dq, expected, 1e-14);
+  }
+  // Vector mode through the rules: the rule's ct::dual result is its
+  // value beside its tangent, one lane at a time for each of K tangents.
+  {
+    float t[2] = {1, 2};
+    auto d = ct::jvp<log1pexp, ct::lanes<2>>(100.0f, t);
+    near("custom jvp in vector mode at 100, lane 0", d.tangent[0], 1.0,
+         1e-6);
+    near("custom jvp in vector mode at 100, lane 1", d.tangent[1], 2.0,
+         1e-6);
+    float lanes[3 * 2] = {1, 0, 0, 1, 0.5f, -1}, ta[2] = {0.25f, 0};
+    auto v = ct::jvp<softplusSum, ct::lanes<2>>(p, 3, a, lanes, ta);
+    for (int k = 0; k < 2; ++k) {
+      float one[3] = {lanes[k], lanes[2 + k], lanes[4 + k]};
+      near("custom jvp through a loop in vector mode", v.tangent[k],
+           ct::jvp<softplusSum>(p, 3, a, one, ta[k]).tangent, 1e-5);
+    }
+    double q[2] = {0.7, -0.3}, tq[2 * 2] = {1, 0, 0.5, 2}, tx[2] = {0, 1};
+    auto w = ct::jvp<timesX, ct::lanes<2>>(q, 0.4, tq, tx);
+    for (int k = 0; k < 2; ++k) {
+      double one[2] = {tq[k], tq[2 + k]};
+      near("custom jvp over a pointer in vector mode", w.tangent[k],
+           ct::jvp<timesX>(q, 0.4, one, tx[k]).tangent, 1e-12);
+    }
   }
   return check::report();
 }

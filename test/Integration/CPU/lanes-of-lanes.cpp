@@ -8,7 +8,9 @@
 //    finite differences of gradients, and symmetry;
 //  - the Jacobian of a function that computes a Jacobian;
 //  - lanes over a gradient whose reverse sweep reads a tape of tangents
-//    that another function (the first half of a split call) filled.
+//    that another function (the first half of a split call) filled;
+//  - lanes of lanes differentiated again (the gradient and a JVP of a
+//    function of that Hessian), against Hessian-vector products.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -62,6 +64,25 @@ double seeded(const double (&p)[2]) {
 void seededGradient(const double (&p)[2], double *g) {
   g[0] = g[1] = 0;
   ct::gradient<seeded>(p, g);
+}
+
+/// Lanes of lanes differentiated again: a function of the Hessian of
+/// jacobianNorm (a third derivative through two vector-mode levels).
+double hessianProduct(const double (&p)[2]) {
+  double H[4];
+  ct::hessian<jacobianNorm>(p, H);
+  return H[0] * H[3] - H[1];
+}
+/// The same from Hessian-vector products (one lane at each level).
+double hessianProductByHvp(const double (&p)[2]) {
+  double H[4];
+  for (int i = 0; i < 2; ++i) {
+    double v[2] = {double(i == 0), double(i == 1)}, hv[2] = {};
+    ct::hvp<jacobianNorm>(p, v, hv);
+    H[2 * i] = hv[0];
+    H[2 * i + 1] = hv[1];
+  }
+  return H[0] * H[3] - H[1];
 }
 
 int main() {
@@ -120,6 +141,21 @@ int main() {
         check::near("lanes over a tape of tangents", tg[i * 2 + k], tone[i],
                     1e-12);
     }
+  }
+  {
+    double dp[2] = {};
+    ct::gradient<hessianProduct>(p, dp);
+    double t[2] = {1, -0.5};
+    check::near("lanes of lanes differentiated again: value", hessianProduct(p),
+                hessianProductByHvp(p), 1e-10);
+    for (int i = 0; i < 2; ++i)
+      check::near(
+          "lanes of lanes differentiated again: gradient", dp[i],
+          check::differenceAt(p, i, [&] { return hessianProductByHvp(p); }),
+          1e-5);
+    check::near("lanes of lanes differentiated again: jvp",
+                ct::jvp<hessianProduct>(p, t).tangent, dp[0] - 0.5 * dp[1],
+                1e-10);
   }
   return check::report();
 }
