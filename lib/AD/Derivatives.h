@@ -175,6 +175,12 @@ inline llvm::SmallVector<int64_t> delinearize(int64_t k,
   return position;
 }
 
+/// The sum of the vector `value` over the dimensions it has in front of
+/// `type`'s (all of them for a scalar): the transpose of a broadcast to
+/// `type`, and the sum over outer lanes in lanes of lanes (Rules/Vector.cpp).
+mlir::Value sumOverLeading(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value value, mlir::Type type);
+
 /// `value` as a constant of a float type, or of a vector of floats (every
 /// lane).
 mlir::Value buildFloatConstant(mlir::OpBuilder &builder, mlir::Location loc,

@@ -560,10 +560,7 @@ private:
     if (auto elements = dyn_cast<vector::FromElementsOp>(op)) {
       if (elements.getType().getRank() != 1)
         return unsupported(op);
-      Value made = arith::ConstantOp::create(
-          b, loc, type,
-          SplatElementsAttr::get(
-              type, b.getFloatAttr(type.getElementType(), 0.0)));
+      Value made = buildZero(b, loc, type);
       for (auto [k, element] : llvm::enumerate(elements.getElements())) {
         Value lane = toType(element, laneType(originalType(element)), op);
         b.setInsertionPoint(op);
@@ -582,11 +579,7 @@ private:
       Value lanes = toType(sum.getVector(),
                            laneType(originalType(sum.getVector())), op);
       b.setInsertionPoint(op);
-      int64_t count = cast<VectorType>(lanes.getType()).getShape().front();
-      Value total = vector::ExtractOp::create(b, loc, lanes, int64_t{0});
-      for (int64_t k = 1; k < count; ++k)
-        total = arith::AddFOp::create(
-            b, loc, total, vector::ExtractOp::create(b, loc, lanes, k));
+      Value total = sumOverLeading(b, loc, lanes, type);
       if (Value acc = sum.getAcc())
         total = arith::AddFOp::create(b, loc, total, toType(acc, type, op));
       replace(result, total);

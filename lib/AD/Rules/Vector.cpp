@@ -87,28 +87,6 @@ struct LinearLaneForward
   }
 };
 
-/// The sum of `adjoint` over the dimensions it has in front of `type`'s
-/// (all of them for a scalar): the transpose of a broadcast to it.
-Value sumOverLeading(OpBuilder &b, Location loc, Value adjoint, Type type) {
-  auto vector = cast<VectorType>(adjoint.getType());
-  auto kept = dyn_cast<VectorType>(type);
-  if (!kept && vector.getRank() == 1)
-    return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
-                                       adjoint);
-  ArrayRef<int64_t> leading =
-      vector.getShape().drop_back(kept ? kept.getRank() : 0);
-  int64_t count = 1;
-  for (int64_t size : leading)
-    count *= size;
-  Value sum;
-  for (int64_t k = 0; k < count; ++k) {
-    Value part = vector::ExtractOp::create(b, loc, adjoint,
-                                           delinearize(k, leading));
-    sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
-  }
-  return sum;
-}
-
 template <typename Op>
 struct LinearLaneReverse
     : public ReverseModeOpInterface::ExternalModel<LinearLaneReverse<Op>,
@@ -167,6 +145,27 @@ struct LinearLaneReverse
 };
 
 } // namespace
+
+Value ad::sumOverLeading(OpBuilder &b, Location loc, Value adjoint,
+                         Type type) {
+  auto vector = cast<VectorType>(adjoint.getType());
+  auto kept = dyn_cast<VectorType>(type);
+  if (!kept && vector.getRank() == 1)
+    return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
+                                       adjoint);
+  ArrayRef<int64_t> leading =
+      vector.getShape().drop_back(kept ? kept.getRank() : 0);
+  int64_t count = 1;
+  for (int64_t size : leading)
+    count *= size;
+  Value sum;
+  for (int64_t k = 0; k < count; ++k) {
+    Value part = vector::ExtractOp::create(b, loc, adjoint,
+                                           delinearize(k, leading));
+    sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
+  }
+  return sum;
+}
 
 template <typename... Ops> static void attachLaneModels(MLIRContext *context) {
   (Ops::template attachInterface<LinearLaneForward<Ops>,
