@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cctype>
 #include <cstdio>
+#include <limits>
 
 namespace {
 
@@ -73,6 +74,21 @@ TEST_P(WorkloadTest, HessianVectorMatchesFiniteDifferences) {
   std::printf("%s: Hessian-vector product vs finite differences %.2e\n",
               w.name.c_str(), error);
   EXPECT_LT(error, 1e-5) << w.name;
+}
+
+// The comparison itself must fail on planted errors, or every test above
+// could pass on a wrong derivative.
+TEST(MaxRelativeError, FailsOnPlantedErrors) {
+  const std::vector<double> expected = {1.0, -2.0, 0.5};
+  EXPECT_EQ(bench::maxRelativeError(expected, expected), 0.0);
+  EXPECT_NEAR(bench::maxRelativeError({1.0, -2.0, 0.6}, expected), 0.2, 1e-12);
+  const double nan = std::nan("");
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(bench::maxRelativeError({nan, nan, nan}, expected) < 1e-8);
+  EXPECT_FALSE(bench::maxRelativeError({1.0, inf, 0.5}, expected) < 1e-8);
+  EXPECT_FALSE(bench::maxRelativeError(expected, {1.0, nan, 0.5}) < 1e-8);
+  EXPECT_FALSE(bench::maxRelativeError({1.0, -2.0}, expected) < 1e-8);
+  EXPECT_FALSE(bench::maxRelativeError({0.0, 1e-3}, {0.0, 0.0}) < 1e-8);
 }
 
 /// The test-scale workloads, built once.

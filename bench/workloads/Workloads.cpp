@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 namespace bench {
@@ -293,15 +294,28 @@ std::vector<Workload> makeWorkloads(Scale scale) {
 
 double maxRelativeError(const std::vector<double> &actual,
                         const std::vector<double> &expected, double floor) {
+  // A NaN or an infinity on either side is an error of its own: std::max
+  // would drop a NaN and let an all-NaN derivative pass.
+  const double infinite = std::numeric_limits<double>::infinity();
+  if (actual.size() != expected.size())
+    return infinite;
   double largest = 0;
-  for (double value : expected)
-    largest = std::max(largest, std::fabs(value));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (!std::isfinite(actual[i]) || !std::isfinite(expected[i]))
+      return infinite;
+    largest = std::max(largest, std::fabs(expected[i]));
+  }
   double worst = 0;
   for (size_t i = 0; i < expected.size(); ++i) {
     const double scale = std::max(std::fabs(expected[i]), floor * largest);
-    if (scale == 0)
+    const double difference = std::fabs(actual[i] - expected[i]);
+    if (scale == 0) {
+      // Expected exactly zero everywhere: any difference is wrong.
+      if (difference != 0)
+        return infinite;
       continue;
-    worst = std::max(worst, std::fabs(actual[i] - expected[i]) / scale);
+    }
+    worst = std::max(worst, difference / scale);
   }
   return worst;
 }

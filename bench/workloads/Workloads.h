@@ -43,7 +43,8 @@ std::vector<Workload> makeWorkloads(Scale scale);
 
 /// max_i |actual_i - expected_i| / max(|expected_i|, floor max_j |expected_j|):
 /// relative, except that entries far below the largest are compared at the
-/// floor's scale (finite differences cannot resolve them better).
+/// floor's scale (finite differences cannot resolve them better). Infinite
+/// when either side holds a NaN or an infinity, or the sizes differ.
 double maxRelativeError(const std::vector<double> &actual,
                         const std::vector<double> &expected,
                         double floor = 1e-6);

@@ -10,7 +10,11 @@ loop taped, no eager loops or calls, no recomputation), and at -O2 with
 reverse oracle (for functions without in/out memory), run all five, and
 classify the outcome:
 
-  ok          built, every oracle passed, the five builds agree
+  ok          built, every oracle passed, the five builds agree, and at
+              least one derivative was checked
+  untested    as ok, but every derivative check was skipped (f is not
+              finite or not differentiable at the point): not a failure,
+              not counted as ok
   crash       the compiler died (signal, LLVM's crash banner, an internal
               error)
   rejected    the plugin refused it (the generator uses only what the
@@ -18,8 +22,9 @@ classify the outcome:
   wrong       an oracle failed
   mismatch    the builds computed different numbers
   runtime     the program crashed or hung
-  timeout     a compile took longer than its limit (a slow or overloaded
-              machine, or a compile-time bug: not reduced)
+  timeout     a compile took longer than a minute (a compile-time bug, or
+              an overloaded machine; the compiler's processes are killed;
+              not reduced)
   invalid     the generator produced bad C++ (a bug of the fuzzer)
 
 Failures are reduced (statements deleted while the same failure persists)
@@ -34,6 +39,7 @@ import concurrent.futures
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -59,14 +65,27 @@ class Toolchain:
                       "-I", HERE]
 
 
+COMPILE_LIMIT = 60  # seconds; a compile that takes longer is a failure
+RUN_LIMIT = 30
+
+
 def run(command, timeout, env=None):
+    """(exit status or None on timeout, output). The command runs in a
+    process group of its own, killed whole on timeout: clang++ leaves its
+    cc1 child running when only the driver is killed."""
+    p = subprocess.Popen(command, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, env=env,
+                         start_new_session=True)
     try:
-        p = subprocess.run(command, capture_output=True, text=True,
-                           timeout=timeout, env=env)
-        return p.returncode, p.stdout + p.stderr
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"")
-        return None, out.decode() if isinstance(out, bytes) else out
+        out, _ = p.communicate(timeout=timeout)
+        return p.returncode, out
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, _ = p.communicate()
+        return None, out or ""
 
 
 def first_error(output):
@@ -104,6 +123,12 @@ BUILDS = (("-O0", ["-O0"]), ("-O2", ["-O2"]),
           ("-O2 reverse-over-reverse", ["-O2", "-DFUZZ_REVERSE_OVER_REVERSE"]))
 
 
+def derivative_checks(output):
+    """How many derivative checks passed (the oracles' summary line)."""
+    m = re.search(r"^oracles: (\d+) passed", output, re.M)
+    return int(m.group(1)) if m else 0
+
+
 def compare(reference, other, names):
     """Names of numbers that differ between two runs."""
     a, b = values(reference), values(other)
@@ -130,14 +155,16 @@ def classify(tools, source, workdir):
     for level, flags in BUILDS:
         exe = os.path.join(workdir, "program" + level.replace(" ", "-"))
         code, out = run([tools.clang, *tools.flags, *flags,
-                         "-fplugin=" + tools.plugin, "-w", path, "-o", exe], 120)
+                         "-fplugin=" + tools.plugin, "-w", path, "-o", exe],
+                        COMPILE_LIMIT)
         if code is None:
             return "timeout", f"{level}: compile timed out\n" + out
         if code < 0 or any(m in out for m in CRASH_MARKERS):
             return "crash", out
         if code != 0:
             return "rejected", out
-        code, out = run([exe], 30, env={**os.environ, "OMP_NUM_THREADS": "2"})
+        code, out = run([exe], RUN_LIMIT,
+                        env={**os.environ, "OMP_NUM_THREADS": "2"})
         if code is None:
             return "runtime", f"{level}: timed out\n{out}"
         if code < 0:
@@ -150,6 +177,8 @@ def classify(tools, source, workdir):
               for d in compare(outputs["-O0"], outputs[level], ("-O0", level))]
     if differ:
         return "mismatch", "\n".join(differ)
+    if all(derivative_checks(out) == 0 for out in outputs.values()):
+        return "untested", "every derivative check was skipped"
     return "ok", ""
 
 
@@ -167,7 +196,7 @@ def check_seed(tools, seed, out_dir, reduce):
     text, params, rules = generate(seed)
     with tempfile.TemporaryDirectory(prefix="ct-fuzz-") as work:
         outcome, detail = classify(tools, render_program(text, params, rules, seed), work)
-        if outcome == "ok" or out_dir is None:
+        if outcome in ("ok", "untested") or out_dir is None:
             return seed, outcome, detail
         saved, saved_detail = text, detail
         if reduce and outcome not in ("timeout", "invalid"):
@@ -223,7 +252,10 @@ def main():
         for job in concurrent.futures.as_completed(jobs):
             seed, outcome, detail = job.result()
             counts[outcome] = counts.get(outcome, 0) + 1
-            if outcome != "ok":
+            if outcome == "untested":
+                print(f"fuzz: seed {seed}: untested (every derivative check "
+                      "skipped)", flush=True)
+            elif outcome != "ok":
                 failures.append((seed, outcome, detail))
                 first = detail.strip().splitlines()[:3]
                 print(f"fuzz: seed {seed}: {outcome}: " + " | ".join(first)[:300],

@@ -18,7 +18,9 @@ locals (sized, filled, listed, copied from a range, swapped), buffers
 filled by one loop and read by another over the same run-time range,
 range-for, iterator and pointer loops, the standard algorithms with
 lambdas, lambdas called where defined, switch, std::min/std::max on
-places, and OpenMP parallel loops with a `+` or `max` reduction whose
+places (and references bound to them, read after either place is written),
+places chosen by conditionals whose arms assign, assignments used as places,
+and OpenMP parallel loops with a `+` or `max` reduction whose
 iterations each write their own element (ignored without -fopenmp).
 
 Statements are emitted one per line, and compound statements open with a
@@ -85,6 +87,9 @@ class Generator:
         # So do OpenMP loops, which touch only names of their own besides
         # the one place they add into.
         self.openmp = random.Random(f"openmp-{seed}")
+        # And so do places written through conditionals, assignments and
+        # references bound to std::min/std::max.
+        self.glvalues = random.Random(f"glvalue-{seed}")
         self.seed = seed
         self.counter = 0
         self.helpers = []  # rendered helper functions (text over `real`)
@@ -271,9 +276,67 @@ class Generator:
         finally:
             self.rng = main
 
+    def update(self, target, scope, loop_vars):
+        """`target op= value` with a value that keeps products bounded."""
+        op = self.rng.choice(["=", "+=", "-=", "*="])
+        value = self.expr(scope, loop_vars, 1)
+        if op == "*=":
+            value = f"std::cos({value})"
+        return f"{target} {op} {value}"
+
+    def glvalue_statement(self, fn, scope, loop_vars, indent):
+        """A place chosen by a conditional whose arms may assign, an
+        assignment used as a place, or a reference bound to std::min or
+        std::max of two places, written through and then read (the reads
+        must see every write to either place). Drawn from its own stream,
+        so that the rest of the program is the same with or without it."""
+        main, self.rng = self.rng, self.glvalues
+        try:
+            r = self.rng
+            p, q = self.lvalue(scope, loop_vars), self.lvalue(scope, loop_vars)
+            if p is None:
+                return
+            cond = self.condition(scope, loop_vars)
+            arm = lambda place: (f"({self.update(place, scope, loop_vars)})"
+                                 if self.chance(0.6) else place)
+            form = r.choice(["conditional", "conditional", "assignment",
+                             "reference", "minmax"])
+            if form == "conditional":
+                # (c ? (p = e) : (q *= e)) += e, and the like.
+                place = f"({cond} ? {arm(p)} : {arm(q)})"
+                self.emit(fn, indent, self.update(place, scope, loop_vars) + ";")
+            elif form == "assignment":
+                # (p += e) *= e: an assignment's result is its left side.
+                self.emit(fn, indent, self.update(
+                    f"({self.update(p, scope, loop_vars)})", scope,
+                    loop_vars) + ";")
+            elif form == "reference":
+                name = self.fresh("r")
+                self.emit(fn, indent, f"real &{name} = {cond} ? {arm(p)} : {arm(q)};")
+                self.emit(fn, indent, self.update(name, scope, loop_vars) + ";")
+                scope.add(name, "scalar")
+            else:
+                # A reference to the smaller or larger place stays bound to
+                # that place while both are written.
+                places = self.places(scope, loop_vars)
+                if len(places) < 2:
+                    return
+                a, b = r.sample(places, 2)
+                name = self.fresh("m")
+                self.emit(fn, indent, f"const real &{name} = "
+                          f"std::{r.choice(['min', 'max'])}({a}, {b});")
+                self.emit(fn, indent, self.update(p, scope, loop_vars) + ";")
+                target = self.lvalue(scope, loop_vars)
+                self.emit(fn, indent, f"{target} += {name} * "
+                          f"{self.expr(scope, loop_vars, 2)};")
+        finally:
+            self.rng = main
+
     def statement(self, fn, scope, loop_vars, depth, indent):
         if depth < 2 and self.openmp.random() < 0.15:
             self.parallel_loop(fn, scope, loop_vars, indent)
+        if self.glvalues.random() < 0.15:
+            self.glvalue_statement(fn, scope, loop_vars, indent)
         r = self.rng
         e = lambda: self.expr(scope, loop_vars)
         kinds = ["decl", "assign", "assign", "compound", "array", "if",

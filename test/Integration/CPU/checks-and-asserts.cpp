@@ -8,7 +8,7 @@
 // RUN: not --crash %t2 fail 2>&1 | FileCheck %s --check-prefix=ASSERT
 // RUN: not --crash %t2 abort 2>&1 | FileCheck %s --check-prefix=ABORT
 // CHECK-NOT: FAIL
-// CHECK: checks: {{[0-9]+}} passed, 0 failed
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 // ASSERT: checks-and-asserts.cpp:{{[0-9]+}}: double guarded(const double *, int): Assertion `n > 0 && "at least one element"' failed.
 // ABORT: checks-and-asserts.cpp:{{[0-9]+}}: 'abort' was called in a derivative; aborting
 

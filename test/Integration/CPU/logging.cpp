@@ -17,7 +17,7 @@
 // CHECK-NEXT: !
 // CHECK-NEXT: checks
 // CHECK-NOT: FAIL
-// CHECK: checks: {{[0-9]+}} passed, 0 failed
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 
 #include <cotangent/cotangent.h>
 

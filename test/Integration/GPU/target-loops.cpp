@@ -19,17 +19,17 @@
 // RUN: %clangxx-ct -O0 -fopenmp -fplugin-arg-cotangent-target=cuda:sm_90 %s %cotangent-gpu-runtime -o %t0
 // RUN: %t0 | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: checks: {{[0-9]+}} passed, 0 failed
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 // Without a device, the first GPU loop says why it runs on the CPU; with
 // one, kernels are launched.
 // WHERE: cotangent: {{no CUDA|GPU loops run on|cuInit failed}}
 // OFF: cotangent: CT_GPU=off; GPU loops run on the CPU
 // OFF-NOT: GPU kernel
-// OFF: checks: {{[0-9]+}} passed, 0 failed
+// OFF: checks: {{[1-9][0-9]*}} passed, 0 failed
 // Where a CUDA device answers (the lit feature `cuda`), loops are kernels.
 // GPU: cotangent: GPU loops run on
 // GPU: cotangent: GPU kernel {{.*}}_kernel: {{[0-9]+}} blocks of 256 threads
-// GPU: checks: {{[0-9]+}} passed, 0 failed
+// GPU: checks: {{[1-9][0-9]*}} passed, 0 failed
 
 #include <cotangent/cotangent.h>
 
