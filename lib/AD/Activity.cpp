@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -26,9 +27,21 @@ SmallVector<Value, 2> ad::getMemoryRoots(Value value) {
   SmallVector<Value> worklist{value};
   while (!worklist.empty()) {
     Value root = getMemoryRoot(worklist.pop_back_val());
+    auto branch = dyn_cast_or_null<RegionBranchOpInterface>(
+        root.getDefiningOp());
     if (auto select = root.getDefiningOp<arith::SelectOp>()) {
       worklist.push_back(select.getTrueValue());
       worklist.push_back(select.getFalseValue());
+    } else if (branch && isa<scf::IfOp, scf::IndexSwitchOp>(branch)) {
+      // Memory a branch chooses is what its regions yield (poison where a
+      // region made none).
+      unsigned index = cast<OpResult>(root).getResultNumber();
+      for (Region &region : branch->getRegions())
+        if (!region.empty())
+          if (Value yielded =
+                  region.front().getTerminator()->getOperand(index);
+              !yielded.getDefiningOp<ub::PoisonOp>())
+            worklist.push_back(yielded);
     } else if (!llvm::is_contained(roots, root)) {
       roots.push_back(root);
     }
@@ -219,8 +232,16 @@ bool ActivityAnalysis::mayWrite(Operation *op, Value input) {
     return true;
   auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
       call, call.getCalleeAttr());
-  if (!callee || callee.isExternal())
+  if (!callee || (callee.isExternal() && !callee->hasAttr(ct::kExternalAttr)))
     return true;
+  if (callee.isExternal()) {
+    // Code compiled elsewhere may write what it is given, except through
+    // pointers to const.
+    return llvm::any_of(call->getOpOperands(), [&](OpOperand &operand) {
+      return getMemoryRoot(operand.get()) == getMemoryRoot(input) &&
+             !callee.getArgAttr(operand.getOperandNumber(), ct::kReadOnlyAttr);
+    });
+  }
   for (OpOperand &operand : call->getOpOperands())
     if (getMemoryRoot(operand.get()) == getMemoryRoot(input) &&
         mayWriteArgument(callee.getArgument(operand.getOperandNumber())))

@@ -58,13 +58,51 @@ FunctionType ad::getDerivativeType(FunctionType type, DerivativeKind kind,
 
 SmallVector<ct::Activity>
 ad::getCallActivities(func::CallOp call, const ActivityAnalysis &activity) {
-  return llvm::map_to_vector(call.getOperands(), [&](Value operand) {
-    if (activity.isActive(operand))
-      return ct::Activity::Active;
-    if (isShadowedType(operand.getType()) && activity.hasShadow(operand))
-      return ct::Activity::Duplicated;
-    return ct::Activity::Constant;
-  });
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  return llvm::map_to_vector(
+      llvm::enumerate(call.getOperands()), [&](auto indexed) {
+        auto [i, operand] = indexed;
+        if (activity.isActive(operand))
+          return ct::Activity::Active;
+        // Memory a function compiled elsewhere only reads passes no
+        // derivative on: what it returns is active or not on its own.
+        if (isShadowedType(operand.getType()) && activity.hasShadow(operand) &&
+            !isReadOnlyExternalArgument(callee, i))
+          return ct::Activity::Duplicated;
+        // A by-value copy the callee writes gets a scratch shadow there.
+        if (callee && isWrittenOwnCopy(callee, i))
+          return ct::Activity::Duplicated;
+        return ct::Activity::Constant;
+      });
+}
+
+bool ad::isWrittenOwnCopy(func::FuncOp function, unsigned i) {
+  if (!function.getArgAttr(i, ct::kByValueAttr) ||
+      !ct::isDifferentiableMemRef(function.getArgumentTypes()[i]))
+    return false;
+  // A derivative not generated yet is marked only where its primal writes
+  // its copy (declare); a declaration from elsewhere may write it.
+  if (function.isExternal())
+    return true;
+  SmallVector<ct::Activity> constant(function.getNumArguments(),
+                                     ct::Activity::Constant);
+  return ActivityAnalysis(function, constant)
+      .mayWriteArgument(function.getArgument(i));
+}
+
+bool ad::callsExternalCode(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  auto callee = call ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+                           call, call.getCalleeAttr())
+                     : nullptr;
+  return callee && callee->hasAttr(ct::kExternalAttr);
+}
+
+bool ad::isReadOnlyExternalArgument(func::FuncOp callee, unsigned i) {
+  return callee && callee->hasAttr(ct::kExternalAttr) &&
+         i < callee.getNumArguments() &&
+         callee.getArgAttr(i, ct::kReadOnlyAttr);
 }
 
 static StringRef getKindName(DerivativeKind kind) {
@@ -126,6 +164,21 @@ func::FuncOp DerivativeRegistry::declare(func::FuncOp primal,
       builder, primal.getLoc(), getDerivativeName(primal, kind, activities),
       getDerivativeType(primal.getFunctionType(), kind, activities));
   derivative.setPrivate();
+  // A derivative takes the primal's arguments first, and writes what the
+  // primal writes: a copy the primal writes is one it writes
+  // (isWrittenOwnCopy; its body is generated later).
+  unsigned numArgs = primal.getNumArguments();
+  for (unsigned i = 0; i < numArgs; ++i)
+    if (isWrittenOwnCopy(primal, i))
+      derivative.setArgAttr(i, ct::kByValueAttr, builder.getUnitAttr());
+  // So is the tangent of such a copy: scratch its caller gave it.
+  if (kind == DerivativeKind::Jvp)
+    for (auto [k, arg] : llvm::enumerate(
+             ct::getForwardSignature(primal.getFunctionType(), activities)
+                 .tangentArgs))
+      if (isWrittenOwnCopy(primal, arg))
+        derivative.setArgAttr(numArgs + k, ct::kByValueAttr,
+                              builder.getUnitAttr());
   // The tangent code of a [[ct::checkpoint]] function is rerun, not
   // recorded, by reverse mode over it too (a Hessian-vector product); it
   // keeps the function's C++ name for messages.

@@ -49,9 +49,24 @@ mlir::FunctionType getDerivativeType(mlir::FunctionType type,
                                      llvm::ArrayRef<ct::Activity> activities);
 
 /// The activities a call gives its callee's arguments: active floats are
-/// active, memory with a shadow is dup, the rest const.
+/// active, memory with a shadow is dup (unless a function compiled
+/// elsewhere only reads it), the rest const.
 llvm::SmallVector<ct::Activity>
 getCallActivities(mlir::func::CallOp call, const ActivityAnalysis &activity);
+
+/// Whether argument `i` of `callee`, a function compiled elsewhere
+/// (ct.external), points to memory it only reads (ct.readonly).
+bool isReadOnlyExternalArgument(mlir::func::FuncOp callee, unsigned i);
+
+/// Whether argument `i` of `function` is its own copy of an aggregate
+/// passed by value (ct.by_value) that it may write: where a derivative
+/// leaves it constant, it is dup with a zeroed scratch shadow, so that
+/// values with derivatives stored into it keep them, as in a local.
+bool isWrittenOwnCopy(mlir::func::FuncOp function, unsigned i);
+
+/// Whether `op` calls a function compiled elsewhere (ct.external): its
+/// effects are unknown, so it is run once and never again.
+bool callsExternalCode(mlir::Operation *op);
 
 /// The reverse-mode strategies in use (the ct-differentiate options of the
 /// same names, which explain them). All on by default.

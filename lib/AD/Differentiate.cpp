@@ -84,33 +84,92 @@ LogicalResult DifferentiatePass::checkConnected(
   return success(ok);
 }
 
+/// Aggregates passed by value (ct.by_value: the callee's own copies) that
+/// a request leaves constant but the callee may write: they take part as
+/// dup arguments with a zeroed scratch shadow, so that what the callee
+/// stores into its copy carries its derivative there, like a local's.
+static SmallVector<bool>
+getOwnCopiesToShadow(func::FuncOp callee, ArrayRef<ct::Activity> activities) {
+  SmallVector<bool> shadowed(activities.size(), false);
+  for (auto [i, activity] : llvm::enumerate(activities))
+    shadowed[i] =
+        activity == ct::Activity::Constant && isWrittenOwnCopy(callee, i);
+  return shadowed;
+}
+
+/// `shadows` (one per dup argument of `activities`, in order) with a new
+/// scratch shadow where `added` marks an argument made dup, freed after the
+/// call (`scratch`).
+static SmallVector<Value>
+insertScratchShadows(OpBuilder &b, Location loc, ValueRange shadows,
+                     ValueRange inputs, ArrayRef<ct::Activity> activities,
+                     ArrayRef<bool> added, bool tangents,
+                     SmallVectorImpl<Value> &scratch) {
+  SmallVector<Value> result;
+  auto next = shadows.begin();
+  for (auto [i, activity] : llvm::enumerate(activities)) {
+    if (added[i]) {
+      scratch.push_back(buildScratchShadow(b, loc, inputs[i]));
+      result.push_back(scratch.back());
+    } else if (activity == ct::Activity::Duplicated ||
+               (tangents && activity == ct::Activity::Active)) {
+      result.push_back(*next++);
+    }
+  }
+  return result;
+}
+
 void DifferentiatePass::lowerRequest(DerivativeRegistry &registry,
                                      Operation *request, func::FuncOp callee,
-                                     ArrayRef<ct::Activity> activities) {
+                                     ArrayRef<ct::Activity> requested) {
   OpBuilder b(request);
   Location loc = request->getLoc();
-  SmallVector<Value> operands;
+  auto lanes = request->getAttrOfType<IntegerAttr>("lanes");
+  bool vector = lanes && lanes.getInt() > 1;
+  SmallVector<bool> added(requested.size(), false);
+  if (!vector)
+    added = getOwnCopiesToShadow(callee, requested);
+  SmallVector<ct::Activity> activities(requested);
+  for (auto [i, add] : llvm::enumerate(added))
+    if (add)
+      activities[i] = ct::Activity::Duplicated;
+  unsigned numInputs = callee.getNumArguments();
+  ValueRange all = request->getOperands();
+  ValueRange inputs = all.take_front(numInputs);
+  SmallVector<Value> operands(inputs), scratch;
   func::FuncOp derivative;
-  if (auto gradient = dyn_cast<ct::GradientOp>(request)) {
+  if (isa<ct::GradientOp, ct::PullbackOp>(request)) {
     derivative = registry.get(callee, DerivativeKind::Pullback, activities);
-    llvm::append_range(operands, gradient.getInputs());
-    Type resultType = callee.getFunctionType().getResult(0);
-    operands.push_back(arith::ConstantOp::create(
-        b, loc, resultType, b.getFloatAttr(resultType, 1.0)));
-    llvm::append_range(operands, gradient.getShadows());
-  } else if (auto pullback = dyn_cast<ct::PullbackOp>(request)) {
-    derivative = registry.get(callee, DerivativeKind::Pullback, activities);
-    llvm::append_range(operands, request->getOperands());
+    ValueRange rest = all.drop_front(numInputs);
+    if (isa<ct::GradientOp>(request)) {
+      Type resultType = callee.getFunctionType().getResult(0);
+      operands.push_back(arith::ConstantOp::create(
+          b, loc, resultType, b.getFloatAttr(resultType, 1.0)));
+    } else {
+      unsigned numSeeds =
+          ct::getReverseSignature(callee.getFunctionType(), requested)
+              .seeds.size();
+      llvm::append_range(operands, rest.take_front(numSeeds));
+      rest = rest.drop_front(numSeeds);
+    }
+    llvm::append_range(operands,
+                       insertScratchShadows(b, loc, rest, inputs, requested,
+                                            added, /*tangents=*/false,
+                                            scratch));
   } else {
     derivative = registry.get(callee, DerivativeKind::Jvp, activities);
-    llvm::append_range(operands, request->getOperands());
+    llvm::append_range(operands,
+                       insertScratchShadows(b, loc, all.drop_front(numInputs),
+                                            inputs, requested, added,
+                                            /*tangents=*/true, scratch));
   }
-  if (auto lanes = request->getAttrOfType<IntegerAttr>("lanes");
-      lanes && lanes.getInt() > 1) {
+  if (vector) {
     laneRequests.push_back({request, derivative, std::move(operands)});
     return;
   }
   auto call = func::CallOp::create(b, loc, derivative, operands);
+  for (Value buffer : scratch)
+    buildScratchFree(b, loc, buffer);
   request->replaceAllUsesWith(call.getResults());
   request->erase();
 }

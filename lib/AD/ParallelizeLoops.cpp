@@ -19,6 +19,7 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -962,6 +963,27 @@ IRMapping giveTwinItsBuffers(scf::ForOp loop, OpBuilder &after) {
 }
 
 /// Whether `loop` is nested in a loop marked for a GPU.
+/// Warns, once per source loop, that target loop `loop` runs on the CPU
+/// because its iterations could not be shown independent, naming a call of
+/// code compiled elsewhere if that is what it makes.
+void warnStaysOnCpu(scf::ForOp loop, llvm::StringSet<> &warned) {
+  if (!warned.insert(ct::getSourcePosition(loop.getLoc())).second)
+    return;
+  std::string why = "its iterations could not be shown to be independent";
+  loop.getBody()->walk([&](func::CallOp call) {
+    if (!ad::callsExternalCode(call))
+      return WalkResult::advance();
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    auto name = callee->getAttrOfType<StringAttr>("ct.source_name");
+    why = "it calls '" + (name ? name.getValue() : call.getCallee()).str() +
+          "', which is compiled elsewhere, and a kernel cannot call it";
+    return WalkResult::interrupt();
+  });
+  loop.emitWarning() << "this target loop runs on the CPU, not the GPU: "
+                     << why;
+}
+
 bool isInDeviceLoop(scf::ForOp loop) {
   for (Operation *op = loop->getParentOp(); op; op = op->getParentOp())
     if (ad::isDeviceLoop(op))
@@ -1036,6 +1058,7 @@ struct ParallelizeLoops
       twins[loop] = twin;
     }
     marked = collectMarkedLoops(getOperation());
+    llvm::StringSet<> warned;
     // Outer loops first; a loop inside a parallel one stays serial.
     for (scf::ForOp loop : marked) {
       if (loop->getParentOfType<scf::ParallelOp>())
@@ -1046,6 +1069,7 @@ struct ParallelizeLoops
       bool independent = checker.check();
       if (!independent && ad::isDeviceLoop(loop)) {
         // Not for a GPU: its twin runs on the CPU.
+        warnStaysOnCpu(loop, warned);
         if (scf::ForOp twin = twins.lookup(loop)) {
           twin->removeAttr(ct::kHostTwin);
           loop.replaceAllUsesWith(twin.getResults());

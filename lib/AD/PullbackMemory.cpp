@@ -1,6 +1,7 @@
 //===- PullbackMemory.cpp - What memory holds when reverse code runs ------===//
 
 #include "PullbackMemory.h"
+#include "Derivatives.h"
 #include "IterationKills.h"
 
 #include "cotangent/AD/ScalarDerivativeOpInterface.h"
@@ -146,8 +147,10 @@ bool PullbackMemory::isSelfContained(scf::ForOp loop, unsigned &killDepth,
     return false;
   killDepth = 0;
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    // (Code compiled elsewhere may keep state, a random generator's say:
+    // running it again would not give the same values.)
     bool harmlessCall = allowCalls && isa<func::CallOp>(op) &&
-                        onlyReadsFinalMemory(op);
+                        !callsExternalCode(op) && onlyReadsFinalMemory(op);
     if ((isa<CallOpInterface>(op) && !harmlessCall) ||
         isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op))
       return WalkResult::interrupt();

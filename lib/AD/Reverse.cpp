@@ -212,6 +212,37 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
   return popped;
 }
 
+/// Moves `b` after the definitions of `values` in its block: code emitted
+/// directly (not split) defines them where the primal has them, which can be
+/// after a level's anchor.
+static void moveAfter(OpBuilder &b, ArrayRef<Value> values) {
+  for (Value value : values) {
+    Operation *at = value.getDefiningOp();
+    if (at && at->getBlock() == b.getInsertionBlock() &&
+        (b.getInsertionPoint() == b.getInsertionBlock()->end() ||
+         !at->isBeforeInBlock(&*b.getInsertionPoint())))
+      b.setInsertionPointAfter(at);
+  }
+}
+
+/// Chooses among `choices`, one per region of `branch` (an scf.if, or an
+/// scf.index_switch whose region 0 is the default), the one of the region
+/// that ran, from `selector` (the condition or the switch's value).
+static Value chooseByRegion(OpBuilder &b, Location loc, Operation *branch,
+                            Value selector, ArrayRef<Value> choices) {
+  if (isa<scf::IfOp>(branch))
+    return arith::SelectOp::create(b, loc, selector, choices[0], choices[1]);
+  Value chosen = choices[0];
+  for (auto [i, value] :
+       llvm::enumerate(cast<scf::IndexSwitchOp>(branch).getCases())) {
+    Value isCase = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, selector,
+        arith::ConstantIndexOp::create(b, loc, value));
+    chosen = arith::SelectOp::create(b, loc, isCase, choices[i + 1], chosen);
+  }
+  return chosen;
+}
+
 /// Constants, and constant tables (globals): made again wherever the
 /// reverse code needs them.
 static bool isMadeAnywhere(Operation *def) {
@@ -356,26 +387,14 @@ Value ReverseEmitter::shadowInReverse(Value value) {
     result = b.clone(*def, mapping)->getResult(0);
   } else if (auto select = dyn_cast_or_null<arith::SelectOp>(def)) {
     // A choice between two places: the same choice between their shadows.
-    Value onTrue = shadowInReverse(select.getTrueValue());
-    Value onFalse = shadowInReverse(select.getFalseValue());
-    if (!onTrue || !onFalse) {
-      if (!hadError)
-        emitError(value.getLoc(),
-                  "cannot differentiate a choice between a place whose "
-                  "derivative is tracked and one whose derivative is not");
-      hadError = true;
+    SmallVector<Value, 2> shadows;
+    if (failed(getShadowsOfChoices(
+            value.getLoc(), {select.getTrueValue(), select.getFalseValue()},
+            shadows)))
       return nullptr;
-    }
+    Value onTrue = shadows[0], onFalse = shadows[1];
     Value condition = primalInReverse(select.getCondition());
-    // After its operands: code emitted directly (not split) defines them
-    // where the primal has them, which can be after this level's anchor.
-    for (Value operand : {condition, onTrue, onFalse}) {
-      Operation *at = operand.getDefiningOp();
-      if (at && at->getBlock() == b.getInsertionBlock() &&
-          (b.getInsertionPoint() == b.getInsertionBlock()->end() ||
-           !at->isBeforeInBlock(&*b.getInsertionPoint())))
-        b.setInsertionPointAfter(at);
-    }
+    moveAfter(b, {condition, onTrue, onFalse});
     result = arith::SelectOp::create(b, def->getLoc(), condition, onTrue,
                                      onFalse);
   } else if (def && isa<memref::AllocOp, memref::AllocaOp>(def)) {
@@ -397,6 +416,10 @@ Value ReverseEmitter::shadowInReverse(Value value) {
     result = ct::TapeInitOp::create(b, def->getLoc());
   } else if (Value chosen = shadowOfChosenBuffer(b, value)) {
     result = chosen;
+  } else if (Value place = shadowOfChosenPlace(b, value)) {
+    result = place;
+  } else if (hadError) {
+    return nullptr;
   } else {
     hadError = true;
     emitError(value.getLoc(),
@@ -407,6 +430,58 @@ Value ReverseEmitter::shadowInReverse(Value value) {
   }
   level.shadows[value] = result;
   return result;
+}
+
+LogicalResult
+ReverseEmitter::getShadowsOfChoices(Location loc, ArrayRef<Value> places,
+                                    SmallVectorImpl<Value> &shadows) {
+  for (Value place : places) {
+    Value shadow = shadowInReverse(place);
+    if (!shadow) {
+      if (!hadError)
+        emitError(loc, "cannot differentiate a choice between a place whose "
+                       "derivative is tracked and one whose derivative is "
+                       "not");
+      hadError = true;
+      return failure();
+    }
+    shadows.push_back(shadow);
+  }
+  return success();
+}
+
+Value ReverseEmitter::shadowOfChosenPlace(OpBuilder &b, Value value) {
+  // A place chosen by a branch whose regions each yield memory from outside
+  // it (a conditional place whose arms assign: `(c ? (t = x) : (u = y)) *=
+  // y`): the same choice between the places' shadows, made in the reverse
+  // code from the branch's condition or the switch's value.
+  Operation *def = value.getDefiningOp();
+  if (!def || !isa<scf::IfOp, scf::IndexSwitchOp>(def))
+    return nullptr;
+  unsigned index = cast<OpResult>(value).getResultNumber();
+  SmallVector<Value> places;
+  for (Region &region : def->getRegions()) {
+    if (region.empty())
+      return nullptr;
+    Value yielded = region.front().getTerminator()->getOperand(index);
+    while (auto cast = yielded.getDefiningOp<memref::CastOp>())
+      yielded = cast.getSource();
+    if (region.isAncestor(yielded.getParentRegion()))
+      return nullptr; // made in the region: a buffer, not a place
+    places.push_back(yielded);
+  }
+  SmallVector<Value> shadows;
+  if (failed(getShadowsOfChoices(value.getLoc(), places, shadows)))
+    return nullptr;
+  Value selector = primalInReverse(def->getOperand(0));
+  SmallVector<Value> operands(shadows);
+  operands.push_back(selector);
+  moveAfter(b, operands);
+  Location loc = value.getLoc();
+  for (Value &shadow : shadows)
+    if (shadow.getType() != value.getType())
+      shadow = memref::CastOp::create(b, loc, value.getType(), shadow);
+  return chooseByRegion(b, loc, def, selector, shadows);
 }
 
 Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
@@ -475,28 +550,12 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
     // Whether the region that ran made a buffer, from the branch's
     // condition or the switch's value.
     Value selector = primalInReverse(def->getOperand(0));
-    if (Operation *at = selector.getDefiningOp();
-        at && at->getBlock() == b.getInsertionBlock() &&
-        (b.getInsertionPoint() == b.getInsertionBlock()->end() ||
-         !at->isBeforeInBlock(&*b.getInsertionPoint())))
-      b.setInsertionPointAfter(at);
-    auto madeBy = [&](unsigned region) {
-      return arith::ConstantIntOp::create(b, loc, !poison.test(region), 1)
-          .getResult();
-    };
-    Value made;
-    if (isa<scf::IfOp>(def)) {
-      made = arith::SelectOp::create(b, loc, selector, madeBy(0), madeBy(1));
-    } else {
-      auto cases = cast<scf::IndexSwitchOp>(def).getCases();
-      made = madeBy(0); // the default region
-      for (auto [i, value] : llvm::enumerate(cases)) {
-        Value isCase = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::eq, selector,
-            arith::ConstantIndexOp::create(b, loc, value));
-        made = arith::SelectOp::create(b, loc, isCase, madeBy(i + 1), made);
-      }
-    }
+    moveAfter(b, selector);
+    SmallVector<Value> madeBy;
+    for (unsigned region = 0; region < def->getNumRegions(); ++region)
+      madeBy.push_back(
+          arith::ConstantIntOp::create(b, loc, !poison.test(region), 1));
+    Value made = chooseByRegion(b, loc, def, selector, madeBy);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     size = arith::SelectOp::create(b, loc, made, size, zero);
   }

@@ -214,6 +214,13 @@ public:
   /// allocate (created at `b`, shared with those buffers); null if `value`
   /// is not one.
   Value shadowOfChosenBuffer(OpBuilder &b, Value value);
+  /// The shadow of a place a branch chooses among memory from outside it;
+  /// null if `value` is not one.
+  Value shadowOfChosenPlace(OpBuilder &b, Value value);
+  /// The shadows of the places a choice is among, in order; reports a
+  /// place without one.
+  LogicalResult getShadowsOfChoices(Location loc, ArrayRef<Value> places,
+                                    SmallVectorImpl<Value> &shadows);
   /// Buffers the reverse code of a primal block allocates and frees at its
   /// end: those shadows, and stand-ins for primal heap buffers (see
   /// primalInReverse).

@@ -31,6 +31,7 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
@@ -45,6 +46,7 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Path.h"
 
@@ -212,16 +214,53 @@ Value viewedMemory(Value value) {
   return value;
 }
 
-/// Why `loop` cannot run on a GPU, or empty if it can.
+/// What `op`, which a kernel cannot compute, is in the user's C++ terms:
+/// the function it calls, for math and calls.
+std::string describeForUser(Operation *op) {
+  StringRef name = op->getName().stripDialect();
+  if (isa<math::MathDialect>(op->getDialect())) {
+    std::string function = llvm::StringSwitch<std::string>(name)
+                               .Case("absf", "fabs")
+                               .Cases({"powf", "fpowi", "ipowi"}, "pow")
+                               .Case("roundeven", "rint")
+                               .Default(name.str());
+    return "it calls '" + function + "', which has no device version yet";
+  }
+  if (isa<ct::CTDialect>(op->getDialect()) &&
+      llvm::is_contained({"hypot", "lgamma", "tgamma", "polygamma"}, name))
+    return "it calls '" + name.str() + "', which has no device version yet";
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    auto source =
+        callee ? callee->getAttrOfType<StringAttr>("ct.source_name") : nullptr;
+    return "it calls '" +
+           (source ? source.getValue() : call.getCallee()).str() +
+           "', and a kernel cannot call functions yet";
+  }
+  if (auto call = dyn_cast<LLVM::CallOp>(op))
+    return "it calls '" +
+           (call.getCallee() ? call.getCallee()->str() : std::string("?")) +
+           "', and a kernel cannot call functions yet";
+  if (isa<memref::AllocOp, memref::DeallocOp, memref::AllocaOp>(op))
+    return "it allocates memory whose size is known only when it runs";
+  if (isa<ct::CTDialect>(op->getDialect()))
+    return "its derivative keeps a tape per iteration, which kernels cannot "
+           "hold yet";
+  return "it does something kernels cannot do yet";
+}
+
+/// Why `loop` cannot run on a GPU, in the user's terms, or empty if it
+/// can.
 std::string whyNotOffloadable(scf::ParallelOp loop) {
   if (loop.getNumLoops() != 1)
-    return "a multi-dimensional loop";
+    return "it is a multi-dimensional loop (collapse)";
   std::string why;
   Operation *reduce = loop.getBody()->getTerminator();
   loop.getBody()->walk([&](Operation *op) {
     if (reduce->isAncestor(op) || isKernelOp(op))
       return WalkResult::advance();
-    why = ("'" + op->getName().getStringRef() + "' in the body").str();
+    why = describeForUser(op);
     return WalkResult::interrupt();
   });
   if (!why.empty())
@@ -230,10 +269,10 @@ std::string whyNotOffloadable(scf::ParallelOp loop) {
     for (Operation &op : reduction.front())
       if (!isa<arith::ArithDialect>(op.getDialect()) &&
           !isa<scf::ReduceReturnOp>(op))
-        return "a reduction combiner that is not arithmetic";
+        return "its reduction is not arithmetic";
   for (Value init : loop.getInitVals())
     if (!isNumber(init.getType()))
-      return "a reduction of something other than a number";
+      return "it reduces something other than a number";
   llvm::SetVector<Value> used;
   getUsedValuesDefinedAbove(loop.getRegion(), used);
   llvm::DenseMap<Value, Value> rootOf;
@@ -241,7 +280,7 @@ std::string whyNotOffloadable(scf::ParallelOp loop) {
     if (isNumber(value.getType()) || getTapeBlock(value))
       continue;
     if (!isContiguousArray(value.getType()))
-      return "memory that is not a contiguous array of numbers";
+      return "it uses memory that is not a contiguous array of numbers";
     rootOf[value] = viewedMemory(value);
   }
   // Two blocks of one tape may overlap (a claim reuses what a release
@@ -250,12 +289,12 @@ std::string whyNotOffloadable(scf::ParallelOp loop) {
   for (Value value : used)
     if (Operation *block = getTapeBlock(value))
       if (!tapes.insert(block->getOperand(0)).second)
-        return "two blocks of one tape";
+        return "its derivative uses two blocks of one tape";
   // Two views of one array would get two device copies.
   for (auto [a, rootA] : rootOf)
     for (auto [b, rootB] : rootOf)
       if (a != b && rootA == rootB)
-        return "two views of one array";
+        return "it uses two views of one array";
   return "";
 }
 
@@ -740,19 +779,24 @@ struct OffloadLoops : PassWrapper<OffloadLoops, OperationPass<ModuleOp>> {
           loop && loop->hasAttr(ct::kDeviceLoop))
         loops.push_back(loop);
     });
+    llvm::StringSet<> warned;
     for (scf::ParallelOp loop : loops) {
       Operation *twin = nullptr;
       if (Attribute id = loop->getAttr(ct::kDeviceTwin))
         twin = twins.lookup(id);
       std::string why = loop->getParentOfType<scf::ParallelOp>()
-                            ? "it is nested in a parallel loop"
+                            ? "it is nested in another parallel loop"
                             : whyNotOffloadable(loop);
       if (why.empty()) {
         Offloader(loop, twin, module).run();
         continue;
       }
-      LLVM_DEBUG(llvm::dbgs() << "[ct-offload-loops] loop at " << loop.getLoc()
-                              << " stays on the CPU: " << why << "\n");
+      // Said once per source loop (its primal and derivative loops share
+      // the location).
+      if (warned.insert(ct::getSourcePosition(loop.getLoc())).second)
+        loop.emitWarning() << "this target loop runs on the CPU, not the "
+                              "GPU: "
+                           << why;
       // Its twin for CPU threads does the work.
       if (twin) {
         loop.replaceAllUsesWith(twin->getResults());

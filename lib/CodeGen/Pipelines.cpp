@@ -4,6 +4,7 @@
 #include "cotangent/CodeGen/AllocaScopes.h"
 #include "cotangent/CodeGen/ThreadCount.h"
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
+#include "cotangent/CodeGen/ExternalCalls.h"
 #include "cotangent/CodeGen/LoopAnnotations.h"
 #include "cotangent/CodeGen/OffloadLoops.h"
 #include "cotangent/CodeGen/StructuredToBranches.h"
@@ -101,6 +102,9 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   bool gpu = !options.gpuChip.empty();
   if (gpu)
     buildKernelPipeline(pm, options.gpuChip);
+  // Library calls in the C ABI, before anything lowers their memrefs (and
+  // after the kernels, which do not call them, are made).
+  pm.addPass(createLowerExternalCallsPass());
   // Parallel loops become OpenMP worksharing loops, which LLVM's OpenMP
   // builder outlines into calls to the OpenMP runtime; without OpenMP,
   // scf-to-cf runs them serially.

@@ -44,6 +44,13 @@ static ArrayAttr defaultActivities(OpBuilder &b, FunctionType type) {
                                   ct::getDefaultActivities(type));
 }
 
+bool isDeclaredInHeader(const clang::FunctionDecl *decl) {
+  const clang::SourceManager &sources = decl->getASTContext().getSourceManager();
+  return llvm::any_of(decl->redecls(), [&](const clang::FunctionDecl *redecl) {
+    return !sources.isInMainFile(sources.getExpansionLoc(redecl->getLocation()));
+  });
+}
+
 bool isExported(const clang::FunctionDecl *decl) {
   if (!decl->isThisDeclarationADefinition() || !isDifferentiable(decl) ||
       !decl->isExternallyVisible() || decl->isInlined() || decl->isMain() ||
@@ -51,10 +58,7 @@ bool isExported(const clang::FunctionDecl *decl) {
     return false;
   // Other units see a function through a declaration in a header: export
   // only those, so that a program in one file pays nothing for this.
-  const clang::SourceManager &sources = decl->getASTContext().getSourceManager();
-  return llvm::any_of(decl->redecls(), [&](const clang::FunctionDecl *redecl) {
-    return !sources.isInMainFile(sources.getExpansionLoc(redecl->getLocation()));
-  });
+  return isDeclaredInHeader(decl);
 }
 
 /// An exported function `name` of `type`, with an empty entry block.

@@ -188,6 +188,17 @@ private:
   /// `std::min`): the memory and offset chosen at run time.
   std::optional<Address>
   lowerConditionalLValue(const clang::ConditionalOperator *expr);
+  /// The places a conditional whose arms have side effects chooses among:
+  /// each candidate's memory, defined before the conditional, and the index
+  /// of the chosen one, which the branch passes out. The place is then a
+  /// select among the candidates after the branch, which the AD engine
+  /// follows like `c ? x : y` without side effects; nested conditionals
+  /// merge their candidates. Keyed by the memref of the chosen place.
+  struct PlaceChoice {
+    llvm::SmallVector<mlir::Value, 2> candidates;
+    mlir::Value which;
+  };
+  llvm::DenseMap<mlir::Value, PlaceChoice> placeChoices;
   /// `c ? a : b`: each arm in its own block, lowered by `lowerArm`, which
   /// gives the values passed to the merge block (of `mergeTypes`). Returns
   /// the merge block, or null after an error.

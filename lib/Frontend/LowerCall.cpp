@@ -263,14 +263,18 @@ FunctionLowering::emitCall(const clang::Expr *expr,
         return CallResult{math, {}};
   }
 
-  const clang::FunctionDecl *definition = nullptr;
-  if (!callee->hasBody(definition) && !isDifferentiable(callee) &&
-      !module.hasCustomRule(callee) && !isEntryCall(callee))
-    return unsupported<Result>(
-        expr, "'" + callee->getQualifiedNameAsString() +
-                  "' has no visible body, so it cannot be differentiated; "
-                  "define it in this file, mark it [[ct::differentiable]] "
-                  "where it is defined, or give it a custom derivative rule");
+  // Code compiled elsewhere is called as it is (ExternalCalls.cpp): the
+  // engine reports the call if a derivative must cross it.
+  if (isExternalFunction(module, callee))
+    if (std::string why = whyNotCallable(module, callee); !why.empty())
+      return unsupported<Result>(
+          expr, "'" + callee->getQualifiedNameAsString() +
+                    "' has no visible body and " + why +
+                    "; differentiable code calls a function compiled "
+                    "elsewhere only with numbers, and pointers or references "
+                    "to numbers and structs of numbers. Define it in this "
+                    "file, mark it [[ct::differentiable]] where it is "
+                    "defined, or give it a custom derivative rule");
   module.noteCall(callee, expr->getBeginLoc());
   // (An error in the callee's signature is noted at this call.)
   module.enter(callee, expr->getBeginLoc());

@@ -68,7 +68,14 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
     }
   if (Value constant = lowerGlobalConstant(expr))
     return constant;
-  if (isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(expr)) {
+  // Braces around a scalar (`double s{x + y};`, `int n{}`) are its value.
+  if (const auto *list = dyn_cast<clang::InitListExpr>(expr);
+      list && expr->getType()->isArithmeticType() &&
+      list->getNumInits() == 1)
+    return lowerRValue(list->getInit(0));
+  if (isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(expr) ||
+      (isa<clang::InitListExpr>(expr) && expr->getType()->isArithmeticType() &&
+       cast<clang::InitListExpr>(expr)->getNumInits() == 0)) {
     Type type = typeOf(expr);
     return type ? arith::ConstantOp::create(b, l, type, b.getZeroAttr(type))
                 : nullptr;

@@ -133,12 +133,25 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
     return Address{memref, arith::SelectOp::create(b, l, cond, onTrue->offset,
                                                    onFalse->offset)};
   }
+  // Arms with side effects run in branches, which pass out the offset and
+  // which of the candidate places was chosen (see PlaceChoice): memory
+  // defined before the conditional is then chosen with selects after it.
+  // (A place whose memory the arm itself makes is passed out as it is.)
   std::optional<Layout> layout = layoutOf(expr->getType(), expr);
   if (!layout)
     return std::nullopt;
   Type pointerType = getPointerType(layout->scalar);
+  Region *region = b.getInsertionBlock()->getParent();
+  llvm::SmallPtrSet<Block *, 16> before;
+  for (Block &block : *region)
+    before.insert(&block);
+  auto definedBefore = [&](Value value) {
+    return before.contains(value.getParentBlock());
+  };
+  SmallVector<Value, 2> candidates;
+  bool selectable = true;
   Block *merge = emitConditional(
-      expr, {pointerType, b.getIndexType()},
+      expr, {pointerType, b.getIndexType(), b.getIndexType()},
       [&](const clang::Expr *arm, SmallVectorImpl<Value> &passed) {
         std::optional<Address> place = lowerArm(arm);
         if (!place)
@@ -146,11 +159,44 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
         Address address = asPointer(*place);
         passed.push_back(address.memref);
         passed.push_back(address.offset);
+        Location at = loc(arm);
+        Value first = constantIndex(candidates.size(), at);
+        auto known = placeChoices.find(address.memref);
+        if (known != placeChoices.end() &&
+            llvm::all_of(known->second.candidates, definedBefore)) {
+          llvm::append_range(candidates, known->second.candidates);
+          passed.push_back(
+              arith::AddIOp::create(b, at, first, known->second.which));
+          return true;
+        }
+        Value memory = address.memref;
+        while (auto cast = memory.getDefiningOp<memref::CastOp>())
+          memory = cast.getSource();
+        selectable &= definedBefore(memory);
+        candidates.push_back(memory);
+        passed.push_back(first);
         return true;
       });
   if (!merge)
     return std::nullopt;
-  return Address{merge->getArgument(0), merge->getArgument(1)};
+  Value offset = merge->getArgument(1);
+  if (!selectable)
+    return Address{merge->getArgument(0), offset};
+  auto asPointerMemory = [&](Value memory) -> Value {
+    return memory.getType() == pointerType
+               ? memory
+               : memref::CastOp::create(b, l, pointerType, memory);
+  };
+  Value which = merge->getArgument(2);
+  Value chosen = asPointerMemory(candidates.back());
+  for (int k = static_cast<int>(candidates.size()) - 2; k >= 0; --k) {
+    Value isK = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, which,
+                                      constantIndex(k, l));
+    chosen = arith::SelectOp::create(b, l, isK,
+                                     asPointerMemory(candidates[k]), chosen);
+  }
+  placeChoices[chosen] = {candidates, which};
+  return Address{chosen, offset};
 }
 
 Value FunctionLowering::scalarsFrom(Address address, Location l) {
@@ -485,10 +531,20 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
       if (isSameScalarReinterpretation(cast))
         return lowerPointer(cast->getSubExpr());
       break;
-    case clang::CK_NullToPointer:
-      return unsupported<Result>(expr, "null pointers cannot be used in "
-                                       "differentiable functions; pass an "
-                                       "array and a count");
+    case clang::CK_NullToPointer: {
+      // `nullptr` for a pointer the callee does not follow (an optional
+      // output left out): memory of no elements, which no access may
+      // touch, as none may through a null pointer.
+      std::optional<Layout> pointee =
+          layoutOf(cast->getType()->getPointeeType(), expr);
+      if (!pointee)
+        return std::nullopt;
+      Value empty = memref::AllocaOp::create(
+          b, l, MemRefType::get({0}, pointee->scalar));
+      return Address{
+          memref::CastOp::create(b, l, getPointerType(pointee->scalar), empty),
+          constantIndex(0, l)};
+    }
     default:
       break;
     }

@@ -603,11 +603,16 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
   // theirs, which lets reverse mode read them again instead of taping.
   const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
   unsigned firstParam = method && method->isInstance() ? 1 : 0;
-  for (auto [i, param] : llvm::enumerate(decl->parameters()))
+  for (auto [i, param] : llvm::enumerate(decl->parameters())) {
     if (param->getType()->isPointerType() &&
         param->getType().isRestrictQualified())
       function.setArgAttr(firstParam + i, ct::kNoAliasAttr,
                           builder.getUnitAttr());
+    // An aggregate by value is the callee's own copy.
+    if (isAggregate(param->getType().getCanonicalType()))
+      function.setArgAttr(firstParam + i, ct::kByValueAttr,
+                          builder.getUnitAttr());
+  }
   functions[decl] = function;
   if (nestedEntry)
     nestedEntries.push_back({cast<clang::CXXMethodDecl>(decl), function});
@@ -615,6 +620,8 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     pending.push_back(definition);
   else
     function.setPrivate();
+  if (!nestedEntry && isExternalFunction(*this, decl))
+    markExternal(*this, decl, function);
   return function;
 }
 
@@ -677,10 +684,27 @@ LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
     return failure();
   // Differentiable functions defined in other translation units.
   SmallVector<func::FuncOp> imports;
-  for (auto [decl, function] : lowering.getFunctions())
-    if (function && function.isExternal() && isDifferentiable(decl) &&
-        !lowering.hasCustomRule(decl))
-      imports.push_back(function);
+  for (auto [decl, function] : lowering.getFunctions()) {
+    if (!function || !function.isExternal() || !isDifferentiable(decl) ||
+        lowering.hasCustomRule(decl))
+      continue;
+    // Its defining unit exports derivatives only for functions declared
+    // in a header: with every declaration here in this file, the link
+    // would fail on a symbol the user never wrote.
+    if (!isDeclaredInHeader(decl)) {
+      lowering.error(decl->getSourceRange(),
+                     "'" + decl->getQualifiedNameAsString() +
+                         "' is differentiated here but defined in another "
+                         "file, which exports its derivatives only when it is "
+                         "declared [[ct::differentiable]] in a header it "
+                         "includes; move this declaration into a header that "
+                         "both files include");
+      continue;
+    }
+    imports.push_back(function);
+  }
+  if (lowering.hadError())
+    return failure();
   llvm::sort(imports, [](func::FuncOp a, func::FuncOp b) {
     return a.getSymName() < b.getSymName();
   });

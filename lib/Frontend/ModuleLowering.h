@@ -264,6 +264,21 @@ bool lowerNestedEntryPoints(ModuleLowering &module);
 /// (`ct::detail::entry<...>::call`), which the plugin defines.
 bool isEntryCall(const clang::FunctionDecl *function);
 
+/// Whether a call of `function` calls code compiled elsewhere as it is: no
+/// visible body, not [[ct::differentiable]], no custom rule, not an entry
+/// point (ExternalCalls.cpp).
+bool isExternalFunction(ModuleLowering &module,
+                        const clang::FunctionDecl *function);
+/// Why differentiable code cannot call such a function (its signature has
+/// no C-ABI form in the memory model: an object by value, a pointer
+/// result, ...), or an empty string when it can.
+std::string whyNotCallable(ModuleLowering &module,
+                           const clang::FunctionDecl *function);
+/// Marks the declaration `function` of such a callee for the engine and
+/// for code generation (ct.external, ct.readonly, ct.extend).
+void markExternal(ModuleLowering &module, const clang::FunctionDecl *decl,
+                  mlir::func::FuncOp function);
+
 /// Binds the CT_CUSTOM_GRADIENT / CT_CUSTOM_JVP rules (CustomRules.cpp).
 void lowerCustomRules(ModuleLowering &module);
 
@@ -271,6 +286,9 @@ void lowerCustomRules(ModuleLowering &module);
 /// declaration alone, so that this one exports its derivatives
 /// (CrossTranslationUnit.cpp).
 bool isExported(const clang::FunctionDecl *function);
+/// Whether some declaration of `function` is in a header (not in the main
+/// file): what makes its defining translation unit export it.
+bool isDeclaredInHeader(const clang::FunctionDecl *function);
 void exportDerivatives(ModuleLowering &module,
                        const clang::FunctionDecl *function);
 /// Binds `function`, declared here and defined elsewhere, to the

@@ -8,7 +8,8 @@
 // choose between the values instead: `select %c, A[k], B[k]`. Then the AD
 // engine needs no shadow of the place, and the two sides may differ in
 // activity (a constant table against an active variable). Writes through
-// the place keep the select of memories.
+// the place keep the select of memories, except where every place it may
+// be is a local slot (StoreToChosenSlots, before slots are promoted).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 
@@ -64,10 +67,101 @@ struct LoadOfChosenPlace : OpRewritePattern<memref::LoadOp> {
   }
 };
 
+/// The local slots a chosen place may be, each with the condition under
+/// which it is the one (`arith.select` trees through casts, ending at
+/// `memref.alloca`s), or false if the place is anything else.
+bool collectChosenSlots(OpBuilder &b, Location loc, Value memory,
+                        Value condition,
+                        SmallVectorImpl<std::pair<Value, Value>> &slots) {
+  while (auto cast = memory.getDefiningOp<memref::CastOp>())
+    memory = cast.getSource();
+  if (auto select = memory.getDefiningOp<arith::SelectOp>()) {
+    Value whenTrue = select.getCondition();
+    Value whenFalse = arith::XOrIOp::create(
+        b, loc, whenTrue, arith::ConstantIntOp::create(b, loc, 1, 1));
+    if (condition) {
+      whenTrue = arith::AndIOp::create(b, loc, condition, whenTrue);
+      whenFalse = arith::AndIOp::create(b, loc, condition, whenFalse);
+    }
+    return collectChosenSlots(b, loc, select.getTrueValue(), whenTrue,
+                              slots) &&
+           collectChosenSlots(b, loc, select.getFalseValue(), whenFalse,
+                              slots);
+  }
+  auto alloca = memory.getDefiningOp<memref::AllocaOp>();
+  if (!alloca || alloca.getType().getRank() != 1 ||
+      !alloca.getType().hasStaticShape())
+    return false;
+  slots.push_back({alloca, condition});
+  return true;
+}
+
+/// Whether every leaf of the choice `memory` is a local slot `k` fits in.
+bool choosesSlotsHolding(Value memory, int64_t k) {
+  while (auto cast = memory.getDefiningOp<memref::CastOp>())
+    memory = cast.getSource();
+  if (auto select = memory.getDefiningOp<arith::SelectOp>())
+    return choosesSlotsHolding(select.getTrueValue(), k) &&
+           choosesSlotsHolding(select.getFalseValue(), k);
+  auto alloca = memory.getDefiningOp<memref::AllocaOp>();
+  return alloca && alloca.getType().getRank() == 1 &&
+         alloca.getType().hasStaticShape() &&
+         k < alloca.getType().getDimSize(0);
+}
+
+/// A write through a place chosen among local slots (`(c ? (t = x) : (u =
+/// y)) *= y` on scalars) at a constant offset becomes a write to each slot
+/// of the value chosen for it: the new value where it is the chosen one,
+/// its old value elsewhere. The slots' addresses then no longer escape, so
+/// they are promoted to SSA values like any other scalar.
+struct StoreToChosenSlots : OpRewritePattern<memref::StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(memref::StoreOp store,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> k;
+    if (store.getIndices().size() == 1)
+      k = getConstantIntValue(store.getIndices()[0]);
+    Value memory = store.getMemRef();
+    while (auto cast = memory.getDefiningOp<memref::CastOp>())
+      memory = cast.getSource();
+    if (!k || *k < 0 || !memory.getDefiningOp<arith::SelectOp>() ||
+        !choosesSlotsHolding(memory, *k))
+      return rewriter.notifyMatchFailure(store, "not a write to chosen slots");
+    Location loc = store.getLoc();
+    SmallVector<std::pair<Value, Value>> slots;
+    collectChosenSlots(rewriter, loc, memory, nullptr, slots);
+    // One write per slot, whatever the paths to it.
+    llvm::MapVector<Value, Value> chosenWhen;
+    for (auto [slot, condition] : slots) {
+      Value &when = chosenWhen[slot];
+      when = when ? arith::OrIOp::create(rewriter, loc, when, condition)
+                        .getResult()
+                  : condition;
+    }
+    Value index = arith::ConstantIndexOp::create(rewriter, loc, *k);
+    SmallVector<std::pair<Value, Value>> updates;
+    for (auto [slot, when] : chosenWhen) {
+      Value old = memref::LoadOp::create(rewriter, loc, slot, index);
+      updates.push_back({slot, arith::SelectOp::create(
+                                   rewriter, loc, when,
+                                   store.getValueToStore(), old)});
+    }
+    for (auto [slot, value] : updates)
+      memref::StoreOp::create(rewriter, loc, value, slot, index);
+    rewriter.eraseOp(store);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateChosenPlacePatterns(RewritePatternSet &patterns) {
   patterns.add<LoadOfChosenPlace>(patterns.getContext());
+}
+
+void populateChosenSlotPatterns(RewritePatternSet &patterns) {
+  patterns.add<StoreToChosenSlots, LoadOfChosenPlace>(patterns.getContext());
 }
 
 } // namespace cotangent::structure

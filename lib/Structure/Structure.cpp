@@ -7,7 +7,9 @@
 #include "cotangent/Structure/Passes.h"
 
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Inliner.h"
@@ -67,22 +69,68 @@ struct StructurePass : public structure::impl::StructureBase<StructurePass> {
 
 } // namespace
 
+/// Erases the code no path from the entry reaches: branches on constants
+/// (SCCP has made them so, `if (c || v >= v) return ...;` with a known v)
+/// become jumps, then the blocks no path reaches go. The greedy rewriter
+/// need not terminate on such blocks: once values are promoted they may
+/// define each other in a cycle (`%a = arith.addi %a, %c0`), which folding
+/// rewrites forever.
+static void eraseUnreachableCode(ModuleOp module, IRRewriter &rewriter) {
+  module.walk([&](cf::CondBranchOp branch) {
+    APInt value;
+    if (!matchPattern(branch.getCondition(), m_ConstantInt(&value)))
+      return;
+    bool condition = !value.isZero();
+    rewriter.setInsertionPoint(branch);
+    if (condition)
+      rewriter.replaceOpWithNewOp<cf::BranchOp>(
+          branch, branch.getTrueDest(), branch.getTrueDestOperands());
+    else
+      rewriter.replaceOpWithNewOp<cf::BranchOp>(
+          branch, branch.getFalseDest(), branch.getFalseDestOperands());
+  });
+  for (auto function : module.getOps<func::FuncOp>())
+    if (!function.isExternal())
+      (void)eraseUnreachableBlocks(rewriter, function.getBody());
+}
+
 void StructurePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = module.getContext();
+  IRRewriter rewriter(context);
+  eraseUnreachableCode(module, rewriter);
+  // Promotion, then constants known everywhere (SCCP) and the code they
+  // make unreachable erased before the greedy clean-up (see above).
+  OpPassManager canonicalize(ModuleOp::getOperationName());
+  canonicalize.addPass(createCanonicalizerPass());
   OpPassManager promote(ModuleOp::getOperationName());
-  promote.addPass(createCanonicalizerPass());
   promote.addNestedPass<func::FuncOp>(structure::createPromoteSlots());
   promote.addPass(createSROA());
   promote.addPass(createMem2Reg());
-  promote.addPass(createCanonicalizerPass());
+  promote.addPass(createSCCPPass());
+  OpPassManager cleanUp(ModuleOp::getOperationName());
+  cleanUp.addPass(createCanonicalizerPass());
+  // (Rewrites only: the CFG stays as the frontend made it.)
+  GreedyRewriteConfig onlyPatterns;
+  onlyPatterns.enableFolding(false).setRegionSimplificationLevel(
+      GreedySimplifyRegionLevel::Disabled);
+  auto promoteAndClean = [&] {
+    RewritePatternSet slotPatterns(context);
+    populateChosenSlotPatterns(slotPatterns);
+    if (failed(runPipeline(canonicalize, module)) ||
+        failed(applyPatternsGreedily(module, std::move(slotPatterns),
+                                     onlyPatterns)) ||
+        failed(runPipeline(promote, module)))
+      return failure();
+    eraseUnreachableCode(module, rewriter);
+    return runPipeline(cleanUp, module);
+  };
   OpPassManager simplify(ModuleOp::getOperationName());
   simplify.addPass(createCanonicalizerPass());
   simplify.addPass(createCSEPass());
-  if (failed(runPipeline(promote, module)) || failed(inlineViewCalls(module)) ||
-      failed(runPipeline(promote, module)))
+  if (failed(promoteAndClean()) || failed(inlineViewCalls(module)) ||
+      failed(promoteAndClean()))
     return signalPassFailure();
-  IRRewriter rewriter(context);
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function.isExternal())
       continue;

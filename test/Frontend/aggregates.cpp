@@ -70,7 +70,7 @@ struct Body : Particle {
 // A by-value Vec3 arrives by address; the result is written through the
 // trailing address argument. operator+= returns a reference, so it is
 // inlined: its updates are stores to the parameter's memory.
-// CHECK-LABEL: func.func @_Z7combine4Vec3RKS_d(%arg0: memref<?xf64, strided<[1], offset: ?>>, %arg1: memref<?xf64, strided<[1], offset: ?>>, %arg2: f64, %arg3: memref<?xf64, strided<[1], offset: ?>>) attributes
+// CHECK-LABEL: func.func @_Z7combine4Vec3RKS_d(%arg0: memref<?xf64, strided<[1], offset: ?>> {ct.by_value}, %arg1: memref<?xf64, strided<[1], offset: ?>>, %arg2: f64, %arg3: memref<?xf64, strided<[1], offset: ?>>) attributes
 // CHECK: call @_ZmldRK4Vec3(%arg2, %arg1, %{{.*}}) :
 // CHECK-NOT: call
 // CHECK: memref.store %{{.*}}, %arg0[%c2]

@@ -10,7 +10,7 @@ static double helper(double x) { return x * 3; }
 
 template <typename T> T cube(T x) { return x * x * x; }
 
-[[ct::differentiable]] double elsewhere(double x);
+#include "Inputs/elsewhere.h"
 
 // CHECK-LABEL: func.func @_Z5callsdf
 // CHECK-DAG: call @_ZL6helperd(%arg0)

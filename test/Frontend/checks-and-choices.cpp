@@ -20,15 +20,18 @@
 
 // `c ? a : b` as a place: both places, one chosen with selects (memory
 // and offset). Reading the chosen place at a known offset chooses between
-// the two values instead (ChosenPlaces.cpp); the write goes to the place.
+// the two values instead, and a write to a place chosen among local slots
+// writes each slot the value chosen for it (ChosenPlaces.cpp), so that the
+// slots become SSA values.
 // CHECK-LABEL: func.func @_Z6chosendd
-// CHECK: %[[A:.*]] = memref.load %[[APLACE:.*]][%c0]
-// CHECK: %[[B:.*]] = memref.load %[[BPLACE:.*]][%c0]
-// CHECK: %[[LESS:.*]] = arith.cmpf olt, %[[A]], %[[B]]
-// CHECK: %[[PLACE:.*]] = arith.select %[[LESS]], %[[APLACE]], %[[BPLACE]] : memref<1xf64>
-// CHECK: %[[V:.*]] = arith.select %[[LESS]], %[[A]], %[[B]] : f64
+// CHECK-NOT: memref.
+// CHECK: %[[A:.*]] = arith.mulf %arg0, %arg0
+// CHECK: %[[LESS:.*]] = arith.cmpf olt, %[[A]], %arg1
+// CHECK: %[[V:.*]] = arith.select %[[LESS]], %[[A]], %arg1 : f64
 // CHECK: %[[W:.*]] = arith.mulf %[[V]]
-// CHECK: memref.store %[[W]], %[[PLACE]]
+// CHECK: %[[NEWA:.*]] = arith.select %[[LESS]], %[[W]], %[[A]] : f64
+// CHECK: %[[NEWB:.*]] = arith.select %[[LESS]], %arg1, %[[W]] : f64
+// CHECK: arith.addf %[[NEWA]], %[[NEWB]]
 [[ct::differentiable]] double chosen(double x, double y) {
   double a = x * x, b = y;
   (a < b ? a : b) *= 2;

@@ -16,6 +16,7 @@
 #include "cotangent/CodeGen/StructuredToBranches.h"
 #include "cotangent/CodeGen/OffloadLoops.h"
 #include "cotangent/CodeGen/ThreadCount.h"
+#include "cotangent/CodeGen/ExternalCalls.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
@@ -61,6 +62,7 @@ int main(int argc, char **argv) {
   cotangent::codegen::registerStructuredToBranchesPass();
   cotangent::codegen::registerInlineAllocaScopesPass();
   cotangent::codegen::registerLowerThreadCountPass();
+  cotangent::codegen::registerLowerExternalCallsPass();
   cotangent::codegen::registerOffloadLoopsPass();
   cotangent::codegen::registerNameKernelsPass();
   cotangent::codegen::registerExpandDeviceMathPass();

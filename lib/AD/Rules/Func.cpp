@@ -28,6 +28,36 @@ namespace {
 
 static bool isConstant(ct::Activity a) { return a == ct::Activity::Constant; }
 
+/// Reports a call of a function compiled elsewhere (ct.external, no rule)
+/// that a derivative would have to cross, in the user's terms: what carries
+/// the derivative, and the ways out.
+static LogicalResult refuseExternalCall(func::CallOp call, func::FuncOp callee,
+                                        ArrayRef<ct::Activity> activities,
+                                        bool activeResult) {
+  auto name = callee->getAttrOfType<StringAttr>("ct.source_name");
+  auto params = callee->getAttrOfType<ArrayAttr>("ct.param_names");
+  InFlightDiagnostic diag = call.emitError()
+                            << "'" << (name ? name.getValue() : "?")
+                            << "' has no visible body, and a derivative "
+                               "would have to flow through this call: ";
+  if (activeResult) {
+    diag << "its result depends on what is being differentiated";
+  } else {
+    diag << "it is given memory that holds derivatives and may write it";
+    for (auto [i, a] : llvm::enumerate(activities))
+      if (a == ct::Activity::Duplicated && params && i < params.size()) {
+        diag << " (argument '" << cast<StringAttr>(params[i]).getValue()
+             << "'; a pointer or reference to const would only be read)";
+        break;
+      }
+  }
+  return diag << "; define it in this file, mark it [[ct::differentiable]] "
+                 "where it is defined, or give it a custom derivative rule "
+                 "(CT_CUSTOM_GRADIENT or CT_CUSTOM_VJP for reverse mode, "
+                 "CT_CUSTOM_JVP for forward mode), or stop the derivative "
+                 "with ct::stop_gradient";
+}
+
 struct CallForward
     : public ForwardModeOpInterface::ExternalModel<CallForward,
                                                    func::CallOp> {
@@ -49,9 +79,15 @@ struct CallForward
     if (!callee)
       return op->emitError("cannot differentiate a call of @")
              << call.getCallee() << ": it is not a func.func in this module";
+    ct::CustomJvpOp rule = registry.getCustomJvp(callee);
+    if (!rule && callee->hasAttr(ct::kExternalAttr))
+      return refuseExternalCall(
+          call, callee, activities,
+          llvm::any_of(call.getResults(),
+                       [&](Value r) { return emitter.isActive(r); }));
     // A custom rule takes every argument with its default activity.
     FlatSymbolRefAttr target;
-    if (ct::CustomJvpOp rule = registry.getCustomJvp(callee)) {
+    if (rule) {
       target = rule.getJvpAttr();
       activities = ct::getDefaultActivities(callee.getFunctionType());
     } else {
@@ -150,6 +186,13 @@ struct CallReverse
       emitter.residuals[call] = llvm::to_vector(
           ValueRange(fwdCall.getResults().drop_front(numResults)));
       return success();
+    }
+    if (!rule && callee && callee->hasAttr(ct::kExternalAttr)) {
+      emitter.hadError = true;
+      return refuseExternalCall(
+          call, callee, getCallActivities(call, emitter.activity),
+          llvm::any_of(call.getResults(),
+                       [&](Value r) { return emitter.activity.isActive(r); }));
     }
     if (!callee || rule)
       return emitClonedForward(op, b, emitter);

@@ -40,7 +40,8 @@ struct ForFlow
   }
 };
 
-/// What each region yields flows to the result.
+/// What each region yields flows to the result; memory the branch chooses
+/// is each place it may be, so what is written through it may change them.
 template <typename Op>
 struct BranchFlow
     : public ActivityOpInterface::ExternalModel<BranchFlow<Op>, Op> {
@@ -49,8 +50,11 @@ struct BranchFlow
     for (Region &region : op->getRegions())
       if (Operation *yield = getBranchYield(region))
         for (auto [yielded, result] :
-             llvm::zip_equal(yield->getOperands(), op->getResults()))
+             llvm::zip_equal(yield->getOperands(), op->getResults())) {
           flow.push_back({yielded, result});
+          if (isa<MemRefType>(result.getType()))
+            flow.push_back({result, yielded});
+        }
   }
 };
 

@@ -462,3 +462,14 @@ LogicalResult cotangent::ct::ParallelLoopOp::verify() {
     return emitOpError("needs a loop depth of at least 1 (the marked loop)");
   return success();
 }
+
+std::string cotangent::ct::getSourcePosition(Location loc) {
+  if (auto position = loc->findInstanceOf<FileLineColLoc>())
+    return (position.getFilename().getValue() + ":" +
+            Twine(position.getLine()) + ":" + Twine(position.getColumn()))
+        .str();
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  loc.print(os);
+  return printed;
+}

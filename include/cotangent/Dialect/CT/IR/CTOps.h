@@ -50,6 +50,11 @@ inline constexpr llvm::StringLiteral kDeviceLoop = "ct.device";
 inline constexpr llvm::StringLiteral kDeviceTwin = "ct.device_twin";
 inline constexpr llvm::StringLiteral kHostTwin = "ct.host_twin";
 
+/// "file:line:col" of the first source position in `loc` (a loop and the
+/// derivative loops made of it share it), or its printed form without one:
+/// to say something about a source construct once.
+std::string getSourcePosition(mlir::Location loc);
+
 /// The side-effect resource of `ct.parallel_loop`, which touches nothing
 /// but must stay where it is until ct-structure reads it.
 struct ParallelLoopResource

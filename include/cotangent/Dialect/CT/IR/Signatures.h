@@ -23,6 +23,23 @@ inline constexpr llvm::StringLiteral kNoAliasAttr = "ct.noalias";
 /// derivatives it exports to other translation units.
 inline constexpr llvm::StringLiteral kEntryPointAttr = "ct.entry_point";
 inline constexpr llvm::StringLiteral kExportAttr = "ct.export";
+/// Marks the declaration of a function compiled elsewhere (no visible body,
+/// not [[ct::differentiable]], no custom rule) that differentiable code
+/// calls where no derivative flows: the engine keeps such calls as they
+/// are, and code generation calls the function by its own name with the
+/// C ABI (ct-lower-external-calls).
+inline constexpr llvm::StringLiteral kExternalAttr = "ct.external";
+/// An argument of such a function that points to memory it only reads (a
+/// pointer or reference to const).
+inline constexpr llvm::StringLiteral kReadOnlyAttr = "ct.readonly";
+/// How the C ABI widens a narrow integer argument or result of such a
+/// function: "zext" or "sext".
+inline constexpr llvm::StringLiteral kExtendAttr = "ct.extend";
+
+/// Marks a memref argument that is the callee's own copy of an aggregate
+/// passed by value (the caller made it): the callee may write it freely.
+inline constexpr llvm::StringLiteral kByValueAttr = "ct.by_value";
+
 /// Marks the declarations of the highest-order derivatives another
 /// translation unit exports: they have no rules of their own.
 inline constexpr llvm::StringLiteral kImportedLastOrder =
