@@ -220,7 +220,7 @@ public:
   /// The shadows of the places a choice is among, in order; reports a
   /// place without one.
   LogicalResult getShadowsOfChoices(Location loc, ArrayRef<Value> places,
-                                    SmallVectorImpl<Value> &shadows);
+                                    llvm::SmallVectorImpl<Value> &shadows);
   /// Buffers the reverse code of a primal block allocates and frees at its
   /// end: those shadows, and stand-ins for primal heap buffers (see
   /// primalInReverse).
