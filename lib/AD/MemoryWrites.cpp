@@ -1,6 +1,7 @@
 //===- MemoryWrites.cpp - Which memory an op may write --------------------===//
 
 #include "MemoryWrites.h"
+#include "Derivatives.h"
 
 #include "cotangent/AD/Activity.h"
 
@@ -22,6 +23,10 @@ ad::MemoryWrites::MemoryWrites(Operation *op) {
   op->walk([&](Operation *nested) {
     if (neverWritesMemory(nested))
       return;
+    // Code compiled elsewhere may change any memory the function did not
+    // make: variables outside it, and what its arguments point to.
+    if (callsExternalCode(nested))
+      outsideMemory = true;
     for (Value operand : nested->getOperands()) {
       if (!isa<MemRefType>(operand.getType()))
         continue;

@@ -92,16 +92,23 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
       definition && definition->getType().isConstQualified()
           ? definition->evaluateValue()
           : nullptr;
+  if (!value && var->hasGlobalStorage() && !var->isStaticLocal() &&
+      var->isExternallyVisible() && var->getTLSKind() == clang::VarDecl::TLS_None)
+    return getOutsideVariable(var, use);
   if (!value) {
     error(use, "'" + var->getQualifiedNameAsString() +
                    (var->isStaticLocal()
                         ? "' is a static variable, which may change between "
-                          "calls"
-                        : "' is a variable outside the function, which may "
-                          "change") +
-                   "; differentiable functions read only constant data "
-                   "(const or constexpr with a constant initializer) that "
-                   "they do not receive: pass it as a parameter");
+                          "calls; differentiable functions read only "
+                          "constant data (const or constexpr with a constant "
+                          "initializer) and variables with external linkage "
+                          "that they do not receive: pass it as a parameter"
+                        : "' is a variable outside the function with "
+                          "internal linkage ('static', in an unnamed "
+                          "namespace, or thread-local); differentiable "
+                          "functions read constant data and variables with "
+                          "external linkage: give it external linkage, or "
+                          "pass it as a parameter"));
     return std::nullopt;
   }
   std::optional<Layout> layout =
@@ -130,6 +137,44 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
                              scalars),
       /*constant=*/true, /*alignment=*/nullptr);
   constantGlobals[var] = global;
+  return global;
+}
+
+std::optional<memref::GlobalOp>
+ModuleLowering::getOutsideVariable(const clang::VarDecl *var,
+                                   clang::SourceRange use) {
+  // A variable another part of the program may change (a configuration, a
+  // table filled at start-up): the C++ variable itself, declared by its
+  // linkage name, read where the code reads it. The AD engine tapes what
+  // the forward sweep read of it (it may change meanwhile) and the
+  // structuring pass refuses writes to it.
+  std::optional<Layout> layout =
+      getLayout(var->getType(), use, "this variable");
+  if (!layout)
+    return std::nullopt;
+  if (!layout->indirect.empty()) {
+    error(use, "'" + var->getQualifiedNameAsString() +
+                   "' holds pointers or vectors; differentiable functions "
+                   "read variables outside them only when they hold numbers: "
+                   "pass it as a parameter");
+    return std::nullopt;
+  }
+  std::string name;
+  llvm::raw_string_ostream stream(name);
+  if (mangler->shouldMangleDeclName(var))
+    mangler->mangleName(clang::GlobalDecl(var), stream);
+  else
+    stream << var->getName();
+  if (auto existing = module.lookupSymbol<memref::GlobalOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto global = memref::GlobalOp::create(
+      b, getLoc(var->getLocation()), name, b.getStringAttr("public"),
+      MemRefType::get({layout->size}, layout->scalar), /*initial_value=*/{},
+      /*constant=*/false, /*alignment=*/nullptr);
+  global->setAttr("ct.source_name",
+                  b.getStringAttr(var->getQualifiedNameAsString()));
+  constantGlobals[var->getCanonicalDecl()] = global;
   return global;
 }
 

@@ -108,6 +108,10 @@ public:
   /// reporting at `use` why it cannot be read.
   std::optional<mlir::memref::GlobalOp>
   getConstantGlobal(const clang::VarDecl *var, clang::SourceRange use);
+  /// A non-constant variable with external linkage outside the function,
+  /// as an external memref.global of its linkage name (ConstantGlobals.cpp).
+  std::optional<mlir::memref::GlobalOp>
+  getOutsideVariable(const clang::VarDecl *var, clang::SourceRange use);
 
   /// Where a field or a base class starts in its record, in scalars.
   int64_t getFieldOffset(const clang::FieldDecl *field);

@@ -8,7 +8,9 @@
 
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -94,9 +96,38 @@ static void eraseUnreachableCode(ModuleOp module, IRRewriter &rewriter) {
       (void)eraseUnreachableBlocks(rewriter, function.getBody());
 }
 
+/// Reports the writes to variables outside the function (memref.globals
+/// that are not constant): derivative code reads them where the primal
+/// does, but a write would have to be seen by every analysis of memory
+/// across calls, which sees only their operands.
+static LogicalResult refuseWritesOfOutsideVariables(ModuleOp module) {
+  bool refused = false;
+  module.walk([&](memref::StoreOp store) {
+    Value memory = store.getMemRef();
+    while (auto view = memory.getDefiningOp<ViewLikeOpInterface>())
+      memory = view.getViewSource();
+    auto get = memory.getDefiningOp<memref::GetGlobalOp>();
+    auto global = get ? SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+                            get, get.getNameAttr())
+                      : nullptr;
+    if (!global || global.getConstant())
+      return;
+    auto name = global->getAttrOfType<StringAttr>("ct.source_name");
+    store.emitError() << "'" << (name ? name.getValue() : global.getSymName())
+                      << "' is a variable outside the function: "
+                         "differentiable code may read it, but writing it is "
+                         "not supported yet; write it outside the function, "
+                         "or pass it as a parameter";
+    refused = true;
+  });
+  return failure(refused);
+}
+
 void StructurePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = module.getContext();
+  if (failed(refuseWritesOfOutsideVariables(module)))
+    return signalPassFailure();
   IRRewriter rewriter(context);
   eraseUnreachableCode(module, rewriter);
   // Promotion, then constants known everywhere (SCCP) and the code they

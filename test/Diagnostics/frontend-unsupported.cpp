@@ -7,7 +7,7 @@
 #include <initializer_list>
 #include <vector>
 
-double global = 1;
+static double global = 1;
 struct Pair { double a, b; };
 double takes_pair(Pair p);
 double own_variadic(int, ...);
@@ -89,12 +89,12 @@ done:
 }
 
 [[ct::differentiable]] double uses_global(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: 'global' is a variable outside the function, which may change; differentiable functions read only constant data (const or constexpr with a constant initializer) that they do not receive: pass it as a parameter
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: 'global' is a variable outside the function with internal linkage ('static', in an unnamed namespace, or thread-local); differentiable functions read constant data and variables with external linkage: give it external linkage, or pass it as a parameter
   return x * global;
 }
 
 [[ct::differentiable]] double uses_static(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'cache' is a static variable, which may change between calls; differentiable functions read only constant data (const or constexpr with a constant initializer) that they do not receive: pass it as a parameter
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'cache' is a static variable, which may change between calls; differentiable functions read only constant data (const or constexpr with a constant initializer) and variables with external linkage that they do not receive: pass it as a parameter
   static double cache = 0;
   return x;
 }

@@ -1,0 +1,61 @@
+// Variables defined outside the differentiable function and not constant
+// are read where the code reads them: a configuration struct, a table
+// filled at start-up, and a variable another translation unit defines and
+// changes between two reads (through a call of code compiled elsewhere,
+// whose effect the derivative code must see, not a stale copy). Reverse
+// mode tapes what the forward sweep read. Closed forms, -O0 and -O2.
+// REQUIRES: plugin
+// RUN: %clangxx-plain -O2 -c %S/Inputs/outside-variables-lib.cpp -o %t.lib.o
+// RUN: %clangxx-ct -O0 %s %t.lib.o -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s %t.lib.o -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include "check.h"
+
+extern double scale; // outside-variables-lib.cpp
+void bump_scale();   // scale += 1
+
+struct Config {
+  double gain, offset;
+};
+Config config{2.0, 0.5};
+double table[4];
+
+// (gain x + offset) s + t1 x^2 (s + 1) + sum_i table[i] x, where s is
+// scale on entry: the call changes it between the two reads.
+[[ct::differentiable]] double model(double x) {
+  double a = config.gain * x + config.offset;
+  double before = scale;
+  bump_scale();
+  double after = scale;
+  double sum = 0;
+  for (int i = 0; i < 4; ++i)
+    sum += table[i] * x;
+  return a * before + table[1] * x * x * after + sum;
+}
+
+int main() {
+  for (int i = 0; i < 4; ++i)
+    table[i] = 0.5 * (i + 1); // 0.5, 1, 1.5, 2: sum 5
+  const double x = 1.5;
+  scale = 3;
+  double dx = 0;
+  double value = ct::gradient<model>(x, &dx);
+  check::near("value", value, (2 * x + 0.5) * 3 + 1 * x * x * 4 + 5 * x,
+              1e-12);
+  check::near("d/dx", dx, 2 * 3 + 2 * x * 4 + 5, 1e-12);
+  check::near("the call ran once", scale, 4, 0);
+  scale = 3;
+  ct::dual<double> forward = ct::jvp<model>(x, 1.0);
+  check::near("jvp", forward.tangent, 2 * 3 + 2 * x * 4 + 5, 1e-12);
+  // A new configuration is read by the next call.
+  config.gain = -1;
+  scale = 3;
+  dx = 0;
+  ct::gradient<model>(x, &dx);
+  check::near("d/dx after reconfiguring", dx, -3 + 2 * x * 4 + 5, 1e-12);
+  return check::report();
+}
