@@ -96,7 +96,8 @@ bool ad::callsExternalCode(Operation *op) {
   auto callee = call ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
                            call, call.getCalleeAttr())
                      : nullptr;
-  return callee && callee->hasAttr(ct::kExternalAttr);
+  return callee && (callee->hasAttr(ct::kExternalAttr) ||
+                    callee->hasAttr(ct::kCallsExternalAttr));
 }
 
 bool ad::isReadOnlyExternalArgument(func::FuncOp callee, unsigned i) {
@@ -167,6 +168,9 @@ func::FuncOp DerivativeRegistry::declare(func::FuncOp primal,
   // A derivative takes the primal's arguments first, and writes what the
   // primal writes: a copy the primal writes is one it writes
   // (isWrittenOwnCopy; its body is generated later).
+  // It calls what the primal calls.
+  if (primal->hasAttr(ct::kCallsExternalAttr))
+    derivative->setAttr(ct::kCallsExternalAttr, builder.getUnitAttr());
   unsigned numArgs = primal.getNumArguments();
   for (unsigned i = 0; i < numArgs; ++i)
     if (isWrittenOwnCopy(primal, i))

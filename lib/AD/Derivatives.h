@@ -64,8 +64,9 @@ bool isReadOnlyExternalArgument(mlir::func::FuncOp callee, unsigned i);
 /// values with derivatives stored into it keep them, as in a local.
 bool isWrittenOwnCopy(mlir::func::FuncOp function, unsigned i);
 
-/// Whether `op` calls a function compiled elsewhere (ct.external): its
-/// effects are unknown, so it is run once and never again.
+/// Whether `op` calls a function compiled elsewhere (ct.external), or one
+/// that does (ct.calls_external): its effects are unknown, so it is run
+/// once and never again.
 bool callsExternalCode(mlir::Operation *op);
 
 /// The reverse-mode strategies in use (the ct-differentiate options of the

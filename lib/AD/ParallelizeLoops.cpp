@@ -17,6 +17,7 @@
 #include "cotangent/AD/Activity.h"
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/StringSet.h"
@@ -971,10 +972,10 @@ void warnStaysOnCpu(scf::ForOp loop, llvm::StringSet<> &warned) {
     return;
   std::string why = "its iterations could not be shown to be independent";
   loop.getBody()->walk([&](func::CallOp call) {
-    if (!ad::callsExternalCode(call))
-      return WalkResult::advance();
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
+    if (!callee || !callee->hasAttr(ct::kExternalAttr))
+      return WalkResult::advance();
     auto name = callee->getAttrOfType<StringAttr>("ct.source_name");
     why = "it calls '" + (name ? name.getValue() : call.getCallee()).str() +
           "', which is compiled elsewhere, and a kernel cannot call it";

@@ -662,6 +662,35 @@ struct DifferentiableFinder
 };
 } // namespace
 
+/// Marks `ct.calls_external` every function that calls code compiled
+/// elsewhere, directly or through the functions it calls (a fixpoint over
+/// the calls), so that the engine knows such calls have effects it cannot
+/// see.
+static void markCallersOfExternalCode(ModuleOp module) {
+  auto callsExternal = [&](func::CallOp call) {
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+    return callee && (callee->hasAttr(ct::kExternalAttr) ||
+                      callee->hasAttr(ct::kCallsExternalAttr));
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto function : module.getOps<func::FuncOp>()) {
+      if (function.isExternal() ||
+          function->hasAttr(ct::kCallsExternalAttr))
+        continue;
+      WalkResult found = function.walk([&](func::CallOp call) {
+        return callsExternal(call) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+      });
+      if (found.wasInterrupted()) {
+        function->setAttr(ct::kCallsExternalAttr,
+                          UnitAttr::get(module.getContext()));
+        changed = true;
+      }
+    }
+  }
+}
+
 LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
   ModuleLowering lowering(ast, module);
   // Rules first: calls to the functions they bind need no body.
@@ -710,6 +739,7 @@ LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
   });
   for (func::FuncOp function : imports)
     importDerivatives(lowering, function);
+  markCallersOfExternalCode(module);
   // What the lowering emitted must verify before any pass touches it.
   if (failed(verify(module)))
     return failure();

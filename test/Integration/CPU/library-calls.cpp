@@ -4,7 +4,8 @@
 // fills, const pointers to inactive and to active data whose result only
 // takes a branch, a bool result from a short argument, a struct of numbers
 // by const reference, a const member function logging an active value.
-// Each is called once per derivative call (counted by the library), and
+// Each is called once per derivative call (counted by the library), also
+// through a helper with a body in a loop reverse mode could rerun, and
 // the derivatives match closed forms and finite differences, at -O0 and
 // -O2, in reverse, forward and second-order mode.
 // REQUIRES: plugin
@@ -15,6 +16,8 @@
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 
 #include <cotangent/cotangent.h>
+
+#include <cmath>
 
 #include "Inputs/library-calls-lib.h"
 #include "check.h"
@@ -38,6 +41,17 @@ constexpr int N = 5;
   double g = gain_of(config); // 1.5
   Logger{2.0}.record(s);
   return g * c * s * t + m * t * t + noise;
+}
+
+// A helper with a body calling the library inside a loop whose iterations
+// reverse mode could run again instead of taping them: it must not, the
+// library keeps state (here, a count).
+double noise(int i) { return noise_at(i); }
+[[ct::differentiable]] double noisy(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += std::sin(x[i]) * x[i] * (1 + noise(i));
+  return s;
 }
 
 int main() {
@@ -88,5 +102,19 @@ int main() {
   for (int i = 0; i < N; ++i)
     check::near("hvp x_i", hx[i], g * c * 0.25 * (i % 4 + 1) * 2 * x[i],
                 1e-12);
+  // noisy: the library is called n times per sweep, never again.
+  double nx[N] = {};
+  before = noiseCalls;
+  ct::gradient<noisy>(x, N, nx);
+  check::near("noise_at called n times by ct::gradient", noiseCalls - before,
+              N, 0);
+  for (int i = 0; i < N; ++i)
+    check::near("d noisy/dx_i", nx[i],
+                (std::cos(x[i]) * x[i] + std::sin(x[i])) * (1 + 1e-3 * i),
+                1e-12);
+  before = noiseCalls;
+  ct::jvp<noisy>(x, N, tx);
+  check::near("noise_at called n times by ct::jvp", noiseCalls - before, N,
+              0);
   return check::report();
 }

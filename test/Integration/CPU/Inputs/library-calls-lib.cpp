@@ -3,7 +3,7 @@
 // only.
 #include "library-calls-lib.h"
 
-int scaleCalls = 0, randomCalls = 0, recorded = 0;
+int scaleCalls = 0, randomCalls = 0, recorded = 0, noiseCalls = 0;
 double lastRecorded = 0;
 
 int table_size(int n) { return 2 * n + 1; }
@@ -31,4 +31,8 @@ double gain_of(const Config &config) { return config.gain + config.bias; }
 void Logger::record(double value) const {
   ++recorded;
   lastRecorded = value * scale;
+}
+double noise_at(int i) {
+  ++noiseCalls;
+  return 1e-3 * i;
 }

@@ -1,7 +1,7 @@
 // Declarations of library-calls-lib.cpp (no bodies visible to the plugin).
 #pragma once
 
-extern int scaleCalls, randomCalls, recorded;
+extern int scaleCalls, randomCalls, recorded, noiseCalls;
 extern double lastRecorded;
 
 int table_size(int n);
@@ -18,3 +18,4 @@ struct Logger {
   double scale;
   void record(double value) const;
 };
+double noise_at(int i);

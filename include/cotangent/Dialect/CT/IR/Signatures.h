@@ -29,6 +29,10 @@ inline constexpr llvm::StringLiteral kExportAttr = "ct.export";
 /// are, and code generation calls the function by its own name with the
 /// C ABI (ct-lower-external-calls).
 inline constexpr llvm::StringLiteral kExternalAttr = "ct.external";
+/// Marks a function that calls such a function, directly or through its
+/// callees (and derivatives of it): calling it has effects the engine does
+/// not see.
+inline constexpr llvm::StringLiteral kCallsExternalAttr = "ct.calls_external";
 /// An argument of such a function that points to memory it only reads (a
 /// pointer or reference to const).
 inline constexpr llvm::StringLiteral kReadOnlyAttr = "ct.readonly";
