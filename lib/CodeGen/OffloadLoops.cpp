@@ -244,9 +244,14 @@ std::string describeForUser(Operation *op) {
            "', and a kernel cannot call functions yet";
   if (isa<memref::AllocOp, memref::DeallocOp, memref::AllocaOp>(op))
     return "it allocates memory whose size is known only when it runs";
-  if (isa<ct::CTDialect>(op->getDialect()))
+  if (isa<ct::TapeInitOp, ct::TapePushOp, ct::TapePopOp, ct::TapeReserveOp,
+          ct::TapeClaimOp, ct::TapeReleaseOp, ct::TapeWriteOp, ct::TapeReadOp,
+          ct::TapeFreeOp>(op))
     return "its derivative keeps a tape per iteration, which kernels cannot "
            "hold yet";
+  if (isa<ct::AbortOp>(op))
+    return "it checks a condition that ends the program (an assert), which "
+           "kernels cannot do yet";
   return "it does something kernels cannot do yet";
 }
 
