@@ -159,12 +159,7 @@ ModuleLowering::getOutsideVariable(const clang::VarDecl *var,
                    "pass it as a parameter");
     return std::nullopt;
   }
-  std::string name;
-  llvm::raw_string_ostream stream(name);
-  if (mangler->shouldMangleDeclName(var))
-    mangler->mangleName(clang::GlobalDecl(var), stream);
-  else
-    stream << var->getName();
+  std::string name = mangle(clang::GlobalDecl(var));
   if (auto existing = module.lookupSymbol<memref::GlobalOp>(name))
     return existing;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());

@@ -506,14 +506,20 @@ Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
 
 std::string ModuleLowering::mangle(const clang::FunctionDecl *decl) {
   // Itanium-mangled names: what the C++ side calls and links against.
+  if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(decl))
+    return mangle(clang::GlobalDecl(ctor, clang::Ctor_Complete));
+  return mangle(clang::GlobalDecl(decl));
+}
+
+std::string ModuleLowering::mangle(clang::GlobalDecl decl) {
   std::string name;
   llvm::raw_string_ostream stream(name);
-  if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(decl))
-    mangler->mangleName(clang::GlobalDecl(ctor, clang::Ctor_Complete), stream);
-  else if (mangler->shouldMangleDeclName(decl))
-    mangler->mangleName(clang::GlobalDecl(decl), stream);
+  const auto *named = cast<clang::NamedDecl>(decl.getDecl());
+  if (isa<clang::CXXConstructorDecl>(named) ||
+      mangler->shouldMangleDeclName(named))
+    mangler->mangleName(decl, stream);
   else
-    stream << decl->getName();
+    stream << named->getName();
   return name;
 }
 

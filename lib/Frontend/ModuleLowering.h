@@ -69,6 +69,8 @@ public:
 
   /// The symbol of `function`: its Itanium-mangled name.
   std::string mangle(const clang::FunctionDecl *function);
+  /// The linkage name of a function or variable.
+  std::string mangle(clang::GlobalDecl decl);
 
   /// Functions bound to a CT_CUSTOM_GRADIENT / CT_CUSTOM_JVP rule: calls to
   /// them need no body.

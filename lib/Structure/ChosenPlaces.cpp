@@ -67,14 +67,20 @@ struct LoadOfChosenPlace : OpRewritePattern<memref::LoadOp> {
   }
 };
 
+/// `memory` without the casts around it.
+Value stripCasts(Value memory) {
+  while (auto cast = memory.getDefiningOp<memref::CastOp>())
+    memory = cast.getSource();
+  return memory;
+}
+
 /// The local slots a chosen place may be, each with the condition under
 /// which it is the one (`arith.select` trees through casts, ending at
 /// `memref.alloca`s), or false if the place is anything else.
 bool collectChosenSlots(OpBuilder &b, Location loc, Value memory,
                         Value condition,
                         SmallVectorImpl<std::pair<Value, Value>> &slots) {
-  while (auto cast = memory.getDefiningOp<memref::CastOp>())
-    memory = cast.getSource();
+  memory = stripCasts(memory);
   if (auto select = memory.getDefiningOp<arith::SelectOp>()) {
     Value whenTrue = select.getCondition();
     Value whenFalse = arith::XOrIOp::create(
@@ -98,8 +104,7 @@ bool collectChosenSlots(OpBuilder &b, Location loc, Value memory,
 
 /// Whether every leaf of the choice `memory` is a local slot `k` fits in.
 bool choosesSlotsHolding(Value memory, int64_t k) {
-  while (auto cast = memory.getDefiningOp<memref::CastOp>())
-    memory = cast.getSource();
+  memory = stripCasts(memory);
   if (auto select = memory.getDefiningOp<arith::SelectOp>())
     return choosesSlotsHolding(select.getTrueValue(), k) &&
            choosesSlotsHolding(select.getFalseValue(), k);
@@ -122,9 +127,7 @@ struct StoreToChosenSlots : OpRewritePattern<memref::StoreOp> {
     std::optional<int64_t> k;
     if (store.getIndices().size() == 1)
       k = getConstantIntValue(store.getIndices()[0]);
-    Value memory = store.getMemRef();
-    while (auto cast = memory.getDefiningOp<memref::CastOp>())
-      memory = cast.getSource();
+    Value memory = stripCasts(store.getMemRef());
     if (!k || *k < 0 || !memory.getDefiningOp<arith::SelectOp>() ||
         !choosesSlotsHolding(memory, *k))
       return rewriter.notifyMatchFailure(store, "not a write to chosen slots");
