@@ -188,6 +188,9 @@ private:
   /// `std::min`): the memory and offset chosen at run time.
   std::optional<Address>
   lowerConditionalLValue(const clang::ConditionalOperator *expr);
+  /// The same where an arm has side effects: a branch (see PlaceChoice).
+  std::optional<Address>
+  lowerConditionalPlaceWithEffects(const clang::ConditionalOperator *expr);
   /// The places a conditional whose arms have side effects chooses among:
   /// each candidate's memory, defined before the conditional, and the index
   /// of the chosen one, which the branch passes out. The place is then a

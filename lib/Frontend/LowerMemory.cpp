@@ -133,10 +133,19 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
     return Address{memref, arith::SelectOp::create(b, l, cond, onTrue->offset,
                                                    onFalse->offset)};
   }
+  return lowerConditionalPlaceWithEffects(expr);
+}
+
+std::optional<Address> FunctionLowering::lowerConditionalPlaceWithEffects(
+    const clang::ConditionalOperator *expr) {
   // Arms with side effects run in branches, which pass out the offset and
   // which of the candidate places was chosen (see PlaceChoice): memory
   // defined before the conditional is then chosen with selects after it.
   // (A place whose memory the arm itself makes is passed out as it is.)
+  Location l = loc(expr);
+  auto lowerArm = [&](const clang::Expr *arm) {
+    return unpacked(lowerLValue(arm), arm);
+  };
   std::optional<Layout> layout = layoutOf(expr->getType(), expr);
   if (!layout)
     return std::nullopt;
@@ -156,7 +165,10 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
         std::optional<Address> place = lowerArm(arm);
         if (!place)
           return false;
-        Address address = asPointer(*place);
+        Address address = *place;
+        if (address.memref.getType() != pointerType)
+          address.memref = memref::CastOp::create(b, l, pointerType,
+                                                  address.memref);
         passed.push_back(address.memref);
         passed.push_back(address.offset);
         Location at = loc(arm);
