@@ -5,11 +5,13 @@
 // memory model's types (memrefs for pointers). Its code follows the C ABI,
 // so each call is rewritten before lowering to LLVM: a memref operand is
 // passed as the address of its first element (the aligned pointer moved by
-// the memref's offset), a number as it is.
+// the memref's offset), a number as it is. A custom rule compiled as
+// written (and a function bound to one) is called the same way.
 //
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/CodeGen/ExternalCalls.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -98,6 +100,11 @@ struct LowerExternalCalls
   }
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The derivatives are built: rule bindings, which may name a function
+    // compiled as written, have done their work.
+    for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
+      if (isa<ct::CustomGradientOp, ct::CustomJvpOp, ct::CustomVjpOp>(op))
+        op.erase();
     SmallVector<func::FuncOp> externals;
     for (auto function : module.getOps<func::FuncOp>())
       if (function->hasAttr(ct::kExternalAttr))

@@ -2,11 +2,20 @@
 //
 // The macros declare a variable of type
 // `ct::detail::custom_rule<kind, Fn, &f, RuleFn, &rule>`; the header has
-// already checked the rule's signature. Here the rule is lowered like any
-// C++ function and bound to f (ct.custom_gradient / ct.custom_jvp) through a
-// small adapter from the C++ convention (adjoints accumulated through
-// pointers, a ct::dual result, residuals in a struct filled through a
-// pointer) to the engine's (adjoints, tangents and residuals as results).
+// already checked the rule's signature. The rule is bound to f
+// (ct.custom_gradient / ct.custom_jvp) through a small adapter from the C++
+// convention (adjoints accumulated through pointers, a ct::dual result,
+// residuals in a struct filled through a pointer) to the engine's
+// (adjoints, tangents and residuals as results).
+//
+// A rule is ordinary C++. Where differentiable code can express it (with
+// what it calls), it is lowered, so that a higher derivative can go through
+// it; otherwise (it calls a library, counts its calls in a variable, ...)
+// the adapter calls it as Clang compiled it, and so does the primal call a
+// function bound to a rule that differentiable code cannot express. The
+// macros keep those functions in the object file; a forward rule is called
+// through `ct::detail::jvp_trampoline<RuleFn, &rule>::apply`, which returns
+// the ct::dual through a pointer as lowered code does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +23,7 @@
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
+#include "cotangent/Frontend/DifferentiableAttr.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
@@ -192,6 +202,65 @@ functionArgument(const clang::TemplateArgumentList &args, unsigned i) {
   return dyn_cast<clang::FunctionDecl>(args[i].getAsDecl());
 }
 
+/// Decides how `function`, a rule's function or a function bound to a
+/// rule, is called: lowered like differentiable code where it can be,
+/// otherwise as Clang compiled it (through `calledAs` when given: a
+/// trampoline with a C-ABI form). False after reporting at `at` that it
+/// can be neither.
+static bool chooseHowToCall(ModuleLowering &module,
+                            const clang::FunctionDecl *function,
+                            clang::SourceLocation at,
+                            const clang::FunctionDecl *calledAs = nullptr) {
+  if (module.isCalledAsCompiled(function) ||
+      module.getFunctions().contains(function->getCanonicalDecl()) ||
+      isDifferentiable(function))
+    return true;
+  const clang::FunctionDecl *definition = nullptr;
+  std::string why = function->hasBody(definition)
+                        ? whyNotLowerable(module.getAST(), function)
+                        : "it has no visible body";
+  if (why.empty())
+    return true;
+  if (std::string notCallable =
+          whyNotCallable(module, calledAs ? calledAs : function);
+      !notCallable.empty()) {
+    if (!definition)
+      return true; // (reported where it is called, as before rules)
+    module.error(at, "'" + function->getQualifiedNameAsString() +
+                         "' cannot be compiled as differentiable code (" +
+                         why + ") nor called as C++ compiled as written: it " +
+                         notCallable +
+                         "; pass numbers, and pointers or references to "
+                         "numbers or to structs of numbers");
+    return false;
+  }
+  module.callAsCompiled(function, why);
+  return true;
+}
+
+/// `ct::detail::jvp_trampoline<RuleFn, &rule>::apply` of cotangent.h,
+/// which calls a forward rule compiled as written and stores its ct::dual
+/// through a pointer; null if the header did not instantiate it.
+static const clang::FunctionDecl *
+findJvpTrampoline(ModuleLowering &module, const clang::FunctionDecl *rule) {
+  const clang::ClassTemplateDecl *trampoline =
+      findCotangentTemplate(module.getAST(), "jvp_trampoline");
+  if (!trampoline)
+    return nullptr;
+  for (clang::ClassTemplateSpecializationDecl *spec :
+       trampoline->specializations()) {
+    const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+    if (args.size() != 2 ||
+        args[1].getKind() != clang::TemplateArgument::Declaration ||
+        args[1].getAsDecl()->getCanonicalDecl() != rule->getCanonicalDecl())
+      continue;
+    for (const clang::CXXMethodDecl *method : spec->methods())
+      if (method->getName() == "apply" && method->isStatic())
+        return method;
+  }
+  return nullptr;
+}
+
 /// The line of the rule's macro, where errors about the rule belong.
 static Location getRuleLoc(ModuleLowering &module, clang::SourceLocation at) {
   return module.getLoc(module.getAST().getSourceManager().getExpansionLoc(at));
@@ -230,6 +299,10 @@ static void lowerCustomVjps(ModuleLowering &module) {
       continue;
     }
     module.addCustomRule(function);
+    if (!chooseHowToCall(module, function, at) ||
+        !chooseHowToCall(module, forwardDecl, at) ||
+        !chooseHowToCall(module, backwardDecl, at))
+      continue;
     func::FuncOp f = module.getFunction(function);
     func::FuncOp forward = module.getFunction(forwardDecl);
     func::FuncOp backward = module.getFunction(backwardDecl);
@@ -266,10 +339,26 @@ void lowerCustomRules(ModuleLowering &module) {
     clang::SourceLocation at = spec->getPointOfInstantiation();
     Location loc = getRuleLoc(module, at);
     module.addCustomRule(function);
+    // A forward rule compiled as written returns its ct::dual through a
+    // pointer by way of the header's trampoline.
+    const clang::FunctionDecl *trampoline =
+        reverse ? nullptr : findJvpTrampoline(module, ruleDecl);
+    if (!chooseHowToCall(module, function, at) ||
+        !chooseHowToCall(module, ruleDecl, at, trampoline))
+      continue;
+    const clang::FunctionDecl *called = ruleDecl;
+    if (trampoline && module.isCalledAsCompiled(ruleDecl)) {
+      called = trampoline;
+      module.callAsCompiled(called, module.whyNotLowered(ruleDecl));
+    }
     func::FuncOp f = module.getFunction(function);
-    func::FuncOp rule = module.getFunction(ruleDecl);
+    func::FuncOp rule = module.getFunction(called);
     if (!f || !rule)
       continue;
+    if (called != ruleDecl)
+      rule->setAttr("ct.source_name",
+                    StringAttr::get(module.getContext(),
+                                    ruleDecl->getQualifiedNameAsString()));
     if (!reverse && f.getNumResults() != 1) {
       module.error(at, "CT_CUSTOM_JVP needs '" +
                            function->getQualifiedNameAsString() +

@@ -51,6 +51,11 @@ Location ModuleLowering::getLoc(clang::SourceLocation loc) {
 void ModuleLowering::error(clang::SourceRange range, const Twine &message) {
   if (quiet)
     return;
+  if (speculative) {
+    if (!errors++)
+      firstError = message.str();
+    return;
+  }
   // A signature is checked wherever the function is met; say it once.
   if (!reported.insert({range.getBegin(), message.str()}).second)
     return;
@@ -622,12 +627,18 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
   functions[decl] = function;
   if (nestedEntry)
     nestedEntries.push_back({cast<clang::CXXMethodDecl>(decl), function});
-  if (definition)
+  auto compiled = compiledByClang.find(decl);
+  if (definition && compiled == compiledByClang.end())
     pending.push_back(definition);
   else
     function.setPrivate();
-  if (!nestedEntry && isExternalFunction(*this, decl))
+  if (compiled != compiledByClang.end()) {
     markExternal(*this, decl, function);
+    function->setAttr(ct::kNotLoweredAttr,
+                      builder.getStringAttr(compiled->second));
+  } else if (!nestedEntry && isExternalFunction(*this, decl)) {
+    markExternal(*this, decl, function);
+  }
   return function;
 }
 

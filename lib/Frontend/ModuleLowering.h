@@ -81,6 +81,24 @@ public:
     return customRules.contains(function->getCanonicalDecl());
   }
 
+  /// Functions called as Clang compiles them, never lowered: custom rules
+  /// (and functions bound to rules) that differentiable code cannot
+  /// express, with why not (CustomRules.cpp). Declare them before their
+  /// first getFunction.
+  void callAsCompiled(const clang::FunctionDecl *function,
+                      llvm::StringRef whyNotLowered) {
+    compiledByClang[function->getCanonicalDecl()] = whyNotLowered.str();
+  }
+  bool isCalledAsCompiled(const clang::FunctionDecl *function) const {
+    return compiledByClang.contains(function->getCanonicalDecl());
+  }
+  llvm::StringRef whyNotLowered(const clang::FunctionDecl *function) const {
+    auto found = compiledByClang.find(function->getCanonicalDecl());
+    if (found == compiledByClang.end())
+      return "";
+    return found->second;
+  }
+
   /// Every function declared so far, with its func.func.
   const llvm::DenseMap<const clang::FunctionDecl *, mlir::func::FuncOp> &
   getFunctions() const {
@@ -166,6 +184,10 @@ public:
   /// is, why it cannot be differentiated and the way out.
   void error(clang::SourceRange range, const llvm::Twine &message);
   bool hadError() const { return errors != 0; }
+  /// From now on, errors are counted but not reported; the first is kept.
+  /// For a trial lowering in a module of its own (TrialLowering.cpp).
+  void beSpeculative() { speculative = true; }
+  const std::string &getFirstError() const { return firstError; }
 
   /// Where lowering is: the function whose body is being lowered, then the
   /// bodies inlined into it, each with the call that inlined it. An error
@@ -217,6 +239,11 @@ private:
   unsigned errors = 0;
   /// Set while asking whether a layout exists: errors are not reported.
   bool quiet = false;
+  /// Set for a trial lowering: errors are counted, not reported.
+  bool speculative = false;
+  std::string firstError;
+  /// Functions called as compiled (callAsCompiled), with why.
+  llvm::DenseMap<const clang::FunctionDecl *, std::string> compiledByClang;
   /// The errors reported, so that none is reported twice.
   std::set<std::pair<clang::SourceLocation, std::string>> reported;
   llvm::SmallVector<Frame> frames;
@@ -284,6 +311,12 @@ std::string whyNotCallable(ModuleLowering &module,
 /// for code generation (ct.external, ct.readonly, ct.extend).
 void markExternal(ModuleLowering &module, const clang::FunctionDecl *decl,
                   mlir::func::FuncOp function);
+
+/// Why `function` (with the functions it calls) cannot be lowered as
+/// differentiable code, from a trial lowering in a module of its own that
+/// reports nothing; empty when it can (TrialLowering.cpp).
+std::string whyNotLowerable(clang::ASTContext &ast,
+                            const clang::FunctionDecl *function);
 
 /// Binds the CT_CUSTOM_GRADIENT / CT_CUSTOM_JVP rules (CustomRules.cpp).
 void lowerCustomRules(ModuleLowering &module);

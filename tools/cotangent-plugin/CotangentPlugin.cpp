@@ -42,6 +42,7 @@
 
 #include <map>
 #include <mutex>
+#include <vector>
 
 using namespace clang;
 
@@ -174,6 +175,39 @@ private:
 // The LLVM half
 //===----------------------------------------------------------------------===//
 
+/// Renames apart the declarations in `derivatives` of functions the unit
+/// defines with internal linkage (a `static` custom rule, called as
+/// compiled): the linker resolves no reference to a local symbol. Returns
+/// (new name, the unit's name) for resolveLocalReferences.
+std::vector<std::pair<std::string, std::string>>
+setAsideLocalReferences(llvm::Module &unit, llvm::Module &derivatives) {
+  std::vector<std::pair<std::string, std::string>> renamed;
+  for (llvm::Function &function : derivatives) {
+    llvm::Function *local = unit.getFunction(function.getName());
+    if (!function.isDeclaration() || !local || !local->hasLocalLinkage())
+      continue;
+    std::string name = function.getName().str();
+    function.setName("__ct_local_reference." + name);
+    renamed.push_back({function.getName().str(), name});
+  }
+  return renamed;
+}
+
+/// After linking: calls of each set-aside declaration call the unit's own
+/// function.
+void resolveLocalReferences(
+    llvm::Module &module,
+    const std::vector<std::pair<std::string, std::string>> &renamed) {
+  for (const auto &[reference, name] : renamed) {
+    llvm::Function *declaration = module.getFunction(reference);
+    llvm::Function *local = module.getFunction(name);
+    if (!declaration || !local)
+      continue;
+    declaration->replaceAllUsesWith(local);
+    declaration->eraseFromParent();
+  }
+}
+
 struct LinkDerivativesPass : llvm::PassInfoMixin<LinkDerivativesPass> {
   llvm::PreservedAnalyses run(llvm::Module &module,
                               llvm::ModuleAnalysisManager &) {
@@ -204,9 +238,12 @@ struct LinkDerivativesPass : llvm::PassInfoMixin<LinkDerivativesPass> {
               derivative.addFnAttr(function.getFnAttribute(name));
       break;
     }
+    std::vector<std::pair<std::string, std::string>> renamed =
+        setAsideLocalReferences(module, **derivatives);
     if (llvm::Linker::linkModules(module, std::move(*derivatives)))
       module.getContext().emitError(
           "cotangent: cannot link the derivatives into the module");
+    resolveLocalReferences(module, renamed);
     return llvm::PreservedAnalyses::none();
   }
   /// Also at -O0 and on optnone functions.

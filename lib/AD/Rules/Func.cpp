@@ -37,9 +37,22 @@ static LogicalResult refuseExternalCall(func::CallOp call, func::FuncOp callee,
   auto name = callee->getAttrOfType<StringAttr>("ct.source_name");
   auto params = callee->getAttrOfType<ArrayAttr>("ct.param_names");
   InFlightDiagnostic diag = call.emitError()
-                            << "'" << (name ? name.getValue() : "?")
-                            << "' has no visible body, and a derivative "
-                               "would have to flow through this call: ";
+                            << "'" << (name ? name.getValue() : "?") << "' ";
+  // A custom rule (or a function bound to one) that differentiable code
+  // cannot express runs as compiled: a higher derivative needs its rule.
+  if (auto why = callee->getAttrOfType<StringAttr>(ct::kNotLoweredAttr))
+    return diag << "runs as C++ compiled as written, not as differentiable "
+                   "code ("
+                << why.getValue()
+                << "), so no derivative can flow through it, as one must "
+                   "here (a derivative of a derivative through a custom "
+                   "rule goes through the rule); give it a custom "
+                   "derivative rule of its own (CT_CUSTOM_GRADIENT or "
+                   "CT_CUSTOM_VJP for reverse mode, CT_CUSTOM_JVP for "
+                   "forward mode), or write it as code differentiable code "
+                   "can express";
+  diag << "has no visible body, and a derivative would have to flow "
+          "through this call: ";
   if (activeResult) {
     diag << "its result depends on what is being differentiated";
   } else {

@@ -513,6 +513,19 @@ struct custom_rule {
                 "ct::dual<R> t(args..., t_args...) (ct::jvp<f>)");
 };
 
+/// Calls a forward rule as C++ compiled it and stores its ct::dual through
+/// a pointer (value, then tangent), as differentiable code returns an
+/// aggregate: the plugin calls a rule it cannot lower through this.
+template <class RuleFn, RuleFn *Rule> struct jvp_trampoline;
+template <class R, class... Q, dual<R> (*Rule)(Q...)>
+struct jvp_trampoline<dual<R>(Q...), Rule> {
+  static void apply(Q... args, R *out) {
+    dual<R> result = Rule(args...);
+    out[0] = result.value;
+    out[1] = result.tangent;
+  }
+};
+
 /// The residual type of a VJP rule's forward half `R f_fwd(P..., Res*)`:
 /// its last parameter, a pointer to a writable trivially copyable type.
 template <class Fwd> struct residual_of {
@@ -589,19 +602,37 @@ struct custom_vjp_rule {
   [[maybe_unused]] static constexpr ::ct::detail::custom_rule<                \
       ::ct::detail::kind::kind_, decltype(f), f, decltype(rule), rule>         \
       CT_DETAIL_CONCAT(ct_custom_rule_, __COUNTER__) {}
+/// Keeps functions in the object file although nothing else may call them:
+/// the plugin calls a rule (or a function bound to one) that differentiable
+/// code cannot express as C++ compiled it.
+#define CT_DETAIL_KEEP(...)                                                    \
+  [[gnu::used]] static void (*const CT_DETAIL_CONCAT(ct_kept_,                 \
+                                                     __COUNTER__)[])() = {     \
+      __VA_ARGS__}
+#define CT_DETAIL_ADDRESS(function)                                            \
+  reinterpret_cast<void (*)()>(&(function))
 
 /// `f_pullback(args..., dret, d_args...)` replaces reverse-mode
 /// differentiation of `f`, which then need not have a visible body.
-#define CT_CUSTOM_GRADIENT(f, f_pullback) CT_DETAIL_RULE(pullback, f, f_pullback)
+#define CT_CUSTOM_GRADIENT(f, f_pullback)                                      \
+  CT_DETAIL_RULE(pullback, f, f_pullback);                                     \
+  CT_DETAIL_KEEP(CT_DETAIL_ADDRESS(f), CT_DETAIL_ADDRESS(f_pullback))
 /// `f_jvp(args..., t_args...)` (returning ct::dual) replaces forward mode.
-#define CT_CUSTOM_JVP(f, f_jvp) CT_DETAIL_RULE(jvp, f, f_jvp)
+#define CT_CUSTOM_JVP(f, f_jvp)                                                \
+  CT_DETAIL_RULE(jvp, f, f_jvp);                                               \
+  CT_DETAIL_KEEP(                                                              \
+      CT_DETAIL_ADDRESS(f),                                                    \
+      CT_DETAIL_ADDRESS(                                                       \
+          (::ct::detail::jvp_trampoline<decltype(f_jvp), f_jvp>::apply)))
 /// `R f_fwd(args..., Res* res)` computes f's value and fills residuals in
 /// the forward sweep; `void f_bwd(const Res* res, args..., dret,
 /// d_args...)` accumulates the adjoints in the reverse sweep from them.
 #define CT_CUSTOM_VJP(f, f_fwd, f_bwd)                                         \
   [[maybe_unused]] static constexpr ::ct::detail::custom_vjp_rule<             \
       decltype(f), f, decltype(f_fwd), f_fwd, decltype(f_bwd), f_bwd>          \
-      CT_DETAIL_CONCAT(ct_custom_rule_, __COUNTER__) {}
+      CT_DETAIL_CONCAT(ct_custom_rule_, __COUNTER__) {};                       \
+  CT_DETAIL_KEEP(CT_DETAIL_ADDRESS(f), CT_DETAIL_ADDRESS(f_fwd),               \
+                 CT_DETAIL_ADDRESS(f_bwd))
 
 // ct::jacobian, ct::hessian and ct::batch_jacobian, on vector mode.
 #include "dense.h"

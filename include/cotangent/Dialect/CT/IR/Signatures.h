@@ -33,6 +33,10 @@ inline constexpr llvm::StringLiteral kExternalAttr = "ct.external";
 /// callees (and derivatives of it): calling it has effects the engine does
 /// not see.
 inline constexpr llvm::StringLiteral kCallsExternalAttr = "ct.calls_external";
+/// On such a function that has a body Clang compiles (a custom rule that
+/// differentiable code cannot express): why it was not lowered, for the
+/// error where a derivative would have to cross it.
+inline constexpr llvm::StringLiteral kNotLoweredAttr = "ct.not_lowered";
 /// An argument of such a function that points to memory it only reads (a
 /// pointer or reference to const).
 inline constexpr llvm::StringLiteral kReadOnlyAttr = "ct.readonly";
