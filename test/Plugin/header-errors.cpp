@@ -58,6 +58,11 @@ void use() {
   return y[0] *= w;
 }
 
+struct Pair {
+  double a, b;
+};
+[[ct::differentiable]] Pair twice(double x) { return {x, 2 * x}; }
+
 void vectorMode() {
   double x = 1, p[2] = {1, 2}, seeds[4] = {}, dx[4] = {}, dp[8] = {}, J[3];
   // A scalar's seed and adjoint hold K lanes each: pointers.
@@ -65,6 +70,9 @@ void vectorMode() {
   ct::pullback<h, ct::lanes<4>>(x, p, 2, x, dx, dp);
   // CHECK: error: static assertion failed{{.*}}ct::lanes<K> is for ct::pullback and ct::jvp
   ct::gradient<h, ct::lanes<4>>(x, p, 2, dx, dp);
+  // An aggregate result's lanes are not laid out yet.
+  // CHECK: error: static assertion failed{{.*}}ct::jvp<f, ct::lanes<K>> needs f to return a number or void
+  (void)ct::jvp<twice, ct::lanes<2>>;
   // CHECK: error: static assertion failed{{.*}}ct::lanes<K>: K must be from 1 to 64
   ct::pullback<h, ct::lanes<65>>(x, p, 2, seeds, dx, dp);
   // CHECK: error: static assertion failed{{.*}}Cotangent's entry points take at most one ct::wrt<I...> and one ct::lanes<K>

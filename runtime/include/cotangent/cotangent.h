@@ -364,6 +364,18 @@ template <class Traits, class W> struct checked {
                 "enum or pointer to them, which has no derivative");
 };
 
+/// Whether a function's result R is an aggregate of floating-point
+/// scalars (std::array<double, 3>, a struct of doubles), which derivatives
+/// treat as memory the function writes (dense.h).
+template <class R>
+inline constexpr bool is_aggregate_result =
+    std::is_class_v<R> && std::is_trivially_copyable_v<R> &&
+    floating_data_v<R> && !is_dual<R>::value;
+/// ct::pullback and ct::jvp of a function returning such an aggregate
+/// (dense.h): the seed or tangent of the result is an R too.
+template <kind K, auto F, class W, class R, class Ps, class Es>
+struct aggregate_front;
+
 template <kind K, auto F, class W, int L, class Traits, class Params>
 struct front_of;
 template <kind K, auto F, class W, int L, class Traits, class... P>
@@ -378,9 +390,20 @@ struct front_of<K, F, W, L, Traits, list<P...>> : checked<Traits, W> {
                     "ct::gradient<f> needs f to return float or double; use "
                     "ct::pullback<f> for other results");
       return front<K, F, W, L, R, list<P...>, typename ex::adjoints>{};
+    } else if constexpr (K == kind::pullback && is_aggregate_result<R>) {
+      static_assert(L == 0, "ct::pullback<f, ct::lanes<K>> needs f to "
+                            "return a number or void");
+      return aggregate_front<K, F, W, R, list<P...>,
+                             typename ex::adjoints>{};
+    } else if constexpr (K == kind::jvp && is_aggregate_result<R>) {
+      static_assert(L == 0, "ct::jvp<f, ct::lanes<K>> needs f to return a "
+                            "number or void");
+      return aggregate_front<K, F, W, R, list<P...>,
+                             typename ex::tangents>{};
     } else if constexpr (K == kind::pullback) {
       static_assert(std::is_void_v<R> || std::is_arithmetic_v<R>,
-                    "ct::pullback<f> needs f to return a number or void");
+                    "ct::pullback<f> needs f to return a number, an "
+                    "aggregate of floating-point numbers or void");
       // A result that is not floating-point (a Ceres functor's `bool`)
       // has no seed: it is returned as it is.
       if constexpr (!std::is_floating_point_v<R>)
@@ -390,7 +413,8 @@ struct front_of<K, F, W, L, Traits, list<P...>> : checked<Traits, W> {
                      typename concat<list<seed>, typename ex::adjoints>::type>{};
     } else if constexpr (K == kind::jvp) {
       static_assert(std::is_void_v<R> || std::is_arithmetic_v<R>,
-                    "ct::jvp<f> needs f to return a number or void");
+                    "ct::jvp<f> needs f to return a number, an aggregate of "
+                    "floating-point numbers or void");
       // A result that is not floating-point has no tangent: it is
       // returned as it is.
       if constexpr (std::is_void_v<R> || std::is_floating_point_v<R>)

@@ -10,9 +10,10 @@
 // Inputs are the active parameters flattened in order (a scalar is one; an
 // aggregate or array its scalars; a std::vector its elements at the call;
 // a raw pointer the extent ct::extents gives, one per active raw pointer
-// parameter, in parameter order). Outputs are the floating-point result,
-// then the contents of each non-const memory parameter, flattened the same
-// way. J is row-major: rows are outputs, columns inputs. The Jacobian
+// parameter, in parameter order). Outputs are the floating-point result
+// (or the scalars of a result that is an aggregate of them, which the
+// drivers write to memory through result_into), then the contents of each
+// non-const memory parameter, flattened the same way. J is row-major: rows are outputs, columns inputs. The Jacobian
 // takes K = 4 lanes per sweep: forward mode (columns) when there are no
 // more inputs than outputs, reverse mode (rows) otherwise. The Hessian is
 // the Jacobian of the gradient by forward mode over reverse mode.
@@ -91,6 +92,48 @@ struct wrt_where<wrt<J...>, I, Keep, Rest...>
     : wrt_where<std::conditional_t<Keep, wrt<J..., I>, wrt<J...>>, I + 1,
                 Rest...> {};
 
+/// F with its aggregate result R written to a first parameter instead:
+/// what derivatives of a function returning an aggregate differentiate,
+/// the result being the first block of outputs.
+template <auto F, class R, class Params> struct result_into;
+template <auto F, class R, class... P> struct result_into<F, R, list<P...>> {
+  static void call(R &out, P... p) { out = F(p...); }
+};
+
+/// The selection W of F's parameters P as a selection of result_into's
+/// (the result first): shifted by one, with the result when WithResult.
+template <class W, bool WithResult, class Is, class... P> struct shifted;
+template <class W, bool WithResult, std::size_t... I, class... P>
+struct shifted<W, WithResult, std::index_sequence<I...>, P...>
+    : wrt_where<wrt<>, 0, WithResult,
+                (role_of<P>() != role::constant &&
+                 selects<W, int(I)>::value)...> {};
+template <class W, bool WithResult, class... P>
+using shifted_t =
+    typename shifted<W, WithResult, std::index_sequence_for<P...>, P...>::type;
+
+template <auto F, class W, class R, class... P, class... E>
+struct aggregate_front<kind::pullback, F, W, R, list<P...>, list<E...>> {
+  using signature = void(P..., const R &, E...);
+  /// The result; the adjoints of `dret` accumulated into `e...`.
+  static R call(P... p, const R &dret, E... e) {
+    R out{}, dout = dret;
+    ct::pullback<&result_into<F, R, list<P...>>::call,
+                 shifted_t<W, true, P...>>(out, p..., &dout, e...);
+    return out;
+  }
+};
+template <auto F, class W, class R, class... P, class... E>
+struct aggregate_front<kind::jvp, F, W, R, list<P...>, list<E...>> {
+  using signature = dual<R>(P..., E...);
+  static dual<R> call(P... p, E... e) {
+    dual<R> result{};
+    ct::jvp<&result_into<F, R, list<P...>>::call, shifted_t<W, true, P...>>(
+        result.value, p..., &result.tangent, e...);
+    return result;
+  }
+};
+
 /// A stand-in for the per-parameter std::vector lanes of a function without
 /// std::vector parameters. The driver keeps to what differentiable code
 /// may hold (no tuples of pointers, no arrays of vectors unless a
@@ -113,8 +156,9 @@ struct dense {
       std::remove_cv_t<decltype(F)>>>::result;
   static constexpr bool value_output = std::is_floating_point_v<R>;
   static_assert(std::is_void_v<R> || value_output,
-                "ct::jacobian<f>: f must return a floating-point scalar or "
-                "void (outputs in memory)");
+                "ct::jacobian<f>: f must return a floating-point scalar, an "
+                "aggregate of them (std::array, a struct) or void (outputs "
+                "in memory)");
 
   template <std::size_t I>
   using param = std::tuple_element_t<I, std::tuple<P...>>;
@@ -387,6 +431,22 @@ struct raw_pointer_count<W, std::index_sequence<I...>, P...> {
        ... + 0);
 };
 
+/// One Jacobian of F at `p...`; returns its number of entries. A result
+/// that is an aggregate is written to memory, its scalars the first rows.
+template <auto F, class W, class T, class... P>
+std::size_t jacobian_of(const long *raw, T *J, P... p) {
+  using R = typename function_traits<
+      std::remove_pointer_t<std::remove_cv_t<decltype(F)>>>::result;
+  if constexpr (is_aggregate_result<R>) {
+    R out{};
+    return dense<&result_into<F, R, list<P...>>::call,
+                 shifted_t<W, false, P...>, T, false, R &,
+                 P...>::run_with(raw, J, out, p...);
+  } else {
+    return dense<F, W, T, false, P...>::run_with(raw, J, p...);
+  }
+}
+
 template <auto F, class W, class Params> struct jacobian_fn;
 template <auto F, class W, class... P> struct jacobian_fn<F, W, list<P...>> {
   static constexpr int raw_pointers =
@@ -397,14 +457,14 @@ template <auto F, class W, class... P> struct jacobian_fn<F, W, list<P...>> {
                   "parameter first: ct::jacobian<f>(ct::extents{n...}, "
                   "args..., J)");
     const long none[1] = {0};
-    dense<F, W, T, false, P...>::run_with(none, J, p...);
+    jacobian_of<F, W, T, P...>(none, J, p...);
   }
   template <int N, class T>
   void operator()(extents<N> e, P... p, T *J) const {
     static_assert(N == raw_pointers,
                   "ct::jacobian: ct::extents needs one extent per active raw "
                   "pointer parameter, in parameter order");
-    dense<F, W, T, false, P...>::run_with(e.sizes, J, p...);
+    jacobian_of<F, W, T, P...>(e.sizes, J, p...);
   }
 };
 
@@ -543,8 +603,7 @@ template <auto F, class W, class... P> struct batch_fn<F, W, list<P...>> {
   void operator()(long B, batch_arg_t<P>... args, T *J) const {
     const long none[1] = {0}; // no raw pointers: no extents
     for (long b = 0; b < B; ++b)
-      J += dense<F, W, T, false, P...>::run_with(none, J,
-                                                 example<P>(args, b)...);
+      J += jacobian_of<F, W, T, P...>(none, J, example<P>(args, b)...);
   }
 };
 
