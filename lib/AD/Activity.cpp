@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -91,11 +92,100 @@ static SmallVector<Value> getInputs(Operation *op) {
   return inputs;
 }
 
+/// The constant indices of a load or store, linearised in `type`, if all
+/// are constants within bounds.
+static std::optional<int64_t> getConstantLinearIndex(MemRefType type,
+                                                     ValueRange indices) {
+  int64_t linear = 0;
+  for (auto [index, extent] : llvm::zip_equal(indices, type.getShape())) {
+    APInt value;
+    if (!matchPattern(index, m_ConstantInt(&value)) ||
+        value.getSExtValue() < 0 || value.getSExtValue() >= extent)
+      return std::nullopt;
+    linear = linear * extent + value.getSExtValue();
+  }
+  return linear;
+}
+
+/// Whether the elements of `root` can be tracked apart: a local allocation
+/// of static shape with an identity layout, only loaded, stored (as the
+/// memory) and freed, always at constant indices.
+static bool hasOnlyConstantAccesses(Value root) {
+  auto type = dyn_cast<MemRefType>(root.getType());
+  if (!isLocalAllocation(root) || !type || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() || !isShadowedType(type))
+    return false;
+  return llvm::all_of(root.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (isa<memref::DeallocOp>(user))
+      return true;
+    if (auto load = dyn_cast<memref::LoadOp>(user))
+      return getConstantLinearIndex(type, load.getIndices()).has_value();
+    if (auto store = dyn_cast<memref::StoreOp>(user))
+      return store.getValueToStore() != root &&
+             getConstantLinearIndex(type, store.getIndices()).has_value();
+    return false;
+  });
+}
+
 ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
                                    ArrayRef<ct::Activity> activities)
     : function(function), activities(activities) {
+  function.walk([&](Operation *op) {
+    if (isa<memref::AllocaOp, memref::AllocOp>(op) &&
+        hasOnlyConstantAccesses(op->getResult(0)))
+      elementwiseRoots.insert(op->getResult(0));
+  });
   propagateVaried();
   propagateUseful();
+}
+
+std::optional<ActivityAnalysis::Element>
+ActivityAnalysis::getElementAccess(Operation *op) const {
+  Value memory;
+  ValueRange indices;
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    memory = load.getMemRef();
+    indices = load.getIndices();
+  } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    memory = store.getMemRef();
+    indices = store.getIndices();
+  } else {
+    return std::nullopt;
+  }
+  if (!elementwiseRoots.contains(memory))
+    return std::nullopt;
+  std::optional<int64_t> linear =
+      getConstantLinearIndex(cast<MemRefType>(memory.getType()), indices);
+  if (!linear)
+    return std::nullopt;
+  return Element{memory, *linear};
+}
+
+bool ActivityAnalysis::propagateVariedElement(Operation *op,
+                                              Element element) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return variedElements.contains(element) && markVaried(load.getResult());
+  auto store = cast<memref::StoreOp>(op);
+  if (!varied.contains(store.getValueToStore()))
+    return false;
+  // (The root is varied as a whole too: it needs a shadow.)
+  bool changed = variedElements.insert(element).second;
+  return markVaried(store.getMemRef()) || changed;
+}
+
+bool ActivityAnalysis::propagateUsefulElement(Operation *op,
+                                              Element element) {
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    if (!useful.contains(load.getResult()))
+      return false;
+    readMemory.insert(element.first);
+    bool changed = usefulElements.insert(element).second;
+    return markUseful(load.getMemRef()) || changed;
+  }
+  auto store = cast<memref::StoreOp>(op);
+  return usefulElements.contains(element) &&
+         markUseful(store.getValueToStore());
 }
 
 bool ActivityAnalysis::markVaried(Value value) {
@@ -154,6 +244,10 @@ void ActivityAnalysis::propagateVaried() {
   while (changed) {
     changed = false;
     function.walk([&](Operation *op) {
+      if (std::optional<Element> element = getElementAccess(op)) {
+        changed |= propagateVariedElement(op, *element);
+        return;
+      }
       flow.clear();
       if (getModeledFlow(op, flow)) {
         for (auto [from, to] : flow)
@@ -197,6 +291,10 @@ void ActivityAnalysis::propagateUseful() {
   while (changed) {
     changed = false;
     function.walk([&](Operation *op) {
+      if (std::optional<Element> element = getElementAccess(op)) {
+        changed |= propagateUsefulElement(op, *element);
+        return;
+      }
       flow.clear();
       if (getModeledFlow(op, flow)) {
         for (auto [from, to] : flow) {
@@ -301,6 +399,13 @@ bool ActivityAnalysis::hasShadow(Value value) const {
   if (std::optional<unsigned> index = getArgumentIndex(root))
     return activities[*index] == ct::Activity::Duplicated;
   return variedMemory.contains(root) && usefulMemory.contains(root);
+}
+
+bool ActivityAnalysis::storesDerivative(Operation *store) const {
+  if (!hasShadow(cast<memref::StoreOp>(store).getMemRef()))
+    return false;
+  std::optional<Element> element = getElementAccess(store);
+  return !element || usefulElements.contains(*element);
 }
 
 bool ActivityAnalysis::isUsefulMemory(Value value) const {

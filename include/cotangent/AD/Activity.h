@@ -4,7 +4,12 @@
 // (varied) and influences an output (useful); only active values get
 // derivative code. Memory is tracked by its root (the allocation or argument
 // a view is taken of): a root is active when it is a shadowed argument, or
-// when varied values are stored into it and loads from it are useful.
+// when varied values are stored into it and loads from it are useful. The
+// elements of a local allocation that is only loaded and stored at
+// constant indices (a struct's fields, a small array's elements) are
+// tracked apart: a field that never reaches an output is not
+// differentiated, so that an overflow in it cannot turn the derivatives
+// of the other fields into NaN.
 // Integer and index values are never active. Both analyses are
 // flow-insensitive fixpoints over the function, with the loop-carried and
 // branch-merged values of scf ops joined explicitly.
@@ -60,6 +65,10 @@ public:
   bool hasShadow(mlir::Value value) const;
   /// Memory whose contents, once loaded, can influence an output.
   bool isUsefulMemory(mlir::Value value) const;
+  /// Whether the element `store` writes needs its derivative kept: it has
+  /// a shadow, and is not an element tracked apart that no load whose
+  /// value is useful reads (whose shadow then stays zero anyway).
+  bool storesDerivative(mlir::Operation *store) const;
   /// Whether argument `index` can influence any output.
   bool isArgumentConnected(unsigned index) const;
   /// Whether the function owning memory argument `argument` may write
@@ -73,6 +82,15 @@ public:
 private:
   void propagateVaried();
   void propagateUseful();
+  /// An element of a root whose elements are tracked apart: the root and
+  /// its linear index.
+  using Element = std::pair<mlir::Value, int64_t>;
+  /// The element `op` loads or stores, if it is a load or store of such a
+  /// root.
+  std::optional<Element> getElementAccess(mlir::Operation *op) const;
+  /// Varied / useful flow through a load or store of such an element.
+  bool propagateVariedElement(mlir::Operation *op, Element element);
+  bool propagateUsefulElement(mlir::Operation *op, Element element);
   bool markVaried(mlir::Value value);
   bool markUseful(mlir::Value value);
   /// The position of `value` among the function's arguments, if it is one.
@@ -83,6 +101,9 @@ private:
   llvm::SmallVector<ct::Activity> activities;
   llvm::DenseSet<mlir::Value> varied, useful;
   llvm::DenseSet<mlir::Value> variedMemory, usefulMemory;
+  /// Roots whose elements are tracked apart, and their elements' marks.
+  llvm::DenseSet<mlir::Value> elementwiseRoots;
+  llvm::DenseSet<Element> variedElements, usefulElements;
   /// Roots with a load whose result is useful: their contents are read.
   llvm::DenseSet<mlir::Value> readMemory;
   /// mayWriteArgument's final answers.

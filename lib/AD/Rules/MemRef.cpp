@@ -90,6 +90,8 @@ struct StoreForward
     auto store = cast<memref::StoreOp>(op);
     auto clone = cast<memref::StoreOp>(emitter.clonePrimal(b, *op));
     Location loc = op->getLoc();
+    if (!emitter.getActivity().storesDerivative(op))
+      return success();
     if (Value s = emitter.shadow(store.getMemRef()))
       memref::StoreOp::create(
           b, loc, emitter.tangent(b, loc, store.getValueToStore()), s,
@@ -102,7 +104,7 @@ struct StoreReverse
     : public ReverseModeOpInterface::ExternalModel<StoreReverse,
                                                    memref::StoreOp> {
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return emitter.activity.hasShadow(cast<memref::StoreOp>(op).getMemRef());
+    return emitter.activity.storesDerivative(op);
   }
   /// The stored value takes the element's adjoint, which the store
   /// overwrote: the element's shadow restarts from zero.
