@@ -80,6 +80,14 @@ struct ReverseStrategies {
   bool recomputeValues = true;
 };
 
+/// How derivative products are built (the ct-differentiate options of the
+/// same names).
+struct ProductOptions {
+  /// A zero adjoint or tangent times any partial is zero: a select on the
+  /// factor being zero around every product of a partial.
+  bool strongZero = false;
+};
+
 /// Derivative functions of one module, created on request and generated
 /// once each. Generation is on demand and recursive: a derivative's body may
 /// request derivatives of its callees, and differentiating a generated
@@ -95,6 +103,8 @@ public:
                               Cleanup cleanup = nullptr);
 
   const ReverseStrategies &getStrategies() const { return strategies; }
+  const ProductOptions &getProductOptions() const { return products; }
+  void setProductOptions(ProductOptions options) { products = options; }
 
   /// The derivative of `primal`, declared now and generated later.
   mlir::func::FuncOp get(mlir::func::FuncOp primal, DerivativeKind kind,
@@ -143,6 +153,7 @@ private:
 
   mlir::ModuleOp module;
   ReverseStrategies strategies;
+  ProductOptions products;
   Cleanup cleanup;
   mlir::SymbolTable symbols;
   llvm::MapVector<mlir::Operation *, Job> jobs;

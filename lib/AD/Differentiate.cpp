@@ -285,6 +285,7 @@ void DifferentiatePass::runOnOperation() {
   DerivativeRegistry registry(module, strategies, [&](func::FuncOp function) {
     return runPipeline(cleanupPipeline, function);
   });
+  registry.setProductOptions(ProductOptions{strongZero});
   SmallVector<Operation *> requests;
   module.walk([&](Operation *op) {
     if (isa<ct::GradientOp, ct::PullbackOp, ct::JvpOp>(op))

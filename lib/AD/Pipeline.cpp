@@ -17,6 +17,7 @@ void cotangent::ad::buildAutodiffPipeline(
   bool optimize = pipelineOptions.optimize;
   DifferentiateOptions options;
   options.unconnected = pipelineOptions.unconnected;
+  options.strongZero = pipelineOptions.strongZero;
   options.eagerLoops = options.recomputeIterations = options.eagerCalls =
       options.commutingIterations = options.reloadMemory =
           options.recomputeValues = optimize;

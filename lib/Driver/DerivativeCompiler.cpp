@@ -99,6 +99,7 @@ LogicalResult DerivativeCompiler::differentiate() {
   ad::AutodiffPipelineOptions autodiff;
   autodiff.unconnected = options.unconnected;
   autodiff.optimize = options.optimizeDerivatives;
+  autodiff.strongZero = options.strongZero;
   autodiff.allLoopsParallel = options.parallelizeAllLoops;
   autodiff.deviceLoops = !options.gpuChip.empty();
   ad::buildDerivativesPipeline(pm, autodiff);

@@ -83,6 +83,10 @@ static llvm::cl::opt<bool> adOptimizations(
     "ad-optimizations",
     llvm::cl::desc("Optimise derivatives (off: the plain strategy)"),
     llvm::cl::init(true), llvm::cl::cat(category));
+static llvm::cl::opt<bool> strongZero(
+    "strong-zero",
+    llvm::cl::desc("A zero adjoint or tangent times any partial is zero"),
+    llvm::cl::init(false), llvm::cl::cat(category));
 static llvm::cl::opt<bool> allLoopsParallel(
     "all-loops-parallel",
     llvm::cl::desc("Treat every loop as parallel (a test of the proof that "
@@ -113,6 +117,7 @@ public:
     cotangent::CompileOptions options;
     options.unconnected = unconnected;
     options.optimizeDerivatives = adOptimizations;
+    options.strongZero = strongZero;
     options.parallelizeAllLoops = allLoopsParallel;
     options.timeReport = timeReport;
     llvm::StringRef chip = target;

@@ -16,6 +16,7 @@
 // Arguments: -fplugin-arg-cotangent-dump-dir=DIR writes every stage;
 // -fplugin-arg-cotangent-unconnected=zero|warn|error;
 // -fplugin-arg-cotangent-ad-optimizations=on|off;
+// -fplugin-arg-cotangent-strong-zero (zero times any partial is zero);
 // -fplugin-arg-cotangent-parallel-loops=all (testing: every loop is a
 // candidate for ct-parallelize-loops);
 // -fplugin-arg-cotangent-time-report prints the time of each phase and pass.
@@ -140,6 +141,8 @@ protected:
       } else if (key == "unconnected" &&
                  (value == "zero" || value == "warn" || value == "error")) {
         options.unconnected = value.str();
+      } else if (key == "strong-zero" && value.empty()) {
+        options.strongZero = true;
       } else if (key == "time-report" && value.empty()) {
         options.timeReport = true;
       } else if (key == "ad-optimizations" &&
@@ -155,7 +158,7 @@ protected:
         diags.Report(diags.getCustomDiagID(
             DiagnosticsEngine::Error,
             "cotangent: unknown plugin argument '%0'; expected "
-            "dump-dir=DIR, unconnected=zero|warn|error, "
+            "dump-dir=DIR, unconnected=zero|warn|error, strong-zero, "
             "ad-optimizations=on|off, parallel-loops=all, target=cuda:sm_NN "
             "or time-report"))
             << arg;

@@ -38,6 +38,11 @@ struct AutodiffPipelineOptions
                      "strategy of ct-differentiate, ct-tape-blocks); off, "
                      "derivatives take the plain strategy"),
       llvm::cl::init(true)};
+  Option<bool> strongZero{
+      *this, "strong-zero",
+      llvm::cl::desc("A zero adjoint or tangent times any partial is zero, "
+                     "even an infinite or NaN one"),
+      llvm::cl::init(false)};
   Option<bool> allLoopsParallel{
       *this, "all-loops-parallel",
       llvm::cl::desc("Mark every loop as a parallel loop: a test of "

@@ -59,6 +59,10 @@ def Differentiate : Pass<"ct-differentiate", "::mlir::ModuleOp"> {
     Option<"recomputeValues", "recompute-values", "bool", "true",
            "Recompute short chains of cheap pure ops in the reverse sweep "
            "instead of taping their results">,
+    Option<"strongZero", "strong-zero", "bool", "false",
+           "A zero adjoint or tangent times any partial is zero, even an "
+           "infinite or NaN one (IEEE gives NaN): values that overflow "
+           "where no derivative reaches them leave derivatives finite">,
   ];
 }
 

@@ -42,6 +42,9 @@ struct CompileOptions {
   /// Whether derivatives take the optimisations that only save tape or
   /// time (off: the plain strategy, which the optimised ones must match).
   bool optimizeDerivatives = true;
+  /// A zero adjoint or tangent times any partial is zero (off: IEEE, where
+  /// zero times infinity is NaN).
+  bool strongZero = false;
   /// Treat every loop as a parallel loop (a test of ct-parallelize-loops,
   /// which must prove each derivative loop it makes parallel).
   bool parallelizeAllLoops = false;

@@ -13,6 +13,24 @@ using namespace cotangent;
 using namespace cotangent::ad;
 using namespace cotangent::ad::reverse;
 
+/// `partial * factor` (an adjoint or tangent); with strong zero, zero
+/// where either is zero whatever the other (an infinite one too).
+static Value buildProduct(OpBuilder &b, Location loc, Value partial,
+                          Value factor, const ProductOptions &options,
+                          arith::FastMathFlags flags) {
+  Value product = arith::MulFOp::create(b, loc, partial, factor, flags);
+  if (!options.strongZero)
+    return product;
+  Value zero = buildZero(b, loc, factor.getType());
+  auto isZero = [&](Value value) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, value,
+                                 buildZero(b, loc, value.getType()));
+  };
+  Value eitherZero =
+      arith::OrIOp::create(b, loc, isZero(partial), isZero(factor));
+  return arith::SelectOp::create(b, loc, eitherZero, zero, product);
+}
+
 LogicalResult ad::emitScalarTangent(Operation *op, OpBuilder &b,
                                     ForwardEmitter &emitter) {
   emitter.clonePrimal(b, *op);
@@ -29,7 +47,9 @@ LogicalResult ad::emitScalarTangent(Operation *op, OpBuilder &b,
     if (!partial || !emitter.isActive(operand))
       continue;
     Value t = buildFloatCast(b, loc, emitter.tangent(b, loc, operand), type);
-    Value term = arith::MulFOp::create(b, loc, partial, t);
+    Value term = buildProduct(b, loc, partial, t,
+                              emitter.getRegistry().getProductOptions(),
+                              arith::FastMathFlags::none);
     sum = sum ? arith::AddFOp::create(b, loc, sum, term).getResult() : term;
   }
   emitter.setTangent(op->getResult(0), sum ? sum : buildZero(b, loc, type));
@@ -181,8 +201,9 @@ LogicalResult ad::emitScalarReverse(Operation *op, OpBuilder &b,
       continue;
     if (emitter.activity.isActive(operand))
       emitter.accumulate(b, loc, operand,
-                         arith::MulFOp::create(b, loc, partial, adjoint,
-                                               arith::FastMathFlags::contract));
+                         buildProduct(b, loc, partial, adjoint,
+                                      emitter.registry.getProductOptions(),
+                                      arith::FastMathFlags::contract));
     else
       eraseUnused(partial);
   }
