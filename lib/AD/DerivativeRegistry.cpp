@@ -530,6 +530,17 @@ static Value isPointerExtent(OpBuilder &builder, Location loc, Value size) {
 
 Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {
   auto type = cast<MemRefType>(like.getType());
+  // Memory of a known size cast to a pointer's type: a buffer that size.
+  if (auto castOp = like.getDefiningOp<memref::CastOp>()) {
+    auto known = cast<MemRefType>(castOp.getSource().getType());
+    if (known.hasStaticShape()) {
+      Value buffer = memref::AllocOp::create(
+          builder, loc,
+          MemRefType::get(known.getShape(), known.getElementType()));
+      buildZeroFill(builder, loc, buffer);
+      return memref::CastOp::create(builder, loc, type, buffer);
+    }
+  }
   auto allocate = [&](OpBuilder &b) -> Value {
     SmallVector<Value> sizes;
     for (int64_t dim = 0; dim < type.getRank(); ++dim)

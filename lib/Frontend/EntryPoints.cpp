@@ -366,6 +366,10 @@ private:
   /// The function `f.direction(args..., tangents...) -> df.v` an HVP
   /// differentiates.
   func::FuncOp buildDirectionalDerivative(StringRef name);
+  /// `args` with f's aggregates by value viewed at their objects' sizes,
+  /// so that the scratch tangents their copies take are buffers of that
+  /// size (not a pointer's reserved address space, chosen at run time).
+  SmallVector<Value> sizeOwnCopies(ValueRange args);
 
   ModuleLowering &module;
   const EntryRequest &request;
@@ -703,6 +707,31 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
   return result;
 }
 
+SmallVector<Value> EntryBuilder::sizeOwnCopies(ValueRange args) {
+  SmallVector<Value> sized(args);
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    std::optional<Layout> layout =
+        type && primal.getArgAttr(i, ct::kByValueAttr) && i < paramTypes.size()
+            ? module.tryGetLayout(paramTypes[i])
+            : std::nullopt;
+    if (!layout || type.getRank() != 1)
+      continue;
+    Value start =
+        memref::ExtractStridedMetadataOp::create(b, loc, arg).getOffset();
+    Value view = memref::ReinterpretCastOp::create(
+        b, loc,
+        MemRefType::get({layout->size}, type.getElementType(),
+                        StridedLayoutAttr::get(b.getContext(),
+                                               ShapedType::kDynamic, {1})),
+        arg, OpFoldResult(start),
+        ArrayRef<OpFoldResult>{b.getIndexAttr(layout->size)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    sized[i] = memref::CastOp::create(b, loc, type, view);
+  }
+  return sized;
+}
+
 func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
   SmallVector<Type> inputs(primal.getArgumentTypes());
   for (unsigned i : active)
@@ -713,13 +742,19 @@ func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
   auto function = func::FuncOp::create(
       b, loc, name, b.getFunctionType(inputs, {result}));
   function.setPrivate();
+  // f's aggregates by value stay own copies here: the entry passes this
+  // function the header's copies, which f may write.
+  for (unsigned i = 0; i < primal.getNumArguments(); ++i)
+    if (primal.getArgAttr(i, ct::kByValueAttr))
+      function.setArgAttr(i, ct::kByValueAttr, b.getUnitAttr());
   b.setInsertionPointToStart(function.addEntryBlock());
   ValueRange args = function.getArguments();
   unsigned n = primal.getNumArguments();
   SmallVector<Value> ts = tangents(args.drop_front(n), args.take_front(n));
   auto jvp = ct::JvpOp::create(b, loc, TypeRange{result, result},
                                primal.getSymName(), activityAttr(activities),
-                               args.take_front(n), ts, /*lanes=*/IntegerAttr());
+                               sizeOwnCopies(args.take_front(n)), ts,
+                               /*lanes=*/IntegerAttr());
   freeScratch();
   func::ReturnOp::create(b, loc, jvp.getResult(1));
   return function;

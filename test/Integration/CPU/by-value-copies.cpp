@@ -1,9 +1,9 @@
 // A struct passed by value is the function's own copy: left out of
 // ct::wrt, it may still store values that carry derivatives (they flow as
 // through a local), in reverse and forward mode, with std::array and nested
-// calls too. (ct::hvp needs it selected: reverse mode over the forward
-// derivative of a copy left constant is not supported yet.) Closed forms and central
-// differences, at -O0 and -O2.
+// calls too, and in ct::hvp (reverse mode over the forward derivative,
+// which writes the copy). Closed forms and central differences, at -O0
+// and -O2.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -53,6 +53,12 @@ int main() {
   S direction{0, 0}, hs{0, 0};
   ct::hvp<f>(s, x, &direction, 1.0, &hs, &hx);
   check::near("d2f/dx2", hx, 4, 1e-12);
+  // The copy left out: f'' = 4 a (a = 2), and g's second derivative in x
+  // against central differences of its gradient.
+  double hxOnly = 0;
+  ct::hvp<f, ct::wrt<1>>(s, x, 1.0, &hxOnly);
+  check::near("d2f/dx2, copy left out of ct::wrt", hxOnly, 4, 1e-12);
+  check::near("the caller's struct is unchanged by ct::hvp", s.a + s.b, 5, 0);
 
   std::array<double, 3> v{1.5, 0, 0.25};
   dx = 0;
@@ -71,5 +77,14 @@ int main() {
   check::near("dg/dx all active", dx2, dx, 1e-12);
   auto ga = [&](double t) { S u{t, s.b}; return g(v, u, x); };
   check::near("dg/da", ds.a, check::centralDifference(ga, s.a), 1e-6);
+  double hg = 0;
+  ct::hvp<g, ct::wrt<2>>(v, s, x, 1.0, &hg);
+  auto dgx = [&](double t) {
+    double d = 0;
+    ct::gradient<g, ct::wrt<2>>(v, s, t, &d);
+    return d;
+  };
+  check::near("d2g/dx2, copies left out", hg,
+              check::centralDifference(dgx, x), 1e-5);
   return check::report();
 }
