@@ -540,7 +540,10 @@ struct custom_rule {
 /// Calls a forward rule as C++ compiled it and stores its ct::dual through
 /// a pointer (value, then tangent), as differentiable code returns an
 /// aggregate: the plugin calls a rule it cannot lower through this.
-template <class RuleFn, RuleFn *Rule> struct jvp_trampoline;
+template <class RuleFn, RuleFn *Rule> struct jvp_trampoline {
+  // (A rule of another signature: custom_rule's assertion reports it.)
+  static void apply() {}
+};
 template <class R, class... Q, dual<R> (*Rule)(Q...)>
 struct jvp_trampoline<dual<R>(Q...), Rule> {
   static void apply(Q... args, R *out) {
