@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Checkpoints.h"
+#include "Derivatives.h"
 
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -93,6 +95,37 @@ func::FuncOp createIteration(func::FuncOp parent, Location loc, Block *args,
   for (Operation *op : remade)
     inner.clone(*op, mapping);
   return function;
+}
+
+/// Refuses a checkpointed loop that calls code compiled elsewhere (directly
+/// or through its callees): recomputing its iterations would call it again,
+/// doubling its effects (a counter, a log line) or changing its results (a
+/// random generator), so the derivative would be taken elsewhere.
+LogicalResult refuseExternalCalls(Operation *loop) {
+  Operation *found = nullptr;
+  loop->walk([&](Operation *op) {
+    if (!ad::callsExternalCode(op))
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  if (!found)
+    return success();
+  auto call = cast<func::CallOp>(found);
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  auto name = callee->getAttrOfType<StringAttr>("ct.source_name");
+  InFlightDiagnostic diag =
+      loop->emitError("cannot checkpoint this loop: it calls '")
+      << (name ? name.getValue() : call.getCallee()) << "'";
+  if (!callee->hasAttr(ct::kExternalAttr))
+    diag << ", which calls code compiled elsewhere";
+  else
+    diag << ", compiled elsewhere";
+  return diag << ", and recomputing its iterations in the reverse sweep "
+                 "would call that again (its effects twice, a random "
+                 "generator's other numbers); move the call out of the "
+                 "loop, or remove '#pragma ct checkpoint'";
 }
 
 /// Moves the body of `loop` into a new function next to `parent`.
@@ -249,6 +282,8 @@ struct OutlineCheckpointsPass
       marker.erase();
       if (folded)
         continue;
+      if (loop && failed(refuseExternalCalls(loop)))
+        return signalPassFailure();
       LogicalResult outlined = failure();
       if (auto forLoop = dyn_cast_or_null<scf::ForOp>(loop))
         outlined = outline(forLoop, snapshots, parent, symbols);

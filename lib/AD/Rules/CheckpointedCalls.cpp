@@ -37,6 +37,16 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
   Location loc = call.getLoc();
   IRMapping &fwd = e.forwardValues;
   std::string name = calleeName(callee);
+  // Rerunning it in the reverse sweep would call that code again.
+  if (callee->hasAttr(ct::kCallsExternalAttr)) {
+    e.hadError = true;
+    return call.emitError("cannot checkpoint the call of '")
+           << name << "': it calls code compiled elsewhere, which rerunning "
+           << "it in the reverse sweep would call again (its effects twice, "
+              "a random generator's other numbers); remove "
+              "[[ct::checkpoint]] from '"
+           << name << "'";
+  }
   // A generated callee (forward mode's) gets its body now: the analyses
   // read it.
   if (failed(e.registry.generateNow(callee)))
