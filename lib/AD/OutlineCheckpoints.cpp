@@ -12,6 +12,7 @@
 
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/OutsideVariables.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -102,6 +103,12 @@ func::FuncOp createIteration(func::FuncOp parent, Location loc, Block *args,
 /// doubling its effects (a counter, a log line) or changing its results (a
 /// random generator), so the derivative would be taken elsewhere.
 LogicalResult refuseExternalCalls(Operation *loop) {
+  if (Operation *write = ct::findWriteOfOutsideVariable(loop))
+    return loop->emitError("cannot checkpoint this loop: it writes '")
+           << ct::getVariableName(ct::getWrittenOutsideVariable(write))
+           << "', a variable outside the function, which recomputing its "
+              "iterations in the reverse sweep would write again; write it "
+              "outside the loop, or remove '#pragma ct checkpoint'";
   Operation *found = nullptr;
   loop->walk([&](Operation *op) {
     if (!ad::callsExternalCode(op))

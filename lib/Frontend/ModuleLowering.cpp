@@ -3,6 +3,7 @@
 #include "ModuleLowering.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/OutsideVariables.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Frontend/CheckpointPragma.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
@@ -680,9 +681,9 @@ struct DifferentiableFinder
 } // namespace
 
 /// Marks `ct.calls_external` every function that calls code compiled
-/// elsewhere, directly or through the functions it calls (a fixpoint over
-/// the calls), so that the engine knows such calls have effects it cannot
-/// see.
+/// elsewhere or writes a variable outside it, directly or through the
+/// functions it calls (a fixpoint over the calls), so that the engine knows
+/// such calls have effects it cannot see (and never runs them twice).
 static void markCallersOfExternalCode(ModuleOp module) {
   auto callsExternal = [&](func::CallOp call) {
     auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
@@ -695,9 +696,13 @@ static void markCallersOfExternalCode(ModuleOp module) {
       if (function.isExternal() ||
           function->hasAttr(ct::kCallsExternalAttr))
         continue;
-      WalkResult found = function.walk([&](func::CallOp call) {
-        return callsExternal(call) ? WalkResult::interrupt()
-                                   : WalkResult::advance();
+      // (Writing a variable outside the function is such an effect too.)
+      WalkResult found = function.walk([&](Operation *op) {
+        auto call = dyn_cast<func::CallOp>(op);
+        return (call && callsExternal(call)) ||
+                       ct::getWrittenOutsideVariable(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       });
       if (found.wasInterrupted()) {
         function->setAttr(ct::kCallsExternalAttr,

@@ -10,37 +10,15 @@
 
 #include "ModuleLowering.h"
 
+#include "cotangent/Dialect/CT/IR/OutsideVariables.h"
 #include "cotangent/Frontend/Lowering.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
 
 namespace cotangent::frontend {
-
-/// The name of a variable outside the function that the module writes
-/// (which ct-structure refuses in differentiable code), or nullopt.
-static std::optional<std::string> findWrittenOutsideVariable(ModuleOp module) {
-  std::optional<std::string> found;
-  module.walk([&](memref::StoreOp store) {
-    Value memory = store.getMemRef();
-    while (auto view = memory.getDefiningOp<ViewLikeOpInterface>())
-      memory = view.getViewSource();
-    auto get = memory.getDefiningOp<memref::GetGlobalOp>();
-    auto global = get ? SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-                            get, get.getNameAttr())
-                      : nullptr;
-    if (global && !global.getConstant()) {
-      auto name = global->getAttrOfType<StringAttr>("ct.source_name");
-      found = (name ? name.getValue() : global.getSymName()).str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
 
 std::string whyNotLowerable(clang::ASTContext &ast,
                             const clang::FunctionDecl *function) {
@@ -58,8 +36,10 @@ std::string whyNotLowerable(clang::ASTContext &ast,
     return trial.getFirstError();
   if (failed(verify(*module)))
     return "it lowers to code that does not verify";
-  if (std::optional<std::string> name = findWrittenOutsideVariable(*module))
-    return "it writes '" + *name + "', a variable outside the function";
+  if (Operation *write = ct::findWriteOfOutsideVariable(*module))
+    return "it writes '" +
+           ct::getVariableName(ct::getWrittenOutsideVariable(write)) +
+           "', a variable outside the function";
   return "";
 }
 

@@ -4,6 +4,8 @@
 #include "CountedLoops.h"
 #include "ParallelLoops.h"
 
+#include "cotangent/Dialect/CT/IR/OutsideVariables.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Structure/Passes.h"
 
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
@@ -96,28 +98,24 @@ static void eraseUnreachableCode(ModuleOp module, IRRewriter &rewriter) {
       (void)eraseUnreachableBlocks(rewriter, function.getBody());
 }
 
-/// Reports the writes to variables outside the function (memref.globals
-/// that are not constant): derivative code reads them where the primal
-/// does, but a write would have to be seen by every analysis of memory
-/// across calls, which sees only their operands.
+/// Reports the writes of floating-point values to variables outside the
+/// function (memref.globals that are not constant): a derivative could
+/// flow through such a variable from one function to another, which the
+/// analyses, seeing only each call's operands, would miss. Integers (a
+/// counter, a flag) carry no derivative and are written as the code says.
 static LogicalResult refuseWritesOfOutsideVariables(ModuleOp module) {
   bool refused = false;
   module.walk([&](memref::StoreOp store) {
-    Value memory = store.getMemRef();
-    while (auto view = memory.getDefiningOp<ViewLikeOpInterface>())
-      memory = view.getViewSource();
-    auto get = memory.getDefiningOp<memref::GetGlobalOp>();
-    auto global = get ? SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-                            get, get.getNameAttr())
-                      : nullptr;
-    if (!global || global.getConstant())
+    memref::GlobalOp global = ct::getWrittenOutsideVariable(store);
+    if (!global || !ct::isDifferentiableScalar(
+                       store.getValueToStore().getType()))
       return;
-    auto name = global->getAttrOfType<StringAttr>("ct.source_name");
-    store.emitError() << "'" << (name ? name.getValue() : global.getSymName())
+    store.emitError() << "'" << ct::getVariableName(global)
                       << "' is a variable outside the function: "
-                         "differentiable code may read it, but writing it is "
-                         "not supported yet; write it outside the function, "
-                         "or pass it as a parameter";
+                         "differentiable code may read it, and write "
+                         "integers to it, but writing floating-point values "
+                         "to it is not supported yet; write it outside the "
+                         "function, or pass it as a parameter";
     refused = true;
   });
   return failure(refused);

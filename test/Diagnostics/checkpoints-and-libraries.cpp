@@ -3,13 +3,16 @@
 // calls code compiled elsewhere (directly or through a helper) is an error
 // naming the call: rerunning it would repeat its effects (a counter, a log
 // line) or change its results (a random generator), so the derivative would
-// be taken at another point.
+// be taken at another point. So is a checkpointed loop that writes a
+// variable outside the function.
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DLOOP 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LOOP --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DHELPER 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=HELPER --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCALL 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=CALL --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DWRITE 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WRITE --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 
 #include <cmath>
@@ -67,4 +70,23 @@ double gradient(double x) {
   return u[0];
 }
 void gradient(double *u, double *du, int n) { ct::gradient<evolve>(u, n, du); }
+#endif
+
+#ifdef WRITE
+int steps = 0;
+[[ct::differentiable]] double relax(double x) {
+  double s = x;
+  // WRITE: checkpoints-and-libraries.cpp:[[@LINE+2]]:3: error: cannot checkpoint this loop: it writes 'steps', a variable outside the function, which recomputing its iterations in the reverse sweep would write again; write it outside the loop, or remove '#pragma ct checkpoint'
+#pragma ct checkpoint
+  for (int i = 0; i < 4; ++i) {
+    ++steps;
+    s = s * 0.5 + x;
+  }
+  return s;
+}
+double gradient(double x) {
+  double dx = 0;
+  ct::gradient<relax>(x, &dx);
+  return dx;
+}
 #endif

@@ -3,7 +3,11 @@
 // filled at start-up, and a variable another translation unit defines and
 // changes between two reads (through a call of code compiled elsewhere,
 // whose effect the derivative code must see, not a stale copy). Reverse
-// mode tapes what the forward sweep read. Closed forms, -O0 and -O2.
+// mode tapes what the forward sweep read. Integers are written as the code
+// says, once per call of the derivative: a call counter (also in a helper
+// called in a loop), and a running index that picks the coefficient of
+// each iteration and a branch, which the reverse sweep must take as the
+// forward sweep did. Closed forms, -O0 and -O2, both modes and ct::hvp.
 // REQUIRES: plugin
 // RUN: %clangxx-plain -O2 -c %S/Inputs/outside-variables-lib.cpp -o %t.lib.o
 // RUN: %clangxx-ct -O0 %s %t.lib.o -o %t0 && %t0 | FileCheck %s
@@ -37,7 +41,44 @@ double table[4];
   return a * before + table[1] * x * x * after + sum;
 }
 
+int calls = 0, cursor = 0;
+void countCall() { ++calls; }
+
+// sum over five iterations of a[cursor % 3] x^2, cursor advancing, then
+// times x if cursor was odd on entry.
+[[ct::differentiable]] double picked(const double *a, double x) {
+  ++calls;
+  bool odd = cursor % 2 != 0;
+  double s = 0;
+  for (int i = 0; i < 5; ++i) {
+    countCall();
+    s += a[cursor % 3] * x * x;
+    ++cursor;
+  }
+  return odd ? s * x : s;
+}
+
 int main() {
+  {
+    const double a[3] = {1, 2, 3};
+    const double x = 1.5;
+    double dx = 0;
+    calls = 0;
+    cursor = 1; // picks a[1], a[2], a[0], a[1], a[2]: 11 x^3 (odd)
+    double value = ct::gradient<picked, ct::wrt<1>>(a, x, &dx);
+    check::near("counter: value", value, 11 * x * x * x, 1e-12);
+    check::near("counter: d/dx", dx, 33 * x * x, 1e-12);
+    check::near("counter: calls", calls, 6, 0);
+    check::near("counter: cursor", cursor, 6, 0);
+    // cursor 6: a[0], a[1], a[2], a[0], a[1]: 9 x^2 (even).
+    check::near("counter: jvp", ct::jvp<picked, ct::wrt<1>>(a, x, 1.0).tangent,
+                18 * x, 1e-12);
+    check::near("counter: calls after jvp", calls, 12, 0);
+    double hx = 0; // cursor 11: a[2], a[0], a[1], a[2], a[0]: 10 x^3 (odd)
+    ct::hvp<picked, ct::wrt<1>>(a, x, 1.0, &hx);
+    check::near("counter: hvp", hx, 60 * x, 1e-12);
+    check::near("counter: cursor after hvp", cursor, 16, 0);
+  }
   for (int i = 0; i < 4; ++i)
     table[i] = 0.5 * (i + 1); // 0.5, 1, 1.5, 2: sum 5
   const double x = 1.5;

@@ -1,0 +1,37 @@
+//===- OutsideVariables.h - Variables outside a function --------*- C++ -*-===//
+//
+// A C++ variable defined outside the function that differentiable code
+// reads or writes (external linkage, not constant) is a memref.global that
+// is not constant, named by its linkage name, with its C++ name in
+// `ct.source_name`. The frontend, ct-structure and the AD engine ask the
+// same questions about them here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_DIALECT_CT_IR_OUTSIDEVARIABLES_H
+#define COTANGENT_DIALECT_CT_IR_OUTSIDEVARIABLES_H
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <string>
+
+namespace cotangent::ct {
+
+/// The variable outside the function that `memory` (or the memory it is a
+/// view of) is, or null.
+mlir::memref::GlobalOp getOutsideVariable(mlir::Value memory);
+
+/// The variable outside the function `op` writes (a store into one), or
+/// null.
+mlir::memref::GlobalOp getWrittenOutsideVariable(mlir::Operation *op);
+
+/// The first store under `root` into a variable outside the function, or
+/// null.
+mlir::Operation *findWriteOfOutsideVariable(mlir::Operation *root);
+
+/// A variable's C++ name, for diagnostics.
+std::string getVariableName(mlir::memref::GlobalOp global);
+
+} // namespace cotangent::ct
+
+#endif // COTANGENT_DIALECT_CT_IR_OUTSIDEVARIABLES_H
