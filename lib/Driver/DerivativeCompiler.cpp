@@ -6,6 +6,7 @@
 #include "cotangent/AD/Passes.h"
 #include "cotangent/AD/DerivativeOpInterfaces.h"
 #include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Frontend/Lowering.h"
 #include "cotangent/Structure/Passes.h"
 
@@ -68,11 +69,34 @@ void DerivativeCompiler::dump(StringRef suffix,
   out.keep();
 }
 
+LogicalResult DerivativeCompiler::refuseInternalCallsFromOwnObject() {
+  // The plugin links the derivatives into the unit's own module, where a
+  // function with internal linkage is reachable; an object file of their
+  // own (cotangent-cc --emit=obj) cannot call one.
+  if (options.entryLinkage == llvm::GlobalValue::LinkOnceODRLinkage)
+    return success();
+  bool refused = false;
+  for (auto function : module->getOps<func::FuncOp>()) {
+    if (!function->hasAttr(ct::kInternalLinkageAttr))
+      continue;
+    auto name = function->getAttrOfType<StringAttr>("ct.source_name");
+    function.emitError()
+        << "'" << (name ? name.getValue() : function.getSymName())
+        << "' runs as C++ compiled as written and has internal linkage "
+           "('static' or in an unnamed namespace), so derivatives emitted "
+           "into an object file of their own cannot call it; give it "
+           "external linkage, or compile the file with the plugin";
+    refused = true;
+  }
+  return failure(refused);
+}
+
 LogicalResult DerivativeCompiler::lower() {
   DiagnosticBridge bridge(&context, ast);
   {
     TimingScope frontendTiming = rootTiming.nest("C++ to MLIR (frontend)");
-    if (failed(frontend::lowerTranslationUnit(ast, *module)))
+    if (failed(frontend::lowerTranslationUnit(ast, *module)) ||
+        failed(refuseInternalCallsFromOwnObject()))
       return failure();
   }
   PassManager pm(&context);

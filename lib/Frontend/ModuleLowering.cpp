@@ -637,6 +637,9 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     markExternal(*this, decl, function);
     function->setAttr(ct::kNotLoweredAttr,
                       builder.getStringAttr(compiled->second));
+    // (Only code in the same object file can call it.)
+    if (!decl->isExternallyVisible())
+      function->setAttr(ct::kInternalLinkageAttr, builder.getUnitAttr());
   } else if (!nestedEntry && isExternalFunction(*this, decl)) {
     markExternal(*this, decl, function);
   }

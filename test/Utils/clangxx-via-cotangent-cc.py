@@ -7,7 +7,8 @@ without the plugin compiles the program, and the two are linked.
 
 Usage: clangxx-via-cotangent-cc.py COTANGENT_CC CLANGXX [clang++ arguments]
 with sources, -o OUT, -O<n>, -I, -D, -std=, -stdlib=, -fopenmp and
--fplugin-arg-cotangent-target=T (cotangent-cc --target=T); anything else
+-fplugin-arg-cotangent-target=T (cotangent-cc --target=T) and
+-fplugin-arg-cotangent-strong-zero (--strong-zero); anything else
 that asks the plugin itself for something (-c, -S, -fsyntax-only, other
 -fplugin-arg-...) is refused (such tests are UNSUPPORTED: sanitizer).
 """
@@ -24,6 +25,9 @@ def main():
     target = "-fplugin-arg-cotangent-target="
     targets = [a[len(target):] for a in args if a.startswith(target)]
     args = [a for a in args if not a.startswith(target)]
+    strong_zero = "-fplugin-arg-cotangent-strong-zero"
+    options = ["--strong-zero"] if strong_zero in args else []
+    args = [a for a in args if a != strong_zero]
     refused = [a for a in args
                if a in ("-c", "-S", "-fsyntax-only", "-emit-llvm")
                or a.startswith("-fplugin")]
@@ -37,7 +41,8 @@ def main():
         for i, source in enumerate(sources):
             obj = os.path.join(scratch, f"derivatives{i}.o")
             cc = [cotangent_cc, source, "--emit=obj", "-O", level or "2",
-                  "-o", obj] + [f"--target={t}" for t in targets] + ["--"] + flags
+                  "-o", obj] + [f"--target={t}" for t in targets] + options + \
+                ["--"] + flags
             if subprocess.call(cc) != 0:
                 sys.exit(1)
             objects.append(obj)

@@ -81,6 +81,10 @@ public:
   mlir::ModuleOp getModule() { return *module; }
 
 private:
+  /// With derivatives in an object file of their own: an error for each
+  /// function with internal linkage they would call (a `static` custom
+  /// rule run as compiled).
+  mlir::LogicalResult refuseInternalCallsFromOwnObject();
   void dump(llvm::StringRef suffix, llvm::function_ref<void(llvm::raw_ostream &)> print);
 
   /// First member: covers everything the compiler does.

@@ -37,6 +37,11 @@ inline constexpr llvm::StringLiteral kCallsExternalAttr = "ct.calls_external";
 /// differentiable code cannot express): why it was not lowered, for the
 /// error where a derivative would have to cross it.
 inline constexpr llvm::StringLiteral kNotLoweredAttr = "ct.not_lowered";
+/// On such a function: it has internal linkage (`static`, an unnamed
+/// namespace), so only derivatives linked into its own object file (the
+/// plugin's) can call it.
+inline constexpr llvm::StringLiteral kInternalLinkageAttr =
+    "ct.internal_linkage";
 /// An argument of such a function that points to memory it only reads (a
 /// pointer or reference to const).
 inline constexpr llvm::StringLiteral kReadOnlyAttr = "ct.readonly";

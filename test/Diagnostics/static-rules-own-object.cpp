@@ -1,0 +1,23 @@
+// cotangent-cc --emit=obj writes the derivatives to an object file of
+// their own, which cannot call a function with internal linkage: a custom
+// rule that runs as compiled (it counts its calls) and is `static` is an
+// error naming it. (With the plugin it works: static-rules.cpp.)
+// RUN: not %cotangent-cc %s --emit=obj -o %t.o -- -std=c++20 -I%cotangent-include 2>&1 \
+// RUN:   | FileCheck %s --implicit-check-not=error:
+#include <cotangent/cotangent.h>
+
+int calls = 0;
+double cube(double x) { return x * x * x; }
+// CHECK: static-rules-own-object.cpp:[[@LINE+1]]:13: error: 'cubePullback' runs as C++ compiled as written and has internal linkage ('static' or in an unnamed namespace), so derivatives emitted into an object file of their own cannot call it; give it external linkage, or compile the file with the plugin
+static void cubePullback(double x, double dret, double *dx) {
+  ++calls;
+  *dx += 3 * x * x * dret;
+}
+CT_CUSTOM_GRADIENT(cube, cubePullback);
+
+[[ct::differentiable]] double twice(double x) { return 2 * cube(x); }
+double gradient(double x) {
+  double dx = 0;
+  ct::gradient<twice>(x, &dx);
+  return dx;
+}
