@@ -13,10 +13,11 @@
 // parameter, in parameter order). Outputs are the floating-point result
 // (or the scalars of a result that is an aggregate of them, which the
 // drivers write to memory through result_into), then the contents of each
-// non-const memory parameter, flattened the same way. J is row-major: rows are outputs, columns inputs. The Jacobian
-// takes K = 4 lanes per sweep: forward mode (columns) when there are no
-// more inputs than outputs, reverse mode (rows) otherwise. The Hessian is
-// the Jacobian of the gradient by forward mode over reverse mode.
+// non-const memory parameter, flattened the same way. J is row-major: rows
+// are outputs, columns inputs. The Jacobian takes K = 4 lanes per sweep:
+// forward mode (columns) when there are no more inputs than outputs,
+// reverse mode (rows) otherwise. The Hessian is the Jacobian of the
+// gradient by forward mode over reverse mode.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,6 +98,9 @@ struct wrt_where<wrt<J...>, I, Keep, Rest...>
 /// the result being the first block of outputs.
 template <auto F, class R, class Params> struct result_into;
 template <auto F, class R, class... P> struct result_into<F, R, list<P...>> {
+  static_assert(!std::is_member_function_pointer_v<decltype(F)>,
+                "derivatives of a member function returning an aggregate "
+                "are not supported yet: call it from a free function");
   static void call(R &out, P... p) { out = F(p...); }
 };
 
