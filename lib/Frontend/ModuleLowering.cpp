@@ -529,6 +529,41 @@ std::string ModuleLowering::mangle(clang::GlobalDecl decl) {
   return name;
 }
 
+/// What the engine needs to know of `decl` beside its types: its C++ name
+/// and parameter names (for diagnostics), [[ct::checkpoint]], `restrict`
+/// pointers and aggregates passed by value.
+static void describeToEngine(const clang::FunctionDecl *decl,
+                             func::FuncOp function) {
+  OpBuilder builder(function.getContext());
+  function->setAttr("ct.source_name",
+                    builder.getStringAttr(decl->getQualifiedNameAsString()));
+  if (isCheckpointed(decl))
+    function->setAttr("ct.checkpoint", builder.getUnitAttr());
+  // The parameters' C++ names, for diagnostics about them ("this" for a
+  // member function's object).
+  SmallVector<Attribute> names;
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
+      method && method->isInstance())
+    names.push_back(builder.getStringAttr("this"));
+  for (const clang::ParmVarDecl *param : decl->parameters())
+    names.push_back(builder.getStringAttr(param->getName()));
+  function->setAttr("ct.param_names", builder.getArrayAttr(names));
+  // `restrict` pointers: no other memory the function reaches overlaps
+  // theirs, which lets reverse mode read them again instead of taping.
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
+  unsigned firstParam = method && method->isInstance() ? 1 : 0;
+  for (auto [i, param] : llvm::enumerate(decl->parameters())) {
+    if (param->getType()->isPointerType() &&
+        param->getType().isRestrictQualified())
+      function.setArgAttr(firstParam + i, ct::kNoAliasAttr,
+                          builder.getUnitAttr());
+    // An aggregate by value is the callee's own copy.
+    if (isAggregate(param->getType().getCanonicalType()))
+      function.setArgAttr(firstParam + i, ct::kByValueAttr,
+                          builder.getUnitAttr());
+  }
+}
+
 func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
   decl = decl->getCanonicalDecl();
   if (auto known = functions.lookup(decl))
@@ -598,33 +633,7 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
   auto function = func::FuncOp::create(builder, getLoc(decl->getLocation()),
                                        name,
                                        builder.getFunctionType(inputs, results));
-  function->setAttr("ct.source_name",
-                    builder.getStringAttr(decl->getQualifiedNameAsString()));
-  if (isCheckpointed(decl))
-    function->setAttr("ct.checkpoint", builder.getUnitAttr());
-  // The parameters' C++ names, for diagnostics about them ("this" for a
-  // member function's object).
-  SmallVector<Attribute> names;
-  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
-      method && method->isInstance())
-    names.push_back(builder.getStringAttr("this"));
-  for (const clang::ParmVarDecl *param : decl->parameters())
-    names.push_back(builder.getStringAttr(param->getName()));
-  function->setAttr("ct.param_names", builder.getArrayAttr(names));
-  // `restrict` pointers: no other memory the function reaches overlaps
-  // theirs, which lets reverse mode read them again instead of taping.
-  const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
-  unsigned firstParam = method && method->isInstance() ? 1 : 0;
-  for (auto [i, param] : llvm::enumerate(decl->parameters())) {
-    if (param->getType()->isPointerType() &&
-        param->getType().isRestrictQualified())
-      function.setArgAttr(firstParam + i, ct::kNoAliasAttr,
-                          builder.getUnitAttr());
-    // An aggregate by value is the callee's own copy.
-    if (isAggregate(param->getType().getCanonicalType()))
-      function.setArgAttr(firstParam + i, ct::kByValueAttr,
-                          builder.getUnitAttr());
-  }
+  describeToEngine(decl, function);
   functions[decl] = function;
   if (nestedEntry)
     nestedEntries.push_back({cast<clang::CXXMethodDecl>(decl), function});
