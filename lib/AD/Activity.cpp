@@ -386,6 +386,10 @@ bool ActivityAnalysis::isActive(Value value) const {
   return isFloat(value) && varied.contains(value) && useful.contains(value);
 }
 
+bool ActivityAnalysis::isVaried(Value value) const {
+  return isVariedIn(varied, variedMemory, value);
+}
+
 std::optional<unsigned> ActivityAnalysis::getArgumentIndex(Value value) const {
   if (auto arg = dyn_cast<BlockArgument>(value))
     if (arg.getOwner()->isEntryBlock() &&

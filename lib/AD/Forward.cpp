@@ -23,6 +23,8 @@ LogicalResult ForwardEmitter::emit(func::FuncOp derivative,
            << primal.getSymName()
            << ": unstructured control flow (several blocks) is not supported "
               "yet; use structured loops and branches";
+  if (failed(refuseDerivativesInOutsideVariables(primal, activity)))
+    return failure();
   Block *entry = derivative.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockBegin(entry);
   unsigned numArgs = primal.getNumArguments();

@@ -841,7 +841,8 @@ LogicalResult ad::emitReverse(DerivativeRegistry &registry,
            << ": unstructured control flow (several blocks) is not supported "
               "yet; use structured loops and branches";
   ReverseEmitter emitter(registry, primal, activities);
-  if (failed(emitter.checkStoresIntoConstantMemory()))
+  if (failed(refuseDerivativesInOutsideVariables(primal, emitter.activity)) ||
+      failed(emitter.checkStoresIntoConstantMemory()))
     return failure();
   if (forward == reverse)
     return emitter.emitCombined(forward);

@@ -4,7 +4,6 @@
 #include "CountedLoops.h"
 #include "ParallelLoops.h"
 
-#include "cotangent/Dialect/CT/IR/OutsideVariables.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Structure/Passes.h"
 
@@ -98,34 +97,9 @@ static void eraseUnreachableCode(ModuleOp module, IRRewriter &rewriter) {
       (void)eraseUnreachableBlocks(rewriter, function.getBody());
 }
 
-/// Reports the writes of floating-point values to variables outside the
-/// function (memref.globals that are not constant): a derivative could
-/// flow through such a variable from one function to another, which the
-/// analyses, seeing only each call's operands, would miss. Integers (a
-/// counter, a flag) carry no derivative and are written as the code says.
-static LogicalResult refuseWritesOfOutsideVariables(ModuleOp module) {
-  bool refused = false;
-  module.walk([&](memref::StoreOp store) {
-    memref::GlobalOp global = ct::getWrittenOutsideVariable(store);
-    if (!global || !ct::isDifferentiableScalar(
-                       store.getValueToStore().getType()))
-      return;
-    store.emitError() << "'" << ct::getVariableName(global)
-                      << "' is a variable outside the function: "
-                         "differentiable code may read it, and write "
-                         "integers to it, but writing floating-point values "
-                         "to it is not supported yet; write it outside the "
-                         "function, or pass it as a parameter";
-    refused = true;
-  });
-  return failure(refused);
-}
-
 void StructurePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = module.getContext();
-  if (failed(refuseWritesOfOutsideVariables(module)))
-    return signalPassFailure();
   IRRewriter rewriter(context);
   eraseUnreachableCode(module, rewriter);
   // Promotion, then constants known everywhere (SCCP) and the code they

@@ -1,26 +1,57 @@
-// Differentiable code reads variables outside the function (see
-// test/Integration/CPU/outside-variables.cpp) and writes integers to them
-// (a call counter), but writing a floating-point value to one is an error
-// at the assignment that names the variable: a derivative could flow
-// through it from one function to another unseen.
-// RUN: not %cotangent-cc %s -- -std=c++20 2>&1 | FileCheck %s --implicit-check-not=error:
-int calls = 0;
+// Differentiable code reads variables outside the function and writes to
+// them values that carry no derivative (see
+// test/Integration/CPU/outside-variables.cpp), but writing a value that
+// carries one is an error at the variable's use that names it, in both
+// modes and through a helper: the derivative would be lost to the code
+// that reads the variable later. Each case is its own compile (the first
+// function that cannot be differentiated stops the derivatives).
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=1 2>&1 | FileCheck %s --check-prefix=STORE --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=2 2>&1 | FileCheck %s --check-prefix=FORWARD --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=3 2>&1 | FileCheck %s --check-prefix=CALL --implicit-check-not=error:
+// RUN: %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=4 2>&1 | FileCheck %s --check-prefix=INACTIVE --implicit-check-not=error:
+
+#include <cotangent/cotangent.h>
+
 double last[2];
 float total;
+double history[3];
+void put(double *p, double v) { p[1] = v; }
 
-[[ct::differentiable]] double counted(double x) {
-  ++calls;
-  return x * x;
-}
-
+#if CASE == 1
+// Nothing reads it here: the derivative would still be lost to the code
+// that does.
 [[ct::differentiable]] double remembered(double x) {
-  // CHECK: outside-variables.cpp:[[@LINE+1]]:3: error: 'last' is a variable outside the function: differentiable code may read it, and write integers to it, but writing floating-point values to it is not supported yet; write it outside the function, or pass it as a parameter
+  // STORE: outside-variables.cpp:[[@LINE+1]]:3: error: 'last' is a variable outside the function, and a value that carries a derivative is written to it here, which would be lost to the code that reads it; differentiable code may write to such a variable only values that carry no derivative: pass it as a parameter instead
   last[1] = x;
   return 2 * x;
 }
-
+double run(double x, double *dx) { return ct::gradient<remembered>(x, dx); }
+#elif CASE == 2
 [[ct::differentiable]] double accumulated(double x) {
-  // CHECK: outside-variables.cpp:[[@LINE+1]]:3: error: 'total' is a variable outside the function: differentiable code may read it, and write integers to it, but writing floating-point values to it is not supported yet; write it outside the function, or pass it as a parameter
+  // FORWARD: outside-variables.cpp:[[@LINE+1]]:3: error: 'total' is a variable outside the function
   total += static_cast<float>(x);
   return 3 * x;
 }
+double run(double x) { return ct::jvp<accumulated>(x, 1.0).tangent; }
+#elif CASE == 3
+[[ct::differentiable]] double throughHelper(double x) {
+  // CALL: outside-variables.cpp:[[@LINE+1]]:7: error: 'history' is a variable outside the function
+  put(history, x * x);
+  return 3 * x + history[1];
+}
+double run(double x, double *dx) {
+  return ct::gradient<throughHelper>(x, dx);
+}
+#else
+// The same function differentiated with respect to what it does not
+// write: no derivative reaches the variable.
+// INACTIVE: func.func private @_Z6scaleddd.pullback
+// INACTIVE: memref.store %arg1
+[[ct::differentiable]] double scaled(double x, double y) {
+  last[0] = y;
+  return x * y;
+}
+double run(double x, double y, double *dx) {
+  return ct::gradient<scaled, ct::wrt<0>>(x, y, dx);
+}
+#endif

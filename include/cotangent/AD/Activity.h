@@ -54,6 +54,16 @@ bool isNoAliasArgument(mlir::Value root);
 /// a ct.noalias argument.
 bool isDistinctMemory(mlir::Value root);
 
+class ActivityAnalysis;
+
+/// Reports (at the variable's use) each variable outside the function into
+/// which `function` writes values that depend on a differentiated input: the
+/// derivative they carry would be lost to the code that reads the variable
+/// later. Values that carry no derivative are written as the code says.
+mlir::LogicalResult
+refuseDerivativesInOutsideVariables(mlir::func::FuncOp function,
+                                    const ActivityAnalysis &activity);
+
 class ActivityAnalysis {
 public:
   ActivityAnalysis(mlir::func::FuncOp function,
@@ -61,6 +71,9 @@ public:
 
   /// A floating-point scalar that carries a derivative.
   bool isActive(mlir::Value value) const;
+  /// A scalar or memory that depends on a differentiated input, whether or
+  /// not it reaches an output.
+  bool isVaried(mlir::Value value) const;
   /// Memory (a memref or a tape) that needs a shadow.
   bool hasShadow(mlir::Value value) const;
   /// Memory whose contents, once loaded, can influence an output.

@@ -7,7 +7,11 @@
 // says, once per call of the derivative: a call counter (also in a helper
 // called in a loop), and a running index that picks the coefficient of
 // each iteration and a branch, which the reverse sweep must take as the
-// forward sweep did. Closed forms, -O0 and -O2, both modes and ct::hvp.
+// forward sweep did. Floating-point values that carry no derivative are
+// written too: a running total, a coefficient overwritten between two
+// reads (the reverse sweep must use the value each read saw), a slot
+// written through a helper, and a step size halved in a loop and read by
+// the next iteration. Closed forms, -O0 and -O2, both modes and ct::hvp.
 // REQUIRES: plugin
 // RUN: %clangxx-plain -O2 -c %S/Inputs/outside-variables-lib.cpp -o %t.lib.o
 // RUN: %clangxx-ct -O0 %s %t.lib.o -o %t0 && %t0 | FileCheck %s
@@ -58,7 +62,77 @@ void countCall() { ++calls; }
   return odd ? s * x : s;
 }
 
+double evaluations = 0, weight = 2, history[3], step_size;
+void remember(double *slot, double v) { *slot += v; }
+
+// weight' x^2 + 5 x + history'[n % 3] x, where weight' = weight + n and
+// history' adds 0.5 to the slot.
+[[ct::differentiable]] double reweighted(double x, int n) {
+  evaluations += 1.0;
+  double before = weight;
+  weight = before + n;
+  double y = weight * x * x;
+  weight = 5.0;
+  y += weight * x;
+  remember(&history[n % 3], 0.5);
+  return y + history[n % 3] * x;
+}
+
+// (1 + 1/2 + 1/4 + 1/8) x^2.
+[[ct::differentiable]] double halving(double x) {
+  step_size = 1.0;
+  double s = 0;
+  for (int i = 0; i < 4; ++i) {
+    s += step_size * x * x;
+    step_size *= 0.5;
+  }
+  return s;
+}
+
+// 3 halving(x) y + reweighted(y, 0) + reweighted(y, 1) + reweighted(y, 2).
+[[ct::differentiable]] double combined(double x, double y) {
+  double s = 0;
+  for (int i = 0; i < 3; ++i)
+    s += halving(x) * y + reweighted(y, i);
+  return s;
+}
+
+static void checkFloatingPointWrites() {
+  const double x = 2, y = 3;
+  double dx = 0, dy = 0;
+  check::near("halving: value", ct::gradient<halving>(x, &dx), 1.875 * x * x,
+              1e-12);
+  check::near("halving: d/dx", dx, 3.75 * x, 1e-12);
+  check::near("halving: step size left", step_size, 0.0625, 0);
+  check::near("halving: jvp", ct::jvp<halving>(x, 1.0).tangent, 3.75 * x,
+              1e-12);
+  double hx = 0;
+  ct::hvp<halving>(x, 1.0, &hx);
+  check::near("halving: hvp", hx, 3.75, 1e-12);
+
+  // weight 2 -> 2, 5 -> 6, 5 -> 7; each slot of history ends at 0.5.
+  weight = 2;
+  dx = 0;
+  double value = ct::gradient<combined>(x, y, &dx, &dy);
+  double expected = 3 * 1.875 * x * x * y + (2 + 6 + 7) * y * y + 15 * y +
+                    3 * 0.5 * y;
+  check::near("combined: value", value, expected, 1e-12);
+  check::near("combined: d/dx", dx, 3 * 3.75 * x * y, 1e-12);
+  check::near("combined: d/dy", dy,
+              3 * 1.875 * x * x + 2 * (2 + 6 + 7) * y + 15 + 1.5, 1e-12);
+  check::near("combined: evaluations", evaluations, 3, 0);
+  check::near("combined: weight left", weight, 5, 0);
+  for (double slot : history)
+    check::near("combined: history", slot, 0.5, 0);
+  weight = 2;
+  check::near("combined: jvp in y",
+              ct::jvp<combined>(x, y, 0.0, 1.0).tangent,
+              3 * 1.875 * x * x + 2 * (2 + 6 + 7) * y + 15 + 3 * 1.0, 1e-12);
+  check::near("combined: evaluations after jvp", evaluations, 6, 0);
+}
+
 int main() {
+  checkFloatingPointWrites();
   {
     const double a[3] = {1, 2, 3};
     const double x = 1.5;
