@@ -1,8 +1,9 @@
 //===- Differentiate.cpp - The ct-differentiate pass ----------------------===//
 
-#include "Derivatives.h"
-#include "Lanes.h"
-
+#include "DerivativeRegistry.h"
+#include "Analysis/CallActivity.h"
+#include "Utils/IRBuilders.h"
+#include "VectorMode/Lanes.h"
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 

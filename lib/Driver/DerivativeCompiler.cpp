@@ -4,7 +4,7 @@
 #include "DiagnosticBridge.h"
 
 #include "cotangent/AD/Passes.h"
-#include "cotangent/AD/DerivativeOpInterfaces.h"
+#include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Frontend/Lowering.h"

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/AD/Passes.h"
-#include "cotangent/AD/DerivativeOpInterfaces.h"
+#include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/Driver/DebugOptions.h"
 #include "cotangent/Structure/Passes.h"
 #include "cotangent/CodeGen/Pipelines.h"

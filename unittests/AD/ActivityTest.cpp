@@ -2,8 +2,7 @@
 
 #include "IRTest.h"
 
-#include "cotangent/AD/Activity.h"
-
+#include "cotangent/AD/Analysis/Activity.h"
 using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;

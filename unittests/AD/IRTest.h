@@ -3,7 +3,7 @@
 #ifndef COTANGENT_UNITTESTS_AD_IRTEST_H
 #define COTANGENT_UNITTESTS_AD_IRTEST_H
 
-#include "cotangent/AD/DerivativeOpInterfaces.h"
+#include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

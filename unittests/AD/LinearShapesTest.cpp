@@ -1,11 +1,9 @@
 //===- LinearShapesTest.cpp - The shapes the reverse strategies match -----===//
 
 #include "IRTest.h"
-#include "IterationKills.h"
-#include "LinearResults.h"
-
-#include "cotangent/AD/ScalarDerivativeOpInterface.h"
-
+#include "Analysis/IterationKills.h"
+#include "Analysis/LinearResults.h"
+#include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
 using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;

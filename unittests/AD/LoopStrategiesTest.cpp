@@ -1,8 +1,7 @@
 //===- LoopStrategiesTest.cpp - How a pullback reverses each loop ---------===//
 
 #include "IRTest.h"
-#include "LoopStrategies.h"
-
+#include "Analysis/LoopStrategies.h"
 using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;

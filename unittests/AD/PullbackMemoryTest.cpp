@@ -1,8 +1,7 @@
 //===- PullbackMemoryTest.cpp - What memory holds for the reverse code ----===//
 
 #include "IRTest.h"
-#include "PullbackMemory.h"
-
+#include "Analysis/PullbackMemory.h"
 using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;

@@ -135,7 +135,7 @@ def OutlineCheckpoints : Pass<"ct-outline-checkpoints", "::mlir::ModuleOp"> {
     region. The call carries `ct.checkpoint_snapshots` (the marker's count)
     and is never inlined. Constants and views of memory made outside the
     loop are remade inside the function, so that it takes whole buffers:
-    reverse mode (lib/AD/Rules/CheckpointedLoops.cpp,
+    reverse mode (lib/AD/Checkpointing/CheckpointedLoops.cpp,
     CheckpointedWhileLoops.cpp) copies them into snapshots and reruns the
     function on copies. It runs first in the autodiff pipeline, before the
     inliner can put the loop inside others: a marker with fewer loops

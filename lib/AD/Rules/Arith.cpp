@@ -1,9 +1,7 @@
 //===- Arith.cpp - Derivative rules of the arith dialect ------------------===//
 
-#include "RuleBuilder.h"
-
-#include "../ForwardEmitter.h"
-
+#include "Rules/RuleBuilder.h"
+#include "ForwardMode/ForwardEmitter.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;

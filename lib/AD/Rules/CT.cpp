@@ -8,11 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ScalarModes.h"
-
-#include "../ForwardEmitter.h"
-#include "../ReverseEmitter.h"
-
+#include "Rules/ScalarModes.h"
+#include "DerivativeRegistry.h"
+#include "ForwardMode/ForwardEmitter.h"
+#include "ReverseMode/ReverseEmitter.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/IR/DialectRegistry.h"

@@ -9,11 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ScalarModes.h"
-
-#include "../ForwardEmitter.h"
-#include "../ReverseEmitter.h"
-
+#include "Rules/ScalarModes.h"
+#include "DerivativeRegistry.h"
+#include "Analysis/CallActivity.h"
+#include "Utils/IRBuilders.h"
+#include "ForwardMode/ForwardEmitter.h"
+#include "ReverseMode/ReverseEmitter.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

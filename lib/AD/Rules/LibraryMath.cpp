@@ -1,7 +1,6 @@
 //===- LibraryMath.cpp - Derivative rules of ct's C library functions -----===//
 
-#include "RuleBuilder.h"
-
+#include "Rules/RuleBuilder.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/IR/DialectRegistry.h"

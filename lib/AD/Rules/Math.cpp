@@ -1,7 +1,6 @@
 //===- Math.cpp - Derivative rules of the math dialect --------------------===//
 
-#include "RuleBuilder.h"
-
+#include "Rules/RuleBuilder.h"
 #include "mlir/IR/DialectRegistry.h"
 
 #include <cmath>

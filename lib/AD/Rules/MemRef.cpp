@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ScalarModes.h"
-
-#include "../ForwardEmitter.h"
-#include "../ReverseEmitter.h"
-
+#include "Rules/ScalarModes.h"
+#include "DerivativeRegistry.h"
+#include "Utils/IRBuilders.h"
+#include "ForwardMode/ForwardEmitter.h"
+#include "ReverseMode/ReverseEmitter.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"

@@ -1,11 +1,9 @@
 //===- Registration.cpp - All derivative rules ----------------------------===//
 
-#include "cotangent/AD/DerivativeOpInterfaces.h"
-#include "cotangent/AD/ScalarDerivativeOpInterface.h"
-
-#include "cotangent/AD/DerivativeOpInterfaces.cpp.inc"
-#include "cotangent/AD/ScalarDerivativeOpInterface.cpp.inc"
-
+#include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
+#include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
+#include "cotangent/AD/Interfaces/DerivativeOpInterfaces.cpp.inc"
+#include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.cpp.inc"
 void cotangent::ad::registerDerivativeRules(mlir::DialectRegistry &registry) {
   registerArithDerivativeRules(registry);
   registerMathDerivativeRules(registry);

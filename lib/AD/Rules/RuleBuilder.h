@@ -3,10 +3,8 @@
 #ifndef COTANGENT_LIB_AD_RULES_RULEBUILDER_H
 #define COTANGENT_LIB_AD_RULES_RULEBUILDER_H
 
-#include "ScalarModes.h"
-
-#include "../Derivatives.h"
-
+#include "Rules/ScalarModes.h"
+#include "Utils/IRBuilders.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 

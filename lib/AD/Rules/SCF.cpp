@@ -7,10 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SCF.h"
-
-#include "../ForwardEmitter.h"
-
+#include "Rules/SCF.h"
+#include "Utils/IRBuilders.h"
+#include "Utils/LoopMarks.h"
+#include "ForwardMode/ForwardEmitter.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;

@@ -3,8 +3,7 @@
 #ifndef COTANGENT_LIB_AD_RULES_SCF_H
 #define COTANGENT_LIB_AD_RULES_SCF_H
 
-#include "cotangent/AD/DerivativeOpInterfaces.h"
-
+#include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "mlir/IR/MLIRContext.h"
 
 namespace cotangent::ad {

@@ -9,12 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SCF.h"
-
-#include "../IterationKills.h"
-#include "../LinearResults.h"
-#include "../ReverseEmitter.h"
-
+#include "Rules/SCF.h"
+#include "DerivativeRegistry.h"
+#include "Utils/IRBuilders.h"
+#include "Utils/LoopMarks.h"
+#include "Utils/Tapes.h"
+#include "Analysis/IterationKills.h"
+#include "Analysis/LinearResults.h"
+#include "ReverseMode/ReverseEmitter.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/SaveAndRestore.h"
 

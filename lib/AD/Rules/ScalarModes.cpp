@@ -1,10 +1,10 @@
 //===- ScalarModes.cpp - Every mode from an op's partials -----------------===//
 
-#include "ScalarModes.h"
-
-#include "../ForwardEmitter.h"
-#include "../ReverseEmitter.h"
-
+#include "Rules/ScalarModes.h"
+#include "DerivativeRegistry.h"
+#include "Utils/IRBuilders.h"
+#include "ForwardMode/ForwardEmitter.h"
+#include "ReverseMode/ReverseEmitter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 

@@ -10,9 +10,9 @@
 #ifndef COTANGENT_LIB_AD_RULES_SCALARMODES_H
 #define COTANGENT_LIB_AD_RULES_SCALARMODES_H
 
-#include "cotangent/AD/DerivativeOpInterfaces.h"
-#include "cotangent/AD/ScalarDerivativeOpInterface.h"
-
+#include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
+#include "DerivativeRegistry.h"
+#include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
 namespace cotangent::ad {
 
 mlir::LogicalResult emitScalarTangent(mlir::Operation *op,

@@ -15,10 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../Derivatives.h"
-#include "../ForwardEmitter.h"
-#include "../ReverseEmitter.h"
-
+#include "DerivativeRegistry.h"
+#include "Utils/IRBuilders.h"
+#include "ForwardMode/ForwardEmitter.h"
+#include "ReverseMode/ReverseEmitter.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -145,27 +145,6 @@ struct LinearLaneReverse
 };
 
 } // namespace
-
-Value ad::sumOverLeading(OpBuilder &b, Location loc, Value adjoint,
-                         Type type) {
-  auto vector = cast<VectorType>(adjoint.getType());
-  auto kept = dyn_cast<VectorType>(type);
-  if (!kept && vector.getRank() == 1)
-    return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
-                                       adjoint);
-  ArrayRef<int64_t> leading =
-      vector.getShape().drop_back(kept ? kept.getRank() : 0);
-  int64_t count = 1;
-  for (int64_t size : leading)
-    count *= size;
-  Value sum;
-  for (int64_t k = 0; k < count; ++k) {
-    Value part = vector::ExtractOp::create(b, loc, adjoint,
-                                           delinearize(k, leading));
-    sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
-  }
-  return sum;
-}
 
 template <typename... Ops> static void attachLaneModels(MLIRContext *context) {
   (Ops::template attachInterface<LinearLaneForward<Ops>,

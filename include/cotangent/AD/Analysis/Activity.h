@@ -1,0 +1,131 @@
+//===- Activity.h - Which values and memory carry derivatives ---*- C++ -*-===//
+//
+// A floating-point value is active when it depends on an active input
+// (varied) and influences an output (useful); only active values get
+// derivative code. Memory is tracked by its root (the allocation or argument
+// a view is taken of): a root is active when it is a shadowed argument, or
+// when varied values are stored into it and loads from it are useful. The
+// elements of a local allocation that is only loaded and stored at
+// constant indices (a struct's fields, a small array's elements) are
+// tracked apart: a field that never reaches an output is not
+// differentiated, so that an overflow in it cannot turn the derivatives
+// of the other fields into NaN.
+// Integer and index values are never active. Both analyses are
+// flow-insensitive fixpoints over the function, with the loop-carried and
+// branch-merged values of scf ops joined explicitly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_AD_ANALYSIS_ACTIVITY_H
+#define COTANGENT_AD_ANALYSIS_ACTIVITY_H
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace cotangent::ad {
+
+/// The allocation, argument or tape that `value` (a memref view or a tape)
+/// refers to.
+mlir::Value getMemoryRoot(mlir::Value value);
+
+/// Every allocation, argument or tape `value` may refer to: its root, or
+/// for a choice between places (`arith.select` of memrefs, the lowering of
+/// `c ? x : y` as an lvalue and of std::min), the roots of each place.
+llvm::SmallVector<mlir::Value, 2> getMemoryRoots(mlir::Value value);
+
+/// Types whose contents carry derivatives in a shadow of the same type.
+bool isShadowedType(mlir::Type type);
+
+/// Ops that read or view memory but never write it (loads, dims, views,
+/// constants).
+bool neverWritesMemory(mlir::Operation *op);
+
+/// Whether memory root `root` is allocated by the function itself, so that
+/// it aliases no other root.
+bool isLocalAllocation(mlir::Value root);
+
+/// Whether `root` is an argument of its function marked ct.noalias.
+bool isNoAliasArgument(mlir::Value root);
+
+/// Whether memory root `root` aliases no other root: a local allocation or
+/// a ct.noalias argument.
+bool isDistinctMemory(mlir::Value root);
+
+class ActivityAnalysis;
+
+/// Reports (at the variable's use) each variable outside the function into
+/// which `function` writes values that depend on a differentiated input: the
+/// derivative they carry would be lost to the code that reads the variable
+/// later. Values that carry no derivative are written as the code says.
+mlir::LogicalResult
+refuseDerivativesInOutsideVariables(mlir::func::FuncOp function,
+                                    const ActivityAnalysis &activity);
+
+class ActivityAnalysis {
+public:
+  ActivityAnalysis(mlir::func::FuncOp function,
+                   llvm::ArrayRef<ct::Activity> activities);
+
+  /// A floating-point scalar that carries a derivative.
+  bool isActive(mlir::Value value) const;
+  /// A scalar or memory that depends on a differentiated input, whether or
+  /// not it reaches an output.
+  bool isVaried(mlir::Value value) const;
+  /// Memory (a memref or a tape) that needs a shadow.
+  bool hasShadow(mlir::Value value) const;
+  /// Memory whose contents, once loaded, can influence an output.
+  bool isUsefulMemory(mlir::Value value) const;
+  /// Whether the element `store` writes needs its derivative kept: it has
+  /// a shadow, and is not an element tracked apart that no load whose
+  /// value is useful reads (whose shadow then stays zero anyway).
+  bool storesDerivative(mlir::Operation *store) const;
+  /// Whether argument `index` can influence any output.
+  bool isArgumentConnected(unsigned index) const;
+  /// Whether the function owning memory argument `argument` may write
+  /// through it (itself or through its callees).
+  bool mayWriteArgument(mlir::BlockArgument argument);
+  /// Whether `op` may write the memory `input` (one of its inputs) refers
+  /// to. Calls of functions with a body write only the arguments their
+  /// callee (transitively) stores to; unknown ops may write anything.
+  bool mayWrite(mlir::Operation *op, mlir::Value input);
+
+private:
+  void propagateVaried();
+  void propagateUseful();
+  /// An element of a root whose elements are tracked apart: the root and
+  /// its linear index.
+  using Element = std::pair<mlir::Value, int64_t>;
+  /// The element `op` loads or stores, if it is a load or store of such a
+  /// root.
+  std::optional<Element> getElementAccess(mlir::Operation *op) const;
+  /// Varied / useful flow through a load or store of such an element.
+  bool propagateVariedElement(mlir::Operation *op, Element element);
+  bool propagateUsefulElement(mlir::Operation *op, Element element);
+  bool markVaried(mlir::Value value);
+  bool markUseful(mlir::Value value);
+  /// The position of `value` among the function's arguments, if it is one.
+  std::optional<unsigned> getArgumentIndex(mlir::Value value) const;
+
+  // Op handles are mutable by design; queries do not change the function.
+  mutable mlir::func::FuncOp function;
+  llvm::SmallVector<ct::Activity> activities;
+  llvm::DenseSet<mlir::Value> varied, useful;
+  llvm::DenseSet<mlir::Value> variedMemory, usefulMemory;
+  /// Roots whose elements are tracked apart, and their elements' marks.
+  llvm::DenseSet<mlir::Value> elementwiseRoots;
+  llvm::DenseSet<Element> variedElements, usefulElements;
+  /// Roots with a load whose result is useful: their contents are read.
+  llvm::DenseSet<mlir::Value> readMemory;
+  /// mayWriteArgument's final answers.
+  llvm::DenseMap<mlir::Value, bool> writtenArguments;
+  /// Arguments whose answer is being computed, and those of them that an
+  /// answer in progress assumed unwritten (recursion).
+  llvm::SmallPtrSet<mlir::Value, 4> argumentsInProgress, assumedUnwritten;
+};
+
+} // namespace cotangent::ad
+
+#endif // COTANGENT_AD_ANALYSIS_ACTIVITY_H

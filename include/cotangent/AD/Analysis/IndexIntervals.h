@@ -1,0 +1,44 @@
+//===- IndexIntervals.h - Bounds of a loop's index expressions --*- C++ -*-===//
+
+#ifndef COTANGENT_AD_ANALYSIS_INDEXINTERVALS_H
+#define COTANGENT_AD_ANALYSIS_INDEXINTERVALS_H
+
+#include "mlir/IR/Builders.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+
+namespace cotangent::ad {
+
+/// An inclusive range of index values.
+struct Interval {
+  mlir::Value lo, hi;
+};
+
+/// Bounds, built before `loop` (an scf.for or scf.parallel), of index
+/// expressions in its body: sums, differences, products, min/max and
+/// divisions by positive constants of constants, values computed before the
+/// loop (or from them only, by pure operations: hoisted) and counters of
+/// scf.for and scf.parallel loops (with their bounds). Private copies of
+/// accumulated buffers and the device copies of a GPU loop's arrays are
+/// sized with them.
+class IntervalBuilder {
+public:
+  explicit IntervalBuilder(mlir::Operation *loop) : loop(loop), b(loop) {}
+
+  /// The bounds of `value`, or none if it is not such an expression.
+  std::optional<Interval> get(mlir::Value value);
+
+private:
+  mlir::Value hoist(mlir::Value value, unsigned depth = 6);
+  std::optional<Interval> compute(mlir::Value value);
+
+  mlir::Operation *loop;
+  mlir::OpBuilder b;
+  llvm::DenseMap<mlir::Value, Interval> cache;
+};
+
+} // namespace cotangent::ad
+
+#endif // COTANGENT_AD_ANALYSIS_INDEXINTERVALS_H

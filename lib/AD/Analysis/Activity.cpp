@@ -1,0 +1,424 @@
+//===- Activity.cpp - Which values and memory carry derivatives -----------===//
+
+#include "cotangent/AD/Analysis/Activity.h"
+#include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+
+Value ad::getMemoryRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+SmallVector<Value, 2> ad::getMemoryRoots(Value value) {
+  SmallVector<Value, 2> roots;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Value root = getMemoryRoot(worklist.pop_back_val());
+    auto branch = dyn_cast_or_null<RegionBranchOpInterface>(
+        root.getDefiningOp());
+    if (auto select = root.getDefiningOp<arith::SelectOp>()) {
+      worklist.push_back(select.getTrueValue());
+      worklist.push_back(select.getFalseValue());
+    } else if (branch && isa<scf::IfOp, scf::IndexSwitchOp>(branch)) {
+      // Memory a branch chooses is what its regions yield (poison where a
+      // region made none).
+      unsigned index = cast<OpResult>(root).getResultNumber();
+      for (Region &region : branch->getRegions())
+        if (!region.empty())
+          if (Value yielded =
+                  region.front().getTerminator()->getOperand(index);
+              !yielded.getDefiningOp<ub::PoisonOp>())
+            worklist.push_back(yielded);
+    } else if (!llvm::is_contained(roots, root)) {
+      roots.push_back(root);
+    }
+  }
+  return roots;
+}
+
+bool ad::isShadowedType(Type type) {
+  return ct::isDifferentiableMemRef(type) || isa<ct::TapeType>(type);
+}
+
+bool ad::neverWritesMemory(Operation *op) {
+  return isa<memref::LoadOp, memref::DimOp, ViewLikeOpInterface>(op) ||
+         op->hasTrait<OpTrait::ConstantLike>();
+}
+
+bool ad::isLocalAllocation(Value root) {
+  return root.getDefiningOp<memref::AllocaOp>() ||
+         root.getDefiningOp<memref::AllocOp>();
+}
+
+bool ad::isNoAliasArgument(Value root) {
+  auto arg = dyn_cast<BlockArgument>(root);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return false;
+  auto function = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  return function && function.getArgAttr(arg.getArgNumber(), ct::kNoAliasAttr);
+}
+
+bool ad::isDistinctMemory(Value root) {
+  return isLocalAllocation(root) || isNoAliasArgument(root);
+}
+
+static bool isFloat(Value value) {
+  return ct::isDifferentiableScalar(value.getType());
+}
+
+/// What an op reads: its operands and, for ops with regions the analysis
+/// does not model, every value its regions use from outside.
+static SmallVector<Value> getInputs(Operation *op) {
+  SmallVector<Value> inputs(op->getOperands());
+  if (op->getNumRegions() != 0) {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    llvm::append_range(inputs, captured);
+  }
+  return inputs;
+}
+
+/// The constant indices of a load or store, linearised in `type`, if all
+/// are constants within bounds.
+static std::optional<int64_t> getConstantLinearIndex(MemRefType type,
+                                                     ValueRange indices) {
+  int64_t linear = 0;
+  for (auto [index, extent] : llvm::zip_equal(indices, type.getShape())) {
+    APInt value;
+    if (!matchPattern(index, m_ConstantInt(&value)) ||
+        value.getSExtValue() < 0 || value.getSExtValue() >= extent)
+      return std::nullopt;
+    linear = linear * extent + value.getSExtValue();
+  }
+  return linear;
+}
+
+/// Whether the elements of `root` can be tracked apart: a local allocation
+/// of static shape with an identity layout, only loaded, stored (as the
+/// memory) and freed, always at constant indices.
+static bool hasOnlyConstantAccesses(Value root) {
+  auto type = dyn_cast<MemRefType>(root.getType());
+  if (!isLocalAllocation(root) || !type || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() || !isShadowedType(type))
+    return false;
+  return llvm::all_of(root.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (isa<memref::DeallocOp>(user))
+      return true;
+    if (auto load = dyn_cast<memref::LoadOp>(user))
+      return getConstantLinearIndex(type, load.getIndices()).has_value();
+    if (auto store = dyn_cast<memref::StoreOp>(user))
+      return store.getValueToStore() != root &&
+             getConstantLinearIndex(type, store.getIndices()).has_value();
+    return false;
+  });
+}
+
+ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
+                                   ArrayRef<ct::Activity> activities)
+    : function(function), activities(activities) {
+  function.walk([&](Operation *op) {
+    if (isa<memref::AllocaOp, memref::AllocOp>(op) &&
+        hasOnlyConstantAccesses(op->getResult(0)))
+      elementwiseRoots.insert(op->getResult(0));
+  });
+  propagateVaried();
+  propagateUseful();
+}
+
+std::optional<ActivityAnalysis::Element>
+ActivityAnalysis::getElementAccess(Operation *op) const {
+  Value memory;
+  ValueRange indices;
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    memory = load.getMemRef();
+    indices = load.getIndices();
+  } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    memory = store.getMemRef();
+    indices = store.getIndices();
+  } else {
+    return std::nullopt;
+  }
+  if (!elementwiseRoots.contains(memory))
+    return std::nullopt;
+  std::optional<int64_t> linear =
+      getConstantLinearIndex(cast<MemRefType>(memory.getType()), indices);
+  if (!linear)
+    return std::nullopt;
+  return Element{memory, *linear};
+}
+
+bool ActivityAnalysis::propagateVariedElement(Operation *op,
+                                              Element element) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return variedElements.contains(element) && markVaried(load.getResult());
+  auto store = cast<memref::StoreOp>(op);
+  if (!varied.contains(store.getValueToStore()))
+    return false;
+  // (The root is varied as a whole too: it needs a shadow.)
+  bool changed = variedElements.insert(element).second;
+  return markVaried(store.getMemRef()) || changed;
+}
+
+bool ActivityAnalysis::propagateUsefulElement(Operation *op,
+                                              Element element) {
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    if (!useful.contains(load.getResult()))
+      return false;
+    readMemory.insert(element.first);
+    bool changed = usefulElements.insert(element).second;
+    return markUseful(load.getMemRef()) || changed;
+  }
+  auto store = cast<memref::StoreOp>(op);
+  return usefulElements.contains(element) &&
+         markUseful(store.getValueToStore());
+}
+
+bool ActivityAnalysis::markVaried(Value value) {
+  if (isFloat(value))
+    return varied.insert(value).second;
+  if (!isShadowedType(value.getType()))
+    return false;
+  // Memory the caller declares constant stays constant: it has no shadow
+  // (hasShadow), so what is loaded from it carries no derivative either.
+  Value root = getMemoryRoot(value);
+  if (std::optional<unsigned> index = getArgumentIndex(root))
+    if (activities[*index] == ct::Activity::Constant)
+      return false;
+  return variedMemory.insert(root).second;
+}
+
+bool ActivityAnalysis::markUseful(Value value) {
+  if (isFloat(value))
+    return useful.insert(value).second;
+  if (isShadowedType(value.getType()))
+    return usefulMemory.insert(getMemoryRoot(value)).second;
+  return false;
+}
+
+/// Whether `value` is varied, for scalars and memory alike.
+static bool isVariedIn(const DenseSet<Value> &scalars,
+                       const DenseSet<Value> &memory, Value value) {
+  if (isShadowedType(value.getType()))
+    return memory.contains(getMemoryRoot(value));
+  return scalars.contains(value);
+}
+
+/// The derivative flow of an op with an ActivityOpInterface model, else
+/// false: the analysis then assumes that everything it reads flows to its
+/// results and to the memory it may write. Terminators have no flow of
+/// their own: the op they end describes where their operands go.
+static bool getModeledFlow(Operation *op, SmallVectorImpl<DerivativeFlow> &flow) {
+  if (auto model = dyn_cast<ActivityOpInterface>(op)) {
+    model.getDerivativeFlow(flow);
+    return true;
+  }
+  return op->hasTrait<OpTrait::IsTerminator>();
+}
+
+void ActivityAnalysis::propagateVaried() {
+  for (auto [arg, activity] :
+       llvm::zip_equal(function.getArguments(), activities))
+    if (activity != ct::Activity::Constant)
+      markVaried(arg);
+
+  auto isVaried = [&](Value value) {
+    return isVariedIn(varied, variedMemory, value);
+  };
+  bool changed = true;
+  SmallVector<DerivativeFlow> flow;
+  while (changed) {
+    changed = false;
+    function.walk([&](Operation *op) {
+      if (std::optional<Element> element = getElementAccess(op)) {
+        changed |= propagateVariedElement(op, *element);
+        return;
+      }
+      flow.clear();
+      if (getModeledFlow(op, flow)) {
+        for (auto [from, to] : flow)
+          changed |= isVaried(from) && markVaried(to);
+        return;
+      }
+      // Its float results and any memory it may write depend on everything
+      // it reads.
+      SmallVector<Value> inputs = getInputs(op);
+      if (!llvm::any_of(inputs, isVaried))
+        return;
+      for (Value result : op->getResults())
+        changed |= markVaried(result);
+      for (Value input : inputs)
+        if (isShadowedType(input.getType()) && mayWrite(op, input))
+          changed |= markVaried(input);
+    });
+  }
+}
+
+void ActivityAnalysis::propagateUseful() {
+  for (auto [arg, activity] :
+       llvm::zip_equal(function.getArguments(), activities))
+    if (activity == ct::Activity::Duplicated)
+      markUseful(arg);
+  function.walk([&](func::ReturnOp ret) {
+    for (Value operand : ret.getOperands())
+      markUseful(operand);
+  });
+
+  auto isUseful = [&](Value value) {
+    return isVariedIn(useful, usefulMemory, value);
+  };
+  // Memory whose contents flow into something useful is read.
+  auto markRead = [&](Value input) {
+    if (isShadowedType(input.getType()))
+      readMemory.insert(getMemoryRoot(input));
+  };
+  bool changed = true;
+  SmallVector<DerivativeFlow> flow;
+  while (changed) {
+    changed = false;
+    function.walk([&](Operation *op) {
+      if (std::optional<Element> element = getElementAccess(op)) {
+        changed |= propagateUsefulElement(op, *element);
+        return;
+      }
+      flow.clear();
+      if (getModeledFlow(op, flow)) {
+        for (auto [from, to] : flow) {
+          if (!isUseful(to))
+            continue;
+          markRead(from);
+          changed |= markUseful(from);
+        }
+        return;
+      }
+      // If a float result or memory it may write is useful, so is
+      // everything it reads.
+      SmallVector<Value> inputs = getInputs(op);
+      bool writesUsefulMemory = llvm::any_of(inputs, [&](Value input) {
+        return isShadowedType(input.getType()) && isUseful(input) &&
+               mayWrite(op, input);
+      });
+      if (!writesUsefulMemory && !llvm::any_of(op->getResults(), isUseful))
+        return;
+      for (Value input : inputs) {
+        changed |= markUseful(input);
+        markRead(input);
+      }
+    });
+  }
+}
+
+bool ActivityAnalysis::mayWrite(Operation *op, Value input) {
+  if (neverWritesMemory(op))
+    return false;
+  auto call = dyn_cast<func::CallOp>(op);
+  if (!call)
+    return true;
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (!callee || (callee.isExternal() && !callee->hasAttr(ct::kExternalAttr)))
+    return true;
+  if (callee.isExternal()) {
+    // Code compiled elsewhere may write what it is given, except through
+    // pointers to const.
+    return llvm::any_of(call->getOpOperands(), [&](OpOperand &operand) {
+      return getMemoryRoot(operand.get()) == getMemoryRoot(input) &&
+             !callee.getArgAttr(operand.getOperandNumber(), ct::kReadOnlyAttr);
+    });
+  }
+  for (OpOperand &operand : call->getOpOperands())
+    if (getMemoryRoot(operand.get()) == getMemoryRoot(input) &&
+        mayWriteArgument(callee.getArgument(operand.getOperandNumber())))
+      return true;
+  return false;
+}
+
+bool ActivityAnalysis::mayWriteArgument(BlockArgument argument) {
+  // A function writes an argument only if some store reaches it, directly
+  // or through calls: the least fixpoint. An argument whose answer is being
+  // computed (recursion) counts as not written for now; an answer that
+  // relied on that for an argument still being computed further out is
+  // not kept, since that one may yet turn out written.
+  if (auto known = writtenArguments.find(argument);
+      known != writtenArguments.end())
+    return known->second;
+  if (argumentsInProgress.contains(argument)) {
+    assumedUnwritten.insert(argument);
+    return false;
+  }
+  argumentsInProgress.insert(argument);
+  llvm::SmallPtrSet<Value, 4> outerAssumptions;
+  std::swap(outerAssumptions, assumedUnwritten);
+  bool written = false;
+  argument.getOwner()->getParentOp()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      // (A store's only memory operand is the memory it writes.)
+      if (getMemoryRoot(operand) == argument && mayWrite(op, operand)) {
+        written = true;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  argumentsInProgress.erase(argument);
+  assumedUnwritten.erase(argument);
+  if (written || assumedUnwritten.empty())
+    writtenArguments[argument] = written;
+  assumedUnwritten.insert(outerAssumptions.begin(), outerAssumptions.end());
+  return written;
+}
+
+bool ActivityAnalysis::isActive(Value value) const {
+  return isFloat(value) && varied.contains(value) && useful.contains(value);
+}
+
+bool ActivityAnalysis::isVaried(Value value) const {
+  return isVariedIn(varied, variedMemory, value);
+}
+
+std::optional<unsigned> ActivityAnalysis::getArgumentIndex(Value value) const {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (arg.getOwner()->isEntryBlock() &&
+        arg.getOwner()->getParentOp() == function.getOperation())
+      return arg.getArgNumber();
+  return std::nullopt;
+}
+
+bool ActivityAnalysis::hasShadow(Value value) const {
+  Value root = getMemoryRoot(value);
+  if (std::optional<unsigned> index = getArgumentIndex(root))
+    return activities[*index] == ct::Activity::Duplicated;
+  return variedMemory.contains(root) && usefulMemory.contains(root);
+}
+
+bool ActivityAnalysis::storesDerivative(Operation *store) const {
+  if (!hasShadow(cast<memref::StoreOp>(store).getMemRef()))
+    return false;
+  std::optional<Element> element = getElementAccess(store);
+  return !element || usefulElements.contains(*element);
+}
+
+bool ActivityAnalysis::isUsefulMemory(Value value) const {
+  return usefulMemory.contains(getMemoryRoot(value));
+}
+
+bool ActivityAnalysis::isArgumentConnected(unsigned index) const {
+  Value arg = function.getArgument(index);
+  if (isShadowedType(arg.getType()))
+    return readMemory.contains(arg);
+  return isActive(arg);
+}

@@ -1,0 +1,62 @@
+//===- CallActivity.cpp - How calls take part in a derivative -------------===//
+
+#include "Analysis/CallActivity.h"
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+
+SmallVector<ct::Activity>
+ad::getCallActivities(func::CallOp call, const ActivityAnalysis &activity) {
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  return llvm::map_to_vector(
+      llvm::enumerate(call.getOperands()), [&](auto indexed) {
+        auto [i, operand] = indexed;
+        if (activity.isActive(operand))
+          return ct::Activity::Active;
+        // Memory a function compiled elsewhere only reads passes no
+        // derivative on: what it returns is active or not on its own.
+        if (isShadowedType(operand.getType()) && activity.hasShadow(operand) &&
+            !isReadOnlyExternalArgument(callee, i))
+          return ct::Activity::Duplicated;
+        // A by-value copy the callee writes gets a scratch shadow there.
+        if (callee && isWrittenOwnCopy(callee, i))
+          return ct::Activity::Duplicated;
+        return ct::Activity::Constant;
+      });
+}
+
+bool ad::isWrittenOwnCopy(func::FuncOp function, unsigned i) {
+  if (!function.getArgAttr(i, ct::kByValueAttr) ||
+      !ct::isDifferentiableMemRef(function.getArgumentTypes()[i]))
+    return false;
+  // A derivative not generated yet is marked only where its primal writes
+  // its copy (declare); a declaration from elsewhere may write it.
+  if (function.isExternal())
+    return true;
+  SmallVector<ct::Activity> constant(function.getNumArguments(),
+                                     ct::Activity::Constant);
+  return ActivityAnalysis(function, constant)
+      .mayWriteArgument(function.getArgument(i));
+}
+
+bool ad::callsExternalCode(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  auto callee = call ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+                           call, call.getCalleeAttr())
+                     : nullptr;
+  return callee && (callee->hasAttr(ct::kExternalAttr) ||
+                    callee->hasAttr(ct::kCallsExternalAttr));
+}
+
+bool ad::isReadOnlyExternalArgument(func::FuncOp callee, unsigned i) {
+  return callee && callee->hasAttr(ct::kExternalAttr) &&
+         i < callee.getNumArguments() &&
+         callee.getArgAttr(i, ct::kReadOnlyAttr);
+}

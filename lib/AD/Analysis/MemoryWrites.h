@@ -1,0 +1,36 @@
+//===- MemoryWrites.h - Which memory an op may write ------------*- C++ -*-===//
+//
+// Memory is told apart by its root (the allocation or argument a view is
+// taken of): a local allocation, or an argument marked ct.noalias (C's
+// `restrict`), aliases nothing else; the function's other memory arguments
+// may alias each other.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COTANGENT_LIB_AD_ANALYSIS_MEMORYWRITES_H
+#define COTANGENT_LIB_AD_ANALYSIS_MEMORYWRITES_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace cotangent::ad {
+
+/// Whether memory roots `a` and `b` may be the same memory.
+bool mayAlias(mlir::Value a, mlir::Value b);
+
+/// The memory roots an op, with everything nested in it, may write.
+class MemoryWrites {
+public:
+  explicit MemoryWrites(mlir::Operation *op);
+  /// Whether the op may change what `memref` holds.
+  bool mayChange(mlir::Value memref) const;
+
+private:
+  llvm::DenseSet<mlir::Value> roots;
+  /// Whether a written root may alias memory the function was given.
+  bool outsideMemory = false;
+};
+
+} // namespace cotangent::ad
+
+#endif // COTANGENT_LIB_AD_ANALYSIS_MEMORYWRITES_H

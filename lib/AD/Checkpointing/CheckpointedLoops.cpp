@@ -1,0 +1,541 @@
+//===- CheckpointedLoops.cpp - Reverse mode of checkpointed loops ---------===//
+//
+// The loop's state is what its iterations carry (scalars) and the buffers
+// its outlined iteration may write, plus buffers it reads that code after
+// the loop overwrites. The forward sweep runs the loop on its own state,
+// driven by the schedule (cotangent/checkpoint_schedule.h), copying the
+// state into snapshots where the schedule says, and hands the state before
+// the last iteration over to a working copy. The reverse sweep follows the
+// rest of the schedule on that working copy: restore a snapshot, rerun
+// iterations (calls of the outlined iteration), take a snapshot, or reverse
+// one iteration (a call of its combined pullback, which records that one
+// iteration and undoes it). The buffers' shadows are the loop's own: each
+// reversal updates them in place, and the carried adjoints flow from one
+// reversal to the one before.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checkpointing/CheckpointMemory.h"
+#include "DerivativeRegistry.h"
+#include "Analysis/CallActivity.h"
+#include "Utils/IRBuilders.h"
+#include "Checkpointing/Checkpoints.h"
+#include "ReverseMode/ReverseEmitter.h"
+#include "Checkpointing/ScheduleCalls.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+using namespace cotangent::ad::reverse;
+
+namespace {
+
+using namespace cotangent::ad::schedule;
+
+/// The outlined iteration `call` calls.
+func::FuncOp getIteration(func::CallOp call) {
+  return SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+}
+
+/// The iteration's induction variable for schedule step `k` (an index).
+Value buildIv(OpBuilder &b, Location loc, Value k, Value lowerBound,
+              Value step) {
+  Type type = lowerBound.getType();
+  Value kk = type.isIndex()
+                 ? k
+                 : arith::IndexCastOp::create(b, loc, type, k).getResult();
+  return arith::AddIOp::create(b, loc, lowerBound,
+                               arith::MulIOp::create(b, loc, kk, step));
+}
+
+/// How a checkpointed loop's body, one call, is wired: the call operand
+/// that is the induction variable, those that are the carried values, and
+/// the call results that the loop carries on (in iteration-argument order).
+/// The other operands come from outside the loop. (ct-outline-checkpoints
+/// puts them in that order; forward mode, whose tangent loops a Hessian-
+/// vector product reverses, interleaves tangents.)
+struct BodyCall {
+  func::CallOp call;
+  unsigned ivOperand = 0;
+  SmallVector<unsigned> carriedOperands, yieldedResults;
+
+  bool isFromOutside(unsigned operand) const {
+    return operand != ivOperand && !llvm::is_contained(carriedOperands,
+                                                       operand);
+  }
+  /// The carried value whose operand `operand` is, if any.
+  std::optional<unsigned> carriedAt(unsigned operand) const {
+    auto *it = llvm::find(carriedOperands, operand);
+    if (it == carriedOperands.end())
+      return std::nullopt;
+    return unsigned(it - carriedOperands.begin());
+  }
+};
+
+std::optional<BodyCall> getBodyCall(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  if (body->getOperations().size() != 2)
+    return std::nullopt;
+  auto call = dyn_cast<func::CallOp>(body->front());
+  if (!call || !call->hasAttr(kCheckpointSnapshots))
+    return std::nullopt;
+  BodyCall wiring{call};
+  // Each block argument once among the operands, nowhere else.
+  for (BlockArgument arg : body->getArguments()) {
+    if (!arg.hasOneUse() || arg.getUses().begin()->getOwner() != call)
+      return std::nullopt;
+    unsigned operand = arg.getUses().begin()->getOperandNumber();
+    if (arg == loop.getInductionVar())
+      wiring.ivOperand = operand;
+    else
+      wiring.carriedOperands.push_back(operand);
+  }
+  for (Value yielded : loop.getYieldedValues()) {
+    auto result = dyn_cast<OpResult>(yielded);
+    if (!result || result.getOwner() != call)
+      return std::nullopt;
+    wiring.yieldedResults.push_back(result.getResultNumber());
+  }
+  return wiring;
+}
+
+/// Runs iterations [from, to) of the body's function on `operands` (the
+/// induction variable's and carried values' slots are replaced), from
+/// carried values `carried`.
+SmallVector<Value> buildAdvance(OpBuilder &b, Location loc,
+                                const BodyCall &body,
+                                SmallVector<Value> operands, Value from,
+                                Value to, ValueRange carried, Value lowerBound,
+                                Value step) {
+  auto loop = scf::ForOp::create(b, loc, from, to, indexConstant(b, loc, 1),
+                                 carried);
+  OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
+  operands[body.ivOperand] =
+      buildIv(inner, loc, loop.getInductionVar(), lowerBound, step);
+  for (auto [j, operand] : llvm::enumerate(body.carriedOperands))
+    operands[operand] = loop.getRegionIterArgs()[j];
+  auto again =
+      func::CallOp::create(inner, loc, getIteration(body.call), operands);
+  // A loop without carried values has its yield already.
+  if (!carried.empty())
+    scf::YieldOp::create(
+        inner, loc, llvm::map_to_vector(body.yieldedResults, [&](unsigned r) {
+          return again.getResult(r);
+        }));
+  return llvm::to_vector(ValueRange(loop.getResults()));
+}
+
+} // namespace
+
+LogicalResult ad::buildStateBuffers(
+    OpBuilder &b, Location loc, Operation *loop, func::CallOp call,
+    func::FuncOp iteration, function_ref<bool(unsigned)> fromOutside,
+    Value snapshots, const IRMapping &known,
+    ArrayRef<std::pair<Value, IndexRange>> ranges, ReverseEmitter &e,
+    SmallVectorImpl<CheckpointedLoopState::Buffer> &buffers) {
+  for (unsigned i = 0; i < call.getNumOperands(); ++i) {
+    if (!fromOutside(i))
+      continue;
+    Value root = call.getOperand(i);
+    auto type = dyn_cast<MemRefType>(root.getType());
+    if (!type)
+      continue;
+    if (!mayWriteArgument(iteration, i) &&
+        e.memory.keepsContentsAfter(root, loop))
+      continue;
+    Value rootNow = e.forwardValues.lookup(root);
+    FailureOr<KeptElements> kept =
+        buildKeptElements(b, loc, iteration, i, root, rootNow, known, ranges,
+                          loop, "this loop", "remove '#pragma ct checkpoint'");
+    if (failed(kept)) {
+      e.hadError = true;
+      return failure();
+    }
+    WorkingCopy working = buildWorkingCopy(b, loc, rootNow, *kept);
+    CheckpointedLoopState::Buffer buffer;
+    buffer.argument = i;
+    buffer.first = kept->first;
+    buffer.count = kept->count;
+    buffer.workingFlat = working.flat;
+    buffer.working = working.view;
+    buffer.snapshots = memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
+        ValueRange{arith::MulIOp::create(b, loc, snapshots, buffer.count)});
+    buffers.push_back(buffer);
+  }
+  return success();
+}
+
+SmallVector<Value> ad::buildCallShadows(OpBuilder &b, Location loc,
+                                        func::CallOp call,
+                                        ArrayRef<ct::Activity> activities,
+                                        ReverseEmitter &e,
+                                        SmallVectorImpl<Value> &scratch) {
+  SmallVector<Value> shadows;
+  for (auto [operand, a] : llvm::zip_equal(call.getOperands(), activities)) {
+    if (a != ct::Activity::Duplicated)
+      continue;
+    Value s = e.shadowInReverse(operand);
+    if (!s) {
+      s = buildScratchShadow(b, loc, e.primalInReverse(operand));
+      scratch.push_back(s);
+    }
+    shadows.push_back(s);
+  }
+  return shadows;
+}
+
+void ad::freeCheckpointedLoopState(OpBuilder &b, Location loc,
+                                   const CheckpointedLoopState &state) {
+  for (const auto &buf : state.buffers) {
+    memref::DeallocOp::create(b, loc, buf.snapshots);
+    memref::DeallocOp::create(b, loc, buf.workingFlat);
+  }
+  for (Value buffer : state.carriedSnapshots)
+    memref::DeallocOp::create(b, loc, buffer);
+  for (Value buffer : state.carriedHandOver)
+    memref::DeallocOp::create(b, loc, buffer);
+  memref::DeallocOp::create(b, loc, state.schedule);
+}
+
+CheckpointedLoopState ad::passToReverse(ReverseEmitter &e, Block *block,
+                                        const CheckpointedLoopState &state) {
+  auto pass = [&](Value v) { return v ? e.passToReverse(block, v) : v; };
+  CheckpointedLoopState passed = state;
+  passed.schedule = pass(state.schedule);
+  passed.lowerBound = pass(state.lowerBound);
+  passed.step = pass(state.step);
+  passed.calls = pass(state.calls);
+  for (Value &v : passed.carriedSnapshots)
+    v = pass(v);
+  for (Value &v : passed.carriedHandOver)
+    v = pass(v);
+  for (CheckpointedLoopState::Buffer &buffer : passed.buffers)
+    for (Value *v : {&buffer.first, &buffer.count, &buffer.snapshots,
+                     &buffer.workingFlat, &buffer.working})
+      *v = pass(*v);
+  return passed;
+}
+
+func::CallOp ad::getCheckpointedCall(scf::ForOp loop) {
+  std::optional<BodyCall> body = getBodyCall(loop);
+  return body ? body->call : nullptr;
+}
+
+bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
+  if (e.checkpointedLoops.contains(loop))
+    return true;
+  if (e.uncheckpointedLoops.contains(loop))
+    return false;
+  // Nothing to undo (its work reaches no result): it runs as it is, with
+  // no snapshots to take or free.
+  if (!e.needsReverse(*loop))
+    return false;
+  // The snapshots are buffers, which the tape cannot carry from one level
+  // to another: the loop must sit where the reverse code sees forward
+  // values directly (the body of a combined pullback, or of a
+  // checkpointed loop's iteration), or in branches there, which pass them
+  // out as results.
+  if (e.isInDirectLevelThroughBranches(loop->getBlock()))
+    return true;
+  e.uncheckpointedLoops.insert(loop);
+  loop->emitWarning("'#pragma ct checkpoint' ignored: the loop sits inside "
+                   "another loop, or a function called from one; "
+                   "its iterations are recorded as usual. Checkpoint the "
+                   "outer loop too, or move this loop out");
+  return false;
+}
+
+LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
+                                          ReverseEmitter &e) {
+  Location loc = op.getLoc();
+  BodyCall body = *getBodyCall(op);
+  func::CallOp call = body.call;
+  func::FuncOp iteration = getIteration(call);
+  // A generated iteration (forward mode's, under a Hessian-vector
+  // product) gets its body now: the analyses read it.
+  if (failed(e.registry.generateNow(iteration)))
+    return failure();
+  auto module = op->getParentOfType<ModuleOp>();
+  IRMapping &fwd = e.forwardValues;
+  CheckpointedLoopState state;
+  Value lb = fwd.lookup(op.getLowerBound());
+  Value ub = fwd.lookup(op.getUpperBound());
+  Value step = fwd.lookup(op.getStep());
+  state.lowerBound = lb;
+  state.step = step;
+  Value trips = buildIndexCast(b, loc, buildTripCount(b, loc, lb, ub, step));
+  unsigned numCarried = op.getNumRegionIterArgs();
+
+  // Snapshots: as asked, or the least S with S * S >= trips.
+  int64_t asked = call->getAttrOfType<IntegerAttr>(kCheckpointSnapshots)
+                      .getInt();
+  Value one = indexConstant(b, loc, 1);
+  Value snapshots;
+  if (asked > 0) {
+    snapshots = indexConstant(b, loc, asked);
+  } else {
+    auto search = scf::WhileOp::create(b, loc, b.getIndexType(), one);
+    Block *before = b.createBlock(&search.getBefore(), {}, b.getIndexType(),
+                                  {loc});
+    Value s = before->getArgument(0);
+    Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        arith::MulIOp::create(b, loc, s, s),
+                                        trips);
+    scf::ConditionOp::create(b, loc, small, s);
+    Block *after = b.createBlock(&search.getAfter(), {}, b.getIndexType(),
+                                 {loc});
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::AddIOp::create(
+                             b, loc, after->getArgument(0), one)});
+    b.setInsertionPointAfter(search);
+    snapshots = search.getResult(0);
+  }
+  // No more snapshots than iterations.
+  snapshots = arith::MaxSIOp::create(
+      b, loc, one, arith::MinSIOp::create(b, loc, snapshots, trips));
+
+  // The schedule.
+  Value stateSize = arith::AddIOp::create(
+      b, loc, indexConstant(b, loc, kStateFixed),
+      arith::MulIOp::create(b, loc, snapshots,
+                            indexConstant(b, loc, kStatePerSnapshot)));
+  auto i64Buffer = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  state.schedule =
+      memref::AllocOp::create(b, loc, i64Buffer, ValueRange{stateSize});
+  callSchedule(b, loc, module, "ct_checkpoint_init",
+               {state.schedule, toI64(b, loc, trips), toI64(b, loc, snapshots)},
+               /*returnsAction=*/false);
+
+  // Carried values.
+  SmallVector<Value> initial = llvm::map_to_vector(
+      op.getInitArgs(), [&](Value v) { return fwd.lookup(v); });
+  for (Type type : op.getResultTypes()) {
+    state.carriedSnapshots.push_back(memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, type),
+        ValueRange{snapshots}));
+    state.carriedHandOver.push_back(
+        memref::AllocOp::create(b, loc, MemRefType::get({1}, type)));
+  }
+
+  // Buffers: those the iteration may write, and those it reads that are
+  // overwritten after the loop.
+  auto fromOutside = [&](unsigned i) { return body.isFromOutside(i); };
+  IRMapping known;
+  for (unsigned i = 0; i < call.getNumOperands(); ++i)
+    if (fromOutside(i) && !isa<MemRefType>(call.getOperand(i).getType()))
+      known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
+  Value lastTrip = arith::SubIOp::create(b, loc, trips, one);
+  Value ivLo = lb;
+  Value ivHi = buildIv(b, loc, arith::MaxSIOp::create(b, loc, lastTrip,
+                                                      indexConstant(b, loc, 0)),
+                       lb, step);
+  ivLo = buildIndexCast(b, loc, ivLo);
+  ivHi = buildIndexCast(b, loc, ivHi);
+  if (failed(buildStateBuffers(
+          b, loc, op, call, iteration, fromOutside, snapshots, known,
+          {{iteration.getArgument(body.ivOperand), IndexRange{ivLo, ivHi}}},
+          e, state.buffers)))
+    return failure();
+
+  // The loop, as the schedule's forward part drives it.
+  SmallVector<Value> operands = llvm::map_to_vector(
+      call.getOperands(), [&](Value v) { return fwd.lookupOrNull(v); });
+  auto flatRoot = [&](OpBuilder &at, const CheckpointedLoopState::Buffer &buf) {
+    return flatten(at, loc, fwd.lookup(call.getOperand(buf.argument)));
+  };
+  SmallVector<Value> carried = buildScheduleLoop(
+      b, loc, module, state.schedule, "ct_checkpoint_forward_next", initial,
+      [&](OpBuilder &at, Value action) {
+        return arith::AndIOp::create(at, loc, isNot(at, loc, action, kDone),
+                                     isNot(at, loc, action, kFinish));
+      },
+      [&](OpBuilder &at, Value action, ValueRange values) {
+        return buildActionSwitch(
+            at, loc, action, values.getTypes(),
+            {kAdvance, kTakeSnapshot, kHandOver}, values,
+            [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
+              Value arg0 = readField(in, loc, state.schedule, kArg0);
+              if (c == kAdvance)
+                return buildAdvance(in, loc, body, operands, arg0,
+                                    readField(in, loc, state.schedule, kArg1),
+                                    values, lb, step);
+              for (auto [j, v] : llvm::enumerate(values))
+                memref::StoreOp::create(
+                    in, loc, v,
+                    c == kTakeSnapshot ? state.carriedSnapshots[j]
+                                       : state.carriedHandOver[j],
+                    c == kTakeSnapshot ? ValueRange{arg0}
+                                       : ValueRange{indexConstant(in, loc, 0)});
+              for (const auto &buf : state.buffers) {
+                Value zero = indexConstant(in, loc, 0);
+                if (c == kTakeSnapshot)
+                  copyElements(in, loc, flatRoot(in, buf), buf.first,
+                               buf.snapshots,
+                               arith::MulIOp::create(in, loc, arg0, buf.count),
+                               buf.count);
+                else
+                  copyElements(in, loc, flatRoot(in, buf), buf.first,
+                               buf.workingFlat, zero, buf.count);
+              }
+              return llvm::to_vector(values);
+            });
+      });
+  // The rest of the loop (all of it when the schedule stops at once).
+  carried.erase(carried.begin());
+  Value from = readField(b, loc, state.schedule, kArg0);
+  Value start = arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, from, trips),
+      from, trips);
+  SmallVector<Value> results =
+      buildAdvance(b, loc, body, operands, start, trips, carried, lb, step);
+  fwd.map(op.getResults(), results);
+  e.checkpointedLoops[op] = std::move(state);
+  return success();
+}
+
+LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
+                                          ReverseEmitter &e) {
+  Location loc = op.getLoc();
+  BodyCall body = *getBodyCall(op);
+  func::CallOp call = body.call;
+  func::FuncOp iteration = getIteration(call);
+  auto module = op->getParentOfType<ModuleOp>();
+  CheckpointedLoopState state =
+      passToReverse(e, op->getBlock(), e.checkpointedLoops.find(op)->second);
+  unsigned numCarried = op.getNumRegionIterArgs();
+  SmallVector<ct::Activity> activities = getCallActivities(call, e.activity);
+  func::FuncOp pullback =
+      e.registry.get(iteration, DerivativeKind::Pullback, activities);
+
+  // The operands of reruns: the loop's own, but the working copies for the
+  // buffers of the state.
+  SmallVector<Value> operands;
+  for (auto [i, v] : llvm::enumerate(call.getOperands()))
+    operands.push_back(body.isFromOutside(i) ? e.primalInReverse(v) : Value());
+  for (const auto &buf : state.buffers)
+    operands[buf.argument] = buf.working;
+  // Shadows of the buffers passed, in operand order.
+  SmallVector<Value> scratch;
+  SmallVector<Value> shadows =
+      buildCallShadows(b, loc, call, activities, e, scratch);
+
+  // Carried values at the hand-over, and the adjoints of the results.
+  SmallVector<Value> initial;
+  for (Value buffer : state.carriedHandOver)
+    initial.push_back(memref::LoadOp::create(
+        b, loc, buffer, ValueRange{indexConstant(b, loc, 0)}));
+  SmallVector<unsigned> floatResults;
+  for (auto [j, result] : llvm::enumerate(op.getResults()))
+    if (ct::isDifferentiableScalar(result.getType())) {
+      floatResults.push_back(j);
+      initial.push_back(e.activity.isActive(result)
+                            ? e.readAndZero(b, loc, result)
+                            : buildZero(b, loc, result.getType()));
+    }
+
+  SmallVector<Value> final = buildScheduleLoop(
+      b, loc, module, state.schedule, "ct_checkpoint_reverse_next", initial,
+      [&](OpBuilder &at, Value action) { return isNot(at, loc, action, kDone); },
+      [&](OpBuilder &at, Value action, ValueRange values) {
+        ValueRange carried = values.take_front(numCarried);
+        ValueRange adjoints = values.drop_front(numCarried);
+        return buildActionSwitch(
+            at, loc, action, values.getTypes(),
+            {kAdvance, kTakeSnapshot, kRestore, kReverse}, values,
+            [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
+              Value arg0 = readField(in, loc, state.schedule, kArg0);
+              Value zero = indexConstant(in, loc, 0);
+              SmallVector<Value> next(values);
+              switch (c) {
+              case kAdvance: {
+                SmallVector<Value> after = buildAdvance(
+                    in, loc, body, operands, arg0,
+                    readField(in, loc, state.schedule, kArg1), carried,
+                    state.lowerBound, state.step);
+                llvm::copy(after, next.begin());
+                return next;
+              }
+              case kTakeSnapshot:
+                for (auto [j, v] : llvm::enumerate(carried))
+                  memref::StoreOp::create(in, loc, v, state.carriedSnapshots[j],
+                                          ValueRange{arg0});
+                for (const auto &buf : state.buffers)
+                  copyElements(in, loc, buf.workingFlat, zero, buf.snapshots,
+                               arith::MulIOp::create(in, loc, arg0, buf.count),
+                               buf.count);
+                return next;
+              case kRestore:
+                for (unsigned j = 0; j < numCarried; ++j)
+                  next[j] = memref::LoadOp::create(
+                      in, loc, state.carriedSnapshots[j], ValueRange{arg0});
+                for (const auto &buf : state.buffers)
+                  copyElements(in, loc, buf.snapshots,
+                               arith::MulIOp::create(in, loc, arg0, buf.count),
+                               buf.workingFlat, zero, buf.count);
+                return next;
+              default: {
+                // Reverse iteration arg0 with its combined pullback, the
+                // carried values' adjoints seeding the results that become
+                // them.
+                SmallVector<Value> args(operands);
+                args[body.ivOperand] =
+                    buildIv(in, loc, arg0, state.lowerBound, state.step);
+                for (auto [j, operand] : llvm::enumerate(body.carriedOperands))
+                  args[operand] = carried[j];
+                for (OpResult result : call->getResults()) {
+                  if (!ct::isDifferentiableScalar(result.getType()))
+                    continue;
+                  Value seed;
+                  for (auto [k, j] : llvm::enumerate(floatResults))
+                    if (body.yieldedResults[j] == result.getResultNumber())
+                      seed = adjoints[k];
+                  args.push_back(seed ? seed
+                                      : buildZero(in, loc, result.getType()));
+                }
+                llvm::append_range(args, shadows);
+                auto reversal =
+                    func::CallOp::create(in, loc, pullback, args);
+                ValueRange returned =
+                    reversal.getResults().drop_front(call.getNumResults());
+                // The adjoints of the carried values enter the previous
+                // iteration's reversal; the others accumulate.
+                unsigned nextAdjoint = 0;
+                for (unsigned k = 0; k < floatResults.size(); ++k)
+                  next[numCarried + k] =
+                      buildZero(in, loc, adjoints[k].getType());
+                for (auto [i, a] : llvm::enumerate(activities)) {
+                  if (a != ct::Activity::Active)
+                    continue;
+                  Value adjoint = returned[nextAdjoint++];
+                  if (std::optional<unsigned> j = body.carriedAt(i)) {
+                    auto *pos = llvm::find(floatResults, *j);
+                    if (pos != floatResults.end())
+                      next[numCarried + (pos - floatResults.begin())] =
+                          adjoint;
+                  } else {
+                    e.accumulate(in, loc, call.getOperand(i), adjoint);
+                  }
+                }
+                return next;
+              }
+              }
+            });
+      });
+  // The adjoints of the initial carried values.
+  ValueRange finalAdjoints = ValueRange(final).drop_front(1 + numCarried);
+  for (auto [j, position] : llvm::enumerate(floatResults)) {
+    Value init = op.getInitArgs()[position];
+    if (e.activity.isActive(init))
+      e.accumulate(b, loc, init, finalAdjoints[j]);
+  }
+  for (Value s : scratch)
+    buildScratchFree(b, loc, s);
+  freeCheckpointedLoopState(b, loc, state);
+  return success(!e.hadError);
+}
