@@ -93,6 +93,10 @@ public:
   /// ct.custom_vjp op, or null.
   mlir::Operation *getReverseRule(mlir::func::FuncOp function);
   ct::CustomJvpOp getCustomJvp(mlir::func::FuncOp function);
+  /// Whether a rule of either mode is bound to `function`.
+  bool hasRule(mlir::func::FuncOp function) {
+    return getReverseRule(function) || getCustomJvp(function);
+  }
 
   mlir::ModuleOp getModule() { return module; }
 

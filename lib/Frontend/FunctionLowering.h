@@ -8,11 +8,9 @@
 // gives SSA values and structured loops, keeping in memory only what the
 // program really addresses.
 //
-// The class is split by concern, like Clang's CodeGenFunction:
-//   LowerStmt.cpp    the function, statements, control flow
-//   LowerExpr.cpp    scalar expressions
-//   LowerMemory.cpp  addresses: lvalues, pointers, aggregates
-//   LowerCall.cpp    calls, constructors, member functions, operators
+// The class is split by concern, like Clang's CodeGenFunction: each group
+// of members below names the file that implements it (docs/Frontend.md's
+// code map lists them all).
 //
 //===----------------------------------------------------------------------===//
 

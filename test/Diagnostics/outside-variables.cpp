@@ -8,6 +8,7 @@
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=1 2>&1 | FileCheck %s --check-prefix=STORE --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=2 2>&1 | FileCheck %s --check-prefix=FORWARD --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=3 2>&1 | FileCheck %s --check-prefix=CALL --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=5 2>&1 | FileCheck %s --check-prefix=NESTED --implicit-check-not=error:
 // RUN: %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=4 2>&1 | FileCheck %s --check-prefix=INACTIVE --implicit-check-not=error:
 
 #include <cotangent/cotangent.h>
@@ -42,6 +43,27 @@ double run(double x) { return ct::jvp<accumulated>(x, 1.0).tangent; }
 double run(double x, double *dx) {
   return ct::gradient<throughHelper>(x, dx);
 }
+#elif CASE == 5
+// A helper that is not inlined (recursive) stores a value that carries a
+// derivative, although the call passes none on (its result is unused):
+// the error is at the store, with a note at each call on the way that is
+// still a call (storeThrough is inlined into readBack first).
+int storeAfter(double v, int n) {
+  if (n > 0)
+    return storeAfter(v, n - 1);
+  // NESTED: outside-variables.cpp:[[@LINE+1]]:3: error: 'history' is a variable outside the function, and a value that carries a derivative is written to it here
+  history[0] = v;
+  return 0;
+}
+int storeThrough(double v) {
+  // NESTED: outside-variables.cpp:[[@LINE+1]]:10: note: called from here with values that carry a derivative
+  return storeAfter(v, 3);
+}
+[[ct::differentiable]] double readBack(double x) {
+  storeThrough(x * x);
+  return history[0] * x;
+}
+double run(double x, double *dx) { return ct::gradient<readBack>(x, dx); }
 #else
 // The same function differentiated with respect to what it does not
 // write: no derivative reaches the variable.

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/OutsideVariableWrites.h"
 #include "ForwardMode/ForwardEmitter.h"
 #include "DerivativeRegistry.h"
 #include "Utils/IRBuilders.h"
@@ -24,7 +25,8 @@ LogicalResult ForwardEmitter::emit(func::FuncOp derivative,
            << primal.getSymName()
            << ": unstructured control flow (several blocks) is not supported "
               "yet; use structured loops and branches";
-  if (failed(refuseDerivativesInOutsideVariables(primal, activity)))
+  if (failed(refuseDerivativesInOutsideVariables(
+          primal, activity, [&](func::FuncOp f) { return registry.hasRule(f); })))
     return failure();
   Block *entry = derivative.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockBegin(entry);

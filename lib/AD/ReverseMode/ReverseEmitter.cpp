@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/OutsideVariableWrites.h"
 #include "ReverseMode/ReverseEmitter.h"
 #include "DerivativeRegistry.h"
 #include "Utils/IRBuilders.h"
@@ -843,7 +844,8 @@ LogicalResult ad::emitReverse(DerivativeRegistry &registry,
            << ": unstructured control flow (several blocks) is not supported "
               "yet; use structured loops and branches";
   ReverseEmitter emitter(registry, primal, activities);
-  if (failed(refuseDerivativesInOutsideVariables(primal, emitter.activity)) ||
+  if (failed(refuseDerivativesInOutsideVariables(
+          primal, emitter.activity, [&](func::FuncOp f) { return registry.hasRule(f); })) ||
       failed(emitter.checkStoresIntoConstantMemory()))
     return failure();
   if (forward == reverse)

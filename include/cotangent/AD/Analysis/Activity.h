@@ -54,16 +54,6 @@ bool isNoAliasArgument(mlir::Value root);
 /// a ct.noalias argument.
 bool isDistinctMemory(mlir::Value root);
 
-class ActivityAnalysis;
-
-/// Reports (at the variable's use) each variable outside the function into
-/// which `function` writes values that depend on a differentiated input: the
-/// derivative they carry would be lost to the code that reads the variable
-/// later. Values that carry no derivative are written as the code says.
-mlir::LogicalResult
-refuseDerivativesInOutsideVariables(mlir::func::FuncOp function,
-                                    const ActivityAnalysis &activity);
-
 class ActivityAnalysis {
 public:
   ActivityAnalysis(mlir::func::FuncOp function,
