@@ -12,6 +12,8 @@
 #   make bench            compile times (bench/compile-results.json), then the workloads'
 #                         benchmark (bench/): table, bench/results.json, docs/bench.png
 #   make bench-compile    only the compile times
+#   make format           clang-format the C++ sources (format-check: only
+#                         check them, as CI does)
 
 BUILD_DIR  ?= build
 BUILD_TYPE ?= Release
@@ -26,7 +28,7 @@ CMAKE_CONFIGURE = cmake -G Ninja -S . -B $(BUILD_DIR) \
 FUZZ_SEED  ?= 0
 FUZZ_COUNT ?= 200
 
-.PHONY: all deps build check demo docs bench bench-compile fuzz check-sanitize clean
+.PHONY: all deps build check demo docs bench bench-compile fuzz check-sanitize format format-check clean
 
 all: build
 
@@ -59,6 +61,12 @@ bench-compile: build
 
 check-sanitize:
 	$(MAKE) check BUILD_DIR=build-san SANITIZE=ON
+
+format: deps
+	@scripts/format.sh
+
+format-check: deps
+	@scripts/format.sh --check
 
 clean:
 	rm -rf $(BUILD_DIR) build-san

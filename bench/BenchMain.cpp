@@ -29,7 +29,8 @@ constexpr size_t kDifferenceSample = 16;
 void registerWorkload(const bench::Workload &w) {
   auto buffer = std::make_shared<std::vector<double>>(w.derivativeSize);
   std::vector<double> manual(w.derivativeSize), cotangent(w.derivativeSize);
-  const long manualPeak = bench::peakHeapBytes([&] { w.manual(manual.data()); });
+  const long manualPeak =
+      bench::peakHeapBytes([&] { w.manual(manual.data()); });
   const long cotangentPeak =
       bench::peakHeapBytes([&] { w.derivative(cotangent.data()); });
   const double error = bench::maxRelativeError(cotangent, manual);

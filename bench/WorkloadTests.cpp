@@ -15,8 +15,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 

@@ -12,8 +12,8 @@ packages=(
   libc++-22-dev libc++abi-22-dev
   # LLVM's OpenMP runtime: parallel loops on every core (-fopenmp).
   libomp-22-dev
-  # Build tools.
-  cmake ninja-build ccache python3
+  # Build tools; clang-format checks the sources' layout.
+  cmake ninja-build ccache python3 clang-format-22
   # Tests, benchmarks, JSON.
   libgtest-dev libbenchmark-dev nlohmann-json3-dev
 )

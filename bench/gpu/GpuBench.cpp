@@ -23,8 +23,8 @@ using namespace bench::gmm;
 
 namespace bench::gpu {
 double mapSumValue(const double *x, double *y, int n, double w);
-double mapSumGradient(const double *x, double *y, int n, double w,
-                      double *dx, double *dy, double *dw);
+double mapSumGradient(const double *x, double *y, int n, double w, double *dx,
+                      double *dy, double *dw);
 double mapSumTangent(const double *x, double *y, int n, double w,
                      const double *tx);
 } // namespace bench::gpu

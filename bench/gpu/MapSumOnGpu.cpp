@@ -17,7 +17,7 @@ namespace {
 [[ct::differentiable]] double mapSum(const double *x, double *y, int n,
                                      double w) {
   double s = 0;
-#pragma omp target teams distribute parallel for reduction(+ : s) \
+#pragma omp target teams distribute parallel for reduction(+ : s)              \
     map(to : x[0 : n]) map(from : y[0 : n])
   for (int i = 0; i < n; ++i) {
     y[i] = w * std::exp(0.5 * x[i]);
@@ -32,8 +32,8 @@ double mapSumValue(const double *x, double *y, int n, double w) {
   return mapSum(x, y, n, w);
 }
 
-double mapSumGradient(const double *x, double *y, int n, double w,
-                      double *dx, double *dy, double *dw) {
+double mapSumGradient(const double *x, double *y, int n, double w, double *dx,
+                      double *dy, double *dw) {
   return ct::gradient<mapSum, ct::wrt<0, 1, 3>>(x, y, n, w, dx, dy, dw);
 }
 

@@ -22,7 +22,8 @@ void cross(const double *a, const double *b, double *out) {
 
 /// Rotates x by the Rodrigues vector rot.
 void rotate(const double *rot, const double *x, double *out) {
-  const double squaredAngle = rot[0] * rot[0] + rot[1] * rot[1] + rot[2] * rot[2];
+  const double squaredAngle =
+      rot[0] * rot[0] + rot[1] * rot[1] + rot[2] * rot[2];
   if (squaredAngle != 0) {
     const double angle = std::sqrt(squaredAngle);
     const double cosine = std::cos(angle), sine = std::sin(angle);
@@ -42,11 +43,9 @@ void rotate(const double *rot, const double *x, double *out) {
   }
 }
 
-[[ct::differentiable]] void reprojectionError(const double *camera,
-                                              const double *point,
-                                              double weight,
-                                              const double *feature,
-                                              double *error) {
+[[ct::differentiable]] void
+reprojectionError(const double *camera, const double *point, double weight,
+                  const double *feature, double *error) {
   double relative[3], inCamera[3];
   for (int i = 0; i < 3; ++i)
     relative[i] = point[i] - camera[3 + i];
@@ -122,8 +121,8 @@ void jacobian(const Input &in, double *jacobian) {
     double lanes[2 * kBlockColumns] = {}, error[2];
     double seed[2 * 2] = {seeds[0], seeds[1], seeds[2], seeds[3]};
     ct::pullback<reprojectionError, ct::wrt<0, 1, 2, 4>, ct::lanes<2>>(
-        camera, point, in.weights[o], &in.features[2 * size_t(o)], error,
-        lanes, lanes + 2 * kCameraSize, lanes + 2 * (kCameraSize + 3), seed);
+        camera, point, in.weights[o], &in.features[2 * size_t(o)], error, lanes,
+        lanes + 2 * kCameraSize, lanes + 2 * (kCameraSize + 3), seed);
     double *out = jacobian + 2 * size_t(o) * kBlockColumns;
     for (int row = 0; row < 2; ++row)
       for (int j = 0; j < kBlockColumns; ++j)
@@ -157,15 +156,15 @@ void pullbacks(const Input &in, const double *seeds, double *out,
         seed[i] = laneSeeds[i];
       ct::pullback<reprojectionError, ct::wrt<0, 1, 2, 4>, ct::lanes<4>>(
           camera, point, in.weights[o], &in.features[2 * size_t(o)], error,
-          block, block + 4 * kCameraSize, block + 4 * (kCameraSize + 3),
-          seed);
+          block, block + 4 * kCameraSize, block + 4 * (kCameraSize + 3), seed);
       continue;
     }
     for (int l = 0; l < 4; ++l) {
-      double row[kBlockColumns] = {}, seed[2] = {seeds[2 * l], seeds[2 * l + 1]};
+      double row[kBlockColumns] = {},
+             seed[2] = {seeds[2 * l], seeds[2 * l + 1]};
       ct::pullback<reprojectionError, ct::wrt<0, 1, 2, 4>>(
-          camera, point, in.weights[o], &in.features[2 * size_t(o)], error,
-          row, row + kCameraSize, row + kCameraSize + 3, seed);
+          camera, point, in.weights[o], &in.features[2 * size_t(o)], error, row,
+          row + kCameraSize, row + kCameraSize + 3, seed);
       for (int j = 0; j < kBlockColumns; ++j)
         block[4 * j + l] = row[j];
     }

@@ -41,11 +41,9 @@ double logMultiGamma(double a, int p) {
 /// icf block (after the d log-diagonal entries).
 int columnStart(int d, int c) { return d + c * (d - 1) - c * (c - 1) / 2; }
 
-[[ct::differentiable]] double gmmObjective(int d, int k, int n,
-                                           const double *alphas,
-                                           const double *means,
-                                           const double *icf, const double *x,
-                                           double gamma, int m) {
+[[ct::differentiable]] double
+gmmObjective(int d, int k, int n, const double *alphas, const double *means,
+             const double *icf, const double *x, double gamma, int m) {
   const int icfSize = d * (d + 1) / 2;
   double diagonal[kMaxComponents * kMaxDimension];
   double sumLogDiagonal[kMaxComponents];
@@ -143,8 +141,8 @@ void hessianVector(const Input &in, const double *v, double *hv) {
     hv[i] = 0;
   ct::hvp<gmmObjective, ct::wrt<3, 4, 5>>(
       in.d, in.k, in.n, in.alphas.data(), in.means.data(), in.icf.data(),
-      in.x.data(), in.gamma, in.m, v, v + meansAt, v + icfAt, hv,
-      hv + meansAt, hv + icfAt);
+      in.x.data(), in.gamma, in.m, v, v + meansAt, v + icfAt, hv, hv + meansAt,
+      hv + icfAt);
 }
 
 void hessian(const Input &in, double *H) {
@@ -173,8 +171,8 @@ void pullbacks(const Input &in, const double *seeds, double *grads,
     std::fill(one.begin(), one.end(), 0.0);
     ct::pullback<gmmObjective, ct::wrt<3, 4, 5>>(
         in.d, in.k, in.n, in.alphas.data(), in.means.data(), in.icf.data(),
-        in.x.data(), in.gamma, in.m, seeds[l], one.data(),
-        one.data() + meansAt, one.data() + icfAt);
+        in.x.data(), in.gamma, in.m, seeds[l], one.data(), one.data() + meansAt,
+        one.data() + icfAt);
     for (size_t i = 0; i < count; ++i)
       grads[4 * i + l] = one[i];
   }

@@ -72,8 +72,8 @@ double logWishartPrior(int d, int k, Wishart wishart, const double *sumQs,
   for (int ik = 0; ik < k; ik++) {
     double frobenius = squaredNorm(d, &qDiagonals[ik * d]) +
                        squaredNorm(lSize, &l[ik * lSize]);
-    out += 0.5 * wishart.gamma * wishart.gamma * frobenius -
-           wishart.m * sumQs[ik];
+    out +=
+        0.5 * wishart.gamma * wishart.gamma * frobenius - wishart.m * sumQs[ik];
   }
   return -out + k * c;
 }
@@ -146,8 +146,8 @@ double objectiveAsWrittenAt(const Input &in, const double *params) {
                *icf = means + size_t(in.k) * in.d;
   Split split(in, icf);
   double err;
-  gmmAsWritten(in.d, in.k, in.n, alphas, means, split.q.data(),
-               split.l.data(), in.x.data(), Wishart{in.gamma, in.m}, &err);
+  gmmAsWritten(in.d, in.k, in.n, alphas, means, split.q.data(), split.l.data(),
+               in.x.data(), Wishart{in.gamma, in.m}, &err);
   return err;
 }
 

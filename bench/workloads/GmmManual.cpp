@@ -1,4 +1,5 @@
-//===- GmmManual.cpp - Hand-written GMM gradient ---------------------------===//
+//===- GmmManual.cpp - Hand-written GMM gradient
+//---------------------------===//
 //
 // The reference gradient, derived by hand. With y = Q_j (x_i - mu_j) and
 // w_ij the softmax over components of the main terms:
@@ -22,8 +23,7 @@ namespace bench::gmm {
 double gradientManual(const Input &in, double *grad) {
   const int d = in.d, k = in.k, n = in.n;
   const size_t icfSize = in.icfSize();
-  double *dAlphas = grad, *dMeans = dAlphas + k,
-         *dIcf = dMeans + size_t(k) * d;
+  double *dAlphas = grad, *dMeans = dAlphas + k, *dIcf = dMeans + size_t(k) * d;
   std::fill(grad, grad + in.parameterCount(), 0.0);
 
   std::vector<double> diagonal(size_t(k) * d), sumLogDiagonal(k);
@@ -92,7 +92,8 @@ double gradientManual(const Input &in, double *grad) {
   }
 
   // -n logsumexp(alphas).
-  const double largestAlpha = *std::max_element(in.alphas.begin(), in.alphas.end());
+  const double largestAlpha =
+      *std::max_element(in.alphas.begin(), in.alphas.end());
   double alphaSum = 0;
   for (int j = 0; j < k; ++j)
     alphaSum += std::exp(in.alphas[j] - largestAlpha);

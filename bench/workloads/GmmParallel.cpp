@@ -47,11 +47,10 @@ double logMultiGamma(double a, int p) {
 /// icf block (after the d log-diagonal entries).
 int columnStart(int d, int c) { return d + c * (d - 1) - c * (c - 1) / 2; }
 
-[[ct::differentiable]] double gmmObjectiveParallel(int d, int k, int n,
-                                           const double *alphas,
-                                           const double *means,
-                                           const double *icf, const double *x,
-                                           double gamma, int m) {
+[[ct::differentiable]] double
+gmmObjectiveParallel(int d, int k, int n, const double *alphas,
+                     const double *means, const double *icf, const double *x,
+                     double gamma, int m) {
   const int icfSize = d * (d + 1) / 2;
   double diagonal[kMaxComponents * kMaxDimension];
   double sumLogDiagonal[kMaxComponents];
@@ -66,8 +65,8 @@ int columnStart(int d, int c) { return d + c * (d - 1) - c * (c - 1) / 2; }
 
   double sumLse = 0;
 #ifdef GMM_ON_GPU
-#pragma omp target teams distribute parallel for reduction(+ : sumLse) \
-    map(to : x[0 : n * d], alphas[0 : k], means[0 : k * d],               \
+#pragma omp target teams distribute parallel for reduction(+ : sumLse)         \
+    map(to : x[0 : n * d], alphas[0 : k], means[0 : k * d],                    \
             icf[0 : k * icfSize])
 #else
 #pragma omp parallel for reduction(+ : sumLse) schedule(static)
@@ -135,9 +134,8 @@ double gradientParallel(const Input &in, double *grad) {
 double directionalParallel(const Input &in, const double *v) {
   const size_t meansAt = in.k, icfAt = meansAt + size_t(in.k) * in.d;
   return ct::jvp<gmmObjectiveParallel, ct::wrt<3, 4, 5>>(
-             in.d, in.k, in.n, in.alphas.data(), in.means.data(),
-             in.icf.data(), in.x.data(), in.gamma, in.m, v, v + meansAt,
-             v + icfAt)
+             in.d, in.k, in.n, in.alphas.data(), in.means.data(), in.icf.data(),
+             in.x.data(), in.gamma, in.m, v, v + meansAt, v + icfAt)
       .tangent;
 }
 

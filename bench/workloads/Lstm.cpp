@@ -51,8 +51,7 @@ void predict(int layers, int width, const double *main, const double *extra,
 }
 
 [[ct::differentiable]] double lstmLoss(int layers, int length, int width,
-                                       const double *main,
-                                       const double *extra,
+                                       const double *main, const double *extra,
                                        const double *initialState,
                                        const double *sequence) {
   // The scaled input, then the state.
@@ -93,8 +92,7 @@ Input generate(int layers, int length, int width, uint64_t seed) {
 
 double objectiveAt(const Input &in, const double *params) {
   return lstmLoss(in.layers, in.length, in.width, params,
-                  params + in.main.size(), in.state.data(),
-                  in.sequence.data());
+                  params + in.main.size(), in.state.data(), in.sequence.data());
 }
 
 double objective(const Input &in) {

@@ -47,8 +47,7 @@ struct MainParams {
 
 struct LayerState {
   double *hidden, *cell;
-  LayerState(double *block, int width)
-      : hidden(block), cell(block + width) {}
+  LayerState(double *block, int width) : hidden(block), cell(block + width) {}
 };
 
 struct State {
@@ -76,9 +75,8 @@ void cellStep(int width, const LayerParams &params, LayerState &state,
   }
 }
 
-void predict(int count, int width, const MainParams &main,
-             const double *extra, State &state, const double *x,
-             double *output) {
+void predict(int count, int width, const MainParams &main, const double *extra,
+             State &state, const double *x, double *output) {
   for (int i = 0; i < width; ++i)
     output[i] = x[i] * extra[i];
   double *input = output;
@@ -100,12 +98,10 @@ double logSumExp(const double *x, int n) {
   return std::log(sum) + largest;
 }
 
-[[ct::differentiable]] void lstmAsWritten(int count, int length, int width,
-                                          const double *main,
-                                          const double *extra,
-                                          const double *state,
-                                          const double *sequence,
-                                          double *loss) {
+[[ct::differentiable]] void
+lstmAsWritten(int count, int length, int width, const double *main,
+              const double *extra, const double *state, const double *sequence,
+              double *loss) {
   MainParams mainParams(main, width, count);
   std::vector<double> stateCopy(state, state + 2 * width * count);
   State layerStates(stateCopy.data(), width, count);
@@ -132,16 +128,15 @@ double logSumExp(const double *x, int n) {
 
 double objectiveAsWrittenAt(const Input &in, const double *params) {
   double loss;
-  lstmAsWritten(in.layers, in.length, in.width, params,
-                params + in.main.size(), in.state.data(), in.sequence.data(),
-                &loss);
+  lstmAsWritten(in.layers, in.length, in.width, params, params + in.main.size(),
+                in.state.data(), in.sequence.data(), &loss);
   return loss;
 }
 
 double objectiveAsWritten(const Input &in) {
   double loss;
-  lstmAsWritten(in.layers, in.length, in.width, in.main.data(),
-                in.extra.data(), in.state.data(), in.sequence.data(), &loss);
+  lstmAsWritten(in.layers, in.length, in.width, in.main.data(), in.extra.data(),
+                in.state.data(), in.sequence.data(), &loss);
   return loss;
 }
 
@@ -151,8 +146,8 @@ double gradientAsWritten(const Input &in, double *grad) {
   double loss, seed = 1;
   ct::pullback<lstmAsWritten, ct::wrt<3, 4, 7>>(
       in.layers, in.length, in.width, in.main.data(), in.extra.data(),
-      in.state.data(), in.sequence.data(), &loss, grad,
-      grad + in.main.size(), &seed);
+      in.state.data(), in.sequence.data(), &loss, grad, grad + in.main.size(),
+      &seed);
   return loss;
 }
 

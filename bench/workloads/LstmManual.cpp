@@ -1,4 +1,5 @@
-//===- LstmManual.cpp - Hand-written LSTM gradient --------------------------===//
+//===- LstmManual.cpp - Hand-written LSTM gradient
+//--------------------------===//
 //
 // The forward pass records, per step and layer, the cell's input, previous
 // hidden and cell state, and its four gates; the backward pass walks the
@@ -23,8 +24,8 @@ struct CellRecord {
   std::vector<double> input, hidden, cell, forget, ingate, outgate, change,
       newCell;
   explicit CellRecord(int width)
-      : input(width), hidden(width), cell(width), forget(width),
-        ingate(width), outgate(width), change(width), newCell(width) {}
+      : input(width), hidden(width), cell(width), forget(width), ingate(width),
+        outgate(width), change(width), newCell(width) {}
 };
 
 } // namespace
@@ -46,7 +47,8 @@ double gradientManual(const Input &in, double *grad) {
       scaled[i] = x[i] * extra[i];
     const double *input = scaled.data();
     for (int l = 0; l < layers; ++l) {
-      const double *weight = main + 2 * l * 4 * width, *bias = weight + 4 * width;
+      const double *weight = main + 2 * l * 4 * width,
+                   *bias = weight + 4 * width;
       double *hidden = &state[2 * l * width], *cell = hidden + width;
       CellRecord &r = records[size_t(t) * layers + l];
       for (int i = 0; i < width; ++i) {
@@ -57,8 +59,8 @@ double gradientManual(const Input &in, double *grad) {
         r.ingate[i] = sigmoid(hidden[i] * weight[width + i] + bias[width + i]);
         r.outgate[i] =
             sigmoid(input[i] * weight[2 * width + i] + bias[2 * width + i]);
-        r.change[i] = std::tanh(hidden[i] * weight[3 * width + i] +
-                                bias[3 * width + i]);
+        r.change[i] =
+            std::tanh(hidden[i] * weight[3 * width + i] + bias[3 * width + i]);
         cell[i] = cell[i] * r.forget[i] + r.ingate[i] * r.change[i];
         r.newCell[i] = cell[i];
         hidden[i] = r.outgate[i] * std::tanh(cell[i]);

@@ -85,8 +85,7 @@ double gradient(const Input &in, double *grad) {
 double gradientCheckpointed(const Input &in, double *grad) {
   for (int i = 0; i < in.n; ++i)
     grad[i] = 0;
-  return ct::gradient<integrateCheckpointed>(in.n, in.steps, in.x.data(),
-                                             grad);
+  return ct::gradient<integrateCheckpointed>(in.n, in.steps, in.x.data(), grad);
 }
 
 } // namespace bench::ode

@@ -1,4 +1,5 @@
-//===- OdeAsWritten.cpp - The ODE as GradBench's C++ writes it -------------===//
+//===- OdeAsWritten.cpp - The ODE as GradBench's C++ writes it
+//-------------===//
 //
 // The same integration as Ode.cpp, written the way GradBench's C++ writes
 // it (for this benchmark, from its public formulation): a right-hand side
@@ -65,8 +66,8 @@ double gradientAsWritten(const Input &in, double *grad) {
   dy.back() = 1;
   for (int i = 0; i < in.n; ++i)
     grad[i] = 0;
-  ct::pullback<integrateAsWritten>(in.n, in.x.data(), in.steps, y.data(),
-                                   grad, dy.data());
+  ct::pullback<integrateAsWritten>(in.n, in.x.data(), in.steps, y.data(), grad,
+                                   dy.data());
   return y.back();
 }
 

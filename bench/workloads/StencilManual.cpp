@@ -47,8 +47,7 @@ double gradientManual(const Input &in, double *grad) {
     for (int i = 1; i < n - 1; ++i)
       for (int j = 1; j < n - 1; ++j) {
         const double a = adjoint[i * n + j], c = u[i * n + j];
-        before[i * n + j] +=
-            a * (1 - 4 * kDiffusion + kTimeStep * (1 - 2 * c));
+        before[i * n + j] += a * (1 - 4 * kDiffusion + kTimeStep * (1 - 2 * c));
         before[(i - 1) * n + j] += kDiffusion * a;
         before[(i + 1) * n + j] += kDiffusion * a;
         before[i * n + j - 1] += kDiffusion * a;

@@ -37,7 +37,8 @@ double centralDifference(Objective objectiveAt, std::vector<double> &params,
 /// The closures every scalar workload shares; `input` owns the data.
 template <class Input>
 Workload scalarWorkload(std::string name, std::shared_ptr<Input> input,
-                        std::vector<double> params, double (*objective)(const Input &),
+                        std::vector<double> params,
+                        double (*objective)(const Input &),
                         double (*objectiveAt)(const Input &, const double *),
                         double (*gradient)(const Input &, double *),
                         double (*manual)(const Input &, double *)) {
@@ -56,7 +57,8 @@ Workload scalarWorkload(std::string name, std::shared_ptr<Input> input,
   return w;
 }
 
-std::vector<double> concatenate(std::initializer_list<const std::vector<double> *> parts) {
+std::vector<double>
+concatenate(std::initializer_list<const std::vector<double> *> parts) {
   std::vector<double> all;
   for (const std::vector<double> *part : parts)
     all.insert(all.end(), part->begin(), part->end());
@@ -116,7 +118,8 @@ Workload makeGmm(int d, int k, int n) {
     for (int sign : {1, -1}) {
       gmm::Input moved = *in;
       size_t at = 0;
-      for (std::vector<double> *part : {&moved.alphas, &moved.means, &moved.icf})
+      for (std::vector<double> *part :
+           {&moved.alphas, &moved.means, &moved.icf})
         for (double &value : *part)
           value += sign * step * (*direction)[at++];
       gmm::gradientManual(moved, sign > 0 ? plus.data() : minus.data());
@@ -130,19 +133,17 @@ Workload makeGmm(int d, int k, int n) {
 Workload makeLstm(int layers, int length, int width) {
   auto in = std::make_shared<lstm::Input>(
       lstm::generate(layers, length, width, kSeed));
-  return scalarWorkload("lstm-l" + std::to_string(layers) + "-c" +
-                            std::to_string(length),
-                        in, concatenate({&in->main, &in->extra}),
-                        lstm::objective, lstm::objectiveAt, lstm::gradient,
-                        lstm::gradientManual);
+  return scalarWorkload(
+      "lstm-l" + std::to_string(layers) + "-c" + std::to_string(length), in,
+      concatenate({&in->main, &in->extra}), lstm::objective, lstm::objectiveAt,
+      lstm::gradient, lstm::gradientManual);
 }
 
 Workload makeOde(int n, int steps) {
   auto in = std::make_shared<ode::Input>(ode::generate(n, steps, kSeed));
-  return scalarWorkload("ode-n" + std::to_string(n) + "-s" +
-                            std::to_string(steps),
-                        in, in->x, ode::objective, ode::objectiveAt,
-                        ode::gradient, ode::gradientManual);
+  return scalarWorkload(
+      "ode-n" + std::to_string(n) + "-s" + std::to_string(steps), in, in->x,
+      ode::objective, ode::objectiveAt, ode::gradient, ode::gradientManual);
 }
 
 Workload makeOdeCheckpointed(int n, int steps) {
@@ -185,18 +186,16 @@ Workload makeLstmAsWritten(int layers, int length, int width) {
 
 Workload makeOdeAsWritten(int n, int steps) {
   auto in = std::make_shared<ode::Input>(ode::generate(n, steps, kSeed));
-  return scalarWorkload("ode-as-written-n" + std::to_string(n) + "-s" +
-                            std::to_string(steps),
-                        in, in->x, ode::objectiveAsWritten,
-                        ode::objectiveAsWrittenAt, ode::gradientAsWritten,
-                        ode::gradientManual);
+  return scalarWorkload(
+      "ode-as-written-n" + std::to_string(n) + "-s" + std::to_string(steps), in,
+      in->x, ode::objectiveAsWritten, ode::objectiveAsWrittenAt,
+      ode::gradientAsWritten, ode::gradientManual);
 }
 
 Workload makeDet(int n) {
   auto in = std::make_shared<det::Input>(det::generate(n, kSeed));
-  return scalarWorkload("det-n" + std::to_string(n), in, in->a,
-                        det::objective, det::objectiveAt, det::gradient,
-                        det::gradientManual);
+  return scalarWorkload("det-n" + std::to_string(n), in, in->a, det::objective,
+                        det::objectiveAt, det::gradient, det::gradientManual);
 }
 
 Workload makeBa(int n, int m, int p) {
@@ -226,9 +225,9 @@ Workload makeBa(int n, int m, int p) {
     if (unit == size_t(in->p)) {
       for (int o = 0; o < in->p; ++o) {
         const double w = in->weights[o], step = kStep * std::max(1.0, w);
-        weights[o] = ((1 - (w + step) * (w + step)) -
-                      (1 - (w - step) * (w - step))) /
-                     (2 * step);
+        weights[o] =
+            ((1 - (w + step) * (w + step)) - (1 - (w - step) * (w - step))) /
+            (2 * step);
       }
       return;
     }

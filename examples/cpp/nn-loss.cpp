@@ -25,7 +25,7 @@ constexpr int NumWeights = Hidden * In + Hidden + Hidden + 1;
 
 int main() {
   double w[NumWeights], v[NumWeights], grad[NumWeights] = {},
-         hv[NumWeights] = {};
+                                       hv[NumWeights] = {};
   for (int k = 0; k < NumWeights; ++k) {
     w[k] = 0.3 * std::sin(1.0 + k);
     v[k] = std::cos(0.5 * k);

@@ -30,9 +30,9 @@ int main() {
   for (int i = 0; i < 2; ++i)
     report("gradient", i, dstate[i], partial(f, state, i));
   double d[1] = {damping};
-  report("gradient", 2, ddamping,
-         partial([&](double *p) { return finalAngle(state, p[0], 100); }, d,
-                 0));
+  report(
+      "gradient", 2, ddamping,
+      partial([&](double *p) { return finalAngle(state, p[0], 100); }, d, 0));
   double tangent[2] = {1.0, 0.5};
   report("JVP", 0,
          ct::jvp<finalAngle>(state, damping, 100, tangent, 0.0).tangent,

@@ -8,11 +8,14 @@
 
 inline int disagreements = 0;
 
-inline void report(const char *what, int index, double value, double reference) {
-  double rel = std::fabs(value - reference) / std::fmax(1.0, std::fabs(reference));
+inline void report(const char *what, int index, double value,
+                   double reference) {
+  double rel =
+      std::fabs(value - reference) / std::fmax(1.0, std::fabs(reference));
   bool ok = rel < 1e-6;
   disagreements += !ok;
-  std::printf("  %-9s [%d] % .12f   finite differences % .12f   rel. difference %.1e%s\n",
+  std::printf("  %-9s [%d] % .12f   finite differences % .12f   rel. "
+              "difference %.1e%s\n",
               what, index, value, reference, rel, ok ? "" : "  <-- DISAGREES");
 }
 

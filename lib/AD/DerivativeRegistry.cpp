@@ -1,19 +1,19 @@
 //===- DerivativeRegistry.cpp - Generated derivative functions ------------===//
 
-#include "Checkpointing/Checkpoints.h"
 #include "DerivativeRegistry.h"
 #include "Analysis/CallActivity.h"
+#include "Checkpointing/Checkpoints.h"
 #include "VectorMode/Lanes.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/Inliner.h"
 #include "mlir/Transforms/InliningUtils.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -204,8 +204,7 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   if (!job.primal)
     return failure();
   if (job.primal.isExternal() && job.primal->hasAttr(ct::kImportedLastOrder)) {
-    InFlightDiagnostic diag = job.primal.emitError()
-                              << "cannot differentiate ";
+    InFlightDiagnostic diag = job.primal.emitError() << "cannot differentiate ";
     if (auto name = job.primal->getAttrOfType<StringAttr>("ct.source_name"))
       diag << "'" << name.getValue() << "' ";
     return diag << "a third time: its body is in another translation unit, "
@@ -224,16 +223,16 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
     result = emitJvp(*this, job.primal, derivative, job.activities);
     break;
   case DerivativeKind::Pullback:
-    result = emitReverse(*this, job.primal, derivative, derivative,
-                         job.activities);
+    result =
+        emitReverse(*this, job.primal, derivative, derivative, job.activities);
     break;
   case DerivativeKind::Forward:
-    result = emitReverse(*this, job.primal, derivative, job.partner,
-                         job.activities);
+    result =
+        emitReverse(*this, job.primal, derivative, job.partner, job.activities);
     break;
   case DerivativeKind::Reverse:
-    result = emitReverse(*this, job.primal, job.partner, derivative,
-                         job.activities);
+    result =
+        emitReverse(*this, job.primal, job.partner, derivative, job.activities);
     break;
   }
   jobs[derivative].state = Job::Done;
@@ -262,19 +261,17 @@ DerivativeRegistry::inlineForwardDerivatives(func::FuncOp function) {
     if (failed(generate(callee)))
       return failure();
     // Checkpointed code stays a call, for reverse mode to rerun.
-    if (call->hasAttr(kCheckpointSnapshots) ||
-        callee->hasAttr("ct.checkpoint"))
+    if (call->hasAttr(kCheckpointSnapshots) || callee->hasAttr("ct.checkpoint"))
       continue;
     // A recursive derivative stays a call (differentiated split).
     StringRef name = callee.getSymName();
     bool recursive = false;
-    callee.walk([&](func::CallOp inner) {
-      recursive |= inner.getCallee() == name;
-    });
+    callee.walk(
+        [&](func::CallOp inner) { recursive |= inner.getCallee() == name; });
     if (recursive || callee.isExternal())
       continue;
-    if (succeeded(inlineCall(interface, config.getCloneCallback(), call,
-                             callee, &callee.getBody(),
+    if (succeeded(inlineCall(interface, config.getCloneCallback(), call, callee,
+                             &callee.getBody(),
                              /*shouldCloneInlinedRegion=*/true)))
       call.erase();
   }

@@ -1,7 +1,7 @@
 //===- Differentiate.cpp - The ct-differentiate pass ----------------------===//
 
-#include "DerivativeRegistry.h"
 #include "Analysis/CallActivity.h"
+#include "DerivativeRegistry.h"
 #include "Utils/IRBuilders.h"
 #include "VectorMode/Lanes.h"
 #include "cotangent/AD/Passes.h"
@@ -53,9 +53,9 @@ struct DifferentiatePass
 
 } // namespace
 
-LogicalResult DifferentiatePass::checkConnected(
-    Operation *request, func::FuncOp callee,
-    ArrayRef<ct::Activity> activities) {
+LogicalResult
+DifferentiatePass::checkConnected(Operation *request, func::FuncOp callee,
+                                  ArrayRef<ct::Activity> activities) {
   if (unconnected == "zero" || callee.isExternal())
     return success();
   ActivityAnalysis analysis(callee, activities);
@@ -63,8 +63,8 @@ LogicalResult DifferentiatePass::checkConnected(
   for (auto [i, activity] : llvm::enumerate(activities)) {
     if (activity != ct::Activity::Active || analysis.isArgumentConnected(i))
       continue;
-    auto diag = unconnected == "error" ? request->emitError()
-                                       : request->emitWarning();
+    auto diag =
+        unconnected == "error" ? request->emitError() : request->emitWarning();
     // In C++ terms where the frontend recorded them: the parameter's name
     // and the function's.
     auto names = callee->getAttrOfType<ArrayAttr>("ct.param_names");
@@ -79,7 +79,8 @@ LogicalResult DifferentiatePass::checkConnected(
     else
       diag << " of @" << callee.getSymName();
     diag << " does not influence its result; its derivative is zero";
-    diag.attachNote(callee.getArgument(i).getLoc()) << "parameter declared here";
+    diag.attachNote(callee.getArgument(i).getLoc())
+        << "parameter declared here";
     ok &= unconnected != "error";
   }
   return success(ok);
@@ -153,10 +154,9 @@ void DifferentiatePass::lowerRequest(DerivativeRegistry &registry,
       llvm::append_range(operands, rest.take_front(numSeeds));
       rest = rest.drop_front(numSeeds);
     }
-    llvm::append_range(operands,
-                       insertScratchShadows(b, loc, rest, inputs, requested,
-                                            added, /*tangents=*/false,
-                                            scratch));
+    llvm::append_range(
+        operands, insertScratchShadows(b, loc, rest, inputs, requested, added,
+                                       /*tangents=*/false, scratch));
   } else {
     derivative = registry.get(callee, DerivativeKind::Jvp, activities);
     llvm::append_range(operands,
@@ -222,8 +222,7 @@ DifferentiatePass::orderLaneRequests() {
     Operation *callee = calleeOf(lane);
     for (LaneRequest &inner : laneRequests)
       if (&inner != &lane && callee &&
-          reaches(callee,
-                  inner.request->getParentOfType<func::FuncOp>()))
+          reaches(callee, inner.request->getParentOfType<func::FuncOp>()))
         place(inner);
     order.push_back(&lane);
   };
@@ -232,7 +231,8 @@ DifferentiatePass::orderLaneRequests() {
   return order;
 }
 
-LogicalResult DifferentiatePass::lowerLaneRequests(DerivativeRegistry &registry) {
+LogicalResult
+DifferentiatePass::lowerLaneRequests(DerivativeRegistry &registry) {
   std::map<int64_t, LaneWidener> widenerOf;
   for (LaneRequest *next : orderLaneRequests()) {
     LaneRequest &lane = *next;
@@ -249,16 +249,16 @@ LogicalResult DifferentiatePass::lowerLaneRequests(DerivativeRegistry &registry)
     size_t inputs = cast<ArrayAttr>(request->getAttr("activity")).size();
     SmallVector<bool> wideArgs(lane.operands.size(), true);
     std::fill_n(wideArgs.begin(), inputs, false);
-    SmallVector<bool> wideResults = llvm::map_to_vector(
-        request->getResultTypes(),
-        [](Type type) { return isa<VectorType>(type); });
+    SmallVector<bool> wideResults =
+        llvm::map_to_vector(request->getResultTypes(),
+                            [](Type type) { return isa<VectorType>(type); });
     func::FuncOp widened =
         it->second.widen(lane.derivative, wideArgs, wideResults);
     if (!widened)
       return failure();
     OpBuilder b(request);
-    auto call = func::CallOp::create(b, request->getLoc(), widened,
-                                     lane.operands);
+    auto call =
+        func::CallOp::create(b, request->getLoc(), widened, lane.operands);
     request->replaceAllUsesWith(call.getResults());
     request->erase();
   }
@@ -296,8 +296,8 @@ void DifferentiatePass::runOnOperation() {
     SmallVector<Operation *> &callees = primalCallees[function];
     function.walk([&](Operation *op) {
       auto name = op->getAttrOfType<FlatSymbolRefAttr>("callee");
-      if (!name || !isa<func::CallOp, ct::GradientOp, ct::PullbackOp,
-                         ct::JvpOp>(op))
+      if (!name ||
+          !isa<func::CallOp, ct::GradientOp, ct::PullbackOp, ct::JvpOp>(op))
         return;
       if (Operation *callee = SymbolTable::lookupNearestSymbolFrom(op, name))
         callees.push_back(callee);
@@ -313,9 +313,8 @@ void DifferentiatePass::runOnOperation() {
       continue;
     }
     SmallVector<ct::Activity> activities = llvm::map_to_vector(
-        request->getAttrOfType<ArrayAttr>("activity"), [](Attribute a) {
-          return cast<ct::ActivityAttr>(a).getValue();
-        });
+        request->getAttrOfType<ArrayAttr>("activity"),
+        [](Attribute a) { return cast<ct::ActivityAttr>(a).getValue(); });
     if (failed(checkConnected(request, callee, activities))) {
       ok = false;
       continue;

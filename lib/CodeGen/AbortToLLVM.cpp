@@ -47,9 +47,9 @@ struct AbortLowering : ConvertOpToLLVMPattern<ct::AbortOp> {
       return LLVM::ConstantOp::create(rewriter, loc, type,
                                       rewriter.getIntegerAttr(type, value));
     };
-    LLVM::CallOp::create(rewriter, loc, *write,
-                         ValueRange{constant(i32, 2), message,
-                                    constant(i64, text.size())});
+    LLVM::CallOp::create(
+        rewriter, loc, *write,
+        ValueRange{constant(i32, 2), message, constant(i64, text.size())});
     LLVM::CallOp::create(rewriter, loc, *abort, ValueRange{});
     rewriter.eraseOp(op);
     return success();

@@ -20,8 +20,7 @@ void inlineScope(memref::AllocaScopeOp scope) {
   spliceAllocaScope(scope);
 }
 
-struct InlineAllocaScopes
-    : PassWrapper<InlineAllocaScopes, OperationPass<>> {
+struct InlineAllocaScopes : PassWrapper<InlineAllocaScopes, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(InlineAllocaScopes)
   StringRef getArgument() const final { return "ct-inline-alloca-scopes"; }
   StringRef getDescription() const final {
@@ -57,6 +56,8 @@ std::unique_ptr<Pass> createInlineAllocaScopesPass() {
   return std::make_unique<InlineAllocaScopes>();
 }
 
-void registerInlineAllocaScopesPass() { PassRegistration<InlineAllocaScopes>(); }
+void registerInlineAllocaScopesPass() {
+  PassRegistration<InlineAllocaScopes>();
+}
 
 } // namespace cotangent::codegen

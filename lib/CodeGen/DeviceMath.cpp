@@ -43,8 +43,7 @@ public:
     // Beyond these, the result is ∞ or 0 anyway; the clamp keeps k small.
     x = arith::MaximumFOp::create(
         b, loc, arith::MinimumFOp::create(b, loc, x, f(710.0)), f(-746.0));
-    Value k = math::FloorOp::create(
-        b, loc, fma(x, f(1.0 / M_LN2), f(0.5)));
+    Value k = math::FloorOp::create(b, loc, fma(x, f(1.0 / M_LN2), f(0.5)));
     Value r = sub(sub(x, mul(k, f(kLn2Hi))), mul(k, f(kLn2Lo)));
     Value p = f(1.0 / 6227020800.0); // 1/13!
     double factorial = 6227020800.0;
@@ -74,8 +73,8 @@ public:
         b, loc, arith::AndIOp::create(b, loc, bits, i((int64_t(1) << 52) - 1)),
         i(int64_t(1023) << 52));
     Value m = arith::BitcastOp::create(b, loc, b.getF64Type(), mantissa);
-    Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, m,
-                                      f(M_SQRT2));
+    Value big =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, m, f(M_SQRT2));
     m = arith::SelectOp::create(b, loc, big, mul(m, f(0.5)), m);
     e = arith::SelectOp::create(b, loc, big,
                                 arith::AddIOp::create(b, loc, e, i(1)), e);
@@ -94,9 +93,8 @@ public:
     };
     result = arith::SelectOp::create(b, loc, is(arith::CmpFPredicate::OEQ, 0),
                                      f(-INFINITY), result);
-    result = arith::SelectOp::create(b, loc, is(arith::CmpFPredicate::OEQ,
-                                                INFINITY),
-                                     f(INFINITY), result);
+    result = arith::SelectOp::create(
+        b, loc, is(arith::CmpFPredicate::OEQ, INFINITY), f(INFINITY), result);
     return arith::SelectOp::create(b, loc, is(arith::CmpFPredicate::ULT, 0),
                                    f(NAN), result);
   }
@@ -124,8 +122,7 @@ private:
   Location loc;
 };
 
-struct ExpandDeviceMath
-    : PassWrapper<ExpandDeviceMath, OperationPass<>> {
+struct ExpandDeviceMath : PassWrapper<ExpandDeviceMath, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandDeviceMath)
   StringRef getArgument() const final { return "ct-expand-device-math"; }
   StringRef getDescription() const final {
@@ -190,8 +187,7 @@ Value buildNativeIntrinsic(OpBuilder &b, Location loc, StringRef callee,
 /// functions NVPTX computes natively become intrinsics again, so that
 /// kernels need no libdevice (ct-offload-loops lets no other math function
 /// into a kernel).
-struct NativeDeviceMath
-    : PassWrapper<NativeDeviceMath, OperationPass<>> {
+struct NativeDeviceMath : PassWrapper<NativeDeviceMath, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NativeDeviceMath)
   StringRef getArgument() const final { return "ct-native-device-math"; }
   StringRef getDescription() const final {

@@ -1,4 +1,5 @@
-//===- ExpandSpecialFunctions.cpp - ψ⁽ⁿ⁾ as code ---------------------------===//
+//===- ExpandSpecialFunctions.cpp - ψ⁽ⁿ⁾ as code
+//---------------------------===//
 //
 // ct.polygamma n, x becomes:
 //
@@ -6,7 +7,8 @@
 //   while x < 12 + n:  acc += −(−1)ⁿ n! / xⁿ⁺¹;  x += 1   (recurrence)
 //   acc + the asymptotic series at x:
 //     n = 0: log x − 1/(2x) − Σₖ B₂ₖ / (2k x²ᵏ)
-//     n ≥ 1: (−1)ⁿ⁺¹ [ (n−1)!/xⁿ + n!/(2xⁿ⁺¹) + Σₖ B₂ₖ (2k+n−1)! / ((2k)! x²ᵏ⁺ⁿ) ]
+//     n ≥ 1: (−1)ⁿ⁺¹ [ (n−1)!/xⁿ + n!/(2xⁿ⁺¹) + Σₖ B₂ₖ (2k+n−1)! / ((2k)!
+//     x²ᵏ⁺ⁿ) ]
 //
 // with k = 1..8 (B₂ … B₁₆). At x ≥ 12 + n the first omitted term is below
 // 1e−17 of the result, so the error is the rounding of the sums.
@@ -32,9 +34,9 @@ namespace cotangent::codegen {
 namespace {
 
 /// B₂, B₄, ..., B₁₆.
-constexpr double kBernoulli[] = {1.0 / 6,     -1.0 / 30,      1.0 / 42,
-                                 -1.0 / 30,   5.0 / 66,       -691.0 / 2730,
-                                 7.0 / 6,     -3617.0 / 510};
+constexpr double kBernoulli[] = {1.0 / 6,   -1.0 / 30,    1.0 / 42,
+                                 -1.0 / 30, 5.0 / 66,     -691.0 / 2730,
+                                 7.0 / 6,   -3617.0 / 510};
 
 double factorial(int64_t n) {
   double f = 1;
@@ -73,9 +75,9 @@ struct ExpandPolygamma : OpRewritePattern<ct::PolygammaOp> {
                                 math::TanOp::create(rewriter, loc, piX)));
       correction =
           arith::SelectOp::create(rewriter, loc, negative, cotangentTerm, c(0));
-      x = arith::SelectOp::create(
-          rewriter, loc, negative,
-          arith::SubFOp::create(rewriter, loc, c(1), x), x);
+      x = arith::SelectOp::create(rewriter, loc, negative,
+                                  arith::SubFOp::create(rewriter, loc, c(1), x),
+                                  x);
     }
     // The recurrence up to the threshold. (NaN fails the test: no loop.)
     double step = (n % 2 == 0 ? -1.0 : 1.0) * factorial(n);
@@ -83,19 +85,19 @@ struct ExpandPolygamma : OpRewritePattern<ct::PolygammaOp> {
     auto loop = scf::WhileOp::create(rewriter, loc, TypeRange{type, type},
                                      ValueRange{x, c(0)});
     {
-      Block *before = rewriter.createBlock(&loop.getBefore(), {},
-                                           {type, type}, {loc, loc});
-      Value below = arith::CmpFOp::create(rewriter, loc,
-                                          arith::CmpFPredicate::OLT,
-                                          before->getArgument(0), threshold);
+      Block *before =
+          rewriter.createBlock(&loop.getBefore(), {}, {type, type}, {loc, loc});
+      Value below =
+          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT,
+                                before->getArgument(0), threshold);
       scf::ConditionOp::create(rewriter, loc, below, before->getArguments());
-      Block *after = rewriter.createBlock(&loop.getAfter(), {}, {type, type},
-                                          {loc, loc});
+      Block *after =
+          rewriter.createBlock(&loop.getAfter(), {}, {type, type}, {loc, loc});
       Value at = after->getArgument(0);
-      Value term = arith::DivFOp::create(rewriter, loc, c(step),
-                                         power(at, n + 1));
-      Value acc = arith::AddFOp::create(rewriter, loc, after->getArgument(1),
-                                        term);
+      Value term =
+          arith::DivFOp::create(rewriter, loc, c(step), power(at, n + 1));
+      Value acc =
+          arith::AddFOp::create(rewriter, loc, after->getArgument(1), term);
       Value next = arith::AddFOp::create(rewriter, loc, at, c(1));
       scf::YieldOp::create(rewriter, loc, ValueRange{next, acc});
     }
@@ -109,8 +111,7 @@ struct ExpandPolygamma : OpRewritePattern<ct::PolygammaOp> {
       for (int k = 1; k <= 8; ++k)
         series = arith::SubFOp::create(
             rewriter, loc, series,
-            arith::DivFOp::create(rewriter, loc,
-                                  c(kBernoulli[k - 1] / (2 * k)),
+            arith::DivFOp::create(rewriter, loc, c(kBernoulli[k - 1] / (2 * k)),
                                   power(z, 2 * k)));
     } else {
       series = arith::AddFOp::create(
@@ -120,8 +121,8 @@ struct ExpandPolygamma : OpRewritePattern<ct::PolygammaOp> {
           arith::DivFOp::create(rewriter, loc, c(factorial(n) / 2),
                                 power(z, n + 1)));
       for (int k = 1; k <= 8; ++k) {
-        double coefficient = kBernoulli[k - 1] * factorial(2 * k + n - 1) /
-                             factorial(2 * k);
+        double coefficient =
+            kBernoulli[k - 1] * factorial(2 * k + n - 1) / factorial(2 * k);
         series = arith::AddFOp::create(
             rewriter, loc, series,
             arith::DivFOp::create(rewriter, loc, c(coefficient),

@@ -23,15 +23,13 @@ std::optional<std::string> libraryName(StringRef base, Type type) {
   return std::nullopt;
 }
 
-template <typename Op>
-struct LibraryCallLowering : ConvertOpToLLVMPattern<Op> {
+template <typename Op> struct LibraryCallLowering : ConvertOpToLLVMPattern<Op> {
   using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type type = op.getType();
-    std::optional<std::string> name =
-        libraryName(Op::getLibraryName(), type);
+    std::optional<std::string> name = libraryName(Op::getLibraryName(), type);
     if (!name)
       return rewriter.notifyMatchFailure(op, "no C library function");
     auto module = op->template getParentOfType<ModuleOp>();
@@ -48,9 +46,9 @@ struct LibraryCallLowering : ConvertOpToLLVMPattern<Op> {
 
 } // namespace
 
-void cotangent::populateLibraryMathToLLVMPatterns(
-    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LibraryCallLowering<ct::HypotOp>,
-               LibraryCallLowering<ct::LgammaOp>,
-               LibraryCallLowering<ct::TgammaOp>>(converter);
+void cotangent::populateLibraryMathToLLVMPatterns(LLVMTypeConverter &converter,
+                                                  RewritePatternSet &patterns) {
+  patterns
+      .add<LibraryCallLowering<ct::HypotOp>, LibraryCallLowering<ct::LgammaOp>,
+           LibraryCallLowering<ct::TgammaOp>>(converter);
 }

@@ -31,7 +31,6 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
@@ -44,6 +43,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringSet.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -87,9 +87,8 @@ std::optional<TypedAttr> getReductionIdentity(Block &combiner) {
   auto intAttr = [&](const APInt &v) -> TypedAttr {
     return IntegerAttr::get(type, v);
   };
-  unsigned width = isa<IndexType>(type)
-                       ? IndexType::kInternalStorageBitWidth
-                       : type.getIntOrFloatBitWidth();
+  unsigned width = isa<IndexType>(type) ? IndexType::kInternalStorageBitWidth
+                                        : type.getIntOrFloatBitWidth();
   if (isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MaxNumFOp,
           arith::MinimumFOp, arith::MinNumFOp>(result) &&
       both(result)) {
@@ -108,17 +107,18 @@ std::optional<TypedAttr> getReductionIdentity(Block &combiner) {
       return intAttr(APInt(width, 0));
     if (isa<arith::MulIOp>(result))
       return intAttr(APInt(width, 1));
-    return intAttr(isa<arith::MaxSIOp>(result) ? APInt::getSignedMinValue(width)
-                                               : APInt::getSignedMaxValue(width));
+    return intAttr(isa<arith::MaxSIOp>(result)
+                       ? APInt::getSignedMinValue(width)
+                       : APInt::getSignedMaxValue(width));
   }
   // select(cmp(lhs, rhs), rhs, lhs): rhs wins when lhs < rhs (a max) or
   // lhs > rhs (a min).
   auto select = dyn_cast<arith::SelectOp>(result);
   auto compare =
       select ? select.getCondition().getDefiningOp<arith::CmpFOp>() : nullptr;
-  if (!compare || compare->getBlock() != &combiner ||
-      compare.getLhs() != lhs || compare.getRhs() != rhs ||
-      select.getTrueValue() != rhs || select.getFalseValue() != lhs)
+  if (!compare || compare->getBlock() != &combiner || compare.getLhs() != lhs ||
+      compare.getRhs() != rhs || select.getTrueValue() != rhs ||
+      select.getFalseValue() != lhs)
     return std::nullopt;
   switch (compare.getPredicate()) {
   case arith::CmpFPredicate::OLT:
@@ -159,8 +159,8 @@ Type getCellType(Block &combiner) {
 bool isKernelOp(Operation *op) {
   if (isa<arith::ArithDialect>(op->getDialect()))
     return true;
-  if (isa<scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp,
-          scf::ConditionOp, scf::IndexSwitchOp, ub::PoisonOp>(op))
+  if (isa<scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp, scf::ConditionOp,
+          scf::IndexSwitchOp, ub::PoisonOp>(op))
     return true;
   if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
           memref::AllocaScopeOp, memref::AllocaScopeReturnOp, memref::CastOp,
@@ -173,9 +173,8 @@ bool isKernelOp(Operation *op) {
   // is copied like an array).
   if (isa<ct::TapeWriteOp, ct::TapeReadOp>(op))
     return getTapeBlock(op->getOperand(0)) != nullptr;
-  if (isa<math::SqrtOp, math::AbsFOp, math::FmaOp, math::FloorOp,
-          math::CeilOp, math::CopySignOp, math::TruncOp, math::ExpOp,
-          math::LogOp>(op))
+  if (isa<math::SqrtOp, math::AbsFOp, math::FmaOp, math::FloorOp, math::CeilOp,
+          math::CopySignOp, math::TruncOp, math::ExpOp, math::LogOp>(op))
     return isa<Float32Type, Float64Type>(op->getResult(0).getType());
   return false;
 }
@@ -356,8 +355,8 @@ private:
     if (type.getLayout().isIdentity())
       return aligned;
     auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-    Value offsetBytes = arith::MulIOp::create(
-        b, loc, metadata.getOffset(), index(elementBytes(type)));
+    Value offsetBytes = arith::MulIOp::create(b, loc, metadata.getOffset(),
+                                              index(elementBytes(type)));
     return arith::AddIOp::create(b, loc, aligned, offsetBytes);
   }
   int64_t elementBytes(MemRefType type) {
@@ -365,9 +364,9 @@ private:
   }
   void copy(const DeviceCopy &c, bool toDevice) {
     Value direction = arith::ConstantIntOp::create(b, loc, toDevice, 32);
-    func::CallOp::create(b, loc, copyFunction,
-                         ValueRange{c.devicePointer, c.hostPointer, c.bytes,
-                                    direction});
+    func::CallOp::create(
+        b, loc, copyFunction,
+        ValueRange{c.devicePointer, c.hostPointer, c.bytes, direction});
   }
   /// A C string naming the loop for the runtime's messages: its function
   /// and source line.
@@ -376,7 +375,8 @@ private:
   /// form only: each on a stream of its own, waited for.
   Value deviceAlloc(Type type, ValueRange sizes) {
     Type token = gpu::AsyncTokenType::get(b.getContext());
-    Value stream = gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
+    Value stream =
+        gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
     auto alloc = gpu::AllocOp::create(b, loc, type, token, ValueRange{stream},
                                       sizes, ValueRange{});
     gpu::WaitOp::create(b, loc, Type(), ValueRange{alloc.getAsyncToken()});
@@ -384,8 +384,10 @@ private:
   }
   void deviceFree(Value memref) {
     Type token = gpu::AsyncTokenType::get(b.getContext());
-    Value stream = gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
-    auto free = gpu::DeallocOp::create(b, loc, token, ValueRange{stream}, memref);
+    Value stream =
+        gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
+    auto free =
+        gpu::DeallocOp::create(b, loc, token, ValueRange{stream}, memref);
     gpu::WaitOp::create(b, loc, Type(), ValueRange{free.getAsyncToken()});
   }
   /// A device allocation like `host` (of `element`s if given) and the
@@ -427,9 +429,9 @@ Value Offloader::describeLoop() {
   os << '\0';
   OpBuilder detached(b.getContext());
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
-  auto global = LLVM::GlobalOp::create(
-      detached, loc, type, /*isConstant=*/true, LLVM::Linkage::Private,
-      "__ct_gpu_loop", b.getStringAttr(text));
+  auto global = LLVM::GlobalOp::create(detached, loc, type, /*isConstant=*/true,
+                                       LLVM::Linkage::Private, "__ct_gpu_loop",
+                                       b.getStringAttr(text));
   // The symbol table makes the name unique.
   SymbolTable(module).insert(global);
   return LLVM::AddressOfOp::create(b, loc, global);
@@ -439,8 +441,8 @@ Offloader::DeviceCopy Offloader::makeDeviceCopy(Value host, Value bytes,
                                                 ArrayRef<Value> dynamicSizes,
                                                 Type element) {
   auto type = cast<MemRefType>(host.getType());
-  auto deviceType = MemRefType::get(
-      type.getShape(), element ? element : type.getElementType());
+  auto deviceType = MemRefType::get(type.getShape(),
+                                    element ? element : type.getElementType());
   Value device = deviceAlloc(deviceType, dynamicSizes);
   DeviceCopy c{host, device, firstElement(host),
                memref::ExtractAlignedPointerAsIndexOp::create(b, loc, device),
@@ -502,9 +504,8 @@ void Offloader::buildKernelLoop(IRMapping &mapping, ArrayRef<Value> cells) {
   auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
   Value zero = arith::ConstantIndexOp::create(inside, loc, 0);
   // The iteration's stripe: its position in the loop, modulo the cells.
-  Value position = arith::SubIOp::create(inside, loc,
-                                         kernel.getInductionVars()[0],
-                                         kernel.getLowerBound()[0]);
+  Value position = arith::SubIOp::create(
+      inside, loc, kernel.getInductionVars()[0], kernel.getLowerBound()[0]);
   for (auto [operand, region, cell] :
        llvm::zip_equal(reduce.getOperands(), reduce.getReductions(), cells)) {
     Value contribution = mapping.lookupOrDefault(operand);
@@ -525,8 +526,8 @@ void Offloader::buildKernelLoop(IRMapping &mapping, ArrayRef<Value> cells) {
                                   contribution, cell, ValueRange{at});
       continue;
     }
-    auto rmw = memref::GenericAtomicRMWOp::create(inside, loc, cell,
-                                                  ValueRange{at});
+    auto rmw =
+        memref::GenericAtomicRMWOp::create(inside, loc, cell, ValueRange{at});
     OpBuilder atomic = OpBuilder::atBlockEnd(rmw.getBody());
     Type type = contribution.getType();
     Value current = rmw.getCurrentValue();
@@ -552,9 +553,8 @@ void Offloader::buildKernelLoop(IRMapping &mapping, ArrayRef<Value> cells) {
   MLIRContext *context = loop.getContext();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
   auto mapTo = [&](scf::ParallelOp op, gpu::Processor processor) {
-    (void)gpu::setMappingAttr(
-        op, {gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
-                                                  identity)});
+    (void)gpu::setMappingAttr(op, {gpu::ParallelLoopDimMappingAttr::get(
+                                      context, processor, identity, identity)});
   };
   mapTo(blocks, gpu::Processor::BlockX);
   mapTo(threads, gpu::Processor::ThreadX);
@@ -565,8 +565,8 @@ void Offloader::run() {
   auto pointer = LLVM::LLVMPointerType::get(b.getContext());
   auto begin = runtimeFunction(module, "ct_gpu_begin",
                                b.getFunctionType({i32, pointer}, {i32}));
-  auto end = runtimeFunction(module, "ct_gpu_end",
-                             b.getFunctionType({i32}, {i32}));
+  auto end =
+      runtimeFunction(module, "ct_gpu_end", b.getFunctionType({i32}, {i32}));
   Type indexType = b.getIndexType();
   copyFunction = runtimeFunction(
       module, "ct_gpu_copy",
@@ -596,14 +596,12 @@ void Offloader::run() {
     SmallVector<Value> sizes;
     for (int64_t d = 0; d < type.getRank(); ++d) {
       if (!type.isDynamicDim(d)) {
-        count = arith::MulIOp::create(b, loc, count,
-                                      index(type.getDimSize(d)));
+        count = arith::MulIOp::create(b, loc, count, index(type.getDimSize(d)));
         continue;
       }
       Value size = memref::DimOp::create(b, loc, buffer, d);
-      Value sized =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, size,
-                                unknown);
+      Value sized = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          size, unknown);
       sizes.push_back(size);
       count = arith::MulIOp::create(b, loc, count, size);
       known = arith::AndIOp::create(b, loc, known, sized);
@@ -611,15 +609,16 @@ void Offloader::run() {
     dynamicSizes.push_back(sizes);
     bytes.push_back(count);
   }
-  Value useGpu =
-      func::CallOp::create(b, loc, begin,
-                           ValueRange{arith::ExtUIOp::create(b, loc, i32, known),
-                                      describeLoop()})
-          .getResult(0);
+  Value useGpu = func::CallOp::create(
+                     b, loc, begin,
+                     ValueRange{arith::ExtUIOp::create(b, loc, i32, known),
+                                describeLoop()})
+                     .getResult(0);
 
   // Host cells receive the reductions' results.
   auto function = loop->getParentOfType<FunctionOpInterface>();
-  OpBuilder entry = OpBuilder::atBlockBegin(&function.getFunctionBody().front());
+  OpBuilder entry =
+      OpBuilder::atBlockBegin(&function.getFunctionBody().front());
   // With an identity, kReductionStripes cells start from it and the host
   // combines the initial value with them; otherwise one cell starts from
   // the initial value.
@@ -635,8 +634,8 @@ void Offloader::run() {
   }
 
   Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
-  Value onGpu = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, useGpu,
-                                      zero32);
+  Value onGpu =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, useGpu, zero32);
   auto gpuPath = scf::IfOp::create(b, loc, onGpu, /*withElse=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -658,11 +657,13 @@ void Offloader::run() {
     for (Value block : blocks) {
       Value count = getTapeBlock(block)->getOperand(1);
       Value device = deviceAlloc(slotsType, count);
-      Value hostPointer = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), block);
-      DeviceCopy c{block, device,
-                   arith::IndexCastUIOp::create(b, loc, indexType, hostPointer),
-                   memref::ExtractAlignedPointerAsIndexOp::create(b, loc, device),
-                   arith::MulIOp::create(b, loc, count, index(8))};
+      Value hostPointer =
+          LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), block);
+      DeviceCopy c{
+          block, device,
+          arith::IndexCastUIOp::create(b, loc, indexType, hostPointer),
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, device),
+          arith::MulIOp::create(b, loc, count, index(8))};
       // A released block is read (copied in); a claimed one written.
       bool written = isa<ct::TapeClaimOp>(getTapeBlock(block));
       if (!written)
@@ -740,8 +741,8 @@ void Offloader::run() {
       auto combine = scf::ForOp::create(b, loc, zero, index(stripes), index(1),
                                         ValueRange{init});
       OpBuilder inCombine = OpBuilder::atBlockBegin(combine.getBody());
-      Value part = memref::LoadOp::create(inCombine, loc, cell,
-                                          ValueRange{combine.getInductionVar()});
+      Value part = memref::LoadOp::create(
+          inCombine, loc, cell, ValueRange{combine.getInductionVar()});
       Block &combiner = region.front();
       IRMapping mapping;
       mapping.map(combiner.getArgument(0), combine.getRegionIterArgs()[0]);
@@ -770,8 +771,9 @@ struct OffloadLoops : PassWrapper<OffloadLoops, OperationPass<ModuleOp>> {
            "between device copies) and the CPU loop as its fallback";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
-                    LLVM::LLVMDialect, memref::MemRefDialect, scf::SCFDialect>();
+    registry
+        .insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
+                LLVM::LLVMDialect, memref::MemRefDialect, scf::SCFDialect>();
   }
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -844,9 +846,9 @@ struct NameKernels : PassWrapper<NameKernels, OperationPass<ModuleOp>> {
       std::string moduleName = valid(kernels.getName());
       for (auto kernel : kernels.getOps<gpu::GPUFuncOp>()) {
         std::string name = valid(kernel.getName());
-        auto renamed = SymbolRefAttr::get(
-            &getContext(), moduleName,
-            {FlatSymbolRefAttr::get(&getContext(), name)});
+        auto renamed =
+            SymbolRefAttr::get(&getContext(), moduleName,
+                               {FlatSymbolRefAttr::get(&getContext(), name)});
         for (gpu::LaunchFuncOp launch : launches)
           if (launch.getKernelModuleName() == kernels.getNameAttr() &&
               launch.getKernelName() == kernel.getNameAttr())

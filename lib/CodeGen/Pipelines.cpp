@@ -2,7 +2,6 @@
 
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/CodeGen/AllocaScopes.h"
-#include "cotangent/CodeGen/ThreadCount.h"
 #include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/ExternalCalls.h"
 #include "cotangent/CodeGen/LoopAnnotations.h"
@@ -10,6 +9,7 @@
 #include "cotangent/CodeGen/StructuredToBranches.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
+#include "cotangent/CodeGen/ThreadCount.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -24,16 +24,16 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Target/LLVM/NVVM/Target.h"
-#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -169,9 +169,9 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
   return result;
 }
 
-LogicalResult emitMachineCode(llvm::Module &module, llvm::raw_pwrite_stream &out,
-                              bool assembly, unsigned optLevel,
-                              std::string &error) {
+LogicalResult emitMachineCode(llvm::Module &module,
+                              llvm::raw_pwrite_stream &out, bool assembly,
+                              unsigned optLevel, std::string &error) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   const llvm::Triple &triple = module.getTargetTriple();
@@ -209,8 +209,9 @@ LogicalResult emitMachineCode(llvm::Module &module, llvm::raw_pwrite_stream &out
 
   llvm::legacy::PassManager codegen;
   if (machine->addPassesToEmitFile(codegen, out, nullptr,
-                                   assembly ? llvm::CodeGenFileType::AssemblyFile
-                                            : llvm::CodeGenFileType::ObjectFile)) {
+                                   assembly
+                                       ? llvm::CodeGenFileType::AssemblyFile
+                                       : llvm::CodeGenFileType::ObjectFile)) {
     error = "the target cannot emit this file type";
     return failure();
   }

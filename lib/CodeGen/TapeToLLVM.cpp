@@ -433,7 +433,8 @@ struct PointerViewLowering : ConvertOpToLLVMPattern<ct::PointerViewOp> {
     descriptor.setAllocatedPtr(rewriter, loc, adaptor.getPointer());
     descriptor.setAlignedPtr(rewriter, loc, adaptor.getPointer());
     descriptor.setOffset(rewriter, loc, index(0));
-    descriptor.setSize(rewriter, loc, 0, index(ct::PointerViewOp::kUnknownExtent));
+    descriptor.setSize(rewriter, loc, 0,
+                       index(ct::PointerViewOp::kUnknownExtent));
     descriptor.setStride(rewriter, loc, 0, index(1));
     rewriter.replaceOp(op, Value(descriptor));
     return success();
@@ -483,8 +484,7 @@ struct VectorViewLowering : ConvertOpToLLVMPattern<ct::VectorViewOp> {
 };
 
 /// Rule bindings have done their work by the time code is generated.
-template <typename RuleOp>
-struct RuleErasure : ConvertOpToLLVMPattern<RuleOp> {
+template <typename RuleOp> struct RuleErasure : ConvertOpToLLVMPattern<RuleOp> {
   using ConvertOpToLLVMPattern<RuleOp>::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(RuleOp op, typename RuleOp::Adaptor,
@@ -503,11 +503,12 @@ struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
       return LLVM::LLVMPointerType::get(type.getContext());
     });
     patterns.add<TapeInitLowering, TapePushLowering, TapePopLowering,
-                 TapeReserveLowering, TapeBlockLowering<ct::TapeClaimOp, kClaimHelper>,
+                 TapeReserveLowering,
+                 TapeBlockLowering<ct::TapeClaimOp, kClaimHelper>,
                  TapeBlockLowering<ct::TapeReleaseOp, kReleaseHelper>,
-                 TapeWriteLowering, TapeReadLowering, TapeFreeLowering, StopGradientLowering, PassThroughLowering,
-                 PointerViewLowering, VectorViewLowering,
-                 RuleErasure<ct::CustomGradientOp>,
+                 TapeWriteLowering, TapeReadLowering, TapeFreeLowering,
+                 StopGradientLowering, PassThroughLowering, PointerViewLowering,
+                 VectorViewLowering, RuleErasure<ct::CustomGradientOp>,
                  RuleErasure<ct::CustomVjpOp>, RuleErasure<ct::CustomJvpOp>>(
         converter);
     populateLibraryMathToLLVMPatterns(converter, patterns);

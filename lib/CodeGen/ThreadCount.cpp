@@ -39,9 +39,9 @@ struct LowerThreadCount
       maxThreads = module.lookupSymbol<func::FuncOp>(kMaxThreads);
       if (!maxThreads) {
         b.setInsertionPointToEnd(module.getBody());
-        maxThreads = func::FuncOp::create(
-            b, module.getLoc(), kMaxThreads,
-            b.getFunctionType({}, {b.getI32Type()}));
+        maxThreads =
+            func::FuncOp::create(b, module.getLoc(), kMaxThreads,
+                                 b.getFunctionType({}, {b.getI32Type()}));
         maxThreads.setPrivate();
       }
     }

@@ -3,21 +3,21 @@
 #include "cotangent/Driver/DerivativeCompiler.h"
 #include "DiagnosticBridge.h"
 
-#include "cotangent/AD/Passes.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
+#include "cotangent/AD/Passes.h"
 #include "cotangent/CodeGen/Pipelines.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Frontend/Lowering.h"
 #include "cotangent/Structure/Passes.h"
 
-#include "clang/AST/ASTContext.h"
-#include "clang/Basic/SourceManager.h"
-#include "clang/Basic/TargetInfo.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Basic/TargetInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -45,8 +45,8 @@ DerivativeCompiler::DerivativeCompiler(clang::ASTContext &ast,
 
 DerivativeCompiler::~DerivativeCompiler() = default;
 
-void DerivativeCompiler::dump(StringRef suffix,
-                              llvm::function_ref<void(llvm::raw_ostream &)> print) {
+void DerivativeCompiler::dump(
+    StringRef suffix, llvm::function_ref<void(llvm::raw_ostream &)> print) {
   if (options.dumpDir.empty())
     return;
   const clang::SourceManager &sm = ast.getSourceManager();
@@ -157,9 +157,9 @@ DerivativeCompiler::translate(llvm::LLVMContext &llvmContext) {
   loweringTiming.stop();
   TimingScope translationTiming = rootTiming.nest("translation to LLVM IR");
   const clang::TargetInfo &target = ast.getTargetInfo();
-  std::unique_ptr<llvm::Module> result = codegen::translateToLLVMIR(
-      *module, llvmContext, target.getTriple().str(),
-      target.getDataLayoutString());
+  std::unique_ptr<llvm::Module> result =
+      codegen::translateToLLVMIR(*module, llvmContext, target.getTriple().str(),
+                                 target.getDataLayoutString());
   if (!result)
     return nullptr;
   for (llvm::Function &function : *result) {

@@ -2,10 +2,10 @@
 
 #include "DiagnosticBridge.h"
 
-#include "clang/AST/ASTContext.h"
-#include "clang/Basic/SourceManager.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace mlir;
 
@@ -44,8 +44,7 @@ static clang::DiagnosticsEngine::Level toClang(DiagnosticSeverity severity) {
   llvm_unreachable("unknown severity");
 }
 
-DiagnosticBridge::DiagnosticBridge(MLIRContext *context,
-                                   clang::ASTContext &ast)
+DiagnosticBridge::DiagnosticBridge(MLIRContext *context, clang::ASTContext &ast)
     : ScopedDiagnosticHandler(context, [&ast](Diagnostic &diag) {
         clang::DiagnosticsEngine &engine = ast.getDiagnostics();
         clang::SourceManager &sm = ast.getSourceManager();

@@ -116,13 +116,11 @@ static SourceLocation nextTokenAfter(ASTContext &ast,
   return next ? next->getLocation() : SourceLocation();
 }
 
-std::optional<int64_t> getCheckpointPragma(ASTContext &ast,
-                                           const Stmt *loop) {
+std::optional<int64_t> getCheckpointPragma(ASTContext &ast, const Stmt *loop) {
   auto found = records().find(&ast.getSourceManager());
   if (found == records().end())
     return std::nullopt;
-  SourceLocation begin =
-      ast.getSourceManager().getFileLoc(loop->getBeginLoc());
+  SourceLocation begin = ast.getSourceManager().getFileLoc(loop->getBeginLoc());
   for (PragmaRecord &record : found->second)
     if (nextTokenAfter(ast, record) == begin) {
       record.used = true;

@@ -11,10 +11,10 @@
 
 #include "ModuleLowering.h"
 
-#include "clang/AST/APValue.h"
-#include "clang/AST/DeclCXX.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "clang/AST/APValue.h"
+#include "clang/AST/DeclCXX.h"
 
 using namespace mlir;
 
@@ -42,8 +42,7 @@ bool flatten(ModuleLowering &module, const clang::APValue &value,
     auto floatType = dyn_cast<FloatType>(scalar);
     if (!floatType)
       return false;
-    out[offset] =
-        FloatAttr::get(floatType, value.getFloat().convertToDouble());
+    out[offset] = FloatAttr::get(floatType, value.getFloat().convertToDouble());
     return true;
   }
   if (value.isArray()) {
@@ -67,8 +66,7 @@ bool flatten(ModuleLowering &module, const clang::APValue &value,
     unsigned base = 0;
     for (const clang::CXXBaseSpecifier &spec : record->bases())
       if (!flatten(module, value.getStructBase(base++), spec.getType(), scalar,
-                   offset + module.getBaseOffset(record, spec.getType()),
-                   out))
+                   offset + module.getBaseOffset(record, spec.getType()), out))
         return false;
     for (const clang::FieldDecl *field : record->fields())
       if (!flatten(module, value.getStructField(field->getFieldIndex()),
@@ -93,7 +91,8 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
           ? definition->evaluateValue()
           : nullptr;
   if (!value && var->hasGlobalStorage() && !var->isStaticLocal() &&
-      var->isExternallyVisible() && var->getTLSKind() == clang::VarDecl::TLS_None)
+      var->isExternallyVisible() &&
+      var->getTLSKind() == clang::VarDecl::TLS_None)
     return getOutsideVariable(var, use);
   if (!value) {
     error(use, "'" + var->getQualifiedNameAsString() +
@@ -128,13 +127,12 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
   }
   auto type = MemRefType::get({layout->size}, layout->scalar);
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  std::string name = "__ct_constant." + var->getQualifiedNameAsString() +
-                     "." + std::to_string(constantGlobals.size());
+  std::string name = "__ct_constant." + var->getQualifiedNameAsString() + "." +
+                     std::to_string(constantGlobals.size());
   auto global = memref::GlobalOp::create(
       b, getLoc(var->getLocation()), name, b.getStringAttr("private"), type,
-      DenseElementsAttr::get(RankedTensorType::get({layout->size},
-                                                   layout->scalar),
-                             scalars),
+      DenseElementsAttr::get(
+          RankedTensorType::get({layout->size}, layout->scalar), scalars),
       /*constant=*/true, /*alignment=*/nullptr);
   constantGlobals[var] = global;
   return global;

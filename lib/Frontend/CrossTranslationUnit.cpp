@@ -45,9 +45,11 @@ static ArrayAttr defaultActivities(OpBuilder &b, FunctionType type) {
 }
 
 bool isDeclaredInHeader(const clang::FunctionDecl *decl) {
-  const clang::SourceManager &sources = decl->getASTContext().getSourceManager();
+  const clang::SourceManager &sources =
+      decl->getASTContext().getSourceManager();
   return llvm::any_of(decl->redecls(), [&](const clang::FunctionDecl *redecl) {
-    return !sources.isInMainFile(sources.getExpansionLoc(redecl->getLocation()));
+    return !sources.isInMainFile(
+        sources.getExpansionLoc(redecl->getLocation()));
   });
 }
 
@@ -72,8 +74,8 @@ static func::FuncOp defineExport(OpBuilder &b, Location loc, StringRef name,
 
 /// Defines `name` as the pullback of `target` with default activities, in
 /// the signature of a pullback rule.
-static func::FuncOp definePullbackOf(OpBuilder &b, Location loc,
-                                     StringRef name, func::FuncOp target) {
+static func::FuncOp definePullbackOf(OpBuilder &b, Location loc, StringRef name,
+                                     func::FuncOp target) {
   FunctionType type = target.getFunctionType();
   FunctionType pullbackType = ct::getPullbackRuleType(type);
   func::FuncOp pullback = defineExport(b, loc, name, pullbackType);
@@ -90,8 +92,8 @@ static func::FuncOp definePullbackOf(OpBuilder &b, Location loc,
       b, loc, results, target.getSymName(), defaultActivities(b, type),
       args.take_front(n), args.slice(n, numSeeds),
       args.drop_front(n + numSeeds), /*lanes=*/IntegerAttr());
-  func::ReturnOp::create(
-      b, loc, request.getResults().drop_front(type.getNumResults()));
+  func::ReturnOp::create(b, loc,
+                         request.getResults().drop_front(type.getNumResults()));
   return pullback;
 }
 
@@ -106,11 +108,10 @@ static func::FuncOp defineJvpOf(OpBuilder &b, Location loc, StringRef name,
   b.setInsertionPointToStart(&jvp.front());
   ValueRange args = jvp.getArguments();
   unsigned n = type.getNumInputs();
-  auto request = ct::JvpOp::create(b, loc, jvpType.getResults(),
-                                   target.getSymName(),
-                                   defaultActivities(b, type),
-                                   args.take_front(n), args.drop_front(n),
-                                   /*lanes=*/IntegerAttr());
+  auto request = ct::JvpOp::create(
+      b, loc, jvpType.getResults(), target.getSymName(),
+      defaultActivities(b, type), args.take_front(n), args.drop_front(n),
+      /*lanes=*/IntegerAttr());
   func::ReturnOp::create(b, loc, request.getResults());
   return jvp;
 }
@@ -164,8 +165,8 @@ void importDerivatives(ModuleLowering &module, func::FuncOp f) {
   // the highest order exported have none, and say so when asked for.
   auto bindRules = [&](StringRef to, FunctionType toType, StringRef prefix,
                        bool lastOrder) {
-    func::FuncOp pullback = declare((prefix + "pullback").str(),
-                                    ct::getPullbackRuleType(toType));
+    func::FuncOp pullback =
+        declare((prefix + "pullback").str(), ct::getPullbackRuleType(toType));
     func::FuncOp jvp =
         declare((prefix + "jvp").str(), ct::getJvpRuleType(toType));
     ct::CustomGradientOp::create(b, f.getLoc(), to, pullback.getSymName());

@@ -25,10 +25,10 @@
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 
-#include "clang/AST/DeclTemplate.h"
-#include "clang/Basic/SourceManager.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace mlir;
 
@@ -36,8 +36,8 @@ namespace cotangent::frontend {
 
 /// A private function `<rule>.rule` of type `type`, with an empty entry
 /// block: the adapter that binds a C++ rule to the engine's convention.
-static func::FuncOp createAdapter(OpBuilder &b, Location loc,
-                                  func::FuncOp rule, FunctionType type) {
+static func::FuncOp createAdapter(OpBuilder &b, Location loc, func::FuncOp rule,
+                                  FunctionType type) {
   auto adapter =
       func::FuncOp::create(b, loc, (rule.getSymName() + ".rule").str(), type);
   adapter.setPrivate();
@@ -63,8 +63,8 @@ static void appendAdjointOperands(OpBuilder &b, Location loc, func::FuncOp f,
       shadows = shadows.drop_front();
       break;
     case ct::Activity::Active: {
-      Value slot = memref::AllocaOp::create(b, loc,
-                                            MemRefType::get({1}, argType));
+      Value slot =
+          memref::AllocaOp::create(b, loc, MemRefType::get({1}, argType));
       Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(argType));
       memref::StoreOp::create(b, loc, zero, slot, zeroIndex);
       slots.push_back(slot);
@@ -77,9 +77,8 @@ static void appendAdjointOperands(OpBuilder &b, Location loc, func::FuncOp f,
 }
 
 /// Calls `rule` with `operands` and returns the contents of `slots`.
-static void callAndReturnAdjoints(OpBuilder &b, Location loc,
-                                  func::FuncOp rule, ValueRange operands,
-                                  ValueRange slots) {
+static void callAndReturnAdjoints(OpBuilder &b, Location loc, func::FuncOp rule,
+                                  ValueRange operands, ValueRange slots) {
   func::CallOp::create(b, loc, rule, operands);
   Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
   SmallVector<Value> adjoints = llvm::map_to_vector(slots, [&](Value slot) {
@@ -99,8 +98,8 @@ static unsigned numSeeds(func::FuncOp f) {
 /// `(args..., seeds..., shadows...) -> adjoints`.
 static func::FuncOp buildPullbackAdapter(OpBuilder &b, Location loc,
                                          func::FuncOp f, func::FuncOp rule) {
-  func::FuncOp adapter = createAdapter(
-      b, loc, rule, ct::getPullbackRuleType(f.getFunctionType()));
+  func::FuncOp adapter =
+      createAdapter(b, loc, rule, ct::getPullbackRuleType(f.getFunctionType()));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&adapter.front());
   unsigned n = f.getNumArguments() + numSeeds(f);
@@ -115,8 +114,7 @@ static func::FuncOp buildPullbackAdapter(OpBuilder &b, Location loc,
 /// `R f_fwd(args..., Res*)` as `(args...) -> (results..., residuals...)`,
 /// the residuals being the `layout.size` scalars of the `Res` it filled.
 static func::FuncOp buildVjpForwardAdapter(OpBuilder &b, Location loc,
-                                           func::FuncOp f,
-                                           func::FuncOp forward,
+                                           func::FuncOp f, func::FuncOp forward,
                                            const Layout &residuals) {
   SmallVector<Type> results(f.getResultTypes());
   results.append(residuals.size, residuals.scalar);
@@ -128,8 +126,8 @@ static func::FuncOp buildVjpForwardAdapter(OpBuilder &b, Location loc,
   Value res = memref::AllocaOp::create(
       b, loc, MemRefType::get({residuals.size}, residuals.scalar));
   SmallVector<Value> operands(adapter.getArguments());
-  operands.push_back(memref::CastOp::create(
-      b, loc, getPointerType(residuals.scalar), res));
+  operands.push_back(
+      memref::CastOp::create(b, loc, getPointerType(residuals.scalar), res));
   auto call = func::CallOp::create(b, loc, forward, operands);
   SmallVector<Value> returned(call.getResults());
   for (int64_t i = 0; i < residuals.size; ++i)
@@ -161,8 +159,8 @@ static func::FuncOp buildVjpBackwardAdapter(OpBuilder &b, Location loc,
         b, loc, args[i], res,
         ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
   args = args.drop_front(residuals.size);
-  SmallVector<Value> operands{memref::CastOp::create(
-      b, loc, getPointerType(residuals.scalar), res)};
+  SmallVector<Value> operands{
+      memref::CastOp::create(b, loc, getPointerType(residuals.scalar), res)};
   unsigned n = f.getNumArguments() + numSeeds(f);
   llvm::append_range(operands, args.take_front(n));
   SmallVector<Value> slots;
@@ -173,10 +171,10 @@ static func::FuncOp buildVjpBackwardAdapter(OpBuilder &b, Location loc,
 
 /// `ct::dual<R> t(args..., t_args...)` (lowered with the dual's address
 /// last) as `(args..., tangents...) -> (value, tangent)`.
-static func::FuncOp buildJvpAdapter(OpBuilder &b, Location loc,
-                                    func::FuncOp f, func::FuncOp rule) {
-  func::FuncOp adapter = createAdapter(
-      b, loc, rule, ct::getJvpRuleType(f.getFunctionType()));
+static func::FuncOp buildJvpAdapter(OpBuilder &b, Location loc, func::FuncOp f,
+                                    func::FuncOp rule) {
+  func::FuncOp adapter =
+      createAdapter(b, loc, rule, ct::getJvpRuleType(f.getFunctionType()));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&adapter.front());
   Type scalar = f.getResultTypes()[0];
@@ -227,8 +225,8 @@ static bool chooseHowToCall(ModuleLowering &module,
     if (!definition)
       return true; // (reported where it is called, as before rules)
     module.error(at, "'" + function->getQualifiedNameAsString() +
-                         "' cannot be compiled as differentiable code (" +
-                         why + ") nor called as C++ compiled as written: it " +
+                         "' cannot be compiled as differentiable code (" + why +
+                         ") nor called as C++ compiled as written: it " +
                          notCallable +
                          "; pass numbers, and pointers or references to "
                          "numbers or to structs of numbers");
@@ -315,8 +313,7 @@ static void lowerCustomVjps(ModuleLowering &module) {
         buildVjpForwardAdapter(b, loc, f, forward, *residuals);
     func::FuncOp backwardAdapter =
         buildVjpBackwardAdapter(b, loc, f, backward, *residuals);
-    ct::CustomVjpOp::create(b, loc, f.getSymName(),
-                            forwardAdapter.getSymName(),
+    ct::CustomVjpOp::create(b, loc, f.getSymName(), forwardAdapter.getSymName(),
                             backwardAdapter.getSymName());
   }
 }
@@ -368,9 +365,9 @@ void lowerCustomRules(ModuleLowering &module) {
     OpBuilder b(module.getContext());
     b.setInsertionPointToEnd(module.getModule().getBody());
     if (reverse)
-      ct::CustomGradientOp::create(b, loc, f.getSymName(),
-                                   buildPullbackAdapter(b, loc, f, rule)
-                                       .getSymName());
+      ct::CustomGradientOp::create(
+          b, loc, f.getSymName(),
+          buildPullbackAdapter(b, loc, f, rule).getSymName());
     else
       ct::CustomJvpOp::create(b, loc, f.getSymName(),
                               buildJvpAdapter(b, loc, f, rule).getSymName());

@@ -18,13 +18,13 @@
 #include "cotangent/Frontend/DifferentiableAttr.h"
 #include "cotangent/Frontend/Lowering.h"
 
-#include "clang/AST/DeclCXX.h"
-#include "clang/AST/DeclTemplate.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 
 using namespace mlir;
 
@@ -79,8 +79,8 @@ public:
   /// differentiable code calls it, with lowered memory for pointers.
   EntryBuilder(ModuleLowering &module, const EntryRequest &request,
                clang::SourceLocation use, func::FuncOp nested = nullptr)
-      : module(module), request(request), use(use),
-        loc(module.getLoc(use)), b(module.getContext()), nested(nested) {}
+      : module(module), request(request), use(use), loc(module.getLoc(use)),
+        b(module.getContext()), nested(nested) {}
 
   void build();
 
@@ -176,11 +176,10 @@ private:
     }
     // Where `flat` starts: 0 for a C pointer's view, anywhere in a nested
     // entry point's memory.
-    Value start = memref::ExtractStridedMetadataOp::create(b, loc, flat)
-                      .getOffset();
-    return memref::ReinterpretCastOp::create(b, loc, lane, flat,
-                                             fold(offset, start), sizes,
-                                             strideValues);
+    Value start =
+        memref::ExtractStridedMetadataOp::create(b, loc, flat).getOffset();
+    return memref::ReinterpretCastOp::create(
+        b, loc, lane, flat, fold(offset, start), sizes, strideValues);
   }
   /// The K-lane derivative argument of memory parameter `i` at `pointer`,
   /// for f's argument `arg`: a std::vector must hold K times the
@@ -200,16 +199,16 @@ private:
     Value flat = ct::VectorViewOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, scalar), pointer,
         offsets->first, offsets->second);
-    abortIf(arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::ne,
-                memref::DimOp::create(b, loc, flat, 0),
-                arith::MulIOp::create(b, loc,
-                                      memref::DimOp::create(b, loc, arg, 0),
-                                      index(request.lanes))),
-            "cotangent: the derivative argument of " + paramNames[i] +
-                " must be a std::vector of " + Twine(request.lanes) +
-                " times the parameter's size (ct::lanes<" +
-                Twine(request.lanes) + ">)");
+    abortIf(
+        arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ne,
+            memref::DimOp::create(b, loc, flat, 0),
+            arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, arg, 0),
+                                  index(request.lanes))),
+        "cotangent: the derivative argument of " + paramNames[i] +
+            " must be a std::vector of " + Twine(request.lanes) +
+            " times the parameter's size (ct::lanes<" + Twine(request.lanes) +
+            ">)");
     return laneShape(flat, type);
   }
   /// A fresh K-lane shadow or tangent of a by-value aggregate of `size`
@@ -219,8 +218,8 @@ private:
     Type scalar = like.getElementType();
     Value total = arith::MulIOp::create(b, loc, size, index(request.lanes));
     Value from = source ? flatView(source, scalar) : Value();
-    Value flat = scratch(MemRefType::get({ShapedType::kDynamic}, scalar),
-                         total, from);
+    Value flat =
+        scratch(MemRefType::get({ShapedType::kDynamic}, scalar), total, from);
     Value shaped = laneShape(flat, like);
     laneBuffers[shaped] = flat;
     return shaped;
@@ -281,12 +280,13 @@ private:
     } else {
       // A by-value std::vector: on the heap, whatever its size.
       buffer = memref::AllocOp::create(
-          b, loc, MemRefType::get({ShapedType::kDynamic}, like.getElementType()),
+          b, loc,
+          MemRefType::get({ShapedType::kDynamic}, like.getElementType()),
           ValueRange{size});
       scratchBuffers.push_back(buffer);
     }
-    Value zero = arith::ConstantOp::create(
-        b, loc, b.getZeroAttr(like.getElementType()));
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(like.getElementType()));
     forEach(size, [&](Value i) {
       Value value = source ? memref::LoadOp::create(b, loc, source, i) : zero;
       memref::StoreOp::create(b, loc, value, buffer, i);
@@ -455,8 +455,9 @@ private:
 };
 
 Value EntryBuilder::viewExtra(const Extra &extra, Value object) {
-  Type type = primal.getArgumentTypes()[paramTypes.size() +
-                                        (&extra - fieldArgs.data())];
+  Type type =
+      primal
+          .getArgumentTypes()[paramTypes.size() + (&extra - fieldArgs.data())];
   if (extra.field.byteOffset < 0) {
     // The row starts of a vector of vectors, packed with its elements.
     for (const Packed &pack : packs)
@@ -481,8 +482,7 @@ Value EntryBuilder::viewExtra(const Extra &extra, Value object) {
   return view(loadPointerAt(object, extra.field.byteOffset), type);
 }
 
-std::optional<EntryBuilder::NestedShape>
-EntryBuilder::nestedShape(unsigned i) {
+std::optional<EntryBuilder::NestedShape> EntryBuilder::nestedShape(unsigned i) {
   clang::QualType type = paramTypes[i].getNonReferenceType();
   if (type->isPointerType())
     type = type->getPointeeType();
@@ -495,8 +495,7 @@ EntryBuilder::nestedShape(unsigned i) {
   if (!outer || !inner)
     return std::nullopt;
   return NestedShape{cast<MemRefType>(primal.getArgumentTypes()[i]), *outer,
-                     *inner,
-                     int64_t(module.getAST().getTypeSize(rowType) / 8)};
+                     *inner, int64_t(module.getAST().getTypeSize(rowType) / 8)};
 }
 
 Value EntryBuilder::packNested(unsigned i, Value object, bool derivative) {
@@ -524,23 +523,23 @@ Value EntryBuilder::packNested(unsigned i, Value object, bool derivative) {
     Value start = memref::LoadOp::create(b, loc, rows, r);
     Value length = memref::DimOp::create(b, loc, rowAt(r), 0);
     Value next = arith::AddIOp::create(b, loc, r, index(1));
-    memref::StoreOp::create(b, loc,
-                            arith::AddIOp::create(b, loc, start, length)
-                                .getResult(),
-                            rows, ValueRange{next});
+    memref::StoreOp::create(
+        b, loc, arith::AddIOp::create(b, loc, start, length).getResult(), rows,
+        ValueRange{next});
   });
   Value total = memref::LoadOp::create(b, loc, rows, count);
   Value flat = memref::AllocOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, flatType.getElementType()),
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, flatType.getElementType()),
       ValueRange{total});
   forEach(count, [&](Value r) {
     Value start = memref::LoadOp::create(b, loc, rows, r);
     Value row = rowAt(r);
     forEach(memref::DimOp::create(b, loc, row, 0), [&](Value k) {
       Value value = memref::LoadOp::create(b, loc, row, k);
-      memref::StoreOp::create(b, loc, value, flat,
-                              arith::AddIOp::create(b, loc, start, k)
-                                  .getResult());
+      memref::StoreOp::create(
+          b, loc, value, flat,
+          arith::AddIOp::create(b, loc, start, k).getResult());
     });
   });
   if (derivative) {
@@ -575,9 +574,8 @@ Value EntryBuilder::packNested(unsigned i, Value object, bool derivative) {
 void EntryBuilder::unpackNested() {
   for (const Packed &pack : packs) {
     clang::QualType param = paramTypes[pack.param].getCanonicalType();
-    bool writable =
-        (param->isReferenceType() || param->isPointerType()) &&
-        !param->getPointeeType().isConstQualified();
+    bool writable = (param->isReferenceType() || param->isPointerType()) &&
+                    !param->getPointeeType().isConstQualified();
     bool adjoint = pack.derivative && (request.kind == EntryKind::Gradient ||
                                        request.kind == EntryKind::Pullback ||
                                        request.kind == EntryKind::Hvp);
@@ -628,8 +626,7 @@ SmallVector<Value> EntryBuilder::primalArguments(ValueRange abi) {
   return args;
 }
 
-SmallVector<Value> EntryBuilder::shadows(ValueRange pointers,
-                                         ValueRange args) {
+SmallVector<Value> EntryBuilder::shadows(ValueRange pointers, ValueRange args) {
   SmallVector<Value> result;
   for (auto [k, i] : llvm::enumerate(active)) {
     Type type = primal.getArgumentTypes()[i];
@@ -680,8 +677,7 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
   for (auto [k, i] : llvm::enumerate(active)) {
     Type type = primal.getArgumentTypes()[i];
     Value tangent = abi[k];
-    if (roles[i] != Role::Scalar &&
-        activities[i] != ct::Activity::Duplicated)
+    if (roles[i] != Role::Scalar && activities[i] != ct::Activity::Duplicated)
       continue;
     if (inLanes()) {
       if (roles[i] == Role::Scalar)
@@ -689,8 +685,8 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
       else if (roles[i] == Role::Memory)
         tangent = laneDerivative(i, tangent, args[i]);
       else
-        tangent = laneScratch(cast<MemRefType>(type), sizeOf(i, args[i]),
-                              tangent);
+        tangent =
+            laneScratch(cast<MemRefType>(type), sizeOf(i, args[i]), tangent);
     } else if (roles[i] == Role::Memory)
       tangent = isa<MemRefType>(tangent.getType())
                     ? tangent
@@ -721,9 +717,9 @@ SmallVector<Value> EntryBuilder::sizeOwnCopies(ValueRange args) {
         memref::ExtractStridedMetadataOp::create(b, loc, arg).getOffset();
     Value view = memref::ReinterpretCastOp::create(
         b, loc,
-        MemRefType::get({layout->size}, type.getElementType(),
-                        StridedLayoutAttr::get(b.getContext(),
-                                               ShapedType::kDynamic, {1})),
+        MemRefType::get(
+            {layout->size}, type.getElementType(),
+            StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1})),
         arg, OpFoldResult(start),
         ArrayRef<OpFoldResult>{b.getIndexAttr(layout->size)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
@@ -739,8 +735,8 @@ func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
   Type result = primal.getResultTypes()[0];
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getModule().getBody());
-  auto function = func::FuncOp::create(
-      b, loc, name, b.getFunctionType(inputs, {result}));
+  auto function =
+      func::FuncOp::create(b, loc, name, b.getFunctionType(inputs, {result}));
   function.setPrivate();
   // f's aggregates by value stay own copies here: the entry passes this
   // function the header's copies, which f may write.
@@ -801,8 +797,8 @@ void EntryBuilder::build() {
       }
       continue;
     }
-    if (object.isNull() || !ModuleLowering::getVectorElementType(object)
-                                .isNull() ||
+    if (object.isNull() ||
+        !ModuleLowering::getVectorElementType(object).isNull() ||
         !module.getIteratorElementType(object).isNull())
       continue;
     std::optional<Layout> layout = module.tryGetLayout(object);
@@ -815,9 +811,9 @@ void EntryBuilder::build() {
       bool isActive = getRole(paramType) != Role::Constant &&
                       request.selected[i] &&
                       ct::getDefaultActivity(type) != ct::Activity::Constant;
-      fieldArgs.push_back({static_cast<unsigned>(i), field,
-                        isActive ? ct::Activity::Duplicated
-                                 : ct::Activity::Constant});
+      fieldArgs.push_back(
+          {static_cast<unsigned>(i), field,
+           isActive ? ct::Activity::Duplicated : ct::Activity::Constant});
     }
   }
   if (primal.getNumArguments() != paramTypes.size() + fieldArgs.size() ||
@@ -856,8 +852,7 @@ void EntryBuilder::build() {
     // viewed) but is constant.
     roles.push_back(role);
     bool isActive = role != Role::Constant && request.selected[i];
-    activities.push_back(!isActive || (role != Role::Scalar &&
-                                       !hasFloatingData)
+    activities.push_back(!isActive || (role != Role::Scalar && !hasFloatingData)
                              ? ct::Activity::Constant
                          : role == Role::Scalar ? ct::Activity::Active
                                                 : ct::Activity::Duplicated);
@@ -867,13 +862,11 @@ void EntryBuilder::build() {
   }
   for (const Extra &extra : fieldArgs)
     activities.push_back(extra.activity);
-  if (inLanes() && (!fieldArgs.empty() ||
-                    llvm::any_of(paramTypes, [](clang::QualType type) {
-                      clang::QualType object =
-                          ModuleLowering::getParameterObject(type);
-                      return isNested(
-                          (object.isNull() ? type : object).getCanonicalType());
-                    }))) {
+  if (inLanes() &&
+      (!fieldArgs.empty() || llvm::any_of(paramTypes, [](clang::QualType type) {
+        clang::QualType object = ModuleLowering::getParameterObject(type);
+        return isNested((object.isNull() ? type : object).getCanonicalType());
+      }))) {
     module.error(use, "ct::lanes: '" + f->getQualifiedNameAsString() +
                           "' takes objects that hold pointers, references "
                           "or vectors, or vectors of vectors; vector mode "
@@ -888,14 +881,13 @@ void EntryBuilder::build() {
     return;
   }
 
-  if (nested && (!fieldArgs.empty() ||
-                 llvm::any_of(paramTypes, [](clang::QualType type) {
-                   clang::QualType object =
-                       ModuleLowering::getParameterObject(type);
-                   return !ModuleLowering::getVectorElementType(
-                               object.isNull() ? type : object)
-                               .isNull();
-                 }))) {
+  if (nested &&
+      (!fieldArgs.empty() || llvm::any_of(paramTypes, [](clang::QualType type) {
+        clang::QualType object = ModuleLowering::getParameterObject(type);
+        return !ModuleLowering::getVectorElementType(object.isNull() ? type
+                                                                     : object)
+                    .isNull();
+      }))) {
     module.error(use, "'" + f->getQualifiedNameAsString() +
                           "' takes a std::vector or an object that holds "
                           "pointers, references or vectors; its derivatives "
@@ -905,8 +897,7 @@ void EntryBuilder::build() {
   }
   if (nested) {
     if (nested.getNumArguments() != request.call->getNumParams()) {
-      module.error(use, "this derivative of '" +
-                            f->getQualifiedNameAsString() +
+      module.error(use, "this derivative of '" + f->getQualifiedNameAsString() +
                             "' cannot be taken inside a differentiable "
                             "function yet");
       return;
@@ -936,8 +927,8 @@ void EntryBuilder::build() {
   }
   std::string name = module.mangle(request.call);
   b.setInsertionPointToEnd(module.getModule().getBody());
-  auto function = func::FuncOp::create(b, loc, name,
-                                       b.getFunctionType(inputs, results));
+  auto function =
+      func::FuncOp::create(b, loc, name, b.getFunctionType(inputs, results));
   function->setAttr(kEntryPointAttr, b.getUnitAttr());
   function->setAttr("ct.source_name",
                     b.getStringAttr(f->getQualifiedNameAsString()));
@@ -965,17 +956,16 @@ void EntryBuilder::buildBody(func::FuncOp function) {
     SmallVector<Value> seedValues;
     if (request.kind == EntryKind::Pullback && hasValue &&
         isa<FloatType>(primal.getResultTypes()[0])) {
-      seedValues.push_back(inLanes() ? loadLanes(extras[0],
-                                                 primal.getResultTypes()[0])
-                                     : extras[0]);
+      seedValues.push_back(
+          inLanes() ? loadLanes(extras[0], primal.getResultTypes()[0])
+                    : extras[0]);
       extras = extras.drop_front(1);
     }
     SmallVector<Value> shadowValues = shadows(extras, args);
     Operation *op;
     if (request.kind == EntryKind::Gradient)
       op = ct::GradientOp::create(b, loc, resultTypes, primal.getSymName(),
-                                  activityAttr(activities), args,
-                                  shadowValues);
+                                  activityAttr(activities), args, shadowValues);
     else
       op = ct::PullbackOp::create(b, loc, resultTypes, primal.getSymName(),
                                   activityAttr(activities), args, seedValues,
@@ -993,10 +983,9 @@ void EntryBuilder::buildBody(func::FuncOp function) {
     bool hasTangent = hasValue && isa<FloatType>(types[0]);
     if (hasTangent)
       types.push_back(derivativeType(types[0]));
-    auto op = ct::JvpOp::create(b, loc, types, primal.getSymName(),
-                                activityAttr(activities), args,
-                                tangents(extras.take_front(m), args),
-                                laneAttr());
+    auto op = ct::JvpOp::create(
+        b, loc, types, primal.getSymName(), activityAttr(activities), args,
+        tangents(extras.take_front(m), args), laneAttr());
     if (hasTangent && inLanes()) {
       storeLanes(extras[m], op.getResult(1));
     } else if (hasTangent) {
@@ -1088,15 +1077,15 @@ getOptions(const clang::TemplateArgumentList &args) {
   return {selection, lanes};
 }
 
-static clang::SourceLocation
-findUse(clang::ASTContext &ast, EntryKind kind, const clang::Decl *function,
-        clang::QualType wrt, int64_t lanes) {
+static clang::SourceLocation findUse(clang::ASTContext &ast, EntryKind kind,
+                                     const clang::Decl *function,
+                                     clang::QualType wrt, int64_t lanes) {
   static constexpr StringRef names[] = {"gradient", "pullback", "jvp", "hvp"};
   for (clang::NamedDecl *decl :
        ast.getTranslationUnitDecl()->lookup(&ast.Idents.get("ct")))
     if (auto *ns = dyn_cast<clang::NamespaceDecl>(decl))
-      for (clang::NamedDecl *member : ns->lookup(
-               &ast.Idents.get(names[static_cast<int>(kind)])))
+      for (clang::NamedDecl *member :
+           ns->lookup(&ast.Idents.get(names[static_cast<int>(kind)])))
         if (auto *tmpl = dyn_cast<clang::VarTemplateDecl>(member))
           for (clang::VarTemplateSpecializationDecl *spec :
                tmpl->specializations()) {
@@ -1107,12 +1096,11 @@ findUse(clang::ASTContext &ast, EntryKind kind, const clang::Decl *function,
                     function->getCanonicalDecl())
               continue;
             auto [selection, specLanes] = getOptions(args);
-            bool sameSelection =
-                selection.isNull()
-                    ? isDefaultSelection(wrt)
-                    : ast.hasSameType(selection, wrt) ||
-                          (isDefaultSelection(selection) &&
-                           isDefaultSelection(wrt));
+            bool sameSelection = selection.isNull()
+                                     ? isDefaultSelection(wrt)
+                                     : ast.hasSameType(selection, wrt) ||
+                                           (isDefaultSelection(selection) &&
+                                            isDefaultSelection(wrt));
             if (!sameSelection || specLanes != lanes)
               continue;
             return spec->getPointOfInstantiation();
@@ -1227,8 +1215,8 @@ bool lowerNestedEntryPoints(ModuleLowering &module) {
       b.setInsertionPointToStart(function.addEntryBlock());
       SmallVector<Value> zeros;
       for (Type type : function.getResultTypes())
-        zeros.push_back(arith::ConstantOp::create(
-            b, function.getLoc(), type, b.getZeroAttr(type)));
+        zeros.push_back(arith::ConstantOp::create(b, function.getLoc(), type,
+                                                  b.getZeroAttr(type)));
       func::ReturnOp::create(b, function.getLoc(), zeros);
     }
   }
@@ -1241,15 +1229,14 @@ bool isEntryCall(const clang::FunctionDecl *function) {
     return false;
   const auto *spec =
       dyn_cast<clang::ClassTemplateSpecializationDecl>(method->getParent());
-  if (!spec || (spec->getName() != "entry" && spec->getName() != "method_entry"))
+  if (!spec ||
+      (spec->getName() != "entry" && spec->getName() != "method_entry"))
     return false;
-  const auto *detail =
-      dyn_cast<clang::NamespaceDecl>(spec->getDeclContext());
+  const auto *detail = dyn_cast<clang::NamespaceDecl>(spec->getDeclContext());
   const auto *ct =
       detail ? dyn_cast<clang::NamespaceDecl>(detail->getDeclContext())
              : nullptr;
-  return detail && ct && detail->getName() == "detail" &&
-         ct->getName() == "ct";
+  return detail && ct && detail->getName() == "detail" && ct->getName() == "ct";
 }
 
 } // namespace cotangent::frontend

@@ -14,10 +14,10 @@
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 
@@ -36,8 +36,8 @@ static std::optional<std::string> stringArgument(const clang::Expr *arg) {
 
 /// glibc's `__assert_fail(expression, file, line, function)` message, when
 /// the arguments are the literals `assert` passes.
-static std::optional<std::string>
-assertionMessage(const clang::CallExpr *expr, clang::ASTContext &ast) {
+static std::optional<std::string> assertionMessage(const clang::CallExpr *expr,
+                                                   clang::ASTContext &ast) {
   if (expr->getNumArgs() != 4)
     return std::nullopt;
   std::optional<std::string> expression = stringArgument(expr->getArg(0));
@@ -47,8 +47,8 @@ assertionMessage(const clang::CallExpr *expr, clang::ASTContext &ast) {
   if (!expression || !file || !function ||
       !expr->getArg(2)->EvaluateAsInt(line, ast))
     return std::nullopt;
-  return *file + ":" + std::to_string(line.Val.getInt().getExtValue()) +
-         ": " + *function + ": Assertion `" + *expression + "' failed.";
+  return *file + ":" + std::to_string(line.Val.getInt().getExtValue()) + ": " +
+         *function + ": Assertion `" + *expression + "' failed.";
 }
 
 std::optional<FunctionLowering::CallResult>

@@ -19,13 +19,13 @@
 
 #include "ModuleLowering.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace cotangent::frontend {
@@ -203,11 +203,12 @@ private:
   /// `c ? a : b`: each arm in its own block, lowered by `lowerArm`, which
   /// gives the values passed to the merge block (of `mergeTypes`). Returns
   /// the merge block, or null after an error.
-  mlir::Block *emitConditional(
-      const clang::ConditionalOperator *expr, mlir::TypeRange mergeTypes,
-      llvm::function_ref<bool(const clang::Expr *,
-                              llvm::SmallVectorImpl<Value> &)>
-          lowerArm);
+  mlir::Block *
+  emitConditional(const clang::ConditionalOperator *expr,
+                  mlir::TypeRange mergeTypes,
+                  llvm::function_ref<bool(const clang::Expr *,
+                                          llvm::SmallVectorImpl<Value> &)>
+                      lowerArm);
   Value arithmetic(clang::BinaryOperatorKind kind, Value lhs, Value rhs,
                    clang::QualType type, Location loc);
   Value convert(Value value, clang::QualType from, clang::QualType to,
@@ -228,14 +229,14 @@ private:
   /// The value of a pointer-typed expression.
   std::optional<Address> lowerPointer(const clang::Expr *expr);
   /// Assignments to pointer variables: they move within their memref.
-  std::optional<Address> lowerPointerAssignment(
-      const clang::BinaryOperator *expr);
-  std::optional<Address> lowerScalarAssignment(
-      const clang::BinaryOperator *expr);
+  std::optional<Address>
+  lowerPointerAssignment(const clang::BinaryOperator *expr);
+  std::optional<Address>
+  lowerScalarAssignment(const clang::BinaryOperator *expr);
   /// Initializes the object of `type` at `dest` with `init` (scalar or
   /// aggregate); false after an error.
-  bool initialize(const clang::Expr *init, clang::QualType type,
-                  Address dest, const clang::FieldDecl *field = nullptr);
+  bool initialize(const clang::Expr *init, clang::QualType type, Address dest,
+                  const clang::FieldDecl *field = nullptr);
   bool initializeAggregate(const clang::Expr *init, Address dest);
   /// A new object of `type` in an alloca at the function entry.
   std::optional<Address> allocate(clang::QualType type,
@@ -262,8 +263,7 @@ private:
   Value load(Address address, Location loc) {
     if (address.packedType)
       return loadPacked(address, loc);
-    return mlir::memref::LoadOp::create(b, loc, address.memref,
-                                        address.offset);
+    return mlir::memref::LoadOp::create(b, loc, address.memref, address.offset);
   }
   void store(Value value, Address address, Location loc) {
     if (address.packedType)
@@ -301,11 +301,11 @@ private:
                                       std::optional<Address> dest);
   /// Calls `callee` with an object, explicit arguments and an aggregate
   /// result's address.
-  std::optional<CallResult>
-  emitCall(const clang::Expr *call, const clang::FunctionDecl *callee,
-           std::optional<Address> object,
-           llvm::ArrayRef<const clang::Expr *> args,
-           std::optional<Address> dest);
+  std::optional<CallResult> emitCall(const clang::Expr *call,
+                                     const clang::FunctionDecl *callee,
+                                     std::optional<Address> object,
+                                     llvm::ArrayRef<const clang::Expr *> args,
+                                     std::optional<Address> dest);
   /// Compiler builtins that only inform the optimizer or the constant
   /// evaluator, and calls of functions that do not return (abort, a failed
   /// assert): lowered without a callee (ErrorPaths.cpp). Nullopt when
@@ -332,8 +332,8 @@ private:
     if (!global)
       return std::nullopt;
     Location l = module.getLoc(use.getBegin());
-    Value memref = mlir::memref::GetGlobalOp::create(
-        b, l, global->getType(), global->getSymName());
+    Value memref = mlir::memref::GetGlobalOp::create(b, l, global->getType(),
+                                                     global->getSymName());
     return Address{memref, constantIndex(0, l)};
   }
   //===--- Lambdas (Lambdas.cpp) ------------------------------------------===//
@@ -361,8 +361,8 @@ private:
   /// lambda's copies) bound over the enclosing names.
   std::optional<CallResult>
   inlineBody(const clang::Expr *expr, const clang::FunctionDecl *callee,
-             llvm::ArrayRef<const clang::Expr *> args,
-             const Closure *closure, llvm::ArrayRef<Value> operands = {},
+             llvm::ArrayRef<const clang::Expr *> args, const Closure *closure,
+             llvm::ArrayRef<Value> operands = {},
              std::optional<Address> object = std::nullopt,
              std::optional<Address> dest = std::nullopt);
   unsigned inlineDepth = 0;
@@ -371,10 +371,10 @@ private:
   /// the scalars, in the order that is right for overlapping ranges.
   std::optional<CallResult> lowerMemoryCopy(const clang::CallExpr *expr);
   /// A call of a lambda defined in this function: its body, in place.
-  std::optional<CallResult> callLambda(const clang::CallExpr *expr,
-                                       const clang::Expr *object,
-                                       const clang::CXXMethodDecl *callOperator,
-                                       llvm::ArrayRef<const clang::Expr *> args);
+  std::optional<CallResult>
+  callLambda(const clang::CallExpr *expr, const clang::Expr *object,
+             const clang::CXXMethodDecl *callOperator,
+             llvm::ArrayRef<const clang::Expr *> args);
 
   //===--- std::vector (StdVector.cpp) ------------------------------------===//
   static bool isVector(clang::QualType type) {
@@ -389,9 +389,8 @@ private:
   /// `object` designates.
   std::optional<CallResult>
   lowerVectorCall(const clang::CallExpr *expr,
-                  const clang::CXXMethodDecl *method,
-                  const clang::Expr *object, bool arrow,
-                  llvm::ArrayRef<const clang::Expr *> args);
+                  const clang::CXXMethodDecl *method, const clang::Expr *object,
+                  bool arrow, llvm::ArrayRef<const clang::Expr *> args);
   /// Its number of elements, as an index.
   Value vectorSize(Address vector, clang::QualType type, Location l);
   /// The index `arg` of `v[arg]` or `v.at(arg)` (`expr`), as an index; for
@@ -407,10 +406,10 @@ private:
   /// `vector.resize(n)` and the other calls that give a local vector new
   /// memory: allowed where the new memory replaces the old for every later
   /// use, i.e. as a statement of the block that declares the vector.
-  std::optional<CallResult> resizeVector(const clang::CallExpr *expr,
-                                         const clang::Expr *object,
-                                         const clang::CXXMethodDecl *method,
-                                         llvm::ArrayRef<const clang::Expr *> args);
+  std::optional<CallResult>
+  resizeVector(const clang::CallExpr *expr, const clang::Expr *object,
+               const clang::CXXMethodDecl *method,
+               llvm::ArrayRef<const clang::Expr *> args);
   /// The memory of the vectors in scope, in order of creation: freed when
   /// their scope ends (by its end, `break`, `continue` or `return`).
   llvm::SmallVector<Value> cleanups;
@@ -452,10 +451,9 @@ private:
                                         const clang::Expr *other,
                                         const Layout &element);
   /// `push_back`, `emplace_back`, `pop_back` on a vector with a capacity.
-  std::optional<CallResult> growVector(const clang::CallExpr *expr,
-                                       const clang::Expr *object,
-                                       llvm::StringRef name,
-                                       llvm::ArrayRef<const clang::Expr *> args);
+  std::optional<CallResult>
+  growVector(const clang::CallExpr *expr, const clang::Expr *object,
+             llvm::StringRef name, llvm::ArrayRef<const clang::Expr *> args);
 
   //===--- Vectors of vectors (NestedVectors.cpp) -------------------------===//
   static bool isNestedVector(clang::QualType type) {
@@ -583,11 +581,9 @@ private:
   static clang::QualType getUniquePointee(clang::QualType type);
   /// A local std::unique_ptr: true if `var` is one (lowered, or reported).
   bool lowerUniquePointerDecl(const clang::VarDecl *var);
-  std::optional<CallResult>
-  lowerUniquePointerCall(const clang::CallExpr *expr,
-                         const clang::CXXMethodDecl *method,
-                         const clang::Expr *object,
-                         llvm::ArrayRef<const clang::Expr *> args);
+  std::optional<CallResult> lowerUniquePointerCall(
+      const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
+      const clang::Expr *object, llvm::ArrayRef<const clang::Expr *> args);
 
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
@@ -679,8 +675,7 @@ private:
   /// its offset in its own slot, and this gives the memory that the field
   /// designates in every object of that memory (by its allocation and the
   /// field); null once two objects' fields designate different memory.
-  llvm::DenseMap<std::pair<Value, const clang::FieldDecl *>, Value>
-      fieldMemory;
+  llvm::DenseMap<std::pair<Value, const clang::FieldDecl *>, Value> fieldMemory;
   /// Pointer parameters to objects with indirect fields: they never move,
   /// so their fields stay known.
   llvm::DenseMap<const clang::ValueDecl *, Address> fixedPointers;

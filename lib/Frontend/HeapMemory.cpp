@@ -8,10 +8,10 @@
 
 #include "FunctionLowering.h"
 
-#include "clang/AST/ExprCXX.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "clang/AST/ExprCXX.h"
 
 using namespace mlir;
 
@@ -50,11 +50,11 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   // `new T[n]()` / `new T[n]{}`: every element zero. Other array
   // initializers are refused.
   const auto *list = dyn_cast<clang::InitListExpr>(init);
-  bool zero = isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(
-                  init) ||
-              (list && list->getNumInits() == 0) ||
-              (isa<clang::CXXConstructExpr>(init) &&
-               cast<clang::CXXConstructExpr>(init)->requiresZeroInitialization());
+  bool zero =
+      isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(init) ||
+      (list && list->getNumInits() == 0) ||
+      (isa<clang::CXXConstructExpr>(init) &&
+       cast<clang::CXXConstructExpr>(init)->requiresZeroInitialization());
   if (!zero)
     return unsupported<Result>(init, "an array 'new' with initial values is "
                                      "not supported; assign the elements "

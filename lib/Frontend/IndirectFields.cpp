@@ -148,8 +148,7 @@ static std::pair<IntegerType, Type> slotTypes(Value memref) {
 }
 
 std::optional<Address>
-FunctionLowering::followIndirectSlot(Address slot,
-                                     const clang::FieldDecl *decl,
+FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
                                      const clang::Stmt *where) {
   using Result = std::optional<Address>;
   Location l = loc(where);
@@ -212,9 +211,8 @@ FunctionLowering::vectorFieldOf(const clang::Expr *object) {
 
 std::optional<Address>
 FunctionLowering::fieldSlot(const clang::MemberExpr *expr) {
-  std::optional<Address> base = expr->isArrow()
-                                    ? lowerPointer(expr->getBase())
-                                    : lowerLValue(expr->getBase());
+  std::optional<Address> base = expr->isArrow() ? lowerPointer(expr->getBase())
+                                                : lowerLValue(expr->getBase());
   if (!base)
     return std::nullopt;
   const auto *field = cast<clang::FieldDecl>(expr->getMemberDecl());
@@ -312,8 +310,7 @@ bool FunctionLowering::copyObject(Address dest, Address source,
     int64_t end = start;
     while (end < layout.size && isData[end])
       ++end;
-    copy(offsetBy(dest, start, l), offsetBy(source, start, l), end - start,
-         l);
+    copy(offsetBy(dest, start, l), offsetBy(source, start, l), end - start, l);
     start = end;
   }
   // What the fields designate.
@@ -329,9 +326,9 @@ bool FunctionLowering::copyObject(Address dest, Address source,
     Address to = offsetBy(dest, field.slot, l);
     if (isVector(field.type)) {
       // A vector field is copied, into memory of the copy's scope.
-      std::optional<Address> fresh = allocateVector(
-          field.type, vectorSize(*target, field.type, l),
-          where->getSourceRange());
+      std::optional<Address> fresh =
+          allocateVector(field.type, vectorSize(*target, field.type, l),
+                         where->getSourceRange());
       if (!fresh)
         return false;
       copy(*fresh, *target, scalarsFrom(*target, l), l);

@@ -16,16 +16,15 @@
 
 #include "FunctionLowering.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
 namespace cotangent::frontend {
 
-clang::QualType
-ModuleLowering::getIteratorElementType(clang::QualType type) {
+clang::QualType ModuleLowering::getIteratorElementType(clang::QualType type) {
   const auto *record = type.getCanonicalType()->getAsCXXRecordDecl();
   if (!record || !record->hasDefinition())
     return {};
@@ -49,8 +48,7 @@ ModuleLowering::getIteratorElementType(clang::QualType type) {
   // node, and stepping them is not pointer arithmetic.
   clang::QualType element = field->getPointeeType().getCanonicalType();
   bool pointsAtElements = false;
-  for (clang::NamedDecl *member :
-       record->lookup(&ast.Idents.get("value_type")))
+  for (clang::NamedDecl *member : record->lookup(&ast.Idents.get("value_type")))
     if (const auto *alias = dyn_cast<clang::TypedefNameDecl>(member))
       pointsAtElements = ast.hasSameUnqualifiedType(
           alias->getUnderlyingType().getCanonicalType(), element);
@@ -95,9 +93,8 @@ FunctionLowering::lowerIterator(const clang::Expr *expr) {
 }
 
 std::optional<Address>
-FunctionLowering::stepPointerVariable(const clang::Expr *variable,
-                                      Value delta, bool backwards,
-                                      bool returnOld) {
+FunctionLowering::stepPointerVariable(const clang::Expr *variable, Value delta,
+                                      bool backwards, bool returnOld) {
   using Result = std::optional<Address>;
   Location l = loc(variable);
   const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(variable));
@@ -177,24 +174,34 @@ Value FunctionLowering::lowerPointerRelation(clang::BinaryOperatorKind kind,
     return nullptr;
   auto [lhsPosition, rhsPosition] = *positions;
   if (kind == clang::BO_Sub) {
-    Value difference =
-        arith::SubIOp::create(b, l, lhsPosition, rhsPosition);
+    Value difference = arith::SubIOp::create(b, l, lhsPosition, rhsPosition);
     if (*scalars != 1)
-      difference = arith::DivSIOp::create(b, l, difference,
-                                          constantIndex(*scalars, l));
+      difference =
+          arith::DivSIOp::create(b, l, difference, constantIndex(*scalars, l));
     Type type = typeOf(where);
-    return type ? arith::IndexCastOp::create(b, l, type, difference)
-                      .getResult()
+    return type ? arith::IndexCastOp::create(b, l, type, difference).getResult()
                 : nullptr;
   }
   arith::CmpIPredicate predicate;
   switch (kind) {
-  case clang::BO_EQ: predicate = arith::CmpIPredicate::eq; break;
-  case clang::BO_NE: predicate = arith::CmpIPredicate::ne; break;
-  case clang::BO_LT: predicate = arith::CmpIPredicate::slt; break;
-  case clang::BO_LE: predicate = arith::CmpIPredicate::sle; break;
-  case clang::BO_GT: predicate = arith::CmpIPredicate::sgt; break;
-  case clang::BO_GE: predicate = arith::CmpIPredicate::sge; break;
+  case clang::BO_EQ:
+    predicate = arith::CmpIPredicate::eq;
+    break;
+  case clang::BO_NE:
+    predicate = arith::CmpIPredicate::ne;
+    break;
+  case clang::BO_LT:
+    predicate = arith::CmpIPredicate::slt;
+    break;
+  case clang::BO_LE:
+    predicate = arith::CmpIPredicate::sle;
+    break;
+  case clang::BO_GT:
+    predicate = arith::CmpIPredicate::sgt;
+    break;
+  case clang::BO_GE:
+    predicate = arith::CmpIPredicate::sge;
+    break;
   default:
     return unsupported(where, "this operator cannot be applied to "
                               "pointers");
@@ -234,14 +241,13 @@ FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
   std::optional<Layout> layout = layoutOf(targetType, expr);
   if (!to || !from || !bytes || !layout)
     return CallResult{};
-  unsigned scalarBytes = ast.getTypeSizeInChars(layout->scalarType)
-                             .getQuantity();
-  Value count = arith::DivUIOp::create(
-      b, l, index(bytes, expr->getArg(2)->getType(), l),
-      constantIndex(scalarBytes, l));
+  unsigned scalarBytes =
+      ast.getTypeSizeInChars(layout->scalarType).getQuantity();
+  Value count =
+      arith::DivUIOp::create(b, l, index(bytes, expr->getArg(2)->getType(), l),
+                             constantIndex(scalarBytes, l));
   // Backwards when the target starts inside the source.
-  Value backwards =
-      lowerPointerRelation(clang::BO_GT, target, source, expr);
+  Value backwards = lowerPointerRelation(clang::BO_GT, target, source, expr);
   if (!backwards)
     return CallResult{};
   Value zero = constantIndex(0, l), one = constantIndex(1, l);
@@ -250,8 +256,8 @@ FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
     Value k = loop.getInductionVar();
-    Value last = arith::SubIOp::create(
-        b, l, arith::SubIOp::create(b, l, count, one), k);
+    Value last =
+        arith::SubIOp::create(b, l, arith::SubIOp::create(b, l, count, one), k);
     Value i = arith::SelectOp::create(b, l, backwards, last, k);
     store(load(offsetBy(*from, i, l), l), offsetBy(*to, i, l), l);
   }
@@ -276,10 +282,10 @@ FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
     if (!n || !scalars)
       return nullptr;
     n = index(n, k->getType(), l);
-    return *scalars == 1 ? n
-                         : arith::MulIOp::create(b, l, n,
-                                                 constantIndex(*scalars, l))
-                               .getResult();
+    return *scalars == 1
+               ? n
+               : arith::MulIOp::create(b, l, n, constantIndex(*scalars, l))
+                     .getResult();
   };
   switch (op) {
   case clang::OO_Star:
@@ -316,14 +322,13 @@ FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
   case clang::OO_Minus: {
     if (args.size() != 2)
       break;
-    bool iteratorFirst =
-        !getIteratorElement(args[0]->getType()).isNull() ||
-        args[0]->getType()->isPointerType();
+    bool iteratorFirst = !getIteratorElement(args[0]->getType()).isNull() ||
+                         args[0]->getType()->isPointerType();
     const clang::Expr *iterator = iteratorFirst ? args[0] : args[1];
     const clang::Expr *other = iteratorFirst ? args[1] : args[0];
-    if (op == clang::OO_Minus && (!getIteratorElement(other->getType())
-                                       .isNull() ||
-                                  other->getType()->isPointerType())) {
+    if (op == clang::OO_Minus &&
+        (!getIteratorElement(other->getType()).isNull() ||
+         other->getType()->isPointerType())) {
       Value difference =
           lowerPointerRelation(clang::BO_Sub, args[0], args[1], expr);
       return difference ? Result(CallResult{difference, {}}) : std::nullopt;
@@ -333,8 +338,7 @@ FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
     Value k = scaledIndex(other);
     if (!base || !k)
       return std::nullopt;
-    return CallResult{nullptr,
-                      moveBy(*base, k, op == clang::OO_Minus, l)};
+    return CallResult{nullptr, moveBy(*base, k, op == clang::OO_Minus, l)};
   }
   case clang::OO_Equal: {
     const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(self));
@@ -360,8 +364,7 @@ FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
   case clang::OO_Greater:
   case clang::OO_GreaterEqual: {
     Value relation = lowerPointerRelation(
-        clang::BinaryOperator::getOverloadedOpcode(op), args[0], args[1],
-        expr);
+        clang::BinaryOperator::getOverloadedOpcode(op), args[0], args[1], expr);
     if (!relation)
       return std::nullopt;
     Type type = typeOf(expr);

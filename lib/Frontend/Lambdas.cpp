@@ -11,10 +11,10 @@
 
 #include "FunctionLowering.h"
 
-#include "clang/AST/DeclCXX.h"
-#include "clang/AST/ExprCXX.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 
 using namespace mlir;
 
@@ -244,8 +244,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   }
   SmallVector<std::pair<const clang::ValueDecl *, std::optional<Address>>>
       saved;
-  SmallVector<std::pair<const clang::ValueDecl *,
-                        std::optional<PointerVariable>>>
+  SmallVector<
+      std::pair<const clang::ValueDecl *, std::optional<PointerVariable>>>
       savedPointers;
   if (closure) {
     for (auto [captured, copy] : closure->copies) {
@@ -293,8 +293,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   if (!returnType->isVoidType() && !returnsClosure && !result &&
       !returnsPlace) {
     Type type = module.lowerType(returnType.getNonReferenceType(),
-                                 expr->getSourceRange(),
-                                 "this call's result");
+                                 expr->getSourceRange(), "this call's result");
     if (!type)
       return std::nullopt;
     if (returnType->isReferenceType() && type.isIntOrFloat())

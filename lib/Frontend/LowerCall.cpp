@@ -33,7 +33,8 @@ static bool isTrivialAssignment(const clang::FunctionDecl *function) {
 /// The function a call through a constant function pointer calls: a
 /// `constexpr` variable initialized with a function's address, as the
 /// entry points `ct::gradient<f>` and friends are.
-static const clang::FunctionDecl *getConstantCallee(const clang::CallExpr *expr) {
+static const clang::FunctionDecl *
+getConstantCallee(const clang::CallExpr *expr) {
   const auto *ref =
       dyn_cast<clang::DeclRefExpr>(expr->getCallee()->IgnoreParenImpCasts());
   const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
@@ -80,14 +81,14 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
       return lowerUniquePointerCall(expr, method,
                                     member->getImplicitObjectArgument(), args);
     return lowerUniquePointerCall(
-        expr, method, args[0], ArrayRef<const clang::Expr *>(args).drop_front());
+        expr, method, args[0],
+        ArrayRef<const clang::Expr *>(args).drop_front());
   }
   if (isInstance && isVector(ast.getCanonicalTagType(method->getParent()))) {
     if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
       const auto *memberExpr =
           dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
-      return lowerVectorCall(expr, method,
-                             member->getImplicitObjectArgument(),
+      return lowerVectorCall(expr, method, member->getImplicitObjectArgument(),
                              memberExpr && memberExpr->isArrow(), args);
     }
     return lowerVectorCall(expr, method, args[0], /*arrow=*/false,
@@ -197,12 +198,10 @@ passThroughTarget(const clang::FunctionDecl *callee) {
   return dyn_cast<clang::FunctionDecl>(templateArgs->get(0).getAsDecl());
 }
 
-std::optional<FunctionLowering::CallResult>
-FunctionLowering::emitCall(const clang::Expr *expr,
-                           const clang::FunctionDecl *callee,
-                           std::optional<Address> object,
-                           ArrayRef<const clang::Expr *> args,
-                           std::optional<Address> dest) {
+std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
+    const clang::Expr *expr, const clang::FunctionDecl *callee,
+    std::optional<Address> object, ArrayRef<const clang::Expr *> args,
+    std::optional<Address> dest) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   if (callee->isVariadic() || args.size() != callee->getNumParams())
@@ -220,9 +219,9 @@ FunctionLowering::emitCall(const clang::Expr *expr,
   if (takesIndirectFields(callee) ||
       ((resultType->isPointerType() || resultType->isReferenceType() ||
         isIterator(resultType)) &&
-       !isVector(resultType.getNonReferenceType()) &&
-       callee->hasBody(body) && !module.hasCustomRule(callee) &&
-       !isDifferentiable(callee) && !callee->isVariadic()))
+       !isVector(resultType.getNonReferenceType()) && callee->hasBody(body) &&
+       !module.hasCustomRule(callee) && !isDifferentiable(callee) &&
+       !callee->isVariadic()))
     return inlineBody(expr, callee, args, nullptr, {}, object, dest);
   SmallVector<Value> operands;
   if (object)
@@ -237,24 +236,23 @@ FunctionLowering::emitCall(const clang::Expr *expr,
 
   // The ct:: markers and <cmath>, on scalars.
   if (!object && returnType->isArithmeticType()) {
-    if (callee->getQualifiedNameAsString() == "ct::stop_gradient" && operands.size() == 1 &&
-        isa<FloatType>(operands[0].getType()))
+    if (callee->getQualifiedNameAsString() == "ct::stop_gradient" &&
+        operands.size() == 1 && isa<FloatType>(operands[0].getType()))
       return CallResult{ct::StopGradientOp::create(b, l, operands[0]), {}};
     if (const clang::FunctionDecl *target = passThroughTarget(callee)) {
       if (operands.size() != 1 || !isa<FloatType>(operands[0].getType()))
         return unsupported<Result>(expr, "ct::pass_through takes one "
                                          "floating-point value");
-      Value value = buildMathFunction(b, l, target, operands,
-                                      operands[0].getType(),
-                                      module.getModule());
+      Value value = buildMathFunction(
+          b, l, target, operands, operands[0].getType(), module.getModule());
       if (!value) {
         func::FuncOp function = module.getFunction(target);
         if (!function)
           return std::nullopt;
         value = func::CallOp::create(b, l, function, operands).getResult(0);
       }
-      return CallResult{
-          ct::PassThroughOp::create(b, l, value, operands[0]), {}};
+      return CallResult{ct::PassThroughOp::create(b, l, value, operands[0]),
+                        {}};
     }
     if (Type type = module.lowerType(returnType, expr->getSourceRange(),
                                      "this call's result"))

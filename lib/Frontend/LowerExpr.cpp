@@ -2,8 +2,8 @@
 
 #include "FunctionLowering.h"
 
-#include "clang/AST/DeclCXX.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "clang/AST/DeclCXX.h"
 
 using namespace mlir;
 
@@ -70,8 +70,7 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
     return constant;
   // Braces around a scalar (`double s{x + y};`, `int n{}`) are its value.
   if (const auto *list = dyn_cast<clang::InitListExpr>(expr);
-      list && expr->getType()->isArithmeticType() &&
-      list->getNumInits() == 1)
+      list && expr->getType()->isArithmeticType() && list->getNumInits() == 1)
     return lowerRValue(list->getInit(0));
   if (isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(expr) ||
       (isa<clang::InitListExpr>(expr) && expr->getType()->isArithmeticType() &&
@@ -187,13 +186,15 @@ Value FunctionLowering::convert(Value value, clang::QualType from,
   bool toFloat = isa<FloatType>(target);
   bool fromSigned = from->isSignedIntegerOrEnumerationType();
   if (fromFloat && toFloat) {
-    if (value.getType().getIntOrFloatBitWidth() < target.getIntOrFloatBitWidth())
+    if (value.getType().getIntOrFloatBitWidth() <
+        target.getIntOrFloatBitWidth())
       return arith::ExtFOp::create(b, l, target, value);
     return arith::TruncFOp::create(b, l, target, value);
   }
   if (!fromFloat && toFloat)
-    return fromSigned ? arith::SIToFPOp::create(b, l, target, value).getResult()
-                      : arith::UIToFPOp::create(b, l, target, value).getResult();
+    return fromSigned
+               ? arith::SIToFPOp::create(b, l, target, value).getResult()
+               : arith::UIToFPOp::create(b, l, target, value).getResult();
   if (fromFloat && !toFloat)
     return to->isSignedIntegerOrEnumerationType()
                ? arith::FPToSIOp::create(b, l, target, value).getResult()
@@ -309,28 +310,44 @@ Value FunctionLowering::arithmetic(clang::BinaryOperatorKind kind, Value lhs,
   if (isFloat) {
     arith::CmpFPredicate predicate;
     switch (kind) {
-    case clang::BO_LT: predicate = arith::CmpFPredicate::OLT; break;
-    case clang::BO_LE: predicate = arith::CmpFPredicate::OLE; break;
-    case clang::BO_GT: predicate = arith::CmpFPredicate::OGT; break;
-    case clang::BO_GE: predicate = arith::CmpFPredicate::OGE; break;
-    case clang::BO_EQ: predicate = arith::CmpFPredicate::OEQ; break;
-    default: predicate = arith::CmpFPredicate::UNE; break;
+    case clang::BO_LT:
+      predicate = arith::CmpFPredicate::OLT;
+      break;
+    case clang::BO_LE:
+      predicate = arith::CmpFPredicate::OLE;
+      break;
+    case clang::BO_GT:
+      predicate = arith::CmpFPredicate::OGT;
+      break;
+    case clang::BO_GE:
+      predicate = arith::CmpFPredicate::OGE;
+      break;
+    case clang::BO_EQ:
+      predicate = arith::CmpFPredicate::OEQ;
+      break;
+    default:
+      predicate = arith::CmpFPredicate::UNE;
+      break;
     }
     return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
   }
   arith::CmpIPredicate predicate;
   switch (kind) {
   case clang::BO_LT:
-    predicate = isSigned ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult;
+    predicate =
+        isSigned ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult;
     break;
   case clang::BO_LE:
-    predicate = isSigned ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule;
+    predicate =
+        isSigned ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule;
     break;
   case clang::BO_GT:
-    predicate = isSigned ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt;
+    predicate =
+        isSigned ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt;
     break;
   case clang::BO_GE:
-    predicate = isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge;
+    predicate =
+        isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge;
     break;
   case clang::BO_EQ:
     predicate = arith::CmpIPredicate::eq;
@@ -370,11 +387,11 @@ Value FunctionLowering::lowerMinMaxValue(const clang::CallExpr *call) {
     return arithmetic(clang::BO_LT, a, c, type, l);
   };
   if (name == "max")
-    return arith::SelectOp::create(b, l, less(values[0], values[1]),
-                                   values[1], values[0]);
+    return arith::SelectOp::create(b, l, less(values[0], values[1]), values[1],
+                                   values[0]);
   if (name == "min")
-    return arith::SelectOp::create(b, l, less(values[1], values[0]),
-                                   values[1], values[0]);
+    return arith::SelectOp::create(b, l, less(values[1], values[0]), values[1],
+                                   values[0]);
   Value upper = arith::SelectOp::create(b, l, less(values[2], values[0]),
                                         values[2], values[0]);
   return arith::SelectOp::create(b, l, less(values[0], values[1]), values[1],
@@ -403,8 +420,7 @@ Value FunctionLowering::lowerBinary(const clang::BinaryOperator *expr) {
     return nullptr;
   if (expr->getOpcode() == clang::BO_Rem && isa<FloatType>(lhs.getType()))
     return unsupported(expr, "'%' on floating-point values is not C++");
-  return arithmetic(expr->getOpcode(), lhs, rhs, expr->getLHS()->getType(),
-                    l);
+  return arithmetic(expr->getOpcode(), lhs, rhs, expr->getLHS()->getType(), l);
 }
 
 /// `&&` and `||` evaluate their right side only when needed.
@@ -464,8 +480,8 @@ Value FunctionLowering::lowerUnary(const clang::UnaryOperator *expr) {
     Value v = lowerRValue(sub);
     if (!v)
       return nullptr;
-    Value ones = arith::ConstantOp::create(
-        b, l, v.getType(), b.getIntegerAttr(v.getType(), -1));
+    Value ones = arith::ConstantOp::create(b, l, v.getType(),
+                                           b.getIntegerAttr(v.getType(), -1));
     return arith::XOrIOp::create(b, l, v, ones);
   }
   case clang::UO_PreInc:
@@ -492,15 +508,13 @@ FunctionLowering::increment(const clang::UnaryOperator *expr, Address place) {
   Location l = loc(expr);
   Value old = load(place, l);
   Type type = old.getType();
-  Value one = isa<FloatType>(type)
-                  ? arith::ConstantOp::create(b, l, type,
-                                              b.getFloatAttr(type, 1.0))
-                  : arith::ConstantOp::create(b, l, type,
-                                              b.getIntegerAttr(type, 1));
+  Value one =
+      isa<FloatType>(type)
+          ? arith::ConstantOp::create(b, l, type, b.getFloatAttr(type, 1.0))
+          : arith::ConstantOp::create(b, l, type, b.getIntegerAttr(type, 1));
   clang::BinaryOperatorKind kind =
       expr->isIncrementOp() ? clang::BO_Add : clang::BO_Sub;
-  Value updated =
-      arithmetic(kind, old, one, expr->getSubExpr()->getType(), l);
+  Value updated = arithmetic(kind, old, one, expr->getSubExpr()->getType(), l);
   store(updated, place, l);
   return {old, updated};
 }

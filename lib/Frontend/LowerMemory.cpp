@@ -12,10 +12,10 @@
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
-#include "clang/AST/DeclCXX.h"
-#include "clang/AST/RecordLayout.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
 
 using namespace mlir;
 
@@ -45,15 +45,14 @@ Address FunctionLowering::moveBy(Address address, Value delta, bool backwards,
 Address FunctionLowering::newIndexSlot(Value initial, Location l) {
   // At the function entry, so that SROA and mem2reg see it.
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-  Value slot =
-      memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getIndexType()));
+  Value slot = memref::AllocaOp::create(entry, l,
+                                        MemRefType::get({1}, b.getIndexType()));
   Address place{slot, constantIndex(0, l)};
   store(initial, place, l);
   return place;
 }
 
-Address FunctionLowering::offsetBy(Address address, int64_t delta,
-                                   Location l) {
+Address FunctionLowering::offsetBy(Address address, int64_t delta, Location l) {
   if (delta == 0)
     return address;
   return offsetBy(address, constantIndex(delta, l), l);
@@ -101,8 +100,8 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
     auto type = cast<MemRefType>(address.memref.getType());
     MemRefType pointerType = getPointerType(type.getElementType());
     if (type != pointerType)
-      address.memref = memref::CastOp::create(b, l, pointerType,
-                                              address.memref);
+      address.memref =
+          memref::CastOp::create(b, l, pointerType, address.memref);
     return address;
   };
   // Arms without side effects are both evaluated and one chosen with
@@ -167,8 +166,8 @@ std::optional<Address> FunctionLowering::lowerConditionalPlaceWithEffects(
           return false;
         Address address = *place;
         if (address.memref.getType() != pointerType)
-          address.memref = memref::CastOp::create(b, l, pointerType,
-                                                  address.memref);
+          address.memref =
+              memref::CastOp::create(b, l, pointerType, address.memref);
         passed.push_back(address.memref);
         passed.push_back(address.offset);
         Location at = loc(arm);
@@ -204,8 +203,8 @@ std::optional<Address> FunctionLowering::lowerConditionalPlaceWithEffects(
   for (int k = static_cast<int>(candidates.size()) - 2; k >= 0; --k) {
     Value isK = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, which,
                                       constantIndex(k, l));
-    chosen = arith::SelectOp::create(b, l, isK,
-                                     asPointerMemory(candidates[k]), chosen);
+    chosen = arith::SelectOp::create(b, l, isK, asPointerMemory(candidates[k]),
+                                     chosen);
   }
   placeChoices[chosen] = {candidates, which};
   return Address{chosen, offset};
@@ -243,8 +242,7 @@ Value FunctionLowering::materialize(Address address, Location l) {
   Value size = scalarsFrom(Address{memref, address.offset}, l);
   return memref::SubViewOp::create(
       b, l, memref, ArrayRef<OpFoldResult>{address.offset},
-      ArrayRef<OpFoldResult>{size},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+      ArrayRef<OpFoldResult>{size}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
 }
 
 std::optional<Address> FunctionLowering::allocate(clang::QualType type,
@@ -305,8 +303,8 @@ void FunctionLowering::copy(Address dest, Address source, int64_t size,
 
 void FunctionLowering::copy(Address dest, Address source, Value size,
                             Location l) {
-  auto loop = scf::ForOp::create(b, l, constantIndex(0, l), size,
-                                 constantIndex(1, l));
+  auto loop =
+      scf::ForOp::create(b, l, constantIndex(0, l), size, constantIndex(1, l));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
@@ -315,8 +313,8 @@ void FunctionLowering::copy(Address dest, Address source, Value size,
 
 void FunctionLowering::fillZero(Address dest, const Layout &layout,
                                 Location l) {
-  Value zero =
-      arith::ConstantOp::create(b, l, layout.scalar, b.getZeroAttr(layout.scalar));
+  Value zero = arith::ConstantOp::create(b, l, layout.scalar,
+                                         b.getZeroAttr(layout.scalar));
   forEachIndex(b, l, layout.size,
                [&](Value i) { store(zero, offsetBy(dest, i, l), l); });
 }
@@ -326,8 +324,7 @@ void FunctionLowering::fillZero(Address dest, const Layout &layout,
 //===----------------------------------------------------------------------===//
 
 /// The offset of the base class that a derived-to-base cast selects.
-static int64_t baseOffset(ModuleLowering &module,
-                          const clang::CastExpr *cast) {
+static int64_t baseOffset(ModuleLowering &module, const clang::CastExpr *cast) {
   const clang::CXXRecordDecl *derived =
       cast->getSubExpr()->getType()->getPointeeCXXRecordDecl();
   if (!derived)
@@ -551,8 +548,8 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
           layoutOf(cast->getType()->getPointeeType(), expr);
       if (!pointee)
         return std::nullopt;
-      Value empty = memref::AllocaOp::create(
-          b, l, MemRefType::get({0}, pointee->scalar));
+      Value empty =
+          memref::AllocaOp::create(b, l, MemRefType::get({0}, pointee->scalar));
       return Address{
           memref::CastOp::create(b, l, getPointerType(pointee->scalar), empty),
           constantIndex(0, l)};
@@ -653,8 +650,8 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
       return std::nullopt;
     return pointer;
   }
-  if (it == pointers.end() && expr->getOpcode() == clang::BO_Assign &&
-      !ref && expr->getLHS()->isGLValue()) {
+  if (it == pointers.end() && expr->getOpcode() == clang::BO_Assign && !ref &&
+      expr->getLHS()->isGLValue()) {
     // An element of an array or vector of pointers.
     std::optional<Address> pointer = lowerPointer(expr->getRHS());
     std::optional<Address> slot = lowerLValue(expr->getLHS());
@@ -678,9 +675,9 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
     if (!k || !pointee)
       return std::nullopt;
     k = scaled(b, l, index(k, expr->getRHS()->getType(), l), pointee->size);
-    pointer = moveBy(Address{pointerMemory(ref->getDecl(), it->second, l),
-                             load(slot, l)},
-                     k, expr->getOpcode() == clang::BO_SubAssign, l);
+    pointer = moveBy(
+        Address{pointerMemory(ref->getDecl(), it->second, l), load(slot, l)}, k,
+        expr->getOpcode() == clang::BO_SubAssign, l);
   } else {
     return unsupported<Result>(expr, "this operator cannot be applied to a "
                                      "pointer");
@@ -700,14 +697,12 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
 // Initialization
 //===----------------------------------------------------------------------===//
 
-bool FunctionLowering::initialize(const clang::Expr *init,
-                                  clang::QualType type, Address dest,
-                                  const clang::FieldDecl *field) {
+bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
+                                  Address dest, const clang::FieldDecl *field) {
   // A pointer or reference field (or pointer element): what it designates.
   if (type->isPointerType() || type->isReferenceType()) {
-    std::optional<Address> target = type->isPointerType()
-                                        ? lowerPointer(init)
-                                        : lowerLValue(init);
+    std::optional<Address> target =
+        type->isPointerType() ? lowerPointer(init) : lowerLValue(init);
     return target && bindIndirectField(dest, *target, init, field);
   }
   if (isVector(type)) {
@@ -799,8 +794,7 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
           continue;
         }
         if (!part(base.getType(),
-                  offsetBy(dest, module.getBaseOffset(cxx, base.getType()),
-                           l)))
+                  offsetBy(dest, module.getBaseOffset(cxx, base.getType()), l)))
           return false;
       }
     }
@@ -816,10 +810,11 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
   if (const auto *call = dyn_cast<clang::CallExpr>(init))
     return lowerCall(call, dest).has_value();
   if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(init))
-    return emitConditional(conditional, {},
-                           [&](const clang::Expr *arm, SmallVectorImpl<Value> &) {
-                             return initializeAggregate(arm, dest);
-                           }) != nullptr;
+    return emitConditional(
+               conditional, {},
+               [&](const clang::Expr *arm, SmallVectorImpl<Value> &) {
+                 return initializeAggregate(arm, dest);
+               }) != nullptr;
   if (init->isGLValue()) {
     std::optional<Address> source = lowerLValue(init);
     std::optional<Layout> layout = layoutOf(type, init);

@@ -7,9 +7,9 @@
 
 #include "llvm/ADT/ScopeExit.h"
 
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/StmtOpenMP.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 
 using namespace mlir;
 
@@ -48,8 +48,8 @@ void FunctionLowering::lower() {
     args = args.drop_front();
   }
   if (self)
-    bindIndirectArguments(*self, cast<clang::CXXMethodDecl>(decl)->getThisType(),
-                          args);
+    bindIndirectArguments(
+        *self, cast<clang::CXXMethodDecl>(decl)->getThisType(), args);
   for (const clang::ParmVarDecl *param : decl->parameters()) {
     std::optional<Address> object;
     if (auto known = places.find(param); known != places.end())
@@ -63,8 +63,8 @@ void FunctionLowering::lower() {
         ModuleLowering::getParameterObject(param->getType());
     if (!objectType.isNull() && isNestedVector(objectType.getCanonicalType())) {
       // A vector of vectors: where its rows start.
-      Address &place = places.count(param) ? places[param]
-                                           : fixedPointers[param];
+      Address &place =
+          places.count(param) ? places[param] : fixedPointers[param];
       place.rows = args.front();
       args = args.drop_front();
       continue;
@@ -99,8 +99,8 @@ void FunctionLowering::lower() {
   func::ReturnOp::create(b, end, returnBlock->getArguments());
 }
 
-void FunctionLowering::bindParameter(const clang::ParmVarDecl *param,
-                                     Value arg, Location l) {
+void FunctionLowering::bindParameter(const clang::ParmVarDecl *param, Value arg,
+                                     Location l) {
   Value zero = constantIndex(0, l);
   clang::QualType type = param->getType();
   if (type->isReferenceType() || (isAggregate(type) && !isIterator(type))) {
@@ -129,9 +129,9 @@ void FunctionLowering::lowerConstructorInitializers(
         initialize(value, field->getType(), *at, field);
     } else if (init->isBaseInitializer()) {
       clang::QualType base(init->getBaseClass(), 0);
-      initialize(value, base,
-                 offsetBy(*self, module.getBaseOffset(ctor->getParent(), base),
-                          l));
+      initialize(
+          value, base,
+          offsetBy(*self, module.getBaseOffset(ctor->getParent(), base), l));
     } else if (init->isDelegatingInitializer()) {
       initializeAggregate(value, *self);
     } else {
@@ -361,8 +361,8 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     declarePointerVariable(var, *pointer, l);
     return;
   }
-  std::optional<Address> place =
-      allocate(type, var->getSourceRange(), "variable '" + var->getName() + "'");
+  std::optional<Address> place = allocate(type, var->getSourceRange(),
+                                          "variable '" + var->getName() + "'");
   if (!place) {
     invalid.insert(var);
     return;
@@ -410,10 +410,9 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
         return;
     } else if (type->isReferenceType() || type->isPointerType() ||
                isIterator(type)) {
-      std::optional<Address> address =
-          unpacked(type->isReferenceType() ? lowerLValue(value)
-                                           : lowerPointer(value),
-                   value);
+      std::optional<Address> address = unpacked(
+          type->isReferenceType() ? lowerLValue(value) : lowerPointer(value),
+          value);
       if (!address)
         return;
       if (returnedPlace) {
@@ -518,8 +517,7 @@ void FunctionLowering::lowerSwitch(const clang::SwitchStmt *stmt) {
                        destinations, operands);
   // Code before the first label is unreachable.
   enter(newBlock());
-  jumps.push_back({exit,
-                   jumps.empty() ? nullptr : jumps.back().continueTarget,
+  jumps.push_back({exit, jumps.empty() ? nullptr : jumps.back().continueTarget,
                    cleanups.size()});
   ++controlDepth;
   lowerStmt(stmt->getBody());
@@ -529,8 +527,7 @@ void FunctionLowering::lowerSwitch(const clang::SwitchStmt *stmt) {
   enter(exit);
 }
 
-void FunctionLowering::emitLoop(Location l,
-                                function_ref<Value()> condition,
+void FunctionLowering::emitLoop(Location l, function_ref<Value()> condition,
                                 function_ref<void()> body,
                                 function_ref<void()> increment,
                                 bool conditionFirst) {
@@ -570,8 +567,7 @@ void FunctionLowering::lowerLoop(const clang::Stmt *stmt,
                                  const clang::Stmt *init,
                                  const clang::Expr *cond,
                                  const clang::Expr *inc,
-                                 const clang::Stmt *body,
-                                 bool conditionFirst,
+                                 const clang::Stmt *body, bool conditionFirst,
                                  const clang::VarDecl *conditionVariable) {
   Location l = loc(stmt);
   lowerStmt(init);
@@ -616,7 +612,8 @@ static const clang::CXXStdInitializerListExpr *
 initializerList(const clang::Expr *range) {
   while (true) {
     range = strip(range);
-    if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(range))
+    if (const auto *temporary =
+            dyn_cast<clang::MaterializeTemporaryExpr>(range))
       range = temporary->getSubExpr();
     else if (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(range))
       range = cast->getSubExpr();
@@ -676,8 +673,8 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
       count = vectorSize(*base, rangeType, l);
   } else {
     std::optional<Layout> rangeLayout = layoutOf(rangeType, range);
-    base = range->isGLValue() ? lowerLValue(range)
-                              : materializeTemporary(range);
+    base =
+        range->isGLValue() ? lowerLValue(range) : materializeTemporary(range);
     if (rangeLayout && elementLayout)
       count = constantIndex(rangeLayout->size / elementLayout->size, l);
   }

@@ -4,9 +4,9 @@
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
-#include "clang/AST/Decl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "clang/AST/Decl.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -15,10 +15,46 @@ namespace cotangent::frontend {
 
 namespace {
 enum class MathKind {
-  None, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Exp, Exp2,
-  Expm1, Log, Log2, Log10, Log1p, Pow, Sqrt, Cbrt, Hypot, Fabs, Fmin, Fmax,
-  Floor, Ceil, Round, Erf, Erfc, Lgamma, Tgamma, Fma, Copysign, Fdim, Fmod,
-  Remainder, Trunc, Rint, Ldexp
+  None,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Atan2,
+  Sinh,
+  Cosh,
+  Tanh,
+  Exp,
+  Exp2,
+  Expm1,
+  Log,
+  Log2,
+  Log10,
+  Log1p,
+  Pow,
+  Sqrt,
+  Cbrt,
+  Hypot,
+  Fabs,
+  Fmin,
+  Fmax,
+  Floor,
+  Ceil,
+  Round,
+  Erf,
+  Erfc,
+  Lgamma,
+  Tgamma,
+  Fma,
+  Copysign,
+  Fdim,
+  Fmod,
+  Remainder,
+  Trunc,
+  Rint,
+  Ldexp
 };
 } // namespace
 
@@ -27,27 +63,47 @@ static MathKind classify(StringRef name) {
   name.consume_front("__builtin_");
   auto kind = [](StringRef n) {
     return llvm::StringSwitch<MathKind>(n)
-        .Case("sin", MathKind::Sin).Case("cos", MathKind::Cos)
-        .Case("tan", MathKind::Tan).Case("asin", MathKind::Asin)
-        .Case("acos", MathKind::Acos).Case("atan", MathKind::Atan)
-        .Case("atan2", MathKind::Atan2).Case("sinh", MathKind::Sinh)
-        .Case("cosh", MathKind::Cosh).Case("tanh", MathKind::Tanh)
-        .Case("exp", MathKind::Exp).Case("exp2", MathKind::Exp2)
-        .Case("expm1", MathKind::Expm1).Case("log", MathKind::Log)
-        .Case("log2", MathKind::Log2).Case("log10", MathKind::Log10)
-        .Case("log1p", MathKind::Log1p).Case("pow", MathKind::Pow)
-        .Case("sqrt", MathKind::Sqrt).Case("cbrt", MathKind::Cbrt)
-        .Case("hypot", MathKind::Hypot).Case("fabs", MathKind::Fabs)
-        .Case("abs", MathKind::Fabs).Case("fmin", MathKind::Fmin)
-        .Case("fmax", MathKind::Fmax).Case("floor", MathKind::Floor)
-        .Case("ceil", MathKind::Ceil).Case("round", MathKind::Round)
-        .Case("erf", MathKind::Erf).Case("erfc", MathKind::Erfc)
-        .Case("lgamma", MathKind::Lgamma).Case("tgamma", MathKind::Tgamma)
-        .Case("fma", MathKind::Fma).Case("copysign", MathKind::Copysign)
-        .Case("fdim", MathKind::Fdim).Case("fmod", MathKind::Fmod)
+        .Case("sin", MathKind::Sin)
+        .Case("cos", MathKind::Cos)
+        .Case("tan", MathKind::Tan)
+        .Case("asin", MathKind::Asin)
+        .Case("acos", MathKind::Acos)
+        .Case("atan", MathKind::Atan)
+        .Case("atan2", MathKind::Atan2)
+        .Case("sinh", MathKind::Sinh)
+        .Case("cosh", MathKind::Cosh)
+        .Case("tanh", MathKind::Tanh)
+        .Case("exp", MathKind::Exp)
+        .Case("exp2", MathKind::Exp2)
+        .Case("expm1", MathKind::Expm1)
+        .Case("log", MathKind::Log)
+        .Case("log2", MathKind::Log2)
+        .Case("log10", MathKind::Log10)
+        .Case("log1p", MathKind::Log1p)
+        .Case("pow", MathKind::Pow)
+        .Case("sqrt", MathKind::Sqrt)
+        .Case("cbrt", MathKind::Cbrt)
+        .Case("hypot", MathKind::Hypot)
+        .Case("fabs", MathKind::Fabs)
+        .Case("abs", MathKind::Fabs)
+        .Case("fmin", MathKind::Fmin)
+        .Case("fmax", MathKind::Fmax)
+        .Case("floor", MathKind::Floor)
+        .Case("ceil", MathKind::Ceil)
+        .Case("round", MathKind::Round)
+        .Case("erf", MathKind::Erf)
+        .Case("erfc", MathKind::Erfc)
+        .Case("lgamma", MathKind::Lgamma)
+        .Case("tgamma", MathKind::Tgamma)
+        .Case("fma", MathKind::Fma)
+        .Case("copysign", MathKind::Copysign)
+        .Case("fdim", MathKind::Fdim)
+        .Case("fmod", MathKind::Fmod)
         .Case("remainder", MathKind::Remainder)
-        .Case("trunc", MathKind::Trunc).Case("rint", MathKind::Rint)
-        .Case("nearbyint", MathKind::Rint).Case("ldexp", MathKind::Ldexp)
+        .Case("trunc", MathKind::Trunc)
+        .Case("rint", MathKind::Rint)
+        .Case("nearbyint", MathKind::Rint)
+        .Case("ldexp", MathKind::Ldexp)
         .Case("scalbn", MathKind::Ldexp)
         .Default(MathKind::None);
   };
@@ -98,41 +154,73 @@ Value buildMathFunction(OpBuilder &b, Location loc,
     return Op::create(b, loc, args[0], args[1]);
   };
   switch (kind) {
-  case MathKind::Sin: return unary(math::SinOp());
-  case MathKind::Cos: return unary(math::CosOp());
-  case MathKind::Tan: return unary(math::TanOp());
-  case MathKind::Asin: return unary(math::AsinOp());
-  case MathKind::Acos: return unary(math::AcosOp());
-  case MathKind::Atan: return unary(math::AtanOp());
-  case MathKind::Atan2: return binary(math::Atan2Op());
-  case MathKind::Sinh: return unary(math::SinhOp());
-  case MathKind::Cosh: return unary(math::CoshOp());
-  case MathKind::Tanh: return unary(math::TanhOp());
-  case MathKind::Exp: return unary(math::ExpOp());
-  case MathKind::Exp2: return unary(math::Exp2Op());
-  case MathKind::Expm1: return unary(math::ExpM1Op());
-  case MathKind::Log: return unary(math::LogOp());
-  case MathKind::Log2: return unary(math::Log2Op());
-  case MathKind::Log10: return unary(math::Log10Op());
-  case MathKind::Log1p: return unary(math::Log1pOp());
-  case MathKind::Pow: return binary(math::PowFOp());
-  case MathKind::Sqrt: return unary(math::SqrtOp());
-  case MathKind::Cbrt: return unary(math::CbrtOp());
-  case MathKind::Fabs: return unary(math::AbsFOp());
-  case MathKind::Fmin: return binary(arith::MinNumFOp());
-  case MathKind::Fmax: return binary(arith::MaxNumFOp());
-  case MathKind::Floor: return unary(math::FloorOp());
-  case MathKind::Ceil: return unary(math::CeilOp());
-  case MathKind::Round: return unary(math::RoundOp());
-  case MathKind::Erf: return unary(math::ErfOp());
-  case MathKind::Erfc: return unary(math::ErfcOp());
+  case MathKind::Sin:
+    return unary(math::SinOp());
+  case MathKind::Cos:
+    return unary(math::CosOp());
+  case MathKind::Tan:
+    return unary(math::TanOp());
+  case MathKind::Asin:
+    return unary(math::AsinOp());
+  case MathKind::Acos:
+    return unary(math::AcosOp());
+  case MathKind::Atan:
+    return unary(math::AtanOp());
+  case MathKind::Atan2:
+    return binary(math::Atan2Op());
+  case MathKind::Sinh:
+    return unary(math::SinhOp());
+  case MathKind::Cosh:
+    return unary(math::CoshOp());
+  case MathKind::Tanh:
+    return unary(math::TanhOp());
+  case MathKind::Exp:
+    return unary(math::ExpOp());
+  case MathKind::Exp2:
+    return unary(math::Exp2Op());
+  case MathKind::Expm1:
+    return unary(math::ExpM1Op());
+  case MathKind::Log:
+    return unary(math::LogOp());
+  case MathKind::Log2:
+    return unary(math::Log2Op());
+  case MathKind::Log10:
+    return unary(math::Log10Op());
+  case MathKind::Log1p:
+    return unary(math::Log1pOp());
+  case MathKind::Pow:
+    return binary(math::PowFOp());
+  case MathKind::Sqrt:
+    return unary(math::SqrtOp());
+  case MathKind::Cbrt:
+    return unary(math::CbrtOp());
+  case MathKind::Fabs:
+    return unary(math::AbsFOp());
+  case MathKind::Fmin:
+    return binary(arith::MinNumFOp());
+  case MathKind::Fmax:
+    return binary(arith::MaxNumFOp());
+  case MathKind::Floor:
+    return unary(math::FloorOp());
+  case MathKind::Ceil:
+    return unary(math::CeilOp());
+  case MathKind::Round:
+    return unary(math::RoundOp());
+  case MathKind::Erf:
+    return unary(math::ErfOp());
+  case MathKind::Erfc:
+    return unary(math::ErfcOp());
   case MathKind::Fma:
     return math::FmaOp::create(b, loc, args[0], args[1], args[2]);
-  case MathKind::Copysign: return binary(math::CopySignOp());
-  case MathKind::Trunc: return unary(math::TruncOp());
+  case MathKind::Copysign:
+    return binary(math::CopySignOp());
+  case MathKind::Trunc:
+    return unary(math::TruncOp());
   // Round to nearest, ties to even: the default rounding mode.
-  case MathKind::Rint: return unary(math::RoundEvenOp());
-  case MathKind::Fmod: return binary(arith::RemFOp());
+  case MathKind::Rint:
+    return unary(math::RoundEvenOp());
+  case MathKind::Fmod:
+    return binary(arith::RemFOp());
   case MathKind::Fdim: {
     // x - y where x > y (or either is NaN), else +0 (the derivative at
     // the kink is 0).

@@ -9,11 +9,6 @@
 #include "cotangent/Frontend/DifferentiableAttr.h"
 #include "cotangent/Frontend/Lowering.h"
 
-#include "clang/AST/Decl.h"
-#include "clang/AST/DeclCXX.h"
-#include "clang/AST/RecordLayout.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -21,9 +16,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
-#include "llvm/Support/Path.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -32,6 +26,12 @@
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 
@@ -41,8 +41,8 @@ ModuleLowering::ModuleLowering(clang::ASTContext &ast, ModuleOp module)
     : ast(ast), module(module), mangler(ast.createMangleContext()) {}
 
 Location ModuleLowering::getLoc(clang::SourceLocation loc) {
-  clang::PresumedLoc presumed =
-      ast.getSourceManager().getPresumedLoc(ast.getSourceManager().getSpellingLoc(loc));
+  clang::PresumedLoc presumed = ast.getSourceManager().getPresumedLoc(
+      ast.getSourceManager().getSpellingLoc(loc));
   if (presumed.isInvalid())
     return UnknownLoc::get(getContext());
   return FileLineColLoc::get(getContext(), presumed.getFilename(),
@@ -77,14 +77,13 @@ void ModuleLowering::error(clang::SourceRange range, const Twine &message) {
                                           "in call to %0 from here");
   for (auto [callee, at] : chain) {
     const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
-    std::string name =
-        method && method->getParent()->isLambda()
-            ? "a lambda in '" +
-                  cast<clang::FunctionDecl>(
-                      method->getParent()->getDeclContext())
-                      ->getQualifiedNameAsString() +
-                  "'"
-            : "'" + callee->getQualifiedNameAsString() + "'";
+    std::string name = method && method->getParent()->isLambda()
+                           ? "a lambda in '" +
+                                 cast<clang::FunctionDecl>(
+                                     method->getParent()->getDeclContext())
+                                     ->getQualifiedNameAsString() +
+                                 "'"
+                           : "'" + callee->getQualifiedNameAsString() + "'";
     diags.Report(at, noteId) << name;
   }
 }
@@ -260,12 +259,11 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
     int64_t count = array->getSize().getZExtValue();
     if (count == 0)
       return unsupported("arrays need at least one element");
-    Layout layout{element->scalar, element->scalarType, element->size * count,
-                  {}};
+    Layout layout{
+        element->scalar, element->scalarType, element->size * count, {}};
     if (!element->indirect.empty()) {
       if (count * element->indirect.size() > kMaxIndirectFields)
-        return unsupported("it holds more than " +
-                           Twine(kMaxIndirectFields) +
+        return unsupported("it holds more than " + Twine(kMaxIndirectFields) +
                            " pointers, references or vectors; pass them as "
                            "parameters");
       int64_t elementBytes = ast.getTypeSize(array->getElementType()) / 8;
@@ -299,8 +297,8 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
           dyn_cast<clang::ClassTemplateSpecializationDecl>(record);
       tuple && tuple->isInStdNamespace() && tuple->getName() == "tuple") {
     bool integers = false, floats = false;
-    for (const clang::TemplateArgument &arg : tuple->getTemplateArgs()[0]
-                                                  .pack_elements()) {
+    for (const clang::TemplateArgument &arg :
+         tuple->getTemplateArgs()[0].pack_elements()) {
       if (arg.getKind() != clang::TemplateArgument::Type)
         continue;
       integers |= arg.getAsType()->isIntegralOrEnumerationType();
@@ -336,10 +334,12 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
       return unsupported("it owns resources (it has a destructor); pass "
                          "its data as a pointer and a size");
     for (const clang::CXXBaseSpecifier &base : cxx->bases()) {
-      const clang::CXXRecordDecl *baseDecl = base.getType()->getAsCXXRecordDecl();
+      const clang::CXXRecordDecl *baseDecl =
+          base.getType()->getAsCXXRecordDecl();
       if (!baseDecl->isEmpty())
-        parts.push_back({base.getType(), base.getSourceRange(),
-                         recordLayout.getBaseClassOffset(baseDecl).getQuantity()});
+        parts.push_back(
+            {base.getType(), base.getSourceRange(),
+             recordLayout.getBaseClassOffset(baseDecl).getQuantity()});
     }
   }
   for (const clang::FieldDecl *field : record->fields()) {
@@ -386,8 +386,7 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
             ? part.range
             : range;
     std::optional<Layout> own =
-        getLayout(part.type, where,
-                  "a field of '" + type.getAsString() + "'");
+        getLayout(part.type, where, "a field of '" + type.getAsString() + "'");
     if (!own)
       return std::nullopt;
     partLayouts.push_back(*own);
@@ -412,20 +411,20 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
   for (auto [own, part] : llvm::zip_equal(partLayouts, parts)) {
     // The indirect fields of a struct or an array of structs inside.
     for (const Layout::IndirectField &inner : own.indirect)
-      indirectFields.push_back({0, 0, part.byteOffset + inner.byteOffset,
-                                inner.type, inner.decl});
+      indirectFields.push_back(
+          {0, 0, part.byteOffset + inner.byteOffset, inner.type, inner.decl});
     if (own.scalar == layout->scalar || isDataless(own))
       continue;
     if (isa<FloatType>(own.scalar))
-      return unsupported("its fields mix '" +
-                         layout->scalarType.getAsString() + "' and '" +
-                         own.scalarType.getAsString() +
+      return unsupported("its fields mix '" + layout->scalarType.getAsString() +
+                         "' and '" + own.scalarType.getAsString() +
                          "'; a differentiable struct has one floating-point "
                          "type");
     if (own.size != 1 || !part.type->isScalarType())
       return unsupported("its '" + part.type.getAsString() +
                          "' part, an array or struct of integers among "
-                         "fields of type '" + layout->scalarType.getAsString() +
+                         "fields of type '" +
+                         layout->scalarType.getAsString() +
                          "', is not supported; use single integer fields "
                          "or an array of '" +
                          layout->scalarType.getAsString() + "'");
@@ -440,8 +439,8 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
       bits = ast.getTypeSize(ast.VoidPtrTy);
     if ((field.byteOffset * 8) % slotBits != 0 || bits % slotBits != 0)
       return unsupported("its pointer, reference or vector fields do not "
-                         "fill whole '" + layout->scalarType.getAsString() +
-                         "' slots");
+                         "fill whole '" +
+                         layout->scalarType.getAsString() + "' slots");
     field.slot = field.byteOffset * 8 / slotBits;
     field.slots = bits / slotBits;
   }
@@ -454,9 +453,8 @@ int64_t ModuleLowering::getFieldOffset(const clang::FieldDecl *field) {
       ast.getASTRecordLayout(field->getParent());
   uint64_t bits = recordLayout.getFieldOffset(field->getFieldIndex());
   // In the record's slots (a packed integer field: the slot holding it).
-  std::optional<Layout> layout = getLayout(
-      ast.getCanonicalTagType(field->getParent()), {},
-      "a record");
+  std::optional<Layout> layout =
+      getLayout(ast.getCanonicalTagType(field->getParent()), {}, "a record");
   assert(layout && "the record's layout checked its fields");
   return bits / ast.getTypeSize(layout->scalarType);
 }
@@ -478,9 +476,9 @@ Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
                                const Twine &what) {
   type = type.getCanonicalType();
   // A std::vector, by value, reference or pointer, is its elements.
-  clang::QualType object =
-      type->isPointerType() || type->isReferenceType() ? type->getPointeeType()
-                                                       : type;
+  clang::QualType object = type->isPointerType() || type->isReferenceType()
+                               ? type->getPointeeType()
+                               : type;
   if (!getVectorElementType(object).isNull())
     return getVectorType(object, range, what);
   // A standard iterator is the pointer it wraps.
@@ -580,7 +578,8 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
       error(decl->getSourceRange(),
             "virtual functions cannot be differentiated: the call's target "
             "is not known when compiling; make '" +
-                decl->getNameAsString() + "' non-virtual or call it "
+                decl->getNameAsString() +
+                "' non-virtual or call it "
                 "through the concrete type");
       return nullptr;
     }
@@ -630,9 +629,9 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     name += ".nested";
   OpBuilder builder(getContext());
   builder.setInsertionPointToEnd(module.getBody());
-  auto function = func::FuncOp::create(builder, getLoc(decl->getLocation()),
-                                       name,
-                                       builder.getFunctionType(inputs, results));
+  auto function =
+      func::FuncOp::create(builder, getLoc(decl->getLocation()), name,
+                           builder.getFunctionType(inputs, results));
   describeToEngine(decl, function);
   functions[decl] = function;
   if (nestedEntry)
@@ -669,12 +668,12 @@ void loadFrontendDialects(MLIRContext &context) {
   DialectRegistry registry;
   func::registerInlinerExtension(registry);
   context.appendDialectRegistry(registry);
-  context.loadDialect<ct::CTDialect, arith::ArithDialect,
-                      cf::ControlFlowDialect, func::FuncDialect,
-                      math::MathDialect, memref::MemRefDialect,
-                      scf::SCFDialect, ub::UBDialect,
-                      // Vector mode's entry points move K lanes at once.
-                      vector::VectorDialect>();
+  context
+      .loadDialect<ct::CTDialect, arith::ArithDialect, cf::ControlFlowDialect,
+                   func::FuncDialect, math::MathDialect, memref::MemRefDialect,
+                   scf::SCFDialect, ub::UBDialect,
+                   // Vector mode's entry points move K lanes at once.
+                   vector::VectorDialect>();
 }
 
 namespace {
@@ -705,8 +704,7 @@ static void markCallersOfExternalCode(ModuleOp module) {
   for (bool changed = true; changed;) {
     changed = false;
     for (auto function : module.getOps<func::FuncOp>()) {
-      if (function.isExternal() ||
-          function->hasAttr(ct::kCallsExternalAttr))
+      if (function.isExternal() || function->hasAttr(ct::kCallsExternalAttr))
         continue;
       // (Writing a variable outside the function is such an effect too.)
       WalkResult found = function.walk([&](Operation *op) {

@@ -1,4 +1,5 @@
-//===- ModuleLowering.h - State of one translation unit's lowering -*- C++ -*-===//
+//===- ModuleLowering.h - State of one translation unit's lowering -*- C++
+//-*-===//
 //
 // Internal to lib/Frontend, in the spirit of ClangIR's CodeGenModule /
 // CodeGenFunction split: ModuleLowering owns the module, the function table,
@@ -10,19 +11,19 @@
 #ifndef COTANGENT_LIB_FRONTEND_MODULELOWERING_H
 #define COTANGENT_LIB_FRONTEND_MODULELOWERING_H
 
-#include "clang/AST/ASTContext.h"
-#include "clang/AST/Mangle.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Mangle.h"
 
 #include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <memory>
-#include <set>
 #include <optional>
+#include <set>
 
 namespace cotangent::frontend {
 
@@ -40,9 +41,9 @@ struct Layout {
   /// never read or written as scalars; the memory they designate is known
   /// to the lowering beside the object.
   struct IndirectField {
-    int64_t slot;       // first slot, from the object's start
-    int64_t slots;      // how many slots the field covers
-    int64_t byteOffset; // from the object's start, in the C++ layout
+    int64_t slot;         // first slot, from the object's start
+    int64_t slots;        // how many slots the field covers
+    int64_t byteOffset;   // from the object's start, in the C++ layout
     clang::QualType type; // the field's type
     /// The field (innermost, for a struct inside); null for a pointer that
     /// is itself an element (of an array or vector of pointers).
@@ -216,8 +217,7 @@ public:
   /// The entry points differentiable code calls (a derivative taken inside
   /// a function that is differentiated again), declared with the signature
   /// of lowered code; lowerNestedEntryPoints gives them their bodies.
-  llvm::SmallVector<std::pair<const clang::CXXMethodDecl *,
-                              mlir::func::FuncOp>>
+  llvm::SmallVector<std::pair<const clang::CXXMethodDecl *, mlir::func::FuncOp>>
       nestedEntries;
 
 private:
@@ -254,8 +254,8 @@ private:
   bool isLibrary(clang::SourceLocation loc);
   /// For an error inside a library: each call that led there, from the
   /// innermost out, ending at the user's own line when there is one.
-  llvm::SmallVector<std::pair<const clang::FunctionDecl *,
-                              clang::SourceLocation>>
+  llvm::SmallVector<
+      std::pair<const clang::FunctionDecl *, clang::SourceLocation>>
   callChain(clang::SourceLocation error);
   /// The user's calls into libraries already reported.
   llvm::DenseSet<clang::SourceLocation> reportedLibraryCalls;
@@ -271,8 +271,7 @@ bool isAggregate(clang::QualType type);
 mlir::MemRefType getPointerType(mlir::Type scalar);
 
 /// Lowers the body of `decl` into `function`.
-void lowerFunctionBody(ModuleLowering &module,
-                       const clang::FunctionDecl *decl,
+void lowerFunctionBody(ModuleLowering &module, const clang::FunctionDecl *decl,
                        mlir::func::FuncOp function);
 
 /// Builds a <cmath> function as math-dialect ops (or a libm call); returns

@@ -84,8 +84,8 @@ Value FunctionLowering::selectArray(Value which, size_t k, Value array,
   return arith::SelectOp::create(b, l, isK, array, otherwise);
 }
 
-bool FunctionLowering::movePointer(const clang::ValueDecl *var,
-                                   Address target, const clang::Stmt *where) {
+bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
+                                   const clang::Stmt *where) {
   Location l = loc(where);
   auto moving = movingPointers.find(var);
   PointerVariable &pointer = pointers[var];

@@ -36,10 +36,8 @@ Value FunctionLowering::rowCount(Address nested, Location l) {
       b, l, memref::DimOp::create(b, l, nested.rows, 0), constantIndex(1, l));
 }
 
-std::optional<Address>
-FunctionLowering::createNestedVector(const clang::Expr *init,
-                                     clang::QualType type,
-                                     clang::SourceRange range) {
+std::optional<Address> FunctionLowering::createNestedVector(
+    const clang::Expr *init, clang::QualType type, clang::SourceRange range) {
   using Result = std::optional<Address>;
   Location l = module.getLoc(range.getBegin());
   clang::QualType rowType = ModuleLowering::getVectorElementType(type);
@@ -60,7 +58,8 @@ FunctionLowering::createNestedVector(const clang::Expr *init,
   // the scope.
   auto allocate = [&](Value count, Value total) {
     Value flat = memref::AllocOp::create(
-        b, l, MemRefType::get({ShapedType::kDynamic}, flatType.getElementType()),
+        b, l,
+        MemRefType::get({ShapedType::kDynamic}, flatType.getElementType()),
         ValueRange{total});
     Value rows = memref::AllocOp::create(
         b, l, MemRefType::get({ShapedType::kDynamic}, b.getIndexType()),
@@ -76,7 +75,8 @@ FunctionLowering::createNestedVector(const clang::Expr *init,
     Value total = memref::DimOp::create(b, l, source.memref, 0);
     Address fresh = allocate(count, total);
     copy(fresh, source, total, l);
-    Value countPlusOne = arith::AddIOp::create(b, l, count, constantIndex(1, l));
+    Value countPlusOne =
+        arith::AddIOp::create(b, l, count, constantIndex(1, l));
     copy(Address{fresh.rows, constantIndex(0, l)},
          Address{source.rows, constantIndex(0, l)}, countPlusOne, l);
     return fresh;
@@ -100,8 +100,8 @@ FunctionLowering::createNestedVector(const clang::Expr *init,
     if (const auto *list =
             dyn_cast<clang::CXXStdInitializerListExpr>(strip(args[0]))) {
       // {{a, b}, {c}}: each row built, then packed.
-      const auto *rowsList = dyn_cast<clang::InitListExpr>(
-          stripTemporaries(list->getSubExpr()));
+      const auto *rowsList =
+          dyn_cast<clang::InitListExpr>(stripTemporaries(list->getSubExpr()));
       if (!rowsList)
         return refuse(construct->getSourceRange());
       SmallVector<Address> built;
@@ -119,8 +119,7 @@ FunctionLowering::createNestedVector(const clang::Expr *init,
         total = arith::AddIOp::create(
             b, l, total, memref::DimOp::create(b, l, row.memref, 0));
       }
-      Address fresh =
-          allocate(constantIndex(built.size(), l), total);
+      Address fresh = allocate(constantIndex(built.size(), l), total);
       for (auto [k, row] : llvm::enumerate(built)) {
         memref::StoreOp::create(b, l, starts[k], fresh.rows,
                                 ValueRange{constantIndex(k, l)});
@@ -136,15 +135,14 @@ FunctionLowering::createNestedVector(const clang::Expr *init,
   // (n, row): n copies of the row.
   Value n = lowerRValue(args[0]);
   std::optional<Address> row =
-      args[1]->isGLValue() ? lowerLValue(args[1])
-                           : createVector(args[1], rowType,
-                                          args[1]->getSourceRange());
+      args[1]->isGLValue()
+          ? lowerLValue(args[1])
+          : createVector(args[1], rowType, args[1]->getSourceRange());
   if (!n || !row)
     return std::nullopt;
   Value count = index(n, args[0]->getType(), l);
   Value length = scalarsFrom(*row, l);
-  Address fresh =
-      allocate(count, arith::MulIOp::create(b, l, count, length));
+  Address fresh = allocate(count, arith::MulIOp::create(b, l, count, length));
   auto loop = scf::ForOp::create(
       b, l, constantIndex(0, l),
       arith::AddIOp::create(b, l, count, constantIndex(1, l)),
@@ -156,8 +154,8 @@ FunctionLowering::createNestedVector(const clang::Expr *init,
     Value start = arith::MulIOp::create(b, l, i, length);
     memref::StoreOp::create(b, l, start, fresh.rows, i);
   }
-  auto fill = scf::ForOp::create(b, l, constantIndex(0, l), count,
-                                 constantIndex(1, l));
+  auto fill =
+      scf::ForOp::create(b, l, constantIndex(0, l), count, constantIndex(1, l));
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(fill.getBody()->getTerminator());
@@ -176,8 +174,7 @@ FunctionLowering::lowerNestedVectorCall(const clang::CallExpr *expr,
   Location l = loc(expr);
   StringRef name = method->getIdentifier() ? method->getName() : "";
   Value count = rowCount(nested, l);
-  if (method->getOverloadedOperator() == clang::OO_Subscript ||
-      name == "at") {
+  if (method->getOverloadedOperator() == clang::OO_Subscript || name == "at") {
     Value i = lowerElementIndex(expr, args[0], name == "at" ? count : nullptr);
     if (!i)
       return std::nullopt;
@@ -187,8 +184,8 @@ FunctionLowering::lowerNestedVectorCall(const clang::CallExpr *expr,
     Type resultType = typeOf(expr);
     if (!resultType)
       return std::nullopt;
-    return CallResult{
-        arith::IndexCastUIOp::create(b, l, resultType, count), {}};
+    return CallResult{arith::IndexCastUIOp::create(b, l, resultType, count),
+                      {}};
   }
   if (name == "empty")
     return CallResult{arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
@@ -199,8 +196,8 @@ FunctionLowering::lowerNestedVectorCall(const clang::CallExpr *expr,
   if (name == "back")
     return CallResult{
         nullptr,
-        rowOf(nested,
-              arith::SubIOp::create(b, l, count, constantIndex(1, l)), l)};
+        rowOf(nested, arith::SubIOp::create(b, l, count, constantIndex(1, l)),
+              l)};
   return unsupported<Result>(
       expr, "std::vector's '" + method->getNameAsString() +
                 "' is not supported on a vector of vectors, whose rows "

@@ -78,11 +78,12 @@ void FunctionLowering::lowerOpenMPDirective(
     const auto *statement =
         dyn_cast_or_null<clang::Expr>(atomic->getStructuredBlock());
     const auto *update =
-        statement ? dyn_cast<clang::CompoundAssignOperator>(
-                        statement->IgnoreParens())
-                  : nullptr;
-    if (!update || (update->getOpcode() != clang::BO_AddAssign &&
-                    update->getOpcode() != clang::BO_SubAssign) ||
+        statement
+            ? dyn_cast<clang::CompoundAssignOperator>(statement->IgnoreParens())
+            : nullptr;
+    if (!update ||
+        (update->getOpcode() != clang::BO_AddAssign &&
+         update->getOpcode() != clang::BO_SubAssign) ||
         !update->getType()->isRealFloatingType())
       return (void)unsupported(directive,
                                "'#pragma omp atomic' can be differentiated "
@@ -96,8 +97,9 @@ void FunctionLowering::lowerOpenMPDirective(
           clang::OMPTargetParallelForSimdDirective,
           clang::OMPTargetTeamsDistributeParallelForDirective,
           clang::OMPTargetTeamsDistributeParallelForSimdDirective>(directive);
-  if (!device && !isa<clang::OMPParallelForDirective,
-                      clang::OMPParallelForSimdDirective>(directive))
+  if (!device &&
+      !isa<clang::OMPParallelForDirective, clang::OMPParallelForSimdDirective>(
+          directive))
     return (void)unsupported(directive,
                              "'#pragma omp " + name +
                                  "' cannot be differentiated; parallel loops "
@@ -189,8 +191,8 @@ void FunctionLowering::lowerOpenMPDirective(
   // copies are that long.
   SmallVector<std::pair<PointerVariable *, Value>> unsized;
   for (const clang::ArraySectionExpr *section : sections) {
-    const auto *ref = dyn_cast<clang::DeclRefExpr>(
-        section->getBase()->IgnoreParenImpCasts());
+    const auto *ref =
+        dyn_cast<clang::DeclRefExpr>(section->getBase()->IgnoreParenImpCasts());
     auto pointer = ref ? pointers.find(ref->getDecl()) : pointers.end();
     if (pointer == pointers.end() || movingPointers.count(ref->getDecl()) ||
         !section->getLength())
@@ -243,9 +245,8 @@ bool FunctionLowering::emitParallelLoopMarker(const clang::Stmt *loop) {
     reduced.push_back(load(*at, l));
     kinds.push_back(kind);
   }
-  ct::ParallelLoopOp::create(b, l, reduced, b.getStrArrayAttr(kinds),
-                             marker.collapse,
-                             static_cast<int64_t>(loopReadMarks.size()),
-                             marker.device);
+  ct::ParallelLoopOp::create(
+      b, l, reduced, b.getStrArrayAttr(kinds), marker.collapse,
+      static_cast<int64_t>(loopReadMarks.size()), marker.device);
   return true;
 }

@@ -28,8 +28,8 @@ bool isOutputFunction(const clang::FunctionDecl *callee) {
   if (!callee->getIdentifier() || !callee->isExternC())
     return false;
   return llvm::StringSwitch<bool>(callee->getName())
-      .Cases({"printf", "fprintf", "puts", "fputs", "putchar", "putc",
-              "fputc", "fflush"},
+      .Cases({"printf", "fprintf", "puts", "fputs", "putchar", "putc", "fputc",
+              "fflush"},
              true)
       .Default(false);
 }
@@ -65,10 +65,10 @@ FunctionLowering::lowerOutputCall(const clang::CallExpr *expr,
   };
   // After an error: a stand-in result, so that nothing else is reported.
   auto reported = [&] {
-    return CallResult{ub::PoisonOp::create(
-                          b, l, b.getIntegerType(ast.getTypeSize(
-                                    callee->getReturnType()))),
-                      {}};
+    return CallResult{
+        ub::PoisonOp::create(
+            b, l, b.getIntegerType(ast.getTypeSize(callee->getReturnType()))),
+        {}};
   };
   SmallVector<Value> operands;
   for (const clang::Expr *arg : expr->arguments()) {
@@ -78,7 +78,8 @@ FunctionLowering::lowerOutputCall(const clang::CallExpr *expr,
       bytes.push_back('\0');
       // Named by content; another text with the same hash gets a suffix.
       std::string base =
-          "ct.str." + std::to_string(static_cast<size_t>(llvm::hash_value(bytes)));
+          "ct.str." +
+          std::to_string(static_cast<size_t>(llvm::hash_value(bytes)));
       std::string name = base;
       for (unsigned k = 1;; ++k) {
         auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
@@ -86,14 +87,13 @@ FunctionLowering::lowerOutputCall(const clang::CallExpr *expr,
           break;
         name = base + "." + std::to_string(k);
       }
-      operands.push_back(global(
-          name, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
-          /*constant=*/true, b.getStringAttr(bytes)));
+      operands.push_back(
+          global(name, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
+                 /*constant=*/true, b.getStringAttr(bytes)));
       continue;
     }
     if (isStream(arg)) {
-      StringRef name =
-          cast<clang::DeclRefExpr>(bare)->getDecl()->getName();
+      StringRef name = cast<clang::DeclRefExpr>(bare)->getDecl()->getName();
       Value at = global(name, ptr, /*constant=*/false, nullptr);
       operands.push_back(LLVM::LoadOp::create(b, l, ptr, at));
       continue;
@@ -118,8 +118,7 @@ FunctionLowering::lowerOutputCall(const clang::CallExpr *expr,
   for (const clang::ParmVarDecl *param : callee->parameters())
     params.push_back(param->getType()->isPointerType()
                          ? Type(ptr)
-                         : b.getIntegerType(
-                               ast.getTypeSize(param->getType())));
+                         : b.getIntegerType(ast.getTypeSize(param->getType())));
   auto type = LLVM::LLVMFunctionType::get(
       b.getIntegerType(ast.getTypeSize(callee->getReturnType())), params,
       callee->isVariadic());

@@ -25,8 +25,7 @@ IntegerType bitsOf(Type slot) {
 } // namespace
 
 Value FunctionLowering::loadPacked(Address address, Location l) {
-  Value slot =
-      memref::LoadOp::create(b, l, address.memref, address.offset);
+  Value slot = memref::LoadOp::create(b, l, address.memref, address.offset);
   IntegerType wide = bitsOf(slot.getType());
   Value bits = slot.getType() == wide
                    ? slot
@@ -43,19 +42,16 @@ Value FunctionLowering::loadPacked(Address address, Location l) {
   return value;
 }
 
-void FunctionLowering::storePacked(Value value, Address address,
-                                   Location l) {
-  Value slot =
-      memref::LoadOp::create(b, l, address.memref, address.offset);
+void FunctionLowering::storePacked(Value value, Address address, Location l) {
+  Value slot = memref::LoadOp::create(b, l, address.memref, address.offset);
   Type slotType = slot.getType();
   IntegerType wide = bitsOf(slotType);
   Value bits = slotType == wide
                    ? slot
                    : arith::BitcastOp::create(b, l, wide, slot).getResult();
   unsigned shift = 8 * address.packedByte;
-  llvm::APInt field =
-      llvm::APInt::getBitsSet(wide.getWidth(), shift,
-                              shift + address.packedBits);
+  llvm::APInt field = llvm::APInt::getBitsSet(wide.getWidth(), shift,
+                                              shift + address.packedBits);
   Value kept = arith::AndIOp::create(
       b, l, bits,
       arith::ConstantOp::create(b, l, wide, b.getIntegerAttr(wide, ~field)));

@@ -136,9 +136,9 @@ void FunctionLowering::emitCountedLoop(Location l, Value count,
       },
       [&] { body(load(counter, l)); },
       [&] {
-        store(arith::AddIOp::create(b, l, load(counter, l),
-                                    constantIndex(1, l)),
-              counter, l);
+        store(
+            arith::AddIOp::create(b, l, load(counter, l), constantIndex(1, l)),
+            counter, l);
       },
       /*conditionFirst=*/true);
 }
@@ -200,7 +200,8 @@ Value FunctionLowering::invoke(const Callable &callable,
   SmallVector<Value> lowered;
   if (callable.object)
     lowered.push_back(materialize(*callable.object, l));
-  for (auto [operand, param] : llvm::zip_equal(operands, callee->parameters())) {
+  for (auto [operand, param] :
+       llvm::zip_equal(operands, callee->parameters())) {
     clang::QualType type = param->getType().getCanonicalType();
     std::optional<Address> place = operand.place;
     if (type->isReferenceType() || isAggregate(type)) {
@@ -276,16 +277,15 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
     return Range{*begin, element, layout->size};
   };
   auto elementOf = [&](const Range &range, Value i) {
-    Value at = range.scalars == 1
-                   ? i
-                   : arith::MulIOp::create(b, l, i,
-                                           constantIndex(range.scalars, l))
-                         .getResult();
+    Value at =
+        range.scalars == 1
+            ? i
+            : arith::MulIOp::create(b, l, i, constantIndex(range.scalars, l))
+                  .getResult();
     return offsetBy(range.begin, at, l);
   };
   // The number of elements in [first, last).
-  auto distance = [&](const Range &range,
-                      const clang::Expr *last) -> Value {
+  auto distance = [&](const Range &range, const clang::Expr *last) -> Value {
     std::optional<Address> end = lowerPointer(last);
     if (!end)
       return nullptr;
@@ -458,10 +458,9 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
         } else {
           Value a = load(x, l), c = load(y, l);
           termType = commonType(first->element, second->element);
-          term = arithmetic(clang::BO_Mul,
-                            convert(a, first->element, termType, l),
-                            convert(c, second->element, termType, l),
-                            termType, l);
+          term =
+              arithmetic(clang::BO_Mul, convert(a, first->element, termType, l),
+                         convert(c, second->element, termType, l), termType, l);
         }
       }
       if (!term)
@@ -478,11 +477,10 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
       } else {
         // init = init + term, in the usual arithmetic conversions.
         clang::QualType common = commonType(accType, termType);
-        next = convert(arithmetic(clang::BO_Add,
-                                  convert(current, accType, common, l),
-                                  convert(term, termType, common, l), common,
-                                  l),
-                       common, accType, l);
+        next = convert(
+            arithmetic(clang::BO_Add, convert(current, accType, common, l),
+                       convert(term, termType, common, l), common, l),
+            common, accType, l);
       }
       if (next)
         store(next, acc, l);
@@ -512,10 +510,9 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
       Value current = load(elementOf(*range, load(best, l)), l);
       Value candidate = load(elementOf(*range, i), l);
       Value better =
-          isMax ? arithmetic(clang::BO_LT, current, candidate, range->element,
-                             l)
-                : arithmetic(clang::BO_LT, candidate, current, range->element,
-                             l);
+          isMax
+              ? arithmetic(clang::BO_LT, current, candidate, range->element, l)
+              : arithmetic(clang::BO_LT, candidate, current, range->element, l);
       store(arith::SelectOp::create(b, l, better, i, load(best, l)), best, l);
     });
     return past(*range, load(best, l));
@@ -527,11 +524,11 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
     Value n = args.size() == 2 ? countOf(args[1]) : constantIndex(1, l);
     if (!range || !n)
       return std::nullopt;
-    Value scalars = range->scalars == 1
-                        ? n
-                        : arith::MulIOp::create(
-                              b, l, n, constantIndex(range->scalars, l))
-                              .getResult();
+    Value scalars =
+        range->scalars == 1
+            ? n
+            : arith::MulIOp::create(b, l, n, constantIndex(range->scalars, l))
+                  .getResult();
     if (algorithm == Algorithm::Advance) {
       // The iterator variable itself moves.
       if (!stepPointerVariable(args[0], scalars, /*backwards=*/false,
@@ -571,8 +568,8 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
                                        "of numbers only");
     auto isLess = [&](Address a, Address c) -> Value {
       if (!less)
-        return arithmetic(clang::BO_LT, load(a, l), load(c, l),
-                          range->element, l);
+        return arithmetic(clang::BO_LT, load(a, l), load(c, l), range->element,
+                          l);
       Value result = invoke(*less,
                             {Operand{a, nullptr, range->element},
                              Operand{c, nullptr, range->element}},
@@ -587,12 +584,12 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
           [&]() -> Value {
             // j > 0 && a[j] < a[j - 1] (a[0] read when j == 0: in bounds).
             Value at = load(j, l);
-            Value positive =
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, at, zero);
+            Value positive = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::sgt, at, zero);
             Value before = arith::SelectOp::create(
                 b, l, positive, arith::SubIOp::create(b, l, at, one), zero);
-            Value ordered = isLess(elementOf(*range, at),
-                                   elementOf(*range, before));
+            Value ordered =
+                isLess(elementOf(*range, at), elementOf(*range, before));
             if (!ordered)
               return positive;
             return arith::AndIOp::create(b, l, positive, ordered);

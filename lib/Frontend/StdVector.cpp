@@ -16,11 +16,11 @@
 
 #include "FunctionLowering.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/Basic/SourceManager.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
@@ -48,15 +48,14 @@ static void collectPointerFields(clang::ASTContext &ast,
   const clang::ASTRecordLayout &layout = ast.getASTRecordLayout(record);
   for (const clang::CXXBaseSpecifier &spec : record->bases())
     if (const auto *baseRecord = spec.getType()->getAsCXXRecordDecl())
-      collectPointerFields(ast, baseRecord,
-                           base + layout.getBaseClassOffset(baseRecord)
-                                      .getQuantity(),
-                           pointer, offsets);
+      collectPointerFields(
+          ast, baseRecord,
+          base + layout.getBaseClassOffset(baseRecord).getQuantity(), pointer,
+          offsets);
   for (const clang::FieldDecl *field : record->fields()) {
-    int64_t at =
-        base + ast.toCharUnitsFromBits(
-                      layout.getFieldOffset(field->getFieldIndex()))
-                   .getQuantity();
+    int64_t at = base + ast.toCharUnitsFromBits(
+                               layout.getFieldOffset(field->getFieldIndex()))
+                            .getQuantity();
     clang::QualType type = field->getType().getCanonicalType();
     if (ast.hasSameUnqualifiedType(type, pointer))
       offsets.push_back(at);
@@ -109,11 +108,10 @@ MemRefType ModuleLowering::getVectorType(clang::QualType vector,
   // Pointers and references in the elements are followed in vectors the
   // function creates (IndirectFields.cpp), vectors in them nowhere.
   std::optional<Layout> layout = getLayout(element, range, what);
-  if (layout && llvm::any_of(layout->indirect,
-                             [&](const Layout::IndirectField &field) {
-                               return !getVectorElementType(field.type)
-                                           .isNull();
-                             })) {
+  if (layout &&
+      llvm::any_of(layout->indirect, [&](const Layout::IndirectField &field) {
+        return !getVectorElementType(field.type).isNull();
+      })) {
     error(range, what + " is a vector of '" + element.getAsString() +
                      "', which holds vectors; differentiable code does not "
                      "support vectors of structs holding vectors yet");
@@ -148,9 +146,9 @@ Value FunctionLowering::lowerElementIndex(const clang::CallExpr *expr,
   if (checkAgainst)
     // C++ throws std::out_of_range; differentiable code has no exceptions,
     // so the program ends with the message it would print.
-    abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, i,
-                                  checkAgainst),
-            expr, "std::vector::at: index out of range");
+    abortIf(
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, i, checkAgainst),
+        expr, "std::vector::at: index out of range");
   return i;
 }
 
@@ -163,8 +161,7 @@ Value FunctionLowering::vectorSize(Address vector, clang::QualType type,
   Value scalars = scalarsFrom(vector, l);
   if (!element || element->size == 1)
     return scalars;
-  return arith::DivUIOp::create(b, l, scalars,
-                                constantIndex(element->size, l));
+  return arith::DivUIOp::create(b, l, scalars, constantIndex(element->size, l));
 }
 
 std::optional<Address>
@@ -225,8 +222,8 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
     return createNestedVector(init, type, range);
   Location l = module.getLoc(range.getBegin());
   clang::QualType elementType = ModuleLowering::getVectorElementType(type);
-  std::optional<Layout> element = module.getLayout(elementType, range,
-                                                   "an element of this vector");
+  std::optional<Layout> element =
+      module.getLayout(elementType, range, "an element of this vector");
   if (!element)
     return std::nullopt;
   auto copyOf = [&](Address source, clang::QualType sourceType) -> Result {
@@ -279,8 +276,8 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
     std::optional<Address> source = lowerLValue(first);
     return source ? copyOf(*source, first->getType()) : std::nullopt;
   }
-  if (const auto *list = dyn_cast<clang::CXXStdInitializerListExpr>(
-          strip(first))) {
+  if (const auto *list =
+          dyn_cast<clang::CXXStdInitializerListExpr>(strip(first))) {
     // {a, b, c}: the array the list refers to, copied.
     const clang::Expr *array = list->getSubExpr();
     std::optional<Address> values =
@@ -305,8 +302,8 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
     Value scalars = arith::SubIOp::create(b, l, end->offset, begin->offset);
     Value count = element->size == 1
                       ? scalars
-                      : arith::DivUIOp::create(
-                            b, l, scalars, constantIndex(element->size, l))
+                      : arith::DivUIOp::create(b, l, scalars,
+                                               constantIndex(element->size, l))
                             .getResult();
     Result vector = allocateVector(type, count, range);
     if (vector)
@@ -341,11 +338,11 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
     Value zero = arith::ConstantOp::create(b, l, element->scalar,
                                            b.getZeroAttr(element->scalar));
     forEachIndex(b, l, count, [&](Value i) {
-      Value at = element->size == 1
-                     ? i
-                     : arith::MulIOp::create(b, l, i,
-                                             constantIndex(element->size, l))
-                           .getResult();
+      Value at =
+          element->size == 1
+              ? i
+              : arith::MulIOp::create(b, l, i, constantIndex(element->size, l))
+                    .getResult();
       Address slot = offsetBy(*vector, at, l);
       if (value)
         copy(slot, *value, element->size, l);
@@ -367,8 +364,7 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
 
 std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
     const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
-    const clang::Expr *object, bool arrow,
-    ArrayRef<const clang::Expr *> args) {
+    const clang::Expr *object, bool arrow, ArrayRef<const clang::Expr *> args) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   clang::QualType type = ast.getCanonicalTagType(method->getParent());
@@ -379,16 +375,16 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
       return std::nullopt;
     return lowerNestedVectorCall(expr, method, *nested, args);
   }
-  std::optional<Layout> element = module.getLayout(
-      ModuleLowering::getVectorElementType(type), expr->getSourceRange(),
-      "an element of this vector");
+  std::optional<Layout> element =
+      module.getLayout(ModuleLowering::getVectorElementType(type),
+                       expr->getSourceRange(), "an element of this vector");
   if (!element)
     return std::nullopt;
   StringRef name = method->getIdentifier() ? method->getName() : "";
-  bool isAssignment = method->isCopyAssignmentOperator() ||
-                      method->isMoveAssignmentOperator();
-  if (isAssignment || name == "resize" || name == "assign" ||
-      name == "clear" || name == "reserve")
+  bool isAssignment =
+      method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator();
+  if (isAssignment || name == "resize" || name == "assign" || name == "clear" ||
+      name == "reserve")
     return resizeVector(expr, object, method, args);
   if (name == "push_back" || name == "emplace_back" || name == "pop_back")
     return growVector(expr, object, name, args);
@@ -407,10 +403,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
   };
   auto resultOf = [&](Value indexValue) -> Value {
     Type resultType = typeOf(expr);
-    return resultType ? arith::IndexCastUIOp::create(b, l, resultType,
-                                                     indexValue)
-                            .getResult()
-                      : nullptr;
+    return resultType
+               ? arith::IndexCastUIOp::create(b, l, resultType, indexValue)
+                     .getResult()
+               : nullptr;
   };
   Value size = vectorSize(*vector, type, l);
   clang::OverloadedOperatorKind op = method->getOverloadedOperator();
@@ -426,13 +422,11 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
     return CallResult{arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                             size, constantIndex(0, l)),
                       {}};
-  if (name == "data" || name == "front" || name == "begin" ||
-      name == "cbegin")
+  if (name == "data" || name == "front" || name == "begin" || name == "cbegin")
     return CallResult{nullptr, *vector};
   if (name == "back")
-    return CallResult{nullptr,
-                      elementAt(arith::SubIOp::create(b, l, size,
-                                                      constantIndex(1, l)))};
+    return CallResult{nullptr, elementAt(arith::SubIOp::create(
+                                   b, l, size, constantIndex(1, l)))};
   if (name == "end" || name == "cend")
     return CallResult{nullptr, elementAt(size)};
   if (name == "capacity") {
@@ -440,8 +434,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
     auto sized = ref ? vectorSizes.find(ref->getDecl()) : vectorSizes.end();
     if (sized == vectorSizes.end())
       return CallResult{resultOf(size), {}};
-    Value capacity = memref::DimOp::create(
-        b, l, places.lookup(ref->getDecl()).memref, 0);
+    Value capacity =
+        memref::DimOp::create(b, l, places.lookup(ref->getDecl()).memref, 0);
     if (element->size != 1)
       capacity = arith::DivUIOp::create(b, l, capacity,
                                         constantIndex(element->size, l));
@@ -449,9 +443,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
   }
   if (name == "insert" || name == "emplace" || name == "erase")
     return unsupported<Result>(
-        expr, "'" + name + "' moves the elements of a std::vector, which "
-                           "differentiable code does not support; build a "
-                           "new vector, or assign v[i]");
+        expr, "'" + name +
+                  "' moves the elements of a std::vector, which "
+                  "differentiable code does not support; build a "
+                  "new vector, or assign v[i]");
   return unsupported<Result>(expr, "std::vector's '" +
                                        method->getNameAsString() +
                                        "' is not supported in differentiable "
@@ -461,8 +456,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::swapVectors(const clang::CallExpr *expr,
                               const clang::Expr *object, bool arrow,
-                              const clang::Expr *other,
-                              const Layout &element) {
+                              const clang::Expr *other, const Layout &element) {
   // Element by element: a vector's memory is fixed where it is created,
   // and a swap in a loop (double buffering) would otherwise exchange it
   // at run time. Pointers in the elements would point into the other
@@ -481,9 +475,10 @@ FunctionLowering::swapVectors(const clang::CallExpr *expr,
   Value scalars = scalarsFrom(*first, l);
   abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, scalars,
                                 scalarsFrom(*second, l)),
-          expr, "std::vector::swap of vectors of different sizes, which "
-                "differentiable code swaps element by element; swap vectors "
-                "of one size");
+          expr,
+          "std::vector::swap of vectors of different sizes, which "
+          "differentiable code swaps element by element; swap vectors "
+          "of one size");
   forEachIndex(b, l, scalars, [&](Value i) {
     Address a = offsetBy(*first, i, l), c = offsetBy(*second, i, l);
     Value fromFirst = load(a, l);
@@ -506,8 +501,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
   std::optional<std::pair<Value, int64_t>> field =
       var ? std::nullopt : vectorFieldOf(object);
   auto home = var ? vectorBlocks.find(var) : vectorBlocks.end();
-  bool isAssignment = method->isCopyAssignmentOperator() ||
-                      method->isMoveAssignmentOperator();
+  bool isAssignment =
+      method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator();
   const auto *statement = dyn_cast_or_null<clang::Expr>(currentStatement);
   bool inPlace = var ? home != vectorBlocks.end() &&
                            home->second == currentBlock &&
@@ -527,17 +522,18 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
       return std::nullopt;
     Value sourceScalars = scalarsFrom(*source, l);
     Value targetScalars = scalarsFrom(*target, l);
-    abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
-                                  sourceScalars, targetScalars),
-            expr, "a std::vector assigned inside a loop or branch changed "
-                  "its size, which differentiable code does not support");
+    abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, sourceScalars,
+                                  targetScalars),
+            expr,
+            "a std::vector assigned inside a loop or branch changed "
+            "its size, which differentiable code does not support");
     copy(*target, *source, targetScalars, l);
     return CallResult{nullptr, target};
   }
   // The memory (for a growing vector, its capacity) and the elements.
-  std::optional<Layout> elementLayout = module.getLayout(
-      ModuleLowering::getVectorElementType(type), expr->getSourceRange(),
-      "an element of this vector");
+  std::optional<Layout> elementLayout =
+      module.getLayout(ModuleLowering::getVectorElementType(type),
+                       expr->getSourceRange(), "an element of this vector");
   if (!elementLayout)
     return std::nullopt;
   Address memory, old, knownSize;
@@ -564,13 +560,13 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
     if (!n)
       return std::nullopt;
     Value size = vectorSize(old, type, l);
-    Value capacity = arith::MaxUIOp::create(
-        b, l, index(n, args[0]->getType(), l), size);
+    Value capacity =
+        arith::MaxUIOp::create(b, l, index(n, args[0]->getType(), l), size);
     fresh = allocateVector(type, capacity, expr->getSourceRange());
     if (!fresh)
       return std::nullopt;
-    copy(*fresh, old,
-         memref::DimOp::create(b, l, old.memref, 0).getResult(), l);
+    copy(*fresh, old, memref::DimOp::create(b, l, old.memref, 0).getResult(),
+         l);
     sizeSlot = knownSize.memref ? knownSize : newIndexSlot(size, l);
   } else if (isAssignment) {
     fresh = createVector(args[0], type, expr->getSourceRange());
@@ -585,9 +581,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
       value = unpacked(args[1]->isGLValue() ? lowerLValue(args[1])
                                             : materializeTemporary(args[1]),
                        args[1]);
-    std::optional<Layout> element = module.getLayout(
-        ModuleLowering::getVectorElementType(type), expr->getSourceRange(),
-        "an element of this vector");
+    std::optional<Layout> element =
+        module.getLayout(ModuleLowering::getVectorElementType(type),
+                         expr->getSourceRange(), "an element of this vector");
     if (!n || !element || (args.size() == 2 && !value))
       return std::nullopt;
     if (const auto *record =
@@ -601,11 +597,11 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
     fresh = allocateVector(type, count, expr->getSourceRange());
     if (!fresh)
       return std::nullopt;
-    Value kept = name == "resize"
-                     ? arith::MinUIOp::create(b, l,
-                                              vectorSize(old, type, l), count)
-                           .getResult()
-                     : constantIndex(0, l);
+    Value kept =
+        name == "resize"
+            ? arith::MinUIOp::create(b, l, vectorSize(old, type, l), count)
+                  .getResult()
+            : constantIndex(0, l);
     Value scalarsPer = constantIndex(element->size, l);
     Value keptScalars = arith::MulIOp::create(b, l, kept, scalarsPer);
     copy(*fresh, old, keptScalars, l);
@@ -620,8 +616,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
               offsetBy(slot, k, l), l);
     });
   } else {
-    return unsupported<Result>(expr, "this form of '" + name +
-                                         "' is not supported");
+    return unsupported<Result>(expr,
+                               "this form of '" + name + "' is not supported");
   }
   if (!fresh)
     return std::nullopt;
@@ -723,11 +719,12 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
   bool fieldSized = field && indirectFields[*field].sizeSlot.memref;
   if (sized == vectorSizes.end() && !fieldSized)
     return unsupported<Result>(
-        expr, "'" + name + "' grows a std::vector, which differentiable "
-                           "code supports within the capacity reserved "
-                           "beforehand: call v.reserve(n) where v is "
-                           "declared (or create it with its final size and "
-                           "assign v[i])");
+        expr, "'" + name +
+                  "' grows a std::vector, which differentiable "
+                  "code supports within the capacity reserved "
+                  "beforehand: call v.reserve(n) where v is "
+                  "declared (or create it with its final size and "
+                  "assign v[i])");
   clang::QualType type = strip(object)->getType().getNonReferenceType();
   if (const auto *pointer = type->getAs<clang::PointerType>())
     type = pointer->getPointeeType();
@@ -742,8 +739,7 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
     abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, size,
                                   constantIndex(0, l)),
             expr, "std::vector::pop_back: the vector is empty");
-    store(arith::SubIOp::create(b, l, size, constantIndex(1, l)), sizeSlot,
-          l);
+    store(arith::SubIOp::create(b, l, size, constantIndex(1, l)), sizeSlot, l);
     return CallResult{};
   }
   // The new element, evaluated before the vector changes.
@@ -767,9 +763,10 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
                                           : materializeTemporary(args[0]),
                      args[0]);
   } else {
-    return unsupported<Result>(expr, "'" + name + "' with these arguments "
-                                     "is not supported; pass one value of "
-                                     "the element type");
+    return unsupported<Result>(expr, "'" + name +
+                                         "' with these arguments "
+                                         "is not supported; pass one value of "
+                                         "the element type");
   }
   if (!scalar && !value && !pointer && !ctor)
     return std::nullopt;
@@ -779,11 +776,12 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
   Value capacity = memref::DimOp::create(b, l, memory.memref, 0);
   Value scalarsPer = constantIndex(element->size, l);
   Value first = arith::MulIOp::create(b, l, size, scalarsPer);
-  abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, first,
-                                capacity),
-          expr, "std::vector::" + name +
-                    ": beyond the capacity reserved, which differentiable "
-                    "code cannot grow; reserve more");
+  abortIf(
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, first, capacity),
+      expr,
+      "std::vector::" + name +
+          ": beyond the capacity reserved, which differentiable "
+          "code cannot grow; reserve more");
   Address slot = offsetBy(memory, first, l);
   if (scalar)
     store(scalar, slot, l);

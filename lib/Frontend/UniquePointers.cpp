@@ -11,15 +11,14 @@
 
 #include "FunctionLowering.h"
 
-#include "clang/AST/DeclTemplate.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "clang/AST/DeclTemplate.h"
 
 using namespace mlir;
 
 namespace cotangent::frontend {
 
-clang::QualType
-FunctionLowering::getUniquePointee(clang::QualType type) {
+clang::QualType FunctionLowering::getUniquePointee(clang::QualType type) {
   const auto *spec = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
       type.getNonReferenceType()->getAsCXXRecordDecl());
   if (!spec || spec->getName() != "unique_ptr" || !spec->isInStdNamespace())
@@ -59,8 +58,8 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
   while (true) {
     init = stripTemporaries(init);
     if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
-             construct && construct->getNumArgs() >= 1 &&
-             !construct->getConstructor()->isCopyOrMoveConstructor())
+        construct && construct->getNumArgs() >= 1 &&
+        !construct->getConstructor()->isCopyOrMoveConstructor())
       init = construct->getArg(0);
     else if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
              construct && construct->getNumArgs() == 1 &&
@@ -106,13 +105,12 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
       value = arith::ConstantOp::create(b, l, layout->scalar,
                                         b.getZeroAttr(layout->scalar));
     }
-    scf::ForOp::create(b, l, constantIndex(0, l), scalars, constantIndex(1, l),
-                       ValueRange{},
-                       [&](OpBuilder &inner, Location at, Value i, ValueRange) {
-                         memref::StoreOp::create(inner, at, value, allocation,
-                                                 i);
-                         scf::YieldOp::create(inner, at);
-                       });
+    scf::ForOp::create(
+        b, l, constantIndex(0, l), scalars, constantIndex(1, l), ValueRange{},
+        [&](OpBuilder &inner, Location at, Value i, ValueRange) {
+          memref::StoreOp::create(inner, at, value, allocation, i);
+          scf::YieldOp::create(inner, at);
+        });
     memory = Address{allocation, constantIndex(0, l)};
   } else {
     return refuse();
@@ -134,10 +132,9 @@ FunctionLowering::lowerUniquePointerCall(const clang::CallExpr *expr,
   Location l = loc(expr);
   clang::QualType pointee =
       getUniquePointee(ast.getCanonicalTagType(method->getParent()));
-  clang::QualType element =
-      pointee->isIncompleteArrayType()
-          ? ast.getAsArrayType(pointee)->getElementType()
-          : pointee;
+  clang::QualType element = pointee->isIncompleteArrayType()
+                                ? ast.getAsArrayType(pointee)->getElementType()
+                                : pointee;
   StringRef name = method->getIdentifier() ? method->getName() : "";
   clang::OverloadedOperatorKind op = method->getOverloadedOperator();
   if (op != clang::OO_Subscript && op != clang::OO_Star &&

@@ -89,10 +89,8 @@ bool collectChosenSlots(OpBuilder &b, Location loc, Value memory,
       whenTrue = arith::AndIOp::create(b, loc, condition, whenTrue);
       whenFalse = arith::AndIOp::create(b, loc, condition, whenFalse);
     }
-    return collectChosenSlots(b, loc, select.getTrueValue(), whenTrue,
-                              slots) &&
-           collectChosenSlots(b, loc, select.getFalseValue(), whenFalse,
-                              slots);
+    return collectChosenSlots(b, loc, select.getTrueValue(), whenTrue, slots) &&
+           collectChosenSlots(b, loc, select.getFalseValue(), whenFalse, slots);
   }
   auto alloca = memory.getDefiningOp<memref::AllocaOp>();
   if (!alloca || alloca.getType().getRank() != 1 ||
@@ -138,17 +136,18 @@ struct StoreToChosenSlots : OpRewritePattern<memref::StoreOp> {
     llvm::MapVector<Value, Value> chosenWhen;
     for (auto [slot, condition] : slots) {
       Value &when = chosenWhen[slot];
-      when = when ? arith::OrIOp::create(rewriter, loc, when, condition)
-                        .getResult()
-                  : condition;
+      when =
+          when
+              ? arith::OrIOp::create(rewriter, loc, when, condition).getResult()
+              : condition;
     }
     Value index = arith::ConstantIndexOp::create(rewriter, loc, *k);
     SmallVector<std::pair<Value, Value>> updates;
     for (auto [slot, when] : chosenWhen) {
       Value old = memref::LoadOp::create(rewriter, loc, slot, index);
-      updates.push_back({slot, arith::SelectOp::create(
-                                   rewriter, loc, when,
-                                   store.getValueToStore(), old)});
+      updates.push_back(
+          {slot, arith::SelectOp::create(rewriter, loc, when,
+                                         store.getValueToStore(), old)});
     }
     for (auto [slot, value] : updates)
       memref::StoreOp::create(rewriter, loc, value, slot, index);

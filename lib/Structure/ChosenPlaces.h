@@ -1,4 +1,5 @@
-//===- ChosenPlaces.h - Reads of a chosen place choose values ----*- C++ -*-===//
+//===- ChosenPlaces.h - Reads of a chosen place choose values ----*- C++
+//-*-===//
 
 #ifndef COTANGENT_LIB_STRUCTURE_CHOSENPLACES_H
 #define COTANGENT_LIB_STRUCTURE_CHOSENPLACES_H

@@ -63,8 +63,8 @@ struct ClosedFormCounter : OpRewritePattern<scf::ForOp> {
       Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
       // In the body: init + (iv - lb) * amount.
       rewriter.setInsertionPointToStart(loop.getBody());
-      Value done = arith::SubIOp::create(rewriter, loc, loop.getInductionVar(),
-                                         lb);
+      Value done =
+          arith::SubIOp::create(rewriter, loc, loop.getInductionVar(), lb);
       Value current = arith::AddIOp::create(
           rewriter, loc, init,
           arith::MulIOp::create(rewriter, loc, done, amount));

@@ -32,11 +32,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -132,8 +132,8 @@ Value emitFinalCounter(OpBuilder &b, Location loc, const CountedLoop &parts) {
                                      b.getIntegerAttr(type, value));
   };
   Value one = constant(1);
-  Value span = arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb),
-                                     one);
+  Value span =
+      arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), one);
   Value trips = arith::AddIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, span, step), one);
   Value end = arith::AddIOp::create(b, loc, lb,
@@ -153,8 +153,7 @@ struct UpliftCountedLoop : OpRewritePattern<scf::WhileOp> {
     for (Operation &op :
          llvm::make_early_inc_range(before->without_terminator())) {
       bool invariant = llvm::all_of(op.getOperands(), [&](Value operand) {
-        return !before->getParent()->isAncestor(
-            operand.getParentRegion());
+        return !before->getParent()->isAncestor(operand.getParentRegion());
       });
       if (invariant && isPure(&op) && op.getNumRegions() == 0) {
         rewriter.modifyOpInPlace(&op, [&] { op.moveBefore(loop); });
@@ -174,8 +173,8 @@ struct UpliftCountedLoop : OpRewritePattern<scf::WhileOp> {
       if (i != counter)
         inits.push_back(init);
     auto forOp = scf::ForOp::create(
-        rewriter, loc, parts->lowerBound, parts->upperBound, parts->step,
-        inits, [](OpBuilder &, Location, Value, ValueRange) {});
+        rewriter, loc, parts->lowerBound, parts->upperBound, parts->step, inits,
+        [](OpBuilder &, Location, Value, ValueRange) {});
 
     // The `after` block becomes the body: its counter argument is the
     // induction variable, the others are the iteration arguments.

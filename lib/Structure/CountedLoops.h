@@ -1,4 +1,5 @@
-//===- CountedLoops.h - scf.while loops with a counter become scf.for -*- C++ -*-===//
+//===- CountedLoops.h - scf.while loops with a counter become scf.for -*- C++
+//-*-===//
 
 #ifndef COTANGENT_LIB_STRUCTURE_COUNTEDLOOPS_H
 #define COTANGENT_LIB_STRUCTURE_COUNTEDLOOPS_H

@@ -58,14 +58,14 @@ Value combine(OpBuilder &b, Location loc, StringRef kind, Value lhs,
   // (the form convert-scf-to-openmp knows as a max or min reduction).
   bool max = kind == "max";
   Value wins =
-      isFloat ? Value(arith::CmpFOp::create(
-                    b, loc,
-                    max ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT,
-                    lhs, rhs))
-              : Value(arith::CmpIOp::create(
-                    b, loc,
-                    max ? arith::CmpIPredicate::slt : arith::CmpIPredicate::sgt,
-                    lhs, rhs));
+      isFloat ? Value(arith::CmpFOp::create(b, loc,
+                                            max ? arith::CmpFPredicate::OLT
+                                                : arith::CmpFPredicate::OGT,
+                                            lhs, rhs))
+              : Value(arith::CmpIOp::create(b, loc,
+                                            max ? arith::CmpIPredicate::slt
+                                                : arith::CmpIPredicate::sgt,
+                                            lhs, rhs));
   return arith::SelectOp::create(b, loc, wins, rhs, lhs);
 }
 
@@ -122,8 +122,8 @@ FailureOr<SmallVector<scf::ForOp>> collectNest(ct::ParallelLoopOp marker) {
       return marker.emitError(
           "'collapse' needs loops nested with nothing between them");
     // Pure ops between the loops (index casts) run in the inner body.
-    for (Operation &op : llvm::make_early_inc_range(
-             parent.getBody()->without_terminator()))
+    for (Operation &op :
+         llvm::make_early_inc_range(parent.getBody()->without_terminator()))
       if (&op != marker.getOperation() && &op != inner.getOperation())
         op.moveBefore(inner.getBody(), inner.getBody()->begin());
     nest.push_back(inner);
@@ -147,8 +147,9 @@ LogicalResult convertLoop(ct::ParallelLoopOp marker) {
   scf::ForOp outer = nest->front(), inner = nest->back();
   // Which carried values are reductions, and of what kind.
   DenseMap<unsigned, StringRef> kinds;
-  for (auto [value, kind] : llvm::zip_equal(
-           marker.getReduced(), marker.getKinds().getAsValueRange<StringAttr>()))
+  for (auto [value, kind] :
+       llvm::zip_equal(marker.getReduced(),
+                       marker.getKinds().getAsValueRange<StringAttr>()))
     if (auto arg = dyn_cast<BlockArgument>(value);
         arg && arg.getOwner() == outer.getBody() && arg.getArgNumber() > 0)
       kinds[arg.getArgNumber() - 1] = kind;
@@ -197,10 +198,9 @@ LogicalResult convertLoop(ct::ParallelLoopOp marker) {
   SmallVector<Value> replacements;
   for (auto [loop, iv] : llvm::zip_equal(*nest, body->getArguments())) {
     Type type = loop.getInductionVar().getType();
-    replacements.push_back(
-        type.isIndex()
-            ? iv
-            : Value(arith::IndexCastOp::create(inBody, loc, type, iv)));
+    replacements.push_back(type.isIndex() ? iv
+                                          : Value(arith::IndexCastOp::create(
+                                                inBody, loc, type, iv)));
   }
   // Only the innermost body's induction variable is a block argument of
   // it; the outer ones are used directly.
@@ -220,8 +220,8 @@ LogicalResult convertLoop(ct::ParallelLoopOp marker) {
   for (unsigned i : reduced)
     contributions.push_back(yield.getOperand(i));
   yield.erase();
-  for (auto [arg, value] : llvm::zip_equal(innerBody->getArguments(),
-                                           innerArgs))
+  for (auto [arg, value] :
+       llvm::zip_equal(innerBody->getArguments(), innerArgs))
     if (value)
       arg.replaceAllUsesWith(value);
   // The builder left the body without a terminator when given inits.
@@ -233,10 +233,10 @@ LogicalResult convertLoop(ct::ParallelLoopOp marker) {
   for (auto [region, i] : llvm::zip_equal(reduce.getReductions(), reduced)) {
     Block &block = region.front();
     OpBuilder combiner = OpBuilder::atBlockEnd(&block);
-    scf::ReduceReturnOp::create(
-        combiner, loc,
-        combine(combiner, loc, kinds[i], block.getArgument(0),
-                block.getArgument(1)));
+    scf::ReduceReturnOp::create(combiner, loc,
+                                combine(combiner, loc, kinds[i],
+                                        block.getArgument(0),
+                                        block.getArgument(1)));
   }
   for (auto [result, i] : llvm::zip_equal(parallel.getResults(), reduced))
     outer.getResult(i).replaceAllUsesWith(result);

@@ -155,8 +155,7 @@ void SlotPromoter::recordAccesses() {
       if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
         auto it = firstSlot.find(alloca.getResult());
         if (it != firstSlot.end())
-          for (int64_t i = 0, e = alloca.getType().getNumElements(); i < e;
-               ++i)
+          for (int64_t i = 0, e = alloca.getType().getNumElements(); i < e; ++i)
             define(it->second + i, &block);
       } else if (auto load = dyn_cast<memref::LoadOp>(op)) {
         int slot = slotOf(load.getMemRef(), load.getIndices());

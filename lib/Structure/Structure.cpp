@@ -86,11 +86,11 @@ static void eraseUnreachableCode(ModuleOp module, IRRewriter &rewriter) {
     bool condition = !value.isZero();
     rewriter.setInsertionPoint(branch);
     if (condition)
-      rewriter.replaceOpWithNewOp<cf::BranchOp>(
-          branch, branch.getTrueDest(), branch.getTrueDestOperands());
+      rewriter.replaceOpWithNewOp<cf::BranchOp>(branch, branch.getTrueDest(),
+                                                branch.getTrueDestOperands());
     else
-      rewriter.replaceOpWithNewOp<cf::BranchOp>(
-          branch, branch.getFalseDest(), branch.getFalseDestOperands());
+      rewriter.replaceOpWithNewOp<cf::BranchOp>(branch, branch.getFalseDest(),
+                                                branch.getFalseDestOperands());
   });
   for (auto function : module.getOps<func::FuncOp>())
     if (!function.isExternal())
@@ -142,8 +142,8 @@ void StructurePass::runOnOperation() {
       continue;
     ControlFlowToSCFTransformation transformation;
     DominanceInfo dominance;
-    if (failed(transformCFGToSCF(function.getBody(), transformation,
-                                 dominance))) {
+    if (failed(
+            transformCFGToSCF(function.getBody(), transformation, dominance))) {
       function.emitError("internal error: cannot structure the control "
                          "flow of this function");
       return signalPassFailure();

@@ -52,9 +52,9 @@ struct Driver {
                                  void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
@@ -281,9 +281,9 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     char log[4096] = {};
     int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
     void *values[] = {log, reinterpret_cast<void *>(uintptr_t(sizeof log))};
-    if (check(s.driver.cuModuleLoadDataEx(&m->loaded, m->ptx, 2, options,
-                                          values),
-              "cuModuleLoadDataEx (JIT compilation of the PTX)")) {
+    if (check(
+            s.driver.cuModuleLoadDataEx(&m->loaded, m->ptx, 2, options, values),
+            "cuModuleLoadDataEx (JIT compilation of the PTX)")) {
       if (log[0])
         std::fprintf(stderr, "cotangent: %s\n", log);
       return nullptr;
@@ -328,13 +328,13 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   const char *name = "";
   if (verbose()) {
     name = s.names[static_cast<CUfunction>(function)].c_str();
-    std::fprintf(stderr, "cotangent: GPU kernel %s: %ld blocks of %ld threads\n",
-                 name, long(gridX * gridY * gridZ),
-                 long(blockX * blockY * blockZ));
+    std::fprintf(stderr,
+                 "cotangent: GPU kernel %s: %ld blocks of %ld threads\n", name,
+                 long(gridX * gridY * gridZ), long(blockX * blockY * blockZ));
   }
-  check(s.driver.cuLaunchKernel(static_cast<CUfunction>(function), gridX,
-                                gridY, gridZ, blockX, blockY, blockZ,
-                                sharedBytes, nullptr, params, nullptr),
+  check(s.driver.cuLaunchKernel(static_cast<CUfunction>(function), gridX, gridY,
+                                gridZ, blockX, blockY, blockZ, sharedBytes,
+                                nullptr, params, nullptr),
         "cuLaunchKernel");
   if (verbosity() >= 2) {
     s.launched = now();

@@ -18,16 +18,16 @@
 #include "cotangent/Frontend/CheckpointPragma.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/MLIRContext.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/Tooling.h"
-#include "mlir/IR/MLIRContext.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -97,10 +97,10 @@ static llvm::cl::opt<std::string> target(
     llvm::cl::desc("cuda:sm_NN: loops under '#pragma omp target ... parallel "
                    "for' become kernels for that NVIDIA architecture"),
     llvm::cl::init(""), llvm::cl::cat(category));
-static llvm::cl::opt<bool> timeReport(
-    "time-report",
-    llvm::cl::desc("Print the time of each phase and MLIR pass"),
-    llvm::cl::init(false), llvm::cl::cat(category));
+static llvm::cl::opt<bool>
+    timeReport("time-report",
+               llvm::cl::desc("Print the time of each phase and MLIR pass"),
+               llvm::cl::init(false), llvm::cl::cat(category));
 static llvm::cl::opt<unsigned>
     optLevel("O", llvm::cl::desc("LLVM optimisation level for asm and obj"),
              llvm::cl::init(2), llvm::cl::Prefix, llvm::cl::cat(category));
@@ -121,9 +121,9 @@ public:
     options.parallelizeAllLoops = allLoopsParallel;
     options.timeReport = timeReport;
     llvm::StringRef chip = target;
-    if (!chip.empty() && (!chip.consume_front("cuda:") ||
-                          !chip.starts_with("sm_") || chip.size() < 4 ||
-                          !llvm::all_of(chip.drop_front(3), llvm::isDigit))) {
+    if (!chip.empty() &&
+        (!chip.consume_front("cuda:") || !chip.starts_with("sm_") ||
+         chip.size() < 4 || !llvm::all_of(chip.drop_front(3), llvm::isDigit))) {
       DiagnosticsEngine &diags = ast.getDiagnostics();
       diags.Report(diags.getCustomDiagID(
           DiagnosticsEngine::Error,
@@ -167,8 +167,8 @@ public:
     if (failed(cotangent::codegen::emitMachineCode(
             *module, os, emit == Stage::Asm, optLevel, error))) {
       DiagnosticsEngine &diags = ast.getDiagnostics();
-      diags.Report(diags.getCustomDiagID(DiagnosticsEngine::Error,
-                                         "cotangent: %0"))
+      diags.Report(
+          diags.getCustomDiagID(DiagnosticsEngine::Error, "cotangent: %0"))
           << error;
     }
   }
@@ -230,11 +230,11 @@ int main(int argc, const char **argv) {
   }
   ClangTool tool(parser->getCompilations(), parser->getSourcePathList());
   // Clang's own headers live next to the installed clang, not next to us.
-  tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
-      "-resource-dir=" COTANGENT_CLANG_RESOURCE_DIR,
-      ArgumentInsertPosition::BEGIN));
   tool.appendArgumentsAdjuster(
-      getInsertArgumentAdjuster("-fsyntax-only", ArgumentInsertPosition::BEGIN));
+      getInsertArgumentAdjuster("-resource-dir=" COTANGENT_CLANG_RESOURCE_DIR,
+                                ArgumentInsertPosition::BEGIN));
+  tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+      "-fsyntax-only", ArgumentInsertPosition::BEGIN));
   StageActionFactory factory(out.os());
   int status = tool.run(&factory);
   if (status == 0)

@@ -6,20 +6,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/AD/Passes.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
-#include "cotangent/Driver/DebugOptions.h"
-#include "cotangent/Structure/Passes.h"
-#include "cotangent/CodeGen/Pipelines.h"
-#include "cotangent/CodeGen/ExpandSpecialFunctions.h"
+#include "cotangent/AD/Passes.h"
 #include "cotangent/CodeGen/AllocaScopes.h"
-#include "cotangent/CodeGen/StructuredToBranches.h"
-#include "cotangent/CodeGen/OffloadLoops.h"
-#include "cotangent/CodeGen/ThreadCount.h"
+#include "cotangent/CodeGen/ExpandSpecialFunctions.h"
 #include "cotangent/CodeGen/ExternalCalls.h"
+#include "cotangent/CodeGen/OffloadLoops.h"
+#include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/CodeGen/StructuredToBranches.h"
 #include "cotangent/CodeGen/TapeAliasScopes.h"
 #include "cotangent/CodeGen/TapeToLLVM.h"
+#include "cotangent/CodeGen/ThreadCount.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Driver/DebugOptions.h"
+#include "cotangent/Structure/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -67,6 +67,6 @@ int main(int argc, char **argv) {
   cotangent::codegen::registerNameKernelsPass();
   cotangent::codegen::registerExpandDeviceMathPass();
   cotangent::codegen::registerNativeDeviceMathPass();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Cotangent optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "Cotangent optimizer driver\n", registry));
 }

@@ -114,19 +114,16 @@ private:
 
 class CotangentAction : public PluginASTAction {
 protected:
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
-                                                 llvm::StringRef file) override {
+  std::unique_ptr<ASTConsumer>
+  CreateASTConsumer(CompilerInstance &ci, llvm::StringRef file) override {
     // The LLVM half: clang's backend calls these when it builds its pass
     // pipeline (the in-process form of -fpass-plugin).
-    ci.getCodeGenOpts().PassBuilderCallbacks.push_back(
-        registerLinkDerivatives);
+    ci.getCodeGenOpts().PassBuilderCallbacks.push_back(registerLinkDerivatives);
     frontend::ActionKind action = ci.getFrontendOpts().ProgramAction;
-    bool generatesCode = action == frontend::EmitObj ||
-                         action == frontend::EmitAssembly ||
-                         action == frontend::EmitLLVM ||
-                         action == frontend::EmitBC ||
-                         action == frontend::EmitLLVMOnly ||
-                         action == frontend::EmitCodeGenOnly;
+    bool generatesCode =
+        action == frontend::EmitObj || action == frontend::EmitAssembly ||
+        action == frontend::EmitLLVM || action == frontend::EmitBC ||
+        action == frontend::EmitLLVMOnly || action == frontend::EmitCodeGenOnly;
     return std::make_unique<DerivativeConsumer>(options, file.str(),
                                                 generatesCode);
   }
@@ -235,8 +232,8 @@ struct LinkDerivativesPass : llvm::PassInfoMixin<LinkDerivativesPass> {
         continue;
       for (llvm::Function &derivative : **derivatives)
         if (!derivative.isDeclaration())
-          for (llvm::StringRef name : {"target-cpu", "target-features",
-                                       "tune-cpu"})
+          for (llvm::StringRef name :
+               {"target-cpu", "target-features", "tune-cpu"})
             if (function.hasFnAttribute(name))
               derivative.addFnAttr(function.getFnAttribute(name));
       break;
@@ -263,7 +260,8 @@ void registerLinkDerivatives(llvm::PassBuilder &builder) {
 } // namespace
 
 static FrontendPluginRegistry::Add<CotangentAction>
-    plugin("cotangent", "differentiate what ct::gradient<f> and friends ask for");
+    plugin("cotangent",
+           "differentiate what ct::gradient<f> and friends ask for");
 static ParsedAttrInfoRegistry::Add<cotangent::frontend::DifferentiableAttrInfo>
     differentiableAttr("ct-differentiable", "[[ct::differentiable]]");
 static clang::ParsedAttrInfoRegistry::Add<
@@ -275,8 +273,7 @@ static clang::PragmaHandlerRegistry::Add<
 
 extern "C" LLVM_ATTRIBUTE_WEAK llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
-  llvm::PassPluginLibraryInfo info{LLVM_PLUGIN_API_VERSION, "cotangent",
-                                   "0.1"};
+  llvm::PassPluginLibraryInfo info{LLVM_PLUGIN_API_VERSION, "cotangent", "0.1"};
   info.RegisterPassBuilderCallbacks = registerLinkDerivatives;
   return info;
 }

@@ -22,8 +22,8 @@ TEST_F(ActivityTest, VariedAndUsefulMakeActive) {
       %r = arith.addf %a, %k {tag = "r"} : f64
       return %r : f64
     })mlir");
-  ActivityAnalysis activity(
-      f, {ct::Activity::Active, ct::Activity::Constant, ct::Activity::Constant});
+  ActivityAnalysis activity(f, {ct::Activity::Active, ct::Activity::Constant,
+                                ct::Activity::Constant});
   EXPECT_TRUE(activity.isActive(f.getArgument(0)));
   EXPECT_FALSE(activity.isActive(f.getArgument(1)));
   EXPECT_FALSE(activity.isActive(tagged(f, "k")));       // integer source

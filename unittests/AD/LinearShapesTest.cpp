@@ -1,8 +1,8 @@
 //===- LinearShapesTest.cpp - The shapes the reverse strategies match -----===//
 
-#include "IRTest.h"
 #include "Analysis/IterationKills.h"
 #include "Analysis/LinearResults.h"
+#include "IRTest.h"
 #include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
 using namespace mlir;
 using namespace cotangent;
@@ -69,12 +69,12 @@ TEST_F(LinearShapesTest, RunningSums) {
     func::FuncOp f = parse(carriedLoop(sum));
     EXPECT_TRUE(getRunningSum(tagged<scf::ForOp>(f, "loop"), 0)) << sum.str();
   }
-  for (llvm::StringRef notSum : {"%next = arith.subf %e, %acc : f64",
-                                 "%next = arith.mulf %acc, %e : f64",
-                                 "%next = arith.addf %acc, %acc : f64",
-                                 "%next = arith.negf %acc : f64",
-                                 "%s = arith.addf %acc, %e : f64\n"
-                                 "%next = arith.mulf %s, %e : f64"}) {
+  for (llvm::StringRef notSum :
+       {"%next = arith.subf %e, %acc : f64",
+        "%next = arith.mulf %acc, %e : f64",
+        "%next = arith.addf %acc, %acc : f64", "%next = arith.negf %acc : f64",
+        "%s = arith.addf %acc, %e : f64\n"
+        "%next = arith.mulf %s, %e : f64"}) {
     func::FuncOp f = parse(carriedLoop(notSum));
     EXPECT_FALSE(getRunningSum(tagged<scf::ForOp>(f, "loop"), 0))
         << notSum.str();

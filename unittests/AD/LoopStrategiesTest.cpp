@@ -1,7 +1,7 @@
 //===- LoopStrategiesTest.cpp - How a pullback reverses each loop ---------===//
 
-#include "IRTest.h"
 #include "Analysis/LoopStrategies.h"
+#include "IRTest.h"
 using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;
@@ -78,8 +78,8 @@ TEST_F(LoopStrategiesTest, SelfContainedIterationsAreRecomputed) {
   // Each outer iteration fills %t and reads it back one loop deeper; its
   // result goes to a buffer read after the loop, so it is not eager.
   func::FuncOp f = parse(fillAndReadBack());
-  ActivityAnalysis activity(f, {Activity::Duplicated, Activity::Constant,
-                                Activity::Constant});
+  ActivityAnalysis activity(
+      f, {Activity::Duplicated, Activity::Constant, Activity::Constant});
   PullbackMemory memory(f, activity, true);
   auto needsReverse = [&](Operation &op) {
     return hasActiveResult(activity, op);

@@ -1,7 +1,7 @@
 //===- PullbackMemoryTest.cpp - What memory holds for the reverse code ----===//
 
-#include "IRTest.h"
 #include "Analysis/PullbackMemory.h"
+#include "IRTest.h"
 using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;
@@ -25,10 +25,8 @@ TEST_F(PullbackMemoryTest, ArgumentsKeepContentsUnlessWritten) {
   ActivityAnalysis activity(f, {Activity::Duplicated, Activity::Duplicated});
   PullbackMemory memory(f, activity, /*deferFrees=*/true);
   // Any written argument may alias any other, so neither keeps its contents.
-  EXPECT_FALSE(memory.isUnchangedAfterFunction(
-      tagged<memref::LoadOp>(f, "x")));
-  EXPECT_FALSE(memory.isUnchangedAfterFunction(
-      tagged<memref::LoadOp>(f, "y")));
+  EXPECT_FALSE(memory.isUnchangedAfterFunction(tagged<memref::LoadOp>(f, "x")));
+  EXPECT_FALSE(memory.isUnchangedAfterFunction(tagged<memref::LoadOp>(f, "y")));
   // Knowing nothing (split halves), nothing keeps its contents.
   EXPECT_FALSE(PullbackMemory().isUnchangedAfterFunction(
       tagged<memref::LoadOp>(f, "x")));
@@ -61,10 +59,10 @@ TEST_F(PullbackMemoryTest, ReadOnlyAndRestrictArguments) {
     })mlir");
   ActivityAnalysis activity(f, {Activity::Duplicated, Activity::Active});
   PullbackMemory memory(f, activity, true);
-  EXPECT_FALSE(memory.isUnchangedAfterFunction(
-      tagged<memref::LoadOp>(f, "before")));
-  EXPECT_FALSE(memory.isUnchangedAfterFunction(
-      tagged<memref::LoadOp>(f, "rewritten")));
+  EXPECT_FALSE(
+      memory.isUnchangedAfterFunction(tagged<memref::LoadOp>(f, "before")));
+  EXPECT_FALSE(
+      memory.isUnchangedAfterFunction(tagged<memref::LoadOp>(f, "rewritten")));
 }
 
 TEST_F(PullbackMemoryTest, LocalBuffersAfterTheirLastWrite) {
@@ -85,16 +83,16 @@ TEST_F(PullbackMemoryTest, LocalBuffersAfterTheirLastWrite) {
   PullbackMemory deferring(f, activity, /*deferFrees=*/true);
   // A store follows the first load (to another element, but the analysis
   // tells buffers apart, not elements); nothing follows the second.
-  EXPECT_FALSE(deferring.isUnchangedAfterFunction(
-      tagged<memref::LoadOp>(f, "final")));
-  EXPECT_TRUE(deferring.isUnchangedAfterFunction(
-      tagged<memref::LoadOp>(f, "last")));
+  EXPECT_FALSE(
+      deferring.isUnchangedAfterFunction(tagged<memref::LoadOp>(f, "final")));
+  EXPECT_TRUE(
+      deferring.isUnchangedAfterFunction(tagged<memref::LoadOp>(f, "last")));
   EXPECT_EQ(deferring.getDeferredFrees().size(), 1u);
   // Freed where the primal frees it, the buffer loses its contents there.
   PullbackMemory freeing(f, activity, /*deferFrees=*/false);
   EXPECT_TRUE(freeing.getDeferredFrees().empty());
-  EXPECT_FALSE(freeing.isUnchangedAfterFunction(
-      tagged<memref::LoadOp>(f, "last")));
+  EXPECT_FALSE(
+      freeing.isUnchangedAfterFunction(tagged<memref::LoadOp>(f, "last")));
 }
 
 TEST_F(PullbackMemoryTest, SelfContainedIterations) {
@@ -106,22 +104,22 @@ TEST_F(PullbackMemoryTest, SelfContainedIterations) {
         %v = memref.load %res[%i] : memref<8xf64>
         memref.store %v, %x[%i] : memref<?xf64>
       } {tag = "writes_argument"})mlir"));
-  ActivityAnalysis activity(f, {Activity::Duplicated, Activity::Constant,
-                                Activity::Constant});
+  ActivityAnalysis activity(
+      f, {Activity::Duplicated, Activity::Constant, Activity::Constant});
   PullbackMemory memory(f, activity, true);
   unsigned killDepth = 0;
   // %x is written after the outer loop: its loads do not keep their
   // contents, and the outer iteration does not write them first.
-  EXPECT_FALSE(memory.isSelfContained(tagged<scf::ForOp>(f, "outer"),
+  EXPECT_FALSE(
+      memory.isSelfContained(tagged<scf::ForOp>(f, "outer"), killDepth));
+  EXPECT_FALSE(memory.isSelfContained(tagged<scf::ForOp>(f, "writes_argument"),
                                       killDepth));
-  EXPECT_FALSE(memory.isSelfContained(
-      tagged<scf::ForOp>(f, "writes_argument"), killDepth));
 
   // Without the loop that writes %x, the outer iteration is
   // self-contained, and reads what it wrote one loop deep.
   tagged<scf::ForOp>(f, "writes_argument")->erase();
-  ActivityAnalysis readOnly(f, {Activity::Duplicated, Activity::Constant,
-                                Activity::Constant});
+  ActivityAnalysis readOnly(
+      f, {Activity::Duplicated, Activity::Constant, Activity::Constant});
   PullbackMemory readOnlyMemory(f, readOnly, true);
   EXPECT_TRUE(readOnlyMemory.isSelfContained(tagged<scf::ForOp>(f, "outer"),
                                              killDepth));

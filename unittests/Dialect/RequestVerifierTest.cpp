@@ -27,10 +27,12 @@ protected:
     module = ModuleOp::create(builder.getUnknownLoc());
     builder.setInsertionPointToEnd(module->getBody());
     // func.func private @f(f64, i32) -> f64
-    func::FuncOp::create(builder, builder.getUnknownLoc(), "f",
+    func::FuncOp::create(
+        builder, builder.getUnknownLoc(), "f",
         builder.getFunctionType({f64(), builder.getI32Type()}, {f64()}))
         .setPrivate();
-    caller = func::FuncOp::create(builder, builder.getUnknownLoc(), "caller",
+    caller = func::FuncOp::create(
+        builder, builder.getUnknownLoc(), "caller",
         builder.getFunctionType({f64(), builder.getI32Type()}, {}));
     builder.setInsertionPointToStart(caller.addEntryBlock());
   }
@@ -38,8 +40,8 @@ protected:
   Type f64() { return builder.getF64Type(); }
 
   ArrayAttr activities(ArrayRef<Activity> list) {
-    return builder.getArrayAttr(llvm::map_to_vector(
-        list, [&](Activity a) -> Attribute {
+    return builder.getArrayAttr(
+        llvm::map_to_vector(list, [&](Activity a) -> Attribute {
           return ActivityAttr::get(&context, a);
         }));
   }
@@ -66,7 +68,8 @@ protected:
 
 TEST_F(RequestVerifierTest, WellFormedGradientVerifies) {
   Value x = caller.getArgument(0), n = caller.getArgument(1);
-  auto op = GradientOp::create(builder, builder.getUnknownLoc(), TypeRange{f64(), f64()}, "f",
+  auto op = GradientOp::create(
+      builder, builder.getUnknownLoc(), TypeRange{f64(), f64()}, "f",
       activities({Activity::Active, Activity::Constant}), ValueRange{x, n},
       ValueRange{});
   EXPECT_EQ(verifyAndGetError(), "");
@@ -77,9 +80,9 @@ TEST_F(RequestVerifierTest, WellFormedGradientVerifies) {
 TEST_F(RequestVerifierTest, ActiveIntegerIsRejected) {
   Value x = caller.getArgument(0), n = caller.getArgument(1);
   GradientOp::create(builder, builder.getUnknownLoc(),
-                             TypeRange{f64(), f64(), f64()}, "f",
-                             activities({Activity::Active, Activity::Active}),
-                             ValueRange{x, n}, ValueRange{});
+                     TypeRange{f64(), f64(), f64()}, "f",
+                     activities({Activity::Active, Activity::Active}),
+                     ValueRange{x, n}, ValueRange{});
   EXPECT_EQ(verifyAndGetError(),
             "'ct.gradient' op activity 'active' of input #1 requires a "
             "floating-point scalar, but the input has type 'i32'");
@@ -88,9 +91,9 @@ TEST_F(RequestVerifierTest, ActiveIntegerIsRejected) {
 TEST_F(RequestVerifierTest, MissingAdjointResultIsRejected) {
   Value x = caller.getArgument(0), n = caller.getArgument(1);
   PullbackOp::create(builder, builder.getUnknownLoc(), TypeRange{f64()}, "f",
-                             activities({Activity::Active, Activity::Constant}),
-                             ValueRange{x, n}, ValueRange{x}, ValueRange{},
-                             /*lanes=*/IntegerAttr());
+                     activities({Activity::Active, Activity::Constant}),
+                     ValueRange{x, n}, ValueRange{x}, ValueRange{},
+                     /*lanes=*/IntegerAttr());
   EXPECT_EQ(verifyAndGetError(),
             "'ct.pullback' op expects 2 result(s) (the results of @f, then "
             "one adjoint per 'active' input), but has 1");
@@ -99,9 +102,9 @@ TEST_F(RequestVerifierTest, MissingAdjointResultIsRejected) {
 TEST_F(RequestVerifierTest, JvpTakesOneTangentPerActiveInput) {
   Value x = caller.getArgument(0), n = caller.getArgument(1);
   JvpOp::create(builder, builder.getUnknownLoc(), TypeRange{f64(), f64()}, "f",
-                        activities({Activity::Active, Activity::Constant}),
-                        ValueRange{x, n}, ValueRange{x, x},
-                        /*lanes=*/IntegerAttr());
+                activities({Activity::Active, Activity::Constant}),
+                ValueRange{x, n}, ValueRange{x, x},
+                /*lanes=*/IntegerAttr());
   EXPECT_EQ(verifyAndGetError(),
             "'ct.jvp' op expects 1 tangent(s) (one per non-'const' input), "
             "but has 2");

@@ -23,8 +23,8 @@ protected:
   Type buffer = MemRefType::get({ShapedType::kDynamic}, f64);
   Type intBuffer = MemRefType::get({4}, i32);
   // (f32, i32, memref<?xf64>, memref<4xi32>, f64) -> (f64, i32, f32)
-  FunctionType mixed = builder.getFunctionType({f32, i32, buffer, intBuffer, f64},
-                                               {f64, i32, f32});
+  FunctionType mixed = builder.getFunctionType(
+      {f32, i32, buffer, intBuffer, f64}, {f64, i32, f32});
 };
 
 TEST_F(SignaturesTest, DefaultActivitiesFollowTypes) {
@@ -58,7 +58,8 @@ TEST_F(SignaturesTest, ReverseSignatureListsSeedsShadowsAdjoints) {
 }
 
 TEST_F(SignaturesTest, ForwardSignatureListsTangents) {
-  ForwardSignature sig = getForwardSignature(mixed, getDefaultActivities(mixed));
+  ForwardSignature sig =
+      getForwardSignature(mixed, getDefaultActivities(mixed));
   EXPECT_EQ(sig.tangents, (SmallVector<Type>{f32, buffer, f64}));
   EXPECT_EQ(sig.tangentArgs, (SmallVector<unsigned>{0, 2, 4}));
   EXPECT_EQ(sig.resultTangents, (SmallVector<Type>{f64, f32}));
@@ -66,10 +67,10 @@ TEST_F(SignaturesTest, ForwardSignatureListsTangents) {
 }
 
 TEST_F(SignaturesTest, RuleTypesAppendDerivativesToPrimalSignature) {
-  EXPECT_EQ(getPullbackRuleType(mixed),
-            builder.getFunctionType(
-                {f32, i32, buffer, intBuffer, f64, f64, f32, buffer},
-                {f32, f64}));
+  EXPECT_EQ(
+      getPullbackRuleType(mixed),
+      builder.getFunctionType(
+          {f32, i32, buffer, intBuffer, f64, f64, f32, buffer}, {f32, f64}));
   EXPECT_EQ(getJvpRuleType(mixed),
             builder.getFunctionType(
                 {f32, i32, buffer, intBuffer, f64, f32, buffer, f64},

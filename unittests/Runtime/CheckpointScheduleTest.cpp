@@ -34,8 +34,8 @@ int64_t closedForm(int64_t n, int64_t c) {
 }
 
 /// The same minimum by exhaustive search over the split points.
-int64_t optimum(int64_t n, int64_t c, std::map<std::pair<int64_t, int64_t>,
-                                               int64_t> &memo) {
+int64_t optimum(int64_t n, int64_t c,
+                std::map<std::pair<int64_t, int64_t>, int64_t> &memo) {
   if (n <= 1)
     return 0;
   auto key = std::make_pair(n, c);
@@ -47,14 +47,14 @@ int64_t optimum(int64_t n, int64_t c, std::map<std::pair<int64_t, int64_t>,
   } else {
     best = INT64_MAX;
     for (int64_t m = 1; m < n; ++m)
-      best = std::min(best, m + optimum(n - m, c - 1, memo) +
-                                optimum(m, c, memo));
+      best =
+          std::min(best, m + optimum(n - m, c - 1, memo) + optimum(m, c, memo));
   }
   return memo[key] = best;
 }
 
 struct ScheduleRun {
-  int64_t advanced = 0;    // iterations run without recording
+  int64_t advanced = 0; // iterations run without recording
   int64_t peakSnapshots = 0;
   std::vector<int64_t> reversed;
 };
@@ -69,9 +69,8 @@ ScheduleRun simulate(int64_t n, int64_t snapshots) {
   int64_t working = 0, handedOver = -1;
   auto track = [&] {
     run.peakSnapshots = std::max<int64_t>(
-        run.peakSnapshots,
-        std::count_if(slots.begin(), slots.end(),
-                      [](int64_t v) { return v >= 0; }));
+        run.peakSnapshots, std::count_if(slots.begin(), slots.end(),
+                                         [](int64_t v) { return v >= 0; }));
   };
   for (int64_t a; (a = sched::forward_next(s)) != sched::done;) {
     int64_t x = s[sched::kArg0], y = s[sched::kArg1];
@@ -175,9 +174,8 @@ ScheduleRun simulateOnline(int64_t n, int64_t snapshots) {
   ScheduleRun run;
   auto track = [&] {
     run.peakSnapshots = std::max<int64_t>(
-        run.peakSnapshots,
-        std::count_if(slots.begin(), slots.end(),
-                      [](int64_t v) { return v >= 0; }));
+        run.peakSnapshots, std::count_if(slots.begin(), slots.end(),
+                                         [](int64_t v) { return v >= 0; }));
   };
   for (int64_t k = 0; k < n; ++k) {
     for (int guard = 0;; ++guard) {

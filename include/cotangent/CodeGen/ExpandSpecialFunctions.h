@@ -1,4 +1,5 @@
-//===- ExpandSpecialFunctions.h - ct functions without a library -*- C++ -*-===//
+//===- ExpandSpecialFunctions.h - ct functions without a library -*- C++
+//-*-===//
 
 #ifndef COTANGENT_CODEGEN_EXPANDSPECIALFUNCTIONS_H
 #define COTANGENT_CODEGEN_EXPANDSPECIALFUNCTIONS_H

@@ -1,4 +1,5 @@
-//===- LoopAnnotations.h - Loop hints for LLVM on derivative code -*- C++ -*-===//
+//===- LoopAnnotations.h - Loop hints for LLVM on derivative code -*- C++
+//-*-===//
 
 #ifndef COTANGENT_CODEGEN_LOOPANNOTATIONS_H
 #define COTANGENT_CODEGEN_LOOPANNOTATIONS_H

@@ -55,9 +55,8 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
 /// Runs LLVM's default pipeline at `optLevel` (0-3) on `module`, then writes
 /// it as an object file or assembly.
 mlir::LogicalResult emitMachineCode(llvm::Module &module,
-                                    llvm::raw_pwrite_stream &out,
-                                    bool assembly, unsigned optLevel,
-                                    std::string &error);
+                                    llvm::raw_pwrite_stream &out, bool assembly,
+                                    unsigned optLevel, std::string &error);
 
 } // namespace cotangent::codegen
 

@@ -1,4 +1,5 @@
-//===- ThreadCount.h - ct.thread_count for OpenMP or serial code -*- C++ -*-===//
+//===- ThreadCount.h - ct.thread_count for OpenMP or serial code -*- C++
+//-*-===//
 
 #ifndef COTANGENT_CODEGEN_THREADCOUNT_H
 #define COTANGENT_CODEGEN_THREADCOUNT_H

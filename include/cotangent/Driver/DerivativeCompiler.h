@@ -1,4 +1,5 @@
-//===- DerivativeCompiler.h - One translation unit's derivatives -*- C++ -*-===//
+//===- DerivativeCompiler.h - One translation unit's derivatives -*- C++
+//-*-===//
 //
 // What the plugin and cotangent-cc share: from a parsed translation unit to
 // the LLVM module of the derivatives it asks for, stage by stage (the
@@ -85,7 +86,8 @@ private:
   /// function with internal linkage they would call (a `static` custom
   /// rule run as compiled).
   mlir::LogicalResult refuseInternalCallsFromOwnObject();
-  void dump(llvm::StringRef suffix, llvm::function_ref<void(llvm::raw_ostream &)> print);
+  void dump(llvm::StringRef suffix,
+            llvm::function_ref<void(llvm::raw_ostream &)> print);
 
   /// First member: covers everything the compiler does.
   CrashReportScope crashReport;

@@ -1,10 +1,13 @@
-//===- DifferentiableAttr.h - The [[ct::differentiable]] attribute -*- C++ -*-===//
+//===- DifferentiableAttr.h - The [[ct::differentiable]] attribute -*- C++
+//-*-===//
 //
 // Clang does not know `[[ct::differentiable]]` (nor `[[ct::checkpoint]]`);
-// these parsed-attribute infos teach it, recording the attribute as an `annotate("ct::differentiable")`
-// on the function. A tool or plugin registers it with
+// these parsed-attribute infos teach it, recording the attribute as an
+// `annotate("ct::differentiable")` on the function. A tool or plugin registers
+// it with
 //   static clang::ParsedAttrInfoRegistry::Add<
-//       cotangent::frontend::DifferentiableAttrInfo> X("ct-differentiable", "");
+//       cotangent::frontend::DifferentiableAttrInfo> X("ct-differentiable",
+//       "");
 // in its own translation unit (a registration in a static library could be
 // dropped by the linker).
 //
@@ -25,8 +28,9 @@ struct DifferentiableAttrInfo : public clang::ParsedAttrInfo {
   DifferentiableAttrInfo();
   bool diagAppertainsToDecl(clang::Sema &sema, const clang::ParsedAttr &attr,
                             const clang::Decl *decl) const override;
-  AttrHandling handleDeclAttribute(clang::Sema &sema, clang::Decl *decl,
-                                   const clang::ParsedAttr &attr) const override;
+  AttrHandling
+  handleDeclAttribute(clang::Sema &sema, clang::Decl *decl,
+                      const clang::ParsedAttr &attr) const override;
 };
 
 /// Whether `function` (or any of its redeclarations) is marked
@@ -41,8 +45,9 @@ struct CheckpointAttrInfo : public clang::ParsedAttrInfo {
   CheckpointAttrInfo();
   bool diagAppertainsToDecl(clang::Sema &sema, const clang::ParsedAttr &attr,
                             const clang::Decl *decl) const override;
-  AttrHandling handleDeclAttribute(clang::Sema &sema, clang::Decl *decl,
-                                   const clang::ParsedAttr &attr) const override;
+  AttrHandling
+  handleDeclAttribute(clang::Sema &sema, clang::Decl *decl,
+                      const clang::ParsedAttr &attr) const override;
 };
 
 /// Whether `function` (or any of its redeclarations) is marked

@@ -28,8 +28,8 @@ SmallVector<Value, 2> ad::getMemoryRoots(Value value) {
   SmallVector<Value> worklist{value};
   while (!worklist.empty()) {
     Value root = getMemoryRoot(worklist.pop_back_val());
-    auto branch = dyn_cast_or_null<RegionBranchOpInterface>(
-        root.getDefiningOp());
+    auto branch =
+        dyn_cast_or_null<RegionBranchOpInterface>(root.getDefiningOp());
     if (auto select = root.getDefiningOp<arith::SelectOp>()) {
       worklist.push_back(select.getTrueValue());
       worklist.push_back(select.getFalseValue());
@@ -39,8 +39,7 @@ SmallVector<Value, 2> ad::getMemoryRoots(Value value) {
       unsigned index = cast<OpResult>(root).getResultNumber();
       for (Region &region : branch->getRegions())
         if (!region.empty())
-          if (Value yielded =
-                  region.front().getTerminator()->getOperand(index);
+          if (Value yielded = region.front().getTerminator()->getOperand(index);
               !yielded.getDefiningOp<ub::PoisonOp>())
             worklist.push_back(yielded);
     } else if (!llvm::is_contained(roots, root)) {
@@ -162,8 +161,7 @@ ActivityAnalysis::getElementAccess(Operation *op) const {
   return Element{memory, *linear};
 }
 
-bool ActivityAnalysis::propagateVariedElement(Operation *op,
-                                              Element element) {
+bool ActivityAnalysis::propagateVariedElement(Operation *op, Element element) {
   if (auto load = dyn_cast<memref::LoadOp>(op))
     return variedElements.contains(element) && markVaried(load.getResult());
   auto store = cast<memref::StoreOp>(op);
@@ -174,8 +172,7 @@ bool ActivityAnalysis::propagateVariedElement(Operation *op,
   return markVaried(store.getMemRef()) || changed;
 }
 
-bool ActivityAnalysis::propagateUsefulElement(Operation *op,
-                                              Element element) {
+bool ActivityAnalysis::propagateUsefulElement(Operation *op, Element element) {
   if (auto load = dyn_cast<memref::LoadOp>(op)) {
     if (!useful.contains(load.getResult()))
       return false;
@@ -222,7 +219,8 @@ static bool isVariedIn(const DenseSet<Value> &scalars,
 /// false: the analysis then assumes that everything it reads flows to its
 /// results and to the memory it may write. Terminators have no flow of
 /// their own: the op they end describes where their operands go.
-static bool getModeledFlow(Operation *op, SmallVectorImpl<DerivativeFlow> &flow) {
+static bool getModeledFlow(Operation *op,
+                           SmallVectorImpl<DerivativeFlow> &flow) {
   if (auto model = dyn_cast<ActivityOpInterface>(op)) {
     model.getDerivativeFlow(flow);
     return true;

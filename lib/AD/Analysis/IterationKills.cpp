@@ -64,9 +64,8 @@ Affine bound(Value v, Side side) {
       return bound(sub.getLhs(), side).plus(-*c);
   if (side != Side::Exact)
     if (scf::ForOp loop = unitLoopOf(v, /*requireUnitStep=*/false))
-      return side == Side::Lowest
-                 ? bound(loop.getLowerBound(), side)
-                 : bound(loop.getUpperBound(), side).plus(-1);
+      return side == Side::Lowest ? bound(loop.getLowerBound(), side)
+                                  : bound(loop.getUpperBound(), side).plus(-1);
   return {v, 0};
 }
 

@@ -35,8 +35,7 @@ bool isWrittenEarlierInIteration(mlir::memref::LoadOp load,
 /// write to the load's memory in the loop is such a store, each element the
 /// load reads was written earlier in the iteration or by no iteration.
 bool writesSameElementsBefore(mlir::Operation *writer,
-                              mlir::memref::LoadOp load,
-                              mlir::scf::ForOp loop);
+                              mlir::memref::LoadOp load, mlir::scf::ForOp loop);
 
 /// Whether no iteration of `loop` touches an element that another writes,
 /// so that its iterations, and their reverses, commute: the body is

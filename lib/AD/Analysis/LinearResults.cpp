@@ -1,8 +1,8 @@
 //===- LinearResults.cpp - Loops whose result adjoints are known early ----===//
 
 #include "Analysis/LinearResults.h"
-#include "Utils/IRBuilders.h"
 #include "Analysis/MemoryWrites.h"
+#include "Utils/IRBuilders.h"
 #include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -297,7 +297,8 @@ ad::getLinearPath(Value value, Operation *before,
       at = branch->getResult(use.getOperandNumber());
       continue;
     }
-    std::optional<LinearTerm> term = getLinearTerm(user, use.getOperandNumber());
+    std::optional<LinearTerm> term =
+        getLinearTerm(user, use.getOperandNumber());
     if (!term || (term->factor && !isKnownBefore(term->factor, before)))
       return std::nullopt;
     path.steps.push_back({user, use.getOperandNumber()});

@@ -1,4 +1,5 @@
-//===- LinearResults.h - Loops whose result adjoints are known early -*- C++ -*-===//
+//===- LinearResults.h - Loops whose result adjoints are known early -*- C++
+//-*-===//
 //
 // Internal to lib/AD. A loop's iterations can be reversed as soon as each
 // one has run (in the forward sweep) when the adjoint of every iteration's
@@ -78,9 +79,10 @@ getLinearPath(mlir::Value value, mlir::Operation *before,
 
 /// The adjoint of the value a path starts from, given the adjoint of where
 /// it ends (`primal` as for buildLinearAdjoints).
-mlir::Value buildPathAdjoint(mlir::OpBuilder &b, mlir::Location loc,
-                             const LinearPath &path, mlir::Value endAdjoint,
-                             llvm::function_ref<mlir::Value(mlir::Value)> primal);
+mlir::Value
+buildPathAdjoint(mlir::OpBuilder &b, mlir::Location loc, const LinearPath &path,
+                 mlir::Value endAdjoint,
+                 llvm::function_ref<mlir::Value(mlir::Value)> primal);
 
 } // namespace cotangent::ad
 

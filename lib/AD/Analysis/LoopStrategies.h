@@ -46,11 +46,12 @@ public:
   mlir::Operation *getUndoneAfterRunning(mlir::Operation *op) const;
 
 private:
-  void selectEagerLoops(
-      llvm::function_ref<bool(mlir::Operation &)> needsReverse);
-  bool canReverseEagerly(
-      mlir::scf::ForOp loop, llvm::function_ref<bool(mlir::Value)> isKnown,
-      llvm::function_ref<bool(mlir::Operation &)> needsReverse);
+  void
+  selectEagerLoops(llvm::function_ref<bool(mlir::Operation &)> needsReverse);
+  bool
+  canReverseEagerly(mlir::scf::ForOp loop,
+                    llvm::function_ref<bool(mlir::Value)> isKnown,
+                    llvm::function_ref<bool(mlir::Operation &)> needsReverse);
   void selectRecomputedLoops();
   bool canRecomputeIterations(mlir::scf::ForOp loop);
 

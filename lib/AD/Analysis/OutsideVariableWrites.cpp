@@ -51,24 +51,25 @@ bool OutsideVariableWrites::check(func::FuncOp function,
                                   const ActivityAnalysis &activity) {
   // Memory is varied only where something varied may have been written
   // into it (a store, or a call that writes through an argument).
-  WalkResult walk = function.walk([&](memref::GetGlobalOp use) {
-    memref::GlobalOp global = ct::getOutsideVariable(use.getResult());
-    if (!global || !isShadowedType(use.getType()) ||
-        !activity.isVaried(use.getResult()))
-      return WalkResult::advance();
-    InFlightDiagnostic diag =
-        use.emitError()
-        << "'" << ct::getVariableName(global)
-        << "' is a variable outside the function, and a value that carries "
-           "a derivative is written to it here, which would be lost to the "
-           "code that reads it; differentiable code may write to such a "
-           "variable only values that carry no derivative: pass it as a "
-           "parameter instead";
-    for (func::CallOp call : llvm::reverse(calls))
-      diag.attachNote(call.getLoc())
-          << "called from here with values that carry a derivative";
-    return WalkResult::interrupt();
-  });
+  WalkResult walk =
+      function.walk([&](memref::GetGlobalOp use) {
+        memref::GlobalOp global = ct::getOutsideVariable(use.getResult());
+        if (!global || !isShadowedType(use.getType()) ||
+            !activity.isVaried(use.getResult()))
+          return WalkResult::advance();
+        InFlightDiagnostic diag =
+            use.emitError()
+            << "'" << ct::getVariableName(global)
+            << "' is a variable outside the function, and a value that carries "
+               "a derivative is written to it here, which would be lost to the "
+               "code that reads it; differentiable code may write to such a "
+               "variable only values that carry no derivative: pass it as a "
+               "parameter instead";
+        for (func::CallOp call : llvm::reverse(calls))
+          diag.attachNote(call.getLoc())
+              << "called from here with values that carry a derivative";
+        return WalkResult::interrupt();
+      });
   if (walk.wasInterrupted())
     return false;
   // A callee given varied values may store them into a variable outside it
@@ -78,10 +79,10 @@ bool OutsideVariableWrites::check(func::FuncOp function,
         call, call.getCalleeAttr());
     if (!callee || callee.isExternal() || hasRule(callee))
       return WalkResult::advance();
-    SmallVector<ct::Activity> activities =
-        getVariedActivities(call, activity);
-    if (llvm::all_of(activities,
-                     [](ct::Activity a) { return a == ct::Activity::Constant; }))
+    SmallVector<ct::Activity> activities = getVariedActivities(call, activity);
+    if (llvm::all_of(activities, [](ct::Activity a) {
+          return a == ct::Activity::Constant;
+        }))
       return WalkResult::advance();
     std::string key(activities.size(), '0');
     for (auto [i, a] : llvm::enumerate(activities))

@@ -12,8 +12,7 @@ using namespace cotangent;
 using namespace cotangent::ad;
 
 bool ad::mayRunAfter(Operation *writer, Operation *load, Operation *scope) {
-  for (Operation *op = load->getParentOp(); op != scope;
-       op = op->getParentOp())
+  for (Operation *op = load->getParentOp(); op != scope; op = op->getParentOp())
     if (isa<LoopLikeOpInterface>(op) && op->isAncestor(writer))
       return true;
   // No loop around both: in the innermost block holding both, program

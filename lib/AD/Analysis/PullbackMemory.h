@@ -1,4 +1,5 @@
-//===- PullbackMemory.h - What memory holds when reverse code runs -*- C++ -*-===//
+//===- PullbackMemory.h - What memory holds when reverse code runs -*- C++
+//-*-===//
 //
 // Internal to lib/AD. In a combined pullback nothing runs between the
 // forward and the reverse sweep, so memory that no later op writes still

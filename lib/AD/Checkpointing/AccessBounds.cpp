@@ -55,10 +55,18 @@ private:
   Value max(Value x, Value y) {
     return b.createOrFold<arith::MaxSIOp>(loc, x, y);
   }
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
-  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
-  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
-  Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  }
+  Value sub(Value x, Value y) {
+    return b.createOrFold<arith::SubIOp>(loc, x, y);
+  }
+  Value mul(Value x, Value y) {
+    return b.createOrFold<arith::MulIOp>(loc, x, y);
+  }
+  Value constant(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
 
   std::optional<IndexRange> compute(Value value, unsigned depth) {
     if (Value outside = known.lookupOrNull(value))
@@ -150,15 +158,14 @@ private:
                           arith::DivSIOp::create(b, loc, x->hi, c)};
       // Non-negative dividends (counters) have non-negative remainders.
       Value zero = constant(0);
-      Value nonNegative = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::sge, x->lo, zero);
+      Value nonNegative =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x->lo, zero);
       Value positive =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x->hi, zero);
-      return IndexRange{
-          b.createOrFold<arith::SelectOp>(loc, nonNegative, zero,
-                                          constant(1 - *d)),
-          b.createOrFold<arith::SelectOp>(loc, positive, constant(*d - 1),
-                                          zero)};
+      return IndexRange{b.createOrFold<arith::SelectOp>(loc, nonNegative, zero,
+                                                        constant(1 - *d)),
+                        b.createOrFold<arith::SelectOp>(
+                            loc, positive, constant(*d - 1), zero)};
     }
     return std::nullopt;
   }
@@ -202,9 +209,9 @@ private:
     int64_t step = next->second;
     // Goes on while `counter + k < bound`.
     auto compare = condition.getCondition().getDefiningOp<arith::CmpIOp>();
-    if (!compare || !llvm::is_contained({arith::CmpIPredicate::slt,
-                                         arith::CmpIPredicate::sle},
-                                        compare.getPredicate()))
+    if (!compare || !llvm::is_contained(
+                        {arith::CmpIPredicate::slt, arith::CmpIPredicate::sle},
+                        compare.getPredicate()))
       return std::nullopt;
     auto tested = asCounterPlus(loop, compare.getLhs());
     Value bound = compare.getRhs();

@@ -1,4 +1,5 @@
-//===- AccessBounds.h - Which elements of a buffer a function touches -*- C++ -*-===//
+//===- AccessBounds.h - Which elements of a buffer a function touches -*- C++
+//-*-===//
 //
 // Internal to lib/AD. A C pointer does not carry its extent, so copying the
 // memory a checkpointed loop keeps in snapshots needs the range of elements

@@ -66,11 +66,12 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-FailureOr<KeptElements> ad::buildKeptElements(
-    OpBuilder &b, Location loc, func::FuncOp function, unsigned argument,
-    Value root, Value rootNow, const IRMapping &known,
-    ArrayRef<std::pair<Value, IndexRange>> ranges, Operation *at,
-    StringRef what, StringRef undo) {
+FailureOr<KeptElements>
+ad::buildKeptElements(OpBuilder &b, Location loc, func::FuncOp function,
+                      unsigned argument, Value root, Value rootNow,
+                      const IRMapping &known,
+                      ArrayRef<std::pair<Value, IndexRange>> ranges,
+                      Operation *at, StringRef what, StringRef undo) {
   auto type = cast<MemRefType>(root.getType());
   Value zero = indexConstant(b, loc, 0);
   if (type.hasStaticShape()) {
@@ -82,9 +83,8 @@ FailureOr<KeptElements> ad::buildKeptElements(
     }
     return KeptElements{zero, indexConstant(b, loc, type.getNumElements())};
   }
-  if (type.getRank() != 1 ||
-      !(type.getLayout().isIdentity() ||
-        isa<StridedLayoutAttr>(type.getLayout()))) {
+  if (type.getRank() != 1 || !(type.getLayout().isIdentity() ||
+                               isa<StridedLayoutAttr>(type.getLayout()))) {
     at->emitError("cannot checkpoint ")
         << what << ": " << describeMemory(root)
         << " has a shape whose elements it cannot copy";
@@ -101,13 +101,12 @@ FailureOr<KeptElements> ad::buildKeptElements(
   // Only a parameter's memory (or a view of it) may be a C pointer's.
   Value viewed = root;
   while (Operation *def = viewed.getDefiningOp()) {
-    if (!isa<memref::SubViewOp, memref::CastOp, memref::ReinterpretCastOp>(
-            def))
+    if (!isa<memref::SubViewOp, memref::CastOp, memref::ReinterpretCastOp>(def))
       break;
     viewed = def->getOperand(0);
   }
-  bool mayBeUnbounded = isa<BlockArgument>(viewed) ||
-                        viewed.getDefiningOp<ct::PointerViewOp>();
+  bool mayBeUnbounded =
+      isa<BlockArgument>(viewed) || viewed.getDefiningOp<ct::PointerViewOp>();
   if (!range) {
     if (!mayBeUnbounded)
       return KeptElements{zero, dim};
@@ -115,8 +114,7 @@ FailureOr<KeptElements> ad::buildKeptElements(
         << what << ": cannot tell which elements of " << describeMemory(root)
         << " it changes (an index is not computed from loop counters, "
            "sizes and constants); "
-        << undo
-        << ", or index the memory with counters and sizes";
+        << undo << ", or index the memory with counters and sizes";
     return failure();
   }
   // A view of a C pointer's memory is a little shorter than the unknown
@@ -126,9 +124,9 @@ FailureOr<KeptElements> ad::buildKeptElements(
       indexConstant(b, loc, ct::PointerViewOp::kUnknownExtent / 2));
   Value span = arith::MaxSIOp::create(
       b, loc, zero,
-      arith::AddIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, range->hi, range->lo),
-          indexConstant(b, loc, 1)));
+      arith::AddIOp::create(b, loc,
+                            arith::SubIOp::create(b, loc, range->hi, range->lo),
+                            indexConstant(b, loc, 1)));
   // A range from 0 (the common case) starts at 0 for any extent.
   Value first = getConstantIntValue(range->lo) == 0
                     ? zero

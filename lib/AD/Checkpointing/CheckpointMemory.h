@@ -1,4 +1,5 @@
-//===- CheckpointMemory.h - Copies of the memory a checkpoint keeps -*- C++ -*-===//
+//===- CheckpointMemory.h - Copies of the memory a checkpoint keeps -*- C++
+//-*-===//
 //
 // Internal to lib/AD. Checkpointed loops and calls are rerun in the reverse
 // sweep on copies of the memory they change: these helpers decide which
@@ -38,14 +39,12 @@ struct KeptElements {
 /// `ranges` as there). Reports at `at` and fails if neither is possible or
 /// the buffer's shape cannot be copied: "cannot checkpoint `what`: ...",
 /// suggesting `undo` (how to do without the checkpoint).
-mlir::FailureOr<KeptElements>
-buildKeptElements(mlir::OpBuilder &b, mlir::Location loc,
-                  mlir::func::FuncOp function, unsigned argument,
-                  mlir::Value root, mlir::Value rootNow,
-                  const mlir::IRMapping &known,
-                  llvm::ArrayRef<std::pair<mlir::Value, IndexRange>> ranges,
-                  mlir::Operation *at, llvm::StringRef what,
-                  llvm::StringRef undo);
+mlir::FailureOr<KeptElements> buildKeptElements(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::func::FuncOp function,
+    unsigned argument, mlir::Value root, mlir::Value rootNow,
+    const mlir::IRMapping &known,
+    llvm::ArrayRef<std::pair<mlir::Value, IndexRange>> ranges,
+    mlir::Operation *at, llvm::StringRef what, llvm::StringRef undo);
 
 /// A fresh buffer for the kept elements of memory of type `type` (as
 /// `rootNow`'s): `flat` holds element first + k at k; `view` has `type` and

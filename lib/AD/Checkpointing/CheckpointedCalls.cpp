@@ -11,11 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/CallActivity.h"
 #include "Checkpointing/CheckpointMemory.h"
 #include "DerivativeRegistry.h"
-#include "Analysis/CallActivity.h"
-#include "Utils/IRBuilders.h"
 #include "ReverseMode/ReverseEmitter.h"
+#include "Utils/IRBuilders.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 using namespace mlir;
@@ -73,10 +73,10 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
              << name << "'";
     }
     Value rootNow = fwd.lookup(root);
-    FailureOr<KeptElements> kept = buildKeptElements(
-        b, loc, callee, i, root, rootNow, known, {}, call,
-        "the call of '" + name + "'",
-        "remove [[ct::checkpoint]] from '" + name + "'");
+    FailureOr<KeptElements> kept =
+        buildKeptElements(b, loc, callee, i, root, rootNow, known, {}, call,
+                          "the call of '" + name + "'",
+                          "remove [[ct::checkpoint]] from '" + name + "'");
     if (failed(kept)) {
       e.hadError = true;
       return failure();
@@ -85,8 +85,8 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
     auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
                                    kept->count, indexConstant(b, loc, 1));
     OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
-    Value at = arith::AddIOp::create(inner, loc, kept->first,
-                                     loop.getInductionVar());
+    Value at =
+        arith::AddIOp::create(inner, loc, kept->first, loop.getInductionVar());
     Value element = memref::LoadOp::create(inner, loc, flat, ValueRange{at});
     ct::TapePushOp::create(inner, loc, e.getForwardTape(loc), element);
     buffers.push_back({unsigned(i), kept->first, kept->count});
@@ -123,11 +123,10 @@ LogicalResult ad::reverseCheckpointedCall(OpBuilder &b, func::CallOp call,
     auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0), count,
                                    indexConstant(b, loc, 1));
     OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
-    Value last = arith::SubIOp::create(inner, loc, count,
-                                       indexConstant(inner, loc, 1));
+    Value last =
+        arith::SubIOp::create(inner, loc, count, indexConstant(inner, loc, 1));
     Value k = arith::SubIOp::create(inner, loc, last, loop.getInductionVar());
-    auto elementType =
-        cast<MemRefType>(copy.flat.getType()).getElementType();
+    auto elementType = cast<MemRefType>(copy.flat.getType()).getElementType();
     Value element =
         ct::TapePopOp::create(inner, loc, elementType, e.reverseTape);
     memref::StoreOp::create(inner, loc, element, copy.flat, ValueRange{k});
@@ -150,8 +149,7 @@ LogicalResult ad::reverseCheckpointedCall(OpBuilder &b, func::CallOp call,
     buildScratchFree(b, loc, s);
   for (Value copy : copies)
     memref::DeallocOp::create(b, loc, copy);
-  e.accumulateCallAdjoints(
-      b, loc, call.getOperands(), activities,
-      rerun.getResults().drop_front(call.getNumResults()));
+  e.accumulateCallAdjoints(b, loc, call.getOperands(), activities,
+                           rerun.getResults().drop_front(call.getNumResults()));
   return success(!e.hadError);
 }

@@ -15,13 +15,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Checkpointing/CheckpointMemory.h"
-#include "DerivativeRegistry.h"
 #include "Analysis/CallActivity.h"
-#include "Utils/IRBuilders.h"
+#include "Checkpointing/CheckpointMemory.h"
 #include "Checkpointing/Checkpoints.h"
-#include "ReverseMode/ReverseEmitter.h"
 #include "Checkpointing/ScheduleCalls.h"
+#include "DerivativeRegistry.h"
+#include "ReverseMode/ReverseEmitter.h"
+#include "Utils/IRBuilders.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -64,8 +64,8 @@ struct BodyCall {
   SmallVector<unsigned> carriedOperands, yieldedResults;
 
   bool isFromOutside(unsigned operand) const {
-    return operand != ivOperand && !llvm::is_contained(carriedOperands,
-                                                       operand);
+    return operand != ivOperand &&
+           !llvm::is_contained(carriedOperands, operand);
   }
   /// The carried value whose operand `operand` is, if any.
   std::optional<unsigned> carriedAt(unsigned operand) const {
@@ -111,8 +111,8 @@ SmallVector<Value> buildAdvance(OpBuilder &b, Location loc,
                                 SmallVector<Value> operands, Value from,
                                 Value to, ValueRange carried, Value lowerBound,
                                 Value step) {
-  auto loop = scf::ForOp::create(b, loc, from, to, indexConstant(b, loc, 1),
-                                 carried);
+  auto loop =
+      scf::ForOp::create(b, loc, from, to, indexConstant(b, loc, 1), carried);
   OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
   operands[body.ivOperand] =
       buildIv(inner, loc, loop.getInductionVar(), lowerBound, step);
@@ -244,9 +244,9 @@ bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
     return true;
   e.uncheckpointedLoops.insert(loop);
   loop->emitWarning("'#pragma ct checkpoint' ignored: the loop sits inside "
-                   "another loop, or a function called from one; "
-                   "its iterations are recorded as usual. Checkpoint the "
-                   "outer loop too, or move this loop out");
+                    "another loop, or a function called from one; "
+                    "its iterations are recorded as usual. Checkpoint the "
+                    "outer loop too, or move this loop out");
   return false;
 }
 
@@ -272,26 +272,26 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   unsigned numCarried = op.getNumRegionIterArgs();
 
   // Snapshots: as asked, or the least S with S * S >= trips.
-  int64_t asked = call->getAttrOfType<IntegerAttr>(kCheckpointSnapshots)
-                      .getInt();
+  int64_t asked =
+      call->getAttrOfType<IntegerAttr>(kCheckpointSnapshots).getInt();
   Value one = indexConstant(b, loc, 1);
   Value snapshots;
   if (asked > 0) {
     snapshots = indexConstant(b, loc, asked);
   } else {
     auto search = scf::WhileOp::create(b, loc, b.getIndexType(), one);
-    Block *before = b.createBlock(&search.getBefore(), {}, b.getIndexType(),
-                                  {loc});
+    Block *before =
+        b.createBlock(&search.getBefore(), {}, b.getIndexType(), {loc});
     Value s = before->getArgument(0);
-    Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                        arith::MulIOp::create(b, loc, s, s),
-                                        trips);
+    Value small =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                              arith::MulIOp::create(b, loc, s, s), trips);
     scf::ConditionOp::create(b, loc, small, s);
-    Block *after = b.createBlock(&search.getAfter(), {}, b.getIndexType(),
-                                 {loc});
-    scf::YieldOp::create(b, loc,
-                         ValueRange{arith::AddIOp::create(
-                             b, loc, after->getArgument(0), one)});
+    Block *after =
+        b.createBlock(&search.getAfter(), {}, b.getIndexType(), {loc});
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::AddIOp::create(b, loc, after->getArgument(0), one)});
     b.setInsertionPointAfter(search);
     snapshots = search.getResult(0);
   }
@@ -331,15 +331,16 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
       known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
   Value lastTrip = arith::SubIOp::create(b, loc, trips, one);
   Value ivLo = lb;
-  Value ivHi = buildIv(b, loc, arith::MaxSIOp::create(b, loc, lastTrip,
-                                                      indexConstant(b, loc, 0)),
-                       lb, step);
+  Value ivHi = buildIv(
+      b, loc,
+      arith::MaxSIOp::create(b, loc, lastTrip, indexConstant(b, loc, 0)), lb,
+      step);
   ivLo = buildIndexCast(b, loc, ivLo);
   ivHi = buildIndexCast(b, loc, ivHi);
   if (failed(buildStateBuffers(
           b, loc, op, call, iteration, fromOutside, snapshots, known,
-          {{iteration.getArgument(body.ivOperand), IndexRange{ivLo, ivHi}}},
-          e, state.buffers)))
+          {{iteration.getArgument(body.ivOperand), IndexRange{ivLo, ivHi}}}, e,
+          state.buffers)))
     return failure();
 
   // The loop, as the schedule's forward part drives it.
@@ -441,7 +442,9 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
 
   SmallVector<Value> final = buildScheduleLoop(
       b, loc, module, state.schedule, "ct_checkpoint_reverse_next", initial,
-      [&](OpBuilder &at, Value action) { return isNot(at, loc, action, kDone); },
+      [&](OpBuilder &at, Value action) {
+        return isNot(at, loc, action, kDone);
+      },
       [&](OpBuilder &at, Value action, ValueRange values) {
         ValueRange carried = values.take_front(numCarried);
         ValueRange adjoints = values.drop_front(numCarried);
@@ -454,10 +457,10 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
               SmallVector<Value> next(values);
               switch (c) {
               case kAdvance: {
-                SmallVector<Value> after = buildAdvance(
-                    in, loc, body, operands, arg0,
-                    readField(in, loc, state.schedule, kArg1), carried,
-                    state.lowerBound, state.step);
+                SmallVector<Value> after =
+                    buildAdvance(in, loc, body, operands, arg0,
+                                 readField(in, loc, state.schedule, kArg1),
+                                 carried, state.lowerBound, state.step);
                 llvm::copy(after, next.begin());
                 return next;
               }
@@ -499,8 +502,7 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
                                       : buildZero(in, loc, result.getType()));
                 }
                 llvm::append_range(args, shadows);
-                auto reversal =
-                    func::CallOp::create(in, loc, pullback, args);
+                auto reversal = func::CallOp::create(in, loc, pullback, args);
                 ValueRange returned =
                     reversal.getResults().drop_front(call.getNumResults());
                 // The adjoints of the carried values enter the previous
@@ -516,8 +518,7 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
                   if (std::optional<unsigned> j = body.carriedAt(i)) {
                     auto *pos = llvm::find(floatResults, *j);
                     if (pos != floatResults.end())
-                      next[numCarried + (pos - floatResults.begin())] =
-                          adjoint;
+                      next[numCarried + (pos - floatResults.begin())] = adjoint;
                   } else {
                     e.accumulate(in, loc, call.getOperand(i), adjoint);
                   }

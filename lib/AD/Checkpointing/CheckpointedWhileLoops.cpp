@@ -13,13 +13,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Checkpointing/CheckpointMemory.h"
-#include "DerivativeRegistry.h"
 #include "Analysis/CallActivity.h"
-#include "Utils/IRBuilders.h"
+#include "Checkpointing/CheckpointMemory.h"
 #include "Checkpointing/Checkpoints.h"
-#include "ReverseMode/ReverseEmitter.h"
 #include "Checkpointing/ScheduleCalls.h"
+#include "DerivativeRegistry.h"
+#include "ReverseMode/ReverseEmitter.h"
+#include "Utils/IRBuilders.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -35,8 +35,7 @@ static constexpr int64_t kDefaultOnlineSnapshots = 64;
 
 func::CallOp ad::getCheckpointedCall(scf::WhileOp loop) {
   Block *before = loop.getBeforeBody(), *after = loop.getAfterBody();
-  if (before->getOperations().size() != 2 ||
-      after->getOperations().size() != 1)
+  if (before->getOperations().size() != 2 || after->getOperations().size() != 1)
     return nullptr;
   auto call = dyn_cast<func::CallOp>(before->front());
   scf::ConditionOp condition = loop.getConditionOp();
@@ -207,8 +206,8 @@ buildCounterRanges(OpBuilder &b, Location loc, scf::WhileOp op,
       next = select.getTrueValue();
     if (auto branch = next.getDefiningOp<scf::IfOp>();
         branch && branch.getCondition() == continues)
-      next = branch.thenYield().getOperand(
-          cast<OpResult>(next).getResultNumber());
+      next =
+          branch.thenYield().getOperand(cast<OpResult>(next).getResultNumber());
     auto stepped = asArgumentPlus(next);
     if (!stepped || stepped->first != counter || stepped->second <= 0)
       continue;
@@ -293,12 +292,12 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   SmallVector<Type> carriedTypes(op.getBeforeBody()->getArgumentTypes());
   carriedTypes.push_back(b.getIndexType());
   // What the calls return (but whether to go on), and the count.
-  SmallVector<Type> passedTypes(
-      TypeRange(call.getResultTypes()).drop_front());
+  SmallVector<Type> passedTypes(TypeRange(call.getResultTypes()).drop_front());
   passedTypes.push_back(b.getIndexType());
   auto loop = scf::WhileOp::create(b, loc, passedTypes, inits);
-  Block *before = b.createBlock(&loop.getBefore(), {}, carriedTypes,
-                                SmallVector<Location>(carriedTypes.size(), loc));
+  Block *before =
+      b.createBlock(&loop.getBefore(), {}, carriedTypes,
+                    SmallVector<Location>(carriedTypes.size(), loc));
   ValueRange carried = before->getArguments().drop_back();
   Value k = before->getArguments().back();
   {
@@ -309,8 +308,7 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
                                 {state.schedule, toI64(b, loc, k)});
     scf::ConditionOp::create(b, loc, isNot(b, loc, action, kAdvance),
                              ValueRange{action});
-    Block *body =
-        b.createBlock(&actions.getAfter(), {}, b.getI64Type(), {loc});
+    Block *body = b.createBlock(&actions.getAfter(), {}, b.getI64Type(), {loc});
     buildActionSwitch(
         b, loc, body->getArgument(0), {}, {kTakeSnapshot, kMoveSnapshot}, {},
         [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
@@ -319,9 +317,9 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
             copySnapshot(
                 in, loc, state, carried,
                 [&](unsigned j) {
-                  return flatten(in, loc,
-                                 fwd.lookup(call.getOperand(
-                                     state.buffers[j].argument)));
+                  return flatten(
+                      in, loc,
+                      fwd.lookup(call.getOperand(state.buffers[j].argument)));
                 },
                 /*ownMemory=*/true, from, /*into=*/true);
             return {};
@@ -333,11 +331,10 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
                 memref::LoadOp::create(in, loc, buffer, ValueRange{from}),
                 buffer, ValueRange{to});
           for (const auto &buf : state.buffers)
-            copyElements(in, loc, buf.snapshots,
-                         arith::MulIOp::create(in, loc, from, buf.count),
-                         buf.snapshots,
-                         arith::MulIOp::create(in, loc, to, buf.count),
-                         buf.count);
+            copyElements(
+                in, loc, buf.snapshots,
+                arith::MulIOp::create(in, loc, from, buf.count), buf.snapshots,
+                arith::MulIOp::create(in, loc, to, buf.count), buf.count);
           return {};
         });
     scf::YieldOp::create(b, loc);
@@ -348,8 +345,7 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   llvm::copy(carried, operands.begin());
   auto step = func::CallOp::create(b, loc, iteration, operands);
   SmallVector<Value> passed(step.getResults().drop_front());
-  passed.push_back(
-      arith::AddIOp::create(b, loc, k, indexConstant(b, loc, 1)));
+  passed.push_back(arith::AddIOp::create(b, loc, k, indexConstant(b, loc, 1)));
   scf::ConditionOp::create(b, loc, step.getResult(0), passed);
   Block *after = b.createBlock(&loop.getAfter(), {}, passedTypes,
                                SmallVector<Location>(passedTypes.size(), loc));
@@ -384,8 +380,8 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   func::FuncOp pullback =
       e.registry.get(iteration, DerivativeKind::Pullback, activities);
 
-  SmallVector<Value> operands = llvm::map_to_vector(
-      call.getOperands(), [&](Value v) -> Value {
+  SmallVector<Value> operands =
+      llvm::map_to_vector(call.getOperands(), [&](Value v) -> Value {
         auto arg = dyn_cast<BlockArgument>(v);
         return arg && arg.getOwner() == op.getBeforeBody()
                    ? Value()
@@ -427,7 +423,9 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
 
   SmallVector<Value> final = buildScheduleLoop(
       b, loc, module, state.schedule, "ct_checkpoint_reverse_next", initial,
-      [&](OpBuilder &at, Value action) { return isNot(at, loc, action, kDone); },
+      [&](OpBuilder &at, Value action) {
+        return isNot(at, loc, action, kDone);
+      },
       [&](OpBuilder &at, Value action, ValueRange values) {
         ValueRange carried = values.take_front(numCarried);
         ValueRange nextAdjoints = values.slice(numCarried, numNext);
@@ -450,8 +448,8 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
                 SmallVector<Value> args(operands);
                 llvm::copy(rerun.getRegionIterArgs(), args.begin());
                 auto again = func::CallOp::create(body, loc, iteration, args);
-                scf::YieldOp::create(
-                    body, loc, again.getResults().slice(1, numCarried));
+                scf::YieldOp::create(body, loc,
+                                     again.getResults().slice(1, numCarried));
                 llvm::copy(rerun.getResults(), next.begin());
                 return next;
               }

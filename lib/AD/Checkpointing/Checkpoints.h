@@ -18,9 +18,9 @@
 #ifndef COTANGENT_LIB_AD_CHECKPOINTING_CHECKPOINTS_H
 #define COTANGENT_LIB_AD_CHECKPOINTING_CHECKPOINTS_H
 
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "Checkpointing/AccessBounds.h"
 namespace cotangent::ad {
@@ -76,11 +76,10 @@ mlir::LogicalResult buildStateBuffers(
     llvm::SmallVectorImpl<CheckpointedLoopState::Buffer> &buffers);
 /// The shadows `call`'s duplicated operands take in the reverse sweep
 /// (scratch ones, to free after the call, where they have none).
-llvm::SmallVector<mlir::Value>
-buildCallShadows(mlir::OpBuilder &b, mlir::Location loc, mlir::func::CallOp call,
-                 llvm::ArrayRef<ct::Activity> activities,
-                 reverse::ReverseEmitter &e,
-                 llvm::SmallVectorImpl<mlir::Value> &scratch);
+llvm::SmallVector<mlir::Value> buildCallShadows(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::func::CallOp call,
+    llvm::ArrayRef<ct::Activity> activities, reverse::ReverseEmitter &e,
+    llvm::SmallVectorImpl<mlir::Value> &scratch);
 /// Frees what the forward sweep allocated.
 void freeCheckpointedLoopState(mlir::OpBuilder &b, mlir::Location loc,
                                const CheckpointedLoopState &state);

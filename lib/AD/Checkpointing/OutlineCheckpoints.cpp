@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Checkpointing/Checkpoints.h"
 #include "Analysis/CallActivity.h"
+#include "Checkpointing/Checkpoints.h"
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/OutsideVariables.h"
@@ -150,8 +150,8 @@ LogicalResult outline(scf::ForOp loop, int64_t snapshots, func::FuncOp parent,
 
   IRMapping mapping;
   func::FuncOp function =
-      createIteration(parent, loc, body, captured, loop.getResultTypes(),
-                      views, symbols, mapping);
+      createIteration(parent, loc, body, captured, loop.getResultTypes(), views,
+                      symbols, mapping);
   OpBuilder inner = OpBuilder::atBlockEnd(&function.front());
   for (Operation &op : body->without_terminator())
     inner.clone(op, mapping);
@@ -180,8 +180,8 @@ LogicalResult outline(scf::ForOp loop, int64_t snapshots, func::FuncOp parent,
 /// captured...) -> (continues, next carried..., results...)` (the results
 /// are meaningful when it does not continue), and the loop calls it from its
 /// condition region.
-LogicalResult outline(scf::WhileOp loop, int64_t snapshots,
-                      func::FuncOp parent, SymbolTable &symbols) {
+LogicalResult outline(scf::WhileOp loop, int64_t snapshots, func::FuncOp parent,
+                      SymbolTable &symbols) {
   for (Type type : loop.getBeforeBody()->getArgumentTypes())
     if (isa<MemRefType>(type))
       return loop.emitError("cannot checkpoint this loop: it carries a "
@@ -218,9 +218,9 @@ LogicalResult outline(scf::WhileOp loop, int64_t snapshots,
     mapping.map(after->getArguments(), passed);
     for (Operation &op : after->without_terminator())
       then.clone(op, mapping);
-    SmallVector<Value> yielded = llvm::map_to_vector(
-        after->getTerminator()->getOperands(),
-        [&](Value v) { return mapping.lookup(v); });
+    SmallVector<Value> yielded =
+        llvm::map_to_vector(after->getTerminator()->getOperands(),
+                            [&](Value v) { return mapping.lookup(v); });
     llvm::append_range(yielded, passed);
     scf::YieldOp::create(then, loc, yielded);
     // The loop ends: what it carries no longer matters.
@@ -238,11 +238,10 @@ LogicalResult outline(scf::WhileOp loop, int64_t snapshots,
   OpBuilder at(loop);
   SmallVector<Type> loopTypes(carriedTypes);
   llvm::append_range(loopTypes, resultTypes);
-  auto replacement =
-      scf::WhileOp::create(at, loc, loopTypes, loop.getInits());
+  auto replacement = scf::WhileOp::create(at, loc, loopTypes, loop.getInits());
   SmallVector<Location> carriedLocs(carriedTypes.size(), loc);
-  Block *newBefore = at.createBlock(&replacement.getBefore(), {},
-                                    carriedTypes, carriedLocs);
+  Block *newBefore =
+      at.createBlock(&replacement.getBefore(), {}, carriedTypes, carriedLocs);
   SmallVector<Value> operands(newBefore->getArguments());
   llvm::append_range(operands, captured);
   auto call = func::CallOp::create(at, loc, function, operands);
@@ -253,8 +252,8 @@ LogicalResult outline(scf::WhileOp loop, int64_t snapshots,
   SmallVector<Location> loopLocs(loopTypes.size(), loc);
   Block *newAfter =
       at.createBlock(&replacement.getAfter(), {}, loopTypes, loopLocs);
-  scf::YieldOp::create(at, loc,
-                       newAfter->getArguments().take_front(carriedTypes.size()));
+  scf::YieldOp::create(
+      at, loc, newAfter->getArguments().take_front(carriedTypes.size()));
   loop.replaceAllUsesWith(
       replacement.getResults().drop_front(carriedTypes.size()));
   loop.erase();
@@ -276,8 +275,8 @@ struct OutlineCheckpointsPass
       // own was folded away (it ran at most once), nothing to checkpoint.
       Operation *loop = nullptr;
       int64_t loops = 0;
-      for (Operation *at = marker->getParentOp();
-           at && !isa<func::FuncOp>(at); at = at->getParentOp())
+      for (Operation *at = marker->getParentOp(); at && !isa<func::FuncOp>(at);
+           at = at->getParentOp())
         if (isa<scf::ForOp, scf::WhileOp>(at)) {
           loop = loop ? loop : at;
           ++loops;

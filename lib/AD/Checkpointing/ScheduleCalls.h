@@ -1,7 +1,8 @@
-//===- ScheduleCalls.h - Driving the checkpoint schedule from IR -*- C++ -*-===//
+//===- ScheduleCalls.h - Driving the checkpoint schedule from IR -*- C++
+//-*-===//
 //
-// Internal to lib/AD/Checkpointing: the code checkpointed loops emit to call the
-// schedule of cotangent/checkpoint_schedule.h (through MLIR's C interface)
+// Internal to lib/AD/Checkpointing: the code checkpointed loops emit to call
+// the schedule of cotangent/checkpoint_schedule.h (through MLIR's C interface)
 // and to act on its answers.
 //
 //===----------------------------------------------------------------------===//
@@ -76,8 +77,7 @@ inline Value callSchedule(OpBuilder &b, Location loc, ModuleOp module,
 }
 
 /// state[field], as an index.
-inline Value readField(OpBuilder &b, Location loc, Value state,
-                       int64_t field) {
+inline Value readField(OpBuilder &b, Location loc, Value state, int64_t field) {
   Value v = memref::LoadOp::create(b, loc, state,
                                    ValueRange{indexConstant(b, loc, field)});
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
@@ -97,13 +97,13 @@ inline Value isNot(OpBuilder &b, Location loc, Value action, int64_t a) {
 /// An scf.index_switch on `action` with one case per action in `cases`,
 /// each built by `build` (which returns the values it yields), and a
 /// default yielding `otherwise`.
-inline SmallVector<Value>
-buildActionSwitch(OpBuilder &b, Location loc, Value action, TypeRange types,
-                  ArrayRef<int64_t> cases, ValueRange otherwise,
-                  function_ref<SmallVector<Value>(OpBuilder &, int64_t)> build) {
+inline SmallVector<Value> buildActionSwitch(
+    OpBuilder &b, Location loc, Value action, TypeRange types,
+    ArrayRef<int64_t> cases, ValueRange otherwise,
+    function_ref<SmallVector<Value>(OpBuilder &, int64_t)> build) {
   Value selector = arith::IndexCastOp::create(b, loc, b.getIndexType(), action);
-  auto switchOp = scf::IndexSwitchOp::create(b, loc, types, selector, cases,
-                                             cases.size());
+  auto switchOp =
+      scf::IndexSwitchOp::create(b, loc, types, selector, cases, cases.size());
   for (auto [i, c] : llvm::enumerate(cases)) {
     Block &block = switchOp.getCaseRegions()[i].emplaceBlock();
     OpBuilder inner = OpBuilder::atBlockBegin(&block);
@@ -121,8 +121,7 @@ buildActionSwitch(OpBuilder &b, Location loc, Value action, TypeRange types,
 /// values.
 inline SmallVector<Value> buildScheduleLoop(
     OpBuilder &b, Location loc, ModuleOp module, Value state, StringRef next,
-    ValueRange initial,
-    function_ref<Value(OpBuilder &, Value)> keepGoing,
+    ValueRange initial, function_ref<Value(OpBuilder &, Value)> keepGoing,
     function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body) {
   SmallVector<Type> types(initial.getTypes());
   SmallVector<Type> afterTypes{b.getI64Type()};

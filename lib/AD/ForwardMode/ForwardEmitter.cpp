@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/OutsideVariableWrites.h"
 #include "ForwardMode/ForwardEmitter.h"
+#include "Analysis/OutsideVariableWrites.h"
 #include "DerivativeRegistry.h"
 #include "Utils/IRBuilders.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
@@ -26,7 +26,8 @@ LogicalResult ForwardEmitter::emit(func::FuncOp derivative,
            << ": unstructured control flow (several blocks) is not supported "
               "yet; use structured loops and branches";
   if (failed(refuseDerivativesInOutsideVariables(
-          primal, activity, [&](func::FuncOp f) { return registry.hasRule(f); })))
+          primal, activity,
+          [&](func::FuncOp f) { return registry.hasRule(f); })))
     return failure();
   Block *entry = derivative.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockBegin(entry);
@@ -41,10 +42,8 @@ LogicalResult ForwardEmitter::emit(func::FuncOp derivative,
   if (failed(emitBlock(b, body)))
     return failure();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
-  SmallVector<Value> results =
-      llvm::map_to_vector(ret.getOperands(), [&](Value v) {
-        return mapping.lookup(v);
-      });
+  SmallVector<Value> results = llvm::map_to_vector(
+      ret.getOperands(), [&](Value v) { return mapping.lookup(v); });
   for (Value v : ret.getOperands())
     if (ct::isDifferentiableScalar(v.getType()))
       results.push_back(tangent(b, ret.getLoc(), v));

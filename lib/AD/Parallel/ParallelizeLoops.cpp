@@ -11,16 +11,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallel/PrivateAccumulations.h"
 #include "Utils/IRBuilders.h"
 #include "Utils/LoopMarks.h"
-#include "Parallel/PrivateAccumulations.h"
 #include "cotangent/AD/Analysis/Activity.h"
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -29,6 +28,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSet.h"
 
 #include "llvm/Support/Debug.h"
 
@@ -67,8 +67,8 @@ bool isAssociativeCombiner(Operation *op) {
 
 /// The value a reduction by `combiner` (and `compare`, a max if `maximum`)
 /// starts from.
-std::optional<TypedAttr> getIdentity(Operation *combiner,
-                                     arith::CmpFOp compare, bool maximum) {
+std::optional<TypedAttr> getIdentity(Operation *combiner, arith::CmpFOp compare,
+                                     bool maximum) {
   Builder b(combiner->getContext());
   Type type = combiner->getResult(0).getType();
   auto floatAttr = [&](APFloat value) -> TypedAttr {
@@ -81,9 +81,9 @@ std::optional<TypedAttr> getIdentity(Operation *combiner,
   if (!isa<FloatType, IntegerType>(type))
     return std::nullopt;
   if (isa<IntegerType>(type) &&
-      (compare || isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp,
-                      arith::MaxNumFOp, arith::MinimumFOp, arith::MinNumFOp>(
-                     combiner)))
+      (compare ||
+       isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MaxNumFOp,
+           arith::MinimumFOp, arith::MinNumFOp>(combiner)))
     return std::nullopt;
   if (compare)
     return floatAttr(APFloat::getInf(semantics(), /*Negative=*/maximum));
@@ -128,8 +128,8 @@ std::optional<Reduction> matchNestedReduction(scf::ForOp loop, unsigned i) {
   if (!inner || inner->nestedInit ||
       !getIdentity(inner->combiner, inner->compare, inner->maximum))
     return std::nullopt;
-  return Reduction{i, inner->combiner, inner->compare, inner->maximum, result,
-                   &init};
+  return Reduction{
+      i, inner->combiner, inner->compare, inner->maximum, result, &init};
 }
 
 std::optional<Reduction> matchReduction(scf::ForOp loop, unsigned i) {
@@ -304,11 +304,11 @@ std::optional<Accumulation> matchAccumulation(memref::StoreOp store) {
     if (subtract && side == 1)
       return std::nullopt; // v - m[i]
     // Nothing between the load and the store may touch memory.
-    for (Operation *at = load->getNextNode(); at != store; at = at->getNextNode())
+    for (Operation *at = load->getNextNode(); at != store;
+         at = at->getNextNode())
       if (!isMemoryEffectFree(at))
         return std::nullopt;
-    return Accumulation{load, add, store, add->getOperand(1 - side),
-                        subtract};
+    return Accumulation{load, add, store, add->getOperand(1 - side), subtract};
   }
   return std::nullopt;
 }
@@ -393,9 +393,9 @@ public:
 
 private:
   bool reject(const Twine &why) {
-    LLVM_DEBUG(llvm::dbgs() << "[ct-parallelize-loops] loop at "
-                            << loop.getLoc() << " stays serial: " << why
-                            << "\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "[ct-parallelize-loops] loop at " << loop.getLoc()
+               << " stays serial: " << why << "\n");
     return false;
   }
 
@@ -470,7 +470,8 @@ private:
       // Slots by position in a block claimed before the loop: each
       // iteration writes its own (ct-tape-blocks).
       auto claim = write.getBlock().getDefiningOp<ct::TapeClaimOp>();
-      if (claim && !loop->isAncestor(claim) && write->getBlock() == loop.getBody())
+      if (claim && !loop->isAncestor(claim) &&
+          write->getBlock() == loop.getBody())
         return true;
       return reject("a tape write outside a block claimed for this loop");
     }
@@ -514,7 +515,8 @@ private:
     // serial loop already on one thread and contended on more: such loops
     // are tried again split into chunks that add into private copies
     // (PrivateAccumulations.cpp).
-    if (llvm::all_of(accesses, [](const Access &a) { return a.accumulation; })) {
+    if (llvm::all_of(accesses,
+                     [](const Access &a) { return a.accumulation; })) {
       for (const Access &a : accesses) {
         if (a.atomic)
           continue;
@@ -560,16 +562,15 @@ void makeAtomic(Accumulation acc) {
 }
 
 /// Rebuilds `loop` as an scf.parallel with `reductions` in scf.reduce.
-void parallelize(scf::ForOp loop, ArrayRef<Reduction> reductions,
-                 bool scoped) {
+void parallelize(scf::ForOp loop, ArrayRef<Reduction> reductions, bool scoped) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   Value lb = ad::buildIndexCast(b, loc, loop.getLowerBound());
   Value ub = ad::buildIndexCast(b, loc, loop.getUpperBound());
   Value step = ad::buildIndexCast(b, loc, loop.getStep());
-  auto parallel = scf::ParallelOp::create(b, loc, ValueRange{lb},
-                                          ValueRange{ub}, ValueRange{step},
-                                          ValueRange(loop.getInitArgs()));
+  auto parallel =
+      scf::ParallelOp::create(b, loc, ValueRange{lb}, ValueRange{ub},
+                              ValueRange{step}, ValueRange(loop.getInitArgs()));
   if (ad::isDeviceLoop(loop))
     parallel->setAttr(ct::kDeviceLoop, b.getUnitAttr());
   for (StringRef twin : {ct::kDeviceTwin, ct::kHostTwin})
@@ -636,8 +637,8 @@ void parallelize(scf::ForOp loop, ArrayRef<Reduction> reductions,
     Value contribution = r.contribution;
     if (r.nestedInit) {
       auto nested = cast<scf::ForOp>(r.nestedInit->getOwner());
-      unsigned j = r.nestedInit->getOperandNumber() -
-                   nested.getNumControlOperands();
+      unsigned j =
+          r.nestedInit->getOperandNumber() - nested.getNumControlOperands();
       running = nested.getRegionIterArgs()[j];
       contribution = r.combiner->getOperand(0) == running
                          ? r.combiner->getOperand(1)
@@ -652,10 +653,10 @@ void parallelize(scf::ForOp loop, ArrayRef<Reduction> reductions,
     if (r.compare) {
       // rhs wins if strictly better (lhs < rhs for a max), the form
       // convert-scf-to-openmp knows.
-      Value wins = arith::CmpFOp::create(
-          combine, loc,
-          r.maximum ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT,
-          lhs, rhs);
+      Value wins = arith::CmpFOp::create(combine, loc,
+                                         r.maximum ? arith::CmpFPredicate::OLT
+                                                   : arith::CmpFPredicate::OGT,
+                                         lhs, rhs);
       combined = arith::SelectOp::create(combine, loc, wins, rhs, lhs);
     } else {
       combined = combine.clone(*r.combiner, mapping)->getResult(0);
@@ -694,8 +695,8 @@ void promoteLoopCarriedSlots(scf::ForOp loop) {
       bool access = (isa<memref::LoadOp>(user)) ||
                     (isa<memref::StoreOp>(user) &&
                      cast<memref::StoreOp>(user).getMemRef() == slot);
-      return access && (!loop->isAncestor(user) ||
-                        user->getBlock() == loop.getBody());
+      return access &&
+             (!loop->isAncestor(user) || user->getBlock() == loop.getBody());
     });
   };
   SmallVector<Value> promoted;
@@ -710,8 +711,10 @@ void promoteLoopCarriedSlots(scf::ForOp loop) {
   for (Value slot : promoted)
     inits.push_back(memref::LoadOp::create(b, loc, slot));
   IRRewriter rewriter(loop.getContext());
-  auto yieldValues = [&](OpBuilder &, Location, ArrayRef<BlockArgument>)
-      -> SmallVector<Value> { return SmallVector<Value>(inits); };
+  auto yieldValues = [&](OpBuilder &, Location,
+                         ArrayRef<BlockArgument>) -> SmallVector<Value> {
+    return SmallVector<Value>(inits);
+  };
   FailureOr<LoopLikeOpInterface> grown =
       cast<LoopLikeOpInterface>(loop.getOperation())
           .replaceWithAdditionalYields(rewriter, inits,
@@ -725,7 +728,8 @@ void promoteLoopCarriedSlots(scf::ForOp loop) {
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   for (auto [k, slot] : llvm::enumerate(promoted)) {
     Value current = newLoop.getRegionIterArgs()[first + k];
-    for (Operation &op : llvm::make_early_inc_range(body->without_terminator())) {
+    for (Operation &op :
+         llvm::make_early_inc_range(body->without_terminator())) {
       if (auto load = dyn_cast<memref::LoadOp>(op);
           load && load.getMemRef() == slot) {
         load.replaceAllUsesWith(current);
@@ -800,8 +804,7 @@ void passThroughUnusedCarriedValues(ArrayRef<scf::ForOp> loops) {
   }
   for (auto [op, i] : unused) {
     auto loop = cast<scf::ForOp>(op);
-    loop.getBody()->getTerminator()->setOperand(i,
-                                                loop.getRegionIterArgs()[i]);
+    loop.getBody()->getTerminator()->setOperand(i, loop.getRegionIterArgs()[i]);
   }
 }
 
@@ -837,8 +840,8 @@ void eraseRedundantStores(Block &block) {
   }
   for (Operation &op : llvm::make_early_inc_range(block)) {
     auto store = dyn_cast<memref::StoreOp>(op);
-    auto load =
-        store ? store.getValueToStore().getDefiningOp<memref::LoadOp>() : nullptr;
+    auto load = store ? store.getValueToStore().getDefiningOp<memref::LoadOp>()
+                      : nullptr;
     if (!load || load->getBlock() != &block ||
         !sameElement(store.getMemRef(), store.getIndices(), load.getMemRef(),
                      load.getIndices()))
@@ -914,9 +917,8 @@ bool privatizeTape(scf::ForOp loop) {
   Location loc = loop.getLoc();
   OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
   Value own = ct::TapeInitOp::create(b, loc);
-  shared.replaceUsesWithIf(own, [&](OpOperand &use) {
-    return loop->isAncestor(use.getOwner());
-  });
+  shared.replaceUsesWithIf(
+      own, [&](OpOperand &use) { return loop->isAncestor(use.getOwner()); });
   b.setInsertionPoint(loop.getBody()->getTerminator());
   ct::TapeFreeOp::create(b, loc, own);
   return true;

@@ -24,8 +24,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -118,9 +118,10 @@ SmallVector<Accumulated> findAccumulated(scf::ForOp loop,
         range.reset();
         break;
       }
-      range = !range ? *at
-                     : Interval{arith::MinSIOp::create(b, loc, range->lo, at->lo),
-                                arith::MaxSIOp::create(b, loc, range->hi, at->hi)};
+      range = !range
+                  ? *at
+                  : Interval{arith::MinSIOp::create(b, loc, range->lo, at->lo),
+                             arith::MaxSIOp::create(b, loc, range->hi, at->hi)};
     }
     if (range)
       found.push_back({buffer, list, *range});
@@ -151,10 +152,10 @@ bool ad::privatizeAccumulations(scf::ForOp loop) {
     sizes.push_back(size);
     total = arith::AddIOp::create(b, loc, total, size);
   }
-  Value trips = buildIndexCast(
-      b, loc,
-      buildTripCount(b, loc, loop.getLowerBound(), loop.getUpperBound(),
-                     loop.getStep()));
+  Value trips =
+      buildIndexCast(b, loc,
+                     buildTripCount(b, loc, loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep()));
   Value byBudget = arith::DivUIOp::create(
       b, loc, constant(b, kCopyBudget),
       arith::MaxSIOp::create(b, loc, total, constant(b, 1)));
@@ -179,19 +180,21 @@ bool ad::privatizeAccumulations(scf::ForOp loop) {
   SmallVector<Value> copies;
   for (auto [a, size] : llvm::zip_equal(accumulated, sizes)) {
     auto type = cast<MemRefType>(a.buffer.getType());
-    auto copyType = MemRefType::get({ShapedType::kDynamic},
-                                    type.getElementType());
-    Value copy = memref::AllocOp::create(inOuter, loc, copyType,
-                                         ValueRange{size});
+    auto copyType =
+        MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+    Value copy =
+        memref::AllocOp::create(inOuter, loc, copyType, ValueRange{size});
     buildZeroFill(inOuter, loc, copy);
     copies.push_back(copy);
   }
   Value c = outer.getInductionVar();
   Value begin = arith::MulIOp::create(inOuter, loc, c, perChunk);
   Value end = arith::MinSIOp::create(
-      inOuter, loc, trips, arith::AddIOp::create(inOuter, loc, begin, perChunk));
-  auto inner = scf::ForOp::create(inOuter, loc, begin, end, constant(inOuter, 1),
-                                  outer.getRegionIterArgs());
+      inOuter, loc, trips,
+      arith::AddIOp::create(inOuter, loc, begin, perChunk));
+  auto inner =
+      scf::ForOp::create(inOuter, loc, begin, end, constant(inOuter, 1),
+                         outer.getRegionIterArgs());
   Block *innerBody = inner.getBody();
   if (innerBody->mightHaveTerminator())
     innerBody->getTerminator()->erase();

@@ -60,8 +60,8 @@ void serialize(scf::ParallelOp parallel, bool deviceLoops) {
   // Each reduction combines the running value (lhs) with this iteration's.
   auto reduce = cast<scf::ReduceOp>(body->getTerminator());
   SmallVector<Value> next;
-  for (auto [operand, region, running] : llvm::zip_equal(
-           reduce.getOperands(), reduce.getReductions(), carried)) {
+  for (auto [operand, region, running] :
+       llvm::zip_equal(reduce.getOperands(), reduce.getReductions(), carried)) {
     Block &combiner = region.front();
     IRMapping combine;
     combine.map(combiner.getArgument(0), running);

@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReverseMode/ReverseEmitter.h"
-#include "DerivativeRegistry.h"
 #include "Analysis/CallActivity.h"
-#include "Utils/IRBuilders.h"
 #include "Analysis/LinearResults.h"
+#include "DerivativeRegistry.h"
+#include "ReverseMode/ReverseEmitter.h"
+#include "Utils/IRBuilders.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/SaveAndRestore.h"

@@ -29,8 +29,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/OutsideVariableWrites.h"
 #include "ReverseMode/ReverseEmitter.h"
+#include "Analysis/OutsideVariableWrites.h"
 #include "DerivativeRegistry.h"
 #include "Utils/IRBuilders.h"
 #include "Utils/LoopMarks.h"
@@ -99,8 +99,8 @@ Value ReverseEmitter::passToReverse(Block *block, Value value) {
 Value ReverseEmitter::passOutOfBranch(Block *block, Value value) {
   // The forward branch op is rebuilt with one more result: `value` from
   // the region that computed it, poison from the others.
-  if (levels[block].direct || !isa<scf::IfOp, scf::IndexSwitchOp>(
-                                   block->getParentOp()) ||
+  if (levels[block].direct ||
+      !isa<scf::IfOp, scf::IndexSwitchOp>(block->getParentOp()) ||
       !isInDirectLevelThroughBranches(block->getParentOp()->getBlock()))
     return nullptr;
   Operation *primalBranch = block->getParentOp();
@@ -202,8 +202,8 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
     b.setInsertionPointToStart(level.reverse);
     SmallVector<Value> elements(count);
     for (int64_t k = count - 1; k >= 0; --k)
-      elements[k] = ct::TapePopOp::create(b, loc, lanes.getElementType(),
-                                          reverseTape);
+      elements[k] =
+          ct::TapePopOp::create(b, loc, lanes.getElementType(), reverseTape);
     Value popped = vector::FromElementsOp::create(b, loc, lanes, elements);
     level.values[key] = popped;
     return popped;
@@ -238,9 +238,9 @@ static Value chooseByRegion(OpBuilder &b, Location loc, Operation *branch,
   Value chosen = choices[0];
   for (auto [i, value] :
        llvm::enumerate(cast<scf::IndexSwitchOp>(branch).getCases())) {
-    Value isCase = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq, selector,
-        arith::ConstantIndexOp::create(b, loc, value));
+    Value isCase =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, selector,
+                              arith::ConstantIndexOp::create(b, loc, value));
     chosen = arith::SelectOp::create(b, loc, isCase, choices[i + 1], chosen);
   }
   return chosen;
@@ -398,8 +398,8 @@ Value ReverseEmitter::shadowInReverse(Value value) {
     Value onTrue = shadows[0], onFalse = shadows[1];
     Value condition = primalInReverse(select.getCondition());
     moveAfter(b, {condition, onTrue, onFalse});
-    result = arith::SelectOp::create(b, def->getLoc(), condition, onTrue,
-                                     onFalse);
+    result =
+        arith::SelectOp::create(b, def->getLoc(), condition, onTrue, onFalse);
   } else if (def && isa<memref::AllocOp, memref::AllocaOp>(def)) {
     // A local buffer: its shadow is a fresh zeroed buffer where the
     // reverse code of the buffer's block starts. A buffer created in a
@@ -542,8 +542,8 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
         size = primalInReverse(dim);
     if (!size) {
       OpBuilder forward = OpBuilder::atBlockTerminator(levels[block].forward);
-      Value forwardSize = memref::DimOp::create(
-          forward, loc, forwardValues.lookup(value), 0);
+      Value forwardSize =
+          memref::DimOp::create(forward, loc, forwardValues.lookup(value), 0);
       size = fromForward(block, forwardSize, forwardSize);
     }
   }
@@ -589,8 +589,8 @@ Value ReverseEmitter::slot(Value value) {
     return known;
   OpBuilder b = OpBuilder::atBlockBegin(reverseEntry);
   Location loc = value.getLoc();
-  auto s = memref::AllocaOp::create(b, loc,
-                                    MemRefType::get({}, value.getType()));
+  auto s =
+      memref::AllocaOp::create(b, loc, MemRefType::get({}, value.getType()));
   // The adjoint of a value a parallel loop's body computes is read (and
   // cleared) in the iteration that computed it.
   for (Operation *at = value.getParentBlock()->getParentOp();
@@ -599,8 +599,7 @@ Value ReverseEmitter::slot(Value value) {
       s->setAttr(ct::kIterationLocal, b.getUnitAttr());
       break;
     }
-  memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, value.getType()),
-                          s);
+  memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, value.getType()), s);
   slots[value] = s;
   return s;
 }
@@ -616,12 +615,11 @@ bool ReverseEmitter::hasBlockAdjoint(Value value) {
   // the loop's results and from the after region of the iteration before,
   // both reversed outside the before region's reverse code.
   auto result = dyn_cast<OpResult>(value);
-  known->second =
-      result && result.getOwner()->getNumRegions() == 0 &&
-      llvm::all_of(value.getUsers(), [&](Operation *user) {
-        return user->getBlock() == result.getOwner()->getBlock() &&
-               !isa<scf::ConditionOp>(user);
-      });
+  known->second = result && result.getOwner()->getNumRegions() == 0 &&
+                  llvm::all_of(value.getUsers(), [&](Operation *user) {
+                    return user->getBlock() == result.getOwner()->getBlock() &&
+                           !isa<scf::ConditionOp>(user);
+                  });
   return known->second;
 }
 
@@ -660,8 +658,7 @@ Value ReverseEmitter::readAndZero(OpBuilder &b, Location loc, Value value) {
     return buildAdjointZero(b, loc, value.getType());
   Value s = slot(value);
   Value adjoint = memref::LoadOp::create(b, loc, s);
-  memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, value.getType()),
-                          s);
+  memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, value.getType()), s);
   return pending ? buildAdjointSum(b, loc, adjoint, pending) : adjoint;
 }
 
@@ -741,11 +738,11 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
                          [&](Operation &op) { return needsReverse(op); });
 
   unsigned numArgs = primal.getNumArguments();
-  ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),
-                                                     activities);
-  for (auto [seed, index] : llvm::zip_equal(
-           entry->getArguments().slice(numArgs, sig.seeds.size()),
-           sig.seedResults))
+  ct::ReverseSignature sig =
+      ct::getReverseSignature(primal.getFunctionType(), activities);
+  for (auto [seed, index] :
+       llvm::zip_equal(entry->getArguments().slice(numArgs, sig.seeds.size()),
+                       sig.seedResults))
     returnSeeds.push_back({index, seed});
   forwardValues.map(primal.getArguments(),
                     entry->getArguments().take_front(numArgs));
@@ -783,8 +780,8 @@ LogicalResult ReverseEmitter::emitSplit(func::FuncOp forward,
                                         func::FuncOp reverse) {
   Block &body = primal.getBody().front();
   unsigned numArgs = primal.getNumArguments();
-  ct::ReverseSignature sig = ct::getReverseSignature(primal.getFunctionType(),
-                                                     activities);
+  ct::ReverseSignature sig =
+      ct::getReverseSignature(primal.getFunctionType(), activities);
   Block *fwdEntry = forward.addEntryBlock();
   Block *revEntry = reverse.addEntryBlock();
   reverseEntry = revEntry;
@@ -800,10 +797,10 @@ LogicalResult ReverseEmitter::emitSplit(func::FuncOp forward,
   if (failed(forwardBlock(fb, body)))
     return failure();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
-  func::ReturnOp::create(
-      fb, ret.getLoc(),
-      llvm::map_to_vector(ret.getOperands(),
-                          [&](Value v) { return forwardValues.lookup(v); }));
+  func::ReturnOp::create(fb, ret.getLoc(),
+                         llvm::map_to_vector(ret.getOperands(), [&](Value v) {
+                           return forwardValues.lookup(v);
+                         }));
 
   // Reverse half: arguments are available again, everything else comes
   // from the tape.
@@ -834,9 +831,8 @@ LogicalResult ReverseEmitter::emitSplit(func::FuncOp forward,
   return success();
 }
 
-LogicalResult ad::emitReverse(DerivativeRegistry &registry,
-                              func::FuncOp primal, func::FuncOp forward,
-                              func::FuncOp reverse,
+LogicalResult ad::emitReverse(DerivativeRegistry &registry, func::FuncOp primal,
+                              func::FuncOp forward, func::FuncOp reverse,
                               ArrayRef<ct::Activity> activities) {
   if (!primal.getBody().hasOneBlock())
     return primal.emitError("cannot differentiate @")
@@ -845,7 +841,8 @@ LogicalResult ad::emitReverse(DerivativeRegistry &registry,
               "yet; use structured loops and branches";
   ReverseEmitter emitter(registry, primal, activities);
   if (failed(refuseDerivativesInOutsideVariables(
-          primal, emitter.activity, [&](func::FuncOp f) { return registry.hasRule(f); })) ||
+          primal, emitter.activity,
+          [&](func::FuncOp f) { return registry.hasRule(f); })) ||
       failed(emitter.checkStoresIntoConstantMemory()))
     return failure();
   if (forward == reverse)

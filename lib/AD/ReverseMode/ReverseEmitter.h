@@ -2,8 +2,8 @@
 //
 // Internal to lib/AD: the state of reverse-mode differentiation of one
 // function and the services the ops' ReverseModeOpInterface models use
-// (lib/AD/Rules). ReverseEmitter.cpp: levels, values, shadows, adjoint slots and
-// the entry points; ForwardSweep.cpp: the walk of the forward sweep and
+// (lib/AD/Rules). ReverseEmitter.cpp: levels, values, shadows, adjoint slots
+// and the entry points; ForwardSweep.cpp: the walk of the forward sweep and
 // eager calls; ReverseSweep.cpp: the walk of the reverse sweep. What memory
 // holds when the reverse code runs and which loops are eager or recomputed
 // are decided by PullbackMemory and LoopStrategies.
@@ -13,11 +13,11 @@
 #ifndef COTANGENT_LIB_AD_REVERSEMODE_REVERSEEMITTER_H
 #define COTANGENT_LIB_AD_REVERSEMODE_REVERSEEMITTER_H
 
+#include "Analysis/LoopStrategies.h"
+#include "Analysis/PullbackMemory.h"
 #include "Checkpointing/Checkpoints.h"
 #include "DerivativeRegistry.h"
 #include "Utils/IRBuilders.h"
-#include "Analysis/LoopStrategies.h"
-#include "Analysis/PullbackMemory.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

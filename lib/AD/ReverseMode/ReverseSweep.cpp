@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReverseMode/ReverseEmitter.h"
 #include "DerivativeRegistry.h"
+#include "ReverseMode/ReverseEmitter.h"
 using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;
@@ -40,8 +40,8 @@ LogicalResult ReverseEmitter::reverseOp(OpBuilder &b, Operation &op) {
 LogicalResult ReverseEmitter::reverseBlock(OpBuilder &b, Block &block) {
   // Eager loops and eager calls were undone in the forward sweep.
   for (Operation &op : llvm::reverse(block.without_terminator()))
-    if (needsReverse(op) && !loops.isEager(&op) &&
-        !eagerCalls.contains(&op) && failed(reverseOp(b, op)))
+    if (needsReverse(op) && !loops.isEager(&op) && !eagerCalls.contains(&op) &&
+        failed(reverseOp(b, op)))
       return failure();
   for (Value buffer : freedAtReverseEnd.lookup(&block))
     memref::DeallocOp::create(b, buffer.getLoc(), buffer);

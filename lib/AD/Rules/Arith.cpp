@@ -1,7 +1,7 @@
 //===- Arith.cpp - Derivative rules of the arith dialect ------------------===//
 
-#include "Rules/RuleBuilder.h"
 #include "ForwardMode/ForwardEmitter.h"
+#include "Rules/RuleBuilder.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
@@ -61,7 +61,9 @@ Term sum(Operation *, unsigned) { return LinearTerm{}; }
 Term difference(Operation *, unsigned index) {
   return LinearTerm{nullptr, false, index == 1};
 }
-Term negation(Operation *, unsigned) { return LinearTerm{nullptr, false, true}; }
+Term negation(Operation *, unsigned) {
+  return LinearTerm{nullptr, false, true};
+}
 Term product(Operation *op, unsigned index) {
   return LinearTerm{op->getOperand(1 - index)};
 }
@@ -107,8 +109,8 @@ struct SelectForward
       emitter.setTangent(
           select.getResult(),
           arith::SelectOp::create(b, op->getLoc(),
-                                  emitter.lookup(select.getCondition()),
-                                  onTrue, onFalse));
+                                  emitter.lookup(select.getCondition()), onTrue,
+                                  onFalse));
     else if (emitter.hasShadow(select.getResult()))
       return select.emitError(
           "cannot differentiate a choice between a place whose derivative "
@@ -134,8 +136,9 @@ void cotangent::ad::registerArithDerivativeRules(DialectRegistry &registry) {
     attachRule<arith::MaxNumFOp, rules::maxf>(context);
     attachRule<arith::MinimumFOp, rules::minf>(context);
     attachRule<arith::MinNumFOp, rules::minf>(context);
-    arith::SelectOp::attachInterface<
-        ScalarRule<arith::SelectOp, rules::select>, SelectFlow, SelectForward,
-        ScalarReverseModel<arith::SelectOp>>(*context);
+    arith::SelectOp::attachInterface<ScalarRule<arith::SelectOp, rules::select>,
+                                     SelectFlow, SelectForward,
+                                     ScalarReverseModel<arith::SelectOp>>(
+        *context);
   });
 }

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rules/ScalarModes.h"
 #include "DerivativeRegistry.h"
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
+#include "Rules/ScalarModes.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -64,7 +64,8 @@ struct PassThroughReverse
 struct StopGradientModel
     : public ActivityOpInterface::ExternalModel<StopGradientModel,
                                                 ct::StopGradientOp> {
-  void getDerivativeFlow(Operation *, SmallVectorImpl<DerivativeFlow> &) const {}
+  void getDerivativeFlow(Operation *, SmallVectorImpl<DerivativeFlow> &) const {
+  }
 };
 
 //===----------------------------------------------------------------------===//
@@ -117,8 +118,7 @@ struct TapeForward {
           emitter.setTangent(pop.getValue(), t);
       }
     } else if (auto reserve = dyn_cast<ct::TapeReserveOp>(op)) {
-      ct::TapeReserveOp::create(b, loc, s,
-                                emitter.lookup(reserve.getCount()));
+      ct::TapeReserveOp::create(b, loc, s, emitter.lookup(reserve.getCount()));
     } else if (isa<ct::TapeFreeOp>(op)) {
       ct::TapeFreeOp::create(b, loc, s);
     }
@@ -173,8 +173,7 @@ struct TapePushReverse
       return failure();
     Location loc = op->getLoc();
     Value value = push.getValue();
-    Value adjoint =
-        ct::TapePopOp::create(b, loc, value.getType(), adjoints);
+    Value adjoint = ct::TapePopOp::create(b, loc, value.getType(), adjoints);
     if (emitter.activity.isActive(value))
       emitter.accumulate(b, loc, value, adjoint);
     return success(!emitter.hadError);
@@ -213,14 +212,12 @@ void ad::registerCTDerivativeRules(DialectRegistry &registry) {
     ct::StopGradientOp::attachInterface<StopGradientModel>(*context);
     ct::TapeInitOp::attachInterface<TapeForwardModel<ct::TapeInitOp>,
                                     TapeInitReverse>(*context);
-    ct::TapePushOp::attachInterface<PushModel,
-                                    TapeForwardModel<ct::TapePushOp>,
+    ct::TapePushOp::attachInterface<PushModel, TapeForwardModel<ct::TapePushOp>,
                                     TapePushReverse>(*context);
     ct::TapePopOp::attachInterface<PopModel, TapeForwardModel<ct::TapePopOp>,
                                    TapePopReverse>(*context);
     ct::TapeReserveOp::attachInterface<TapeForwardModel<ct::TapeReserveOp>>(
         *context);
-    ct::TapeFreeOp::attachInterface<TapeForwardModel<ct::TapeFreeOp>>(
-        *context);
+    ct::TapeFreeOp::attachInterface<TapeForwardModel<ct::TapeFreeOp>>(*context);
   });
 }

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rules/ScalarModes.h"
-#include "DerivativeRegistry.h"
 #include "Analysis/CallActivity.h"
-#include "Utils/IRBuilders.h"
+#include "DerivativeRegistry.h"
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
+#include "Rules/ScalarModes.h"
+#include "Utils/IRBuilders.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -73,8 +73,7 @@ static LogicalResult refuseExternalCall(func::CallOp call, func::FuncOp callee,
 }
 
 struct CallForward
-    : public ForwardModeOpInterface::ExternalModel<CallForward,
-                                                   func::CallOp> {
+    : public ForwardModeOpInterface::ExternalModel<CallForward, func::CallOp> {
   LogicalResult emitTangent(Operation *op, OpBuilder &b,
                             ForwardEmitter &emitter) const {
     auto call = cast<func::CallOp>(op);
@@ -95,10 +94,10 @@ struct CallForward
              << call.getCallee() << ": it is not a func.func in this module";
     ct::CustomJvpOp rule = registry.getCustomJvp(callee);
     if (!rule && callee->hasAttr(ct::kExternalAttr))
-      return refuseExternalCall(
-          call, callee, activities,
-          llvm::any_of(call.getResults(),
-                       [&](Value r) { return emitter.isActive(r); }));
+      return refuseExternalCall(call, callee, activities,
+                                llvm::any_of(call.getResults(), [&](Value r) {
+                                  return emitter.isActive(r);
+                                }));
     // A custom rule takes every argument with its default activity.
     FlatSymbolRefAttr target;
     if (rule) {
@@ -162,14 +161,14 @@ struct CallForward
 };
 
 struct CallReverse
-    : public ReverseModeOpInterface::ExternalModel<CallReverse,
-                                                   func::CallOp> {
+    : public ReverseModeOpInterface::ExternalModel<CallReverse, func::CallOp> {
   /// A call matters to reverse mode through its active results or the
   /// memory with shadows it is given; active scalar arguments alone reach
   /// nothing differentiable.
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return llvm::any_of(op->getResults(),
-                        [&](Value r) { return emitter.activity.isActive(r); }) ||
+    return llvm::any_of(
+               op->getResults(),
+               [&](Value r) { return emitter.activity.isActive(r); }) ||
            llvm::is_contained(
                getCallActivities(cast<func::CallOp>(op), emitter.activity),
                ct::Activity::Duplicated);
@@ -203,10 +202,11 @@ struct CallReverse
     }
     if (!rule && callee && callee->hasAttr(ct::kExternalAttr)) {
       emitter.hadError = true;
-      return refuseExternalCall(
-          call, callee, getCallActivities(call, emitter.activity),
-          llvm::any_of(call.getResults(),
-                       [&](Value r) { return emitter.activity.isActive(r); }));
+      return refuseExternalCall(call, callee,
+                                getCallActivities(call, emitter.activity),
+                                llvm::any_of(call.getResults(), [&](Value r) {
+                                  return emitter.activity.isActive(r);
+                                }));
     }
     if (!callee || rule)
       return emitClonedForward(op, b, emitter);
@@ -273,8 +273,8 @@ struct CallReverse
                                ? emitter.readAndZero(b, loc, result)
                                : buildZero(b, loc, result.getType()));
     SmallVector<Value> scratch;
-    llvm::append_range(operands, buildCallShadows(b, loc, op, activities,
-                                                  emitter, scratch));
+    llvm::append_range(
+        operands, buildCallShadows(b, loc, op, activities, emitter, scratch));
     SmallVector<Type> adjointTypes;
     for (auto [operand, a] : llvm::zip_equal(op.getOperands(), activities))
       if (a == ct::Activity::Active)

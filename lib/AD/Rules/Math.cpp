@@ -28,17 +28,14 @@ Partials acos(R &r, P &p) {
   return {r.neg(r.recip(r.sqrt(r.sub(r.c(1), r.square(x(p))))))};
 }
 // atan' = 1/(1+x^2)
-Partials atan(R &r, P &p) {
-  return {r.recip(r.add(r.c(1), r.square(x(p))))};
-}
+Partials atan(R &r, P &p) { return {r.recip(r.add(r.c(1), r.square(x(p))))}; }
 // atan2(y, x): d/dy = x/(x^2+y^2), d/dx = -y/(x^2+y^2); 0 at the origin,
 // where atan2 jumps (TensorFlow and JAX give NaN there).
 Partials atan2(R &r, P &p) {
   Value y = p.operand(0), xv = p.operand(1);
   Value norm = r.add(r.square(xv), r.square(y));
   Value away = r.cmp(arith::CmpFPredicate::UNE, norm, r.c(0));
-  return {r.where(away, r.div(xv, norm)),
-          r.where(away, r.neg(r.div(y, norm)))};
+  return {r.where(away, r.div(xv, norm)), r.where(away, r.neg(r.div(y, norm)))};
 }
 Partials sinh(R &r, P &p) { return {r.cosh(x(p))}; }
 Partials cosh(R &r, P &p) { return {r.sinh(x(p))}; }
@@ -50,9 +47,7 @@ Partials asinh(R &r, P &p) {
 Partials acosh(R &r, P &p) {
   return {r.recip(r.sqrt(r.sub(r.square(x(p)), r.c(1))))};
 }
-Partials atanh(R &r, P &p) {
-  return {r.recip(r.sub(r.c(1), r.square(x(p))))};
-}
+Partials atanh(R &r, P &p) { return {r.recip(r.sub(r.c(1), r.square(x(p))))}; }
 Partials exp(R &, P &p) { return {p.result()}; }
 Partials exp2(R &r, P &p) { return {r.mul(p.result(), r.c(M_LN2))}; }
 // expm1' = exp = expm1 + 1
@@ -116,9 +111,9 @@ Partials erfc(R &r, P &p) {
 Partials fma(R &r, P &p) { return {p.operand(1), p.operand(0), r.c(1)}; }
 // copysign(a, b) = |a| sign(b): d/da = sign(a) sign(b)
 Partials copysign(R &r, P &p) {
-  return {r.mul(r.copysign(r.c(1), p.operand(0)),
-                r.copysign(r.c(1), p.operand(1))),
-          Value()};
+  return {
+      r.mul(r.copysign(r.c(1), p.operand(0)), r.copysign(r.c(1), p.operand(1))),
+      Value()};
 }
 
 } // namespace rules

@@ -7,12 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rules/ScalarModes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "DerivativeRegistry.h"
-#include "Utils/IRBuilders.h"
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "Rules/ScalarModes.h"
+#include "Utils/IRBuilders.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -93,9 +93,9 @@ struct StoreForward
     if (!emitter.getActivity().storesDerivative(op))
       return success();
     if (Value s = emitter.shadow(store.getMemRef()))
-      memref::StoreOp::create(
-          b, loc, emitter.tangent(b, loc, store.getValueToStore()), s,
-          clone.getIndices());
+      memref::StoreOp::create(b, loc,
+                              emitter.tangent(b, loc, store.getValueToStore()),
+                              s, clone.getIndices());
     return success();
   }
 };
@@ -120,8 +120,8 @@ struct StoreReverse
     // -0 like the slots: a load of the same element earlier in the primal
     // then adds its adjoint to -0, which folds away (+0 would not).
     Value adjoint = memref::LoadOp::create(b, loc, s, indices);
-    memref::StoreOp::create(
-        b, loc, buildAdjointZero(b, loc, adjoint.getType()), s, indices);
+    memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, adjoint.getType()),
+                            s, indices);
     if (emitter.activity.isActive(store.getValueToStore()))
       emitter.accumulate(b, loc, store.getValueToStore(), adjoint);
     return success(!emitter.hadError);
@@ -279,8 +279,7 @@ void ad::registerMemRefDerivativeRules(DialectRegistry &registry) {
     memref::AllocOp::attachInterface<AllocForward<memref::AllocOp>,
                                      AllocReverse<memref::AllocOp>>(*context);
     memref::AllocaOp::attachInterface<AllocForward<memref::AllocaOp>,
-                                      AllocReverse<memref::AllocaOp>>(
-        *context);
+                                      AllocReverse<memref::AllocaOp>>(*context);
     memref::DeallocOp::attachInterface<DeallocForward, DeallocReverse>(
         *context);
     attachViewModels<memref::AssumeAlignmentOp, memref::CastOp,

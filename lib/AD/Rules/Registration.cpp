@@ -2,8 +2,11 @@
 
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
+
+// The interfaces' definitions, generated from their ODS.
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.cpp.inc"
 #include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.cpp.inc"
+
 void cotangent::ad::registerDerivativeRules(mlir::DialectRegistry &registry) {
   registerArithDerivativeRules(registry);
   registerMathDerivativeRules(registry);

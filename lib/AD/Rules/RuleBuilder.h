@@ -91,9 +91,8 @@ public:
 /// unsigned index) -> std::optional<LinearTerm>` for ops linear in some
 /// operands.
 template <typename Op, auto Rule, auto Linear = nullptr>
-struct ScalarRule
-    : public ScalarDerivativeOpInterface::ExternalModel<
-          ScalarRule<Op, Rule, Linear>, Op> {
+struct ScalarRule : public ScalarDerivativeOpInterface::ExternalModel<
+                        ScalarRule<Op, Rule, Linear>, Op> {
   llvm::SmallVector<mlir::Value> buildPartials(mlir::Operation *,
                                                mlir::OpBuilder &builder,
                                                PrimalValues &primals) const {

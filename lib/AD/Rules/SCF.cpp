@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rules/SCF.h"
+#include "ForwardMode/ForwardEmitter.h"
 #include "Utils/IRBuilders.h"
 #include "Utils/LoopMarks.h"
-#include "ForwardMode/ForwardEmitter.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -117,8 +117,7 @@ struct ForForward
     if (failed(emitter.emitBlock(inner, *op.getBody())))
       return failure();
     scf::YieldOp::create(inner, loc,
-                         emitter.withTangents(inner, loc,
-                                              op.getYieldedValues(),
+                         emitter.withTangents(inner, loc, op.getYieldedValues(),
                                               op.getRegionIterArgs()));
     nextTangent = numPrimal;
     for (auto [i, result] : llvm::enumerate(op.getResults())) {
@@ -171,8 +170,7 @@ struct BranchForward
 };
 
 struct WhileForward
-    : public ForwardModeOpInterface::ExternalModel<WhileForward,
-                                                   scf::WhileOp> {
+    : public ForwardModeOpInterface::ExternalModel<WhileForward, scf::WhileOp> {
   LogicalResult emitTangent(Operation *operation, OpBuilder &b,
                             ForwardEmitter &emitter) const {
     auto op = cast<scf::WhileOp>(operation);
@@ -192,19 +190,18 @@ struct WhileForward
           emitter.setTangent(arg, to->getArgument(nextTangent++));
       }
     };
-    Block *before = b.createBlock(&loop.getBefore(), {},
-                                  ValueRange(inits).getTypes(),
-                                  SmallVector<Location>(inits.size(), loc));
+    Block *before =
+        b.createBlock(&loop.getBefore(), {}, ValueRange(inits).getTypes(),
+                      SmallVector<Location>(inits.size(), loc));
     mapArgs(op.getBeforeArguments(), before);
     OpBuilder inner = OpBuilder::atBlockEnd(before);
     if (failed(emitter.emitBlock(inner, op.getBefore().front())))
       return failure();
     auto condition = op.getConditionOp();
-    scf::ConditionOp::create(inner, loc,
-                             emitter.lookup(condition.getCondition()),
-                             emitter.withTangents(inner, loc,
-                                                  condition.getArgs(),
-                                                  op.getAfterArguments()));
+    scf::ConditionOp::create(
+        inner, loc, emitter.lookup(condition.getCondition()),
+        emitter.withTangents(inner, loc, condition.getArgs(),
+                             op.getAfterArguments()));
     Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes,
                                  SmallVector<Location>(afterTypes.size(), loc));
     mapArgs(op.getAfterArguments(), after);
@@ -234,8 +231,8 @@ struct WhileForward
 void ad::registerSCFDerivativeRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, scf::SCFDialect *) {
     scf::ForOp::attachInterface<ForFlow, ForForward>(*context);
-    scf::IfOp::attachInterface<BranchFlow<scf::IfOp>,
-                               BranchForward<scf::IfOp>>(*context);
+    scf::IfOp::attachInterface<BranchFlow<scf::IfOp>, BranchForward<scf::IfOp>>(
+        *context);
     scf::IndexSwitchOp::attachInterface<BranchFlow<scf::IndexSwitchOp>,
                                         BranchForward<scf::IndexSwitchOp>>(
         *context);

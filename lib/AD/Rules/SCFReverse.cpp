@@ -9,14 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rules/SCF.h"
+#include "Analysis/IterationKills.h"
+#include "Analysis/LinearResults.h"
 #include "DerivativeRegistry.h"
+#include "ReverseMode/ReverseEmitter.h"
+#include "Rules/SCF.h"
 #include "Utils/IRBuilders.h"
 #include "Utils/LoopMarks.h"
 #include "Utils/Tapes.h"
-#include "Analysis/IterationKills.h"
-#include "Analysis/LinearResults.h"
-#include "ReverseMode/ReverseEmitter.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/SaveAndRestore.h"
 
@@ -77,12 +77,13 @@ static LogicalResult forwardFor(OpBuilder &b, scf::ForOp op,
         b, op, e.loops.getLinearUses(op), e.returnSeeds,
         [&](Value v) { return e.forwardValues.lookupOrNull(v); },
         [&](Value v) { return e.knownAdjoints.lookup(v); });
-  auto loop = scf::ForOp::create(
-      b, loc, e.forwardValues.lookup(op.getLowerBound()),
-      e.forwardValues.lookup(op.getUpperBound()),
-      e.forwardValues.lookup(op.getStep()),
-      llvm::map_to_vector(op.getInitArgs(),
-                          [&](Value v) { return e.forwardValues.lookup(v); }));
+  auto loop =
+      scf::ForOp::create(b, loc, e.forwardValues.lookup(op.getLowerBound()),
+                         e.forwardValues.lookup(op.getUpperBound()),
+                         e.forwardValues.lookup(op.getStep()),
+                         llvm::map_to_vector(op.getInitArgs(), [&](Value v) {
+                           return e.forwardValues.lookup(v);
+                         }));
   copyParallelMark(op, loop);
   if (eager)
     loop->setAttr(kIterationTape, b.getUnitAttr());
@@ -147,8 +148,9 @@ static LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op,
       if (!op->isAncestor(operand.getParentBlock()->getParentOp()))
         e.forwardValues.map(operand, e.primalInReverse(operand));
   });
-  e.forwardValues.map(op.getInductionVar(),
-                    e.levels[op.getBody()].values.lookup(op.getInductionVar()));
+  e.forwardValues.map(
+      op.getInductionVar(),
+      e.levels[op.getBody()].values.lookup(op.getInductionVar()));
   return e.forwardBlock(b, *op.getBody());
 }
 
@@ -156,17 +158,17 @@ static LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op,
 /// pushes as many values as its body (nested loops reserve their own).
 static void reserveTape(scf::ForOp op, ReverseEmitter &e) {
   Block *body = e.levels[op.getBody()].forward;
-  auto pushes = static_cast<int64_t>(
-      llvm::range_size(body->getOps<ct::TapePushOp>()));
+  auto pushes =
+      static_cast<int64_t>(llvm::range_size(body->getOps<ct::TapePushOp>()));
   if (pushes == 0)
     return;
   auto loop = cast<scf::ForOp>(body->getParentOp());
   OpBuilder b(loop);
   Location loc = op.getLoc();
-  Value count = buildIndexCast(
-      b, loc,
-      buildTripCount(b, loc, loop.getLowerBound(), loop.getUpperBound(),
-                     loop.getStep()));
+  Value count =
+      buildIndexCast(b, loc,
+                     buildTripCount(b, loc, loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep()));
   Value slots = arith::MulIOp::create(
       b, loc, count, arith::ConstantIndexOp::create(b, loc, pushes));
   ct::TapeReserveOp::create(b, loc, e.forwardTape, slots);
@@ -181,8 +183,8 @@ static void reserveTape(scf::ForOp op, ReverseEmitter &e) {
 static Value buildReversedIv(OpBuilder setup, Location loc, Value lb,
                              Value step, Value count, Value k) {
   auto nsw = arith::IntegerOverflowFlags::nsw;
-  Value one = arith::ConstantOp::create(
-      setup, loc, lb.getType(), setup.getIntegerAttr(lb.getType(), 1));
+  Value one = arith::ConstantOp::create(setup, loc, lb.getType(),
+                                        setup.getIntegerAttr(lb.getType(), 1));
   Value last = arith::SubIOp::create(setup, loc, count, one, nsw);
   Value offset = arith::MulIOp::create(
       setup, loc, arith::SubIOp::create(setup, loc, last, k, nsw), step, nsw);
@@ -235,16 +237,16 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
     if (e.activity.isActive(arg))
       carried.push_back({arg, result});
 
-  auto loop =
-      scf::ForOp::create(b, loc, constant(b, 0), count, constant(b, 1));
+  auto loop = scf::ForOp::create(b, loc, constant(b, 0), count, constant(b, 1));
   copyParallelMark(op, loop);
   Block *body = loop.getBody();
   OpBuilder inner = OpBuilder::atBlockBegin(body);
   bool recompute = e.loops.isRecomputed(op);
   if (recompute)
     loop->setAttr(kIterationTape, b.getUnitAttr());
-  Level &level = e.openLevel(*op.getBody(), e.levels[op.getBody()].forward, body,
-                           /*direct=*/recompute);
+  Level &level =
+      e.openLevel(*op.getBody(), e.levels[op.getBody()].forward, body,
+                  /*direct=*/recompute);
   level.rerun = recompute;
   Value k = loop.getInductionVar();
   Value reversedIv =
@@ -278,13 +280,13 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
   bool commuting = !recompute && carried.empty() &&
                    e.registry.getStrategies().commutingIterations &&
                    hasIndependentIterations(op);
-  LLVM_DEBUG(llvm::dbgs() << "[ct-reverse] loop at " << loc << ": reversed "
-                          << (recompute ? "rerunning each iteration"
-                                        : "from the tape")
-                          << (commuting ? ", in the primal's order "
-                                          "(iterations commute)"
-                                        : "")
-                          << "\n");
+  LLVM_DEBUG(
+      llvm::dbgs() << "[ct-reverse] loop at " << loc << ": reversed "
+                   << (recompute ? "rerunning each iteration" : "from the tape")
+                   << (commuting ? ", in the primal's order "
+                                   "(iterations commute)"
+                                 : "")
+                   << "\n");
   if (commuting)
     runInPrimalOrder(loop, reversedIv, lb, step);
   b.setInsertionPointAfter(loop);
@@ -312,8 +314,8 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
   Location loc = op.getLoc();
   Operation *branch = buildBranchLike(
       b, &op, e.forwardValues.lookup(op.getOperand(0)), op.getResultTypes());
-  for (auto [from, to] : llvm::zip_equal(op.getRegions(),
-                                         branch->getRegions())) {
+  for (auto [from, to] :
+       llvm::zip_equal(op.getRegions(), branch->getRegions())) {
     OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
     if (from.empty()) {
       scf::YieldOp::create(inner, loc);
@@ -335,10 +337,10 @@ static LogicalResult reverseBranch(OpBuilder &b, Operation *op,
   for (auto [i, result] : llvm::enumerate(op->getResults()))
     if (e.activity.isActive(result))
       adjoints.push_back({i, e.readAndZero(b, loc, result)});
-  Operation *branch = buildBranchLike(
-      b, op, e.primalInReverse(op->getOperand(0)), TypeRange{});
-  for (auto [from, to] : llvm::zip_equal(op->getRegions(),
-                                         branch->getRegions())) {
+  Operation *branch =
+      buildBranchLike(b, op, e.primalInReverse(op->getOperand(0)), TypeRange{});
+  for (auto [from, to] :
+       llvm::zip_equal(op->getRegions(), branch->getRegions())) {
     OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
     auto yield = scf::YieldOp::create(inner, loc);
     if (from.empty())
@@ -368,7 +370,7 @@ static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
   if (getCheckpointedCall(whileOp) && canCheckpointHere(whileOp, e))
     return forwardCheckpointedLoop(b, whileOp, e);
   Location loc = whileOp.getLoc();
-    Type index = b.getIndexType();
+  Type index = b.getIndexType();
   SmallVector<Value> inits = llvm::map_to_vector(
       whileOp.getInits(), [&](Value v) { return e.forwardValues.lookup(v); });
   inits.push_back(arith::ConstantIndexOp::create(b, loc, 0));
@@ -379,7 +381,7 @@ static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
   Block *before = b.createBlock(&loop.getBefore(), {}, beforeTypes,
                                 SmallVector<Location>(inits.size(), loc));
   e.forwardValues.map(whileOp.getBeforeArguments(),
-                    before->getArguments().drop_back());
+                      before->getArguments().drop_back());
   e.levels[&whileOp.getBefore().front()].forward = before;
   OpBuilder inner = OpBuilder::atBlockEnd(before);
   if (failed(e.forwardBlock(inner, whileOp.getBefore().front())))
@@ -388,20 +390,19 @@ static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
   SmallVector<Value> passed = llvm::map_to_vector(
       condition.getArgs(), [&](Value v) { return e.forwardValues.lookup(v); });
   passed.push_back(before->getArguments().back());
-  scf::ConditionOp::create(inner, loc,
-                           e.forwardValues.lookup(condition.getCondition()),
-                           passed);
+  scf::ConditionOp::create(
+      inner, loc, e.forwardValues.lookup(condition.getCondition()), passed);
   Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes,
                                SmallVector<Location>(afterTypes.size(), loc));
   e.forwardValues.map(whileOp.getAfterArguments(),
-                    after->getArguments().drop_back());
+                      after->getArguments().drop_back());
   e.levels[&whileOp.getAfter().front()].forward = after;
   inner.setInsertionPointToEnd(after);
   if (failed(e.forwardBlock(inner, whileOp.getAfter().front())))
     return failure();
-  SmallVector<Value> yielded = llvm::map_to_vector(
-      whileOp.getYieldOp().getOperands(),
-      [&](Value v) { return e.forwardValues.lookup(v); });
+  SmallVector<Value> yielded =
+      llvm::map_to_vector(whileOp.getYieldOp().getOperands(),
+                          [&](Value v) { return e.forwardValues.lookup(v); });
   Value one = arith::ConstantIndexOp::create(inner, loc, 1);
   yielded.push_back(
       arith::AddIOp::create(inner, loc, after->getArguments().back(), one));
@@ -446,11 +447,11 @@ static LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op,
   auto branch = scf::IfOp::create(inner, loc, TypeRange{}, more,
                                   /*withElseRegion=*/false);
   e.openLevel(after, e.levels[&after].forward, &branch.getThenRegion().front(),
-            false);
+              false);
   OpBuilder body(branch.getThenRegion().front().getTerminator());
   // A's yield feeds the before arguments of the B undone just now.
-  for (auto [yielded, arg] : llvm::zip_equal(op.getYieldOp().getOperands(),
-                                             op.getBeforeArguments()))
+  for (auto [yielded, arg] :
+       llvm::zip_equal(op.getYieldOp().getOperands(), op.getBeforeArguments()))
     if (e.activity.isActive(arg)) {
       Value adjoint = e.readAndZero(body, loc, arg);
       if (e.activity.isActive(yielded))
@@ -509,8 +510,7 @@ struct BranchReverse
 };
 
 struct WhileReverse
-    : public ReverseModeOpInterface::ExternalModel<WhileReverse,
-                                                   scf::WhileOp> {
+    : public ReverseModeOpInterface::ExternalModel<WhileReverse, scf::WhileOp> {
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &e) const {
     return forwardWhile(b, cast<scf::WhileOp>(op), e);

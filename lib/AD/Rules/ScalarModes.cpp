@@ -2,9 +2,9 @@
 
 #include "Rules/ScalarModes.h"
 #include "DerivativeRegistry.h"
-#include "Utils/IRBuilders.h"
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
+#include "Utils/IRBuilders.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 
@@ -152,9 +152,8 @@ reusePrimalResults(Operation *op, OpBuilder &b,
     llvm::append_range(worklist, def->getOperands());
   }
   SmallVector<Operation *> ordered(built.begin(), built.end());
-  llvm::sort(ordered, [](Operation *x, Operation *y) {
-    return x->isBeforeInBlock(y);
-  });
+  llvm::sort(ordered,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
   for (Operation *rule : ordered) {
     Operation *twin = findPrimalTwin(rule, op, primalOf);
     if (!twin)
@@ -186,8 +185,8 @@ LogicalResult ad::emitScalarReverse(Operation *op, OpBuilder &b,
     for (auto [standIn, known] : standIns)
       if (known == primal)
         return standIn;
-    Value standIn = UnrealizedConversionCastOp::create(
-                        b, loc, primal.getType(), ValueRange{})
+    Value standIn = UnrealizedConversionCastOp::create(b, loc, primal.getType(),
+                                                       ValueRange{})
                         .getResult(0);
     standIns.push_back({standIn, primal});
     return standIn;

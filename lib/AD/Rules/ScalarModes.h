@@ -10,8 +10,8 @@
 #ifndef COTANGENT_LIB_AD_RULES_SCALARMODES_H
 #define COTANGENT_LIB_AD_RULES_SCALARMODES_H
 
-#include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "DerivativeRegistry.h"
+#include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
 namespace cotangent::ad {
 
@@ -24,8 +24,7 @@ mlir::LogicalResult emitScalarReverse(mlir::Operation *op,
 
 template <typename Op>
 struct ScalarForwardModel
-    : public ForwardModeOpInterface::ExternalModel<ScalarForwardModel<Op>,
-                                                   Op> {
+    : public ForwardModeOpInterface::ExternalModel<ScalarForwardModel<Op>, Op> {
   mlir::LogicalResult emitTangent(mlir::Operation *op, mlir::OpBuilder &b,
                                   ForwardEmitter &emitter) const {
     return emitScalarTangent(op, b, emitter);
@@ -34,8 +33,7 @@ struct ScalarForwardModel
 
 template <typename Op>
 struct ScalarReverseModel
-    : public ReverseModeOpInterface::ExternalModel<ScalarReverseModel<Op>,
-                                                   Op> {
+    : public ReverseModeOpInterface::ExternalModel<ScalarReverseModel<Op>, Op> {
   mlir::LogicalResult emitReverse(mlir::Operation *op, mlir::OpBuilder &b,
                                   reverse::ReverseEmitter &emitter) const {
     return emitScalarReverse(op, b, emitter);

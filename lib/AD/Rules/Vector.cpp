@@ -16,9 +16,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "DerivativeRegistry.h"
-#include "Utils/IRBuilders.h"
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
+#include "Utils/IRBuilders.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -34,9 +34,8 @@ namespace {
 /// the source is stretched.
 bool isLeadingBroadcast(vector::BroadcastOp op) {
   auto source = dyn_cast<VectorType>(op.getSource().getType());
-  return !source ||
-         op.getResultVectorType().getShape().take_back(source.getRank()) ==
-             source.getShape();
+  return !source || op.getResultVectorType().getShape().take_back(
+                        source.getRank()) == source.getShape();
 }
 
 /// The sum of the lanes of a vector of one dimension, no accumulator.
@@ -69,8 +68,7 @@ LogicalResult checkSupported(Operation *op) {
 /// tangents (0 for inactive ones).
 template <typename Op>
 struct LinearLaneForward
-    : public ForwardModeOpInterface::ExternalModel<LinearLaneForward<Op>,
-                                                   Op> {
+    : public ForwardModeOpInterface::ExternalModel<LinearLaneForward<Op>, Op> {
   LogicalResult emitTangent(Operation *op, OpBuilder &b,
                             ForwardEmitter &emitter) const {
     if (failed(checkSupported(op)))
@@ -81,16 +79,14 @@ struct LinearLaneForward
     IRMapping tangents;
     for (Value operand : op->getOperands())
       tangents.map(operand, emitter.tangent(b, op->getLoc(), operand));
-    emitter.setTangent(op->getResult(0),
-                       b.clone(*op, tangents)->getResult(0));
+    emitter.setTangent(op->getResult(0), b.clone(*op, tangents)->getResult(0));
     return success();
   }
 };
 
 template <typename Op>
 struct LinearLaneReverse
-    : public ReverseModeOpInterface::ExternalModel<LinearLaneReverse<Op>,
-                                                   Op> {
+    : public ReverseModeOpInterface::ExternalModel<LinearLaneReverse<Op>, Op> {
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
     if (failed(checkSupported(op)))
@@ -129,16 +125,15 @@ struct LinearLaneReverse
                  vector::InsertOp::create(b, loc, zero, adjoint, position));
     } else if (auto sum = dyn_cast<vector::ReductionOp>(op)) {
       accumulate(sum.getVector(),
-                 vector::BroadcastOp::create(
-                     b, loc, sum.getSourceVectorType(), adjoint));
+                 vector::BroadcastOp::create(b, loc, sum.getSourceVectorType(),
+                                             adjoint));
     } else {
       auto elements = cast<vector::FromElementsOp>(op);
       ArrayRef<int64_t> shape = elements.getType().getShape();
       for (auto [k, element] : llvm::enumerate(elements.getElements()))
-        accumulate(element,
-                   vector::ExtractOp::create(
-                       b, loc, adjoint,
-                       delinearize(static_cast<int64_t>(k), shape)));
+        accumulate(element, vector::ExtractOp::create(
+                                b, loc, adjoint,
+                                delinearize(static_cast<int64_t>(k), shape)));
     }
     return success(!emitter.hadError);
   }

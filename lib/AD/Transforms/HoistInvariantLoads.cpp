@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/AD/Passes.h"
-#include "Transforms/Transforms.h"
 #include "Analysis/MemoryWrites.h"
+#include "Transforms/Transforms.h"
+#include "cotangent/AD/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -27,9 +27,8 @@ void hoistFrom(scf::ForOp loop) {
   SmallVector<memref::LoadOp> candidates;
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto load = dyn_cast<memref::LoadOp>(op))
-      if (llvm::all_of(load->getOperands(), [&](Value v) {
-            return loop.isDefinedOutsideOfLoop(v);
-          }))
+      if (llvm::all_of(load->getOperands(),
+                       [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }))
         candidates.push_back(load);
   if (candidates.empty())
     return;
@@ -41,9 +40,9 @@ void hoistFrom(scf::ForOp loop) {
       continue;
     Location loc = load.getLoc();
     if (!nonEmpty)
-      nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                       loop.getLowerBound(),
-                                       loop.getUpperBound());
+      nonEmpty =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                loop.getLowerBound(), loop.getUpperBound());
     Type type = load.getType();
     auto guarded = scf::IfOp::create(b, loc, type, nonEmpty,
                                      /*withElseRegion=*/true);
@@ -51,8 +50,8 @@ void hoistFrom(scf::ForOp loop) {
     Value value = inner.clone(*load)->getResult(0);
     scf::YieldOp::create(inner, loc, value);
     inner = guarded.getElseBodyBuilder();
-    Value zero = arith::ConstantOp::create(inner, loc, type,
-                                           inner.getZeroAttr(type));
+    Value zero =
+        arith::ConstantOp::create(inner, loc, type, inner.getZeroAttr(type));
     scf::YieldOp::create(inner, loc, zero);
     load.replaceAllUsesWith(guarded.getResult(0));
     load.erase();

@@ -15,8 +15,7 @@ using namespace cotangent;
 
 namespace {
 
-struct KeepRuleCallsPass
-    : ad::impl::KeepRuleCallsBase<KeepRuleCallsPass> {
+struct KeepRuleCallsPass : ad::impl::KeepRuleCallsBase<KeepRuleCallsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     llvm::DenseSet<StringAttr> bound;

@@ -19,10 +19,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/AD/Passes.h"
-#include "Transforms/Transforms.h"
 #include "Analysis/MemoryWrites.h"
+#include "Transforms/Transforms.h"
 #include "cotangent/AD/Analysis/Activity.h"
+#include "cotangent/AD/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -146,11 +146,10 @@ static Value recompute(memref::LoadOp load, FilledRange fill) {
       load.getIndices().size() != 1)
     return nullptr;
   auto [counter, cast] = counterOf(load.getIndices()[0]);
-  auto [filledCounter, filledCast] =
-      counterOf(fill.store.getIndices()[0]);
+  auto [filledCounter, filledCast] = counterOf(fill.store.getIndices()[0]);
   auto arg = dyn_cast<BlockArgument>(counter);
-  auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
-                  : scf::ForOp();
+  auto loop =
+      arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()) : scf::ForOp();
   if (!loop || loop.getInductionVar() != counter ||
       counter.getType() != filledCounter.getType() ||
       (cast == nullptr) != (filledCast == nullptr) ||
@@ -202,8 +201,7 @@ void forwardIn(Block &block, SmallVector<KnownElement> known,
     ad::MemoryWrites writes(&op);
     auto store = dyn_cast<memref::StoreOp>(op);
     auto changed = [&](const KnownElement &e) {
-      return !(store && e.isOtherElement(store)) &&
-             writes.mayChange(e.memref);
+      return !(store && e.isOtherElement(store)) && writes.mayChange(e.memref);
     };
     auto refilled = [&](FilledRange &fill) {
       return writes.mayChange(fill.store.getMemRef()) ||

@@ -30,10 +30,10 @@ namespace {
 /// `loop`'s trip count as an index, built before the loop.
 Value buildTripCount(OpBuilder &b, scf::ForOp loop) {
   Location loc = loop.getLoc();
-  return ad::buildIndexCast(
-      b, loc,
-      ad::buildTripCount(b, loc, loop.getLowerBound(), loop.getUpperBound(),
-                         loop.getStep()));
+  return ad::buildIndexCast(b, loc,
+                            ad::buildTripCount(b, loc, loop.getLowerBound(),
+                                               loop.getUpperBound(),
+                                               loop.getStep()));
 }
 
 /// Positions in a block lie in [0, size): their arithmetic wraps neither way,
@@ -70,9 +70,9 @@ void claimBlock(scf::ForOp loop, MutableArrayRef<ct::TapePushOp> pushes) {
   auto width = static_cast<int64_t>(pushes.size());
   auto reserve = dyn_cast_or_null<ct::TapeReserveOp>(loop->getPrevNode());
   OpBuilder b(loop);
-  Value slots = arith::MulIOp::create(
-      b, loc, buildTripCount(b, loop),
-      arith::ConstantIndexOp::create(b, loc, width));
+  Value slots =
+      arith::MulIOp::create(b, loc, buildTripCount(b, loop),
+                            arith::ConstantIndexOp::create(b, loc, width));
   Value tape = pushes.front().getTape();
   Value block = ct::TapeClaimOp::create(b, loc, tape, slots);
   // The claim makes room itself; a reserve only ever sizes the storage.

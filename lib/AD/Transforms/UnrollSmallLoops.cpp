@@ -1,4 +1,5 @@
-//===- UnrollSmallLoops.cpp - Short fixed loops become straight-line -------===//
+//===- UnrollSmallLoops.cpp - Short fixed loops become straight-line
+//-------===//
 //
 // `for (int i = 0; i < 3; ++i) r[i] = p[i] - c[i];` is common in geometric
 // code. Differentiated as a loop, every value its reverse needs is a tape

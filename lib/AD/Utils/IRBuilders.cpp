@@ -59,9 +59,9 @@ Value ad::buildFloatCast(OpBuilder &builder, Location loc, Value value,
 
 Value ad::buildAdjointSum(OpBuilder &builder, Location loc, Value old,
                           Value adjoint) {
-  return arith::AddFOp::create(
-      builder, loc, old, adjoint,
-      arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
+  return arith::AddFOp::create(builder, loc, old, adjoint,
+                               arith::FastMathFlags::reassoc |
+                                   arith::FastMathFlags::contract);
 }
 
 Value ad::buildTripCount(OpBuilder &builder, Location loc, Value lb, Value ub,
@@ -161,20 +161,20 @@ Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {
   if (!mayViewPointer(type))
     return allocate(builder);
   Value size = memref::DimOp::create(builder, loc, like, 0);
-  auto choice = scf::IfOp::create(
-      builder, loc, type, isPointerExtent(builder, loc, size),
-      /*withElseRegion=*/true);
+  auto choice =
+      scf::IfOp::create(builder, loc, type, isPointerExtent(builder, loc, size),
+                        /*withElseRegion=*/true);
   {
     OpBuilder b = choice.getThenBodyBuilder();
     auto pointer = LLVM::LLVMPointerType::get(b.getContext());
-    func::FuncOp reserve = getScratchFunction(
-        b, loc, "ct_scratch_reserve", b.getFunctionType({}, pointer));
+    func::FuncOp reserve = getScratchFunction(b, loc, "ct_scratch_reserve",
+                                              b.getFunctionType({}, pointer));
     Value memory = func::CallOp::create(b, loc, reserve).getResult(0);
     Value view = ct::PointerViewOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
-                                StridedLayoutAttr::get(b.getContext(),
-                                                       ShapedType::kDynamic,
-                                                       {1})),
+        b, loc,
+        MemRefType::get(
+            {ShapedType::kDynamic}, type.getElementType(),
+            StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1})),
         memory);
     if (view.getType() != type)
       view = memref::CastOp::create(b, loc, type, view);
@@ -200,9 +200,8 @@ void ad::buildScratchFree(OpBuilder &builder, Location loc, Value scratch) {
   {
     OpBuilder b = choice.getThenBodyBuilder();
     auto pointer = LLVM::LLVMPointerType::get(b.getContext());
-    func::FuncOp release =
-        getScratchFunction(b, loc, "ct_scratch_release",
-                           b.getFunctionType({pointer}, {}));
+    func::FuncOp release = getScratchFunction(b, loc, "ct_scratch_release",
+                                              b.getFunctionType({pointer}, {}));
     Value address =
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, scratch);
     Value integer =
@@ -216,8 +215,7 @@ void ad::buildScratchFree(OpBuilder &builder, Location loc, Value scratch) {
   }
 }
 
-Value ad::sumOverLeading(OpBuilder &b, Location loc, Value adjoint,
-                         Type type) {
+Value ad::sumOverLeading(OpBuilder &b, Location loc, Value adjoint, Type type) {
   auto vector = cast<VectorType>(adjoint.getType());
   auto kept = dyn_cast<VectorType>(type);
   if (!kept && vector.getRank() == 1)
@@ -230,8 +228,8 @@ Value ad::sumOverLeading(OpBuilder &b, Location loc, Value adjoint,
     count *= size;
   Value sum;
   for (int64_t k = 0; k < count; ++k) {
-    Value part = vector::ExtractOp::create(b, loc, adjoint,
-                                           delinearize(k, leading));
+    Value part =
+        vector::ExtractOp::create(b, loc, adjoint, delinearize(k, leading));
     sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
   }
   return sum;

@@ -17,9 +17,8 @@ namespace cotangent::ad {
 /// A branch op like `op` (scf.if or scf.index_switch) on `selector`, with
 /// results of `types` and one empty block per region; the builder's
 /// insertion point is left after it.
-mlir::Operation *buildBranchLike(mlir::OpBuilder &builder,
-                                 mlir::Operation *op, mlir::Value selector,
-                                 mlir::TypeRange types);
+mlir::Operation *buildBranchLike(mlir::OpBuilder &builder, mlir::Operation *op,
+                                 mlir::Value selector, mlir::TypeRange types);
 
 /// The yield of a branch region, or null for a missing else.
 inline mlir::Operation *getBranchYield(mlir::Region &region) {
@@ -28,7 +27,7 @@ inline mlir::Operation *getBranchYield(mlir::Region &region) {
 
 /// The position of element `k` of a vector of `shape`, in row-major order.
 inline llvm::SmallVector<int64_t> delinearize(int64_t k,
-                                             llvm::ArrayRef<int64_t> shape) {
+                                              llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<int64_t> position(shape.size());
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
     position[d] = k % shape[d];

@@ -38,8 +38,7 @@ void cotangent::ad::scalarizeLaneAccesses(func::FuncOp function) {
       SmallVector<Value> elements;
       for (int64_t k = 0; k < type.getNumElements(); ++k)
         elements.push_back(memref::LoadOp::create(
-            b, loc, load.getBase(),
-            laneIndices(b, loc, load.getIndices(), k)));
+            b, loc, load.getBase(), laneIndices(b, loc, load.getIndices(), k)));
       load.replaceAllUsesWith(
           vector::FromElementsOp::create(b, loc, type, elements).getResult());
     } else {

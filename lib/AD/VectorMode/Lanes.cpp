@@ -303,8 +303,7 @@ private:
     if (!callee_)
       return failure();
     for (auto [i, wide] : llvm::enumerate(callee_->args))
-      if (wide &&
-          isa<MemRefType, ct::TapeType>(call.getOperand(i).getType()))
+      if (wide && isa<MemRefType, ct::TapeType>(call.getOperand(i).getType()))
         mark(call.getOperand(i));
     for (auto [i, wide] : llvm::enumerate(callee_->results))
       if (wide)
@@ -342,8 +341,7 @@ public:
       if (wide)
         results[i] = laneType(results[i]);
     copy.setType(FunctionType::get(
-        copy.getContext(), copy.getBody().front().getArgumentTypes(),
-        results));
+        copy.getContext(), copy.getBody().front().getArgumentTypes(), results));
     SmallVector<Operation *> ops;
     SmallVector<func::ReturnOp> returns;
     copy.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -356,9 +354,9 @@ public:
         return failure();
     // Returns last: they take the function's result types.
     for (func::ReturnOp ret : returns)
-        for (OpOperand &operand : ret->getOpOperands())
-          operand.set(toType(operand.get(),
-                             results[operand.getOperandNumber()], ret));
+      for (OpOperand &operand : ret->getOpOperands())
+        operand.set(
+            toType(operand.get(), results[operand.getOperandNumber()], ret));
     return success();
   }
 
@@ -491,15 +489,14 @@ private:
       ValueRange targets = parent->getResults();
       if (auto loop = dyn_cast<scf::WhileOp>(parent))
         targets = loop.getBeforeArguments();
-      for (auto [operand, target] :
-           llvm::zip(yield->getOpOperands(), targets))
+      for (auto [operand, target] : llvm::zip(yield->getOpOperands(), targets))
         operand.set(toType(operand.get(), target.getType(), yield));
       return success();
     }
     if (auto condition = dyn_cast<scf::ConditionOp>(op)) {
       auto loop = cast<scf::WhileOp>(op->getParentOp());
-      for (auto [operand, target] : llvm::zip(
-               condition.getArgsMutable(), loop.getAfterArguments()))
+      for (auto [operand, target] :
+           llvm::zip(condition.getArgsMutable(), loop.getAfterArguments()))
         operand.set(toType(operand.get(), target.getType(), condition));
       return success();
     }
@@ -525,8 +522,8 @@ private:
       for (OpOperand &operand : op->getOpOperands())
         if (!wide.contains(operand.get()) &&
             ct::isDifferentiableScalar(operand.get().getType()))
-          operand.set(toType(operand.get(),
-                             laneType(operand.get().getType()), op));
+          operand.set(
+              toType(operand.get(), laneType(operand.get().getType()), op));
       setResultTypes(op);
       return success();
     }
@@ -547,8 +544,7 @@ private:
     b.setInsertionPoint(op);
     if (auto insert = dyn_cast<vector::InsertOp>(op)) {
       Value lane = toType(insert.getValueToStore(),
-                          laneType(originalType(insert.getValueToStore())),
-                          op);
+                          laneType(originalType(insert.getValueToStore())), op);
       Value into = toType(insert.getDest(), type, op);
       b.setInsertionPoint(op);
       replace(result, vector::InsertOp::create(b, loc, lane, into,
@@ -575,8 +571,8 @@ private:
           cast<VectorType>(originalType(sum.getVector())).getRank() != 1)
         return unsupported(op, "a reduction other than a sum of lanes");
       // Over the old lanes (the outer dimension), one sum per new lane.
-      Value lanes = toType(sum.getVector(),
-                           laneType(originalType(sum.getVector())), op);
+      Value lanes =
+          toType(sum.getVector(), laneType(originalType(sum.getVector())), op);
       b.setInsertionPoint(op);
       Value total = sumOverLeading(b, loc, lanes, type);
       if (Value acc = sum.getAcc())
@@ -601,17 +597,17 @@ private:
     int64_t lanes = widener.lanes;
     b.setInsertionPoint(op);
     if (auto reserve = dyn_cast<ct::TapeReserveOp>(op)) {
-      reserve.getCountMutable().set(arith::MulIOp::create(
-          b, loc, reserve.getCount(),
-          arith::ConstantIndexOp::create(b, loc, lanes)));
+      reserve.getCountMutable().set(
+          arith::MulIOp::create(b, loc, reserve.getCount(),
+                                arith::ConstantIndexOp::create(b, loc, lanes)));
       return success();
     }
     if (auto push = dyn_cast<ct::TapePushOp>(op)) {
       Type scalar = getElementTypeOrSelf(push.getValue().getType());
       if (!isa<FloatType>(scalar))
         return unsupported(op, "a tape mixes derivatives with other values");
-      Value value = toType(push.getValue(), VectorType::get({lanes}, scalar),
-                           push);
+      Value value =
+          toType(push.getValue(), VectorType::get({lanes}, scalar), push);
       b.setInsertionPoint(push);
       for (int64_t k = 0; k < lanes; ++k)
         ct::TapePushOp::create(b, loc, tape,
@@ -646,8 +642,7 @@ private:
     Value lanes = arith::ConstantIndexOp::create(b, loc, widener.lanes);
     meta.getOffset().replaceAllUsesWith(widened.getOffset());
     unscaledOffsets.insert(widened.getOffset());
-    for (auto [size, wideSize] :
-         llvm::zip(meta.getSizes(), widened.getSizes()))
+    for (auto [size, wideSize] : llvm::zip(meta.getSizes(), widened.getSizes()))
       size.replaceAllUsesWith(wideSize);
     for (auto [stride, wideStride] :
          llvm::zip(meta.getStrides(), widened.getStrides()))
@@ -779,9 +774,9 @@ LaneWidener::Widening *LaneWidener::analyze(func::FuncOp function,
     w.wide.clear();
     if (failed(LaneAnalysis(*this, w).run()))
       return nullptr;
-    if (!w.recursive || (ArrayRef<bool>(w.args) == ArrayRef<bool>(seenArgs) &&
-                         ArrayRef<bool>(w.results) ==
-                             ArrayRef<bool>(seenResults)))
+    if (!w.recursive ||
+        (ArrayRef<bool>(w.args) == ArrayRef<bool>(seenArgs) &&
+         ArrayRef<bool>(w.results) == ArrayRef<bool>(seenResults)))
       break;
   }
   w.analyzing = false;
@@ -806,8 +801,8 @@ func::FuncOp LaneWidener::materialize(Widening &w) {
     return w.widened;
   IRMapping mapping;
   auto copy = cast<func::FuncOp>(w.function->clone(mapping));
-  std::string name = (w.function.getSymName() + ".lanes" + Twine(lanes) +
-                      "." + maskKey(w.args, w.results))
+  std::string name = (w.function.getSymName() + ".lanes" + Twine(lanes) + "." +
+                      maskKey(w.args, w.results))
                          .str();
   copy.setSymName(name);
   copy.setPrivate();

@@ -50,8 +50,7 @@ private:
 
   mlir::SymbolTable &symbols;
   int64_t lanes;
-  std::map<std::pair<mlir::Operation *, std::string>,
-           std::unique_ptr<Widening>>
+  std::map<std::pair<mlir::Operation *, std::string>, std::unique_ptr<Widening>>
       widenings;
   friend class LaneAnalysis;
   friend class LaneRewriter;

@@ -290,12 +290,12 @@ _mlir_ciface_ct_checkpoint_init(ct::detail::schedule::state_view *state,
   ct::detail::schedule::init(state->aligned + state->offset, iterations,
                              snapshots);
 }
-__attribute__((weak)) int64_t
-_mlir_ciface_ct_checkpoint_forward_next(ct::detail::schedule::state_view *state) {
+__attribute__((weak)) int64_t _mlir_ciface_ct_checkpoint_forward_next(
+    ct::detail::schedule::state_view *state) {
   return ct::detail::schedule::forward_next(state->aligned + state->offset);
 }
-__attribute__((weak)) int64_t
-_mlir_ciface_ct_checkpoint_reverse_next(ct::detail::schedule::state_view *state) {
+__attribute__((weak)) int64_t _mlir_ciface_ct_checkpoint_reverse_next(
+    ct::detail::schedule::state_view *state) {
   return ct::detail::schedule::reverse_next(state->aligned + state->offset);
 }
 __attribute__((weak)) void
@@ -303,14 +303,12 @@ _mlir_ciface_ct_checkpoint_online_init(ct::detail::schedule::state_view *state,
                                        int64_t snapshots) {
   ct::detail::schedule::online_init(state->aligned + state->offset, snapshots);
 }
-__attribute__((weak)) int64_t
-_mlir_ciface_ct_checkpoint_online_next(ct::detail::schedule::state_view *state,
-                                       int64_t k) {
+__attribute__((weak)) int64_t _mlir_ciface_ct_checkpoint_online_next(
+    ct::detail::schedule::state_view *state, int64_t k) {
   return ct::detail::schedule::online_next(state->aligned + state->offset, k);
 }
-__attribute__((weak)) void
-_mlir_ciface_ct_checkpoint_online_finish(ct::detail::schedule::state_view *state,
-                                         int64_t iterations) {
+__attribute__((weak)) void _mlir_ciface_ct_checkpoint_online_finish(
+    ct::detail::schedule::state_view *state, int64_t iterations) {
   ct::detail::schedule::online_finish(state->aligned + state->offset,
                                       iterations);
 }

@@ -5,10 +5,10 @@
 //   ct::gradient<f>(args..., d_args...)            -> f's value
 //   ct::gradient<f, ct::wrt<I...>>(args..., d_args...)
 //   ct::pullback<f>(args..., dret, d_args...)       -> f's value
-//   ct::jvp<f>(args..., t_args...)                  -> ct::dual<R>{value, tangent}
-//   ct::hvp<f>(args..., v_args..., hv_args...)
-//   ct::pullback<f, ct::lanes<K>>(args..., dret, d_args...)  K seeds at once
-//   ct::jvp<f, ct::lanes<K>>(args..., t_args...)  -> ct::dual<R, K>
+//   ct::jvp<f>(args..., t_args...)                  -> ct::dual<R>{value,
+//   tangent} ct::hvp<f>(args..., v_args..., hv_args...) ct::pullback<f,
+//   ct::lanes<K>>(args..., dret, d_args...)  K seeds at once ct::jvp<f,
+//   ct::lanes<K>>(args..., t_args...)  -> ct::dual<R, K>
 //
 // Each is an ordinary function whose signature is derived from f's: the
 // header type-checks every call. Its body is a declaration the Cotangent
@@ -16,8 +16,8 @@
 // plugin, a program that calls one fails to link, naming the derivative
 // (`ct::detail::entry<..., &f, ...>::call`).
 //
-// Parameter roles (README, "Parameter roles"): floating-point scalars by value are
-// active, with a `T*` adjoint; pointers and references to floating-point
+// Parameter roles (README, "Parameter roles"): floating-point scalars by value
+// are active, with a `T*` adjoint; pointers and references to floating-point
 // data (or to aggregates of it) are memory, with a `T*` shadow: `const`
 // memory is input (the shadow receives +=), non-const memory is in/out (the
 // shadow holds the seed of the final contents on entry and the cotangent of
@@ -140,9 +140,10 @@ template <class T> inline constexpr bool floating_data_v = floating_data<T>();
 /// What a parameter of type T is to differentiation.
 template <class T> constexpr role role_of() {
   if constexpr (std::is_reference_v<T> || std::is_pointer_v<T>) {
-    using pointee =
-        std::remove_reference_t<std::remove_pointer_t<std::remove_reference_t<T>>>;
-    if constexpr (std::is_reference_v<T> && std::is_pointer_v<std::remove_reference_t<T>>)
+    using pointee = std::remove_reference_t<
+        std::remove_pointer_t<std::remove_reference_t<T>>>;
+    if constexpr (std::is_reference_v<T> &&
+                  std::is_pointer_v<std::remove_reference_t<T>>)
       return role::constant; // a reference to a pointer
     else if constexpr (!floating_data_v<pointee>)
       return role::constant;
@@ -159,8 +160,9 @@ template <class T> constexpr role role_of() {
 
 /// The plain scalar or aggregate a memory parameter points at.
 template <class T>
-using data_t = std::remove_cv_t<std::remove_all_extents_t<
-    std::remove_reference_t<std::remove_pointer_t<std::remove_reference_t<T>>>>>;
+using data_t =
+    std::remove_cv_t<std::remove_all_extents_t<std::remove_reference_t<
+        std::remove_pointer_t<std::remove_reference_t<T>>>>>;
 
 /// How an argument crosses into the derivative: scalars and pointers as
 /// they are, references and aggregates by address (so that the derivative's
@@ -190,7 +192,8 @@ T to_abi(T x) {
 
 template <class W, int I> struct selects;
 template <int I> struct selects<all, I> : std::true_type {};
-template <int I> struct selects<all_but_object, I> : std::bool_constant<I != 0> {};
+template <int I>
+struct selects<all_but_object, I> : std::bool_constant<I != 0> {};
 template <int... J, int I>
 struct selects<wrt<J...>, I> : std::bool_constant<((J == I) || ...)> {};
 
@@ -200,11 +203,14 @@ struct wrt_valid<wrt<J...>, N>
     : std::bool_constant<((J >= 0 && J < N) && ...)> {};
 
 template <class... L> struct concat;
-template <> struct concat<> { using type = list<>; };
-template <class... A> struct concat<list<A...>> { using type = list<A...>; };
+template <> struct concat<> {
+  using type = list<>;
+};
+template <class... A> struct concat<list<A...>> {
+  using type = list<A...>;
+};
 template <class... A, class... B, class... R>
-struct concat<list<A...>, list<B...>, R...>
-    : concat<list<A..., B...>, R...> {};
+struct concat<list<A...>, list<B...>, R...> : concat<list<A..., B...>, R...> {};
 
 /// The extra argument of an active parameter of type T: an adjoint or
 /// shadow for reverse mode (`T*`), a tangent for forward mode. With L
@@ -241,11 +247,12 @@ struct extras_impl<W, L, std::integer_sequence<int, I...>, P...> {
       active<I, P>, list<typename extra<P>::adjoint>, list<>>...>::type;
   using tangents = typename concat<std::conditional_t<
       active<I, P>, list<typename extra<P, L>::tangent>, list<>>...>::type;
-  static constexpr bool any_inout = ((active<I, P> && role_of<P>() == role::inout) || ...);
+  static constexpr bool any_inout =
+      ((active<I, P> && role_of<P>() == role::inout) || ...);
   static constexpr bool selected_constant =
       ((selects<W, I>::value && !std::is_same_v<W, all> &&
-        !std::is_same_v<W, all_but_object> &&
-        role_of<P>() == role::constant) || ...);
+        !std::is_same_v<W, all_but_object> && role_of<P>() == role::constant) ||
+       ...);
 };
 
 template <class W, int L, class... P>
@@ -304,7 +311,7 @@ struct front<K, F, W, L, R, list<P...>, list<E...>> {
   static R call(P... p, E... e) {
     if constexpr (K == kind::jvp && !is_dual<R>::value) {
       return entry_t<Tag, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
-                                                             e...);
+                                                            e...);
     } else if constexpr (K == kind::jvp) {
       if constexpr (is_void_dual<R>::value) {
         entry_t<Tag, F, W, void(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
@@ -322,7 +329,7 @@ struct front<K, F, W, L, R, list<P...>, list<E...>> {
       }
     } else {
       return entry_t<Tag, F, W, R(abi_t<P>..., E...)>::call(to_abi<P>(p)...,
-                                                             e...);
+                                                            e...);
     }
   }
 };
@@ -393,13 +400,11 @@ struct front_of<K, F, W, L, Traits, list<P...>> : checked<Traits, W> {
     } else if constexpr (K == kind::pullback && is_aggregate_result<R>) {
       static_assert(L == 0, "ct::pullback<f, ct::lanes<K>> needs f to "
                             "return a number or void");
-      return aggregate_front<K, F, W, R, list<P...>,
-                             typename ex::adjoints>{};
+      return aggregate_front<K, F, W, R, list<P...>, typename ex::adjoints>{};
     } else if constexpr (K == kind::jvp && is_aggregate_result<R>) {
       static_assert(L == 0, "ct::jvp<f, ct::lanes<K>> needs f to return a "
                             "number or void");
-      return aggregate_front<K, F, W, R, list<P...>,
-                             typename ex::tangents>{};
+      return aggregate_front<K, F, W, R, list<P...>, typename ex::tangents>{};
     } else if constexpr (K == kind::pullback) {
       static_assert(std::is_void_v<R> || std::is_arithmetic_v<R>,
                     "ct::pullback<f> needs f to return a number, an "
@@ -409,8 +414,9 @@ struct front_of<K, F, W, L, Traits, list<P...>> : checked<Traits, W> {
       if constexpr (!std::is_floating_point_v<R>)
         return front<K, F, W, L, R, list<P...>, typename ex::adjoints>{};
       else
-        return front<K, F, W, L, R, list<P...>,
-                     typename concat<list<seed>, typename ex::adjoints>::type>{};
+        return front<
+            K, F, W, L, R, list<P...>,
+            typename concat<list<seed>, typename ex::adjoints>::type>{};
     } else if constexpr (K == kind::jvp) {
       static_assert(std::is_void_v<R> || std::is_arithmetic_v<R>,
                     "ct::jvp<f> needs f to return a number, an aggregate of "
@@ -418,7 +424,8 @@ struct front_of<K, F, W, L, Traits, list<P...>> : checked<Traits, W> {
       // A result that is not floating-point has no tangent: it is
       // returned as it is.
       if constexpr (std::is_void_v<R> || std::is_floating_point_v<R>)
-        return front<K, F, W, L, dual<R, L>, list<P...>, typename ex::tangents>{};
+        return front<K, F, W, L, dual<R, L>, list<P...>,
+                     typename ex::tangents>{};
       else
         return front<K, F, W, L, R, list<P...>, typename ex::tangents>{};
     } else {
@@ -443,10 +450,10 @@ template <int L> struct is_lanes<lanes<L>> : std::true_type {};
 
 template <class A, class B> struct options {
   static constexpr bool lanes_in_range =
-      (!is_lanes<A>::value || (lanes_in<A>::value >= 1 &&
-                               lanes_in<A>::value <= 64)) &&
-      (!is_lanes<B>::value || (lanes_in<B>::value >= 1 &&
-                               lanes_in<B>::value <= 64));
+      (!is_lanes<A>::value ||
+       (lanes_in<A>::value >= 1 && lanes_in<A>::value <= 64)) &&
+      (!is_lanes<B>::value ||
+       (lanes_in<B>::value >= 1 && lanes_in<B>::value <= 64));
   static constexpr int L = lanes_in<A>::value + lanes_in<B>::value;
   using W = std::conditional_t<
       lanes_in<A>::value != 0,
@@ -600,21 +607,20 @@ struct custom_vjp_rule {
                 "CT_CUSTOM_VJP(f, f_fwd, f_bwd): f_fwd's last parameter must "
                 "be Res*, a pointer to a writable, trivially copyable type "
                 "that holds the residuals");
-  static_assert(std::is_void_v<residual> ||
-                    std::is_same_v<without_noexcept_t<FwdFn>,
-                                   typename with_residuals<
-                                       residual,
-                                       without_noexcept_t<Fn>>::forward>,
-                "CT_CUSTOM_VJP(f, f_fwd, f_bwd): f_fwd must take f's "
-                "parameters then Res*, and return what f returns: "
-                "R f_fwd(args..., Res* res)");
+  static_assert(
+      std::is_void_v<residual> ||
+          std::is_same_v<without_noexcept_t<FwdFn>,
+                         typename with_residuals<
+                             residual, without_noexcept_t<Fn>>::forward>,
+      "CT_CUSTOM_VJP(f, f_fwd, f_bwd): f_fwd must take f's "
+      "parameters then Res*, and return what f returns: "
+      "R f_fwd(args..., Res* res)");
   static_assert(
       std::is_void_v<residual> ||
           std::is_same_v<without_noexcept_t<BwdFn>,
                          typename backward_of<
-                             residual,
-                             typename rule_signature<kind::pullback, Fn,
-                                                     F>::type>::type>,
+                             residual, typename rule_signature<
+                                           kind::pullback, Fn, F>::type>::type>,
       "CT_CUSTOM_VJP(f, f_fwd, f_bwd): f_bwd must be "
       "void f_bwd(const Res* res, args..., dret, d_args...): the residuals, "
       "then what ct::pullback<f> takes");
@@ -625,19 +631,17 @@ struct custom_vjp_rule {
 
 #define CT_DETAIL_CONCAT2(a, b) a##b
 #define CT_DETAIL_CONCAT(a, b) CT_DETAIL_CONCAT2(a, b)
-#define CT_DETAIL_RULE(kind_, f, rule)                                        \
-  [[maybe_unused]] static constexpr ::ct::detail::custom_rule<                \
+#define CT_DETAIL_RULE(kind_, f, rule)                                         \
+  [[maybe_unused]] static constexpr ::ct::detail::custom_rule<                 \
       ::ct::detail::kind::kind_, decltype(f), f, decltype(rule), rule>         \
-      CT_DETAIL_CONCAT(ct_custom_rule_, __COUNTER__) {}
+  CT_DETAIL_CONCAT(ct_custom_rule_, __COUNTER__) {}
 /// Keeps functions in the object file although nothing else may call them:
 /// the plugin calls a rule (or a function bound to one) that differentiable
 /// code cannot express as C++ compiled it.
 #define CT_DETAIL_KEEP(...)                                                    \
-  [[gnu::used]] static void (*const CT_DETAIL_CONCAT(ct_kept_,                 \
-                                                     __COUNTER__)[])() = {     \
-      __VA_ARGS__}
-#define CT_DETAIL_ADDRESS(function)                                            \
-  reinterpret_cast<void (*)()>(&(function))
+  [[gnu::used]] static void (*const CT_DETAIL_CONCAT(                          \
+      ct_kept_, __COUNTER__)[])() = {__VA_ARGS__}
+#define CT_DETAIL_ADDRESS(function) reinterpret_cast<void (*)()>(&(function))
 
 /// `f_pullback(args..., dret, d_args...)` replaces reverse-mode
 /// differentiation of `f`, which then need not have a visible body.
@@ -657,7 +661,7 @@ struct custom_vjp_rule {
 #define CT_CUSTOM_VJP(f, f_fwd, f_bwd)                                         \
   [[maybe_unused]] static constexpr ::ct::detail::custom_vjp_rule<             \
       decltype(f), f, decltype(f_fwd), f_fwd, decltype(f_bwd), f_bwd>          \
-      CT_DETAIL_CONCAT(ct_custom_rule_, __COUNTER__) {};                       \
+      CT_DETAIL_CONCAT(ct_custom_rule_, __COUNTER__){};                        \
   CT_DETAIL_KEEP(CT_DETAIL_ADDRESS(f), CT_DETAIL_ADDRESS(f_fwd),               \
                  CT_DETAIL_ADDRESS(f_bwd))
 

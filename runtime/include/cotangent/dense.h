@@ -152,12 +152,11 @@ struct no_vectors {};
 /// gradient is not needed, and not compiled). The lanes of every active
 /// parameter lie in one buffer: parameter I's scalar e, lane k at
 /// (at[I] + e) * K + k.
-template <auto F, class W, class T, bool ForwardOnly, class... P>
-struct dense {
+template <auto F, class W, class T, bool ForwardOnly, class... P> struct dense {
   static constexpr int K = 4;
   static constexpr std::size_t count = sizeof...(P);
-  using R = typename function_traits<std::remove_pointer_t<
-      std::remove_cv_t<decltype(F)>>>::result;
+  using R = typename function_traits<
+      std::remove_pointer_t<std::remove_cv_t<decltype(F)>>>::result;
   static constexpr bool value_output = std::is_floating_point_v<R>;
   static_assert(std::is_void_v<R> || value_output,
                 "ct::jacobian<f>: f must return a floating-point scalar, an "
@@ -175,16 +174,15 @@ struct dense {
   template <std::size_t I>
   static constexpr bool output = role_of<param<I>>() == role::inout;
   /// Has a derivative argument: inputs and outputs.
+  template <std::size_t I> static constexpr bool active = input<I> || output<I>;
   template <std::size_t I>
-  static constexpr bool active = input<I> || output<I>;
-  template <std::size_t I>
-  static constexpr bool is_vector = active<I> && is_std_vector<object<I>>::value;
+  static constexpr bool is_vector =
+      active<I> && is_std_vector<object<I>>::value;
   template <class Is> struct entry_selection;
   template <std::size_t... I>
   struct entry_selection<std::index_sequence<I...>>
       : wrt_where<wrt<>, 0, active<I>...> {};
-  using Wentry =
-      typename entry_selection<std::index_sequence_for<P...>>::type;
+  using Wentry = typename entry_selection<std::index_sequence_for<P...>>::type;
   template <class Is> struct any_vector;
   template <std::size_t... I>
   struct any_vector<std::index_sequence<I...>>
@@ -193,8 +191,8 @@ struct dense {
       any_vector<std::index_sequence_for<P...>>::value;
 
   /// Flat sizes, where each parameter's inputs, outputs and lanes start.
-  std::size_t size[count + 1] = {}, column[count + 1] = {},
-              row[count + 1] = {}, at[count + 1] = {};
+  std::size_t size[count + 1] = {}, column[count + 1] = {}, row[count + 1] = {},
+                           at[count + 1] = {};
   std::size_t inputs = 0, outputs = 0, total = 0;
 
   template <std::size_t... I>
@@ -376,8 +374,7 @@ struct dense {
     }
   }
   template <std::size_t I, class Own>
-  void store_row(T *J, std::size_t r, int k, std::vector<T> &shadow,
-                 Own &own) {
+  void store_row(T *J, std::size_t r, int k, std::vector<T> &shadow, Own &own) {
     for (std::size_t e = 0; e < size[I]; ++e)
       J[r * inputs + column[I] + e] = lane<I>(shadow, own, e, k);
   }
@@ -428,8 +425,8 @@ template <class W, class Is, class... P> struct raw_pointer_count;
 template <class W, std::size_t... I, class... P>
 struct raw_pointer_count<W, std::index_sequence<I...>, P...> {
   static constexpr int value =
-      ((is_raw_pointer<P>() && (selects<W, int(I)>::value ||
-                                role_of<P>() == role::inout)
+      ((is_raw_pointer<P>() &&
+                (selects<W, int(I)>::value || role_of<P>() == role::inout)
             ? 1
             : 0) +
        ... + 0);
@@ -463,8 +460,7 @@ template <auto F, class W, class... P> struct jacobian_fn<F, W, list<P...>> {
     const long none[1] = {0};
     jacobian_of<F, W, T, P...>(none, J, p...);
   }
-  template <int N, class T>
-  void operator()(extents<N> e, P... p, T *J) const {
+  template <int N, class T> void operator()(extents<N> e, P... p, T *J) const {
     static_assert(N == raw_pointers,
                   "ct::jacobian: ct::extents needs one extent per active raw "
                   "pointer parameter, in parameter order");
@@ -482,16 +478,19 @@ struct gradient_of_fn<F, W, list<P...>, list<A...>> {
 
 template <auto F, class W, class Params> struct hessian_fn;
 template <auto F, class W, class... P> struct hessian_fn<F, W, list<P...>> {
-  static_assert(std::is_floating_point_v<typename function_traits<
-                    std::remove_pointer_t<std::remove_cv_t<decltype(F)>>>::result>,
-                "ct::hessian<f> needs f to return a floating-point scalar");
+  static_assert(
+      std::is_floating_point_v<typename function_traits<
+          std::remove_pointer_t<std::remove_cv_t<decltype(F)>>>::result>,
+      "ct::hessian<f> needs f to return a floating-point scalar");
   static_assert(!extras<W, 0, P...>::any_inout,
                 "ct::hessian<f> needs f's memory parameters to be const "
                 "(inputs)");
-  static_assert(!(is_std_vector<std::remove_cv_t<std::remove_pointer_t<
-                      std::remove_reference_t<P>>>>::value || ...),
-                "ct::hessian<f>: pass std::vector data as a pointer with "
-                "ct::extents");
+  static_assert(
+      !(is_std_vector<std::remove_cv_t<
+            std::remove_pointer_t<std::remove_reference_t<P>>>>::value ||
+        ...),
+      "ct::hessian<f>: pass std::vector data as a pointer with "
+      "ct::extents");
   static constexpr int raw_pointers =
       raw_pointer_count<W, std::index_sequence_for<P...>, P...>::value;
   template <class Is> struct selection;
@@ -511,8 +510,7 @@ template <auto F, class W, class... P> struct hessian_fn<F, W, list<P...>> {
                   std::size_t *start, int &adjoint, std::size_t &scalars) {
     if constexpr (Active) {
       std::size_t n = flat_size<T, Q>(q, raw, next);
-      using O =
-          std::conditional_t<role_of<Q>() == role::scalar, T, data_t<Q>>;
+      using O = std::conditional_t<role_of<Q>() == role::scalar, T, data_t<Q>>;
       extent[adjoint] = long(n / scalars_in<T, O>());
       start[adjoint++] = scalars;
       scalars += n;
@@ -538,9 +536,10 @@ template <auto F, class W, class... P> struct hessian_fn<F, W, list<P...>> {
         extent[e] = raw[e];
       int next = 0, adjoint = 0;
       std::size_t scalars = 0;
-      (add<T, P,
-           role_of<P>() != role::constant && selects<W, int(I)>::value>(
-           p, raw, next, extent + raw_pointers, start, adjoint, scalars),
+      (add < T, P,
+       role_of<P>() != role::constant &&
+           selects<W, int(I)>::value >
+               (p, raw, next, extent + raw_pointers, start, adjoint, scalars),
        ...);
       std::vector<T> adjoints(scalars);
       dense<&G::call, Sel, T, true, P..., A...>::run_with(
@@ -566,8 +565,7 @@ template <auto F, class W, class... P> struct hessian_fn<F, W, list<P...>> {
     const long none[1] = {0};
     run(none, H, p...);
   }
-  template <int N, class T>
-  void operator()(extents<N> e, P... p, T *H) const {
+  template <int N, class T> void operator()(extents<N> e, P... p, T *H) const {
     static_assert(N == raw_pointers,
                   "ct::hessian: ct::extents needs one extent per active raw "
                   "pointer parameter, in parameter order");
@@ -611,7 +609,8 @@ template <auto F, class W, class... P> struct batch_fn<F, W, list<P...>> {
   }
 };
 
-template <auto F> using params_of = typename function_traits<
+template <auto F>
+using params_of = typename function_traits<
     std::remove_pointer_t<std::remove_cv_t<decltype(F)>>>::params;
 
 } // namespace detail
@@ -631,8 +630,7 @@ inline constexpr detail::hessian_fn<F, W, detail::params_of<F>> hessian{};
 /// `ct::batch_jacobian<f>(B, args..., J)`, each active argument a pointer
 /// to B consecutive examples, constants shared.
 template <auto F, class W = detail::all>
-inline constexpr detail::batch_fn<F, W, detail::params_of<F>>
-    batch_jacobian{};
+inline constexpr detail::batch_fn<F, W, detail::params_of<F>> batch_jacobian{};
 
 } // namespace ct
 

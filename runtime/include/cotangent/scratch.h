@@ -1,4 +1,5 @@
-//===- cotangent/scratch.h - Scratch derivative memory of unknown size -*- C++ -*-===//
+//===- cotangent/scratch.h - Scratch derivative memory of unknown size -*- C++
+//-*-===//
 //
 // A custom rule (or a function exported by another translation unit) takes
 // a derivative for every pointer parameter, even where the caller does not
@@ -29,9 +30,9 @@ inline constexpr size_t kScratchBytes = size_t(1) << 35;
 
 extern "C" {
 __attribute__((weak)) void *ct_scratch_reserve() {
-  void *memory = mmap(nullptr, ct::detail::kScratchBytes,
-                      PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void *memory =
+      mmap(nullptr, ct::detail::kScratchBytes, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (memory == MAP_FAILED) {
     std::fprintf(stderr, "cotangent: cannot reserve scratch memory for the "
                          "derivative of a pointer a custom rule takes\n");

@@ -27,8 +27,7 @@ static ParseResult parseActivityList(OpAsmParser &parser, ArrayAttr &list) {
       return parser.emitError(loc, "expected activity 'const', 'active' or "
                                    "'dup', but got '")
              << keyword << "'";
-    activities.push_back(
-        ActivityAttr::get(parser.getContext(), *activity));
+    activities.push_back(ActivityAttr::get(parser.getContext(), *activity));
     return success();
   };
   if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseOne))
@@ -65,12 +64,12 @@ struct ExpectedType {
 /// `what` names one element ("input", "seed", ...); `why` says why there are
 /// as many as expected.
 static LogicalResult verifyTypeList(Operation *op, StringRef what,
-                                   const Twine &why, TypeRange actual,
-                                   ArrayRef<ExpectedType> expected) {
+                                    const Twine &why, TypeRange actual,
+                                    ArrayRef<ExpectedType> expected) {
   if (actual.size() != expected.size())
-    return op->emitOpError() << "expects " << expected.size() << " " << what
-                             << "(s) (" << why << "), but has "
-                             << actual.size();
+    return op->emitOpError()
+           << "expects " << expected.size() << " " << what << "(s) (" << why
+           << "), but has " << actual.size();
   for (auto [i, type] : llvm::enumerate(actual))
     if (type != expected[i].type)
       return op->emitOpError()
@@ -122,9 +121,8 @@ static FunctionType getType(FunctionOpInterface function) {
 
 /// The activity enum values of an activity array attribute.
 static SmallVector<Activity> toActivities(ArrayAttr list) {
-  return llvm::map_to_vector(list, [](Attribute attr) {
-    return cast<ActivityAttr>(attr).getValue();
-  });
+  return llvm::map_to_vector(
+      list, [](Attribute attr) { return cast<ActivityAttr>(attr).getValue(); });
 }
 
 /// Checks what a request says about itself: one activity per input, each one
@@ -132,9 +130,9 @@ static SmallVector<Activity> toActivities(ArrayAttr list) {
 static LogicalResult verifyActivities(Operation *op, ArrayRef<Activity> list,
                                       ValueRange inputs) {
   if (list.size() != inputs.size())
-    return op->emitOpError() << "expects one activity per input, but has "
-                             << list.size() << " activities for "
-                             << inputs.size() << " inputs";
+    return op->emitOpError()
+           << "expects one activity per input, but has " << list.size()
+           << " activities for " << inputs.size() << " inputs";
   for (auto [i, activity, input] : llvm::enumerate(list, inputs))
     if (!activityFitsType(activity, input.getType()))
       return op->emitOpError()
@@ -155,17 +153,17 @@ static FunctionType getInputType(Operation *op, ValueRange inputs) {
 static LogicalResult verifyReverseOperands(Operation *op,
                                            ArrayRef<Activity> activities,
                                            ValueRange inputs,
-                                           ValueRange shadows,
-                                           int64_t lanes) {
+                                           ValueRange shadows, int64_t lanes) {
   if (failed(verifyActivities(op, activities, inputs)))
     return failure();
   ReverseSignature sig =
       getReverseSignature(getInputType(op, inputs), activities, lanes);
   SmallVector<ExpectedType> expected;
   for (auto [type, arg] : llvm::zip_equal(sig.shadows, sig.shadowArgs))
-    expected.push_back({type, describeLanes(lanes, "dup input #" + Twine(arg))});
-  return verifyTypeList(op, "shadow", "one per 'dup' input",
-                        shadows.getTypes(), expected);
+    expected.push_back(
+        {type, describeLanes(lanes, "dup input #" + Twine(arg))});
+  return verifyTypeList(op, "shadow", "one per 'dup' input", shadows.getTypes(),
+                        expected);
 }
 
 /// Looks up the callee of a request and checks the inputs against its
@@ -190,23 +188,21 @@ static FailureOr<FunctionType> verifyCallee(Operation *op,
 }
 
 /// The results of a reverse-mode request: the callee's, then the adjoints.
-static LogicalResult verifyReverseResults(Operation *op,
-                                          FlatSymbolRefAttr callee,
-                                          FunctionType type,
-                                          const ReverseSignature &sig,
-                                          TypeRange results) {
+static LogicalResult
+verifyReverseResults(Operation *op, FlatSymbolRefAttr callee, FunctionType type,
+                     const ReverseSignature &sig, TypeRange results) {
   SmallVector<ExpectedType> expected;
   for (auto [i, result] : llvm::enumerate(type.getResults()))
-    expected.push_back(
-        {result, describe("result #" + Twine(i) + " of @" + callee.getValue())});
+    expected.push_back({result, describe("result #" + Twine(i) + " of @" +
+                                         callee.getValue())});
   for (auto [type, arg] : llvm::zip_equal(sig.adjoints, sig.adjointArgs))
     expected.push_back(
         {type, describe("the adjoint of active input #" + Twine(arg))});
-  return verifyTypeList(
-      op, "result",
-      "the results of @" + callee.getValue() + ", then one adjoint per "
-          "'active' input",
-      results, expected);
+  return verifyTypeList(op, "result",
+                        "the results of @" + callee.getValue() +
+                            ", then one adjoint per "
+                            "'active' input",
+                        results, expected);
 }
 
 SmallVector<Activity> GradientOp::getActivities() {
@@ -255,9 +251,9 @@ LogicalResult PullbackOp::verifySymbolUses(SymbolTableCollection &tables) {
       getReverseSignature(*type, getActivities(), getLaneCount());
   SmallVector<ExpectedType> seeds;
   for (auto [seed, result] : llvm::zip_equal(sig.seeds, sig.seedResults))
-    seeds.push_back({seed, describeLanes(getLaneCount(),
-                                         "result #" + Twine(result) + " of @" +
-                                    getCallee())});
+    seeds.push_back(
+        {seed, describeLanes(getLaneCount(), "result #" + Twine(result) +
+                                                 " of @" + getCallee())});
   if (failed(verifyTypeList(*this, "seed",
                             "one per floating-point result of @" + getCallee(),
                             getSeeds().getTypes(), seeds)))
@@ -275,8 +271,8 @@ int64_t JvpOp::getLaneCount() { return getLanes().value_or(1); }
 LogicalResult JvpOp::verify() {
   if (failed(verifyActivities(*this, getActivities(), getInputs())))
     return failure();
-  ForwardSignature sig = getForwardSignature(
-      getInputType(*this, getInputs()), getActivities(), getLaneCount());
+  ForwardSignature sig = getForwardSignature(getInputType(*this, getInputs()),
+                                             getActivities(), getLaneCount());
   SmallVector<ExpectedType> expected;
   for (auto [type, arg] : llvm::zip_equal(sig.tangents, sig.tangentArgs))
     expected.push_back(
@@ -336,8 +332,7 @@ static LogicalResult verifyOneRulePerFunction(Operation *op,
 
 /// Checks that `rule` has type `expected`, given what kind of rule it is.
 static LogicalResult verifyRuleType(Operation *op, StringRef role,
-                                    FlatSymbolRefAttr rule,
-                                    FunctionType actual,
+                                    FlatSymbolRefAttr rule, FunctionType actual,
                                     FlatSymbolRefAttr function,
                                     FunctionType expected) {
   if (actual == expected)
@@ -356,8 +351,8 @@ CustomGradientOp::verifySymbolUses(SymbolTableCollection &tables) {
                : nullptr;
   if (!pullback || failed(verifyOneRulePerFunction(*this, getFunctionAttr())))
     return failure();
-  return verifyRuleType(*this, "pullback", getPullbackAttr(),
-                        getType(pullback), getFunctionAttr(),
+  return verifyRuleType(*this, "pullback", getPullbackAttr(), getType(pullback),
+                        getFunctionAttr(),
                         getPullbackRuleType(getType(function)));
 }
 
@@ -403,8 +398,8 @@ LogicalResult CustomVjpOp::verifySymbolUses(SymbolTableCollection &tables) {
   llvm::append_range(inputs, type.getInputs());
   llvm::append_range(inputs, sig.seeds);
   llvm::append_range(inputs, sig.shadows);
-  return verifyRuleType(*this, "backward", getBackwardAttr(),
-                        getType(backward), getFunctionAttr(),
+  return verifyRuleType(*this, "backward", getBackwardAttr(), getType(backward),
+                        getFunctionAttr(),
                         FunctionType::get(getContext(), inputs, sig.adjoints));
 }
 

@@ -86,13 +86,14 @@ Type getLaneType(Type type, int64_t lanes) {
   auto times = [&](int64_t x) {
     return ShapedType::isDynamic(x) ? x : x * lanes;
   };
-  SmallVector<int64_t> strides = llvm::map_to_vector(strided.getStrides(), times);
+  SmallVector<int64_t> strides =
+      llvm::map_to_vector(strided.getStrides(), times);
   strides.push_back(1);
-  return MemRefType::get(
-      shape, memref.getElementType(),
-      StridedLayoutAttr::get(type.getContext(), times(strided.getOffset()),
-                             strides),
-      memref.getMemorySpace());
+  return MemRefType::get(shape, memref.getElementType(),
+                         StridedLayoutAttr::get(type.getContext(),
+                                                times(strided.getOffset()),
+                                                strides),
+                         memref.getMemorySpace());
 }
 
 ReverseSignature getReverseSignature(FunctionType type,
@@ -140,10 +141,10 @@ ForwardSignature getForwardSignature(FunctionType type,
 
 ArrayAttr getActivityArrayAttr(MLIRContext *context,
                                ArrayRef<Activity> activities) {
-  return ArrayAttr::get(context, llvm::map_to_vector(
-                                     activities, [&](Activity a) -> Attribute {
-                                       return ActivityAttr::get(context, a);
-                                     }));
+  return ArrayAttr::get(
+      context, llvm::map_to_vector(activities, [&](Activity a) -> Attribute {
+        return ActivityAttr::get(context, a);
+      }));
 }
 
 FunctionType getPullbackRuleType(FunctionType type) {

@@ -92,9 +92,9 @@ mlir::Type getLaneType(mlir::Type type, int64_t lanes);
 /// Each list of types comes with the index of the result or argument that
 /// each entry belongs to.
 struct ReverseSignature {
-  llvm::SmallVector<mlir::Type> seeds;    ///< One per floating-point result.
+  llvm::SmallVector<mlir::Type> seeds; ///< One per floating-point result.
   llvm::SmallVector<unsigned> seedResults;
-  llvm::SmallVector<mlir::Type> shadows;  ///< One per dup argument.
+  llvm::SmallVector<mlir::Type> shadows; ///< One per dup argument.
   llvm::SmallVector<unsigned> shadowArgs;
   llvm::SmallVector<mlir::Type> adjoints; ///< One per active argument.
   llvm::SmallVector<unsigned> adjointArgs;
@@ -106,7 +106,7 @@ ReverseSignature getReverseSignature(mlir::FunctionType type,
 
 /// Types that forward mode adds to a call of a function.
 struct ForwardSignature {
-  llvm::SmallVector<mlir::Type> tangents;       ///< One per non-const arg.
+  llvm::SmallVector<mlir::Type> tangents; ///< One per non-const arg.
   llvm::SmallVector<unsigned> tangentArgs;
   llvm::SmallVector<mlir::Type> resultTangents; ///< One per float result.
   llvm::SmallVector<unsigned> tangentResults;
