@@ -13,6 +13,7 @@
 
 #include "Analysis/CallActivity.h"
 #include "Checkpointing/CheckpointMemory.h"
+#include "Checkpointing/Checkpoints.h"
 #include "DerivativeRegistry.h"
 #include "ReverseMode/ReverseEmitter.h"
 #include "Utils/IRBuilders.h"
@@ -37,11 +38,11 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
                                           func::FuncOp callee,
                                           ReverseEmitter &e) {
   Location loc = call.getLoc();
-  IRMapping &fwd = e.forwardValues;
+  IRMapping &fwd = e.getForwardMapping();
   std::string name = calleeName(callee);
   // Rerunning it in the reverse sweep would call that code again.
   if (callee->hasAttr(ct::kCallsExternalAttr)) {
-    e.hadError = true;
+    e.markFailed();
     return call.emitError("cannot checkpoint the call of '")
            << name << "': it calls code compiled elsewhere, which rerunning "
            << "it in the reverse sweep would call again (its effects twice, "
@@ -51,22 +52,23 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
   }
   // A generated callee (forward mode's) gets its body now: the analyses
   // read it.
-  if (failed(e.registry.generateNow(callee)))
+  if (failed(e.getRegistry().generateNow(callee)))
     return failure();
   IRMapping known;
   for (auto [operand, arg] :
        llvm::zip(call.getOperands(), callee.getArguments()))
     if (operand.getType().isIntOrIndex())
       known.map(arg, fwd.lookup(operand));
-  SmallVector<ReverseEmitter::CheckpointedCallBuffer> buffers;
+  SmallVector<CheckpointedCallState::Buffer> buffers;
   for (auto [i, root] : llvm::enumerate(call.getOperands())) {
     auto type = dyn_cast<MemRefType>(root.getType());
     if (!type)
       continue;
-    if (!mayWriteArgument(callee, i) && e.memory.keepsContentsAfter(root, call))
+    if (!mayWriteArgument(callee, i) &&
+        e.getPullbackMemory().keepsContentsAfter(root, call))
       continue;
     if (!type.getElementType().isIntOrIndexOrFloat()) {
-      e.hadError = true;
+      e.markFailed();
       return call.emitError("cannot checkpoint the call of '")
              << name << "': it changes " << describeMemory(root)
              << ", which holds pointers; remove [[ct::checkpoint]] from '"
@@ -78,7 +80,7 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
                           "the call of '" + name + "'",
                           "remove [[ct::checkpoint]] from '" + name + "'");
     if (failed(kept)) {
-      e.hadError = true;
+      e.markFailed();
       return failure();
     }
     Value flat = flatten(b, loc, rootNow);
@@ -95,7 +97,7 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
       call.getOperands(), [&](Value v) { return fwd.lookup(v); });
   auto primal = func::CallOp::create(b, loc, callee, operands);
   fwd.map(call.getResults(), primal.getResults());
-  e.checkpointedCalls[call] = std::move(buffers);
+  e.getOpState<CheckpointedCallState>(call).buffers = std::move(buffers);
   return success();
 }
 
@@ -115,7 +117,8 @@ LogicalResult ad::reverseCheckpointedCall(OpBuilder &b, func::CallOp call,
       return b.clone(*def)->getResult(0);
     return e.fromForward(block, v, v);
   };
-  for (const auto &buffer : llvm::reverse(e.checkpointedCalls[call])) {
+  for (const auto &buffer :
+       llvm::reverse(e.getOpState<CheckpointedCallState>(call).buffers)) {
     Value first = fromForward(buffer.first);
     Value count = fromForward(buffer.count);
     WorkingCopy copy = buildWorkingCopy(b, loc, operands[buffer.operand],
@@ -128,17 +131,18 @@ LogicalResult ad::reverseCheckpointedCall(OpBuilder &b, func::CallOp call,
     Value k = arith::SubIOp::create(inner, loc, last, loop.getInductionVar());
     auto elementType = cast<MemRefType>(copy.flat.getType()).getElementType();
     Value element =
-        ct::TapePopOp::create(inner, loc, elementType, e.reverseTape);
+        ct::TapePopOp::create(inner, loc, elementType, e.getReverseTape());
     memref::StoreOp::create(inner, loc, element, copy.flat, ValueRange{k});
     operands[buffer.operand] = copy.view;
     copies.push_back(copy.flat);
   }
-  SmallVector<ct::Activity> activities = getCallActivities(call, e.activity);
+  SmallVector<ct::Activity> activities =
+      getCallActivities(call, e.getActivity());
   func::FuncOp pullback =
-      e.registry.get(callee, DerivativeKind::Pullback, activities);
+      e.getRegistry().get(callee, DerivativeKind::Pullback, activities);
   for (Value result : call.getResults())
     if (ct::isDifferentiableScalar(result.getType()))
-      operands.push_back(e.activity.isActive(result)
+      operands.push_back(e.getActivity().isActive(result)
                              ? e.readAndZero(b, loc, result)
                              : buildZero(b, loc, result.getType()));
   SmallVector<Value> scratch;
@@ -151,5 +155,5 @@ LogicalResult ad::reverseCheckpointedCall(OpBuilder &b, func::CallOp call,
     memref::DeallocOp::create(b, loc, copy);
   e.accumulateCallAdjoints(b, loc, call.getOperands(), activities,
                            rerun.getResults().drop_front(call.getNumResults()));
-  return success(!e.hadError);
+  return success(!e.hadFailure());
 }

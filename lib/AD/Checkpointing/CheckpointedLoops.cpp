@@ -145,14 +145,14 @@ LogicalResult ad::buildStateBuffers(
     if (!type)
       continue;
     if (!mayWriteArgument(iteration, i) &&
-        e.memory.keepsContentsAfter(root, loop))
+        e.getPullbackMemory().keepsContentsAfter(root, loop))
       continue;
-    Value rootNow = e.forwardValues.lookup(root);
+    Value rootNow = e.getForwardMapping().lookup(root);
     FailureOr<KeptElements> kept =
         buildKeptElements(b, loc, iteration, i, root, rootNow, known, ranges,
                           loop, "this loop", "remove '#pragma ct checkpoint'");
     if (failed(kept)) {
-      e.hadError = true;
+      e.markFailed();
       return failure();
     }
     WorkingCopy working = buildWorkingCopy(b, loc, rootNow, *kept);
@@ -226,10 +226,15 @@ func::CallOp ad::getCheckpointedCall(scf::ForOp loop) {
   return body ? body->call : nullptr;
 }
 
+namespace {
+/// A checkpointed loop recorded as usual instead (warned about once).
+struct RecordedInstead : ReverseEmitter::OpState {};
+} // namespace
+
 bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
-  if (e.checkpointedLoops.contains(loop))
+  if (e.lookupOpState<CheckpointedLoopState>(loop))
     return true;
-  if (e.uncheckpointedLoops.contains(loop))
+  if (e.lookupOpState<RecordedInstead>(loop))
     return false;
   // Nothing to undo (its work reaches no result): it runs as it is, with
   // no snapshots to take or free.
@@ -242,7 +247,7 @@ bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
   // out as results.
   if (e.isInDirectLevelThroughBranches(loop->getBlock()))
     return true;
-  e.uncheckpointedLoops.insert(loop);
+  e.getOpState<RecordedInstead>(loop);
   loop->emitWarning("'#pragma ct checkpoint' ignored: the loop sits inside "
                     "another loop, or a function called from one; "
                     "its iterations are recorded as usual. Checkpoint the "
@@ -258,10 +263,10 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   func::FuncOp iteration = getIteration(call);
   // A generated iteration (forward mode's, under a Hessian-vector
   // product) gets its body now: the analyses read it.
-  if (failed(e.registry.generateNow(iteration)))
+  if (failed(e.getRegistry().generateNow(iteration)))
     return failure();
   auto module = op->getParentOfType<ModuleOp>();
-  IRMapping &fwd = e.forwardValues;
+  IRMapping &fwd = e.getForwardMapping();
   CheckpointedLoopState state;
   Value lb = fwd.lookup(op.getLowerBound());
   Value ub = fwd.lookup(op.getUpperBound());
@@ -396,7 +401,7 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   SmallVector<Value> results =
       buildAdvance(b, loc, body, operands, start, trips, carried, lb, step);
   fwd.map(op.getResults(), results);
-  e.checkpointedLoops[op] = std::move(state);
+  e.getOpState<CheckpointedLoopState>(op) = std::move(state);
   return success();
 }
 
@@ -408,11 +413,12 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   func::FuncOp iteration = getIteration(call);
   auto module = op->getParentOfType<ModuleOp>();
   CheckpointedLoopState state =
-      passToReverse(e, op->getBlock(), e.checkpointedLoops.find(op)->second);
+      passToReverse(e, op->getBlock(), e.getOpState<CheckpointedLoopState>(op));
   unsigned numCarried = op.getNumRegionIterArgs();
-  SmallVector<ct::Activity> activities = getCallActivities(call, e.activity);
+  SmallVector<ct::Activity> activities =
+      getCallActivities(call, e.getActivity());
   func::FuncOp pullback =
-      e.registry.get(iteration, DerivativeKind::Pullback, activities);
+      e.getRegistry().get(iteration, DerivativeKind::Pullback, activities);
 
   // The operands of reruns: the loop's own, but the working copies for the
   // buffers of the state.
@@ -435,7 +441,7 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   for (auto [j, result] : llvm::enumerate(op.getResults()))
     if (ct::isDifferentiableScalar(result.getType())) {
       floatResults.push_back(j);
-      initial.push_back(e.activity.isActive(result)
+      initial.push_back(e.getActivity().isActive(result)
                             ? e.readAndZero(b, loc, result)
                             : buildZero(b, loc, result.getType()));
     }
@@ -532,11 +538,11 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   ValueRange finalAdjoints = ValueRange(final).drop_front(1 + numCarried);
   for (auto [j, position] : llvm::enumerate(floatResults)) {
     Value init = op.getInitArgs()[position];
-    if (e.activity.isActive(init))
+    if (e.getActivity().isActive(init))
       e.accumulate(b, loc, init, finalAdjoints[j]);
   }
   for (Value s : scratch)
     buildScratchFree(b, loc, s);
   freeCheckpointedLoopState(b, loc, state);
-  return success(!e.hadError);
+  return success(!e.hadFailure());
 }

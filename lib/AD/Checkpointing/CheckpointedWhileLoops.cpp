@@ -248,10 +248,10 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   Location loc = op.getLoc();
   func::CallOp call = getCheckpointedCall(op);
   func::FuncOp iteration = getIteration(call);
-  if (failed(e.registry.generateNow(iteration)))
+  if (failed(e.getRegistry().generateNow(iteration)))
     return failure();
   auto module = op->getParentOfType<ModuleOp>();
-  IRMapping &fwd = e.forwardValues;
+  IRMapping &fwd = e.getForwardMapping();
   CheckpointedLoopState state;
   unsigned numCarried = op.getBeforeBody()->getNumArguments();
 
@@ -362,7 +362,7 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
     fwd.map(result,
             loop.getResult(callResultOf(op, result.getResultNumber()) - 1));
   state.calls = calls;
-  e.checkpointedLoops[op] = std::move(state);
+  e.getOpState<CheckpointedLoopState>(op) = std::move(state);
   return success();
 }
 
@@ -373,12 +373,13 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   func::FuncOp iteration = getIteration(call);
   auto module = op->getParentOfType<ModuleOp>();
   CheckpointedLoopState state =
-      passToReverse(e, op->getBlock(), e.checkpointedLoops.find(op)->second);
+      passToReverse(e, op->getBlock(), e.getOpState<CheckpointedLoopState>(op));
   unsigned numCarried = op.getBeforeBody()->getNumArguments();
   Value calls = state.calls;
-  SmallVector<ct::Activity> activities = getCallActivities(call, e.activity);
+  SmallVector<ct::Activity> activities =
+      getCallActivities(call, e.getActivity());
   func::FuncOp pullback =
-      e.registry.get(iteration, DerivativeKind::Pullback, activities);
+      e.getRegistry().get(iteration, DerivativeKind::Pullback, activities);
 
   SmallVector<Value> operands =
       llvm::map_to_vector(call.getOperands(), [&](Value v) -> Value {
@@ -410,8 +411,9 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   for (OpResult result : op->getResults().drop_front(numCarried))
     if (ct::isDifferentiableScalar(result.getType()))
       resultAdjoints[callResultOf(op, result.getResultNumber())] =
-          e.activity.isActive(result) ? e.readAndZero(b, loc, result)
-                                      : buildZero(b, loc, result.getType());
+          e.getActivity().isActive(result)
+              ? e.readAndZero(b, loc, result)
+              : buildZero(b, loc, result.getType());
   for (unsigned r = 1 + numCarried; r < call.getNumResults(); ++r) {
     Type type = call.getResult(r).getType();
     if (!ct::isDifferentiableScalar(type))
@@ -507,11 +509,11 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
       ValueRange(final).drop_front(1 + numCarried).take_front(numNext);
   for (auto [j, position] : llvm::enumerate(floatCarried)) {
     Value init = op.getInits()[position];
-    if (e.activity.isActive(init))
+    if (e.getActivity().isActive(init))
       e.accumulate(b, loc, init, firstAdjoints[j]);
   }
   for (Value s : scratch)
     buildScratchFree(b, loc, s);
   freeCheckpointedLoopState(b, loc, state);
-  return success(!e.hadError);
+  return success(!e.hadFailure());
 }

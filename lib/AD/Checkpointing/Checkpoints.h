@@ -18,16 +18,13 @@
 #ifndef COTANGENT_LIB_AD_CHECKPOINTING_CHECKPOINTS_H
 #define COTANGENT_LIB_AD_CHECKPOINTING_CHECKPOINTS_H
 
+#include "Checkpointing/AccessBounds.h"
+#include "ReverseMode/ReverseEmitter.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include "Checkpointing/AccessBounds.h"
 namespace cotangent::ad {
-
-namespace reverse {
-class ReverseEmitter;
-} // namespace reverse
 
 /// On the call of an outlined iteration: the snapshots the reverse sweep
 /// may keep (0: about the square root of the trip count).
@@ -35,8 +32,9 @@ inline constexpr llvm::StringLiteral kCheckpointSnapshots =
     "ct.checkpoint_snapshots";
 
 /// What the forward sweep of a checkpointed loop leaves to its reverse
-/// (forward values, usable directly in the reverse sweep).
-struct CheckpointedLoopState {
+/// (forward values, usable directly in the reverse sweep), kept by the
+/// emitter for the loop.
+struct CheckpointedLoopState : reverse::ReverseEmitter::OpState {
   /// The schedule's state (memref<?xi64>).
   mlir::Value schedule;
   /// The loop's lower bound and step, in the induction variable's type (for
@@ -51,6 +49,16 @@ struct CheckpointedLoopState {
   struct Buffer {
     unsigned argument;
     mlir::Value first, count, snapshots, workingFlat, working;
+  };
+  llvm::SmallVector<Buffer> buffers;
+};
+
+/// Per call of a [[ct::checkpoint]] function: the memory operands whose
+/// kept elements (first, count: forward values) the forward sweep pushed.
+struct CheckpointedCallState : reverse::ReverseEmitter::OpState {
+  struct Buffer {
+    unsigned operand;
+    mlir::Value first, count;
   };
   llvm::SmallVector<Buffer> buffers;
 };

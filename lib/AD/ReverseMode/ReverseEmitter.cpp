@@ -841,7 +841,7 @@ LogicalResult ad::emitReverse(DerivativeRegistry &registry, func::FuncOp primal,
               "yet; use structured loops and branches";
   ReverseEmitter emitter(registry, primal, activities);
   if (failed(refuseDerivativesInOutsideVariables(
-          primal, emitter.activity,
+          primal, emitter.getActivity(),
           [&](func::FuncOp f) { return registry.hasRule(f); })) ||
       failed(emitter.checkStoresIntoConstantMemory()))
     return failure();

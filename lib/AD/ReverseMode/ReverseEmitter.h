@@ -15,7 +15,6 @@
 
 #include "Analysis/LoopStrategies.h"
 #include "Analysis/PullbackMemory.h"
-#include "Checkpointing/Checkpoints.h"
 #include "DerivativeRegistry.h"
 #include "Utils/IRBuilders.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
@@ -25,8 +24,10 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <map>
+#include <memory>
 
 namespace cotangent::ad::reverse {
 
@@ -157,6 +158,85 @@ public:
     hadError = true;
     return failure();
   }
+  /// Whether `block` sits, through branches only, in a level that uses
+  /// forward values directly (and does not rerun them).
+  bool isInDirectLevelThroughBranches(Block *block);
+  /// Forward value `value` of level `block` (which sits in a direct level
+  /// through branches only) where the reverse code of `block` runs: memory
+  /// too, passed out of the branches (the tape carries scalars only).
+  Value passToReverse(Block *block, Value value);
+  /// Records a failure already reported.
+  void markFailed() { hadError = true; }
+  bool hadFailure() const { return hadError; }
+
+  DerivativeRegistry &getRegistry() { return registry; }
+  func::FuncOp getPrimal() { return primal; }
+  const ActivityAnalysis &getActivity() const { return activity; }
+  bool isActive(Value value) const { return activity.isActive(value); }
+  bool hasShadow(Value value) const { return activity.hasShadow(value); }
+  /// What memory holds when the reverse code runs, and each loop's
+  /// strategy (both know nothing outside a combined pullback).
+  const PullbackMemory &getPullbackMemory() const { return memory; }
+  const LoopStrategies &getLoopStrategies() const { return loops; }
+
+  /// Primal values to their clones in the forward sweep (what `clone`
+  /// takes); a rule that emits a region's forward sweep maps its results.
+  IRMapping &getForwardMapping() { return forwardValues; }
+  /// The reverse side of primal block `block` (created empty if new).
+  Level &getLevel(Block *block) { return levels[block]; }
+  /// The tape the reverse sweep pops from.
+  Value getReverseTape() const { return reverseTape; }
+  /// The seeds of a combined pullback, by return operand.
+  ArrayRef<std::pair<unsigned, Value>> getReturnSeeds() const {
+    return returnSeeds;
+  }
+  /// The adjoint of `value` known in the forward sweep (a running sum of
+  /// an eager loop, while its iterations are emitted), or null.
+  Value getKnownAdjoint(Value value) const {
+    return knownAdjoints.lookup(value);
+  }
+  void setKnownAdjoint(Value value, Value adjoint) {
+    knownAdjoints[value] = adjoint;
+  }
+  /// Marks `loop` as the loop whose iteration is undone in place until the
+  /// result goes out of scope.
+  [[nodiscard]] llvm::SaveAndRestore<Operation *> undoInPlace(Operation *loop) {
+    return llvm::SaveAndRestore<Operation *>(inPlaceLoop, loop);
+  }
+  /// Whether `buffer`, allocated in a branch region, shares the shadow of
+  /// the buffer the branch chooses (its free is the choice's).
+  bool sharesChosenShadow(Value buffer) const {
+    return sharedShadows.contains(buffer);
+  }
+
+  /// State a rule keeps for one op from the forward sweep to the reverse
+  /// (a checkpointed loop's snapshots, a while loop's trip count): a type
+  /// derived from OpState, one per op and type, created on first use. The
+  /// engine knows nothing of what it holds.
+  struct OpState {
+    virtual ~OpState() = default;
+  };
+  template <typename StateT> StateT &getOpState(Operation *op) {
+    std::unique_ptr<OpState> &state = opStates[{op, getStateKey<StateT>()}];
+    if (!state)
+      state = std::make_unique<StateT>();
+    return static_cast<StateT &>(*state);
+  }
+  /// The state of type StateT kept for `op`, or null.
+  template <typename StateT> StateT *lookupOpState(Operation *op) {
+    auto it = opStates.find({op, getStateKey<StateT>()});
+    return it == opStates.end() ? nullptr
+                                : static_cast<StateT *>(it->second.get());
+  }
+
+private:
+  /// One address per state type (no RTTI).
+  template <typename StateT> static const void *getStateKey() {
+    static const char key = 0;
+    return &key;
+  }
+  DenseMap<std::pair<Operation *, const void *>, std::unique_ptr<OpState>>
+      opStates;
 
   //===--------------------------------------------------------------------===//
   // The emitter's own machinery (ReverseEmitter.cpp, ForwardSweep.cpp): the
@@ -178,13 +258,6 @@ public:
   /// other branches) in a level that uses forward values directly, so that
   /// it needs no tape entry; null otherwise.
   Value passOutOfBranch(Block *block, Value value);
-  /// Whether `block` sits, through branches only, in a level that uses
-  /// forward values directly (and does not rerun them).
-  bool isInDirectLevelThroughBranches(Block *block);
-  /// Forward value `value` of level `block` (which sits in a direct level
-  /// through branches only) where the reverse code of `block` runs: memory
-  /// too, passed out of the branches (the tape carries scalars only).
-  Value passToReverse(Block *block, Value value);
   /// Forward branches that passOutOfBranch replaced, with their
   /// replacements. They are unlinked but kept alive until emission ends:
   /// callers may still hold their results (operands gathered before the
@@ -229,7 +302,7 @@ public:
   DenseSet<Value> sharedShadows;
 
   //===--------------------------------------------------------------------===//
-  // The emitter's state, which the models read and extend
+  // The emitter's state
   //===--------------------------------------------------------------------===//
 
   DerivativeRegistry &registry;
@@ -258,21 +331,6 @@ public:
   Value forwardTape, reverseTape;
   /// Lazily created tape of a combined pullback.
   ct::TapeInitOp localTape;
-  /// Residuals of calls with a ct.custom_vjp rule, from the forward sweep.
-  DenseMap<Operation *, SmallVector<Value>> residuals;
-  /// What the forward sweeps of checkpointed loops kept for their reverse.
-  DenseMap<Operation *, CheckpointedLoopState> checkpointedLoops;
-  /// Per call of a [[ct::checkpoint]] function: the memory operands whose
-  /// kept elements (first, count: forward values) the forward sweep pushed.
-  struct CheckpointedCallBuffer {
-    unsigned operand;
-    Value first, count;
-  };
-  DenseMap<Operation *, SmallVector<CheckpointedCallBuffer>> checkpointedCalls;
-  /// Checkpointed loops recorded as usual instead (warned about once).
-  DenseSet<Operation *> uncheckpointedLoops;
-  /// Iteration counts of scf.while loops, from the forward sweep.
-  DenseMap<Operation *, Value> whileCounts;
   /// What memory holds when the reverse code runs, and the loops undone in
   /// place or rerun (both know nothing outside a combined pullback).
   PullbackMemory memory;

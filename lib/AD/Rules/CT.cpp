@@ -147,13 +147,13 @@ struct TapeInitReverse
     : public ReverseModeOpInterface::ExternalModel<TapeInitReverse,
                                                    ct::TapeInitOp> {
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return emitter.activity.hasShadow(op->getResult(0));
+    return emitter.getActivity().hasShadow(op->getResult(0));
   }
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
     if (Value adjoints = emitter.shadowInReverse(op->getResult(0)))
       ct::TapeFreeOp::create(b, op->getLoc(), adjoints);
-    return success(!emitter.hadError);
+    return success(!emitter.hadFailure());
   }
 };
 
@@ -161,7 +161,7 @@ struct TapePushReverse
     : public ReverseModeOpInterface::ExternalModel<TapePushReverse,
                                                    ct::TapePushOp> {
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return emitter.activity.hasShadow(op->getOperand(0)) &&
+    return emitter.getActivity().hasShadow(op->getOperand(0)) &&
            ct::isDifferentiableScalar(
                cast<ct::TapePushOp>(op).getValue().getType());
   }
@@ -174,9 +174,9 @@ struct TapePushReverse
     Location loc = op->getLoc();
     Value value = push.getValue();
     Value adjoint = ct::TapePopOp::create(b, loc, value.getType(), adjoints);
-    if (emitter.activity.isActive(value))
+    if (emitter.getActivity().isActive(value))
       emitter.accumulate(b, loc, value, adjoint);
-    return success(!emitter.hadError);
+    return success(!emitter.hadFailure());
   }
 };
 
@@ -184,7 +184,7 @@ struct TapePopReverse
     : public ReverseModeOpInterface::ExternalModel<TapePopReverse,
                                                    ct::TapePopOp> {
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return emitter.activity.hasShadow(op->getOperand(0)) &&
+    return emitter.getActivity().hasShadow(op->getOperand(0)) &&
            ct::isDifferentiableScalar(cast<ct::TapePopOp>(op).getType());
   }
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
@@ -195,11 +195,11 @@ struct TapePopReverse
       return failure();
     Location loc = op->getLoc();
     Value value = pop.getValue();
-    Value adjoint = emitter.activity.isActive(value)
+    Value adjoint = emitter.getActivity().isActive(value)
                         ? emitter.readAndZero(b, loc, value)
                         : buildAdjointZero(b, loc, value.getType());
     ct::TapePushOp::create(b, loc, adjoints, adjoint);
-    return success(!emitter.hadError);
+    return success(!emitter.hadFailure());
   }
 };
 

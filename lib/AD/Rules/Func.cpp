@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/CallActivity.h"
+#include "Checkpointing/Checkpoints.h"
 #include "DerivativeRegistry.h"
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
@@ -160,6 +161,12 @@ struct CallForward
   }
 };
 
+/// The residuals a call's ct.custom_vjp rule returned in the forward sweep,
+/// for its backward half.
+struct CustomVjpResiduals : reverse::ReverseEmitter::OpState {
+  SmallVector<Value> values;
+};
+
 struct CallReverse
     : public ReverseModeOpInterface::ExternalModel<CallReverse, func::CallOp> {
   /// A call matters to reverse mode through its active results or the
@@ -168,9 +175,9 @@ struct CallReverse
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
     return llvm::any_of(
                op->getResults(),
-               [&](Value r) { return emitter.activity.isActive(r); }) ||
+               [&](Value r) { return emitter.getActivity().isActive(r); }) ||
            llvm::is_contained(
-               getCallActivities(cast<func::CallOp>(op), emitter.activity),
+               getCallActivities(cast<func::CallOp>(op), emitter.getActivity()),
                ct::Activity::Duplicated);
   }
 
@@ -181,10 +188,10 @@ struct CallReverse
       return emitClonedForward(op, b, emitter);
     if (emitter.tryEagerCall(b, call))
       return success();
-    DerivativeRegistry &registry = emitter.registry;
+    DerivativeRegistry &registry = emitter.getRegistry();
     func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
     Operation *rule = callee ? registry.getReverseRule(callee) : nullptr;
-    IRMapping &forwardValues = emitter.forwardValues;
+    IRMapping &forwardValues = emitter.getForwardMapping();
     SmallVector<Value> operands = llvm::map_to_vector(
         call.getOperands(), [&](Value v) { return forwardValues.lookup(v); });
     Location loc = op->getLoc();
@@ -196,16 +203,16 @@ struct CallReverse
       unsigned numResults = call.getNumResults();
       forwardValues.map(call.getResults(),
                         fwdCall.getResults().take_front(numResults));
-      emitter.residuals[call] = llvm::to_vector(
+      emitter.getOpState<CustomVjpResiduals>(call).values = llvm::to_vector(
           ValueRange(fwdCall.getResults().drop_front(numResults)));
       return success();
     }
     if (!rule && callee && callee->hasAttr(ct::kExternalAttr)) {
-      emitter.hadError = true;
+      emitter.markFailed();
       return refuseExternalCall(call, callee,
-                                getCallActivities(call, emitter.activity),
+                                getCallActivities(call, emitter.getActivity()),
                                 llvm::any_of(call.getResults(), [&](Value r) {
-                                  return emitter.activity.isActive(r);
+                                  return emitter.getActivity().isActive(r);
                                 }));
     }
     if (!callee || rule)
@@ -214,7 +221,7 @@ struct CallReverse
       return forwardCheckpointedCall(b, call, callee, emitter);
     func::FuncOp forward =
         registry.get(callee, DerivativeKind::Forward,
-                     getCallActivities(call, emitter.activity));
+                     getCallActivities(call, emitter.getActivity()));
     operands.push_back(emitter.getForwardTape(loc));
     auto fwdCall = func::CallOp::create(b, loc, forward, operands);
     forwardValues.map(call.getResults(), fwdCall.getResults());
@@ -224,14 +231,14 @@ struct CallReverse
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
     auto call = cast<func::CallOp>(op);
-    DerivativeRegistry &registry = emitter.registry;
+    DerivativeRegistry &registry = emitter.getRegistry();
     func::FuncOp callee = registry.lookupFunction(call.getCalleeAttr());
     if (!callee)
       return emitter.fail(op, "the callee is not a func.func in this module");
-    if (emitter.checkpointedCalls.contains(call))
+    if (emitter.lookupOpState<CheckpointedCallState>(call))
       return reverseCheckpointedCall(b, call, callee, emitter);
     SmallVector<ct::Activity> activities =
-        getCallActivities(call, emitter.activity);
+        getCallActivities(call, emitter.getActivity());
     // A rule takes every argument with its default activity.
     Operation *rule = registry.getReverseRule(callee);
     if (rule)
@@ -260,16 +267,16 @@ struct CallReverse
     Location loc = op.getLoc();
     SmallVector<Value> operands;
     if (isa_and_nonnull<ct::CustomVjpOp>(rule))
-      for (Value residual : emitter.residuals.lookup(op))
+      for (Value residual : emitter.getOpState<CustomVjpResiduals>(op).values)
         operands.push_back(
             emitter.fromForward(op->getBlock(), residual, residual));
     for (Value v : op.getOperands())
       operands.push_back(emitter.primalInReverse(v));
     if (!rule)
-      operands.push_back(emitter.reverseTape);
+      operands.push_back(emitter.getReverseTape());
     for (Value result : op.getResults())
       if (ct::isDifferentiableScalar(result.getType()))
-        operands.push_back(emitter.activity.isActive(result)
+        operands.push_back(emitter.getActivity().isActive(result)
                                ? emitter.readAndZero(b, loc, result)
                                : buildZero(b, loc, result.getType()));
     SmallVector<Value> scratch;
@@ -284,7 +291,7 @@ struct CallReverse
       buildScratchFree(b, loc, s);
     emitter.accumulateCallAdjoints(b, loc, op.getOperands(), activities,
                                    call.getResults());
-    return success(!emitter.hadError);
+    return success(!emitter.hadFailure());
   }
 };
 

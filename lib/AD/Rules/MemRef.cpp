@@ -69,7 +69,7 @@ struct LoadReverse
     Value old = memref::LoadOp::create(b, loc, s, indices);
     memref::StoreOp::create(b, loc, buildAdjointSum(b, loc, old, adjoint), s,
                             indices);
-    return success(!emitter.hadError);
+    return success(!emitter.hadFailure());
   }
 };
 
@@ -104,7 +104,7 @@ struct StoreReverse
     : public ReverseModeOpInterface::ExternalModel<StoreReverse,
                                                    memref::StoreOp> {
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return emitter.activity.storesDerivative(op);
+    return emitter.getActivity().storesDerivative(op);
   }
   /// The stored value takes the element's adjoint, which the store
   /// overwrote: the element's shadow restarts from zero.
@@ -122,9 +122,9 @@ struct StoreReverse
     Value adjoint = memref::LoadOp::create(b, loc, s, indices);
     memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, adjoint.getType()),
                             s, indices);
-    if (emitter.activity.isActive(store.getValueToStore()))
+    if (emitter.getActivity().isActive(store.getValueToStore()))
       emitter.accumulate(b, loc, store.getValueToStore(), adjoint);
-    return success(!emitter.hadError);
+    return success(!emitter.hadFailure());
   }
 };
 
@@ -136,15 +136,15 @@ struct StoreReverse
 /// the reverse sweep can use forward values directly.
 void buildShadowInForwardSweep(OpBuilder &b, Operation &op,
                                ReverseEmitter &emitter) {
-  Level &level = emitter.levels[op.getBlock()];
+  Level &level = emitter.getLevel(op.getBlock());
   if (!level.direct || op.getNumResults() != 1 ||
       !isShadowedType(op.getResult(0).getType()) ||
-      !emitter.activity.hasShadow(op.getResult(0)))
+      !emitter.getActivity().hasShadow(op.getResult(0)))
     return;
   Value result = op.getResult(0);
   if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
     // Cloning with the forward values themselves would remap the result.
-    IRMapping mapping = emitter.forwardValues;
+    IRMapping mapping = emitter.getForwardMapping();
     Value s = b.clone(op, mapping)->getResult(0);
     buildZeroFill(b, op.getLoc(), s);
     level.shadows[result] = s;
@@ -152,7 +152,7 @@ void buildShadowInForwardSweep(OpBuilder &b, Operation &op,
     Value sourceShadow = emitter.shadowInReverse(view.getViewSource());
     if (!sourceShadow)
       return; // reported
-    IRMapping mapping = emitter.forwardValues;
+    IRMapping mapping = emitter.getForwardMapping();
     mapping.map(view.getViewSource(), sourceShadow);
     level.shadows[result] = b.clone(op, mapping)->getResult(0);
   }
@@ -182,21 +182,21 @@ struct AllocReverse
     : public ReverseModeOpInterface::ExternalModel<AllocReverse<Op>, Op> {
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
     return std::is_same_v<Op, memref::AllocOp> &&
-           emitter.activity.hasShadow(op->getResult(0));
+           emitter.getActivity().hasShadow(op->getResult(0));
   }
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &emitter) const {
-    b.clone(*op, emitter.forwardValues);
+    b.clone(*op, emitter.getForwardMapping());
     buildShadowInForwardSweep(b, *op, emitter);
     return success();
   }
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
-    if (emitter.sharedShadows.contains(op->getResult(0)))
+    if (emitter.sharesChosenShadow(op->getResult(0)))
       return success(); // freed when the pullback returns
     if (Value s = emitter.shadowInReverse(op->getResult(0)))
       memref::DeallocOp::create(b, op->getLoc(), s);
-    return success(!emitter.hadError);
+    return success(!emitter.hadFailure());
   }
 };
 
@@ -219,7 +219,7 @@ struct DeallocReverse
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &emitter) const {
     Value root = getMemoryRoot(cast<memref::DeallocOp>(op).getMemref());
-    if (emitter.memory.isFreeDeferred(root))
+    if (emitter.getPullbackMemory().isFreeDeferred(root))
       return success(); // freed when the pullback returns
     return emitClonedForward(op, b, emitter);
   }
@@ -254,7 +254,7 @@ struct ViewReverse
   bool needsReverse(Operation *, ReverseEmitter &) const { return false; }
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &emitter) const {
-    b.clone(*op, emitter.forwardValues);
+    b.clone(*op, emitter.getForwardMapping());
     buildShadowInForwardSweep(b, *op, emitter);
     return success();
   }

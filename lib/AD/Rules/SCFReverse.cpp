@@ -11,6 +11,7 @@
 
 #include "Analysis/IterationKills.h"
 #include "Analysis/LinearResults.h"
+#include "Checkpointing/Checkpoints.h"
 #include "DerivativeRegistry.h"
 #include "ReverseMode/ReverseEmitter.h"
 #include "Rules/SCF.h"
@@ -27,6 +28,13 @@ using namespace cotangent::ad::reverse;
 
 #define DEBUG_TYPE "ct-reverse"
 
+namespace {
+/// The trip count of a while loop, counted by its forward sweep.
+struct WhileTripCount : ReverseEmitter::OpState {
+  Value count;
+};
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // scf.for
 //===----------------------------------------------------------------------===//
@@ -38,14 +46,14 @@ reverseIterationInPlace(OpBuilder &b, scf::ForOp op,
                         const DenseMap<Value, Value> &adjoints,
                         ReverseEmitter &e) {
   Location loc = op.getLoc();
-  Level &level = e.levels[op.getBody()];
+  Level &level = e.getLevel(op.getBody());
   level.anchor = arith::ConstantIndexOp::create(b, loc, 0);
-  llvm::SaveAndRestore<Operation *> inPlace(e.inPlaceLoop, op);
+  auto inPlace = e.undoInPlace(op);
   // Every iteration's running sum has the adjoint of the result.
   auto yielded = op.getYieldedValues();
   for (auto [i, arg] : llvm::enumerate(op.getRegionIterArgs()))
     if (Value adjoint = adjoints.lookup(op.getResult(i));
-        adjoint && e.activity.isActive(arg))
+        adjoint && e.getActivity().isActive(arg))
       e.accumulate(b, loc, yielded[i], adjoint);
   if (failed(e.reverseBlock(b, *op.getBody())))
     return failure();
@@ -53,16 +61,17 @@ reverseIterationInPlace(OpBuilder &b, scf::ForOp op,
   // the initial value received once; the slot is cleared for the next
   // iteration.
   for (BlockArgument arg : op.getRegionIterArgs())
-    if (e.activity.isActive(arg))
+    if (e.getActivity().isActive(arg))
       (void)e.readAndZero(b, loc, arg);
-  return success(!e.hadError);
+  return success(!e.hadFailure());
 }
 
 /// Whether `op` is reversed from snapshots (#pragma ct checkpoint); the
 /// eager and recomputed strategies, which keep less, come first.
 static bool isCheckpointed(scf::ForOp op, ReverseEmitter &e) {
-  return !e.loops.isEager(op) && !e.loops.isRecomputed(op) &&
-         getCheckpointedCall(op) && canCheckpointHere(op, e);
+  return !e.getLoopStrategies().isEager(op) &&
+         !e.getLoopStrategies().isRecomputed(op) && getCheckpointedCall(op) &&
+         canCheckpointHere(op, e);
 }
 
 static LogicalResult forwardFor(OpBuilder &b, scf::ForOp op,
@@ -70,28 +79,28 @@ static LogicalResult forwardFor(OpBuilder &b, scf::ForOp op,
   if (isCheckpointed(op, e))
     return forwardCheckpointedLoop(b, op, e);
   Location loc = op.getLoc();
-  bool eager = e.loops.isEager(op);
+  bool eager = e.getLoopStrategies().isEager(op);
   DenseMap<Value, Value> resultAdjoints;
   if (eager)
     resultAdjoints = buildLinearAdjoints(
-        b, op, e.loops.getLinearUses(op), e.returnSeeds,
-        [&](Value v) { return e.forwardValues.lookupOrNull(v); },
-        [&](Value v) { return e.knownAdjoints.lookup(v); });
-  auto loop =
-      scf::ForOp::create(b, loc, e.forwardValues.lookup(op.getLowerBound()),
-                         e.forwardValues.lookup(op.getUpperBound()),
-                         e.forwardValues.lookup(op.getStep()),
-                         llvm::map_to_vector(op.getInitArgs(), [&](Value v) {
-                           return e.forwardValues.lookup(v);
-                         }));
+        b, op, e.getLoopStrategies().getLinearUses(op), e.getReturnSeeds(),
+        [&](Value v) { return e.getForwardMapping().lookupOrNull(v); },
+        [&](Value v) { return e.getKnownAdjoint(v); });
+  auto loop = scf::ForOp::create(
+      b, loc, e.getForwardMapping().lookup(op.getLowerBound()),
+      e.getForwardMapping().lookup(op.getUpperBound()),
+      e.getForwardMapping().lookup(op.getStep()),
+      llvm::map_to_vector(op.getInitArgs(), [&](Value v) {
+        return e.getForwardMapping().lookup(v);
+      }));
   copyParallelMark(op, loop);
   if (eager)
     loop->setAttr(kIterationTape, b.getUnitAttr());
   Block *body = loop.getBody();
   if (!body->empty())
     body->getTerminator()->erase();
-  e.forwardValues.map(op.getBody()->getArguments(), body->getArguments());
-  Level &level = e.levels[op.getBody()];
+  e.getForwardMapping().map(op.getBody()->getArguments(), body->getArguments());
+  Level &level = e.getLevel(op.getBody());
   level.forward = body;
   if (eager) {
     // The reverse code follows in the same block and uses forward values
@@ -103,19 +112,19 @@ static LogicalResult forwardFor(OpBuilder &b, scf::ForOp op,
       if (Value adjoint = resultAdjoints.lookup(result))
         if (auto sums = getRunningSum(op, i))
           for (Value sum : *sums)
-            e.knownAdjoints[sum] = adjoint;
+            e.setKnownAdjoint(sum, adjoint);
   }
   OpBuilder inner = OpBuilder::atBlockEnd(body);
   if (failed(e.forwardBlock(inner, *op.getBody())))
     return failure();
   if (eager && failed(reverseIterationInPlace(inner, op, resultAdjoints, e)))
     return failure();
-  inner.clone(*op.getBody()->getTerminator(), e.forwardValues);
-  e.forwardValues.map(op.getResults(), loop.getResults());
+  inner.clone(*op.getBody()->getTerminator(), e.getForwardMapping());
+  e.getForwardMapping().map(op.getResults(), loop.getResults());
   // A carried sum passes its adjoint on to its initial value unchanged.
   for (auto [init, result] : llvm::zip_equal(op.getInitArgs(), op.getResults()))
     if (Value adjoint = resultAdjoints.lookup(result);
-        adjoint && e.activity.isActive(init))
+        adjoint && e.getActivity().isActive(init))
       e.accumulate(b, loc, init, adjoint);
   return success();
 }
@@ -146,18 +155,18 @@ static LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op,
   op.getBody()->walk([&](Operation *inner) {
     for (Value operand : inner->getOperands())
       if (!op->isAncestor(operand.getParentBlock()->getParentOp()))
-        e.forwardValues.map(operand, e.primalInReverse(operand));
+        e.getForwardMapping().map(operand, e.primalInReverse(operand));
   });
-  e.forwardValues.map(
+  e.getForwardMapping().map(
       op.getInductionVar(),
-      e.levels[op.getBody()].values.lookup(op.getInductionVar()));
+      e.getLevel(op.getBody()).values.lookup(op.getInductionVar()));
   return e.forwardBlock(b, *op.getBody());
 }
 
 /// Sizes the tape for a forward loop from its trip count: every iteration
 /// pushes as many values as its body (nested loops reserve their own).
 static void reserveTape(scf::ForOp op, ReverseEmitter &e) {
-  Block *body = e.levels[op.getBody()].forward;
+  Block *body = e.getLevel(op.getBody()).forward;
   auto pushes =
       static_cast<int64_t>(llvm::range_size(body->getOps<ct::TapePushOp>()));
   if (pushes == 0)
@@ -171,7 +180,7 @@ static void reserveTape(scf::ForOp op, ReverseEmitter &e) {
                                     loop.getUpperBound(), loop.getStep()));
   Value slots = arith::MulIOp::create(
       b, loc, count, arith::ConstantIndexOp::create(b, loc, pushes));
-  ct::TapeReserveOp::create(b, loc, e.forwardTape, slots);
+  ct::TapeReserveOp::create(b, loc, e.getForwardTape(loc), slots);
 }
 
 /// The primal iteration that reverse iteration `k` undoes, in the set-up
@@ -220,7 +229,7 @@ static void runInPrimalOrder(scf::ForOp loop, Value reversedIv, Value lb,
 
 static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
                                 ReverseEmitter &e) {
-  if (e.checkpointedLoops.contains(op))
+  if (e.lookupOpState<CheckpointedLoopState>(op))
     return reverseCheckpointedLoop(b, op, e);
   Location loc = op.getLoc();
   Value lb = e.primalInReverse(op.getLowerBound());
@@ -234,18 +243,18 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
   SmallVector<std::pair<Value, Value>> carried; // (iter_arg, result)
   for (auto [arg, result] :
        llvm::zip_equal(op.getRegionIterArgs(), op.getResults()))
-    if (e.activity.isActive(arg))
+    if (e.getActivity().isActive(arg))
       carried.push_back({arg, result});
 
   auto loop = scf::ForOp::create(b, loc, constant(b, 0), count, constant(b, 1));
   copyParallelMark(op, loop);
   Block *body = loop.getBody();
   OpBuilder inner = OpBuilder::atBlockBegin(body);
-  bool recompute = e.loops.isRecomputed(op);
+  bool recompute = e.getLoopStrategies().isRecomputed(op);
   if (recompute)
     loop->setAttr(kIterationTape, b.getUnitAttr());
   Level &level =
-      e.openLevel(*op.getBody(), e.levels[op.getBody()].forward, body,
+      e.openLevel(*op.getBody(), e.getLevel(op.getBody()).forward, body,
                   /*direct=*/recompute);
   level.rerun = recompute;
   Value k = loop.getInductionVar();
@@ -256,7 +265,7 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
   IRMapping forwardSweepValues;
   SmallVector<Operation *> recomputed;
   if (recompute) {
-    forwardSweepValues = e.forwardValues;
+    forwardSweepValues = e.getForwardMapping();
     if (failed(recomputeIteration(inner, op, e)))
       return failure();
     for (Operation *at = level.anchor->getNextNode();
@@ -278,7 +287,7 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
     memref::StoreOp::create(inner, loc, e.readAndZero(inner, loc, arg),
                             e.slot(result));
   bool commuting = !recompute && carried.empty() &&
-                   e.registry.getStrategies().commutingIterations &&
+                   e.getRegistry().getStrategies().commutingIterations &&
                    hasIndependentIterations(op);
   LLVM_DEBUG(
       llvm::dbgs() << "[ct-reverse] loop at " << loc << ": reversed "
@@ -291,7 +300,7 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
     runInPrimalOrder(loop, reversedIv, lb, step);
   b.setInsertionPointAfter(loop);
   if (recompute) {
-    e.forwardValues = std::move(forwardSweepValues);
+    e.getForwardMapping() = std::move(forwardSweepValues);
     eraseUnreadStores(recomputed, body);
   } else {
     reserveTape(op, e);
@@ -300,7 +309,7 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
     unsigned i = cast<BlockArgument>(arg).getArgNumber() - 1;
     e.accumulate(b, loc, op.getInitArgs()[i], e.readAndZero(b, loc, result));
   }
-  return success(!e.hadError);
+  return success(!e.hadFailure());
 }
 
 //===----------------------------------------------------------------------===//
@@ -312,8 +321,9 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
 static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
                                    ReverseEmitter &e) {
   Location loc = op.getLoc();
-  Operation *branch = buildBranchLike(
-      b, &op, e.forwardValues.lookup(op.getOperand(0)), op.getResultTypes());
+  Operation *branch =
+      buildBranchLike(b, &op, e.getForwardMapping().lookup(op.getOperand(0)),
+                      op.getResultTypes());
   for (auto [from, to] :
        llvm::zip_equal(op.getRegions(), branch->getRegions())) {
     OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
@@ -321,12 +331,12 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
       scf::YieldOp::create(inner, loc);
       continue;
     }
-    e.levels[&from.front()].forward = &to.front();
+    e.getLevel(&from.front()).forward = &to.front();
     if (failed(e.forwardBlock(inner, from.front())))
       return failure();
-    inner.clone(*from.front().getTerminator(), e.forwardValues);
+    inner.clone(*from.front().getTerminator(), e.getForwardMapping());
   }
-  e.forwardValues.map(op.getResults(), branch->getResults());
+  e.getForwardMapping().map(op.getResults(), branch->getResults());
   return success();
 }
 
@@ -335,7 +345,7 @@ static LogicalResult reverseBranch(OpBuilder &b, Operation *op,
   Location loc = op->getLoc();
   SmallVector<std::pair<unsigned, Value>> adjoints;
   for (auto [i, result] : llvm::enumerate(op->getResults()))
-    if (e.activity.isActive(result))
+    if (e.getActivity().isActive(result))
       adjoints.push_back({i, e.readAndZero(b, loc, result)});
   Operation *branch =
       buildBranchLike(b, op, e.primalInReverse(op->getOperand(0)), TypeRange{});
@@ -346,17 +356,17 @@ static LogicalResult reverseBranch(OpBuilder &b, Operation *op,
     if (from.empty())
       continue;
     Block &block = from.front();
-    e.openLevel(block, e.levels[&block].forward, &to.front(), false);
+    e.openLevel(block, e.getLevel(&block).forward, &to.front(), false);
     inner.setInsertionPoint(yield);
     Operation *primalYield = block.getTerminator();
     for (auto [i, adjoint] : adjoints)
-      if (e.activity.isActive(primalYield->getOperand(i)))
+      if (e.getActivity().isActive(primalYield->getOperand(i)))
         e.accumulate(inner, loc, primalYield->getOperand(i), adjoint);
     if (failed(e.reverseBlock(inner, block)))
       return failure();
   }
   b.setInsertionPointAfter(branch);
-  return success(!e.hadError);
+  return success(!e.hadFailure());
 }
 
 //===----------------------------------------------------------------------===//
@@ -371,8 +381,10 @@ static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
     return forwardCheckpointedLoop(b, whileOp, e);
   Location loc = whileOp.getLoc();
   Type index = b.getIndexType();
-  SmallVector<Value> inits = llvm::map_to_vector(
-      whileOp.getInits(), [&](Value v) { return e.forwardValues.lookup(v); });
+  SmallVector<Value> inits =
+      llvm::map_to_vector(whileOp.getInits(), [&](Value v) {
+        return e.getForwardMapping().lookup(v);
+      });
   inits.push_back(arith::ConstantIndexOp::create(b, loc, 0));
   SmallVector<Type> afterTypes(whileOp.getResultTypes());
   afterTypes.push_back(index);
@@ -380,42 +392,47 @@ static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
   SmallVector<Type> beforeTypes = llvm::to_vector(ValueRange(inits).getTypes());
   Block *before = b.createBlock(&loop.getBefore(), {}, beforeTypes,
                                 SmallVector<Location>(inits.size(), loc));
-  e.forwardValues.map(whileOp.getBeforeArguments(),
-                      before->getArguments().drop_back());
-  e.levels[&whileOp.getBefore().front()].forward = before;
+  e.getForwardMapping().map(whileOp.getBeforeArguments(),
+                            before->getArguments().drop_back());
+  e.getLevel(&whileOp.getBefore().front()).forward = before;
   OpBuilder inner = OpBuilder::atBlockEnd(before);
   if (failed(e.forwardBlock(inner, whileOp.getBefore().front())))
     return failure();
   auto condition = whileOp.getConditionOp();
-  SmallVector<Value> passed = llvm::map_to_vector(
-      condition.getArgs(), [&](Value v) { return e.forwardValues.lookup(v); });
+  SmallVector<Value> passed =
+      llvm::map_to_vector(condition.getArgs(), [&](Value v) {
+        return e.getForwardMapping().lookup(v);
+      });
   passed.push_back(before->getArguments().back());
   scf::ConditionOp::create(
-      inner, loc, e.forwardValues.lookup(condition.getCondition()), passed);
+      inner, loc, e.getForwardMapping().lookup(condition.getCondition()),
+      passed);
   Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes,
                                SmallVector<Location>(afterTypes.size(), loc));
-  e.forwardValues.map(whileOp.getAfterArguments(),
-                      after->getArguments().drop_back());
-  e.levels[&whileOp.getAfter().front()].forward = after;
+  e.getForwardMapping().map(whileOp.getAfterArguments(),
+                            after->getArguments().drop_back());
+  e.getLevel(&whileOp.getAfter().front()).forward = after;
   inner.setInsertionPointToEnd(after);
   if (failed(e.forwardBlock(inner, whileOp.getAfter().front())))
     return failure();
   SmallVector<Value> yielded =
-      llvm::map_to_vector(whileOp.getYieldOp().getOperands(),
-                          [&](Value v) { return e.forwardValues.lookup(v); });
+      llvm::map_to_vector(whileOp.getYieldOp().getOperands(), [&](Value v) {
+        return e.getForwardMapping().lookup(v);
+      });
   Value one = arith::ConstantIndexOp::create(inner, loc, 1);
   yielded.push_back(
       arith::AddIOp::create(inner, loc, after->getArguments().back(), one));
   scf::YieldOp::create(inner, loc, yielded);
   b.setInsertionPointAfter(loop);
-  e.forwardValues.map(whileOp.getResults(), loop.getResults().drop_back());
-  e.whileCounts[whileOp] = loop.getResults().back();
+  e.getForwardMapping().map(whileOp.getResults(),
+                            loop.getResults().drop_back());
+  e.getOpState<WhileTripCount>(whileOp).count = loop.getResults().back();
   return success();
 }
 
 static LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op,
                                   ReverseEmitter &e) {
-  if (e.checkpointedLoops.contains(op))
+  if (e.lookupOpState<CheckpointedLoopState>(op))
     return reverseCheckpointedLoop(b, op, e);
   // Forward: B0 A0 B1 A1 ... BN, with N counted by the forward sweep.
   // Reverse iteration k = 0..N undoes B(N-k), then A(N-k-1) if k < N; this
@@ -424,19 +441,19 @@ static LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op,
   Block &before = op.getBefore().front();
   Block &after = op.getAfter().front();
   auto condition = op.getConditionOp();
-  Value forwardCount = e.whileCounts.lookup(op);
+  Value forwardCount = e.getOpState<WhileTripCount>(op).count;
   Value n = e.fromForward(op->getBlock(), forwardCount, forwardCount);
   // The final B passes its condition arguments to the results.
   for (auto [passed, result] :
        llvm::zip_equal(condition.getArgs(), op.getResults()))
-    if (e.activity.isActive(result) && e.activity.isActive(passed))
+    if (e.getActivity().isActive(result) && e.getActivity().isActive(passed))
       e.accumulate(b, loc, passed, e.readAndZero(b, loc, result));
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
   Value iterations = arith::AddIOp::create(b, loc, n, c1);
   auto loop = scf::ForOp::create(b, loc, c0, iterations, c1);
   Level &beforeLevel =
-      e.openLevel(before, e.levels[&before].forward, loop.getBody(), false);
+      e.openLevel(before, e.getLevel(&before).forward, loop.getBody(), false);
   OpBuilder inner(loop.getBody()->getTerminator());
   (void)beforeLevel;
   if (failed(e.reverseBlock(inner, before)))
@@ -446,15 +463,15 @@ static LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op,
                                      loop.getInductionVar(), n);
   auto branch = scf::IfOp::create(inner, loc, TypeRange{}, more,
                                   /*withElseRegion=*/false);
-  e.openLevel(after, e.levels[&after].forward, &branch.getThenRegion().front(),
-              false);
+  e.openLevel(after, e.getLevel(&after).forward,
+              &branch.getThenRegion().front(), false);
   OpBuilder body(branch.getThenRegion().front().getTerminator());
   // A's yield feeds the before arguments of the B undone just now.
   for (auto [yielded, arg] :
        llvm::zip_equal(op.getYieldOp().getOperands(), op.getBeforeArguments()))
-    if (e.activity.isActive(arg)) {
+    if (e.getActivity().isActive(arg)) {
       Value adjoint = e.readAndZero(body, loc, arg);
-      if (e.activity.isActive(yielded))
+      if (e.getActivity().isActive(yielded))
         e.accumulate(body, loc, yielded, adjoint);
     }
   if (failed(e.reverseBlock(body, after)))
@@ -462,20 +479,20 @@ static LogicalResult reverseWhile(OpBuilder &b, scf::WhileOp op,
   // A's arguments came from the condition of the B undone next.
   for (auto [passed, arg] :
        llvm::zip_equal(condition.getArgs(), op.getAfterArguments()))
-    if (e.activity.isActive(arg)) {
+    if (e.getActivity().isActive(arg)) {
       Value adjoint = e.readAndZero(body, loc, arg);
-      if (e.activity.isActive(passed))
+      if (e.getActivity().isActive(passed))
         e.accumulate(body, loc, passed, adjoint);
     }
   b.setInsertionPointAfter(loop);
   for (auto [init, arg] :
        llvm::zip_equal(op.getInits(), op.getBeforeArguments()))
-    if (e.activity.isActive(arg)) {
+    if (e.getActivity().isActive(arg)) {
       Value adjoint = e.readAndZero(b, loc, arg);
-      if (e.activity.isActive(init))
+      if (e.getActivity().isActive(init))
         e.accumulate(b, loc, init, adjoint);
     }
-  return success(!e.hadError);
+  return success(!e.hadFailure());
 }
 
 //===----------------------------------------------------------------------===//

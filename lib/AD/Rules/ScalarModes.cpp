@@ -58,7 +58,7 @@ LogicalResult ad::emitScalarTangent(Operation *op, OpBuilder &b,
 
 LogicalResult ad::emitClonedForward(Operation *op, OpBuilder &b,
                                     ReverseEmitter &emitter) {
-  b.clone(*op, emitter.forwardValues);
+  b.clone(*op, emitter.getForwardMapping());
   return success();
 }
 
@@ -198,10 +198,10 @@ LogicalResult ad::emitScalarReverse(Operation *op, OpBuilder &b,
   for (auto [operand, partial] : llvm::zip_equal(op->getOperands(), partials)) {
     if (!partial)
       continue;
-    if (emitter.activity.isActive(operand))
+    if (emitter.getActivity().isActive(operand))
       emitter.accumulate(b, loc, operand,
                          buildProduct(b, loc, partial, adjoint,
-                                      emitter.registry.getProductOptions(),
+                                      emitter.getRegistry().getProductOptions(),
                                       arith::FastMathFlags::contract));
     else
       eraseUnused(partial);
@@ -211,5 +211,5 @@ LogicalResult ad::emitScalarReverse(Operation *op, OpBuilder &b,
       standIn.replaceAllUsesWith(emitter.primalInReverse(primal));
     standIn.getDefiningOp()->erase();
   }
-  return success(!emitter.hadError);
+  return success(!emitter.hadFailure());
 }

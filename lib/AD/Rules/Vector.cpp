@@ -94,7 +94,7 @@ struct LinearLaneReverse
     Location loc = op->getLoc();
     Value adjoint = emitter.readAndZero(b, loc, op->getResult(0));
     auto accumulate = [&](Value operand, Value contribution) {
-      if (emitter.activity.isActive(operand))
+      if (emitter.getActivity().isActive(operand))
         emitter.accumulate(b, loc, operand, contribution);
     };
     if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
@@ -135,7 +135,7 @@ struct LinearLaneReverse
                                 b, loc, adjoint,
                                 delinearize(static_cast<int64_t>(k), shape)));
     }
-    return success(!emitter.hadError);
+    return success(!emitter.hadFailure());
   }
 };
 
