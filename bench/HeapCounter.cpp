@@ -1,5 +1,4 @@
-//===- HeapCounter.cpp - Counting malloc wrappers
-//--------------------------===//
+//===- HeapCounter.cpp - Counting malloc wrappers -------------------------===//
 //
 // Sizes are malloc_usable_size's, so a free subtracts what its allocation
 // added. The benchmarks are single-threaded; the counters are atomic anyway.

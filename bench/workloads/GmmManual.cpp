@@ -1,5 +1,4 @@
-//===- GmmManual.cpp - Hand-written GMM gradient
-//---------------------------===//
+//===- GmmManual.cpp - Hand-written GMM gradient --------------------------===//
 //
 // The reference gradient, derived by hand. With y = Q_j (x_i - mu_j) and
 // w_ij the softmax over components of the main terms:

@@ -1,5 +1,4 @@
-//===- LstmManual.cpp - Hand-written LSTM gradient
-//--------------------------===//
+//===- LstmManual.cpp - Hand-written LSTM gradient ------------------------===//
 //
 // The forward pass records, per step and layer, the cell's input, previous
 // hidden and cell state, and its four gates; the backward pass walks the

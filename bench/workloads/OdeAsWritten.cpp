@@ -1,5 +1,4 @@
-//===- OdeAsWritten.cpp - The ODE as GradBench's C++ writes it
-//-------------===//
+//===- OdeAsWritten.cpp - The ODE as GradBench writes it ------------------===//
 //
 // The same integration as Ode.cpp, written the way GradBench's C++ writes
 // it (for this benchmark, from its public formulation): a right-hand side

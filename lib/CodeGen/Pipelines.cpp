@@ -1,15 +1,11 @@
 //===- Pipelines.cpp - From differentiated MLIR to machine code -----------===//
 
 #include "cotangent/CodeGen/Pipelines.h"
-#include "cotangent/CodeGen/AllocaScopes.h"
-#include "cotangent/CodeGen/ExpandSpecialFunctions.h"
-#include "cotangent/CodeGen/ExternalCalls.h"
-#include "cotangent/CodeGen/LoopAnnotations.h"
-#include "cotangent/CodeGen/OffloadLoops.h"
-#include "cotangent/CodeGen/StructuredToBranches.h"
-#include "cotangent/CodeGen/TapeAliasScopes.h"
-#include "cotangent/CodeGen/TapeToLLVM.h"
-#include "cotangent/CodeGen/ThreadCount.h"
+#include "cotangent/CodeGen/Conversion/AllocaScopes.h"
+#include "cotangent/CodeGen/Conversion/TapeToLLVM.h"
+#include "cotangent/CodeGen/Passes.h"
+#include "cotangent/CodeGen/Transforms/LoopAnnotations.h"
+#include "cotangent/CodeGen/Transforms/TapeAliasScopes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -73,10 +69,10 @@ void registerCodeGenInterfaces(DialectRegistry &registry) {
 /// Kernels of the loops ct-offload-loops maps to the GPU, lowered to NVVM
 /// inside their gpu.module; the host side goes on with the CPU pipeline.
 static void buildKernelPipeline(OpPassManager &pm, StringRef chip) {
-  pm.addPass(createOffloadLoopsPass());
+  pm.addPass(createOffloadLoops());
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createNameKernelsPass());
+  pm.addPass(createNameKernels());
   GpuNVVMAttachTargetOptions target;
   target.chip = chip.str();
   // PTX 8.0 (CUDA 12.0): the oldest ISA that knows sm_90.
@@ -84,14 +80,14 @@ static void buildKernelPipeline(OpPassManager &pm, StringRef chip) {
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createExpandDeviceMathPass());
+  kernels.addPass(createExpandDeviceMath());
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   // Intrinsics NVPTX selects natively (sqrt, fma, floor...), not the
   // libdevice calls convert-gpu-to-nvvm made of them.
-  kernels.addPass(createNativeDeviceMathPass());
+  kernels.addPass(createNativeDeviceMath());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
@@ -104,24 +100,24 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
     buildKernelPipeline(pm, options.gpuChip);
   // Library calls in the C ABI, before anything lowers their memrefs (and
   // after the kernels, which do not call them, are made).
-  pm.addPass(createLowerExternalCallsPass());
+  pm.addPass(createLowerExternalCalls());
   // Parallel loops become OpenMP worksharing loops, which LLVM's OpenMP
   // builder outlines into calls to the OpenMP runtime; without OpenMP,
   // scf-to-cf runs them serially.
-  pm.addPass(createLowerThreadCountPass(options.openmp));
+  pm.addPass(createLowerThreadCount(LowerThreadCountOptions{options.openmp}));
   if (options.openmp)
     pm.addPass(createConvertSCFToOpenMPPass());
   // Iterations of parallel loops release their stack when they end (scopes
   // made by ct-parallelize-loops and by scf-to-openmp).
-  pm.addPass(createInlineAllocaScopesPass());
+  pm.addPass(createInlineAllocaScopes());
   // Polynomial expansions for what has no LLVM intrinsic (integer powers),
   // intrinsics where LLVM has them, libm for the rest.
-  pm.addPass(createExpandSpecialFunctionsPass());
+  pm.addPass(createExpandSpecialFunctions());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   // Ours first (linear); upstream's converts what it leaves.
-  pm.addPass(createStructuredToBranchesPass());
+  pm.addPass(createStructuredToBranches());
   pm.addPass(createSCFToControlFlowPass());
   // Strided views become affine index arithmetic, then plain arith.
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -136,7 +132,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createTapeAliasScopesPass());
+  pm.addPass(createTapeAliasScopes());
   // PTX text (no CUDA toolkit needed), JIT-compiled by the driver.
   if (gpu) {
     GpuModuleToBinaryPassOptions binary;

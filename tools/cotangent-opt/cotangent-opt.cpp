@@ -8,15 +8,11 @@
 
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/AD/Passes.h"
-#include "cotangent/CodeGen/AllocaScopes.h"
-#include "cotangent/CodeGen/ExpandSpecialFunctions.h"
-#include "cotangent/CodeGen/ExternalCalls.h"
-#include "cotangent/CodeGen/OffloadLoops.h"
+#include "cotangent/CodeGen/Conversion/AllocaScopes.h"
+#include "cotangent/CodeGen/Conversion/TapeToLLVM.h"
+#include "cotangent/CodeGen/Passes.h"
 #include "cotangent/CodeGen/Pipelines.h"
-#include "cotangent/CodeGen/StructuredToBranches.h"
-#include "cotangent/CodeGen/TapeAliasScopes.h"
-#include "cotangent/CodeGen/TapeToLLVM.h"
-#include "cotangent/CodeGen/ThreadCount.h"
+#include "cotangent/CodeGen/Transforms/TapeAliasScopes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Driver/DebugOptions.h"
 #include "cotangent/Structure/Passes.h"
@@ -57,16 +53,7 @@ int main(int argc, char **argv) {
   cotangent::ad::registerAutodiffPipeline();
   cotangent::structure::registerCotangentStructurePasses();
   cotangent::codegen::registerLowerToLLVMPipeline();
-  cotangent::codegen::registerTapeAliasScopesPass();
-  cotangent::codegen::registerExpandSpecialFunctionsPass();
-  cotangent::codegen::registerStructuredToBranchesPass();
-  cotangent::codegen::registerInlineAllocaScopesPass();
-  cotangent::codegen::registerLowerThreadCountPass();
-  cotangent::codegen::registerLowerExternalCallsPass();
-  cotangent::codegen::registerOffloadLoopsPass();
-  cotangent::codegen::registerNameKernelsPass();
-  cotangent::codegen::registerExpandDeviceMathPass();
-  cotangent::codegen::registerNativeDeviceMathPass();
+  cotangent::codegen::registerCotangentCodeGenPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Cotangent optimizer driver\n", registry));
 }

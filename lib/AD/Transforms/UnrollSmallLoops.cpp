@@ -1,5 +1,4 @@
-//===- UnrollSmallLoops.cpp - Short fixed loops become straight-line
-//-------===//
+//===- UnrollSmallLoops.cpp - Short fixed loops unrolled ------------------===//
 //
 // `for (int i = 0; i < 3; ++i) r[i] = p[i] - c[i];` is common in geometric
 // code. Differentiated as a loop, every value its reverse needs is a tape
@@ -16,6 +15,9 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-unroll-small-loops"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_UNROLLSMALLLOOPS
@@ -53,9 +55,13 @@ struct UnrollSmallLoopsPass
     // then may no longer be small.
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops)
-      if (isSmall(loop))
-        (void)loopUnrollFull(loop);
+    for (scf::ForOp loop : loops) {
+      if (!isSmall(loop))
+        continue;
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << "unrolling the loop at "
+                              << loop.getLoc() << "\n");
+      (void)loopUnrollFull(loop);
+    }
   }
 };
 

@@ -1,6 +1,6 @@
 //===- StructuredToBranches.cpp - scf to cf in linear time ----------------===//
 
-#include "cotangent/CodeGen/StructuredToBranches.h"
+#include "cotangent/CodeGen/Passes.h"
 
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -9,10 +9,16 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-structured-to-branches"
 
 using namespace mlir;
 
 namespace cotangent::codegen {
+
+#define GEN_PASS_DEF_STRUCTUREDTOBRANCHES
+#include "cotangent/CodeGen/Passes.h.inc"
 namespace {
 
 struct ErasedOps : RewriterBase::Listener {
@@ -21,15 +27,7 @@ struct ErasedOps : RewriterBase::Listener {
 };
 
 struct StructuredToBranches
-    : PassWrapper<StructuredToBranches, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StructuredToBranches)
-  StringRef getArgument() const final { return "ct-structured-to-branches"; }
-  StringRef getDescription() const final {
-    return "Lower scf to cf branches, each block's last op first";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, cf::ControlFlowDialect>();
-  }
+    : impl::StructuredToBranchesBase<StructuredToBranches> {
   void runOnOperation() override {
     RewritePatternSet set(&getContext());
     populateSCFToControlFlowConversionPatterns(set);
@@ -47,6 +45,8 @@ struct StructuredToBranches
               !op->hasTrait<OpTrait::IsTerminator>())
             structured.push_back(op);
         });
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << structured.size()
+                            << " structured ops to lower, last first" << "\n");
     ErasedOps erased;
     PatternRewriter rewriter(&getContext());
     rewriter.setListener(&erased);
@@ -60,13 +60,5 @@ struct StructuredToBranches
 };
 
 } // namespace
-
-std::unique_ptr<Pass> createStructuredToBranchesPass() {
-  return std::make_unique<StructuredToBranches>();
-}
-
-void registerStructuredToBranchesPass() {
-  PassRegistration<StructuredToBranches>();
-}
 
 } // namespace cotangent::codegen

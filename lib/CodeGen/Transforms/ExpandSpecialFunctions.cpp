@@ -1,5 +1,4 @@
-//===- ExpandSpecialFunctions.cpp - ψ⁽ⁿ⁾ as code
-//---------------------------===//
+//===- ExpandSpecialFunctions.cpp - Polygamma as code ---------------------===//
 //
 // ct.polygamma n, x becomes:
 //
@@ -15,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/CodeGen/ExpandSpecialFunctions.h"
+#include "cotangent/CodeGen/Passes.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -26,11 +25,17 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/Support/Debug.h"
 #include <cmath>
+
+#define DEBUG_TYPE "ct-expand-special-functions"
 
 using namespace mlir;
 
 namespace cotangent::codegen {
+
+#define GEN_PASS_DEF_EXPANDSPECIALFUNCTIONS
+#include "cotangent/CodeGen/Passes.h.inc"
 namespace {
 
 /// B₂, B₄, ..., B₁₆.
@@ -53,6 +58,8 @@ struct ExpandPolygamma : OpRewritePattern<ct::PolygammaOp> {
     Location loc = op.getLoc();
     Type type = op.getType();
     int64_t n = op.getOrder();
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << "polygamma of order " << n
+                            << " at " << loc << " is expanded" << "\n");
     auto c = [&](double value) -> Value {
       return arith::ConstantOp::create(rewriter, loc, type,
                                        rewriter.getFloatAttr(type, value));
@@ -140,15 +147,7 @@ struct ExpandPolygamma : OpRewritePattern<ct::PolygammaOp> {
 };
 
 struct ExpandSpecialFunctions
-    : PassWrapper<ExpandSpecialFunctions, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandSpecialFunctions)
-  StringRef getArgument() const final { return "ct-expand-special-functions"; }
-  StringRef getDescription() const final {
-    return "Expand ct.polygamma into scf, arith and math code";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, math::MathDialect, scf::SCFDialect>();
-  }
+    : impl::ExpandSpecialFunctionsBase<ExpandSpecialFunctions> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExpandPolygamma>(&getContext());
@@ -159,13 +158,5 @@ struct ExpandSpecialFunctions
 };
 
 } // namespace
-
-std::unique_ptr<Pass> createExpandSpecialFunctionsPass() {
-  return std::make_unique<ExpandSpecialFunctions>();
-}
-
-void registerExpandSpecialFunctionsPass() {
-  PassRegistration<ExpandSpecialFunctions>();
-}
 
 } // namespace cotangent::codegen

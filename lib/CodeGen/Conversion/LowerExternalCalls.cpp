@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/CodeGen/ExternalCalls.h"
+#include "cotangent/CodeGen/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
@@ -19,10 +19,16 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-lower-external-calls"
 
 using namespace mlir;
 
 namespace cotangent::codegen {
+
+#define GEN_PASS_DEF_LOWEREXTERNALCALLS
+#include "cotangent/CodeGen/Passes.h.inc"
 namespace {
 
 /// The C type of a value of `type` in the memory model.
@@ -87,17 +93,7 @@ Value getFirstElementAddress(OpBuilder &b, Location loc, Value memref) {
                              ValueRange{offset});
 }
 
-struct LowerExternalCalls
-    : PassWrapper<LowerExternalCalls, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerExternalCalls)
-  StringRef getArgument() const final { return "ct-lower-external-calls"; }
-  StringRef getDescription() const final {
-    return "Call functions compiled elsewhere (ct.external) with the C ABI";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, LLVM::LLVMDialect,
-                    memref::MemRefDialect>();
-  }
+struct LowerExternalCalls : impl::LowerExternalCallsBase<LowerExternalCalls> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // The derivatives are built: rule bindings, which may name a function
@@ -110,6 +106,9 @@ struct LowerExternalCalls
       if (function->hasAttr(ct::kExternalAttr))
         externals.push_back(function);
     for (func::FuncOp function : externals) {
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] " << "@" << function.getSymName()
+                 << " is called with the C ABI" << "\n");
       std::optional<SymbolTable::UseRange> uses =
           SymbolTable::getSymbolUses(function, module);
       SmallVector<func::CallOp> calls;
@@ -141,13 +140,5 @@ struct LowerExternalCalls
 };
 
 } // namespace
-
-std::unique_ptr<Pass> createLowerExternalCallsPass() {
-  return std::make_unique<LowerExternalCalls>();
-}
-
-void registerLowerExternalCallsPass() {
-  PassRegistration<LowerExternalCalls>();
-}
 
 } // namespace cotangent::codegen

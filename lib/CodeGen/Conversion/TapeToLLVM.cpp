@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/CodeGen/TapeToLLVM.h"
+#include "cotangent/CodeGen/Conversion/TapeToLLVM.h"
 #include "CTToLLVMPatterns.h"
-#include "cotangent/CodeGen/TapeAliasScopes.h"
+#include "cotangent/CodeGen/Transforms/TapeAliasScopes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/CodeGen/LoopAnnotations.h"
+#include "cotangent/CodeGen/Transforms/LoopAnnotations.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"

@@ -1,7 +1,7 @@
 //===- TapeToLLVM.h - Lowering of ct tapes to the LLVM dialect --*- C++ -*-===//
 
-#ifndef COTANGENT_CODEGEN_TAPETOLLVM_H
-#define COTANGENT_CODEGEN_TAPETOLLVM_H
+#ifndef COTANGENT_CODEGEN_CONVERSION_TAPETOLLVM_H
+#define COTANGENT_CODEGEN_CONVERSION_TAPETOLLVM_H
 
 namespace mlir {
 class DialectRegistry;
@@ -14,4 +14,4 @@ void registerConvertCTToLLVMInterface(mlir::DialectRegistry &registry);
 
 } // namespace cotangent
 
-#endif // COTANGENT_CODEGEN_TAPETOLLVM_H
+#endif // COTANGENT_CODEGEN_CONVERSION_TAPETOLLVM_H

@@ -1,8 +1,8 @@
 //===- LoopAnnotations.h - Loop hints for LLVM on derivative code -*- C++
 //-*-===//
 
-#ifndef COTANGENT_CODEGEN_LOOPANNOTATIONS_H
-#define COTANGENT_CODEGEN_LOOPANNOTATIONS_H
+#ifndef COTANGENT_CODEGEN_TRANSFORMS_LOOPANNOTATIONS_H
+#define COTANGENT_CODEGEN_TRANSFORMS_LOOPANNOTATIONS_H
 
 namespace llvm {
 class Module;
@@ -21,4 +21,4 @@ void disableRuntimeUnrolling(llvm::Module &module);
 
 } // namespace cotangent::codegen
 
-#endif // COTANGENT_CODEGEN_LOOPANNOTATIONS_H
+#endif // COTANGENT_CODEGEN_TRANSFORMS_LOOPANNOTATIONS_H

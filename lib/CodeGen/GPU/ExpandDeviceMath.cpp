@@ -1,4 +1,4 @@
-//===- DeviceMath.cpp - exp and log as arithmetic for kernels -------------===//
+//===- ExpandDeviceMath.cpp - exp and log as arithmetic for kernels -------===//
 //
 // Kernels are compiled without libdevice (no CUDA toolkit is needed), and
 // the NVPTX backend has no double-precision exp or log; ct-offload-loops
@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/CodeGen/OffloadLoops.h"
+#include "cotangent/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,11 +25,18 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "llvm/Support/Debug.h"
 #include <cmath>
+
+#define DEBUG_TYPE "ct-expand-device-math"
 
 using namespace mlir;
 
 namespace cotangent::codegen {
+
+#define GEN_PASS_DEF_EXPANDDEVICEMATH
+#include "cotangent/CodeGen/Passes.h.inc"
+
 namespace {
 
 constexpr double kLn2Hi = 6.93147180369123816490e-01;
@@ -122,15 +129,7 @@ private:
   Location loc;
 };
 
-struct ExpandDeviceMath : PassWrapper<ExpandDeviceMath, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandDeviceMath)
-  StringRef getArgument() const final { return "ct-expand-device-math"; }
-  StringRef getDescription() const final {
-    return "math.exp and math.log as arithmetic, for GPU kernels";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, math::MathDialect>();
-  }
+struct ExpandDeviceMath : impl::ExpandDeviceMathBase<ExpandDeviceMath> {
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
@@ -141,6 +140,8 @@ struct ExpandDeviceMath : PassWrapper<ExpandDeviceMath, OperationPass<>> {
     for (Operation *op : ops) {
       OpBuilder b(op);
       Location loc = op->getLoc();
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << op->getName() << " at "
+                              << loc << " is expanded into arithmetic" << "\n");
       Value x = op->getOperand(0);
       Type type = x.getType();
       if (type.isF32())
@@ -155,85 +156,6 @@ struct ExpandDeviceMath : PassWrapper<ExpandDeviceMath, OperationPass<>> {
   }
 };
 
-/// The intrinsic, selected natively by NVPTX, that computes what the
-/// libdevice function `callee` does, built on `operands`; null for others.
-Value buildNativeIntrinsic(OpBuilder &b, Location loc, StringRef callee,
-                           ValueRange operands) {
-  StringRef name = callee;
-  if (!name.consume_front("__nv_"))
-    return nullptr;
-  // The f32 variants end in 'f' (fabsf, floorf...).
-  Type type = operands.empty() ? Type() : operands[0].getType();
-  if (type && type.isF32())
-    name.consume_back("f");
-  if (name == "fabs")
-    return LLVM::FAbsOp::create(b, loc, operands[0]);
-  if (name == "floor")
-    return LLVM::FFloorOp::create(b, loc, operands[0]);
-  if (name == "ceil")
-    return LLVM::FCeilOp::create(b, loc, operands[0]);
-  if (name == "trunc")
-    return LLVM::FTruncOp::create(b, loc, operands[0]);
-  if (name == "sqrt")
-    return LLVM::SqrtOp::create(b, loc, operands[0]);
-  if (name == "copysign")
-    return LLVM::CopySignOp::create(b, loc, operands[0], operands[1]);
-  if (name == "fma")
-    return LLVM::FMAOp::create(b, loc, operands[0], operands[1], operands[2]);
-  return nullptr;
-}
-
-/// After convert-gpu-to-nvvm: the libdevice calls it made of the math
-/// functions NVPTX computes natively become intrinsics again, so that
-/// kernels need no libdevice (ct-offload-loops lets no other math function
-/// into a kernel).
-struct NativeDeviceMath : PassWrapper<NativeDeviceMath, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NativeDeviceMath)
-  StringRef getArgument() const final { return "ct-native-device-math"; }
-  StringRef getDescription() const final {
-    return "libdevice calls of sqrt, fabs, floor, ceil, trunc, copysign and "
-           "fma as LLVM intrinsics";
-  }
-  void runOnOperation() override {
-    SmallVector<LLVM::CallOp> calls;
-    getOperation()->walk([&](LLVM::CallOp call) {
-      if (call.getCallee() && call.getCallee()->starts_with("__nv_"))
-        calls.push_back(call);
-    });
-    llvm::SmallDenseSet<StringRef> replaced;
-    for (LLVM::CallOp call : calls) {
-      OpBuilder b(call);
-      Value native = buildNativeIntrinsic(b, call.getLoc(), *call.getCallee(),
-                                          call.getArgOperands());
-      if (!native)
-        continue;
-      replaced.insert(*call.getCallee());
-      call.getResult().replaceAllUsesWith(native);
-      call.erase();
-    }
-    // Their declarations, now unused.
-    SmallVector<LLVM::LLVMFuncOp> unused;
-    getOperation()->walk([&](LLVM::LLVMFuncOp function) {
-      if (function.isExternal() && replaced.contains(function.getName()))
-        unused.push_back(function);
-    });
-    for (LLVM::LLVMFuncOp function : unused)
-      function.erase();
-  }
-};
-
 } // namespace
-
-std::unique_ptr<Pass> createNativeDeviceMathPass() {
-  return std::make_unique<NativeDeviceMath>();
-}
-
-void registerNativeDeviceMathPass() { PassRegistration<NativeDeviceMath>(); }
-
-std::unique_ptr<Pass> createExpandDeviceMathPass() {
-  return std::make_unique<ExpandDeviceMath>();
-}
-
-void registerExpandDeviceMathPass() { PassRegistration<ExpandDeviceMath>(); }
 
 } // namespace cotangent::codegen

@@ -25,8 +25,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/CodeGen/OffloadLoops.h"
-#include "cotangent/CodeGen/AllocaScopes.h"
+#include "cotangent/CodeGen/Conversion/AllocaScopes.h"
+#include "cotangent/CodeGen/Passes.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -55,11 +55,10 @@
 using namespace mlir;
 
 namespace cotangent::codegen {
-namespace {
 
-/// What clang uses for nvptx64-nvidia-cuda.
-constexpr llvm::StringLiteral kNVPTXDataLayout =
-    "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64";
+#define GEN_PASS_DEF_OFFLOADLOOPS
+#include "cotangent/CodeGen/Passes.h.inc"
+namespace {
 
 /// Iterations per GPU block.
 constexpr int64_t kBlockSize = 256;
@@ -403,8 +402,34 @@ private:
   /// host's tape stores it).
   void rewriteTapeAccesses(Operation *kernel);
 
+  /// The memory the loop uses from outside: buffers, and tape blocks.
+  void collectUsedMemory();
+  /// Each buffer's dynamic sizes and bytes; whether every extent is known.
+  Value measureBuffers();
+  /// Host cells (allocas in the function's entry) that receive the
+  /// reductions' results.
+  void createHostCells();
+  /// Device copies in, the kernel, copies back: the GPU path.
+  void buildGpuPath();
+  /// Device copies of the tape blocks, each with whether the loop writes
+  /// it (a claimed block) rather than reads it (a released one).
+  SmallVector<std::pair<DeviceCopy, bool>> copyTapeBlocksIn();
+  /// The reductions' device cells, started from their identity or initial
+  /// value.
+  SmallVector<DeviceCopy> startDeviceCells();
+  /// The loop's results: the cells combined if the GPU ran it, else the CPU
+  /// loop (its twin, or itself).
+  void buildResultChoice(Value ranOnGpu);
+  /// `init` combined with the stripes of `cell` in order, by `combiner`.
+  Value combineStripes(Value init, Value cell, Block &combiner, Value zero);
+
   /// Device copies (memref<?xi64>) of the tape blocks the loop uses.
   llvm::DenseMap<Value, Value> deviceBlocks;
+  SmallVector<Value> buffers, blocks;
+  SmallVector<SmallVector<Value>> dynamicSizes;
+  SmallVector<Value> bytes;
+  SmallVector<Value> hostCells;
+  SmallVector<std::optional<TypedAttr>> identities;
 
   scf::ParallelOp loop;
   /// The loop's twin for CPU threads (right after it), or null.
@@ -572,24 +597,50 @@ void Offloader::run() {
       module, "ct_gpu_copy",
       b.getFunctionType({indexType, indexType, indexType, i32}, {}));
 
+  collectUsedMemory();
+  Value known = measureBuffers();
+  Value useGpu = func::CallOp::create(
+                     b, loc, begin,
+                     ValueRange{arith::ExtUIOp::create(b, loc, i32, known),
+                                describeLoop()})
+                     .getResult(0);
+  createHostCells();
+
+  Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value onGpu =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, useGpu, zero32);
+  auto gpuPath = scf::IfOp::create(b, loc, onGpu, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(gpuPath.thenBlock()->getTerminator());
+    buildGpuPath();
+  }
+
+  Value ran =
+      func::CallOp::create(b, loc, end, ValueRange{useGpu}).getResult(0);
+  Value ranOnGpu =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, ran, zero32);
+  buildResultChoice(ranOnGpu);
+}
+
+void Offloader::collectUsedMemory() {
   llvm::SetVector<Value> used;
   getUsedValuesDefinedAbove(loop.getRegion(), used);
-  SmallVector<Value> buffers, blocks;
   for (Value value : used) {
     if (isa<MemRefType>(value.getType()))
       buffers.push_back(value);
     else if (getTapeBlock(value))
       blocks.push_back(value);
   }
+}
 
-  // Sizes: a C pointer's memory has no extent (ct.pointer_view's
-  // placeholder) unless a map clause gave it one (a subview); without, the
-  // loop runs on the CPU (copying what its indices seem to reach could read
-  // past the end of the caller's array).
+Value Offloader::measureBuffers() {
+  // A C pointer's memory has no extent (ct.pointer_view's placeholder)
+  // unless a map clause gave it one (a subview); without, the loop runs on
+  // the CPU (copying what its indices seem to reach could read past the
+  // end of the caller's array).
   Value known = arith::ConstantIntOp::create(b, loc, 1, 1);
   Value unknown = index(ct::PointerViewOp::kUnknownExtent);
-  SmallVector<SmallVector<Value>> dynamicSizes;
-  SmallVector<Value> bytes;
   for (Value buffer : buffers) {
     auto type = cast<MemRefType>(buffer.getType());
     Value count = index(elementBytes(type));
@@ -609,13 +660,10 @@ void Offloader::run() {
     dynamicSizes.push_back(sizes);
     bytes.push_back(count);
   }
-  Value useGpu = func::CallOp::create(
-                     b, loc, begin,
-                     ValueRange{arith::ExtUIOp::create(b, loc, i32, known),
-                                describeLoop()})
-                     .getResult(0);
+  return known;
+}
 
-  // Host cells receive the reductions' results.
+void Offloader::createHostCells() {
   auto function = loop->getParentOfType<FunctionOpInterface>();
   OpBuilder entry =
       OpBuilder::atBlockBegin(&function.getFunctionBody().front());
@@ -623,8 +671,6 @@ void Offloader::run() {
   // combines the initial value with them; otherwise one cell starts from
   // the initial value.
   auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
-  SmallVector<Value> hostCells;
-  SmallVector<std::optional<TypedAttr>> identities;
   for (auto [init, region] :
        llvm::zip_equal(loop.getInitVals(), reduce.getReductions())) {
     identities.push_back(getReductionIdentity(region.front()));
@@ -632,88 +678,90 @@ void Offloader::run() {
     hostCells.push_back(memref::AllocaOp::create(
         entry, loc, MemRefType::get({stripes}, init.getType())));
   }
+}
 
-  Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
-  Value onGpu =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, useGpu, zero32);
-  auto gpuPath = scf::IfOp::create(b, loc, onGpu, /*withElse=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(gpuPath.thenBlock()->getTerminator());
-    IRMapping mapping;
-    SmallVector<DeviceCopy> copies;
-    for (auto [buffer, sizes, size] :
-         llvm::zip_equal(buffers, dynamicSizes, bytes)) {
-      DeviceCopy c = makeDeviceCopy(buffer, size, sizes);
-      copy(c, /*toDevice=*/true);
-      Value view = c.device;
-      if (view.getType() != buffer.getType())
-        view = memref::CastOp::create(b, loc, buffer.getType(), view);
-      mapping.map(buffer, view);
-      copies.push_back(c);
-    }
-    Type slotsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
-    SmallVector<std::pair<DeviceCopy, bool>> blockCopies;
-    for (Value block : blocks) {
-      Value count = getTapeBlock(block)->getOperand(1);
-      Value device = deviceAlloc(slotsType, count);
-      Value hostPointer =
-          LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), block);
-      DeviceCopy c{
-          block, device,
-          arith::IndexCastUIOp::create(b, loc, indexType, hostPointer),
-          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, device),
-          arith::MulIOp::create(b, loc, count, index(8))};
-      // A released block is read (copied in); a claimed one written.
-      bool written = isa<ct::TapeClaimOp>(getTapeBlock(block));
-      if (!written)
-        copy(c, /*toDevice=*/true);
-      deviceBlocks[block] = device;
-      blockCopies.push_back({c, written});
-    }
-    SmallVector<DeviceCopy> cells;
-    SmallVector<Value> deviceCells;
-    Value zero = index(0);
-    for (auto [init, hostCell, identity, region] :
-         llvm::zip_equal(loop.getInitVals(), hostCells, identities,
-                         reduce.getReductions())) {
-      auto type = cast<MemRefType>(hostCell.getType());
-      if (identity) {
-        Value start = arith::ConstantOp::create(b, loc, *identity);
-        auto fill = scf::ForOp::create(b, loc, zero, index(type.getDimSize(0)),
-                                       index(1));
-        OpBuilder inFill = OpBuilder::atBlockBegin(fill.getBody());
-        memref::StoreOp::create(inFill, loc, start, hostCell,
-                                ValueRange{fill.getInductionVar()});
-      } else {
-        memref::StoreOp::create(b, loc, init, hostCell, ValueRange{zero});
-      }
-      DeviceCopy c = makeDeviceCopy(
-          hostCell, index(type.getDimSize(0) * elementBytes(type)), {},
-          getCellType(region.front()));
-      copy(c, /*toDevice=*/true);
-      cells.push_back(c);
-      deviceCells.push_back(c.device);
-    }
-    buildKernelLoop(mapping, deviceCells);
-    for (const DeviceCopy &c : copies)
-      if (!isOnlyRead(c.host, loop))
-        copy(c, /*toDevice=*/false);
-    for (const DeviceCopy &c : cells)
-      copy(c, /*toDevice=*/false);
-    for (auto &[c, written] : blockCopies) {
-      if (written)
-        copy(c, /*toDevice=*/false);
-      deviceFree(c.device);
-    }
-    for (const DeviceCopy &c : llvm::concat<const DeviceCopy>(copies, cells))
-      deviceFree(c.device);
+void Offloader::buildGpuPath() {
+  IRMapping mapping;
+  SmallVector<DeviceCopy> copies;
+  for (auto [buffer, sizes, size] :
+       llvm::zip_equal(buffers, dynamicSizes, bytes)) {
+    DeviceCopy c = makeDeviceCopy(buffer, size, sizes);
+    copy(c, /*toDevice=*/true);
+    Value view = c.device;
+    if (view.getType() != buffer.getType())
+      view = memref::CastOp::create(b, loc, buffer.getType(), view);
+    mapping.map(buffer, view);
+    copies.push_back(c);
   }
+  SmallVector<std::pair<DeviceCopy, bool>> blockCopies = copyTapeBlocksIn();
+  SmallVector<DeviceCopy> cells = startDeviceCells();
+  buildKernelLoop(mapping, llvm::map_to_vector(cells, [](const DeviceCopy &c) {
+                    return c.device;
+                  }));
+  for (const DeviceCopy &c : copies)
+    if (!isOnlyRead(c.host, loop))
+      copy(c, /*toDevice=*/false);
+  for (const DeviceCopy &c : cells)
+    copy(c, /*toDevice=*/false);
+  for (auto &[c, written] : blockCopies) {
+    if (written)
+      copy(c, /*toDevice=*/false);
+    deviceFree(c.device);
+  }
+  for (const DeviceCopy &c : llvm::concat<const DeviceCopy>(copies, cells))
+    deviceFree(c.device);
+}
 
-  Value ran =
-      func::CallOp::create(b, loc, end, ValueRange{useGpu}).getResult(0);
-  Value ranOnGpu =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, ran, zero32);
+SmallVector<std::pair<Offloader::DeviceCopy, bool>>
+Offloader::copyTapeBlocksIn() {
+  Type slotsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  SmallVector<std::pair<DeviceCopy, bool>> blockCopies;
+  for (Value block : blocks) {
+    Value count = getTapeBlock(block)->getOperand(1);
+    Value device = deviceAlloc(slotsType, count);
+    Value hostPointer = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), block);
+    DeviceCopy c{
+        block, device,
+        arith::IndexCastUIOp::create(b, loc, b.getIndexType(), hostPointer),
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, device),
+        arith::MulIOp::create(b, loc, count, index(8))};
+    // A released block is read (copied in); a claimed one written.
+    bool written = isa<ct::TapeClaimOp>(getTapeBlock(block));
+    if (!written)
+      copy(c, /*toDevice=*/true);
+    deviceBlocks[block] = device;
+    blockCopies.push_back({c, written});
+  }
+  return blockCopies;
+}
+
+SmallVector<Offloader::DeviceCopy> Offloader::startDeviceCells() {
+  auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
+  SmallVector<DeviceCopy> cells;
+  Value zero = index(0);
+  for (auto [init, hostCell, identity, region] : llvm::zip_equal(
+           loop.getInitVals(), hostCells, identities, reduce.getReductions())) {
+    auto type = cast<MemRefType>(hostCell.getType());
+    if (identity) {
+      Value start = arith::ConstantOp::create(b, loc, *identity);
+      auto fill =
+          scf::ForOp::create(b, loc, zero, index(type.getDimSize(0)), index(1));
+      OpBuilder inFill = OpBuilder::atBlockBegin(fill.getBody());
+      memref::StoreOp::create(inFill, loc, start, hostCell,
+                              ValueRange{fill.getInductionVar()});
+    } else {
+      memref::StoreOp::create(b, loc, init, hostCell, ValueRange{zero});
+    }
+    DeviceCopy c =
+        makeDeviceCopy(hostCell, index(type.getDimSize(0) * elementBytes(type)),
+                       {}, getCellType(region.front()));
+    copy(c, /*toDevice=*/true);
+    cells.push_back(c);
+  }
+  return cells;
+}
+
+void Offloader::buildResultChoice(Value ranOnGpu) {
   auto choice = scf::IfOp::create(b, loc, loop.getResultTypes(), ranOnGpu,
                                   /*withElseRegion=*/true);
   loop.replaceAllUsesWith(choice.getResults());
@@ -728,32 +776,13 @@ void Offloader::run() {
     b.setInsertionPointToStart(choice.thenBlock());
     SmallVector<Value> results;
     Value zero = index(0);
-    for (auto [init, cell, identity, region] :
-         llvm::zip_equal(loop.getInitVals(), hostCells, identities,
-                         reduce.getReductions())) {
-      if (!identity) {
-        results.push_back(
-            memref::LoadOp::create(b, loc, cell, ValueRange{zero}));
-        continue;
-      }
-      // init, combined with the stripes in order.
-      int64_t stripes = cast<MemRefType>(cell.getType()).getDimSize(0);
-      auto combine = scf::ForOp::create(b, loc, zero, index(stripes), index(1),
-                                        ValueRange{init});
-      OpBuilder inCombine = OpBuilder::atBlockBegin(combine.getBody());
-      Value part = memref::LoadOp::create(
-          inCombine, loc, cell, ValueRange{combine.getInductionVar()});
-      Block &combiner = region.front();
-      IRMapping mapping;
-      mapping.map(combiner.getArgument(0), combine.getRegionIterArgs()[0]);
-      mapping.map(combiner.getArgument(1), part);
-      for (Operation &op : combiner.without_terminator())
-        inCombine.clone(op, mapping);
-      scf::YieldOp::create(
-          inCombine, loc,
-          mapping.lookupOrDefault(combiner.getTerminator()->getOperand(0)));
-      results.push_back(combine.getResult(0));
-    }
+    auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
+    for (auto [init, cell, identity, region] : llvm::zip_equal(
+             loop.getInitVals(), hostCells, identities, reduce.getReductions()))
+      results.push_back(
+          identity
+              ? combineStripes(init, cell, region.front(), zero)
+              : Value(memref::LoadOp::create(b, loc, cell, ValueRange{zero})));
     scf::YieldOp::create(b, loc, results);
     b.setInsertionPointToStart(choice.elseBlock());
     auto yield = scf::YieldOp::create(b, loc, cpuLoop->getResults());
@@ -763,18 +792,26 @@ void Offloader::run() {
     loop.erase();
 }
 
-struct OffloadLoops : PassWrapper<OffloadLoops, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OffloadLoops)
-  StringRef getArgument() const final { return "ct-offload-loops"; }
-  StringRef getDescription() const final {
-    return "Parallel loops marked ct.device: a GPU path (mapped scf.parallel "
-           "between device copies) and the CPU loop as its fallback";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry
-        .insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
-                LLVM::LLVMDialect, memref::MemRefDialect, scf::SCFDialect>();
-  }
+Value Offloader::combineStripes(Value init, Value cell, Block &combiner,
+                                Value zero) {
+  int64_t stripes = cast<MemRefType>(cell.getType()).getDimSize(0);
+  auto combine = scf::ForOp::create(b, loc, zero, index(stripes), index(1),
+                                    ValueRange{init});
+  OpBuilder inCombine = OpBuilder::atBlockBegin(combine.getBody());
+  Value part = memref::LoadOp::create(inCombine, loc, cell,
+                                      ValueRange{combine.getInductionVar()});
+  IRMapping mapping;
+  mapping.map(combiner.getArgument(0), combine.getRegionIterArgs()[0]);
+  mapping.map(combiner.getArgument(1), part);
+  for (Operation &op : combiner.without_terminator())
+    inCombine.clone(op, mapping);
+  scf::YieldOp::create(
+      inCombine, loc,
+      mapping.lookupOrDefault(combiner.getTerminator()->getOperand(0)));
+  return combine.getResult(0);
+}
+
+struct OffloadLoops : impl::OffloadLoopsBase<OffloadLoops> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<scf::ParallelOp> loops;
@@ -794,6 +831,11 @@ struct OffloadLoops : PassWrapper<OffloadLoops, OperationPass<ModuleOp>> {
       std::string why = loop->getParentOfType<scf::ParallelOp>()
                             ? "it is nested in another parallel loop"
                             : whyNotOffloadable(loop);
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << "the parallel loop at "
+                              << loop.getLoc()
+                              << (why.empty() ? std::string(" becomes a kernel")
+                                              : " stays on the CPU: " + why)
+                              << "\n");
       if (why.empty()) {
         Offloader(loop, twin, module).run();
         continue;
@@ -817,63 +859,6 @@ struct OffloadLoops : PassWrapper<OffloadLoops, OperationPass<ModuleOp>> {
   }
 };
 
-/// PTX identifiers are letters, digits, '_' and '$': kernels (named after
-/// the function they come from, such as `f.pullback.dc_kernel`) and their
-/// modules get names with other characters replaced by '_'. The modules
-/// also get NVPTX's data layout: translated without one, their LLVM IR has
-/// the default layout's 4-byte alignment of i64, and NVPTX splits each i64
-/// access in two 32-bit halves, of which a kernel run on an H200 lost one.
-struct NameKernels : PassWrapper<NameKernels, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(NameKernels)
-  StringRef getArgument() const final { return "ct-name-kernels"; }
-  StringRef getDescription() const final {
-    return "GPU kernels and their modules get names PTX accepts, the "
-           "modules NVPTX's data layout";
-  }
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    auto valid = [](StringRef name) {
-      std::string result = name.str();
-      for (char &c : result)
-        if (!llvm::isAlnum(c) && c != '_' && c != '$')
-          c = '_';
-      return result;
-    };
-    // Launches name their kernel as @module::@kernel.
-    SmallVector<gpu::LaunchFuncOp> launches;
-    module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
-    for (auto kernels : module.getOps<gpu::GPUModuleOp>()) {
-      std::string moduleName = valid(kernels.getName());
-      for (auto kernel : kernels.getOps<gpu::GPUFuncOp>()) {
-        std::string name = valid(kernel.getName());
-        auto renamed =
-            SymbolRefAttr::get(&getContext(), moduleName,
-                               {FlatSymbolRefAttr::get(&getContext(), name)});
-        for (gpu::LaunchFuncOp launch : launches)
-          if (launch.getKernelModuleName() == kernels.getNameAttr() &&
-              launch.getKernelName() == kernel.getNameAttr())
-            launch.setKernelAttr(renamed);
-        SymbolTable::setSymbolName(kernel, name);
-      }
-      SymbolTable::setSymbolName(kernels, moduleName);
-      kernels->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
-                       StringAttr::get(&getContext(), kNVPTXDataLayout));
-    }
-  }
-};
-
 } // namespace
-
-std::unique_ptr<Pass> createNameKernelsPass() {
-  return std::make_unique<NameKernels>();
-}
-
-void registerNameKernelsPass() { PassRegistration<NameKernels>(); }
-
-std::unique_ptr<Pass> createOffloadLoopsPass() {
-  return std::make_unique<OffloadLoops>();
-}
-
-void registerOffloadLoopsPass() { PassRegistration<OffloadLoops>(); }
 
 } // namespace cotangent::codegen

@@ -13,25 +13,26 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cotangent/CodeGen/TapeAliasScopes.h"
+#include "cotangent/CodeGen/Transforms/TapeAliasScopes.h"
+#include "cotangent/CodeGen/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-tape-alias-scopes"
+
+namespace cotangent::codegen {
+#define GEN_PASS_DEF_TAPEALIASSCOPES
+#include "cotangent/CodeGen/Passes.h.inc"
+} // namespace cotangent::codegen
 
 using namespace mlir;
 using namespace cotangent;
 
 namespace {
 
-struct TapeAliasScopes : PassWrapper<TapeAliasScopes, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TapeAliasScopes)
-
-  StringRef getArgument() const final { return "ct-tape-alias-scopes"; }
-  StringRef getDescription() const final {
-    return "Tape slot accesses get a `tape` alias scope, every other access "
-           "in their function `noalias` of it";
-  }
-
+struct TapeAliasScopes : codegen::impl::TapeAliasScopesBase<TapeAliasScopes> {
   void runOnOperation() final {
     MLIRContext *context = &getContext();
     auto domain = LLVM::AliasScopeDomainAttr::get(
@@ -46,6 +47,9 @@ struct TapeAliasScopes : PassWrapper<TapeAliasScopes, OperationPass<ModuleOp>> {
       });
       if (!slots.wasInterrupted())
         return;
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] " << "@" << func.getName()
+                 << ": tape slots get their own alias scope" << "\n");
       func.walk([&](LLVM::AliasAnalysisOpInterface access) {
         if (access->removeAttr(codegen::kTapeSlotAccess)) {
           access.setAliasScopes(inTape);
@@ -67,11 +71,3 @@ struct TapeAliasScopes : PassWrapper<TapeAliasScopes, OperationPass<ModuleOp>> {
 };
 
 } // namespace
-
-std::unique_ptr<Pass> codegen::createTapeAliasScopesPass() {
-  return std::make_unique<TapeAliasScopes>();
-}
-
-void codegen::registerTapeAliasScopesPass() {
-  PassRegistration<TapeAliasScopes>();
-}

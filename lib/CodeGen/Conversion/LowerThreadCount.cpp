@@ -1,38 +1,37 @@
 //===- ThreadCount.cpp - ct.thread_count for OpenMP or serial code --------===//
 
-#include "cotangent/CodeGen/ThreadCount.h"
+#include "cotangent/CodeGen/Passes.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-lower-thread-count"
 
 using namespace mlir;
 
 namespace cotangent::codegen {
+
+#define GEN_PASS_DEF_LOWERTHREADCOUNT
+#include "cotangent/CodeGen/Passes.h.inc"
 namespace {
 
 constexpr llvm::StringLiteral kMaxThreads = "omp_get_max_threads";
 
-struct LowerThreadCount
-    : PassWrapper<LowerThreadCount, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerThreadCount)
-  LowerThreadCount() = default;
-  LowerThreadCount(const LowerThreadCount &other) : PassWrapper(other) {}
-  explicit LowerThreadCount(bool openmp) { this->openmp = openmp; }
-  StringRef getArgument() const final { return "ct-lower-thread-count"; }
-  StringRef getDescription() const final {
-    return "ct.thread_count: omp_get_max_threads() with OpenMP, else 1";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, func::FuncDialect>();
-  }
+struct LowerThreadCount : impl::LowerThreadCountBase<LowerThreadCount> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<ct::ThreadCountOp> counts;
     module.walk([&](ct::ThreadCountOp op) { counts.push_back(op); });
     if (counts.empty())
       return;
+    LLVM_DEBUG(llvm::dbgs()
+               << "[" DEBUG_TYPE "] " << counts.size()
+               << " thread counts become "
+               << (openmp ? "omp_get_max_threads()" : "1") << "\n");
     OpBuilder b(module.getContext());
     func::FuncOp maxThreads;
     if (openmp) {
@@ -60,17 +59,8 @@ struct LowerThreadCount
       op.erase();
     }
   }
-  Option<bool> openmp{*this, "openmp",
-                      llvm::cl::desc("Parallel loops run on OpenMP threads"),
-                      llvm::cl::init(false)};
 };
 
 } // namespace
-
-std::unique_ptr<Pass> createLowerThreadCountPass(bool openmp) {
-  return std::make_unique<LowerThreadCount>(openmp);
-}
-
-void registerLowerThreadCountPass() { PassRegistration<LowerThreadCount>(); }
 
 } // namespace cotangent::codegen

@@ -1,13 +1,20 @@
 //===- AllocaScopes.cpp - Alloca scopes become stack save/restore ---------===//
 
-#include "cotangent/CodeGen/AllocaScopes.h"
+#include "cotangent/CodeGen/Conversion/AllocaScopes.h"
+#include "cotangent/CodeGen/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-inline-alloca-scopes"
 
 using namespace mlir;
 
 namespace cotangent::codegen {
+
+#define GEN_PASS_DEF_INLINEALLOCASCOPES
+#include "cotangent/CodeGen/Passes.h.inc"
 namespace {
 
 void inlineScope(memref::AllocaScopeOp scope) {
@@ -20,22 +27,19 @@ void inlineScope(memref::AllocaScopeOp scope) {
   spliceAllocaScope(scope);
 }
 
-struct InlineAllocaScopes : PassWrapper<InlineAllocaScopes, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(InlineAllocaScopes)
-  StringRef getArgument() const final { return "ct-inline-alloca-scopes"; }
-  StringRef getDescription() const final {
-    return "Inline memref.alloca_scope between stack save and restore";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<LLVM::LLVMDialect>();
-  }
+struct InlineAllocaScopes : impl::InlineAllocaScopesBase<InlineAllocaScopes> {
   void runOnOperation() override {
     SmallVector<memref::AllocaScopeOp> scopes;
     // Inner scopes first: an outer one then splices a body without scopes.
     getOperation()->walk(
         [&](memref::AllocaScopeOp scope) { scopes.push_back(scope); });
-    for (memref::AllocaScopeOp scope : scopes)
+    for (memref::AllocaScopeOp scope : scopes) {
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] " << "the alloca scope at "
+                 << scope.getLoc()
+                 << " is inlined between a stack save and restore" << "\n");
       inlineScope(scope);
+    }
   }
 };
 
@@ -50,14 +54,6 @@ void spliceAllocaScope(memref::AllocaScopeOp scope) {
                                             body.getOperations());
   scope.replaceAllUsesWith(results);
   scope.erase();
-}
-
-std::unique_ptr<Pass> createInlineAllocaScopesPass() {
-  return std::make_unique<InlineAllocaScopes>();
-}
-
-void registerInlineAllocaScopesPass() {
-  PassRegistration<InlineAllocaScopes>();
 }
 
 } // namespace cotangent::codegen
