@@ -8,6 +8,9 @@
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-differentiate"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_DIFFERENTIATE
@@ -164,6 +167,10 @@ void DifferentiatePass::lowerRequest(DerivativeRegistry &registry,
                                             inputs, requested, added,
                                             /*tangents=*/true, scratch));
   }
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << "the request at " << loc
+                          << " calls @" << derivative.getSymName()
+                          << (vector ? " (widened to lanes later)" : "")
+                          << "\n");
   if (vector) {
     laneRequests.push_back({request, derivative, std::move(operands)});
     return;

@@ -31,6 +31,9 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-promote-slots"
 
 namespace cotangent::structure {
 #define GEN_PASS_DEF_PROMOTESLOTS
@@ -326,6 +329,9 @@ bool SlotPromoter::run() {
       return false;
   }
   findSlots();
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << slots.size()
+                          << " slots to promote in "
+                          << region.getParentOp()->getLoc() << "\n");
   if (slots.empty())
     return true;
   recordAccesses();

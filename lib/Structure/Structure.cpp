@@ -19,6 +19,9 @@
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-structure"
 
 namespace cotangent::structure {
 #define GEN_PASS_DEF_STRUCTURE
@@ -134,6 +137,15 @@ void StructurePass::runOnOperation() {
   if (failed(promoteAndClean()) || failed(inlineViewCalls(module)) ||
       failed(promoteAndClean()))
     return signalPassFailure();
+  LLVM_DEBUG({
+    for (auto function : module.getOps<func::FuncOp>())
+      if (!function.isExternal())
+        llvm::dbgs()
+            << "[" DEBUG_TYPE "] @" << function.getSymName() << " promoted: "
+            << llvm::range_size(
+                   function.getBody().front().getOps<memref::AllocaOp>())
+            << " slots left in its entry block\n";
+  });
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function.isExternal())
       continue;

@@ -20,6 +20,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-outline-checkpoints"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_OUTLINECHECKPOINTS
@@ -289,6 +292,11 @@ struct OutlineCheckpointsPass
         continue;
       if (loop && failed(refuseExternalCalls(loop)))
         return signalPassFailure();
+      LLVM_DEBUG(if (loop) llvm::dbgs()
+                 << "[" DEBUG_TYPE "] " << "the loop at " << loop->getLoc()
+                 << " is outlined as one call per iteration, " << snapshots
+                 << " snapshots (0: about the square root of its trips)"
+                 << "\n");
       LogicalResult outlined = failure();
       if (auto forLoop = dyn_cast_or_null<scf::ForOp>(loop))
         outlined = outline(forLoop, snapshots, parent, symbols);

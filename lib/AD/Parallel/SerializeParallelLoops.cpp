@@ -14,6 +14,9 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-serialize-parallel-loops"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_SERIALIZEPARALLELLOOPS
@@ -84,8 +87,12 @@ struct SerializeParallelLoops
     // Post-order: a nested parallel loop is serialized before the one
     // around it, whose body is then cloned with it.
     getOperation().walk([&](scf::ParallelOp loop) { loops.push_back(loop); });
-    for (scf::ParallelOp loop : loops)
+    for (scf::ParallelOp loop : loops) {
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << "the parallel loop at "
+                              << loop.getLoc()
+                              << " is differentiated as a serial loop" << "\n");
       serialize(loop, deviceLoops);
+    }
     if (allLoops)
       getOperation().walk([](scf::ForOp loop) {
         loop->setAttr(ad::kParallelLoop, UnitAttr::get(loop.getContext()));

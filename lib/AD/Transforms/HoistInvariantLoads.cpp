@@ -12,6 +12,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-hoist-invariant-loads"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_HOISTINVARIANTLOADS
@@ -39,6 +42,8 @@ void hoistFrom(scf::ForOp loop) {
     if (writes.mayChange(load.getMemRef()))
       continue;
     Location loc = load.getLoc();
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << "the load at " << loc
+                            << " leaves the loop at " << loop.getLoc() << "\n");
     if (!nonEmpty)
       nonEmpty =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,

@@ -2,6 +2,9 @@
 
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-internalize"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_INTERNALIZE
@@ -18,8 +21,12 @@ struct InternalizePass
     for (auto function : getOperation().getOps<func::FuncOp>())
       if (!function->hasAttr(cotangent::ct::kEntryPointAttr) &&
           !function->hasAttr(cotangent::ct::kExportAttr) &&
-          !function.isExternal())
+          !function.isExternal()) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << "[" DEBUG_TYPE "] " << "@" << function.getSymName()
+                   << " becomes private" << "\n");
         function.setPrivate();
+      }
   }
 };
 

@@ -4,6 +4,9 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-keep-rule-calls"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_KEEPRULECALLS
@@ -33,8 +36,12 @@ struct KeepRuleCallsPass : ad::impl::KeepRuleCallsBase<KeepRuleCallsPass> {
         bound.insert(function.getSymNameAttr());
     });
     module.walk([&](func::CallOp call) {
-      if (bound.contains(call.getCalleeAttr().getAttr()))
-        call.setNoInline(true);
+      if (!bound.contains(call.getCalleeAttr().getAttr()))
+        return;
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << "the call of @"
+                              << call.getCallee() << " at " << call.getLoc()
+                              << " is kept (a rule or a checkpoint)" << "\n");
+      call.setNoInline(true);
     });
   }
 };

@@ -30,6 +30,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-forward-stores"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_FORWARDSTORES
@@ -184,9 +187,15 @@ void forwardIn(Block &block, SmallVector<KnownElement> known,
         if (!again && element == known.end())
           again = recompute(load, fill);
       if (again) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << "[" DEBUG_TYPE "] " << "the load at " << load.getLoc()
+                   << " is recomputed from the filled range" << "\n");
         load.replaceAllUsesWith(again);
         load.erase();
       } else if (element != known.end()) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << "[" DEBUG_TYPE "] " << "the load at " << load.getLoc()
+                   << " is the value stored or loaded before it" << "\n");
         load.replaceAllUsesWith(element->contents);
         load.erase();
       } else {

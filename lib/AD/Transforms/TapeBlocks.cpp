@@ -16,6 +16,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ct-tape-blocks"
 
 namespace cotangent::ad {
 #define GEN_PASS_DEF_TAPEBLOCKS
@@ -139,8 +142,17 @@ struct TapeBlocks : cotangent::ad::impl::TapeBlocksBase<TapeBlocks> {
     getOperation().walk([](scf::ForOp loop) {
       bool commuting = loop->removeAttr(ad::kCommutingIterations) != nullptr;
       if (auto pushes = ad::getOnlyTapeOps<ct::TapePushOp>(loop)) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << "[" DEBUG_TYPE "] " << "the loop at " << loop.getLoc()
+                   << " pushes " << pushes->size()
+                   << " values per iteration into one block" << "\n");
         claimBlock(loop, *pushes);
       } else if (auto pops = ad::getOnlyTapeOps<ct::TapePopOp>(loop)) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << "[" DEBUG_TYPE "] " << "the loop at " << loop.getLoc()
+                   << " pops " << pops->size()
+                   << " values per iteration from one block"
+                   << (commuting ? ", in the primal's order" : "") << "\n");
         releaseBlock(loop, *pops);
         if (commuting)
           runForward(loop);
