@@ -255,6 +255,87 @@ bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
   return false;
 }
 
+/// Snapshots: as asked, or the least S with S * S >= trips; no more than
+/// iterations.
+static Value buildSnapshotCount(OpBuilder &b, Location loc, func::CallOp call,
+                                Value trips, Value one) {
+  int64_t asked =
+      call->getAttrOfType<IntegerAttr>(kCheckpointSnapshots).getInt();
+  Value snapshots;
+  if (asked > 0) {
+    snapshots = indexConstant(b, loc, asked);
+  } else {
+    auto search = scf::WhileOp::create(b, loc, b.getIndexType(), one);
+    Block *before =
+        b.createBlock(&search.getBefore(), {}, b.getIndexType(), {loc});
+    Value s = before->getArgument(0);
+    Value small =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                              arith::MulIOp::create(b, loc, s, s), trips);
+    scf::ConditionOp::create(b, loc, small, s);
+    Block *after =
+        b.createBlock(&search.getAfter(), {}, b.getIndexType(), {loc});
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::AddIOp::create(b, loc, after->getArgument(0), one)});
+    b.setInsertionPointAfter(search);
+    snapshots = search.getResult(0);
+  }
+  return arith::MaxSIOp::create(
+      b, loc, one, arith::MinSIOp::create(b, loc, snapshots, trips));
+}
+
+/// The loop as the schedule's forward part drives it: iterations advanced,
+/// snapshots taken, the state handed over to the reverse sweep. Returns
+/// the schedule loop's results (the last action, then the carried values).
+static SmallVector<Value>
+buildForwardSchedule(OpBuilder &b, Location loc, ModuleOp module,
+                     const BodyCall &body, CheckpointedLoopState &state,
+                     const SmallVector<Value> &operands, ValueRange initial,
+                     Value lb, Value step, IRMapping &fwd) {
+  func::CallOp call = body.call;
+  auto flatRoot = [&](OpBuilder &at, const CheckpointedLoopState::Buffer &buf) {
+    return flatten(at, loc, fwd.lookup(call.getOperand(buf.argument)));
+  };
+  return buildScheduleLoop(
+      b, loc, module, state.schedule, "ct_checkpoint_forward_next", initial,
+      [&](OpBuilder &at, Value action) {
+        return arith::AndIOp::create(at, loc, isNot(at, loc, action, kDone),
+                                     isNot(at, loc, action, kFinish));
+      },
+      [&](OpBuilder &at, Value action, ValueRange values) {
+        return buildActionSwitch(
+            at, loc, action, values.getTypes(),
+            {kAdvance, kTakeSnapshot, kHandOver}, values,
+            [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
+              Value arg0 = readField(in, loc, state.schedule, kArg0);
+              if (c == kAdvance)
+                return buildAdvance(in, loc, body, operands, arg0,
+                                    readField(in, loc, state.schedule, kArg1),
+                                    values, lb, step);
+              for (auto [j, v] : llvm::enumerate(values))
+                memref::StoreOp::create(
+                    in, loc, v,
+                    c == kTakeSnapshot ? state.carriedSnapshots[j]
+                                       : state.carriedHandOver[j],
+                    c == kTakeSnapshot ? ValueRange{arg0}
+                                       : ValueRange{indexConstant(in, loc, 0)});
+              for (const auto &buf : state.buffers) {
+                Value zero = indexConstant(in, loc, 0);
+                if (c == kTakeSnapshot)
+                  copyElements(in, loc, flatRoot(in, buf), buf.first,
+                               buf.snapshots,
+                               arith::MulIOp::create(in, loc, arg0, buf.count),
+                               buf.count);
+                else
+                  copyElements(in, loc, flatRoot(in, buf), buf.first,
+                               buf.workingFlat, zero, buf.count);
+              }
+              return llvm::to_vector(values);
+            });
+      });
+}
+
 LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
                                           ReverseEmitter &e) {
   Location loc = op.getLoc();
@@ -276,33 +357,8 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   Value trips = buildIndexCast(b, loc, buildTripCount(b, loc, lb, ub, step));
   unsigned numCarried = op.getNumRegionIterArgs();
 
-  // Snapshots: as asked, or the least S with S * S >= trips.
-  int64_t asked =
-      call->getAttrOfType<IntegerAttr>(kCheckpointSnapshots).getInt();
   Value one = indexConstant(b, loc, 1);
-  Value snapshots;
-  if (asked > 0) {
-    snapshots = indexConstant(b, loc, asked);
-  } else {
-    auto search = scf::WhileOp::create(b, loc, b.getIndexType(), one);
-    Block *before =
-        b.createBlock(&search.getBefore(), {}, b.getIndexType(), {loc});
-    Value s = before->getArgument(0);
-    Value small =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                              arith::MulIOp::create(b, loc, s, s), trips);
-    scf::ConditionOp::create(b, loc, small, s);
-    Block *after =
-        b.createBlock(&search.getAfter(), {}, b.getIndexType(), {loc});
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{arith::AddIOp::create(b, loc, after->getArgument(0), one)});
-    b.setInsertionPointAfter(search);
-    snapshots = search.getResult(0);
-  }
-  // No more snapshots than iterations.
-  snapshots = arith::MaxSIOp::create(
-      b, loc, one, arith::MinSIOp::create(b, loc, snapshots, trips));
+  Value snapshots = buildSnapshotCount(b, loc, call, trips, one);
 
   // The schedule.
   Value stateSize = arith::AddIOp::create(
@@ -351,46 +407,8 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   // The loop, as the schedule's forward part drives it.
   SmallVector<Value> operands = llvm::map_to_vector(
       call.getOperands(), [&](Value v) { return fwd.lookupOrNull(v); });
-  auto flatRoot = [&](OpBuilder &at, const CheckpointedLoopState::Buffer &buf) {
-    return flatten(at, loc, fwd.lookup(call.getOperand(buf.argument)));
-  };
-  SmallVector<Value> carried = buildScheduleLoop(
-      b, loc, module, state.schedule, "ct_checkpoint_forward_next", initial,
-      [&](OpBuilder &at, Value action) {
-        return arith::AndIOp::create(at, loc, isNot(at, loc, action, kDone),
-                                     isNot(at, loc, action, kFinish));
-      },
-      [&](OpBuilder &at, Value action, ValueRange values) {
-        return buildActionSwitch(
-            at, loc, action, values.getTypes(),
-            {kAdvance, kTakeSnapshot, kHandOver}, values,
-            [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
-              Value arg0 = readField(in, loc, state.schedule, kArg0);
-              if (c == kAdvance)
-                return buildAdvance(in, loc, body, operands, arg0,
-                                    readField(in, loc, state.schedule, kArg1),
-                                    values, lb, step);
-              for (auto [j, v] : llvm::enumerate(values))
-                memref::StoreOp::create(
-                    in, loc, v,
-                    c == kTakeSnapshot ? state.carriedSnapshots[j]
-                                       : state.carriedHandOver[j],
-                    c == kTakeSnapshot ? ValueRange{arg0}
-                                       : ValueRange{indexConstant(in, loc, 0)});
-              for (const auto &buf : state.buffers) {
-                Value zero = indexConstant(in, loc, 0);
-                if (c == kTakeSnapshot)
-                  copyElements(in, loc, flatRoot(in, buf), buf.first,
-                               buf.snapshots,
-                               arith::MulIOp::create(in, loc, arg0, buf.count),
-                               buf.count);
-                else
-                  copyElements(in, loc, flatRoot(in, buf), buf.first,
-                               buf.workingFlat, zero, buf.count);
-              }
-              return llvm::to_vector(values);
-            });
-      });
+  SmallVector<Value> carried = buildForwardSchedule(
+      b, loc, module, body, state, operands, initial, lb, step, fwd);
   // The rest of the loop (all of it when the schedule stops at once).
   carried.erase(carried.begin());
   Value from = readField(b, loc, state.schedule, kArg0);
