@@ -17,6 +17,7 @@ import argparse
 import json
 import pathlib
 import re
+import signal
 import sys
 
 CONTROL = re.compile(r"^(if|for|while|switch|catch|else|do|return)\b")
@@ -116,6 +117,7 @@ def functions(path):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # for `| head`
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--over", type=int)
     parser.add_argument("--json")

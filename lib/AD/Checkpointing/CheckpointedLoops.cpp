@@ -423,6 +423,89 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   return success();
 }
 
+/// What reversing one iteration of a checkpointed loop needs.
+struct IterationReversal {
+  const BodyCall &body;
+  func::CallOp call;
+  func::FuncOp pullback;
+  ArrayRef<ct::Activity> activities;
+  /// The loop results that are floating-point, in order: their adjoints
+  /// follow the carried values in the schedule loop's values.
+  ArrayRef<unsigned> floatResults;
+  ArrayRef<Value> shadows;
+  const SmallVector<Value> &operands;
+  const CheckpointedLoopState &state;
+  unsigned numCarried;
+  ReverseEmitter &e;
+};
+
+/// Reverses iteration `k` with its combined pullback, the carried values'
+/// adjoints seeding the results that become them; returns `next` with the
+/// adjoints the previous iteration's reversal takes.
+static SmallVector<Value> reverseIteration(OpBuilder &in, Location loc,
+                                           IterationReversal &r, Value k,
+                                           ValueRange carried,
+                                           ValueRange adjoints,
+                                           SmallVector<Value> next) {
+  SmallVector<Value> args(r.operands);
+  args[r.body.ivOperand] =
+      buildIv(in, loc, k, r.state.lowerBound, r.state.step);
+  for (auto [j, operand] : llvm::enumerate(r.body.carriedOperands))
+    args[operand] = carried[j];
+  for (OpResult result : r.call->getResults()) {
+    if (!ct::isDifferentiableScalar(result.getType()))
+      continue;
+    Value seed;
+    for (auto [i, j] : llvm::enumerate(r.floatResults))
+      if (r.body.yieldedResults[j] == result.getResultNumber())
+        seed = adjoints[i];
+    args.push_back(seed ? seed : buildZero(in, loc, result.getType()));
+  }
+  llvm::append_range(args, r.shadows);
+  auto reversal = func::CallOp::create(in, loc, r.pullback, args);
+  ValueRange returned =
+      reversal.getResults().drop_front(r.call.getNumResults());
+  // The adjoints of the carried values enter the previous iteration's
+  // reversal; the others accumulate.
+  unsigned nextAdjoint = 0;
+  for (unsigned i = 0; i < r.floatResults.size(); ++i)
+    next[r.numCarried + i] = buildZero(in, loc, adjoints[i].getType());
+  for (auto [i, a] : llvm::enumerate(r.activities)) {
+    if (a != ct::Activity::Active)
+      continue;
+    Value adjoint = returned[nextAdjoint++];
+    if (std::optional<unsigned> j = r.body.carriedAt(i)) {
+      auto *pos = llvm::find(r.floatResults, *j);
+      if (pos != r.floatResults.end())
+        next[r.numCarried + (pos - r.floatResults.begin())] = adjoint;
+    } else {
+      r.e.accumulate(in, loc, r.call.getOperand(i), adjoint);
+    }
+  }
+  return next;
+}
+
+/// What the reverse schedule starts from: the carried values at the
+/// hand-over, then the adjoints of the loop's floating-point results (whose
+/// positions go to `floatResults`).
+static SmallVector<Value>
+buildReverseStart(OpBuilder &b, Location loc, scf::ForOp op,
+                  const CheckpointedLoopState &state, ReverseEmitter &e,
+                  SmallVectorImpl<unsigned> &floatResults) {
+  SmallVector<Value> initial;
+  for (Value buffer : state.carriedHandOver)
+    initial.push_back(memref::LoadOp::create(
+        b, loc, buffer, ValueRange{indexConstant(b, loc, 0)}));
+  for (auto [j, result] : llvm::enumerate(op.getResults()))
+    if (ct::isDifferentiableScalar(result.getType())) {
+      floatResults.push_back(j);
+      initial.push_back(e.getActivity().isActive(result)
+                            ? e.readAndZero(b, loc, result)
+                            : buildZero(b, loc, result.getType()));
+    }
+  return initial;
+}
+
 LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
                                           ReverseEmitter &e) {
   Location loc = op.getLoc();
@@ -450,20 +533,13 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   SmallVector<Value> shadows =
       buildCallShadows(b, loc, call, activities, e, scratch);
 
-  // Carried values at the hand-over, and the adjoints of the results.
-  SmallVector<Value> initial;
-  for (Value buffer : state.carriedHandOver)
-    initial.push_back(memref::LoadOp::create(
-        b, loc, buffer, ValueRange{indexConstant(b, loc, 0)}));
   SmallVector<unsigned> floatResults;
-  for (auto [j, result] : llvm::enumerate(op.getResults()))
-    if (ct::isDifferentiableScalar(result.getType())) {
-      floatResults.push_back(j);
-      initial.push_back(e.getActivity().isActive(result)
-                            ? e.readAndZero(b, loc, result)
-                            : buildZero(b, loc, result.getType()));
-    }
+  SmallVector<Value> initial =
+      buildReverseStart(b, loc, op, state, e, floatResults);
 
+  IterationReversal reversal{body,         call,    pullback, activities,
+                             floatResults, shadows, operands, state,
+                             numCarried,   e};
   SmallVector<Value> final = buildScheduleLoop(
       b, loc, module, state.schedule, "ct_checkpoint_reverse_next", initial,
       [&](OpBuilder &at, Value action) {
@@ -506,49 +582,9 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
                                arith::MulIOp::create(in, loc, arg0, buf.count),
                                buf.workingFlat, zero, buf.count);
                 return next;
-              default: {
-                // Reverse iteration arg0 with its combined pullback, the
-                // carried values' adjoints seeding the results that become
-                // them.
-                SmallVector<Value> args(operands);
-                args[body.ivOperand] =
-                    buildIv(in, loc, arg0, state.lowerBound, state.step);
-                for (auto [j, operand] : llvm::enumerate(body.carriedOperands))
-                  args[operand] = carried[j];
-                for (OpResult result : call->getResults()) {
-                  if (!ct::isDifferentiableScalar(result.getType()))
-                    continue;
-                  Value seed;
-                  for (auto [k, j] : llvm::enumerate(floatResults))
-                    if (body.yieldedResults[j] == result.getResultNumber())
-                      seed = adjoints[k];
-                  args.push_back(seed ? seed
-                                      : buildZero(in, loc, result.getType()));
-                }
-                llvm::append_range(args, shadows);
-                auto reversal = func::CallOp::create(in, loc, pullback, args);
-                ValueRange returned =
-                    reversal.getResults().drop_front(call.getNumResults());
-                // The adjoints of the carried values enter the previous
-                // iteration's reversal; the others accumulate.
-                unsigned nextAdjoint = 0;
-                for (unsigned k = 0; k < floatResults.size(); ++k)
-                  next[numCarried + k] =
-                      buildZero(in, loc, adjoints[k].getType());
-                for (auto [i, a] : llvm::enumerate(activities)) {
-                  if (a != ct::Activity::Active)
-                    continue;
-                  Value adjoint = returned[nextAdjoint++];
-                  if (std::optional<unsigned> j = body.carriedAt(i)) {
-                    auto *pos = llvm::find(floatResults, *j);
-                    if (pos != floatResults.end())
-                      next[numCarried + (pos - floatResults.begin())] = adjoint;
-                  } else {
-                    e.accumulate(in, loc, call.getOperand(i), adjoint);
-                  }
-                }
-                return next;
-              }
+              default:
+                return reverseIteration(in, loc, reversal, arg0, carried,
+                                        adjoints, std::move(next));
               }
             });
       });
