@@ -243,6 +243,52 @@ buildCounterRanges(OpBuilder &b, Location loc, scf::WhileOp op,
   return ranges;
 }
 
+/// Before call `k` of the forward loop: the schedule's snapshot actions
+/// (take one of `carried` and the state's buffers, or move one) until it
+/// says to run the call.
+static void buildSnapshotActions(OpBuilder &b, Location loc, ModuleOp module,
+                                 CheckpointedLoopState &state,
+                                 func::CallOp call, ValueRange carried, Value k,
+                                 IRMapping &fwd) {
+  auto actions = scf::WhileOp::create(b, loc, b.getI64Type(), ValueRange{});
+  b.createBlock(&actions.getBefore());
+  Value action = callSchedule(b, loc, module, "ct_checkpoint_online_next",
+                              {state.schedule, toI64(b, loc, k)});
+  scf::ConditionOp::create(b, loc, isNot(b, loc, action, kAdvance),
+                           ValueRange{action});
+  Block *body = b.createBlock(&actions.getAfter(), {}, b.getI64Type(), {loc});
+  buildActionSwitch(
+      b, loc, body->getArgument(0), {}, {kTakeSnapshot, kMoveSnapshot}, {},
+      [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
+        Value from = readField(in, loc, state.schedule, kArg0);
+        if (c == kTakeSnapshot) {
+          copySnapshot(
+              in, loc, state, carried,
+              [&](unsigned j) {
+                return flatten(
+                    in, loc,
+                    fwd.lookup(call.getOperand(state.buffers[j].argument)));
+              },
+              /*ownMemory=*/true, from, /*into=*/true);
+          return {};
+        }
+        Value to = readField(in, loc, state.schedule, kArg1);
+        for (Value buffer : state.carriedSnapshots)
+          memref::StoreOp::create(
+              in, loc,
+              memref::LoadOp::create(in, loc, buffer, ValueRange{from}), buffer,
+              ValueRange{to});
+        for (const auto &buf : state.buffers)
+          copyElements(
+              in, loc, buf.snapshots,
+              arith::MulIOp::create(in, loc, from, buf.count), buf.snapshots,
+              arith::MulIOp::create(in, loc, to, buf.count), buf.count);
+        return {};
+      });
+  scf::YieldOp::create(b, loc);
+  b.setInsertionPointAfter(actions);
+}
+
 LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
                                           ReverseEmitter &e) {
   Location loc = op.getLoc();
@@ -300,46 +346,7 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
                     SmallVector<Location>(carriedTypes.size(), loc));
   ValueRange carried = before->getArguments().drop_back();
   Value k = before->getArguments().back();
-  {
-    // Snapshot actions until the schedule says to run call k.
-    auto actions = scf::WhileOp::create(b, loc, b.getI64Type(), ValueRange{});
-    b.createBlock(&actions.getBefore());
-    Value action = callSchedule(b, loc, module, "ct_checkpoint_online_next",
-                                {state.schedule, toI64(b, loc, k)});
-    scf::ConditionOp::create(b, loc, isNot(b, loc, action, kAdvance),
-                             ValueRange{action});
-    Block *body = b.createBlock(&actions.getAfter(), {}, b.getI64Type(), {loc});
-    buildActionSwitch(
-        b, loc, body->getArgument(0), {}, {kTakeSnapshot, kMoveSnapshot}, {},
-        [&](OpBuilder &in, int64_t c) -> SmallVector<Value> {
-          Value from = readField(in, loc, state.schedule, kArg0);
-          if (c == kTakeSnapshot) {
-            copySnapshot(
-                in, loc, state, carried,
-                [&](unsigned j) {
-                  return flatten(
-                      in, loc,
-                      fwd.lookup(call.getOperand(state.buffers[j].argument)));
-                },
-                /*ownMemory=*/true, from, /*into=*/true);
-            return {};
-          }
-          Value to = readField(in, loc, state.schedule, kArg1);
-          for (Value buffer : state.carriedSnapshots)
-            memref::StoreOp::create(
-                in, loc,
-                memref::LoadOp::create(in, loc, buffer, ValueRange{from}),
-                buffer, ValueRange{to});
-          for (const auto &buf : state.buffers)
-            copyElements(
-                in, loc, buf.snapshots,
-                arith::MulIOp::create(in, loc, from, buf.count), buf.snapshots,
-                arith::MulIOp::create(in, loc, to, buf.count), buf.count);
-          return {};
-        });
-    scf::YieldOp::create(b, loc);
-    b.setInsertionPointAfter(actions);
-  }
+  buildSnapshotActions(b, loc, module, state, call, carried, k, fwd);
   SmallVector<Value> operands = llvm::map_to_vector(
       call.getOperands(), [&](Value v) { return fwd.lookupOrNull(v); });
   llvm::copy(carried, operands.begin());
@@ -364,6 +371,91 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   state.calls = calls;
   e.getOpState<CheckpointedLoopState>(op) = std::move(state);
   return success();
+}
+
+/// What the reverse schedule of `op` starts from: the carried values
+/// (placeholders until the first restore), the adjoints of what each call
+/// carries on (the positions of the floating-point ones go to
+/// `floatCarried`), then of the calls' results proper, from the loop's
+/// results that are them (what the last call carried on is not used).
+static SmallVector<Value>
+buildReverseStart(OpBuilder &b, Location loc, scf::WhileOp op,
+                  func::CallOp call, ReverseEmitter &e,
+                  SmallVectorImpl<unsigned> &floatCarried) {
+  unsigned numCarried = op.getBeforeBody()->getNumArguments();
+  SmallVector<Value> initial = llvm::map_to_vector(
+      op.getInits(), [&](Value v) { return e.primalInReverse(v); });
+  for (auto [j, type] : llvm::enumerate(op.getBeforeBody()->getArgumentTypes()))
+    if (ct::isDifferentiableScalar(type)) {
+      floatCarried.push_back(j);
+      initial.push_back(buildZero(b, loc, type));
+    }
+  DenseMap<unsigned, Value> resultAdjoints;
+  for (OpResult result : op->getResults().drop_front(numCarried))
+    if (ct::isDifferentiableScalar(result.getType()))
+      resultAdjoints[callResultOf(op, result.getResultNumber())] =
+          e.getActivity().isActive(result)
+              ? e.readAndZero(b, loc, result)
+              : buildZero(b, loc, result.getType());
+  for (unsigned r = 1 + numCarried; r < call.getNumResults(); ++r) {
+    Type type = call.getResult(r).getType();
+    if (!ct::isDifferentiableScalar(type))
+      continue;
+    Value adjoint = resultAdjoints.lookup(r);
+    initial.push_back(adjoint ? adjoint : buildZero(b, loc, type));
+  }
+  return initial;
+}
+
+/// What reversing one call of a checkpointed while loop's iteration needs.
+struct CallReversal {
+  func::CallOp call;
+  func::FuncOp pullback;
+  ArrayRef<ct::Activity> activities;
+  ArrayRef<unsigned> floatCarried;
+  ArrayRef<Value> shadows;
+  const SmallVector<Value> &operands;
+  /// How many calls the forward sweep made.
+  Value calls;
+  unsigned numCarried;
+  ReverseEmitter &e;
+};
+
+/// Reverses call `k`; the last one ended the loop and takes the adjoints of
+/// its results. Returns `next` with the adjoints the previous call's
+/// reversal takes.
+static SmallVector<Value>
+reverseCall(OpBuilder &in, Location loc, CallReversal &r, Value k,
+            ValueRange carried, ValueRange nextAdjoints,
+            ValueRange resultAdjoints, SmallVector<Value> next) {
+  Value last = arith::CmpIOp::create(
+      in, loc, arith::CmpIPredicate::eq, k,
+      arith::SubIOp::create(in, loc, r.calls, indexConstant(in, loc, 1)));
+  SmallVector<Value> args(r.operands);
+  llvm::copy(carried, args.begin());
+  llvm::append_range(args, nextAdjoints);
+  for (Value adjoint : resultAdjoints)
+    args.push_back(arith::SelectOp::create(
+        in, loc, last, adjoint, buildZero(in, loc, adjoint.getType())));
+  llvm::append_range(args, r.shadows);
+  auto reversal = func::CallOp::create(in, loc, r.pullback, args);
+  ValueRange returned =
+      reversal.getResults().drop_front(r.call.getNumResults());
+  for (unsigned j = 0; j < nextAdjoints.size(); ++j)
+    next[r.numCarried + j] = buildZero(in, loc, nextAdjoints[j].getType());
+  unsigned nextAdjoint = 0;
+  for (auto [i, a] : llvm::enumerate(r.activities)) {
+    if (a != ct::Activity::Active)
+      continue;
+    Value adjoint = returned[nextAdjoint++];
+    if (i < r.numCarried) {
+      auto *pos = llvm::find(r.floatCarried, i);
+      next[r.numCarried + (pos - r.floatCarried.begin())] = adjoint;
+    } else {
+      r.e.accumulate(in, loc, r.call.getOperand(i), adjoint);
+    }
+  }
+  return next;
 }
 
 LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
@@ -394,35 +486,13 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   SmallVector<Value> shadows =
       buildCallShadows(b, loc, call, activities, e, scratch);
 
-  // Carried values (placeholders until the first restore), the adjoints of
-  // what each call carries on, then of the loop's results.
-  SmallVector<Value> initial = llvm::map_to_vector(
-      op.getInits(), [&](Value v) { return e.primalInReverse(v); });
   SmallVector<unsigned> floatCarried;
-  for (auto [j, type] : llvm::enumerate(op.getBeforeBody()->getArgumentTypes()))
-    if (ct::isDifferentiableScalar(type)) {
-      floatCarried.push_back(j);
-      initial.push_back(buildZero(b, loc, type));
-    }
-  // The adjoints of the calls' results proper (after what they carry on),
-  // from the loop's results that are them (what the last call carried on
-  // is not used).
-  DenseMap<unsigned, Value> resultAdjoints;
-  for (OpResult result : op->getResults().drop_front(numCarried))
-    if (ct::isDifferentiableScalar(result.getType()))
-      resultAdjoints[callResultOf(op, result.getResultNumber())] =
-          e.getActivity().isActive(result)
-              ? e.readAndZero(b, loc, result)
-              : buildZero(b, loc, result.getType());
-  for (unsigned r = 1 + numCarried; r < call.getNumResults(); ++r) {
-    Type type = call.getResult(r).getType();
-    if (!ct::isDifferentiableScalar(type))
-      continue;
-    Value adjoint = resultAdjoints.lookup(r);
-    initial.push_back(adjoint ? adjoint : buildZero(b, loc, type));
-  }
+  SmallVector<Value> initial =
+      buildReverseStart(b, loc, op, call, e, floatCarried);
   unsigned numNext = floatCarried.size();
-
+  CallReversal reversal{call,         pullback,   activities,
+                        floatCarried, shadows,    operands,
+                        calls,        numCarried, e};
   SmallVector<Value> final = buildScheduleLoop(
       b, loc, module, state.schedule, "ct_checkpoint_reverse_next", initial,
       [&](OpBuilder &at, Value action) {
@@ -466,41 +536,10 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
                 copySnapshot(in, loc, state, {}, working,
                              /*ownMemory=*/false, arg0, /*into=*/false);
                 return next;
-              default: {
-                // Reverse call arg0; the last one ended the loop and takes
-                // the adjoints of its results.
-                Value last = arith::CmpIOp::create(
-                    in, loc, arith::CmpIPredicate::eq, arg0,
-                    arith::SubIOp::create(in, loc, calls,
-                                          indexConstant(in, loc, 1)));
-                SmallVector<Value> args(operands);
-                llvm::copy(carried, args.begin());
-                llvm::append_range(args, nextAdjoints);
-                for (Value adjoint : resultAdjoints)
-                  args.push_back(arith::SelectOp::create(
-                      in, loc, last, adjoint,
-                      buildZero(in, loc, adjoint.getType())));
-                llvm::append_range(args, shadows);
-                auto reversal = func::CallOp::create(in, loc, pullback, args);
-                ValueRange returned =
-                    reversal.getResults().drop_front(call.getNumResults());
-                for (unsigned j = 0; j < numNext; ++j)
-                  next[numCarried + j] =
-                      buildZero(in, loc, nextAdjoints[j].getType());
-                unsigned nextAdjoint = 0;
-                for (auto [i, a] : llvm::enumerate(activities)) {
-                  if (a != ct::Activity::Active)
-                    continue;
-                  Value adjoint = returned[nextAdjoint++];
-                  if (i < numCarried) {
-                    auto *pos = llvm::find(floatCarried, i);
-                    next[numCarried + (pos - floatCarried.begin())] = adjoint;
-                  } else {
-                    e.accumulate(in, loc, call.getOperand(i), adjoint);
-                  }
-                }
-                return next;
-              }
+              default:
+                return reverseCall(in, loc, reversal, arg0, carried,
+                                   nextAdjoints, resultAdjoints,
+                                   std::move(next));
               }
             });
       });
