@@ -171,6 +171,45 @@ private:
   LogicalResult visitUse(OpOperand &use) {
     Operation *op = use.getOwner();
     unsigned n = use.getOperandNumber();
+    for (auto visit :
+         {&LaneAnalysis::visitMemoryUse, &LaneAnalysis::visitTapeUse,
+          &LaneAnalysis::visitControlFlowUse})
+      if (std::optional<LogicalResult> result = (this->*visit)(op, n))
+        return *result;
+    if (isa<func::ReturnOp>(op)) {
+      w.results[n] = true;
+      return success();
+    }
+    if (auto call = dyn_cast<func::CallOp>(op))
+      return visitCall(call, std::nullopt);
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      if (n == 0)
+        return unsupported(op, "a choice depends on a derivative");
+      mark(select.getResult());
+      return success();
+    }
+    // Lanes of lanes: the lane ops of code that is itself a vector-mode
+    // derivative move derivatives between its lanes.
+    if (isa<vector::BroadcastOp, vector::ExtractOp, vector::InsertOp,
+            vector::FromElementsOp, vector::ReductionOp>(op)) {
+      mark(op->getResult(0));
+      return success();
+    }
+    if (op->hasTrait<OpTrait::Elementwise>() && op->getNumRegions() == 0) {
+      // Arithmetic on derivatives is linear in them; a comparison or a
+      // conversion to an integer is not derivative code.
+      for (Value result : op->getResults())
+        if (!ct::isDifferentiableScalar(result.getType()))
+          return unsupported(op, "a derivative is compared or converted");
+      for (Value result : op->getResults())
+        mark(result);
+      return success();
+    }
+    return unsupported(op);
+  }
+
+  /// What lanes in operand `n` of a memory op carry on to; none for other ops.
+  std::optional<LogicalResult> visitMemoryUse(Operation *op, unsigned n) {
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       if (n == 0)
         mark(load.getResult());
@@ -207,6 +246,11 @@ private:
         return unsupported(op, "its memory's layout is read");
       return success();
     }
+    return std::nullopt;
+  }
+
+  /// What lanes in operand `n` of a tape op carry on to; none for other ops.
+  std::optional<LogicalResult> visitTapeUse(Operation *op, unsigned n) {
     // A tape that lanes are pushed onto carries lanes in every entry (the
     // tangent tapes of forward mode over reverse-mode code).
     if (auto push = dyn_cast<ct::TapePushOp>(op)) {
@@ -220,6 +264,12 @@ private:
     }
     if (isa<ct::TapeReserveOp, ct::TapeFreeOp>(op))
       return success();
+    return std::nullopt;
+  }
+
+  /// What lanes in operand `n` of a loop, a branch or their terminators carry
+  /// on to; none for other ops.
+  std::optional<LogicalResult> visitControlFlowUse(Operation *op, unsigned n) {
     if (auto yield = dyn_cast<scf::YieldOp>(op)) {
       Operation *parent = op->getParentOp();
       if (auto loop = dyn_cast<scf::ForOp>(parent)) {
@@ -254,36 +304,7 @@ private:
       mark(loop.getBeforeArguments()[n]);
       return success();
     }
-    if (isa<func::ReturnOp>(op)) {
-      w.results[n] = true;
-      return success();
-    }
-    if (auto call = dyn_cast<func::CallOp>(op))
-      return visitCall(call, std::nullopt);
-    if (auto select = dyn_cast<arith::SelectOp>(op)) {
-      if (n == 0)
-        return unsupported(op, "a choice depends on a derivative");
-      mark(select.getResult());
-      return success();
-    }
-    // Lanes of lanes: the lane ops of code that is itself a vector-mode
-    // derivative move derivatives between its lanes.
-    if (isa<vector::BroadcastOp, vector::ExtractOp, vector::InsertOp,
-            vector::FromElementsOp, vector::ReductionOp>(op)) {
-      mark(op->getResult(0));
-      return success();
-    }
-    if (op->hasTrait<OpTrait::Elementwise>() && op->getNumRegions() == 0) {
-      // Arithmetic on derivatives is linear in them; a comparison or a
-      // conversion to an integer is not derivative code.
-      for (Value result : op->getResults())
-        if (!ct::isDifferentiableScalar(result.getType()))
-          return unsupported(op, "a derivative is compared or converted");
-      for (Value result : op->getResults())
-        mark(result);
-      return success();
-    }
-    return unsupported(op);
+    return std::nullopt;
   }
 
   /// A call whose operand (or, with `result`, whose result) carries lanes
