@@ -441,42 +441,10 @@ private:
   }
 
   LogicalResult rewrite(Operation *op) {
-    Location loc = op->getLoc();
-    if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      Value memory = load.getMemRef();
-      if (!wide.contains(memory))
-        return success();
-      Type lane = laneType(load.getType());
-      if (!hasLaneDimension(memory, load.getIndices().size())) {
-        load.getResult().setType(lane);
-        return success();
-      }
-      b.setInsertionPoint(load);
-      SmallVector<Value> indices(load.getIndices());
-      indices.push_back(arith::ConstantIndexOp::create(b, loc, 0));
-      Value vector = vector::LoadOp::create(b, loc, cast<VectorType>(lane),
-                                            memory, indices);
-      replace(load.getResult(), vector);
-      load.erase();
-      return success();
-    }
-    if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      Value memory = store.getMemRef();
-      if (!wide.contains(memory))
-        return success();
-      Type lane = laneType(originalType(store.getValueToStore()));
-      Value value = toType(store.getValueToStore(), lane, store);
-      if (!hasLaneDimension(memory, store.getIndices().size())) {
-        store->setOperand(0, value);
-        return success();
-      }
-      b.setInsertionPoint(store);
-      SmallVector<Value> indices(store.getIndices());
-      indices.push_back(arith::ConstantIndexOp::create(b, loc, 0));
-      vector::StoreOp::create(b, loc, value, memory, indices);
-      store.erase();
-      return success();
-    }
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      return rewriteLoad(load);
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      return rewriteStore(store);
     if (isa<memref::AllocOp, memref::AllocaOp, memref::CastOp>(op)) {
       setResultTypes(op);
       return success();
@@ -487,6 +455,84 @@ private:
       return rewriteView(op);
     if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(op))
       return rewriteMetadata(meta);
+    if (isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::IndexSwitchOp,
+            scf::ExecuteRegionOp, scf::YieldOp, scf::ConditionOp>(op))
+      return rewriteControlFlow(op);
+    if (auto call = dyn_cast<func::CallOp>(op))
+      return rewriteCall(call);
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      if (!wide.contains(select.getResult()))
+        return success();
+      Type lane = laneType(select.getType());
+      select.getTrueValueMutable().set(
+          toType(select.getTrueValue(), lane, select));
+      select.getFalseValueMutable().set(
+          toType(select.getFalseValue(), lane, select));
+      setResultTypes(op);
+      return success();
+    }
+    if (isa<vector::BroadcastOp, vector::ExtractOp, vector::InsertOp,
+            vector::FromElementsOp, vector::ReductionOp>(op))
+      return rewriteLaneOp(op);
+    if (op->hasTrait<OpTrait::Elementwise>() &&
+        llvm::any_of(op->getResults(),
+                     [&](Value v) { return wide.contains(v); })) {
+      for (OpOperand &operand : op->getOpOperands())
+        if (!wide.contains(operand.get()) &&
+            ct::isDifferentiableScalar(operand.get().getType()))
+          operand.set(
+              toType(operand.get(), laneType(operand.get().getType()), op));
+      setResultTypes(op);
+      return success();
+    }
+    return success();
+  }
+
+  /// A load of widened memory: a vector load of the lanes where the memory
+  /// has a lane dimension, else the lane type.
+  LogicalResult rewriteLoad(memref::LoadOp load) {
+    Location loc = load.getLoc();
+    Value memory = load.getMemRef();
+    if (!wide.contains(memory))
+      return success();
+    Type lane = laneType(load.getType());
+    if (!hasLaneDimension(memory, load.getIndices().size())) {
+      load.getResult().setType(lane);
+      return success();
+    }
+    b.setInsertionPoint(load);
+    SmallVector<Value> indices(load.getIndices());
+    indices.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    Value vector =
+        vector::LoadOp::create(b, loc, cast<VectorType>(lane), memory, indices);
+    replace(load.getResult(), vector);
+    load.erase();
+    return success();
+  }
+
+  /// A store into widened memory: of the value's lanes.
+  LogicalResult rewriteStore(memref::StoreOp store) {
+    Location loc = store.getLoc();
+    Value memory = store.getMemRef();
+    if (!wide.contains(memory))
+      return success();
+    Type lane = laneType(originalType(store.getValueToStore()));
+    Value value = toType(store.getValueToStore(), lane, store);
+    if (!hasLaneDimension(memory, store.getIndices().size())) {
+      store->setOperand(0, value);
+      return success();
+    }
+    b.setInsertionPoint(store);
+    SmallVector<Value> indices(store.getIndices());
+    indices.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    vector::StoreOp::create(b, loc, value, memory, indices);
+    store.erase();
+    return success();
+  }
+
+  /// Loops, branches and their terminators: what they carry, start from
+  /// and yield takes the lane types.
+  LogicalResult rewriteControlFlow(Operation *op) {
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       for (auto [init, arg] :
            llvm::zip(loop.getInitArgsMutable(), loop.getRegionIterArgs()))
@@ -519,33 +565,6 @@ private:
       for (auto [operand, target] :
            llvm::zip(condition.getArgsMutable(), loop.getAfterArguments()))
         operand.set(toType(operand.get(), target.getType(), condition));
-      return success();
-    }
-    if (auto call = dyn_cast<func::CallOp>(op))
-      return rewriteCall(call);
-    if (auto select = dyn_cast<arith::SelectOp>(op)) {
-      if (!wide.contains(select.getResult()))
-        return success();
-      Type lane = laneType(select.getType());
-      select.getTrueValueMutable().set(
-          toType(select.getTrueValue(), lane, select));
-      select.getFalseValueMutable().set(
-          toType(select.getFalseValue(), lane, select));
-      setResultTypes(op);
-      return success();
-    }
-    if (isa<vector::BroadcastOp, vector::ExtractOp, vector::InsertOp,
-            vector::FromElementsOp, vector::ReductionOp>(op))
-      return rewriteLaneOp(op);
-    if (op->hasTrait<OpTrait::Elementwise>() &&
-        llvm::any_of(op->getResults(),
-                     [&](Value v) { return wide.contains(v); })) {
-      for (OpOperand &operand : op->getOpOperands())
-        if (!wide.contains(operand.get()) &&
-            ct::isDifferentiableScalar(operand.get().getType()))
-          operand.set(
-              toType(operand.get(), laneType(operand.get().getType()), op));
-      setResultTypes(op);
       return success();
     }
     return success();
