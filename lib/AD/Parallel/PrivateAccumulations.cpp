@@ -131,6 +131,86 @@ SmallVector<Accumulated> findAccumulated(scf::ForOp loop,
 
 } // namespace
 
+/// The copies' sizes, and how they split the loop into chunks.
+struct ChunkPlan {
+  SmallVector<Value> sizes;
+  Value trips, chunks, perChunk;
+};
+
+/// The sizes of the copies and how many chunks they allow: one per thread
+/// (1 in a serial build), each filling one set of copies added in once, as
+/// many as the copy budget allows.
+static ChunkPlan planChunks(OpBuilder &b, Location loc, scf::ForOp loop,
+                            ArrayRef<Accumulated> accumulated) {
+  auto constant = [&](OpBuilder &at, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(at, loc, v);
+  };
+  ChunkPlan plan;
+  Value total = constant(b, 0);
+  for (const Accumulated &a : accumulated) {
+    Value extent = arith::AddIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, a.range.hi, a.range.lo),
+        constant(b, 1));
+    Value size = arith::MaxSIOp::create(b, loc, extent, constant(b, 0));
+    plan.sizes.push_back(size);
+    total = arith::AddIOp::create(b, loc, total, size);
+  }
+  plan.trips =
+      buildIndexCast(b, loc,
+                     buildTripCount(b, loc, loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep()));
+  Value byBudget = arith::DivUIOp::create(
+      b, loc, constant(b, kCopyBudget),
+      arith::MaxSIOp::create(b, loc, total, constant(b, 1)));
+  // One chunk per thread (1 in a serial build): each thread fills one set
+  // of copies, and the copies are added in once per thread.
+  Value threads = ct::ThreadCountOp::create(b, loc);
+  plan.chunks = arith::MaxSIOp::create(
+      b, loc, constant(b, 1),
+      arith::MinSIOp::create(
+          b, loc, plan.trips,
+          arith::MinSIOp::create(b, loc, threads, byBudget)));
+  plan.perChunk = arith::CeilDivSIOp::create(b, loc, plan.trips, plan.chunks);
+  return plan;
+}
+
+/// At the end of a chunk: the elements of `copy` (of `size` elements)
+/// added into the buffer `a` accumulates into, atomically, and the copy
+/// freed; the chunk's updates go to the copy.
+static void addCopyIn(OpBuilder &inOuter, Location loc, Accumulated &a,
+                      Value size, Value copy) {
+  auto constant = [&](OpBuilder &at, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(at, loc, v);
+  };
+  bool scalar = cast<MemRefType>(a.buffer.getType()).getRank() == 0;
+  auto merge = scf::ForOp::create(inOuter, loc, constant(inOuter, 0), size,
+                                  constant(inOuter, 1));
+  OpBuilder at = OpBuilder::atBlockBegin(merge.getBody());
+  Value e = merge.getInductionVar();
+  Value value = memref::LoadOp::create(at, loc, copy, ValueRange{e});
+  SmallVector<Value> target;
+  if (!scalar)
+    target.push_back(arith::AddIOp::create(at, loc, a.range.lo, e));
+  memref::AtomicRMWOp::create(at, loc, arith::AtomicRMWKind::addf, value,
+                              a.buffer, target);
+  memref::DeallocOp::create(inOuter, loc, copy);
+  // The chunk's updates go to its copy.
+  for (Update u : a.updates) {
+    OpBuilder before(u.load);
+    Value position =
+        scalar ? constant(before, 0)
+               : Value(arith::SubIOp::create(
+                     before, loc,
+                     buildIndexCast(before, loc, u.load.getIndices()[0]),
+                     a.range.lo));
+    // A load's memref is its operand 0, a store's its operand 1.
+    u.load->setOperand(0, copy);
+    u.load.getIndicesMutable().assign(position);
+    u.store->setOperand(1, copy);
+    u.store.getIndicesMutable().assign(position);
+  }
+}
+
 bool ad::privatizeAccumulations(scf::ForOp loop) {
   IntervalBuilder intervals(loop);
   SmallVector<Accumulated> accumulated = findAccumulated(loop, intervals);
@@ -141,32 +221,9 @@ bool ad::privatizeAccumulations(scf::ForOp loop) {
   auto constant = [&](OpBuilder &at, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(at, loc, v);
   };
-  // Sizes of the copies, and how many chunks they allow.
-  Value total = constant(b, 0);
-  SmallVector<Value> sizes;
-  for (Accumulated &a : accumulated) {
-    Value extent = arith::AddIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, a.range.hi, a.range.lo),
-        constant(b, 1));
-    Value size = arith::MaxSIOp::create(b, loc, extent, constant(b, 0));
-    sizes.push_back(size);
-    total = arith::AddIOp::create(b, loc, total, size);
-  }
-  Value trips =
-      buildIndexCast(b, loc,
-                     buildTripCount(b, loc, loop.getLowerBound(),
-                                    loop.getUpperBound(), loop.getStep()));
-  Value byBudget = arith::DivUIOp::create(
-      b, loc, constant(b, kCopyBudget),
-      arith::MaxSIOp::create(b, loc, total, constant(b, 1)));
-  // One chunk per thread (1 in a serial build): each thread fills one set
-  // of copies, and the copies are added in once per thread.
-  Value threads = ct::ThreadCountOp::create(b, loc);
-  Value chunks = arith::MaxSIOp::create(
-      b, loc, constant(b, 1),
-      arith::MinSIOp::create(
-          b, loc, trips, arith::MinSIOp::create(b, loc, threads, byBudget)));
-  Value perChunk = arith::CeilDivSIOp::create(b, loc, trips, chunks);
+  ChunkPlan plan = planChunks(b, loc, loop, accumulated);
+  SmallVector<Value> &sizes = plan.sizes;
+  Value trips = plan.trips, chunks = plan.chunks, perChunk = plan.perChunk;
 
   // for c in [0, chunks): copies; the chunk's iterations; copies added in.
   auto outer = scf::ForOp::create(b, loc, constant(b, 0), chunks,
@@ -213,35 +270,8 @@ bool ad::privatizeAccumulations(scf::ForOp loop) {
   rewriter.mergeBlocks(loop.getBody(), innerBody, replacements);
   inOuter.setInsertionPointAfter(inner);
   // The copies' elements, added into the buffers.
-  for (auto [a, size, copy] : llvm::zip_equal(accumulated, sizes, copies)) {
-    bool scalar = cast<MemRefType>(a.buffer.getType()).getRank() == 0;
-    auto merge = scf::ForOp::create(inOuter, loc, constant(inOuter, 0), size,
-                                    constant(inOuter, 1));
-    OpBuilder at = OpBuilder::atBlockBegin(merge.getBody());
-    Value e = merge.getInductionVar();
-    Value value = memref::LoadOp::create(at, loc, copy, ValueRange{e});
-    SmallVector<Value> target;
-    if (!scalar)
-      target.push_back(arith::AddIOp::create(at, loc, a.range.lo, e));
-    memref::AtomicRMWOp::create(at, loc, arith::AtomicRMWKind::addf, value,
-                                a.buffer, target);
-    memref::DeallocOp::create(inOuter, loc, copy);
-    // The chunk's updates go to its copy.
-    for (Update u : a.updates) {
-      OpBuilder before(u.load);
-      Value position =
-          scalar ? constant(before, 0)
-                 : Value(arith::SubIOp::create(
-                       before, loc,
-                       buildIndexCast(before, loc, u.load.getIndices()[0]),
-                       a.range.lo));
-      // A load's memref is its operand 0, a store's its operand 1.
-      u.load->setOperand(0, copy);
-      u.load.getIndicesMutable().assign(position);
-      u.store->setOperand(1, copy);
-      u.store.getIndicesMutable().assign(position);
-    }
-  }
+  for (auto [a, size, copy] : llvm::zip_equal(accumulated, sizes, copies))
+    addCopyIn(inOuter, loc, a, size, copy);
   scf::YieldOp::create(inOuter, loc, inner.getResults());
   loop.replaceAllUsesWith(outer.getResults());
   loop.erase();
