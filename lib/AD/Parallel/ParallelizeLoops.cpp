@@ -561,6 +561,45 @@ void makeAtomic(Accumulation acc) {
   acc.load.erase();
 }
 
+/// The region of `r` in the scf.reduce that replaces `loop`: the running
+/// value is its first argument, the iteration's contribution its second.
+static void buildCombiner(Block &block, const Reduction &r, scf::ForOp loop,
+                          Location loc) {
+  Value lhs = block.getArgument(0), rhs = block.getArgument(1);
+  OpBuilder combine = OpBuilder::atBlockEnd(&block);
+  // The running value is lhs; the iteration's is rhs. (A nested loop's
+  // combiner combines its own argument with its own contribution.)
+  Value running = loop.getRegionIterArgs()[r.position];
+  Value contribution = r.contribution;
+  if (r.nestedInit) {
+    auto nested = cast<scf::ForOp>(r.nestedInit->getOwner());
+    unsigned j =
+        r.nestedInit->getOperandNumber() - nested.getNumControlOperands();
+    running = nested.getRegionIterArgs()[j];
+    contribution = r.combiner->getOperand(0) == running
+                       ? r.combiner->getOperand(1)
+                       : r.combiner->getOperand(0);
+    if (r.compare)
+      contribution = cast<arith::SelectOp>(r.combiner).getTrueValue();
+  }
+  IRMapping mapping;
+  mapping.map(running, lhs);
+  mapping.map(contribution, rhs);
+  Value combined;
+  if (r.compare) {
+    // rhs wins if strictly better (lhs < rhs for a max), the form
+    // convert-scf-to-openmp knows.
+    Value wins = arith::CmpFOp::create(combine, loc,
+                                       r.maximum ? arith::CmpFPredicate::OLT
+                                                 : arith::CmpFPredicate::OGT,
+                                       lhs, rhs);
+    combined = arith::SelectOp::create(combine, loc, wins, rhs, lhs);
+  } else {
+    combined = combine.clone(*r.combiner, mapping)->getResult(0);
+  }
+  scf::ReduceReturnOp::create(combine, loc, combined);
+}
+
 /// Rebuilds `loop` as an scf.parallel with `reductions` in scf.reduce.
 void parallelize(scf::ForOp loop, ArrayRef<Reduction> reductions, bool scoped) {
   OpBuilder b(loop);
@@ -627,42 +666,8 @@ void parallelize(scf::ForOp loop, ArrayRef<Reduction> reductions, bool scoped) {
     end.setInsertionPointToEnd(body);
   }
   auto reduce = scf::ReduceOp::create(end, loc, contributions);
-  for (auto [region, r] : llvm::zip_equal(reduce.getReductions(), reductions)) {
-    Block &block = region.front();
-    Value lhs = block.getArgument(0), rhs = block.getArgument(1);
-    OpBuilder combine = OpBuilder::atBlockEnd(&block);
-    // The running value is lhs; the iteration's is rhs. (A nested loop's
-    // combiner combines its own argument with its own contribution.)
-    Value running = loop.getRegionIterArgs()[r.position];
-    Value contribution = r.contribution;
-    if (r.nestedInit) {
-      auto nested = cast<scf::ForOp>(r.nestedInit->getOwner());
-      unsigned j =
-          r.nestedInit->getOperandNumber() - nested.getNumControlOperands();
-      running = nested.getRegionIterArgs()[j];
-      contribution = r.combiner->getOperand(0) == running
-                         ? r.combiner->getOperand(1)
-                         : r.combiner->getOperand(0);
-      if (r.compare)
-        contribution = cast<arith::SelectOp>(r.combiner).getTrueValue();
-    }
-    IRMapping mapping;
-    mapping.map(running, lhs);
-    mapping.map(contribution, rhs);
-    Value combined;
-    if (r.compare) {
-      // rhs wins if strictly better (lhs < rhs for a max), the form
-      // convert-scf-to-openmp knows.
-      Value wins = arith::CmpFOp::create(combine, loc,
-                                         r.maximum ? arith::CmpFPredicate::OLT
-                                                   : arith::CmpFPredicate::OGT,
-                                         lhs, rhs);
-      combined = arith::SelectOp::create(combine, loc, wins, rhs, lhs);
-    } else {
-      combined = combine.clone(*r.combiner, mapping)->getResult(0);
-    }
-    scf::ReduceReturnOp::create(combine, loc, combined);
-  }
+  for (auto [region, r] : llvm::zip_equal(reduce.getReductions(), reductions))
+    buildCombiner(region.front(), r, loop, loc);
   for (Operation *op : combiners)
     op->dropAllReferences();
   for (Operation *op : combiners)
@@ -1010,10 +1015,20 @@ struct ParallelizeLoops
     SmallVector<scf::ForOp> marked = collectMarkedLoops(getOperation());
     if (marked.empty())
       return;
-    // Slots carried from one iteration to the next become values (inner
-    // loops first, so that the outer ones carry what those leave), and
-    // those that do not change fold away; so do the stores that put back
-    // what an element held (the reverse of an update `m[i] += v`).
+    if (failed(simplifyMarkedLoops(marked)))
+      return signalPassFailure();
+    DenseMap<Operation *, scf::ForOp> twins =
+        makeCpuTwins(collectMarkedLoops(getOperation()));
+    parallelizeIndependent(collectMarkedLoops(getOperation()), twins);
+    getOperation().walk(
+        [](scf::ForOp loop) { loop->removeAttr(ad::kParallelLoop); });
+  }
+
+  /// Slots carried from one iteration to the next become values (inner
+  /// loops first, so that the outer ones carry what those leave), and
+  /// those that do not change fold away; so do the stores that put back
+  /// what an element held (the reverse of an update `m[i] += v`).
+  LogicalResult simplifyMarkedLoops(SmallVector<scf::ForOp> marked) {
     for (scf::ForOp loop : llvm::reverse(marked))
       promoteLoopCarriedSlots(loop);
     OpPassManager cleanup(ModuleOp::getOperationName());
@@ -1022,7 +1037,7 @@ struct ParallelizeLoops
     cleanup.addPass(createCanonicalizerPass());
     cleanup.addPass(createCSEPass());
     if (failed(runPipeline(cleanup, getOperation())))
-      return signalPassFailure();
+      return failure();
     marked = collectMarkedLoops(getOperation());
     for (scf::ForOp loop : marked)
       loop.getBody()->walk([](Block *block) { eraseRedundantStores(*block); });
@@ -1037,12 +1052,16 @@ struct ParallelizeLoops
     fold.addPass(createCanonicalizerPass());
     fold.addPass(createCSEPass());
     if (failed(runPipeline(fold, getOperation())))
-      return signalPassFailure();
-    marked = collectMarkedLoops(getOperation());
-    // A loop for a GPU adds into shared memory atomically even from loops
-    // nested in its iterations; CPU threads do better with private copies.
-    // So it gets a twin for CPU threads, right after it, and ct-offload-loops
-    // runs one or the other.
+      return failure();
+    return success();
+  }
+
+  /// A loop for a GPU adds into shared memory atomically even from loops
+  /// nested in its iterations; CPU threads do better with private copies.
+  /// So it gets a twin for CPU threads, right after it, and
+  /// ct-offload-loops runs one or the other.
+  DenseMap<Operation *, scf::ForOp>
+  makeCpuTwins(const SmallVector<scf::ForOp> &marked) {
     DenseMap<Operation *, scf::ForOp> twins;
     for (scf::ForOp loop : marked) {
       if (!ad::isDeviceLoop(loop) || isInDeviceLoop(loop))
@@ -1060,9 +1079,13 @@ struct ParallelizeLoops
       twin->setAttr(ct::kHostTwin, id);
       twins[loop] = twin;
     }
-    marked = collectMarkedLoops(getOperation());
+    return twins;
+  }
+
+  /// Outer loops first; a loop inside a parallel one stays serial.
+  void parallelizeIndependent(const SmallVector<scf::ForOp> &marked,
+                              DenseMap<Operation *, scf::ForOp> &twins) {
     llvm::StringSet<> warned;
-    // Outer loops first; a loop inside a parallel one stays serial.
     for (scf::ForOp loop : marked) {
       if (loop->getParentOfType<scf::ParallelOp>())
         continue;
@@ -1105,8 +1128,6 @@ struct ParallelizeLoops
         makeAtomic(acc);
       parallelize(loop, checker.reductions, scoped);
     }
-    getOperation().walk(
-        [](scf::ForOp loop) { loop->removeAttr(ad::kParallelLoop); });
   }
 };
 
