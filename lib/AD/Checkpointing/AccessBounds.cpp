@@ -68,26 +68,52 @@ private:
     return arith::ConstantIndexOp::create(b, loc, v);
   }
 
+  /// A block argument: the counter of a loop with a positive constant
+  /// step stays in [lb, ub - 1]; a while loop's, see whileCounter.
+  std::optional<IndexRange> counterRange(BlockArgument arg, unsigned depth) {
+    if (auto loop = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp()))
+      return whileCounter(loop, arg, depth);
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg != loop.getInductionVar())
+      return std::nullopt;
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!step || *step <= 0)
+      return std::nullopt;
+    auto lb = get(loop.getLowerBound(), depth);
+    auto ub = get(loop.getUpperBound(), depth);
+    if (!lb || !ub)
+      return std::nullopt;
+    return IndexRange{lb->lo, sub(ub->hi, constant(1))};
+  }
+
+  /// A division or remainder by a positive constant: division is monotone;
+  /// a remainder has the dividend's sign and is smaller than the divisor.
+  std::optional<IndexRange> divisionRange(Operation *def, unsigned depth) {
+    std::optional<int64_t> d = getConstantIntValue(def->getOperand(1));
+    auto x = get(def->getOperand(0), depth);
+    if (!d || *d <= 0 || !x)
+      return std::nullopt;
+    Value c = constant(*d);
+    if (isa<arith::DivSIOp>(def))
+      return IndexRange{arith::DivSIOp::create(b, loc, x->lo, c),
+                        arith::DivSIOp::create(b, loc, x->hi, c)};
+    // Non-negative dividends (counters) have non-negative remainders.
+    Value zero = constant(0);
+    Value nonNegative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x->lo, zero);
+    Value positive =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x->hi, zero);
+    return IndexRange{
+        b.createOrFold<arith::SelectOp>(loc, nonNegative, zero,
+                                        constant(1 - *d)),
+        b.createOrFold<arith::SelectOp>(loc, positive, constant(*d - 1), zero)};
+  }
+
   std::optional<IndexRange> compute(Value value, unsigned depth) {
     if (Value outside = known.lookupOrNull(value))
       return point(outside);
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (auto loop = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp()))
-        return whileCounter(loop, arg, depth);
-      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!loop || arg != loop.getInductionVar())
-        return std::nullopt;
-      // Counters of loops with a positive constant step stay in
-      // [lb, ub - 1].
-      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-      if (!step || *step <= 0)
-        return std::nullopt;
-      auto lb = get(loop.getLowerBound(), depth);
-      auto ub = get(loop.getUpperBound(), depth);
-      if (!lb || !ub)
-        return std::nullopt;
-      return IndexRange{lb->lo, sub(ub->hi, constant(1))};
-    }
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return counterRange(arg, depth);
     Operation *def = value.getDefiningOp();
     if (!def)
       return std::nullopt;
@@ -145,28 +171,8 @@ private:
         return std::nullopt;
       return IndexRange{min(x->lo, y->lo), max(x->hi, y->hi)};
     }
-    if (isa<arith::DivSIOp, arith::RemSIOp>(def)) {
-      // By a positive constant: division is monotone; a remainder has the
-      // dividend's sign and is smaller than the divisor.
-      std::optional<int64_t> d = getConstantIntValue(def->getOperand(1));
-      auto x = get(def->getOperand(0), depth);
-      if (!d || *d <= 0 || !x)
-        return std::nullopt;
-      Value c = constant(*d);
-      if (isa<arith::DivSIOp>(def))
-        return IndexRange{arith::DivSIOp::create(b, loc, x->lo, c),
-                          arith::DivSIOp::create(b, loc, x->hi, c)};
-      // Non-negative dividends (counters) have non-negative remainders.
-      Value zero = constant(0);
-      Value nonNegative =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x->lo, zero);
-      Value positive =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x->hi, zero);
-      return IndexRange{b.createOrFold<arith::SelectOp>(loc, nonNegative, zero,
-                                                        constant(1 - *d)),
-                        b.createOrFold<arith::SelectOp>(
-                            loc, positive, constant(*d - 1), zero)};
-    }
+    if (isa<arith::DivSIOp, arith::RemSIOp>(def))
+      return divisionRange(def, depth);
     return std::nullopt;
   }
 
