@@ -140,6 +140,29 @@ Location carriedValueLoc(scf::ForOp loop, unsigned i) {
   return loop.getLoc();
 }
 
+/// Whether what the last iteration wrote into a carried value that is not
+/// a reduction is read after the loop: a race between iterations unless
+/// only one writes it (an element of a one-element array, promoted to a
+/// value, written by a loop of one iteration), so the serial loop, which
+/// computes the last write, stays. A carried value that is not a reduction
+/// and that an iteration reads is an error.
+static FailureOr<bool>
+isLastWriteRead(scf::ForOp outer, scf::ForOp inner,
+                const DenseMap<unsigned, StringRef> &kinds) {
+  bool lastWriteRead = false;
+  for (auto [i, arg] : llvm::enumerate(inner.getRegionIterArgs())) {
+    if (kinds.count(i))
+      continue;
+    if (!arg.use_empty())
+      return emitError(carriedValueLoc(inner, i),
+                       "this parallel loop carries a variable from one "
+                       "iteration to the next; declare it in a 'reduction' "
+                       "clause, or declare it inside the loop");
+    lastWriteRead |= !outer.getResult(i).use_empty();
+  }
+  return lastWriteRead;
+}
+
 LogicalResult convertLoop(ct::ParallelLoopOp marker) {
   FailureOr<SmallVector<scf::ForOp>> nest = collectNest(marker);
   if (failed(nest))
@@ -155,22 +178,10 @@ LogicalResult convertLoop(ct::ParallelLoopOp marker) {
       kinds[arg.getArgNumber() - 1] = kind;
   bool device = marker.getDevice();
   marker.erase();
-  bool lastWriteRead = false;
-  for (auto [i, arg] : llvm::enumerate(inner.getRegionIterArgs())) {
-    if (kinds.count(i))
-      continue;
-    if (!arg.use_empty())
-      return emitError(carriedValueLoc(inner, i),
-                       "this parallel loop carries a variable from one "
-                       "iteration to the next; declare it in a 'reduction' "
-                       "clause, or declare it inside the loop");
-    // What the last iteration wrote is read after the loop: a race between
-    // iterations unless only one writes it (an element of a one-element
-    // array, promoted to a value, written by a loop of one iteration).
-    // The serial loop computes the last write; keep it.
-    lastWriteRead |= !outer.getResult(i).use_empty();
-  }
-  if (lastWriteRead)
+  FailureOr<bool> lastWriteRead = isLastWriteRead(outer, inner, kinds);
+  if (failed(lastWriteRead))
+    return failure();
+  if (*lastWriteRead)
     return success();
 
   OpBuilder b(outer);
