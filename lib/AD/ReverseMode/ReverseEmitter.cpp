@@ -76,6 +76,23 @@ bool ReverseEmitter::isInDirectLevelThroughBranches(Block *block) {
 }
 
 /// Values the tape carries: scalars, and vector mode's lanes (a slot each).
+/// `type`, which the tape cannot carry, in the user's terms.
+static std::string describeUntapeable(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return "a value";
+  Type element = memref.getElementType();
+  std::string name = element.isF64()          ? "double"
+                     : element.isF32()        ? "float"
+                     : element.isInteger(1)   ? "bool"
+                     : element.isIntOrIndex() ? "integer"
+                                              : "element";
+  if (!memref.hasStaticShape())
+    return "an array of " + name + "s";
+  return "an array of " + std::to_string(memref.getNumElements()) + " " + name +
+         (memref.getNumElements() == 1 ? "" : "s");
+}
+
 static bool isTapeable(Type type) {
   if (auto lanes = dyn_cast<VectorType>(type))
     return ct::isDifferentiableScalar(lanes);
@@ -180,8 +197,8 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
   }
   if (!isTapeable(value.getType())) {
     hadError = true;
-    emitError(loc, "cannot differentiate in reverse mode: a value of type ")
-        << value.getType()
+    emitError(loc, "cannot differentiate in reverse mode: ")
+        << describeUntapeable(value.getType())
         << " created inside a loop, branch or called function is needed by "
            "the reverse sweep; create it outside";
     return value;
