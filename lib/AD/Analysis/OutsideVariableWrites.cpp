@@ -3,6 +3,7 @@
 #include "Analysis/OutsideVariableWrites.h"
 
 #include "cotangent/Dialect/CT/IR/OutsideVariables.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include <set>
@@ -77,7 +78,10 @@ bool OutsideVariableWrites::check(func::FuncOp function,
   walk = function.walk([&](func::CallOp call) {
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
-    if (!callee || callee.isExternal() || hasRule(callee))
+    // Only functions that write variables outside them (or call code
+    // compiled elsewhere) carry the frontend's mark, transitively.
+    if (!callee || callee.isExternal() ||
+        !callee->hasAttr(ct::kCallsExternalAttr) || hasRule(callee))
       return WalkResult::advance();
     SmallVector<ct::Activity> activities = getVariedActivities(call, activity);
     if (llvm::all_of(activities, [](ct::Activity a) {
