@@ -104,6 +104,11 @@ private:
 
   //===--- Statements (LowerStmt.cpp) -------------------------------------===//
   void lowerStmt(const clang::Stmt *stmt);
+  /// A block: its statements, then the cleanups of what it declared.
+  void lowerCompound(const clang::CompoundStmt *compound);
+  void lowerDeclStmt(const clang::DeclStmt *declStmt);
+  /// 'break' or 'continue': the cleanups of the scopes it leaves, a branch.
+  void lowerJump(const clang::Stmt *stmt);
   void lowerVarDecl(const clang::VarDecl *var);
   void lowerReturn(const clang::ReturnStmt *stmt);
   /// Makes `arg`, the value passed for `param`, the parameter's place: a
@@ -164,6 +169,14 @@ private:
   /// A namespace-scope scalar constant as a value; null for anything else.
   Value lowerGlobalConstant(const clang::Expr *expr);
   Value lowerRValue(const clang::Expr *expr);
+  /// A literal, an enumerator, a constant defined outside the function, a
+  /// scalar's braces or zero initialization, or an integer Clang evaluates
+  /// (sizeof): its value (null after an error); nullopt for other
+  /// expressions.
+  std::optional<Value> lowerConstantValue(const clang::Expr *expr);
+  /// The value of a call: folded when Clang evaluates it, std::min/max's
+  /// choice, or the callee's result.
+  Value lowerCallValue(const clang::CallExpr *call);
   Value lowerCast(const clang::CastExpr *expr);
   /// `std::min`, `std::max`, `std::clamp` of numbers read as a value: the
   /// choice between the values (no place to choose, so the arguments'

@@ -31,40 +31,42 @@ Value FunctionLowering::lowerGlobalConstant(const clang::Expr *expr) {
   return nullptr;
 }
 
-Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
-  expr = strip(expr);
+std::optional<Value>
+FunctionLowering::lowerConstantValue(const clang::Expr *expr) {
   Location l = loc(expr);
   if (const auto *literal = dyn_cast<clang::IntegerLiteral>(expr)) {
     Type type = typeOf(expr);
-    return type ? arith::ConstantOp::create(
-                      b, l, type, b.getIntegerAttr(type, literal->getValue()))
-                : nullptr;
+    return Value(
+        type ? arith::ConstantOp::create(
+                   b, l, type, b.getIntegerAttr(type, literal->getValue()))
+             : nullptr);
   }
   if (const auto *literal = dyn_cast<clang::FloatingLiteral>(expr)) {
     Type type = typeOf(expr);
-    return type ? arith::ConstantOp::create(
-                      b, l, type,
-                      b.getFloatAttr(type,
-                                     literal->getValue().convertToDouble()))
-                : nullptr;
+    return Value(
+        type ? arith::ConstantOp::create(
+                   b, l, type,
+                   b.getFloatAttr(type, literal->getValue().convertToDouble()))
+             : nullptr);
   }
   if (const auto *literal = dyn_cast<clang::CXXBoolLiteralExpr>(expr))
-    return arith::ConstantOp::create(b, l, b.getI1Type(),
-                                     b.getBoolAttr(literal->getValue()));
+    return Value(arith::ConstantOp::create(b, l, b.getI1Type(),
+                                           b.getBoolAttr(literal->getValue())));
   if (const auto *literal = dyn_cast<clang::CharacterLiteral>(expr)) {
     Type type = typeOf(expr);
-    return type ? arith::ConstantOp::create(
-                      b, l, type, b.getIntegerAttr(type, literal->getValue()))
-                : nullptr;
+    return Value(
+        type ? arith::ConstantOp::create(
+                   b, l, type, b.getIntegerAttr(type, literal->getValue()))
+             : nullptr);
   }
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
     if (const auto *enumerator =
             dyn_cast<clang::EnumConstantDecl>(ref->getDecl())) {
       Type type = typeOf(expr);
-      return type ? arith::ConstantOp::create(
-                        b, l, type,
-                        b.getIntegerAttr(type, enumerator->getInitVal()))
-                  : nullptr;
+      return Value(type ? arith::ConstantOp::create(
+                              b, l, type,
+                              b.getIntegerAttr(type, enumerator->getInitVal()))
+                        : nullptr);
     }
   if (Value constant = lowerGlobalConstant(expr))
     return constant;
@@ -76,17 +78,55 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
       (isa<clang::InitListExpr>(expr) && expr->getType()->isArithmeticType() &&
        cast<clang::InitListExpr>(expr)->getNumInits() == 0)) {
     Type type = typeOf(expr);
-    return type ? arith::ConstantOp::create(b, l, type, b.getZeroAttr(type))
-                : nullptr;
+    return Value(
+        type ? arith::ConstantOp::create(b, l, type, b.getZeroAttr(type))
+             : nullptr);
   }
   // sizeof, alignof and other integer constants Clang can evaluate.
   if (isa<clang::UnaryExprOrTypeTraitExpr>(expr)) {
     clang::Expr::EvalResult result;
     Type type = typeOf(expr);
     if (type && expr->EvaluateAsInt(result, ast))
-      return arith::ConstantOp::create(
-          b, l, type, b.getIntegerAttr(type, result.Val.getInt()));
+      return Value(arith::ConstantOp::create(
+          b, l, type, b.getIntegerAttr(type, result.Val.getInt())));
   }
+  return std::nullopt;
+}
+
+Value FunctionLowering::lowerCallValue(const clang::CallExpr *call) {
+  Location l = loc(call);
+  // A call the compiler evaluates (INFINITY, HUGE_VAL,
+  // std::numeric_limits<T>::max(), constexpr helpers of constants) is
+  // its value, with derivative zero.
+  clang::Expr::EvalResult folded;
+  if (call->getType()->isArithmeticType() &&
+      call->EvaluateAsRValue(folded, ast) && !folded.HasSideEffects) {
+    Type type = typeOf(call);
+    if (type && folded.Val.isFloat())
+      return arith::ConstantOp::create(
+          b, l, type,
+          b.getFloatAttr(type, folded.Val.getFloat().convertToDouble()));
+    if (type && folded.Val.isInt())
+      return arith::ConstantOp::create(
+          b, l, type, b.getIntegerAttr(type, folded.Val.getInt()));
+  }
+  if (Value chosen = lowerMinMaxValue(call))
+    return chosen;
+  std::optional<CallResult> result = lowerCall(call, std::nullopt);
+  if (!result)
+    return nullptr;
+  if (result->scalar)
+    return result->scalar;
+  if (result->address)
+    return load(*result->address, l);
+  return unsupported(call, "this call has no value");
+}
+
+Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
+  expr = strip(expr);
+  Location l = loc(expr);
+  if (std::optional<Value> constant = lowerConstantValue(expr))
+    return *constant;
   if (isa<clang::CXXThrowExpr>(expr))
     return unsupported(expr, "exceptions cannot be differentiated; handle "
                              "errors outside the differentiable function");
@@ -110,33 +150,8 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
     return lowerUnary(unary);
   if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(expr))
     return lowerConditional(conditional);
-  if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
-    // A call the compiler evaluates (INFINITY, HUGE_VAL,
-    // std::numeric_limits<T>::max(), constexpr helpers of constants) is
-    // its value, with derivative zero.
-    clang::Expr::EvalResult folded;
-    if (call->getType()->isArithmeticType() &&
-        call->EvaluateAsRValue(folded, ast) && !folded.HasSideEffects) {
-      Type type = typeOf(expr);
-      if (type && folded.Val.isFloat())
-        return arith::ConstantOp::create(
-            b, l, type,
-            b.getFloatAttr(type, folded.Val.getFloat().convertToDouble()));
-      if (type && folded.Val.isInt())
-        return arith::ConstantOp::create(
-            b, l, type, b.getIntegerAttr(type, folded.Val.getInt()));
-    }
-    if (Value chosen = lowerMinMaxValue(call))
-      return chosen;
-    std::optional<CallResult> result = lowerCall(call, std::nullopt);
-    if (!result)
-      return nullptr;
-    if (result->scalar)
-      return result->scalar;
-    if (result->address)
-      return load(*result->address, l);
-    return unsupported(call, "this call has no value");
-  }
+  if (const auto *call = dyn_cast<clang::CallExpr>(expr))
+    return lowerCallValue(call);
   if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(expr))
     return lowerRValue(temporary->getSubExpr());
   if (const auto *defaultArg = dyn_cast<clang::CXXDefaultArgExpr>(expr))

@@ -141,42 +141,63 @@ void FunctionLowering::lowerConstructorInitializers(
   }
 }
 
+void FunctionLowering::lowerCompound(const clang::CompoundStmt *compound) {
+  // The vectors declared in the block are freed at its end.
+  size_t depth = cleanups.size();
+  const clang::CompoundStmt *outerBlock = currentBlock;
+  const clang::Stmt *outerStatement = currentStatement;
+  currentBlock = compound;
+  for (const clang::Stmt *child : compound->body()) {
+    currentStatement = child;
+    // A declaration's vectors live to the end of the block; any other
+    // statement's temporaries to the end of the statement.
+    if (isa<clang::DeclStmt>(child))
+      lowerStmt(child);
+    else
+      lowerScoped(child);
+  }
+  emitCleanups(depth, module.getLoc(compound->getRBracLoc()));
+  cleanups.truncate(depth);
+  currentBlock = outerBlock;
+  currentStatement = outerStatement;
+}
+
+void FunctionLowering::lowerDeclStmt(const clang::DeclStmt *declStmt) {
+  for (const clang::Decl *d : declStmt->decls()) {
+    if (const auto *var = dyn_cast<clang::VarDecl>(d))
+      lowerVarDecl(var);
+    else if (!isa<clang::TypedefNameDecl, clang::UsingDecl,
+                  clang::StaticAssertDecl, clang::UsingDirectiveDecl>(d))
+      unsupported(declStmt, "this declaration cannot appear in a "
+                            "differentiable function; move it outside");
+  }
+}
+
+void FunctionLowering::lowerJump(const clang::Stmt *stmt) {
+  Location l = loc(stmt);
+  if (jumps.empty()) {
+    unsupported(stmt, "'break' or 'continue' outside a loop or 'switch'");
+    return;
+  }
+  Block *target = isa<clang::BreakStmt>(stmt) ? jumps.back().breakTarget
+                                              : jumps.back().continueTarget;
+  if (!target) {
+    unsupported(stmt, "'continue' in a 'switch' outside a loop");
+    return;
+  }
+  emitCleanups(jumps.back().cleanupDepth, l);
+  branchTo(l, target);
+  enter(newBlock());
+}
+
 void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
   if (!stmt)
     return;
   Location l = loc(stmt);
-  if (const auto *compound = dyn_cast<clang::CompoundStmt>(stmt)) {
-    // The vectors declared in the block are freed at its end.
-    size_t depth = cleanups.size();
-    const clang::CompoundStmt *outerBlock = currentBlock;
-    const clang::Stmt *outerStatement = currentStatement;
-    currentBlock = compound;
-    for (const clang::Stmt *child : compound->body()) {
-      currentStatement = child;
-      // A declaration's vectors live to the end of the block; any other
-      // statement's temporaries to the end of the statement.
-      if (isa<clang::DeclStmt>(child))
-        lowerStmt(child);
-      else
-        lowerScoped(child);
-    }
-    emitCleanups(depth, module.getLoc(compound->getRBracLoc()));
-    cleanups.truncate(depth);
-    currentBlock = outerBlock;
-    currentStatement = outerStatement;
-    return;
-  }
-  if (const auto *declStmt = dyn_cast<clang::DeclStmt>(stmt)) {
-    for (const clang::Decl *d : declStmt->decls()) {
-      if (const auto *var = dyn_cast<clang::VarDecl>(d))
-        lowerVarDecl(var);
-      else if (!isa<clang::TypedefNameDecl, clang::UsingDecl,
-                    clang::StaticAssertDecl, clang::UsingDirectiveDecl>(d))
-        unsupported(stmt, "this declaration cannot appear in a "
-                          "differentiable function; move it outside");
-    }
-    return;
-  }
+  if (const auto *compound = dyn_cast<clang::CompoundStmt>(stmt))
+    return lowerCompound(compound);
+  if (const auto *declStmt = dyn_cast<clang::DeclStmt>(stmt))
+    return lowerDeclStmt(declStmt);
   if (const auto *ret = dyn_cast<clang::ReturnStmt>(stmt))
     return lowerReturn(ret);
   if (const auto *ifStmt = dyn_cast<clang::IfStmt>(stmt))
@@ -196,22 +217,8 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
                      doStmt->getBody(), false);
   if (const auto *rangeFor = dyn_cast<clang::CXXForRangeStmt>(stmt))
     return lowerRangeFor(rangeFor);
-  if (isa<clang::BreakStmt, clang::ContinueStmt>(stmt)) {
-    if (jumps.empty()) {
-      unsupported(stmt, "'break' or 'continue' outside a loop or 'switch'");
-      return;
-    }
-    Block *target = isa<clang::BreakStmt>(stmt) ? jumps.back().breakTarget
-                                                : jumps.back().continueTarget;
-    if (!target) {
-      unsupported(stmt, "'continue' in a 'switch' outside a loop");
-      return;
-    }
-    emitCleanups(jumps.back().cleanupDepth, l);
-    branchTo(l, target);
-    enter(newBlock());
-    return;
-  }
+  if (isa<clang::BreakStmt, clang::ContinueStmt>(stmt))
+    return lowerJump(stmt);
   if (isa<clang::NullStmt>(stmt))
     return;
   // [[fallthrough]], [[likely]], ...: hints, lowered as what they mark.
