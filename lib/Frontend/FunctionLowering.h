@@ -99,6 +99,10 @@ public:
   void lower();
 
 private:
+  // Lowerings too large for one member function, split into helper classes
+  // that share their state: each lives beside the code it splits.
+  friend class AlgorithmLowering;
+
   using Value = mlir::Value;
   using Location = mlir::Location;
 
@@ -140,6 +144,20 @@ private:
   /// The marker for the loop being lowered, emitted at the start of its body
   /// (once per loop: the body of a nested loop does not take it).
   std::optional<ParallelLoopMarker> parallelLoop;
+  /// lowerOpenMPDirective's parts: an atomic update; the clauses of a
+  /// parallel loop read into `marker`, with the array sections its maps
+  /// name; and those sections' pointer variables viewed over the elements
+  /// the loop may use (`unsized` keeps their whole memory). False after an
+  /// error.
+  void lowerOpenMPAtomic(const clang::OMPAtomicDirective *atomic);
+  bool readParallelLoopClauses(
+      const clang::OMPExecutableDirective *directive,
+      ParallelLoopMarker &marker,
+      llvm::SmallVectorImpl<const clang::ArraySectionExpr *> &sections);
+  struct PointerVariable;
+  bool sizeMappedSections(
+      llvm::ArrayRef<const clang::ArraySectionExpr *> sections,
+      llvm::SmallVectorImpl<std::pair<PointerVariable *, Value>> &unsized);
   /// Emits the marker if `loop` is the parallel loop; returns whether it
   /// was.
   bool emitParallelLoopMarker(const clang::Stmt *loop);
@@ -378,6 +396,22 @@ private:
              llvm::ArrayRef<Value> operands = {},
              std::optional<Address> object = std::nullopt,
              std::optional<Address> dest = std::nullopt);
+  /// inlineBody's parts: the arguments bound as `callee`'s parameters
+  /// (false after an error); a closure's copies bound over the names they
+  /// capture, and those names restored; the statements lowered with the
+  /// function state of `callee`, returning to `continuation`.
+  bool bindInlinedArguments(const clang::FunctionDecl *callee,
+                            llvm::ArrayRef<const clang::Expr *> args,
+                            llvm::ArrayRef<Value> operands, Location l);
+  struct ShadowedCaptures;
+  void bindCaptures(const Closure &closure, ShadowedCaptures &shadowed);
+  void restoreCaptures(const ShadowedCaptures &shadowed);
+  void lowerInlinedStatements(const clang::Expr *expr,
+                              const clang::FunctionDecl *callee,
+                              mlir::Block *continuation,
+                              std::optional<Address> object,
+                              std::optional<Address> result,
+                              std::optional<Address> *place);
   unsigned inlineDepth = 0;
   static constexpr unsigned kMaxInlineDepth = 32;
   /// `memcpy`/`memmove(dst, src, bytes)` between typed memory: a copy of
@@ -398,6 +432,30 @@ private:
   std::optional<Address> createVector(const clang::Expr *init,
                                       clang::QualType type,
                                       clang::SourceRange range);
+  /// createVector's cases: a copy of the vector at `source`; one of the
+  /// constructors (of `element`s): from a list, from a pointer range, with
+  /// a size (and a value).
+  std::optional<Address> copyVector(Address source, clang::QualType sourceType,
+                                    clang::QualType type,
+                                    clang::SourceRange range);
+  std::optional<Address>
+  constructVector(const clang::CXXConstructExpr *construct,
+                  clang::QualType type, clang::SourceRange range,
+                  const Layout &element);
+  std::optional<Address>
+  vectorFromList(const clang::CXXStdInitializerListExpr *list,
+                 clang::QualType type, clang::SourceRange range,
+                 const Layout &element);
+  std::optional<Address>
+  vectorFromRange(const clang::CXXConstructExpr *construct,
+                  llvm::ArrayRef<const clang::Expr *> args,
+                  clang::QualType type, clang::SourceRange range,
+                  const Layout &element);
+  std::optional<Address> sizedVector(const clang::CXXConstructExpr *construct,
+                                     llvm::ArrayRef<const clang::Expr *> args,
+                                     clang::QualType type,
+                                     clang::SourceRange range,
+                                     const Layout &element);
   /// A call of a member function or operator of std::vector, on the vector
   /// `object` designates.
   std::optional<CallResult>
@@ -423,6 +481,27 @@ private:
   resizeVector(const clang::CallExpr *expr, const clang::Expr *object,
                const clang::CXXMethodDecl *method,
                llvm::ArrayRef<const clang::Expr *> args);
+  /// resizeVector's parts: `v = w` where v keeps its memory (the sizes
+  /// must agree); the new memory of `reserve(n)` (its size kept in
+  /// `sizeSlot`) and of `resize`/`assign` (`name`); the new memory put in
+  /// place of the old (`memory`) for the variable `var` or the vector
+  /// field `field`.
+  std::optional<CallResult> assignVectorInPlace(const clang::CallExpr *expr,
+                                                const clang::Expr *object,
+                                                const clang::Expr *source);
+  std::optional<Address> reserveVector(const clang::CallExpr *expr,
+                                       clang::QualType type,
+                                       const clang::Expr *n, Address old,
+                                       Address knownSize, Address &sizeSlot);
+  std::optional<Address> refillVector(const clang::CallExpr *expr,
+                                      clang::QualType type,
+                                      llvm::StringRef name,
+                                      llvm::ArrayRef<const clang::Expr *> args,
+                                      Address old);
+  void replaceVectorMemory(const clang::ValueDecl *var,
+                           std::optional<std::pair<Value, int64_t>> field,
+                           Address memory, Address fresh, llvm::StringRef name,
+                           Address sizeSlot, int64_t elementSize, Location l);
   /// The memory of the vectors in scope, in order of creation: freed when
   /// their scope ends (by its end, `break`, `continue` or `return`).
   llvm::SmallVector<Value> cleanups;

@@ -140,6 +140,173 @@ FunctionLowering::callLambda(const clang::CallExpr *expr,
   return inlineBody(expr, callOperator, args, &*closure);
 }
 
+bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
+                                            ArrayRef<const clang::Expr *> args,
+                                            ArrayRef<Value> operands,
+                                            Location l) {
+  for (auto [i, param] : llvm::enumerate(callee->parameters())) {
+    clang::QualType type = param->getType();
+    if (!operands.empty()) {
+      // Already lowered by the caller (StdAlgorithms.cpp).
+      bindParameter(param, operands[i], l);
+      continue;
+    }
+    const clang::Expr *arg = args[i];
+    const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
+    if (record && record->isLambda()) {
+      std::optional<Closure> closure = closureOf(arg);
+      if (!closure)
+        return unsupported<bool>(arg, "this lambda is not defined in the "
+                                      "differentiable function; define "
+                                      "it there");
+      lambdas[param] = *closure;
+      continue;
+    }
+    if (type->isReferenceType() && !holdsIndirectFields(type) &&
+        !isVector(type.getNonReferenceType()) &&
+        !type.getNonReferenceType()->isArithmeticType() &&
+        !type.getNonReferenceType()->isEnumeralType()) {
+      // An object by reference: the caller's place itself (memory and
+      // offset), as for pointers below.
+      std::optional<Address> place = unpacked(lowerLValue(arg), arg);
+      if (!place)
+        return false;
+      places[param] = *place;
+      continue;
+    }
+    if ((type->isPointerType() || isIterator(type)) &&
+        !holdsIndirectFields(type)) {
+      // A pointer parameter moves within the caller's memory, not a view
+      // of it, so that it compares and binds like the caller's pointers.
+      std::optional<Address> pointer = unpacked(lowerPointer(arg), arg);
+      if (!pointer)
+        return false;
+      pointers[param] = {pointer->memref, newIndexSlot(pointer->offset, l)};
+      continue;
+    }
+    if (holdsIndirectFields(type)) {
+      // The caller's object itself, so that its fields stay known.
+      std::optional<Address> place =
+          type->isReferenceType() ? unpacked(lowerLValue(arg), arg)
+          : type->isPointerType() ? lowerPointer(arg)
+                                  : materializeTemporary(arg);
+      if (!place)
+        return false;
+      (type->isPointerType() ? fixedPointers : places)[param] = *place;
+      continue;
+    }
+    Value operand = lowerArgument(arg, type);
+    if (!operand)
+      return false;
+    // (Parameters are the callee's own: nothing to save.)
+    bindParameter(param, operand, l);
+  }
+  return true;
+}
+
+struct FunctionLowering::ShadowedCaptures {
+  SmallVector<std::pair<const clang::ValueDecl *, std::optional<Address>>>
+      places;
+  SmallVector<
+      std::pair<const clang::ValueDecl *, std::optional<PointerVariable>>>
+      pointers;
+};
+
+void FunctionLowering::bindCaptures(const Closure &closure,
+                                    ShadowedCaptures &shadowed) {
+  for (auto [captured, copy] : closure.copies) {
+    auto known = places.find(captured);
+    shadowed.places.push_back(
+        {captured, known == places.end()
+                       ? std::nullopt
+                       : std::optional<Address>(known->second)});
+    places[captured] = copy;
+  }
+  for (auto [captured, pointer] : closure.pointerCopies) {
+    auto known = pointers.find(captured);
+    shadowed.pointers.push_back(
+        {captured, known == pointers.end()
+                       ? std::nullopt
+                       : std::optional<PointerVariable>(known->second)});
+    pointers[captured] = {pointer.first, pointer.second};
+  }
+}
+
+void FunctionLowering::restoreCaptures(const ShadowedCaptures &shadowed) {
+  for (auto &[name, place] : llvm::reverse(shadowed.places)) {
+    if (place)
+      places[name] = *place;
+    else
+      places.erase(name);
+  }
+  for (auto &[name, pointer] : llvm::reverse(shadowed.pointers)) {
+    if (pointer)
+      pointers[name] = *pointer;
+    else
+      pointers.erase(name);
+  }
+}
+
+/// Whether `callee`'s body has one return, its last statement (so that a
+/// pointer or reference it returns can be the place as it is).
+static bool returnsOnceAtTheEnd(const clang::FunctionDecl *callee) {
+  unsigned returns = 0;
+  std::function<void(const clang::Stmt *)> count =
+      [&](const clang::Stmt *stmt) {
+        if (!stmt || isa<clang::LambdaExpr>(stmt))
+          return;
+        returns += isa<clang::ReturnStmt>(stmt);
+        for (const clang::Stmt *child : stmt->children())
+          count(child);
+      };
+  count(callee->getBody());
+  const auto *compound = dyn_cast<clang::CompoundStmt>(callee->getBody());
+  return returns == 1 && compound && !compound->body_empty() &&
+         isa<clang::ReturnStmt>(compound->body_back());
+}
+
+void FunctionLowering::lowerInlinedStatements(const clang::Expr *expr,
+                                              const clang::FunctionDecl *callee,
+                                              Block *continuation,
+                                              std::optional<Address> object,
+                                              std::optional<Address> result,
+                                              std::optional<Address> *place) {
+  Location l = loc(expr);
+  const clang::FunctionDecl *outerDecl = decl;
+  Block *outerReturn = returnBlock;
+  auto outerJumps = std::move(jumps);
+  jumps.clear();
+  size_t outerReturnCleanups = returnCleanupDepth;
+  returnCleanupDepth = cleanups.size();
+  std::optional<Address> outerSelf = self, outerResult = resultAddress;
+  std::optional<Address> *outerPlace = returnedPlace;
+  returnedPlace = place;
+  if (object)
+    self = object;
+  resultAddress = result;
+  decl = callee;
+  returnBlock = continuation;
+  ++inlineDepth;
+  module.enter(callee, expr->getBeginLoc());
+  if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(callee))
+    lowerConstructorInitializers(ctor);
+  lowerStmt(callee->getBody());
+  module.leave();
+  --inlineDepth;
+  self = outerSelf;
+  resultAddress = outerResult;
+  returnedPlace = outerPlace;
+  returnCleanupDepth = outerReturnCleanups;
+  // Falling off the end of a function that returns a value is undefined.
+  SmallVector<Value> undefined;
+  for (Type type : continuation->getArgumentTypes())
+    undefined.push_back(ub::PoisonOp::create(b, l, type));
+  branchTo(l, continuation, undefined);
+  decl = outerDecl;
+  returnBlock = outerReturn;
+  jumps = std::move(outerJumps);
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
     const clang::Expr *expr, const clang::FunctionDecl *callee,
     ArrayRef<const clang::Expr *> args, const Closure *closure,
@@ -185,85 +352,11 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
 
   // The arguments, bound as the body's parameters; closures by name.
   Value zero = constantIndex(0, l);
-  for (auto [i, param] : llvm::enumerate(callee->parameters())) {
-    clang::QualType type = param->getType();
-    if (!operands.empty()) {
-      // Already lowered by the caller (StdAlgorithms.cpp).
-      bindParameter(param, operands[i], l);
-      continue;
-    }
-    const clang::Expr *arg = args[i];
-    const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
-    if (record && record->isLambda()) {
-      std::optional<Closure> closure = closureOf(arg);
-      if (!closure)
-        return unsupported<Result>(arg, "this lambda is not defined in the "
-                                        "differentiable function; define "
-                                        "it there");
-      lambdas[param] = *closure;
-      continue;
-    }
-    if (type->isReferenceType() && !holdsIndirectFields(type) &&
-        !isVector(type.getNonReferenceType()) &&
-        !type.getNonReferenceType()->isArithmeticType() &&
-        !type.getNonReferenceType()->isEnumeralType()) {
-      // An object by reference: the caller's place itself (memory and
-      // offset), as for pointers below.
-      std::optional<Address> place = unpacked(lowerLValue(arg), arg);
-      if (!place)
-        return std::nullopt;
-      places[param] = *place;
-      continue;
-    }
-    if ((type->isPointerType() || isIterator(type)) &&
-        !holdsIndirectFields(type)) {
-      // A pointer parameter moves within the caller's memory, not a view
-      // of it, so that it compares and binds like the caller's pointers.
-      std::optional<Address> pointer = unpacked(lowerPointer(arg), arg);
-      if (!pointer)
-        return std::nullopt;
-      pointers[param] = {pointer->memref, newIndexSlot(pointer->offset, l)};
-      continue;
-    }
-    if (holdsIndirectFields(type)) {
-      // The caller's object itself, so that its fields stay known.
-      std::optional<Address> place =
-          type->isReferenceType() ? unpacked(lowerLValue(arg), arg)
-          : type->isPointerType() ? lowerPointer(arg)
-                                  : materializeTemporary(arg);
-      if (!place)
-        return std::nullopt;
-      (type->isPointerType() ? fixedPointers : places)[param] = *place;
-      continue;
-    }
-    Value operand = lowerArgument(arg, type);
-    if (!operand)
-      return std::nullopt;
-    // (Parameters are the callee's own: nothing to save.)
-    bindParameter(param, operand, l);
-  }
-  SmallVector<std::pair<const clang::ValueDecl *, std::optional<Address>>>
-      saved;
-  SmallVector<
-      std::pair<const clang::ValueDecl *, std::optional<PointerVariable>>>
-      savedPointers;
-  if (closure) {
-    for (auto [captured, copy] : closure->copies) {
-      auto known = places.find(captured);
-      saved.push_back({captured, known == places.end()
-                                     ? std::nullopt
-                                     : std::optional<Address>(known->second)});
-      places[captured] = copy;
-    }
-    for (auto [captured, pointer] : closure->pointerCopies) {
-      auto known = pointers.find(captured);
-      savedPointers.push_back(
-          {captured, known == pointers.end()
-                         ? std::nullopt
-                         : std::optional<PointerVariable>(known->second)});
-      pointers[captured] = {pointer.first, pointer.second};
-    }
-  }
+  if (!bindInlinedArguments(callee, args, operands, l))
+    return std::nullopt;
+  ShadowedCaptures shadowed;
+  if (closure)
+    bindCaptures(*closure, shadowed);
 
   // The body, with its returns going to the code after the call.
   Block *current = b.getInsertionBlock();
@@ -272,24 +365,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   // A pointer or reference returned by the body's one return, its last
   // statement: the place as it is (see returnedPlace).
   std::optional<Address> place;
-  bool returnsPlace = false;
-  if ((returnType->isReferenceType() || returnType->isPointerType() ||
-       isIterator(returnType)) &&
-      !isVector(returnType.getNonReferenceType())) {
-    unsigned returns = 0;
-    std::function<void(const clang::Stmt *)> count =
-        [&](const clang::Stmt *stmt) {
-          if (!stmt || isa<clang::LambdaExpr>(stmt))
-            return;
-          returns += isa<clang::ReturnStmt>(stmt);
-          for (const clang::Stmt *child : stmt->children())
-            count(child);
-        };
-    count(callee->getBody());
-    const auto *compound = dyn_cast<clang::CompoundStmt>(callee->getBody());
-    returnsPlace = returns == 1 && compound && !compound->body_empty() &&
-                   isa<clang::ReturnStmt>(compound->body_back());
-  }
+  bool returnsPlace = (returnType->isReferenceType() ||
+                       returnType->isPointerType() || isIterator(returnType)) &&
+                      !isVector(returnType.getNonReferenceType()) &&
+                      returnsOnceAtTheEnd(callee);
   if (!returnType->isVoidType() && !returnsClosure && !result &&
       !returnsPlace) {
     Type type = module.lowerType(returnType.getNonReferenceType(),
@@ -300,51 +379,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
       type = getPointerType(type);
     continuation->addArgument(type, l);
   }
-  const clang::FunctionDecl *outerDecl = decl;
-  Block *outerReturn = returnBlock;
-  auto outerJumps = std::move(jumps);
-  jumps.clear();
-  size_t outerReturnCleanups = returnCleanupDepth;
-  returnCleanupDepth = cleanups.size();
-  std::optional<Address> outerSelf = self, outerResult = resultAddress;
-  std::optional<Address> *outerPlace = returnedPlace;
-  returnedPlace = returnsPlace ? &place : nullptr;
-  if (object)
-    self = object;
-  resultAddress = result;
-  decl = callee;
-  returnBlock = continuation;
-  ++inlineDepth;
-  module.enter(callee, expr->getBeginLoc());
-  if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(callee))
-    lowerConstructorInitializers(ctor);
-  lowerStmt(callee->getBody());
-  module.leave();
-  --inlineDepth;
-  self = outerSelf;
-  resultAddress = outerResult;
-  returnedPlace = outerPlace;
-  returnCleanupDepth = outerReturnCleanups;
-  // Falling off the end of a function that returns a value is undefined.
-  SmallVector<Value> undefined;
-  for (Type type : continuation->getArgumentTypes())
-    undefined.push_back(ub::PoisonOp::create(b, l, type));
-  branchTo(l, continuation, undefined);
-  decl = outerDecl;
-  returnBlock = outerReturn;
-  jumps = std::move(outerJumps);
-  for (auto &[name, place] : llvm::reverse(saved)) {
-    if (place)
-      places[name] = *place;
-    else
-      places.erase(name);
-  }
-  for (auto &[name, pointer] : llvm::reverse(savedPointers)) {
-    if (pointer)
-      pointers[name] = *pointer;
-    else
-      pointers.erase(name);
-  }
+  lowerInlinedStatements(expr, callee, continuation, object, result,
+                         returnsPlace ? &place : nullptr);
+  restoreCaptures(shadowed);
   enter(continuation);
   if (result)
     return CallResult{nullptr, result};

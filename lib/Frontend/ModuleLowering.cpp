@@ -204,135 +204,194 @@ std::optional<Layout> ModuleLowering::getLayout(clang::QualType type,
   return layout;
 }
 
-std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
-                                                    clang::SourceRange range,
-                                                    const Twine &what) {
-  MLIRContext *context = getContext();
-  auto unsupported = [&](const Twine &why) -> std::optional<Layout> {
-    error(range, what + " has type '" + type.getAsString() +
-                     "', which differentiable code does not support: " + why);
-    return std::nullopt;
-  };
-  if (const auto *builtin = type->getAs<clang::BuiltinType>()) {
-    switch (builtin->getKind()) {
-    case clang::BuiltinType::Float:
-      return Layout{Float32Type::get(context), type, 1};
-    case clang::BuiltinType::Double:
-      return Layout{Float64Type::get(context), type, 1};
-    case clang::BuiltinType::Bool:
-      return Layout{IntegerType::get(context, 1), type, 1};
-    default:
-      if (builtin->isInteger())
-        return Layout{IntegerType::get(context, ast.getTypeSize(type)), type,
-                      1};
-      break;
-    }
-    return unsupported(kSupportedTypes);
+namespace {
+/// Computes the layout of one type, one kind of type per member; errors
+/// name the type and what has it.
+class LayoutComputation {
+public:
+  LayoutComputation(ModuleLowering &module, clang::QualType type,
+                    clang::SourceRange range, const Twine &what)
+      : module(module), ast(module.getAST()), context(module.getContext()),
+        type(type), range(range), what(what) {}
+
+  std::optional<Layout> compute() {
+    if (const auto *builtin = type->getAs<clang::BuiltinType>())
+      return ofBuiltin(builtin);
+    if (type->isEnumeralType())
+      return Layout{IntegerType::get(context, ast.getTypeSize(type)), type, 1};
+    if (type->isPointerType())
+      return ofPointer();
+    if (const auto *array = ast.getAsConstantArrayType(type))
+      return ofArray(array);
+    if (!ModuleLowering::getVectorElementType(type).isNull())
+      return unsupported("a std::vector can be a parameter or a local variable "
+                         "of a differentiable function, but not yet an element "
+                         "of an array, a vector or a struct; pass it on its "
+                         "own, or flatten nested vectors into one indexed "
+                         "i * n + j");
+    const clang::RecordDecl *record = type->getAsRecordDecl();
+    if (!record)
+      return unsupported(kSupportedTypes);
+    record = record->getDefinition();
+    if (!record)
+      return unsupported("the type is incomplete; define it before the "
+                         "differentiable function");
+    if (record->isUnion())
+      return unsupported("unions cannot be differentiated; use a struct");
+    return ofRecord(record);
   }
-  if (type->isEnumeralType())
-    return Layout{IntegerType::get(context, ast.getTypeSize(type)), type, 1};
-  if (type->isPointerType()) {
-    // A pointer in memory (an element of an array or vector of pointers):
-    // one indirect slot, like a struct's pointer field.
-    clang::QualType pointee = type->getPointeeType();
-    if (pointee->isPointerType() || pointee->isReferenceType() ||
-        pointee->isFunctionType() || pointee->isVoidType())
-      return unsupported("pointers in memory can point to numbers, arrays "
-                         "and structs, not to pointers or functions");
-    std::optional<Layout> target = getLayout(pointee, range, what);
-    if (!target)
-      return std::nullopt;
-    if (!target->indirect.empty())
-      return unsupported("it points to objects holding pointers, references "
-                         "or vectors themselves; differentiable code follows "
-                         "one level of them");
-    return Layout{IntegerType::get(context, ast.getTypeSize(type)),
-                  ast.LongLongTy,
-                  1,
-                  {{0, 1, 0, type, nullptr}}};
-  }
-  if (const auto *array = ast.getAsConstantArrayType(type)) {
-    std::optional<Layout> element =
-        getLayout(array->getElementType(), range, what);
-    if (!element)
-      return std::nullopt;
-    int64_t count = array->getSize().getZExtValue();
-    if (count == 0)
-      return unsupported("arrays need at least one element");
-    Layout layout{
-        element->scalar, element->scalarType, element->size * count, {}};
-    if (!element->indirect.empty()) {
-      if (count * element->indirect.size() > kMaxIndirectFields)
-        return unsupported("it holds more than " + Twine(kMaxIndirectFields) +
-                           " pointers, references or vectors; pass them as "
-                           "parameters");
-      int64_t elementBytes = ast.getTypeSize(array->getElementType()) / 8;
-      for (int64_t i = 0; i < count; ++i)
-        for (Layout::IndirectField field : element->indirect) {
-          field.slot += i * element->size;
-          field.byteOffset += i * elementBytes;
-          layout.indirect.push_back(field);
-        }
-    }
-    return layout;
-  }
-  if (!getVectorElementType(type).isNull())
-    return unsupported("a std::vector can be a parameter or a local variable "
-                       "of a differentiable function, but not yet an element "
-                       "of an array, a vector or a struct; pass it on its "
-                       "own, or flatten nested vectors into one indexed "
-                       "i * n + j");
-  const clang::RecordDecl *record = type->getAsRecordDecl();
-  if (!record)
-    return unsupported(kSupportedTypes);
-  record = record->getDefinition();
-  if (!record)
-    return unsupported("the type is incomplete; define it before the "
-                       "differentiable function");
-  if (record->isUnion())
-    return unsupported("unions cannot be differentiated; use a struct");
-  // libstdc++ nests a tuple's elements in base classes, which packing
-  // integers among floating-point slots does not follow (yet).
-  if (const auto *tuple =
-          dyn_cast<clang::ClassTemplateSpecializationDecl>(record);
-      tuple && tuple->isInStdNamespace() && tuple->getName() == "tuple") {
-    bool integers = false, floats = false;
-    for (const clang::TemplateArgument &arg :
-         tuple->getTemplateArgs()[0].pack_elements()) {
-      if (arg.getKind() != clang::TemplateArgument::Type)
-        continue;
-      integers |= arg.getAsType()->isIntegralOrEnumerationType();
-      floats |= arg.getAsType()->isRealFloatingType();
-    }
-    if (integers && floats)
-      return unsupported("a std::tuple mixing integers and floating-point "
-                         "values is not supported yet; use a struct with "
-                         "named fields (or std::pair, which works)");
-  }
-  // The parts of the record: non-empty bases, then fields, each with its
-  // byte offset. Pointer, reference and std::vector fields are indirect:
-  // they designate memory, they do not hold data.
+
+private:
+  // A part of a record (a non-empty base or a direct field) with its byte
+  // offset.
   struct Part {
     clang::QualType type;
     clang::SourceRange range;
     int64_t byteOffset;
   };
-  SmallVector<Part> parts;
-  SmallVector<Layout::IndirectField> indirectFields; // slots set below
+
+  std::optional<Layout> unsupported(const Twine &why) {
+    module.error(range, what + " has type '" + type.getAsString() +
+                            "', which differentiable code does not "
+                            "support: " +
+                            why);
+    return std::nullopt;
+  }
+  bool refuse(const Twine &why) {
+    unsupported(why);
+    return false;
+  }
+
+  std::optional<Layout> ofBuiltin(const clang::BuiltinType *builtin);
+  std::optional<Layout> ofPointer();
+  std::optional<Layout> ofArray(const clang::ConstantArrayType *array);
+  std::optional<Layout> ofRecord(const clang::RecordDecl *record);
+  /// Refuses a std::tuple mixing integer and floating-point elements.
+  bool checkTuple(const clang::RecordDecl *record);
+  /// The bases and fields of `record`: data parts in `parts`, pointer,
+  /// reference and std::vector fields (which designate memory, they do not
+  /// hold data) in `indirectFields`. False after an error.
+  bool collectParts(const clang::RecordDecl *record,
+                    SmallVectorImpl<Part> &parts,
+                    SmallVectorImpl<Layout::IndirectField> &indirectFields);
+  /// The slots of a record made of `parts`: their type, then the size and
+  /// indirect fields.
+  std::optional<Layout>
+  slotsOf(ArrayRef<Part> parts,
+          SmallVector<Layout::IndirectField> indirectFields);
+
+  ModuleLowering &module;
+  clang::ASTContext &ast;
+  MLIRContext *context;
+  clang::QualType type;
+  clang::SourceRange range;
+  const Twine &what;
+};
+} // namespace
+
+std::optional<Layout>
+LayoutComputation::ofBuiltin(const clang::BuiltinType *builtin) {
+  switch (builtin->getKind()) {
+  case clang::BuiltinType::Float:
+    return Layout{Float32Type::get(context), type, 1};
+  case clang::BuiltinType::Double:
+    return Layout{Float64Type::get(context), type, 1};
+  case clang::BuiltinType::Bool:
+    return Layout{IntegerType::get(context, 1), type, 1};
+  default:
+    if (builtin->isInteger())
+      return Layout{IntegerType::get(context, ast.getTypeSize(type)), type, 1};
+    break;
+  }
+  return unsupported(kSupportedTypes);
+}
+
+std::optional<Layout> LayoutComputation::ofPointer() {
+  // A pointer in memory (an element of an array or vector of pointers):
+  // one indirect slot, like a struct's pointer field.
+  clang::QualType pointee = type->getPointeeType();
+  if (pointee->isPointerType() || pointee->isReferenceType() ||
+      pointee->isFunctionType() || pointee->isVoidType())
+    return unsupported("pointers in memory can point to numbers, arrays "
+                       "and structs, not to pointers or functions");
+  std::optional<Layout> target = module.getLayout(pointee, range, what);
+  if (!target)
+    return std::nullopt;
+  if (!target->indirect.empty())
+    return unsupported("it points to objects holding pointers, references "
+                       "or vectors themselves; differentiable code follows "
+                       "one level of them");
+  return Layout{IntegerType::get(context, ast.getTypeSize(type)),
+                ast.LongLongTy,
+                1,
+                {{0, 1, 0, type, nullptr}}};
+}
+
+std::optional<Layout>
+LayoutComputation::ofArray(const clang::ConstantArrayType *array) {
+  std::optional<Layout> element =
+      module.getLayout(array->getElementType(), range, what);
+  if (!element)
+    return std::nullopt;
+  int64_t count = array->getSize().getZExtValue();
+  if (count == 0)
+    return unsupported("arrays need at least one element");
+  Layout layout{
+      element->scalar, element->scalarType, element->size * count, {}};
+  if (!element->indirect.empty()) {
+    if (count * element->indirect.size() > kMaxIndirectFields)
+      return unsupported("it holds more than " + Twine(kMaxIndirectFields) +
+                         " pointers, references or vectors; pass them as "
+                         "parameters");
+    int64_t elementBytes = ast.getTypeSize(array->getElementType()) / 8;
+    for (int64_t i = 0; i < count; ++i)
+      for (Layout::IndirectField field : element->indirect) {
+        field.slot += i * element->size;
+        field.byteOffset += i * elementBytes;
+        layout.indirect.push_back(field);
+      }
+  }
+  return layout;
+}
+
+bool LayoutComputation::checkTuple(const clang::RecordDecl *record) {
+  // libstdc++ nests a tuple's elements in base classes, which packing
+  // integers among floating-point slots does not follow (yet).
+  const auto *tuple = dyn_cast<clang::ClassTemplateSpecializationDecl>(record);
+  if (!tuple || !tuple->isInStdNamespace() || tuple->getName() != "tuple")
+    return true;
+  bool integers = false, floats = false;
+  for (const clang::TemplateArgument &arg :
+       tuple->getTemplateArgs()[0].pack_elements()) {
+    if (arg.getKind() != clang::TemplateArgument::Type)
+      continue;
+    integers |= arg.getAsType()->isIntegralOrEnumerationType();
+    floats |= arg.getAsType()->isRealFloatingType();
+  }
+  if (integers && floats)
+    return refuse("a std::tuple mixing integers and floating-point "
+                  "values is not supported yet; use a struct with "
+                  "named fields (or std::pair, which works)");
+  return true;
+}
+
+bool LayoutComputation::collectParts(
+    const clang::RecordDecl *record, SmallVectorImpl<Part> &parts,
+    SmallVectorImpl<Layout::IndirectField> &indirectFields) {
   const clang::ASTRecordLayout &recordLayout = ast.getASTRecordLayout(record);
   if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
     if (cxx->isLambda())
-      return unsupported("a lambda can be called, or passed to a function, "
-                         "in the function that defines it, but not stored "
-                         "in memory or returned; write a named function");
+      return refuse("a lambda can be called, or passed to a function, "
+                    "in the function that defines it, but not stored "
+                    "in memory or returned; write a named function");
     if (cxx->isPolymorphic())
-      return unsupported("it has virtual functions; use a class without "
-                         "them");
+      return refuse("it has virtual functions; use a class without "
+                    "them");
     if (cxx->getNumVBases())
-      return unsupported("it has virtual base classes");
+      return refuse("it has virtual base classes");
     if (!isDestroyedByParts(cxx))
-      return unsupported("it owns resources (it has a destructor); pass "
-                         "its data as a pointer and a size");
+      return refuse("it owns resources (it has a destructor); pass "
+                    "its data as a pointer and a size");
     for (const clang::CXXBaseSpecifier &base : cxx->bases()) {
       const clang::CXXRecordDecl *baseDecl =
           base.getType()->getAsCXXRecordDecl();
@@ -344,26 +403,37 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
   }
   for (const clang::FieldDecl *field : record->fields()) {
     if (field->isBitField())
-      return unsupported("field '" + field->getName() + "' is a bit-field");
+      return refuse("field '" + field->getName() + "' is a bit-field");
     int64_t byteOffset =
         recordLayout.getFieldOffset(field->getFieldIndex()) / 8;
     clang::QualType fieldType = field->getType().getCanonicalType();
     if (fieldType->isPointerType() || fieldType->isReferenceType() ||
-        !getVectorElementType(fieldType).isNull()) {
+        !ModuleLowering::getVectorElementType(fieldType).isNull()) {
       clang::QualType pointee = fieldType->getPointeeType();
       if (!pointee.isNull() &&
           (pointee->isPointerType() || pointee->isReferenceType() ||
            pointee->isFunctionType() || pointee->isVoidType()))
-        return unsupported("its field '" + field->getName() + "' has type '" +
-                           field->getType().getAsString() +
-                           "'; a field can point to or refer to numbers, "
-                           "arrays and structs, not to pointers or "
-                           "functions");
+        return refuse("its field '" + field->getName() + "' has type '" +
+                      field->getType().getAsString() +
+                      "'; a field can point to or refer to numbers, "
+                      "arrays and structs, not to pointers or "
+                      "functions");
       indirectFields.push_back({0, 0, byteOffset, field->getType(), field});
       continue;
     }
     parts.push_back({field->getType(), field->getSourceRange(), byteOffset});
   }
+  return true;
+}
+
+std::optional<Layout>
+LayoutComputation::ofRecord(const clang::RecordDecl *record) {
+  if (!checkTuple(record))
+    return std::nullopt;
+  SmallVector<Part> parts;
+  SmallVector<Layout::IndirectField> indirectFields; // slots set later
+  if (!collectParts(record, parts, indirectFields))
+    return std::nullopt;
   if (parts.empty() && indirectFields.empty()) {
     // An empty class (a functor, a tag) is one byte, as in C++: nothing
     // in it is differentiated.
@@ -371,6 +441,12 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
       return Layout{IntegerType::get(context, 8), ast.CharTy, 1};
     return unsupported("it has no fields");
   }
+  return slotsOf(parts, std::move(indirectFields));
+}
+
+std::optional<Layout>
+LayoutComputation::slotsOf(ArrayRef<Part> parts,
+                           SmallVector<Layout::IndirectField> indirectFields) {
   // The record's slots have the type of its floating-point parts (or, with
   // none, of its widest integer part; with only indirect fields, 64-bit
   // integers); integer and bool fields of other types are packed into the
@@ -385,8 +461,8 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
                 !ast.getSourceManager().isInSystemHeader(part.range.getBegin())
             ? part.range
             : range;
-    std::optional<Layout> own =
-        getLayout(part.type, where, "a field of '" + type.getAsString() + "'");
+    std::optional<Layout> own = module.getLayout(
+        part.type, where, "a field of '" + type.getAsString() + "'");
     if (!own)
       return std::nullopt;
     partLayouts.push_back(*own);
@@ -446,6 +522,12 @@ std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
   }
   layout->indirect = std::move(indirectFields);
   return layout;
+}
+
+std::optional<Layout> ModuleLowering::computeLayout(clang::QualType type,
+                                                    clang::SourceRange range,
+                                                    const Twine &what) {
+  return LayoutComputation(*this, type, range, what).compute();
 }
 
 int64_t ModuleLowering::getFieldOffset(const clang::FieldDecl *field) {

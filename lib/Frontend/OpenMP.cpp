@@ -61,54 +61,40 @@ static StringRef reductionKind(const clang::DeclarationName &name) {
   }
 }
 
-void FunctionLowering::lowerOpenMPDirective(
-    const clang::OMPExecutableDirective *directive) {
+void FunctionLowering::lowerOpenMPAtomic(
+    const clang::OMPAtomicDirective *atomic) {
+  for (const clang::OMPClause *clause : atomic->clauses())
+    if (!isa<clang::OMPUpdateClause, clang::OMPSeqCstClause,
+             clang::OMPRelaxedClause, clang::OMPAcqRelClause,
+             clang::OMPReleaseClause, clang::OMPAcquireClause>(clause))
+      return (void)unsupported(
+          atomic,
+          "'#pragma omp atomic " +
+              llvm::omp::getOpenMPClauseName(clause->getClauseKind()) +
+              "' cannot be differentiated; only atomic updates ('x += e', "
+              "'x -= e') can");
+  const auto *statement =
+      dyn_cast_or_null<clang::Expr>(atomic->getStructuredBlock());
+  const auto *update =
+      statement
+          ? dyn_cast<clang::CompoundAssignOperator>(statement->IgnoreParens())
+          : nullptr;
+  if (!update ||
+      (update->getOpcode() != clang::BO_AddAssign &&
+       update->getOpcode() != clang::BO_SubAssign) ||
+      !update->getType()->isRealFloatingType())
+    return (void)unsupported(atomic,
+                             "'#pragma omp atomic' can be differentiated "
+                             "on updates of floating-point values with "
+                             "'+=' or '-=' only");
+  return lowerDiscarded(update);
+}
+
+bool FunctionLowering::readParallelLoopClauses(
+    const clang::OMPExecutableDirective *directive, ParallelLoopMarker &marker,
+    SmallVectorImpl<const clang::ArraySectionExpr *> &sections) {
   std::string name = directiveName(directive);
-  if (const auto *atomic = dyn_cast<clang::OMPAtomicDirective>(directive)) {
-    for (const clang::OMPClause *clause : atomic->clauses())
-      if (!isa<clang::OMPUpdateClause, clang::OMPSeqCstClause,
-               clang::OMPRelaxedClause, clang::OMPAcqRelClause,
-               clang::OMPReleaseClause, clang::OMPAcquireClause>(clause))
-        return (void)unsupported(
-            directive,
-            "'#pragma omp atomic " +
-                llvm::omp::getOpenMPClauseName(clause->getClauseKind()) +
-                "' cannot be differentiated; only atomic updates ('x += e', "
-                "'x -= e') can");
-    const auto *statement =
-        dyn_cast_or_null<clang::Expr>(atomic->getStructuredBlock());
-    const auto *update =
-        statement
-            ? dyn_cast<clang::CompoundAssignOperator>(statement->IgnoreParens())
-            : nullptr;
-    if (!update ||
-        (update->getOpcode() != clang::BO_AddAssign &&
-         update->getOpcode() != clang::BO_SubAssign) ||
-        !update->getType()->isRealFloatingType())
-      return (void)unsupported(directive,
-                               "'#pragma omp atomic' can be differentiated "
-                               "on updates of floating-point values with "
-                               "'+=' or '-=' only");
-    return lowerDiscarded(update);
-  }
-  // The combined target forms: the loop on a GPU (when compiling for one).
-  bool device =
-      isa<clang::OMPTargetParallelForDirective,
-          clang::OMPTargetParallelForSimdDirective,
-          clang::OMPTargetTeamsDistributeParallelForDirective,
-          clang::OMPTargetTeamsDistributeParallelForSimdDirective>(directive);
-  if (!device &&
-      !isa<clang::OMPParallelForDirective, clang::OMPParallelForSimdDirective>(
-          directive))
-    return (void)unsupported(directive,
-                             "'#pragma omp " + name +
-                                 "' cannot be differentiated; parallel loops "
-                                 "are written '#pragma omp parallel for', or "
-                                 "'#pragma omp target teams distribute "
-                                 "parallel for' for a GPU");
-  const auto *loopDirective = cast<clang::OMPLoopDirective>(directive);
-  ParallelLoopMarker marker{nullptr, {}, 1, device};
-  SmallVector<const clang::ArraySectionExpr *> sections;
+  bool device = marker.device;
   for (const clang::OMPClause *clause : directive->clauses()) {
     // Clang's own (firstprivate scalars and maps of a target region).
     if (clause->isImplicit())
@@ -124,11 +110,13 @@ void FunctionLowering::lowerOpenMPDirective(
         // need to be ones that copy.
         clang::OpenMPMapClauseKind kind = map->getMapType();
         if (kind != clang::OMPC_MAP_to && kind != clang::OMPC_MAP_from &&
-            kind != clang::OMPC_MAP_tofrom && kind != clang::OMPC_MAP_unknown)
-          return (void)module.error(
+            kind != clang::OMPC_MAP_tofrom && kind != clang::OMPC_MAP_unknown) {
+          module.error(
               clang::SourceRange(map->getBeginLoc(), map->getEndLoc()),
               "this map type cannot be differentiated; use 'to', 'from' or "
               "'tofrom'");
+          return false;
+        }
         continue;
       }
       // Launch shapes: the kernel picks its own. Scalars are copied to the
@@ -142,13 +130,13 @@ void FunctionLowering::lowerOpenMPDirective(
       StringRef kind = reductionKind(reduction->getNameInfo().getName());
       if (kind.empty() ||
           reduction->getModifier() != clang::OMPC_REDUCTION_unknown)
-        return (void)unsupported(
+        return unsupported<bool>(
             directive, "this reduction cannot be differentiated; reductions "
                        "are '+', '*', 'max' and 'min' on numbers");
       for (const clang::Expr *var : reduction->varlist()) {
         clang::QualType type = var->getType();
         if (!type->isRealFloatingType() && !type->isIntegerType())
-          return (void)unsupported(var, "a reduction variable must be a "
+          return unsupported<bool>(var, "a reduction variable must be a "
                                         "floating-point or integer number");
         marker.reduced.push_back({var, kind});
       }
@@ -167,7 +155,7 @@ void FunctionLowering::lowerOpenMPDirective(
             clang::OMPSharedClause, clang::OMPDefaultClause,
             clang::OMPNumThreadsClause, clang::OMPProcBindClause>(clause))
       continue;
-    return (void)unsupported(
+    return unsupported<bool>(
         directive,
         "the '" + llvm::omp::getOpenMPClauseName(clause->getClauseKind()) +
             "' clause of '#pragma omp " + name +
@@ -178,18 +166,12 @@ void FunctionLowering::lowerOpenMPDirective(
                       "dist_schedule on a target loop"
                     : ""));
   }
-  const clang::Stmt *loop =
-      loopDirective->getInnermostCapturedStmt()->getCapturedStmt();
-  if (!isa<clang::ForStmt>(loop))
-    return (void)unsupported(directive, "'#pragma omp " + name +
-                                            "' must be followed by a 'for' "
-                                            "loop over a counter");
-  marker.loop = loop;
-  // A mapped section `p[lo:len]` of a pointer variable gives its memory an
-  // extent for the loop: the loop uses a view of the first offset + lo +
-  // len elements, and so do the derivative loops, of the shadows; the GPU
-  // copies are that long.
-  SmallVector<std::pair<PointerVariable *, Value>> unsized;
+  return true;
+}
+
+bool FunctionLowering::sizeMappedSections(
+    ArrayRef<const clang::ArraySectionExpr *> sections,
+    SmallVectorImpl<std::pair<PointerVariable *, Value>> &unsized) {
   for (const clang::ArraySectionExpr *section : sections) {
     const auto *ref =
         dyn_cast<clang::DeclRefExpr>(section->getBase()->IgnoreParenImpCasts());
@@ -209,7 +191,7 @@ void FunctionLowering::lowerOpenMPDirective(
         continue;
       Value count = lowerRValue(part);
       if (!count)
-        return;
+        return false;
       Value elements = index(count, part->getType(), l);
       if (layout->size != 1)
         elements = arith::MulIOp::create(b, l, elements,
@@ -222,6 +204,48 @@ void FunctionLowering::lowerOpenMPDirective(
         b, l, memory, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
         ArrayRef<OpFoldResult>{end}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   }
+  return true;
+}
+
+void FunctionLowering::lowerOpenMPDirective(
+    const clang::OMPExecutableDirective *directive) {
+  std::string name = directiveName(directive);
+  if (const auto *atomic = dyn_cast<clang::OMPAtomicDirective>(directive))
+    return lowerOpenMPAtomic(atomic);
+  // The combined target forms: the loop on a GPU (when compiling for one).
+  bool device =
+      isa<clang::OMPTargetParallelForDirective,
+          clang::OMPTargetParallelForSimdDirective,
+          clang::OMPTargetTeamsDistributeParallelForDirective,
+          clang::OMPTargetTeamsDistributeParallelForSimdDirective>(directive);
+  if (!device &&
+      !isa<clang::OMPParallelForDirective, clang::OMPParallelForSimdDirective>(
+          directive))
+    return (void)unsupported(directive,
+                             "'#pragma omp " + name +
+                                 "' cannot be differentiated; parallel loops "
+                                 "are written '#pragma omp parallel for', or "
+                                 "'#pragma omp target teams distribute "
+                                 "parallel for' for a GPU");
+  const auto *loopDirective = cast<clang::OMPLoopDirective>(directive);
+  ParallelLoopMarker marker{nullptr, {}, 1, device};
+  SmallVector<const clang::ArraySectionExpr *> sections;
+  if (!readParallelLoopClauses(directive, marker, sections))
+    return;
+  const clang::Stmt *loop =
+      loopDirective->getInnermostCapturedStmt()->getCapturedStmt();
+  if (!isa<clang::ForStmt>(loop))
+    return (void)unsupported(directive, "'#pragma omp " + name +
+                                            "' must be followed by a 'for' "
+                                            "loop over a counter");
+  marker.loop = loop;
+  // A mapped section `p[lo:len]` of a pointer variable gives its memory an
+  // extent for the loop: the loop uses a view of the first offset + lo +
+  // len elements, and so do the derivative loops, of the shadows; the GPU
+  // copies are that long.
+  SmallVector<std::pair<PointerVariable *, Value>> unsized;
+  if (!sizeMappedSections(sections, unsized))
+    return;
   std::optional<ParallelLoopMarker> outer = std::move(parallelLoop);
   parallelLoop = std::move(marker);
   lowerStmt(loop);

@@ -89,8 +89,20 @@ private:
   /// builder's insertion point.
   void buildBody(func::FuncOp function);
 
-public:
-private:
+  //===--- build()'s steps ------------------------------------------------===//
+  /// The types and names of f's parameters (its object first).
+  void collectParameters(const clang::FunctionDecl *f);
+  /// The memory the parameters' pointer, reference and vector fields
+  /// designate, and whether each has a derivative (when its parameter has
+  /// one and it holds floating-point values).
+  void collectFieldArguments();
+  /// Roles and activities of f's parameters; false after an error.
+  bool assignRoles();
+  /// Refuses what the request's mode cannot take yet; false after an error.
+  bool checkModeSupport(const clang::FunctionDecl *f);
+  /// The entry point's own function, with the header's C ABI, and its body.
+  void buildEntryFunction(const clang::FunctionDecl *f);
+
   /// A memref of `type` (f's lowered parameter type) over a C pointer.
   Value view(Value pointer, Type type) {
     if (!isa<MemRefType>(pointer.getType()))
@@ -756,20 +768,7 @@ func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
   return function;
 }
 
-void EntryBuilder::build() {
-  const clang::FunctionDecl *f = request.function;
-  if (!f->hasBody() && !isDifferentiable(f) && !module.hasCustomRule(f)) {
-    module.error(use, "'" + f->getQualifiedNameAsString() +
-                          "' has no visible body, so it cannot be "
-                          "differentiated; define it in this file, mark its "
-                          "declaration [[ct::differentiable]] if another "
-                          "file defines it, or give it a custom rule "
-                          "(CT_CUSTOM_GRADIENT, CT_CUSTOM_JVP)");
-    return;
-  }
-  primal = module.getFunction(f);
-  if (!primal)
-    return;
+void EntryBuilder::collectParameters(const clang::FunctionDecl *f) {
   if (const auto *method = dyn_cast<clang::CXXMethodDecl>(f);
       method && method->isInstance()) {
     paramTypes.push_back(method->getThisType());
@@ -781,9 +780,9 @@ void EntryBuilder::build() {
     paramNames.push_back("parameter '" + param->getName().str() + "' of '" +
                          f->getQualifiedNameAsString() + "'");
   }
-  // The memory the parameters' pointer, reference and vector fields
-  // designate, and whether each has a derivative (when its parameter has
-  // one and it holds floating-point values).
+}
+
+void EntryBuilder::collectFieldArguments() {
   unsigned extraArgument = paramTypes.size();
   for (auto [i, paramType] : llvm::enumerate(paramTypes)) {
     clang::QualType object = ModuleLowering::getParameterObject(paramType);
@@ -816,16 +815,9 @@ void EntryBuilder::build() {
            isActive ? ct::Activity::Duplicated : ct::Activity::Constant});
     }
   }
-  if (primal.getNumArguments() != paramTypes.size() + fieldArgs.size() ||
-      (request.kind != EntryKind::Pullback && request.kind != EntryKind::Jvp &&
-       primal.getNumResults() != 1)) {
-    module.error(use, "'" + f->getQualifiedNameAsString() +
-                          "' cannot be differentiated from C++: only "
-                          "functions returning a floating-point value (or "
-                          "void) have entry points");
-    return;
-  }
-  // Roles and activities of f's parameters.
+}
+
+bool EntryBuilder::assignRoles() {
   for (auto [i, paramType] : llvm::enumerate(paramTypes)) {
     Role role = getRole(paramType);
     // A vector of vectors by value: f gets the packed copy anyway, and
@@ -846,7 +838,7 @@ void EntryBuilder::build() {
                             " points at data without floating-point "
                             "values, so it has no derivative; exclude it "
                             "with ct::wrt<...>");
-      return;
+      return false;
     }
     // A parameter ct::wrt leaves out keeps its role (memory is still
     // viewed) but is constant.
@@ -862,6 +854,10 @@ void EntryBuilder::build() {
   }
   for (const Extra &extra : fieldArgs)
     activities.push_back(extra.activity);
+  return true;
+}
+
+bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
   if (inLanes() &&
       (!fieldArgs.empty() || llvm::any_of(paramTypes, [](clang::QualType type) {
         clang::QualType object = ModuleLowering::getParameterObject(type);
@@ -872,15 +868,14 @@ void EntryBuilder::build() {
                           "or vectors, or vectors of vectors; vector mode "
                           "does not support them yet: pass that memory as "
                           "parameters of its own, or use one lane");
-    return;
+    return false;
   }
   if (request.kind == EntryKind::Hvp && !fieldArgs.empty()) {
     module.error(use, "ct::hvp of a function whose parameters hold "
                       "pointer, reference or vector fields is not supported "
                       "yet; pass that memory as parameters of its own");
-    return;
+    return false;
   }
-
   if (nested &&
       (!fieldArgs.empty() || llvm::any_of(paramTypes, [](clang::QualType type) {
         clang::QualType object = ModuleLowering::getParameterObject(type);
@@ -893,21 +888,12 @@ void EntryBuilder::build() {
                           "pointers, references or vectors; its derivatives "
                           "cannot be taken inside a differentiable function "
                           "yet: pass the memory as pointers of its own");
-    return;
+    return false;
   }
-  if (nested) {
-    if (nested.getNumArguments() != request.call->getNumParams()) {
-      module.error(use, "this derivative of '" + f->getQualifiedNameAsString() +
-                            "' cannot be taken inside a differentiable "
-                            "function yet");
-      return;
-    }
-    b.setInsertionPointToStart(nested.addEntryBlock());
-    buildBody(nested);
-    return;
-  }
+  return true;
+}
 
-  // The entry point's own signature: the header's C ABI.
+void EntryBuilder::buildEntryFunction(const clang::FunctionDecl *f) {
   SmallVector<Type> inputs, results;
   auto abiType = [&](clang::QualType type) -> Type {
     if (type->isPointerType())
@@ -934,6 +920,47 @@ void EntryBuilder::build() {
                     b.getStringAttr(f->getQualifiedNameAsString()));
   b.setInsertionPointToStart(function.addEntryBlock());
   buildBody(function);
+}
+
+void EntryBuilder::build() {
+  const clang::FunctionDecl *f = request.function;
+  if (!f->hasBody() && !isDifferentiable(f) && !module.hasCustomRule(f)) {
+    module.error(use, "'" + f->getQualifiedNameAsString() +
+                          "' has no visible body, so it cannot be "
+                          "differentiated; define it in this file, mark its "
+                          "declaration [[ct::differentiable]] if another "
+                          "file defines it, or give it a custom rule "
+                          "(CT_CUSTOM_GRADIENT, CT_CUSTOM_JVP)");
+    return;
+  }
+  primal = module.getFunction(f);
+  if (!primal)
+    return;
+  collectParameters(f);
+  collectFieldArguments();
+  if (primal.getNumArguments() != paramTypes.size() + fieldArgs.size() ||
+      (request.kind != EntryKind::Pullback && request.kind != EntryKind::Jvp &&
+       primal.getNumResults() != 1)) {
+    module.error(use, "'" + f->getQualifiedNameAsString() +
+                          "' cannot be differentiated from C++: only "
+                          "functions returning a floating-point value (or "
+                          "void) have entry points");
+    return;
+  }
+  if (!assignRoles() || !checkModeSupport(f))
+    return;
+  if (!nested) {
+    buildEntryFunction(f);
+    return;
+  }
+  if (nested.getNumArguments() != request.call->getNumParams()) {
+    module.error(use, "this derivative of '" + f->getQualifiedNameAsString() +
+                          "' cannot be taken inside a differentiable "
+                          "function yet");
+    return;
+  }
+  b.setInsertionPointToStart(nested.addEntryBlock());
+  buildBody(nested);
 }
 
 void EntryBuilder::buildBody(func::FuncOp function) {

@@ -250,13 +250,54 @@ Value FunctionLowering::invoke(const Callable &callable,
   return call.getResult(0);
 }
 
-std::optional<FunctionLowering::CallResult>
-FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
+/// Lowers one call of a modelled algorithm: the ranges it names, then one
+/// loop per algorithm family. A friend of FunctionLowering, so the families
+/// share the range helpers without widening its interface.
+class AlgorithmLowering {
+public:
+  using CallResult = FunctionLowering::CallResult;
   using Result = std::optional<CallResult>;
-  Location l = loc(expr);
-  const clang::FunctionDecl *callee = expr->getDirectCallee();
-  Algorithm algorithm = *getAlgorithm(callee, expr->getNumArgs());
-  SmallVector<const clang::Expr *> args(expr->arguments());
+
+  AlgorithmLowering(FunctionLowering &fl, const clang::CallExpr *expr)
+      : fl(fl), b(fl.b), expr(expr), l(fl.loc(expr)),
+        algorithm(*getAlgorithm(expr->getDirectCallee(), expr->getNumArgs())),
+        args(expr->arguments()) {}
+
+  Result lower() {
+    switch (algorithm) {
+    case Algorithm::Fill:
+    case Algorithm::FillN:
+      return lowerFill();
+    case Algorithm::Copy:
+    case Algorithm::CopyN:
+      return lowerCopy();
+    case Algorithm::ForEach:
+      return lowerForEach();
+    case Algorithm::Transform:
+      return lowerTransform();
+    case Algorithm::Accumulate:
+    case Algorithm::InnerProduct:
+      return lowerAccumulate();
+    case Algorithm::MaxElement:
+    case Algorithm::MinElement:
+      return lowerExtremeElement();
+    case Algorithm::Next:
+    case Algorithm::Prev:
+    case Algorithm::Advance:
+      return lowerStep();
+    case Algorithm::Distance:
+      return lowerDistance();
+    case Algorithm::Sort:
+      return lowerSort();
+    }
+    llvm_unreachable("every algorithm is handled");
+  }
+
+private:
+  using Value = mlir::Value;
+  using Address = cotangent::frontend::Address;
+  using Callable = FunctionLowering::Callable;
+  using Operand = FunctionLowering::Operand;
 
   // A range: where it starts, and its element type and size in scalars.
   struct Range {
@@ -264,32 +305,33 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
     clang::QualType element;
     int64_t scalars;
   };
-  auto rangeAt = [&](const clang::Expr *first) -> std::optional<Range> {
-    clang::QualType element = elementTypeOf(first);
+
+  std::optional<Range> rangeAt(const clang::Expr *first) {
+    clang::QualType element = fl.elementTypeOf(first);
     if (element.isNull())
-      return unsupported<std::optional<Range>>(
+      return fl.unsupported<std::optional<Range>>(
           first, "this algorithm is supported on arrays and std::vector "
                  "(pointers and their iterators) only");
-    std::optional<Address> begin = lowerPointer(first);
-    std::optional<Layout> layout = layoutOf(element, first);
+    std::optional<Address> begin = fl.lowerPointer(first);
+    std::optional<Layout> layout = fl.layoutOf(element, first);
     if (!begin || !layout)
       return std::nullopt;
     return Range{*begin, element, layout->size};
-  };
-  auto elementOf = [&](const Range &range, Value i) {
+  }
+  Address elementOf(const Range &range, Value i) {
     Value at =
         range.scalars == 1
             ? i
-            : arith::MulIOp::create(b, l, i, constantIndex(range.scalars, l))
+            : arith::MulIOp::create(b, l, i, fl.constantIndex(range.scalars, l))
                   .getResult();
-    return offsetBy(range.begin, at, l);
-  };
+    return fl.offsetBy(range.begin, at, l);
+  }
   // The number of elements in [first, last).
-  auto distance = [&](const Range &range, const clang::Expr *last) -> Value {
-    std::optional<Address> end = lowerPointer(last);
+  Value distance(const Range &range, const clang::Expr *last) {
+    std::optional<Address> end = fl.lowerPointer(last);
     if (!end)
       return nullptr;
-    auto positions = comparablePositions(range.begin, *end, expr);
+    auto positions = fl.comparablePositions(range.begin, *end, expr);
     if (!positions)
       return nullptr;
     Value scalars =
@@ -297,318 +339,357 @@ FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
     return range.scalars == 1
                ? scalars
                : arith::DivSIOp::create(b, l, scalars,
-                                        constantIndex(range.scalars, l))
+                                        fl.constantIndex(range.scalars, l))
                      .getResult();
-  };
-  auto countOf = [&](const clang::Expr *n) -> Value {
-    Value value = lowerRValue(n);
-    return value ? index(value, n->getType(), l) : nullptr;
-  };
-  auto past = [&](const Range &range, Value count) {
+  }
+  Value countOf(const clang::Expr *n) {
+    Value value = fl.lowerRValue(n);
+    return value ? fl.index(value, n->getType(), l) : nullptr;
+  }
+  CallResult past(const Range &range, Value count) {
     return CallResult{nullptr, elementOf(range, count)};
-  };
-  auto copyElement = [&](const Range &to, const Range &from, Value i) {
+  }
+  void copyElement(const Range &to, const Range &from, Value i) {
     Address target = elementOf(to, i), source = elementOf(from, i);
     if (to.scalars == 1) {
-      store(convert(load(source, l), from.element, to.element, l), target, l);
+      fl.store(fl.convert(fl.load(source, l), from.element, to.element, l),
+               target, l);
       return;
     }
-    copy(target, source, to.scalars, l);
-  };
+    fl.copy(target, source, to.scalars, l);
+  }
 
-  switch (algorithm) {
-  case Algorithm::Fill:
-  case Algorithm::FillN: {
-    std::optional<Range> range = rangeAt(args[0]);
-    if (!range)
+  Result lowerFill();
+  Result lowerCopy();
+  Result lowerForEach();
+  Result lowerTransform();
+  Result lowerAccumulate();
+  /// One step of std::accumulate or std::inner_product: `acc` combined with
+  /// the term of element `i`.
+  void accumulateTerm(const Range &first, const std::optional<Range> &second,
+                      Address acc, clang::QualType accType,
+                      const std::optional<Callable> &combine,
+                      const std::optional<Callable> &multiply, Value i);
+  Result lowerExtremeElement();
+  Result lowerStep();
+  Result lowerDistance();
+  Result lowerSort();
+
+  FunctionLowering &fl;
+  OpBuilder &b;
+  const clang::CallExpr *expr;
+  Location l;
+  Algorithm algorithm;
+  SmallVector<const clang::Expr *> args;
+};
+
+AlgorithmLowering::Result AlgorithmLowering::lowerFill() {
+  std::optional<Range> range = rangeAt(args[0]);
+  if (!range)
+    return std::nullopt;
+  Value count = algorithm == Algorithm::Fill ? distance(*range, args[1])
+                                             : countOf(args[1]);
+  if (!count)
+    return std::nullopt;
+  // The value, converted to the element type once.
+  std::optional<Address> value;
+  if (range->scalars == 1) {
+    Value v = fl.lowerRValue(args[2]);
+    if (!v)
       return std::nullopt;
-    Value count = algorithm == Algorithm::Fill ? distance(*range, args[1])
-                                               : countOf(args[1]);
-    if (!count)
-      return std::nullopt;
-    // The value, converted to the element type once.
-    std::optional<Address> value;
-    if (range->scalars == 1) {
-      Value v = lowerRValue(args[2]);
-      if (!v)
-        return std::nullopt;
-      v = convert(v, args[2]->getType(), range->element, l);
-      Value slot =
-          memref::AllocaOp::create(b, l, MemRefType::get({1}, v.getType()));
-      value = Address{slot, constantIndex(0, l)};
-      store(v, *value, l);
-    } else {
-      value = unpacked(lowerLValue(args[2]), args[2]);
-      if (!value)
-        return std::nullopt;
-    }
-    emitCountedLoop(l, count, [&](Value i) {
-      copy(elementOf(*range, i), *value, range->scalars, l);
-    });
-    if (algorithm == Algorithm::Fill)
-      return CallResult{};
-    return past(*range, count);
-  }
-  case Algorithm::Copy:
-  case Algorithm::CopyN: {
-    std::optional<Range> from = rangeAt(args[0]);
-    if (!from)
-      return std::nullopt;
-    Value count = algorithm == Algorithm::Copy ? distance(*from, args[1])
-                                               : countOf(args[1]);
-    std::optional<Range> to = rangeAt(args[2]);
-    if (!count || !to)
-      return std::nullopt;
-    if (from->scalars != to->scalars)
-      return unsupported<Result>(expr, "std::copy between elements of "
-                                       "different types is not supported");
-    emitCountedLoop(l, count, [&](Value i) { copyElement(*to, *from, i); });
-    return past(*to, count);
-  }
-  case Algorithm::ForEach: {
-    std::optional<Range> range = rangeAt(args[0]);
-    if (!range)
-      return std::nullopt;
-    Value count = distance(*range, args[1]);
-    std::optional<Callable> f = callableOf(args[2]);
-    if (!count || !f)
-      return std::nullopt;
-    emitCountedLoop(l, count, [&](Value i) {
-      invoke(*f, {Operand{elementOf(*range, i), nullptr, range->element}},
-             expr);
-    });
-    return CallResult{};
-  }
-  case Algorithm::Transform: {
-    bool binary = args.size() == 5;
-    std::optional<Range> first = rangeAt(args[0]);
-    if (!first)
-      return std::nullopt;
-    Value count = distance(*first, args[1]);
-    std::optional<Range> second;
-    if (binary && !(second = rangeAt(args[2])))
-      return std::nullopt;
-    std::optional<Range> out = rangeAt(args[binary ? 3 : 2]);
-    std::optional<Callable> f = callableOf(args[binary ? 4 : 3]);
-    if (!count || !out || !f)
-      return std::nullopt;
-    if (out->scalars != 1)
-      return unsupported<Result>(expr, "std::transform into elements that "
-                                       "are not numbers is not supported");
-    clang::QualType resultType = resultTypeOf(*f);
-    emitCountedLoop(l, count, [&](Value i) {
-      SmallVector<Operand> operands{
-          Operand{elementOf(*first, i), nullptr, first->element}};
-      if (binary)
-        operands.push_back(
-            Operand{elementOf(*second, i), nullptr, second->element});
-      if (Value v = invoke(*f, operands, expr))
-        store(convert(v, resultType, out->element, l), elementOf(*out, i), l);
-    });
-    return past(*out, count);
-  }
-  case Algorithm::Accumulate:
-  case Algorithm::InnerProduct: {
-    bool inner = algorithm == Algorithm::InnerProduct;
-    std::optional<Range> first = rangeAt(args[0]);
-    if (!first)
-      return std::nullopt;
-    Value count = distance(*first, args[1]);
-    std::optional<Range> second;
-    if (inner && !(second = rangeAt(args[2])))
-      return std::nullopt;
-    const clang::Expr *initExpr = args[inner ? 3 : 2];
-    clang::QualType accType = initExpr->getType().getCanonicalType();
-    Value init = lowerRValue(initExpr);
-    if (!count || !init)
-      return std::nullopt;
-    if (!accType->isArithmeticType() || first->scalars != 1 ||
-        (second && second->scalars != 1))
-      return unsupported<Result>(expr, "this algorithm is supported on "
-                                       "ranges of numbers only");
-    std::optional<Callable> combine, multiply;
-    unsigned opIndex = inner ? 4 : 3;
-    if (args.size() > opIndex) {
-      combine = callableOf(args[opIndex]);
-      if (!combine)
-        return std::nullopt;
-      if (inner && !(multiply = callableOf(args[opIndex + 1])))
-        return std::nullopt;
-    }
+    v = fl.convert(v, args[2]->getType(), range->element, l);
     Value slot =
-        memref::AllocaOp::create(b, l, MemRefType::get({1}, init.getType()));
-    Address acc{slot, constantIndex(0, l)};
-    store(init, acc, l);
-    emitCountedLoop(l, count, [&](Value i) {
-      // The term: *first, or op2(*first1, *first2) (by default their
-      // product), in its own type.
-      Value term;
-      clang::QualType termType = first->element;
-      Address x = elementOf(*first, i);
-      if (!inner) {
-        term = load(x, l);
-      } else {
-        Address y = elementOf(*second, i);
-        if (multiply) {
-          term = invoke(*multiply,
-                        {Operand{x, nullptr, first->element},
-                         Operand{y, nullptr, second->element}},
-                        expr);
-          termType = resultTypeOf(*multiply);
-        } else {
-          Value a = load(x, l), c = load(y, l);
-          termType = commonType(first->element, second->element);
-          term =
-              arithmetic(clang::BO_Mul, convert(a, first->element, termType, l),
-                         convert(c, second->element, termType, l), termType, l);
-        }
-      }
-      if (!term)
-        return;
-      Value current = load(acc, l);
-      Value next;
-      if (combine) {
-        next = invoke(*combine,
-                      {Operand{std::nullopt, current, accType},
-                       Operand{std::nullopt, term, termType}},
-                      expr);
-        if (next)
-          next = convert(next, resultTypeOf(*combine), accType, l);
-      } else {
-        // init = init + term, in the usual arithmetic conversions.
-        clang::QualType common = commonType(accType, termType);
-        next = convert(
-            arithmetic(clang::BO_Add, convert(current, accType, common, l),
-                       convert(term, termType, common, l), common, l),
-            common, accType, l);
-      }
-      if (next)
-        store(next, acc, l);
-    });
-    return CallResult{load(acc, l), {}};
+        memref::AllocaOp::create(b, l, MemRefType::get({1}, v.getType()));
+    value = Address{slot, fl.constantIndex(0, l)};
+    fl.store(v, *value, l);
+  } else {
+    value = fl.unpacked(fl.lowerLValue(args[2]), args[2]);
+    if (!value)
+      return std::nullopt;
   }
-  case Algorithm::MaxElement:
-  case Algorithm::MinElement: {
-    if (args.size() == 3)
-      return unsupported<Result>(expr, "std::max_element and "
-                                       "std::min_element with a comparison "
-                                       "are not supported; compare in a "
-                                       "loop");
-    std::optional<Range> range = rangeAt(args[0]);
-    if (!range)
+  fl.emitCountedLoop(l, count, [&](Value i) {
+    fl.copy(elementOf(*range, i), *value, range->scalars, l);
+  });
+  if (algorithm == Algorithm::Fill)
+    return CallResult{};
+  return past(*range, count);
+}
+
+AlgorithmLowering::Result AlgorithmLowering::lowerCopy() {
+  std::optional<Range> from = rangeAt(args[0]);
+  if (!from)
+    return std::nullopt;
+  Value count = algorithm == Algorithm::Copy ? distance(*from, args[1])
+                                             : countOf(args[1]);
+  std::optional<Range> to = rangeAt(args[2]);
+  if (!count || !to)
+    return std::nullopt;
+  if (from->scalars != to->scalars)
+    return fl.unsupported<Result>(expr, "std::copy between elements of "
+                                        "different types is not supported");
+  fl.emitCountedLoop(l, count, [&](Value i) { copyElement(*to, *from, i); });
+  return past(*to, count);
+}
+
+AlgorithmLowering::Result AlgorithmLowering::lowerForEach() {
+  std::optional<Range> range = rangeAt(args[0]);
+  if (!range)
+    return std::nullopt;
+  Value count = distance(*range, args[1]);
+  std::optional<Callable> f = fl.callableOf(args[2]);
+  if (!count || !f)
+    return std::nullopt;
+  fl.emitCountedLoop(l, count, [&](Value i) {
+    fl.invoke(*f, {Operand{elementOf(*range, i), nullptr, range->element}},
+              expr);
+  });
+  return CallResult{};
+}
+
+AlgorithmLowering::Result AlgorithmLowering::lowerTransform() {
+  bool binary = args.size() == 5;
+  std::optional<Range> first = rangeAt(args[0]);
+  if (!first)
+    return std::nullopt;
+  Value count = distance(*first, args[1]);
+  std::optional<Range> second;
+  if (binary && !(second = rangeAt(args[2])))
+    return std::nullopt;
+  std::optional<Range> out = rangeAt(args[binary ? 3 : 2]);
+  std::optional<Callable> f = fl.callableOf(args[binary ? 4 : 3]);
+  if (!count || !out || !f)
+    return std::nullopt;
+  if (out->scalars != 1)
+    return fl.unsupported<Result>(expr, "std::transform into elements that "
+                                        "are not numbers is not supported");
+  clang::QualType resultType = fl.resultTypeOf(*f);
+  fl.emitCountedLoop(l, count, [&](Value i) {
+    SmallVector<Operand> operands{
+        Operand{elementOf(*first, i), nullptr, first->element}};
+    if (binary)
+      operands.push_back(
+          Operand{elementOf(*second, i), nullptr, second->element});
+    if (Value v = fl.invoke(*f, operands, expr))
+      fl.store(fl.convert(v, resultType, out->element, l), elementOf(*out, i),
+               l);
+  });
+  return past(*out, count);
+}
+
+AlgorithmLowering::Result AlgorithmLowering::lowerAccumulate() {
+  bool inner = algorithm == Algorithm::InnerProduct;
+  std::optional<Range> first = rangeAt(args[0]);
+  if (!first)
+    return std::nullopt;
+  Value count = distance(*first, args[1]);
+  std::optional<Range> second;
+  if (inner && !(second = rangeAt(args[2])))
+    return std::nullopt;
+  const clang::Expr *initExpr = args[inner ? 3 : 2];
+  clang::QualType accType = initExpr->getType().getCanonicalType();
+  Value init = fl.lowerRValue(initExpr);
+  if (!count || !init)
+    return std::nullopt;
+  if (!accType->isArithmeticType() || first->scalars != 1 ||
+      (second && second->scalars != 1))
+    return fl.unsupported<Result>(expr, "this algorithm is supported on "
+                                        "ranges of numbers only");
+  std::optional<Callable> combine, multiply;
+  unsigned opIndex = inner ? 4 : 3;
+  if (args.size() > opIndex) {
+    combine = fl.callableOf(args[opIndex]);
+    if (!combine)
       return std::nullopt;
-    Value count = distance(*range, args[1]);
-    if (!count)
+    if (inner && !(multiply = fl.callableOf(args[opIndex + 1])))
       return std::nullopt;
-    if (range->scalars != 1)
-      return unsupported<Result>(expr, "this algorithm is supported on "
-                                       "ranges of numbers only");
-    // The first best element, as the standard specifies (`<` only).
-    Address best = newIndexSlot(constantIndex(0, l), l);
-    bool isMax = algorithm == Algorithm::MaxElement;
-    emitCountedLoop(l, count, [&](Value i) {
-      Value current = load(elementOf(*range, load(best, l)), l);
-      Value candidate = load(elementOf(*range, i), l);
-      Value better =
-          isMax
-              ? arithmetic(clang::BO_LT, current, candidate, range->element, l)
-              : arithmetic(clang::BO_LT, candidate, current, range->element, l);
-      store(arith::SelectOp::create(b, l, better, i, load(best, l)), best, l);
-    });
-    return past(*range, load(best, l));
   }
-  case Algorithm::Next:
-  case Algorithm::Prev:
-  case Algorithm::Advance: {
-    std::optional<Range> range = rangeAt(args[0]);
-    Value n = args.size() == 2 ? countOf(args[1]) : constantIndex(1, l);
-    if (!range || !n)
-      return std::nullopt;
-    Value scalars =
-        range->scalars == 1
-            ? n
-            : arith::MulIOp::create(b, l, n, constantIndex(range->scalars, l))
-                  .getResult();
-    if (algorithm == Algorithm::Advance) {
-      // The iterator variable itself moves.
-      if (!stepPointerVariable(args[0], scalars, /*backwards=*/false,
-                               /*returnOld=*/false))
-        return std::nullopt;
-      return CallResult{};
+  Value slot =
+      memref::AllocaOp::create(b, l, MemRefType::get({1}, init.getType()));
+  Address acc{slot, fl.constantIndex(0, l)};
+  fl.store(init, acc, l);
+  fl.emitCountedLoop(l, count, [&](Value i) {
+    accumulateTerm(*first, second, acc, accType, combine, multiply, i);
+  });
+  return CallResult{fl.load(acc, l), {}};
+}
+
+void AlgorithmLowering::accumulateTerm(const Range &first,
+                                       const std::optional<Range> &second,
+                                       Address acc, clang::QualType accType,
+                                       const std::optional<Callable> &combine,
+                                       const std::optional<Callable> &multiply,
+                                       Value i) {
+  // The term: *first, or op2(*first1, *first2) (by default their product),
+  // in its own type.
+  Value term;
+  clang::QualType termType = first.element;
+  Address x = elementOf(first, i);
+  if (!second) {
+    term = fl.load(x, l);
+  } else {
+    Address y = elementOf(*second, i);
+    if (multiply) {
+      term = fl.invoke(*multiply,
+                       {Operand{x, nullptr, first.element},
+                        Operand{y, nullptr, second->element}},
+                       expr);
+      termType = fl.resultTypeOf(*multiply);
+    } else {
+      Value a = fl.load(x, l), c = fl.load(y, l);
+      termType = fl.commonType(first.element, second->element);
+      term = fl.arithmetic(
+          clang::BO_Mul, fl.convert(a, first.element, termType, l),
+          fl.convert(c, second->element, termType, l), termType, l);
     }
-    return CallResult{nullptr, moveBy(range->begin, scalars,
-                                      algorithm == Algorithm::Prev, l)};
   }
-  case Algorithm::Distance: {
-    std::optional<Range> range = rangeAt(args[0]);
-    if (!range)
-      return std::nullopt;
-    Value count = distance(*range, args[1]);
-    Type type = typeOf(expr);
-    if (!count || !type)
-      return std::nullopt;
-    return CallResult{arith::IndexCastOp::create(b, l, type, count), {}};
+  if (!term)
+    return;
+  Value current = fl.load(acc, l);
+  Value next;
+  if (combine) {
+    next = fl.invoke(*combine,
+                     {Operand{std::nullopt, current, accType},
+                      Operand{std::nullopt, term, termType}},
+                     expr);
+    if (next)
+      next = fl.convert(next, fl.resultTypeOf(*combine), accType, l);
+  } else {
+    // init = init + term, in the usual arithmetic conversions.
+    clang::QualType common = fl.commonType(accType, termType);
+    next = fl.convert(
+        fl.arithmetic(clang::BO_Add, fl.convert(current, accType, common, l),
+                      fl.convert(term, termType, common, l), common, l),
+        common, accType, l);
   }
-  case Algorithm::Sort: {
-    // Insertion sort, from the specification's postcondition: the same
-    // elements, each not less than the one before. Swaps move values, so
-    // derivatives follow them; O(n^2) compares, for the short ranges
-    // differentiable code sorts.
-    std::optional<Range> range = rangeAt(args[0]);
-    if (!range)
+  if (next)
+    fl.store(next, acc, l);
+}
+
+AlgorithmLowering::Result AlgorithmLowering::lowerExtremeElement() {
+  if (args.size() == 3)
+    return fl.unsupported<Result>(expr, "std::max_element and "
+                                        "std::min_element with a comparison "
+                                        "are not supported; compare in a "
+                                        "loop");
+  std::optional<Range> range = rangeAt(args[0]);
+  if (!range)
+    return std::nullopt;
+  Value count = distance(*range, args[1]);
+  if (!count)
+    return std::nullopt;
+  if (range->scalars != 1)
+    return fl.unsupported<Result>(expr, "this algorithm is supported on "
+                                        "ranges of numbers only");
+  // The first best element, as the standard specifies (`<` only).
+  Address best = fl.newIndexSlot(fl.constantIndex(0, l), l);
+  bool isMax = algorithm == Algorithm::MaxElement;
+  fl.emitCountedLoop(l, count, [&](Value i) {
+    Value current = fl.load(elementOf(*range, fl.load(best, l)), l);
+    Value candidate = fl.load(elementOf(*range, i), l);
+    Value better = isMax ? fl.arithmetic(clang::BO_LT, current, candidate,
+                                         range->element, l)
+                         : fl.arithmetic(clang::BO_LT, candidate, current,
+                                         range->element, l);
+    fl.store(arith::SelectOp::create(b, l, better, i, fl.load(best, l)), best,
+             l);
+  });
+  return past(*range, fl.load(best, l));
+}
+
+AlgorithmLowering::Result AlgorithmLowering::lowerStep() {
+  std::optional<Range> range = rangeAt(args[0]);
+  Value n = args.size() == 2 ? countOf(args[1]) : fl.constantIndex(1, l);
+  if (!range || !n)
+    return std::nullopt;
+  Value scalars =
+      range->scalars == 1
+          ? n
+          : arith::MulIOp::create(b, l, n, fl.constantIndex(range->scalars, l))
+                .getResult();
+  if (algorithm == Algorithm::Advance) {
+    // The iterator variable itself moves.
+    if (!fl.stepPointerVariable(args[0], scalars, /*backwards=*/false,
+                                /*returnOld=*/false))
       return std::nullopt;
-    Value count = distance(*range, args[1]);
-    std::optional<Callable> less;
-    if (args.size() == 3 && !(less = callableOf(args[2])))
-      return std::nullopt;
-    if (!count)
-      return std::nullopt;
-    if (range->scalars != 1)
-      return unsupported<Result>(expr, "std::sort is supported on ranges "
-                                       "of numbers only");
-    auto isLess = [&](Address a, Address c) -> Value {
-      if (!less)
-        return arithmetic(clang::BO_LT, load(a, l), load(c, l), range->element,
-                          l);
-      Value result = invoke(*less,
-                            {Operand{a, nullptr, range->element},
-                             Operand{c, nullptr, range->element}},
-                            expr);
-      return result ? toBool(result, resultTypeOf(*less), l) : nullptr;
-    };
-    Value one = constantIndex(1, l), zero = constantIndex(0, l);
-    emitCountedLoop(l, count, [&](Value i) {
-      Address j = newIndexSlot(i, l);
-      emitLoop(
-          l,
-          [&]() -> Value {
-            // j > 0 && a[j] < a[j - 1] (a[0] read when j == 0: in bounds).
-            Value at = load(j, l);
-            Value positive = arith::CmpIOp::create(
-                b, l, arith::CmpIPredicate::sgt, at, zero);
-            Value before = arith::SelectOp::create(
-                b, l, positive, arith::SubIOp::create(b, l, at, one), zero);
-            Value ordered =
-                isLess(elementOf(*range, at), elementOf(*range, before));
-            if (!ordered)
-              return positive;
-            return arith::AndIOp::create(b, l, positive, ordered);
-          },
-          [&] {
-            Value at = load(j, l);
-            Value before = arith::SubIOp::create(b, l, at, one);
-            Address x = elementOf(*range, at), y = elementOf(*range, before);
-            Value vx = load(x, l), vy = load(y, l);
-            store(vy, x, l);
-            store(vx, y, l);
-            store(before, j, l);
-          },
-          [] {}, /*conditionFirst=*/true);
-    });
     return CallResult{};
   }
-  }
-  llvm_unreachable("every algorithm is handled");
+  return CallResult{nullptr, fl.moveBy(range->begin, scalars,
+                                       algorithm == Algorithm::Prev, l)};
+}
+
+AlgorithmLowering::Result AlgorithmLowering::lowerDistance() {
+  std::optional<Range> range = rangeAt(args[0]);
+  if (!range)
+    return std::nullopt;
+  Value count = distance(*range, args[1]);
+  Type type = fl.typeOf(expr);
+  if (!count || !type)
+    return std::nullopt;
+  return CallResult{arith::IndexCastOp::create(b, l, type, count), {}};
+}
+
+AlgorithmLowering::Result AlgorithmLowering::lowerSort() {
+  // Insertion sort, from the specification's postcondition: the same
+  // elements, each not less than the one before. Swaps move values, so
+  // derivatives follow them; O(n^2) compares, for the short ranges
+  // differentiable code sorts.
+  std::optional<Range> range = rangeAt(args[0]);
+  if (!range)
+    return std::nullopt;
+  Value count = distance(*range, args[1]);
+  std::optional<Callable> less;
+  if (args.size() == 3 && !(less = fl.callableOf(args[2])))
+    return std::nullopt;
+  if (!count)
+    return std::nullopt;
+  if (range->scalars != 1)
+    return fl.unsupported<Result>(expr, "std::sort is supported on ranges "
+                                        "of numbers only");
+  auto isLess = [&](Address a, Address c) -> Value {
+    if (!less)
+      return fl.arithmetic(clang::BO_LT, fl.load(a, l), fl.load(c, l),
+                           range->element, l);
+    Value result = fl.invoke(*less,
+                             {Operand{a, nullptr, range->element},
+                              Operand{c, nullptr, range->element}},
+                             expr);
+    return result ? fl.toBool(result, fl.resultTypeOf(*less), l) : nullptr;
+  };
+  Value one = fl.constantIndex(1, l), zero = fl.constantIndex(0, l);
+  fl.emitCountedLoop(l, count, [&](Value i) {
+    Address j = fl.newIndexSlot(i, l);
+    fl.emitLoop(
+        l,
+        [&]() -> Value {
+          // j > 0 && a[j] < a[j - 1] (a[0] read when j == 0: in bounds).
+          Value at = fl.load(j, l);
+          Value positive =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, at, zero);
+          Value before = arith::SelectOp::create(
+              b, l, positive, arith::SubIOp::create(b, l, at, one), zero);
+          Value ordered =
+              isLess(elementOf(*range, at), elementOf(*range, before));
+          if (!ordered)
+            return positive;
+          return arith::AndIOp::create(b, l, positive, ordered);
+        },
+        [&] {
+          Value at = fl.load(j, l);
+          Value before = arith::SubIOp::create(b, l, at, one);
+          Address x = elementOf(*range, at), y = elementOf(*range, before);
+          Value vx = fl.load(x, l), vy = fl.load(y, l);
+          fl.store(vy, x, l);
+          fl.store(vx, y, l);
+          fl.store(before, j, l);
+        },
+        [] {}, /*conditionFirst=*/true);
+  });
+  return CallResult{};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerAlgorithm(const clang::CallExpr *expr) {
+  return AlgorithmLowering(*this, expr).lower();
 }
 
 } // namespace cotangent::frontend

@@ -214,6 +214,148 @@ static bool isRangeConstructor(const clang::CXXConstructorDecl *ctor) {
          !ctor->getParamDecl(0)->getType()->isReferenceType();
 }
 
+std::optional<Address> FunctionLowering::copyVector(Address source,
+                                                    clang::QualType sourceType,
+                                                    clang::QualType type,
+                                                    clang::SourceRange range) {
+  Location l = module.getLoc(range.getBegin());
+  Value count = vectorSize(source, sourceType, l);
+  std::optional<Address> vector = allocateVector(type, count, range);
+  if (!vector)
+    return std::nullopt;
+  copy(*vector, source, memref::DimOp::create(b, l, vector->memref, 0), l);
+  return vector;
+}
+
+std::optional<Address>
+FunctionLowering::vectorFromList(const clang::CXXStdInitializerListExpr *list,
+                                 clang::QualType type, clang::SourceRange range,
+                                 const Layout &element) {
+  Location l = module.getLoc(range.getBegin());
+  // {a, b, c}: the array the list refers to, copied.
+  const clang::Expr *array = list->getSubExpr();
+  std::optional<Address> values =
+      array->isGLValue() ? lowerLValue(array) : materializeTemporary(array);
+  const auto *arrayType = ast.getAsConstantArrayType(array->getType());
+  if (!values || !arrayType)
+    return std::nullopt;
+  int64_t count = arrayType->getSize().getZExtValue();
+  std::optional<Address> vector =
+      allocateVector(type, constantIndex(count, l), range);
+  if (vector)
+    copy(*vector, *values, count * element.size, l);
+  return vector;
+}
+
+std::optional<Address> FunctionLowering::vectorFromRange(
+    const clang::CXXConstructExpr *construct,
+    ArrayRef<const clang::Expr *> args, clang::QualType type,
+    clang::SourceRange range, const Layout &element) {
+  using Result = std::optional<Address>;
+  Location l = module.getLoc(range.getBegin());
+  std::optional<Address> begin = lowerPointer(args[0]);
+  std::optional<Address> end = lowerPointer(args[1]);
+  if (!begin || !end)
+    return std::nullopt;
+  if (begin->memref != end->memref)
+    return unsupported<Result>(construct, "the two pointers must point "
+                                          "into the same array");
+  Value scalars = arith::SubIOp::create(b, l, end->offset, begin->offset);
+  Value count = element.size == 1
+                    ? scalars
+                    : arith::DivUIOp::create(b, l, scalars,
+                                             constantIndex(element.size, l))
+                          .getResult();
+  Result vector = allocateVector(type, count, range);
+  if (vector)
+    copy(*vector, *begin, scalars, l);
+  return vector;
+}
+
+std::optional<Address>
+FunctionLowering::sizedVector(const clang::CXXConstructExpr *construct,
+                              ArrayRef<const clang::Expr *> args,
+                              clang::QualType type, clang::SourceRange range,
+                              const Layout &element) {
+  using Result = std::optional<Address>;
+  Location l = module.getLoc(range.getBegin());
+  clang::QualType elementType = ModuleLowering::getVectorElementType(type);
+  const clang::Expr *first = args[0];
+  // (n) value-initializes n elements; (n, value) copies value into each.
+  Value n = lowerRValue(first);
+  if (!n)
+    return std::nullopt;
+  Value count = index(n, first->getType(), l);
+  std::optional<Address> value;
+  if (args.size() == 2) {
+    value = args[1]->isGLValue() ? lowerLValue(args[1])
+                                 : materializeTemporary(args[1]);
+    if (!(value = unpacked(value, args[1])))
+      return std::nullopt;
+  } else if (const auto *record = elementType->getAsCXXRecordDecl();
+             record && !record->hasTrivialDefaultConstructor()) {
+    // Value-initialization runs the constructor (or the default member
+    // initializers); only trivially constructible elements are zeros.
+    return unsupported<Result>(construct,
+                               "a std::vector of a type with a default "
+                               "constructor cannot be sized this way; "
+                               "give the value of its elements: "
+                               "std::vector<T> v(n, T{...})");
+  }
+  Result vector = allocateVector(type, count, range);
+  if (!vector)
+    return std::nullopt;
+  Value zero = arith::ConstantOp::create(b, l, element.scalar,
+                                         b.getZeroAttr(element.scalar));
+  forEachIndex(b, l, count, [&](Value i) {
+    Value at =
+        element.size == 1
+            ? i
+            : arith::MulIOp::create(b, l, i, constantIndex(element.size, l))
+                  .getResult();
+    Address slot = offsetBy(*vector, at, l);
+    if (value)
+      copy(slot, *value, element.size, l);
+    else
+      for (int64_t k = 0; k < element.size; ++k)
+        store(zero, offsetBy(slot, k, l), l);
+  });
+  return vector;
+}
+
+std::optional<Address> FunctionLowering::constructVector(
+    const clang::CXXConstructExpr *construct, clang::QualType type,
+    clang::SourceRange range, const Layout &element) {
+  using Result = std::optional<Address>;
+  Location l = module.getLoc(range.getBegin());
+  const clang::CXXConstructorDecl *ctor = construct->getConstructor();
+  // The explicit arguments (a defaulted allocator is not one).
+  SmallVector<const clang::Expr *> args;
+  for (const clang::Expr *arg : construct->arguments())
+    if (!isa<clang::CXXDefaultArgExpr>(arg))
+      args.push_back(arg);
+  if (args.empty())
+    return allocateVector(type, constantIndex(0, l), range);
+  const clang::Expr *first = args[0];
+  clang::QualType firstType = ctor->getParamDecl(0)->getType();
+  if (ctor->isCopyOrMoveConstructor()) {
+    std::optional<Address> source = lowerLValue(first);
+    return source ? copyVector(*source, first->getType(), type, range)
+                  : std::nullopt;
+  }
+  if (const auto *list =
+          dyn_cast<clang::CXXStdInitializerListExpr>(strip(first)))
+    return vectorFromList(list, type, range, element);
+  if (isRangeConstructor(ctor))
+    return vectorFromRange(construct, args, type, range, element);
+  if (firstType->isIntegerType() && args.size() <= 2)
+    return sizedVector(construct, args, type, range, element);
+  return unsupported<Result>(construct, "this std::vector constructor is not "
+                                        "supported; construct it with a "
+                                        "size, a size and a value, a list "
+                                        "of values or a copy");
+}
+
 std::optional<Address>
 FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
                                clang::SourceRange range) {
@@ -226,14 +368,6 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
       module.getLayout(elementType, range, "an element of this vector");
   if (!element)
     return std::nullopt;
-  auto copyOf = [&](Address source, clang::QualType sourceType) -> Result {
-    Value count = vectorSize(source, sourceType, l);
-    Result vector = allocateVector(type, count, range);
-    if (!vector)
-      return std::nullopt;
-    copy(*vector, source, memref::DimOp::create(b, l, vector->memref, 0), l);
-    return vector;
-  };
   if (!init)
     return allocateVector(type, constantIndex(0, l), range);
   init = strip(init);
@@ -247,7 +381,8 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
     return createVector(cast->getSubExpr(), type, range);
   if (init->isGLValue()) {
     std::optional<Address> source = lowerLValue(init);
-    return source ? copyOf(*source, init->getType()) : std::nullopt;
+    return source ? copyVector(*source, init->getType(), type, range)
+                  : std::nullopt;
   }
   if (const auto *call = dyn_cast<clang::CallExpr>(init)) {
     // A function returning a vector: its memory, owned here from now on.
@@ -262,100 +397,7 @@ FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
                                      "not supported; construct it with a "
                                      "size, a size and a value, a list of "
                                      "values or a copy");
-  const clang::CXXConstructorDecl *ctor = construct->getConstructor();
-  // The explicit arguments (a defaulted allocator is not one).
-  SmallVector<const clang::Expr *> args;
-  for (const clang::Expr *arg : construct->arguments())
-    if (!isa<clang::CXXDefaultArgExpr>(arg))
-      args.push_back(arg);
-  if (args.empty())
-    return allocateVector(type, constantIndex(0, l), range);
-  const clang::Expr *first = args[0];
-  clang::QualType firstType = ctor->getParamDecl(0)->getType();
-  if (ctor->isCopyOrMoveConstructor()) {
-    std::optional<Address> source = lowerLValue(first);
-    return source ? copyOf(*source, first->getType()) : std::nullopt;
-  }
-  if (const auto *list =
-          dyn_cast<clang::CXXStdInitializerListExpr>(strip(first))) {
-    // {a, b, c}: the array the list refers to, copied.
-    const clang::Expr *array = list->getSubExpr();
-    std::optional<Address> values =
-        array->isGLValue() ? lowerLValue(array) : materializeTemporary(array);
-    const auto *arrayType = ast.getAsConstantArrayType(array->getType());
-    if (!values || !arrayType)
-      return std::nullopt;
-    int64_t count = arrayType->getSize().getZExtValue();
-    Result vector = allocateVector(type, constantIndex(count, l), range);
-    if (vector)
-      copy(*vector, *values, count * element->size, l);
-    return vector;
-  }
-  if (isRangeConstructor(ctor)) {
-    std::optional<Address> begin = lowerPointer(args[0]);
-    std::optional<Address> end = lowerPointer(args[1]);
-    if (!begin || !end)
-      return std::nullopt;
-    if (begin->memref != end->memref)
-      return unsupported<Result>(construct, "the two pointers must point "
-                                            "into the same array");
-    Value scalars = arith::SubIOp::create(b, l, end->offset, begin->offset);
-    Value count = element->size == 1
-                      ? scalars
-                      : arith::DivUIOp::create(b, l, scalars,
-                                               constantIndex(element->size, l))
-                            .getResult();
-    Result vector = allocateVector(type, count, range);
-    if (vector)
-      copy(*vector, *begin, scalars, l);
-    return vector;
-  }
-  if (firstType->isIntegerType() && args.size() <= 2) {
-    // (n) value-initializes n elements; (n, value) copies value into each.
-    Value n = lowerRValue(first);
-    if (!n)
-      return std::nullopt;
-    Value count = index(n, first->getType(), l);
-    std::optional<Address> value;
-    if (args.size() == 2) {
-      value = args[1]->isGLValue() ? lowerLValue(args[1])
-                                   : materializeTemporary(args[1]);
-      if (!(value = unpacked(value, args[1])))
-        return std::nullopt;
-    } else if (const auto *record = elementType->getAsCXXRecordDecl();
-               record && !record->hasTrivialDefaultConstructor()) {
-      // Value-initialization runs the constructor (or the default member
-      // initializers); only trivially constructible elements are zeros.
-      return unsupported<Result>(construct,
-                                 "a std::vector of a type with a default "
-                                 "constructor cannot be sized this way; "
-                                 "give the value of its elements: "
-                                 "std::vector<T> v(n, T{...})");
-    }
-    Result vector = allocateVector(type, count, range);
-    if (!vector)
-      return std::nullopt;
-    Value zero = arith::ConstantOp::create(b, l, element->scalar,
-                                           b.getZeroAttr(element->scalar));
-    forEachIndex(b, l, count, [&](Value i) {
-      Value at =
-          element->size == 1
-              ? i
-              : arith::MulIOp::create(b, l, i, constantIndex(element->size, l))
-                    .getResult();
-      Address slot = offsetBy(*vector, at, l);
-      if (value)
-        copy(slot, *value, element->size, l);
-      else
-        for (int64_t k = 0; k < element->size; ++k)
-          store(zero, offsetBy(slot, k, l), l);
-    });
-    return vector;
-  }
-  return unsupported<Result>(construct, "this std::vector constructor is not "
-                                        "supported; construct it with a "
-                                        "size, a size and a value, a list "
-                                        "of values or a copy");
+  return constructVector(construct, type, range, *element);
 }
 
 //===----------------------------------------------------------------------===//
@@ -488,6 +530,123 @@ FunctionLowering::swapVectors(const clang::CallExpr *expr,
   return CallResult{};
 }
 
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::assignVectorInPlace(const clang::CallExpr *expr,
+                                      const clang::Expr *object,
+                                      const clang::Expr *source) {
+  Location l = loc(expr);
+  // `v = w` elsewhere keeps v's memory: the sizes must agree.
+  std::optional<Address> from = lowerLValue(source);
+  std::optional<Address> target = lowerLValue(object);
+  if (!from || !target)
+    return std::nullopt;
+  Value sourceScalars = scalarsFrom(*from, l);
+  Value targetScalars = scalarsFrom(*target, l);
+  abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, sourceScalars,
+                                targetScalars),
+          expr,
+          "a std::vector assigned inside a loop or branch changed "
+          "its size, which differentiable code does not support");
+  copy(*target, *from, targetScalars, l);
+  return CallResult{nullptr, target};
+}
+
+std::optional<Address> FunctionLowering::reserveVector(
+    const clang::CallExpr *expr, clang::QualType type, const clang::Expr *n,
+    Address old, Address knownSize, Address &sizeSlot) {
+  Location l = loc(expr);
+  std::optional<Address> fresh;
+  // New memory of the capacity asked for (or of the size, if larger),
+  // holding the elements; push_back fills it.
+  Value count = lowerRValue(n);
+  if (!count)
+    return std::nullopt;
+  Value size = vectorSize(old, type, l);
+  Value capacity =
+      arith::MaxUIOp::create(b, l, index(count, n->getType(), l), size);
+  fresh = allocateVector(type, capacity, expr->getSourceRange());
+  if (!fresh)
+    return std::nullopt;
+  copy(*fresh, old, memref::DimOp::create(b, l, old.memref, 0).getResult(), l);
+  sizeSlot = knownSize.memref ? knownSize : newIndexSlot(size, l);
+  return fresh;
+}
+
+std::optional<Address> FunctionLowering::refillVector(
+    const clang::CallExpr *expr, clang::QualType type, StringRef name,
+    ArrayRef<const clang::Expr *> args, Address old) {
+  using Result = std::optional<Address>;
+  Location l = loc(expr);
+  std::optional<Address> fresh;
+  // resize keeps the first elements; assign replaces them all.
+  Value n = lowerRValue(args[0]);
+  std::optional<Address> value;
+  if (args.size() == 2)
+    value = unpacked(args[1]->isGLValue() ? lowerLValue(args[1])
+                                          : materializeTemporary(args[1]),
+                     args[1]);
+  std::optional<Layout> element =
+      module.getLayout(ModuleLowering::getVectorElementType(type),
+                       expr->getSourceRange(), "an element of this vector");
+  if (!n || !element || (args.size() == 2 && !value))
+    return std::nullopt;
+  if (const auto *record =
+          ModuleLowering::getVectorElementType(type)->getAsCXXRecordDecl();
+      record && !record->hasTrivialDefaultConstructor() && !value)
+    return unsupported<Result>(expr, "resizing a std::vector of a type "
+                                     "with a default constructor needs "
+                                     "the value of the new elements: "
+                                     "v.resize(n, T{...})");
+  Value count = index(n, args[0]->getType(), l);
+  fresh = allocateVector(type, count, expr->getSourceRange());
+  if (!fresh)
+    return std::nullopt;
+  Value kept =
+      name == "resize"
+          ? arith::MinUIOp::create(b, l, vectorSize(old, type, l), count)
+                .getResult()
+          : constantIndex(0, l);
+  Value scalarsPer = constantIndex(element->size, l);
+  Value keptScalars = arith::MulIOp::create(b, l, kept, scalarsPer);
+  copy(*fresh, old, keptScalars, l);
+  Value zero = arith::ConstantOp::create(b, l, element->scalar,
+                                         b.getZeroAttr(element->scalar));
+  forEachIndex(b, l, arith::SubIOp::create(b, l, count, kept), [&](Value j) {
+    Value i = arith::AddIOp::create(b, l, j, kept);
+    Address slot =
+        offsetBy(*fresh, arith::MulIOp::create(b, l, i, scalarsPer), l);
+    for (int64_t k = 0; k < element->size; ++k)
+      store(value ? load(offsetBy(*value, k, l), l) : zero,
+            offsetBy(slot, k, l), l);
+  });
+  return fresh;
+}
+
+void FunctionLowering::replaceVectorMemory(
+    const clang::ValueDecl *var, std::optional<std::pair<Value, int64_t>> field,
+    Address memory, Address fresh, StringRef name, Address sizeSlot,
+    int64_t elementSize, Location l) {
+  // The old memory is freed now; the new one takes its place in the scope.
+  if (field) {
+    PointerVariable &binding = indirectFields[*field];
+    binding.memref = fresh.memref;
+    binding.sizeSlot = name == "reserve" ? sizeSlot : Address{};
+    binding.elementSize = elementSize;
+  } else if (name == "reserve") {
+    vectorSizes[var] = sizeSlot;
+  } else {
+    vectorSizes.erase(var);
+  }
+  Value oldView = memory.memref;
+  auto oldCast = oldView.getDefiningOp<memref::CastOp>();
+  memref::DeallocOp::create(b, l, oldCast ? oldCast.getSource() : oldView);
+  assert(cleanups.back() == fresh.memref && "the new memory was made last");
+  cleanups.pop_back();
+  std::replace(cleanups.begin(), cleanups.end(), oldView, fresh.memref);
+  if (var)
+    places[var] = fresh;
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
     const clang::CallExpr *expr, const clang::Expr *object,
     const clang::CXXMethodDecl *method, ArrayRef<const clang::Expr *> args) {
@@ -515,20 +674,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
                 "the block that declares it, and only while no reference or "
                 "pointer designates it; create it with its final size "
                 "instead");
-    // `v = w` elsewhere keeps v's memory: the sizes must agree.
-    std::optional<Address> source = lowerLValue(args[0]);
-    std::optional<Address> target = lowerLValue(object);
-    if (!source || !target)
-      return std::nullopt;
-    Value sourceScalars = scalarsFrom(*source, l);
-    Value targetScalars = scalarsFrom(*target, l);
-    abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, sourceScalars,
-                                  targetScalars),
-            expr,
-            "a std::vector assigned inside a loop or branch changed "
-            "its size, which differentiable code does not support");
-    copy(*target, *source, targetScalars, l);
-    return CallResult{nullptr, target};
+    return assignVectorInPlace(expr, object, args[0]);
   }
   // The memory (for a growing vector, its capacity) and the elements.
   std::optional<Layout> elementLayout =
@@ -554,92 +700,22 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
   StringRef name = method->getIdentifier() ? method->getName() : "";
   Address sizeSlot;
   if (name == "reserve") {
-    // New memory of the capacity asked for (or of the size, if larger),
-    // holding the elements; push_back fills it.
-    Value n = lowerRValue(args[0]);
-    if (!n)
-      return std::nullopt;
-    Value size = vectorSize(old, type, l);
-    Value capacity =
-        arith::MaxUIOp::create(b, l, index(n, args[0]->getType(), l), size);
-    fresh = allocateVector(type, capacity, expr->getSourceRange());
-    if (!fresh)
-      return std::nullopt;
-    copy(*fresh, old, memref::DimOp::create(b, l, old.memref, 0).getResult(),
-         l);
-    sizeSlot = knownSize.memref ? knownSize : newIndexSlot(size, l);
+    fresh = reserveVector(expr, type, args[0], old, knownSize, sizeSlot);
   } else if (isAssignment) {
     fresh = createVector(args[0], type, expr->getSourceRange());
   } else if (name == "clear") {
     fresh = allocateVector(type, constantIndex(0, l), expr->getSourceRange());
   } else if (name == "resize" || (name == "assign" && args.size() == 2 &&
                                   args[0]->getType()->isIntegerType())) {
-    // resize keeps the first elements; assign replaces them all.
-    Value n = lowerRValue(args[0]);
-    std::optional<Address> value;
-    if (args.size() == 2)
-      value = unpacked(args[1]->isGLValue() ? lowerLValue(args[1])
-                                            : materializeTemporary(args[1]),
-                       args[1]);
-    std::optional<Layout> element =
-        module.getLayout(ModuleLowering::getVectorElementType(type),
-                         expr->getSourceRange(), "an element of this vector");
-    if (!n || !element || (args.size() == 2 && !value))
-      return std::nullopt;
-    if (const auto *record =
-            ModuleLowering::getVectorElementType(type)->getAsCXXRecordDecl();
-        record && !record->hasTrivialDefaultConstructor() && !value)
-      return unsupported<Result>(expr, "resizing a std::vector of a type "
-                                       "with a default constructor needs "
-                                       "the value of the new elements: "
-                                       "v.resize(n, T{...})");
-    Value count = index(n, args[0]->getType(), l);
-    fresh = allocateVector(type, count, expr->getSourceRange());
-    if (!fresh)
-      return std::nullopt;
-    Value kept =
-        name == "resize"
-            ? arith::MinUIOp::create(b, l, vectorSize(old, type, l), count)
-                  .getResult()
-            : constantIndex(0, l);
-    Value scalarsPer = constantIndex(element->size, l);
-    Value keptScalars = arith::MulIOp::create(b, l, kept, scalarsPer);
-    copy(*fresh, old, keptScalars, l);
-    Value zero = arith::ConstantOp::create(b, l, element->scalar,
-                                           b.getZeroAttr(element->scalar));
-    forEachIndex(b, l, arith::SubIOp::create(b, l, count, kept), [&](Value j) {
-      Value i = arith::AddIOp::create(b, l, j, kept);
-      Address slot =
-          offsetBy(*fresh, arith::MulIOp::create(b, l, i, scalarsPer), l);
-      for (int64_t k = 0; k < element->size; ++k)
-        store(value ? load(offsetBy(*value, k, l), l) : zero,
-              offsetBy(slot, k, l), l);
-    });
+    fresh = refillVector(expr, type, name, args, old);
   } else {
     return unsupported<Result>(expr,
                                "this form of '" + name + "' is not supported");
   }
   if (!fresh)
     return std::nullopt;
-  // The old memory is freed now; the new one takes its place in the scope.
-  if (field) {
-    PointerVariable &binding = indirectFields[*field];
-    binding.memref = fresh->memref;
-    binding.sizeSlot = name == "reserve" ? sizeSlot : Address{};
-    binding.elementSize = elementLayout->size;
-  } else if (name == "reserve") {
-    vectorSizes[var] = sizeSlot;
-  } else {
-    vectorSizes.erase(var);
-  }
-  Value oldView = memory.memref;
-  auto oldCast = oldView.getDefiningOp<memref::CastOp>();
-  memref::DeallocOp::create(b, l, oldCast ? oldCast.getSource() : oldView);
-  assert(cleanups.back() == fresh->memref && "the new memory was made last");
-  cleanups.pop_back();
-  std::replace(cleanups.begin(), cleanups.end(), oldView, fresh->memref);
-  if (var)
-    places[var] = *fresh;
+  replaceVectorMemory(var, field, memory, *fresh, name, sizeSlot,
+                      elementLayout->size, l);
   return CallResult{nullptr, *fresh};
 }
 
