@@ -102,6 +102,7 @@ private:
   // Lowerings too large for one member function, split into helper classes
   // that share their state: each lives beside the code it splits.
   friend class AlgorithmLowering;
+  friend class NestedVectorCreation;
 
   using Value = mlir::Value;
   using Location = mlir::Location;
@@ -127,6 +128,15 @@ private:
                  const clang::Stmt *body, bool conditionFirst,
                  const clang::VarDecl *conditionVariable = nullptr);
   void lowerRangeFor(const clang::CXXForRangeStmt *stmt);
+  /// The element type of the range `for` loops over (a list: its array,
+  /// which `range` and `rangeType` become); null after an error.
+  clang::QualType rangeElementType(const clang::Expr *&range,
+                                   clang::QualType &rangeType);
+  /// One iteration of a range `for`: the loop variable bound to `element`
+  /// (by reference, as a pointer or a copy), then the body.
+  void lowerRangeForIteration(const clang::CXXForRangeStmt *stmt,
+                              Address element, const Layout &elementLayout,
+                              bool nested);
 
   //===--- OpenMP (OpenMP.cpp) --------------------------------------------===//
   /// `#pragma omp parallel for` and `#pragma omp atomic`; any other OpenMP
@@ -257,8 +267,13 @@ private:
   //===--- Memory (LowerMemory.cpp) ---------------------------------------===//
   /// The address of a glvalue of any supported type.
   std::optional<Address> lowerLValue(const clang::Expr *expr);
+  /// lowerLValue of a name and of a member access.
+  std::optional<Address> lowerNamedPlace(const clang::DeclRefExpr *ref);
+  std::optional<Address> lowerMemberPlace(const clang::MemberExpr *member);
   /// The value of a pointer-typed expression.
   std::optional<Address> lowerPointer(const clang::Expr *expr);
+  /// lowerPointer of a conversion to a pointer type.
+  std::optional<Address> lowerPointerCast(const clang::CastExpr *cast);
   /// Assignments to pointer variables: they move within their memref.
   std::optional<Address>
   lowerPointerAssignment(const clang::BinaryOperator *expr);
@@ -269,6 +284,9 @@ private:
   bool initialize(const clang::Expr *init, clang::QualType type, Address dest,
                   const clang::FieldDecl *field = nullptr);
   bool initializeAggregate(const clang::Expr *init, Address dest);
+  /// `{a, b, ...}` for an array or a struct: each part from its
+  /// initializer, the array filler or zero.
+  bool initializeFromList(const clang::InitListExpr *list, Address dest);
   /// A new object of `type` in an alloca at the function entry.
   std::optional<Address> allocate(clang::QualType type,
                                   clang::SourceRange range,
@@ -337,6 +355,20 @@ private:
                                      std::optional<Address> object,
                                      llvm::ArrayRef<const clang::Expr *> args,
                                      std::optional<Address> dest);
+  /// `ct::stop_gradient`, `ct::pass_through` and the <cmath> functions:
+  /// true when `callee` is one of them, with `result` set (nullopt after
+  /// an error).
+  bool lowerScalarBuiltin(const clang::Expr *expr,
+                          const clang::FunctionDecl *callee,
+                          llvm::ArrayRef<Value> operands,
+                          std::optional<CallResult> &result);
+  std::optional<CallResult> lowerPassThrough(const clang::Expr *expr,
+                                             const clang::FunctionDecl *target,
+                                             llvm::ArrayRef<Value> operands);
+  /// `lhs = rhs` with a trivial assignment operator: a copy of the object.
+  std::optional<CallResult> lowerTrivialAssignment(const clang::Expr *expr,
+                                                   const clang::Expr *lhs,
+                                                   const clang::Expr *rhs);
   /// Compiler builtins that only inform the optimizer or the constant
   /// evaluator, and calls of functions that do not return (abort, a failed
   /// assert): lowered without a callee (ErrorPaths.cpp). Nullopt when
@@ -590,6 +622,18 @@ private:
   lowerIteratorOperator(const clang::CallExpr *expr,
                         clang::OverloadedOperatorKind op,
                         llvm::ArrayRef<const clang::Expr *> args);
+  /// lowerIteratorOperator's parts: `it + k`, `k + it`, `it - k` and
+  /// `it - it`; `it = other` on an iterator variable; `k` elements as
+  /// scalars of `iterator`'s elements.
+  std::optional<CallResult>
+  lowerIteratorOffset(const clang::CallExpr *expr,
+                      clang::OverloadedOperatorKind op,
+                      llvm::ArrayRef<const clang::Expr *> args);
+  std::optional<CallResult>
+  assignIteratorVariable(const clang::CallExpr *expr,
+                         llvm::ArrayRef<const clang::Expr *> args);
+  Value scaledIteratorIndex(const clang::Expr *iterator, const clang::Expr *k,
+                            Location l);
 
   /// Where `left` and `right` are, comparably: their offsets when they
   /// share a memref, their positions in memory (in scalars) otherwise.

@@ -49,6 +49,21 @@ getConstantCallee(const clang::CallExpr *expr) {
 }
 
 std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerTrivialAssignment(const clang::Expr *expr,
+                                         const clang::Expr *lhs,
+                                         const clang::Expr *rhs) {
+  // C++17: the right operand of an assignment is evaluated first.
+  std::optional<Address> source = lowerLValue(rhs);
+  std::optional<Address> target = lowerLValue(lhs);
+  std::optional<Layout> layout = layoutOf(lhs->getType(), expr);
+  if (!source || !target || !layout)
+    return std::nullopt;
+  if (!copyObject(*target, *source, *layout, expr))
+    return std::nullopt;
+  return CallResult{nullptr, target};
+}
+
+std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerCall(const clang::CallExpr *expr,
                             std::optional<Address> dest) {
   using Result = std::optional<CallResult>;
@@ -133,17 +148,8 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
                       ArrayRef<const clang::Expr *>(args).drop_front());
   } else if (isa<clang::CXXOperatorCallExpr>(expr) && isInstance) {
     // The object of a member operator is its first operand.
-    if (isTrivialAssignment(callee)) {
-      // C++17: the right operand of an assignment is evaluated first.
-      std::optional<Address> source = lowerLValue(args[1]);
-      std::optional<Address> target = lowerLValue(args[0]);
-      std::optional<Layout> layout = layoutOf(args[0]->getType(), expr);
-      if (!source || !target || !layout)
-        return std::nullopt;
-      if (!copyObject(*target, *source, *layout, expr))
-        return std::nullopt;
-      return CallResult{nullptr, target};
-    }
+    if (isTrivialAssignment(callee))
+      return lowerTrivialAssignment(expr, args[0], args[1]);
     object = lowerLValue(args[0]);
     if (!object)
       return std::nullopt;
@@ -198,6 +204,52 @@ passThroughTarget(const clang::FunctionDecl *callee) {
   return dyn_cast<clang::FunctionDecl>(templateArgs->get(0).getAsDecl());
 }
 
+bool FunctionLowering::lowerScalarBuiltin(const clang::Expr *expr,
+                                          const clang::FunctionDecl *callee,
+                                          ArrayRef<Value> operands,
+                                          std::optional<CallResult> &result) {
+  Location l = loc(expr);
+  clang::QualType returnType = callee->getReturnType().getCanonicalType();
+  if (callee->getQualifiedNameAsString() == "ct::stop_gradient" &&
+      operands.size() == 1 && isa<FloatType>(operands[0].getType())) {
+    result = CallResult{ct::StopGradientOp::create(b, l, operands[0]), {}};
+    return true;
+  }
+  if (const clang::FunctionDecl *target = passThroughTarget(callee)) {
+    result = lowerPassThrough(expr, target, operands);
+    return true;
+  }
+  Type type = module.lowerType(returnType, expr->getSourceRange(),
+                               "this call's result");
+  Value math =
+      type ? buildMathFunction(b, l, callee, operands, type, module.getModule())
+           : nullptr;
+  if (!math)
+    return false;
+  result = CallResult{math, {}};
+  return true;
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerPassThrough(const clang::Expr *expr,
+                                   const clang::FunctionDecl *target,
+                                   ArrayRef<Value> operands) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  if (operands.size() != 1 || !isa<FloatType>(operands[0].getType()))
+    return unsupported<Result>(expr, "ct::pass_through takes one "
+                                     "floating-point value");
+  Value value = buildMathFunction(b, l, target, operands, operands[0].getType(),
+                                  module.getModule());
+  if (!value) {
+    func::FuncOp function = module.getFunction(target);
+    if (!function)
+      return std::nullopt;
+    value = func::CallOp::create(b, l, function, operands).getResult(0);
+  }
+  return CallResult{ct::PassThroughOp::create(b, l, value, operands[0]), {}};
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     const clang::Expr *expr, const clang::FunctionDecl *callee,
     std::optional<Address> object, ArrayRef<const clang::Expr *> args,
@@ -235,31 +287,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   clang::QualType returnType = callee->getReturnType().getCanonicalType();
 
   // The ct:: markers and <cmath>, on scalars.
-  if (!object && returnType->isArithmeticType()) {
-    if (callee->getQualifiedNameAsString() == "ct::stop_gradient" &&
-        operands.size() == 1 && isa<FloatType>(operands[0].getType()))
-      return CallResult{ct::StopGradientOp::create(b, l, operands[0]), {}};
-    if (const clang::FunctionDecl *target = passThroughTarget(callee)) {
-      if (operands.size() != 1 || !isa<FloatType>(operands[0].getType()))
-        return unsupported<Result>(expr, "ct::pass_through takes one "
-                                         "floating-point value");
-      Value value = buildMathFunction(
-          b, l, target, operands, operands[0].getType(), module.getModule());
-      if (!value) {
-        func::FuncOp function = module.getFunction(target);
-        if (!function)
-          return std::nullopt;
-        value = func::CallOp::create(b, l, function, operands).getResult(0);
-      }
-      return CallResult{ct::PassThroughOp::create(b, l, value, operands[0]),
-                        {}};
-    }
-    if (Type type = module.lowerType(returnType, expr->getSourceRange(),
-                                     "this call's result"))
-      if (Value math = buildMathFunction(b, l, callee, operands, type,
-                                         module.getModule()))
-        return CallResult{math, {}};
-  }
+  if (!object && returnType->isArithmeticType())
+    if (Result builtin; lowerScalarBuiltin(expr, callee, operands, builtin))
+      return builtin;
 
   // Code compiled elsewhere is called as it is (ExternalCalls.cpp): the
   // engine reports the call if a derivative must cross it.

@@ -273,6 +273,43 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
   }
 }
 
+/// The predicate of a C++ comparison of floating-point values: ordered,
+/// but for `!=` (true when either is NaN).
+static arith::CmpFPredicate floatPredicate(clang::BinaryOperatorKind kind) {
+  switch (kind) {
+  case clang::BO_LT:
+    return arith::CmpFPredicate::OLT;
+  case clang::BO_LE:
+    return arith::CmpFPredicate::OLE;
+  case clang::BO_GT:
+    return arith::CmpFPredicate::OGT;
+  case clang::BO_GE:
+    return arith::CmpFPredicate::OGE;
+  case clang::BO_EQ:
+    return arith::CmpFPredicate::OEQ;
+  default:
+    return arith::CmpFPredicate::UNE;
+  }
+}
+
+static arith::CmpIPredicate integerPredicate(clang::BinaryOperatorKind kind,
+                                             bool isSigned) {
+  switch (kind) {
+  case clang::BO_LT:
+    return isSigned ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult;
+  case clang::BO_LE:
+    return isSigned ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule;
+  case clang::BO_GT:
+    return isSigned ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt;
+  case clang::BO_GE:
+    return isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge;
+  case clang::BO_EQ:
+    return arith::CmpIPredicate::eq;
+  default:
+    return arith::CmpIPredicate::ne;
+  }
+}
+
 Value FunctionLowering::arithmetic(clang::BinaryOperatorKind kind, Value lhs,
                                    Value rhs, clang::QualType type,
                                    Location l) {
@@ -322,56 +359,10 @@ Value FunctionLowering::arithmetic(clang::BinaryOperatorKind kind, Value lhs,
     break;
   }
   // Comparisons.
-  if (isFloat) {
-    arith::CmpFPredicate predicate;
-    switch (kind) {
-    case clang::BO_LT:
-      predicate = arith::CmpFPredicate::OLT;
-      break;
-    case clang::BO_LE:
-      predicate = arith::CmpFPredicate::OLE;
-      break;
-    case clang::BO_GT:
-      predicate = arith::CmpFPredicate::OGT;
-      break;
-    case clang::BO_GE:
-      predicate = arith::CmpFPredicate::OGE;
-      break;
-    case clang::BO_EQ:
-      predicate = arith::CmpFPredicate::OEQ;
-      break;
-    default:
-      predicate = arith::CmpFPredicate::UNE;
-      break;
-    }
-    return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
-  }
-  arith::CmpIPredicate predicate;
-  switch (kind) {
-  case clang::BO_LT:
-    predicate =
-        isSigned ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult;
-    break;
-  case clang::BO_LE:
-    predicate =
-        isSigned ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule;
-    break;
-  case clang::BO_GT:
-    predicate =
-        isSigned ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt;
-    break;
-  case clang::BO_GE:
-    predicate =
-        isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge;
-    break;
-  case clang::BO_EQ:
-    predicate = arith::CmpIPredicate::eq;
-    break;
-  default:
-    predicate = arith::CmpIPredicate::ne;
-    break;
-  }
-  return arith::CmpIOp::create(b, l, predicate, lhs, rhs);
+  if (isFloat)
+    return arith::CmpFOp::create(b, l, floatPredicate(kind), lhs, rhs);
+  return arith::CmpIOp::create(b, l, integerPredicate(kind, isSigned), lhs,
+                               rhs);
 }
 
 Value FunctionLowering::lowerMinMaxValue(const clang::CallExpr *call) {

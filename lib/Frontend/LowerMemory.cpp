@@ -337,37 +337,64 @@ static int64_t baseOffset(ModuleLowering &module, const clang::CastExpr *cast) {
   return offset;
 }
 
+std::optional<Address>
+FunctionLowering::lowerNamedPlace(const clang::DeclRefExpr *ref) {
+  using Result = std::optional<Address>;
+  const clang::Expr *expr = ref;
+  Location l = loc(expr);
+  const clang::ValueDecl *var = ref->getDecl();
+  if (vectorSizes.count(var))
+    return currentElements(var, l);
+  if (auto it = places.find(var); it != places.end())
+    return it->second;
+  // A structured binding (`auto [a, b] = pair`): the part it names.
+  if (const auto *binding = dyn_cast<clang::BindingDecl>(var)) {
+    if (invalid.count(binding->getDecomposedDecl()))
+      return std::nullopt; // the declaration's error said it all
+    if (const clang::Expr *part = binding->getBinding())
+      return lowerLValue(part);
+    return unsupported<Result>(expr, "this structured binding cannot be "
+                                     "differentiated");
+  }
+  if (invalid.count(var))
+    return std::nullopt;
+  if (pointers.count(var))
+    return unsupported<Result>(expr, "a pointer variable can be read, "
+                                     "offset and assigned, but not "
+                                     "addressed or bound to a reference");
+  if (const auto *global = dyn_cast<clang::VarDecl>(var);
+      global && !global->hasLocalStorage())
+    return constantGlobal(global, expr->getSourceRange());
+  return unsupported<Result>(expr, "this name cannot be used in a "
+                                   "differentiable function");
+}
+
+std::optional<Address>
+FunctionLowering::lowerMemberPlace(const clang::MemberExpr *member) {
+  using Result = std::optional<Address>;
+  const clang::Expr *expr = member;
+  if (const auto *global = dyn_cast<clang::VarDecl>(member->getMemberDecl()))
+    return constantGlobal(global, expr->getSourceRange()); // static member
+  const auto *field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+  if (!field)
+    return unsupported<Result>(expr, "this member cannot be used in "
+                                     "differentiable functions");
+  if (field->getType()->isReferenceType() || isVector(field->getType()))
+    return lowerIndirectField(member);
+  std::optional<Address> base = member->isArrow()
+                                    ? lowerPointer(member->getBase())
+                                    : lowerLValue(member->getBase());
+  if (!base)
+    return std::nullopt;
+  return fieldAddress(*base, field, expr);
+}
+
 std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
   using Result = std::optional<Address>;
   expr = strip(expr);
   Location l = loc(expr);
-  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
-    const clang::ValueDecl *var = ref->getDecl();
-    if (vectorSizes.count(var))
-      return currentElements(var, l);
-    if (auto it = places.find(var); it != places.end())
-      return it->second;
-    // A structured binding (`auto [a, b] = pair`): the part it names.
-    if (const auto *binding = dyn_cast<clang::BindingDecl>(var)) {
-      if (invalid.count(binding->getDecomposedDecl()))
-        return std::nullopt; // the declaration's error said it all
-      if (const clang::Expr *part = binding->getBinding())
-        return lowerLValue(part);
-      return unsupported<Result>(expr, "this structured binding cannot be "
-                                       "differentiated");
-    }
-    if (invalid.count(var))
-      return std::nullopt;
-    if (pointers.count(var))
-      return unsupported<Result>(expr, "a pointer variable can be read, "
-                                       "offset and assigned, but not "
-                                       "addressed or bound to a reference");
-    if (const auto *global = dyn_cast<clang::VarDecl>(var);
-        global && !global->hasLocalStorage())
-      return constantGlobal(global, expr->getSourceRange());
-    return unsupported<Result>(expr, "this name cannot be used in a "
-                                     "differentiable function");
-  }
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
+    return lowerNamedPlace(ref);
   if (const auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(expr)) {
     std::optional<Address> base = lowerPointer(subscript->getBase());
     Value i = lowerRValue(subscript->getIdx());
@@ -389,22 +416,8 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
       return place;
     }
   }
-  if (const auto *member = dyn_cast<clang::MemberExpr>(expr)) {
-    if (const auto *global = dyn_cast<clang::VarDecl>(member->getMemberDecl()))
-      return constantGlobal(global, expr->getSourceRange()); // static member
-    const auto *field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
-    if (!field)
-      return unsupported<Result>(expr, "this member cannot be used in "
-                                       "differentiable functions");
-    if (field->getType()->isReferenceType() || isVector(field->getType()))
-      return lowerIndirectField(member);
-    std::optional<Address> base = member->isArrow()
-                                      ? lowerPointer(member->getBase())
-                                      : lowerLValue(member->getBase());
-    if (!base)
-      return std::nullopt;
-    return fieldAddress(*base, field, expr);
-  }
+  if (const auto *member = dyn_cast<clang::MemberExpr>(expr))
+    return lowerMemberPlace(member);
   if (const auto *binary = dyn_cast<clang::BinaryOperator>(expr)) {
     if (binary->getOpcode() == clang::BO_Comma) {
       lowerDiscarded(binary->getLHS());
@@ -495,6 +508,65 @@ bool FunctionLowering::isSameScalarReinterpretation(
          source->size > 0 && target->size > 0;
 }
 
+std::optional<Address>
+FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
+  using Result = std::optional<Address>;
+  const clang::Expr *expr = cast;
+  Location l = loc(expr);
+  switch (cast->getCastKind()) {
+  case clang::CK_LValueToRValue: {
+    // A pointer read from memory: an element of an array or vector of
+    // pointers.
+    const clang::Expr *place = strip(cast->getSubExpr());
+    const auto *call = dyn_cast<clang::CallExpr>(place);
+    const auto *unary = dyn_cast<clang::UnaryOperator>(place);
+    if (isa<clang::ArraySubscriptExpr>(place) || (call && call->isGLValue()) ||
+        (unary && unary->getOpcode() == clang::UO_Deref))
+      return loadStoredPointer(place);
+    return lowerPointer(place);
+  }
+  case clang::CK_NoOp:
+    return lowerPointer(cast->getSubExpr());
+  case clang::CK_ArrayToPointerDecay:
+    return lowerLValue(cast->getSubExpr());
+  case clang::CK_DerivedToBase:
+  case clang::CK_UncheckedDerivedToBase: {
+    std::optional<Address> derived = lowerPointer(cast->getSubExpr());
+    if (!derived)
+      return std::nullopt;
+    return offsetBy(*derived, baseOffset(module, cast), l);
+  }
+  case clang::CK_BitCast:
+    // Objects made of the same scalars (a struct of doubles, a
+    // std::array<double, N>, double[N], double) lie alike in memory: a
+    // pointer to one views the other's scalars.
+    if (isSameScalarReinterpretation(cast))
+      return lowerPointer(cast->getSubExpr());
+    break;
+  case clang::CK_NullToPointer: {
+    // `nullptr` for a pointer the callee does not follow (an optional
+    // output left out): memory of no elements, which no access may
+    // touch, as none may through a null pointer.
+    std::optional<Layout> pointee =
+        layoutOf(cast->getType()->getPointeeType(), expr);
+    if (!pointee)
+      return std::nullopt;
+    Value empty =
+        memref::AllocaOp::create(b, l, MemRefType::get({0}, pointee->scalar));
+    return Address{
+        memref::CastOp::create(b, l, getPointerType(pointee->scalar), empty),
+        constantIndex(0, l)};
+  }
+  default:
+    break;
+  }
+  return unsupported<Result>(
+      expr, "converting '" + cast->getSubExpr()->getType().getAsString() +
+                "' to '" + cast->getType().getAsString() +
+                "' cannot be differentiated: differentiable code uses "
+                "pointers of one element type per array");
+}
+
 std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   using Result = std::optional<Address>;
   expr = strip(expr);
@@ -508,61 +580,8 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   if (isa<clang::ArraySubscriptExpr>(expr) ||
       (isa<clang::CallExpr>(expr) && expr->isGLValue()))
     return loadStoredPointer(expr);
-  if (const auto *cast = dyn_cast<clang::CastExpr>(expr)) {
-    switch (cast->getCastKind()) {
-    case clang::CK_LValueToRValue: {
-      // A pointer read from memory: an element of an array or vector of
-      // pointers.
-      const clang::Expr *place = strip(cast->getSubExpr());
-      const auto *call = dyn_cast<clang::CallExpr>(place);
-      const auto *unary = dyn_cast<clang::UnaryOperator>(place);
-      if (isa<clang::ArraySubscriptExpr>(place) ||
-          (call && call->isGLValue()) ||
-          (unary && unary->getOpcode() == clang::UO_Deref))
-        return loadStoredPointer(place);
-      return lowerPointer(place);
-    }
-    case clang::CK_NoOp:
-      return lowerPointer(cast->getSubExpr());
-    case clang::CK_ArrayToPointerDecay:
-      return lowerLValue(cast->getSubExpr());
-    case clang::CK_DerivedToBase:
-    case clang::CK_UncheckedDerivedToBase: {
-      std::optional<Address> derived = lowerPointer(cast->getSubExpr());
-      if (!derived)
-        return std::nullopt;
-      return offsetBy(*derived, baseOffset(module, cast), l);
-    }
-    case clang::CK_BitCast:
-      // Objects made of the same scalars (a struct of doubles, a
-      // std::array<double, N>, double[N], double) lie alike in memory: a
-      // pointer to one views the other's scalars.
-      if (isSameScalarReinterpretation(cast))
-        return lowerPointer(cast->getSubExpr());
-      break;
-    case clang::CK_NullToPointer: {
-      // `nullptr` for a pointer the callee does not follow (an optional
-      // output left out): memory of no elements, which no access may
-      // touch, as none may through a null pointer.
-      std::optional<Layout> pointee =
-          layoutOf(cast->getType()->getPointeeType(), expr);
-      if (!pointee)
-        return std::nullopt;
-      Value empty =
-          memref::AllocaOp::create(b, l, MemRefType::get({0}, pointee->scalar));
-      return Address{
-          memref::CastOp::create(b, l, getPointerType(pointee->scalar), empty),
-          constantIndex(0, l)};
-    }
-    default:
-      break;
-    }
-    return unsupported<Result>(
-        expr, "converting '" + cast->getSubExpr()->getType().getAsString() +
-                  "' to '" + cast->getType().getAsString() +
-                  "' cannot be differentiated: differentiable code uses "
-                  "pointers of one element type per array");
-  }
+  if (const auto *cast = dyn_cast<clang::CastExpr>(expr))
+    return lowerPointerCast(cast);
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
     if (invalid.count(ref->getDecl()))
       return std::nullopt;
@@ -724,6 +743,57 @@ bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
   return true;
 }
 
+bool FunctionLowering::initializeFromList(const clang::InitListExpr *list,
+                                          Address dest) {
+  const clang::Expr *init = list;
+  Location l = loc(init);
+  clang::QualType type = init->getType().getCanonicalType();
+  if (list->isTransparent())
+    return initializeAggregate(list->getInit(0), dest);
+  unsigned next = 0;
+  auto part = [&](clang::QualType partType, Address at,
+                  const clang::FieldDecl *field = nullptr) {
+    if (next < list->getNumInits())
+      return initialize(list->getInit(next++), partType, at, field);
+    if (const clang::Expr *filler = list->getArrayFiller())
+      return initialize(filler, partType, at, field);
+    if (partType->isPointerType())
+      return true; // a null pointer field: never followed
+    std::optional<Layout> layout = layoutOf(partType, init);
+    if (layout)
+      fillZero(at, *layout, l);
+    return layout.has_value();
+  };
+  if (const auto *array = ast.getAsConstantArrayType(type)) {
+    clang::QualType elementType = array->getElementType();
+    std::optional<Layout> element = layoutOf(elementType, init);
+    if (!element)
+      return false;
+    for (uint64_t i = 0, e = array->getSize().getZExtValue(); i < e; ++i)
+      if (!part(elementType, offsetBy(dest, i * element->size, l)))
+        return false;
+    return true;
+  }
+  const clang::RecordDecl *record = type->getAsRecordDecl();
+  if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
+    for (const clang::CXXBaseSpecifier &base : cxx->bases()) {
+      if (base.getType()->getAsCXXRecordDecl()->isEmpty()) {
+        ++next;
+        continue;
+      }
+      if (!part(base.getType(),
+                offsetBy(dest, module.getBaseOffset(cxx, base.getType()), l)))
+        return false;
+    }
+  }
+  for (const clang::FieldDecl *field : record->fields()) {
+    std::optional<Address> at = fieldAddress(dest, field, init);
+    if (!at || !part(field->getType(), *at, field))
+      return false;
+  }
+  return true;
+}
+
 bool FunctionLowering::initializeAggregate(const clang::Expr *init,
                                            Address dest) {
   init = strip(init);
@@ -759,52 +829,8 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     fillZero(dest, *layout, l);
     return true;
   }
-  if (const auto *list = dyn_cast<clang::InitListExpr>(init)) {
-    if (list->isTransparent())
-      return initializeAggregate(list->getInit(0), dest);
-    unsigned next = 0;
-    auto part = [&](clang::QualType partType, Address at,
-                    const clang::FieldDecl *field = nullptr) {
-      if (next < list->getNumInits())
-        return initialize(list->getInit(next++), partType, at, field);
-      if (const clang::Expr *filler = list->getArrayFiller())
-        return initialize(filler, partType, at, field);
-      if (partType->isPointerType())
-        return true; // a null pointer field: never followed
-      std::optional<Layout> layout = layoutOf(partType, init);
-      if (layout)
-        fillZero(at, *layout, l);
-      return layout.has_value();
-    };
-    if (const auto *array = ast.getAsConstantArrayType(type)) {
-      clang::QualType elementType = array->getElementType();
-      std::optional<Layout> element = layoutOf(elementType, init);
-      if (!element)
-        return false;
-      for (uint64_t i = 0, e = array->getSize().getZExtValue(); i < e; ++i)
-        if (!part(elementType, offsetBy(dest, i * element->size, l)))
-          return false;
-      return true;
-    }
-    const clang::RecordDecl *record = type->getAsRecordDecl();
-    if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
-      for (const clang::CXXBaseSpecifier &base : cxx->bases()) {
-        if (base.getType()->getAsCXXRecordDecl()->isEmpty()) {
-          ++next;
-          continue;
-        }
-        if (!part(base.getType(),
-                  offsetBy(dest, module.getBaseOffset(cxx, base.getType()), l)))
-          return false;
-      }
-    }
-    for (const clang::FieldDecl *field : record->fields()) {
-      std::optional<Address> at = fieldAddress(dest, field, init);
-      if (!at || !part(field->getType(), *at, field))
-        return false;
-    }
-    return true;
-  }
+  if (const auto *list = dyn_cast<clang::InitListExpr>(init))
+    return initializeFromList(list, dest);
   if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init))
     return lowerConstruct(construct, dest);
   if (const auto *call = dyn_cast<clang::CallExpr>(init))

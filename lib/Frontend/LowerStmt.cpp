@@ -632,13 +632,8 @@ initializerList(const clang::Expr *range) {
 /// `for (T v : range)` over a built-in array, a std::array, a std::vector
 /// or a list of values: a counted loop over the elements, whose layout is
 /// known, rather than over the library's iterators.
-void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
-  Location l = loc(stmt);
-  const clang::Expr *range = stmt->getRangeInit();
-  clang::QualType rangeType = range->getType().getCanonicalType();
-  const clang::VarDecl *var = stmt->getLoopVariable();
-  clang::QualType varType = var->getType();
-  clang::QualType elementType = varType.getNonReferenceType();
+clang::QualType FunctionLowering::rangeElementType(const clang::Expr *&range,
+                                                   clang::QualType &rangeType) {
   clang::QualType expected;
   if (const auto *array = ast.getAsConstantArrayType(rangeType))
     expected = array->getElementType();
@@ -656,10 +651,71 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
                    ->getTemplateArgs()[0]
                    .getAsType();
   else
-    return (void)unsupported(range, "range-based 'for' is supported over "
-                                    "arrays, std::array, std::vector and "
-                                    "lists of values only; loop over an "
-                                    "index");
+    return unsupported<clang::QualType>(range,
+                                        "range-based 'for' is supported over "
+                                        "arrays, std::array, std::vector and "
+                                        "lists of values only; loop over an "
+                                        "index");
+  return expected;
+}
+
+void FunctionLowering::lowerRangeForIteration(
+    const clang::CXXForRangeStmt *stmt, Address element,
+    const Layout &elementLayout, bool nested) {
+  Location l = loc(stmt);
+  const clang::VarDecl *var = stmt->getLoopVariable();
+  clang::QualType varType = var->getType();
+  clang::QualType elementType = varType.getNonReferenceType();
+  if (varType->isReferenceType()) {
+    places[var] = element;
+  } else if (varType->isPointerType()) {
+    // A pointer variable, from an array or vector of pointers.
+    std::optional<Address> pointer = followIndirectSlot(element, nullptr, stmt);
+    if (!pointer)
+      return;
+    auto [known, fresh] =
+        pointers.try_emplace(var, PointerVariable{pointer->memref, Address{}});
+    if (fresh)
+      known->second.offsetSlot = newIndexSlot(pointer->offset, l);
+    else
+      store(pointer->offset, known->second.offsetSlot, l);
+  } else if (nested) {
+    // A copy of the row, freed at the end of the iteration.
+    size_t depth = cleanups.size();
+    Value length = memref::DimOp::create(b, l, element.memref, 0);
+    std::optional<Address> copyPlace =
+        allocateVector(elementType, length, var->getSourceRange());
+    if (!copyPlace)
+      return;
+    copy(*copyPlace, element, length, l);
+    places[var] = *copyPlace;
+    lowerScoped(stmt->getBody());
+    if (!isTerminated())
+      emitCleanups(depth, l);
+    cleanups.resize(depth);
+    return;
+  } else {
+    std::optional<Address> copyPlace =
+        allocate(varType, var->getSourceRange(), "the loop variable");
+    if (!copyPlace)
+      return;
+    if (!copyObject(*copyPlace, element, elementLayout, stmt))
+      return;
+    places[var] = *copyPlace;
+  }
+  lowerScoped(stmt->getBody());
+}
+
+void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
+  Location l = loc(stmt);
+  const clang::Expr *range = stmt->getRangeInit();
+  clang::QualType rangeType = range->getType().getCanonicalType();
+  const clang::VarDecl *var = stmt->getLoopVariable();
+  clang::QualType varType = var->getType();
+  clang::QualType elementType = varType.getNonReferenceType();
+  clang::QualType expected = rangeElementType(range, rangeType);
+  if (expected.isNull())
+    return;
   if (!ast.hasSameUnqualifiedType(elementType, expected))
     return module.error(var->getSourceRange(),
                         "the loop variable's type differs from the "
@@ -707,45 +763,7 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
                                     constantIndex(elementLayout->size, l));
           element = offsetBy(*base, offset, l);
         }
-        if (varType->isReferenceType()) {
-          places[var] = element;
-        } else if (varType->isPointerType()) {
-          // A pointer variable, from an array or vector of pointers.
-          std::optional<Address> pointer =
-              followIndirectSlot(element, nullptr, stmt);
-          if (!pointer)
-            return;
-          auto [known, fresh] = pointers.try_emplace(
-              var, PointerVariable{pointer->memref, Address{}});
-          if (fresh)
-            known->second.offsetSlot = newIndexSlot(pointer->offset, l);
-          else
-            store(pointer->offset, known->second.offsetSlot, l);
-        } else if (nested) {
-          // A copy of the row, freed at the end of the iteration.
-          size_t depth = cleanups.size();
-          Value length = memref::DimOp::create(b, l, element.memref, 0);
-          std::optional<Address> copyPlace =
-              allocateVector(elementType, length, var->getSourceRange());
-          if (!copyPlace)
-            return;
-          copy(*copyPlace, element, length, l);
-          places[var] = *copyPlace;
-          lowerScoped(stmt->getBody());
-          if (!isTerminated())
-            emitCleanups(depth, l);
-          cleanups.resize(depth);
-          return;
-        } else {
-          std::optional<Address> copyPlace =
-              allocate(varType, var->getSourceRange(), "the loop variable");
-          if (!copyPlace)
-            return;
-          if (!copyObject(*copyPlace, element, *elementLayout, stmt))
-            return;
-          places[var] = *copyPlace;
-        }
-        lowerScoped(stmt->getBody());
+        lowerRangeForIteration(stmt, element, *elementLayout, nested);
       },
       [&] {
         store(arith::AddIOp::create(b, l, load(counterPlace, l),

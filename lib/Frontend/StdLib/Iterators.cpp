@@ -264,6 +264,66 @@ FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
   return CallResult{nullptr, to};
 }
 
+Value FunctionLowering::scaledIteratorIndex(const clang::Expr *iterator,
+                                            const clang::Expr *k, Location l) {
+  Value n = lowerRValue(k);
+  std::optional<int64_t> scalars = elementScalars(module, iterator);
+  if (!n || !scalars)
+    return nullptr;
+  n = index(n, k->getType(), l);
+  return *scalars == 1
+             ? n
+             : arith::MulIOp::create(b, l, n, constantIndex(*scalars, l))
+                   .getResult();
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerIteratorOffset(const clang::CallExpr *expr,
+                                      clang::OverloadedOperatorKind op,
+                                      ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  bool iteratorFirst = !getIteratorElement(args[0]->getType()).isNull() ||
+                       args[0]->getType()->isPointerType();
+  const clang::Expr *iterator = iteratorFirst ? args[0] : args[1];
+  const clang::Expr *other = iteratorFirst ? args[1] : args[0];
+  if (op == clang::OO_Minus &&
+      (!getIteratorElement(other->getType()).isNull() ||
+       other->getType()->isPointerType())) {
+    Value difference =
+        lowerPointerRelation(clang::BO_Sub, args[0], args[1], expr);
+    return difference ? Result(CallResult{difference, {}}) : std::nullopt;
+  }
+  std::optional<Address> base = lowerPointer(iterator);
+  Value k = scaledIteratorIndex(iterator, other, l);
+  if (!base || !k)
+    return std::nullopt;
+  return CallResult{nullptr, moveBy(*base, k, op == clang::OO_Minus, l)};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::assignIteratorVariable(const clang::CallExpr *expr,
+                                         ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  const clang::Expr *self = args[0];
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(self));
+  auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
+  if (it == pointers.end())
+    return unsupported<Result>(expr, "only iterator variables can be "
+                                     "assigned");
+  std::optional<Address> value = lowerPointer(args[1]);
+  if (!value)
+    return std::nullopt;
+  if (value->memref != it->second.memref)
+    return unsupported<Result>(expr, "an iterator variable can only move "
+                                     "within the container it was "
+                                     "initialized with; use another "
+                                     "variable");
+  store(value->offset, it->second.offsetSlot, l);
+  return CallResult{nullptr, value};
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
                                         clang::OverloadedOperatorKind op,
@@ -276,17 +336,6 @@ FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
       return std::nullopt;
     return CallResult{nullptr, address};
   };
-  auto scaledIndex = [&](const clang::Expr *k) -> Value {
-    Value n = lowerRValue(k);
-    std::optional<int64_t> scalars = elementScalars(module, self);
-    if (!n || !scalars)
-      return nullptr;
-    n = index(n, k->getType(), l);
-    return *scalars == 1
-               ? n
-               : arith::MulIOp::create(b, l, n, constantIndex(*scalars, l))
-                     .getResult();
-  };
   switch (op) {
   case clang::OO_Star:
   case clang::OO_Arrow:
@@ -295,7 +344,7 @@ FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
     break;
   case clang::OO_Subscript: {
     std::optional<Address> base = lowerPointer(self);
-    Value k = scaledIndex(args[1]);
+    Value k = scaledIteratorIndex(self, args[1], l);
     if (!base || !k)
       return std::nullopt;
     return CallResult{nullptr, offsetBy(*base, k, l)};
@@ -312,51 +361,19 @@ FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
   }
   case clang::OO_PlusEqual:
   case clang::OO_MinusEqual: {
-    Value k = scaledIndex(args[1]);
+    Value k = scaledIteratorIndex(self, args[1], l);
     if (!k)
       return std::nullopt;
     return asResult(stepPointerVariable(self, k, op == clang::OO_MinusEqual,
                                         /*returnOld=*/false));
   }
   case clang::OO_Plus:
-  case clang::OO_Minus: {
+  case clang::OO_Minus:
     if (args.size() != 2)
       break;
-    bool iteratorFirst = !getIteratorElement(args[0]->getType()).isNull() ||
-                         args[0]->getType()->isPointerType();
-    const clang::Expr *iterator = iteratorFirst ? args[0] : args[1];
-    const clang::Expr *other = iteratorFirst ? args[1] : args[0];
-    if (op == clang::OO_Minus &&
-        (!getIteratorElement(other->getType()).isNull() ||
-         other->getType()->isPointerType())) {
-      Value difference =
-          lowerPointerRelation(clang::BO_Sub, args[0], args[1], expr);
-      return difference ? Result(CallResult{difference, {}}) : std::nullopt;
-    }
-    std::optional<Address> base = lowerPointer(iterator);
-    self = iterator;
-    Value k = scaledIndex(other);
-    if (!base || !k)
-      return std::nullopt;
-    return CallResult{nullptr, moveBy(*base, k, op == clang::OO_Minus, l)};
-  }
-  case clang::OO_Equal: {
-    const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(self));
-    auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
-    if (it == pointers.end())
-      return unsupported<Result>(expr, "only iterator variables can be "
-                                       "assigned");
-    std::optional<Address> value = lowerPointer(args[1]);
-    if (!value)
-      return std::nullopt;
-    if (value->memref != it->second.memref)
-      return unsupported<Result>(expr, "an iterator variable can only move "
-                                       "within the container it was "
-                                       "initialized with; use another "
-                                       "variable");
-    store(value->offset, it->second.offsetSlot, l);
-    return CallResult{nullptr, value};
-  }
+    return lowerIteratorOffset(expr, op, args);
+  case clang::OO_Equal:
+    return assignIteratorVariable(expr, args);
   case clang::OO_EqualEqual:
   case clang::OO_ExclaimEqual:
   case clang::OO_Less:

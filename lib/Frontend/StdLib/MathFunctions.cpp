@@ -124,27 +124,10 @@ static bool isLibraryFunction(const clang::FunctionDecl *function) {
   return context->isStdNamespace();
 }
 
-Value buildMathFunction(OpBuilder &b, Location loc,
-                        const clang::FunctionDecl *function, ValueRange args,
-                        Type resultType, ModuleOp module) {
-  if (!function->getIdentifier() || !isLibraryFunction(function))
-    return nullptr;
-  MathKind kind = classify(function->getName());
-  if (kind == MathKind::Ldexp && args.size() == 2 &&
-      isa<FloatType>(resultType) && args[0].getType() == resultType &&
-      isa<IntegerType>(args[1].getType())) {
-    // x * 2^n, exact (n is an int: no derivative).
-    Value n = arith::SIToFPOp::create(b, loc, resultType, args[1]);
-    return arith::MulFOp::create(b, loc, args[0],
-                                 math::Exp2Op::create(b, loc, n));
-  }
-  if (kind == MathKind::None || !isa<FloatType>(resultType) ||
-      !llvm::all_of(args, [&](Value v) { return v.getType() == resultType; }))
-    return nullptr;
-  auto zero = [&] {
-    return arith::ConstantOp::create(b, loc, resultType,
-                                     b.getFloatAttr(resultType, 0));
-  };
+/// The functions that are one operation of the math or arith dialect;
+/// null for the others.
+static Value buildOneOperation(OpBuilder &b, Location loc, MathKind kind,
+                               ValueRange args) {
   auto unary = [&](auto tag) -> Value {
     using Op = decltype(tag);
     return Op::create(b, loc, args[0]);
@@ -210,8 +193,6 @@ Value buildMathFunction(OpBuilder &b, Location loc,
     return unary(math::ErfOp());
   case MathKind::Erfc:
     return unary(math::ErfcOp());
-  case MathKind::Fma:
-    return math::FmaOp::create(b, loc, args[0], args[1], args[2]);
   case MathKind::Copysign:
     return binary(math::CopySignOp());
   case MathKind::Trunc:
@@ -221,6 +202,21 @@ Value buildMathFunction(OpBuilder &b, Location loc,
     return unary(math::RoundEvenOp());
   case MathKind::Fmod:
     return binary(arith::RemFOp());
+  default:
+    return nullptr;
+  }
+}
+
+/// The functions built from several operations, or from one of ours.
+static Value buildComposed(OpBuilder &b, Location loc, MathKind kind,
+                           ValueRange args, Type resultType) {
+  auto zero = [&] {
+    return arith::ConstantOp::create(b, loc, resultType,
+                                     b.getFloatAttr(resultType, 0));
+  };
+  switch (kind) {
+  case MathKind::Fma:
+    return math::FmaOp::create(b, loc, args[0], args[1], args[2]);
   case MathKind::Fdim: {
     // x - y where x > y (or either is NaN), else +0 (the derivative at
     // the kink is 0).
@@ -236,8 +232,6 @@ Value buildMathFunction(OpBuilder &b, Location loc,
     return arith::SubFOp::create(b, loc, args[0],
                                  arith::MulFOp::create(b, loc, n, args[1]));
   }
-  case MathKind::Ldexp:
-    return nullptr;
   case MathKind::Hypot:
     // The C library's hypot, exact where x*x + y*y overflows.
     return ct::HypotOp::create(b, loc, args[0], args[1]);
@@ -245,10 +239,31 @@ Value buildMathFunction(OpBuilder &b, Location loc,
     return ct::LgammaOp::create(b, loc, args[0]);
   case MathKind::Tgamma:
     return ct::TgammaOp::create(b, loc, args[0]);
-  case MathKind::None:
-    break;
+  default:
+    return nullptr;
   }
-  return nullptr;
+}
+
+Value buildMathFunction(OpBuilder &b, Location loc,
+                        const clang::FunctionDecl *function, ValueRange args,
+                        Type resultType, ModuleOp module) {
+  if (!function->getIdentifier() || !isLibraryFunction(function))
+    return nullptr;
+  MathKind kind = classify(function->getName());
+  if (kind == MathKind::Ldexp && args.size() == 2 &&
+      isa<FloatType>(resultType) && args[0].getType() == resultType &&
+      isa<IntegerType>(args[1].getType())) {
+    // x * 2^n, exact (n is an int: no derivative).
+    Value n = arith::SIToFPOp::create(b, loc, resultType, args[1]);
+    return arith::MulFOp::create(b, loc, args[0],
+                                 math::Exp2Op::create(b, loc, n));
+  }
+  if (kind == MathKind::None || !isa<FloatType>(resultType) ||
+      !llvm::all_of(args, [&](Value v) { return v.getType() == resultType; }))
+    return nullptr;
+  if (Value value = buildOneOperation(b, loc, kind, args))
+    return value;
+  return buildComposed(b, loc, kind, args, resultType);
 }
 
 } // namespace cotangent::frontend

@@ -36,53 +36,154 @@ Value FunctionLowering::rowCount(Address nested, Location l) {
       b, l, memref::DimOp::create(b, l, nested.rows, 0), constantIndex(1, l));
 }
 
-std::optional<Address> FunctionLowering::createNestedVector(
-    const clang::Expr *init, clang::QualType type, clang::SourceRange range) {
+/// Creates one vector of vectors: its packed elements and row starts in
+/// fresh memory, freed with the scope. A friend of FunctionLowering.
+class NestedVectorCreation {
+public:
   using Result = std::optional<Address>;
-  Location l = module.getLoc(range.getBegin());
-  clang::QualType rowType = ModuleLowering::getVectorElementType(type);
-  MemRefType flatType = module.getVectorType(type, range, "this vector");
-  if (!flatType)
-    return std::nullopt;
-  auto refuse = [&](clang::SourceRange where) -> Result {
+
+  NestedVectorCreation(FunctionLowering &fl, clang::QualType type,
+                       clang::SourceRange range, MemRefType flatType)
+      : fl(fl), b(fl.b), module(fl.module), type(type), range(range),
+        l(module.getLoc(range.getBegin())),
+        rowType(ModuleLowering::getVectorElementType(type)),
+        flatType(flatType) {}
+
+  Result create(const clang::Expr *init);
+
+private:
+  using Value = mlir::Value;
+
+  Result refuse(clang::SourceRange where) {
     module.error(where, "a vector of vectors can be created with n copies "
                         "of a row (std::vector<std::vector<T>> m(n, "
                         "std::vector<T>(k))), from a list of rows or as a "
                         "copy; its rows keep their sizes");
     return std::nullopt;
-  };
+  }
+  /// Fresh memory for `total` scalars and `count` + 1 row starts, freed
+  /// with the scope.
+  Address allocate(Value count, Value total);
+  Result copyOf(Address source);
+  /// {{a, b}, {c}}: each row built, then packed.
+  Result fromRows(const clang::CXXConstructExpr *construct,
+                  const clang::CXXStdInitializerListExpr *list);
+  /// (n, row): n copies of the row.
+  Result fromCopies(const clang::CXXConstructExpr *construct,
+                    ArrayRef<const clang::Expr *> args);
+
+  FunctionLowering &fl;
+  OpBuilder &b;
+  ModuleLowering &module;
+  clang::QualType type;
+  clang::SourceRange range;
+  Location l;
+  clang::QualType rowType;
+  MemRefType flatType;
+};
+
+Address NestedVectorCreation::allocate(Value count, Value total) {
+  Value flat = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, flatType.getElementType()),
+      ValueRange{total});
+  Value rows = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, b.getIndexType()),
+      ValueRange{arith::AddIOp::create(b, l, count, fl.constantIndex(1, l))
+                     .getResult()});
+  Value view = memref::CastOp::create(b, l, flatType, flat);
+  fl.cleanups.push_back(view);
+  fl.cleanups.push_back(rows);
+  return Address{view, fl.constantIndex(0, l), {}, 0, 0, rows};
+}
+
+NestedVectorCreation::Result NestedVectorCreation::copyOf(Address source) {
+  Value count = fl.rowCount(source, l);
+  Value total = memref::DimOp::create(b, l, source.memref, 0);
+  Address fresh = allocate(count, total);
+  fl.copy(fresh, source, total, l);
+  Value countPlusOne =
+      arith::AddIOp::create(b, l, count, fl.constantIndex(1, l));
+  fl.copy(Address{fresh.rows, fl.constantIndex(0, l)},
+          Address{source.rows, fl.constantIndex(0, l)}, countPlusOne, l);
+  return fresh;
+}
+
+NestedVectorCreation::Result
+NestedVectorCreation::fromRows(const clang::CXXConstructExpr *construct,
+                               const clang::CXXStdInitializerListExpr *list) {
+  const auto *rowsList =
+      dyn_cast<clang::InitListExpr>(stripTemporaries(list->getSubExpr()));
+  if (!rowsList)
+    return refuse(construct->getSourceRange());
+  SmallVector<Address> built;
+  for (const clang::Expr *row : rowsList->inits()) {
+    std::optional<Address> vector =
+        fl.createVector(row, rowType, row->getSourceRange());
+    if (!vector)
+      return std::nullopt;
+    built.push_back(*vector);
+  }
+  Value total = fl.constantIndex(0, l);
+  SmallVector<Value> starts;
+  for (Address row : built) {
+    starts.push_back(total);
+    total = arith::AddIOp::create(b, l, total,
+                                  memref::DimOp::create(b, l, row.memref, 0));
+  }
+  Address fresh = allocate(fl.constantIndex(built.size(), l), total);
+  for (auto [k, row] : llvm::enumerate(built)) {
+    memref::StoreOp::create(b, l, starts[k], fresh.rows,
+                            ValueRange{fl.constantIndex(k, l)});
+    fl.copy(fl.offsetBy(fresh, starts[k], l), row,
+            memref::DimOp::create(b, l, row.memref, 0).getResult(), l);
+  }
+  memref::StoreOp::create(b, l, total, fresh.rows,
+                          ValueRange{fl.constantIndex(built.size(), l)});
+  return fresh;
+}
+
+NestedVectorCreation::Result
+NestedVectorCreation::fromCopies(const clang::CXXConstructExpr *construct,
+                                 ArrayRef<const clang::Expr *> args) {
+  Value n = fl.lowerRValue(args[0]);
+  std::optional<Address> row =
+      args[1]->isGLValue()
+          ? fl.lowerLValue(args[1])
+          : fl.createVector(args[1], rowType, args[1]->getSourceRange());
+  if (!n || !row)
+    return std::nullopt;
+  Value count = fl.index(n, args[0]->getType(), l);
+  Value length = fl.scalarsFrom(*row, l);
+  Address fresh = allocate(count, arith::MulIOp::create(b, l, count, length));
+  auto loop = scf::ForOp::create(
+      b, l, fl.constantIndex(0, l),
+      arith::AddIOp::create(b, l, count, fl.constantIndex(1, l)),
+      fl.constantIndex(1, l));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    Value i = loop.getInductionVar();
+    Value start = arith::MulIOp::create(b, l, i, length);
+    memref::StoreOp::create(b, l, start, fresh.rows, i);
+  }
+  auto fill = scf::ForOp::create(b, l, fl.constantIndex(0, l), count,
+                                 fl.constantIndex(1, l));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(fill.getBody()->getTerminator());
+    Value start = arith::MulIOp::create(b, l, fill.getInductionVar(), length);
+    fl.copy(fl.offsetBy(fresh, start, l), *row, length, l);
+  }
+  return fresh;
+}
+
+NestedVectorCreation::Result
+NestedVectorCreation::create(const clang::Expr *init) {
   if (!init)
     return refuse(range);
   init = stripTemporaries(init);
-  // Fresh memory for `total` scalars and `count` + 1 row starts, freed with
-  // the scope.
-  auto allocate = [&](Value count, Value total) {
-    Value flat = memref::AllocOp::create(
-        b, l,
-        MemRefType::get({ShapedType::kDynamic}, flatType.getElementType()),
-        ValueRange{total});
-    Value rows = memref::AllocOp::create(
-        b, l, MemRefType::get({ShapedType::kDynamic}, b.getIndexType()),
-        ValueRange{arith::AddIOp::create(b, l, count, constantIndex(1, l))
-                       .getResult()});
-    Value view = memref::CastOp::create(b, l, flatType, flat);
-    cleanups.push_back(view);
-    cleanups.push_back(rows);
-    return Address{view, constantIndex(0, l), {}, 0, 0, rows};
-  };
-  auto copyOf = [&](Address source) -> Result {
-    Value count = rowCount(source, l);
-    Value total = memref::DimOp::create(b, l, source.memref, 0);
-    Address fresh = allocate(count, total);
-    copy(fresh, source, total, l);
-    Value countPlusOne =
-        arith::AddIOp::create(b, l, count, constantIndex(1, l));
-    copy(Address{fresh.rows, constantIndex(0, l)},
-         Address{source.rows, constantIndex(0, l)}, countPlusOne, l);
-    return fresh;
-  };
   if (init->isGLValue()) {
-    std::optional<Address> source = lowerLValue(init);
+    std::optional<Address> source = fl.lowerLValue(init);
     return source ? copyOf(*source) : std::nullopt;
   }
   const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
@@ -93,76 +194,24 @@ std::optional<Address> FunctionLowering::createNestedVector(
     if (!isa<clang::CXXDefaultArgExpr>(arg))
       args.push_back(arg);
   if (construct->getConstructor()->isCopyOrMoveConstructor()) {
-    std::optional<Address> source = lowerLValue(args[0]);
+    std::optional<Address> source = fl.lowerLValue(args[0]);
     return source ? copyOf(*source) : std::nullopt;
   }
   if (args.size() == 1)
     if (const auto *list =
-            dyn_cast<clang::CXXStdInitializerListExpr>(strip(args[0]))) {
-      // {{a, b}, {c}}: each row built, then packed.
-      const auto *rowsList =
-          dyn_cast<clang::InitListExpr>(stripTemporaries(list->getSubExpr()));
-      if (!rowsList)
-        return refuse(construct->getSourceRange());
-      SmallVector<Address> built;
-      for (const clang::Expr *row : rowsList->inits()) {
-        std::optional<Address> vector =
-            createVector(row, rowType, row->getSourceRange());
-        if (!vector)
-          return std::nullopt;
-        built.push_back(*vector);
-      }
-      Value total = constantIndex(0, l);
-      SmallVector<Value> starts;
-      for (Address row : built) {
-        starts.push_back(total);
-        total = arith::AddIOp::create(
-            b, l, total, memref::DimOp::create(b, l, row.memref, 0));
-      }
-      Address fresh = allocate(constantIndex(built.size(), l), total);
-      for (auto [k, row] : llvm::enumerate(built)) {
-        memref::StoreOp::create(b, l, starts[k], fresh.rows,
-                                ValueRange{constantIndex(k, l)});
-        copy(offsetBy(fresh, starts[k], l), row,
-             memref::DimOp::create(b, l, row.memref, 0).getResult(), l);
-      }
-      memref::StoreOp::create(b, l, total, fresh.rows,
-                              ValueRange{constantIndex(built.size(), l)});
-      return fresh;
-    }
+            dyn_cast<clang::CXXStdInitializerListExpr>(strip(args[0])))
+      return fromRows(construct, list);
   if (args.size() != 2 || !args[0]->getType()->isIntegerType())
     return refuse(construct->getSourceRange());
-  // (n, row): n copies of the row.
-  Value n = lowerRValue(args[0]);
-  std::optional<Address> row =
-      args[1]->isGLValue()
-          ? lowerLValue(args[1])
-          : createVector(args[1], rowType, args[1]->getSourceRange());
-  if (!n || !row)
+  return fromCopies(construct, args);
+}
+
+std::optional<Address> FunctionLowering::createNestedVector(
+    const clang::Expr *init, clang::QualType type, clang::SourceRange range) {
+  MemRefType flatType = module.getVectorType(type, range, "this vector");
+  if (!flatType)
     return std::nullopt;
-  Value count = index(n, args[0]->getType(), l);
-  Value length = scalarsFrom(*row, l);
-  Address fresh = allocate(count, arith::MulIOp::create(b, l, count, length));
-  auto loop = scf::ForOp::create(
-      b, l, constantIndex(0, l),
-      arith::AddIOp::create(b, l, count, constantIndex(1, l)),
-      constantIndex(1, l));
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    Value i = loop.getInductionVar();
-    Value start = arith::MulIOp::create(b, l, i, length);
-    memref::StoreOp::create(b, l, start, fresh.rows, i);
-  }
-  auto fill =
-      scf::ForOp::create(b, l, constantIndex(0, l), count, constantIndex(1, l));
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(fill.getBody()->getTerminator());
-    Value start = arith::MulIOp::create(b, l, fill.getInductionVar(), length);
-    copy(offsetBy(fresh, start, l), *row, length, l);
-  }
-  return fresh;
+  return NestedVectorCreation(*this, type, range, flatType).create(init);
 }
 
 std::optional<FunctionLowering::CallResult>
