@@ -1,6 +1,7 @@
 //===- Activity.cpp - Which values and memory carry derivatives -----------===//
 
 #include "cotangent/AD/Analysis/Activity.h"
+#include "Utils/ControlFlow.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -33,7 +35,7 @@ SmallVector<Value, 2> ad::getMemoryRoots(Value value) {
     if (auto select = root.getDefiningOp<arith::SelectOp>()) {
       worklist.push_back(select.getTrueValue());
       worklist.push_back(select.getFalseValue());
-    } else if (branch && isa<scf::IfOp, scf::IndexSwitchOp>(branch)) {
+    } else if (branch && isBranch(branch)) {
       // Memory a branch chooses is what its regions yield (poison where a
       // region made none).
       unsigned index = cast<OpResult>(root).getResultNumber();
@@ -54,8 +56,9 @@ bool ad::isShadowedType(Type type) {
 }
 
 bool ad::neverWritesMemory(Operation *op) {
-  return isa<memref::LoadOp, memref::DimOp, ViewLikeOpInterface>(op) ||
-         op->hasTrait<OpTrait::ConstantLike>();
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  return effects && !effects.hasEffect<MemoryEffects::Write>() &&
+         !effects.hasEffect<MemoryEffects::Free>();
 }
 
 bool ad::isLocalAllocation(Value root) {

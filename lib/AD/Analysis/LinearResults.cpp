@@ -2,6 +2,7 @@
 
 #include "Analysis/LinearResults.h"
 #include "Analysis/MemoryWrites.h"
+#include "Utils/ControlFlow.h"
 #include "Utils/IRBuilders.h"
 #include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -100,7 +101,7 @@ Operation *getYieldingBranch(Operation *op) {
   if (!isa<scf::YieldOp>(op))
     return nullptr;
   Operation *parent = op->getParentOp();
-  return isa<scf::IfOp, scf::IndexSwitchOp>(parent) ? parent : nullptr;
+  return isBranch(parent) ? parent : nullptr;
 }
 
 } // namespace
@@ -122,8 +123,7 @@ std::optional<DenseSet<Value>> ad::getRunningSum(scf::ForOp loop,
       Operation *user = use.getOwner();
       if (!sum.hasOneUse()) {
         Operation *around = sum.getParentBlock()->findAncestorOpInBlock(*user);
-        if (!around || !isa<scf::IfOp, scf::IndexSwitchOp>(around) ||
-            (branch && around != branch) ||
+        if (!around || !isBranch(around) || (branch && around != branch) ||
             !regions.insert(user->getParentRegion()).second ||
             user->getParentRegion()->getParentOp() != around)
           return std::nullopt;
@@ -164,7 +164,7 @@ std::optional<DenseSet<Value>> ad::getRunningSum(scf::ForOp loop,
   // A branch result is the sum only if every region yields it.
   for (Value sum : sums) {
     Operation *def = sum.getDefiningOp();
-    if (!def || !isa<scf::IfOp, scf::IndexSwitchOp>(def))
+    if (!def || !isBranch(def))
       continue;
     unsigned position = cast<OpResult>(sum).getResultNumber();
     for (Region &region : def->getRegions())

@@ -2,6 +2,7 @@
 
 #include "Analysis/LoopStrategies.h"
 #include "Analysis/LinearResults.h"
+#include "Utils/ControlFlow.h"
 #include "llvm/Support/Debug.h"
 
 using namespace mlir;
@@ -153,7 +154,7 @@ void LoopStrategies::selectEagerLoops(
           if (auto sums = getRunningSum(loop, i))
             eagerSums.insert(sums->begin(), sums->end());
         select(*loop.getBody(), /*inEagerLoop=*/true);
-      } else if (!inEagerLoop && isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+      } else if (!inEagerLoop && isBranch(&op)) {
         for (Region &region : op.getRegions())
           if (!region.empty())
             select(region.front(), /*inEagerLoop=*/false);

@@ -3,7 +3,7 @@
 #include "Analysis/MemoryWrites.h"
 #include "Analysis/CallActivity.h"
 #include "cotangent/AD/Analysis/Activity.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -17,6 +17,29 @@ bool ad::mayAlias(Value a, Value b) {
   return false;
 }
 
+/// The memref operands `op` may write or free: those its declared memory
+/// effects name, or all of them where it declares none for a value.
+static SmallVector<Value> getWrittenMemRefs(Operation *op) {
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  auto declared = dyn_cast<MemoryEffectOpInterface>(op);
+  if (declared)
+    declared.getEffects(effects);
+  auto changes = [](const MemoryEffects::EffectInstance &effect) {
+    return isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect());
+  };
+  bool onValues = declared && llvm::all_of(effects, [&](const auto &effect) {
+                    return !changes(effect) || effect.getValue();
+                  });
+  SmallVector<Value> written;
+  for (Value operand : op->getOperands())
+    if (isa<MemRefType>(operand.getType()) &&
+        (!onValues || llvm::any_of(effects, [&](const auto &effect) {
+          return changes(effect) && effect.getValue() == operand;
+        })))
+      written.push_back(operand);
+  return written;
+}
+
 ad::MemoryWrites::MemoryWrites(Operation *op) {
   op->walk([&](Operation *nested) {
     if (neverWritesMemory(nested))
@@ -25,12 +48,7 @@ ad::MemoryWrites::MemoryWrites(Operation *op) {
     // make: variables outside it, and what its arguments point to.
     if (callsExternalCode(nested))
       outsideMemory = true;
-    for (Value operand : nested->getOperands()) {
-      if (!isa<MemRefType>(operand.getType()))
-        continue;
-      if (auto store = dyn_cast<memref::StoreOp>(nested);
-          store && operand != store.getMemRef())
-        continue;
+    for (Value operand : getWrittenMemRefs(nested)) {
       for (Value root : getMemoryRoots(operand)) {
         roots.insert(root);
         outsideMemory |= !isDistinctMemory(root);

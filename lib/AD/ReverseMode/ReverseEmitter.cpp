@@ -32,6 +32,7 @@
 #include "ReverseMode/ReverseEmitter.h"
 #include "Analysis/OutsideVariableWrites.h"
 #include "DerivativeRegistry.h"
+#include "Utils/ControlFlow.h"
 #include "Utils/IRBuilders.h"
 #include "Utils/LoopMarks.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
@@ -69,7 +70,7 @@ bool ReverseEmitter::isInDirectLevelThroughBranches(Block *block) {
     if (here.direct && !here.rerun)
       return true;
     Operation *parent = at->getParentOp();
-    if (!isa<scf::IfOp, scf::IndexSwitchOp>(parent))
+    if (!isBranch(parent))
       return false;
     at = parent->getBlock();
   }
@@ -104,7 +105,7 @@ Value ReverseEmitter::passToReverse(Block *block, Value value) {
   // around it).
   while (!levels[block].direct &&
          value.getParentBlock() != levels[block].forward &&
-         isa<scf::IfOp, scf::IndexSwitchOp>(block->getParentOp()))
+         isBranch(block->getParentOp()))
     block = block->getParentOp()->getBlock();
   if (levels[block].direct)
     return value;
@@ -116,8 +117,7 @@ Value ReverseEmitter::passToReverse(Block *block, Value value) {
 Value ReverseEmitter::passOutOfBranch(Block *block, Value value) {
   // The forward branch op is rebuilt with one more result: `value` from
   // the region that computed it, poison from the others.
-  if (levels[block].direct ||
-      !isa<scf::IfOp, scf::IndexSwitchOp>(block->getParentOp()) ||
+  if (levels[block].direct || !isBranch(block->getParentOp()) ||
       !isInDirectLevelThroughBranches(block->getParentOp()->getBlock()))
     return nullptr;
   Operation *primalBranch = block->getParentOp();
@@ -245,11 +245,19 @@ static void moveAfter(OpBuilder &b, ArrayRef<Value> values) {
   }
 }
 
+/// Whether the reverse code can tell which region of `branch` ran from its
+/// first operand: the one place the engine needs a branch's semantics
+/// beyond RegionBranchOpInterface (which region a run value selects).
+static bool canChooseByRegion(Operation *branch) {
+  return isa<scf::IfOp, scf::IndexSwitchOp>(branch);
+}
+
 /// Chooses among `choices`, one per region of `branch` (an scf.if, or an
 /// scf.index_switch whose region 0 is the default), the one of the region
 /// that ran, from `selector` (the condition or the switch's value).
 static Value chooseByRegion(OpBuilder &b, Location loc, Operation *branch,
                             Value selector, ArrayRef<Value> choices) {
+  assert(canChooseByRegion(branch) && "a branch with a known selector");
   if (isa<scf::IfOp>(branch))
     return arith::SelectOp::create(b, loc, selector, choices[0], choices[1]);
   Value chosen = choices[0];
@@ -476,7 +484,7 @@ Value ReverseEmitter::shadowOfChosenPlace(OpBuilder &b, Value value) {
   // y`): the same choice between the places' shadows, made in the reverse
   // code from the branch's condition or the switch's value.
   Operation *def = value.getDefiningOp();
-  if (!def || !isa<scf::IfOp, scf::IndexSwitchOp>(def))
+  if (!def || !canChooseByRegion(def))
     return nullptr;
   unsigned index = cast<OpResult>(value).getResultNumber();
   SmallVector<Value> places;
@@ -514,7 +522,7 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
   // by the reverse of the region's alloc, which a region without active
   // code does not have).
   Operation *def = value.getDefiningOp();
-  if (!def || !isa<scf::IfOp, scf::IndexSwitchOp>(def))
+  if (!def || !canChooseByRegion(def))
     return nullptr;
   auto type = dyn_cast<MemRefType>(value.getType());
   if (!type || type.getRank() != 1)

@@ -21,6 +21,7 @@
 
 #include "Analysis/MemoryWrites.h"
 #include "Transforms/Transforms.h"
+#include "Utils/ControlFlow.h"
 #include "cotangent/AD/Analysis/Activity.h"
 #include "cotangent/AD/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -224,7 +225,7 @@ void forwardIn(Block &block, SmallVector<KnownElement> known,
     if (op.hasTrait<OpTrait::IsIsolatedFromAbove>()) {
       inside.clear();
       filledInside.clear();
-    } else if (!isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+    } else if (!ad::isBranch(&op)) {
       llvm::erase_if(inside, changed);
       llvm::erase_if(filledInside, refilled);
     }

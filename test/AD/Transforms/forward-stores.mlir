@@ -243,3 +243,38 @@ func.func @zero_filled(%n: index, %z: f64) -> f64 {
   }
   return %r : f64
 }
+
+// Which ops write is asked of MemoryEffectOpInterface: choosing between two
+// buffers (a select of memrefs) and copying *from* one write nothing, so
+// the stored value is still known after them.
+// CHECK-LABEL: func.func @past_ops_that_only_read
+// CHECK-SAME: (%[[X:.*]]: f64, %[[C:.*]]: i1, %[[O:.*]]: memref<8xf64>)
+// CHECK: arith.select
+// CHECK: memref.copy
+// CHECK-NOT: memref.load
+// CHECK: return %[[X]]
+func.func @past_ops_that_only_read(%x: f64, %c: i1, %out: memref<8xf64>)
+    -> f64 {
+  %i = arith.constant 0 : index
+  %a = memref.alloca() : memref<8xf64>
+  %b = memref.alloca() : memref<8xf64>
+  memref.store %x, %a[%i] : memref<8xf64>
+  %s = arith.select %c, %a, %b : memref<8xf64>
+  memref.copy %a, %out : memref<8xf64> to memref<8xf64>
+  %v = memref.load %a[%i] : memref<8xf64>
+  return %v : f64
+}
+
+// A copy *into* the buffer writes it: the load stays.
+// CHECK-LABEL: func.func @not_past_a_copy_into_it
+// CHECK: memref.copy
+// CHECK: %[[V:.*]] = memref.load
+// CHECK: return %[[V]]
+func.func @not_past_a_copy_into_it(%x: f64, %in: memref<8xf64>) -> f64 {
+  %i = arith.constant 0 : index
+  %a = memref.alloca() : memref<8xf64>
+  memref.store %x, %a[%i] : memref<8xf64>
+  memref.copy %in, %a : memref<8xf64> to memref<8xf64>
+  %v = memref.load %a[%i] : memref<8xf64>
+  return %v : f64
+}

@@ -39,8 +39,9 @@ llvm::SmallVector<mlir::Value, 2> getMemoryRoots(mlir::Value value);
 /// Types whose contents carry derivatives in a shadow of the same type.
 bool isShadowedType(mlir::Type type);
 
-/// Ops that read or view memory but never write it (loads, dims, views,
-/// constants).
+/// Whether `op` never writes memory: its MemoryEffectOpInterface declares
+/// neither writes nor frees (loads, views, sizes, pure ops). Ops that do
+/// not declare their effects (calls, ops with regions) may write.
 bool neverWritesMemory(mlir::Operation *op);
 
 /// Whether memory root `root` is allocated by the function itself, so that
