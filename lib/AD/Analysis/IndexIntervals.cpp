@@ -4,6 +4,7 @@
 #include "Utils/IRBuilders.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -11,6 +12,84 @@
 using namespace mlir;
 
 namespace cotangent::ad {
+
+/// Signed division or remainder of `x` by the positive constant `divisor`:
+/// division is monotone; a remainder has the dividend's sign and is
+/// smaller than the divisor.
+static Interval divisionInterval(OpBuilder &b, Location loc, Operation *op,
+                                 Interval x, int64_t divisor) {
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value c = constant(divisor);
+  if (isa<arith::DivSIOp>(op))
+    return Interval{b.createOrFold<arith::DivSIOp>(loc, x.lo, c),
+                    b.createOrFold<arith::DivSIOp>(loc, x.hi, c)};
+  // Non-negative dividends (counters) have non-negative remainders.
+  Value zero = constant(0);
+  Value nonNegative =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, x.lo, zero);
+  Value positive =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x.hi, zero);
+  return Interval{b.createOrFold<arith::SelectOp>(loc, nonNegative, zero,
+                                                  constant(1 - divisor)),
+                  b.createOrFold<arith::SelectOp>(loc, positive,
+                                                  constant(divisor - 1), zero)};
+}
+
+std::optional<Interval>
+buildResultInterval(OpBuilder &b, Location loc, Operation *op,
+                    function_ref<std::optional<Interval>(Value)> operand) {
+  auto min = [&](Value x, Value y) {
+    return b.createOrFold<arith::MinSIOp>(loc, x, y);
+  };
+  auto max = [&](Value x, Value y) {
+    return b.createOrFold<arith::MaxSIOp>(loc, x, y);
+  };
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::TruncIOp>(op))
+    return operand(op->getOperand(0));
+  if (auto select = dyn_cast<arith::SelectOp>(op)) {
+    auto x = operand(select.getTrueValue());
+    auto y = operand(select.getFalseValue());
+    if (!x || !y)
+      return std::nullopt;
+    return Interval{min(x->lo, y->lo), max(x->hi, y->hi)};
+  }
+  if (isa<arith::DivSIOp, arith::RemSIOp>(op)) {
+    std::optional<int64_t> d = getConstantIntValue(op->getOperand(1));
+    auto x = operand(op->getOperand(0));
+    if (!d || *d <= 0 || !x)
+      return std::nullopt;
+    return divisionInterval(b, loc, op, *x, *d);
+  }
+  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::MinSIOp,
+           arith::MaxSIOp>(op))
+    return std::nullopt;
+  auto x = operand(op->getOperand(0));
+  auto y = operand(op->getOperand(1));
+  if (!x || !y)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(op))
+    return Interval{b.createOrFold<arith::AddIOp>(loc, x->lo, y->lo),
+                    b.createOrFold<arith::AddIOp>(loc, x->hi, y->hi)};
+  if (isa<arith::SubIOp>(op))
+    return Interval{b.createOrFold<arith::SubIOp>(loc, x->lo, y->hi),
+                    b.createOrFold<arith::SubIOp>(loc, x->hi, y->lo)};
+  if (isa<arith::MulIOp>(op)) {
+    auto mul = [&](Value u, Value v) {
+      return b.createOrFold<arith::MulIOp>(loc, u, v);
+    };
+    Value p[] = {mul(x->lo, y->lo), mul(x->lo, y->hi), mul(x->hi, y->lo),
+                 mul(x->hi, y->hi)};
+    return Interval{min(min(p[0], p[1]), min(p[2], p[3])),
+                    max(max(p[0], p[1]), max(p[2], p[3]))};
+  }
+  // Signed min and max are monotone in both operands.
+  if (isa<arith::MinSIOp>(op))
+    return Interval{min(x->lo, y->lo), min(x->hi, y->hi)};
+  return Interval{max(x->lo, y->lo), max(x->hi, y->hi)};
+}
 
 std::optional<Interval> IntervalBuilder::get(Value value) {
   if (auto it = cache.find(value); it != cache.end())
@@ -67,54 +146,16 @@ std::optional<Interval> IntervalBuilder::compute(Value value) {
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     return Interval{lb->lo, arith::SubIOp::create(b, loc, ub->hi, one)};
   }
-  Operation *def = value.getDefiningOp();
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant))) {
     Value v = arith::ConstantIndexOp::create(b, loc, constant.getSExtValue());
     return Interval{v, v};
   }
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp>(def))
-    return get(def->getOperand(0));
-  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
-           arith::MaxSIOp, arith::MinSIOp>(def))
+  Operation *def = value.getDefiningOp();
+  if (!def)
     return std::nullopt;
-  std::optional<Interval> lhs = get(def->getOperand(0));
-  std::optional<Interval> rhs = get(def->getOperand(1));
-  if (!lhs || !rhs)
-    return std::nullopt;
-  if (isa<arith::AddIOp>(def))
-    return Interval{arith::AddIOp::create(b, loc, lhs->lo, rhs->lo),
-                    arith::AddIOp::create(b, loc, lhs->hi, rhs->hi)};
-  // max and min are monotonic in both operands.
-  if (isa<arith::MaxSIOp>(def))
-    return Interval{arith::MaxSIOp::create(b, loc, lhs->lo, rhs->lo),
-                    arith::MaxSIOp::create(b, loc, lhs->hi, rhs->hi)};
-  if (isa<arith::MinSIOp>(def))
-    return Interval{arith::MinSIOp::create(b, loc, lhs->lo, rhs->lo),
-                    arith::MinSIOp::create(b, loc, lhs->hi, rhs->hi)};
-  if (isa<arith::SubIOp>(def))
-    return Interval{arith::SubIOp::create(b, loc, lhs->lo, rhs->hi),
-                    arith::SubIOp::create(b, loc, lhs->hi, rhs->lo)};
-  if (isa<arith::MulIOp>(def)) {
-    Value products[] = {arith::MulIOp::create(b, loc, lhs->lo, rhs->lo),
-                        arith::MulIOp::create(b, loc, lhs->lo, rhs->hi),
-                        arith::MulIOp::create(b, loc, lhs->hi, rhs->lo),
-                        arith::MulIOp::create(b, loc, lhs->hi, rhs->hi)};
-    Value lo = products[0], hi = products[0];
-    for (Value p : ArrayRef(products).drop_front()) {
-      lo = arith::MinSIOp::create(b, loc, lo, p);
-      hi = arith::MaxSIOp::create(b, loc, hi, p);
-    }
-    return Interval{lo, hi};
-  }
-  // Division by a positive constant is monotonic.
-  APInt divisor;
-  if (!matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) ||
-      !divisor.isStrictlyPositive())
-    return std::nullopt;
-  return Interval{arith::FloorDivSIOp::create(b, loc, lhs->lo, rhs->lo),
-                  arith::CeilDivSIOp::create(b, loc, lhs->hi, rhs->lo)};
+  return buildResultInterval(b, loc, def,
+                             [&](Value operand) { return get(operand); });
 }
 
 } // namespace cotangent::ad

@@ -14,6 +14,7 @@
 #ifndef COTANGENT_LIB_AD_CHECKPOINTING_ACCESSBOUNDS_H
 #define COTANGENT_LIB_AD_CHECKPOINTING_ACCESSBOUNDS_H
 
+#include "cotangent/AD/Analysis/IndexIntervals.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -21,11 +22,6 @@
 #include <optional>
 
 namespace cotangent::ad {
-
-/// An inclusive range of indices, as index values.
-struct IndexRange {
-  mlir::Value lo, hi;
-};
 
 /// `value` as a base plus a constant, through additions of constants:
 /// `(value, 0)` when it is no such addition.
@@ -37,11 +33,11 @@ std::pair<mlir::Value, int64_t> splitConstantOffset(mlir::Value value);
 /// caller knows, their value at `b`; `ranges` the range of others (a loop
 /// counter). An empty range (lo > hi) when nothing is accessed; none if
 /// some index cannot be bounded.
-std::optional<IndexRange>
+std::optional<Interval>
 buildAccessRange(mlir::OpBuilder &b, mlir::Location loc,
                  mlir::func::FuncOp function, unsigned argument,
                  const mlir::IRMapping &known,
-                 llvm::ArrayRef<std::pair<mlir::Value, IndexRange>> ranges);
+                 llvm::ArrayRef<std::pair<mlir::Value, Interval>> ranges);
 
 } // namespace cotangent::ad
 

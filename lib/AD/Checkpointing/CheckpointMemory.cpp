@@ -70,7 +70,7 @@ FailureOr<KeptElements>
 ad::buildKeptElements(OpBuilder &b, Location loc, func::FuncOp function,
                       unsigned argument, Value root, Value rootNow,
                       const IRMapping &known,
-                      ArrayRef<std::pair<Value, IndexRange>> ranges,
+                      ArrayRef<std::pair<Value, Interval>> ranges,
                       Operation *at, StringRef what, StringRef undo) {
   auto type = cast<MemRefType>(root.getType());
   Value zero = indexConstant(b, loc, 0);
@@ -96,7 +96,7 @@ ad::buildKeptElements(OpBuilder &b, Location loc, func::FuncOp function,
   Value dim = memref::DimOp::create(b, loc, rootNow, 0);
   if (type.getLayout().isIdentity())
     return KeptElements{zero, dim};
-  std::optional<IndexRange> range =
+  std::optional<Interval> range =
       buildAccessRange(b, loc, function, argument, known, ranges);
   // Only a parameter's memory (or a view of it) may be a C pointer's.
   Value viewed = root;

@@ -43,7 +43,7 @@ mlir::FailureOr<KeptElements> buildKeptElements(
     mlir::OpBuilder &b, mlir::Location loc, mlir::func::FuncOp function,
     unsigned argument, mlir::Value root, mlir::Value rootNow,
     const mlir::IRMapping &known,
-    llvm::ArrayRef<std::pair<mlir::Value, IndexRange>> ranges,
+    llvm::ArrayRef<std::pair<mlir::Value, Interval>> ranges,
     mlir::Operation *at, llvm::StringRef what, llvm::StringRef undo);
 
 /// A fresh buffer for the kept elements of memory of type `type` (as

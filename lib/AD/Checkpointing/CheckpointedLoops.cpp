@@ -135,7 +135,7 @@ LogicalResult ad::buildStateBuffers(
     OpBuilder &b, Location loc, Operation *loop, func::CallOp call,
     func::FuncOp iteration, function_ref<bool(unsigned)> fromOutside,
     Value snapshots, const IRMapping &known,
-    ArrayRef<std::pair<Value, IndexRange>> ranges, ReverseEmitter &e,
+    ArrayRef<std::pair<Value, Interval>> ranges, ReverseEmitter &e,
     SmallVectorImpl<CheckpointedLoopState::Buffer> &buffers) {
   for (unsigned i = 0; i < call.getNumOperands(); ++i) {
     if (!fromOutside(i))
@@ -400,7 +400,7 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   ivHi = buildIndexCast(b, loc, ivHi);
   if (failed(buildStateBuffers(
           b, loc, op, call, iteration, fromOutside, snapshots, known,
-          {{iteration.getArgument(body.ivOperand), IndexRange{ivLo, ivHi}}}, e,
+          {{iteration.getArgument(body.ivOperand), Interval{ivLo, ivHi}}}, e,
           state.buffers)))
     return failure();
 

@@ -169,11 +169,11 @@ static bool accessesOnlyAfter(BlockArgument counter, ArrayRef<Value> tests) {
 /// from outside the loop. The iterations then run with c from its initial
 /// value up to the last value that passes the test, plus a step (the call
 /// that stops the loop) unless the accesses wait for the test.
-static SmallVector<std::pair<Value, IndexRange>>
+static SmallVector<std::pair<Value, Interval>>
 buildCounterRanges(OpBuilder &b, Location loc, scf::WhileOp op,
                    func::FuncOp iteration, const IRMapping &known,
                    const IRMapping &fwd) {
-  SmallVector<std::pair<Value, IndexRange>> ranges;
+  SmallVector<std::pair<Value, Interval>> ranges;
   auto ret = cast<func::ReturnOp>(iteration.getBody().front().getTerminator());
   Value continues = ret.getOperand(0);
   SmallVector<arith::CmpIOp> tests;
@@ -236,7 +236,7 @@ buildCounterRanges(OpBuilder &b, Location loc, scf::WhileOp op,
       Value last = arith::AddIOp::create(
           b, loc, bound, arith::ConstantIndexOp::create(b, loc, beyond));
       Value hi = arith::MaxSIOp::create(b, loc, init, last);
-      ranges.push_back({counter, IndexRange{init, hi}});
+      ranges.push_back({counter, Interval{init, hi}});
       break;
     }
   }
@@ -323,7 +323,7 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
   for (unsigned i = numCarried; i < call.getNumOperands(); ++i)
     if (call.getOperand(i).getType().isIntOrIndex())
       known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
-  SmallVector<std::pair<Value, IndexRange>> counters =
+  SmallVector<std::pair<Value, Interval>> counters =
       buildCounterRanges(b, loc, op, iteration, known, fwd);
   if (failed(buildStateBuffers(
           b, loc, op, call, iteration,

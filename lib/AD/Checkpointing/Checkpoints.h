@@ -79,7 +79,7 @@ mlir::LogicalResult buildStateBuffers(
     mlir::func::CallOp call, mlir::func::FuncOp iteration,
     llvm::function_ref<bool(unsigned)> fromOutside, mlir::Value snapshots,
     const mlir::IRMapping &known,
-    llvm::ArrayRef<std::pair<mlir::Value, IndexRange>> ranges,
+    llvm::ArrayRef<std::pair<mlir::Value, Interval>> ranges,
     reverse::ReverseEmitter &e,
     llvm::SmallVectorImpl<CheckpointedLoopState::Buffer> &buffers);
 /// The shadows `call`'s duplicated operands take in the reverse sweep

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 
@@ -15,6 +16,16 @@ namespace cotangent::ad {
 struct Interval {
   mlir::Value lo, hi;
 };
+
+/// The interval of `op`'s result from those of its operands (`operand`
+/// gives them, or none), built with `b` at `loc` and folded as built:
+/// integer casts keep it; +, -, *, signed min and max, select, and signed
+/// division and remainder by a positive constant. None for other ops, or
+/// when an operand has none. The interval arithmetic every bound in the
+/// engine uses (IntervalBuilder, and checkpoints' access ranges).
+std::optional<Interval> buildResultInterval(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op,
+    llvm::function_ref<std::optional<Interval>(mlir::Value)> operand);
 
 /// Bounds, built before `loop` (an scf.for or scf.parallel), of index
 /// expressions in its body: sums, differences, products, min/max and
