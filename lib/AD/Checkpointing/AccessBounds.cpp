@@ -16,7 +16,7 @@ namespace {
 class CalleeIntervals {
 public:
   CalleeIntervals(OpBuilder &b, Location loc, const IRMapping &known,
-               ArrayRef<std::pair<Value, Interval>> seeds)
+                  ArrayRef<std::pair<Value, Interval>> seeds)
       : b(b), loc(loc), known(known) {
     for (auto [value, range] : seeds)
       ranges[value] = range;
