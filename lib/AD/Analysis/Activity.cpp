@@ -231,6 +231,45 @@ static bool getModeledFlow(Operation *op,
   return op->hasTrait<OpTrait::IsTerminator>();
 }
 
+namespace {
+/// How one propagation treats each kind of op; each step returns whether
+/// it marked something new.
+struct PropagationSteps {
+  using Element = std::pair<Value, int64_t>;
+  /// The tracked element `op` loads or stores, if any: `element` runs.
+  function_ref<std::optional<Element>(Operation *)> elementAccess;
+  function_ref<bool(Operation *, Element)> element;
+  /// An op whose model gives its derivative flow.
+  function_ref<bool(ArrayRef<DerivativeFlow>)> modeled;
+  /// Any other op: its results and the memory it may write depend on
+  /// everything it reads.
+  function_ref<bool(Operation *)> other;
+};
+} // namespace
+
+/// Walks `function` until a walk marks nothing new.
+static void propagateToFixedPoint(func::FuncOp function,
+                                  const PropagationSteps &steps) {
+  bool changed = true;
+  SmallVector<DerivativeFlow> flow;
+  while (changed) {
+    changed = false;
+    function.walk([&](Operation *op) {
+      if (std::optional<PropagationSteps::Element> element =
+              steps.elementAccess(op)) {
+        changed |= steps.element(op, *element);
+        return;
+      }
+      flow.clear();
+      if (getModeledFlow(op, flow)) {
+        changed |= steps.modeled(flow);
+        return;
+      }
+      changed |= steps.other(op);
+    });
+  }
+}
+
 void ActivityAnalysis::propagateVaried() {
   for (auto [arg, activity] :
        llvm::zip_equal(function.getArguments(), activities))
@@ -240,33 +279,31 @@ void ActivityAnalysis::propagateVaried() {
   auto isVaried = [&](Value value) {
     return isVariedIn(varied, variedMemory, value);
   };
-  bool changed = true;
-  SmallVector<DerivativeFlow> flow;
-  while (changed) {
-    changed = false;
-    function.walk([&](Operation *op) {
-      if (std::optional<Element> element = getElementAccess(op)) {
-        changed |= propagateVariedElement(op, *element);
-        return;
-      }
-      flow.clear();
-      if (getModeledFlow(op, flow)) {
-        for (auto [from, to] : flow)
-          changed |= isVaried(from) && markVaried(to);
-        return;
-      }
-      // Its float results and any memory it may write depend on everything
-      // it reads.
-      SmallVector<Value> inputs = getInputs(op);
-      if (!llvm::any_of(inputs, isVaried))
-        return;
-      for (Value result : op->getResults())
-        changed |= markVaried(result);
-      for (Value input : inputs)
-        if (isShadowedType(input.getType()) && mayWrite(op, input))
-          changed |= markVaried(input);
-    });
-  }
+  propagateToFixedPoint(
+      function, {[&](Operation *op) { return getElementAccess(op); },
+                 [&](Operation *op, Element element) {
+                   return propagateVariedElement(op, element);
+                 },
+                 [&](ArrayRef<DerivativeFlow> flow) {
+                   bool changed = false;
+                   for (auto [from, to] : flow)
+                     changed |= isVaried(from) && markVaried(to);
+                   return changed;
+                 },
+                 [&](Operation *op) {
+                   // Its float results and any memory it may write depend on
+                   // everything it reads.
+                   SmallVector<Value> inputs = getInputs(op);
+                   if (!llvm::any_of(inputs, isVaried))
+                     return false;
+                   bool changed = false;
+                   for (Value result : op->getResults())
+                     changed |= markVaried(result);
+                   for (Value input : inputs)
+                     if (isShadowedType(input.getType()) && mayWrite(op, input))
+                       changed |= markVaried(input);
+                   return changed;
+                 }});
 }
 
 void ActivityAnalysis::propagateUseful() {
@@ -287,40 +324,39 @@ void ActivityAnalysis::propagateUseful() {
     if (isShadowedType(input.getType()))
       readMemory.insert(getMemoryRoot(input));
   };
-  bool changed = true;
-  SmallVector<DerivativeFlow> flow;
-  while (changed) {
-    changed = false;
-    function.walk([&](Operation *op) {
-      if (std::optional<Element> element = getElementAccess(op)) {
-        changed |= propagateUsefulElement(op, *element);
-        return;
-      }
-      flow.clear();
-      if (getModeledFlow(op, flow)) {
-        for (auto [from, to] : flow) {
-          if (!isUseful(to))
-            continue;
-          markRead(from);
-          changed |= markUseful(from);
-        }
-        return;
-      }
-      // If a float result or memory it may write is useful, so is
-      // everything it reads.
-      SmallVector<Value> inputs = getInputs(op);
-      bool writesUsefulMemory = llvm::any_of(inputs, [&](Value input) {
-        return isShadowedType(input.getType()) && isUseful(input) &&
-               mayWrite(op, input);
-      });
-      if (!writesUsefulMemory && !llvm::any_of(op->getResults(), isUseful))
-        return;
-      for (Value input : inputs) {
-        changed |= markUseful(input);
-        markRead(input);
-      }
-    });
-  }
+  propagateToFixedPoint(
+      function,
+      {[&](Operation *op) { return getElementAccess(op); },
+       [&](Operation *op, Element element) {
+         return propagateUsefulElement(op, element);
+       },
+       [&](ArrayRef<DerivativeFlow> flow) {
+         bool changed = false;
+         for (auto [from, to] : flow) {
+           if (!isUseful(to))
+             continue;
+           markRead(from);
+           changed |= markUseful(from);
+         }
+         return changed;
+       },
+       [&](Operation *op) {
+         // If a float result or memory it may write is useful, so is
+         // everything it reads.
+         SmallVector<Value> inputs = getInputs(op);
+         bool writesUsefulMemory = llvm::any_of(inputs, [&](Value input) {
+           return isShadowedType(input.getType()) && isUseful(input) &&
+                  mayWrite(op, input);
+         });
+         if (!writesUsefulMemory && !llvm::any_of(op->getResults(), isUseful))
+           return false;
+         bool changed = false;
+         for (Value input : inputs) {
+           changed |= markUseful(input);
+           markRead(input);
+         }
+         return changed;
+       }});
 }
 
 bool ActivityAnalysis::mayWrite(Operation *op, Value input) {

@@ -14,6 +14,7 @@
 #include "Analysis/CallActivity.h"
 #include "Checkpointing/CheckpointMemory.h"
 #include "Checkpointing/Checkpoints.h"
+#include "Checkpointing/RerunEffects.h"
 #include "DerivativeRegistry.h"
 #include "ReverseMode/ReverseEmitter.h"
 #include "Utils/IRBuilders.h"
@@ -45,9 +46,8 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
     e.markFailed();
     return call.emitError("cannot checkpoint the call of '")
            << name << "': it calls code compiled elsewhere, which rerunning "
-           << "it in the reverse sweep would call again (its effects twice, "
-              "a random generator's other numbers); remove "
-              "[[ct::checkpoint]] from '"
+           << "it in the reverse sweep would call again "
+           << kExternalCodeRunTwice << "; remove [[ct::checkpoint]] from '"
            << name << "'";
   }
   // A generated callee (forward mode's) gets its body now: the analyses

@@ -189,6 +189,41 @@ SmallVector<Value> ad::buildCallShadows(OpBuilder &b, Location loc,
   return shadows;
 }
 
+void ad::passOnIterationAdjoints(
+    OpBuilder &in, Location loc, func::CallOp call,
+    ArrayRef<ct::Activity> activities, ValueRange returned,
+    function_ref<bool(unsigned, std::optional<unsigned> &)> carriedSlot,
+    MutableArrayRef<Value> next, unsigned numCarried, ReverseEmitter &e) {
+  for (Value &adjoint : next.drop_front(numCarried))
+    adjoint = buildZero(in, loc, adjoint.getType());
+  unsigned nextAdjoint = 0;
+  for (auto [i, a] : llvm::enumerate(activities)) {
+    if (a != ct::Activity::Active)
+      continue;
+    Value adjoint = returned[nextAdjoint++];
+    std::optional<unsigned> slot;
+    if (!carriedSlot(i, slot))
+      e.accumulate(in, loc, call.getOperand(i), adjoint);
+    else if (slot)
+      next[numCarried + *slot] = adjoint;
+  }
+}
+
+LogicalResult ad::finishCheckpointedReversal(
+    OpBuilder &b, Location loc, OperandRange inits,
+    ArrayRef<unsigned> positions, ValueRange adjoints, ArrayRef<Value> scratch,
+    const CheckpointedLoopState &state, ReverseEmitter &e) {
+  for (auto [j, position] : llvm::enumerate(positions)) {
+    Value init = inits[position];
+    if (e.getActivity().isActive(init))
+      e.accumulate(b, loc, init, adjoints[j]);
+  }
+  for (Value s : scratch)
+    buildScratchFree(b, loc, s);
+  freeCheckpointedLoopState(b, loc, state);
+  return success(!e.hadFailure());
+}
+
 void ad::freeCheckpointedLoopState(OpBuilder &b, Location loc,
                                    const CheckpointedLoopState &state) {
   for (const auto &buf : state.buffers) {
@@ -466,22 +501,19 @@ static SmallVector<Value> reverseIteration(OpBuilder &in, Location loc,
   ValueRange returned =
       reversal.getResults().drop_front(r.call.getNumResults());
   // The adjoints of the carried values enter the previous iteration's
-  // reversal; the others accumulate.
-  unsigned nextAdjoint = 0;
-  for (unsigned i = 0; i < r.floatResults.size(); ++i)
-    next[r.numCarried + i] = buildZero(in, loc, adjoints[i].getType());
-  for (auto [i, a] : llvm::enumerate(r.activities)) {
-    if (a != ct::Activity::Active)
-      continue;
-    Value adjoint = returned[nextAdjoint++];
-    if (std::optional<unsigned> j = r.body.carriedAt(i)) {
-      auto *pos = llvm::find(r.floatResults, *j);
-      if (pos != r.floatResults.end())
-        next[r.numCarried + (pos - r.floatResults.begin())] = adjoint;
-    } else {
-      r.e.accumulate(in, loc, r.call.getOperand(i), adjoint);
-    }
-  }
+  // reversal (those that are floating-point); the others accumulate.
+  passOnIterationAdjoints(
+      in, loc, r.call, r.activities, returned,
+      [&](unsigned i, std::optional<unsigned> &slot) {
+        std::optional<unsigned> j = r.body.carriedAt(i);
+        if (!j)
+          return false;
+        auto *pos = llvm::find(r.floatResults, *j);
+        if (pos != r.floatResults.end())
+          slot = pos - r.floatResults.begin();
+        return true;
+      },
+      next, r.numCarried, r.e);
   return next;
 }
 
@@ -589,14 +621,7 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::ForOp op,
             });
       });
   // The adjoints of the initial carried values.
-  ValueRange finalAdjoints = ValueRange(final).drop_front(1 + numCarried);
-  for (auto [j, position] : llvm::enumerate(floatResults)) {
-    Value init = op.getInitArgs()[position];
-    if (e.getActivity().isActive(init))
-      e.accumulate(b, loc, init, finalAdjoints[j]);
-  }
-  for (Value s : scratch)
-    buildScratchFree(b, loc, s);
-  freeCheckpointedLoopState(b, loc, state);
-  return success(!e.hadFailure());
+  return finishCheckpointedReversal(
+      b, loc, op.getInitArgs(), floatResults,
+      ValueRange(final).drop_front(1 + numCarried), scratch, state, e);
 }

@@ -441,20 +441,17 @@ reverseCall(OpBuilder &in, Location loc, CallReversal &r, Value k,
   auto reversal = func::CallOp::create(in, loc, r.pullback, args);
   ValueRange returned =
       reversal.getResults().drop_front(r.call.getNumResults());
-  for (unsigned j = 0; j < nextAdjoints.size(); ++j)
-    next[r.numCarried + j] = buildZero(in, loc, nextAdjoints[j].getType());
-  unsigned nextAdjoint = 0;
-  for (auto [i, a] : llvm::enumerate(r.activities)) {
-    if (a != ct::Activity::Active)
-      continue;
-    Value adjoint = returned[nextAdjoint++];
-    if (i < r.numCarried) {
-      auto *pos = llvm::find(r.floatCarried, i);
-      next[r.numCarried + (pos - r.floatCarried.begin())] = adjoint;
-    } else {
-      r.e.accumulate(in, loc, r.call.getOperand(i), adjoint);
-    }
-  }
+  passOnIterationAdjoints(
+      in, loc, r.call, r.activities, returned,
+      [&](unsigned i, std::optional<unsigned> &slot) {
+        if (i >= r.numCarried)
+          return false;
+        slot = llvm::find(r.floatCarried, i) - r.floatCarried.begin();
+        return true;
+      },
+      MutableArrayRef<Value>(next).take_front(r.numCarried +
+                                              nextAdjoints.size()),
+      r.numCarried, r.e);
   return next;
 }
 
@@ -544,15 +541,8 @@ LogicalResult ad::reverseCheckpointedLoop(OpBuilder &b, scf::WhileOp op,
             });
       });
   // What the first call received goes to the loop's initial values.
-  ValueRange firstAdjoints =
-      ValueRange(final).drop_front(1 + numCarried).take_front(numNext);
-  for (auto [j, position] : llvm::enumerate(floatCarried)) {
-    Value init = op.getInits()[position];
-    if (e.getActivity().isActive(init))
-      e.accumulate(b, loc, init, firstAdjoints[j]);
-  }
-  for (Value s : scratch)
-    buildScratchFree(b, loc, s);
-  freeCheckpointedLoopState(b, loc, state);
-  return success(!e.hadFailure());
+  return finishCheckpointedReversal(
+      b, loc, op.getInits(), floatCarried,
+      ValueRange(final).drop_front(1 + numCarried).take_front(numNext), scratch,
+      state, e);
 }

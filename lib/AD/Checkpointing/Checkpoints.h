@@ -88,6 +88,30 @@ llvm::SmallVector<mlir::Value> buildCallShadows(
     mlir::OpBuilder &b, mlir::Location loc, mlir::func::CallOp call,
     llvm::ArrayRef<ct::Activity> activities, reverse::ReverseEmitter &e,
     llvm::SmallVectorImpl<mlir::Value> &scratch);
+/// The reverse sweep of a checkpointed loop, after the pullback of one
+/// iteration (or call) returned `returned`, the adjoints of `call`'s active
+/// operands: the adjoints `next` passes on to the previous reversal (its
+/// `numCarried` values on) start from zero; each returned adjoint of a
+/// carried operand goes there (`carriedSlot(i)` is true for a carried
+/// operand and sets the slot of its adjoint, none to drop it); the others
+/// accumulate into the operand.
+void passOnIterationAdjoints(
+    mlir::OpBuilder &in, mlir::Location loc, mlir::func::CallOp call,
+    llvm::ArrayRef<ct::Activity> activities, mlir::ValueRange returned,
+    llvm::function_ref<bool(unsigned, std::optional<unsigned> &)> carriedSlot,
+    llvm::MutableArrayRef<mlir::Value> next, unsigned numCarried,
+    reverse::ReverseEmitter &e);
+
+/// The end of a checkpointed loop's reverse sweep: the adjoints the first
+/// iteration passed on (`adjoints`, of the loop's initial values at
+/// `positions` of `inits`) accumulate into them; the scratch shadows and
+/// the forward sweep's state are freed.
+mlir::LogicalResult finishCheckpointedReversal(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::OperandRange inits,
+    llvm::ArrayRef<unsigned> positions, mlir::ValueRange adjoints,
+    llvm::ArrayRef<mlir::Value> scratch, const CheckpointedLoopState &state,
+    reverse::ReverseEmitter &e);
+
 /// Frees what the forward sweep allocated.
 void freeCheckpointedLoopState(mlir::OpBuilder &b, mlir::Location loc,
                                const CheckpointedLoopState &state);

@@ -9,6 +9,7 @@
 
 #include "Analysis/CallActivity.h"
 #include "Checkpointing/Checkpoints.h"
+#include "Checkpointing/RerunEffects.h"
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/OutsideVariables.h"
@@ -132,9 +133,10 @@ LogicalResult refuseExternalCalls(Operation *loop) {
   else
     diag << ", compiled elsewhere";
   return diag << ", and recomputing its iterations in the reverse sweep "
-                 "would call that again (its effects twice, a random "
-                 "generator's other numbers); move the call out of the "
-                 "loop, or remove '#pragma ct checkpoint'";
+                 "would call that again "
+              << ad::kExternalCodeRunTwice
+              << "; move the call out of the loop, or remove '#pragma ct "
+                 "checkpoint'";
 }
 
 /// Moves the body of `loop` into a new function next to `parent`.

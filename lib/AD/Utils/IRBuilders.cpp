@@ -134,32 +134,33 @@ static Value isPointerExtent(OpBuilder &builder, Location loc, Value size) {
 
 Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {
   auto type = cast<MemRefType>(like.getType());
-  // Memory of a known size cast to a pointer's type: a buffer that size.
-  if (auto castOp = like.getDefiningOp<memref::CastOp>()) {
-    auto known = cast<MemRefType>(castOp.getSource().getType());
-    if (known.hasStaticShape()) {
-      Value buffer = memref::AllocOp::create(
-          builder, loc,
-          MemRefType::get(known.getShape(), known.getElementType()));
-      buildZeroFill(builder, loc, buffer);
-      return memref::CastOp::create(builder, loc, type, buffer);
-    }
-  }
-  auto allocate = [&](OpBuilder &b) -> Value {
-    SmallVector<Value> sizes;
-    for (int64_t dim = 0; dim < type.getRank(); ++dim)
-      if (type.isDynamicDim(dim))
-        sizes.push_back(memref::DimOp::create(b, loc, like, dim));
-    // A plain identity-layout buffer, cast to the argument's type.
-    auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+  // A zeroed plain identity-layout buffer of `shape`, cast to the
+  // argument's type.
+  auto allocate = [&](OpBuilder &b, ArrayRef<int64_t> shape,
+                      ValueRange sizes) -> Value {
+    auto bufferType = MemRefType::get(shape, type.getElementType());
     Value buffer = memref::AllocOp::create(b, loc, bufferType, sizes);
     buildZeroFill(b, loc, buffer);
     if (bufferType == type)
       return buffer;
     return memref::CastOp::create(b, loc, type, buffer);
   };
+  // Memory of a known size cast to a pointer's type: a buffer that size.
+  if (auto castOp = like.getDefiningOp<memref::CastOp>()) {
+    auto known = cast<MemRefType>(castOp.getSource().getType());
+    if (known.hasStaticShape())
+      return allocate(builder, known.getShape(), {});
+  }
+  // Otherwise one of `like`'s size.
+  auto allocateLike = [&](OpBuilder &b) -> Value {
+    SmallVector<Value> sizes;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim)
+      if (type.isDynamicDim(dim))
+        sizes.push_back(memref::DimOp::create(b, loc, like, dim));
+    return allocate(b, type.getShape(), sizes);
+  };
   if (!mayViewPointer(type))
-    return allocate(builder);
+    return allocateLike(builder);
   Value size = memref::DimOp::create(builder, loc, like, 0);
   auto choice =
       scf::IfOp::create(builder, loc, type, isPointerExtent(builder, loc, size),
@@ -182,7 +183,7 @@ Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {
   }
   {
     OpBuilder b = choice.getElseBodyBuilder();
-    scf::YieldOp::create(b, loc, allocate(b));
+    scf::YieldOp::create(b, loc, allocateLike(b));
   }
   return choice.getResult(0);
 }
