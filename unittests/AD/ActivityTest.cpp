@@ -80,4 +80,55 @@ TEST_F(ActivityTest, MemoryGetsShadowWhenVariedAndRead) {
   EXPECT_FALSE(activity.isArgumentConnected(1));
 }
 
+/// A place a loop carries out: one buffer, another, or none (poison).
+static const char *kCarriedPlaces = R"mlir(
+    func.func @f(%x: f64, %c: i1, %d: i1) -> f64 {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %a = memref.alloca() {tag = "a"} : memref<2xf64>
+      %b = memref.alloca() {tag = "b"} : memref<2xf64>
+      %none = ub.poison : memref<2xf64>
+      %one:2 = scf.while (%i = %c0) : (index) -> (index, memref<2xf64>) {
+        %p = scf.if %c -> memref<2xf64> {
+          %v = memref.cast %a : memref<2xf64> to memref<2xf64>
+          scf.yield %v : memref<2xf64>
+        } else {
+          scf.yield %none : memref<2xf64>
+        }
+        scf.condition(%d) %i, %p : index, memref<2xf64>
+      } do {
+      ^bb0(%i: index, %p: memref<2xf64>):
+        scf.yield %i : index
+      } attributes {tag = "one"}
+      %two = scf.for %i = %c0 to %c1 step %c1 iter_args(%p = %a)
+          -> memref<2xf64> {
+        scf.yield %b : memref<2xf64>
+      } {tag = "two"}
+      memref.store %x, %one#1[%c0] : memref<2xf64>
+      memref.store %x, %two[%c0] : memref<2xf64>
+      %v = memref.load %a[%c0] : memref<2xf64>
+      %w = memref.load %b[%c0] : memref<2xf64>
+      %r = arith.mulf %v, %w : f64
+      return %r : f64
+    })mlir";
+
+TEST_F(ActivityTest, MemoryLoopsCarryOutIsEachPlaceItMayBe) {
+  func::FuncOp f = parse(kCarriedPlaces);
+  Value a = tagged(f, "a"), b = tagged(f, "b");
+  Value one = taggedOp(f, "one")->getResult(1);
+  Value two = taggedOp(f, "two")->getResult(0);
+  EXPECT_EQ(getMemoryRoots(one), (SmallVector<Value, 2>{a}));
+  SmallVector<Value, 2> roots = getMemoryRoots(two);
+  EXPECT_EQ(roots.size(), 2u);
+  EXPECT_TRUE(llvm::is_contained(roots, a) && llvm::is_contained(roots, b));
+  // One memory on every path, or one of two.
+  EXPECT_EQ(getWholeMemoryPassedOn(one), a);
+  EXPECT_FALSE(getWholeMemoryPassedOn(two));
+  // Stores through the carried places make both buffers varied.
+  ActivityAnalysis activity(f, {ct::Activity::Active, ct::Activity::Constant,
+                                ct::Activity::Constant});
+  EXPECT_TRUE(activity.hasShadow(a));
+  EXPECT_TRUE(activity.hasShadow(b));
+}
+
 } // namespace

@@ -1,7 +1,6 @@
 //===- Activity.cpp - Which values and memory carry derivatives -----------===//
 
 #include "cotangent/AD/Analysis/Activity.h"
-#include "Utils/ControlFlow.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
@@ -25,30 +24,94 @@ Value ad::getMemoryRoot(Value value) {
   return value;
 }
 
+/// The values that may become `value` where a region op passes it on: for
+/// a result, what its regions (or the op itself, skipping them) pass to it;
+/// for an argument of a region's entry block, what enters the region. None
+/// for other values (and for an induction variable, which the op makes).
+static SmallVector<Value> getIncomingValues(Value value) {
+  SmallVector<Value> incoming;
+  if (auto result = dyn_cast<OpResult>(value)) {
+    if (auto op = dyn_cast<RegionBranchOpInterface>(result.getOwner()))
+      op.getPredecessorValues(RegionSuccessor(op, op->getResults()),
+                              result.getResultNumber(), incoming);
+    return incoming;
+  }
+  auto arg = cast<BlockArgument>(value);
+  Region *region = arg.getOwner()->getParent();
+  auto op = dyn_cast_or_null<RegionBranchOpInterface>(region->getParentOp());
+  if (!op || !arg.getOwner()->isEntryBlock())
+    return incoming;
+  // The region's inputs, as a successor of the op or of one of its regions.
+  SmallVector<RegionSuccessor> successors;
+  op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+  for (Region &other : op->getRegions())
+    for (Block &block : other)
+      if (auto terminator = dyn_cast_or_null<RegionBranchTerminatorOpInterface>(
+              block.empty() ? nullptr : &block.back()))
+        op.getSuccessorRegions(RegionBranchPoint(terminator), successors);
+  for (RegionSuccessor &successor : successors) {
+    if (successor.getSuccessor() != region)
+      continue;
+    ValueRange inputs = successor.getSuccessorInputs();
+    auto position = llvm::find(inputs, value);
+    if (position != inputs.end())
+      op.getPredecessorValues(successor, position - inputs.begin(), incoming);
+    break;
+  }
+  return incoming;
+}
+
 SmallVector<Value, 2> ad::getMemoryRoots(Value value) {
   SmallVector<Value, 2> roots;
   SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
   while (!worklist.empty()) {
     Value root = getMemoryRoot(worklist.pop_back_val());
-    auto branch =
-        dyn_cast_or_null<RegionBranchOpInterface>(root.getDefiningOp());
+    if (!visited.insert(root).second)
+      continue;
     if (auto select = root.getDefiningOp<arith::SelectOp>()) {
       worklist.push_back(select.getTrueValue());
       worklist.push_back(select.getFalseValue());
-    } else if (branch && isBranch(branch)) {
-      // Memory a branch chooses is what its regions yield (poison where a
-      // region made none).
-      unsigned index = cast<OpResult>(root).getResultNumber();
-      for (Region &region : branch->getRegions())
-        if (!region.empty())
-          if (Value yielded = region.front().getTerminator()->getOperand(index);
-              !yielded.getDefiningOp<ub::PoisonOp>())
-            worklist.push_back(yielded);
-    } else if (!llvm::is_contained(roots, root)) {
-      roots.push_back(root);
+      continue;
     }
+    // Memory a branch chooses, or a loop carries, is each place that may
+    // become it (poison where a path made none).
+    SmallVector<Value> incoming = getIncomingValues(root);
+    if (incoming.empty()) {
+      roots.push_back(root);
+      continue;
+    }
+    for (Value place : incoming)
+      if (!place.getDefiningOp<ub::PoisonOp>())
+        worklist.push_back(place);
   }
   return roots;
+}
+
+Value ad::getWholeMemoryPassedOn(Value value) {
+  Value whole;
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value place = worklist.pop_back_val();
+    while (auto cast = place.getDefiningOp<memref::CastOp>())
+      place = cast.getSource();
+    if (!visited.insert(place).second || place.getDefiningOp<ub::PoisonOp>())
+      continue;
+    SmallVector<Value> incoming = getIncomingValues(place);
+    if (!incoming.empty()) {
+      llvm::append_range(worklist, incoming);
+      continue;
+    }
+    if (whole && whole != place)
+      return nullptr;
+    whole = place;
+  }
+  // Memory made inside the ops that pass it on is new on each run of them.
+  if (!whole || whole == value ||
+      !whole.getParentRegion()->isAncestor(value.getParentRegion()))
+    return nullptr;
+  return whole;
 }
 
 bool ad::isShadowedType(Type type) {

@@ -437,16 +437,42 @@ Value ReverseEmitter::shadowInReverse(Value value) {
       mapping.map(operand, primalInReverse(operand));
     result = b.clone(*def, mapping)->getResult(0);
     buildZeroFill(b, def->getLoc(), result);
+  } else if (isa_and_nonnull<ub::PoisonOp>(def)) {
+    // Memory no path made (a region's stand-in for what another made):
+    // nothing reads its shadow either.
+    result = ub::PoisonOp::create(b, def->getLoc(), value.getType());
   } else if (isa_and_nonnull<ct::TapeInitOp>(def)) {
     // A tape's adjoint: a tape of adjoints, filled by the reverse of its
     // pops and emptied by the reverse of its pushes, in its block's
     // reverse code.
     result = ct::TapeInitOp::create(b, def->getLoc());
+  } else if (Value whole = getWholeMemoryPassedOn(value)) {
+    // One memory on every path (a place a loop carries out): its shadow,
+    // viewed alike.
+    Value s = shadowInReverse(whole);
+    if (!s)
+      return nullptr;
+    moveAfter(b, {s});
+    result = s.getType() == value.getType()
+                 ? s
+                 : memref::CastOp::create(b, value.getLoc(), value.getType(), s)
+                       .getResult();
   } else if (Value chosen = shadowOfChosenBuffer(b, value)) {
     result = chosen;
   } else if (Value place = shadowOfChosenPlace(b, value)) {
     result = place;
   } else if (hadError) {
+    return nullptr;
+  } else if (def && !isBranch(def) &&
+             getMemoryRoots(value) != SmallVector<Value, 2>{value}) {
+    // Memory a loop carries out, which may be different memory on
+    // different runs (forward mode carries its tangent alongside).
+    hadError = true;
+    emitError(value.getLoc(),
+              "cannot differentiate in reverse mode: a reference or pointer "
+              "chosen inside this loop, between different arrays or "
+              "variables, is used after the loop; choose it after the loop, "
+              "or use forward mode (ct::jvp)");
     return nullptr;
   } else {
     hadError = true;

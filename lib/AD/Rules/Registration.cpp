@@ -16,4 +16,5 @@ void cotangent::ad::registerDerivativeRules(mlir::DialectRegistry &registry) {
   registerFuncDerivativeRules(registry);
   registerCTDerivativeRules(registry);
   registerVectorDerivativeRules(registry);
+  registerUBDerivativeRules(registry);
 }

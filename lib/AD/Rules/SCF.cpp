@@ -24,6 +24,15 @@ namespace {
 // Derivative flow
 //===----------------------------------------------------------------------===//
 
+/// `from` flows to `to`; where they are memory, `to` is each place `from`
+/// may be, so what is written through `to` may change them too.
+static void addFlow(SmallVectorImpl<DerivativeFlow> &flow, Value from,
+                    Value to) {
+  flow.push_back({from, to});
+  if (isa<MemRefType>(to.getType()))
+    flow.push_back({to, from});
+}
+
 /// Initial and yielded values flow to the iteration's argument, which
 /// flows to the result.
 struct ForFlow
@@ -34,15 +43,15 @@ struct ForFlow
     for (auto [init, arg, yielded, result] :
          llvm::zip_equal(loop.getInitArgs(), loop.getRegionIterArgs(),
                          loop.getYieldedValues(), loop.getResults())) {
-      flow.push_back({init, arg});
-      flow.push_back({yielded, arg});
-      flow.push_back({arg, result});
+      addFlow(flow, init, arg);
+      addFlow(flow, yielded, arg);
+      addFlow(flow, arg, result);
     }
   }
 };
 
-/// What each region yields flows to the result; memory the branch chooses
-/// is each place it may be, so what is written through it may change them.
+/// What each region yields flows to the result (memory the branch chooses
+/// is each place it may be).
 template <typename Op>
 struct BranchFlow
     : public ActivityOpInterface::ExternalModel<BranchFlow<Op>, Op> {
@@ -51,11 +60,8 @@ struct BranchFlow
     for (Region &region : op->getRegions())
       if (Operation *yield = getBranchYield(region))
         for (auto [yielded, result] :
-             llvm::zip_equal(yield->getOperands(), op->getResults())) {
-          flow.push_back({yielded, result});
-          if (isa<MemRefType>(result.getType()))
-            flow.push_back({result, yielded});
-        }
+             llvm::zip_equal(yield->getOperands(), op->getResults()))
+          addFlow(flow, yielded, result);
   }
 };
 
@@ -63,7 +69,7 @@ struct BranchFlow
 /// the condition passes flows to the after region's arguments and to the
 /// results. An after argument also flows to the result in its position, so
 /// that both get the same activity and the tangent of that position is
-/// carried when either needs it.
+/// carried when either needs it. Memory carried is each place it may be.
 struct WhileFlow
     : public ActivityOpInterface::ExternalModel<WhileFlow, scf::WhileOp> {
   void getDerivativeFlow(Operation *op,
@@ -72,15 +78,15 @@ struct WhileFlow
     for (auto [init, arg, yielded] :
          llvm::zip_equal(loop.getInits(), loop.getBeforeArguments(),
                          loop.getYieldOp().getOperands())) {
-      flow.push_back({init, arg});
-      flow.push_back({yielded, arg});
+      addFlow(flow, init, arg);
+      addFlow(flow, yielded, arg);
     }
     for (auto [passed, arg, result] :
          llvm::zip_equal(loop.getConditionOp().getArgs(),
                          loop.getAfterArguments(), loop.getResults())) {
-      flow.push_back({passed, arg});
-      flow.push_back({passed, result});
-      flow.push_back({arg, result});
+      addFlow(flow, passed, arg);
+      addFlow(flow, passed, result);
+      addFlow(flow, arg, result);
     }
   }
 };
@@ -122,7 +128,7 @@ struct ForForward
     nextTangent = numPrimal;
     for (auto [i, result] : llvm::enumerate(op.getResults())) {
       mapping.map(result, loop.getResult(i));
-      if (emitter.isActive(op.getRegionIterArgs()[i])) {
+      if (emitter.carriesTangent(op.getRegionIterArgs()[i])) {
         Value t = loop.getResult(nextTangent++);
         if (emitter.carriesTangent(result))
           emitter.setTangent(result, t);
@@ -216,9 +222,9 @@ struct WhileForward
     unsigned nextTangent = op.getNumResults();
     for (auto [i, result] : llvm::enumerate(op.getResults())) {
       emitter.getMapping().map(result, loop.getResult(i));
-      if (emitter.isActive(op.getAfterArguments()[i])) {
+      if (emitter.carriesTangent(op.getAfterArguments()[i])) {
         Value t = loop.getResult(nextTangent++);
-        if (emitter.isActive(result))
+        if (emitter.carriesTangent(result))
           emitter.setTangent(result, t);
       }
     }

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -51,6 +52,22 @@ static std::string maskKey(ArrayRef<bool> args, ArrayRef<bool> results) {
 }
 
 /// Ops that only view the memory of their first operand.
+/// Gives each use of a poison memref (memory no path made, which a region
+/// yields beside memory another region made) its own poison op: one may
+/// stand for memory with lanes, another for memory without.
+static void splitPoisonMemory(func::FuncOp function) {
+  function.walk([](ub::PoisonOp poison) {
+    if (!isa<MemRefType>(poison.getType()))
+      return;
+    for (OpOperand &use : llvm::make_early_inc_range(poison->getUses())) {
+      if (poison->hasOneUse())
+        break;
+      OpBuilder b(use.getOwner());
+      use.set(b.clone(*poison)->getResult(0));
+    }
+  });
+}
+
 static bool isLaneView(Operation *op) {
   return isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp>(op);
 }
@@ -132,7 +149,9 @@ private:
       mark(op->getOperand(0));
       return success();
     }
-    if (isa<memref::AllocOp, memref::AllocaOp, ct::TapeInitOp>(op))
+    // Fresh memory, or memory no path made (poison, one per use).
+    if (isa<memref::AllocOp, memref::AllocaOp, ct::TapeInitOp, ub::PoisonOp>(
+            op))
       return success();
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       markCarried(loop, n);
@@ -445,7 +464,8 @@ private:
       return rewriteLoad(load);
     if (auto store = dyn_cast<memref::StoreOp>(op))
       return rewriteStore(store);
-    if (isa<memref::AllocOp, memref::AllocaOp, memref::CastOp>(op)) {
+    if (isa<memref::AllocOp, memref::AllocaOp, memref::CastOp, ub::PoisonOp>(
+            op)) {
       setResultTypes(op);
       return success();
     }
@@ -805,6 +825,7 @@ LaneWidener::Widening *LaneWidener::analyze(func::FuncOp function,
   // A value stored next to a tangent and read back (a custom JVP rule's
   // ct::dual result) is that value, not a read of memory with lanes.
   forwardStores(function);
+  splitPoisonMemory(function);
   w.function = function;
   w.args.assign(args.begin(), args.end());
   w.results.assign(results.begin(), results.end());

@@ -33,8 +33,17 @@ mlir::Value getMemoryRoot(mlir::Value value);
 
 /// Every allocation, argument or tape `value` may refer to: its root, or
 /// for a choice between places (`arith.select` of memrefs, the lowering of
-/// `c ? x : y` as an lvalue and of std::min), the roots of each place.
+/// `c ? x : y` as an lvalue and of std::min) and memory a branch chooses or
+/// a loop carries (asked of RegionBranchOpInterface), the roots of each
+/// place.
 llvm::SmallVector<mlir::Value, 2> getMemoryRoots(mlir::Value value);
+
+/// The one memory `value` is on every path, through the region ops that
+/// pass it on and casts: a place a loop carries out (a reference chosen in
+/// a loop with an early exit), poison on the paths that chose none. Null if
+/// paths may give different memory, a view of part of it, or memory made
+/// inside the ops that pass it on.
+mlir::Value getWholeMemoryPassedOn(mlir::Value value);
 
 /// Types whose contents carry derivatives in a shadow of the same type.
 bool isShadowedType(mlir::Type type);

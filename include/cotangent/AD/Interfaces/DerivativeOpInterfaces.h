@@ -50,6 +50,7 @@ void registerMemRefDerivativeRules(mlir::DialectRegistry &registry);
 void registerFuncDerivativeRules(mlir::DialectRegistry &registry);
 void registerCTDerivativeRules(mlir::DialectRegistry &registry);
 void registerVectorDerivativeRules(mlir::DialectRegistry &registry);
+void registerUBDerivativeRules(mlir::DialectRegistry &registry);
 
 } // namespace cotangent::ad
 
