@@ -139,8 +139,15 @@ Value ReverseEmitter::passOutOfBranch(Block *block, Value value) {
     Operation *yield = to.front().getTerminator();
     Value passed = value;
     if (value.getParentRegion() != &to) {
+      // Poison from the regions that did not compute it, but a condition
+      // gets `false`: the reverse code tests it inside a test of the
+      // branch it comes from, and scf.if's canonicalization merges the two
+      // into `outer && inner`, which would be poison (undefined) exactly
+      // when the outer test is false.
       OpBuilder at(yield);
-      passed = ub::PoisonOp::create(at, loc, value.getType());
+      passed = value.getType().isInteger(1)
+                   ? arith::ConstantIntOp::create(at, loc, 0, 1).getResult()
+                   : ub::PoisonOp::create(at, loc, value.getType()).getResult();
     }
     yield->insertOperands(yield->getNumOperands(), passed);
   }

@@ -5,6 +5,10 @@
 // values directly; no tape. The clean-up then merges the two branches.
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
 // RUN: %cotangent-opt %s --ct-differentiate | FileCheck %s --check-prefix=RAW
+// RUN: %cotangent-opt %s "--ct-differentiate=recompute-values=false \
+// RUN:   reload-memory=false eager-loops=false eager-calls=false \
+// RUN:   recompute-iterations=false commuting-iterations=false" \
+// RUN:   | FileCheck %s --check-prefix=PLAIN
 
 // RAW-LABEL: func.func private @f.pullback.ac
 // RAW-NOT: ct.tape
@@ -88,5 +92,40 @@ func.func @main(%x: f64, %c: i1) -> (f64, f64) {
       : (f64, i1) -> (f64, f64)
   %w, %dw = ct.gradient @g(%x, %c, %c) activity [active, const, const]
       : (f64, i1, i1) -> (f64, f64)
+  %y, %dy = ct.gradient @h(%x, %c) activity [active, const]
+      : (f64, i1) -> (f64, f64)
   return %v, %dx : f64, f64
 }
+
+// A condition computed inside a branch, tested again by the reverse code:
+// it leaves the branch as `false` from the region that did not compute it,
+// not poison, since the reverse code's `if (c) { if (d) }` is merged into
+// `if (c && d)`, which must be false, not undefined, where c is false.
+func.func @h(%x: f64, %c: i1) -> f64 {
+  %zero = arith.constant 0.0 : f64
+  %r = scf.if %c -> f64 {
+    %d = arith.cmpf ogt, %x, %zero : f64
+    %s = scf.if %d -> f64 {
+      %e = math.exp %x : f64
+      scf.yield %e : f64
+    } else {
+      scf.yield %x : f64
+    }
+    scf.yield %s : f64
+  } else {
+    scf.yield %zero : f64
+  }
+  return %r : f64
+}
+
+// Without the strategies that recompute it, %d is passed out:
+// PLAIN-LABEL: func.func private @h.pullback.ac
+// PLAIN: %[[FWD:.*]]:3 = scf.if %{{.*}} -> (f64, i1, f64) {
+// PLAIN:   %[[D:.*]] = arith.cmpf ogt
+// PLAIN:   scf.yield %{{.*}}, %[[D]], %{{.*}} : f64, i1, f64
+// PLAIN: } else {
+// PLAIN:   %[[FALSE:.*]] = arith.constant false
+// PLAIN:   scf.yield %{{.*}}, %[[FALSE]], %{{.*}} : f64, i1, f64
+// PLAIN: }
+// PLAIN-NOT: ub.poison : i1
+// PLAIN: scf.if %[[FWD]]#1
