@@ -696,6 +696,11 @@ private:
   /// The pointer stored at `slot` (an element of an array or vector of
   /// pointers).
   std::optional<Address> loadStoredPointer(const clang::Expr *element);
+  /// The address of type `pointer` held in memory at `slot`, as the place
+  /// it points to (ct.load_address: docs/Memory.md); nullopt after an
+  /// error at `where`.
+  std::optional<Address> loadAddress(Address slot, clang::QualType pointer,
+                                     const clang::Stmt *where);
   /// Copies the object of `layout` at `source` to `dest`: its data slots,
   /// and what its indirect fields designate.
   bool copyObject(Address dest, Address source, const Layout &layout,

@@ -16,10 +16,14 @@
 //    sees the caller's objects;
 //  * a local object's fields are bound where they are initialized or
 //    assigned, and copies of an object copy what its fields designate.
+// Pointers in memory the function did not create (an array of pointers the
+// caller passes, a pointer field of an object reached through one) are
+// read as the addresses they are (ct.load_address, docs/Memory.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -39,6 +43,9 @@ bool ModuleLowering::appendIndirectTypes(clang::QualType type,
                                          const Twine &what,
                                          SmallVectorImpl<Type> &types) {
   clang::QualType object = getParameterObject(type);
+  // Pointers in the caller's memory are read from it (loadAddress).
+  if (!object.isNull() && object->isPointerType())
+    return true;
   if (!object.isNull() && isNestedVectorType(object)) {
     // A vector of vectors: where each row starts (NestedVectors.cpp).
     types.push_back(
@@ -51,21 +58,13 @@ bool ModuleLowering::appendIndirectTypes(clang::QualType type,
   std::optional<Layout> layout = getLayout(object, range, what);
   if (!layout)
     return false;
-  for (const Layout::IndirectField &field : layout->indirect) {
+  for (const Layout::IndirectField &field : getArgumentFields(*layout)) {
     clang::QualType fieldType = field.type.getCanonicalType();
     Type memory;
     if (!getVectorElementType(fieldType).isNull()) {
       memory = getVectorType(fieldType, range, what);
     } else if (std::optional<Layout> pointee =
                    getLayout(fieldType->getPointeeType(), range, what)) {
-      if (!pointee->indirect.empty()) {
-        error(range, what + " points, through a field of type '" +
-                         field.type.getAsString() +
-                         "', to an object holding pointers, references or "
-                         "vectors itself; differentiable code follows one "
-                         "level of them");
-        return false;
-      }
       memory = getPointerType(pointee->scalar);
     }
     if (!memory)
@@ -73,6 +72,21 @@ bool ModuleLowering::appendIndirectTypes(clang::QualType type,
     types.push_back(memory);
   }
   return true;
+}
+
+SmallVector<Layout::IndirectField>
+ModuleLowering::getArgumentFields(const Layout &layout) {
+  SmallVector<Layout::IndirectField> fields;
+  for (const Layout::IndirectField &field : layout.indirect) {
+    clang::QualType type = field.type.getCanonicalType();
+    if (getVectorElementType(type).isNull()) {
+      std::optional<Layout> pointee = tryGetLayout(type->getPointeeType());
+      if (pointee && !pointee->indirect.empty())
+        continue;
+    }
+    fields.push_back(field);
+  }
+  return fields;
 }
 
 std::optional<int64_t> staticOffset(Value offset) {
@@ -102,8 +116,9 @@ bool FunctionLowering::holdsIndirectFields(clang::QualType type) {
   if (!object.isNull() && isNestedVector(object.getCanonicalType()))
     return true; // its rows are known to the caller only
   if (object.isNull() || isVector(object) || isIterator(object) ||
-      object->isDependentType() || object->isIncompleteType() ||
-      object->isVoidType() || object->isFunctionType())
+      object->isPointerType() || object->isDependentType() ||
+      object->isIncompleteType() || object->isVoidType() ||
+      object->isFunctionType())
     return false;
   std::optional<Layout> layout = module.tryGetLayout(object);
   return layout && !layout->indirect.empty();
@@ -164,6 +179,11 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
   Value root = memoryRoot(slot.memref);
   std::string name = decl ? "the field '" + decl->getName().str() + "'"
                           : std::string("this pointer");
+  // A pointer or reference in memory the caller passed holds the address
+  // the caller stored there (docs/Memory.md).
+  if (!isOwnMemory(root) && decl &&
+      (decl->getType()->isPointerType() || decl->getType()->isReferenceType()))
+    return loadAddress(slot, decl->getType(), where);
   if (!isOwnMemory(root))
     return unsupported<Result>(
         where, name + " of an object chosen at run time (an element of an "
@@ -233,7 +253,22 @@ FunctionLowering::loadStoredPointer(const clang::Expr *element) {
   std::optional<Address> slot = lowerLValue(element);
   if (!slot)
     return std::nullopt;
+  if (!isOwnMemory(memoryRoot(slot->memref)))
+    return loadAddress(*slot, element->getType(), element);
   return followIndirectSlot(*slot, nullptr, element);
+}
+
+std::optional<Address> FunctionLowering::loadAddress(Address slot,
+                                                     clang::QualType pointer,
+                                                     const clang::Stmt *where) {
+  clang::QualType pointee = pointer.getCanonicalType()->getPointeeType();
+  std::optional<Layout> layout = layoutOf(pointee, where);
+  if (!layout)
+    return std::nullopt;
+  Location l = loc(where);
+  Value view = ct::LoadAddressOp::create(b, l, getPointerType(layout->scalar),
+                                         slot.memref, slot.offset);
+  return Address{view, constantIndex(0, l)};
 }
 
 bool FunctionLowering::bindIndirectField(Address field, Address target,
@@ -354,7 +389,7 @@ void FunctionLowering::bindIndirectArguments(Address object,
   if (!layout)
     return;
   Location l = function.getLoc();
-  for (const Layout::IndirectField &field : layout->indirect) {
+  for (const Layout::IndirectField &field : module.getArgumentFields(*layout)) {
     Address slot = offsetBy(object, field.slot, l);
     indirectFields[{slot.memref, *staticOffset(slot.offset)}] = {
         args.front(), newIndexSlot(constantIndex(0, l), l)};

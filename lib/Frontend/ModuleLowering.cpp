@@ -309,22 +309,20 @@ LayoutComputation::ofBuiltin(const clang::BuiltinType *builtin) {
 std::optional<Layout> LayoutComputation::ofPointer() {
   // A pointer in memory (an element of an array or vector of pointers):
   // one indirect slot, like a struct's pointer field.
+  // What it points to may hold pointers in turn: an address read from
+  // memory is followed as far as the program goes (docs/Memory.md).
   clang::QualType pointee = type->getPointeeType();
-  if (pointee->isPointerType() || pointee->isReferenceType() ||
-      pointee->isFunctionType() || pointee->isVoidType())
-    return unsupported("pointers in memory can point to numbers, arrays "
-                       "and structs, not to pointers or functions");
-  std::optional<Layout> target = module.getLayout(pointee, range, what);
-  if (!target)
+  if (pointee->isReferenceType() || pointee->isFunctionType() ||
+      pointee->isVoidType())
+    return unsupported("pointers in memory can point to numbers, arrays, "
+                       "structs and pointers, not to functions or 'void'");
+  if (!module.getLayout(pointee, range, what))
     return std::nullopt;
-  if (!target->indirect.empty())
-    return unsupported("it points to objects holding pointers, references "
-                       "or vectors themselves; differentiable code follows "
-                       "one level of them");
-  return Layout{IntegerType::get(context, ast.getTypeSize(type)),
-                ast.LongLongTy,
-                1,
-                {{0, 1, 0, type, nullptr}}};
+  // An address slot is 8 bytes; memory of nothing but addresses has
+  // `double` slots so that it has a shadow (of shadow addresses) as
+  // memory of numbers does (docs/Memory.md).
+  return Layout{
+      Float64Type::get(context), ast.DoubleTy, 1, {{0, 1, 0, type, nullptr}}};
 }
 
 std::optional<Layout>
@@ -481,8 +479,8 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
     if (better(*own))
       layout = Layout{own->scalar, own->scalarType, 0, {}};
   }
-  if (!layout)
-    layout = Layout{IntegerType::get(context, 64), ast.LongLongTy, 0, {}};
+  if (!layout) // addresses only: see ofPointer
+    layout = Layout{Float64Type::get(context), ast.DoubleTy, 0, {}};
   uint64_t slotBits = ast.getTypeSize(layout->scalarType);
   for (auto [own, part] : llvm::zip_equal(partLayouts, parts)) {
     // The indirect fields of a struct or an array of structs inside.
@@ -571,8 +569,9 @@ Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
   }
   if (type->isPointerType() || type->isReferenceType()) {
     clang::QualType pointee = type->getPointeeType().getCanonicalType();
-    if (pointee->isPointerType() || pointee->isReferenceType() ||
-        pointee->isFunctionType()) {
+    // A pointer to pointers (`const double* const* blocks`) is memory of
+    // address slots (ofPointer), read with ct.load_address.
+    if (pointee->isReferenceType() || pointee->isFunctionType()) {
       error(range, what + " has type '" + type.getAsString() +
                        "', which differentiable code does not support: " +
                        kSupportedTypes);

@@ -166,6 +166,11 @@ public:
   bool appendIndirectTypes(clang::QualType type, clang::SourceRange range,
                            const llvm::Twine &what,
                            llvm::SmallVectorImpl<mlir::Type> &types);
+  /// The indirect fields of `layout` that get such a memref: all but the
+  /// pointers and references to objects holding pointers themselves, which
+  /// the function reads from the caller's object (ct.load_address).
+  llvm::SmallVector<Layout::IndirectField>
+  getArgumentFields(const Layout &layout);
 
   /// The element type a standard library iterator over contiguous memory
   /// (std::vector's) steps through; null for every other type

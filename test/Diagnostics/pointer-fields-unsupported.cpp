@@ -7,7 +7,6 @@
 #include <vector>
 
 struct Span { const double *first; const double *second; };
-struct Outer { const Span *inner; };
 struct Model { std::vector<double> weights; };
 
 [[ct::differentiable]] double chosenAtRunTime(const double *a,
@@ -30,17 +29,6 @@ struct Model { std::vector<double> weights; };
   span.second = a;
   // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:10: error: the field 'first' is used before it is set
   return span.first[0] + span.second[0];
-}
-
-[[ct::differentiable]] double vectorOfSpans(const std::vector<Span> &spans,
-                                            int i) {
-  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:10: error: the field 'first' of an object chosen at run time (an element of an array, or through a pointer that moves) in memory the function did not create cannot be followed; differentiable code follows pointer, reference and vector fields of objects it can name or creates
-  return spans[i].first[0];
-}
-
-// CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:41: error: parameter 'outer' points, through a field of type 'const Span *', to an object holding pointers, references or vectors itself; differentiable code follows one level of them
-[[ct::differentiable]] double twoLevels(const Outer &outer) {
-  return outer.inner->first[0];
 }
 
 [[ct::differentiable]] double sumSpan(const Span &span) {

@@ -1,6 +1,7 @@
 // Pointers kept in memory the function creates. A pointer element (or a
 // pointer field of a struct in an array or vector) keeps its offset in its
-// own slot, as an integer; reading it at a run-time index loads that offset
+// own slot (an 8-byte slot: `double`, as memory of addresses has), as the
+// integer's bits; reading it at a run-time index loads that offset
 // and addresses the one array all such pointers designate. A pointer
 // variable assigned another array selects among its arrays by a slot
 // saying which one. A struct's std::vector field built in its constructor
@@ -14,11 +15,12 @@
 
 // CHECK-LABEL: func.func @_Z14storedPointersPKdi(
 // CHECK-SAME: %[[X:arg0]]: memref<?xf64, strided<[1], offset: ?>>, %[[I:arg1]]: i32)
-// CHECK: %[[ROWS:.*]] = memref.alloca() : memref<2xi64>
-// CHECK: memref.store %c0_i64, %[[ROWS]][%c0]
-// CHECK: memref.store %c2_i64, %[[ROWS]][%c1]
+// CHECK: %[[ROWS:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: memref.store %[[ZERO:.*]], %[[ROWS]][%c0]
+// CHECK: memref.store %[[TWO:.*]], %[[ROWS]][%c1]
 // CHECK: %[[K:.*]] = arith.index_cast %[[I]] : i32 to index
-// CHECK: %[[OFFSET:.*]] = memref.load %[[ROWS]][%[[K]]] : memref<2xi64>
+// CHECK: %[[BITS:.*]] = memref.load %[[ROWS]][%[[K]]] : memref<2xf64>
+// CHECK: %[[OFFSET:.*]] = arith.bitcast %[[BITS]] : f64 to i64
 // CHECK: %[[START:.*]] = arith.index_cast %[[OFFSET]] : i64 to index
 // CHECK: %[[AT:.*]] = arith.addi %[[START]], %c1 : index
 // CHECK: memref.load %[[X]][%[[AT]]]

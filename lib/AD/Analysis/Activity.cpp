@@ -124,9 +124,27 @@ bool ad::neverWritesMemory(Operation *op) {
          !effects.hasEffect<MemoryEffects::Free>();
 }
 
+bool ad::isAddressStored(Value root) {
+  SmallVector<Value> worklist{root};
+  while (!worklist.empty()) {
+    Value memory = worklist.pop_back_val();
+    for (OpOperand &use : memory.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto store = dyn_cast<ct::StoreAddressOp>(user);
+          store && store.getView() == memory)
+        return true;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == memory)
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return false;
+}
+
 bool ad::isLocalAllocation(Value root) {
-  return root.getDefiningOp<memref::AllocaOp>() ||
-         root.getDefiningOp<memref::AllocOp>();
+  return (root.getDefiningOp<memref::AllocaOp>() ||
+          root.getDefiningOp<memref::AllocOp>()) &&
+         !isAddressStored(root);
 }
 
 bool ad::isNoAliasArgument(Value root) {
@@ -138,7 +156,8 @@ bool ad::isNoAliasArgument(Value root) {
 }
 
 bool ad::isDistinctMemory(Value root) {
-  return isLocalAllocation(root) || isNoAliasArgument(root);
+  return isLocalAllocation(root) ||
+         (isNoAliasArgument(root) && !isAddressStored(root));
 }
 
 static bool isFloat(Value value) {
@@ -200,6 +219,13 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
     if (isa<memref::AllocaOp, memref::AllocOp>(op) &&
         hasOnlyConstantAccesses(op->getResult(0)))
       elementwiseRoots.insert(op->getResult(0));
+    // Memory whose address is kept in memory, and memory reached through
+    // an address loaded from memory, may be the same (docs/Memory.md).
+    if (auto store = dyn_cast<ct::StoreAddressOp>(op))
+      for (Value root : getMemoryRoots(store.getView()))
+        addressedMemory.insert(root);
+    if (auto load = dyn_cast<ct::LoadAddressOp>(op))
+      addressedMemory.insert(load.getView());
   });
   propagateVaried();
   propagateUseful();
@@ -259,18 +285,34 @@ bool ActivityAnalysis::markVaried(Value value) {
   // Memory the caller declares constant stays constant: it has no shadow
   // (hasShadow), so what is loaded from it carries no derivative either.
   Value root = getMemoryRoot(value);
-  if (std::optional<unsigned> index = getArgumentIndex(root))
-    if (activities[*index] == ct::Activity::Constant)
-      return false;
-  return variedMemory.insert(root).second;
+  if (isConstantArgument(root))
+    return false;
+  if (!addressedMemory.contains(root))
+    return variedMemory.insert(root).second;
+  bool changed = false;
+  for (Value other : addressedMemory)
+    if (!isConstantArgument(other))
+      changed |= variedMemory.insert(other).second;
+  return changed;
 }
 
 bool ActivityAnalysis::markUseful(Value value) {
   if (isFloat(value))
     return useful.insert(value).second;
-  if (isShadowedType(value.getType()))
-    return usefulMemory.insert(getMemoryRoot(value)).second;
-  return false;
+  if (!isShadowedType(value.getType()))
+    return false;
+  Value root = getMemoryRoot(value);
+  if (!addressedMemory.contains(root))
+    return usefulMemory.insert(root).second;
+  bool changed = false;
+  for (Value other : addressedMemory)
+    changed |= usefulMemory.insert(other).second;
+  return changed;
+}
+
+bool ActivityAnalysis::isConstantArgument(Value root) const {
+  std::optional<unsigned> index = getArgumentIndex(root);
+  return index && activities[*index] == ct::Activity::Constant;
 }
 
 /// Whether `value` is varied, for scalars and memory alike.

@@ -103,6 +103,8 @@ Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value) {
     return nullptr;
   if (Value known = levels[value.getParentBlock()].shadows.lookup(value))
     return known;
+  if (Value known = forwardShadows.lookup(value))
+    return known;
   auto view = value.getDefiningOp<ViewLikeOpInterface>();
   if (!view)
     return nullptr;
@@ -115,6 +117,14 @@ Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value) {
                              ? source
                              : forwardValues.lookup(operand));
   return b.clone(*view, mapping)->getResult(0);
+}
+
+void ReverseEmitter::setShadowInForward(Value value, Value shadow) {
+  Level &level = levels[value.getParentBlock()];
+  if (level.direct)
+    level.shadows[value] = shadow;
+  else
+    forwardShadows[value] = shadow;
 }
 
 bool ReverseEmitter::forwardEagerCall(OpBuilder &b, func::CallOp call,

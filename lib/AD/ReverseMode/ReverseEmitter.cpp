@@ -37,6 +37,7 @@
 #include "Utils/LoopMarks.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -202,6 +203,12 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
     level.values[key] = unread;
     return unread;
   }
+  if (value.getDefiningOp<ct::LoadAddressOp>() &&
+      !passOutOfBranch(block, value)) {
+    Value popped = tapeAddress(level, loc, value);
+    level.values[key] = popped;
+    return popped;
+  }
   if (!isTapeable(value.getType())) {
     hadError = true;
     emitError(loc, "cannot differentiate in reverse mode: ")
@@ -237,6 +244,20 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
   Value popped = ct::TapePopOp::create(b, loc, value.getType(), reverseTape);
   level.values[key] = popped;
   return popped;
+}
+
+Value ReverseEmitter::tapeAddress(Level &level, Location loc, Value view) {
+  // A loaded address has offset 0 (ct.load_address), so its aligned
+  // pointer is the address; it comes back viewed as it was loaded.
+  OpBuilder b(level.forward->getTerminator());
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+  ct::TapePushOp::create(b, loc, getForwardTape(loc), address);
+  b.setInsertionPointToStart(level.reverse);
+  Value popped = ct::TapePopOp::create(b, loc, b.getIndexType(), reverseTape);
+  Value integer = arith::IndexCastOp::create(b, loc, b.getI64Type(), popped);
+  Value pointer = mlir::LLVM::IntToPtrOp::create(
+      b, loc, mlir::LLVM::LLVMPointerType::get(b.getContext()), integer);
+  return ct::PointerViewOp::create(b, loc, view.getType(), pointer);
 }
 
 /// Moves `b` after the definitions of `values` in its block: code emitted
@@ -453,6 +474,11 @@ Value ReverseEmitter::shadowInReverse(Value value) {
     // pops and emptied by the reverse of its pushes, in its block's
     // reverse code.
     result = ct::TapeInitOp::create(b, def->getLoc());
+  } else if (Value forward = forwardShadows.lookup(value)) {
+    // A loaded address's shadow, read from the holder's shadow by the
+    // forward sweep (setShadowInForward): the holder may have changed
+    // since.
+    result = fromForward(block, forward, forward);
   } else if (Value whole = getWholeMemoryPassedOn(value)) {
     // One memory on every path (a place a loop carries out): its shadow,
     // viewed alike.
@@ -468,29 +494,34 @@ Value ReverseEmitter::shadowInReverse(Value value) {
     result = chosen;
   } else if (Value place = shadowOfChosenPlace(b, value)) {
     result = place;
-  } else if (hadError) {
+  } else {
+    return reportMissingShadow(value);
+  }
+  level.shadows[value] = result;
+  return result;
+}
+
+Value ReverseEmitter::reportMissingShadow(Value value) {
+  if (hadError)
     return nullptr;
-  } else if (def && !isBranch(def) &&
-             getMemoryRoots(value) != SmallVector<Value, 2>{value}) {
+  hadError = true;
+  Operation *def = value.getDefiningOp();
+  if (def && !isBranch(def) &&
+      getMemoryRoots(value) != SmallVector<Value, 2>{value}) {
     // Memory a loop carries out, which may be different memory on
     // different runs (forward mode carries its tangent alongside).
-    hadError = true;
     emitError(value.getLoc(),
               "cannot differentiate in reverse mode: a reference or pointer "
               "chosen inside this loop, between different arrays or "
               "variables, is used after the loop; choose it after the loop, "
               "or use forward mode (ct::jvp)");
     return nullptr;
-  } else {
-    hadError = true;
-    emitError(value.getLoc(),
-              "cannot differentiate in reverse mode: the derivative of this "
-              "memory is needed by the reverse sweep, but it is created "
-              "inside a loop or branch; allocate it outside");
-    return nullptr;
   }
-  level.shadows[value] = result;
-  return result;
+  emitError(value.getLoc(),
+            "cannot differentiate in reverse mode: the derivative of this "
+            "memory is needed by the reverse sweep, but it is created "
+            "inside a loop or branch; allocate it outside");
+  return nullptr;
 }
 
 LogicalResult

@@ -119,6 +119,14 @@ public:
   Value primalInReverse(Value value);
   /// The shadow of memory `value` in the reverse code; null if it has none.
   Value shadowInReverse(Value value);
+  /// The shadow of memory `value` as the forward code sees it (views made
+  /// at `b`), or null: the shadows of arguments and of memory made in
+  /// levels that use forward values directly, and those set below.
+  Value shadowInForward(OpBuilder &b, Value value);
+  /// Records `shadow`, made by the forward sweep, as the shadow of `value`
+  /// (memory whose shadow the forward sweep reads from memory: a loaded
+  /// address). The reverse code gets it as it gets forward values.
+  void setShadowInForward(Value value, Value shadow);
   /// The shadow and indices, in the reverse code, of the element a load or
   /// store `op` of `memref[indices]` touches; reports an error if the memory
   /// has no shadow.
@@ -251,13 +259,14 @@ private:
   /// Calls the callee's combined pullback with `seed` in the forward
   /// sweep; false (and nothing emitted) if a shadow it needs is missing.
   bool forwardEagerCall(OpBuilder &b, func::CallOp call, Value seed);
-  /// The shadow of memory `value` as the forward code sees it, or null.
-  Value shadowInForward(OpBuilder &b, Value value);
   /// `value`, computed in the forward clone of branch region `block`,
   /// passed out as a new result of the branch when the branch sits (through
   /// other branches) in a level that uses forward values directly, so that
   /// it needs no tape entry; null otherwise.
   Value passOutOfBranch(Block *block, Value value);
+  /// A view of a loaded address (`view`) from the forward code of `level`
+  /// in its reverse code: the address on the tape, viewed again.
+  Value tapeAddress(Level &level, Location loc, Value view);
   /// Forward branches that passOutOfBranch replaced, with their
   /// replacements. They are unlinked but kept alive until emission ends:
   /// callers may still hold their results (operands gathered before the
@@ -286,6 +295,9 @@ private:
   /// allocate (created at `b`, shared with those buffers); null if `value`
   /// is not one.
   Value shadowOfChosenBuffer(OpBuilder &b, Value value);
+  /// Reports that memory `value`, whose shadow the reverse code needs, has
+  /// none it can reach (unless an error was reported already); null.
+  Value reportMissingShadow(Value value);
   /// The shadow of a place a branch chooses among memory from outside it;
   /// null if `value` is not one.
   Value shadowOfChosenPlace(OpBuilder &b, Value value);
@@ -300,6 +312,9 @@ private:
   /// The region buffers that share a chosen buffer's shadow (whose alloc's
   /// reverse frees nothing).
   DenseSet<Value> sharedShadows;
+  /// Shadows the forward sweep made outside direct levels
+  /// (setShadowInForward).
+  DenseMap<Value, Value> forwardShadows;
 
   //===--------------------------------------------------------------------===//
   // The emitter's state

@@ -17,4 +17,5 @@ void cotangent::ad::registerDerivativeRules(mlir::DialectRegistry &registry) {
   registerCTDerivativeRules(registry);
   registerVectorDerivativeRules(registry);
   registerUBDerivativeRules(registry);
+  registerAddressDerivativeRules(registry);
 }

@@ -24,6 +24,12 @@ void populateLibraryMathToLLVMPatterns(mlir::LLVMTypeConverter &converter,
 void populateAbortToLLVMPatterns(mlir::LLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 
+/// `ct.store_address` and `ct.load_address` become a store and a load of
+/// a pointer at the slot's address; a loaded address is viewed as
+/// `ct.pointer_view` views a C pointer.
+void populateAddressesToLLVMPatterns(mlir::LLVMTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
+
 } // namespace cotangent
 
 #endif // COTANGENT_LIB_CODEGEN_CTTOLLVMPATTERNS_H

@@ -513,6 +513,7 @@ struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
         converter);
     populateLibraryMathToLLVMPatterns(converter, patterns);
     populateAbortToLLVMPatterns(converter, patterns);
+    populateAddressesToLLVMPatterns(converter, patterns);
   }
 };
 

@@ -47,6 +47,10 @@ Role getRole(clang::QualType type) {
     if (clang::QualType element = ModuleLowering::getVectorElementType(pointee);
         !element.isNull())
       return getRole(element) == Role::Constant ? Role::Constant : Role::Memory;
+    // Memory of pointers to data (an array of parameter blocks): its
+    // derivative holds pointers to the derivatives.
+    if (type->isPointerType() && pointee->isPointerType())
+      return getRole(pointee) == Role::Constant ? Role::Constant : Role::Memory;
     return pointee->isRealFloatingType() || pointee->isRecordType()
                ? Role::Memory
                : Role::Constant;
@@ -803,7 +807,8 @@ void EntryBuilder::collectFieldArguments() {
     std::optional<Layout> layout = module.tryGetLayout(object);
     if (!layout)
       continue;
-    for (const Layout::IndirectField &field : layout->indirect) {
+    for (const Layout::IndirectField &field :
+         module.getArgumentFields(*layout)) {
       if (extraArgument >= primal.getNumArguments())
         break;
       Type type = primal.getArgumentTypes()[extraArgument++];

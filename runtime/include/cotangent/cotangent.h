@@ -124,7 +124,8 @@ template <class T> struct type_is {
 enum class role { constant, scalar, input, inout, value };
 
 /// Whether memory of type T holds values to differentiate: floating-point
-/// scalars, classes, and containers (std::vector) of those.
+/// scalars, classes, containers (std::vector) of those, and pointers to
+/// those (an array of parameter blocks, `const double* const*`).
 template <class T> constexpr bool floating_data() {
   using U = std::remove_cv_t<std::remove_all_extents_t<T>>;
   if constexpr (requires {
@@ -132,6 +133,8 @@ template <class T> constexpr bool floating_data() {
                   typename U::allocator_type;
                 })
     return floating_data<typename U::value_type>();
+  else if constexpr (std::is_pointer_v<U>)
+    return floating_data<std::remove_pointer_t<U>>();
   else
     return std::is_floating_point_v<U> || std::is_class_v<U>;
 }
@@ -158,11 +161,24 @@ template <class T> constexpr role role_of() {
   }
 }
 
-/// The plain scalar or aggregate a memory parameter points at.
+/// Memory of type D as its derivative holds it: the same, but a pointer
+/// points to writable memory (the shadow of a `const double*` block is a
+/// `double*` to the block's derivative).
+template <class D> constexpr auto derivative_data() {
+  if constexpr (std::is_pointer_v<D>)
+    return type_is<std::remove_cv_t<std::remove_pointer_t<D>> *>{};
+  else
+    return type_is<D>{};
+}
+
+/// The plain scalar or aggregate a memory parameter points at, as its
+/// derivative holds it.
 template <class T>
 using data_t =
-    std::remove_cv_t<std::remove_all_extents_t<std::remove_reference_t<
-        std::remove_pointer_t<std::remove_reference_t<T>>>>>;
+    typename decltype(derivative_data<
+                      std::remove_cv_t<std::remove_all_extents_t<
+                          std::remove_reference_t<std::remove_pointer_t<
+                              std::remove_reference_t<T>>>>>>())::type;
 
 /// How an argument crosses into the derivative: scalars and pointers as
 /// they are, references and aggregates by address (so that the derivative's

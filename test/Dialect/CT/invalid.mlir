@@ -338,3 +338,19 @@ func.func @g(%x: f64, %t: vector<65xf64>) {
   %0:2 = ct.jvp @f(%x) tangents(%t) lanes 65 activity [active] : (f64, vector<65xf64>) -> (f64, vector<65xf64>)
   return
 }
+
+// -----
+
+func.func @f(%holder: memref<4xi1>, %i: index) {
+  // expected-error @below {{'ct.load_address' op needs a holder of 8-, 16-, 32- or 64-bit scalars, not 'i1'}}
+  %0 = ct.load_address %holder[%i] : memref<4xi1> -> memref<?xf64, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @f(%holder: memref<4xf64>, %view: memref<?xvector<2xf64>>, %i: index) {
+  // expected-error @below {{'ct.store_address' op needs a view of scalars, not 'memref<?xvector<2xf64>>'}}
+  ct.store_address %view, %holder[%i] : memref<?xvector<2xf64>>, memref<4xf64>
+  return
+}

@@ -9,7 +9,9 @@
 // constant indices (a struct's fields, a small array's elements) are
 // tracked apart: a field that never reaches an output is not
 // differentiated, so that an overflow in it cannot turn the derivatives
-// of the other fields into NaN.
+// of the other fields into NaN. Memory whose address is kept in memory
+// (ct.store_address) and memory reached through a loaded address
+// (ct.load_address) may be one another, so they are marked together.
 // Integer and index values are never active. Both analyses are
 // flow-insensitive fixpoints over the function, with the loop-carried and
 // branch-merged values of scf ops joined explicitly.
@@ -23,6 +25,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace cotangent::ad {
@@ -53,15 +56,20 @@ bool isShadowedType(mlir::Type type);
 /// not declare their effects (calls, ops with regions) may write.
 bool neverWritesMemory(mlir::Operation *op);
 
-/// Whether memory root `root` is allocated by the function itself, so that
-/// it aliases no other root.
+/// Whether the address of memory root `root` (or of a view of it) is
+/// stored in memory (`ct.store_address`): an address loaded back may then
+/// designate it.
+bool isAddressStored(mlir::Value root);
+
+/// Whether memory root `root` is allocated by the function itself and its
+/// address is not stored, so that it aliases no other root.
 bool isLocalAllocation(mlir::Value root);
 
 /// Whether `root` is an argument of its function marked ct.noalias.
 bool isNoAliasArgument(mlir::Value root);
 
 /// Whether memory root `root` aliases no other root: a local allocation or
-/// a ct.noalias argument.
+/// a ct.noalias argument whose address is not stored.
 bool isDistinctMemory(mlir::Value root);
 
 class ActivityAnalysis {
@@ -108,12 +116,18 @@ private:
   bool markUseful(mlir::Value value);
   /// The position of `value` among the function's arguments, if it is one.
   std::optional<unsigned> getArgumentIndex(mlir::Value value) const;
+  /// Whether `root` is an argument the caller declares constant.
+  bool isConstantArgument(mlir::Value root) const;
 
   // Op handles are mutable by design; queries do not change the function.
   mutable mlir::func::FuncOp function;
   llvm::SmallVector<ct::Activity> activities;
   llvm::DenseSet<mlir::Value> varied, useful;
   llvm::DenseSet<mlir::Value> variedMemory, usefulMemory;
+  /// Roots whose address is stored in memory, and views of addresses
+  /// loaded from memory: any of them may be any other, so they are varied
+  /// and useful together.
+  llvm::SetVector<mlir::Value> addressedMemory;
   /// Roots whose elements are tracked apart, and their elements' marks.
   llvm::DenseSet<mlir::Value> elementwiseRoots;
   llvm::DenseSet<Element> variedElements, usefulElements;

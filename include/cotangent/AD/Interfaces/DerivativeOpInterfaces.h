@@ -51,6 +51,7 @@ void registerFuncDerivativeRules(mlir::DialectRegistry &registry);
 void registerCTDerivativeRules(mlir::DialectRegistry &registry);
 void registerVectorDerivativeRules(mlir::DialectRegistry &registry);
 void registerUBDerivativeRules(mlir::DialectRegistry &registry);
+void registerAddressDerivativeRules(mlir::DialectRegistry &registry);
 
 } // namespace cotangent::ad
 

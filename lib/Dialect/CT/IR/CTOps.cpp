@@ -468,3 +468,37 @@ std::string cotangent::ct::getSourcePosition(Location loc) {
   loc.print(os);
   return printed;
 }
+
+//===----------------------------------------------------------------------===//
+// ct.store_address, ct.load_address
+//===----------------------------------------------------------------------===//
+
+/// A holder's address slot is 8 bytes from one of its elements, so that
+/// element must be a scalar whose size divides 8.
+static LogicalResult verifyAddressHolder(Operation *op, Type holder) {
+  Type element = cast<MemRefType>(holder).getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8 ||
+      64 % element.getIntOrFloatBitWidth() != 0)
+    return op->emitOpError("needs a holder of 8-, 16-, 32- or 64-bit "
+                           "scalars, not ")
+           << element;
+  return success();
+}
+
+static LogicalResult verifyAddressedView(Operation *op, Type view) {
+  if (!cast<MemRefType>(view).getElementType().isIntOrFloat())
+    return op->emitOpError("needs a view of scalars, not ") << view;
+  return success();
+}
+
+LogicalResult cotangent::ct::StoreAddressOp::verify() {
+  if (failed(verifyAddressHolder(*this, getHolder().getType())))
+    return failure();
+  return verifyAddressedView(*this, getView().getType());
+}
+
+LogicalResult cotangent::ct::LoadAddressOp::verify() {
+  if (failed(verifyAddressHolder(*this, getHolder().getType())))
+    return failure();
+  return verifyAddressedView(*this, getView().getType());
+}

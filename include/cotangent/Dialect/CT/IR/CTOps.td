@@ -421,6 +421,62 @@ def CT_VectorViewOp : CT_Op<"vector_view", [MemoryEffects<[MemRead]>]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Addresses kept in memory (docs/Memory.md)
+//===----------------------------------------------------------------------===//
+
+def CT_StoreAddressOp : CT_Op<"store_address", [
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "store the address of a view's first element in a slot";
+  let description = [{
+    Writes the address of the first element of `view` into the 8 bytes
+    that start at element `index` of `holder` (a pointer field or a pointer
+    element, whatever the scalar type of the object holding it). The memory
+    `view` designates escapes: a `ct.load_address` may give it back.
+    Derivatives: the shadow of the holder receives the address of the
+    shadow of the view, at the same slot.
+
+    ```mlir
+    ct.store_address %array, %object[%c1]
+        : memref<?xf64, strided<[1], offset: ?>>, memref<3xf64>
+    ```
+  }];
+  let arguments = (ins MemRefRankOf<[AnyType], [1]>:$view,
+                       Arg<MemRefRankOf<[AnyType], [1]>, "", [MemWrite]>:$holder,
+                       Index:$index);
+  let assemblyFormat = [{
+    $view `,` $holder `[` $index `]` attr-dict `:` type($view) `,` type($holder)
+  }];
+  let hasVerifier = 1;
+}
+
+def CT_LoadAddressOp : CT_Op<"load_address", [
+    MemoryEffects<[MemRead]>]> {
+  let summary = "a view of the memory whose address a slot holds";
+  let description = [{
+    Reads the address in the 8 bytes that start at element `index` of
+    `holder` (written by `ct.store_address`, or by the C++ caller) and
+    makes a view of the memory there: base and aligned pointer that
+    address, offset 0, stride 1, and the extent of a C pointer
+    (`ct.pointer_view`'s, since an address does not carry one).
+    Derivatives: its shadow is the view the holder's shadow has at the
+    same slot.
+
+    ```mlir
+    %p = ct.load_address %blocks[%i]
+        : memref<?xf64, strided<[1], offset: ?>>
+          -> memref<?xf64, strided<[1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[AnyType], [1]>, "", [MemRead]>:$holder,
+                       Index:$index);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$view);
+  let assemblyFormat = [{
+    $holder `[` $index `]` attr-dict `:` type($holder) `->` type($view)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Custom derivative rules
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,155 @@
+//===- Addresses.cpp - Differentiating addresses kept in memory -----------===//
+//
+// Shadow memory holds shadow addresses (docs/Memory.md): where the primal
+// stores the address of memory in a slot, the holder's shadow gets the
+// address of that memory's shadow in the same slot, and a load of an
+// address has as shadow the view the holder's shadow has there. Addresses
+// carry no adjoint: reverse mode does all of this in the forward sweep,
+// and the reverse code gets the shadows as it gets forward values.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DerivativeRegistry.h"
+#include "ForwardMode/ForwardEmitter.h"
+#include "ReverseMode/ReverseEmitter.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace cotangent;
+using namespace cotangent::ad;
+using namespace cotangent::ad::reverse;
+
+namespace {
+
+constexpr llvm::StringLiteral kConstantMemoryStored =
+    "cannot differentiate: the address of memory whose derivative is not "
+    "tracked (a parameter excluded by ct::wrt, or constant) is stored where "
+    "the addresses of memory with derivatives are kept; differentiate with "
+    "respect to it too";
+
+/// Holding the address of varied memory makes the holder varied; a holder
+/// whose loaded memory is useful is useful.
+struct StoreAddressModel
+    : public ActivityOpInterface::ExternalModel<StoreAddressModel,
+                                                ct::StoreAddressOp> {
+  void getDerivativeFlow(Operation *op,
+                         SmallVectorImpl<DerivativeFlow> &flow) const {
+    auto store = cast<ct::StoreAddressOp>(op);
+    flow.push_back({store.getView(), store.getHolder()});
+  }
+};
+
+struct LoadAddressModel
+    : public ActivityOpInterface::ExternalModel<LoadAddressModel,
+                                                ct::LoadAddressOp> {
+  void getDerivativeFlow(Operation *op,
+                         SmallVectorImpl<DerivativeFlow> &flow) const {
+    auto load = cast<ct::LoadAddressOp>(op);
+    flow.push_back({load.getHolder(), load.getView()});
+  }
+};
+
+struct StoreAddressForward
+    : public ForwardModeOpInterface::ExternalModel<StoreAddressForward,
+                                                   ct::StoreAddressOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    auto store = cast<ct::StoreAddressOp>(op);
+    auto clone = cast<ct::StoreAddressOp>(emitter.clonePrimal(b, *op));
+    Value holder = emitter.shadow(store.getHolder());
+    if (!holder)
+      return success();
+    Value view = emitter.shadow(store.getView());
+    if (!view)
+      return op->emitError(kConstantMemoryStored);
+    ct::StoreAddressOp::create(b, op->getLoc(), view, holder,
+                               clone.getIndex());
+    return success();
+  }
+};
+
+struct LoadAddressForward
+    : public ForwardModeOpInterface::ExternalModel<LoadAddressForward,
+                                                   ct::LoadAddressOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    auto load = cast<ct::LoadAddressOp>(op);
+    auto clone = cast<ct::LoadAddressOp>(emitter.clonePrimal(b, *op));
+    if (!emitter.hasShadow(load.getView()))
+      return success();
+    Value holder = emitter.shadow(load.getHolder());
+    if (!holder)
+      return op->emitError(kConstantMemoryStored);
+    emitter.setTangent(load.getView(),
+                       ct::LoadAddressOp::create(b, op->getLoc(),
+                                                 load.getView().getType(),
+                                                 holder, clone.getIndex()));
+    return success();
+  }
+};
+
+struct StoreAddressReverse
+    : public ReverseModeOpInterface::ExternalModel<StoreAddressReverse,
+                                                   ct::StoreAddressOp> {
+  bool needsReverse(Operation *, ReverseEmitter &) const { return false; }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    auto store = cast<ct::StoreAddressOp>(op);
+    auto clone =
+        cast<ct::StoreAddressOp>(b.clone(*op, emitter.getForwardMapping()));
+    if (!emitter.hasShadow(store.getHolder()))
+      return success();
+    Value holder = emitter.shadowInForward(b, store.getHolder());
+    Value view = emitter.shadowInForward(b, store.getView());
+    if (!holder || !view)
+      return emitter.failWith(
+          op, view || !emitter.hasShadow(store.getView())
+                  ? kConstantMemoryStored
+                  : "cannot differentiate in reverse mode: the address of "
+                    "memory created inside a loop or branch is stored in "
+                    "memory; create it outside");
+    ct::StoreAddressOp::create(b, op->getLoc(), view, holder,
+                               clone.getIndex());
+    return success();
+  }
+  LogicalResult emitReverse(Operation *, OpBuilder &, ReverseEmitter &) const {
+    return success();
+  }
+};
+
+struct LoadAddressReverse
+    : public ReverseModeOpInterface::ExternalModel<LoadAddressReverse,
+                                                   ct::LoadAddressOp> {
+  bool needsReverse(Operation *, ReverseEmitter &) const { return false; }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    auto load = cast<ct::LoadAddressOp>(op);
+    auto clone =
+        cast<ct::LoadAddressOp>(b.clone(*op, emitter.getForwardMapping()));
+    if (!emitter.hasShadow(load.getView()))
+      return success();
+    Value holder = emitter.shadowInForward(b, load.getHolder());
+    if (!holder)
+      return emitter.failWith(op, kConstantMemoryStored);
+    emitter.setShadowInForward(
+        load.getView(),
+        ct::LoadAddressOp::create(b, op->getLoc(), load.getView().getType(),
+                                  holder, clone.getIndex()));
+    return success();
+  }
+  LogicalResult emitReverse(Operation *, OpBuilder &, ReverseEmitter &) const {
+    return success();
+  }
+};
+
+} // namespace
+
+void ad::registerAddressDerivativeRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, ct::CTDialect *) {
+    ct::StoreAddressOp::attachInterface<
+        StoreAddressModel, StoreAddressForward, StoreAddressReverse>(*context);
+    ct::LoadAddressOp::attachInterface<LoadAddressModel, LoadAddressForward,
+                                       LoadAddressReverse>(*context);
+  });
+}

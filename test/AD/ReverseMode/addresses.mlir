@@ -1,0 +1,89 @@
+// Addresses kept in memory (docs/Memory.md). The holder's shadow holds the
+// shadows' addresses at the same slots: the forward sweep loads the block's
+// shadow address beside its address; the loop's reverse needs both, so the
+// tape carries them as two addresses, viewed again as they were loaded.
+// The loads through the loaded address are taped, not read again: memory
+// reached through an address may be any memory whose address is kept.
+// RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
+
+// CHECK-LABEL: func.func private @blocks.pullback.dc
+// CHECK-SAME: (%[[H:.*]]: memref<?xf64>, %[[N:.*]]: index, %[[SEED:.*]]: f64, %[[DH:.*]]: memref<?xf64>)
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[N]]
+// CHECK:   %[[P:.*]] = ct.load_address %[[H]][%[[I]]]
+// CHECK:   %[[DP:.*]] = ct.load_address %[[DH]][%[[I]]]
+// CHECK:   %[[A:.*]] = memref.load %[[P]][%[[C0:[a-z0-9_]+]]]
+// CHECK:   %[[B:.*]] = memref.load %[[P]][%[[C1:[a-z0-9_]+]]]
+// CHECK:   ct.tape_push %{{.*}}, %[[B]] : f64
+// CHECK:   ct.tape_push %{{.*}}, %[[A]] : f64
+// CHECK:   %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[DP]]
+// CHECK:   ct.tape_push %{{.*}}, %[[ADDRESS]] : index
+// CHECK: scf.for
+// CHECK:   %[[POPPED:.*]] = ct.tape_pop %{{.*}} : index
+// CHECK:   %[[INT:.*]] = arith.index_cast %[[POPPED]] : index to i64
+// CHECK:   %[[PTR:.*]] = llvm.inttoptr %[[INT]] : i64 to !llvm.ptr
+// CHECK:   %[[SHADOW:.*]] = ct.pointer_view %[[PTR]] : memref<?xf64, strided<[1], offset: ?>>
+// CHECK:   %[[VA:.*]] = ct.tape_pop %{{.*}} : f64
+// CHECK:   %[[VB:.*]] = ct.tape_pop %{{.*}} : f64
+// CHECK:   %[[DA:.*]] = arith.mulf %[[VB]], %{{.*}}
+// CHECK:   %[[DB:.*]] = arith.mulf %[[VA]], %{{.*}}
+// CHECK:   %[[OLDB:.*]] = memref.load %[[SHADOW]][%[[C1]]]
+// CHECK:   %[[NEWB:.*]] = arith.addf %[[OLDB]], %[[DB]]
+// CHECK:   memref.store %[[NEWB]], %[[SHADOW]][%[[C1]]]
+// CHECK:   %[[OLDA:.*]] = memref.load %[[SHADOW]][%[[C0]]]
+// CHECK:   %[[NEWA:.*]] = arith.addf %[[OLDA]], %[[DA]]
+// CHECK:   memref.store %[[NEWA]], %[[SHADOW]][%[[C0]]]
+func.func @blocks(%holder: memref<?xf64>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
+    %p = ct.load_address %holder[%i] : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
+    %a = memref.load %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+    %b = memref.load %p[%c1] : memref<?xf64, strided<[1], offset: ?>>
+    %m = arith.mulf %a, %b : f64
+    %t = arith.addf %acc, %m : f64
+    scf.yield %t : f64
+  }
+  return %s : f64
+}
+
+// A local holder keeps the address of the argument's memory and is read
+// back: its shadow, a zeroed local buffer, keeps the shadow's address, and
+// the adjoint reaches the argument's shadow through it.
+// CHECK-LABEL: func.func private @kept.pullback.ad
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Q:.*]]: memref<?xf64>, %[[SEED:.*]]: f64, %[[DQ:.*]]: memref<?xf64>)
+// CHECK: %[[HOLDER:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: %[[DHOLDER:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: memref.store %{{.*}}, %[[DHOLDER]]
+// CHECK: ct.store_address %[[Q]], %[[HOLDER]][%[[C1:[a-z0-9_]+]]]
+// CHECK: ct.store_address %[[DQ]], %[[DHOLDER]][%[[C1]]]
+// CHECK: %[[P:.*]] = ct.load_address %[[HOLDER]][%[[C1]]]
+// CHECK: %[[DP:.*]] = ct.load_address %[[DHOLDER]][%[[C1]]]
+// CHECK: %[[Y:.*]] = arith.mulf %[[X]], %[[X]]
+// CHECK: memref.store %[[Y]], %[[P]][%[[C0:[a-z0-9_]+]]]
+// CHECK: %[[V:.*]] = memref.load %[[Q]][%[[C0]]]
+// CHECK: math.cos %[[V]]
+// CHECK: memref.store %{{.*}}, %[[DQ]][%[[C0]]]
+// CHECK: %[[DY:.*]] = memref.load %[[DP]][%[[C0]]]
+// CHECK: memref.store %{{.*}}, %[[DP]][%[[C0]]]
+// CHECK: arith.mulf %[[X]], %[[DY]]
+// CHECK: return
+func.func @kept(%x: f64, %q: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %holder = memref.alloca() : memref<2xf64>
+  ct.store_address %q, %holder[%c1] : memref<?xf64>, memref<2xf64>
+  %p = ct.load_address %holder[%c1] : memref<2xf64> -> memref<?xf64, strided<[1], offset: ?>>
+  %y = arith.mulf %x, %x : f64
+  memref.store %y, %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  %v = memref.load %q[%c0] : memref<?xf64>
+  %r = math.sin %v : f64
+  return %r : f64
+}
+
+func.func @main(%p: memref<?xf64>, %dp: memref<?xf64>, %n: index, %x: f64) -> (f64, f64) {
+  %s = arith.constant 1.0 : f64
+  %r = ct.pullback @blocks(%p, %n) seeds(%s) shadows(%dp) activity [dup, const] : (memref<?xf64>, index, f64, memref<?xf64>) -> f64
+  %k:2 = ct.pullback @kept(%x, %p) seeds(%s) shadows(%dp) activity [active, dup] : (f64, memref<?xf64>, f64, memref<?xf64>) -> (f64, f64)
+  return %r, %k#1 : f64, f64
+}
