@@ -227,6 +227,13 @@ private:
   /// `std::min`): the memory and offset chosen at run time.
   std::optional<Address>
   lowerConditionalLValue(const clang::ConditionalOperator *expr);
+  /// The place `expr` chooses between its arms, each lowered by `arm`
+  /// (lowerLValue's unpacked places, or pointers), all evaluated: selects
+  /// of memory and offset.
+  std::optional<Address> choosePlace(
+      const clang::ConditionalOperator *expr,
+      std::optional<Address> (FunctionLowering::*arm)(const clang::Expr *));
+  std::optional<Address> unpackedLValue(const clang::Expr *arm);
   /// The same where an arm has side effects: a branch (see PlaceChoice).
   std::optional<Address>
   lowerConditionalPlaceWithEffects(const clang::ConditionalOperator *expr);
@@ -766,6 +773,9 @@ private:
     /// For a std::vector field: the controlDepth where it was created; it
     /// may get new memory only there (see vectorFieldOf).
     unsigned depth = 0;
+    /// For a variable assigned what another designates at run time: the
+    /// slot holding its address (`memref` null, offset 0).
+    Value addressSlot = nullptr;
   };
   /// Pointer variables the function assigns after their declaration
   /// (MovingPointers.cpp): the arrays they have designated (as views of one
@@ -792,6 +802,20 @@ private:
   /// Makes `var` designate `target`; false after an error at `where`.
   bool movePointer(const clang::ValueDecl *var, Address target,
                    const clang::Stmt *where);
+  /// The pointer variables of `body` that keep their address in a slot:
+  /// those assigned what another variable designates at run time.
+  const llvm::DenseSet<const clang::VarDecl *> &
+  getAddressSlotVariables(const clang::Stmt *body);
+  llvm::DenseMap<const clang::Stmt *, llvm::DenseSet<const clang::VarDecl *>>
+      addressSlotVariables;
+  /// Makes `pointer` designate `target`, within the array it designates
+  /// (or anywhere, for one with an address slot).
+  void setPointer(PointerVariable &pointer, Address target, Location l);
+  /// The index of `memref` among the arrays of `state`, added (and the
+  /// reads lowered so far made to select it) if new; nullopt after an
+  /// error at `where`.
+  std::optional<size_t> addArray(MovingPointer &state, Value memref,
+                                 const clang::Stmt *where);
   /// `memref` as the pointer memref type of its elements, cast right
   /// after its definition.
   Value commonView(Value memref, Location l);

@@ -93,8 +93,9 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
   return place;
 }
 
-std::optional<Address> FunctionLowering::lowerConditionalLValue(
-    const clang::ConditionalOperator *expr) {
+std::optional<Address> FunctionLowering::choosePlace(
+    const clang::ConditionalOperator *expr,
+    std::optional<Address> (FunctionLowering::*arm)(const clang::Expr *)) {
   Location l = loc(expr);
   auto asPointer = [&](Address address) {
     auto type = cast<MemRefType>(address.memref.getType());
@@ -104,34 +105,40 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
           memref::CastOp::create(b, l, pointerType, address.memref);
     return address;
   };
+  Value cond = lowerRValue(expr->getCond());
+  if (!cond)
+    return std::nullopt;
+  cond = toBool(cond, expr->getCond()->getType(), l);
+  std::optional<Address> onTrue = (this->*arm)(expr->getTrueExpr());
+  std::optional<Address> onFalse = (this->*arm)(expr->getFalseExpr());
+  if (!onTrue || !onFalse)
+    return std::nullopt;
+  if (onTrue->memref.getType() != onFalse->memref.getType()) {
+    onTrue = asPointer(*onTrue);
+    onFalse = asPointer(*onFalse);
+  }
+  Value memref =
+      onTrue->memref == onFalse->memref
+          ? onTrue->memref
+          : arith::SelectOp::create(b, l, cond, onTrue->memref, onFalse->memref)
+                .getResult();
+  return Address{memref, arith::SelectOp::create(b, l, cond, onTrue->offset,
+                                                 onFalse->offset)};
+}
+
+std::optional<Address>
+FunctionLowering::unpackedLValue(const clang::Expr *arm) {
+  return unpacked(lowerLValue(arm), arm);
+}
+
+std::optional<Address> FunctionLowering::lowerConditionalLValue(
+    const clang::ConditionalOperator *expr) {
   // Arms without side effects are both evaluated and one chosen with
   // selects, which the AD engine follows (the shadow is the same choice
   // between the arms' shadows).
-  auto lowerArm = [&](const clang::Expr *arm) {
-    return unpacked(lowerLValue(arm), arm);
-  };
   if (!expr->getTrueExpr()->HasSideEffects(ast) &&
-      !expr->getFalseExpr()->HasSideEffects(ast)) {
-    Value cond = lowerRValue(expr->getCond());
-    if (!cond)
-      return std::nullopt;
-    cond = toBool(cond, expr->getCond()->getType(), l);
-    std::optional<Address> onTrue = lowerArm(expr->getTrueExpr());
-    std::optional<Address> onFalse = lowerArm(expr->getFalseExpr());
-    if (!onTrue || !onFalse)
-      return std::nullopt;
-    if (onTrue->memref.getType() != onFalse->memref.getType()) {
-      onTrue = asPointer(*onTrue);
-      onFalse = asPointer(*onFalse);
-    }
-    Value memref = onTrue->memref == onFalse->memref
-                       ? onTrue->memref
-                       : arith::SelectOp::create(b, l, cond, onTrue->memref,
-                                                 onFalse->memref)
-                             .getResult();
-    return Address{memref, arith::SelectOp::create(b, l, cond, onTrue->offset,
-                                                   onFalse->offset)};
-  }
+      !expr->getFalseExpr()->HasSideEffects(ast))
+    return choosePlace(expr, &FunctionLowering::unpackedLValue);
   return lowerConditionalPlaceWithEffects(expr);
 }
 
@@ -582,6 +589,16 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
     return loadStoredPointer(expr);
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr))
     return lowerPointerCast(cast);
+  // `c ? p : q`: the same choice as between places.
+  if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(expr)) {
+    if (conditional->getTrueExpr()->HasSideEffects(ast) ||
+        conditional->getFalseExpr()->HasSideEffects(ast))
+      return unsupported<Result>(expr, "a choice between pointers whose "
+                                       "arms have side effects cannot be "
+                                       "differentiated; compute the arms "
+                                       "before the choice");
+    return choosePlace(conditional, &FunctionLowering::lowerPointer);
+  }
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
     if (invalid.count(ref->getDecl()))
       return std::nullopt;
@@ -704,7 +721,7 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
   if (!pointer)
     return std::nullopt;
   if (expr->getOpcode() != clang::BO_Assign) {
-    store(pointer->offset, slot, l); // moved within its array
+    setPointer(it->second, *pointer, l); // moved within its array
     return pointer;
   }
   if (!movePointer(ref->getDecl(), *pointer, expr))

@@ -109,7 +109,7 @@ void FunctionLowering::bindParameter(const clang::ParmVarDecl *param, Value arg,
   } else if (type->isPointerType() && holdsIndirectFields(type)) {
     fixedPointers[param] = Address{arg, zero};
   } else if (type->isPointerType() || isIterator(type)) {
-    pointers[param] = {arg, newIndexSlot(zero, l)};
+    declarePointerVariable(param, Address{arg, zero}, l);
   } else {
     Value slot =
         memref::AllocaOp::create(b, l, MemRefType::get({1}, arg.getType()));

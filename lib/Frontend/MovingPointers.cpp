@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/IR/Dominance.h"
 
@@ -35,10 +36,77 @@ static bool isReassigned(const clang::Stmt *body, const clang::VarDecl *var) {
   return false;
 }
 
+/// The pointer variable `expr` reads, if it is one (through casts).
+static const clang::VarDecl *readVariable(const clang::Expr *expr) {
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
+  const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  return var && var->getType()->isPointerType() ? var : nullptr;
+}
+
+/// Every `p = e` of a pointer variable p in `stmt`, by variable.
+static void collectAssignments(
+    const clang::Stmt *stmt,
+    llvm::DenseMap<const clang::VarDecl *, SmallVector<const clang::Expr *, 2>>
+        &assigned) {
+  if (!stmt)
+    return;
+  if (const auto *assign = dyn_cast<clang::BinaryOperator>(stmt);
+      assign && assign->getOpcode() == clang::BO_Assign)
+    if (const clang::VarDecl *var = readVariable(assign->getLHS()))
+      assigned[var].push_back(assign->getRHS());
+  for (const clang::Stmt *child : stmt->children())
+    collectAssignments(child, assigned);
+}
+
+const llvm::DenseSet<const clang::VarDecl *> &
+FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
+  auto [known, fresh] = addressSlotVariables.try_emplace(body);
+  if (!fresh)
+    return known->second;
+  llvm::DenseMap<const clang::VarDecl *, SmallVector<const clang::Expr *, 2>>
+      assigned;
+  collectAssignments(body, assigned);
+  // A value that may be any of several arrays at run time: a variable
+  // assigned after its declaration, or one initialized from such a
+  // variable (`double *t = from;`).
+  auto isChosenAtRunTime = [&](const clang::VarDecl *var) {
+    if (assigned.count(var))
+      return true;
+    const clang::VarDecl *source =
+        var->getInit() ? readVariable(var->getInit()) : nullptr;
+    return source && assigned.count(source);
+  };
+  for (auto &[var, values] : assigned)
+    if (llvm::any_of(values, [&](const clang::Expr *value) {
+          const clang::VarDecl *source = readVariable(value);
+          return source && source != var && isChosenAtRunTime(source);
+        }))
+      known->second.insert(var);
+  return known->second;
+}
+
 void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
                                               Address initial, Location l) {
+  // A parameter or local of the function that declares it (which may be a
+  // callee being inlined).
+  const auto *owner =
+      dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+  const clang::Stmt *body = owner ? owner->getBody() : decl->getBody();
+  if (var->getType()->isPointerType() &&
+      getAddressSlotVariables(body).contains(var)) {
+    // Assigned what another variable designates at run time (pointers
+    // swapped between buffers): the address itself, kept in a slot
+    // (docs/Memory.md), offset 0.
+    Value slot =
+        memref::AllocaOp::create(b, l, MemRefType::get({1}, b.getF64Type()));
+    ct::StoreAddressOp::create(b, l, materialize(initial, l), slot,
+                               constantIndex(0, l));
+    pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};
+    pointers[var].addressSlot = slot;
+    return;
+  }
   pointers[var] = {initial.memref, newIndexSlot(initial.offset, l)};
-  if (!var->getType()->isPointerType() || !isReassigned(decl->getBody(), var))
+  if (!var->getType()->isPointerType() || !isReassigned(body, var))
     return;
   MovingPointer &moving = movingPointers[var];
   moving.arrays.push_back(commonView(initial.memref, l));
@@ -62,6 +130,12 @@ Value FunctionLowering::commonView(Value memref, Location l) {
 Value FunctionLowering::pointerMemory(const clang::ValueDecl *var,
                                       const PointerVariable &pointer,
                                       Location l) {
+  if (pointer.addressSlot) {
+    std::optional<Layout> pointee =
+        module.tryGetLayout(var->getType()->getPointeeType());
+    return ct::LoadAddressOp::create(b, l, getPointerType(pointee->scalar),
+                                     pointer.addressSlot, constantIndex(0, l));
+  }
   auto moving = movingPointers.find(var);
   if (moving == movingPointers.end())
     return pointer.memref;
@@ -84,11 +158,24 @@ Value FunctionLowering::selectArray(Value which, size_t k, Value array,
   return arith::SelectOp::create(b, l, isK, array, otherwise);
 }
 
+void FunctionLowering::setPointer(PointerVariable &pointer, Address target,
+                                  Location l) {
+  if (pointer.addressSlot)
+    ct::StoreAddressOp::create(b, l, materialize(target, l),
+                               pointer.addressSlot, constantIndex(0, l));
+  else
+    store(target.offset, pointer.offsetSlot, l);
+}
+
 bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
                                    const clang::Stmt *where) {
   Location l = loc(where);
   auto moving = movingPointers.find(var);
   PointerVariable &pointer = pointers[var];
+  if (pointer.addressSlot) {
+    setPointer(pointer, target, l);
+    return true;
+  }
   if (moving == movingPointers.end()) {
     if (target.memref != pointer.memref) {
       unsupported(where, "a pointer variable can only move within the array "
@@ -99,7 +186,19 @@ bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
     return true;
   }
   MovingPointer &state = moving->second;
-  Value view = commonView(target.memref, l);
+  std::optional<size_t> k = addArray(state, target.memref, where);
+  if (!k)
+    return false;
+  store(constantIndex(*k, l), state.which, l);
+  store(target.offset, pointer.offsetSlot, l);
+  return true;
+}
+
+std::optional<size_t> FunctionLowering::addArray(MovingPointer &state,
+                                                 Value memref,
+                                                 const clang::Stmt *where) {
+  Location l = loc(where);
+  Value view = commonView(memref, l);
   auto known = llvm::find(state.arrays, view);
   size_t k = known - state.arrays.begin();
   if (known == state.arrays.end()) {
@@ -115,7 +214,7 @@ bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
                            "only if that array exists wherever the "
                            "variable is read; create it before the "
                            "variable");
-        return false;
+        return std::nullopt;
       }
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(read);
@@ -124,9 +223,7 @@ bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
     }
     state.arrays.push_back(view);
   }
-  store(constantIndex(k, l), state.which, l);
-  store(target.offset, pointer.offsetSlot, l);
-  return true;
+  return k;
 }
 
 } // namespace cotangent::frontend

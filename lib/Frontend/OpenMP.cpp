@@ -177,7 +177,7 @@ bool FunctionLowering::sizeMappedSections(
         dyn_cast<clang::DeclRefExpr>(section->getBase()->IgnoreParenImpCasts());
     auto pointer = ref ? pointers.find(ref->getDecl()) : pointers.end();
     if (pointer == pointers.end() || movingPointers.count(ref->getDecl()) ||
-        !section->getLength())
+        pointer->second.addressSlot || !section->getLength())
       continue;
     std::optional<Layout> layout =
         layoutOf(ref->getType()->getPointeeType(), ref);

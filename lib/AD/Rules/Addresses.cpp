@@ -63,8 +63,7 @@ struct StoreAddressForward
     Value view = emitter.shadow(store.getView());
     if (!view)
       return op->emitError(kConstantMemoryStored);
-    ct::StoreAddressOp::create(b, op->getLoc(), view, holder,
-                               clone.getIndex());
+    ct::StoreAddressOp::create(b, op->getLoc(), view, holder, clone.getIndex());
     return success();
   }
 };
@@ -109,8 +108,7 @@ struct StoreAddressReverse
                   : "cannot differentiate in reverse mode: the address of "
                     "memory created inside a loop or branch is stored in "
                     "memory; create it outside");
-    ct::StoreAddressOp::create(b, op->getLoc(), view, holder,
-                               clone.getIndex());
+    ct::StoreAddressOp::create(b, op->getLoc(), view, holder, clone.getIndex());
     return success();
   }
   LogicalResult emitReverse(Operation *, OpBuilder &, ReverseEmitter &) const {
@@ -147,8 +145,8 @@ struct LoadAddressReverse
 
 void ad::registerAddressDerivativeRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, ct::CTDialect *) {
-    ct::StoreAddressOp::attachInterface<
-        StoreAddressModel, StoreAddressForward, StoreAddressReverse>(*context);
+    ct::StoreAddressOp::attachInterface<StoreAddressModel, StoreAddressForward,
+                                        StoreAddressReverse>(*context);
     ct::LoadAddressOp::attachInterface<LoadAddressModel, LoadAddressForward,
                                        LoadAddressReverse>(*context);
   });

@@ -28,9 +28,8 @@ struct StoreAddressLowering : ConvertOpToLLVMPattern<ct::StoreAddressOp> {
     Location loc = op.getLoc();
     Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
                                           rewriter.getI64IntegerAttr(0));
-    Value address =
-        getStridedElementPtr(rewriter, loc, op.getView().getType(),
-                             adaptor.getView(), ValueRange{zero});
+    Value address = getStridedElementPtr(rewriter, loc, op.getView().getType(),
+                                         adaptor.getView(), ValueRange{zero});
     Value slot = getStridedElementPtr(rewriter, loc, op.getHolder().getType(),
                                       adaptor.getHolder(), adaptor.getIndex());
     rewriter.replaceOpWithNewOp<LLVM::StoreOp>(op, address, slot,
@@ -71,7 +70,7 @@ struct LoadAddressLowering : ConvertOpToLLVMPattern<ct::LoadAddressOp> {
 
 } // namespace
 
-void cotangent::populateAddressesToLLVMPatterns(
-    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+void cotangent::populateAddressesToLLVMPatterns(LLVMTypeConverter &converter,
+                                                RewritePatternSet &patterns) {
   patterns.add<StoreAddressLowering, LoadAddressLowering>(converter);
 }

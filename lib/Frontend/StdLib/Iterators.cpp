@@ -105,7 +105,7 @@ FunctionLowering::stepPointerVariable(const clang::Expr *variable, Value delta,
   Address old{pointerMemory(ref->getDecl(), it->second, l),
               load(it->second.offsetSlot, l)};
   Address updated = moveBy(old, delta, backwards, l);
-  store(updated.offset, it->second.offsetSlot, l);
+  setPointer(it->second, updated, l);
   return returnOld ? old : updated;
 }
 
