@@ -314,6 +314,12 @@ private:
   /// A memref starting at the addressed element, of the pointer type, to
   /// pass as an argument or return.
   Value materialize(Address address, Location loc);
+  /// The same, to keep in memory as an address: `nullptr` is address 0
+  /// there.
+  Value materializeAddress(Address address, Location loc);
+  /// The stand-ins of `nullptr` (memory of no elements, for pointers
+  /// nobody follows).
+  llvm::DenseSet<Value> nullPointers;
   /// How many scalars the memory holds from `address` to its end.
   Value scalarsFrom(Address address, Location loc);
   Value load(Address address, Location loc) {
@@ -545,8 +551,18 @@ private:
   /// their scope ends (by its end, `break`, `continue` or `return`).
   llvm::SmallVector<Value> cleanups;
   /// Frees the vectors created since `depth`, but `kept` (a vector being
-  /// returned).
+  /// returned), and destroys the objects of classes that own memory.
   void emitCleanups(size_t depth, Location l, Value kept = nullptr);
+  /// Objects in `cleanups` that are destroyed by a destructor of the
+  /// user's (ModuleLowering::ownsMemory): its declaration, and the
+  /// expression that made the object (where the destructor is reported).
+  llvm::DenseMap<
+      Value, std::pair<const clang::CXXDestructorDecl *, const clang::Expr *>>
+      destructors;
+  /// Destroys the object of `type` at `object`, made by `at`, where the
+  /// scope being lowered ends, if its class owns memory.
+  void destroyAtScopeEnd(clang::QualType type, Address object,
+                         const clang::Expr *at);
   /// The cleanups a `return` runs: all of the function's, or those of the
   /// lambda body being inlined.
   size_t returnCleanupDepth = 0;
@@ -620,6 +636,8 @@ private:
   /// `lhs kind rhs` on two pointers or iterators into the same memory: a
   /// comparison (i1) or, for BO_Sub, their distance in elements (of
   /// `where`'s type).
+  /// Whether `pointer` is null (an i1); null after an error.
+  Value lowerNullTest(const clang::Expr *pointer);
   Value lowerPointerRelation(clang::BinaryOperatorKind kind,
                              const clang::Expr *lhs, const clang::Expr *rhs,
                              const clang::Expr *where);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -70,6 +71,15 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   return address;
 }
 
+void FunctionLowering::destroyAtScopeEnd(clang::QualType type, Address object,
+                                         const clang::Expr *at) {
+  const auto *record = type->getAsCXXRecordDecl();
+  if (!record || !ModuleLowering::ownsMemory(record))
+    return;
+  cleanups.push_back(object.memref);
+  destructors[object.memref] = {record->getDestructor(), at};
+}
+
 void FunctionLowering::lowerDelete(const clang::CXXDeleteExpr *expr) {
   std::optional<Address> pointer = lowerPointer(expr->getArgument());
   if (!pointer)
@@ -79,6 +89,12 @@ void FunctionLowering::lowerDelete(const clang::CXXDeleteExpr *expr) {
   Value memory = pointer->memref;
   while (auto cast = memory.getDefiningOp<memref::CastOp>())
     memory = cast.getSource();
+  // An address kept in memory (the buffer of a class that owns memory):
+  // the memory `new` gave, as C++ requires of `delete`.
+  if (memory.getDefiningOp<ct::LoadAddressOp>()) {
+    memref::DeallocOp::create(b, loc(expr), memory);
+    return;
+  }
   if (!memory.getDefiningOp<memref::AllocOp>()) {
     unsupported(expr, "'delete' of memory that this function did not "
                       "allocate with 'new' cannot be differentiated");

@@ -79,6 +79,8 @@ ModuleLowering::getArgumentFields(const Layout &layout) {
   SmallVector<Layout::IndirectField> fields;
   for (const Layout::IndirectField &field : layout.indirect) {
     clang::QualType type = field.type.getCanonicalType();
+    if (keepsAddress(field.decl))
+      continue;
     if (getVectorElementType(type).isNull()) {
       std::optional<Layout> pointee = tryGetLayout(type->getPointeeType());
       if (pointee && !pointee->indirect.empty())
@@ -167,6 +169,8 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
                                      const clang::Stmt *where) {
   using Result = std::optional<Address>;
   Location l = loc(where);
+  if (ModuleLowering::keepsAddress(decl))
+    return loadAddress(slot, decl->getType(), where);
   std::optional<int64_t> offset = staticOffset(slot.offset);
   if (offset) {
     auto known = indirectFields.find({slot.memref, *offset});
@@ -281,6 +285,11 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
                        "variable");
     return false;
   }
+  if (ModuleLowering::keepsAddress(decl)) {
+    ct::StoreAddressOp::create(b, l, materializeAddress(target, l),
+                               field.memref, field.offset);
+    return true;
+  }
   std::optional<int64_t> offset = staticOffset(field.offset);
   Value root = memoryRoot(field.memref);
   if (isOwnMemory(root)) {
@@ -352,7 +361,8 @@ bool FunctionLowering::copyObject(Address dest, Address source,
   for (const Layout::IndirectField &field : layout.indirect) {
     Address from = offsetBy(source, field.slot, l);
     std::optional<int64_t> offset = staticOffset(from.offset);
-    if (offset && !indirectFields.count({from.memref, *offset}) &&
+    if (!ModuleLowering::keepsAddress(field.decl) && offset &&
+        !indirectFields.count({from.memref, *offset}) &&
         !fieldMemory.count({memoryRoot(from.memref), field.decl}))
       continue; // never set: nothing to copy
     std::optional<Address> target = followIndirectSlot(from, field.decl, where);

@@ -348,6 +348,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
                              "this call's result");
     if (!result)
       return std::nullopt;
+    // A temporary of a class that owns memory, destroyed where the
+    // statement (or the declaration's block) ends.
+    if (!dest)
+      destroyAtScopeEnd(returnType, *result, expr);
   }
 
   // The arguments, bound as the body's parameters; closures by name.

@@ -262,8 +262,11 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
     if (expr->EvaluateAsBooleanCondition(known, ast))
       return arith::ConstantOp::create(b, l, b.getI1Type(),
                                        b.getBoolAttr(known));
-    return unsupported(expr, "pointers cannot be tested in differentiable "
-                             "code; pass a flag or a count");
+    Value isNull = lowerNullTest(expr->getSubExpr());
+    if (!isNull)
+      return nullptr;
+    return arith::XOrIOp::create(
+        b, l, isNull, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
   }
   default:
     return unsupported(expr, "converting '" +

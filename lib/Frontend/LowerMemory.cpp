@@ -222,6 +222,16 @@ Value FunctionLowering::scalarsFrom(Address address, Location l) {
       b, l, memref::DimOp::create(b, l, address.memref, 0), address.offset);
 }
 
+Value FunctionLowering::materializeAddress(Address address, Location l) {
+  if (!nullPointers.contains(address.memref))
+    return materialize(address, l);
+  // Kept in memory, `nullptr` is the address 0 (which `delete` and tests
+  // of the pointer see as C++ does).
+  Value zero = mlir::LLVM::ZeroOp::create(
+      b, l, mlir::LLVM::LLVMPointerType::get(b.getContext()));
+  return ct::PointerViewOp::create(b, l, address.memref.getType(), zero);
+}
+
 Value FunctionLowering::materialize(Address address, Location l) {
   assert(!address.packedType && "packed fields are refused where addressed");
   auto type = cast<MemRefType>(address.memref.getType());
@@ -277,6 +287,7 @@ FunctionLowering::materializeTemporary(const clang::Expr *expr) {
       allocate(expr->getType(), expr->getSourceRange(), "this temporary");
   if (!place || !initialize(expr, expr->getType(), *place))
     return std::nullopt;
+  destroyAtScopeEnd(expr->getType(), *place, expr);
   return place;
 }
 
@@ -560,9 +571,10 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
       return std::nullopt;
     Value empty =
         memref::AllocaOp::create(b, l, MemRefType::get({0}, pointee->scalar));
-    return Address{
-        memref::CastOp::create(b, l, getPointerType(pointee->scalar), empty),
-        constantIndex(0, l)};
+    Value null =
+        memref::CastOp::create(b, l, getPointerType(pointee->scalar), empty);
+    nullPointers.insert(null);
+    return Address{null, constantIndex(0, l)};
   }
   default:
     break;

@@ -377,6 +377,17 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   places[var] = *place;
   if (init)
     initialize(init, type, *place);
+  // A class that owns memory is destroyed where its scope ends.
+  if (const auto *record = type->getAsCXXRecordDecl();
+      record && ModuleLowering::ownsMemory(record)) {
+    if (!init) {
+      module.error(var->getSourceRange(),
+                   "a local of a class that owns memory must be "
+                   "constructed where it is declared");
+      return;
+    }
+    destroyAtScopeEnd(type, *place, init);
+  }
   // `auto [a, b] = ...` of a tuple-like type (std::pair): each name is a
   // reference the compiler declares, bound to get<i> of the object.
   if (const auto *decomposition = dyn_cast<clang::DecompositionDecl>(var))

@@ -179,6 +179,30 @@ static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
   });
 }
 
+bool ModuleLowering::ownsMemory(const clang::CXXRecordDecl *record) {
+  record = record->getDefinition();
+  if (!record || record->hasTrivialDestructor() ||
+      record->getASTContext().getSourceManager().isInSystemHeader(
+          record->getLocation()))
+    return false;
+  const clang::CXXDestructorDecl *dtor = record->getDestructor();
+  if (!dtor || !dtor->isUserProvided())
+    return false;
+  // Its own destructor is all there is to destroying it.
+  auto partIsFine = [](clang::QualType type) {
+    const clang::CXXRecordDecl *part =
+        type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+    return !part || part->hasTrivialDestructor();
+  };
+  return llvm::all_of(record->bases(),
+                      [&](const clang::CXXBaseSpecifier &base) {
+                        return partIsFine(base.getType());
+                      }) &&
+         llvm::all_of(record->fields(), [&](const clang::FieldDecl *field) {
+           return partIsFine(field->getType());
+         });
+}
+
 /// Arrays of structs holding pointers are unrolled into this many pointers
 /// at most.
 static constexpr int64_t kMaxIndirectFields = 256;
@@ -278,7 +302,8 @@ private:
   /// indirect fields.
   std::optional<Layout>
   slotsOf(ArrayRef<Part> parts,
-          SmallVector<Layout::IndirectField> indirectFields);
+          SmallVector<Layout::IndirectField> indirectFields,
+          bool keepsAddresses = false);
 
   ModuleLowering &module;
   clang::ASTContext &ast;
@@ -387,9 +412,11 @@ bool LayoutComputation::collectParts(
                     "them");
     if (cxx->getNumVBases())
       return refuse("it has virtual base classes");
-    if (!isDestroyedByParts(cxx))
-      return refuse("it owns resources (it has a destructor); pass "
-                    "its data as a pointer and a size");
+    if (!isDestroyedByParts(cxx) && !ModuleLowering::ownsMemory(cxx))
+      return refuse("it owns resources through a destructor of a class "
+                    "that differentiable code does not lower (a library "
+                    "class, or a member or base with a destructor of its "
+                    "own); pass its data as a pointer and a size");
     for (const clang::CXXBaseSpecifier &base : cxx->bases()) {
       const clang::CXXRecordDecl *baseDecl =
           base.getType()->getAsCXXRecordDecl();
@@ -439,12 +466,15 @@ LayoutComputation::ofRecord(const clang::RecordDecl *record) {
       return Layout{IntegerType::get(context, 8), ast.CharTy, 1};
     return unsupported("it has no fields");
   }
-  return slotsOf(parts, std::move(indirectFields));
+  const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record);
+  return slotsOf(parts, std::move(indirectFields),
+                 cxx && ModuleLowering::ownsMemory(cxx));
 }
 
 std::optional<Layout>
 LayoutComputation::slotsOf(ArrayRef<Part> parts,
-                           SmallVector<Layout::IndirectField> indirectFields) {
+                           SmallVector<Layout::IndirectField> indirectFields,
+                           bool keepsAddresses) {
   // The record's slots have the type of its floating-point parts (or, with
   // none, of its widest integer part; with only indirect fields, 64-bit
   // integers); integer and bool fields of other types are packed into the
@@ -479,7 +509,11 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
     if (better(*own))
       layout = Layout{own->scalar, own->scalarType, 0, {}};
   }
-  if (!layout) // addresses only: see ofPointer
+  // Addresses only, or the addresses a class that owns memory keeps among
+  // integers: `double` slots, so that the object has a shadow holding
+  // shadow addresses (see ofPointer); its integers are packed.
+  if (!layout || (keepsAddresses && !indirectFields.empty() &&
+                  !isa<FloatType>(layout->scalar)))
     layout = Layout{Float64Type::get(context), ast.DoubleTy, 0, {}};
   uint64_t slotBits = ast.getTypeSize(layout->scalarType);
   for (auto [own, part] : llvm::zip_equal(partLayouts, parts)) {

@@ -157,6 +157,23 @@ public:
                                  clang::SourceRange range,
                                  const llvm::Twine &what);
 
+  /// Whether `record` is a class of the user's that owns memory: its
+  /// destructor is user-provided and is all its destruction (no member or
+  /// base destroys anything). Its pointer fields keep addresses
+  /// (ct.store_address, ct.load_address: docs/Memory.md), and a local of
+  /// it runs the destructor where its scope ends.
+  static bool ownsMemory(const clang::CXXRecordDecl *record);
+  /// Whether `field` is one of those pointer fields.
+  static bool keepsAddress(const clang::FieldDecl *field) {
+    const auto *record =
+        field ? llvm::dyn_cast<clang::CXXRecordDecl>(field->getParent())
+              : nullptr;
+    return record &&
+           (field->getType()->isPointerType() ||
+            field->getType()->isReferenceType()) &&
+           ownsMemory(record);
+  }
+
   /// The object a parameter of `type` gives access to (the pointee of a
   /// pointer or reference, a by-value aggregate); null for scalars.
   static clang::QualType getParameterObject(clang::QualType type);

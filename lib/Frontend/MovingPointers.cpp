@@ -99,7 +99,7 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
     // (docs/Memory.md), offset 0.
     Value slot =
         memref::AllocaOp::create(b, l, MemRefType::get({1}, b.getF64Type()));
-    ct::StoreAddressOp::create(b, l, materialize(initial, l), slot,
+    ct::StoreAddressOp::create(b, l, materializeAddress(initial, l), slot,
                                constantIndex(0, l));
     pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};
     pointers[var].addressSlot = slot;
@@ -161,7 +161,7 @@ Value FunctionLowering::selectArray(Value which, size_t k, Value array,
 void FunctionLowering::setPointer(PointerVariable &pointer, Address target,
                                   Location l) {
   if (pointer.addressSlot)
-    ct::StoreAddressOp::create(b, l, materialize(target, l),
+    ct::StoreAddressOp::create(b, l, materializeAddress(target, l),
                                pointer.addressSlot, constantIndex(0, l));
   else
     store(target.offset, pointer.offsetSlot, l);

@@ -203,8 +203,14 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
     level.values[key] = unread;
     return unread;
   }
-  if (value.getDefiningOp<ct::LoadAddressOp>() &&
-      !passOutOfBranch(block, value)) {
+  if (isa_and_nonnull<ct::LoadAddressOp, memref::AllocOp>(
+          value.getDefiningOp())) {
+    // Memory whose address was loaded or kept: the address, passed out of
+    // branches or taped.
+    if (Value passed = passOutOfBranch(block, value)) {
+      level.values[key] = passed;
+      return passed;
+    }
     Value popped = tapeAddress(level, loc, value);
     level.values[key] = popped;
     return popped;
@@ -247,8 +253,10 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
 }
 
 Value ReverseEmitter::tapeAddress(Level &level, Location loc, Value view) {
-  // A loaded address has offset 0 (ct.load_address), so its aligned
-  // pointer is the address; it comes back viewed as it was loaded.
+  // A loaded address (ct.load_address) and a heap buffer have offset 0, so
+  // their aligned pointer is the address (a heap buffer's allocated one
+  // too: memref.alloc without an alignment); it comes back viewed as a C
+  // pointer is, then as the type it had.
   OpBuilder b(level.forward->getTerminator());
   Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
   ct::TapePushOp::create(b, loc, getForwardTape(loc), address);
@@ -257,7 +265,16 @@ Value ReverseEmitter::tapeAddress(Level &level, Location loc, Value view) {
   Value integer = arith::IndexCastOp::create(b, loc, b.getI64Type(), popped);
   Value pointer = mlir::LLVM::IntToPtrOp::create(
       b, loc, mlir::LLVM::LLVMPointerType::get(b.getContext()), integer);
-  return ct::PointerViewOp::create(b, loc, view.getType(), pointer);
+  auto type = cast<MemRefType>(view.getType());
+  Value viewed = ct::PointerViewOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
+                      mlir::StridedLayoutAttr::get(b.getContext(),
+                                                   ShapedType::kDynamic, {1})),
+      pointer);
+  if (viewed.getType() == type)
+    return viewed;
+  return memref::CastOp::create(b, loc, type, viewed);
 }
 
 /// Moves `b` after the definitions of `values` in its block: code emitted
@@ -431,7 +448,12 @@ Value ReverseEmitter::shadowInReverse(Value value) {
   Operation *def = value.getDefiningOp();
   OpBuilder b(level.anchor);
   Value result;
-  if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
+  if (Value forward = forwardShadows.lookup(value)) {
+    // A shadow the forward sweep made or read from memory
+    // (setShadowInForward): a loaded address's, which the holder may have
+    // changed since, or a kept buffer's, whose address it stored.
+    result = fromForward(block, forward, forward);
+  } else if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
     IRMapping mapping;
     for (Value operand : def->getOperands())
       if (operand != view.getViewSource())
@@ -474,11 +496,6 @@ Value ReverseEmitter::shadowInReverse(Value value) {
     // pops and emptied by the reverse of its pushes, in its block's
     // reverse code.
     result = ct::TapeInitOp::create(b, def->getLoc());
-  } else if (Value forward = forwardShadows.lookup(value)) {
-    // A loaded address's shadow, read from the holder's shadow by the
-    // forward sweep (setShadowInForward): the holder may have changed
-    // since.
-    result = fromForward(block, forward, forward);
   } else if (Value whole = getWholeMemoryPassedOn(value)) {
     // One memory on every path (a place a loop carries out): its shadow,
     // viewed alike.

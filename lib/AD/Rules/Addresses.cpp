@@ -13,6 +13,7 @@
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
@@ -50,6 +51,13 @@ struct LoadAddressModel
   }
 };
 
+/// Whether `view` is the null pointer (a C pointer view of address 0): its
+/// shadow is itself.
+bool isNullView(Value view) {
+  auto pointerView = view.getDefiningOp<ct::PointerViewOp>();
+  return pointerView && pointerView.getPointer().getDefiningOp<LLVM::ZeroOp>();
+}
+
 struct StoreAddressForward
     : public ForwardModeOpInterface::ExternalModel<StoreAddressForward,
                                                    ct::StoreAddressOp> {
@@ -60,7 +68,8 @@ struct StoreAddressForward
     Value holder = emitter.shadow(store.getHolder());
     if (!holder)
       return success();
-    Value view = emitter.shadow(store.getView());
+    Value view = isNullView(store.getView()) ? clone.getView()
+                                             : emitter.shadow(store.getView());
     if (!view)
       return op->emitError(kConstantMemoryStored);
     ct::StoreAddressOp::create(b, op->getLoc(), view, holder, clone.getIndex());
@@ -100,7 +109,9 @@ struct StoreAddressReverse
     if (!emitter.hasShadow(store.getHolder()))
       return success();
     Value holder = emitter.shadowInForward(b, store.getHolder());
-    Value view = emitter.shadowInForward(b, store.getView());
+    Value view = isNullView(store.getView())
+                     ? clone.getView()
+                     : emitter.shadowInForward(b, store.getView());
     if (!holder || !view)
       return emitter.failWith(
           op, view || !emitter.hasShadow(store.getView())
@@ -141,6 +152,39 @@ struct LoadAddressReverse
   }
 };
 
+/// A C pointer viewed (the null pointer kept in memory): no derivative of
+/// its own; its shadow, where one is asked for, is itself (isNullView).
+struct PointerViewModel
+    : public ActivityOpInterface::ExternalModel<PointerViewModel,
+                                                ct::PointerViewOp> {
+  void getDerivativeFlow(Operation *, SmallVectorImpl<DerivativeFlow> &) const {
+  }
+};
+
+struct PointerViewForward
+    : public ForwardModeOpInterface::ExternalModel<PointerViewForward,
+                                                   ct::PointerViewOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    emitter.clonePrimal(b, *op);
+    return success();
+  }
+};
+
+struct PointerViewReverse
+    : public ReverseModeOpInterface::ExternalModel<PointerViewReverse,
+                                                   ct::PointerViewOp> {
+  bool needsReverse(Operation *, ReverseEmitter &) const { return false; }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    b.clone(*op, emitter.getForwardMapping());
+    return success();
+  }
+  LogicalResult emitReverse(Operation *, OpBuilder &, ReverseEmitter &) const {
+    return success();
+  }
+};
+
 } // namespace
 
 void ad::registerAddressDerivativeRules(DialectRegistry &registry) {
@@ -149,5 +193,7 @@ void ad::registerAddressDerivativeRules(DialectRegistry &registry) {
                                         StoreAddressReverse>(*context);
     ct::LoadAddressOp::attachInterface<LoadAddressModel, LoadAddressForward,
                                        LoadAddressReverse>(*context);
+    ct::PointerViewOp::attachInterface<PointerViewModel, PointerViewForward,
+                                       PointerViewReverse>(*context);
   });
 }

@@ -158,6 +158,22 @@ void buildShadowInForwardSweep(OpBuilder &b, Operation &op,
   }
 }
 
+/// A heap buffer whose address is kept in memory, made in a loop or a
+/// branch: its shadow is made beside it by the forward sweep, whose
+/// store_address keeps the shadow's address, and reaches the reverse
+/// sweep (which frees it) as forward values do (docs/Memory.md).
+void buildKeptShadowInForwardSweep(OpBuilder &b, Operation &op,
+                                   ReverseEmitter &emitter) {
+  Value result = op.getResult(0);
+  if (emitter.getLevel(op.getBlock()).direct || !isa<memref::AllocOp>(op) ||
+      !emitter.getActivity().hasShadow(result) || !isAddressStored(result))
+    return;
+  IRMapping mapping = emitter.getForwardMapping();
+  Value s = b.clone(op, mapping)->getResult(0);
+  buildZeroFill(b, op.getLoc(), s);
+  emitter.setShadowInForward(result, s);
+}
+
 template <typename Op>
 struct AllocForward
     : public ForwardModeOpInterface::ExternalModel<AllocForward<Op>, Op> {
@@ -188,6 +204,7 @@ struct AllocReverse
                                  ReverseEmitter &emitter) const {
     b.clone(*op, emitter.getForwardMapping());
     buildShadowInForwardSweep(b, *op, emitter);
+    buildKeptShadowInForwardSweep(b, *op, emitter);
     return success();
   }
   LogicalResult emitReverse(Operation *op, OpBuilder &b,

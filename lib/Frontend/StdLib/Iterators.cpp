@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/DeclCXX.h"
@@ -152,6 +153,29 @@ FunctionLowering::comparablePositions(Address left, Address right,
   return std::make_pair(position(left), position(right));
 }
 
+Value FunctionLowering::lowerNullTest(const clang::Expr *pointer) {
+  Location l = loc(pointer);
+  std::optional<Address> address = lowerPointer(pointer);
+  if (!address)
+    return nullptr;
+  if (nullPointers.contains(address->memref))
+    return arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+  Value memory = address->memref;
+  while (auto cast = memory.getDefiningOp<memref::CastOp>())
+    memory = cast.getSource();
+  // Memory whose address may be 0: what the caller passed, and addresses
+  // read from memory. (A pointer variable that may hold the stand-in of
+  // `nullptr` does not know.)
+  if (!isa<BlockArgument>(memory) && !memory.getDefiningOp<ct::LoadAddressOp>())
+    return unsupported(pointer, "this pointer cannot be tested for null in "
+                                "differentiable code (only pointer "
+                                "parameters and pointers read from memory "
+                                "can); pass a flag or a count");
+  Value bits = memref::ExtractAlignedPointerAsIndexOp::create(b, l, memory);
+  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, bits,
+                               constantIndex(0, l));
+}
+
 Value FunctionLowering::lowerPointerRelation(clang::BinaryOperatorKind kind,
                                              const clang::Expr *lhs,
                                              const clang::Expr *rhs,
@@ -161,6 +185,18 @@ Value FunctionLowering::lowerPointerRelation(clang::BinaryOperatorKind kind,
     return unsupported(where, "'void *' pointers cannot be compared or "
                               "subtracted in differentiable code; compare "
                               "typed pointers");
+  // `p == nullptr`, `p != nullptr`.
+  bool lhsNull =
+      lhs->isNullPointerConstant(ast, clang::Expr::NPC_ValueDependentIsNotNull);
+  bool rhsNull =
+      rhs->isNullPointerConstant(ast, clang::Expr::NPC_ValueDependentIsNotNull);
+  if ((lhsNull || rhsNull) && (kind == clang::BO_EQ || kind == clang::BO_NE)) {
+    Value isNull = lowerNullTest(lhsNull ? rhs : lhs);
+    if (!isNull || kind == clang::BO_EQ)
+      return isNull;
+    return arith::XOrIOp::create(
+        b, l, isNull, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
+  }
   std::optional<int64_t> scalars = elementScalars(module, lhs);
   if (!scalars)
     return nullptr;

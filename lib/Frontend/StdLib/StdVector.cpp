@@ -188,9 +188,17 @@ FunctionLowering::allocateVector(clang::QualType type, Value count,
 void FunctionLowering::emitCleanups(size_t depth, Location l, Value kept) {
   if (isTerminated())
     return;
-  for (Value memory : llvm::reverse(ArrayRef(cleanups).drop_front(depth))) {
+  // (A destructor's body may declare and clean up locals of its own.)
+  SmallVector<Value> pending(ArrayRef(cleanups).drop_front(depth));
+  for (Value memory : llvm::reverse(pending)) {
     if (memory == kept)
       continue;
+    if (auto object = destructors.find(memory); object != destructors.end()) {
+      // The destructor's body in place.
+      inlineBody(object->second.second, object->second.first, {}, nullptr, {},
+                 Address{memory, constantIndex(0, l)});
+      continue;
+    }
     auto cast = memory.getDefiningOp<memref::CastOp>();
     memref::DeallocOp::create(b, l, cast ? cast.getSource() : memory);
   }

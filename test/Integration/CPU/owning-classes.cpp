@@ -1,0 +1,116 @@
+// A class that owns memory through its own constructors and destructor,
+// written the way ADBench's LightMatrix is: `new[]` in the constructors, a
+// deep copy, copy assignment and `resize` that free and allocate again
+// (in branches), `delete[]` in the destructor, a default state with a null
+// buffer tested by `if (data_)`. Its buffer's address is kept in the object
+// (docs/Memory.md); locals are destroyed where their scope ends, in loops
+// too, and a matrix returned by value is copied. Reverse and forward mode
+// against central differences, at -O0 and -O2 (and under AddressSanitizer
+// in the sanitizer build: no leak, no use after free, in either sweep).
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include <cmath>
+
+#include "check.h"
+
+class Matrix {
+public:
+  Matrix() : rows_(0), cols_(0), data_(nullptr) {}
+  Matrix(int rows, int cols) : rows_(rows), cols_(cols) {
+    data_ = new double[rows * cols];
+  }
+  Matrix(const Matrix &other) : rows_(other.rows_), cols_(other.cols_) {
+    data_ = new double[rows_ * cols_];
+    for (int i = 0; i < rows_ * cols_; ++i)
+      data_[i] = other.data_[i];
+  }
+  ~Matrix() {
+    if (data_)
+      delete[] data_;
+  }
+  Matrix &operator=(const Matrix &other) {
+    resize(other.rows_, other.cols_);
+    for (int i = 0; i < rows_ * cols_; ++i)
+      data_[i] = other.data_[i];
+    return *this;
+  }
+  void resize(int rows, int cols) {
+    if (rows * cols != rows_ * cols_) {
+      if (data_)
+        delete[] data_;
+      data_ = new double[rows * cols];
+    }
+    rows_ = rows;
+    cols_ = cols;
+  }
+  double &operator()(int i, int j) { return data_[j * rows_ + i]; }
+  double operator()(int i, int j) const { return data_[j * rows_ + i]; }
+  int rows() const { return rows_; }
+  int cols() const { return cols_; }
+
+private:
+  int rows_, cols_;
+  double *data_;
+};
+
+static Matrix multiply(const Matrix &a, const Matrix &b) {
+  Matrix c(a.rows(), b.cols());
+  for (int i = 0; i < a.rows(); ++i)
+    for (int j = 0; j < b.cols(); ++j) {
+      double s = 0;
+      for (int k = 0; k < a.cols(); ++k)
+        s += a(i, k) * b(k, j);
+      c(i, j) = s;
+    }
+  return c;
+}
+
+// Built, copied, assigned, resized (once to the same size, once not),
+// multiplied; one matrix per loop iteration.
+[[ct::differentiable]] double chain(const double *x, int n) {
+  Matrix a(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      a(i, j) = std::sin(x[i] + 0.3 * j) * x[j];
+  Matrix b = a;
+  Matrix product;
+  product = multiply(a, b);
+  double s = 0;
+  for (int step = 0; step < 2; ++step) {
+    Matrix t(n, 1);
+    for (int i = 0; i < n; ++i)
+      t(i, 0) = product(i, (i + step) % n) * x[i];
+    s += t(step, 0) * t(n - 1, 0);
+  }
+  product.resize(n, n);
+  b.resize(1, 1);
+  b(0, 0) = std::exp(0.1 * product(0, n - 1));
+  return s + b(0, 0);
+}
+
+void checkChain() {
+  constexpr int n = 3;
+  double x[n] = {0.3, -0.8, 1.2}, dx[n] = {};
+  double value = ct::gradient<chain>(x, n, dx);
+  check::near("chain value", value, chain(x, n), 1e-12);
+  double t[n] = {0.5, -1.0, 2.0}, directional = 0;
+  for (int k = 0; k < n; ++k) {
+    check::near("chain gradient", dx[k],
+                check::differenceAt(x, k, [&] { return chain(x, n); }), 1e-6);
+    directional += t[k] * dx[k];
+  }
+  auto forward = ct::jvp<chain>(x, n, t);
+  check::near("chain jvp value", forward.value, value, 1e-12);
+  check::near("chain jvp", forward.tangent, directional, 1e-9);
+}
+
+int main() {
+  checkChain();
+  return check::report();
+}
