@@ -73,14 +73,14 @@ func.func @grad_through_constant_buffer(%x: f64, %buffer: memref<1xf64>) -> (f64
 
 // -----
 
-// The address of a buffer made in each iteration, kept in memory: its
-// shadow would be made by the reverse sweep, too late for the forward
-// sweep to keep its address (docs/Memory.md).
+// The address of a stack buffer made in each iteration, kept in memory:
+// its shadow would live in the iteration's stack, gone when the reverse
+// sweep needs it (a heap buffer's shadow is made and kept; docs/Memory.md).
 func.func @f(%x: f64, %holder: memref<?xf64>, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f64 {
-    %buffer = memref.alloc() : memref<1xf64>
+    %buffer = memref.alloca() : memref<1xf64>
     memref.store %acc, %buffer[%c0] : memref<1xf64>
     // expected-error @below {{cannot differentiate in reverse mode: the address of memory created inside a loop or branch is stored in memory; create it outside}}
     ct.store_address %buffer, %holder[%i] : memref<1xf64>, memref<?xf64>

@@ -152,11 +152,20 @@ struct Tagged {
   return reinterpret_cast<double *>(t)[0];
 }
 
-[[ct::differentiable]] double uses_pointer_test(const double *a) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:7: error: pointers cannot be tested in differentiable code; pass a flag or a count
-  if (a)
-    return a[0];
+[[ct::differentiable]] double uses_pointer_test(const double *a, int i) {
+  double local[2] = {a[0], a[1]};
+  const double *p = i > 0 ? local : local + 1;
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:7: error: this pointer cannot be tested for null in differentiable code (only pointer parameters and pointers read from memory can); pass a flag or a count
+  if (p)
+    return p[0];
   return 0;
+}
+
+[[ct::differentiable]] double uses_pointer_choice_with_effects(const double *a,
+                                                               int i) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:21: error: a choice between pointers whose arms have side effects cannot be differentiated; compute the arms before the choice
+  const double *p = i > 0 ? a++ : a;
+  return p[0];
 }
 
 // A reference returned from recursion: each call is lowered in place.
@@ -168,7 +177,7 @@ const double &largest(const double *a, int n) {
   return largest(a, n);
 }
 
-// CHECK: 22 errors generated.
+// CHECK: 23 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

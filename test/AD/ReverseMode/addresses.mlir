@@ -81,9 +81,48 @@ func.func @kept(%x: f64, %q: memref<?xf64>) -> f64 {
   return %r : f64
 }
 
+// A heap buffer made in each iteration, its address kept in memory (a
+// class that owns memory, constructed in a loop): the forward sweep makes
+// its shadow beside it and keeps the shadow's address in the holder's
+// shadow; the tape carries the shadow's address to the reverse of the
+// iteration, which frees it where the buffer was made.
+// CHECK-LABEL: func.func private @kept_in_loop.pullback.adc
+// CHECK: scf.for
+// CHECK:   %[[BUFFER:.*]] = memref.alloc() : memref<1xf64>
+// CHECK:   %[[SHADOW:.*]] = memref.alloc() : memref<1xf64>
+// CHECK:   memref.store %{{.*}}, %[[SHADOW]]
+// CHECK:   ct.store_address %[[BUFFER]], %[[HOLDER:[a-z0-9_]+]][
+// CHECK:   ct.store_address %[[SHADOW]], %[[DHOLDER:[a-z0-9_]+]][
+// CHECK:   memref.dealloc %[[BUFFER]]
+// CHECK:   %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[SHADOW]]
+// CHECK:   ct.tape_push %{{.*}}, %[[ADDRESS]] : index
+// CHECK: scf.for
+// CHECK:   %[[POPPED:.*]] = ct.tape_pop %{{.*}} : index
+// CHECK:   %[[INT:.*]] = arith.index_cast %[[POPPED]]
+// CHECK:   %[[PTR:.*]] = llvm.inttoptr %[[INT]]
+// CHECK:   %[[VIEW:.*]] = ct.pointer_view %[[PTR]]
+// CHECK:   memref.load %[[VIEW]][
+// CHECK:   memref.dealloc %[[VIEW]] : memref<?xf64, strided<[1], offset: ?>>
+func.func @kept_in_loop(%x: f64, %holder: memref<?xf64>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f64 {
+    %buffer = memref.alloc() : memref<1xf64>
+    memref.store %acc, %buffer[%c0] : memref<1xf64>
+    ct.store_address %buffer, %holder[%i] : memref<1xf64>, memref<?xf64>
+    %p = ct.load_address %holder[%i] : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
+    %v = memref.load %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+    %w = arith.mulf %v, %acc : f64
+    memref.dealloc %buffer : memref<1xf64>
+    scf.yield %w : f64
+  }
+  return %r : f64
+}
+
 func.func @main(%p: memref<?xf64>, %dp: memref<?xf64>, %n: index, %x: f64) -> (f64, f64) {
   %s = arith.constant 1.0 : f64
   %r = ct.pullback @blocks(%p, %n) seeds(%s) shadows(%dp) activity [dup, const] : (memref<?xf64>, index, f64, memref<?xf64>) -> f64
   %k:2 = ct.pullback @kept(%x, %p) seeds(%s) shadows(%dp) activity [active, dup] : (f64, memref<?xf64>, f64, memref<?xf64>) -> (f64, f64)
-  return %r, %k#1 : f64, f64
+  %h:2 = ct.pullback @kept_in_loop(%x, %p, %n) seeds(%s) shadows(%dp) activity [active, dup, const] : (f64, memref<?xf64>, index, f64, memref<?xf64>) -> (f64, f64)
+  return %r, %h#1 : f64, f64
 }

@@ -1,8 +1,9 @@
 // Pointer variables re-seated to other memory: a pointer parameter assigned
 // another parameter and moved (`b = a; ++b;`, from a peer AD tool's
 // regression tests), in a loop that alternates two buffers, and pointers
-// chosen by conditionals (`c ? p : q`). Reverse and forward mode against
-// central differences, at -O0 and -O2.
+// chosen by conditionals (`c ? p : q`), and an optional pointer parameter
+// tested for null. Reverse and forward mode against central differences,
+// at -O0 and -O2.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -49,6 +50,17 @@ constexpr int kSize = 4;
   return p[0] * q[1] + std::exp(p[1]);
 }
 
+// Weights are optional: null means all ones.
+[[ct::differentiable]] double weightedSum(const double *x, const double *w,
+                                          int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += (w ? w[i] : 1.0) * std::sin(x[i]);
+  if (w == nullptr)
+    s *= 2;
+  return s;
+}
+
 template <auto F, class... Ints>
 void checkAt(const char *name, double *x, double *y, Ints... ints) {
   double dx[kSize] = {}, dy[kSize] = {};
@@ -74,6 +86,19 @@ int main() {
   checkAt<reseated>("reseated", a, b, kSize);
   for (int i = 0; i < 3; ++i)
     checkAt<chosen>("chosen", a, b, i);
+  for (const double *w : {static_cast<const double *>(b),
+                          static_cast<const double *>(nullptr)}) {
+    double dx[kSize] = {}, dw[kSize] = {};
+    double value = ct::gradient<weightedSum>(a, w, kSize, dx, dw);
+    check::near("weightedSum value", value, weightedSum(a, w, kSize), 1e-12);
+    for (int k = 0; k < kSize; ++k)
+      check::near("weightedSum gradient", dx[k],
+                  check::differenceAt(a, k,
+                                      [&] { return weightedSum(a, w, kSize); }),
+                  1e-6);
+    if (w)
+      check::near("weightedSum d/dw", dw[1], std::sin(a[1]), 1e-12);
+  }
   double dx[kSize] = {};
   double value = ct::gradient<pingPong>(a, 3, dx);
   check::near("pingPong value", value, pingPong(a, 3), 1e-12);

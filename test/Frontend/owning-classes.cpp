@@ -1,0 +1,70 @@
+// A class that owns memory, lowered from its own code (docs/Memory.md): the
+// object's slots are doubles, its integer packed into one, its buffer's
+// address kept in another; the constructor's `new[]` is stored there, each
+// access loads it, and the destructor frees what it loads where the
+// object's scope ends. A pointer variable assigned what another variable
+// designates at run time keeps its address in a slot of its own.
+// RUN: %cotangent-cc %s -- -std=c++20 -I%cotangent-include | FileCheck %s
+// RUN: %cotangent-cc %s -- -std=c++20 -I%cotangent-include | %cotangent-opt > /dev/null
+
+#include <cotangent/cotangent.h>
+
+class Buffer {
+public:
+  explicit Buffer(int n) : n_(n) { data_ = new double[n]; }
+  ~Buffer() { delete[] data_; }
+  double &operator[](int i) { return data_[i]; }
+
+private:
+  int n_;
+  double *data_;
+};
+
+// CHECK-LABEL: func.func @_Z5ownedPKd(
+// CHECK-SAME: %[[X:arg0]]: memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[OBJECT:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: %[[DATA:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: %[[VIEW:.*]] = memref.cast %[[DATA]]
+// CHECK: ct.store_address %[[VIEW]], %[[OBJECT]][%[[C1:[a-z0-9_]+]]]
+// CHECK: %[[P:.*]] = ct.load_address %[[OBJECT]][%[[C1]]] : memref<2xf64> -> memref<?xf64, strided<[1], offset: ?>>
+// CHECK: memref.store %{{.*}}, %[[P]][
+// CHECK: %[[Q:.*]] = ct.load_address %[[OBJECT]][%[[C1]]]
+// CHECK: %[[V:.*]] = memref.load %[[Q]][
+// CHECK: memref.dealloc %[[Q]]
+// CHECK: return %[[V]]
+[[ct::differentiable]] double owned(const double *x) {
+  Buffer b(2);
+  b[1] = x[0] * x[1];
+  return b[1];
+}
+
+// CHECK-LABEL: func.func @_Z8swappingPKdi(
+// CHECK: %[[U:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: %[[V:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: %[[FROM:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: ct.store_address %{{.*}}, %[[FROM]][%c0]
+// CHECK: %[[TO:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: ct.store_address %{{.*}}, %[[TO]][%c0]
+// CHECK: scf.for
+// CHECK:   arith.addf
+// CHECK:   memref.store %{{.*}}, %{{.*}}[%c1]
+// CHECK-NEXT:   %[[OLD:.*]] = ct.load_address %[[FROM]][%c0]
+// CHECK-NEXT:   %[[NEW:.*]] = ct.load_address %[[TO]][%c0]
+// CHECK-NEXT:   memref.dim %[[NEW]]
+// CHECK-NEXT:   %[[NEWVIEW:.*]] = memref.subview %[[NEW]][0]
+// CHECK-NEXT:   ct.store_address %[[NEWVIEW]], %[[FROM]][%c0]
+// CHECK-NEXT:   memref.dim %[[OLD]]
+// CHECK-NEXT:   %[[OLDVIEW:.*]] = memref.subview %[[OLD]][0]
+// CHECK-NEXT:   ct.store_address %[[OLDVIEW]], %[[TO]][%c0]
+[[ct::differentiable]] double swapping(const double *x, int steps) {
+  double u[2] = {x[0], x[1]}, v[2];
+  double *from = u, *to = v;
+  for (int s = 0; s < steps; ++s) {
+    to[0] = from[0] * from[1];
+    to[1] = from[0] + from[1];
+    double *t = from;
+    from = to;
+    to = t;
+  }
+  return from[0];
+}
