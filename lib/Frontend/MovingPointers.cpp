@@ -97,8 +97,11 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
     // Assigned what another variable designates at run time (pointers
     // swapped between buffers): the address itself, kept in a slot
     // (docs/Memory.md), offset 0.
-    Value slot =
-        memref::AllocaOp::create(b, l, MemRefType::get({1}, b.getF64Type()));
+    // At the function entry, like every variable's slot (so that the
+    // slot, and its shadow, outlive the loops that use it).
+    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+    Value slot = memref::AllocaOp::create(entry, l,
+                                          MemRefType::get({1}, b.getF64Type()));
     ct::StoreAddressOp::create(b, l, materializeAddress(initial, l), slot,
                                constantIndex(0, l));
     pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};

@@ -20,8 +20,11 @@ range-for, iterator and pointer loops, the standard algorithms with
 lambdas, lambdas called where defined, switch, std::min/std::max on
 places (and references bound to them, read after either place is written),
 places chosen by conditionals whose arms assign, assignments used as places,
-and OpenMP parallel loops with a `+` or `max` reduction whose
-iterations each write their own element (ignored without -fopenmp).
+OpenMP parallel loops with a `+` or `max` reduction whose
+iterations each write their own element (ignored without -fopenmp), a
+class that owns its buffer (constructed, copied, assigned, resized in a
+branch, destroyed where its scope ends) and buffers swapped through
+pointers in a loop.
 
 Statements are emitted one per line, and compound statements open with a
 line ending in `{` and close with a line that is only `}`, so that the
@@ -90,6 +93,10 @@ class Generator:
         # And so do places written through conditionals, assignments and
         # references bound to std::min/std::max.
         self.glvalues = random.Random(f"glvalue-{seed}")
+        # And so is memory kept through addresses: a class that owns its
+        # buffer, buffers swapped through pointers.
+        self.memory = random.Random(f"memory-{seed}")
+        self.uses_buffer = False
         self.seed = seed
         self.counter = 0
         self.helpers = []  # rendered helper functions (text over `real`)
@@ -332,11 +339,78 @@ class Generator:
         finally:
             self.rng = main
 
+    def memory_statement(self, fn, scope, loop_vars, indent):
+        """Memory kept through addresses (docs/Memory.md): a Buffer, which
+        owns its memory (constructed, copied or assigned, resized in a
+        branch, destroyed where its scope ends), or two buffers swapped
+        through pointers in a loop; read into a place. Drawn from its own
+        stream, so that the rest of the program is the same without it."""
+        main, self.rng = self.rng, self.memory
+        try:
+            r = self.rng
+            target = self.lvalue(scope, loop_vars)
+            if target is None:
+                return
+            i, k = self.fresh("i"), r.randint(0, 1)
+            inner = Scope(scope)
+            inner.add(i, "int")
+            value = lambda: self.expr(inner, loop_vars + [i], 1)
+            if r.random() < 0.5:
+                self.uses_buffer = True
+                b, n = self.fresh("b"), r.randint(2, 4)
+                self.emit(fn, indent, f"Buffer {b}({n});")
+                self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+                self.emit(fn, indent + 1, f"{b}[{i}] = {value()};")
+                self.emit(fn, indent, "}")
+                form = r.choice(["copy", "assign", "resize", "plain"])
+                if form == "copy":
+                    c = self.fresh("b")
+                    self.emit(fn, indent, f"Buffer {c} = {b};")
+                    self.emit(fn, indent, f"{c}[{k}] *= std::cos({c}[{n - 1}]);")
+                    b = c
+                elif form == "assign":
+                    c = self.fresh("b")
+                    self.emit(fn, indent, f"Buffer {c};")
+                    self.emit(fn, indent, f"{c} = {b};")
+                    b = c
+                elif form == "resize":
+                    m = r.randint(2, 4)
+                    self.emit(fn, indent, f"if ({self.condition(scope, loop_vars)}) {{")
+                    self.emit(fn, indent + 1, f"{b}.resize({m});")
+                    self.emit(fn, indent + 1, f"for (int {i} = 0; {i} < {m}; ++{i}) {{")
+                    self.emit(fn, indent + 2, f"{b}[{i}] = {value()};")
+                    self.emit(fn, indent + 1, "}")
+                    self.emit(fn, indent, "}")
+                self.emit(fn, indent, f"{target} += {b}[{k}] * {self.expr(scope, loop_vars, 1)};")
+            else:
+                u, v, n = self.fresh("u"), self.fresh("u"), r.randint(2, 4)
+                src, dst, t = self.fresh("p"), self.fresh("p"), self.fresh("p")
+                values = ", ".join(self.expr(scope, loop_vars, 1) for _ in range(n))
+                self.emit(fn, indent, f"real {u}[{n}] = {{{values}}};")
+                self.emit(fn, indent, f"real {v}[{n}] = {{}};")
+                self.emit(fn, indent, f"real *{src} = {u};")
+                self.emit(fn, indent, f"real *{dst} = {v};")
+                step = self.fresh("s")
+                self.emit(fn, indent, f"for (int {step} = 0; {step} < {r.randint(1, 3)}; ++{step}) {{")
+                self.emit(fn, indent + 1, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+                self.emit(fn, indent + 2, f"{dst}[{i}] = std::sin({src}[{i}]) + "
+                          f"std::cos({src}[({i} + 1) % {n}]);")
+                self.emit(fn, indent + 1, "}")
+                self.emit(fn, indent + 1, f"real *{t} = {src};")
+                self.emit(fn, indent + 1, f"{src} = {dst};")
+                self.emit(fn, indent + 1, f"{dst} = {t};")
+                self.emit(fn, indent, "}")
+                self.emit(fn, indent, f"{target} += {src}[{k}] * {self.expr(scope, loop_vars, 1)};")
+        finally:
+            self.rng = main
+
     def statement(self, fn, scope, loop_vars, depth, indent):
         if depth < 2 and self.openmp.random() < 0.15:
             self.parallel_loop(fn, scope, loop_vars, indent)
         if self.glvalues.random() < 0.15:
             self.glvalue_statement(fn, scope, loop_vars, indent)
+        if depth < 2 and self.memory.random() < 0.12:
+            self.memory_statement(fn, scope, loop_vars, indent)
         r = self.rng
         e = lambda: self.expr(scope, loop_vars)
         kinds = ["decl", "assign", "assign", "compound", "array", "if",
@@ -748,6 +822,39 @@ STRUCT = """struct Vec2 {
 };"""
 
 
+BUFFER = """class Buffer {
+public:
+  Buffer() : n_(0), data_(nullptr) {}
+  explicit Buffer(int n) : n_(n), data_(new real[n]()) {}
+  Buffer(const Buffer &o) : n_(o.n_), data_(new real[o.n_]) {
+    for (int i = 0; i < n_; ++i)
+      data_[i] = o.data_[i];
+  }
+  Buffer &operator=(const Buffer &o) {
+    resize(o.n_);
+    for (int i = 0; i < n_; ++i)
+      data_[i] = o.data_[i];
+    return *this;
+  }
+  ~Buffer() {
+    if (data_)
+      delete[] data_;
+  }
+  void resize(int n) {
+    if (n != n_) {
+      delete[] data_;
+      data_ = new real[n]();
+      n_ = n;
+    }
+  }
+  real &operator[](int i) { return data_[i]; }
+
+private:
+  int n_;
+  real *data_;
+};"""
+
+
 def generate(seed):
     """Returns (function text over `real`, params, rule names, seed)."""
     g = Generator(seed)
@@ -756,6 +863,8 @@ def generate(seed):
     parts = []
     if g.uses_struct:
         parts.append(STRUCT)
+    if g.uses_buffer:
+        parts.append(BUFFER)
     parts.extend(g.helpers)
     body = "\n".join(fn.lines)
     parts.append(f"DIFFERENTIABLE real f({render_signature(fn.params)}) {{\n"

@@ -24,10 +24,11 @@ using namespace cotangent::ad::reverse;
 namespace {
 
 constexpr llvm::StringLiteral kConstantMemoryStored =
-    "cannot differentiate: the address of memory whose derivative is not "
-    "tracked (a parameter excluded by ct::wrt, or constant) is stored where "
-    "the addresses of memory with derivatives are kept; differentiate with "
-    "respect to it too";
+    "cannot differentiate: the derivative of memory whose address is kept "
+    "in memory is not available here: the memory is excluded from "
+    "differentiation (by ct::wrt, or a constant parameter), or this is a "
+    "derivative of code that keeps addresses, differentiated again "
+    "(ct::hvp, derivatives of derivatives), which is not supported yet";
 
 /// Holding the address of varied memory makes the holder varied; a holder
 /// whose loaded memory is useful is useful.

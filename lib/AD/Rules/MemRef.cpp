@@ -158,20 +158,34 @@ void buildShadowInForwardSweep(OpBuilder &b, Operation &op,
   }
 }
 
-/// A heap buffer whose address is kept in memory, made in a loop or a
-/// branch: its shadow is made beside it by the forward sweep, whose
-/// store_address keeps the shadow's address, and reaches the reverse
-/// sweep (which frees it) as forward values do (docs/Memory.md).
+/// Whether `op`, an allocation, is a buffer whose address is kept in
+/// memory, made in a loop or a branch (where the reverse code would make
+/// its shadow too late for the forward sweep to keep its address).
+bool isKeptInNestedLevel(Operation &op, ReverseEmitter &emitter) {
+  Value result = op.getResult(0);
+  return !emitter.getLevel(op.getBlock()).direct &&
+         emitter.getActivity().hasShadow(result) && isAddressStored(result);
+}
+
+/// Such a buffer's shadow is made beside it by the forward sweep, whose
+/// store_address keeps the shadow's address, on the heap (a stack
+/// buffer's iteration is over when the reverse sweep needs it), and
+/// reaches the reverse sweep, which frees it, as forward values do
+/// (docs/Memory.md).
 void buildKeptShadowInForwardSweep(OpBuilder &b, Operation &op,
                                    ReverseEmitter &emitter) {
-  Value result = op.getResult(0);
-  if (emitter.getLevel(op.getBlock()).direct || !isa<memref::AllocOp>(op) ||
-      !emitter.getActivity().hasShadow(result) || !isAddressStored(result))
+  if (!isKeptInNestedLevel(op, emitter))
     return;
   IRMapping mapping = emitter.getForwardMapping();
-  Value s = b.clone(op, mapping)->getResult(0);
+  auto type = cast<MemRefType>(op.getResult(0).getType());
+  ValueRange dynamic = isa<memref::AllocOp>(op)
+                           ? cast<memref::AllocOp>(op).getDynamicSizes()
+                           : cast<memref::AllocaOp>(op).getDynamicSizes();
+  SmallVector<Value> sizes = llvm::map_to_vector(
+      dynamic, [&](Value size) { return mapping.lookup(size); });
+  Value s = memref::AllocOp::create(b, op.getLoc(), type, sizes);
   buildZeroFill(b, op.getLoc(), s);
-  emitter.setShadowInForward(result, s);
+  emitter.setShadowInForward(op.getResult(0), s);
 }
 
 template <typename Op>
@@ -192,13 +206,15 @@ struct AllocForward
   }
 };
 
-/// Heap buffers: the reverse of an allocation frees the shadow.
+/// Heap buffers, and buffers kept in a nested level: the reverse of an
+/// allocation frees the shadow.
 template <typename Op>
 struct AllocReverse
     : public ReverseModeOpInterface::ExternalModel<AllocReverse<Op>, Op> {
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return std::is_same_v<Op, memref::AllocOp> &&
-           emitter.getActivity().hasShadow(op->getResult(0));
+    return (std::is_same_v<Op, memref::AllocOp> &&
+            emitter.getActivity().hasShadow(op->getResult(0))) ||
+           isKeptInNestedLevel(*op, emitter);
   }
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &emitter) const {

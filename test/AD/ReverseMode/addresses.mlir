@@ -85,7 +85,9 @@ func.func @kept(%x: f64, %q: memref<?xf64>) -> f64 {
 // class that owns memory, constructed in a loop): the forward sweep makes
 // its shadow beside it and keeps the shadow's address in the holder's
 // shadow; the tape carries the shadow's address to the reverse of the
-// iteration, which frees it where the buffer was made.
+// iteration, which frees it where the buffer was made. A stack buffer
+// (@kept_on_stack) gets a heap shadow alike: its iteration is over when
+// the reverse sweep needs it.
 // CHECK-LABEL: func.func private @kept_in_loop.pullback.adc
 // CHECK: scf.for
 // CHECK:   %[[BUFFER:.*]] = memref.alloc() : memref<1xf64>
@@ -119,10 +121,37 @@ func.func @kept_in_loop(%x: f64, %holder: memref<?xf64>, %n: index) -> f64 {
   return %r : f64
 }
 
+// CHECK-LABEL: func.func private @kept_on_stack.pullback.adc
+// CHECK: scf.for
+// CHECK:   %[[BUFFER:.*]] = memref.alloca() : memref<1xf64>
+// CHECK:   %[[SHADOW:.*]] = memref.alloc() : memref<1xf64>
+// CHECK:   ct.store_address %[[BUFFER]]
+// CHECK:   ct.store_address %[[SHADOW]]
+// CHECK:   memref.extract_aligned_pointer_as_index %[[SHADOW]]
+// CHECK: scf.for
+// CHECK:   %[[VIEW:.*]] = ct.pointer_view
+// CHECK:   memref.dealloc %[[VIEW]]
+func.func @kept_on_stack(%x: f64, %holder: memref<?xf64>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f64 {
+    %buffer = memref.alloca() : memref<1xf64>
+    memref.store %acc, %buffer[%c0] : memref<1xf64>
+    ct.store_address %buffer, %holder[%i] : memref<1xf64>, memref<?xf64>
+    %p = ct.load_address %holder[%i] : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
+    %v = memref.load %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+    %w = arith.mulf %v, %acc : f64
+    scf.yield %w : f64
+  }
+  return %r : f64
+}
+
 func.func @main(%p: memref<?xf64>, %dp: memref<?xf64>, %n: index, %x: f64) -> (f64, f64) {
   %s = arith.constant 1.0 : f64
   %r = ct.pullback @blocks(%p, %n) seeds(%s) shadows(%dp) activity [dup, const] : (memref<?xf64>, index, f64, memref<?xf64>) -> f64
   %k:2 = ct.pullback @kept(%x, %p) seeds(%s) shadows(%dp) activity [active, dup] : (f64, memref<?xf64>, f64, memref<?xf64>) -> (f64, f64)
   %h:2 = ct.pullback @kept_in_loop(%x, %p, %n) seeds(%s) shadows(%dp) activity [active, dup, const] : (f64, memref<?xf64>, index, f64, memref<?xf64>) -> (f64, f64)
-  return %r, %h#1 : f64, f64
+  %g:2 = ct.pullback @kept_on_stack(%x, %p, %n) seeds(%s) shadows(%dp) activity [active, dup, const] : (f64, memref<?xf64>, index, f64, memref<?xf64>) -> (f64, f64)
+  %sum = arith.addf %h#1, %g#1 : f64
+  return %r, %sum : f64, f64
 }

@@ -43,6 +43,27 @@ constexpr int kSize = 4;
   return from[0] * from[1] + from[2] - from[3];
 }
 
+// The buffers are made in each iteration of an outer loop (their
+// shadows on the heap in reverse mode).
+[[ct::differentiable]] double pingPongEachStep(const double *x, int outer) {
+  double s = 0;
+  for (int o = 0; o < outer; ++o) {
+    double u[kSize], v[kSize];
+    for (int k = 0; k < kSize; ++k)
+      u[k] = x[k] * (1.0 + 0.1 * o);
+    double *from = u, *to = v;
+    for (int step = 0; step < 2; ++step) {
+      for (int k = 0; k < kSize; ++k)
+        to[k] = std::sin(from[k]) * from[(k + 1) % kSize];
+      double *t = from;
+      from = to;
+      to = t;
+    }
+    s += from[o % kSize];
+  }
+  return s;
+}
+
 [[ct::differentiable]] double chosen(const double *a, const double *b,
                                      int i) {
   const double *p = i > 0 ? a + 1 : b;
@@ -106,6 +127,16 @@ int main() {
     check::near("pingPong gradient", dx[k],
                 check::differenceAt(a, k, [&] { return pingPong(a, 3); }),
                 1e-6);
+  {
+    double de[kSize] = {};
+    double each = ct::gradient<pingPongEachStep>(a, 3, de);
+    check::near("pingPongEachStep value", each, pingPongEachStep(a, 3), 1e-12);
+    for (int k = 0; k < kSize; ++k)
+      check::near("pingPongEachStep gradient", de[k],
+                  check::differenceAt(a, k,
+                                      [&] { return pingPongEachStep(a, 3); }),
+                  1e-6);
+  }
   double t[kSize] = {1, 0, 0, 0};
   check::near("pingPong jvp", ct::jvp<pingPong>(a, 3, t).tangent, dx[0], 1e-9);
   return check::report();
