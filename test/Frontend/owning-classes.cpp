@@ -39,12 +39,14 @@ private:
 }
 
 // CHECK-LABEL: func.func @_Z8swappingPKdi(
-// CHECK: %[[U:.*]] = memref.alloca() : memref<2xf64>
-// CHECK: %[[V:.*]] = memref.alloca() : memref<2xf64>
-// CHECK: %[[FROM:.*]] = memref.alloca() : memref<1xf64>
-// CHECK: ct.store_address %{{.*}}, %[[FROM]][%c0]
 // CHECK: %[[TO:.*]] = memref.alloca() : memref<1xf64>
-// CHECK: ct.store_address %{{.*}}, %[[TO]][%c0]
+// CHECK: %[[FROM:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: %[[V:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: %[[U:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: %[[UVIEW:.*]] = memref.cast %[[U]]
+// CHECK: ct.store_address %[[UVIEW]], %[[FROM]][%c0]
+// CHECK: %[[VVIEW:.*]] = memref.cast %[[V]]
+// CHECK: ct.store_address %[[VVIEW]], %[[TO]][%c0]
 // CHECK: scf.for
 // CHECK:   arith.addf
 // CHECK:   memref.store %{{.*}}, %{{.*}}[%c1]

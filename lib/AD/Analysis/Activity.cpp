@@ -141,6 +141,25 @@ bool ad::isAddressStored(Value root) {
   return false;
 }
 
+bool ad::holdsAddresses(Value root) {
+  SmallVector<Value> worklist{root};
+  while (!worklist.empty()) {
+    Value memory = worklist.pop_back_val();
+    for (OpOperand &use : memory.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto store = dyn_cast<ct::StoreAddressOp>(user);
+          store && store.getHolder() == memory)
+        return true;
+      if (isa<ct::LoadAddressOp>(user))
+        return true;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == memory)
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return false;
+}
+
 bool ad::isLocalAllocation(Value root) {
   return (root.getDefiningOp<memref::AllocaOp>() ||
           root.getDefiningOp<memref::AllocOp>()) &&

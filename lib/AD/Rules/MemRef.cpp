@@ -159,16 +159,19 @@ void buildShadowInForwardSweep(OpBuilder &b, Operation &op,
 }
 
 /// Whether `op`, an allocation, is a buffer whose address is kept in
-/// memory, made in a loop or a branch (where the reverse code would make
-/// its shadow too late for the forward sweep to keep its address).
+/// memory, or that keeps addresses, made where the reverse code does not
+/// use forward values directly (a loop, a branch, the forward half of a
+/// split callee): the reverse code would make its shadow too late for the
+/// forward sweep to keep or read shadow addresses.
 bool isKeptInNestedLevel(Operation &op, ReverseEmitter &emitter) {
   Value result = op.getResult(0);
   return !emitter.getLevel(op.getBlock()).direct &&
-         emitter.getActivity().hasShadow(result) && isAddressStored(result);
+         emitter.getActivity().hasShadow(result) &&
+         (isAddressStored(result) || holdsAddresses(result));
 }
 
-/// Such a buffer's shadow is made beside it by the forward sweep, whose
-/// store_address keeps the shadow's address, on the heap (a stack
+/// Such a buffer's shadow is made beside it by the forward sweep (whose
+/// address ops keep and read shadow addresses), on the heap (a stack
 /// buffer's iteration is over when the reverse sweep needs it), and
 /// reaches the reverse sweep, which frees it, as forward values do
 /// (docs/Memory.md).

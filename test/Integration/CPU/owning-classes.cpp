@@ -94,6 +94,43 @@ static Matrix multiply(const Matrix &a, const Matrix &b) {
   return s + b(0, 0);
 }
 
+// A helper called in a loop (differentiated on its own, its forward and
+// reverse halves apart) builds and resizes a matrix.
+static double smoothed(double x) {
+  Matrix m(1, 2);
+  m(0, 0) = x;
+  m(0, 1) = x * x;
+  if (std::cos(x) > 0.0) {
+    m.resize(2, 2); // new, uninitialized memory
+    m(0, 0) = x;
+    for (int j = 0; j < 2; ++j)
+      m(1, j) = std::sin(x + j);
+  }
+  return std::sin(m(0, 0) + m(m.rows() - 1, 1) * x);
+}
+
+[[ct::differentiable]] double helperInLoop(double x, double y) {
+  double s = 0;
+  for (int k = 0; k < 3; ++k)
+    s += smoothed(x * (k + 1)) * y;
+  return s;
+}
+
+void checkHelperInLoop() {
+  for (double x : {0.5, 1.4}) {
+    double dx = 0, dy = 0, y = 0.7;
+    double value = ct::gradient<helperInLoop>(x, y, &dx, &dy);
+    check::near("helperInLoop value", value, helperInLoop(x, y), 1e-12);
+    check::near("helperInLoop d/dx", dx,
+                check::centralDifference(
+                    [&](double t) { return helperInLoop(t, y); }, x),
+                1e-6);
+    check::near("helperInLoop d/dy", dy, helperInLoop(x, 1.0), 1e-12);
+    check::near("helperInLoop jvp", ct::jvp<helperInLoop>(x, y, 1.0, 0.0).tangent,
+                dx, 1e-9);
+  }
+}
+
 void checkChain() {
   constexpr int n = 3;
   double x[n] = {0.3, -0.8, 1.2}, dx[n] = {};
@@ -112,5 +149,6 @@ void checkChain() {
 
 int main() {
   checkChain();
+  checkHelperInLoop();
   return check::report();
 }

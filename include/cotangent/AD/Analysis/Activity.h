@@ -61,6 +61,10 @@ bool neverWritesMemory(mlir::Operation *op);
 /// designate it.
 bool isAddressStored(mlir::Value root);
 
+/// Whether memory root `root` (or a view of it) holds addresses: it is
+/// the holder of a `ct.store_address` or a `ct.load_address`.
+bool holdsAddresses(mlir::Value root);
+
 /// Whether memory root `root` is allocated by the function itself and its
 /// address is not stored, so that it aliases no other root.
 bool isLocalAllocation(mlir::Value root);
