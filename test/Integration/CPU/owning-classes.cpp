@@ -4,7 +4,8 @@
 // (in branches), `delete[]` in the destructor, a default state with a null
 // buffer tested by `if (data_)`. Its buffer's address is kept in the object
 // (docs/Memory.md); locals are destroyed where their scope ends, in loops
-// too, and a matrix returned by value is copied. Reverse and forward mode
+// too, and a matrix returned by value is copied; a matrix parameter's
+// gradient lands in the derivative matrix's buffer. Reverse and forward mode
 // against central differences, at -O0 and -O2 (and under AddressSanitizer
 // in the sanitizer build: no leak, no use after free, in either sweep).
 // REQUIRES: plugin
@@ -131,6 +132,32 @@ void checkHelperInLoop() {
   }
 }
 
+// A matrix parameter: its buffer is read through the address in the
+// caller's object, and the derivative matrix's buffer receives the
+// gradient.
+[[ct::differentiable]] double frobenius(const Matrix &m) {
+  double s = 0;
+  for (int i = 0; i < m.rows(); ++i)
+    for (int j = 0; j < m.cols(); ++j)
+      s += std::sin(m(i, j)) * m(i, j);
+  return s;
+}
+
+void checkParameter() {
+  Matrix m(2, 3), dm(2, 3);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) {
+      m(i, j) = 0.3 * i - 0.25 * j + 0.1;
+      dm(i, j) = 0;
+    }
+  double value = ct::gradient<frobenius>(m, &dm);
+  check::near("frobenius value", value, frobenius(m), 1e-12);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      check::near("frobenius gradient", dm(i, j),
+                  std::cos(m(i, j)) * m(i, j) + std::sin(m(i, j)), 1e-12);
+}
+
 void checkChain() {
   constexpr int n = 3;
   double x[n] = {0.3, -0.8, 1.2}, dx[n] = {};
@@ -150,5 +177,6 @@ void checkChain() {
 int main() {
   checkChain();
   checkHelperInLoop();
+  checkParameter();
   return check::report();
 }
