@@ -120,6 +120,7 @@ Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value) {
 }
 
 void ReverseEmitter::setShadowInForward(Value value, Value shadow) {
+  forwardShadowValues.insert(shadow);
   Level &level = levels[value.getParentBlock()];
   if (level.direct)
     level.shadows[value] = shadow;

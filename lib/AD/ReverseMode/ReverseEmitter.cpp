@@ -203,10 +203,12 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
     level.values[key] = unread;
     return unread;
   }
-  if (isa_and_nonnull<ct::LoadAddressOp, memref::AllocOp>(
-          value.getDefiningOp())) {
-    // Memory whose address was loaded or kept: the address, passed out of
-    // branches or taped.
+  if (value.getDefiningOp<ct::LoadAddressOp>() ||
+      forwardShadowValues.contains(value)) {
+    // A loaded address, or a shadow the forward sweep made or loaded
+    // (setShadowInForward): the address, passed out of branches or taped.
+    // (Not other buffers: the program may free them before the reverse
+    // sweep runs.)
     if (Value passed = passOutOfBranch(block, value)) {
       level.values[key] = passed;
       return passed;

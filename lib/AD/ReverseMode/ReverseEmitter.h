@@ -313,8 +313,9 @@ private:
   /// reverse frees nothing).
   DenseSet<Value> sharedShadows;
   /// Shadows the forward sweep made outside direct levels
-  /// (setShadowInForward).
+  /// (setShadowInForward), and every shadow it made or loaded there.
   DenseMap<Value, Value> forwardShadows;
+  DenseSet<Value> forwardShadowValues;
 
   //===--------------------------------------------------------------------===//
   // The emitter's state

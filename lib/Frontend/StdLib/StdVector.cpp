@@ -105,6 +105,14 @@ MemRefType ModuleLowering::getVectorType(clang::QualType vector,
                         "as bits; use std::vector<char> or an array of bool");
     return nullptr;
   }
+  if (const auto *record = element->getAsCXXRecordDecl();
+      record && ownsMemory(record)) {
+    error(range, what + " is a std::vector of '" + element.getAsString() +
+                     "', a class that owns memory, which differentiable "
+                     "code does not support yet (its elements' destructors "
+                     "would not run); keep the objects in variables");
+    return nullptr;
+  }
   // Pointers and references in the elements are followed in vectors the
   // function creates (IndirectFields.cpp), vectors in them nowhere.
   std::optional<Layout> layout = getLayout(element, range, what);

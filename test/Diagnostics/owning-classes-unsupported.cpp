@@ -1,0 +1,43 @@
+// What differentiable code refuses of classes that own memory (lowered from
+// their own code as locals, temporaries and parameters), each once (no
+// other error may appear), with the way out.
+// RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 -I %cotangent_src/runtime/include 2>&1 | FileCheck %s --implicit-check-not=error:
+#include <cotangent/cotangent.h>
+#include <string>
+#include <vector>
+
+class Buffer {
+public:
+  explicit Buffer(int n) : data_(new double[n]()) {}
+  ~Buffer() { delete[] data_; }
+  double &at(int i) { return data_[i]; }
+
+private:
+  double *data_;
+};
+
+// A member whose class owns memory: the holder's destruction is more than
+// its own destructor.
+struct Holder {
+  Buffer buffer;
+  ~Holder() {}
+};
+
+[[ct::differentiable]] double arrayOfOwners(double x) {
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 'b' has type 'class Buffer[2]', which differentiable code does not support: arrays of a class that owns memory are not supported yet (their elements' destructors would not run); keep the objects in variables
+  Buffer b[2] = {Buffer(2), Buffer(2)};
+  b[0].at(0) = x;
+  return b[0].at(0);
+}
+
+[[ct::differentiable]] double vectorOfOwners(double x) {
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: this vector is a std::vector of 'class Buffer', a class that owns memory, which differentiable code does not support yet (its elements' destructors would not run); keep the objects in variables
+  std::vector<Buffer> v;
+  return x;
+}
+
+[[ct::differentiable]] double memberOwner(double x) {
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 'h' has type 'struct Holder', which differentiable code does not support: it owns resources through a destructor of a class that differentiable code does not lower (a library class, or a member or base with a destructor of its own); pass its data as a pointer and a size
+  Holder h{Buffer(1)};
+  return x;
+}
