@@ -2,7 +2,8 @@
 //
 // `new T[n]`, `new T(x)` and their `delete` in differentiable code:
 // memref.alloc of n times T's scalars and memref.dealloc. The AD engine
-// gives such memory a shadow like any local buffer.
+// gives such memory a shadow like any local buffer. Also the destruction
+// of objects of classes that own memory where their scope ends.
 //
 //===----------------------------------------------------------------------===//
 

@@ -8,6 +8,9 @@
 // them. A read lowered before the assignment that adds an array (in a loop,
 // its later iterations) is rewritten to select the new array too, which is
 // possible when that array exists before the read (it dominates it).
+// A variable assigned what another variable designates at run time
+// (buffers swapped through pointers) cannot be such a selection: it keeps
+// its address in a slot of its own (ct.store_address, ct.load_address).
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,9 +99,9 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
       getAddressSlotVariables(body).contains(var)) {
     // Assigned what another variable designates at run time (pointers
     // swapped between buffers): the address itself, kept in a slot
-    // (docs/Memory.md), offset 0.
-    // At the function entry, like every variable's slot (so that the
-    // slot, and its shadow, outlive the loops that use it).
+    // (docs/Memory.md), offset 0. The slot is at the function entry, like
+    // every variable's, so that it and its shadow outlive the loops that
+    // use it.
     OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
     Value slot = memref::AllocaOp::create(entry, l,
                                           MemRefType::get({1}, b.getF64Type()));
