@@ -23,7 +23,7 @@ using namespace cotangent::ad::reverse;
 
 namespace {
 
-constexpr llvm::StringLiteral kConstantMemoryStored =
+constexpr llvm::StringLiteral kShadowUnavailable =
     "cannot differentiate: the derivative of memory whose address is kept "
     "in memory is not available here: the memory is excluded from "
     "differentiation (by ct::wrt, or a constant parameter), or this is a "
@@ -72,7 +72,7 @@ struct StoreAddressForward
     Value view = isNullView(store.getView()) ? clone.getView()
                                              : emitter.shadow(store.getView());
     if (!view)
-      return op->emitError(kConstantMemoryStored);
+      return op->emitError(kShadowUnavailable);
     ct::StoreAddressOp::create(b, op->getLoc(), view, holder, clone.getIndex());
     return success();
   }
@@ -89,7 +89,7 @@ struct LoadAddressForward
       return success();
     Value holder = emitter.shadow(load.getHolder());
     if (!holder)
-      return op->emitError(kConstantMemoryStored);
+      return op->emitError(kShadowUnavailable);
     emitter.setTangent(load.getView(),
                        ct::LoadAddressOp::create(b, op->getLoc(),
                                                  load.getView().getType(),
@@ -116,7 +116,7 @@ struct StoreAddressReverse
     if (!holder || !view)
       return emitter.failWith(
           op, view || !emitter.hasShadow(store.getView())
-                  ? kConstantMemoryStored
+                  ? kShadowUnavailable
                   : "cannot differentiate in reverse mode: the address of "
                     "memory created inside a loop or branch is stored in "
                     "memory; create it outside");
@@ -141,7 +141,7 @@ struct LoadAddressReverse
       return success();
     Value holder = emitter.shadowInForward(b, load.getHolder());
     if (!holder)
-      return emitter.failWith(op, kConstantMemoryStored);
+      return emitter.failWith(op, kShadowUnavailable);
     emitter.setShadowInForward(
         load.getView(),
         ct::LoadAddressOp::create(b, op->getLoc(), load.getView().getType(),
