@@ -124,14 +124,16 @@ bool ad::neverWritesMemory(Operation *op) {
          !effects.hasEffect<MemoryEffects::Free>();
 }
 
-bool ad::isAddressStored(Value root) {
+/// Whether some op uses `root`, or a view of it, as `isUse` says.
+static bool
+isUsedThroughViews(Value root,
+                   function_ref<bool(Operation *user, Value memory)> isUse) {
   SmallVector<Value> worklist{root};
   while (!worklist.empty()) {
     Value memory = worklist.pop_back_val();
     for (OpOperand &use : memory.getUses()) {
       Operation *user = use.getOwner();
-      if (auto store = dyn_cast<ct::StoreAddressOp>(user);
-          store && store.getView() == memory)
+      if (isUse(user, memory))
         return true;
       if (auto view = dyn_cast<ViewLikeOpInterface>(user);
           view && view.getViewSource() == memory)
@@ -141,23 +143,19 @@ bool ad::isAddressStored(Value root) {
   return false;
 }
 
+bool ad::isAddressStored(Value root) {
+  return isUsedThroughViews(root, [](Operation *user, Value memory) {
+    auto store = dyn_cast<ct::StoreAddressOp>(user);
+    return store && store.getView() == memory;
+  });
+}
+
 bool ad::holdsAddresses(Value root) {
-  SmallVector<Value> worklist{root};
-  while (!worklist.empty()) {
-    Value memory = worklist.pop_back_val();
-    for (OpOperand &use : memory.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto store = dyn_cast<ct::StoreAddressOp>(user);
-          store && store.getHolder() == memory)
-        return true;
-      if (isa<ct::LoadAddressOp>(user))
-        return true;
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
-          view && view.getViewSource() == memory)
-        llvm::append_range(worklist, user->getResults());
-    }
-  }
-  return false;
+  return isUsedThroughViews(root, [](Operation *user, Value memory) {
+    auto store = dyn_cast<ct::StoreAddressOp>(user);
+    return (store && store.getHolder() == memory) ||
+           isa<ct::LoadAddressOp>(user);
+  });
 }
 
 bool ad::isLocalAllocation(Value root) {

@@ -11,7 +11,6 @@
 #include "CTToLLVMPatterns.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
-#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -52,18 +51,8 @@ struct LoadAddressLowering : ConvertOpToLLVMPattern<ct::LoadAddressOp> {
     Value address = LLVM::LoadOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()), slot,
         /*alignment=*/8);
-    auto index = [&](int64_t value) -> Value {
-      return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
-                                      rewriter.getI64IntegerAttr(value));
-    };
-    auto descriptor = MemRefDescriptor::poison(rewriter, loc, type);
-    descriptor.setAllocatedPtr(rewriter, loc, address);
-    descriptor.setAlignedPtr(rewriter, loc, address);
-    descriptor.setOffset(rewriter, loc, index(0));
-    descriptor.setSize(rewriter, loc, 0,
-                       index(ct::PointerViewOp::kUnknownExtent));
-    descriptor.setStride(rewriter, loc, 0, index(1));
-    rewriter.replaceOp(op, Value(descriptor));
+    rewriter.replaceOp(op,
+                       buildPointerDescriptor(rewriter, loc, type, address));
     return success();
   }
 };

@@ -8,6 +8,8 @@
 #ifndef COTANGENT_LIB_CODEGEN_CTTOLLVMPATTERNS_H
 #define COTANGENT_LIB_CODEGEN_CTTOLLVMPATTERNS_H
 
+#include "mlir/IR/Builders.h"
+
 namespace mlir {
 class LLVMTypeConverter;
 class RewritePatternSet;
@@ -23,6 +25,12 @@ void populateLibraryMathToLLVMPatterns(mlir::LLVMTypeConverter &converter,
 /// `ct.abort` becomes write(2, message) and abort().
 void populateAbortToLLVMPatterns(mlir::LLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+
+/// The descriptor of type `type` (a converted 1-D memref) viewing C pointer
+/// `pointer` as `ct.pointer_view` does: { pointer, pointer, 0, the extent no
+/// object reaches, 1 }.
+mlir::Value buildPointerDescriptor(mlir::OpBuilder &b, mlir::Location loc,
+                                   mlir::Type type, mlir::Value pointer);
 
 /// `ct.store_address` and `ct.load_address` become a store and a load of
 /// a pointer at the slot's address; a loaded address is viewed as

@@ -425,21 +425,30 @@ struct PointerViewLowering : ConvertOpToLLVMPattern<ct::PointerViewOp> {
     Type type = getTypeConverter()->convertType(op.getType());
     if (!type)
       return failure();
-    auto index = [&](int64_t value) -> Value {
-      return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
-                                      rewriter.getI64IntegerAttr(value));
-    };
-    auto descriptor = MemRefDescriptor::poison(rewriter, loc, type);
-    descriptor.setAllocatedPtr(rewriter, loc, adaptor.getPointer());
-    descriptor.setAlignedPtr(rewriter, loc, adaptor.getPointer());
-    descriptor.setOffset(rewriter, loc, index(0));
-    descriptor.setSize(rewriter, loc, 0,
-                       index(ct::PointerViewOp::kUnknownExtent));
-    descriptor.setStride(rewriter, loc, 0, index(1));
-    rewriter.replaceOp(op, Value(descriptor));
+    rewriter.replaceOp(
+        op, buildPointerDescriptor(rewriter, loc, type, adaptor.getPointer()));
     return success();
   }
 };
+
+} // namespace
+
+Value cotangent::buildPointerDescriptor(OpBuilder &b, Location loc, Type type,
+                                        Value pointer) {
+  auto index = [&](int64_t value) -> Value {
+    return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                    b.getI64IntegerAttr(value));
+  };
+  auto descriptor = MemRefDescriptor::poison(b, loc, type);
+  descriptor.setAllocatedPtr(b, loc, pointer);
+  descriptor.setAlignedPtr(b, loc, pointer);
+  descriptor.setOffset(b, loc, index(0));
+  descriptor.setSize(b, loc, 0, index(ct::PointerViewOp::kUnknownExtent));
+  descriptor.setStride(b, loc, 0, index(1));
+  return descriptor;
+}
+
+namespace {
 
 /// A vector view reads the vector's first and end pointers: the
 /// descriptor { first, first, 0, (end - first) / scalar size, 1 }.
