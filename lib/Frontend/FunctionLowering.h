@@ -75,6 +75,10 @@ std::optional<int64_t> staticOffset(mlir::Value offset);
 
 /// A place in memory: element `offset` (an index) of a 1-D memref of
 /// scalars. An lvalue's address, and the value of a pointer.
+/// Emits a loop running `body(i)` for each i in [0, count).
+void forEachIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value count,
+                  llvm::function_ref<void(mlir::Value)> body);
+
 struct Address {
   mlir::Value memref;
   mlir::Value offset;
@@ -601,6 +605,72 @@ private:
   std::optional<CallResult>
   growVector(const clang::CallExpr *expr, const clang::Expr *object,
              llvm::StringRef name, llvm::ArrayRef<const clang::Expr *> args);
+
+  //===--- Vectors that grow at run time (GrowingVectors.cpp) -------------===//
+  /// A local vector whose memory changes at run time anywhere in the
+  /// function (docs/Memory.md): the address of its memory in a slot, and
+  /// its size and capacity in elements.
+  struct GrowingVector {
+    Value addressSlot;
+    Address size, capacity;
+    int64_t elementSize = 1;
+    mlir::MemRefType viewType;
+  };
+  llvm::DenseMap<const clang::ValueDecl *, GrowingVector> growingVectors;
+  /// The address slots of the growing vectors in `cleanups`.
+  llvm::DenseMap<Value, mlir::MemRefType> growingSlots;
+  /// The local vectors of `body` that grow at run time where the memref
+  /// model cannot follow them (see GrowingVectors.cpp).
+  const llvm::DenseSet<const clang::VarDecl *> &
+  getGrowingVectors(const clang::Stmt *body);
+  llvm::DenseMap<const clang::Stmt *, llvm::DenseSet<const clang::VarDecl *>>
+      growingVectorSets;
+  /// Declares `var` as a growing vector if it is one: true if so (lowered,
+  /// or reported).
+  bool declareGrowingVector(const clang::VarDecl *var);
+  /// The view of the elements the growing vector `vector` has now.
+  Address growingElements(const GrowingVector &vector, Location l);
+  /// The growing vector `object` names, if it names one.
+  GrowingVector *growingVectorOf(const clang::Expr *object);
+  /// Member functions of a growing vector that change its size or memory.
+  std::optional<CallResult>
+  lowerGrowingVectorCall(const clang::CallExpr *expr,
+                         const clang::CXXMethodDecl *method,
+                         GrowingVector &vector,
+                         llvm::ArrayRef<const clang::Expr *> args);
+  /// Gives `vector` memory for at least `count` elements, moving its
+  /// elements there (twice the capacity when it must grow).
+  void reserveGrowing(GrowingVector &vector, Value count, Location l);
+  /// Sets the size of `vector` to `count`, new elements copied from `value`
+  /// (zero if null).
+  void resizeGrowing(GrowingVector &vector, Value count,
+                     std::optional<Address> value, Location l);
+  std::optional<CallResult>
+  pushGrowing(const clang::CallExpr *expr, GrowingVector &vector,
+              llvm::StringRef name, llvm::ArrayRef<const clang::Expr *> args,
+              clang::QualType elementType, const Layout &element);
+  /// `v = w`: w's elements copied into v's memory (grown if needed).
+  std::optional<CallResult> assignGrowing(const clang::CallExpr *expr,
+                                          GrowingVector &vector,
+                                          const clang::Expr *source);
+  std::optional<CallResult>
+  insertIntoGrowing(const clang::CallExpr *expr, GrowingVector &vector,
+                    llvm::StringRef name,
+                    llvm::ArrayRef<const clang::Expr *> args,
+                    const Layout &element);
+  std::optional<CallResult>
+  eraseFromGrowing(const clang::CallExpr *expr, GrowingVector &vector,
+                   llvm::ArrayRef<const clang::Expr *> args);
+  /// Moves elements [from, size) of `vector` by `delta` elements (toward
+  /// the end if positive), last first or first first as needed.
+  void shiftElements(GrowingVector &vector, Value from, Value size,
+                     Value delta, bool towardEnd, Location l);
+  /// The element index an iterator or pointer into `vector` designates.
+  Value elementIndexOf(const clang::Expr *position, GrowingVector &vector);
+  /// A value to put in the vector, evaluated and kept apart from its
+  /// memory (which may move).
+  std::optional<Address> elementValue(const clang::Expr *arg,
+                                      const Layout &element);
 
   //===--- Vectors of vectors (NestedVectors.cpp) -------------------------===//
   static bool isNestedVector(clang::QualType type) {

@@ -363,6 +363,8 @@ FunctionLowering::lowerNamedPlace(const clang::DeclRefExpr *ref) {
   const clang::ValueDecl *var = ref->getDecl();
   if (vectorSizes.count(var))
     return currentElements(var, l);
+  if (auto growing = growingVectors.find(var); growing != growingVectors.end())
+    return growingElements(growing->second, l);
   if (auto it = places.find(var); it != places.end())
     return it->second;
   // A structured binding (`auto [a, b] = pair`): the part it names.

@@ -341,6 +341,8 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     return;
   }
   if (isVector(type)) {
+    if (declareGrowingVector(var))
+      return;
     std::optional<Address> vector =
         createVector(init, type, var->getSourceRange());
     if (!vector) {

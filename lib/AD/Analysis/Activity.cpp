@@ -294,6 +294,17 @@ bool ActivityAnalysis::propagateUsefulElement(Operation *op, Element element) {
          markUseful(store.getValueToStore());
 }
 
+/// Whether two memories whose addresses are kept in memory may be the
+/// same: only if they hold scalars of one type (C++ reads an object only
+/// through its own type), so memory of integers never joins memory of
+/// floating-point values.
+static bool mayAlias(Value root, Value other) {
+  auto rootType = dyn_cast<MemRefType>(root.getType());
+  auto otherType = dyn_cast<MemRefType>(other.getType());
+  return !rootType || !otherType ||
+         rootType.getElementType() == otherType.getElementType();
+}
+
 bool ActivityAnalysis::markVaried(Value value) {
   if (isFloat(value))
     return varied.insert(value).second;
@@ -308,7 +319,7 @@ bool ActivityAnalysis::markVaried(Value value) {
     return variedMemory.insert(root).second;
   bool changed = false;
   for (Value other : addressedMemory)
-    if (!isConstantArgument(other))
+    if (mayAlias(root, other) && !isConstantArgument(other))
       changed |= variedMemory.insert(other).second;
   return changed;
 }
@@ -323,7 +334,8 @@ bool ActivityAnalysis::markUseful(Value value) {
     return usefulMemory.insert(root).second;
   bool changed = false;
   for (Value other : addressedMemory)
-    changed |= usefulMemory.insert(other).second;
+    if (mayAlias(root, other))
+      changed |= usefulMemory.insert(other).second;
   return changed;
 }
 

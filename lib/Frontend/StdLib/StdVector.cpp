@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/DeclCXX.h"
@@ -132,9 +133,8 @@ MemRefType ModuleLowering::getVectorType(clang::QualType vector,
 // Memory
 //===----------------------------------------------------------------------===//
 
-/// Runs `body(i)` for each i in [0, count).
-static void forEachIndex(OpBuilder &b, Location l, Value count,
-                         function_ref<void(Value)> body) {
+void forEachIndex(OpBuilder &b, Location l, Value count,
+                  function_ref<void(Value)> body) {
   Value zero = arith::ConstantIndexOp::create(b, l, 0);
   Value one = arith::ConstantIndexOp::create(b, l, 1);
   auto loop = scf::ForOp::create(b, l, zero, count, one);
@@ -201,6 +201,15 @@ void FunctionLowering::emitCleanups(size_t depth, Location l, Value kept) {
   for (Value memory : llvm::reverse(pending)) {
     if (memory == kept)
       continue;
+    if (auto growing = growingSlots.find(memory);
+        growing != growingSlots.end()) {
+      // A vector whose memory changed at run time: what it has now.
+      memref::DeallocOp::create(
+          b, l,
+          ct::LoadAddressOp::create(b, l, growing->second, memory,
+                                    constantIndex(0, l)));
+      continue;
+    }
     if (auto object = destructors.find(memory); object != destructors.end()) {
       // The destructor's body in place.
       inlineBody(object->second.second, object->second.first, {}, nullptr, {},
@@ -441,6 +450,15 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
   StringRef name = method->getIdentifier() ? method->getName() : "";
   bool isAssignment =
       method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator();
+  // A vector whose memory changes at run time (GrowingVectors.cpp).
+  if (GrowingVector *growing = arrow ? nullptr : growingVectorOf(object);
+      growing &&
+      (isAssignment || llvm::is_contained(
+                           {"resize", "assign", "clear", "reserve", "push_back",
+                            "emplace_back", "pop_back", "insert", "emplace",
+                            "erase", "swap", "capacity", "shrink_to_fit"},
+                           name)))
+    return lowerGrowingVectorCall(expr, method, *growing, args);
   if (isAssignment || name == "resize" || name == "assign" || name == "clear" ||
       name == "reserve")
     return resizeVector(expr, object, method, args);

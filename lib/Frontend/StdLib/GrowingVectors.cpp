@@ -1,0 +1,627 @@
+//===- GrowingVectors.cpp - std::vector memory that changes at run time ---===//
+//
+// A local vector whose memory the memref model cannot follow (it grows by
+// `push_back` without a `reserve` made where it is declared, changes its
+// size inside a loop or branch, or moves its elements by `insert` and
+// `erase`) is lowered on the general memory model (docs/Memory.md): the
+// address of its memory is kept in a slot of its own and read back by
+// every use, and its size and capacity are two index slots. Growth is what
+// a standard library does: new memory of twice the capacity, the elements
+// moved there, the old memory freed, the new address stored. The AD engine
+// sees a heap buffer whose address is kept in memory, which it shadows
+// like any other (the shadow grows and is freed with it). Other local
+// vectors keep the memref model, whose IR is unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+//===----------------------------------------------------------------------===//
+// Which vectors grow
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What a function does to one of its local vectors.
+struct VectorUses {
+  /// The block that declares it.
+  const clang::CompoundStmt *block = nullptr;
+  bool pushes = false, reservedInBlock = false, resizedElsewhere = false;
+  bool movesElements = false;
+  /// A reference or pointer to the vector itself is kept in a variable:
+  /// the memref model's rules (and errors) apply.
+  bool bound = false;
+
+  bool grows() const {
+    return !bound &&
+           (movesElements || resizedElsewhere || (pushes && !reservedInBlock));
+  }
+};
+
+/// Walks a function body once, recording each local vector's uses.
+class GrowthScan {
+public:
+  llvm::DenseMap<const clang::VarDecl *, VectorUses> uses;
+
+  void visit(const clang::Stmt *stmt) {
+    if (!stmt)
+      return;
+    if (const auto *block = dyn_cast<clang::CompoundStmt>(stmt))
+      for (const clang::Stmt *child : block->body())
+        if (const auto *expr = dyn_cast<clang::Expr>(child))
+          statementBlock[strip(expr)] = block;
+    if (const auto *loop = dyn_cast<clang::CXXForRangeStmt>(stmt))
+      if (const auto *range = loop->getRangeStmt())
+        rangeVariables.insert(range->getSingleDecl());
+    if (const auto *declStmt = dyn_cast<clang::DeclStmt>(stmt))
+      for (const clang::Decl *d : declStmt->decls())
+        if (const auto *var = dyn_cast<clang::VarDecl>(d))
+          visitDeclaration(var);
+    if (const auto *call = dyn_cast<clang::CallExpr>(stmt))
+      visitCall(call);
+    if (const auto *unary = dyn_cast<clang::UnaryOperator>(stmt);
+        unary && unary->getOpcode() == clang::UO_AddrOf)
+      if (VectorUses *vector = usesOf(unary->getSubExpr()))
+        vector->bound = true;
+    if (const auto *lambda = dyn_cast<clang::LambdaExpr>(stmt))
+      visit(lambda->getBody());
+    for (const clang::Stmt *child : stmt->children())
+      visit(child);
+  }
+
+private:
+  llvm::DenseMap<const clang::Expr *, const clang::CompoundStmt *>
+      statementBlock;
+  llvm::DenseSet<const clang::Decl *> rangeVariables;
+
+  VectorUses *usesOf(const clang::Expr *expr) {
+    const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
+    const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    auto it = var ? uses.find(var) : uses.end();
+    return it == uses.end() ? nullptr : &it->second;
+  }
+
+  void visitDeclaration(const clang::VarDecl *var) {
+    clang::QualType type = var->getType();
+    if (type->isReferenceType()) {
+      if (!rangeVariables.contains(var) && var->getInit())
+        if (VectorUses *vector = usesOf(var->getInit()))
+          vector->bound = true;
+      return;
+    }
+    if (var->hasLocalStorage() && !isa<clang::ParmVarDecl>(var) &&
+        !ModuleLowering::getVectorElementType(type).isNull())
+      uses[var].block = blockOf(var);
+  }
+
+  const clang::CompoundStmt *blockOf(const clang::VarDecl *var) {
+    return declarationBlocks.lookup(var);
+  }
+
+  void visitCall(const clang::CallExpr *call) {
+    const clang::Expr *object = nullptr;
+    const clang::CXXMethodDecl *method = nullptr;
+    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call)) {
+      object = member->getImplicitObjectArgument();
+      method = member->getMethodDecl();
+    } else if (const auto *op = dyn_cast<clang::CXXOperatorCallExpr>(call);
+               op && op->getOperator() == clang::OO_Equal &&
+               op->getNumArgs() == 2) {
+      object = op->getArg(0);
+      method = dyn_cast_or_null<clang::CXXMethodDecl>(op->getCalleeDecl());
+    }
+    VectorUses *vector = object ? usesOf(object) : nullptr;
+    if (!vector || !method)
+      return;
+    StringRef name = method->getIdentifier() ? method->getName() : "";
+    if (name == "insert" || name == "emplace" || name == "erase") {
+      vector->movesElements = true;
+    } else if (name == "push_back" || name == "emplace_back") {
+      vector->pushes = true;
+    } else if (name == "reserve" || name == "resize" || name == "assign" ||
+               name == "clear" || method->isCopyAssignmentOperator() ||
+               method->isMoveAssignmentOperator()) {
+      bool inBlock = vector->block && statementBlock.lookup(call) ==
+                                          vector->block;
+      if (!inBlock)
+        vector->resizedElsewhere = true;
+      else if (name == "reserve")
+        vector->reservedInBlock = true;
+    }
+  }
+
+public:
+  /// The block declaring each local (filled before the walk).
+  llvm::DenseMap<const clang::VarDecl *, const clang::CompoundStmt *>
+      declarationBlocks;
+};
+
+/// Records the block that declares each local of `stmt`.
+void collectDeclarationBlocks(
+    const clang::Stmt *stmt,
+    llvm::DenseMap<const clang::VarDecl *, const clang::CompoundStmt *>
+        &blocks) {
+  if (!stmt)
+    return;
+  if (const auto *block = dyn_cast<clang::CompoundStmt>(stmt))
+    for (const clang::Stmt *child : block->body())
+      if (const auto *declStmt = dyn_cast<clang::DeclStmt>(child))
+        for (const clang::Decl *d : declStmt->decls())
+          if (const auto *var = dyn_cast<clang::VarDecl>(d))
+            blocks[var] = block;
+  if (const auto *lambda = dyn_cast<clang::LambdaExpr>(stmt))
+    collectDeclarationBlocks(lambda->getBody(), blocks);
+  for (const clang::Stmt *child : stmt->children())
+    collectDeclarationBlocks(child, blocks);
+}
+} // namespace
+
+const llvm::DenseSet<const clang::VarDecl *> &
+FunctionLowering::getGrowingVectors(const clang::Stmt *body) {
+  auto [known, fresh] = growingVectorSets.try_emplace(body);
+  if (!fresh)
+    return known->second;
+  GrowthScan scan;
+  collectDeclarationBlocks(body, scan.declarationBlocks);
+  scan.visit(body);
+  for (auto &[var, uses] : scan.uses)
+    if (uses.grows())
+      known->second.insert(var);
+  return known->second;
+}
+
+//===----------------------------------------------------------------------===//
+// The vector's memory
+//===----------------------------------------------------------------------===//
+
+/// Whether elements of `type` are numbers only (no pointers, references,
+/// vectors or memory of their own), which growth moves as scalars.
+static bool hasNumericElements(ModuleLowering &module, clang::QualType type) {
+  clang::QualType element = ModuleLowering::getVectorElementType(type);
+  if (element->isPointerType() || element->isBooleanType() ||
+      !ModuleLowering::getVectorElementType(element).isNull())
+    return false;
+  if (const auto *record = element->getAsCXXRecordDecl();
+      record && ModuleLowering::ownsMemory(record))
+    return false;
+  std::optional<Layout> layout = module.tryGetLayout(element);
+  return layout && layout->indirect.empty();
+}
+
+bool FunctionLowering::declareGrowingVector(const clang::VarDecl *var) {
+  const auto *owner =
+      dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+  const clang::Stmt *body = owner ? owner->getBody() : decl->getBody();
+  clang::QualType type = var->getType();
+  if (!getGrowingVectors(body).contains(var) ||
+      !hasNumericElements(module, type))
+    return false;
+  Location l = module.getLoc(var->getLocation());
+  std::optional<Address> initial =
+      createVector(var->getInit(), type, var->getSourceRange());
+  std::optional<Layout> element =
+      module.tryGetLayout(ModuleLowering::getVectorElementType(type));
+  if (!initial || !element) {
+    invalid.insert(var);
+    return true;
+  }
+  // The memory belongs to the vector from now on: its slot frees it.
+  llvm::erase(cleanups, initial->memref);
+  // Slots at the function entry (one per iteration of a parallel loop), so
+  // that they and their shadows outlive the loops that use them.
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  auto entrySlot = [&](Type scalar) {
+    auto slot =
+        memref::AllocaOp::create(entry, l, MemRefType::get({1}, scalar));
+    if (parallelBodyDepth > 0)
+      slot->setAttr(ct::kIterationLocal, b.getUnitAttr());
+    return Address{slot, constantIndex(0, l)};
+  };
+  GrowingVector vector;
+  vector.addressSlot = entrySlot(b.getF64Type()).memref;
+  vector.size = entrySlot(b.getIndexType());
+  vector.capacity = entrySlot(b.getIndexType());
+  vector.elementSize = element->size;
+  vector.viewType = getPointerType(element->scalar);
+  ct::StoreAddressOp::create(b, l, materializeAddress(*initial, l),
+                             vector.addressSlot, constantIndex(0, l));
+  Value size = vectorSize(*initial, type, l);
+  store(size, vector.size, l);
+  store(size, vector.capacity, l);
+  growingVectors[var] = vector;
+  cleanups.push_back(vector.addressSlot);
+  growingSlots[vector.addressSlot] = vector.viewType;
+  return true;
+}
+
+Address FunctionLowering::growingElements(const GrowingVector &vector,
+                                          Location l) {
+  Value memory = ct::LoadAddressOp::create(b, l, vector.viewType,
+                                           vector.addressSlot,
+                                           constantIndex(0, l));
+  return firstElements(memory, vector.size, vector.elementSize, l);
+}
+
+FunctionLowering::GrowingVector *
+FunctionLowering::growingVectorOf(const clang::Expr *object) {
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(object));
+  auto it = ref ? growingVectors.find(ref->getDecl()) : growingVectors.end();
+  return it == growingVectors.end() ? nullptr : &it->second;
+}
+
+void FunctionLowering::reserveGrowing(GrowingVector &vector, Value count,
+                                      Location l) {
+  Value capacity = load(vector.capacity, l);
+  Value grows =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, count, capacity);
+  auto branch = scf::IfOp::create(b, l, grows, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(branch.thenBlock()->getTerminator());
+  // Twice the capacity (at least what is asked), as libraries grow, so
+  // that n push_backs cost O(n).
+  Value doubled =
+      arith::MulIOp::create(b, l, capacity, constantIndex(2, l)).getResult();
+  Value fresh = arith::MaxUIOp::create(b, l, doubled, count);
+  Value scalars =
+      arith::MulIOp::create(b, l, fresh, constantIndex(vector.elementSize, l));
+  Value memory = memref::AllocOp::create(
+      b, l,
+      MemRefType::get({ShapedType::kDynamic}, vector.viewType.getElementType()),
+      ValueRange{scalars});
+  Address moved{memref::CastOp::create(b, l, vector.viewType, memory),
+                constantIndex(0, l)};
+  Address old = growingElements(vector, l);
+  copy(moved, old, scalarsFrom(old, l), l);
+  memref::DeallocOp::create(b, l,
+                            ct::LoadAddressOp::create(b, l, vector.viewType,
+                                                      vector.addressSlot,
+                                                      constantIndex(0, l)));
+  ct::StoreAddressOp::create(b, l, moved.memref, vector.addressSlot,
+                             constantIndex(0, l));
+  store(fresh, vector.capacity, l);
+}
+
+void FunctionLowering::resizeGrowing(GrowingVector &vector, Value count,
+                                     std::optional<Address> value,
+                                     Location l) {
+  reserveGrowing(vector, count, l);
+  Value old = load(vector.size, l);
+  store(count, vector.size, l);
+  Address elements = growingElements(vector, l);
+  // The new elements, [min(old, count), count).
+  Value from = arith::MinUIOp::create(b, l, old, count);
+  Type scalar = vector.viewType.getElementType();
+  Value zero = arith::ConstantOp::create(b, l, scalar, b.getZeroAttr(scalar));
+  Value per = constantIndex(vector.elementSize, l);
+  forEachIndex(b, l, arith::SubIOp::create(b, l, count, from), [&](Value j) {
+    Value i = arith::AddIOp::create(b, l, from, j);
+    Address slot = offsetBy(elements, arith::MulIOp::create(b, l, i, per), l);
+    for (int64_t k = 0; k < vector.elementSize; ++k)
+      store(value ? load(offsetBy(*value, k, l), l) : zero,
+            offsetBy(slot, k, l), l);
+  });
+}
+
+void FunctionLowering::shiftElements(GrowingVector &vector, Value from,
+                                     Value size, Value delta, bool towardEnd,
+                                     Location l) {
+  Address elements = growingElements(vector, l);
+  Value per = constantIndex(vector.elementSize, l);
+  Value one = constantIndex(1, l);
+  forEachIndex(b, l, arith::SubIOp::create(b, l, size, from), [&](Value j) {
+    // Toward the end, the last element first, so that none is overwritten
+    // before it moves; toward the beginning, the first first.
+    Value i = towardEnd ? arith::SubIOp::create(
+                              b, l, arith::SubIOp::create(b, l, size, one), j)
+                              .getResult()
+                        : arith::AddIOp::create(b, l, from, j).getResult();
+    Value target = towardEnd ? arith::AddIOp::create(b, l, i, delta).getResult()
+                             : arith::SubIOp::create(b, l, i, delta).getResult();
+    Address source =
+        offsetBy(elements, arith::MulIOp::create(b, l, i, per), l);
+    Address dest =
+        offsetBy(elements, arith::MulIOp::create(b, l, target, per), l);
+    copy(dest, source, vector.elementSize, l);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Member functions
+//===----------------------------------------------------------------------===//
+
+std::optional<Address>
+FunctionLowering::elementValue(const clang::Expr *arg, const Layout &element) {
+  // Evaluated into a temporary before the vector's memory may move (the
+  // argument may be one of its own elements, as in v.push_back(v[0])).
+  clang::QualType type = arg->getType().getNonReferenceType();
+  std::optional<Address> temporary =
+      allocate(type, arg->getSourceRange(), "this element");
+  if (!temporary)
+    return std::nullopt;
+  Location l = loc(arg);
+  if (!isAggregate(type)) {
+    Value value = lowerRValue(arg);
+    if (!value)
+      return std::nullopt;
+    store(value, *temporary, l);
+    return temporary;
+  }
+  std::optional<Address> source = unpacked(
+      arg->isGLValue() ? lowerLValue(arg) : materializeTemporary(arg), arg);
+  if (!source)
+    return std::nullopt;
+  copy(*temporary, *source, element.size, l);
+  return temporary;
+}
+
+Value FunctionLowering::elementIndexOf(const clang::Expr *position,
+                                       GrowingVector &vector) {
+  std::optional<Address> at = isIterator(position->getType())
+                                  ? lowerIterator(position)
+                                  : lowerPointer(position);
+  if (!at)
+    return nullptr;
+  // Iterators of the vector count scalars from its first element.
+  Location l = loc(position);
+  if (vector.elementSize == 1)
+    return at->offset;
+  return arith::DivUIOp::create(b, l, at->offset,
+                                constantIndex(vector.elementSize, l));
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::insertIntoGrowing(const clang::CallExpr *expr,
+                                    GrowingVector &vector, StringRef name,
+                                    ArrayRef<const clang::Expr *> args,
+                                    const Layout &element) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  // insert(pos, value), insert(pos, n, value), emplace(pos, value).
+  bool counted = args.size() == 3 && args[1]->getType()->isIntegerType();
+  if ((args.size() != 2 && !counted) || isIterator(args.back()->getType()) ||
+      args.back()->getType()->isPointerType() ||
+      isa<clang::CXXStdInitializerListExpr>(strip(args.back())))
+    return unsupported<Result>(expr, "this form of '" + name +
+                                         "' is not supported; insert one "
+                                         "value, or n copies of one");
+  Value at = elementIndexOf(args[0], vector);
+  std::optional<Address> value = elementValue(args.back(), element);
+  Value count = counted ? lowerRValue(args[1]) : constantIndex(1, l);
+  if (!at || !value || !count)
+    return std::nullopt;
+  if (counted)
+    count = index(count, args[1]->getType(), l);
+  Value size = load(vector.size, l);
+  abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, at, size),
+          expr, "std::vector::" + name + ": the position is not in the vector");
+  Value grown = arith::AddIOp::create(b, l, size, count);
+  reserveGrowing(vector, grown, l);
+  store(grown, vector.size, l);
+  shiftElements(vector, at, size, count, /*towardEnd=*/true, l);
+  Address elements = growingElements(vector, l);
+  Value per = constantIndex(vector.elementSize, l);
+  forEachIndex(b, l, count, [&](Value j) {
+    Value i = arith::AddIOp::create(b, l, at, j);
+    copy(offsetBy(elements, arith::MulIOp::create(b, l, i, per), l), *value,
+         vector.elementSize, l);
+  });
+  return CallResult{nullptr,
+                    offsetBy(elements, arith::MulIOp::create(b, l, at, per), l)};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::eraseFromGrowing(const clang::CallExpr *expr,
+                                   GrowingVector &vector,
+                                   ArrayRef<const clang::Expr *> args) {
+  Location l = loc(expr);
+  // erase(pos), erase(first, last).
+  Value first = elementIndexOf(args[0], vector);
+  Value last = args.size() == 2 ? elementIndexOf(args[1], vector)
+               : first ? arith::AddIOp::create(b, l, first, constantIndex(1, l))
+                             .getResult()
+                       : nullptr;
+  if (!first || !last)
+    return std::nullopt;
+  Value size = load(vector.size, l);
+  abortIf(arith::OrIOp::create(
+              b, l,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, last,
+                                    size),
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, first,
+                                    last)),
+          expr, "std::vector::erase: the range is not in the vector");
+  Value count = arith::SubIOp::create(b, l, last, first);
+  shiftElements(vector, last, size, count, /*towardEnd=*/false, l);
+  store(arith::SubIOp::create(b, l, size, count), vector.size, l);
+  Value per = constantIndex(vector.elementSize, l);
+  return CallResult{nullptr,
+                    offsetBy(growingElements(vector, l),
+                             arith::MulIOp::create(b, l, first, per), l)};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
+                                         const clang::CXXMethodDecl *method,
+                                         GrowingVector &vector,
+                                         ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  clang::QualType type = ast.getCanonicalTagType(method->getParent());
+  clang::QualType elementType = ModuleLowering::getVectorElementType(type);
+  std::optional<Layout> element =
+      module.getLayout(elementType, expr->getSourceRange(), "an element");
+  if (!element)
+    return std::nullopt;
+  StringRef name = method->getIdentifier() ? method->getName() : "";
+  auto sizeArgument = [&](const clang::Expr *arg) -> Value {
+    Value n = lowerRValue(arg);
+    return n ? index(n, arg->getType(), l) : nullptr;
+  };
+  if (name == "capacity") {
+    Type resultType = typeOf(expr);
+    if (!resultType)
+      return std::nullopt;
+    return CallResult{arith::IndexCastUIOp::create(b, l, resultType,
+                                                   load(vector.capacity, l)),
+                      {}};
+  }
+  if (name == "shrink_to_fit")
+    return CallResult{}; // a request the library may ignore
+  if (name == "clear") {
+    store(constantIndex(0, l), vector.size, l);
+    return CallResult{};
+  }
+  if (name == "reserve") {
+    Value n = sizeArgument(args[0]);
+    if (!n)
+      return std::nullopt;
+    reserveGrowing(vector, n, l);
+    return CallResult{};
+  }
+  if (name == "pop_back") {
+    Value size = load(vector.size, l);
+    abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, size,
+                                  constantIndex(0, l)),
+            expr, "std::vector::pop_back: the vector is empty");
+    store(arith::SubIOp::create(b, l, size, constantIndex(1, l)), vector.size,
+          l);
+    return CallResult{};
+  }
+  if (name == "push_back" || name == "emplace_back")
+    return pushGrowing(expr, vector, name, args, elementType, *element);
+  if (name == "resize" || (name == "assign" && args.size() == 2 &&
+                           args[0]->getType()->isIntegerType())) {
+    if (const auto *record = elementType->getAsCXXRecordDecl();
+        record && !record->hasTrivialDefaultConstructor() && args.size() < 2)
+      return unsupported<Result>(expr, "resizing a std::vector of a type "
+                                       "with a default constructor needs "
+                                       "the value of the new elements: "
+                                       "v.resize(n, T{...})");
+    Value n = sizeArgument(args[0]);
+    std::optional<Address> value;
+    if (args.size() == 2 && !(value = elementValue(args[1], *element)))
+      return std::nullopt;
+    if (!n)
+      return std::nullopt;
+    if (name == "assign")
+      store(constantIndex(0, l), vector.size, l);
+    resizeGrowing(vector, n, value, l);
+    return CallResult{};
+  }
+  if (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator())
+    return assignGrowing(expr, vector, args[0]);
+  if (name == "insert" || name == "emplace")
+    return insertIntoGrowing(expr, vector, name, args, *element);
+  if (name == "erase")
+    return eraseFromGrowing(expr, vector, args);
+  if (name == "swap" && args.size() == 1) {
+    GrowingVector *other = growingVectorOf(args[0]);
+    if (!other)
+      return unsupported<Result>(expr, "this vector changes its memory at "
+                                       "run time, and can be swapped only "
+                                       "with another such local vector");
+    // The contents of the slots, which stay with their variables (and
+    // their scopes' cleanups).
+    Value zero = constantIndex(0, l);
+    Value mine = ct::LoadAddressOp::create(b, l, vector.viewType,
+                                           vector.addressSlot, zero);
+    Value theirs = ct::LoadAddressOp::create(b, l, other->viewType,
+                                             other->addressSlot, zero);
+    ct::StoreAddressOp::create(b, l, theirs, vector.addressSlot, zero);
+    ct::StoreAddressOp::create(b, l, mine, other->addressSlot, zero);
+    for (auto [a, c] : {std::pair{vector.size, other->size},
+                        std::pair{vector.capacity, other->capacity}}) {
+      Value first = load(a, l), second = load(c, l);
+      store(second, a, l);
+      store(first, c, l);
+    }
+    return CallResult{};
+  }
+  return unsupported<Result>(expr, "this form of '" + name +
+                                       "' is not supported");
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::pushGrowing(const clang::CallExpr *expr,
+                              GrowingVector &vector, StringRef name,
+                              ArrayRef<const clang::Expr *> args,
+                              clang::QualType elementType,
+                              const Layout &element) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  // The new element: constructed in place, or evaluated first.
+  const clang::CXXConstructorDecl *ctor = nullptr;
+  std::optional<Address> value;
+  bool copies = args.size() == 1 &&
+                (!isAggregate(elementType) ||
+                 ast.hasSameUnqualifiedType(args[0]->getType(), elementType));
+  if (name == "emplace_back" && !copies &&
+      !(ctor = constructorFor(elementType, args)))
+    return unsupported<Result>(expr, "'emplace_back' with these arguments is "
+                                     "not supported; pass one value of the "
+                                     "element type");
+  if (!ctor) {
+    if (!copies)
+      return unsupported<Result>(expr, "'" + name +
+                                           "' with these arguments is not "
+                                           "supported; pass one value of the "
+                                           "element type");
+    if (!isAggregate(elementType)) {
+      Value scalar = lowerRValue(args[0]);
+      if (!scalar)
+        return std::nullopt;
+      value = allocate(elementType, expr->getSourceRange(), "this element");
+      store(convert(scalar, args[0]->getType(), elementType, l), *value, l);
+    } else if (!(value = elementValue(args[0], element))) {
+      return std::nullopt;
+    }
+  }
+  Value size = load(vector.size, l);
+  Value grown = arith::AddIOp::create(b, l, size, constantIndex(1, l));
+  reserveGrowing(vector, grown, l);
+  store(grown, vector.size, l);
+  Address slot = offsetBy(
+      growingElements(vector, l),
+      arith::MulIOp::create(b, l, size, constantIndex(vector.elementSize, l)),
+      l);
+  if (ctor && !emitCall(expr, ctor, slot, args, std::nullopt))
+    return std::nullopt;
+  if (value)
+    copy(slot, *value, vector.elementSize, l);
+  if (name == "emplace_back")
+    return CallResult{nullptr, slot}; // C++17: a reference to the element
+  return CallResult{};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::assignGrowing(const clang::CallExpr *expr,
+                                GrowingVector &vector,
+                                const clang::Expr *source) {
+  Location l = loc(expr);
+  clang::QualType type = source->getType().getNonReferenceType();
+  // A vector the program names is read where it is; anything else is
+  // built first (and freed where its scope ends).
+  std::optional<Address> from = source->isGLValue()
+                                    ? lowerLValue(source)
+                                    : createVector(source, type,
+                                                   source->getSourceRange());
+  if (!from)
+    return std::nullopt;
+  Value count = vectorSize(*from, type, l);
+  // Growing cannot move `from`: a vector is only ever assigned its own
+  // elements when it is assigned itself, whose size it has.
+  reserveGrowing(vector, count, l);
+  store(count, vector.size, l);
+  Address elements = growingElements(vector, l);
+  copy(elements, *from, scalarsFrom(*from, l), l);
+  return CallResult{nullptr, elements};
+}
+
+} // namespace cotangent::frontend
