@@ -13,6 +13,7 @@
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -52,9 +53,12 @@ struct LoadAddressModel
   }
 };
 
-/// Whether `view` is the null pointer (a C pointer view of address 0): its
-/// shadow is itself.
-bool isNullView(Value view) {
+/// Whether `view` carries no derivative, so that a shadow holder keeps its
+/// own address: the null pointer (a C pointer view of address 0), or
+/// memory of integers (an index list kept beside memory of numbers).
+bool isOwnShadow(Value view) {
+  if (!ct::isDifferentiableMemRef(view.getType()))
+    return true;
   auto pointerView = view.getDefiningOp<ct::PointerViewOp>();
   return pointerView && pointerView.getPointer().getDefiningOp<LLVM::ZeroOp>();
 }
@@ -69,7 +73,7 @@ struct StoreAddressForward
     Value holder = emitter.shadow(store.getHolder());
     if (!holder)
       return success();
-    Value view = isNullView(store.getView()) ? clone.getView()
+    Value view = isOwnShadow(store.getView()) ? clone.getView()
                                              : emitter.shadow(store.getView());
     if (!view)
       return op->emitError(kShadowUnavailable);
@@ -110,7 +114,7 @@ struct StoreAddressReverse
     if (!emitter.hasShadow(store.getHolder()))
       return success();
     Value holder = emitter.shadowInForward(b, store.getHolder());
-    Value view = isNullView(store.getView())
+    Value view = isOwnShadow(store.getView())
                      ? clone.getView()
                      : emitter.shadowInForward(b, store.getView());
     if (!holder || !view)
@@ -154,7 +158,7 @@ struct LoadAddressReverse
 };
 
 /// A C pointer viewed (the null pointer kept in memory): no derivative of
-/// its own; its shadow, where one is asked for, is itself (isNullView).
+/// its own; its shadow, where one is asked for, is itself (isOwnShadow).
 struct PointerViewModel
     : public ActivityOpInterface::ExternalModel<PointerViewModel,
                                                 ct::PointerViewOp> {

@@ -830,11 +830,12 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
   if (sized == vectorSizes.end() && !fieldSized)
     return unsupported<Result>(
         expr, "'" + name +
-                  "' grows a std::vector, which differentiable "
-                  "code supports within the capacity reserved "
-                  "beforehand: call v.reserve(n) where v is "
-                  "declared (or create it with its final size and "
-                  "assign v[i])");
+                  "' grows this std::vector, which differentiable code "
+                  "supports for local vectors of numbers (or of structs of "
+                  "numbers) that no reference designates, and otherwise "
+                  "within the capacity reserved beforehand: call "
+                  "v.reserve(n) where v is declared (or create it with its "
+                  "final size and assign v[i])");
   clang::QualType type = strip(object)->getType().getNonReferenceType();
   if (const auto *pointer = type->getAs<clang::PointerType>())
     type = pointer->getPointeeType();

@@ -146,12 +146,51 @@ func.func @kept_on_stack(%x: f64, %holder: memref<?xf64>, %n: index) -> f64 {
   return %r : f64
 }
 
+// Memory of integers whose address is kept beside memory of numbers (a
+// vector of indices beside a vector of values) is never the same memory
+// (C++ reads an object only through its own type): it joins no class with
+// the numbers, has no shadow, and the shadow holder keeps its own address.
+// CHECK-LABEL: func.func private @typed_classes.pullback.ad
+// CHECK-SAME: (%[[X:.*]]: f64, %[[H:.*]]: memref<?xf64>, %[[SEED:.*]]: f64, %[[DH:.*]]: memref<?xf64>)
+// CHECK: %[[INTS:.*]] = memref.alloc() : memref<2xi32>
+// CHECK-NOT: memref<2xi32>
+// CHECK: %[[VALUES:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: %[[DVALUES:.*]] = memref.alloc() : memref<2xf64>
+// CHECK-NOT: memref.alloc() : memref<2xi32>
+// CHECK: ct.store_address %[[INTS]], %[[H]][%[[C0:[a-z0-9_]+]]]
+// CHECK: ct.store_address %[[INTS]], %[[DH]][%[[C0]]]
+// CHECK: ct.store_address %[[VALUES]], %[[H]][%[[C1:[a-z0-9_]+]]]
+// CHECK: ct.store_address %[[DVALUES]], %[[DH]][%[[C1]]]
+// CHECK-NOT: ct.load_address %[[DH]][%[[C0]]]
+// CHECK: return
+func.func @typed_classes(%x: f64, %holder: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %k = arith.constant 3 : i32
+  %ints = memref.alloc() : memref<2xi32>
+  %values = memref.alloc() : memref<2xf64>
+  memref.store %k, %ints[%c0] : memref<2xi32>
+  memref.store %x, %values[%c0] : memref<2xf64>
+  ct.store_address %ints, %holder[%c0] : memref<2xi32>, memref<?xf64>
+  ct.store_address %values, %holder[%c1] : memref<2xf64>, memref<?xf64>
+  %pi = ct.load_address %holder[%c0] : memref<?xf64> -> memref<?xi32, strided<[1], offset: ?>>
+  %pv = ct.load_address %holder[%c1] : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
+  %i = memref.load %pi[%c0] : memref<?xi32, strided<[1], offset: ?>>
+  %v = memref.load %pv[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  %f = arith.sitofp %i : i32 to f64
+  %r = arith.mulf %v, %f : f64
+  memref.dealloc %ints : memref<2xi32>
+  memref.dealloc %values : memref<2xf64>
+  return %r : f64
+}
 func.func @main(%p: memref<?xf64>, %dp: memref<?xf64>, %n: index, %x: f64) -> (f64, f64) {
   %s = arith.constant 1.0 : f64
   %r = ct.pullback @blocks(%p, %n) seeds(%s) shadows(%dp) activity [dup, const] : (memref<?xf64>, index, f64, memref<?xf64>) -> f64
   %k:2 = ct.pullback @kept(%x, %p) seeds(%s) shadows(%dp) activity [active, dup] : (f64, memref<?xf64>, f64, memref<?xf64>) -> (f64, f64)
   %h:2 = ct.pullback @kept_in_loop(%x, %p, %n) seeds(%s) shadows(%dp) activity [active, dup, const] : (f64, memref<?xf64>, index, f64, memref<?xf64>) -> (f64, f64)
   %g:2 = ct.pullback @kept_on_stack(%x, %p, %n) seeds(%s) shadows(%dp) activity [active, dup, const] : (f64, memref<?xf64>, index, f64, memref<?xf64>) -> (f64, f64)
-  %sum = arith.addf %h#1, %g#1 : f64
+  %t:2 = ct.pullback @typed_classes(%x, %p) seeds(%s) shadows(%dp) activity [active, dup] : (f64, memref<?xf64>, f64, memref<?xf64>) -> (f64, f64)
+  %partial = arith.addf %h#1, %g#1 : f64
+  %sum = arith.addf %partial, %t#1 : f64
   return %r, %sum : f64, f64
 }

@@ -1,0 +1,85 @@
+// A local vector that grows by push_back without a reserve is lowered on
+// the general memory model (docs/Memory.md): the address of its memory in
+// a slot of its own, its size and capacity in two index slots. push_back
+// grows it when full: new memory of twice the capacity (at least the size
+// asked for), the elements copied there, the old memory freed through the
+// address loaded from the slot, the new address stored. Every use loads
+// the address and views the first `size` elements; the memory the slot
+// holds last is freed where the vector's scope ends. A vector reserved
+// where it is declared keeps the memref model (no address in memory).
+// RUN: %cotangent-cc %s -- -std=c++20 -I%cotangent-include | FileCheck %s
+// RUN: %cotangent-cc %s -- -std=c++20 -I%cotangent-include | %cotangent-opt > /dev/null
+
+#include <cotangent/cotangent.h>
+
+#include <vector>
+
+// CHECK-LABEL: func.func @_Z6pushedPKdi(
+// CHECK-DAG: %[[SLOT:.*]] = memref.alloca() : memref<1xf64>
+// CHECK-DAG: %[[SIZE:.*]] = memref.alloca() : memref<1xindex>
+// CHECK-DAG: %[[CAPACITY:.*]] = memref.alloca() : memref<1xindex>
+// CHECK: %[[EMPTY:.*]] = memref.alloc() : memref<0xf64>
+// CHECK: %[[EMPTYVIEW:.*]] = memref.cast %[[EMPTY]]
+// CHECK: ct.store_address %[[EMPTYVIEW]], %[[SLOT]][%[[C0:[a-z0-9_]+]]]
+// CHECK: scf.for
+// CHECK: %[[OLDSIZE:.*]] = memref.load %[[SIZE]][%[[C0]]]
+// CHECK: %[[NEEDED:.*]] = arith.addi %[[OLDSIZE]], %[[C1:[a-z0-9_]+]]
+// CHECK: %[[HAVE:.*]] = memref.load %[[CAPACITY]][%[[C0]]]
+// CHECK: %[[FULL:.*]] = arith.cmpi ugt, %[[NEEDED]], %[[HAVE]]
+// CHECK: scf.if %[[FULL]] {
+// CHECK: %[[DOUBLED:.*]] = arith.muli %[[HAVE]], %[[C2:[a-z0-9_]+]]
+// CHECK: %[[NEW:.*]] = arith.maxui %[[DOUBLED]], %[[NEEDED]]
+// CHECK: %[[FRESH:.*]] = memref.alloc(%[[NEW]]) : memref<?xf64>
+// CHECK: %[[FRESHVIEW:.*]] = memref.cast %[[FRESH]]
+// CHECK: %[[OLD:.*]] = ct.load_address %[[SLOT]][%[[C0]]]
+// CHECK: %[[OLDELEMENTS:.*]] = memref.subview %[[OLD]][0]
+// CHECK: scf.for
+// CHECK: memref.load %[[OLDELEMENTS]]
+// CHECK: memref.store %{{.*}}, %[[FRESH]]
+// CHECK: %[[FREED:.*]] = ct.load_address %[[SLOT]][%[[C0]]]
+// CHECK: memref.dealloc %[[FREED]]
+// CHECK: ct.store_address %[[FRESHVIEW]], %[[SLOT]][%[[C0]]]
+// CHECK: memref.store %[[NEW]], %[[CAPACITY]][%[[C0]]]
+// CHECK: }
+// CHECK: memref.store %[[NEEDED]], %[[SIZE]][%[[C0]]]
+// CHECK: %[[NOW:.*]] = ct.load_address %[[SLOT]][%[[C0]]]
+// CHECK: %[[ELEMENTS:.*]] = memref.subview %[[NOW]][0]
+// CHECK: memref.store %{{.*}}, %[[ELEMENTS]][%[[OLDSIZE]]]
+// CHECK: }
+// CHECK: %[[LAST:.*]] = ct.load_address %[[SLOT]][%[[C0]]]
+// CHECK: memref.load
+// CHECK: memref.dealloc %[[LAST]]
+// CHECK: return
+[[ct::differentiable]] double pushed(const double *x, int n) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i)
+    v.push_back(x[i]);
+  return v[n - 1];
+}
+
+// CHECK-LABEL: func.func @_Z8reservedPKdi(
+// CHECK-NOT: ct.store_address
+// CHECK-NOT: ct.load_address
+// CHECK: return
+[[ct::differentiable]] double reserved(const double *x, int n) {
+  std::vector<double> v;
+  v.reserve(n);
+  for (int i = 0; i < n; ++i)
+    v.push_back(x[i]);
+  return v[n - 1];
+}
+
+// Erasing the first element moves element j + 1 to j, first first.
+// CHECK-LABEL: func.func @_Z6erasedPKdi(
+// CHECK: ct.load_address
+// CHECK: %[[ELEMENTS:.*]] = memref.subview
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to
+// CHECK: %[[FROM:.*]] = arith.addi %[[J]], %c1
+// CHECK: %[[MOVED:.*]] = memref.load %[[ELEMENTS]][%[[FROM]]]
+// CHECK: memref.store %[[MOVED]], %[[ELEMENTS]][%[[J]]]
+// CHECK: return
+[[ct::differentiable]] double erased(const double *x, int n) {
+  std::vector<double> v(x, x + n);
+  v.erase(v.begin());
+  return v[0];
+}
