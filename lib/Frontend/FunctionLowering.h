@@ -633,11 +633,9 @@ private:
   /// The growing vector `object` names, if it names one.
   GrowingVector *growingVectorOf(const clang::Expr *object);
   /// Member functions of a growing vector that change its size or memory.
-  std::optional<CallResult>
-  lowerGrowingVectorCall(const clang::CallExpr *expr,
-                         const clang::CXXMethodDecl *method,
-                         GrowingVector &vector,
-                         llvm::ArrayRef<const clang::Expr *> args);
+  std::optional<CallResult> lowerGrowingVectorCall(
+      const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
+      GrowingVector &vector, llvm::ArrayRef<const clang::Expr *> args);
   /// Gives `vector` memory for at least `count` elements, moving its
   /// elements there (twice the capacity when it must grow).
   void reserveGrowing(GrowingVector &vector, Value count, Location l);
@@ -653,18 +651,16 @@ private:
   std::optional<CallResult> assignGrowing(const clang::CallExpr *expr,
                                           GrowingVector &vector,
                                           const clang::Expr *source);
-  std::optional<CallResult>
-  insertIntoGrowing(const clang::CallExpr *expr, GrowingVector &vector,
-                    llvm::StringRef name,
-                    llvm::ArrayRef<const clang::Expr *> args,
-                    const Layout &element);
+  std::optional<CallResult> insertIntoGrowing(
+      const clang::CallExpr *expr, GrowingVector &vector, llvm::StringRef name,
+      llvm::ArrayRef<const clang::Expr *> args, const Layout &element);
   std::optional<CallResult>
   eraseFromGrowing(const clang::CallExpr *expr, GrowingVector &vector,
                    llvm::ArrayRef<const clang::Expr *> args);
   /// Moves elements [from, size) of `vector` by `delta` elements (toward
   /// the end if positive), last first or first first as needed.
-  void shiftElements(GrowingVector &vector, Value from, Value size,
-                     Value delta, bool towardEnd, Location l);
+  void shiftElements(GrowingVector &vector, Value from, Value size, Value delta,
+                     bool towardEnd, Location l);
   /// The element index an iterator or pointer into `vector` designates.
   Value elementIndexOf(const clang::Expr *position, GrowingVector &vector);
   /// A value to put in the vector, evaluated and kept apart from its

@@ -74,7 +74,7 @@ struct StoreAddressForward
     if (!holder)
       return success();
     Value view = isOwnShadow(store.getView()) ? clone.getView()
-                                             : emitter.shadow(store.getView());
+                                              : emitter.shadow(store.getView());
     if (!view)
       return op->emitError(kShadowUnavailable);
     ct::StoreAddressOp::create(b, op->getLoc(), view, holder, clone.getIndex());

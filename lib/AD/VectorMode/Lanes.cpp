@@ -14,9 +14,12 @@
 #include "VectorMode/Lanes.h"
 #include "Transforms/Transforms.h"
 #include "Utils/IRBuilders.h"
+#include "cotangent/AD/Analysis/Activity.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -175,7 +178,82 @@ private:
     }
     if (auto call = dyn_cast<func::CallOp>(op))
       return visitCall(call, n);
+    if (auto load = dyn_cast<ct::LoadAddressOp>(op))
+      return markAddressClass(load.getHolder(), load.getView());
+    if (auto view = dyn_cast<ct::PointerViewOp>(op))
+      return markTapedAddresses(view);
     return unsupported(op, "its memory comes from elsewhere");
+  }
+
+  /// Memory whose address is kept in memory (docs/Memory.md): every view
+  /// of its scalar type stored into or loaded from the holders with the
+  /// root of `holder` may be the same memory, so all of them carry lanes
+  /// (the views of the derivative's memory; the primal's are never stored
+  /// beside them).
+  LogicalResult markAddressClass(Value holder, Value view) {
+    Type scalar = cast<MemRefType>(view.getType()).getElementType();
+    Value root = getMemoryRoot(holder);
+    if (!wideHolders.insert({root, scalar}).second)
+      return success();
+    bool fits = true;
+    w.function.walk([&](Operation *op) {
+      Value other, otherHolder;
+      if (auto store = dyn_cast<ct::StoreAddressOp>(op)) {
+        other = store.getView();
+        otherHolder = store.getHolder();
+      } else if (auto load = dyn_cast<ct::LoadAddressOp>(op)) {
+        other = load.getView();
+        otherHolder = load.getHolder();
+      } else {
+        return;
+      }
+      if (getMemoryRoot(otherHolder) != root ||
+          cast<MemRefType>(other.getType()).getElementType() != scalar)
+        return;
+      if (w.wide.contains(otherHolder))
+        fits = false;
+      mark(other);
+    });
+    if (!fits)
+      return unsupported(root.getDefiningOp() ? root.getDefiningOp()
+                                              : w.function.getOperation(),
+                         "memory holding addresses carries derivatives");
+    return success();
+  }
+
+  /// A view rebuilt from an address on the tape (the reverse sweep's view
+  /// of memory whose address is kept): the views whose addresses the
+  /// forward sweep pushed onto that tape carry lanes with it.
+  LogicalResult markTapedAddresses(ct::PointerViewOp view) {
+    auto pop = tapedAddressOf(view);
+    if (!pop)
+      return unsupported(view, "its memory comes from elsewhere");
+    Value tape = pop.getTape();
+    w.function.walk([&](ct::TapePushOp push) {
+      if (push.getTape() != tape)
+        return;
+      if (auto address =
+              push.getValue()
+                  .getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>())
+        mark(address.getSource());
+    });
+    return success();
+  }
+
+  /// The tape pop a view of a C pointer was rebuilt from (through the
+  /// integer-to-pointer casts), if it was.
+  static ct::TapePopOp tapedAddressOf(ct::PointerViewOp view) {
+    Value pointer = view.getPointer();
+    auto toPointer = pointer.getDefiningOp<LLVM::IntToPtrOp>();
+    if (!toPointer)
+      return nullptr;
+    Value address = toPointer.getArg();
+    while (Operation *def = address.getDefiningOp()) {
+      if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+        break;
+      address = def->getOperand(0);
+    }
+    return address.getDefiningOp<ct::TapePopOp>();
   }
 
   /// Iteration argument `j` of `loop`: its start, the value each iteration
@@ -251,6 +329,28 @@ private:
     }
     if (isa<memref::DimOp, memref::DeallocOp>(op))
       return success();
+    if (auto store = dyn_cast<ct::StoreAddressOp>(op)) {
+      if (n != 0)
+        return unsupported(op, "memory holding addresses carries derivatives");
+      return markAddressClass(store.getHolder(), store.getView());
+    }
+    if (isa<ct::LoadAddressOp>(op))
+      return unsupported(op, "memory holding addresses carries derivatives");
+    // The address of memory with lanes on the tape: the views the reverse
+    // sweep rebuilds from it have lanes too.
+    if (auto address = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
+      for (Operation *user : address->getUsers()) {
+        auto push = dyn_cast<ct::TapePushOp>(user);
+        if (!push)
+          return unsupported(op, "its memory's address is read");
+        w.function.walk([&](ct::PointerViewOp view) {
+          if (ct::TapePopOp pop = tapedAddressOf(view);
+              pop && pop.getTape() == push.getTape())
+            mark(view.getResult());
+        });
+      }
+      return success();
+    }
     // The metadata of widened memory for a view of the same memory (how
     // an entry point views its lanes): that view is widened with it.
     if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(op)) {
@@ -354,6 +454,9 @@ private:
   LaneWidener &widener;
   LaneWidener::Widening &w;
   SmallVector<Value> worklist;
+  /// The holders (memory roots, and the scalar type of the views) whose
+  /// loaded views carry lanes.
+  DenseSet<std::pair<Value, Type>> wideHolders;
 };
 
 /// Gives the analysed values their lane types in a copy of the function.
@@ -464,8 +567,8 @@ private:
       return rewriteLoad(load);
     if (auto store = dyn_cast<memref::StoreOp>(op))
       return rewriteStore(store);
-    if (isa<memref::AllocOp, memref::AllocaOp, memref::CastOp, ub::PoisonOp>(
-            op)) {
+    if (isa<memref::AllocOp, memref::AllocaOp, memref::CastOp, ub::PoisonOp,
+            ct::LoadAddressOp, ct::PointerViewOp>(op)) {
       setResultTypes(op);
       return success();
     }

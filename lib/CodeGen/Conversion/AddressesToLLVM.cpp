@@ -51,8 +51,8 @@ struct LoadAddressLowering : ConvertOpToLLVMPattern<ct::LoadAddressOp> {
     Value address = LLVM::LoadOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()), slot,
         /*alignment=*/8);
-    rewriter.replaceOp(op,
-                       buildPointerDescriptor(rewriter, loc, type, address));
+    rewriter.replaceOp(
+        op, buildPointerDescriptor(rewriter, loc, op.getType(), type, address));
     return success();
   }
 };

@@ -26,11 +26,13 @@ void populateLibraryMathToLLVMPatterns(mlir::LLVMTypeConverter &converter,
 void populateAbortToLLVMPatterns(mlir::LLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 
-/// The descriptor of type `type` (a converted 1-D memref) viewing C pointer
-/// `pointer` as `ct.pointer_view` does: { pointer, pointer, 0, the extent no
-/// object reaches, 1 }.
+/// The descriptor of type `type` (memref `view` converted) viewing C
+/// pointer `pointer` as `ct.pointer_view` does: { pointer, pointer, 0, the
+/// extent no object reaches, 1 } for a 1-D view; row-major for a view with
+/// static inner dimensions (the lanes of vector mode).
 mlir::Value buildPointerDescriptor(mlir::OpBuilder &b, mlir::Location loc,
-                                   mlir::Type type, mlir::Value pointer);
+                                   mlir::MemRefType view, mlir::Type type,
+                                   mlir::Value pointer);
 
 /// `ct.store_address` and `ct.load_address` become a store and a load of
 /// a pointer at the slot's address; a loaded address is viewed as

@@ -425,15 +425,16 @@ struct PointerViewLowering : ConvertOpToLLVMPattern<ct::PointerViewOp> {
     Type type = getTypeConverter()->convertType(op.getType());
     if (!type)
       return failure();
-    rewriter.replaceOp(
-        op, buildPointerDescriptor(rewriter, loc, type, adaptor.getPointer()));
+    rewriter.replaceOp(op, buildPointerDescriptor(rewriter, loc, op.getType(),
+                                                  type, adaptor.getPointer()));
     return success();
   }
 };
 
 } // namespace
 
-Value cotangent::buildPointerDescriptor(OpBuilder &b, Location loc, Type type,
+Value cotangent::buildPointerDescriptor(OpBuilder &b, Location loc,
+                                        MemRefType view, Type type,
                                         Value pointer) {
   auto index = [&](int64_t value) -> Value {
     return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
@@ -443,8 +444,18 @@ Value cotangent::buildPointerDescriptor(OpBuilder &b, Location loc, Type type,
   descriptor.setAllocatedPtr(b, loc, pointer);
   descriptor.setAlignedPtr(b, loc, pointer);
   descriptor.setOffset(b, loc, index(0));
-  descriptor.setSize(b, loc, 0, index(ct::PointerViewOp::kUnknownExtent));
-  descriptor.setStride(b, loc, 0, index(1));
+  // Row-major from the innermost dimension; the dynamic (outermost) size
+  // is the extent no object reaches. Views of memory with the lanes of
+  // vector mode have a static innermost dimension.
+  int64_t stride = 1;
+  for (int64_t d = view.getRank() - 1; d >= 0; --d) {
+    int64_t extent = view.getDimSize(d);
+    if (ShapedType::isDynamic(extent))
+      extent = ct::PointerViewOp::kUnknownExtent / stride;
+    descriptor.setSize(b, loc, d, index(extent));
+    descriptor.setStride(b, loc, d, index(stride));
+    stride *= extent;
+  }
   return descriptor;
 }
 

@@ -128,8 +128,8 @@ private:
     } else if (name == "reserve" || name == "resize" || name == "assign" ||
                name == "clear" || method->isCopyAssignmentOperator() ||
                method->isMoveAssignmentOperator()) {
-      bool inBlock = vector->block && statementBlock.lookup(call) ==
-                                          vector->block;
+      bool inBlock =
+          vector->block && statementBlock.lookup(call) == vector->block;
       if (!inBlock)
         vector->resizedElsewhere = true;
       else if (name == "reserve")
@@ -243,9 +243,8 @@ bool FunctionLowering::declareGrowingVector(const clang::VarDecl *var) {
 
 Address FunctionLowering::growingElements(const GrowingVector &vector,
                                           Location l) {
-  Value memory = ct::LoadAddressOp::create(b, l, vector.viewType,
-                                           vector.addressSlot,
-                                           constantIndex(0, l));
+  Value memory = ct::LoadAddressOp::create(
+      b, l, vector.viewType, vector.addressSlot, constantIndex(0, l));
   return firstElements(memory, vector.size, vector.elementSize, l);
 }
 
@@ -289,8 +288,7 @@ void FunctionLowering::reserveGrowing(GrowingVector &vector, Value count,
 }
 
 void FunctionLowering::resizeGrowing(GrowingVector &vector, Value count,
-                                     std::optional<Address> value,
-                                     Location l) {
+                                     std::optional<Address> value, Location l) {
   reserveGrowing(vector, count, l);
   Value old = load(vector.size, l);
   store(count, vector.size, l);
@@ -322,10 +320,10 @@ void FunctionLowering::shiftElements(GrowingVector &vector, Value from,
                               b, l, arith::SubIOp::create(b, l, size, one), j)
                               .getResult()
                         : arith::AddIOp::create(b, l, from, j).getResult();
-    Value target = towardEnd ? arith::AddIOp::create(b, l, i, delta).getResult()
-                             : arith::SubIOp::create(b, l, i, delta).getResult();
-    Address source =
-        offsetBy(elements, arith::MulIOp::create(b, l, i, per), l);
+    Value target = towardEnd
+                       ? arith::AddIOp::create(b, l, i, delta).getResult()
+                       : arith::SubIOp::create(b, l, i, delta).getResult();
+    Address source = offsetBy(elements, arith::MulIOp::create(b, l, i, per), l);
     Address dest =
         offsetBy(elements, arith::MulIOp::create(b, l, target, per), l);
     copy(dest, source, vector.elementSize, l);
@@ -336,8 +334,8 @@ void FunctionLowering::shiftElements(GrowingVector &vector, Value from,
 // Member functions
 //===----------------------------------------------------------------------===//
 
-std::optional<Address>
-FunctionLowering::elementValue(const clang::Expr *arg, const Layout &element) {
+std::optional<Address> FunctionLowering::elementValue(const clang::Expr *arg,
+                                                      const Layout &element) {
   // Evaluated into a temporary before the vector's memory may move (the
   // argument may be one of its own elements, as in v.push_back(v[0])).
   clang::QualType type = arg->getType().getNonReferenceType();
@@ -376,11 +374,9 @@ Value FunctionLowering::elementIndexOf(const clang::Expr *position,
                                 constantIndex(vector.elementSize, l));
 }
 
-std::optional<FunctionLowering::CallResult>
-FunctionLowering::insertIntoGrowing(const clang::CallExpr *expr,
-                                    GrowingVector &vector, StringRef name,
-                                    ArrayRef<const clang::Expr *> args,
-                                    const Layout &element) {
+std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
+    const clang::CallExpr *expr, GrowingVector &vector, StringRef name,
+    ArrayRef<const clang::Expr *> args, const Layout &element) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   // insert(pos, value), insert(pos, n, value), emplace(pos, value).
@@ -412,8 +408,8 @@ FunctionLowering::insertIntoGrowing(const clang::CallExpr *expr,
     copy(offsetBy(elements, arith::MulIOp::create(b, l, i, per), l), *value,
          vector.elementSize, l);
   });
-  return CallResult{nullptr,
-                    offsetBy(elements, arith::MulIOp::create(b, l, at, per), l)};
+  return CallResult{
+      nullptr, offsetBy(elements, arith::MulIOp::create(b, l, at, per), l)};
 }
 
 std::optional<FunctionLowering::CallResult>
@@ -423,20 +419,20 @@ FunctionLowering::eraseFromGrowing(const clang::CallExpr *expr,
   Location l = loc(expr);
   // erase(pos), erase(first, last).
   Value first = elementIndexOf(args[0], vector);
-  Value last = args.size() == 2 ? elementIndexOf(args[1], vector)
-               : first ? arith::AddIOp::create(b, l, first, constantIndex(1, l))
-                             .getResult()
-                       : nullptr;
+  Value last =
+      args.size() == 2 ? elementIndexOf(args[1], vector)
+      : first
+          ? arith::AddIOp::create(b, l, first, constantIndex(1, l)).getResult()
+          : nullptr;
   if (!first || !last)
     return std::nullopt;
   Value size = load(vector.size, l);
-  abortIf(arith::OrIOp::create(
-              b, l,
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, last,
-                                    size),
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, first,
-                                    last)),
-          expr, "std::vector::erase: the range is not in the vector");
+  abortIf(
+      arith::OrIOp::create(
+          b, l,
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, last, size),
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, first, last)),
+      expr, "std::vector::erase: the range is not in the vector");
   Value count = arith::SubIOp::create(b, l, last, first);
   shiftElements(vector, last, size, count, /*towardEnd=*/false, l);
   store(arith::SubIOp::create(b, l, size, count), vector.size, l);
@@ -544,16 +540,14 @@ FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
     }
     return CallResult{};
   }
-  return unsupported<Result>(expr, "this form of '" + name +
-                                       "' is not supported");
+  return unsupported<Result>(expr,
+                             "this form of '" + name + "' is not supported");
 }
 
-std::optional<FunctionLowering::CallResult>
-FunctionLowering::pushGrowing(const clang::CallExpr *expr,
-                              GrowingVector &vector, StringRef name,
-                              ArrayRef<const clang::Expr *> args,
-                              clang::QualType elementType,
-                              const Layout &element) {
+std::optional<FunctionLowering::CallResult> FunctionLowering::pushGrowing(
+    const clang::CallExpr *expr, GrowingVector &vector, StringRef name,
+    ArrayRef<const clang::Expr *> args, clang::QualType elementType,
+    const Layout &element) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   // The new element: constructed in place, or evaluated first.
@@ -608,10 +602,10 @@ FunctionLowering::assignGrowing(const clang::CallExpr *expr,
   clang::QualType type = source->getType().getNonReferenceType();
   // A vector the program names is read where it is; anything else is
   // built first (and freed where its scope ends).
-  std::optional<Address> from = source->isGLValue()
-                                    ? lowerLValue(source)
-                                    : createVector(source, type,
-                                                   source->getSourceRange());
+  std::optional<Address> from =
+      source->isGLValue()
+          ? lowerLValue(source)
+          : createVector(source, type, source->getSourceRange());
   if (!from)
     return std::nullopt;
   Value count = vectorSize(*from, type, l);

@@ -204,10 +204,10 @@ void FunctionLowering::emitCleanups(size_t depth, Location l, Value kept) {
     if (auto growing = growingSlots.find(memory);
         growing != growingSlots.end()) {
       // A vector whose memory changed at run time: what it has now.
-      memref::DeallocOp::create(
-          b, l,
-          ct::LoadAddressOp::create(b, l, growing->second, memory,
-                                    constantIndex(0, l)));
+      memref::DeallocOp::create(b, l,
+                                ct::LoadAddressOp::create(b, l, growing->second,
+                                                          memory,
+                                                          constantIndex(0, l)));
       continue;
     }
     if (auto object = destructors.find(memory); object != destructors.end()) {
@@ -453,11 +453,11 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
   // A vector whose memory changes at run time (GrowingVectors.cpp).
   if (GrowingVector *growing = arrow ? nullptr : growingVectorOf(object);
       growing &&
-      (isAssignment || llvm::is_contained(
-                           {"resize", "assign", "clear", "reserve", "push_back",
-                            "emplace_back", "pop_back", "insert", "emplace",
-                            "erase", "swap", "capacity", "shrink_to_fit"},
-                           name)))
+      (isAssignment ||
+       llvm::is_contained({"resize", "assign", "clear", "reserve", "push_back",
+                           "emplace_back", "pop_back", "insert", "emplace",
+                           "erase", "swap", "capacity", "shrink_to_fit"},
+                          name)))
     return lowerGrowingVectorCall(expr, method, *growing, args);
   if (isAssignment || name == "resize" || name == "assign" || name == "clear" ||
       name == "reserve")

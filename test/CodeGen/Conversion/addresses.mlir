@@ -43,3 +43,25 @@ func.func @keep(%array: memref<?xf32, strided<[1], offset: ?>>, %holder: memref<
   ct.store_address %array, %holder[%c2] : memref<?xf32, strided<[1], offset: ?>>, memref<4xf32>
   return
 }
+
+// A view with the lanes of vector mode (3 per element): sizes
+// { 2^60 / 3, 3 } and strides { 3, 1 }, element i lane k at i * 3 + k.
+// ROUNDTRIP-LABEL: func.func @lanes
+// ROUNDTRIP: ct.load_address %arg0[%arg1] : memref<?xf64> -> memref<?x3xf64, strided<[3, 1], offset: ?>>
+// CHECK-LABEL: llvm.func @lanes
+// CHECK: %[[P:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[ROWS:.*]] = llvm.mlir.constant(3 : i64) : i64
+// CHECK: llvm.insertvalue %[[ROWS]], %{{.*}}[3, 1]
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: llvm.insertvalue %[[ONE]], %{{.*}}[4, 1]
+// CHECK: %[[SIZE:.*]] = llvm.mlir.constant(384307168202282325 : i64) : i64
+// CHECK: llvm.insertvalue %[[SIZE]], %{{.*}}[3, 0]
+// CHECK: %[[THREE:.*]] = llvm.mlir.constant(3 : i64) : i64
+// CHECK: llvm.insertvalue %[[THREE]], %{{.*}}[4, 0]
+func.func @lanes(%holder: memref<?xf64>, %i: index) -> f64 {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %view = ct.load_address %holder[%i] : memref<?xf64> -> memref<?x3xf64, strided<[3, 1], offset: ?>>
+  %v = memref.load %view[%c1, %c2] : memref<?x3xf64, strided<[3, 1], offset: ?>>
+  return %v : f64
+}

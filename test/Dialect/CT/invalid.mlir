@@ -354,3 +354,11 @@ func.func @f(%holder: memref<4xf64>, %view: memref<?xvector<2xf64>>, %i: index) 
   ct.store_address %view, %holder[%i] : memref<?xvector<2xf64>>, memref<4xf64>
   return
 }
+
+// -----
+
+func.func @f(%holder: memref<4xf64>, %i: index) {
+  // expected-error @below {{'ct.load_address' op needs the lanes of a 2-D view to be static, not 'memref<?x?xf64>'}}
+  %0 = ct.load_address %holder[%i] : memref<4xf64> -> memref<?x?xf64>
+  return
+}

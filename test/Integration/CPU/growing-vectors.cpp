@@ -4,8 +4,9 @@
 // (an MLP's activations), insert and erase, resize and clear in loops and
 // branches, swap, emplace_back through a constructor, a vector grown in a
 // loop that declares it, and one built by a helper and grown again. Reverse
-// mode against central differences, forward mode against the gradient, at
-// -O0 and -O2 (and under AddressSanitizer in the sanitizer build: the
+// mode against central differences, forward mode against the gradient;
+// vector mode (K tangents or K seeds through one sweep) and Hessian-vector
+// products against the same; at -O0 and -O2 (and under AddressSanitizer in the sanitizer build: the
 // vectors' memory and their shadows are neither leaked nor read after
 // being freed, in either sweep).
 // REQUIRES: plugin
@@ -160,6 +161,78 @@ static std::vector<double> squares(const double *x, int n) {
   return sum;
 }
 
+// Two results through vectors grown in a branch and assigned in a loop.
+[[ct::differentiable]] void twoResults(const double *x, int n, double *out) {
+  std::vector<double> kept;
+  for (int i = 0; i < n; ++i)
+    if (x[i] > 0)
+      kept.push_back(std::sin(x[i]) * x[(i + 1) % n]);
+  std::vector<double> y(x, x + n), next(n);
+  for (int step = 0; step < 3; ++step) {
+    for (int i = 0; i < n; ++i)
+      next[i] = std::sin(y[i]) + 0.5 * y[(i + 1) % n];
+    y = next;
+  }
+  double s = 0, t = 0;
+  for (double v : kept)
+    s += v * v;
+  for (double v : y)
+    t += v;
+  out[0] = s + t;
+  out[1] = s * t;
+}
+
+static double firstResult(const double *x, int n) {
+  double out[2];
+  twoResults(x, n, out);
+  return out[0];
+}
+static double secondResult(const double *x, int n) {
+  double out[2];
+  twoResults(x, n, out);
+  return out[1];
+}
+
+// K = 3 tangents and K = 2 seeds through one sweep; Hessian-vector
+// products of `rows` against central differences of its gradient.
+static void checkLanesAndSecondOrder(double *x, int n) {
+  std::vector<double> t(n * 3, 0.0), g(n, 0.0);
+  for (int k = 0; k < 3; ++k)
+    t[k * 3 + k] = 1; // lane k: the tangent e_k
+  auto d = ct::jvp<rows, ct::lanes<3>>(x, n, t.data());
+  ct::gradient<rows>(x, n, g.data());
+  for (int k = 0; k < 3; ++k)
+    check::near("rows lanes", d.tangent[k], g[k], 1e-9);
+  double out[2], seeds[2 * 2] = {1, 0, 0, 1};
+  std::vector<double> dx(n * 2, 0.0);
+  ct::pullback<twoResults, ct::lanes<2>>(x, n, out, dx.data(), seeds);
+  for (int i = 0; i < n; ++i) {
+    check::near("two results lane 0", dx[2 * i], check::differenceAt(x, i, [&] {
+                  return firstResult(x, n);
+                }),
+                1e-6);
+    check::near("two results lane 1", dx[2 * i + 1],
+                check::differenceAt(x, i, [&] { return secondResult(x, n); }),
+                1e-6);
+  }
+  std::vector<double> v(n), hv(n, 0.0);
+  for (int i = 0; i < n; ++i)
+    v[i] = 0.5 - 0.1 * i;
+  ct::hvp<rows>(x, n, v.data(), hv.data());
+  // (H v)_i = d/dh grad_i(x + h v) at h = 0.
+  for (int i = 0; i < n; ++i) {
+    auto gradientAt = [&](double h) {
+      std::vector<double> moved(x, x + n), gm(n, 0.0);
+      for (int j = 0; j < n; ++j)
+        moved[j] += h * v[j];
+      ct::gradient<rows>(moved.data(), n, gm.data());
+      return gm[i];
+    };
+    check::near("rows hvp", hv[i], check::centralDifference(gradientAt, 0.0),
+                1e-5);
+  }
+}
+
 template <auto F, class... Rest>
 void checkFunction(const char *name, double *x, int n, Rest... rest) {
   std::vector<double> g(n, 0.0), t(n, 0.0);
@@ -199,5 +272,6 @@ int main() {
   checkFunction<edits>("edits", y, 7, 7);
   checkFunction<reuse>("reuse", y, 7, 7);
   checkFunction<rows>("rows", y, 7, 7);
+  checkLanesAndSecondOrder(y, 7);
   return check::report();
 }

@@ -486,8 +486,13 @@ static LogicalResult verifyAddressHolder(Operation *op, Type holder) {
 }
 
 static LogicalResult verifyAddressedView(Operation *op, Type view) {
-  if (!cast<MemRefType>(view).getElementType().isIntOrFloat())
+  auto type = cast<MemRefType>(view);
+  if (!type.getElementType().isIntOrFloat())
     return op->emitOpError("needs a view of scalars, not ") << view;
+  if (type.getRank() == 2 && type.isDynamicDim(1))
+    return op->emitOpError("needs the lanes of a 2-D view to be static, "
+                           "not ")
+           << view;
   return success();
 }
 

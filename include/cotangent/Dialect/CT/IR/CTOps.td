@@ -382,14 +382,15 @@ def CT_PointerViewOp : CT_Op<"pointer_view", [Pure]> {
     and a size that no C++ object reaches (2^60 elements), since a C pointer
     does not carry its extent. The lowered C++ only reads the size to size
     the views it passes on for `p + k`; it accesses exactly the elements
-    the C++ program does.
+    the C++ program does. A 2-D view with a static inner dimension views
+    memory with the lanes of vector mode (element i, lane k at i * K + k).
 
     ```mlir
     %p = ct.pointer_view %arg0 : memref<?xf64, strided<[1], offset: ?>>
     ```
   }];
   let arguments = (ins CT_LLVMPointer:$pointer);
-  let results = (outs MemRefRankOf<[AnyType], [1]>:$view);
+  let results = (outs MemRefRankOf<[AnyType], [1, 2]>:$view);
   let assemblyFormat = "$pointer attr-dict `:` type($view)";
   let extraClassDeclaration = [{
     /// The size every view gets.
@@ -433,14 +434,15 @@ def CT_StoreAddressOp : CT_Op<"store_address", [
     element, whatever the scalar type of the object holding it). The memory
     `view` designates escapes: a `ct.load_address` may give it back.
     Derivatives: the shadow of the holder receives the address of the
-    shadow of the view, at the same slot.
+    shadow of the view, at the same slot. In vector mode the shadow is a
+    2-D view, its inner dimension the lanes.
 
     ```mlir
     ct.store_address %array, %object[%c1]
         : memref<?xf64, strided<[1], offset: ?>>, memref<3xf64>
     ```
   }];
-  let arguments = (ins MemRefRankOf<[AnyType], [1]>:$view,
+  let arguments = (ins MemRefRankOf<[AnyType], [1, 2]>:$view,
                        Arg<MemRefRankOf<[AnyType], [1]>, "", [MemWrite]>:$holder,
                        Index:$index);
   let assemblyFormat = [{
@@ -459,7 +461,8 @@ def CT_LoadAddressOp : CT_Op<"load_address", [
     address, offset 0, stride 1, and the extent of a C pointer
     (`ct.pointer_view`'s, since an address does not carry one).
     Derivatives: its shadow is the view the holder's shadow has at the
-    same slot.
+    same slot (in vector mode, a 2-D view whose inner dimension is the
+    lanes).
 
     ```mlir
     %p = ct.load_address %blocks[%i]
@@ -469,7 +472,7 @@ def CT_LoadAddressOp : CT_Op<"load_address", [
   }];
   let arguments = (ins Arg<MemRefRankOf<[AnyType], [1]>, "", [MemRead]>:$holder,
                        Index:$index);
-  let results = (outs MemRefRankOf<[AnyType], [1]>:$view);
+  let results = (outs MemRefRankOf<[AnyType], [1, 2]>:$view);
   let assemblyFormat = [{
     $holder `[` $index `]` attr-dict `:` type($holder) `->` type($view)
   }];
