@@ -224,7 +224,16 @@ private:
   /// A view rebuilt from an address on the tape (the reverse sweep's view
   /// of memory whose address is kept): the views whose addresses the
   /// forward sweep pushed onto that tape carry lanes with it.
+  static bool isNullPointer(Value view) {
+    auto pointer = view.getDefiningOp<ct::PointerViewOp>();
+    return pointer && pointer.getPointer().getDefiningOp<LLVM::ZeroOp>();
+  }
+
   LogicalResult markTapedAddresses(ct::PointerViewOp view) {
+    // The null pointer (kept where an address of memory with lanes may
+    // be): lanes of nothing.
+    if (isNullPointer(view))
+      return success();
     auto pop = tapedAddressOf(view);
     if (!pop)
       return unsupported(view, "its memory comes from elsewhere");
@@ -332,17 +341,22 @@ private:
     if (auto store = dyn_cast<ct::StoreAddressOp>(op)) {
       if (n != 0)
         return unsupported(op, "memory holding addresses carries derivatives");
+      // The null pointer is its own derivative: kept in the primal's
+      // holders too, where it says nothing about their lanes.
+      if (isNullPointer(store.getView()))
+        return success();
       return markAddressClass(store.getHolder(), store.getView());
     }
     if (isa<ct::LoadAddressOp>(op))
       return unsupported(op, "memory holding addresses carries derivatives");
-    // The address of memory with lanes on the tape: the views the reverse
-    // sweep rebuilds from it have lanes too.
+    // The address of memory with lanes (the same with or without them; a
+    // null test reads it) on the tape: the views the reverse sweep
+    // rebuilds from it have lanes too.
     if (auto address = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
       for (Operation *user : address->getUsers()) {
         auto push = dyn_cast<ct::TapePushOp>(user);
         if (!push)
-          return unsupported(op, "its memory's address is read");
+          continue;
         w.function.walk([&](ct::PointerViewOp view) {
           if (ct::TapePopOp pop = tapedAddressOf(view);
               pop && pop.getTape() == push.getTape())

@@ -6,7 +6,8 @@
 // (docs/Memory.md); locals are destroyed where their scope ends, in loops
 // too, and a matrix returned by value is copied; a matrix parameter's
 // gradient lands in the derivative matrix's buffer. Reverse and forward mode
-// against central differences, at -O0 and -O2 (and under AddressSanitizer
+// against central differences (vector mode and Hessian-vector products
+// too), at -O0 and -O2 (and under AddressSanitizer
 // in the sanitizer build: no leak, no use after free, in either sweep).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
@@ -174,8 +175,35 @@ void checkChain() {
   check::near("chain jvp", forward.tangent, directional, 1e-9);
 }
 
+// Vector mode (two tangents through one sweep: the matrices' tangent
+// buffers carry two lanes) and a Hessian-vector product, against the
+// gradient and central differences of the gradient.
+void checkLanesAndSecondOrder() {
+  constexpr int n = 3;
+  double x[n] = {0.3, -0.8, 1.2}, dx[n] = {};
+  ct::gradient<chain>(x, n, dx);
+  double t[n * 2] = {1, 0, 0, 1, 0, 0}; // lane 0: e0, lane 1: e1
+  auto lanes = ct::jvp<chain, ct::lanes<2>>(x, n, t);
+  check::near("chain lane 0", lanes.tangent[0], dx[0], 1e-9);
+  check::near("chain lane 1", lanes.tangent[1], dx[1], 1e-9);
+  double v[n] = {0.5, -1.0, 2.0}, hv[n] = {};
+  ct::hvp<chain>(x, n, v, hv);
+  for (int i = 0; i < n; ++i) {
+    auto gradientAt = [&](double h) {
+      double moved[n], g[n] = {};
+      for (int j = 0; j < n; ++j)
+        moved[j] = x[j] + h * v[j];
+      ct::gradient<chain>(moved, n, g);
+      return g[i];
+    };
+    check::near("chain hvp", hv[i], check::centralDifference(gradientAt, 0.0),
+                1e-5);
+  }
+}
+
 int main() {
   checkChain();
+  checkLanesAndSecondOrder();
   checkHelperInLoop();
   checkParameter();
   return check::report();
