@@ -342,9 +342,10 @@ class Generator:
     def memory_statement(self, fn, scope, loop_vars, indent):
         """Memory kept through addresses (docs/Memory.md): a Buffer, which
         owns its memory (constructed, copied or assigned, resized in a
-        branch, destroyed where its scope ends), or two buffers swapped
-        through pointers in a loop; read into a place. Drawn from its own
-        stream, so that the rest of the program is the same without it."""
+        branch, destroyed where its scope ends), two buffers swapped
+        through pointers in a loop, or a std::vector grown at run time;
+        read into a place. Drawn from its own stream, so that the rest of
+        the program is the same without it."""
         main, self.rng = self.rng, self.memory
         try:
             r = self.rng
@@ -355,7 +356,10 @@ class Generator:
             inner = Scope(scope)
             inner.add(i, "int")
             value = lambda: self.expr(inner, loop_vars + [i], 1)
-            if r.random() < 0.5:
+            form = r.random()
+            if form < 0.3:
+                self.growing_vector(fn, scope, loop_vars, indent, target)
+            elif form < 0.65:
                 self.uses_buffer = True
                 b, n = self.fresh("b"), r.randint(2, 4)
                 self.emit(fn, indent, f"Buffer {b}({n});")
@@ -403,6 +407,48 @@ class Generator:
                 self.emit(fn, indent, f"{target} += {src}[{k}] * {self.expr(scope, loop_vars, 1)};")
         finally:
             self.rng = main
+
+    def growing_vector(self, fn, scope, loop_vars, indent, target):
+        """A std::vector grown at run time (push_back without a reserve, in
+        a branch; insert at the front), then changed (resized with a value,
+        an element erased, assigned a vector of another size) and read
+        into `target`."""
+        r = self.rng
+        g, i, n = self.fresh("g"), self.fresh("i"), r.randint(2, 5)
+        inner = Scope(scope)
+        inner.add(i, "int")
+        value = lambda: self.expr(inner, loop_vars + [i], 1)
+        self.emit(fn, indent, f"std::vector<real> {g};")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+        self.emit(fn, indent + 1, f"if ({self.condition(inner, loop_vars + [i])}) {{")
+        self.emit(fn, indent + 2, f"{g}.push_back({value()});")
+        self.emit(fn, indent + 1, "} else {")
+        front = r.choice(["insert", "push_back"])
+        if front == "insert":
+            self.emit(fn, indent + 2, f"{g}.insert({g}.begin(), {value()});")
+        else:
+            self.emit(fn, indent + 2, f"{g}.push_back(std::sin({value()}));")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent, "}")
+        change = r.choice(["resize", "erase", "assign", "none"])
+        if change == "resize":
+            m = r.randint(1, 6)
+            self.emit(fn, indent, f"if ({self.condition(scope, loop_vars)}) {{")
+            self.emit(fn, indent + 1, f"{g}.resize({m}, {self.expr(scope, loop_vars, 1)});")
+            self.emit(fn, indent, "}")
+        elif change == "erase":
+            self.emit(fn, indent, f"{g}.erase({g}.begin() + {r.randint(0, 1)});")
+        elif change == "assign":
+            h, m = self.fresh("g"), r.randint(1, 4)
+            values = ", ".join(self.expr(scope, loop_vars, 1) for _ in range(m))
+            self.emit(fn, indent, f"if ({self.condition(scope, loop_vars)}) {{")
+            self.emit(fn, indent + 1, f"std::vector<real> {h} = {{{values}}};")
+            self.emit(fn, indent + 1, f"{g} = {h};")
+            self.emit(fn, indent, "}")
+        k = self.fresh("k")
+        self.emit(fn, indent, f"for (size_t {k} = 0; {k} < {g}.size(); ++{k}) {{")
+        self.emit(fn, indent + 1, f"{target} += {g}[{k}] * {self.expr(scope, loop_vars, 1)};")
+        self.emit(fn, indent, "}")
 
     def statement(self, fn, scope, loop_vars, depth, indent):
         if depth < 2 and self.openmp.random() < 0.15:

@@ -71,17 +71,17 @@ def rule_text(name):
 
 def keeps_addresses(function_text):
     """Whether f keeps addresses in memory (generate.memory_statement): a
-    Buffer, or buffers swapped through pointers. Vector mode and second
-    derivatives do not differentiate those yet (docs/Memory.md), so their
-    programs leave out the vector-mode and second-order oracles rather
-    than being rejected whole."""
+    Buffer, buffers swapped through pointers, or a vector grown at run
+    time. Reverse over reverse does not differentiate those yet
+    (docs/Memory.md), so their programs leave out that oracle rather than
+    being rejected whole."""
     return ("Buffer " in function_text
-            or re.search(r"real \*\w+ = u\d+;", function_text) is not None)
+            or re.search(r"real \*\w+ = u\d+;", function_text) is not None
+            or re.search(r"std::vector<real> g\d+;", function_text) is not None)
 
 
 def render_program(function_text, params, rules, seed):
     rng = random.Random(seed * 7919 + 1)
-    lanes = not keeps_addresses(function_text)
     inputs = sum(1 if role == "scalar" else length
                  for role, _, length in active(params))
     outputs = 1 + sum(length for role, _, length in params if role == "inout")
@@ -96,9 +96,9 @@ def render_program(function_text, params, rules, seed):
     x.load(in);
     ct::jacobian<ad::f>({jacobian_args(params)}J);
   }};
-""" if lanes else ""
+"""
     hvp = ""
-    if not has_inout and lanes:
+    if not has_inout:
         hvp = f"""  a.hvp = [](const double *in, const double *v, double *hv) {{
     Args<double> x, t, h;
     x.load(in);
@@ -113,7 +113,9 @@ def render_program(function_text, params, rules, seed):
     d.flatten(g);
     return value;
   }};
-#ifdef FUZZ_REVERSE_OVER_REVERSE
+"""
+    if not has_inout and not keeps_addresses(function_text):
+        hvp += f"""#ifdef FUZZ_REVERSE_OVER_REVERSE
   a.hvpReverse = [](const double *in, const double *v, double *hv) {{
     Args<double> x, h;
     x.load(in);
@@ -152,7 +154,7 @@ using real = double;
 #undef STOP_GRADIENT
 #undef DIFFERENTIABLE
 {rule_defs}
-{gradient_dot(params) if not has_inout and lanes else ""}}} // namespace ad
+{gradient_dot(params) if not has_inout and not keeps_addresses(function_text) else ""}}} // namespace ad
 
 namespace ref {{
 using real = long double;

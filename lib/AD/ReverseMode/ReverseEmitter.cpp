@@ -267,12 +267,18 @@ Value ReverseEmitter::tapeAddress(Level &level, Location loc, Value view) {
   Value integer = arith::IndexCastOp::create(b, loc, b.getI64Type(), popped);
   Value pointer = mlir::LLVM::IntToPtrOp::create(
       b, loc, mlir::LLVM::LLVMPointerType::get(b.getContext()), integer);
+  // (Memory with the lanes of vector mode, differentiated again, keeps its
+  // static lane dimension: a row-major 2-D view.)
   auto type = cast<MemRefType>(view.getType());
+  SmallVector<int64_t> shape(type.getShape()), strides(type.getRank(), 1);
+  shape[0] = ShapedType::kDynamic;
+  for (int64_t d = type.getRank() - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
   Value viewed = ct::PointerViewOp::create(
       b, loc,
-      MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
-                      mlir::StridedLayoutAttr::get(b.getContext(),
-                                                   ShapedType::kDynamic, {1})),
+      MemRefType::get(shape, type.getElementType(),
+                      mlir::StridedLayoutAttr::get(
+                          b.getContext(), ShapedType::kDynamic, strides)),
       pointer);
   if (viewed.getType() == type)
     return viewed;
