@@ -12,6 +12,8 @@
 #   make bench            compile times (bench/compile-results.json), then the workloads'
 #                         benchmark (bench/): table, bench/results.json, docs/bench.png
 #   make bench-compile    only the compile times
+#   make bench-memory-model  what the general memory model costs against the
+#                         memref model (bench/memory-model-results.json)
 #   make format           clang-format the C++ sources (format-check: only
 #                         check them, as CI does)
 
@@ -28,7 +30,7 @@ CMAKE_CONFIGURE = cmake -G Ninja -S . -B $(BUILD_DIR) \
 FUZZ_SEED  ?= 0
 FUZZ_COUNT ?= 200
 
-.PHONY: all deps build check demo docs bench bench-compile fuzz check-sanitize format format-check clean
+.PHONY: all deps build check demo docs bench bench-compile bench-memory-model fuzz check-sanitize format format-check clean
 
 all: build
 
@@ -58,6 +60,10 @@ bench: build
 
 bench-compile: build
 	@/usr/bin/python3 bench/compile/run.py $(BUILD_DIR) bench/compile-results.json
+
+bench-memory-model: build
+	@scripts/install-deps.sh bench
+	@/usr/bin/python3 bench/memory_model.py $(BUILD_DIR)
 
 check-sanitize:
 	$(MAKE) check BUILD_DIR=build-san SANITIZE=ON

@@ -6,6 +6,8 @@
 #include "Det.h"
 #include "Gmm.h"
 #include "Lstm.h"
+#include "Mlp.h"
+#include "Neighbours.h"
 #include "Ode.h"
 #include "Stencil.h"
 
@@ -192,6 +194,31 @@ Workload makeOdeAsWritten(int n, int steps) {
       ode::gradientAsWritten, ode::gradientManual);
 }
 
+// The general memory model's workloads (docs/Memory.md), each also in the
+// form the memref model takes, to measure what the general model costs.
+Workload makeNeighbours(int n, int neighbours, bool reserved) {
+  auto in = std::make_shared<neighbours::Input>(
+      neighbours::generate(n, neighbours, kSeed));
+  return scalarWorkload(
+      std::string(reserved ? "neighbours-reserved-n" : "neighbours-n") +
+          std::to_string(n),
+      in, in->positions, neighbours::objective, neighbours::objectiveAt,
+      reserved ? neighbours::gradientReserved : neighbours::gradient,
+      neighbours::gradientManual);
+}
+
+Workload makeMlp(std::vector<int> widths, int samples, bool fixedBuffers) {
+  auto in = std::make_shared<mlp::Input>(
+      mlp::generate(std::move(widths), samples, kSeed));
+  std::string name = fixedBuffers ? "mlp-fixed-buffers" : "mlp";
+  for (int width : in->widths)
+    name += "-" + std::to_string(width);
+  return scalarWorkload(name, in, in->weights, mlp::objective, mlp::objectiveAt,
+                        fixedBuffers ? mlp::gradientFixedBuffers
+                                     : mlp::gradient,
+                        mlp::gradientManual);
+}
+
 Workload makeDet(int n) {
   auto in = std::make_shared<det::Input>(det::generate(n, kSeed));
   return scalarWorkload("det-n" + std::to_string(n), in, in->a, det::objective,
@@ -271,6 +298,10 @@ std::vector<Workload> makeWorkloads(Scale scale) {
     workloads.push_back(makeOdeCheckpointed(5, 10));
     workloads.push_back(makeStencil(8, 5, false));
     workloads.push_back(makeStencil(8, 5, true));
+    workloads.push_back(makeNeighbours(30, 6, false));
+    workloads.push_back(makeNeighbours(30, 6, true));
+    workloads.push_back(makeMlp({3, 5, 4, 2}, 3, false));
+    workloads.push_back(makeMlp({3, 5, 4, 2}, 3, true));
     return workloads;
   }
   workloads.push_back(makeGmm(10, 25, 1000));
@@ -288,6 +319,10 @@ std::vector<Workload> makeWorkloads(Scale scale) {
   workloads.push_back(makeOdeCheckpointed(100, 100000));
   workloads.push_back(makeStencil(256, 1000, false));
   workloads.push_back(makeStencil(256, 1000, true));
+  workloads.push_back(makeNeighbours(2000, 30, false));
+  workloads.push_back(makeNeighbours(2000, 30, true));
+  workloads.push_back(makeMlp({64, 128, 128, 10}, 256, false));
+  workloads.push_back(makeMlp({64, 128, 128, 10}, 256, true));
   return workloads;
 }
 

@@ -630,6 +630,13 @@ private:
   bool declareGrowingVector(const clang::VarDecl *var);
   /// The view of the elements the growing vector `vector` has now.
   Address growingElements(const GrowingVector &vector, Location l);
+  /// Views of growing vectors that the loops being lowered read but cannot
+  /// change, made before the outermost such loop.
+  llvm::DenseMap<const clang::ValueDecl *, Address> pinnedGrowingViews;
+  /// Adds to `pinnedGrowingViews` (and `pinned`) the growing vectors that
+  /// `loop` reads and cannot change.
+  void pinGrowingViews(const clang::Stmt *loop,
+                       llvm::SmallVectorImpl<const clang::ValueDecl *> &pinned);
   /// The growing vector `object` names, if it names one.
   GrowingVector *growingVectorOf(const clang::Expr *object);
   /// Member functions of a growing vector that change its size or memory.

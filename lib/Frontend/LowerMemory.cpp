@@ -363,6 +363,9 @@ FunctionLowering::lowerNamedPlace(const clang::DeclRefExpr *ref) {
   const clang::ValueDecl *var = ref->getDecl();
   if (vectorSizes.count(var))
     return currentElements(var, l);
+  if (auto pinned = pinnedGrowingViews.find(var);
+      pinned != pinnedGrowingViews.end())
+    return pinned->second;
   if (auto growing = growingVectors.find(var); growing != growingVectors.end())
     return growingElements(growing->second, l);
   if (auto it = places.find(var); it != places.end())

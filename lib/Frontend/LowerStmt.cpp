@@ -202,6 +202,15 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
     return lowerReturn(ret);
   if (const auto *ifStmt = dyn_cast<clang::IfStmt>(stmt))
     return lowerIf(ifStmt);
+  // Growing vectors a loop reads but cannot change: viewed once before it.
+  SmallVector<const clang::ValueDecl *> pinned;
+  if (isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt,
+          clang::CXXForRangeStmt>(stmt))
+    pinGrowingViews(stmt, pinned);
+  llvm::scope_exit unpin([&] {
+    for (const clang::ValueDecl *var : pinned)
+      pinnedGrowingViews.erase(var);
+  });
   if (const auto *forStmt = dyn_cast<clang::ForStmt>(stmt)) {
     return lowerLoop(stmt, forStmt->getInit(), forStmt->getCond(),
                      forStmt->getInc(), forStmt->getBody(), true,

@@ -83,3 +83,29 @@
   v.erase(v.begin());
   return v[0];
 }
+
+// A loop that reads a growing vector but cannot change it views it once,
+// before the loop; one that changes it (here through a lambda it calls)
+// loads the address at every use.
+// CHECK-LABEL: func.func @_Z6pinnedPKdi(
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: %[[VIEW:.*]] = ct.load_address %[[SLOT]]
+// CHECK: %[[ELEMENTS:.*]] = memref.subview %[[VIEW]][0]
+// CHECK: scf.for {{.*}} iter_args
+// CHECK-NOT: ct.load_address
+// CHECK: memref.load %[[ELEMENTS]]
+// CHECK: scf.yield
+// CHECK: scf.for
+// CHECK: ct.load_address %[[SLOT]]
+// CHECK: return
+[[ct::differentiable]] double pinned(const double *x, int n) {
+  std::vector<double> v(x, x + n);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += v[i] * v[i];
+  v.insert(v.begin(), s);
+  auto grow = [&](double value) { v.push_back(value); };
+  for (int i = 0; i < n; ++i)
+    grow(v[i] * s);
+  return s + v.back();
+}

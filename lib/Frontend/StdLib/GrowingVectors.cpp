@@ -177,6 +177,105 @@ FunctionLowering::getGrowingVectors(const clang::Stmt *body) {
   return known->second;
 }
 
+/// Whether a call of `method` on a vector may change its size or memory.
+static bool changesVector(const clang::CXXMethodDecl *method) {
+  if (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator())
+    return true;
+  StringRef name = method->getIdentifier() ? method->getName() : "";
+  return llvm::is_contained({"resize", "assign", "clear", "reserve",
+                             "push_back", "emplace_back", "pop_back", "insert",
+                             "emplace", "erase", "swap", "shrink_to_fit"},
+                            name);
+}
+
+namespace {
+/// Which growing vectors a statement reads, and which it may change: by a
+/// member function that changes them, by passing them where a non-const
+/// reference binds, or in the body of a lambda it calls.
+struct LoopUses {
+  llvm::function_ref<bool(const clang::ValueDecl *)> isGrowing;
+  llvm::DenseSet<const clang::ValueDecl *> read, changed;
+  llvm::DenseSet<const clang::Stmt *> lambdasSeen;
+
+  const clang::ValueDecl *vectorOf(const clang::Expr *expr) {
+    const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
+    return ref && isGrowing(ref->getDecl()) ? ref->getDecl() : nullptr;
+  }
+
+  void visit(const clang::Stmt *stmt) {
+    if (!stmt)
+      return;
+    if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stmt);
+        ref && isGrowing(ref->getDecl()))
+      read.insert(ref->getDecl());
+    if (const auto *call = dyn_cast<clang::CallExpr>(stmt))
+      visitCall(call);
+    if (const auto *lambda = dyn_cast<clang::LambdaExpr>(stmt))
+      visit(lambda->getBody());
+    for (const clang::Stmt *child : stmt->children())
+      visit(child);
+  }
+
+  void visitCall(const clang::CallExpr *call) {
+    const auto *method =
+        dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call)) {
+      if (const clang::ValueDecl *var =
+              vectorOf(member->getImplicitObjectArgument());
+          var && method && changesVector(method))
+        changed.insert(var);
+    } else if (const auto *op = dyn_cast<clang::CXXOperatorCallExpr>(call);
+               op && method && op->getNumArgs() > 0 && changesVector(method)) {
+      if (const clang::ValueDecl *var = vectorOf(op->getArg(0)))
+        changed.insert(var);
+    }
+    // A lambda's body runs where it is called.
+    if (method && method->getParent()->isLambda() && method->hasBody() &&
+        lambdasSeen.insert(method->getBody()).second)
+      visit(method->getBody());
+    const clang::FunctionDecl *callee = call->getDirectCallee();
+    // (A member operator's first argument is its object, seen above.)
+    unsigned object =
+        isa<clang::CXXOperatorCallExpr>(call) && method && !method->isStatic()
+            ? 1
+            : 0;
+    for (unsigned i = object; i < call->getNumArgs(); ++i) {
+      const clang::ValueDecl *var = vectorOf(call->getArg(i));
+      if (!var)
+        continue;
+      unsigned param = i - object;
+      clang::QualType type = callee && param < callee->getNumParams()
+                                 ? callee->getParamDecl(param)->getType()
+                                 : clang::QualType();
+      if (type.isNull() || (type->isReferenceType() &&
+                            !type->getPointeeType().isConstQualified()))
+        changed.insert(var);
+    }
+  }
+};
+} // namespace
+
+void FunctionLowering::pinGrowingViews(
+    const clang::Stmt *loop,
+    SmallVectorImpl<const clang::ValueDecl *> &pinned) {
+  if (growingVectors.empty())
+    return;
+  auto isGrowing = [&](const clang::ValueDecl *var) {
+    return growingVectors.count(var) != 0;
+  };
+  LoopUses uses{isGrowing, {}, {}, {}};
+  uses.visit(loop);
+  for (const clang::ValueDecl *var : uses.read) {
+    if (uses.changed.contains(var) || pinnedGrowingViews.count(var))
+      continue;
+    // The loop cannot change the vector: one view before it serves every
+    // iteration (no address to load and keep per access).
+    pinnedGrowingViews[var] =
+        growingElements(growingVectors.find(var)->second, loc(loop));
+    pinned.push_back(var);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // The vector's memory
 //===----------------------------------------------------------------------===//

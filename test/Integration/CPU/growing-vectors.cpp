@@ -233,6 +233,22 @@ static void checkLanesAndSecondOrder(double *x, int n) {
   }
 }
 
+// Loops that read a vector: one that cannot change it (viewed once before
+// the loop), two that grow it through a lambda they call.
+
+[[ct::differentiable]] double grownInLoops(const double *x, int n) {
+  std::vector<double> v(x, x + n);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += v[i] * v[i];
+  auto grow = [&](double value) { v.push_back(value); };
+  for (int i = 0; i < n; ++i)
+    grow(v[i] * s + v.back());
+  for (int i = 0; i < 2 * n; ++i)
+    [&] { v.push_back(std::sin(v[i] + v.back())); }();
+  return s + v.back() * v.size();
+}
+
 template <auto F, class... Rest>
 void checkFunction(const char *name, double *x, int n, Rest... rest) {
   std::vector<double> g(n, 0.0), t(n, 0.0);
@@ -272,6 +288,7 @@ int main() {
   checkFunction<edits>("edits", y, 7, 7);
   checkFunction<reuse>("reuse", y, 7, 7);
   checkFunction<rows>("rows", y, 7, 7);
+  checkFunction<grownInLoops>("grown in loops", y, 7, 7);
   checkLanesAndSecondOrder(y, 7);
   return check::report();
 }
