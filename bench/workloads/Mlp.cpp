@@ -17,8 +17,7 @@ namespace {
                                    int layers, int samples) {
   double total = 0;
   for (int s = 0; s < samples; ++s) {
-    std::vector<double> a(inputs + s * widths[0],
-                          inputs + (s + 1) * widths[0]);
+    std::vector<double> a(inputs + s * widths[0], inputs + (s + 1) * widths[0]);
     int offset = 0;
     for (int l = 0; l < layers; ++l) {
       int in = widths[l], out = widths[l + 1];
@@ -41,11 +40,9 @@ namespace {
   return total / samples;
 }
 
-[[ct::differentiable]] double lossFixedBuffers(const double *w,
-                                               const double *inputs,
-                                               const double *targets,
-                                               const int *widths, int layers,
-                                               int samples, int widest) {
+[[ct::differentiable]] double
+lossFixedBuffers(const double *w, const double *inputs, const double *targets,
+                 const int *widths, int layers, int samples, int widest) {
   double total = 0;
   std::vector<double> a(widest), next(widest);
   for (int s = 0; s < samples; ++s) {

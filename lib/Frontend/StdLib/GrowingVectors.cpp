@@ -616,31 +616,38 @@ FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
     return insertIntoGrowing(expr, vector, name, args, *element);
   if (name == "erase")
     return eraseFromGrowing(expr, vector, args);
-  if (name == "swap" && args.size() == 1) {
-    GrowingVector *other = growingVectorOf(args[0]);
-    if (!other)
-      return unsupported<Result>(expr, "this vector changes its memory at "
-                                       "run time, and can be swapped only "
-                                       "with another such local vector");
-    // The contents of the slots, which stay with their variables (and
-    // their scopes' cleanups).
-    Value zero = constantIndex(0, l);
-    Value mine = ct::LoadAddressOp::create(b, l, vector.viewType,
-                                           vector.addressSlot, zero);
-    Value theirs = ct::LoadAddressOp::create(b, l, other->viewType,
-                                             other->addressSlot, zero);
-    ct::StoreAddressOp::create(b, l, theirs, vector.addressSlot, zero);
-    ct::StoreAddressOp::create(b, l, mine, other->addressSlot, zero);
-    for (auto [a, c] : {std::pair{vector.size, other->size},
-                        std::pair{vector.capacity, other->capacity}}) {
-      Value first = load(a, l), second = load(c, l);
-      store(second, a, l);
-      store(first, c, l);
-    }
-    return CallResult{};
-  }
+  if (name == "swap" && args.size() == 1)
+    return swapGrowing(expr, vector, args[0]);
   return unsupported<Result>(expr,
                              "this form of '" + name + "' is not supported");
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::swapGrowing(const clang::CallExpr *expr,
+                              GrowingVector &vector, const clang::Expr *with) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  GrowingVector *other = growingVectorOf(with);
+  if (!other)
+    return unsupported<Result>(expr, "this vector changes its memory at "
+                                     "run time, and can be swapped only "
+                                     "with another such local vector");
+  // The contents of the slots, which stay with their variables (and
+  // their scopes' cleanups).
+  Value zero = constantIndex(0, l);
+  Value mine = ct::LoadAddressOp::create(b, l, vector.viewType,
+                                         vector.addressSlot, zero);
+  Value theirs = ct::LoadAddressOp::create(b, l, other->viewType,
+                                           other->addressSlot, zero);
+  ct::StoreAddressOp::create(b, l, theirs, vector.addressSlot, zero);
+  ct::StoreAddressOp::create(b, l, mine, other->addressSlot, zero);
+  for (auto [a, c] : {std::pair{vector.size, other->size},
+                      std::pair{vector.capacity, other->capacity}}) {
+    Value first = load(a, l), second = load(c, l);
+    store(second, a, l);
+    store(first, c, l);
+  }
+  return CallResult{};
 }
 
 std::optional<FunctionLowering::CallResult> FunctionLowering::pushGrowing(
