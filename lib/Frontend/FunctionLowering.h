@@ -654,6 +654,10 @@ private:
   pushGrowing(const clang::CallExpr *expr, GrowingVector &vector,
               llvm::StringRef name, llvm::ArrayRef<const clang::Expr *> args,
               clang::QualType elementType, const Layout &element);
+  /// `a.swap(b)` of two growing vectors: their memories and sizes.
+  std::optional<CallResult> swapGrowing(const clang::CallExpr *expr,
+                                        GrowingVector &vector,
+                                        const clang::Expr *with);
   /// `v = w`: w's elements copied into v's memory (grown if needed).
   std::optional<CallResult> assignGrowing(const clang::CallExpr *expr,
                                           GrowingVector &vector,
