@@ -260,7 +260,11 @@ Value ReverseEmitter::tapeAddress(Level &level, Location loc, Value view) {
   // too: memref.alloc without an alignment); it comes back viewed as a C
   // pointer is, then as the type it had.
   OpBuilder b(level.forward->getTerminator());
-  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+  // (Unique across threads differentiating other functions too.)
+  static std::atomic<int64_t> nextPair{0};
+  auto pair = b.getI64IntegerAttr(nextPair++);
+  auto address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+  address->setAttr(kTapedAddress, pair);
   ct::TapePushOp::create(b, loc, getForwardTape(loc), address);
   b.setInsertionPointToStart(level.reverse);
   Value popped = ct::TapePopOp::create(b, loc, b.getIndexType(), reverseTape);
@@ -274,12 +278,13 @@ Value ReverseEmitter::tapeAddress(Level &level, Location loc, Value view) {
   shape[0] = ShapedType::kDynamic;
   for (int64_t d = type.getRank() - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * shape[d + 1];
-  Value viewed = ct::PointerViewOp::create(
+  auto viewed = ct::PointerViewOp::create(
       b, loc,
       MemRefType::get(shape, type.getElementType(),
                       mlir::StridedLayoutAttr::get(
                           b.getContext(), ShapedType::kDynamic, strides)),
       pointer);
+  viewed->setAttr(kTapedAddress, pair);
   if (viewed.getType() == type)
     return viewed;
   return memref::CastOp::create(b, loc, type, viewed);

@@ -14,6 +14,12 @@
 
 namespace cotangent::ad {
 
+/// Pairs the op that reads a view's address for the tape
+/// (`memref.extract_aligned_pointer_as_index`) with the `ct.pointer_view`
+/// that views it again in the reverse sweep: both carry the same number,
+/// so that vector mode widens the two together.
+inline constexpr llvm::StringLiteral kTapedAddress = "ct.taped_address";
+
 /// A branch op like `op` (scf.if or scf.index_switch) on `selector`, with
 /// results of `types` and one empty block per region; the builder's
 /// insertion point is left after it.

@@ -221,48 +221,33 @@ private:
     return success();
   }
 
-  /// A view rebuilt from an address on the tape (the reverse sweep's view
-  /// of memory whose address is kept): the views whose addresses the
-  /// forward sweep pushed onto that tape carry lanes with it.
   static bool isNullPointer(Value view) {
     auto pointer = view.getDefiningOp<ct::PointerViewOp>();
     return pointer && pointer.getPointer().getDefiningOp<LLVM::ZeroOp>();
   }
 
+  /// A view rebuilt from an address on the tape (the reverse sweep's view
+  /// of memory whose address is kept): the view whose address the forward
+  /// sweep read for it (the same kTapedAddress number) carries lanes with
+  /// it.
   LogicalResult markTapedAddresses(ct::PointerViewOp view) {
     // The null pointer (kept where an address of memory with lanes may
     // be): lanes of nothing.
     if (isNullPointer(view))
       return success();
-    auto pop = tapedAddressOf(view);
-    if (!pop)
+    auto pair = view->getAttrOfType<IntegerAttr>(kTapedAddress);
+    if (!pair)
       return unsupported(view, "its memory comes from elsewhere");
-    Value tape = pop.getTape();
-    w.function.walk([&](ct::TapePushOp push) {
-      if (push.getTape() != tape)
+    bool found = false;
+    w.function.walk([&](memref::ExtractAlignedPointerAsIndexOp address) {
+      if (address->getAttr(kTapedAddress) != pair)
         return;
-      if (auto address =
-              push.getValue()
-                  .getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>())
-        mark(address.getSource());
+      mark(address.getSource());
+      found = true;
     });
+    if (!found)
+      return unsupported(view, "its memory comes from elsewhere");
     return success();
-  }
-
-  /// The tape pop a view of a C pointer was rebuilt from (through the
-  /// integer-to-pointer casts), if it was.
-  static ct::TapePopOp tapedAddressOf(ct::PointerViewOp view) {
-    Value pointer = view.getPointer();
-    auto toPointer = pointer.getDefiningOp<LLVM::IntToPtrOp>();
-    if (!toPointer)
-      return nullptr;
-    Value address = toPointer.getArg();
-    while (Operation *def = address.getDefiningOp()) {
-      if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
-        break;
-      address = def->getOperand(0);
-    }
-    return address.getDefiningOp<ct::TapePopOp>();
   }
 
   /// Iteration argument `j` of `loop`: its start, the value each iteration
@@ -350,19 +335,14 @@ private:
     if (isa<ct::LoadAddressOp>(op))
       return unsupported(op, "memory holding addresses carries derivatives");
     // The address of memory with lanes (the same with or without them; a
-    // null test reads it) on the tape: the views the reverse sweep
-    // rebuilds from it have lanes too.
+    // null test reads it); one read for the tape: the view the reverse
+    // sweep rebuilds from it has lanes too.
     if (auto address = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
-      for (Operation *user : address->getUsers()) {
-        auto push = dyn_cast<ct::TapePushOp>(user);
-        if (!push)
-          continue;
+      if (auto pair = address->getAttrOfType<IntegerAttr>(kTapedAddress))
         w.function.walk([&](ct::PointerViewOp view) {
-          if (ct::TapePopOp pop = tapedAddressOf(view);
-              pop && pop.getTape() == push.getTape())
+          if (view->getAttr(kTapedAddress) == pair)
             mark(view.getResult());
         });
-      }
       return success();
     }
     // The metadata of widened memory for a view of the same memory (how

@@ -1,7 +1,8 @@
 // Addresses kept in memory (docs/Memory.md). The holder's shadow holds the
 // shadows' addresses at the same slots: the forward sweep loads the block's
 // shadow address beside its address; the loop's reverse needs both, so the
-// tape carries them as two addresses, viewed again as they were loaded.
+// tape carries them as two addresses, viewed again as they were loaded
+// (the read of an address and its view again carry one number).
 // The loads through the loaded address are taped, not read again: memory
 // reached through an address may be any memory whose address is kept.
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
@@ -15,13 +16,13 @@
 // CHECK:   %[[B:.*]] = memref.load %[[P]][%[[C1:[a-z0-9_]+]]]
 // CHECK:   ct.tape_push %{{.*}}, %[[B]] : f64
 // CHECK:   ct.tape_push %{{.*}}, %[[A]] : f64
-// CHECK:   %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[DP]]
+// CHECK:   %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[DP]] : {{.*}} -> index {ct.taped_address = [[PAIR:[0-9]+]] : i64}
 // CHECK:   ct.tape_push %{{.*}}, %[[ADDRESS]] : index
 // CHECK: scf.for
 // CHECK:   %[[POPPED:.*]] = ct.tape_pop %{{.*}} : index
 // CHECK:   %[[INT:.*]] = arith.index_cast %[[POPPED]] : index to i64
 // CHECK:   %[[PTR:.*]] = llvm.inttoptr %[[INT]] : i64 to !llvm.ptr
-// CHECK:   %[[SHADOW:.*]] = ct.pointer_view %[[PTR]] : memref<?xf64, strided<[1], offset: ?>>
+// CHECK:   %[[SHADOW:.*]] = ct.pointer_view %[[PTR]] {ct.taped_address = [[PAIR]] : i64} : memref<?xf64, strided<[1], offset: ?>>
 // CHECK:   %[[VA:.*]] = ct.tape_pop %{{.*}} : f64
 // CHECK:   %[[VB:.*]] = ct.tape_pop %{{.*}} : f64
 // CHECK:   %[[DA:.*]] = arith.mulf %[[VB]], %{{.*}}

@@ -34,11 +34,11 @@ func.func @kept_in_loop(%x: f64, %n: index) -> f64 {
 // REV: scf.for
 // REV:   %[[SHADOW:.*]] = memref.alloc() : memref<1x2xf64>
 // REV:   ct.store_address %[[SHADOW]], %{{.*}} : memref<1x2xf64>, memref<?xf64>
-// REV:   memref.extract_aligned_pointer_as_index %[[SHADOW]] : memref<1x2xf64> -> index
+// REV:   memref.extract_aligned_pointer_as_index %[[SHADOW]] : memref<1x2xf64> -> index {ct.taped_address = [[PAIR:[0-9]+]] : i64}
 // REV: scf.for
-// REV:   %[[MADE:.*]] = ct.pointer_view %{{.*}} : memref<?x2xf64, strided<[2, 1], offset: ?>>
+// REV:   %[[MADE:.*]] = ct.pointer_view %{{.*}} {ct.taped_address = [[PAIR]] : i64} : memref<?x2xf64, strided<[2, 1], offset: ?>>
 // REV:   %[[FREED:.*]] = memref.cast %[[MADE]] : memref<?x2xf64, strided<[2, 1], offset: ?>> to memref<1x2xf64>
-// REV:   %[[VIEW:.*]] = ct.pointer_view %{{.*}} : memref<?x2xf64, strided<[2, 1], offset: ?>>
+// REV:   %[[VIEW:.*]] = ct.pointer_view %{{.*}} {ct.taped_address = {{[0-9]+}} : i64} : memref<?x2xf64, strided<[2, 1], offset: ?>>
 // REV:   vector.load %[[VIEW]][%{{.*}}, %{{.*}}] : memref<?x2xf64, strided<[2, 1], offset: ?>>, vector<2xf64>
 // REV:   memref.dealloc %[[FREED]] : memref<1x2xf64>
 func.func @reverse(%x: f64, %n: index, %s: vector<2xf64>)
