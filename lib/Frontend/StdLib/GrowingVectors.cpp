@@ -479,7 +479,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   // insert(pos, value), insert(pos, n, value), emplace(pos, value).
-  bool counted = args.size() == 3 && args[1]->getType()->isIntegerType();
+  bool counted = name == "insert" && args.size() == 3 &&
+                 args[1]->getType()->isIntegerType();
   if ((args.size() != 2 && !counted) || isIterator(args.back()->getType()) ||
       args.back()->getType()->isPointerType() ||
       isa<clang::CXXStdInitializerListExpr>(strip(args.back())))
