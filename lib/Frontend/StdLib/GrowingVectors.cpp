@@ -191,7 +191,7 @@ static bool changesVector(const clang::CXXMethodDecl *method) {
 namespace {
 /// Which growing vectors a statement reads, and which it may change: by a
 /// member function that changes them, by passing them where a non-const
-/// reference binds, or in the body of a lambda it calls.
+/// reference binds, or in the body of a lambda it calls or names.
 struct LoopUses {
   llvm::function_ref<bool(const clang::ValueDecl *)> isGrowing;
   llvm::DenseSet<const clang::ValueDecl *> read, changed;
@@ -205,15 +205,28 @@ struct LoopUses {
   void visit(const clang::Stmt *stmt) {
     if (!stmt)
       return;
-    if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stmt);
-        ref && isGrowing(ref->getDecl()))
-      read.insert(ref->getDecl());
+    if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stmt)) {
+      if (isGrowing(ref->getDecl()))
+        read.insert(ref->getDecl());
+      // A lambda named here may run here (called, or passed to an
+      // algorithm).
+      if (const auto *closure =
+              ref->getType().getNonReferenceType()->getAsCXXRecordDecl();
+          closure && closure->isLambda())
+        visitLambdaBody(closure->getLambdaCallOperator());
+    }
     if (const auto *call = dyn_cast<clang::CallExpr>(stmt))
       visitCall(call);
     if (const auto *lambda = dyn_cast<clang::LambdaExpr>(stmt))
       visit(lambda->getBody());
     for (const clang::Stmt *child : stmt->children())
       visit(child);
+  }
+
+  void visitLambdaBody(const clang::CXXMethodDecl *callOperator) {
+    if (callOperator && callOperator->hasBody() &&
+        lambdasSeen.insert(callOperator->getBody()).second)
+      visit(callOperator->getBody());
   }
 
   void visitCall(const clang::CallExpr *call) {
@@ -230,9 +243,8 @@ struct LoopUses {
         changed.insert(var);
     }
     // A lambda's body runs where it is called.
-    if (method && method->getParent()->isLambda() && method->hasBody() &&
-        lambdasSeen.insert(method->getBody()).second)
-      visit(method->getBody());
+    if (method && method->getParent()->isLambda())
+      visitLambdaBody(method);
     const clang::FunctionDecl *callee = call->getDirectCallee();
     // (A member operator's first argument is its object, seen above.)
     unsigned object =

@@ -17,6 +17,7 @@
 
 #include <cotangent/cotangent.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -234,7 +235,7 @@ static void checkLanesAndSecondOrder(double *x, int n) {
 }
 
 // Loops that read a vector: one that cannot change it (viewed once before
-// the loop), two that grow it through a lambda they call.
+// the loop), three that grow it through a lambda they call or pass on.
 
 [[ct::differentiable]] double grownInLoops(const double *x, int n) {
   std::vector<double> v(x, x + n);
@@ -246,6 +247,12 @@ static void checkLanesAndSecondOrder(double *x, int n) {
     grow(v[i] * s + v.back());
   for (int i = 0; i < 2 * n; ++i)
     [&] { v.push_back(std::sin(v[i] + v.back())); }();
+  // A lambda defined before the loop, run by an algorithm inside it.
+  auto add = [&](double value) { v.push_back(0.5 * value); };
+  for (int i = 0; i < 3; ++i) {
+    double pair[2] = {v[i], v.back()};
+    std::for_each(pair, pair + 2, add);
+  }
   return s + v.back() * v.size();
 }
 
