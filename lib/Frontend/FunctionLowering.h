@@ -75,6 +75,10 @@ std::optional<int64_t> staticOffset(mlir::Value offset);
 
 /// A place in memory: element `offset` (an index) of a 1-D memref of
 /// scalars. An lvalue's address, and the value of a pointer.
+/// Whether a call of `method` on a std::vector may change its size or
+/// memory (GrowingVectors.cpp).
+bool changesVectorMemory(const clang::CXXMethodDecl *method);
+
 /// Emits a loop running `body(i)` for each i in [0, count).
 void forEachIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value count,
                   llvm::function_ref<void(mlir::Value)> body);

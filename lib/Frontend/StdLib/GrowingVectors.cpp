@@ -177,8 +177,7 @@ FunctionLowering::getGrowingVectors(const clang::Stmt *body) {
   return known->second;
 }
 
-/// Whether a call of `method` on a vector may change its size or memory.
-static bool changesVector(const clang::CXXMethodDecl *method) {
+bool changesVectorMemory(const clang::CXXMethodDecl *method) {
   if (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator())
     return true;
   StringRef name = method->getIdentifier() ? method->getName() : "";
@@ -235,10 +234,11 @@ struct LoopUses {
     if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call)) {
       if (const clang::ValueDecl *var =
               vectorOf(member->getImplicitObjectArgument());
-          var && method && changesVector(method))
+          var && method && changesVectorMemory(method))
         changed.insert(var);
     } else if (const auto *op = dyn_cast<clang::CXXOperatorCallExpr>(call);
-               op && method && op->getNumArgs() > 0 && changesVector(method)) {
+               op && method && op->getNumArgs() > 0 &&
+               changesVectorMemory(method)) {
       if (const clang::ValueDecl *var = vectorOf(op->getArg(0)))
         changed.insert(var);
     }

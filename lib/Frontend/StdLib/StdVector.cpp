@@ -452,12 +452,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
       method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator();
   // A vector whose memory changes at run time (GrowingVectors.cpp).
   if (GrowingVector *growing = arrow ? nullptr : growingVectorOf(object);
-      growing &&
-      (isAssignment ||
-       llvm::is_contained({"resize", "assign", "clear", "reserve", "push_back",
-                           "emplace_back", "pop_back", "insert", "emplace",
-                           "erase", "swap", "capacity", "shrink_to_fit"},
-                          name)))
+      growing && (changesVectorMemory(method) || name == "capacity"))
     return lowerGrowingVectorCall(expr, method, *growing, args);
   if (isAssignment || name == "resize" || name == "assign" || name == "clear" ||
       name == "reserve")
