@@ -632,6 +632,8 @@ private:
   /// Declares `var` as a growing vector if it is one: true if so (lowered,
   /// or reported).
   bool declareGrowingVector(const clang::VarDecl *var);
+  /// The memory the growing vector `vector` has now (all its capacity).
+  Value growingMemory(const GrowingVector &vector, Location l);
   /// The view of the elements the growing vector `vector` has now.
   Address growingElements(const GrowingVector &vector, Location l);
   /// Views of growing vectors that the loops being lowered read but cannot
@@ -657,7 +659,7 @@ private:
   std::optional<CallResult>
   pushGrowing(const clang::CallExpr *expr, GrowingVector &vector,
               llvm::StringRef name, llvm::ArrayRef<const clang::Expr *> args,
-              clang::QualType elementType, const Layout &element);
+              clang::QualType elementType);
   /// `a.swap(b)` of two growing vectors: their memories and sizes.
   std::optional<CallResult> swapGrowing(const clang::CallExpr *expr,
                                         GrowingVector &vector,
@@ -668,7 +670,7 @@ private:
                                           const clang::Expr *source);
   std::optional<CallResult> insertIntoGrowing(
       const clang::CallExpr *expr, GrowingVector &vector, llvm::StringRef name,
-      llvm::ArrayRef<const clang::Expr *> args, const Layout &element);
+      llvm::ArrayRef<const clang::Expr *> args, clang::QualType elementType);
   std::optional<CallResult>
   eraseFromGrowing(const clang::CallExpr *expr, GrowingVector &vector,
                    llvm::ArrayRef<const clang::Expr *> args);
@@ -678,10 +680,11 @@ private:
                      bool towardEnd, Location l);
   /// The element index an iterator or pointer into `vector` designates.
   Value elementIndexOf(const clang::Expr *position, GrowingVector &vector);
-  /// A value to put in the vector, evaluated and kept apart from its
-  /// memory (which may move).
+  /// A value of `elementType` (`scalars` scalars) to put in the vector,
+  /// evaluated and kept apart from its memory (which may move).
   std::optional<Address> elementValue(const clang::Expr *arg,
-                                      const Layout &element);
+                                      clang::QualType elementType,
+                                      int64_t scalars);
 
   //===--- Vectors of vectors (NestedVectors.cpp) -------------------------===//
   static bool isNestedVector(clang::QualType type) {

@@ -12,9 +12,9 @@
 #include "DerivativeRegistry.h"
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
+#include "Utils/IRBuilders.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
@@ -57,10 +57,7 @@ struct LoadAddressModel
 /// own address: the null pointer (a C pointer view of address 0), or
 /// memory of integers (an index list kept beside memory of numbers).
 bool isOwnShadow(Value view) {
-  if (!ct::isDifferentiableMemRef(view.getType()))
-    return true;
-  auto pointerView = view.getDefiningOp<ct::PointerViewOp>();
-  return pointerView && pointerView.getPointer().getDefiningOp<LLVM::ZeroOp>();
+  return !ct::isDifferentiableMemRef(view.getType()) || isNullPointerView(view);
 }
 
 struct StoreAddressForward

@@ -235,3 +235,8 @@ Value ad::sumOverLeading(OpBuilder &b, Location loc, Value adjoint, Type type) {
   }
   return sum;
 }
+
+bool ad::isNullPointerView(Value view) {
+  auto pointer = view.getDefiningOp<ct::PointerViewOp>();
+  return pointer && pointer.getPointer().getDefiningOp<LLVM::ZeroOp>();
+}

@@ -20,6 +20,10 @@ namespace cotangent::ad {
 /// so that vector mode widens the two together.
 inline constexpr llvm::StringLiteral kTapedAddress = "ct.taped_address";
 
+/// Whether `view` is the null pointer kept in memory (a `ct.pointer_view`
+/// of address 0): a view with no memory, its own derivative.
+bool isNullPointerView(mlir::Value view);
+
 /// A branch op like `op` (scf.if or scf.index_switch) on `selector`, with
 /// results of `types` and one empty block per region; the builder's
 /// insertion point is left after it.

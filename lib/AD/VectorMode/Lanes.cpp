@@ -19,7 +19,6 @@
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -221,11 +220,6 @@ private:
     return success();
   }
 
-  static bool isNullPointer(Value view) {
-    auto pointer = view.getDefiningOp<ct::PointerViewOp>();
-    return pointer && pointer.getPointer().getDefiningOp<LLVM::ZeroOp>();
-  }
-
   /// A view rebuilt from an address on the tape (the reverse sweep's view
   /// of memory whose address is kept): the view whose address the forward
   /// sweep read for it (the same kTapedAddress number) carries lanes with
@@ -233,7 +227,7 @@ private:
   LogicalResult markTapedAddresses(ct::PointerViewOp view) {
     // The null pointer (kept where an address of memory with lanes may
     // be): lanes of nothing.
-    if (isNullPointer(view))
+    if (isNullPointerView(view))
       return success();
     auto pair = view->getAttrOfType<IntegerAttr>(kTapedAddress);
     if (!pair)
@@ -328,7 +322,7 @@ private:
         return unsupported(op, "memory holding addresses carries derivatives");
       // The null pointer is its own derivative: kept in the primal's
       // holders too, where it says nothing about their lanes.
-      if (isNullPointer(store.getView()))
+      if (isNullPointerView(store.getView()))
         return success();
       return markAddressClass(store.getHolder(), store.getView());
     }

@@ -28,6 +28,20 @@ namespace cotangent::frontend {
 // Which vectors grow
 //===----------------------------------------------------------------------===//
 
+/// The object and the member function of a call of a member function or
+/// of a member operator (`v = w`, `v[i]`); nulls for other calls.
+static std::pair<const clang::Expr *, const clang::CXXMethodDecl *>
+memberCallOf(const clang::CallExpr *call) {
+  if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call))
+    return {member->getImplicitObjectArgument(), member->getMethodDecl()};
+  if (const auto *op = dyn_cast<clang::CXXOperatorCallExpr>(call))
+    if (const auto *method =
+            dyn_cast_or_null<clang::CXXMethodDecl>(op->getCalleeDecl());
+        method && op->getNumArgs() > 0)
+      return {op->getArg(0), method};
+  return {nullptr, nullptr};
+}
+
 namespace {
 /// What a function does to one of its local vectors.
 struct VectorUses {
@@ -54,9 +68,15 @@ public:
     if (!stmt)
       return;
     if (const auto *block = dyn_cast<clang::CompoundStmt>(stmt))
-      for (const clang::Stmt *child : block->body())
+      for (const clang::Stmt *child : block->body()) {
         if (const auto *expr = dyn_cast<clang::Expr>(child))
           statementBlock[strip(expr)] = block;
+        // (Before the declarations are visited, below.)
+        if (const auto *declStmt = dyn_cast<clang::DeclStmt>(child))
+          for (const clang::Decl *d : declStmt->decls())
+            if (const auto *var = dyn_cast<clang::VarDecl>(d))
+              declarationBlocks[var] = block;
+      }
     if (const auto *loop = dyn_cast<clang::CXXForRangeStmt>(stmt))
       if (const auto *range = loop->getRangeStmt())
         rangeVariables.insert(range->getSingleDecl());
@@ -77,8 +97,12 @@ public:
   }
 
 private:
+  /// The block of each statement that is an expression, and the block
+  /// that declares each local.
   llvm::DenseMap<const clang::Expr *, const clang::CompoundStmt *>
       statementBlock;
+  llvm::DenseMap<const clang::VarDecl *, const clang::CompoundStmt *>
+      declarationBlocks;
   llvm::DenseSet<const clang::Decl *> rangeVariables;
 
   VectorUses *usesOf(const clang::Expr *expr) {
@@ -98,25 +122,11 @@ private:
     }
     if (var->hasLocalStorage() && !isa<clang::ParmVarDecl>(var) &&
         !ModuleLowering::getVectorElementType(type).isNull())
-      uses[var].block = blockOf(var);
-  }
-
-  const clang::CompoundStmt *blockOf(const clang::VarDecl *var) {
-    return declarationBlocks.lookup(var);
+      uses[var].block = declarationBlocks.lookup(var);
   }
 
   void visitCall(const clang::CallExpr *call) {
-    const clang::Expr *object = nullptr;
-    const clang::CXXMethodDecl *method = nullptr;
-    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call)) {
-      object = member->getImplicitObjectArgument();
-      method = member->getMethodDecl();
-    } else if (const auto *op = dyn_cast<clang::CXXOperatorCallExpr>(call);
-               op && op->getOperator() == clang::OO_Equal &&
-               op->getNumArgs() == 2) {
-      object = op->getArg(0);
-      method = dyn_cast_or_null<clang::CXXMethodDecl>(op->getCalleeDecl());
-    }
+    auto [object, method] = memberCallOf(call);
     VectorUses *vector = object ? usesOf(object) : nullptr;
     if (!vector || !method)
       return;
@@ -136,31 +146,8 @@ private:
         vector->reservedInBlock = true;
     }
   }
-
-public:
-  /// The block declaring each local (filled before the walk).
-  llvm::DenseMap<const clang::VarDecl *, const clang::CompoundStmt *>
-      declarationBlocks;
 };
 
-/// Records the block that declares each local of `stmt`.
-void collectDeclarationBlocks(
-    const clang::Stmt *stmt,
-    llvm::DenseMap<const clang::VarDecl *, const clang::CompoundStmt *>
-        &blocks) {
-  if (!stmt)
-    return;
-  if (const auto *block = dyn_cast<clang::CompoundStmt>(stmt))
-    for (const clang::Stmt *child : block->body())
-      if (const auto *declStmt = dyn_cast<clang::DeclStmt>(child))
-        for (const clang::Decl *d : declStmt->decls())
-          if (const auto *var = dyn_cast<clang::VarDecl>(d))
-            blocks[var] = block;
-  if (const auto *lambda = dyn_cast<clang::LambdaExpr>(stmt))
-    collectDeclarationBlocks(lambda->getBody(), blocks);
-  for (const clang::Stmt *child : stmt->children())
-    collectDeclarationBlocks(child, blocks);
-}
 } // namespace
 
 const llvm::DenseSet<const clang::VarDecl *> &
@@ -169,7 +156,6 @@ FunctionLowering::getGrowingVectors(const clang::Stmt *body) {
   if (!fresh)
     return known->second;
   GrowthScan scan;
-  collectDeclarationBlocks(body, scan.declarationBlocks);
   scan.visit(body);
   for (auto &[var, uses] : scan.uses)
     if (uses.grows())
@@ -231,17 +217,10 @@ struct LoopUses {
   void visitCall(const clang::CallExpr *call) {
     const auto *method =
         dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
-    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call)) {
-      if (const clang::ValueDecl *var =
-              vectorOf(member->getImplicitObjectArgument());
-          var && method && changesVectorMemory(method))
+    if (auto [object, member] = memberCallOf(call);
+        object && changesVectorMemory(member))
+      if (const clang::ValueDecl *var = vectorOf(object))
         changed.insert(var);
-    } else if (const auto *op = dyn_cast<clang::CXXOperatorCallExpr>(call);
-               op && method && op->getNumArgs() > 0 &&
-               changesVectorMemory(method)) {
-      if (const clang::ValueDecl *var = vectorOf(op->getArg(0)))
-        changed.insert(var);
-    }
     // A lambda's body runs where it is called.
     if (method && method->getParent()->isLambda())
       visitLambdaBody(method);
@@ -352,11 +331,15 @@ bool FunctionLowering::declareGrowingVector(const clang::VarDecl *var) {
   return true;
 }
 
+Value FunctionLowering::growingMemory(const GrowingVector &vector, Location l) {
+  return ct::LoadAddressOp::create(b, l, vector.viewType, vector.addressSlot,
+                                   constantIndex(0, l));
+}
+
 Address FunctionLowering::growingElements(const GrowingVector &vector,
                                           Location l) {
-  Value memory = ct::LoadAddressOp::create(
-      b, l, vector.viewType, vector.addressSlot, constantIndex(0, l));
-  return firstElements(memory, vector.size, vector.elementSize, l);
+  return firstElements(growingMemory(vector, l), vector.size,
+                       vector.elementSize, l);
 }
 
 FunctionLowering::GrowingVector *
@@ -389,10 +372,7 @@ void FunctionLowering::reserveGrowing(GrowingVector &vector, Value count,
                 constantIndex(0, l)};
   Address old = growingElements(vector, l);
   copy(moved, old, scalarsFrom(old, l), l);
-  memref::DeallocOp::create(b, l,
-                            ct::LoadAddressOp::create(b, l, vector.viewType,
-                                                      vector.addressSlot,
-                                                      constantIndex(0, l)));
+  memref::DeallocOp::create(b, l, growingMemory(vector, l));
   ct::StoreAddressOp::create(b, l, moved.memref, vector.addressSlot,
                              constantIndex(0, l));
   store(fresh, vector.capacity, l);
@@ -445,28 +425,29 @@ void FunctionLowering::shiftElements(GrowingVector &vector, Value from,
 // Member functions
 //===----------------------------------------------------------------------===//
 
-std::optional<Address> FunctionLowering::elementValue(const clang::Expr *arg,
-                                                      const Layout &element) {
+std::optional<Address>
+FunctionLowering::elementValue(const clang::Expr *arg,
+                               clang::QualType elementType, int64_t scalars) {
   // Evaluated into a temporary before the vector's memory may move (the
   // argument may be one of its own elements, as in v.push_back(v[0])).
-  clang::QualType type = arg->getType().getNonReferenceType();
   std::optional<Address> temporary =
-      allocate(type, arg->getSourceRange(), "this element");
+      allocate(elementType, arg->getSourceRange(), "this element");
   if (!temporary)
     return std::nullopt;
   Location l = loc(arg);
-  if (!isAggregate(type)) {
+  if (!isAggregate(elementType)) {
+    // (emplace_back forwards an argument of another type.)
     Value value = lowerRValue(arg);
     if (!value)
       return std::nullopt;
-    store(value, *temporary, l);
+    store(convert(value, arg->getType(), elementType, l), *temporary, l);
     return temporary;
   }
   std::optional<Address> source = unpacked(
       arg->isGLValue() ? lowerLValue(arg) : materializeTemporary(arg), arg);
   if (!source)
     return std::nullopt;
-  copy(*temporary, *source, element.size, l);
+  copy(*temporary, *source, scalars, l);
   return temporary;
 }
 
@@ -487,7 +468,7 @@ Value FunctionLowering::elementIndexOf(const clang::Expr *position,
 
 std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
     const clang::CallExpr *expr, GrowingVector &vector, StringRef name,
-    ArrayRef<const clang::Expr *> args, const Layout &element) {
+    ArrayRef<const clang::Expr *> args, clang::QualType elementType) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   // insert(pos, value), insert(pos, n, value), emplace(pos, value).
@@ -500,7 +481,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
                                          "' is not supported; insert one "
                                          "value, or n copies of one");
   Value at = elementIndexOf(args[0], vector);
-  std::optional<Address> value = elementValue(args.back(), element);
+  std::optional<Address> value =
+      elementValue(args.back(), elementType, vector.elementSize);
   Value count = counted ? lowerRValue(args[1]) : constantIndex(1, l);
   if (!at || !value || !count)
     return std::nullopt;
@@ -562,11 +544,8 @@ FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   clang::QualType type = ast.getCanonicalTagType(method->getParent());
+  // (Its layout was checked where the vector was declared.)
   clang::QualType elementType = ModuleLowering::getVectorElementType(type);
-  std::optional<Layout> element =
-      module.getLayout(elementType, expr->getSourceRange(), "an element");
-  if (!element)
-    return std::nullopt;
   StringRef name = method->getIdentifier() ? method->getName() : "";
   auto sizeArgument = [&](const clang::Expr *arg) -> Value {
     Value n = lowerRValue(arg);
@@ -603,7 +582,7 @@ FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
     return CallResult{};
   }
   if (name == "push_back" || name == "emplace_back")
-    return pushGrowing(expr, vector, name, args, elementType, *element);
+    return pushGrowing(expr, vector, name, args, elementType);
   if (name == "resize" || (name == "assign" && args.size() == 2 &&
                            args[0]->getType()->isIntegerType())) {
     if (const auto *record = elementType->getAsCXXRecordDecl();
@@ -614,7 +593,8 @@ FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
                                        "v.resize(n, T{...})");
     Value n = sizeArgument(args[0]);
     std::optional<Address> value;
-    if (args.size() == 2 && !(value = elementValue(args[1], *element)))
+    if (args.size() == 2 &&
+        !(value = elementValue(args[1], elementType, vector.elementSize)))
       return std::nullopt;
     if (!n)
       return std::nullopt;
@@ -626,7 +606,7 @@ FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
   if (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator())
     return assignGrowing(expr, vector, args[0]);
   if (name == "insert" || name == "emplace")
-    return insertIntoGrowing(expr, vector, name, args, *element);
+    return insertIntoGrowing(expr, vector, name, args, elementType);
   if (name == "erase")
     return eraseFromGrowing(expr, vector, args);
   if (name == "swap" && args.size() == 1)
@@ -648,10 +628,7 @@ FunctionLowering::swapGrowing(const clang::CallExpr *expr,
   // The contents of the slots, which stay with their variables (and
   // their scopes' cleanups).
   Value zero = constantIndex(0, l);
-  Value mine = ct::LoadAddressOp::create(b, l, vector.viewType,
-                                         vector.addressSlot, zero);
-  Value theirs = ct::LoadAddressOp::create(b, l, other->viewType,
-                                           other->addressSlot, zero);
+  Value mine = growingMemory(vector, l), theirs = growingMemory(*other, l);
   ct::StoreAddressOp::create(b, l, theirs, vector.addressSlot, zero);
   ct::StoreAddressOp::create(b, l, mine, other->addressSlot, zero);
   for (auto [a, c] : {std::pair{vector.size, other->size},
@@ -665,8 +642,7 @@ FunctionLowering::swapGrowing(const clang::CallExpr *expr,
 
 std::optional<FunctionLowering::CallResult> FunctionLowering::pushGrowing(
     const clang::CallExpr *expr, GrowingVector &vector, StringRef name,
-    ArrayRef<const clang::Expr *> args, clang::QualType elementType,
-    const Layout &element) {
+    ArrayRef<const clang::Expr *> args, clang::QualType elementType) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   // The new element: constructed in place, or evaluated first.
@@ -686,15 +662,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::pushGrowing(
                                            "' with these arguments is not "
                                            "supported; pass one value of the "
                                            "element type");
-    if (!isAggregate(elementType)) {
-      Value scalar = lowerRValue(args[0]);
-      if (!scalar)
-        return std::nullopt;
-      value = allocate(elementType, expr->getSourceRange(), "this element");
-      store(convert(scalar, args[0]->getType(), elementType, l), *value, l);
-    } else if (!(value = elementValue(args[0], element))) {
+    if (!(value = elementValue(args[0], elementType, vector.elementSize)))
       return std::nullopt;
-    }
   }
   Value size = load(vector.size, l);
   Value grown = arith::AddIOp::create(b, l, size, constantIndex(1, l));
