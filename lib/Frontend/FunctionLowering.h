@@ -477,8 +477,11 @@ private:
              llvm::ArrayRef<const clang::Expr *> args);
 
   //===--- std::vector (StdVector.cpp) ------------------------------------===//
+  /// Whether `type` is a std::vector of the memref model (not one kept in
+  /// memory, see VectorObjects.cpp).
   static bool isVector(clang::QualType type) {
-    return !ModuleLowering::getVectorElementType(type).isNull();
+    return !ModuleLowering::getVectorElementType(type).isNull() &&
+           !ModuleLowering::isVectorObject(type);
   }
   /// A new vector built by `init` (null: empty), its memory freed when the
   /// enclosing scope ends; nullopt after an error.
@@ -824,6 +827,76 @@ private:
   /// Whether the object a parameter of `type` gives access to has
   /// indirect fields.
   bool holdsIndirectFields(clang::QualType type);
+
+  //===--- std::vector kept in memory (VectorObjects.cpp) -----------------===//
+  /// A std::vector whose object lives in memory as C++ lays it out
+  /// (ModuleLowering::isVectorObject): three address slots in `holder`.
+  struct VectorObject {
+    Address holder;
+    clang::QualType element;
+    /// The elements' layout; none for elements differentiable code cannot
+    /// lay out (std::string), whose vector only tells its size.
+    std::optional<Layout> layout;
+    /// What the first element's address is loaded as.
+    mlir::MemRefType view;
+    int64_t elementSlots = 1, elementBytes = 1;
+    /// The slots of the first, end and end-of-capacity addresses.
+    int64_t first = 0, end = 1, capacity = 2;
+  };
+  std::optional<VectorObject> vectorObjectAt(Address holder,
+                                             clang::QualType type,
+                                             const clang::Stmt *where);
+  /// The address of the first element, as a view of the elements.
+  Value vectorObjectElements(const VectorObject &vector, Location l);
+  /// How many elements lie between the first and the address at `slot`.
+  Value vectorObjectCount(const VectorObject &vector, int64_t slot, Location l);
+  Address vectorObjectElement(const VectorObject &vector, Value elements,
+                              Value i, Location l);
+  /// Stores `elements + count` (in elements) at `slot`.
+  void setVectorObjectSlot(const VectorObject &vector, int64_t slot,
+                           Value elements, Value count, Location l);
+  /// Gives the vector room for `count` elements: new memory of twice the
+  /// capacity (at least `count`), its elements moved there, the old freed.
+  void reserveVectorObject(const VectorObject &vector, Value count,
+                           const clang::Stmt *where);
+  /// Destroys the elements past `count`, or constructs the missing ones
+  /// (copies of `value`, default-constructed without one).
+  bool resizeVectorObject(const VectorObject &vector, Value count,
+                          std::optional<Address> value,
+                          const clang::Stmt *where);
+  /// Runs a constructor of `vector`'s element type on the element at `at`:
+  /// the copy (or, with `move`, move) constructor from `source`, or the
+  /// default one.
+  bool constructElement(const VectorObject &vector, Address at,
+                        std::optional<Address> source, bool move,
+                        const clang::Stmt *where);
+  /// Runs the destructors of the objects of `type` at `object`: a class
+  /// that owns memory, a vector kept in memory (its elements, then its
+  /// memory), or a class holding such objects (its parts, last first).
+  void destroyObject(clang::QualType type, Address object,
+                     const clang::Stmt *where);
+  bool constructVectorObject(const clang::CXXConstructExpr *expr,
+                             Address dest);
+  /// Stores null in the three address slots of `vector`.
+  void clearVectorObject(const VectorObject &vector, Location l);
+  std::optional<CallResult>
+  pushVectorObject(const clang::CallExpr *expr, const VectorObject &vector,
+                   llvm::ArrayRef<const clang::Expr *> args, bool emplace);
+  std::optional<CallResult>
+  assignVectorObject(const clang::CallExpr *expr, const VectorObject &vector,
+                     const clang::Expr *source);
+  std::optional<CallResult>
+  lowerVectorObjectCall(const clang::CallExpr *expr,
+                        const clang::CXXMethodDecl *method,
+                        const clang::Expr *object, bool arrow,
+                        llvm::ArrayRef<const clang::Expr *> args);
+  /// `then()` where `condition` holds (blocks, so that `then` may inline
+  /// bodies).
+  void emitIf(Location l, Value condition, llvm::function_ref<void()> then);
+  /// Objects in `cleanups` destroyed by destroyObject, with their type and
+  /// what made them.
+  llvm::DenseMap<Value, std::pair<clang::QualType, const clang::Stmt *>>
+      objectCleanups;
 
   //===--- std::unique_ptr (UniquePointers.cpp) ---------------------------===//
   /// `T` (or `T[]`) of a std::unique_ptr with the default deleter; null for

@@ -75,6 +75,15 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
 void FunctionLowering::destroyAtScopeEnd(clang::QualType type, Address object,
                                          const clang::Expr *at) {
   const auto *record = type->getAsCXXRecordDecl();
+  if (record && at &&
+      (ModuleLowering::isVectorObject(type.getCanonicalType()) ||
+       ModuleLowering::holdsOwnedMemory(record))) {
+    // Vectors kept in memory, and objects holding them or objects that own
+    // memory (VectorObjects.cpp).
+    cleanups.push_back(object.memref);
+    objectCleanups[object.memref] = {type, at};
+    return;
+  }
   if (!record || !ModuleLowering::ownsMemory(record))
     return;
   cleanups.push_back(object.memref);

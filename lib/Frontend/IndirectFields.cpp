@@ -79,7 +79,7 @@ ModuleLowering::getArgumentFields(const Layout &layout) {
   SmallVector<Layout::IndirectField> fields;
   for (const Layout::IndirectField &field : layout.indirect) {
     clang::QualType type = field.type.getCanonicalType();
-    if (keepsAddress(field.decl))
+    if (field.inMemory || keepsAddress(field.decl))
       continue;
     if (getVectorElementType(type).isNull()) {
       std::optional<Layout> pointee = tryGetLayout(type->getPointeeType());
@@ -360,6 +360,17 @@ bool FunctionLowering::copyObject(Address dest, Address source,
   // What the fields designate.
   for (const Layout::IndirectField &field : layout.indirect) {
     Address from = offsetBy(source, field.slot, l);
+    if (field.inMemory) {
+      // A vector kept in memory moves with its object (relocation; copies
+      // of such objects run their copy constructors, VectorObjects.cpp).
+      std::optional<Address> target = loadAddress(from, field.type, where);
+      if (!target)
+        return false;
+      Address to = offsetBy(dest, field.slot, l);
+      ct::StoreAddressOp::create(b, l, materialize(*target, l), to.memref,
+                                 to.offset);
+      continue;
+    }
     std::optional<int64_t> offset = staticOffset(from.offset);
     if (!ModuleLowering::keepsAddress(field.decl) && offset &&
         !indirectFields.count({from.memref, *offset}) &&

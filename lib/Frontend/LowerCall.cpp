@@ -99,6 +99,19 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
         expr, method, args[0],
         ArrayRef<const clang::Expr *>(args).drop_front());
   }
+  if (isInstance && ModuleLowering::isVectorObject(
+                        ast.getCanonicalTagType(method->getParent()))) {
+    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
+      const auto *memberExpr =
+          dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
+      return lowerVectorObjectCall(expr, method,
+                                   member->getImplicitObjectArgument(),
+                                   memberExpr && memberExpr->isArrow(), args);
+    }
+    return lowerVectorObjectCall(
+        expr, method, args[0], /*arrow=*/false,
+        ArrayRef<const clang::Expr *>(args).drop_front());
+  }
   if (isInstance && isVector(ast.getCanonicalTagType(method->getParent()))) {
     if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
       const auto *memberExpr =
@@ -342,6 +355,8 @@ bool FunctionLowering::lowerConstruct(const clang::CXXConstructExpr *expr,
   std::optional<Layout> layout = layoutOf(expr->getType(), expr);
   if (!layout)
     return false;
+  if (ModuleLowering::isVectorObject(expr->getType().getCanonicalType()))
+    return constructVectorObject(expr, dest);
   if (ctor->isTrivial() && ctor->isCopyOrMoveConstructor()) {
     std::optional<Address> source = lowerLValue(expr->getArg(0));
     if (!source)

@@ -388,9 +388,12 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   places[var] = *place;
   if (init)
     initialize(init, type, *place);
-  // A class that owns memory is destroyed where its scope ends.
+  // A class that owns memory (or holds such objects, or is a vector kept in
+  // memory) is destroyed where its scope ends.
   if (const auto *record = type->getAsCXXRecordDecl();
-      record && ModuleLowering::ownsMemory(record)) {
+      record && (ModuleLowering::ownsMemory(record) ||
+                 ModuleLowering::holdsOwnedMemory(record) ||
+                 ModuleLowering::isVectorObject(type.getCanonicalType()))) {
     if (!init) {
       module.error(var->getSourceRange(),
                    "a local of a class that owns memory must be "

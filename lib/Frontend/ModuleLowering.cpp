@@ -166,10 +166,13 @@ static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
   if (const clang::CXXDestructorDecl *dtor = record->getDestructor();
       dtor && dtor->isUserProvided())
     return false;
+  // Parts that own memory, or vectors kept in memory, are destroyed by the
+  // lowering (destroyObject).
   auto partIsFine = [](clang::QualType type) {
     const clang::CXXRecordDecl *part =
         type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
-    return !part || isDestroyedByParts(part);
+    return !part || isDestroyedByParts(part) ||
+           ModuleLowering::ownsMemory(part);
   };
   for (const clang::CXXBaseSpecifier &base : record->bases())
     if (!partIsFine(base.getType()))
@@ -201,6 +204,44 @@ bool ModuleLowering::ownsMemory(const clang::CXXRecordDecl *record) {
          llvm::all_of(record->fields(), [&](const clang::FieldDecl *field) {
            return partIsFine(field->getType());
          });
+}
+
+bool ModuleLowering::holdsOwnedMemory(const clang::CXXRecordDecl *record) {
+  record = record ? record->getDefinition() : nullptr;
+  if (!record || record->hasTrivialDestructor())
+    return false;
+  auto owns = [](clang::QualType type) {
+    if (isVectorObject(type.getCanonicalType()))
+      return true;
+    const clang::CXXRecordDecl *part =
+        type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+    return part && getVectorElementType(type.getCanonicalType()).isNull() &&
+           (ownsMemory(part) || holdsOwnedMemory(part));
+  };
+  return llvm::any_of(record->bases(),
+                      [&](const clang::CXXBaseSpecifier &base) {
+                        return owns(base.getType());
+                      }) ||
+         llvm::any_of(record->fields(), [&](const clang::FieldDecl *field) {
+           return owns(field->getType());
+         });
+}
+
+bool ModuleLowering::isVectorObject(clang::QualType type) {
+  clang::QualType element = getVectorElementType(type);
+  if (element.isNull() || !getVectorElementType(element).isNull())
+    return false; // vectors of vectors have a model of their own
+  const clang::CXXRecordDecl *record =
+      element.getCanonicalType()->getAsCXXRecordDecl();
+  if (!record || !(record = record->getDefinition()) ||
+      record->hasTrivialDestructor() || record->isLambda())
+    return false;
+  if (ownsMemory(record) || holdsOwnedMemory(record))
+    return true;
+  // A library class the memref model does not lay out (std::string).
+  return record->getASTContext().getSourceManager().isInSystemHeader(
+             record->getLocation()) &&
+         !isDestroyedByParts(record);
 }
 
 /// Arrays of structs holding pointers are unrolled into this many pointers
@@ -247,6 +288,8 @@ public:
       return ofPointer();
     if (const auto *array = ast.getAsConstantArrayType(type))
       return ofArray(array);
+    if (ModuleLowering::isVectorObject(type))
+      return ofVectorObject();
     if (!ModuleLowering::getVectorElementType(type).isNull())
       return unsupported("a std::vector can be a parameter or a local variable "
                          "of a differentiable function, but not yet an element "
@@ -290,6 +333,7 @@ private:
   std::optional<Layout> ofPointer();
   std::optional<Layout> ofArray(const clang::ConstantArrayType *array);
   std::optional<Layout> ofRecord(const clang::RecordDecl *record);
+  std::optional<Layout> ofVectorObject();
   /// Refuses a std::tuple mixing integer and floating-point elements.
   bool checkTuple(const clang::RecordDecl *record);
   /// The bases and fields of `record`: data parts in `parts`, pointer,
@@ -438,7 +482,8 @@ bool LayoutComputation::collectParts(
         recordLayout.getFieldOffset(field->getFieldIndex()) / 8;
     clang::QualType fieldType = field->getType().getCanonicalType();
     if (fieldType->isPointerType() || fieldType->isReferenceType() ||
-        !ModuleLowering::getVectorElementType(fieldType).isNull()) {
+        (!ModuleLowering::getVectorElementType(fieldType).isNull() &&
+         !ModuleLowering::isVectorObject(fieldType))) {
       clang::QualType pointee = fieldType->getPointeeType();
       if (!pointee.isNull() &&
           (pointee->isPointerType() || pointee->isReferenceType() ||
@@ -474,6 +519,25 @@ LayoutComputation::ofRecord(const clang::RecordDecl *record) {
   const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record);
   return slotsOf(parts, std::move(indirectFields),
                  cxx && ModuleLowering::ownsMemory(cxx));
+}
+
+std::optional<Layout> LayoutComputation::ofVectorObject() {
+  // Three addresses, where the standard library keeps them; `double` slots
+  // (see ofPointer), so that the vector has a shadow of shadow addresses.
+  std::optional<std::pair<int64_t, int64_t>> offsets =
+      module.getVectorPointerOffsets(type, range);
+  if (!offsets)
+    return std::nullopt;
+  int64_t bytes = ast.getTypeSize(type) / 8;
+  if (bytes != 24)
+    return unsupported("this standard library's std::vector is not three "
+                       "pointers");
+  clang::QualType pointer =
+      ast.getPointerType(ModuleLowering::getVectorElementType(type));
+  Layout layout{Float64Type::get(context), ast.DoubleTy, 3, {}};
+  for (int64_t slot = 0; slot < 3; ++slot)
+    layout.indirect.push_back({slot, 1, 8 * slot, pointer, nullptr, true});
+  return layout;
 }
 
 std::optional<Layout>
@@ -524,8 +588,8 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
   for (auto [own, part] : llvm::zip_equal(partLayouts, parts)) {
     // The indirect fields of a struct or an array of structs inside.
     for (const Layout::IndirectField &inner : own.indirect)
-      indirectFields.push_back(
-          {0, 0, part.byteOffset + inner.byteOffset, inner.type, inner.decl});
+      indirectFields.push_back({0, 0, part.byteOffset + inner.byteOffset,
+                                inner.type, inner.decl, inner.inMemory});
     if (own.scalar == layout->scalar || isDataless(own))
       continue;
     if (isa<FloatType>(own.scalar))
@@ -594,11 +658,12 @@ int64_t ModuleLowering::getBaseOffset(const clang::CXXRecordDecl *derived,
 Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
                                const Twine &what) {
   type = type.getCanonicalType();
-  // A std::vector, by value, reference or pointer, is its elements.
+  // A std::vector, by value, reference or pointer, is its elements (but
+  // one kept in memory, which is an object like any other).
   clang::QualType object = type->isPointerType() || type->isReferenceType()
                                ? type->getPointeeType()
                                : type;
-  if (!getVectorElementType(object).isNull())
+  if (!getVectorElementType(object).isNull() && !isVectorObject(object))
     return getVectorType(object, range, what);
   // A standard iterator is the pointer it wraps.
   if (clang::QualType element = getIteratorElementType(object);

@@ -48,6 +48,10 @@ struct Layout {
     /// The field (innermost, for a struct inside); null for a pointer that
     /// is itself an element (of an array or vector of pointers).
     const clang::FieldDecl *decl = nullptr;
+    /// One of the pointers of a std::vector kept in memory (isVectorObject):
+    /// it holds an address, read and written with ct.load_address and
+    /// ct.store_address, never passed as a memref of its own.
+    bool inMemory = false;
   };
   llvm::SmallVector<IndirectField, 0> indirect;
 
@@ -163,6 +167,16 @@ public:
   /// (ct.store_address, ct.load_address: docs/Memory.md), and a local of
   /// it runs the destructor where its scope ends.
   static bool ownsMemory(const clang::CXXRecordDecl *record);
+  /// Whether a std::vector of `type` lives in memory as C++ lays it out
+  /// (three address slots: first, end, end of capacity) rather than as the
+  /// memref of its elements: its elements are objects that own memory, or
+  /// hold such objects, or a library class the memref model does not lay
+  /// out (std::string). Its elements are constructed, copied and destroyed
+  /// by their own code (VectorObjects.cpp, docs/Memory.md).
+  static bool isVectorObject(clang::QualType type);
+  /// Whether objects of `record` hold, in a field or a base, objects that
+  /// own memory or vectors kept in memory: destroying one destroys those.
+  static bool holdsOwnedMemory(const clang::CXXRecordDecl *record);
   /// Whether `field` is one of those pointer fields.
   static bool keepsAddress(const clang::FieldDecl *field) {
     const auto *record =

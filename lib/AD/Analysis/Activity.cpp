@@ -341,7 +341,14 @@ bool ActivityAnalysis::markUseful(Value value) {
 
 bool ActivityAnalysis::isConstantArgument(Value root) const {
   std::optional<unsigned> index = getArgumentIndex(root);
-  return index && activities[*index] == ct::Activity::Constant;
+  if (index)
+    return activities[*index] == ct::Activity::Constant;
+  // What a constant object's addresses point to is constant too (a
+  // constant parameter holding vectors or pointers: the caller declares
+  // everything it reaches constant).
+  if (auto load = root.getDefiningOp<ct::LoadAddressOp>())
+    return isConstantArgument(getMemoryRoot(load.getHolder()));
+  return false;
 }
 
 /// Whether `value` is varied, for scalars and memory alike.

@@ -210,6 +210,12 @@ void FunctionLowering::emitCleanups(size_t depth, Location l, Value kept) {
                                                           constantIndex(0, l)));
       continue;
     }
+    if (auto object = objectCleanups.find(memory);
+        object != objectCleanups.end()) {
+      destroyObject(object->second.first, Address{memory, constantIndex(0, l)},
+                    object->second.second);
+      continue;
+    }
     if (auto object = destructors.find(memory); object != destructors.end()) {
       // The destructor's body in place.
       inlineBody(object->second.second, object->second.first, {}, nullptr, {},

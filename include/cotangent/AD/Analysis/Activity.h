@@ -120,7 +120,8 @@ private:
   bool markUseful(mlir::Value value);
   /// The position of `value` among the function's arguments, if it is one.
   std::optional<unsigned> getArgumentIndex(mlir::Value value) const;
-  /// Whether `root` is an argument the caller declares constant.
+  /// Whether `root` is an argument the caller declares constant, or memory
+  /// reached through an address loaded from one.
   bool isConstantArgument(mlir::Value root) const;
 
   // Op handles are mutable by design; queries do not change the function.

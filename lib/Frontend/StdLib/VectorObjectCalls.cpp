@@ -1,0 +1,296 @@
+//===- VectorObjectCalls.cpp - Member functions of a std::vector in memory -===//
+//
+// The constructors and member functions of a std::vector kept in memory
+// (VectorObjects.cpp), as the standard specifies them, on its three
+// addresses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+void FunctionLowering::clearVectorObject(const VectorObject &vector,
+                                         Location l) {
+  Value null = LLVM::ZeroOp::create(b, l, LLVM::LLVMPointerType::get(
+                                              b.getContext()));
+  Value view = ct::PointerViewOp::create(b, l, vector.view, null);
+  for (int64_t slot : {vector.first, vector.end, vector.capacity}) {
+    Address at = offsetBy(vector.holder, slot, l);
+    ct::StoreAddressOp::create(b, l, view, at.memref, at.offset);
+  }
+}
+
+/// Whether `expr` is a std::vector kept in memory.
+static bool isVectorObjectExpr(const clang::Expr *expr) {
+  return ModuleLowering::isVectorObject(
+      expr->getType().getNonReferenceType().getCanonicalType());
+}
+
+bool FunctionLowering::constructVectorObject(
+    const clang::CXXConstructExpr *expr, Address dest) {
+  Location l = loc(expr);
+  std::optional<VectorObject> vector =
+      vectorObjectAt(dest, expr->getType(), expr);
+  if (!vector)
+    return false;
+  const clang::CXXConstructorDecl *ctor = expr->getConstructor();
+  SmallVector<const clang::Expr *> args;
+  for (const clang::Expr *arg : expr->arguments())
+    if (!isa<clang::CXXDefaultArgExpr>(arg))
+      args.push_back(arg);
+  if (ctor->isCopyOrMoveConstructor() && !args.empty() &&
+      isVectorObjectExpr(args[0])) {
+    std::optional<Address> holder = lowerLValue(args[0]);
+    if (!holder)
+      return false;
+    std::optional<VectorObject> source =
+        vectorObjectAt(*holder, args[0]->getType(), expr);
+    if (!source)
+      return false;
+    if (ctor->isMoveConstructor()) {
+      // The addresses move; the source is left empty.
+      for (int64_t slot : {0, 1, 2}) {
+        std::optional<Address> at = loadAddress(
+            offsetBy(*holder, slot, l), ast.getPointerType(vector->element),
+            expr);
+        if (!at)
+          return false;
+        Address to = offsetBy(dest, slot, l);
+        ct::StoreAddressOp::create(b, l, materialize(*at, l), to.memref,
+                                   to.offset);
+      }
+      clearVectorObject(*source, l);
+      return true;
+    }
+    clearVectorObject(*vector, l);
+    return assignVectorObject(nullptr, *vector, args[0]).has_value();
+  }
+  clearVectorObject(*vector, l);
+  if (args.empty())
+    return true;
+  // std::vector<T>(n) and std::vector<T>(n, value).
+  if (!args[0]->getType()->isIntegerType() || args.size() > 2)
+    return unsupported<bool>(expr, "this constructor of a std::vector of '" +
+                                       vector->element.getAsString() +
+                                       "' is not supported; construct it "
+                                       "empty, or with a size, and fill it");
+  Value count = index(lowerRValue(args[0]), args[0]->getType(), l);
+  std::optional<Address> value;
+  if (args.size() == 2 && !(value = lowerLValue(args[1])))
+    return false;
+  return resizeVectorObject(*vector, count, value, expr);
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
+                                     const VectorObject &vector,
+                                     const clang::Expr *source) {
+  using Result = std::optional<CallResult>;
+  const clang::Stmt *where = expr ? static_cast<const clang::Stmt *>(expr)
+                                  : static_cast<const clang::Stmt *>(source);
+  Location l = loc(where);
+  std::optional<Address> holder = lowerLValue(source);
+  if (!holder)
+    return std::nullopt;
+  std::optional<VectorObject> from =
+      vectorObjectAt(*holder, source->getType(), where);
+  if (!from || !from->layout)
+    return from ? unsupported<Result>(where, "elements of a std::vector of '" +
+                                                 from->element.getAsString() +
+                                                 "' cannot be copied in "
+                                                 "differentiable code")
+                : std::nullopt;
+  // Destroy what it holds, then copy each element (C++ lets a library
+  // reuse the elements; copying anew gives the same values).
+  Value zero = constantIndex(0, l);
+  if (!resizeVectorObject(vector, zero, std::nullopt, where))
+    return std::nullopt;
+  Value count = vectorObjectCount(*from, from->end, l);
+  reserveVectorObject(vector, count, where);
+  Value elements = vectorObjectElements(vector, l);
+  Value sources = vectorObjectElements(*from, l);
+  bool ok = true;
+  emitCountedLoop(l, count, [&](Value i) {
+    ok &= constructElement(vector, vectorObjectElement(vector, elements, i, l),
+                           vectorObjectElement(*from, sources, i, l),
+                           /*move=*/false, where);
+  });
+  setVectorObjectSlot(vector, vector.end, elements, count, l);
+  if (!ok)
+    return std::nullopt;
+  return CallResult{nullptr, vector.holder};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::pushVectorObject(const clang::CallExpr *expr,
+                                   const VectorObject &vector,
+                                   ArrayRef<const clang::Expr *> args,
+                                   bool emplace) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  if (!vector.layout)
+    return unsupported<Result>(expr, "elements of a std::vector of '" +
+                                         vector.element.getAsString() +
+                                         "' cannot be made in differentiable "
+                                         "code");
+  // The new element is made first, aside (the argument may be an element
+  // of this vector, whose memory growth frees), then moved in.
+  std::optional<Address> made =
+      allocate(vector.element, expr->getSourceRange(), "this element");
+  if (!made)
+    return std::nullopt;
+  bool sameType = args.size() == 1 &&
+                  ast.hasSameUnqualifiedType(
+                      args[0]->getType().getNonReferenceType(), vector.element);
+  if (!emplace || sameType || args.empty()) {
+    std::optional<Address> source;
+    if (!args.empty() && !(source = lowerLValue(args[0])))
+      return std::nullopt;
+    bool move = !args.empty() && args[0]->isXValue();
+    if (!args.empty() && args[0]->isPRValue())
+      move = true;
+    if (!constructElement(vector, *made, source, move, expr))
+      return std::nullopt;
+  } else {
+    const clang::CXXConstructorDecl *ctor =
+        constructorFor(vector.element, args);
+    if (!ctor)
+      return unsupported<Result>(expr, "no constructor of '" +
+                                           vector.element.getAsString() +
+                                           "' takes these arguments as they "
+                                           "are");
+    if (!inlineBody(expr, ctor, args, nullptr, {}, *made))
+      return std::nullopt;
+  }
+  Value size = vectorObjectCount(vector, vector.end, l);
+  Value grown = arith::AddIOp::create(b, l, size, constantIndex(1, l));
+  reserveVectorObject(vector, grown, expr);
+  Value elements = vectorObjectElements(vector, l);
+  Address slot = vectorObjectElement(vector, elements, size, l);
+  if (!copyObject(slot, *made, *vector.layout, expr))
+    return std::nullopt;
+  setVectorObjectSlot(vector, vector.end, elements, grown, l);
+  if (emplace)
+    return CallResult{nullptr, slot};
+  return CallResult{};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
+                                        const clang::CXXMethodDecl *method,
+                                        const clang::Expr *object, bool arrow,
+                                        ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  std::optional<Address> holder =
+      arrow ? lowerPointer(object) : lowerLValue(object);
+  if (!holder)
+    return std::nullopt;
+  clang::QualType type = arrow ? object->getType()->getPointeeType()
+                               : object->getType().getNonReferenceType();
+  std::optional<VectorObject> vector = vectorObjectAt(*holder, type, expr);
+  if (!vector)
+    return std::nullopt;
+  clang::OverloadedOperatorKind op = method->getOverloadedOperator();
+  std::string name = method->getIdentifier() ? method->getName().str() : "";
+  Type resultType = nullptr;
+  clang::QualType result = method->getReturnType().getCanonicalType();
+  if (result->isIntegerType())
+    resultType = b.getIntegerType(ast.getTypeSize(result));
+  auto number = [&](Value count) {
+    return CallResult{
+        arith::IndexCastUIOp::create(b, l, resultType, count).getResult(), {}};
+  };
+  auto element = [&](Value i) -> Result {
+    if (!vector->layout)
+      return unsupported<Result>(expr, "elements of a std::vector of '" +
+                                           vector->element.getAsString() +
+                                           "' cannot be read in "
+                                           "differentiable code; only its "
+                                           "size can");
+    return CallResult{nullptr, vectorObjectElement(
+                                   *vector, vectorObjectElements(*vector, l),
+                                   i, l)};
+  };
+  if (name == "size")
+    return number(vectorObjectCount(*vector, vector->end, l));
+  if (name == "capacity")
+    return number(vectorObjectCount(*vector, vector->capacity, l));
+  if (name == "empty")
+    return CallResult{
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                              vectorObjectCount(*vector, vector->end, l),
+                              constantIndex(0, l)),
+        {}};
+  if (op == clang::OO_Subscript || name == "at")
+    return element(index(lowerRValue(args[0]), args[0]->getType(), l));
+  if (name == "data" || name == "front")
+    return element(constantIndex(0, l));
+  if (name == "back")
+    return element(arith::SubIOp::create(
+        b, l, vectorObjectCount(*vector, vector->end, l), constantIndex(1, l)));
+  if (name == "resize" || name == "clear") {
+    Value count = name == "clear"
+                      ? constantIndex(0, l)
+                      : index(lowerRValue(args[0]), args[0]->getType(), l);
+    std::optional<Address> value;
+    if (args.size() > 1 && !(value = lowerLValue(args[1])))
+      return std::nullopt;
+    if (!resizeVectorObject(*vector, count, value, expr))
+      return std::nullopt;
+    return CallResult{};
+  }
+  if (name == "reserve") {
+    if (!vector->layout)
+      return element(constantIndex(0, l));
+    reserveVectorObject(*vector,
+                        index(lowerRValue(args[0]), args[0]->getType(), l),
+                        expr);
+    return CallResult{};
+  }
+  if (name == "push_back" || name == "emplace_back")
+    return pushVectorObject(expr, *vector, args, name == "emplace_back");
+  if (name == "pop_back") {
+    Value size = vectorObjectCount(*vector, vector->end, l);
+    Value last = arith::SubIOp::create(b, l, size, constantIndex(1, l));
+    if (!resizeVectorObject(*vector, last, std::nullopt, expr))
+      return std::nullopt;
+    return CallResult{};
+  }
+  if (op == clang::OO_Equal && isVectorObjectExpr(args[0])) {
+    if (method->isMoveAssignmentOperator()) {
+      // Its own elements destroyed and freed; the source's addresses taken.
+      destroyObject(type, *holder, expr);
+      std::optional<Address> source = lowerLValue(args[0]);
+      std::optional<VectorObject> from =
+          source ? vectorObjectAt(*source, args[0]->getType(), expr)
+                 : std::nullopt;
+      if (!from)
+        return std::nullopt;
+      for (int64_t slot : {0, 1, 2}) {
+        Address at = offsetBy(*source, slot, l);
+        Value address = ct::LoadAddressOp::create(b, l, vector->view,
+                                                  at.memref, at.offset);
+        Address to = offsetBy(*holder, slot, l);
+        ct::StoreAddressOp::create(b, l, address, to.memref, to.offset);
+      }
+      clearVectorObject(*from, l);
+      return CallResult{nullptr, holder};
+    }
+    return assignVectorObject(expr, *vector, args[0]);
+  }
+  return unsupported<Result>(
+      expr, "'" + method->getNameAsString() + "' of a std::vector of '" +
+                vector->element.getAsString() +
+                "' is not supported in differentiable code; use size, "
+                "empty, [], at, front, back, data, resize, reserve, clear, "
+                "push_back, emplace_back, pop_back and assignment");
+}
+
+} // namespace cotangent::frontend

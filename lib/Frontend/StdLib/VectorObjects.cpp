@@ -1,0 +1,282 @@
+//===- VectorObjects.cpp - std::vector kept in memory ----------------------===//
+//
+// A std::vector whose elements own memory (a class with its own destructor,
+// or a class holding such objects), or are a library class the memref model
+// does not lay out (std::string), lives in memory as C++ lays it out: three
+// addresses, of the first element, of the end and of the end of the
+// capacity (ModuleLowering::isVectorObject, docs/Memory.md). A pointer or a
+// reference to it is a pointer to those slots, so it passes to helpers,
+// sits in structs and is read from the caller's objects like any object.
+// Its member functions are the library's, written on the three addresses:
+// growth allocates twice the capacity, moves the elements (each object's
+// bytes, as libraries relocate), frees the old memory; elements are
+// constructed, copied and destroyed by their own constructors and
+// destructors, lowered from the class's code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+std::optional<FunctionLowering::VectorObject>
+FunctionLowering::vectorObjectAt(Address holder, clang::QualType type,
+                                 const clang::Stmt *where) {
+  type = type.getNonReferenceType().getCanonicalType();
+  std::optional<std::pair<int64_t, int64_t>> offsets =
+      module.getVectorPointerOffsets(type, where->getSourceRange());
+  if (!offsets)
+    return std::nullopt;
+  if (cast<MemRefType>(holder.memref.getType()).getElementTypeBitWidth() !=
+      64)
+    return unsupported<std::optional<VectorObject>>(
+        where, "a std::vector of '" +
+                   ModuleLowering::getVectorElementType(type).getAsString() +
+                   "' inside a struct of 'float's or of integers narrower "
+                   "than 64 bits is not supported yet; add a 'double' field "
+                   "or keep the vector in a variable");
+  VectorObject vector;
+  vector.holder = holder;
+  vector.element = ModuleLowering::getVectorElementType(type);
+  vector.first = offsets->first / 8;
+  vector.end = offsets->second / 8;
+  vector.capacity = 3 - vector.first - vector.end;
+  vector.elementBytes = ast.getTypeSize(vector.element) / 8;
+  vector.layout = module.tryGetLayout(vector.element);
+  Type scalar = vector.layout ? vector.layout->scalar : b.getI8Type();
+  vector.elementSlots =
+      vector.layout ? vector.layout->size : vector.elementBytes;
+  vector.view = getPointerType(scalar);
+  return vector;
+}
+
+Value FunctionLowering::vectorObjectElements(const VectorObject &vector,
+                                             Location l) {
+  Address slot = offsetBy(vector.holder, vector.first, l);
+  return ct::LoadAddressOp::create(b, l, vector.view, slot.memref,
+                                   slot.offset);
+}
+
+Value FunctionLowering::vectorObjectCount(const VectorObject &vector,
+                                          int64_t slot, Location l) {
+  // The distance between two addresses, as the integers they are (read as
+  // bytes, which have no derivative).
+  auto bits = [&](int64_t which) -> Value {
+    Address at = offsetBy(vector.holder, which, l);
+    Value view = ct::LoadAddressOp::create(
+        b, l, getPointerType(b.getI8Type()), at.memref, at.offset);
+    return memref::ExtractAlignedPointerAsIndexOp::create(b, l, view);
+  };
+  Value bytes = arith::SubIOp::create(b, l, bits(slot), bits(vector.first));
+  return arith::DivUIOp::create(b, l, bytes,
+                                constantIndex(vector.elementBytes, l));
+}
+
+Address FunctionLowering::vectorObjectElement(const VectorObject &vector,
+                                              Value elements, Value i,
+                                              Location l) {
+  return Address{elements, arith::MulIOp::create(
+                               b, l, i, constantIndex(vector.elementSlots, l))};
+}
+
+void FunctionLowering::setVectorObjectSlot(const VectorObject &vector,
+                                           int64_t slot, Value elements,
+                                           Value count, Location l) {
+  Address at = offsetBy(vector.holder, slot, l);
+  Value address = materialize(vectorObjectElement(vector, elements, count, l), l);
+  ct::StoreAddressOp::create(b, l, address, at.memref, at.offset);
+}
+
+void FunctionLowering::emitIf(Location l, Value condition,
+                              function_ref<void()> then) {
+  Block *current = b.getInsertionBlock();
+  Block *thenBlock = newBlock();
+  Block *after = newBlock();
+  enter(current);
+  cf::CondBranchOp::create(b, l, condition, thenBlock, after);
+  enter(thenBlock);
+  ++controlDepth;
+  then();
+  --controlDepth;
+  branchTo(l, after);
+  enter(after);
+}
+
+void FunctionLowering::reserveVectorObject(const VectorObject &vector,
+                                           Value count,
+                                           const clang::Stmt *where) {
+  Location l = loc(where);
+  Value capacity = vectorObjectCount(vector, vector.capacity, l);
+  Value grows =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, count, capacity);
+  emitIf(l, grows, [&] {
+    Value size = vectorObjectCount(vector, vector.end, l);
+    Value doubled = arith::MulIOp::create(b, l, capacity, constantIndex(2, l));
+    Value fresh = arith::MaxUIOp::create(b, l, doubled, count);
+    Value scalars = arith::MulIOp::create(
+        b, l, fresh, constantIndex(vector.elementSlots, l));
+    Value memory = memref::AllocOp::create(
+        b, l,
+        MemRefType::get({ShapedType::kDynamic},
+                        vector.view.getElementType()),
+        ValueRange{scalars});
+    Value moved = memref::CastOp::create(b, l, vector.view, memory);
+    Value old = vectorObjectElements(vector, l);
+    // Each object's bytes and addresses move (the old memory is freed
+    // without destroying them: they live on in the new memory).
+    emitCountedLoop(l, size, [&](Value i) {
+      copyObject(vectorObjectElement(vector, moved, i, l),
+                 vectorObjectElement(vector, old, i, l), *vector.layout,
+                 where);
+    });
+    memref::DeallocOp::create(b, l, old);
+    setVectorObjectSlot(vector, vector.first, moved, constantIndex(0, l), l);
+    setVectorObjectSlot(vector, vector.end, moved, size, l);
+    setVectorObjectSlot(vector, vector.capacity, moved, fresh, l);
+  });
+}
+
+/// Whether destroying an object of `type` does something.
+static bool needsDestruction(clang::QualType type) {
+  type = type.getCanonicalType();
+  if (ModuleLowering::isVectorObject(type))
+    return true;
+  const auto *record = type->getAsCXXRecordDecl();
+  return record && ModuleLowering::getVectorElementType(type).isNull() &&
+         (ModuleLowering::ownsMemory(record) ||
+          ModuleLowering::holdsOwnedMemory(record));
+}
+
+bool FunctionLowering::resizeVectorObject(const VectorObject &vector,
+                                          Value count,
+                                          std::optional<Address> value,
+                                          const clang::Stmt *where) {
+  Location l = loc(where);
+  Value size = vectorObjectCount(vector, vector.end, l);
+  Value kept = arith::MinUIOp::create(b, l, size, count);
+  // The elements past the new size, destroyed; then the missing ones.
+  if (needsDestruction(vector.element)) {
+    Value elements = vectorObjectElements(vector, l);
+    emitCountedLoop(l, arith::SubIOp::create(b, l, size, kept), [&](Value j) {
+      Value i = arith::AddIOp::create(b, l, kept, j);
+      destroyObject(vector.element,
+                    vectorObjectElement(vector, elements, i, l), where);
+    });
+  }
+  reserveVectorObject(vector, count, where);
+  Value elements = vectorObjectElements(vector, l);
+  bool ok = true;
+  emitCountedLoop(l, arith::SubIOp::create(b, l, count, kept), [&](Value j) {
+    Value i = arith::AddIOp::create(b, l, kept, j);
+    ok &= constructElement(vector, vectorObjectElement(vector, elements, i, l),
+                           value, /*move=*/false, where);
+  });
+  setVectorObjectSlot(vector, vector.end, elements, count, l);
+  return ok;
+}
+
+/// The constructor of `record` that copies (or moves) an object, or the
+/// default one; null if there is none.
+static const clang::CXXConstructorDecl *
+findConstructor(const clang::CXXRecordDecl *record, bool copies, bool moves) {
+  const clang::CXXConstructorDecl *found = nullptr;
+  for (const clang::CXXConstructorDecl *ctor : record->ctors()) {
+    if (ctor->isDeleted())
+      continue;
+    if (moves && ctor->isMoveConstructor())
+      return ctor;
+    if (copies && ctor->isCopyConstructor())
+      found = found ? found : ctor;
+    if (!copies && ctor->getMinRequiredArguments() == 0 &&
+        !ctor->isCopyOrMoveConstructor())
+      return ctor;
+  }
+  return found;
+}
+
+bool FunctionLowering::constructElement(const VectorObject &vector,
+                                        Address at,
+                                        std::optional<Address> source,
+                                        bool move, const clang::Stmt *where) {
+  const auto *expr = dyn_cast<clang::Expr>(where);
+  if (!vector.layout || !expr)
+    return unsupported<bool>(where, "elements of a std::vector of '" +
+                                        vector.element.getAsString() +
+                                        "' cannot be made in differentiable "
+                                        "code; only its size can be read");
+  Location l = loc(where);
+  const auto *record = vector.element->getAsCXXRecordDecl();
+  const clang::CXXConstructorDecl *ctor =
+      record ? findConstructor(record, source.has_value(), move) : nullptr;
+  if (!ctor || ctor->isTrivial()) {
+    // Plain data: its bytes (and addresses), or zeros.
+    if (source)
+      return copyObject(at, *source, *vector.layout, where);
+    fillZero(at, *vector.layout, l);
+    return true;
+  }
+  // Value-initialization zeroes what an implicit constructor leaves.
+  if (!source && !ctor->isUserProvided())
+    fillZero(at, *vector.layout, l);
+  SmallVector<Value> operands;
+  if (source)
+    operands.push_back(materialize(*source, l));
+  if (operands.size() != ctor->getNumParams())
+    return unsupported<bool>(where, "the constructor of '" +
+                                        vector.element.getAsString() +
+                                        "' that this std::vector runs takes "
+                                        "default arguments, which are not "
+                                        "supported here");
+  return inlineBody(expr, ctor, {}, nullptr, operands, at).has_value();
+}
+
+void FunctionLowering::destroyObject(clang::QualType type, Address object,
+                                     const clang::Stmt *where) {
+  Location l = loc(where);
+  type = type.getCanonicalType();
+  if (ModuleLowering::isVectorObject(type)) {
+    std::optional<VectorObject> vector = vectorObjectAt(object, type, where);
+    if (!vector)
+      return;
+    Value elements = vectorObjectElements(*vector, l);
+    if (needsDestruction(vector->element) && vector->layout)
+      emitCountedLoop(l, vectorObjectCount(*vector, vector->end, l),
+                      [&](Value i) {
+                        destroyObject(
+                            vector->element,
+                            vectorObjectElement(*vector, elements, i, l),
+                            where);
+                      });
+    memref::DeallocOp::create(b, l, elements);
+    return;
+  }
+  const auto *record = type->getAsCXXRecordDecl();
+  if (!record)
+    return;
+  if (ModuleLowering::ownsMemory(record)) {
+    if (const auto *expr = dyn_cast<clang::Expr>(where))
+      inlineBody(expr, record->getDestructor(), {}, nullptr, {}, object);
+    return;
+  }
+  // An implicit destructor: the fields, last first, then the bases.
+  SmallVector<const clang::FieldDecl *> fields(record->fields());
+  for (const clang::FieldDecl *field : llvm::reverse(fields))
+    if (needsDestruction(field->getType()))
+      destroyObject(field->getType(),
+                    offsetBy(object, module.getFieldOffset(field), l), where);
+  for (const clang::CXXBaseSpecifier &base : llvm::reverse(record->bases()))
+    if (needsDestruction(base.getType()))
+      destroyObject(base.getType(),
+                    offsetBy(object, module.getBaseOffset(record,
+                                                          base.getType()),
+                             l),
+                    where);
+}
+
+} // namespace cotangent::frontend
