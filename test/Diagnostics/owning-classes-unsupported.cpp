@@ -30,10 +30,22 @@ struct Holder {
   return b[0].at(0);
 }
 
+// A vector of them is kept in memory; iterating over it is not supported
+// yet.
 [[ct::differentiable]] double vectorOfOwners(double x) {
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: this vector is a std::vector of 'class Buffer', a class that owns memory, which differentiable code does not support yet (its elements' destructors would not run); keep the objects in variables
   std::vector<Buffer> v;
-  return x;
+  v.emplace_back(2);
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:18: error: range-based 'for' over a std::vector of 'class Buffer' is not supported yet; loop over an index
+  for (auto &b : v)
+    b.at(0) = x;
+  return v[0].at(0);
+}
+
+// A vector of strings tells its size; its elements cannot be read.
+[[ct::differentiable]] double vectorOfStrings(double x,
+                                              const std::vector<std::string> &names) {
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:21: error: elements of a std::vector of 'class std::basic_string<char>' cannot be read in differentiable code; only its size can
+  return x * double(names[0].size() + names.size());
 }
 
 [[ct::differentiable]] double memberOwner(double x) {

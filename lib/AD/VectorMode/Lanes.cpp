@@ -191,8 +191,10 @@ private:
   /// beside them).
   LogicalResult markAddressClass(Value holder, Value view) {
     Type scalar = cast<MemRefType>(view.getType()).getElementType();
-    Value root = getMemoryRoot(holder);
-    if (!wideHolders.insert({root, scalar}).second)
+    if (addressClasses.empty())
+      buildAddressClasses();
+    Value target = findClass(getMemoryRoot(view));
+    if (!wideHolders.insert({target, scalar}).second)
       return success();
     bool fits = true;
     w.function.walk([&](Operation *op) {
@@ -206,7 +208,7 @@ private:
       } else {
         return;
       }
-      if (getMemoryRoot(otherHolder) != root ||
+      if (findClass(getMemoryRoot(other)) != target ||
           cast<MemRefType>(other.getType()).getElementType() != scalar)
         return;
       if (w.wide.contains(otherHolder))
@@ -214,10 +216,69 @@ private:
       mark(other);
     });
     if (!fits)
-      return unsupported(root.getDefiningOp() ? root.getDefiningOp()
-                                              : w.function.getOperation(),
+      return unsupported(holder.getDefiningOp() ? holder.getDefiningOp()
+                                                : w.function.getOperation(),
                          "memory holding addresses carries derivatives");
     return success();
+  }
+
+  /// Which memories may be the same, as far as addresses go: a memory whose
+  /// address is stored in a holder is one with every memory stored in, or
+  /// loaded from, a holder of the same class (unification, as in
+  /// Steensgaard's points-to analysis: holders reached through addresses
+  /// are classed by what holds them). The derivative's memories never join
+  /// the primal's: their addresses are never stored beside each other (the
+  /// null pointer, and memory with no derivative, which a derivative
+  /// holder keeps as it is, are left out).
+  void buildAddressClasses() {
+    w.function.walk([&](Operation *op) {
+      Value view, holder;
+      if (auto store = dyn_cast<ct::StoreAddressOp>(op)) {
+        view = store.getView();
+        holder = store.getHolder();
+      } else if (auto load = dyn_cast<ct::LoadAddressOp>(op)) {
+        view = load.getView();
+        holder = load.getHolder();
+      } else {
+        return;
+      }
+      if (isNullPointerView(view) ||
+          !ct::isDifferentiableMemRef(view.getType()))
+        return;
+      Value held = findClass(getMemoryRoot(holder));
+      Value pointee = getMemoryRoot(view);
+      auto known = heldBy.find(held);
+      if (known == heldBy.end())
+        heldBy[held] = findClass(pointee);
+      else
+        unite(known->second, pointee);
+    });
+  }
+  Value findClass(Value root) {
+    auto [it, inserted] = addressClasses.try_emplace(root, root);
+    if (inserted || it->second == root)
+      return root;
+    Value found = findClass(it->second);
+    addressClasses[root] = found;
+    return found;
+  }
+  void unite(Value a, Value b) {
+    a = findClass(a);
+    b = findClass(b);
+    if (a == b)
+      return;
+    addressClasses[a] = b;
+    // What the two held is one memory too.
+    auto heldA = heldBy.find(a);
+    if (heldA == heldBy.end())
+      return;
+    Value pointeeA = heldA->second;
+    heldBy.erase(heldA);
+    auto heldB = heldBy.find(b);
+    if (heldB == heldBy.end())
+      heldBy[b] = pointeeA;
+    else
+      unite(pointeeA, heldB->second);
   }
 
   /// A view rebuilt from an address on the tape (the reverse sweep's view
@@ -445,6 +506,11 @@ private:
   /// The holders (memory roots, and the scalar type of the views) whose
   /// loaded views carry lanes.
   DenseSet<std::pair<Value, Type>> wideHolders;
+  /// The classes of memory roots (buildAddressClasses): each root's parent
+  /// towards its class's representative, and what each class's addresses
+  /// point to.
+  DenseMap<Value, Value> addressClasses;
+  DenseMap<Value, Value> heldBy;
 };
 
 /// Gives the analysed values their lane types in a copy of the function.

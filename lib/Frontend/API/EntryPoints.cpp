@@ -863,8 +863,12 @@ bool EntryBuilder::assignRoles() {
 }
 
 bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
+  // Memory of constant parameters carries no derivative, in any mode.
+  bool activeFields = llvm::any_of(fieldArgs, [](const Extra &extra) {
+    return extra.activity != ct::Activity::Constant;
+  });
   if (inLanes() &&
-      (!fieldArgs.empty() || llvm::any_of(paramTypes, [](clang::QualType type) {
+      (activeFields || llvm::any_of(paramTypes, [](clang::QualType type) {
         clang::QualType object = ModuleLowering::getParameterObject(type);
         return isNested((object.isNull() ? type : object).getCanonicalType());
       }))) {
@@ -875,7 +879,7 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
                           "parameters of its own, or use one lane");
     return false;
   }
-  if (request.kind == EntryKind::Hvp && !fieldArgs.empty()) {
+  if (request.kind == EntryKind::Hvp && activeFields) {
     module.error(use, "ct::hvp of a function whose parameters hold "
                       "pointer, reference or vector fields is not supported "
                       "yet; pass that memory as parameters of its own");
