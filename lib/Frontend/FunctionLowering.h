@@ -31,11 +31,14 @@
 namespace cotangent::frontend {
 
 /// `expr` without what does not change its meaning here: parentheses,
-/// full-expression wrappers, substituted template parameters.
+/// full-expression wrappers, substituted template parameters, a default
+/// member initializer's use.
 inline const clang::Expr *strip(const clang::Expr *expr) {
   while (true) {
     if (const auto *paren = llvm::dyn_cast<clang::ParenExpr>(expr))
       expr = paren->getSubExpr();
+    else if (const auto *init = llvm::dyn_cast<clang::CXXDefaultInitExpr>(expr))
+      expr = init->getExpr();
     else if (const auto *full = llvm::dyn_cast<clang::FullExpr>(expr))
       expr = full->getSubExpr();
     else if (const auto *subst =

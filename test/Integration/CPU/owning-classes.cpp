@@ -201,7 +201,36 @@ void checkLanesAndSecondOrder() {
   }
 }
 
+/// A class that owns memory whose members have default initializers (a
+/// null buffer), as modern C++ writes them.
+struct Scratch {
+  int size = 0;
+  double *values = nullptr;
+  Scratch() {}
+  explicit Scratch(int n) : size(n), values(new double[n]) {}
+  ~Scratch() { delete[] values; }
+};
+
+[[ct::differentiable]] double defaultMembers(double x) {
+  Scratch empty;
+  Scratch two(2);
+  two.values[0] = x * x;
+  two.values[1] = std::sin(x);
+  return two.values[0] * two.values[1] + (empty.values ? 1.0 : 0.0) +
+         empty.size;
+}
+
+static void checkDefaultMembers() {
+  double x = 0.8, dx = 0;
+  ct::gradient<defaultMembers>(x, &dx);
+  check::near("default members",
+              dx, 2 * x * std::sin(x) + x * x * std::cos(x), 1e-12);
+  check::near("default members jvp", ct::jvp<defaultMembers>(x, 1.0).tangent,
+              dx, 1e-12);
+}
+
 int main() {
+  checkDefaultMembers();
   checkChain();
   checkLanesAndSecondOrder();
   checkHelperInLoop();

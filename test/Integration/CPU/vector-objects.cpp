@@ -269,6 +269,18 @@ static void checkModel() {
   check::near("model jvp",
               ct::jvp<modelEnergy, ct::wrt<0>>(x, &model, t).tangent,
               g[0] + g[1] + g[2], 1e-12);
+  // Lanes (the constant model carries none) and a Hessian-vector product:
+  // the Hessian is diagonal, -2 * column * weight.
+  double t2[6] = {1, 0, 0, 1, 0, 0};
+  auto lanes = ct::jvp<modelEnergy, ct::wrt<0>, ct::lanes<2>>(x, &model, t2);
+  check::near("model lane 0", lanes.tangent[0], g[0], 1e-12);
+  check::near("model lane 1", lanes.tangent[1], g[1], 1e-12);
+  double hv[3] = {};
+  ct::hvp<modelEnergy, ct::wrt<0>>(x, &model, t, hv);
+  for (int b = 0; b < 3; ++b) {
+    double column = model.bases[b](0, 0) + model.bases[b](1, 0);
+    check::near("model hvp", hv[b], -2 * column * model.weights(0, b), 1e-12);
+  }
 }
 
 static void checkScene() {
