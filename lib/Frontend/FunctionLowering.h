@@ -878,16 +878,19 @@ private:
   /// memory), or a class holding such objects (its parts, last first).
   void destroyObject(clang::QualType type, Address object,
                      const clang::Stmt *where);
-  bool constructVectorObject(const clang::CXXConstructExpr *expr,
-                             Address dest);
+  bool constructVectorObject(const clang::CXXConstructExpr *expr, Address dest);
   /// Stores null in the three address slots of `vector`.
   void clearVectorObject(const VectorObject &vector, Location l);
   std::optional<CallResult>
   pushVectorObject(const clang::CallExpr *expr, const VectorObject &vector,
                    llvm::ArrayRef<const clang::Expr *> args, bool emplace);
+  std::optional<CallResult> assignVectorObject(const clang::CallExpr *expr,
+                                               const VectorObject &vector,
+                                               const clang::Expr *source);
   std::optional<CallResult>
-  assignVectorObject(const clang::CallExpr *expr, const VectorObject &vector,
-                     const clang::Expr *source);
+  moveAssignVectorObject(const clang::CallExpr *expr,
+                         const VectorObject &vector, clang::QualType type,
+                         const clang::Expr *source);
   std::optional<CallResult>
   lowerVectorObjectCall(const clang::CallExpr *expr,
                         const clang::CXXMethodDecl *method,

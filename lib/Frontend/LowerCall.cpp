@@ -89,38 +89,29 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   // place, where the lambda is known.
   if (!isInstance && takesClosure(callee))
     return inlineBody(expr, callee, args, nullptr);
-  if (isInstance &&
-      !getUniquePointee(ast.getCanonicalTagType(method->getParent()))
-           .isNull()) {
-    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr))
-      return lowerUniquePointerCall(expr, method,
-                                    member->getImplicitObjectArgument(), args);
-    return lowerUniquePointerCall(
-        expr, method, args[0],
-        ArrayRef<const clang::Expr *>(args).drop_front());
-  }
-  if (isInstance && ModuleLowering::isVectorObject(
-                        ast.getCanonicalTagType(method->getParent()))) {
-    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
-      const auto *memberExpr =
-          dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
-      return lowerVectorObjectCall(expr, method,
-                                   member->getImplicitObjectArgument(),
-                                   memberExpr && memberExpr->isArrow(), args);
+  if (isInstance) {
+    // The standard classes modelled here: their object and arguments.
+    clang::QualType parent = ast.getCanonicalTagType(method->getParent());
+    bool unique = !getUniquePointee(parent).isNull();
+    bool object = ModuleLowering::isVectorObject(parent);
+    if (unique || object || isVector(parent)) {
+      const clang::Expr *self = args.empty() ? nullptr : args[0];
+      ArrayRef<const clang::Expr *> rest(args);
+      bool arrow = false;
+      if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
+        self = member->getImplicitObjectArgument();
+        const auto *memberExpr =
+            dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
+        arrow = memberExpr && memberExpr->isArrow();
+      } else {
+        rest = rest.drop_front(); // a member operator's first operand
+      }
+      if (unique)
+        return lowerUniquePointerCall(expr, method, self, rest);
+      if (object)
+        return lowerVectorObjectCall(expr, method, self, arrow, rest);
+      return lowerVectorCall(expr, method, self, arrow, rest);
     }
-    return lowerVectorObjectCall(
-        expr, method, args[0], /*arrow=*/false,
-        ArrayRef<const clang::Expr *>(args).drop_front());
-  }
-  if (isInstance && isVector(ast.getCanonicalTagType(method->getParent()))) {
-    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
-      const auto *memberExpr =
-          dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
-      return lowerVectorCall(expr, method, member->getImplicitObjectArgument(),
-                             memberExpr && memberExpr->isArrow(), args);
-    }
-    return lowerVectorCall(expr, method, args[0], /*arrow=*/false,
-                           ArrayRef<const clang::Expr *>(args).drop_front());
   }
   if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr);
       member && isIterator(member->getImplicitObjectArgument()->getType())) {

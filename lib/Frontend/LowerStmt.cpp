@@ -677,10 +677,10 @@ clang::QualType FunctionLowering::rangeElementType(const clang::Expr *&range,
                    .getAsType();
   else if (ModuleLowering::isVectorObject(rangeType))
     return unsupported<clang::QualType>(
-        range, "range-based 'for' over a std::vector of '" +
-                   ModuleLowering::getVectorElementType(rangeType)
-                       .getAsString() +
-                   "' is not supported yet; loop over an index");
+        range,
+        "range-based 'for' over a std::vector of '" +
+            ModuleLowering::getVectorElementType(rangeType).getAsString() +
+            "' is not supported yet; loop over an index");
   else
     return unsupported<clang::QualType>(range,
                                         "range-based 'for' is supported over "

@@ -359,6 +359,9 @@ class Generator:
             form = r.random()
             if form < 0.3:
                 self.growing_vector(fn, scope, loop_vars, indent, target)
+            elif form < 0.45:
+                self.uses_buffer = True
+                self.vector_of_buffers(fn, scope, loop_vars, indent, target)
             elif form < 0.65:
                 self.uses_buffer = True
                 b, n = self.fresh("b"), r.randint(2, 4)
@@ -407,6 +410,47 @@ class Generator:
                 self.emit(fn, indent, f"{target} += {src}[{k}] * {self.expr(scope, loop_vars, 1)};")
         finally:
             self.rng = main
+
+    def vector_of_buffers(self, fn, scope, loop_vars, indent, target):
+        """A std::vector of Buffers (a class that owns memory: the vector
+        is kept in memory, docs/Memory.md), grown by emplace_back or
+        push_back of a temporary in a branch, each filled, then changed
+        (copied, resized, its last element popped) and read into
+        `target`."""
+        r = self.rng
+        vb, i, j = self.fresh("vb"), self.fresh("i"), self.fresh("j")
+        n, m = r.randint(2, 4), r.randint(1, 3)
+        inner = Scope(scope)
+        inner.add(i, "int")
+        inner.add(j, "int")
+        value = lambda: self.expr(inner, loop_vars + [i, j], 1)
+        self.emit(fn, indent, f"std::vector<Buffer> {vb};")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+        self.emit(fn, indent + 1, f"if ({self.condition(inner, loop_vars + [i])}) {{")
+        self.emit(fn, indent + 2, f"{vb}.emplace_back({m});")
+        self.emit(fn, indent + 1, "} else {")
+        self.emit(fn, indent + 2, f"{vb}.push_back(Buffer({m}));")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent + 1, f"for (int {j} = 0; {j} < {m}; ++{j}) {{")
+        self.emit(fn, indent + 2, f"{vb}.back()[{j}] = {value()};")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent, "}")
+        change = r.choice(["copy", "resize", "pop", "none"])
+        if change == "copy":
+            c = self.fresh("vb")
+            self.emit(fn, indent, f"std::vector<Buffer> {c} = {vb};")
+            self.emit(fn, indent, f"{c}[0][0] *= std::cos({c}[{n - 1}][0]);")
+            vb = c
+        elif change == "resize":
+            self.emit(fn, indent, f"if ({self.condition(scope, loop_vars)}) {{")
+            self.emit(fn, indent + 1, f"{vb}.resize({r.randint(1, n)});")
+            self.emit(fn, indent, "}")
+        elif change == "pop":
+            self.emit(fn, indent, f"{vb}.pop_back();")
+        k = self.fresh("k")
+        self.emit(fn, indent, f"for (size_t {k} = 0; {k} < {vb}.size(); ++{k}) {{")
+        self.emit(fn, indent + 1, f"{target} += {vb}[{k}][{m - 1}] * {self.expr(scope, loop_vars, 1)};")
+        self.emit(fn, indent, "}")
 
     def growing_vector(self, fn, scope, loop_vars, indent, target):
         """A std::vector grown at run time (push_back without a reserve, in

@@ -869,9 +869,9 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
   });
   if (inLanes() &&
       (activeFields || llvm::any_of(paramTypes, [](clang::QualType type) {
-        clang::QualType object = ModuleLowering::getParameterObject(type);
-        return isNested((object.isNull() ? type : object).getCanonicalType());
-      }))) {
+         clang::QualType object = ModuleLowering::getParameterObject(type);
+         return isNested((object.isNull() ? type : object).getCanonicalType());
+       }))) {
     module.error(use, "ct::lanes: '" + f->getQualifiedNameAsString() +
                           "' takes objects that hold pointers, references "
                           "or vectors, or vectors of vectors; vector mode "

@@ -1,4 +1,5 @@
-//===- VectorObjectCalls.cpp - Member functions of a std::vector in memory -===//
+//===- VectorObjectCalls.cpp - Member functions of a std::vector in memory
+//-===//
 //
 // The constructors and member functions of a std::vector kept in memory
 // (VectorObjects.cpp), as the standard specifies them, on its three
@@ -17,8 +18,8 @@ namespace cotangent::frontend {
 
 void FunctionLowering::clearVectorObject(const VectorObject &vector,
                                          Location l) {
-  Value null = LLVM::ZeroOp::create(b, l, LLVM::LLVMPointerType::get(
-                                              b.getContext()));
+  Value null =
+      LLVM::ZeroOp::create(b, l, LLVM::LLVMPointerType::get(b.getContext()));
   Value view = ct::PointerViewOp::create(b, l, vector.view, null);
   for (int64_t slot : {vector.first, vector.end, vector.capacity}) {
     Address at = offsetBy(vector.holder, slot, l);
@@ -56,9 +57,9 @@ bool FunctionLowering::constructVectorObject(
     if (ctor->isMoveConstructor()) {
       // The addresses move; the source is left empty.
       for (int64_t slot : {0, 1, 2}) {
-        std::optional<Address> at = loadAddress(
-            offsetBy(*holder, slot, l), ast.getPointerType(vector->element),
-            expr);
+        std::optional<Address> at =
+            loadAddress(offsetBy(*holder, slot, l),
+                        ast.getPointerType(vector->element), expr);
         if (!at)
           return false;
         Address to = offsetBy(dest, slot, l);
@@ -127,11 +128,9 @@ FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
   return CallResult{nullptr, vector.holder};
 }
 
-std::optional<FunctionLowering::CallResult>
-FunctionLowering::pushVectorObject(const clang::CallExpr *expr,
-                                   const VectorObject &vector,
-                                   ArrayRef<const clang::Expr *> args,
-                                   bool emplace) {
+std::optional<FunctionLowering::CallResult> FunctionLowering::pushVectorObject(
+    const clang::CallExpr *expr, const VectorObject &vector,
+    ArrayRef<const clang::Expr *> args, bool emplace) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   if (!vector.layout)
@@ -182,6 +181,31 @@ FunctionLowering::pushVectorObject(const clang::CallExpr *expr,
 }
 
 std::optional<FunctionLowering::CallResult>
+FunctionLowering::moveAssignVectorObject(const clang::CallExpr *expr,
+                                         const VectorObject &vector,
+                                         clang::QualType type,
+                                         const clang::Expr *source) {
+  // Its own elements destroyed and freed; the source's addresses taken and
+  // the source left empty.
+  Location l = loc(expr);
+  destroyObject(type, vector.holder, expr);
+  std::optional<Address> from = lowerLValue(source);
+  std::optional<VectorObject> other =
+      from ? vectorObjectAt(*from, source->getType(), expr) : std::nullopt;
+  if (!other)
+    return std::nullopt;
+  for (int64_t slot : {0, 1, 2}) {
+    Address at = offsetBy(*from, slot, l);
+    Value address =
+        ct::LoadAddressOp::create(b, l, vector.view, at.memref, at.offset);
+    Address to = offsetBy(vector.holder, slot, l);
+    ct::StoreAddressOp::create(b, l, address, to.memref, to.offset);
+  }
+  clearVectorObject(*other, l);
+  return CallResult{nullptr, vector.holder};
+}
+
+std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
                                         const clang::CXXMethodDecl *method,
                                         const clang::Expr *object, bool arrow,
@@ -214,9 +238,9 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
                                            "' cannot be read in "
                                            "differentiable code; only its "
                                            "size can");
-    return CallResult{nullptr, vectorObjectElement(
-                                   *vector, vectorObjectElements(*vector, l),
-                                   i, l)};
+    return CallResult{
+        nullptr,
+        vectorObjectElement(*vector, vectorObjectElements(*vector, l), i, l)};
   };
   if (name == "size")
     return number(vectorObjectCount(*vector, vector->end, l));
@@ -249,9 +273,8 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
   if (name == "reserve") {
     if (!vector->layout)
       return element(constantIndex(0, l));
-    reserveVectorObject(*vector,
-                        index(lowerRValue(args[0]), args[0]->getType(), l),
-                        expr);
+    reserveVectorObject(
+        *vector, index(lowerRValue(args[0]), args[0]->getType(), l), expr);
     return CallResult{};
   }
   if (name == "push_back" || name == "emplace_back")
@@ -264,25 +287,8 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
     return CallResult{};
   }
   if (op == clang::OO_Equal && isVectorObjectExpr(args[0])) {
-    if (method->isMoveAssignmentOperator()) {
-      // Its own elements destroyed and freed; the source's addresses taken.
-      destroyObject(type, *holder, expr);
-      std::optional<Address> source = lowerLValue(args[0]);
-      std::optional<VectorObject> from =
-          source ? vectorObjectAt(*source, args[0]->getType(), expr)
-                 : std::nullopt;
-      if (!from)
-        return std::nullopt;
-      for (int64_t slot : {0, 1, 2}) {
-        Address at = offsetBy(*source, slot, l);
-        Value address = ct::LoadAddressOp::create(b, l, vector->view,
-                                                  at.memref, at.offset);
-        Address to = offsetBy(*holder, slot, l);
-        ct::StoreAddressOp::create(b, l, address, to.memref, to.offset);
-      }
-      clearVectorObject(*from, l);
-      return CallResult{nullptr, holder};
-    }
+    if (method->isMoveAssignmentOperator())
+      return moveAssignVectorObject(expr, *vector, type, args[0]);
     return assignVectorObject(expr, *vector, args[0]);
   }
   return unsupported<Result>(

@@ -1,4 +1,5 @@
-//===- VectorObjects.cpp - std::vector kept in memory ----------------------===//
+//===- VectorObjects.cpp - std::vector kept in memory
+//----------------------===//
 //
 // A std::vector whose elements own memory (a class with its own destructor,
 // or a class holding such objects), or are a library class the memref model
@@ -33,8 +34,7 @@ FunctionLowering::vectorObjectAt(Address holder, clang::QualType type,
       module.getVectorPointerOffsets(type, where->getSourceRange());
   if (!offsets)
     return std::nullopt;
-  if (cast<MemRefType>(holder.memref.getType()).getElementTypeBitWidth() !=
-      64)
+  if (cast<MemRefType>(holder.memref.getType()).getElementTypeBitWidth() != 64)
     return unsupported<std::optional<VectorObject>>(
         where, "a std::vector of '" +
                    ModuleLowering::getVectorElementType(type).getAsString() +
@@ -59,8 +59,7 @@ FunctionLowering::vectorObjectAt(Address holder, clang::QualType type,
 Value FunctionLowering::vectorObjectElements(const VectorObject &vector,
                                              Location l) {
   Address slot = offsetBy(vector.holder, vector.first, l);
-  return ct::LoadAddressOp::create(b, l, vector.view, slot.memref,
-                                   slot.offset);
+  return ct::LoadAddressOp::create(b, l, vector.view, slot.memref, slot.offset);
 }
 
 Value FunctionLowering::vectorObjectCount(const VectorObject &vector,
@@ -69,8 +68,8 @@ Value FunctionLowering::vectorObjectCount(const VectorObject &vector,
   // bytes, which have no derivative).
   auto bits = [&](int64_t which) -> Value {
     Address at = offsetBy(vector.holder, which, l);
-    Value view = ct::LoadAddressOp::create(
-        b, l, getPointerType(b.getI8Type()), at.memref, at.offset);
+    Value view = ct::LoadAddressOp::create(b, l, getPointerType(b.getI8Type()),
+                                           at.memref, at.offset);
     return memref::ExtractAlignedPointerAsIndexOp::create(b, l, view);
   };
   Value bytes = arith::SubIOp::create(b, l, bits(slot), bits(vector.first));
@@ -89,7 +88,8 @@ void FunctionLowering::setVectorObjectSlot(const VectorObject &vector,
                                            int64_t slot, Value elements,
                                            Value count, Location l) {
   Address at = offsetBy(vector.holder, slot, l);
-  Value address = materialize(vectorObjectElement(vector, elements, count, l), l);
+  Value address =
+      materialize(vectorObjectElement(vector, elements, count, l), l);
   ct::StoreAddressOp::create(b, l, address, at.memref, at.offset);
 }
 
@@ -123,8 +123,7 @@ void FunctionLowering::reserveVectorObject(const VectorObject &vector,
         b, l, fresh, constantIndex(vector.elementSlots, l));
     Value memory = memref::AllocOp::create(
         b, l,
-        MemRefType::get({ShapedType::kDynamic},
-                        vector.view.getElementType()),
+        MemRefType::get({ShapedType::kDynamic}, vector.view.getElementType()),
         ValueRange{scalars});
     Value moved = memref::CastOp::create(b, l, vector.view, memory);
     Value old = vectorObjectElements(vector, l);
@@ -132,8 +131,7 @@ void FunctionLowering::reserveVectorObject(const VectorObject &vector,
     // without destroying them: they live on in the new memory).
     emitCountedLoop(l, size, [&](Value i) {
       copyObject(vectorObjectElement(vector, moved, i, l),
-                 vectorObjectElement(vector, old, i, l), *vector.layout,
-                 where);
+                 vectorObjectElement(vector, old, i, l), *vector.layout, where);
     });
     memref::DeallocOp::create(b, l, old);
     setVectorObjectSlot(vector, vector.first, moved, constantIndex(0, l), l);
@@ -165,8 +163,8 @@ bool FunctionLowering::resizeVectorObject(const VectorObject &vector,
     Value elements = vectorObjectElements(vector, l);
     emitCountedLoop(l, arith::SubIOp::create(b, l, size, kept), [&](Value j) {
       Value i = arith::AddIOp::create(b, l, kept, j);
-      destroyObject(vector.element,
-                    vectorObjectElement(vector, elements, i, l), where);
+      destroyObject(vector.element, vectorObjectElement(vector, elements, i, l),
+                    where);
     });
   }
   reserveVectorObject(vector, count, where);
@@ -200,8 +198,7 @@ findConstructor(const clang::CXXRecordDecl *record, bool copies, bool moves) {
   return found;
 }
 
-bool FunctionLowering::constructElement(const VectorObject &vector,
-                                        Address at,
+bool FunctionLowering::constructElement(const VectorObject &vector, Address at,
                                         std::optional<Address> source,
                                         bool move, const clang::Stmt *where) {
   const auto *expr = dyn_cast<clang::Expr>(where);
@@ -246,13 +243,11 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
       return;
     Value elements = vectorObjectElements(*vector, l);
     if (needsDestruction(vector->element) && vector->layout)
-      emitCountedLoop(l, vectorObjectCount(*vector, vector->end, l),
-                      [&](Value i) {
-                        destroyObject(
-                            vector->element,
-                            vectorObjectElement(*vector, elements, i, l),
-                            where);
-                      });
+      emitCountedLoop(
+          l, vectorObjectCount(*vector, vector->end, l), [&](Value i) {
+            destroyObject(vector->element,
+                          vectorObjectElement(*vector, elements, i, l), where);
+          });
     memref::DeallocOp::create(b, l, elements);
     return;
   }
@@ -272,11 +267,10 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
                     offsetBy(object, module.getFieldOffset(field), l), where);
   for (const clang::CXXBaseSpecifier &base : llvm::reverse(record->bases()))
     if (needsDestruction(base.getType()))
-      destroyObject(base.getType(),
-                    offsetBy(object, module.getBaseOffset(record,
-                                                          base.getType()),
-                             l),
-                    where);
+      destroyObject(
+          base.getType(),
+          offsetBy(object, module.getBaseOffset(record, base.getType()), l),
+          where);
 }
 
 } // namespace cotangent::frontend
