@@ -887,10 +887,10 @@ private:
   std::optional<CallResult> assignVectorObject(const clang::CallExpr *expr,
                                                const VectorObject &vector,
                                                const clang::Expr *source);
-  std::optional<CallResult>
-  moveAssignVectorObject(const clang::CallExpr *expr,
-                         const VectorObject &vector, clang::QualType type,
-                         const clang::Expr *source);
+  std::optional<CallResult> moveAssignVectorObject(const clang::CallExpr *expr,
+                                                   const VectorObject &vector,
+                                                   clang::QualType type,
+                                                   const clang::Expr *source);
   std::optional<CallResult>
   lowerVectorObjectCall(const clang::CallExpr *expr,
                         const clang::CXXMethodDecl *method,

@@ -676,11 +676,7 @@ clang::QualType FunctionLowering::rangeElementType(const clang::Expr *&range,
                    ->getTemplateArgs()[0]
                    .getAsType();
   else if (ModuleLowering::isVectorObject(rangeType))
-    return unsupported<clang::QualType>(
-        range,
-        "range-based 'for' over a std::vector of '" +
-            ModuleLowering::getVectorElementType(rangeType).getAsString() +
-            "' is not supported yet; loop over an index");
+    expected = ModuleLowering::getVectorElementType(rangeType);
   else
     return unsupported<clang::QualType>(range,
                                         "range-based 'for' is supported over "
@@ -758,7 +754,22 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
       nested ? std::optional<Layout>(Layout{}) : layoutOf(expected, range);
   std::optional<Address> base;
   Value count;
-  if (isVector(rangeType)) {
+  if (ModuleLowering::isVectorObject(rangeType)) {
+    // A vector kept in memory: its elements where its first address says.
+    if (!varType->isReferenceType())
+      return module.error(var->getSourceRange(),
+                          "a loop variable copying an element of a "
+                          "std::vector of '" +
+                              expected.getAsString() +
+                              "' is not supported yet; bind it by reference");
+    std::optional<Address> holder = lowerLValue(range);
+    std::optional<VectorObject> vector =
+        holder ? vectorObjectAt(*holder, rangeType, range) : std::nullopt;
+    if (vector) {
+      base = Address{vectorObjectElements(*vector, l), constantIndex(0, l)};
+      count = vectorObjectCount(*vector, vector->end, l);
+    }
+  } else if (isVector(rangeType)) {
     // The vector's size when the loop starts, as C++ reads end() once.
     base = range->isGLValue()
                ? lowerLValue(range)

@@ -19,9 +19,8 @@
 #include <string>
 #include <vector>
 
-[[ct::differentiable]] void simple(const double *theta,
-                                   const ht::DataLightMatrix *data,
-                                   double *err) {
+[[ct::differentiable]] void
+simple(const double *theta, const ht::DataLightMatrix *data, double *err) {
   ht::objective(theta, data, err);
 }
 
@@ -121,9 +120,9 @@ int main() {
 
   s = seed;
   std::fill(dtheta.begin(), dtheta.end(), 0.0);
-  ct::pullback<complicated, ct::wrt<0, 1, 3>>(
-      theta.data(), us.data(), &data, err.data(), dtheta.data(), dus.data(),
-      s.data());
+  ct::pullback<complicated, ct::wrt<0, 1, 3>>(theta.data(), us.data(), &data,
+                                              err.data(), dtheta.data(),
+                                              dus.data(), s.data());
   for (int k = 0; k < n + 2 * points; ++k)
     near("complicated", k, k < n ? dtheta[k] : dus[k - n],
          seeded(theta, us, k, true));
@@ -137,9 +136,8 @@ int main() {
   }
   ct::jvp<simple, ct::wrt<0, 2>>(theta.data(), &data, err.data(), v.data(),
                                  tangent.data());
-  ct::jvp<simple, ct::wrt<0, 2>, ct::lanes<2>>(theta.data(), &data,
-                                               err.data(), v2.data(),
-                                               tangents.data());
+  ct::jvp<simple, ct::wrt<0, 2>, ct::lanes<2>>(theta.data(), &data, err.data(),
+                                               v2.data(), tangents.data());
   std::vector<double> plus = theta, minus = theta, ep(m), em(m);
   for (int k = 0; k < n; ++k) {
     plus[k] += 1e-6 * v[k];

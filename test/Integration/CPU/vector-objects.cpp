@@ -1,7 +1,8 @@
 // std::vectors of classes that own memory, kept in memory as C++ lays them
 // out (three addresses: docs/Memory.md): locals grown by resize, push_back
 // and emplace_back (without reserve), shrunk by pop_back, resize and clear,
-// copied, moved and assigned; resized inside helpers through a pointer; a
+// copied, moved and assigned, walked by range-for; resized inside helpers
+// through a pointer; a
 // vector of matrices in a struct the caller passes (read through its
 // addresses), std::vector<std::string> whose size is read, and structs
 // holding such vectors. Each element's constructors and destructor are its
@@ -108,9 +109,9 @@ void makeTransforms(const double *angles, int n, std::vector<Mat> *out) {
       multiply(absolutes[i - 1], relatives[i], &absolutes[i]);
   }
   double energy = 0;
-  for (size_t i = 0; i < absolutes.size(); ++i)
-    energy += absolutes[i](0, 1) * absolutes[i](0, 1) +
-              absolutes[i](1, 1) * absolutes[i](1, 1) + absolutes[i](0, 0);
+  for (const Mat &absolute : absolutes)
+    energy += absolute(0, 1) * absolute(0, 1) + absolute(1, 1) * absolute(1, 1) +
+              absolute(0, 0);
   return energy;
 }
 
