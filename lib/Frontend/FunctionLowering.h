@@ -881,9 +881,22 @@ private:
   bool constructVectorObject(const clang::CXXConstructExpr *expr, Address dest);
   /// Stores null in the three address slots of `vector`.
   void clearVectorObject(const VectorObject &vector, Location l);
-  std::optional<CallResult>
-  pushVectorObject(const clang::CallExpr *expr, const VectorObject &vector,
+  /// The element `push_back`, `emplace_back`, `insert` or `emplace` adds,
+  /// made aside from `args` (a copy, a move, or a constructor's arguments).
+  std::optional<Address>
+  makeElementAside(const clang::CallExpr *expr, const VectorObject &vector,
                    llvm::ArrayRef<const clang::Expr *> args, bool emplace);
+  /// Moves `made` into `vector` at position `at`, after the elements from
+  /// `at` on move up by one; where it now is.
+  std::optional<Address> placeElement(const clang::CallExpr *expr,
+                                      const VectorObject &vector, Address made,
+                                      Value at);
+  /// The position (in elements) of the iterator `iterator` into `vector`.
+  Value vectorObjectPosition(const VectorObject &vector,
+                             const clang::Expr *iterator);
+  std::optional<CallResult>
+  eraseFromVectorObject(const clang::CallExpr *expr, const VectorObject &vector,
+                        llvm::ArrayRef<const clang::Expr *> args);
   std::optional<CallResult> assignVectorObject(const clang::CallExpr *expr,
                                                const VectorObject &vector,
                                                const clang::Expr *source);

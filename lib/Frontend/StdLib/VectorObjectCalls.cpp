@@ -128,18 +128,15 @@ FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
   return CallResult{nullptr, vector.holder};
 }
 
-std::optional<FunctionLowering::CallResult> FunctionLowering::pushVectorObject(
+std::optional<Address> FunctionLowering::makeElementAside(
     const clang::CallExpr *expr, const VectorObject &vector,
     ArrayRef<const clang::Expr *> args, bool emplace) {
-  using Result = std::optional<CallResult>;
-  Location l = loc(expr);
+  using Result = std::optional<Address>;
   if (!vector.layout)
     return unsupported<Result>(expr, "elements of a std::vector of '" +
                                          vector.element.getAsString() +
                                          "' cannot be made in differentiable "
                                          "code");
-  // The new element is made first, aside (the argument may be an element
-  // of this vector, whose memory growth frees), then moved in.
   std::optional<Address> made =
       allocate(vector.element, expr->getSourceRange(), "this element");
   if (!made)
@@ -151,33 +148,95 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::pushVectorObject(
     std::optional<Address> source;
     if (!args.empty() && !(source = lowerLValue(args[0])))
       return std::nullopt;
-    bool move = !args.empty() && args[0]->isXValue();
-    if (!args.empty() && args[0]->isPRValue())
-      move = true;
+    bool move = !args.empty() && (args[0]->isXValue() || args[0]->isPRValue());
     if (!constructElement(vector, *made, source, move, expr))
       return std::nullopt;
-  } else {
-    const clang::CXXConstructorDecl *ctor =
-        constructorFor(vector.element, args);
-    if (!ctor)
-      return unsupported<Result>(expr, "no constructor of '" +
-                                           vector.element.getAsString() +
-                                           "' takes these arguments as they "
-                                           "are");
-    if (!inlineBody(expr, ctor, args, nullptr, {}, *made))
-      return std::nullopt;
+    return made;
   }
+  const clang::CXXConstructorDecl *ctor = constructorFor(vector.element, args);
+  if (!ctor)
+    return unsupported<Result>(expr, "no constructor of '" +
+                                         vector.element.getAsString() +
+                                         "' takes these arguments as they "
+                                         "are");
+  if (!inlineBody(expr, ctor, args, nullptr, {}, *made))
+    return std::nullopt;
+  return made;
+}
+
+std::optional<Address>
+FunctionLowering::placeElement(const clang::CallExpr *expr,
+                               const VectorObject &vector, Address made,
+                               Value at) {
+  // Room for one more, the elements from `at` on moved up by one (the last
+  // first), and the element made aside moved in.
+  Location l = loc(expr);
   Value size = vectorObjectCount(vector, vector.end, l);
   Value grown = arith::AddIOp::create(b, l, size, constantIndex(1, l));
   reserveVectorObject(vector, grown, expr);
   Value elements = vectorObjectElements(vector, l);
-  Address slot = vectorObjectElement(vector, elements, size, l);
-  if (!copyObject(slot, *made, *vector.layout, expr))
+  bool ok = true;
+  emitCountedLoop(l, arith::SubIOp::create(b, l, size, at), [&](Value j) {
+    Value to = arith::SubIOp::create(b, l, size, j);
+    Value from = arith::SubIOp::create(b, l, to, constantIndex(1, l));
+    ok &= copyObject(vectorObjectElement(vector, elements, to, l),
+                     vectorObjectElement(vector, elements, from, l),
+                     *vector.layout, expr);
+  });
+  Address slot = vectorObjectElement(vector, elements, at, l);
+  if (!ok || !copyObject(slot, made, *vector.layout, expr))
     return std::nullopt;
   setVectorObjectSlot(vector, vector.end, elements, grown, l);
-  if (emplace)
-    return CallResult{nullptr, slot};
-  return CallResult{};
+  return slot;
+}
+
+Value FunctionLowering::vectorObjectPosition(const VectorObject &vector,
+                                             const clang::Expr *iterator) {
+  // An iterator is an address in the elements (Iterators.cpp): its offset
+  // from the first, in elements.
+  std::optional<Address> at = lowerIterator(iterator);
+  if (!at)
+    return nullptr;
+  Location l = loc(iterator);
+  return arith::DivUIOp::create(b, l, at->offset,
+                                constantIndex(vector.elementSlots, l));
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::eraseFromVectorObject(const clang::CallExpr *expr,
+                                        const VectorObject &vector,
+                                        ArrayRef<const clang::Expr *> args) {
+  // The erased elements destroyed, the later ones moved down over them
+  // (the first first).
+  Location l = loc(expr);
+  Value first = vectorObjectPosition(vector, args[0]);
+  Value last = args.size() > 1
+                   ? vectorObjectPosition(vector, args[1])
+                   : arith::AddIOp::create(b, l, first, constantIndex(1, l));
+  if (!first || !last || !vector.layout)
+    return std::nullopt;
+  Value elements = vectorObjectElements(vector, l);
+  Value size = vectorObjectCount(vector, vector.end, l);
+  Value gap = arith::SubIOp::create(b, l, last, first);
+  emitCountedLoop(l, gap, [&](Value j) {
+    destroyObject(vector.element,
+                  vectorObjectElement(vector, elements,
+                                      arith::AddIOp::create(b, l, first, j), l),
+                  expr);
+  });
+  bool ok = true;
+  emitCountedLoop(l, arith::SubIOp::create(b, l, size, last), [&](Value j) {
+    Value to = arith::AddIOp::create(b, l, first, j);
+    Value from = arith::AddIOp::create(b, l, last, j);
+    ok &= copyObject(vectorObjectElement(vector, elements, to, l),
+                     vectorObjectElement(vector, elements, from, l),
+                     *vector.layout, expr);
+  });
+  if (!ok)
+    return std::nullopt;
+  setVectorObjectSlot(vector, vector.end, elements,
+                      arith::SubIOp::create(b, l, size, gap), l);
+  return CallResult{nullptr, vectorObjectElement(vector, elements, first, l)};
 }
 
 std::optional<FunctionLowering::CallResult>
@@ -254,8 +313,11 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
         {}};
   if (op == clang::OO_Subscript || name == "at")
     return element(index(lowerRValue(args[0]), args[0]->getType(), l));
-  if (name == "data" || name == "front")
+  if (name == "data" || name == "front" || name == "begin" || name == "cbegin")
     return element(constantIndex(0, l));
+  // An iterator is the pointer it wraps (Iterators.cpp).
+  if (name == "end" || name == "cend")
+    return element(vectorObjectCount(*vector, vector->end, l));
   if (name == "back")
     return element(arith::SubIOp::create(
         b, l, vectorObjectCount(*vector, vector->end, l), constantIndex(1, l)));
@@ -277,8 +339,31 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
         *vector, index(lowerRValue(args[0]), args[0]->getType(), l), expr);
     return CallResult{};
   }
-  if (name == "push_back" || name == "emplace_back")
-    return pushVectorObject(expr, *vector, args, name == "emplace_back");
+  if (name == "push_back" || name == "emplace_back" || name == "insert" ||
+      name == "emplace") {
+    // The new element is made first, aside (the argument may be an element
+    // of this vector, whose memory growth frees), then moved in.
+    bool atEnd = name == "push_back" || name == "emplace_back";
+    if (!atEnd && name == "insert" && args.size() != 2)
+      return unsupported<Result>(expr, "'insert' of a count or a range into "
+                                       "a std::vector of '" +
+                                           vector->element.getAsString() +
+                                           "' is not supported yet; insert "
+                                           "one element at a time");
+    Value at = atEnd ? vectorObjectCount(*vector, vector->end, l)
+                     : vectorObjectPosition(*vector, args[0]);
+    std::optional<Address> made =
+        at ? makeElementAside(expr, *vector, atEnd ? args : args.drop_front(),
+                              StringRef(name).starts_with("emplace"))
+           : std::nullopt;
+    std::optional<Address> slot =
+        made ? placeElement(expr, *vector, *made, at) : std::nullopt;
+    if (!slot)
+      return std::nullopt;
+    return name == "push_back" ? CallResult{} : CallResult{nullptr, slot};
+  }
+  if (name == "erase")
+    return eraseFromVectorObject(expr, *vector, args);
   if (name == "pop_back") {
     Value size = vectorObjectCount(*vector, vector->end, l);
     Value last = arith::SubIOp::create(b, l, size, constantIndex(1, l));
@@ -295,8 +380,9 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
       expr, "'" + method->getNameAsString() + "' of a std::vector of '" +
                 vector->element.getAsString() +
                 "' is not supported in differentiable code; use size, "
-                "empty, [], at, front, back, data, resize, reserve, clear, "
-                "push_back, emplace_back, pop_back and assignment");
+                "empty, [], at, front, back, data, begin, end, resize, "
+                "reserve, clear, push_back, emplace_back, insert, emplace, "
+                "erase, pop_back and assignment");
 }
 
 } // namespace cotangent::frontend

@@ -1,7 +1,8 @@
 // std::vectors of classes that own memory, kept in memory as C++ lays them
 // out (three addresses: docs/Memory.md): locals grown by resize, push_back
 // and emplace_back (without reserve), shrunk by pop_back, resize and clear,
-// copied, moved and assigned, walked by range-for; resized inside helpers
+// copied, moved and assigned, elements inserted and erased in the middle,
+// walked by range-for, iterators and algorithms; resized inside helpers
 // through a pointer; a
 // vector of matrices in a struct the caller passes (read through its
 // addresses), std::vector<std::string> whose size is read, and structs
@@ -17,6 +18,7 @@
 
 #include <cotangent/cotangent.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -146,6 +148,26 @@ void makeTransforms(const double *angles, int n, std::vector<Mat> *out) {
   return s;
 }
 
+/// Elements inserted and erased in the middle (the others move), an
+/// iterator loop and an algorithm over the elements.
+[[ct::differentiable]] double insertAndErase(const double *x, int n) {
+  std::vector<Mat> v;
+  for (int i = 0; i < n; ++i) {
+    v.emplace_back(1, 1);
+    v.back()(0, 0) = x[i];
+  }
+  v.insert(v.begin() + 1, v[3]);             // x0 x3 x1 x2 x3 ...
+  v.emplace(v.begin(), 1, 1);                // y x0 x3 x1 x2 x3 ...
+  v.front()(0, 0) = x[1] * x[2];             // y = x1 x2
+  v.erase(v.begin() + 2);                    // y x0 x1 x2 x3 ...
+  v.erase(v.begin() + 3, v.end());           // y x0 x1
+  double s = 0, k = 1;
+  for (auto it = v.begin(); it != v.end(); ++it)
+    s += k++ * (*it)(0, 0);                  // y + 2 x0 + 3 x1
+  std::for_each(v.begin(), v.end(), [&](const Mat &m) { s += m(0, 0) * m(0, 0); });
+  return s;
+}
+
 /// A struct the caller builds, holding matrices, a vector of matrices and
 /// names; the function reads them through the addresses in it.
 struct Model {
@@ -246,6 +268,23 @@ static void checkGrowth() {
               3 * x[0] * x[0] + 3 * x[n - 1], 1e-9);
 }
 
+static void checkInsertAndErase() {
+  const int n = 5;
+  double x[n] = {0.5, -1.5, 0.75, 2, 0.3}, g[n] = {};
+  double value = ct::gradient<insertAndErase>(x, n, g);
+  double y = x[1] * x[2];
+  check::near("insert value", value,
+              y + 2 * x[0] + 3 * x[1] + y * y + x[0] * x[0] + x[1] * x[1],
+              1e-12);
+  check::near("insert d0", g[0], 2 + 2 * x[0], 1e-12);
+  check::near("insert d1", g[1], x[2] + 3 + 2 * y * x[2] + 2 * x[1], 1e-12);
+  check::near("insert d2", g[2], x[1] + 2 * y * x[1], 1e-12);
+  check::near("insert d3", g[3], 0, 1e-12);
+  double t[n] = {0, 0, 1, 0, 0};
+  check::near("insert jvp", ct::jvp<insertAndErase>(x, n, t).tangent, g[2],
+              1e-12);
+}
+
 static void checkModel() {
   Model model;
   for (int b = 0; b < 3; ++b) {
@@ -296,6 +335,7 @@ static void checkScene() {
 int main() {
   checkChain();
   checkGrowth();
+  checkInsertAndErase();
   checkModel();
   checkScene();
   return check::report();
