@@ -904,6 +904,17 @@ private:
                                                    const VectorObject &vector,
                                                    clang::QualType type,
                                                    const clang::Expr *source);
+  /// lowerVectorObjectCall's halves: the member functions that read the
+  /// vector, and those that change it.
+  std::optional<CallResult>
+  readVectorObject(const clang::CallExpr *expr,
+                   const clang::CXXMethodDecl *method,
+                   const VectorObject &vector, llvm::StringRef name,
+                   llvm::ArrayRef<const clang::Expr *> args);
+  std::optional<CallResult> changeVectorObject(
+      const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
+      const VectorObject &vector, clang::QualType type, llvm::StringRef name,
+      llvm::ArrayRef<const clang::Expr *> args);
   std::optional<CallResult>
   lowerVectorObjectCall(const clang::CallExpr *expr,
                         const clang::CXXMethodDecl *method,

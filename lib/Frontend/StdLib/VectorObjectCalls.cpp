@@ -1,5 +1,4 @@
-//===- VectorObjectCalls.cpp - Member functions of a std::vector in memory
-//-===//
+//===- VectorObjectCalls.cpp - Member functions of vectors in memory ------===//
 //
 // The constructors and member functions of a std::vector kept in memory
 // (VectorObjects.cpp), as the standard specifies them, on its three
@@ -269,8 +268,6 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
                                         const clang::CXXMethodDecl *method,
                                         const clang::Expr *object, bool arrow,
                                         ArrayRef<const clang::Expr *> args) {
-  using Result = std::optional<CallResult>;
-  Location l = loc(expr);
   std::optional<Address> holder =
       arrow ? lowerPointer(object) : lowerLValue(object);
   if (!holder)
@@ -280,8 +277,24 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
   std::optional<VectorObject> vector = vectorObjectAt(*holder, type, expr);
   if (!vector)
     return std::nullopt;
-  clang::OverloadedOperatorKind op = method->getOverloadedOperator();
   std::string name = method->getIdentifier() ? method->getName().str() : "";
+  bool reads =
+      method->getOverloadedOperator() == clang::OO_Subscript ||
+      llvm::is_contained({"size", "capacity", "empty", "at", "data", "front",
+                          "back", "begin", "cbegin", "end", "cend"},
+                         name);
+  if (reads)
+    return readVectorObject(expr, method, *vector, name, args);
+  return changeVectorObject(expr, method, *vector, type, name, args);
+}
+
+std::optional<FunctionLowering::CallResult> FunctionLowering::readVectorObject(
+    const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
+    const VectorObject &vector, llvm::StringRef name,
+    ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  clang::OverloadedOperatorKind op = method->getOverloadedOperator();
   Type resultType = nullptr;
   clang::QualType result = method->getReturnType().getCanonicalType();
   if (result->isIntegerType())
@@ -291,36 +304,52 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
         arith::IndexCastUIOp::create(b, l, resultType, count).getResult(), {}};
   };
   auto element = [&](Value i) -> Result {
-    if (!vector->layout)
+    if (!vector.layout)
       return unsupported<Result>(expr, "elements of a std::vector of '" +
-                                           vector->element.getAsString() +
+                                           vector.element.getAsString() +
                                            "' cannot be read in "
                                            "differentiable code; only its "
                                            "size can");
     return CallResult{
         nullptr,
-        vectorObjectElement(*vector, vectorObjectElements(*vector, l), i, l)};
+        vectorObjectElement(vector, vectorObjectElements(vector, l), i, l)};
   };
   if (name == "size")
-    return number(vectorObjectCount(*vector, vector->end, l));
+    return number(vectorObjectCount(vector, vector.end, l));
   if (name == "capacity")
-    return number(vectorObjectCount(*vector, vector->capacity, l));
+    return number(vectorObjectCount(vector, vector.capacity, l));
   if (name == "empty")
     return CallResult{
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                              vectorObjectCount(*vector, vector->end, l),
+                              vectorObjectCount(vector, vector.end, l),
                               constantIndex(0, l)),
         {}};
-  if (op == clang::OO_Subscript || name == "at")
-    return element(index(lowerRValue(args[0]), args[0]->getType(), l));
+  if (op == clang::OO_Subscript || name == "at") {
+    Value i = lowerElementIndex(
+        expr, args[0],
+        name == "at" ? vectorObjectCount(vector, vector.end, l) : nullptr);
+    return i ? element(i) : std::nullopt;
+  }
   if (name == "data" || name == "front" || name == "begin" || name == "cbegin")
     return element(constantIndex(0, l));
   // An iterator is the pointer it wraps (Iterators.cpp).
   if (name == "end" || name == "cend")
-    return element(vectorObjectCount(*vector, vector->end, l));
+    return element(vectorObjectCount(vector, vector.end, l));
   if (name == "back")
     return element(arith::SubIOp::create(
-        b, l, vectorObjectCount(*vector, vector->end, l), constantIndex(1, l)));
+        b, l, vectorObjectCount(vector, vector.end, l), constantIndex(1, l)));
+  return std::nullopt;
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
+                                     const clang::CXXMethodDecl *method,
+                                     const VectorObject &vector,
+                                     clang::QualType type, llvm::StringRef name,
+                                     ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  clang::OverloadedOperatorKind op = method->getOverloadedOperator();
   if (name == "resize" || name == "clear") {
     Value count = name == "clear"
                       ? constantIndex(0, l)
@@ -328,15 +357,19 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
     std::optional<Address> value;
     if (args.size() > 1 && !(value = lowerLValue(args[1])))
       return std::nullopt;
-    if (!resizeVectorObject(*vector, count, value, expr))
+    if (!resizeVectorObject(vector, count, value, expr))
       return std::nullopt;
     return CallResult{};
   }
   if (name == "reserve") {
-    if (!vector->layout)
-      return element(constantIndex(0, l));
+    if (!vector.layout)
+      return unsupported<Result>(expr, "elements of a std::vector of '" +
+                                           vector.element.getAsString() +
+                                           "' cannot be moved in "
+                                           "differentiable code; only its "
+                                           "size can be read");
     reserveVectorObject(
-        *vector, index(lowerRValue(args[0]), args[0]->getType(), l), expr);
+        vector, index(lowerRValue(args[0]), args[0]->getType(), l), expr);
     return CallResult{};
   }
   if (name == "push_back" || name == "emplace_back" || name == "insert" ||
@@ -347,38 +380,38 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
     if (!atEnd && name == "insert" && args.size() != 2)
       return unsupported<Result>(expr, "'insert' of a count or a range into "
                                        "a std::vector of '" +
-                                           vector->element.getAsString() +
+                                           vector.element.getAsString() +
                                            "' is not supported yet; insert "
                                            "one element at a time");
-    Value at = atEnd ? vectorObjectCount(*vector, vector->end, l)
-                     : vectorObjectPosition(*vector, args[0]);
+    Value at = atEnd ? vectorObjectCount(vector, vector.end, l)
+                     : vectorObjectPosition(vector, args[0]);
     std::optional<Address> made =
-        at ? makeElementAside(expr, *vector, atEnd ? args : args.drop_front(),
+        at ? makeElementAside(expr, vector, atEnd ? args : args.drop_front(),
                               StringRef(name).starts_with("emplace"))
            : std::nullopt;
     std::optional<Address> slot =
-        made ? placeElement(expr, *vector, *made, at) : std::nullopt;
+        made ? placeElement(expr, vector, *made, at) : std::nullopt;
     if (!slot)
       return std::nullopt;
     return name == "push_back" ? CallResult{} : CallResult{nullptr, slot};
   }
   if (name == "erase")
-    return eraseFromVectorObject(expr, *vector, args);
+    return eraseFromVectorObject(expr, vector, args);
   if (name == "pop_back") {
-    Value size = vectorObjectCount(*vector, vector->end, l);
+    Value size = vectorObjectCount(vector, vector.end, l);
     Value last = arith::SubIOp::create(b, l, size, constantIndex(1, l));
-    if (!resizeVectorObject(*vector, last, std::nullopt, expr))
+    if (!resizeVectorObject(vector, last, std::nullopt, expr))
       return std::nullopt;
     return CallResult{};
   }
   if (op == clang::OO_Equal && isVectorObjectExpr(args[0])) {
     if (method->isMoveAssignmentOperator())
-      return moveAssignVectorObject(expr, *vector, type, args[0]);
-    return assignVectorObject(expr, *vector, args[0]);
+      return moveAssignVectorObject(expr, vector, type, args[0]);
+    return assignVectorObject(expr, vector, args[0]);
   }
   return unsupported<Result>(
       expr, "'" + method->getNameAsString() + "' of a std::vector of '" +
-                vector->element.getAsString() +
+                vector.element.getAsString() +
                 "' is not supported in differentiable code; use size, "
                 "empty, [], at, front, back, data, begin, end, resize, "
                 "reserve, clear, push_back, emplace_back, insert, emplace, "

@@ -1,5 +1,4 @@
-//===- VectorObjects.cpp - std::vector kept in memory
-//----------------------===//
+//===- VectorObjects.cpp - std::vector kept in memory ---------------------===//
 //
 // A std::vector whose elements own memory (a class with its own destructor,
 // or a class holding such objects), or are a library class the memref model
@@ -155,6 +154,12 @@ bool FunctionLowering::resizeVectorObject(const VectorObject &vector,
                                           Value count,
                                           std::optional<Address> value,
                                           const clang::Stmt *where) {
+  if (!vector.layout)
+    return unsupported<bool>(where, "elements of a std::vector of '" +
+                                        vector.element.getAsString() +
+                                        "' cannot be made or destroyed in "
+                                        "differentiable code; only its size "
+                                        "can be read");
   Location l = loc(where);
   Value size = vectorObjectCount(vector, vector.end, l);
   Value kept = arith::MinUIOp::create(b, l, size, count);
