@@ -3,7 +3,7 @@
 // reverse sweep views that memory again from addresses on the tape, which
 // vector mode does not pair with their lanes across the helper's calls yet.
 // Refused at the memory's use, with the way out (docs/Memory.md).
-// RUN: not %cotangent-cc %s -- -std=c++20 -O0 -I%cotangent-include 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 | FileCheck %s --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 
 #include <vector>
