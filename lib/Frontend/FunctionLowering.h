@@ -248,6 +248,10 @@ private:
   /// The same where an arm has side effects: a branch (see PlaceChoice).
   std::optional<Address>
   lowerConditionalPlaceWithEffects(const clang::ConditionalOperator *expr);
+  /// A choice between pointers whose arms have side effects: each branch
+  /// stores its address in a slot, read after them.
+  std::optional<Address>
+  choosePointerWithEffects(const clang::ConditionalOperator *expr);
   /// The places a conditional whose arms have side effects chooses among:
   /// each candidate's memory, defined before the conditional, and the index
   /// of the chosen one, which the branch passes out. The place is then a

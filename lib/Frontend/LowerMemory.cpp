@@ -217,6 +217,38 @@ std::optional<Address> FunctionLowering::lowerConditionalPlaceWithEffects(
   return Address{chosen, offset};
 }
 
+std::optional<Address> FunctionLowering::choosePointerWithEffects(
+    const clang::ConditionalOperator *expr) {
+  // Arms with side effects (`c ? new T[n] : nullptr`) run in branches; each
+  // keeps the address it gives in a slot of its own (docs/Memory.md), read
+  // after them.
+  std::optional<Layout> pointee =
+      layoutOf(expr->getType()->getPointeeType(), expr);
+  if (!pointee)
+    return std::nullopt;
+  Location l = loc(expr);
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  auto slot =
+      memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getF64Type()));
+  if (parallelBodyDepth > 0)
+    slot->setAttr(ct::kIterationLocal, b.getUnitAttr());
+  Block *merge = emitConditional(
+      expr, {}, [&](const clang::Expr *arm, SmallVectorImpl<Value> &) {
+        std::optional<Address> pointer = lowerPointer(arm);
+        if (!pointer)
+          return false;
+        ct::StoreAddressOp::create(b, loc(arm),
+                                   materializeAddress(*pointer, loc(arm)), slot,
+                                   constantIndex(0, loc(arm)));
+        return true;
+      });
+  if (!merge)
+    return std::nullopt;
+  Value view = ct::LoadAddressOp::create(b, l, getPointerType(pointee->scalar),
+                                         slot, constantIndex(0, l));
+  return Address{view, constantIndex(0, l)};
+}
+
 Value FunctionLowering::scalarsFrom(Address address, Location l) {
   return arith::SubIOp::create(
       b, l, memref::DimOp::create(b, l, address.memref, 0), address.offset);
@@ -610,10 +642,7 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(expr)) {
     if (conditional->getTrueExpr()->HasSideEffects(ast) ||
         conditional->getFalseExpr()->HasSideEffects(ast))
-      return unsupported<Result>(expr, "a choice between pointers whose "
-                                       "arms have side effects cannot be "
-                                       "differentiated; compute the arms "
-                                       "before the choice");
+      return choosePointerWithEffects(conditional);
     return choosePlace(conditional, &FunctionLowering::lowerPointer);
   }
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {

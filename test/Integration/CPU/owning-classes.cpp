@@ -220,6 +220,47 @@ struct Scratch {
          empty.size;
 }
 
+/// Memory chosen by a conditional whose arms have side effects: a buffer
+/// allocated only when it has elements, and a pointer moved in one arm.
+struct Sized {
+  int n;
+  double *d;
+  explicit Sized(int m) : n(m), d(m > 0 ? new double[m] : nullptr) {}
+  ~Sized() { delete[] d; }
+  void resize(int m) {
+    if (m != n) {
+      delete[] d;
+      d = m > 0 ? new double[m] : nullptr;
+      n = m;
+    }
+  }
+};
+
+[[ct::differentiable]] double chosenWithEffects(const double *a, int i,
+                                                double x) {
+  const double *p = i > 0 ? a++ : a;
+  Sized b(0), empty(0);
+  b.resize(2);
+  b.d[0] = x * p[0];
+  b.d[1] = std::sin(x) * a[0];
+  return b.d[0] + b.d[1] + (empty.d ? 1.0 : 0.0);
+}
+
+static void checkChosenWithEffects() {
+  for (int i : {0, 1}) {
+    double a[2] = {2, 3}, da[2] = {}, dx = 0, x = 0.5;
+    ct::gradient<chosenWithEffects>(a, i, x, da, &dx);
+    // p = a; a moves to a + 1 when i > 0.
+    double moved = i > 0 ? a[1] : a[0];
+    check::near("effects da0", da[0], i > 0 ? x : x + std::sin(x), 1e-12);
+    check::near("effects da1", da[1], i > 0 ? std::sin(x) : 0, 1e-12);
+    check::near("effects dx", dx, a[0] + std::cos(x) * moved, 1e-12);
+    double t[2] = {1, 0};
+    check::near("effects jvp", ct::jvp<chosenWithEffects>(a, i, x, t, 0.0).tangent,
+                da[0], 1e-12);
+  }
+}
+
 static void checkDefaultMembers() {
   double x = 0.8, dx = 0;
   ct::gradient<defaultMembers>(x, &dx);
@@ -231,6 +272,7 @@ static void checkDefaultMembers() {
 
 int main() {
   checkDefaultMembers();
+  checkChosenWithEffects();
   checkChain();
   checkLanesAndSecondOrder();
   checkHelperInLoop();
