@@ -835,6 +835,26 @@ private:
   /// indirect fields.
   bool holdsIndirectFields(clang::QualType type);
 
+  //===--- Complex numbers (ComplexNumbers.cpp) ---------------------------===//
+  /// Lowers the complex-valued `expr` into the two scalars at `dest`.
+  bool lowerComplexInto(const clang::Expr *expr, Address dest);
+  /// The real and imaginary parts of `expr` (a real expression: itself and
+  /// 0).
+  std::optional<std::pair<Value, Value>> complexParts(const clang::Expr *expr);
+  /// `z = w`, `z op= w` on a complex place: the place.
+  std::optional<Address>
+  lowerComplexAssignment(const clang::BinaryOperator *expr);
+  /// `__real__ z`, `__imag__ z` as places, and as values.
+  std::optional<Address> lowerComplexPart(const clang::UnaryOperator *expr);
+  Value lowerComplexPartValue(const clang::Expr *complex, bool imaginary);
+  /// The C library's complex functions (__builtin_cexp, __builtin_cabs,
+  /// ...), which std::complex's functions call.
+  static bool isComplexBuiltin(const clang::FunctionDecl *callee);
+  std::optional<CallResult>
+  lowerComplexBuiltin(const clang::CallExpr *expr,
+                      const clang::FunctionDecl *callee,
+                      std::optional<Address> dest);
+
   //===--- std::vector kept in memory (VectorObjects.cpp) -----------------===//
   /// A std::vector whose object lives in memory as C++ lays it out
   /// (ModuleLowering::isVectorObject): three address slots in `holder`.

@@ -85,6 +85,8 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   bool isInstance = method && method->isInstance();
   if (isModelledAlgorithm(expr))
     return lowerAlgorithm(expr);
+  if (isComplexBuiltin(callee))
+    return lowerComplexBuiltin(expr, callee, dest);
   // A function given a lambda (the user's own templates): its body, in
   // place, where the lambda is known.
   if (!isInstance && takesClosure(callee))

@@ -227,6 +227,8 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
   Location l = loc(expr);
   const clang::Expr *sub = expr->getSubExpr();
   switch (expr->getCastKind()) {
+  case clang::CK_FloatingComplexToReal:
+    return lowerComplexPartValue(sub, /*imaginary=*/false);
   case clang::CK_LValueToRValue: {
     if (Value constant = lowerGlobalConstant(sub))
       return constant;
@@ -466,6 +468,9 @@ Value FunctionLowering::lowerUnary(const clang::UnaryOperator *expr) {
   Location l = loc(expr);
   const clang::Expr *sub = expr->getSubExpr();
   switch (expr->getOpcode()) {
+  case clang::UO_Real:
+  case clang::UO_Imag:
+    return lowerComplexPartValue(sub, expr->getOpcode() == clang::UO_Imag);
   case clang::UO_Plus:
     return lowerRValue(sub);
   case clang::UO_Minus: {

@@ -464,6 +464,9 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
   if (const auto *unary = dyn_cast<clang::UnaryOperator>(expr)) {
     if (unary->getOpcode() == clang::UO_Deref)
       return lowerPointer(unary->getSubExpr());
+    if (unary->getOpcode() == clang::UO_Real ||
+        unary->getOpcode() == clang::UO_Imag)
+      return lowerComplexPart(unary);
     if (unary->isPrefix() && unary->isIncrementDecrementOp()) {
       std::optional<Address> place = lowerLValue(unary->getSubExpr());
       if (place)
@@ -478,6 +481,9 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
       lowerDiscarded(binary->getLHS());
       return lowerLValue(binary->getRHS());
     }
+    if (binary->isAssignmentOp() &&
+        binary->getLHS()->getType()->isAnyComplexType())
+      return lowerComplexAssignment(binary);
     if (binary->isAssignmentOp())
       return lowerScalarAssignment(binary);
   }
@@ -870,6 +876,8 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     return initializeAggregate(defaultArg->getExpr(), dest);
   if (const auto *defaultInit = dyn_cast<clang::CXXDefaultInitExpr>(init))
     return initializeAggregate(defaultInit->getExpr(), dest);
+  if (type->isAnyComplexType())
+    return lowerComplexInto(init, dest);
   if (const auto *cast = dyn_cast<clang::CastExpr>(init)) {
     if (cast->getCastKind() == clang::CK_NoOp ||
         cast->getCastKind() == clang::CK_ConstructorConversion)

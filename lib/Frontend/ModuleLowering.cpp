@@ -137,7 +137,9 @@ ModuleLowering::callChain(clang::SourceLocation error) {
 }
 
 bool isAggregate(clang::QualType type) {
-  return type->isConstantArrayType() || type->isRecordType();
+  // (A complex number is its two parts in memory: ComplexNumbers.cpp.)
+  return type->isConstantArrayType() || type->isRecordType() ||
+         type->isAnyComplexType();
 }
 
 MemRefType getPointerType(Type scalar) {
@@ -282,6 +284,17 @@ public:
   std::optional<Layout> compute() {
     if (const auto *builtin = type->getAs<clang::BuiltinType>())
       return ofBuiltin(builtin);
+    if (const auto *complex = type->getAs<clang::ComplexType>()) {
+      // Its real and imaginary parts (ComplexNumbers.cpp).
+      clang::QualType part = complex->getElementType();
+      std::optional<Layout> own = part->isRealFloatingType()
+                                      ? module.getLayout(part, range, what)
+                                      : std::nullopt;
+      if (!own)
+        return unsupported("complex numbers of 'float' and 'double' parts "
+                           "are supported");
+      return Layout{own->scalar, own->scalarType, 2};
+    }
     if (type->isEnumeralType())
       return Layout{IntegerType::get(context, ast.getTypeSize(type)), type, 1};
     if (type->isPointerType())

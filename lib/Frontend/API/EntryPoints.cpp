@@ -942,6 +942,21 @@ void EntryBuilder::build() {
                           "(CT_CUSTOM_GRADIENT, CT_CUSTOM_JVP)");
     return;
   }
+  // A complex number by value travels in registers in the C++ ABI; the
+  // entry points take objects by address.
+  auto isComplexValue = [](clang::QualType type) {
+    return type.getCanonicalType()->isAnyComplexType();
+  };
+  if (isComplexValue(f->getReturnType()) ||
+      llvm::any_of(f->parameters(), [&](const clang::ParmVarDecl *param) {
+        return isComplexValue(param->getType());
+      })) {
+    module.error(use, "'" + f->getQualifiedNameAsString() +
+                          "' takes or returns a '_Complex' value, which "
+                          "derivative entry points do not pass yet; use "
+                          "std::complex, or pass it by pointer or reference");
+    return;
+  }
   primal = module.getFunction(f);
   if (!primal)
     return;

@@ -1,0 +1,33 @@
+// A complex number is its two parts in memory (ComplexNumbers.cpp), which
+// the clean-up keeps in registers: a product is the textbook formula on the
+// parts, cabs a hypot, cexp exp(re) (cos im, sin im), __real__ the first
+// part.
+// RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 -I%cotangent-include | FileCheck %s
+// RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 -I%cotangent-include | %cotangent-opt > /dev/null
+
+#include <cotangent/cotangent.h>
+
+// CHECK-LABEL: func.func @_Z7productdd(
+// x + y * 1.0i: a real times (0, 1), added to (x, 0).
+// CHECK: %[[RE:.*]] = arith.addf %arg0,
+// CHECK: %[[IM:.*]] = arith.addf
+// z *= z: (a a - b b, a b + b a).
+// CHECK: %[[AA:.*]] = arith.mulf %[[RE]], %[[RE]]
+// CHECK: %[[BB:.*]] = arith.mulf %[[IM]], %[[IM]]
+// CHECK: %[[PRE:.*]] = arith.subf %[[AA]], %[[BB]]
+// CHECK: %[[AB:.*]] = arith.mulf %[[RE]], %[[IM]]
+// CHECK: %[[PIM:.*]] = arith.addf %[[AB]], %[[AB]]
+// cexp: exp(re) sin(im) is its imaginary part.
+// CHECK: %[[EXP:.*]] = math.exp %[[PRE]]
+// CHECK: %[[SIN:.*]] = math.sin %[[PIM]]
+// CHECK: %[[EIM:.*]] = arith.mulf %[[EXP]], %[[SIN]]
+// cabs: hypot of the parts.
+// CHECK: %[[ABS:.*]] = ct.hypot %[[PRE]], %[[PIM]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[PRE]], %[[ABS]]
+// CHECK: arith.addf %[[SUM]], %[[EIM]]
+[[ct::differentiable]] double product(double x, double y) {
+  _Complex double z = x + y * 1.0i;
+  z *= z;
+  _Complex double e = __builtin_cexp(z);
+  return __real__ z + __builtin_cabs(z) + __imag__ e;
+}
