@@ -1,4 +1,5 @@
-//===- ComplexNumbers.cpp - _Complex values and std::complex ---------------===//
+//===- ComplexNumbers.cpp - _Complex values and std::complex
+//---------------===//
 //
 // A complex number (`_Complex double`, the value std::complex keeps) is an
 // object of two scalars, its real and imaginary parts, like a struct of two
@@ -36,8 +37,8 @@ std::string complexBuiltin(const clang::FunctionDecl *callee) {
   llvm::StringRef name = callee->getName();
   name.consume_front("__builtin_");
   static constexpr llvm::StringLiteral known[] = {
-      "cabs", "carg",  "creal", "cimag", "conj", "cexp",  "clog",  "csqrt",
-      "cpow", "csin",  "ccos",  "ctan",  "csinh", "ccosh", "ctanh"};
+      "cabs", "carg", "creal", "cimag", "conj",  "cexp",  "clog", "csqrt",
+      "cpow", "csin", "ccos",  "ctan",  "csinh", "ccosh", "ctanh"};
   for (llvm::StringRef candidate : known)
     if (name == candidate || name == (candidate + "f").str() ||
         name == (candidate + "l").str())
@@ -78,8 +79,8 @@ FunctionLowering::complexParts(const clang::Expr *expr) {
 /// `a op b` on parts (BO_Add ... BO_Div, also their compound forms);
 /// `realRhs` when the right operand is real (its imaginary part is 0).
 static std::optional<Parts> complexArithmetic(OpBuilder &b, Location l,
-                                       clang::BinaryOperatorKind op, Parts x,
-                                       Parts y, bool realRhs) {
+                                              clang::BinaryOperatorKind op,
+                                              Parts x, Parts y, bool realRhs) {
   auto mul = [&](Value p, Value q) {
     return arith::MulFOp::create(b, l, p, q).getResult();
   };
@@ -132,7 +133,7 @@ FunctionLowering::lowerComplexAssignment(const clang::BinaryOperator *expr) {
     Parts old{load(*place, l), load(offsetBy(*place, 1, l), l)};
     std::optional<Parts> result =
         complexArithmetic(b, l, expr->getOpcode(), old, value,
-                   !expr->getRHS()->getType()->isAnyComplexType());
+                          !expr->getRHS()->getType()->isAnyComplexType());
     if (!result)
       return unsupported<Result>(expr, "this operator on complex numbers "
                                        "cannot be differentiated");
@@ -166,7 +167,9 @@ static Parts complexFunction(OpBuilder &b, Location l, llvm::StringRef name,
   auto mul = [&](Value p, Value q) {
     return arith::MulFOp::create(b, l, p, q).getResult();
   };
-  auto neg = [&](Value p) { return arith::NegFOp::create(b, l, p).getResult(); };
+  auto neg = [&](Value p) {
+    return arith::NegFOp::create(b, l, p).getResult();
+  };
   auto expOf = [&](Parts v) {
     Value scale = math::ExpOp::create(b, l, v.re);
     return Parts{mul(scale, math::CosOp::create(b, l, v.im)),
@@ -186,10 +189,9 @@ static Parts complexFunction(OpBuilder &b, Location l, llvm::StringRef name,
   if (name == "cpow") {
     // exp(w log z).
     Parts log = logOf(z);
-    return expOf(Parts{arith::SubFOp::create(b, l, mul(w.re, log.re),
-                                             mul(w.im, log.im)),
-                       arith::AddFOp::create(b, l, mul(w.re, log.im),
-                                             mul(w.im, log.re))});
+    return expOf(Parts{
+        arith::SubFOp::create(b, l, mul(w.re, log.re), mul(w.im, log.im)),
+        arith::AddFOp::create(b, l, mul(w.re, log.im), mul(w.im, log.re))});
   }
   if (name == "csqrt") {
     // sqrt((|z| + x) / 2) + i copysign(sqrt((|z| - x) / 2), y).
@@ -264,11 +266,70 @@ FunctionLowering::lowerComplexBuiltin(const clang::CallExpr *expr,
   return Result(CallResult{nullptr, dest});
 }
 
+bool FunctionLowering::lowerComplexConversion(const clang::CastExpr *conversion,
+                                              Address dest) {
+  Location l = loc(conversion);
+  const clang::Expr *sub = conversion->getSubExpr();
+  Type scalar = cast<MemRefType>(dest.memref.getType()).getElementType();
+  clang::QualType to =
+      conversion->getType()->castAs<clang::ComplexType>()->getElementType();
+  auto storeParts = [&](Value re, clang::QualType reFrom, Value im,
+                        clang::QualType imFrom) {
+    store(convert(re, reFrom, to, l), dest, l);
+    store(convert(im, imFrom, to, l), offsetBy(dest, 1, l), l);
+    return true;
+  };
+  switch (conversion->getCastKind()) {
+  case clang::CK_FloatingRealToComplex:
+  case clang::CK_IntegralRealToComplex: {
+    Value re = lowerRValue(sub);
+    Value zero = arith::ConstantOp::create(b, l, scalar, b.getZeroAttr(scalar));
+    return re && storeParts(re, sub->getType(), zero, to);
+  }
+  case clang::CK_FloatingComplexCast:
+  case clang::CK_IntegralComplexToFloatingComplex:
+  case clang::CK_LValueToRValue:
+  case clang::CK_NoOp: {
+    if (!sub->isGLValue() && sub->getType()->isAnyComplexType() &&
+        (conversion->getCastKind() == clang::CK_NoOp ||
+         conversion->getCastKind() == clang::CK_LValueToRValue))
+      return lowerComplexInto(sub, dest);
+    std::optional<std::pair<Value, Value>> parts = complexParts(sub);
+    clang::QualType from =
+        sub->getType()->castAs<clang::ComplexType>()->getElementType();
+    return parts && storeParts(parts->first, from, parts->second, from);
+  }
+  default:
+    return unsupported<bool>(conversion, "this conversion to a complex number "
+                                         "cannot be differentiated");
+  }
+}
+
+bool FunctionLowering::lowerComplexChoice(
+    const clang::ConditionalOperator *choice, Address dest) {
+  Location l = loc(choice);
+  Type scalar = cast<MemRefType>(dest.memref.getType()).getElementType();
+  Block *merge = emitConditional(
+      choice, {scalar, scalar},
+      [&](const clang::Expr *arm, SmallVectorImpl<Value> &passed) {
+        std::optional<std::pair<Value, Value>> parts = complexParts(arm);
+        if (!parts)
+          return false;
+        passed.push_back(parts->first);
+        passed.push_back(parts->second);
+        return true;
+      });
+  if (!merge)
+    return false;
+  store(merge->getArgument(0), dest, l);
+  store(merge->getArgument(1), offsetBy(dest, 1, l), l);
+  return true;
+}
+
 bool FunctionLowering::lowerComplexInto(const clang::Expr *expr, Address dest) {
   expr = strip(expr);
   Location l = loc(expr);
-  Type scalar =
-      cast<MemRefType>(dest.memref.getType()).getElementType();
+  Type scalar = cast<MemRefType>(dest.memref.getType()).getElementType();
   auto storeParts = [&](Value re, Value im) {
     store(re, dest, l);
     store(im, offsetBy(dest, 1, l), l);
@@ -281,42 +342,15 @@ bool FunctionLowering::lowerComplexInto(const clang::Expr *expr, Address dest) {
   };
   if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(expr))
     return lowerComplexInto(temporary->getSubExpr(), dest);
-  if (const auto *cast = dyn_cast<clang::CastExpr>(expr)) {
-    const clang::Expr *sub = cast->getSubExpr();
-    switch (cast->getCastKind()) {
-    case clang::CK_FloatingRealToComplex:
-    case clang::CK_IntegralRealToComplex: {
-      Value re = lowerRValue(sub);
-      return re && storeParts(toScalar(re, sub->getType()),
-                              arith::ConstantOp::create(
-                                  b, l, scalar, b.getZeroAttr(scalar)));
-    }
-    case clang::CK_FloatingComplexCast:
-    case clang::CK_IntegralComplexToFloatingComplex: {
-      std::optional<std::pair<Value, Value>> parts = complexParts(sub);
-      clang::QualType from =
-          sub->getType()->castAs<clang::ComplexType>()->getElementType();
-      return parts && storeParts(toScalar(parts->first, from),
-                                 toScalar(parts->second, from));
-    }
-    case clang::CK_LValueToRValue:
-    case clang::CK_NoOp:
-      if (!sub->isGLValue())
-        return lowerComplexInto(sub, dest);
-      expr = sub;
-      break; // a place, read below
-    default:
-      return unsupported<bool>(expr, "this conversion to a complex number "
-                                     "cannot be differentiated");
-    }
-  }
+  if (const auto *cast = dyn_cast<clang::CastExpr>(expr))
+    return lowerComplexConversion(cast, dest);
   if (const auto *list = dyn_cast<clang::InitListExpr>(expr)) {
     Value parts[2];
     for (unsigned i = 0; i < 2; ++i) {
-      parts[i] = i < list->getNumInits() ? lowerRValue(list->getInit(i))
-                                         : arith::ConstantOp::create(
-                                               b, l, scalar,
-                                               b.getZeroAttr(scalar));
+      parts[i] =
+          i < list->getNumInits()
+              ? lowerRValue(list->getInit(i))
+              : arith::ConstantOp::create(b, l, scalar, b.getZeroAttr(scalar));
       if (!parts[i])
         return false;
       if (i < list->getNumInits())
@@ -341,10 +375,10 @@ bool FunctionLowering::lowerComplexInto(const clang::Expr *expr, Address dest) {
     std::optional<std::pair<Value, Value>> y = complexParts(binary->getRHS());
     if (!x || !y)
       return false;
-    std::optional<Parts> result = complexArithmetic(
-        b, l, binary->getOpcode(), Parts{x->first, x->second},
-        Parts{y->first, y->second},
-        !binary->getRHS()->getType()->isAnyComplexType());
+    std::optional<Parts> result =
+        complexArithmetic(b, l, binary->getOpcode(), Parts{x->first, x->second},
+                          Parts{y->first, y->second},
+                          !binary->getRHS()->getType()->isAnyComplexType());
     if (!result)
       return unsupported<bool>(expr, "this operator on complex numbers "
                                      "cannot be differentiated");
@@ -375,19 +409,8 @@ bool FunctionLowering::lowerComplexInto(const clang::Expr *expr, Address dest) {
       copy(dest, *result->address, 2, l);
     return true;
   }
-  if (const auto *choice = dyn_cast<clang::ConditionalOperator>(expr)) {
-    Block *merge = emitConditional(
-        choice, {scalar, scalar},
-        [&](const clang::Expr *arm, SmallVectorImpl<Value> &passed) {
-          std::optional<std::pair<Value, Value>> parts = complexParts(arm);
-          if (!parts)
-            return false;
-          passed.push_back(parts->first);
-          passed.push_back(parts->second);
-          return true;
-        });
-    return merge && storeParts(merge->getArgument(0), merge->getArgument(1));
-  }
+  if (const auto *choice = dyn_cast<clang::ConditionalOperator>(expr))
+    return lowerComplexChoice(choice, dest);
   if (!expr->isGLValue())
     return unsupported<bool>(expr, "this complex-valued expression cannot "
                                    "be differentiated");

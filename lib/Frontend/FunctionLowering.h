@@ -838,6 +838,9 @@ private:
   //===--- Complex numbers (ComplexNumbers.cpp) ---------------------------===//
   /// Lowers the complex-valued `expr` into the two scalars at `dest`.
   bool lowerComplexInto(const clang::Expr *expr, Address dest);
+  bool lowerComplexConversion(const clang::CastExpr *conversion, Address dest);
+  bool lowerComplexChoice(const clang::ConditionalOperator *choice,
+                          Address dest);
   /// The real and imaginary parts of `expr` (a real expression: itself and
   /// 0).
   std::optional<std::pair<Value, Value>> complexParts(const clang::Expr *expr);
