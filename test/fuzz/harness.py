@@ -80,6 +80,15 @@ def keeps_addresses(function_text):
             or re.search(r"std::vector<real> g\d+;", function_text) is not None)
 
 
+def helper_keeps_vector_of_buffers(function_text):
+    """Whether a helper (called from f, maybe more than once) keeps a
+    std::vector of Buffers: vector mode of such a helper is diagnosed, not
+    supported yet (docs/Memory.md), so its programs leave out the Jacobian
+    oracle rather than being rejected whole."""
+    main = function_text.find("real f(")
+    return "std::vector<Buffer>" in function_text[:main]
+
+
 def render_program(function_text, params, rules, seed):
     rng = random.Random(seed * 7919 + 1)
     inputs = sum(1 if role == "scalar" else length
@@ -97,6 +106,8 @@ def render_program(function_text, params, rules, seed):
     ct::jacobian<ad::f>({jacobian_args(params)}J);
   }};
 """
+    if helper_keeps_vector_of_buffers(function_text):
+        jacobian = ""
     hvp = ""
     if not has_inout:
         hvp = f"""  a.hvp = [](const double *in, const double *v, double *hv) {{
