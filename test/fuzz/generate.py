@@ -96,6 +96,8 @@ class Generator:
         # And so is memory kept through addresses: a class that owns its
         # buffer, buffers swapped through pointers.
         self.memory = random.Random(f"memory-{seed}")
+        # And so are complex intermediates.
+        self.complexes = random.Random(f"complex-{seed}")
         self.uses_buffer = False
         self.seed = seed
         self.counter = 0
@@ -411,6 +413,34 @@ class Generator:
         finally:
             self.rng = main
 
+    def complex_statement(self, fn, scope, loop_vars, indent):
+        """A std::complex intermediate (docs/Frontend.md): made from two
+        expressions, changed by smooth complex functions and arithmetic,
+        read back into a place as a real number. Drawn from its own stream."""
+        main, self.rng = self.rng, self.complexes
+        try:
+            r = self.rng
+            target = self.lvalue(scope, loop_vars)
+            if target is None:
+                return
+            z = self.fresh("z")
+            e = lambda: self.expr(scope, loop_vars, 1)
+            self.emit(fn, indent, f"std::complex<real> {z}({e()}, {e()});")
+            for _ in range(r.randint(1, 3)):
+                change = r.choice([
+                    f"{z} = {z} * {z} + std::complex<real>({e()}, 0.5);",
+                    f"{z} *= std::exp({z} * real(0.25));",
+                    f"{z} = std::conj({z}) * std::cos({z} * real(0.5));",
+                    f"{z} += {e()};",
+                    f"{z} = {z} / std::complex<real>(2.0, 1.0 + 0.25 * {z}.imag() * {z}.imag());",
+                ])
+                self.emit(fn, indent, change)
+            read = r.choice([f"std::norm({z})", f"{z}.real()", f"{z}.imag()",
+                             f"std::exp({z}).real()"])
+            self.emit(fn, indent, f"{target} += 0.25 * {read};")
+        finally:
+            self.rng = main
+
     def vector_of_buffers(self, fn, scope, loop_vars, indent, target):
         """A std::vector of Buffers (a class that owns memory: the vector
         is kept in memory, docs/Memory.md), grown by emplace_back or
@@ -502,6 +532,8 @@ class Generator:
             self.glvalue_statement(fn, scope, loop_vars, indent)
         if depth < 2 and self.memory.random() < 0.12:
             self.memory_statement(fn, scope, loop_vars, indent)
+        if depth < 2 and self.complexes.random() < 0.06:
+            self.complex_statement(fn, scope, loop_vars, indent)
         r = self.rng
         e = lambda: self.expr(scope, loop_vars)
         kinds = ["decl", "assign", "assign", "compound", "array", "if",

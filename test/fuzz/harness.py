@@ -152,6 +152,7 @@ def render_program(function_text, params, rules, seed):
 #include <array>
 #include <cfenv>
 #include <cmath>
+#include <complex>
 #include <numeric>
 #include <vector>
 
