@@ -924,6 +924,10 @@ private:
   std::optional<CallResult>
   eraseFromVectorObject(const clang::CallExpr *expr, const VectorObject &vector,
                         llvm::ArrayRef<const clang::Expr *> args);
+  /// Makes `vector` hold copies of the elements of `from` (another
+  /// vector).
+  bool copyVectorObject(const clang::Stmt *where, const VectorObject &vector,
+                        const VectorObject &from);
   std::optional<CallResult> assignVectorObject(const clang::CallExpr *expr,
                                                const VectorObject &vector,
                                                const clang::Expr *source);

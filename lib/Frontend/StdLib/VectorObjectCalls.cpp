@@ -69,7 +69,7 @@ bool FunctionLowering::constructVectorObject(
       return true;
     }
     clearVectorObject(*vector, l);
-    return assignVectorObject(nullptr, *vector, args[0]).has_value();
+    return copyVectorObject(expr, *vector, *source);
   }
   clearVectorObject(*vector, l);
   if (args.empty())
@@ -87,41 +87,65 @@ bool FunctionLowering::constructVectorObject(
   return resizeVectorObject(*vector, count, value, expr);
 }
 
+bool FunctionLowering::copyVectorObject(const clang::Stmt *where,
+                                        const VectorObject &vector,
+                                        const VectorObject &from) {
+  // What it holds destroyed, then each element copied (C++ lets a library
+  // reuse the elements; copying anew gives the same values).
+  Location l = loc(where);
+  if (!from.layout)
+    return unsupported<bool>(where, "elements of a std::vector of '" +
+                                        from.element.getAsString() +
+                                        "' cannot be copied in "
+                                        "differentiable code");
+  if (!resizeVectorObject(vector, constantIndex(0, l), std::nullopt, where))
+    return false;
+  Value count = vectorObjectCount(from, from.end, l);
+  reserveVectorObject(vector, count, where);
+  Value elements = vectorObjectElements(vector, l);
+  Value sources = vectorObjectElements(from, l);
+  bool ok = true;
+  emitCountedLoop(l, count, [&](Value i) {
+    ok &= constructElement(vector, vectorObjectElement(vector, elements, i, l),
+                           vectorObjectElement(from, sources, i, l),
+                           /*move=*/false, where);
+  });
+  setVectorObjectSlot(vector, vector.end, elements, count, l);
+  return ok;
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
                                      const VectorObject &vector,
                                      const clang::Expr *source) {
-  using Result = std::optional<CallResult>;
-  const clang::Stmt *where = expr ? static_cast<const clang::Stmt *>(expr)
-                                  : static_cast<const clang::Stmt *>(source);
-  Location l = loc(where);
+  Location l = loc(expr);
   std::optional<Address> holder = lowerLValue(source);
-  if (!holder)
-    return std::nullopt;
   std::optional<VectorObject> from =
-      vectorObjectAt(*holder, source->getType(), where);
-  if (!from || !from->layout)
-    return from ? unsupported<Result>(where, "elements of a std::vector of '" +
-                                                 from->element.getAsString() +
-                                                 "' cannot be copied in "
-                                                 "differentiable code")
-                : std::nullopt;
-  // Destroy what it holds, then copy each element (C++ lets a library
-  // reuse the elements; copying anew gives the same values).
-  Value zero = constantIndex(0, l);
-  if (!resizeVectorObject(vector, zero, std::nullopt, where))
+      holder ? vectorObjectAt(*holder, source->getType(), expr) : std::nullopt;
+  if (!from)
     return std::nullopt;
-  Value count = vectorObjectCount(*from, from->end, l);
-  reserveVectorObject(vector, count, where);
-  Value elements = vectorObjectElements(vector, l);
-  Value sources = vectorObjectElements(*from, l);
+  // `v = v` leaves v as it is: the copy runs only between two objects.
+  auto position = [&](Address at) -> Value {
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, l, at.memref);
+    auto [strides, offset] =
+        cast<MemRefType>(at.memref.getType()).getStridesAndOffset();
+    (void)strides;
+    Value bytes = arith::MulIOp::create(b, l, at.offset, constantIndex(8, l));
+    Value start =
+        ShapedType::isDynamic(offset)
+            ? memref::ExtractStridedMetadataOp::create(b, l, at.memref)
+                  .getOffset()
+            : constantIndex(offset, l);
+    Value startBytes = arith::MulIOp::create(b, l, start, constantIndex(8, l));
+    return arith::AddIOp::create(
+        b, l, base, arith::AddIOp::create(b, l, startBytes, bytes));
+  };
+  Value distinct =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
+                            position(vector.holder), position(from->holder));
   bool ok = true;
-  emitCountedLoop(l, count, [&](Value i) {
-    ok &= constructElement(vector, vectorObjectElement(vector, elements, i, l),
-                           vectorObjectElement(*from, sources, i, l),
-                           /*move=*/false, where);
-  });
-  setVectorObjectSlot(vector, vector.end, elements, count, l);
+  emitIf(l, distinct, [&] { ok = copyVectorObject(expr, vector, *from); });
   if (!ok)
     return std::nullopt;
   return CallResult{nullptr, vector.holder};

@@ -143,6 +143,9 @@ void makeTransforms(const double *angles, int n, std::vector<Mat> *out) {
   s += 3 * moved.back()(0, 0) + double(copy.size());
   std::vector<Mat> assigned;
   assigned = moved;
+  std::vector<Mat> &alias = assigned;
+  assigned = alias; // assigning a vector to itself keeps it
+  s += 0.5 * assigned.back()(0, 0);
   assigned.clear();
   s += double(assigned.size()) + double(assigned.empty());
   return s;
@@ -256,16 +259,16 @@ static void checkGrowth() {
   const int n = 5;
   double x[n] = {0.5, 1.5, -0.75, 2, 0.3}, g[n] = {};
   double value = ct::gradient<growAndShrink>(x, n, g);
-  // Closed form: sum over i < n-1 of x_i^3, plus 3 x_0 x_{n-1}, plus one
+  // Closed form: sum over i < n-1 of x_i^3, plus 3.5 x_0 x_{n-1}, plus one
   // (the moved-from vector is empty; the cleared one is empty).
-  double expected = 3 * x[0] * x[n - 1] + 1;
+  double expected = 3.5 * x[0] * x[n - 1] + 1;
   for (int i = 0; i < n - 1; ++i)
     expected += x[i] * x[i] * x[i];
   check::near("growth value", value, expected, 1e-12);
   checkGradient("growth", x, n, growAndShrink, g);
   double t[n] = {1, 0, 0, 0, 0};
   check::near("growth jvp", ct::jvp<growAndShrink>(x, n, t).tangent,
-              3 * x[0] * x[0] + 3 * x[n - 1], 1e-9);
+              3 * x[0] * x[0] + 3.5 * x[n - 1], 1e-9);
 }
 
 static void checkInsertAndErase() {
