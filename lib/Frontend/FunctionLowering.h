@@ -376,6 +376,13 @@ private:
   /// (a temporary when none is given). Nullopt after an error.
   std::optional<CallResult> lowerCall(const clang::CallExpr *expr,
                                       std::optional<Address> dest);
+  /// Member functions of the standard classes modelled here (std::vector,
+  /// std::unique_ptr): each class's own lowering.
+  bool isModelledStdClass(clang::QualType type);
+  std::optional<CallResult>
+  lowerModelledStdCall(const clang::CallExpr *expr,
+                       const clang::CXXMethodDecl *method,
+                       llvm::ArrayRef<const clang::Expr *> args);
   /// Calls `callee` with an object, explicit arguments and an aggregate
   /// result's address.
   std::optional<CallResult> emitCall(const clang::Expr *call,
@@ -876,6 +883,11 @@ private:
   std::optional<VectorObject> vectorObjectAt(Address holder,
                                              clang::QualType type,
                                              const clang::Stmt *where);
+  /// Whether `vector`'s elements have a layout; false after reporting at
+  /// `where` that they cannot be `use`d (std::string: only the size is
+  /// read).
+  bool hasElementLayout(const VectorObject &vector, const clang::Stmt *where,
+                        llvm::StringRef use);
   /// The address of the first element, as a view of the elements.
   Value vectorObjectElements(const VectorObject &vector, Location l);
   /// How many elements lie between the first and the address at `slot`.

@@ -63,6 +63,36 @@ FunctionLowering::lowerTrivialAssignment(const clang::Expr *expr,
   return CallResult{nullptr, target};
 }
 
+bool FunctionLowering::isModelledStdClass(clang::QualType type) {
+  return !getUniquePointee(type).isNull() ||
+         ModuleLowering::isVectorObject(type) || isVector(type);
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerModelledStdCall(const clang::CallExpr *expr,
+                                       const clang::CXXMethodDecl *method,
+                                       ArrayRef<const clang::Expr *> args) {
+  // The object (a member call's, or a member operator's first operand),
+  // whether it is reached through `->`, and the other arguments.
+  const clang::Expr *self = args.empty() ? nullptr : args[0];
+  ArrayRef<const clang::Expr *> rest(args);
+  bool arrow = false;
+  if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
+    self = member->getImplicitObjectArgument();
+    const auto *memberExpr =
+        dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
+    arrow = memberExpr && memberExpr->isArrow();
+  } else {
+    rest = rest.drop_front();
+  }
+  clang::QualType parent = ast.getCanonicalTagType(method->getParent());
+  if (!getUniquePointee(parent).isNull())
+    return lowerUniquePointerCall(expr, method, self, rest);
+  if (ModuleLowering::isVectorObject(parent))
+    return lowerVectorObjectCall(expr, method, self, arrow, rest);
+  return lowerVectorCall(expr, method, self, arrow, rest);
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerCall(const clang::CallExpr *expr,
                             std::optional<Address> dest) {
@@ -91,30 +121,9 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   // place, where the lambda is known.
   if (!isInstance && takesClosure(callee))
     return inlineBody(expr, callee, args, nullptr);
-  if (isInstance) {
-    // The standard classes modelled here: their object and arguments.
-    clang::QualType parent = ast.getCanonicalTagType(method->getParent());
-    bool unique = !getUniquePointee(parent).isNull();
-    bool object = ModuleLowering::isVectorObject(parent);
-    if (unique || object || isVector(parent)) {
-      const clang::Expr *self = args.empty() ? nullptr : args[0];
-      ArrayRef<const clang::Expr *> rest(args);
-      bool arrow = false;
-      if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
-        self = member->getImplicitObjectArgument();
-        const auto *memberExpr =
-            dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
-        arrow = memberExpr && memberExpr->isArrow();
-      } else {
-        rest = rest.drop_front(); // a member operator's first operand
-      }
-      if (unique)
-        return lowerUniquePointerCall(expr, method, self, rest);
-      if (object)
-        return lowerVectorObjectCall(expr, method, self, arrow, rest);
-      return lowerVectorCall(expr, method, self, arrow, rest);
-    }
-  }
+  if (isInstance &&
+      isModelledStdClass(ast.getCanonicalTagType(method->getParent())))
+    return lowerModelledStdCall(expr, method, args);
   if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr);
       member && isIterator(member->getImplicitObjectArgument()->getType())) {
     // `it.base()`: the pointer the iterator wraps.

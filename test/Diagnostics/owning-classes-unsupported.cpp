@@ -47,7 +47,7 @@ struct Holder {
 // A vector of strings tells its size; its elements cannot be read.
 [[ct::differentiable]] double vectorOfStrings(double x,
                                               const std::vector<std::string> &names) {
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:21: error: elements of a std::vector of 'class std::basic_string<char>' cannot be read in differentiable code; only its size can
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:21: error: elements of a std::vector of 'class std::basic_string<char>' cannot be read in differentiable code; only its size can be read
   return x * double(names[0].size() + names.size());
 }
 

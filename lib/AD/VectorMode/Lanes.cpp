@@ -184,30 +184,32 @@ private:
     return unsupported(op, "its memory comes from elsewhere");
   }
 
+  /// The view and the holder of a ct.store_address or ct.load_address.
+  static std::optional<std::pair<Value, Value>> addressAccess(Operation *op) {
+    if (auto store = dyn_cast<ct::StoreAddressOp>(op))
+      return std::make_pair(store.getView(), store.getHolder());
+    if (auto load = dyn_cast<ct::LoadAddressOp>(op))
+      return std::make_pair(load.getView(), load.getHolder());
+    return std::nullopt;
+  }
+
   /// Memory whose address is kept in memory (docs/Memory.md): every view
-  /// of its scalar type stored into or loaded from the holders with the
-  /// root of `holder` may be the same memory, so all of them carry lanes
-  /// (the views of the derivative's memory; the primal's are never stored
-  /// beside them).
+  /// of its scalar type in the class of `view` (buildAddressClasses) may be
+  /// the same memory, so all of them carry lanes (the views of the
+  /// derivative's memory; the primal's are never stored beside them).
   LogicalResult markAddressClass(Value holder, Value view) {
     Type scalar = cast<MemRefType>(view.getType()).getElementType();
-    if (addressClasses.empty())
+    if (!addressClassesBuilt)
       buildAddressClasses();
     Value target = findClass(getMemoryRoot(view));
-    if (!wideHolders.insert({target, scalar}).second)
+    if (!wideClasses.insert({target, scalar}).second)
       return success();
     bool fits = true;
     w.function.walk([&](Operation *op) {
-      Value other, otherHolder;
-      if (auto store = dyn_cast<ct::StoreAddressOp>(op)) {
-        other = store.getView();
-        otherHolder = store.getHolder();
-      } else if (auto load = dyn_cast<ct::LoadAddressOp>(op)) {
-        other = load.getView();
-        otherHolder = load.getHolder();
-      } else {
+      std::optional<std::pair<Value, Value>> access = addressAccess(op);
+      if (!access)
         return;
-      }
+      auto [other, otherHolder] = *access;
       if (findClass(getMemoryRoot(other)) != target ||
           cast<MemRefType>(other.getType()).getElementType() != scalar)
         return;
@@ -231,17 +233,12 @@ private:
   /// null pointer, and memory with no derivative, which a derivative
   /// holder keeps as it is, are left out).
   void buildAddressClasses() {
+    addressClassesBuilt = true;
     w.function.walk([&](Operation *op) {
-      Value view, holder;
-      if (auto store = dyn_cast<ct::StoreAddressOp>(op)) {
-        view = store.getView();
-        holder = store.getHolder();
-      } else if (auto load = dyn_cast<ct::LoadAddressOp>(op)) {
-        view = load.getView();
-        holder = load.getHolder();
-      } else {
+      std::optional<std::pair<Value, Value>> access = addressAccess(op);
+      if (!access)
         return;
-      }
+      auto [view, holder] = *access;
       if (isNullPointerView(view) ||
           !ct::isDifferentiableMemRef(view.getType()))
         return;
@@ -503,12 +500,13 @@ private:
   LaneWidener &widener;
   LaneWidener::Widening &w;
   SmallVector<Value> worklist;
-  /// The holders (memory roots, and the scalar type of the views) whose
-  /// loaded views carry lanes.
-  DenseSet<std::pair<Value, Type>> wideHolders;
+  /// The classes of memory whose address is kept (their representatives,
+  /// and the scalar type of the views) whose views carry lanes.
+  DenseSet<std::pair<Value, Type>> wideClasses;
   /// The classes of memory roots (buildAddressClasses): each root's parent
   /// towards its class's representative, and what each class's addresses
   /// point to.
+  bool addressClassesBuilt = false;
   DenseMap<Value, Value> addressClasses;
   DenseMap<Value, Value> heldBy;
 };

@@ -93,11 +93,8 @@ bool FunctionLowering::copyVectorObject(const clang::Stmt *where,
   // What it holds destroyed, then each element copied (C++ lets a library
   // reuse the elements; copying anew gives the same values).
   Location l = loc(where);
-  if (!from.layout)
-    return unsupported<bool>(where, "elements of a std::vector of '" +
-                                        from.element.getAsString() +
-                                        "' cannot be copied in "
-                                        "differentiable code");
+  if (!hasElementLayout(from, where, "copied"))
+    return false;
   if (!resizeVectorObject(vector, constantIndex(0, l), std::nullopt, where))
     return false;
   Value count = vectorObjectCount(from, from.end, l);
@@ -124,22 +121,20 @@ FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
       holder ? vectorObjectAt(*holder, source->getType(), expr) : std::nullopt;
   if (!from)
     return std::nullopt;
-  // `v = v` leaves v as it is: the copy runs only between two objects.
+  // `v = v` leaves v as it is: the copy runs only between two objects,
+  // told apart by their addresses (slots of 8 bytes, vectorObjectAt).
   auto position = [&](Address at) -> Value {
-    Value base =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, l, at.memref);
-    auto [strides, offset] =
-        cast<MemRefType>(at.memref.getType()).getStridesAndOffset();
-    (void)strides;
-    Value bytes = arith::MulIOp::create(b, l, at.offset, constantIndex(8, l));
+    int64_t viewOffset =
+        cast<MemRefType>(at.memref.getType()).getStridesAndOffset().second;
     Value start =
-        ShapedType::isDynamic(offset)
+        ShapedType::isDynamic(viewOffset)
             ? memref::ExtractStridedMetadataOp::create(b, l, at.memref)
                   .getOffset()
-            : constantIndex(offset, l);
-    Value startBytes = arith::MulIOp::create(b, l, start, constantIndex(8, l));
+            : constantIndex(viewOffset, l);
+    Value slots = arith::AddIOp::create(b, l, start, at.offset);
     return arith::AddIOp::create(
-        b, l, base, arith::AddIOp::create(b, l, startBytes, bytes));
+        b, l, memref::ExtractAlignedPointerAsIndexOp::create(b, l, at.memref),
+        arith::MulIOp::create(b, l, slots, constantIndex(8, l)));
   };
   Value distinct =
       arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
@@ -155,11 +150,8 @@ std::optional<Address> FunctionLowering::makeElementAside(
     const clang::CallExpr *expr, const VectorObject &vector,
     ArrayRef<const clang::Expr *> args, bool emplace) {
   using Result = std::optional<Address>;
-  if (!vector.layout)
-    return unsupported<Result>(expr, "elements of a std::vector of '" +
-                                         vector.element.getAsString() +
-                                         "' cannot be made in differentiable "
-                                         "code");
+  if (!hasElementLayout(vector, expr, "made"))
+    return std::nullopt;
   std::optional<Address> made =
       allocate(vector.element, expr->getSourceRange(), "this element");
   if (!made)
@@ -328,12 +320,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::readVectorObject(
         arith::IndexCastUIOp::create(b, l, resultType, count).getResult(), {}};
   };
   auto element = [&](Value i) -> Result {
-    if (!vector.layout)
-      return unsupported<Result>(expr, "elements of a std::vector of '" +
-                                           vector.element.getAsString() +
-                                           "' cannot be read in "
-                                           "differentiable code; only its "
-                                           "size can");
+    if (!hasElementLayout(vector, expr, "read"))
+      return std::nullopt;
     return CallResult{
         nullptr,
         vectorObjectElement(vector, vectorObjectElements(vector, l), i, l)};
@@ -386,12 +374,8 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
     return CallResult{};
   }
   if (name == "reserve") {
-    if (!vector.layout)
-      return unsupported<Result>(expr, "elements of a std::vector of '" +
-                                           vector.element.getAsString() +
-                                           "' cannot be moved in "
-                                           "differentiable code; only its "
-                                           "size can be read");
+    if (!hasElementLayout(vector, expr, "moved"))
+      return std::nullopt;
     reserveVectorObject(
         vector, index(lowerRValue(args[0]), args[0]->getType(), l), expr);
     return CallResult{};

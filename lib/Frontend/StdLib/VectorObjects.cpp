@@ -55,6 +55,18 @@ FunctionLowering::vectorObjectAt(Address holder, clang::QualType type,
   return vector;
 }
 
+bool FunctionLowering::hasElementLayout(const VectorObject &vector,
+                                        const clang::Stmt *where,
+                                        llvm::StringRef use) {
+  if (vector.layout)
+    return true;
+  module.error(where->getSourceRange(),
+               "elements of a std::vector of '" + vector.element.getAsString() +
+                   "' cannot be " + use +
+                   " in differentiable code; only its size can be read");
+  return false;
+}
+
 Value FunctionLowering::vectorObjectElements(const VectorObject &vector,
                                              Location l) {
   Address slot = offsetBy(vector.holder, vector.first, l);
@@ -154,12 +166,8 @@ bool FunctionLowering::resizeVectorObject(const VectorObject &vector,
                                           Value count,
                                           std::optional<Address> value,
                                           const clang::Stmt *where) {
-  if (!vector.layout)
-    return unsupported<bool>(where, "elements of a std::vector of '" +
-                                        vector.element.getAsString() +
-                                        "' cannot be made or destroyed in "
-                                        "differentiable code; only its size "
-                                        "can be read");
+  if (!hasElementLayout(vector, where, "made or destroyed"))
+    return false;
   Location l = loc(where);
   Value size = vectorObjectCount(vector, vector.end, l);
   Value kept = arith::MinUIOp::create(b, l, size, count);
@@ -206,12 +214,10 @@ findConstructor(const clang::CXXRecordDecl *record, bool copies, bool moves) {
 bool FunctionLowering::constructElement(const VectorObject &vector, Address at,
                                         std::optional<Address> source,
                                         bool move, const clang::Stmt *where) {
-  const auto *expr = dyn_cast<clang::Expr>(where);
-  if (!vector.layout || !expr)
-    return unsupported<bool>(where, "elements of a std::vector of '" +
-                                        vector.element.getAsString() +
-                                        "' cannot be made in differentiable "
-                                        "code; only its size can be read");
+  if (!hasElementLayout(vector, where, "made"))
+    return false;
+  // (Every member function that makes elements is an expression.)
+  const auto *expr = cast<clang::Expr>(where);
   Location l = loc(where);
   const auto *record = vector.element->getAsCXXRecordDecl();
   const clang::CXXConstructorDecl *ctor =
