@@ -28,6 +28,8 @@
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <array>
+
 namespace cotangent::frontend {
 
 /// `expr` without what does not change its meaning here: parentheses,
@@ -879,6 +881,9 @@ private:
     int64_t elementSlots = 1, elementBytes = 1;
     /// The slots of the first, end and end-of-capacity addresses.
     int64_t first = 0, end = 1, capacity = 2;
+    std::array<int64_t, 3> addressSlots() const {
+      return {first, end, capacity};
+    }
   };
   std::optional<VectorObject> vectorObjectAt(Address holder,
                                              clang::QualType type,
@@ -917,7 +922,15 @@ private:
   /// memory), or a class holding such objects (its parts, last first).
   void destroyObject(clang::QualType type, Address object,
                      const clang::Stmt *where);
+  /// Destroys the vector kept in memory at `holder`: its elements, then
+  /// its memory.
+  void destroyVectorObject(clang::QualType type, Address holder,
+                           const clang::Stmt *where);
   bool constructVectorObject(const clang::CXXConstructExpr *expr, Address dest);
+  /// Moves the three addresses of `source` into `vector`, leaving
+  /// `source` empty.
+  void moveVectorAddresses(const VectorObject &vector,
+                           const VectorObject &source, Location l);
   /// Stores null in the three address slots of `vector`.
   void clearVectorObject(const VectorObject &vector, Location l);
   /// The element `push_back`, `emplace_back`, `insert` or `emplace` adds,
@@ -963,6 +976,45 @@ private:
                         const clang::CXXMethodDecl *method,
                         const clang::Expr *object, bool arrow,
                         llvm::ArrayRef<const clang::Expr *> args);
+
+  //===--- Vector fields of structs that vectors hold (VectorFields.cpp) --===//
+  /// Whether `expr` designates a std::vector kept in memory: one of a type
+  /// kept so (ModuleLowering::isVectorObject), a field kept so
+  /// (ModuleLowering::keepsVectorInMemory), or a reference bound to one.
+  bool isVectorObjectExpr(const clang::Expr *expr);
+  /// The three address slots of the vector kept in memory `expr`
+  /// designates.
+  std::optional<Address> lowerVectorHolder(const clang::Expr *expr);
+  /// The elements of the vector kept in memory at `holder`, as a vector
+  /// of the memref model sees them (a view of its size).
+  std::optional<Address> viewVectorInMemory(Address holder,
+                                            clang::QualType type,
+                                            const clang::Stmt *where);
+  /// Makes `vector` hold copies of the `count` elements at `elements`.
+  void fillVectorObject(const VectorObject &vector, Address elements,
+                        Value count, const clang::Stmt *where);
+  /// Makes `vector` hold copies of the elements of the vector `source`
+  /// (of type `type`) is or makes.
+  bool assignVectorInMemory(const VectorObject &vector, clang::QualType type,
+                            const clang::Expr *source);
+  bool constructsInPlace(const clang::CXXConstructExpr *construct);
+  /// Constructs the vector kept in memory at `holder` from `init`.
+  bool initializeVectorInMemory(const clang::Expr *init, clang::QualType type,
+                                Address holder);
+  /// Binds the reference `var` (a variable or an inlined parameter) to
+  /// the vector kept in memory `init` designates, if it is one; false
+  /// otherwise.
+  bool bindVectorReference(const clang::ValueDecl *var,
+                           const clang::Expr *init);
+  /// Whether a call of `callee` gives a non-const reference parameter a
+  /// vector field kept in memory (which its body may grow: it is lowered
+  /// in place, with the parameter bound to the field's slots).
+  bool passesVectorsInMemory(const clang::FunctionDecl *callee,
+                             llvm::ArrayRef<const clang::Expr *> args);
+  /// Reference variables bound to vector fields kept in memory, with the
+  /// fields' address slots.
+  llvm::DenseMap<const clang::ValueDecl *, Address> vectorObjectReferences;
+
   /// `then()` where `condition` holds (blocks, so that `then` may inline
   /// bodies).
   void emitIf(Location l, Value condition, llvm::function_ref<void()> then);

@@ -171,6 +171,8 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
   Location l = loc(where);
   if (ModuleLowering::keepsAddress(decl))
     return loadAddress(slot, decl->getType(), where);
+  if (ModuleLowering::keepsVectorInMemory(decl))
+    return viewVectorInMemory(slot, decl->getType(), where);
   std::optional<int64_t> offset = staticOffset(slot.offset);
   if (offset) {
     auto known = indirectFields.find({slot.memref, *offset});

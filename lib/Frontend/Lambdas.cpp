@@ -162,6 +162,8 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
       lambdas[param] = *closure;
       continue;
     }
+    if (bindVectorReference(param, arg))
+      continue;
     if (type->isReferenceType() && !holdsIndirectFields(type) &&
         !isVector(type.getNonReferenceType()) &&
         !type.getNonReferenceType()->isArithmeticType() &&

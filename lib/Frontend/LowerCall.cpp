@@ -88,7 +88,8 @@ FunctionLowering::lowerModelledStdCall(const clang::CallExpr *expr,
   clang::QualType parent = ast.getCanonicalTagType(method->getParent());
   if (!getUniquePointee(parent).isNull())
     return lowerUniquePointerCall(expr, method, self, rest);
-  if (ModuleLowering::isVectorObject(parent))
+  if (ModuleLowering::isVectorObject(parent) ||
+      (self && !arrow && isVectorObjectExpr(self)))
     return lowerVectorObjectCall(expr, method, self, arrow, rest);
   return lowerVectorCall(expr, method, self, arrow, rest);
 }
@@ -283,7 +284,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   // past the end of an array of known size valid (materialize).
   clang::QualType resultType = callee->getReturnType().getCanonicalType();
   const clang::FunctionDecl *body = nullptr;
-  if (takesIndirectFields(callee) ||
+  if (takesIndirectFields(callee) || passesVectorsInMemory(callee, args) ||
       ((resultType->isPointerType() || resultType->isReferenceType() ||
         isIterator(resultType)) &&
        !isVector(resultType.getNonReferenceType()) && callee->hasBody(body) &&

@@ -395,6 +395,10 @@ FunctionLowering::lowerNamedPlace(const clang::DeclRefExpr *ref) {
   const clang::ValueDecl *var = ref->getDecl();
   if (vectorSizes.count(var))
     return currentElements(var, l);
+  if (auto held = vectorObjectReferences.find(var);
+      held != vectorObjectReferences.end())
+    return viewVectorInMemory(held->second, var->getType().getNonReferenceType(),
+                              expr);
   if (auto pinned = pinnedGrowingViews.find(var);
       pinned != pinnedGrowingViews.end())
     return pinned->second;
@@ -793,6 +797,8 @@ bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
         type->isPointerType() ? lowerPointer(init) : lowerLValue(init);
     return target && bindIndirectField(dest, *target, init, field);
   }
+  if (ModuleLowering::keepsVectorInMemory(field))
+    return initializeVectorInMemory(init, type, dest);
   if (isVector(type)) {
     // A vector field: its own memory, freed with the scope of the object.
     std::optional<Address> vector =

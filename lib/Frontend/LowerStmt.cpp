@@ -336,6 +336,8 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     return;
   if (init && (type->isReferenceType() || type->isPointerType()))
     pinVectors(init);
+  if (bindVectorReference(var, init))
+    return;
   if (type->isReferenceType()) {
     if (type->getPointeeType()->isPointerType()) {
       module.error(var->getSourceRange(),

@@ -31,6 +31,8 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -38,7 +40,9 @@ using namespace mlir;
 namespace cotangent::frontend {
 
 ModuleLowering::ModuleLowering(clang::ASTContext &ast, ModuleOp module)
-    : ast(ast), module(module), mangler(ast.createMangleContext()) {}
+    : ast(ast), module(module), mangler(ast.createMangleContext()) {
+  findRecordsInVectors(ast);
+}
 
 Location ModuleLowering::getLoc(clang::SourceLocation loc) {
   clang::PresumedLoc presumed = ast.getSourceManager().getPresumedLoc(
@@ -212,6 +216,12 @@ bool ModuleLowering::holdsOwnedMemory(const clang::CXXRecordDecl *record) {
   record = record ? record->getDefinition() : nullptr;
   if (!record || record->hasTrivialDestructor())
     return false;
+  // A struct holding vectors of itself (a tree's children) is asked about
+  // again while it is asked about: that question adds nothing.
+  static llvm::SmallPtrSet<const clang::CXXRecordDecl *, 4> asking;
+  if (!asking.insert(record).second)
+    return false;
+  llvm::scope_exit done([&] { asking.erase(record); });
   auto owns = [](clang::QualType type) {
     if (isVectorObject(type.getCanonicalType()))
       return true;
@@ -225,7 +235,7 @@ bool ModuleLowering::holdsOwnedMemory(const clang::CXXRecordDecl *record) {
                         return owns(base.getType());
                       }) ||
          llvm::any_of(record->fields(), [&](const clang::FieldDecl *field) {
-           return owns(field->getType());
+           return keepsVectorInMemory(field) || owns(field->getType());
          });
 }
 
@@ -347,6 +357,12 @@ private:
   std::optional<Layout> ofArray(const clang::ConstantArrayType *array);
   std::optional<Layout> ofRecord(const clang::RecordDecl *record);
   std::optional<Layout> ofVectorObject();
+  /// Appends the three address fields of a std::vector kept in memory, of
+  /// type `vector`, at `byteOffset` (the field `decl`, if one); false
+  /// after an error.
+  bool vectorObjectFields(clang::QualType vector, int64_t byteOffset,
+                          const clang::FieldDecl *decl,
+                          SmallVectorImpl<Layout::IndirectField> &fields);
   /// Refuses a std::tuple mixing integer and floating-point elements.
   bool checkTuple(const clang::RecordDecl *record);
   /// The bases and fields of `record`: data parts in `parts`, pointer,
@@ -494,6 +510,17 @@ bool LayoutComputation::collectParts(
     int64_t byteOffset =
         recordLayout.getFieldOffset(field->getFieldIndex()) / 8;
     clang::QualType fieldType = field->getType().getCanonicalType();
+    if (ModuleLowering::keepsVectorInMemory(field)) {
+      if (!vectorObjectFields(fieldType, byteOffset, field, indirectFields))
+        return false;
+      continue;
+    }
+    if (ModuleLowering::isNestedVectorType(fieldType) &&
+        ModuleLowering::isHeldInVector(record))
+      return refuse("its field '" + field->getName() +
+                    "' is a std::vector of vectors, which a struct held in a "
+                    "std::vector cannot have yet; keep the rows in one "
+                    "vector indexed i * n + j");
     if (fieldType->isPointerType() || fieldType->isReferenceType() ||
         (!ModuleLowering::getVectorElementType(fieldType).isNull() &&
          !ModuleLowering::isVectorObject(fieldType))) {
@@ -529,27 +556,39 @@ LayoutComputation::ofRecord(const clang::RecordDecl *record) {
       return Layout{IntegerType::get(context, 8), ast.CharTy, 1};
     return unsupported("it has no fields");
   }
+  // Addresses kept among integers need slots that hold 8 bytes.
   const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record);
-  return slotsOf(parts, std::move(indirectFields),
-                 cxx && ModuleLowering::ownsMemory(cxx));
+  bool keepsAddresses =
+      (cxx && ModuleLowering::ownsMemory(cxx)) ||
+      llvm::any_of(indirectFields, [](const Layout::IndirectField &field) {
+        return field.inMemory;
+      });
+  return slotsOf(parts, std::move(indirectFields), keepsAddresses);
+}
+
+bool LayoutComputation::vectorObjectFields(
+    clang::QualType vector, int64_t byteOffset, const clang::FieldDecl *decl,
+    SmallVectorImpl<Layout::IndirectField> &fields) {
+  // Three addresses, where the standard library keeps them.
+  if (!module.getVectorPointerOffsets(vector, range))
+    return false;
+  if (ast.getTypeSize(vector) != 3 * 64)
+    return refuse("this standard library's std::vector is not three "
+                  "pointers");
+  clang::QualType pointer =
+      ast.getPointerType(ModuleLowering::getVectorElementType(vector));
+  for (int64_t slot = 0; slot < 3; ++slot)
+    fields.push_back(
+        {slot, 1, byteOffset + 8 * slot, pointer, decl, /*inMemory=*/true});
+  return true;
 }
 
 std::optional<Layout> LayoutComputation::ofVectorObject() {
-  // Three addresses, where the standard library keeps them; `double` slots
-  // (see ofPointer), so that the vector has a shadow of shadow addresses.
-  std::optional<std::pair<int64_t, int64_t>> offsets =
-      module.getVectorPointerOffsets(type, range);
-  if (!offsets)
-    return std::nullopt;
-  int64_t bytes = ast.getTypeSize(type) / 8;
-  if (bytes != 24)
-    return unsupported("this standard library's std::vector is not three "
-                       "pointers");
-  clang::QualType pointer =
-      ast.getPointerType(ModuleLowering::getVectorElementType(type));
+  // `double` slots (see ofPointer), so that the vector has a shadow of
+  // shadow addresses.
   Layout layout{Float64Type::get(context), ast.DoubleTy, 3, {}};
-  for (int64_t slot = 0; slot < 3; ++slot)
-    layout.indirect.push_back({slot, 1, 8 * slot, pointer, nullptr, true});
+  if (!vectorObjectFields(type, 0, nullptr, layout.indirect))
+    return std::nullopt;
   return layout;
 }
 

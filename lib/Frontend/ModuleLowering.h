@@ -177,6 +177,19 @@ public:
   /// Whether objects of `record` hold, in a field or a base, objects that
   /// own memory or vectors kept in memory: destroying one destroys those.
   static bool holdsOwnedMemory(const clang::CXXRecordDecl *record);
+  /// Whether `field` is a std::vector of numbers (or of plain structs)
+  /// kept in memory as C++ lays it out, as the vector objects are: a field
+  /// of a struct that some std::vector of the translation unit holds, by
+  /// value, directly or inside another struct (VectorFields.cpp). Other
+  /// vector fields designate memory known beside their object
+  /// (IndirectFields.cpp).
+  static bool keepsVectorInMemory(const clang::FieldDecl *field);
+  /// Whether a std::vector of the translation unit holds objects of
+  /// `record` (as elements, or inside its elements).
+  static bool isHeldInVector(const clang::RecordDecl *record);
+  /// Finds the structs of `ast` that a std::vector holds (for
+  /// keepsVectorInMemory); once per translation unit, before any layout.
+  static void findRecordsInVectors(clang::ASTContext &ast);
   /// Whether `field` is one of those pointer fields.
   static bool keepsAddress(const clang::FieldDecl *field) {
     const auto *record =

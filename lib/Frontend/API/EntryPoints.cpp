@@ -65,6 +65,13 @@ Role getRole(clang::QualType type) {
   return Role::Constant;
 }
 
+/// Whether a parameter's object of `type` is a std::vector passed as its
+/// elements (one kept in memory is an object like any other).
+static bool isElementsVector(clang::QualType type) {
+  return !ModuleLowering::getVectorElementType(type).isNull() &&
+         !ModuleLowering::isVectorObject(type.getCanonicalType());
+}
+
 /// One specialization of ct::detail::entry the translation unit calls.
 struct EntryRequest {
   EntryKind kind;
@@ -206,7 +213,7 @@ private:
     clang::QualType object = paramTypes[i].getNonReferenceType();
     if (object->isPointerType())
       object = object->getPointeeType();
-    if (ModuleLowering::getVectorElementType(object).isNull())
+    if (!isElementsVector(object))
       return laneShape(flatView(pointer, scalar), type);
     std::optional<std::pair<int64_t, int64_t>> offsets =
         module.getVectorPointerOffsets(object, use);
@@ -250,7 +257,7 @@ private:
     clang::QualType object = paramTypes[i].getNonReferenceType();
     if (object->isPointerType())
       object = object->getPointeeType();
-    if (ModuleLowering::getVectorElementType(object).isNull())
+    if (!isElementsVector(object))
       return view(pointer, type);
     if (isNested(object))
       return packNested(i, pointer, derivative);
@@ -270,7 +277,7 @@ private:
     clang::QualType object = paramTypes[i].getNonReferenceType();
     if (object->isPointerType())
       object = object->getPointeeType();
-    if (ModuleLowering::getVectorElementType(object).isNull())
+    if (!isElementsVector(object))
       return view;
     abortIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                   memref::DimOp::create(b, loc, view, 0),
@@ -334,7 +341,7 @@ private:
   /// Which slots of by-value parameter `i`'s object hold data, when some
   /// do not (its indirect fields); empty otherwise.
   SmallVector<bool> dataSlots(unsigned i) {
-    if (!ModuleLowering::getVectorElementType(paramTypes[i]).isNull())
+    if (isElementsVector(paramTypes[i]))
       return {};
     std::optional<Layout> layout = module.tryGetLayout(paramTypes[i]);
     if (!layout || layout->indirect.empty())
@@ -355,7 +362,7 @@ private:
   /// f receives as `arg`.
   Value sizeOf(unsigned param, Value arg) {
     clang::QualType type = paramTypes[param];
-    if (!ModuleLowering::getVectorElementType(type).isNull())
+    if (isElementsVector(type))
       return memref::DimOp::create(b, loc, arg, 0);
     std::optional<Layout> layout =
         module.getLayout(type, use, paramNames[param]);
@@ -888,9 +895,7 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
   if (nested &&
       (!fieldArgs.empty() || llvm::any_of(paramTypes, [](clang::QualType type) {
         clang::QualType object = ModuleLowering::getParameterObject(type);
-        return !ModuleLowering::getVectorElementType(object.isNull() ? type
-                                                                     : object)
-                    .isNull();
+        return isElementsVector(object.isNull() ? type : object);
       }))) {
     module.error(use, "'" + f->getQualifiedNameAsString() +
                           "' takes a std::vector or an object that holds "

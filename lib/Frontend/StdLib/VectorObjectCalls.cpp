@@ -26,10 +26,18 @@ void FunctionLowering::clearVectorObject(const VectorObject &vector,
   }
 }
 
-/// Whether `expr` is a std::vector kept in memory.
-static bool isVectorObjectExpr(const clang::Expr *expr) {
-  return ModuleLowering::isVectorObject(
-      expr->getType().getNonReferenceType().getCanonicalType());
+void FunctionLowering::moveVectorAddresses(const VectorObject &vector,
+                                           const VectorObject &source,
+                                           Location l) {
+  for (auto [to, from] :
+       llvm::zip_equal(vector.addressSlots(), source.addressSlots())) {
+    Address at = offsetBy(source.holder, from, l);
+    Value address =
+        ct::LoadAddressOp::create(b, l, vector.view, at.memref, at.offset);
+    Address into = offsetBy(vector.holder, to, l);
+    ct::StoreAddressOp::create(b, l, address, into.memref, into.offset);
+  }
+  clearVectorObject(source, l);
 }
 
 bool FunctionLowering::constructVectorObject(
@@ -46,7 +54,7 @@ bool FunctionLowering::constructVectorObject(
       args.push_back(arg);
   if (ctor->isCopyOrMoveConstructor() && !args.empty() &&
       isVectorObjectExpr(args[0])) {
-    std::optional<Address> holder = lowerLValue(args[0]);
+    std::optional<Address> holder = lowerVectorHolder(args[0]);
     if (!holder)
       return false;
     std::optional<VectorObject> source =
@@ -55,17 +63,7 @@ bool FunctionLowering::constructVectorObject(
       return false;
     if (ctor->isMoveConstructor()) {
       // The addresses move; the source is left empty.
-      for (int64_t slot : {0, 1, 2}) {
-        std::optional<Address> at =
-            loadAddress(offsetBy(*holder, slot, l),
-                        ast.getPointerType(vector->element), expr);
-        if (!at)
-          return false;
-        Address to = offsetBy(dest, slot, l);
-        ct::StoreAddressOp::create(b, l, materialize(*at, l), to.memref,
-                                   to.offset);
-      }
-      clearVectorObject(*source, l);
+      moveVectorAddresses(*vector, *source, l);
       return true;
     }
     clearVectorObject(*vector, l);
@@ -116,7 +114,7 @@ FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
                                      const VectorObject &vector,
                                      const clang::Expr *source) {
   Location l = loc(expr);
-  std::optional<Address> holder = lowerLValue(source);
+  std::optional<Address> holder = lowerVectorHolder(source);
   std::optional<VectorObject> from =
       holder ? vectorObjectAt(*holder, source->getType(), expr) : std::nullopt;
   if (!from)
@@ -132,9 +130,11 @@ FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
                   .getOffset()
             : constantIndex(viewOffset, l);
     Value slots = arith::AddIOp::create(b, l, start, at.offset);
+    int64_t slotBytes =
+        cast<MemRefType>(at.memref.getType()).getElementTypeBitWidth() / 8;
     return arith::AddIOp::create(
         b, l, memref::ExtractAlignedPointerAsIndexOp::create(b, l, at.memref),
-        arith::MulIOp::create(b, l, slots, constantIndex(8, l)));
+        arith::MulIOp::create(b, l, slots, constantIndex(slotBytes, l)));
   };
   Value distinct =
       arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
@@ -263,19 +263,12 @@ FunctionLowering::moveAssignVectorObject(const clang::CallExpr *expr,
   // the source left empty.
   Location l = loc(expr);
   destroyObject(type, vector.holder, expr);
-  std::optional<Address> from = lowerLValue(source);
+  std::optional<Address> from = lowerVectorHolder(source);
   std::optional<VectorObject> other =
       from ? vectorObjectAt(*from, source->getType(), expr) : std::nullopt;
   if (!other)
     return std::nullopt;
-  for (int64_t slot : {0, 1, 2}) {
-    Address at = offsetBy(*from, slot, l);
-    Value address =
-        ct::LoadAddressOp::create(b, l, vector.view, at.memref, at.offset);
-    Address to = offsetBy(vector.holder, slot, l);
-    ct::StoreAddressOp::create(b, l, address, to.memref, to.offset);
-  }
-  clearVectorObject(*other, l);
+  moveVectorAddresses(vector, *other, l);
   return CallResult{nullptr, vector.holder};
 }
 
@@ -285,7 +278,7 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
                                         const clang::Expr *object, bool arrow,
                                         ArrayRef<const clang::Expr *> args) {
   std::optional<Address> holder =
-      arrow ? lowerPointer(object) : lowerLValue(object);
+      arrow ? lowerPointer(object) : lowerVectorHolder(object);
   if (!holder)
     return std::nullopt;
   clang::QualType type = arrow ? object->getType()->getPointeeType()
@@ -416,6 +409,14 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
     if (method->isMoveAssignmentOperator())
       return moveAssignVectorObject(expr, vector, type, args[0]);
     return assignVectorObject(expr, vector, args[0]);
+  }
+  // A vector field kept in memory given a vector of the memref model.
+  if (op == clang::OO_Equal &&
+      ast.hasSameUnqualifiedType(
+          args[0]->getType().getNonReferenceType().getCanonicalType(), type)) {
+    if (!assignVectorInMemory(vector, type, args[0]))
+      return std::nullopt;
+    return CallResult{nullptr, vector.holder};
   }
   return unsupported<Result>(
       expr, "'" + method->getNameAsString() + "' of a std::vector of '" +

@@ -33,19 +33,22 @@ FunctionLowering::vectorObjectAt(Address holder, clang::QualType type,
       module.getVectorPointerOffsets(type, where->getSourceRange());
   if (!offsets)
     return std::nullopt;
-  if (cast<MemRefType>(holder.memref.getType()).getElementTypeBitWidth() != 64)
+  // The holder's slots may be narrower than an address (a vector in a
+  // struct of 'float's): each address then spans several of them.
+  int64_t slotBytes =
+      cast<MemRefType>(holder.memref.getType()).getElementTypeBitWidth() / 8;
+  if (slotBytes == 0 || 8 % slotBytes != 0)
     return unsupported<std::optional<VectorObject>>(
         where, "a std::vector of '" +
                    ModuleLowering::getVectorElementType(type).getAsString() +
-                   "' inside a struct of 'float's or of integers narrower "
-                   "than 64 bits is not supported yet; add a 'double' field "
-                   "or keep the vector in a variable");
+                   "' inside this struct is not supported; keep the vector "
+                   "in a variable");
   VectorObject vector;
   vector.holder = holder;
   vector.element = ModuleLowering::getVectorElementType(type);
-  vector.first = offsets->first / 8;
-  vector.end = offsets->second / 8;
-  vector.capacity = 3 - vector.first - vector.end;
+  vector.first = offsets->first / slotBytes;
+  vector.end = offsets->second / slotBytes;
+  vector.capacity = (24 - offsets->first - offsets->second) / slotBytes;
   vector.elementBytes = ast.getTypeSize(vector.element) / 8;
   vector.layout = module.tryGetLayout(vector.element);
   Type scalar = vector.layout ? vector.layout->scalar : b.getI8Type();
@@ -244,24 +247,30 @@ bool FunctionLowering::constructElement(const VectorObject &vector, Address at,
   return inlineBody(expr, ctor, {}, nullptr, operands, at).has_value();
 }
 
+void FunctionLowering::destroyVectorObject(clang::QualType type,
+                                           Address holder,
+                                           const clang::Stmt *where) {
+  Location l = loc(where);
+  std::optional<VectorObject> vector = vectorObjectAt(holder, type, where);
+  if (!vector)
+    return;
+  Value elements = vectorObjectElements(*vector, l);
+  if (needsDestruction(vector->element) && vector->layout)
+    emitCountedLoop(l, vectorObjectCount(*vector, vector->end, l),
+                    [&](Value i) {
+                      destroyObject(vector->element,
+                                    vectorObjectElement(*vector, elements, i, l),
+                                    where);
+                    });
+  memref::DeallocOp::create(b, l, elements);
+}
+
 void FunctionLowering::destroyObject(clang::QualType type, Address object,
                                      const clang::Stmt *where) {
   Location l = loc(where);
   type = type.getCanonicalType();
-  if (ModuleLowering::isVectorObject(type)) {
-    std::optional<VectorObject> vector = vectorObjectAt(object, type, where);
-    if (!vector)
-      return;
-    Value elements = vectorObjectElements(*vector, l);
-    if (needsDestruction(vector->element) && vector->layout)
-      emitCountedLoop(
-          l, vectorObjectCount(*vector, vector->end, l), [&](Value i) {
-            destroyObject(vector->element,
-                          vectorObjectElement(*vector, elements, i, l), where);
-          });
-    memref::DeallocOp::create(b, l, elements);
-    return;
-  }
+  if (ModuleLowering::isVectorObject(type))
+    return destroyVectorObject(type, object, where);
   const auto *record = type->getAsCXXRecordDecl();
   if (!record)
     return;
@@ -272,10 +281,13 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
   }
   // An implicit destructor: the fields, last first, then the bases.
   SmallVector<const clang::FieldDecl *> fields(record->fields());
-  for (const clang::FieldDecl *field : llvm::reverse(fields))
-    if (needsDestruction(field->getType()))
-      destroyObject(field->getType(),
-                    offsetBy(object, module.getFieldOffset(field), l), where);
+  for (const clang::FieldDecl *field : llvm::reverse(fields)) {
+    Address at = offsetBy(object, module.getFieldOffset(field), l);
+    if (ModuleLowering::keepsVectorInMemory(field))
+      destroyVectorObject(field->getType(), at, where);
+    else if (needsDestruction(field->getType()))
+      destroyObject(field->getType(), at, where);
+  }
   for (const clang::CXXBaseSpecifier &base : llvm::reverse(record->bases()))
     if (needsDestruction(base.getType()))
       destroyObject(

@@ -1,0 +1,35 @@
+// What differentiable code refuses of the std::vector fields of structs
+// that a std::vector holds (kept in memory as C++ lays them out:
+// docs/Memory.md), each once (no other error may appear), with the way out.
+// RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 -I %cotangent_src/runtime/include 2>&1 | FileCheck %s --implicit-check-not=error:
+#include <cotangent/cotangent.h>
+
+#include <vector>
+
+// Rows of rows, in a struct held in a vector.
+struct Grid {
+  std::vector<std::vector<double>> rows;
+};
+
+[[ct::differentiable]] double gridSum(double x) {
+  // CHECK: vector-fields-unsupported.cpp:[[@LINE+1]]:3: error: an element of this vector has type 'struct Grid', which differentiable code does not support: its field 'rows' is a std::vector of vectors, which a struct held in a std::vector cannot have yet; keep the rows in one vector indexed i * n + j
+  std::vector<Grid> grids(1);
+  return x;
+}
+
+struct Layer {
+  std::vector<double> weights;
+};
+
+// A field grown through a pointer to it, in a helper: growth is followed
+// through references to the field, not pointers.
+static void grow(std::vector<double> *to, double x) {
+  // CHECK: vector-fields-unsupported.cpp:[[@LINE+1]]:3: error: 'push_back' grows this std::vector, which differentiable code supports for local vectors of numbers
+  to->push_back(x);
+}
+
+[[ct::differentiable]] double growThroughPointer(double x) {
+  std::vector<Layer> net(1);
+  grow(&net[0].weights, x);
+  return net[0].weights[0];
+}
