@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What the general memory model costs (docs/Memory.md): runs the
 workloads that need it (a neighbour list built by push_back, an MLP whose
-activations are reassigned layer by layer) beside the same computations in
+activations are reassigned layer by layer, the same MLP whose network is a
+std::vector of layers holding std::vectors) beside the same computations in
 the form the memref model takes (a reserved list, fixed buffers), with the
 hand-written gradients, and writes their median times and ratios to
 bench/memory-model-results.json.
@@ -18,6 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAIRS = {  # general-model workload -> its memref-model form
     "neighbours-n2000": "neighbours-reserved-n2000",
     "mlp-64-128-128-10": "mlp-fixed-buffers-64-128-128-10",
+    "mlp-layers-64-128-128-10": "mlp-fixed-buffers-64-128-128-10",
 }
 
 

@@ -70,6 +70,52 @@ lossFixedBuffers(const double *w, const double *inputs, const double *targets,
   return total / samples;
 }
 
+struct Layer {
+  std::vector<double> weights; // out x in, row by row
+  std::vector<double> biases;
+  int in = 0, out = 0;
+};
+
+[[ct::differentiable]] double
+lossOfLayers(const double *w, const double *inputs, const double *targets,
+             const int *widths, int layers, int samples) {
+  std::vector<Layer> network;
+  int offset = 0;
+  for (int l = 0; l < layers; ++l) {
+    Layer layer;
+    layer.in = widths[l];
+    layer.out = widths[l + 1];
+    for (int k = 0; k < layer.in * layer.out; ++k)
+      layer.weights.push_back(w[offset + k]);
+    offset += layer.in * layer.out;
+    for (int o = 0; o < layer.out; ++o)
+      layer.biases.push_back(w[offset + o]);
+    offset += layer.out;
+    network.push_back(layer);
+  }
+  double total = 0;
+  for (int s = 0; s < samples; ++s) {
+    std::vector<double> a(inputs + s * widths[0], inputs + (s + 1) * widths[0]);
+    for (size_t l = 0; l < network.size(); ++l) {
+      const Layer &layer = network[l];
+      std::vector<double> next(layer.out);
+      for (int o = 0; o < layer.out; ++o) {
+        double z = layer.biases[o];
+        for (int i = 0; i < layer.in; ++i)
+          z += layer.weights[o * layer.in + i] * a[i];
+        next[o] = l + 1 < network.size() ? std::tanh(z) : z;
+      }
+      a = next;
+    }
+    int out = widths[layers];
+    for (int o = 0; o < out; ++o) {
+      double d = a[o] - targets[s * out + o];
+      total += d * d;
+    }
+  }
+  return total / samples;
+}
+
 int layerCount(const Input &in) { return int(in.widths.size()) - 1; }
 
 } // namespace
@@ -104,6 +150,13 @@ double gradient(const Input &in, double *grad) {
   return ct::gradient<loss, ct::wrt<0>>(in.weights.data(), in.inputs.data(),
                                         in.targets.data(), in.widths.data(),
                                         layerCount(in), in.samples, grad);
+}
+
+double gradientOfLayers(const Input &in, double *grad) {
+  std::fill(grad, grad + in.weights.size(), 0.0);
+  return ct::gradient<lossOfLayers, ct::wrt<0>>(
+      in.weights.data(), in.inputs.data(), in.targets.data(), in.widths.data(),
+      layerCount(in), in.samples, grad);
 }
 
 double gradientFixedBuffers(const Input &in, double *grad) {

@@ -37,6 +37,11 @@ double gradient(const Input &in, double *grad);
 /// The same network over two fixed buffers of the widest layer, copied
 /// element by element (the memref model).
 double gradientFixedBuffers(const Input &in, double *grad);
+/// The network as a new user builds it: a std::vector of layers, each
+/// holding std::vectors of its weights and biases, built by push_back
+/// from the parameters inside the loss (vector fields kept in memory,
+/// docs/Memory.md).
+double gradientOfLayers(const Input &in, double *grad);
 double gradientManual(const Input &in, double *grad);
 
 } // namespace bench::mlp

@@ -207,15 +207,22 @@ Workload makeNeighbours(int n, int neighbours, bool reserved) {
       neighbours::gradientManual);
 }
 
-Workload makeMlp(std::vector<int> widths, int samples, bool fixedBuffers) {
+/// The MLP's forms: activations reassigned (the general model), two fixed
+/// buffers (the memref model), a vector of layers built in the loss.
+enum class MlpForm { Reassigned, FixedBuffers, Layers };
+
+Workload makeMlp(std::vector<int> widths, int samples, MlpForm form) {
   auto in = std::make_shared<mlp::Input>(
       mlp::generate(std::move(widths), samples, kSeed));
-  std::string name = fixedBuffers ? "mlp-fixed-buffers" : "mlp";
+  std::string name = form == MlpForm::FixedBuffers ? "mlp-fixed-buffers"
+                     : form == MlpForm::Layers     ? "mlp-layers"
+                                                   : "mlp";
   for (int width : in->widths)
     name += "-" + std::to_string(width);
   return scalarWorkload(name, in, in->weights, mlp::objective, mlp::objectiveAt,
-                        fixedBuffers ? mlp::gradientFixedBuffers
-                                     : mlp::gradient,
+                        form == MlpForm::FixedBuffers ? mlp::gradientFixedBuffers
+                        : form == MlpForm::Layers     ? mlp::gradientOfLayers
+                                                      : mlp::gradient,
                         mlp::gradientManual);
 }
 
@@ -300,8 +307,9 @@ std::vector<Workload> makeWorkloads(Scale scale) {
     workloads.push_back(makeStencil(8, 5, true));
     workloads.push_back(makeNeighbours(30, 6, false));
     workloads.push_back(makeNeighbours(30, 6, true));
-    workloads.push_back(makeMlp({3, 5, 4, 2}, 3, false));
-    workloads.push_back(makeMlp({3, 5, 4, 2}, 3, true));
+    workloads.push_back(makeMlp({3, 5, 4, 2}, 3, MlpForm::Reassigned));
+    workloads.push_back(makeMlp({3, 5, 4, 2}, 3, MlpForm::FixedBuffers));
+    workloads.push_back(makeMlp({3, 5, 4, 2}, 3, MlpForm::Layers));
     return workloads;
   }
   workloads.push_back(makeGmm(10, 25, 1000));
@@ -321,8 +329,9 @@ std::vector<Workload> makeWorkloads(Scale scale) {
   workloads.push_back(makeStencil(256, 1000, true));
   workloads.push_back(makeNeighbours(2000, 30, false));
   workloads.push_back(makeNeighbours(2000, 30, true));
-  workloads.push_back(makeMlp({64, 128, 128, 10}, 256, false));
-  workloads.push_back(makeMlp({64, 128, 128, 10}, 256, true));
+  workloads.push_back(makeMlp({64, 128, 128, 10}, 256, MlpForm::Reassigned));
+  workloads.push_back(makeMlp({64, 128, 128, 10}, 256, MlpForm::FixedBuffers));
+  workloads.push_back(makeMlp({64, 128, 128, 10}, 256, MlpForm::Layers));
   return workloads;
 }
 

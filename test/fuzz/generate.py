@@ -99,6 +99,7 @@ class Generator:
         # And so are complex intermediates.
         self.complexes = random.Random(f"complex-{seed}")
         self.uses_buffer = False
+        self.uses_layer = False
         self.seed = seed
         self.counter = 0
         self.helpers = []  # rendered helper functions (text over `real`)
@@ -361,10 +362,13 @@ class Generator:
             form = r.random()
             if form < 0.3:
                 self.growing_vector(fn, scope, loop_vars, indent, target)
-            elif form < 0.45:
+            elif form < 0.42:
                 self.uses_buffer = True
                 self.vector_of_buffers(fn, scope, loop_vars, indent, target)
-            elif form < 0.65:
+            elif form < 0.54:
+                self.uses_layer = True
+                self.vector_of_layers(fn, scope, loop_vars, indent, target)
+            elif form < 0.68:
                 self.uses_buffer = True
                 b, n = self.fresh("b"), r.randint(2, 4)
                 self.emit(fn, indent, f"Buffer {b}({n});")
@@ -481,6 +485,57 @@ class Generator:
         k = self.fresh("k")
         self.emit(fn, indent, f"for (size_t {k} = 0; {k} < {vb}.size(); ++{k}) {{")
         self.emit(fn, indent + 1, f"{target} += {vb}[{k}][{m - 1}] * {self.expr(scope, loop_vars, 1)};")
+        self.emit(fn, indent, "}")
+
+    def vector_of_layers(self, fn, scope, loop_vars, indent, target):
+        """A std::vector of Layers (a struct holding a std::vector of
+        numbers: both kept in memory, docs/Memory.md), each made as a local
+        whose vector grows in a branch (push_back, insert at the front),
+        pushed; then changed (a layer assigned another, a field resized
+        with a value or grown through a reference, the first layer erased)
+        and read into `target`."""
+        r = self.rng
+        vl, i, j = self.fresh("vl"), self.fresh("i"), self.fresh("j")
+        layer = self.fresh("l")
+        n, m = r.randint(1, 3), r.randint(1, 3)
+        outer = Scope(scope)
+        outer.add(i, "int")
+        inner = Scope(outer)
+        inner.add(j, "int")
+        value = lambda: self.expr(inner, loop_vars + [i, j], 1)
+        self.emit(fn, indent, f"std::vector<Layer> {vl};")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+        self.emit(fn, indent + 1, f"Layer {layer};")
+        self.emit(fn, indent + 1,
+                  f"{layer}.s = {self.expr(outer, loop_vars + [i], 1)};")
+        self.emit(fn, indent + 1, f"for (int {j} = 0; {j} < {m}; ++{j}) {{")
+        self.emit(fn, indent + 2, f"if ({self.condition(inner, loop_vars + [i, j])}) {{")
+        self.emit(fn, indent + 3, f"{layer}.w.push_back({value()});")
+        self.emit(fn, indent + 2, "} else {")
+        self.emit(fn, indent + 3, f"{layer}.w.insert({layer}.w.begin(), {value()});")
+        self.emit(fn, indent + 2, "}")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent + 1, f"{vl}.push_back({layer});")
+        self.emit(fn, indent, "}")
+        change = r.choice(["assign", "resize", "reference", "erase", "none"])
+        if change == "assign":
+            self.emit(fn, indent, f"{vl}[0] = {vl}[{n - 1}];")
+        elif change == "resize":
+            self.emit(fn, indent, f"if ({self.condition(scope, loop_vars)}) {{")
+            self.emit(fn, indent + 1, f"{vl}[{n - 1}].w.resize({m + 1}, "
+                      f"{self.expr(scope, loop_vars, 1)});")
+            self.emit(fn, indent, "}")
+        elif change == "reference":
+            w = self.fresh("w")
+            self.emit(fn, indent, f"std::vector<real> &{w} = {vl}[0].w;")
+            self.emit(fn, indent, f"{w}.push_back({self.expr(scope, loop_vars, 1)});")
+        elif change == "erase" and n > 1:
+            self.emit(fn, indent, f"{vl}.erase({vl}.begin());")
+        each, v = self.fresh("e"), self.fresh("v")
+        self.emit(fn, indent, f"for (const Layer &{each} : {vl}) {{")
+        self.emit(fn, indent + 1, f"for (real {v} : {each}.w) {{")
+        self.emit(fn, indent + 2, f"{target} += 0.5 * {v} * {each}.s;")
+        self.emit(fn, indent + 1, "}")
         self.emit(fn, indent, "}")
 
     def growing_vector(self, fn, scope, loop_vars, indent, target):
@@ -978,6 +1033,12 @@ private:
 };"""
 
 
+LAYER = """struct Layer {
+  std::vector<real> w;
+  real s;
+};"""
+
+
 def generate(seed):
     """Returns (function text over `real`, params, rule names, seed)."""
     g = Generator(seed)
@@ -988,6 +1049,8 @@ def generate(seed):
         parts.append(STRUCT)
     if g.uses_buffer:
         parts.append(BUFFER)
+    if g.uses_layer:
+        parts.append(LAYER)
     parts.extend(g.helpers)
     body = "\n".join(fn.lines)
     parts.append(f"DIFFERENTIABLE real f({render_signature(fn.params)}) {{\n"

@@ -76,6 +76,7 @@ def keeps_addresses(function_text):
     (docs/Memory.md), so their programs leave out that oracle rather than
     being rejected whole."""
     return ("Buffer " in function_text
+            or "std::vector<Layer>" in function_text
             or re.search(r"real \*\w+ = u\d+;", function_text) is not None
             or re.search(r"std::vector<real> g\d+;", function_text) is not None)
 
@@ -86,7 +87,8 @@ def helper_keeps_vector_of_buffers(function_text):
     supported yet (docs/Memory.md), so its programs leave out the Jacobian
     oracle rather than being rejected whole."""
     main = function_text.find("real f(")
-    return "std::vector<Buffer>" in function_text[:main]
+    return ("std::vector<Buffer>" in function_text[:main]
+            or "std::vector<Layer>" in function_text[:main])
 
 
 def render_program(function_text, params, rules, seed):

@@ -114,6 +114,9 @@ FunctionLowering::lowerVectorHolder(const clang::Expr *expr) {
 bool FunctionLowering::bindVectorReference(const clang::ValueDecl *var,
                                            const clang::Expr *init) {
   clang::QualType type = var->getType();
+  // (An inlined helper's parameter may have been bound to a field by an
+  // earlier call.)
+  vectorObjectReferences.erase(var);
   if (!init || !type->isReferenceType() ||
       !isVector(type.getNonReferenceType()) || !isVectorObjectExpr(init))
     return false;

@@ -219,6 +219,11 @@ static void appendSquares(std::vector<double> &to, const double *x, int n) {
     to.push_back(x[i] * x[i]);
 }
 
+/// Returns a reference, so it is lowered in place at each call: its
+/// parameter is bound to a field kept in memory at one call and to a
+/// local vector at the next.
+static double &front(std::vector<double> &v) { return v[0]; }
+
 struct Model {
   std::vector<Layer> layers;
   double scale = 1;
@@ -234,6 +239,9 @@ struct Model {
     models[k].scale = x[0];
   }
   appendSquares(models[1].layers[0].bias, x, n);
+  std::vector<double> local(2, x[1]);
+  front(models[1].layers[0].bias) *= 2; // 2 x0^2
+  front(local) *= 5;
   models[0].layers[0] = models[1].layers[0];
   models[1].layers.push_back(models[0].layers[0]);
   double s = 0;
@@ -243,7 +251,7 @@ struct Model {
         s += m.scale * w * w;
       s += std::accumulate(l.bias.begin(), l.bias.end(), 0.0);
     }
-  return s;
+  return s + local[0] + local[1]; // 6 x1
 }
 
 static void checkMlp() {
@@ -381,12 +389,13 @@ static void checkReferences() {
   double x[n] = {0.8, -1.3, 0.6}, g[n] = {};
   double value = ct::gradient<growthThroughReferences>(x, n, g);
   // Three layers of weights 2x, scaled by x0 (12 x0 |x|^2), and of biases
-  // x^2 (3 |x|^2).
+  // x^2 with the first doubled (3 |x|^2 + 3 x0^2); the local, 6 x1.
   double sum = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
-  check::near("references value", value, 12 * x[0] * sum + 3 * sum, 1e-12);
-  check::near("references d0", g[0], 12 * sum + 24 * x[0] * x[0] + 6 * x[0],
-              1e-12);
-  check::near("references d1", g[1], 24 * x[0] * x[1] + 6 * x[1], 1e-12);
+  check::near("references value", value,
+              12 * x[0] * sum + 3 * sum + 3 * x[0] * x[0] + 6 * x[1], 1e-12);
+  check::near("references d0", g[0],
+              12 * sum + 24 * x[0] * x[0] + 6 * x[0] + 6 * x[0], 1e-12);
+  check::near("references d1", g[1], 24 * x[0] * x[1] + 6 * x[1] + 6, 1e-12);
   check::near("references d2", g[2], 24 * x[0] * x[2] + 6 * x[2], 1e-12);
 }
 
