@@ -145,11 +145,15 @@ private:
   /// which `range` and `rangeType` become); null after an error.
   clang::QualType rangeElementType(const clang::Expr *&range,
                                    clang::QualType &rangeType);
+  struct VectorObject;
   /// One iteration of a range `for`: the loop variable bound to `element`
-  /// (by reference, as a pointer or a copy), then the body.
+  /// (by reference, as a pointer or a copy; a copy of an element of a
+  /// vector kept in memory, `vector`, by the element's constructor), then
+  /// the body.
   void lowerRangeForIteration(const clang::CXXForRangeStmt *stmt,
                               Address element, const Layout &elementLayout,
-                              bool nested);
+                              bool nested,
+                              const VectorObject *vector = nullptr);
 
   //===--- OpenMP (OpenMP.cpp) --------------------------------------------===//
   /// `#pragma omp parallel for` and `#pragma omp atomic`; any other OpenMP
@@ -946,6 +950,11 @@ private:
   /// The position (in elements) of the iterator `iterator` into `vector`.
   Value vectorObjectPosition(const VectorObject &vector,
                              const clang::Expr *iterator);
+  /// `insert` of a count of copies or of a range.
+  std::optional<CallResult>
+  insertManyIntoVectorObject(const clang::CallExpr *expr,
+                             const VectorObject &vector,
+                             llvm::ArrayRef<const clang::Expr *> args);
   std::optional<CallResult>
   eraseFromVectorObject(const clang::CallExpr *expr, const VectorObject &vector,
                         llvm::ArrayRef<const clang::Expr *> args);

@@ -690,13 +690,30 @@ clang::QualType FunctionLowering::rangeElementType(const clang::Expr *&range,
 
 void FunctionLowering::lowerRangeForIteration(
     const clang::CXXForRangeStmt *stmt, Address element,
-    const Layout &elementLayout, bool nested) {
+    const Layout &elementLayout, bool nested, const VectorObject *vector) {
   Location l = loc(stmt);
   const clang::VarDecl *var = stmt->getLoopVariable();
   clang::QualType varType = var->getType();
   clang::QualType elementType = varType.getNonReferenceType();
   if (varType->isReferenceType()) {
     places[var] = element;
+  } else if (vector && var->getInit()) {
+    // A copy of an element of a vector kept in memory: made by the
+    // element's copy constructor, destroyed when the iteration ends.
+    size_t depth = cleanups.size();
+    std::optional<Address> copyPlace =
+        allocate(varType, var->getSourceRange(), "the loop variable");
+    if (!copyPlace ||
+        !constructElement(*vector, *copyPlace, element, /*move=*/false,
+                          var->getInit()))
+      return;
+    destroyAtScopeEnd(varType, *copyPlace, var->getInit());
+    places[var] = *copyPlace;
+    lowerScoped(stmt->getBody());
+    if (!isTerminated())
+      emitCleanups(depth, l);
+    cleanups.resize(depth);
+    return;
   } else if (varType->isPointerType()) {
     // A pointer variable, from an array or vector of pointers.
     std::optional<Address> pointer = followIndirectSlot(element, nullptr, stmt);
@@ -756,17 +773,11 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
       nested ? std::optional<Layout>(Layout{}) : layoutOf(expected, range);
   std::optional<Address> base;
   Value count;
+  std::optional<VectorObject> vector;
   if (ModuleLowering::isVectorObject(rangeType)) {
     // A vector kept in memory: its elements where its first address says.
-    if (!varType->isReferenceType())
-      return module.error(var->getSourceRange(),
-                          "a loop variable copying an element of a "
-                          "std::vector of '" +
-                              expected.getAsString() +
-                              "' is not supported yet; bind it by reference");
     std::optional<Address> holder = lowerLValue(range);
-    std::optional<VectorObject> vector =
-        holder ? vectorObjectAt(*holder, rangeType, range) : std::nullopt;
+    vector = holder ? vectorObjectAt(*holder, rangeType, range) : std::nullopt;
     if (vector) {
       base = Address{vectorObjectElements(*vector, l), constantIndex(0, l)};
       count = vectorObjectCount(*vector, vector->end, l);
@@ -807,7 +818,8 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
                                     constantIndex(elementLayout->size, l));
           element = offsetBy(*base, offset, l);
         }
-        lowerRangeForIteration(stmt, element, *elementLayout, nested);
+        lowerRangeForIteration(stmt, element, *elementLayout, nested,
+                               vector ? &*vector : nullptr);
       },
       [&] {
         store(arith::AddIOp::create(b, l, load(counterPlace, l),

@@ -205,6 +205,71 @@ FunctionLowering::placeElement(const clang::CallExpr *expr,
   return slot;
 }
 
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::insertManyIntoVectorObject(
+    const clang::CallExpr *expr, const VectorObject &vector,
+    ArrayRef<const clang::Expr *> args) {
+  // insert(pos, n, value) or insert(pos, first, last): each new element
+  // made aside (a copy of the value, or of the range's next element), then
+  // moved in after the ones before it.
+  using Result = std::optional<CallResult>;
+  if (!hasElementLayout(vector, expr, "made"))
+    return std::nullopt;
+  Location l = loc(expr);
+  Value at = vectorObjectPosition(vector, args[0]);
+  if (!at)
+    return std::nullopt;
+  std::optional<Address> made =
+      allocate(vector.element, expr->getSourceRange(), "this element");
+  if (!made)
+    return std::nullopt;
+  Value count;
+  std::optional<Address> value, first;
+  bool counted = args[1]->getType()->isIntegerType();
+  if (counted) {
+    // The value copied first: it may be an element of this vector, whose
+    // memory growth frees.
+    count = index(lowerRValue(args[1]), args[1]->getType(), l);
+    std::optional<Address> source = lowerLValue(args[2]);
+    value = allocate(vector.element, expr->getSourceRange(), "this element");
+    if (!source || !value ||
+        !constructElement(vector, *value, source, /*move=*/false, expr))
+      return std::nullopt;
+  } else {
+    // (A range of another vector: the standard forbids one of this one.)
+    auto place = [&](const clang::Expr *end) {
+      return end->getType()->isPointerType() ? lowerPointer(end)
+                                             : lowerIterator(end);
+    };
+    first = place(args[1]);
+    std::optional<Address> last = place(args[2]);
+    if (!first || !last)
+      return std::nullopt;
+    Value slots = arith::SubIOp::create(b, l, last->offset, first->offset);
+    count = arith::DivUIOp::create(b, l, slots,
+                                   constantIndex(vector.elementSlots, l));
+  }
+  bool ok = true;
+  emitCountedLoop(l, count, [&](Value k) {
+    std::optional<Address> source =
+        counted ? value
+                : offsetBy(*first,
+                           arith::MulIOp::create(
+                               b, l, k, constantIndex(vector.elementSlots, l)),
+                           l);
+    ok = ok &&
+         constructElement(vector, *made, source, /*move=*/false, expr) &&
+         placeElement(expr, vector, *made, arith::AddIOp::create(b, l, at, k));
+  });
+  if (!ok)
+    return Result{};
+  if (counted)
+    destroyObject(vector.element, *value, expr);
+  return CallResult{
+      nullptr,
+      vectorObjectElement(vector, vectorObjectElements(vector, l), at, l)};
+}
+
 Value FunctionLowering::vectorObjectPosition(const VectorObject &vector,
                                              const clang::Expr *iterator) {
   // An iterator is an address in the elements (Iterators.cpp): its offset
@@ -378,9 +443,14 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
     // The new element is made first, aside (the argument may be an element
     // of this vector, whose memory growth frees), then moved in.
     bool atEnd = name == "push_back" || name == "emplace_back";
-    if (!atEnd && name == "insert" && args.size() != 2)
-      return unsupported<Result>(expr, "'insert' of a count or a range into "
-                                       "a std::vector of '" +
+    if (name == "insert" && args.size() == 3)
+      return insertManyIntoVectorObject(expr, vector, args);
+    bool list = name == "insert" && args.size() == 2 &&
+                !ast.hasSameUnqualifiedType(
+                    args[1]->getType().getNonReferenceType(), vector.element);
+    if (!atEnd && name == "insert" && (args.size() != 2 || list))
+      return unsupported<Result>(expr, "'insert' of a list into a "
+                                       "std::vector of '" +
                                            vector.element.getAsString() +
                                            "' is not supported yet; insert "
                                            "one element at a time");

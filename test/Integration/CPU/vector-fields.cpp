@@ -7,7 +7,8 @@
 // shape); a layer's vector fields grown, shrunk, erased, inserted into,
 // assigned from local vectors and temporaries, copied and moved with their
 // struct, grown through references and helpers, read through references,
-// range-for, algorithms and helpers; a sparse matrix as a vector of rows
+// range-for, algorithms and helpers; loop variables copying layers, and
+// insert of counts and ranges; a sparse matrix as a vector of rows
 // (indices and values); layers of floats; models holding vectors of
 // layers. Reverse mode
 // against central differences, forward mode against the gradient, vector
@@ -254,6 +255,33 @@ struct Model {
   return s + local[0] + local[1]; // 6 x1
 }
 
+/// Loop variables copying layers (each copy's vectors its own, destroyed
+/// when its iteration ends), and insert of a count of copies, of a range
+/// of another vector's layers, and of a count or a pointer range of numbers
+/// into a layer's field.
+[[ct::differentiable]] double copiesAndInserts(const double *x, int n) {
+  std::vector<Layer> net(2);
+  net[0].weights.push_back(x[0]);
+  net[1].weights.push_back(2 * x[1]);
+  double s = 0;
+  for (Layer l : net) {
+    l.weights[0] *= 3;
+    s += l.weights[0] * l.weights[0];
+  }
+  for (auto l : net)
+    s += l.weights[0];
+  std::vector<Layer> more;
+  more.insert(more.end(), 2, net[0]);
+  more.insert(more.begin(), net.begin() + 1, net.end());
+  more[0].weights.insert(more[0].weights.begin(), 3, x[2]);
+  more[1].weights.insert(more[1].weights.end(), x, x + n);
+  double t = 0;
+  for (const Layer &l : more)
+    for (double v : l.weights)
+      t += v;
+  return s + t * t + more.size();
+}
+
 static void checkMlp() {
   double p[kMlpParams], g[kMlpParams] = {};
   for (int i = 0; i < kMlpParams; ++i)
@@ -399,6 +427,25 @@ static void checkReferences() {
   check::near("references d2", g[2], 24 * x[0] * x[2] + 6 * x[2], 1e-12);
 }
 
+static void checkCopiesAndInserts() {
+  const int n = 3;
+  double x[n] = {0.5, -1.0, 2.0}, g[n] = {};
+  double value = ct::gradient<copiesAndInserts>(x, n, g);
+  // The copies: 9 x0^2 + 36 x1^2, then x0 + 2 x1 (the layers unchanged).
+  // The inserted layers: (x2, x2, x2, 2 x1), (x0, x0, x1, x2), (x0): their
+  // sum t = 3 x0 + 3 x1 + 4 x2; three layers.
+  double t = 3 * x[0] + 3 * x[1] + 4 * x[2];
+  check::near("inserts value", value,
+              9 * x[0] * x[0] + 36 * x[1] * x[1] + x[0] + 2 * x[1] + t * t + 3,
+              1e-12);
+  check::near("inserts d0", g[0], 18 * x[0] + 1 + 6 * t, 1e-12);
+  check::near("inserts d1", g[1], 72 * x[1] + 2 + 6 * t, 1e-12);
+  check::near("inserts d2", g[2], 8 * t, 1e-12);
+  double v[n] = {1, 0, -1};
+  check::near("inserts jvp", ct::jvp<copiesAndInserts>(x, n, v).tangent,
+              g[0] - g[2], 1e-12);
+}
+
 int main() {
   checkMlp();
   checkDense();
@@ -407,5 +454,6 @@ int main() {
   checkSparse();
   checkFloatLayers();
   checkReferences();
+  checkCopiesAndInserts();
   return check::report();
 }
