@@ -145,6 +145,8 @@ private:
   /// which `range` and `rangeType` become); null after an error.
   clang::QualType rangeElementType(const clang::Expr *&range,
                                    clang::QualType &rangeType);
+  /// The references a structured binding of a tuple-like type declares.
+  void lowerHoldingVars(const clang::VarDecl *var);
   struct VectorObject;
   /// One iteration of a range `for`: the loop variable bound to `element`
   /// (by reference, as a pointer or a copy; a copy of an element of a
@@ -354,6 +356,13 @@ private:
     mlir::memref::StoreOp::create(b, loc, value, address.memref,
                                   address.offset);
   }
+  /// The place of the base class a derived-to-base `cast` selects in the
+  /// object at `derived` (packed in its slot when it is an integer among
+  /// wider slots: PackedFields.cpp).
+  Address basePlace(Address derived, const clang::CastExpr *cast, Location l);
+  /// The place of the base `base` of the `derived` object at `object`.
+  Address basePart(Address object, const clang::CXXRecordDecl *derived,
+                   clang::QualType base, Location l);
   /// A packed field: bits of its slot (PackedFields.cpp).
   Value loadPacked(Address address, Location loc);
   void storePacked(Value value, Address address, Location loc);

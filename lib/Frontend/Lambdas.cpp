@@ -169,8 +169,9 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
         !type.getNonReferenceType()->isArithmeticType() &&
         !type.getNonReferenceType()->isEnumeralType()) {
       // An object by reference: the caller's place itself (memory and
-      // offset), as for pointers below.
-      std::optional<Address> place = unpacked(lowerLValue(arg), arg);
+      // offset), as for pointers below; an object of one integer packed
+      // among wider slots (a std::tuple's element) stays packed.
+      std::optional<Address> place = lowerLValue(arg);
       if (!place)
         return false;
       places[param] = *place;

@@ -284,7 +284,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   // past the end of an array of known size valid (materialize).
   clang::QualType resultType = callee->getReturnType().getCanonicalType();
   const clang::FunctionDecl *body = nullptr;
+  // (So are member functions of an object of one integer packed among
+  // wider slots, which has no address of its own.)
   if (takesIndirectFields(callee) || passesVectorsInMemory(callee, args) ||
+      (object && object->packedType) ||
       ((resultType->isPointerType() || resultType->isReferenceType() ||
         isIterator(resultType)) &&
        !isVector(resultType.getNonReferenceType()) && callee->hasBody(body) &&

@@ -373,20 +373,6 @@ void FunctionLowering::fillZero(Address dest, const Layout &layout,
 // Lvalues
 //===----------------------------------------------------------------------===//
 
-/// The offset of the base class that a derived-to-base cast selects.
-static int64_t baseOffset(ModuleLowering &module, const clang::CastExpr *cast) {
-  const clang::CXXRecordDecl *derived =
-      cast->getSubExpr()->getType()->getPointeeCXXRecordDecl();
-  if (!derived)
-    derived = cast->getSubExpr()->getType()->getAsCXXRecordDecl();
-  int64_t offset = 0;
-  for (const clang::CXXBaseSpecifier *base : cast->path()) {
-    offset += module.getBaseOffset(derived, base->getType());
-    derived = base->getType()->getAsCXXRecordDecl();
-  }
-  return offset;
-}
-
 std::optional<Address>
 FunctionLowering::lowerNamedPlace(const clang::DeclRefExpr *ref) {
   using Result = std::optional<Address>;
@@ -508,7 +494,7 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
       std::optional<Address> derived = lowerLValue(cast->getSubExpr());
       if (!derived)
         return std::nullopt;
-      return offsetBy(*derived, baseOffset(module, cast), l);
+      return basePlace(*derived, cast, l);
     }
     default:
       break;
@@ -599,7 +585,7 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
     std::optional<Address> derived = lowerPointer(cast->getSubExpr());
     if (!derived)
       return std::nullopt;
-    return offsetBy(*derived, baseOffset(module, cast), l);
+    return basePlace(*derived, cast, l);
   }
   case clang::CK_BitCast:
     // Objects made of the same scalars (a struct of doubles, a

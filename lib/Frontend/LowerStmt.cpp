@@ -129,9 +129,7 @@ void FunctionLowering::lowerConstructorInitializers(
         initialize(value, field->getType(), *at, field);
     } else if (init->isBaseInitializer()) {
       clang::QualType base(init->getBaseClass(), 0);
-      initialize(
-          value, base,
-          offsetBy(*self, module.getBaseOffset(ctor->getParent(), base), l));
+      initialize(value, base, basePart(*self, ctor->getParent(), base, l));
     } else if (init->isDelegatingInitializer()) {
       initializeAggregate(value, *self);
     } else {
@@ -404,8 +402,13 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     }
     destroyAtScopeEnd(type, *place, init);
   }
-  // `auto [a, b] = ...` of a tuple-like type (std::pair): each name is a
-  // reference the compiler declares, bound to get<i> of the object.
+  lowerHoldingVars(var);
+}
+
+void FunctionLowering::lowerHoldingVars(const clang::VarDecl *var) {
+  // `auto [a, b] = ...` of a tuple-like type (std::pair, std::tuple): each
+  // name is a reference the compiler declares, bound to get<i> of the
+  // object.
   if (const auto *decomposition = dyn_cast<clang::DecompositionDecl>(var))
     for (const clang::BindingDecl *binding : decomposition->bindings())
       if (const clang::VarDecl *holding = binding->getHoldingVar())
@@ -444,13 +447,16 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
         return;
     } else if (type->isReferenceType() || type->isPointerType() ||
                isIterator(type)) {
-      std::optional<Address> address = unpacked(
-          type->isReferenceType() ? lowerLValue(value) : lowerPointer(value),
-          value);
+      std::optional<Address> address =
+          type->isReferenceType() ? lowerLValue(value) : lowerPointer(value);
+      // The only return of a body inlined in place gives its place itself
+      // (an integer packed among wider slots stays so: std::get of a
+      // tuple); any other, an address.
+      if (!returnedPlace || !type->isReferenceType())
+        address = unpacked(address, value);
       if (!address)
         return;
       if (returnedPlace) {
-        // The only return of a body inlined in place: its place itself.
         *returnedPlace = *address;
       } else {
         returned.push_back(materialize(*address, l));
@@ -709,6 +715,7 @@ void FunctionLowering::lowerRangeForIteration(
       return;
     destroyAtScopeEnd(varType, *copyPlace, var->getInit());
     places[var] = *copyPlace;
+    lowerHoldingVars(var);
     lowerScoped(stmt->getBody());
     if (!isTerminated())
       emitCleanups(depth, l);
@@ -735,6 +742,7 @@ void FunctionLowering::lowerRangeForIteration(
       return;
     copy(*copyPlace, element, length, l);
     places[var] = *copyPlace;
+    lowerHoldingVars(var);
     lowerScoped(stmt->getBody());
     if (!isTerminated())
       emitCleanups(depth, l);
@@ -749,6 +757,7 @@ void FunctionLowering::lowerRangeForIteration(
       return;
     places[var] = *copyPlace;
   }
+  lowerHoldingVars(var);
   lowerScoped(stmt->getBody());
 }
 

@@ -363,8 +363,6 @@ private:
   bool vectorObjectFields(clang::QualType vector, int64_t byteOffset,
                           const clang::FieldDecl *decl,
                           SmallVectorImpl<Layout::IndirectField> &fields);
-  /// Refuses a std::tuple mixing integer and floating-point elements.
-  bool checkTuple(const clang::RecordDecl *record);
   /// The bases and fields of `record`: data parts in `parts`, pointer,
   /// reference and std::vector fields (which designate memory, they do not
   /// hold data) in `indirectFields`. False after an error.
@@ -455,27 +453,6 @@ LayoutComputation::ofArray(const clang::ConstantArrayType *array) {
   return layout;
 }
 
-bool LayoutComputation::checkTuple(const clang::RecordDecl *record) {
-  // libstdc++ nests a tuple's elements in base classes, which packing
-  // integers among floating-point slots does not follow (yet).
-  const auto *tuple = dyn_cast<clang::ClassTemplateSpecializationDecl>(record);
-  if (!tuple || !tuple->isInStdNamespace() || tuple->getName() != "tuple")
-    return true;
-  bool integers = false, floats = false;
-  for (const clang::TemplateArgument &arg :
-       tuple->getTemplateArgs()[0].pack_elements()) {
-    if (arg.getKind() != clang::TemplateArgument::Type)
-      continue;
-    integers |= arg.getAsType()->isIntegralOrEnumerationType();
-    floats |= arg.getAsType()->isRealFloatingType();
-  }
-  if (integers && floats)
-    return refuse("a std::tuple mixing integers and floating-point "
-                  "values is not supported yet; use a struct with "
-                  "named fields (or std::pair, which works)");
-  return true;
-}
-
 bool LayoutComputation::collectParts(
     const clang::RecordDecl *record, SmallVectorImpl<Part> &parts,
     SmallVectorImpl<Layout::IndirectField> &indirectFields) {
@@ -543,8 +520,6 @@ bool LayoutComputation::collectParts(
 
 std::optional<Layout>
 LayoutComputation::ofRecord(const clang::RecordDecl *record) {
-  if (!checkTuple(record))
-    return std::nullopt;
   SmallVector<Part> parts;
   SmallVector<Layout::IndirectField> indirectFields; // slots set later
   if (!collectParts(record, parts, indirectFields))
@@ -649,7 +624,10 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
                          "' and '" + own.scalarType.getAsString() +
                          "'; a differentiable struct has one floating-point "
                          "type");
-    if (own.size != 1 || !part.type->isScalarType())
+    // An integer, or a struct of one (a std::tuple's element, in a base
+    // class of its own), lies in some bytes of one slot.
+    if (own.size != 1 || !own.indirect.empty() ||
+        (!part.type->isScalarType() && !part.type->isRecordType()))
       return unsupported("its '" + part.type.getAsString() +
                          "' part, an array or struct of integers among "
                          "fields of type '" +
@@ -702,7 +680,10 @@ int64_t ModuleLowering::getBaseOffset(const clang::CXXRecordDecl *derived,
   int64_t bytes = ast.getASTRecordLayout(derived)
                       .getBaseClassOffset(baseDecl)
                       .getQuantity();
-  std::optional<Layout> layout = getLayout(base, {}, "a base");
+  // In the derived record's slots (a base of packed integers: the slot
+  // holding it).
+  std::optional<Layout> layout =
+      getLayout(ast.getCanonicalTagType(derived), {}, "a record");
   assert(layout && "the record's layout checked its bases");
   return bytes * 8 / ast.getTypeSize(layout->scalarType);
 }

@@ -12,6 +12,7 @@
 #include "FunctionLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "clang/AST/RecordLayout.h"
 
 using namespace mlir;
 
@@ -23,6 +24,45 @@ IntegerType bitsOf(Type slot) {
   return IntegerType::get(slot.getContext(), slot.getIntOrFloatBitWidth());
 }
 } // namespace
+
+Address FunctionLowering::basePart(Address object,
+                                   const clang::CXXRecordDecl *derived,
+                                   clang::QualType base, Location l) {
+  Address place = offsetBy(object, module.getBaseOffset(derived, base), l);
+  const clang::CXXRecordDecl *baseDecl = base->getAsCXXRecordDecl();
+  if (object.packedType || !baseDecl || baseDecl->isEmpty())
+    return place;
+  // A base of integers among wider slots (a std::tuple's integer element):
+  // its bytes in the slot, as for an integer field.
+  std::optional<Layout> outer =
+      module.tryGetLayout(ast.getCanonicalTagType(derived));
+  std::optional<Layout> own = module.tryGetLayout(base);
+  if (!outer || !own || own->scalar == outer->scalar ||
+      !isa<IntegerType>(own->scalar) || own->size != 1)
+    return place;
+  uint64_t slotBits = ast.getTypeSize(outer->scalarType);
+  uint64_t bits = 8 * ast.getASTRecordLayout(derived)
+                          .getBaseClassOffset(baseDecl)
+                          .getQuantity();
+  place.packedType = own->scalar;
+  place.packedBits = ast.getTypeSize(base);
+  place.packedByte = (bits % slotBits) / 8;
+  return place;
+}
+
+Address FunctionLowering::basePlace(Address derived,
+                                    const clang::CastExpr *cast, Location l) {
+  const clang::CXXRecordDecl *record =
+      cast->getSubExpr()->getType()->getPointeeCXXRecordDecl();
+  if (!record)
+    record = cast->getSubExpr()->getType()->getAsCXXRecordDecl();
+  Address place = derived;
+  for (const clang::CXXBaseSpecifier *base : cast->path()) {
+    place = basePart(place, record, base->getType(), l);
+    record = base->getType()->getAsCXXRecordDecl();
+  }
+  return place;
+}
 
 Value FunctionLowering::loadPacked(Address address, Location l) {
   Value slot = memref::LoadOp::create(b, l, address.memref, address.offset);
