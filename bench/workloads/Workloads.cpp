@@ -220,9 +220,10 @@ Workload makeMlp(std::vector<int> widths, int samples, MlpForm form) {
   for (int width : in->widths)
     name += "-" + std::to_string(width);
   return scalarWorkload(name, in, in->weights, mlp::objective, mlp::objectiveAt,
-                        form == MlpForm::FixedBuffers ? mlp::gradientFixedBuffers
-                        : form == MlpForm::Layers     ? mlp::gradientOfLayers
-                                                      : mlp::gradient,
+                        form == MlpForm::FixedBuffers
+                            ? mlp::gradientFixedBuffers
+                        : form == MlpForm::Layers ? mlp::gradientOfLayers
+                                                  : mlp::gradient,
                         mlp::gradientManual);
 }
 

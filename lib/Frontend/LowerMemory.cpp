@@ -383,8 +383,8 @@ FunctionLowering::lowerNamedPlace(const clang::DeclRefExpr *ref) {
     return currentElements(var, l);
   if (auto held = vectorObjectReferences.find(var);
       held != vectorObjectReferences.end())
-    return viewVectorInMemory(held->second, var->getType().getNonReferenceType(),
-                              expr);
+    return viewVectorInMemory(held->second,
+                              var->getType().getNonReferenceType(), expr);
   if (auto pinned = pinnedGrowingViews.find(var);
       pinned != pinnedGrowingViews.end())
     return pinned->second;

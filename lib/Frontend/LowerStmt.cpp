@@ -709,9 +709,8 @@ void FunctionLowering::lowerRangeForIteration(
     size_t depth = cleanups.size();
     std::optional<Address> copyPlace =
         allocate(varType, var->getSourceRange(), "the loop variable");
-    if (!copyPlace ||
-        !constructElement(*vector, *copyPlace, element, /*move=*/false,
-                          var->getInit()))
+    if (!copyPlace || !constructElement(*vector, *copyPlace, element,
+                                        /*move=*/false, var->getInit()))
       return;
     destroyAtScopeEnd(varType, *copyPlace, var->getInit());
     places[var] = *copyPlace;

@@ -63,8 +63,8 @@ void ModuleLowering::findRecordsInVectors(clang::ASTContext &ast) {
                 dyn_cast<clang::ClassTemplateDecl>(vector))
           for (const clang::ClassTemplateSpecializationDecl *spec :
                vectorTemplate->specializations())
-            addHeldRecords(
-                getVectorElementType(ast.getCanonicalTagType(spec)), records);
+            addHeldRecords(getVectorElementType(ast.getCanonicalTagType(spec)),
+                           records);
 }
 
 bool ModuleLowering::isHeldInVector(const clang::RecordDecl *record) {
@@ -149,10 +149,11 @@ FunctionLowering::viewVectorInMemory(Address holder, clang::QualType type,
   Value scalars =
       arith::MulIOp::create(b, l, vectorObjectCount(*vector, vector->end, l),
                             constantIndex(vector->elementSlots, l));
-  Value view = memref::SubViewOp::create(
-      b, l, vectorObjectElements(*vector, l),
-      ArrayRef<OpFoldResult>{b.getIndexAttr(0)}, ArrayRef<OpFoldResult>{scalars},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  Value view =
+      memref::SubViewOp::create(b, l, vectorObjectElements(*vector, l),
+                                ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+                                ArrayRef<OpFoldResult>{scalars},
+                                ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   return Address{view, constantIndex(0, l)};
 }
 
@@ -166,10 +167,10 @@ void FunctionLowering::fillVectorObject(const VectorObject &vector,
                       constantIndex(0, l), l);
   reserveVectorObject(vector, count, where);
   Value memory = vectorObjectElements(vector, l);
-  copy(Address{memory, constantIndex(0, l)}, elements,
-       arith::MulIOp::create(b, l, count,
-                             constantIndex(vector.elementSlots, l)),
-       l);
+  copy(
+      Address{memory, constantIndex(0, l)}, elements,
+      arith::MulIOp::create(b, l, count, constantIndex(vector.elementSlots, l)),
+      l);
   setVectorObjectSlot(vector, vector.end, memory, count, l);
 }
 
@@ -183,9 +184,9 @@ bool FunctionLowering::assignVectorInMemory(const VectorObject &vector,
   // An object's elements are read where they are (the memory of a vector
   // of the memref model, or another vector kept in memory, viewed); what
   // a constructor or a call makes is made first, as a vector of its own.
-  std::optional<Address> elements =
-      source->isGLValue() ? lowerLValue(source)
-                          : createVector(source, type, range);
+  std::optional<Address> elements = source->isGLValue()
+                                        ? lowerLValue(source)
+                                        : createVector(source, type, range);
   if (!elements)
     return false;
   fillVectorObject(vector, *elements, vectorSize(*elements, type, l), source);

@@ -257,8 +257,7 @@ FunctionLowering::insertManyIntoVectorObject(
                            arith::MulIOp::create(
                                b, l, k, constantIndex(vector.elementSlots, l)),
                            l);
-    ok = ok &&
-         constructElement(vector, *made, source, /*move=*/false, expr) &&
+    ok = ok && constructElement(vector, *made, source, /*move=*/false, expr) &&
          placeElement(expr, vector, *made, arith::AddIOp::create(b, l, at, k));
   });
   if (!ok)

@@ -247,8 +247,7 @@ bool FunctionLowering::constructElement(const VectorObject &vector, Address at,
   return inlineBody(expr, ctor, {}, nullptr, operands, at).has_value();
 }
 
-void FunctionLowering::destroyVectorObject(clang::QualType type,
-                                           Address holder,
+void FunctionLowering::destroyVectorObject(clang::QualType type, Address holder,
                                            const clang::Stmt *where) {
   Location l = loc(where);
   std::optional<VectorObject> vector = vectorObjectAt(holder, type, where);
@@ -256,12 +255,11 @@ void FunctionLowering::destroyVectorObject(clang::QualType type,
     return;
   Value elements = vectorObjectElements(*vector, l);
   if (needsDestruction(vector->element) && vector->layout)
-    emitCountedLoop(l, vectorObjectCount(*vector, vector->end, l),
-                    [&](Value i) {
-                      destroyObject(vector->element,
-                                    vectorObjectElement(*vector, elements, i, l),
-                                    where);
-                    });
+    emitCountedLoop(
+        l, vectorObjectCount(*vector, vector->end, l), [&](Value i) {
+          destroyObject(vector->element,
+                        vectorObjectElement(*vector, elements, i, l), where);
+        });
   memref::DeallocOp::create(b, l, elements);
 }
 
