@@ -488,6 +488,14 @@ bool LayoutComputation::collectParts(
         recordLayout.getFieldOffset(field->getFieldIndex()) / 8;
     clang::QualType fieldType = field->getType().getCanonicalType();
     if (ModuleLowering::keepsVectorInMemory(field)) {
+      clang::QualType element = ModuleLowering::getVectorElementType(fieldType);
+      std::optional<Layout> elementLayout = module.tryGetLayout(element);
+      if (element->isPointerType() ||
+          (elementLayout && !elementLayout->indirect.empty()))
+        return refuse("its field '" + field->getName() +
+                      "' is a std::vector of pointers (or of structs holding "
+                      "them), which a struct held in a std::vector cannot "
+                      "have yet; keep indices into the arrays instead");
       if (!vectorObjectFields(fieldType, byteOffset, field, indirectFields))
         return false;
       continue;

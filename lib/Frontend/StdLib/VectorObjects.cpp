@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace mlir;
 
@@ -63,6 +64,13 @@ bool FunctionLowering::hasElementLayout(const VectorObject &vector,
                                         llvm::StringRef use) {
   if (vector.layout)
     return true;
+  // A struct of the user's: why it has no layout (once per type).
+  const auto *record = vector.element->getAsCXXRecordDecl();
+  if (record && !ast.getSourceManager().isInSystemHeader(record->getLocation()))
+    return module
+        .getLayout(vector.element, where->getSourceRange(),
+                   "an element of this vector")
+        .has_value();
   module.error(where->getSourceRange(),
                "elements of a std::vector of '" + vector.element.getAsString() +
                    "' cannot be " + use +
