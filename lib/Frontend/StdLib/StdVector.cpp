@@ -794,27 +794,53 @@ static bool passesDirectly(clang::ASTContext &ast, clang::QualType param,
 const clang::CXXConstructorDecl *
 FunctionLowering::constructorFor(clang::QualType type,
                                  ArrayRef<const clang::Expr *> args) {
-  // `emplace_back(args...)` forwards to T(args...) inside the library;
-  // the one constructor that takes these arguments as they are.
+  // `emplace_back(args...)` forwards to T(args...) inside the library:
+  // the constructor template's instantiation for the forwarded arguments
+  // (`T(U&&...)`), or else the one constructor with a body that takes the
+  // arguments as they are.
   const auto *record = type->getAsCXXRecordDecl();
   if (!record || !record->hasDefinition())
     return nullptr;
-  const clang::CXXConstructorDecl *found = nullptr;
-  for (const clang::CXXConstructorDecl *ctor : record->ctors()) {
+  SmallVector<const clang::CXXConstructorDecl *> candidates(record->ctors());
+  for (const clang::Decl *member : record->decls())
+    if (const auto *tmpl = dyn_cast<clang::FunctionTemplateDecl>(member))
+      for (const clang::FunctionDecl *spec : tmpl->specializations())
+        if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(spec))
+          candidates.push_back(ctor);
+  auto forwarded = [&](const clang::Expr *arg) {
+    clang::QualType type = arg->getType();
+    return arg->isLValue() ? ast.getLValueReferenceType(type)
+                           : ast.getRValueReferenceType(type);
+  };
+  // (Constructors with bodies first: a class template's constructor that
+  // nothing used has none.)
+  const clang::CXXConstructorDecl *found[2] = {nullptr, nullptr};
+  bool ambiguous[2] = {false, false};
+  for (const clang::CXXConstructorDecl *ctor : candidates) {
     if (ctor->isDeleted() || ctor->isCopyOrMoveConstructor() ||
         ctor->getNumParams() < args.size() ||
         ctor->getMinRequiredArguments() > args.size())
       continue;
+    bool hasBody = ctor->hasBody();
+    bool exact = hasBody && ctor->getPrimaryTemplate() &&
+                 ctor->getNumParams() == args.size();
     bool fits = true;
-    for (auto [param, arg] : llvm::zip(ctor->parameters(), args))
+    for (auto [param, arg] : llvm::zip(ctor->parameters(), args)) {
       fits &= passesDirectly(ast, param->getType(), arg->getType());
+      exact &= ast.hasSameType(param->getType(), forwarded(arg));
+    }
+    if (exact)
+      return ctor;
     if (!fits)
       continue;
-    if (found)
-      return nullptr; // ambiguous here: construct the element explicitly
-    found = ctor;
+    ambiguous[hasBody] |= found[hasBody] != nullptr;
+    found[hasBody] = ctor;
   }
-  return found;
+  // Ambiguous here: construct the element explicitly.
+  for (int withBody : {1, 0})
+    if (found[withBody])
+      return ambiguous[withBody] ? nullptr : found[withBody];
+  return nullptr;
 }
 
 std::optional<FunctionLowering::CallResult>

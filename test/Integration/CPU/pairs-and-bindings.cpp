@@ -3,7 +3,8 @@
 // tuples, structs and arrays, by value and by reference; std::tuples
 // mixing integers with floating values (their integers packed in the
 // floating slots, as C++ lays them out: std::get, std::make_tuple, a
-// helper's result, a growing vector of them, bindings in a range-for).
+// helper's result, a growing vector of them, bindings in a range-for);
+// vectors of pairs and tuples built by emplace_back(args...).
 // Reverse and forward mode, and Hessian-vector products, at -O0 and -O2
 // against closed forms.
 // REQUIRES: plugin
@@ -69,6 +70,36 @@ static std::tuple<int, double> largest(const double *x, int n) {
          std::get<1>(m) * std::get<0>(m);
 }
 
+// Vectors of pairs and tuples built by emplace_back(args...) (the
+// library's constructor template for the forwarded arguments):
+// sum k x_k^2 + sum (k + 1) x_k.
+[[ct::differentiable]] double emplaced(const double *x, int n) {
+  std::vector<std::pair<int, double>> squares;
+  std::vector<std::tuple<int, double>> values;
+  for (int k = 0; k < n; ++k) {
+    squares.emplace_back(k, x[k] * x[k]);
+    values.emplace_back(k + 1, x[k]);
+  }
+  double s = 0;
+  for (const auto &[k, y] : squares)
+    s += k * y;
+  for (const auto &[k, y] : values)
+    s += k * y;
+  return s;
+}
+
+static void checkEmplaced() {
+  const int n = 3;
+  double x[n] = {0.5, -1.5, 2.0}, g[n] = {};
+  double value = ct::gradient<emplaced>(x, n, g);
+  double expected = 0;
+  for (int k = 0; k < n; ++k)
+    expected += k * x[k] * x[k] + (k + 1) * x[k];
+  check::near("emplaced value", value, expected, 1e-14);
+  for (int k = 0; k < n; ++k)
+    check::near("emplaced gradient", g[k], 2 * k * x[k] + (k + 1), 1e-14);
+}
+
 static void checkMixedTuples() {
   const int n = 3;
   double x[n] = {0.5, -1.5, 2.0}, g[n] = {};
@@ -95,6 +126,7 @@ static void checkMixedTuples() {
 
 int main() {
   checkMixedTuples();
+  checkEmplaced();
   // f = 2 (x + y) x y + x y + 2 x y + 2 x + 2 y.
   double x = 0.5, y = 1.5, dx = 0, dy = 0;
   double v = ct::gradient<bindings>(x, y, &dx, &dy);
