@@ -655,15 +655,16 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, GrowingVector> growingVectors;
   /// The address slots of the growing vectors in `cleanups`.
   llvm::DenseMap<Value, mlir::MemRefType> growingSlots;
-  /// The local vectors of `body` that grow at run time where the memref
-  /// model cannot follow them (see GrowingVectors.cpp).
+  /// The local vectors of `body` (and vector parameters by value of its
+  /// function `owner`) that grow at run time where the memref model cannot
+  /// follow them (see GrowingVectors.cpp).
   const llvm::DenseSet<const clang::VarDecl *> &
-  getGrowingVectors(const clang::Stmt *body);
+  getGrowingVectors(const clang::FunctionDecl *owner, const clang::Stmt *body);
   llvm::DenseMap<const clang::Stmt *, llvm::DenseSet<const clang::VarDecl *>>
       growingVectorSets;
-  /// Declares `var` as a growing vector if it is one: true if so (lowered,
-  /// or reported).
-  bool declareGrowingVector(const clang::VarDecl *var);
+  /// Declares `var`, made from `init`, as a growing vector if it is one:
+  /// true if so (lowered, or reported).
+  bool declareGrowingVector(const clang::VarDecl *var, const clang::Expr *init);
   /// The memory the growing vector `vector` has now (all its capacity).
   Value growingMemory(const GrowingVector &vector, Location l);
   /// The view of the elements the growing vector `vector` has now.

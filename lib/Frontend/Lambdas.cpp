@@ -198,6 +198,10 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
       (type->isPointerType() ? fixedPointers : places)[param] = *place;
       continue;
     }
+    // A vector by value whose memory the body changes (reassigned in a
+    // loop): a growing vector, as a local would be (GrowingVectors.cpp).
+    if (isVector(type) && declareGrowingVector(param, arg))
+      continue;
     Value operand = lowerArgument(arg, type);
     if (!operand)
       return false;
@@ -339,13 +343,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
     return unsupported<Result>(expr, "a function returning a vector of "
                                      "vectors is not supported; fill one "
                                      "passed by reference");
-  if (isVector(returnType))
-    return unsupported<Result>(expr, "a lambda (or a function given one) "
-                                     "returning a std::vector is not "
-                                     "supported; write through a reference");
   // An aggregate result is built where the caller wants it.
   std::optional<Address> result;
-  if (isAggregate(returnType) && !returnsClosure && !isIterator(returnType)) {
+  if (isAggregate(returnType) && !returnsClosure && !isIterator(returnType) &&
+      !isVector(returnType)) {
     result = dest ? dest
                   : allocate(returnType, expr->getSourceRange(),
                              "this call's result");
@@ -397,6 +398,12 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
                  : std::nullopt;
   if (continuation->getNumArguments() == 0)
     return CallResult{};
+  if (isVector(returnType)) {
+    // A vector returned by value: its memory is the caller's, freed with
+    // the enclosing scope (as for a call that is not lowered in place).
+    cleanups.push_back(continuation->getArgument(0));
+    return CallResult{nullptr, Address{continuation->getArgument(0), zero}};
+  }
   if (returnType->isReferenceType() || returnType->isPointerType() ||
       isIterator(returnType))
     return CallResult{nullptr, Address{continuation->getArgument(0), zero}};

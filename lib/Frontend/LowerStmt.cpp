@@ -350,7 +350,7 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     return;
   }
   if (isVector(type)) {
-    if (declareGrowingVector(var))
+    if (declareGrowingVector(var, init))
       return;
     std::optional<Address> vector =
         createVector(init, type, var->getSourceRange());

@@ -64,6 +64,17 @@ class GrowthScan {
 public:
   llvm::DenseMap<const clang::VarDecl *, VectorUses> uses;
 
+  /// A function's vector parameters taken by value are its locals too,
+  /// declared by its body.
+  void addParameters(const clang::FunctionDecl *function) {
+    const auto *body =
+        dyn_cast_or_null<clang::CompoundStmt>(function->getBody());
+    for (const clang::ParmVarDecl *param : function->parameters())
+      if (!param->getType()->isReferenceType() &&
+          !ModuleLowering::getVectorElementType(param->getType()).isNull())
+        uses[param].block = body;
+  }
+
   void visit(const clang::Stmt *stmt) {
     if (!stmt)
       return;
@@ -151,11 +162,14 @@ private:
 } // namespace
 
 const llvm::DenseSet<const clang::VarDecl *> &
-FunctionLowering::getGrowingVectors(const clang::Stmt *body) {
+FunctionLowering::getGrowingVectors(const clang::FunctionDecl *owner,
+                                    const clang::Stmt *body) {
   auto [known, fresh] = growingVectorSets.try_emplace(body);
   if (!fresh)
     return known->second;
   GrowthScan scan;
+  if (owner)
+    scan.addParameters(owner);
   scan.visit(body);
   for (auto &[var, uses] : scan.uses)
     if (uses.grows())
@@ -285,17 +299,18 @@ static bool hasNumericElements(ModuleLowering &module, clang::QualType type) {
   return layout && layout->indirect.empty();
 }
 
-bool FunctionLowering::declareGrowingVector(const clang::VarDecl *var) {
+bool FunctionLowering::declareGrowingVector(const clang::VarDecl *var,
+                                            const clang::Expr *init) {
   const auto *owner =
       dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
   const clang::Stmt *body = owner ? owner->getBody() : decl->getBody();
   clang::QualType type = var->getType();
-  if (!getGrowingVectors(body).contains(var) ||
+  if (!getGrowingVectors(owner ? owner : decl, body).contains(var) ||
       !hasNumericElements(module, type))
     return false;
   Location l = module.getLoc(var->getLocation());
   std::optional<Address> initial =
-      createVector(var->getInit(), type, var->getSourceRange());
+      createVector(init, type, var->getSourceRange());
   std::optional<Layout> element =
       module.tryGetLayout(ModuleLowering::getVectorElementType(type));
   if (!initial || !element) {

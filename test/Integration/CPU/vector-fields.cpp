@@ -8,7 +8,8 @@
 // assigned from local vectors and temporaries, copied and moved with their
 // struct, grown through references and helpers, read through references,
 // range-for, algorithms and helpers; loop variables copying layers, and
-// insert of counts and ranges; a sparse matrix as a vector of rows
+// insert of counts and ranges; a network class whose layers' member
+// functions return std::vectors by value; a sparse matrix as a vector of rows
 // (indices and values); layers of floats; models holding vectors of
 // layers. Reverse mode
 // against central differences, forward mode against the gradient, vector
@@ -282,6 +283,63 @@ struct Model {
   return s + t * t + more.size();
 }
 
+/// The network as a class: layers made by their constructor (sized
+/// vector fields), loaded through references to their fields, and member
+/// functions returning std::vectors by value; the activations a vector
+/// parameter taken by value and reassigned layer by layer.
+struct DenseLayer {
+  DenseLayer(int in, int out) : W(in * out), b(out), in(in), out(out) {}
+  std::vector<double> forward(const std::vector<double> &x) const {
+    std::vector<double> y(out);
+    for (int o = 0; o < out; ++o) {
+      double s = b[o];
+      for (int i = 0; i < in; ++i)
+        s += W[o * in + i] * x[i];
+      y[o] = std::tanh(s);
+    }
+    return y;
+  }
+  std::vector<double> W, b;
+  int in, out;
+};
+
+class DenseNetwork {
+public:
+  explicit DenseNetwork(const std::vector<int> &sizes) {
+    for (size_t l = 0; l + 1 < sizes.size(); ++l)
+      layers.emplace_back(sizes[l], sizes[l + 1]);
+  }
+  void load(const double *p) {
+    int k = 0;
+    for (DenseLayer &layer : layers) {
+      for (double &w : layer.W)
+        w = p[k++];
+      for (double &c : layer.b)
+        c = p[k++];
+    }
+  }
+  std::vector<double> forward(std::vector<double> x) const {
+    for (const DenseLayer &layer : layers)
+      x = layer.forward(x);
+    return x;
+  }
+
+private:
+  std::vector<DenseLayer> layers;
+};
+
+[[ct::differentiable]] double classLoss(const double *p, const double *x,
+                                        const double *y) {
+  DenseNetwork network({3, 4, 2});
+  network.load(p);
+  std::vector<double> out = network.forward(std::vector<double>(x, x + 3));
+  double e = 0;
+  for (int i = 0; i < 2; ++i)
+    e += (out[i] - y[i]) * (out[i] - y[i]);
+  return e;
+}
+constexpr int kClassParams = 3 * 4 + 4 + 4 * 2 + 2;
+
 static void checkMlp() {
   double p[kMlpParams], g[kMlpParams] = {};
   for (int i = 0; i < kMlpParams; ++i)
@@ -446,6 +504,26 @@ static void checkCopiesAndInserts() {
               g[0] - g[2], 1e-12);
 }
 
+static void checkClassNetwork() {
+  double p[kClassParams], g[kClassParams] = {};
+  double x[3] = {0.3, -0.2, 0.8}, y[2] = {0.1, -0.4};
+  for (int i = 0; i < kClassParams; ++i)
+    p[i] = 0.3 * std::sin(1.3 * i + 0.2);
+  double value = ct::gradient<classLoss, ct::wrt<0>>(p, x, y, g);
+  check::near("class value", value, classLoss(p, x, y), 1e-12);
+  for (int i = 0; i < kClassParams; ++i)
+    check::near("class", g[i],
+                check::differenceAt(p, i, [&] { return classLoss(p, x, y); }),
+                1e-7);
+  double t[kClassParams], directional = 0;
+  for (int i = 0; i < kClassParams; ++i) {
+    t[i] = std::cos(0.7 * i);
+    directional += g[i] * t[i];
+  }
+  check::near("class jvp", ct::jvp<classLoss, ct::wrt<0>>(p, x, y, t).tangent,
+              directional, 1e-10);
+}
+
 int main() {
   checkMlp();
   checkDense();
@@ -455,5 +533,6 @@ int main() {
   checkFloatLayers();
   checkReferences();
   checkCopiesAndInserts();
+  checkClassNetwork();
   return check::report();
 }
