@@ -509,8 +509,7 @@ private:
   /// Whether `type` is a std::vector of the memref model (not one kept in
   /// memory, see VectorObjects.cpp).
   static bool isVector(clang::QualType type) {
-    return !ModuleLowering::getVectorElementType(type).isNull() &&
-           !ModuleLowering::isVectorObject(type);
+    return ModuleLowering::isMemrefVector(type);
   }
   /// A new vector built by `init` (null: empty), its memory freed when the
   /// enclosing scope ends; nullopt after an error.

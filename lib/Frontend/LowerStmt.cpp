@@ -701,12 +701,14 @@ void FunctionLowering::lowerRangeForIteration(
   const clang::VarDecl *var = stmt->getLoopVariable();
   clang::QualType varType = var->getType();
   clang::QualType elementType = varType.getNonReferenceType();
+  // What the loop variable owns (copies of rows and of objects that own
+  // memory) is freed when the iteration ends.
+  size_t depth = cleanups.size();
   if (varType->isReferenceType()) {
     places[var] = element;
   } else if (vector && var->getInit()) {
     // A copy of an element of a vector kept in memory: made by the
     // element's copy constructor, destroyed when the iteration ends.
-    size_t depth = cleanups.size();
     std::optional<Address> copyPlace =
         allocate(varType, var->getSourceRange(), "the loop variable");
     if (!copyPlace || !constructElement(*vector, *copyPlace, element,
@@ -714,12 +716,6 @@ void FunctionLowering::lowerRangeForIteration(
       return;
     destroyAtScopeEnd(varType, *copyPlace, var->getInit());
     places[var] = *copyPlace;
-    lowerHoldingVars(var);
-    lowerScoped(stmt->getBody());
-    if (!isTerminated())
-      emitCleanups(depth, l);
-    cleanups.resize(depth);
-    return;
   } else if (varType->isPointerType()) {
     // A pointer variable, from an array or vector of pointers.
     std::optional<Address> pointer = followIndirectSlot(element, nullptr, stmt);
@@ -733,7 +729,6 @@ void FunctionLowering::lowerRangeForIteration(
       store(pointer->offset, known->second.offsetSlot, l);
   } else if (nested) {
     // A copy of the row, freed at the end of the iteration.
-    size_t depth = cleanups.size();
     Value length = memref::DimOp::create(b, l, element.memref, 0);
     std::optional<Address> copyPlace =
         allocateVector(elementType, length, var->getSourceRange());
@@ -741,12 +736,6 @@ void FunctionLowering::lowerRangeForIteration(
       return;
     copy(*copyPlace, element, length, l);
     places[var] = *copyPlace;
-    lowerHoldingVars(var);
-    lowerScoped(stmt->getBody());
-    if (!isTerminated())
-      emitCleanups(depth, l);
-    cleanups.resize(depth);
-    return;
   } else {
     std::optional<Address> copyPlace =
         allocate(varType, var->getSourceRange(), "the loop variable");
@@ -758,6 +747,9 @@ void FunctionLowering::lowerRangeForIteration(
   }
   lowerHoldingVars(var);
   lowerScoped(stmt->getBody());
+  if (!isTerminated())
+    emitCleanups(depth, l);
+  cleanups.resize(depth);
 }
 
 void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {

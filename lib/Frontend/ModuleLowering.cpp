@@ -704,7 +704,7 @@ Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
   clang::QualType object = type->isPointerType() || type->isReferenceType()
                                ? type->getPointeeType()
                                : type;
-  if (!getVectorElementType(object).isNull() && !isVectorObject(object))
+  if (isMemrefVector(object))
     return getVectorType(object, range, what);
   // A standard iterator is the pointer it wraps.
   if (clang::QualType element = getIteratorElementType(object);

@@ -174,6 +174,11 @@ public:
   /// out (std::string). Its elements are constructed, copied and destroyed
   /// by their own code (VectorObjects.cpp, docs/Memory.md).
   static bool isVectorObject(clang::QualType type);
+  /// Whether `type` is a std::vector of the memref model: the memref of
+  /// its elements (not one kept in memory).
+  static bool isMemrefVector(clang::QualType type) {
+    return !getVectorElementType(type).isNull() && !isVectorObject(type);
+  }
   /// Whether objects of `record` hold, in a field or a base, objects that
   /// own memory or vectors kept in memory: destroying one destroys those.
   static bool holdsOwnedMemory(const clang::CXXRecordDecl *record);

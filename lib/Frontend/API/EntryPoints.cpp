@@ -65,13 +65,6 @@ Role getRole(clang::QualType type) {
   return Role::Constant;
 }
 
-/// Whether a parameter's object of `type` is a std::vector passed as its
-/// elements (one kept in memory is an object like any other).
-static bool isElementsVector(clang::QualType type) {
-  return !ModuleLowering::getVectorElementType(type).isNull() &&
-         !ModuleLowering::isVectorObject(type.getCanonicalType());
-}
-
 /// One specialization of ct::detail::entry the translation unit calls.
 struct EntryRequest {
   EntryKind kind;
@@ -213,7 +206,7 @@ private:
     clang::QualType object = paramTypes[i].getNonReferenceType();
     if (object->isPointerType())
       object = object->getPointeeType();
-    if (!isElementsVector(object))
+    if (!ModuleLowering::isMemrefVector(object))
       return laneShape(flatView(pointer, scalar), type);
     std::optional<std::pair<int64_t, int64_t>> offsets =
         module.getVectorPointerOffsets(object, use);
@@ -257,7 +250,7 @@ private:
     clang::QualType object = paramTypes[i].getNonReferenceType();
     if (object->isPointerType())
       object = object->getPointeeType();
-    if (!isElementsVector(object))
+    if (!ModuleLowering::isMemrefVector(object))
       return view(pointer, type);
     if (isNested(object))
       return packNested(i, pointer, derivative);
@@ -277,7 +270,7 @@ private:
     clang::QualType object = paramTypes[i].getNonReferenceType();
     if (object->isPointerType())
       object = object->getPointeeType();
-    if (!isElementsVector(object))
+    if (!ModuleLowering::isMemrefVector(object))
       return view;
     abortIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                   memref::DimOp::create(b, loc, view, 0),
@@ -341,7 +334,7 @@ private:
   /// Which slots of by-value parameter `i`'s object hold data, when some
   /// do not (its indirect fields); empty otherwise.
   SmallVector<bool> dataSlots(unsigned i) {
-    if (isElementsVector(paramTypes[i]))
+    if (ModuleLowering::isMemrefVector(paramTypes[i]))
       return {};
     std::optional<Layout> layout = module.tryGetLayout(paramTypes[i]);
     if (!layout || layout->indirect.empty())
@@ -362,7 +355,7 @@ private:
   /// f receives as `arg`.
   Value sizeOf(unsigned param, Value arg) {
     clang::QualType type = paramTypes[param];
-    if (isElementsVector(type))
+    if (ModuleLowering::isMemrefVector(type))
       return memref::DimOp::create(b, loc, arg, 0);
     std::optional<Layout> layout =
         module.getLayout(type, use, paramNames[param]);
@@ -895,7 +888,7 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
   if (nested &&
       (!fieldArgs.empty() || llvm::any_of(paramTypes, [](clang::QualType type) {
         clang::QualType object = ModuleLowering::getParameterObject(type);
-        return isElementsVector(object.isNull() ? type : object);
+        return ModuleLowering::isMemrefVector(object.isNull() ? type : object);
       }))) {
     module.error(use, "'" + f->getQualifiedNameAsString() +
                           "' takes a std::vector or an object that holds "
