@@ -6,10 +6,12 @@
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/AD/Passes.h"
 #include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/Dialect/CT/IR/OutsideVariables.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Frontend/Lowering.h"
 #include "cotangent/Structure/Passes.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
@@ -85,6 +87,17 @@ LogicalResult DerivativeCompiler::refuseInternalCallsFromOwnObject() {
         << "' runs as C++ compiled as written and has internal linkage "
            "('static' or in an unnamed namespace), so derivatives emitted "
            "into an object file of their own cannot call it; give it "
+           "external linkage, or compile the file with the plugin";
+    refused = true;
+  }
+  for (auto global : module->getOps<memref::GlobalOp>()) {
+    if (!global->hasAttr(ct::kInternalLinkageAttr))
+      continue;
+    global.emitError()
+        << "'" << ct::getVariableName(global)
+        << "' has internal linkage ('static', a static local of such a "
+           "function, or in an unnamed namespace), so derivatives emitted "
+           "into an object file of their own cannot reach it; give it "
            "external linkage, or compile the file with the plugin";
     refused = true;
   }

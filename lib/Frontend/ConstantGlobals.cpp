@@ -11,6 +11,8 @@
 
 #include "ModuleLowering.h"
 
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "clang/AST/APValue.h"
@@ -90,26 +92,8 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
       definition && definition->getType().isConstQualified()
           ? definition->evaluateValue()
           : nullptr;
-  if (!value && var->hasGlobalStorage() && !var->isStaticLocal() &&
-      var->isExternallyVisible() &&
-      var->getTLSKind() == clang::VarDecl::TLS_None)
+  if (!value)
     return getOutsideVariable(var, use);
-  if (!value) {
-    error(use, "'" + var->getQualifiedNameAsString() +
-                   (var->isStaticLocal()
-                        ? "' is a static variable, which may change between "
-                          "calls; differentiable functions read only "
-                          "constant data (const or constexpr with a constant "
-                          "initializer) and variables with external linkage "
-                          "that they do not receive: pass it as a parameter"
-                        : "' is a variable outside the function with "
-                          "internal linkage ('static', in an unnamed "
-                          "namespace, or thread-local); differentiable "
-                          "functions read constant data and variables with "
-                          "external linkage: give it external linkage, or "
-                          "pass it as a parameter"));
-    return std::nullopt;
-  }
   std::optional<Layout> layout =
       getLayout(var->getType(), use, "this variable");
   if (!layout)
@@ -138,14 +122,62 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
   return global;
 }
 
+/// Whether the derivative code can refer to `var` by its linkage name as
+/// the unit defines it; reports at `use` why not.
+bool ModuleLowering::isReachableByName(const clang::VarDecl *var,
+                                       clang::SourceRange use) {
+  std::string name = var->getQualifiedNameAsString();
+  if (var->getTLSKind() != clang::VarDecl::TLS_None) {
+    error(use, "'" + name +
+                   "' is thread-local; differentiable functions read and "
+                   "write variables outside them only when every thread "
+                   "shares them: pass it as a parameter");
+    return false;
+  }
+  if (!var->isStaticLocal())
+    return true;
+  // A static local initialized when control first reaches it has a guard
+  // the derivative code would have to honour.
+  const clang::Expr *init = var->getInit();
+  if (init && !var->hasConstantInitialization() &&
+      !init->isConstantInitializer(ast, /*ForRef=*/false)) {
+    error(use, "'" + name +
+                   "' is a static variable initialized when the function "
+                   "first runs (its initializer is not a constant); "
+                   "differentiable functions keep static variables only "
+                   "with constant initializers: initialize it with a "
+                   "constant, or pass it as a parameter");
+    return false;
+  }
+  // Clang numbers same-named statics of a function in the order its own
+  // mangler meets them, which ours cannot know.
+  const clang::DeclContext *owner = var->getDeclContext();
+  unsigned sameName = llvm::count_if(owner->decls(), [&](clang::Decl *decl) {
+    const auto *other = dyn_cast<clang::VarDecl>(decl);
+    return other && other->isStaticLocal() &&
+           other->getIdentifier() == var->getIdentifier();
+  });
+  if (sameName > 1) {
+    error(use, "'" + name +
+                   "' is one of several static variables of this name in "
+                   "one function; differentiable code can tell them apart "
+                   "only by name: rename them");
+    return false;
+  }
+  return true;
+}
+
 std::optional<memref::GlobalOp>
 ModuleLowering::getOutsideVariable(const clang::VarDecl *var,
                                    clang::SourceRange use) {
   // A variable another part of the program may change (a configuration, a
-  // table filled at start-up): the C++ variable itself, declared by its
-  // linkage name, read where the code reads it. The AD engine tapes what
-  // the forward sweep read of it (it may change meanwhile) and the
-  // structuring pass refuses writes to it.
+  // table filled at start-up, a static local keeping state between calls):
+  // the C++ variable itself, declared by its linkage name, read where the
+  // code reads it. The AD engine tapes what the forward sweep read of it
+  // (it may change meanwhile); floating-point variables the code writes
+  // get a copy of their own per call (OutsideVariableCopies.cpp).
+  if (!isReachableByName(var, use))
+    return std::nullopt;
   std::optional<Layout> layout =
       getLayout(var->getType(), use, "this variable");
   if (!layout)
@@ -167,6 +199,10 @@ ModuleLowering::getOutsideVariable(const clang::VarDecl *var,
       /*constant=*/false, /*alignment=*/nullptr);
   global->setAttr("ct.source_name",
                   b.getStringAttr(var->getQualifiedNameAsString()));
+  // The plugin resolves it to the unit's own symbol; an object file of the
+  // derivatives' own cannot reach it (DerivativeCompiler).
+  if (ast.GetGVALinkageForVariable(var) == clang::GVA_Internal)
+    global->setAttr(ct::kInternalLinkageAttr, b.getUnitAttr());
   constantGlobals[var->getCanonicalDecl()] = global;
   return global;
 }

@@ -997,6 +997,7 @@ LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
   });
   for (func::FuncOp function : imports)
     importDerivatives(lowering, function);
+  copyWrittenOutsideVariables(module);
   markCallersOfExternalCode(module);
   // What the lowering emitted must verify before any pass touches it.
   if (failed(verify(module)))

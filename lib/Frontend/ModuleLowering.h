@@ -133,10 +133,14 @@ public:
   /// reporting at `use` why it cannot be read.
   std::optional<mlir::memref::GlobalOp>
   getConstantGlobal(const clang::VarDecl *var, clang::SourceRange use);
-  /// A non-constant variable with external linkage outside the function,
-  /// as an external memref.global of its linkage name (ConstantGlobals.cpp).
+  /// A non-constant variable outside the function (at namespace scope, a
+  /// static data member or a static local), as an external memref.global
+  /// of its linkage name (ConstantGlobals.cpp).
   std::optional<mlir::memref::GlobalOp>
   getOutsideVariable(const clang::VarDecl *var, clang::SourceRange use);
+  /// Whether derivative code can name `var` (not thread-local, a static
+  /// local with a constant initializer); reports at `use` otherwise.
+  bool isReachableByName(const clang::VarDecl *var, clang::SourceRange use);
 
   /// Where a field or a base class starts in its record, in scalars.
   int64_t getFieldOffset(const clang::FieldDecl *field);
@@ -373,6 +377,10 @@ std::string whyNotLowerable(clang::ASTContext &ast,
 
 /// Binds the CT_CUSTOM_GRADIENT / CT_CUSTOM_JVP rules (CustomRules.cpp).
 void lowerCustomRules(ModuleLowering &module);
+
+/// Gives each floating-point variable outside the functions that they
+/// write a copy of its own per call (OutsideVariableCopies.cpp).
+void copyWrittenOutsideVariables(mlir::ModuleOp module);
 
 /// Whether other translation units may differentiate `function` from its
 /// declaration alone, so that this one exports its derivatives

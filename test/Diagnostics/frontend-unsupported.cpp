@@ -7,7 +7,7 @@
 #include <initializer_list>
 #include <vector>
 
-static double global = 1;
+thread_local double per_thread = 1;
 struct Pair { double a, b; };
 double takes_pair(Pair p);
 double own_variadic(int, ...);
@@ -88,15 +88,27 @@ done:
   return x;
 }
 
-[[ct::differentiable]] double uses_global(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: 'global' is a variable outside the function with internal linkage ('static', in an unnamed namespace, or thread-local); differentiable functions read constant data and variables with external linkage: give it external linkage, or pass it as a parameter
-  return x * global;
+[[ct::differentiable]] double uses_thread_local(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: 'per_thread' is thread-local; differentiable functions read and write variables outside them only when every thread shares them: pass it as a parameter
+  return x * per_thread;
 }
 
-[[ct::differentiable]] double uses_static(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'cache' is a static variable, which may change between calls; differentiable functions read only constant data (const or constexpr with a constant initializer) and variables with external linkage that they do not receive: pass it as a parameter
-  static double cache = 0;
-  return x;
+double seed(double x);
+[[ct::differentiable]] double uses_guarded_static(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'cache' is a static variable initialized when the function first runs (its initializer is not a constant); differentiable functions keep static variables only with constant initializers: initialize it with a constant, or pass it as a parameter
+  static double cache = seed(1.0);
+  return x * cache;
+}
+
+[[ct::differentiable]] double uses_same_named_statics(double x) {
+  if (x > 0) {
+    // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:5: error: 'memo' is one of several static variables of this name in one function
+    static double memo = 1;
+    x *= memo;
+  }
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'memo' is one of several static variables of this name in one function; differentiable code can tell them apart only by name: rename them
+  static double memo = 2;
+  return x * memo;
 }
 
 // A function without a body is called as it is where no derivative flows
@@ -170,7 +182,7 @@ const double &largest(const double *a, int n) {
   return largest(a, n);
 }
 
-// CHECK: 22 errors generated.
+// CHECK: 24 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

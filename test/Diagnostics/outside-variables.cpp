@@ -1,10 +1,13 @@
-// Differentiable code reads variables outside the function and writes to
-// them values that carry no derivative (see
-// test/Integration/CPU/outside-variables.cpp), but writing a value that
-// carries one is an error at the variable's use that names it, in both
-// modes and through a helper: the derivative would be lost to the code
-// that reads the variable later. Each case is its own compile (the first
-// function that cannot be differentiated stops the derivatives).
+// Differentiable code writes values that carry derivatives into
+// floating-point variables outside the function through a copy of its own
+// per call (test/Integration/CPU/outside-variable-copies.cpp), unless the
+// code holding the variable calls code compiled elsewhere, which may read
+// or change it by name, or reaches it through a custom rule: then writing
+// such a value is an error at the variable's use that names it and says
+// why, in both modes and through a helper (the derivative would be lost to
+// the code that reads the variable later). Each case is its own compile
+// (the first function that cannot be differentiated stops the
+// derivatives).
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=1 2>&1 | FileCheck %s --check-prefix=STORE --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=2 2>&1 | FileCheck %s --check-prefix=FORWARD --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=3 2>&1 | FileCheck %s --check-prefix=CALL --implicit-check-not=error:
@@ -17,28 +20,35 @@ double last[2];
 float total;
 double history[3];
 void put(double *p, double v) { p[1] = v; }
+double uniform(); // compiled elsewhere
 
 #if CASE == 1
-// Nothing reads it here: the derivative would still be lost to the code
-// that does.
+// The library function may read the variable by name: it keeps its place.
 [[ct::differentiable]] double remembered(double x) {
-  // STORE: outside-variables.cpp:[[@LINE+1]]:3: error: 'last' is a variable outside the function, and a value that carries a derivative is written to it here, which would be lost to the code that reads it; differentiable code may write to such a variable only values that carry no derivative: pass it as a parameter instead
+  // STORE: outside-variables.cpp:[[@LINE+1]]:3: error: 'last' is a variable outside the function, and a value that carries a derivative is written to it here, which would be lost to the code that reads it; differentiable code may write to such a variable only values that carry no derivative: pass it as a parameter instead (it cannot be given a copy of its own per call: it calls 'uniform', which runs as Clang compiled it (a library function, or one bound to a derivative rule) and may read or change it by name)
   last[1] = x;
-  return 2 * x;
+  return 2 * x + uniform();
 }
 double run(double x, double *dx) { return ct::gradient<remembered>(x, dx); }
 #elif CASE == 2
-[[ct::differentiable]] double accumulated(double x) {
-  // FORWARD: outside-variables.cpp:[[@LINE+1]]:3: error: 'total' is a variable outside the function
+// A custom rule would read the variable itself, not the caller's copy.
+double scaleTotal(double x) {
   total += static_cast<float>(x);
   return 3 * x;
+}
+void scaleTotalPullback(double x, double dret, double *dx) { *dx += 3 * dret; }
+CT_CUSTOM_GRADIENT(scaleTotal, scaleTotalPullback);
+[[ct::differentiable]] double accumulated(double x) {
+  // FORWARD: outside-variables.cpp:[[@LINE+1]]:3: error: 'total' is a variable outside the function, and a value that carries a derivative is written to it here, which would be lost to the code that reads it; differentiable code may write to such a variable only values that carry no derivative: pass it as a parameter instead (it cannot be given a copy of its own per call: it calls 'scaleTotal', which runs as Clang compiled it (a library function, or one bound to a derivative rule) and may read or change it by name)
+  total += static_cast<float>(x);
+  return scaleTotal(x) + total;
 }
 double run(double x) { return ct::jvp<accumulated>(x, 1.0).tangent; }
 #elif CASE == 3
 [[ct::differentiable]] double throughHelper(double x) {
   // CALL: outside-variables.cpp:[[@LINE+1]]:7: error: 'history' is a variable outside the function
   put(history, x * x);
-  return 3 * x + history[1];
+  return 3 * x + history[1] * uniform();
 }
 double run(double x, double *dx) {
   return ct::gradient<throughHelper>(x, dx);
@@ -49,6 +59,8 @@ double run(double x, double *dx) {
 // the error is at the store, with a note at each call on the way that is
 // still a call (storeThrough is inlined into readBack first).
 int storeAfter(double v, int n) {
+  if (n == 2)
+    uniform();
   if (n > 0)
     return storeAfter(v, n - 1);
   // NESTED: outside-variables.cpp:[[@LINE+1]]:3: error: 'history' is a variable outside the function, and a value that carries a derivative is written to it here
@@ -65,10 +77,11 @@ int storeThrough(double v) {
 }
 double run(double x, double *dx) { return ct::gradient<readBack>(x, dx); }
 #else
-// The same function differentiated with respect to what it does not
-// write: no derivative reaches the variable.
+// Without such calls the variable gets a copy of its own, copied back
+// without derivative when the call ends (the copy folded away here).
 // INACTIVE: func.func private @_Z6scaleddd.pullback
-// INACTIVE: memref.store %arg1
+// INACTIVE: %[[Y:.*]] = ct.stop_gradient %arg1
+// INACTIVE: memref.store %[[Y]]
 [[ct::differentiable]] double scaled(double x, double y) {
   last[0] = y;
   return x * y;

@@ -1,7 +1,9 @@
 // cotangent-cc --emit=obj writes the derivatives to an object file of
-// their own, which cannot call a function with internal linkage: a custom
-// rule that runs as compiled (it counts its calls) and is `static` is an
-// error naming it. (With the plugin it works: static-rules.cpp.)
+// their own, which cannot call a function with internal linkage or reach
+// such a variable: a custom rule that runs as compiled (it counts its
+// calls) and is `static`, and a `static` variable the code reads, are
+// errors naming them. (With the plugin they work: static-rules.cpp,
+// static-variables.cpp.)
 // RUN: not %cotangent-cc %s --emit=obj -o %t.o -- -std=c++20 -I%cotangent-include 2>&1 \
 // RUN:   | FileCheck %s --implicit-check-not=error:
 #include <cotangent/cotangent.h>
@@ -15,7 +17,10 @@ static void cubePullback(double x, double dret, double *dx) {
 }
 CT_CUSTOM_GRADIENT(cube, cubePullback);
 
-[[ct::differentiable]] double twice(double x) { return 2 * cube(x); }
+// CHECK: static-rules-own-object.cpp:[[@LINE+1]]:15: error: 'offset' has internal linkage ('static', a static local of such a function, or in an unnamed namespace), so derivatives emitted into an object file of their own cannot reach it; give it external linkage, or compile the file with the plugin
+static double offset = 1;
+
+[[ct::differentiable]] double twice(double x) { return 2 * cube(x) + offset; }
 double gradient(double x) {
   double dx = 0;
   ct::gradient<twice>(x, &dx);

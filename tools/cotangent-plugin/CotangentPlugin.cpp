@@ -175,32 +175,37 @@ private:
 // The LLVM half
 //===----------------------------------------------------------------------===//
 
-/// Renames apart the declarations in `derivatives` of functions the unit
-/// defines with internal linkage (a `static` custom rule, called as
-/// compiled): the linker resolves no reference to a local symbol. Returns
+/// Renames apart the declarations in `derivatives` of functions and
+/// variables the unit defines with internal linkage (a `static` custom rule
+/// called as compiled, a static local or a `static` variable the code
+/// reads): the linker resolves no reference to a local symbol. Returns
 /// (new name, the unit's name) for resolveLocalReferences.
 std::vector<std::pair<std::string, std::string>>
 setAsideLocalReferences(llvm::Module &unit, llvm::Module &derivatives) {
   std::vector<std::pair<std::string, std::string>> renamed;
-  for (llvm::Function &function : derivatives) {
-    llvm::Function *local = unit.getFunction(function.getName());
-    if (!function.isDeclaration() || !local || !local->hasLocalLinkage())
-      continue;
-    std::string name = function.getName().str();
-    function.setName("__ct_local_reference." + name);
-    renamed.push_back({function.getName().str(), name});
-  }
+  auto setAside = [&](llvm::GlobalValue &value) {
+    llvm::GlobalValue *local = unit.getNamedValue(value.getName());
+    if (!value.isDeclaration() || !local || !local->hasLocalLinkage())
+      return;
+    std::string name = value.getName().str();
+    value.setName("__ct_local_reference." + name);
+    renamed.push_back({value.getName().str(), name});
+  };
+  for (llvm::Function &function : derivatives)
+    setAside(function);
+  for (llvm::GlobalVariable &variable : derivatives.globals())
+    setAside(variable);
   return renamed;
 }
 
-/// After linking: calls of each set-aside declaration call the unit's own
-/// function.
+/// After linking: uses of each set-aside declaration use the unit's own
+/// function or variable.
 void resolveLocalReferences(
     llvm::Module &module,
     const std::vector<std::pair<std::string, std::string>> &renamed) {
   for (const auto &[reference, name] : renamed) {
-    llvm::Function *declaration = module.getFunction(reference);
-    llvm::Function *local = module.getFunction(name);
+    llvm::GlobalValue *declaration = module.getNamedValue(reference);
+    llvm::GlobalValue *local = module.getNamedValue(name);
     if (!declaration || !local)
       continue;
     declaration->replaceAllUsesWith(local);

@@ -66,6 +66,9 @@ bool OutsideVariableWrites::check(func::FuncOp function,
                "code that reads it; differentiable code may write to such a "
                "variable only values that carry no derivative: pass it as a "
                "parameter instead";
+        if (auto why = global->getAttrOfType<StringAttr>(ct::kKeptInPlaceAttr))
+          diag << " (it cannot be given a copy of its own per call: "
+               << why.getValue() << ")";
         for (func::CallOp call : llvm::reverse(calls))
           diag.attachNote(call.getLoc())
               << "called from here with values that carry a derivative";

@@ -1,10 +1,10 @@
 //===- OutsideVariables.h - Variables outside a function --------*- C++ -*-===//
 //
 // A C++ variable defined outside the function that differentiable code
-// reads or writes (external linkage, not constant) is a memref.global that
-// is not constant, named by its linkage name, with its C++ name in
-// `ct.source_name`. The frontend, ct-structure and the AD engine ask the
-// same questions about them here.
+// reads or writes (not constant: at namespace scope, a static data member,
+// a static local) is a memref.global that is not constant, named by its
+// linkage name, with its C++ name in `ct.source_name`. The frontend,
+// ct-structure and the AD engine ask the same questions about them here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,12 @@
 #include <string>
 
 namespace cotangent::ct {
+
+/// On such a variable of floating-point data that differentiable code
+/// writes but that keeps no copy of its own per call (the frontend's
+/// OutsideVariableCopies.cpp): why, for the error where a derivative
+/// would be written to it.
+inline constexpr llvm::StringLiteral kKeptInPlaceAttr = "ct.kept_in_place";
 
 /// The variable outside the function that `memory` (or the memory it is a
 /// view of) is, or null.
