@@ -34,40 +34,33 @@ Value FunctionLowering::lowerGlobalConstant(const clang::Expr *expr) {
 std::optional<Value>
 FunctionLowering::lowerConstantValue(const clang::Expr *expr) {
   Location l = loc(expr);
-  if (const auto *literal = dyn_cast<clang::IntegerLiteral>(expr)) {
+  // A constant of the expression's type, or a null value after typeOf
+  // reported the type (a `long double` literal).
+  auto constant = [&](function_ref<Attribute(Type)> value) -> Value {
     Type type = typeOf(expr);
-    return Value(
-        type ? arith::ConstantOp::create(
-                   b, l, type, b.getIntegerAttr(type, literal->getValue()))
-             : nullptr);
-  }
-  if (const auto *literal = dyn_cast<clang::FloatingLiteral>(expr)) {
-    Type type = typeOf(expr);
-    return Value(
-        type ? arith::ConstantOp::create(
-                   b, l, type,
-                   b.getFloatAttr(type, literal->getValue().convertToDouble()))
-             : nullptr);
-  }
+    if (!type)
+      return nullptr;
+    return arith::ConstantOp::create(b, l, type, cast<TypedAttr>(value(type)));
+  };
+  if (const auto *literal = dyn_cast<clang::IntegerLiteral>(expr))
+    return constant(
+        [&](Type type) { return b.getIntegerAttr(type, literal->getValue()); });
+  if (const auto *literal = dyn_cast<clang::FloatingLiteral>(expr))
+    return constant([&](Type type) {
+      return b.getFloatAttr(type, literal->getValue().convertToDouble());
+    });
   if (const auto *literal = dyn_cast<clang::CXXBoolLiteralExpr>(expr))
     return Value(arith::ConstantOp::create(b, l, b.getI1Type(),
                                            b.getBoolAttr(literal->getValue())));
-  if (const auto *literal = dyn_cast<clang::CharacterLiteral>(expr)) {
-    Type type = typeOf(expr);
-    return Value(
-        type ? arith::ConstantOp::create(
-                   b, l, type, b.getIntegerAttr(type, literal->getValue()))
-             : nullptr);
-  }
+  if (const auto *literal = dyn_cast<clang::CharacterLiteral>(expr))
+    return constant(
+        [&](Type type) { return b.getIntegerAttr(type, literal->getValue()); });
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
     if (const auto *enumerator =
-            dyn_cast<clang::EnumConstantDecl>(ref->getDecl())) {
-      Type type = typeOf(expr);
-      return Value(type ? arith::ConstantOp::create(
-                              b, l, type,
-                              b.getIntegerAttr(type, enumerator->getInitVal()))
-                        : nullptr);
-    }
+            dyn_cast<clang::EnumConstantDecl>(ref->getDecl()))
+      return constant([&](Type type) {
+        return b.getIntegerAttr(type, enumerator->getInitVal());
+      });
   if (Value constant = lowerGlobalConstant(expr))
     return constant;
   // Braces around a scalar (`double s{x + y};`, `int n{}`) are its value.
@@ -77,10 +70,7 @@ FunctionLowering::lowerConstantValue(const clang::Expr *expr) {
   if (isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(expr) ||
       (isa<clang::InitListExpr>(expr) && expr->getType()->isArithmeticType() &&
        cast<clang::InitListExpr>(expr)->getNumInits() == 0)) {
-    Type type = typeOf(expr);
-    return Value(
-        type ? arith::ConstantOp::create(b, l, type, b.getZeroAttr(type))
-             : nullptr);
+    return constant([&](Type type) { return b.getZeroAttr(type); });
   }
   // sizeof, alignof and other integer constants Clang can evaluate.
   if (isa<clang::UnaryExprOrTypeTraitExpr>(expr)) {
@@ -192,7 +182,9 @@ Value FunctionLowering::toBool(Value value, clang::QualType from, Location l) {
 
 Value FunctionLowering::convert(Value value, clang::QualType from,
                                 clang::QualType to, Location l) {
-  Type target = module.lowerType(to, {}, "a conversion");
+  Type target = module.lowerType(
+      to, currentStatement ? currentStatement->getSourceRange() : clang::SourceRange(),
+      "a conversion here");
   if (!target || value.getType() == target)
     return value;
   if (to->isBooleanType())

@@ -88,6 +88,12 @@ done:
   return x;
 }
 
+long double halve(long double v) { return v / 2; }
+[[ct::differentiable]] double uses_long_double_literal(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: a conversion here has type 'long double', which differentiable code does not support
+  return x * halve(3.0L);
+}
+
 [[ct::differentiable]] double uses_thread_local(double x) {
   // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: 'per_thread' is thread-local; differentiable functions read and write variables outside them only when every thread shares them: pass it as a parameter
   return x * per_thread;
@@ -182,7 +188,7 @@ const double &largest(const double *a, int n) {
   return largest(a, n);
 }
 
-// CHECK: 24 errors generated.
+// CHECK: 25 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {
