@@ -122,7 +122,11 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   // Strided views become affine index arithmetic, then plain arith.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Heap memory through C++'s allocation functions (ct-cxx-heap-functions).
+  FinalizeMemRefToLLVMConversionPassOptions heap;
+  heap.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(heap));
+  pm.addPass(createCxxHeapFunctions());
   // Launches, device memory and streams: calls of the mgpu* functions our
   // runtime defines.
   if (gpu)

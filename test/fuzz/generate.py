@@ -372,7 +372,9 @@ class Generator:
             elif form < 0.54:
                 self.uses_layer = True
                 self.vector_of_layers(fn, scope, loop_vars, indent, target)
-            elif form < 0.68:
+            elif form < 0.6:
+                self.outside_variable(fn, scope, loop_vars, indent, target)
+            elif form < 0.72:
                 self.uses_buffer = True
                 b, n = self.fresh("b"), r.randint(2, 4)
                 self.emit(fn, indent, f"Buffer {b}({n});")
@@ -420,6 +422,40 @@ class Generator:
                 self.emit(fn, indent, f"{target} += {src}[{k}] * {self.expr(scope, loop_vars, 1)};")
         finally:
             self.rng = main
+
+    def outside_variable(self, fn, scope, loop_vars, indent, target):
+        """Values with derivatives written into a variable outside the
+        function and read back: a global array written directly or by a
+        helper, or a helper's static local buffer (each call gives it a
+        copy of its own: docs/Memory.md, item 10)."""
+        r = self.rng
+        n, k = r.randint(2, 4), r.randint(0, 1)
+        i = self.fresh("i")
+        inner = Scope(scope)
+        inner.add(i, "int")
+        value = lambda: self.expr(inner, loop_vars + [i], 1)
+        if r.random() < 0.35:
+            name = self.fresh("memo")
+            self.helpers.append(
+                f"real {name}(real v) {{\n  static real kept[2];\n"
+                f"  kept[0] = std::sin(v);\n  kept[1] = kept[0] * v + kept[0];\n"
+                f"  return kept[1];\n}}")
+            self.emit(fn, indent, f"{target} += {name}({self.expr(scope, loop_vars, 1)});")
+            return
+        g = self.fresh("g")
+        self.helpers.append(f"real {g}[{n}];")
+        if r.random() < 0.5:
+            put = self.fresh("put")
+            self.helpers.append(
+                f"void {put}(int i, real v) {{ {g}[i] = v * {g}[(i + 1) % {n}] + v; }}")
+            self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i})")
+            self.emit(fn, indent + 1, f"{g}[{i}] = 0;")
+            self.emit(fn, indent, f"for (int {i} = {n - 1}; {i} >= 0; --{i})")
+            self.emit(fn, indent + 1, f"{put}({i}, {value()});")
+        else:
+            self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i})")
+            self.emit(fn, indent + 1, f"{g}[{i}] = {value()};")
+        self.emit(fn, indent, f"{target} += {g}[{k}] * {self.expr(scope, loop_vars, 1)};")
 
     def complex_statement(self, fn, scope, loop_vars, indent):
         """A std::complex intermediate (docs/Frontend.md): made from two

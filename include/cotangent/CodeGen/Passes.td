@@ -44,6 +44,22 @@ def InlineAllocaScopes : Pass<"ct-inline-alloca-scopes"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def CxxHeapFunctions : Pass<"ct-cxx-heap-functions", "::mlir::ModuleOp"> {
+  let summary = "Heap memory through C++'s operator new and operator delete";
+  let description = [{
+    Defines the generic allocation functions that finalize-memref-to-llvm
+    (with use-generic-functions) calls, `_mlir_memref_to_llvm_alloc` and
+    `_mlir_memref_to_llvm_free`, as calls of `::operator new(size_t)` and
+    `::operator delete(void *)` (linkonce_odr, so every unit may define
+    them). Memory the derivative code allocates or frees may belong to the
+    program's C++ objects: a caller's `std::vector` grown inside the
+    function is freed by its destructor with operator delete, and the
+    memory it held before is freed by the derivative code; both sides must
+    use the same allocator (a program may replace operator new).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def LowerExternalCalls : Pass<"ct-lower-external-calls", "::mlir::ModuleOp"> {
   let summary = "Call functions compiled elsewhere (ct.external) with the C ABI";
   let description = [{

@@ -13,6 +13,7 @@
 #include "ReverseMode/ReverseEmitter.h"
 #include "Rules/ScalarModes.h"
 #include "Utils/IRBuilders.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -221,6 +222,16 @@ struct AllocReverse
   }
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &emitter) const {
+    // The caller's derivative vector would have to grow with it, and the
+    // cotangents of its initial elements would have no place.
+    if (op->hasAttr(ct::kGrowsCallerMemoryAttr) &&
+        emitter.getActivity().hasShadow(op->getResult(0)))
+      return op->emitError(
+          "cannot differentiate in reverse mode: this grows a std::vector of "
+          "the caller's whose elements carry derivatives, so the derivative "
+          "vector given for it would have to grow too, leaving the "
+          "cotangents of its first elements no place; grow a local copy and "
+          "assign it back, or use forward mode (ct::jvp)");
     b.clone(*op, emitter.getForwardMapping());
     buildShadowInForwardSweep(b, *op, emitter);
     buildKeptShadowInForwardSweep(b, *op, emitter);

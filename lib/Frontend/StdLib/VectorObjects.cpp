@@ -17,9 +17,11 @@
 
 #include "FunctionLowering.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace mlir;
@@ -130,6 +132,22 @@ void FunctionLowering::emitIf(Location l, Value condition,
   enter(after);
 }
 
+/// Whether `memory` is reached from a parameter: the caller's, directly or
+/// through addresses read from it.
+static bool isCallerMemory(Value memory) {
+  for (int depth = 0; depth < 16; ++depth) {
+    while (auto view = memory.getDefiningOp<ViewLikeOpInterface>())
+      memory = view.getViewSource();
+    if (auto argument = dyn_cast<BlockArgument>(memory))
+      return argument.getOwner()->isEntryBlock();
+    auto load = memory.getDefiningOp<ct::LoadAddressOp>();
+    if (!load)
+      return false;
+    memory = load.getHolder();
+  }
+  return false;
+}
+
 void FunctionLowering::reserveVectorObject(const VectorObject &vector,
                                            Value count,
                                            const clang::Stmt *where) {
@@ -147,6 +165,9 @@ void FunctionLowering::reserveVectorObject(const VectorObject &vector,
         b, l,
         MemRefType::get({ShapedType::kDynamic}, vector.view.getElementType()),
         ValueRange{scalars});
+    if (isCallerMemory(vector.holder.memref))
+      memory.getDefiningOp()->setAttr(ct::kGrowsCallerMemoryAttr,
+                                      b.getUnitAttr());
     Value moved = memref::CastOp::create(b, l, vector.view, memory);
     Value old = vectorObjectElements(vector, l);
     // Each object's bytes and addresses move (the old memory is freed

@@ -42,6 +42,11 @@ inline constexpr llvm::StringLiteral kNotLoweredAttr = "ct.not_lowered";
 /// plugin's) can call it.
 inline constexpr llvm::StringLiteral kInternalLinkageAttr =
     "ct.internal_linkage";
+/// On a `memref.alloc` that grows a `std::vector` the caller owns (its
+/// address stored into memory reached from a parameter): reverse mode
+/// refuses it when the vector carries derivatives.
+inline constexpr llvm::StringLiteral kGrowsCallerMemoryAttr =
+    "ct.grows_caller_memory";
 /// An argument of such a function that points to memory it only reads (a
 /// pointer or reference to const).
 inline constexpr llvm::StringLiteral kReadOnlyAttr = "ct.readonly";
