@@ -247,6 +247,63 @@ static void buildCopy(OpBuilder &b, Location loc, Value from, Value to,
   memref::StoreOp::create(inside, loc, value, to, i);
 }
 
+/// The address of `memory`'s first element, as an index.
+static Value addressOf(OpBuilder &b, Location loc, Value memory) {
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memory);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memory);
+  auto type = cast<MemRefType>(memory.getType());
+  Value bytes = arith::ConstantIndexOp::create(
+      b, loc, type.getElementTypeBitWidth() / 8);
+  Value offset = arith::MulIOp::create(b, loc, metadata.getOffset(), bytes);
+  return arith::AddIOp::create(b, loc, aligned, offset);
+}
+
+/// A parameter of `holder` pointing into the variable would see the
+/// variable, not the copy the call writes: the program stops with a
+/// message saying so (C++ allows it; the copy would silently differ).
+static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
+                                    memref::GlobalOp global, Value variable) {
+  Location loc = holder.getLoc();
+  auto type = cast<MemRefType>(global.getType());
+  auto names = holder->getAttrOfType<ArrayAttr>("ct.param_names");
+  auto function = holder->getAttrOfType<StringAttr>("ct.source_name");
+  for (BlockArgument argument : holder.getArguments()) {
+    auto argumentType = dyn_cast<MemRefType>(argument.getType());
+    if (!argumentType ||
+        argumentType.getElementType() != type.getElementType())
+      continue;
+    Value start = addressOf(b, loc, variable);
+    Value end = arith::AddIOp::create(
+        b, loc, start,
+        arith::ConstantIndexOp::create(
+            b, loc, type.getNumElements() * type.getElementTypeBitWidth() / 8));
+    Value address = addressOf(b, loc, argument);
+    Value inside = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, address,
+                              start),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, address,
+                              end));
+    auto check = scf::IfOp::create(b, loc, inside);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(check.thenBlock()->getTerminator());
+    std::string parameter =
+        names && argument.getArgNumber() < names.size()
+            ? cast<StringAttr>(names[argument.getArgNumber()]).str()
+            : std::to_string(argument.getArgNumber() + 1);
+    ct::AbortOp::create(
+        b, loc,
+        "cotangent: '" + (function ? function.str() : holder.getSymName().str()) +
+            "' writes '" + ct::getVariableName(global) +
+            "' by name and is given its memory through parameter '" +
+            parameter +
+            "': a derivative call keeps such a variable in a copy of its own, "
+            "which the parameter would not see; reach the variable one way "
+            "only");
+  }
+}
+
 void OutsideVariableCopies::makeWrapper(func::FuncOp holder,
                                         func::FuncOp body,
                                         ArrayRef<memref::GlobalOp> variables) {
@@ -261,6 +318,7 @@ void OutsideVariableCopies::makeWrapper(func::FuncOp holder,
     auto type = cast<MemRefType>(global.getType());
     Value variable =
         memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+    refuseAliasingArguments(b, holder, global, variable);
     Value copy = memref::AllocOp::create(b, loc, type);
     buildCopy(b, loc, variable, copy, type.getNumElements(), false);
     operands.push_back(copy);

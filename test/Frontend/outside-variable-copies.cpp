@@ -61,7 +61,26 @@ void advance(double x) {
   return x * uniform() + shared;
 }
 
+// A pointer parameter must not point into the variable (it would see the
+// variable, not the copy): the wrapper checks before copying.
+// CHECK-LABEL: func.func @_Z6scaledPKdd(
+// CHECK: %[[VAR:.*]] = memref.get_global @state
+// CHECK: memref.extract_aligned_pointer_as_index %[[VAR]]
+// CHECK: memref.extract_aligned_pointer_as_index %arg0
+// CHECK: arith.cmpi uge
+// CHECK: arith.cmpi ult
+// CHECK: scf.if
+// CHECK-NEXT: ct.abort "cotangent: 'scaled' writes 'state' by name and is given its memory through parameter 'p'
+// CHECK: memref.alloc() : memref<2xf64>
+[[ct::differentiable]] double scaled(const double *p, double x) {
+  state[0] = p[0] * x;
+  return state[0];
+}
+
 double gradient(double x, double *dx) { return ct::gradient<run>(x, dx); }
+double gradient3(const double *p, double x, double *dx) {
+  return ct::gradient<scaled, ct::wrt<1>>(p, x, dx);
+}
 double gradient2(double x, double *dx) { return ct::gradient<draws>(x, dx); }
 
 // The helper's body reads the table where it is.
