@@ -545,7 +545,8 @@ bool ActivityAnalysis::mayWriteArgument(BlockArgument argument) {
   argument.getOwner()->getParentOp()->walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
       // (A store's only memory operand is the memory it writes.)
-      if (getMemoryRoot(operand) == argument && mayWrite(op, operand)) {
+      if (llvm::is_contained(getMemoryRoots(operand), argument) &&
+          mayWrite(op, operand)) {
         written = true;
         return WalkResult::interrupt();
       }

@@ -95,7 +95,8 @@ bool LoopStrategies::canReverseEagerly(
   loop.getBody()->walk([&](Operation *op) {
     for (Value operand : op->getOperands())
       if (isa<MemRefType>(operand.getType()) && activity->mayWrite(op, operand))
-        written.insert(getMemoryRoot(operand));
+        for (Value root : getMemoryRoots(operand))
+          written.insert(root);
   });
   for (Operation *at = loop; at != function; at = at->getParentOp())
     for (Operation *op = at->getNextNode(); op; op = op->getNextNode()) {
@@ -104,7 +105,8 @@ bool LoopStrategies::canReverseEagerly(
           return WalkResult::advance();
         for (Value operand : inner->getOperands())
           if (isa<MemRefType>(operand.getType()) &&
-              written.contains(getMemoryRoot(operand)))
+              llvm::any_of(getMemoryRoots(operand),
+                           [&](Value root) { return written.contains(root); }))
             return WalkResult::interrupt();
         return WalkResult::advance();
       });

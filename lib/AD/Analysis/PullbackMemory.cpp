@@ -56,13 +56,19 @@ PullbackMemory::PullbackMemory(func::FuncOp function,
         dealloc && deferredFrees.contains(getMemoryRoot(dealloc.getMemref())))
       return;
     for (Value operand : op->getOperands()) {
-      Value root = getMemoryRoot(operand);
-      auto writers = localWriters.find(root);
-      if (writers != localWriters.end() && activity.mayWrite(op, operand))
-        writers->second.push_back(op);
-      auto argWriters = noAliasWriters.find(root);
-      if (argWriters != noAliasWriters.end() && activity.mayWrite(op, operand))
-        argWriters->second.push_back(op);
+      if (!isa<MemRefType>(operand.getType()) ||
+          !activity.mayWrite(op, operand))
+        continue;
+      // A place chosen at run time (`c ? a[i] : x` written, a reference a
+      // branch or loop passes on) writes every memory it may be.
+      for (Value root : getMemoryRoots(operand)) {
+        auto writers = localWriters.find(root);
+        if (writers != localWriters.end())
+          writers->second.push_back(op);
+        auto argWriters = noAliasWriters.find(root);
+        if (argWriters != noAliasWriters.end())
+          argWriters->second.push_back(op);
+      }
     }
   });
 }
@@ -77,7 +83,13 @@ bool PullbackMemory::anyRunsAfter(ArrayRef<Operation *> writers, Operation *op,
 bool PullbackMemory::keepsContentsAfter(Value memref, Operation *op) const {
   if (!function)
     return false;
-  Value root = getMemoryRoot(memref);
+  SmallVector<Value, 2> roots = getMemoryRoots(memref);
+  return !roots.empty() && llvm::all_of(roots, [&](Value root) {
+    return rootKeepsContentsAfter(root, op);
+  });
+}
+
+bool PullbackMemory::rootKeepsContentsAfter(Value root, Operation *op) const {
   if (auto arg = dyn_cast<BlockArgument>(root)) {
     if (arg.getOwner() != &function.getBody().front())
       return false;

@@ -43,6 +43,8 @@ public:
   /// Whether nothing writes the memory `memref` refers to after `op` (an
   /// argument only if the function writes none, or it is `restrict`).
   bool keepsContentsAfter(mlir::Value memref, mlir::Operation *op) const;
+  /// keepsContentsAfter of one memory root.
+  bool rootKeepsContentsAfter(mlir::Value root, mlir::Operation *op) const;
   /// Whether `load` reads memory that keeps its contents after it.
   bool isUnchangedAfterFunction(mlir::memref::LoadOp load) const {
     return keepsContentsAfter(load.getMemRef(), load);

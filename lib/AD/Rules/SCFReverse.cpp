@@ -136,11 +136,13 @@ static void eraseUnreadStores(ArrayRef<Operation *> recomputed,
                               Block *reverseBody) {
   DenseSet<Value> read;
   reverseBody->walk([&](memref::LoadOp load) {
-    read.insert(getMemoryRoot(load.getMemRef()));
+    for (Value root : getMemoryRoots(load.getMemRef()))
+      read.insert(root);
   });
   for (Operation *op : recomputed)
     op->walk([&](memref::StoreOp store) {
-      if (!read.contains(getMemoryRoot(store.getMemRef())))
+      if (llvm::none_of(getMemoryRoots(store.getMemRef()),
+                        [&](Value root) { return read.contains(root); }))
         store.erase();
     });
 }

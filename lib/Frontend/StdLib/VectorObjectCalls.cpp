@@ -430,6 +430,30 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
       return std::nullopt;
     return CallResult{};
   }
+  if (name == "assign" && args.size() == 2 &&
+      args[0]->getType()->isIntegerType()) {
+    // n copies of a value made aside first (it may be an element of this
+    // vector), for elements that need no destruction.
+    clang::QualType element = vector.element.getCanonicalType();
+    const auto *record = element->getAsCXXRecordDecl();
+    if (!element->isArithmeticType() &&
+        (!record || ModuleLowering::isVectorObject(element) ||
+         !ModuleLowering::getVectorElementType(element).isNull() ||
+         ModuleLowering::ownsMemory(record) ||
+         ModuleLowering::holdsOwnedMemory(record)))
+      return unsupported<Result>(expr, "'assign' of copies of an object that "
+                                       "owns memory is not supported yet; "
+                                       "use clear and resize");
+    Value count = index(lowerRValue(args[0]), args[0]->getType(), l);
+    std::optional<Address> value =
+        count ? makeElementAside(expr, vector, args.drop_front(), false)
+              : std::nullopt;
+    if (!value ||
+        !resizeVectorObject(vector, constantIndex(0, l), std::nullopt, expr) ||
+        !resizeVectorObject(vector, count, value, expr))
+      return std::nullopt;
+    return CallResult{};
+  }
   if (name == "reserve") {
     if (!hasElementLayout(vector, expr, "moved"))
       return std::nullopt;
@@ -493,7 +517,7 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
                 "' is not supported in differentiable code; use size, "
                 "empty, [], at, front, back, data, begin, end, resize, "
                 "reserve, clear, push_back, emplace_back, insert, emplace, "
-                "erase, pop_back and assignment");
+                "erase, pop_back, assign of n copies and assignment");
 }
 
 } // namespace cotangent::frontend

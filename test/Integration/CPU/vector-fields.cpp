@@ -5,7 +5,7 @@
 // reassigned layer by layer; a network the caller passes, differentiated
 // with respect to its weights (the derivative network has the same
 // shape); a layer's vector fields grown, shrunk, erased, inserted into,
-// assigned from local vectors and temporaries, copied and moved with their
+// assigned n copies, assigned from local vectors and temporaries, copied and moved with their
 // struct, grown through references and helpers, read through references,
 // range-for, algorithms and helpers; loop variables copying layers, and
 // insert of counts and ranges; a network class whose layers' member
@@ -416,6 +416,29 @@ static void checkFieldChanges() {
               1e-12);
 }
 
+// assign of n copies: x^2 three times, then sin x twice and four copies of
+// the field's own first element: 9 x^2 + 16 sin x.
+[[ct::differentiable]] double assigned(double x) {
+  std::vector<Layer> layers(2);
+  layers[0].bias.assign(3, x * x);
+  layers[1].bias.assign(2, std::sin(x));
+  layers[1].bias.assign(4, layers[1].bias[0]);
+  double s = 0;
+  for (const Layer &layer : layers)
+    for (double v : layer.bias)
+      s += v * layer.bias.size();
+  return s;
+}
+
+static void checkAssign() {
+  const double x = 0.6;
+  double dx = 0;
+  double value = ct::gradient<assigned>(x, &dx);
+  check::near("assign value", value, 9 * x * x + 16 * std::sin(x), 1e-13);
+  check::near("assign d/dx", dx, 18 * x + 16 * std::cos(x), 1e-13);
+  check::near("assign jvp", ct::jvp<assigned>(x, 1.0).tangent, dx, 1e-13);
+}
+
 static void checkCallersNetwork() {
   const int sizes[3] = {3, 4, 2};
   std::vector<Layer> net(2), dnet(2);
@@ -528,6 +551,7 @@ int main() {
   checkMlp();
   checkDense();
   checkFieldChanges();
+  checkAssign();
   checkCallersNetwork();
   checkSparse();
   checkFloatLayers();
