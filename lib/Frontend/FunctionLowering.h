@@ -989,6 +989,11 @@ private:
       const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
       const VectorObject &vector, clang::QualType type, llvm::StringRef name,
       llvm::ArrayRef<const clang::Expr *> args);
+  /// `assign(n, value)` on a vector kept in memory.
+  std::optional<CallResult>
+  assignCopiesToVectorObject(const clang::CallExpr *expr,
+                             const VectorObject &vector,
+                             llvm::ArrayRef<const clang::Expr *> args);
   std::optional<CallResult>
   lowerVectorObjectCall(const clang::CallExpr *expr,
                         const clang::CXXMethodDecl *method,

@@ -182,9 +182,11 @@ Value FunctionLowering::toBool(Value value, clang::QualType from, Location l) {
 
 Value FunctionLowering::convert(Value value, clang::QualType from,
                                 clang::QualType to, Location l) {
-  Type target = module.lowerType(
-      to, currentStatement ? currentStatement->getSourceRange() : clang::SourceRange(),
-      "a conversion here");
+  Type target =
+      module.lowerType(to,
+                       currentStatement ? currentStatement->getSourceRange()
+                                        : clang::SourceRange(),
+                       "a conversion here");
   if (!target || value.getType() == target)
     return value;
   if (to->isBooleanType())

@@ -106,8 +106,8 @@ SmallVector<memref::GlobalOp> OutsideVariableCopies::findWrittenVariables() {
   SmallVector<memref::GlobalOp> written;
   for (auto global : module.getOps<memref::GlobalOp>()) {
     auto type = dyn_cast<MemRefType>(global.getType());
-    if (global.getConstant() || !global->hasAttr("ct.source_name") ||
-        !type || type.getRank() != 1 || !type.hasStaticShape() ||
+    if (global.getConstant() || !global->hasAttr("ct.source_name") || !type ||
+        type.getRank() != 1 || !type.hasStaticShape() ||
         !isa<FloatType>(type.getElementType()))
       continue;
     bool isWritten = false;
@@ -168,8 +168,7 @@ std::string OutsideVariableCopies::whyKeptInPlace(
     for (const SymbolTable::SymbolUse &use : *uses) {
       Operation *user = use.getUser();
       auto owner = user->getParentOfType<func::FuncOp>();
-      if (isa<func::CallOp>(user) ||
-          (owner && !holders.contains(owner)))
+      if (isa<func::CallOp>(user) || (owner && !holders.contains(owner)))
         continue;
       return nameOf(holder) +
              " has a custom derivative rule, or is differentiated inside "
@@ -193,8 +192,8 @@ OutsideVariableCopies::makeBody(func::FuncOp holder,
     names.append(existing.begin(), existing.end());
   for (memref::GlobalOp global : variables) {
     unsigned index = body.getNumArguments();
-    if (failed(body.insertArgument(index, global.getType(), {},
-                                   global.getLoc())))
+    if (failed(
+            body.insertArgument(index, global.getType(), {}, global.getLoc())))
       continue;
     Value copy = body.getArgument(index);
     body.walk([&](memref::GetGlobalOp get) {
@@ -253,8 +252,8 @@ static Value addressOf(OpBuilder &b, Location loc, Value memory) {
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memory);
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memory);
   auto type = cast<MemRefType>(memory.getType());
-  Value bytes = arith::ConstantIndexOp::create(
-      b, loc, type.getElementTypeBitWidth() / 8);
+  Value bytes =
+      arith::ConstantIndexOp::create(b, loc, type.getElementTypeBitWidth() / 8);
   Value offset = arith::MulIOp::create(b, loc, metadata.getOffset(), bytes);
   return arith::AddIOp::create(b, loc, aligned, offset);
 }
@@ -270,8 +269,7 @@ static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
   auto function = holder->getAttrOfType<StringAttr>("ct.source_name");
   for (BlockArgument argument : holder.getArguments()) {
     auto argumentType = dyn_cast<MemRefType>(argument.getType());
-    if (!argumentType ||
-        argumentType.getElementType() != type.getElementType())
+    if (!argumentType || argumentType.getElementType() != type.getElementType())
       continue;
     Value start = addressOf(b, loc, variable);
     Value end = arith::AddIOp::create(
@@ -283,8 +281,7 @@ static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, address,
                               start),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, address,
-                              end));
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, address, end));
     auto check = scf::IfOp::create(b, loc, inside);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(check.thenBlock()->getTerminator());
@@ -294,7 +291,8 @@ static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
             : std::to_string(argument.getArgNumber() + 1);
     ct::AbortOp::create(
         b, loc,
-        "cotangent: '" + (function ? function.str() : holder.getSymName().str()) +
+        "cotangent: '" +
+            (function ? function.str() : holder.getSymName().str()) +
             "' writes '" + ct::getVariableName(global) +
             "' by name and is given its memory through parameter '" +
             parameter +
@@ -304,8 +302,7 @@ static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
   }
 }
 
-void OutsideVariableCopies::makeWrapper(func::FuncOp holder,
-                                        func::FuncOp body,
+void OutsideVariableCopies::makeWrapper(func::FuncOp holder, func::FuncOp body,
                                         ArrayRef<memref::GlobalOp> variables) {
   Location loc = holder.getLoc();
   holder.getBody().dropAllReferences();
@@ -339,8 +336,7 @@ void OutsideVariableCopies::run() {
     return;
   for (auto function : module.getOps<func::FuncOp>())
     function.walk([&](func::CallOp call) {
-      if (auto callee =
-              module.lookupSymbol<func::FuncOp>(call.getCalleeAttr()))
+      if (auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr()))
         callers[callee].push_back(function);
     });
   for (memref::GlobalOp global : written) {

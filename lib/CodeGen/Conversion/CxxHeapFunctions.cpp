@@ -31,14 +31,13 @@ LLVM::LLVMFuncOp declare(ModuleOp module, StringRef name,
 /// arguments and return what it returns.
 void defineAsCallOf(ModuleOp module, LLVM::LLVMFuncOp function,
                     StringRef callee) {
-  LLVM::LLVMFuncOp target =
-      declare(module, callee, function.getFunctionType());
+  LLVM::LLVMFuncOp target = declare(module, callee, function.getFunctionType());
   function.setLinkage(LLVM::Linkage::LinkonceODR);
   OpBuilder b(function.getContext());
   Block *entry = function.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
-  auto call = LLVM::CallOp::create(b, function.getLoc(), target,
-                                   entry->getArguments());
+  auto call =
+      LLVM::CallOp::create(b, function.getLoc(), target, entry->getArguments());
   LLVM::ReturnOp::create(b, function.getLoc(), call.getResults());
 }
 

@@ -410,6 +410,35 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::readVectorObject(
   return std::nullopt;
 }
 
+/// `assign(n, value)`: n copies of a value made aside first (it may be an
+/// element of this vector), for elements that need no destruction.
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::assignCopiesToVectorObject(
+    const clang::CallExpr *expr, const VectorObject &vector,
+    ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  clang::QualType element = vector.element.getCanonicalType();
+  const auto *record = element->getAsCXXRecordDecl();
+  if (!element->isArithmeticType() &&
+      (!record || ModuleLowering::isVectorObject(element) ||
+       !ModuleLowering::getVectorElementType(element).isNull() ||
+       ModuleLowering::ownsMemory(record) ||
+       ModuleLowering::holdsOwnedMemory(record)))
+    return unsupported<Result>(expr, "'assign' of copies of an object that "
+                                     "owns memory is not supported yet; use "
+                                     "clear and resize");
+  Value count = index(lowerRValue(args[0]), args[0]->getType(), l);
+  std::optional<Address> value =
+      count ? makeElementAside(expr, vector, args.drop_front(), false)
+            : std::nullopt;
+  if (!value ||
+      !resizeVectorObject(vector, constantIndex(0, l), std::nullopt, expr) ||
+      !resizeVectorObject(vector, count, value, expr))
+    return std::nullopt;
+  return CallResult{};
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
                                      const clang::CXXMethodDecl *method,
@@ -431,29 +460,8 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
     return CallResult{};
   }
   if (name == "assign" && args.size() == 2 &&
-      args[0]->getType()->isIntegerType()) {
-    // n copies of a value made aside first (it may be an element of this
-    // vector), for elements that need no destruction.
-    clang::QualType element = vector.element.getCanonicalType();
-    const auto *record = element->getAsCXXRecordDecl();
-    if (!element->isArithmeticType() &&
-        (!record || ModuleLowering::isVectorObject(element) ||
-         !ModuleLowering::getVectorElementType(element).isNull() ||
-         ModuleLowering::ownsMemory(record) ||
-         ModuleLowering::holdsOwnedMemory(record)))
-      return unsupported<Result>(expr, "'assign' of copies of an object that "
-                                       "owns memory is not supported yet; "
-                                       "use clear and resize");
-    Value count = index(lowerRValue(args[0]), args[0]->getType(), l);
-    std::optional<Address> value =
-        count ? makeElementAside(expr, vector, args.drop_front(), false)
-              : std::nullopt;
-    if (!value ||
-        !resizeVectorObject(vector, constantIndex(0, l), std::nullopt, expr) ||
-        !resizeVectorObject(vector, count, value, expr))
-      return std::nullopt;
-    return CallResult{};
-  }
+      args[0]->getType()->isIntegerType())
+    return assignCopiesToVectorObject(expr, vector, args);
   if (name == "reserve") {
     if (!hasElementLayout(vector, expr, "moved"))
       return std::nullopt;
