@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -139,7 +140,8 @@ static bool isCallerMemory(Value memory) {
     while (auto view = memory.getDefiningOp<ViewLikeOpInterface>())
       memory = view.getViewSource();
     if (auto argument = dyn_cast<BlockArgument>(memory))
-      return argument.getOwner()->isEntryBlock();
+      return argument.getOwner()->isEntryBlock() &&
+             isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
     auto load = memory.getDefiningOp<ct::LoadAddressOp>();
     if (!load)
       return false;
