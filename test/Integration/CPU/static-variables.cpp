@@ -11,6 +11,7 @@
 // compiled them, reverse and forward mode; the variables end as the
 // primal leaves them. -O0 and -O2.
 // REQUIRES: plugin
+// UNSUPPORTED: sanitizer
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
 // CHECK-NOT: FAIL
