@@ -74,6 +74,13 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
 
 void FunctionLowering::destroyAtScopeEnd(clang::QualType type, Address object,
                                          const clang::Expr *at) {
+  if (at && type->isConstantArrayType() &&
+      ModuleLowering::needsDestruction(type)) {
+    // Arrays of such objects: each element, last first (destroyObject).
+    cleanups.push_back(object.memref);
+    objectCleanups[object.memref] = {type, at};
+    return;
+  }
   const auto *record = type->getAsCXXRecordDecl();
   if (record && at &&
       (ModuleLowering::isVectorObject(type.getCanonicalType()) ||

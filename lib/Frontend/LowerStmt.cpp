@@ -390,10 +390,11 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     initialize(init, type, *place);
   // A class that owns memory (or holds such objects, or is a vector kept in
   // memory) is destroyed where its scope ends.
-  if (const auto *record = type->getAsCXXRecordDecl();
-      record && (ModuleLowering::ownsMemory(record) ||
-                 ModuleLowering::holdsOwnedMemory(record) ||
-                 ModuleLowering::isVectorObject(type.getCanonicalType()))) {
+  const auto *record = type->getAsCXXRecordDecl();
+  if ((record && (ModuleLowering::ownsMemory(record) ||
+                  ModuleLowering::holdsOwnedMemory(record) ||
+                  ModuleLowering::isVectorObject(type.getCanonicalType()))) ||
+      (type->isConstantArrayType() && ModuleLowering::needsDestruction(type))) {
     if (!init) {
       module.error(var->getSourceRange(),
                    "a local of a class that owns memory must be "

@@ -430,11 +430,6 @@ LayoutComputation::ofArray(const clang::ConstantArrayType *array) {
   int64_t count = array->getSize().getZExtValue();
   if (count == 0)
     return unsupported("arrays need at least one element");
-  if (const auto *record = array->getElementType()->getAsCXXRecordDecl();
-      record && ModuleLowering::ownsMemory(record))
-    return unsupported("arrays of a class that owns memory are not "
-                       "supported yet (their elements' destructors would "
-                       "not run); keep the objects in variables");
   Layout layout{
       element->scalar, element->scalarType, element->size * count, {}};
   if (!element->indirect.empty()) {

@@ -193,6 +193,10 @@ public:
   /// vector fields designate memory known beside their object
   /// (IndirectFields.cpp).
   static bool keepsVectorInMemory(const clang::FieldDecl *field);
+  /// Whether destroying an object of `type` does something: a class that
+  /// owns memory, a vector kept in memory, objects holding them, arrays of
+  /// them (VectorObjects.cpp).
+  static bool needsDestruction(clang::QualType type);
   /// Whether a std::vector of the translation unit holds objects of
   /// `record` (as elements, or inside its elements).
   static bool isHeldInVector(const clang::RecordDecl *record);

@@ -23,13 +23,6 @@ struct Holder {
   ~Holder() {}
 };
 
-[[ct::differentiable]] double arrayOfOwners(double x) {
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 'b' has type 'class Buffer[2]', which differentiable code does not support: arrays of a class that owns memory are not supported yet (their elements' destructors would not run); keep the objects in variables
-  Buffer b[2] = {Buffer(2), Buffer(2)};
-  b[0].at(0) = x;
-  return b[0].at(0);
-}
-
 // A vector of them is kept in memory; inserting a list of them is not
 // supported yet.
 [[ct::differentiable]] double vectorOfOwners(double x) {

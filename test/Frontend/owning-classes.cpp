@@ -70,3 +70,21 @@ private:
   }
   return from[0];
 }
+
+// An array of them: each element made by its constructor, then destroyed
+// by its destructor where the scope ends, last first (element 1 - i, whose
+// buffer's address is the object's second slot: 2 (1 - i) + 1).
+// CHECK-LABEL: func.func @_Z4paird(
+// CHECK: %[[ARRAY:.*]] = memref.alloca() : memref<4xf64>
+// CHECK-COUNT-2: memref.alloc() : memref<1xf64>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %[[I]] : index
+// CHECK: %[[SLOTS:.*]] = arith.muli %[[LAST]], %{{.*}} : index
+// CHECK: %[[SLOT:.*]] = arith.addi %[[SLOTS]], %{{.*}} : index
+// CHECK: %[[BUFFER:.*]] = ct.load_address %[[ARRAY]][%[[SLOT]]]
+// CHECK: memref.dealloc %[[BUFFER]]
+[[ct::differentiable]] double pair(double x) {
+  Buffer b[2] = {Buffer(1), Buffer(1)};
+  b[1][0] = x * x;
+  return b[1][0];
+}

@@ -185,9 +185,10 @@ void FunctionLowering::reserveVectorObject(const VectorObject &vector,
   });
 }
 
-/// Whether destroying an object of `type` does something.
-static bool needsDestruction(clang::QualType type) {
+bool ModuleLowering::needsDestruction(clang::QualType type) {
   type = type.getCanonicalType();
+  if (const auto *array = dyn_cast<clang::ConstantArrayType>(type.getTypePtr()))
+    return needsDestruction(array->getElementType());
   if (ModuleLowering::isVectorObject(type))
     return true;
   const auto *record = type->getAsCXXRecordDecl();
@@ -206,7 +207,7 @@ bool FunctionLowering::resizeVectorObject(const VectorObject &vector,
   Value size = vectorObjectCount(vector, vector.end, l);
   Value kept = arith::MinUIOp::create(b, l, size, count);
   // The elements past the new size, destroyed; then the missing ones.
-  if (needsDestruction(vector.element)) {
+  if (ModuleLowering::needsDestruction(vector.element)) {
     Value elements = vectorObjectElements(vector, l);
     emitCountedLoop(l, arith::SubIOp::create(b, l, size, kept), [&](Value j) {
       Value i = arith::AddIOp::create(b, l, kept, j);
@@ -285,7 +286,7 @@ void FunctionLowering::destroyVectorObject(clang::QualType type, Address holder,
   if (!vector)
     return;
   Value elements = vectorObjectElements(*vector, l);
-  if (needsDestruction(vector->element) && vector->layout)
+  if (ModuleLowering::needsDestruction(vector->element) && vector->layout)
     emitCountedLoop(
         l, vectorObjectCount(*vector, vector->end, l), [&](Value i) {
           destroyObject(vector->element,
@@ -300,6 +301,23 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
   type = type.getCanonicalType();
   if (ModuleLowering::isVectorObject(type))
     return destroyVectorObject(type, object, where);
+  if (const auto *array =
+          dyn_cast<clang::ConstantArrayType>(type.getTypePtr())) {
+    // The elements, last first.
+    clang::QualType element = array->getElementType();
+    std::optional<Layout> layout = module.getLayout(element, {}, "");
+    if (!layout || !ModuleLowering::needsDestruction(element))
+      return;
+    int64_t count = array->getSize().getZExtValue();
+    emitCountedLoop(l, constantIndex(count, l), [&](Value i) {
+      Value last = arith::SubIOp::create(b, l, constantIndex(count - 1, l), i);
+      Value offset = arith::AddIOp::create(
+          b, l, object.offset,
+          arith::MulIOp::create(b, l, last, constantIndex(layout->size, l)));
+      destroyObject(element, Address{object.memref, offset}, where);
+    });
+    return;
+  }
   const auto *record = type->getAsCXXRecordDecl();
   if (!record)
     return;
@@ -314,11 +332,11 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
     Address at = offsetBy(object, module.getFieldOffset(field), l);
     if (ModuleLowering::keepsVectorInMemory(field))
       destroyVectorObject(field->getType(), at, where);
-    else if (needsDestruction(field->getType()))
+    else if (ModuleLowering::needsDestruction(field->getType()))
       destroyObject(field->getType(), at, where);
   }
   for (const clang::CXXBaseSpecifier &base : llvm::reverse(record->bases()))
-    if (needsDestruction(base.getType()))
+    if (ModuleLowering::needsDestruction(base.getType()))
       destroyObject(
           base.getType(),
           offsetBy(object, module.getBaseOffset(record, base.getType()), l),
