@@ -40,7 +40,13 @@ FunctionLowering::lowerConstantValue(const clang::Expr *expr) {
     Type type = typeOf(expr);
     if (!type)
       return nullptr;
-    return arith::ConstantOp::create(b, l, type, cast<TypedAttr>(value(type)));
+    auto attr = dyn_cast_or_null<TypedAttr>(value(type));
+    if (!attr) {
+      module.error(expr->getSourceRange(),
+                   "this value has no constant form in differentiable code");
+      return nullptr;
+    }
+    return arith::ConstantOp::create(b, l, type, attr);
   };
   if (const auto *literal = dyn_cast<clang::IntegerLiteral>(expr))
     return constant(
