@@ -430,6 +430,10 @@ LayoutComputation::ofArray(const clang::ConstantArrayType *array) {
   int64_t count = array->getSize().getZExtValue();
   if (count == 0)
     return unsupported("arrays need at least one element");
+  if (ModuleLowering::isVectorObject(
+          array->getElementType().getCanonicalType()))
+    return unsupported("arrays of std::vectors are not supported yet; use "
+                       "a std::vector of them");
   Layout layout{
       element->scalar, element->scalarType, element->size * count, {}};
   if (!element->indirect.empty()) {
