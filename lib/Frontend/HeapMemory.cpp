@@ -74,19 +74,13 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
 
 void FunctionLowering::destroyAtScopeEnd(clang::QualType type, Address object,
                                          const clang::Expr *at) {
-  if (at && type->isConstantArrayType() &&
-      ModuleLowering::needsDestruction(type)) {
-    // Arrays of such objects: each element, last first (destroyObject).
-    cleanups.push_back(object.memref);
-    objectCleanups[object.memref] = {type, at};
-    return;
-  }
   const auto *record = type->getAsCXXRecordDecl();
-  if (record && at &&
-      (ModuleLowering::isVectorObject(type.getCanonicalType()) ||
-       ModuleLowering::holdsOwnedMemory(record))) {
-    // Vectors kept in memory, and objects holding them or objects that own
-    // memory (VectorObjects.cpp).
+  if (at && (ModuleLowering::isVectorObject(type.getCanonicalType()) ||
+             (record && ModuleLowering::holdsOwnedMemory(record)) ||
+             (type->isConstantArrayType() &&
+              ModuleLowering::needsDestruction(type)))) {
+    // Vectors kept in memory, objects holding them or objects that own
+    // memory, and arrays of such objects (VectorObjects.cpp).
     cleanups.push_back(object.memref);
     objectCleanups[object.memref] = {type, at};
     return;

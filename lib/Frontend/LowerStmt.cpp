@@ -388,13 +388,9 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   places[var] = *place;
   if (init)
     initialize(init, type, *place);
-  // A class that owns memory (or holds such objects, or is a vector kept in
-  // memory) is destroyed where its scope ends.
-  const auto *record = type->getAsCXXRecordDecl();
-  if ((record && (ModuleLowering::ownsMemory(record) ||
-                  ModuleLowering::holdsOwnedMemory(record) ||
-                  ModuleLowering::isVectorObject(type.getCanonicalType()))) ||
-      (type->isConstantArrayType() && ModuleLowering::needsDestruction(type))) {
+  // A class that owns memory (or holds such objects, a vector kept in
+  // memory, an array of them) is destroyed where its scope ends.
+  if (ModuleLowering::needsDestruction(type)) {
     if (!init) {
       module.error(var->getSourceRange(),
                    "a local of a class that owns memory must be "

@@ -63,6 +63,12 @@ bool isWrittenThrough(Value memory) {
   return false;
 }
 
+/// A function's C++ name, quoted, for messages.
+std::string quotedName(func::FuncOp function) {
+  auto name = function->getAttrOfType<StringAttr>("ct.source_name");
+  return "'" + (name ? name.getValue() : function.getSymName()).str() + "'";
+}
+
 bool isCompiledElsewhere(func::FuncOp callee) {
   return callee.isExternal() || callee->hasAttr(ct::kExternalAttr);
 }
@@ -141,17 +147,13 @@ OutsideVariableCopies::findHolders(memref::GlobalOp global) {
 
 std::string OutsideVariableCopies::whyKeptInPlace(
     const llvm::SetVector<func::FuncOp> &holders) {
-  auto nameOf = [](func::FuncOp function) {
-    auto name = function->getAttrOfType<StringAttr>("ct.source_name");
-    return "'" + (name ? name.getValue() : function.getSymName()).str() + "'";
-  };
   for (func::FuncOp holder : holders) {
     std::string why;
     holder.walk([&](func::CallOp call) {
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
       if (!callee || !isCompiledElsewhere(callee))
         return WalkResult::advance();
-      why = "it calls " + nameOf(callee) +
+      why = "it calls " + quotedName(callee) +
             ", which runs as Clang compiled it (a library function, or one "
             "bound to a derivative rule) and may read or change it by name";
       return WalkResult::interrupt();
@@ -170,7 +172,7 @@ std::string OutsideVariableCopies::whyKeptInPlace(
       auto owner = user->getParentOfType<func::FuncOp>();
       if (isa<func::CallOp>(user) || (owner && !holders.contains(owner)))
         continue;
-      return nameOf(holder) +
+      return quotedName(holder) +
              " has a custom derivative rule, or is differentiated inside "
              "code that also uses the variable";
     }
@@ -265,17 +267,23 @@ static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
                                     memref::GlobalOp global, Value variable) {
   Location loc = holder.getLoc();
   auto type = cast<MemRefType>(global.getType());
-  auto names = holder->getAttrOfType<ArrayAttr>("ct.param_names");
-  auto function = holder->getAttrOfType<StringAttr>("ct.source_name");
-  for (BlockArgument argument : holder.getArguments()) {
+  auto pointsAtScalars = [&](BlockArgument argument) {
     auto argumentType = dyn_cast<MemRefType>(argument.getType());
-    if (!argumentType || argumentType.getElementType() != type.getElementType())
+    return argumentType &&
+           argumentType.getElementType() == type.getElementType();
+  };
+  if (llvm::none_of(holder.getArguments(), pointsAtScalars))
+    return;
+  // The variable's extent, in bytes.
+  Value start = addressOf(b, loc, variable);
+  Value end = arith::AddIOp::create(
+      b, loc, start,
+      arith::ConstantIndexOp::create(
+          b, loc, type.getNumElements() * type.getElementTypeBitWidth() / 8));
+  auto names = holder->getAttrOfType<ArrayAttr>("ct.param_names");
+  for (BlockArgument argument : holder.getArguments()) {
+    if (!pointsAtScalars(argument))
       continue;
-    Value start = addressOf(b, loc, variable);
-    Value end = arith::AddIOp::create(
-        b, loc, start,
-        arith::ConstantIndexOp::create(
-            b, loc, type.getNumElements() * type.getElementTypeBitWidth() / 8));
     Value address = addressOf(b, loc, argument);
     Value inside = arith::AndIOp::create(
         b, loc,
@@ -291,9 +299,8 @@ static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
             : std::to_string(argument.getArgNumber() + 1);
     ct::AbortOp::create(
         b, loc,
-        "cotangent: '" +
-            (function ? function.str() : holder.getSymName().str()) +
-            "' writes '" + ct::getVariableName(global) +
+        "cotangent: " + quotedName(holder) + " writes '" +
+            ct::getVariableName(global) +
             "' by name and is given its memory through parameter '" +
             parameter +
             "': a derivative call keeps such a variable in a copy of its own, "

@@ -305,16 +305,15 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
           dyn_cast<clang::ConstantArrayType>(type.getTypePtr())) {
     // The elements, last first.
     clang::QualType element = array->getElementType();
-    std::optional<Layout> layout = module.getLayout(element, {}, "");
-    if (!layout || !ModuleLowering::needsDestruction(element))
+    std::optional<Layout> layout = module.tryGetLayout(element);
+    if (!layout)
       return;
     int64_t count = array->getSize().getZExtValue();
     emitCountedLoop(l, constantIndex(count, l), [&](Value i) {
       Value last = arith::SubIOp::create(b, l, constantIndex(count - 1, l), i);
-      Value offset = arith::AddIOp::create(
-          b, l, object.offset,
-          arith::MulIOp::create(b, l, last, constantIndex(layout->size, l)));
-      destroyObject(element, Address{object.memref, offset}, where);
+      Value scalars =
+          arith::MulIOp::create(b, l, last, constantIndex(layout->size, l));
+      destroyObject(element, offsetBy(object, scalars, l), where);
     });
     return;
   }
