@@ -398,6 +398,31 @@ private:
   lowerModelledStdCall(const clang::CallExpr *expr,
                        const clang::CXXMethodDecl *method,
                        llvm::ArrayRef<const clang::Expr *> args);
+  //===--- Library objects kept as compiled (LibraryObjects.cpp) -------===//
+  /// The class kept as compiled that the call `expr` of `callee` works on
+  /// (its object, an argument or its result), if any.
+  const clang::CXXRecordDecl *
+  getLibraryObjectClass(const clang::CallExpr *expr,
+                        const clang::FunctionDecl *callee);
+  /// Calls the library's compiled `callee`, which works on an object of
+  /// `record`.
+  std::optional<CallResult>
+  lowerLibraryObjectCall(const clang::CallExpr *expr,
+                         const clang::FunctionDecl *callee,
+                         const clang::CXXRecordDecl *record,
+                         std::optional<Address> dest);
+  /// A string literal: constant characters, for the library to read.
+  std::optional<Address> lowerStringLiteral(const clang::StringLiteral *literal);
+  unsigned stringLiterals = 0;
+  /// A range-`for` over a library object kept as compiled, as C++ defines
+  /// it: with the library's iterators.
+  void lowerLibraryRangeFor(const clang::CXXForRangeStmt *stmt);
+  /// Declares `callee` (a constructor or destructor of `record`, kept as
+  /// compiled) as called as compiled; false after an error at `where`.
+  bool callsLibraryCode(const clang::FunctionDecl *callee,
+                        const clang::CXXRecordDecl *record,
+                        const clang::Stmt *where);
+
   /// Calls `callee` with an object, explicit arguments and an aggregate
   /// result's address.
   std::optional<CallResult> emitCall(const clang::Expr *call,

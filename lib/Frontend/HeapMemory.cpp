@@ -75,12 +75,11 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
 void FunctionLowering::destroyAtScopeEnd(clang::QualType type, Address object,
                                          const clang::Expr *at) {
   const auto *record = type->getAsCXXRecordDecl();
-  if (at && (ModuleLowering::isVectorObject(type.getCanonicalType()) ||
-             (record && ModuleLowering::holdsOwnedMemory(record)) ||
-             (type->isConstantArrayType() &&
-              ModuleLowering::needsDestruction(type)))) {
+  if (at && ModuleLowering::needsDestruction(type) &&
+      !(record && ModuleLowering::ownsMemory(record))) {
     // Vectors kept in memory, objects holding them or objects that own
-    // memory, and arrays of such objects (VectorObjects.cpp).
+    // memory, arrays of such objects (VectorObjects.cpp), library objects
+    // kept as compiled (LibraryObjects.cpp).
     cleanups.push_back(object.memref);
     objectCleanups[object.memref] = {type, at};
     return;

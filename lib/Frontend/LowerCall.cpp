@@ -110,6 +110,9 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
     return check;
   if (std::optional<CallResult> output = lowerOutputCall(expr, callee))
     return output;
+  if (const clang::CXXRecordDecl *library =
+          getLibraryObjectClass(expr, callee))
+    return lowerLibraryObjectCall(expr, callee, library, dest);
   SmallVector<const clang::Expr *> args(expr->arguments());
   std::optional<Address> object;
   const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
@@ -286,13 +289,15 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   const clang::FunctionDecl *body = nullptr;
   // (So are member functions of an object of one integer packed among
   // wider slots, which has no address of its own.)
-  if (takesIndirectFields(callee) || passesVectorsInMemory(callee, args) ||
-      (object && object->packedType) ||
+  bool libraryCode = module.isCalledOnLibraryObject(callee);
+  if (!libraryCode &&
+      (takesIndirectFields(callee) || passesVectorsInMemory(callee, args) ||
+       (object && object->packedType) ||
       ((resultType->isPointerType() || resultType->isReferenceType() ||
         isIterator(resultType)) &&
        !isVector(resultType.getNonReferenceType()) && callee->hasBody(body) &&
        !module.hasCustomRule(callee) && !isDifferentiable(callee) &&
-       !callee->isVariadic()))
+       !callee->isVariadic())))
     return inlineBody(expr, callee, args, nullptr, {}, object, dest);
   SmallVector<Value> operands;
   if (object)
@@ -306,13 +311,13 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   clang::QualType returnType = callee->getReturnType().getCanonicalType();
 
   // The ct:: markers and <cmath>, on scalars.
-  if (!object && returnType->isArithmeticType())
+  if (!object && returnType->isArithmeticType() && !libraryCode)
     if (Result builtin; lowerScalarBuiltin(expr, callee, operands, builtin))
       return builtin;
 
   // Code compiled elsewhere is called as it is (ExternalCalls.cpp): the
   // engine reports the call if a derivative must cross it.
-  if (isExternalFunction(module, callee))
+  if (!libraryCode && isExternalFunction(module, callee))
     if (std::string why = whyNotCallable(module, callee); !why.empty())
       return unsupported<Result>(
           expr, "'" + callee->getQualifiedNameAsString() +
@@ -373,6 +378,9 @@ bool FunctionLowering::lowerConstruct(const clang::CXXConstructExpr *expr,
     fillZero(dest, *layout, l);
   if (ctor->isTrivial())
     return true;
+  if (ModuleLowering::isKeptAsCompiled(ctor->getParent()) &&
+      !callsLibraryCode(ctor, ctor->getParent(), expr))
+    return false;
   SmallVector<const clang::Expr *> args(expr->arguments());
   // An array of objects runs the constructor on each element.
   std::optional<Layout> element =

@@ -305,6 +305,11 @@ std::optional<Address> FunctionLowering::allocate(clang::QualType type,
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
   auto memref = memref::AllocaOp::create(
       entry, l, MemRefType::get({layout->size}, layout->scalar));
+  // Bytes of a library object kept as compiled: aligned as its code
+  // expects.
+  int64_t alignment = ast.getTypeAlignInChars(type).getQuantity();
+  if (alignment > 1 && layout->scalar.isInteger(8))
+    memref.setAlignment(alignment);
   // Declared in a parallel loop's body: one per iteration.
   if (parallelBodyDepth > 0)
     memref->setAttr(cotangent::ct::kIterationLocal, b.getUnitAttr());
@@ -506,6 +511,8 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
                : materializeTemporary(temporary->getSubExpr());
   if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(expr))
     return lowerConditionalLValue(conditional);
+  if (const auto *literal = dyn_cast<clang::StringLiteral>(expr))
+    return lowerStringLiteral(literal);
   return unsupported<Result>(expr, "cannot take the address of this "
                                    "expression in a differentiable function");
 }

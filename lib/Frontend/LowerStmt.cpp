@@ -343,10 +343,12 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
                    "pointer");
       return;
     }
-    if (std::optional<Address> target = lowerLValue(init))
+    if (std::optional<Address> target = lowerLValue(init)) {
       places[var] = *target;
-    else
+      lowerHoldingVars(var);
+    } else {
       invalid.insert(var);
+    }
     return;
   }
   if (isVector(type)) {
@@ -753,6 +755,9 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
   Location l = loc(stmt);
   const clang::Expr *range = stmt->getRangeInit();
   clang::QualType rangeType = range->getType().getCanonicalType();
+  if (const auto *record = rangeType->getAsCXXRecordDecl();
+      record && ModuleLowering::isKeptAsCompiled(record))
+    return lowerLibraryRangeFor(stmt);
   const clang::VarDecl *var = stmt->getLoopVariable();
   clang::QualType varType = var->getType();
   clang::QualType elementType = varType.getNonReferenceType();

@@ -212,6 +212,62 @@ bool ModuleLowering::ownsMemory(const clang::CXXRecordDecl *record) {
          });
 }
 
+/// Whether `decl` is one of the library's own classes: declared in a
+/// system header under a reserved name (`_Rb_tree_node_base`,
+/// `_Hash_node`), never a value a program holds.
+static bool isLibraryInternal(const clang::CXXRecordDecl *decl) {
+  if (!decl || !decl->getIdentifier() ||
+      !decl->getASTContext().getSourceManager().isInSystemHeader(
+          decl->getLocation()))
+    return false;
+  llvm::StringRef name = decl->getName();
+  return name.size() > 1 && name[0] == '_' &&
+         (name[1] == '_' || llvm::isUpper(name[1]));
+}
+
+bool ModuleLowering::isKeptAsCompiled(const clang::CXXRecordDecl *record) {
+  record = record ? record->getDefinition() : nullptr;
+  if (!record || record->isLambda() ||
+      !record->getASTContext().getSourceManager().isInSystemHeader(
+          record->getLocation()))
+    return false;
+  clang::QualType type = record->getASTContext().getCanonicalTagType(record);
+  // The classes the memory model has models of.
+  if (!getVectorElementType(type).isNull() || isVectorObject(type))
+    return false;
+  if (const auto *spec =
+          dyn_cast<clang::ClassTemplateSpecializationDecl>(record);
+      spec && spec->isInStdNamespace() && spec->getName() == "unique_ptr")
+    return false;
+  if (record->isPolymorphic() || record->getNumVBases() ||
+      !isDestroyedByParts(record) || record->isUnion())
+    return true;
+  auto isKeptPart = [&](clang::QualType part) {
+    part = part.getCanonicalType();
+    const clang::Type *element = part->getBaseElementTypeUnsafe();
+    if (element->isPointerType() || element->isReferenceType()) {
+      const clang::CXXRecordDecl *pointee =
+          element->getPointeeType()->getAsCXXRecordDecl();
+      return isLibraryInternal(pointee);
+    }
+    const clang::CXXRecordDecl *held = element->getAsCXXRecordDecl();
+    return held && (held->isUnion() || isKeptAsCompiled(held));
+  };
+  return llvm::any_of(record->bases(),
+                      [&](const clang::CXXBaseSpecifier &base) {
+                        return isKeptPart(base.getType());
+                      }) ||
+         llvm::any_of(record->fields(), [&](const clang::FieldDecl *field) {
+           return isKeptPart(field->getType());
+         });
+}
+
+CallingConvention &ModuleLowering::getCallingConvention() {
+  if (!callingConvention)
+    callingConvention = std::make_unique<CallingConvention>(ast);
+  return *callingConvention;
+}
+
 bool ModuleLowering::holdsOwnedMemory(const clang::CXXRecordDecl *record) {
   record = record ? record->getDefinition() : nullptr;
   if (!record || record->hasTrivialDestructor())
@@ -466,6 +522,16 @@ bool LayoutComputation::collectParts(
                     "them");
     if (cxx->getNumVBases())
       return refuse("it has virtual base classes");
+    for (const clang::FieldDecl *field : record->fields())
+      if (const clang::CXXRecordDecl *held =
+              field->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+          held && ModuleLowering::isKeptAsCompiled(held))
+        return refuse("its field '" + field->getName() + "' is a '" +
+                      ast.getBaseElementType(field->getType()).getAsString() +
+                      "', a library object that differentiable code keeps "
+                      "as the library compiled it: such an object can be a "
+                      "parameter, a local variable or a temporary, not yet "
+                      "a field of a struct; pass it on its own");
     if (!isDestroyedByParts(cxx) && !ModuleLowering::ownsMemory(cxx))
       return refuse("it owns resources through a destructor of a class "
                     "that differentiable code does not lower (a library "
@@ -527,6 +593,12 @@ bool LayoutComputation::collectParts(
 
 std::optional<Layout>
 LayoutComputation::ofRecord(const clang::RecordDecl *record) {
+  // A library object kept as compiled is its bytes (LibraryObjects.cpp).
+  if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record);
+      cxx && ModuleLowering::isKeptAsCompiled(cxx))
+    return Layout{IntegerType::get(context, 8), ast.CharTy,
+                  static_cast<int64_t>(ast.getTypeSizeInChars(type)
+                                           .getQuantity())};
   SmallVector<Part> parts;
   SmallVector<Layout::IndirectField> indirectFields; // slots set later
   if (!collectParts(record, parts, indirectFields))
@@ -735,8 +807,17 @@ Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
 
 std::string ModuleLowering::mangle(const clang::FunctionDecl *decl) {
   // Itanium-mangled names: what the C++ side calls and links against.
+  // Without virtual bases the complete-object constructor and destructor
+  // are the base-object ones, and Clang emits (and calls) only those for
+  // inline ones: call them by that name.
   if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(decl))
-    return mangle(clang::GlobalDecl(ctor, clang::Ctor_Complete));
+    return mangle(clang::GlobalDecl(ctor, ctor->getParent()->getNumVBases()
+                                              ? clang::Ctor_Complete
+                                              : clang::Ctor_Base));
+  if (const auto *dtor = dyn_cast<clang::CXXDestructorDecl>(decl))
+    return mangle(clang::GlobalDecl(dtor, dtor->getParent()->getNumVBases()
+                                              ? clang::Dtor_Complete
+                                              : clang::Dtor_Base));
   return mangle(clang::GlobalDecl(decl));
 }
 
@@ -862,7 +943,9 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
   if (nestedEntry)
     nestedEntries.push_back({cast<clang::CXXMethodDecl>(decl), function});
   auto compiled = compiledByClang.find(decl);
-  if (definition && compiled == compiledByClang.end())
+  auto libraryObject = libraryObjectCalls.find(decl);
+  if (definition && compiled == compiledByClang.end() &&
+      libraryObject == libraryObjectCalls.end())
     pending.push_back(definition);
   else
     function.setPrivate();
@@ -873,6 +956,15 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     // (Only code in the same object file can call it.)
     if (!decl->isExternallyVisible())
       function->setAttr(ct::kInternalLinkageAttr, builder.getUnitAttr());
+  } else if (libraryObject != libraryObjectCalls.end()) {
+    markExternal(*this, decl, function);
+    function->setAttr(ct::kLibraryObjectAttr,
+                      builder.getStringAttr(libraryObject->second));
+    if (std::string why = getCallingConvention().describe(decl, function);
+        !why.empty())
+      error(decl->getSourceRange(),
+            "'" + decl->getQualifiedNameAsString() +
+                "' cannot be called as the library compiled it: " + why);
   } else if (!nestedEntry && isExternalFunction(*this, decl)) {
     markExternal(*this, decl, function);
   }

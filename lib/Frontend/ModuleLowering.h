@@ -32,6 +32,8 @@ namespace cotangent::frontend {
 /// element, an array its elements' layouts end to end, a struct its bases'
 /// and fields' (which must all share the scalar type, with no padding, so
 /// that the layout is the one the C++ compiler gives it).
+class CallingConvention;
+
 struct Layout {
   mlir::Type scalar;
   clang::QualType scalarType;
@@ -103,6 +105,27 @@ public:
       return "";
     return found->second;
   }
+
+  /// Functions of the library that work on a library object kept as
+  /// compiled (isKeptAsCompiled): called as compiled, never lowered, with
+  /// the object's class for the engine's errors (LibraryObjects.cpp).
+  /// Declare them before their first getFunction.
+  void callOnLibraryObject(const clang::FunctionDecl *function,
+                           llvm::StringRef className) {
+    libraryObjectCalls[function->getCanonicalDecl()] = className.str();
+  }
+  bool isCalledOnLibraryObject(const clang::FunctionDecl *function) const {
+    return libraryObjectCalls.contains(function->getCanonicalDecl());
+  }
+  /// Whether objects of `record` are kept as the library compiled them:
+  /// a class of a system header that the memory model does not lay out
+  /// (std::map, std::unordered_map, std::string, std::function, streams:
+  /// a destructor of its own, virtual functions, unions, pointers to the
+  /// library's own node classes). Such an object is its bytes; everything
+  /// done to it is a call of the library's compiled code.
+  static bool isKeptAsCompiled(const clang::CXXRecordDecl *record);
+  /// How the target's ABI passes the arguments of calls as compiled.
+  CallingConvention &getCallingConvention();
 
   /// Every function declared so far, with its func.func.
   const llvm::DenseMap<const clang::FunctionDecl *, mlir::func::FuncOp> &
@@ -306,6 +329,9 @@ private:
   std::string firstError;
   /// Functions called as compiled (callAsCompiled), with why.
   llvm::DenseMap<const clang::FunctionDecl *, std::string> compiledByClang;
+  /// Functions called on library objects (callOnLibraryObject).
+  llvm::DenseMap<const clang::FunctionDecl *, std::string> libraryObjectCalls;
+  std::unique_ptr<CallingConvention> callingConvention;
   /// The errors reported, so that none is reported twice.
   std::set<std::pair<clang::SourceLocation, std::string>> reported;
   llvm::SmallVector<Frame> frames;
@@ -321,6 +347,23 @@ private:
   callChain(clang::SourceLocation error);
   /// The user's calls into libraries already reported.
   llvm::DenseSet<clang::SourceLocation> reportedLibraryCalls;
+};
+
+/// How the target's C++ ABI passes the arguments and result of a function
+/// called as compiled, from Clang's own CodeGen (CallingConvention.cpp).
+class CallingConvention {
+public:
+  explicit CallingConvention(clang::ASTContext &ast);
+  ~CallingConvention();
+  /// Writes the plan of calls of `decl` on `function` (ct.c_args,
+  /// ct.c_result); returns why the ABI's way cannot be followed, or "".
+  std::string describe(const clang::FunctionDecl *decl,
+                       mlir::func::FuncOp function);
+
+private:
+  struct Tables;
+  clang::ASTContext &ast;
+  std::unique_ptr<Tables> tables;
 };
 
 /// Whether objects of `type` are aggregates: arrays and classes, which live
@@ -368,6 +411,12 @@ bool isExternalFunction(ModuleLowering &module,
 /// result, ...), or an empty string when it can.
 std::string whyNotCallable(ModuleLowering &module,
                            const clang::FunctionDecl *function);
+/// Why differentiable code cannot call the library's compiled `function`,
+/// which works on a library object kept as compiled (its signature holds
+/// addresses, or it returns a reference into memory of numbers it was
+/// given); empty when it can (LibraryObjects.cpp).
+std::string whyNotCallableOnLibraryObject(ModuleLowering &module,
+                                          const clang::FunctionDecl *function);
 /// Marks the declaration `function` of such a callee for the engine and
 /// for code generation (ct.external, ct.readonly, ct.extend).
 void markExternal(ModuleLowering &module, const clang::FunctionDecl *decl,

@@ -47,7 +47,11 @@ static LogicalResult inlineViewCalls(ModuleOp module) {
   for (int round = 0; round < kMaxAccessorNesting; ++round) {
     SmallVector<func::CallOp> calls;
     module.walk([&](func::CallOp call) {
-      if (llvm::any_of(call.getResultTypes(), llvm::IsaPred<MemRefType>))
+      // (A library object's member called as compiled returns a reference
+      // into memory the engine treats as the call's own.)
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (llvm::any_of(call.getResultTypes(), llvm::IsaPred<MemRefType>) &&
+          !(callee && callee->hasAttr(ct::kLibraryObjectAttr)))
         calls.push_back(call);
     });
     if (calls.empty())

@@ -51,7 +51,7 @@ struct Body : Particle {
 // array's own element: operator[], which returns a reference, was lowered
 // in place.
 // CHECK: %[[W1:.*]] = memref.load %{{.*}}[%c1] : memref<3xf64>
-// CHECK: call @_ZN8ParticleC1ERK4Vec3d({{.*}}, %[[W1]])
+// CHECK: call @_ZN8ParticleC2ERK4Vec3d({{.*}}, %[[W1]])
 // CHECK: call @_ZNK4Vec34normEv(
 // CHECK-NOT: call @_ZNSt5arrayIdLm3EEixEm
 // CHECK: return
@@ -91,7 +91,7 @@ struct Body : Particle {
 }
 
 // Constructors store each member initializer at its field's offset.
-// CHECK-LABEL: func.func @_ZN8ParticleC1ERK4Vec3d(%arg0: memref<?xf64, strided<[1], offset: ?>>, %arg1: memref<?xf64, strided<[1], offset: ?>>, %arg2: f64)
+// CHECK-LABEL: func.func @_ZN8ParticleC2ERK4Vec3d(%arg0: memref<?xf64, strided<[1], offset: ?>>, %arg1: memref<?xf64, strided<[1], offset: ?>>, %arg2: f64)
 // CHECK: memref.store %arg2, %arg0[%c3]
 
 // Member functions take `this` first; `*this` and fields are its memory.

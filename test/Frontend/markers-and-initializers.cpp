@@ -33,7 +33,7 @@ struct Weights {
 // CHECK-DAG: %[[Z:.*]] = arith.constant 0.000000e+00 : f64
 // CHECK-DAG: %[[W:.*]] = memref.alloca() : memref<5xf64>
 // CHECK: memref.cast %[[W]]
-// CHECK: call @_ZN7WeightsC1Ev(
+// CHECK: call @_ZN7WeightsC2Ev(
 // CHECK: memref.store %arg0, %[[A:.*]][%c0]
 // CHECK: memref.store %[[Z]], %[[A]][%c1]
 // CHECK: memref.store %[[Z]], %[[A]][%c3]
@@ -94,6 +94,6 @@ Point make(double x) { return {x, 2 * x}; }
   return v.y + *(q + 1) + *(p + 2 - 1);
 }
 
-// CHECK-LABEL: func.func @_ZN7WeightsC1Ev(%arg0: memref<?xf64, strided<[1], offset: ?>>)
+// CHECK-LABEL: func.func @_ZN7WeightsC2Ev(%arg0: memref<?xf64, strided<[1], offset: ?>>)
 // CHECK-DAG: memref.store %{{.*}}, %arg0[%c3]
 // CHECK-DAG: memref.store %{{.*}}, %arg0[%c4]

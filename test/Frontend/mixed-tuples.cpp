@@ -31,7 +31,7 @@
 // CHECK: %[[NF:.*]] = arith.sitofp %[[N]] : i32 to f64
 // CHECK: arith.mulf %[[X]], %[[NF]]
 // The constructor of the tuple's bases: the int packed into slot 1.
-// CHECK-LABEL: func.func @_ZNSt11_Tuple_implILm0EJidEEC1
+// CHECK-LABEL: func.func @_ZNSt11_Tuple_implILm0EJidEEC2
 // CHECK: %[[HEAD:.*]] = memref.load %arg1[%c0] : memref<?xi32
 // CHECK: %[[PREV:.*]] = memref.load %arg0[%c1]
 // CHECK: arith.bitcast %[[PREV]] : f64 to i64

@@ -181,6 +181,28 @@ static bool isFloat(Value value) {
   return ct::isDifferentiableScalar(value.getType());
 }
 
+bool ad::isBytesMemory(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && memref.getElementType().isInteger(8);
+}
+
+/// The library objects behind `root`, if it is a reference a library
+/// object's function (called as compiled) returned: writing it writes them.
+static SmallVector<Value> getLibraryObjectsBehind(Value root) {
+  auto call = root.getDefiningOp<func::CallOp>();
+  if (!call)
+    return {};
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (!callee || !callee->hasAttr(ct::kLibraryObjectAttr))
+    return {};
+  SmallVector<Value> objects;
+  for (Value operand : call.getOperands())
+    if (isBytesMemory(operand.getType()))
+      objects.push_back(getMemoryRoot(operand));
+  return objects;
+}
+
 /// What an op reads: its operands and, for ops with regions the analysis
 /// does not model, every value its regions use from outside.
 static SmallVector<Value> getInputs(Operation *op) {
@@ -308,6 +330,10 @@ static bool mayAlias(Value root, Value other) {
 bool ActivityAnalysis::markVaried(Value value) {
   if (isFloat(value))
     return varied.insert(value).second;
+  if (isBytesMemory(value.getType())) {
+    Value root = getMemoryRoot(value);
+    return !isConstantArgument(root) && variedMemory.insert(root).second;
+  }
   if (!isShadowedType(value.getType()))
     return false;
   // Memory the caller declares constant stays constant: it has no shadow
@@ -315,8 +341,11 @@ bool ActivityAnalysis::markVaried(Value value) {
   Value root = getMemoryRoot(value);
   if (isConstantArgument(root))
     return false;
+  bool objectsChanged = false;
+  for (Value object : getLibraryObjectsBehind(root))
+    objectsChanged |= markVaried(object);
   if (!addressedMemory.contains(root))
-    return variedMemory.insert(root).second;
+    return variedMemory.insert(root).second || objectsChanged;
   bool changed = false;
   for (Value other : addressedMemory)
     if (mayAlias(root, other) && !isConstantArgument(other))
@@ -354,7 +383,7 @@ bool ActivityAnalysis::isConstantArgument(Value root) const {
 /// Whether `value` is varied, for scalars and memory alike.
 static bool isVariedIn(const DenseSet<Value> &scalars,
                        const DenseSet<Value> &memory, Value value) {
-  if (isShadowedType(value.getType()))
+  if (isShadowedType(value.getType()) || isBytesMemory(value.getType()))
     return memory.contains(getMemoryRoot(value));
   return scalars.contains(value);
 }
@@ -441,7 +470,9 @@ void ActivityAnalysis::propagateVaried() {
                    for (Value result : op->getResults())
                      changed |= markVaried(result);
                    for (Value input : inputs)
-                     if (isShadowedType(input.getType()) && mayWrite(op, input))
+                     if ((isShadowedType(input.getType()) ||
+                          isBytesMemory(input.getType())) &&
+                         mayWrite(op, input))
                        changed |= markVaried(input);
                    return changed;
                  }});

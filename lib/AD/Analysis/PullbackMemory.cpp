@@ -32,7 +32,9 @@ PullbackMemory::PullbackMemory(func::FuncOp function,
   // argument written, no argument can alias a written one).
   argumentsReadOnly =
       llvm::none_of(body.getArguments(), [&](BlockArgument arg) {
-        return isShadowedType(arg.getType()) && activity.mayWriteArgument(arg);
+        return (isShadowedType(arg.getType()) ||
+                isBytesMemory(arg.getType())) &&
+               activity.mayWriteArgument(arg);
       });
   // Likewise a local buffer is, after its last write, as the forward sweep
   // read it.

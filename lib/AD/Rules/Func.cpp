@@ -53,6 +53,17 @@ static LogicalResult refuseExternalCall(func::CallOp call, func::FuncOp callee,
                    "CT_CUSTOM_VJP for reverse mode, CT_CUSTOM_JVP for "
                    "forward mode), or write it as code differentiable code "
                    "can express";
+  // A library object kept as compiled (std::map, std::string, ...): what
+  // went into it cannot come back out with a derivative.
+  if (auto object = callee->getAttrOfType<StringAttr>(ct::kLibraryObjectAttr))
+    return diag << "works on a '" << object.getValue()
+                << "', which differentiable code keeps as the library "
+                   "compiled it, and a derivative would have to come out "
+                   "of it here: a value that depends on what is being "
+                   "differentiated went into it (stored through a reference "
+                   "it gave, or passed to one of its functions); keep such "
+                   "values in a std::vector or an array, or stop the "
+                   "derivative with ct::stop_gradient before they go in";
   diag << "has no visible body, and a derivative would have to flow "
           "through this call: ";
   if (activeResult) {
@@ -73,6 +84,16 @@ static LogicalResult refuseExternalCall(func::CallOp call, func::FuncOp callee,
                  "with ct::stop_gradient";
 }
 
+/// Whether `call` of code compiled elsewhere returns a reference into
+/// memory that carries derivatives (one a library object holds), which no
+/// derivative of the call can give.
+static bool returnsMemoryWithDerivatives(func::CallOp call,
+                                         const ActivityAnalysis &activity) {
+  return llvm::any_of(call.getResults(), [&](Value result) {
+    return isa<MemRefType>(result.getType()) && activity.hasShadow(result);
+  });
+}
+
 struct CallForward
     : public ForwardModeOpInterface::ExternalModel<CallForward, func::CallOp> {
   LogicalResult emitTangent(Operation *op, OpBuilder &b,
@@ -80,6 +101,12 @@ struct CallForward
     auto call = cast<func::CallOp>(op);
     SmallVector<ct::Activity> activities =
         getCallActivities(call, emitter.getActivity());
+    if (returnsMemoryWithDerivatives(call, emitter.getActivity()))
+      if (func::FuncOp callee =
+              emitter.getRegistry().lookupFunction(call.getCalleeAttr());
+          callee && callee->hasAttr(ct::kExternalAttr))
+        return refuseExternalCall(call, callee, activities,
+                                  /*activeResult=*/true);
     // Without active results or memory with tangents, the call reaches
     // nothing differentiable, whatever its active scalar arguments.
     if (!llvm::is_contained(activities, ct::Activity::Duplicated) &&
@@ -184,6 +211,15 @@ struct CallReverse
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &emitter) const {
     auto call = cast<func::CallOp>(op);
+    if (returnsMemoryWithDerivatives(call, emitter.getActivity()))
+      if (func::FuncOp callee =
+              emitter.getRegistry().lookupFunction(call.getCalleeAttr());
+          callee && callee->hasAttr(ct::kExternalAttr)) {
+        emitter.markFailed();
+        return refuseExternalCall(
+            call, callee, getCallActivities(call, emitter.getActivity()),
+            /*activeResult=*/true);
+      }
     if (!needsReverse(op, emitter))
       return emitClonedForward(op, b, emitter);
     if (emitter.tryEagerCall(b, call))

@@ -839,10 +839,23 @@ bool EntryBuilder::assignRoles() {
     });
     if (role != Role::Constant && request.selected[i] && !hasFloatingData &&
         !designatesFloatingData) {
+      const clang::CXXRecordDecl *record =
+          paramType.getCanonicalType()
+              .getNonReferenceType()
+              ->getPointeeOrArrayElementType()
+              ->getAsCXXRecordDecl();
+      if (!record)
+        record = paramType.getCanonicalType()
+                     .getNonReferenceType()
+                     ->getAsCXXRecordDecl();
       module.error(use, paramNames[i] +
-                            " points at data without floating-point "
-                            "values, so it has no derivative; exclude it "
-                            "with ct::wrt<...>");
+                            (record && ModuleLowering::isKeptAsCompiled(record)
+                                 ? " is a library object that differentiable "
+                                   "code keeps as the library compiled it, "
+                                 : " points at data without floating-point "
+                                   "values, ") +
+                            "so it has no derivative; exclude it with "
+                            "ct::wrt<...>");
       return false;
     }
     // A parameter ct::wrt leaves out keeps its role (memory is still

@@ -194,7 +194,9 @@ bool ModuleLowering::needsDestruction(clang::QualType type) {
   const auto *record = type->getAsCXXRecordDecl();
   return record && ModuleLowering::getVectorElementType(type).isNull() &&
          (ModuleLowering::ownsMemory(record) ||
-          ModuleLowering::holdsOwnedMemory(record));
+          ModuleLowering::holdsOwnedMemory(record) ||
+          (ModuleLowering::isKeptAsCompiled(record) &&
+           !record->hasTrivialDestructor()));
 }
 
 bool FunctionLowering::resizeVectorObject(const VectorObject &vector,
@@ -323,6 +325,13 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
   if (ModuleLowering::ownsMemory(record)) {
     if (const auto *expr = dyn_cast<clang::Expr>(where))
       inlineBody(expr, record->getDestructor(), {}, nullptr, {}, object);
+    return;
+  }
+  // A library object kept as compiled: the library's destructor.
+  if (ModuleLowering::isKeptAsCompiled(record)) {
+    const auto *expr = dyn_cast<clang::Expr>(where);
+    if (expr && callsLibraryCode(record->getDestructor(), record, where))
+      emitCall(expr, record->getDestructor(), object, {}, std::nullopt);
     return;
   }
   // An implicit destructor: the fields, last first, then the bases.

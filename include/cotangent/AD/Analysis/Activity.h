@@ -50,6 +50,11 @@ mlir::Value getWholeMemoryPassedOn(mlir::Value value);
 
 /// Types whose contents carry derivatives in a shadow of the same type.
 bool isShadowedType(mlir::Type type);
+/// Whether `type` is memory of bytes: a library object kept as compiled
+/// (or characters). It has no shadow, but the analysis follows what flows
+/// into it, so that a derivative lost inside it is reported where it would
+/// come back out.
+bool isBytesMemory(mlir::Type type);
 
 /// Whether `op` never writes memory: its MemoryEffectOpInterface declares
 /// neither writes nor frees (loads, views, sizes, pure ops). Ops that do

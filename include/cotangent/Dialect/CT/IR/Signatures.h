@@ -54,6 +54,20 @@ inline constexpr llvm::StringLiteral kReadOnlyAttr = "ct.readonly";
 /// function: "zext" or "sext".
 inline constexpr llvm::StringLiteral kExtendAttr = "ct.extend";
 
+/// On such a function: how the target's C++ ABI (as Clang computes it)
+/// passes each lowered operand (`ct.c_args`: one dictionary per argument
+/// of the machine-level call, naming its operand and whether it is passed
+/// as a value, as the address of its memory, loaded from its memory as a
+/// register type at a byte offset, or copied onto the stack) and where the
+/// result goes (`ct.c_result`: nothing, a value, a pointer that becomes a
+/// memref, or a register value stored into the result's place). Absent:
+/// numbers as they are and memrefs as the address of their first element.
+inline constexpr llvm::StringLiteral kCallArgumentsAttr = "ct.c_args";
+inline constexpr llvm::StringLiteral kCallResultAttr = "ct.c_result";
+/// On such a function: the library class whose object it works on, kept as
+/// the library compiled it (the engine's error names it).
+inline constexpr llvm::StringLiteral kLibraryObjectAttr = "ct.library_object";
+
 /// Marks a memref argument that is the callee's own copy of an aggregate
 /// passed by value (the caller made it): the callee may write it freely.
 inline constexpr llvm::StringLiteral kByValueAttr = "ct.by_value";

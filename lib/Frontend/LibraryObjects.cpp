@@ -1,0 +1,222 @@
+//===- LibraryObjects.cpp - Library objects kept as compiled --------------===//
+//
+// A lookup table in a std::map, a name in a std::string, a callback in a
+// std::function: classes of the standard library whose code is trees of
+// nodes, unions and virtual calls, which the memory model does not lay
+// out, and through which no derivative needs to flow. Such an object is
+// kept as the library compiled it: it is its bytes (aligned as C++ aligns
+// it), and every call that works on it (its members, its constructors and
+// destructor, the library's functions taking it) is a call of the
+// library's compiled code, passed as the target's C++ ABI says
+// (CallingConvention.cpp). Numbers read through the references such calls
+// return are ordinary loads.
+//
+// Derivatives cannot enter such an object: the engine follows what flows
+// into one (a value stored through a reference it returned, an argument of
+// a call that may write it) and reports the call where a derivative would
+// have to come back out (docs/Memory.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "cotangent/Frontend/DifferentiableAttr.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+/// The class kept as compiled of `type`, through references and pointers.
+static const clang::CXXRecordDecl *getKeptClass(clang::QualType type) {
+  type = type.getCanonicalType().getNonReferenceType();
+  if (type->isPointerType())
+    type = type->getPointeeType();
+  const auto *record = type->getAsCXXRecordDecl();
+  return record && ModuleLowering::isKeptAsCompiled(record) ? record
+                                                            : nullptr;
+}
+
+const clang::CXXRecordDecl *
+FunctionLowering::getLibraryObjectClass(const clang::CallExpr *expr,
+                                        const clang::FunctionDecl *callee) {
+  if (!ast.getSourceManager().isInSystemHeader(callee->getLocation()) ||
+      isDifferentiable(callee) ||
+      module.hasCustomRule(callee))
+    return nullptr;
+  // The object as the program names it, before conversions to a base
+  // (std::unordered_map's `at` is a member of a base of the map).
+  if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr))
+    if (const clang::CXXRecordDecl *record = getKeptClass(
+            member->getImplicitObjectArgument()->IgnoreParenImpCasts()
+                ->getType()))
+      return record;
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(callee))
+    if (ModuleLowering::isKeptAsCompiled(method->getParent()))
+      return method->getParent();
+  for (const clang::Expr *arg : expr->arguments())
+    if (const clang::CXXRecordDecl *record =
+            getKeptClass(arg->IgnoreParenImpCasts()->getType()))
+      return record;
+  return getKeptClass(callee->getReturnType());
+}
+
+/// Whether memory of `type` holds nothing but numbers (no addresses): what
+/// a reference returned by the library may designate.
+static bool holdsOnlyNumbers(ModuleLowering &module, clang::QualType type) {
+  std::optional<Layout> layout = module.tryGetLayout(type);
+  return layout && layout->indirect.empty();
+}
+
+std::string whyNotCallableOnLibraryObject(ModuleLowering &module,
+                                          const clang::FunctionDecl *callee) {
+  bool givenFloatMemory = false;
+  auto why = [&](clang::QualType type, const Twine &what) -> std::string {
+    type = type.getCanonicalType();
+    if (type->isVoidType() || type->isIntegerType() ||
+        type->isEnumeralType() || type->isRealFloatingType())
+      return "";
+    clang::QualType object = type;
+    if (type->isPointerType() || type->isReferenceType()) {
+      object = type->getPointeeType();
+      if (!getKeptClass(object) && !object->isVoidType()) {
+        std::optional<Layout> layout = module.tryGetLayout(object);
+        givenFloatMemory |= layout && isa<FloatType>(layout->scalar) &&
+                            !object.isConstQualified();
+      }
+    }
+    if (getKeptClass(object) || holdsOnlyNumbers(module, object))
+      return "";
+    return (what + " has type '" + type.getAsString() + "'").str();
+  };
+  for (const clang::ParmVarDecl *param : callee->parameters())
+    if (std::string problem = why(param->getType(), "its parameter '" +
+                                                        param->getName() +
+                                                        "'");
+        !problem.empty())
+      return problem;
+  bool givenMemory = givenFloatMemory;
+  clang::QualType result = callee->getReturnType().getCanonicalType();
+  if (std::string problem = why(result, "its result"); !problem.empty())
+    return problem;
+  // A reference it returns must be into the library object, not into
+  // memory of numbers the program gave it (which may carry derivatives).
+  if ((result->isPointerType() || result->isReferenceType()) && givenMemory)
+    return "it returns a reference and is given memory of floating-point "
+           "numbers it could point into";
+  return "";
+}
+
+bool FunctionLowering::callsLibraryCode(const clang::FunctionDecl *callee,
+                                        const clang::CXXRecordDecl *record,
+                                        const clang::Stmt *where) {
+  std::string className =
+      clang::QualType(ast.getCanonicalTagType(record))
+          .getAsString(ast.getPrintingPolicy());
+  if (std::string why = whyNotCallableOnLibraryObject(module, callee);
+      !why.empty())
+    return unsupported<bool>(
+        where, "'" + callee->getQualifiedNameAsString() + "' works on a '" +
+                   className +
+                   "', which differentiable code keeps as the library "
+                   "compiled it, and cannot be called so: " +
+                   why +
+                   "; call it outside the differentiable function and pass "
+                   "the numbers it gives");
+  module.callOnLibraryObject(callee, className);
+  return true;
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerLibraryObjectCall(
+    const clang::CallExpr *expr, const clang::FunctionDecl *callee,
+    const clang::CXXRecordDecl *record, std::optional<Address> dest) {
+  if (!callsLibraryCode(callee, record, expr))
+    return std::nullopt;
+  SmallVector<const clang::Expr *> args(expr->arguments());
+  std::optional<Address> object;
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+  if (method && method->isInstance()) {
+    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
+      const auto *memberExpr =
+          dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
+      const clang::Expr *base = member->getImplicitObjectArgument();
+      object = memberExpr && memberExpr->isArrow() ? lowerPointer(base)
+                                                    : lowerLValue(base);
+    } else {
+      object = lowerLValue(args[0]);
+      args.erase(args.begin());
+    }
+    if (!object)
+      return std::nullopt;
+  }
+  return emitCall(expr, callee, object, args, dest);
+}
+
+std::optional<Address>
+FunctionLowering::lowerStringLiteral(const clang::StringLiteral *literal) {
+  // Its characters and the terminating zero, as constant data (what a
+  // library function taking `const char*` reads).
+  if (literal->getCharByteWidth() != 1)
+    return unsupported<std::optional<Address>>(
+        literal, "only narrow string literals can be passed to the library");
+  Location l = loc(literal);
+  SmallVector<int8_t> bytes(literal->getBytes().begin(),
+                            literal->getBytes().end());
+  bytes.resize(ast.getAsConstantArrayType(literal->getType())
+                   ->getSize()
+                   .getZExtValue(),
+               0);
+  auto type = MemRefType::get({static_cast<int64_t>(bytes.size())},
+                              b.getIntegerType(8));
+  OpBuilder top = OpBuilder::atBlockBegin(module.getModule().getBody());
+  auto global = memref::GlobalOp::create(
+      top, l,
+      ("__ct_string." + function.getSymName() + "." +
+       std::to_string(stringLiterals++))
+          .str(),
+      top.getStringAttr("private"), type,
+      DenseElementsAttr::get(
+          RankedTensorType::get(type.getShape(), type.getElementType()),
+          ArrayRef<int8_t>(bytes)),
+      /*constant=*/true, /*alignment=*/nullptr);
+  Value memref =
+      memref::GetGlobalOp::create(b, l, type, global.getSymName());
+  return Address{memref, constantIndex(0, l)};
+}
+
+void FunctionLowering::lowerLibraryRangeFor(
+    const clang::CXXForRangeStmt *stmt) {
+  // As C++ defines it: the range bound to a reference, its begin and end
+  // iterators, then a loop that tests, declares the loop variable from
+  // `*begin`, runs the body and increments, each a call of the library.
+  Location l = loc(stmt);
+  size_t depth = cleanups.size();
+  lowerStmt(stmt->getInit());
+  lowerStmt(stmt->getRangeStmt());
+  lowerStmt(stmt->getBeginStmt());
+  lowerStmt(stmt->getEndStmt());
+  emitLoop(
+      l,
+      [&]() -> Value {
+        Value v = lowerRValue(stmt->getCond());
+        return v ? toBool(v, stmt->getCond()->getType(), l) : nullptr;
+      },
+      [&] {
+        size_t bodyDepth = cleanups.size();
+        lowerStmt(stmt->getLoopVarStmt());
+        lowerStmt(stmt->getBody());
+        emitCleanups(bodyDepth, module.getLoc(stmt->getBody()->getEndLoc()));
+        cleanups.truncate(bodyDepth);
+      },
+      [&] { lowerDiscarded(stmt->getInc()); }, /*conditionFirst=*/true);
+  emitCleanups(depth, module.getLoc(stmt->getEndLoc()));
+  cleanups.truncate(depth);
+}
+
+} // namespace cotangent::frontend
