@@ -96,8 +96,7 @@ public:
     if (type)
       fields.push_back(b.getNamedAttr("type", TypeAttr::get(type)));
     if (operand >= 0)
-      fields.push_back(
-          b.getNamedAttr("operand", b.getI64IntegerAttr(operand)));
+      fields.push_back(b.getNamedAttr("operand", b.getI64IntegerAttr(operand)));
     return b.getDictionaryAttr(fields);
   }
 
@@ -166,9 +165,9 @@ std::string CallingConvention::describe(const clang::FunctionDecl *decl,
         plan.addLoaded(i, argInfo.getCoerceToType(),
                        argInfo.getCanBeFlattened());
       else
-        plan.add(i, type->isPointerType() || type->isReferenceType()
-                        ? "address"
-                        : "value",
+        plan.add(i,
+                 type->isPointerType() || type->isReferenceType() ? "address"
+                                                                  : "value",
                  nullptr, 0, getExtension(argInfo));
       break;
     case clang::CodeGen::ABIArgInfo::Indirect:
@@ -177,11 +176,11 @@ std::string CallingConvention::describe(const clang::FunctionDecl *decl,
       // `byval`, the call copies it once more onto the stack.
       if (!byValue)
         return "the ABI passes '" + type.getAsString() + "' in memory";
-      plan.add(i, argInfo.getIndirectByVal() ? "byval" : "address",
-               argInfo.getIndirectByVal()
-                   ? plan.translate(clang::CodeGen::convertTypeForMemory(
-                         cgm, type))
-                   : nullptr);
+      plan.add(
+          i, argInfo.getIndirectByVal() ? "byval" : "address",
+          argInfo.getIndirectByVal()
+              ? plan.translate(clang::CodeGen::convertTypeForMemory(cgm, type))
+              : nullptr);
       break;
     default:
       return "the ABI passes '" + type.getAsString() +
@@ -202,9 +201,8 @@ std::string CallingConvention::describe(const clang::FunctionDecl *decl,
   case clang::CodeGen::ABIArgInfo::Direct:
   case clang::CodeGen::ABIArgInfo::Extend:
     if (resultPlace >= 0)
-      result = plan.result("store",
-                           plan.translate(returnInfo.getCoerceToType()),
-                           resultPlace);
+      result = plan.result(
+          "store", plan.translate(returnInfo.getCoerceToType()), resultPlace);
     else if (resultType->isPointerType() || resultType->isReferenceType())
       result = plan.result("pointer");
     else

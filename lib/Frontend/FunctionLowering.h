@@ -406,13 +406,17 @@ private:
                         const clang::FunctionDecl *callee);
   /// Calls the library's compiled `callee`, which works on an object of
   /// `record`.
-  std::optional<CallResult>
-  lowerLibraryObjectCall(const clang::CallExpr *expr,
-                         const clang::FunctionDecl *callee,
-                         const clang::CXXRecordDecl *record,
-                         std::optional<Address> dest);
+  std::optional<CallResult> lowerLibraryObjectCall(
+      const clang::CallExpr *expr, const clang::FunctionDecl *callee,
+      const clang::CXXRecordDecl *record, std::optional<Address> dest);
+  /// Whether the call of `callee` with `args` runs the library's compiled
+  /// code: it works on a library object, or it is a library function whose
+  /// body does not lower (then declared so).
+  bool runsAsLibraryCompiledIt(const clang::FunctionDecl *callee,
+                               llvm::ArrayRef<const clang::Expr *> args);
   /// A string literal: constant characters, for the library to read.
-  std::optional<Address> lowerStringLiteral(const clang::StringLiteral *literal);
+  std::optional<Address>
+  lowerStringLiteral(const clang::StringLiteral *literal);
   unsigned stringLiterals = 0;
   /// A range-`for` over a library object kept as compiled, as C++ defines
   /// it: with the library's iterators.

@@ -38,23 +38,22 @@ static const clang::CXXRecordDecl *getKeptClass(clang::QualType type) {
   if (type->isPointerType())
     type = type->getPointeeType();
   const auto *record = type->getAsCXXRecordDecl();
-  return record && ModuleLowering::isKeptAsCompiled(record) ? record
-                                                            : nullptr;
+  return record && ModuleLowering::isKeptAsCompiled(record) ? record : nullptr;
 }
 
 const clang::CXXRecordDecl *
 FunctionLowering::getLibraryObjectClass(const clang::CallExpr *expr,
                                         const clang::FunctionDecl *callee) {
   if (!ast.getSourceManager().isInSystemHeader(callee->getLocation()) ||
-      isDifferentiable(callee) ||
-      module.hasCustomRule(callee))
+      isDifferentiable(callee) || module.hasCustomRule(callee))
     return nullptr;
   // The object as the program names it, before conversions to a base
   // (std::unordered_map's `at` is a member of a base of the map).
   if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr))
-    if (const clang::CXXRecordDecl *record = getKeptClass(
-            member->getImplicitObjectArgument()->IgnoreParenImpCasts()
-                ->getType()))
+    if (const clang::CXXRecordDecl *record =
+            getKeptClass(member->getImplicitObjectArgument()
+                             ->IgnoreParenImpCasts()
+                             ->getType()))
       return record;
   if (const auto *method = dyn_cast<clang::CXXMethodDecl>(callee))
     if (ModuleLowering::isKeptAsCompiled(method->getParent()))
@@ -73,13 +72,81 @@ static bool holdsOnlyNumbers(ModuleLowering &module, clang::QualType type) {
   return layout && layout->indirect.empty();
 }
 
+/// Why the library's `callee` does not lower, from a trial lowering (with
+/// what it calls) whose answer every lowering of the translation unit
+/// shares, trials inside trials included; "" when it lowers, or while it
+/// is being tried (recursion).
+static std::string
+whyLibraryFunctionDoesNotLower(clang::ASTContext &ast,
+                               const clang::FunctionDecl *callee) {
+  struct Answers {
+    const clang::TranslationUnitDecl *unit = nullptr;
+    llvm::DenseMap<const clang::FunctionDecl *, std::string> known;
+    llvm::DenseSet<const clang::FunctionDecl *> inProgress;
+  };
+  static Answers answers;
+  if (answers.unit != ast.getTranslationUnitDecl()) {
+    answers = Answers();
+    answers.unit = ast.getTranslationUnitDecl();
+  }
+  callee = callee->getCanonicalDecl();
+  if (auto known = answers.known.find(callee); known != answers.known.end())
+    return known->second;
+  if (!answers.inProgress.insert(callee).second)
+    return "";
+  std::string place;
+  std::string why = whyNotLowerable(ast, callee, &place);
+  if (!why.empty() && !place.empty())
+    why += ", at " + place;
+  answers.inProgress.erase(callee);
+  answers.known[callee] = why;
+  return why;
+}
+
+/// Whether `decl` is part of the C++ standard library (namespace `std` or
+/// the implementation's `__gnu_cxx`, at any depth).
+static bool isStandardLibrary(const clang::Decl *decl) {
+  const clang::NamespaceDecl *outermost = nullptr;
+  for (const clang::DeclContext *context = decl->getDeclContext(); context;
+       context = context->getParent())
+    if (const auto *ns = dyn_cast<clang::NamespaceDecl>(context);
+        ns && !ns->isInline())
+      outermost = ns;
+  return outermost && outermost->getIdentifier() &&
+         (outermost->getName() == "std" || outermost->getName() == "__gnu_cxx");
+}
+
+bool FunctionLowering::runsAsLibraryCompiledIt(
+    const clang::FunctionDecl *callee, ArrayRef<const clang::Expr *> args) {
+  if (module.isCalledOnLibraryObject(callee))
+    return true;
+  // A function of the standard library, with a body, called rather than
+  // inlined: lowered from its body when it can be, else called as
+  // compiled. (Other libraries' problems are reported where they are.)
+  const clang::FunctionDecl *definition = nullptr;
+  clang::QualType result = callee->getReturnType().getCanonicalType();
+  if (!ast.getSourceManager().isInSystemHeader(callee->getLocation()) ||
+      !isStandardLibrary(callee) || !callee->hasBody(definition) ||
+      isDifferentiable(callee) || module.hasCustomRule(callee) ||
+      module.isCalledAsCompiled(callee) || isEntryCall(callee) ||
+      callee->isVariadic() || result->isPointerType() ||
+      result->isReferenceType() || isIterator(result) || isVector(result) ||
+      takesIndirectFields(callee) || passesVectorsInMemory(callee, args))
+    return false;
+  std::string why = whyLibraryFunctionDoesNotLower(ast, callee);
+  if (why.empty() || !whyNotCallableOnLibraryObject(module, callee).empty())
+    return false;
+  module.callLibraryFunctionAsCompiled(callee, why);
+  return true;
+}
+
 std::string whyNotCallableOnLibraryObject(ModuleLowering &module,
                                           const clang::FunctionDecl *callee) {
   bool givenFloatMemory = false;
   auto why = [&](clang::QualType type, const Twine &what) -> std::string {
     type = type.getCanonicalType();
-    if (type->isVoidType() || type->isIntegerType() ||
-        type->isEnumeralType() || type->isRealFloatingType())
+    if (type->isVoidType() || type->isIntegerType() || type->isEnumeralType() ||
+        type->isRealFloatingType())
       return "";
     clang::QualType object = type;
     if (type->isPointerType() || type->isReferenceType()) {
@@ -90,14 +157,20 @@ std::string whyNotCallableOnLibraryObject(ModuleLowering &module,
                             !object.isConstQualified();
       }
     }
-    if (getKeptClass(object) || holdsOnlyNumbers(module, object))
+    // (A std::vector kept in memory is laid out as C++ lays it out.)
+    if (getKeptClass(object) || holdsOnlyNumbers(module, object) ||
+        ModuleLowering::isVectorObject(object.getCanonicalType()))
       return "";
     return (what + " has type '" + type.getAsString() + "'").str();
   };
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+      method && method->isInstance())
+    if (std::string problem = why(method->getThisType(), "its object");
+        !problem.empty())
+      return problem;
   for (const clang::ParmVarDecl *param : callee->parameters())
-    if (std::string problem = why(param->getType(), "its parameter '" +
-                                                        param->getName() +
-                                                        "'");
+    if (std::string problem =
+            why(param->getType(), "its parameter '" + param->getName() + "'");
         !problem.empty())
       return problem;
   bool givenMemory = givenFloatMemory;
@@ -115,9 +188,8 @@ std::string whyNotCallableOnLibraryObject(ModuleLowering &module,
 bool FunctionLowering::callsLibraryCode(const clang::FunctionDecl *callee,
                                         const clang::CXXRecordDecl *record,
                                         const clang::Stmt *where) {
-  std::string className =
-      clang::QualType(ast.getCanonicalTagType(record))
-          .getAsString(ast.getPrintingPolicy());
+  std::string className = clang::QualType(ast.getCanonicalTagType(record))
+                              .getAsString(ast.getPrintingPolicy());
   if (std::string why = whyNotCallableOnLibraryObject(module, callee);
       !why.empty())
     return unsupported<bool>(
@@ -133,9 +205,10 @@ bool FunctionLowering::callsLibraryCode(const clang::FunctionDecl *callee,
 }
 
 std::optional<FunctionLowering::CallResult>
-FunctionLowering::lowerLibraryObjectCall(
-    const clang::CallExpr *expr, const clang::FunctionDecl *callee,
-    const clang::CXXRecordDecl *record, std::optional<Address> dest) {
+FunctionLowering::lowerLibraryObjectCall(const clang::CallExpr *expr,
+                                         const clang::FunctionDecl *callee,
+                                         const clang::CXXRecordDecl *record,
+                                         std::optional<Address> dest) {
   if (!callsLibraryCode(callee, record, expr))
     return std::nullopt;
   SmallVector<const clang::Expr *> args(expr->arguments());
@@ -147,7 +220,7 @@ FunctionLowering::lowerLibraryObjectCall(
           dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
       const clang::Expr *base = member->getImplicitObjectArgument();
       object = memberExpr && memberExpr->isArrow() ? lowerPointer(base)
-                                                    : lowerLValue(base);
+                                                   : lowerLValue(base);
     } else {
       object = lowerLValue(args[0]);
       args.erase(args.begin());
@@ -168,10 +241,9 @@ FunctionLowering::lowerStringLiteral(const clang::StringLiteral *literal) {
   Location l = loc(literal);
   SmallVector<int8_t> bytes(literal->getBytes().begin(),
                             literal->getBytes().end());
-  bytes.resize(ast.getAsConstantArrayType(literal->getType())
-                   ->getSize()
-                   .getZExtValue(),
-               0);
+  bytes.resize(
+      ast.getAsConstantArrayType(literal->getType())->getSize().getZExtValue(),
+      0);
   auto type = MemRefType::get({static_cast<int64_t>(bytes.size())},
                               b.getIntegerType(8));
   OpBuilder top = OpBuilder::atBlockBegin(module.getModule().getBody());
@@ -185,8 +257,7 @@ FunctionLowering::lowerStringLiteral(const clang::StringLiteral *literal) {
           RankedTensorType::get(type.getShape(), type.getElementType()),
           ArrayRef<int8_t>(bytes)),
       /*constant=*/true, /*alignment=*/nullptr);
-  Value memref =
-      memref::GetGlobalOp::create(b, l, type, global.getSymName());
+  Value memref = memref::GetGlobalOp::create(b, l, type, global.getSymName());
   return Address{memref, constantIndex(0, l)};
 }
 

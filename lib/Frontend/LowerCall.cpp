@@ -110,8 +110,7 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
     return check;
   if (std::optional<CallResult> output = lowerOutputCall(expr, callee))
     return output;
-  if (const clang::CXXRecordDecl *library =
-          getLibraryObjectClass(expr, callee))
+  if (const clang::CXXRecordDecl *library = getLibraryObjectClass(expr, callee))
     return lowerLibraryObjectCall(expr, callee, library, dest);
   SmallVector<const clang::Expr *> args(expr->arguments());
   std::optional<Address> object;
@@ -293,11 +292,11 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   if (!libraryCode &&
       (takesIndirectFields(callee) || passesVectorsInMemory(callee, args) ||
        (object && object->packedType) ||
-      ((resultType->isPointerType() || resultType->isReferenceType() ||
-        isIterator(resultType)) &&
-       !isVector(resultType.getNonReferenceType()) && callee->hasBody(body) &&
-       !module.hasCustomRule(callee) && !isDifferentiable(callee) &&
-       !callee->isVariadic())))
+       ((resultType->isPointerType() || resultType->isReferenceType() ||
+         isIterator(resultType)) &&
+        !isVector(resultType.getNonReferenceType()) && callee->hasBody(body) &&
+        !module.hasCustomRule(callee) && !isDifferentiable(callee) &&
+        !callee->isVariadic())))
     return inlineBody(expr, callee, args, nullptr, {}, object, dest);
   SmallVector<Value> operands;
   if (object)
@@ -314,6 +313,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   if (!object && returnType->isArithmeticType() && !libraryCode)
     if (Result builtin; lowerScalarBuiltin(expr, callee, operands, builtin))
       return builtin;
+  libraryCode = libraryCode || runsAsLibraryCompiledIt(callee, args);
 
   // Code compiled elsewhere is called as it is (ExternalCalls.cpp): the
   // engine reports the call if a derivative must cross it.

@@ -57,8 +57,16 @@ void ModuleLowering::error(clang::SourceRange range, const Twine &message) {
   if (quiet)
     return;
   if (speculative) {
-    if (!errors++)
+    if (!errors++) {
       firstError = message.str();
+      clang::PresumedLoc presumed = ast.getSourceManager().getPresumedLoc(
+          ast.getSourceManager().getSpellingLoc(range.getBegin()));
+      if (presumed.isValid())
+        firstErrorPlace =
+            (llvm::sys::path::filename(presumed.getFilename()) + ":" +
+             Twine(presumed.getLine()) + ":" + Twine(presumed.getColumn()))
+                .str();
+    }
     return;
   }
   // A signature is checked wherever the function is met; say it once.
@@ -523,8 +531,9 @@ bool LayoutComputation::collectParts(
     if (cxx->getNumVBases())
       return refuse("it has virtual base classes");
     for (const clang::FieldDecl *field : record->fields())
-      if (const clang::CXXRecordDecl *held =
-              field->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+      if (const clang::CXXRecordDecl *held = field->getType()
+                                                 ->getBaseElementTypeUnsafe()
+                                                 ->getAsCXXRecordDecl();
           held && ModuleLowering::isKeptAsCompiled(held))
         return refuse("its field '" + field->getName() + "' is a '" +
                       ast.getBaseElementType(field->getType()).getAsString() +
@@ -596,9 +605,9 @@ LayoutComputation::ofRecord(const clang::RecordDecl *record) {
   // A library object kept as compiled is its bytes (LibraryObjects.cpp).
   if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record);
       cxx && ModuleLowering::isKeptAsCompiled(cxx))
-    return Layout{IntegerType::get(context, 8), ast.CharTy,
-                  static_cast<int64_t>(ast.getTypeSizeInChars(type)
-                                           .getQuantity())};
+    return Layout{
+        IntegerType::get(context, 8), ast.CharTy,
+        static_cast<int64_t>(ast.getTypeSizeInChars(type).getQuantity())};
   SmallVector<Part> parts;
   SmallVector<Layout::IndirectField> indirectFields; // slots set later
   if (!collectParts(record, parts, indirectFields))
@@ -944,8 +953,10 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     nestedEntries.push_back({cast<clang::CXXMethodDecl>(decl), function});
   auto compiled = compiledByClang.find(decl);
   auto libraryObject = libraryObjectCalls.find(decl);
+  auto libraryFunction = libraryFunctionCalls.find(decl);
   if (definition && compiled == compiledByClang.end() &&
-      libraryObject == libraryObjectCalls.end())
+      libraryObject == libraryObjectCalls.end() &&
+      libraryFunction == libraryFunctionCalls.end())
     pending.push_back(definition);
   else
     function.setPrivate();
@@ -956,10 +967,15 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     // (Only code in the same object file can call it.)
     if (!decl->isExternallyVisible())
       function->setAttr(ct::kInternalLinkageAttr, builder.getUnitAttr());
-  } else if (libraryObject != libraryObjectCalls.end()) {
+  } else if (libraryObject != libraryObjectCalls.end() ||
+             libraryFunction != libraryFunctionCalls.end()) {
     markExternal(*this, decl, function);
-    function->setAttr(ct::kLibraryObjectAttr,
-                      builder.getStringAttr(libraryObject->second));
+    if (libraryObject != libraryObjectCalls.end())
+      function->setAttr(ct::kLibraryObjectAttr,
+                        builder.getStringAttr(libraryObject->second));
+    else
+      function->setAttr(ct::kLibraryCodeAttr,
+                        builder.getStringAttr(libraryFunction->second));
     if (std::string why = getCallingConvention().describe(decl, function);
         !why.empty())
       error(decl->getSourceRange(),
@@ -975,9 +991,34 @@ void ModuleLowering::lowerPending() {
   // In order of first use, so that diagnostics follow the source.
   for (size_t i = 0; i < pending.size(); ++i) {
     const clang::FunctionDecl *decl = pending[i];
-    lowerFunctionBody(*this, decl, functions.lookup(decl->getCanonicalDecl()));
+    func::FuncOp function = functions.lookup(decl->getCanonicalDecl());
+    lowerFunctionBody(*this, decl, function);
+    if (function && isLibrary(decl->getLocation()))
+      recordCallChain(decl, function);
   }
   pending.clear();
+}
+
+void ModuleLowering::recordCallChain(const clang::FunctionDecl *decl,
+                                     func::FuncOp function) {
+  // The calls that first led to this library function, up to the user's
+  // line: the engine's errors inside it end with them as notes.
+  Builder b(getContext());
+  SmallVector<Attribute> chain;
+  llvm::DenseSet<const clang::FunctionDecl *> seen;
+  while (decl && seen.insert(decl->getCanonicalDecl()).second) {
+    auto caller = firstCalls.find(decl->getCanonicalDecl());
+    if (caller == firstCalls.end())
+      break;
+    chain.push_back(
+        b.getArrayAttr({b.getStringAttr(decl->getQualifiedNameAsString()),
+                        getLoc(caller->second.call)}));
+    if (!isLibrary(caller->second.call))
+      break;
+    decl = caller->second.function;
+  }
+  if (!chain.empty())
+    function->setAttr(ct::kCallChainAttr, b.getArrayAttr(chain));
 }
 
 void loadFrontendDialects(MLIRContext &context) {

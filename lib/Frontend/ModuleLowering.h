@@ -115,7 +115,15 @@ public:
     libraryObjectCalls[function->getCanonicalDecl()] = className.str();
   }
   bool isCalledOnLibraryObject(const clang::FunctionDecl *function) const {
-    return libraryObjectCalls.contains(function->getCanonicalDecl());
+    return libraryObjectCalls.contains(function->getCanonicalDecl()) ||
+           libraryFunctionCalls.contains(function->getCanonicalDecl());
+  }
+  /// A function of the library whose body differentiable code cannot
+  /// express (`std::generate_canonical` computes in `long double`): called
+  /// as compiled, with why (LibraryObjects.cpp).
+  void callLibraryFunctionAsCompiled(const clang::FunctionDecl *function,
+                                     llvm::StringRef whyNotLowered) {
+    libraryFunctionCalls[function->getCanonicalDecl()] = whyNotLowered.str();
   }
   /// Whether objects of `record` are kept as the library compiled them:
   /// a class of a system header that the memory model does not lay out
@@ -136,6 +144,10 @@ public:
   /// Lowers the bodies of every function declared so far, including those
   /// their bodies declare in turn.
   void lowerPending();
+  /// Writes on `function`, lowered from the library's `decl`, the calls
+  /// that first led to it (ct.call_chain).
+  void recordCallChain(const clang::FunctionDecl *decl,
+                       mlir::func::FuncOp function);
 
   /// The layout of `type`, or nullopt if it has none (reporting nothing).
   std::optional<Layout> tryGetLayout(clang::QualType type) {
@@ -274,6 +286,8 @@ public:
   /// For a trial lowering in a module of its own (TrialLowering.cpp).
   void beSpeculative() { speculative = true; }
   const std::string &getFirstError() const { return firstError; }
+  /// Where that error is: "file:line:column".
+  const std::string &getFirstErrorPlace() const { return firstErrorPlace; }
 
   /// Where lowering is: the function whose body is being lowered, then the
   /// bodies inlined into it, each with the call that inlined it. An error
@@ -326,11 +340,13 @@ private:
   bool quiet = false;
   /// Set for a trial lowering: errors are counted, not reported.
   bool speculative = false;
-  std::string firstError;
+  std::string firstError, firstErrorPlace;
   /// Functions called as compiled (callAsCompiled), with why.
   llvm::DenseMap<const clang::FunctionDecl *, std::string> compiledByClang;
   /// Functions called on library objects (callOnLibraryObject).
   llvm::DenseMap<const clang::FunctionDecl *, std::string> libraryObjectCalls;
+  /// Library functions called as compiled (callLibraryFunctionAsCompiled).
+  llvm::DenseMap<const clang::FunctionDecl *, std::string> libraryFunctionCalls;
   std::unique_ptr<CallingConvention> callingConvention;
   /// The errors reported, so that none is reported twice.
   std::set<std::pair<clang::SourceLocation, std::string>> reported;
@@ -424,9 +440,11 @@ void markExternal(ModuleLowering &module, const clang::FunctionDecl *decl,
 
 /// Why `function` (with the functions it calls) cannot be lowered as
 /// differentiable code, from a trial lowering in a module of its own that
-/// reports nothing; empty when it can (TrialLowering.cpp).
+/// reports nothing; empty when it can (TrialLowering.cpp). `place`, if
+/// given, gets where the first problem is ("file:line:column").
 std::string whyNotLowerable(clang::ASTContext &ast,
-                            const clang::FunctionDecl *function);
+                            const clang::FunctionDecl *function,
+                            std::string *place = nullptr);
 
 /// Binds the CT_CUSTOM_GRADIENT / CT_CUSTOM_JVP rules (CustomRules.cpp).
 void lowerCustomRules(ModuleLowering &module);

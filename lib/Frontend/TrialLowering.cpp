@@ -21,7 +21,8 @@ using namespace mlir;
 namespace cotangent::frontend {
 
 std::string whyNotLowerable(clang::ASTContext &ast,
-                            const clang::FunctionDecl *function) {
+                            const clang::FunctionDecl *function,
+                            std::string *place) {
   MLIRContext context;
   loadFrontendDialects(context);
   ScopedDiagnosticHandler silence(&context,
@@ -32,8 +33,11 @@ std::string whyNotLowerable(clang::ASTContext &ast,
   if (!trial.getFunction(function) && !trial.hadError())
     return "its signature cannot be lowered";
   trial.lowerPending();
-  if (trial.hadError())
+  if (trial.hadError()) {
+    if (place)
+      *place = trial.getFirstErrorPlace();
     return trial.getFirstError();
+  }
   if (failed(verify(*module)))
     return "it lowers to code that does not verify";
   if (Operation *write = ct::findWriteOfOutsideVariable(*module))

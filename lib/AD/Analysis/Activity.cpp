@@ -449,33 +449,33 @@ void ActivityAnalysis::propagateVaried() {
   auto isVaried = [&](Value value) {
     return isVariedIn(varied, variedMemory, value);
   };
-  propagateToFixedPoint(
-      function, {[&](Operation *op) { return getElementAccess(op); },
-                 [&](Operation *op, Element element) {
-                   return propagateVariedElement(op, element);
-                 },
-                 [&](ArrayRef<DerivativeFlow> flow) {
-                   bool changed = false;
-                   for (auto [from, to] : flow)
-                     changed |= isVaried(from) && markVaried(to);
-                   return changed;
-                 },
-                 [&](Operation *op) {
-                   // Its float results and any memory it may write depend on
-                   // everything it reads.
-                   SmallVector<Value> inputs = getInputs(op);
-                   if (!llvm::any_of(inputs, isVaried))
-                     return false;
-                   bool changed = false;
-                   for (Value result : op->getResults())
-                     changed |= markVaried(result);
-                   for (Value input : inputs)
-                     if ((isShadowedType(input.getType()) ||
-                          isBytesMemory(input.getType())) &&
-                         mayWrite(op, input))
-                       changed |= markVaried(input);
-                   return changed;
-                 }});
+  propagateToFixedPoint(function,
+                        {[&](Operation *op) { return getElementAccess(op); },
+                         [&](Operation *op, Element element) {
+                           return propagateVariedElement(op, element);
+                         },
+                         [&](ArrayRef<DerivativeFlow> flow) {
+                           bool changed = false;
+                           for (auto [from, to] : flow)
+                             changed |= isVaried(from) && markVaried(to);
+                           return changed;
+                         },
+                         [&](Operation *op) {
+                           // Its float results and any memory it may write
+                           // depend on everything it reads.
+                           SmallVector<Value> inputs = getInputs(op);
+                           if (!llvm::any_of(inputs, isVaried))
+                             return false;
+                           bool changed = false;
+                           for (Value result : op->getResults())
+                             changed |= markVaried(result);
+                           for (Value input : inputs)
+                             if ((isShadowedType(input.getType()) ||
+                                  isBytesMemory(input.getType())) &&
+                                 mayWrite(op, input))
+                               changed |= markVaried(input);
+                           return changed;
+                         }});
 }
 
 void ActivityAnalysis::propagateUseful() {

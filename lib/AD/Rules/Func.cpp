@@ -33,6 +33,20 @@ static bool isConstant(ct::Activity a) { return a == ct::Activity::Constant; }
 /// Reports a call of a function compiled elsewhere (ct.external, no rule)
 /// that a derivative would have to cross, in the user's terms: what carries
 /// the derivative, and the ways out.
+/// Notes at the calls that led to `op`'s function when it is a library's
+/// (ct.call_chain), up to the user's line.
+static void noteCallChain(InFlightDiagnostic &diag, Operation *op) {
+  auto function = op->getParentOfType<func::FuncOp>();
+  auto chain = function ? function->getAttrOfType<ArrayAttr>(ct::kCallChainAttr)
+                        : nullptr;
+  if (!chain)
+    return;
+  for (auto call : chain.getAsRange<ArrayAttr>())
+    diag.attachNote(cast<LocationAttr>(call[1]))
+        << "in call to '" << cast<StringAttr>(call[0]).getValue()
+        << "' from here";
+}
+
 static LogicalResult refuseExternalCall(func::CallOp call, func::FuncOp callee,
                                         ArrayRef<ct::Activity> activities,
                                         bool activeResult) {
@@ -40,6 +54,7 @@ static LogicalResult refuseExternalCall(func::CallOp call, func::FuncOp callee,
   auto params = callee->getAttrOfType<ArrayAttr>("ct.param_names");
   InFlightDiagnostic diag = call.emitError()
                             << "'" << (name ? name.getValue() : "?") << "' ";
+  noteCallChain(diag, call);
   // A custom rule (or a function bound to one) that differentiable code
   // cannot express runs as compiled: a higher derivative needs its rule.
   if (auto why = callee->getAttrOfType<StringAttr>(ct::kNotLoweredAttr))
@@ -64,6 +79,15 @@ static LogicalResult refuseExternalCall(func::CallOp call, func::FuncOp callee,
                    "it gave, or passed to one of its functions); keep such "
                    "values in a std::vector or an array, or stop the "
                    "derivative with ct::stop_gradient before they go in";
+  if (auto why = callee->getAttrOfType<StringAttr>(ct::kLibraryCodeAttr))
+    return diag << "runs as the library compiled it, not as differentiable "
+                   "code ("
+                << why.getValue()
+                << "), so no derivative can flow through it, as one must "
+                   "here; give it a custom derivative rule (CT_CUSTOM_GRADIENT "
+                   "or CT_CUSTOM_VJP for reverse mode, CT_CUSTOM_JVP for "
+                   "forward mode), or stop the derivative with "
+                   "ct::stop_gradient";
   diag << "has no visible body, and a derivative would have to flow "
           "through this call: ";
   if (activeResult) {

@@ -174,8 +174,7 @@ Value getFirstElementAddress(OpBuilder &b, Location loc, Value memref) {
 
 /// A memref of `type` designating the memory at `address` (a reference
 /// the library returned): one element, at offset 0.
-Value buildMemRef(OpBuilder &b, Location loc, MemRefType type,
-                  Value address) {
+Value buildMemRef(OpBuilder &b, Location loc, MemRefType type, Value address) {
   MLIRContext *context = b.getContext();
   Type i64 = b.getI64Type();
   auto sizes = LLVM::LLVMArrayType::get(i64, type.getRank());
@@ -235,9 +234,9 @@ void emitPlannedCall(func::CallOp call, LLVM::LLVMFuncOp declaration,
   if (resultKind == "value")
     call.getResult(0).replaceAllUsesWith(lowered.getResult());
   if (resultKind == "pointer")
-    call.getResult(0).replaceAllUsesWith(buildMemRef(
-        b, loc, cast<MemRefType>(call.getResult(0).getType()),
-        lowered.getResult()));
+    call.getResult(0).replaceAllUsesWith(
+        buildMemRef(b, loc, cast<MemRefType>(call.getResult(0).getType()),
+                    lowered.getResult()));
   call.erase();
 }
 
@@ -277,8 +276,7 @@ struct LowerExternalCalls : impl::LowerExternalCallsBase<LowerExternalCalls> {
       LLVM::LLVMFuncOp declaration = declareInC(function);
       for (func::CallOp call : calls) {
         if (plan) {
-          emitPlannedCall(call, declaration, *plan, resultKind,
-                          resultOperand);
+          emitPlannedCall(call, declaration, *plan, resultKind, resultOperand);
           continue;
         }
         OpBuilder b(call);

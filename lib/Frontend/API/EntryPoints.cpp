@@ -839,11 +839,10 @@ bool EntryBuilder::assignRoles() {
     });
     if (role != Role::Constant && request.selected[i] && !hasFloatingData &&
         !designatesFloatingData) {
-      const clang::CXXRecordDecl *record =
-          paramType.getCanonicalType()
-              .getNonReferenceType()
-              ->getPointeeOrArrayElementType()
-              ->getAsCXXRecordDecl();
+      const clang::CXXRecordDecl *record = paramType.getCanonicalType()
+                                               .getNonReferenceType()
+                                               ->getPointeeOrArrayElementType()
+                                               ->getAsCXXRecordDecl();
       if (!record)
         record = paramType.getCanonicalType()
                      .getNonReferenceType()

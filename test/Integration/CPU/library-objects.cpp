@@ -6,7 +6,7 @@
 // iterator compared and advanced, a std::string made inside the function,
 // a std::list walked by its iterators, an element of a std::vector of
 // strings, insert's (iterator, bool) pair bound by name, a std::set, a
-// std::function and std::cout.
+// std::function, std::cout, and <random>'s engines and distributions.
 // Each gradient matches its closed form and central differences, in
 // reverse, forward and second-order mode, at -O0 and -O2; the tables'
 // memory is freed (ASan's leak check runs in the sanitizer build).
@@ -25,6 +25,7 @@
 #include <iostream>
 #include <list>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -120,6 +121,20 @@ constexpr int N = 5;
     if (picked.count(i))
       s += w(i) * x[i] * x[i];
   std::cout << "chosen: " << s << "\n";
+  return s;
+}
+
+// Noise from <random> with a fixed seed: the engine and distributions run
+// as the standard library compiled the parts differentiable code cannot
+// express (std::generate_canonical computes in long double).
+[[ct::differentiable]] double noisy(const double *x, int n, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += (1 + 0.1 * normal(generator) + 0.1 * uniform(generator)) * x[i] *
+         x[i];
   return s;
 }
 
@@ -237,6 +252,17 @@ int main() {
     for (int i = 0; i < N; ++i)
       check::near("d chosen/dx_i", dx[i],
                   picked.count(i) ? 2 * (0.5 + i) * x[i] : 0.0, 1e-12);
+  }
+  {
+    double dx[N] = {};
+    ct::gradient<noisy, ct::wrt<0>>(x, N, 42u, dx);
+    for (int i = 0; i < N; ++i)
+      check::near("d noisy/dx_i by differences", dx[i],
+                  check::differenceAt(x, i, [&] { return noisy(x, N, 42u); }),
+                  1e-6);
+    double t[N] = {0, 0, 0, 1, 0};
+    check::near("noisy jvp", ct::jvp<noisy, ct::wrt<0>>(x, N, 42u, t).tangent,
+                dx[3], 1e-12);
   }
   return check::report();
 }

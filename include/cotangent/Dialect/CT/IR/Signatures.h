@@ -67,6 +67,16 @@ inline constexpr llvm::StringLiteral kCallResultAttr = "ct.c_result";
 /// On such a function: the library class whose object it works on, kept as
 /// the library compiled it (the engine's error names it).
 inline constexpr llvm::StringLiteral kLibraryObjectAttr = "ct.library_object";
+/// On such a function: a function of the library (a system header) whose
+/// body differentiable code cannot express, with why; it runs as the
+/// library compiled it.
+inline constexpr llvm::StringLiteral kLibraryCodeAttr = "ct.library_code";
+
+/// On a function lowered from a library's code: the calls that first led
+/// to it, innermost first, up to the user's line (an array of [name of the
+/// function called, location of the call]); errors inside it end with
+/// them as notes.
+inline constexpr llvm::StringLiteral kCallChainAttr = "ct.call_chain";
 
 /// Marks a memref argument that is the callee's own copy of an aggregate
 /// passed by value (the caller made it): the callee may write it freely.
