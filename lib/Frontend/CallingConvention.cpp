@@ -115,6 +115,29 @@ static StringRef getExtension(const clang::CodeGen::ABIArgInfo &info) {
   return info.isSignExt() ? "sext" : "zext";
 }
 
+/// Where the result of a call goes (ct.c_result); null if the ABI returns
+/// it in a way the plan has no word for.
+static DictionaryAttr describeResult(PlanBuilder &plan,
+                                     const clang::CodeGen::ABIArgInfo &info,
+                                     clang::QualType resultType,
+                                     int64_t resultPlace) {
+  switch (info.getKind()) {
+  case clang::CodeGen::ABIArgInfo::Ignore:
+  case clang::CodeGen::ABIArgInfo::Indirect: // (through the hidden pointer)
+    return plan.result("void");
+  case clang::CodeGen::ABIArgInfo::Direct:
+  case clang::CodeGen::ABIArgInfo::Extend:
+    if (resultPlace >= 0)
+      return plan.result("store", plan.translate(info.getCoerceToType()),
+                         resultPlace);
+    if (resultType->isPointerType() || resultType->isReferenceType())
+      return plan.result("pointer");
+    return plan.result(resultType->isVoidType() ? "void" : "value");
+  default:
+    return nullptr;
+  }
+}
+
 std::string CallingConvention::describe(const clang::FunctionDecl *decl,
                                         func::FuncOp function) {
   clang::CodeGen::CodeGenModule &cgm = tables->generator->CGM();
@@ -190,28 +213,11 @@ std::string CallingConvention::describe(const clang::FunctionDecl *decl,
       plan.add(resultPlace, "address");
   }
 
-  DictionaryAttr result;
-  switch (returnInfo.getKind()) {
-  case clang::CodeGen::ABIArgInfo::Ignore:
-    result = plan.result("void");
-    break;
-  case clang::CodeGen::ABIArgInfo::Indirect:
-    result = plan.result("void");
-    break;
-  case clang::CodeGen::ABIArgInfo::Direct:
-  case clang::CodeGen::ABIArgInfo::Extend:
-    if (resultPlace >= 0)
-      result = plan.result(
-          "store", plan.translate(returnInfo.getCoerceToType()), resultPlace);
-    else if (resultType->isPointerType() || resultType->isReferenceType())
-      result = plan.result("pointer");
-    else
-      result = plan.result(resultType->isVoidType() ? "void" : "value");
-    break;
-  default:
+  DictionaryAttr result =
+      describeResult(plan, returnInfo, resultType, resultPlace);
+  if (!result)
     return "the ABI returns '" + resultType.getAsString() +
            "' in a way Cotangent does not call";
-  }
   function->setAttr(ct::kCallArgumentsAttr, plan.b.getArrayAttr(plan.args));
   function->setAttr(ct::kCallResultAttr, result);
   return "";

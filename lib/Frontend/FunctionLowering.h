@@ -414,6 +414,11 @@ private:
   /// body does not lower (then declared so).
   bool runsAsLibraryCompiledIt(const clang::FunctionDecl *callee,
                                llvm::ArrayRef<const clang::Expr *> args);
+  /// A list of values (`{{0, 2.0}, {1, 3.0}}`) given to the library's
+  /// code as a `std::initializer_list` of `type`, laid out as C++ does.
+  std::optional<Address>
+  lowerListForLibrary(const clang::CXXStdInitializerListExpr *list,
+                      clang::QualType type);
   /// A string literal: constant characters, for the library to read.
   std::optional<Address>
   lowerStringLiteral(const clang::StringLiteral *literal);

@@ -22,6 +22,9 @@
 
 #include "cotangent/Frontend/DifferentiableAttr.h"
 
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -63,6 +66,16 @@ FunctionLowering::getLibraryObjectClass(const clang::CallExpr *expr,
             getKeptClass(arg->IgnoreParenImpCasts()->getType()))
       return record;
   return getKeptClass(callee->getReturnType());
+}
+
+/// The element type of `std::initializer_list<T>`, else null.
+static clang::QualType getListElementType(clang::QualType type) {
+  const auto *spec = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      type.getCanonicalType()->getAsCXXRecordDecl());
+  if (!spec || !spec->isInStdNamespace() ||
+      spec->getName() != "initializer_list")
+    return {};
+  return spec->getTemplateArgs()[0].getAsType();
 }
 
 /// Whether memory of `type` holds nothing but numbers (no addresses): what
@@ -157,9 +170,13 @@ std::string whyNotCallableOnLibraryObject(ModuleLowering &module,
                             !object.isConstQualified();
       }
     }
-    // (A std::vector kept in memory is laid out as C++ lays it out.)
+    // (A std::vector kept in memory is laid out as C++ lays it out; a list
+    // of values is made so for the call.)
+    clang::QualType listed = getListElementType(object);
     if (getKeptClass(object) || holdsOnlyNumbers(module, object) ||
-        ModuleLowering::isVectorObject(object.getCanonicalType()))
+        ModuleLowering::isVectorObject(object.getCanonicalType()) ||
+        (!listed.isNull() &&
+         (getKeptClass(listed) || holdsOnlyNumbers(module, listed))))
       return "";
     return (what + " has type '" + type.getAsString() + "'").str();
   };
@@ -259,6 +276,31 @@ FunctionLowering::lowerStringLiteral(const clang::StringLiteral *literal) {
       /*constant=*/true, /*alignment=*/nullptr);
   Value memref = memref::GetGlobalOp::create(b, l, type, global.getSymName());
   return Address{memref, constantIndex(0, l)};
+}
+
+std::optional<Address> FunctionLowering::lowerListForLibrary(
+    const clang::CXXStdInitializerListExpr *list, clang::QualType type) {
+  // As C++ lays a std::initializer_list out: the address of the values'
+  // array, then their count.
+  Location l = loc(list);
+  const clang::Expr *array = list->getSubExpr();
+  std::optional<Address> values =
+      array->isGLValue() ? lowerLValue(array) : materializeTemporary(array);
+  std::optional<Address> object =
+      allocate(type, list->getSourceRange(), "this list");
+  std::optional<Layout> layout = layoutOf(type, list);
+  const auto *arrayType = ast.getAsConstantArrayType(array->getType());
+  if (!values || !object || !layout || !arrayType || layout->size != 2 ||
+      !layout->scalar.isInteger(64))
+    return unsupported<std::optional<Address>>(
+        list, "this list cannot be passed to the library's code");
+  ct::StoreAddressOp::create(b, l, materialize(*values, l), object->memref,
+                             constantIndex(0, l));
+  Value count = arith::ConstantOp::create(
+      b, l, b.getI64IntegerAttr(arrayType->getSize().getZExtValue()));
+  memref::StoreOp::create(b, l, count, object->memref,
+                          ValueRange{constantIndex(1, l)});
+  return object;
 }
 
 void FunctionLowering::lowerLibraryRangeFor(

@@ -187,6 +187,10 @@ Value FunctionLowering::lowerArgument(const clang::Expr *arg,
     address = lowerPointer(arg);
   else if (isVector(paramType))
     address = createVector(arg, paramType, arg->getSourceRange());
+  else if (const auto *list =
+               dyn_cast<clang::CXXStdInitializerListExpr>(strip(arg)))
+    // (Only the library's compiled code takes a list as its own object.)
+    address = lowerListForLibrary(list, paramType);
   else if (isAggregate(paramType))
     // By value: the callee gets a copy of its own.
     address = materializeTemporary(arg);

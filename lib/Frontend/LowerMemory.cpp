@@ -513,6 +513,10 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
     return lowerConditionalLValue(conditional);
   if (const auto *literal = dyn_cast<clang::StringLiteral>(expr))
     return lowerStringLiteral(literal);
+  // A default argument bound to a reference parameter (a comparator, an
+  // allocator): the place of its value.
+  if (const auto *defaultArg = dyn_cast<clang::CXXDefaultArgExpr>(expr))
+    return lowerLValue(defaultArg->getExpr());
   return unsupported<Result>(expr, "cannot take the address of this "
                                    "expression in a differentiable function");
 }

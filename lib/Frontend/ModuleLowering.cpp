@@ -925,15 +925,18 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     (byAddress ? inputs : results).push_back(type);
   }
   // The memory the indirect fields of the object and of the parameters
-  // designate (IndirectFields.cpp).
+  // designate (IndirectFields.cpp); code compiled by the library reads the
+  // addresses in its objects itself.
+  bool libraryCode = isCalledOnLibraryObject(decl);
   if (const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
-      method && method->isInstance() &&
+      method && method->isInstance() && !libraryCode &&
       !appendIndirectTypes(method->getThisType(), decl->getSourceRange(),
                            "the object of '" + decl->getNameAsString() + "'",
                            inputs))
     return nullptr;
   for (const clang::ParmVarDecl *param : decl->parameters())
-    if (!appendIndirectTypes(param->getType(), param->getSourceRange(),
+    if (!libraryCode &&
+        !appendIndirectTypes(param->getType(), param->getSourceRange(),
                              "parameter '" + param->getName() + "'", inputs))
       return nullptr;
   std::string name = mangle(decl);
@@ -951,40 +954,47 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
   functions[decl] = function;
   if (nestedEntry)
     nestedEntries.push_back({cast<clang::CXXMethodDecl>(decl), function});
-  auto compiled = compiledByClang.find(decl);
-  auto libraryObject = libraryObjectCalls.find(decl);
-  auto libraryFunction = libraryFunctionCalls.find(decl);
-  if (definition && compiled == compiledByClang.end() &&
-      libraryObject == libraryObjectCalls.end() &&
-      libraryFunction == libraryFunctionCalls.end())
+  if (!declareCalledAsCompiled(decl, function) && definition)
     pending.push_back(definition);
   else
     function.setPrivate();
-  if (compiled != compiledByClang.end()) {
+  if (!nestedEntry && !function->hasAttr(ct::kExternalAttr) &&
+      isExternalFunction(*this, decl))
+    markExternal(*this, decl, function);
+  return function;
+}
+
+bool ModuleLowering::declareCalledAsCompiled(const clang::FunctionDecl *decl,
+                                             func::FuncOp function) {
+  Builder builder(getContext());
+  if (auto compiled = compiledByClang.find(decl);
+      compiled != compiledByClang.end()) {
     markExternal(*this, decl, function);
     function->setAttr(ct::kNotLoweredAttr,
                       builder.getStringAttr(compiled->second));
     // (Only code in the same object file can call it.)
     if (!decl->isExternallyVisible())
       function->setAttr(ct::kInternalLinkageAttr, builder.getUnitAttr());
-  } else if (libraryObject != libraryObjectCalls.end() ||
-             libraryFunction != libraryFunctionCalls.end()) {
-    markExternal(*this, decl, function);
-    if (libraryObject != libraryObjectCalls.end())
-      function->setAttr(ct::kLibraryObjectAttr,
-                        builder.getStringAttr(libraryObject->second));
-    else
-      function->setAttr(ct::kLibraryCodeAttr,
-                        builder.getStringAttr(libraryFunction->second));
-    if (std::string why = getCallingConvention().describe(decl, function);
-        !why.empty())
-      error(decl->getSourceRange(),
-            "'" + decl->getQualifiedNameAsString() +
-                "' cannot be called as the library compiled it: " + why);
-  } else if (!nestedEntry && isExternalFunction(*this, decl)) {
-    markExternal(*this, decl, function);
+    return true;
   }
-  return function;
+  auto libraryObject = libraryObjectCalls.find(decl);
+  auto libraryFunction = libraryFunctionCalls.find(decl);
+  if (libraryObject == libraryObjectCalls.end() &&
+      libraryFunction == libraryFunctionCalls.end())
+    return false;
+  markExternal(*this, decl, function);
+  if (libraryObject != libraryObjectCalls.end())
+    function->setAttr(ct::kLibraryObjectAttr,
+                      builder.getStringAttr(libraryObject->second));
+  else
+    function->setAttr(ct::kLibraryCodeAttr,
+                      builder.getStringAttr(libraryFunction->second));
+  if (std::string why = getCallingConvention().describe(decl, function);
+      !why.empty())
+    error(decl->getSourceRange(),
+          "'" + decl->getQualifiedNameAsString() +
+              "' cannot be called as the library compiled it: " + why);
+  return true;
 }
 
 void ModuleLowering::lowerPending() {

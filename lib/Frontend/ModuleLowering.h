@@ -132,6 +132,11 @@ public:
   /// library's own node classes). Such an object is its bytes; everything
   /// done to it is a call of the library's compiled code.
   static bool isKeptAsCompiled(const clang::CXXRecordDecl *record);
+  /// Marks `function`, the declaration of `decl`, as called as compiled if
+  /// it is (a custom rule that does not lower, a library object's or the
+  /// library's function); returns whether it is.
+  bool declareCalledAsCompiled(const clang::FunctionDecl *decl,
+                               mlir::func::FuncOp function);
   /// How the target's ABI passes the arguments of calls as compiled.
   CallingConvention &getCallingConvention();
 

@@ -6,7 +6,8 @@
 // iterator compared and advanced, a std::string made inside the function,
 // a std::list walked by its iterators, an element of a std::vector of
 // strings, insert's (iterator, bool) pair bound by name, a std::set, a
-// std::function, std::cout, and <random>'s engines and distributions.
+// std::function, std::cout, <random>'s engines and distributions, and
+// tables made from lists of values.
 // Each gradient matches its closed form and central differences, in
 // reverse, forward and second-order mode, at -O0 and -O2; the tables'
 // memory is freed (ASan's leak check runs in the sanitizer build).
@@ -122,6 +123,18 @@ constexpr int N = 5;
       s += w(i) * x[i] * x[i];
   std::cout << "chosen: " << s << "\n";
   return s;
+}
+
+// Tables made from lists of values inside the function (the lists passed
+// to the library's constructors as C++ lays a std::initializer_list out).
+[[ct::differentiable]] double fromLists(const double *x) {
+  std::map<int, double> w{{0, 2.0}, {1, 3.0}};
+  std::unordered_map<int, double> u = {{0, 5.0}};
+  std::set<int> picked{1};
+  std::map<std::string, double> named{{"a", 7.0}, {"bb", 11.0}};
+  return w.at(0) * x[0] +
+         w.at(1) * x[1] * (picked.count(1) ? u.at(0) : 1.0) +
+         named.at("bb") * x[0] * x[2];
 }
 
 // Noise from <random> with a fixed seed: the engine and distributions run
@@ -253,6 +266,14 @@ int main() {
       check::near("d chosen/dx_i", dx[i],
                   picked.count(i) ? 2 * (0.5 + i) * x[i] : 0.0, 1e-12);
   }
+  {
+    double dx[N] = {};
+    ct::gradient<fromLists>(x, dx);
+    check::near("d fromLists/dx_0", dx[0], 2.0 + 11.0 * x[2], 1e-12);
+    check::near("d fromLists/dx_1", dx[1], 3.0 * 5.0, 1e-12);
+    check::near("d fromLists/dx_2", dx[2], 11.0 * x[0], 1e-12);
+  }
+
   {
     double dx[N] = {};
     ct::gradient<noisy, ct::wrt<0>>(x, N, 42u, dx);
