@@ -18,9 +18,15 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
+#include "clang/CodeGen/ModuleBuilder.h"
+#include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -148,15 +154,101 @@ LogicalResult DerivativeCompiler::differentiate() {
   return success();
 }
 
+namespace {
+/// The instantiated definitions of the unit's function templates.
+struct FunctionTemplateInstantiations
+    : clang::RecursiveASTVisitor<FunctionTemplateInstantiations> {
+  bool VisitFunctionTemplateDecl(clang::FunctionTemplateDecl *decl) {
+    for (clang::FunctionDecl *spec : decl->specializations())
+      if (spec->isThisDeclarationADefinition() &&
+          spec->getTemplateSpecializationKind() ==
+              clang::TSK_ImplicitInstantiation)
+        found.push_back(spec);
+    return true;
+  }
+  std::vector<clang::FunctionDecl *> found;
+};
+} // namespace
+
+/// The inline functions of the unit that `derivatives` calls (library
+/// code run as compiled: std::map's members, std::generate_canonical):
+/// an object file of its own cannot count on the unit's object to define
+/// them (an optimized unit inlines them and drops its copies), so it gets
+/// its own (linkonce_odr) copies, from Clang's CodeGen of the unit.
+static bool linkLibraryDefinitions(clang::ASTContext &ast,
+                                   llvm::Module &derivatives) {
+  clang::HeaderSearchOptions headerSearch;
+  clang::PreprocessorOptions preprocessor;
+  clang::CodeGenOptions codeGen;
+  std::unique_ptr<clang::CodeGenerator> generator =
+      clang::CreateLLVMCodeGen(ast.getDiagnostics(), "cotangent-library-code",
+                               llvm::vfs::getRealFileSystem(), headerSearch,
+                               preprocessor, codeGen, derivatives.getContext());
+  generator->Initialize(ast);
+  for (clang::Decl *decl : ast.getTranslationUnitDecl()->decls())
+    generator->HandleTopLevelDecl(clang::DeclGroupRef(decl));
+  // Instantiations of function templates are not among the unit's
+  // declarations (Sema hands them to CodeGen as it makes them); CodeGen
+  // defers each until something uses it.
+  FunctionTemplateInstantiations instantiations;
+  instantiations.TraverseDecl(ast.getTranslationUnitDecl());
+  for (clang::FunctionDecl *function : instantiations.found)
+    generator->HandleTopLevelDecl(clang::DeclGroupRef(function));
+  generator->HandleTranslationUnit(ast);
+  std::unique_ptr<llvm::Module> unit(generator->ReleaseModule());
+  if (!unit)
+    return false;
+  // Only what may be defined in every object file: the unit's own
+  // functions and variables (and aliases of them: constructors) stay in
+  // the unit's object.
+  auto isShared = [](const llvm::GlobalValue &value) {
+    return value.hasLinkOnceODRLinkage() || value.hasWeakODRLinkage() ||
+           value.hasAvailableExternallyLinkage();
+  };
+  for (llvm::GlobalAlias &alias : llvm::make_early_inc_range(unit->aliases())) {
+    if (isShared(alias))
+      continue;
+    llvm::GlobalValue *declaration =
+        alias.getValueType()->isFunctionTy()
+            ? static_cast<llvm::GlobalValue *>(llvm::Function::Create(
+                  cast<llvm::FunctionType>(alias.getValueType()),
+                  llvm::GlobalValue::ExternalLinkage, "", unit.get()))
+            : new llvm::GlobalVariable(*unit, alias.getValueType(), false,
+                                       llvm::GlobalValue::ExternalLinkage,
+                                       nullptr);
+    alias.replaceAllUsesWith(declaration);
+    declaration->takeName(&alias);
+    alias.eraseFromParent();
+  }
+  for (llvm::Function &function : *unit)
+    if (!function.isDeclaration() && !isShared(function)) {
+      function.deleteBody();
+      function.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
+  for (llvm::GlobalVariable &variable : unit->globals())
+    if (!variable.isDeclaration() && !isShared(variable) &&
+        !variable.hasLocalLinkage()) {
+      variable.setInitializer(nullptr);
+      variable.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
+  unit->setDataLayout(derivatives.getDataLayout());
+  unit->setTargetTriple(derivatives.getTargetTriple());
+  return !llvm::Linker::linkModules(derivatives, std::move(unit),
+                                    llvm::Linker::Flags::LinkOnlyNeeded);
+}
+
 std::unique_ptr<llvm::Module>
 DerivativeCompiler::translate(llvm::LLVMContext &llvmContext) {
   DiagnosticBridge bridge(&context, ast);
   llvm::StringSet<> entries, exports;
+  bool callsLibraryCode = false;
   for (auto function : module->getOps<func::FuncOp>()) {
     if (function->hasAttr(frontend::kEntryPointAttr))
       entries.insert(function.getSymName());
     if (function->hasAttr(frontend::kExportAttr))
       exports.insert(function.getSymName());
+    callsLibraryCode |= function->hasAttr(ct::kLibraryObjectAttr) ||
+                        function->hasAttr(ct::kLibraryCodeAttr);
   }
   PassManager pm(&context);
   codegen::LowerToLLVMOptions lowering;
@@ -188,6 +280,12 @@ DerivativeCompiler::translate(llvm::LLVMContext &llvmContext) {
                !function.hasLinkOnceODRLinkage()) {
       function.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
+  }
+  if (callsLibraryCode &&
+      options.entryLinkage != llvm::GlobalValue::LinkOnceODRLinkage &&
+      !linkLibraryDefinitions(ast, *result)) {
+    module->emitError("cannot link the library's code into the derivatives");
+    return nullptr;
   }
   dump(".ll", [&](llvm::raw_ostream &os) { result->print(os, nullptr); });
   return result;
