@@ -20,9 +20,8 @@
 
 #include "FunctionLowering.h"
 
-#include "cotangent/Frontend/DifferentiableAttr.h"
-
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Frontend/DifferentiableAttr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -11,6 +11,8 @@
 // RUN:   | FileCheck %s --check-prefix=STORED --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DPASSED 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PASSED --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DITERATOR 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ITERATOR --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DFORWARD 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=FORWARD --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DREFUSED 2>&1 \
@@ -52,6 +54,17 @@
   return queue.front() * 2;
 }
 
+// Written through an iterator into the map it came from, printed on the
+// way (the stream is another object: it does not make the map's reads an
+// error by itself), read back through the map.
+[[ct::differentiable]] double throughIterator(const double *x) {
+  std::map<int, double> table{{0, 1.0}, {1, 2.0}};
+  auto it = table.find(1);
+  it->second = x[0] * x[1];
+  // ITERATOR: library-objects.cpp:[[@LINE+1]]:10: error: 'std::map<int, double>::at' works on a 'std::map<int, double>', which differentiable code keeps as the library compiled it, and a derivative would have to come out of it here
+  return table.at(1) + x[0];
+}
+
 [[ct::differentiable]] double forward(double x) {
   std::map<int, double> table;
   table.emplace(0, x * x);
@@ -88,6 +101,9 @@ double use(double x, const double *p, double *dp,
 #endif
 #ifdef FORWARD
   sum += ct::jvp<forward>(x, 1.0).tangent;
+#endif
+#ifdef ITERATOR
+  sum += ct::gradient<throughIterator>(p, dp);
 #endif
 #ifdef REFUSED
   // REFUSED-DAG: library-objects.cpp:[[@LINE+1]]:14: error: parameter 'w' of 'weighted' is a library object that differentiable code keeps as the library compiled it, so it has no derivative; exclude it with ct::wrt<...>

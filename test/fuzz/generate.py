@@ -98,6 +98,8 @@ class Generator:
         self.memory = random.Random(f"memory-{seed}")
         # And so are complex intermediates.
         self.complexes = random.Random(f"complex-{seed}")
+        # And so are lookup tables in library objects kept as compiled.
+        self.tables = random.Random(f"table-{seed}")
         self.uses_buffer = False
         self.uses_layer = False
         # Whether a `#pragma ct checkpoint` was emitted for the next loop,
@@ -485,6 +487,44 @@ class Generator:
         finally:
             self.rng = main
 
+    def table_statement(self, fn, scope, loop_vars, indent):
+        """A lookup table of constants in a library object kept as compiled
+        (docs/Memory.md, item 11): a std::map or std::unordered_map made
+        from a list or filled in a loop, read by at, find or a range-for,
+        its weights multiplying expressions read into a place. Drawn from
+        its own stream."""
+        main, self.rng = self.rng, self.tables
+        try:
+            r = self.rng
+            target = self.lvalue(scope, loop_vars)
+            if target is None:
+                return
+            t, n = self.fresh("tbl"), r.randint(2, 4)
+            kind = r.choice(["std::map", "std::unordered_map"])
+            weights = [round(r.uniform(-1.5, 1.5), 2) for _ in range(n)]
+            if r.random() < 0.5:
+                entries = ", ".join(f"{{{k}, {w}}}" for k, w in enumerate(weights))
+                self.emit(fn, indent, f"{kind}<int, real> {t}{{{entries}}};")
+            else:
+                i = self.fresh("i")
+                self.emit(fn, indent, f"{kind}<int, real> {t};")
+                self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i})")
+                self.emit(fn, indent + 1, f"{t}[{i}] = real(0.5) * {i} - real(0.75);")
+            read = r.choice(["at", "find", "range"])
+            e = lambda: self.expr(scope, loop_vars, 1)
+            if read == "at":
+                self.emit(fn, indent, f"{target} += {t}.at({r.randint(0, n - 1)}) * {e()};")
+            elif read == "find":
+                it = self.fresh("it")
+                self.emit(fn, indent, f"auto {it} = {t}.find({r.randint(0, n)});")
+                self.emit(fn, indent, f"{target} += ({it} != {t}.end() ? {it}->second : real(1)) * {e()};")
+            else:
+                k, w = self.fresh("k"), self.fresh("w")
+                self.emit(fn, indent, f"for (const auto &[{k}, {w}] : {t})")
+                self.emit(fn, indent + 1, f"{target} += {w} * ({k} + 1) * {e()};")
+        finally:
+            self.rng = main
+
     def vector_of_buffers(self, fn, scope, loop_vars, indent, target):
         """A std::vector of Buffers (a class that owns memory: the vector
         is kept in memory, docs/Memory.md), grown by emplace_back or
@@ -632,6 +672,10 @@ class Generator:
             self.memory_statement(fn, scope, loop_vars, indent)
         if depth < 2 and self.complexes.random() < 0.06:
             self.complex_statement(fn, scope, loop_vars, indent)
+        # (Checkpointed loops do not run library code again.)
+        if (depth < 2 and self.tables.random() < 0.05
+                and not self.inside_checkpoint):
+            self.table_statement(fn, scope, loop_vars, indent)
         r = self.rng
         e = lambda: self.expr(scope, loop_vars)
         kinds = ["decl", "assign", "assign", "compound", "array", "if",

@@ -163,7 +163,9 @@ def render_program(function_text, params, rules, seed):
 #include <cfenv>
 #include <cmath>
 #include <complex>
+#include <map>
 #include <numeric>
+#include <unordered_map>
 #include <vector>
 
 namespace ad {{

@@ -265,6 +265,20 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
         addressedMemory.insert(root);
     if (auto load = dyn_cast<ct::LoadAddressOp>(op))
       addressedMemory.insert(load.getView());
+    // A library call given several library objects may make one point into
+    // another (`find` gives an iterator into its map).
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      Value first;
+      for (Value operand : call.getOperands()) {
+        if (!isBytesMemory(operand.getType()))
+          continue;
+        Value root = getMemoryRoot(operand);
+        libraryObjects.insert(root);
+        if (first)
+          libraryObjects.unionSets(first, root);
+        first = root;
+      }
+    }
   });
   propagateVaried();
   propagateUseful();
@@ -332,7 +346,14 @@ bool ActivityAnalysis::markVaried(Value value) {
     return varied.insert(value).second;
   if (isBytesMemory(value.getType())) {
     Value root = getMemoryRoot(value);
-    return !isConstantArgument(root) && variedMemory.insert(root).second;
+    if (isConstantArgument(root))
+      return false;
+    bool changed = variedMemory.insert(root).second;
+    if (libraryObjects.contains(root))
+      for (Value other : libraryObjects.members(root))
+        changed |=
+            !isConstantArgument(other) && variedMemory.insert(other).second;
+    return changed;
   }
   if (!isShadowedType(value.getType()))
     return false;
@@ -346,7 +367,7 @@ bool ActivityAnalysis::markVaried(Value value) {
     objectsChanged |= markVaried(object);
   if (!addressedMemory.contains(root))
     return variedMemory.insert(root).second || objectsChanged;
-  bool changed = false;
+  bool changed = objectsChanged;
   for (Value other : addressedMemory)
     if (mayAlias(root, other) && !isConstantArgument(other))
       changed |= variedMemory.insert(other).second;

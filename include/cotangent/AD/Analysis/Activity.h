@@ -25,6 +25,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -138,6 +139,10 @@ private:
   /// loaded from memory: any of them may be any other, so they are varied
   /// and useful together.
   llvm::SetVector<mlir::Value> addressedMemory;
+  /// Library objects kept as compiled that may point into one another (an
+  /// iterator and the map it came from): the ones a library call is given
+  /// together. What flows into one flows into all of its class.
+  llvm::EquivalenceClasses<mlir::Value> libraryObjects;
   /// Roots whose elements are tracked apart, and their elements' marks.
   llvm::DenseSet<mlir::Value> elementwiseRoots;
   llvm::DenseSet<Element> variedElements, usefulElements;
