@@ -102,6 +102,11 @@ class Generator:
         self.tables = random.Random(f"table-{seed}")
         self.uses_buffer = False
         self.uses_layer = False
+        # Library code called as compiled keeps variables outside the
+        # function in place (docs/Memory.md, item 10): a program has
+        # lookup tables or outside variables with derivatives, not both.
+        self.uses_table = False
+        self.uses_outside = False
         # Whether a `#pragma ct checkpoint` was emitted for the next loop,
         # and how many checkpointed loops enclose the code being made.
         self.pending_checkpoint = False
@@ -431,6 +436,9 @@ class Generator:
         helper, or a helper's static local buffer (each call gives it a
         copy of its own: docs/Memory.md, item 10)."""
         r = self.rng
+        if self.uses_table:
+            return
+        self.uses_outside = True
         n, k = r.randint(2, 4), r.randint(0, 1)
         i = self.fresh("i")
         inner = Scope(scope)
@@ -497,8 +505,9 @@ class Generator:
         try:
             r = self.rng
             target = self.lvalue(scope, loop_vars)
-            if target is None:
+            if target is None or self.uses_outside:
                 return
+            self.uses_table = True
             t, n = self.fresh("tbl"), r.randint(2, 4)
             kind = r.choice(["std::map", "std::unordered_map"])
             weights = [round(r.uniform(-1.5, 1.5), 2) for _ in range(n)]
