@@ -136,16 +136,24 @@ ModuleLowering::callChain(clang::SourceLocation error) {
     if (add(frame.function, frame.call))
       return chain;
   }
+  appendFirstCalls(function, chain);
+  return chain;
+}
+
+void ModuleLowering::appendFirstCalls(
+    const clang::FunctionDecl *function,
+    SmallVectorImpl<
+        std::pair<const clang::FunctionDecl *, clang::SourceLocation>> &chain) {
   llvm::DenseSet<const clang::FunctionDecl *> seen;
   while (function && seen.insert(function->getCanonicalDecl()).second) {
     auto caller = firstCalls.find(function->getCanonicalDecl());
     if (caller == firstCalls.end())
-      break;
-    if (add(function, caller->second.call))
-      break;
+      return;
+    chain.push_back({function, caller->second.call});
+    if (!isLibrary(caller->second.call))
+      return;
     function = caller->second.function;
   }
-  return chain;
 }
 
 bool isAggregate(clang::QualType type) {
@@ -1013,22 +1021,17 @@ void ModuleLowering::recordCallChain(const clang::FunctionDecl *decl,
                                      func::FuncOp function) {
   // The calls that first led to this library function, up to the user's
   // line: the engine's errors inside it end with them as notes.
+  SmallVector<std::pair<const clang::FunctionDecl *, clang::SourceLocation>>
+      calls;
+  appendFirstCalls(decl, calls);
+  if (calls.empty())
+    return;
   Builder b(getContext());
   SmallVector<Attribute> chain;
-  llvm::DenseSet<const clang::FunctionDecl *> seen;
-  while (decl && seen.insert(decl->getCanonicalDecl()).second) {
-    auto caller = firstCalls.find(decl->getCanonicalDecl());
-    if (caller == firstCalls.end())
-      break;
-    chain.push_back(
-        b.getArrayAttr({b.getStringAttr(decl->getQualifiedNameAsString()),
-                        getLoc(caller->second.call)}));
-    if (!isLibrary(caller->second.call))
-      break;
-    decl = caller->second.function;
-  }
-  if (!chain.empty())
-    function->setAttr(ct::kCallChainAttr, b.getArrayAttr(chain));
+  for (auto [callee, at] : calls)
+    chain.push_back(b.getArrayAttr(
+        {b.getStringAttr(callee->getQualifiedNameAsString()), getLoc(at)}));
+  function->setAttr(ct::kCallChainAttr, b.getArrayAttr(chain));
 }
 
 void loadFrontendDialects(MLIRContext &context) {

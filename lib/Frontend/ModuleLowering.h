@@ -361,6 +361,12 @@ private:
   /// Whether `loc` is in a library: a system header or one of Cotangent's
   /// own (<cotangent/...>), whose errors get notes back to the user's line.
   bool isLibrary(clang::SourceLocation loc);
+  /// The calls that first led to `function` (lowered on its own), then to
+  /// its caller, and so on, up to a call in the user's code.
+  void appendFirstCalls(
+      const clang::FunctionDecl *function,
+      llvm::SmallVectorImpl<std::pair<const clang::FunctionDecl *,
+                                      clang::SourceLocation>> &chain);
   /// For an error inside a library: each call that led there, from the
   /// innermost out, ending at the user's own line when there is one.
   llvm::SmallVector<

@@ -107,13 +107,15 @@ void getPlannedTypes(func::FuncOp function, ArrayRef<PlannedArgument> plan,
                                : LLVM::LLVMVoidType::get(context);
 }
 
-/// The llvm.func of `function`, which takes its place (and name).
-LLVM::LLVMFuncOp declareInC(func::FuncOp function) {
+/// The llvm.func of `function`, which takes its place (and name), with the
+/// arguments of its plan if it has one.
+LLVM::LLVMFuncOp
+declareInC(func::FuncOp function,
+           const std::optional<SmallVector<PlannedArgument>> &plan) {
   OpBuilder b(function);
   FunctionType type = function.getFunctionType();
   SmallVector<Type> params;
   Type result;
-  std::optional<SmallVector<PlannedArgument>> plan = getPlan(function);
   if (plan) {
     getPlannedTypes(function, *plan, params, result);
   } else {
@@ -273,7 +275,7 @@ struct LowerExternalCalls : impl::LowerExternalCallsBase<LowerExternalCalls> {
       int64_t resultOperand = -1;
       StringRef resultKind =
           plan ? getResultKind(function, stored, resultOperand) : "";
-      LLVM::LLVMFuncOp declaration = declareInC(function);
+      LLVM::LLVMFuncOp declaration = declareInC(function, plan);
       for (func::CallOp call : calls) {
         if (plan) {
           emitPlannedCall(call, declaration, *plan, resultKind, resultOperand);
