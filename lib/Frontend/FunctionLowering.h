@@ -96,10 +96,6 @@ struct Address {
   /// and its first byte in the slot. Null for a whole slot.
   mlir::Type packedType = nullptr;
   unsigned packedBits = 0, packedByte = 0;
-  /// A vector of vectors (NestedVectors.cpp): `memref` holds every row's
-  /// elements end to end, and this memref of n + 1 indices where each row
-  /// starts in it (the last, where the last row ends). Null otherwise.
-  mlir::Value rows = nullptr;
 };
 
 class FunctionLowering {
@@ -115,7 +111,6 @@ private:
   // Lowerings too large for one member function, split into helper classes
   // that share their state: each lives beside the code it splits.
   friend class AlgorithmLowering;
-  friend class NestedVectorCreation;
 
   using Value = mlir::Value;
   using Location = mlir::Location;
@@ -154,7 +149,6 @@ private:
   /// the body.
   void lowerRangeForIteration(const clang::CXXForRangeStmt *stmt,
                               Address element, const Layout &elementLayout,
-                              bool nested,
                               const VectorObject *vector = nullptr);
 
   //===--- OpenMP (OpenMP.cpp) --------------------------------------------===//
@@ -752,23 +746,6 @@ private:
                                       clang::QualType elementType,
                                       int64_t scalars);
 
-  //===--- Vectors of vectors (NestedVectors.cpp) -------------------------===//
-  static bool isNestedVector(clang::QualType type) {
-    return ModuleLowering::isNestedVectorType(type);
-  }
-  /// Row `i` of the vector of vectors at `nested`: a vector (the view of its
-  /// elements).
-  Address rowOf(Address nested, Value i, Location l);
-  /// The number of rows.
-  Value rowCount(Address nested, Location l);
-  std::optional<Address> createNestedVector(const clang::Expr *init,
-                                            clang::QualType type,
-                                            clang::SourceRange range);
-  std::optional<CallResult>
-  lowerNestedVectorCall(const clang::CallExpr *expr,
-                        const clang::CXXMethodDecl *method, Address nested,
-                        llvm::ArrayRef<const clang::Expr *> args);
-
   //===--- Pointers and iterators as offsets (Iterators.cpp) --------------===//
   clang::QualType getIteratorElement(clang::QualType type) {
     return module.getIteratorElementType(type);
@@ -931,6 +908,11 @@ private:
     std::array<int64_t, 3> addressSlots() const {
       return {first, end, capacity};
     }
+    /// Whether its elements are vectors (kept in memory too: rows).
+    bool holdsRows() const {
+      return !ModuleLowering::getVectorElementType(element.getCanonicalType())
+                  .isNull();
+    }
   };
   std::optional<VectorObject> vectorObjectAt(Address holder,
                                              clang::QualType type,
@@ -1033,6 +1015,45 @@ private:
                         const clang::CXXMethodDecl *method,
                         const clang::Expr *object, bool arrow,
                         llvm::ArrayRef<const clang::Expr *> args);
+
+  /// The `{a, b, c}` a std::initializer_list `expr` is made of, if any.
+  static const clang::CXXStdInitializerListExpr *
+  initializerList(const clang::Expr *expr);
+  /// Constructs the elements of the empty `vector` from the list `list`
+  /// (rows from lists of their own, objects by their copy constructors).
+  bool fillVectorObjectFromList(const VectorObject &vector,
+                                const clang::CXXStdInitializerListExpr *list,
+                                const clang::Stmt *where);
+
+  //===--- Rows of vectors of vectors (VectorRows.cpp) --------------------===//
+  /// Whether `expr` designates a row of a vector of vectors (`m[i]`,
+  /// `m.back()`): a vector kept in memory.
+  bool isRowExpr(const clang::Expr *expr);
+  /// The three address slots of the row `expr` designates.
+  std::optional<Address> lowerRowHolder(const clang::Expr *expr);
+  /// Fresh slots for a row of `type` (uninitialized).
+  std::optional<Address> allocateRow(clang::QualType type,
+                                     const clang::Stmt *where);
+  /// Fresh memory for one element of `vector` (a row's slots too).
+  std::optional<Address> allocateElement(const VectorObject &vector,
+                                         const clang::Stmt *where);
+  /// constructElement for rows: empty, or a copy (or, with `move`, the
+  /// memory) of the row whose slots are `source`.
+  bool constructRow(const VectorObject &vector, Address at,
+                    std::optional<Address> source, bool move,
+                    const clang::Stmt *where);
+  /// A row made aside from a constructor's arguments (none, a vector of
+  /// any kind, a size and a value).
+  std::optional<Address> makeRowAside(const clang::Expr *expr,
+                                      const VectorObject &vector,
+                                      llvm::ArrayRef<const clang::Expr *> args);
+  /// The element `value` designates, to make copies of: its place; for
+  /// rows, the slots of one (made aside from a vector that is not kept in
+  /// memory: `madeAside` says the caller destroys it).
+  std::optional<Address> lowerElementValue(const clang::Expr *expr,
+                                           const VectorObject &vector,
+                                           const clang::Expr *value,
+                                           bool &madeAside);
 
   //===--- Vector fields of structs that vectors hold (VectorFields.cpp) --===//
   /// Whether `expr` designates a std::vector kept in memory: one of a type

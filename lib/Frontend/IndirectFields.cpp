@@ -46,12 +46,6 @@ bool ModuleLowering::appendIndirectTypes(clang::QualType type,
   // Pointers in the caller's memory are read from it (loadAddress).
   if (!object.isNull() && object->isPointerType())
     return true;
-  if (!object.isNull() && isNestedVectorType(object)) {
-    // A vector of vectors: where each row starts (NestedVectors.cpp).
-    types.push_back(
-        MemRefType::get({ShapedType::kDynamic}, IndexType::get(getContext())));
-    return true;
-  }
   if (object.isNull() || !getVectorElementType(object).isNull() ||
       !getIteratorElementType(object).isNull())
     return true;
@@ -115,8 +109,6 @@ std::optional<int64_t> staticOffset(Value offset) {
 
 bool FunctionLowering::holdsIndirectFields(clang::QualType type) {
   clang::QualType object = ModuleLowering::getParameterObject(type);
-  if (!object.isNull() && isNestedVector(object.getCanonicalType()))
-    return true; // its rows are known to the caller only
   if (object.isNull() || isVector(object) || isIterator(object) ||
       object->isPointerType() || object->isDependentType() ||
       object->isIncompleteType() || object->isVoidType() ||
@@ -268,7 +260,9 @@ std::optional<Address> FunctionLowering::loadAddress(Address slot,
                                                      clang::QualType pointer,
                                                      const clang::Stmt *where) {
   clang::QualType pointee = pointer.getCanonicalType()->getPointeeType();
-  std::optional<Layout> layout = layoutOf(pointee, where);
+  // (The rows of a vector of vectors are vectors kept in memory.)
+  std::optional<Layout> layout = module.getLayoutInMemory(
+      pointee, where->getSourceRange(), "this expression");
   if (!layout)
     return std::nullopt;
   Location l = loc(where);

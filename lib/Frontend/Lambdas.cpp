@@ -339,10 +339,6 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   const auto *returnedRecord =
       returnType.getNonReferenceType()->getAsCXXRecordDecl();
   bool returnsClosure = returnedRecord && returnedRecord->isLambda();
-  if (isNestedVector(returnType.getCanonicalType()))
-    return unsupported<Result>(expr, "a function returning a vector of "
-                                     "vectors is not supported; fill one "
-                                     "passed by reference");
   // An aggregate result is built where the caller wants it.
   std::optional<Address> result;
   if (isAggregate(returnType) && !returnsClosure && !isIterator(returnType) &&

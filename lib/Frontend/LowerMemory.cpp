@@ -445,6 +445,12 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
   Location l = loc(expr);
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
     return lowerNamedPlace(ref);
+  // A row of a vector of vectors, seen as the memref model sees a vector.
+  if (isRowExpr(expr)) {
+    std::optional<Address> holder = lowerRowHolder(expr);
+    return holder ? viewVectorInMemory(*holder, expr->getType(), expr)
+                  : std::nullopt;
+  }
   if (const auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(expr)) {
     std::optional<Address> base = lowerPointer(subscript->getBase());
     Value i = lowerRValue(subscript->getIdx());

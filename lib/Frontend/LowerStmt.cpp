@@ -59,16 +59,6 @@ void FunctionLowering::lower() {
       object = fixed->second;
     if (!object)
       continue;
-    clang::QualType objectType =
-        ModuleLowering::getParameterObject(param->getType());
-    if (!objectType.isNull() && isNestedVector(objectType.getCanonicalType())) {
-      // A vector of vectors: where its rows start.
-      Address &place =
-          places.count(param) ? places[param] : fixedPointers[param];
-      place.rows = args.front();
-      args = args.drop_front();
-      continue;
-    }
     bindIndirectArguments(*object, param->getType(), args);
   }
 
@@ -646,9 +636,8 @@ static bool isStdArray(clang::QualType type) {
   return record && record->getQualifiedNameAsString() == "std::array";
 }
 
-/// The `{a, b, c}` a std::initializer_list range is made of, if any.
-static const clang::CXXStdInitializerListExpr *
-initializerList(const clang::Expr *range) {
+const clang::CXXStdInitializerListExpr *
+FunctionLowering::initializerList(const clang::Expr *range) {
   while (true) {
     range = strip(range);
     if (const auto *temporary =
@@ -695,7 +684,7 @@ clang::QualType FunctionLowering::rangeElementType(const clang::Expr *&range,
 
 void FunctionLowering::lowerRangeForIteration(
     const clang::CXXForRangeStmt *stmt, Address element,
-    const Layout &elementLayout, bool nested, const VectorObject *vector) {
+    const Layout &elementLayout, const VectorObject *vector) {
   Location l = loc(stmt);
   const clang::VarDecl *var = stmt->getLoopVariable();
   clang::QualType varType = var->getType();
@@ -703,8 +692,25 @@ void FunctionLowering::lowerRangeForIteration(
   // What the loop variable owns (copies of rows and of objects that own
   // memory) is freed when the iteration ends.
   size_t depth = cleanups.size();
-  if (varType->isReferenceType()) {
+  bool row = vector && isVector(elementType);
+  if (varType->isReferenceType() && row) {
+    // A row, by reference: a vector kept in memory.
+    vectorObjectReferences[var] = element;
+  } else if (varType->isReferenceType()) {
     places[var] = element;
+  } else if (row) {
+    // A copy of the row as a local vector, freed when the iteration ends.
+    std::optional<Address> view =
+        viewVectorInMemory(element, elementType, stmt);
+    if (!view)
+      return;
+    Value length = memref::DimOp::create(b, l, view->memref, 0);
+    std::optional<Address> copyPlace =
+        allocateVector(elementType, length, var->getSourceRange());
+    if (!copyPlace)
+      return;
+    copy(*copyPlace, *view, length, l);
+    places[var] = *copyPlace;
   } else if (vector && var->getInit()) {
     // A copy of an element of a vector kept in memory: made by the
     // element's copy constructor, destroyed when the iteration ends.
@@ -726,15 +732,6 @@ void FunctionLowering::lowerRangeForIteration(
       known->second.offsetSlot = newIndexSlot(pointer->offset, l);
     else
       store(pointer->offset, known->second.offsetSlot, l);
-  } else if (nested) {
-    // A copy of the row, freed at the end of the iteration.
-    Value length = memref::DimOp::create(b, l, element.memref, 0);
-    std::optional<Address> copyPlace =
-        allocateVector(elementType, length, var->getSourceRange());
-    if (!copyPlace)
-      return;
-    copy(*copyPlace, element, length, l);
-    places[var] = *copyPlace;
   } else {
     std::optional<Address> copyPlace =
         allocate(varType, var->getSourceRange(), "the loop variable");
@@ -769,10 +766,11 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
                         "the loop variable's type differs from the "
                         "elements'; convert inside the loop");
   lowerStmt(stmt->getInit());
-  bool nested = isNestedVector(rangeType);
-  // (The rows of a vector of vectors are vectors, with no layout.)
+  // (The rows of a vector of vectors are vectors kept in memory.)
   std::optional<Layout> elementLayout =
-      nested ? std::optional<Layout>(Layout{}) : layoutOf(expected, range);
+      isVector(expected)
+          ? module.getVectorInMemoryLayout(expected, range->getSourceRange())
+          : layoutOf(expected, range);
   std::optional<Address> base;
   Value count;
   std::optional<VectorObject> vector;
@@ -811,16 +809,9 @@ void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
                                      load(counterPlace, l), count);
       },
       [&] {
-        Address element;
-        if (nested) {
-          element = rowOf(*base, load(counterPlace, l), l);
-        } else {
-          Value offset =
-              arith::MulIOp::create(b, l, load(counterPlace, l),
-                                    constantIndex(elementLayout->size, l));
-          element = offsetBy(*base, offset, l);
-        }
-        lowerRangeForIteration(stmt, element, *elementLayout, nested,
+        Value offset = arith::MulIOp::create(
+            b, l, load(counterPlace, l), constantIndex(elementLayout->size, l));
+        lowerRangeForIteration(stmt, offsetBy(*base, offset, l), *elementLayout,
                                vector ? &*vector : nullptr);
       },
       [&] {

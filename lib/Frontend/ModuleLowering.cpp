@@ -313,8 +313,12 @@ bool ModuleLowering::holdsOwnedMemory(const clang::CXXRecordDecl *record) {
 
 bool ModuleLowering::isVectorObject(clang::QualType type) {
   clang::QualType element = getVectorElementType(type);
-  if (element.isNull() || !getVectorElementType(element).isNull())
-    return false; // vectors of vectors have a model of their own
+  if (element.isNull())
+    return false;
+  // Rows own memory: a vector of vectors keeps each row's three addresses
+  // in its elements, so rows grow, shrink and nest to any depth.
+  if (!getVectorElementType(element).isNull())
+    return true;
   const clang::CXXRecordDecl *record =
       element.getCanonicalType()->getAsCXXRecordDecl();
   if (!record || !(record = record->getDefinition()) ||
@@ -403,6 +407,9 @@ public:
     return ofRecord(record);
   }
 
+  /// Three address slots: a std::vector kept in memory.
+  std::optional<Layout> ofVectorObject();
+
 private:
   // A part of a record (a non-empty base or a direct field) with its byte
   // offset.
@@ -428,7 +435,6 @@ private:
   std::optional<Layout> ofPointer();
   std::optional<Layout> ofArray(const clang::ConstantArrayType *array);
   std::optional<Layout> ofRecord(const clang::RecordDecl *record);
-  std::optional<Layout> ofVectorObject();
   /// Appends the three address fields of a std::vector kept in memory, of
   /// type `vector`, at `byteOffset` (the field `decl`, if one); false
   /// after an error.
@@ -582,12 +588,6 @@ bool LayoutComputation::collectParts(
         return false;
       continue;
     }
-    if (ModuleLowering::isNestedVectorType(fieldType) &&
-        ModuleLowering::isHeldInVector(record))
-      return refuse("its field '" + field->getName() +
-                    "' is a std::vector of vectors, which a struct held in a "
-                    "std::vector cannot have yet; keep the rows in one "
-                    "vector indexed i * n + j");
     if (fieldType->isPointerType() || fieldType->isReferenceType() ||
         (!ModuleLowering::getVectorElementType(fieldType).isNull() &&
          !ModuleLowering::isVectorObject(fieldType))) {
@@ -652,6 +652,14 @@ bool LayoutComputation::vectorObjectFields(
     fields.push_back(
         {slot, 1, byteOffset + 8 * slot, pointer, decl, /*inMemory=*/true});
   return true;
+}
+
+std::optional<Layout>
+ModuleLowering::getVectorInMemoryLayout(clang::QualType vector,
+                                        clang::SourceRange range) {
+  return LayoutComputation(*this, vector.getCanonicalType(), range,
+                           "this vector")
+      .ofVectorObject();
 }
 
 std::optional<Layout> LayoutComputation::ofVectorObject() {

@@ -190,10 +190,20 @@ public:
   /// The element type of `std::vector<T>`, of any standard library; null
   /// for every other type (StdVector.cpp).
   static clang::QualType getVectorElementType(clang::QualType type);
-  /// Whether `type` is a std::vector of std::vectors (NestedVectors.cpp).
-  static bool isNestedVectorType(clang::QualType type) {
-    clang::QualType element = getVectorElementType(type);
-    return !element.isNull() && !getVectorElementType(element).isNull();
+  /// The layout of a std::vector kept in memory, whatever its elements:
+  /// its three addresses (a row of a vector of vectors, a vector field of
+  /// a struct a vector holds).
+  std::optional<Layout> getVectorInMemoryLayout(clang::QualType vector,
+                                                clang::SourceRange range);
+  /// The layout of an object of `type` in memory: getLayout's, and for a
+  /// std::vector (a row, an element an iterator or a pointer steps
+  /// through), its three addresses.
+  std::optional<Layout> getLayoutInMemory(clang::QualType type,
+                                          clang::SourceRange range,
+                                          const llvm::Twine &what) {
+    if (!getVectorElementType(type.getCanonicalType()).isNull())
+      return getVectorInMemoryLayout(type, range);
+    return getLayout(type, range, what);
   }
   /// The byte offsets of the pointers to the first element and past the
   /// last in a `std::vector` object; nullopt after reporting at `range`.
@@ -213,10 +223,10 @@ public:
   static bool ownsMemory(const clang::CXXRecordDecl *record);
   /// Whether a std::vector of `type` lives in memory as C++ lays it out
   /// (three address slots: first, end, end of capacity) rather than as the
-  /// memref of its elements: its elements are objects that own memory, or
-  /// hold such objects, or a library class the memref model does not lay
-  /// out (std::string). Its elements are constructed, copied and destroyed
-  /// by their own code (VectorObjects.cpp, docs/Memory.md).
+  /// memref of its elements: its elements are vectors (rows), objects that
+  /// own memory, or hold such objects, or a library class the memref model
+  /// does not lay out (std::string). Its elements are constructed, copied and
+  /// destroyed by their own code (VectorObjects.cpp, docs/Memory.md).
   static bool isVectorObject(clang::QualType type);
   /// Whether `type` is a std::vector of the memref model: the memref of
   /// its elements (not one kept in memory).
@@ -237,6 +247,9 @@ public:
   /// owns memory, a vector kept in memory, objects holding them, arrays of
   /// them (VectorObjects.cpp).
   static bool needsDestruction(clang::QualType type);
+  /// Whether elements of `element` that a vector kept in memory holds need
+  /// destroying: those above, and rows (vectors of a vector of vectors).
+  static bool elementNeedsDestruction(clang::QualType element);
   /// Whether a std::vector of the translation unit holds objects of
   /// `record` (as elements, or inside its elements).
   static bool isHeldInVector(const clang::RecordDecl *record);

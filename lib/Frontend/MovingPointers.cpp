@@ -9,8 +9,9 @@
 // its later iterations) is rewritten to select the new array too, which is
 // possible when that array exists before the read (it dominates it).
 // A variable assigned what another variable designates at run time
-// (buffers swapped through pointers) cannot be such a selection: it keeps
-// its address in a slot of its own (ct.store_address, ct.load_address).
+// (buffers swapped through pointers), or memory `new` makes where the
+// assignment runs, cannot be such a selection: it keeps its address in a
+// slot of its own (ct.store_address, ct.load_address).
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,10 +80,20 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
         var->getInit() ? readVariable(var->getInit()) : nullptr;
     return source && assigned.count(source);
   };
+  // Memory `new` makes when the assignment runs, directly or through the
+  // variable it initialized (a buffer replaced in a loop, grown by
+  // new-copy-delete, read after it), exists only from then on: no
+  // selection among arrays made before can name it.
   for (auto &[var, values] : assigned)
     if (llvm::any_of(values, [&](const clang::Expr *value) {
+          auto isNew = [](const clang::Expr *made) {
+            return made && isa<clang::CXXNewExpr>(made->IgnoreParenImpCasts());
+          };
+          if (isNew(value))
+            return true;
           const clang::VarDecl *source = readVariable(value);
-          return source && source != var && isChosenAtRunTime(source);
+          return source && source != var &&
+                 (isChosenAtRunTime(source) || isNew(source->getInit()));
         }))
       known->second.insert(var);
   return known->second;

@@ -146,10 +146,9 @@ double seed(double x);
   double s = 0;
   for (int i = 0; i < n; i++) {
     s += p[0];
-    double *q = new double[2];
-    q[0] = s;
+    std::vector<double> q(2, s);
     // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:5: error: a pointer variable can move to another array only if that array exists wherever the variable is read; create it before the variable
-    p = q;
+    p = q.data();
   }
   return s;
 }

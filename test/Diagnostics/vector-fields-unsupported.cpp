@@ -7,17 +7,6 @@
 
 #include <vector>
 
-// Rows of rows, in a struct held in a vector.
-struct Grid {
-  std::vector<std::vector<double>> rows;
-};
-
-[[ct::differentiable]] double gridSum(double x) {
-  // CHECK-DAG: vector-fields-unsupported.cpp:[[@LINE+1]]:3: error: an element of this vector has type 'struct Grid', which differentiable code does not support: its field 'rows' is a std::vector of vectors, which a struct held in a std::vector cannot have yet; keep the rows in one vector indexed i * n + j
-  std::vector<Grid> grids(1);
-  return x;
-}
-
 struct Layer {
   std::vector<double> weights;
 };

@@ -88,3 +88,35 @@ private:
   b[1][0] = x * x;
   return b[1][0];
 }
+
+// A pointer variable assigned memory `new` makes in a loop keeps its
+// address in a slot too: `delete[]` frees what the slot holds (null the
+// first time), `new` stores the fresh memory there, and the read after the
+// loop loads the last one.
+// CHECK-LABEL: func.func @_Z6remadePKdi(
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: %[[NULL:.*]] = ct.pointer_view
+// CHECK: ct.store_address %[[NULL]], %[[SLOT]][%c0]
+// CHECK: scf.for
+// CHECK:   %[[OLD:.*]] = ct.load_address %[[SLOT]][%c0]
+// CHECK:   memref.dealloc %[[OLD]]
+// CHECK:   %[[FRESH:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK:   %[[FRESHVIEW:.*]] = memref.cast %[[FRESH]]
+// CHECK:   ct.store_address %[[FRESHVIEW]], %[[SLOT]][%c0]
+// CHECK:   memref.store
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[LAST:.*]] = ct.load_address %[[SLOT]][%c0]
+// CHECK: %[[R:.*]] = memref.load %[[LAST]][%c0]
+// CHECK: memref.dealloc %[[LAST]]
+// CHECK: return %[[R]]
+[[ct::differentiable]] double remade(const double *x, int n) {
+  double *p = nullptr;
+  for (int l = 0; l < 3; ++l) {
+    delete[] p;
+    p = new double[n];
+    p[0] = x[l];
+  }
+  double r = p[0];
+  delete[] p;
+  return r;
+}

@@ -504,6 +504,22 @@ void ActivityAnalysis::propagateUseful() {
        llvm::zip_equal(function.getArguments(), activities))
     if (activity == ct::Activity::Duplicated)
       markUseful(arg);
+  // Memory reached through addresses the caller's objects hold (the rows
+  // of a vector of vectors) is the caller's too: its final contents are
+  // results like the argument's own.
+  auto reachesDuplicatedArgument = [&](ct::LoadAddressOp load) {
+    for (int depth = 0; depth < 64 && load; ++depth) {
+      Value root = getMemoryRoot(load.getHolder());
+      if (std::optional<unsigned> index = getArgumentIndex(root))
+        return activities[*index] == ct::Activity::Duplicated;
+      load = root.getDefiningOp<ct::LoadAddressOp>();
+    }
+    return false;
+  };
+  function.walk([&](ct::LoadAddressOp load) {
+    if (reachesDuplicatedArgument(load))
+      markUseful(load.getResult());
+  });
   function.walk([&](func::ReturnOp ret) {
     for (Value operand : ret.getOperands())
       markUseful(operand);

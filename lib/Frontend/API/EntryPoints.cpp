@@ -252,8 +252,6 @@ private:
       object = object->getPointeeType();
     if (!ModuleLowering::isMemrefVector(object))
       return view(pointer, type);
-    if (isNested(object))
-      return packNested(i, pointer, derivative);
     std::optional<std::pair<int64_t, int64_t>> offsets =
         module.getVectorPointerOffsets(object, use);
     if (!offsets)
@@ -270,6 +268,13 @@ private:
     clang::QualType object = paramTypes[i].getNonReferenceType();
     if (object->isPointerType())
       object = object->getPointeeType();
+    if (ModuleLowering::isVectorObject(object.getCanonicalType())) {
+      checkSameShape(object.getCanonicalType(), pointerOf(arg), pointer,
+                     "cotangent: the derivative argument of " + paramNames[i] +
+                         " is a std::vector of another shape than the "
+                         "parameter's");
+      return view;
+    }
     if (!ModuleLowering::isMemrefVector(object))
       return view;
     abortIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
@@ -278,6 +283,69 @@ private:
             "cotangent: the derivative argument of " + paramNames[i] +
                 " is a std::vector of another size than the parameter's");
     return view;
+  }
+  /// The address a memref view of an object starts at.
+  Value pointerOf(Value view) {
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+    return LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), address)
+            .getResult());
+  }
+  /// The size of the std::vector of `type` at `object`, and the address of
+  /// its first element; none after an error (reported).
+  std::optional<std::pair<Value, Value>> vectorExtent(clang::QualType type,
+                                                      Value object) {
+    std::optional<std::pair<int64_t, int64_t>> offsets =
+        module.getVectorPointerOffsets(type, use);
+    if (!offsets)
+      return std::nullopt;
+    Value first = loadPointerAt(object, offsets->first);
+    auto bits = [&](Value pointer) -> Value {
+      return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), pointer);
+    };
+    Value bytes = arith::SubIOp::create(
+        b, loc, bits(loadPointerAt(object, offsets->second)), bits(first));
+    int64_t elementBytes = module.getAST().getTypeSize(
+                               ModuleLowering::getVectorElementType(type)) /
+                           8;
+    Value count = arith::DivUIOp::create(
+        b, loc, bytes,
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), elementBytes));
+    return std::make_pair(
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), count).getResult(),
+        first);
+  }
+  /// Aborts with `message` unless the vectors of `type` at `primal` and
+  /// `derivative` have the same size, and so have their rows, to any
+  /// depth.
+  void checkSameShape(clang::QualType type, Value primal, Value derivative,
+                      const std::string &message) {
+    std::optional<std::pair<Value, Value>> own = vectorExtent(type, primal);
+    std::optional<std::pair<Value, Value>> other =
+        vectorExtent(type, derivative);
+    if (!own || !other)
+      return;
+    abortIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, own->first,
+                                  other->first),
+            message);
+    clang::QualType row = ModuleLowering::getVectorElementType(type);
+    if (ModuleLowering::getVectorElementType(row).isNull())
+      return;
+    int64_t rowBytes = module.getAST().getTypeSize(row) / 8;
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    forEach(own->first, [&](Value r) {
+      Value offset = arith::MulIOp::create(
+          b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), r),
+          arith::ConstantIntOp::create(b, loc, b.getI64Type(), rowBytes));
+      auto rowAt = [&](Value first) -> Value {
+        return LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), first,
+                                   ArrayRef<LLVM::GEPArg>{offset});
+      };
+      checkSameShape(row.getCanonicalType(), rowAt(own->second),
+                     rowAt(other->second), message);
+    });
   }
   /// Where `condition` holds, the program prints `message` and aborts.
   void abortIf(Value condition, const Twine &message) {
@@ -310,7 +378,6 @@ private:
     return memref::CastOp::create(b, loc, like, buffer);
   }
   void freeScratch() {
-    unpackNested();
     for (Value buffer : scratchBuffers)
       memref::DeallocOp::create(b, loc, buffer);
     scratchBuffers.clear();
@@ -410,35 +477,6 @@ private:
   };
   SmallVector<Extra> fieldArgs;
 
-  //===--- Vectors of vectors (see NestedVectors.cpp) ---------------------===//
-  static bool isNested(clang::QualType type) {
-    return ModuleLowering::isNestedVectorType(type);
-  }
-  /// A vector of vectors of the caller, copied into one buffer of its rows'
-  /// elements end to end and the index where each row starts.
-  struct Packed {
-    unsigned param;
-    Value object; // the caller's std::vector<std::vector<T>>
-    Value flat, rows;
-    bool derivative;
-  };
-  SmallVector<Packed> packs;
-  /// Copies the vector of vectors at `object` (parameter `i`'s, or its
-  /// derivative's: then its shape must be the parameter's) into a packed
-  /// buffer; the buffer, typed as f's parameter.
-  Value packNested(unsigned i, Value object, bool derivative);
-  /// After the request: the packed buffers f may have written (a shadow, a
-  /// non-const parameter, its tangent) copied back into the caller's rows.
-  void unpackNested();
-  /// How the caller's vector of vectors for parameter `i` lies in memory:
-  /// the byte offsets of the first and end pointers of the outer vector and
-  /// of each row, and the rows' size in bytes.
-  struct NestedShape {
-    MemRefType flatType; // f's parameter: the rows' elements
-    std::pair<int64_t, int64_t> outer, inner;
-    int64_t rowBytes;
-  };
-  std::optional<NestedShape> nestedShape(unsigned i);
   /// The pointer stored `offset` bytes into the object at `base`.
   Value loadPointerAt(Value base, int64_t offset) {
     auto ptr = LLVM::LLVMPointerType::get(b.getContext());
@@ -446,18 +484,6 @@ private:
         b, loc, ptr, b.getI8Type(), base,
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
     return LLVM::LoadOp::create(b, loc, ptr, at);
-  }
-  /// The elements of row `r` (an index) of a vector of vectors of `shape`
-  /// whose first row object is at `first`.
-  Value rowView(const NestedShape &shape, Value first, Value r) {
-    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-    Value offset = arith::MulIOp::create(
-        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), r),
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(), shape.rowBytes));
-    Value row = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), first,
-                                    ArrayRef<LLVM::GEPArg>{offset});
-    return ct::VectorViewOp::create(b, loc, shape.flatType, row,
-                                    shape.inner.first, shape.inner.second);
   }
   /// The view of an extra argument, from the pointer to its owner's object
   /// (or the derivative object, whose fields designate the shadows).
@@ -474,13 +500,6 @@ Value EntryBuilder::viewExtra(const Extra &extra, Value object) {
   Type type =
       primal
           .getArgumentTypes()[paramTypes.size() + (&extra - fieldArgs.data())];
-  if (extra.field.byteOffset < 0) {
-    // The row starts of a vector of vectors, packed with its elements.
-    for (const Packed &pack : packs)
-      if (pack.param == extra.owner && !pack.derivative)
-        return pack.rows;
-    llvm_unreachable("the parameter was packed before its rows are asked");
-  }
   clang::QualType fieldType = extra.field.type.getCanonicalType();
   if (!ModuleLowering::getVectorElementType(fieldType).isNull()) {
     std::optional<std::pair<int64_t, int64_t>> offsets =
@@ -496,125 +515,6 @@ Value EntryBuilder::viewExtra(const Extra &extra, Value object) {
   }
   // A pointer or reference field: the address it holds.
   return view(loadPointerAt(object, extra.field.byteOffset), type);
-}
-
-std::optional<EntryBuilder::NestedShape> EntryBuilder::nestedShape(unsigned i) {
-  clang::QualType type = paramTypes[i].getNonReferenceType();
-  if (type->isPointerType())
-    type = type->getPointeeType();
-  type = type.getCanonicalType();
-  clang::QualType rowType = ModuleLowering::getVectorElementType(type);
-  std::optional<std::pair<int64_t, int64_t>> outer =
-      module.getVectorPointerOffsets(type, use);
-  std::optional<std::pair<int64_t, int64_t>> inner =
-      module.getVectorPointerOffsets(rowType, use);
-  if (!outer || !inner)
-    return std::nullopt;
-  return NestedShape{cast<MemRefType>(primal.getArgumentTypes()[i]), *outer,
-                     *inner, int64_t(module.getAST().getTypeSize(rowType) / 8)};
-}
-
-Value EntryBuilder::packNested(unsigned i, Value object, bool derivative) {
-  std::optional<NestedShape> shape = nestedShape(i);
-  if (!shape)
-    return view(object, primal.getArgumentTypes()[i]); // reported
-  MemRefType flatType = shape->flatType;
-  // The rows: between the outer vector's first and end pointers.
-  Value first = loadPointerAt(object, shape->outer.first);
-  Value end = loadPointerAt(object, shape->outer.second);
-  Value bytes = arith::SubIOp::create(
-      b, loc, LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), end),
-      LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), first));
-  Value count = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(),
-      arith::DivUIOp::create(b, loc, bytes,
-                             arith::ConstantIntOp::create(
-                                 b, loc, b.getI64Type(), shape->rowBytes)));
-  auto rowAt = [&](Value r) { return rowView(*shape, first, r); };
-  Value rows = memref::AllocOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, b.getIndexType()),
-      ValueRange{arith::AddIOp::create(b, loc, count, index(1)).getResult()});
-  memref::StoreOp::create(b, loc, index(0), rows, index(0));
-  forEach(count, [&](Value r) {
-    Value start = memref::LoadOp::create(b, loc, rows, r);
-    Value length = memref::DimOp::create(b, loc, rowAt(r), 0);
-    Value next = arith::AddIOp::create(b, loc, r, index(1));
-    memref::StoreOp::create(
-        b, loc, arith::AddIOp::create(b, loc, start, length).getResult(), rows,
-        ValueRange{next});
-  });
-  Value total = memref::LoadOp::create(b, loc, rows, count);
-  Value flat = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, flatType.getElementType()),
-      ValueRange{total});
-  forEach(count, [&](Value r) {
-    Value start = memref::LoadOp::create(b, loc, rows, r);
-    Value row = rowAt(r);
-    forEach(memref::DimOp::create(b, loc, row, 0), [&](Value k) {
-      Value value = memref::LoadOp::create(b, loc, row, k);
-      memref::StoreOp::create(
-          b, loc, value, flat,
-          arith::AddIOp::create(b, loc, start, k).getResult());
-    });
-  });
-  if (derivative) {
-    // Its shape must be the parameter's: the same rows.
-    for (const Packed &pack : packs) {
-      if (pack.param != i || pack.derivative)
-        continue;
-      std::string message = "cotangent: the derivative argument of " +
-                            paramNames[i] +
-                            " is a vector of vectors of another shape than "
-                            "the parameter's";
-      Value primalCount = arith::SubIOp::create(
-          b, loc, memref::DimOp::create(b, loc, pack.rows, 0), index(1));
-      abortIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                    primalCount, count),
-              message);
-      // (Same count: the rows' ends, within both.)
-      forEach(count, [&](Value r) {
-        Value next = arith::AddIOp::create(b, loc, r, index(1));
-        abortIf(arith::CmpIOp::create(
-                    b, loc, arith::CmpIPredicate::ne,
-                    memref::LoadOp::create(b, loc, rows, next),
-                    memref::LoadOp::create(b, loc, pack.rows, next)),
-                message);
-      });
-    }
-  }
-  packs.push_back({i, object, flat, rows, derivative});
-  return memref::CastOp::create(b, loc, flatType, flat);
-}
-
-void EntryBuilder::unpackNested() {
-  for (const Packed &pack : packs) {
-    clang::QualType param = paramTypes[pack.param].getCanonicalType();
-    bool writable = (param->isReferenceType() || param->isPointerType()) &&
-                    !param->getPointeeType().isConstQualified();
-    bool adjoint = pack.derivative && (request.kind == EntryKind::Gradient ||
-                                       request.kind == EntryKind::Pullback ||
-                                       request.kind == EntryKind::Hvp);
-    std::optional<NestedShape> shape = nestedShape(pack.param);
-    if ((writable || adjoint) && shape) {
-      Value first = loadPointerAt(pack.object, shape->outer.first);
-      Value count = arith::SubIOp::create(
-          b, loc, memref::DimOp::create(b, loc, pack.rows, 0), index(1));
-      forEach(count, [&](Value r) {
-        Value start = memref::LoadOp::create(b, loc, pack.rows, r);
-        Value row = rowView(*shape, first, r);
-        forEach(memref::DimOp::create(b, loc, row, 0), [&](Value k) {
-          Value value = memref::LoadOp::create(
-              b, loc, pack.flat,
-              arith::AddIOp::create(b, loc, start, k).getResult());
-          memref::StoreOp::create(b, loc, value, row, k);
-        });
-      });
-    }
-    memref::DeallocOp::create(b, loc, pack.flat);
-    memref::DeallocOp::create(b, loc, pack.rows);
-  }
-  packs.clear();
 }
 
 void EntryBuilder::appendExtras(SmallVectorImpl<Value> &views,
@@ -790,16 +690,6 @@ void EntryBuilder::collectFieldArguments() {
   unsigned extraArgument = paramTypes.size();
   for (auto [i, paramType] : llvm::enumerate(paramTypes)) {
     clang::QualType object = ModuleLowering::getParameterObject(paramType);
-    if (!object.isNull() && isNested(object.getCanonicalType())) {
-      // Where its rows start: constant.
-      if (extraArgument < primal.getNumArguments()) {
-        ++extraArgument;
-        fieldArgs.push_back({static_cast<unsigned>(i),
-                             {0, 0, -1, object},
-                             ct::Activity::Constant});
-      }
-      continue;
-    }
     if (object.isNull() ||
         !ModuleLowering::getVectorElementType(object).isNull() ||
         !module.getIteratorElementType(object).isNull())
@@ -825,9 +715,11 @@ void EntryBuilder::collectFieldArguments() {
 bool EntryBuilder::assignRoles() {
   for (auto [i, paramType] : llvm::enumerate(paramTypes)) {
     Role role = getRole(paramType);
-    // A vector of vectors by value: f gets the packed copy anyway, and
-    // its shadow is packed like a reference parameter's.
-    if (role == Role::Value && isNested(paramType.getCanonicalType()))
+    // A vector kept in memory by value (a vector of vectors): f's copy
+    // holds addresses, so its shadow is the caller's derivative object,
+    // of the same shape, as a reference parameter's is.
+    if (role == Role::Value &&
+        ModuleLowering::isVectorObject(paramType.getCanonicalType()))
       role = Role::Memory;
     Type type = primal.getArgumentTypes()[i];
     // Its own data, and the data its fields designate.
@@ -879,11 +771,7 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
   bool activeFields = llvm::any_of(fieldArgs, [](const Extra &extra) {
     return extra.activity != ct::Activity::Constant;
   });
-  if (inLanes() &&
-      (activeFields || llvm::any_of(paramTypes, [](clang::QualType type) {
-         clang::QualType object = ModuleLowering::getParameterObject(type);
-         return isNested((object.isNull() ? type : object).getCanonicalType());
-       }))) {
+  if (inLanes() && activeFields) {
     module.error(use, "ct::lanes: '" + f->getQualifiedNameAsString() +
                           "' takes objects that hold pointers, references "
                           "or vectors, or vectors of vectors; vector mode "

@@ -118,8 +118,8 @@ static std::optional<int64_t> elementScalars(ModuleLowering &module,
   clang::QualType element = type->isPointerType()
                                 ? type->getPointeeType()
                                 : module.getIteratorElementType(type);
-  std::optional<Layout> layout =
-      module.getLayout(element, pointer->getSourceRange(), "this element");
+  std::optional<Layout> layout = module.getLayoutInMemory(
+      element, pointer->getSourceRange(), "this element");
   return layout ? std::optional<int64_t>(layout->size) : std::nullopt;
 }
 

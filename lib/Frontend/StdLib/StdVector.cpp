@@ -91,16 +91,6 @@ MemRefType ModuleLowering::getVectorType(clang::QualType vector,
                                          clang::SourceRange range,
                                          const Twine &what) {
   clang::QualType element = getVectorElementType(vector);
-  if (clang::QualType inner = getVectorElementType(element); !inner.isNull()) {
-    // A vector of vectors: its rows end to end (NestedVectors.cpp).
-    if (!getVectorElementType(inner).isNull()) {
-      error(range, what + " nests vectors three deep, which differentiable "
-                          "code does not support; keep the elements of the "
-                          "innermost two in one vector indexed i * n + j");
-      return nullptr;
-    }
-    return getVectorType(element, range, what);
-  }
   if (element->isBooleanType()) {
     error(range, what + " is a std::vector<bool>, which keeps its elements "
                         "as bits; use std::vector<char> or an array of bool");
@@ -162,8 +152,6 @@ Value FunctionLowering::lowerElementIndex(const clang::CallExpr *expr,
 
 Value FunctionLowering::vectorSize(Address vector, clang::QualType type,
                                    Location l) {
-  if (vector.rows)
-    return rowCount(vector, l);
   std::optional<Layout> element = module.getLayout(
       ModuleLowering::getVectorElementType(type), {}, "an element");
   Value scalars = scalarsFrom(vector, l);
@@ -391,8 +379,6 @@ std::optional<Address>
 FunctionLowering::createVector(const clang::Expr *init, clang::QualType type,
                                clang::SourceRange range) {
   using Result = std::optional<Address>;
-  if (isNestedVector(type))
-    return createNestedVector(init, type, range);
   Location l = module.getLoc(range.getBegin());
   clang::QualType elementType = ModuleLowering::getVectorElementType(type);
   std::optional<Layout> element =
@@ -441,13 +427,6 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   clang::QualType type = ast.getCanonicalTagType(method->getParent());
-  if (isNestedVector(type)) {
-    std::optional<Address> nested =
-        arrow ? lowerPointer(object) : lowerLValue(object);
-    if (!nested)
-      return std::nullopt;
-    return lowerNestedVectorCall(expr, method, *nested, args);
-  }
   std::optional<Layout> element =
       module.getLayout(ModuleLowering::getVectorElementType(type),
                        expr->getSourceRange(), "an element of this vector");

@@ -88,6 +88,8 @@ bool FunctionLowering::isVectorObjectExpr(const clang::Expr *expr) {
     return true;
   if (ModuleLowering::getVectorElementType(type).isNull())
     return false;
+  if (isRowExpr(expr))
+    return true;
   expr = stripTemporaries(expr);
   if (const auto *member = dyn_cast<clang::MemberExpr>(expr))
     return ModuleLowering::keepsVectorInMemory(
@@ -108,6 +110,8 @@ FunctionLowering::lowerVectorHolder(const clang::Expr *expr) {
     if (auto found = vectorObjectReferences.find(ref->getDecl());
         found != vectorObjectReferences.end())
       return found->second;
+  if (isRowExpr(object))
+    return lowerRowHolder(object);
   return lowerLValue(expr);
 }
 

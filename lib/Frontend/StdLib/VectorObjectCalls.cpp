@@ -72,6 +72,9 @@ bool FunctionLowering::constructVectorObject(
   clearVectorObject(*vector, l);
   if (args.empty())
     return true;
+  if (const clang::CXXStdInitializerListExpr *list =
+          args.size() == 1 ? initializerList(args[0]) : nullptr)
+    return fillVectorObjectFromList(*vector, list, expr);
   // std::vector<T>(n) and std::vector<T>(n, value).
   if (!args[0]->getType()->isIntegerType() || args.size() > 2)
     return unsupported<bool>(expr, "this constructor of a std::vector of '" +
@@ -80,9 +83,45 @@ bool FunctionLowering::constructVectorObject(
                                        "empty, or with a size, and fill it");
   Value count = index(lowerRValue(args[0]), args[0]->getType(), l);
   std::optional<Address> value;
-  if (args.size() == 2 && !(value = lowerLValue(args[1])))
+  bool madeAside = false;
+  if (args.size() == 2 &&
+      !(value = lowerElementValue(expr, *vector, args[1], madeAside)))
     return false;
-  return resizeVectorObject(*vector, count, value, expr);
+  bool ok = resizeVectorObject(*vector, count, value, expr);
+  if (madeAside)
+    destroyObject(vector->element, *value, expr);
+  return ok;
+}
+
+bool FunctionLowering::fillVectorObjectFromList(
+    const VectorObject &vector, const clang::CXXStdInitializerListExpr *list,
+    const clang::Stmt *where) {
+  const clang::Expr *array = list->getSubExpr()->IgnoreImplicit();
+  if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(array))
+    array = temporary->getSubExpr()->IgnoreImplicit();
+  const auto *values = dyn_cast<clang::InitListExpr>(array);
+  if (!values || !hasElementLayout(vector, where, "made"))
+    return unsupported<bool>(list, "this list cannot make the elements of a "
+                                   "std::vector of '" +
+                                       vector.element.getAsString() + "'");
+  Location l = loc(where);
+  reserveVectorObject(vector, constantIndex(values->getNumInits(), l), where);
+  Value elements = vectorObjectElements(vector, l);
+  for (auto [i, value] : llvm::enumerate(values->inits())) {
+    Address at = vectorObjectElement(vector, elements, constantIndex(i, l), l);
+    if (vector.holdsRows()) {
+      if (!initializeVectorInMemory(value, vector.element, at))
+        return false;
+      continue;
+    }
+    std::optional<Address> source =
+        value->isGLValue() ? lowerLValue(value) : materializeTemporary(value);
+    if (!source || !constructElement(vector, at, source, /*move=*/false, value))
+      return false;
+  }
+  setVectorObjectSlot(vector, vector.end, elements,
+                      constantIndex(values->getNumInits(), l), l);
+  return true;
 }
 
 bool FunctionLowering::copyVectorObject(const clang::Stmt *where,
@@ -152,6 +191,8 @@ std::optional<Address> FunctionLowering::makeElementAside(
   using Result = std::optional<Address>;
   if (!hasElementLayout(vector, expr, "made"))
     return std::nullopt;
+  if (vector.holdsRows())
+    return makeRowAside(expr, vector, args);
   std::optional<Address> made =
       allocate(vector.element, expr->getSourceRange(), "this element");
   if (!made)
@@ -219,8 +260,7 @@ FunctionLowering::insertManyIntoVectorObject(
   Value at = vectorObjectPosition(vector, args[0]);
   if (!at)
     return std::nullopt;
-  std::optional<Address> made =
-      allocate(vector.element, expr->getSourceRange(), "this element");
+  std::optional<Address> made = allocateElement(vector, expr);
   if (!made)
     return std::nullopt;
   Value count;
@@ -230,11 +270,16 @@ FunctionLowering::insertManyIntoVectorObject(
     // The value copied first: it may be an element of this vector, whose
     // memory growth frees.
     count = index(lowerRValue(args[1]), args[1]->getType(), l);
-    std::optional<Address> source = lowerLValue(args[2]);
-    value = allocate(vector.element, expr->getSourceRange(), "this element");
-    if (!source || !value ||
-        !constructElement(vector, *value, source, /*move=*/false, expr))
-      return std::nullopt;
+    if (vector.holdsRows()) {
+      if (!(value = makeRowAside(expr, vector, {args[2]})))
+        return std::nullopt;
+    } else {
+      std::optional<Address> source = lowerLValue(args[2]);
+      value = allocate(vector.element, expr->getSourceRange(), "this element");
+      if (!source || !value ||
+          !constructElement(vector, *value, source, /*move=*/false, expr))
+        return std::nullopt;
+    }
   } else {
     // (A range of another vector: the standard forbids one of this one.)
     auto place = [&](const clang::Expr *end) {
@@ -453,9 +498,14 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
                       ? constantIndex(0, l)
                       : index(lowerRValue(args[0]), args[0]->getType(), l);
     std::optional<Address> value;
-    if (args.size() > 1 && !(value = lowerLValue(args[1])))
+    bool madeAside = false;
+    if (args.size() > 1 &&
+        !(value = lowerElementValue(expr, vector, args[1], madeAside)))
       return std::nullopt;
-    if (!resizeVectorObject(vector, count, value, expr))
+    bool ok = resizeVectorObject(vector, count, value, expr);
+    if (madeAside)
+      destroyObject(vector.element, *value, expr);
+    if (!ok)
       return std::nullopt;
     return CallResult{};
   }

@@ -54,7 +54,10 @@ FunctionLowering::vectorObjectAt(Address holder, clang::QualType type,
   vector.end = offsets->second / slotBytes;
   vector.capacity = (24 - offsets->first - offsets->second) / slotBytes;
   vector.elementBytes = ast.getTypeSize(vector.element) / 8;
-  vector.layout = module.tryGetLayout(vector.element);
+  vector.layout = vector.holdsRows()
+                      ? module.getVectorInMemoryLayout(vector.element,
+                                                       where->getSourceRange())
+                      : module.tryGetLayout(vector.element);
   Type scalar = vector.layout ? vector.layout->scalar : b.getI8Type();
   vector.elementSlots =
       vector.layout ? vector.layout->size : vector.elementBytes;
@@ -199,6 +202,12 @@ bool ModuleLowering::needsDestruction(clang::QualType type) {
            !record->hasTrivialDestructor()));
 }
 
+bool ModuleLowering::elementNeedsDestruction(clang::QualType element) {
+  // A row of a vector of vectors is a vector kept in memory.
+  return needsDestruction(element) ||
+         !getVectorElementType(element.getCanonicalType()).isNull();
+}
+
 bool FunctionLowering::resizeVectorObject(const VectorObject &vector,
                                           Value count,
                                           std::optional<Address> value,
@@ -209,7 +218,7 @@ bool FunctionLowering::resizeVectorObject(const VectorObject &vector,
   Value size = vectorObjectCount(vector, vector.end, l);
   Value kept = arith::MinUIOp::create(b, l, size, count);
   // The elements past the new size, destroyed; then the missing ones.
-  if (ModuleLowering::needsDestruction(vector.element)) {
+  if (ModuleLowering::elementNeedsDestruction(vector.element)) {
     Value elements = vectorObjectElements(vector, l);
     emitCountedLoop(l, arith::SubIOp::create(b, l, size, kept), [&](Value j) {
       Value i = arith::AddIOp::create(b, l, kept, j);
@@ -253,6 +262,8 @@ bool FunctionLowering::constructElement(const VectorObject &vector, Address at,
                                         bool move, const clang::Stmt *where) {
   if (!hasElementLayout(vector, where, "made"))
     return false;
+  if (vector.holdsRows())
+    return constructRow(vector, at, source, move, where);
   // (Every member function that makes elements is an expression.)
   const auto *expr = cast<clang::Expr>(where);
   Location l = loc(where);
@@ -288,7 +299,8 @@ void FunctionLowering::destroyVectorObject(clang::QualType type, Address holder,
   if (!vector)
     return;
   Value elements = vectorObjectElements(*vector, l);
-  if (ModuleLowering::needsDestruction(vector->element) && vector->layout)
+  if (ModuleLowering::elementNeedsDestruction(vector->element) &&
+      vector->layout)
     emitCountedLoop(
         l, vectorObjectCount(*vector, vector->end, l), [&](Value i) {
           destroyObject(vector->element,
@@ -301,7 +313,9 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
                                      const clang::Stmt *where) {
   Location l = loc(where);
   type = type.getCanonicalType();
-  if (ModuleLowering::isVectorObject(type))
+  // A vector kept in memory (also a row, whose type is a vector's like
+  // any other).
+  if (!ModuleLowering::getVectorElementType(type).isNull())
     return destroyVectorObject(type, object, where);
   if (const auto *array =
           dyn_cast<clang::ConstantArrayType>(type.getTypePtr())) {

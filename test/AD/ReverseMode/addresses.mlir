@@ -195,3 +195,34 @@ func.func @main(%p: memref<?xf64>, %dp: memref<?xf64>, %n: index, %x: f64) -> (f
   %sum = arith.addf %partial, %t#1 : f64
   return %r, %sum : f64, f64
 }
+
+// Memory reached through an address the caller's in/out object holds (a
+// row of the caller's vector of vectors) is the caller's: its final
+// contents are results, so what is written there is differentiated (k
+// reaches the result, no warning) through the shadow address at the same
+// slot.
+// CHECK-LABEL: func.func private @scaleThrough.pullback.da
+// CHECK-SAME: (%[[H:.*]]: memref<?xf64>, %[[K:.*]]: f64, %[[DH:.*]]: memref<?xf64>) -> f64
+// CHECK: %[[P:.*]] = ct.load_address %[[H]][%[[C0:[a-z0-9_]+]]]
+// CHECK: %[[DP:.*]] = ct.load_address %[[DH]][%[[C0]]]
+// CHECK: %[[OLD:.*]] = memref.load %[[P]][%[[C0]]]
+// CHECK: memref.store %{{.*}}, %[[P]][%[[C0]]]
+// CHECK: %[[SEED:.*]] = memref.load %[[DP]][%{{.*}}]
+// CHECK: %[[DK:.*]] = arith.mulf %[[OLD]], %[[SEED]]
+// CHECK: %[[DA:.*]] = arith.mulf %[[K]], %[[SEED]]
+// CHECK: memref.store %{{.*}}, %[[DP]]
+func.func @scaleThrough(%holder: memref<?xf64>, %k: f64) {
+  %c0 = arith.constant 0 : index
+  %p = ct.load_address %holder[%c0] : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
+  %a = memref.load %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  %m = arith.mulf %k, %a : f64
+  memref.store %m, %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  return
+}
+
+func.func @runScaleThrough(%holder: memref<?xf64>, %k: f64,
+                           %dholder: memref<?xf64>) -> f64 {
+  %g = ct.pullback @scaleThrough(%holder, %k) shadows(%dholder) activity [dup, active]
+      : (memref<?xf64>, f64, memref<?xf64>) -> f64
+  return %g : f64
+}

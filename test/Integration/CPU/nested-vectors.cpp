@@ -10,7 +10,7 @@
 // RUN: not --crash %t2 shape 2>&1 | FileCheck %s --check-prefix=SHAPE
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
-// SHAPE: cotangent: the derivative argument of parameter 'A' of 'quadraticForm' is a vector of vectors of another shape than the parameter's
+// SHAPE: cotangent: the derivative argument of parameter 'A' of 'quadraticForm' is a std::vector of another shape than the parameter's
 
 #include <cotangent/cotangent.h>
 

@@ -1,0 +1,152 @@
+//===- VectorRows.cpp - The rows of a vector of vectors -------------------===//
+//
+// A vector of vectors is a vector kept in memory (VectorObjects.cpp) whose
+// elements are vectors kept in memory too: each row is its own three
+// addresses, so rows have any length, grow, shrink and are made, copied,
+// moved and destroyed one by one, and vectors nest to any depth (a row of
+// a three-deep vector is itself a vector of vectors). An expression that
+// designates a row (`m[i]`, `m.at(i)`, `m.back()`, a reference bound to
+// one) is a vector kept in memory: its member functions are those of
+// VectorObjectCalls.cpp, and every other use sees a view of its elements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+bool FunctionLowering::isRowExpr(const clang::Expr *expr) {
+  expr = stripTemporaries(expr);
+  if (!expr->isGLValue() ||
+      !ModuleLowering::isMemrefVector(
+          expr->getType().getNonReferenceType().getCanonicalType()))
+    return false;
+  const auto *call = dyn_cast<clang::CXXMemberCallExpr>(expr);
+  const auto *op = dyn_cast<clang::CXXOperatorCallExpr>(expr);
+  const clang::FunctionDecl *callee =
+      call ? call->getMethodDecl() : (op ? op->getDirectCallee() : nullptr);
+  const auto *method = dyn_cast_or_null<clang::CXXMethodDecl>(callee);
+  if (!method)
+    return false;
+  // `m[i]`, `m.at(i)`, `m.front()`, `m.back()` of a vector of vectors.
+  clang::QualType parent = ast.getCanonicalTagType(method->getParent());
+  return ModuleLowering::isVectorObject(parent);
+}
+
+std::optional<Address> FunctionLowering::lowerRowHolder(const clang::Expr *expr) {
+  // The element's place the vector's member function returns: its slots.
+  const auto *call = cast<clang::CallExpr>(stripTemporaries(expr));
+  std::optional<CallResult> result = lowerCall(call, std::nullopt);
+  if (!result)
+    return std::nullopt;
+  if (!result->address)
+    return unsupported<std::optional<Address>>(
+        expr, "this call does not designate a row");
+  return result->address;
+}
+
+std::optional<Address> FunctionLowering::allocateRow(clang::QualType type,
+                                                     const clang::Stmt *where) {
+  std::optional<Layout> layout =
+      module.getVectorInMemoryLayout(type, where->getSourceRange());
+  if (!layout)
+    return std::nullopt;
+  Location l = loc(where);
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  auto memref = memref::AllocaOp::create(
+      entry, l, MemRefType::get({layout->size}, layout->scalar));
+  if (parallelBodyDepth > 0)
+    memref->setAttr(cotangent::ct::kIterationLocal, b.getUnitAttr());
+  return Address{memref, constantIndex(0, l)};
+}
+
+std::optional<Address>
+FunctionLowering::allocateElement(const VectorObject &vector,
+                                  const clang::Stmt *where) {
+  if (vector.holdsRows())
+    return allocateRow(vector.element, where);
+  return allocate(vector.element, where->getSourceRange(), "this element");
+}
+
+bool FunctionLowering::constructRow(const VectorObject &vector, Address at,
+                                    std::optional<Address> source, bool move,
+                                    const clang::Stmt *where) {
+  // A row is made empty, or as a copy of another row (the slots `source`
+  // designates), or takes that row's memory.
+  Location l = loc(where);
+  std::optional<VectorObject> row = vectorObjectAt(at, vector.element, where);
+  if (!row)
+    return false;
+  clearVectorObject(*row, l);
+  if (!source)
+    return true;
+  std::optional<VectorObject> from =
+      vectorObjectAt(*source, vector.element, where);
+  if (!from)
+    return false;
+  if (move) {
+    moveVectorAddresses(*row, *from, l);
+    return true;
+  }
+  return copyVectorObject(where, *row, *from);
+}
+
+std::optional<Address>
+FunctionLowering::makeRowAside(const clang::Expr *expr,
+                               const VectorObject &vector,
+                               ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<Address>;
+  std::optional<Address> made = allocateRow(vector.element, expr);
+  if (!made)
+    return std::nullopt;
+  // From anything a vector can be made of (a row, a local vector, a list,
+  // a call), or by the constructors taking a size and a value.
+  if (args.size() == 1 &&
+      ast.hasSameUnqualifiedType(
+          args[0]->getType().getNonReferenceType().getCanonicalType(),
+          vector.element.getCanonicalType()))
+    return initializeVectorInMemory(args[0], vector.element, *made)
+               ? made
+               : std::nullopt;
+  std::optional<VectorObject> row =
+      vectorObjectAt(*made, vector.element, expr);
+  if (!row)
+    return std::nullopt;
+  Location l = loc(expr);
+  clearVectorObject(*row, l);
+  if (args.empty())
+    return made;
+  if (!args[0]->getType()->isIntegerType() || args.size() > 2)
+    return unsupported<Result>(expr, "this row is made from arguments a "
+                                     "std::vector constructor takes that "
+                                     "are not supported; make it with a "
+                                     "size (and a value), or pass a vector");
+  Value count = index(lowerRValue(args[0]), args[0]->getType(), l);
+  std::optional<Address> value;
+  bool valueAside = false;
+  if (args.size() == 2 &&
+      !(value = lowerElementValue(expr, *row, args[1], valueAside)))
+    return std::nullopt;
+  bool ok = count && resizeVectorObject(*row, count, value, expr);
+  if (valueAside)
+    destroyObject(row->element, *value, expr);
+  return ok ? made : std::nullopt;
+}
+
+std::optional<Address>
+FunctionLowering::lowerElementValue(const clang::Expr *expr,
+                                    const VectorObject &vector,
+                                    const clang::Expr *value, bool &madeAside) {
+  madeAside = false;
+  if (!vector.holdsRows())
+    return lowerLValue(value);
+  if (isVectorObjectExpr(value))
+    return lowerVectorHolder(value);
+  madeAside = true;
+  return makeRowAside(expr, vector, {value});
+}
+
+} // namespace cotangent::frontend
