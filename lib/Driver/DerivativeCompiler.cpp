@@ -174,7 +174,11 @@ struct FunctionTemplateInstantiations
 /// code run as compiled: std::map's members, std::generate_canonical):
 /// an object file of its own cannot count on the unit's object to define
 /// them (an optimized unit inlines them and drops its copies), so it gets
-/// its own (linkonce_odr) copies, from Clang's CodeGen of the unit.
+/// its own (linkonce_odr) copies, from Clang's CodeGen of the unit. With
+/// the plugin too: an optimising Clang emits an inline structor under one
+/// of its names only, or folds it into its base's (std::vector<bool>'s
+/// destructor), so the unit may lack the names the derivatives call; a
+/// copy the unit has wins when the two are linked.
 static bool linkLibraryDefinitions(clang::ASTContext &ast,
                                    llvm::Module &derivatives) {
   clang::HeaderSearchOptions headerSearch;
@@ -220,11 +224,16 @@ static bool linkLibraryDefinitions(clang::ASTContext &ast,
     declaration->takeName(&alias);
     alias.eraseFromParent();
   }
-  for (llvm::Function &function : *unit)
+  for (llvm::Function &function : *unit) {
     if (!function.isDeclaration() && !isShared(function)) {
       function.deleteBody();
       function.setLinkage(llvm::GlobalValue::ExternalLinkage);
     }
+    // (Made without optimisation, they are optimised with the derivatives
+    // that call them.)
+    function.removeFnAttr(llvm::Attribute::OptimizeNone);
+    function.removeFnAttr(llvm::Attribute::NoInline);
+  }
   for (llvm::GlobalVariable &variable : unit->globals())
     if (!variable.isDeclaration() && !isShared(variable) &&
         !variable.hasLocalLinkage()) {
@@ -281,9 +290,7 @@ DerivativeCompiler::translate(llvm::LLVMContext &llvmContext) {
       function.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
   }
-  if (callsLibraryCode &&
-      options.entryLinkage != llvm::GlobalValue::LinkOnceODRLinkage &&
-      !linkLibraryDefinitions(ast, *result)) {
+  if (callsLibraryCode && !linkLibraryDefinitions(ast, *result)) {
     module->emitError("cannot link the library's code into the derivatives");
     return nullptr;
   }

@@ -247,6 +247,15 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
   case clang::CK_NoOp:
   case clang::CK_ToVoid:
     return lowerRValue(sub);
+  case clang::CK_UserDefinedConversion: {
+    // `operator T()` called (`if (bits[i])`: std::vector<bool>'s proxy
+    // read as a bool); the call's value is already of the target's type.
+    Value v = lowerRValue(sub);
+    if (!v || ast.hasSameUnqualifiedType(sub->getType(), expr->getType()) ||
+        !sub->getType()->isScalarType())
+      return v;
+    return convert(v, sub->getType(), expr->getType(), l);
+  }
   case clang::CK_IntegralCast:
   case clang::CK_IntegralToFloating:
   case clang::CK_FloatingToIntegral:

@@ -258,6 +258,12 @@ bool ModuleLowering::isKeptAsCompiled(const clang::CXXRecordDecl *record) {
   if (record->isPolymorphic() || record->getNumVBases() ||
       !isDestroyedByParts(record) || record->isUnion())
     return true;
+  // The proxies and iterators of bits (std::vector<bool>'s `_Bit_reference`
+  // and `_Bit_iterator`, libc++'s `__bit_reference`): a word's address and
+  // a mask, whose bits only the library's code reads.
+  if (isLibraryInternal(record) && (record->getName().starts_with("_Bit_") ||
+                                    record->getName().starts_with("__bit_")))
+    return true;
   auto isKeptPart = [&](clang::QualType part) {
     part = part.getCanonicalType();
     const clang::Type *element = part->getBaseElementTypeUnsafe();

@@ -408,7 +408,7 @@ class Generator:
                     self.emit(fn, indent + 1, "}")
                     self.emit(fn, indent, "}")
                 self.emit(fn, indent, f"{target} += {b}[{k}] * {self.expr(scope, loop_vars, 1)};")
-            else:
+            elif form < 0.86:
                 u, v, n = self.fresh("u"), self.fresh("u"), r.randint(2, 4)
                 src, dst, t = self.fresh("p"), self.fresh("p"), self.fresh("p")
                 values = ", ".join(self.expr(scope, loop_vars, 1) for _ in range(n))
@@ -427,8 +427,80 @@ class Generator:
                 self.emit(fn, indent + 1, f"{dst} = {t};")
                 self.emit(fn, indent, "}")
                 self.emit(fn, indent, f"{target} += {src}[{k}] * {self.expr(scope, loop_vars, 1)};")
+            elif form < 0.93:
+                self.vector_of_rows(fn, scope, loop_vars, indent, target)
+            else:
+                self.replaced_buffer(fn, scope, loop_vars, indent, target)
         finally:
             self.rng = main
+
+    def vector_of_rows(self, fn, scope, loop_vars, indent, target):
+        """A std::vector of std::vectors whose rows are made in a loop
+        (grown by push_back, of different lengths), pushed at the back or
+        inserted at the front in a branch, then changed (a row grown, a
+        row resized with a value, the first row erased) and read into
+        `target`."""
+        r = self.rng
+        rw, row, i, j = self.fresh("rw"), self.fresh("row"), self.fresh("i"), self.fresh("j")
+        n = r.randint(1, 3)
+        outer = Scope(scope)
+        outer.add(i, "int")
+        inner = Scope(outer)
+        inner.add(j, "int")
+        self.emit(fn, indent, f"std::vector<std::vector<real>> {rw};")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+        self.emit(fn, indent + 1, f"std::vector<real> {row};")
+        self.emit(fn, indent + 1, f"for (int {j} = 0; {j} <= {i}; ++{j}) {{")
+        self.emit(fn, indent + 2,
+                  f"{row}.push_back({self.expr(inner, loop_vars + [i, j], 1)});")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent + 1, f"if ({self.condition(outer, loop_vars + [i])}) {{")
+        self.emit(fn, indent + 2, f"{rw}.push_back({row});")
+        self.emit(fn, indent + 1, "} else {")
+        self.emit(fn, indent + 2, f"{rw}.insert({rw}.begin(), {row});")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent, "}")
+        change = r.choice(["grow", "resize", "erase", "none"])
+        if change == "grow":
+            self.emit(fn, indent, f"{rw}[0].push_back({self.expr(scope, loop_vars, 1)});")
+        elif change == "resize":
+            self.emit(fn, indent, f"if ({self.condition(scope, loop_vars)}) {{")
+            self.emit(fn, indent + 1, f"{rw}.back().resize({r.randint(1, 4)}, "
+                      f"{self.expr(scope, loop_vars, 1)});")
+            self.emit(fn, indent, "}")
+        elif change == "erase" and n > 1:
+            self.emit(fn, indent, f"{rw}.erase({rw}.begin());")
+        each, v = self.fresh("e"), self.fresh("v")
+        self.emit(fn, indent, f"for (const auto &{each} : {rw}) {{")
+        self.emit(fn, indent + 1, f"for (real {v} : {each}) {{")
+        self.emit(fn, indent + 2, f"{target} += 0.5 * {v};")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent, "}")
+
+    def replaced_buffer(self, fn, scope, loop_vars, indent, target):
+        """A heap buffer replaced by a fresh one each step (`new` where
+        the pointer is assigned, the old one deleted), read after the
+        loop into `target`."""
+        r = self.rng
+        p, q, i, step = self.fresh("p"), self.fresh("p"), self.fresh("i"), self.fresh("s")
+        m, k = r.randint(2, 4), r.randint(0, 1)
+        inner = Scope(scope)
+        inner.add(i, "int")
+        self.emit(fn, indent, f"real *{p} = new real[{m}];")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {m}; ++{i}) {{")
+        self.emit(fn, indent + 1, f"{p}[{i}] = {self.expr(inner, loop_vars + [i], 1)};")
+        self.emit(fn, indent, "}")
+        self.emit(fn, indent, f"for (int {step} = 0; {step} < {r.randint(1, 3)}; ++{step}) {{")
+        self.emit(fn, indent + 1, f"real *{q} = new real[{m}];")
+        self.emit(fn, indent + 1, f"for (int {i} = 0; {i} < {m}; ++{i}) {{")
+        self.emit(fn, indent + 2, f"{q}[{i}] = std::sin({p}[{i}]) + "
+                  f"0.5 * {p}[({i} + 1) % {m}];")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent + 1, f"delete[] {p};")
+        self.emit(fn, indent + 1, f"{p} = {q};")
+        self.emit(fn, indent, "}")
+        self.emit(fn, indent, f"{target} += {p}[{k}] * {self.expr(scope, loop_vars, 1)};")
+        self.emit(fn, indent, f"delete[] {p};")
 
     def outside_variable(self, fn, scope, loop_vars, indent, target):
         """Values with derivatives written into a variable outside the

@@ -71,13 +71,14 @@ def rule_text(name):
 
 def keeps_addresses(function_text):
     """Whether f keeps addresses in memory (generate.memory_statement): a
-    Buffer, buffers swapped through pointers, or a vector grown at run
-    time. Reverse over reverse does not differentiate those yet
-    (docs/Memory.md), so their programs leave out that oracle rather than
-    being rejected whole."""
+    Buffer, buffers swapped through pointers, a vector grown at run time,
+    a vector of vectors or a buffer replaced by `new`. Reverse over reverse
+    does not differentiate those yet (docs/Memory.md), so their programs
+    leave out that oracle rather than being rejected whole."""
     return ("Buffer " in function_text
             or "std::vector<Layer>" in function_text
-            or re.search(r"real \*\w+ = u\d+;", function_text) is not None
+            or "std::vector<std::vector<real>>" in function_text
+            or re.search(r"real \*\w+ = (u\d+|new real)", function_text) is not None
             or re.search(r"std::vector<real> g\d+;", function_text) is not None)
 
 

@@ -37,7 +37,13 @@ clang::QualType ModuleLowering::getVectorElementType(clang::QualType type) {
   if (!spec || !spec->isInStdNamespace() || spec->getName() != "vector" ||
       spec->getTemplateArgs().size() < 1)
     return {};
-  return spec->getTemplateArgs()[0].getAsType().getCanonicalType();
+  clang::QualType element =
+      spec->getTemplateArgs()[0].getAsType().getCanonicalType();
+  // std::vector<bool> keeps bits, not elements: a library object kept as
+  // compiled (its values carry no derivative).
+  if (element->isBooleanType())
+    return {};
+  return element;
 }
 
 /// Appends the byte offsets of the fields of type `pointer` inside `record`
@@ -91,11 +97,6 @@ MemRefType ModuleLowering::getVectorType(clang::QualType vector,
                                          clang::SourceRange range,
                                          const Twine &what) {
   clang::QualType element = getVectorElementType(vector);
-  if (element->isBooleanType()) {
-    error(range, what + " is a std::vector<bool>, which keeps its elements "
-                        "as bits; use std::vector<char> or an array of bool");
-    return nullptr;
-  }
   if (const auto *record = element->getAsCXXRecordDecl();
       record && ownsMemory(record)) {
     error(range, what + " is a std::vector of '" + element.getAsString() +

@@ -36,7 +36,8 @@ bool FunctionLowering::isRowExpr(const clang::Expr *expr) {
   return ModuleLowering::isVectorObject(parent);
 }
 
-std::optional<Address> FunctionLowering::lowerRowHolder(const clang::Expr *expr) {
+std::optional<Address>
+FunctionLowering::lowerRowHolder(const clang::Expr *expr) {
   // The element's place the vector's member function returns: its slots.
   const auto *call = cast<clang::CallExpr>(stripTemporaries(expr));
   std::optional<CallResult> result = lowerCall(call, std::nullopt);
@@ -111,8 +112,7 @@ FunctionLowering::makeRowAside(const clang::Expr *expr,
     return initializeVectorInMemory(args[0], vector.element, *made)
                ? made
                : std::nullopt;
-  std::optional<VectorObject> row =
-      vectorObjectAt(*made, vector.element, expr);
+  std::optional<VectorObject> row = vectorObjectAt(*made, vector.element, expr);
   if (!row)
     return std::nullopt;
   Location l = loc(expr);
