@@ -731,6 +731,12 @@ private:
   std::optional<CallResult> insertIntoGrowing(
       const clang::CallExpr *expr, GrowingVector &vector, llvm::StringRef name,
       llvm::ArrayRef<const clang::Expr *> args, clang::QualType elementType);
+  /// `insert(pos, first, last)` and `insert(pos, {a, b, ...})`: the
+  /// elements of a range of other memory (an array, another vector) or of
+  /// a list.
+  std::optional<CallResult>
+  insertRangeIntoGrowing(const clang::CallExpr *expr, GrowingVector &vector,
+                         llvm::ArrayRef<const clang::Expr *> args);
   std::optional<CallResult>
   eraseFromGrowing(const clang::CallExpr *expr, GrowingVector &vector,
                    llvm::ArrayRef<const clang::Expr *> args);

@@ -489,12 +489,19 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
   // insert(pos, value), insert(pos, n, value), emplace(pos, value).
   bool counted = name == "insert" && args.size() == 3 &&
                  args[1]->getType()->isIntegerType();
+  bool range = name == "insert" && args.size() == 3 && !counted;
+  bool list =
+      name == "insert" && args.size() == 2 && initializerList(args.back()) &&
+      !ast.hasSameUnqualifiedType(args.back()->getType().getNonReferenceType(),
+                                  elementType);
+  if (range || list)
+    return insertRangeIntoGrowing(expr, vector, args);
   if ((args.size() != 2 && !counted) || isIterator(args.back()->getType()) ||
-      args.back()->getType()->isPointerType() ||
-      isa<clang::CXXStdInitializerListExpr>(strip(args.back())))
+      args.back()->getType()->isPointerType())
     return unsupported<Result>(expr, "this form of '" + name +
                                          "' is not supported; insert one "
-                                         "value, or n copies of one");
+                                         "value, n copies of one, a range "
+                                         "or a list");
   Value at = elementIndexOf(args[0], vector);
   std::optional<Address> value =
       elementValue(args.back(), elementType, vector.elementSize);
@@ -519,6 +526,54 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
   });
   return CallResult{
       nullptr, offsetBy(elements, arith::MulIOp::create(b, l, at, per), l)};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::insertRangeIntoGrowing(const clang::CallExpr *expr,
+                                         GrowingVector &vector,
+                                         ArrayRef<const clang::Expr *> args) {
+  // The range's elements are read where they are: the standard forbids a
+  // range of this vector, so its growth moves none of them.
+  Location l = loc(expr);
+  Value per = constantIndex(vector.elementSize, l);
+  std::optional<Address> first;
+  Value count;
+  if (const clang::CXXStdInitializerListExpr *list =
+          initializerList(args.back())) {
+    const clang::Expr *array = list->getSubExpr();
+    first =
+        array->isGLValue() ? lowerLValue(array) : materializeTemporary(array);
+    const auto *arrayType = ast.getAsConstantArrayType(array->getType());
+    if (!arrayType)
+      return unsupported<std::optional<CallResult>>(
+          expr, "this list cannot be inserted; insert its values one by one");
+    count = constantIndex(arrayType->getSize().getZExtValue(), l);
+  } else {
+    auto place = [&](const clang::Expr *end) {
+      return isIterator(end->getType()) ? lowerIterator(end)
+                                        : lowerPointer(end);
+    };
+    first = place(args[1]);
+    std::optional<Address> last = place(args[2]);
+    if (!first || !last)
+      return std::nullopt;
+    count = arith::DivUIOp::create(
+        b, l, arith::SubIOp::create(b, l, last->offset, first->offset), per);
+  }
+  Value at = elementIndexOf(args[0], vector);
+  if (!first || !at)
+    return std::nullopt;
+  Value size = load(vector.size, l);
+  abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, at, size),
+          expr, "std::vector::insert: the position is not in the vector");
+  Value grown = arith::AddIOp::create(b, l, size, count);
+  reserveGrowing(vector, grown, l);
+  store(grown, vector.size, l);
+  shiftElements(vector, at, size, count, /*towardEnd=*/true, l);
+  Address into = offsetBy(growingElements(vector, l),
+                          arith::MulIOp::create(b, l, at, per), l);
+  copy(into, *first, arith::MulIOp::create(b, l, count, per), l);
+  return CallResult{nullptr, into};
 }
 
 std::optional<FunctionLowering::CallResult>

@@ -1,7 +1,8 @@
 // Local std::vectors whose memory changes at run time (docs/Memory.md):
 // push_back without a reserve (a neighbour list built inside the
 // function), a vector reassigned in a loop with a different size each time
-// (an MLP's activations), insert and erase, resize and clear in loops and
+// (an MLP's activations), insert (of values, copies, ranges and lists)
+// and erase, resize and clear in loops and
 // branches, swap, emplace_back through a constructor, a vector grown in a
 // loop that declares it, and one built by a helper and grown again. Reverse
 // mode against central differences, forward mode against the gradient;
@@ -102,6 +103,19 @@ struct Point {
     s += v[k] * (k + 1);
   for (const Point &p : points)
     s += p.x * p.y;
+  return s;
+}
+
+// insert of ranges: a pointer range, another vector's iterators, a list.
+[[ct::differentiable]] double ranges(const double *x, int n) {
+  std::vector<double> v(x, x + 2);
+  v.insert(v.begin() + 1, x, x + n);
+  std::vector<double> w = {x[0], x[1] * x[1]};
+  v.insert(v.end(), w.begin(), w.end());
+  v.insert(v.begin(), {x[2], 2.0 * x[3]});
+  double s = 0;
+  for (size_t k = 0; k < v.size(); ++k)
+    s += v[k] * v[k] * (k + 1);
   return s;
 }
 
@@ -294,6 +308,7 @@ int main() {
   double y[7] = {0.5, -0.3, 0.8, -1.2, 0.05, 0.7, -0.9};
   checkFunction<edits>("edits", y, 7, 7);
   checkFunction<reuse>("reuse", y, 7, 7);
+  checkFunction<ranges>("ranges", y, 7, 7);
   checkFunction<rows>("rows", y, 7, 7);
   checkFunction<grownInLoops>("grown in loops", y, 7, 7);
   checkLanesAndSecondOrder(y, 7);
