@@ -1,7 +1,7 @@
 // Vectors of vectors whose shape changes at run time, as numerical C++
 // writes them: a history of rows built by push_back in a loop and read
-// after it, rows grown and resized one by one (a triangle), rows inserted
-// and erased, vectors nested three deep (parameters and locals), a struct
+// after it, rows grown and resized one by one (a triangle), rows inserted,
+// erased and swapped, vectors nested three deep (parameters and locals), a struct
 // held in a vector that holds a vector of vectors, a helper returning a
 // vector of vectors by value, and in-place updates of the caller's rows.
 // Reverse and forward mode (and a Hessian-vector product) against central
@@ -64,7 +64,8 @@ using Cube = std::vector<std::vector<std::vector<double>>>;
   return sum;
 }
 
-// Rows inserted at the front and erased from the middle.
+// Rows inserted at the front and erased from the middle, a copy's rows
+// swapped (their addresses change places).
 [[ct::differentiable]] double shuffled(const double *x, int n) {
   Rows rows;
   for (int i = 0; i < n; ++i)
@@ -72,10 +73,15 @@ using Cube = std::vector<std::vector<std::vector<double>>>;
   rows.erase(rows.begin() + 1);
   Rows copy = rows;
   copy[0][0] *= 3;
+  std::swap(copy[0], copy.back());
+  copy[1].swap(copy[0]);
   double sum = 0;
-  for (std::size_t r = 0; r < copy.size(); ++r)
+  for (std::size_t r = 0; r < copy.size(); ++r) {
     for (std::size_t i = 0; i < copy[r].size(); ++i)
-      sum += std::cos(copy[r][i] * (r + 1)) + rows[r][i] * rows[r][i];
+      sum += std::cos(copy[r][i] * (r + 1));
+    for (std::size_t i = 0; i < rows[r].size(); ++i)
+      sum += rows[r][i] * rows[r][i] * (i + 1);
+  }
   return sum;
 }
 
