@@ -83,6 +83,11 @@ std::optional<int64_t> staticOffset(mlir::Value offset);
 /// Whether a call of `method` on a std::vector may change its size or
 /// memory (GrowingVectors.cpp).
 bool changesVectorMemory(const clang::CXXMethodDecl *method);
+/// Whether `callee`'s parameter `index` is a non-const reference to a
+/// std::vector whose size its body may change (itself, or through the
+/// helpers it passes it to): the callee is then lowered in place, its
+/// parameter being the caller's growing vector (GrowingVectors.cpp).
+bool growsVectorParameter(const clang::FunctionDecl *callee, unsigned index);
 
 /// Emits a loop running `body(i)` for each i in [0, count).
 void forEachIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value count,
@@ -680,6 +685,16 @@ private:
     mlir::MemRefType viewType;
   };
   llvm::DenseMap<const clang::ValueDecl *, GrowingVector> growingVectors;
+  /// The growing vector `expr` names, if it names one.
+  const clang::ValueDecl *growingVectorNamed(const clang::Expr *expr);
+  /// Whether a call of `callee` gives a reference parameter that it
+  /// resizes a growing vector (the callee is then lowered in place).
+  bool passesGrowingVectors(const clang::FunctionDecl *callee,
+                            llvm::ArrayRef<const clang::Expr *> args);
+  /// Binds the inlined reference parameter `param` to the growing vector
+  /// `arg` names, if it is one the callee resizes; false otherwise.
+  bool bindGrowingReference(const clang::ParmVarDecl *param,
+                            const clang::Expr *arg);
   /// The address slots of the growing vectors in `cleanups`.
   llvm::DenseMap<Value, mlir::MemRefType> growingSlots;
   /// The local vectors of `body` (and vector parameters by value of its

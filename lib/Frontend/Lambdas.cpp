@@ -162,7 +162,7 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
       lambdas[param] = *closure;
       continue;
     }
-    if (bindVectorReference(param, arg))
+    if (bindVectorReference(param, arg) || bindGrowingReference(param, arg))
       continue;
     if (type->isReferenceType() && !holdsIndirectFields(type) &&
         !isVector(type.getNonReferenceType()) &&

@@ -109,3 +109,26 @@
     grow(v[i] * s);
   return s + v.back();
 }
+
+// A helper that grows a vector it takes by non-const reference is lowered
+// in place: no call, the push_back growing the caller's slots.
+// CHECK-LABEL: func.func @_Z8appendedd(
+// CHECK-SAME: %[[X:.*]]: f64
+// CHECK-NOT: call
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: %[[SIZE:.*]] = memref.alloca() : memref<1xindex>
+// CHECK: scf.if
+// CHECK:   %[[FRESH:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK:   ct.store_address %{{.*}}, %[[SLOT]][%c0]
+// CHECK: memref.store %{{.*}}, %[[SIZE]][%c0]
+// CHECK: %[[ELEMENTS:.*]] = ct.load_address %[[SLOT]][%c0]
+// CHECK: memref.store %[[X]]
+// CHECK-NOT: call
+// CHECK: return
+static void append(std::vector<double> &v, double value) { v.push_back(value); }
+
+[[ct::differentiable]] double appended(double x) {
+  std::vector<double> v;
+  append(v, x);
+  return v[0];
+}

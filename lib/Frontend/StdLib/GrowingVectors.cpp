@@ -19,6 +19,7 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace mlir;
 
@@ -40,6 +41,53 @@ memberCallOf(const clang::CallExpr *call) {
         method && op->getNumArgs() > 0)
       return {op->getArg(0), method};
   return {nullptr, nullptr};
+}
+
+/// Whether `stmt` changes the size of the vector `param` designates, or
+/// passes it to a helper that does (up to `depth` helpers deep).
+static bool changesParameter(const clang::Stmt *stmt,
+                             const clang::ParmVarDecl *param, int depth) {
+  if (!stmt)
+    return false;
+  auto isParam = [&](const clang::Expr *expr) {
+    const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
+    return ref && ref->getDecl() == param;
+  };
+  if (const auto *call = dyn_cast<clang::CallExpr>(stmt)) {
+    if (auto [object, method] = memberCallOf(call);
+        object && method && isParam(object) && changesVectorMemory(method))
+      return true;
+    if (const clang::FunctionDecl *callee = call->getDirectCallee();
+        callee && depth > 0 && !isa<clang::CXXMethodDecl>(callee))
+      for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams();
+           ++i)
+        if (isParam(call->getArg(i)) &&
+            changesParameter(callee->getBody(), callee->getParamDecl(i),
+                             depth - 1))
+          return true;
+  }
+  for (const clang::Stmt *child : stmt->children())
+    if (changesParameter(child, param, depth))
+      return true;
+  return false;
+}
+
+bool growsVectorParameter(const clang::FunctionDecl *callee, unsigned index) {
+  // (The user's helpers: the library's own functions on vectors, std::swap
+  // among them, have models of their own.)
+  if (!callee || index >= callee->getNumParams() || !callee->getBody() ||
+      isa<clang::CXXMethodDecl>(callee) ||
+      callee->getASTContext().getSourceManager().isInSystemHeader(
+          callee->getLocation()))
+    return false;
+  const clang::ParmVarDecl *param = callee->getParamDecl(index);
+  clang::QualType type = param->getType();
+  if (!type->isLValueReferenceType() ||
+      type->getPointeeType().isConstQualified() ||
+      !ModuleLowering::isMemrefVector(
+          type->getPointeeType().getCanonicalType()))
+    return false;
+  return changesParameter(callee->getBody(), param, /*depth=*/8);
 }
 
 namespace {
@@ -137,6 +185,13 @@ private:
   }
 
   void visitCall(const clang::CallExpr *call) {
+    // A helper that resizes a vector it is given by reference (`fill(v)`
+    // clearing and pushing): the vector grows where the helper is lowered.
+    if (const clang::FunctionDecl *callee = call->getDirectCallee())
+      for (unsigned i = 0; i < call->getNumArgs(); ++i)
+        if (VectorUses *given = usesOf(call->getArg(i));
+            given && growsVectorParameter(callee, i))
+          given->resizedElsewhere = true;
     auto [object, method] = memberCallOf(call);
     VectorUses *vector = object ? usesOf(object) : nullptr;
     if (!vector || !method)
@@ -259,6 +314,35 @@ struct LoopUses {
   }
 };
 } // namespace
+
+const clang::ValueDecl *
+FunctionLowering::growingVectorNamed(const clang::Expr *expr) {
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
+  return ref && growingVectors.count(ref->getDecl()) ? ref->getDecl()
+                                                     : nullptr;
+}
+
+bool FunctionLowering::passesGrowingVectors(
+    const clang::FunctionDecl *callee, ArrayRef<const clang::Expr *> args) {
+  for (auto [i, arg] : llvm::enumerate(args))
+    if (growingVectorNamed(arg) && growsVectorParameter(callee, i))
+      return true;
+  return false;
+}
+
+bool FunctionLowering::bindGrowingReference(const clang::ParmVarDecl *param,
+                                            const clang::Expr *arg) {
+  // (An inlined helper's parameter may have been bound by an earlier call.)
+  growingVectors.erase(param);
+  const clang::ValueDecl *var = growingVectorNamed(arg);
+  const auto *callee =
+      dyn_cast_or_null<clang::FunctionDecl>(param->getDeclContext());
+  if (!var || !callee ||
+      !growsVectorParameter(callee, param->getFunctionScopeIndex()))
+    return false;
+  growingVectors[param] = growingVectors.find(var)->second;
+  return true;
+}
 
 void FunctionLowering::pinGrowingViews(
     const clang::Stmt *loop,

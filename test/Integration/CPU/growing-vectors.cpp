@@ -2,7 +2,7 @@
 // push_back without a reserve (a neighbour list built inside the
 // function), a vector reassigned in a loop with a different size each time
 // (an MLP's activations), insert (of values, copies, ranges and lists)
-// and erase, resize and clear in loops and
+// and erase, vectors filled by helpers taking them by reference, resize and clear in loops and
 // branches, swap, emplace_back through a constructor, a vector grown in a
 // loop that declares it, and one built by a helper and grown again. Reverse
 // mode against central differences, forward mode against the gradient;
@@ -116,6 +116,38 @@ struct Point {
   double s = 0;
   for (size_t k = 0; k < v.size(); ++k)
     s += v[k] * v[k] * (k + 1);
+  return s;
+}
+
+// Vectors filled and grown by helpers taking them by reference (clear and
+// push_back in one helper, push_back in another it calls, resize in a
+// third): each helper is lowered in place on the caller's vector.
+static void append(std::vector<double> &v, double value) { v.push_back(value); }
+static void fill(std::vector<double> &v, const double *x, int n) {
+  v.clear();
+  for (int i = 0; i < n; ++i) {
+    if (x[i] > 0)
+      append(v, std::sin(x[i]));
+    else
+      v.insert(v.begin(), x[i] * x[i]);
+  }
+}
+static void widen(std::vector<double> &v, int extra) {
+  v.resize(v.size() + extra, v.empty() ? 1.0 : v[0]);
+}
+
+[[ct::differentiable]] double filledByHelpers(const double *x, int n) {
+  std::vector<double> a, b;
+  fill(a, x, n);
+  fill(b, x + 1, n - 1);
+  widen(b, 2);
+  for (int k = 0; k < 2; ++k)
+    append(a, a.back() * x[k]);
+  double s = 0;
+  for (double e : a)
+    s += e * e;
+  for (size_t i = 0; i < b.size(); ++i)
+    s += b[i] * (i + 1);
   return s;
 }
 
@@ -309,6 +341,7 @@ int main() {
   checkFunction<edits>("edits", y, 7, 7);
   checkFunction<reuse>("reuse", y, 7, 7);
   checkFunction<ranges>("ranges", y, 7, 7);
+  checkFunction<filledByHelpers>("filled by helpers", y, 7, 7);
   checkFunction<rows>("rows", y, 7, 7);
   checkFunction<grownInLoops>("grown in loops", y, 7, 7);
   checkLanesAndSecondOrder(y, 7);
