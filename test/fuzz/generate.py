@@ -102,6 +102,7 @@ class Generator:
         self.tables = random.Random(f"table-{seed}")
         self.uses_buffer = False
         self.uses_layer = False
+        self.uses_pusher = False
         # Library code called as compiled keeps variables outside the
         # function in place (docs/Memory.md, item 10): a program has
         # lookup tables or outside variables with derivatives, not both.
@@ -712,7 +713,12 @@ class Generator:
         self.emit(fn, indent, f"std::vector<real> {g};")
         self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
         self.emit(fn, indent + 1, f"if ({self.condition(inner, loop_vars + [i])}) {{")
-        self.emit(fn, indent + 2, f"{g}.push_back({value()});")
+        if r.random() < 0.3:
+            # Grown by a helper taking the vector by reference.
+            self.uses_pusher = True
+            self.emit(fn, indent + 2, f"pushBounded({g}, {value()});")
+        else:
+            self.emit(fn, indent + 2, f"{g}.push_back({value()});")
         self.emit(fn, indent + 1, "} else {")
         front = r.choice(["insert", "push_back"])
         if front == "insert":
@@ -1205,6 +1211,13 @@ private:
 };"""
 
 
+PUSHER = """void pushBounded(std::vector<real> &v, real x) {
+  if (v.size() > 3)
+    v.erase(v.begin());
+  v.push_back(x);
+}"""
+
+
 LAYER = """struct Layer {
   std::vector<real> w;
   real s;
@@ -1223,6 +1236,8 @@ def generate(seed):
         parts.append(BUFFER)
     if g.uses_layer:
         parts.append(LAYER)
+    if g.uses_pusher:
+        parts.append(PUSHER)
     parts.extend(g.helpers)
     body = "\n".join(fn.lines)
     parts.append(f"DIFFERENTIABLE real f({render_signature(fn.params)}) {{\n"
