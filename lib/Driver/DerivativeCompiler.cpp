@@ -184,6 +184,10 @@ static bool linkLibraryDefinitions(clang::ASTContext &ast,
   clang::HeaderSearchOptions headerSearch;
   clang::PreprocessorOptions preprocessor;
   clang::CodeGenOptions codeGen;
+  // As Clang compiles for the target by default: a structor's complete-
+  // object name an alias of its base-object one, so both are defined (the
+  // derivatives call the base-object names).
+  codeGen.CXXCtorDtorAliases = true;
   std::unique_ptr<clang::CodeGenerator> generator =
       clang::CreateLLVMCodeGen(ast.getDiagnostics(), "cotangent-library-code",
                                llvm::vfs::getRealFileSystem(), headerSearch,

@@ -295,8 +295,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   bool libraryCode = module.isCalledOnLibraryObject(callee);
   if (!libraryCode &&
       (takesIndirectFields(callee) || passesVectorsInMemory(callee, args) ||
-       passesGrowingVectors(callee, args) ||
-       (object && object->packedType) ||
+       passesGrowingVectors(callee, args) || (object && object->packedType) ||
        ((resultType->isPointerType() || resultType->isReferenceType() ||
          isIterator(resultType)) &&
         !isVector(resultType.getNonReferenceType()) && callee->hasBody(body) &&

@@ -318,8 +318,7 @@ struct LoopUses {
 const clang::ValueDecl *
 FunctionLowering::growingVectorNamed(const clang::Expr *expr) {
   const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
-  return ref && growingVectors.count(ref->getDecl()) ? ref->getDecl()
-                                                     : nullptr;
+  return ref && growingVectors.count(ref->getDecl()) ? ref->getDecl() : nullptr;
 }
 
 bool FunctionLowering::passesGrowingVectors(
