@@ -1026,6 +1026,10 @@ private:
       const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
       const VectorObject &vector, clang::QualType type, llvm::StringRef name,
       llvm::ArrayRef<const clang::Expr *> args);
+  /// `v.swap(with)`: the two vectors' addresses exchanged.
+  std::optional<CallResult> swapVectorObjects(const clang::CallExpr *expr,
+                                              const VectorObject &vector,
+                                              const clang::Expr *with);
   /// `assign(n, value)` on a vector kept in memory.
   std::optional<CallResult>
   assignCopiesToVectorObject(const clang::CallExpr *expr,

@@ -485,6 +485,37 @@ FunctionLowering::assignCopiesToVectorObject(
 }
 
 std::optional<FunctionLowering::CallResult>
+FunctionLowering::swapVectorObjects(const clang::CallExpr *expr,
+                                    const VectorObject &vector,
+                                    const clang::Expr *with) {
+  // The two vectors' addresses change places; no element moves.
+  Location l = loc(expr);
+  std::optional<Address> holder = lowerVectorHolder(with);
+  std::optional<VectorObject> other =
+      holder ? vectorObjectAt(*holder, with->getType(), expr) : std::nullopt;
+  if (!other)
+    return std::nullopt;
+  SmallVector<Value, 3> mine, theirs;
+  for (auto [own, its] :
+       llvm::zip_equal(vector.addressSlots(), other->addressSlots())) {
+    Address at = offsetBy(vector.holder, own, l);
+    mine.push_back(
+        ct::LoadAddressOp::create(b, l, vector.view, at.memref, at.offset));
+    Address there = offsetBy(other->holder, its, l);
+    theirs.push_back(ct::LoadAddressOp::create(b, l, other->view, there.memref,
+                                               there.offset));
+  }
+  for (auto [k, own, its] :
+       llvm::enumerate(vector.addressSlots(), other->addressSlots())) {
+    Address at = offsetBy(vector.holder, own, l);
+    ct::StoreAddressOp::create(b, l, theirs[k], at.memref, at.offset);
+    Address there = offsetBy(other->holder, its, l);
+    ct::StoreAddressOp::create(b, l, mine[k], there.memref, there.offset);
+  }
+  return CallResult{};
+}
+
+std::optional<FunctionLowering::CallResult>
 FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
                                      const clang::CXXMethodDecl *method,
                                      const VectorObject &vector,
@@ -549,33 +580,8 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
   }
   if (name == "erase")
     return eraseFromVectorObject(expr, vector, args);
-  if (name == "swap" && args.size() == 1 && isVectorObjectExpr(args[0])) {
-    // The two vectors' addresses change places; no element moves.
-    std::optional<Address> holder = lowerVectorHolder(args[0]);
-    std::optional<VectorObject> other =
-        holder ? vectorObjectAt(*holder, args[0]->getType(), expr)
-               : std::nullopt;
-    if (!other)
-      return std::nullopt;
-    SmallVector<Value, 3> mine, theirs;
-    for (auto [own, its] :
-         llvm::zip_equal(vector.addressSlots(), other->addressSlots())) {
-      Address at = offsetBy(vector.holder, own, l);
-      mine.push_back(
-          ct::LoadAddressOp::create(b, l, vector.view, at.memref, at.offset));
-      Address there = offsetBy(other->holder, its, l);
-      theirs.push_back(ct::LoadAddressOp::create(b, l, other->view,
-                                                 there.memref, there.offset));
-    }
-    for (auto [k, own, its] :
-         llvm::enumerate(vector.addressSlots(), other->addressSlots())) {
-      Address at = offsetBy(vector.holder, own, l);
-      ct::StoreAddressOp::create(b, l, theirs[k], at.memref, at.offset);
-      Address there = offsetBy(other->holder, its, l);
-      ct::StoreAddressOp::create(b, l, mine[k], there.memref, there.offset);
-    }
-    return CallResult{};
-  }
+  if (name == "swap" && args.size() == 1 && isVectorObjectExpr(args[0]))
+    return swapVectorObjects(expr, vector, args[0]);
   if (name == "pop_back") {
     Value size = vectorObjectCount(vector, vector.end, l);
     Value last = arith::SubIOp::create(b, l, size, constantIndex(1, l));
