@@ -320,6 +320,9 @@ private:
   std::optional<Address> allocate(clang::QualType type,
                                   clang::SourceRange range,
                                   const llvm::Twine &what);
+  /// Slots of `layout` in an alloca at the function entry (one per
+  /// iteration in a parallel loop's body); bytes aligned to `alignment`.
+  Address allocateSlots(const Layout &layout, int64_t alignment, Location l);
   /// A temporary holding the value of `expr`, for binding to a reference.
   std::optional<Address> materializeTemporary(const clang::Expr *expr);
   void copy(Address dest, Address source, int64_t size, Location loc);
@@ -1072,6 +1075,12 @@ private:
   std::optional<Address> makeRowAside(const clang::Expr *expr,
                                       const VectorObject &vector,
                                       llvm::ArrayRef<const clang::Expr *> args);
+  /// Resizes `vector` to the size `sizeAndValue` gives (none: 0), with
+  /// copies of its value if it gives one (`resize(n, v)`, `vector(n, v)`,
+  /// `clear()`).
+  bool resizeToSizeAndValue(const VectorObject &vector,
+                            llvm::ArrayRef<const clang::Expr *> sizeAndValue,
+                            const clang::Expr *where);
   /// The element `value` designates, to make copies of: its place; for
   /// rows, the slots of one (made aside from a vector that is not kept in
   /// memory: `madeAside` says the caller destroys it).
@@ -1088,6 +1097,9 @@ private:
   /// The three address slots of the vector kept in memory `expr`
   /// designates.
   std::optional<Address> lowerVectorHolder(const clang::Expr *expr);
+  /// The vector kept in memory `expr` designates (diagnosed at `where`).
+  std::optional<VectorObject> vectorObjectOf(const clang::Expr *expr,
+                                             const clang::Stmt *where);
   /// The elements of the vector kept in memory at `holder`, as a vector
   /// of the memref model sees them (a view of its size).
   std::optional<Address> viewVectorInMemory(Address holder,

@@ -300,15 +300,19 @@ std::optional<Address> FunctionLowering::allocate(clang::QualType type,
   std::optional<Layout> layout = module.getLayout(type, range, what);
   if (!layout)
     return std::nullopt;
+  return allocateSlots(*layout, ast.getTypeAlignInChars(type).getQuantity(),
+                       module.getLoc(range.getBegin()));
+}
+
+Address FunctionLowering::allocateSlots(const Layout &layout, int64_t alignment,
+                                        Location l) {
   // At the function entry, so that SROA and mem2reg see every slot.
-  Location l = module.getLoc(range.getBegin());
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
   auto memref = memref::AllocaOp::create(
-      entry, l, MemRefType::get({layout->size}, layout->scalar));
+      entry, l, MemRefType::get({layout.size}, layout.scalar));
   // Bytes of a library object kept as compiled: aligned as its code
   // expects.
-  int64_t alignment = ast.getTypeAlignInChars(type).getQuantity();
-  if (alignment > 1 && layout->scalar.isInteger(8))
+  if (alignment > 1 && layout.scalar.isInteger(8))
     memref.setAlignment(alignment);
   // Declared in a parallel loop's body: one per iteration.
   if (parallelBodyDepth > 0)

@@ -389,16 +389,20 @@ bool ActivityAnalysis::markUseful(Value value) {
   return changed;
 }
 
+/// The memory root at the start of the chain of holders `root` was loaded
+/// from (`root` itself if it was not loaded from a holder).
+static Value rootBehindAddresses(Value root) {
+  while (auto load = root.getDefiningOp<ct::LoadAddressOp>())
+    root = getMemoryRoot(load.getHolder());
+  return root;
+}
+
 bool ActivityAnalysis::isConstantArgument(Value root) const {
-  std::optional<unsigned> index = getArgumentIndex(root);
-  if (index)
-    return activities[*index] == ct::Activity::Constant;
   // What a constant object's addresses point to is constant too (a
   // constant parameter holding vectors or pointers: the caller declares
   // everything it reaches constant).
-  if (auto load = root.getDefiningOp<ct::LoadAddressOp>())
-    return isConstantArgument(getMemoryRoot(load.getHolder()));
-  return false;
+  std::optional<unsigned> index = getArgumentIndex(rootBehindAddresses(root));
+  return index && activities[*index] == ct::Activity::Constant;
 }
 
 /// Whether `value` is varied, for scalars and memory alike.
@@ -507,17 +511,10 @@ void ActivityAnalysis::propagateUseful() {
   // Memory reached through addresses the caller's objects hold (the rows
   // of a vector of vectors) is the caller's too: its final contents are
   // results like the argument's own.
-  auto reachesDuplicatedArgument = [&](ct::LoadAddressOp load) {
-    for (int depth = 0; depth < 64 && load; ++depth) {
-      Value root = getMemoryRoot(load.getHolder());
-      if (std::optional<unsigned> index = getArgumentIndex(root))
-        return activities[*index] == ct::Activity::Duplicated;
-      load = root.getDefiningOp<ct::LoadAddressOp>();
-    }
-    return false;
-  };
   function.walk([&](ct::LoadAddressOp load) {
-    if (reachesDuplicatedArgument(load))
+    std::optional<unsigned> index =
+        getArgumentIndex(rootBehindAddresses(load.getResult()));
+    if (index && activities[*index] == ct::Activity::Duplicated)
       markUseful(load.getResult());
   });
   function.walk([&](func::ReturnOp ret) {

@@ -115,6 +115,15 @@ FunctionLowering::lowerVectorHolder(const clang::Expr *expr) {
   return lowerLValue(expr);
 }
 
+std::optional<FunctionLowering::VectorObject>
+FunctionLowering::vectorObjectOf(const clang::Expr *expr,
+                                 const clang::Stmt *where) {
+  std::optional<Address> holder = lowerVectorHolder(expr);
+  if (!holder)
+    return std::nullopt;
+  return vectorObjectAt(*holder, expr->getType(), where);
+}
+
 bool FunctionLowering::bindVectorReference(const clang::ValueDecl *var,
                                            const clang::Expr *init) {
   clang::QualType type = var->getType();

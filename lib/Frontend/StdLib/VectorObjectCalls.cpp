@@ -54,11 +54,7 @@ bool FunctionLowering::constructVectorObject(
       args.push_back(arg);
   if (ctor->isCopyOrMoveConstructor() && !args.empty() &&
       isVectorObjectExpr(args[0])) {
-    std::optional<Address> holder = lowerVectorHolder(args[0]);
-    if (!holder)
-      return false;
-    std::optional<VectorObject> source =
-        vectorObjectAt(*holder, args[0]->getType(), expr);
+    std::optional<VectorObject> source = vectorObjectOf(args[0], expr);
     if (!source)
       return false;
     if (ctor->isMoveConstructor()) {
@@ -81,16 +77,7 @@ bool FunctionLowering::constructVectorObject(
                                        vector->element.getAsString() +
                                        "' is not supported; construct it "
                                        "empty, or with a size, and fill it");
-  Value count = index(lowerRValue(args[0]), args[0]->getType(), l);
-  std::optional<Address> value;
-  bool madeAside = false;
-  if (args.size() == 2 &&
-      !(value = lowerElementValue(expr, *vector, args[1], madeAside)))
-    return false;
-  bool ok = resizeVectorObject(*vector, count, value, expr);
-  if (madeAside)
-    destroyObject(vector->element, *value, expr);
-  return ok;
+  return resizeToSizeAndValue(*vector, args, expr);
 }
 
 bool FunctionLowering::fillVectorObjectFromList(
@@ -153,9 +140,7 @@ FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
                                      const VectorObject &vector,
                                      const clang::Expr *source) {
   Location l = loc(expr);
-  std::optional<Address> holder = lowerVectorHolder(source);
-  std::optional<VectorObject> from =
-      holder ? vectorObjectAt(*holder, source->getType(), expr) : std::nullopt;
+  std::optional<VectorObject> from = vectorObjectOf(source, expr);
   if (!from)
     return std::nullopt;
   // `v = v` leaves v as it is: the copy runs only between two objects,
@@ -372,9 +357,7 @@ FunctionLowering::moveAssignVectorObject(const clang::CallExpr *expr,
   // the source left empty.
   Location l = loc(expr);
   destroyObject(type, vector.holder, expr);
-  std::optional<Address> from = lowerVectorHolder(source);
-  std::optional<VectorObject> other =
-      from ? vectorObjectAt(*from, source->getType(), expr) : std::nullopt;
+  std::optional<VectorObject> other = vectorObjectOf(source, expr);
   if (!other)
     return std::nullopt;
   moveVectorAddresses(vector, *other, l);
@@ -490,9 +473,7 @@ FunctionLowering::swapVectorObjects(const clang::CallExpr *expr,
                                     const clang::Expr *with) {
   // The two vectors' addresses change places; no element moves.
   Location l = loc(expr);
-  std::optional<Address> holder = lowerVectorHolder(with);
-  std::optional<VectorObject> other =
-      holder ? vectorObjectAt(*holder, with->getType(), expr) : std::nullopt;
+  std::optional<VectorObject> other = vectorObjectOf(with, expr);
   if (!other)
     return std::nullopt;
   SmallVector<Value, 3> mine, theirs;
@@ -525,18 +506,7 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
   Location l = loc(expr);
   clang::OverloadedOperatorKind op = method->getOverloadedOperator();
   if (name == "resize" || name == "clear") {
-    Value count = name == "clear"
-                      ? constantIndex(0, l)
-                      : index(lowerRValue(args[0]), args[0]->getType(), l);
-    std::optional<Address> value;
-    bool madeAside = false;
-    if (args.size() > 1 &&
-        !(value = lowerElementValue(expr, vector, args[1], madeAside)))
-      return std::nullopt;
-    bool ok = resizeVectorObject(vector, count, value, expr);
-    if (madeAside)
-      destroyObject(vector.element, *value, expr);
-    if (!ok)
+    if (!resizeToSizeAndValue(vector, args, expr))
       return std::nullopt;
     return CallResult{};
   }

@@ -12,7 +12,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
-#include "cotangent/Dialect/CT/IR/CTOps.h"
 
 using namespace mlir;
 
@@ -55,13 +54,7 @@ std::optional<Address> FunctionLowering::allocateRow(clang::QualType type,
       module.getVectorInMemoryLayout(type, where->getSourceRange());
   if (!layout)
     return std::nullopt;
-  Location l = loc(where);
-  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-  auto memref = memref::AllocaOp::create(
-      entry, l, MemRefType::get({layout->size}, layout->scalar));
-  if (parallelBodyDepth > 0)
-    memref->setAttr(cotangent::ct::kIterationLocal, b.getUnitAttr());
-  return Address{memref, constantIndex(0, l)};
+  return allocateSlots(*layout, /*alignment=*/1, loc(where));
 }
 
 std::optional<Address>
@@ -124,16 +117,27 @@ FunctionLowering::makeRowAside(const clang::Expr *expr,
                                      "std::vector constructor takes that "
                                      "are not supported; make it with a "
                                      "size (and a value), or pass a vector");
-  Value count = index(lowerRValue(args[0]), args[0]->getType(), l);
+  return resizeToSizeAndValue(*row, args, expr) ? made : std::nullopt;
+}
+
+bool FunctionLowering::resizeToSizeAndValue(
+    const VectorObject &vector, ArrayRef<const clang::Expr *> sizeAndValue,
+    const clang::Expr *where) {
+  // (No size: `clear`.)
+  Location l = loc(where);
+  Value count = sizeAndValue.empty() ? constantIndex(0, l)
+                                     : index(lowerRValue(sizeAndValue[0]),
+                                             sizeAndValue[0]->getType(), l);
   std::optional<Address> value;
-  bool valueAside = false;
-  if (args.size() == 2 &&
-      !(value = lowerElementValue(expr, *row, args[1], valueAside)))
-    return std::nullopt;
-  bool ok = count && resizeVectorObject(*row, count, value, expr);
-  if (valueAside)
-    destroyObject(row->element, *value, expr);
-  return ok ? made : std::nullopt;
+  bool madeAside = false;
+  if (!count ||
+      (sizeAndValue.size() > 1 &&
+       !(value = lowerElementValue(where, vector, sizeAndValue[1], madeAside))))
+    return false;
+  bool ok = resizeVectorObject(vector, count, value, where);
+  if (madeAside)
+    destroyObject(vector.element, *value, where);
+  return ok;
 }
 
 std::optional<Address>
