@@ -227,6 +227,23 @@ inline void checkHvpByDifferences(const Adapters &a, const Vec &x,
   }
 }
 
+/// Whether the long double reference agrees with the double primal at x to
+/// 1e-6; where it does not, rounding decides f there (ill-conditioned) and
+/// the reference's differences say nothing about the double derivative.
+inline bool referenceAgrees(const Adapters &a, const Vec &x, const Vec &out) {
+  LVec lx(x.begin(), x.end()), reference(a.outputs);
+  frozenState = Frozen{};
+  a.reference(lx.data(), reference.data());
+  for (int k = 0; k < a.outputs; ++k)
+    if (!close(out[k], static_cast<double>(reference[k]), 1e-6)) {
+      std::printf("check fd: skip (the long double reference differs from "
+                  "f by %.3g: f is ill-conditioned here)\n",
+                  static_cast<double>(reference[k]) - out[k]);
+      return false;
+    }
+  return true;
+}
+
 inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
                const Vec &u) {
   Vec out(a.outputs);
@@ -259,8 +276,13 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
   expectSums("dot", forward, reverse, scale, 1e-10);
 
   // Each input's column of J against finite differences: reverse mode's
-  // adjoint (w . column) and forward mode's contribution.
-  for (int i = 0; i < a.inputs; ++i) {
+  // adjoint (w . column) and forward mode's contribution. The differences
+  // are of the long double reference, so they judge the double derivative
+  // only where the two precisions compute the same function: sin() of an
+  // argument near 1e13 (seed 500021) differs in its first digit between
+  // them, and so do their derivatives.
+  bool wellConditioned = referenceAgrees(a, x, out);
+  for (int i = 0; wellConditioned && i < a.inputs; ++i) {
     LVec coarse, fine;
     long double h = 1e-5L * std::fmax(1.0, std::fabs(x[i]));
     long double magnitude = 0;

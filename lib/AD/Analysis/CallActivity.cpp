@@ -2,6 +2,8 @@
 
 #include "Analysis/CallActivity.h"
 
+#include "Checkpointing/CheckpointMemory.h"
+
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
@@ -27,6 +29,14 @@ ad::getCallActivities(func::CallOp call, const ActivityAnalysis &activity) {
           return ct::Activity::Duplicated;
         // A by-value copy the callee writes gets a scratch shadow there.
         if (callee && isWrittenOwnCopy(callee, i))
+          return ct::Activity::Duplicated;
+        // So does memory no useful value is read from here (a buffer the
+        // caller never reads back) that the callee writes: the callee,
+        // whose results are outputs to it whether or not they are here,
+        // may read back what it stored (a checkpointed loop's body).
+        if (isShadowedType(operand.getType()) &&
+            !activity.isUsefulMemory(operand) && callee &&
+            !callee.isExternal() && mayWriteArgument(callee, i))
           return ct::Activity::Duplicated;
         return ct::Activity::Constant;
       });

@@ -16,7 +16,9 @@ namespace cotangent::ad {
 
 /// The activities a call gives its callee's arguments: active floats are
 /// active, memory with a shadow is dup (unless a function compiled
-/// elsewhere only reads it), the rest const.
+/// elsewhere only reads it), and so is memory the callee writes that is a
+/// by-value copy or that nothing here reads usefully (with a scratch
+/// shadow); the rest const.
 llvm::SmallVector<ct::Activity>
 getCallActivities(mlir::func::CallOp call, const ActivityAnalysis &activity);
 

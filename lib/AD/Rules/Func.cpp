@@ -222,14 +222,18 @@ struct CallReverse
     : public ReverseModeOpInterface::ExternalModel<CallReverse, func::CallOp> {
   /// A call matters to reverse mode through its active results or the
   /// memory with shadows it is given; active scalar arguments alone reach
-  /// nothing differentiable.
+  /// nothing differentiable, and nor does memory given a scratch shadow.
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
-    return llvm::any_of(
-               op->getResults(),
-               [&](Value r) { return emitter.getActivity().isActive(r); }) ||
-           llvm::is_contained(
-               getCallActivities(cast<func::CallOp>(op), emitter.getActivity()),
-               ct::Activity::Duplicated);
+    const ActivityAnalysis &activity = emitter.getActivity();
+    if (llvm::any_of(op->getResults(),
+                     [&](Value r) { return activity.isActive(r); }))
+      return true;
+    auto call = cast<func::CallOp>(op);
+    for (auto [operand, a] :
+         llvm::zip_equal(call.getOperands(), getCallActivities(call, activity)))
+      if (a == ct::Activity::Duplicated && activity.hasShadow(operand))
+        return true;
+    return false;
   }
 
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,

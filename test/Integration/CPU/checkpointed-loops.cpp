@@ -24,6 +24,7 @@
 #include "check.h"
 
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <vector>
 
@@ -697,6 +698,35 @@ void checkInBranch() {
               1e-6);
 }
 
+/// A checkpointed loop whose work reaches nothing the result depends on,
+/// but which reads in/out memory and writes a local buffer it reads back
+/// (a std::complex): reversed for the in/out memory, its body takes the
+/// buffer with a scratch derivative; the complex's parts and the carried
+/// sum add nothing to the gradient.
+[[ct::differentiable]] double unusedLoopWithBuffer(double x, double *o,
+                                                   double y) {
+  int i = 0;
+#pragma ct checkpoint snapshots(2)
+  for (; i < 7; ++i) {
+    std::complex<double> z(std::sqrt(1.5 + o[i % 2] * o[i % 2]),
+                           std::exp(std::sin(y)));
+    x += 0.25 * z.real();
+  }
+  std::complex<double> after(y, std::fabs(x * x));
+  return o[0] * o[1] + std::real(after) * 0;
+}
+
+void checkUnusedLoopWithBuffer() {
+  double o[2] = {0.6, -1.3}, dO[2] = {0, 0}, dx = 0, dy = 0;
+  double value =
+      ct::gradient<unusedLoopWithBuffer>(0.2, o, 0.9, &dx, dO, &dy);
+  check::near("unused loop with buffer value", value, 0.6 * -1.3, 1e-15);
+  check::near("unused loop with buffer dx", dx, 0.0, 0.0);
+  check::near("unused loop with buffer dy", dy, 0.0, 0.0);
+  check::near("unused loop with buffer do0", dO[0], -1.3, 1e-15);
+  check::near("unused loop with buffer do1", dO[1], 0.6, 1e-15);
+}
+
 void checkUnusedLoop() {
   double dx = 0;
   ct::gradient<unusedLoop>(0.7, 3, &dx);
@@ -709,6 +739,7 @@ int main() {
   checkDoWhile();
   checkInBranch();
   checkUnusedLoop();
+  checkUnusedLoopWithBuffer();
   checkEarlyExit();
   checkConverge<convergeCheckpointed>("converge");
   checkConverge<convergeDefault>("converge default");
