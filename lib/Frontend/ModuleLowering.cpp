@@ -176,8 +176,10 @@ static bool isDataless(const Layout &layout) {
   return slots == layout.size;
 }
 
-/// Whether destroying an object of `record` does nothing but destroy its
-/// std::vector parts (whose memory the lowering frees).
+/// Whether the lowering destroys objects of `record`: its own destructor's
+/// body, if the program wrote one, then its parts, each of which the
+/// lowering destroys (std::vector parts, whose memory it frees, classes
+/// that own memory, parts destroyed the same way).
 static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
   if (record->hasTrivialDestructor())
     return true;
@@ -185,8 +187,12 @@ static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
            record->getASTContext().getCanonicalTagType(record))
            .isNull())
     return true;
+  // A destructor of the program's own runs first (destroyObject), then the
+  // parts'; a library class's is kept as the library compiled it.
   if (const clang::CXXDestructorDecl *dtor = record->getDestructor();
-      dtor && dtor->isUserProvided())
+      dtor && dtor->isUserProvided() &&
+      record->getASTContext().getSourceManager().isInSystemHeader(
+          record->getLocation()))
     return false;
   // Parts that own memory, or vectors kept in memory, are destroyed by the
   // lowering (destroyObject).
@@ -204,15 +210,45 @@ static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
   });
 }
 
-bool ModuleLowering::ownsMemory(const clang::CXXRecordDecl *record) {
+/// The class whose destructor makes isDestroyedByParts(record) false:
+/// `record` itself, or the first part (recursively) that has one.
+static std::string
+describeUnloweredDestructor(const clang::CXXRecordDecl *record) {
+  auto unlowered = [](clang::QualType type) {
+    const clang::CXXRecordDecl *part =
+        type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+    return part && !isDestroyedByParts(part) &&
+           !ModuleLowering::ownsMemory(part);
+  };
+  auto describe = [](clang::QualType type) {
+    const clang::CXXRecordDecl *part =
+        type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+    return describeUnloweredDestructor(part);
+  };
+  for (const clang::CXXBaseSpecifier &base : record->bases())
+    if (unlowered(base.getType()))
+      return describe(base.getType());
+  for (const clang::FieldDecl *field : record->fields())
+    if (unlowered(field->getType()))
+      return describe(field->getType());
+  clang::QualType type = record->getASTContext().getCanonicalTagType(record);
+  return type.getAsString();
+}
+
+bool ModuleLowering::hasOwnDestructor(const clang::CXXRecordDecl *record) {
   record = record->getDefinition();
   if (!record || record->hasTrivialDestructor() ||
       record->getASTContext().getSourceManager().isInSystemHeader(
           record->getLocation()))
     return false;
   const clang::CXXDestructorDecl *dtor = record->getDestructor();
-  if (!dtor || !dtor->isUserProvided())
+  return dtor && dtor->isUserProvided();
+}
+
+bool ModuleLowering::ownsMemory(const clang::CXXRecordDecl *record) {
+  if (!hasOwnDestructor(record))
     return false;
+  record = record->getDefinition();
   // Its own destructor is all there is to destroying it.
   auto partIsFine = [](clang::QualType type) {
     const clang::CXXRecordDecl *part =
@@ -562,10 +598,10 @@ bool LayoutComputation::collectParts(
                       "parameter, a local variable or a temporary, not yet "
                       "a field of a struct; pass it on its own");
     if (!isDestroyedByParts(cxx) && !ModuleLowering::ownsMemory(cxx))
-      return refuse("it owns resources through a destructor of a class "
-                    "that differentiable code does not lower (a library "
-                    "class, or a member or base with a destructor of its "
-                    "own); pass its data as a pointer and a size");
+      return refuse("it owns resources through the destructor of '" +
+                    describeUnloweredDestructor(cxx) +
+                    "', a library class that differentiable code does "
+                    "not lower; pass its data as a pointer and a size");
     for (const clang::CXXBaseSpecifier &base : cxx->bases()) {
       const clang::CXXRecordDecl *baseDecl =
           base.getType()->getAsCXXRecordDecl();

@@ -215,6 +215,10 @@ public:
                                  clang::SourceRange range,
                                  const llvm::Twine &what);
 
+  /// Whether `record` is a class of the program's (not a library's) whose
+  /// destructor is user-provided: destroying one runs that destructor's
+  /// body, then destroys its parts (destroyObject).
+  static bool hasOwnDestructor(const clang::CXXRecordDecl *record);
   /// Whether `record` is a class of the user's that owns memory: its
   /// destructor is user-provided and is all its destruction (no member or
   /// base destroys anything). Its pointer fields keep addresses
@@ -243,9 +247,9 @@ public:
   /// vector fields designate memory known beside their object
   /// (IndirectFields.cpp).
   static bool keepsVectorInMemory(const clang::FieldDecl *field);
-  /// Whether destroying an object of `type` does something: a class that
-  /// owns memory, a vector kept in memory, objects holding them, arrays of
-  /// them (VectorObjects.cpp).
+  /// Whether destroying an object of `type` does something: a class with
+  /// a destructor of its own, a vector kept in memory, objects holding
+  /// them, arrays of them (VectorObjects.cpp).
   static bool needsDestruction(clang::QualType type);
   /// Whether elements of `element` that a vector kept in memory holds need
   /// destroying: those above, and rows (vectors of a vector of vectors).

@@ -120,3 +120,30 @@ private:
   delete[] p;
   return r;
 }
+
+// A class with a destructor of its own whose member owns memory: its
+// destructor's body runs first, then the member's destructor frees the
+// buffer (C++'s order), where the scope ends.
+struct Counted {
+  double *sink;
+  Buffer buffer;
+  explicit Counted(double *s) : sink(s), buffer(1) {}
+  ~Counted() { *sink += 1.0; }
+};
+
+// CHECK-LABEL: func.func @_Z7countedPdd(
+// CHECK-SAME: %[[SINK:arg0]]: memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[COUNTED:.*]] = memref.alloca() : memref<3xf64>
+// CHECK: %[[BUFFER:.*]] = memref.alloc() : memref<1xf64>
+// CHECK: %[[PRODUCT:.*]] = arith.mulf
+// CHECK: %[[OLD:.*]] = memref.load %[[SINK]][
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f64
+// CHECK: memref.store %[[NEW]], %[[SINK]][
+// CHECK: %[[FREED:.*]] = ct.load_address %[[COUNTED]][
+// CHECK: memref.dealloc %[[FREED]]
+// CHECK: return %[[PRODUCT]]
+[[ct::differentiable]] double counted(double *sink, double x) {
+  Counted c(sink);
+  c.buffer[0] = x;
+  return c.buffer[0] * x;
+}

@@ -196,7 +196,7 @@ bool ModuleLowering::needsDestruction(clang::QualType type) {
     return true;
   const auto *record = type->getAsCXXRecordDecl();
   return record && ModuleLowering::getVectorElementType(type).isNull() &&
-         (ModuleLowering::ownsMemory(record) ||
+         (ModuleLowering::hasOwnDestructor(record) ||
           ModuleLowering::holdsOwnedMemory(record) ||
           (ModuleLowering::isKeptAsCompiled(record) &&
            !record->hasTrivialDestructor()));
@@ -336,10 +336,13 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
   const auto *record = type->getAsCXXRecordDecl();
   if (!record)
     return;
-  if (ModuleLowering::ownsMemory(record)) {
+  // A destructor of the program's own: its body, then (C++'s order) the
+  // parts it does not destroy itself, unless it is all there is.
+  if (ModuleLowering::hasOwnDestructor(record)) {
     if (const auto *expr = dyn_cast<clang::Expr>(where))
       inlineBody(expr, record->getDestructor(), {}, nullptr, {}, object);
-    return;
+    if (ModuleLowering::ownsMemory(record))
+      return;
   }
   // A library object kept as compiled: the library's destructor.
   if (ModuleLowering::isKeptAsCompiled(record)) {
