@@ -41,7 +41,7 @@ namespace cotangent::frontend {
 
 ModuleLowering::ModuleLowering(clang::ASTContext &ast, ModuleOp module)
     : ast(ast), module(module), mangler(ast.createMangleContext()) {
-  findRecordsInVectors(ast);
+  findRecordsKeepingVectors(ast);
 }
 
 Location ModuleLowering::getLoc(clang::SourceLocation loc) {

@@ -243,7 +243,8 @@ public:
   /// Whether `field` is a std::vector of numbers (or of plain structs)
   /// kept in memory as C++ lays it out, as the vector objects are: a field
   /// of a struct that some std::vector of the translation unit holds, by
-  /// value, directly or inside another struct (VectorFields.cpp). Other
+  /// value, directly or inside another struct, or whose vector field the
+  /// program resizes (VectorFields.cpp). Other
   /// vector fields designate memory known beside their object
   /// (IndirectFields.cpp).
   static bool keepsVectorInMemory(const clang::FieldDecl *field);
@@ -254,12 +255,14 @@ public:
   /// Whether elements of `element` that a vector kept in memory holds need
   /// destroying: those above, and rows (vectors of a vector of vectors).
   static bool elementNeedsDestruction(clang::QualType element);
-  /// Whether a std::vector of the translation unit holds objects of
-  /// `record` (as elements, or inside its elements).
-  static bool isHeldInVector(const clang::RecordDecl *record);
-  /// Finds the structs of `ast` that a std::vector holds (for
-  /// keepsVectorInMemory); once per translation unit, before any layout.
-  static void findRecordsInVectors(clang::ASTContext &ast);
+  /// Whether the std::vector fields of `record` are kept in memory: a
+  /// std::vector of the translation unit holds objects of `record` (as
+  /// elements, or inside its elements), or the program resizes a vector
+  /// field of it (or of a struct holding it).
+  static bool keepsVectorFieldsInMemory(const clang::RecordDecl *record);
+  /// Finds those structs of `ast` (for keepsVectorInMemory); once per
+  /// translation unit, before any layout.
+  static void findRecordsKeepingVectors(clang::ASTContext &ast);
   /// Whether `field` is one of those pointer fields.
   static bool keepsAddress(const clang::FieldDecl *field) {
     const auto *record =

@@ -132,3 +132,33 @@ static void append(std::vector<double> &v, double value) { v.push_back(value); }
   append(v, x);
   return v[0];
 }
+
+// A vector field the program resizes keeps its three addresses in its
+// struct's slots (first, end, end of capacity; null when empty), as a
+// vector held by a vector does: push_back grows it through them, and the
+// memory the first slot holds last is freed where the struct's scope ends.
+struct Trace {
+  std::vector<double> xs;
+  double scale;
+};
+
+// CHECK-LABEL: func.func @_Z6tracedd(
+// CHECK-SAME: %[[X:.*]]: f64
+// CHECK: %[[TRACE:.*]] = memref.alloca() : memref<4xf64>
+// CHECK: ct.store_address %[[NULL:.*]], %[[TRACE]][%c0]
+// CHECK: ct.store_address %[[NULL]], %[[TRACE]][%c1]
+// CHECK: ct.store_address %[[NULL]], %[[TRACE]][%c2]
+// CHECK: memref.store %[[X]], %[[TRACE]][%c3]
+// CHECK: scf.if
+// CHECK:   %[[FRESH:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK:   ct.store_address %{{.*}}, %[[TRACE]][%c0]
+// CHECK: %[[ELEMENTS:.*]] = ct.load_address %[[TRACE]][%c0]
+// CHECK: memref.store %[[X]], %[[ELEMENTS]]
+// CHECK: %[[LAST:.*]] = ct.load_address %[[TRACE]][%c0]
+// CHECK: memref.dealloc %[[LAST]]
+// CHECK: return
+[[ct::differentiable]] double traced(double x) {
+  Trace t{{}, x};
+  t.xs.push_back(x);
+  return t.xs[0] * t.scale;
+}

@@ -102,6 +102,7 @@ class Generator:
         self.tables = random.Random(f"table-{seed}")
         self.uses_buffer = False
         self.uses_layer = False
+        self.uses_trace = False
         self.uses_pusher = False
         # Library code called as compiled keeps variables outside the
         # function in place (docs/Memory.md, item 10): a program has
@@ -372,8 +373,11 @@ class Generator:
             inner.add(i, "int")
             value = lambda: self.expr(inner, loop_vars + [i], 1)
             form = r.random()
-            if form < 0.3:
+            if form < 0.24:
                 self.growing_vector(fn, scope, loop_vars, indent, target)
+            elif form < 0.3:
+                self.uses_trace = True
+                self.traced_struct(fn, scope, loop_vars, indent, target)
             elif form < 0.42:
                 self.uses_buffer = True
                 self.vector_of_buffers(fn, scope, loop_vars, indent, target)
@@ -648,6 +652,38 @@ class Generator:
         self.emit(fn, indent, f"for (size_t {k} = 0; {k} < {vb}.size(); ++{k}) {{")
         self.emit(fn, indent + 1, f"{target} += {vb}[{k}][{m - 1}] * {self.expr(scope, loop_vars, 1)};")
         self.emit(fn, indent, "}")
+
+    def traced_struct(self, fn, scope, loop_vars, indent, target):
+        """A local Trace (a struct with a destructor of its own and a
+        std::vector field the function resizes: kept in the struct,
+        docs/Memory.md) whose field grows in a loop and a branch
+        (push_back, insert at the front), then changes (its first element
+        erased, or resized with a value), read into `target`; destroyed
+        where its scope ends."""
+        r = self.rng
+        t, i = self.fresh("tr"), self.fresh("i")
+        n = r.randint(2, 4)
+        inner = Scope(scope)
+        inner.add(i, "int")
+        value = lambda: self.expr(inner, loop_vars + [i], 1)
+        self.emit(fn, indent, f"Trace {t}{{{{}}, {self.expr(scope, loop_vars, 1)}}};")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+        self.emit(fn, indent + 1, f"if ({self.condition(inner, loop_vars + [i])}) {{")
+        self.emit(fn, indent + 2, f"{t}.xs.push_back({value()});")
+        self.emit(fn, indent + 1, "} else {")
+        self.emit(fn, indent + 2, f"{t}.xs.insert({t}.xs.begin(), {value()});")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent, "}")
+        change = r.choice(["erase", "resize", "none"])
+        size = n
+        if change == "erase":
+            self.emit(fn, indent, f"{t}.xs.erase({t}.xs.begin());")
+            size = n - 1
+        elif change == "resize":
+            size = r.randint(1, 5)
+            self.emit(fn, indent, f"{t}.xs.resize({size}, {self.expr(scope, loop_vars, 1)});")
+        k = r.randint(0, size - 1)
+        self.emit(fn, indent, f"{target} += {t}.xs[{k}] * {t}.s;")
 
     def vector_of_layers(self, fn, scope, loop_vars, indent, target):
         """A std::vector of Layers (a struct holding a std::vector of
@@ -1218,6 +1254,13 @@ PUSHER = """void pushBounded(std::vector<real> &v, real x) {
 }"""
 
 
+TRACE = """struct Trace {
+  std::vector<real> xs;
+  real s;
+  ~Trace() {}
+};"""
+
+
 LAYER = """struct Layer {
   std::vector<real> w;
   real s;
@@ -1236,6 +1279,8 @@ def generate(seed):
         parts.append(BUFFER)
     if g.uses_layer:
         parts.append(LAYER)
+    if g.uses_trace:
+        parts.append(TRACE)
     if g.uses_pusher:
         parts.append(PUSHER)
     parts.extend(g.helpers)

@@ -1,4 +1,4 @@
-//===- VectorFields.cpp - Vector fields of structs that vectors hold ------===//
+//===- VectorFields.cpp - Vector fields kept in memory --------------------===//
 //
 // A struct that a std::vector holds (a layer of an MLP, with its weights and
 // biases, in the network's std::vector<Layer>) lives in memory the function
@@ -6,27 +6,34 @@
 // be memory known beside the object (IndirectFields.cpp): each is kept in
 // the object as C++ lays it out, three addresses, as the vectors kept in
 // memory are (VectorObjects.cpp), and a vector of such structs is one too.
-// Which structs: those some std::vector of the translation unit holds by
-// value, as its elements or inside them. The choice is the type's, so that
-// a struct has one layout in every function and in the caller's objects.
-// Member functions of such a field run on its three addresses
-// (VectorObjectCalls.cpp); every other use of it as a vector (an index, a
-// loop, a helper's argument, a copy into a local vector) sees its elements,
-// viewed afresh at each use.
+// So is a struct whose vector field the program resizes (`s.xs.push_back(v)`,
+// `erase`, `resize`, ...): its field's memory is made, grown and freed at
+// run time. Which structs: those some std::vector of the translation unit
+// holds by value, as its elements or inside them, those with a field the
+// program's own code resizes, and the structs they hold by value. The
+// choice is the type's, so that a struct has one layout in every function
+// and in the caller's objects. Member functions of such a field run on its
+// three addresses (VectorObjectCalls.cpp); every other use of it as a
+// vector (an index, a loop, a helper's argument, a copy into a local
+// vector) sees its elements, viewed afresh at each use.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
 
+#include "cotangent/Frontend/DifferentiableAttr.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 
 namespace cotangent::frontend {
 
-/// The structs some std::vector of the translation unit holds by value
-/// (findRecordsInVectors fills it afresh for each translation unit).
-static llvm::DenseSet<const clang::RecordDecl *> &recordsInVectors() {
+/// The structs whose vector fields are kept in memory
+/// (findRecordsKeepingVectors fills it afresh for each translation unit).
+static llvm::DenseSet<const clang::RecordDecl *> &recordsKeepingVectors() {
   static llvm::DenseSet<const clang::RecordDecl *> records;
   return records;
 }
@@ -51,9 +58,150 @@ static void addHeldRecords(clang::QualType type,
     addHeldRecords(field->getType(), records);
 }
 
-void ModuleLowering::findRecordsInVectors(clang::ASTContext &ast) {
-  llvm::DenseSet<const clang::RecordDecl *> &records = recordsInVectors();
+/// Whether objects of `type` are numbers and nothing else: numbers, arrays
+/// of them, structs of them (no address, no vector, no destructor).
+static bool holdsOnlyNumbers(clang::QualType type) {
+  type = type.getCanonicalType();
+  if (type->isArithmeticType() || type->isEnumeralType())
+    return true;
+  if (const auto *array = dyn_cast<clang::ConstantArrayType>(type.getTypePtr()))
+    return holdsOnlyNumbers(array->getElementType());
+  const auto *record = type->getAsCXXRecordDecl();
+  if (!record || !(record = record->getDefinition()) ||
+      !record->hasTrivialDestructor() || record->isUnion() ||
+      record->isPolymorphic())
+    return false;
+  return llvm::all_of(record->bases(),
+                      [](const clang::CXXBaseSpecifier &base) {
+                        return holdsOnlyNumbers(base.getType());
+                      }) &&
+         llvm::all_of(record->fields(), [](const clang::FieldDecl *field) {
+           return holdsOnlyNumbers(field->getType());
+         });
+}
+
+namespace {
+/// Adds the structs whose vector field of numbers (or of structs of
+/// numbers) code that differentiable functions run resizes through the
+/// field itself; vectors of pointers keep the memref model, within the
+/// capacity reserved. Code elsewhere (a main filling a model with
+/// push_back) chooses nothing: only the code lowered here sees the layout
+/// as memory.
+struct ResizedFieldFinder
+    : public clang::RecursiveASTVisitor<ResizedFieldFinder> {
+  ResizedFieldFinder(clang::ASTContext &ast,
+                     llvm::DenseSet<const clang::RecordDecl *> &records)
+      : ast(ast), records(records) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(clang::Decl *decl) {
+    if (decl && !isa<clang::TranslationUnitDecl>(decl) &&
+        ast.getSourceManager().isInSystemHeader(decl->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(decl);
+  }
+  /// The roots: functions marked differentiable, and functions given to an
+  /// entry point as a template argument (`ct::gradient<f>`).
+  bool VisitFunctionDecl(clang::FunctionDecl *decl) {
+    if (isDifferentiable(decl))
+      reach(decl);
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr *call) {
+    const clang::FunctionDecl *callee = call->getDirectCallee();
+    const clang::TemplateArgumentList *args =
+        callee ? callee->getTemplateSpecializationArgs() : nullptr;
+    if (args &&
+        StringRef(callee->getQualifiedNameAsString()).starts_with("ct::"))
+      for (const clang::TemplateArgument &arg : args->asArray())
+        if (arg.getKind() == clang::TemplateArgument::Declaration)
+          if (const auto *f = dyn_cast<clang::FunctionDecl>(arg.getAsDecl()))
+            reach(f);
+    return true;
+  }
+  void reach(const clang::FunctionDecl *function) {
+    const clang::FunctionDecl *definition = nullptr;
+    if (function->hasBody(definition) &&
+        !ast.getSourceManager().isInSystemHeader(definition->getLocation()) &&
+        reached.insert(definition).second)
+      work.push_back(definition);
+  }
+  /// Walks what the roots run: their bodies and their callees', adding the
+  /// structs whose vector fields they resize.
+  void walkReached() {
+    while (!work.empty()) {
+      const clang::FunctionDecl *function = work.pop_back_val();
+      BodyWalker walker(*this);
+      walker.TraverseStmt(function->getBody());
+      if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(function))
+        for (const clang::CXXCtorInitializer *init : ctor->inits())
+          walker.TraverseStmt(init->getInit());
+    }
+  }
+  struct BodyWalker : public clang::RecursiveASTVisitor<BodyWalker> {
+    explicit BodyWalker(ResizedFieldFinder &finder) : finder(finder) {}
+    ResizedFieldFinder &finder;
+    bool VisitCallExpr(clang::CallExpr *call) {
+      if (const clang::FunctionDecl *callee = call->getDirectCallee())
+        finder.reach(callee);
+      if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call))
+        finder.noteResize(member);
+      return true;
+    }
+    bool VisitCXXConstructExpr(clang::CXXConstructExpr *construct) {
+      finder.reach(construct->getConstructor());
+      if (const clang::CXXRecordDecl *record =
+              construct->getConstructor()->getParent();
+          record && record->getDestructor())
+        finder.reach(record->getDestructor());
+      return true;
+    }
+  };
+  void noteResize(const clang::CXXMemberCallExpr *call) {
+    const clang::CXXMethodDecl *method = call->getMethodDecl();
+    if (!method || !method->getIdentifier() ||
+        !llvm::is_contained({"push_back", "emplace_back", "pop_back", "insert",
+                             "emplace", "erase", "resize", "clear", "assign",
+                             "reserve", "swap", "shrink_to_fit"},
+                            method->getName()))
+      return;
+    const auto *member = dyn_cast<clang::MemberExpr>(
+        call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+    const auto *field =
+        member ? dyn_cast<clang::FieldDecl>(member->getMemberDecl()) : nullptr;
+    if (!field)
+      return;
+    clang::QualType element = ModuleLowering::getVectorElementType(
+        field->getType().getCanonicalType());
+    if (element.isNull() || !holdsOnlyNumbers(element))
+      return;
+    if (method->getName() == "reserve")
+      reserved.insert(field);
+    else
+      resized.insert(field);
+  }
+  /// The structs of the fields resized but never reserved: a field reserved
+  /// (in its struct's constructor) keeps the memref model, growing within
+  /// that capacity, as a local vector reserved where it is declared does.
+  void addResizedRecords() {
+    for (const clang::FieldDecl *field : resized)
+      if (!reserved.contains(field))
+        addHeldRecords(ast.getCanonicalTagType(field->getParent()), records);
+  }
+  llvm::DenseSet<const clang::FieldDecl *> resized, reserved;
+  clang::ASTContext &ast;
+  llvm::DenseSet<const clang::RecordDecl *> &records;
+  llvm::DenseSet<const clang::FunctionDecl *> reached;
+  SmallVector<const clang::FunctionDecl *> work;
+};
+} // namespace
+
+void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
+  llvm::DenseSet<const clang::RecordDecl *> &records = recordsKeepingVectors();
   records.clear();
+  ResizedFieldFinder finder(ast, records);
+  finder.TraverseAST(ast);
+  finder.walkReached();
+  finder.addResizedRecords();
   clang::IdentifierInfo &stdName = ast.Idents.get("std");
   clang::IdentifierInfo &vectorName = ast.Idents.get("vector");
   for (clang::NamedDecl *found : ast.getTranslationUnitDecl()->lookup(&stdName))
@@ -67,9 +215,10 @@ void ModuleLowering::findRecordsInVectors(clang::ASTContext &ast) {
                            records);
 }
 
-bool ModuleLowering::isHeldInVector(const clang::RecordDecl *record) {
+bool ModuleLowering::keepsVectorFieldsInMemory(
+    const clang::RecordDecl *record) {
   record = record ? record->getDefinition() : nullptr;
-  return record && recordsInVectors().contains(record);
+  return record && recordsKeepingVectors().contains(record);
 }
 
 bool ModuleLowering::keepsVectorInMemory(const clang::FieldDecl *field) {
@@ -78,7 +227,7 @@ bool ModuleLowering::keepsVectorInMemory(const clang::FieldDecl *field) {
   clang::QualType type = field->getType().getCanonicalType();
   clang::QualType element = getVectorElementType(type);
   return !element.isNull() && getVectorElementType(element).isNull() &&
-         !isVectorObject(type) && isHeldInVector(field->getParent());
+         !isVectorObject(type) && keepsVectorFieldsInMemory(field->getParent());
 }
 
 bool FunctionLowering::isVectorObjectExpr(const clang::Expr *expr) {
