@@ -162,3 +162,21 @@ struct Trace {
   t.xs.push_back(x);
   return t.xs[0] * t.scale;
 }
+
+// A vector made from two iterators into such a field: each views the
+// field's elements afresh, so the count is the distance between where
+// they point, from address 0 (one array, as C++ requires).
+// CHECK-LABEL: func.func @_Z6rangedRK5Trace(
+// CHECK-SAME: %[[T:.*]]: memref<?xf64, strided<[1], offset: ?>>)
+// CHECK: %[[ELEMENTS:.*]] = ct.load_address %[[T]][%c0]
+// CHECK: memref.extract_aligned_pointer_as_index %[[ELEMENTS]]
+// CHECK: memref.extract_strided_metadata %[[ELEMENTS]]
+// CHECK: %[[COUNT:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[COPY:.*]] = memref.alloc(%[[COUNT]]) : memref<?xf64>
+// CHECK: scf.for
+// CHECK:   memref.load %[[ELEMENTS]][
+// CHECK:   memref.store %{{.*}}, %[[COPY]][
+[[ct::differentiable]] double ranged(const Trace &t) {
+  std::vector<double> middle(t.xs.begin() + 1, t.xs.end());
+  return middle[0];
+}

@@ -277,10 +277,14 @@ std::optional<Address> FunctionLowering::vectorFromRange(
   std::optional<Address> end = lowerPointer(args[1]);
   if (!begin || !end)
     return std::nullopt;
-  if (begin->memref != end->memref)
-    return unsupported<Result>(construct, "the two pointers must point "
-                                          "into the same array");
-  Value scalars = arith::SubIOp::create(b, l, end->offset, begin->offset);
+  // Two views of one array (iterators of a vector kept in memory, each
+  // viewing its elements afresh): where they point, from address 0.
+  std::optional<std::pair<Value, Value>> positions =
+      comparablePositions(*begin, *end, construct);
+  if (!positions)
+    return std::nullopt;
+  Value scalars =
+      arith::SubIOp::create(b, l, positions->second, positions->first);
   Value count = element.size == 1
                     ? scalars
                     : arith::DivUIOp::create(b, l, scalars,

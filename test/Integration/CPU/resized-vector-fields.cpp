@@ -4,7 +4,8 @@
 // addresses, as vectors held by vectors are (docs/Memory.md): locals grown
 // in loops and branches, a struct grown by a helper taking it by
 // reference, a struct holding such a struct, one of them copied, and a
-// constant parameter of the struct's type read as the caller laid it out.
+// constant parameter of the struct's type read as the caller laid it out,
+// and an active one whose field gives a range of iterators.
 // Reverse and forward mode against central differences and closed forms,
 // at -O0 and -O2 (and under AddressSanitizer in the sanitizer build).
 // REQUIRES: plugin
@@ -16,6 +17,7 @@
 #include <cotangent/cotangent.h>
 
 #include <cmath>
+#include <numeric>
 #include <vector>
 
 #include "check.h"
@@ -98,6 +100,15 @@ double nestedPrimal(double x) { return (6 * x + x * x) * 3 * x; }
   return s * t.scale;
 }
 
+/// A vector made from a range of iterators into the field (each
+/// iterator views the field's elements afresh: one array all the same),
+/// and an algorithm over the field, of an active parameter.
+[[ct::differentiable]] double ranged(const Trace &t, double x) {
+  std::vector<double> middle(t.xs.begin() + 1, t.xs.begin() + 3);
+  double total = std::accumulate(t.xs.begin(), t.xs.end(), 0.0);
+  return (middle[0] + middle[1] * x) * x + total * t.scale;
+}
+
 template <double (*F)(double)>
 void checkScalar(const char *name, double (*primal)(double), double x) {
   char label[128];
@@ -124,7 +135,21 @@ void checkWeighted() {
               expected * t.scale, 1e-13);
 }
 
+void checkRanged() {
+  Trace t{{1.0, 2.0, 3.0, 4.0}, 0.5}, dt{{0, 0, 0, 0}, 0};
+  double x = 0.7, dx = 0;
+  double value = ct::gradient<ranged>(t, x, &dt, &dx);
+  check::near("ranged value", value, (2.0 + 3.0 * x) * x + 10.0 * 0.5, 1e-14);
+  check::near("ranged dx", dx, 2.0 + 2 * 3.0 * x, 1e-14);
+  check::near("ranged dscale", dt.scale, 10.0, 1e-14);
+  check::near("ranged dxs0", dt.xs[0], 0.5, 1e-14);
+  check::near("ranged dxs1", dt.xs[1], x + 0.5, 1e-14);
+  check::near("ranged dxs2", dt.xs[2], x * x + 0.5, 1e-14);
+  check::near("ranged dxs3", dt.xs[3], 0.5, 1e-14);
+}
+
 int main() {
+  checkRanged();
   checkScalar<traced>("traced", tracedPrimal, 0.7);
   checkScalar<helped>("helped", helpedPrimal, 0.4);
   checkScalar<nested>("nested", nestedPrimal, 0.9);
