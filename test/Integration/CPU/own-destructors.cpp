@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "check.h"
+#include "scalar-derivatives.h"
 
 class Buffer {
 public:
@@ -147,22 +148,6 @@ double accumulateClosedForm(double x, double total) {
   return total + 4 * x * x + 9 * x * x + std::sin(x) * std::sin(x);
 }
 
-template <double (*F)(double)>
-void checkScalar(const char *name, double (*closedForm)(double), double x) {
-  char label[128];
-  double dx = 0;
-  double value = ct::gradient<F>(x, &dx);
-  double slope = check::centralDifference(closedForm, x);
-  std::snprintf(label, sizeof label, "%s value", name);
-  check::near(label, value, closedForm(x), 1e-13);
-  std::snprintf(label, sizeof label, "%s reverse", name);
-  check::near(label, dx, slope, 1e-7);
-  std::snprintf(label, sizeof label, "%s forward", name);
-  check::near(label, ct::jvp<F>(x, 1.0).tangent, slope, 1e-7);
-  std::snprintf(label, sizeof label, "%s primal", name);
-  check::near(label, F(x), closedForm(x), 1e-13);
-}
-
 void checkAccumulate() {
   double x = 0.7, total = 0.25, dTotal = 0, dx = 0;
   double value = ct::gradient<accumulate>(x, &total, &dx, &dTotal);
@@ -183,9 +168,9 @@ void checkAccumulate() {
 }
 
 int main() {
-  checkScalar<model>("model", modelClosedForm, 0.6);
-  checkScalar<mixed>("mixed", mixedClosedForm, 0.4);
-  checkScalar<network>("network", networkClosedForm, 0.8);
+  check::checkScalar<model>("model", modelClosedForm, 0.6);
+  check::checkScalar<mixed>("mixed", mixedClosedForm, 0.4);
+  check::checkScalar<network>("network", networkClosedForm, 0.8);
   checkAccumulate();
   return check::report();
 }

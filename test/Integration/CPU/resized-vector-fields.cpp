@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "check.h"
+#include "scalar-derivatives.h"
 
 struct Trace {
   std::vector<double> xs;
@@ -109,20 +110,6 @@ double nestedPrimal(double x) { return (6 * x + x * x) * 3 * x; }
   return (middle[0] + middle[1] * x) * x + total * t.scale;
 }
 
-template <double (*F)(double)>
-void checkScalar(const char *name, double (*primal)(double), double x) {
-  char label[128];
-  double dx = 0;
-  double value = ct::gradient<F>(x, &dx);
-  double slope = check::centralDifference(primal, x);
-  std::snprintf(label, sizeof label, "%s value", name);
-  check::near(label, value, primal(x), 1e-13);
-  std::snprintf(label, sizeof label, "%s reverse", name);
-  check::near(label, dx, slope, 1e-7);
-  std::snprintf(label, sizeof label, "%s forward", name);
-  check::near(label, ct::jvp<F>(x, 1.0).tangent, slope, 1e-7);
-}
-
 void checkWeighted() {
   Trace t{{0.5, -1.5, 2.0}, 0.75};
   double x = 0.3, dx = 0;
@@ -150,9 +137,9 @@ void checkRanged() {
 
 int main() {
   checkRanged();
-  checkScalar<traced>("traced", tracedPrimal, 0.7);
-  checkScalar<helped>("helped", helpedPrimal, 0.4);
-  checkScalar<nested>("nested", nestedPrimal, 0.9);
+  check::checkScalar<traced>("traced", tracedPrimal, 0.7);
+  check::checkScalar<helped>("helped", helpedPrimal, 0.4);
+  check::checkScalar<nested>("nested", nestedPrimal, 0.9);
   checkWeighted();
   return check::report();
 }
