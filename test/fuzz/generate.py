@@ -653,6 +653,15 @@ class Generator:
         self.emit(fn, indent + 1, f"{target} += {vb}[{k}][{m - 1}] * {self.expr(scope, loop_vars, 1)};")
         self.emit(fn, indent, "}")
 
+    def grow_in_branch(self, fn, indent, vector, condition, value):
+        """`vector` grows by one element either way: pushed at the back
+        if `condition`, else inserted at the front (value() each)."""
+        self.emit(fn, indent, f"if ({condition}) {{")
+        self.emit(fn, indent + 1, f"{vector}.push_back({value()});")
+        self.emit(fn, indent, "} else {")
+        self.emit(fn, indent + 1, f"{vector}.insert({vector}.begin(), {value()});")
+        self.emit(fn, indent, "}")
+
     def traced_struct(self, fn, scope, loop_vars, indent, target):
         """A local Trace (a struct with a destructor of its own and a
         std::vector field the function resizes: kept in the struct,
@@ -668,11 +677,8 @@ class Generator:
         value = lambda: self.expr(inner, loop_vars + [i], 1)
         self.emit(fn, indent, f"Trace {t}{{{{}}, {self.expr(scope, loop_vars, 1)}}};")
         self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
-        self.emit(fn, indent + 1, f"if ({self.condition(inner, loop_vars + [i])}) {{")
-        self.emit(fn, indent + 2, f"{t}.xs.push_back({value()});")
-        self.emit(fn, indent + 1, "} else {")
-        self.emit(fn, indent + 2, f"{t}.xs.insert({t}.xs.begin(), {value()});")
-        self.emit(fn, indent + 1, "}")
+        self.grow_in_branch(fn, indent + 1, f"{t}.xs",
+                            self.condition(inner, loop_vars + [i]), value)
         self.emit(fn, indent, "}")
         change = r.choice(["erase", "resize", "none"])
         size = n
@@ -707,11 +713,8 @@ class Generator:
         self.emit(fn, indent + 1,
                   f"{layer}.s = {self.expr(outer, loop_vars + [i], 1)};")
         self.emit(fn, indent + 1, f"for (int {j} = 0; {j} < {m}; ++{j}) {{")
-        self.emit(fn, indent + 2, f"if ({self.condition(inner, loop_vars + [i, j])}) {{")
-        self.emit(fn, indent + 3, f"{layer}.w.push_back({value()});")
-        self.emit(fn, indent + 2, "} else {")
-        self.emit(fn, indent + 3, f"{layer}.w.insert({layer}.w.begin(), {value()});")
-        self.emit(fn, indent + 2, "}")
+        self.grow_in_branch(fn, indent + 2, f"{layer}.w",
+                            self.condition(inner, loop_vars + [i, j]), value)
         self.emit(fn, indent + 1, "}")
         self.emit(fn, indent + 1, f"{vl}.push_back({layer});")
         self.emit(fn, indent, "}")
