@@ -180,3 +180,23 @@ struct Trace {
   std::vector<double> middle(t.xs.begin() + 1, t.xs.end());
   return middle[0];
 }
+
+// A struct whose field only a helper given the field by reference grows:
+// the field is kept in the struct too (its first address stored, null),
+// and the helper is lowered in place on it.
+struct Gathered {
+  std::vector<double> values;
+};
+static void gather(std::vector<double> &out, double v) { out.push_back(v); }
+
+// CHECK-LABEL: func.func @_Z8gatheredd(
+// CHECK: %[[GATHERED:.*]] = memref.alloca() : memref<3xf64>
+// CHECK: ct.store_address %{{.*}}, %[[GATHERED]][%c0]
+// CHECK-NOT: call
+// CHECK: %[[FRESH:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: return
+[[ct::differentiable]] double gathered(double x) {
+  Gathered g;
+  gather(g.values, x);
+  return g.values[0];
+}

@@ -7,8 +7,9 @@
 // the object as C++ lays it out, three addresses, as the vectors kept in
 // memory are (VectorObjects.cpp), and a vector of such structs is one too.
 // So is a struct whose vector field the program resizes (`s.xs.push_back(v)`,
-// `erase`, `resize`, ...): its field's memory is made, grown and freed at
-// run time. Which structs: those some std::vector of the translation unit
+// `erase`, `resize`, ..., also through a reference bound to the field, or a
+// helper given it): its field's memory is made, grown and freed at run
+// time. Which structs: those some std::vector of the translation unit
 // holds by value, as its elements or inside them, those with a field the
 // program's own code resizes, and the structs they hold by value. The
 // choice is the type's, so that a struct has one layout in every function
@@ -82,11 +83,12 @@ static bool holdsOnlyNumbers(clang::QualType type) {
 
 namespace {
 /// Adds the structs whose vector field of numbers (or of structs of
-/// numbers) code that differentiable functions run resizes through the
-/// field itself; vectors of pointers keep the memref model, within the
-/// capacity reserved. Code elsewhere (a main filling a model with
-/// push_back) chooses nothing: only the code lowered here sees the layout
-/// as memory.
+/// numbers) code that differentiable functions run resizes: through the
+/// field, or through a non-const reference bound to it (a variable, or a
+/// helper's parameter given the field); vectors of pointers keep the
+/// memref model, within the capacity reserved. Code elsewhere (a main filling a
+/// model with push_back) chooses nothing: only the code lowered here sees the
+/// layout as memory.
 struct ResizedFieldFinder
     : public clang::RecursiveASTVisitor<ResizedFieldFinder> {
   ResizedFieldFinder(clang::ASTContext &ast,
@@ -141,8 +143,11 @@ struct ResizedFieldFinder
     explicit BodyWalker(ResizedFieldFinder &finder) : finder(finder) {}
     ResizedFieldFinder &finder;
     bool VisitCallExpr(clang::CallExpr *call) {
-      if (const clang::FunctionDecl *callee = call->getDirectCallee())
+      const clang::FunctionDecl *callee = call->getDirectCallee();
+      if (callee) {
         finder.reach(callee);
+        finder.noteArguments(call, callee);
+      }
       if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call))
         finder.noteResize(member);
       return true;
@@ -155,7 +160,48 @@ struct ResizedFieldFinder
         finder.reach(record->getDestructor());
       return true;
     }
+    bool VisitVarDecl(clang::VarDecl *var) {
+      if (const clang::Expr *init = var->getInit())
+        finder.noteBinding(var, init);
+      return true;
+    }
   };
+  /// The vector `expr` designates, as a place: a field, or a variable or
+  /// parameter (a reference that may be bound to a field).
+  static const clang::ValueDecl *placeOf(const clang::Expr *expr) {
+    expr = expr->IgnoreParenImpCasts();
+    const clang::ValueDecl *place = nullptr;
+    if (const auto *member = dyn_cast<clang::MemberExpr>(expr))
+      place = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+    else if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
+      place = dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (!place || ModuleLowering::getVectorElementType(
+                      place->getType().getNonReferenceType().getCanonicalType())
+                      .isNull())
+      return nullptr;
+    return place;
+  }
+  /// A non-const reference `alias` bound to the vector `init` designates:
+  /// what resizes the alias resizes that vector.
+  void noteBinding(const clang::ValueDecl *alias, const clang::Expr *init) {
+    clang::QualType type = alias->getType();
+    if (!type->isReferenceType() ||
+        type.getNonReferenceType().isConstQualified())
+      return;
+    if (const clang::ValueDecl *source = placeOf(init))
+      aliases.push_back({alias, source});
+  }
+  void noteArguments(const clang::CallExpr *call,
+                     const clang::FunctionDecl *callee) {
+    unsigned shift = isa<clang::CXXOperatorCallExpr>(call) &&
+                             isa<clang::CXXMethodDecl>(callee) &&
+                             !cast<clang::CXXMethodDecl>(callee)->isStatic()
+                         ? 1
+                         : 0;
+    for (unsigned i = shift; i < call->getNumArgs(); ++i)
+      if (i - shift < callee->getNumParams())
+        noteBinding(callee->getParamDecl(i - shift), call->getArg(i));
+  }
   void noteResize(const clang::CXXMemberCallExpr *call) {
     const clang::CXXMethodDecl *method = call->getMethodDecl();
     if (!method || !method->getIdentifier() ||
@@ -164,30 +210,38 @@ struct ResizedFieldFinder
                              "reserve", "swap", "shrink_to_fit"},
                             method->getName()))
       return;
-    const auto *member = dyn_cast<clang::MemberExpr>(
-        call->getImplicitObjectArgument()->IgnoreParenImpCasts());
-    const auto *field =
-        member ? dyn_cast<clang::FieldDecl>(member->getMemberDecl()) : nullptr;
-    if (!field)
-      return;
-    clang::QualType element = ModuleLowering::getVectorElementType(
-        field->getType().getCanonicalType());
-    if (element.isNull() || !holdsOnlyNumbers(element))
+    const clang::ValueDecl *place = placeOf(call->getImplicitObjectArgument());
+    if (!place)
       return;
     if (method->getName() == "reserve")
-      reserved.insert(field);
+      reserved.insert(place);
     else
-      resized.insert(field);
+      resized.insert(place);
   }
-  /// The structs of the fields resized but never reserved: a field reserved
-  /// (in its struct's constructor) keeps the memref model, growing within
-  /// that capacity, as a local vector reserved where it is declared does.
+  /// The structs of the fields resized (directly, or through references
+  /// bound to them) but never reserved: a field reserved (in its struct's
+  /// constructor) keeps the memref model, growing within that capacity, as
+  /// a local vector reserved where it is declared does.
   void addResizedRecords() {
-    for (const clang::FieldDecl *field : resized)
-      if (!reserved.contains(field))
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto [alias, source] : aliases)
+        if (resized.contains(alias))
+          changed |= resized.insert(source).second;
+    }
+    for (const clang::ValueDecl *place : resized) {
+      const auto *field = dyn_cast<clang::FieldDecl>(place);
+      if (!field || reserved.contains(field))
+        continue;
+      clang::QualType element = ModuleLowering::getVectorElementType(
+          field->getType().getCanonicalType());
+      if (holdsOnlyNumbers(element))
         addHeldRecords(ast.getCanonicalTagType(field->getParent()), records);
+    }
   }
-  llvm::DenseSet<const clang::FieldDecl *> resized, reserved;
+  llvm::DenseSet<const clang::ValueDecl *> resized, reserved;
+  SmallVector<std::pair<const clang::ValueDecl *, const clang::ValueDecl *>>
+      aliases;
   clang::ASTContext &ast;
   llvm::DenseSet<const clang::RecordDecl *> &records;
   llvm::DenseSet<const clang::FunctionDecl *> reached;

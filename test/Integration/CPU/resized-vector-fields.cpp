@@ -3,7 +3,9 @@
 // `clear`, `insert`) keeps that field in memory as C++ lays it out, three
 // addresses, as vectors held by vectors are (docs/Memory.md): locals grown
 // in loops and branches, a struct grown by a helper taking it by
-// reference, a struct holding such a struct, one of them copied, and a
+// reference, a field grown by a helper taking the vector by reference and
+// through a reference variable, a struct holding such a struct, one of
+// them copied, and a
 // constant parameter of the struct's type read as the caller laid it out,
 // and an active one whose field gives a range of iterators.
 // Reverse and forward mode against central differences and closed forms,
@@ -92,6 +94,41 @@ struct Outer {
 }
 double nestedPrimal(double x) { return (6 * x + x * x) * 3 * x; }
 
+struct Neighbours {
+  std::vector<double> distances;
+  double cutoff;
+};
+
+void collect(std::vector<double> &out, double v) { out.push_back(v); }
+
+/// The field grown by a helper that takes a vector by reference, in a
+/// branch, and another through a reference variable bound to it.
+[[ct::differentiable]] double collected(double x) {
+  Neighbours near{{}, 0.0};
+  for (int i = 0; i < 4; ++i) {
+    double r = std::sin(x * (i + 1));
+    if (r > near.cutoff)
+      collect(near.distances, r);
+  }
+  Trace log{{}, 1.0};
+  std::vector<double> &xs = log.xs;
+  xs.push_back(x * x);
+  xs.push_back(std::exp(x));
+  double s = 0;
+  for (double v : near.distances)
+    s += v * v;
+  return s + log.xs[0] * log.xs[1] * log.scale;
+}
+double collectedPrimal(double x) {
+  double s = 0;
+  for (int i = 0; i < 4; ++i) {
+    double r = std::sin(x * (i + 1));
+    if (r > 0)
+      s += r * r;
+  }
+  return s + x * x * std::exp(x);
+}
+
 /// A constant parameter of the struct's type, read as the caller laid it
 /// out.
 [[ct::differentiable]] double weighted(const Trace &t, double x) {
@@ -140,6 +177,7 @@ int main() {
   check::checkScalar<traced>("traced", tracedPrimal, 0.7);
   check::checkScalar<helped>("helped", helpedPrimal, 0.4);
   check::checkScalar<nested>("nested", nestedPrimal, 0.9);
+  check::checkScalar<collected>("collected", collectedPrimal, 0.9);
   checkWeighted();
   return check::report();
 }
