@@ -244,9 +244,8 @@ public:
   /// kept in memory as C++ lays it out, as the vector objects are: a field
   /// of a struct that some std::vector of the translation unit holds, by
   /// value, directly or inside another struct, or whose vector field the
-  /// program resizes (VectorFields.cpp). Other
-  /// vector fields designate memory known beside their object
-  /// (IndirectFields.cpp).
+  /// program resizes (VectorFields.cpp). Other vector fields designate
+  /// memory known beside their object (IndirectFields.cpp).
   static bool keepsVectorInMemory(const clang::FieldDecl *field);
   /// Whether destroying an object of `type` does something: a class with
   /// a destructor of its own, a vector kept in memory, objects holding

@@ -86,9 +86,9 @@ namespace {
 /// numbers) code that differentiable functions run resizes: through the
 /// field, or through a non-const reference bound to it (a variable, or a
 /// helper's parameter given the field); vectors of pointers keep the
-/// memref model, within the capacity reserved. Code elsewhere (a main filling a
-/// model with push_back) chooses nothing: only the code lowered here sees the
-/// layout as memory.
+/// memref model, within the capacity reserved. Code elsewhere (a main
+/// filling a model with push_back) chooses nothing: only the code lowered
+/// here sees the layout as memory.
 struct ResizedFieldFinder
     : public clang::RecursiveASTVisitor<ResizedFieldFinder> {
   ResizedFieldFinder(clang::ASTContext &ast,
