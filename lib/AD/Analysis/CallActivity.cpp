@@ -2,7 +2,7 @@
 
 #include "Analysis/CallActivity.h"
 
-#include "Checkpointing/CheckpointMemory.h"
+#include "Analysis/MemoryWrites.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
@@ -13,33 +13,56 @@ using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;
 
+/// The activity a call gives its callee's argument `i`, `operand`.
+static ct::Activity getOperandActivity(func::FuncOp callee, unsigned i,
+                                       Value operand,
+                                       const ActivityAnalysis &activity) {
+  if (activity.isActive(operand))
+    return ct::Activity::Active;
+  // Memory a function compiled elsewhere only reads passes no derivative
+  // on: what it returns is active or not on its own.
+  if (isShadowedType(operand.getType()) && activity.hasShadow(operand) &&
+      !isReadOnlyExternalArgument(callee, i))
+    return ct::Activity::Duplicated;
+  // A by-value copy the callee writes gets a scratch shadow there.
+  if (callee && isWrittenOwnCopy(callee, i))
+    return ct::Activity::Duplicated;
+  // So does memory no useful value is read from here (a buffer the caller
+  // never reads back) that the callee writes: the callee, whose results
+  // are outputs to it whether or not they are here, may read back what it
+  // stored (a checkpointed loop's body).
+  if (isShadowedType(operand.getType()) && !activity.isUsefulMemory(operand) &&
+      callee && !callee.isExternal() && mayWriteArgument(callee, i))
+    return ct::Activity::Duplicated;
+  return ct::Activity::Constant;
+}
+
+static func::FuncOp lookupCallee(func::CallOp call) {
+  return SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+}
+
 SmallVector<ct::Activity>
 ad::getCallActivities(func::CallOp call, const ActivityAnalysis &activity) {
-  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-      call, call.getCalleeAttr());
+  func::FuncOp callee = lookupCallee(call);
   return llvm::map_to_vector(
       llvm::enumerate(call.getOperands()), [&](auto indexed) {
         auto [i, operand] = indexed;
-        if (activity.isActive(operand))
-          return ct::Activity::Active;
-        // Memory a function compiled elsewhere only reads passes no
-        // derivative on: what it returns is active or not on its own.
-        if (isShadowedType(operand.getType()) && activity.hasShadow(operand) &&
-            !isReadOnlyExternalArgument(callee, i))
-          return ct::Activity::Duplicated;
-        // A by-value copy the callee writes gets a scratch shadow there.
-        if (callee && isWrittenOwnCopy(callee, i))
-          return ct::Activity::Duplicated;
-        // So does memory no useful value is read from here (a buffer the
-        // caller never reads back) that the callee writes: the callee,
-        // whose results are outputs to it whether or not they are here,
-        // may read back what it stored (a checkpointed loop's body).
-        if (isShadowedType(operand.getType()) &&
-            !activity.isUsefulMemory(operand) && callee &&
-            !callee.isExternal() && mayWriteArgument(callee, i))
-          return ct::Activity::Duplicated;
-        return ct::Activity::Constant;
+        return getOperandActivity(callee, i, operand, activity);
       });
+}
+
+bool ad::passesDerivativeMemory(func::CallOp call,
+                                const ActivityAnalysis &activity) {
+  // (Only memory with a shadow here is asked about: the others' activity
+  // is not needed, and may take walks of the callee to decide.)
+  func::FuncOp callee = lookupCallee(call);
+  for (auto [i, operand] : llvm::enumerate(call.getOperands()))
+    if (isShadowedType(operand.getType()) && activity.hasShadow(operand) &&
+        getOperandActivity(callee, i, operand, activity) ==
+            ct::Activity::Duplicated)
+      return true;
+  return false;
 }
 
 bool ad::isWrittenOwnCopy(func::FuncOp function, unsigned i) {

@@ -22,6 +22,12 @@ namespace cotangent::ad {
 llvm::SmallVector<ct::Activity>
 getCallActivities(mlir::func::CallOp call, const ActivityAnalysis &activity);
 
+/// Whether `call` gives its callee memory that has a derivative here, as
+/// a dup argument (memory given only a scratch shadow does not count): the
+/// call takes part in reverse mode through it.
+bool passesDerivativeMemory(mlir::func::CallOp call,
+                            const ActivityAnalysis &activity);
+
 /// Whether argument `i` of `callee`, a function compiled elsewhere
 /// (ct.external), points to memory it only reads (ct.readonly).
 bool isReadOnlyExternalArgument(mlir::func::FuncOp callee, unsigned i);

@@ -3,6 +3,8 @@
 #include "Analysis/MemoryWrites.h"
 #include "Analysis/CallActivity.h"
 #include "cotangent/AD/Analysis/Activity.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -61,4 +63,43 @@ bool ad::MemoryWrites::mayChange(Value memref) const {
   return llvm::any_of(getMemoryRoots(memref), [&](Value root) {
     return roots.contains(root) || (!isDistinctMemory(root) && outsideMemory);
   });
+}
+
+/// Whether a use of `memory`, or of a view of it, may write it; calls are
+/// followed into their callees `depth` deep so far.
+static bool mayWrite(Value memory, unsigned depth) {
+  SmallVector<Value> worklist{memory};
+  while (!worklist.empty()) {
+    Value view = worklist.pop_back_val();
+    for (OpOperand &use : view.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<memref::LoadOp, memref::DimOp>(user))
+        continue;
+      if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        if (store.getMemRef() == view)
+          return true;
+        continue;
+      }
+      if (isa<memref::SubViewOp, memref::CastOp, memref::ReinterpretCastOp,
+              memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      if (auto call = dyn_cast<func::CallOp>(user)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        // Calls are followed a few deep; recursion is assumed to write.
+        if (!callee || callee.isExternal() || depth >= 8 ||
+            mayWrite(callee.getArgument(use.getOperandNumber()), depth + 1))
+          return true;
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ad::mayWriteArgument(func::FuncOp function, unsigned argument) {
+  return mayWrite(function.getArgument(argument), 0);
 }

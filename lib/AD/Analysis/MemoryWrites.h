@@ -10,6 +10,7 @@
 #ifndef COTANGENT_LIB_AD_ANALYSIS_MEMORYWRITES_H
 #define COTANGENT_LIB_AD_ANALYSIS_MEMORYWRITES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -17,6 +18,11 @@ namespace cotangent::ad {
 
 /// Whether memory roots `a` and `b` may be the same memory.
 bool mayAlias(mlir::Value a, mlir::Value b);
+
+/// Whether `function` may write the memory of its memref argument
+/// `argument` (conservatively: any use but loads and sizes, views of it
+/// followed, calls followed into their callees).
+bool mayWriteArgument(mlir::func::FuncOp function, unsigned argument);
 
 /// The memory roots an op, with everything nested in it, may write.
 class MemoryWrites {

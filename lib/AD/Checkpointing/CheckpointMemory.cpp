@@ -13,43 +13,6 @@ using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;
 
-static bool mayWrite(Value memory, unsigned depth) {
-  SmallVector<Value> worklist{memory};
-  while (!worklist.empty()) {
-    Value view = worklist.pop_back_val();
-    for (OpOperand &use : view.getUses()) {
-      Operation *user = use.getOwner();
-      if (isa<memref::LoadOp, memref::DimOp>(user))
-        continue;
-      if (auto store = dyn_cast<memref::StoreOp>(user)) {
-        if (store.getMemRef() == view)
-          return true;
-        continue;
-      }
-      if (isa<memref::SubViewOp, memref::CastOp, memref::ReinterpretCastOp,
-              memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
-        worklist.push_back(user->getResult(0));
-        continue;
-      }
-      if (auto call = dyn_cast<func::CallOp>(user)) {
-        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-            call, call.getCalleeAttr());
-        // Calls are followed a few deep; recursion is assumed to write.
-        if (!callee || callee.isExternal() || depth >= 8 ||
-            mayWrite(callee.getArgument(use.getOperandNumber()), depth + 1))
-          return true;
-        continue;
-      }
-      return true;
-    }
-  }
-  return false;
-}
-
-bool ad::mayWriteArgument(func::FuncOp function, unsigned argument) {
-  return mayWrite(function.getArgument(argument), 0);
-}
-
 std::string ad::describeMemory(Value root) {
   if (auto arg = dyn_cast<BlockArgument>(root)) {
     auto function = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());

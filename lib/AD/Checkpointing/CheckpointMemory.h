@@ -12,17 +12,13 @@
 #ifndef COTANGENT_LIB_AD_CHECKPOINTING_CHECKPOINTMEMORY_H
 #define COTANGENT_LIB_AD_CHECKPOINTING_CHECKPOINTMEMORY_H
 
+#include "Analysis/MemoryWrites.h"
 #include "Checkpointing/AccessBounds.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include <string>
 
 namespace cotangent::ad {
-
-/// Whether `function` may write the memory of its memref argument
-/// `argument` (conservatively: any use but loads and sizes, views of it
-/// followed, calls followed into their callees).
-bool mayWriteArgument(mlir::func::FuncOp function, unsigned argument);
 
 /// How a message names the memory `root`: the C++ parameter's name, or "a
 /// buffer".

@@ -225,15 +225,9 @@ struct CallReverse
   /// nothing differentiable, and nor does memory given a scratch shadow.
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
     const ActivityAnalysis &activity = emitter.getActivity();
-    if (llvm::any_of(op->getResults(),
-                     [&](Value r) { return activity.isActive(r); }))
-      return true;
-    auto call = cast<func::CallOp>(op);
-    for (auto [operand, a] :
-         llvm::zip_equal(call.getOperands(), getCallActivities(call, activity)))
-      if (a == ct::Activity::Duplicated && activity.hasShadow(operand))
-        return true;
-    return false;
+    return llvm::any_of(op->getResults(),
+                        [&](Value r) { return activity.isActive(r); }) ||
+           passesDerivativeMemory(cast<func::CallOp>(op), activity);
   }
 
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
