@@ -214,23 +214,16 @@ static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
 /// `record` itself, or the first part (recursively) that has one.
 static std::string
 describeUnloweredDestructor(const clang::CXXRecordDecl *record) {
-  auto unlowered = [](clang::QualType type) {
-    const clang::CXXRecordDecl *part =
-        type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
-    return part && !isDestroyedByParts(part) &&
-           !ModuleLowering::ownsMemory(part);
-  };
-  auto describe = [](clang::QualType type) {
-    const clang::CXXRecordDecl *part =
-        type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
-    return describeUnloweredDestructor(part);
-  };
+  SmallVector<clang::QualType> parts;
   for (const clang::CXXBaseSpecifier &base : record->bases())
-    if (unlowered(base.getType()))
-      return describe(base.getType());
+    parts.push_back(base.getType());
   for (const clang::FieldDecl *field : record->fields())
-    if (unlowered(field->getType()))
-      return describe(field->getType());
+    parts.push_back(field->getType());
+  for (clang::QualType type : parts)
+    if (const clang::CXXRecordDecl *part =
+            type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+        part && !isDestroyedByParts(part) && !ModuleLowering::ownsMemory(part))
+      return describeUnloweredDestructor(part);
   clang::QualType type = record->getASTContext().getCanonicalTagType(record);
   return type.getAsString();
 }
