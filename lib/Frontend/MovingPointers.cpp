@@ -11,7 +11,9 @@
 // A variable assigned what another variable designates at run time
 // (buffers swapped through pointers), or memory `new` makes where the
 // assignment runs, cannot be such a selection: it keeps its address in a
-// slot of its own (ct.store_address, ct.load_address).
+// slot of its own (ct.store_address, ct.load_address). So does one that
+// the code assigns and tests for null (a selection among arrays has no
+// null).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +47,35 @@ static const clang::VarDecl *readVariable(const clang::Expr *expr) {
   const auto *ref = dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
   const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   return var && var->getType()->isPointerType() ? var : nullptr;
+}
+
+/// Whether `expr` is `nullptr`, `NULL` or `0` as a pointer.
+static bool isNullPointer(const clang::Expr *expr, clang::ASTContext &ast) {
+  return expr && expr->isNullPointerConstant(
+                     ast, clang::Expr::NPC_ValueDependentIsNotNull);
+}
+
+/// Whether `stmt` tests pointer variable `var` for null: `if (p)`, `!p`,
+/// `p ? a : b`, `p == nullptr`, `p != nullptr`.
+static bool testsForNull(const clang::Stmt *stmt, const clang::VarDecl *var,
+                         clang::ASTContext &ast) {
+  if (!stmt)
+    return false;
+  if (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(stmt);
+      cast && cast->getCastKind() == clang::CK_PointerToBoolean &&
+      readVariable(cast->getSubExpr()) == var)
+    return true;
+  if (const auto *compare = dyn_cast<clang::BinaryOperator>(stmt);
+      compare && compare->isEqualityOp() &&
+      ((readVariable(compare->getLHS()) == var &&
+        isNullPointer(compare->getRHS(), ast)) ||
+       (readVariable(compare->getRHS()) == var &&
+        isNullPointer(compare->getLHS(), ast))))
+    return true;
+  for (const clang::Stmt *child : stmt->children())
+    if (testsForNull(child, var, ast))
+      return true;
+  return false;
 }
 
 /// Every `p = e` of a pointer variable p in `stmt`, by variable.
@@ -95,6 +126,12 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
           return source && source != var &&
                  (isChosenAtRunTime(source) || isNew(source->getInit()));
         }))
+      known->second.insert(var);
+  // A variable assigned after its declaration whose code asks whether it
+  // is null (it may hold `nullptr`, or a `next` read from a node): only an
+  // address kept in memory can say.
+  for (auto &[var, values] : assigned)
+    if (testsForNull(body, var, ast))
       known->second.insert(var);
   return known->second;
 }

@@ -1,8 +1,9 @@
-// Vector mode of a helper, called more than once, that keeps the addresses
-// of memory it makes in a loop (a vector of classes that own memory): the
-// reverse sweep views that memory again from addresses on the tape, which
-// vector mode does not pair with their lanes across the helper's calls yet.
-// Refused at the memory's use, with the way out (docs/Memory.md).
+// Vector mode of a recursive helper (it stays a call: the others are
+// inlined), called more than once, that keeps the addresses of memory it
+// makes in a loop (a vector of classes that own memory): the reverse sweep
+// views that memory again from addresses on the tape, which vector mode
+// does not pair with their lanes across the helper's calls yet. Refused at
+// the memory's use, with the way out (docs/Memory.md).
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 | FileCheck %s --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 
@@ -25,7 +26,9 @@ private:
   double *data_;
 };
 
-double helper(double x) {
+double helper(double x, int depth) {
+  if (depth > 0)
+    x = helper(x, depth - 1);
   std::vector<Buffer> buffers;
   for (int i = 0; i < 2; ++i) {
     buffers.emplace_back(1);
@@ -39,8 +42,8 @@ double helper(double x) {
 }
 
 [[ct::differentiable]] double f(double *out, double x) {
-  out[0] = helper(x);
-  out[1] = helper(2 * x);
+  out[0] = helper(x, 1);
+  out[1] = helper(2 * x, 1);
   return x;
 }
 

@@ -1,5 +1,6 @@
 //===- Registration.cpp - All derivative rules ----------------------------===//
 
+#include "Transforms/Transforms.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
 
@@ -18,4 +19,6 @@ void cotangent::ad::registerDerivativeRules(mlir::DialectRegistry &registry) {
   registerVectorDerivativeRules(registry);
   registerUBDerivativeRules(registry);
   registerAddressDerivativeRules(registry);
+  // The pipeline's inliner, before differentiation, meets LLVM ops too.
+  registerLLVMOpsInlining(registry);
 }

@@ -10,7 +10,15 @@
 
 #include "mlir/IR/Operation.h"
 
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
 namespace cotangent::ad {
+
+/// Lets the inliner inline functions holding the LLVM dialect ops the
+/// frontend writes (null pointers, pointer casts, output calls).
+void registerLLVMOpsInlining(mlir::DialectRegistry &registry);
 
 /// Moves loop-invariant loads out of the scf.for loops under `root`
 /// (the ct-hoist-invariant-loads pass; also run on code that forward mode

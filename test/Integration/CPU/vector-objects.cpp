@@ -3,7 +3,8 @@
 // and emplace_back (without reserve), shrunk by pop_back, resize and clear,
 // copied, moved and assigned, elements inserted and erased in the middle,
 // walked by range-for, iterators and algorithms; resized inside helpers
-// through a pointer; a
+// through a pointer; a helper making such a vector in a loop, called twice,
+// under reverse vector lanes; a
 // vector of matrices in a struct the caller passes (read through its
 // addresses), std::vector<std::string> whose size is read, and structs
 // holding such vectors. Each element's constructors and destructor are its
@@ -335,7 +336,47 @@ static void checkScene() {
   check::near("scene jvp", ct::jvp<sceneEnergy>(x, n, t).tangent, g[2], 1e-9);
 }
 
+/// Makes a vector of matrices in a loop, shrinks it in a branch, reads it.
+static double stagesOf(double x) {
+  std::vector<Mat> stages;
+  for (int i = 0; i < 2; ++i) {
+    stages.emplace_back(1, 1);
+    stages.back()(0, 0) = x * (i + 1);
+  }
+  if (x >= 0.5)
+    stages.resize(1);
+  for (size_t k = 0; k < stages.size(); ++k)
+    x += stages[k](0, 0) * x;
+  return x;
+}
+
+[[ct::differentiable]] double twoStages(double *out, double x) {
+  out[0] = stagesOf(x);
+  out[1] = stagesOf(2 * x);
+  return x;
+}
+
+/// Two lanes of seeds (one per output) through a helper called twice that
+/// keeps the addresses of memory it makes in a loop.
+static void checkHelperLanes() {
+  for (double x : {0.3, 0.7}) {
+    double out[2], seeds[2] = {0, 0}, dout[4] = {1, 0, 0, 1}, dx[2] = {};
+    ct::pullback<twoStages, ct::lanes<2>>(out, x, seeds, dout, dx);
+    for (int k = 0; k < 2; ++k) {
+      double fd = check::centralDifference(
+          [&](double t) {
+            double o[2];
+            twoStages(o, t);
+            return o[k];
+          },
+          x);
+      check::near("helper called twice, lane", dx[k], fd, 1e-7);
+    }
+  }
+}
+
 int main() {
+  checkHelperLanes();
   checkChain();
   checkGrowth();
   checkInsertAndErase();

@@ -1,0 +1,162 @@
+// Pointer variables that the function assigns and tests for null: one that
+// starts as nullptr and is given an array in a branch, the pointer to the
+// largest element found so far (`!best || a[i] > *best`), one set to
+// nullptr when a loop is done with it, a pointer parameter re-seated to
+// another array (`b = a; ++b;`), and linked nodes walked by
+// `for (n = head; n; n = n->next)` and `while (m != nullptr)`. Reverse,
+// forward and vector mode against central differences, at -O0 and -O2.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "check.h"
+
+[[ct::differentiable]] double optionalTerm(const double *a, int n, int pick) {
+  const double *p = nullptr;
+  if (pick >= 0 && pick < n)
+    p = a + pick;
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += std::sin(a[i]);
+  if (p)
+    s += *p * *p;
+  if (p == nullptr)
+    s *= 2;
+  return s;
+}
+
+[[ct::differentiable]] double largestTimesSum(const double *a, int n) {
+  const double *best = nullptr;
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!best || a[i] > *best)
+      best = &a[i];
+    sum += a[i];
+  }
+  return best != nullptr ? *best * sum : 0.0;
+}
+
+[[ct::differentiable]] double untilDone(const double *a, int n, int stop) {
+  double local[4] = {a[0], a[1], a[2], a[3]};
+  double *cursor = local;
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    s += std::exp(0.1 * a[i]);
+    if (cursor) {
+      s += *cursor * a[i];
+      ++cursor;
+    }
+    if (i == stop)
+      cursor = nullptr;
+  }
+  return s;
+}
+
+[[ct::differentiable]] double reseated(double *a, double *b, int n) {
+  b = a;
+  ++b;
+  double s = 0;
+  for (int i = 0; i + 1 < n; ++i)
+    s += b[i] * a[i];
+  return s;
+}
+
+struct Node {
+  double w;
+  const Node *next;
+};
+
+[[ct::differentiable]] double walk(const Node *head, double x) {
+  double s = 0;
+  for (const Node *n = head; n; n = n->next)
+    s += n->w * std::sin(x * n->w);
+  const Node *m = head;
+  while (m != nullptr) {
+    s += m->w * m->w * x;
+    m = m->next;
+  }
+  return s;
+}
+
+/// Reverse, forward and two-lane vector mode of f(a, n, k) over a[0..n)
+/// against central differences.
+template <double (*F)(const double *, int, int)>
+void checkArray(const char *name, int n, int k) {
+  double a[6] = {0.7, -0.3, 1.2, 0.4, -0.9, 0.5};
+  double grad[6] = {};
+  char label[128];
+  double value = ct::gradient<F, ct::wrt<0>>(a, n, k, grad);
+  std::snprintf(label, sizeof label, "%s(k=%d) value", name, k);
+  check::near(label, value, F(a, n, k), 1e-14);
+  double tangent[6] = {0.3, -0.2, 0.5, 0.1, 0.7, -0.4}, directional = 0;
+  for (int i = 0; i < n; ++i) {
+    double fd = check::differenceAt(a, i, [&] { return F(a, n, k); });
+    std::snprintf(label, sizeof label, "%s(k=%d) reverse[%d]", name, k, i);
+    check::near(label, grad[i], fd, 1e-7);
+    directional += tangent[i] * fd;
+  }
+  std::snprintf(label, sizeof label, "%s(k=%d) forward", name, k);
+  check::near(label, ct::jvp<F, ct::wrt<0>>(a, n, k, tangent).tangent,
+              directional, 1e-7);
+  double lanes[12] = {};
+  for (int i = 0; i < n; ++i) {
+    lanes[2 * i] = tangent[i];
+    lanes[2 * i + 1] = i == 1 ? 1.0 : 0.0;
+  }
+  auto both = ct::jvp<F, ct::wrt<0>, ct::lanes<2>>(a, n, k, lanes);
+  std::snprintf(label, sizeof label, "%s(k=%d) lanes", name, k);
+  check::near(label, both.tangent[0], directional, 1e-7);
+  check::near(label, both.tangent[1], grad[1], 1e-7);
+}
+
+[[ct::differentiable]] double largestTimesSumOf(const double *a, int n,
+                                                int) {
+  return largestTimesSum(a, n);
+}
+
+int main() {
+  checkArray<optionalTerm>("optionalTerm", 5, 2);
+  checkArray<optionalTerm>("optionalTerm", 5, -1);
+  checkArray<largestTimesSumOf>("largestTimesSum", 6, 0);
+  checkArray<untilDone>("untilDone", 6, 1);
+  checkArray<untilDone>("untilDone", 6, 3);
+
+  // b = a + 1: s = sum a[i+1] a[i]; ds/da[j] = a[j-1] + a[j+1].
+  double a[4] = {1.5, -2, 0.5, 3}, b[4] = {}, da[4] = {}, db[4] = {};
+  ct::gradient<reseated>(a, b, 4, da, db);
+  for (int j = 0; j < 4; ++j) {
+    double expected = (j > 0 ? a[j - 1] : 0) + (j < 3 ? a[j + 1] : 0);
+    check::near("reseated reverse", da[j], expected, 1e-14);
+    check::near("reseated parameter unused", db[j], 0, 0);
+  }
+
+  Node nodes[3] = {{1.0, &nodes[1]}, {-2.0, &nodes[2]}, {0.5, nullptr}};
+  Node dnodes[3] = {{0, &dnodes[1]}, {0, &dnodes[2]}, {0, nullptr}};
+  double x = 0.8, dx = 0;
+  double value = ct::gradient<walk>(nodes, x, dnodes, &dx);
+  check::near("walk value", value, walk(nodes, x), 1e-14);
+  check::near("walk reverse x",
+              dx, check::centralDifference([&](double t) { return walk(nodes, t); }, x),
+              1e-7);
+  for (int i = 0; i < 3; ++i) {
+    double w = nodes[i].w;
+    // d/dw of w sin(x w) + w^2 x.
+    check::near("walk reverse w", dnodes[i].w,
+                std::sin(x * w) + x * w * std::cos(x * w) + 2 * w * x, 1e-12);
+  }
+  Node tangents[3] = {{0.2, &tangents[1]}, {-0.1, &tangents[2]}, {0.3, nullptr}};
+  double directional = 0.5 * dx;
+  for (int i = 0; i < 3; ++i)
+    directional += tangents[i].w * dnodes[i].w;
+  check::near("walk forward",
+              ct::jvp<walk>(nodes, x, tangents, 0.5).tangent, directional,
+              1e-12);
+  return check::report();
+}
