@@ -1139,11 +1139,33 @@ private:
       objectCleanups;
 
   //===--- std::unique_ptr (UniquePointers.cpp) ---------------------------===//
-  /// `T` (or `T[]`) of a std::unique_ptr with the default deleter; null for
-  /// other types.
-  static clang::QualType getUniquePointee(clang::QualType type);
+  static clang::QualType getUniquePointee(clang::QualType type) {
+    return ModuleLowering::getUniquePointee(type);
+  }
   /// A local std::unique_ptr: true if `var` is one (lowered, or reported).
   bool lowerUniquePointerDecl(const clang::VarDecl *var);
+  /// The memory std::make_unique<pointee>(...) makes.
+  std::optional<Address> lowerMakeUnique(const clang::CallExpr *call,
+                                         clang::QualType pointee);
+  /// What a std::unique_ptr of `type` made from `init` owns (null for a
+  /// default-made one; moving from another leaves it null).
+  std::optional<Address> lowerOwnedSource(const clang::Expr *init,
+                                          clang::QualType type);
+  /// The null address, as memory of `pointee`'s elements.
+  std::optional<Address> nullOwned(clang::QualType pointee,
+                                   const clang::Expr *where);
+  /// The slot of a std::unique_ptr member that `object` names.
+  std::optional<Address> uniquePointerSlot(const clang::Expr *object);
+  /// Frees what the std::unique_ptr of `type` in `slot` owns.
+  void destroyUniquePointer(clang::QualType type, Address slot,
+                            const clang::Stmt *where);
+  /// `T` for a pointee `T` or `T[]`.
+  clang::QualType pointeeElement(clang::QualType pointee);
+  /// reset, release, assignment and swap of a std::unique_ptr member.
+  std::optional<CallResult>
+  changeUniquePointer(const clang::CallExpr *expr, clang::QualType type,
+                      const clang::Expr *object,
+                      llvm::ArrayRef<const clang::Expr *> args);
   std::optional<CallResult> lowerUniquePointerCall(
       const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
       const clang::Expr *object, llvm::ArrayRef<const clang::Expr *> args);

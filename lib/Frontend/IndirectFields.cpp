@@ -162,7 +162,7 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
   using Result = std::optional<Address>;
   Location l = loc(where);
   if (ModuleLowering::keepsAddress(decl))
-    return loadAddress(slot, decl->getType(), where);
+    return loadAddress(slot, ModuleLowering::getAddressType(decl), where);
   if (ModuleLowering::keepsVectorInMemory(decl))
     return viewVectorInMemory(slot, decl->getType(), where);
   std::optional<int64_t> offset = staticOffset(slot.offset);

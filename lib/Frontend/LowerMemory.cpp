@@ -74,7 +74,8 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
   Location l = loc(where);
   Address place = offsetBy(object, module.getFieldOffset(field), l);
   clang::QualType type = field->getType();
-  if (type->isPointerType() || type->isReferenceType() || isVector(type))
+  if (type->isPointerType() || type->isReferenceType() || isVector(type) ||
+      !getUniquePointee(type).isNull())
     return place; // an indirect field's first slot
   // An integer field among wider slots: its bytes in the slot.
   std::optional<Layout> record =
@@ -798,6 +799,16 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
 
 bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
                                   Address dest, const clang::FieldDecl *field) {
+  // A std::unique_ptr member: the address of what it owns.
+  if (!getUniquePointee(type).isNull()) {
+    std::optional<Address> owned = lowerOwnedSource(init, type);
+    if (!owned)
+      return false;
+    ct::StoreAddressOp::create(b, loc(init),
+                               materializeAddress(*owned, loc(init)),
+                               dest.memref, dest.offset);
+    return true;
+  }
   // A pointer or reference field (or pointer element): what it designates.
   if (type->isPointerType() || type->isReferenceType()) {
     std::optional<Address> target =

@@ -200,7 +200,8 @@ static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
     const clang::CXXRecordDecl *part =
         type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
     return !part || isDestroyedByParts(part) ||
-           ModuleLowering::ownsMemory(part);
+           ModuleLowering::ownsMemory(part) ||
+           !ModuleLowering::getUniquePointee(type).isNull();
   };
   for (const clang::CXXBaseSpecifier &base : record->bases())
     if (!partIsFine(base.getType()))
@@ -222,7 +223,9 @@ describeUnloweredDestructor(const clang::CXXRecordDecl *record) {
   for (clang::QualType type : parts)
     if (const clang::CXXRecordDecl *part =
             type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
-        part && !isDestroyedByParts(part) && !ModuleLowering::ownsMemory(part))
+        part && !isDestroyedByParts(part) &&
+        !ModuleLowering::ownsMemory(part) &&
+        ModuleLowering::getUniquePointee(type).isNull())
       return describeUnloweredDestructor(part);
   clang::QualType type = record->getASTContext().getCanonicalTagType(record);
   return type.getAsString();
@@ -330,7 +333,8 @@ bool ModuleLowering::holdsOwnedMemory(const clang::CXXRecordDecl *record) {
     return false;
   llvm::scope_exit done([&] { asking.erase(record); });
   auto owns = [](clang::QualType type) {
-    if (isVectorObject(type.getCanonicalType()))
+    if (isVectorObject(type.getCanonicalType()) ||
+        !getUniquePointee(type).isNull())
       return true;
     const clang::CXXRecordDecl *part =
         type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
@@ -623,6 +627,22 @@ bool LayoutComputation::collectParts(
         return false;
       continue;
     }
+    if (clang::QualType owned = ModuleLowering::getUniquePointee(fieldType);
+        !owned.isNull()) {
+      // A pointer that owns its memory: an address kept in the object.
+      clang::QualType element =
+          ModuleLowering::getAddressType(field)->getPointeeType();
+      std::optional<Layout> pointee = module.tryGetLayout(element);
+      if (ModuleLowering::needsDestruction(element) ||
+          (pointee && !pointee->indirect.empty()))
+        return refuse("its field '" + field->getName() +
+                      "' is a std::unique_ptr to objects that hold pointers "
+                      "or own memory, which is not supported yet; hold them "
+                      "in a std::vector");
+      indirectFields.push_back(
+          {0, 0, byteOffset, ModuleLowering::getAddressType(field), field});
+      continue;
+    }
     if (fieldType->isPointerType() || fieldType->isReferenceType() ||
         (!ModuleLowering::getVectorElementType(fieldType).isNull() &&
          !ModuleLowering::isVectorObject(fieldType))) {
@@ -667,7 +687,7 @@ LayoutComputation::ofRecord(const clang::RecordDecl *record) {
   bool keepsAddresses =
       (cxx && ModuleLowering::ownsMemory(cxx)) ||
       llvm::any_of(indirectFields, [](const Layout::IndirectField &field) {
-        return field.inMemory;
+        return field.inMemory || ModuleLowering::keepsAddress(field.decl);
       });
   return slotsOf(parts, std::move(indirectFields), keepsAddresses);
 }

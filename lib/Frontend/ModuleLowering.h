@@ -262,16 +262,26 @@ public:
   /// Finds those structs of `ast` (for keepsVectorInMemory); once per
   /// translation unit, before any layout.
   static void findRecordsKeepingVectors(clang::ASTContext &ast);
-  /// Whether `field` is one of those pointer fields.
+  /// Whether `field` is one of those pointer fields, or a std::unique_ptr
+  /// (whatever class holds it: it is a pointer that owns its memory).
   static bool keepsAddress(const clang::FieldDecl *field) {
     const auto *record =
         field ? llvm::dyn_cast<clang::CXXRecordDecl>(field->getParent())
               : nullptr;
-    return record &&
-           (field->getType()->isPointerType() ||
+    if (!record)
+      return false;
+    if (!getUniquePointee(field->getType()).isNull())
+      return true;
+    return (field->getType()->isPointerType() ||
             field->getType()->isReferenceType()) &&
            ownsMemory(record);
   }
+  /// `T` (or `T[]`) of a std::unique_ptr with the default deleter; null for
+  /// other types.
+  static clang::QualType getUniquePointee(clang::QualType type);
+  /// The pointer type whose address a field that keeps one holds: its own
+  /// type, or `T*` for a std::unique_ptr<T> or <T[]>.
+  static clang::QualType getAddressType(const clang::FieldDecl *field);
 
   /// The object a parameter of `type` gives access to (the pointee of a
   /// pointer or reference, a by-value aggregate); null for scalars.

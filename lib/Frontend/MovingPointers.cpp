@@ -185,8 +185,12 @@ Value FunctionLowering::pointerMemory(const clang::ValueDecl *var,
                                       const PointerVariable &pointer,
                                       Location l) {
   if (pointer.addressSlot) {
-    std::optional<Layout> pointee =
-        module.tryGetLayout(var->getType()->getPointeeType());
+    // (A std::unique_ptr keeps the address of its elements.)
+    clang::QualType type = var->getType();
+    if (clang::QualType owned = ModuleLowering::getUniquePointee(type);
+        !owned.isNull())
+      type = ast.getPointerType(pointeeElement(owned));
+    std::optional<Layout> pointee = module.tryGetLayout(type->getPointeeType());
     return ct::LoadAddressOp::create(b, l, getPointerType(pointee->scalar),
                                      pointer.addressSlot, constantIndex(0, l));
   }

@@ -16,11 +16,15 @@ private:
   double *data_;
 };
 
-// A member of a library class with a destructor the lowering does not run
-// (std::unique_ptr kept in an object).
+// A std::unique_ptr member owning objects that own memory themselves.
 struct Holder {
-  std::unique_ptr<double[]> buffer;
+  std::unique_ptr<Buffer> buffer;
   ~Holder() {}
+};
+
+// A std::shared_ptr member: the library's reference count.
+struct Shared {
+  std::shared_ptr<double> value;
 };
 
 // An array of vectors of them is not supported yet.
@@ -44,7 +48,13 @@ struct Holder {
 }
 
 [[ct::differentiable]] double memberOwner(double x) {
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 'h' has type 'struct Holder', which differentiable code does not support: it owns resources through the destructor of 'class std::unique_ptr<double[]>', a library class that differentiable code does not lower; pass its data as a pointer and a size
-  Holder h{std::make_unique<double[]>(1)};
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 'h' has type 'struct Holder', which differentiable code does not support: its field 'buffer' is a std::unique_ptr to objects that hold pointers or own memory, which is not supported yet; hold them in a std::vector
+  Holder h{std::make_unique<Buffer>(1)};
   return x;
+}
+
+[[ct::differentiable]] double sharedMember(double x) {
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 's' has type 'struct Shared', which differentiable code does not support: its field 'value' is a 'std::shared_ptr<double>', a library object that differentiable code keeps as the library compiled it: such an object can be a parameter, a local variable or a temporary, not yet a field of a struct; pass it on its own
+  Shared s{std::make_shared<double>(x)};
+  return *s.value;
 }

@@ -103,6 +103,7 @@ class Generator:
         self.uses_buffer = False
         self.uses_layer = False
         self.uses_trace = False
+        self.uses_owned = False
         self.uses_pusher = False
         # Library code called as compiled keeps variables outside the
         # function in place (docs/Memory.md, item 10): a program has
@@ -375,9 +376,12 @@ class Generator:
             form = r.random()
             if form < 0.24:
                 self.growing_vector(fn, scope, loop_vars, indent, target)
-            elif form < 0.3:
+            elif form < 0.27:
                 self.uses_trace = True
                 self.traced_struct(fn, scope, loop_vars, indent, target)
+            elif form < 0.3:
+                self.uses_owned = True
+                self.owned_buffer(fn, scope, loop_vars, indent, target)
             elif form < 0.42:
                 self.uses_buffer = True
                 self.vector_of_buffers(fn, scope, loop_vars, indent, target)
@@ -690,6 +694,31 @@ class Generator:
             self.emit(fn, indent, f"{t}.xs.resize({size}, {self.expr(scope, loop_vars, 1)});")
         k = r.randint(0, size - 1)
         self.emit(fn, indent, f"{target} += {t}.xs[{k}] * {t}.s;")
+
+    def owned_buffer(self, fn, scope, loop_vars, indent, target):
+        """A local Owned (a class holding a std::unique_ptr: its address
+        kept in the object, docs/Memory.md) filled in a loop, then either
+        regrown (a bigger buffer made, copied and moved into the member)
+        or reset to fresh zeroed memory, read into `target`; freed where
+        its scope ends."""
+        r = self.rng
+        o, i = self.fresh("ow"), self.fresh("i")
+        n = r.randint(2, 4)
+        k = r.randint(0, n - 1)
+        inner = Scope(scope)
+        inner.add(i, "int")
+        self.emit(fn, indent, f"Owned {o}({n});")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+        self.emit(fn, indent + 1, f"{o}.data[{i}] = {self.expr(inner, loop_vars + [i], 1)};")
+        self.emit(fn, indent, "}")
+        self.emit(fn, indent, f"if ({self.condition(scope, loop_vars)}) {{")
+        self.emit(fn, indent + 1, f"{o}.regrow({n + 1});")
+        self.emit(fn, indent + 1, f"{o}.data[{n}] = {self.expr(scope, loop_vars, 1)};")
+        self.emit(fn, indent, "} else {")
+        self.emit(fn, indent + 1, f"{o}.data.reset(new real[{n}]());")
+        self.emit(fn, indent + 1, f"{o}.data[{k}] = {self.expr(scope, loop_vars, 1)};")
+        self.emit(fn, indent, "}")
+        self.emit(fn, indent, f"{target} += {o}.data[{k}] * {self.expr(scope, loop_vars, 1)};")
 
     def vector_of_layers(self, fn, scope, loop_vars, indent, target):
         """A std::vector of Layers (a struct holding a std::vector of
@@ -1264,6 +1293,20 @@ TRACE = """struct Trace {
 };"""
 
 
+OWNED = """struct Owned {
+  std::unique_ptr<real[]> data;
+  int n;
+  explicit Owned(int n) : data(std::make_unique<real[]>(n)), n(n) {}
+  void regrow(int m) {
+    std::unique_ptr<real[]> bigger(new real[m]());
+    for (int i = 0; i < n && i < m; ++i)
+      bigger[i] = data[i];
+    data = std::move(bigger);
+    n = m;
+  }
+};"""
+
+
 LAYER = """struct Layer {
   std::vector<real> w;
   real s;
@@ -1284,6 +1327,8 @@ def generate(seed):
         parts.append(LAYER)
     if g.uses_trace:
         parts.append(TRACE)
+    if g.uses_owned:
+        parts.append(OWNED)
     if g.uses_pusher:
         parts.append(PUSHER)
     parts.extend(g.helpers)

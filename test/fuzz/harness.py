@@ -72,25 +72,17 @@ def rule_text(name):
 def keeps_addresses(function_text):
     """Whether f keeps addresses in memory (generate.memory_statement): a
     Buffer, buffers swapped through pointers, a vector grown at run time,
-    a vector of vectors, a struct whose vector field grows (Trace) or a
-    buffer replaced by `new`. Reverse over reverse
+    a vector of vectors, a struct whose vector field grows (Trace), a
+    class holding a std::unique_ptr (Owned) or a buffer replaced by `new`. Reverse over reverse
     does not differentiate those yet (docs/Memory.md), so their programs
     leave out that oracle rather than being rejected whole."""
     return ("Buffer " in function_text
             or "std::vector<Layer>" in function_text
             or "Trace " in function_text
+            or "Owned " in function_text
             or "std::vector<std::vector<real>>" in function_text
             or re.search(r"real \*\w+ = (u\d+|new real)", function_text) is not None
             or re.search(r"std::vector<real> g\d+;", function_text) is not None)
-
-
-def helper_keeps_vector_of_buffers(function_text):
-    """Whether a helper (called from f, maybe more than once) keeps a
-    std::vector of Buffers: vector mode of such a helper is diagnosed, not
-    supported yet (docs/Memory.md), so its programs leave out the Jacobian
-    oracle rather than being rejected whole."""
-    main = function_text.find("real f(")
-    return "std::vector<Buffer>" in function_text[:main]
 
 
 def keeps_layers(function_text):
@@ -121,7 +113,7 @@ def render_program(function_text, params, rules, seed):
     ct::jacobian<ad::f>({jacobian_args(params)}J);
   }};
 """
-    if helper_keeps_vector_of_buffers(function_text) or keeps_layers(function_text):
+    if keeps_layers(function_text):
         jacobian = ""
     hvp = ""
     if not has_inout:
@@ -169,6 +161,7 @@ def render_program(function_text, params, rules, seed):
 #include <cmath>
 #include <complex>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <unordered_map>
 #include <vector>

@@ -4,13 +4,19 @@
 // memory from `new` or `std::make_unique`: it is lowered as a pointer
 // variable bound to that memory, freed when its scope ends (like a local
 // std::vector), and `p[i]`, `*p`, `p->x` and `p.get()` are that pointer's.
-// Giving the memory away (`release`, moves) or replacing it (`reset`) is
-// refused: the memory must be an SSA value for the AD engine.
+// A std::unique_ptr member of a class is a pointer that keeps its address
+// in its object (docs/Memory.md): made from `new`, std::make_unique,
+// nullptr or another one moved from; reset, released, assigned, swapped
+// and tested (`if (p)`); destroying the object frees what it owns.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
 
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/DeclTemplate.h"
 
@@ -18,7 +24,7 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
-clang::QualType FunctionLowering::getUniquePointee(clang::QualType type) {
+clang::QualType ModuleLowering::getUniquePointee(clang::QualType type) {
   const auto *spec = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
       type.getNonReferenceType()->getAsCXXRecordDecl());
   if (!spec || spec->getName() != "unique_ptr" || !spec->isInStdNamespace())
@@ -32,95 +38,280 @@ clang::QualType FunctionLowering::getUniquePointee(clang::QualType type) {
   return args[0].getAsType();
 }
 
+clang::QualType ModuleLowering::getAddressType(const clang::FieldDecl *field) {
+  clang::QualType pointee = getUniquePointee(field->getType());
+  if (pointee.isNull())
+    return field->getType();
+  clang::ASTContext &ast = field->getASTContext();
+  if (pointee->isIncompleteArrayType())
+    pointee = ast.getAsArrayType(pointee)->getElementType();
+  return ast.getPointerType(pointee);
+}
+
+/// What a std::unique_ptr is made from, past temporaries and the
+/// converting and move constructors: a `new`, a std::make_unique call,
+/// `nullptr`, another std::unique_ptr (moved from), or null for a
+/// default-made one.
+static const clang::Expr *ownedSource(const clang::Expr *init) {
+  while (init) {
+    init = init->IgnoreImplicit()->IgnoreParens();
+    if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(init))
+      init = temporary->getSubExpr();
+    else if (const auto *bind = dyn_cast<clang::CXXBindTemporaryExpr>(init))
+      init = bind->getSubExpr();
+    else if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init))
+      init = construct->getNumArgs() == 0 ? nullptr : construct->getArg(0);
+    else
+      return init;
+  }
+  return nullptr;
+}
+
+static bool isMakeUnique(const clang::Expr *expr) {
+  const auto *call = dyn_cast_or_null<clang::CallExpr>(expr);
+  return call && call->getDirectCallee() &&
+         call->getDirectCallee()->getName() == "make_unique" &&
+         call->getDirectCallee()->isInStdNamespace();
+}
+
+std::optional<Address>
+FunctionLowering::lowerMakeUnique(const clang::CallExpr *call,
+                                  clang::QualType pointee) {
+  using Result = std::optional<Address>;
+  Location l = loc(call);
+  bool isArray = pointee->isIncompleteArrayType();
+  clang::QualType element =
+      isArray ? ast.getAsArrayType(pointee)->getElementType() : pointee;
+  std::optional<Layout> layout = layoutOf(element, call);
+  if (!layout)
+    return std::nullopt;
+  Value count = constantIndex(1, l);
+  if (isArray) {
+    Value n = lowerRValue(call->getArg(0));
+    if (!n)
+      return std::nullopt;
+    count = index(n, call->getArg(0)->getType(), l);
+  } else if (call->getNumArgs() > 1 ||
+             (call->getNumArgs() == 1 && isAggregate(element))) {
+    return unsupported<Result>(call, "std::make_unique of a struct with "
+                                     "arguments is not supported; assign "
+                                     "its fields after std::make_unique<T>()");
+  }
+  Value scalars =
+      arith::MulIOp::create(b, l, count, constantIndex(layout->size, l));
+  Value allocation = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
+      ValueRange{scalars});
+  // make_unique value-initializes: zeros, or the one value given.
+  Value value = nullptr;
+  if (!isArray && call->getNumArgs() == 1) {
+    value = lowerRValue(call->getArg(0));
+    if (!value)
+      return std::nullopt;
+    value = convert(value, call->getArg(0)->getType(), element, l);
+  } else {
+    value = arith::ConstantOp::create(b, l, layout->scalar,
+                                      b.getZeroAttr(layout->scalar));
+  }
+  scf::ForOp::create(b, l, constantIndex(0, l), scalars, constantIndex(1, l),
+                     ValueRange{},
+                     [&](OpBuilder &inner, Location at, Value i, ValueRange) {
+                       memref::StoreOp::create(inner, at, value, allocation, i);
+                       scf::YieldOp::create(inner, at);
+                     });
+  return Address{allocation, constantIndex(0, l)};
+}
+
+/// Whether `stmt` changes what the std::unique_ptr variable `var` owns:
+/// resets, releases, swaps or assigns it, or moves from it.
+static bool changesOwner(const clang::Stmt *stmt, const clang::VarDecl *var) {
+  if (!stmt)
+    return false;
+  auto names = [&](const clang::Expr *expr) {
+    const auto *ref =
+        expr ? dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts())
+             : nullptr;
+    return ref && ref->getDecl() == var;
+  };
+  if (const auto *call = dyn_cast<clang::CXXMemberCallExpr>(stmt)) {
+    const clang::CXXMethodDecl *method = call->getMethodDecl();
+    StringRef name = method && method->getIdentifier() ? method->getName() : "";
+    if ((name == "reset" || name == "release" || name == "swap") &&
+        (names(call->getImplicitObjectArgument()) ||
+         llvm::any_of(call->arguments(), names)))
+      return true;
+  }
+  if (const auto *call = dyn_cast<clang::CXXOperatorCallExpr>(stmt);
+      call && call->getOperator() == clang::OO_Equal && names(call->getArg(0)))
+    return true;
+  if (const auto *call = dyn_cast<clang::CallExpr>(stmt);
+      call && call->getNumArgs() == 1 && call->getDirectCallee() &&
+      call->getDirectCallee()->isInStdNamespace() &&
+      call->getDirectCallee()->getName() == "move" && names(call->getArg(0)))
+    return true;
+  for (const clang::Stmt *child : stmt->children())
+    if (changesOwner(child, var))
+      return true;
+  return false;
+}
+
 bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
   clang::QualType pointee = getUniquePointee(var->getType());
   if (pointee.isNull() || var->getType()->isReferenceType())
     return false;
-  Location l = module.getLoc(var->getLocation());
-  bool isArray = pointee->isIncompleteArrayType();
-  clang::QualType element =
-      isArray ? ast.getAsArrayType(pointee)->getElementType() : pointee;
   // After an error: the variable is known to be invalid (uses say nothing).
   auto failed = [&]() {
     invalid.insert(var);
     return true;
   };
-  auto refuse = [&]() {
-    module.error(var->getSourceRange(),
-                 "a std::unique_ptr in differentiable code must own memory "
-                 "from 'new' or std::make_unique where it is declared");
-    return failed();
-  };
-  const clang::Expr *init = var->getInit();
-  if (!init)
-    return refuse();
-  // Down to the `new` or the std::make_unique call.
-  while (true) {
-    init = stripTemporaries(init);
-    if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
-        construct && construct->getNumArgs() >= 1 &&
-        !construct->getConstructor()->isCopyOrMoveConstructor())
-      init = construct->getArg(0);
-    else if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
-             construct && construct->getNumArgs() == 1 &&
-             construct->getConstructor()->isMoveConstructor() &&
-             isa<clang::CallExpr>(strip(construct->getArg(0))))
-      init = construct->getArg(0); // `= std::make_unique<...>(...)`
-    else
-      break;
+  const auto *owner =
+      dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+  const clang::Expr *source = ownedSource(var->getInit());
+  bool movedFrom = source && !isMakeUnique(source) &&
+                   !getUniquePointee(source->getType()).isNull();
+  if (var->getInit() && owner &&
+      (movedFrom || changesOwner(owner->getBody(), var))) {
+    // Reset, released, moved or moved from another: its address in a
+    // slot of its own, freed where its scope ends (what it owns then).
+    Location l = loc(var->getInit());
+    std::optional<Address> owned =
+        lowerOwnedSource(var->getInit(), var->getType());
+    if (!owned)
+      return failed();
+    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+    Value slot = memref::AllocaOp::create(entry, l,
+                                          MemRefType::get({1}, b.getF64Type()));
+    ct::StoreAddressOp::create(b, l, materializeAddress(*owned, l), slot,
+                               constantIndex(0, l));
+    pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};
+    pointers[var].addressSlot = slot;
+    cleanups.push_back(slot);
+    objectCleanups[slot] = {var->getType(), var->getInit()};
+    return true;
   }
   std::optional<Address> memory;
-  if (const auto *allocation = dyn_cast<clang::CXXNewExpr>(init)) {
-    memory = lowerNew(allocation);
-  } else if (const auto *call = dyn_cast<clang::CallExpr>(init);
-             call && call->getDirectCallee() &&
-             call->getDirectCallee()->getName() == "make_unique" &&
-             call->getDirectCallee()->isInStdNamespace()) {
-    std::optional<Layout> layout = layoutOf(element, call);
-    if (!layout)
+  if (var->getInit() &&
+      (!source || source->isNullPointerConstant(
+                      ast, clang::Expr::NPC_ValueDependentIsNotNull))) {
+    // Owns nothing, to the end of its scope.
+    std::optional<Address> null = nullOwned(pointee, var->getInit());
+    if (!null)
       return failed();
-    Value count = constantIndex(1, l);
-    if (isArray) {
-      Value n = lowerRValue(call->getArg(0));
-      if (!n)
-        return failed();
-      count = index(n, call->getArg(0)->getType(), l);
-    } else if (call->getNumArgs() > 1 ||
-               (call->getNumArgs() == 1 && isAggregate(element))) {
-      return refuse();
-    }
-    Value scalars =
-        arith::MulIOp::create(b, l, count, constantIndex(layout->size, l));
-    Value allocation = memref::AllocOp::create(
-        b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
-        ValueRange{scalars});
-    // make_unique value-initializes: zeros, or the one value given.
-    Value value = nullptr;
-    if (!isArray && call->getNumArgs() == 1) {
-      value = lowerRValue(call->getArg(0));
-      if (!value)
-        return failed();
-      value = convert(value, call->getArg(0)->getType(), element, l);
-    } else {
-      value = arith::ConstantOp::create(b, l, layout->scalar,
-                                        b.getZeroAttr(layout->scalar));
-    }
-    scf::ForOp::create(
-        b, l, constantIndex(0, l), scalars, constantIndex(1, l), ValueRange{},
-        [&](OpBuilder &inner, Location at, Value i, ValueRange) {
-          memref::StoreOp::create(inner, at, value, allocation, i);
-          scf::YieldOp::create(inner, at);
-        });
-    memory = Address{allocation, constantIndex(0, l)};
+    pointers[var] = {null->memref,
+                     newIndexSlot(null->offset, loc(var->getInit()))};
+    return true;
+  }
+  if (const auto *allocation = dyn_cast<clang::CXXNewExpr>(source)) {
+    memory = lowerNew(allocation);
+  } else if (isMakeUnique(source)) {
+    memory = lowerMakeUnique(cast<clang::CallExpr>(source), pointee);
   } else {
-    return refuse();
+    module.error(var->getSourceRange(),
+                 "a std::unique_ptr variable in differentiable code must own "
+                 "memory from 'new' or std::make_unique where it is "
+                 "declared (a std::unique_ptr member may be reset, moved "
+                 "and released)");
+    return failed();
   }
   if (!memory)
     return failed();
   // Freed with the scope, like a vector; a pointer variable meanwhile.
   cleanups.push_back(memory->memref);
-  pointers[var] = {memory->memref, newIndexSlot(memory->offset, l)};
+  pointers[var] = {
+      memory->memref,
+      newIndexSlot(memory->offset, module.getLoc(var->getLocation()))};
   return true;
+}
+
+std::optional<Address>
+FunctionLowering::lowerOwnedSource(const clang::Expr *init,
+                                   clang::QualType type) {
+  using Result = std::optional<Address>;
+  Location l = loc(init);
+  clang::QualType pointee = getUniquePointee(type);
+  const clang::Expr *source = ownedSource(init);
+  // Default-made, or from nullptr: the null address.
+  if (!source || source->isNullPointerConstant(
+                     ast, clang::Expr::NPC_ValueDependentIsNotNull))
+    return nullOwned(pointee, init);
+  if (const auto *allocation = dyn_cast<clang::CXXNewExpr>(source))
+    return lowerNew(allocation);
+  if (isMakeUnique(source))
+    return lowerMakeUnique(cast<clang::CallExpr>(source), pointee);
+  // Another std::unique_ptr, moved from (`std::move(other)`): its address,
+  // and null left behind.
+  if (!getUniquePointee(source->getType()).isNull()) {
+    const clang::Expr *from = source;
+    if (const auto *call = dyn_cast<clang::CallExpr>(from);
+        call && call->getNumArgs() == 1 && call->getDirectCallee() &&
+        call->getDirectCallee()->isInStdNamespace() &&
+        call->getDirectCallee()->getName() == "move")
+      from = call->getArg(0);
+    std::optional<Address> slot = uniquePointerSlot(from);
+    if (!slot)
+      return std::nullopt;
+    std::optional<Address> owned =
+        loadAddress(*slot, ast.getPointerType(pointeeElement(pointee)), from);
+    std::optional<Address> null = nullOwned(pointee, from);
+    if (!owned || !null)
+      return std::nullopt;
+    Value kept = materialize(*owned, l);
+    ct::StoreAddressOp::create(b, l, materializeAddress(*null, l), slot->memref,
+                               slot->offset);
+    return Address{kept, constantIndex(0, l)};
+  }
+  return unsupported<Result>(init, "a std::unique_ptr in differentiable code "
+                                   "owns memory from 'new', "
+                                   "std::make_unique or another "
+                                   "std::unique_ptr");
+}
+
+std::optional<Address>
+FunctionLowering::uniquePointerSlot(const clang::Expr *object) {
+  using Result = std::optional<Address>;
+  object = strip(object);
+  if (const auto *member = dyn_cast<clang::MemberExpr>(object);
+      member && isa<clang::FieldDecl>(member->getMemberDecl()))
+    return fieldSlot(member);
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(object)) {
+    if (invalid.count(ref->getDecl()))
+      return std::nullopt;
+    if (auto it = pointers.find(ref->getDecl());
+        it != pointers.end() && it->second.addressSlot)
+      return Address{it->second.addressSlot, constantIndex(0, loc(object))};
+  }
+  return unsupported<Result>(
+      object, "this std::unique_ptr cannot be reset, moved or released in "
+              "differentiable code (local variables and members of "
+              "classes can)");
+}
+
+void FunctionLowering::destroyUniquePointer(clang::QualType type, Address slot,
+                                            const clang::Stmt *where) {
+  clang::QualType element = pointeeElement(getUniquePointee(type));
+  if (std::optional<Address> owned =
+          loadAddress(slot, ast.getPointerType(element), where))
+    memref::DeallocOp::create(b, loc(where), owned->memref);
+}
+
+std::optional<Address> FunctionLowering::nullOwned(clang::QualType pointee,
+                                                   const clang::Expr *where) {
+  Location l = loc(where);
+  std::optional<Layout> layout = layoutOf(pointeeElement(pointee), where);
+  if (!layout)
+    return std::nullopt;
+  Value empty =
+      memref::AllocaOp::create(b, l, MemRefType::get({0}, layout->scalar));
+  Value null =
+      memref::CastOp::create(b, l, getPointerType(layout->scalar), empty);
+  nullPointers.insert(null);
+  return Address{null, constantIndex(0, l)};
+}
+
+clang::QualType FunctionLowering::pointeeElement(clang::QualType pointee) {
+  return pointee->isIncompleteArrayType()
+             ? ast.getAsArrayType(pointee)->getElementType()
+             : pointee;
 }
 
 std::optional<FunctionLowering::CallResult>
@@ -130,20 +321,31 @@ FunctionLowering::lowerUniquePointerCall(const clang::CallExpr *expr,
                                          ArrayRef<const clang::Expr *> args) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
-  clang::QualType pointee =
-      getUniquePointee(ast.getCanonicalTagType(method->getParent()));
-  clang::QualType element = pointee->isIncompleteArrayType()
-                                ? ast.getAsArrayType(pointee)->getElementType()
-                                : pointee;
+  clang::QualType type = ast.getCanonicalTagType(method->getParent());
+  clang::QualType element = pointeeElement(getUniquePointee(type));
   StringRef name = method->getIdentifier() ? method->getName() : "";
   clang::OverloadedOperatorKind op = method->getOverloadedOperator();
+  // What it owns changes: reset, release, assignment, swap.
+  if (name == "reset" || name == "release" || name == "swap" ||
+      op == clang::OO_Equal)
+    return changeUniquePointer(expr, type, object, args);
+  if (isa<clang::CXXConversionDecl>(method)) {
+    // `if (p)`: whether it owns memory.
+    std::optional<Address> pointer = lowerPointer(object);
+    if (!pointer)
+      return std::nullopt;
+    Value bits =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, l, pointer->memref);
+    return CallResult{arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
+                                            bits, constantIndex(0, l)),
+                      std::nullopt};
+  }
   if (op != clang::OO_Subscript && op != clang::OO_Star &&
       op != clang::OO_Arrow && name != "get")
     return unsupported<Result>(
         expr, "std::unique_ptr's '" + method->getNameAsString() +
-                  "' is not supported in differentiable code: the memory "
-                  "stays with the std::unique_ptr that got it; use [], *, "
-                  "-> and get()");
+                  "' is not supported in differentiable code; use [], *, "
+                  "->, get(), reset, release, assignment and swap");
   std::optional<Address> pointer = lowerPointer(object);
   if (!pointer)
     return std::nullopt;
@@ -156,6 +358,57 @@ FunctionLowering::lowerUniquePointerCall(const clang::CallExpr *expr,
   if (layout->size != 1)
     i = arith::MulIOp::create(b, l, i, constantIndex(layout->size, l));
   return CallResult{nullptr, offsetBy(*pointer, i, l)};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::changeUniquePointer(const clang::CallExpr *expr,
+                                      clang::QualType type,
+                                      const clang::Expr *object,
+                                      ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  const auto *method = cast<clang::CXXMethodDecl>(expr->getCalleeDecl());
+  StringRef name = method->getIdentifier() ? method->getName() : "";
+  clang::QualType pointer =
+      ast.getPointerType(pointeeElement(getUniquePointee(type)));
+  // What it will own, made first (`p = std::make_unique<...>(n)`,
+  // `p.reset(new T[n])`, `p = std::move(q)`).
+  std::optional<Address> next;
+  if (name == "reset")
+    next = args.empty() || args[0]->isNullPointerConstant(
+                               ast, clang::Expr::NPC_ValueDependentIsNotNull)
+               ? nullOwned(getUniquePointee(type), expr)
+               : lowerPointer(args[0]);
+  else if (name == "release")
+    next = nullOwned(getUniquePointee(type), expr);
+  else if (name != "swap")
+    next = lowerOwnedSource(args[0], type);
+  std::optional<Address> slot = uniquePointerSlot(object);
+  if (!slot || (name != "swap" && !next))
+    return std::nullopt;
+  std::optional<Address> owned = loadAddress(*slot, pointer, expr);
+  if (!owned)
+    return std::nullopt;
+  if (name == "swap") {
+    std::optional<Address> other = uniquePointerSlot(args[0]);
+    std::optional<Address> theirs =
+        other ? loadAddress(*other, pointer, expr) : std::nullopt;
+    if (!theirs)
+      return std::nullopt;
+    ct::StoreAddressOp::create(b, l, materialize(*owned, l), other->memref,
+                               other->offset);
+    ct::StoreAddressOp::create(b, l, materialize(*theirs, l), slot->memref,
+                               slot->offset);
+    return CallResult{};
+  }
+  ct::StoreAddressOp::create(b, l, materializeAddress(*next, l), slot->memref,
+                             slot->offset);
+  if (name == "release")
+    return CallResult{nullptr, owned};
+  memref::DeallocOp::create(b, l, owned->memref);
+  if (name == "reset")
+    return CallResult{};
+  return CallResult{nullptr, slot};
 }
 
 } // namespace cotangent::frontend

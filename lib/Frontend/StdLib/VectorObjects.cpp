@@ -192,7 +192,8 @@ bool ModuleLowering::needsDestruction(clang::QualType type) {
   type = type.getCanonicalType();
   if (const auto *array = dyn_cast<clang::ConstantArrayType>(type.getTypePtr()))
     return needsDestruction(array->getElementType());
-  if (ModuleLowering::isVectorObject(type))
+  if (ModuleLowering::isVectorObject(type) ||
+      !ModuleLowering::getUniquePointee(type).isNull())
     return true;
   const auto *record = type->getAsCXXRecordDecl();
   return record && ModuleLowering::getVectorElementType(type).isNull() &&
@@ -333,6 +334,9 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
     });
     return;
   }
+  // A std::unique_ptr: frees the memory it owns (nothing if null).
+  if (!ModuleLowering::getUniquePointee(type).isNull())
+    return destroyUniquePointer(type, object, where);
   const auto *record = type->getAsCXXRecordDecl();
   if (!record)
     return;
