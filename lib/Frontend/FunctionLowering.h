@@ -1233,6 +1233,9 @@ private:
   /// Declares the pointer (or iterator) variable `var` at `initial`.
   void declarePointerVariable(const clang::VarDecl *var, Address initial,
                               Location l);
+  /// Whether the address of objects of `pointee` may be kept in memory by
+  /// `var`; reports an error (and marks `var` invalid) if not.
+  bool canKeepAddressOf(clang::QualType pointee, const clang::ValueDecl *var);
   /// The memory `var` designates now.
   Value pointerMemory(const clang::ValueDecl *var,
                       const PointerVariable &pointer, Location l);

@@ -282,6 +282,19 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
     return false;
   }
   if (ModuleLowering::keepsAddress(decl)) {
+    clang::QualType pointee =
+        ModuleLowering::getAddressType(decl)->getPointeeType();
+    if (!nullPointers.contains(target.memref) &&
+        ModuleLowering::holdsUnkeptPointers(pointee)) {
+      unsupported(where, "the field '" + decl->getName() +
+                             "' keeps the address of a '" +
+                             pointee.getUnqualifiedType().getAsString() +
+                             "', whose pointer fields designate memory "
+                             "known beside the object, which an address "
+                             "read back cannot find; differentiable code "
+                             "does not support this yet");
+      return false;
+    }
     ct::StoreAddressOp::create(b, l, materializeAddress(target, l),
                                field.memref, field.offset);
     return true;

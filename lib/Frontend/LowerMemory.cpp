@@ -736,6 +736,8 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
   using Result = std::optional<Address>;
   Location l = loc(expr);
   const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr->getLHS()));
+  if (ref && invalid.count(ref->getDecl()))
+    return std::nullopt; // reported where it was declared
   auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
   if (const auto *member = dyn_cast<clang::MemberExpr>(strip(expr->getLHS()));
       member && expr->getOpcode() == clang::BO_Assign) {

@@ -241,6 +241,65 @@ bool ModuleLowering::hasOwnDestructor(const clang::CXXRecordDecl *record) {
   return dtor && dtor->isUserProvided();
 }
 
+/// The records the pointer and reference fields of `record` designate (in
+/// it, or in structs and arrays inside it).
+static void pointeeRecords(const clang::RecordDecl *record,
+                           SmallVectorImpl<const clang::RecordDecl *> &out) {
+  record = record ? record->getDefinition() : nullptr;
+  if (!record)
+    return;
+  for (const clang::FieldDecl *field : record->fields()) {
+    clang::QualType type = field->getType().getCanonicalType();
+    if (!ModuleLowering::getVectorElementType(type).isNull())
+      continue;
+    const clang::Type *element = type->getBaseElementTypeUnsafe();
+    if (element->isPointerType() || element->isReferenceType()) {
+      if (const clang::RecordDecl *pointee = element->getPointeeType()
+                                                 ->getBaseElementTypeUnsafe()
+                                                 ->getAsRecordDecl())
+        out.push_back(pointee->getDefinition());
+    } else if (const clang::RecordDecl *inner = element->getAsRecordDecl()) {
+      pointeeRecords(inner, out);
+    }
+  }
+}
+
+bool ModuleLowering::isLinked(const clang::RecordDecl *record) {
+  record = record ? record->getDefinition() : nullptr;
+  if (!record)
+    return false;
+  // Whether following pointer fields from `record` comes back to it.
+  llvm::SmallPtrSet<const clang::RecordDecl *, 8> seen;
+  SmallVector<const clang::RecordDecl *> work;
+  pointeeRecords(record, work);
+  while (!work.empty()) {
+    const clang::RecordDecl *next = work.pop_back_val();
+    if (next == record)
+      return true;
+    if (next && seen.insert(next).second)
+      pointeeRecords(next, work);
+  }
+  return false;
+}
+
+bool ModuleLowering::holdsUnkeptPointers(clang::QualType type) {
+  const clang::RecordDecl *record =
+      type.getCanonicalType()->getBaseElementTypeUnsafe()->getAsRecordDecl();
+  record = record ? record->getDefinition() : nullptr;
+  if (!record || !getVectorElementType(type.getCanonicalType()).isNull())
+    return false;
+  for (const clang::FieldDecl *field : record->fields()) {
+    clang::QualType fieldType = field->getType().getCanonicalType();
+    if ((fieldType->isPointerType() || fieldType->isReferenceType()) &&
+        !keepsAddress(field))
+      return true;
+    if (!fieldType->isPointerType() && !fieldType->isReferenceType() &&
+        holdsUnkeptPointers(fieldType))
+      return true;
+  }
+  return false;
+}
+
 bool ModuleLowering::ownsMemory(const clang::CXXRecordDecl *record) {
   if (!hasOwnDestructor(record))
     return false;

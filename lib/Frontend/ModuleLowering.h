@@ -262,8 +262,9 @@ public:
   /// Finds those structs of `ast` (for keepsVectorInMemory); once per
   /// translation unit, before any layout.
   static void findRecordsKeepingVectors(clang::ASTContext &ast);
-  /// Whether `field` is one of those pointer fields, or a std::unique_ptr
-  /// (whatever class holds it: it is a pointer that owns its memory).
+  /// Whether `field` is one of those pointer fields, one designating
+  /// linked objects (isLinked), or a std::unique_ptr (whatever class holds
+  /// it: it is a pointer that owns its memory).
   static bool keepsAddress(const clang::FieldDecl *field) {
     const auto *record =
         field ? llvm::dyn_cast<clang::CXXRecordDecl>(field->getParent())
@@ -272,10 +273,29 @@ public:
       return false;
     if (!getUniquePointee(field->getType()).isNull())
       return true;
-    return (field->getType()->isPointerType() ||
-            field->getType()->isReferenceType()) &&
-           ownsMemory(record);
+    if (!field->getType()->isPointerType() &&
+        !field->getType()->isReferenceType())
+      return false;
+    if (ownsMemory(record))
+      return true;
+    const clang::RecordDecl *pointee = field->getType()
+                                           ->getPointeeType()
+                                           ->getBaseElementTypeUnsafe()
+                                           ->getAsRecordDecl();
+    return pointee && isLinked(pointee);
   }
+  /// Whether objects of `record` are linked: following pointer and
+  /// reference fields from it comes back to it (a list's `next`, a tree's
+  /// children, a node's parent). Such objects are reached through the
+  /// addresses in one another, so the fields designating them keep
+  /// addresses.
+  static bool isLinked(const clang::RecordDecl *record);
+  /// Whether objects of `type` (or its elements) hold a pointer or
+  /// reference field that does not keep its address (one of the memref
+  /// model: its slot holds an offset into memory known beside the
+  /// object). The address of such an object cannot be kept in memory:
+  /// what is read through it would take the offset for an address.
+  static bool holdsUnkeptPointers(clang::QualType type);
   /// `T` (or `T[]`) of a std::unique_ptr with the default deleter; null for
   /// other types.
   static clang::QualType getUniquePointee(clang::QualType type);

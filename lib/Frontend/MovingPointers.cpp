@@ -9,10 +9,11 @@
 // its later iterations) is rewritten to select the new array too, which is
 // possible when that array exists before the read (it dominates it).
 // A variable assigned what another variable designates at run time
-// (buffers swapped through pointers), or memory `new` makes where the
-// assignment runs, cannot be such a selection: it keeps its address in a
-// slot of its own (ct.store_address, ct.load_address). So does one that
-// the code assigns and tests for null (a selection among arrays has no
+// (buffers swapped through pointers), memory `new` makes where the
+// assignment runs, or an address read from a field that keeps one
+// (`p = p->next` down linked nodes), cannot be such a selection: it keeps its
+// address in a slot of its own (ct.store_address, ct.load_address). So does one
+// that the code assigns and tests for null (a selection among arrays has no
 // null).
 //
 //===----------------------------------------------------------------------===//
@@ -122,6 +123,12 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
           };
           if (isNew(value))
             return true;
+          // An address read from a field that keeps one (`p = p->next`).
+          if (const auto *member =
+                  dyn_cast<clang::MemberExpr>(value->IgnoreParenImpCasts());
+              member && ModuleLowering::keepsAddress(dyn_cast<clang::FieldDecl>(
+                            member->getMemberDecl())))
+            return true;
           const clang::VarDecl *source = readVariable(value);
           return source && source != var &&
                  (isChosenAtRunTime(source) || isNew(source->getInit()));
@@ -145,6 +152,8 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
   const clang::Stmt *body = owner ? owner->getBody() : decl->getBody();
   if (var->getType()->isPointerType() &&
       getAddressSlotVariables(body).contains(var)) {
+    if (!canKeepAddressOf(var->getType()->getPointeeType(), var))
+      return;
     // Assigned what another variable designates at run time (pointers
     // swapped between buffers): the address itself, kept in a slot
     // (docs/Memory.md), offset 0. The slot is at the function entry, like
@@ -165,6 +174,23 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
   MovingPointer &moving = movingPointers[var];
   moving.arrays.push_back(commonView(initial.memref, l));
   moving.which = newIndexSlot(constantIndex(0, l), l);
+}
+
+bool FunctionLowering::canKeepAddressOf(clang::QualType pointee,
+                                        const clang::ValueDecl *var) {
+  if (!ModuleLowering::holdsUnkeptPointers(pointee))
+    return true;
+  module.error(var->getSourceRange(),
+               "'" + var->getName() + "' keeps the address of a '" +
+                   pointee.getUnqualifiedType().getAsString() +
+                   "' in memory (it is assigned at run time, or tested for "
+                   "null), but that struct's pointer fields designate memory "
+                   "known beside the object, which an address read back "
+                   "cannot find; differentiable code does not support this "
+                   "yet: use indices, or a pointer variable that is not "
+                   "reassigned");
+  invalid.insert(var);
+  return false;
 }
 
 Value FunctionLowering::commonView(Value memref, Location l) {
@@ -234,6 +260,8 @@ bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
     setPointer(pointer, target, l);
     return true;
   }
+  if (invalid.count(var))
+    return false;
   if (moving == movingPointers.end()) {
     if (target.memref != pointer.memref) {
       unsupported(where, "a pointer variable can only move within the array "

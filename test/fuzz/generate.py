@@ -104,6 +104,7 @@ class Generator:
         self.uses_layer = False
         self.uses_trace = False
         self.uses_owned = False
+        self.uses_node = False
         self.uses_pusher = False
         # Library code called as compiled keeps variables outside the
         # function in place (docs/Memory.md, item 10): a program has
@@ -390,6 +391,9 @@ class Generator:
                 self.vector_of_layers(fn, scope, loop_vars, indent, target)
             elif form < 0.6:
                 self.outside_variable(fn, scope, loop_vars, indent, target)
+            elif form < 0.65:
+                self.uses_node = True
+                self.linked_list(fn, scope, loop_vars, indent, target)
             elif form < 0.72:
                 self.uses_buffer = True
                 b, n = self.fresh("b"), r.randint(2, 4)
@@ -719,6 +723,40 @@ class Generator:
         self.emit(fn, indent + 1, f"{o}.data[{k}] = {self.expr(scope, loop_vars, 1)};")
         self.emit(fn, indent, "}")
         self.emit(fn, indent, f"{target} += {o}.data[{k}] * {self.expr(scope, loop_vars, 1)};")
+
+    def linked_list(self, fn, scope, loop_vars, indent, target):
+        """Nodes (a struct linked through its `next` field: the field keeps
+        addresses, docs/Memory.md) made by `new` in a loop and prepended,
+        or appended through a tail pointer; walked while the pointer is
+        not null, read into `target`; freed one by one."""
+        r = self.rng
+        head, i, p, nxt = (self.fresh("hd"), self.fresh("i"), self.fresh("nd"),
+                           self.fresh("nx"))
+        n = r.randint(1, 4)
+        inner = Scope(scope)
+        inner.add(i, "int")
+        value = lambda: self.expr(inner, loop_vars + [i], 1)
+        if r.random() < 0.5:
+            self.emit(fn, indent, f"Node *{head} = nullptr;")
+            self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+            self.emit(fn, indent + 1, f"{head} = new Node{{{value()}, {head}}};")
+            self.emit(fn, indent, "}")
+        else:
+            tail = self.fresh("tl")
+            self.emit(fn, indent, f"Node *{head} = new Node{{{self.expr(scope, loop_vars, 1)}, nullptr}};")
+            self.emit(fn, indent, f"Node *{tail} = {head};")
+            self.emit(fn, indent, f"for (int {i} = 1; {i} < {n}; ++{i}) {{")
+            self.emit(fn, indent + 1, f"{tail}->next = new Node{{{value()}, nullptr}};")
+            self.emit(fn, indent + 1, f"{tail} = {tail}->next;")
+            self.emit(fn, indent, "}")
+        self.emit(fn, indent, f"for (const Node *{p} = {head}; {p}; {p} = {p}->next) {{")
+        self.emit(fn, indent + 1, f"{target} += {p}->v * {self.expr(scope, loop_vars, 1)};")
+        self.emit(fn, indent, "}")
+        self.emit(fn, indent, f"while ({head}) {{")
+        self.emit(fn, indent + 1, f"Node *{nxt} = {head}->next;")
+        self.emit(fn, indent + 1, f"delete {head};")
+        self.emit(fn, indent + 1, f"{head} = {nxt};")
+        self.emit(fn, indent, "}")
 
     def vector_of_layers(self, fn, scope, loop_vars, indent, target):
         """A std::vector of Layers (a struct holding a std::vector of
@@ -1293,6 +1331,12 @@ TRACE = """struct Trace {
 };"""
 
 
+NODE = """struct Node {
+  real v;
+  Node *next;
+};"""
+
+
 OWNED = """struct Owned {
   std::unique_ptr<real[]> data;
   int n;
@@ -1329,6 +1373,8 @@ def generate(seed):
         parts.append(TRACE)
     if g.uses_owned:
         parts.append(OWNED)
+    if g.uses_node:
+        parts.append(NODE)
     if g.uses_pusher:
         parts.append(PUSHER)
     parts.extend(g.helpers)

@@ -73,27 +73,31 @@ def keeps_addresses(function_text):
     """Whether f keeps addresses in memory (generate.memory_statement): a
     Buffer, buffers swapped through pointers, a vector grown at run time,
     a vector of vectors, a struct whose vector field grows (Trace), a
-    class holding a std::unique_ptr (Owned) or a buffer replaced by `new`. Reverse over reverse
+    class holding a std::unique_ptr (Owned), linked nodes (Node) or a
+    buffer replaced by `new`. Reverse over reverse
     does not differentiate those yet (docs/Memory.md), so their programs
     leave out that oracle rather than being rejected whole."""
     return ("Buffer " in function_text
             or "std::vector<Layer>" in function_text
             or "Trace " in function_text
             or "Owned " in function_text
+            or "Node " in function_text
             or "std::vector<std::vector<real>>" in function_text
             or re.search(r"real \*\w+ = (u\d+|new real)", function_text) is not None
             or re.search(r"std::vector<real> g\d+;", function_text) is not None)
 
 
 def keeps_layers(function_text):
-    """Whether the program keeps a std::vector of Layers, or a Trace:
+    """Whether the program keeps a std::vector of Layers, a Trace or linked
+    Nodes:
     structs holding a number that carries a derivative beside a
     std::vector kept in them: vector mode of
     memory that holds both addresses and derivatives is diagnosed, not
     supported yet (docs/Memory.md), so its programs leave out the Jacobian
     oracle rather than being rejected whole."""
     return ("std::vector<Layer>" in function_text
-            or "Trace " in function_text)
+            or "Trace " in function_text
+            or "Node " in function_text)
 
 
 def render_program(function_text, params, rules, seed):

@@ -1,0 +1,37 @@
+// The address of a struct whose pointer fields designate memory known
+// beside the object (not linked nodes, not a class that owns memory)
+// cannot be kept in memory yet: a pointer variable assigned at run time or
+// tested for null, or a field designating linked nodes that hold such a
+// field. Each is refused where the address would be kept, with why, and
+// nothing else is reported.
+// RUN: not %cotangent-cc %s -- -std=c++20 2>&1 | FileCheck %s --implicit-check-not=error:
+
+struct View {
+  const double *p;
+  double w;
+};
+
+[[ct::differentiable]] double chosen(const double *x, int n) {
+  View a{x, 1.0};
+  // CHECK: kept-addresses-unsupported.cpp:[[@LINE+1]]:3: error: 'c' keeps the address of a 'View' in memory (it is assigned at run time, or tested for null), but that struct's pointer fields designate memory known beside the object, which an address read back cannot find; differentiable code does not support this yet: use indices, or a pointer variable that is not reassigned
+  View *c = nullptr;
+  if (n > 1)
+    c = &a;
+  double s = 0;
+  if (c)
+    s += c->p[0] * c->w;
+  return s;
+}
+
+struct Tree {
+  const double *data;
+  Tree *next;
+};
+
+[[ct::differentiable]] double linkedWithData(const double *x) {
+  Tree second{x + 1, nullptr};
+  Tree first{x, nullptr};
+  // CHECK: kept-addresses-unsupported.cpp:[[@LINE+1]]:3: error: the field 'next' keeps the address of a 'Tree', whose pointer fields designate memory known beside the object, which an address read back cannot find; differentiable code does not support this yet
+  first.next = &second;
+  return first.data[0] + first.next->data[0];
+}
