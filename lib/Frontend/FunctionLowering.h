@@ -531,6 +531,8 @@ private:
                               std::optional<Address> result,
                               std::optional<Address> *place);
   unsigned inlineDepth = 0;
+  /// The functions being lowered in place, outermost first.
+  llvm::SmallVector<const clang::FunctionDecl *> inlinedCallees;
   static constexpr unsigned kMaxInlineDepth = 32;
   /// `memcpy`/`memmove(dst, src, bytes)` between typed memory: a copy of
   /// the scalars, in the order that is right for overlapping ranges.

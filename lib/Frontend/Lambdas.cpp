@@ -294,11 +294,13 @@ void FunctionLowering::lowerInlinedStatements(const clang::Expr *expr,
   decl = callee;
   returnBlock = continuation;
   ++inlineDepth;
+  inlinedCallees.push_back(callee->getCanonicalDecl());
   module.enter(callee, expr->getBeginLoc());
   if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(callee))
     lowerConstructorInitializers(ctor);
   lowerStmt(callee->getBody());
   module.leave();
+  inlinedCallees.pop_back();
   --inlineDepth;
   self = outerSelf;
   resultAddress = outerResult;
@@ -326,6 +328,15 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
     return unsupported<Result>(expr, "'" + callee->getQualifiedNameAsString() +
                                          "' has no visible body");
   callee = body;
+  // Recursion through calls lowered in place would unfold without end (and
+  // two recursive calls, exponentially before the depth limit).
+  if (llvm::is_contained(inlinedCallees, callee->getCanonicalDecl()))
+    return unsupported<Result>(
+        expr, "'" + callee->getNameAsString() +
+                  "' calls itself, and it is lowered in place (it passes "
+                  "lambdas or objects holding pointers, or returns pointers "
+                  "or references): such recursion is not supported; write "
+                  "it as a loop, or pass indices");
   if (inlineDepth >= kMaxInlineDepth)
     return unsupported<Result>(expr, "calls that pass lambdas or objects "
                                      "holding pointers, or return pointers "

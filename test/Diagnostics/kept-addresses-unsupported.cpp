@@ -3,7 +3,9 @@
 // cannot be kept in memory yet: a pointer variable assigned at run time or
 // tested for null, or a field designating linked nodes that hold such a
 // field. Each is refused where the address would be kept, with why, and
-// nothing else is reported.
+// nothing else is reported. Recursion through functions lowered in place
+// (they take objects holding pointers) is refused at once, at each
+// recursive call (two of them used to unfold exponentially).
 // RUN: not %cotangent-cc %s -- -std=c++20 2>&1 | FileCheck %s --implicit-check-not=error:
 
 struct View {
@@ -34,4 +36,23 @@ struct Tree {
   // CHECK: kept-addresses-unsupported.cpp:[[@LINE+1]]:3: error: the field 'next' keeps the address of a 'Tree', whose pointer fields designate memory known beside the object, which an address read back cannot find; differentiable code does not support this yet
   first.next = &second;
   return first.data[0] + first.next->data[0];
+}
+
+struct Branch {
+  double v;
+  Branch *left, *right;
+};
+
+double total(const Branch *t) {
+  if (!t)
+    return 0;
+  // CHECK: kept-addresses-unsupported.cpp:[[@LINE+2]]:17: error: 'total' calls itself, and it is lowered in place (it passes lambdas or objects holding pointers, or returns pointers or references): such recursion is not supported; write it as a loop, or pass indices
+  // CHECK: kept-addresses-unsupported.cpp:[[@LINE+1]]:34: error: 'total' calls itself
+  return t->v + total(t->left) + total(t->right);
+}
+
+[[ct::differentiable]] double tree(const double *x) {
+  Branch leaf{x[1], nullptr, nullptr};
+  Branch root{x[0], &leaf, nullptr};
+  return total(&root);
 }

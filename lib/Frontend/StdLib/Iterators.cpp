@@ -163,6 +163,21 @@ Value FunctionLowering::lowerNullTest(const clang::Expr *pointer) {
   Value memory = address->memref;
   while (auto cast = memory.getDefiningOp<memref::CastOp>())
     memory = cast.getSource();
+  // Memory the function made (an array, a `new`, a view into one) is
+  // never at address 0; the stand-in of `nullptr` has no elements.
+  Value root = memory;
+  while (Operation *view = root.getDefiningOp()) {
+    if (!isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp>(
+            view))
+      break;
+    root = view->getOperand(0);
+  }
+  if (auto made = cast_or_null<MemRefType>(root.getType());
+      made &&
+      (root.getDefiningOp<memref::AllocOp>() ||
+       root.getDefiningOp<memref::AllocaOp>()) &&
+      !(made.hasStaticShape() && made.getNumElements() == 0))
+    return arith::ConstantOp::create(b, l, b.getBoolAttr(false));
   // Memory whose address may be 0: what the caller passed, and addresses
   // read from memory. (A pointer variable that may hold the stand-in of
   // `nullptr` does not know.)
