@@ -262,9 +262,10 @@ public:
   /// Finds those structs of `ast` (for keepsVectorInMemory); once per
   /// translation unit, before any layout.
   static void findRecordsKeepingVectors(clang::ASTContext &ast);
-  /// Whether `field` is one of those pointer fields, one designating
-  /// linked objects (isLinked), or a std::unique_ptr (whatever class holds
-  /// it: it is a pointer that owns its memory).
+  /// Whether `field` is one of those pointer fields, a pointer field of a
+  /// linked object or one designating linked objects (isLinked), or a
+  /// std::unique_ptr (whatever class holds it: it is a pointer that owns
+  /// its memory).
   static bool keepsAddress(const clang::FieldDecl *field) {
     const auto *record =
         field ? llvm::dyn_cast<clang::CXXRecordDecl>(field->getParent())
@@ -276,7 +277,7 @@ public:
     if (!field->getType()->isPointerType() &&
         !field->getType()->isReferenceType())
       return false;
-    if (ownsMemory(record))
+    if (ownsMemory(record) || isLinked(record))
       return true;
     const clang::RecordDecl *pointee = field->getType()
                                            ->getPointeeType()
@@ -287,8 +288,8 @@ public:
   /// Whether objects of `record` are linked: following pointer and
   /// reference fields from it comes back to it (a list's `next`, a tree's
   /// children, a node's parent). Such objects are reached through the
-  /// addresses in one another, so the fields designating them keep
-  /// addresses.
+  /// addresses in one another, so their pointer fields, and the fields
+  /// designating them, keep addresses.
   static bool isLinked(const clang::RecordDecl *record);
   /// Whether objects of `type` (or its elements) hold a pointer or
   /// reference field that does not keep its address (one of the memref

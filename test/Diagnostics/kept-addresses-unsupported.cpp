@@ -1,9 +1,9 @@
 // The address of a struct whose pointer fields designate memory known
 // beside the object (not linked nodes, not a class that owns memory)
 // cannot be kept in memory yet: a pointer variable assigned at run time or
-// tested for null, or a field designating linked nodes that hold such a
-// field. Each is refused where the address would be kept, with why, and
-// nothing else is reported. Recursion through functions lowered in place
+// tested for null, or a linked node's field designating such a struct.
+// Each is refused where the address would be kept, with why, and nothing
+// else is reported. Recursion through functions lowered in place
 // (they take objects holding pointers) is refused at once, at each
 // recursive call (two of them used to unfold exponentially).
 // RUN: not %cotangent-cc %s -- -std=c++20 2>&1 | FileCheck %s --implicit-check-not=error:
@@ -25,17 +25,21 @@ struct View {
   return s;
 }
 
-struct Tree {
+struct Leaf {
   const double *data;
+};
+
+struct Tree {
+  Leaf *leaf;
   Tree *next;
 };
 
-[[ct::differentiable]] double linkedWithData(const double *x) {
-  Tree second{x + 1, nullptr};
-  Tree first{x, nullptr};
-  // CHECK: kept-addresses-unsupported.cpp:[[@LINE+1]]:3: error: the field 'next' keeps the address of a 'Tree', whose pointer fields designate memory known beside the object, which an address read back cannot find; differentiable code does not support this yet
-  first.next = &second;
-  return first.data[0] + first.next->data[0];
+[[ct::differentiable]] double linkedToData(const double *x) {
+  Leaf leaf{x};
+  Tree second{nullptr, nullptr};
+  // CHECK: kept-addresses-unsupported.cpp:[[@LINE+1]]:14: error: the field 'leaf' keeps the address of a 'Leaf', whose pointer fields designate memory known beside the object, which an address read back cannot find; differentiable code does not support this yet
+  Tree first{&leaf, &second};
+  return first.leaf->data[0];
 }
 
 struct Branch {

@@ -1,7 +1,8 @@
 // Linked structures the function builds: nodes made by `new` in a loop,
 // linked through their `next` fields (prepended, or appended through a
-// tail pointer), walked by `for (p = head; p; p = p->next)` and
-// `while (p)`, and freed one by one; a node's fields that designate other
+// tail pointer; nodes that also point into the caller's array), walked
+// by `for (p = head; p; p = p->next)` and `while (p)`, and freed one by
+// one; a node's fields that designate other
 // nodes keep their addresses (docs/Memory.md). Reverse and forward mode
 // against closed forms and central differences, at -O0 and -O2 (and under
 // AddressSanitizer in the sanitizer build: no leak, no use after free).
@@ -63,6 +64,28 @@ struct Node {
   return s;
 }
 
+/// Nodes that also point into the caller's data: x[i] * x[i + 1] summed
+/// down the list (the linked struct's data pointer keeps its address too).
+struct Segment {
+  const double *from;
+  Segment *next;
+};
+
+[[ct::differentiable]] double segments(const double *x, int n) {
+  Segment *head = nullptr;
+  for (int i = n - 2; i >= 0; --i)
+    head = new Segment{x + i, head};
+  double s = 0;
+  for (const Segment *p = head; p; p = p->next)
+    s += p->from[0] * p->from[1];
+  while (head) {
+    Segment *next = head->next;
+    delete head;
+    head = next;
+  }
+  return s;
+}
+
 double prependedClosed(const double *x, int n) {
   double s = 0;
   for (int i = 0; i < n; ++i)
@@ -99,5 +122,6 @@ void checkList(const char *name, double (*closed)(const double *, int)) {
 int main() {
   checkList<prepended>("prepended", prependedClosed);
   checkList<appended>("appended", appendedClosed);
+  checkList<segments>("segments", appendedClosed);
   return check::report();
 }
