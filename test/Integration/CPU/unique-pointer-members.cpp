@@ -128,6 +128,22 @@ double fieldEnergyClosed(const double *x) {
   return q[0] * q[0];
 }
 
+/// A local std::unique_ptr per iteration, reset in some and moved into
+/// another local.
+[[ct::differentiable]] double perIteration(const double *x, int n) {
+  double s = 0;
+  for (int k = 0; k < n; ++k) {
+    auto buf = std::make_unique<double[]>(2);
+    buf[0] = x[k];
+    if (k % 2)
+      buf.reset(new double[2]{});
+    buf[1] = x[k] * x[k];
+    std::unique_ptr<double[]> other = std::move(buf);
+    s += std::sin(other[0] + other[1]);
+  }
+  return s;
+}
+
 struct Layer {
   std::unique_ptr<double[]> weights;
   int width;
@@ -205,6 +221,7 @@ int main() {
     check::near("fieldEnergy against its closed form", g[i], closed[i], 1e-7);
   checkArray<resetting>("resetting");
   checkArray<movedLocal>("movedLocal");
+  checkArray<perIteration>("perIteration");
   checkArray<network>("network");
   checkArray<perStep>("perStep");
 
