@@ -1153,6 +1153,11 @@ private:
   /// default-made one; moving from another leaves it null).
   std::optional<Address> lowerOwnedSource(const clang::Expr *init,
                                           clang::QualType type);
+  /// `memory[i] = value` for i < count (scalars).
+  void fill(Value memory, Value count, Value value, Location l);
+  /// `nullptr` as memory of `scalar`s: a view of no elements (recorded in
+  /// nullPointers), which is address 0 where it is kept in memory.
+  Address nullAddress(mlir::Type scalar, Location l);
   /// The null address, as memory of `pointee`'s elements.
   std::optional<Address> nullOwned(clang::QualType pointee,
                                    const clang::Expr *where);

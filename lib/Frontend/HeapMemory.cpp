@@ -61,15 +61,21 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
     return unsupported<Result>(init, "an array 'new' with initial values is "
                                      "not supported; assign the elements "
                                      "after 'new T[n]()'");
-  Value zeroValue = arith::ConstantOp::create(b, l, layout->scalar,
-                                              b.getZeroAttr(layout->scalar));
-  scf::ForOp::create(b, l, constantIndex(0, l), scalars, constantIndex(1, l),
+  fill(memory, scalars,
+       arith::ConstantOp::create(b, l, layout->scalar,
+                                 b.getZeroAttr(layout->scalar)),
+       l);
+  return address;
+}
+
+void FunctionLowering::fill(Value memory, Value count, Value value,
+                            Location l) {
+  scf::ForOp::create(b, l, constantIndex(0, l), count, constantIndex(1, l),
                      ValueRange{},
                      [&](OpBuilder &inner, Location at, Value i, ValueRange) {
-                       memref::StoreOp::create(inner, at, zeroValue, memory, i);
+                       memref::StoreOp::create(inner, at, value, memory, i);
                        scf::YieldOp::create(inner, at);
                      });
-  return address;
 }
 
 void FunctionLowering::destroyAtScopeEnd(clang::QualType type, Address object,

@@ -255,6 +255,13 @@ Value FunctionLowering::scalarsFrom(Address address, Location l) {
       b, l, memref::DimOp::create(b, l, address.memref, 0), address.offset);
 }
 
+Address FunctionLowering::nullAddress(Type scalar, Location l) {
+  Value empty = memref::AllocaOp::create(b, l, MemRefType::get({0}, scalar));
+  Value null = memref::CastOp::create(b, l, getPointerType(scalar), empty);
+  nullPointers.insert(null);
+  return Address{null, constantIndex(0, l)};
+}
+
 Value FunctionLowering::materializeAddress(Address address, Location l) {
   if (!nullPointers.contains(address.memref))
     return materialize(address, l);
@@ -624,12 +631,7 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
         layoutOf(cast->getType()->getPointeeType(), expr);
     if (!pointee)
       return std::nullopt;
-    Value empty =
-        memref::AllocaOp::create(b, l, MemRefType::get({0}, pointee->scalar));
-    Value null =
-        memref::CastOp::create(b, l, getPointerType(pointee->scalar), empty);
-    nullPointers.insert(null);
-    return Address{null, constantIndex(0, l)};
+    return nullAddress(pointee->scalar, l);
   }
   default:
     break;

@@ -113,12 +113,7 @@ FunctionLowering::lowerMakeUnique(const clang::CallExpr *call,
     value = arith::ConstantOp::create(b, l, layout->scalar,
                                       b.getZeroAttr(layout->scalar));
   }
-  scf::ForOp::create(b, l, constantIndex(0, l), scalars, constantIndex(1, l),
-                     ValueRange{},
-                     [&](OpBuilder &inner, Location at, Value i, ValueRange) {
-                       memref::StoreOp::create(inner, at, value, allocation, i);
-                       scf::YieldOp::create(inner, at);
-                     });
+  fill(allocation, scalars, value, l);
   return Address{allocation, constantIndex(0, l)};
 }
 
@@ -296,16 +291,10 @@ void FunctionLowering::destroyUniquePointer(clang::QualType type, Address slot,
 
 std::optional<Address> FunctionLowering::nullOwned(clang::QualType pointee,
                                                    const clang::Expr *where) {
-  Location l = loc(where);
   std::optional<Layout> layout = layoutOf(pointeeElement(pointee), where);
   if (!layout)
     return std::nullopt;
-  Value empty =
-      memref::AllocaOp::create(b, l, MemRefType::get({0}, layout->scalar));
-  Value null =
-      memref::CastOp::create(b, l, getPointerType(layout->scalar), empty);
-  nullPointers.insert(null);
-  return Address{null, constantIndex(0, l)};
+  return nullAddress(layout->scalar, loc(where));
 }
 
 clang::QualType FunctionLowering::pointeeElement(clang::QualType pointee) {
