@@ -531,6 +531,10 @@ private:
                               std::optional<Address> result,
                               std::optional<Address> *place);
   unsigned inlineDepth = 0;
+  /// Whether a call of `callee` at `expr` can be lowered in place (not
+  /// recursion, not nested too deeply); reports why not.
+  bool canLowerInPlace(const clang::Expr *expr,
+                       const clang::FunctionDecl *callee);
   /// The functions being lowered in place, outermost first.
   llvm::SmallVector<const clang::FunctionDecl *> inlinedCallees;
   static constexpr unsigned kMaxInlineDepth = 32;

@@ -316,6 +316,29 @@ void FunctionLowering::lowerInlinedStatements(const clang::Expr *expr,
   jumps = std::move(outerJumps);
 }
 
+bool FunctionLowering::canLowerInPlace(const clang::Expr *expr,
+                                       const clang::FunctionDecl *callee) {
+  // Recursion through calls lowered in place would unfold without end (and
+  // two recursive calls, exponentially before the depth limit).
+  if (llvm::is_contained(inlinedCallees, callee->getCanonicalDecl())) {
+    unsupported(expr, "'" + callee->getNameAsString() +
+                          "' calls itself, and it is lowered in place (it "
+                          "passes lambdas or objects holding pointers, or "
+                          "returns pointers or references): such recursion "
+                          "is not supported; write it as a loop, or pass "
+                          "indices");
+    return false;
+  }
+  if (inlineDepth >= kMaxInlineDepth) {
+    unsupported(expr, "calls that pass lambdas or objects holding pointers, "
+                      "or return pointers or references, are lowered in "
+                      "place, and these nest too deeply (recursion?); return "
+                      "an index instead");
+    return false;
+  }
+  return true;
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
     const clang::Expr *expr, const clang::FunctionDecl *callee,
     ArrayRef<const clang::Expr *> args, const Closure *closure,
@@ -328,22 +351,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
     return unsupported<Result>(expr, "'" + callee->getQualifiedNameAsString() +
                                          "' has no visible body");
   callee = body;
-  // Recursion through calls lowered in place would unfold without end (and
-  // two recursive calls, exponentially before the depth limit).
-  if (llvm::is_contained(inlinedCallees, callee->getCanonicalDecl()))
-    return unsupported<Result>(
-        expr, "'" + callee->getNameAsString() +
-                  "' calls itself, and it is lowered in place (it passes "
-                  "lambdas or objects holding pointers, or returns pointers "
-                  "or references): such recursion is not supported; write "
-                  "it as a loop, or pass indices");
-  if (inlineDepth >= kMaxInlineDepth)
-    return unsupported<Result>(expr, "calls that pass lambdas or objects "
-                                     "holding pointers, or return pointers "
-                                     "or references, are lowered in place, "
-                                     "and these nest too deeply "
-                                     "(recursion?); return an index "
-                                     "instead");
+  if (!canLowerInPlace(expr, callee))
+    return std::nullopt;
   clang::QualType returnType = callee->getReturnType();
   // A function returning the closure it was given (std::for_each): the
   // closure has no value to the caller here.
