@@ -319,15 +319,14 @@ FunctionLowering::lowerUniquePointerCall(const clang::CallExpr *expr,
       op == clang::OO_Equal)
     return changeUniquePointer(expr, type, object, args);
   if (isa<clang::CXXConversionDecl>(method)) {
-    // `if (p)`: whether it owns memory.
-    std::optional<Address> pointer = lowerPointer(object);
-    if (!pointer)
+    // `if (p)`: whether it owns memory, as for a pointer.
+    Value isNull = lowerNullTest(object);
+    if (!isNull)
       return std::nullopt;
-    Value bits =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, l, pointer->memref);
-    return CallResult{arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
-                                            bits, constantIndex(0, l)),
-                      std::nullopt};
+    return CallResult{
+        arith::XOrIOp::create(
+            b, l, isNull, arith::ConstantOp::create(b, l, b.getBoolAttr(true))),
+        std::nullopt};
   }
   if (op != clang::OO_Subscript && op != clang::OO_Star &&
       op != clang::OO_Arrow && name != "get")

@@ -79,6 +79,8 @@ struct Pair {
   p.a.swap(p.b);
   s += *p.a * 3 + *p.b;
   std::unique_ptr<double> none = nullptr;
+  if (none)
+    s += 100;
   return s;
 }
 
