@@ -74,6 +74,28 @@ inline const clang::Expr *stripTemporaries(const clang::Expr *expr) {
   }
 }
 
+/// Whether `expr` is `nullptr`, `NULL` or `0` as a pointer.
+inline bool isNullPointer(const clang::Expr *expr, clang::ASTContext &ast) {
+  return expr && expr->isNullPointerConstant(
+                     ast, clang::Expr::NPC_ValueDependentIsNotNull);
+}
+
+/// The object `std::move(x)` names, `x`; null for any other expression.
+inline const clang::Expr *movedFrom(const clang::Expr *expr) {
+  const auto *call =
+      llvm::dyn_cast<clang::CallExpr>(expr->IgnoreParenImpCasts());
+  const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || call->getNumArgs() != 1 || !callee->isInStdNamespace() ||
+      !callee->getIdentifier() || callee->getName() != "move")
+    return nullptr;
+  return call->getArg(0);
+}
+
+/// The allocation or argument `memref` views.
+mlir::Value memoryRoot(mlir::Value memref);
+/// Whether `root` is memory the function allocated itself.
+bool isOwnMemory(mlir::Value root);
+
 /// `offset` when the lowering computed it from constants only (a field's
 /// offset, an element at a constant index, `a + 4`), before any folding.
 std::optional<int64_t> staticOffset(mlir::Value offset);
@@ -1162,16 +1184,15 @@ private:
   /// `nullptr` as memory of `scalar`s: a view of no elements (recorded in
   /// nullPointers), which is address 0 where it is kept in memory.
   Address nullAddress(mlir::Type scalar, Location l);
-  /// The null address, as memory of `pointee`'s elements.
-  std::optional<Address> nullOwned(clang::QualType pointee,
+  /// The null address, as memory of the elements a std::unique_ptr of
+  /// `type` owns.
+  std::optional<Address> nullOwned(clang::QualType type,
                                    const clang::Expr *where);
   /// The slot of a std::unique_ptr member that `object` names.
   std::optional<Address> uniquePointerSlot(const clang::Expr *object);
   /// Frees what the std::unique_ptr of `type` in `slot` owns.
   void destroyUniquePointer(clang::QualType type, Address slot,
                             const clang::Stmt *where);
-  /// `T` for a pointee `T` or `T[]`.
-  clang::QualType pointeeElement(clang::QualType pointee);
   /// reset, release, assignment and swap of a std::unique_ptr member.
   std::optional<CallResult>
   changeUniquePointer(const clang::CallExpr *expr, clang::QualType type,
@@ -1244,6 +1265,13 @@ private:
   /// Declares the pointer (or iterator) variable `var` at `initial`.
   void declarePointerVariable(const clang::VarDecl *var, Address initial,
                               Location l);
+  /// Declares `var` as a pointer that keeps its address, first `initial`,
+  /// in a slot of its own at the function's entry (so that it and its
+  /// shadow outlive the loops that use it).
+  void declareAddressSlot(const clang::VarDecl *var, Address initial,
+                          Location l);
+  /// Stores the address of `target` (0 for `nullptr`) into `slot`.
+  void keepAddress(Address target, Address slot, Location l);
   /// Whether the address of objects of `pointee` may be kept in memory by
   /// `var`; reports an error (and marks `var` invalid) if not.
   bool canKeepAddressOf(clang::QualType pointee, const clang::ValueDecl *var);

@@ -130,8 +130,7 @@ bool FunctionLowering::takesIndirectFields(const clang::FunctionDecl *callee) {
   });
 }
 
-/// The allocation or argument `memref` views.
-static Value memoryRoot(Value memref) {
+Value memoryRoot(Value memref) {
   while (Operation *op = memref.getDefiningOp()) {
     if (auto view = dyn_cast<ViewLikeOpInterface>(op))
       memref = view.getViewSource();
@@ -143,8 +142,7 @@ static Value memoryRoot(Value memref) {
   return memref;
 }
 
-/// Whether `root` is memory the function allocated itself.
-static bool isOwnMemory(Value root) {
+bool isOwnMemory(Value root) {
   return root.getDefiningOp<memref::AllocaOp>() ||
          root.getDefiningOp<memref::AllocOp>();
 }
@@ -295,8 +293,7 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
                              "does not support this yet");
       return false;
     }
-    ct::StoreAddressOp::create(b, l, materializeAddress(target, l),
-                               field.memref, field.offset);
+    keepAddress(target, field, l);
     return true;
   }
   std::optional<int64_t> offset = staticOffset(field.offset);

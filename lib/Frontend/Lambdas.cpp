@@ -106,11 +106,8 @@ FunctionLowering::closureOf(const clang::Expr *expr) {
     if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(expr);
         construct && construct->getNumArgs() == 1)
       expr = construct->getArg(0);
-    else if (const auto *call = dyn_cast<clang::CallExpr>(expr);
-             call && call->getNumArgs() == 1 && call->getDirectCallee() &&
-             call->getDirectCallee()->isInStdNamespace() &&
-             call->getDirectCallee()->getName() == "move")
-      expr = call->getArg(0);
+    else if (const clang::Expr *moved = movedFrom(expr))
+      expr = moved;
     else
       return std::nullopt;
   }

@@ -238,9 +238,8 @@ std::optional<Address> FunctionLowering::choosePointerWithEffects(
         std::optional<Address> pointer = lowerPointer(arm);
         if (!pointer)
           return false;
-        ct::StoreAddressOp::create(b, loc(arm),
-                                   materializeAddress(*pointer, loc(arm)), slot,
-                                   constantIndex(0, loc(arm)));
+        keepAddress(*pointer, Address{slot, constantIndex(0, loc(arm))},
+                    loc(arm));
         return true;
       });
   if (!merge)
@@ -808,9 +807,7 @@ bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
     std::optional<Address> owned = lowerOwnedSource(init, type);
     if (!owned)
       return false;
-    ct::StoreAddressOp::create(b, loc(init),
-                               materializeAddress(*owned, loc(init)),
-                               dest.memref, dest.offset);
+    keepAddress(*owned, dest, loc(init));
     return true;
   }
   // A pointer or reference field (or pointer element): what it designates.

@@ -300,8 +300,11 @@ public:
   /// `T` (or `T[]`) of a std::unique_ptr with the default deleter; null for
   /// other types.
   static clang::QualType getUniquePointee(clang::QualType type);
+  /// `T*` for a std::unique_ptr<T> or <T[]> (the pointer it is); null for
+  /// other types.
+  static clang::QualType getOwnedPointerType(clang::QualType type);
   /// The pointer type whose address a field that keeps one holds: its own
-  /// type, or `T*` for a std::unique_ptr<T> or <T[]>.
+  /// type, or a std::unique_ptr's getOwnedPointerType.
   static clang::QualType getAddressType(const clang::FieldDecl *field);
 
   /// The object a parameter of `type` gives access to (the pointee of a

@@ -50,12 +50,6 @@ static const clang::VarDecl *readVariable(const clang::Expr *expr) {
   return var && var->getType()->isPointerType() ? var : nullptr;
 }
 
-/// Whether `expr` is `nullptr`, `NULL` or `0` as a pointer.
-static bool isNullPointer(const clang::Expr *expr, clang::ASTContext &ast) {
-  return expr && expr->isNullPointerConstant(
-                     ast, clang::Expr::NPC_ValueDependentIsNotNull);
-}
-
 /// Whether `stmt` tests pointer variable `var` for null: `if (p)`, `!p`,
 /// `p ? a : b`, `p == nullptr`, `p != nullptr`.
 static bool testsForNull(const clang::Stmt *stmt, const clang::VarDecl *var,
@@ -156,16 +150,8 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
       return;
     // Assigned what another variable designates at run time (pointers
     // swapped between buffers): the address itself, kept in a slot
-    // (docs/Memory.md), offset 0. The slot is at the function entry, like
-    // every variable's, so that it and its shadow outlive the loops that
-    // use it.
-    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-    Value slot = memref::AllocaOp::create(entry, l,
-                                          MemRefType::get({1}, b.getF64Type()));
-    ct::StoreAddressOp::create(b, l, materializeAddress(initial, l), slot,
-                               constantIndex(0, l));
-    pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};
-    pointers[var].addressSlot = slot;
+    // (docs/Memory.md), offset 0.
+    declareAddressSlot(var, initial, l);
     return;
   }
   pointers[var] = {initial.memref, newIndexSlot(initial.offset, l)};
@@ -174,6 +160,21 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
   MovingPointer &moving = movingPointers[var];
   moving.arrays.push_back(commonView(initial.memref, l));
   moving.which = newIndexSlot(constantIndex(0, l), l);
+}
+
+void FunctionLowering::declareAddressSlot(const clang::VarDecl *var,
+                                          Address initial, Location l) {
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  Value slot =
+      memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getF64Type()));
+  keepAddress(initial, Address{slot, constantIndex(0, l)}, l);
+  pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};
+  pointers[var].addressSlot = slot;
+}
+
+void FunctionLowering::keepAddress(Address target, Address slot, Location l) {
+  ct::StoreAddressOp::create(b, l, materializeAddress(target, l), slot.memref,
+                             slot.offset);
 }
 
 bool FunctionLowering::canKeepAddressOf(clang::QualType pointee,
@@ -212,10 +213,9 @@ Value FunctionLowering::pointerMemory(const clang::ValueDecl *var,
                                       Location l) {
   if (pointer.addressSlot) {
     // (A std::unique_ptr keeps the address of its elements.)
-    clang::QualType type = var->getType();
-    if (clang::QualType owned = ModuleLowering::getUniquePointee(type);
-        !owned.isNull())
-      type = ast.getPointerType(pointeeElement(owned));
+    clang::QualType type = ModuleLowering::getOwnedPointerType(var->getType());
+    if (type.isNull())
+      type = var->getType();
     std::optional<Layout> pointee = module.tryGetLayout(type->getPointeeType());
     return ct::LoadAddressOp::create(b, l, getPointerType(pointee->scalar),
                                      pointer.addressSlot, constantIndex(0, l));
@@ -245,8 +245,7 @@ Value FunctionLowering::selectArray(Value which, size_t k, Value array,
 void FunctionLowering::setPointer(PointerVariable &pointer, Address target,
                                   Location l) {
   if (pointer.addressSlot)
-    ct::StoreAddressOp::create(b, l, materializeAddress(target, l),
-                               pointer.addressSlot, constantIndex(0, l));
+    keepAddress(target, Address{pointer.addressSlot, constantIndex(0, l)}, l);
   else
     store(target.offset, pointer.offsetSlot, l);
 }

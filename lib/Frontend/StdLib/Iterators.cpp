@@ -165,17 +165,9 @@ Value FunctionLowering::lowerNullTest(const clang::Expr *pointer) {
     memory = cast.getSource();
   // Memory the function made (an array, a `new`, a view into one) is
   // never at address 0; the stand-in of `nullptr` has no elements.
-  Value root = memory;
-  while (Operation *view = root.getDefiningOp()) {
-    if (!isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp>(
-            view))
-      break;
-    root = view->getOperand(0);
-  }
-  if (auto made = cast_or_null<MemRefType>(root.getType());
-      made &&
-      (root.getDefiningOp<memref::AllocOp>() ||
-       root.getDefiningOp<memref::AllocaOp>()) &&
+  Value root = memoryRoot(memory);
+  if (auto made = cast<MemRefType>(root.getType());
+      isOwnMemory(root) &&
       !(made.hasStaticShape() && made.getNumElements() == 0))
     return arith::ConstantOp::create(b, l, b.getBoolAttr(false));
   // Memory whose address may be 0: what the caller passed, and addresses
@@ -201,10 +193,8 @@ Value FunctionLowering::lowerPointerRelation(clang::BinaryOperatorKind kind,
                               "subtracted in differentiable code; compare "
                               "typed pointers");
   // `p == nullptr`, `p != nullptr`.
-  bool lhsNull =
-      lhs->isNullPointerConstant(ast, clang::Expr::NPC_ValueDependentIsNotNull);
-  bool rhsNull =
-      rhs->isNullPointerConstant(ast, clang::Expr::NPC_ValueDependentIsNotNull);
+  bool lhsNull = isNullPointer(lhs, ast);
+  bool rhsNull = isNullPointer(rhs, ast);
   if ((lhsNull || rhsNull) && (kind == clang::BO_EQ || kind == clang::BO_NE)) {
     Value isNull = lowerNullTest(lhsNull ? rhs : lhs);
     if (!isNull || kind == clang::BO_EQ)

@@ -38,14 +38,20 @@ clang::QualType ModuleLowering::getUniquePointee(clang::QualType type) {
   return args[0].getAsType();
 }
 
-clang::QualType ModuleLowering::getAddressType(const clang::FieldDecl *field) {
-  clang::QualType pointee = getUniquePointee(field->getType());
+clang::QualType ModuleLowering::getOwnedPointerType(clang::QualType type) {
+  clang::QualType pointee = getUniquePointee(type);
   if (pointee.isNull())
-    return field->getType();
-  clang::ASTContext &ast = field->getASTContext();
+    return {};
+  clang::ASTContext &ast =
+      type.getNonReferenceType()->getAsCXXRecordDecl()->getASTContext();
   if (pointee->isIncompleteArrayType())
     pointee = ast.getAsArrayType(pointee)->getElementType();
   return ast.getPointerType(pointee);
+}
+
+clang::QualType ModuleLowering::getAddressType(const clang::FieldDecl *field) {
+  clang::QualType owned = ModuleLowering::getOwnedPointerType(field->getType());
+  return owned.isNull() ? field->getType() : owned;
 }
 
 /// What a std::unique_ptr is made from, past temporaries and the
@@ -54,15 +60,12 @@ clang::QualType ModuleLowering::getAddressType(const clang::FieldDecl *field) {
 /// default-made one.
 static const clang::Expr *ownedSource(const clang::Expr *init) {
   while (init) {
+    // (IgnoreImplicit also passes temporaries' materialization and binding.)
     init = init->IgnoreImplicit()->IgnoreParens();
-    if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(init))
-      init = temporary->getSubExpr();
-    else if (const auto *bind = dyn_cast<clang::CXXBindTemporaryExpr>(init))
-      init = bind->getSubExpr();
-    else if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init))
-      init = construct->getNumArgs() == 0 ? nullptr : construct->getArg(0);
-    else
+    const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
+    if (!construct)
       return init;
+    init = construct->getNumArgs() == 0 ? nullptr : construct->getArg(0);
   }
   return nullptr;
 }
@@ -139,10 +142,8 @@ static bool changesOwner(const clang::Stmt *stmt, const clang::VarDecl *var) {
   if (const auto *call = dyn_cast<clang::CXXOperatorCallExpr>(stmt);
       call && call->getOperator() == clang::OO_Equal && names(call->getArg(0)))
     return true;
-  if (const auto *call = dyn_cast<clang::CallExpr>(stmt);
-      call && call->getNumArgs() == 1 && call->getDirectCallee() &&
-      call->getDirectCallee()->isInStdNamespace() &&
-      call->getDirectCallee()->getName() == "move" && names(call->getArg(0)))
+  if (const auto *expr = dyn_cast<clang::Expr>(stmt);
+      expr && names(movedFrom(expr)))
     return true;
   for (const clang::Stmt *child : stmt->children())
     if (changesOwner(child, var))
@@ -168,28 +169,20 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
       (movedFrom || changesOwner(owner->getBody(), var))) {
     // Reset, released, moved or moved from another: its address in a
     // slot of its own, freed where its scope ends (what it owns then).
-    Location l = loc(var->getInit());
     std::optional<Address> owned =
         lowerOwnedSource(var->getInit(), var->getType());
     if (!owned)
       return failed();
-    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-    Value slot = memref::AllocaOp::create(entry, l,
-                                          MemRefType::get({1}, b.getF64Type()));
-    ct::StoreAddressOp::create(b, l, materializeAddress(*owned, l), slot,
-                               constantIndex(0, l));
-    pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};
-    pointers[var].addressSlot = slot;
+    declareAddressSlot(var, *owned, loc(var->getInit()));
+    Value slot = pointers[var].addressSlot;
     cleanups.push_back(slot);
     objectCleanups[slot] = {var->getType(), var->getInit()};
     return true;
   }
   std::optional<Address> memory;
-  if (var->getInit() &&
-      (!source || source->isNullPointerConstant(
-                      ast, clang::Expr::NPC_ValueDependentIsNotNull))) {
+  if (var->getInit() && (!source || isNullPointer(source, ast))) {
     // Owns nothing, to the end of its scope.
-    std::optional<Address> null = nullOwned(pointee, var->getInit());
+    std::optional<Address> null = nullOwned(var->getType(), var->getInit());
     if (!null)
       return failed();
     pointers[var] = {null->memref,
@@ -226,9 +219,8 @@ FunctionLowering::lowerOwnedSource(const clang::Expr *init,
   clang::QualType pointee = getUniquePointee(type);
   const clang::Expr *source = ownedSource(init);
   // Default-made, or from nullptr: the null address.
-  if (!source || source->isNullPointerConstant(
-                     ast, clang::Expr::NPC_ValueDependentIsNotNull))
-    return nullOwned(pointee, init);
+  if (!source || isNullPointer(source, ast))
+    return nullOwned(type, init);
   if (const auto *allocation = dyn_cast<clang::CXXNewExpr>(source))
     return lowerNew(allocation);
   if (isMakeUnique(source))
@@ -236,23 +228,19 @@ FunctionLowering::lowerOwnedSource(const clang::Expr *init,
   // Another std::unique_ptr, moved from (`std::move(other)`): its address,
   // and null left behind.
   if (!getUniquePointee(source->getType()).isNull()) {
-    const clang::Expr *from = source;
-    if (const auto *call = dyn_cast<clang::CallExpr>(from);
-        call && call->getNumArgs() == 1 && call->getDirectCallee() &&
-        call->getDirectCallee()->isInStdNamespace() &&
-        call->getDirectCallee()->getName() == "move")
-      from = call->getArg(0);
+    const clang::Expr *from = movedFrom(source);
+    if (!from)
+      from = source;
     std::optional<Address> slot = uniquePointerSlot(from);
     if (!slot)
       return std::nullopt;
     std::optional<Address> owned =
-        loadAddress(*slot, ast.getPointerType(pointeeElement(pointee)), from);
-    std::optional<Address> null = nullOwned(pointee, from);
+        loadAddress(*slot, ModuleLowering::getOwnedPointerType(type), from);
+    std::optional<Address> null = nullOwned(type, from);
     if (!owned || !null)
       return std::nullopt;
     Value kept = materialize(*owned, l);
-    ct::StoreAddressOp::create(b, l, materializeAddress(*null, l), slot->memref,
-                               slot->offset);
+    keepAddress(*null, *slot, l);
     return Address{kept, constantIndex(0, l)};
   }
   return unsupported<Result>(init, "a std::unique_ptr in differentiable code "
@@ -283,24 +271,18 @@ FunctionLowering::uniquePointerSlot(const clang::Expr *object) {
 
 void FunctionLowering::destroyUniquePointer(clang::QualType type, Address slot,
                                             const clang::Stmt *where) {
-  clang::QualType element = pointeeElement(getUniquePointee(type));
   if (std::optional<Address> owned =
-          loadAddress(slot, ast.getPointerType(element), where))
+          loadAddress(slot, ModuleLowering::getOwnedPointerType(type), where))
     memref::DeallocOp::create(b, loc(where), owned->memref);
 }
 
-std::optional<Address> FunctionLowering::nullOwned(clang::QualType pointee,
+std::optional<Address> FunctionLowering::nullOwned(clang::QualType type,
                                                    const clang::Expr *where) {
-  std::optional<Layout> layout = layoutOf(pointeeElement(pointee), where);
+  std::optional<Layout> layout = layoutOf(
+      ModuleLowering::getOwnedPointerType(type)->getPointeeType(), where);
   if (!layout)
     return std::nullopt;
   return nullAddress(layout->scalar, loc(where));
-}
-
-clang::QualType FunctionLowering::pointeeElement(clang::QualType pointee) {
-  return pointee->isIncompleteArrayType()
-             ? ast.getAsArrayType(pointee)->getElementType()
-             : pointee;
 }
 
 std::optional<FunctionLowering::CallResult>
@@ -311,7 +293,8 @@ FunctionLowering::lowerUniquePointerCall(const clang::CallExpr *expr,
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   clang::QualType type = ast.getCanonicalTagType(method->getParent());
-  clang::QualType element = pointeeElement(getUniquePointee(type));
+  clang::QualType element =
+      ModuleLowering::getOwnedPointerType(type)->getPointeeType();
   StringRef name = method->getIdentifier() ? method->getName() : "";
   clang::OverloadedOperatorKind op = method->getOverloadedOperator();
   // What it owns changes: reset, release, assignment, swap.
@@ -357,18 +340,15 @@ FunctionLowering::changeUniquePointer(const clang::CallExpr *expr,
   Location l = loc(expr);
   const auto *method = cast<clang::CXXMethodDecl>(expr->getCalleeDecl());
   StringRef name = method->getIdentifier() ? method->getName() : "";
-  clang::QualType pointer =
-      ast.getPointerType(pointeeElement(getUniquePointee(type)));
+  clang::QualType pointer = ModuleLowering::getOwnedPointerType(type);
   // What it will own, made first (`p = std::make_unique<...>(n)`,
   // `p.reset(new T[n])`, `p = std::move(q)`).
   std::optional<Address> next;
   if (name == "reset")
-    next = args.empty() || args[0]->isNullPointerConstant(
-                               ast, clang::Expr::NPC_ValueDependentIsNotNull)
-               ? nullOwned(getUniquePointee(type), expr)
-               : lowerPointer(args[0]);
+    next = args.empty() || isNullPointer(args[0], ast) ? nullOwned(type, expr)
+                                                       : lowerPointer(args[0]);
   else if (name == "release")
-    next = nullOwned(getUniquePointee(type), expr);
+    next = nullOwned(type, expr);
   else if (name != "swap")
     next = lowerOwnedSource(args[0], type);
   std::optional<Address> slot = uniquePointerSlot(object);
@@ -389,8 +369,7 @@ FunctionLowering::changeUniquePointer(const clang::CallExpr *expr,
                                slot->offset);
     return CallResult{};
   }
-  ct::StoreAddressOp::create(b, l, materializeAddress(*next, l), slot->memref,
-                             slot->offset);
+  keepAddress(*next, *slot, l);
   if (name == "release")
     return CallResult{nullptr, owned};
   memref::DeallocOp::create(b, l, owned->memref);
