@@ -302,6 +302,16 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
         !module.hasCustomRule(callee) && !isDifferentiable(callee) &&
         !callee->isVariadic())))
     return inlineBody(expr, callee, args, nullptr, {}, object, dest);
+  // A vector the callee resizes is one the caller can let grow: a local
+  // vector, or a vector kept in memory (both lowered in place above).
+  for (auto [arg, param] : llvm::zip_equal(args, callee->parameters()))
+    if (!libraryCode && ModuleLowering::keepsVectorParameterInMemory(param))
+      return unsupported<Result>(
+          arg, "'" + callee->getQualifiedNameAsString() +
+                   "' changes the size of this std::vector, which a "
+                   "reference or pointer of this function still designates "
+                   "(or that is not a variable of its own); pass a local "
+                   "std::vector that no reference or pointer designates");
   SmallVector<Value> operands;
   if (object)
     operands.push_back(materialize(*object, l));

@@ -93,7 +93,10 @@ void FunctionLowering::bindParameter(const clang::ParmVarDecl *param, Value arg,
                                      Location l) {
   Value zero = constantIndex(0, l);
   clang::QualType type = param->getType();
-  if (type->isReferenceType() || (isAggregate(type) && !isIterator(type))) {
+  if (ModuleLowering::keepsVectorParameterInMemory(param)) {
+    vectorObjectReferences[param] = Address{arg, zero};
+  } else if (type->isReferenceType() ||
+             (isAggregate(type) && !isIterator(type))) {
     // A by-value aggregate is the caller's copy, ours to change.
     places[param] = Address{arg, zero};
   } else if (type->isPointerType() && holdsIndirectFields(type)) {

@@ -1035,8 +1035,12 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     inputs.push_back(self);
   }
   for (const clang::ParmVarDecl *param : decl->parameters()) {
-    Type type = lowerType(param->getType(), param->getSourceRange(),
-                          "parameter '" + param->getName() + "'");
+    // (A vector the function resizes: the address of the caller's object,
+    // whose slots hold addresses, `double`s as ofVectorObject's.)
+    Type type = keepsVectorParameterInMemory(param)
+                    ? getPointerType(Float64Type::get(getContext()))
+                    : lowerType(param->getType(), param->getSourceRange(),
+                                "parameter '" + param->getName() + "'");
     if (!type)
       return nullptr;
     inputs.push_back(type);

@@ -237,6 +237,12 @@ public:
   static bool isMemrefVector(clang::QualType type) {
     return !getVectorElementType(type).isNull() && !isVectorObject(type);
   }
+  /// Whether parameter `param` (a non-const `std::vector&`) is the
+  /// caller's vector object, three address slots its function grows,
+  /// shrinks or refills (push_back, clear, resize, ...) where the caller
+  /// sees it: the function, lowered on its own, takes the object's address
+  /// (callers that lower it in place bind it to their own vector).
+  static bool keepsVectorParameterInMemory(const clang::ParmVarDecl *param);
   /// Whether objects of `record` hold, in a field or a base, objects that
   /// own memory or vectors kept in memory: destroying one destroys those.
   static bool holdsOwnedMemory(const clang::CXXRecordDecl *record);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ForwardMode/ForwardEmitter.h"
+#include "Analysis/ConstantMemoryWrites.h"
 #include "Analysis/OutsideVariableWrites.h"
 #include "DerivativeRegistry.h"
 #include "Utils/IRBuilders.h"
@@ -27,7 +28,8 @@ LogicalResult ForwardEmitter::emit(func::FuncOp derivative,
               "yet; use structured loops and branches";
   if (failed(refuseDerivativesInOutsideVariables(
           primal, activity,
-          [&](func::FuncOp f) { return registry.hasRule(f); })))
+          [&](func::FuncOp f) { return registry.hasRule(f); })) ||
+      failed(refuseDerivativesInConstantMemory(primal, activity)))
     return failure();
   Block *entry = derivative.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockBegin(entry);

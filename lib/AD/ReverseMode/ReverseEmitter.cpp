@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReverseMode/ReverseEmitter.h"
+#include "Analysis/ConstantMemoryWrites.h"
 #include "Analysis/OutsideVariableWrites.h"
 #include "DerivativeRegistry.h"
 #include "Utils/ControlFlow.h"
@@ -823,24 +824,6 @@ void ReverseEmitter::accumulateCallAdjoints(
 // Entry points
 //===----------------------------------------------------------------------===//
 
-LogicalResult ReverseEmitter::checkStoresIntoConstantMemory() {
-  bool lost = false;
-  primal.walk([&](memref::StoreOp store) {
-    // A derivative is lost only where what is stored is read back into an
-    // output; memory nothing reads usefully carries none away.
-    if (activity.hasShadow(store.getMemRef()) ||
-        !activity.isActive(store.getValueToStore()) ||
-        !activity.isUsefulMemory(store.getMemRef()))
-      return;
-    store.emitError("cannot differentiate: a value that carries a derivative "
-                    "is stored into memory that is constant here (a "
-                    "parameter not selected for differentiation); select it, "
-                    "or copy it into a local buffer first");
-    lost = true;
-  });
-  return failure(lost);
-}
-
 LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   Block *entry = pullback.addEntryBlock();
   reverseEntry = entry;
@@ -962,7 +945,7 @@ LogicalResult ad::emitReverse(DerivativeRegistry &registry, func::FuncOp primal,
   if (failed(refuseDerivativesInOutsideVariables(
           primal, emitter.getActivity(),
           [&](func::FuncOp f) { return registry.hasRule(f); })) ||
-      failed(emitter.checkStoresIntoConstantMemory()))
+      failed(refuseDerivativesInConstantMemory(primal, emitter.getActivity())))
     return failure();
   if (forward == reverse)
     return emitter.emitCombined(forward);

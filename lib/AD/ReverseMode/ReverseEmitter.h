@@ -82,10 +82,6 @@ public:
   ReverseEmitter &operator=(const ReverseEmitter &) = delete;
   ~ReverseEmitter() { destroyRetiredBranches(); }
 
-  /// Fails on a store whose derivative would be lost: an active value
-  /// stored into memory without a shadow (memory the caller declared
-  /// constant), from where it is read back.
-  LogicalResult checkStoresIntoConstantMemory();
   LogicalResult emitCombined(func::FuncOp pullback);
   LogicalResult emitSplit(func::FuncOp forward, func::FuncOp reverse);
 

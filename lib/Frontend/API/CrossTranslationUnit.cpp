@@ -118,6 +118,19 @@ static func::FuncOp defineJvpOf(OpBuilder &b, Location loc, StringRef name,
 
 void exportDerivatives(ModuleLowering &module,
                        const clang::FunctionDecl *decl) {
+  // Other units lower their calls from the declaration, which cannot say
+  // that f takes a vector it resizes as the caller's object.
+  for (const clang::ParmVarDecl *param : decl->parameters())
+    if (ModuleLowering::keepsVectorParameterInMemory(param)) {
+      module.error(param->getSourceRange(),
+                   "'" + decl->getQualifiedNameAsString() +
+                       "' changes the size of its std::vector parameter '" +
+                       param->getName() +
+                       "', which other translation units cannot see from "
+                       "its declaration; define it inline in the header, or "
+                       "size the vector before the call");
+      return;
+    }
   func::FuncOp f = module.getFunction(decl);
   if (!f)
     return;

@@ -203,10 +203,8 @@ private:
   Value laneDerivative(unsigned i, Value pointer, Value arg) {
     auto type = cast<MemRefType>(primal.getArgumentTypes()[i]);
     Type scalar = type.getElementType();
-    clang::QualType object = paramTypes[i].getNonReferenceType();
-    if (object->isPointerType())
-      object = object->getPointeeType();
-    if (!ModuleLowering::isMemrefVector(object))
+    clang::QualType object = parameterObject(i);
+    if (!isMemrefVectorParameter(i))
       return laneShape(flatView(pointer, scalar), type);
     std::optional<std::pair<int64_t, int64_t>> offsets =
         module.getVectorPointerOffsets(object, use);
@@ -247,10 +245,8 @@ private:
   /// tangent, over a C pointer: a std::vector's elements, or the pointee.
   Value viewParameter(unsigned i, Value pointer, bool derivative = false) {
     Type type = primal.getArgumentTypes()[i];
-    clang::QualType object = paramTypes[i].getNonReferenceType();
-    if (object->isPointerType())
-      object = object->getPointeeType();
-    if (!ModuleLowering::isMemrefVector(object))
+    clang::QualType object = parameterObject(i);
+    if (!isMemrefVectorParameter(i))
       return view(pointer, type);
     std::optional<std::pair<int64_t, int64_t>> offsets =
         module.getVectorPointerOffsets(object, use);
@@ -265,17 +261,15 @@ private:
   /// written out of bounds).
   Value viewDerivative(unsigned i, Value pointer, Value arg) {
     Value view = viewParameter(i, pointer, /*derivative=*/true);
-    clang::QualType object = paramTypes[i].getNonReferenceType();
-    if (object->isPointerType())
-      object = object->getPointeeType();
-    if (ModuleLowering::isVectorObject(object.getCanonicalType())) {
-      checkSameShape(object.getCanonicalType(), pointerOf(arg), pointer,
+    clang::QualType object = parameterObject(i);
+    if (isVectorObjectParameter(i)) {
+      checkSameShape(object, pointerOf(arg), pointer,
                      "cotangent: the derivative argument of " + paramNames[i] +
                          " is a std::vector of another shape than the "
                          "parameter's");
       return view;
     }
-    if (!ModuleLowering::isMemrefVector(object))
+    if (!isMemrefVectorParameter(i))
       return view;
     abortIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                   memref::DimOp::create(b, loc, view, 0),
@@ -467,6 +461,25 @@ private:
   /// object (as a pointer) first, then its declared parameters.
   SmallVector<clang::QualType> paramTypes;
   SmallVector<std::string> paramNames;
+  /// Per parameter: a std::vector f resizes, passed as the vector object
+  /// itself (ModuleLowering::keepsVectorParameterInMemory).
+  SmallVector<bool> resizedVectors;
+  /// The object parameter `i` designates, and whether it is a std::vector
+  /// of the memref model (its elements) or one f takes as an object.
+  clang::QualType parameterObject(unsigned i) {
+    clang::QualType object = paramTypes[i].getNonReferenceType();
+    if (object->isPointerType())
+      object = object->getPointeeType();
+    return object.getCanonicalType();
+  }
+  bool isMemrefVectorParameter(unsigned i) {
+    return !resizedVectors[i] &&
+           ModuleLowering::isMemrefVector(parameterObject(i));
+  }
+  bool isVectorObjectParameter(unsigned i) {
+    return resizedVectors[i] ||
+           ModuleLowering::isVectorObject(parameterObject(i));
+  }
   SmallVector<Value> scratchBuffers;
   /// f's extra arguments: the memory the indirect fields of its parameters'
   /// objects designate (IndirectFields.cpp), each with its parameter.
@@ -676,11 +689,14 @@ void EntryBuilder::collectParameters(const clang::FunctionDecl *f) {
   if (const auto *method = dyn_cast<clang::CXXMethodDecl>(f);
       method && method->isInstance()) {
     paramTypes.push_back(method->getThisType());
+    resizedVectors.push_back(false);
     paramNames.push_back("the object of '" + f->getQualifiedNameAsString() +
                          "'");
   }
   for (const clang::ParmVarDecl *param : f->parameters()) {
     paramTypes.push_back(param->getType());
+    resizedVectors.push_back(
+        ModuleLowering::keepsVectorParameterInMemory(param));
     paramNames.push_back("parameter '" + param->getName().str() + "' of '" +
                          f->getQualifiedNameAsString() + "'");
   }

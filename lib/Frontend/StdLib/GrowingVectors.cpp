@@ -90,6 +90,14 @@ bool growsVectorParameter(const clang::FunctionDecl *callee, unsigned index) {
   return changesParameter(callee->getBody(), param, /*depth=*/8);
 }
 
+bool ModuleLowering::keepsVectorParameterInMemory(
+    const clang::ParmVarDecl *param) {
+  const auto *function =
+      param ? dyn_cast<clang::FunctionDecl>(param->getDeclContext()) : nullptr;
+  return function &&
+         growsVectorParameter(function, param->getFunctionScopeIndex());
+}
+
 namespace {
 /// What a function does to one of its local vectors.
 struct VectorUses {

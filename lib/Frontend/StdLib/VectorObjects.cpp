@@ -156,6 +156,9 @@ static bool isCallerMemory(Value memory) {
 void FunctionLowering::reserveVectorObject(const VectorObject &vector,
                                            Value count,
                                            const clang::Stmt *where) {
+  // (No element needs no room: `clear`, `resize(0)`.)
+  if (getConstantIntValue(count) == 0)
+    return;
   Location l = loc(where);
   Value capacity = vectorObjectCount(vector, vector.capacity, l);
   Value grows =

@@ -1,0 +1,207 @@
+// std::vector parameters the function resizes (clear, push_back without a
+// reserve, insert, erase, resize), directly or through a helper: the
+// function takes the caller's vector object and grows it where the caller
+// sees it, with C++'s operator new and delete (under AddressSanitizer: no
+// allocator mismatch, leak or double free). Forward mode grows the tangent
+// vector beside it; reverse mode grows vectors whose elements carry no
+// derivative (indices, constants); a differentiable function resizing a
+// local vector through another one works in every mode. Reverse mode of a
+// vector whose elements carry derivatives, and a vector ct::wrt leaves out
+// that receives derivatives, are errors
+// (test/Diagnostics/caller-vector-growth.cpp). Closed forms and central
+// differences, -O0 and -O2.
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include <cmath>
+#include <vector>
+
+#include "check.h"
+
+using check::near;
+
+// The sines of the positive inputs, then the sum of their squares.
+[[ct::differentiable]] double positiveSines(const std::vector<double> &x,
+                                            std::vector<double> &out) {
+  out.clear();
+  for (size_t i = 0; i < x.size(); ++i)
+    if (x[i] > 0)
+      out.push_back(std::sin(x[i]));
+  double s = 0;
+  for (double v : out)
+    s += v * v;
+  return s;
+}
+
+static void appendSquares(const std::vector<double> &x,
+                          std::vector<double> &out) {
+  for (double v : x)
+    out.push_back(v * v);
+}
+
+// Grown by a helper, then edited in the middle and resized.
+[[ct::differentiable]] double edited(const std::vector<double> &x,
+                                     std::vector<double> &out) {
+  appendSquares(x, out);
+  out.insert(out.begin(), 2.0 * x[0]);
+  out.erase(out.begin() + 1);
+  out.resize(out.size() + 2, x[1]);
+  double s = 0;
+  for (double v : out)
+    s += std::sin(v);
+  return s;
+}
+
+// The same on copies, for central differences.
+static double editedPlain(std::vector<double> x, std::vector<double> out) {
+  for (double v : x)
+    out.push_back(v * v);
+  out.insert(out.begin(), 2.0 * x[0]);
+  out.erase(out.begin() + 1);
+  out.resize(out.size() + 2, x[1]);
+  double s = 0;
+  for (double v : out)
+    s += std::sin(v);
+  return s;
+}
+
+// Appends k x[k mod n] for k < 20 (the memory regrown past its capacity).
+[[ct::differentiable]] void appendScaled(const std::vector<double> &x,
+                                         std::vector<double> &out) {
+  for (int k = 0; k < 20; ++k)
+    out.push_back(x[k % x.size()] * k);
+}
+
+// A local vector grown by another differentiable function.
+[[ct::differentiable]] double scaledSquares(const std::vector<double> &x) {
+  std::vector<double> buffer;
+  appendScaled(x, buffer);
+  double s = 0;
+  for (double v : buffer)
+    s += v * v;
+  return s;
+}
+
+// The indices of the positive inputs (no derivative), and their squares.
+[[ct::differentiable]] double positiveIndices(const std::vector<double> &x,
+                                              std::vector<int> &indices) {
+  indices.clear();
+  double s = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (x[i] > 0) {
+      indices.push_back(static_cast<int>(i));
+      s += x[i] * x[i];
+    }
+  return s;
+}
+
+// Weights that carry no derivative, grown in the function: sum w_i x_i.
+[[ct::differentiable]] double rampWeights(const std::vector<double> &x,
+                                          std::vector<double> &weights) {
+  weights.clear();
+  for (size_t i = 0; i < x.size(); ++i)
+    weights.push_back(i + 1.0);
+  double s = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    s += weights[i] * x[i];
+  return s;
+}
+
+static void checkForward() {
+  const std::vector<double> x{1.0, -2.0, 3.0};
+  std::vector<double> tx{0.5, 1.0, 2.0};
+  // Not empty before: its old contents and tangents are dropped.
+  std::vector<double> out{5.0, 6.0}, tout{0.5, 0.25};
+  auto r = ct::jvp<positiveSines>(x, out, &tx, &tout);
+  double s1 = std::sin(1.0), s3 = std::sin(3.0);
+  near("forward: value", r.value, s1 * s1 + s3 * s3, 1e-13);
+  near("forward: tangent", r.tangent,
+       2 * s1 * std::cos(1.0) * 0.5 + 2 * s3 * std::cos(3.0) * 2.0, 1e-13);
+  near("forward: vector refilled", out.size(), 2, 0);
+  near("forward: tangent vector refilled", tout.size(), 2, 0);
+  near("forward: contents", out[1], s3, 0);
+  near("forward: tangent contents", tout[0], std::cos(1.0) * 0.5, 1e-15);
+  near("forward: tangent contents", tout[1], std::cos(3.0) * 2.0, 1e-15);
+}
+
+static void checkEdited() {
+  std::vector<double> x{0.3, -0.7, 1.1};
+  const std::vector<double> before{0.5};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<double> out = before, tout{0.0};
+    std::vector<double> tx(3, 0.0);
+    tx[i] = 1.0;
+    auto r = ct::jvp<edited>(x, out, &tx, &tout);
+    near("edited: value", r.value, editedPlain(x, before), 1e-13);
+    near("edited: tangent", r.tangent,
+         check::differenceAt(x.data(), i,
+                             [&] { return editedPlain(x, before); }),
+         1e-7);
+    near("edited: size", out.size(), 6, 0);
+    near("edited: tangent size", tout.size(), 6, 0);
+  }
+}
+
+static void checkAppendScaled() {
+  const std::vector<double> x{0.4, -1.5, 2.5};
+  std::vector<double> tx{1.0, 0.0, 0.0};
+  std::vector<double> out{1.0, 2.0, 3.0}, tout{0.0, 0.0, 0.0};
+  ct::jvp<appendScaled>(x, out, &tx, &tout);
+  near("append: size", out.size(), 23, 0);
+  near("append: tangent size", tout.size(), 23, 0);
+  near("append: old contents kept", out[2], 3.0, 0);
+  near("append: appended", out[3 + 7], x[1] * 7, 0);
+  for (int k = 0; k < 20; ++k)
+    near("append: tangent", tout[3 + k], k % 3 == 0 ? k : 0.0, 0);
+
+  std::vector<double> dx(3, 0.0);
+  double value = ct::gradient<scaledSquares>(x, &dx);
+  double expected = 0, d0 = 0;
+  for (int k = 0; k < 20; ++k) {
+    double v = x[k % 3] * k;
+    expected += v * v;
+    if (k % 3 == 0)
+      d0 += 2 * x[0] * k * k;
+  }
+  near("local through a function: value", value, expected, 1e-13);
+  near("local through a function: gradient", dx[0], d0, 1e-13);
+  std::vector<double> t{0.0, 0.0, 1.0};
+  near("local through a function: tangent",
+       ct::jvp<scaledSquares>(x, &t).tangent,
+       check::differenceAt(const_cast<double *>(x.data()), 2,
+                           [&] { return ct::jvp<scaledSquares>(x, &t).value; }),
+       1e-7);
+}
+
+static void checkReverse() {
+  const std::vector<double> x{1.5, -2.0, 0.5, 3.0};
+  std::vector<int> indices{7};
+  std::vector<double> dx(4, 0.0);
+  double value = ct::gradient<positiveIndices, ct::wrt<0>>(x, indices, &dx);
+  near("indices: value", value, 1.5 * 1.5 + 0.25 + 9.0, 1e-14);
+  near("indices: gradient", dx[0], 3.0, 1e-14);
+  near("indices: gradient of a negative input", dx[1], 0.0, 0);
+  near("indices: gradient", dx[3], 6.0, 1e-14);
+  near("indices: size", indices.size(), 3, 0);
+  near("indices: contents", indices[2], 3, 0);
+
+  std::vector<double> weights;
+  std::vector<double> dx2(4, 0.0);
+  value = ct::gradient<rampWeights, ct::wrt<0>>(x, weights, &dx2);
+  near("weights: value", value, 1.5 - 4.0 + 1.5 + 12.0, 1e-14);
+  for (int i = 0; i < 4; ++i)
+    near("weights: gradient", dx2[i], i + 1.0, 0);
+  near("weights: size", weights.size(), 4, 0);
+}
+
+int main() {
+  checkForward();
+  checkEdited();
+  checkAppendScaled();
+  checkReverse();
+  return check::report();
+}
