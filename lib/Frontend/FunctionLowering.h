@@ -458,6 +458,11 @@ private:
 
   /// Calls `callee` with an object, explicit arguments and an aggregate
   /// result's address.
+  /// Reports (true) an argument for a std::vector parameter `callee`
+  /// resizes that the call cannot let grow (emitCall lowers the others in
+  /// place).
+  bool refusesResizedArguments(const clang::FunctionDecl *callee,
+                               llvm::ArrayRef<const clang::Expr *> args);
   std::optional<CallResult> emitCall(const clang::Expr *call,
                                      const clang::FunctionDecl *callee,
                                      std::optional<Address> object,
@@ -1157,6 +1162,10 @@ private:
   /// Reference variables bound to vector fields kept in memory, with the
   /// fields' address slots.
   llvm::DenseMap<const clang::ValueDecl *, Address> vectorObjectReferences;
+  /// The arguments that are the caller's vectors the function resizes
+  /// (keepsVectorParameterInMemory): the entry point gives their derivative
+  /// vectors the seeds of the final contents, so reverse mode grows them.
+  llvm::DenseSet<Value> resizedVectorArguments;
 
   /// `then()` where `condition` holds (blocks, so that `then` may inline
   /// bodies).

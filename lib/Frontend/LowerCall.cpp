@@ -272,6 +272,24 @@ FunctionLowering::lowerPassThrough(const clang::Expr *expr,
   return CallResult{ct::PassThroughOp::create(b, l, value, operands[0]), {}};
 }
 
+bool FunctionLowering::refusesResizedArguments(
+    const clang::FunctionDecl *callee, ArrayRef<const clang::Expr *> args) {
+  // A vector the callee resizes is one the caller can let grow: a local
+  // vector, or a vector kept in memory (both lowered in place).
+  for (auto [arg, param] : llvm::zip_equal(args, callee->parameters()))
+    if (ModuleLowering::keepsVectorParameterInMemory(param)) {
+      module.error(arg->getSourceRange(),
+                   "'" + callee->getQualifiedNameAsString() +
+                       "' changes the size of this std::vector, which a "
+                       "reference or pointer of this function still "
+                       "designates (or that is not a variable of its own); "
+                       "pass a local std::vector that no reference or "
+                       "pointer designates");
+      return true;
+    }
+  return false;
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     const clang::Expr *expr, const clang::FunctionDecl *callee,
     std::optional<Address> object, ArrayRef<const clang::Expr *> args,
@@ -302,16 +320,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
         !module.hasCustomRule(callee) && !isDifferentiable(callee) &&
         !callee->isVariadic())))
     return inlineBody(expr, callee, args, nullptr, {}, object, dest);
-  // A vector the callee resizes is one the caller can let grow: a local
-  // vector, or a vector kept in memory (both lowered in place above).
-  for (auto [arg, param] : llvm::zip_equal(args, callee->parameters()))
-    if (!libraryCode && ModuleLowering::keepsVectorParameterInMemory(param))
-      return unsupported<Result>(
-          arg, "'" + callee->getQualifiedNameAsString() +
-                   "' changes the size of this std::vector, which a "
-                   "reference or pointer of this function still designates "
-                   "(or that is not a variable of its own); pass a local "
-                   "std::vector that no reference or pointer designates");
+  if (!libraryCode && refusesResizedArguments(callee, args))
+    return std::nullopt;
   SmallVector<Value> operands;
   if (object)
     operands.push_back(materialize(*object, l));

@@ -95,6 +95,7 @@ void FunctionLowering::bindParameter(const clang::ParmVarDecl *param, Value arg,
   clang::QualType type = param->getType();
   if (ModuleLowering::keepsVectorParameterInMemory(param)) {
     vectorObjectReferences[param] = Address{arg, zero};
+    resizedVectorArguments.insert(arg);
   } else if (type->isReferenceType() ||
              (isAggregate(type) && !isIterator(type))) {
     // A by-value aggregate is the caller's copy, ours to change.

@@ -16,6 +16,8 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -99,10 +101,45 @@ struct LoadAddressForward
   }
 };
 
+/// Whether `memory` is the caller's: an argument of the function, or memory
+/// reached through addresses read from it.
+bool isCallerMemory(Value memory) {
+  while (true) {
+    while (auto view = memory.getDefiningOp<ViewLikeOpInterface>())
+      memory = view.getViewSource();
+    if (auto argument = dyn_cast<BlockArgument>(memory))
+      return argument.getOwner()->isEntryBlock() &&
+             isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
+    auto load = memory.getDefiningOp<ct::LoadAddressOp>();
+    if (!load)
+      return false;
+    memory = load.getHolder();
+  }
+}
+
+/// The shadow address a store into the caller's shadow memory replaced,
+/// which the reverse sweep puts back.
+struct ReplacedShadowAddress : ReverseEmitter::OpState {
+  Value old;
+};
+
+/// The forward sweep stores the shadow's address where the primal stores
+/// the address. A shadow holder of the caller's gets its old address back
+/// in the reverse sweep (the memory stored there, if the function made it,
+/// is freed by then): the caller's derivative object designates the
+/// derivatives of the memory it designated when the function was called
+/// (a std::vector the function grew: its initial contents).
 struct StoreAddressReverse
     : public ReverseModeOpInterface::ExternalModel<StoreAddressReverse,
                                                    ct::StoreAddressOp> {
-  bool needsReverse(Operation *, ReverseEmitter &) const { return false; }
+  static bool restoresShadow(ct::StoreAddressOp store,
+                             ReverseEmitter &emitter) {
+    return emitter.hasShadow(store.getHolder()) &&
+           isCallerMemory(store.getHolder());
+  }
+  bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
+    return restoresShadow(cast<ct::StoreAddressOp>(op), emitter);
+  }
   LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
                                  ReverseEmitter &emitter) const {
     auto store = cast<ct::StoreAddressOp>(op);
@@ -121,11 +158,33 @@ struct StoreAddressReverse
                   : "cannot differentiate in reverse mode: the address of "
                     "memory created inside a loop or branch is stored in "
                     "memory; create it outside");
+    if (restoresShadow(store, emitter)) {
+      // (Of memory of any size: only its address goes back.)
+      auto type = cast<MemRefType>(view.getType());
+      auto anySize = MemRefType::get(
+          {ShapedType::kDynamic}, type.getElementType(),
+          StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+      emitter.getOpState<ReplacedShadowAddress>(op).old =
+          ct::LoadAddressOp::create(b, op->getLoc(), anySize, holder,
+                                    clone.getIndex());
+    }
     ct::StoreAddressOp::create(b, op->getLoc(), view, holder, clone.getIndex());
     return success();
   }
-  LogicalResult emitReverse(Operation *, OpBuilder &, ReverseEmitter &) const {
-    return success();
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            ReverseEmitter &emitter) const {
+    auto store = cast<ct::StoreAddressOp>(op);
+    auto *replaced = emitter.lookupOpState<ReplacedShadowAddress>(op);
+    if (!replaced || !replaced->old)
+      return success();
+    Value old =
+        emitter.fromForward(op->getBlock(), replaced->old, replaced->old);
+    Value holder = emitter.shadowInReverse(store.getHolder());
+    if (!holder)
+      return emitter.failWith(op, kShadowUnavailable);
+    ct::StoreAddressOp::create(b, op->getLoc(), old, holder,
+                               emitter.primalInReverse(store.getIndex()));
+    return success(!emitter.hadFailure());
   }
 };
 

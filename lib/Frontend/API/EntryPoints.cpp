@@ -92,6 +92,11 @@ private:
   /// The body of the entry point `function`, whose entry block is the
   /// builder's insertion point.
   void buildBody(func::FuncOp function);
+  /// buildBody's gradient and pullback: f's arguments `args` from the
+  /// entry's `abi`, the derivative pointers (after a pullback's seed) in
+  /// `extras`.
+  void buildReverse(StringRef name, ValueRange abi, ValueRange args,
+                    ValueRange extras, ArrayRef<Type> resultTypes);
 
   //===--- build()'s steps ------------------------------------------------===//
   /// The types and names of f's parameters (its object first).
@@ -430,6 +435,21 @@ private:
   }
   /// f's arguments: scalars as they come, memory viewed.
   SmallVector<Value> primalArguments(ValueRange abi);
+  /// Reverse mode of a std::vector parameter f resizes: the derivative
+  /// vector holds the seeds of its final contents when called and the
+  /// cotangents of its initial contents on return. The seeds are taken out
+  /// (their memory, freed after the call), the derivative vector given
+  /// zeros of the parameter's initial size, and f differentiated with the
+  /// seeds as the weights of a sum of its final contents (seededPrimal).
+  struct FinalSeeds {
+    unsigned param;
+    Value seeds; // the derivative vector's memory when called
+  };
+  SmallVector<FinalSeeds> takeFinalSeeds(ValueRange pointers, ValueRange abi);
+  /// f, then `cell[0] = sum over each resized vector of seeds[j] *
+  /// contents[j]` (its seeds empty, or as many as its final scalars): its
+  /// arguments are f's, the seeds, then the cell.
+  func::FuncOp buildSeededPrimal(ArrayRef<FinalSeeds> seeds, StringRef name);
   /// The reverse-mode shadows of f's active memory, from the adjoint
   /// pointers `pointers` (one per active parameter), for f's arguments
   /// `args`.
@@ -553,6 +573,135 @@ SmallVector<Value> EntryBuilder::primalArguments(ValueRange abi) {
                        : abi[i]);
   appendExtras(args, abi, /*derivatives=*/false);
   return args;
+}
+
+SmallVector<EntryBuilder::FinalSeeds>
+EntryBuilder::takeFinalSeeds(ValueRange pointers, ValueRange abi) {
+  SmallVector<FinalSeeds> taken;
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  for (auto [k, i] : llvm::enumerate(active)) {
+    if (!resizedVectors[i] || activities[i] != ct::Activity::Duplicated)
+      continue;
+    clang::QualType object = parameterObject(i);
+    std::optional<std::pair<int64_t, int64_t>> offsets =
+        module.getVectorPointerOffsets(object, use);
+    MemRefType type = module.getVectorType(object, use, paramNames[i]);
+    if (!offsets || !type)
+      return {};
+    auto vectorView = [&](Value pointer) -> Value {
+      return ct::VectorViewOp::create(b, loc, type, pointer, offsets->first,
+                                      offsets->second);
+    };
+    Value seeds = vectorView(pointers[k]);
+    Value initial = memref::DimOp::create(b, loc, vectorView(abi[i]), 0);
+    Value zeros = memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
+        ValueRange{initial});
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    forEach(initial,
+            [&](Value j) { memref::StoreOp::create(b, loc, zero, zeros, j); });
+    // The derivative vector's three pointers: first, end and end of
+    // capacity of the zeros (C++'s operator new made them, its destructor
+    // frees them).
+    Value first = pointerOf(zeros);
+    Value bytes = arith::MulIOp::create(
+        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), initial),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                     type.getElementTypeBitWidth() / 8));
+    Value end = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), first,
+                                    ArrayRef<LLVM::GEPArg>{bytes});
+    int64_t capacity = 24 - offsets->first - offsets->second;
+    for (auto [offset, address] : {std::pair{offsets->first, first},
+                                   {offsets->second, end},
+                                   {capacity, end}}) {
+      Value at = LLVM::GEPOp::create(
+          b, loc, ptr, b.getI8Type(), pointers[k],
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+      LLVM::StoreOp::create(b, loc, address, at);
+    }
+    taken.push_back({static_cast<unsigned>(i), seeds});
+  }
+  return taken;
+}
+
+func::FuncOp EntryBuilder::buildSeededPrimal(ArrayRef<FinalSeeds> seeds,
+                                             StringRef name) {
+  SmallVector<Type> inputs(primal.getArgumentTypes());
+  for (const FinalSeeds &seed : seeds)
+    inputs.push_back(seed.seeds.getType());
+  auto cellType = MemRefType::get({1}, b.getF64Type());
+  inputs.push_back(cellType);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getModule().getBody());
+  auto function = func::FuncOp::create(
+      b, loc, name, b.getFunctionType(inputs, primal.getResultTypes()));
+  function.setPrivate();
+  for (StringRef attr : {"ct.source_name", "ct.param_names"})
+    if (Attribute value = primal->getAttr(attr))
+      function->setAttr(attr, value);
+  b.setInsertionPointToStart(function.addEntryBlock());
+  ValueRange args = function.getArguments();
+  unsigned n = primal.getNumArguments();
+  auto call = func::CallOp::create(b, loc, primal, args.take_front(n));
+  Value sum = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0));
+  auto sumType = b.getF64Type();
+  for (unsigned k = 0; k < seeds.size(); ++k) {
+    Value weights = args[n + k];
+    Value holder = args[seeds[k].param];
+    auto type = cast<MemRefType>(weights.getType());
+    // The final contents, through the address the vector object holds.
+    auto bytesType = MemRefType::get(
+        {ShapedType::kDynamic}, b.getI8Type(),
+        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+    clang::QualType object = parameterObject(seeds[k].param);
+    std::pair<int64_t, int64_t> offsets =
+        *module.getVectorPointerOffsets(object, use);
+    auto address = [&](int64_t offset, Type viewType) -> Value {
+      return ct::LoadAddressOp::create(b, loc, viewType, holder,
+                                       index(offset / 8));
+    };
+    auto bits = [&](Value view) -> Value {
+      return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+    };
+    Value scalars = arith::DivUIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, bits(address(offsets.second, bytesType)),
+                              bits(address(offsets.first, bytesType))),
+        index(type.getElementTypeBitWidth() / 8));
+    Value contents = address(offsets.first, type);
+    Value given = memref::DimOp::create(b, loc, weights, 0);
+    abortIf(arith::AndIOp::create(
+                b, loc,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, given,
+                                      index(0)),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, given,
+                                      scalars)),
+            "cotangent: the derivative argument of " +
+                paramNames[seeds[k].param] +
+                " (a std::vector the function resizes) must be empty or have "
+                "the size the vector has after the call: it holds the seeds "
+                "of its final contents");
+    auto loop =
+        scf::ForOp::create(b, loc, index(0), given, index(1), ValueRange{sum});
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value j = loop.getInductionVar();
+      Value product = arith::MulFOp::create(
+          b, loc, memref::LoadOp::create(b, loc, weights, j),
+          memref::LoadOp::create(b, loc, contents, j));
+      if (product.getType() != sumType)
+        product = arith::ExtFOp::create(b, loc, sumType, product);
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::AddFOp::create(
+                               b, loc, loop.getRegionIterArgs()[0], product)});
+    }
+    sum = loop.getResult(0);
+  }
+  memref::StoreOp::create(b, loc, sum, args.back(), ValueRange{index(0)});
+  func::ReturnOp::create(b, loc, call.getResults());
+  return function;
 }
 
 SmallVector<Value> EntryBuilder::shadows(ValueRange pointers, ValueRange args) {
@@ -795,6 +944,19 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
                           "parameters of its own, or use one lane");
     return false;
   }
+  // (The derivative vector of a vector f resizes has one lane, and its
+  // final seeds are taken out of it by takeFinalSeeds; ct::hvp takes const
+  // memory only.)
+  for (unsigned i : active)
+    if (resizedVectors[i] && activities[i] == ct::Activity::Duplicated &&
+        inLanes()) {
+      module.error(use, "ct::lanes: '" + f->getQualifiedNameAsString() +
+                            "' resizes its std::vector " + paramNames[i] +
+                            ", which vector mode does not support yet; use "
+                            "one lane (ct::jvp, ct::pullback), or exclude it "
+                            "with ct::wrt<...>");
+      return false;
+    }
   if (request.kind == EntryKind::Hvp && activeFields) {
     module.error(use, "ct::hvp of a function whose parameters hold "
                       "pointer, reference or vector fields is not supported "
@@ -901,6 +1063,57 @@ void EntryBuilder::build() {
   buildBody(nested);
 }
 
+void EntryBuilder::buildReverse(StringRef name, ValueRange abi, ValueRange args,
+                                ValueRange extras, ArrayRef<Type> resultTypes) {
+  bool hasValue = primal.getNumResults() == 1;
+  // A result that is not floating-point has no seed.
+  SmallVector<Value> seedValues;
+  if (request.kind == EntryKind::Pullback && hasValue &&
+      isa<FloatType>(primal.getResultTypes()[0])) {
+    seedValues.push_back(inLanes()
+                             ? loadLanes(extras[0], primal.getResultTypes()[0])
+                             : extras[0]);
+    extras = extras.drop_front(1);
+  }
+  SmallVector<FinalSeeds> finalSeeds = takeFinalSeeds(extras, abi);
+  SmallVector<Value> shadowValues = shadows(extras, args);
+  // With final seeds: the seeded f, whose sum cell has the seed 1.
+  StringRef target = primal.getSymName();
+  SmallVector<Value> targetArgs(args), targetShadows(shadowValues);
+  SmallVector<ct::Activity> targetActivities(activities);
+  if (!finalSeeds.empty()) {
+    target =
+        buildSeededPrimal(finalSeeds, (name + ".seeded").str()).getSymName();
+    auto cellType = MemRefType::get({1}, b.getF64Type());
+    Value cell = memref::AllocaOp::create(b, loc, cellType);
+    Value cellSeed = memref::AllocaOp::create(b, loc, cellType);
+    memref::StoreOp::create(
+        b, loc, arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1)),
+        cellSeed, ValueRange{index(0)});
+    for (const FinalSeeds &seed : finalSeeds) {
+      targetArgs.push_back(seed.seeds);
+      targetActivities.push_back(ct::Activity::Constant);
+    }
+    targetArgs.push_back(cell);
+    targetActivities.push_back(ct::Activity::Duplicated);
+    targetShadows.push_back(cellSeed);
+  }
+  Operation *op;
+  if (request.kind == EntryKind::Gradient)
+    op = ct::GradientOp::create(b, loc, resultTypes, target,
+                                activityAttr(targetActivities), targetArgs,
+                                targetShadows);
+  else
+    op = ct::PullbackOp::create(b, loc, resultTypes, target,
+                                activityAttr(targetActivities), targetArgs,
+                                seedValues, targetShadows, laneAttr());
+  writeBack(extras, op->getResults().drop_front(hasValue), shadowValues, args);
+  for (const FinalSeeds &seed : finalSeeds)
+    memref::DeallocOp::create(b, loc, seed.seeds);
+  freeScratch();
+  func::ReturnOp::create(b, loc, op->getResults().take_front(hasValue));
+}
+
 void EntryBuilder::buildBody(func::FuncOp function) {
   std::string name = function.getSymName().str();
   ValueRange abi = function.getArguments();
@@ -915,32 +1128,9 @@ void EntryBuilder::buildBody(func::FuncOp function) {
 
   switch (request.kind) {
   case EntryKind::Gradient:
-  case EntryKind::Pullback: {
-    ValueRange seeds;
-    // A result that is not floating-point has no seed.
-    SmallVector<Value> seedValues;
-    if (request.kind == EntryKind::Pullback && hasValue &&
-        isa<FloatType>(primal.getResultTypes()[0])) {
-      seedValues.push_back(
-          inLanes() ? loadLanes(extras[0], primal.getResultTypes()[0])
-                    : extras[0]);
-      extras = extras.drop_front(1);
-    }
-    SmallVector<Value> shadowValues = shadows(extras, args);
-    Operation *op;
-    if (request.kind == EntryKind::Gradient)
-      op = ct::GradientOp::create(b, loc, resultTypes, primal.getSymName(),
-                                  activityAttr(activities), args, shadowValues);
-    else
-      op = ct::PullbackOp::create(b, loc, resultTypes, primal.getSymName(),
-                                  activityAttr(activities), args, seedValues,
-                                  shadowValues, laneAttr());
-    writeBack(extras, op->getResults().drop_front(hasValue), shadowValues,
-              args);
-    freeScratch();
-    func::ReturnOp::create(b, loc, op->getResults().take_front(hasValue));
+  case EntryKind::Pullback:
+    buildReverse(name, abi.take_front(n), args, extras, resultTypes);
     break;
-  }
   case EntryKind::Jvp: {
     // The results, then the tangent of a floating-point one (a `bool`
     // result, a Ceres functor's, has none).

@@ -173,7 +173,8 @@ void FunctionLowering::reserveVectorObject(const VectorObject &vector,
         b, l,
         MemRefType::get({ShapedType::kDynamic}, vector.view.getElementType()),
         ValueRange{scalars});
-    if (isCallerMemory(vector.holder.memref))
+    if (isCallerMemory(vector.holder.memref) &&
+        !resizedVectorArguments.contains(vector.holder.memref))
       memory.getDefiningOp()->setAttr(ct::kGrowsCallerMemoryAttr,
                                       b.getUnitAttr());
     Value moved = memref::CastOp::create(b, l, vector.view, memory);

@@ -226,3 +226,48 @@ func.func @runScaleThrough(%holder: memref<?xf64>, %k: f64,
       : (memref<?xf64>, f64, memref<?xf64>) -> f64
   return %g : f64
 }
+
+// The caller's holder given memory the function makes (a std::vector
+// parameter grown): the forward sweep keeps the shadow address the new
+// shadow's replaces in the caller's derivative object, and the reverse
+// sweep puts it back before the reverse of the copy into the new memory
+// (which adds into the old shadow) and the free of the new shadow, so that
+// the caller's derivative object designates the derivatives of its initial
+// memory again.
+// CHECK-LABEL: func.func private @regrown.pullback.ad
+// CHECK-SAME: (%[[X:.*]]: f64, %[[H:.*]]: memref<?xf64>, %[[SEED:.*]]: f64, %[[DH:.*]]: memref<?xf64>)
+// CHECK: %[[OLDSHADOW:.*]] = ct.load_address %[[DH]][%[[C0:[a-z0-9_]+]]]
+// CHECK: %[[NEW:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: %[[DNEW:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: ct.store_address %[[NEW]], %[[H]][%[[C0]]]
+// CHECK: %[[REPLACED:.*]] = ct.load_address %[[DH]][%[[C0]]] : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
+// CHECK: ct.store_address %[[DNEW]], %[[DH]][%[[C0]]]
+// CHECK: ct.store_address %[[REPLACED]], %[[DH]][%[[C0]]]
+// CHECK: memref.load %[[DNEW]]
+// CHECK: memref.dealloc %[[DNEW]]
+// CHECK: memref.load %[[OLDSHADOW]][%[[C0]]]
+// CHECK: memref.store %{{.*}}, %[[OLDSHADOW]][%[[C0]]]
+func.func @regrown(%x: f64, %holder: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = ct.load_address %holder[%c0] : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
+  %a = memref.load %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  %new = memref.alloc() : memref<2xf64>
+  memref.store %a, %new[%c0] : memref<2xf64>
+  memref.store %x, %new[%c1] : memref<2xf64>
+  memref.dealloc %p : memref<?xf64, strided<[1], offset: ?>>
+  ct.store_address %new, %holder[%c0] : memref<2xf64>, memref<?xf64>
+  %q = ct.load_address %holder[%c0] : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
+  %b = memref.load %q[%c1] : memref<?xf64, strided<[1], offset: ?>>
+  %c = memref.load %q[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  %r = arith.mulf %b, %c : f64
+  return %r : f64
+}
+
+func.func @runRegrown(%x: f64, %holder: memref<?xf64>,
+                      %dholder: memref<?xf64>) -> (f64, f64) {
+  %s = arith.constant 1.0 : f64
+  %g:2 = ct.pullback @regrown(%x, %holder) seeds(%s) shadows(%dholder) activity [active, dup]
+      : (f64, memref<?xf64>, f64, memref<?xf64>) -> (f64, f64)
+  return %g#0, %g#1 : f64, f64
+}

@@ -4,12 +4,14 @@
 // sees it, with C++'s operator new and delete (under AddressSanitizer: no
 // allocator mismatch, leak or double free). Forward mode grows the tangent
 // vector beside it; reverse mode grows vectors whose elements carry no
-// derivative (indices, constants); a differentiable function resizing a
-// local vector through another one works in every mode. Reverse mode of a
-// vector whose elements carry derivatives, and a vector ct::wrt leaves out
-// that receives derivatives, are errors
-// (test/Diagnostics/caller-vector-growth.cpp). Closed forms and central
-// differences, -O0 and -O2.
+// derivative (indices, constants) and, through the entry point, vectors
+// whose elements do: their derivative vector holds the seeds of the final
+// contents when called (or nothing) and the cotangents of the initial
+// contents on return. A differentiable function resizing a local vector
+// through another one works in every mode. A vector ct::wrt leaves out that
+// receives derivatives is an error
+// (test/Diagnostics/lost-derivatives-in-constant-memory.cpp). Closed forms
+// and central differences, -O0 and -O2.
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
 // CHECK-NOT: FAIL
@@ -198,8 +200,110 @@ static void checkReverse() {
   near("weights: size", weights.size(), 4, 0);
 }
 
+// Appends to the contents, doubled first: sum of squares of all.
+[[ct::differentiable]] double doubledThenAppended(const std::vector<double> &x,
+                                                  std::vector<double> &out) {
+  for (double &v : out)
+    v *= 2;
+  for (double v : x)
+    out.push_back(std::sin(v) * out[0]);
+  double s = 0;
+  for (double v : out)
+    s += v * v;
+  return s;
+}
+
+static std::vector<double> doubledThenAppendedPlain(std::vector<double> x,
+                                                    std::vector<double> out) {
+  for (double &v : out)
+    v *= 2;
+  for (double v : x)
+    out.push_back(std::sin(v) * out[0]);
+  return out;
+}
+
+static double sumOfSquares(const std::vector<double> &v) {
+  double s = 0;
+  for (double e : v)
+    s += e * e;
+  return s;
+}
+
+static double weighted(const std::vector<double> &w,
+                       const std::vector<double> &v) {
+  double s = 0;
+  for (size_t j = 0; j < w.size(); ++j)
+    s += w[j] * v[j];
+  return s;
+}
+
+// Reverse mode of vectors whose elements carry derivatives: the derivative
+// vector holds the seeds of the final contents (or nothing), then the
+// cotangents of the initial contents.
+static void checkReverseGrowth() {
+  std::vector<double> x{1.0, -2.0, 3.0};
+  std::vector<double> initial{0.5, 1.5};
+  auto value = [&] {
+    return sumOfSquares(doubledThenAppendedPlain(x, initial));
+  };
+  {
+    std::vector<double> out = initial, dx(3, 0.0), dout;
+    double v = ct::gradient<doubledThenAppended>(x, out, &dx, &dout);
+    near("reverse growth: value", v, value(), 1e-13);
+    near("reverse growth: size", out.size(), 5, 0);
+    near("reverse growth: derivative vector of the initial size", dout.size(),
+         2, 0);
+    for (int i = 0; i < 3; ++i)
+      near("reverse growth: gradient", dx[i],
+           check::differenceAt(x.data(), i, value), 1e-7);
+    for (int i = 0; i < 2; ++i)
+      near("reverse growth: cotangent of the initial contents", dout[i],
+           check::differenceAt(initial.data(), i, value), 1e-7);
+  }
+  {
+    // Seeds w of the final contents, and 0.5 of the result.
+    const std::vector<double> w{0.1, 0.2, 0.3, 0.4, 0.5};
+    auto seeded = [&] {
+      std::vector<double> final = doubledThenAppendedPlain(x, initial);
+      return weighted(w, final) + 0.5 * sumOfSquares(final);
+    };
+    std::vector<double> out = initial, dx(3, 0.0), dout = w;
+    ct::pullback<doubledThenAppended>(x, out, 0.5, &dx, &dout);
+    near("seeded: derivative vector of the initial size", dout.size(), 2, 0);
+    for (int i = 0; i < 3; ++i)
+      near("seeded: gradient", dx[i],
+           check::differenceAt(x.data(), i, seeded), 1e-7);
+    for (int i = 0; i < 2; ++i)
+      near("seeded: cotangent of the initial contents", dout[i],
+           check::differenceAt(initial.data(), i, seeded), 1e-7);
+  }
+  {
+    // Refilled from empty: the seeds of the final contents only.
+    const std::vector<double> w{2.0, -1.0};
+    std::vector<double> out{9.0, 9.0, 9.0}, dx(3, 0.0), dout = w;
+    ct::pullback<positiveSines>(x, out, 0.0, &dx, &dout);
+    near("refilled: derivative vector of the initial size", dout.size(), 3,
+         0);
+    near("refilled: old contents have no cotangent", dout[0], 0.0, 0);
+    near("refilled: gradient", dx[0], 2.0 * std::cos(1.0), 1e-14);
+    near("refilled: gradient of a dropped input", dx[1], 0.0, 0);
+    near("refilled: gradient", dx[2], -1.0 * std::cos(3.0), 1e-14);
+  }
+  {
+    std::vector<double> out{0.5}, dout, dx(3, 0.0);
+    const std::vector<double> before{0.5};
+    ct::gradient<edited>(x, out, &dx, &dout);
+    for (int i = 0; i < 3; ++i)
+      near("edited in reverse: gradient", dx[i],
+           check::differenceAt(x.data(), i,
+                               [&] { return editedPlain(x, before); }),
+           1e-7);
+  }
+}
+
 int main() {
   checkForward();
+  checkReverseGrowth();
   checkEdited();
   checkAppendScaled();
   checkReverse();

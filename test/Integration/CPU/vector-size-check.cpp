@@ -5,7 +5,9 @@
 // the program with the library's message (differentiable code has none).
 // push_back beyond the capacity reserved ends it too (the memory of a
 // vector in differentiable code does not move), and so does swapping
-// vectors of different sizes (swapped element by element).
+// vectors of different sizes (swapped element by element). The derivative
+// vector of a std::vector the function resizes holds the seeds of its final
+// contents: none, or one per final element.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O2 %s -o %t
 // RUN: %t | FileCheck %s --check-prefix=SAME
@@ -13,11 +15,13 @@
 // RUN: not --crash %t shorter at 2>&1 | FileCheck %s --check-prefix=AT
 // RUN: not --crash %t shorter at grow 2>&1 | FileCheck %s --check-prefix=GROW
 // RUN: not --crash %t shorter at grow swap 2>&1 | FileCheck %s --check-prefix=SWAP
+// RUN: not --crash %t shorter at grow swap seeds 2>&1 | FileCheck %s --check-prefix=SEEDS
 // SAME: value 2, d/dx0 2
 // SHORTER: cotangent: the derivative argument of parameter 'x' of 'product' is a std::vector of another size than the parameter's
 // SHORTER-NOT: value
-// AT: vector-size-check.cpp:[[@LINE+14]]: std::vector::at: index out of range
-// GROW: vector-size-check.cpp:[[@LINE+20]]: std::vector::push_back: beyond the capacity reserved, which differentiable code cannot grow; reserve more
+// AT: vector-size-check.cpp:[[@LINE+15]]: std::vector::at: index out of range
+// GROW: vector-size-check.cpp:[[@LINE+21]]: std::vector::push_back: beyond the capacity reserved, which differentiable code cannot grow; reserve more
+// SEEDS: cotangent: the derivative argument of parameter 'out' of 'appended' (a std::vector the function resizes) must be empty or have the size the vector has after the call: it holds the seeds of its final contents
 // SWAP: vector-size-check.cpp:[[@LINE+25]]: std::vector::swap of vectors of different sizes, which differentiable code swaps element by element; swap vectors of one size
 
 #include <cotangent/cotangent.h>
@@ -47,8 +51,20 @@
   return a[0];
 }
 
+[[ct::differentiable]] double appended(const std::vector<double> &x,
+                                       std::vector<double> &out) {
+  for (double v : x)
+    out.push_back(v);
+  return out[0];
+}
+
 int main(int argc, char **) {
   std::vector<double> x{1, 2}, dx(argc > 1 ? 1 : 2, 0.0);
+  if (argc > 5) {
+    // Two final elements, one seed.
+    std::vector<double> out, d(2, 0.0), seeds{1.0};
+    ct::pullback<appended>(x, out, 1.0, &d, &seeds);
+  }
   if (argc > 4) {
     double d[2] = {};
     ct::gradient<swapped>(x.data(), 2, d);
