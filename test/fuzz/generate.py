@@ -100,6 +100,8 @@ class Generator:
         self.complexes = random.Random(f"complex-{seed}")
         # And so are lookup tables in library objects kept as compiled.
         self.tables = random.Random(f"table-{seed}")
+        # And so is a std::vector parameter f resizes.
+        self.resized = random.Random(f"resized-{seed}")
         self.uses_buffer = False
         self.uses_layer = False
         self.uses_trace = False
@@ -1258,8 +1260,49 @@ class Generator:
         for role, name, length in params:
             scope.add(name, role, length)
         self.block(fn, scope, [], 0, r.randint(2, 7), 1)
-        self.emit(fn, 1, f"return {self.expr(scope, [])};")
+        result = self.expr(scope, [])
+        if self.resized.random() < 0.25:
+            result = self.resized_parameter(fn, scope, result)
+        self.emit(fn, 1, f"return {result};")
         return fn
+
+    def resized_parameter(self, fn, scope, result):
+        """A `std::vector<real> &` parameter f resizes at its end
+        (cleared or not, then grown by push_back, insert at the front and
+        pushBounded, in branches), its contents read into the result. Each
+        path grows it alike, so that its final size is known: the
+        parameter is ("grown", name, (initial size, final size))."""
+        r = self.resized
+        name, initial = self.fresh("r"), r.randint(1, 3)
+        size = initial
+        if r.random() < 0.3:
+            self.emit(fn, 1, f"{name}.clear();")
+            size = 0
+        i = self.fresh("i")
+        inner = Scope(scope)
+        inner.add(i, "int")
+        pushes = r.randint(1, 3)
+        value = lambda: self.expr(inner, [i], 1)
+        self.emit(fn, 1, f"for (int {i} = 0; {i} < {pushes}; ++{i}) {{")
+        if r.random() < 0.3:
+            self.uses_pusher = True
+            self.emit(fn, 2, f"pushBounded({name}, {value()});")
+            for _ in range(pushes):
+                size = size if size > 3 else size + 1
+        else:
+            self.emit(fn, 2, f"if ({self.condition(inner, [i])})")
+            self.emit(fn, 3, f"{name}.push_back({value()});")
+            self.emit(fn, 2, "else")
+            self.emit(fn, 3, f"{name}.insert({name}.begin(), {value()});")
+            size += pushes
+        self.emit(fn, 1, "}")
+        total, each = self.fresh("s"), self.fresh("e")
+        self.emit(fn, 1, f"real {total} = 0;")
+        self.emit(fn, 1, f"for (real {each} : {name})")
+        self.emit(fn, 2, f"{total} += {each} * std::sin({each});")
+        fn.params.insert(r.randint(0, len(fn.params)),
+                         ("grown", name, (initial, size)))
+        return f"{result} + 0.25 * {total}"
 
 
 def render_signature(params):
@@ -1271,6 +1314,8 @@ def render_signature(params):
             out.append(f"const real *{name}")
         elif role == "inout":
             out.append(f"real *{name}")
+        elif role == "grown":
+            out.append(f"std::vector<real> &{name}")
         else:
             out.append(f"int {name}")
     return ", ".join(out)

@@ -18,12 +18,37 @@ def active(params):
             if role != "int"]
 
 
+def initial_length(role, length):
+    """How many inputs a parameter is (a resized vector: its initial
+    contents)."""
+    if role == "scalar":
+        return 1
+    return length[0] if role == "grown" else length
+
+
+def output_length(role, length):
+    """How many outputs a parameter is (in/out memory, and a resized
+    vector's final contents)."""
+    if role == "grown":
+        return length[1]
+    return length if role == "inout" else 0
+
+
 def render_args_struct(params):
     """`Args<T>`: f's active arguments, loaded from and stored to flat
     vectors in parameter order."""
     fields, load, store, flat = [], [], [], []
     for role, name, length in active(params):
-        if role == "scalar":
+        if role == "grown":
+            # Its initial contents in, its final contents out; a pullback's
+            # derivative vector ends with the initial size.
+            first, final = length
+            fields.append(f"  std::vector<T> {name} = std::vector<T>({first});")
+            load.append(f"    {name}.assign({first}, T(0));\n"
+                        f"    for (int j = 0; j < {first}; ++j) {name}[j] = in[k++];")
+            flat.append(f"    for (int j = 0; j < {first}; ++j) out[k++] = {name}[j];")
+            store.append(f"    for (int j = 0; j < {final}; ++j) out[k++] = {name}[j];")
+        elif role == "scalar":
             fields.append(f"  T {name}{{}};")
             load.append(f"    {name} = in[k++];")
             flat.append(f"    out[k++] = {name};")
@@ -55,6 +80,8 @@ def shadows(params, obj, scalar_by_pointer):
     for role, name, _ in active(params):
         if role == "scalar":
             out.append(f"&{obj}.{name}" if scalar_by_pointer else f"{obj}.{name}")
+        elif role == "grown":
+            out.append(f"&{obj}.{name}")
         else:
             out.append(f"{obj}.{name}")
     return out
@@ -102,10 +129,11 @@ def keeps_layers(function_text):
 
 def render_program(function_text, params, rules, seed):
     rng = random.Random(seed * 7919 + 1)
-    inputs = sum(1 if role == "scalar" else length
+    inputs = sum(initial_length(role, length)
                  for role, _, length in active(params))
-    outputs = 1 + sum(length for role, _, length in params if role == "inout")
-    has_inout = any(role == "inout" for role, _, _ in params)
+    outputs = 1 + sum(output_length(role, length)
+                      for role, _, length in params)
+    has_inout = any(role in ("inout", "grown") for role, _, _ in params)
 
     def vector(n, low=-1.0, high=1.0):
         return "{" + ", ".join(f"{rng.uniform(low, high):.6f}" for _ in range(n)) + "}"
@@ -117,7 +145,9 @@ def render_program(function_text, params, rules, seed):
     ct::jacobian<ad::f>({jacobian_args(params)}J);
   }};
 """
-    if keeps_layers(function_text):
+    # (Vector mode of a resized vector is not supported yet: an error.)
+    if keeps_layers(function_text) or any(role == "grown"
+                                          for role, _, _ in params):
         jacobian = ""
     hvp = ""
     if not has_inout:
@@ -328,5 +358,9 @@ def seed_inout(params):
     for role, name, length in params:
         if role == "inout":
             lines.append(f"for (int j = 0; j < {length}; ++j) d.{name}[j] = w[s++];")
+        elif role == "grown":
+            # The seeds of its final contents.
+            lines.append(f"d.{name}.assign({length[1]}, 0.0);")
+            lines.append(f"for (int j = 0; j < {length[1]}; ++j) d.{name}[j] = w[s++];")
     lines.append("(void)s;")
     return "\n    ".join(lines)
