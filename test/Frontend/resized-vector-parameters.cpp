@@ -49,7 +49,7 @@
 // CHECK: func.func private @[[SEEDED]](%[[A0:.*]]: memref<?xf64, strided<[1], offset: ?>>, %[[A1:.*]]: memref<?xf64, strided<[1], offset: ?>>, %[[W:.*]]: memref<?xf64, strided<[1], offset: ?>>, %[[C:.*]]: memref<1xf64>) -> f64
 // CHECK: %[[R:.*]] = call @_Z8appendedRKSt6vectorIdSaIdEERS1_(%[[A0]], %[[A1]])
 // CHECK: %[[FINAL:.*]] = ct.load_address %[[A1]][%{{.*}}] : {{.*}} -> memref<?xf64
-// CHECK: ct.abort "cotangent: the derivative argument of parameter 'out' of 'appended' (a std::vector the function resizes) must be empty or have the size the vector has after the call: it holds the seeds of its final contents"
+// CHECK: ct.abort "cotangent: parameter 'out' of 'appended' is a std::vector whose size the call decides: its derivative argument holds the seeds of its final contents, and must be empty or have the size it has after the call"
 // CHECK: %[[SUM:.*]] = scf.for
 // CHECK:   memref.load %[[W]]
 // CHECK:   memref.load %[[FINAL]]

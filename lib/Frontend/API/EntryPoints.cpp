@@ -30,6 +30,22 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
+/// The function g of the header's `ct::detail::result_into<&g, R,
+/// ...>::call`, if `function` is one; null otherwise.
+static const clang::FunctionDecl *
+resultWriterOf(const clang::FunctionDecl *function) {
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(function);
+  const auto *spec = method ? dyn_cast<clang::ClassTemplateSpecializationDecl>(
+                                  method->getParent())
+                            : nullptr;
+  if (!spec || spec->getName() != "result_into" ||
+      spec->getTemplateArgs().size() == 0 ||
+      spec->getTemplateArgs()[0].getKind() !=
+          clang::TemplateArgument::Declaration)
+    return nullptr;
+  return dyn_cast<clang::FunctionDecl>(spec->getTemplateArgs()[0].getAsDecl());
+}
+
 namespace {
 
 enum class EntryKind { Gradient, Pullback, Jvp, Hvp };
@@ -677,11 +693,10 @@ func::FuncOp EntryBuilder::buildSeededPrimal(ArrayRef<FinalSeeds> seeds,
                                       index(0)),
                 arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, given,
                                       scalars)),
-            "cotangent: the derivative argument of " +
-                paramNames[seeds[k].param] +
-                " (a std::vector the function resizes) must be empty or have "
-                "the size the vector has after the call: it holds the seeds "
-                "of its final contents");
+            "cotangent: " + paramNames[seeds[k].param] +
+                " is a std::vector whose size the call decides: its "
+                "derivative argument holds the seeds of its final contents, "
+                "and must be empty or have the size it has after the call");
     auto loop =
         scf::ForOp::create(b, loc, index(0), given, index(1), ValueRange{sum});
     {
@@ -842,12 +857,24 @@ void EntryBuilder::collectParameters(const clang::FunctionDecl *f) {
     paramNames.push_back("the object of '" + f->getQualifiedNameAsString() +
                          "'");
   }
-  for (const clang::ParmVarDecl *param : f->parameters()) {
+  // The header's result_into<&g, R, ...>::call(R &out, P... p), which
+  // writes g's result (an aggregate, a std::vector) to `out`, is named in
+  // g's terms in messages.
+  const clang::FunctionDecl *named = resultWriterOf(f);
+  for (auto [i, param] : llvm::enumerate(f->parameters())) {
     paramTypes.push_back(param->getType());
     resizedVectors.push_back(
         ModuleLowering::keepsVectorParameterInMemory(param));
-    paramNames.push_back("parameter '" + param->getName().str() + "' of '" +
-                         f->getQualifiedNameAsString() + "'");
+    if (named && i == 0)
+      paramNames.push_back("the result of '" +
+                           named->getQualifiedNameAsString() + "'");
+    else if (named && i - 1 < named->getNumParams())
+      paramNames.push_back("parameter '" +
+                           named->getParamDecl(i - 1)->getName().str() +
+                           "' of '" + named->getQualifiedNameAsString() + "'");
+    else
+      paramNames.push_back("parameter '" + param->getName().str() + "' of '" +
+                           f->getQualifiedNameAsString() + "'");
   }
 }
 

@@ -72,13 +72,28 @@ static bool changesParameter(const clang::Stmt *stmt,
   return false;
 }
 
+/// Whether `decl` is Cotangent's own code in namespace ct::detail (a
+/// function returning a std::vector taken as one writing it: the header's
+/// result_into), which is the user's code even from a system include.
+static bool isCotangentDetail(const clang::Decl *decl) {
+  const auto *detail = dyn_cast<clang::NamespaceDecl>(
+      decl->getDeclContext()->getEnclosingNamespaceContext());
+  const auto *ct =
+      detail ? dyn_cast<clang::NamespaceDecl>(detail->getDeclContext())
+             : nullptr;
+  return ct && detail->getName() == "detail" && ct->getName() == "ct" &&
+         ct->getDeclContext()->isTranslationUnit();
+}
+
 bool growsVectorParameter(const clang::FunctionDecl *callee, unsigned index) {
-  // (The user's helpers: the library's own functions on vectors, std::swap
-  // among them, have models of their own.)
+  // (The user's helpers, and static member functions: the library's own
+  // functions on vectors, std::swap among them, have models of their own.)
+  const auto *method = dyn_cast_or_null<clang::CXXMethodDecl>(callee);
   if (!callee || index >= callee->getNumParams() || !callee->getBody() ||
-      isa<clang::CXXMethodDecl>(callee) ||
-      callee->getASTContext().getSourceManager().isInSystemHeader(
-          callee->getLocation()))
+      (method && method->isInstance()) ||
+      (callee->getASTContext().getSourceManager().isInSystemHeader(
+           callee->getLocation()) &&
+       !isCotangentDetail(callee)))
     return false;
   const clang::ParmVarDecl *param = callee->getParamDecl(index);
   clang::QualType type = param->getType();

@@ -394,6 +394,22 @@ template <class R>
 inline constexpr bool is_aggregate_result =
     std::is_class_v<R> && std::is_trivially_copyable_v<R> &&
     floating_data_v<R> && !is_dual<R>::value;
+/// Whether R is a std::vector of floating-point numbers (or of aggregates
+/// of them), which derivatives treat alike: memory the function fills,
+/// whose size the call decides.
+template <class R> constexpr bool vector_result() {
+  if constexpr (requires {
+                  typename R::value_type;
+                  typename R::allocator_type;
+                })
+    return std::is_floating_point_v<typename R::value_type> ||
+           is_aggregate_result<typename R::value_type>;
+  else
+    return false;
+}
+template <class R>
+inline constexpr bool is_written_result =
+    is_aggregate_result<R> || vector_result<R>();
 /// ct::pullback and ct::jvp of a function returning such an aggregate
 /// (dense.h): the seed or tangent of the result is an R too.
 template <kind K, auto F, class W, class R, class Ps, class Es>
@@ -413,18 +429,19 @@ struct front_of<K, F, W, L, Traits, list<P...>> : checked<Traits, W> {
                     "ct::gradient<f> needs f to return float or double; use "
                     "ct::pullback<f> for other results");
       return front<K, F, W, L, R, list<P...>, typename ex::adjoints>{};
-    } else if constexpr (K == kind::pullback && is_aggregate_result<R>) {
+    } else if constexpr (K == kind::pullback && is_written_result<R>) {
       static_assert(L == 0, "ct::pullback<f, ct::lanes<K>> needs f to "
                             "return a number or void");
       return aggregate_front<K, F, W, R, list<P...>, typename ex::adjoints>{};
-    } else if constexpr (K == kind::jvp && is_aggregate_result<R>) {
+    } else if constexpr (K == kind::jvp && is_written_result<R>) {
       static_assert(L == 0, "ct::jvp<f, ct::lanes<K>> needs f to return a "
                             "number or void");
       return aggregate_front<K, F, W, R, list<P...>, typename ex::tangents>{};
     } else if constexpr (K == kind::pullback) {
       static_assert(std::is_void_v<R> || std::is_arithmetic_v<R>,
                     "ct::pullback<f> needs f to return a number, an "
-                    "aggregate of floating-point numbers or void");
+                    "aggregate of floating-point numbers, a std::vector of "
+                    "them or void");
       // A result that is not floating-point (a Ceres functor's `bool`)
       // has no seed: it is returned as it is.
       if constexpr (!std::is_floating_point_v<R>)
@@ -436,7 +453,7 @@ struct front_of<K, F, W, L, Traits, list<P...>> : checked<Traits, W> {
     } else if constexpr (K == kind::jvp) {
       static_assert(std::is_void_v<R> || std::is_arithmetic_v<R>,
                     "ct::jvp<f> needs f to return a number, an aggregate of "
-                    "floating-point numbers or void");
+                    "floating-point numbers, a std::vector of them or void");
       // A result that is not floating-point has no tangent: it is
       // returned as it is.
       if constexpr (std::is_void_v<R> || std::is_floating_point_v<R>)

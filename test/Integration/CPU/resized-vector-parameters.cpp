@@ -11,7 +11,9 @@
 // through another one works in every mode. A vector ct::wrt leaves out that
 // receives derivatives is an error
 // (test/Diagnostics/lost-derivatives-in-constant-memory.cpp). Closed forms
-// and central differences, -O0 and -O2.
+// and central differences, -O0 and -O2. A function returning a std::vector
+// is differentiated as one writing it to such a parameter (ct::jvp returns
+// its tangent, ct::pullback takes the seeds of its elements).
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
 // CHECK-NOT: FAIL
@@ -301,8 +303,68 @@ static void checkReverseGrowth() {
   }
 }
 
+struct Pair {
+  double a, b;
+};
+
+// A std::vector result, whose size the call decides: ct::jvp returns it
+// with its tangent, ct::pullback takes the seeds of its elements.
+[[ct::differentiable]] std::vector<double>
+scaledSines(const std::vector<double> &x, double k) {
+  std::vector<double> out;
+  for (double v : x)
+    if (v > 0)
+      out.push_back(k * std::sin(v));
+  return out;
+}
+
+[[ct::differentiable]] std::vector<Pair> pairs(const std::vector<double> &x) {
+  std::vector<Pair> out;
+  for (size_t i = 0; i + 1 < x.size(); ++i)
+    out.push_back({x[i] * x[i + 1], std::exp(x[i])});
+  return out;
+}
+
+static void checkVectorResults() {
+  std::vector<double> x{1.0, -2.0, 3.0}, tx{1.0, 1.0, 1.0};
+  const double k = 2.0;
+  auto r = ct::jvp<scaledSines>(x, k, &tx, 0.5);
+  near("vector result: size", r.value.size(), 2, 0);
+  near("vector result: tangent size", r.tangent.size(), 2, 0);
+  near("vector result: value", r.value[1], k * std::sin(3.0), 1e-15);
+  near("vector result: tangent", r.tangent[0],
+       k * std::cos(1.0) + 0.5 * std::sin(1.0), 1e-14);
+
+  const std::vector<double> seeds{1.0, 10.0};
+  std::vector<double> dx(3, 0.0);
+  double dk = 0;
+  std::vector<double> value = ct::pullback<scaledSines>(x, k, seeds, &dx, &dk);
+  near("vector result by pullback", value[0], k * std::sin(1.0), 1e-15);
+  near("vector result: pullback", dx[0], k * std::cos(1.0), 1e-14);
+  near("vector result: pullback of a dropped input", dx[1], 0.0, 0);
+  near("vector result: pullback", dx[2], 10 * k * std::cos(3.0), 1e-13);
+  near("vector result: pullback of a scalar", dk,
+       std::sin(1.0) + 10 * std::sin(3.0), 1e-14);
+
+  // Structs of numbers: one seed per element, its fields.
+  std::vector<double> y{0.5, -0.25, 1.5};
+  const std::vector<Pair> pairSeeds{{1.0, 0.5}, {-2.0, 0.25}};
+  auto weighted = [&] {
+    double s = 0;
+    for (size_t i = 0; i + 1 < y.size(); ++i)
+      s += pairSeeds[i].a * y[i] * y[i + 1] + pairSeeds[i].b * std::exp(y[i]);
+    return s;
+  };
+  std::vector<double> dy(3, 0.0);
+  ct::pullback<pairs>(y, pairSeeds, &dy);
+  for (int i = 0; i < 3; ++i)
+    near("vector of structs result: pullback", dy[i],
+         check::differenceAt(y.data(), i, weighted), 1e-7);
+}
+
 int main() {
   checkForward();
+  checkVectorResults();
   checkReverseGrowth();
   checkEdited();
   checkAppendScaled();

@@ -21,7 +21,7 @@
 // SHORTER-NOT: value
 // AT: vector-size-check.cpp:[[@LINE+15]]: std::vector::at: index out of range
 // GROW: vector-size-check.cpp:[[@LINE+21]]: std::vector::push_back: beyond the capacity reserved, which differentiable code cannot grow; reserve more
-// SEEDS: cotangent: the derivative argument of parameter 'out' of 'appended' (a std::vector the function resizes) must be empty or have the size the vector has after the call: it holds the seeds of its final contents
+// SEEDS: cotangent: parameter 'out' of 'appended' is a std::vector whose size the call decides: its derivative argument holds the seeds of its final contents, and must be empty or have the size it has after the call
 // SWAP: vector-size-check.cpp:[[@LINE+25]]: std::vector::swap of vectors of different sizes, which differentiable code swaps element by element; swap vectors of one size
 
 #include <cotangent/cotangent.h>
