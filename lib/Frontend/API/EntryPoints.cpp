@@ -46,6 +46,13 @@ resultWriterOf(const clang::FunctionDecl *function) {
   return dyn_cast<clang::FunctionDecl>(spec->getTemplateArgs()[0].getAsDecl());
 }
 
+/// `function`'s name in messages: g's for the header's result_into<&g>.
+static std::string displayName(const clang::FunctionDecl *function) {
+  if (const clang::FunctionDecl *writer = resultWriterOf(function))
+    return writer->getQualifiedNameAsString();
+  return function->getQualifiedNameAsString();
+}
+
 namespace {
 
 enum class EntryKind { Gradient, Pullback, Jvp, Hvp };
@@ -964,7 +971,7 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
     return extra.activity != ct::Activity::Constant;
   });
   if (inLanes() && activeFields) {
-    module.error(use, "ct::lanes: '" + f->getQualifiedNameAsString() +
+    module.error(use, "ct::lanes: '" + displayName(f) +
                           "' takes objects that hold pointers, references "
                           "or vectors, or vectors of vectors; vector mode "
                           "does not support them yet: pass that memory as "
@@ -977,7 +984,7 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
   for (unsigned i : active)
     if (resizedVectors[i] && activities[i] == ct::Activity::Duplicated &&
         inLanes()) {
-      module.error(use, "ct::lanes: '" + f->getQualifiedNameAsString() +
+      module.error(use, "ct::lanes: '" + displayName(f) +
                             "' resizes its std::vector " + paramNames[i] +
                             ", which vector mode does not support yet; use "
                             "one lane (ct::jvp, ct::pullback), or exclude it "
@@ -995,7 +1002,7 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
         clang::QualType object = ModuleLowering::getParameterObject(type);
         return ModuleLowering::isMemrefVector(object.isNull() ? type : object);
       }))) {
-    module.error(use, "'" + f->getQualifiedNameAsString() +
+    module.error(use, "'" + displayName(f) +
                           "' takes a std::vector or an object that holds "
                           "pointers, references or vectors; its derivatives "
                           "cannot be taken inside a differentiable function "
@@ -1037,7 +1044,7 @@ void EntryBuilder::buildEntryFunction(const clang::FunctionDecl *f) {
 void EntryBuilder::build() {
   const clang::FunctionDecl *f = request.function;
   if (!f->hasBody() && !isDifferentiable(f) && !module.hasCustomRule(f)) {
-    module.error(use, "'" + f->getQualifiedNameAsString() +
+    module.error(use, "'" + displayName(f) +
                           "' has no visible body, so it cannot be "
                           "differentiated; define it in this file, mark its "
                           "declaration [[ct::differentiable]] if another "
@@ -1054,7 +1061,7 @@ void EntryBuilder::build() {
       llvm::any_of(f->parameters(), [&](const clang::ParmVarDecl *param) {
         return isComplexValue(param->getType());
       })) {
-    module.error(use, "'" + f->getQualifiedNameAsString() +
+    module.error(use, "'" + displayName(f) +
                           "' takes or returns a '_Complex' value, which "
                           "derivative entry points do not pass yet; use "
                           "std::complex, or pass it by pointer or reference");
@@ -1068,7 +1075,7 @@ void EntryBuilder::build() {
   if (primal.getNumArguments() != paramTypes.size() + fieldArgs.size() ||
       (request.kind != EntryKind::Pullback && request.kind != EntryKind::Jvp &&
        primal.getNumResults() != 1)) {
-    module.error(use, "'" + f->getQualifiedNameAsString() +
+    module.error(use, "'" + displayName(f) +
                           "' cannot be differentiated from C++: only "
                           "functions returning a floating-point value (or "
                           "void) have entry points");
@@ -1081,7 +1088,7 @@ void EntryBuilder::build() {
     return;
   }
   if (nested.getNumArguments() != request.call->getNumParams()) {
-    module.error(use, "this derivative of '" + f->getQualifiedNameAsString() +
+    module.error(use, "this derivative of '" + displayName(f) +
                           "' cannot be taken inside a differentiable "
                           "function yet");
     return;

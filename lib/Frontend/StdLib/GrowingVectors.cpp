@@ -57,8 +57,10 @@ static bool changesParameter(const clang::Stmt *stmt,
     if (auto [object, method] = memberCallOf(call);
         object && method && isParam(object) && changesVectorMemory(method))
       return true;
+    const auto *method =
+        dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
     if (const clang::FunctionDecl *callee = call->getDirectCallee();
-        callee && depth > 0 && !isa<clang::CXXMethodDecl>(callee))
+        callee && depth > 0 && !(method && method->isInstance()))
       for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams();
            ++i)
         if (isParam(call->getArg(i)) &&

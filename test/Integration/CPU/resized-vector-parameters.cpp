@@ -41,10 +41,17 @@ using check::near;
   return s;
 }
 
+// A static member function grows it too.
+struct Append {
+  static void squares(const std::vector<double> &x, std::vector<double> &out) {
+    for (double v : x)
+      out.push_back(v * v);
+  }
+};
+
 static void appendSquares(const std::vector<double> &x,
                           std::vector<double> &out) {
-  for (double v : x)
-    out.push_back(v * v);
+  Append::squares(x, out);
 }
 
 // Grown by a helper, then edited in the middle and resized.
