@@ -16,8 +16,6 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -101,22 +99,6 @@ struct LoadAddressForward
   }
 };
 
-/// Whether `memory` is the caller's: an argument of the function, or memory
-/// reached through addresses read from it.
-bool isCallerMemory(Value memory) {
-  while (true) {
-    while (auto view = memory.getDefiningOp<ViewLikeOpInterface>())
-      memory = view.getViewSource();
-    if (auto argument = dyn_cast<BlockArgument>(memory))
-      return argument.getOwner()->isEntryBlock() &&
-             isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
-    auto load = memory.getDefiningOp<ct::LoadAddressOp>();
-    if (!load)
-      return false;
-    memory = load.getHolder();
-  }
-}
-
 /// The shadow address a store into the caller's shadow memory replaced,
 /// which the reverse sweep puts back.
 struct ReplacedShadowAddress : ReverseEmitter::OpState {
@@ -135,7 +117,7 @@ struct StoreAddressReverse
   static bool restoresShadow(ct::StoreAddressOp store,
                              ReverseEmitter &emitter) {
     return emitter.hasShadow(store.getHolder()) &&
-           isCallerMemory(store.getHolder());
+           ct::isCallerMemory(store.getHolder());
   }
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
     return restoresShadow(cast<ct::StoreAddressOp>(op), emitter);

@@ -21,8 +21,6 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace mlir;
@@ -136,23 +134,6 @@ void FunctionLowering::emitIf(Location l, Value condition,
   enter(after);
 }
 
-/// Whether `memory` is reached from a parameter: the caller's, directly or
-/// through addresses read from it.
-static bool isCallerMemory(Value memory) {
-  for (int depth = 0; depth < 16; ++depth) {
-    while (auto view = memory.getDefiningOp<ViewLikeOpInterface>())
-      memory = view.getViewSource();
-    if (auto argument = dyn_cast<BlockArgument>(memory))
-      return argument.getOwner()->isEntryBlock() &&
-             isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
-    auto load = memory.getDefiningOp<ct::LoadAddressOp>();
-    if (!load)
-      return false;
-    memory = load.getHolder();
-  }
-  return false;
-}
-
 void FunctionLowering::reserveVectorObject(const VectorObject &vector,
                                            Value count,
                                            const clang::Stmt *where) {
@@ -173,7 +154,7 @@ void FunctionLowering::reserveVectorObject(const VectorObject &vector,
         b, l,
         MemRefType::get({ShapedType::kDynamic}, vector.view.getElementType()),
         ValueRange{scalars});
-    if (isCallerMemory(vector.holder.memref) &&
+    if (ct::isCallerMemory(vector.holder.memref) &&
         !resizedVectorArguments.contains(vector.holder.memref))
       memory.getDefiningOp()->setAttr(ct::kGrowsCallerMemoryAttr,
                                       b.getUnitAttr());

@@ -7,6 +7,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace cotangent::ct;
@@ -456,6 +457,20 @@ LogicalResult cotangent::ct::ParallelLoopOp::verify() {
   if (getDepth() < 1)
     return emitOpError("needs a loop depth of at least 1 (the marked loop)");
   return success();
+}
+
+bool cotangent::ct::isCallerMemory(Value memory) {
+  while (true) {
+    while (auto view = memory.getDefiningOp<ViewLikeOpInterface>())
+      memory = view.getViewSource();
+    if (auto argument = dyn_cast<BlockArgument>(memory))
+      return argument.getOwner()->isEntryBlock() &&
+             isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
+    auto load = memory.getDefiningOp<LoadAddressOp>();
+    if (!load)
+      return false;
+    memory = load.getHolder();
+  }
 }
 
 std::string cotangent::ct::getSourcePosition(Location loc) {

@@ -55,6 +55,11 @@ inline constexpr llvm::StringLiteral kHostTwin = "ct.host_twin";
 /// to say something about a source construct once.
 std::string getSourcePosition(mlir::Location loc);
 
+/// Whether `memory` is the caller's: an argument of its function (through
+/// views), or memory reached through addresses read from one
+/// (`ct.load_address`, to any depth).
+bool isCallerMemory(mlir::Value memory);
+
 /// The side-effect resource of `ct.parallel_loop`, which touches nothing
 /// but must stay where it is until ct-structure reads it.
 struct ParallelLoopResource
