@@ -185,6 +185,16 @@ std::optional<Address> FunctionLowering::makeElementAside(
   bool sameType = args.size() == 1 &&
                   ast.hasSameUnqualifiedType(
                       args[0]->getType().getNonReferenceType(), vector.element);
+  // A number is copied by value: its argument need not be memory (a place
+  // chosen at run time, `c ? x : y`, whose derivative a loop's reverse
+  // sweep would need).
+  if (!emplace && args.size() == 1 && vector.element->isArithmeticType()) {
+    Value value = lowerRValue(args[0]);
+    if (!value)
+      return std::nullopt;
+    store(value, *made, loc(args[0]));
+    return made;
+  }
   if (!emplace || sameType || args.empty()) {
     std::optional<Address> source;
     if (!args.empty() && !(source = lowerLValue(args[0])))
