@@ -486,6 +486,9 @@ bool lowerNestedEntryPoints(ModuleLowering &module);
 /// Whether `function` is the `call` of a derivative entry point
 /// (`ct::detail::entry<...>::call`), which the plugin defines.
 bool isEntryCall(const clang::FunctionDecl *function);
+/// Whether `decl` is declared directly in Cotangent's namespace ct::detail
+/// (the header's entry points and helpers such as result_into).
+bool isInCotangentDetail(const clang::Decl *decl);
 
 /// Whether a call of `function` calls code compiled elsewhere as it is: no
 /// visible body, not [[ct::differentiable]], no custom rule, not an entry

@@ -38,7 +38,7 @@ resultWriterOf(const clang::FunctionDecl *function) {
   const auto *spec = method ? dyn_cast<clang::ClassTemplateSpecializationDecl>(
                                   method->getParent())
                             : nullptr;
-  if (!spec || spec->getName() != "result_into" ||
+  if (!spec || spec->getName() != "result_into" || !isInCotangentDetail(spec) ||
       spec->getTemplateArgs().size() == 0 ||
       spec->getTemplateArgs()[0].getKind() !=
           clang::TemplateArgument::Declaration)
@@ -1421,11 +1421,16 @@ bool isEntryCall(const clang::FunctionDecl *function) {
   if (!spec ||
       (spec->getName() != "entry" && spec->getName() != "method_entry"))
     return false;
-  const auto *detail = dyn_cast<clang::NamespaceDecl>(spec->getDeclContext());
+  return isInCotangentDetail(spec);
+}
+
+bool isInCotangentDetail(const clang::Decl *decl) {
+  const auto *detail = dyn_cast<clang::NamespaceDecl>(decl->getDeclContext());
   const auto *ct =
       detail ? dyn_cast<clang::NamespaceDecl>(detail->getDeclContext())
              : nullptr;
-  return detail && ct && detail->getName() == "detail" && ct->getName() == "ct";
+  return ct && detail->getName() == "detail" && ct->getName() == "ct" &&
+         ct->getDeclContext()->isTranslationUnit();
 }
 
 } // namespace cotangent::frontend

@@ -57,10 +57,8 @@ static bool changesParameter(const clang::Stmt *stmt,
     if (auto [object, method] = memberCallOf(call);
         object && method && isParam(object) && changesVectorMemory(method))
       return true;
-    const auto *method =
-        dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
     if (const clang::FunctionDecl *callee = call->getDirectCallee();
-        callee && depth > 0 && !(method && method->isInstance()))
+        callee && depth > 0 && !callee->isCXXInstanceMember())
       for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams();
            ++i)
         if (isParam(call->getArg(i)) &&
@@ -74,28 +72,20 @@ static bool changesParameter(const clang::Stmt *stmt,
   return false;
 }
 
-/// Whether `decl` is Cotangent's own code in namespace ct::detail (a
-/// function returning a std::vector taken as one writing it: the header's
-/// result_into), which is the user's code even from a system include.
-static bool isCotangentDetail(const clang::Decl *decl) {
-  const auto *detail = dyn_cast<clang::NamespaceDecl>(
-      decl->getDeclContext()->getEnclosingNamespaceContext());
-  const auto *ct =
-      detail ? dyn_cast<clang::NamespaceDecl>(detail->getDeclContext())
-             : nullptr;
-  return ct && detail->getName() == "detail" && ct->getName() == "ct" &&
-         ct->getDeclContext()->isTranslationUnit();
-}
-
 bool growsVectorParameter(const clang::FunctionDecl *callee, unsigned index) {
   // (The user's helpers, and static member functions: the library's own
-  // functions on vectors, std::swap among them, have models of their own.)
-  const auto *method = dyn_cast_or_null<clang::CXXMethodDecl>(callee);
+  // functions on vectors, std::swap among them, have models of their own;
+  // Cotangent's ct::detail code, the header's result_into writing a
+  // std::vector result, is the user's even from a system include.)
   if (!callee || index >= callee->getNumParams() || !callee->getBody() ||
-      (method && method->isInstance()) ||
-      (callee->getASTContext().getSourceManager().isInSystemHeader(
-           callee->getLocation()) &&
-       !isCotangentDetail(callee)))
+      callee->isCXXInstanceMember())
+    return false;
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+  if (callee->getASTContext().getSourceManager().isInSystemHeader(
+          callee->getLocation()) &&
+      !isInCotangentDetail(
+          method ? static_cast<const clang::Decl *>(method->getParent())
+                 : callee))
     return false;
   const clang::ParmVarDecl *param = callee->getParamDecl(index);
   clang::QualType type = param->getType();
