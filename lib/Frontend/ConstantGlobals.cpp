@@ -17,67 +17,94 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "clang/AST/APValue.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/Basic/TargetInfo.h"
 
 using namespace mlir;
 
 namespace cotangent::frontend {
 
 namespace {
-/// Writes the scalars of `value`, an object of `type`, into `out` from
-/// `offset` on (in scalars of the object's layout). False for what has no
-/// place there (pointers, unions, members of other scalar types).
-bool flatten(ModuleLowering &module, const clang::APValue &value,
-             clang::QualType type, Type scalar, int64_t offset,
-             SmallVectorImpl<Attribute> &out) {
-  clang::ASTContext &ast = module.getAST();
+/// Writes the bytes of `value`, an object of `type`, into `bytes` from byte
+/// `offset` on, as the target lays the object out (little-endian). False
+/// for what has no bytes of numbers (pointers, unions, bit-fields).
+bool writeBytes(clang::ASTContext &ast, const clang::APValue &value,
+                clang::QualType type, uint64_t offset,
+                MutableArrayRef<uint8_t> bytes) {
   type = type.getCanonicalType();
-  if (value.isInt()) {
-    // (An integer field packed among floating-point slots is not written
-    // here: such tables are refused.)
-    if (!isa<IntegerType>(scalar))
-      return false;
-    out[offset] = IntegerAttr::get(
-        scalar, value.getInt().extOrTrunc(scalar.getIntOrFloatBitWidth()));
+  auto writeBits = [&](const llvm::APInt &bits) {
+    uint64_t size = ast.getTypeSizeInChars(type).getQuantity();
+    llvm::APInt wide = bits.zextOrTrunc(size * 8);
+    for (uint64_t i = 0; i < size; ++i)
+      bytes[offset + i] = wide.extractBitsAsZExtValue(8, 8 * i);
     return true;
-  }
-  if (value.isFloat()) {
-    auto floatType = dyn_cast<FloatType>(scalar);
-    if (!floatType)
-      return false;
-    out[offset] = FloatAttr::get(floatType, value.getFloat().convertToDouble());
-    return true;
-  }
+  };
+  if (value.isInt())
+    return writeBits(value.getInt());
+  if (value.isFloat())
+    return writeBits(value.getFloat().bitcastToAPInt());
   if (value.isArray()) {
-    const clang::ArrayType *array = ast.getAsArrayType(type);
-    std::optional<Layout> element =
-        module.getLayout(array->getElementType(), {}, "an array element");
-    if (!element)
-      return false;
+    clang::QualType element = ast.getAsArrayType(type)->getElementType();
+    uint64_t stride = ast.getTypeSizeInChars(element).getQuantity();
     for (unsigned i = 0, e = value.getArraySize(); i < e; ++i) {
       const clang::APValue &item = i < value.getArrayInitializedElts()
                                        ? value.getArrayInitializedElt(i)
                                        : value.getArrayFiller();
-      if (!flatten(module, item, array->getElementType(), scalar,
-                   offset + i * element->size, out))
+      if (!writeBytes(ast, item, element, offset + i * stride, bytes))
         return false;
     }
     return true;
   }
   if (value.isStruct()) {
     const auto *record = type->getAsCXXRecordDecl();
+    const clang::ASTRecordLayout &layout = ast.getASTRecordLayout(record);
     unsigned base = 0;
-    for (const clang::CXXBaseSpecifier &spec : record->bases())
-      if (!flatten(module, value.getStructBase(base++), spec.getType(), scalar,
-                   offset + module.getBaseOffset(record, spec.getType()), out))
+    for (const clang::CXXBaseSpecifier &spec : record->bases()) {
+      uint64_t at = layout.getBaseClassOffset(spec.getType()->getAsCXXRecordDecl())
+                        .getQuantity();
+      if (!writeBytes(ast, value.getStructBase(base++), spec.getType(),
+                      offset + at, bytes))
         return false;
+    }
     for (const clang::FieldDecl *field : record->fields())
-      if (!flatten(module, value.getStructField(field->getFieldIndex()),
-                   field->getType(), scalar,
-                   offset + module.getFieldOffset(field), out))
+      if (field->isBitField() ||
+          !writeBytes(ast, value.getStructField(field->getFieldIndex()),
+                      field->getType(),
+                      offset + layout.getFieldOffset(field->getFieldIndex()) / 8,
+                      bytes))
         return false;
     return true;
   }
   return false;
+}
+
+/// The object's bytes as the scalars of its layout (a struct's integers
+/// and floats of other types lie in the bytes of its slots, as in memory).
+bool slotsOf(clang::ASTContext &ast, const clang::APValue &value,
+             clang::QualType type, const Layout &layout,
+             SmallVectorImpl<Attribute> &slots) {
+  if (!ast.getTargetInfo().isLittleEndian())
+    return false;
+  uint64_t slotBytes =
+      ast.getTypeSizeInChars(layout.scalarType).getQuantity();
+  SmallVector<uint8_t> bytes(layout.size * slotBytes, 0);
+  if (ast.getTypeSizeInChars(type).getQuantity() >
+          static_cast<int64_t>(bytes.size()) ||
+      !writeBytes(ast, value, type, 0, bytes))
+    return false;
+  unsigned bits = layout.scalar.getIntOrFloatBitWidth();
+  for (int64_t i = 0; i < layout.size; ++i) {
+    llvm::APInt slot(slotBytes * 8, 0);
+    for (uint64_t k = 0; k < slotBytes; ++k)
+      slot.insertBits(bytes[i * slotBytes + k], 8 * k, 8);
+    slot = slot.trunc(bits);
+    if (auto floatType = dyn_cast<FloatType>(layout.scalar))
+      slots.push_back(FloatAttr::get(
+          floatType, llvm::APFloat(floatType.getFloatSemantics(), slot)));
+    else
+      slots.push_back(IntegerAttr::get(layout.scalar, slot));
+  }
+  return true;
 }
 } // namespace
 
@@ -98,15 +125,12 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
       getLayout(var->getType(), use, "this variable");
   if (!layout)
     return std::nullopt;
-  SmallVector<Attribute> scalars(layout->size);
-  Attribute zero = isa<FloatType>(layout->scalar)
-                       ? Attribute(FloatAttr::get(layout->scalar, 0.0))
-                       : Attribute(IntegerAttr::get(layout->scalar, 0));
-  std::fill(scalars.begin(), scalars.end(), zero);
-  if (!flatten(*this, *value, var->getType(), layout->scalar, 0, scalars)) {
+  SmallVector<Attribute> scalars;
+  if (!layout->indirect.empty() ||
+      !slotsOf(ast, *value, var->getType(), *layout, scalars)) {
     error(use, "the initializer of '" + var->getQualifiedNameAsString() +
                    "' cannot be read by a differentiable function: only "
-                   "numbers, arrays and structs of one scalar type");
+                   "numbers, arrays and structs of them");
     return std::nullopt;
   }
   auto type = MemRefType::get({layout->size}, layout->scalar);

@@ -26,6 +26,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/Builtins.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <array>
@@ -89,6 +90,25 @@ inline const clang::Expr *movedFrom(const clang::Expr *expr) {
       !callee->getIdentifier() || callee->getName() != "move")
     return nullptr;
   return call->getArg(0);
+}
+
+/// The argument of `std::move`, `std::forward`, `std::as_const` or
+/// `std::move_if_noexcept` (casts of it to a reference) when `expr` is a
+/// call of one; null otherwise.
+inline const clang::Expr *castToReferenceArgument(const clang::Expr *expr) {
+  const auto *call = llvm::dyn_cast<clang::CallExpr>(expr);
+  const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || call->getNumArgs() != 1)
+    return nullptr;
+  switch (callee->getBuiltinID()) {
+  case clang::Builtin::BImove:
+  case clang::Builtin::BIforward:
+  case clang::Builtin::BIas_const:
+  case clang::Builtin::BImove_if_noexcept:
+    return call->getArg(0);
+  default:
+    return nullptr;
+  }
 }
 
 /// The allocation or argument `memref` views.
@@ -254,10 +274,11 @@ private:
   Value lowerLogical(const clang::BinaryOperator *expr);
   Value lowerUnary(const clang::UnaryOperator *expr);
   Value lowerConditional(const clang::ConditionalOperator *expr);
-  /// `address`, or an error at `where` if it is a packed integer field
-  /// (which has no address of its own to pass, return or compare).
+  /// `address` as a place of its own scalar type: a packed integer field
+  /// becomes an element of a view of its type over its slot, to be passed,
+  /// returned, compared or written through a reference.
   std::optional<Address> unpacked(std::optional<Address> address,
-                                  const clang::Expr *where);
+                                  const clang::Stmt *where);
   /// Where `field` of the object at `object` is (PackedFields.cpp explains
   /// integer fields among wider slots); nullopt after an error.
   std::optional<Address> fieldAddress(Address object,
@@ -1291,11 +1312,20 @@ private:
   bool movePointer(const clang::ValueDecl *var, Address target,
                    const clang::Stmt *where);
   /// The pointer variables of `body` that keep their address in a slot:
-  /// those assigned what another variable designates at run time.
+  /// those assigned what another variable designates at run time, and
+  /// those whose address is taken or bound to a reference.
   const llvm::DenseSet<const clang::VarDecl *> &
   getAddressSlotVariables(const clang::Stmt *body);
   llvm::DenseMap<const clang::Stmt *, llvm::DenseSet<const clang::VarDecl *>>
       addressSlotVariables;
+  /// The variables' address slots: memory of the function's own that holds
+  /// addresses (not the offsets of the memref model's pointer arrays).
+  llvm::DenseSet<Value> addressSlots;
+  /// Whether `root`'s pointer slots hold addresses: memory the caller
+  /// passed, or a variable's address slot.
+  bool holdsAddresses(Value root) {
+    return !isOwnMemory(root) || addressSlots.contains(root);
+  }
   /// Makes `pointer` designate `target`, within the array it designates
   /// (or anywhere, for one with an address slot).
   void setPointer(PointerVariable &pointer, Address target, Location l);

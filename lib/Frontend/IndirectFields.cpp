@@ -249,7 +249,7 @@ FunctionLowering::loadStoredPointer(const clang::Expr *element) {
   std::optional<Address> slot = lowerLValue(element);
   if (!slot)
     return std::nullopt;
-  if (!isOwnMemory(memoryRoot(slot->memref)))
+  if (holdsAddresses(memoryRoot(slot->memref)))
     return loadAddress(*slot, element->getType(), element);
   return followIndirectSlot(*slot, nullptr, element);
 }
@@ -273,11 +273,13 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
                                          const clang::Stmt *where,
                                          const clang::FieldDecl *decl) {
   Location l = loc(where);
-  if (target.packedType) {
-    unsupported(where, "an integer field of a struct with floating-point "
-                       "fields has no address of its own; copy it into a "
-                       "variable");
-    return false;
+  if (target.packedType)
+    target = *unpacked(target, where);
+  // A pointer stored where addresses are kept (the caller's `T**`, a
+  // pointer variable's slot given by reference): its address.
+  if (!decl && holdsAddresses(memoryRoot(field.memref))) {
+    keepAddress(target, field, l);
+    return true;
   }
   if (ModuleLowering::keepsAddress(decl)) {
     clang::QualType pointee =
@@ -409,7 +411,10 @@ void FunctionLowering::bindIndirectArguments(Address object,
                                              clang::QualType type,
                                              ArrayRef<BlockArgument> &args) {
   clang::QualType objectType = ModuleLowering::getParameterObject(type);
-  if (objectType.isNull() || isVector(objectType) || isIterator(objectType))
+  // (A pointer in the caller's memory is read from it: no arguments of its
+  // own, as appendIndirectTypes declares.)
+  if (objectType.isNull() || isVector(objectType) || isIterator(objectType) ||
+      objectType->isPointerType())
     return;
   std::optional<Layout> layout =
       module.getLayout(objectType, decl->getSourceRange(), "a parameter");

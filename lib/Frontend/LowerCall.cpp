@@ -196,20 +196,7 @@ Value FunctionLowering::lowerArgument(const clang::Expr *arg,
     address = materializeTemporary(arg);
   else
     return lowerRValue(arg);
-  if (address && address->packedType) {
-    // An integer field packed in a wider slot has no memory of its own: a
-    // const reference gets a copy, anything that could write it is refused.
-    if (!paramType->isReferenceType() ||
-        !paramType->getPointeeType().isConstQualified())
-      return unsupported(arg, "an integer field of a struct with "
-                              "floating-point fields can be passed by value "
-                              "or const reference only");
-    Value copy = memref::AllocaOp::create(
-        b, l, MemRefType::get({1}, address->packedType));
-    Value value = load(*address, l);
-    address = Address{copy, constantIndex(0, l)};
-    store(value, *address, l);
-  }
+  address = unpacked(address, arg);
   return address ? materialize(*address, l) : nullptr;
 }
 

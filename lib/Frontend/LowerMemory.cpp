@@ -60,12 +60,18 @@ Address FunctionLowering::offsetBy(Address address, int64_t delta, Location l) {
 
 std::optional<Address>
 FunctionLowering::unpacked(std::optional<Address> address,
-                           const clang::Expr *where) {
+                           const clang::Stmt *where) {
   if (!address || !address->packedType)
     return address;
-  return unsupported<std::optional<Address>>(
-      where, "an integer field of a struct with floating-point fields has no "
-             "address of its own; copy it into a variable");
+  // Addressed, an integer packed among wider slots is an element of a view
+  // of its own scalars over its slot (C++ aligns it to its size).
+  Location l = loc(where);
+  auto view = ct::RetypeViewOp::create(
+      b, l, getPointerType(address->packedType), address->memref,
+      address->offset);
+  return Address{view,
+                 constantIndex(address->packedByte / (address->packedBits / 8),
+                               l)};
 }
 
 std::optional<Address>
@@ -87,6 +93,16 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
     uint64_t bits = ast.getASTRecordLayout(field->getParent())
                         .getFieldOffset(field->getFieldIndex());
     uint64_t slotBits = ast.getTypeSize(record->scalarType);
+    // An array or struct of integers: a view of its own scalars from the
+    // slot where it starts.
+    if (own->size != 1 || type->isArrayType()) {
+      auto view = ct::RetypeViewOp::create(
+          b, l, getPointerType(own->scalar), place.memref, place.offset);
+      uint64_t scalarBits = ast.getTypeSize(own->scalarType);
+      return Address{view, constantIndex(static_cast<int64_t>(
+                                             (bits % slotBits) / scalarBits),
+                                         l)};
+    }
     place.packedType = own->scalar;
     place.packedBits = ast.getTypeSize(field->getType());
     place.packedByte = (bits % slotBits) / 8;
@@ -419,10 +435,14 @@ FunctionLowering::lowerNamedPlace(const clang::DeclRefExpr *ref) {
   }
   if (invalid.count(var))
     return std::nullopt;
-  if (pointers.count(var))
+  if (auto pointer = pointers.find(var); pointer != pointers.end()) {
+    // A variable keeping its address in a slot is that slot.
+    if (pointer->second.addressSlot)
+      return Address{pointer->second.addressSlot, constantIndex(0, l)};
     return unsupported<Result>(expr, "a pointer variable can be read, "
                                      "offset and assigned, but not "
                                      "addressed or bound to a reference");
+  }
   if (const auto *global = dyn_cast<clang::VarDecl>(var);
       global && !global->hasLocalStorage())
     return constantGlobal(global, expr->getSourceRange());
@@ -597,6 +617,9 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
     // A pointer read from memory: an element of an array or vector of
     // pointers.
     const clang::Expr *place = strip(cast->getSubExpr());
+    // `std::move(p)`: the pointer p holds.
+    if (const clang::Expr *moved = castToReferenceArgument(place))
+      return lowerPointer(moved);
     const auto *call = dyn_cast<clang::CallExpr>(place);
     const auto *unary = dyn_cast<clang::UnaryOperator>(place);
     if (isa<clang::ArraySubscriptExpr>(place) || (call && call->isGLValue()) ||
@@ -651,6 +674,8 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   // A pointer bound to a reference parameter (push_back(&x[i])): its value.
   if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(expr))
     return lowerPointer(temporary->getSubExpr());
+  if (const clang::Expr *moved = castToReferenceArgument(expr))
+    return lowerPointer(moved);
   // An element of an array or vector of pointers, bound to a reference.
   if (isa<clang::ArraySubscriptExpr>(expr) ||
       (isa<clang::CallExpr>(expr) && expr->isGLValue()))
@@ -672,6 +697,10 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
                      load(it->second.offsetSlot, l)};
     if (auto it = fixedPointers.find(ref->getDecl()); it != fixedPointers.end())
       return it->second;
+    // A reference to a pointer (`double *&p`): the pointer in the place it
+    // is bound to.
+    if (ref->getDecl()->getType()->isReferenceType())
+      return loadStoredPointer(expr);
   }
   if (const auto *member = dyn_cast<clang::MemberExpr>(expr);
       member && isa<clang::FieldDecl>(member->getMemberDecl()))
@@ -753,9 +782,11 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
       return std::nullopt;
     return pointer;
   }
-  if (it == pointers.end() && expr->getOpcode() == clang::BO_Assign && !ref &&
+  if (it == pointers.end() && expr->getOpcode() == clang::BO_Assign &&
+      (!ref || ref->getDecl()->getType()->isReferenceType()) &&
       expr->getLHS()->isGLValue()) {
-    // An element of an array or vector of pointers.
+    // An element of an array or vector of pointers, or the pointer a
+    // reference is bound to.
     std::optional<Address> pointer = lowerPointer(expr->getRHS());
     std::optional<Address> slot = lowerLValue(expr->getLHS());
     if (!pointer || !slot ||

@@ -331,12 +331,8 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   if (bindVectorReference(var, init))
     return;
   if (type->isReferenceType()) {
-    if (type->getPointeeType()->isPointerType()) {
-      module.error(var->getSourceRange(),
-                   "references to pointers are not supported; copy the "
-                   "pointer");
-      return;
-    }
+    // (A reference to a pointer is the place holding it: a pointer
+    // variable's address slot, an element of an array of pointers.)
     if (std::optional<Address> target = lowerLValue(init)) {
       places[var] = *target;
       lowerHoldingVars(var);

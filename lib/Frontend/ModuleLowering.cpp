@@ -843,16 +843,22 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
                          "'; a differentiable struct has one floating-point "
                          "type");
     // An integer, or a struct of one (a std::tuple's element, in a base
-    // class of its own), lies in some bytes of one slot.
-    if (own.size != 1 || !own.indirect.empty() ||
-        (!part.type->isScalarType() && !part.type->isRecordType()))
+    // class of its own), lies in some bytes of one slot; an array or a
+    // struct of integers is viewed in its own scalars where it lies
+    // (ct.retype_view), which needs them aligned in the object as C++
+    // aligns them.
+    uint64_t ownBits = ast.getTypeSize(own.scalarType);
+    bool viewable =
+        own.indirect.empty() && (part.byteOffset * 8) % ownBits == 0;
+    bool packable = own.size == 1 && own.indirect.empty() &&
+                    (part.type->isScalarType() || part.type->isRecordType());
+    if (!packable && !viewable)
       return unsupported("its '" + part.type.getAsString() +
                          "' part, an array or struct of integers among "
                          "fields of type '" +
                          layout->scalarType.getAsString() +
-                         "', is not supported; use single integer fields "
-                         "or an array of '" +
-                         layout->scalarType.getAsString() + "'");
+                         "', holds pointers; keep the pointers in fields "
+                         "of the outer struct");
   }
   if (ast.getTypeSize(type) % slotBits != 0)
     return unsupported("its size is not a multiple of its '" +

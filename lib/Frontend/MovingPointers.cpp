@@ -14,7 +14,8 @@
 // (`p = p->next` down linked nodes), cannot be such a selection: it keeps its
 // address in a slot of its own (ct.store_address, ct.load_address). So does one
 // that the code assigns and tests for null (a selection among arrays has no
-// null).
+// null), and one whose address is taken or bound to a reference
+// (`std::swap(p, q)`): the slot is its place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +72,52 @@ static bool testsForNull(const clang::Stmt *stmt, const clang::VarDecl *var,
     if (testsForNull(child, var, ast))
       return true;
   return false;
+}
+
+/// The pointer variable `expr` names as a place (not its value), if any.
+static const clang::VarDecl *namedPointer(const clang::Expr *expr) {
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(expr->IgnoreParens());
+  const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  return var && var->getType()->isPointerType() ? var : nullptr;
+}
+
+/// The pointer variables whose address `stmt` takes or to which it binds a
+/// reference: `&p`, `double *&r = p`, a call's reference parameter given
+/// `p` (`std::swap(p, q)`), but for the calls `isModelled` says the
+/// lowering moves the variable itself (`std::advance`).
+static void collectAddressedPointers(
+    const clang::Stmt *stmt,
+    function_ref<bool(const clang::CallExpr *)> isModelled,
+    llvm::DenseSet<const clang::VarDecl *> &addressed) {
+  if (!stmt)
+    return;
+  auto note = [&](const clang::Expr *place) {
+    if (const clang::VarDecl *var = namedPointer(place))
+      addressed.insert(var);
+  };
+  if (const auto *unary = dyn_cast<clang::UnaryOperator>(stmt);
+      unary && unary->getOpcode() == clang::UO_AddrOf)
+    note(unary->getSubExpr());
+  if (const auto *declStmt = dyn_cast<clang::DeclStmt>(stmt))
+    for (const clang::Decl *decl : declStmt->decls())
+      if (const auto *ref = dyn_cast<clang::VarDecl>(decl);
+          ref && ref->getType()->isReferenceType() && ref->getInit())
+        note(ref->getInit());
+  if (const auto *call = dyn_cast<clang::CallExpr>(stmt);
+      call && !isModelled(call))
+    if (const clang::FunctionDecl *callee = call->getDirectCallee()) {
+      // (An operator's object argument is its first.)
+      unsigned skip = isa<clang::CXXOperatorCallExpr>(call) &&
+                              isa<clang::CXXMethodDecl>(callee)
+                          ? 1
+                          : 0;
+      for (unsigned i = skip; i < call->getNumArgs(); ++i)
+        if (i - skip < callee->getNumParams() &&
+            callee->getParamDecl(i - skip)->getType()->isReferenceType())
+          note(call->getArg(i));
+    }
+  for (const clang::Stmt *child : stmt->children())
+    collectAddressedPointers(child, isModelled, addressed);
 }
 
 /// Every `p = e` of a pointer variable p in `stmt`, by variable.
@@ -134,6 +181,13 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
   for (auto &[var, values] : assigned)
     if (testsForNull(body, var, ast))
       known->second.insert(var);
+  // A variable whose address is taken, or to which a reference is bound
+  // (`std::swap(p, q)`): its place is the slot, which the code given it
+  // reads and writes.
+  collectAddressedPointers(
+      body,
+      [&](const clang::CallExpr *call) { return isModelledAlgorithm(call); },
+      known->second);
   return known->second;
 }
 
@@ -170,6 +224,7 @@ void FunctionLowering::declareAddressSlot(const clang::VarDecl *var,
   keepAddress(initial, Address{slot, constantIndex(0, l)}, l);
   pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};
   pointers[var].addressSlot = slot;
+  addressSlots.insert(slot);
 }
 
 void FunctionLowering::keepAddress(Address target, Address slot, Location l) {

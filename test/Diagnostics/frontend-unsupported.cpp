@@ -11,7 +11,8 @@ thread_local double per_thread = 1;
 struct Pair { double a, b; };
 double takes_pair(Pair p);
 double own_variadic(int, ...);
-struct Sample { double value; int counts[2]; };
+struct Counted { int n; const double *data; };
+struct Sample { double value; Counted counted; };
 struct Widths { float narrow; double wide; };
 struct Shape {
   double size;
@@ -27,7 +28,7 @@ union Bits { double d; long i; };
 }
 
 [[ct::differentiable]] double uses_mixed_struct(const Sample &s) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:49: error: parameter 's' has type 'struct Sample', which differentiable code does not support: its 'int[2]' part, an array or struct of integers among fields of type 'double', is not supported; use single integer fields or an array of 'double'
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:49: error: parameter 's' has type 'struct Sample', which differentiable code does not support: its 'Counted' part, an array or struct of integers among fields of type 'double', holds pointers; keep the pointers in fields of the outer struct
   return s.value;
 }
 

@@ -650,7 +650,10 @@ bool ActivityAnalysis::hasShadow(Value value) const {
 }
 
 bool ActivityAnalysis::storesDerivative(Operation *store) const {
-  if (!hasShadow(cast<memref::StoreOp>(store).getMemRef()))
+  // Integers stored among floating-point numbers (through a view of their
+  // own type, ct.retype_view) have no derivative to overwrite.
+  Value memory = cast<memref::StoreOp>(store).getMemRef();
+  if (!isShadowedType(memory.getType()) || !hasShadow(memory))
     return false;
   std::optional<Element> element = getElementAccess(store);
   return !element || usefulElements.contains(*element);

@@ -275,7 +275,8 @@ struct DeallocReverse
   }
 };
 
-/// A view of memory with a shadow has the same view of the shadow.
+/// A view of memory with a shadow has the same view of the shadow (a view
+/// of integers among floating-point slots has none).
 template <typename Op>
 struct ViewForward
     : public ForwardModeOpInterface::ExternalModel<ViewForward<Op>, Op> {
@@ -283,6 +284,8 @@ struct ViewForward
                             ForwardEmitter &emitter) const {
     emitter.clonePrimal(b, *op);
     auto view = cast<ViewLikeOpInterface>(op);
+    if (!isShadowedType(op->getResult(0).getType()))
+      return success();
     if (Value s = emitter.shadow(view.getViewSource())) {
       IRMapping shadowMapping = emitter.getMapping();
       shadowMapping.map(view.getViewSource(), s);
@@ -335,5 +338,8 @@ void ad::registerMemRefDerivativeRules(DialectRegistry &registry) {
                      memref::MemorySpaceCastOp, memref::ReinterpretCastOp,
                      memref::ReshapeOp, memref::SubViewOp, memref::ViewOp>(
         context);
+  });
+  registry.addExtension(+[](MLIRContext *context, ct::CTDialect *) {
+    attachViewModels<ct::RetypeViewOp>(context);
   });
 }

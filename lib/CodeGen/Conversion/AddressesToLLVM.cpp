@@ -4,7 +4,8 @@
 // elements: `ct.store_address` stores the address of a view's first
 // element there, `ct.load_address` loads it and views the memory it points
 // to as a C pointer is viewed (`ct.pointer_view`: offset 0, stride 1, the
-// extent no object reaches).
+// extent no object reaches). `ct.retype_view` views an element's bytes as
+// scalars of another type: the same address, the remaining bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,9 +58,50 @@ struct LoadAddressLowering : ConvertOpToLLVMPattern<ct::LoadAddressOp> {
   }
 };
 
+/// The descriptor { &source[index], &source[index], 0, remaining bytes in
+/// the view's scalars, 1 }.
+struct RetypeViewLowering : ConvertOpToLLVMPattern<ct::RetypeViewOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::RetypeViewOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    MemRefType sourceType = op.getSource().getType();
+    Value start = getStridedElementPtr(rewriter, loc, sourceType,
+                                       adaptor.getSource(), adaptor.getIndex());
+    Type i64 = rewriter.getI64Type();
+    auto constant = [&](int64_t value) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                      rewriter.getI64IntegerAttr(value));
+    };
+    Value remaining = LLVM::SubOp::create(
+        rewriter, loc,
+        MemRefDescriptor(adaptor.getSource()).size(rewriter, loc, 0),
+        adaptor.getIndex());
+    Value bytes = LLVM::MulOp::create(
+        rewriter, loc, remaining,
+        constant(llvm::divideCeil(sourceType.getElementTypeBitWidth(), 8)));
+    Value count = LLVM::UDivOp::create(
+        rewriter, loc, bytes,
+        constant(llvm::divideCeil(op.getType().getElementTypeBitWidth(), 8)));
+    auto descriptor = MemRefDescriptor::poison(rewriter, loc, type);
+    descriptor.setAllocatedPtr(rewriter, loc, start);
+    descriptor.setAlignedPtr(rewriter, loc, start);
+    descriptor.setOffset(rewriter, loc, constant(0));
+    descriptor.setSize(rewriter, loc, 0, count);
+    descriptor.setStride(rewriter, loc, 0, constant(1));
+    rewriter.replaceOp(op, Value(descriptor));
+    return success();
+  }
+};
+
 } // namespace
 
 void cotangent::populateAddressesToLLVMPatterns(LLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
-  patterns.add<StoreAddressLowering, LoadAddressLowering>(converter);
+  patterns.add<StoreAddressLowering, LoadAddressLowering, RetypeViewLowering>(
+      converter);
 }

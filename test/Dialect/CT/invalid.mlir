@@ -362,3 +362,19 @@ func.func @f(%holder: memref<4xf64>, %i: index) {
   %0 = ct.load_address %holder[%i] : memref<4xf64> -> memref<?x?xf64>
   return
 }
+
+// -----
+
+func.func @f(%object: memref<4xf64>, %i: index) {
+  // expected-error @below {{'ct.retype_view' op views scalars of whole bytes (or bools) as scalars of whole bytes}}
+  %0 = ct.retype_view %object[%i] : memref<4xf64> -> memref<?xi4, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @f(%object: memref<4xf64>, %i: index) {
+  // expected-error @below {{'ct.retype_view' op makes a view of stride 1}}
+  %0 = ct.retype_view %object[%i] : memref<4xf64> -> memref<?xi32, strided<[2], offset: ?>>
+  return
+}

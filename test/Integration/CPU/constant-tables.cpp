@@ -1,8 +1,10 @@
 // Constant data a differentiable function reads without receiving it:
 // constexpr and const arrays (1-D and 2-D, int and floating) and structs
 // at namespace scope, in namespaces, static const locals, static constexpr
-// data members. Reverse and forward mode, -O0 and -O2, against closed forms
-// (the tables themselves have no derivative).
+// data members, tables of structs mixing integers (single fields, arrays,
+// bools) with floating-point fields, laid out as C++ lays them out. Reverse
+// and forward mode, -O0 and -O2, against closed forms (the tables
+// themselves have no derivative).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -26,6 +28,28 @@ constexpr float partial[3] = {0.25f}; // the rest is zero
 struct Model {
   static constexpr double gain[2] = {3.0, -0.5};
 };
+
+// A mesh's edges: their ends, a flag and a weight in one struct.
+struct Edge {
+  int ends[2];
+  bool on;
+  double weight;
+  short tag;
+};
+constexpr Edge edges[3] = {{{0, 1}, true, 0.5, 7},
+                           {{1, 2}, false, 4.0, 8},
+                           {{2, 0}, true, -1.5, 9}};
+
+[[ct::differentiable]] double edgeEnergy(const double *x) {
+  double e = 0;
+  for (const Edge &edge : edges) {
+    if (!edge.on)
+      continue;
+    double d = x[edge.ends[0]] - x[edge.ends[1]];
+    e += edge.weight * d * d * edge.tag;
+  }
+  return e;
+}
 
 [[ct::differentiable]] double weighted(const double *x, int n) {
   static const double scale[3] = {1.0, 10.0, 100.0};
@@ -60,5 +84,17 @@ int main() {
   df = 0;
   ct::gradient<lookup>(2.0f, 2, &df);
   check::near("float table filler", df, 1.0, 1e-6);
+  const double y[3] = {0.5, 2.0, -1.0};
+  double dy[3] = {};
+  double e = ct::gradient<edgeEnergy>(y, dy);
+  double d0 = y[0] - y[1], d2 = y[2] - y[0];
+  check::near("edge table", e, 0.5 * 7 * d0 * d0 - 1.5 * 9 * d2 * d2, 1e-12);
+  check::near("edge table d/dy0", dy[0],
+              2 * 0.5 * 7 * d0 + 2 * 1.5 * 9 * d2, 1e-12);
+  check::near("edge table d/dy1", dy[1], -2 * 0.5 * 7 * d0, 1e-12);
+  check::near("edge table d/dy2", dy[2], -2 * 1.5 * 9 * d2, 1e-12);
+  const double ty[3] = {0, 0, 1};
+  check::near("edge table jvp", ct::jvp<edgeEnergy>(y, ty).tangent, dy[2],
+              1e-12);
   return check::report();
 }

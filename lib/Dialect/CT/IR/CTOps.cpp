@@ -522,3 +522,24 @@ LogicalResult cotangent::ct::LoadAddressOp::verify() {
     return failure();
   return verifyAddressedView(*this, getView().getType());
 }
+
+//===----------------------------------------------------------------------===//
+// ct.retype_view
+//===----------------------------------------------------------------------===//
+
+LogicalResult cotangent::ct::RetypeViewOp::verify() {
+  // Scalars of whole bytes, or bools (a byte each in memory).
+  auto isByteScalar = [](Type type) {
+    return type.isInteger(1) ||
+           (type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0);
+  };
+  if (!isByteScalar(getSource().getType().getElementType()) ||
+      !isByteScalar(getView().getType().getElementType()))
+    return emitOpError("views scalars of whole bytes (or bools) as scalars "
+                       "of whole bytes");
+  auto layout =
+      dyn_cast<StridedLayoutAttr>(getView().getType().getLayout());
+  if (!layout || layout.getStrides() != ArrayRef<int64_t>{1})
+    return emitOpError("makes a view of stride 1");
+  return success();
+}

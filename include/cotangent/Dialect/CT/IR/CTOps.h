@@ -12,6 +12,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "cotangent/Dialect/CT/IR/CTOpsDialect.h.inc"
 #include "cotangent/Dialect/CT/IR/CTOpsEnums.h.inc"

@@ -7,6 +7,7 @@ include "cotangent/Dialect/CT/IR/CTBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
 include "mlir/IR/BuiltinAttributes.td"
 
 class CT_Op<string mnemonic, list<Trait> traits = []>
@@ -475,6 +476,35 @@ def CT_LoadAddressOp : CT_Op<"load_address", [
   let results = (outs MemRefRankOf<[AnyType], [1, 2]>:$view);
   let assemblyFormat = [{
     $holder `[` $index `]` attr-dict `:` type($holder) `->` type($view)
+  }];
+  let hasVerifier = 1;
+}
+
+def CT_RetypeViewOp : CT_Op<"retype_view", [Pure, ViewLikeOpInterface]> {
+  let summary = "a view of a memref's bytes as scalars of another type";
+  let description = [{
+    Views the bytes that start at element `index` of `source` as scalars of
+    the result's element type: base and aligned pointer that element's
+    address, offset 0, stride 1, and the source's remaining bytes counted in
+    the result's scalars (rounded down). An object is a run of slots of one
+    scalar type, and C++ lays out parts of other types in their bytes: an
+    array of `int`s, or a `float`, among the fields of a struct of doubles.
+    Derivatives: a view of floating-point scalars has the same view of the
+    source's shadow; a view of integers has none.
+
+    ```mlir
+    %ids = ct.retype_view %object[%c2]
+        : memref<?xf64, strided<[1], offset: ?>>
+          -> memref<?xi32, strided<[1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins MemRefRankOf<[AnyType], [1]>:$source, Index:$index);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$view);
+  let assemblyFormat = [{
+    $source `[` $index `]` attr-dict `:` type($source) `->` type($view)
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::Value getViewSource() { return getSource(); }
   }];
   let hasVerifier = 1;
 }
