@@ -60,8 +60,9 @@ bool writeBytes(clang::ASTContext &ast, const clang::APValue &value,
     const clang::ASTRecordLayout &layout = ast.getASTRecordLayout(record);
     unsigned base = 0;
     for (const clang::CXXBaseSpecifier &spec : record->bases()) {
-      uint64_t at = layout.getBaseClassOffset(spec.getType()->getAsCXXRecordDecl())
-                        .getQuantity();
+      uint64_t at =
+          layout.getBaseClassOffset(spec.getType()->getAsCXXRecordDecl())
+              .getQuantity();
       if (!writeBytes(ast, value.getStructBase(base++), spec.getType(),
                       offset + at, bytes))
         return false;
@@ -70,7 +71,8 @@ bool writeBytes(clang::ASTContext &ast, const clang::APValue &value,
       if (field->isBitField() ||
           !writeBytes(ast, value.getStructField(field->getFieldIndex()),
                       field->getType(),
-                      offset + layout.getFieldOffset(field->getFieldIndex()) / 8,
+                      offset +
+                          layout.getFieldOffset(field->getFieldIndex()) / 8,
                       bytes))
         return false;
     return true;
@@ -85,8 +87,7 @@ bool slotsOf(clang::ASTContext &ast, const clang::APValue &value,
              SmallVectorImpl<Attribute> &slots) {
   if (!ast.getTargetInfo().isLittleEndian())
     return false;
-  uint64_t slotBytes =
-      ast.getTypeSizeInChars(layout.scalarType).getQuantity();
+  uint64_t slotBytes = ast.getTypeSizeInChars(layout.scalarType).getQuantity();
   SmallVector<uint8_t> bytes(layout.size * slotBytes, 0);
   if (ast.getTypeSizeInChars(type).getQuantity() >
           static_cast<int64_t>(bytes.size()) ||

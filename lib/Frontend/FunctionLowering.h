@@ -344,6 +344,9 @@ private:
   std::optional<Address> lowerMemberPlace(const clang::MemberExpr *member);
   /// The value of a pointer-typed expression.
   std::optional<Address> lowerPointer(const clang::Expr *expr);
+  /// The pointer a variable names: a pointer variable, a pointer bound to
+  /// a reference, a std::unique_ptr bound to a reference.
+  std::optional<Address> lowerNamedPointer(const clang::DeclRefExpr *ref);
   /// lowerPointer of a conversion to a pointer type.
   std::optional<Address> lowerPointerCast(const clang::CastExpr *cast);
   /// Assignments to pointer variables: they move within their memref.
@@ -1209,6 +1212,14 @@ private:
   /// default-made one; moving from another leaves it null).
   std::optional<Address> lowerOwnedSource(const clang::Expr *init,
                                           clang::QualType type);
+  /// Makes std::unique_ptr `var` (a local or a parameter taken by value)
+  /// keep what `init` gives in an address slot, freed where its scope
+  /// ends; false after an error.
+  bool declareOwningSlot(const clang::VarDecl *var, const clang::Expr *init);
+  /// Binds a std::unique_ptr parameter of a body lowered in place to `arg`:
+  /// by reference, the caller's slot; by value, a slot of its own.
+  bool bindUniquePointerParameter(const clang::ParmVarDecl *param,
+                                  const clang::Expr *arg);
   /// `memory[i] = value` for i < count (scalars).
   void fill(Value memory, Value count, Value value, Location l);
   /// `nullptr` as memory of `scalar`s: a view of no elements (recorded in
@@ -1218,11 +1229,15 @@ private:
   /// `type` owns.
   std::optional<Address> nullOwned(clang::QualType type,
                                    const clang::Expr *where);
-  /// The slot of a std::unique_ptr member that `object` names.
+  /// The slot of the std::unique_ptr that `object` names (a member, a
+  /// variable keeping its address, a reference bound to one).
   std::optional<Address> uniquePointerSlot(const clang::Expr *object);
   /// Frees what the std::unique_ptr of `type` in `slot` owns.
   void destroyUniquePointer(clang::QualType type, Address slot,
                             const clang::Stmt *where);
+  /// Destroys (when not null) and frees `owned`, what a std::unique_ptr of
+  /// `type` owned.
+  void freeOwned(clang::QualType type, Address owned, const clang::Stmt *where);
   /// reset, release, assignment and swap of a std::unique_ptr member.
   std::optional<CallResult>
   changeUniquePointer(const clang::CallExpr *expr, clang::QualType type,

@@ -161,6 +161,11 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
     }
     if (bindVectorReference(param, arg) || bindGrowingReference(param, arg))
       continue;
+    if (!ModuleLowering::getUniquePointee(type).isNull()) {
+      if (!bindUniquePointerParameter(param, arg))
+        return false;
+      continue;
+    }
     if (type->isReferenceType() && !holdsIndirectFields(type) &&
         !isVector(type.getNonReferenceType()) &&
         !type.getNonReferenceType()->isArithmeticType() &&
@@ -356,10 +361,15 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   const auto *returnedRecord =
       returnType.getNonReferenceType()->getAsCXXRecordDecl();
   bool returnsClosure = returnedRecord && returnedRecord->isLambda();
+  // A std::unique_ptr result is the address of what it owns, as a pointer.
+  clang::QualType owned = ModuleLowering::getOwnedPointerType(returnType);
+  bool returnsAddress = returnType->isReferenceType() ||
+                        returnType->isPointerType() || isIterator(returnType) ||
+                        !owned.isNull();
   // An aggregate result is built where the caller wants it.
   std::optional<Address> result;
   if (isAggregate(returnType) && !returnsClosure && !isIterator(returnType) &&
-      !isVector(returnType)) {
+      !isVector(returnType) && owned.isNull()) {
     result = dest ? dest
                   : allocate(returnType, expr->getSourceRange(),
                              "this call's result");
@@ -386,14 +396,14 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   // A pointer or reference returned by the body's one return, its last
   // statement: the place as it is (see returnedPlace).
   std::optional<Address> place;
-  bool returnsPlace = (returnType->isReferenceType() ||
-                       returnType->isPointerType() || isIterator(returnType)) &&
+  bool returnsPlace = returnsAddress &&
                       !isVector(returnType.getNonReferenceType()) &&
                       returnsOnceAtTheEnd(callee);
   if (!returnType->isVoidType() && !returnsClosure && !result &&
       !returnsPlace) {
-    Type type = module.lowerType(returnType.getNonReferenceType(),
-                                 expr->getSourceRange(), "this call's result");
+    Type type = module.lowerType(
+        owned.isNull() ? returnType.getNonReferenceType() : owned,
+        expr->getSourceRange(), "this call's result");
     if (!type)
       return std::nullopt;
     if (returnType->isReferenceType() && type.isIntOrFloat())
@@ -417,8 +427,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
     cleanups.push_back(continuation->getArgument(0));
     return CallResult{nullptr, Address{continuation->getArgument(0), zero}};
   }
-  if (returnType->isReferenceType() || returnType->isPointerType() ||
-      isIterator(returnType))
+  if (returnsAddress)
     return CallResult{nullptr, Address{continuation->getArgument(0), zero}};
   return CallResult{continuation->getArgument(0), {}};
 }

@@ -301,6 +301,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   if (!libraryCode &&
       (takesIndirectFields(callee) || passesVectorsInMemory(callee, args) ||
        passesGrowingVectors(callee, args) || (object && object->packedType) ||
+       ModuleLowering::passesUniquePointers(callee) ||
        ((resultType->isPointerType() || resultType->isReferenceType() ||
          isIterator(resultType)) &&
         !isVector(resultType.getNonReferenceType()) && callee->hasBody(body) &&

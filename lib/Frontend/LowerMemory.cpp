@@ -66,12 +66,11 @@ FunctionLowering::unpacked(std::optional<Address> address,
   // Addressed, an integer packed among wider slots is an element of a view
   // of its own scalars over its slot (C++ aligns it to its size).
   Location l = loc(where);
-  auto view = ct::RetypeViewOp::create(
-      b, l, getPointerType(address->packedType), address->memref,
-      address->offset);
-  return Address{view,
-                 constantIndex(address->packedByte / (address->packedBits / 8),
-                               l)};
+  auto view =
+      ct::RetypeViewOp::create(b, l, getPointerType(address->packedType),
+                               address->memref, address->offset);
+  return Address{
+      view, constantIndex(address->packedByte / (address->packedBits / 8), l)};
 }
 
 std::optional<Address>
@@ -96,12 +95,12 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
     // An array or struct of integers: a view of its own scalars from the
     // slot where it starts.
     if (own->size != 1 || type->isArrayType()) {
-      auto view = ct::RetypeViewOp::create(
-          b, l, getPointerType(own->scalar), place.memref, place.offset);
+      auto view = ct::RetypeViewOp::create(b, l, getPointerType(own->scalar),
+                                           place.memref, place.offset);
       uint64_t scalarBits = ast.getTypeSize(own->scalarType);
-      return Address{view, constantIndex(static_cast<int64_t>(
-                                             (bits % slotBits) / scalarBits),
-                                         l)};
+      return Address{
+          view, constantIndex(
+                    static_cast<int64_t>((bits % slotBits) / scalarBits), l)};
     }
     place.packedType = own->scalar;
     place.packedBits = ast.getTypeSize(field->getType());
@@ -665,6 +664,33 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
                 "pointers of one element type per array");
 }
 
+std::optional<Address>
+FunctionLowering::lowerNamedPointer(const clang::DeclRefExpr *ref) {
+  using Result = std::optional<Address>;
+  const clang::Expr *expr = ref;
+  Location l = loc(expr);
+  if (invalid.count(ref->getDecl()))
+    return std::nullopt;
+  if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
+    return Address{pointerMemory(ref->getDecl(), it->second, l),
+                   load(it->second.offsetSlot, l)};
+  if (auto it = fixedPointers.find(ref->getDecl()); it != fixedPointers.end())
+    return it->second;
+  // A reference to a pointer (`double *&p`) or to a std::unique_ptr: the
+  // address in the place it is bound to.
+  clang::QualType type = ref->getDecl()->getType();
+  if (type->isReferenceType() && type->getPointeeType()->isPointerType())
+    return loadStoredPointer(expr);
+  if (auto bound = places.find(ref->getDecl());
+      bound != places.end() && type->isReferenceType() &&
+      !ModuleLowering::getUniquePointee(type).isNull())
+    return loadAddress(bound->second, ModuleLowering::getOwnedPointerType(type),
+                       expr);
+  return unsupported<Result>(expr, "this pointer cannot be differentiated; "
+                                   "use pointer parameters, arrays, and "
+                                   "offsets from them");
+}
+
 std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   using Result = std::optional<Address>;
   expr = strip(expr);
@@ -689,19 +715,8 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
       return choosePointerWithEffects(conditional);
     return choosePlace(conditional, &FunctionLowering::lowerPointer);
   }
-  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
-    if (invalid.count(ref->getDecl()))
-      return std::nullopt;
-    if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
-      return Address{pointerMemory(ref->getDecl(), it->second, l),
-                     load(it->second.offsetSlot, l)};
-    if (auto it = fixedPointers.find(ref->getDecl()); it != fixedPointers.end())
-      return it->second;
-    // A reference to a pointer (`double *&p`): the pointer in the place it
-    // is bound to.
-    if (ref->getDecl()->getType()->isReferenceType())
-      return loadStoredPointer(expr);
-  }
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
+    return lowerNamedPointer(ref);
   if (const auto *member = dyn_cast<clang::MemberExpr>(expr);
       member && isa<clang::FieldDecl>(member->getMemberDecl()))
     return lowerIndirectField(member);

@@ -414,6 +414,16 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
       // A closure returned by an inlined function (std::for_each): unused.
     } else if (type->isVoidType()) {
       lowerDiscarded(value);
+    } else if (!ModuleLowering::getUniquePointee(type).isNull()) {
+      // What a std::unique_ptr owns goes to the caller (the body is lowered
+      // in place: UniquePointers.cpp).
+      std::optional<Address> owned = lowerOwnedSource(value, type);
+      if (!owned)
+        return;
+      if (returnedPlace)
+        *returnedPlace = *owned;
+      else
+        returned.push_back(materialize(*owned, l));
     } else if (isVector(type)) {
       // The vector's memory goes to the caller: a local vector's own (C++
       // moves it), or a new one.

@@ -309,6 +309,10 @@ public:
   /// `T*` for a std::unique_ptr<T> or <T[]> (the pointer it is); null for
   /// other types.
   static clang::QualType getOwnedPointerType(clang::QualType type);
+  /// Whether `function`, one of the program's with a body, returns or takes
+  /// a std::unique_ptr: its calls are lowered in place, where what it owns
+  /// goes to or comes from the caller's variables.
+  static bool passesUniquePointers(const clang::FunctionDecl *function);
   /// The pointer type whose address a field that keeps one holds: its own
   /// type, or a std::unique_ptr's getOwnedPointerType.
   static clang::QualType getAddressType(const clang::FieldDecl *field);

@@ -85,10 +85,10 @@ static const clang::VarDecl *namedPointer(const clang::Expr *expr) {
 /// reference: `&p`, `double *&r = p`, a call's reference parameter given
 /// `p` (`std::swap(p, q)`), but for the calls `isModelled` says the
 /// lowering moves the variable itself (`std::advance`).
-static void collectAddressedPointers(
-    const clang::Stmt *stmt,
-    function_ref<bool(const clang::CallExpr *)> isModelled,
-    llvm::DenseSet<const clang::VarDecl *> &addressed) {
+static void
+collectAddressedPointers(const clang::Stmt *stmt,
+                         function_ref<bool(const clang::CallExpr *)> isModelled,
+                         llvm::DenseSet<const clang::VarDecl *> &addressed) {
   if (!stmt)
     return;
   auto note = [&](const clang::Expr *place) {

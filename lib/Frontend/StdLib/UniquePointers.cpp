@@ -16,6 +16,7 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/DeclTemplate.h"
@@ -36,6 +37,16 @@ clang::QualType ModuleLowering::getUniquePointee(clang::QualType type) {
   if (!deleter || deleter->getName() != "default_delete")
     return {};
   return args[0].getAsType();
+}
+
+bool ModuleLowering::passesUniquePointers(const clang::FunctionDecl *function) {
+  const clang::FunctionDecl *body = nullptr;
+  return function->hasBody(body) && !function->isInStdNamespace() &&
+         (!getUniquePointee(function->getReturnType()).isNull() ||
+          llvm::any_of(function->parameters(),
+                       [](const clang::ParmVarDecl *param) {
+                         return !getUniquePointee(param->getType()).isNull();
+                       }));
 }
 
 clang::QualType ModuleLowering::getOwnedPointerType(clang::QualType type) {
@@ -62,6 +73,11 @@ static const clang::Expr *ownedSource(const clang::Expr *init) {
   while (init) {
     // (IgnoreImplicit also passes temporaries' materialization and binding.)
     init = init->IgnoreImplicit()->IgnoreParens();
+    // `unique_ptr<T>(new T(...))`, as std::make_unique writes it.
+    if (const auto *cast = dyn_cast<clang::CXXFunctionalCastExpr>(init)) {
+      init = cast->getSubExpr();
+      continue;
+    }
     const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
     if (!construct)
       return init;
@@ -96,9 +112,18 @@ FunctionLowering::lowerMakeUnique(const clang::CallExpr *call,
     count = index(n, call->getArg(0)->getType(), l);
   } else if (call->getNumArgs() > 1 ||
              (call->getNumArgs() == 1 && isAggregate(element))) {
-    return unsupported<Result>(call, "std::make_unique of a struct with "
-                                     "arguments is not supported; assign "
-                                     "its fields after std::make_unique<T>()");
+    // A constructor's arguments: the library's own body (`new T(args...)`),
+    // lowered in place.
+    std::optional<CallResult> made = inlineBody(
+        call, call->getDirectCallee(),
+        ArrayRef<const clang::Expr *>(call->getArgs(), call->getNumArgs()),
+        nullptr);
+    if (!made)
+      return std::nullopt;
+    if (!made->address)
+      return unsupported<Result>(call, "this std::make_unique cannot be "
+                                       "followed in differentiable code");
+    return made->address;
   }
   Value scalars =
       arith::MulIOp::create(b, l, count, constantIndex(layout->size, l));
@@ -145,6 +170,24 @@ static bool changesOwner(const clang::Stmt *stmt, const clang::VarDecl *var) {
   if (const auto *expr = dyn_cast<clang::Expr>(stmt);
       expr && names(movedFrom(expr)))
     return true;
+  // Returned (moved to the caller), or given to a reference parameter of
+  // another function (which may change it).
+  if (const auto *ret = dyn_cast<clang::ReturnStmt>(stmt);
+      ret && names(ownedSource(ret->getRetValue())))
+    return true;
+  if (const auto *call = dyn_cast<clang::CallExpr>(stmt);
+      call && !isa<clang::CXXMemberCallExpr>(call))
+    if (const clang::FunctionDecl *callee = call->getDirectCallee()) {
+      unsigned skip = isa<clang::CXXOperatorCallExpr>(call) &&
+                              isa<clang::CXXMethodDecl>(callee)
+                          ? 1
+                          : 0;
+      for (unsigned i = skip; i < call->getNumArgs(); ++i)
+        if (i - skip < callee->getNumParams() &&
+            callee->getParamDecl(i - skip)->getType()->isReferenceType() &&
+            names(call->getArg(i)))
+          return true;
+    }
   for (const clang::Stmt *child : stmt->children())
     if (changesOwner(child, var))
       return true;
@@ -169,14 +212,8 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
       (movedFrom || changesOwner(owner->getBody(), var))) {
     // Reset, released, moved or moved from another: its address in a
     // slot of its own, freed where its scope ends (what it owns then).
-    std::optional<Address> owned =
-        lowerOwnedSource(var->getInit(), var->getType());
-    if (!owned)
+    if (!declareOwningSlot(var, var->getInit()))
       return failed();
-    declareAddressSlot(var, *owned, loc(var->getInit()));
-    Value slot = pointers[var].addressSlot;
-    cleanups.push_back(slot);
-    objectCleanups[slot] = {var->getType(), var->getInit()};
     return true;
   }
   std::optional<Address> memory;
@@ -211,6 +248,32 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
   return true;
 }
 
+bool FunctionLowering::declareOwningSlot(const clang::VarDecl *var,
+                                         const clang::Expr *init) {
+  std::optional<Address> owned = lowerOwnedSource(init, var->getType());
+  if (!owned)
+    return false;
+  declareAddressSlot(var, *owned, loc(init));
+  Value slot = pointers[var].addressSlot;
+  cleanups.push_back(slot);
+  objectCleanups[slot] = {var->getType(), init};
+  return true;
+}
+
+bool FunctionLowering::bindUniquePointerParameter(
+    const clang::ParmVarDecl *param, const clang::Expr *arg) {
+  // By reference: the caller's slot (a variable's, a member's).
+  if (param->getType()->isReferenceType()) {
+    std::optional<Address> slot = uniquePointerSlot(arg);
+    if (!slot)
+      return false;
+    places[param] = *slot;
+    return true;
+  }
+  // By value: a variable of the callee's owning what the argument gives.
+  return declareOwningSlot(param, arg);
+}
+
 std::optional<Address>
 FunctionLowering::lowerOwnedSource(const clang::Expr *init,
                                    clang::QualType type) {
@@ -225,6 +288,17 @@ FunctionLowering::lowerOwnedSource(const clang::Expr *init,
     return lowerNew(allocation);
   if (isMakeUnique(source))
     return lowerMakeUnique(cast<clang::CallExpr>(source), pointee);
+  // A helper's result (a factory): what its body returns, lowered in place.
+  if (const auto *call = dyn_cast<clang::CallExpr>(source);
+      call && source->isPRValue() && !movedFrom(source)) {
+    std::optional<CallResult> result = lowerCall(call, std::nullopt);
+    if (!result)
+      return std::nullopt;
+    if (!result->address)
+      return unsupported<Result>(init, "this call's std::unique_ptr cannot "
+                                       "be followed in differentiable code");
+    return result->address;
+  }
   // Another std::unique_ptr, moved from (`std::move(other)`): its address,
   // and null left behind.
   if (!getUniquePointee(source->getType()).isNull()) {
@@ -252,7 +326,7 @@ FunctionLowering::lowerOwnedSource(const clang::Expr *init,
 std::optional<Address>
 FunctionLowering::uniquePointerSlot(const clang::Expr *object) {
   using Result = std::optional<Address>;
-  object = strip(object);
+  object = stripTemporaries(object); // (and `const` added)
   if (const auto *member = dyn_cast<clang::MemberExpr>(object);
       member && isa<clang::FieldDecl>(member->getMemberDecl()))
     return fieldSlot(member);
@@ -262,6 +336,10 @@ FunctionLowering::uniquePointerSlot(const clang::Expr *object) {
     if (auto it = pointers.find(ref->getDecl());
         it != pointers.end() && it->second.addressSlot)
       return Address{it->second.addressSlot, constantIndex(0, loc(object))};
+    // A reference to one: the slot it is bound to.
+    if (auto bound = places.find(ref->getDecl());
+        bound != places.end() && ref->getDecl()->getType()->isReferenceType())
+      return bound->second;
   }
   return unsupported<Result>(
       object, "this std::unique_ptr cannot be reset, moved or released in "
@@ -273,7 +351,31 @@ void FunctionLowering::destroyUniquePointer(clang::QualType type, Address slot,
                                             const clang::Stmt *where) {
   if (std::optional<Address> owned =
           loadAddress(slot, ModuleLowering::getOwnedPointerType(type), where))
-    memref::DeallocOp::create(b, loc(where), owned->memref);
+    freeOwned(type, *owned, where);
+}
+
+void FunctionLowering::freeOwned(clang::QualType type, Address owned,
+                                 const clang::Stmt *where) {
+  Location l = loc(where);
+  clang::QualType pointee = ModuleLowering::getUniquePointee(type);
+  if (!pointee->isArrayType() && ModuleLowering::needsDestruction(pointee)) {
+    // The object first, as its destructor would (a vector it holds frees
+    // its memory), when there is one.
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, l, owned.memref);
+    Value held = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, address,
+                                       constantIndex(0, l));
+    Block *current = b.getInsertionBlock();
+    Block *destroy = newBlock();
+    Block *after = newBlock();
+    enter(current);
+    cf::CondBranchOp::create(b, l, held, destroy, after);
+    enter(destroy);
+    destroyObject(pointee, owned, where);
+    branchTo(l, after);
+    enter(after);
+  }
+  memref::DeallocOp::create(b, l, owned.memref);
 }
 
 std::optional<Address> FunctionLowering::nullOwned(clang::QualType type,
@@ -372,7 +474,7 @@ FunctionLowering::changeUniquePointer(const clang::CallExpr *expr,
   keepAddress(*next, *slot, l);
   if (name == "release")
     return CallResult{nullptr, owned};
-  memref::DeallocOp::create(b, l, owned->memref);
+  freeOwned(type, *owned, expr);
   if (name == "reset")
     return CallResult{};
   return CallResult{nullptr, slot};

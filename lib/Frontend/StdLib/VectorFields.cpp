@@ -256,17 +256,26 @@ void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
   finder.TraverseAST(ast);
   finder.walkReached();
   finder.addResizedRecords();
+  // Structs a std::vector holds, and structs a std::unique_ptr owns: their
+  // objects are reached through addresses kept in memory, where a vector
+  // field must be found in the object itself.
   clang::IdentifierInfo &stdName = ast.Idents.get("std");
-  clang::IdentifierInfo &vectorName = ast.Idents.get("vector");
-  for (clang::NamedDecl *found : ast.getTranslationUnitDecl()->lookup(&stdName))
-    if (const auto *std = dyn_cast<clang::NamespaceDecl>(found))
-      for (clang::NamedDecl *vector : std->lookup(&vectorName))
-        if (const auto *vectorTemplate =
-                dyn_cast<clang::ClassTemplateDecl>(vector))
-          for (const clang::ClassTemplateSpecializationDecl *spec :
-               vectorTemplate->specializations())
-            addHeldRecords(getVectorElementType(ast.getCanonicalTagType(spec)),
-                           records);
+  for (StringRef holder : {"vector", "unique_ptr"}) {
+    clang::IdentifierInfo &holderName = ast.Idents.get(holder);
+    for (clang::NamedDecl *found :
+         ast.getTranslationUnitDecl()->lookup(&stdName))
+      if (const auto *std = dyn_cast<clang::NamespaceDecl>(found))
+        for (clang::NamedDecl *decl : std->lookup(&holderName))
+          if (const auto *holderTemplate =
+                  dyn_cast<clang::ClassTemplateDecl>(decl))
+            for (const clang::ClassTemplateSpecializationDecl *spec :
+                 holderTemplate->specializations()) {
+              clang::QualType type = ast.getCanonicalTagType(spec);
+              addHeldRecords(holder == "vector" ? getVectorElementType(type)
+                                                : getUniquePointee(type),
+                             records);
+            }
+  }
 }
 
 bool ModuleLowering::keepsVectorFieldsInMemory(

@@ -537,8 +537,7 @@ LogicalResult cotangent::ct::RetypeViewOp::verify() {
       !isByteScalar(getView().getType().getElementType()))
     return emitOpError("views scalars of whole bytes (or bools) as scalars "
                        "of whole bytes");
-  auto layout =
-      dyn_cast<StridedLayoutAttr>(getView().getType().getLayout());
+  auto layout = dyn_cast<StridedLayoutAttr>(getView().getType().getLayout());
   if (!layout || layout.getStrides() != ArrayRef<int64_t>{1})
     return emitOpError("makes a view of stride 1");
   return success();
