@@ -102,6 +102,10 @@ class Generator:
         self.tables = random.Random(f"table-{seed}")
         # And so is a std::vector parameter f resizes.
         self.resized = random.Random(f"resized-{seed}")
+        # And so are structs of indices and weights (integers among
+        # floating-point fields, addressed and swapped).
+        self.indexed = random.Random(f"indexed-{seed}")
+        self.uses_edge = False
         self.uses_buffer = False
         self.uses_layer = False
         self.uses_trace = False
@@ -447,6 +451,49 @@ class Generator:
                 self.vector_of_rows(fn, scope, loop_vars, indent, target)
             else:
                 self.replaced_buffer(fn, scope, loop_vars, indent, target)
+        finally:
+            self.rng = main
+
+    def indexed_statement(self, fn, scope, loop_vars, indent):
+        """Edges (a struct of two int indices in an array, a short tag and
+        a weight: integers among floating-point slots) into an array in
+        scope: made, an index edited at a run-time position, the edges
+        swapped, an index swapped through references (std::swap of int
+        fields), then read into a place. Drawn from its own stream."""
+        main, self.rng = self.rng, self.indexed
+        try:
+            r = self.rng
+            arrays = [(n, l) for n, l in scope.of("input", "inout", "array")
+                      if l >= 2]
+            target = self.lvalue(scope, loop_vars)
+            if not arrays or target is None:
+                return
+            self.uses_edge = True
+            array, length = r.choice(arrays)
+            edges, i, count = self.fresh("ed"), self.fresh("i"), r.randint(2, 3)
+            inner = Scope(scope)
+            inner.add(i, "int")
+            made = ", ".join(
+                f"{{{{{r.randrange(length)}, {r.randrange(length)}}}, "
+                f"{r.randint(1, 4)}, {self.expr(scope, loop_vars, 1)}}}"
+                for _ in range(count))
+            self.emit(fn, indent, f"Edge {edges}[{count}] = {{{made}}};")
+            self.emit(fn, indent, f"for (int {i} = 0; {i} < {count}; ++{i}) {{")
+            self.emit(fn, indent + 1, f"{edges}[{i}].ends[{i} % 2] = "
+                      f"({edges}[{i}].ends[{i} % 2] + {i}) % {length};")
+            self.emit(fn, indent, "}")
+            if self.chance(0.5):
+                self.emit(fn, indent, f"std::swap({edges}[0], {edges}[{count - 1}]);")
+            if self.chance(0.5):
+                self.emit(fn, indent, f"std::swap({edges}[0].ends[0], "
+                          f"{edges}[0].ends[1]);")
+            self.emit(fn, indent, f"for (int {i} = 0; {i} < {count}; ++{i}) {{")
+            self.emit(fn, indent + 1,
+                      f"{target} += {edges}[{i}].weight * {edges}[{i}].tag * "
+                      f"({array}[{edges}[{i}].ends[0]] - "
+                      f"{array}[{edges}[{i}].ends[1]]) * "
+                      f"{self.expr(inner, loop_vars + [i], 1)};")
+            self.emit(fn, indent, "}")
         finally:
             self.rng = main
 
@@ -868,6 +915,8 @@ class Generator:
             self.memory_statement(fn, scope, loop_vars, indent)
         if depth < 2 and self.complexes.random() < 0.06:
             self.complex_statement(fn, scope, loop_vars, indent)
+        if depth < 2 and self.indexed.random() < 0.05:
+            self.indexed_statement(fn, scope, loop_vars, indent)
         # (Checkpointed loops do not run library code again.)
         if (depth < 2 and self.tables.random() < 0.05
                 and not self.inside_checkpoint):
@@ -1402,6 +1451,13 @@ OWNED = """struct Owned {
 };"""
 
 
+EDGE = """struct Edge {
+  int ends[2];
+  short tag;
+  real weight;
+};"""
+
+
 LAYER = """struct Layer {
   std::vector<real> w;
   real s;
@@ -1420,6 +1476,8 @@ def generate(seed):
         parts.append(BUFFER)
     if g.uses_layer:
         parts.append(LAYER)
+    if g.uses_edge:
+        parts.append(EDGE)
     if g.uses_trace:
         parts.append(TRACE)
     if g.uses_owned:
