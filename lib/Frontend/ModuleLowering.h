@@ -268,10 +268,16 @@ public:
   /// Finds those structs of `ast` (for keepsVectorInMemory); once per
   /// translation unit, before any layout.
   static void findRecordsKeepingVectors(clang::ASTContext &ast);
-  /// Whether `field` is one of those pointer fields, a pointer field of a
-  /// linked object or one designating linked objects (isLinked), or a
-  /// std::unique_ptr (whatever class holds it: it is a pointer that owns
-  /// its memory).
+  /// Whether code that differentiable functions run assigns pointer field
+  /// `field` another pointer after its object is made (`view.data = y`,
+  /// not a move within its array): it may designate another array, which
+  /// only an address kept in the object can say (found with those
+  /// structs).
+  static bool isReseatedField(const clang::FieldDecl *field);
+  /// Whether `field` is one of those pointer fields, a re-seated one, a
+  /// pointer field of a linked object or one designating linked objects
+  /// (isLinked), or a std::unique_ptr (whatever class holds it: it is a
+  /// pointer that owns its memory).
   static bool keepsAddress(const clang::FieldDecl *field) {
     const auto *record =
         field ? llvm::dyn_cast<clang::CXXRecordDecl>(field->getParent())
@@ -283,7 +289,7 @@ public:
     if (!field->getType()->isPointerType() &&
         !field->getType()->isReferenceType())
       return false;
-    if (ownsMemory(record) || isLinked(record))
+    if (ownsMemory(record) || isLinked(record) || isReseatedField(field))
       return true;
     const clang::RecordDecl *pointee = field->getType()
                                            ->getPointeeType()
@@ -370,11 +376,17 @@ public:
     frames.push_back({function, call});
   }
   void leave() { frames.pop_back(); }
-  /// Records the first call of `callee`, from the function being lowered.
+  /// Records the first call of `callee`, from the function being lowered,
+  /// and the calls of the bodies inlined there (so that the chain from
+  /// `callee` goes through them back to a function lowered on its own).
   void noteCall(const clang::FunctionDecl *callee, clang::SourceLocation at) {
-    if (!frames.empty())
-      firstCalls.try_emplace(callee->getCanonicalDecl(),
-                             Frame{frames.back().function, at});
+    if (frames.empty())
+      return;
+    firstCalls.try_emplace(callee->getCanonicalDecl(),
+                           Frame{frames.back().function, at});
+    for (size_t i = frames.size() - 1; i > 0 && frames[i].call.isValid(); --i)
+      firstCalls.try_emplace(frames[i].function->getCanonicalDecl(),
+                             Frame{frames[i - 1].function, frames[i].call});
   }
 
   clang::ASTContext &getAST() { return ast; }

@@ -2,9 +2,12 @@
 // the user's line: vector mode of a function whose parameters hold
 // pointers, and a Jacobian of a function of std::vectors differentiated
 // again (an error inside <cotangent/dense.h>, with notes back to the
-// user's call).
+// user's call), and a derivative of a function returning a std::vector
+// taken inside a function differentiated (an error inside the header's
+// adapter, with a note at the user's call).
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DFIELDS 2>&1 | FileCheck %s --check-prefix=FIELDS --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DVECTORS 2>&1 | FileCheck %s --check-prefix=VECTORS --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DRESULTS 2>&1 | FileCheck %s --check-prefix=RESULTS --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 
 #include <cmath>
@@ -40,5 +43,16 @@ double jacobianProduct(const std::vector<double> &x) {
 }
 void outer(const std::vector<double> &x, std::vector<double> &dx) {
   ct::gradient<jacobianProduct>(x, &dx);
+}
+#endif
+
+#ifdef RESULTS
+#include <vector>
+std::vector<double> squares(double x) { return {x * x, 3 * x}; }
+[[ct::differentiable]] double tangentOfList(double x) {
+  // RESULTS: dense.h:{{[0-9]+}}:{{[0-9]+}}: error: 'squares' takes a std::vector or an object that holds pointers, references or vectors; its derivatives cannot be taken inside a differentiable function yet: pass the memory as pointers of its own
+  // RESULTS: higher-order-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: note: in call to {{.*}} from here
+  auto d = ct::jvp<squares>(x, 1.0);
+  return d.tangent[1];
 }
 #endif

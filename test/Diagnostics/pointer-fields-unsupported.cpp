@@ -1,7 +1,9 @@
 // What differentiable code refuses of structs holding pointers, references
 // and std::vectors, each once (no other error may appear), at its source
 // range, with the way out (signatures are checked before bodies, hence
-// CHECK-DAG).
+// CHECK-DAG). (A pointer field the program re-seats to another array keeps
+// its address in the object instead: test/Integration/CPU/
+// reseated-pointer-fields.cpp.)
 // RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 -I %cotangent_src/runtime/include 2>&1 | FileCheck %s --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 #include <vector>
@@ -16,12 +18,21 @@ struct Model { std::vector<double> weights; };
   return spans[i].first[0];
 }
 
-[[ct::differentiable]] double movesToAnotherArray(const double *a,
-                                                  const double *b) {
-  Span span{a, b};
-  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:3: error: a pointer field can only move within the array it was first set to; use another object
-  span.first = b;
-  return span.first[0];
+// A constructor's own assignments set its fields: moving one to another
+// array there is refused.
+struct Cursor {
+  const double *at;
+  Cursor(const double *a, const double *b) {
+    at = a;
+    // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:5: error: a pointer field can only move within the array it was first set to; use another object
+    at = b;
+  }
+};
+
+[[ct::differentiable]] double movedInConstructor(const double *a,
+                                                 const double *b) {
+  Cursor cursor(a, b);
+  return cursor.at[0];
 }
 
 [[ct::differentiable]] double usedBeforeSet(const double *a) {

@@ -105,6 +105,16 @@ Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value) {
     return known;
   if (Value known = forwardShadows.lookup(value))
     return known;
+  // A choice between two places: the same choice between their shadows.
+  if (auto select = value.getDefiningOp<arith::SelectOp>()) {
+    Value onTrue = shadowInForward(b, select.getTrueValue());
+    Value onFalse = shadowInForward(b, select.getFalseValue());
+    Value condition = forwardValues.lookupOrNull(select.getCondition());
+    if (!onTrue || !onFalse || !condition)
+      return nullptr;
+    return arith::SelectOp::create(b, select.getLoc(), condition, onTrue,
+                                   onFalse);
+  }
   auto view = value.getDefiningOp<ViewLikeOpInterface>();
   if (!view)
     return nullptr;

@@ -422,6 +422,21 @@ private:
   }
   /// Which slots of by-value parameter `i`'s object hold data, when some
   /// do not (its indirect fields); empty otherwise.
+  /// Copies the slots of the by-value object `i`'s fields that keep
+  /// addresses from `from` into `into`.
+  void copyAddressSlots(unsigned i, Value into, Value from) {
+    if (ModuleLowering::isMemrefVector(paramTypes[i]))
+      return;
+    std::optional<Layout> layout = module.tryGetLayout(paramTypes[i]);
+    if (!layout)
+      return;
+    for (const Layout::IndirectField &field : layout->indirect)
+      if (field.inMemory || ModuleLowering::keepsAddress(field.decl))
+        for (int64_t slot = field.slot; slot < field.slot + field.slots; ++slot)
+          memref::StoreOp::create(
+              b, loc, memref::LoadOp::create(b, loc, from, index(slot)), into,
+              index(slot));
+  }
   SmallVector<bool> dataSlots(unsigned i) {
     if (ModuleLowering::isMemrefVector(paramTypes[i]))
       return {};
@@ -739,11 +754,14 @@ SmallVector<Value> EntryBuilder::shadows(ValueRange pointers, ValueRange args) {
     else if (roles[i] == Role::Value && inLanes())
       result.push_back(
           laneScratch(cast<MemRefType>(type), sizeOf(i, args[i]), nullptr));
-    else if (roles[i] == Role::Value)
+    else if (roles[i] == Role::Value) {
       // A by-value copy is f's own: its shadow starts at zero and is added
-      // to the caller's adjoint afterwards.
-      result.push_back(
-          scratch(cast<MemRefType>(type), sizeOf(i, args[i]), nullptr));
+      // to the caller's adjoint afterwards; the fields that keep addresses
+      // hold the caller's derivative object's (where their shadows are).
+      Value own = scratch(cast<MemRefType>(type), sizeOf(i, args[i]), nullptr);
+      copyAddressSlots(i, own, viewDerivative(i, pointers[k], args[i]));
+      result.push_back(own);
+    }
   }
   appendExtras(result, pointers.take_front(active.size()), true);
   return result;
@@ -1392,9 +1410,13 @@ bool lowerNestedEntryPoints(ModuleLowering &module) {
     const auto *spec =
         cast<clang::ClassTemplateSpecializationDecl>(call->getParent());
     auto parsed = parseRequest(module.getAST(), spec, call);
+    // (Lowered on its own: its errors, in Cotangent's header, end with
+    // notes at the calls that led there, up to the user's line.)
+    module.enter(call);
     if (parsed)
       EntryBuilder(module, parsed->first, parsed->second, function).build();
-    else
+    module.leave();
+    if (!parsed)
       module.error(call->getLocation(),
                    "this derivative cannot be taken inside a "
                    "differentiable function");

@@ -17,6 +17,10 @@
 // three addresses (VectorObjectCalls.cpp); every other use of it as a
 // vector (an index, a loop, a helper's argument, a copy into a local
 // vector) sees its elements, viewed afresh at each use.
+// The same walk finds the pointer fields the program re-seats after their
+// object is made (`view.data = other`): those keep their address in the
+// object (ModuleLowering::keepsAddress), since they may designate another
+// array than the one they were made with.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +41,23 @@ namespace cotangent::frontend {
 static llvm::DenseSet<const clang::RecordDecl *> &recordsKeepingVectors() {
   static llvm::DenseSet<const clang::RecordDecl *> records;
   return records;
+}
+
+static llvm::DenseSet<const clang::FieldDecl *> &reseatedFields() {
+  static llvm::DenseSet<const clang::FieldDecl *> fields;
+  return fields;
+}
+
+bool ModuleLowering::isReseatedField(const clang::FieldDecl *field) {
+  return field && reseatedFields().contains(field);
+}
+
+/// The pointer field `expr` names (`obj.f`, `p->f`, `f` in a member).
+static const clang::FieldDecl *pointerFieldOf(const clang::Expr *expr) {
+  const auto *member = dyn_cast<clang::MemberExpr>(expr->IgnoreParenImpCasts());
+  const auto *field =
+      member ? dyn_cast<clang::FieldDecl>(member->getMemberDecl()) : nullptr;
+  return field && field->getType()->isPointerType() ? field : nullptr;
 }
 
 /// Adds the struct of `type` (or of its arrays' elements) and the structs
@@ -133,6 +154,7 @@ struct ResizedFieldFinder
     while (!work.empty()) {
       const clang::FunctionDecl *function = work.pop_back_val();
       BodyWalker walker(*this);
+      walker.function = function;
       walker.TraverseStmt(function->getBody());
       if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(function))
         for (const clang::CXXCtorInitializer *init : ctor->inits())
@@ -165,7 +187,31 @@ struct ResizedFieldFinder
         finder.noteBinding(var, init);
       return true;
     }
+    bool VisitBinaryOperator(clang::BinaryOperator *assign) {
+      if (assign->getOpcode() == clang::BO_Assign)
+        finder.noteReseat(function, assign);
+      return true;
+    }
+    const clang::FunctionDecl *function = nullptr;
   };
+  /// `obj.f = e` for a pointer field f: re-seated, unless `e` moves it
+  /// within its array (`obj.f + k`) or a constructor of f's class sets it.
+  void noteReseat(const clang::FunctionDecl *function,
+                  const clang::BinaryOperator *assign) {
+    const clang::FieldDecl *field = pointerFieldOf(assign->getLHS());
+    if (!field)
+      return;
+    const auto *ctor = dyn_cast_or_null<clang::CXXConstructorDecl>(function);
+    if (ctor && ctor->getParent() == field->getParent())
+      return;
+    const auto *moved = dyn_cast<clang::BinaryOperator>(
+        assign->getRHS()->IgnoreParenImpCasts());
+    if (moved && moved->isAdditiveOp() &&
+        (pointerFieldOf(moved->getLHS()) == field ||
+         pointerFieldOf(moved->getRHS()) == field))
+      return;
+    reseatedFields().insert(field);
+  }
   /// The vector `expr` designates, as a place: a field, or a variable or
   /// parameter (a reference that may be bound to a field).
   static const clang::ValueDecl *placeOf(const clang::Expr *expr) {
@@ -252,6 +298,7 @@ struct ResizedFieldFinder
 void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
   llvm::DenseSet<const clang::RecordDecl *> &records = recordsKeepingVectors();
   records.clear();
+  reseatedFields().clear();
   ResizedFieldFinder finder(ast, records);
   finder.TraverseAST(ast);
   finder.walkReached();
