@@ -1216,6 +1216,10 @@ private:
   /// keep what `init` gives in an address slot, freed where its scope
   /// ends; false after an error.
   bool declareOwningSlot(const clang::VarDecl *var, const clang::Expr *init);
+  /// What a std::unique_ptr temporary owns (`make()[i]`), freed where the
+  /// enclosing scope ends.
+  std::optional<Address>
+  lowerOwnedTemporary(const clang::CXXBindTemporaryExpr *bound);
   /// Binds a std::unique_ptr parameter of a body lowered in place to `arg`:
   /// by reference, the caller's slot; by value, a slot of its own.
   bool bindUniquePointerParameter(const clang::ParmVarDecl *param,

@@ -702,6 +702,11 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
     return lowerPointer(temporary->getSubExpr());
   if (const clang::Expr *moved = castToReferenceArgument(expr))
     return lowerPointer(moved);
+  // A std::unique_ptr temporary (a factory's result used at once): what it
+  // owns.
+  if (const auto *bound = dyn_cast<clang::CXXBindTemporaryExpr>(expr);
+      bound && !ModuleLowering::getUniquePointee(bound->getType()).isNull())
+    return lowerOwnedTemporary(bound);
   // An element of an array or vector of pointers, bound to a reference.
   if (isa<clang::ArraySubscriptExpr>(expr) ||
       (isa<clang::CallExpr>(expr) && expr->isGLValue()))

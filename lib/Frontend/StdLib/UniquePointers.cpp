@@ -260,6 +260,23 @@ bool FunctionLowering::declareOwningSlot(const clang::VarDecl *var,
   return true;
 }
 
+std::optional<Address> FunctionLowering::lowerOwnedTemporary(
+    const clang::CXXBindTemporaryExpr *bound) {
+  std::optional<Address> owned = lowerOwnedSource(bound, bound->getType());
+  if (!owned)
+    return std::nullopt;
+  // Kept in a slot of its own, freed where the enclosing scope ends (C++
+  // frees it at the end of the full expression; nothing reads it between).
+  Location l = loc(bound);
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  Value slot =
+      memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getF64Type()));
+  keepAddress(*owned, Address{slot, constantIndex(0, l)}, l);
+  cleanups.push_back(slot);
+  objectCleanups[slot] = {bound->getType(), bound};
+  return owned;
+}
+
 bool FunctionLowering::bindUniquePointerParameter(
     const clang::ParmVarDecl *param, const clang::Expr *arg) {
   // By reference: the caller's slot (a variable's, a member's).

@@ -3,7 +3,8 @@
 // `return`), helpers taking one by const or non-const reference, a sink
 // taking one by value (std::move at the call); what a std::unique_ptr
 // owns is destroyed with it (a struct holding a std::vector frees the
-// vector). Each such helper is lowered in place, where what the pointer
+// vector); a factory's result used at once (`make()[i]`, `make()->w`) is
+// freed where the enclosing scope ends. Each such helper is lowered in place, where what the pointer
 // owns goes to or comes from the caller's variable. Reverse and forward
 // mode at -O0 and -O2 against closed forms; the sanitizer runs of the
 // test suite check that nothing leaks.
@@ -87,6 +88,15 @@ static double consume(std::unique_ptr<double[]> s, int n) {
   return r;
 }
 
+// Temporaries used at once, in a loop, each a fresh factory result:
+// Σ_k (k + 1) squares(x)[k], plus a layer's w[1] = 2 x0.
+[[ct::differentiable]] double temporaries(const double *x, int n) {
+  double s = 0;
+  for (int k = 0; k < n; ++k)
+    s += squares(x, n)[k] * (k + 1);
+  return s + makeLayer(2, x[0])->w[1];
+}
+
 // s Σ (i + 1) x_i + x0 x1.
 [[ct::differentiable]] double layers(const double *x, double s) {
   auto layer = makeLayer(3, s);
@@ -125,8 +135,20 @@ static void checkLayers() {
               1e-12);
 }
 
+static void checkTemporaries() {
+  const double x[3] = {1, 2, 3};
+  double dx[3] = {};
+  double v = ct::gradient<temporaries>(x, 3, dx);
+  // Σ (k + 1) x_k² + 2 x0 (the layer's w[1] = x0 * 2).
+  check::near("temporaries value", v, 1 + 2 * 4 + 3 * 9 + 2 * x[0], 1e-12);
+  check::near("temporaries d/dx0", dx[0], 2 * x[0] + 2, 1e-12);
+  check::near("temporaries d/dx1", dx[1], 2 * 2 * x[1], 1e-12);
+  check::near("temporaries d/dx2", dx[2], 3 * 2 * x[2], 1e-12);
+}
+
 int main() {
   checkBuffers();
+  checkTemporaries();
   checkLayers();
   return check::report();
 }
