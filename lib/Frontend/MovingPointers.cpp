@@ -83,8 +83,10 @@ static const clang::VarDecl *namedPointer(const clang::Expr *expr) {
 
 /// The pointer variables whose address `stmt` takes or to which it binds a
 /// reference: `&p`, `double *&r = p`, a call's reference parameter given
-/// `p` (`std::swap(p, q)`), but for the calls `isModelled` says the
-/// lowering moves the variable itself (`std::advance`).
+/// `p` that could re-seat it (`std::swap(p, q)`; not `T *const &`, as
+/// `push_back(p)` takes it: its value is enough), but for the calls
+/// `isModelled` says the lowering moves the variable itself
+/// (`std::advance`).
 static void
 collectAddressedPointers(const clang::Stmt *stmt,
                          function_ref<bool(const clang::CallExpr *)> isModelled,
@@ -111,10 +113,14 @@ collectAddressedPointers(const clang::Stmt *stmt,
                               isa<clang::CXXMethodDecl>(callee)
                           ? 1
                           : 0;
-      for (unsigned i = skip; i < call->getNumArgs(); ++i)
-        if (i - skip < callee->getNumParams() &&
-            callee->getParamDecl(i - skip)->getType()->isReferenceType())
+      for (unsigned i = skip; i < call->getNumArgs(); ++i) {
+        if (i - skip >= callee->getNumParams())
+          continue;
+        clang::QualType param = callee->getParamDecl(i - skip)->getType();
+        if (param->isReferenceType() &&
+            !param->getPointeeType().isConstQualified())
           note(call->getArg(i));
+      }
     }
   for (const clang::Stmt *child : stmt->children())
     collectAddressedPointers(child, isModelled, addressed);
