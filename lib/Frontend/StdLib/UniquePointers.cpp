@@ -16,7 +16,6 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/DeclTemplate.h"
@@ -382,15 +381,7 @@ void FunctionLowering::freeOwned(clang::QualType type, Address owned,
         memref::ExtractAlignedPointerAsIndexOp::create(b, l, owned.memref);
     Value held = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, address,
                                        constantIndex(0, l));
-    Block *current = b.getInsertionBlock();
-    Block *destroy = newBlock();
-    Block *after = newBlock();
-    enter(current);
-    cf::CondBranchOp::create(b, l, held, destroy, after);
-    enter(destroy);
-    destroyObject(pointee, owned, where);
-    branchTo(l, after);
-    enter(after);
+    emitIf(l, held, [&] { destroyObject(pointee, owned, where); });
   }
   memref::DeallocOp::create(b, l, owned.memref);
 }
