@@ -111,6 +111,23 @@ inline const clang::Expr *castToReferenceArgument(const clang::Expr *expr) {
   }
 }
 
+/// Calls `bind(param, arg)` for each argument of `call` and the parameter
+/// of `callee` it initializes (a member operator's object, its first
+/// argument, initializes none).
+inline void forEachBoundArgument(
+    const clang::CallExpr *call, const clang::FunctionDecl *callee,
+    llvm::function_ref<void(const clang::ParmVarDecl *, const clang::Expr *)>
+        bind) {
+  const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
+  unsigned shift = llvm::isa<clang::CXXOperatorCallExpr>(call) && method &&
+                           !method->isStatic()
+                       ? 1
+                       : 0;
+  for (unsigned i = shift; i < call->getNumArgs(); ++i)
+    if (i - shift < callee->getNumParams())
+      bind(callee->getParamDecl(i - shift), call->getArg(i));
+}
+
 /// The allocation or argument `memref` views.
 mlir::Value memoryRoot(mlir::Value memref);
 /// Whether `root` is memory the function allocated itself.
@@ -1337,9 +1354,11 @@ private:
   getAddressSlotVariables(const clang::Stmt *body);
   llvm::DenseMap<const clang::Stmt *, llvm::DenseSet<const clang::VarDecl *>>
       addressSlotVariables;
-  /// The variables' address slots: memory of the function's own that holds
-  /// addresses (not the offsets of the memref model's pointer arrays).
+  /// The address slots (newAddressSlot): memory of the function's own that
+  /// holds addresses (not the offsets of the memref model's pointer arrays).
   llvm::DenseSet<Value> addressSlots;
+  /// A slot holding one address, at the function entry.
+  Value newAddressSlot(Location l);
   /// Whether `root`'s pointer slots hold addresses: memory the caller
   /// passed, or a variable's address slot.
   bool holdsAddresses(Value root) {

@@ -243,11 +243,9 @@ std::optional<Address> FunctionLowering::choosePointerWithEffects(
   if (!pointee)
     return std::nullopt;
   Location l = loc(expr);
-  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-  auto slot =
-      memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getF64Type()));
+  Value slot = newAddressSlot(l);
   if (parallelBodyDepth > 0)
-    slot->setAttr(ct::kIterationLocal, b.getUnitAttr());
+    slot.getDefiningOp()->setAttr(ct::kIterationLocal, b.getUnitAttr());
   Block *merge = emitConditional(
       expr, {}, [&](const clang::Expr *arm, SmallVectorImpl<Value> &) {
         std::optional<Address> pointer = lowerPointer(arm);

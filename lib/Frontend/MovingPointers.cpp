@@ -107,21 +107,15 @@ collectAddressedPointers(const clang::Stmt *stmt,
         note(ref->getInit());
   if (const auto *call = dyn_cast<clang::CallExpr>(stmt);
       call && !isModelled(call))
-    if (const clang::FunctionDecl *callee = call->getDirectCallee()) {
-      // (An operator's object argument is its first.)
-      unsigned skip = isa<clang::CXXOperatorCallExpr>(call) &&
-                              isa<clang::CXXMethodDecl>(callee)
-                          ? 1
-                          : 0;
-      for (unsigned i = skip; i < call->getNumArgs(); ++i) {
-        if (i - skip >= callee->getNumParams())
-          continue;
-        clang::QualType param = callee->getParamDecl(i - skip)->getType();
-        if (param->isReferenceType() &&
-            !param->getPointeeType().isConstQualified())
-          note(call->getArg(i));
-      }
-    }
+    if (const clang::FunctionDecl *callee = call->getDirectCallee())
+      forEachBoundArgument(
+          call, callee,
+          [&](const clang::ParmVarDecl *param, const clang::Expr *arg) {
+            clang::QualType type = param->getType();
+            if (type->isReferenceType() &&
+                !type->getPointeeType().isConstQualified())
+              note(arg);
+          });
   for (const clang::Stmt *child : stmt->children())
     collectAddressedPointers(child, isModelled, addressed);
 }
@@ -222,15 +216,21 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
   moving.which = newIndexSlot(constantIndex(0, l), l);
 }
 
-void FunctionLowering::declareAddressSlot(const clang::VarDecl *var,
-                                          Address initial, Location l) {
+Value FunctionLowering::newAddressSlot(Location l) {
+  // At the function entry, as the index slots are (newIndexSlot).
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
   Value slot =
       memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getF64Type()));
+  addressSlots.insert(slot);
+  return slot;
+}
+
+void FunctionLowering::declareAddressSlot(const clang::VarDecl *var,
+                                          Address initial, Location l) {
+  Value slot = newAddressSlot(l);
   keepAddress(initial, Address{slot, constantIndex(0, l)}, l);
   pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};
   pointers[var].addressSlot = slot;
-  addressSlots.insert(slot);
 }
 
 void FunctionLowering::keepAddress(Address target, Address slot, Location l) {

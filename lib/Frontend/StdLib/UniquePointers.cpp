@@ -177,15 +177,14 @@ static bool changesOwner(const clang::Stmt *stmt, const clang::VarDecl *var) {
   if (const auto *call = dyn_cast<clang::CallExpr>(stmt);
       call && !isa<clang::CXXMemberCallExpr>(call))
     if (const clang::FunctionDecl *callee = call->getDirectCallee()) {
-      unsigned skip = isa<clang::CXXOperatorCallExpr>(call) &&
-                              isa<clang::CXXMethodDecl>(callee)
-                          ? 1
-                          : 0;
-      for (unsigned i = skip; i < call->getNumArgs(); ++i)
-        if (i - skip < callee->getNumParams() &&
-            callee->getParamDecl(i - skip)->getType()->isReferenceType() &&
-            names(call->getArg(i)))
-          return true;
+      bool bound = false;
+      forEachBoundArgument(
+          call, callee,
+          [&](const clang::ParmVarDecl *param, const clang::Expr *arg) {
+            bound |= param->getType()->isReferenceType() && names(arg);
+          });
+      if (bound)
+        return true;
     }
   for (const clang::Stmt *child : stmt->children())
     if (changesOwner(child, var))
@@ -267,9 +266,7 @@ std::optional<Address> FunctionLowering::lowerOwnedTemporary(
   // Kept in a slot of its own, freed where the enclosing scope ends (C++
   // frees it at the end of the full expression; nothing reads it between).
   Location l = loc(bound);
-  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-  Value slot =
-      memref::AllocaOp::create(entry, l, MemRefType::get({1}, b.getF64Type()));
+  Value slot = newAddressSlot(l);
   keepAddress(*owned, Address{slot, constantIndex(0, l)}, l);
   cleanups.push_back(slot);
   objectCleanups[slot] = {bound->getType(), bound};

@@ -239,14 +239,11 @@ struct ResizedFieldFinder
   }
   void noteArguments(const clang::CallExpr *call,
                      const clang::FunctionDecl *callee) {
-    unsigned shift = isa<clang::CXXOperatorCallExpr>(call) &&
-                             isa<clang::CXXMethodDecl>(callee) &&
-                             !cast<clang::CXXMethodDecl>(callee)->isStatic()
-                         ? 1
-                         : 0;
-    for (unsigned i = shift; i < call->getNumArgs(); ++i)
-      if (i - shift < callee->getNumParams())
-        noteBinding(callee->getParamDecl(i - shift), call->getArg(i));
+    forEachBoundArgument(
+        call, callee,
+        [&](const clang::ParmVarDecl *param, const clang::Expr *arg) {
+          noteBinding(param, arg);
+        });
   }
   void noteResize(const clang::CXXMemberCallExpr *call) {
     const clang::CXXMethodDecl *method = call->getMethodDecl();
