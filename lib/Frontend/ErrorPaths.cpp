@@ -74,12 +74,12 @@ FunctionLowering::lowerCheckCall(const clang::CallExpr *expr,
   case clang::Builtin::BImemmove:
     // std::copy of trivially copyable elements comes down to these.
     return lowerMemoryCopy(expr);
-  case clang::Builtin::BImove:
-  case clang::Builtin::BIforward:
-  case clang::Builtin::BIas_const:
-  case clang::Builtin::BImove_if_noexcept: {
-    // Casts of their argument to a reference: the same place.
-    const clang::Expr *arg = expr->getArg(0);
+  default:
+    break;
+  }
+  // std::move, std::forward, ...: casts of their argument to a reference,
+  // the same place.
+  if (const clang::Expr *arg = castToReferenceArgument(expr)) {
     clang::QualType type = arg->getType();
     std::optional<Address> place = type->isPointerType() || isIterator(type)
                                        ? lowerPointer(arg)
@@ -87,9 +87,6 @@ FunctionLowering::lowerCheckCall(const clang::CallExpr *expr,
     if (!place)
       return CallResult{};
     return CallResult{nullptr, place};
-  }
-  default:
-    break;
   }
   const clang::FunctionDecl *definition = nullptr;
   if (!callee->isNoReturn() || callee->hasBody(definition))
