@@ -30,6 +30,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <array>
+#include <functional>
 
 namespace cotangent::frontend {
 
@@ -132,6 +133,9 @@ inline void forEachBoundArgument(
 mlir::Value memoryRoot(mlir::Value memref);
 /// Whether `root` is memory the function allocated itself.
 bool isOwnMemory(mlir::Value root);
+/// Whether `callee` is a member of an empty class or takes one by pointer
+/// or reference (CRTP bases): its body is lowered in place.
+bool takesEmptyClassObjects(const clang::FunctionDecl *callee);
 
 /// `offset` when the lowering computed it from constants only (a field's
 /// offset, an element at a constant index, `a + 4`), before any folding.
@@ -425,6 +429,8 @@ private:
   /// object at `derived` (packed in its slot when it is an integer among
   /// wider slots: PackedFields.cpp).
   Address basePlace(Address derived, const clang::CastExpr *cast, Location l);
+  std::optional<Address> derivedPlace(Address base, const clang::CastExpr *cast,
+                                      Location l);
   /// The place of the base `base` of the `derived` object at `object`.
   Address basePart(Address object, const clang::CXXRecordDecl *derived,
                    clang::QualType base, Location l);
@@ -589,9 +595,14 @@ private:
   bool bindInlinedArguments(const clang::FunctionDecl *callee,
                             llvm::ArrayRef<const clang::Expr *> args,
                             llvm::ArrayRef<Value> operands, Location l);
-  struct ShadowedCaptures;
-  void bindCaptures(const Closure &closure, ShadowedCaptures &shadowed);
-  void restoreCaptures(const ShadowedCaptures &shadowed);
+  /// What declarations were bound to, in every map binding declarations,
+  /// to put back in reverse order.
+  struct SavedBindings {
+    llvm::SmallVector<std::function<void()>> undo;
+  };
+  void saveBindings(const clang::ValueDecl *decl, SavedBindings &saved);
+  void restoreBindings(SavedBindings &saved);
+  void bindCaptures(const Closure &closure, SavedBindings &saved);
   void lowerInlinedStatements(const clang::Expr *expr,
                               const clang::FunctionDecl *callee,
                               mlir::Block *continuation,

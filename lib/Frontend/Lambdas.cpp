@@ -213,46 +213,56 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
   return true;
 }
 
-struct FunctionLowering::ShadowedCaptures {
-  SmallVector<std::pair<const clang::ValueDecl *, std::optional<Address>>>
-      places;
-  SmallVector<
-      std::pair<const clang::ValueDecl *, std::optional<PointerVariable>>>
-      pointers;
-};
+/// Puts back `decl`'s entry in `map` as it is now (bound or not).
+template <typename Map>
+static void saveEntry(Map &map, const clang::ValueDecl *decl,
+                      SmallVectorImpl<std::function<void()>> &undo) {
+  if (auto it = map.find(decl); it != map.end())
+    undo.push_back([&map, decl, value = it->second] { map[decl] = value; });
+  else
+    undo.push_back([&map, decl] { map.erase(decl); });
+}
+
+static void saveMember(llvm::DenseSet<const clang::ValueDecl *> &set,
+                       const clang::ValueDecl *decl,
+                       SmallVectorImpl<std::function<void()>> &undo) {
+  if (set.contains(decl))
+    undo.push_back([&set, decl] { set.insert(decl); });
+  else
+    undo.push_back([&set, decl] { set.erase(decl); });
+}
+
+void FunctionLowering::saveBindings(const clang::ValueDecl *decl,
+                                    SavedBindings &saved) {
+  saveEntry(places, decl, saved.undo);
+  saveEntry(lambdas, decl, saved.undo);
+  saveEntry(pointers, decl, saved.undo);
+  saveEntry(fixedPointers, decl, saved.undo);
+  saveEntry(movingPointers, decl, saved.undo);
+  saveEntry(vectorObjectReferences, decl, saved.undo);
+  saveEntry(growingVectors, decl, saved.undo);
+  saveEntry(vectorSizes, decl, saved.undo);
+  saveEntry(vectorBlocks, decl, saved.undo);
+  saveEntry(pinnedGrowingViews, decl, saved.undo);
+  saveMember(pinnedVectors, decl, saved.undo);
+  saveMember(invalid, decl, saved.undo);
+}
+
+void FunctionLowering::restoreBindings(SavedBindings &saved) {
+  for (std::function<void()> &undo : llvm::reverse(saved.undo))
+    undo();
+  saved.undo.clear();
+}
 
 void FunctionLowering::bindCaptures(const Closure &closure,
-                                    ShadowedCaptures &shadowed) {
+                                    SavedBindings &saved) {
   for (auto [captured, copy] : closure.copies) {
-    auto known = places.find(captured);
-    shadowed.places.push_back(
-        {captured, known == places.end()
-                       ? std::nullopt
-                       : std::optional<Address>(known->second)});
+    saveBindings(captured, saved);
     places[captured] = copy;
   }
   for (auto [captured, pointer] : closure.pointerCopies) {
-    auto known = pointers.find(captured);
-    shadowed.pointers.push_back(
-        {captured, known == pointers.end()
-                       ? std::nullopt
-                       : std::optional<PointerVariable>(known->second)});
+    saveBindings(captured, saved);
     pointers[captured] = {pointer.first, pointer.second};
-  }
-}
-
-void FunctionLowering::restoreCaptures(const ShadowedCaptures &shadowed) {
-  for (auto &[name, place] : llvm::reverse(shadowed.places)) {
-    if (place)
-      places[name] = *place;
-    else
-      places.erase(name);
-  }
-  for (auto &[name, pointer] : llvm::reverse(shadowed.pointers)) {
-    if (pointer)
-      pointers[name] = *pointer;
-    else
-      pointers.erase(name);
   }
 }
 
@@ -381,13 +391,18 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
       destroyAtScopeEnd(returnType, *result, expr);
   }
 
-  // The arguments, bound as the body's parameters; closures by name.
+  // The arguments, bound as the body's parameters; closures by name. What
+  // the names were bound to comes back after the body: the arguments of a
+  // call may call the same function (`f(f(a, b), c)`), rebinding the
+  // parameters already bound.
   Value zero = constantIndex(0, l);
+  SavedBindings saved;
+  for (const clang::ParmVarDecl *param : callee->parameters())
+    saveBindings(param, saved);
   if (!bindInlinedArguments(callee, args, operands, l))
     return std::nullopt;
-  ShadowedCaptures shadowed;
   if (closure)
-    bindCaptures(*closure, shadowed);
+    bindCaptures(*closure, saved);
 
   // The body, with its returns going to the code after the call.
   Block *current = b.getInsertionBlock();
@@ -412,7 +427,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   }
   lowerInlinedStatements(expr, callee, continuation, object, result,
                          returnsPlace ? &place : nullptr);
-  restoreCaptures(shadowed);
+  restoreBindings(saved);
   enter(continuation);
   if (result)
     return CallResult{nullptr, result};
