@@ -130,6 +130,29 @@ bool FunctionLowering::takesIndirectFields(const clang::FunctionDecl *callee) {
   });
 }
 
+/// Whether `type` is an empty class (or a pointer or reference to one).
+static bool isEmptyClass(clang::QualType type) {
+  type = type->isPointerType() || type->isReferenceType()
+             ? type->getPointeeType()
+             : type;
+  const clang::CXXRecordDecl *record = type->getAsCXXRecordDecl();
+  return record && record->hasDefinition() && record->isEmpty();
+}
+
+bool takesEmptyClassObjects(const clang::FunctionDecl *callee) {
+  // An empty base designates the object it is part of (CRTP's `derived()`
+  // casts it back), whose memory only the caller knows: its body, in place.
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+      method && method->isInstance() &&
+      isEmptyClass(method->getFunctionObjectParameterType()))
+    return true;
+  return llvm::any_of(callee->parameters(), [](const clang::ParmVarDecl *p) {
+    clang::QualType type = p->getType();
+    return (type->isPointerType() || type->isReferenceType()) &&
+           isEmptyClass(type);
+  });
+}
+
 Value memoryRoot(Value memref) {
   while (Operation *op = memref.getDefiningOp()) {
     if (auto view = dyn_cast<ViewLikeOpInterface>(op))

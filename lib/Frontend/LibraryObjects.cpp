@@ -143,7 +143,8 @@ bool FunctionLowering::runsAsLibraryCompiledIt(
       module.isCalledAsCompiled(callee) || isEntryCall(callee) ||
       callee->isVariadic() || result->isPointerType() ||
       result->isReferenceType() || isIterator(result) || isVector(result) ||
-      takesIndirectFields(callee) || passesVectorsInMemory(callee, args))
+      takesIndirectFields(callee) || takesEmptyClassObjects(callee) ||
+      passesVectorsInMemory(callee, args))
     return false;
   std::string why = whyLibraryFunctionDoesNotLower(ast, callee);
   if (why.empty() || !whyNotCallableOnLibraryObject(module, callee).empty())

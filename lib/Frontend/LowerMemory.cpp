@@ -535,6 +535,12 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
         return std::nullopt;
       return basePlace(*derived, cast, l);
     }
+    case clang::CK_BaseToDerived: {
+      std::optional<Address> base = lowerLValue(cast->getSubExpr());
+      if (!base)
+        return std::nullopt;
+      return derivedPlace(*base, cast, l);
+    }
     default:
       break;
     }
@@ -634,6 +640,12 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
     if (!derived)
       return std::nullopt;
     return basePlace(*derived, cast, l);
+  }
+  case clang::CK_BaseToDerived: {
+    std::optional<Address> base = lowerPointer(cast->getSubExpr());
+    if (!base)
+      return std::nullopt;
+    return derivedPlace(*base, cast, l);
   }
   case clang::CK_BitCast:
     // Objects made of the same scalars (a struct of doubles, a

@@ -795,6 +795,7 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
   // slot that holds their bytes (PackedFields.cpp).
   SmallVector<Layout> partLayouts;
   std::optional<Layout> layout;
+  bool holdsPointerStructs = false;
   for (const Part &part : parts) {
     // A part declared inside a library is reported where the user's code
     // met the type (the library's line means nothing to the user).
@@ -808,8 +809,16 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
     if (!own)
       return std::nullopt;
     partLayouts.push_back(*own);
-    // A struct of pointers only fits slots of any type.
-    if (isDataless(*own))
+    // A struct of pointers only has no data to choose the slots; its
+    // pointers lie in its own slots, which the record's must then be (a
+    // field of it is found in them). An empty class (a functor, a tag)
+    // holds no data either.
+    if (isDataless(*own)) {
+      holdsPointerStructs |= !own->indirect.empty();
+      continue;
+    }
+    if (const clang::CXXRecordDecl *held = part.type->getAsCXXRecordDecl();
+        held && held->isEmpty())
       continue;
     auto better = [&](const Layout &candidate) {
       if (!layout)
@@ -826,8 +835,12 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
   // Addresses only, or the addresses a class that owns memory keeps among
   // integers: `double` slots, so that the object has a shadow holding
   // shadow addresses (see ofPointer); its integers are packed.
-  if (!layout || (keepsAddresses && !indirectFields.empty() &&
-                  !isa<FloatType>(layout->scalar)))
+  // Empty classes only: bytes.
+  if (!layout && indirectFields.empty() && !holdsPointerStructs)
+    layout = Layout{IntegerType::get(context, 8), ast.CharTy, 0, {}};
+  if (!layout ||
+      (((keepsAddresses && !indirectFields.empty()) || holdsPointerStructs) &&
+       !isa<FloatType>(layout->scalar)))
     layout = Layout{Float64Type::get(context), ast.DoubleTy, 0, {}};
   uint64_t slotBits = ast.getTypeSize(layout->scalarType);
   for (auto [own, part] : llvm::zip_equal(partLayouts, parts)) {

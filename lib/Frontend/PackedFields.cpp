@@ -64,6 +64,29 @@ Address FunctionLowering::basePlace(Address derived,
   return place;
 }
 
+std::optional<Address>
+FunctionLowering::derivedPlace(Address base, const clang::CastExpr *cast,
+                               Location l) {
+  // `static_cast<Derived &>(base)`, as CRTP's `derived()` writes it: the
+  // derived object begins where the path's base offsets, summed from the
+  // derived class down, say.
+  const clang::CXXRecordDecl *record =
+      cast->getType()->isPointerType()
+          ? cast->getType()->getPointeeCXXRecordDecl()
+          : cast->getType()->getAsCXXRecordDecl();
+  if (!record || base.packedType)
+    return unsupported<std::optional<Address>>(
+        cast, "this conversion to a derived class cannot be differentiated");
+  int64_t offset = 0;
+  for (const clang::CXXBaseSpecifier *step : cast->path()) {
+    offset += module.getBaseOffset(record, step->getType());
+    record = step->getType()->getAsCXXRecordDecl();
+  }
+  if (offset == 0)
+    return base;
+  return offsetBy(base, -offset, l);
+}
+
 Value FunctionLowering::loadPacked(Address address, Location l) {
   Value slot = memref::LoadOp::create(b, l, address.memref, address.offset);
   IntegerType wide = bitsOf(slot.getType());
