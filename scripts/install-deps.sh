@@ -14,8 +14,8 @@ packages=(
   libomp-22-dev
   # Build tools; clang-format checks the sources' layout.
   cmake ninja-build ccache python3 clang-format-22
-  # Tests, benchmarks, JSON.
-  libgtest-dev libbenchmark-dev nlohmann-json3-dev
+  # Tests, benchmarks, JSON; Eigen's headers (numerical C++ as written).
+  libgtest-dev libbenchmark-dev nlohmann-json3-dev libeigen3-dev
 )
 if [ "${1:-}" = bench ]; then
   packages+=(python3-matplotlib)

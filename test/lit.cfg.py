@@ -117,6 +117,12 @@ if os.system("echo 'int main(){}' | %s -stdlib=libc++ -x c++ - -o /dev/null "
              "> /dev/null 2>&1" % config.cotangent_clangxx) == 0:
     config.available_features.add("libcxx")
 
+# Eigen (Debian's libeigen3-dev, which make check installs): its headers.
+eigen_include = "/usr/include/eigen3"
+if os.path.isfile(os.path.join(eigen_include, "Eigen", "Dense")):
+    config.available_features.add("eigen")
+config.substitutions.append(("%eigen", "-isystem " + eigen_include))
+
 # GPU tests run only where a CUDA device answers; PTX tests run everywhere.
 nvidia_smi = shutil.which("nvidia-smi")
 if nvidia_smi and os.system(nvidia_smi + " -L > /dev/null 2>&1") == 0:

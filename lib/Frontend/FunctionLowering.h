@@ -133,6 +133,9 @@ inline void forEachBoundArgument(
 mlir::Value memoryRoot(mlir::Value memref);
 /// Whether `root` is memory the function allocated itself.
 bool isOwnMemory(mlir::Value root);
+/// Whether `type` is an empty class (or a pointer or reference to one): a
+/// tag, a functor, a CRTP base, which holds no data.
+bool isEmptyClass(clang::QualType type);
 /// Whether `callee` is a member of an empty class or takes one by pointer
 /// or reference (CRTP bases): its body is lowered in place.
 bool takesEmptyClassObjects(const clang::FunctionDecl *callee);
@@ -616,7 +619,7 @@ private:
                        const clang::FunctionDecl *callee);
   /// The functions being lowered in place, outermost first.
   llvm::SmallVector<const clang::FunctionDecl *> inlinedCallees;
-  static constexpr unsigned kMaxInlineDepth = 32;
+  static constexpr unsigned kMaxInlineDepth = 128;
   /// `memcpy`/`memmove(dst, src, bytes)` between typed memory: a copy of
   /// the scalars, in the order that is right for overlapping ranges.
   std::optional<CallResult> lowerMemoryCopy(const clang::CallExpr *expr);
@@ -1281,6 +1284,7 @@ private:
 
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
+  std::optional<Address> lowerPlacementNew(const clang::CXXNewExpr *expr);
   void lowerDelete(const clang::CXXDeleteExpr *expr);
 
   /// Runs a constructor on the object at `dest`.
@@ -1322,6 +1326,10 @@ private:
     /// For a variable assigned what another designates at run time: the
     /// slot holding its address (`memref` null, offset 0).
     Value addressSlot = nullptr;
+    /// For a reference field bound to a place known when compiling: that
+    /// offset (a reference is never re-seated), so that the fields of the
+    /// object it designates stay known.
+    std::optional<int64_t> fixedOffset;
   };
   /// Pointer variables the function assigns after their declaration
   /// (MovingPointers.cpp): the arrays they have designated (as views of one

@@ -23,6 +23,9 @@ std::optional<Address>
 FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   using Result = std::optional<Address>;
   Location l = loc(expr);
+  if (expr->getNumPlacementArgs() == 1 && !expr->isArray() &&
+      expr->getOperatorNew()->isReservedGlobalPlacementOperator())
+    return lowerPlacementNew(expr);
   if (expr->getNumPlacementArgs() != 0 ||
       !expr->getOperatorNew()->isReplaceableGlobalAllocationFunction())
     return unsupported<Result>(expr, "placement and class-specific 'new' "
@@ -66,6 +69,34 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
                                  b.getZeroAttr(layout->scalar)),
        l);
   return address;
+}
+
+std::optional<Address>
+FunctionLowering::lowerPlacementNew(const clang::CXXNewExpr *expr) {
+  using Result = std::optional<Address>;
+  // `::new (p) T(args)`: T constructed where p, a `T *` made `void *`,
+  // points (a class rebuilding its base in its own memory).
+  const clang::Expr *place = expr->getPlacementArg(0);
+  while (const auto *cast = dyn_cast<clang::CastExpr>(strip(place)))
+    if (cast->getType()->isVoidPointerType() &&
+        cast->getSubExpr()->getType()->isPointerType())
+      place = cast->getSubExpr();
+    else
+      break;
+  clang::QualType type = expr->getAllocatedType();
+  if (!place->getType()->isPointerType() ||
+      !ast.hasSameUnqualifiedType(place->getType()->getPointeeType(), type))
+    return unsupported<Result>(expr,
+                               "placement 'new' of a '" + type.getAsString() +
+                                   "' can be differentiated only where a '" +
+                                   type.getAsString() + " *' points; pass one");
+  std::optional<Address> address = unpacked(lowerPointer(place), place);
+  if (!address)
+    return std::nullopt;
+  const clang::Expr *init = expr->getInitializer();
+  if (!init)
+    return address;
+  return initialize(init, type, *address) ? Result(address) : std::nullopt;
 }
 
 void FunctionLowering::fill(Value memory, Value count, Value value,

@@ -130,8 +130,7 @@ bool FunctionLowering::takesIndirectFields(const clang::FunctionDecl *callee) {
   });
 }
 
-/// Whether `type` is an empty class (or a pointer or reference to one).
-static bool isEmptyClass(clang::QualType type) {
+bool isEmptyClass(clang::QualType type) {
   type = type->isPointerType() || type->isReferenceType()
              ? type->getPointeeType()
              : type;
@@ -192,6 +191,9 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
     if (known != indirectFields.end() && known->second.sizeSlot.memref)
       return firstElements(known->second.memref, known->second.sizeSlot,
                            known->second.elementSize, l);
+    if (known != indirectFields.end() && known->second.fixedOffset)
+      return Address{known->second.memref,
+                     constantIndex(*known->second.fixedOffset, l)};
     if (known != indirectFields.end())
       return Address{known->second.memref, load(known->second.offsetSlot, l)};
   }
@@ -354,10 +356,18 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
   }
   auto [known, fresh] =
       indirectFields.try_emplace({field.memref, *offset}, PointerVariable{});
-  if (fresh) {
+  // A field first set to null (a default constructor's) may be set once to
+  // any memory where it was set (an object constructed again in place).
+  bool wasNull = !fresh && nullPointers.contains(known->second.memref) &&
+                 known->second.depth == controlDepth;
+  if (fresh || wasNull) {
     known->second = {target.memref, newIndexSlot(target.offset, l)};
+    known->second.depth = controlDepth;
+    if (decl && decl->getType()->isReferenceType())
+      known->second.fixedOffset = staticOffset(target.offset);
     return true;
   }
+  known->second.fixedOffset.reset();
   if (known->second.memref != target.memref) {
     unsupported(where, "a pointer field can only move within the array it "
                        "was first set to; use another object");

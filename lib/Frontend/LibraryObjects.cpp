@@ -115,19 +115,6 @@ whyLibraryFunctionDoesNotLower(clang::ASTContext &ast,
   return why;
 }
 
-/// Whether `decl` is part of the C++ standard library (namespace `std` or
-/// the implementation's `__gnu_cxx`, at any depth).
-static bool isStandardLibrary(const clang::Decl *decl) {
-  const clang::NamespaceDecl *outermost = nullptr;
-  for (const clang::DeclContext *context = decl->getDeclContext(); context;
-       context = context->getParent())
-    if (const auto *ns = dyn_cast<clang::NamespaceDecl>(context);
-        ns && !ns->isInline())
-      outermost = ns;
-  return outermost && outermost->getIdentifier() &&
-         (outermost->getName() == "std" || outermost->getName() == "__gnu_cxx");
-}
-
 bool FunctionLowering::runsAsLibraryCompiledIt(
     const clang::FunctionDecl *callee, ArrayRef<const clang::Expr *> args) {
   if (module.isCalledOnLibraryObject(callee))

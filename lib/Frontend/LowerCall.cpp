@@ -381,13 +381,18 @@ bool FunctionLowering::lowerConstruct(const clang::CXXConstructExpr *expr,
     return false;
   if (ModuleLowering::isVectorObject(expr->getType().getCanonicalType()))
     return constructVectorObject(expr, dest);
+  // An empty class (a base of the object at `dest`, often) has no data to
+  // copy or zero: its constructor's body, if it has one, is all.
+  bool empty = isEmptyClass(expr->getType());
+  if (empty && ctor->isTrivial())
+    return true;
   if (ctor->isTrivial() && ctor->isCopyOrMoveConstructor()) {
     std::optional<Address> source = lowerLValue(expr->getArg(0));
     if (!source)
       return false;
     return copyObject(dest, *source, *layout, expr);
   }
-  if (expr->requiresZeroInitialization())
+  if (expr->requiresZeroInitialization() && !empty)
     fillZero(dest, *layout, l);
   if (ctor->isTrivial())
     return true;

@@ -279,6 +279,27 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
     return arith::XOrIOp::create(
         b, l, isNull, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
   }
+  case clang::CK_PointerToIntegral: {
+    // The address itself (an alignment check, `uintptr_t(p) % 16`): where
+    // the memory begins, and the offset, in bytes. No derivative flows.
+    std::optional<Address> pointer = unpacked(lowerPointer(sub), sub);
+    if (!pointer)
+      return nullptr;
+    auto type = cast<MemRefType>(pointer->memref.getType());
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, l, pointer->memref);
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(b, l, pointer->memref);
+    Value scalars =
+        arith::AddIOp::create(b, l, metadata.getOffset(), pointer->offset);
+    Value bytes = arith::AddIOp::create(
+        b, l, base,
+        arith::MulIOp::create(
+            b, l, scalars,
+            constantIndex(type.getElementTypeBitWidth() / 8, l)));
+    return arith::IndexCastUIOp::create(
+        b, l, b.getIntegerType(ast.getTypeSize(expr->getType())), bytes);
+  }
   default:
     return unsupported(expr, "converting '" +
                                  expr->getSubExpr()->getType().getAsString() +

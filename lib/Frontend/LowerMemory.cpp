@@ -656,8 +656,11 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
     break;
   case clang::CK_NullToPointer: {
     // `nullptr` for a pointer the callee does not follow (an optional
-    // output left out): memory of no elements, which no access may
-    // touch, as none may through a null pointer.
+    // output left out, a `void *` a template takes to choose an overload):
+    // memory of no elements, which no access may touch, as none may through
+    // a null pointer.
+    if (cast->getType()->getPointeeType()->isVoidType())
+      return nullAddress(b.getI8Type(), l);
     std::optional<Layout> pointee =
         layoutOf(cast->getType()->getPointeeType(), expr);
     if (!pointee)
@@ -704,6 +707,9 @@ FunctionLowering::lowerNamedPointer(const clang::DeclRefExpr *ref) {
 std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   using Result = std::optional<Address>;
   expr = strip(expr);
+  // A default argument: the declaration's expression.
+  if (const auto *defaultArg = dyn_cast<clang::CXXDefaultArgExpr>(expr))
+    return lowerPointer(defaultArg->getExpr());
   Location l = loc(expr);
   if (isIterator(expr->getType()))
     return lowerIterator(expr);
@@ -983,7 +989,8 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     std::optional<Layout> layout = layoutOf(type, init);
     if (!layout)
       return false;
-    fillZero(dest, *layout, l);
+    if (!isEmptyClass(type))
+      fillZero(dest, *layout, l);
     return true;
   }
   if (const auto *list = dyn_cast<clang::InitListExpr>(init))

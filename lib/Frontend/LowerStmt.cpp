@@ -155,14 +155,11 @@ void FunctionLowering::lowerCompound(const clang::CompoundStmt *compound) {
 }
 
 void FunctionLowering::lowerDeclStmt(const clang::DeclStmt *declStmt) {
-  for (const clang::Decl *d : declStmt->decls()) {
+  // Other declarations (types, enumerations, local classes, `using`,
+  // static_assert, a function declared in a block) only declare names.
+  for (const clang::Decl *d : declStmt->decls())
     if (const auto *var = dyn_cast<clang::VarDecl>(d))
       lowerVarDecl(var);
-    else if (!isa<clang::TypedefNameDecl, clang::UsingDecl,
-                  clang::StaticAssertDecl, clang::UsingDirectiveDecl>(d))
-      unsupported(declStmt, "this declaration cannot appear in a "
-                            "differentiable function; move it outside");
-  }
 }
 
 void FunctionLowering::lowerJump(const clang::Stmt *stmt) {

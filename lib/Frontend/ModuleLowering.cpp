@@ -176,6 +176,29 @@ static bool isDataless(const Layout &layout) {
   return slots == layout.size;
 }
 
+/// Whether `decl` is part of the C++ standard library (namespace `std` or
+/// the implementation's `__gnu_cxx`, at any depth).
+bool isStandardLibrary(const clang::Decl *decl) {
+  const clang::NamespaceDecl *outermost = nullptr;
+  for (const clang::DeclContext *context = decl->getDeclContext(); context;
+       context = context->getParent())
+    if (const auto *ns = dyn_cast<clang::NamespaceDecl>(context);
+        ns && !ns->isInline())
+      outermost = ns;
+  return outermost && outermost->getIdentifier() &&
+         (outermost->getName() == "std" || outermost->getName() == "__gnu_cxx");
+}
+
+/// Whether `record` is a class of the standard library, whose destructor
+/// is kept as the library compiled it (another library's class, as
+/// Eigen's, is lowered from its own code, destructor included, as the
+/// program's own classes are).
+static bool isStandardLibraryClass(const clang::CXXRecordDecl *record) {
+  return record->getASTContext().getSourceManager().isInSystemHeader(
+             record->getLocation()) &&
+         isStandardLibrary(record);
+}
+
 /// Whether the lowering destroys objects of `record`: its own destructor's
 /// body, if the program wrote one, then its parts, each of which the
 /// lowering destroys (std::vector parts, whose memory it frees, classes
@@ -188,11 +211,13 @@ static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
            .isNull())
     return true;
   // A destructor of the program's own runs first (destroyObject), then the
-  // parts'; a library class's is kept as the library compiled it.
+  // parts'; a library class's is kept as the library compiled it, unless
+  // its body is empty (`~evaluator_base() {}`): that one does nothing.
+  const clang::FunctionDecl *body = nullptr;
   if (const clang::CXXDestructorDecl *dtor = record->getDestructor();
-      dtor && dtor->isUserProvided() &&
-      record->getASTContext().getSourceManager().isInSystemHeader(
-          record->getLocation()))
+      dtor && dtor->isUserProvided() && isStandardLibraryClass(record) &&
+      !(dtor->hasBody(body) && isa<clang::CompoundStmt>(body->getBody()) &&
+        cast<clang::CompoundStmt>(body->getBody())->body_empty()))
     return false;
   // Parts that own memory, or vectors kept in memory, are destroyed by the
   // lowering (destroyObject).
@@ -234,8 +259,7 @@ describeUnloweredDestructor(const clang::CXXRecordDecl *record) {
 bool ModuleLowering::hasOwnDestructor(const clang::CXXRecordDecl *record) {
   record = record->getDefinition();
   if (!record || record->hasTrivialDestructor() ||
-      record->getASTContext().getSourceManager().isInSystemHeader(
-          record->getLocation()))
+      isStandardLibraryClass(record))
     return false;
   const clang::CXXDestructorDecl *dtor = record->getDestructor();
   return dtor && dtor->isUserProvided();
@@ -493,6 +517,11 @@ public:
                          "of an array, a vector or a struct; pass it on its "
                          "own, or flatten nested vectors into one indexed "
                          "i * n + j");
+    // SIMD vectors (x86 intrinsics' `__m128d`, `vector_size` types).
+    if (type->isVectorType())
+      return unsupported("SIMD vector types are not supported yet; build "
+                         "the library's scalar code instead (Eigen: define "
+                         "EIGEN_DONT_VECTORIZE)");
     const clang::RecordDecl *record = type->getAsRecordDecl();
     if (!record)
       return unsupported(kSupportedTypes);
@@ -545,6 +574,9 @@ private:
   bool collectParts(const clang::RecordDecl *record,
                     SmallVectorImpl<Part> &parts,
                     SmallVectorImpl<Layout::IndirectField> &indirectFields);
+  /// The slot type of a record of `parts` (with `partLayouts`).
+  Layout chooseSlots(ArrayRef<Part> parts, ArrayRef<Layout> partLayouts,
+                     bool hasIndirectFields, bool keepsAddresses);
   /// The slots of a record made of `parts`: their type, then the size and
   /// indirect fields.
   std::optional<Layout>
@@ -785,36 +817,19 @@ std::optional<Layout> LayoutComputation::ofVectorObject() {
   return layout;
 }
 
-std::optional<Layout>
-LayoutComputation::slotsOf(ArrayRef<Part> parts,
-                           SmallVector<Layout::IndirectField> indirectFields,
-                           bool keepsAddresses) {
-  // The record's slots have the type of its floating-point parts (or, with
-  // none, of its widest integer part; with only indirect fields, 64-bit
-  // integers); integer and bool fields of other types are packed into the
-  // slot that holds their bytes (PackedFields.cpp).
-  SmallVector<Layout> partLayouts;
+Layout LayoutComputation::chooseSlots(ArrayRef<Part> parts,
+                                      ArrayRef<Layout> partLayouts,
+                                      bool hasIndirectFields,
+                                      bool keepsAddresses) {
   std::optional<Layout> layout;
   bool holdsPointerStructs = false;
-  for (const Part &part : parts) {
-    // A part declared inside a library is reported where the user's code
-    // met the type (the library's line means nothing to the user).
-    clang::SourceRange where =
-        part.range.isValid() &&
-                !ast.getSourceManager().isInSystemHeader(part.range.getBegin())
-            ? part.range
-            : range;
-    std::optional<Layout> own = module.getLayout(
-        part.type, where, "a field of '" + type.getAsString() + "'");
-    if (!own)
-      return std::nullopt;
-    partLayouts.push_back(*own);
+  for (auto [own, part] : llvm::zip_equal(partLayouts, parts)) {
     // A struct of pointers only has no data to choose the slots; its
     // pointers lie in its own slots, which the record's must then be (a
     // field of it is found in them). An empty class (a functor, a tag)
     // holds no data either.
-    if (isDataless(*own)) {
-      holdsPointerStructs |= !own->indirect.empty();
+    if (isDataless(own)) {
+      holdsPointerStructs |= !own.indirect.empty();
       continue;
     }
     if (const clang::CXXRecordDecl *held = part.type->getAsCXXRecordDecl();
@@ -829,19 +844,47 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
       return candidate.scalar.getIntOrFloatBitWidth() >
              layout->scalar.getIntOrFloatBitWidth();
     };
-    if (better(*own))
-      layout = Layout{own->scalar, own->scalarType, 0, {}};
+    if (better(own))
+      layout = Layout{own.scalar, own.scalarType, 0, {}};
   }
+  // Empty classes only: bytes.
+  if (!layout && !hasIndirectFields && !holdsPointerStructs)
+    return Layout{IntegerType::get(context, 8), ast.CharTy, 0, {}};
   // Addresses only, or the addresses a class that owns memory keeps among
   // integers: `double` slots, so that the object has a shadow holding
   // shadow addresses (see ofPointer); its integers are packed.
-  // Empty classes only: bytes.
-  if (!layout && indirectFields.empty() && !holdsPointerStructs)
-    layout = Layout{IntegerType::get(context, 8), ast.CharTy, 0, {}};
   if (!layout ||
-      (((keepsAddresses && !indirectFields.empty()) || holdsPointerStructs) &&
+      (((keepsAddresses && hasIndirectFields) || holdsPointerStructs) &&
        !isa<FloatType>(layout->scalar)))
-    layout = Layout{Float64Type::get(context), ast.DoubleTy, 0, {}};
+    return Layout{Float64Type::get(context), ast.DoubleTy, 0, {}};
+  return *layout;
+}
+
+std::optional<Layout>
+LayoutComputation::slotsOf(ArrayRef<Part> parts,
+                           SmallVector<Layout::IndirectField> indirectFields,
+                           bool keepsAddresses) {
+  // The record's slots have the type of its floating-point parts (or, with
+  // none, of its widest integer part; with only indirect fields, 64-bit
+  // integers); integer and bool fields of other types are packed into the
+  // slot that holds their bytes (PackedFields.cpp).
+  SmallVector<Layout> partLayouts;
+  for (const Part &part : parts) {
+    // A part declared inside a library is reported where the user's code
+    // met the type (the library's line means nothing to the user).
+    clang::SourceRange where =
+        part.range.isValid() &&
+                !ast.getSourceManager().isInSystemHeader(part.range.getBegin())
+            ? part.range
+            : range;
+    std::optional<Layout> own = module.getLayout(
+        part.type, where, "a field of '" + type.getAsString() + "'");
+    if (!own)
+      return std::nullopt;
+    partLayouts.push_back(*own);
+  }
+  std::optional<Layout> layout =
+      chooseSlots(parts, partLayouts, !indirectFields.empty(), keepsAddresses);
   uint64_t slotBits = ast.getTypeSize(layout->scalarType);
   for (auto [own, part] : llvm::zip_equal(partLayouts, parts)) {
     // The indirect fields of a struct or an array of structs inside.

@@ -27,6 +27,10 @@
 
 namespace cotangent::frontend {
 
+/// Whether `decl` is part of the C++ standard library (namespace `std` or
+/// the implementation's `__gnu_cxx`, at any depth).
+bool isStandardLibrary(const clang::Decl *decl);
+
 /// How a C++ object lies in memory: `size` scalars of one type, in order.
 /// Every object differentiable code handles has one: a scalar is one
 /// element, an array its elements' layouts end to end, a struct its bases'

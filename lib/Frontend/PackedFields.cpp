@@ -74,9 +74,19 @@ FunctionLowering::derivedPlace(Address base, const clang::CastExpr *cast,
       cast->getType()->isPointerType()
           ? cast->getType()->getPointeeCXXRecordDecl()
           : cast->getType()->getAsCXXRecordDecl();
-  if (!record || base.packedType)
+  // (The base's memory must be the derived object's: of its slots, not a
+  // packed integer's or a parameter of the base's own type.)
+  std::optional<Layout> derived =
+      record ? module.tryGetLayout(ast.getCanonicalTagType(record))
+             : std::nullopt;
+  if (!derived || base.packedType ||
+      llvm::cast<MemRefType>(base.memref.getType()).getElementType() !=
+          derived->scalar)
     return unsupported<std::optional<Address>>(
-        cast, "this conversion to a derived class cannot be differentiated");
+        cast, "this conversion to a derived class cannot be differentiated: "
+              "the base's memory is not known to be part of a '" +
+                  record->getQualifiedNameAsString() +
+                  "'; pass the derived object");
   int64_t offset = 0;
   for (const clang::CXXBaseSpecifier *step : cast->path()) {
     offset += module.getBaseOffset(record, step->getType());
@@ -98,17 +108,30 @@ Value FunctionLowering::loadPacked(Address address, Location l) {
         b, l, bits,
         arith::ConstantOp::create(
             b, l, wide, b.getIntegerAttr(wide, 8 * address.packedByte)));
+  // (An integer as wide as the slot, among doubles: the slot's bits.)
   auto narrow = IntegerType::get(b.getContext(), address.packedBits);
-  Value value = arith::TruncIOp::create(b, l, narrow, bits);
+  Value value = narrow == wide
+                    ? bits
+                    : arith::TruncIOp::create(b, l, narrow, bits).getResult();
   if (value.getType() != address.packedType) // bool: the lowest bit
     value = arith::TruncIOp::create(b, l, address.packedType, value);
   return value;
 }
 
 void FunctionLowering::storePacked(Value value, Address address, Location l) {
-  Value slot = memref::LoadOp::create(b, l, address.memref, address.offset);
-  Type slotType = slot.getType();
+  Type slotType = cast<MemRefType>(address.memref.getType()).getElementType();
   IntegerType wide = bitsOf(slotType);
+  auto narrow = IntegerType::get(b.getContext(), address.packedBits);
+  if (value.getType() != narrow) // bool: 0 or 1 in a byte
+    value = arith::ExtUIOp::create(b, l, narrow, value);
+  if (narrow == wide) {
+    // An integer as wide as the slot: the slot's bits.
+    if (slotType != wide)
+      value = arith::BitcastOp::create(b, l, slotType, value);
+    memref::StoreOp::create(b, l, value, address.memref, address.offset);
+    return;
+  }
+  Value slot = memref::LoadOp::create(b, l, address.memref, address.offset);
   Value bits = slotType == wide
                    ? slot
                    : arith::BitcastOp::create(b, l, wide, slot).getResult();
@@ -118,9 +141,6 @@ void FunctionLowering::storePacked(Value value, Address address, Location l) {
   Value kept = arith::AndIOp::create(
       b, l, bits,
       arith::ConstantOp::create(b, l, wide, b.getIntegerAttr(wide, ~field)));
-  auto narrow = IntegerType::get(b.getContext(), address.packedBits);
-  if (value.getType() != narrow) // bool: 0 or 1 in a byte
-    value = arith::ExtUIOp::create(b, l, narrow, value);
   Value placed = arith::ExtUIOp::create(b, l, wide, value);
   if (shift != 0)
     placed = arith::ShLIOp::create(

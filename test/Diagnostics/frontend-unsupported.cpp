@@ -188,7 +188,39 @@ const double &largest(const double *a, int n) {
   return largest(a, n);
 }
 
-// CHECK: 25 errors generated.
+// Placement new constructs an object where a pointer of its own type
+// points; into memory of another type (a buffer of doubles) it is refused.
+[[ct::differentiable]] double uses_placement_into_other_type(double *buffer,
+                                                           double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: placement 'new' of a 'Pair' can be differentiated only where a 'Pair *' points; pass one
+  ::new (static_cast<void *>(buffer)) Pair{x, x};
+  return buffer[0];
+}
+
+// SIMD vectors (what intrinsics and vectorized libraries compute with).
+typedef double TwoDoubles __attribute__((vector_size(16)));
+[[ct::differentiable]] double uses_simd_vector(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variable 'v' has type '__attribute__((__vector_size__(2 * sizeof(double)))) double', which differentiable code does not support: SIMD vector types are not supported yet; build the library's scalar code instead (Eigen: define EIGEN_DONT_VECTORIZE)
+  TwoDoubles v = {x, x};
+  return v[0];
+}
+
+// A base given on its own (a parameter of the base's type) is not known to
+// be part of the derived object.
+struct IntBase { int id; };
+struct Tagged2 : IntBase { double value; };
+static double valueOf(const IntBase &base) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:10: error: this conversion to a derived class cannot be differentiated: the base's memory is not known to be part of a 'Tagged2'; pass the derived object
+  return static_cast<const Tagged2 &>(base).value;
+}
+[[ct::differentiable]] double uses_packed_downcast(double x) {
+  Tagged2 t;
+  t.id = 1;
+  t.value = x;
+  return valueOf(t);
+}
+
+// CHECK: 28 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -1,0 +1,95 @@
+// Fixed-size Eigen as written (Debian's libeigen3-dev), on Eigen's scalar
+// code path: vectors and matrices as locals, Eigen::Map over the caller's
+// memory, expression templates (sums, products, transposes, blocks,
+// head/tail/segment, the comma initializer), dot, cross, norm, normalized,
+// determinant, trace, quaternions and angle-axis rotations. What this needs
+// of the memory model: CRTP (a base cast back to the derived class), empty
+// classes (functors, tags) and reference fields of evaluators, a base
+// constructed again in place (placement new), the address of memory as an
+// integer (Eigen's alignment checks), and deep chains of calls lowered in
+// place. Reverse and forward mode at -O0 and -O2 against finite differences.
+// REQUIRES: plugin, eigen
+// RUN: %clangxx-ct -O0 %eigen -DEIGEN_DONT_VECTORIZE %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %eigen -DEIGEN_DONT_VECTORIZE %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+#include <cotangent/cotangent.h>
+
+#include "check.h"
+
+using Eigen::Matrix3d;
+using Eigen::Quaterniond;
+using Eigen::Vector3d;
+
+// Products, cross products, norms and a determinant of vectors built from x.
+[[ct::differentiable]] double vectorAlgebra(const double *x) {
+  Vector3d a(x[0], x[1], x[2]);
+  Vector3d b(x[3], x[4], x[5]);
+  Vector3d c = a.cross(b) + 0.5 * a;
+  Matrix3d outer = a * b.transpose() + Matrix3d::Identity() * x[6];
+  double d = outer.determinant() + outer.trace();
+  return c.squaredNorm() + a.dot(b) * b.norm() + (a - 2 * b).normalized()(1) +
+         d + a.head<2>().dot(b.tail<2>()) + a.segment<2>(1).sum();
+}
+
+// A pose-graph edge residual (robotics style): the position of b seen from
+// a, rotated by a's orientation, against a measurement; x holds pa, pb and
+// a quaternion's vector part (w = 1, normalized here).
+[[ct::differentiable]] double poseResidual(const double *x) {
+  Eigen::Map<const Vector3d> pa(x), pb(x + 3);
+  Quaterniond qa(1.0, x[6], x[7], x[8]);
+  qa.normalize();
+  const Vector3d measured(0.3, -0.2, 0.1);
+  Vector3d r = qa.conjugate() * (pb - pa) - measured;
+  return r.squaredNorm();
+}
+
+// A rigid body's kinetic energy 1/2 w^T (R I R^T) w with R from an angle
+// and axis, I diagonal; x holds w, the axis and the angle.
+[[ct::differentiable]] double rigidBodyEnergy(const double *x) {
+  Vector3d w(x[0], x[1], x[2]);
+  Vector3d axis(x[3], x[4], x[5]);
+  Matrix3d R = Eigen::AngleAxisd(x[6], axis.normalized()).toRotationMatrix();
+  Matrix3d inertia = Vector3d(1.0, 2.0, 3.0).asDiagonal();
+  Matrix3d world = R * inertia * R.transpose();
+  return 0.5 * w.dot(world * w);
+}
+
+// Blocks, the comma initializer and a matrix-vector product.
+[[ct::differentiable]] double blocks(const double *x) {
+  Matrix3d m;
+  m << x[0], x[1], x[2], //
+      x[3], x[4], x[5],  //
+      x[6], 1.0, 2.0;
+  Vector3d v = m.block<2, 3>(0, 0).transpose() * Eigen::Vector2d(x[7], x[8]);
+  m.col(2) = v;
+  return (m * v).sum() + m.row(1).squaredNorm();
+}
+
+template <double (*F)(const double *)>
+static void checkAgainstDifferences(const char *name, double *x) {
+  constexpr int n = 9;
+  double dx[n] = {};
+  double value = ct::gradient<F>(x, dx);
+  check::near(name, value, F(x), 1e-12);
+  double tx[n], directional = 0;
+  for (int i = 0; i < n; ++i) {
+    double expected = check::differenceAt(x, i, [&] { return F(x); });
+    check::near(name, dx[i], expected, 1e-6);
+    tx[i] = 0.1 * (i + 1);
+    directional += expected * tx[i];
+  }
+  check::near(name, ct::jvp<F>(x, tx).tangent, directional, 1e-6);
+}
+
+int main() {
+  double x[9] = {0.3, -0.7, 0.5, 1.1, 0.2, -0.4, 0.8, 0.6, -0.9};
+  checkAgainstDifferences<vectorAlgebra>("vector algebra", x);
+  checkAgainstDifferences<poseResidual>("pose residual", x);
+  checkAgainstDifferences<rigidBodyEnergy>("rigid body", x);
+  checkAgainstDifferences<blocks>("blocks", x);
+  return check::report();
+}
