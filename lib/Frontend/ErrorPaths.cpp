@@ -68,6 +68,12 @@ FunctionLowering::lowerCheckCall(const clang::CallExpr *expr,
     return std::nullopt;
   case clang::Builtin::BI__builtin_assume:
     return CallResult{};
+  case clang::Builtin::BIfree:
+  case clang::Builtin::BI__builtin_free:
+    // Memory a C allocation function made (HeapMemory.cpp).
+    // (An error is reported: the call has no value either way.)
+    lowerFree(expr);
+    return CallResult{};
   case clang::Builtin::BI__builtin_memcpy:
   case clang::Builtin::BI__builtin_memmove:
   case clang::Builtin::BImemcpy:

@@ -133,6 +133,9 @@ inline void forEachBoundArgument(
 mlir::Value memoryRoot(mlir::Value memref);
 /// Whether `root` is memory the function allocated itself.
 bool isOwnMemory(mlir::Value root);
+/// Whether `expr` makes new memory: `new`, or C's allocation functions
+/// cast to a typed pointer.
+bool isFreshAllocation(const clang::Expr *expr);
 /// Whether `type` is an empty class (or a pointer or reference to one): a
 /// tag, a functor, a CRTP base, which holds no data.
 bool isEmptyClass(clang::QualType type);
@@ -1286,6 +1289,14 @@ private:
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   std::optional<Address> lowerPlacementNew(const clang::CXXNewExpr *expr);
   void lowerDelete(const clang::CXXDeleteExpr *expr);
+  /// Frees the memory `pointer` designates, which the function allocated
+  /// (`how` names the freeing call, `made` the allocation, for the error).
+  bool freeMemory(Address pointer, const clang::Expr *where,
+                  llvm::StringRef how, llvm::StringRef made);
+  /// `(T *)malloc(n)` and calloc, realloc, aligned_alloc cast to `T *`:
+  /// memory of T's scalars.
+  std::optional<Address> lowerCAllocation(const clang::CastExpr *cast);
+  bool lowerFree(const clang::CallExpr *call);
 
   /// Runs a constructor on the object at `dest`.
   bool lowerConstruct(const clang::CXXConstructExpr *expr, Address dest);

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/Builtins.h"
 
 using namespace mlir;
 
@@ -129,25 +130,163 @@ void FunctionLowering::destroyAtScopeEnd(clang::QualType type, Address object,
 
 void FunctionLowering::lowerDelete(const clang::CXXDeleteExpr *expr) {
   std::optional<Address> pointer = lowerPointer(expr->getArgument());
-  if (!pointer)
-    return;
-  // Only memory this function allocated with `new` can be freed here (at
-  // the pointer `new` returned: C++ requires it, so the offset is 0).
-  Value memory = pointer->memref;
+  if (pointer)
+    freeMemory(*pointer, expr, "'delete'", "'new'");
+}
+
+bool FunctionLowering::freeMemory(Address pointer, const clang::Expr *where,
+                                  StringRef how, StringRef made) {
+  // Only memory this function allocated can be freed here (at the pointer
+  // the allocation returned: C and C++ require it, so the offset is 0).
+  Value memory = pointer.memref;
   while (auto cast = memory.getDefiningOp<memref::CastOp>())
     memory = cast.getSource();
   // An address kept in memory (the buffer of a class that owns memory):
-  // the memory `new` gave, as C++ requires of `delete`.
-  if (memory.getDefiningOp<ct::LoadAddressOp>()) {
-    memref::DeallocOp::create(b, loc(expr), memory);
-    return;
+  // the memory the allocation gave, as C++ requires.
+  if (!memory.getDefiningOp<ct::LoadAddressOp>() &&
+      !memory.getDefiningOp<memref::AllocOp>())
+    return unsupported<bool>(where, how +
+                                        " of memory that this function did "
+                                        "not allocate with " +
+                                        made + " cannot be differentiated");
+  memref::DeallocOp::create(b, loc(where), memory);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// C's allocation functions
+//===----------------------------------------------------------------------===//
+
+/// The C allocation function `expr` calls (malloc, calloc, realloc,
+/// aligned_alloc), or 0.
+static unsigned cAllocation(const clang::Expr *expr) {
+  const auto *call = dyn_cast<clang::CallExpr>(expr->IgnoreParenImpCasts());
+  const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee)
+    return 0;
+  switch (unsigned id = callee->getBuiltinID()) {
+  case clang::Builtin::BImalloc:
+  case clang::Builtin::BIcalloc:
+  case clang::Builtin::BIrealloc:
+  case clang::Builtin::BI__builtin_malloc:
+  case clang::Builtin::BI__builtin_calloc:
+  case clang::Builtin::BI__builtin_realloc:
+    return id;
+  default:
+    // (aligned_alloc is not a builtin of every C library.)
+    return callee->isExternC() && callee->getName() == "aligned_alloc"
+               ? clang::Builtin::NotBuiltin + 1
+               : 0;
   }
-  if (!memory.getDefiningOp<memref::AllocOp>()) {
-    unsupported(expr, "'delete' of memory that this function did not "
-                      "allocate with 'new' cannot be differentiated");
-    return;
+}
+
+bool isFreshAllocation(const clang::Expr *expr) {
+  if (!expr)
+    return false;
+  expr = expr->IgnoreParenImpCasts();
+  if (isa<clang::CXXNewExpr>(expr))
+    return true;
+  const auto *cast = dyn_cast<clang::ExplicitCastExpr>(expr);
+  return cast && cast->getType()->isPointerType() &&
+         cAllocation(cast->getSubExpr()) != 0;
+}
+
+/// `expr` before its conversion to `void *` (free's and realloc's
+/// argument).
+static const clang::Expr *beforeVoidPointer(const clang::Expr *expr) {
+  while (const auto *cast = dyn_cast<clang::CastExpr>(expr->IgnoreParens()))
+    if (cast->getType()->isVoidPointerType() &&
+        cast->getSubExpr()->getType()->isPointerType())
+      expr = cast->getSubExpr();
+    else
+      break;
+  return expr;
+}
+
+std::optional<Address>
+FunctionLowering::lowerCAllocation(const clang::CastExpr *cast) {
+  using Result = std::optional<Address>;
+  // `(T *)malloc(bytes)`: C's memory is untyped, and the cast that follows
+  // gives it its type, so the memory is made here, of T's scalars, and
+  // freed by `free` (or `realloc`) as memory `new` makes is by `delete`.
+  const auto *call =
+      llvm::cast<clang::CallExpr>(cast->getSubExpr()->IgnoreParenImpCasts());
+  Location l = loc(call);
+  clang::QualType type = cast->getType()->getPointeeType();
+  std::optional<Layout> layout = layoutOf(type, cast);
+  if (!layout)
+    return std::nullopt;
+  if (!layout->indirect.empty())
+    return unsupported<Result>(cast, "memory from C's allocation functions "
+                                     "can hold numbers and structs of "
+                                     "numbers; use 'new' for objects "
+                                     "holding pointers");
+  unsigned id = cAllocation(call);
+  bool zero = id == clang::Builtin::BIcalloc ||
+              id == clang::Builtin::BI__builtin_calloc;
+  bool grow = id == clang::Builtin::BIrealloc ||
+              id == clang::Builtin::BI__builtin_realloc;
+  auto argument = [&](unsigned i) -> Value {
+    Value v = lowerRValue(call->getArg(i));
+    return v ? index(v, call->getArg(i)->getType(), l) : nullptr;
+  };
+  // calloc(count, size); aligned_alloc(alignment, size); the others'
+  // size is their last argument.
+  Value bytes = argument(call->getNumArgs() - 1);
+  if (!bytes)
+    return std::nullopt;
+  if (zero) {
+    Value count = argument(0);
+    if (!count)
+      return std::nullopt;
+    bytes = arith::MulIOp::create(b, l, count, bytes);
   }
-  memref::DeallocOp::create(b, loc(expr), memory);
+  std::optional<Address> old;
+  if (grow && !isNullPointer(call->getArg(0), ast)) {
+    old = unpacked(lowerPointer(beforeVoidPointer(call->getArg(0))), call);
+    if (!old)
+      return std::nullopt;
+    // The old contents are copied, as many as fit: their number is known
+    // of memory the function allocated and names, not of an address read
+    // back from memory (which views as much as any object could hold).
+    if (!memoryRoot(old->memref).getDefiningOp<memref::AllocOp>())
+      return unsupported<Result>(
+          call, "'realloc' needs the size of the memory it is given, which "
+                "differentiable code knows only of memory the function "
+                "allocated and has not stored away (not of a pointer "
+                "variable assigned again, nor of the caller's memory); "
+                "allocate the new memory with 'malloc' and copy what you "
+                "keep");
+  }
+  int64_t scalarBytes = ast.getTypeSize(layout->scalarType) / 8;
+  Value scalars =
+      arith::DivUIOp::create(b, l, bytes, constantIndex(scalarBytes, l));
+  Value memory = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
+      ValueRange{scalars});
+  if (zero)
+    fill(memory, scalars,
+         arith::ConstantOp::create(b, l, layout->scalar,
+                                   b.getZeroAttr(layout->scalar)),
+         l);
+  Address address{memory, constantIndex(0, l)};
+  if (!old)
+    return address;
+  // realloc: the old contents, as many as fit, then the old memory freed.
+  Value kept = arith::MinUIOp::create(
+      b, l, scalars, memref::DimOp::create(b, l, old->memref, 0));
+  copy(address, *old, kept, l);
+  if (!freeMemory(*old, call, "'realloc'", "'malloc' or 'new'"))
+    return std::nullopt;
+  return address;
+}
+
+bool FunctionLowering::lowerFree(const clang::CallExpr *call) {
+  if (isNullPointer(call->getArg(0), ast))
+    return true; // free(nullptr) does nothing
+  std::optional<Address> pointer =
+      unpacked(lowerPointer(beforeVoidPointer(call->getArg(0))), call);
+  return pointer && freeMemory(*pointer, call, "'free'", "'malloc'");
 }
 
 } // namespace cotangent::frontend

@@ -648,6 +648,8 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
     return derivedPlace(*base, cast, l);
   }
   case clang::CK_BitCast:
+    if (isFreshAllocation(cast))
+      return lowerCAllocation(cast);
     // Objects made of the same scalars (a struct of doubles, a
     // std::array<double, N>, double[N], double) lie alike in memory: a
     // pointer to one views the other's scalars.

@@ -160,7 +160,7 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
   for (auto &[var, values] : assigned)
     if (llvm::any_of(values, [&](const clang::Expr *value) {
           auto isNew = [](const clang::Expr *made) {
-            return made && isa<clang::CXXNewExpr>(made->IgnoreParenImpCasts());
+            return isFreshAllocation(made);
           };
           if (isNew(value))
             return true;

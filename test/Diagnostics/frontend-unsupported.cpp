@@ -4,6 +4,7 @@
 // RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 2>&1 | FileCheck %s
 // RUN: sh -c '%cotangent-cc %s -- -std=c++20 > /dev/null 2>&1; test $? -eq 1'
 #include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <vector>
 
@@ -205,6 +206,21 @@ typedef double TwoDoubles __attribute__((vector_size(16)));
   return v[0];
 }
 
+// C's allocation functions: memory of numbers and structs of numbers,
+// freed where it was made; realloc needs the size of what it is given.
+struct Linked { double value; Linked *next; };
+[[ct::differentiable]] double uses_c_allocation(double *caller, int n) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:16: error: memory from C's allocation functions can hold numbers and structs of numbers; use 'new' for objects holding pointers
+  auto *node = (Linked *)malloc(sizeof(Linked));
+  double *grown = (double *)malloc(n * sizeof(double));
+  for (int i = 0; i < 3; ++i)
+    // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:23: error: 'realloc' needs the size of the memory it is given, which differentiable code knows only of memory the function allocated and has not stored away (not of a pointer variable assigned again, nor of the caller's memory); allocate the new memory with 'malloc' and copy what you keep
+    grown = (double *)realloc(grown, (i + 2) * n * sizeof(double));
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'free' of memory that this function did not allocate with 'malloc' cannot be differentiated
+  free(caller);
+  return grown[0];
+}
+
 // A base given on its own (a parameter of the base's type) is not known to
 // be part of the derived object.
 struct IntBase { int id; };
@@ -220,7 +236,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 28 errors generated.
+// CHECK: 31 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -1,0 +1,40 @@
+// C's allocation functions take their type from the cast that follows
+// them: `(T *)malloc(bytes)` is a memref.alloc of bytes / sizeof(scalar)
+// scalars of T; calloc fills it with zeros; realloc allocates the new
+// size, copies as many old elements as fit (the old memory's size is the
+// allocation's own) and frees the old memory; free is its dealloc.
+// RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | FileCheck %s
+// RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | %cotangent-opt > /dev/null
+
+#include <cstdlib>
+
+[[ct::differentiable]] double allocations(const double *x, int n) {
+  double *a = static_cast<double *>(std::malloc(n * sizeof(double)));
+  float *z = (float *)std::calloc(n, sizeof(float));
+  a[0] = x[0] + z[0];
+  double *b = static_cast<double *>(std::realloc(a, 2 * n * sizeof(double)));
+  double r = b[0];
+  std::free(b);
+  std::free(z);
+  return r;
+}
+
+// CHECK-LABEL: func.func @_Z11allocationsPKdi(
+// CHECK: %[[BYTES:.*]] = arith.index_castui %{{.*}} : i64 to index
+// CHECK: %[[DOUBLES:.*]] = arith.divui %[[BYTES]], %c8
+// CHECK: %[[A:.*]] = memref.alloc(%[[DOUBLES]]) : memref<?xf64>
+// CHECK: %[[FLOATS:.*]] = arith.divui %{{.*}}, %c4
+// CHECK: %[[Z:.*]] = memref.alloc(%[[FLOATS]]) : memref<?xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %[[FLOATS]]
+// CHECK-NEXT: memref.store %cst, %[[Z]]
+// CHECK: memref.store %{{.*}}, %[[A]][%c0]
+// CHECK: %[[GROWN:.*]] = arith.divui %{{.*}}, %c8
+// CHECK: %[[B:.*]] = memref.alloc(%[[GROWN]]) : memref<?xf64>
+// CHECK: %[[KEPT:.*]] = arith.minui %[[GROWN]], %[[DOUBLES]]
+// CHECK: scf.for %[[I:.*]] = %c0 to %[[KEPT]]
+// CHECK-NEXT: %[[OLD:.*]] = memref.load %[[A]][%[[I]]]
+// CHECK-NEXT: memref.store %[[OLD]], %[[B]][%[[I]]]
+// CHECK: memref.dealloc %[[A]]
+// CHECK: memref.load %[[B]][%c0]
+// CHECK: memref.dealloc %[[B]]
+// CHECK: memref.dealloc %[[Z]]
