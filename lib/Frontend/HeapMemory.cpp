@@ -15,6 +15,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Basic/TargetInfo.h"
 
 using namespace mlir;
 
@@ -157,26 +158,31 @@ bool FunctionLowering::freeMemory(Address pointer, const clang::Expr *where,
 // C's allocation functions
 //===----------------------------------------------------------------------===//
 
-/// The C allocation function `expr` calls (malloc, calloc, realloc,
-/// aligned_alloc), or 0.
-static unsigned cAllocation(const clang::Expr *expr) {
+namespace {
+enum class CAllocation { None, Malloc, Calloc, Realloc, AlignedAlloc };
+} // namespace
+
+/// The C allocation function `expr` calls.
+static CAllocation cAllocation(const clang::Expr *expr) {
   const auto *call = dyn_cast<clang::CallExpr>(expr->IgnoreParenImpCasts());
   const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
   if (!callee)
-    return 0;
-  switch (unsigned id = callee->getBuiltinID()) {
+    return CAllocation::None;
+  switch (callee->getBuiltinID()) {
   case clang::Builtin::BImalloc:
-  case clang::Builtin::BIcalloc:
-  case clang::Builtin::BIrealloc:
   case clang::Builtin::BI__builtin_malloc:
+    return CAllocation::Malloc;
+  case clang::Builtin::BIcalloc:
   case clang::Builtin::BI__builtin_calloc:
+    return CAllocation::Calloc;
+  case clang::Builtin::BIrealloc:
   case clang::Builtin::BI__builtin_realloc:
-    return id;
+    return CAllocation::Realloc;
   default:
     // (aligned_alloc is not a builtin of every C library.)
     return callee->isExternC() && callee->getName() == "aligned_alloc"
-               ? clang::Builtin::NotBuiltin + 1
-               : 0;
+               ? CAllocation::AlignedAlloc
+               : CAllocation::None;
   }
 }
 
@@ -188,7 +194,7 @@ bool isFreshAllocation(const clang::Expr *expr) {
     return true;
   const auto *cast = dyn_cast<clang::ExplicitCastExpr>(expr);
   return cast && cast->getType()->isPointerType() &&
-         cAllocation(cast->getSubExpr()) != 0;
+         cAllocation(cast->getSubExpr()) != CAllocation::None;
 }
 
 /// `expr` before its conversion to `void *` (free's and realloc's
@@ -221,15 +227,26 @@ FunctionLowering::lowerCAllocation(const clang::CastExpr *cast) {
                                      "can hold numbers and structs of "
                                      "numbers; use 'new' for objects "
                                      "holding pointers");
-  unsigned id = cAllocation(call);
-  bool zero = id == clang::Builtin::BIcalloc ||
-              id == clang::Builtin::BI__builtin_calloc;
-  bool grow = id == clang::Builtin::BIrealloc ||
-              id == clang::Builtin::BI__builtin_realloc;
+  CAllocation kind = cAllocation(call);
+  bool zero = kind == CAllocation::Calloc;
+  bool grow = kind == CAllocation::Realloc;
   auto argument = [&](unsigned i) -> Value {
     Value v = lowerRValue(call->getArg(i));
     return v ? index(v, call->getArg(i)->getType(), l) : nullptr;
   };
+  // Memory the function makes is aligned as malloc aligns it; a stricter
+  // alignment asked of aligned_alloc is not kept (the address a slot keeps
+  // must be the one freed), so it is refused.
+  if (kind == CAllocation::AlignedAlloc) {
+    clang::Expr::EvalResult alignment;
+    uint64_t natural = ast.getTargetInfo().getSuitableAlign() / 8;
+    if (!call->getArg(0)->EvaluateAsInt(alignment, ast) ||
+        alignment.Val.getInt().getZExtValue() > natural)
+      return unsupported<Result>(
+          call->getArg(0), "memory with an alignment above " + Twine(natural) +
+                               " bytes cannot be differentiated yet; use "
+                               "malloc");
+  }
   // calloc(count, size); aligned_alloc(alignment, size); the others'
   // size is their last argument.
   Value bytes = argument(call->getNumArgs() - 1);

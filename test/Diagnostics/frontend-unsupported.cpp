@@ -218,7 +218,9 @@ struct Linked { double value; Linked *next; };
     grown = (double *)realloc(grown, (i + 2) * n * sizeof(double));
   // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'free' of memory that this function did not allocate with 'malloc' cannot be differentiated
   free(caller);
-  return grown[0];
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:47: error: memory with an alignment above 16 bytes cannot be differentiated yet; use malloc
+  double *wide = (double *)std::aligned_alloc(64, 64 * sizeof(double));
+  return grown[0] + wide[0];
 }
 
 // A base given on its own (a parameter of the base's type) is not known to
@@ -236,7 +238,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 31 errors generated.
+// CHECK: 32 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -1,5 +1,5 @@
 // C's allocation functions in differentiable code: `(T *)malloc(bytes)`,
-// calloc (zeroed), realloc (grown, contents kept) and free, on numbers and
+// calloc (zeroed), realloc (grown, contents kept), aligned_alloc and free, on numbers and
 // on structs of numbers, with the null check C programs write. The memory takes its type from the cast
 // that follows the allocation. Reverse and forward mode at -O0 and -O2
 // against closed forms.
@@ -25,6 +25,18 @@
   double s = 0;
   for (int i = 0; i < n; ++i)
     s += t[i] * x[i];
+  std::free(t);
+  return s;
+}
+
+// aligned_alloc at malloc's alignment: sum x_i^2.
+[[ct::differentiable]] double alignedSquares(const double *x, int n) {
+  double *t = static_cast<double *>(std::aligned_alloc(16, 16 * sizeof(double)));
+  for (int i = 0; i < n; ++i)
+    t[i] = x[i] * x[i];
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += t[i];
   std::free(t);
   return s;
 }
@@ -88,6 +100,11 @@ static void checkCubes() {
   double tx[3] = {1, 1, 1};
   check::near("cubes jvp", ct::jvp<cubes>(x, 3, tx).tangent, 3 + 12 + 0.75,
               1e-12);
+  double da[3] = {};
+  check::near("aligned value", ct::gradient<alignedSquares>(x, 3, da),
+              1.0 + 4.0 + 0.25, 1e-12);
+  for (int i = 0; i < 3; ++i)
+    check::near("aligned gradient", da[i], 2 * x[i], 1e-12);
 }
 
 static void checkPrefixSums() {
