@@ -622,6 +622,11 @@ private:
                        const clang::FunctionDecl *callee);
   /// The functions being lowered in place, outermost first.
   llvm::SmallVector<const clang::FunctionDecl *> inlinedCallees;
+  /// Whether `callee` is among them (a call of it now would be recursion:
+  /// a function taking an empty class, a tag, is then called instead).
+  bool isBeingInlined(const clang::FunctionDecl *callee) const {
+    return llvm::is_contained(inlinedCallees, callee->getCanonicalDecl());
+  }
   static constexpr unsigned kMaxInlineDepth = 128;
   /// `memcpy`/`memmove(dst, src, bytes)` between typed memory: a copy of
   /// the scalars, in the order that is right for overlapping ranges.
@@ -1289,6 +1294,8 @@ private:
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   std::optional<Address> lowerPlacementNew(const clang::CXXNewExpr *expr);
   void lowerDelete(const clang::CXXDeleteExpr *expr);
+  /// `throw e;` in a derivative: a message, then abort (ErrorPaths.cpp).
+  void lowerThrow(const clang::CXXThrowExpr *expr);
   /// Frees the memory `pointer` designates, which the function allocated
   /// (`how` names the freeing call, `made` the allocation, for the error).
   bool freeMemory(Address pointer, const clang::Expr *where,

@@ -21,6 +21,18 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
+/// `expr` before its conversion to `void *` (placement new's, free's and
+/// realloc's argument).
+static const clang::Expr *beforeVoidPointer(const clang::Expr *expr) {
+  while (const auto *cast = dyn_cast<clang::CastExpr>(strip(expr)))
+    if (cast->getType()->isVoidPointerType() &&
+        cast->getSubExpr()->getType()->isPointerType())
+      expr = cast->getSubExpr();
+    else
+      break;
+  return expr;
+}
+
 std::optional<Address>
 FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   using Result = std::optional<Address>;
@@ -78,13 +90,7 @@ FunctionLowering::lowerPlacementNew(const clang::CXXNewExpr *expr) {
   using Result = std::optional<Address>;
   // `::new (p) T(args)`: T constructed where p, a `T *` made `void *`,
   // points (a class rebuilding its base in its own memory).
-  const clang::Expr *place = expr->getPlacementArg(0);
-  while (const auto *cast = dyn_cast<clang::CastExpr>(strip(place)))
-    if (cast->getType()->isVoidPointerType() &&
-        cast->getSubExpr()->getType()->isPointerType())
-      place = cast->getSubExpr();
-    else
-      break;
+  const clang::Expr *place = beforeVoidPointer(expr->getPlacementArg(0));
   clang::QualType type = expr->getAllocatedType();
   if (!place->getType()->isPointerType() ||
       !ast.hasSameUnqualifiedType(place->getType()->getPointeeType(), type))
@@ -195,18 +201,6 @@ bool isFreshAllocation(const clang::Expr *expr) {
   const auto *cast = dyn_cast<clang::ExplicitCastExpr>(expr);
   return cast && cast->getType()->isPointerType() &&
          cAllocation(cast->getSubExpr()) != CAllocation::None;
-}
-
-/// `expr` before its conversion to `void *` (free's and realloc's
-/// argument).
-static const clang::Expr *beforeVoidPointer(const clang::Expr *expr) {
-  while (const auto *cast = dyn_cast<clang::CastExpr>(expr->IgnoreParens()))
-    if (cast->getType()->isVoidPointerType() &&
-        cast->getSubExpr()->getType()->isPointerType())
-      expr = cast->getSubExpr();
-    else
-      break;
-  return expr;
 }
 
 std::optional<Address>

@@ -299,7 +299,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   // wider slots, which has no address of its own.)
   bool libraryCode = module.isCalledOnLibraryObject(callee);
   if (!libraryCode &&
-      (takesIndirectFields(callee) || takesEmptyClassObjects(callee) ||
+      (takesIndirectFields(callee) ||
+       (takesEmptyClassObjects(callee) && !isBeingInlined(callee)) ||
        passesVectorsInMemory(callee, args) ||
        passesGrowingVectors(callee, args) || (object && object->packedType) ||
        ModuleLowering::passesUniquePointers(callee) ||

@@ -124,8 +124,9 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
   if (std::optional<Value> constant = lowerConstantValue(expr))
     return *constant;
   if (isa<clang::CXXThrowExpr>(expr))
-    return unsupported(expr, "exceptions cannot be differentiated; handle "
-                             "errors outside the differentiable function");
+    return unsupported(expr, "a 'throw' inside an expression cannot be "
+                             "differentiated; throw in a statement of its "
+                             "own (`if (...) throw ...;`)");
   if (isa<clang::CXXNewExpr, clang::CXXDeleteExpr>(expr))
     return unsupported(expr, "'new' and 'delete' can initialize a pointer "
                              "variable and free it, but are not values");

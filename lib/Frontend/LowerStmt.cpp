@@ -269,6 +269,8 @@ void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
   expr = strip(expr);
   if (const auto *release = dyn_cast<clang::CXXDeleteExpr>(expr))
     return lowerDelete(release);
+  if (const auto *raise = dyn_cast<clang::CXXThrowExpr>(expr))
+    return lowerThrow(raise);
   clang::QualType type = expr->getType();
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr);
       cast && cast->getCastKind() == clang::CK_ToVoid)

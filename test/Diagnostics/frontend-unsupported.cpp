@@ -64,9 +64,8 @@ done:
     x = x * 2;
   } catch (...) {
   }
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: exceptions cannot be differentiated
-  if (x < 0) throw 1;
-  return x;
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:18: error: a 'throw' inside an expression cannot be differentiated; throw in a statement of its own (`if (...) throw ...;`)
+  return x < 0 ? throw 1 : x;
 }
 
 [[ct::differentiable]] double uses_asm(double x) {

@@ -69,6 +69,18 @@ template <int Start> struct Unrolled<Start, 1> {
   return Unrolled<0, 3>::run(x, plus);
 }
 
+// A recursive function taking an empty class (a tag) by reference: calls
+// involving empty classes are lowered in place, but recursion is called.
+struct Tag {};
+static double power(const Tag &tag, double x, int n) {
+  return n == 0 ? 1.0 : x * power(tag, x, n - 1);
+}
+
+[[ct::differentiable]] double taggedRecursion(const double *x) {
+  Tag tag;
+  return power(tag, x[0], 3);
+}
+
 static void checkReferences() {
   double x[3] = {0.9, 0.2, 0.3}, dx[3] = {};
   double v = ct::gradient<nestedReferences>(x, dx);
@@ -120,8 +132,16 @@ static void checkUnrolled() {
               x[3] + x[2], 1e-12);
 }
 
+static void checkTaggedRecursion() {
+  double x[1] = {1.5}, dx[1] = {};
+  double v = ct::gradient<taggedRecursion>(x, dx);
+  check::near("recursion value", v, x[0] * x[0] * x[0], 1e-12);
+  check::near("recursion gradient", dx[0], 3 * x[0] * x[0], 1e-12);
+}
+
 int main() {
   checkReferences();
+  checkTaggedRecursion();
   checkFunctor();
   checkLambda();
   checkUnrolled();
