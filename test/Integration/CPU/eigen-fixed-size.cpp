@@ -1,13 +1,16 @@
 // Fixed-size Eigen as written (Debian's libeigen3-dev), on Eigen's scalar
-// code path: vectors and matrices as locals, Eigen::Map over the caller's
-// memory, expression templates (sums, products, transposes, blocks,
-// head/tail/segment, the comma initializer), dot, cross, norm, normalized,
-// determinant, trace, quaternions and angle-axis rotations. What this needs
-// of the memory model: CRTP (a base cast back to the derived class), empty
-// classes (functors, tags) and reference fields of evaluators, a base
-// constructed again in place (placement new), the address of memory as an
-// integer (Eigen's alignment checks), and deep chains of calls lowered in
-// place. Reverse and forward mode at -O0 and -O2 against finite differences.
+// code path: vectors and matrices as locals and parameters (their
+// derivatives in vectors of their type), Eigen::Map over the caller's
+// memory, a Ceres-style templated functor (Map<const Matrix<T, 3, 1>>,
+// Quaternion<T>) through ct::pullback, expression templates (sums,
+// products, transposes, blocks, head/tail/segment, the comma initializer),
+// dot, cross, norm, normalized, determinant, trace, quaternions and
+// angle-axis rotations. What this needs of the memory model: CRTP (a base
+// cast back to the derived class), empty classes (functors, tags) and
+// reference fields of evaluators, a base constructed again in place
+// (placement new), the address of memory as an integer (Eigen's alignment
+// checks), and deep chains of calls lowered in place. Reverse and forward
+// mode at -O0 and -O2 against finite differences and closed forms.
 // REQUIRES: plugin, eigen
 // RUN: %clangxx-ct -O0 %eigen -DEIGEN_DONT_VECTORIZE %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %eigen -DEIGEN_DONT_VECTORIZE %s -o %t2 && %t2 | FileCheck %s
@@ -69,6 +72,63 @@ using Eigen::Vector3d;
   return (m * v).sum() + m.row(1).squaredNorm();
 }
 
+// Eigen vectors as parameters, their derivatives in vectors of their type.
+[[ct::differentiable]] double crossEnergy(const Vector3d &a, const Vector3d &b) {
+  return a.cross(b).squaredNorm() + a.dot(b);
+}
+
+// A Ceres-style templated functor: a pose (translation, quaternion vector
+// part) applied to a point, through Map<const Matrix<T, 3, 1>> and
+// Quaternion<T>.
+struct PoseResidual {
+  template <class T>
+  bool operator()(const T *pose, const T *point, T *residual) const {
+    Eigen::Map<const Eigen::Matrix<T, 3, 1>> t(pose), p(point);
+    Eigen::Quaternion<T> q(T(1), pose[3], pose[4], pose[5]);
+    Eigen::Matrix<T, 3, 1> y = q.normalized() * p + t;
+    residual[0] = y[0] - T(0.5);
+    residual[1] = y[1] * y[2];
+    return true;
+  }
+};
+
+static void checkParameters() {
+  Vector3d a(0.1, 0.2, 0.3), b(0.4, 0.5, 0.6);
+  Vector3d da = Vector3d::Zero(), db = Vector3d::Zero();
+  double value = ct::gradient<crossEnergy>(a, b, &da, &db);
+  check::near("parameters value", value, crossEnergy(a, b), 1e-12);
+  // d/da = 2 b x (a x b) + b, d/db = 2 (a x b) x a + a.
+  Vector3d c = a.cross(b);
+  Vector3d expectA = 2 * b.cross(c) + b, expectB = 2 * c.cross(a) + a;
+  for (int i = 0; i < 3; ++i) {
+    check::near("parameters d/da", da[i], expectA[i], 1e-12);
+    check::near("parameters d/db", db[i], expectB[i], 1e-12);
+  }
+}
+
+static void checkFunctor() {
+  double pose[6] = {0.1, 0.2, 0.3, 0.1, -0.2, 0.05}, point[3] = {1, 2, 3};
+  PoseResidual functor;
+  for (int row = 0; row < 2; ++row) {
+    double residual[2], dpose[6] = {}, dpoint[3] = {}, seed[2] = {};
+    seed[row] = 1;
+    ct::pullback<&PoseResidual::operator()<double>>(functor, pose, point,
+                                                     residual, dpose, dpoint,
+                                                     seed);
+    auto rowOf = [&] {
+      double r[2];
+      functor(pose, point, r);
+      return r[row];
+    };
+    for (int i = 0; i < 6; ++i)
+      check::near("functor d/dpose", dpose[i],
+                  check::differenceAt(pose, i, rowOf), 1e-6);
+    for (int i = 0; i < 3; ++i)
+      check::near("functor d/dpoint", dpoint[i],
+                  check::differenceAt(point, i, rowOf), 1e-6);
+  }
+}
+
 template <double (*F)(const double *)>
 static void checkAgainstDifferences(const char *name, double *x) {
   constexpr int n = 9;
@@ -91,5 +151,7 @@ int main() {
   checkAgainstDifferences<poseResidual>("pose residual", x);
   checkAgainstDifferences<rigidBodyEnergy>("rigid body", x);
   checkAgainstDifferences<blocks>("blocks", x);
+  checkParameters();
+  checkFunctor();
   return check::report();
 }
