@@ -46,7 +46,8 @@ bool ModuleLowering::appendIndirectTypes(clang::QualType type,
   // Pointers in the caller's memory are read from it (loadAddress).
   if (!object.isNull() && object->isPointerType())
     return true;
-  if (object.isNull() || !getVectorElementType(object).isNull() ||
+  if (object.isNull() || object->isVoidType() ||
+      !getVectorElementType(object).isNull() ||
       !getIteratorElementType(object).isNull())
     return true;
   std::optional<Layout> layout = getLayout(object, range, what);

@@ -994,6 +994,10 @@ Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
                        kSupportedTypes);
       return nullptr;
     }
+    // A `void *` (an overload selector a template defaults to 0): bytes,
+    // which nothing in differentiable code reads.
+    if (pointee->isVoidType())
+      return getPointerType(IntegerType::get(getContext(), 8));
     std::optional<Layout> layout = getLayout(pointee, range, what);
     return layout ? getPointerType(layout->scalar) : nullptr;
   }

@@ -16,6 +16,8 @@
 
 #include "check.h"
 
+#include <type_traits>
+
 static const double &bigger(const double &a, const double &b) {
   return a < b ? b : a;
 }
@@ -81,6 +83,19 @@ static double power(const Tag &tag, double x, int n) {
   return power(tag, x[0], 3);
 }
 
+// A template selected by a defaulted `void *` parameter (enable_if), as
+// libraries write overloads: the parameter is bytes nothing reads.
+template <class T>
+static T twice(const T &v,
+               typename std::enable_if<std::is_floating_point<T>::value>::type
+                   * = 0) {
+  return 2 * v * v;
+}
+
+[[ct::differentiable]] double selectedOverload(const double *x) {
+  return twice(x[0]) + twice(x[1] * x[0]);
+}
+
 static void checkReferences() {
   double x[3] = {0.9, 0.2, 0.3}, dx[3] = {};
   double v = ct::gradient<nestedReferences>(x, dx);
@@ -139,8 +154,19 @@ static void checkTaggedRecursion() {
   check::near("recursion gradient", dx[0], 3 * x[0] * x[0], 1e-12);
 }
 
+static void checkSelectedOverload() {
+  double x[2] = {0.5, -1.5}, dx[2] = {};
+  double v = ct::gradient<selectedOverload>(x, dx);
+  // 2 x0^2 + 2 x0^2 x1^2.
+  check::near("overload value", v, 2 * 0.25 + 2 * 0.25 * 2.25, 1e-12);
+  check::near("overload d/dx0", dx[0], 4 * x[0] + 4 * x[0] * x[1] * x[1],
+              1e-12);
+  check::near("overload d/dx1", dx[1], 4 * x[0] * x[0] * x[1], 1e-12);
+}
+
 int main() {
   checkReferences();
+  checkSelectedOverload();
   checkTaggedRecursion();
   checkFunctor();
   checkLambda();
