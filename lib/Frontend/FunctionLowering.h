@@ -911,6 +911,9 @@ private:
   /// share a memref, their positions in memory (in scalars) otherwise.
   std::optional<std::pair<Value, Value>>
   comparablePositions(Address left, Address right, const clang::Expr *where);
+  /// Where `memref`'s memory starts, as an address in bytes, and the offset
+  /// of its view's first element from there, in elements.
+  std::pair<Value, Value> memoryStart(Value memref, Location l);
 
   //===--- <algorithm> and <numeric> (StdAlgorithms.cpp) ------------------===//
   /// Whether `expr` calls an algorithm lowered from its specification.

@@ -332,7 +332,7 @@ bool FunctionLowering::canLowerInPlace(const clang::Expr *expr,
                                        const clang::FunctionDecl *callee) {
   // Recursion through calls lowered in place would unfold without end (and
   // two recursive calls, exponentially before the depth limit).
-  if (llvm::is_contained(inlinedCallees, callee->getCanonicalDecl())) {
+  if (isBeingInlined(callee)) {
     unsupported(expr, "'" + callee->getNameAsString() +
                           "' calls itself, and it is lowered in place (it "
                           "passes lambdas or objects holding pointers, or "

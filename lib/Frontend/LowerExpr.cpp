@@ -287,12 +287,8 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
     if (!pointer)
       return nullptr;
     auto type = cast<MemRefType>(pointer->memref.getType());
-    Value base =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, l, pointer->memref);
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(b, l, pointer->memref);
-    Value scalars =
-        arith::AddIOp::create(b, l, metadata.getOffset(), pointer->offset);
+    auto [base, viewOffset] = memoryStart(pointer->memref, l);
+    Value scalars = arith::AddIOp::create(b, l, viewOffset, pointer->offset);
     Value bytes = arith::AddIOp::create(
         b, l, base,
         arith::MulIOp::create(

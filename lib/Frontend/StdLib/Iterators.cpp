@@ -123,6 +123,13 @@ static std::optional<int64_t> elementScalars(ModuleLowering &module,
   return layout ? std::optional<int64_t>(layout->size) : std::nullopt;
 }
 
+std::pair<Value, Value> FunctionLowering::memoryStart(Value memref,
+                                                      Location l) {
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, l, memref);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, l, memref);
+  return {base, metadata.getOffset()};
+}
+
 std::optional<std::pair<Value, Value>>
 FunctionLowering::comparablePositions(Address left, Address right,
                                       const clang::Expr *where) {
@@ -140,15 +147,11 @@ FunctionLowering::comparablePositions(Address left, Address right,
     return std::nullopt;
   }
   auto position = [&](Address address) -> Value {
-    Value base =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, l, address.memref);
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(b, l, address.memref);
+    auto [base, viewOffset] = memoryStart(address.memref, l);
     Value scalars = arith::DivUIOp::create(
         b, l, base, constantIndex(type.getElementTypeBitWidth() / 8, l));
     return arith::AddIOp::create(
-        b, l, scalars,
-        arith::AddIOp::create(b, l, metadata.getOffset(), address.offset));
+        b, l, scalars, arith::AddIOp::create(b, l, viewOffset, address.offset));
   };
   return std::make_pair(position(left), position(right));
 }
