@@ -136,6 +136,8 @@ bool isOwnMemory(mlir::Value root);
 /// Whether `expr` makes new memory: `new`, or C's allocation functions
 /// cast to a typed pointer.
 bool isFreshAllocation(const clang::Expr *expr);
+/// Whether `call` calls one of C's allocation functions.
+bool isCAllocation(const clang::CallExpr *call);
 /// Whether `type` is an empty class (or a pointer or reference to one): a
 /// tag, a functor, a CRTP base, which holds no data.
 bool isEmptyClass(clang::QualType type);
@@ -1306,6 +1308,28 @@ private:
   /// `(T *)malloc(n)` and calloc, realloc, aligned_alloc cast to `T *`:
   /// memory of T's scalars.
   std::optional<Address> lowerCAllocation(const clang::CastExpr *cast);
+  /// `malloc(n)` (or calloc, aligned_alloc, realloc) kept as `void *`:
+  /// memory of bytes, typed by the first cast to `T *` (a realloc of typed
+  /// memory is typed at once).
+  std::optional<Address> lowerUntypedAllocation(const clang::CallExpr *call);
+  /// `(T *)p` of a `void *` p: the memory p points at, which must hold T's
+  /// scalars, or be untyped memory, which takes them here.
+  std::optional<Address> lowerVoidPointerCast(const clang::CastExpr *cast);
+  /// Allocations of bytes not yet typed by a cast, and whether calloc made
+  /// them (to zero once typed).
+  llvm::DenseMap<mlir::Operation *, bool> untypedAllocations;
+  /// The bytes a C allocation asks for.
+  Value allocationBytes(const clang::CallExpr *call);
+  /// realloc's memory, which the function allocated and typed.
+  std::optional<Address> reallocatedMemory(const clang::CallExpr *call);
+  /// Memory of `bytes` bytes of `scalar`s, zero for calloc, holding what
+  /// fits of `old` (realloc, which frees it).
+  std::optional<Address> allocateCMemory(const clang::CallExpr *call,
+                                         mlir::Type scalar, Value bytes,
+                                         std::optional<Address> old);
+  /// Gives untyped memory the type of `scalar`s.
+  bool typeAllocation(mlir::memref::AllocOp untyped, mlir::Type scalar,
+                      const clang::Expr *where);
   bool lowerFree(const clang::CallExpr *call);
 
   /// Runs a constructor on the object at `dest`.
@@ -1394,6 +1418,21 @@ private:
   getAddressSlotVariables(const clang::Stmt *body);
   llvm::DenseMap<const clang::Stmt *, llvm::DenseSet<const clang::VarDecl *>>
       addressSlotVariables;
+  /// The pointer variables of `body` declared without a value and first
+  /// assigned as a statement of their block: that assignment, which
+  /// initializes them.
+  const llvm::DenseMap<const clang::VarDecl *, const clang::BinaryOperator *> &
+  getInitializingAssignments(const clang::Stmt *body);
+  /// The assignment that initializes `var`, if it is declared without a
+  /// value (getInitializingAssignments).
+  const clang::BinaryOperator *
+  initializingAssignment(const clang::VarDecl *var);
+  /// The body of the function that declares `var`.
+  const clang::Stmt *bodyDeclaring(const clang::VarDecl *var);
+  llvm::DenseMap<
+      const clang::Stmt *,
+      llvm::DenseMap<const clang::VarDecl *, const clang::BinaryOperator *>>
+      initializingAssignments;
   /// The address slots (newAddressSlot): memory of the function's own that
   /// holds addresses (not the offsets of the memref model's pointer arrays).
   llvm::DenseSet<Value> addressSlots;

@@ -33,6 +33,48 @@ static const clang::Expr *beforeVoidPointer(const clang::Expr *expr) {
   return expr;
 }
 
+/// The parameter `arg` names (through conversions to `void *`), if any.
+static const clang::ParmVarDecl *namedParameter(const clang::Expr *arg) {
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(
+      beforeVoidPointer(arg)->IgnoreParenImpCasts());
+  return ref ? dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
+}
+
+/// Whether `stmt` frees memory a parameter of its function points at.
+static bool freesParameterIn(ModuleLowering &module, const clang::Stmt *stmt) {
+  if (!stmt)
+    return false;
+  if (const auto *erase = dyn_cast<clang::CXXDeleteExpr>(stmt);
+      erase && namedParameter(erase->getArgument()))
+    return true;
+  if (const auto *call = dyn_cast<clang::CallExpr>(stmt))
+    if (const clang::FunctionDecl *callee = call->getDirectCallee()) {
+      unsigned id = callee->getBuiltinID();
+      bool freeing = id == clang::Builtin::BIfree ||
+                     id == clang::Builtin::BIrealloc ||
+                     id == clang::Builtin::BI__builtin_realloc;
+      for (const clang::Expr *arg : call->arguments())
+        if (namedParameter(arg) && (freeing || module.freesParameter(callee)))
+          return true;
+    }
+  return llvm::any_of(stmt->children(), [&](const clang::Stmt *child) {
+    return freesParameterIn(module, child);
+  });
+}
+
+bool ModuleLowering::freesParameter(const clang::FunctionDecl *function) {
+  const clang::FunctionDecl *definition = nullptr;
+  if (!function->hasBody(definition))
+    return false;
+  if (auto known = parameterFreeing.find(definition);
+      known != parameterFreeing.end())
+    return known->second;
+  parameterFreeing[definition] = false; // (recursion)
+  bool frees = freesParameterIn(*this, definition->getBody());
+  parameterFreeing[definition] = frees;
+  return frees;
+}
+
 std::optional<Address>
 FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   using Result = std::optional<Address>;
@@ -145,9 +187,10 @@ bool FunctionLowering::freeMemory(Address pointer, const clang::Expr *where,
                                   StringRef how, StringRef made) {
   // Only memory this function allocated can be freed here (at the pointer
   // the allocation returned: C and C++ require it, so the offset is 0).
-  Value memory = pointer.memref;
-  while (auto cast = memory.getDefiningOp<memref::CastOp>())
-    memory = cast.getSource();
+  // (A view of it, as a pointer parameter of a function lowered in place
+  // is: C allows only the pointer the allocation returned, so the view
+  // begins where the memory does.)
+  Value memory = memoryRoot(pointer.memref);
   // An address kept in memory (the buffer of a class that owns memory):
   // the memory the allocation gave, as C++ requires.
   if (!memory.getDefiningOp<ct::LoadAddressOp>() &&
@@ -192,6 +235,10 @@ static CAllocation cAllocation(const clang::Expr *expr) {
   }
 }
 
+bool isCAllocation(const clang::CallExpr *call) {
+  return cAllocation(call) != CAllocation::None;
+}
+
 bool isFreshAllocation(const clang::Expr *expr) {
   if (!expr)
     return false;
@@ -203,31 +250,17 @@ bool isFreshAllocation(const clang::Expr *expr) {
          cAllocation(cast->getSubExpr()) != CAllocation::None;
 }
 
-std::optional<Address>
-FunctionLowering::lowerCAllocation(const clang::CastExpr *cast) {
-  using Result = std::optional<Address>;
-  // `(T *)malloc(bytes)`: C's memory is untyped, and the cast that follows
-  // gives it its type, so the memory is made here, of T's scalars, and
-  // freed by `free` (or `realloc`) as memory `new` makes is by `delete`.
-  const auto *call =
-      llvm::cast<clang::CallExpr>(cast->getSubExpr()->IgnoreParenImpCasts());
+static const char *const kPointersInCMemory =
+    "memory from C's allocation functions can hold numbers and structs of "
+    "numbers; use 'new' for objects holding pointers";
+
+Value FunctionLowering::allocationBytes(const clang::CallExpr *call) {
   Location l = loc(call);
-  clang::QualType type = cast->getType()->getPointeeType();
-  std::optional<Layout> layout = layoutOf(type, cast);
-  if (!layout)
-    return std::nullopt;
-  if (!layout->indirect.empty())
-    return unsupported<Result>(cast, "memory from C's allocation functions "
-                                     "can hold numbers and structs of "
-                                     "numbers; use 'new' for objects "
-                                     "holding pointers");
-  CAllocation kind = cAllocation(call);
-  bool zero = kind == CAllocation::Calloc;
-  bool grow = kind == CAllocation::Realloc;
   auto argument = [&](unsigned i) -> Value {
     Value v = lowerRValue(call->getArg(i));
     return v ? index(v, call->getArg(i)->getType(), l) : nullptr;
   };
+  CAllocation kind = cAllocation(call);
   // Memory the function makes is aligned as malloc aligns it; a stricter
   // alignment asked of aligned_alloc is not kept (the address a slot keeps
   // must be the one freed), so it is refused.
@@ -236,50 +269,58 @@ FunctionLowering::lowerCAllocation(const clang::CastExpr *cast) {
     uint64_t natural = ast.getTargetInfo().getSuitableAlign() / 8;
     if (!call->getArg(0)->EvaluateAsInt(alignment, ast) ||
         alignment.Val.getInt().getZExtValue() > natural)
-      return unsupported<Result>(
-          call->getArg(0), "memory with an alignment above " + Twine(natural) +
-                               " bytes cannot be differentiated yet; use "
-                               "malloc");
+      return unsupported(call->getArg(0),
+                         "memory with an alignment above " + Twine(natural) +
+                             " bytes cannot be differentiated yet; use "
+                             "malloc");
   }
   // calloc(count, size); aligned_alloc(alignment, size); the others'
   // size is their last argument.
   Value bytes = argument(call->getNumArgs() - 1);
-  if (!bytes)
+  if (!bytes || kind != CAllocation::Calloc)
+    return bytes;
+  Value count = argument(0);
+  return count ? arith::MulIOp::create(b, l, count, bytes).getResult()
+               : nullptr;
+}
+
+std::optional<Address>
+FunctionLowering::reallocatedMemory(const clang::CallExpr *call) {
+  using Result = std::optional<Address>;
+  std::optional<Address> old =
+      unpacked(lowerPointer(beforeVoidPointer(call->getArg(0))), call);
+  if (!old)
     return std::nullopt;
-  if (zero) {
-    Value count = argument(0);
-    if (!count)
-      return std::nullopt;
-    bytes = arith::MulIOp::create(b, l, count, bytes);
-  }
-  std::optional<Address> old;
-  if (grow && !isNullPointer(call->getArg(0), ast)) {
-    old = unpacked(lowerPointer(beforeVoidPointer(call->getArg(0))), call);
-    if (!old)
-      return std::nullopt;
-    // The old contents are copied, as many as fit: their number is known
-    // of memory the function allocated and names, not of an address read
-    // back from memory (which views as much as any object could hold).
-    if (!memoryRoot(old->memref).getDefiningOp<memref::AllocOp>())
-      return unsupported<Result>(
-          call, "'realloc' needs the size of the memory it is given, which "
-                "differentiable code knows only of memory the function "
-                "allocated and has not stored away (not of a pointer "
-                "variable assigned again, nor of the caller's memory); "
-                "allocate the new memory with 'malloc' and copy what you "
-                "keep");
-  }
-  int64_t scalarBytes = ast.getTypeSize(layout->scalarType) / 8;
-  Value scalars =
-      arith::DivUIOp::create(b, l, bytes, constantIndex(scalarBytes, l));
+  // The old contents are copied, as many as fit: their number is known
+  // of memory the function allocated and names, not of an address read
+  // back from memory (which views as much as any object could hold).
+  if (!memoryRoot(old->memref).getDefiningOp<memref::AllocOp>())
+    return unsupported<Result>(
+        call, "'realloc' needs the size of the memory it is given, which "
+              "differentiable code knows only of memory the function "
+              "allocated and has not stored away (not of a pointer "
+              "variable assigned again, nor of the caller's memory); "
+              "allocate the new memory with 'malloc' and copy what you "
+              "keep");
+  if (untypedAllocations.contains(old->memref.getDefiningOp()))
+    return unsupported<Result>(call, "'realloc' of memory no cast has given "
+                                     "a type yet cannot be differentiated; "
+                                     "cast it to the type it holds first");
+  return old;
+}
+
+std::optional<Address>
+FunctionLowering::allocateCMemory(const clang::CallExpr *call, Type scalar,
+                                  Value bytes, std::optional<Address> old) {
+  Location l = loc(call);
+  Value scalars = arith::DivUIOp::create(
+      b, l, bytes, constantIndex(scalar.getIntOrFloatBitWidth() / 8, l));
   Value memory = memref::AllocOp::create(
-      b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
+      b, l, MemRefType::get({ShapedType::kDynamic}, scalar),
       ValueRange{scalars});
-  if (zero)
+  if (cAllocation(call) == CAllocation::Calloc)
     fill(memory, scalars,
-         arith::ConstantOp::create(b, l, layout->scalar,
-                                   b.getZeroAttr(layout->scalar)),
-         l);
+         arith::ConstantOp::create(b, l, scalar, b.getZeroAttr(scalar)), l);
   Address address{memory, constantIndex(0, l)};
   if (!old)
     return address;
@@ -290,6 +331,121 @@ FunctionLowering::lowerCAllocation(const clang::CastExpr *cast) {
   if (!freeMemory(*old, call, "'realloc'", "'malloc' or 'new'"))
     return std::nullopt;
   return address;
+}
+
+std::optional<Address>
+FunctionLowering::lowerCAllocation(const clang::CastExpr *cast) {
+  using Result = std::optional<Address>;
+  // `(T *)malloc(bytes)`: C's memory is untyped, and the cast that follows
+  // gives it its type, so the memory is made here, of T's scalars, and
+  // freed by `free` (or `realloc`) as memory `new` makes is by `delete`.
+  const auto *call =
+      llvm::cast<clang::CallExpr>(cast->getSubExpr()->IgnoreParenImpCasts());
+  std::optional<Layout> layout =
+      layoutOf(cast->getType()->getPointeeType(), cast);
+  if (!layout)
+    return std::nullopt;
+  if (!layout->indirect.empty())
+    return unsupported<Result>(cast, kPointersInCMemory);
+  Value bytes = allocationBytes(call);
+  if (!bytes)
+    return std::nullopt;
+  std::optional<Address> old;
+  if (cAllocation(call) == CAllocation::Realloc &&
+      !isNullPointer(call->getArg(0), ast) && !(old = reallocatedMemory(call)))
+    return std::nullopt;
+  return allocateCMemory(call, layout->scalar, bytes, old);
+}
+
+std::optional<Address>
+FunctionLowering::lowerUntypedAllocation(const clang::CallExpr *call) {
+  Location l = loc(call);
+  // realloc of typed memory: memory of the same type.
+  if (cAllocation(call) == CAllocation::Realloc &&
+      !isNullPointer(call->getArg(0), ast)) {
+    std::optional<Address> old = reallocatedMemory(call);
+    Value bytes = old ? allocationBytes(call) : nullptr;
+    if (!bytes)
+      return std::nullopt;
+    return allocateCMemory(
+        call, cast<MemRefType>(old->memref.getType()).getElementType(), bytes,
+        old);
+  }
+  Value bytes = allocationBytes(call);
+  if (!bytes)
+    return std::nullopt;
+  auto memory = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, b.getI8Type()),
+      ValueRange{bytes});
+  untypedAllocations[memory] = cAllocation(call) == CAllocation::Calloc;
+  return Address{memory, constantIndex(0, l)};
+}
+
+std::optional<Address>
+FunctionLowering::lowerVoidPointerCast(const clang::CastExpr *cast) {
+  using Result = std::optional<Address>;
+  std::optional<Layout> layout =
+      layoutOf(cast->getType()->getPointeeType(), cast);
+  std::optional<Address> pointer =
+      layout ? unpacked(lowerPointer(cast->getSubExpr()), cast) : std::nullopt;
+  if (!pointer)
+    return std::nullopt;
+  auto type = llvm::cast<MemRefType>(pointer->memref.getType());
+  if (type.getElementType() == layout->scalar)
+    return pointer;
+  auto untyped = pointer->memref.getDefiningOp<memref::AllocOp>();
+  if ((!untyped || !untypedAllocations.contains(untyped)) &&
+      type.getElementType().isInteger(8))
+    return unsupported<Result>(
+        cast, "converting 'void *' to '" + cast->getType().getAsString() +
+                  "' cannot be differentiated: the bytes it points at are "
+                  "chosen at run time among allocations (or kept in "
+                  "memory) before a cast gives them their type; cast each "
+                  "allocation to its type where it is made");
+  if (!untyped || !untypedAllocations.contains(untyped))
+    return unsupported<Result>(
+        cast, "converting 'void *' to '" + cast->getType().getAsString() +
+                  "' cannot be differentiated: the memory it points at "
+                  "was not made of '" +
+                  cast->getType()->getPointeeType().getAsString() +
+                  "' (differentiable code uses pointers of one element "
+                  "type per array)");
+  if (!layout->indirect.empty())
+    return unsupported<Result>(cast, kPointersInCMemory);
+  return typeAllocation(untyped, layout->scalar, cast) ? pointer : std::nullopt;
+}
+
+bool FunctionLowering::typeAllocation(memref::AllocOp untyped, Type scalar,
+                                      const clang::Expr *where) {
+  // What may have used the bytes before their type was known: tests of
+  // the address (alignment, null) and freeing, which read no element.
+  for (Operation *user : untyped->getUsers())
+    if (!isa<memref::DeallocOp, memref::ExtractAlignedPointerAsIndexOp,
+             memref::ExtractStridedMetadataOp>(user))
+      return unsupported<bool>(where, "the memory C's allocation function "
+                                      "made is used before this cast gives "
+                                      "it its type; cast it first");
+  // The allocation becomes one of the scalars, where it was made, so that
+  // every value naming it stays valid.
+  Location l = untyped.getLoc();
+  bool zero = untypedAllocations.lookup(untyped);
+  untypedAllocations.erase(untyped);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(untyped);
+  Value scalars = arith::DivUIOp::create(
+      b, l, untyped.getDynamicSizes()[0],
+      constantIndex(scalar.getIntOrFloatBitWidth() / 8, l));
+  untyped.getDynamicSizesMutable().assign(scalars);
+  untyped.getResult().setType(MemRefType::get({ShapedType::kDynamic}, scalar));
+  for (Operation *user : untyped->getUsers())
+    if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(user))
+      metadata.getBaseBuffer().setType(MemRefType::get({}, scalar));
+  if (zero) {
+    b.setInsertionPointAfter(untyped);
+    fill(untyped, scalars,
+         arith::ConstantOp::create(b, l, scalar, b.getZeroAttr(scalar)), l);
+  }
+  return true;
 }
 
 bool FunctionLowering::lowerFree(const clang::CallExpr *call) {

@@ -277,6 +277,15 @@ bool FunctionLowering::refusesResizedArguments(
   return false;
 }
 
+/// A `void *` parameter is the memory its argument points at, of that
+/// memory's type, which only the caller knows: such functions (Eigen's
+/// aligned_free, a C library's callbacks) are lowered in place.
+static bool takesVoidPointers(const clang::FunctionDecl *callee) {
+  return llvm::any_of(callee->parameters(), [](const clang::ParmVarDecl *p) {
+    return p->getType()->isVoidPointerType();
+  });
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     const clang::Expr *expr, const clang::FunctionDecl *callee,
     std::optional<Address> object, ArrayRef<const clang::Expr *> args,
@@ -301,6 +310,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   if (!libraryCode &&
       (takesIndirectFields(callee) ||
        (takesEmptyClassObjects(callee) && !isBeingInlined(callee)) ||
+       ((takesVoidPointers(callee) || module.freesParameter(callee)) &&
+        callee->hasBody(body) && !isBeingInlined(callee)) ||
        passesVectorsInMemory(callee, args) ||
        passesGrowingVectors(callee, args) || (object && object->packedType) ||
        ModuleLowering::passesUniquePointers(callee) ||

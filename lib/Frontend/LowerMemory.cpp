@@ -650,6 +650,12 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
   case clang::CK_BitCast:
     if (isFreshAllocation(cast))
       return lowerCAllocation(cast);
+    // `void *` is the memory it points at, of that memory's type: a
+    // pointer converted to it and back views the same scalars.
+    if (cast->getType()->isVoidPointerType())
+      return lowerPointer(cast->getSubExpr());
+    if (cast->getSubExpr()->getType()->isVoidPointerType())
+      return lowerVoidPointerCast(cast);
     // Objects made of the same scalars (a struct of doubles, a
     // std::array<double, N>, double[N], double) lie alike in memory: a
     // pointer to one views the other's scalars.
@@ -789,6 +795,9 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
     }
   }
   if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
+    // `void *p = malloc(n)`: bytes, typed by the cast that follows.
+    if (isCAllocation(call))
+      return lowerUntypedAllocation(call);
     std::optional<CallResult> result = lowerCall(call, std::nullopt);
     if (!result)
       return std::nullopt;
@@ -807,6 +816,19 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
   if (ref && invalid.count(ref->getDecl()))
     return std::nullopt; // reported where it was declared
   auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
+  // `T *p; p = e;`: the value p is declared with.
+  if (const auto *var =
+          ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+      var && it == pointers.end() && !var->getInit() &&
+      initializingAssignment(var) == expr) {
+    std::optional<Address> pointer = lowerPointer(expr->getRHS());
+    if (!pointer) {
+      invalid.insert(var);
+      return std::nullopt;
+    }
+    declarePointerVariable(var, *pointer, l);
+    return pointer;
+  }
   if (const auto *member = dyn_cast<clang::MemberExpr>(strip(expr->getLHS()));
       member && expr->getOpcode() == clang::BO_Assign) {
     // A pointer field: it designates what the right side points to.

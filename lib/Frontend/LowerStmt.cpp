@@ -355,9 +355,18 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   }
   if (type->isPointerType() || isIterator(type)) {
     if (!init) {
+      // `T *p; p = e;`: the assignment declares it (lowerPointerAssignment);
+      // till then it is nothing (also not what it was in an earlier call
+      // lowered in place).
+      pointers.erase(var);
+      movingPointers.erase(var);
+      if (type->isPointerType() && initializingAssignment(var))
+        return;
       module.error(var->getSourceRange(),
                    "a pointer variable must be initialized where it is "
-                   "declared");
+                   "declared, or assigned before any other use in its "
+                   "block");
+      invalid.insert(var);
       return;
     }
     // A pointer variable moves within the memref it starts in: keep that
@@ -454,11 +463,12 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
         address = unpacked(address, value);
       if (!address)
         return;
-      if (returnedPlace) {
+      // (`nullptr` as the address 0: a stand-in of the callee's would not
+      // outlive it, and the caller tests what it gets.)
+      if (returnedPlace)
         *returnedPlace = *address;
-      } else {
-        returned.push_back(materialize(*address, l));
-      }
+      else
+        returned.push_back(materializeAddress(*address, l));
     } else {
       Value v = lowerRValue(value);
       if (!v)
@@ -476,6 +486,15 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
   enter(newBlock());
 }
 
+/// Whether `stmt` holds a label a `goto` may jump to.
+static bool holdsLabel(const clang::Stmt *stmt) {
+  if (!stmt)
+    return false;
+  if (isa<clang::LabelStmt>(stmt))
+    return true;
+  return llvm::any_of(stmt->children(), holdsLabel);
+}
+
 void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
   Location l = loc(stmt);
   if (stmt->isConsteval())
@@ -488,6 +507,16 @@ void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
         stmt->getCond()->getIntegerConstantExpr(ast);
     lowerStmt(taken && taken->getBoolValue() ? stmt->getThen()
                                              : stmt->getElse());
+    return;
+  }
+  // A condition the compiler knows (`if (NumTraits<T>::RequireInitialization)`
+  // in a template): only the branch taken, as Clang emits it, so that the
+  // other may hold what differentiable code cannot express (a try block).
+  bool known = false;
+  if (!stmt->getConditionVariable() && !stmt->getCond()->HasSideEffects(ast) &&
+      stmt->getCond()->EvaluateAsBooleanCondition(known, ast) &&
+      !holdsLabel(known ? stmt->getElse() : stmt->getThen())) {
+    lowerScoped(known ? stmt->getThen() : stmt->getElse());
     return;
   }
   if (const clang::VarDecl *var = stmt->getConditionVariable())

@@ -129,6 +129,11 @@ public:
                                      llvm::StringRef whyNotLowered) {
     libraryFunctionCalls[function->getCanonicalDecl()] = whyNotLowered.str();
   }
+  /// Whether `function` frees memory one of its pointer parameters points
+  /// at (`free(p)`, `delete[] p`, directly or through the functions it
+  /// calls): the memory is the caller's, so its body is lowered in place
+  /// (HeapMemory.cpp).
+  bool freesParameter(const clang::FunctionDecl *function);
   /// Whether objects of `record` are kept as the library compiled them:
   /// a class of a system header that the memory model does not lay out
   /// (std::map, std::unordered_map, std::string, std::function, streams:
@@ -429,6 +434,8 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::string> compiledByClang;
   /// Functions called on library objects (callOnLibraryObject).
   llvm::DenseMap<const clang::FunctionDecl *, std::string> libraryObjectCalls;
+  /// freesParameter's answers (false while a function is being asked).
+  llvm::DenseMap<const clang::FunctionDecl *, bool> parameterFreeing;
   /// Library functions called as compiled (callLibraryFunctionAsCompiled).
   llvm::DenseMap<const clang::FunctionDecl *, std::string> libraryFunctionCalls;
   std::unique_ptr<CallingConvention> callingConvention;

@@ -28,9 +28,81 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
-/// Whether `body` assigns `var` with `=` (not only moves it by `+=`, `++`).
-static bool isReassigned(const clang::Stmt *body, const clang::VarDecl *var) {
-  if (!body)
+/// Whether `stmt` names `var`.
+static bool mentions(const clang::Stmt *stmt, const clang::VarDecl *var) {
+  if (!stmt)
+    return false;
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stmt))
+    return ref->getDecl() == var;
+  return llvm::any_of(stmt->children(), [&](const clang::Stmt *child) {
+    return mentions(child, var);
+  });
+}
+
+/// `p = e` as a statement of its own, with the variable it assigns.
+static std::pair<const clang::BinaryOperator *, const clang::VarDecl *>
+assignmentStatement(const clang::Stmt *stmt) {
+  if (const auto *cleanups = dyn_cast<clang::ExprWithCleanups>(stmt))
+    stmt = cleanups->getSubExpr();
+  const auto *assign = dyn_cast<clang::BinaryOperator>(stmt);
+  if (!assign || assign->getOpcode() != clang::BO_Assign)
+    return {};
+  const auto *ref =
+      dyn_cast<clang::DeclRefExpr>(assign->getLHS()->IgnoreParens());
+  return {assign, ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr};
+}
+
+/// The pointer variables `stmt` declares without a value, whose first use
+/// in their block is an assignment of their own (`void *r; r = malloc(n);`,
+/// as C declares first and assigns after): that assignment, by variable.
+static void collectInitializingAssignments(
+    const clang::Stmt *stmt,
+    llvm::DenseMap<const clang::VarDecl *, const clang::BinaryOperator *>
+        &found) {
+  if (!stmt)
+    return;
+  if (const auto *compound = dyn_cast<clang::CompoundStmt>(stmt)) {
+    SmallVector<const clang::VarDecl *, 2> pending;
+    for (const clang::Stmt *child : compound->body()) {
+      auto [assign, var] = assignmentStatement(child);
+      if (assign && llvm::is_contained(pending, var)) {
+        llvm::erase(pending, var);
+        if (!mentions(assign->getRHS(), var))
+          found[var] = assign;
+        continue;
+      }
+      llvm::erase_if(pending, [&](const clang::VarDecl *waiting) {
+        return mentions(child, waiting);
+      });
+      if (const auto *declStmt = dyn_cast<clang::DeclStmt>(child))
+        for (const clang::Decl *decl : declStmt->decls())
+          if (const auto *var = dyn_cast<clang::VarDecl>(decl);
+              var && !var->getInit() && var->getType()->isPointerType())
+            pending.push_back(var);
+    }
+  }
+  for (const clang::Stmt *child : stmt->children())
+    collectInitializingAssignments(child, found);
+}
+
+const llvm::DenseMap<const clang::VarDecl *, const clang::BinaryOperator *> &
+FunctionLowering::getInitializingAssignments(const clang::Stmt *body) {
+  auto [known, fresh] = initializingAssignments.try_emplace(body);
+  if (fresh)
+    collectInitializingAssignments(body, known->second);
+  return known->second;
+}
+
+const clang::BinaryOperator *
+FunctionLowering::initializingAssignment(const clang::VarDecl *var) {
+  return getInitializingAssignments(bodyDeclaring(var)).lookup(var);
+}
+
+/// Whether `body` assigns `var` with `=` (not only moves it by `+=`, `++`),
+/// other than by `initializing`, the assignment that gives it its value.
+static bool isReassigned(const clang::Stmt *body, const clang::VarDecl *var,
+                         const clang::Expr *initializing) {
+  if (!body || body == initializing)
     return false;
   if (const auto *assign = dyn_cast<clang::BinaryOperator>(body);
       assign && assign->getOpcode() == clang::BO_Assign)
@@ -39,7 +111,7 @@ static bool isReassigned(const clang::Stmt *body, const clang::VarDecl *var) {
         ref && ref->getDecl() == var)
       return true;
   for (const clang::Stmt *child : body->children())
-    if (isReassigned(child, var))
+    if (isReassigned(child, var, initializing))
       return true;
   return false;
 }
@@ -120,19 +192,23 @@ collectAddressedPointers(const clang::Stmt *stmt,
     collectAddressedPointers(child, isModelled, addressed);
 }
 
-/// Every `p = e` of a pointer variable p in `stmt`, by variable.
+/// Every `p = e` of a pointer variable p in `stmt`, by variable, but the
+/// assignments that initialize a variable declared without a value.
 static void collectAssignments(
     const clang::Stmt *stmt,
+    const llvm::DenseMap<const clang::VarDecl *, const clang::BinaryOperator *>
+        &initializing,
     llvm::DenseMap<const clang::VarDecl *, SmallVector<const clang::Expr *, 2>>
         &assigned) {
   if (!stmt)
     return;
   if (const auto *assign = dyn_cast<clang::BinaryOperator>(stmt);
       assign && assign->getOpcode() == clang::BO_Assign)
-    if (const clang::VarDecl *var = readVariable(assign->getLHS()))
+    if (const clang::VarDecl *var = readVariable(assign->getLHS());
+        var && initializing.lookup(var) != assign)
       assigned[var].push_back(assign->getRHS());
   for (const clang::Stmt *child : stmt->children())
-    collectAssignments(child, assigned);
+    collectAssignments(child, initializing, assigned);
 }
 
 const llvm::DenseSet<const clang::VarDecl *> &
@@ -142,7 +218,7 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
     return known->second;
   llvm::DenseMap<const clang::VarDecl *, SmallVector<const clang::Expr *, 2>>
       assigned;
-  collectAssignments(body, assigned);
+  collectAssignments(body, getInitializingAssignments(body), assigned);
   // A value that may be any of several arrays at run time: a variable
   // assigned after its declaration, or one initialized from such a
   // variable (`double *t = from;`).
@@ -191,13 +267,17 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
   return known->second;
 }
 
-void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
-                                              Address initial, Location l) {
+const clang::Stmt *FunctionLowering::bodyDeclaring(const clang::VarDecl *var) {
   // A parameter or local of the function that declares it (which may be a
   // callee being inlined).
   const auto *owner =
       dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
-  const clang::Stmt *body = owner ? owner->getBody() : decl->getBody();
+  return owner ? owner->getBody() : decl->getBody();
+}
+
+void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
+                                              Address initial, Location l) {
+  const clang::Stmt *body = bodyDeclaring(var);
   if (var->getType()->isPointerType() &&
       getAddressSlotVariables(body).contains(var)) {
     if (!canKeepAddressOf(var->getType()->getPointeeType(), var))
@@ -209,7 +289,8 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
     return;
   }
   pointers[var] = {initial.memref, newIndexSlot(initial.offset, l)};
-  if (!var->getType()->isPointerType() || !isReassigned(body, var))
+  if (!var->getType()->isPointerType() ||
+      !isReassigned(body, var, getInitializingAssignments(body).lookup(var)))
     return;
   MovingPointer &moving = movingPointers[var];
   moving.arrays.push_back(commonView(initial.memref, l));

@@ -222,6 +222,36 @@ struct Linked { double value; Linked *next; };
   return grown[0] + wide[0];
 }
 
+// Memory kept as `void *` takes its type from the first cast, so realloc
+// needs it typed, and the cast needs the memory it types known (not chosen
+// at run time); `void *` of typed memory converts back to that type only.
+[[ct::differentiable]] double uses_untyped_memory(const double *x, float *f,
+                                                  int n) {
+  void *untyped = malloc(n * sizeof(double));
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:29: error: 'realloc' of memory no cast has given a type yet cannot be differentiated; cast it to the type it holds first
+  double *grown = (double *)realloc(untyped, 2 * n * sizeof(double));
+  void *floats = f;
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:19: error: converting 'void *' to 'double *' cannot be differentiated: the memory it points at was not made of 'double' (differentiable code uses pointers of one element type per array)
+  double *wrong = static_cast<double *>(floats);
+  void *moved;
+  moved = malloc(n * sizeof(double));
+  for (int i = 0; i < n; ++i)
+    moved = malloc(sizeof(double));
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:20: error: converting 'void *' to 'double *' cannot be differentiated: the bytes it points at are chosen at run time among allocations (or kept in memory) before a cast gives them their type; cast each allocation to its type where it is made
+  double *chosen = (double *)moved;
+  return grown[0] + wrong[0] + chosen[0];
+}
+
+// A pointer declared without a value is declared by its first assignment,
+// which must come before any other use in its block.
+[[ct::differentiable]] double reads_before_assignment(const double *x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: a pointer variable must be initialized where it is declared, or assigned before any other use in its block
+  const double *p;
+  double v = p == nullptr ? 0.0 : 1.0;
+  p = x;
+  return p[0] + v;
+}
+
 // A base given on its own (a parameter of the base's type) is not known to
 // be part of the derived object.
 struct IntBase { int id; };
@@ -237,7 +267,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 32 errors generated.
+// CHECK: 36 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -138,6 +138,12 @@ isUsedThroughViews(Value root,
       if (auto view = dyn_cast<ViewLikeOpInterface>(user);
           view && view.getViewSource() == memory)
         llvm::append_range(worklist, user->getResults());
+      // Memory a branch chooses (a pointer returned early by a function
+      // lowered in place) is used where the branch's result is.
+      if (isa<scf::YieldOp>(user) &&
+          isa<scf::IfOp, scf::IndexSwitchOp>(user->getParentOp()))
+        worklist.push_back(
+            user->getParentOp()->getResult(use.getOperandNumber()));
     }
   }
   return false;

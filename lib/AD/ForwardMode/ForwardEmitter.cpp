@@ -91,6 +91,9 @@ Value ForwardEmitter::yieldedShadow(OpBuilder &b, Location loc, Value value,
                                     MemRefType type) {
   if (Value s = shadow(value))
     return s;
+  // The null pointer: nothing is there to carry a tangent.
+  if (isNullPointerView(value))
+    return mapping.lookup(value);
   if (isLocalAllocation(getMemoryRoot(value)) && type.getRank() == 1) {
     // Fresh memory nothing active was written to (`return {}` beside a
     // vector that is): its tangent is zero, in a buffer of its size that

@@ -323,9 +323,31 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
 static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
                                    ReverseEmitter &e) {
   Location loc = op.getLoc();
-  Operation *branch =
-      buildBranchLike(b, &op, e.getForwardMapping().lookup(op.getOperand(0)),
-                      op.getResultTypes());
+  // Memory the branch makes and chooses, whose address the forward sweep
+  // keeps in memory (a pointer returned early by a function lowered in
+  // place, null or memory made there, stored in an object's field), has
+  // the shadow the branch taken yields: extra results. (A choice among
+  // places from outside is the same choice among their shadows:
+  // shadowOfChosenPlace; memory made and not kept takes one shadow after
+  // the branch: sharesChosenShadow.)
+  auto madeInside = [&](unsigned i) {
+    return llvm::any_of(op.getRegions(), [&](Region &region) {
+      Operation *yield = getBranchYield(region);
+      return yield &&
+             region.isAncestor(
+                 getMemoryRoot(yield->getOperand(i)).getParentRegion());
+    });
+  };
+  SmallVector<unsigned> shadowed;
+  SmallVector<Type> types(op.getResultTypes());
+  for (OpResult result : op.getResults())
+    if (isa<MemRefType>(result.getType()) && e.hasShadow(result) &&
+        isAddressStored(result) && madeInside(result.getResultNumber())) {
+      shadowed.push_back(result.getResultNumber());
+      types.push_back(result.getType());
+    }
+  Operation *branch = buildBranchLike(
+      b, &op, e.getForwardMapping().lookup(op.getOperand(0)), types);
   for (auto [from, to] :
        llvm::zip_equal(op.getRegions(), branch->getRegions())) {
     OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
@@ -336,9 +358,30 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
     e.getLevel(&from.front()).forward = &to.front();
     if (failed(e.forwardBlock(inner, from.front())))
       return failure();
-    inner.clone(*from.front().getTerminator(), e.getForwardMapping());
+    Operation *primalYield = from.front().getTerminator();
+    SmallVector<Value> shadows;
+    for (unsigned i : shadowed) {
+      // (The null pointer is its own shadow: no derivative is there.)
+      Value yielded = primalYield->getOperand(i);
+      Value shadow = isNullPointerView(yielded)
+                         ? e.getForwardMapping().lookup(yielded)
+                         : e.shadowInForward(inner, yielded);
+      if (!shadow)
+        return e.failWith(&op, "cannot differentiate in reverse mode: the "
+                               "derivative of memory a branch chooses is "
+                               "unavailable");
+      if (shadow.getType() != types[i])
+        shadow = memref::CastOp::create(inner, loc, types[i], shadow);
+      shadows.push_back(shadow);
+    }
+    Operation *yield = inner.clone(*primalYield, e.getForwardMapping());
+    yield->insertOperands(yield->getNumOperands(), shadows);
   }
-  e.getForwardMapping().map(op.getResults(), branch->getResults());
+  unsigned count = op.getNumResults();
+  e.getForwardMapping().map(op.getResults(),
+                            branch->getResults().take_front(count));
+  for (auto [k, i] : llvm::enumerate(shadowed))
+    e.setShadowInForward(op.getResult(i), branch->getResult(count + k));
   return success();
 }
 

@@ -1,0 +1,66 @@
+// Memory from C's allocation functions kept as `void *` (Eigen's allocator,
+// C libraries) is bytes until a cast gives it its type: the allocation
+// becomes one of bytes / sizeof(scalar) scalars where it was made, so that
+// the address tests made before the cast (alignment, null) read the same
+// memory; calloc's zeros are stored once the type is known. A pointer
+// declared first and assigned after is declared by that assignment, and a
+// function taking `void *` is lowered in place (its argument keeps its
+// type). A branch the compiler decides is lowered alone: the other may hold
+// what differentiable code cannot express (a try block).
+// RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | FileCheck %s
+// RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | %cotangent-opt > /dev/null
+
+#include <cstdlib>
+#include <cstdint>
+
+inline void *allocateBytes(std::size_t bytes) {
+  void *result;
+  result = std::malloc(bytes);
+  if (!result && bytes)
+    std::abort();
+  return result;
+}
+inline void freeBytes(void *p) { std::free(p); }
+
+[[ct::differentiable]] double untyped(const double *x, int n) {
+  void *bytes = allocateBytes(n * sizeof(double));
+  bool aligned = reinterpret_cast<std::uintptr_t>(bytes) % 16 == 0;
+  auto *a = static_cast<double *>(bytes);
+  void *zeros = std::calloc(n, sizeof(float));
+  auto *z = static_cast<float *>(zeros);
+  a[0] = x[0] + z[0];
+  double r = aligned ? a[0] : 0.0;
+  freeBytes(a);
+  freeBytes(z);
+  return r;
+}
+
+[[ct::differentiable]] double constantBranch(const double *x) {
+  if (sizeof(double) == 4) {
+    try {
+      return x[0];
+    } catch (...) {
+      return 0;
+    }
+  }
+  return x[1];
+}
+
+// CHECK-LABEL: func.func @_Z7untypedPKdi(
+// CHECK: %[[BYTES:.*]] = arith.index_castui %{{.*}} : i64 to index
+// CHECK-NEXT: %[[DOUBLES:.*]] = arith.divui %[[BYTES]], %c8
+// CHECK-NEXT: %[[A:.*]] = memref.alloc(%[[DOUBLES]]) : memref<?xf64>
+// CHECK-NEXT: %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[A]] : memref<?xf64>
+// CHECK: arith.remui %{{.*}}, %c16_i64
+// CHECK: %[[FLOATS:.*]] = arith.divui %{{.*}}, %c4
+// CHECK-NEXT: %[[Z:.*]] = memref.alloc(%[[FLOATS]]) : memref<?xf32>
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %[[FLOATS]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[Z]]
+// CHECK: memref.store %{{.*}}, %[[A]][%c0]
+// CHECK: memref.dealloc %[[A]] : memref<?xf64>
+// CHECK-NEXT: memref.dealloc %[[Z]] : memref<?xf32>
+
+// CHECK-LABEL: func.func @_Z14constantBranchPKd(
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[V:.*]] = memref.load %arg0[%[[ONE]]]
+// CHECK-NEXT: return %[[V]]

@@ -1,0 +1,172 @@
+// C's allocation functions kept as `void *` before a cast gives the memory
+// its type, as C libraries and Eigen's allocator write them: a pointer
+// declared first and assigned after, helpers taking and returning `void *`,
+// freeing through a helper, a helper returning null early, memory made in
+// a branch at a run-time size and kept in a class's field, calloc typed
+// later (zeroed), realloc of typed memory through `void *`, and a branch the
+// compiler decides holding what differentiable code cannot express (a try
+// block). Reverse and forward mode at -O0 and -O2 against closed forms.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+
+#include "check.h"
+
+// An allocator in the style of Eigen's: the bytes as `void *`, checked.
+inline void *rawAllocate(std::size_t bytes) {
+  void *result;
+  result = std::malloc(bytes);
+  if (!result && bytes)
+    throw std::bad_alloc();
+  return result;
+}
+
+inline void rawFree(void *memory) { std::free(memory); }
+
+constexpr bool kConstructs = false;
+
+// Typed by the caller's cast; null for no elements.
+template <class T> T *allocateArray(std::size_t n) {
+  if (n == 0)
+    return nullptr;
+  T *result = reinterpret_cast<T *>(rawAllocate(sizeof(T) * n));
+  if (kConstructs) {
+    try {
+      for (std::size_t i = 0; i < n; ++i)
+        new (result + i) T();
+    } catch (...) {
+      rawFree(result);
+      throw;
+    }
+  }
+  return result;
+}
+
+template <class T> void freeArray(T *memory) { rawFree(memory); }
+
+// A vector class owning its memory through the helpers above, resized to a
+// size known at run time.
+struct Buffer {
+  double *data = nullptr;
+  long size = 0;
+  void resize(long n) {
+    if (n != size) {
+      freeArray(data);
+      if (n > 0)
+        data = allocateArray<double>(n);
+      else
+        data = nullptr;
+    }
+    size = n;
+  }
+  ~Buffer() { freeArray(data); }
+};
+
+// sum_i (x_i x_{i+1})^2 in a Buffer of n - 1 elements.
+[[ct::differentiable]] double neighbourProducts(const double *x, int n) {
+  Buffer b;
+  b.resize(n - 1);
+  for (int i = 0; i + 1 < n; ++i)
+    b.data[i] = x[i] * x[i + 1];
+  double s = 0;
+  for (long i = 0; i < b.size; ++i)
+    s += b.data[i] * b.data[i];
+  return s;
+}
+
+// calloc as `void *`, typed after: prefix sums, sum_i (n - i) x_i.
+[[ct::differentiable]] double zeroedPrefix(const double *x, int n) {
+  void *bytes = std::calloc(n + 1, sizeof(double));
+  auto *prefix = static_cast<double *>(bytes);
+  for (int i = 0; i < n; ++i)
+    prefix[i + 1] += prefix[i] + x[i];
+  double s = 0;
+  for (int i = 1; i <= n; ++i)
+    s += prefix[i];
+  rawFree(prefix);
+  return s;
+}
+
+// realloc of typed memory, kept as `void *`, then cast back: squares of
+// the first half, cubes of the second, summed.
+[[ct::differentiable]] double grownThroughVoid(const double *x, int n) {
+  int half = n / 2;
+  auto *t = static_cast<double *>(std::malloc(half * sizeof(double)));
+  for (int i = 0; i < half; ++i)
+    t[i] = x[i] * x[i];
+  void *grown = std::realloc(t, n * sizeof(double));
+  auto *all = static_cast<double *>(grown);
+  for (int i = half; i < n; ++i)
+    all[i] = x[i] * x[i] * x[i];
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += all[i];
+  std::free(grown);
+  return s;
+}
+
+static void checkNeighbourProducts() {
+  double x[5] = {0.5, -1.5, 2.0, 0.25, 1.2}, dx[5] = {};
+  double v = ct::gradient<neighbourProducts>(x, 5, dx);
+  double expected = 0, grad[5] = {};
+  for (int i = 0; i < 4; ++i) {
+    double p = x[i] * x[i + 1];
+    expected += p * p;
+    grad[i] += 2 * p * x[i + 1];
+    grad[i + 1] += 2 * p * x[i];
+  }
+  check::near("neighbour value", v, expected, 1e-12);
+  for (int i = 0; i < 5; ++i)
+    check::near("neighbour gradient", dx[i], grad[i], 1e-12);
+  double tx[5] = {1, -1, 0.5, 2, -0.25}, directional = 0;
+  for (int i = 0; i < 5; ++i)
+    directional += grad[i] * tx[i];
+  check::near("neighbour jvp", ct::jvp<neighbourProducts>(x, 5, tx).tangent,
+              directional, 1e-12);
+  // One element: the buffer of none is the null pointer.
+  double one[1] = {3.0}, done[1] = {7.0};
+  check::near("neighbour empty", ct::gradient<neighbourProducts>(one, 1, done),
+              0.0, 0.0);
+  check::near("neighbour empty gradient", done[0], 7.0, 0.0);
+}
+
+static void checkZeroedPrefix() {
+  double x[4] = {0.3, 0.1, -0.7, 2.0}, dx[4] = {};
+  double v = ct::gradient<zeroedPrefix>(x, 4, dx);
+  double expected = 0;
+  for (int i = 0; i < 4; ++i)
+    expected += (4 - i) * x[i];
+  check::near("zeroed value", v, expected, 1e-12);
+  for (int i = 0; i < 4; ++i)
+    check::near("zeroed gradient", dx[i], 4.0 - i, 1e-12);
+  double tx[4] = {1, 1, 1, 1};
+  check::near("zeroed jvp", ct::jvp<zeroedPrefix>(x, 4, tx).tangent,
+              4 + 3 + 2 + 1, 1e-12);
+}
+
+static void checkGrownThroughVoid() {
+  double x[6] = {0.5, -1.0, 2.0, 0.7, -0.3, 1.1}, dx[6] = {};
+  double v = ct::gradient<grownThroughVoid>(x, 6, dx);
+  double expected = 0;
+  for (int i = 0; i < 6; ++i)
+    expected += i < 3 ? x[i] * x[i] : x[i] * x[i] * x[i];
+  check::near("grown value", v, expected, 1e-12);
+  for (int i = 0; i < 6; ++i)
+    check::near("grown gradient", dx[i],
+                i < 3 ? 2 * x[i] : 3 * x[i] * x[i], 1e-12);
+}
+
+int main() {
+  checkNeighbourProducts();
+  checkZeroedPrefix();
+  checkGrownThroughVoid();
+  return check::report();
+}
