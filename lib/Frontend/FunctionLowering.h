@@ -136,6 +136,8 @@ bool isOwnMemory(mlir::Value root);
 /// Whether `expr` makes new memory: `new`, or C's allocation functions
 /// cast to a typed pointer.
 bool isFreshAllocation(const clang::Expr *expr);
+/// Whether `type` is a pointer or reference to a function.
+bool isFunctionPointer(clang::QualType type);
 /// Whether `call` calls one of C's allocation functions.
 bool isCAllocation(const clang::CallExpr *call);
 /// Whether `type` is an empty class (or a pointer or reference to one): a
@@ -1356,6 +1358,14 @@ private:
   /// Where each local, parameter and reference lives.
   llvm::DenseMap<const clang::ValueDecl *, Address> places;
   llvm::DenseMap<const clang::ValueDecl *, Closure> lambdas;
+  /// Function pointer parameters of calls lowered in place: the function
+  /// each was given (Eigen's `pmax<Packet>` passed to a NaN policy).
+  llvm::DenseMap<const clang::ValueDecl *, const clang::FunctionDecl *>
+      functionParameters;
+  /// The function `callee` (a call's callee expression) designates when
+  /// it is known where the code is lowered: a function, or a function
+  /// pointer parameter bound to one.
+  const clang::FunctionDecl *knownFunction(const clang::Expr *callee);
   /// Pointer variables: the memref they move within, and a slot holding
   /// their current offset.
   struct PointerVariable {

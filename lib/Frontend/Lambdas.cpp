@@ -137,6 +137,25 @@ FunctionLowering::callLambda(const clang::CallExpr *expr,
   return inlineBody(expr, callOperator, args, &*closure);
 }
 
+bool isFunctionPointer(clang::QualType type) {
+  type = type.getNonReferenceType();
+  return type->isFunctionType() || type->isFunctionPointerType();
+}
+
+const clang::FunctionDecl *
+FunctionLowering::knownFunction(const clang::Expr *callee) {
+  callee = callee->IgnoreParenImpCasts();
+  if (const auto *address = dyn_cast<clang::UnaryOperator>(callee);
+      address && address->getOpcode() == clang::UO_AddrOf)
+    callee = address->getSubExpr()->IgnoreParenImpCasts();
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(callee);
+  if (!ref)
+    return nullptr;
+  if (const auto *function = dyn_cast<clang::FunctionDecl>(ref->getDecl()))
+    return function;
+  return functionParameters.lookup(ref->getDecl());
+}
+
 bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
                                             ArrayRef<const clang::Expr *> args,
                                             ArrayRef<Value> operands,
@@ -161,6 +180,15 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
     }
     if (bindVectorReference(param, arg) || bindGrowingReference(param, arg))
       continue;
+    if (isFunctionPointer(type)) {
+      const clang::FunctionDecl *function = knownFunction(arg);
+      if (!function)
+        return unsupported<bool>(arg, "this function pointer is not known "
+                                      "where it is passed; pass the "
+                                      "function itself");
+      functionParameters[param] = function;
+      continue;
+    }
     if (!ModuleLowering::getUniquePointee(type).isNull()) {
       if (!bindUniquePointerParameter(param, arg))
         return false;
@@ -236,6 +264,7 @@ void FunctionLowering::saveBindings(const clang::ValueDecl *decl,
                                     SavedBindings &saved) {
   saveEntry(places, decl, saved.undo);
   saveEntry(lambdas, decl, saved.undo);
+  saveEntry(functionParameters, decl, saved.undo);
   saveEntry(pointers, decl, saved.undo);
   saveEntry(fixedPointers, decl, saved.undo);
   saveEntry(movingPointers, decl, saved.undo);

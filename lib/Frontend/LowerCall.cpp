@@ -103,6 +103,8 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   if (!callee)
     callee = getConstantCallee(expr);
   if (!callee)
+    callee = knownFunction(expr->getCallee());
+  if (!callee)
     return unsupported<Result>(expr, "indirect calls (through function "
                                      "pointers) cannot be differentiated; "
                                      "call the function directly");
@@ -286,6 +288,15 @@ static bool takesVoidPointers(const clang::FunctionDecl *callee) {
   });
 }
 
+/// A function pointer parameter is the function its argument names, which
+/// only the caller knows: lowered in place, calls through it are calls of
+/// that function.
+static bool takesFunctionPointers(const clang::FunctionDecl *callee) {
+  return llvm::any_of(callee->parameters(), [](const clang::ParmVarDecl *p) {
+    return isFunctionPointer(p->getType());
+  });
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     const clang::Expr *expr, const clang::FunctionDecl *callee,
     std::optional<Address> object, ArrayRef<const clang::Expr *> args,
@@ -310,7 +321,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   if (!libraryCode &&
       (takesIndirectFields(callee) ||
        (takesEmptyClassObjects(callee) && !isBeingInlined(callee)) ||
-       ((takesVoidPointers(callee) || module.freesParameter(callee)) &&
+       ((takesVoidPointers(callee) || takesFunctionPointers(callee) ||
+         module.freesParameter(callee)) &&
         callee->hasBody(body) && !isBeingInlined(callee)) ||
        passesVectorsInMemory(callee, args) ||
        passesGrowingVectors(callee, args) || (object && object->packedType) ||

@@ -773,10 +773,15 @@ LayoutComputation::ofRecord(const clang::RecordDecl *record) {
       return Layout{IntegerType::get(context, 8), ast.CharTy, 1};
     return unsupported("it has no fields");
   }
-  // Addresses kept among integers need slots that hold 8 bytes.
+  // Addresses kept among integers need slots that hold 8 bytes. So do the
+  // pointers among integers of the program's structs and other libraries'
+  // (an Eigen evaluator's data pointer and stride), so that such a struct
+  // lies in the slots of any struct holding it beside numbers. (The
+  // standard library's pairs of an address and a count,
+  // std::initializer_list, keep their integer slots.)
   const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record);
   bool keepsAddresses =
-      (cxx && ModuleLowering::ownsMemory(cxx)) ||
+      (cxx && ModuleLowering::ownsMemory(cxx)) || !isStandardLibrary(record) ||
       llvm::any_of(indirectFields, [](const Layout::IndirectField &field) {
         return field.inMemory || ModuleLowering::keepsAddress(field.decl);
       });
@@ -850,9 +855,9 @@ Layout LayoutComputation::chooseSlots(ArrayRef<Part> parts,
   // Empty classes only: bytes.
   if (!layout && !hasIndirectFields && !holdsPointerStructs)
     return Layout{IntegerType::get(context, 8), ast.CharTy, 0, {}};
-  // Addresses only, or the addresses a class that owns memory keeps among
-  // integers: `double` slots, so that the object has a shadow holding
-  // shadow addresses (see ofPointer); its integers are packed.
+  // Addresses only, or the addresses a class keeps among integers:
+  // `double` slots, so that the object has a shadow holding shadow
+  // addresses (see ofPointer); its integers are packed.
   if (!layout ||
       (((keepsAddresses && hasIndirectFields) || holdsPointerStructs) &&
        !isa<FloatType>(layout->scalar)))

@@ -2,8 +2,10 @@
 // them out (an int or bool shares an 8-byte slot with its neighbour or
 // padding): read and written, initialized by braces and constructors,
 // passed by value, reference and pointer (arrays of them too), an int
-// field passed by const reference (std::max). Reverse and forward mode at
-// -O0 and -O2 against closed forms; integer fields carry no derivative.
+// field passed by const reference (std::max); a struct holding a pointer
+// beside an integer inside a struct of doubles (its slots are doubles, the
+// integer packed). Reverse and forward mode at -O0 and -O2 against closed
+// forms; integer fields carry no derivative.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -55,7 +57,40 @@ struct Counter {
   return total * p.gamma + p.m * a + (local.on ? c.sum : 0.0) + c.calls;
 }
 
+// A count and a pointer, held beside a double.
+struct Counted {
+  int n;
+  const double *data;
+};
+struct Holding {
+  double value;
+  Counted counted;
+};
+
+// v^2 + v * sum(data).
+[[ct::differentiable]] double heldSum(const Holding &h) {
+  double t = h.value * h.value;
+  for (int i = 0; i < h.counted.n; ++i)
+    t += h.value * h.counted.data[i];
+  return t;
+}
+
+static void checkHeldPointer() {
+  double data[2] = {2.0, -0.5}, ddata[2] = {};
+  Holding h{1.5, {2, data}}, dh{0, {2, ddata}};
+  check::near("held value", ct::gradient<heldSum>(h, &dh), 2.25 + 1.5 * 1.5,
+              1e-12);
+  check::near("held d/dvalue", dh.value, 3.0 + 1.5, 1e-12);
+  check::near("held d/ddata0", ddata[0], 1.5, 1e-12);
+  check::near("held d/ddata1", ddata[1], 1.5, 1e-12);
+  double tdata[2] = {1.0, 1.0};
+  Holding th{1.0, {2, tdata}};
+  check::near("held jvp", ct::jvp<heldSum>(h, &th).tangent, 4.5 + 3.0,
+              1e-12);
+}
+
 int main() {
+  checkHeldPointer();
   const Sample s[3] = {{0, 1.5, true, Kind::Linear, {1, 2}},
                        {1, 2.0, false, Kind::Linear, {3, 4}},
                        {3, 0.5, true, Kind::Square, {5, 6}}};

@@ -1,0 +1,111 @@
+// Dynamic-size Eigen as written (Debian's libeigen3-dev), on Eigen's scalar
+// code path: VectorXd and MatrixXd locals sized at run time, resized,
+// filled by the comma initializer and by coefficients, members of a struct,
+// given by reference to helpers and returned by value from them; Map over
+// the caller's memory; sums, coefficient-wise products, array functions,
+// matrix-vector products, a product of a transposed matrix evaluated
+// coefficient by coefficient, column sums, dot, norm, normalized,
+// squaredNorm, minCoeff, maxCoeff, prod. What this needs of the memory
+// model: memory from malloc kept as `void *` until Eigen's cast gives it
+// its type, freed through a `void *` helper; a pointer declared first and
+// assigned after; a helper returning null early for no elements, its result
+// kept in the storage's field inside a branch; branches the compiler
+// decides (Eigen's `if (NumTraits<T>::RequireInitialization)` around a try
+// block); function pointers passed to templates (min/max reductions); an
+// evaluator's data pointer and stride (integers) held among numbers.
+// Reverse and forward mode at -O0 and -O2 against finite differences.
+// REQUIRES: plugin, eigen
+// RUN: %clangxx-ct -O0 %eigen -DEIGEN_DONT_VECTORIZE %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %eigen -DEIGEN_DONT_VECTORIZE %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <Eigen/Dense>
+#include <cotangent/cotangent.h>
+
+#include <cmath>
+
+#include "check.h"
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+// A least-squares loss of tanh(A p) against b, through helpers taking
+// Eigen objects by reference and returning them by value.
+static VectorXd activations(const VectorXd &p, const MatrixXd &a) {
+  VectorXd r = a * p;
+  for (Eigen::Index i = 0; i < r.size(); ++i)
+    r[i] = std::tanh(r[i]);
+  return r;
+}
+
+struct Model {
+  MatrixXd a;
+  VectorXd b;
+};
+
+static double modelLoss(const Model &m, const VectorXd &p) {
+  VectorXd r = activations(p, m.a) - m.b;
+  return 0.5 * r.squaredNorm();
+}
+
+[[ct::differentiable]] double leastSquares(const double *x, int n) {
+  Model m;
+  m.a.resize(3, n);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < n; ++j)
+      m.a(i, j) = 0.1 * (i + 1) + 0.05 * j - 0.02 * i * j;
+  m.b = VectorXd::Constant(3, 0.2);
+  VectorXd p = Eigen::Map<const VectorXd>(x, n);
+  return modelLoss(m, p);
+}
+
+// Coefficient-wise work on vectors the function sizes and resizes.
+[[ct::differentiable]] double vectorWork(const double *x, int n) {
+  VectorXd v(3);
+  v << x[0], x[1], x[2];
+  double head = v.squaredNorm();
+  v.resize(n);
+  for (int i = 0; i < n; ++i)
+    v[i] = x[i] * x[i] + 0.5;
+  VectorXd s = v.array().sin().matrix();
+  VectorXd w = Eigen::Map<const VectorXd>(x, n);
+  VectorXd u = w.normalized();
+  return head + s.sum() + v.cwiseProduct(w).sum() + (v - w).norm() +
+         u[0] * x[1] + v.maxCoeff() - v.minCoeff() + w.segment(1, 2).dot(u.head(2));
+}
+
+// A matrix filled by coefficients, its column sums' product, and the trace
+// of A^T A (a lazy product of a transposed matrix).
+[[ct::differentiable]] double matrixWork(const double *x, int n) {
+  MatrixXd a(2, n);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < n; ++j)
+      a(i, j) = x[j] * (i + 1) + 0.1 * i;
+  VectorXd c = a.colwise().sum();
+  MatrixXd i3 = MatrixXd::Identity(n, n);
+  i3(0, 1) = x[0];
+  i3(1, 2) = x[1] * x[2];
+  return c.prod() + (i3.transpose() * i3).trace();
+}
+
+template <auto F> static void checkAgainstDifferences(const char *name) {
+  const int n = 4;
+  double x[n] = {0.3, -0.4, 0.6, 0.8}, dx[n] = {};
+  double v = ct::gradient<F>(x, n, dx);
+  check::near(name, v, F(x, n), 1e-12);
+  double tx[n] = {1.0, -0.5, 0.25, 2.0}, directional = 0;
+  for (int i = 0; i < n; ++i) {
+    double fd = check::differenceAt(x, i, [&] { return F(x, n); });
+    check::near(name, dx[i], fd, 1e-6);
+    directional += dx[i] * tx[i];
+  }
+  check::near(name, ct::jvp<F>(x, n, tx).tangent, directional, 1e-10);
+}
+
+int main() {
+  checkAgainstDifferences<leastSquares>("least squares");
+  checkAgainstDifferences<vectorWork>("vector work");
+  checkAgainstDifferences<matrixWork>("matrix work");
+  return check::report();
+}
