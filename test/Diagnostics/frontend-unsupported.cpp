@@ -235,6 +235,13 @@ struct Linked { double value; Linked *next; };
   return grown[0] + wrong[0] + chosen[0];
 }
 
+// A function pointer parameter is the function named where it is passed.
+static double applyTo(double x, double (*op)(double)) { return op(x); }
+[[ct::differentiable]] double passes_lambda_as_pointer(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:21: error: this function pointer is not known where it is passed; pass the function itself
+  return applyTo(x, [](double t) { return t * t; });
+}
+
 // A pointer declared without a value is declared by its first assignment,
 // which must come before any other use in its block.
 [[ct::differentiable]] double reads_before_assignment(const double *x) {
@@ -260,7 +267,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 35 errors generated.
+// CHECK: 36 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

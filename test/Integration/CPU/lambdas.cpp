@@ -2,8 +2,10 @@
 // copy (a snapshot where the lambda is defined), by reference (writes
 // reach the enclosing variables), `mutable` state kept between calls,
 // generic lambdas, lambdas returning references, lambdas calling lambdas,
-// called in loops and where they are written; reverse and forward mode at
-// -O0 and -O2 against closed forms.
+// called in loops and where they are written; functions passed by pointer
+// to helpers and templates (the call through the parameter calls the
+// function given, also passed on again); reverse and forward mode at -O0
+// and -O2 against closed forms.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -75,8 +77,45 @@
   return scaled(x) + scaled(2.0);
 }
 
+static double times(const double &a, const double &b) { return a * b; }
+static double plus(double a, double b) { return a + b; }
+static double multiply(double a, double b) { return a * b; }
+
+template <class Op> static double combine(double a, double b, Op op) {
+  return op(a, b);
+}
+static double fold(const double *x, int n, double (*op)(double, double)) {
+  double acc = x[0];
+  for (int i = 1; i < n; ++i)
+    acc = op(acc, x[i]);
+  return acc;
+}
+static double foldTwice(const double *x, int n,
+                        double (*op)(double, double)) {
+  return op(fold(x, n, op), fold(x, n, plus));
+}
+
+// x0 x1 (a template given &times) + prod(x) (fold given times through a
+// pointer) + 2 sum(x) (a pointer passed on).
+[[ct::differentiable]] double functionPointers(const double *x) {
+  return combine(x[0], x[1], &times) +
+         fold(x, 3, multiply) +
+         foldTwice(x, 3, plus);
+}
+
 int main() {
   using check::near;
+  {
+    double x[3] = {1.5, -2.0, 0.5}, dx[3] = {};
+    double v = ct::gradient<functionPointers>(x, dx);
+    near("function pointers value", v, -3.0 - 1.5 + 2 * 0.0, 1e-15);
+    near("function pointers d/dx0", dx[0], -2.0 - 1.0 + 2, 1e-15);
+    near("function pointers d/dx1", dx[1], 1.5 + 0.75 + 2, 1e-15);
+    near("function pointers d/dx2", dx[2], -3.0 + 2, 1e-15);
+    double tx[3] = {1, 1, 1};
+    near("function pointers jvp", ct::jvp<functionPointers>(x, tx).tangent,
+         -1.0 + 4.25 - 1.0, 1e-15);
+  }
   double dx = 0, dy = 0;
   double v = ct::gradient<captures>(2.0, 3.0, &dx, &dy);
   near("captures value", v, 8.0 + 12.0, 1e-15);
