@@ -636,10 +636,11 @@ private:
   /// the scalars, in the order that is right for overlapping ranges.
   std::optional<CallResult> lowerMemoryCopy(const clang::CallExpr *expr);
   /// A call of a lambda defined in this function: its body, in place.
-  std::optional<CallResult>
-  callLambda(const clang::CallExpr *expr, const clang::Expr *object,
-             const clang::CXXMethodDecl *callOperator,
-             llvm::ArrayRef<const clang::Expr *> args);
+  std::optional<CallResult> callLambda(const clang::CallExpr *expr,
+                                       const clang::Expr *object,
+                                       const clang::CXXMethodDecl *callOperator,
+                                       llvm::ArrayRef<const clang::Expr *> args,
+                                       std::optional<Address> dest);
 
   //===--- std::vector (StdVector.cpp) ------------------------------------===//
   /// Whether `type` is a std::vector of the memref model (not one kept in

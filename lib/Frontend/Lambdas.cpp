@@ -122,19 +122,24 @@ bool FunctionLowering::takesClosure(const clang::FunctionDecl *function) {
   });
 }
 
-std::optional<FunctionLowering::CallResult>
-FunctionLowering::callLambda(const clang::CallExpr *expr,
-                             const clang::Expr *object,
-                             const clang::CXXMethodDecl *callOperator,
-                             ArrayRef<const clang::Expr *> args) {
+std::optional<FunctionLowering::CallResult> FunctionLowering::callLambda(
+    const clang::CallExpr *expr, const clang::Expr *object,
+    const clang::CXXMethodDecl *callOperator,
+    ArrayRef<const clang::Expr *> args, std::optional<Address> dest) {
   using Result = std::optional<CallResult>;
   std::optional<Closure> closure = closureOf(object);
+  // A lambda without captures kept in an object (Eigen's unaryExpr keeps
+  // its functor): its body, which needs nothing of the object.
+  if (!closure && callOperator->getParent()->capture_size() == 0)
+    return inlineBody(expr, callOperator, args, nullptr, {}, std::nullopt,
+                      dest);
   if (!closure)
     return unsupported<Result>(expr, "this lambda is not defined in the "
                                      "function that calls it; call a lambda "
                                      "where it is defined, or write a named "
                                      "function");
-  return inlineBody(expr, callOperator, args, &*closure);
+  return inlineBody(expr, callOperator, args, &*closure, {}, std::nullopt,
+                    dest);
 }
 
 bool isFunctionPointer(clang::QualType type) {
@@ -171,6 +176,10 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
     const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
     if (record && record->isLambda()) {
       std::optional<Closure> closure = closureOf(arg);
+      // (A lambda without captures kept in an object: nothing to bind, its
+      // calls need nothing of it.)
+      if (!closure && record->capture_size() == 0)
+        continue;
       if (!closure)
         return unsupported<bool>(arg, "this lambda is not defined in the "
                                       "differentiable function; define "

@@ -125,7 +125,7 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   // A function given a lambda (the user's own templates): its body, in
   // place, where the lambda is known.
   if (!isInstance && takesClosure(callee))
-    return inlineBody(expr, callee, args, nullptr);
+    return inlineBody(expr, callee, args, nullptr, {}, std::nullopt, dest);
   if (isInstance &&
       isModelledStdClass(ast.getCanonicalTagType(method->getParent())))
     return lowerModelledStdCall(expr, method, args);
@@ -165,7 +165,7 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   } else if (isa<clang::CXXOperatorCallExpr>(expr) && isInstance &&
              method->getParent()->isLambda()) {
     return callLambda(expr, args[0], method,
-                      ArrayRef<const clang::Expr *>(args).drop_front());
+                      ArrayRef<const clang::Expr *>(args).drop_front(), dest);
   } else if (isa<clang::CXXOperatorCallExpr>(expr) && isInstance) {
     // The object of a member operator is its first operand.
     if (isTrivialAssignment(callee))

@@ -237,7 +237,12 @@ std::optional<Address> FunctionLowering::choosePointerWithEffects(
     const clang::ConditionalOperator *expr) {
   // Arms with side effects (`c ? new T[n] : nullptr`) run in branches; each
   // keeps the address it gives in a slot of its own (docs/Memory.md), read
-  // after them.
+  // after them. (Untyped memory has no type to keep it as.)
+  if (expr->getType()->isVoidPointerType())
+    return unsupported<std::optional<Address>>(
+        expr, "a choice between 'void *' values made by calls (`c ? "
+              "malloc(a) : malloc(b)`) cannot be differentiated; cast each "
+              "to the type it holds first");
   std::optional<Layout> pointee =
       layoutOf(expr->getType()->getPointeeType(), expr);
   if (!pointee)
@@ -1021,8 +1026,17 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     return initializeFromList(list, dest);
   if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init))
     return lowerConstruct(construct, dest);
-  if (const auto *call = dyn_cast<clang::CallExpr>(init))
-    return lowerCall(call, dest).has_value();
+  if (const auto *call = dyn_cast<clang::CallExpr>(init)) {
+    std::optional<CallResult> result = lowerCall(call, dest);
+    if (!result)
+      return false;
+    // A result made elsewhere than where it was asked for: copied there.
+    if (!result->address || (result->address->memref == dest.memref &&
+                             result->address->offset == dest.offset))
+      return true;
+    std::optional<Layout> layout = layoutOf(type, init);
+    return layout && copyObject(dest, *result->address, *layout, init);
+  }
   if (const auto *conditional = dyn_cast<clang::ConditionalOperator>(init))
     return emitConditional(
                conditional, {},

@@ -665,7 +665,9 @@ bool LayoutComputation::collectParts(
     SmallVectorImpl<Layout::IndirectField> &indirectFields) {
   const clang::ASTRecordLayout &recordLayout = ast.getASTRecordLayout(record);
   if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
-    if (cxx->isLambda())
+    // (A lambda without captures is an empty class, a functor Eigen's
+    // unaryExpr keeps: its calls need nothing of the object.)
+    if (cxx->isLambda() && cxx->capture_size() != 0)
       return refuse("a lambda can be called, or passed to a function, "
                     "in the function that defines it, but not stored "
                     "in memory or returned; write a named function");

@@ -232,7 +232,9 @@ struct Linked { double value; Linked *next; };
     moved = malloc(sizeof(double));
   // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:20: error: converting 'void *' to 'double *' cannot be differentiated: the bytes it points at are chosen at run time among allocations (or kept in memory) before a cast gives them their type; cast each allocation to its type where it is made
   double *chosen = (double *)moved;
-  return grown[0] + wrong[0] + chosen[0];
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:18: error: a choice between 'void *' values made by calls (`c ? malloc(a) : malloc(b)`) cannot be differentiated; cast each to the type it holds first
+  void *either = n > 2 ? malloc(n * sizeof(double)) : malloc(sizeof(double));
+  return grown[0] + wrong[0] + chosen[0] + static_cast<double *>(either)[0];
 }
 
 // A function pointer parameter is the function named where it is passed.
@@ -267,7 +269,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 36 errors generated.
+// CHECK: 37 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -5,13 +5,15 @@
 // the caller's memory; sums, coefficient-wise products, array functions,
 // matrix-vector products, a product of a transposed matrix evaluated
 // coefficient by coefficient, column sums, dot, norm, normalized,
-// squaredNorm, minCoeff, maxCoeff, prod. What this needs of the memory
+// squaredNorm, minCoeff, maxCoeff, prod, LinSpaced, unaryExpr with a
+// lambda. What this needs of the memory
 // model: memory from malloc kept as `void *` until Eigen's cast gives it
 // its type, freed through a `void *` helper; a pointer declared first and
 // assigned after; a helper returning null early for no elements, its result
 // kept in the storage's field inside a branch; branches the compiler
 // decides (Eigen's `if (NumTraits<T>::RequireInitialization)` around a try
-// block); function pointers passed to templates (min/max reductions); an
+// block); function pointers passed to templates (min/max reductions); a
+// lambda without captures kept in an expression object; an
 // evaluator's data pointer and stride (integers) held among numbers.
 // Reverse and forward mode at -O0 and -O2 against finite differences.
 // REQUIRES: plugin, eigen
@@ -71,8 +73,11 @@ static double modelLoss(const Model &m, const VectorXd &p) {
   VectorXd s = v.array().sin().matrix();
   VectorXd w = Eigen::Map<const VectorXd>(x, n);
   VectorXd u = w.normalized();
+  VectorXd ramp = VectorXd::LinSpaced(n, 0.0, 1.0);
+  double squares = w.unaryExpr([](double t) { return t * t; }).sum();
   return head + s.sum() + v.cwiseProduct(w).sum() + (v - w).norm() +
-         u[0] * x[1] + v.maxCoeff() - v.minCoeff() + w.segment(1, 2).dot(u.head(2));
+         u[0] * x[1] + v.maxCoeff() - v.minCoeff() +
+         w.segment(1, 2).dot(u.head(2)) + ramp.dot(w) + squares;
 }
 
 // A matrix filled by coefficients, its column sums' product, and the trace

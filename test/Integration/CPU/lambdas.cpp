@@ -4,8 +4,11 @@
 // generic lambdas, lambdas returning references, lambdas calling lambdas,
 // called in loops and where they are written; functions passed by pointer
 // to helpers and templates (the call through the parameter calls the
-// function given, also passed on again); reverse and forward mode at -O0
-// and -O2 against closed forms.
+// function given, also passed on again); a lambda without captures kept
+// in an object (a functor template holding it) and called from there;
+// structs returned by a function given a lambda, and by a lambda, into a
+// variable (they were left unset: a silent wrong value); reverse and
+// forward mode at -O0 and -O2 against closed forms.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -103,8 +106,56 @@ static double foldTwice(const double *x, int n,
          foldTwice(x, 3, plus);
 }
 
+template <class F> struct Applied {
+  F f;
+  double scale;
+  double operator()(double t) const { return scale * f(t); }
+};
+template <class F> static Applied<F> applied(F f, double scale) {
+  return Applied<F>{f, scale};
+}
+
+// 2 x^3 + 3 y^3 through functors holding a lambda without captures.
+[[ct::differentiable]] double keptLambda(double x, double y) {
+  auto cube = [](double t) { return t * t * t; };
+  Applied<decltype(cube)> twice{cube, 2.0};
+  return twice(x) + applied(cube, 3.0)(y);
+}
+
+struct Pair2 {
+  double a, b;
+};
+template <class F> static Pair2 makePair(F f, double x) {
+  return Pair2{f(x), 2 * x};
+}
+
+// x^2 + 2x (a template given a lambda) + x^3 + x (a lambda's struct).
+[[ct::differentiable]] double structsFromLambdas(double x) {
+  Pair2 p = makePair([](double t) { return t * t; }, x);
+  auto cubeAndSelf = [](double t) { return Pair2{t * t * t, t}; };
+  Pair2 q = cubeAndSelf(x);
+  return p.a + p.b + q.a + q.b;
+}
+
 int main() {
   using check::near;
+  {
+    double dx = 0;
+    double v = ct::gradient<structsFromLambdas>(3.0, &dx);
+    near("lambda structs value", v, 9 + 6 + 27 + 3, 1e-15);
+    near("lambda structs derivative", dx, 6 + 2 + 27 + 1, 1e-15);
+    near("lambda structs jvp", ct::jvp<structsFromLambdas>(3.0, 1.0).tangent,
+         36.0, 1e-15);
+  }
+  {
+    double dx = 0, dy = 0;
+    double v = ct::gradient<keptLambda>(1.5, -0.5, &dx, &dy);
+    near("kept lambda value", v, 2 * 3.375 - 3 * 0.125, 1e-15);
+    near("kept lambda d/dx", dx, 6 * 2.25, 1e-15);
+    near("kept lambda d/dy", dy, 9 * 0.25, 1e-15);
+    near("kept lambda jvp", ct::jvp<keptLambda>(1.5, -0.5, 1.0, 1.0).tangent,
+         6 * 2.25 + 9 * 0.25, 1e-15);
+  }
   {
     double x[3] = {1.5, -2.0, 0.5}, dx[3] = {};
     double v = ct::gradient<functionPointers>(x, dx);
