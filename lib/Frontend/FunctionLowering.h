@@ -333,6 +333,12 @@ private:
   /// stores its address in a slot, read after them.
   std::optional<Address>
   choosePointerWithEffects(const clang::ConditionalOperator *expr);
+  /// The same, of arms lowered by `lowerArm` to memory of `scalar`s.
+  std::optional<Address> choosePointerWithEffects(
+      const clang::ConditionalOperator *expr, mlir::Type scalar,
+      llvm::function_ref<std::optional<Address>(const clang::Expr *)> lowerArm);
+  /// `(T *)((uintptr_t(p) + k) & ~k)`, p aligned to more than k bytes: p.
+  std::optional<Address> alignedUp(const clang::CastExpr *cast);
   /// The places a conditional whose arms have side effects chooses among:
   /// each candidate's memory, defined before the conditional, and the index
   /// of the chosen one, which the branch passes out. The place is then a
@@ -1331,8 +1337,15 @@ private:
                                          mlir::Type scalar, Value bytes,
                                          std::optional<Address> old);
   /// Gives untyped memory the type of `scalar`s.
-  bool typeAllocation(mlir::memref::AllocOp untyped, mlir::Type scalar,
+  bool typeAllocation(mlir::Operation *untyped, mlir::Type scalar,
                       const clang::Expr *where);
+  /// `pointer`, a `void *` cast by `cast`, as memory of `scalar`s: typed
+  /// memory of them, the null pointer, or untyped memory, which takes the
+  /// type here.
+  std::optional<Address>
+  typedMemory(Address pointer, const clang::CastExpr *cast, mlir::Type scalar);
+  /// The alignment of the memory C's allocation functions and alloca give.
+  static constexpr int64_t kCAlignment = 16;
   bool lowerFree(const clang::CallExpr *call);
 
   /// Runs a constructor on the object at `dest`.

@@ -191,6 +191,25 @@ bool FunctionLowering::freeMemory(Address pointer, const clang::Expr *where,
   // is: C allows only the pointer the allocation returned, so the view
   // begins where the memory does.)
   Value memory = memoryRoot(pointer.memref);
+  // `free(c ? p : nullptr)` (a pointer chosen between memory and none, as
+  // Eigen's stack-memory handler keeps it): each choice's own, freed in
+  // its branch; the null pointer needs nothing.
+  if (nullPointers.contains(pointer.memref) || nullPointers.contains(memory))
+    return true;
+  if (auto choice = memory.getDefiningOp<arith::SelectOp>()) {
+    Location l = loc(where);
+    auto branch = scf::IfOp::create(b, l, choice.getCondition(),
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    for (auto [block, chosen] :
+         {std::pair(branch.thenBlock(), choice.getTrueValue()),
+          std::pair(branch.elseBlock(), choice.getFalseValue())}) {
+      b.setInsertionPoint(block->getTerminator());
+      if (!freeMemory(Address{chosen, pointer.offset}, where, how, made))
+        return false;
+    }
+    return true;
+  }
   // An address kept in memory (the buffer of a class that owns memory):
   // the memory the allocation gave, as C++ requires.
   if (!memory.getDefiningOp<ct::LoadAddressOp>() &&
@@ -208,7 +227,7 @@ bool FunctionLowering::freeMemory(Address pointer, const clang::Expr *where,
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class CAllocation { None, Malloc, Calloc, Realloc, AlignedAlloc };
+enum class CAllocation { None, Malloc, Calloc, Realloc, AlignedAlloc, Alloca };
 } // namespace
 
 /// The C allocation function `expr` calls.
@@ -227,6 +246,9 @@ static CAllocation cAllocation(const clang::Expr *expr) {
   case clang::Builtin::BIrealloc:
   case clang::Builtin::BI__builtin_realloc:
     return CAllocation::Realloc;
+  case clang::Builtin::BIalloca:
+  case clang::Builtin::BI__builtin_alloca:
+    return CAllocation::Alloca;
   default:
     // (aligned_alloc is not a builtin of every C library.)
     return callee->isExternC() && callee->getName() == "aligned_alloc"
@@ -374,11 +396,22 @@ FunctionLowering::lowerUntypedAllocation(const clang::CallExpr *call) {
   Value bytes = allocationBytes(call);
   if (!bytes)
     return std::nullopt;
-  auto memory = memref::AllocOp::create(
-      b, l, MemRefType::get({ShapedType::kDynamic}, b.getI8Type()),
-      ValueRange{bytes});
+  // alloca's memory lives on the stack until the function returns (the
+  // function lowered in place that called it: the differentiated one).
+  // Both are aligned as malloc aligns, which alignment idioms rely on
+  // (alignedUp).
+  auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+  IntegerAttr alignment = b.getI64IntegerAttr(kCAlignment);
+  Operation *memory =
+      cAllocation(call) == CAllocation::Alloca
+          ? memref::AllocaOp::create(b, l, type, ValueRange{bytes},
+                                     ValueRange{}, alignment)
+                .getOperation()
+          : memref::AllocOp::create(b, l, type, ValueRange{bytes}, ValueRange{},
+                                    alignment)
+                .getOperation();
   untypedAllocations[memory] = cAllocation(call) == CAllocation::Calloc;
-  return Address{memory, constantIndex(0, l)};
+  return Address{memory->getResult(0), constantIndex(0, l)};
 }
 
 std::optional<Address>
@@ -386,14 +419,35 @@ FunctionLowering::lowerVoidPointerCast(const clang::CastExpr *cast) {
   using Result = std::optional<Address>;
   std::optional<Layout> layout =
       layoutOf(cast->getType()->getPointeeType(), cast);
-  std::optional<Address> pointer =
-      layout ? unpacked(lowerPointer(cast->getSubExpr()), cast) : std::nullopt;
-  if (!pointer)
+  if (!layout)
     return std::nullopt;
-  auto type = llvm::cast<MemRefType>(pointer->memref.getType());
-  if (type.getElementType() == layout->scalar)
+  if (!layout->indirect.empty())
+    return unsupported<Result>(cast, kPointersInCMemory);
+  // `(T *)(c ? a : b)` is `c ? (T *)a : (T *)b`: each allocation is typed
+  // in its own branch (Eigen's `cond ? alloca(n) : aligned_malloc(n)`).
+  if (const auto *choice =
+          dyn_cast<clang::ConditionalOperator>(strip(cast->getSubExpr())))
+    return choosePointerWithEffects(
+        choice, layout->scalar, [&](const clang::Expr *arm) -> Result {
+          std::optional<Address> pointer = unpacked(lowerPointer(arm), arm);
+          return pointer ? typedMemory(*pointer, cast, layout->scalar)
+                         : std::nullopt;
+        });
+  std::optional<Address> pointer =
+      unpacked(lowerPointer(cast->getSubExpr()), cast);
+  return pointer ? typedMemory(*pointer, cast, layout->scalar) : std::nullopt;
+}
+
+std::optional<Address>
+FunctionLowering::typedMemory(Address pointer, const clang::CastExpr *cast,
+                              Type scalar) {
+  using Result = std::optional<Address>;
+  auto type = llvm::cast<MemRefType>(pointer.memref.getType());
+  if (type.getElementType() == scalar)
     return pointer;
-  auto untyped = pointer->memref.getDefiningOp<memref::AllocOp>();
+  if (nullPointers.contains(pointer.memref))
+    return nullAddress(scalar, loc(cast));
+  Operation *untyped = pointer.memref.getDefiningOp();
   if ((!untyped || !untypedAllocations.contains(untyped)) &&
       type.getElementType().isInteger(8))
     return unsupported<Result>(
@@ -410,12 +464,60 @@ FunctionLowering::lowerVoidPointerCast(const clang::CastExpr *cast) {
                   cast->getType()->getPointeeType().getAsString() +
                   "' (differentiable code uses pointers of one element "
                   "type per array)");
-  if (!layout->indirect.empty())
-    return unsupported<Result>(cast, kPointersInCMemory);
-  return typeAllocation(untyped, layout->scalar, cast) ? pointer : std::nullopt;
+  return typeAllocation(untyped, scalar, cast) ? std::optional(pointer)
+                                               : std::nullopt;
 }
 
-bool FunctionLowering::typeAllocation(memref::AllocOp untyped, Type scalar,
+std::optional<Address>
+FunctionLowering::alignedUp(const clang::CastExpr *cast) {
+  using Result = std::optional<Address>;
+  // `reinterpret_cast<void *>((uintptr_t(p) + k) & ~k)`: p rounded up to a
+  // multiple of k + 1, which p is when its memory is aligned to that
+  // (Eigen's aligned alloca). An address made of other integers has no
+  // memory differentiable code knows.
+  auto constant = [&](const clang::Expr *expr) -> std::optional<uint64_t> {
+    clang::Expr::EvalResult value;
+    if (!expr->EvaluateAsInt(value, ast))
+      return std::nullopt;
+    return value.Val.getInt().getZExtValue();
+  };
+  const auto *mask = dyn_cast<clang::BinaryOperator>(
+      cast->getSubExpr()->IgnoreParenImpCasts());
+  const auto *sum = mask && mask->getOpcode() == clang::BO_And
+                        ? dyn_cast<clang::BinaryOperator>(
+                              mask->getLHS()->IgnoreParenImpCasts())
+                        : nullptr;
+  std::optional<uint64_t> k = sum && sum->getOpcode() == clang::BO_Add
+                                  ? constant(sum->getRHS())
+                                  : std::nullopt;
+  std::optional<uint64_t> bits = k ? constant(mask->getRHS()) : std::nullopt;
+  const auto *address =
+      sum ? dyn_cast<clang::CastExpr>(sum->getLHS()->IgnoreParens()) : nullptr;
+  unsigned width = bits ? ast.getTypeSize(mask->getType()) : 0;
+  uint64_t all = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  if (!bits || !address ||
+      address->getCastKind() != clang::CK_PointerToIntegral ||
+      !llvm::isPowerOf2_64(*k + 1) || (*bits | *k) != all ||
+      (*bits & *k) != 0 || *k + 1 > static_cast<uint64_t>(kCAlignment))
+    return unsupported<Result>(
+        cast, "converting an integer to a pointer cannot be differentiated "
+              "(rounding the address of memory from C's allocation "
+              "functions up to its alignment is the one such use); keep "
+              "the pointer");
+  std::optional<Address> pointer =
+      unpacked(lowerPointer(address->getSubExpr()), cast);
+  if (!pointer)
+    return std::nullopt;
+  Operation *made = pointer->memref.getDefiningOp();
+  if (!made || !untypedAllocations.contains(made))
+    return unsupported<Result>(
+        cast, "rounding an address up to an alignment can be differentiated "
+              "only of memory C's allocation functions or alloca made here, "
+              "whose alignment is known");
+  return pointer;
+}
+
+bool FunctionLowering::typeAllocation(Operation *untyped, Type scalar,
                                       const clang::Expr *where) {
   // What may have used the bytes before their type was known: tests of
   // the address (alignment, null) and freeing, which read no element.
@@ -427,22 +529,24 @@ bool FunctionLowering::typeAllocation(memref::AllocOp untyped, Type scalar,
                                       "it its type; cast it first");
   // The allocation becomes one of the scalars, where it was made, so that
   // every value naming it stays valid.
-  Location l = untyped.getLoc();
+  Location l = untyped->getLoc();
   bool zero = untypedAllocations.lookup(untyped);
   untypedAllocations.erase(untyped);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(untyped);
+  // (The one operand of either allocation is its size in bytes.)
   Value scalars = arith::DivUIOp::create(
-      b, l, untyped.getDynamicSizes()[0],
+      b, l, untyped->getOperand(0),
       constantIndex(scalar.getIntOrFloatBitWidth() / 8, l));
-  untyped.getDynamicSizesMutable().assign(scalars);
-  untyped.getResult().setType(MemRefType::get({ShapedType::kDynamic}, scalar));
+  untyped->setOperand(0, scalars);
+  Value memory = untyped->getResult(0);
+  memory.setType(MemRefType::get({ShapedType::kDynamic}, scalar));
   for (Operation *user : untyped->getUsers())
     if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(user))
       metadata.getBaseBuffer().setType(MemRefType::get({}, scalar));
   if (zero) {
     b.setInsertionPointAfter(untyped);
-    fill(untyped, scalars,
+    fill(memory, scalars,
          arith::ConstantOp::create(b, l, scalar, b.getZeroAttr(scalar)), l);
   }
   return true;

@@ -247,13 +247,21 @@ std::optional<Address> FunctionLowering::choosePointerWithEffects(
       layoutOf(expr->getType()->getPointeeType(), expr);
   if (!pointee)
     return std::nullopt;
+  return choosePointerWithEffects(
+      expr, pointee->scalar,
+      [&](const clang::Expr *arm) { return lowerPointer(arm); });
+}
+
+std::optional<Address> FunctionLowering::choosePointerWithEffects(
+    const clang::ConditionalOperator *expr, Type scalar,
+    function_ref<std::optional<Address>(const clang::Expr *)> lowerArm) {
   Location l = loc(expr);
   Value slot = newAddressSlot(l);
   if (parallelBodyDepth > 0)
     slot.getDefiningOp()->setAttr(ct::kIterationLocal, b.getUnitAttr());
   Block *merge = emitConditional(
       expr, {}, [&](const clang::Expr *arm, SmallVectorImpl<Value> &) {
-        std::optional<Address> pointer = lowerPointer(arm);
+        std::optional<Address> pointer = lowerArm(arm);
         if (!pointer)
           return false;
         keepAddress(*pointer, Address{slot, constantIndex(0, loc(arm))},
@@ -262,8 +270,8 @@ std::optional<Address> FunctionLowering::choosePointerWithEffects(
       });
   if (!merge)
     return std::nullopt;
-  Value view = ct::LoadAddressOp::create(b, l, getPointerType(pointee->scalar),
-                                         slot, constantIndex(0, l));
+  Value view = ct::LoadAddressOp::create(b, l, getPointerType(scalar), slot,
+                                         constantIndex(0, l));
   return Address{view, constantIndex(0, l)};
 }
 
@@ -667,6 +675,8 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
     if (isSameScalarReinterpretation(cast))
       return lowerPointer(cast->getSubExpr());
     break;
+  case clang::CK_IntegralToPointer:
+    return alignedUp(cast);
   case clang::CK_NullToPointer: {
     // `nullptr` for a pointer the callee does not follow (an optional
     // output left out, a `void *` a template takes to choose an overload):

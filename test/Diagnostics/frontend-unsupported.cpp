@@ -244,6 +244,15 @@ static double applyTo(double x, double (*op)(double)) { return op(x); }
   return applyTo(x, [](double t) { return t * t; });
 }
 
+// An integer is an address only where it rounds up the address of memory
+// from C's allocation functions to an alignment they give.
+[[ct::differentiable]] double uses_integer_address(const double *x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:24: error: converting an integer to a pointer cannot be differentiated (rounding the address of memory from C's allocation functions up to its alignment is the one such use); keep the pointer
+  const double *next = reinterpret_cast<const double *>(
+      reinterpret_cast<unsigned long>(x) + sizeof(double));
+  return next[0];
+}
+
 // A pointer declared without a value is declared by its first assignment,
 // which must come before any other use in its block.
 [[ct::differentiable]] double reads_before_assignment(const double *x) {
@@ -269,7 +278,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 37 errors generated.
+// CHECK: 38 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -6,12 +6,16 @@
 // declared first and assigned after is declared by that assignment, and a
 // function taking `void *` is lowered in place (its argument keeps its
 // type). A branch the compiler decides is lowered alone: the other may hold
-// what differentiable code cannot express (a try block).
+// what differentiable code cannot express (a try block). A cast of a choice
+// between `void *` values types each arm's allocation in its branch; an
+// alloca's address rounded up to the alignment both allocations have is
+// the alloca itself; freeing a choice between memory and null frees the
+// memory in its branch.
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | FileCheck %s
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | %cotangent-opt > /dev/null
 
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 
 inline void *allocateBytes(std::size_t bytes) {
   void *result;
@@ -35,6 +39,21 @@ inline void freeBytes(void *p) { std::free(p); }
   return r;
 }
 
+[[ct::differentiable]] double stackOrHeap(const double *x, int n, bool big) {
+  double *t = reinterpret_cast<double *>(
+      !big ? reinterpret_cast<void *>(
+                 (reinterpret_cast<std::uintptr_t>(__builtin_alloca(n * 8 + 15)) +
+                  15) &
+                 ~std::uintptr_t(15))
+           : std::malloc(n * 8));
+  t[0] = x[0];
+  double r = t[0];
+  double *owned = big ? t : nullptr;
+  if (big)
+    std::free(owned);
+  return r;
+}
+
 [[ct::differentiable]] double constantBranch(const double *x) {
   if (sizeof(double) == 4) {
     try {
@@ -49,16 +68,31 @@ inline void freeBytes(void *p) { std::free(p); }
 // CHECK-LABEL: func.func @_Z7untypedPKdi(
 // CHECK: %[[BYTES:.*]] = arith.index_castui %{{.*}} : i64 to index
 // CHECK-NEXT: %[[DOUBLES:.*]] = arith.divui %[[BYTES]], %c8
-// CHECK-NEXT: %[[A:.*]] = memref.alloc(%[[DOUBLES]]) : memref<?xf64>
+// CHECK-NEXT: %[[A:.*]] = memref.alloc(%[[DOUBLES]]) {alignment = 16 : i64} : memref<?xf64>
 // CHECK-NEXT: %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[A]] : memref<?xf64>
 // CHECK: arith.remui %{{.*}}, %c16_i64
 // CHECK: %[[FLOATS:.*]] = arith.divui %{{.*}}, %c4
-// CHECK-NEXT: %[[Z:.*]] = memref.alloc(%[[FLOATS]]) : memref<?xf32>
+// CHECK-NEXT: %[[Z:.*]] = memref.alloc(%[[FLOATS]]) {alignment = 16 : i64} : memref<?xf32>
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %[[FLOATS]]
 // CHECK-NEXT: memref.store %{{.*}}, %[[Z]]
 // CHECK: memref.store %{{.*}}, %[[A]][%c0]
 // CHECK: memref.dealloc %[[A]] : memref<?xf64>
 // CHECK-NEXT: memref.dealloc %[[Z]] : memref<?xf32>
+
+// CHECK-LABEL: func.func @_Z11stackOrHeapPKdib(
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: scf.if %arg2 {
+// CHECK: %[[HEAP:.*]] = memref.alloc(%{{.*}}) {alignment = 16 : i64} : memref<?xf64>
+// CHECK: %[[HEAP_VIEW:.*]] = memref.cast %[[HEAP]]
+// CHECK-NEXT: ct.store_address %[[HEAP_VIEW]], %[[SLOT]]
+// CHECK: } else {
+// CHECK: %[[STACK:.*]] = memref.alloca(%{{.*}}) {alignment = 16 : i64} : memref<?xf64>
+// CHECK: %[[STACK_VIEW:.*]] = memref.cast %[[STACK]]
+// CHECK-NEXT: ct.store_address %[[STACK_VIEW]], %[[SLOT]]
+// CHECK: %[[T:.*]] = ct.load_address %[[SLOT]]
+// CHECK: scf.if %arg2 {
+// CHECK-NEXT: memref.dealloc %[[T]]
+// CHECK-NEXT: }
 
 // CHECK-LABEL: func.func @_Z14constantBranchPKd(
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index

@@ -3,8 +3,9 @@
 // filled by the comma initializer and by coefficients, members of a struct,
 // given by reference to helpers and returned by value from them; Map over
 // the caller's memory; sums, coefficient-wise products, array functions,
-// matrix-vector products, a product of a transposed matrix evaluated
-// coefficient by coefficient, column sums, dot, norm, normalized,
+// matrix-vector products (also of a transposed matrix, through Eigen's
+// GEMV kernel), a product of a transposed matrix evaluated coefficient by
+// coefficient, column sums, dot, norm, normalized,
 // squaredNorm, minCoeff, maxCoeff, prod, LinSpaced, unaryExpr with a
 // lambda. What this needs of the memory
 // model: memory from malloc kept as `void *` until Eigen's cast gives it
@@ -13,7 +14,9 @@
 // kept in the storage's field inside a branch; branches the compiler
 // decides (Eigen's `if (NumTraits<T>::RequireInitialization)` around a try
 // block); function pointers passed to templates (min/max reductions); a
-// lambda without captures kept in an expression object; an
+// lambda without captures kept in an expression object; scratch memory
+// chosen between an aligned alloca and malloc, freed by a handler when it
+// owns it; an
 // evaluator's data pointer and stride (integers) held among numbers.
 // Reverse and forward mode at -O0 and -O2 against finite differences.
 // REQUIRES: plugin, eigen
@@ -91,7 +94,11 @@ static double modelLoss(const Model &m, const VectorXd &p) {
   MatrixXd i3 = MatrixXd::Identity(n, n);
   i3(0, 1) = x[0];
   i3(1, 2) = x[1] * x[2];
-  return c.prod() + (i3.transpose() * i3).trace();
+  // A transposed matrix-vector product (Eigen's GEMV kernel, with its
+  // scratch buffer chosen between the stack and the heap).
+  VectorXd r = VectorXd::LinSpaced(2, 1.0, 2.0);
+  VectorXd g = a.transpose() * r;
+  return c.prod() + (i3.transpose() * i3).trace() + g.squaredNorm();
 }
 
 template <auto F> static void checkAgainstDifferences(const char *name) {

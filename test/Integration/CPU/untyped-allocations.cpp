@@ -3,9 +3,12 @@
 // declared first and assigned after, helpers taking and returning `void *`,
 // freeing through a helper, a helper returning null early, memory made in
 // a branch at a run-time size and kept in a class's field, calloc typed
-// later (zeroed), realloc of typed memory through `void *`, and a branch the
+// later (zeroed), realloc of typed memory through `void *`, a branch the
 // compiler decides holding what differentiable code cannot express (a try
-// block). Reverse and forward mode at -O0 and -O2 against closed forms.
+// block), and scratch memory chosen between an aligned alloca (its address
+// rounded up by integer arithmetic) and malloc, cast once for both, kept by
+// a handler that frees it when it owns it (Eigen's stack buffers). Reverse
+// and forward mode at -O0 and -O2 against closed forms.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -14,7 +17,9 @@
 
 #include <cotangent/cotangent.h>
 
+#include <alloca.h>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -113,6 +118,56 @@ struct Buffer {
   return s;
 }
 
+#define ALIGNED_ALLOCA(bytes)                                                  \
+  reinterpret_cast<void *>(                                                    \
+      (reinterpret_cast<std::uintptr_t>(alloca((bytes) + 15)) + 15) &          \
+      ~std::uintptr_t(15))
+
+// Frees what it holds when it owns it.
+struct ScratchHandler {
+  double *memory;
+  bool owned;
+  ~ScratchHandler() {
+    if (owned)
+      rawFree(memory);
+  }
+};
+
+// sum_i x_i^2 (x_i + 1) through scratch memory on the stack up to `limit`
+// bytes, else on the heap.
+[[ct::differentiable]] double scratchSums(const double *x, int n,
+                                          int limit) {
+  std::size_t bytes = n * sizeof(double);
+  bool onHeap = bytes > std::size_t(limit);
+  double *t = reinterpret_cast<double *>(!onHeap ? ALIGNED_ALLOCA(bytes)
+                                                 : rawAllocate(bytes));
+  ScratchHandler handler{onHeap ? t : nullptr, onHeap};
+  for (int i = 0; i < n; ++i)
+    t[i] = x[i] * x[i];
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += t[i] * (x[i] + 1);
+  return s;
+}
+
+static void checkScratchSums() {
+  double x[4] = {0.5, -1.5, 2.0, 0.25};
+  for (int limit : {1024, 8}) {
+    double dx[4] = {};
+    double v = ct::gradient<scratchSums>(x, 4, limit, dx);
+    double expected = 0;
+    for (double xi : x)
+      expected += xi * xi * (xi + 1);
+    check::near("scratch value", v, expected, 1e-12);
+    for (int i = 0; i < 4; ++i)
+      check::near("scratch gradient", dx[i], 3 * x[i] * x[i] + 2 * x[i],
+                  1e-12);
+    double tx[4] = {1, 0, 0, 0};
+    check::near("scratch jvp", ct::jvp<scratchSums>(x, 4, limit, tx).tangent,
+                3 * 0.25 + 1.0, 1e-12);
+  }
+}
+
 static void checkNeighbourProducts() {
   double x[5] = {0.5, -1.5, 2.0, 0.25, 1.2}, dx[5] = {};
   double v = ct::gradient<neighbourProducts>(x, 5, dx);
@@ -165,6 +220,7 @@ static void checkGrownThroughVoid() {
 }
 
 int main() {
+  checkScratchSums();
   checkNeighbourProducts();
   checkZeroedPrefix();
   checkGrownThroughVoid();
