@@ -115,20 +115,41 @@ whyLibraryFunctionDoesNotLower(clang::ASTContext &ast,
   return why;
 }
 
+/// Whether `callee` takes and returns integers only (by value, pointer or
+/// reference), a free function.
+static bool worksOnIntegersOnly(const clang::FunctionDecl *callee) {
+  auto integral = [](clang::QualType type) {
+    type = type.getCanonicalType();
+    if (type->isPointerType() || type->isReferenceType())
+      type = type->getPointeeType().getCanonicalType();
+    return type->isIntegralOrEnumerationType();
+  };
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+  return !(method && method->isInstance()) &&
+         (callee->getReturnType()->isVoidType() ||
+          integral(callee->getReturnType())) &&
+         llvm::all_of(callee->parameters(), [&](const clang::ParmVarDecl *p) {
+           return integral(p->getType());
+         });
+}
+
 bool FunctionLowering::runsAsLibraryCompiledIt(
     const clang::FunctionDecl *callee, ArrayRef<const clang::Expr *> args) {
   if (module.isCalledOnLibraryObject(callee))
     return true;
   // A function of the standard library, with a body, called rather than
   // inlined: lowered from its body when it can be, else called as
-  // compiled. (Other libraries' problems are reported where they are.)
+  // compiled. So is one of another library that works on integers only
+  // (Eigen's cache sizes, read once into a static by the processor's
+  // cpuid): no derivative can go through it. (Other libraries' problems
+  // are reported where they are.)
   const clang::FunctionDecl *definition = nullptr;
   clang::QualType result = callee->getReturnType().getCanonicalType();
   if (!ast.getSourceManager().isInSystemHeader(callee->getLocation()) ||
-      !isStandardLibrary(callee) || !callee->hasBody(definition) ||
-      isDifferentiable(callee) || module.hasCustomRule(callee) ||
-      module.isCalledAsCompiled(callee) || isEntryCall(callee) ||
-      callee->isVariadic() || result->isPointerType() ||
+      !(isStandardLibrary(callee) || worksOnIntegersOnly(callee)) ||
+      !callee->hasBody(definition) || isDifferentiable(callee) ||
+      module.hasCustomRule(callee) || module.isCalledAsCompiled(callee) ||
+      isEntryCall(callee) || callee->isVariadic() || result->isPointerType() ||
       result->isReferenceType() || isIterator(result) || isVector(result) ||
       takesIndirectFields(callee) || takesEmptyClassObjects(callee) ||
       passesVectorsInMemory(callee, args))

@@ -48,6 +48,17 @@ getConstantCallee(const clang::CallExpr *expr) {
   return dyn_cast_or_null<clang::FunctionDecl>(base);
 }
 
+/// Whether `callee` is a plain function (not a constructor or destructor)
+/// returning nothing whose body is empty.
+static bool doesNothing(const clang::FunctionDecl *callee) {
+  const clang::FunctionDecl *definition = nullptr;
+  if (!callee->hasBody(definition) || !callee->getReturnType()->isVoidType() ||
+      isa<clang::CXXConstructorDecl, clang::CXXDestructorDecl>(callee))
+    return false;
+  const auto *body = dyn_cast<clang::CompoundStmt>(definition->getBody());
+  return body && body->body_empty();
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerTrivialAssignment(const clang::Expr *expr,
                                          const clang::Expr *lhs,
@@ -99,6 +110,13 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
                             std::optional<Address> dest) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
+  // `p[i].~T()` of a number (a template destroying its elements): only the
+  // object's expression, for its effects.
+  if (const auto *destroy = dyn_cast<clang::CXXPseudoDestructorExpr>(
+          expr->getCallee()->IgnoreParens())) {
+    lowerDiscarded(destroy->getBase());
+    return CallResult{};
+  }
   const clang::FunctionDecl *callee = expr->getDirectCallee();
   if (!callee)
     callee = getConstantCallee(expr);
@@ -110,6 +128,15 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
                                      "call the function directly");
   if (std::optional<CallResult> check = lowerCheckCall(expr, callee))
     return check;
+  // A function that does nothing with arguments that do nothing (Eigen's
+  // `ignore_unused_variable(x)`, taking anything by reference), or a hint
+  // to the processor (`__builtin_prefetch`): nothing.
+  if ((doesNothing(callee) ||
+       callee->getBuiltinID() == clang::Builtin::BI__builtin_prefetch) &&
+      llvm::none_of(expr->arguments(), [&](const clang::Expr *arg) {
+        return arg->HasSideEffects(ast);
+      }))
+    return CallResult{};
   if (std::optional<CallResult> output = lowerOutputCall(expr, callee))
     return output;
   if (const clang::CXXRecordDecl *library = getLibraryObjectClass(expr, callee))
@@ -281,10 +308,14 @@ bool FunctionLowering::refusesResizedArguments(
 
 /// A `void *` parameter is the memory its argument points at, of that
 /// memory's type, which only the caller knows: such functions (Eigen's
-/// aligned_free, a C library's callbacks) are lowered in place.
+/// aligned_free, a C library's callbacks) are lowered in place. So are
+/// those taking pointers to types only declared (a library's optional
+/// argument, null), which have no type in a signature.
 static bool takesVoidPointers(const clang::FunctionDecl *callee) {
   return llvm::any_of(callee->parameters(), [](const clang::ParmVarDecl *p) {
-    return p->getType()->isVoidPointerType();
+    return p->getType()->isVoidPointerType() ||
+           (p->getType()->isPointerType() &&
+            p->getType()->getPointeeType()->isIncompleteType());
   });
 }
 

@@ -682,7 +682,10 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
     // output left out, a `void *` a template takes to choose an overload):
     // memory of no elements, which no access may touch, as none may through
     // a null pointer.
-    if (cast->getType()->getPointeeType()->isVoidType())
+    // (So is one to a type only declared: `Info *info = 0` that a library
+    // tests before it follows.)
+    if (cast->getType()->getPointeeType()->isVoidType() ||
+        cast->getType()->getPointeeType()->isIncompleteType())
       return nullAddress(b.getI8Type(), l);
     std::optional<Layout> pointee =
         layoutOf(cast->getType()->getPointeeType(), expr);

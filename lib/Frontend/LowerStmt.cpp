@@ -8,6 +8,7 @@
 #include "llvm/ADT/ScopeExit.h"
 
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/StmtOpenMP.h"
 
@@ -235,6 +236,13 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
     return (void)unsupported(stmt, "'goto' cannot be differentiated; "
                                    "rewrite it with loops, 'break' or "
                                    "'return'");
+  // (An assembly comment, `asm("#...")` with no operands, marks code for
+  // those who read the assembly, as Eigen's kernels do: it does nothing.)
+  if (const auto *gcc = dyn_cast<clang::GCCAsmStmt>(stmt);
+      gcc && gcc->getNumOutputs() == 0 && gcc->getNumInputs() == 0 &&
+      gcc->getNumClobbers() == 0 && gcc->getNumLabels() == 0 &&
+      llvm::StringRef(gcc->getAsmString()).ltrim().starts_with("#"))
+    return;
   if (isa<clang::AsmStmt>(stmt))
     return (void)unsupported(stmt, "inline assembly cannot be "
                                    "differentiated; move it into a function "
@@ -525,6 +533,13 @@ void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
   if (!cond)
     return;
   cond = toBool(cond, stmt->getCond()->getType(), l);
+  // A condition the lowering knows (a pointer that is null where it is
+  // tested: a library's optional argument left out): the branch taken.
+  if (std::optional<int64_t> taken = getConstantIntValue(cond);
+      taken && !holdsLabel(*taken ? stmt->getElse() : stmt->getThen())) {
+    lowerScoped(*taken ? stmt->getThen() : stmt->getElse());
+    return;
+  }
   Block *current = b.getInsertionBlock();
   Block *thenBlock = newBlock();
   Block *elseBlock = stmt->getElse() ? newBlock() : nullptr;

@@ -4,8 +4,10 @@
 // given by reference to helpers and returned by value from them; Map over
 // the caller's memory; sums, coefficient-wise products, array functions,
 // matrix-vector products (also of a transposed matrix, through Eigen's
-// GEMV kernel), a product of a transposed matrix evaluated coefficient by
-// coefficient, column sums, dot, norm, normalized,
+// GEMV kernel), matrix-matrix products (its GEMM kernel), llt() and ldlt()
+// solves, a Cholesky log-determinant, a
+// product of a transposed matrix evaluated coefficient by coefficient,
+// column sums, dot, norm, normalized,
 // squaredNorm, minCoeff, maxCoeff, prod, LinSpaced, unaryExpr with a
 // lambda. What this needs of the memory
 // model: memory from malloc kept as `void *` until Eigen's cast gives it
@@ -16,7 +18,9 @@
 // block); function pointers passed to templates (min/max reductions); a
 // lambda without captures kept in an expression object; scratch memory
 // chosen between an aligned alloca and malloc, freed by a handler when it
-// owns it; an
+// owns it; assembly comments, prefetch hints, destructors of numbers and
+// functions that do nothing; a function on integers only (cache sizes
+// read by cpuid into a static) called as compiled; an
 // evaluator's data pointer and stride (integers) held among numbers.
 // Reverse and forward mode at -O0 and -O2 against finite differences.
 // REQUIRES: plugin, eigen
@@ -101,6 +105,28 @@ static double modelLoss(const Model &m, const VectorXd &p) {
   return c.prod() + (i3.transpose() * i3).trace() + g.squaredNorm();
 }
 
+// Matrix-matrix products (Eigen's GEMM kernel: blocking, packing and the
+// register-blocked kernel, cache sizes read by compiled code), a ridge
+// regression solved by Cholesky factorisations (llt().solve, ldlt().solve)
+// and a log-determinant from the Cholesky factor.
+[[ct::differentiable]] double productsAndSolve(const double *x, int n) {
+  MatrixXd a(3, n);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < n; ++j)
+      a(i, j) = x[j] * (0.5 + i) - 0.1 * i * j;
+  MatrixXd gram = a.transpose() * a;
+  MatrixXd outer = a * a.transpose();
+  MatrixXd regularised = gram + MatrixXd::Identity(n, n);
+  VectorXd rhs = Eigen::Map<const VectorXd>(x, n);
+  VectorXd w = regularised.llt().solve(rhs);
+  VectorXd u = regularised.ldlt().solve(rhs);
+  // log det by the Cholesky factor: 2 sum log L_ii.
+  Eigen::LLT<MatrixXd> cholesky(regularised);
+  MatrixXd l = cholesky.matrixL();
+  double logDet = 2 * l.diagonal().array().log().sum();
+  return gram.sum() + outer.trace() + w.squaredNorm() + u.dot(rhs) + logDet;
+}
+
 template <auto F> static void checkAgainstDifferences(const char *name) {
   const int n = 4;
   double x[n] = {0.3, -0.4, 0.6, 0.8}, dx[n] = {};
@@ -119,5 +145,6 @@ int main() {
   checkAgainstDifferences<leastSquares>("least squares");
   checkAgainstDifferences<vectorWork>("vector work");
   checkAgainstDifferences<matrixWork>("matrix work");
+  checkAgainstDifferences<productsAndSolve>("products and solve");
   return check::report();
 }
