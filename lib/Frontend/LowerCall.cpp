@@ -226,6 +226,9 @@ Value FunctionLowering::lowerArgument(const clang::Expr *arg,
   else
     return lowerRValue(arg);
   address = unpacked(address, arg);
+  // (`nullptr` as the address 0, so that a callee testing it sees null.)
+  if (address && paramType->isPointerType())
+    return materializeAddress(*address, l);
   return address ? materialize(*address, l) : nullptr;
 }
 

@@ -5,8 +5,11 @@
 // parameters (memory the function made, linked nodes' `next`), a pointer
 // parameter re-seated to
 // another array (`b = a; ++b;`), and linked nodes walked by
-// `for (n = head; n; n = n->next)` and `while (m != nullptr)`. Reverse,
-// forward and vector mode against central differences, at -O0 and -O2.
+// `for (n = head; n; n = n->next)` and `while (m != nullptr)`, and a
+// helper given `nullptr` for an optional scratch buffer that it tests and
+// replaces with its own (the test saw memory of no elements, not null: a
+// silent wrong derivative). Reverse, forward and vector mode against
+// central differences, at -O0 and -O2.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -17,6 +20,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "check.h"
 
@@ -109,6 +113,25 @@ double lastOr(const double *p, int n) { return p != nullptr ? p[n - 1] : 0.0; }
   return s * s;
 }
 
+// Squares into a scratch buffer the caller may give; its own otherwise.
+static double sumOfSquares(const double *a, int n, double *scratch = nullptr) {
+  std::vector<double> own;
+  if (scratch == nullptr) {
+    own.resize(n);
+    scratch = own.data();
+  }
+  for (int i = 0; i < n; ++i)
+    scratch[i] = a[i] * a[i];
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += scratch[i];
+  return s;
+}
+
+[[ct::differentiable]] double optionalScratch(const double *a, int n, int) {
+  return sumOfSquares(a, n) * a[0];
+}
+
 /// Reverse, forward and two-lane vector mode of f(a, n, k) over a[0..n)
 /// against central differences.
 template <double (*F)(const double *, int, int), bool Lanes = true>
@@ -150,6 +173,7 @@ void checkArray(const char *name, int n, int k) {
 }
 
 int main() {
+  checkArray<optionalScratch>("optionalScratch", 5, 0);
   checkArray<optionalTerm>("optionalTerm", 5, 2);
   checkArray<optionalTerm>("optionalTerm", 5, -1);
   checkArray<largestTimesSumOf>("largestTimesSum", 6, 0);
