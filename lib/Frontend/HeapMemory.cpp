@@ -337,9 +337,11 @@ FunctionLowering::allocateCMemory(const clang::CallExpr *call, Type scalar,
   Location l = loc(call);
   Value scalars = arith::DivUIOp::create(
       b, l, bytes, constantIndex(scalar.getIntOrFloatBitWidth() / 8, l));
-  Value memory = memref::AllocOp::create(
-      b, l, MemRefType::get({ShapedType::kDynamic}, scalar),
-      ValueRange{scalars});
+  // (alloca's memory is the stack's, freed when the function returns.)
+  auto type = MemRefType::get({ShapedType::kDynamic}, scalar);
+  Value memory = cAllocation(call) == CAllocation::Alloca
+                     ? memref::AllocaOp::create(b, l, type, scalars).getResult()
+                     : memref::AllocOp::create(b, l, type, scalars).getResult();
   if (cAllocation(call) == CAllocation::Calloc)
     fill(memory, scalars,
          arith::ConstantOp::create(b, l, scalar, b.getZeroAttr(scalar)), l);

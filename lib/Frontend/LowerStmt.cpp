@@ -494,11 +494,12 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
   enter(newBlock());
 }
 
-/// Whether `stmt` holds a label a `goto` may jump to.
+/// Whether `stmt` holds a label a `goto` or an enclosing `switch` may jump
+/// to.
 static bool holdsLabel(const clang::Stmt *stmt) {
   if (!stmt)
     return false;
-  if (isa<clang::LabelStmt>(stmt))
+  if (isa<clang::LabelStmt, clang::SwitchCase>(stmt))
     return true;
   return llvm::any_of(stmt->children(), holdsLabel);
 }

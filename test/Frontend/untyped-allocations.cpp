@@ -54,6 +54,12 @@ inline void freeBytes(void *p) { std::free(p); }
   return r;
 }
 
+[[ct::differentiable]] double stackNow(const double *x, int n) {
+  auto *t = static_cast<double *>(__builtin_alloca(n * sizeof(double)));
+  t[0] = x[0];
+  return t[0];
+}
+
 [[ct::differentiable]] double constantBranch(const double *x) {
   if (sizeof(double) == 4) {
     try {
@@ -93,6 +99,12 @@ inline void freeBytes(void *p) { std::free(p); }
 // CHECK: scf.if %arg2 {
 // CHECK-NEXT: memref.dealloc %[[T]]
 // CHECK-NEXT: }
+
+// alloca cast at once: stack memory of the type, nothing to free.
+// CHECK-LABEL: func.func @_Z8stackNowPKdi(
+// CHECK: memref.alloca(%{{.*}}) : memref<?xf64>
+// CHECK-NOT: memref.dealloc
+// CHECK: return
 
 // CHECK-LABEL: func.func @_Z14constantBranchPKd(
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index

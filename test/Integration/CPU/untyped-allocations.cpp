@@ -150,7 +150,25 @@ struct ScratchHandler {
   return s;
 }
 
+// alloca cast at once: sum_i x_i^3 through stack memory.
+[[ct::differentiable]] double stackCubes(const double *x, int n) {
+  auto *t = static_cast<double *>(alloca(n * sizeof(double)));
+  for (int i = 0; i < n; ++i)
+    t[i] = x[i] * x[i] * x[i];
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += t[i];
+  return s;
+}
+
 static void checkScratchSums() {
+  {
+    double x[3] = {0.5, -1.0, 2.0}, dx[3] = {};
+    check::near("stack value", ct::gradient<stackCubes>(x, 3, dx),
+                0.125 - 1.0 + 8.0, 1e-12);
+    for (int i = 0; i < 3; ++i)
+      check::near("stack gradient", dx[i], 3 * x[i] * x[i], 1e-12);
+  }
   double x[4] = {0.5, -1.5, 2.0, 0.25};
   for (int limit : {1024, 8}) {
     double dx[4] = {};
