@@ -206,6 +206,9 @@ private:
   /// reference or aggregate is its memory, a scalar gets a slot.
   void bindParameter(const clang::ParmVarDecl *param, Value arg, Location l);
   void lowerIf(const clang::IfStmt *stmt);
+  /// Lowers only the branch of `stmt` taken when its condition is `taken`;
+  /// false (nothing lowered) if the other holds a label.
+  bool lowerTakenBranch(const clang::IfStmt *stmt, bool taken);
   /// `switch` with fall-through, `default` and `break`: a cf.switch to one
   /// block per label (CFG-to-SCF makes it an scf.index_switch).
   void lowerSwitch(const clang::SwitchStmt *stmt);
@@ -1333,6 +1336,14 @@ private:
   std::optional<Address> reallocatedMemory(const clang::CallExpr *call);
   /// Memory of `bytes` bytes of `scalar`s, zero for calloc, holding what
   /// fits of `old` (realloc, which frees it).
+  /// The allocation `call` makes, of `count` `element`s: on the stack for
+  /// alloca, else on the heap.
+  mlir::Operation *makeCMemory(const clang::CallExpr *call, mlir::Type element,
+                               Value count,
+                               mlir::IntegerAttr alignment = nullptr);
+  /// The layout of what `cast` (to `T *`) points at, which memory from C's
+  /// allocation functions can hold (numbers, structs of numbers).
+  std::optional<Layout> cMemoryLayout(const clang::CastExpr *cast);
   std::optional<Address> allocateCMemory(const clang::CallExpr *call,
                                          mlir::Type scalar, Value bytes,
                                          std::optional<Address> old);

@@ -272,10 +272,6 @@ bool isFreshAllocation(const clang::Expr *expr) {
          cAllocation(cast->getSubExpr()) != CAllocation::None;
 }
 
-static const char *const kPointersInCMemory =
-    "memory from C's allocation functions can hold numbers and structs of "
-    "numbers; use 'new' for objects holding pointers";
-
 Value FunctionLowering::allocationBytes(const clang::CallExpr *call) {
   Location l = loc(call);
   auto argument = [&](unsigned i) -> Value {
@@ -331,17 +327,38 @@ FunctionLowering::reallocatedMemory(const clang::CallExpr *call) {
   return old;
 }
 
+Operation *FunctionLowering::makeCMemory(const clang::CallExpr *call,
+                                         Type element, Value count,
+                                         IntegerAttr alignment) {
+  // alloca's memory lives on the stack until the function returns (the
+  // function lowered in place that called it: the differentiated one).
+  Location l = loc(call);
+  auto type = MemRefType::get({ShapedType::kDynamic}, element);
+  if (cAllocation(call) == CAllocation::Alloca)
+    return memref::AllocaOp::create(b, l, type, ValueRange{count}, ValueRange{},
+                                    alignment);
+  return memref::AllocOp::create(b, l, type, ValueRange{count}, ValueRange{},
+                                 alignment);
+}
+
+std::optional<Layout>
+FunctionLowering::cMemoryLayout(const clang::CastExpr *cast) {
+  std::optional<Layout> layout =
+      layoutOf(cast->getType()->getPointeeType(), cast);
+  if (layout && !layout->indirect.empty())
+    return unsupported<std::optional<Layout>>(
+        cast, "memory from C's allocation functions can hold numbers and "
+              "structs of numbers; use 'new' for objects holding pointers");
+  return layout;
+}
+
 std::optional<Address>
 FunctionLowering::allocateCMemory(const clang::CallExpr *call, Type scalar,
                                   Value bytes, std::optional<Address> old) {
   Location l = loc(call);
   Value scalars = arith::DivUIOp::create(
       b, l, bytes, constantIndex(scalar.getIntOrFloatBitWidth() / 8, l));
-  // (alloca's memory is the stack's, freed when the function returns.)
-  auto type = MemRefType::get({ShapedType::kDynamic}, scalar);
-  Value memory = cAllocation(call) == CAllocation::Alloca
-                     ? memref::AllocaOp::create(b, l, type, scalars).getResult()
-                     : memref::AllocOp::create(b, l, type, scalars).getResult();
+  Value memory = makeCMemory(call, scalar, scalars)->getResult(0);
   if (cAllocation(call) == CAllocation::Calloc)
     fill(memory, scalars,
          arith::ConstantOp::create(b, l, scalar, b.getZeroAttr(scalar)), l);
@@ -365,12 +382,9 @@ FunctionLowering::lowerCAllocation(const clang::CastExpr *cast) {
   // freed by `free` (or `realloc`) as memory `new` makes is by `delete`.
   const auto *call =
       llvm::cast<clang::CallExpr>(cast->getSubExpr()->IgnoreParenImpCasts());
-  std::optional<Layout> layout =
-      layoutOf(cast->getType()->getPointeeType(), cast);
+  std::optional<Layout> layout = cMemoryLayout(cast);
   if (!layout)
     return std::nullopt;
-  if (!layout->indirect.empty())
-    return unsupported<Result>(cast, kPointersInCMemory);
   Value bytes = allocationBytes(call);
   if (!bytes)
     return std::nullopt;
@@ -398,20 +412,9 @@ FunctionLowering::lowerUntypedAllocation(const clang::CallExpr *call) {
   Value bytes = allocationBytes(call);
   if (!bytes)
     return std::nullopt;
-  // alloca's memory lives on the stack until the function returns (the
-  // function lowered in place that called it: the differentiated one).
-  // Both are aligned as malloc aligns, which alignment idioms rely on
-  // (alignedUp).
-  auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
-  IntegerAttr alignment = b.getI64IntegerAttr(kCAlignment);
+  // Aligned as malloc aligns, which alignment idioms rely on (alignedUp).
   Operation *memory =
-      cAllocation(call) == CAllocation::Alloca
-          ? memref::AllocaOp::create(b, l, type, ValueRange{bytes},
-                                     ValueRange{}, alignment)
-                .getOperation()
-          : memref::AllocOp::create(b, l, type, ValueRange{bytes}, ValueRange{},
-                                    alignment)
-                .getOperation();
+      makeCMemory(call, b.getI8Type(), bytes, b.getI64IntegerAttr(kCAlignment));
   untypedAllocations[memory] = cAllocation(call) == CAllocation::Calloc;
   return Address{memory->getResult(0), constantIndex(0, l)};
 }
@@ -419,12 +422,9 @@ FunctionLowering::lowerUntypedAllocation(const clang::CallExpr *call) {
 std::optional<Address>
 FunctionLowering::lowerVoidPointerCast(const clang::CastExpr *cast) {
   using Result = std::optional<Address>;
-  std::optional<Layout> layout =
-      layoutOf(cast->getType()->getPointeeType(), cast);
+  std::optional<Layout> layout = cMemoryLayout(cast);
   if (!layout)
     return std::nullopt;
-  if (!layout->indirect.empty())
-    return unsupported<Result>(cast, kPointersInCMemory);
   // `(T *)(c ? a : b)` is `c ? (T *)a : (T *)b`: each allocation is typed
   // in its own branch (Eigen's `cond ? alloca(n) : aligned_malloc(n)`).
   if (const auto *choice =

@@ -504,6 +504,13 @@ static bool holdsLabel(const clang::Stmt *stmt) {
   return llvm::any_of(stmt->children(), holdsLabel);
 }
 
+bool FunctionLowering::lowerTakenBranch(const clang::IfStmt *stmt, bool taken) {
+  if (holdsLabel(taken ? stmt->getElse() : stmt->getThen()))
+    return false;
+  lowerScoped(taken ? stmt->getThen() : stmt->getElse());
+  return true;
+}
+
 void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
   Location l = loc(stmt);
   if (stmt->isConsteval())
@@ -524,10 +531,8 @@ void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
   bool known = false;
   if (!stmt->getConditionVariable() && !stmt->getCond()->HasSideEffects(ast) &&
       stmt->getCond()->EvaluateAsBooleanCondition(known, ast) &&
-      !holdsLabel(known ? stmt->getElse() : stmt->getThen())) {
-    lowerScoped(known ? stmt->getThen() : stmt->getElse());
+      lowerTakenBranch(stmt, known))
     return;
-  }
   if (const clang::VarDecl *var = stmt->getConditionVariable())
     lowerVarDecl(var);
   Value cond = lowerRValue(stmt->getCond());
@@ -537,10 +542,8 @@ void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
   // A condition the lowering knows (a pointer that is null where it is
   // tested: a library's optional argument left out): the branch taken.
   if (std::optional<int64_t> taken = getConstantIntValue(cond);
-      taken && !holdsLabel(*taken ? stmt->getElse() : stmt->getThen())) {
-    lowerScoped(*taken ? stmt->getThen() : stmt->getElse());
+      taken && lowerTakenBranch(stmt, *taken != 0))
     return;
-  }
   Block *current = b.getInsertionBlock();
   Block *thenBlock = newBlock();
   Block *elseBlock = stmt->getElse() ? newBlock() : nullptr;
