@@ -80,6 +80,9 @@ FunctionLowering::lowerCheckCall(const clang::CallExpr *expr,
   case clang::Builtin::BImemmove:
     // std::copy of trivially copyable elements comes down to these.
     return lowerMemoryCopy(expr);
+  case clang::Builtin::BI__builtin_memset:
+  case clang::Builtin::BImemset:
+    return lowerMemorySet(expr);
   default:
     break;
   }

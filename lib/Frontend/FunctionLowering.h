@@ -644,6 +644,9 @@ private:
   /// `memcpy`/`memmove(dst, src, bytes)` between typed memory: a copy of
   /// the scalars, in the order that is right for overlapping ranges.
   std::optional<CallResult> lowerMemoryCopy(const clang::CallExpr *expr);
+  /// `memset(p, byte, bytes)` of typed memory: every scalar made of that
+  /// byte (zero for any memory; other bytes for numbers only).
+  std::optional<CallResult> lowerMemorySet(const clang::CallExpr *expr);
   /// A call of a lambda defined in this function: its body, in place.
   std::optional<CallResult> callLambda(const clang::CallExpr *expr,
                                        const clang::Expr *object,

@@ -223,7 +223,11 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
       std::optional<Address> pointer = unpacked(lowerPointer(arg), arg);
       if (!pointer)
         return false;
-      pointers[param] = {pointer->memref, newIndexSlot(pointer->offset, l)};
+      // Re-seated in the body (`if (!temp) temp = own.data();`), it
+      // moves among arrays as any pointer variable does.
+      declarePointerVariable(param, *pointer, l);
+      if (invalid.count(param))
+        return false;
       continue;
     }
     if (holdsIndirectFields(type)) {

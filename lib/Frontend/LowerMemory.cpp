@@ -47,7 +47,9 @@ Address FunctionLowering::newIndexSlot(Value initial, Location l) {
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
   Value slot = memref::AllocaOp::create(entry, l,
                                         MemRefType::get({1}, b.getIndexType()));
-  Address place{slot, constantIndex(0, l)};
+  // The slot's index too: the slot outlives the block that asked for it
+  // (a pointer bound in a branch of a function inlined here).
+  Address place{slot, arith::ConstantIndexOp::create(entry, l, 0)};
   store(initial, place, l);
   return place;
 }
@@ -350,7 +352,7 @@ Address FunctionLowering::allocateSlots(const Layout &layout, int64_t alignment,
   // Declared in a parallel loop's body: one per iteration.
   if (parallelBodyDepth > 0)
     memref->setAttr(cotangent::ct::kIterationLocal, b.getUnitAttr());
-  return Address{memref, constantIndex(0, l)};
+  return Address{memref, arith::ConstantIndexOp::create(entry, l, 0)};
 }
 
 std::optional<Address>

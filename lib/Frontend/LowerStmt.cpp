@@ -528,10 +528,14 @@ void FunctionLowering::lowerIf(const clang::IfStmt *stmt) {
   // A condition the compiler knows (`if (NumTraits<T>::RequireInitialization)`
   // in a template): only the branch taken, as Clang emits it, so that the
   // other may hold what differentiable code cannot express (a try block).
-  bool known = false;
-  if (!stmt->getConditionVariable() && !stmt->getCond()->HasSideEffects(ast) &&
-      stmt->getCond()->EvaluateAsBooleanCondition(known, ast) &&
-      lowerTakenBranch(stmt, known))
+  // As Clang's own code generation decides it: folded without running
+  // anything with effects (`false && object.data()` folds; `f() || true`
+  // does not).
+  clang::Expr::EvalResult known;
+  if (!stmt->getConditionVariable() &&
+      stmt->getCond()->getType()->isIntegralOrEnumerationType() &&
+      stmt->getCond()->EvaluateAsInt(known, ast) &&
+      lowerTakenBranch(stmt, !known.Val.getInt().isZero()))
     return;
   if (const clang::VarDecl *var = stmt->getConditionVariable())
     lowerVarDecl(var);

@@ -5,6 +5,7 @@
 // RUN: sh -c '%cotangent-cc %s -- -std=c++20 > /dev/null 2>&1; test $? -eq 1'
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 #include <vector>
 
@@ -263,6 +264,22 @@ static double applyTo(double x, double (*op)(double)) { return op(x); }
   return p[0] + v;
 }
 
+// memset sets bytes: zero bytes are zero in any memory, and any byte
+// makes one number's bits, but a struct mixing integers with numbers holds
+// its integers among the numbers' slots, and bytes without a type have no
+// scalars to set.
+struct Counted { double value; int count; };
+[[ct::differentiable]] double sets_raw_bytes(double x, int n) {
+  Counted c{x, n};
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: setting raw bytes cannot be differentiated; set typed elements (std::fill, or a loop), or set memory of numbers
+  std::memset(&c, 1, sizeof c);
+  void *raw = std::malloc(16);
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: setting raw bytes cannot be differentiated
+  std::memset(raw, 0, 16);
+  std::free(raw);
+  return c.value * x;
+}
+
 // A base given on its own (a parameter of the base's type) is not known to
 // be part of the derived object.
 struct IntBase { int id; };
@@ -278,7 +295,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 38 errors generated.
+// CHECK: 40 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

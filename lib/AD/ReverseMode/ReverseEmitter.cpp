@@ -462,7 +462,14 @@ Value ReverseEmitter::shadowInReverse(Value value) {
   Operation *def = value.getDefiningOp();
   OpBuilder b(level.anchor);
   Value result;
-  if (Value forward = forwardShadows.lookup(value)) {
+  if (isNullPointerView(value)) {
+    // `nullptr` (a default-constructed Eigen matrix's data): nothing is
+    // read or written through it, so it is its own shadow.
+    IRMapping mapping;
+    Operation *zero = def->getOperand(0).getDefiningOp();
+    mapping.map(zero->getResult(0), b.clone(*zero)->getResult(0));
+    result = b.clone(*def, mapping)->getResult(0);
+  } else if (Value forward = forwardShadows.lookup(value)) {
     // A shadow the forward sweep made or read from memory
     // (setShadowInForward): a loaded address's, which the holder may have
     // changed since, or a kept buffer's, whose address it stored.

@@ -136,10 +136,13 @@ FunctionLowering::comparablePositions(Address left, Address right,
   Location l = loc(where);
   if (left.memref == right.memref)
     return std::make_pair(left.offset, right.offset);
-  // Different views (two parameters, say) of what may be the same
-  // memory: compare where the elements are, in scalars from address 0.
+  // Different views (two parameters, a fixed-size array and a view of
+  // it, an object's slots) of what may be the same memory: compare where
+  // the elements are, in scalars from address 0, if the scalars have one
+  // size.
   auto type = cast<MemRefType>(left.memref.getType());
-  if (type != right.memref.getType() ||
+  auto rightType = cast<MemRefType>(right.memref.getType());
+  if (type.getElementTypeBitWidth() != rightType.getElementTypeBitWidth() ||
       type.getElementTypeBitWidth() % 8 != 0) {
     module.error(where->getSourceRange(),
                  "these pointers cannot be compared: they point at "
@@ -253,23 +256,27 @@ Value FunctionLowering::lowerPointerRelation(clang::BinaryOperatorKind kind,
   return arith::CmpIOp::create(b, l, predicate, lhsPosition, rhsPosition);
 }
 
+/// The typed pointer under the conversions of `arg` to `void *` (implicit,
+/// or `static_cast<void *>`).
+static const clang::Expr *typedPointer(const clang::Expr *arg) {
+  arg = strip(arg);
+  while (const auto *cast = dyn_cast<clang::CastExpr>(arg)) {
+    if (cast->getCastKind() != clang::CK_BitCast &&
+        cast->getCastKind() != clang::CK_NoOp)
+      break;
+    if (!isa<clang::ImplicitCastExpr, clang::CXXStaticCastExpr>(cast))
+      break;
+    arg = strip(cast->getSubExpr());
+  }
+  return arg;
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
-  // The typed pointers under the conversions to `void *`.
-  auto typed = [](const clang::Expr *arg) {
-    arg = strip(arg);
-    while (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(arg)) {
-      if (cast->getCastKind() != clang::CK_BitCast &&
-          cast->getCastKind() != clang::CK_NoOp)
-        break;
-      arg = strip(cast->getSubExpr());
-    }
-    return arg;
-  };
-  const clang::Expr *target = typed(expr->getArg(0));
-  const clang::Expr *source = typed(expr->getArg(1));
+  const clang::Expr *target = typedPointer(expr->getArg(0));
+  const clang::Expr *source = typedPointer(expr->getArg(1));
   clang::QualType targetType = target->getType()->getPointeeType();
   if (!target->getType()->isPointerType() || targetType->isVoidType() ||
       !ast.hasSameUnqualifiedType(targetType,
@@ -304,6 +311,60 @@ FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
         arith::SubIOp::create(b, l, arith::SubIOp::create(b, l, count, one), k);
     Value i = arith::SelectOp::create(b, l, backwards, last, k);
     store(load(offsetBy(*from, i, l), l), offsetBy(*to, i, l), l);
+  }
+  return CallResult{nullptr, to};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerMemorySet(const clang::CallExpr *expr) {
+  Location l = loc(expr);
+  const clang::Expr *target = typedPointer(expr->getArg(0));
+  clang::QualType targetType =
+      target->getType()->isPointerType()
+          ? target->getType()->getPointeeType().getUnqualifiedType()
+          : clang::QualType();
+  // All-zero bytes are zero in every scalar, however a struct's slots are
+  // packed; other bytes make one scalar's bits only in memory of numbers.
+  clang::Expr::EvalResult byte;
+  bool zero =
+      expr->getArg(1)->EvaluateAsInt(byte, ast) && byte.Val.getInt().isZero();
+  if (targetType.isNull() || targetType->isVoidType() ||
+      (!zero && !ast.getBaseElementType(targetType)->isArithmeticType())) {
+    unsupported(expr, "setting raw bytes cannot be differentiated; set "
+                      "typed elements (std::fill, or a loop), or set "
+                      "memory of numbers");
+    return CallResult{};
+  }
+  std::optional<Address> to = lowerPointer(target);
+  Value value = lowerRValue(expr->getArg(1));
+  Value bytes = lowerRValue(expr->getArg(2));
+  std::optional<Layout> layout = layoutOf(targetType, expr);
+  if (!to || !value || !bytes || !layout)
+    return CallResult{};
+  unsigned width = layout->scalar.getIntOrFloatBitWidth();
+  // The byte, repeated across a scalar (times 0x0101...01).
+  auto bits = b.getIntegerType(width);
+  Value repeated = arith::MulIOp::create(
+      b, l,
+      arith::ExtUIOp::create(
+          b, l, bits, arith::TruncIOp::create(b, l, b.getI8Type(), value)),
+      arith::ConstantOp::create(
+          b, l,
+          b.getIntegerAttr(bits,
+                           llvm::APInt::getSplat(width, llvm::APInt(8, 1)))));
+  Value scalar = layout->scalar.isInteger(width)
+                     ? repeated
+                     : arith::BitcastOp::create(b, l, layout->scalar, repeated)
+                           .getResult();
+  Value count =
+      arith::DivUIOp::create(b, l, index(bytes, expr->getArg(2)->getType(), l),
+                             constantIndex(width / 8, l));
+  auto loop =
+      scf::ForOp::create(b, l, constantIndex(0, l), count, constantIndex(1, l));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    store(scalar, offsetBy(*to, loop.getInductionVar(), l), l);
   }
   return CallResult{nullptr, to};
 }

@@ -34,7 +34,7 @@
 
 #include <cmath>
 
-#include "check.h"
+#include "eigen-check.h"
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
@@ -127,24 +127,10 @@ static double modelLoss(const Model &m, const VectorXd &p) {
   return gram.sum() + outer.trace() + w.squaredNorm() + u.dot(rhs) + logDet;
 }
 
-template <auto F> static void checkAgainstDifferences(const char *name) {
-  const int n = 4;
-  double x[n] = {0.3, -0.4, 0.6, 0.8}, dx[n] = {};
-  double v = ct::gradient<F>(x, n, dx);
-  check::near(name, v, F(x, n), 1e-12);
-  double tx[n] = {1.0, -0.5, 0.25, 2.0}, directional = 0;
-  for (int i = 0; i < n; ++i) {
-    double fd = check::differenceAt(x, i, [&] { return F(x, n); });
-    check::near(name, dx[i], fd, 1e-6);
-    directional += dx[i] * tx[i];
-  }
-  check::near(name, ct::jvp<F>(x, n, tx).tangent, directional, 1e-10);
-}
-
 int main() {
-  checkAgainstDifferences<leastSquares>("least squares");
-  checkAgainstDifferences<vectorWork>("vector work");
-  checkAgainstDifferences<matrixWork>("matrix work");
-  checkAgainstDifferences<productsAndSolve>("products and solve");
+  check::againstDifferences<leastSquares>("least squares");
+  check::againstDifferences<vectorWork>("vector work");
+  check::againstDifferences<matrixWork>("matrix work");
+  check::againstDifferences<productsAndSolve>("products and solve");
   return check::report();
 }

@@ -8,7 +8,10 @@
 // `for (n = head; n; n = n->next)` and `while (m != nullptr)`, and a
 // helper given `nullptr` for an optional scratch buffer that it tests and
 // replaces with its own (the test saw memory of no elements, not null: a
-// silent wrong derivative). Reverse, forward and vector mode against
+// silent wrong derivative), and helpers lowered in place (given a struct
+// holding a pointer) whose scratch parameter, null by default, is re-seated
+// to their own vector or local array in a branch. Reverse, forward and
+// vector mode against
 // central differences, at -O0 and -O2.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
@@ -132,6 +135,45 @@ static double sumOfSquares(const double *a, int n, double *scratch = nullptr) {
   return sumOfSquares(a, n) * a[0];
 }
 
+/// The same, lowered in place (a struct holding a pointer is passed), the
+/// pointer parameter re-seated in a branch to the helper's own vector or
+/// local array (as Eigen's blocked QR does).
+struct Span {
+  const double *data;
+  int n;
+};
+static double weightedSquares(Span s, double *temp = nullptr) {
+  std::vector<double> own;
+  if (!temp) {
+    own.resize(s.n);
+    temp = own.data();
+  }
+  for (int i = 0; i < s.n; ++i)
+    temp[i] = s.data[i] * s.data[i];
+  double r = 0;
+  for (int i = 0; i < s.n; ++i)
+    r += temp[i] * (i + 1);
+  return r;
+}
+static double weightedCubes(Span s, double *temp = nullptr) {
+  double local[8];
+  if (temp == nullptr)
+    temp = local;
+  for (int i = 0; i < s.n; ++i)
+    temp[i] = s.data[i] * s.data[i] * s.data[i];
+  double r = 0;
+  for (int i = 0; i < s.n; ++i)
+    r += temp[i] * (i + 1);
+  return r;
+}
+
+[[ct::differentiable]] double inlinedScratch(const double *a, int n, int) {
+  Span s{a, n};
+  double given[8];
+  return weightedSquares(s) + weightedSquares(s, given) * a[0] +
+         weightedCubes(s) + weightedCubes(s, given) * a[1];
+}
+
 /// Reverse, forward and two-lane vector mode of f(a, n, k) over a[0..n)
 /// against central differences.
 template <double (*F)(const double *, int, int), bool Lanes = true>
@@ -174,6 +216,7 @@ void checkArray(const char *name, int n, int k) {
 
 int main() {
   checkArray<optionalScratch>("optionalScratch", 5, 0);
+  checkArray<inlinedScratch>("inlinedScratch", 5, 0);
   checkArray<optionalTerm>("optionalTerm", 5, 2);
   checkArray<optionalTerm>("optionalTerm", 5, -1);
   checkArray<largestTimesSumOf>("largestTimesSum", 6, 0);

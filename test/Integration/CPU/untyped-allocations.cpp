@@ -7,7 +7,9 @@
 // compiler decides holding what differentiable code cannot express (a try
 // block), and scratch memory chosen between an aligned alloca (its address
 // rounded up by integer arithmetic) and malloc, cast once for both, kept by
-// a handler that frees it when it owns it (Eigen's stack buffers). Reverse
+// a handler that frees it when it owns it (Eigen's stack buffers); memset
+// of typed memory (zeroing an array, a struct of numbers and integers, a
+// number's bytes set to all ones, a NaN as Eigen's masks make). Reverse
 // and forward mode at -O0 and -O2 against closed forms.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
@@ -21,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "check.h"
@@ -161,6 +164,52 @@ struct ScratchHandler {
   return s;
 }
 
+struct Tally {
+  double sum;
+  int count;
+  double squares;
+};
+
+// memset: sum_i x_i^2 through an array of n zeroed first (then half of
+// it zeroed again, after a first pass), a struct zeroed, and a number
+// whose bytes are all ones (a NaN, which `v != v` recognises).
+[[ct::differentiable]] double zeroedByMemset(const double *x, int n) {
+  double *t = new double[n];
+  for (int i = 0; i < n; ++i)
+    t[i] = x[i] * 10;
+  std::memset(t, 0, n * sizeof(double));
+  for (int i = 0; i < n; ++i)
+    t[i] += x[i] * x[i];
+  Tally tally;
+  memset(static_cast<void *>(&tally), 0, sizeof tally);
+  for (int i = 0; i < n; ++i) {
+    tally.sum += t[i];
+    tally.count += 1;
+  }
+  std::memset(t, 0, (n / 2) * sizeof(double));
+  for (int i = 0; i < n; ++i)
+    tally.squares += t[i] * x[i];
+  double mask;
+  std::memset(&mask, 0xff, sizeof mask);
+  double s = tally.sum + tally.squares / tally.count;
+  delete[] t;
+  return mask != mask ? s : -s;
+}
+
+static void checkMemset() {
+  double x[4] = {0.5, -1.5, 2.0, 0.25}, dx[4] = {};
+  double v = ct::gradient<zeroedByMemset>(x, 4, dx);
+  // sum x_i^2 + (x_2^3 + x_3^3) / 4.
+  check::near("memset value", v,
+              0.25 + 2.25 + 4.0 + 0.0625 + (8.0 + 0.015625) / 4, 1e-12);
+  for (int i = 0; i < 4; ++i)
+    check::near("memset gradient", dx[i],
+                2 * x[i] + (i >= 2 ? 0.75 * x[i] * x[i] : 0.0), 1e-12);
+  double tx[4] = {0, 0, 1, 0};
+  check::near("memset jvp", ct::jvp<zeroedByMemset>(x, 4, tx).tangent,
+              4.0 + 0.75 * 4.0, 1e-12);
+}
+
 static void checkScratchSums() {
   {
     double x[3] = {0.5, -1.0, 2.0}, dx[3] = {};
@@ -242,5 +291,6 @@ int main() {
   checkNeighbourProducts();
   checkZeroedPrefix();
   checkGrownThroughVoid();
+  checkMemset();
   return check::report();
 }
