@@ -4,6 +4,8 @@
 #include "Analysis/CallActivity.h"
 #include "Analysis/IterationKills.h"
 #include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -64,6 +66,10 @@ PullbackMemory::PullbackMemory(func::FuncOp function,
       // A place chosen at run time (`c ? a[i] : x` written, a reference a
       // branch or loop passes on) writes every memory it may be.
       for (Value root : getMemoryRoots(operand)) {
+        if (mayBeKeptMemory(root)) {
+          notePossibleWriter(op);
+          continue;
+        }
         auto writers = localWriters.find(root);
         if (writers != localWriters.end())
           writers->second.push_back(op);
@@ -73,6 +79,29 @@ PullbackMemory::PullbackMemory(func::FuncOp function,
       }
     }
   });
+}
+
+bool PullbackMemory::mayBeKeptMemory(Value root) {
+  // What an address read back from memory designates (or what an op the
+  // analysis does not know returns) may be any memory whose address was
+  // stored: the function's own buffers, or its arguments.
+  Operation *def = root.getDefiningOp();
+  if (!def)
+    return !isa<func::FuncOp>(root.getParentBlock()->getParentOp());
+  return !isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp,
+              ct::PointerViewOp, ub::PoisonOp>(def);
+}
+
+void PullbackMemory::notePossibleWriter(Operation *op) {
+  for (auto &[root, writers] : localWriters)
+    if (isAddressStored(root))
+      writers.push_back(op);
+  for (auto &[root, writers] : noAliasWriters)
+    if (isAddressStored(root))
+      writers.push_back(op);
+  for (BlockArgument arg : function.getArguments())
+    if (isShadowedType(arg.getType()) && isAddressStored(arg))
+      argumentsReadOnly = false;
 }
 
 bool PullbackMemory::anyRunsAfter(ArrayRef<Operation *> writers, Operation *op,

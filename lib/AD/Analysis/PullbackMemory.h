@@ -94,6 +94,12 @@ private:
   /// Set when the function writes no memory argument: then its memory
   /// arguments keep their contents to the end.
   bool argumentsReadOnly = false;
+  /// Whether memory root `root` may be another root whose address was
+  /// stored (a ct.load_address result): a write there may write those.
+  static bool mayBeKeptMemory(mlir::Value root);
+  /// Records `op`, which writes memory an address read back designates, as
+  /// a writer of every buffer and argument whose address is stored.
+  void notePossibleWriter(mlir::Operation *op);
   /// The ops that may write each local buffer of the function body.
   llvm::DenseMap<mlir::Value, llvm::SmallVector<mlir::Operation *>>
       localWriters;

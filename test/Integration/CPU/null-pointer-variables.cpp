@@ -10,8 +10,10 @@
 // replaces with its own (the test saw memory of no elements, not null: a
 // silent wrong derivative), and helpers lowered in place (given a struct
 // holding a pointer) whose scratch parameter, null by default, is re-seated
-// to their own vector or local array in a branch. Reverse, forward and
-// vector mode against
+// to their own vector or local array in a branch; a buffer read in a loop
+// and written after it through a pointer variable that keeps its address
+// (the reverse sweep read it again and saw the later value: a silent wrong
+// derivative). Reverse, forward and vector mode against
 // central differences, at -O0 and -O2.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
@@ -174,6 +176,33 @@ static double weightedCubes(Span s, double *temp = nullptr) {
          weightedCubes(s) + weightedCubes(s, given) * a[1];
 }
 
+/// sum-like recurrence acc = v^2 acc + v a_i over v = buffer[0] = a[0],
+/// the buffer overwritten after the loop through `alias`, which keeps its
+/// address (it is tested for null).
+[[ct::differentiable]] double writtenAfterThroughAlias(const double *a, int n,
+                                                       int) {
+  double *buffer = new double[1];
+  double *alias = nullptr;
+  if (n > 0)
+    alias = buffer;
+  double *trace = nullptr;
+  if (n > 0)
+    trace = new double[n];
+  buffer[0] = a[0];
+  double acc = 0;
+  for (int i = 0; i < n; ++i) {
+    double v = buffer[0];
+    acc = v * v * acc + v * a[i];
+    if (trace)
+      trace[i] = acc;
+  }
+  if (alias)
+    alias[0] = 5;
+  delete[] trace;
+  delete[] buffer;
+  return acc;
+}
+
 /// Reverse, forward and two-lane vector mode of f(a, n, k) over a[0..n)
 /// against central differences.
 template <double (*F)(const double *, int, int), bool Lanes = true>
@@ -217,6 +246,8 @@ void checkArray(const char *name, int n, int k) {
 int main() {
   checkArray<optionalScratch>("optionalScratch", 5, 0);
   checkArray<inlinedScratch>("inlinedScratch", 5, 0);
+  checkArray<writtenAfterThroughAlias, /*Lanes=*/false>(
+      "writtenAfterThroughAlias", 5, 0);
   checkArray<optionalTerm>("optionalTerm", 5, 2);
   checkArray<optionalTerm>("optionalTerm", 5, -1);
   checkArray<largestTimesSumOf>("largestTimesSum", 6, 0);
