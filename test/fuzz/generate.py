@@ -79,6 +79,9 @@ class Function:
         self.params = params  # [(role, name, length)]
         self.is_main = is_main
         self.lines = []
+        # Whether a branch returns before the end (then nothing is added
+        # at the end that the harness must know the effect of).
+        self.returns_early = False
 
 
 class Generator:
@@ -1173,6 +1176,7 @@ class Generator:
         self.block(fn, scope, loop_vars, depth + 1, self.rng.randint(1, 2), indent)
         if fn.is_main and self.chance(0.15):
             self.emit(fn, indent, f"return {self.expr(scope, loop_vars)};")
+            fn.returns_early = True
 
     def checkpoint(self, fn, indent):
         """Sometimes asks for the loop that follows to be checkpointed."""
@@ -1316,7 +1320,10 @@ class Generator:
         # memory of its type, so a loop reading an input that an index
         # from `%` reaches cannot be checkpointed: a known, diagnosed
         # limit, docs/Memory.md.)
-        if self.resized.random() < 0.25 and not self.uses_checkpoint:
+        # (Nor after an early return: the harness states the vector's
+        # final size, which a path that returns first does not reach.)
+        if (self.resized.random() < 0.25 and not self.uses_checkpoint and
+                not fn.returns_early):
             result = self.resized_parameter(fn, scope, result)
         self.emit(fn, 1, f"return {result};")
         return fn
