@@ -1335,10 +1335,14 @@ private:
   llvm::DenseMap<mlir::Operation *, bool> untypedAllocations;
   /// The bytes a C allocation asks for.
   Value allocationBytes(const clang::CallExpr *call);
-  /// realloc's memory, which the function allocated and typed.
-  std::optional<Address> reallocatedMemory(const clang::CallExpr *call);
-  /// Memory of `bytes` bytes of `scalar`s, zero for calloc, holding what
-  /// fits of `old` (realloc, which frees it).
+  /// Memory realloc is given: where it is, and how many scalars it holds.
+  struct OldMemory {
+    Address memory;
+    Value scalars;
+  };
+  /// realloc's memory, which the function allocated and typed (named, or
+  /// held by a pointer variable that is only ever given allocations).
+  std::optional<OldMemory> reallocatedMemory(const clang::CallExpr *call);
   /// The allocation `call` makes, of `count` `element`s: on the stack for
   /// alloca, else on the heap.
   mlir::Operation *makeCMemory(const clang::CallExpr *call, mlir::Type element,
@@ -1347,9 +1351,14 @@ private:
   /// The layout of what `cast` (to `T *`) points at, which memory from C's
   /// allocation functions can hold (numbers, structs of numbers).
   std::optional<Layout> cMemoryLayout(const clang::CastExpr *cast);
+  /// Memory of `bytes` bytes of `scalar`s, zero for calloc, holding what
+  /// fits of `old` (realloc, which frees it).
   std::optional<Address> allocateCMemory(const clang::CallExpr *call,
                                          mlir::Type scalar, Value bytes,
-                                         std::optional<Address> old);
+                                         std::optional<OldMemory> old);
+  /// The scalars from `target` to the end of its memory (0 for nullptr):
+  /// what a pointer variable given only allocations holds (reallocSize).
+  Value extentFrom(Address target, Location l);
   /// Gives untyped memory the type of `scalar`s.
   bool typeAllocation(mlir::Operation *untyped, mlir::Type scalar,
                       const clang::Expr *where);
@@ -1409,6 +1418,10 @@ private:
     /// For a variable assigned what another designates at run time: the
     /// slot holding its address (`memref` null, offset 0).
     Value addressSlot = nullptr;
+    /// For such a variable given only allocations or nullptr (`p = (T
+    /// *)realloc(p, ...)` in a loop): a slot holding how many scalars the
+    /// memory it designates has, which realloc copies.
+    Address reallocSize = {};
     /// For a reference field bound to a place known when compiling: that
     /// offset (a reference is never re-seated), so that the fields of the
     /// object it designates stay known.

@@ -302,29 +302,43 @@ Value FunctionLowering::allocationBytes(const clang::CallExpr *call) {
                : nullptr;
 }
 
-std::optional<Address>
+std::optional<FunctionLowering::OldMemory>
 FunctionLowering::reallocatedMemory(const clang::CallExpr *call) {
-  using Result = std::optional<Address>;
-  std::optional<Address> old =
-      unpacked(lowerPointer(beforeVoidPointer(call->getArg(0))), call);
+  using Result = std::optional<OldMemory>;
+  Location l = loc(call);
+  const clang::Expr *given = beforeVoidPointer(call->getArg(0));
+  std::optional<Address> old = unpacked(lowerPointer(given), call);
   if (!old)
     return std::nullopt;
+  // A pointer variable only ever given allocations keeps their size.
+  if (const auto *ref =
+          dyn_cast<clang::DeclRefExpr>(given->IgnoreParenImpCasts())) {
+    auto pointer = pointers.find(ref->getDecl());
+    if (pointer != pointers.end() && pointer->second.reallocSize.memref)
+      return OldMemory{*old, load(pointer->second.reallocSize, l)};
+  }
   // The old contents are copied, as many as fit: their number is known
   // of memory the function allocated and names, not of an address read
   // back from memory (which views as much as any object could hold).
   if (!memoryRoot(old->memref).getDefiningOp<memref::AllocOp>())
     return unsupported<Result>(
         call, "'realloc' needs the size of the memory it is given, which "
-              "differentiable code knows only of memory the function "
-              "allocated and has not stored away (not of a pointer "
-              "variable assigned again, nor of the caller's memory); "
-              "allocate the new memory with 'malloc' and copy what you "
-              "keep");
+              "differentiable code knows of memory the function allocated "
+              "and names, or that a pointer variable given only "
+              "allocations holds (not of memory read back from a field, "
+              "nor of the caller's memory); allocate the new memory with "
+              "'malloc' and copy what you keep");
   if (untypedAllocations.contains(old->memref.getDefiningOp()))
     return unsupported<Result>(call, "'realloc' of memory no cast has given "
                                      "a type yet cannot be differentiated; "
                                      "cast it to the type it holds first");
-  return old;
+  return OldMemory{*old, extentFrom(*old, l)};
+}
+
+Value FunctionLowering::extentFrom(Address target, Location l) {
+  // (nullptr's stand-in has no elements.)
+  return arith::SubIOp::create(
+      b, l, memref::DimOp::create(b, l, target.memref, 0), target.offset);
 }
 
 Operation *FunctionLowering::makeCMemory(const clang::CallExpr *call,
@@ -354,7 +368,7 @@ FunctionLowering::cMemoryLayout(const clang::CastExpr *cast) {
 
 std::optional<Address>
 FunctionLowering::allocateCMemory(const clang::CallExpr *call, Type scalar,
-                                  Value bytes, std::optional<Address> old) {
+                                  Value bytes, std::optional<OldMemory> old) {
   Location l = loc(call);
   Value scalars = arith::DivUIOp::create(
       b, l, bytes, constantIndex(scalar.getIntOrFloatBitWidth() / 8, l));
@@ -366,10 +380,9 @@ FunctionLowering::allocateCMemory(const clang::CallExpr *call, Type scalar,
   if (!old)
     return address;
   // realloc: the old contents, as many as fit, then the old memory freed.
-  Value kept = arith::MinUIOp::create(
-      b, l, scalars, memref::DimOp::create(b, l, old->memref, 0));
-  copy(address, *old, kept, l);
-  if (!freeMemory(*old, call, "'realloc'", "'malloc' or 'new'"))
+  Value kept = arith::MinUIOp::create(b, l, scalars, old->scalars);
+  copy(address, old->memory, kept, l);
+  if (!freeMemory(old->memory, call, "'realloc'", "'malloc' or 'new'"))
     return std::nullopt;
   return address;
 }
@@ -388,7 +401,7 @@ FunctionLowering::lowerCAllocation(const clang::CastExpr *cast) {
   Value bytes = allocationBytes(call);
   if (!bytes)
     return std::nullopt;
-  std::optional<Address> old;
+  std::optional<OldMemory> old;
   if (cAllocation(call) == CAllocation::Realloc &&
       !isNullPointer(call->getArg(0), ast) && !(old = reallocatedMemory(call)))
     return std::nullopt;
@@ -401,13 +414,13 @@ FunctionLowering::lowerUntypedAllocation(const clang::CallExpr *call) {
   // realloc of typed memory: memory of the same type.
   if (cAllocation(call) == CAllocation::Realloc &&
       !isNullPointer(call->getArg(0), ast)) {
-    std::optional<Address> old = reallocatedMemory(call);
+    std::optional<OldMemory> old = reallocatedMemory(call);
     Value bytes = old ? allocationBytes(call) : nullptr;
     if (!bytes)
       return std::nullopt;
     return allocateCMemory(
-        call, cast<MemRefType>(old->memref.getType()).getElementType(), bytes,
-        old);
+        call, cast<MemRefType>(old->memory.memref.getType()).getElementType(),
+        bytes, old);
   }
   Value bytes = allocationBytes(call);
   if (!bytes)

@@ -116,6 +116,26 @@ static bool isReassigned(const clang::Stmt *body, const clang::VarDecl *var,
   return false;
 }
 
+/// Whether every value `stmt` assigns to `var` with `=` is memory an
+/// allocation makes there (`new`, `(T *)malloc(...)`, `realloc`) or
+/// nullptr.
+static bool assignsOnlyAllocations(const clang::Stmt *stmt,
+                                   const clang::VarDecl *var,
+                                   clang::ASTContext &ast) {
+  if (!stmt)
+    return true;
+  if (const auto *assign = dyn_cast<clang::BinaryOperator>(stmt);
+      assign && assign->getOpcode() == clang::BO_Assign)
+    if (const auto *ref = dyn_cast<clang::DeclRefExpr>(
+            assign->getLHS()->IgnoreParenImpCasts());
+        ref && ref->getDecl() == var && !isFreshAllocation(assign->getRHS()) &&
+        !isNullPointer(assign->getRHS(), ast))
+      return false;
+  return llvm::all_of(stmt->children(), [&](const clang::Stmt *child) {
+    return assignsOnlyAllocations(child, var, ast);
+  });
+}
+
 /// The pointer variable `expr` reads, if it is one (through casts).
 static const clang::VarDecl *readVariable(const clang::Expr *expr) {
   const auto *ref = dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
@@ -312,6 +332,15 @@ void FunctionLowering::declareAddressSlot(const clang::VarDecl *var,
   keepAddress(initial, Address{slot, constantIndex(0, l)}, l);
   pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};
   pointers[var].addressSlot = slot;
+  // Given only allocations (or nullptr): their size is kept too, which
+  // realloc needs (a buffer grown in a loop by `p = realloc(p, ...)`).
+  const clang::Expr *init = var->getInit();
+  if (!init)
+    if (const clang::BinaryOperator *assign = initializingAssignment(var))
+      init = assign->getRHS();
+  if (init && (isFreshAllocation(init) || isNullPointer(init, ast)) &&
+      assignsOnlyAllocations(bodyDeclaring(var), var, ast))
+    pointers[var].reallocSize = newIndexSlot(extentFrom(initial, l), l);
 }
 
 void FunctionLowering::keepAddress(Address target, Address slot, Location l) {
@@ -386,9 +415,11 @@ Value FunctionLowering::selectArray(Value which, size_t k, Value array,
 
 void FunctionLowering::setPointer(PointerVariable &pointer, Address target,
                                   Location l) {
-  if (pointer.addressSlot)
+  if (pointer.addressSlot) {
     keepAddress(target, Address{pointer.addressSlot, constantIndex(0, l)}, l);
-  else
+    if (pointer.reallocSize.memref)
+      store(extentFrom(target, l), pointer.reallocSize, l);
+  } else
     store(target.offset, pointer.offsetSlot, l);
 }
 

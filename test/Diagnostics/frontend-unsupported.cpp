@@ -200,14 +200,17 @@ typedef double TwoDoubles __attribute__((vector_size(16)));
 }
 
 // C's allocation functions: memory of numbers and structs of numbers,
-// freed where it was made; realloc needs the size of what it is given.
+// freed where it was made; realloc needs the size of what it is given (a
+// pointer variable also given the caller's memory has none).
 struct Linked { double value; Linked *next; };
 [[ct::differentiable]] double uses_c_allocation(double *caller, int n) {
   // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:16: error: memory from C's allocation functions can hold numbers and structs of numbers; use 'new' for objects holding pointers
   auto *node = (Linked *)malloc(sizeof(Linked));
   double *grown = (double *)malloc(n * sizeof(double));
+  if (n > 3)
+    grown = caller + 1;
   for (int i = 0; i < 3; ++i)
-    // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:23: error: 'realloc' needs the size of the memory it is given, which differentiable code knows only of memory the function allocated and has not stored away (not of a pointer variable assigned again, nor of the caller's memory); allocate the new memory with 'malloc' and copy what you keep
+    // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:23: error: 'realloc' needs the size of the memory it is given, which differentiable code knows of memory the function allocated and names, or that a pointer variable given only allocations holds (not of memory read back from a field, nor of the caller's memory); allocate the new memory with 'malloc' and copy what you keep
     grown = (double *)realloc(grown, (i + 2) * n * sizeof(double));
   // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'free' of memory that this function did not allocate with 'malloc' cannot be differentiated
   free(caller);

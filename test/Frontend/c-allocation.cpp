@@ -2,7 +2,9 @@
 // them: `(T *)malloc(bytes)` is a memref.alloc of bytes / sizeof(scalar)
 // scalars of T; calloc fills it with zeros; realloc allocates the new
 // size, copies as many old elements as fit (the old memory's size is the
-// allocation's own) and frees the old memory; free is its dealloc.
+// allocation's own) and frees the old memory; free is its dealloc. A
+// pointer variable given only allocations (`p = (T *)realloc(p, ...)` in a
+// loop) keeps their size beside its address, which realloc copies by.
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | FileCheck %s
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | %cotangent-opt > /dev/null
 
@@ -38,3 +40,34 @@
 // CHECK: memref.load %[[B]][%c0]
 // CHECK: memref.dealloc %[[B]]
 // CHECK: memref.dealloc %[[Z]]
+
+[[ct::differentiable]] double doubled(const double *x, int n) {
+  int capacity = 1;
+  double *buffer = (double *)std::malloc(sizeof(double));
+  for (int i = 0; i < n; ++i) {
+    if (i == capacity) {
+      capacity *= 2;
+      buffer = (double *)std::realloc(buffer, capacity * sizeof(double));
+    }
+    buffer[i] = x[i];
+  }
+  double s = buffer[n - 1];
+  std::free(buffer);
+  return s;
+}
+
+// The size, 1 at first, is carried by the loop beside the address.
+// CHECK-LABEL: func.func @_Z7doubledPKdi
+// CHECK: %[[HOLDER:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: ct.store_address %{{.*}}, %[[HOLDER]]
+// CHECK: scf.for %{{.*}} iter_args(%[[SIZE:.*]] = %c1, %{{.*}}) -> (index, i32)
+// CHECK: %[[OLD:.*]] = ct.load_address %[[HOLDER]]
+// CHECK: %[[COUNT:.*]] = arith.divui
+// CHECK-NEXT: %[[NEW:.*]] = memref.alloc(%[[COUNT]]) : memref<?xf64>
+// CHECK-NEXT: %[[KEPT:.*]] = arith.minui %[[COUNT]], %[[SIZE]]
+// CHECK-NEXT: scf.for %[[I:.*]] = %c0 to %[[KEPT]]
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[OLD]][%[[I]]]
+// CHECK-NEXT: memref.store %[[V]], %[[NEW]][%[[I]]]
+// CHECK: memref.dealloc %[[OLD]]
+// CHECK: ct.store_address %{{.*}}, %[[HOLDER]]
+// CHECK-NEXT: scf.yield %[[COUNT]]

@@ -1,8 +1,10 @@
 // C's allocation functions in differentiable code: `(T *)malloc(bytes)`,
 // calloc (zeroed), realloc (grown, contents kept), aligned_alloc and free, on numbers and
 // on structs of numbers, with the null check C programs write. The memory takes its type from the cast
-// that follows the allocation. Reverse and forward mode at -O0 and -O2
-// against closed forms.
+// that follows the allocation. A buffer grown in a loop by `p = realloc(p,
+// ...)` (the pointer variable given only allocations keeps their size),
+// starting from malloc or from nullptr, of numbers and of structs, shrunk
+// at the end. Reverse and forward mode at -O0 and -O2 against closed forms.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -91,6 +93,76 @@ struct Particle {
   return e;
 }
 
+// sum_i (i + 1) x_i^2 through a buffer doubled by realloc when full.
+[[ct::differentiable]] double doubledBuffer(const double *x, int n) {
+  int capacity = 2, used = 0;
+  double *buffer = (double *)std::malloc(capacity * sizeof(double));
+  for (int i = 0; i < n; ++i) {
+    if (used == capacity) {
+      capacity *= 2;
+      buffer = (double *)std::realloc(buffer, capacity * sizeof(double));
+    }
+    buffer[used++] = x[i] * x[i];
+  }
+  // Shrunk to what it holds.
+  buffer = (double *)std::realloc(buffer, used * sizeof(double));
+  double s = 0;
+  for (int i = 0; i < used; ++i)
+    s += buffer[i] * (i + 1);
+  std::free(buffer);
+  return s;
+}
+
+struct Sample {
+  double at, value;
+};
+
+// Samples (x_i, x_i^3) appended one at a time, from nullptr: sum at * value
+// = sum x_i^4.
+[[ct::differentiable]] double appendedSamples(const double *x, int n) {
+  Sample *samples = nullptr;
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    samples = static_cast<Sample *>(
+        std::realloc(samples, (count + 1) * sizeof(Sample)));
+    samples[count].at = x[i];
+    samples[count].value = x[i] * x[i] * x[i];
+    ++count;
+  }
+  double s = 0;
+  for (int i = 0; i < count; ++i)
+    s += samples[i].at * samples[i].value;
+  std::free(samples);
+  return s;
+}
+
+static void checkGrownByRealloc() {
+  double x[7] = {0.5, -1.0, 2.0, 0.3, 0.7, -0.2, 1.1}, dx[7] = {};
+  double expected = 0, tx[7] = {1, -1, 0.5, 2, 0, 1, -0.5}, directional = 0;
+  for (int i = 0; i < 7; ++i) {
+    expected += (i + 1) * x[i] * x[i];
+    directional += 2 * (i + 1) * x[i] * tx[i];
+  }
+  check::near("doubled value", ct::gradient<doubledBuffer>(x, 7, dx), expected,
+              1e-12);
+  for (int i = 0; i < 7; ++i)
+    check::near("doubled gradient", dx[i], 2 * (i + 1) * x[i], 1e-12);
+  check::near("doubled jvp", ct::jvp<doubledBuffer>(x, 7, tx).tangent,
+              directional, 1e-12);
+  double ds[7] = {};
+  expected = directional = 0;
+  for (int i = 0; i < 7; ++i) {
+    expected += x[i] * x[i] * x[i] * x[i];
+    directional += 4 * x[i] * x[i] * x[i] * tx[i];
+  }
+  check::near("samples value", ct::gradient<appendedSamples>(x, 7, ds),
+              expected, 1e-12);
+  for (int i = 0; i < 7; ++i)
+    check::near("samples gradient", ds[i], 4 * x[i] * x[i] * x[i], 1e-12);
+  check::near("samples jvp", ct::jvp<appendedSamples>(x, 7, tx).tangent,
+              directional, 1e-12);
+}
+
 static void checkCubes() {
   double x[3] = {1.0, -2.0, 0.5}, dx[3] = {};
   double v = ct::gradient<cubes>(x, 3, dx);
@@ -155,5 +227,6 @@ int main() {
   checkPrefixSums();
   checkGrownHistory();
   checkParticles();
+  checkGrownByRealloc();
   return check::report();
 }
