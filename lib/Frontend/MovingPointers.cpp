@@ -333,7 +333,10 @@ void FunctionLowering::declareAddressSlot(const clang::VarDecl *var,
   pointers[var] = {nullptr, newIndexSlot(constantIndex(0, l), l)};
   pointers[var].addressSlot = slot;
   // Given only allocations (or nullptr): their size is kept too, which
-  // realloc needs (a buffer grown in a loop by `p = realloc(p, ...)`).
+  // realloc needs (a buffer grown in a loop by `p = realloc(p, ...)`). Not
+  // a parameter: its first value is the caller's, of no known size.
+  if (isa<clang::ParmVarDecl>(var))
+    return;
   const clang::Expr *init = var->getInit();
   if (!init)
     if (const clang::BinaryOperator *assign = initializingAssignment(var))

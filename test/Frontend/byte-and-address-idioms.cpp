@@ -1,5 +1,6 @@
 // Idioms of numerical libraries' internals (Eigen's): memset of typed
-// memory is a loop storing the byte repeated across each scalar (all ones
+// memory is a loop storing the byte repeated across each scalar (a bool is
+// a byte: zero is false), also in arrays of bools and ints (all ones
 // in a double is a NaN, which the structuring folds `mask != mask` with);
 // a condition that folds without running its calls
 // (`RequireInitialization && hasData(t)`, as Clang's code generation folds
@@ -78,3 +79,24 @@ static bool aliases(const Holder &h) { return h.p == h.f.v; }
 // CHECK-NEXT: %[[FBASE:.*]] = memref.extract_aligned_pointer_as_index %[[H]] : memref<4xf64>
 // CHECK-NEXT: %[[FAT:.*]] = arith.divui %[[FBASE]], %{{.*}}
 // CHECK-NEXT: arith.cmpi eq, %[[PAT]], %[[FAT]]
+
+[[ct::differentiable]] double flags(const double *x, int n) {
+  bool seen[4];
+  std::memset(seen, 0, sizeof seen);
+  int counts[4];
+  std::memset(counts, 0, 4 * sizeof(int));
+  seen[1] = true;
+  counts[2] = 3;
+  return seen[1] ? x[0] * counts[2] : x[1];
+}
+
+// CHECK-LABEL: func.func @_Z5flagsPKdi
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[FALSE:.*]] = arith.constant false
+// CHECK-DAG: %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK: %[[COUNTS:.*]] = memref.alloca() : memref<4xi32>
+// CHECK: %[[SEEN:.*]] = memref.alloca() : memref<4xi1>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[FOUR]]
+// CHECK-NEXT: memref.store %[[FALSE]], %[[SEEN]][%[[I]]]
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[FOUR]]
+// CHECK-NEXT: memref.store %[[C0]], %[[COUNTS]][%[[J]]]

@@ -341,21 +341,28 @@ FunctionLowering::lowerMemorySet(const clang::CallExpr *expr) {
   std::optional<Layout> layout = layoutOf(targetType, expr);
   if (!to || !value || !bytes || !layout)
     return CallResult{};
-  unsigned width = layout->scalar.getIntOrFloatBitWidth();
-  // The byte, repeated across a scalar (times 0x0101...01).
-  auto bits = b.getIntegerType(width);
-  Value repeated = arith::MulIOp::create(
-      b, l,
-      arith::ExtUIOp::create(
-          b, l, bits, arith::TruncIOp::create(b, l, b.getI8Type(), value)),
-      arith::ConstantOp::create(
-          b, l,
-          b.getIntegerAttr(bits,
-                           llvm::APInt::getSplat(width, llvm::APInt(8, 1)))));
-  Value scalar = layout->scalar.isInteger(width)
-                     ? repeated
-                     : arith::BitcastOp::create(b, l, layout->scalar, repeated)
-                           .getResult();
+  // The scalars as C++ lays them out (a bool is a byte).
+  unsigned width = ast.getTypeSizeInChars(layout->scalarType).getQuantity() * 8;
+  Value byteValue = arith::TruncIOp::create(b, l, b.getI8Type(), value);
+  Value scalar;
+  if (layout->scalar.isInteger(1)) {
+    scalar = arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::ne, byteValue,
+        arith::ConstantOp::create(b, l, b.getI8IntegerAttr(0)));
+  } else {
+    // The byte, repeated across a scalar (times 0x0101...01).
+    auto bits = b.getIntegerType(width);
+    Value repeated = arith::MulIOp::create(
+        b, l, arith::ExtUIOp::create(b, l, bits, byteValue),
+        arith::ConstantOp::create(
+            b, l,
+            b.getIntegerAttr(bits,
+                             llvm::APInt::getSplat(width, llvm::APInt(8, 1)))));
+    scalar = layout->scalar.isInteger(width)
+                 ? repeated
+                 : arith::BitcastOp::create(b, l, layout->scalar, repeated)
+                       .getResult();
+  }
   Value count =
       arith::DivUIOp::create(b, l, index(bytes, expr->getArg(2)->getType(), l),
                              constantIndex(width / 8, l));
