@@ -1283,8 +1283,10 @@ private:
   /// by reference, the caller's slot; by value, a slot of its own.
   bool bindUniquePointerParameter(const clang::ParmVarDecl *param,
                                   const clang::Expr *arg);
-  /// `memory[i] = value` for i < count (scalars).
-  void fill(Value memory, Value count, Value value, Location l);
+  /// `memory[from + i] = value` for i < count (scalars; `from` 0 when
+  /// null).
+  void fill(Value memory, Value count, Value value, Location l,
+            Value from = nullptr);
   /// `nullptr` as memory of `scalar`s: a view of no elements (recorded in
   /// nullPointers), which is address 0 where it is kept in memory.
   Address nullAddress(mlir::Type scalar, Location l);

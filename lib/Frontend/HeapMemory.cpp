@@ -149,11 +149,13 @@ FunctionLowering::lowerPlacementNew(const clang::CXXNewExpr *expr) {
   return initialize(init, type, *address) ? Result(address) : std::nullopt;
 }
 
-void FunctionLowering::fill(Value memory, Value count, Value value,
-                            Location l) {
+void FunctionLowering::fill(Value memory, Value count, Value value, Location l,
+                            Value from) {
   scf::ForOp::create(b, l, constantIndex(0, l), count, constantIndex(1, l),
                      ValueRange{},
                      [&](OpBuilder &inner, Location at, Value i, ValueRange) {
+                       if (from)
+                         i = arith::AddIOp::create(inner, at, from, i);
                        memref::StoreOp::create(inner, at, value, memory, i);
                        scf::YieldOp::create(inner, at);
                      });

@@ -335,7 +335,7 @@ FunctionLowering::lowerMemorySet(const clang::CallExpr *expr) {
                       "memory of numbers");
     return CallResult{};
   }
-  std::optional<Address> to = lowerPointer(target);
+  std::optional<Address> to = unpacked(lowerPointer(target), target);
   Value value = lowerRValue(expr->getArg(1));
   Value bytes = lowerRValue(expr->getArg(2));
   std::optional<Layout> layout = layoutOf(targetType, expr);
@@ -366,13 +366,7 @@ FunctionLowering::lowerMemorySet(const clang::CallExpr *expr) {
   Value count =
       arith::DivUIOp::create(b, l, index(bytes, expr->getArg(2)->getType(), l),
                              constantIndex(width / 8, l));
-  auto loop =
-      scf::ForOp::create(b, l, constantIndex(0, l), count, constantIndex(1, l));
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    store(scalar, offsetBy(*to, loop.getInductionVar(), l), l);
-  }
+  fill(to->memref, count, scalar, l, to->offset);
   return CallResult{nullptr, to};
 }
 
