@@ -414,6 +414,17 @@ private:
   void copy(Address dest, Address source, int64_t size, Location loc);
   /// The same for a size known at run time: an scf.for.
   void copy(Address dest, Address source, Value size, Location loc);
+  /// Copies slots [first, end) of an object of `layout`, each narrow run
+  /// (Layout::narrow) in its own type.
+  void copySlots(Address dest, Address source, const Layout &layout,
+                 int64_t first, int64_t end, Location loc);
+  /// Copies `scalars` slots of objects of layout `element`, end to end:
+  /// as one run when the element has no narrow parts, else object by
+  /// object.
+  void copyElements(Address dest, Address source, Value scalars,
+                    const Layout &element, Location loc);
+  void copyElements(Address dest, Address source, int64_t scalars,
+                    const Layout &element, Location loc);
   void fillZero(Address dest, const Layout &layout, Location loc);
   /// The address `delta` scalars further.
   Address offsetBy(Address address, Value delta, Location loc);
@@ -797,7 +808,8 @@ private:
   struct GrowingVector {
     Value addressSlot;
     Address size, capacity;
-    int64_t elementSize = 1;
+    /// The elements' layout (its size: scalars per element).
+    Layout element;
     mlir::MemRefType viewType;
   };
   llvm::DenseMap<const clang::ValueDecl *, GrowingVector> growingVectors;

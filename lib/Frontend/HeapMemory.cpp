@@ -383,7 +383,15 @@ FunctionLowering::allocateCMemory(const clang::CallExpr *call, Type scalar,
     return address;
   // realloc: the old contents, as many as fit, then the old memory freed.
   Value kept = arith::MinUIOp::create(b, l, scalars, old->scalars);
-  copy(address, old->memory, kept, l);
+  // Objects of the pointer's type, each part in its own type.
+  clang::QualType pointer = call->getArg(0)->IgnoreParenImpCasts()->getType();
+  std::optional<Layout> element;
+  if (pointer->isPointerType() && !pointer->getPointeeType()->isVoidType())
+    element = module.tryGetLayout(pointer->getPointeeType());
+  if (element && element->scalar == scalar)
+    copyElements(address, old->memory, kept, *element, l);
+  else
+    copy(address, old->memory, kept, l);
   if (!freeMemory(old->memory, call, "'realloc'", "'malloc' or 'new'"))
     return std::nullopt;
   return address;

@@ -383,7 +383,7 @@ bool FunctionLowering::copyObject(Address dest, Address source,
                                   const clang::Stmt *where) {
   Location l = loc(where);
   if (layout.indirect.empty()) {
-    copy(dest, source, layout.size, l);
+    copySlots(dest, source, layout, 0, layout.size, l);
     return true;
   }
   // The data slots, between the indirect fields.
@@ -396,7 +396,7 @@ bool FunctionLowering::copyObject(Address dest, Address source,
     int64_t end = start;
     while (end < layout.size && isData[end])
       ++end;
-    copy(offsetBy(dest, start, l), offsetBy(source, start, l), end - start, l);
+    copySlots(dest, source, layout, start, end, l);
     start = end;
   }
   // What the fields designate.
@@ -427,9 +427,12 @@ bool FunctionLowering::copyObject(Address dest, Address source,
       std::optional<Address> fresh =
           allocateVector(field.type, vectorSize(*target, field.type, l),
                          where->getSourceRange());
-      if (!fresh)
+      std::optional<Layout> element = layoutOf(
+          ModuleLowering::getVectorElementType(field.type.getCanonicalType()),
+          where);
+      if (!fresh || !element)
         return false;
-      copy(*fresh, *target, scalarsFrom(*target, l), l);
+      copyElements(*fresh, *target, scalarsFrom(*target, l), *element, l);
       target = fresh;
     }
     if (!bindIndirectField(to, *target, where, field.decl))

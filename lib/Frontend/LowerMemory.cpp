@@ -94,9 +94,13 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
     uint64_t bits = ast.getASTRecordLayout(field->getParent())
                         .getFieldOffset(field->getFieldIndex());
     uint64_t slotBits = ast.getTypeSize(record->scalarType);
-    // An array or struct of integers: a view of its own scalars from the
-    // slot where it starts.
-    if (own->size != 1 || type->isArrayType()) {
+    // An array or struct of integers, or a narrower floating-point part
+    // (`float` among `double`s): a view of its own scalars from the slot
+    // where it starts. So is an integer where slots hold such parts: its
+    // slot's other bytes carry derivatives, which writing the whole slot
+    // would clear.
+    if (own->size != 1 || type->isArrayType() || isa<FloatType>(own->scalar) ||
+        !record->narrow.empty()) {
       auto view = ct::RetypeViewOp::create(b, l, getPointerType(own->scalar),
                                            place.memref, place.offset);
       uint64_t scalarBits = ast.getTypeSize(own->scalarType);
@@ -403,6 +407,66 @@ void FunctionLowering::copy(Address dest, Address source, Value size,
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
   store(load(offsetBy(source, i, l), l), offsetBy(dest, i, l), l);
+}
+
+void FunctionLowering::copySlots(Address dest, Address source,
+                                 const Layout &layout, int64_t first,
+                                 int64_t end, Location l) {
+  unsigned slotBits = layout.scalar.getIntOrFloatBitWidth();
+  int64_t at = first;
+  auto copyTo = [&](int64_t stop, Type narrow) {
+    if (stop <= at)
+      return;
+    if (!narrow) {
+      copy(offsetBy(dest, at, l), offsetBy(source, at, l), stop - at, l);
+    } else {
+      // The run's bytes as its own scalars, so that their adjoints add
+      // as such in reverse mode.
+      auto view = [&](Address object) {
+        Address slot = offsetBy(object, at, l);
+        return Address{ct::RetypeViewOp::create(b, l, getPointerType(narrow),
+                                                slot.memref, slot.offset),
+                       constantIndex(0, l)};
+      };
+      copy(view(dest), view(source),
+           (stop - at) * slotBits / narrow.getIntOrFloatBitWidth(), l);
+    }
+    at = stop;
+  };
+  for (const Layout::NarrowRun &run : layout.narrow) {
+    int64_t runEnd = std::min(end, run.slot + run.slots);
+    if (runEnd <= at)
+      continue;
+    copyTo(std::min(run.slot, end), nullptr);
+    copyTo(runEnd, run.scalar);
+  }
+  copyTo(end, nullptr);
+}
+
+void FunctionLowering::copyElements(Address dest, Address source, Value scalars,
+                                    const Layout &element, Location l) {
+  if (element.narrow.empty()) {
+    copy(dest, source, scalars, l);
+    return;
+  }
+  Value size = constantIndex(element.size, l);
+  Value count = arith::DivUIOp::create(b, l, scalars, size);
+  auto loop =
+      scf::ForOp::create(b, l, constantIndex(0, l), count, constantIndex(1, l));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value first = arith::MulIOp::create(b, l, loop.getInductionVar(), size);
+  copySlots(offsetBy(dest, first, l), offsetBy(source, first, l), element, 0,
+            element.size, l);
+}
+
+void FunctionLowering::copyElements(Address dest, Address source,
+                                    int64_t scalars, const Layout &element,
+                                    Location l) {
+  if (element.narrow.empty())
+    copy(dest, source, scalars, l);
+  else
+    copyElements(dest, source, constantIndex(scalars, l), element, l);
 }
 
 void FunctionLowering::fillZero(Address dest, const Layout &layout,

@@ -768,9 +768,12 @@ void FunctionLowering::lowerRangeForIteration(
     Value length = memref::DimOp::create(b, l, view->memref, 0);
     std::optional<Address> copyPlace =
         allocateVector(elementType, length, var->getSourceRange());
-    if (!copyPlace)
+    std::optional<Layout> rowElement = layoutOf(
+        ModuleLowering::getVectorElementType(elementType.getCanonicalType()),
+        stmt);
+    if (!copyPlace || !rowElement)
       return;
-    copy(*copyPlace, *view, length, l);
+    copyElements(*copyPlace, *view, length, *rowElement, l);
     places[var] = *copyPlace;
   } else if (vector && var->getInit()) {
     // A copy of an element of a vector kept in memory: made by the

@@ -176,6 +176,29 @@ static bool isDataless(const Layout &layout) {
   return slots == layout.size;
 }
 
+/// Sorts `layout`'s narrow runs and merges those that overlap or touch;
+/// false if runs of different types share a slot.
+static bool mergeNarrowRuns(Layout &layout) {
+  llvm::sort(layout.narrow,
+             [](const auto &a, const auto &b) { return a.slot < b.slot; });
+  SmallVector<Layout::NarrowRun, 0> merged;
+  for (const Layout::NarrowRun &run : layout.narrow) {
+    if (!merged.empty() &&
+        run.slot <= merged.back().slot + merged.back().slots) {
+      Layout::NarrowRun &last = merged.back();
+      if (last.scalar != run.scalar && run.slot < last.slot + last.slots)
+        return false;
+      if (last.scalar == run.scalar) {
+        last.slots = std::max(last.slots, run.slot + run.slots - last.slot);
+        continue;
+      }
+    }
+    merged.push_back(run);
+  }
+  layout.narrow = std::move(merged);
+  return true;
+}
+
 /// Whether `decl` is part of the C++ standard library (namespace `std` or
 /// the implementation's `__gnu_cxx`, at any depth).
 bool isStandardLibrary(const clang::Decl *decl) {
@@ -574,6 +597,9 @@ private:
   bool collectParts(const clang::RecordDecl *record,
                     SmallVectorImpl<Part> &parts,
                     SmallVectorImpl<Layout::IndirectField> &indirectFields);
+  /// Adds the narrower floating-point `part` (`float` among `double`s), of
+  /// layout `own`, to `layout`'s narrow runs; false after an error.
+  bool addNarrowPart(Layout &layout, const Layout &own, const Part &part);
   /// The slot type of a record of `parts` (with `partLayouts`).
   Layout chooseSlots(ArrayRef<Part> parts, ArrayRef<Layout> partLayouts,
                      bool hasIndirectFields, bool keepsAddresses);
@@ -657,6 +683,11 @@ LayoutComputation::ofArray(const clang::ConstantArrayType *array) {
         layout.indirect.push_back(field);
       }
   }
+  for (int64_t i = 0; i < count; ++i)
+    for (Layout::NarrowRun run : element->narrow)
+      layout.narrow.push_back(
+          {run.slot + i * element->size, run.slots, run.scalar});
+  mergeNarrowRuns(layout);
   return layout;
 }
 
@@ -867,6 +898,32 @@ Layout LayoutComputation::chooseSlots(ArrayRef<Part> parts,
   return *layout;
 }
 
+bool LayoutComputation::addNarrowPart(Layout &layout, const Layout &own,
+                                      const Part &part) {
+  // A run of the slots its bytes lie in, viewed in its own type where it
+  // starts.
+  int64_t slotBits = layout.scalar.getIntOrFloatBitWidth();
+  int64_t ownBits = own.scalar.getIntOrFloatBitWidth();
+  std::string partName = "its '" + part.type.getAsString() + "' part";
+  if (ownBits >= slotBits)
+    return refuse(partName + " and its '" + layout.scalarType.getAsString() +
+                  "' parts are floating-point numbers of one size");
+  if (!own.indirect.empty())
+    return refuse(partName + " holds pointers among '" +
+                  own.scalarType.getAsString() +
+                  "'s; keep the pointers in fields of the outer struct");
+  if ((part.byteOffset * 8) % ownBits != 0)
+    return refuse(partName + " is not aligned to its '" +
+                  own.scalarType.getAsString() +
+                  "'s (a packed struct); drop the packing");
+  int64_t firstSlot = part.byteOffset * 8 / slotBits;
+  int64_t endBits =
+      part.byteOffset * 8 + static_cast<int64_t>(ast.getTypeSize(part.type));
+  layout.narrow.push_back(
+      {firstSlot, (endBits + slotBits - 1) / slotBits - firstSlot, own.scalar});
+  return true;
+}
+
 std::optional<Layout>
 LayoutComputation::slotsOf(ArrayRef<Part> parts,
                            SmallVector<Layout::IndirectField> indirectFields,
@@ -898,13 +955,20 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
     for (const Layout::IndirectField &inner : own.indirect)
       indirectFields.push_back({0, 0, part.byteOffset + inner.byteOffset,
                                 inner.type, inner.decl, inner.inMemory});
-    if (own.scalar == layout->scalar || isDataless(own))
+    int64_t firstSlot = part.byteOffset * 8 / static_cast<int64_t>(slotBits);
+    if (own.scalar == layout->scalar) {
+      // A struct inside with narrow parts of its own.
+      for (const Layout::NarrowRun &run : own.narrow)
+        layout->narrow.push_back({firstSlot + run.slot, run.slots, run.scalar});
       continue;
-    if (isa<FloatType>(own.scalar))
-      return unsupported("its fields mix '" + layout->scalarType.getAsString() +
-                         "' and '" + own.scalarType.getAsString() +
-                         "'; a differentiable struct has one floating-point "
-                         "type");
+    }
+    if (isDataless(own))
+      continue;
+    if (isa<FloatType>(own.scalar)) {
+      if (!addNarrowPart(*layout, own, part))
+        return std::nullopt;
+      continue;
+    }
     // An integer, or a struct of one (a std::tuple's element, in a base
     // class of its own), lies in some bytes of one slot; an array or a
     // struct of integers is viewed in its own scalars where it lies
@@ -926,6 +990,10 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
   if (ast.getTypeSize(type) % slotBits != 0)
     return unsupported("its size is not a multiple of its '" +
                        layout->scalarType.getAsString() + "' slots");
+  if (!mergeNarrowRuns(*layout))
+    return unsupported("it holds floating-point parts of two narrower types "
+                       "in one '" +
+                       layout->scalarType.getAsString() + "' slot");
   layout->size = ast.getTypeSize(type) / slotBits;
   for (Layout::IndirectField &field : indirectFields) {
     uint64_t bits = ast.getTypeSize(field.type.getNonReferenceType());

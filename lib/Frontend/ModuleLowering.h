@@ -60,6 +60,16 @@ struct Layout {
     bool inMemory = false;
   };
   llvm::SmallVector<IndirectField, 0> indirect;
+  /// Runs of slots whose bytes hold floating-point parts of a narrower type
+  /// (the `float` fields of a struct of `double`s). Such parts are read,
+  /// written and copied as their own type, through a view of their slots:
+  /// a copy of the whole slot would add their adjoints as one wide number.
+  struct NarrowRun {
+    int64_t slot;  // first slot, from the object's start
+    int64_t slots; // how many slots the run covers
+    mlir::Type scalar;
+  };
+  llvm::SmallVector<NarrowRun, 0> narrow;
 
   /// For each slot, whether it holds data (not an indirect field's bytes).
   llvm::SmallVector<bool> dataSlots() const {

@@ -11,6 +11,7 @@
 
 #include "FunctionLowering.h"
 
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "clang/AST/RecordLayout.h"
 
@@ -37,13 +38,25 @@ Address FunctionLowering::basePart(Address object,
   std::optional<Layout> outer =
       module.tryGetLayout(ast.getCanonicalTagType(derived));
   std::optional<Layout> own = module.tryGetLayout(base);
-  if (!outer || !own || own->scalar == outer->scalar ||
-      !isa<IntegerType>(own->scalar) || own->size != 1)
+  if (!outer || !own || own->scalar == outer->scalar)
     return place;
   uint64_t slotBits = ast.getTypeSize(outer->scalarType);
   uint64_t bits = 8 * ast.getASTRecordLayout(derived)
                           .getBaseClassOffset(baseDecl)
                           .getQuantity();
+  // A base of a narrower floating-point type (std::tuple<float, double>'s
+  // `float`), or any base where slots hold such parts: a view of its own
+  // scalars where it starts (see fieldAddress).
+  if (isa<FloatType>(own->scalar) || !outer->narrow.empty()) {
+    auto view = ct::RetypeViewOp::create(b, l, getPointerType(own->scalar),
+                                         place.memref, place.offset);
+    uint64_t scalarBits = ast.getTypeSize(own->scalarType);
+    return Address{
+        view,
+        constantIndex(static_cast<int64_t>((bits % slotBits) / scalarBits), l)};
+  }
+  if (!isa<IntegerType>(own->scalar) || own->size != 1)
+    return place;
   place.packedType = own->scalar;
   place.packedBits = ast.getTypeSize(base);
   place.packedByte = (bits % slotBits) / 8;

@@ -431,7 +431,7 @@ bool FunctionLowering::declareGrowingVector(const clang::VarDecl *var,
   vector.addressSlot = entrySlot(b.getF64Type()).memref;
   vector.size = entrySlot(b.getIndexType());
   vector.capacity = entrySlot(b.getIndexType());
-  vector.elementSize = element->size;
+  vector.element = *element;
   vector.viewType = getPointerType(element->scalar);
   ct::StoreAddressOp::create(b, l, materializeAddress(*initial, l),
                              vector.addressSlot, constantIndex(0, l));
@@ -452,7 +452,7 @@ Value FunctionLowering::growingMemory(const GrowingVector &vector, Location l) {
 Address FunctionLowering::growingElements(const GrowingVector &vector,
                                           Location l) {
   return firstElements(growingMemory(vector, l), vector.size,
-                       vector.elementSize, l);
+                       vector.element.size, l);
 }
 
 FunctionLowering::GrowingVector *
@@ -476,7 +476,7 @@ void FunctionLowering::reserveGrowing(GrowingVector &vector, Value count,
       arith::MulIOp::create(b, l, capacity, constantIndex(2, l)).getResult();
   Value fresh = arith::MaxUIOp::create(b, l, doubled, count);
   Value scalars =
-      arith::MulIOp::create(b, l, fresh, constantIndex(vector.elementSize, l));
+      arith::MulIOp::create(b, l, fresh, constantIndex(vector.element.size, l));
   Value memory = memref::AllocOp::create(
       b, l,
       MemRefType::get({ShapedType::kDynamic}, vector.viewType.getElementType()),
@@ -484,7 +484,7 @@ void FunctionLowering::reserveGrowing(GrowingVector &vector, Value count,
   Address moved{memref::CastOp::create(b, l, vector.viewType, memory),
                 constantIndex(0, l)};
   Address old = growingElements(vector, l);
-  copy(moved, old, scalarsFrom(old, l), l);
+  copyElements(moved, old, scalarsFrom(old, l), vector.element, l);
   memref::DeallocOp::create(b, l, growingMemory(vector, l));
   ct::StoreAddressOp::create(b, l, moved.memref, vector.addressSlot,
                              constantIndex(0, l));
@@ -501,11 +501,11 @@ void FunctionLowering::resizeGrowing(GrowingVector &vector, Value count,
   Value from = arith::MinUIOp::create(b, l, old, count);
   Type scalar = vector.viewType.getElementType();
   Value zero = arith::ConstantOp::create(b, l, scalar, b.getZeroAttr(scalar));
-  Value per = constantIndex(vector.elementSize, l);
+  Value per = constantIndex(vector.element.size, l);
   forEachIndex(b, l, arith::SubIOp::create(b, l, count, from), [&](Value j) {
     Value i = arith::AddIOp::create(b, l, from, j);
     Address slot = offsetBy(elements, arith::MulIOp::create(b, l, i, per), l);
-    for (int64_t k = 0; k < vector.elementSize; ++k)
+    for (int64_t k = 0; k < vector.element.size; ++k)
       store(value ? load(offsetBy(*value, k, l), l) : zero,
             offsetBy(slot, k, l), l);
   });
@@ -515,7 +515,7 @@ void FunctionLowering::shiftElements(GrowingVector &vector, Value from,
                                      Value size, Value delta, bool towardEnd,
                                      Location l) {
   Address elements = growingElements(vector, l);
-  Value per = constantIndex(vector.elementSize, l);
+  Value per = constantIndex(vector.element.size, l);
   Value one = constantIndex(1, l);
   forEachIndex(b, l, arith::SubIOp::create(b, l, size, from), [&](Value j) {
     // Toward the end, the last element first, so that none is overwritten
@@ -530,7 +530,7 @@ void FunctionLowering::shiftElements(GrowingVector &vector, Value from,
     Address source = offsetBy(elements, arith::MulIOp::create(b, l, i, per), l);
     Address dest =
         offsetBy(elements, arith::MulIOp::create(b, l, target, per), l);
-    copy(dest, source, vector.elementSize, l);
+    copySlots(dest, source, vector.element, 0, vector.element.size, l);
   });
 }
 
@@ -558,9 +558,10 @@ FunctionLowering::elementValue(const clang::Expr *arg,
   }
   std::optional<Address> source = unpacked(
       arg->isGLValue() ? lowerLValue(arg) : materializeTemporary(arg), arg);
-  if (!source)
+  std::optional<Layout> layout = layoutOf(elementType, arg);
+  if (!source || !layout)
     return std::nullopt;
-  copy(*temporary, *source, scalars, l);
+  copySlots(*temporary, *source, *layout, 0, scalars, l);
   return temporary;
 }
 
@@ -573,10 +574,10 @@ Value FunctionLowering::elementIndexOf(const clang::Expr *position,
     return nullptr;
   // Iterators of the vector count scalars from its first element.
   Location l = loc(position);
-  if (vector.elementSize == 1)
+  if (vector.element.size == 1)
     return at->offset;
   return arith::DivUIOp::create(b, l, at->offset,
-                                constantIndex(vector.elementSize, l));
+                                constantIndex(vector.element.size, l));
 }
 
 std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
@@ -602,7 +603,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
                                          "or a list");
   Value at = elementIndexOf(args[0], vector);
   std::optional<Address> value =
-      elementValue(args.back(), elementType, vector.elementSize);
+      elementValue(args.back(), elementType, vector.element.size);
   Value count = counted ? lowerRValue(args[1]) : constantIndex(1, l);
   if (!at || !value || !count)
     return std::nullopt;
@@ -616,11 +617,11 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
   store(grown, vector.size, l);
   shiftElements(vector, at, size, count, /*towardEnd=*/true, l);
   Address elements = growingElements(vector, l);
-  Value per = constantIndex(vector.elementSize, l);
+  Value per = constantIndex(vector.element.size, l);
   forEachIndex(b, l, count, [&](Value j) {
     Value i = arith::AddIOp::create(b, l, at, j);
-    copy(offsetBy(elements, arith::MulIOp::create(b, l, i, per), l), *value,
-         vector.elementSize, l);
+    copySlots(offsetBy(elements, arith::MulIOp::create(b, l, i, per), l),
+              *value, vector.element, 0, vector.element.size, l);
   });
   return CallResult{
       nullptr, offsetBy(elements, arith::MulIOp::create(b, l, at, per), l)};
@@ -633,7 +634,7 @@ FunctionLowering::insertRangeIntoGrowing(const clang::CallExpr *expr,
   // The range's elements are read where they are: the standard forbids a
   // range of this vector, so its growth moves none of them.
   Location l = loc(expr);
-  Value per = constantIndex(vector.elementSize, l);
+  Value per = constantIndex(vector.element.size, l);
   std::optional<Address> first;
   Value count;
   if (const clang::CXXStdInitializerListExpr *list =
@@ -670,7 +671,8 @@ FunctionLowering::insertRangeIntoGrowing(const clang::CallExpr *expr,
   shiftElements(vector, at, size, count, /*towardEnd=*/true, l);
   Address into = offsetBy(growingElements(vector, l),
                           arith::MulIOp::create(b, l, at, per), l);
-  copy(into, *first, arith::MulIOp::create(b, l, count, per), l);
+  copyElements(into, *first, arith::MulIOp::create(b, l, count, per),
+               vector.element, l);
   return CallResult{nullptr, into};
 }
 
@@ -698,7 +700,7 @@ FunctionLowering::eraseFromGrowing(const clang::CallExpr *expr,
   Value count = arith::SubIOp::create(b, l, last, first);
   shiftElements(vector, last, size, count, /*towardEnd=*/false, l);
   store(arith::SubIOp::create(b, l, size, count), vector.size, l);
-  Value per = constantIndex(vector.elementSize, l);
+  Value per = constantIndex(vector.element.size, l);
   return CallResult{nullptr,
                     offsetBy(growingElements(vector, l),
                              arith::MulIOp::create(b, l, first, per), l)};
@@ -762,7 +764,7 @@ FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
     Value n = sizeArgument(args[0]);
     std::optional<Address> value;
     if (args.size() == 2 &&
-        !(value = elementValue(args[1], elementType, vector.elementSize)))
+        !(value = elementValue(args[1], elementType, vector.element.size)))
       return std::nullopt;
     if (!n)
       return std::nullopt;
@@ -830,7 +832,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::pushGrowing(
                                            "' with these arguments is not "
                                            "supported; pass one value of the "
                                            "element type");
-    if (!(value = elementValue(args[0], elementType, vector.elementSize)))
+    if (!(value = elementValue(args[0], elementType, vector.element.size)))
       return std::nullopt;
   }
   Value size = load(vector.size, l);
@@ -839,12 +841,12 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::pushGrowing(
   store(grown, vector.size, l);
   Address slot = offsetBy(
       growingElements(vector, l),
-      arith::MulIOp::create(b, l, size, constantIndex(vector.elementSize, l)),
+      arith::MulIOp::create(b, l, size, constantIndex(vector.element.size, l)),
       l);
   if (ctor && !emitCall(expr, ctor, slot, args, std::nullopt))
     return std::nullopt;
   if (value)
-    copy(slot, *value, vector.elementSize, l);
+    copySlots(slot, *value, vector.element, 0, vector.element.size, l);
   if (name == "emplace_back")
     return CallResult{nullptr, slot}; // C++17: a reference to the element
   return CallResult{};
@@ -870,7 +872,7 @@ FunctionLowering::assignGrowing(const clang::CallExpr *expr,
   reserveGrowing(vector, count, l);
   store(count, vector.size, l);
   Address elements = growingElements(vector, l);
-  copy(elements, *from, scalarsFrom(*from, l), l);
+  copyElements(elements, *from, scalarsFrom(*from, l), vector.element, l);
   return CallResult{nullptr, elements};
 }
 

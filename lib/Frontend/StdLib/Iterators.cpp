@@ -292,6 +292,12 @@ FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
   std::optional<Layout> layout = layoutOf(targetType, expr);
   if (!to || !from || !bytes || !layout)
     return CallResult{};
+  if (!layout->narrow.empty()) {
+    unsupported(expr, "copying the bytes of objects that mix floating-point "
+                      "types cannot be differentiated; assign them, or use "
+                      "std::copy");
+    return CallResult{};
+  }
   unsigned scalarBytes =
       ast.getTypeSizeInChars(layout->scalarType).getQuantity();
   Value count =

@@ -2,7 +2,8 @@
 //
 // The algorithms numerical code uses on arrays and vectors (std::fill,
 // fill_n, copy, copy_n, for_each, transform, accumulate, inner_product,
-// max_element, min_element) are lowered from their specification, as
+// max_element, min_element, sort and stable_sort, also of structs given a
+// comparison) are lowered from their specification, as
 // loops over pointers, rather than from the standard library's
 // implementation: libstdc++ and libc++ implement them through
 // memmove, projections, invoke and pairs of unwrapped iterators, each
@@ -61,6 +62,8 @@ static std::optional<Algorithm> getAlgorithm(const clang::FunctionDecl *f,
           .Case("advance", Algorithm::Advance)
           .Case("distance", Algorithm::Distance)
           .Case("sort", Algorithm::Sort)
+          // (The insertion sort below is stable.)
+          .Case("stable_sort", Algorithm::Sort)
           .Default(std::nullopt);
   if (!known)
     return std::nullopt;
@@ -304,6 +307,7 @@ private:
     Address begin;
     clang::QualType element;
     int64_t scalars;
+    Layout layout;
   };
 
   std::optional<Range> rangeAt(const clang::Expr *first) {
@@ -316,7 +320,7 @@ private:
     std::optional<Layout> layout = fl.layoutOf(element, first);
     if (!begin || !layout)
       return std::nullopt;
-    return Range{*begin, element, layout->size};
+    return Range{*begin, element, layout->size, *layout};
   }
   Address elementOf(const Range &range, Value i) {
     Value at =
@@ -356,7 +360,7 @@ private:
                target, l);
       return;
     }
-    fl.copy(target, source, to.scalars, l);
+    fl.copySlots(target, source, to.layout, 0, to.scalars, l);
   }
 
   Result lowerFill();
@@ -408,7 +412,8 @@ AlgorithmLowering::Result AlgorithmLowering::lowerFill() {
       return std::nullopt;
   }
   fl.emitCountedLoop(l, count, [&](Value i) {
-    fl.copy(elementOf(*range, i), *value, range->scalars, l);
+    fl.copySlots(elementOf(*range, i), *value, range->layout, 0, range->scalars,
+                 l);
   });
   if (algorithm == Algorithm::Fill)
     return CallResult{};
@@ -642,9 +647,28 @@ AlgorithmLowering::Result AlgorithmLowering::lowerSort() {
     return std::nullopt;
   if (!count)
     return std::nullopt;
-  if (range->scalars != 1)
-    return fl.unsupported<Result>(expr, "std::sort is supported on ranges "
-                                        "of numbers only");
+  // Structs (of numbers: pointers would need their places swapped too)
+  // move through a temporary, each part in its own type.
+  bool aggregate = isAggregate(range->element);
+  if (aggregate && (!less || !range->layout.indirect.empty()))
+    return fl.unsupported<Result>(
+        expr, "std::sort is supported on ranges of numbers, and of structs "
+              "of numbers given a comparison (a lambda or function)");
+  std::optional<Address> saved;
+  if (aggregate && !(saved = fl.allocate(range->element, expr->getSourceRange(),
+                                         "an element being sorted")))
+    return std::nullopt;
+  auto swap = [&](Address x, Address y) {
+    if (saved) {
+      fl.copySlots(*saved, x, range->layout, 0, range->scalars, l);
+      fl.copySlots(x, y, range->layout, 0, range->scalars, l);
+      fl.copySlots(y, *saved, range->layout, 0, range->scalars, l);
+      return;
+    }
+    Value vx = fl.load(x, l), vy = fl.load(y, l);
+    fl.store(vy, x, l);
+    fl.store(vx, y, l);
+  };
   auto isLess = [&](Address a, Address c) -> Value {
     if (!less)
       return fl.arithmetic(clang::BO_LT, fl.load(a, l), fl.load(c, l),
@@ -676,10 +700,7 @@ AlgorithmLowering::Result AlgorithmLowering::lowerSort() {
         [&] {
           Value at = fl.load(j, l);
           Value before = arith::SubIOp::create(b, l, at, one);
-          Address x = elementOf(*range, at), y = elementOf(*range, before);
-          Value vx = fl.load(x, l), vy = fl.load(y, l);
-          fl.store(vy, x, l);
-          fl.store(vx, y, l);
+          swap(elementOf(*range, at), elementOf(*range, before));
           fl.store(before, j, l);
         },
         [] {}, /*conditionFirst=*/true);

@@ -241,9 +241,12 @@ std::optional<Address> FunctionLowering::copyVector(Address source,
   Location l = module.getLoc(range.getBegin());
   Value count = vectorSize(source, sourceType, l);
   std::optional<Address> vector = allocateVector(type, count, range);
-  if (!vector)
+  std::optional<Layout> element = module.getLayout(
+      ModuleLowering::getVectorElementType(type), range, "this vector");
+  if (!vector || !element)
     return std::nullopt;
-  copy(*vector, source, memref::DimOp::create(b, l, vector->memref, 0), l);
+  copyElements(*vector, source, memref::DimOp::create(b, l, vector->memref, 0),
+               *element, l);
   return vector;
 }
 
@@ -263,7 +266,7 @@ FunctionLowering::vectorFromList(const clang::CXXStdInitializerListExpr *list,
   std::optional<Address> vector =
       allocateVector(type, constantIndex(count, l), range);
   if (vector)
-    copy(*vector, *values, count * element.size, l);
+    copyElements(*vector, *values, count * element.size, element, l);
   return vector;
 }
 
@@ -292,7 +295,7 @@ std::optional<Address> FunctionLowering::vectorFromRange(
                           .getResult();
   Result vector = allocateVector(type, count, range);
   if (vector)
-    copy(*vector, *begin, scalars, l);
+    copyElements(*vector, *begin, scalars, element, l);
   return vector;
 }
 
@@ -339,7 +342,7 @@ FunctionLowering::sizedVector(const clang::CXXConstructExpr *construct,
                   .getResult();
     Address slot = offsetBy(*vector, at, l);
     if (value)
-      copy(slot, *value, element.size, l);
+      copySlots(slot, *value, element, 0, element.size, l);
     else
       for (int64_t k = 0; k < element.size; ++k)
         store(zero, offsetBy(slot, k, l), l);
@@ -540,6 +543,17 @@ FunctionLowering::swapVectors(const clang::CallExpr *expr,
           "std::vector::swap of vectors of different sizes, which "
           "differentiable code swaps element by element; swap vectors "
           "of one size");
+  if (!element.narrow.empty()) {
+    // Through a copy, so that each part moves in its own type.
+    auto type = MemRefType::get({ShapedType::kDynamic}, element.scalar);
+    Address saved{memref::AllocOp::create(b, l, type, ValueRange{scalars}),
+                  constantIndex(0, l)};
+    copyElements(saved, *first, scalars, element, l);
+    copyElements(*first, *second, scalars, element, l);
+    copyElements(*second, saved, scalars, element, l);
+    memref::DeallocOp::create(b, l, saved.memref);
+    return CallResult{};
+  }
   forEachIndex(b, l, scalars, [&](Value i) {
     Address a = offsetBy(*first, i, l), c = offsetBy(*second, i, l);
     Value fromFirst = load(a, l);
@@ -557,7 +571,11 @@ FunctionLowering::assignVectorInPlace(const clang::CallExpr *expr,
   // `v = w` elsewhere keeps v's memory: the sizes must agree.
   std::optional<Address> from = lowerLValue(source);
   std::optional<Address> target = lowerLValue(object);
-  if (!from || !target)
+  std::optional<Layout> element = module.getLayout(
+      ModuleLowering::getVectorElementType(
+          object->getType().getNonReferenceType().getCanonicalType()),
+      expr->getSourceRange(), "an element of this vector");
+  if (!from || !target || !element)
     return std::nullopt;
   Value sourceScalars = scalarsFrom(*from, l);
   Value targetScalars = scalarsFrom(*target, l);
@@ -566,7 +584,7 @@ FunctionLowering::assignVectorInPlace(const clang::CallExpr *expr,
           expr,
           "a std::vector assigned inside a loop or branch changed "
           "its size, which differentiable code does not support");
-  copy(*target, *from, targetScalars, l);
+  copyElements(*target, *from, targetScalars, *element, l);
   return CallResult{nullptr, target};
 }
 
@@ -584,9 +602,14 @@ std::optional<Address> FunctionLowering::reserveVector(
   Value capacity =
       arith::MaxUIOp::create(b, l, index(count, n->getType(), l), size);
   fresh = allocateVector(type, capacity, expr->getSourceRange());
-  if (!fresh)
+  std::optional<Layout> element =
+      module.getLayout(ModuleLowering::getVectorElementType(type),
+                       expr->getSourceRange(), "an element of this vector");
+  if (!fresh || !element)
     return std::nullopt;
-  copy(*fresh, old, memref::DimOp::create(b, l, old.memref, 0).getResult(), l);
+  copyElements(*fresh, old,
+               memref::DimOp::create(b, l, old.memref, 0).getResult(), *element,
+               l);
   sizeSlot = knownSize.memref ? knownSize : newIndexSlot(size, l);
   return fresh;
 }
@@ -627,7 +650,7 @@ std::optional<Address> FunctionLowering::refillVector(
           : constantIndex(0, l);
   Value scalarsPer = constantIndex(element->size, l);
   Value keptScalars = arith::MulIOp::create(b, l, kept, scalarsPer);
-  copy(*fresh, old, keptScalars, l);
+  copyElements(*fresh, old, keptScalars, *element, l);
   Value zero = arith::ConstantOp::create(b, l, element->scalar,
                                          b.getZeroAttr(element->scalar));
   forEachIndex(b, l, arith::SubIOp::create(b, l, count, kept), [&](Value j) {

@@ -436,10 +436,13 @@ void FunctionLowering::fillVectorObject(const VectorObject &vector,
                       constantIndex(0, l), l);
   reserveVectorObject(vector, count, where);
   Value memory = vectorObjectElements(vector, l);
-  copy(
-      Address{memory, constantIndex(0, l)}, elements,
-      arith::MulIOp::create(b, l, count, constantIndex(vector.elementSlots, l)),
-      l);
+  Address to{memory, constantIndex(0, l)};
+  Value scalars =
+      arith::MulIOp::create(b, l, count, constantIndex(vector.elementSlots, l));
+  if (vector.layout)
+    copyElements(to, elements, scalars, *vector.layout, l);
+  else
+    copy(to, elements, scalars, l);
   setVectorObjectSlot(vector, vector.end, memory, count, l);
 }
 

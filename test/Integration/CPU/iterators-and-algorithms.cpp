@@ -1,7 +1,8 @@
 // Loops over pointers and iterators instead of an index, and the standard
 // algorithms numerical code calls on arrays and vectors (fill, fill_n,
 // copy, copy_n, for_each, transform, accumulate, inner_product,
-// max_element, min_element, sort, next, prev, advance, distance), with
+// max_element, min_element, sort, next, prev, advance, distance; sort and
+// stable_sort of structs with a comparison), with
 // lambdas and named functions, and the user's own templates given a lambda
 // or iterators; pointers one past the end of arrays (`a + n`, std::end)
 // passed to helpers. Reverse and forward
@@ -138,6 +139,50 @@ static double sumOfSquares(const double *first, const double *last) {
          sumOfSquares(a.begin() + 3, a.end());
 }
 
+struct Item {
+  double key;
+  double weight;
+  int index;
+};
+
+// Structs sorted with a comparison: by key (std::sort, a vector grown by
+// push_back), and by a key with ties (std::stable_sort of an array keeps
+// the tied items in their order: 1, 3, then 0, 2).
+[[ct::differentiable]] double rankedItems(const std::vector<double> &x) {
+  std::vector<Item> items;
+  for (int i = 0; i < 4; ++i)
+    items.push_back({x[i], x[i] * x[i], i});
+  std::sort(items.begin(), items.end(),
+            [](const Item &a, const Item &b) { return a.key < b.key; });
+  double s = 0;
+  for (int r = 0; r < 4; ++r)
+    s += items[r].weight * (r + 1) + items[r].index * items[r].key;
+  Item tied[4] = {{1, x[0], 0}, {0, x[1], 1}, {1, x[2], 2}, {0, x[3], 3}};
+  std::stable_sort(tied, tied + 4,
+                   [](const Item &a, const Item &b) { return a.key < b.key; });
+  for (int r = 0; r < 4; ++r)
+    s += tied[r].weight * (r + 1) * (r + 1);
+  return s;
+}
+
+static void testRankedItems() {
+  std::vector<double> x{0.5, 2.0, -1.0, 1.5}, dx(4, 0.0);
+  double v = ct::gradient<rankedItems>(x, &dx);
+  // Ranks by key: -1 (2), .5 (0), 1.5 (3), 2 (1): squares weighted 1..4,
+  // plus index * key; tied order 1, 3, 0, 2 weighted 1, 4, 9, 16.
+  double expected = 1 * 1.0 + 2 * 0.25 + 3 * 2.25 + 4 * 4.0 +
+                    (2 * -1.0 + 0 * 0.5 + 3 * 1.5 + 1 * 2.0) +
+                    (1 * 2.0 + 4 * 1.5 + 9 * 0.5 + 16 * -1.0);
+  check::near("rankedItems value", v, expected, 1e-14);
+  for (int i = 0; i < 4; ++i)
+    check::near("rankedItems gradient", dx[i],
+                check::differenceAt(x.data(), i, [&] { return rankedItems(x); }),
+                1e-7);
+  std::vector<double> t{0, 0, 1, 0};
+  check::near("rankedItems jvp", ct::jvp<rankedItems>(x, &t).tangent, dx[2],
+              1e-12);
+}
+
 static void testOrdered() {
   std::vector<double> x{0.5, 2.0, -1.0, 1.5}, dx(4, 0.0);
   double v = ct::gradient<ordered>(x, &dx);
@@ -213,5 +258,6 @@ int main() {
   testAlgorithms();
   testArrays();
   testOrdered();
+  testRankedItems();
   return check::report();
 }
