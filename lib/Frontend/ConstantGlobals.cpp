@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "clang/AST/APValue.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/Basic/TargetInfo.h"
 
@@ -147,6 +148,53 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
   return global;
 }
 
+/// Whether evaluating `stmt` reads only constants and changes nothing.
+static bool readsOnlyConstants(const clang::Stmt *stmt, ModuleLowering &module,
+                               clang::ASTContext &ast) {
+  if (!stmt)
+    return true;
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stmt)) {
+    const clang::ValueDecl *decl = ref->getDecl();
+    if (isa<clang::FunctionDecl, clang::EnumConstantDecl,
+            clang::NonTypeTemplateParmDecl>(decl))
+      return true;
+    const auto *var = dyn_cast<clang::VarDecl>(decl);
+    return var && (var->isUsableInConstantExpressions(ast) ||
+                   (!var->hasLocalStorage() && var->getType().isConstant(ast) &&
+                    var->hasConstantInitialization()) ||
+                   module.isRecomputedStatic(var));
+  }
+  if (const auto *call = dyn_cast<clang::CallExpr>(stmt)) {
+    const clang::FunctionDecl *callee = call->getDirectCallee();
+    if (!callee || (!callee->getBuiltinID() && !callee->isConstexpr()))
+      return false;
+  }
+  if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(stmt);
+      construct && !construct->getConstructor()->isConstexpr() &&
+      !construct->getConstructor()->isTrivial())
+    return false;
+  if (const auto *binary = dyn_cast<clang::BinaryOperator>(stmt);
+      binary && binary->isAssignmentOp())
+    return false;
+  if (const auto *unary = dyn_cast<clang::UnaryOperator>(stmt);
+      unary && unary->isIncrementDecrementOp())
+    return false;
+  if (isa<clang::CXXThisExpr, clang::LambdaExpr, clang::CXXNewExpr,
+          clang::CXXDeleteExpr, clang::CXXThrowExpr, clang::StmtExpr>(stmt))
+    return false;
+  return llvm::all_of(stmt->children(), [&](const clang::Stmt *child) {
+    return readsOnlyConstants(child, module, ast);
+  });
+}
+
+bool ModuleLowering::isRecomputedStatic(const clang::VarDecl *var) {
+  const clang::Expr *init = var->getInit();
+  return var->isStaticLocal() && init && var->getType().isConstant(ast) &&
+         !var->hasConstantInitialization() &&
+         !init->isConstantInitializer(ast, /*ForRef=*/false) &&
+         readsOnlyConstants(init, *this, ast);
+}
+
 /// Whether the derivative code can refer to `var` by its linkage name as
 /// the unit defines it; reports at `use` why not.
 bool ModuleLowering::isReachableByName(const clang::VarDecl *var,
@@ -170,8 +218,9 @@ bool ModuleLowering::isReachableByName(const clang::VarDecl *var,
                    "' is a static variable initialized when the function "
                    "first runs (its initializer is not a constant); "
                    "differentiable functions keep static variables only "
-                   "with constant initializers: initialize it with a "
-                   "constant, or pass it as a parameter");
+                   "with constant initializers, or 'const' ones computed "
+                   "from constants alone: initialize it with a constant, "
+                   "or pass it as a parameter");
     return false;
   }
   // Clang numbers same-named statics of a function in the order its own

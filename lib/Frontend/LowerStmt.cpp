@@ -320,7 +320,9 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   Location l = module.getLoc(var->getLocation());
   if (defineLambda(var))
     return;
-  if (!var->hasLocalStorage()) {
+  // (A `const` static computed from constants alone is evaluated here, as
+  // a local: every evaluation gives the value it holds.)
+  if (!var->hasLocalStorage() && !module.isRecomputedStatic(var)) {
     // A `static const` table: constant data, like a global one.
     if (std::optional<Address> table =
             constantGlobal(var, var->getSourceRange()))

@@ -96,9 +96,17 @@ long double halve(long double v) { return v / 2; }
 
 double seed(double x);
 [[ct::differentiable]] double uses_guarded_static(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'cache' is a static variable initialized when the function first runs (its initializer is not a constant); differentiable functions keep static variables only with constant initializers: initialize it with a constant, or pass it as a parameter
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'cache' is a static variable initialized when the function first runs (its initializer is not a constant); differentiable functions keep static variables only with constant initializers, or 'const' ones computed from constants alone: initialize it with a constant, or pass it as a parameter
   static double cache = seed(1.0);
   return x * cache;
+}
+
+// A `const` static holds the first call's value: it cannot be computed
+// again from a parameter.
+[[ct::differentiable]] double uses_first_call_static(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'first' is a static variable initialized when the function first runs (its initializer is not a constant); differentiable functions keep static variables only with constant initializers, or 'const' ones computed from constants alone: initialize it with a constant, or pass it as a parameter
+  static const double first = 2 * x;
+  return x * first;
 }
 
 [[ct::differentiable]] double uses_same_named_statics(double x) {
@@ -298,7 +306,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 40 errors generated.
+// CHECK: 41 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -4,7 +4,8 @@
 // data members, tables of structs mixing integers (single fields, arrays,
 // bools) with floating-point fields, laid out as C++ lays them out. Reverse
 // and forward mode, -O0 and -O2, against closed forms (the tables
-// themselves have no derivative).
+// themselves have no derivative); `const` static locals the compiler
+// cannot fold (`0.5 * std::log(2 * M_PI)`), evaluated where declared.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -14,6 +15,8 @@
 #include <cotangent/cotangent.h>
 
 #include "check.h"
+
+#include <cmath>
 
 constexpr double weights[4] = {0.5, 1.5, -2.0, 3.0};
 static const double offsets[2][2] = {{1, 2}, {3, 4}};
@@ -60,11 +63,50 @@ constexpr Edge edges[3] = {{{0, 1}, true, 0.5, 7},
          coefficients.b + Model::gain[1] * x[1];
 }
 
+// `const` statics the compiler cannot fold (library math on constants),
+// evaluated where they are declared: in the function, in a helper, built
+// from one another, an array of them, a float one.
+static double logNormalizer() {
+  static const double logRoot2Pi = 0.5 * std::log(2 * M_PI);
+  return logRoot2Pi;
+}
+
+[[ct::differentiable]] double gaussianLogDensity(const double *x, int n) {
+  static const double invRoot2 = 1 / std::sqrt(2.0);
+  static const double scales[2] = {std::exp(0.5), invRoot2 * 2};
+  static const float half = std::sqrt(0.25f);
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    double z = x[i] * scales[i % 2] * invRoot2;
+    s -= z * z + logNormalizer() + half;
+  }
+  return s;
+}
+
 [[ct::differentiable]] float lookup(float x, int k) {
   return tables::partial[k] * x * x + x;
 }
 
+static void checkRecomputedStatics() {
+  double x[3] = {0.5, -1.5, 2.0}, dx[3] = {};
+  double scales[2] = {std::exp(0.5), 2 / std::sqrt(2.0)};
+  double expected = 0;
+  for (int i = 0; i < 3; ++i) {
+    double c = scales[i % 2] * scales[i % 2] / 2;
+    expected -= c * x[i] * x[i] + 0.5 * std::log(2 * M_PI) + 0.5;
+  }
+  check::near("statics value", ct::gradient<gaussianLogDensity>(x, 3, dx),
+              expected, 1e-12);
+  for (int i = 0; i < 3; ++i)
+    check::near("statics gradient", dx[i],
+                -scales[i % 2] * scales[i % 2] * x[i], 1e-12);
+  double t[3] = {0, 1, 0};
+  check::near("statics jvp", ct::jvp<gaussianLogDensity>(x, 3, t).tangent,
+              dx[1], 1e-12);
+}
+
 int main() {
+  checkRecomputedStatics();
   const double x[4] = {1, 2, 3, 4};
   double dx[4] = {};
   double v = ct::gradient<weighted>(x, 4, dx);
