@@ -83,6 +83,13 @@ FunctionLowering::lowerCheckCall(const clang::CallExpr *expr,
   case clang::Builtin::BI__builtin_memset:
   case clang::Builtin::BImemset:
     return lowerMemorySet(expr);
+  case clang::Builtin::BIaddressof:
+  case clang::Builtin::BI__addressof:
+  case clang::Builtin::BI__builtin_addressof:
+    // `&x` whatever operator& says: the place itself.
+    if (std::optional<Address> place = lowerLValue(expr->getArg(0)))
+      return CallResult{nullptr, place};
+    return CallResult{};
   default:
     break;
   }

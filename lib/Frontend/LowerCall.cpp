@@ -458,6 +458,35 @@ bool FunctionLowering::lowerConstruct(const clang::CXXConstructExpr *expr,
       !callsLibraryCode(ctor, ctor->getParent(), expr))
     return false;
   SmallVector<const clang::Expr *> args(expr->arguments());
+  // A constructor inherited by `using Base::Base;` (std::optional's
+  // payload) constructs that base with the same arguments; the class adds
+  // nothing to construct (no fields, no other non-empty bases).
+  while (ctor->isInheritingConstructor()) {
+    const clang::CXXConstructorDecl *inherited =
+        ctor->getInheritedConstructor().getConstructor();
+    const clang::CXXRecordDecl *target = inherited->getParent();
+    // Down the chain of classes inheriting it, each adding nothing.
+    for (const clang::CXXRecordDecl *derived = ctor->getParent();
+         derived != target;) {
+      const clang::CXXRecordDecl *next = nullptr;
+      bool addsParts = !derived->field_empty();
+      for (const clang::CXXBaseSpecifier &base : derived->bases()) {
+        const clang::CXXRecordDecl *decl = base.getType()->getAsCXXRecordDecl();
+        if (!next && (decl == target || decl->isDerivedFrom(target)))
+          next = decl;
+        else
+          addsParts |= !decl->isEmpty();
+      }
+      if (!next || addsParts)
+        return unsupported<bool>(expr, "this inherited constructor's class "
+                                       "adds parts of its own, which "
+                                       "differentiable code does not "
+                                       "construct; write its constructor");
+      dest = basePart(dest, derived, ast.getCanonicalTagType(next), l);
+      derived = next;
+    }
+    ctor = inherited;
+  }
   // An array of objects runs the constructor on each element.
   std::optional<Layout> element =
       layoutOf(ast.getBaseElementType(expr->getType()), expr);

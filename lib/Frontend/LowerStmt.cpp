@@ -127,6 +127,16 @@ void FunctionLowering::lowerConstructorInitializers(
       initialize(value, base, basePart(*self, ctor->getParent(), base, l));
     } else if (init->isDelegatingInitializer()) {
       initializeAggregate(value, *self);
+    } else if (init->isIndirectMemberInitializer()) {
+      // A member of an anonymous union or struct: through the fields that
+      // hold it (libc++'s std::optional, `union { char empty; T value; }`).
+      std::optional<Address> at = *self;
+      const clang::FieldDecl *field = nullptr;
+      for (const clang::NamedDecl *link : init->getIndirectMember()->chain())
+        if ((field = dyn_cast<clang::FieldDecl>(link)) && at)
+          at = fieldAddress(*at, field, value);
+      if (at && field)
+        initialize(value, field->getType(), *at, field);
     } else {
       module.error(init->getSourceRange(),
                    "this initializer cannot be differentiated");

@@ -222,6 +222,26 @@ static bool isStandardLibraryClass(const clang::CXXRecordDecl *record) {
          isStandardLibrary(record);
 }
 
+bool ModuleLowering::isStateUnion(const clang::RecordDecl *record) {
+  if (!record || !record->isUnion() || !(record = record->getDefinition()))
+    return false;
+  // One member holds the value; the others only say there is none (an
+  // empty class, a byte): reading the value after writing a marker is
+  // undefined in C++, so their bytes never meet. Two members of data
+  // would be a reinterpretation of bits, which has no derivative.
+  unsigned values = 0;
+  for (const clang::FieldDecl *field : record->fields()) {
+    clang::QualType type = field->getType().getCanonicalType();
+    const clang::CXXRecordDecl *held = type->getAsCXXRecordDecl();
+    bool marker = (held && held->isEmpty()) ||
+                  (type->isIntegerType() &&
+                   record->getASTContext().getTypeSize(type) == 8);
+    if (!marker && (field->isBitField() || ++values > 1))
+      return false;
+  }
+  return values == 1;
+}
+
 /// Whether the lowering destroys objects of `record`: its own destructor's
 /// body, if the program wrote one, then its parts, each of which the
 /// lowering destroys (std::vector parts, whose memory it frees, classes
@@ -394,7 +414,8 @@ bool ModuleLowering::isKeptAsCompiled(const clang::CXXRecordDecl *record) {
       spec && spec->isInStdNamespace() && spec->getName() == "unique_ptr")
     return false;
   if (record->isPolymorphic() || record->getNumVBases() ||
-      !isDestroyedByParts(record) || record->isUnion())
+      !isDestroyedByParts(record) ||
+      (record->isUnion() && !isStateUnion(record)))
     return true;
   // The proxies and iterators of bits (std::vector<bool>'s `_Bit_reference`
   // and `_Bit_iterator`, libc++'s `__bit_reference`): a word's address and
@@ -411,7 +432,8 @@ bool ModuleLowering::isKeptAsCompiled(const clang::CXXRecordDecl *record) {
       return isLibraryInternal(pointee);
     }
     const clang::CXXRecordDecl *held = element->getAsCXXRecordDecl();
-    return held && (held->isUnion() || isKeptAsCompiled(held));
+    return held &&
+           ((held->isUnion() && !isStateUnion(held)) || isKeptAsCompiled(held));
   };
   return llvm::any_of(record->bases(),
                       [&](const clang::CXXBaseSpecifier &base) {
@@ -552,8 +574,10 @@ public:
     if (!record)
       return unsupported("the type is incomplete; define it before the "
                          "differentiable function");
-    if (record->isUnion())
-      return unsupported("unions cannot be differentiated; use a struct");
+    if (record->isUnion() && !ModuleLowering::isStateUnion(record))
+      return unsupported("unions cannot be differentiated, except one "
+                         "holding a value beside empty or one-byte markers "
+                         "(std::optional's); use a struct");
     return ofRecord(record);
   }
 

@@ -328,6 +328,11 @@ public:
   /// addresses in one another, so their pointer fields, and the fields
   /// designating them, keep addresses.
   static bool isLinked(const clang::RecordDecl *record);
+  /// Whether `record` is a union of one member holding data and members
+  /// that only mark it empty (empty classes, bytes): std::optional's
+  /// storage. It is laid out as a struct whose members all start at its
+  /// first byte.
+  static bool isStateUnion(const clang::RecordDecl *record);
   /// Whether objects of `type` (or its elements) hold a pointer or
   /// reference field that does not keep its address (one of the memref
   /// model: its slot holds an offset into memory known beside the

@@ -139,7 +139,7 @@ double seed(double x);
 }
 
 [[ct::differentiable]] double uses_union(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variable 'b' has type 'union Bits', which differentiable code does not support: unions cannot be differentiated; use a struct
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variable 'b' has type 'union Bits', which differentiable code does not support: unions cannot be differentiated, except one holding a value beside empty or one-byte markers (std::optional's); use a struct
   Bits b;
   return x;
 }
