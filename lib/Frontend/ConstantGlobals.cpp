@@ -187,9 +187,38 @@ static bool readsOnlyConstants(const clang::Stmt *stmt, ModuleLowering &module,
   });
 }
 
+/// Whether `stmt` only reads `var`'s value: every use of it is loaded at
+/// once (not assigned, incremented, addressed or bound to a reference).
+static bool onlyReads(const clang::Stmt *stmt, const clang::VarDecl *var) {
+  if (!stmt)
+    return true;
+  if (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(stmt);
+      cast && cast->getCastKind() == clang::CK_LValueToRValue)
+    if (const auto *ref =
+            dyn_cast<clang::DeclRefExpr>(cast->getSubExpr()->IgnoreParens());
+        ref && ref->getDecl() == var)
+      return true;
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stmt);
+      ref && ref->getDecl() == var)
+    return false;
+  return llvm::all_of(stmt->children(), [&](const clang::Stmt *child) {
+    return onlyReads(child, var);
+  });
+}
+
+/// Whether `var`, a static local, keeps the value it was initialized with:
+/// declared `const`, or only ever read in its function.
+static bool keepsItsValue(const clang::VarDecl *var, clang::ASTContext &ast) {
+  if (var->getType().isConstant(ast))
+    return true;
+  const auto *owner =
+      dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+  return owner && owner->getBody() && onlyReads(owner->getBody(), var);
+}
+
 bool ModuleLowering::isRecomputedStatic(const clang::VarDecl *var) {
   const clang::Expr *init = var->getInit();
-  return var->isStaticLocal() && init && var->getType().isConstant(ast) &&
+  return var->isStaticLocal() && init && keepsItsValue(var, ast) &&
          !var->hasConstantInitialization() &&
          !init->isConstantInitializer(ast, /*ForRef=*/false) &&
          readsOnlyConstants(init, *this, ast);
@@ -218,9 +247,9 @@ bool ModuleLowering::isReachableByName(const clang::VarDecl *var,
                    "' is a static variable initialized when the function "
                    "first runs (its initializer is not a constant); "
                    "differentiable functions keep static variables only "
-                   "with constant initializers, or 'const' ones computed "
-                   "from constants alone: initialize it with a constant, "
-                   "or pass it as a parameter");
+                   "with constant initializers, or computed from "
+                   "constants alone and never changed: initialize it with "
+                   "a constant, or pass it as a parameter");
     return false;
   }
   // Clang numbers same-named statics of a function in the order its own

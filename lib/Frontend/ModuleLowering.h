@@ -200,11 +200,12 @@ public:
   /// Whether derivative code can name `var` (not thread-local, a static
   /// local with a constant initializer); reports at `use` otherwise.
   bool isReachableByName(const clang::VarDecl *var, clang::SourceRange use);
-  /// Whether `var` is a `const` static local whose initializer, not a
-  /// constant the compiler folds, reads only constants and calls only
-  /// library math and constexpr functions (`static const double c =
-  /// std::log(2 * M_PI)`): every evaluation gives the value it holds, so
-  /// derivative code evaluates it where it is declared, as a local.
+  /// Whether `var` is a static local that keeps its first value (`const`,
+  /// or only read) whose initializer, not a constant the compiler folds,
+  /// reads only constants and calls only library math and constexpr
+  /// functions (`static const double c = std::log(2 * M_PI)`): every
+  /// evaluation gives the value it holds, so derivative code evaluates it
+  /// where it is declared, as a local.
   bool isRecomputedStatic(const clang::VarDecl *var);
 
   /// Where a field or a base class starts in its record, in scalars.

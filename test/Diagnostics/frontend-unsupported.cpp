@@ -3,6 +3,7 @@
 // status 1 (not a crash) and reports every error, not just the first.
 // RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 2>&1 | FileCheck %s
 // RUN: sh -c '%cotangent-cc %s -- -std=c++20 > /dev/null 2>&1; test $? -eq 1'
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -96,7 +97,7 @@ long double halve(long double v) { return v / 2; }
 
 double seed(double x);
 [[ct::differentiable]] double uses_guarded_static(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'cache' is a static variable initialized when the function first runs (its initializer is not a constant); differentiable functions keep static variables only with constant initializers, or 'const' ones computed from constants alone: initialize it with a constant, or pass it as a parameter
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'cache' is a static variable initialized when the function first runs (its initializer is not a constant); differentiable functions keep static variables only with constant initializers, or computed from constants alone and never changed: initialize it with a constant, or pass it as a parameter
   static double cache = seed(1.0);
   return x * cache;
 }
@@ -104,9 +105,17 @@ double seed(double x);
 // A `const` static holds the first call's value: it cannot be computed
 // again from a parameter.
 [[ct::differentiable]] double uses_first_call_static(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'first' is a static variable initialized when the function first runs (its initializer is not a constant); differentiable functions keep static variables only with constant initializers, or 'const' ones computed from constants alone: initialize it with a constant, or pass it as a parameter
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'first' is a static variable initialized when the function first runs (its initializer is not a constant); differentiable functions keep static variables only with constant initializers, or computed from constants alone and never changed: initialize it with a constant, or pass it as a parameter
   static const double first = 2 * x;
   return x * first;
+}
+
+// One computed from constants but changed keeps state between calls.
+[[ct::differentiable]] double uses_changed_static(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'scale' is a static variable initialized when the function first runs (its initializer is not a constant); differentiable functions keep static variables only with constant initializers, or computed from constants alone and never changed: initialize it with a constant, or pass it as a parameter
+  static double scale = std::sqrt(2.0);
+  scale *= 2;
+  return x * scale;
 }
 
 [[ct::differentiable]] double uses_same_named_statics(double x) {
@@ -306,7 +315,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 41 errors generated.
+// CHECK: 42 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -4,8 +4,9 @@
 // data members, tables of structs mixing integers (single fields, arrays,
 // bools) with floating-point fields, laid out as C++ lays them out. Reverse
 // and forward mode, -O0 and -O2, against closed forms (the tables
-// themselves have no derivative); `const` static locals the compiler
-// cannot fold (`0.5 * std::log(2 * M_PI)`), evaluated where declared.
+// themselves have no derivative); static locals the compiler cannot fold
+// (`0.5 * std::log(2 * M_PI)`) that keep their value, evaluated where
+// declared.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -63,11 +64,12 @@ constexpr Edge edges[3] = {{{0, 1}, true, 0.5, 7},
          coefficients.b + Model::gain[1] * x[1];
 }
 
-// `const` statics the compiler cannot fold (library math on constants),
-// evaluated where they are declared: in the function, in a helper, built
-// from one another, an array of them, a float one.
+// Statics the compiler cannot fold (library math on constants) that keep
+// their value (`const`, or only read), evaluated where they are declared:
+// in the function, in a helper, built from one another, an array of them,
+// a float one.
 static double logNormalizer() {
-  static const double logRoot2Pi = 0.5 * std::log(2 * M_PI);
+  static double logRoot2Pi = 0.5 * std::log(2 * M_PI); // only read
   return logRoot2Pi;
 }
 
