@@ -148,9 +148,11 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
   return global;
 }
 
-/// Whether evaluating `stmt` reads only constants and changes nothing.
-static bool readsOnlyConstants(const clang::Stmt *stmt, ModuleLowering &module,
-                               clang::ASTContext &ast) {
+/// Whether evaluating `stmt`, the initializer of `self`, reads only
+/// constants and changes nothing.
+static bool readsOnlyConstants(const clang::Stmt *stmt,
+                               const clang::VarDecl *self,
+                               ModuleLowering &module, clang::ASTContext &ast) {
   if (!stmt)
     return true;
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stmt)) {
@@ -159,10 +161,12 @@ static bool readsOnlyConstants(const clang::Stmt *stmt, ModuleLowering &module,
             clang::NonTypeTemplateParmDecl>(decl))
       return true;
     const auto *var = dyn_cast<clang::VarDecl>(decl);
-    return var && (var->isUsableInConstantExpressions(ast) ||
-                   (!var->hasLocalStorage() && var->getType().isConstant(ast) &&
-                    var->hasConstantInitialization()) ||
-                   module.isRecomputedStatic(var));
+    // (A variable is in scope in its own initializer.)
+    return var && var != self &&
+           (var->isUsableInConstantExpressions(ast) ||
+            (!var->hasLocalStorage() && var->getType().isConstant(ast) &&
+             var->hasConstantInitialization()) ||
+            module.isRecomputedStatic(var));
   }
   if (const auto *call = dyn_cast<clang::CallExpr>(stmt)) {
     const clang::FunctionDecl *callee = call->getDirectCallee();
@@ -183,7 +187,7 @@ static bool readsOnlyConstants(const clang::Stmt *stmt, ModuleLowering &module,
           clang::CXXDeleteExpr, clang::CXXThrowExpr, clang::StmtExpr>(stmt))
     return false;
   return llvm::all_of(stmt->children(), [&](const clang::Stmt *child) {
-    return readsOnlyConstants(child, module, ast);
+    return readsOnlyConstants(child, self, module, ast);
   });
 }
 
@@ -221,7 +225,7 @@ bool ModuleLowering::isRecomputedStatic(const clang::VarDecl *var) {
   return var->isStaticLocal() && init && keepsItsValue(var, ast) &&
          !var->hasConstantInitialization() &&
          !init->isConstantInitializer(ast, /*ForRef=*/false) &&
-         readsOnlyConstants(init, *this, ast);
+         readsOnlyConstants(init, var, *this, ast);
 }
 
 /// Whether the derivative code can refer to `var` by its linkage name as

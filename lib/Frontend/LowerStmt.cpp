@@ -132,10 +132,16 @@ void FunctionLowering::lowerConstructorInitializers(
       // hold it (libc++'s std::optional, `union { char empty; T value; }`).
       std::optional<Address> at = *self;
       const clang::FieldDecl *field = nullptr;
-      for (const clang::NamedDecl *link : init->getIndirectMember()->chain())
-        if ((field = dyn_cast<clang::FieldDecl>(link)) && at)
-          at = fieldAddress(*at, field, value);
-      if (at && field)
+      for (const clang::NamedDecl *link : init->getIndirectMember()->chain()) {
+        field = dyn_cast<clang::FieldDecl>(link);
+        if (!field || !at)
+          break;
+        at = fieldAddress(*at, field, value);
+      }
+      if (!field)
+        module.error(init->getSourceRange(),
+                     "this initializer cannot be differentiated");
+      else if (at)
         initialize(value, field->getType(), *at, field);
     } else {
       module.error(init->getSourceRange(),
@@ -330,8 +336,8 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   Location l = module.getLoc(var->getLocation());
   if (defineLambda(var))
     return;
-  // (A `const` static computed from constants alone is evaluated here, as
-  // a local: every evaluation gives the value it holds.)
+  // (A static computed from constants alone that keeps its value is
+  // evaluated here, as a local: every evaluation gives the value it holds.)
   if (!var->hasLocalStorage() && !module.isRecomputedStatic(var)) {
     // A `static const` table: constant data, like a global one.
     if (std::optional<Address> table =
