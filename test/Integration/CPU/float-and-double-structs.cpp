@@ -1,7 +1,8 @@
 // Objects mixing `float` and `double` parts (docs/Memory.md, item 16): a
 // struct of a float, a double and an int, as locals, arrays, copies,
-// assignments, std::swap, by-value parameters and results, parameters with
-// shadows of their own type; a struct of floats and a float array inside a
+// assignments, std::swap, by-value parameters and results (of helpers and
+// of the differentiated function), parameters with shadows of their own
+// type; a struct of floats and a float array inside a
 // struct of doubles; std::vectors of them grown by push_back without
 // reserve, copied and sorted (std::sort with a comparison); std::tuple<float, double, int> and
 // std::pair<float, double>. A float part is its own scalar inside the
@@ -109,6 +110,38 @@ static Sample scaled(Sample s, double k) {
   return p.first * p.second + std::get<2>(t);
 }
 
+// The struct by value (an active input with an adjoint of its type) and
+// as the result (an output whose seed is a struct too).
+[[ct::differentiable]] double byValue(Sample s, double k) {
+  return s.weight * s.value * k + s.id;
+}
+
+[[ct::differentiable]] Sample made(double a, double b) {
+  Sample s{static_cast<float>(a * 2), a * b, 3};
+  return s;
+}
+
+static void checkEntryPoints() {
+  Sample s{1.5f, 2.0, 4}, ds{};
+  double dk = 0;
+  check::near("byValue value", ct::gradient<byValue>(s, 0.5, &ds, &dk), 5.5,
+              1e-12);
+  check::near("byValue d/dweight", ds.weight, 1.0, 1e-7);
+  check::near("byValue d/dvalue", ds.value, 0.75, 1e-12);
+  check::near("byValue d/dk", dk, 3.0, 1e-12);
+  double da = 0, db = 0;
+  Sample seed{1.0f, 2.0, 0};
+  Sample r = ct::pullback<made>(0.5, 3.0, seed, &da, &db);
+  check::near("made weight", r.weight, 1.0, 0);
+  check::near("made value", r.value, 1.5, 1e-12);
+  check::near("made id", r.id, 3, 0);
+  check::near("made d/da", da, 2 * 1.0 + 2 * 3.0, 1e-7);
+  check::near("made d/db", db, 2 * 0.5, 1e-12);
+  ct::dual<Sample> t = ct::jvp<made>(0.5, 3.0, 1.0, 0.0);
+  check::near("made forward weight", t.tangent.weight, 2.0, 1e-7);
+  check::near("made forward value", t.tangent.value, 3.0, 1e-12);
+}
+
 static void checkShuffled() {
   double x[4] = {0.5, -1.25, 2.0, 0.75}, dx[4] = {};
   double expected = 0;
@@ -208,5 +241,6 @@ int main() {
   checkRanked();
   checkBodies();
   checkTuples();
+  checkEntryPoints();
   return check::report();
 }
