@@ -2,9 +2,9 @@
 // struct of a float, a double and an int, as locals, arrays, copies,
 // assignments, std::swap, by-value parameters and results (of helpers and
 // of the differentiated function), parameters with shadows of their own
-// type; a struct of floats and a float array inside a
-// struct of doubles; std::vectors of them grown by push_back without
-// reserve, copied and sorted (std::sort with a comparison); std::tuple<float, double, int> and
+// type; a struct of floats and a float array inside a struct of doubles;
+// std::vectors of them grown by push_back without reserve, copied and
+// sorted (std::sort with a comparison); std::tuple<float, double, int> and
 // std::pair<float, double>. A float part is its own scalar inside the
 // double slots, so its adjoint adds as a float even where the object is
 // copied whole. Inputs are exact in float, so closed forms are exact too.

@@ -175,9 +175,10 @@ static void testRankedItems() {
                     (1 * 2.0 + 4 * 1.5 + 9 * 0.5 + 16 * -1.0);
   check::near("rankedItems value", v, expected, 1e-14);
   for (int i = 0; i < 4; ++i)
-    check::near("rankedItems gradient", dx[i],
-                check::differenceAt(x.data(), i, [&] { return rankedItems(x); }),
-                1e-7);
+    check::near(
+        "rankedItems gradient", dx[i],
+        check::differenceAt(x.data(), i, [&] { return rankedItems(x); }),
+        1e-7);
   std::vector<double> t{0, 0, 1, 0};
   check::near("rankedItems jvp", ct::jvp<rankedItems>(x, &t).tangent, dx[2],
               1e-12);
