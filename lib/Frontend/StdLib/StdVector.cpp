@@ -265,8 +265,22 @@ FunctionLowering::vectorFromList(const clang::CXXStdInitializerListExpr *list,
   int64_t count = arrayType->getSize().getZExtValue();
   std::optional<Address> vector =
       allocateVector(type, constantIndex(count, l), range);
-  if (vector)
-    copyElements(*vector, *values, count * element.size, element, l);
+  if (!vector)
+    return std::nullopt;
+  if (ModuleLowering::getVectorElementType(type.getCanonicalType())
+          ->isPointerType()) {
+    // Pointers: each designates what the list's does (pointers in memory
+    // are followed by what was bound to them, not by their bits).
+    for (int64_t i = 0; i < count; ++i) {
+      std::optional<Address> target =
+          followIndirectSlot(offsetBy(*values, i, l), nullptr, list);
+      if (!target ||
+          !bindIndirectField(offsetBy(*vector, i, l), *target, list, nullptr))
+        return std::nullopt;
+    }
+    return vector;
+  }
+  copyElements(*vector, *values, count * element.size, element, l);
   return vector;
 }
 

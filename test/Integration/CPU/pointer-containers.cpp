@@ -1,5 +1,5 @@
 // Pointers kept in containers the function creates: arrays and vectors of
-// pointers, arrays and vectors of structs holding pointers (objects chosen
+// pointers (also a vector made from a list of pointers), arrays and vectors of structs holding pointers (objects chosen
 // at run time), structs holding std::vectors built in their constructors
 // (reserve, emplace_back), their copies, and a pointer variable moving
 // between arrays. An RNN written the way GradBench's LSTM is written (weight
@@ -40,6 +40,18 @@
   }
   for (const double *row : kept)
     sum += row[0] * row[0];
+  return sum;
+}
+
+// A vector of pointers made from a list: each designates what the list's
+// does.
+[[ct::differentiable]] double listedRows(const double *x) {
+  std::vector<const double *> rows = {&x[0], &x[2], x + 3};
+  double sum = 0;
+  for (const double *row : rows)
+    sum += row[0] * std::cos(row[1]);
+  for (size_t k = 0; k < rows.size(); ++k)
+    sum += *rows[k] * (k + 1);
   return sum;
 }
 
@@ -194,6 +206,16 @@ void checkGradient(const std::string &name, double *x, const double *dx,
 
 int main() {
   double x[6] = {0.3, -0.7, 1.1, 0.4, -0.2, 0.9};
+  {
+    double dx[6] = {};
+    double value = ct::gradient<listedRows>(x, dx);
+    check::near("listed pointers: value", value, listedRows(x), 1e-14);
+    checkGradient("listed pointers: d/dx", x, dx, 6,
+                  [&] { return listedRows(x); });
+    double tx[6] = {0, 0, 0, 1, 0, 0};
+    check::near("listed pointers: jvp", ct::jvp<listedRows>(x, tx).tangent,
+                dx[3], 1e-12);
+  }
   {
     double dx[6] = {};
     double value = ct::gradient<pairProducts>(x, dx);
