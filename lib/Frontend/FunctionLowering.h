@@ -733,15 +733,16 @@ private:
   std::optional<CallResult> assignVectorInPlace(const clang::CallExpr *expr,
                                                 const clang::Expr *object,
                                                 const clang::Expr *source);
+  /// (`element`: the layout of the vector's elements.)
   std::optional<Address> reserveVector(const clang::CallExpr *expr,
                                        clang::QualType type,
+                                       const Layout &element,
                                        const clang::Expr *n, Address old,
                                        Address knownSize, Address &sizeSlot);
-  std::optional<Address> refillVector(const clang::CallExpr *expr,
-                                      clang::QualType type,
-                                      llvm::StringRef name,
-                                      llvm::ArrayRef<const clang::Expr *> args,
-                                      Address old);
+  std::optional<Address>
+  refillVector(const clang::CallExpr *expr, clang::QualType type,
+               const Layout &element, llvm::StringRef name,
+               llvm::ArrayRef<const clang::Expr *> args, Address old);
   void replaceVectorMemory(const clang::ValueDecl *var,
                            std::optional<std::pair<Value, int64_t>> field,
                            Address memory, Address fresh, llvm::StringRef name,

@@ -505,9 +505,11 @@ void FunctionLowering::resizeGrowing(GrowingVector &vector, Value count,
   forEachIndex(b, l, arith::SubIOp::create(b, l, count, from), [&](Value j) {
     Value i = arith::AddIOp::create(b, l, from, j);
     Address slot = offsetBy(elements, arith::MulIOp::create(b, l, i, per), l);
-    for (int64_t k = 0; k < vector.element.size; ++k)
-      store(value ? load(offsetBy(*value, k, l), l) : zero,
-            offsetBy(slot, k, l), l);
+    if (value)
+      copySlots(slot, *value, vector.element, 0, vector.element.size, l);
+    else
+      for (int64_t k = 0; k < vector.element.size; ++k)
+        store(zero, offsetBy(slot, k, l), l);
   });
 }
 

@@ -603,8 +603,8 @@ FunctionLowering::assignVectorInPlace(const clang::CallExpr *expr,
 }
 
 std::optional<Address> FunctionLowering::reserveVector(
-    const clang::CallExpr *expr, clang::QualType type, const clang::Expr *n,
-    Address old, Address knownSize, Address &sizeSlot) {
+    const clang::CallExpr *expr, clang::QualType type, const Layout &element,
+    const clang::Expr *n, Address old, Address knownSize, Address &sizeSlot) {
   Location l = loc(expr);
   std::optional<Address> fresh;
   // New memory of the capacity asked for (or of the size, if larger),
@@ -616,21 +616,18 @@ std::optional<Address> FunctionLowering::reserveVector(
   Value capacity =
       arith::MaxUIOp::create(b, l, index(count, n->getType(), l), size);
   fresh = allocateVector(type, capacity, expr->getSourceRange());
-  std::optional<Layout> element =
-      module.getLayout(ModuleLowering::getVectorElementType(type),
-                       expr->getSourceRange(), "an element of this vector");
-  if (!fresh || !element)
+  if (!fresh)
     return std::nullopt;
   copyElements(*fresh, old,
-               memref::DimOp::create(b, l, old.memref, 0).getResult(), *element,
+               memref::DimOp::create(b, l, old.memref, 0).getResult(), element,
                l);
   sizeSlot = knownSize.memref ? knownSize : newIndexSlot(size, l);
   return fresh;
 }
 
 std::optional<Address> FunctionLowering::refillVector(
-    const clang::CallExpr *expr, clang::QualType type, StringRef name,
-    ArrayRef<const clang::Expr *> args, Address old) {
+    const clang::CallExpr *expr, clang::QualType type, const Layout &element,
+    StringRef name, ArrayRef<const clang::Expr *> args, Address old) {
   using Result = std::optional<Address>;
   Location l = loc(expr);
   std::optional<Address> fresh;
@@ -641,10 +638,7 @@ std::optional<Address> FunctionLowering::refillVector(
     value = unpacked(args[1]->isGLValue() ? lowerLValue(args[1])
                                           : materializeTemporary(args[1]),
                      args[1]);
-  std::optional<Layout> element =
-      module.getLayout(ModuleLowering::getVectorElementType(type),
-                       expr->getSourceRange(), "an element of this vector");
-  if (!n || !element || (args.size() == 2 && !value))
+  if (!n || (args.size() == 2 && !value))
     return std::nullopt;
   if (const auto *record =
           ModuleLowering::getVectorElementType(type)->getAsCXXRecordDecl();
@@ -662,18 +656,20 @@ std::optional<Address> FunctionLowering::refillVector(
           ? arith::MinUIOp::create(b, l, vectorSize(old, type, l), count)
                 .getResult()
           : constantIndex(0, l);
-  Value scalarsPer = constantIndex(element->size, l);
+  Value scalarsPer = constantIndex(element.size, l);
   Value keptScalars = arith::MulIOp::create(b, l, kept, scalarsPer);
-  copyElements(*fresh, old, keptScalars, *element, l);
-  Value zero = arith::ConstantOp::create(b, l, element->scalar,
-                                         b.getZeroAttr(element->scalar));
+  copyElements(*fresh, old, keptScalars, element, l);
+  Value zero = arith::ConstantOp::create(b, l, element.scalar,
+                                         b.getZeroAttr(element.scalar));
   forEachIndex(b, l, arith::SubIOp::create(b, l, count, kept), [&](Value j) {
     Value i = arith::AddIOp::create(b, l, j, kept);
     Address slot =
         offsetBy(*fresh, arith::MulIOp::create(b, l, i, scalarsPer), l);
-    for (int64_t k = 0; k < element->size; ++k)
-      store(value ? load(offsetBy(*value, k, l), l) : zero,
-            offsetBy(slot, k, l), l);
+    if (value)
+      copySlots(slot, *value, element, 0, element.size, l);
+    else
+      for (int64_t k = 0; k < element.size; ++k)
+        store(zero, offsetBy(slot, k, l), l);
   });
   return fresh;
 }
@@ -756,14 +752,15 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
   StringRef name = method->getIdentifier() ? method->getName() : "";
   Address sizeSlot;
   if (name == "reserve") {
-    fresh = reserveVector(expr, type, args[0], old, knownSize, sizeSlot);
+    fresh = reserveVector(expr, type, *elementLayout, args[0], old, knownSize,
+                          sizeSlot);
   } else if (isAssignment) {
     fresh = createVector(args[0], type, expr->getSourceRange());
   } else if (name == "clear") {
     fresh = allocateVector(type, constantIndex(0, l), expr->getSourceRange());
   } else if (name == "resize" || (name == "assign" && args.size() == 2 &&
                                   args[0]->getType()->isIntegerType())) {
-    fresh = refillVector(expr, type, name, args, old);
+    fresh = refillVector(expr, type, *elementLayout, name, args, old);
   } else {
     return unsupported<Result>(expr,
                                "this form of '" + name + "' is not supported");

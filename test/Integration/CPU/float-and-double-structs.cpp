@@ -3,8 +3,8 @@
 // assignments, std::swap, by-value parameters and results (of helpers and
 // of the differentiated function), parameters with shadows of their own
 // type; a struct of floats and a float array inside a struct of doubles;
-// std::vectors of them grown by push_back without reserve, copied and
-// sorted (std::sort with a comparison); std::tuple<float, double, int> and
+// std::vectors of them grown by push_back without reserve, resized with a
+// fill value, copied and sorted (std::sort with a comparison); std::tuple<float, double, int> and
 // std::pair<float, double>. A float part is its own scalar inside the
 // double slots, so its adjoint adds as a float even where the object is
 // copied whole. Inputs are exact in float, so closed forms are exact too.
@@ -87,6 +87,22 @@ static Sample scaled(Sample s, double k) {
   double e = 0;
   for (int i = 0; i < n; ++i)
     e += w[i].weight * w[i].value * (i + 1);
+  return e;
+}
+
+// Vectors resized with a fill value, copied into each new element (the
+// fill's float adjoint gathers from every copy): f = 3 a b^2 + 2 a b.
+[[ct::differentiable]] double filled(double a, double b) {
+  Sample fill{static_cast<float>(a), b, 2};
+  std::vector<Sample> v;
+  v.resize(3, fill);
+  std::vector<Sample> w(2);
+  w.resize(4, fill);
+  double e = 0;
+  for (const Sample &s : v)
+    e += s.weight * s.value * s.value;
+  for (const Sample &s : w)
+    e += s.weight * s.value;
   return e;
 }
 
@@ -225,6 +241,16 @@ static void checkBodies() {
               1e-12);
 }
 
+static void checkFilled() {
+  double a = 0.5, b = 1.5, da = 0, db = 0;
+  check::near("filled value", ct::gradient<filled>(a, b, &da, &db),
+              3 * a * b * b + 2 * a * b, 1e-12);
+  check::near("filled d/da", da, 3 * b * b + 2 * b, 1e-7);
+  check::near("filled d/db", db, 6 * a * b + 2 * a, 1e-12);
+  check::near("filled forward", ct::jvp<filled>(a, b, 1.0, 0.0).tangent,
+              3 * b * b + 2 * b, 1e-7);
+}
+
 static void checkTuples() {
   double a = 0.75, b = 1.5, da = 0, db = 0;
   check::near("tuples value", ct::gradient<tuples>(a, b, &da, &db),
@@ -242,5 +268,6 @@ int main() {
   checkBodies();
   checkTuples();
   checkEntryPoints();
+  checkFilled();
   return check::report();
 }
