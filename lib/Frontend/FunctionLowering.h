@@ -28,6 +28,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/Builtins.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <array>
 #include <functional>
@@ -128,6 +129,11 @@ inline void forEachBoundArgument(
     if (i - shift < callee->getNumParams())
       bind(callee->getParamDecl(i - shift), call->getArg(i));
 }
+
+/// A local array or vector's pointer elements (no field) or one pointer
+/// field of its elements.
+using AddressHolder =
+    std::pair<const clang::VarDecl *, const clang::FieldDecl *>;
 
 /// The allocation or argument `memref` views.
 mlir::Value memoryRoot(mlir::Value memref);
@@ -423,6 +429,20 @@ private:
   /// object.
   void copyElements(Address dest, Address source, Value scalars,
                     const Layout &element, Location loc);
+  /// copyElements of pointers whose memory keeps addresses: each address
+  /// loaded and stored, and the copy made to keep them too. False (and
+  /// nothing done) for other memory.
+  bool copyAddresses(Address dest, Address source, Value scalars,
+                     const Layout &element, Location loc);
+  /// Copies one object of layout `element`, the addresses of its `kept`
+  /// pointers loaded and stored, the rest slot by slot.
+  void copyKeepingAddresses(Address dest, Address source, const Layout &element,
+                            llvm::ArrayRef<const Layout::IndirectField *> kept,
+                            Location loc);
+  /// Copies one element of a growing vector (whose pointers all keep
+  /// addresses) or of its temporaries.
+  void copyGrowingElement(Address dest, Address source, const Layout &element,
+                          Location loc);
   void copyElements(Address dest, Address source, int64_t scalars,
                     const Layout &element, Location loc);
   void fillZero(Address dest, const Layout &layout, Location loc);
@@ -1000,6 +1020,12 @@ private:
                                             const clang::Stmt *where);
   /// The pointer stored at `slot` (an element of an array or vector of
   /// pointers).
+  /// The pointer of type `pointer` kept in `slot` (an element of an array
+  /// or vector of pointers): the address there, for memory that keeps
+  /// addresses, else what the memref model bound to the slot.
+  std::optional<Address> followStoredPointer(Address slot,
+                                             clang::QualType pointer,
+                                             const clang::Stmt *where);
   std::optional<Address> loadStoredPointer(const clang::Expr *element);
   /// The address of type `pointer` held in memory at `slot`, as the place
   /// it points to (ct.load_address: docs/Memory.md); nullopt after an
@@ -1502,6 +1528,33 @@ private:
   /// The address slots (newAddressSlot): memory of the function's own that
   /// holds addresses (not the offsets of the memref model's pointer arrays).
   llvm::DenseSet<Value> addressSlots;
+  /// Those of `body` that keep addresses (AddressHolders.cpp): given
+  /// pointers into different memories, indexed at run time.
+  const llvm::DenseSet<AddressHolder> &
+  getAddressHolders(const clang::Stmt *body);
+  llvm::DenseMap<const clang::Stmt *, llvm::DenseSet<AddressHolder>>
+      addressHolders;
+  /// Makes `memory`, the memory of `var`, keep the addresses that
+  /// getAddressHolders says it keeps.
+  void markAddressHolder(const clang::VarDecl *var, Value memory);
+  /// The vector variable whose memory allocateVector makes next, if it
+  /// must be marked (markAddressHolder) before its elements are set.
+  const clang::VarDecl *vectorBeingDeclared = nullptr;
+  /// Whether the memory allocateVector makes next keeps the addresses of
+  /// all its pointers (a growing vector's first memory).
+  bool vectorKeepsAllAddresses = false;
+  /// Makes `memory`, holding objects of layout `element`, keep the
+  /// addresses of all their pointers.
+  void keepAllAddresses(Value memory, const Layout &element);
+  /// Whether the pointer field `field` (null: pointer elements) of objects
+  /// in the memory of `root` keeps its address: marked so, or in a
+  /// growing vector's memory (whose copies are addresses).
+  bool keepsAddressIn(Value root, const clang::FieldDecl *field);
+  /// Whether `root` is a growing vector's memory, read from its slot.
+  bool isGrowingMemory(Value root);
+  /// The pointer fields of the elements of own memory that keep addresses.
+  llvm::DenseSet<std::pair<Value, const clang::FieldDecl *>> addressFields;
+
   /// A slot holding one address, at the function entry.
   Value newAddressSlot(Location l);
   /// Whether `root`'s pointer slots hold addresses: memory the caller

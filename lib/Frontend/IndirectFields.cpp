@@ -177,6 +177,15 @@ static std::pair<IntegerType, Type> slotTypes(Value memref) {
           slot};
 }
 
+/// How pointers into different arrays kept in an array become addresses
+/// (AddressHolders.cpp), for the errors of the stores it does not see.
+static std::string differentArraysWayOut() {
+  return "where the function's own code does not name the array (a pointer "
+         "to its elements, a helper); store such pointers by the array's "
+         "name (`a[i] = p`, `a[i].f = p`, its initializer, `push_back`, a "
+         "constructor's member initializers), and their addresses are kept";
+}
+
 std::optional<Address>
 FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
                                      const clang::Stmt *where) {
@@ -184,6 +193,8 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
   Location l = loc(where);
   if (ModuleLowering::keepsAddress(decl))
     return loadAddress(slot, ModuleLowering::getAddressType(decl), where);
+  if (decl && keepsAddressIn(memoryRoot(slot.memref), decl))
+    return loadAddress(slot, decl->getType(), where);
   if (ModuleLowering::keepsVectorInMemory(decl))
     return viewVectorInMemory(slot, decl->getType(), where);
   std::optional<int64_t> offset = staticOffset(slot.offset);
@@ -218,9 +229,11 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
     return unsupported<Result>(where, name + " is used before it is set");
   if (!memory->second)
     return unsupported<Result>(
-        where, name + " of an object chosen at run time cannot be followed: "
-                      "in different objects it points into different "
-                      "arrays");
+        where, name +
+                   " of an object chosen at run time cannot be followed: "
+                   "in different objects it points into different "
+                   "arrays, stored " +
+                   differentArraysWayOut());
   auto [wide, slotType] = slotTypes(slot.memref);
   Value bits = load(slot, l);
   if (slotType != wide)
@@ -275,9 +288,15 @@ FunctionLowering::loadStoredPointer(const clang::Expr *element) {
   std::optional<Address> slot = lowerLValue(element);
   if (!slot)
     return std::nullopt;
-  if (holdsAddresses(memoryRoot(slot->memref)))
-    return loadAddress(*slot, element->getType(), element);
-  return followIndirectSlot(*slot, nullptr, element);
+  return followStoredPointer(*slot, element->getType(), element);
+}
+
+std::optional<Address>
+FunctionLowering::followStoredPointer(Address slot, clang::QualType pointer,
+                                      const clang::Stmt *where) {
+  if (holdsAddresses(memoryRoot(slot.memref)))
+    return loadAddress(slot, pointer, where);
+  return followIndirectSlot(slot, nullptr, where);
 }
 
 std::optional<Address> FunctionLowering::loadAddress(Address slot,
@@ -307,6 +326,10 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
     keepAddress(target, field, l);
     return true;
   }
+  if (decl && keepsAddressIn(memoryRoot(field.memref), decl)) {
+    keepAddress(target, field, l);
+    return true;
+  }
   if (ModuleLowering::keepsAddress(decl)) {
     clang::QualType pointee =
         ModuleLowering::getAddressType(decl)->getPointeeType();
@@ -332,9 +355,10 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
     auto [memory, fresh] = fieldMemory.try_emplace({root, decl}, target.memref);
     if (!fresh && memory->second != target.memref) {
       if (!offset) {
-        unsupported(where, "the pointer and reference fields of objects "
-                           "chosen at run time (elements of an array or "
-                           "vector) must all point into one array");
+        unsupported(where, "this pointer into another array is stored "
+                           "into an element of an array or vector chosen "
+                           "at run time " +
+                               differentArraysWayOut());
         return false;
       }
       memory->second = nullptr; // named objects only, from now on

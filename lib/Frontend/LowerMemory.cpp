@@ -443,8 +443,80 @@ void FunctionLowering::copySlots(Address dest, Address source,
   copyTo(end, nullptr);
 }
 
+void FunctionLowering::copyKeepingAddresses(
+    Address dest, Address source, const Layout &element,
+    ArrayRef<const Layout::IndirectField *> kept, Location l) {
+  for (int64_t slot = 0; slot < element.size;) {
+    const auto *field =
+        llvm::find_if(kept, [&](const Layout::IndirectField *candidate) {
+          return candidate->slot == slot;
+        });
+    if (field != kept.end()) {
+      clang::QualType type = (*field)->type;
+      std::optional<Layout> pointee = module.tryGetLayout(
+          type->isReferenceType() ? type.getNonReferenceType()
+                                  : type->getPointeeType());
+      Address from = offsetBy(source, slot, l);
+      Value view = ct::LoadAddressOp::create(
+          b, l, getPointerType(pointee ? pointee->scalar : b.getF64Type()),
+          from.memref, from.offset);
+      keepAddress(Address{view, constantIndex(0, l)}, offsetBy(dest, slot, l),
+                  l);
+      slot += (*field)->slots;
+      continue;
+    }
+    int64_t end = slot + 1;
+    while (end < element.size &&
+           llvm::none_of(
+               kept, [&](const auto *next) { return next->slot == end; }))
+      ++end;
+    copySlots(dest, source, element, slot, end, l);
+    slot = end;
+  }
+}
+
+void FunctionLowering::copyGrowingElement(Address dest, Address source,
+                                          const Layout &element, Location l) {
+  SmallVector<const Layout::IndirectField *> all;
+  for (const Layout::IndirectField &field : element.indirect)
+    all.push_back(&field);
+  copyKeepingAddresses(dest, source, element, all, l);
+}
+
+bool FunctionLowering::copyAddresses(Address dest, Address source,
+                                     Value scalars, const Layout &element,
+                                     Location l) {
+  // Pointers kept as addresses (AddressHolders.cpp) are copied as such:
+  // their bits copied as numbers would have their shadows added as
+  // adjoints in reverse mode. The copy keeps addresses where its source
+  // does.
+  Value from = memoryRoot(source.memref), to = memoryRoot(dest.memref);
+  SmallVector<const Layout::IndirectField *> kept;
+  for (const Layout::IndirectField &field : element.indirect)
+    if (keepsAddressIn(from, field.decl))
+      kept.push_back(&field);
+  if (kept.empty())
+    return false;
+  for (const Layout::IndirectField *field : kept) {
+    if (field->decl)
+      addressFields.insert({to, field->decl});
+    else
+      addressSlots.insert(to);
+  }
+  Value size = constantIndex(element.size, l);
+  Value count = arith::DivUIOp::create(b, l, scalars, size);
+  forEachIndex(b, l, count, [&](Value i) {
+    Value first = arith::MulIOp::create(b, l, i, size);
+    copyKeepingAddresses(offsetBy(dest, first, l), offsetBy(source, first, l),
+                         element, kept, l);
+  });
+  return true;
+}
+
 void FunctionLowering::copyElements(Address dest, Address source, Value scalars,
                                     const Layout &element, Location l) {
+  if (copyAddresses(dest, source, scalars, element, l))
+    return;
   if (element.narrow.empty()) {
     copy(dest, source, scalars, l);
     return;
@@ -463,7 +535,7 @@ void FunctionLowering::copyElements(Address dest, Address source, Value scalars,
 void FunctionLowering::copyElements(Address dest, Address source,
                                     int64_t scalars, const Layout &element,
                                     Location l) {
-  if (element.narrow.empty())
+  if (element.narrow.empty() && element.indirect.empty())
     copy(dest, source, scalars, l);
   else
     copyElements(dest, source, constantIndex(scalars, l), element, l);

@@ -369,6 +369,7 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   if (isVector(type)) {
     if (declareGrowingVector(var, init))
       return;
+    llvm::SaveAndRestore declaring(vectorBeingDeclared, var);
     std::optional<Address> vector =
         createVector(init, type, var->getSourceRange());
     if (!vector) {
@@ -412,6 +413,7 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     return;
   }
   places[var] = *place;
+  markAddressHolder(var, place->memref);
   if (init)
     initialize(init, type, *place);
   // A class that owns memory (or holds such objects, a vector kept in
@@ -805,11 +807,13 @@ void FunctionLowering::lowerRangeForIteration(
     places[var] = *copyPlace;
   } else if (varType->isPointerType()) {
     // A pointer variable, from an array or vector of pointers.
-    std::optional<Address> pointer = followIndirectSlot(element, nullptr, stmt);
+    std::optional<Address> pointer =
+        followStoredPointer(element, varType, stmt);
     if (!pointer)
       return;
     auto [known, fresh] =
         pointers.try_emplace(var, PointerVariable{pointer->memref, Address{}});
+    known->second.memref = pointer->memref;
     if (fresh)
       known->second.offsetSlot = newIndexSlot(pointer->offset, l);
     else

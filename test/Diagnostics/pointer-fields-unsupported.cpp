@@ -11,11 +11,16 @@
 struct Span { const double *first; const double *second; };
 struct Model { std::vector<double> weights; };
 
-[[ct::differentiable]] double chosenAtRunTime(const double *a,
-                                              const double *b, int i) {
-  Span spans[2] = {{a, a}, {b, b}};
-  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:10: error: the field 'first' of an object chosen at run time cannot be followed: in different objects it points into different arrays
-  return spans[i].first[0];
+// Pointers into different arrays stored into an array through a pointer to
+// its elements (not by the array's name, whose stores keep addresses).
+[[ct::differentiable]] double storedThroughAlias(const double *a,
+                                                 const double *b, int i) {
+  const double *rows[2];
+  const double **alias = rows;
+  alias[0] = a;
+  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:3: error: this pointer into another array is stored into an element of an array or vector chosen at run time where the function's own code does not name the array (a pointer to its elements, a helper); store such pointers by the array's name (`a[i] = p`, `a[i].f = p`, its initializer, `push_back`, a constructor's member initializers), and their addresses are kept
+  alias[1] = b;
+  return rows[i][0];
 }
 
 // A constructor's own assignments set its fields: moving one to another

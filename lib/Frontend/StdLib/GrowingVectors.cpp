@@ -385,16 +385,23 @@ void FunctionLowering::pinGrowingViews(
 
 /// Whether elements of `type` are numbers only (no pointers, references,
 /// vectors or memory of their own), which growth moves as scalars.
+/// Whether the elements of vector `type` are numbers, pointers or structs
+/// of them: what a growing vector holds (its pointers keep addresses,
+/// which its growth copies as such).
 static bool hasNumericElements(ModuleLowering &module, clang::QualType type) {
   clang::QualType element = ModuleLowering::getVectorElementType(type);
-  if (element->isPointerType() || element->isBooleanType() ||
+  if (element->isBooleanType() ||
       !ModuleLowering::getVectorElementType(element).isNull())
     return false;
   if (const auto *record = element->getAsCXXRecordDecl();
       record && ModuleLowering::ownsMemory(record))
     return false;
   std::optional<Layout> layout = module.tryGetLayout(element);
-  return layout && layout->indirect.empty();
+  return layout &&
+         llvm::all_of(layout->indirect, [](const Layout::IndirectField &field) {
+           return !field.inMemory && (field.type->isPointerType() ||
+                                      field.type->isReferenceType());
+         });
 }
 
 bool FunctionLowering::declareGrowingVector(const clang::VarDecl *var,
@@ -407,6 +414,7 @@ bool FunctionLowering::declareGrowingVector(const clang::VarDecl *var,
       !hasNumericElements(module, type))
     return false;
   Location l = module.getLoc(var->getLocation());
+  llvm::SaveAndRestore keepAll(vectorKeepsAllAddresses, true);
   std::optional<Address> initial =
       createVector(init, type, var->getSourceRange());
   std::optional<Layout> element =
@@ -506,7 +514,7 @@ void FunctionLowering::resizeGrowing(GrowingVector &vector, Value count,
     Value i = arith::AddIOp::create(b, l, from, j);
     Address slot = offsetBy(elements, arith::MulIOp::create(b, l, i, per), l);
     if (value)
-      copySlots(slot, *value, vector.element, 0, vector.element.size, l);
+      copyGrowingElement(slot, *value, vector.element, l);
     else
       for (int64_t k = 0; k < vector.element.size; ++k)
         store(zero, offsetBy(slot, k, l), l);
@@ -532,7 +540,7 @@ void FunctionLowering::shiftElements(GrowingVector &vector, Value from,
     Address source = offsetBy(elements, arith::MulIOp::create(b, l, i, per), l);
     Address dest =
         offsetBy(elements, arith::MulIOp::create(b, l, target, per), l);
-    copySlots(dest, source, vector.element, 0, vector.element.size, l);
+    copyGrowingElement(dest, source, vector.element, l);
   });
 }
 
@@ -550,6 +558,24 @@ FunctionLowering::elementValue(const clang::Expr *arg,
   if (!temporary)
     return std::nullopt;
   Location l = loc(arg);
+  std::optional<Layout> layout = layoutOf(elementType, arg);
+  if (!layout)
+    return std::nullopt;
+  if (!layout->indirect.empty()) {
+    // Pointers: their addresses, as the vector keeps them.
+    keepAllAddresses(temporary->memref, *layout);
+    if (elementType->isPointerType()) {
+      std::optional<Address> target = lowerPointer(arg);
+      if (!target || !bindIndirectField(*temporary, *target, arg, nullptr))
+        return std::nullopt;
+      return temporary;
+    }
+    std::optional<Address> source = unpacked(
+        arg->isGLValue() ? lowerLValue(arg) : materializeTemporary(arg), arg);
+    if (!source || !copyObject(*temporary, *source, *layout, arg))
+      return std::nullopt;
+    return temporary;
+  }
   if (!isAggregate(elementType)) {
     // (emplace_back forwards an argument of another type.)
     Value value = lowerRValue(arg);
@@ -560,8 +586,7 @@ FunctionLowering::elementValue(const clang::Expr *arg,
   }
   std::optional<Address> source = unpacked(
       arg->isGLValue() ? lowerLValue(arg) : materializeTemporary(arg), arg);
-  std::optional<Layout> layout = layoutOf(elementType, arg);
-  if (!source || !layout)
+  if (!source)
     return std::nullopt;
   copySlots(*temporary, *source, *layout, 0, scalars, l);
   return temporary;
@@ -622,8 +647,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
   Value per = constantIndex(vector.element.size, l);
   forEachIndex(b, l, count, [&](Value j) {
     Value i = arith::AddIOp::create(b, l, at, j);
-    copySlots(offsetBy(elements, arith::MulIOp::create(b, l, i, per), l),
-              *value, vector.element, 0, vector.element.size, l);
+    copyGrowingElement(
+        offsetBy(elements, arith::MulIOp::create(b, l, i, per), l), *value,
+        vector.element, l);
   });
   return CallResult{
       nullptr, offsetBy(elements, arith::MulIOp::create(b, l, at, per), l)};
@@ -848,7 +874,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::pushGrowing(
   if (ctor && !emitCall(expr, ctor, slot, args, std::nullopt))
     return std::nullopt;
   if (value)
-    copySlots(slot, *value, vector.element, 0, vector.element.size, l);
+    copyGrowingElement(slot, *value, vector.element, l);
   if (name == "emplace_back")
     return CallResult{nullptr, slot}; // C++17: a reference to the element
   return CallResult{};

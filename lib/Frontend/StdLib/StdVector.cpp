@@ -179,6 +179,10 @@ FunctionLowering::allocateVector(clang::QualType type, Value count,
       ValueRange{scalars});
   Value view = memref::CastOp::create(b, l, pointerType, memory);
   cleanups.push_back(view);
+  if (const clang::VarDecl *var = std::exchange(vectorBeingDeclared, nullptr))
+    markAddressHolder(var, memory);
+  if (std::exchange(vectorKeepsAllAddresses, false))
+    keepAllAddresses(memory, *element);
   return Address{view, constantIndex(0, l)};
 }
 
@@ -272,8 +276,9 @@ FunctionLowering::vectorFromList(const clang::CXXStdInitializerListExpr *list,
     // Pointers: each designates what the list's does (pointers in memory
     // are followed by what was bound to them, not by their bits).
     for (int64_t i = 0; i < count; ++i) {
-      std::optional<Address> target =
-          followIndirectSlot(offsetBy(*values, i, l), nullptr, list);
+      std::optional<Address> target = followStoredPointer(
+          offsetBy(*values, i, l),
+          ModuleLowering::getVectorElementType(type.getCanonicalType()), list);
       if (!target ||
           !bindIndirectField(offsetBy(*vector, i, l), *target, list, nullptr))
         return std::nullopt;
@@ -876,8 +881,9 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
     return unsupported<Result>(
         expr, "'" + name +
                   "' grows this std::vector, which differentiable code "
-                  "supports for local vectors of numbers (or of structs of "
-                  "numbers) that no reference designates, and otherwise "
+                  "supports for local vectors of numbers, pointers or "
+                  "structs of them that no reference designates, and "
+                  "otherwise "
                   "within the capacity reserved beforehand: call "
                   "v.reserve(n) where v is declared (or create it with its "
                   "final size and assign v[i])");

@@ -1,0 +1,79 @@
+// A local array or vector of pointers given pointers into two or more
+// memories, and indexed at run time, keeps the addresses it is given
+// (ct.store_address) and reads them back (ct.load_address); so does one
+// pointer field of an array of structs. An array given pointers into one
+// memory keeps the memref model (offsets into that memory). A vector of
+// pointers that grows by push_back keeps addresses, and its growth copies
+// them as addresses.
+// RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | FileCheck %s
+// RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | %cotangent-opt > /dev/null
+
+#include <vector>
+
+// CHECK-LABEL: func.func @_Z8rowTablePKdS0_ii(
+// CHECK-SAME: %[[A:[a-z0-9_]+]]: memref<?xf64{{.*}}>, %[[B:[a-z0-9_]+]]: memref<?xf64{{.*}}>, %[[K:[a-z0-9_]+]]: i32
+// CHECK: %[[ROWS:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: %[[VA:.*]] = memref.subview %[[A]]
+// CHECK: ct.store_address %[[VA]], %[[ROWS]][%{{.*}}]
+// CHECK: %[[VB:.*]] = memref.subview %[[B]]
+// CHECK: ct.store_address %[[VB]], %[[ROWS]][%{{.*}}]
+// CHECK: %[[I:.*]] = arith.index_cast %[[K]]
+// CHECK: %[[ROW:.*]] = ct.load_address %[[ROWS]][%[[I]]]
+// CHECK: memref.load %[[ROW]][
+[[ct::differentiable]] double rowTable(const double *a, const double *b, int k,
+                                       int i) {
+  const double *rows[2] = {a, b};
+  return rows[k][i];
+}
+
+// CHECK-LABEL: func.func @_Z8oneArrayPKdi(
+// CHECK-NOT: ct.store_address
+// CHECK-NOT: ct.load_address
+// CHECK: return
+[[ct::differentiable]] double oneArray(const double *a, int k) {
+  const double *rows[2] = {a, a + 2};
+  return rows[k][0];
+}
+
+struct Edge {
+  const double *from;
+  double w;
+};
+
+// The field `from` keeps addresses; `w` stays a number in its slot.
+// CHECK-LABEL: func.func @_Z5edgesPKdS0_i(
+// CHECK: %[[E:.*]] = memref.alloca() : memref<4xf64>
+// CHECK: ct.store_address %{{.*}}, %[[E]][%[[C0:[a-z0-9_]+]]]
+// CHECK: memref.store %{{.*}}, %[[E]][%[[C1:[a-z0-9_]+]]]
+// CHECK: ct.store_address %{{.*}}, %[[E]][%[[C2:[a-z0-9_]+]]]
+// CHECK: %[[W:.*]] = memref.load %[[E]][%{{.*}}] : memref<4xf64>
+// CHECK: %[[FROM:.*]] = ct.load_address %[[E]][%{{.*}}]
+// CHECK: %[[V:.*]] = memref.load %[[FROM]][%{{.*}}]
+// CHECK: arith.mulf %[[W]], %[[V]]
+[[ct::differentiable]] double edges(const double *p, const double *q, int k) {
+  Edge e[2] = {{p, 1.0}, {q, 2.0}};
+  return e[k].w * *e[k].from;
+}
+
+// CHECK-LABEL: func.func @_Z5grownPKdS0_i(
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: %[[FRESH:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[NEW:.*]] = memref.cast %[[FRESH]]
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to
+// CHECK-NEXT: %[[OLD:.*]] = ct.load_address %{{.*}}[%[[J]]]
+// CHECK-NEXT: ct.store_address %[[OLD]], %[[NEW]][%[[J]]]
+// CHECK: }
+// CHECK: ct.store_address %{{.*}}, %{{.*}}[%{{.*}}] : memref<?xf64, strided<[1], offset: ?>>, memref<?xf64, strided<[1], offset: ?>>
+// CHECK: scf.for
+// CHECK: %[[P:.*]] = ct.load_address %{{.*}}[%{{.*}}]
+// CHECK-NEXT: memref.load %[[P]][
+[[ct::differentiable]] double grown(const double *p, const double *q, int n) {
+  std::vector<const double *> picks;
+  for (int i = 0; i < n; ++i)
+    picks.push_back(i % 2 ? p : q);
+  double s = 0;
+  for (const double *v : picks)
+    s += *v;
+  return s;
+}
