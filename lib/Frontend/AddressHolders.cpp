@@ -103,8 +103,8 @@ public:
           stripTemporaries(construct->getArg(0)));
       if (!list)
         return;
-      const auto *array = dyn_cast<clang::InitListExpr>(
-          stripTemporaries(list->getSubExpr()));
+      const auto *array =
+          dyn_cast<clang::InitListExpr>(stripTemporaries(list->getSubExpr()));
       if (!array)
         return;
       clang::QualType element = ModuleLowering::getVectorElementType(type);
@@ -179,8 +179,8 @@ private:
         assign->getType()->isPointerType())
       if (const auto *member = dyn_cast<clang::MemberExpr>(
               assign->getLHS()->IgnoreParenImpCasts());
-          member && isa<clang::CXXThisExpr>(
-                        member->getBase()->IgnoreParenImpCasts()))
+          member &&
+          isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts()))
         if (const auto *field =
                 dyn_cast<clang::FieldDecl>(member->getMemberDecl()))
           visit(field, assign->getRHS());
@@ -267,10 +267,31 @@ public:
   void result(llvm::DenseSet<Holder> &holders) const {
     for (const auto &[holder, sources] : stores.sources)
       if (sources.size() > 1 &&
-          uses.lookup(holder.first) > constantIndexUses.lookup(holder.first))
+          uses.lookup(holder.first) > constantIndexUses.lookup(holder.first) &&
+          canKeepAddresses(holder))
         holders.insert(holder);
     for (const clang::VarDecl *var : writtenByHelpers)
-      holders.insert({var, nullptr});
+      if (canKeepAddresses({var, nullptr}))
+        holders.insert({var, nullptr});
+  }
+
+  /// Whether the addresses of what `holder`'s pointers designate can be
+  /// kept: not objects whose own pointer fields designate memory known
+  /// beside them (the memref model's), which an address read back cannot
+  /// find.
+  static bool canKeepAddresses(Holder holder) {
+    clang::QualType pointer;
+    if (holder.second) {
+      pointer = holder.second->getType();
+    } else {
+      pointer = holder.first->getType().getCanonicalType();
+      while (const clang::ArrayType *array = pointer->getAsArrayTypeUnsafe())
+        pointer = array->getElementType().getCanonicalType();
+      if (isVectorType(pointer))
+        pointer = ModuleLowering::getVectorElementType(pointer);
+    }
+    return pointer->isPointerType() &&
+           !ModuleLowering::holdsUnkeptPointers(pointer->getPointeeType());
   }
 
 private:
@@ -334,14 +355,16 @@ private:
 
   void visitHelperCall(const clang::Stmt *stmt) {
     const auto *call = dyn_cast<clang::CallExpr>(stmt);
-    const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+    const clang::FunctionDecl *callee =
+        call ? call->getDirectCallee() : nullptr;
     if (!callee)
       return;
     forEachBoundArgument(
         call, callee,
         [&](const clang::ParmVarDecl *param, const clang::Expr *arg) {
           clang::QualType type = param->getType().getCanonicalType();
-          if (!type->isPointerType() || !type->getPointeeType()->isPointerType() ||
+          if (!type->isPointerType() ||
+              !type->getPointeeType()->isPointerType() ||
               type->getPointeeType().isConstQualified())
             return;
           const clang::Expr *array = arg->IgnoreParenImpCasts();
@@ -360,8 +383,10 @@ private:
 
   void visitIndexing(const clang::Stmt *stmt) {
     auto countConstant = [&](const clang::Expr *base, const clang::Expr *i) {
-      const auto *ref = dyn_cast<clang::DeclRefExpr>(base->IgnoreParenImpCasts());
-      const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+      const auto *ref =
+          dyn_cast<clang::DeclRefExpr>(base->IgnoreParenImpCasts());
+      const auto *var =
+          ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
       if (var && !i->isValueDependent() && i->isIntegerConstantExpr(ast))
         ++constantIndexUses[var];
     };
@@ -391,8 +416,7 @@ FunctionLowering::getAddressHolders(const clang::Stmt *body) {
 
 void FunctionLowering::markAddressHolder(const clang::VarDecl *var,
                                          Value memory) {
-  const llvm::DenseSet<Holder> &holders =
-      getAddressHolders(bodyDeclaring(var));
+  const llvm::DenseSet<Holder> &holders = getAddressHolders(bodyDeclaring(var));
   Value root = memoryRoot(memory);
   if (holders.contains({var, nullptr}))
     addressSlots.insert(root);
@@ -401,8 +425,7 @@ void FunctionLowering::markAddressHolder(const clang::VarDecl *var,
       addressFields.insert({root, holder.second});
 }
 
-void FunctionLowering::keepAllAddresses(Value memory,
-                                        const Layout &element) {
+void FunctionLowering::keepAllAddresses(Value memory, const Layout &element) {
   Value root = memoryRoot(memory);
   for (const Layout::IndirectField &field : element.indirect) {
     if (field.decl)

@@ -1573,6 +1573,11 @@ private:
   /// `memref` as the pointer memref type of its elements, cast right
   /// after its definition.
   Value commonView(Value memref, Location l);
+  /// The index among the arrays of `state` of the array `memref` views
+  /// (added by addArray if new), or the choice of such indices where
+  /// `memref` is a choice between arrays; null after an error at `where`.
+  Value arrayIndex(MovingPointer &state, Value memref,
+                   const clang::Stmt *where);
   /// `which == k ? array : otherwise`.
   Value selectArray(Value which, size_t k, Value array, Value otherwise,
                     Location l);

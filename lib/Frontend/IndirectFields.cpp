@@ -212,6 +212,15 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
   Value root = memoryRoot(slot.memref);
   std::string name = decl ? "the field '" + decl->getName().str() + "'"
                           : std::string("this pointer");
+  // An object chosen at run time among objects the function names (`c ?
+  // &a : &b`): its memref-model fields designate memory known beside each.
+  if (root.getDefiningOp<arith::SelectOp>())
+    return unsupported<Result>(
+        where, name + " of an object chosen at run time among objects the "
+                      "function names cannot be followed: such fields "
+                      "designate memory known beside each object; keep the "
+                      "objects in an array and choose one by its index "
+                      "(`objects[k]`)");
   // A pointer or reference in memory the caller passed holds the address
   // the caller stored there (docs/Memory.md).
   if (!isOwnMemory(root) && decl &&
@@ -294,8 +303,22 @@ FunctionLowering::loadStoredPointer(const clang::Expr *element) {
 std::optional<Address>
 FunctionLowering::followStoredPointer(Address slot, clang::QualType pointer,
                                       const clang::Stmt *where) {
-  if (holdsAddresses(memoryRoot(slot.memref)))
+  Value root = memoryRoot(slot.memref);
+  if (holdsAddresses(root))
     return loadAddress(slot, pointer, where);
+  // Pointers to objects whose pointer fields designate memory known beside
+  // them do not keep addresses (AddressHolders.cpp): one per element.
+  clang::QualType pointee = pointer->getPointeeType();
+  auto memory = fieldMemory.find({root, nullptr});
+  if (!pointee.isNull() && ModuleLowering::holdsUnkeptPointers(pointee) &&
+      memory != fieldMemory.end() && !memory->second && !indirectFieldAt(slot))
+    return unsupported<std::optional<Address>>(
+        where, "pointers to objects of '" +
+                   pointee.getUnqualifiedType().getAsString() +
+                   "' chosen at run time cannot be followed, since the "
+                   "pointer fields of such objects designate memory known "
+                   "beside each; keep the objects in an array and choose "
+                   "one by its index (`objects[k]`)");
   return followIndirectSlot(slot, nullptr, where);
 }
 

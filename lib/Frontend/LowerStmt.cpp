@@ -355,6 +355,8 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     pinVectors(init);
   if (bindVectorReference(var, init))
     return;
+  if (type->isReferenceType() && declareGrowingVector(var, init))
+    return;
   if (type->isReferenceType()) {
     // (A reference to a pointer is the place holding it: a pointer
     // variable's address slot, an element of an array of pointers.)

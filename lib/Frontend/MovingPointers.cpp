@@ -447,12 +447,53 @@ bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
     return true;
   }
   MovingPointer &state = moving->second;
-  std::optional<size_t> k = addArray(state, target.memref, where);
+  size_t known = state.arrays.size();
+  Value k = arrayIndex(state, target.memref, where);
   if (!k)
     return false;
-  store(constantIndex(*k, l), state.which, l);
+  // The pointer fields of what it designates are followed where it is
+  // read, in the one object known there: another object, chosen at run
+  // time, would have its fields followed into the first one's memory.
+  clang::QualType pointee = var->getType()->isPointerType()
+                                ? var->getType()->getPointeeType()
+                                : clang::QualType();
+  if (state.arrays.size() > known && !pointee.isNull() &&
+      ModuleLowering::holdsUnkeptPointers(pointee)) {
+    unsupported(where, "a pointer to a '" +
+                           pointee.getUnqualifiedType().getAsString() +
+                           "' can designate only one object, since the "
+                           "pointer fields of such objects designate memory "
+                           "known beside each; keep the objects in an array "
+                           "and choose one by its index (`objects[k]`)");
+    invalid.insert(var);
+    return false;
+  }
+  store(k, state.which, l);
   store(target.offset, pointer.offsetSlot, l);
   return true;
+}
+
+Value FunctionLowering::arrayIndex(MovingPointer &state, Value memref,
+                                   const clang::Stmt *where) {
+  Location l = loc(where);
+  // A choice between arrays made where it is assigned (`p = c ? &a : &b`,
+  // in a loop): a choice between their indices, each array added as it
+  // is (the choice itself exists only where it is made).
+  Value source = memref;
+  while (auto cast = source.getDefiningOp<memref::CastOp>())
+    source = cast.getSource();
+  if (auto choice = source.getDefiningOp<arith::SelectOp>();
+      choice && isa<MemRefType>(choice.getType())) {
+    Value onTrue = arrayIndex(state, choice.getTrueValue(), where);
+    Value onFalse =
+        onTrue ? arrayIndex(state, choice.getFalseValue(), where) : Value();
+    if (!onFalse)
+      return nullptr;
+    return arith::SelectOp::create(b, l, choice.getCondition(), onTrue,
+                                   onFalse);
+  }
+  std::optional<size_t> k = addArray(state, memref, where);
+  return k ? constantIndex(*k, l) : nullptr;
 }
 
 std::optional<size_t> FunctionLowering::addArray(MovingPointer &state,

@@ -4,7 +4,8 @@
 // pointer field of an array of structs. An array given pointers into one
 // memory keeps the memref model (offsets into that memory). A vector of
 // pointers that grows by push_back keeps addresses, and its growth copies
-// them as addresses.
+// them as addresses. A pointer variable moved to one of several arrays a
+// conditional chooses keeps the choice of their indices.
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | FileCheck %s
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | %cotangent-opt > /dev/null
 
@@ -76,4 +77,27 @@ struct Edge {
   for (const double *v : picks)
     s += *v;
   return s;
+}
+
+// A pointer variable moved to an array a conditional chooses: the choice of
+// the arrays' indices (a: 0, b: 1), which every read selects by.
+// CHECK-LABEL: func.func @_Z12chosenBufferPKdS0_i(
+// CHECK-SAME: %[[A:[a-z0-9_]+]]: memref<?xf64{{.*}}>, %[[B:[a-z0-9_]+]]: memref<?xf64
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[WHICH:.*]] = %[[C0:[a-z0-9_]+]]) -> (f64, index)
+// CHECK: %[[IS_B:.*]] = arith.cmpi eq, %[[WHICH]], %[[C1:[a-z0-9_]+]] : index
+// CHECK: %[[FROM_B:.*]] = memref.load %[[B]]
+// CHECK: %[[FROM_A:.*]] = memref.load %[[A]]
+// CHECK: arith.select %[[IS_B]], %[[FROM_B]], %[[FROM_A]] : f64
+// CHECK: %[[ODD:.*]] = arith.cmpi ne
+// CHECK: %[[NEXT:.*]] = arith.select %[[ODD]], %[[C0]], %[[C1]] : index
+// CHECK: scf.yield %{{.*}}, %[[NEXT]] : f64, index
+[[ct::differentiable]] double chosenBuffer(const double *a, const double *b,
+                                           int n) {
+  const double *cur = a;
+  double r = 0;
+  for (int step = 0; step < n; ++step) {
+    r += cur[0];
+    cur = step % 2 ? a : b;
+  }
+  return r;
 }

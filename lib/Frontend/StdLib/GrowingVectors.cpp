@@ -126,6 +126,9 @@ struct VectorUses {
 class GrowthScan {
 public:
   llvm::DenseMap<const clang::VarDecl *, VectorUses> uses;
+  /// Reference variables bound to a local vector (`auto &out = v;`): what
+  /// is done through them is done to it.
+  llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> aliases;
 
   /// A function's vector parameters taken by value are its locals too,
   /// declared by its body.
@@ -179,9 +182,16 @@ private:
       declarationBlocks;
   llvm::DenseSet<const clang::Decl *> rangeVariables;
 
-  VectorUses *usesOf(const clang::Expr *expr) {
+  const clang::VarDecl *vectorNamed(const clang::Expr *expr) {
     const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
     const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    if (const clang::VarDecl *aliased = aliases.lookup(var))
+      return aliased;
+    return var;
+  }
+
+  VectorUses *usesOf(const clang::Expr *expr) {
+    const clang::VarDecl *var = vectorNamed(expr);
     auto it = var ? uses.find(var) : uses.end();
     return it == uses.end() ? nullptr : &it->second;
   }
@@ -189,9 +199,13 @@ private:
   void visitDeclaration(const clang::VarDecl *var) {
     clang::QualType type = var->getType();
     if (type->isReferenceType()) {
-      if (!rangeVariables.contains(var) && var->getInit())
-        if (VectorUses *vector = usesOf(var->getInit()))
-          vector->bound = true;
+      if (rangeVariables.contains(var) || !var->getInit())
+        return;
+      // A reference to the vector itself names the vector; growth moves its
+      // elements, not the vector (references to elements are C++'s to
+      // keep valid).
+      if (usesOf(var->getInit()))
+        aliases[var] = vectorNamed(var->getInit());
       return;
     }
     if (var->hasLocalStorage() && !isa<clang::ParmVarDecl>(var) &&
@@ -244,6 +258,9 @@ FunctionLowering::getGrowingVectors(const clang::FunctionDecl *owner,
   for (auto &[var, uses] : scan.uses)
     if (uses.grows())
       known->second.insert(var);
+  for (auto [alias, var] : scan.aliases)
+    if (known->second.contains(var))
+      known->second.insert(alias);
   return known->second;
 }
 
@@ -368,8 +385,14 @@ void FunctionLowering::pinGrowingViews(
   };
   LoopUses uses{isGrowing, {}, {}, {}};
   uses.visit(loop);
+  // (By memory: a reference variable or a helper's parameter bound to a
+  // vector changes it.)
+  llvm::DenseSet<Value> changed;
+  for (const clang::ValueDecl *var : uses.changed)
+    changed.insert(growingVectors.find(var)->second.addressSlot);
   for (const clang::ValueDecl *var : uses.read) {
-    if (uses.changed.contains(var) || pinnedGrowingViews.count(var))
+    if (changed.contains(growingVectors.find(var)->second.addressSlot) ||
+        pinnedGrowingViews.count(var))
       continue;
     // The loop cannot change the vector: one view before it serves every
     // iteration (no address to load and keep per access).
@@ -383,8 +406,6 @@ void FunctionLowering::pinGrowingViews(
 // The vector's memory
 //===----------------------------------------------------------------------===//
 
-/// Whether elements of `type` are numbers only (no pointers, references,
-/// vectors or memory of their own), which growth moves as scalars.
 /// Whether the elements of vector `type` are numbers, pointers or structs
 /// of them: what a growing vector holds (its pointers keep addresses,
 /// which its growth copies as such).
@@ -399,8 +420,11 @@ static bool hasNumericElements(ModuleLowering &module, clang::QualType type) {
   std::optional<Layout> layout = module.tryGetLayout(element);
   return layout &&
          llvm::all_of(layout->indirect, [](const Layout::IndirectField &field) {
-           return !field.inMemory && (field.type->isPointerType() ||
-                                      field.type->isReferenceType());
+           return !field.inMemory &&
+                  (field.type->isPointerType() ||
+                   field.type->isReferenceType()) &&
+                  !ModuleLowering::holdsUnkeptPointers(
+                      field.type->getPointeeType());
          });
 }
 
@@ -410,6 +434,14 @@ bool FunctionLowering::declareGrowingVector(const clang::VarDecl *var,
       dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
   const clang::Stmt *body = owner ? owner->getBody() : decl->getBody();
   clang::QualType type = var->getType();
+  if (type->isReferenceType()) {
+    // A reference bound to a growing vector: the vector's slots.
+    const clang::ValueDecl *vector = init ? growingVectorNamed(init) : nullptr;
+    if (!vector || !getGrowingVectors(owner ? owner : decl, body).contains(var))
+      return false;
+    growingVectors[var] = growingVectors.find(vector)->second;
+    return true;
+  }
   if (!getGrowingVectors(owner ? owner : decl, body).contains(var) ||
       !hasNumericElements(module, type))
     return false;
