@@ -28,7 +28,6 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/Builtins.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/Support/SaveAndRestore.h"
 
 #include <array>
 #include <functional>
@@ -429,6 +428,8 @@ private:
   /// object.
   void copyElements(Address dest, Address source, Value scalars,
                     const Layout &element, Location loc);
+  void copyElements(Address dest, Address source, int64_t scalars,
+                    const Layout &element, Location loc);
   /// copyElements of pointers whose memory keeps addresses: each address
   /// loaded and stored, and the copy made to keep them too. False (and
   /// nothing done) for other memory.
@@ -443,8 +444,6 @@ private:
   /// addresses) or of its temporaries.
   void copyGrowingElement(Address dest, Address source, const Layout &element,
                           Location loc);
-  void copyElements(Address dest, Address source, int64_t scalars,
-                    const Layout &element, Location loc);
   void fillZero(Address dest, const Layout &layout, Location loc);
   /// The address `delta` scalars further.
   Address offsetBy(Address address, Value delta, Location loc);
@@ -1020,13 +1019,13 @@ private:
                                             const clang::Stmt *where);
   /// The pointer stored at `slot` (an element of an array or vector of
   /// pointers).
+  std::optional<Address> loadStoredPointer(const clang::Expr *element);
   /// The pointer of type `pointer` kept in `slot` (an element of an array
   /// or vector of pointers): the address there, for memory that keeps
   /// addresses, else what the memref model bound to the slot.
   std::optional<Address> followStoredPointer(Address slot,
                                              clang::QualType pointer,
                                              const clang::Stmt *where);
-  std::optional<Address> loadStoredPointer(const clang::Expr *element);
   /// The address of type `pointer` held in memory at `slot`, as the place
   /// it points to (ct.load_address: docs/Memory.md); nullopt after an
   /// error at `where`.

@@ -2,6 +2,8 @@
 
 #include "FunctionLowering.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Frontend/CheckpointPragma.h"
 

@@ -1,5 +1,5 @@
 // What the frontend refuses of std::vector parameters a function resizes
-// (it takes the caller's vector object): a vector a reference of the caller
+// (it takes the caller's vector object): a vector a pointer of the caller
 // designates, a function declared in a header, which other translation
 // units call from its declaration alone, and vector mode of such a vector
 // whose elements carry derivatives (one lane works in either mode:
@@ -27,9 +27,9 @@ double appendHalves(const std::vector<double> &x,
 
 [[ct::differentiable]] double throughReference(const std::vector<double> &x) {
   std::vector<double> buffer;
-  std::vector<double> &alias = buffer;
+  std::vector<double> *alias = &buffer;
   // CHECK-DAG: resized-vector-parameters.cpp:[[@LINE+1]]:26: error: 'appendThirds' changes the size of this std::vector, which a reference or pointer of this function still designates (or that is not a variable of its own); pass a local std::vector that no reference or pointer designates
-  return appendThirds(x, alias);
+  return appendThirds(x, *alias);
 }
 
 double runThroughReference(const std::vector<double> &x,

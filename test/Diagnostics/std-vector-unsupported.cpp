@@ -28,14 +28,14 @@ struct Overloaded {
   return v[0];
 }
 
-// A vector a reference designates grows within a capacity reserved where
-// it is declared.
+// A vector a pointer designates grows within a capacity reserved where it
+// is declared (through a reference bound to it, it grows anywhere).
 [[ct::differentiable]] double designatedGrows(const double *x, int n) {
   std::vector<const double *> p;
-  std::vector<const double *> &alias = p;
+  std::vector<const double *> *alias = &p;
   for (int i = 0; i < n; ++i)
     // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:5: error: 'push_back' grows this std::vector, which differentiable code supports for local vectors of numbers, pointers or structs of them that no reference designates, and otherwise within the capacity reserved beforehand: call v.reserve(n) where v is declared (or create it with its final size and assign v[i])
-    alias.push_back(x + i);
+    alias->push_back(x + i);
   return x[0];
 }
 

@@ -16,6 +16,8 @@
 
 #include "FunctionLowering.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
