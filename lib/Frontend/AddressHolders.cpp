@@ -142,29 +142,29 @@ private:
       const clang::FieldDecl *field = member->getMember();
       if (!field || !field->getType()->isPointerType() || !member->getInit())
         continue;
-      // A field set from a parameter (`from(a)`, `from(a + 1)`) points
-      // where the argument does; one set otherwise, where its value does.
-      if (const auto *parameter = dyn_cast_or_null<clang::ParmVarDecl>(
-              declarationOf(member->getInit()));
-          parameter && parameter->getDeclContext() == ctor &&
-          parameter->getFunctionScopeIndex() < construct->getNumArgs())
-        stored({var, field},
-               construct->getArg(parameter->getFunctionScopeIndex()));
-      else
-        stored({var, field}, member->getInit());
+      storedByConstructor({var, field}, construct, member->getInit());
     }
     // `from = a;` in its body.
     forEachFieldAssignment(ctor->getBody(), [&](const clang::FieldDecl *field,
                                                 const clang::Expr *value) {
-      if (const auto *parameter =
-              dyn_cast_or_null<clang::ParmVarDecl>(declarationOf(value));
-          parameter && parameter->getDeclContext() == ctor &&
-          parameter->getFunctionScopeIndex() < construct->getNumArgs())
-        stored({var, field},
-               construct->getArg(parameter->getFunctionScopeIndex()));
-      else
-        stored({var, field}, value);
+      storedByConstructor({var, field}, construct, value);
     });
+  }
+
+  /// `value`, which the constructor `construct` calls sets a field to: a
+  /// value computed from a parameter (`from(a)`, `from(a + 1)`) points
+  /// where the argument does; another, where it does itself.
+  void storedByConstructor(Holder holder,
+                           const clang::CXXConstructExpr *construct,
+                           const clang::Expr *value) {
+    const auto *parameter =
+        dyn_cast_or_null<clang::ParmVarDecl>(declarationOf(value));
+    if (parameter &&
+        parameter->getDeclContext() == construct->getConstructor() &&
+        parameter->getFunctionScopeIndex() < construct->getNumArgs())
+      stored(holder, construct->getArg(parameter->getFunctionScopeIndex()));
+    else
+      stored(holder, value);
   }
 
   /// Calls `visit(field, value)` for each `field = value` of a pointer
@@ -418,21 +418,23 @@ void FunctionLowering::markAddressHolder(const clang::VarDecl *var,
                                          Value memory) {
   const llvm::DenseSet<Holder> &holders = getAddressHolders(bodyDeclaring(var));
   Value root = memoryRoot(memory);
-  if (holders.contains({var, nullptr}))
-    addressSlots.insert(root);
   for (const Holder &holder : holders)
-    if (holder.first == var && holder.second)
-      addressFields.insert({root, holder.second});
+    if (holder.first == var)
+      keepAddressAt(root, holder.second);
 }
 
 void FunctionLowering::keepAllAddresses(Value memory, const Layout &element) {
   Value root = memoryRoot(memory);
-  for (const Layout::IndirectField &field : element.indirect) {
-    if (field.decl)
-      addressFields.insert({root, field.decl});
-    else
-      addressSlots.insert(root);
-  }
+  for (const Layout::IndirectField &field : element.indirect)
+    keepAddressAt(root, field.decl);
+}
+
+void FunctionLowering::keepAddressAt(Value root,
+                                     const clang::FieldDecl *field) {
+  if (field)
+    addressFields.insert({root, field});
+  else
+    addressSlots.insert(root);
 }
 
 bool FunctionLowering::isGrowingMemory(Value root) {

@@ -129,6 +129,13 @@ inline void forEachBoundArgument(
       bind(callee->getParamDecl(i - shift), call->getArg(i));
 }
 
+/// How to choose among objects whose pointer fields designate memory known
+/// beside each (the end of the errors that refuse choosing them otherwise).
+inline const char *chooseByIndexWayOut() {
+  return "keep the objects in an array and choose one by its index "
+         "(`objects[k]`)";
+}
+
 /// A local array or vector's pointer elements (no field) or one pointer
 /// field of its elements.
 using AddressHolder =
@@ -1545,6 +1552,9 @@ private:
   /// Makes `memory`, holding objects of layout `element`, keep the
   /// addresses of all their pointers.
   void keepAllAddresses(Value memory, const Layout &element);
+  /// Makes the pointer field `field` (null: pointer elements) of objects in
+  /// the memory of `root` keep its address.
+  void keepAddressAt(Value root, const clang::FieldDecl *field);
   /// Whether the pointer field `field` (null: pointer elements) of objects
   /// in the memory of `root` keeps its address: marked so, or in a
   /// growing vector's memory (whose copies are addresses).

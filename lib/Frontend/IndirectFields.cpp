@@ -216,11 +216,11 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
   // &a : &b`): its memref-model fields designate memory known beside each.
   if (root.getDefiningOp<arith::SelectOp>())
     return unsupported<Result>(
-        where, name + " of an object chosen at run time among objects the "
-                      "function names cannot be followed: such fields "
-                      "designate memory known beside each object; keep the "
-                      "objects in an array and choose one by its index "
-                      "(`objects[k]`)");
+        where, name +
+                   " of an object chosen at run time among objects the "
+                   "function names cannot be followed: such fields "
+                   "designate memory known beside each object; " +
+                   chooseByIndexWayOut());
   // A pointer or reference in memory the caller passed holds the address
   // the caller stored there (docs/Memory.md).
   if (!isOwnMemory(root) && decl &&
@@ -317,8 +317,8 @@ FunctionLowering::followStoredPointer(Address slot, clang::QualType pointer,
                    pointee.getUnqualifiedType().getAsString() +
                    "' chosen at run time cannot be followed, since the "
                    "pointer fields of such objects designate memory known "
-                   "beside each; keep the objects in an array and choose "
-                   "one by its index (`objects[k]`)");
+                   "beside each; " +
+                   chooseByIndexWayOut());
   return followIndirectSlot(slot, nullptr, where);
 }
 

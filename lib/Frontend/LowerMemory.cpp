@@ -497,12 +497,8 @@ bool FunctionLowering::copyAddresses(Address dest, Address source,
       kept.push_back(&field);
   if (kept.empty())
     return false;
-  for (const Layout::IndirectField *field : kept) {
-    if (field->decl)
-      addressFields.insert({to, field->decl});
-    else
-      addressSlots.insert(to);
-  }
+  for (const Layout::IndirectField *field : kept)
+    keepAddressAt(to, field->decl);
   Value size = constantIndex(element.size, l);
   Value count = arith::DivUIOp::create(b, l, scalars, size);
   forEachIndex(b, l, count, [&](Value i) {

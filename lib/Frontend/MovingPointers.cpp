@@ -463,8 +463,8 @@ bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
                            pointee.getUnqualifiedType().getAsString() +
                            "' can designate only one object, since the "
                            "pointer fields of such objects designate memory "
-                           "known beside each; keep the objects in an array "
-                           "and choose one by its index (`objects[k]`)");
+                           "known beside each; " +
+                           chooseByIndexWayOut());
     invalid.insert(var);
     return false;
   }

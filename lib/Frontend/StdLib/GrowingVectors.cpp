@@ -411,7 +411,7 @@ void FunctionLowering::pinGrowingViews(
 /// Whether the elements of vector `type` are numbers, pointers or structs
 /// of them: what a growing vector holds (its pointers keep addresses,
 /// which its growth copies as such).
-static bool hasNumericElements(ModuleLowering &module, clang::QualType type) {
+static bool hasGrowableElements(ModuleLowering &module, clang::QualType type) {
   clang::QualType element = ModuleLowering::getVectorElementType(type);
   if (element->isBooleanType() ||
       !ModuleLowering::getVectorElementType(element).isNull())
@@ -445,7 +445,7 @@ bool FunctionLowering::declareGrowingVector(const clang::VarDecl *var,
     return true;
   }
   if (!getGrowingVectors(owner ? owner : decl, body).contains(var) ||
-      !hasNumericElements(module, type))
+      !hasGrowableElements(module, type))
     return false;
   Location l = module.getLoc(var->getLocation());
   llvm::SaveAndRestore keepAll(vectorKeepsAllAddresses, true);
