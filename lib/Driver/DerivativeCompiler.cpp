@@ -6,6 +6,7 @@
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/AD/Passes.h"
 #include "cotangent/CodeGen/Pipelines.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/OutsideVariables.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "cotangent/Frontend/Lowering.h"
@@ -107,6 +108,19 @@ LogicalResult DerivativeCompiler::refuseInternalCallsFromOwnObject() {
            "external linkage, or compile the file with the plugin";
     refused = true;
   }
+  module->walk([&](ct::VTableAddressOp table) {
+    if (!table->hasAttr(ct::kInternalLinkageAttr))
+      return;
+    auto name = table->getAttrOfType<StringAttr>("ct.source_name");
+    table.emitError() << "the virtual table of '"
+                      << (name ? name.getValue() : table.getSymbol())
+                      << "' has internal linkage (the class is in an unnamed "
+                         "namespace), so derivatives emitted into an object "
+                         "file of their own cannot reach it; give the class "
+                         "external linkage, or compile the file with the "
+                         "plugin";
+    refused = true;
+  });
   return failure(refused);
 }
 

@@ -566,11 +566,43 @@ private:
   /// place).
   bool refusesResizedArguments(const clang::FunctionDecl *callee,
                                llvm::ArrayRef<const clang::Expr *> args);
+  /// Whether a call of `callee` (not a library object's) passes places only
+  /// the caller knows, so that its body is lowered in place: besides
+  /// objects holding indirect fields, which takesIndirectFields says.
+  bool passesCallersPlaces(const clang::FunctionDecl *callee,
+                           llvm::ArrayRef<const clang::Expr *> args);
+  /// Whether a virtual call of `callee` can go through the function that
+  /// dispatches it (reported at `expr` if not).
+  bool canDispatch(const clang::Expr *expr, const clang::FunctionDecl *callee,
+                   bool passesCallersPlaces);
+  /// `isVirtual`: a virtual call, through the function that dispatches it
+  /// (ModuleLowering::getVirtualDispatch).
   std::optional<CallResult> emitCall(const clang::Expr *call,
                                      const clang::FunctionDecl *callee,
                                      std::optional<Address> object,
                                      llvm::ArrayRef<const clang::Expr *> args,
-                                     std::optional<Address> dest);
+                                     std::optional<Address> dest,
+                                     bool isVirtual = false);
+  /// Whether a call of `method` on `object` (an expression of its class or
+  /// a pointer to it) must find its target at run time.
+  bool isVirtualCall(const clang::CXXMethodDecl *method,
+                     const clang::Expr *object);
+  /// What a constructor of `record` does after its bases' (VirtualCalls.cpp):
+  /// the address points of `record`'s virtual table into each of the
+  /// object's table pointers.
+  void storeVTablePointers(const clang::CXXRecordDecl *record, Address self,
+                           Location l);
+  /// Destroys the object of static type `type` at `object` (what `delete`
+  /// and a std::unique_ptr do): through its virtual destructor, the
+  /// object's own class's destruction; `pointer` is the expression
+  /// designating it (it may tell the class).
+  void destroyDynamicObject(clang::QualType type, Address object,
+                            const clang::Expr *where,
+                            const clang::Expr *pointer);
+  /// Writes `point` into the table pointer `byteOffset` bytes into the
+  /// `record` object at `self`.
+  void storeTablePointer(Value point, Address self, int64_t byteOffset,
+                         const clang::CXXRecordDecl *record, Location l);
   /// `ct::stop_gradient`, `ct::pass_through` and the <cmath> functions:
   /// true when `callee` is one of them, with `result` set (nullopt after
   /// an error).
@@ -1049,6 +1081,11 @@ private:
   /// Whether calls of `callee` are inlined because an object it takes or
   /// returns has indirect fields (known to the caller only).
   bool takesIndirectFields(const clang::FunctionDecl *callee);
+  /// Whether a call of `callee` passes memory beside its arguments: that
+  /// of the indirect fields that do not keep addresses
+  /// (ModuleLowering::getArgumentFields), or an object holding pointers as
+  /// its result.
+  bool takesArgumentFields(const clang::FunctionDecl *callee);
   /// Whether the object a parameter of `type` gives access to has
   /// indirect fields.
   bool holdsIndirectFields(clang::QualType type);
@@ -1365,6 +1402,9 @@ private:
   void lowerThrow(const clang::CXXThrowExpr *expr);
   /// Frees the memory `pointer` designates, which the function allocated
   /// (`how` names the freeing call, `made` the allocation, for the error).
+  /// Runs the destructors of what `delete` (or `delete[]`) frees at
+  /// `pointer`; false after an error.
+  bool destroyDeleted(const clang::CXXDeleteExpr *expr, Address pointer);
   bool freeMemory(Address pointer, const clang::Expr *where,
                   llvm::StringRef how, llvm::StringRef made);
   /// `(T *)malloc(n)` and calloc, realloc, aligned_alloc cast to `T *`:

@@ -131,6 +131,24 @@ bool FunctionLowering::takesIndirectFields(const clang::FunctionDecl *callee) {
   });
 }
 
+bool FunctionLowering::takesArgumentFields(const clang::FunctionDecl *callee) {
+  auto givesMemory = [&](clang::QualType type) {
+    clang::QualType object = ModuleLowering::getParameterObject(type);
+    if (object.isNull() || !holdsIndirectFields(type))
+      return false;
+    std::optional<Layout> layout = module.tryGetLayout(object);
+    return layout && !module.getArgumentFields(*layout).empty();
+  };
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+      method && method->isInstance() &&
+      givesMemory(ast.getCanonicalTagType(method->getParent())))
+    return true;
+  return holdsIndirectFields(callee->getReturnType()) ||
+         llvm::any_of(callee->parameters(), [&](const clang::ParmVarDecl *p) {
+           return givesMemory(p->getType());
+         });
+}
+
 bool isEmptyClass(clang::QualType type) {
   type = type->isPointerType() || type->isReferenceType()
              ? type->getPointeeType()

@@ -145,6 +145,7 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   std::optional<Address> object;
   const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
   bool isInstance = method && method->isInstance();
+  bool isVirtual = false;
   if (isModelledAlgorithm(expr))
     return lowerAlgorithm(expr);
   if (isComplexBuiltin(callee))
@@ -172,12 +173,8 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
     if (!memberExpr)
       return unsupported<Result>(expr, "calls through pointers to members "
                                        "cannot be differentiated");
-    if (method->isVirtual() && !memberExpr->hasQualifier() &&
-        !method->hasAttr<clang::FinalAttr>())
-      return unsupported<Result>(expr, "virtual calls cannot be "
-                                       "differentiated: the target is not "
-                                       "known when compiling; call the "
-                                       "concrete type's function");
+    isVirtual = !memberExpr->hasQualifier() &&
+                isVirtualCall(method, member->getImplicitObjectArgument());
     if (isInstance) {
       const clang::Expr *base = member->getImplicitObjectArgument();
       object = memberExpr->isArrow() ? lowerPointer(base) : lowerLValue(base);
@@ -197,12 +194,13 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
     // The object of a member operator is its first operand.
     if (isTrivialAssignment(callee))
       return lowerTrivialAssignment(expr, args[0], args[1]);
+    isVirtual = isVirtualCall(method, args[0]);
     object = lowerLValue(args[0]);
     if (!object)
       return std::nullopt;
     args.erase(args.begin());
   }
-  return emitCall(expr, callee, object, args, dest);
+  return emitCall(expr, callee, object, args, dest, isVirtual);
 }
 
 Value FunctionLowering::lowerArgument(const clang::Expr *arg,
@@ -331,10 +329,52 @@ static bool takesFunctionPointers(const clang::FunctionDecl *callee) {
   });
 }
 
+bool FunctionLowering::passesCallersPlaces(const clang::FunctionDecl *callee,
+                                           ArrayRef<const clang::Expr *> args) {
+  // Functions returning a pointer or reference into their arguments
+  // (std::end, accessors): the place they return is then the caller's own
+  // (memory and offset), which also keeps a pointer one past the end of an
+  // array of known size valid (materialize). Memory only the caller knows
+  // the type of, or that it frees, vectors kept in memory or growing, and
+  // std::unique_ptrs, the same.
+  clang::QualType resultType = callee->getReturnType().getCanonicalType();
+  const clang::FunctionDecl *body = nullptr;
+  return (takesEmptyClassObjects(callee) && !isBeingInlined(callee)) ||
+         ((takesVoidPointers(callee) || takesFunctionPointers(callee) ||
+           module.freesParameter(callee)) &&
+          callee->hasBody(body) && !isBeingInlined(callee)) ||
+         passesVectorsInMemory(callee, args) ||
+         passesGrowingVectors(callee, args) ||
+         ModuleLowering::passesUniquePointers(callee) ||
+         ((resultType->isPointerType() || resultType->isReferenceType() ||
+           isIterator(resultType)) &&
+          !isVector(resultType.getNonReferenceType()) &&
+          callee->hasBody(body) && !module.hasCustomRule(callee) &&
+          !isDifferentiable(callee) && !callee->isVariadic());
+}
+
+bool FunctionLowering::canDispatch(const clang::Expr *expr,
+                                   const clang::FunctionDecl *callee,
+                                   bool passesCallersPlaces) {
+  // The dispatch calls functions: their objects' pointer fields must keep
+  // addresses, and what they return cannot be a place in them.
+  clang::QualType resultType = callee->getReturnType().getCanonicalType();
+  if (!passesCallersPlaces && !takesArgumentFields(callee) &&
+      !resultType->isPointerType() && !resultType->isReferenceType() &&
+      !isIterator(resultType))
+    return true;
+  return unsupported<bool>(
+      expr, "this virtual call cannot be differentiated yet: its function "
+            "takes objects whose pointer fields designate memory known only "
+            "beside them, vectors, or std::unique_ptrs, or returns a pointer "
+            "or reference, which differentiable code passes only to a "
+            "function it knows; call the concrete class's function");
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     const clang::Expr *expr, const clang::FunctionDecl *callee,
     std::optional<Address> object, ArrayRef<const clang::Expr *> args,
-    std::optional<Address> dest) {
+    std::optional<Address> dest, bool isVirtual) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   if (callee->isVariadic() || args.size() != callee->getNumParams())
@@ -342,31 +382,21 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
                                      "differentiated; move the call (I/O, "
                                      "logging) outside the differentiable "
                                      "function");
-  // Objects holding pointers are known to the caller only: the callee's
-  // body, in place. So are functions returning a pointer or reference into
-  // their arguments (std::end, accessors): the place they return is then
-  // the caller's own (memory and offset), which also keeps a pointer one
-  // past the end of an array of known size valid (materialize).
-  clang::QualType resultType = callee->getReturnType().getCanonicalType();
-  const clang::FunctionDecl *body = nullptr;
-  // (So are member functions of an object of one integer packed among
-  // wider slots, which has no address of its own.)
   bool libraryCode = module.isCalledOnLibraryObject(callee);
-  if (!libraryCode &&
-      (takesIndirectFields(callee) ||
-       (takesEmptyClassObjects(callee) && !isBeingInlined(callee)) ||
-       ((takesVoidPointers(callee) || takesFunctionPointers(callee) ||
-         module.freesParameter(callee)) &&
-        callee->hasBody(body) && !isBeingInlined(callee)) ||
-       passesVectorsInMemory(callee, args) ||
-       passesGrowingVectors(callee, args) || (object && object->packedType) ||
-       ModuleLowering::passesUniquePointers(callee) ||
-       ((resultType->isPointerType() || resultType->isReferenceType() ||
-         isIterator(resultType)) &&
-        !isVector(resultType.getNonReferenceType()) && callee->hasBody(body) &&
-        !module.hasCustomRule(callee) && !isDifferentiable(callee) &&
-        !callee->isVariadic())))
+  bool otherwiseInPlace = !libraryCode && passesCallersPlaces(callee, args);
+  if (isVirtual) {
+    // (Its object is a view of its own scalars, from which the dispatch
+    // reads the class.)
+    if (!libraryCode && !canDispatch(expr, callee, otherwiseInPlace))
+      return std::nullopt;
+    object = unpacked(object, expr);
+  } else if (!libraryCode && (otherwiseInPlace || takesIndirectFields(callee) ||
+                              (object && object->packedType))) {
+    // Objects holding pointers are known to the caller only, and so is
+    // an object of one integer packed among wider slots, which has no
+    // address of its own: the callee's body, in place.
     return inlineBody(expr, callee, args, nullptr, {}, object, dest);
+  }
   if (!libraryCode && refusesResizedArguments(callee, args))
     return std::nullopt;
   SmallVector<Value> operands;
@@ -388,7 +418,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
 
   // Code compiled elsewhere is called as it is (ExternalCalls.cpp): the
   // engine reports the call if a derivative must cross it.
-  if (!libraryCode && isExternalFunction(module, callee))
+  if (!libraryCode && !isVirtual && isExternalFunction(module, callee))
     if (std::string why = whyNotCallable(module, callee); !why.empty())
       return unsupported<Result>(
           expr, "'" + callee->getQualifiedNameAsString() +
@@ -401,7 +431,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   module.noteCall(callee, expr->getBeginLoc());
   // (An error in the callee's signature is noted at this call.)
   module.enter(callee, expr->getBeginLoc());
-  func::FuncOp target = module.getFunction(callee);
+  func::FuncOp target =
+      isVirtual ? module.getVirtualDispatch(cast<clang::CXXMethodDecl>(callee),
+                                            expr->getSourceRange())
+                : module.getFunction(callee);
   module.leave();
   if (!target)
     return std::nullopt;

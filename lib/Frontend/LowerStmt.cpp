@@ -117,9 +117,21 @@ void FunctionLowering::bindParameter(const clang::ParmVarDecl *param, Value arg,
 
 void FunctionLowering::lowerConstructorInitializers(
     const clang::CXXConstructorDecl *ctor) {
+  // The object's virtual-table pointers are its class's once its bases
+  // are constructed (a delegated-to constructor stores them).
+  bool tablesStored =
+      !ctor->getParent()->isDynamicClass() || ctor->isDelegatingConstructor();
+  auto storeTables = [&] {
+    if (!tablesStored)
+      storeVTablePointers(ctor->getParent(), *self,
+                          module.getLoc(ctor->getLocation()));
+    tablesStored = true;
+  };
   for (const clang::CXXCtorInitializer *init : ctor->inits()) {
     const clang::Expr *value = init->getInit();
     Location l = module.getLoc(init->getSourceLocation());
+    if (!init->isBaseInitializer())
+      storeTables();
     if (init->isMemberInitializer()) {
       const clang::FieldDecl *field = init->getMember();
       if (std::optional<Address> at = fieldAddress(*self, field, value))
@@ -150,6 +162,7 @@ void FunctionLowering::lowerConstructorInitializers(
                    "this initializer cannot be differentiated");
     }
   }
+  storeTables();
 }
 
 void FunctionLowering::lowerCompound(const clang::CompoundStmt *compound) {

@@ -726,11 +726,15 @@ bool LayoutComputation::collectParts(
       return refuse("a lambda can be called, or passed to a function, "
                     "in the function that defines it, but not stored "
                     "in memory or returned; write a named function");
-    if (cxx->isPolymorphic())
-      return refuse("it has virtual functions; use a class without "
-                    "them");
     if (cxx->getNumVBases())
-      return refuse("it has virtual base classes");
+      return refuse("it has virtual base classes, which differentiable "
+                    "code does not lay out yet; derive from them without "
+                    "'virtual'");
+    // A class with virtual functions begins with the address of its virtual
+    // table (unless a base's does): an integer to the model, written by its
+    // constructors, read by virtual calls (VirtualCalls.cpp).
+    if (recordLayout.hasOwnVFPtr())
+      parts.push_back({ast.getUIntPtrType(), cxx->getSourceRange(), 0});
     for (const clang::FieldDecl *field : record->fields())
       if (const clang::CXXRecordDecl *held = field->getType()
                                                  ->getBaseElementTypeUnsafe()
@@ -914,10 +918,14 @@ Layout LayoutComputation::chooseSlots(ArrayRef<Part> parts,
     return Layout{IntegerType::get(context, 8), ast.CharTy, 0, {}};
   // Addresses only, or the addresses a class keeps among integers:
   // `double` slots, so that the object has a shadow holding shadow
-  // addresses (see ofPointer); its integers are packed.
-  if (!layout ||
-      (((keepsAddresses && hasIndirectFields) || holdsPointerStructs) &&
-       !isa<FloatType>(layout->scalar)))
+  // addresses (see ofPointer); its integers are packed. So for a class
+  // with virtual functions and no floating-point data (an interface): its
+  // derived classes hold the data, and a view of it is a view of them.
+  const clang::CXXRecordDecl *record = type->getAsCXXRecordDecl();
+  bool isDynamic = record && record->isDynamicClass();
+  if (!layout || (((keepsAddresses && hasIndirectFields) ||
+                   holdsPointerStructs || isDynamic) &&
+                  !isa<FloatType>(layout->scalar)))
     return Layout{Float64Type::get(context), ast.DoubleTy, 0, {}};
   return *layout;
 }
@@ -1184,15 +1192,6 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
   SmallVector<Type> inputs, results;
   if (const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
       method && method->isInstance()) {
-    if (method->isVirtual()) {
-      error(decl->getSourceRange(),
-            "virtual functions cannot be differentiated: the call's target "
-            "is not known when compiling; make '" +
-                decl->getNameAsString() +
-                "' non-virtual or call it "
-                "through the concrete type");
-      return nullptr;
-    }
     Type self = lowerType(method->getThisType(), decl->getSourceRange(),
                           "the object of '" + decl->getNameAsString() + "'");
     if (!self)

@@ -37,6 +37,7 @@ bool isStandardLibrary(const clang::Decl *decl);
 /// and fields' (which must all share the scalar type, with no padding, so
 /// that the layout is the one the C++ compiler gives it).
 class CallingConvention;
+struct DispatchTarget;
 
 struct Layout {
   mlir::Type scalar;
@@ -302,8 +303,9 @@ public:
   static bool isReseatedField(const clang::FieldDecl *field);
   /// Whether `field` is one of those pointer fields, a re-seated one, a
   /// pointer field of a linked object or one designating linked objects
-  /// (isLinked), or a std::unique_ptr (whatever class holds it: it is a
-  /// pointer that owns its memory).
+  /// (isLinked), one of a class with virtual functions, or a
+  /// std::unique_ptr (whatever class holds it: it is a pointer that owns
+  /// its memory).
   static bool keepsAddress(const clang::FieldDecl *field) {
     const auto *record =
         field ? llvm::dyn_cast<clang::CXXRecordDecl>(field->getParent())
@@ -315,7 +317,11 @@ public:
     if (!field->getType()->isPointerType() &&
         !field->getType()->isReferenceType())
       return false;
-    if (ownsMemory(record) || isLinked(record) || isReseatedField(field))
+    // (An object of a class with virtual functions is reached through
+    // pointers to its bases, whatever its class: the memory a field of it
+    // designates is known from the object alone.)
+    if (ownsMemory(record) || isLinked(record) || isReseatedField(field) ||
+        record->isDynamicClass())
       return true;
     const clang::RecordDecl *pointee = field->getType()
                                            ->getPointeeType()
@@ -420,6 +426,31 @@ public:
                              Frame{frames[i - 1].function, frames[i].call});
   }
 
+  //===--- Virtual functions (VirtualCalls.cpp) ---------------------------===//
+  /// The function a virtual call of `method` calls: it compares the
+  /// object's virtual-table pointer with those of the unit's classes that
+  /// derive from `method`'s and calls the matching class's final overrider.
+  /// Null after an error at `where`.
+  mlir::func::FuncOp getVirtualDispatch(const clang::CXXMethodDecl *method,
+                                        clang::SourceRange where);
+  /// The address (ct.vtable_address) that `record`'s constructor stores
+  /// in its subobject of class `base` at `baseOffset` bytes; null if the
+  /// table has none there.
+  mlir::Value buildVTableAddress(mlir::OpBuilder &builder, mlir::Location l,
+                                 const clang::CXXRecordDecl *record,
+                                 const clang::CXXRecordDecl *base,
+                                 int64_t baseOffset);
+  /// Where `base` begins in a `derived` object, in bytes; nullopt if it is
+  /// not a unique, non-virtual base.
+  std::optional<int64_t> getBaseByteOffset(const clang::CXXRecordDecl *derived,
+                                           const clang::CXXRecordDecl *base);
+  /// Whether destroying an object of static type `type` may do something:
+  /// its own destruction, or, through a virtual destructor, that of a class
+  /// of the unit derived from it.
+  bool mayNeedDestruction(clang::QualType type);
+  /// The unit's classes with virtual functions that objects can have.
+  llvm::ArrayRef<const clang::CXXRecordDecl *> getConcreteDynamicClasses();
+
   clang::ASTContext &getAST() { return ast; }
   mlir::MLIRContext *getContext() { return module.getContext(); }
   mlir::ModuleOp getModule() { return module; }
@@ -431,6 +462,15 @@ public:
       nestedEntries;
 
 private:
+  void buildDispatch(mlir::OpBuilder &b, mlir::Location l,
+                     mlir::func::FuncOp dispatch,
+                     const clang::CXXMethodDecl *method,
+                     llvm::ArrayRef<DispatchTarget> targets);
+  llvm::DenseMap<const clang::CXXMethodDecl *, mlir::func::FuncOp>
+      virtualDispatches;
+  std::optional<llvm::SmallVector<const clang::CXXRecordDecl *>>
+      concreteDynamicClasses;
+
   std::optional<Layout> computeLayout(clang::QualType type,
                                       clang::SourceRange range,
                                       const llvm::Twine &what);

@@ -1,9 +1,10 @@
 // cotangent-cc --emit=obj writes the derivatives to an object file of
 // their own, which cannot call a function with internal linkage or reach
 // such a variable: a custom rule that runs as compiled (it counts its
-// calls) and is `static`, and a `static` variable the code reads, are
-// errors naming them. (With the plugin they work: static-rules.cpp,
-// static-variables.cpp.)
+// calls) and is `static`, a `static` variable the code reads, and the
+// virtual table of a class in an unnamed namespace, are errors naming
+// them. (With the plugin they work: static-rules.cpp, static-variables.cpp,
+// Integration/CPU/virtual-functions.cpp.)
 // RUN: not %cotangent-cc %s --emit=obj -o %t.o -- -std=c++20 -I%cotangent-include 2>&1 \
 // RUN:   | FileCheck %s --implicit-check-not=error:
 #include <cotangent/cotangent.h>
@@ -25,4 +26,20 @@ double gradient(double x) {
   double dx = 0;
   ct::gradient<twice>(x, &dx);
   return dx;
+}
+
+// The virtual table of a class in an unnamed namespace, which its
+// constructor stores (reported where the constructor is).
+namespace {
+struct Hidden {
+  double w;
+  // CHECK: static-rules-own-object.cpp:[[@LINE+1]]:12: error: the virtual table of '(anonymous namespace)::Hidden' has internal linkage (the class is in an unnamed namespace), so derivatives emitted into an object file of their own cannot reach it; give the class external linkage, or compile the file with the plugin
+  explicit Hidden(double w) : w(w) {}
+  virtual double value(double x) const { return w * x; }
+};
+} // namespace
+
+[[ct::differentiable]] double hidden(double x) {
+  Hidden h(x);
+  return h.value(x);
 }

@@ -1,6 +1,7 @@
 //===- Arith.cpp - Derivative rules of the arith dialect ------------------===//
 
 #include "ForwardMode/ForwardEmitter.h"
+#include "ReverseMode/ReverseEmitter.h"
 #include "Rules/RuleBuilder.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -118,6 +119,59 @@ struct SelectForward
     return success();
   }
 };
+/// Whether `value` may be used where `b` inserts: defined before it in its
+/// block or in a block around it.
+static bool isDefinedBefore(Value value, OpBuilder &b) {
+  Block *block = b.getInsertionBlock();
+  Operation *at =
+      b.getInsertionPoint() == block->end() ? nullptr : &*b.getInsertionPoint();
+  while (block) {
+    if (block == value.getParentBlock()) {
+      Operation *def = value.getDefiningOp();
+      return !def || !at || def->isBeforeInBlock(at);
+    }
+    at = block->getParentOp();
+    block = at ? at->getBlock() : nullptr;
+  }
+  return false;
+}
+
+/// Reverse mode: a choice between places, made in a level whose forward
+/// values the reverse code uses directly, gets its shadow in the forward
+/// sweep (the same choice between the places' shadows), as the views of
+/// local buffers do: the views made of it there need it (a reference
+/// chosen in a loop and passed to a function).
+struct SelectReverse
+    : public ReverseModeOpInterface::ExternalModel<SelectReverse,
+                                                   arith::SelectOp> {
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 reverse::ReverseEmitter &emitter) const {
+    if (failed(emitClonedForward(op, b, emitter)))
+      return failure();
+    auto select = cast<arith::SelectOp>(op);
+    Value result = select.getResult();
+    reverse::Level &level = emitter.getLevel(op->getBlock());
+    if (!isa<MemRefType>(result.getType()) || !level.direct ||
+        !emitter.getActivity().hasShadow(result))
+      return success();
+    Value onTrue = emitter.shadowInReverse(select.getTrueValue());
+    Value onFalse = emitter.shadowInReverse(select.getFalseValue());
+    Value condition =
+        emitter.getForwardMapping().lookupOrNull(select.getCondition());
+    if (!onTrue || !onFalse || !condition)
+      return success(); // the reverse code makes it (or reports why not)
+    for (Value shadow : {onTrue, onFalse})
+      if (!isDefinedBefore(shadow, b))
+        return success();
+    level.shadows[result] =
+        arith::SelectOp::create(b, op->getLoc(), condition, onTrue, onFalse);
+    return success();
+  }
+  LogicalResult emitReverse(Operation *op, OpBuilder &b,
+                            reverse::ReverseEmitter &emitter) const {
+    return emitScalarReverse(op, b, emitter);
+  }
+};
 } // namespace
 
 void cotangent::ad::registerArithDerivativeRules(DialectRegistry &registry) {
@@ -137,8 +191,7 @@ void cotangent::ad::registerArithDerivativeRules(DialectRegistry &registry) {
     attachRule<arith::MinimumFOp, rules::minf>(context);
     attachRule<arith::MinNumFOp, rules::minf>(context);
     arith::SelectOp::attachInterface<ScalarRule<arith::SelectOp, rules::select>,
-                                     SelectFlow, SelectForward,
-                                     ScalarReverseModel<arith::SelectOp>>(
+                                     SelectFlow, SelectForward, SelectReverse>(
         *context);
   });
 }

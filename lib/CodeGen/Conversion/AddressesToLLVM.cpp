@@ -6,6 +6,8 @@
 // to as a C pointer is viewed (`ct.pointer_view`: offset 0, stride 1, the
 // extent no object reaches). `ct.retype_view` views an element's bytes as
 // scalars of another type: the same address, the remaining bytes.
+// `ct.vtable_address` is the address of a point in a class's virtual table,
+// declared here and defined by the C++ compiler's code for the class.
 //
 //===----------------------------------------------------------------------===//
 
@@ -98,10 +100,37 @@ struct RetypeViewLowering : ConvertOpToLLVMPattern<ct::RetypeViewOp> {
   }
 };
 
+/// The table is the unit's: declared, its definition linked in with the
+/// derivatives (or by the system linker).
+struct VTableAddressLowering : ConvertOpToLLVMPattern<ct::VTableAddressOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::VTableAddressOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    if (!module.lookupSymbol(op.getSymbol())) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      LLVM::GlobalOp::create(rewriter, loc, rewriter.getI8Type(),
+                             /*isConstant=*/true, LLVM::Linkage::External,
+                             op.getSymbol(), Attribute());
+    }
+    Value table = LLVM::AddressOfOp::create(rewriter, loc, ptr, op.getSymbol());
+    Value point = LLVM::GEPOp::create(
+        rewriter, loc, ptr, rewriter.getI8Type(), table,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(op.getOffset())});
+    rewriter.replaceOpWithNewOp<LLVM::PtrToIntOp>(op, rewriter.getI64Type(),
+                                                  point);
+    return success();
+  }
+};
+
 } // namespace
 
 void cotangent::populateAddressesToLLVMPatterns(LLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
-  patterns.add<StoreAddressLowering, LoadAddressLowering, RetypeViewLowering>(
-      converter);
+  patterns.add<StoreAddressLowering, LoadAddressLowering, RetypeViewLowering,
+               VTableAddressLowering>(converter);
 }

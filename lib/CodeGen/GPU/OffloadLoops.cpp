@@ -247,6 +247,9 @@ std::string describeForUser(Operation *op) {
           ct::TapeFreeOp>(op))
     return "its derivative keeps a tape per iteration, which kernels cannot "
            "hold yet";
+  if (isa<ct::VTableAddressOp>(op))
+    return "it calls a virtual function (or makes an object of a class with "
+           "them), which kernels cannot do yet";
   if (isa<ct::AbortOp>(op))
     return "it checks a condition that ends the program (an assert), which "
            "kernels cannot do yet";

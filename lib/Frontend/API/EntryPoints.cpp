@@ -1061,7 +1061,14 @@ void EntryBuilder::buildEntryFunction(const clang::FunctionDecl *f) {
 
 void EntryBuilder::build() {
   const clang::FunctionDecl *f = request.function;
-  if (!f->hasBody() && !isDifferentiable(f) && !module.hasCustomRule(f)) {
+  // (A virtual member function named by `&C::f` is called as C++ calls
+  // one through a pointer to member: by the object's class.)
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(f);
+  bool dispatched = method && method->isVirtual() &&
+                    !method->hasAttr<clang::FinalAttr>() &&
+                    !method->getParent()->hasAttr<clang::FinalAttr>();
+  if (!dispatched && !f->hasBody() && !isDifferentiable(f) &&
+      !module.hasCustomRule(f)) {
     module.error(use, "'" + displayName(f) +
                           "' has no visible body, so it cannot be "
                           "differentiated; define it in this file, mark its "
@@ -1085,7 +1092,8 @@ void EntryBuilder::build() {
                           "std::complex, or pass it by pointer or reference");
     return;
   }
-  primal = module.getFunction(f);
+  primal = dispatched ? module.getVirtualDispatch(method, use)
+                      : module.getFunction(f);
   if (!primal)
     return;
   collectParameters(f);

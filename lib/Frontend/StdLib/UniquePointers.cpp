@@ -207,9 +207,11 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
   bool movedFrom = source && !isMakeUnique(source) &&
                    !getUniquePointee(source->getType()).isNull();
   if (var->getInit() && owner &&
-      (movedFrom || changesOwner(owner->getBody(), var))) {
-    // Reset, released, moved or moved from another: its address in a
-    // slot of its own, freed where its scope ends (what it owns then).
+      (movedFrom || changesOwner(owner->getBody(), var) ||
+       module.mayNeedDestruction(pointee))) {
+    // Reset, released, moved or moved from another, or owning an object
+    // whose destructor does something: its address in a slot of its own,
+    // destroyed and freed where its scope ends (what it owns then).
     if (!declareOwningSlot(var, var->getInit()))
       return failed();
     return true;
@@ -371,14 +373,17 @@ void FunctionLowering::freeOwned(clang::QualType type, Address owned,
                                  const clang::Stmt *where) {
   Location l = loc(where);
   clang::QualType pointee = ModuleLowering::getUniquePointee(type);
-  if (!pointee->isArrayType() && ModuleLowering::needsDestruction(pointee)) {
+  if (!pointee->isArrayType() && module.mayNeedDestruction(pointee)) {
     // The object first, as its destructor would (a vector it holds frees
     // its memory), when there is one.
     Value address =
         memref::ExtractAlignedPointerAsIndexOp::create(b, l, owned.memref);
     Value held = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, address,
                                        constantIndex(0, l));
-    emitIf(l, held, [&] { destroyObject(pointee, owned, where); });
+    emitIf(l, held, [&] {
+      destroyDynamicObject(pointee, owned, dyn_cast<clang::Expr>(where),
+                           nullptr);
+    });
   }
   memref::DeallocOp::create(b, l, owned.memref);
 }

@@ -1,8 +1,8 @@
 // An address loaded from one of two holders chosen at run time (a struct
 // with a pointer field that keeps its address, bound to `c ? a : b`): the
-// forward sweep loads the shadow address from the same choice between the
-// holders' shadows, and the reverse sweep adds into the memory it
-// designates.
+// forward sweep makes the same choice between the holders' shadows where
+// it makes the choice, loads the shadow address from it, and the reverse
+// sweep adds into the memory it designates.
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
 
 // CHECK-LABEL: func.func private @chosen.pullback.ddc
@@ -12,8 +12,8 @@
 // CHECK: ct.store_address %[[Y]], %[[B:[a-z0-9_]+]][
 // CHECK: ct.store_address %[[DY]], %[[DB:[a-z0-9_]+]][
 // CHECK: %[[H:.*]] = arith.select %[[C]], %[[A]], %[[B]]
-// CHECK: %[[P:.*]] = ct.load_address %[[H]]
 // CHECK: %[[DH:.*]] = arith.select %[[C]], %[[DA]], %[[DB]]
+// CHECK: %[[P:.*]] = ct.load_address %[[H]]
 // CHECK: %[[DP:.*]] = ct.load_address %[[DH]]
 // CHECK: %[[V:.*]] = memref.load %[[P]]
 // CHECK: memref.load %[[DP]]

@@ -509,6 +509,25 @@ def CT_RetypeViewOp : CT_Op<"retype_view", [Pure, ViewLikeOpInterface]> {
   let hasVerifier = 1;
 }
 
+def CT_VTableAddressOp : CT_Op<"vtable_address", [Pure]> {
+  let summary = "the address a C++ object's virtual-table pointer holds";
+  let description = [{
+    The address, as an integer, `offset` bytes into the global `symbol` (a
+    class's virtual table, by its mangled name): the value a constructor
+    stores in an object's virtual-table pointer, and the one a virtual call
+    compares it with to know the object's class. The table is the C++
+    compiler's, so objects made by code compiled as written and objects
+    made by differentiated code agree. An integer: no derivative.
+
+    ```mlir
+    %circle = ct.vtable_address "_ZTV6Circle" + 16
+    ```
+  }];
+  let arguments = (ins StrAttr:$symbol, I64Attr:$offset);
+  let results = (outs I64:$address);
+  let assemblyFormat = "$symbol `+` $offset attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Custom derivative rules
 //===----------------------------------------------------------------------===//
