@@ -70,9 +70,10 @@ ModuleLowering::getBaseByteOffset(const clang::CXXRecordDecl *derived,
   for (const clang::CXXBasePathElement &step : paths.front()) {
     if (step.Base->isVirtual())
       return std::nullopt;
-    offset += ast.getASTRecordLayout(step.Class)
-                  .getBaseClassOffset(step.Base->getType()->getAsCXXRecordDecl())
-                  .getQuantity();
+    offset +=
+        ast.getASTRecordLayout(step.Class)
+            .getBaseClassOffset(step.Base->getType()->getAsCXXRecordDecl())
+            .getQuantity();
   }
   return offset;
 }
@@ -101,8 +102,8 @@ Value ModuleLowering::buildVTableAddress(OpBuilder &builder, Location l,
   // an unnamed namespace.)
   if (!record->isExternallyVisible()) {
     address->setAttr(ct::kInternalLinkageAttr, builder.getUnitAttr());
-    address->setAttr("ct.source_name", builder.getStringAttr(
-                                           record->getQualifiedNameAsString()));
+    address->setAttr("ct.source_name",
+                     builder.getStringAttr(record->getQualifiedNameAsString()));
   }
   return address;
 }
@@ -121,7 +122,7 @@ ModuleLowering::getConcreteDynamicClasses() {
 /// the call's subobject is, and what to call with which `this`.
 struct DispatchTarget {
   const clang::CXXRecordDecl *record;
-  int64_t staticOffset;   // bytes from the object's start to the subobject
+  int64_t staticOffset;    // bytes from the object's start to the subobject
   int64_t overriderOffset; // ... to the overrider's class
   const clang::CXXMethodDecl *overrider;
   func::FuncOp function;
@@ -248,14 +249,14 @@ ModuleLowering::getVirtualDispatch(const clang::CXXMethodDecl *method,
   Location l = getLoc(method->getLocation());
   OpBuilder b(getContext());
   b.setInsertionPointToEnd(module.getBody());
-  auto dispatch = func::FuncOp::create(
-      b, l, mangle(method) + ".virtual",
-      b.getFunctionType(inputs, type.getResults()));
+  auto dispatch =
+      func::FuncOp::create(b, l, mangle(method) + ".virtual",
+                           b.getFunctionType(inputs, type.getResults()));
   dispatch.setPrivate();
   dispatch->setAttr("ct.source_name",
                     b.getStringAttr(method->getQualifiedNameAsString()));
-  if (ArrayAttr names = targets.front().function->getAttrOfType<ArrayAttr>(
-          "ct.param_names"))
+  if (ArrayAttr names =
+          targets.front().function->getAttrOfType<ArrayAttr>("ct.param_names"))
     dispatch->setAttr("ct.param_names", names);
   func::FuncOp first = targets.front().function;
   for (unsigned i = 1; i < inputs.size(); ++i)
@@ -346,10 +347,10 @@ void FunctionLowering::storeVTablePointers(const clang::CXXRecordDecl *record,
           storeTablePointer(point, self, offset, record, l);
         }
         for (const clang::CXXBaseSpecifier &base : part->bases()) {
-          const clang::CXXRecordDecl *decl = base.getType()->getAsCXXRecordDecl();
+          const clang::CXXRecordDecl *decl =
+              base.getType()->getAsCXXRecordDecl();
           if (decl->isDynamicClass())
-            visit(decl,
-                  offset + layout.getBaseClassOffset(decl).getQuantity());
+            visit(decl, offset + layout.getBaseClassOffset(decl).getQuantity());
         }
       };
   visit(record, 0);
@@ -386,9 +387,8 @@ bool FunctionLowering::isVirtualCall(const clang::CXXMethodDecl *method,
                                      const clang::Expr *object) {
   // (Where C++ knows the object's class, as for a local variable of the
   // class, or the function or the class is final, the call is direct.)
-  return method->isVirtual() &&
-         method->getDevirtualizedMethod(object, /*IsAppleKext=*/false) !=
-             method;
+  return method->isVirtual() && method->getDevirtualizedMethod(
+                                    object, /*IsAppleKext=*/false) != method;
 }
 
 bool ModuleLowering::mayNeedDestruction(clang::QualType type) {
@@ -399,12 +399,11 @@ bool ModuleLowering::mayNeedDestruction(clang::QualType type) {
       record ? record->getDestructor() : nullptr;
   if (!destructor || !destructor->isVirtual())
     return false;
-  return llvm::any_of(getConcreteDynamicClasses(),
-                      [&](const clang::CXXRecordDecl *derived) {
-                        return derived->isDerivedFrom(record) &&
-                               needsDestruction(
-                                   ast.getCanonicalTagType(derived));
-                      });
+  return llvm::any_of(
+      getConcreteDynamicClasses(), [&](const clang::CXXRecordDecl *derived) {
+        return derived->isDerivedFrom(record) &&
+               needsDestruction(ast.getCanonicalTagType(derived));
+      });
 }
 
 void FunctionLowering::destroyDynamicObject(clang::QualType type,
@@ -447,8 +446,7 @@ void FunctionLowering::destroyDynamicObject(clang::QualType type,
                              "''s; destroy it through its own class");
       return;
     }
-    Value point =
-        module.buildVTableAddress(b, l, derived, record, *offset);
+    Value point = module.buildVTableAddress(b, l, derived, record, *offset);
     if (!point)
       continue;
     Value isDerived =

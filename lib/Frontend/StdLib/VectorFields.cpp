@@ -292,6 +292,27 @@ struct ResizedFieldFinder
 };
 } // namespace
 
+namespace {
+/// Classes with virtual functions, whose objects are reached through
+/// pointers to their bases, whatever their class: the memory a vector
+/// field of theirs holds must be found in the object itself.
+struct DynamicClasses : clang::RecursiveASTVisitor<DynamicClasses> {
+  llvm::DenseSet<const clang::RecordDecl *> &records;
+  explicit DynamicClasses(llvm::DenseSet<const clang::RecordDecl *> &records)
+      : records(records) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitCXXRecordDecl(clang::CXXRecordDecl *record) {
+    if (record->isThisDeclarationADefinition() && !record->isDependentType() &&
+        record->isDynamicClass() &&
+        !record->getASTContext().getSourceManager().isInSystemHeader(
+            record->getLocation()))
+      addHeldRecords(record->getASTContext().getCanonicalTagType(record),
+                     records);
+    return true;
+  }
+};
+} // namespace
+
 void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
   llvm::DenseSet<const clang::RecordDecl *> &records = recordsKeepingVectors();
   records.clear();
@@ -320,6 +341,7 @@ void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
                              records);
             }
   }
+  DynamicClasses(records).TraverseAST(ast);
 }
 
 bool ModuleLowering::keepsVectorFieldsInMemory(

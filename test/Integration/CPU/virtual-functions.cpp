@@ -6,10 +6,12 @@
 // std::unique_ptr and deleted through the base (virtual destructors that
 // do work run), destructors run by `delete` and `delete[]`, an object made
 // by code compiled as written (its derivative object receives the
-// gradient), a class in an unnamed namespace, and a second base with data.
-// Each gradient against central differences, forward mode against the
-// gradient, Hessian-vector products against differences of gradients, and
-// two forward lanes against the gradient (but where a pointer field carries
+// gradient), a class in an unnamed namespace, a second base with data, a
+// struct result, a class holding a std::vector (a network's layers) and a
+// virtual function calling itself; member entry points `&Base::f`. Each
+// gradient against central differences, forward mode against the gradient,
+// Hessian-vector products against differences of gradients, and two
+// forward lanes against the gradient (but where a pointer field carries
 // derivatives).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
@@ -22,6 +24,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "check.h"
 
@@ -228,6 +231,80 @@ struct WeightedCircle : Circle, Weighted {
   return m(x[3]) + s.scaled(x[4]) + wc.weight * x[0];
 }
 
+// A struct result, a class holding a std::vector (layers of a network),
+// and a virtual function calling itself.
+struct Point2 {
+  double a, b;
+};
+struct Map2 {
+  virtual ~Map2() = default;
+  virtual Point2 apply(Point2 p) const = 0;
+};
+struct Rotation : Map2 {
+  double t;
+  explicit Rotation(double t) : t(t) {}
+  Point2 apply(Point2 p) const override {
+    return {std::cos(t) * p.a - std::sin(t) * p.b,
+            std::sin(t) * p.a + std::cos(t) * p.b};
+  }
+};
+struct Scaling : Map2 {
+  double s;
+  explicit Scaling(double s) : s(s) {}
+  Point2 apply(Point2 p) const override { return {s * p.a, s * p.b}; }
+};
+struct Layer {
+  virtual ~Layer() = default;
+  virtual void forward(const double *in, double *out) const = 0;
+};
+struct Dense : Layer {
+  std::vector<double> w;
+  explicit Dense(std::vector<double> w) : w(std::move(w)) {}
+  void forward(const double *in, double *out) const override {
+    for (int i = 0; i < N; ++i)
+      out[i] = w[i] * in[(i + 1) % N];
+  }
+};
+struct Activation : Layer {
+  void forward(const double *in, double *out) const override {
+    for (int i = 0; i < N; ++i)
+      out[i] = std::tanh(in[i]);
+  }
+};
+struct Series {
+  virtual ~Series() = default;
+  virtual double sum(const double *x, int k) const = 0;
+};
+struct Horner : Series {
+  double c;
+  explicit Horner(double c) : c(c) {}
+  double sum(const double *x, int k) const override {
+    return k == 0 ? x[0] : x[k] + c * sum(x, k - 1);
+  }
+};
+[[ct::differentiable]] double mapsLayersSeries(const double *x) {
+  Rotation r(x[0]);
+  Scaling s(x[1]);
+  const Map2 *maps[] = {&r, &s, &r};
+  Point2 p{x[2], x[3]};
+  for (const Map2 *m : maps)
+    p = m->apply(p);
+  Dense dense(std::vector<double>(x, x + N));
+  Activation act;
+  const Layer *net[] = {&dense, &act, &dense};
+  double a[N], b[N];
+  for (int i = 0; i < N; ++i)
+    a[i] = x[i];
+  for (const Layer *layer : net) {
+    layer->forward(a, b);
+    for (int i = 0; i < N; ++i)
+      a[i] = b[i];
+  }
+  Horner h(x[4]);
+  const Series &series = h;
+  return p.a * p.b + a[0] + a[3] + series.sum(x, N - 1);
+}
+
 // An object made by code compiled as written, passed by reference.
 [[ct::differentiable]] double energyOf(const Body &body, const double *x) {
   return body.energy(x[0]) * x[1];
@@ -323,6 +400,7 @@ int main() {
   checkAll<simulate>("simulate", x);
   checkAll<templated>("templated", x);
   checkAll<hiddenAndWeighted>("hidden and weighted", x);
+  checkAll<mapsLayersSeries>("maps, layers, series", x);
   checkCallersObject(x);
   checkMemberEntry();
   return check::report();
