@@ -41,9 +41,18 @@ namespace cotangent::frontend {
 namespace {
 /// The classes of the unit whose objects can exist: complete definitions
 /// (template instantiations included) with virtual functions, not
-/// abstract.
+/// abstract, outside system headers.
 struct ConcreteDynamicClasses : clang::DynamicRecursiveASTVisitor {
   ConcreteDynamicClasses() { ShouldVisitTemplateInstantiations = true; }
+  // (A library's classes are kept as compiled, never lowered: not among
+  // them.)
+  bool TraverseDecl(clang::Decl *decl) override {
+    if (decl && !isa<clang::TranslationUnitDecl>(decl) &&
+        decl->getASTContext().getSourceManager().isInSystemHeader(
+            decl->getLocation()))
+      return true;
+    return clang::DynamicRecursiveASTVisitor::TraverseDecl(decl);
+  }
   bool VisitCXXRecordDecl(clang::CXXRecordDecl *record) override {
     if (record->isThisDeclarationADefinition() && !record->isDependentType() &&
         record->isPolymorphic() && !record->isAbstract() &&

@@ -122,6 +122,16 @@ struct ResizedFieldFinder
       return true;
     return RecursiveASTVisitor::TraverseDecl(decl);
   }
+  /// Classes with virtual functions, whose objects are reached through
+  /// pointers to their bases, whatever their class: the memory a vector
+  /// field of theirs holds must be found in the object itself.
+  bool VisitCXXRecordDecl(clang::CXXRecordDecl *record) {
+    if (record->isThisDeclarationADefinition() && !record->isDependentType() &&
+        record->isDynamicClass())
+      dynamicClasses.push_back(record);
+    return true;
+  }
+  SmallVector<const clang::CXXRecordDecl *> dynamicClasses;
   /// The roots: functions marked differentiable, and functions given to an
   /// entry point as a template argument (`ct::gradient<f>`).
   bool VisitFunctionDecl(clang::FunctionDecl *decl) {
@@ -292,27 +302,6 @@ struct ResizedFieldFinder
 };
 } // namespace
 
-namespace {
-/// Classes with virtual functions, whose objects are reached through
-/// pointers to their bases, whatever their class: the memory a vector
-/// field of theirs holds must be found in the object itself.
-struct DynamicClasses : clang::RecursiveASTVisitor<DynamicClasses> {
-  llvm::DenseSet<const clang::RecordDecl *> &records;
-  explicit DynamicClasses(llvm::DenseSet<const clang::RecordDecl *> &records)
-      : records(records) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool VisitCXXRecordDecl(clang::CXXRecordDecl *record) {
-    if (record->isThisDeclarationADefinition() && !record->isDependentType() &&
-        record->isDynamicClass() &&
-        !record->getASTContext().getSourceManager().isInSystemHeader(
-            record->getLocation()))
-      addHeldRecords(record->getASTContext().getCanonicalTagType(record),
-                     records);
-    return true;
-  }
-};
-} // namespace
-
 void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
   llvm::DenseSet<const clang::RecordDecl *> &records = recordsKeepingVectors();
   records.clear();
@@ -341,7 +330,8 @@ void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
                              records);
             }
   }
-  DynamicClasses(records).TraverseAST(ast);
+  for (const clang::CXXRecordDecl *record : finder.dynamicClasses)
+    addHeldRecords(ast.getCanonicalTagType(record), records);
 }
 
 bool ModuleLowering::keepsVectorFieldsInMemory(
