@@ -1173,6 +1173,10 @@ private:
   /// memory), or a class holding such objects (its parts, last first).
   void destroyObject(clang::QualType type, Address object,
                      const clang::Stmt *where);
+  /// Destroys the `count` objects of type `element` from `first`, last
+  /// first.
+  void destroyElements(clang::QualType element, Address first, Value count,
+                       const clang::Stmt *where);
   /// Destroys the vector kept in memory at `holder`: its elements, then
   /// its memory.
   void destroyVectorObject(clang::QualType type, Address holder,
@@ -1335,6 +1339,8 @@ private:
   /// `then()` where `condition` holds (blocks, so that `then` may inline
   /// bodies).
   void emitIf(Location l, Value condition, llvm::function_ref<void()> then);
+  /// `then` where the memory `memref` views is not at address 0.
+  void emitIfNotNull(Value memref, Location l, llvm::function_ref<void()> then);
   /// Objects in `cleanups` destroyed by destroyObject, with their type and
   /// what made them.
   llvm::DenseMap<Value, std::pair<clang::QualType, const clang::Stmt *>>

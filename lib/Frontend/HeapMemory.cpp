@@ -194,38 +194,28 @@ bool FunctionLowering::destroyDeleted(const clang::CXXDeleteExpr *expr,
       nullPointers.contains(pointer.memref))
     return true;
   Location l = loc(expr);
-  Value count = constantIndex(1, l);
+  if (!expr->isArrayForm()) {
+    emitIfNotNull(pointer.memref, l, [&] {
+      destroyDynamicObject(type, pointer, expr, expr->getArgument());
+    });
+    return true;
+  }
+  // As many as `new[]` made: its memory's scalars, in the element's.
   std::optional<Layout> layout = layoutOf(type, expr);
   if (!layout)
     return false;
-  if (expr->isArrayForm()) {
-    // As many as `new[]` made: its memory's scalars, in the element's.
-    auto made = memoryRoot(pointer.memref).getDefiningOp<memref::AllocOp>();
-    if (!made || made.getDynamicSizes().size() != 1)
-      return unsupported<bool>(expr, "'delete[]' of objects with "
-                                     "destructors cannot be differentiated "
-                                     "here: the memory was not made by "
-                                     "'new[]' in this function, so the "
-                                     "count of its objects is not known; "
-                                     "keep them in a std::vector");
-    count = arith::DivUIOp::create(b, l, made.getDynamicSizes().front(),
-                                   constantIndex(layout->size, l));
-  }
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, l, pointer.memref);
-  Value held = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, address,
-                                     constantIndex(0, l));
-  emitIf(l, held, [&] {
-    if (!expr->isArrayForm())
-      return destroyDynamicObject(type, pointer, expr, expr->getArgument());
-    emitCountedLoop(l, count, [&](Value i) {
-      Value last = arith::SubIOp::create(
-          b, l, arith::SubIOp::create(b, l, count, constantIndex(1, l)), i);
-      Value at =
-          arith::MulIOp::create(b, l, last, constantIndex(layout->size, l));
-      destroyObject(type, offsetBy(pointer, at, l), expr);
-    });
-  });
+  auto made = memoryRoot(pointer.memref).getDefiningOp<memref::AllocOp>();
+  if (!made || made.getDynamicSizes().size() != 1)
+    return unsupported<bool>(expr, "'delete[]' of objects with "
+                                   "destructors cannot be differentiated "
+                                   "here: the memory was not made by "
+                                   "'new[]' in this function, so the "
+                                   "count of its objects is not known; "
+                                   "keep them in a std::vector");
+  Value count = arith::DivUIOp::create(b, l, made.getDynamicSizes().front(),
+                                       constantIndex(layout->size, l));
+  emitIfNotNull(pointer.memref, l,
+                [&] { destroyElements(type, pointer, count, expr); });
   return true;
 }
 

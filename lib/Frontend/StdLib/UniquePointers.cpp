@@ -376,11 +376,7 @@ void FunctionLowering::freeOwned(clang::QualType type, Address owned,
   if (!pointee->isArrayType() && module.mayNeedDestruction(pointee)) {
     // The object first, as its destructor would (a vector it holds frees
     // its memory), when there is one.
-    Value address =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, l, owned.memref);
-    Value held = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, address,
-                                       constantIndex(0, l));
-    emitIf(l, held, [&] {
+    emitIfNotNull(owned.memref, l, [&] {
       destroyDynamicObject(pointee, owned, dyn_cast<clang::Expr>(where),
                            nullptr);
     });

@@ -295,6 +295,30 @@ void FunctionLowering::destroyVectorObject(clang::QualType type, Address holder,
   memref::DeallocOp::create(b, l, elements);
 }
 
+void FunctionLowering::destroyElements(clang::QualType element, Address first,
+                                       Value count, const clang::Stmt *where) {
+  // Last first, as C++ destroys an array's elements.
+  Location l = loc(where);
+  std::optional<Layout> layout = module.tryGetLayout(element);
+  if (!layout)
+    return;
+  Value lastIndex = arith::SubIOp::create(b, l, count, constantIndex(1, l));
+  emitCountedLoop(l, count, [&](Value i) {
+    Value last = arith::SubIOp::create(b, l, lastIndex, i);
+    Value scalars =
+        arith::MulIOp::create(b, l, last, constantIndex(layout->size, l));
+    destroyObject(element, offsetBy(first, scalars, l), where);
+  });
+}
+
+void FunctionLowering::emitIfNotNull(Value memref, Location l,
+                                     function_ref<void()> then) {
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, l, memref);
+  Value held = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, address,
+                                     constantIndex(0, l));
+  emitIf(l, held, then);
+}
+
 void FunctionLowering::destroyObject(clang::QualType type, Address object,
                                      const clang::Stmt *where) {
   Location l = loc(where);
@@ -305,19 +329,9 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
     return destroyVectorObject(type, object, where);
   if (const auto *array =
           dyn_cast<clang::ConstantArrayType>(type.getTypePtr())) {
-    // The elements, last first.
-    clang::QualType element = array->getElementType();
-    std::optional<Layout> layout = module.tryGetLayout(element);
-    if (!layout)
-      return;
     int64_t count = array->getSize().getZExtValue();
-    emitCountedLoop(l, constantIndex(count, l), [&](Value i) {
-      Value last = arith::SubIOp::create(b, l, constantIndex(count - 1, l), i);
-      Value scalars =
-          arith::MulIOp::create(b, l, last, constantIndex(layout->size, l));
-      destroyObject(element, offsetBy(object, scalars, l), where);
-    });
-    return;
+    return destroyElements(array->getElementType(), object,
+                           constantIndex(count, l), where);
   }
   // A std::unique_ptr: frees the memory it owns (nothing if null).
   if (!ModuleLowering::getUniquePointee(type).isNull())
