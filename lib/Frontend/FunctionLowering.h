@@ -162,6 +162,13 @@ bool takesEmptyClassObjects(const clang::FunctionDecl *callee);
 /// `offset` when the lowering computed it from constants only (a field's
 /// offset, an element at a constant index, `a + 4`), before any folding.
 std::optional<int64_t> staticOffset(mlir::Value offset);
+/// The same, taking each condition of `choices` to hold or not as it says
+/// in the selects it chooses, and a load as the value `loaded` gives for
+/// it (null: not known).
+std::optional<int64_t>
+staticOffsetIn(mlir::Value offset,
+               llvm::ArrayRef<std::pair<mlir::Value, bool>> choices,
+               llvm::function_ref<mlir::Value(mlir::Value)> loaded = nullptr);
 
 /// A place in memory: element `offset` (an index) of a 1-D memref of
 /// scalars. An lvalue's address, and the value of a pointer.
@@ -340,6 +347,10 @@ private:
   std::optional<Address> choosePlace(
       const clang::ConditionalOperator *expr,
       std::optional<Address> (FunctionLowering::*arm)(const clang::Expr *));
+  /// `cond ? onTrue : onFalse` as one place (memrefs of different types
+  /// viewed as pointers).
+  Address chooseAddress(Value cond, Address onTrue, Address onFalse,
+                        Location l);
   std::optional<Address> unpackedLValue(const clang::Expr *arm);
   /// The same where an arm has side effects: a branch (see PlaceChoice).
   std::optional<Address>
@@ -468,6 +479,10 @@ private:
   /// The stand-ins of `nullptr` (memory of no elements, for pointers
   /// nobody follows).
   llvm::DenseSet<Value> nullPointers;
+  /// The offset slots of pointer variables the function only reads,
+  /// initialized with a choice among objects (`c ? &a : &b`), with the
+  /// offset each holds throughout (see followChosenSlot).
+  llvm::DenseMap<Value, Value> unchangedOffsets;
   /// How many scalars the memory holds from `address` to its end.
   Value scalarsFrom(Address address, Location loc);
   Value load(Address address, Location loc) {
@@ -1056,6 +1071,16 @@ private:
   std::optional<Address> followIndirectSlot(Address slot,
                                             const clang::FieldDecl *decl,
                                             const clang::Stmt *where);
+  /// The same for a slot of an object chosen by a conditional among
+  /// objects whose fields are known: the choice of each one's; nullopt
+  /// where the choice cannot be followed (nothing reported).
+  std::optional<Address> followChosenSlot(Address slot,
+                                          const clang::FieldDecl *decl,
+                                          const clang::Stmt *where);
+  std::optional<Address>
+  followChosenSlot(Value memref, Value offset,
+                   llvm::ArrayRef<std::pair<Value, bool>> choices,
+                   const clang::FieldDecl *decl, const clang::Stmt *where);
   /// The pointer stored at `slot` (an element of an array or vector of
   /// pointers).
   std::optional<Address> loadStoredPointer(const clang::Expr *element);

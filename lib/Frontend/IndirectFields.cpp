@@ -87,18 +87,35 @@ ModuleLowering::getArgumentFields(const Layout &layout) {
 }
 
 std::optional<int64_t> staticOffset(Value offset) {
+  return staticOffsetIn(offset, {});
+}
+
+std::optional<int64_t> staticOffsetIn(Value offset,
+                                      ArrayRef<std::pair<Value, bool>> choices,
+                                      llvm::function_ref<Value(Value)> loaded) {
   if (std::optional<int64_t> constant = getConstantIntValue(offset))
     return constant;
   Operation *op = offset.getDefiningOp();
   if (!op)
     return std::nullopt;
+  auto operand = [&](Value value) {
+    return staticOffsetIn(value, choices, loaded);
+  };
+  if (auto choice = dyn_cast<arith::SelectOp>(op))
+    for (auto [condition, holds] : choices)
+      if (choice.getCondition() == condition)
+        return operand(holds ? choice.getTrueValue() : choice.getFalseValue());
+  if (isa<memref::LoadOp>(op) && loaded) {
+    Value value = loaded(offset);
+    return value ? operand(value) : std::nullopt;
+  }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp>(op))
-    return staticOffset(op->getOperand(0));
+    return operand(op->getOperand(0));
   if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op))
     return std::nullopt;
-  std::optional<int64_t> lhs = staticOffset(op->getOperand(0));
-  std::optional<int64_t> rhs = staticOffset(op->getOperand(1));
+  std::optional<int64_t> lhs = operand(op->getOperand(0));
+  std::optional<int64_t> rhs = operand(op->getOperand(1));
   if (!lhs || !rhs)
     return std::nullopt;
   if (isa<arith::AddIOp>(op))
@@ -230,8 +247,11 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
   Value root = memoryRoot(slot.memref);
   std::string name = decl ? "the field '" + decl->getName().str() + "'"
                           : std::string("this pointer");
+  if (std::optional<Address> chosen = followChosenSlot(slot, decl, where))
+    return chosen;
   // An object chosen at run time among objects the function names (`c ?
-  // &a : &b`): its memref-model fields designate memory known beside each.
+  // &a : &b`) where the choice is not seen: its memref-model fields
+  // designate memory known beside each.
   if (root.getDefiningOp<arith::SelectOp>())
     return unsupported<Result>(
         where, name +
@@ -267,6 +287,53 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
     bits = arith::BitcastOp::create(b, l, wide, bits);
   return Address{memory->second,
                  arith::IndexCastOp::create(b, l, b.getIndexType(), bits)};
+}
+
+std::optional<Address>
+FunctionLowering::followChosenSlot(Address slot, const clang::FieldDecl *decl,
+                                   const clang::Stmt *where) {
+  return followChosenSlot(slot.memref, slot.offset, {}, decl, where);
+}
+
+std::optional<Address> FunctionLowering::followChosenSlot(
+    Value memref, Value offset, ArrayRef<std::pair<Value, bool>> choices,
+    const clang::FieldDecl *decl, const clang::Stmt *where) {
+  // An object chosen by conditionals among objects the function names
+  // (`(c ? a : b).f`, `c ? &a : &b` bound to a reference or to a pointer
+  // variable that is only read, nested): the field of each, chosen by the
+  // same conditions, as the place itself was.
+  while (auto cast = memref.getDefiningOp<memref::CastOp>())
+    memref = cast.getSource();
+  auto choice = memref.getDefiningOp<arith::SelectOp>();
+  if (!choice) {
+    if (choices.empty())
+      return std::nullopt;
+    std::optional<int64_t> known =
+        staticOffsetIn(offset, choices, [&](Value value) {
+          auto read = value.getDefiningOp<memref::LoadOp>();
+          return read ? unchangedOffsets.lookup(read.getMemRef()) : Value();
+        });
+    Address armSlot{memref, constantIndex(known.value_or(0), loc(where))};
+    // Only fields known beside each object (a kept address is read from
+    // the chosen object itself).
+    if (!known || !indirectFieldAt(armSlot))
+      return std::nullopt;
+    return followIndirectSlot(armSlot, decl, where);
+  }
+  if (!isa<MemRefType>(choice.getType()))
+    return std::nullopt;
+  Value condition = choice.getCondition();
+  std::optional<Address> arms[2];
+  for (bool holds : {true, false}) {
+    SmallVector<std::pair<Value, bool>> armChoices(choices);
+    armChoices.push_back({condition, holds});
+    arms[holds ? 0 : 1] =
+        followChosenSlot(holds ? choice.getTrueValue() : choice.getFalseValue(),
+                         offset, armChoices, decl, where);
+    if (!arms[holds ? 0 : 1])
+      return std::nullopt;
+  }
+  return chooseAddress(condition, *arms[0], *arms[1], loc(where));
 }
 
 FunctionLowering::PointerVariable *

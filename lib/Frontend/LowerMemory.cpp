@@ -119,14 +119,6 @@ std::optional<Address> FunctionLowering::choosePlace(
     const clang::ConditionalOperator *expr,
     std::optional<Address> (FunctionLowering::*arm)(const clang::Expr *)) {
   Location l = loc(expr);
-  auto asPointer = [&](Address address) {
-    auto type = cast<MemRefType>(address.memref.getType());
-    MemRefType pointerType = getPointerType(type.getElementType());
-    if (type != pointerType)
-      address.memref =
-          memref::CastOp::create(b, l, pointerType, address.memref);
-    return address;
-  };
   Value cond = lowerRValue(expr->getCond());
   if (!cond)
     return std::nullopt;
@@ -135,17 +127,30 @@ std::optional<Address> FunctionLowering::choosePlace(
   std::optional<Address> onFalse = (this->*arm)(expr->getFalseExpr());
   if (!onTrue || !onFalse)
     return std::nullopt;
-  if (onTrue->memref.getType() != onFalse->memref.getType()) {
-    onTrue = asPointer(*onTrue);
-    onFalse = asPointer(*onFalse);
+  return chooseAddress(cond, *onTrue, *onFalse, l);
+}
+
+Address FunctionLowering::chooseAddress(Value cond, Address onTrue,
+                                        Address onFalse, Location l) {
+  auto asPointer = [&](Address address) {
+    auto type = cast<MemRefType>(address.memref.getType());
+    MemRefType pointerType = getPointerType(type.getElementType());
+    if (type != pointerType)
+      address.memref =
+          memref::CastOp::create(b, l, pointerType, address.memref);
+    return address;
+  };
+  if (onTrue.memref.getType() != onFalse.memref.getType()) {
+    onTrue = asPointer(onTrue);
+    onFalse = asPointer(onFalse);
   }
   Value memref =
-      onTrue->memref == onFalse->memref
-          ? onTrue->memref
-          : arith::SelectOp::create(b, l, cond, onTrue->memref, onFalse->memref)
+      onTrue.memref == onFalse.memref
+          ? onTrue.memref
+          : arith::SelectOp::create(b, l, cond, onTrue.memref, onFalse.memref)
                 .getResult();
-  return Address{memref, arith::SelectOp::create(b, l, cond, onTrue->offset,
-                                                 onFalse->offset)};
+  return Address{memref, arith::SelectOp::create(b, l, cond, onTrue.offset,
+                                                 onFalse.offset)};
 }
 
 std::optional<Address>

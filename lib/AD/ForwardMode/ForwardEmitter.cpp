@@ -49,6 +49,8 @@ LogicalResult ForwardEmitter::emit(func::FuncOp derivative,
   for (Value v : ret.getOperands())
     if (ct::isDifferentiableScalar(v.getType()))
       results.push_back(tangent(b, ret.getLoc(), v));
+  for (Value scratch : freedAtReturn)
+    buildScratchFree(b, ret.getLoc(), scratch);
   func::ReturnOp::create(b, ret.getLoc(), results);
   return success();
 }
@@ -87,14 +89,38 @@ LogicalResult ForwardEmitter::emitOp(OpBuilder &b, Operation &op) {
   return success();
 }
 
-Value ForwardEmitter::yieldedShadow(OpBuilder &b, Location loc, Value value,
-                                    MemRefType type) {
+Value ForwardEmitter::counterpartShadow(OpBuilder &b, Location loc, Value value,
+                                        MemRefType type) {
   if (Value s = shadow(value))
     return s;
   // The null pointer: nothing is there to carry a tangent.
   if (isNullPointerView(value))
     return mapping.lookup(value);
-  if (isLocalAllocation(getMemoryRoot(value)) && type.getRank() == 1) {
+  Value root = getMemoryRoot(value);
+  Value uncast = value;
+  while (auto view = uncast.getDefiningOp<memref::CastOp>())
+    uncast = view.getSource();
+  auto argument = dyn_cast<BlockArgument>(root);
+  if (argument && argument.getOwner() == &primal.getBody().front() &&
+      uncast == root &&
+      type.getRank() == cast<MemRefType>(root.getType()).getRank()) {
+    // A parameter left out of ct::wrt chosen beside memory that carries a
+    // tangent: zeros of its shape (reserved scratch memory for a C
+    // pointer's, whose extent is unknown), made once at the entry and
+    // freed at the return.
+    Value &zeros = zeroTangents[root];
+    if (!zeros) {
+      OpBuilder::InsertionGuard guard(b);
+      Value primalRoot = mapping.lookup(root);
+      b.setInsertionPointAfterValue(primalRoot);
+      zeros = buildScratchShadow(b, loc, primalRoot);
+      freedAtReturn.push_back(zeros);
+    }
+    return zeros.getType() == type
+               ? zeros
+               : memref::CastOp::create(b, loc, type, zeros).getResult();
+  }
+  if (isLocalAllocation(root) && type.getRank() == 1) {
     // Fresh memory nothing active was written to (`return {}` beside a
     // vector that is): its tangent is zero, in a buffer of its size that
     // is freed with it.
@@ -124,7 +150,7 @@ SmallVector<Value> ForwardEmitter::withTangents(OpBuilder &b, Location loc,
     if (!carriesTangent(like))
       continue;
     if (auto type = dyn_cast<MemRefType>(like.getType()))
-      result.push_back(yieldedShadow(b, loc, value, type));
+      result.push_back(counterpartShadow(b, loc, value, type));
     else
       result.push_back(
           buildFloatCast(b, loc, tangent(b, loc, value), like.getType()));

@@ -71,11 +71,14 @@ public:
   /// Whether an error has been reported (by withTangents).
   bool hadError() const { return missingShadow; }
 
+  /// The tangent of memory `value` yielded or chosen where its counterpart
+  /// has one (zeros for fresh memory nothing active was written to and for
+  /// a parameter left out of ct::wrt; an error otherwise).
+  mlir::Value counterpartShadow(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value value, mlir::MemRefType type);
+
 private:
   mlir::LogicalResult emitOp(mlir::OpBuilder &b, mlir::Operation &op);
-  /// The tangent of memory `value` yielded where its counterpart has one.
-  mlir::Value yieldedShadow(mlir::OpBuilder &b, mlir::Location loc,
-                            mlir::Value value, mlir::MemRefType type);
 
   /// Set when a region yields memory without a shadow where the op's
   /// result has one (reported once).
@@ -86,6 +89,10 @@ private:
   ActivityAnalysis activity;
   mlir::IRMapping mapping;
   llvm::DenseMap<mlir::Value, mlir::Value> tangents;
+  /// The zero tangents of parameters without a shadow (counterpartShadow),
+  /// and the scratch memory freed at the return.
+  llvm::DenseMap<mlir::Value, mlir::Value> zeroTangents;
+  llvm::SmallVector<mlir::Value> freedAtReturn;
 };
 
 } // namespace cotangent::ad

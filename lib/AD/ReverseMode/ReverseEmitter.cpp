@@ -567,6 +567,9 @@ ReverseEmitter::getShadowsOfChoices(Location loc, ArrayRef<Value> places,
                                     SmallVectorImpl<Value> &shadows) {
   for (Value place : places) {
     Value shadow = shadowInReverse(place);
+    if (!shadow && !hadError && isShadowedType(place.getType()) &&
+        !activity.hasShadow(place))
+      shadow = discardedAdjoints(place);
     if (!shadow) {
       if (!hadError)
         emitError(loc, "cannot differentiate a choice between a place whose "
@@ -578,6 +581,26 @@ ReverseEmitter::getShadowsOfChoices(Location loc, ArrayRef<Value> places,
     shadows.push_back(shadow);
   }
   return success();
+}
+
+Value ReverseEmitter::discardedAdjoints(Value place) {
+  // Memory whose derivative is not tracked (a parameter left out of
+  // ct::wrt, a table of constants) chosen beside memory whose derivative
+  // is: what the choice adds to it goes to zeros of its shape (scratch
+  // memory for a C pointer's), made where the reverse code of its block
+  // starts and freed where it ends.
+  Value &scratch = discarded[place];
+  if (scratch)
+    return scratch;
+  Block *block = place.getParentBlock();
+  OpBuilder b(levels[block].anchor);
+  Location loc = place.getLoc();
+  Value primal = primalInReverse(place);
+  if (!primal)
+    return nullptr;
+  scratch = buildScratchShadow(b, loc, primal);
+  scratchFreedAtReverseEnd[block].push_back(scratch);
+  return scratch;
 }
 
 Value ReverseEmitter::shadowOfChosenPlace(OpBuilder &b, Value value) {

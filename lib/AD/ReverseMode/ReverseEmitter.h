@@ -301,6 +301,12 @@ private:
   /// place without one.
   LogicalResult getShadowsOfChoices(Location loc, ArrayRef<Value> places,
                                     llvm::SmallVectorImpl<Value> &shadows);
+  /// Zeros standing for the shadow of `place`, whose derivative is not
+  /// tracked, in a choice: they receive what is discarded.
+  Value discardedAdjoints(Value place);
+  DenseMap<Value, Value> discarded;
+  /// Those zeros, freed where the reverse code of their block ends.
+  DenseMap<Block *, SmallVector<Value>> scratchFreedAtReverseEnd;
   /// Buffers the reverse code of a primal block allocates and frees at its
   /// end: those shadows, and stand-ins for primal heap buffers (see
   /// primalInReverse).

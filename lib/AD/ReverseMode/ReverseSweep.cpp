@@ -45,6 +45,8 @@ LogicalResult ReverseEmitter::reverseBlock(OpBuilder &b, Block &block) {
       return failure();
   for (Value buffer : freedAtReverseEnd.lookup(&block))
     memref::DeallocOp::create(b, buffer.getLoc(), buffer);
+  for (Value scratch : scratchFreedAtReverseEnd.lookup(&block))
+    buildScratchFree(b, scratch.getLoc(), scratch);
   return success(!hadError);
 }
 

@@ -106,16 +106,24 @@ struct SelectForward
     emitter.clonePrimal(b, *op);
     Value onTrue = emitter.shadow(select.getTrueValue());
     Value onFalse = emitter.shadow(select.getFalseValue());
-    if (onTrue && onFalse)
-      emitter.setTangent(
-          select.getResult(),
-          arith::SelectOp::create(b, op->getLoc(),
-                                  emitter.lookup(select.getCondition()), onTrue,
-                                  onFalse));
-    else if (emitter.hasShadow(select.getResult()))
-      return select.emitError(
-          "cannot differentiate a choice between a place whose derivative "
-          "is tracked and one whose derivative is not");
+    if ((!onTrue && !onFalse) || !emitter.hasShadow(select.getResult()))
+      return success();
+    // A place whose derivative is not tracked (a local table of constants
+    // beside the caller's array): zeros in its place.
+    auto type = cast<MemRefType>((onTrue ? onTrue : onFalse).getType());
+    if (!onTrue)
+      onTrue = emitter.counterpartShadow(b, op->getLoc(), select.getTrueValue(),
+                                         type);
+    if (!onFalse)
+      onFalse = emitter.counterpartShadow(b, op->getLoc(),
+                                          select.getFalseValue(), type);
+    if (emitter.hadError())
+      return failure();
+    emitter.setTangent(
+        select.getResult(),
+        arith::SelectOp::create(b, op->getLoc(),
+                                emitter.lookup(select.getCondition()), onTrue,
+                                onFalse));
     return success();
   }
 };
