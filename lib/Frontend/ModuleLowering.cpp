@@ -784,9 +784,12 @@ bool LayoutComputation::collectParts(
       // A pointer that owns its memory: an address kept in the object.
       clang::QualType element =
           ModuleLowering::getAddressType(field)->getPointeeType();
-      std::optional<Layout> pointee = module.tryGetLayout(element);
-      if (ModuleLowering::needsDestruction(element) ||
-          (pointee && !pointee->indirect.empty()))
+      // (Asked first: a tree's node owning nodes would ask for its own
+      // layout while computing it.)
+      bool destroyed = ModuleLowering::needsDestruction(element);
+      std::optional<Layout> pointee =
+          destroyed ? std::nullopt : module.tryGetLayout(element);
+      if (destroyed || (pointee && !pointee->indirect.empty()))
         return refuse("its field '" + field->getName() +
                       "' is a std::unique_ptr to objects that hold pointers "
                       "or own memory, which is not supported yet; hold them "

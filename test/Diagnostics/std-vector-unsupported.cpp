@@ -47,9 +47,15 @@ struct Overloaded {
   return first;
 }
 
+struct Pair {
+  double a, b;
+  bool operator<(const Pair &other) const { return a < other.a; }
+};
+
 [[ct::differentiable]] double comparator(const std::vector<double> &x) {
-  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:11: error: std::max_element and std::min_element with a comparison are not supported; compare in a loop
-  return *std::max_element(x.begin(), x.end(), Less{});
+  std::vector<Pair> pairs(2, Pair{x[0], x[1]});
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:10: error: std::max_element and std::min_element of structs need a comparison (a lambda or function)
+  return std::max_element(pairs.begin(), pairs.end())->a;
 }
 
 [[ct::differentiable]] double overloadedFunctor(std::vector<double> &x) {

@@ -571,33 +571,50 @@ void AlgorithmLowering::accumulateTerm(const Range &first,
 }
 
 AlgorithmLowering::Result AlgorithmLowering::lowerExtremeElement() {
-  if (args.size() == 3)
-    return fl.unsupported<Result>(expr, "std::max_element and "
-                                        "std::min_element with a comparison "
-                                        "are not supported; compare in a "
-                                        "loop");
   std::optional<Range> range = rangeAt(args[0]);
   if (!range)
+    return std::nullopt;
+  std::optional<Callable> less;
+  if (args.size() == 3 && !(less = fl.callableOf(args[2])))
     return std::nullopt;
   Value count = distance(*range, args[1]);
   if (!count)
     return std::nullopt;
-  if (range->scalars != 1)
-    return fl.unsupported<Result>(expr, "this algorithm is supported on "
-                                        "ranges of numbers only");
-  // The first best element, as the standard specifies (`<` only).
+  if (range->scalars != 1 && !less)
+    return fl.unsupported<Result>(expr, "std::max_element and "
+                                        "std::min_element of structs need a "
+                                        "comparison (a lambda or function)");
+  // `a < b`, or `comp(a, b)` on the elements in place.
+  auto isLess = [&](Address a, Address c) -> Value {
+    if (!less)
+      return fl.arithmetic(clang::BO_LT, fl.load(a, l), fl.load(c, l),
+                           range->element, l);
+    Value result = fl.invoke(*less,
+                             {Operand{a, nullptr, range->element},
+                              Operand{c, nullptr, range->element}},
+                             expr);
+    return result ? fl.toBool(result, fl.resultTypeOf(*less), l) : nullptr;
+  };
+  // The first best element, as the standard specifies: max_element keeps
+  // the first of equal largest (replaced only when best < candidate),
+  // min_element the first of equal smallest (when candidate < best).
   Address best = fl.newIndexSlot(fl.constantIndex(0, l), l);
   bool isMax = algorithm == Algorithm::MaxElement;
+  bool failed = false;
   fl.emitCountedLoop(l, count, [&](Value i) {
-    Value current = fl.load(elementOf(*range, fl.load(best, l)), l);
-    Value candidate = fl.load(elementOf(*range, i), l);
-    Value better = isMax ? fl.arithmetic(clang::BO_LT, current, candidate,
-                                         range->element, l)
-                         : fl.arithmetic(clang::BO_LT, candidate, current,
-                                         range->element, l);
+    Address current = elementOf(*range, fl.load(best, l));
+    Address candidate = elementOf(*range, i);
+    Value better =
+        isMax ? isLess(current, candidate) : isLess(candidate, current);
+    if (!better) {
+      failed = true;
+      return;
+    }
     fl.store(arith::SelectOp::create(b, l, better, i, fl.load(best, l)), best,
              l);
   });
+  if (failed)
+    return std::nullopt;
   return past(*range, fl.load(best, l));
 }
 

@@ -1,8 +1,9 @@
 // Loops over pointers and iterators instead of an index, and the standard
 // algorithms numerical code calls on arrays and vectors (fill, fill_n,
 // copy, copy_n, for_each, transform, accumulate, inner_product,
-// max_element, min_element, sort, next, prev, advance, distance; sort and
-// stable_sort of structs with a comparison), with
+// max_element, min_element, sort, next, prev, advance, distance; sort,
+// stable_sort, max_element and min_element of structs with a comparison,
+// max_element of numbers with one), with
 // lambdas and named functions, and the user's own templates given a lambda
 // or iterators; pointers one past the end of arrays (`a + n`, std::end)
 // passed to helpers. Reverse and forward
@@ -184,6 +185,42 @@ static void testRankedItems() {
               1e-12);
 }
 
+// The item of largest weight and of smallest key, by comparisons (the
+// first of equal ones, as the standard says), and the largest number by
+// absolute value.
+[[ct::differentiable]] double extremeItems(const std::vector<double> &x) {
+  std::vector<Item> items;
+  for (int i = 0; i < 4; ++i)
+    items.push_back({x[i], x[i] * x[i], i});
+  auto heaviest =
+      std::max_element(items.begin(), items.end(), [](const Item &a, const Item &b) {
+        return a.weight < b.weight;
+      });
+  auto first = std::min_element(
+      items.begin(), items.end(),
+      [](const Item &a, const Item &b) { return a.key < b.key; });
+  double widest = *std::max_element(
+      x.begin(), x.end(),
+      [](double a, double b) { return std::fabs(a) < std::fabs(b); });
+  return heaviest->weight * (heaviest->index + 1) + 3 * first->key +
+         widest * widest * widest;
+}
+
+static void testExtremeItems() {
+  std::vector<double> x{0.5, 2.0, -1.0, -2.0}, dx(4, 0.0);
+  // Heaviest: x1 (4, before the tie x3), index 1: 2 x1^2; first by key:
+  // x3 = -2: 3 x3; widest: x1 = 2 (before -2): x1^3.
+  double v = ct::gradient<extremeItems>(x, &dx);
+  check::near("extremeItems value", v, 8.0 - 6.0 + 8.0, 1e-14);
+  check::near("extremeItems d/dx0", dx[0], 0.0, 1e-14);
+  check::near("extremeItems d/dx1", dx[1], 4 * 2.0 + 3 * 4.0, 1e-14);
+  check::near("extremeItems d/dx2", dx[2], 0.0, 1e-14);
+  check::near("extremeItems d/dx3", dx[3], 3.0, 1e-14);
+  std::vector<double> t{1, 1, 1, 1};
+  check::near("extremeItems jvp", ct::jvp<extremeItems>(x, &t).tangent,
+              20.0 + 3.0, 1e-12);
+}
+
 static void testOrdered() {
   std::vector<double> x{0.5, 2.0, -1.0, 1.5}, dx(4, 0.0);
   double v = ct::gradient<ordered>(x, &dx);
@@ -260,5 +297,6 @@ int main() {
   testArrays();
   testOrdered();
   testRankedItems();
+  testExtremeItems();
   return check::report();
 }
