@@ -449,30 +449,24 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::readVectorObject(
 }
 
 /// `assign(n, value)`: n copies of a value made aside first (it may be an
-/// element of this vector), for elements that need no destruction.
+/// element of this vector), destroyed after when it owns memory.
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::assignCopiesToVectorObject(
     const clang::CallExpr *expr, const VectorObject &vector,
     ArrayRef<const clang::Expr *> args) {
-  using Result = std::optional<CallResult>;
   Location l = loc(expr);
-  clang::QualType element = vector.element.getCanonicalType();
-  const auto *record = element->getAsCXXRecordDecl();
-  if (!element->isArithmeticType() &&
-      (!record || ModuleLowering::isVectorObject(element) ||
-       !ModuleLowering::getVectorElementType(element).isNull() ||
-       ModuleLowering::ownsMemory(record) ||
-       ModuleLowering::holdsOwnedMemory(record)))
-    return unsupported<Result>(expr, "'assign' of copies of an object that "
-                                     "owns memory is not supported yet; use "
-                                     "clear and resize");
   Value count = index(lowerRValue(args[0]), args[0]->getType(), l);
   std::optional<Address> value =
       count ? makeElementAside(expr, vector, args.drop_front(), false)
             : std::nullopt;
-  if (!value ||
-      !resizeVectorObject(vector, constantIndex(0, l), std::nullopt, expr) ||
-      !resizeVectorObject(vector, count, value, expr))
+  if (!value)
+    return std::nullopt;
+  bool ok =
+      resizeVectorObject(vector, constantIndex(0, l), std::nullopt, expr) &&
+      resizeVectorObject(vector, count, value, expr);
+  if (ModuleLowering::elementNeedsDestruction(vector.element))
+    destroyObject(vector.element, *value, expr);
+  if (!ok)
     return std::nullopt;
   return CallResult{};
 }
