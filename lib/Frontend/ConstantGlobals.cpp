@@ -193,7 +193,7 @@ static bool readsOnlyConstants(const clang::Stmt *stmt,
 
 /// Whether `stmt` only reads `var`'s value: every use of it is loaded at
 /// once (not assigned, incremented, addressed or bound to a reference).
-static bool onlyReads(const clang::Stmt *stmt, const clang::VarDecl *var) {
+bool onlyReads(const clang::Stmt *stmt, const clang::VarDecl *var) {
   if (!stmt)
     return true;
   if (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(stmt);

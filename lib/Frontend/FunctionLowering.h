@@ -159,6 +159,10 @@ bool isEmptyClass(clang::QualType type);
 /// or reference (CRTP bases): its body is lowered in place.
 bool takesEmptyClassObjects(const clang::FunctionDecl *callee);
 
+/// Whether `stmt` only reads `var`'s value: every use of it is loaded at
+/// once (not assigned, incremented, addressed or bound to a reference).
+bool onlyReads(const clang::Stmt *stmt, const clang::VarDecl *var);
+
 /// `offset` when the lowering computed it from constants only (a field's
 /// offset, an element at a constant index, `a + 4`), before any folding.
 std::optional<int64_t> staticOffset(mlir::Value offset);
@@ -1193,6 +1197,12 @@ private:
   bool constructElement(const VectorObject &vector, Address at,
                         std::optional<Address> source, bool move,
                         const clang::Stmt *where);
+  /// The same for a std::unique_ptr of `type` at `at`: null, or what
+  /// `source` owns (moved: `source` left null; copies of one are
+  /// ill-formed C++).
+  bool constructOwner(clang::QualType type, Address at,
+                      std::optional<Address> source, bool move,
+                      const clang::Stmt *where);
   /// Runs the destructors of the objects of `type` at `object`: a class
   /// that owns memory, a vector kept in memory (its elements, then its
   /// memory), or a class holding such objects (its parts, last first).
@@ -1403,6 +1413,9 @@ private:
   /// `nullptr` as memory of `scalar`s: a view of no elements (recorded in
   /// nullPointers), which is address 0 where it is kept in memory.
   Address nullAddress(mlir::Type scalar, Location l);
+  /// Whether `object`, a std::unique_ptr, is an element of a std::vector
+  /// or an array (`v[i]`, `v.back()`, `*it`): its slot is its place.
+  bool isOwnedElement(const clang::Expr *object);
   /// The null address, as memory of the elements a std::unique_ptr of
   /// `type` owns.
   std::optional<Address> nullOwned(clang::QualType type,

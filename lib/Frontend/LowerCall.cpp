@@ -472,6 +472,19 @@ bool FunctionLowering::lowerConstruct(const clang::CXXConstructExpr *expr,
     return false;
   if (ModuleLowering::isVectorObject(expr->getType().getCanonicalType()))
     return constructVectorObject(expr, dest);
+  // A std::unique_ptr or an array of them (`std::unique_ptr<T> parts[2];`):
+  // what each owns, null unless given (`std::unique_ptr<T>(new T)`).
+  clang::QualType owner = ast.getBaseElementType(expr->getType());
+  if (!ModuleLowering::getUniquePointee(owner).isNull()) {
+    if (!expr->getType()->isArrayType())
+      return initialize(expr, owner, dest, nullptr);
+    std::optional<Address> null = nullOwned(owner, expr);
+    if (!null)
+      return false;
+    for (int64_t slot = 0; slot < layout->size; ++slot)
+      keepAddress(*null, offsetBy(dest, slot, l), l);
+    return true;
+  }
   // An empty class (a base of the object at `dest`, often) has no data to
   // copy or zero: its constructor's body, if it has one, is all.
   bool empty = isEmptyClass(expr->getType());

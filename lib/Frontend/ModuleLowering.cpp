@@ -567,6 +567,14 @@ public:
       return unsupported("SIMD vector types are not supported yet; build "
                          "the library's scalar code instead (Eigen: define "
                          "EIGEN_DONT_VECTORIZE)");
+    // A std::unique_ptr as an element (of a std::vector, an array): the
+    // address it owns, kept in a `double` slot (see ofVectorObject).
+    if (clang::QualType owned = ModuleLowering::getOwnedPointerType(type);
+        !owned.isNull())
+      return Layout{Float64Type::get(context),
+                    ast.DoubleTy,
+                    1,
+                    {{0, 1, 0, owned, nullptr, /*inMemory=*/true}}};
     const clang::RecordDecl *record = type->getAsRecordDecl();
     if (!record)
       return unsupported(kSupportedTypes);
@@ -614,6 +622,10 @@ private:
   /// after an error.
   bool vectorObjectFields(clang::QualType vector, int64_t byteOffset,
                           const clang::FieldDecl *decl,
+                          SmallVectorImpl<Layout::IndirectField> &fields);
+  /// Adds the std::unique_ptr `field` at `byteOffset`: a pointer that owns
+  /// its memory, an address kept in the object; false after an error.
+  bool uniquePointerField(const clang::FieldDecl *field, int64_t byteOffset,
                           SmallVectorImpl<Layout::IndirectField> &fields);
   /// The bases and fields of `record`: data parts in `parts`, pointer,
   /// reference and std::vector fields (which designate memory, they do not
@@ -779,23 +791,9 @@ bool LayoutComputation::collectParts(
         return false;
       continue;
     }
-    if (clang::QualType owned = ModuleLowering::getUniquePointee(fieldType);
-        !owned.isNull()) {
-      // A pointer that owns its memory: an address kept in the object.
-      clang::QualType element =
-          ModuleLowering::getAddressType(field)->getPointeeType();
-      // (Asked first: a tree's node owning nodes would ask for its own
-      // layout while computing it.)
-      bool destroyed = ModuleLowering::needsDestruction(element);
-      std::optional<Layout> pointee =
-          destroyed ? std::nullopt : module.tryGetLayout(element);
-      if (destroyed || (pointee && !pointee->indirect.empty()))
-        return refuse("its field '" + field->getName() +
-                      "' is a std::unique_ptr to objects that hold pointers "
-                      "or own memory, which is not supported yet; hold them "
-                      "in a std::vector");
-      indirectFields.push_back(
-          {0, 0, byteOffset, ModuleLowering::getAddressType(field), field});
+    if (!ModuleLowering::getUniquePointee(fieldType).isNull()) {
+      if (!uniquePointerField(field, byteOffset, indirectFields))
+        return false;
       continue;
     }
     if (fieldType->isPointerType() || fieldType->isReferenceType() ||
@@ -850,6 +848,26 @@ LayoutComputation::ofRecord(const clang::RecordDecl *record) {
         return field.inMemory || ModuleLowering::keepsAddress(field.decl);
       });
   return slotsOf(parts, std::move(indirectFields), keepsAddresses);
+}
+
+bool LayoutComputation::uniquePointerField(
+    const clang::FieldDecl *field, int64_t byteOffset,
+    SmallVectorImpl<Layout::IndirectField> &fields) {
+  clang::QualType element =
+      ModuleLowering::getAddressType(field)->getPointeeType();
+  // (Asked first: a tree's node owning nodes would ask for its own layout
+  // while computing it.)
+  bool destroyed = ModuleLowering::needsDestruction(element);
+  std::optional<Layout> pointee =
+      destroyed ? std::nullopt : module.tryGetLayout(element);
+  if (destroyed || (pointee && !pointee->indirect.empty()))
+    return refuse("its field '" + field->getName() +
+                  "' is a std::unique_ptr to objects that hold pointers or "
+                  "own memory, which is not supported yet; hold them in a "
+                  "std::vector");
+  fields.push_back(
+      {0, 0, byteOffset, ModuleLowering::getAddressType(field), field});
+  return true;
 }
 
 bool LayoutComputation::vectorObjectFields(

@@ -98,25 +98,6 @@ FunctionLowering::initializingAssignment(const clang::VarDecl *var) {
   return getInitializingAssignments(bodyDeclaring(var)).lookup(var);
 }
 
-/// Whether every use of `var` in `stmt` reads its value (never assigns,
-/// moves, binds or takes the address of the variable).
-static bool isOnlyRead(const clang::Stmt *stmt, const clang::VarDecl *var) {
-  if (!stmt)
-    return true;
-  if (const auto *read = dyn_cast<clang::ImplicitCastExpr>(stmt);
-      read && read->getCastKind() == clang::CK_LValueToRValue)
-    if (const auto *ref =
-            dyn_cast<clang::DeclRefExpr>(read->getSubExpr()->IgnoreParens());
-        ref && ref->getDecl() == var)
-      return true;
-  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stmt);
-      ref && ref->getDecl() == var)
-    return false;
-  return llvm::all_of(stmt->children(), [&](const clang::Stmt *child) {
-    return isOnlyRead(child, var);
-  });
-}
-
 /// Whether `memref` is a choice among memory (`c ? &a : &b`).
 static bool isChoice(Value memref) {
   while (auto cast = memref.getDefiningOp<memref::CastOp>())
@@ -336,7 +317,7 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
     return;
   }
   pointers[var] = {initial.memref, newIndexSlot(initial.offset, l)};
-  if (isChoice(initial.memref) && isOnlyRead(body, var))
+  if (isChoice(initial.memref) && onlyReads(body, var))
     unchangedOffsets[pointers[var].offsetSlot.memref] = initial.offset;
   if (!var->getType()->isPointerType() ||
       !isReassigned(body, var, getInitializingAssignments(body).lookup(var)))

@@ -101,7 +101,11 @@ struct RetypeViewLowering : ConvertOpToLLVMPattern<ct::RetypeViewOp> {
 };
 
 /// The table is the unit's: declared, its definition linked in with the
-/// derivatives (or by the system linker).
+/// derivatives (or by the system linker). Weakly: C++ emits a class's
+/// table only where the class is used, and a virtual call compares with
+/// the table of every class of the unit derived from its static class; a
+/// class no object of which is made anywhere has no table, its address is
+/// null there, and no object's equals it.
 struct VTableAddressLowering : ConvertOpToLLVMPattern<ct::VTableAddressOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -114,7 +118,7 @@ struct VTableAddressLowering : ConvertOpToLLVMPattern<ct::VTableAddressOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(module.getBody());
       LLVM::GlobalOp::create(rewriter, loc, rewriter.getI8Type(),
-                             /*isConstant=*/true, LLVM::Linkage::External,
+                             /*isConstant=*/true, LLVM::Linkage::ExternWeak,
                              op.getSymbol(), Attribute());
     }
     Value table = LLVM::AddressOfOp::create(rewriter, loc, ptr, op.getSymbol());

@@ -350,6 +350,19 @@ private:
     Value value = fl.lowerRValue(n);
     return value ? fl.index(value, n->getType(), l) : nullptr;
   }
+  /// `a < c`, or `less(a, c)` on the elements in place; null after an
+  /// error.
+  Value orderedBy(const std::optional<Callable> &less, const Range &range,
+                  Address a, Address c) {
+    if (!less)
+      return fl.arithmetic(clang::BO_LT, fl.load(a, l), fl.load(c, l),
+                           range.element, l);
+    Value result = fl.invoke(*less,
+                             {Operand{a, nullptr, range.element},
+                              Operand{c, nullptr, range.element}},
+                             expr);
+    return result ? fl.toBool(result, fl.resultTypeOf(*less), l) : nullptr;
+  }
   CallResult past(const Range &range, Value count) {
     return CallResult{nullptr, elementOf(range, count)};
   }
@@ -584,16 +597,8 @@ AlgorithmLowering::Result AlgorithmLowering::lowerExtremeElement() {
     return fl.unsupported<Result>(expr, "std::max_element and "
                                         "std::min_element of structs need a "
                                         "comparison (a lambda or function)");
-  // `a < b`, or `comp(a, b)` on the elements in place.
-  auto isLess = [&](Address a, Address c) -> Value {
-    if (!less)
-      return fl.arithmetic(clang::BO_LT, fl.load(a, l), fl.load(c, l),
-                           range->element, l);
-    Value result = fl.invoke(*less,
-                             {Operand{a, nullptr, range->element},
-                              Operand{c, nullptr, range->element}},
-                             expr);
-    return result ? fl.toBool(result, fl.resultTypeOf(*less), l) : nullptr;
+  auto isLess = [&](Address a, Address c) {
+    return orderedBy(less, *range, a, c);
   };
   // The first best element, as the standard specifies: max_element keeps
   // the first of equal largest (replaced only when best < candidate),
@@ -686,15 +691,8 @@ AlgorithmLowering::Result AlgorithmLowering::lowerSort() {
     fl.store(vy, x, l);
     fl.store(vx, y, l);
   };
-  auto isLess = [&](Address a, Address c) -> Value {
-    if (!less)
-      return fl.arithmetic(clang::BO_LT, fl.load(a, l), fl.load(c, l),
-                           range->element, l);
-    Value result = fl.invoke(*less,
-                             {Operand{a, nullptr, range->element},
-                              Operand{c, nullptr, range->element}},
-                             expr);
-    return result ? fl.toBool(result, fl.resultTypeOf(*less), l) : nullptr;
+  auto isLess = [&](Address a, Address c) {
+    return orderedBy(less, *range, a, c);
   };
   Value one = fl.constantIndex(1, l), zero = fl.constantIndex(0, l);
   fl.emitCountedLoop(l, count, [&](Value i) {

@@ -109,10 +109,10 @@ FunctionLowering::lowerMakeUnique(const clang::CallExpr *call,
     if (!n)
       return std::nullopt;
     count = index(n, call->getArg(0)->getType(), l);
-  } else if (call->getNumArgs() > 1 ||
-             (call->getNumArgs() == 1 && isAggregate(element))) {
-    // A constructor's arguments: the library's own body (`new T(args...)`),
-    // lowered in place.
+  } else if (call->getNumArgs() > 1 || isAggregate(element)) {
+    // A constructor's arguments, or an object (whose constructor may store
+    // its virtual table's address): the library's own body
+    // (`new T(args...)`), lowered in place.
     std::optional<CallResult> made = inlineBody(
         call, call->getDirectCallee(),
         ArrayRef<const clang::Expr *>(call->getArgs(), call->getNumArgs()),
@@ -229,7 +229,8 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
   if (const auto *allocation = dyn_cast<clang::CXXNewExpr>(source)) {
     memory = lowerNew(allocation);
   } else if (isMakeUnique(source)) {
-    memory = lowerMakeUnique(cast<clang::CallExpr>(source), pointee);
+    memory = lowerMakeUnique(cast<clang::CallExpr>(source),
+                             getUniquePointee(source->getType()));
   } else {
     module.error(var->getSourceRange(),
                  "a std::unique_ptr variable in differentiable code must own "
@@ -302,7 +303,8 @@ FunctionLowering::lowerOwnedSource(const clang::Expr *init,
   if (const auto *allocation = dyn_cast<clang::CXXNewExpr>(source))
     return lowerNew(allocation);
   if (isMakeUnique(source))
-    return lowerMakeUnique(cast<clang::CallExpr>(source), pointee);
+    return lowerMakeUnique(cast<clang::CallExpr>(source),
+                           getUniquePointee(source->getType()));
   // A helper's result (a factory): what its body returns, lowered in place.
   if (const auto *call = dyn_cast<clang::CallExpr>(source);
       call && source->isPRValue() && !movedFrom(source)) {
@@ -356,10 +358,24 @@ FunctionLowering::uniquePointerSlot(const clang::Expr *object) {
         bound != places.end() && ref->getDecl()->getType()->isReferenceType())
       return bound->second;
   }
+  // An element (of a std::vector or an array of them): its slot.
+  if (isOwnedElement(object))
+    return lowerLValue(object);
   return unsupported<Result>(
       object, "this std::unique_ptr cannot be reset, moved or released in "
-              "differentiable code (local variables and members of "
-              "classes can)");
+              "differentiable code (local variables, members of classes and "
+              "elements of vectors and arrays can)");
+}
+
+bool FunctionLowering::isOwnedElement(const clang::Expr *object) {
+  const clang::Expr *stripped = stripTemporaries(object);
+  return object->isGLValue() &&
+         (isa<clang::ArraySubscriptExpr>(stripped) ||
+          (isa<clang::CallExpr>(stripped) &&
+           !isa<clang::CXXBindTemporaryExpr>(stripped)) ||
+          (isa<clang::UnaryOperator>(stripped) &&
+           cast<clang::UnaryOperator>(stripped)->getOpcode() ==
+               clang::UO_Deref));
 }
 
 void FunctionLowering::destroyUniquePointer(clang::QualType type, Address slot,
@@ -382,6 +398,28 @@ void FunctionLowering::freeOwned(clang::QualType type, Address owned,
     });
   }
   memref::DeallocOp::create(b, l, owned.memref);
+}
+
+bool FunctionLowering::constructOwner(clang::QualType type, Address at,
+                                      std::optional<Address> source, bool move,
+                                      const clang::Stmt *where) {
+  Location l = loc(where);
+  const auto *expr = dyn_cast<clang::Expr>(where);
+  std::optional<Address> owned =
+      source ? loadAddress(*source, ModuleLowering::getOwnedPointerType(type),
+                           where)
+             : nullOwned(type, expr);
+  if (!owned)
+    return false;
+  Value kept = materialize(*owned, l);
+  if (source && move) {
+    std::optional<Address> null = nullOwned(type, expr);
+    if (!null)
+      return false;
+    keepAddress(*null, *source, l);
+  }
+  keepAddress(Address{kept, constantIndex(0, l)}, at, l);
+  return true;
 }
 
 std::optional<Address> FunctionLowering::nullOwned(clang::QualType type,
@@ -411,7 +449,21 @@ FunctionLowering::lowerUniquePointerCall(const clang::CallExpr *expr,
     return changeUniquePointer(expr, type, object, args);
   if (isa<clang::CXXConversionDecl>(method)) {
     // `if (p)`: whether it owns memory, as for a pointer.
-    Value isNull = lowerNullTest(object);
+    Value isNull;
+    if (isOwnedElement(object)) {
+      std::optional<Address> slot = lowerLValue(object);
+      std::optional<Address> owned =
+          slot ? loadAddress(*slot, ModuleLowering::getOwnedPointerType(type),
+                             expr)
+               : std::nullopt;
+      if (owned)
+        isNull = arith::CmpIOp::create(
+            b, l, arith::CmpIPredicate::eq,
+            memref::ExtractAlignedPointerAsIndexOp::create(b, l, owned->memref),
+            constantIndex(0, l));
+    } else {
+      isNull = lowerNullTest(object);
+    }
     if (!isNull)
       return std::nullopt;
     return CallResult{
@@ -425,7 +477,15 @@ FunctionLowering::lowerUniquePointerCall(const clang::CallExpr *expr,
         expr, "std::unique_ptr's '" + method->getNameAsString() +
                   "' is not supported in differentiable code; use [], *, "
                   "->, get(), reset, release, assignment and swap");
-  std::optional<Address> pointer = lowerPointer(object);
+  std::optional<Address> pointer;
+  if (isOwnedElement(object)) {
+    std::optional<Address> slot = lowerLValue(object);
+    pointer = slot ? loadAddress(
+                         *slot, ModuleLowering::getOwnedPointerType(type), expr)
+                   : std::nullopt;
+  } else {
+    pointer = lowerPointer(object);
+  }
   if (!pointer)
     return std::nullopt;
   if (op != clang::OO_Subscript)

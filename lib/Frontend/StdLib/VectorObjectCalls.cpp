@@ -182,6 +182,19 @@ std::optional<Address> FunctionLowering::makeElementAside(
       allocate(vector.element, expr->getSourceRange(), "this element");
   if (!made)
     return std::nullopt;
+  // A std::unique_ptr: the address of what it owns (from `new`,
+  // std::make_unique, another one moved from, or nothing).
+  if (!ModuleLowering::getUniquePointee(vector.element).isNull()) {
+    std::optional<Address> owned =
+        args.empty() ? nullOwned(vector.element, expr)
+        : args[0]->getType()->isPointerType()
+            ? lowerPointer(args[0])
+            : lowerOwnedSource(args[0], vector.element);
+    if (!owned)
+      return std::nullopt;
+    keepAddress(*owned, *made, loc(expr));
+    return made;
+  }
   bool sameType = args.size() == 1 &&
                   ast.hasSameUnqualifiedType(
                       args[0]->getType().getNonReferenceType(), vector.element);

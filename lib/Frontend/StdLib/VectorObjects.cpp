@@ -250,6 +250,8 @@ bool FunctionLowering::constructElement(const VectorObject &vector, Address at,
     return false;
   if (vector.holdsRows())
     return constructRow(vector, at, source, move, where);
+  if (!ModuleLowering::getUniquePointee(vector.element).isNull())
+    return constructOwner(vector.element, at, source, move, where);
   // (Every member function that makes elements is an expression.)
   const auto *expr = cast<clang::Expr>(where);
   Location l = loc(where);

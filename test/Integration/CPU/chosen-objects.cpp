@@ -19,7 +19,7 @@
 
 #include <cotangent/cotangent.h>
 
-#include "check.h"
+#include "modes.h"
 
 #include <cmath>
 #include <cstdio>
@@ -125,62 +125,15 @@ void checkConstantChoices() {
        3.0 - 16.0 - 12.0, 1e-15);
 }
 
-template <double (*F)(const double *, int)>
-void checkAt(const char *name, const double (&point)[4]) {
-  using check::near;
-  char label[160];
-  double x[4], dx[4] = {}, t[4] = {0.3, -0.2, 0.5, 0.1};
-  for (int i = 0; i < 4; ++i)
-    x[i] = point[i];
-  double value = ct::gradient<F>(x, 4, dx);
-  std::snprintf(label, sizeof label, "%s value", name);
-  near(label, value, F(x, 4), 1e-14);
-  double directional = 0;
-  for (int i = 0; i < 4; ++i) {
-    std::snprintf(label, sizeof label, "%s d/dx%d", name, i);
-    near(label, dx[i], check::differenceAt(x, i, [&] { return F(x, 4); }),
-         1e-7);
-    directional += dx[i] * t[i];
-  }
-  std::snprintf(label, sizeof label, "%s jvp", name);
-  near(label, ct::jvp<F>(x, 4, t).tangent, directional, 1e-12);
-  // H t against the difference of gradients along t.
-  double hv[4] = {};
-  ct::hvp<F>(x, 4, t, hv);
-  for (int i = 0; i < 4; ++i) {
-    auto gradientAlong = [&](double h) {
-      double moved[4], d[4] = {};
-      for (int k = 0; k < 4; ++k)
-        moved[k] = x[k] + h * t[k];
-      ct::gradient<F>(moved, 4, d);
-      return d[i];
-    };
-    std::snprintf(label, sizeof label, "%s hvp %d", name, i);
-    near(label, hv[i], check::centralDifference(gradientAlong, 0.0, 1e-5),
-         1e-6);
-  }
-  // Two lanes: the tangents along t and along the first coordinate.
-  double seeds[2 * 4] = {};
-  for (int i = 0; i < 4; ++i) {
-    seeds[2 * i] = t[i];
-    seeds[2 * i + 1] = i == 0;
-  }
-  auto both = ct::jvp<F, ct::lanes<2>>(x, 4, seeds);
-  std::snprintf(label, sizeof label, "%s lane 0", name);
-  near(label, both.tangent[0], directional, 1e-12);
-  std::snprintf(label, sizeof label, "%s lane 1", name);
-  near(label, both.tangent[1], dx[0], 1e-12);
-}
-
 int main() {
   const double points[4][4] = {{0.7, 0.4, -0.3, 0.2},
                                {-0.6, -0.5, 0.8, 0.9},
                                {1.3, 0.2, 0.6, -0.4},
                                {-0.2, 0.9, 0.5, -0.7}};
   for (const auto &point : points) {
-    checkAt<methodOfChoice>("method of a choice", point);
-    checkAt<boundChoices>("bound choices", point);
-    checkAt<chosenChannels>("chosen channels", point);
+    check::checkModes<methodOfChoice>("method of a choice", point, 4);
+    check::checkModes<boundChoices>("bound choices", point, 4);
+    check::checkModes<chosenChannels>("chosen channels", point, 4);
   }
   checkConstantChoices();
   return check::report();
