@@ -429,6 +429,12 @@ private:
   /// `{a, b, ...}` for an array or a struct: each part from its
   /// initializer, the array filler or zero.
   bool initializeFromList(const clang::InitListExpr *list, Address dest);
+  /// The same for the parts `inits` of `init` (a braced list, or C++20's
+  /// parenthesized aggregate initialization `T(a, b)`), the rest from
+  /// `filler` or zero.
+  bool initializeParts(const clang::Expr *init,
+                       llvm::ArrayRef<clang::Expr *> inits,
+                       const clang::Expr *filler, Address dest);
   /// A new object of `type` in an alloca at the function entry.
   std::optional<Address> allocate(clang::QualType type,
                                   clang::SourceRange range,

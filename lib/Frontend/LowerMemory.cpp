@@ -1087,17 +1087,28 @@ bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
 
 bool FunctionLowering::initializeFromList(const clang::InitListExpr *list,
                                           Address dest) {
-  const clang::Expr *init = list;
-  Location l = loc(init);
-  clang::QualType type = init->getType().getCanonicalType();
   if (list->isTransparent())
     return initializeAggregate(list->getInit(0), dest);
+  return initializeParts(
+      list,
+      llvm::ArrayRef<clang::Expr *>(
+          const_cast<clang::InitListExpr *>(list)->getInits(),
+          list->getNumInits()),
+      list->getArrayFiller(), dest);
+}
+
+bool FunctionLowering::initializeParts(const clang::Expr *init,
+                                       ArrayRef<clang::Expr *> inits,
+                                       const clang::Expr *filler,
+                                       Address dest) {
+  Location l = loc(init);
+  clang::QualType type = init->getType().getCanonicalType();
   unsigned next = 0;
   auto part = [&](clang::QualType partType, Address at,
                   const clang::FieldDecl *field = nullptr) {
-    if (next < list->getNumInits())
-      return initialize(list->getInit(next++), partType, at, field);
-    if (const clang::Expr *filler = list->getArrayFiller())
+    if (next < inits.size())
+      return initialize(inits[next++], partType, at, field);
+    if (filler)
       return initialize(filler, partType, at, field);
     if (partType->isPointerType())
       return true; // a null pointer field: never followed
@@ -1176,6 +1187,10 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
   }
   if (const auto *list = dyn_cast<clang::InitListExpr>(init))
     return initializeFromList(list, dest);
+  // C++20's `T(a, b)` of an aggregate (std::make_unique<T>(a, b) of one).
+  if (const auto *parens = dyn_cast<clang::CXXParenListInitExpr>(init))
+    return initializeParts(init, parens->getInitExprs(),
+                           parens->getArrayFiller(), dest);
   if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init))
     return lowerConstruct(construct, dest);
   if (const auto *call = dyn_cast<clang::CallExpr>(init)) {

@@ -5,7 +5,9 @@
 // replaced by assignment and reset, erased, popped, resized with nulls
 // tested by `if (!v[i])`; the vector moved), std::vector of
 // std::unique_ptr<double> and <double[]>, and local arrays of
-// std::unique_ptr. Each element is the address it owns, kept in the
+// std::unique_ptr; std::make_unique of aggregates (C++20's parenthesized
+// aggregate initialization, also `T t(a, b);` and missing parts zero).
+// Each element is the address it owns, kept in the
 // vector's memory; destroying an element destroys and frees what it owns
 // (virtual destructors run). A class no object of which is made anywhere
 // has no virtual table, which the virtual calls' comparisons still name.
@@ -137,11 +139,35 @@ static void addCircle(std::vector<std::unique_ptr<Shape>> &shapes, double r) {
          built.size();
 }
 
+struct Particle {
+  double x, v;
+  int id;
+};
+
+struct Tagged {
+  double a;
+  double b[2];
+};
+
+[[ct::differentiable]] double aggregates(const double *x, int n) {
+  auto p = std::make_unique<Particle>(x[0], x[1] * x[1], 3);
+  Particle q(x[2], x[3]);
+  Tagged t(x[1]);
+  std::vector<std::unique_ptr<Particle>> ps;
+  for (int i = 0; i < n; ++i)
+    ps.push_back(std::make_unique<Particle>(x[i], 2 * x[i]));
+  double s = 0;
+  for (const auto &e : ps)
+    s += e->x * e->v + e->id;
+  return p->x * p->v + p->id + q.x * q.v + q.id + s + t.a * x[0] + t.b[1];
+}
+
 int main() {
   const double points[2][4] = {{0.7, 0.4, -0.3, 0.2}, {-0.6, 1.5, 0.8, -0.9}};
   for (const auto &point : points) {
     check::checkModes<scene>("scene", point, 4);
     check::checkModes<ownedNumbers>("owned numbers", point, 4);
+    check::checkModes<aggregates>("aggregates", point, 4);
   }
   // Each call of scene destroys two Tracked objects (popped, and at the
   // end), whatever the mode.
