@@ -106,10 +106,13 @@ struct SelectForward
     emitter.clonePrimal(b, *op);
     Value onTrue = emitter.shadow(select.getTrueValue());
     Value onFalse = emitter.shadow(select.getFalseValue());
-    if ((!onTrue && !onFalse) || !emitter.hasShadow(select.getResult()))
+    if (!emitter.hasShadow(select.getResult()))
       return success();
-    // A place whose derivative is not tracked (a local table of constants
-    // beside the caller's array): zeros in its place.
+    if (!onTrue && !onFalse)
+      return select.emitError("cannot differentiate a choice between places "
+                              "whose derivatives are not tracked");
+    // A place whose derivative is not tracked (a parameter left out of
+    // ct::wrt): zeros in its place.
     auto type = cast<MemRefType>((onTrue ? onTrue : onFalse).getType());
     if (!onTrue)
       onTrue = emitter.counterpartShadow(b, op->getLoc(), select.getTrueValue(),
