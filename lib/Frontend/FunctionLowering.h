@@ -1444,6 +1444,59 @@ private:
       const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
       const clang::Expr *object, llvm::ArrayRef<const clang::Expr *> args);
 
+  //===--- std::shared_ptr (SharedPointers.cpp) ---------------------------===//
+  /// What a std::shared_ptr's two slots hold: the object's address and its
+  /// control block's.
+  struct SharedParts {
+    Address object;
+    Address count;
+  };
+  std::optional<SharedParts> loadShared(Address slot, clang::QualType type,
+                                        const clang::Stmt *where);
+  void keepShared(const SharedParts &parts, Address slot, Location l);
+  std::optional<SharedParts> nullShared(clang::QualType type,
+                                        const clang::Stmt *where);
+  /// `count` null std::shared_ptrs of `type` from `dest` on.
+  bool emptyShared(clang::QualType type, Address dest, int64_t count,
+                   const clang::Stmt *where);
+  /// `then` where the control block `count` is one the function made.
+  void ifOwnBlock(Address count, Location l, llvm::function_ref<void()> then);
+  /// One owner more, or fewer (the last destroys and frees the object).
+  void acquireShared(const SharedParts &parts, Location l);
+  void releaseParts(clang::QualType type, const SharedParts &parts,
+                    const clang::Stmt *where);
+  void releaseShared(clang::QualType type, Address slot,
+                     const clang::Stmt *where);
+  /// A control block of one owner.
+  Address newControlBlock(Location l);
+  /// The object std::make_shared makes, with its control block.
+  std::optional<SharedParts> makeShared(const clang::CallExpr *call);
+  /// What the std::shared_ptr of `type` that `from` names or makes gives a
+  /// new owner: copied (one owner more), moved (null left behind) or taken
+  /// from a prvalue.
+  std::optional<SharedParts> takeShared(const clang::Expr *from, bool move,
+                                        clang::QualType type);
+  /// Makes the std::shared_ptr of `type` at `dest` from `init`; false
+  /// after an error.
+  bool initializeShared(const clang::Expr *init, clang::QualType type,
+                        Address dest);
+  /// A std::vector's element: a copy (or move) of `source`, or null.
+  bool constructShared(clang::QualType type, Address at,
+                       std::optional<Address> source, bool move,
+                       const clang::Stmt *where);
+  /// The place of the std::shared_ptr `object` (a temporary made here).
+  std::optional<Address> sharedPlace(const clang::Expr *object,
+                                     clang::QualType type);
+  /// The std::shared_ptrs the calls being inlined take by value (with
+  /// their argument), let go when each call returns.
+  llvm::SmallVector<std::tuple<clang::QualType, Address, const clang::Expr *>>
+      sharedArguments;
+  std::optional<CallResult> useCountOf(const SharedParts &parts,
+                                       const clang::CallExpr *expr);
+  std::optional<CallResult> lowerSharedPointerCall(
+      const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
+      const clang::Expr *object, llvm::ArrayRef<const clang::Expr *> args);
+
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   std::optional<Address> lowerPlacementNew(const clang::CXXNewExpr *expr);

@@ -173,6 +173,8 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
       continue;
     }
     const clang::Expr *arg = args[i];
+    if (!arg)
+      continue; // bound by the caller (std::make_shared's memory)
     const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
     if (record && record->isLambda()) {
       std::optional<Closure> closure = closureOf(arg);
@@ -228,6 +230,18 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
       declarePointerVariable(param, *pointer, l);
       if (invalid.count(param))
         return false;
+      continue;
+    }
+    if (!ModuleLowering::getSharedPointee(type).isNull() &&
+        !type->isReferenceType()) {
+      // A std::shared_ptr by value: an owner of the callee's, let go when
+      // the call returns (use_count() sees it gone).
+      std::optional<Address> place =
+          allocate(type, arg->getSourceRange(), "this argument");
+      if (!place || !initializeShared(arg, type, *place))
+        return false;
+      places[param] = *place;
+      sharedArguments.push_back({type, *place, arg});
       continue;
     }
     if (holdsIndirectFields(type)) {
@@ -441,6 +455,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   SavedBindings saved;
   for (const clang::ParmVarDecl *param : callee->parameters())
     saveBindings(param, saved);
+  size_t firstSharedArgument = sharedArguments.size();
   if (!bindInlinedArguments(callee, args, operands, l))
     return std::nullopt;
   if (closure)
@@ -471,6 +486,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
                          returnsPlace ? &place : nullptr);
   restoreBindings(saved);
   enter(continuation);
+  for (auto [type, place, arg] :
+       llvm::drop_begin(sharedArguments, firstSharedArgument))
+    releaseShared(type, place, arg);
+  sharedArguments.resize(firstSharedArgument);
   if (result)
     return CallResult{nullptr, result};
   if (returnsPlace)

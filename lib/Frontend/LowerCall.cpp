@@ -76,6 +76,7 @@ FunctionLowering::lowerTrivialAssignment(const clang::Expr *expr,
 
 bool FunctionLowering::isModelledStdClass(clang::QualType type) {
   return !getUniquePointee(type).isNull() ||
+         ModuleLowering::isSharedPointerClass(type->getAsCXXRecordDecl()) ||
          ModuleLowering::isVectorObject(type) || isVector(type);
 }
 
@@ -99,6 +100,8 @@ FunctionLowering::lowerModelledStdCall(const clang::CallExpr *expr,
   clang::QualType parent = ast.getCanonicalTagType(method->getParent());
   if (!getUniquePointee(parent).isNull())
     return lowerUniquePointerCall(expr, method, self, rest);
+  if (ModuleLowering::isSharedPointerClass(method->getParent()))
+    return lowerSharedPointerCall(expr, method, self, rest);
   if (ModuleLowering::isVectorObject(parent) ||
       (self && !arrow && isVectorObjectExpr(self)))
     return lowerVectorObjectCall(expr, method, self, arrow, rest);
@@ -475,6 +478,11 @@ bool FunctionLowering::lowerConstruct(const clang::CXXConstructExpr *expr,
   // A std::unique_ptr or an array of them (`std::unique_ptr<T> parts[2];`):
   // what each owns, null unless given (`std::unique_ptr<T>(new T)`).
   clang::QualType owner = ast.getBaseElementType(expr->getType());
+  if (!ModuleLowering::getSharedPointee(owner).isNull()) {
+    if (!expr->getType()->isArrayType())
+      return initializeShared(expr, owner, dest);
+    return emptyShared(owner, dest, layout->size / 2, expr);
+  }
   if (!ModuleLowering::getUniquePointee(owner).isNull()) {
     if (!expr->getType()->isArrayType())
       return initialize(expr, owner, dest, nullptr);

@@ -82,7 +82,8 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
   Address place = offsetBy(object, module.getFieldOffset(field), l);
   clang::QualType type = field->getType();
   if (type->isPointerType() || type->isReferenceType() || isVector(type) ||
-      !getUniquePointee(type).isNull())
+      !getUniquePointee(type).isNull() ||
+      !ModuleLowering::getSharedPointee(type).isNull())
     return place; // an indirect field's first slot
   // An integer field among wider slots: its bytes in the slot.
   std::optional<Layout> record =
@@ -1050,6 +1051,8 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
 
 bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
                                   Address dest, const clang::FieldDecl *field) {
+  if (!ModuleLowering::getSharedPointee(type).isNull())
+    return initializeShared(init, type, dest);
   // A std::unique_ptr member: the address of what it owns.
   if (!getUniquePointee(type).isNull()) {
     std::optional<Address> owned = lowerOwnedSource(init, type);

@@ -269,7 +269,8 @@ static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
         type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
     return !part || isDestroyedByParts(part) ||
            ModuleLowering::ownsMemory(part) ||
-           !ModuleLowering::getUniquePointee(type).isNull();
+           !ModuleLowering::getUniquePointee(type).isNull() ||
+           !ModuleLowering::getSharedPointee(type).isNull();
   };
   for (const clang::CXXBaseSpecifier &base : record->bases())
     if (!partIsFine(base.getType()))
@@ -293,7 +294,8 @@ describeUnloweredDestructor(const clang::CXXRecordDecl *record) {
             type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
         part && !isDestroyedByParts(part) &&
         !ModuleLowering::ownsMemory(part) &&
-        ModuleLowering::getUniquePointee(type).isNull())
+        ModuleLowering::getUniquePointee(type).isNull() &&
+        ModuleLowering::getSharedPointee(type).isNull())
       return describeUnloweredDestructor(part);
   clang::QualType type = record->getASTContext().getCanonicalTagType(record);
   return type.getAsString();
@@ -413,6 +415,8 @@ bool ModuleLowering::isKeptAsCompiled(const clang::CXXRecordDecl *record) {
           dyn_cast<clang::ClassTemplateSpecializationDecl>(record);
       spec && spec->isInStdNamespace() && spec->getName() == "unique_ptr")
     return false;
+  if (isSharedPointerClass(record))
+    return false;
   if (record->isPolymorphic() || record->getNumVBases() ||
       !isDestroyedByParts(record) ||
       (record->isUnion() && !isStateUnion(record)))
@@ -462,7 +466,7 @@ bool ModuleLowering::holdsOwnedMemory(const clang::CXXRecordDecl *record) {
   llvm::scope_exit done([&] { asking.erase(record); });
   auto owns = [](clang::QualType type) {
     if (isVectorObject(type.getCanonicalType()) ||
-        !getUniquePointee(type).isNull())
+        !getUniquePointee(type).isNull() || !getSharedPointee(type).isNull())
       return true;
     const clang::CXXRecordDecl *part =
         type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
@@ -575,6 +579,9 @@ public:
                     ast.DoubleTy,
                     1,
                     {{0, 1, 0, owned, nullptr, /*inMemory=*/true}}};
+    // A std::shared_ptr: the addresses of its object and of its count.
+    if (!ModuleLowering::getSharedPointee(type).isNull())
+      return ofSharedPointer(type);
     const clang::RecordDecl *record = type->getAsRecordDecl();
     if (!record)
       return unsupported(kSupportedTypes);
@@ -591,6 +598,8 @@ public:
 
   /// Three address slots: a std::vector kept in memory.
   std::optional<Layout> ofVectorObject();
+  /// Two address slots: a std::shared_ptr.
+  std::optional<Layout> ofSharedPointer(clang::QualType shared);
 
 private:
   // A part of a record (a non-empty base or a direct field) with its byte
@@ -796,6 +805,15 @@ bool LayoutComputation::collectParts(
         return false;
       continue;
     }
+    if (!ModuleLowering::getSharedPointee(fieldType).isNull()) {
+      std::optional<Layout> shared = ofSharedPointer(fieldType);
+      if (!shared)
+        return false;
+      for (Layout::IndirectField slot : shared->indirect)
+        indirectFields.push_back({0, 0, byteOffset + slot.byteOffset,
+                                  slot.type, field, /*inMemory=*/true});
+      continue;
+    }
     if (fieldType->isPointerType() || fieldType->isReferenceType() ||
         (!ModuleLowering::getVectorElementType(fieldType).isNull() &&
          !ModuleLowering::isVectorObject(fieldType))) {
@@ -893,6 +911,25 @@ ModuleLowering::getVectorInMemoryLayout(clang::QualType vector,
   return LayoutComputation(*this, vector.getCanonicalType(), range,
                            "this vector")
       .ofVectorObject();
+}
+
+std::optional<Layout>
+LayoutComputation::ofSharedPointer(clang::QualType shared) {
+  // Both standard libraries keep the object's address, then the control
+  // block's. A block the function makes is two `long`s: zero where the
+  // library's keep the address of their virtual table (which tells the
+  // caller's blocks apart), then the use count.
+  if (ast.getTypeSize(shared) != 2 * 64)
+    return unsupported("this standard library's std::shared_ptr is not two "
+                       "pointers");
+  clang::QualType object = ModuleLowering::getSharedPointee(shared);
+  return Layout{Float64Type::get(context),
+                ast.DoubleTy,
+                2,
+                {{0, 1, 0, ast.getPointerType(object), nullptr,
+                  /*inMemory=*/true},
+                 {1, 1, 8, ast.getPointerType(ast.LongTy), nullptr,
+                  /*inMemory=*/true}}};
 }
 
 std::optional<Layout> LayoutComputation::ofVectorObject() {

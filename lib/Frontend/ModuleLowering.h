@@ -349,6 +349,13 @@ public:
   /// `T` (or `T[]`) of a std::unique_ptr with the default deleter; null for
   /// other types.
   static clang::QualType getUniquePointee(clang::QualType type);
+  /// `T` of a std::shared_ptr<T> (not of an array); null for other types.
+  /// Such an object is two addresses, where both standard libraries keep
+  /// them: the object's and its use count's (SharedPointers.cpp).
+  static clang::QualType getSharedPointee(clang::QualType type);
+  /// std::shared_ptr, or one of the bases a standard library gives it
+  /// (libstdc++'s `__shared_ptr` and `__shared_ptr_access`).
+  static bool isSharedPointerClass(const clang::CXXRecordDecl *record);
   /// `T*` for a std::unique_ptr<T> or <T[]> (the pointer it is); null for
   /// other types.
   static clang::QualType getOwnedPointerType(clang::QualType type);

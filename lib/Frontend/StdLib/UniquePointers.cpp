@@ -40,11 +40,14 @@ clang::QualType ModuleLowering::getUniquePointee(clang::QualType type) {
 
 bool ModuleLowering::passesUniquePointers(const clang::FunctionDecl *function) {
   const clang::FunctionDecl *body = nullptr;
+  auto isOwner = [](clang::QualType type) {
+    return !getUniquePointee(type).isNull() || !getSharedPointee(type).isNull();
+  };
   return function->hasBody(body) && !function->isInStdNamespace() &&
-         (!getUniquePointee(function->getReturnType()).isNull() ||
+         (isOwner(function->getReturnType()) ||
           llvm::any_of(function->parameters(),
-                       [](const clang::ParmVarDecl *param) {
-                         return !getUniquePointee(param->getType()).isNull();
+                       [&](const clang::ParmVarDecl *param) {
+                         return isOwner(param->getType());
                        }));
 }
 

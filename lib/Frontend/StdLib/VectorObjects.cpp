@@ -178,7 +178,8 @@ bool ModuleLowering::needsDestruction(clang::QualType type) {
   if (const auto *array = dyn_cast<clang::ConstantArrayType>(type.getTypePtr()))
     return needsDestruction(array->getElementType());
   if (ModuleLowering::isVectorObject(type) ||
-      !ModuleLowering::getUniquePointee(type).isNull())
+      !ModuleLowering::getUniquePointee(type).isNull() ||
+      !ModuleLowering::getSharedPointee(type).isNull())
     return true;
   const auto *record = type->getAsCXXRecordDecl();
   return record && ModuleLowering::getVectorElementType(type).isNull() &&
@@ -252,6 +253,8 @@ bool FunctionLowering::constructElement(const VectorObject &vector, Address at,
     return constructRow(vector, at, source, move, where);
   if (!ModuleLowering::getUniquePointee(vector.element).isNull())
     return constructOwner(vector.element, at, source, move, where);
+  if (!ModuleLowering::getSharedPointee(vector.element).isNull())
+    return constructShared(vector.element, at, source, move, where);
   // (Every member function that makes elements is an expression.)
   const auto *expr = cast<clang::Expr>(where);
   Location l = loc(where);
@@ -338,6 +341,9 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
   // A std::unique_ptr: frees the memory it owns (nothing if null).
   if (!ModuleLowering::getUniquePointee(type).isNull())
     return destroyUniquePointer(type, object, where);
+  // A std::shared_ptr: one owner fewer.
+  if (!ModuleLowering::getSharedPointee(type).isNull())
+    return releaseShared(type, object, where);
   const auto *record = type->getAsCXXRecordDecl();
   if (!record)
     return;

@@ -1,0 +1,519 @@
+//===- SharedPointers.cpp - std::shared_ptr -------------------------------===//
+//
+// A std::shared_ptr<T> is two addresses kept in its object, where both
+// standard libraries keep them (docs/Memory.md, item 24): the object's and
+// its control block's. A block the function makes (std::make_shared, a
+// std::shared_ptr made from `new`) is two `long`s: zero where the
+// library's blocks keep the address of their virtual table, then the use
+// count. Copies count an owner more, destruction, `reset` and assignment
+// one fewer; the last owner destroys and frees the object and the block.
+// A block the caller made (a std::shared_ptr passed in) is borrowed: the
+// caller's owners keep the object alive during the call, so its count is
+// left as it is, and the function never frees it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "clang/AST/DeclTemplate.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+clang::QualType ModuleLowering::getSharedPointee(clang::QualType type) {
+  const auto *spec = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      type.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!spec || spec->getName() != "shared_ptr" || !spec->isInStdNamespace())
+    return {};
+  const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+  if (args.size() != 1 || args[0].getKind() != clang::TemplateArgument::Type ||
+      args[0].getAsType()->isArrayType())
+    return {};
+  return args[0].getAsType();
+}
+
+/// The pointer types of a std::shared_ptr's two slots.
+static clang::QualType objectPointer(clang::QualType type,
+                                     clang::ASTContext &ast) {
+  return ast.getPointerType(ModuleLowering::getSharedPointee(type));
+}
+static clang::QualType countPointer(clang::ASTContext &ast) {
+  return ast.getPointerType(ast.LongTy);
+}
+
+std::optional<FunctionLowering::SharedParts>
+FunctionLowering::loadShared(Address slot, clang::QualType type,
+                             const clang::Stmt *where) {
+  Location l = loc(where);
+  std::optional<Address> object =
+      loadAddress(slot, objectPointer(type, ast), where);
+  std::optional<Address> count =
+      loadAddress(offsetBy(slot, 1, l), countPointer(ast), where);
+  if (!object || !count)
+    return std::nullopt;
+  return SharedParts{*object, *count};
+}
+
+void FunctionLowering::keepShared(const SharedParts &parts, Address slot,
+                                  Location l) {
+  keepAddress(parts.object, slot, l);
+  keepAddress(parts.count, offsetBy(slot, 1, l), l);
+}
+
+std::optional<FunctionLowering::SharedParts>
+FunctionLowering::nullShared(clang::QualType type, const clang::Stmt *where) {
+  std::optional<Layout> object =
+      layoutOf(ModuleLowering::getSharedPointee(type), where);
+  if (!object)
+    return std::nullopt;
+  Location l = loc(where);
+  return SharedParts{nullAddress(object->scalar, l),
+                     nullAddress(b.getI64Type(), l)};
+}
+
+bool FunctionLowering::emptyShared(clang::QualType type, Address dest,
+                                   int64_t count, const clang::Stmt *where) {
+  std::optional<SharedParts> null = nullShared(type, where);
+  if (!null)
+    return false;
+  for (int64_t i = 0; i < count; ++i)
+    keepShared(*null, offsetBy(dest, 2 * i, loc(where)), loc(where));
+  return true;
+}
+
+/// Runs `then` where the control block at `count` is one the function made
+/// (not null, no virtual table: see the file comment).
+void FunctionLowering::ifOwnBlock(Address count, Location l,
+                                  function_ref<void()> then) {
+  emitIfNotNull(count.memref, l, [&] {
+    Value table = memref::LoadOp::create(b, l, count.memref, count.offset);
+    Value own = arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::eq, table,
+        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
+    emitIf(l, own, then);
+  });
+}
+
+/// The use count's place in a block the function made.
+static Address useCount(Address block, OpBuilder &b, Location l) {
+  return Address{block.memref, arith::AddIOp::create(
+                                   b, l, block.offset,
+                                   arith::ConstantIndexOp::create(b, l, 1))};
+}
+
+void FunctionLowering::acquireShared(const SharedParts &parts, Location l) {
+  ifOwnBlock(parts.count, l, [&] {
+    Address use = useCount(parts.count, b, l);
+    Value next = arith::AddIOp::create(
+        b, l, load(use, l),
+        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(1)));
+    store(next, use, l);
+  });
+}
+
+void FunctionLowering::releaseParts(clang::QualType type,
+                                    const SharedParts &parts,
+                                    const clang::Stmt *where) {
+  Location l = loc(where);
+  ifOwnBlock(parts.count, l, [&] {
+    Address use = useCount(parts.count, b, l);
+    Value left = arith::SubIOp::create(
+        b, l, load(use, l),
+        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(1)));
+    store(left, use, l);
+    Value last = arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::eq, left,
+        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
+    emitIf(l, last, [&] {
+      clang::QualType object = ModuleLowering::getSharedPointee(type);
+      if (module.mayNeedDestruction(object))
+        emitIfNotNull(parts.object.memref, l, [&] {
+          destroyDynamicObject(object, parts.object,
+                               dyn_cast<clang::Expr>(where), nullptr);
+        });
+      memref::DeallocOp::create(b, l, parts.object.memref);
+      memref::DeallocOp::create(b, l, parts.count.memref);
+    });
+  });
+}
+
+void FunctionLowering::releaseShared(clang::QualType type, Address slot,
+                                     const clang::Stmt *where) {
+  if (std::optional<SharedParts> parts = loadShared(slot, type, where))
+    releaseParts(type, *parts, where);
+}
+
+Address FunctionLowering::newControlBlock(Location l) {
+  Value block = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()),
+      ValueRange{constantIndex(2, l)});
+  Address first{block, constantIndex(0, l)};
+  store(arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)), first, l);
+  store(arith::ConstantOp::create(b, l, b.getI64IntegerAttr(1)),
+        useCount(first, b, l), l);
+  return first;
+}
+
+/// Whether `function` is `name` of the standard library.
+static bool isStd(const clang::FunctionDecl *function, StringRef name) {
+  return function && function->getIdentifier() &&
+         function->getName() == name && function->isInStdNamespace();
+}
+
+/// The function the standard library builds std::make_shared's object with,
+/// `::new (p) T(args...)`: std::construct_at (or, before C++20, an
+/// allocator's construct) instantiated for `object` and the argument
+/// types of `make`, a std::make_shared.
+static const clang::FunctionDecl *
+findInPlaceConstructor(const clang::FunctionDecl *make,
+                       clang::QualType object) {
+  clang::ASTContext &ast = make->getASTContext();
+  auto matches = [&](const clang::FunctionDecl *candidate) {
+    if (candidate->getNumParams() != make->getNumParams() + 1)
+      return false;
+    clang::QualType place = candidate->getParamDecl(0)->getType();
+    if (!place->isPointerType() ||
+        !ast.hasSameUnqualifiedType(place->getPointeeType(), object))
+      return false;
+    for (unsigned i = 0; i < make->getNumParams(); ++i)
+      if (!ast.hasSameType(candidate->getParamDecl(i + 1)->getType(),
+                           make->getParamDecl(i)->getType()))
+        return false;
+    return true;
+  };
+  auto search = [&](const clang::DeclContext *context,
+                    StringRef name) -> const clang::FunctionDecl * {
+    for (const clang::NamedDecl *found :
+         context->lookup(&ast.Idents.get(name)))
+      if (const auto *templ = dyn_cast<clang::FunctionTemplateDecl>(found))
+        for (const clang::FunctionDecl *spec : templ->specializations())
+          if (matches(spec))
+            return spec;
+    return nullptr;
+  };
+  const clang::DeclContext *std = make->getDeclContext();
+  for (StringRef name : {"construct_at", "__construct_at"})
+    if (const clang::FunctionDecl *found = search(std, name))
+      return found;
+  for (StringRef allocator : {"__new_allocator", "new_allocator", "allocator"})
+    for (const clang::NamedDecl *found :
+         std->lookup(&ast.Idents.get(allocator)))
+      if (const auto *templ = dyn_cast<clang::ClassTemplateDecl>(found))
+        for (const clang::ClassTemplateSpecializationDecl *spec :
+             templ->specializations())
+          if (const clang::FunctionDecl *construct =
+                  search(spec, "construct"))
+            return construct;
+  return nullptr;
+}
+
+std::optional<FunctionLowering::SharedParts>
+FunctionLowering::makeShared(const clang::CallExpr *call) {
+  using Result = std::optional<SharedParts>;
+  Location l = loc(call);
+  const clang::FunctionDecl *make = call->getDirectCallee();
+  clang::QualType object = ModuleLowering::getSharedPointee(call->getType());
+  std::optional<Layout> layout = layoutOf(object, call);
+  if (!layout)
+    return std::nullopt;
+  Value scalars = constantIndex(layout->size, l);
+  Value memory = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
+      ValueRange{scalars});
+  // Zeros first: what value-initialization leaves.
+  fill(memory, scalars,
+       arith::ConstantOp::create(b, l, layout->scalar,
+                                 b.getZeroAttr(layout->scalar)),
+       l);
+  Address address{memory, constantIndex(0, l)};
+  if (!object->isRecordType() && call->getNumArgs() == 1) {
+    Value value = lowerRValue(call->getArg(0));
+    if (!value)
+      return std::nullopt;
+    store(convert(value, call->getArg(0)->getType(), object, l), address, l);
+  } else if (object->isRecordType() || call->getNumArgs() != 0) {
+    // The library's own `::new (p) T(args...)`, lowered in place with `p`
+    // bound to the memory made here.
+    const clang::FunctionDecl *construct = findInPlaceConstructor(make, object);
+    if (!construct)
+      return unsupported<Result>(
+          call, "this std::make_shared's construction of '" +
+                    object.getAsString() +
+                    "' cannot be followed in differentiable code; use "
+                    "'std::shared_ptr<T>(new T(...))'");
+    const clang::ParmVarDecl *place = construct->getParamDecl(0);
+    fixedPointers[place] = address;
+    SmallVector<const clang::Expr *> args{nullptr};
+    args.append(call->arg_begin(), call->arg_end());
+    std::optional<CallResult> made = inlineBody(call, construct, args, nullptr);
+    fixedPointers.erase(place);
+    if (!made)
+      return std::nullopt;
+  }
+  return SharedParts{address, newControlBlock(l)};
+}
+
+/// `e` without implicit conversions, temporaries and the functional casts
+/// that only name the type (`std::shared_ptr<T>(new T)`).
+static const clang::Expr *sharedExpression(const clang::Expr *e) {
+  while (true) {
+    e = e->IgnoreImplicit()->IgnoreParens();
+    if (const auto *cast = dyn_cast<clang::CXXFunctionalCastExpr>(e))
+      e = cast->getSubExpr();
+    else
+      return e;
+  }
+}
+
+std::optional<FunctionLowering::SharedParts>
+FunctionLowering::takeShared(const clang::Expr *from, bool move,
+                             clang::QualType type) {
+  // A prvalue (std::make_shared, a helper's result): its own owner, taken.
+  const clang::Expr *source = sharedExpression(from);
+  if (source->isPRValue()) {
+    std::optional<Address> temporary =
+        allocate(type, from->getSourceRange(), "this std::shared_ptr");
+    if (!temporary || !initializeShared(source, type, *temporary))
+      return std::nullopt;
+    return loadShared(*temporary, type, from);
+  }
+  if (const clang::Expr *named = movedFrom(from))
+    from = named;
+  std::optional<Address> slot = lowerLValue(from);
+  std::optional<SharedParts> parts =
+      slot ? loadShared(*slot, type, from) : std::nullopt;
+  if (!parts)
+    return std::nullopt;
+  Location l = loc(from);
+  if (!move) {
+    acquireShared(*parts, l);
+    return parts;
+  }
+  // Moved from: null left behind.
+  std::optional<SharedParts> null = nullShared(type, from);
+  if (!null)
+    return std::nullopt;
+  keepShared(*null, *slot, l);
+  return parts;
+}
+
+bool FunctionLowering::initializeShared(const clang::Expr *init,
+                                        clang::QualType type, Address dest) {
+  Location l = loc(init);
+  const clang::Expr *source = sharedExpression(init);
+  auto keep = [&](std::optional<SharedParts> parts) {
+    if (!parts)
+      return false;
+    keepShared(*parts, dest, l);
+    return true;
+  };
+  if (isNullPointer(source, ast))
+    return keep(nullShared(type, init));
+  if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(source)) {
+    const clang::CXXConstructorDecl *ctor = construct->getConstructor();
+    if (construct->getNumArgs() == 0 ||
+        isNullPointer(construct->getArg(0), ast))
+      return keep(nullShared(type, init));
+    const clang::Expr *arg = construct->getArg(0);
+    clang::QualType param = ctor->getParamDecl(0)->getType();
+    bool fromShared =
+        !ModuleLowering::getSharedPointee(param.getNonReferenceType())
+             .isNull();
+    if (ctor->getNumParams() == 1 && fromShared)
+      return keep(takeShared(arg, param->isRValueReferenceType(),
+                             param.getNonReferenceType()));
+    const auto *allocation =
+        dyn_cast<clang::CXXNewExpr>(sharedExpression(arg));
+    if (ctor->getNumParams() == 1 && param->isPointerType() && allocation) {
+      std::optional<Address> object = lowerNew(allocation);
+      if (!object)
+        return false;
+      return keep(SharedParts{*object, newControlBlock(l)});
+    }
+    return unsupported<bool>(
+        init, "a std::shared_ptr in differentiable code is made from "
+              "std::make_shared, 'new', nullptr or another std::shared_ptr "
+              "(not a deleter, an allocator, an alias or a std::unique_ptr)");
+  }
+  if (const auto *call = dyn_cast<clang::CallExpr>(source)) {
+    if (isStd(call->getDirectCallee(), "make_shared"))
+      return keep(makeShared(call));
+    // A helper's result: made where the caller wants it.
+    return lowerCall(call, dest).has_value();
+  }
+  return unsupported<bool>(init, "this std::shared_ptr cannot be followed in "
+                                 "differentiable code");
+}
+
+bool FunctionLowering::constructShared(clang::QualType type, Address at,
+                                       std::optional<Address> source,
+                                       bool move, const clang::Stmt *where) {
+  if (!source)
+    return emptyShared(type, at, 1, where);
+  Location l = loc(where);
+  std::optional<SharedParts> parts = loadShared(*source, type, where);
+  if (!parts)
+    return false;
+  if (!move) {
+    acquireShared(*parts, l);
+    keepShared(*parts, at, l);
+    return true;
+  }
+  std::optional<SharedParts> null = nullShared(type, where);
+  if (!null)
+    return false;
+  keepShared(*null, *source, l);
+  keepShared(*parts, at, l);
+  return true;
+}
+
+bool ModuleLowering::isSharedPointerClass(
+    const clang::CXXRecordDecl *record) {
+  const auto *spec =
+      dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
+  if (!spec || !spec->isInStdNamespace())
+    return false;
+  StringRef name = spec->getName();
+  const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+  // (Of an object, not of an array: std::shared_ptr<T[]> is not modelled.)
+  return (name == "shared_ptr" || name == "__shared_ptr" ||
+          name == "__shared_ptr_access") &&
+         args.size() >= 1 &&
+         args[0].getKind() == clang::TemplateArgument::Type &&
+         !args[0].getAsType()->isArrayType();
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerSharedPointerCall(const clang::CallExpr *expr,
+                                         const clang::CXXMethodDecl *method,
+                                         const clang::Expr *object,
+                                         ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  // (A base's member function is called on the std::shared_ptr itself.)
+  if (object)
+    object = object->IgnoreParenBaseCasts();
+  clang::QualType type =
+      object ? object->getType().getCanonicalType().getUnqualifiedType()
+             : clang::QualType();
+  if (type.isNull() || ModuleLowering::getSharedPointee(type).isNull())
+    return unsupported<Result>(expr, "this std::shared_ptr member function "
+                                     "is called on an object differentiable "
+                                     "code does not know");
+  StringRef name = method->getIdentifier() ? method->getName() : "";
+  clang::OverloadedOperatorKind op = method->getOverloadedOperator();
+  std::optional<Address> slot = sharedPlace(object, type);
+  if (!slot)
+    return std::nullopt;
+  // What it owns changes: reset, assignment, swap.
+  if (name == "reset" || op == clang::OO_Equal) {
+    std::optional<SharedParts> next;
+    if (args.empty() || isNullPointer(args[0], ast))
+      next = nullShared(type, expr);
+    else if (name == "reset" && isa<clang::CXXNewExpr>(sharedExpression(args[0])))
+      next = [&]() -> std::optional<SharedParts> {
+        std::optional<Address> made =
+            lowerNew(cast<clang::CXXNewExpr>(sharedExpression(args[0])));
+        if (!made)
+          return std::nullopt;
+        return SharedParts{*made, newControlBlock(l)};
+      }();
+    else if (name != "reset" && !ModuleLowering::getSharedPointee(
+                                     args[0]->getType()).isNull())
+      next = takeShared(args[0],
+                        method->getParamDecl(0)->getType()->isRValueReferenceType(),
+                        args[0]->getType());
+    else
+      return unsupported<Result>(
+          expr, "a std::shared_ptr in differentiable code is given "
+                "std::make_shared, 'new', nullptr or another std::shared_ptr");
+    std::optional<SharedParts> old = loadShared(*slot, type, expr);
+    if (!next || !old)
+      return std::nullopt;
+    keepShared(*next, *slot, l);
+    releaseParts(type, *old, expr);
+    return CallResult{nullptr, name == "reset" ? std::nullopt : slot};
+  }
+  if (name == "swap") {
+    std::optional<Address> other = sharedPlace(args[0], type);
+    std::optional<SharedParts> mine = loadShared(*slot, type, expr);
+    std::optional<SharedParts> theirs =
+        other ? loadShared(*other, type, expr) : std::nullopt;
+    if (!mine || !theirs)
+      return std::nullopt;
+    keepShared(*theirs, *slot, l);
+    keepShared(*mine, *other, l);
+    return CallResult{};
+  }
+  std::optional<SharedParts> parts = loadShared(*slot, type, expr);
+  if (!parts)
+    return std::nullopt;
+  // `if (p)`: whether it points to an object.
+  if (isa<clang::CXXConversionDecl>(method)) {
+    Value address = memref::ExtractAlignedPointerAsIndexOp::create(
+        b, l, parts->object.memref);
+    return CallResult{arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
+                                            address, constantIndex(0, l)),
+                      std::nullopt};
+  }
+  if (op == clang::OO_Star || op == clang::OO_Arrow || name == "get")
+    return CallResult{nullptr, parts->object};
+  if (name == "use_count")
+    return useCountOf(*parts, expr);
+  return unsupported<Result>(
+      expr, "std::shared_ptr's '" + method->getNameAsString() +
+                "' is not supported in differentiable code; use *, ->, "
+                "get(), use_count(), reset, assignment and swap");
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::useCountOf(const SharedParts &parts,
+                             const clang::CallExpr *expr) {
+  // Null: 0. A block the function made: its count. A block the caller
+  // made keeps its count in the library's own form: stop with a message.
+  Location l = loc(expr);
+  Value result = memref::AllocaOp::create(
+      b, l, MemRefType::get({1}, b.getI64Type()));
+  Address at{result, constantIndex(0, l)};
+  store(arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)), at, l);
+  emitIfNotNull(parts.count.memref, l, [&] {
+    Value table = load(parts.count, l);
+    Value own = arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::eq, table,
+        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
+    emitIf(l, own, [&] { store(load(useCount(parts.count, b, l), l), at, l); });
+    Value caller = arith::XOrIOp::create(
+        b, l, own, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
+    emitIf(l, caller, [&] {
+      ct::AbortOp::create(
+          b, l,
+          sourcePosition(expr) +
+              ": use_count() of a std::shared_ptr the caller made is not "
+              "known to differentiable code");
+    });
+  });
+  return CallResult{load(at, l), std::nullopt};
+}
+
+std::optional<Address> FunctionLowering::sharedPlace(const clang::Expr *object,
+                                                     clang::QualType type) {
+  // A temporary (`std::make_shared<T>()->x`, a helper's result): made here,
+  // released where the enclosing scope ends.
+  const clang::Expr *stripped = sharedExpression(object);
+  if (stripped->isPRValue()) {
+    std::optional<Address> temporary =
+        allocate(type, object->getSourceRange(), "this std::shared_ptr");
+    if (!temporary || !initializeShared(stripped, type, *temporary))
+      return std::nullopt;
+    destroyAtScopeEnd(type, *temporary, object);
+    return temporary;
+  }
+  return lowerLValue(object);
+}
+
+} // namespace cotangent::frontend
