@@ -1453,7 +1453,10 @@ private:
   };
   std::optional<SharedParts> loadShared(Address slot, clang::QualType type,
                                         const clang::Stmt *where);
-  void keepShared(const SharedParts &parts, Address slot, Location l);
+  /// Keeps `parts` in the std::shared_ptr at `slot`; false (after an
+  /// error at `where`) where that is the caller's memory.
+  bool keepShared(const SharedParts &parts, Address slot,
+                  const clang::Stmt *where);
   std::optional<SharedParts> nullShared(clang::QualType type,
                                         const clang::Stmt *where);
   /// `count` null std::shared_ptrs of `type` from `dest` on.

@@ -810,8 +810,8 @@ bool LayoutComputation::collectParts(
       if (!shared)
         return false;
       for (Layout::IndirectField slot : shared->indirect)
-        indirectFields.push_back({0, 0, byteOffset + slot.byteOffset,
-                                  slot.type, field, /*inMemory=*/true});
+        indirectFields.push_back({0, 0, byteOffset + slot.byteOffset, slot.type,
+                                  field, /*inMemory=*/true});
       continue;
     }
     if (fieldType->isPointerType() || fieldType->isReferenceType() ||

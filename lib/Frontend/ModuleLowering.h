@@ -356,6 +356,9 @@ public:
   /// std::shared_ptr, or one of the bases a standard library gives it
   /// (libstdc++'s `__shared_ptr` and `__shared_ptr_access`).
   static bool isSharedPointerClass(const clang::CXXRecordDecl *record);
+  /// Whether objects of `type` are, or hold, std::shared_ptrs (in arrays,
+  /// bases and fields; not behind pointers or in vectors).
+  static bool holdsSharedPointers(clang::QualType type);
   /// `T*` for a std::unique_ptr<T> or <T[]> (the pointer it is); null for
   /// other types.
   static clang::QualType getOwnedPointerType(clang::QualType type);

@@ -16,6 +16,7 @@
 #include "FunctionLowering.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -35,6 +36,24 @@ clang::QualType ModuleLowering::getSharedPointee(clang::QualType type) {
       args[0].getAsType()->isArrayType())
     return {};
   return args[0].getAsType();
+}
+
+bool ModuleLowering::holdsSharedPointers(clang::QualType type) {
+  type = type.getCanonicalType();
+  if (const clang::ArrayType *array = type->getAsArrayTypeUnsafe())
+    return holdsSharedPointers(array->getElementType());
+  if (!getSharedPointee(type).isNull())
+    return true;
+  const auto *record = type->getAsCXXRecordDecl();
+  if (!record || !record->hasDefinition() || isKeptAsCompiled(record))
+    return false;
+  return llvm::any_of(record->bases(),
+                      [](const clang::CXXBaseSpecifier &base) {
+                        return holdsSharedPointers(base.getType());
+                      }) ||
+         llvm::any_of(record->fields(), [](const clang::FieldDecl *field) {
+           return holdsSharedPointers(field->getType());
+         });
 }
 
 /// The pointer types of a std::shared_ptr's two slots.
@@ -59,10 +78,30 @@ FunctionLowering::loadShared(Address slot, clang::QualType type,
   return SharedParts{*object, *count};
 }
 
-void FunctionLowering::keepShared(const SharedParts &parts, Address slot,
-                                  Location l) {
+/// Whether `memref` is the caller's memory, or memory that becomes the
+/// caller's (a std::vector parameter grown).
+static bool isCallersMemory(Value memref) {
+  if (ct::isCallerMemory(memref))
+    return true;
+  Operation *made = memoryRoot(memref).getDefiningOp();
+  return made && made->hasAttr(ct::kGrowsCallerMemoryAttr);
+}
+
+bool FunctionLowering::keepShared(const SharedParts &parts, Address slot,
+                                  const clang::Stmt *where) {
+  // The caller's std::shared_ptrs are the library's to count: one the
+  // function made would reach the library's code, which cannot count it,
+  // and one of the caller's the function let go would never be counted
+  // down.
+  if (isCallersMemory(slot.memref))
+    return unsupported<bool>(
+        where, "differentiable code cannot change a std::shared_ptr the "
+               "caller passes (its use count is the library's); return "
+               "the numbers and let the caller make or assign it");
+  Location l = loc(where);
   keepAddress(parts.object, slot, l);
   keepAddress(parts.count, offsetBy(slot, 1, l), l);
+  return true;
 }
 
 std::optional<FunctionLowering::SharedParts>
@@ -82,7 +121,8 @@ bool FunctionLowering::emptyShared(clang::QualType type, Address dest,
   if (!null)
     return false;
   for (int64_t i = 0; i < count; ++i)
-    keepShared(*null, offsetBy(dest, 2 * i, loc(where)), loc(where));
+    if (!keepShared(*null, offsetBy(dest, 2 * i, loc(where)), where))
+      return false;
   return true;
 }
 
@@ -161,8 +201,8 @@ Address FunctionLowering::newControlBlock(Location l) {
 
 /// Whether `function` is `name` of the standard library.
 static bool isStd(const clang::FunctionDecl *function, StringRef name) {
-  return function && function->getIdentifier() &&
-         function->getName() == name && function->isInStdNamespace();
+  return function && function->getIdentifier() && function->getName() == name &&
+         function->isInStdNamespace();
 }
 
 /// The function the standard library builds std::make_shared's object with,
@@ -188,8 +228,7 @@ findInPlaceConstructor(const clang::FunctionDecl *make,
   };
   auto search = [&](const clang::DeclContext *context,
                     StringRef name) -> const clang::FunctionDecl * {
-    for (const clang::NamedDecl *found :
-         context->lookup(&ast.Idents.get(name)))
+    for (const clang::NamedDecl *found : context->lookup(&ast.Idents.get(name)))
       if (const auto *templ = dyn_cast<clang::FunctionTemplateDecl>(found))
         for (const clang::FunctionDecl *spec : templ->specializations())
           if (matches(spec))
@@ -206,8 +245,7 @@ findInPlaceConstructor(const clang::FunctionDecl *make,
       if (const auto *templ = dyn_cast<clang::ClassTemplateDecl>(found))
         for (const clang::ClassTemplateSpecializationDecl *spec :
              templ->specializations())
-          if (const clang::FunctionDecl *construct =
-                  search(spec, "construct"))
+          if (const clang::FunctionDecl *construct = search(spec, "construct"))
             return construct;
   return nullptr;
 }
@@ -296,9 +334,8 @@ FunctionLowering::takeShared(const clang::Expr *from, bool move,
   }
   // Moved from: null left behind.
   std::optional<SharedParts> null = nullShared(type, from);
-  if (!null)
+  if (!null || !keepShared(*null, *slot, from))
     return std::nullopt;
-  keepShared(*null, *slot, l);
   return parts;
 }
 
@@ -307,10 +344,7 @@ bool FunctionLowering::initializeShared(const clang::Expr *init,
   Location l = loc(init);
   const clang::Expr *source = sharedExpression(init);
   auto keep = [&](std::optional<SharedParts> parts) {
-    if (!parts)
-      return false;
-    keepShared(*parts, dest, l);
-    return true;
+    return parts && keepShared(*parts, dest, init);
   };
   if (isNullPointer(source, ast))
     return keep(nullShared(type, init));
@@ -322,13 +356,11 @@ bool FunctionLowering::initializeShared(const clang::Expr *init,
     const clang::Expr *arg = construct->getArg(0);
     clang::QualType param = ctor->getParamDecl(0)->getType();
     bool fromShared =
-        !ModuleLowering::getSharedPointee(param.getNonReferenceType())
-             .isNull();
+        !ModuleLowering::getSharedPointee(param.getNonReferenceType()).isNull();
     if (ctor->getNumParams() == 1 && fromShared)
       return keep(takeShared(arg, param->isRValueReferenceType(),
                              param.getNonReferenceType()));
-    const auto *allocation =
-        dyn_cast<clang::CXXNewExpr>(sharedExpression(arg));
+    const auto *allocation = dyn_cast<clang::CXXNewExpr>(sharedExpression(arg));
     if (ctor->getNumParams() == 1 && param->isPointerType() && allocation) {
       std::optional<Address> object = lowerNew(allocation);
       if (!object)
@@ -351,8 +383,8 @@ bool FunctionLowering::initializeShared(const clang::Expr *init,
 }
 
 bool FunctionLowering::constructShared(clang::QualType type, Address at,
-                                       std::optional<Address> source,
-                                       bool move, const clang::Stmt *where) {
+                                       std::optional<Address> source, bool move,
+                                       const clang::Stmt *where) {
   if (!source)
     return emptyShared(type, at, 1, where);
   Location l = loc(where);
@@ -361,19 +393,14 @@ bool FunctionLowering::constructShared(clang::QualType type, Address at,
     return false;
   if (!move) {
     acquireShared(*parts, l);
-    keepShared(*parts, at, l);
-    return true;
+    return keepShared(*parts, at, where);
   }
   std::optional<SharedParts> null = nullShared(type, where);
-  if (!null)
-    return false;
-  keepShared(*null, *source, l);
-  keepShared(*parts, at, l);
-  return true;
+  return null && keepShared(*null, *source, where) &&
+         keepShared(*parts, at, where);
 }
 
-bool ModuleLowering::isSharedPointerClass(
-    const clang::CXXRecordDecl *record) {
+bool ModuleLowering::isSharedPointerClass(const clang::CXXRecordDecl *record) {
   const auto *spec =
       dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
   if (!spec || !spec->isInStdNamespace())
@@ -415,7 +442,8 @@ FunctionLowering::lowerSharedPointerCall(const clang::CallExpr *expr,
     std::optional<SharedParts> next;
     if (args.empty() || isNullPointer(args[0], ast))
       next = nullShared(type, expr);
-    else if (name == "reset" && isa<clang::CXXNewExpr>(sharedExpression(args[0])))
+    else if (name == "reset" &&
+             isa<clang::CXXNewExpr>(sharedExpression(args[0])))
       next = [&]() -> std::optional<SharedParts> {
         std::optional<Address> made =
             lowerNew(cast<clang::CXXNewExpr>(sharedExpression(args[0])));
@@ -423,11 +451,11 @@ FunctionLowering::lowerSharedPointerCall(const clang::CallExpr *expr,
           return std::nullopt;
         return SharedParts{*made, newControlBlock(l)};
       }();
-    else if (name != "reset" && !ModuleLowering::getSharedPointee(
-                                     args[0]->getType()).isNull())
-      next = takeShared(args[0],
-                        method->getParamDecl(0)->getType()->isRValueReferenceType(),
-                        args[0]->getType());
+    else if (name != "reset" &&
+             !ModuleLowering::getSharedPointee(args[0]->getType()).isNull())
+      next = takeShared(
+          args[0], method->getParamDecl(0)->getType()->isRValueReferenceType(),
+          args[0]->getType());
     else
       return unsupported<Result>(
           expr, "a std::shared_ptr in differentiable code is given "
@@ -435,7 +463,8 @@ FunctionLowering::lowerSharedPointerCall(const clang::CallExpr *expr,
     std::optional<SharedParts> old = loadShared(*slot, type, expr);
     if (!next || !old)
       return std::nullopt;
-    keepShared(*next, *slot, l);
+    if (!keepShared(*next, *slot, expr))
+      return std::nullopt;
     releaseParts(type, *old, expr);
     return CallResult{nullptr, name == "reset" ? std::nullopt : slot};
   }
@@ -446,8 +475,8 @@ FunctionLowering::lowerSharedPointerCall(const clang::CallExpr *expr,
         other ? loadShared(*other, type, expr) : std::nullopt;
     if (!mine || !theirs)
       return std::nullopt;
-    keepShared(*theirs, *slot, l);
-    keepShared(*mine, *other, l);
+    if (!keepShared(*theirs, *slot, expr) || !keepShared(*mine, *other, expr))
+      return std::nullopt;
     return CallResult{};
   }
   std::optional<SharedParts> parts = loadShared(*slot, type, expr);
@@ -477,8 +506,8 @@ FunctionLowering::useCountOf(const SharedParts &parts,
   // Null: 0. A block the function made: its count. A block the caller
   // made keeps its count in the library's own form: stop with a message.
   Location l = loc(expr);
-  Value result = memref::AllocaOp::create(
-      b, l, MemRefType::get({1}, b.getI64Type()));
+  Value result =
+      memref::AllocaOp::create(b, l, MemRefType::get({1}, b.getI64Type()));
   Address at{result, constantIndex(0, l)};
   store(arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)), at, l);
   emitIfNotNull(parts.count.memref, l, [&] {

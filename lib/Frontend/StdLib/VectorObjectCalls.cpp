@@ -409,6 +409,12 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
                          name);
   if (reads)
     return readVectorObject(expr, method, *vector, name, args);
+  if (ModuleLowering::holdsSharedPointers(vector->element) &&
+      ct::isCallerMemory(vector->holder.memref))
+    return unsupported<std::optional<CallResult>>(
+        expr, "differentiable code cannot change a std::vector the caller "
+              "passes whose elements hold std::shared_ptrs (their use counts "
+              "are the library's); read it, and let the caller change it");
   return changeVectorObject(expr, method, *vector, type, name, args);
 }
 
