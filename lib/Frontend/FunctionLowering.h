@@ -773,11 +773,9 @@ private:
   vectorFromList(const clang::CXXStdInitializerListExpr *list,
                  clang::QualType type, clang::SourceRange range,
                  const Layout &element);
-  std::optional<Address>
-  vectorFromRange(const clang::CXXConstructExpr *construct,
-                  llvm::ArrayRef<const clang::Expr *> args,
-                  clang::QualType type, clang::SourceRange range,
-                  const Layout &element);
+  std::optional<Address> vectorFromRange(
+      const clang::Expr *where, llvm::ArrayRef<const clang::Expr *> args,
+      clang::QualType type, clang::SourceRange range, const Layout &element);
   std::optional<Address> sizedVector(const clang::CXXConstructExpr *construct,
                                      llvm::ArrayRef<const clang::Expr *> args,
                                      clang::QualType type,
@@ -958,12 +956,13 @@ private:
   std::optional<CallResult> insertIntoGrowing(
       const clang::CallExpr *expr, GrowingVector &vector, llvm::StringRef name,
       llvm::ArrayRef<const clang::Expr *> args, clang::QualType elementType);
-  /// `insert(pos, first, last)` and `insert(pos, {a, b, ...})`: the
-  /// elements of a range of other memory (an array, another vector) or of
-  /// a list.
+  /// `insert(pos, first, last)` and `insert(pos, {a, b, ...})` (also
+  /// `assign(first, last)`, at 0 after a clear): the elements of `range`,
+  /// of other memory (an array, another vector: first and last) or of a
+  /// list, inserted at element `at`.
   std::optional<CallResult>
   insertRangeIntoGrowing(const clang::CallExpr *expr, GrowingVector &vector,
-                         llvm::ArrayRef<const clang::Expr *> args);
+                         Value at, llvm::ArrayRef<const clang::Expr *> range);
   std::optional<CallResult>
   eraseFromGrowing(const clang::CallExpr *expr, GrowingVector &vector,
                    llvm::ArrayRef<const clang::Expr *> args);
@@ -1242,11 +1241,13 @@ private:
   /// The position (in elements) of the iterator `iterator` into `vector`.
   Value vectorObjectPosition(const VectorObject &vector,
                              const clang::Expr *iterator);
-  /// `insert` of a count of copies or of a range.
+  /// `insert` of a count of copies or of a range (`source`: n and the
+  /// value, or first and last) at element `at`; also `assign(first, last)`,
+  /// at 0 after a clear.
   std::optional<CallResult>
   insertManyIntoVectorObject(const clang::CallExpr *expr,
-                             const VectorObject &vector,
-                             llvm::ArrayRef<const clang::Expr *> args);
+                             const VectorObject &vector, Value at,
+                             llvm::ArrayRef<const clang::Expr *> source);
   std::optional<CallResult>
   eraseFromVectorObject(const clang::CallExpr *expr, const VectorObject &vector,
                         llvm::ArrayRef<const clang::Expr *> args);

@@ -654,8 +654,12 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
       name == "insert" && args.size() == 2 && initializerList(args.back()) &&
       !ast.hasSameUnqualifiedType(args.back()->getType().getNonReferenceType(),
                                   elementType);
-  if (range || list)
-    return insertRangeIntoGrowing(expr, vector, args);
+  if (range || list) {
+    Value at = elementIndexOf(args[0], vector);
+    if (!at)
+      return std::nullopt;
+    return insertRangeIntoGrowing(expr, vector, at, args.drop_front());
+  }
   if ((args.size() != 2 && !counted) || isIterator(args.back()->getType()) ||
       args.back()->getType()->isPointerType())
     return unsupported<Result>(expr, "this form of '" + name +
@@ -691,8 +695,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::insertIntoGrowing(
 
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::insertRangeIntoGrowing(const clang::CallExpr *expr,
-                                         GrowingVector &vector,
-                                         ArrayRef<const clang::Expr *> args) {
+                                         GrowingVector &vector, Value at,
+                                         ArrayRef<const clang::Expr *> range) {
   // The range's elements are read where they are: the standard forbids a
   // range of this vector, so its growth moves none of them.
   Location l = loc(expr);
@@ -700,7 +704,7 @@ FunctionLowering::insertRangeIntoGrowing(const clang::CallExpr *expr,
   std::optional<Address> first;
   Value count;
   if (const clang::CXXStdInitializerListExpr *list =
-          initializerList(args.back())) {
+          initializerList(range.back())) {
     const clang::Expr *array = list->getSubExpr();
     first =
         array->isGLValue() ? lowerLValue(array) : materializeTemporary(array);
@@ -714,15 +718,14 @@ FunctionLowering::insertRangeIntoGrowing(const clang::CallExpr *expr,
       return isIterator(end->getType()) ? lowerIterator(end)
                                         : lowerPointer(end);
     };
-    first = place(args[1]);
-    std::optional<Address> last = place(args[2]);
+    first = place(range[0]);
+    std::optional<Address> last = place(range[1]);
     if (!first || !last)
       return std::nullopt;
     count = arith::DivUIOp::create(
         b, l, arith::SubIOp::create(b, l, last->offset, first->offset), per);
   }
-  Value at = elementIndexOf(args[0], vector);
-  if (!first || !at)
+  if (!first)
     return std::nullopt;
   Value size = load(vector.size, l);
   abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, at, size),
@@ -833,6 +836,13 @@ FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
     if (name == "assign")
       store(constantIndex(0, l), vector.size, l);
     resizeGrowing(vector, n, value, l);
+    return CallResult{};
+  }
+  // assign(first, last), assign({a, b, ...}): a clear, then the range.
+  if (name == "assign") {
+    store(constantIndex(0, l), vector.size, l);
+    if (!insertRangeIntoGrowing(expr, vector, constantIndex(0, l), args))
+      return std::nullopt;
     return CallResult{};
   }
   if (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator())

@@ -290,9 +290,8 @@ FunctionLowering::vectorFromList(const clang::CXXStdInitializerListExpr *list,
 }
 
 std::optional<Address> FunctionLowering::vectorFromRange(
-    const clang::CXXConstructExpr *construct,
-    ArrayRef<const clang::Expr *> args, clang::QualType type,
-    clang::SourceRange range, const Layout &element) {
+    const clang::Expr *where, ArrayRef<const clang::Expr *> args,
+    clang::QualType type, clang::SourceRange range, const Layout &element) {
   using Result = std::optional<Address>;
   Location l = module.getLoc(range.getBegin());
   std::optional<Address> begin = lowerPointer(args[0]);
@@ -302,7 +301,7 @@ std::optional<Address> FunctionLowering::vectorFromRange(
   // Two views of one array (iterators of a vector kept in memory, each
   // viewing its elements afresh): where they point, from address 0.
   std::optional<std::pair<Value, Value>> positions =
-      comparablePositions(*begin, *end, construct);
+      comparablePositions(*begin, *end, where);
   if (!positions)
     return std::nullopt;
   Value scalars =
@@ -766,6 +765,14 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::resizeVector(
   } else if (name == "resize" || (name == "assign" && args.size() == 2 &&
                                   args[0]->getType()->isIntegerType())) {
     fresh = refillVector(expr, type, *elementLayout, name, args, old);
+  } else if (name == "assign" && args.size() == 2) {
+    // assign(first, last): a vector of the range's elements.
+    fresh = vectorFromRange(expr, args, type, expr->getSourceRange(),
+                            *elementLayout);
+  } else if (const clang::CXXStdInitializerListExpr *list =
+                 name == "assign" && args.size() == 1 ? initializerList(args[0])
+                                                      : nullptr) {
+    fresh = vectorFromList(list, type, expr->getSourceRange(), *elementLayout);
   } else {
     return unsupported<Result>(expr,
                                "this form of '" + name + "' is not supported");

@@ -256,8 +256,8 @@ FunctionLowering::placeElement(const clang::CallExpr *expr,
 
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::insertManyIntoVectorObject(
-    const clang::CallExpr *expr, const VectorObject &vector,
-    ArrayRef<const clang::Expr *> args) {
+    const clang::CallExpr *expr, const VectorObject &vector, Value at,
+    ArrayRef<const clang::Expr *> source) {
   // insert(pos, n, value) or insert(pos, first, last): each new element
   // made aside (a copy of the value, or of the range's next element), then
   // moved in after the ones before it.
@@ -265,27 +265,24 @@ FunctionLowering::insertManyIntoVectorObject(
   if (!hasElementLayout(vector, expr, "made"))
     return std::nullopt;
   Location l = loc(expr);
-  Value at = vectorObjectPosition(vector, args[0]);
-  if (!at)
-    return std::nullopt;
   std::optional<Address> made = allocateElement(vector, expr);
   if (!made)
     return std::nullopt;
   Value count;
   std::optional<Address> value, first;
-  bool counted = args[1]->getType()->isIntegerType();
+  bool counted = source[0]->getType()->isIntegerType();
   if (counted) {
     // The value copied first: it may be an element of this vector, whose
     // memory growth frees.
-    count = index(lowerRValue(args[1]), args[1]->getType(), l);
+    count = index(lowerRValue(source[0]), source[0]->getType(), l);
     if (vector.holdsRows()) {
-      if (!(value = makeRowAside(expr, vector, {args[2]})))
+      if (!(value = makeRowAside(expr, vector, {source[1]})))
         return std::nullopt;
     } else {
-      std::optional<Address> source = lowerLValue(args[2]);
+      std::optional<Address> copied = lowerLValue(source[1]);
       value = allocate(vector.element, expr->getSourceRange(), "this element");
-      if (!source || !value ||
-          !constructElement(vector, *value, source, /*move=*/false, expr))
+      if (!copied || !value ||
+          !constructElement(vector, *value, copied, /*move=*/false, expr))
         return std::nullopt;
     }
   } else {
@@ -294,8 +291,8 @@ FunctionLowering::insertManyIntoVectorObject(
       return end->getType()->isPointerType() ? lowerPointer(end)
                                              : lowerIterator(end);
     };
-    first = place(args[1]);
-    std::optional<Address> last = place(args[2]);
+    first = place(source[0]);
+    std::optional<Address> last = place(source[1]);
     if (!first || !last)
       return std::nullopt;
     Value slots = arith::SubIOp::create(b, l, last->offset, first->offset);
@@ -304,13 +301,13 @@ FunctionLowering::insertManyIntoVectorObject(
   }
   bool ok = true;
   emitCountedLoop(l, count, [&](Value k) {
-    std::optional<Address> source =
+    std::optional<Address> from =
         counted ? value
                 : offsetBy(*first,
                            arith::MulIOp::create(
                                b, l, k, constantIndex(vector.elementSlots, l)),
                            l);
-    ok = ok && constructElement(vector, *made, source, /*move=*/false, expr) &&
+    ok = ok && constructElement(vector, *made, from, /*move=*/false, expr) &&
          placeElement(expr, vector, *made, arith::AddIOp::create(b, l, at, k));
   });
   if (!ok)
@@ -536,6 +533,15 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
   if (name == "assign" && args.size() == 2 &&
       args[0]->getType()->isIntegerType())
     return assignCopiesToVectorObject(expr, vector, args);
+  // assign(first, last): a clear, then the range.
+  if (name == "assign" && args.size() == 2) {
+    if (!hasElementLayout(vector, expr, "made or destroyed") ||
+        !resizeVectorObject(vector, constantIndex(0, l), std::nullopt, expr))
+      return std::nullopt;
+    if (!insertManyIntoVectorObject(expr, vector, constantIndex(0, l), args))
+      return std::nullopt;
+    return CallResult{};
+  }
   if (name == "reserve") {
     if (!hasElementLayout(vector, expr, "moved"))
       return std::nullopt;
@@ -548,8 +554,12 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
     // The new element is made first, aside (the argument may be an element
     // of this vector, whose memory growth frees), then moved in.
     bool atEnd = name == "push_back" || name == "emplace_back";
-    if (name == "insert" && args.size() == 3)
-      return insertManyIntoVectorObject(expr, vector, args);
+    if (name == "insert" && args.size() == 3) {
+      Value at = vectorObjectPosition(vector, args[0]);
+      if (!at)
+        return std::nullopt;
+      return insertManyIntoVectorObject(expr, vector, at, args.drop_front());
+    }
     bool list = name == "insert" && args.size() == 2 &&
                 !ast.hasSameUnqualifiedType(
                     args[1]->getType().getNonReferenceType(), vector.element);
@@ -596,12 +606,13 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
     return CallResult{nullptr, vector.holder};
   }
   return unsupported<Result>(
-      expr, "'" + method->getNameAsString() + "' of a std::vector of '" +
-                vector.element.getAsString() +
-                "' is not supported in differentiable code; use size, "
-                "empty, [], at, front, back, data, begin, end, resize, "
-                "reserve, clear, push_back, emplace_back, insert, emplace, "
-                "erase, pop_back, swap, assign of n copies and assignment");
+      expr,
+      "'" + method->getNameAsString() + "' of a std::vector of '" +
+          vector.element.getAsString() +
+          "' is not supported in differentiable code; use size, "
+          "empty, [], at, front, back, data, begin, end, resize, "
+          "reserve, clear, push_back, emplace_back, insert, emplace, "
+          "erase, pop_back, swap, assign (n copies or a range) and assignment");
 }
 
 } // namespace cotangent::frontend

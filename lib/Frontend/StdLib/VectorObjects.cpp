@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace mlir;
@@ -212,6 +213,13 @@ bool FunctionLowering::resizeVectorObject(const VectorObject &vector,
       destroyObject(vector.element, vectorObjectElement(vector, elements, i, l),
                     where);
     });
+  }
+  // (Emptied, `clear()`: nothing to make, nor a constructor to need.)
+  if (std::optional<int64_t> known = getConstantIntValue(count);
+      known && *known == 0) {
+    setVectorObjectSlot(vector, vector.end, vectorObjectElements(vector, l),
+                        count, l);
+    return true;
   }
   reserveVectorObject(vector, count, where);
   Value elements = vectorObjectElements(vector, l);
