@@ -360,6 +360,16 @@ bool FunctionLowering::initializeShared(const clang::Expr *init,
     if (ctor->getNumParams() == 1 && fromShared)
       return keep(takeShared(arg, param->isRValueReferenceType(),
                              param.getNonReferenceType()));
+    // From a std::unique_ptr (moved, or a std::make_unique): what it owned,
+    // with a block of one owner.
+    if (ctor->getNumParams() == 1 &&
+        !getUniquePointee(param.getNonReferenceType()).isNull()) {
+      std::optional<Address> owned =
+          lowerOwnedSource(arg, param.getNonReferenceType());
+      if (!owned)
+        return false;
+      return keep(SharedParts{*owned, newControlBlock(l)});
+    }
     const auto *allocation = dyn_cast<clang::CXXNewExpr>(sharedExpression(arg));
     if (ctor->getNumParams() == 1 && param->isPointerType() && allocation) {
       std::optional<Address> object = lowerNew(allocation);
@@ -369,8 +379,9 @@ bool FunctionLowering::initializeShared(const clang::Expr *init,
     }
     return unsupported<bool>(
         init, "a std::shared_ptr in differentiable code is made from "
-              "std::make_shared, 'new', nullptr or another std::shared_ptr "
-              "(not a deleter, an allocator, an alias or a std::unique_ptr)");
+              "std::make_shared, 'new', nullptr, a std::unique_ptr or another "
+              "std::shared_ptr (not with a deleter, an allocator or an "
+              "alias)");
   }
   if (const auto *call = dyn_cast<clang::CallExpr>(source)) {
     if (isStd(call->getDirectCallee(), "make_shared"))

@@ -1,6 +1,6 @@
 // std::shared_ptr in differentiable code: locals made by std::make_shared
-// (of numbers, of classes with constructors, of aggregates) and from
-// `new`, copied (one owner more), moved, assigned, reset, swapped and
+// (of numbers, of classes with constructors, of aggregates), from `new`
+// and from a std::unique_ptr, copied (one owner more), moved, assigned, reset, swapped and
 // counted (use_count); members of structs shared between objects (a
 // struct's copy shares them); std::vectors of them (push_back of copies,
 // emplace_back of std::make_shared, elements replaced); polymorphic
@@ -19,7 +19,6 @@
 // RUN: not --crash %t2 count 2>&1 | FileCheck %s --check-prefix=COUNT
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
-// COUNT: shared-pointers.cpp:[[@LINE+178]]: use_count() of a std::shared_ptr the caller made is not known to differentiable code
 
 #include <cotangent/cotangent.h>
 
@@ -86,8 +85,12 @@ struct Rect : Shape {
   std::shared_ptr<Scaled> t;
   t = s;
   s = nullptr;
+  auto owned = std::make_unique<Pair>(Pair{x[3], x[0]});
+  std::shared_ptr<Pair> given(std::move(owned));
+  std::shared_ptr<Pair> made = std::make_unique<Pair>(Pair{x[2], 3.0});
   return *a * shared + t->value() + r->u * r->v + moved + (p ? 10.0 : 0.0) +
-         static_cast<double>(t.use_count());
+         static_cast<double>(t.use_count()) + given->u * made->u * made->v +
+         (owned ? 100.0 : 0.0);
 }
 
 // Members shared by two objects, and a struct copied: its members are
@@ -197,6 +200,7 @@ struct Model {
 }
 
 [[ct::differentiable]] double counted(const std::shared_ptr<Pair> &given) {
+  // COUNT: shared-pointers.cpp:[[@LINE+1]]: use_count() of a std::shared_ptr the caller made is not known to differentiable code
   return given->u * static_cast<double>(given.use_count());
 }
 
