@@ -83,7 +83,10 @@ FunctionLowering::makeClosure(const clang::LambdaExpr *lambda) {
                  init->getSourceRange(), "this capture");
     if (!copy)
       continue;
-    initialize(init, captured->getType().getNonReferenceType(), *copy);
+    // (An object that owns memory or counts owners, a std::shared_ptr:
+    // destroyed with the scope that defines the lambda, as the closure.)
+    if (initialize(init, captured->getType().getNonReferenceType(), *copy))
+      destroyAtScopeEnd(captured->getType().getNonReferenceType(), *copy, init);
     closure.copies[captured] = *copy;
   }
   return closure;

@@ -310,11 +310,11 @@ void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
   finder.TraverseAST(ast);
   finder.walkReached();
   finder.addResizedRecords();
-  // Structs a std::vector holds, and structs a std::unique_ptr owns: their
-  // objects are reached through addresses kept in memory, where a vector
-  // field must be found in the object itself.
+  // Structs a std::vector holds, and structs a std::unique_ptr or a
+  // std::shared_ptr owns: their objects are reached through addresses kept
+  // in memory, where a vector field must be found in the object itself.
   clang::IdentifierInfo &stdName = ast.Idents.get("std");
-  for (StringRef holder : {"vector", "unique_ptr"}) {
+  for (StringRef holder : {"vector", "unique_ptr", "shared_ptr"}) {
     clang::IdentifierInfo &holderName = ast.Idents.get(holder);
     for (clang::NamedDecl *found :
          ast.getTranslationUnitDecl()->lookup(&stdName))
@@ -326,7 +326,8 @@ void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
                  holderTemplate->specializations()) {
               clang::QualType type = ast.getCanonicalTagType(spec);
               addHeldRecords(holder == "vector" ? getVectorElementType(type)
-                                                : getUniquePointee(type),
+                             : holder == "unique_ptr" ? getUniquePointee(type)
+                                                      : getSharedPointee(type),
                              records);
             }
   }

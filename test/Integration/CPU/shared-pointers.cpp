@@ -6,7 +6,10 @@
 // emplace_back of std::make_shared, elements replaced); polymorphic
 // objects through std::shared_ptr<Base>; helpers returning one by value
 // and taking one by value or by reference; a state replaced by a fresh
-// copy in a loop (the old one freed when its last owner lets it go). Every
+// copy in a loop (the old one freed when its last owner lets it go);
+// objects that own memory behind them (a class with its own destructor, a
+// struct holding a vector, shared as `const`), structs holding them in a
+// vector, a lambda capturing one by copy (released with the closure). Every
 // mode against differences (check::checkModes), at -O0 and -O2 (and under
 // AddressSanitizer in the sanitizer build: nothing leaks or is freed
 // twice). std::shared_ptrs the caller made, as parameters and members of
@@ -229,6 +232,49 @@ static void checkCallerObjects() {
   check::near("member's owners", m.weights.use_count(), 1, 0);
 }
 
+namespace {
+struct Buffer {
+  double *data;
+  int n;
+  explicit Buffer(int size) : data(new double[size]()), n(size) {}
+  Buffer(const Buffer &other) : data(new double[other.n]), n(other.n) {
+    for (int i = 0; i < n; ++i)
+      data[i] = other.data[i];
+  }
+  ~Buffer() { delete[] data; }
+};
+
+struct Weights {
+  std::vector<double> v;
+};
+
+struct Unit {
+  std::shared_ptr<const Weights> weights;
+  double bias;
+};
+} // namespace
+
+[[ct::differentiable]] double owners(const double *x, int n) {
+  auto buffer = std::make_shared<Buffer>(n);
+  for (int i = 0; i < n; ++i)
+    buffer->data[i] = x[i] * x[i];
+  auto weights =
+      std::make_shared<Weights>(Weights{std::vector<double>(x, x + n)});
+  std::shared_ptr<const Weights> shared = weights;
+  std::vector<Unit> units;
+  for (int k = 0; k < 3; ++k)
+    units.push_back(Unit{shared, x[k]});
+  double r = 0;
+  for (const Unit &unit : units)
+    for (int i = 0; i < n; ++i)
+      r += unit.weights->v[i] * unit.bias * buffer->data[i];
+  auto copy = std::make_shared<Buffer>(*buffer);
+  buffer.reset();
+  r += std::sqrt(copy->data[1]);
+  auto scaled = [shared](double s) { return s * shared->v[0]; };
+  return r + scaled(2.0) + static_cast<double>(weights.use_count());
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) {
     auto given = std::make_shared<Pair>(Pair{0.5, 2.0});
@@ -245,5 +291,6 @@ int main(int argc, char **argv) {
   check::checkModes<shapes>("shapes", point, 4);
   check::checkModes<helpers>("helpers", point, 4);
   check::checkModes<chain>("chain", point, 4);
+  check::checkModes<owners, false>("owners", point, 4);
   return check::report();
 }
