@@ -1491,6 +1491,10 @@ private:
   /// The place of the std::shared_ptr `object` (a temporary made here).
   std::optional<Address> sharedPlace(const clang::Expr *object,
                                      clang::QualType type);
+  /// A temporary holding the std::shared_ptr `prvalue` makes.
+  std::optional<Address> sharedTemporary(const clang::Expr *prvalue,
+                                         clang::QualType type,
+                                         const clang::Expr *where);
   /// The std::shared_ptrs the calls being inlined take by value (with
   /// their argument), let go when each call returns.
   llvm::SmallVector<std::tuple<clang::QualType, Address, const clang::Expr *>>

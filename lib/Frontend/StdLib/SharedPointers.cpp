@@ -314,9 +314,8 @@ FunctionLowering::takeShared(const clang::Expr *from, bool move,
   // A prvalue (std::make_shared, a helper's result): its own owner, taken.
   const clang::Expr *source = sharedExpression(from);
   if (source->isPRValue()) {
-    std::optional<Address> temporary =
-        allocate(type, from->getSourceRange(), "this std::shared_ptr");
-    if (!temporary || !initializeShared(source, type, *temporary))
+    std::optional<Address> temporary = sharedTemporary(source, type, from);
+    if (!temporary)
       return std::nullopt;
     return loadShared(*temporary, type, from);
   }
@@ -546,14 +545,23 @@ std::optional<Address> FunctionLowering::sharedPlace(const clang::Expr *object,
   // released where the enclosing scope ends.
   const clang::Expr *stripped = sharedExpression(object);
   if (stripped->isPRValue()) {
-    std::optional<Address> temporary =
-        allocate(type, object->getSourceRange(), "this std::shared_ptr");
-    if (!temporary || !initializeShared(stripped, type, *temporary))
-      return std::nullopt;
-    destroyAtScopeEnd(type, *temporary, object);
+    std::optional<Address> temporary = sharedTemporary(stripped, type, object);
+    if (temporary)
+      destroyAtScopeEnd(type, *temporary, object);
     return temporary;
   }
   return lowerLValue(object);
+}
+
+std::optional<Address>
+FunctionLowering::sharedTemporary(const clang::Expr *prvalue,
+                                  clang::QualType type,
+                                  const clang::Expr *where) {
+  std::optional<Address> temporary =
+      allocate(type, where->getSourceRange(), "this std::shared_ptr");
+  if (!temporary || !initializeShared(prvalue, type, *temporary))
+    return std::nullopt;
+  return temporary;
 }
 
 } // namespace cotangent::frontend
