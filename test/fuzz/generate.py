@@ -114,6 +114,7 @@ class Generator:
         self.uses_trace = False
         self.uses_owned = False
         self.uses_node = False
+        self.uses_cell = False
         self.uses_pusher = False
         # Library code called as compiled keeps variables outside the
         # function in place (docs/Memory.md, item 10): a program has
@@ -390,9 +391,12 @@ class Generator:
             elif form < 0.27:
                 self.uses_trace = True
                 self.traced_struct(fn, scope, loop_vars, indent, target)
-            elif form < 0.3:
+            elif form < 0.285:
                 self.uses_owned = True
                 self.owned_buffer(fn, scope, loop_vars, indent, target)
+            elif form < 0.3:
+                self.uses_cell = True
+                self.shared_cells(fn, scope, loop_vars, indent, target)
             elif form < 0.42:
                 self.uses_buffer = True
                 self.vector_of_buffers(fn, scope, loop_vars, indent, target)
@@ -776,6 +780,29 @@ class Generator:
         self.emit(fn, indent + 1, f"{o}.data[{k}] = {self.expr(scope, loop_vars, 1)};")
         self.emit(fn, indent, "}")
         self.emit(fn, indent, f"{target} += {o}.data[{k}] * {self.expr(scope, loop_vars, 1)};")
+
+    def shared_cells(self, fn, scope, loop_vars, indent, target):
+        """Cells shared through std::shared_ptr (docs/Memory.md, item 24):
+        one made by std::make_shared and shared by a copy, replaced in a
+        loop by a fresh copy of itself changed (the old one freed by its
+        last owner), the copy then reset or read, into `target`."""
+        r = self.rng
+        a, b, i = self.fresh("sp"), self.fresh("sq"), self.fresh("i")
+        n = r.randint(1, 3)
+        inner = Scope(scope)
+        inner.add(i, "int")
+        e = lambda: self.expr(scope, loop_vars, 1)
+        self.emit(fn, indent, f"auto {a} = std::make_shared<Cell>(Cell{{{e()}, {e()}}});")
+        self.emit(fn, indent, f"std::shared_ptr<Cell> {b} = {a};")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+        self.emit(fn, indent + 1, f"{a} = std::make_shared<Cell>(*{a});")
+        self.emit(fn, indent + 1, f"{a}->u = {a}->u * {self.expr(inner, loop_vars + [i], 1)} + {b}->v;")
+        self.emit(fn, indent, "}")
+        if r.random() < 0.5:
+            self.emit(fn, indent, f"{b}.reset();")
+            self.emit(fn, indent, f"{target} += {a}->u * {e()} + ({b} ? real(1) : real(0));")
+        else:
+            self.emit(fn, indent, f"{target} += {a}->u * {b}->v * {e()};")
 
     def linked_list(self, fn, scope, loop_vars, indent, target):
         """Nodes (a struct linked through its `next` field: the field keeps
@@ -1438,6 +1465,11 @@ TRACE = """struct Trace {
 };"""
 
 
+CELL = """struct Cell {
+  real u, v;
+};"""
+
+
 NODE = """struct Node {
   real v;
   Node *next;
@@ -1491,6 +1523,8 @@ def generate(seed):
         parts.append(OWNED)
     if g.uses_node:
         parts.append(NODE)
+    if g.uses_cell:
+        parts.append(CELL)
     if g.uses_pusher:
         parts.append(PUSHER)
     parts.extend(g.helpers)
