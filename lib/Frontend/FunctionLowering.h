@@ -1495,6 +1495,12 @@ private:
   std::optional<Address> sharedTemporary(const clang::Expr *prvalue,
                                          clang::QualType type,
                                          const clang::Expr *where);
+  /// Binds `param`, a std::shared_ptr the callee takes by value, to an
+  /// owner made from `arg` (in sharedArguments); false after an error.
+  bool bindSharedArgument(const clang::ParmVarDecl *param,
+                          const clang::Expr *arg);
+  /// Lets go of sharedArguments from `first` on: their call returned.
+  void releaseSharedArguments(size_t first);
   /// The std::shared_ptrs the calls being inlined take by value (with
   /// their argument), let go when each call returns.
   llvm::SmallVector<std::tuple<clang::QualType, Address, const clang::Expr *>>

@@ -203,8 +203,13 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
       functionParameters[param] = function;
       continue;
     }
-    if (!ModuleLowering::getUniquePointee(type).isNull()) {
-      if (!bindUniquePointerParameter(param, arg))
+    // (A std::shared_ptr by value: an owner of the callee's, let go when
+    // the call returns.)
+    bool sharedByValue = !type->isReferenceType() &&
+                         !ModuleLowering::getSharedPointee(type).isNull();
+    if (!ModuleLowering::getUniquePointee(type).isNull() || sharedByValue) {
+      if (!(sharedByValue ? bindSharedArgument(param, arg)
+                          : bindUniquePointerParameter(param, arg)))
         return false;
       continue;
     }
@@ -233,18 +238,6 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
       declarePointerVariable(param, *pointer, l);
       if (invalid.count(param))
         return false;
-      continue;
-    }
-    if (!ModuleLowering::getSharedPointee(type).isNull() &&
-        !type->isReferenceType()) {
-      // A std::shared_ptr by value: an owner of the callee's, let go when
-      // the call returns (use_count() sees it gone).
-      std::optional<Address> place =
-          allocate(type, arg->getSourceRange(), "this argument");
-      if (!place || !initializeShared(arg, type, *place))
-        return false;
-      places[param] = *place;
-      sharedArguments.push_back({type, *place, arg});
       continue;
     }
     if (holdsIndirectFields(type)) {
@@ -489,10 +482,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
                          returnsPlace ? &place : nullptr);
   restoreBindings(saved);
   enter(continuation);
-  for (auto [type, place, arg] :
-       llvm::drop_begin(sharedArguments, firstSharedArgument))
-    releaseShared(type, place, arg);
-  sharedArguments.resize(firstSharedArgument);
+  releaseSharedArguments(firstSharedArgument);
   if (result)
     return CallResult{nullptr, result};
   if (returnsPlace)

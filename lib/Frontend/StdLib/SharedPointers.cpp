@@ -553,6 +553,26 @@ std::optional<Address> FunctionLowering::sharedPlace(const clang::Expr *object,
   return lowerLValue(object);
 }
 
+bool FunctionLowering::bindSharedArgument(const clang::ParmVarDecl *param,
+                                          const clang::Expr *arg) {
+  // An owner of the callee's, let go when the call returns (use_count()
+  // sees it gone).
+  clang::QualType type = param->getType();
+  std::optional<Address> place =
+      allocate(type, arg->getSourceRange(), "this argument");
+  if (!place || !initializeShared(arg, type, *place))
+    return false;
+  places[param] = *place;
+  sharedArguments.push_back({type, *place, arg});
+  return true;
+}
+
+void FunctionLowering::releaseSharedArguments(size_t first) {
+  for (auto [type, place, arg] : llvm::drop_begin(sharedArguments, first))
+    releaseShared(type, place, arg);
+  sharedArguments.resize(first);
+}
+
 std::optional<Address>
 FunctionLowering::sharedTemporary(const clang::Expr *prvalue,
                                   clang::QualType type,
