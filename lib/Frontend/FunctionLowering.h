@@ -1505,6 +1505,11 @@ private:
   /// their argument), let go when each call returns.
   llvm::SmallVector<std::tuple<clang::QualType, Address, const clang::Expr *>>
       sharedArguments;
+  /// `reset` and assignment: what it will own, then what it owned let go.
+  std::optional<CallResult>
+  replaceShared(const clang::CallExpr *expr, const clang::CXXMethodDecl *method,
+                const clang::Expr *object, clang::QualType type,
+                llvm::ArrayRef<const clang::Expr *> args);
   std::optional<CallResult> useCountOf(const SharedParts &parts,
                                        const clang::CallExpr *expr);
   std::optional<CallResult> lowerSharedPointerCall(

@@ -235,13 +235,13 @@ findInPlaceConstructor(const clang::FunctionDecl *make,
             return spec;
     return nullptr;
   };
-  const clang::DeclContext *std = make->getDeclContext();
+  const clang::DeclContext *library = make->getDeclContext();
   for (StringRef name : {"construct_at", "__construct_at"})
-    if (const clang::FunctionDecl *found = search(std, name))
+    if (const clang::FunctionDecl *found = search(library, name))
       return found;
   for (StringRef allocator : {"__new_allocator", "new_allocator", "allocator"})
     for (const clang::NamedDecl *found :
-         std->lookup(&ast.Idents.get(allocator)))
+         library->lookup(&ast.Idents.get(allocator)))
       if (const auto *templ = dyn_cast<clang::ClassTemplateDecl>(found))
         for (const clang::ClassTemplateSpecializationDecl *spec :
              templ->specializations())
@@ -284,12 +284,20 @@ FunctionLowering::makeShared(const clang::CallExpr *call) {
                     object.getAsString() +
                     "' cannot be followed in differentiable code; use "
                     "'std::shared_ptr<T>(new T(...))'");
+    // (An argument may itself be such a std::make_shared, binding the same
+    // parameter while this one is bound: each puts back what it found.)
     const clang::ParmVarDecl *place = construct->getParamDecl(0);
+    std::optional<Address> outer;
+    if (auto bound = fixedPointers.find(place); bound != fixedPointers.end())
+      outer = bound->second;
     fixedPointers[place] = address;
     SmallVector<const clang::Expr *> args{nullptr};
     args.append(call->arg_begin(), call->arg_end());
     std::optional<CallResult> made = inlineBody(call, construct, args, nullptr);
-    fixedPointers.erase(place);
+    if (outer)
+      fixedPointers[place] = *outer;
+    else
+      fixedPointers.erase(place);
     if (!made)
       return std::nullopt;
   }
@@ -444,40 +452,12 @@ FunctionLowering::lowerSharedPointerCall(const clang::CallExpr *expr,
                                      "code does not know");
   StringRef name = method->getIdentifier() ? method->getName() : "";
   clang::OverloadedOperatorKind op = method->getOverloadedOperator();
+  // What it owns changes: reset, assignment, swap.
+  if (name == "reset" || op == clang::OO_Equal)
+    return replaceShared(expr, method, object, type, args);
   std::optional<Address> slot = sharedPlace(object, type);
   if (!slot)
     return std::nullopt;
-  // What it owns changes: reset, assignment, swap.
-  if (name == "reset" || op == clang::OO_Equal) {
-    std::optional<SharedParts> next;
-    if (args.empty() || isNullPointer(args[0], ast))
-      next = nullShared(type, expr);
-    else if (name == "reset" &&
-             isa<clang::CXXNewExpr>(sharedExpression(args[0])))
-      next = [&]() -> std::optional<SharedParts> {
-        std::optional<Address> made =
-            lowerNew(cast<clang::CXXNewExpr>(sharedExpression(args[0])));
-        if (!made)
-          return std::nullopt;
-        return SharedParts{*made, newControlBlock(l)};
-      }();
-    else if (name != "reset" &&
-             !ModuleLowering::getSharedPointee(args[0]->getType()).isNull())
-      next = takeShared(
-          args[0], method->getParamDecl(0)->getType()->isRValueReferenceType(),
-          args[0]->getType());
-    else
-      return unsupported<Result>(
-          expr, "a std::shared_ptr in differentiable code is given "
-                "std::make_shared, 'new', nullptr or another std::shared_ptr");
-    std::optional<SharedParts> old = loadShared(*slot, type, expr);
-    if (!next || !old)
-      return std::nullopt;
-    if (!keepShared(*next, *slot, expr))
-      return std::nullopt;
-    releaseParts(type, *old, expr);
-    return CallResult{nullptr, name == "reset" ? std::nullopt : slot};
-  }
   if (name == "swap") {
     std::optional<Address> other = sharedPlace(args[0], type);
     std::optional<SharedParts> mine = loadShared(*slot, type, expr);
@@ -508,6 +488,47 @@ FunctionLowering::lowerSharedPointerCall(const clang::CallExpr *expr,
       expr, "std::shared_ptr's '" + method->getNameAsString() +
                 "' is not supported in differentiable code; use *, ->, "
                 "get(), use_count(), reset, assignment and swap");
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::replaceShared(const clang::CallExpr *expr,
+                                const clang::CXXMethodDecl *method,
+                                const clang::Expr *object, clang::QualType type,
+                                ArrayRef<const clang::Expr *> args) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  bool reset = method->getIdentifier() && method->getName() == "reset";
+  // What it will own, first (C++17 evaluates an assignment's right operand
+  // first; it may also move the object, as a vector's growth does).
+  std::optional<SharedParts> next;
+  const clang::Expr *given = args.empty() ? nullptr : sharedExpression(args[0]);
+  clang::QualType givenType =
+      args.empty() ? clang::QualType() : args[0]->getType();
+  if (!given || isNullPointer(given, ast)) {
+    next = nullShared(type, expr);
+  } else if (reset && isa<clang::CXXNewExpr>(given)) {
+    if (std::optional<Address> made = lowerNew(cast<clang::CXXNewExpr>(given)))
+      next = SharedParts{*made, newControlBlock(l)};
+  } else if (!reset && !getUniquePointee(givenType).isNull()) {
+    if (std::optional<Address> owned = lowerOwnedSource(args[0], givenType))
+      next = SharedParts{*owned, newControlBlock(l)};
+  } else if (!reset && !ModuleLowering::getSharedPointee(givenType).isNull()) {
+    next = takeShared(
+        args[0], method->getParamDecl(0)->getType()->isRValueReferenceType(),
+        givenType);
+  } else {
+    return unsupported<Result>(
+        expr, "a std::shared_ptr in differentiable code is given "
+              "std::make_shared, 'new', nullptr, a std::unique_ptr or "
+              "another std::shared_ptr");
+  }
+  std::optional<Address> slot = next ? sharedPlace(object, type) : std::nullopt;
+  std::optional<SharedParts> old =
+      slot ? loadShared(*slot, type, expr) : std::nullopt;
+  if (!old || !keepShared(*next, *slot, expr))
+    return std::nullopt;
+  releaseParts(type, *old, expr);
+  return CallResult{nullptr, reset ? std::nullopt : slot};
 }
 
 std::optional<FunctionLowering::CallResult>

@@ -1,6 +1,6 @@
 // std::shared_ptr in differentiable code: locals made by std::make_shared
-// (of numbers, of classes with constructors, of aggregates), from `new`
-// and from a std::unique_ptr, copied (one owner more), moved, assigned, reset, swapped and
+// (of numbers, of classes with constructors, of aggregates, of a copy
+// another std::make_shared makes), from `new` and from a std::unique_ptr, copied (one owner more), moved, assigned, reset, swapped and
 // counted (use_count); members of structs shared between objects (a
 // struct's copy shares them); std::vectors of them (push_back of copies,
 // emplace_back of std::make_shared, elements replaced); polymorphic
@@ -91,6 +91,10 @@ struct Rect : Shape {
   auto owned = std::make_unique<Pair>(Pair{x[3], x[0]});
   std::shared_ptr<Pair> given(std::move(owned));
   std::shared_ptr<Pair> made = std::make_unique<Pair>(Pair{x[2], 3.0});
+  made = std::make_unique<Pair>(*std::make_shared<Pair>(*made));
+  made->v += x[1];
+  auto twice = std::make_shared<Pair>(*std::make_shared<Pair>(*made));
+  made->u += twice->v * x[0];
   return *a * shared + t->value() + r->u * r->v + moved + (p ? 10.0 : 0.0) +
          static_cast<double>(t.use_count()) + given->u * made->u * made->v +
          (owned ? 100.0 : 0.0);
