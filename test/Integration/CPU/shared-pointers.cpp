@@ -1,7 +1,8 @@
 // std::shared_ptr in differentiable code: locals made by std::make_shared
 // (of numbers, of classes with constructors, of aggregates, of a copy
-// another std::make_shared makes), from `new` and from a std::unique_ptr, copied (one owner more), moved, assigned, reset, swapped and
-// counted (use_count); members of structs shared between objects (a
+// another std::make_shared makes), from `new` and from a
+// std::unique_ptr, copied (one owner more), moved, assigned, reset,
+// swapped and counted (use_count); members of structs shared between objects (a
 // struct's copy shares them); std::vectors of them (push_back of copies,
 // emplace_back of std::make_shared, elements replaced); polymorphic
 // objects through std::shared_ptr<Base>; helpers returning one by value
