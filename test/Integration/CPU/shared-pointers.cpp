@@ -2,12 +2,13 @@
 // (of numbers, of classes with constructors, of aggregates, of a copy
 // another std::make_shared makes), from `new` and from a
 // std::unique_ptr, copied (one owner more), moved, assigned, reset,
-// swapped and counted (use_count); members of structs shared between objects (a
-// struct's copy shares them); std::vectors of them (push_back of copies,
-// emplace_back of std::make_shared, elements replaced); polymorphic
-// objects through std::shared_ptr<Base>; helpers returning one by value
-// and taking one by value or by reference; a state replaced by a fresh
-// copy in a loop (the old one freed when its last owner lets it go);
+// swapped and counted (use_count); members of structs shared between
+// objects (a struct's copy shares them); std::vectors of them (push_back
+// of copies, emplace_back of std::make_shared, elements replaced) and
+// arrays of them; polymorphic objects through std::shared_ptr<Base>;
+// helpers returning one by value and taking one by value or by reference;
+// a state replaced by a fresh copy in a loop (the old one freed when its
+// last owner lets it go);
 // objects that own memory behind them (a class with its own destructor, a
 // struct holding a vector, shared as `const`), structs holding them in a
 // vector, a lambda capturing one by copy (released with the closure). Every
@@ -137,6 +138,18 @@ struct Rect : Shape {
   items.pop_back();
   items.resize(1);
   return r + items.back()->v * static_cast<double>(common.use_count());
+}
+
+// A local array of them (null until assigned).
+[[ct::differentiable]] double arrays(const double *x, int n) {
+  std::shared_ptr<Pair> parts[3];
+  for (int i = 0; i < 2; ++i)
+    parts[i] = std::make_shared<Pair>(Pair{x[i], x[i + 1]});
+  double r = parts[2] ? 100.0 : 0.0;
+  parts[2] = parts[0];
+  for (const auto &p : parts)
+    r += p->u * p->v;
+  return r + static_cast<double>(parts[0].use_count());
 }
 
 // Polymorphic objects owned through the base.
@@ -293,6 +306,7 @@ int main(int argc, char **argv) {
   // numbers that carry derivatives: the layer's vector and bias.)
   check::checkModes<members, false>("members", point, 4);
   check::checkModes<vectors>("vectors", point, 4);
+  check::checkModes<arrays>("arrays", point, 4);
   check::checkModes<shapes>("shapes", point, 4);
   check::checkModes<helpers>("helpers", point, 4);
   check::checkModes<chain>("chain", point, 4);
