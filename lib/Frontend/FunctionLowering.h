@@ -1465,6 +1465,9 @@ private:
                    const clang::Stmt *where);
   /// `then` where the control block `count` is one the function made.
   void ifOwnBlock(Address count, Location l, llvm::function_ref<void()> then);
+  /// Adds `delta` to the use count of `block`, a control block the
+  /// function made; the new count.
+  Value addToUseCount(Address block, int64_t delta, Location l);
   /// One owner more, or fewer (the last destroys and frees the object).
   void acquireShared(const SharedParts &parts, Location l);
   void releaseParts(clang::QualType type, const SharedParts &parts,

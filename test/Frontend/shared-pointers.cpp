@@ -19,6 +19,7 @@ struct Pair {
 // CHECK-LABEL: func.func @_Z6copiedPKd(
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[MINUS_ONE:.*]] = arith.constant -1 : i64
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[Q:.*]] = memref.alloca() : memref<2xf64>
@@ -44,13 +45,13 @@ struct Pair {
 // Each owner let go where its scope ends; the last frees both.
 // CHECK: %[[GONE:.*]] = ct.load_address %[[Q]][%[[C0]]]
 // CHECK: %[[QCOUNT:.*]] = ct.load_address %[[Q]][%[[C1]]]
-// CHECK: %[[LEFT:.*]] = arith.subi %{{.*}}, %[[ONE]]
+// CHECK: %[[LEFT:.*]] = arith.addi %{{.*}}, %[[MINUS_ONE]]
 // CHECK: memref.store %[[LEFT]], %[[QCOUNT]][%[[C1]]]
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[LEFT]], %[[ZERO]]
 // CHECK: scf.if %[[LAST]] {
 // CHECK: memref.dealloc %[[GONE]]
 // CHECK: memref.dealloc %[[QCOUNT]]
-// CHECK: arith.subi
+// CHECK: arith.addi %{{.*}}, %[[MINUS_ONE]]
 // CHECK: memref.dealloc
 // CHECK: memref.dealloc
 // CHECK: return

@@ -26,16 +26,28 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
-clang::QualType ModuleLowering::getSharedPointee(clang::QualType type) {
-  const auto *spec = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
-      type.getNonReferenceType()->getAsCXXRecordDecl());
-  if (!spec || spec->getName() != "shared_ptr" || !spec->isInStdNamespace())
-    return {};
+bool ModuleLowering::isSharedPointerClass(const clang::CXXRecordDecl *record) {
+  const auto *spec =
+      dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
+  if (!spec || !spec->isInStdNamespace())
+    return false;
+  StringRef name = spec->getName();
   const clang::TemplateArgumentList &args = spec->getTemplateArgs();
-  if (args.size() != 1 || args[0].getKind() != clang::TemplateArgument::Type ||
-      args[0].getAsType()->isArrayType())
+  // (Of an object, not of an array: std::shared_ptr<T[]> is not modelled.)
+  return (name == "shared_ptr" || name == "__shared_ptr" ||
+          name == "__shared_ptr_access") &&
+         args.size() >= 1 &&
+         args[0].getKind() == clang::TemplateArgument::Type &&
+         !args[0].getAsType()->isArrayType();
+}
+
+clang::QualType ModuleLowering::getSharedPointee(clang::QualType type) {
+  const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!isSharedPointerClass(record) || record->getName() != "shared_ptr")
     return {};
-  return args[0].getAsType();
+  return cast<clang::ClassTemplateSpecializationDecl>(record)
+      ->getTemplateArgs()[0]
+      .getAsType();
 }
 
 bool ModuleLowering::holdsSharedPointers(clang::QualType type) {
@@ -126,17 +138,19 @@ bool FunctionLowering::emptyShared(clang::QualType type, Address dest,
   return true;
 }
 
-/// Runs `then` where the control block at `count` is one the function made
-/// (not null, no virtual table: see the file comment).
+/// Whether the control block at `count` (not null) is one the function
+/// made: no virtual table (see the file comment).
+static Value isOwnBlock(Address count, OpBuilder &b, Location l) {
+  Value table = memref::LoadOp::create(b, l, count.memref, count.offset);
+  return arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::eq, table,
+      arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
+}
+
 void FunctionLowering::ifOwnBlock(Address count, Location l,
                                   function_ref<void()> then) {
-  emitIfNotNull(count.memref, l, [&] {
-    Value table = memref::LoadOp::create(b, l, count.memref, count.offset);
-    Value own = arith::CmpIOp::create(
-        b, l, arith::CmpIPredicate::eq, table,
-        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
-    emitIf(l, own, then);
-  });
+  emitIfNotNull(count.memref, l,
+                [&] { emitIf(l, isOwnBlock(count, b, l), then); });
 }
 
 /// The use count's place in a block the function made.
@@ -146,14 +160,18 @@ static Address useCount(Address block, OpBuilder &b, Location l) {
                                    arith::ConstantIndexOp::create(b, l, 1))};
 }
 
+Value FunctionLowering::addToUseCount(Address block, int64_t delta,
+                                      Location l) {
+  Address use = useCount(block, b, l);
+  Value next = arith::AddIOp::create(
+      b, l, load(use, l),
+      arith::ConstantOp::create(b, l, b.getI64IntegerAttr(delta)));
+  store(next, use, l);
+  return next;
+}
+
 void FunctionLowering::acquireShared(const SharedParts &parts, Location l) {
-  ifOwnBlock(parts.count, l, [&] {
-    Address use = useCount(parts.count, b, l);
-    Value next = arith::AddIOp::create(
-        b, l, load(use, l),
-        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(1)));
-    store(next, use, l);
-  });
+  ifOwnBlock(parts.count, l, [&] { addToUseCount(parts.count, 1, l); });
 }
 
 void FunctionLowering::releaseParts(clang::QualType type,
@@ -161,11 +179,7 @@ void FunctionLowering::releaseParts(clang::QualType type,
                                     const clang::Stmt *where) {
   Location l = loc(where);
   ifOwnBlock(parts.count, l, [&] {
-    Address use = useCount(parts.count, b, l);
-    Value left = arith::SubIOp::create(
-        b, l, load(use, l),
-        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(1)));
-    store(left, use, l);
+    Value left = addToUseCount(parts.count, -1, l);
     Value last = arith::CmpIOp::create(
         b, l, arith::CmpIPredicate::eq, left,
         arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
@@ -287,17 +301,13 @@ FunctionLowering::makeShared(const clang::CallExpr *call) {
     // (An argument may itself be such a std::make_shared, binding the same
     // parameter while this one is bound: each puts back what it found.)
     const clang::ParmVarDecl *place = construct->getParamDecl(0);
-    std::optional<Address> outer;
-    if (auto bound = fixedPointers.find(place); bound != fixedPointers.end())
-      outer = bound->second;
+    SavedBindings saved;
+    saveBindings(place, saved);
     fixedPointers[place] = address;
     SmallVector<const clang::Expr *> args{nullptr};
     args.append(call->arg_begin(), call->arg_end());
     std::optional<CallResult> made = inlineBody(call, construct, args, nullptr);
-    if (outer)
-      fixedPointers[place] = *outer;
-    else
-      fixedPointers.erase(place);
+    restoreBindings(saved);
     if (!made)
       return std::nullopt;
   }
@@ -418,21 +428,6 @@ bool FunctionLowering::constructShared(clang::QualType type, Address at,
          keepShared(*parts, at, where);
 }
 
-bool ModuleLowering::isSharedPointerClass(const clang::CXXRecordDecl *record) {
-  const auto *spec =
-      dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
-  if (!spec || !spec->isInStdNamespace())
-    return false;
-  StringRef name = spec->getName();
-  const clang::TemplateArgumentList &args = spec->getTemplateArgs();
-  // (Of an object, not of an array: std::shared_ptr<T[]> is not modelled.)
-  return (name == "shared_ptr" || name == "__shared_ptr" ||
-          name == "__shared_ptr_access") &&
-         args.size() >= 1 &&
-         args[0].getKind() == clang::TemplateArgument::Type &&
-         !args[0].getAsType()->isArrayType();
-}
-
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerSharedPointerCall(const clang::CallExpr *expr,
                                          const clang::CXXMethodDecl *method,
@@ -537,15 +532,12 @@ FunctionLowering::useCountOf(const SharedParts &parts,
   // Null: 0. A block the function made: its count. A block the caller
   // made keeps its count in the library's own form: stop with a message.
   Location l = loc(expr);
-  Value result =
-      memref::AllocaOp::create(b, l, MemRefType::get({1}, b.getI64Type()));
-  Address at{result, constantIndex(0, l)};
+  // (A slot at the function entry, as a local's: not one per iteration of
+  // a loop calling use_count().)
+  Address at = allocateSlots(Layout{b.getI64Type(), ast.LongTy, 1, {}}, 8, l);
   store(arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)), at, l);
   emitIfNotNull(parts.count.memref, l, [&] {
-    Value table = load(parts.count, l);
-    Value own = arith::CmpIOp::create(
-        b, l, arith::CmpIPredicate::eq, table,
-        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
+    Value own = isOwnBlock(parts.count, b, l);
     emitIf(l, own, [&] { store(load(useCount(parts.count, b, l), l), at, l); });
     Value caller = arith::XOrIOp::create(
         b, l, own, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
