@@ -1202,6 +1202,11 @@ private:
   bool constructElement(const VectorObject &vector, Address at,
                         std::optional<Address> source, bool move,
                         const clang::Stmt *where);
+  /// Moves the element at `from` into the unmade element at `to`, leaving
+  /// `from` unmade: its bytes and addresses, or its move constructor and
+  /// destructor (ModuleLowering::movesByConstructor).
+  bool relocateElement(const VectorObject &vector, Address to, Address from,
+                       const clang::Stmt *where);
   /// The same for a std::unique_ptr of `type` at `at`: null, or what
   /// `source` owns (moved: `source` left null; copies of one are
   /// ill-formed C++).

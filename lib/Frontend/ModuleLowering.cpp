@@ -267,8 +267,11 @@ static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
   auto partIsFine = [](clang::QualType type) {
     const clang::CXXRecordDecl *part =
         type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+    // (A library object kept as compiled is destroyed by the library's
+    // destructor, called as compiled.)
     return !part || isDestroyedByParts(part) ||
            ModuleLowering::ownsMemory(part) ||
+           ModuleLowering::isKeptAsCompiled(part) ||
            !ModuleLowering::getUniquePointee(type).isNull() ||
            !ModuleLowering::getSharedPointee(type).isNull();
   };
@@ -471,7 +474,8 @@ bool ModuleLowering::holdsOwnedMemory(const clang::CXXRecordDecl *record) {
     const clang::CXXRecordDecl *part =
         type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
     return part && getVectorElementType(type.getCanonicalType()).isNull() &&
-           (ownsMemory(part) || holdsOwnedMemory(part));
+           (ownsMemory(part) || holdsOwnedMemory(part) ||
+            (isKeptAsCompiled(part) && !part->hasTrivialDestructor()));
   };
   return llvm::any_of(record->bases(),
                       [&](const clang::CXXBaseSpecifier &base) {
@@ -756,17 +760,6 @@ bool LayoutComputation::collectParts(
     // constructors, read by virtual calls (VirtualCalls.cpp).
     if (recordLayout.hasOwnVFPtr())
       parts.push_back({ast.getUIntPtrType(), cxx->getSourceRange(), 0});
-    for (const clang::FieldDecl *field : record->fields())
-      if (const clang::CXXRecordDecl *held = field->getType()
-                                                 ->getBaseElementTypeUnsafe()
-                                                 ->getAsCXXRecordDecl();
-          held && ModuleLowering::isKeptAsCompiled(held))
-        return refuse("its field '" + field->getName() + "' is a '" +
-                      ast.getBaseElementType(field->getType()).getAsString() +
-                      "', a library object that differentiable code keeps "
-                      "as the library compiled it: such an object can be a "
-                      "parameter, a local variable or a temporary, not yet "
-                      "a field of a struct; pass it on its own");
     if (!isDestroyedByParts(cxx) && !ModuleLowering::ownsMemory(cxx))
       return refuse("it owns resources through the destructor of '" +
                     describeUnloweredDestructor(cxx) +

@@ -287,6 +287,12 @@ public:
   /// Whether elements of `element` that a vector kept in memory holds need
   /// destroying: those above, and rows (vectors of a vector of vectors).
   static bool elementNeedsDestruction(clang::QualType element);
+  /// Whether moving an object of `type` to other memory needs its move
+  /// constructor (then its destructor on what is left): it holds a library
+  /// object kept as compiled, which may point into itself (std::string's
+  /// short buffer, std::map's header). Other objects move as their bytes
+  /// and addresses, as libraries relocate them.
+  static bool movesByConstructor(clang::QualType type);
   /// Whether the std::vector fields of `record` are kept in memory: a
   /// std::vector of the translation unit holds objects of `record` (as
   /// elements, or inside its elements), or the program resizes a vector

@@ -3,8 +3,10 @@
 // differentiated may go in (stored through a reference one returned, or
 // passed to one of its functions), but the read that would bring it back
 // out is an error that names the class and gives the ways out, in reverse
-// and in forward mode. Functions whose signatures hold addresses, objects
-// of such classes as fields, and a table given a derivative are refused
+// and in forward mode (also for a table that is a field of a struct: the
+// numbers beside it do not enter it). Functions whose signatures hold
+// addresses, a table given a derivative, and a number with a derivative
+// inside a library object (a std::pair holding a std::string) are refused
 // where they are written (test/Integration/CPU/library-objects.cpp has
 // what works).
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DSTORED 2>&1 \
@@ -17,6 +19,10 @@
 // RUN:   | FileCheck %s --check-prefix=FORWARD --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DREFUSED 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DFIELDED 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FIELDED --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DNUMBER 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NUMBER --implicit-check-not=error:
 // A table read for constants only compiles, and keeps its calls.
 // RUN: %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=FINE --implicit-check-not=error:
@@ -28,6 +34,7 @@
 
 #include <deque>
 #include <map>
+#include <string>
 #include <unordered_map>
 
 [[ct::differentiable]] double weighted(const double *x,
@@ -78,15 +85,32 @@
   // REFUSED-DAG: library-objects.cpp:[[@LINE+1]]:11: error: 'std::map<int, const double *>::at' works on a 'std::map<int, const double *>', which differentiable code keeps as the library compiled it, and cannot be called so: its result has type 'const double *const &'; call it outside the differentiable function and pass the numbers it gives
   return *m.at(0) * x[0];
 }
+#endif
 
 struct Model {
   std::map<int, double> weights;
   double bias;
 };
 
-// REFUSED-DAG: library-objects.cpp:[[@LINE+1]]:49: error: parameter 'm' has type 'struct Model', which differentiable code does not support: its field 'weights' is a 'std::map<int, double>', a library object that differentiable code keeps as the library compiled it: such an object can be a parameter, a local variable or a temporary, not yet a field of a struct; pass it on its own
-[[ct::differentiable]] double fielded(double x, const Model &m) {
-  return m.bias * x;
+// A table that is a field: the number beside it does not enter it, the
+// derivative stored into it does.
+[[ct::differentiable]] double fielded(double x) {
+  Model m;
+  m.bias = x;
+  m.weights[0] = x * x;
+  // FIELDED: library-objects.cpp:[[@LINE+1]]:10: error: 'std::map<int, double>::at' works on a 'std::map<int, double>', which differentiable code keeps as the library compiled it, and a derivative would have to come out of it here
+  return m.weights.at(0) * m.bias;
+}
+
+#ifdef NUMBER
+// A number inside a library object (a std::pair holding a std::string)
+// cannot carry a derivative.
+[[ct::differentiable]] double labelled(double x) {
+  std::pair<std::string, double> entry{"a", 0.0};
+  entry.second = x * x;
+  std::pair<std::string, double> copy = entry;
+  // NUMBER: library-objects.cpp:[[@LINE+1]]:10: error: this number lies inside a library object that differentiable code keeps as the library compiled it (a std::pair or std::tuple holding a std::string, say), where it cannot carry a derivative, as it must here; keep numbers that depend on what is being differentiated in a struct of your own, or stop the derivative with ct::stop_gradient
+  return copy.second;
 }
 #endif
 
@@ -108,6 +132,12 @@ double use(double x, const double *p, double *dp,
 #ifdef REFUSED
   // REFUSED-DAG: library-objects.cpp:[[@LINE+1]]:14: error: parameter 'w' of 'weighted' is a library object that differentiable code keeps as the library compiled it, so it has no derivative; exclude it with ct::wrt<...>
   sum += ct::gradient<weighted>(p, w, dp, nullptr);
+#endif
+#ifdef FIELDED
+  sum += ct::gradient<fielded>(x, &dx);
+#endif
+#ifdef NUMBER
+  sum += ct::gradient<labelled>(x, &dx) + ct::jvp<labelled>(x, 1.0).tangent;
 #endif
   return sum + dx;
 }

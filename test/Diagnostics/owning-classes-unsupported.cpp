@@ -22,8 +22,9 @@ struct Holder {
   ~Holder() {}
 };
 
-// A std::weak_ptr member: the library's reference count. (std::shared_ptr
-// members work: test/Integration/CPU/shared-pointers.cpp.)
+// A std::weak_ptr member observing a std::shared_ptr: the library's weak
+// count would be kept in a control block the library did not make.
+// (std::shared_ptr members work: test/Integration/CPU/shared-pointers.cpp.)
 struct Watched {
   std::weak_ptr<double> value;
 };
@@ -55,9 +56,10 @@ struct Watched {
 }
 
 [[ct::differentiable]] double weakMember(double x) {
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 's' has type 'struct Watched', which differentiable code does not support: its field 'value' is a 'std::weak_ptr<double>', a library object that differentiable code keeps as the library compiled it: such an object can be a parameter, a local variable or a temporary, not yet a field of a struct; pass it on its own
-  Watched s{};
-  return x * static_cast<double>(s.value.expired());
+  auto shared = std::make_shared<double>(x);
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:13: error: 'std::weak_ptr<double>::weak_ptr' works on a 'std::weak_ptr<double>', which differentiable code keeps as the library compiled it, and cannot be called so: its parameter '__r' has type 'const class std::shared_ptr<double> &'
+  Watched s{shared};
+  return *shared * static_cast<double>(s.value.expired());
 }
 
 // A tree whose nodes own their children (before: the compiler asked for the

@@ -205,8 +205,26 @@ static SmallVector<Value> getLibraryObjectsBehind(Value root) {
   SmallVector<Value> objects;
   for (Value operand : call.getOperands())
     if (isBytesMemory(operand.getType()))
-      objects.push_back(getMemoryRoot(operand));
+      objects.push_back(operand);
   return objects;
+}
+
+/// Whether the flow from `from` to `to` is a view of a library object's
+/// bytes among numbers (ct.retype_view of a struct's slots): the numbers
+/// beside it do not enter it.
+static bool entersBytes(Value from, Value to) {
+  return isBytesMemory(to.getType()) && isa<MemRefType>(from.getType()) &&
+         !isBytesMemory(from.getType());
+}
+
+bool ad::liesInBytes(Value value) {
+  while (!isBytesMemory(value.getType())) {
+    auto view = value.getDefiningOp<ViewLikeOpInterface>();
+    if (!view)
+      return false;
+    value = view.getViewSource();
+  }
+  return true;
 }
 
 /// What an op reads: its operands and, for ops with regions the analysis
@@ -355,10 +373,13 @@ bool ActivityAnalysis::markVaried(Value value) {
     if (isConstantArgument(root))
       return false;
     bool changed = variedMemory.insert(root).second;
+    changed |= variedBytes.insert(root).second;
     if (libraryObjects.contains(root))
       for (Value other : libraryObjects.members(root))
-        changed |=
-            !isConstantArgument(other) && variedMemory.insert(other).second;
+        if (!isConstantArgument(other)) {
+          changed |= variedMemory.insert(other).second;
+          changed |= variedBytes.insert(other).second;
+        }
     return changed;
   }
   if (!isShadowedType(value.getType()))
@@ -368,15 +389,20 @@ bool ActivityAnalysis::markVaried(Value value) {
   Value root = getMemoryRoot(value);
   if (isConstantArgument(root))
     return false;
-  bool objectsChanged = false;
+  bool changed = false;
   for (Value object : getLibraryObjectsBehind(root))
-    objectsChanged |= markVaried(object);
+    changed |= markVaried(object);
+  // (Numbers inside a library object vary its bytes.)
+  if (liesInBytes(value))
+    changed |= variedBytes.insert(root).second;
   if (!addressedMemory.contains(root))
-    return variedMemory.insert(root).second || objectsChanged;
-  bool changed = objectsChanged;
+    return variedMemory.insert(root).second || changed;
   for (Value other : addressedMemory)
-    if (mayAlias(root, other) && !isConstantArgument(other))
+    if (mayAlias(root, other) && !isConstantArgument(other)) {
       changed |= variedMemory.insert(other).second;
+      if (isBytesMemory(other.getType()))
+        changed |= variedBytes.insert(other).second;
+    }
   return changed;
 }
 
@@ -478,7 +504,7 @@ void ActivityAnalysis::propagateVaried() {
       markVaried(arg);
 
   auto isVaried = [&](Value value) {
-    return isVariedIn(varied, variedMemory, value);
+    return isVariedValue(value);
   };
   propagateToFixedPoint(function,
                         {[&](Operation *op) { return getElementAccess(op); },
@@ -488,12 +514,18 @@ void ActivityAnalysis::propagateVaried() {
                          [&](ArrayRef<DerivativeFlow> flow) {
                            bool changed = false;
                            for (auto [from, to] : flow)
-                             changed |= isVaried(from) && markVaried(to);
+                             changed |= isVaried(from) &&
+                                        !entersBytes(from, to) &&
+                                        markVaried(to);
                            return changed;
                          },
                          [&](Operation *op) {
                            // Its float results and any memory it may write
                            // depend on everything it reads.
+                           if (auto view = dyn_cast<ViewLikeOpInterface>(op);
+                               view && entersBytes(view.getViewSource(),
+                                                   view.getViewDest()))
+                             return false;
                            SmallVector<Value> inputs = getInputs(op);
                            if (!llvm::any_of(inputs, isVaried))
                              return false;
@@ -637,6 +669,12 @@ bool ActivityAnalysis::isActive(Value value) const {
 }
 
 bool ActivityAnalysis::isVaried(Value value) const {
+  return isVariedValue(value);
+}
+
+bool ActivityAnalysis::isVariedValue(Value value) const {
+  if (isBytesMemory(value.getType()))
+    return variedBytes.contains(getMemoryRoot(value));
   return isVariedIn(varied, variedMemory, value);
 }
 

@@ -28,6 +28,18 @@ namespace {
 // Loads and stores
 //===----------------------------------------------------------------------===//
 
+/// A number with a derivative inside a library object kept as compiled
+/// (whose bytes have no shadow) is an error at its load or store.
+LogicalResult refuseNumberInLibraryObject(Operation *op) {
+  return op->emitError()
+         << "this number lies inside a library object that differentiable "
+            "code keeps as the library compiled it (a std::pair or "
+            "std::tuple holding a std::string, say), where it cannot carry "
+            "a derivative, as it must here; keep numbers that depend on "
+            "what is being differentiated in a struct of your own, or stop "
+            "the derivative with ct::stop_gradient";
+}
+
 struct LoadModel
     : public ActivityOpInterface::ExternalModel<LoadModel, memref::LoadOp> {
   void getDerivativeFlow(Operation *op,
@@ -43,6 +55,8 @@ struct LoadForward
   LogicalResult emitTangent(Operation *op, OpBuilder &b,
                             ForwardEmitter &emitter) const {
     auto load = cast<memref::LoadOp>(op);
+    if (emitter.isActive(load.getResult()) && liesInBytes(load.getMemRef()))
+      return refuseNumberInLibraryObject(op);
     auto clone = cast<memref::LoadOp>(emitter.clonePrimal(b, *op));
     if (emitter.isActive(load.getResult()))
       emitter.setTangent(load.getResult(),
@@ -60,6 +74,10 @@ struct LoadReverse
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
     auto load = cast<memref::LoadOp>(op);
+    if (liesInBytes(load.getMemRef())) {
+      emitter.markFailed();
+      return refuseNumberInLibraryObject(op);
+    }
     Location loc = op->getLoc();
     Value adjoint = emitter.readAndZero(b, loc, load.getResult());
     FailureOr<ReverseEmitter::ShadowElement> element =
@@ -93,6 +111,9 @@ struct StoreForward
     Location loc = op->getLoc();
     if (!emitter.getActivity().storesDerivative(op))
       return success();
+    if (liesInBytes(store.getMemRef()) &&
+        emitter.isActive(store.getValueToStore()))
+      return refuseNumberInLibraryObject(op);
     if (Value s = emitter.shadow(store.getMemRef()))
       memref::StoreOp::create(b, loc,
                               emitter.tangent(b, loc, store.getValueToStore()),
@@ -112,6 +133,11 @@ struct StoreReverse
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
     auto store = cast<memref::StoreOp>(op);
+    if (liesInBytes(store.getMemRef()) &&
+        emitter.getActivity().isActive(store.getValueToStore())) {
+      emitter.markFailed();
+      return refuseNumberInLibraryObject(op);
+    }
     Location loc = op->getLoc();
     FailureOr<ReverseEmitter::ShadowElement> element =
         emitter.shadowElement(*op, store.getMemRef(), store.getIndices());

@@ -243,12 +243,12 @@ FunctionLowering::placeElement(const clang::CallExpr *expr,
   emitCountedLoop(l, arith::SubIOp::create(b, l, size, at), [&](Value j) {
     Value to = arith::SubIOp::create(b, l, size, j);
     Value from = arith::SubIOp::create(b, l, to, constantIndex(1, l));
-    ok &= copyObject(vectorObjectElement(vector, elements, to, l),
-                     vectorObjectElement(vector, elements, from, l),
-                     *vector.layout, expr);
+    ok &= relocateElement(vector, vectorObjectElement(vector, elements, to, l),
+                          vectorObjectElement(vector, elements, from, l),
+                          expr);
   });
   Address slot = vectorObjectElement(vector, elements, at, l);
-  if (!ok || !copyObject(slot, made, *vector.layout, expr))
+  if (!ok || !relocateElement(vector, slot, made, expr))
     return std::nullopt;
   setVectorObjectSlot(vector, vector.end, elements, grown, l);
   return slot;
@@ -357,9 +357,9 @@ FunctionLowering::eraseFromVectorObject(const clang::CallExpr *expr,
   emitCountedLoop(l, arith::SubIOp::create(b, l, size, last), [&](Value j) {
     Value to = arith::AddIOp::create(b, l, first, j);
     Value from = arith::AddIOp::create(b, l, last, j);
-    ok &= copyObject(vectorObjectElement(vector, elements, to, l),
-                     vectorObjectElement(vector, elements, from, l),
-                     *vector.layout, expr);
+    ok &= relocateElement(vector, vectorObjectElement(vector, elements, to, l),
+                          vectorObjectElement(vector, elements, from, l),
+                          expr);
   });
   if (!ok)
     return std::nullopt;

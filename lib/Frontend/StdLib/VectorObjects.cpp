@@ -164,8 +164,8 @@ void FunctionLowering::reserveVectorObject(const VectorObject &vector,
     // Each object's bytes and addresses move (the old memory is freed
     // without destroying them: they live on in the new memory).
     emitCountedLoop(l, size, [&](Value i) {
-      copyObject(vectorObjectElement(vector, moved, i, l),
-                 vectorObjectElement(vector, old, i, l), *vector.layout, where);
+      relocateElement(vector, vectorObjectElement(vector, moved, i, l),
+                      vectorObjectElement(vector, old, i, l), where);
     });
     memref::DeallocOp::create(b, l, old);
     setVectorObjectSlot(vector, vector.first, moved, constantIndex(0, l), l);
@@ -188,6 +188,25 @@ bool ModuleLowering::needsDestruction(clang::QualType type) {
           ModuleLowering::holdsOwnedMemory(record) ||
           (ModuleLowering::isKeptAsCompiled(record) &&
            !record->hasTrivialDestructor()));
+}
+
+bool ModuleLowering::movesByConstructor(clang::QualType type) {
+  const auto *record =
+      type.getCanonicalType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+  if (!record || !(record = record->getDefinition()) ||
+      record->isTriviallyCopyable() ||
+      !ModuleLowering::getVectorElementType(type.getCanonicalType()).isNull() ||
+      isVectorObject(type.getCanonicalType()))
+    return false;
+  if (isKeptAsCompiled(record))
+    return true;
+  return llvm::any_of(record->bases(),
+                      [](const clang::CXXBaseSpecifier &base) {
+                        return movesByConstructor(base.getType());
+                      }) ||
+         llvm::any_of(record->fields(), [](const clang::FieldDecl *field) {
+           return movesByConstructor(field->getType());
+         });
 }
 
 bool ModuleLowering::elementNeedsDestruction(clang::QualType element) {
@@ -291,6 +310,16 @@ bool FunctionLowering::constructElement(const VectorObject &vector, Address at,
   return inlineBody(expr, ctor, {}, nullptr, operands, at).has_value();
 }
 
+bool FunctionLowering::relocateElement(const VectorObject &vector, Address to,
+                                       Address from, const clang::Stmt *where) {
+  if (!ModuleLowering::movesByConstructor(vector.element))
+    return copyObject(to, from, *vector.layout, where);
+  if (!constructElement(vector, to, from, /*move=*/true, where))
+    return false;
+  destroyObject(vector.element, from, where);
+  return true;
+}
+
 void FunctionLowering::destroyVectorObject(clang::QualType type, Address holder,
                                            const clang::Stmt *where) {
   Location l = loc(where);
@@ -377,7 +406,9 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
     if (ModuleLowering::keepsVectorInMemory(field))
       destroyVectorObject(field->getType(), at, where);
     else if (ModuleLowering::needsDestruction(field->getType()))
-      destroyObject(field->getType(), at, where);
+      // (A library object among numbers is a view of its bytes.)
+      if (std::optional<Address> part = fieldAddress(object, field, where))
+        destroyObject(field->getType(), *part, where);
   }
   for (const clang::CXXBaseSpecifier &base : llvm::reverse(record->bases()))
     if (ModuleLowering::needsDestruction(base.getType()))

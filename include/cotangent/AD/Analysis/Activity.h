@@ -56,6 +56,9 @@ bool isShadowedType(mlir::Type type);
 /// into it, so that a derivative lost inside it is reported where it would
 /// come back out.
 bool isBytesMemory(mlir::Type type);
+/// Whether `value` lies in such bytes: it, or a view it is made from, is
+/// memory of bytes (a number inside a std::pair holding a std::string).
+bool liesInBytes(mlir::Value value);
 
 /// Whether `op` never writes memory: its MemoryEffectOpInterface declares
 /// neither writes nor frees (loads, views, sizes, pure ops). Ops that do
@@ -143,6 +146,13 @@ private:
   /// iterator and the map it came from): the ones a library call is given
   /// together. What flows into one flows into all of its class.
   llvm::EquivalenceClasses<mlir::Value> libraryObjects;
+  /// The roots of varied library objects (a subset of variedMemory): a
+  /// library object among the numbers of a struct is varied only by what
+  /// goes into its bytes, not by the numbers beside it.
+  llvm::DenseSet<mlir::Value> variedBytes;
+  /// isVaried for the varied propagation (library objects' bytes by
+  /// variedBytes).
+  bool isVariedValue(mlir::Value value) const;
   /// Roots whose elements are tracked apart, and their elements' marks.
   llvm::DenseSet<mlir::Value> elementwiseRoots;
   llvm::DenseSet<Element> variedElements, usefulElements;
