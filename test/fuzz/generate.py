@@ -23,8 +23,9 @@ places chosen by conditionals whose arms assign, assignments used as places,
 OpenMP parallel loops with a `+` or `max` reduction whose
 iterations each write their own element (ignored without -fopenmp), a
 class that owns its buffer (constructed, copied, assigned, resized in a
-branch, destroyed where its scope ends) and buffers swapped through
-pointers in a loop.
+branch, destroyed where its scope ends), buffers swapped through
+pointers in a loop, and structs holding a std::string beside numbers in a
+vector grown and edited, indexed through a std::map of their names.
 
 Statements are emitted one per line, and compound statements open with a
 line ending in `{` and close with a line that is only `}`, so that the
@@ -115,6 +116,7 @@ class Generator:
         self.uses_owned = False
         self.uses_node = False
         self.uses_cell = False
+        self.uses_named = False
         self.uses_pusher = False
         # Library code called as compiled keeps variables outside the
         # function in place (docs/Memory.md, item 10): a program has
@@ -397,6 +399,9 @@ class Generator:
             elif form < 0.3:
                 self.uses_cell = True
                 self.shared_cells(fn, scope, loop_vars, indent, target)
+            elif form < 0.315:
+                self.uses_named = True
+                self.named_entries(fn, scope, loop_vars, indent, target)
             elif form < 0.42:
                 self.uses_buffer = True
                 self.vector_of_buffers(fn, scope, loop_vars, indent, target)
@@ -803,6 +808,36 @@ class Generator:
             self.emit(fn, indent, f"{target} += {a}->u * {e()} + ({b} ? real(1) : real(0));")
         else:
             self.emit(fn, indent, f"{target} += {a}->u * {b}->v * {e()};")
+
+    def named_entries(self, fn, scope, loop_vars, indent, target):
+        """Structs holding a std::string beside numbers (a library object
+        kept as compiled as a field, docs/Memory.md item 11) in a vector
+        grown by push_back (names short and past the short-string buffer,
+        so elements move by their move constructors), edited in the middle,
+        indexed through a std::map from names, into `target`."""
+        r = self.rng
+        v, m, i = self.fresh("nv"), self.fresh("names"), self.fresh("i")
+        n = r.randint(2, 5)
+        inner = Scope(scope)
+        inner.add(i, "int")
+        e = lambda: self.expr(scope, loop_vars, 1)
+        self.emit(fn, indent, f"std::vector<Named> {v};")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+        self.emit(fn, indent + 1,
+                  f"{v}.push_back(Named{{std::string(3 + 9 * {i}, 'a'), "
+                  f"{self.expr(inner, loop_vars + [i], 1)}, {i}}});")
+        self.emit(fn, indent, "}")
+        edit = r.random()
+        if edit < 0.3:
+            self.emit(fn, indent, f"{v}.erase({v}.begin());")
+        elif edit < 0.6:
+            self.emit(fn, indent, f"{v}.insert({v}.begin() + 1, {v}.back());")
+        self.emit(fn, indent, f"std::map<std::string, int> {m};")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < (int){v}.size(); ++{i})")
+        self.emit(fn, indent + 1, f"{m}[{v}[{i}].name] = {i};")
+        self.emit(fn, indent, f"Named last = {v}[{m}.at({v}.back().name)];")
+        self.emit(fn, indent, f"{target} += last.w * {v}.front().w * {e()} + "
+                              f"real(last.name.size()) * {e()};")
 
     def linked_list(self, fn, scope, loop_vars, indent, target):
         """Nodes (a struct linked through its `next` field: the field keeps
@@ -1470,6 +1505,13 @@ CELL = """struct Cell {
 };"""
 
 
+NAMED = """struct Named {
+  std::string name;
+  real w;
+  int id;
+};"""
+
+
 NODE = """struct Node {
   real v;
   Node *next;
@@ -1525,6 +1567,8 @@ def generate(seed):
         parts.append(NODE)
     if g.uses_cell:
         parts.append(CELL)
+    if g.uses_named:
+        parts.append(NAMED)
     if g.uses_pusher:
         parts.append(PUSHER)
     parts.extend(g.helpers)

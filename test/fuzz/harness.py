@@ -197,6 +197,7 @@ def render_program(function_text, params, rules, seed):
 #include <map>
 #include <memory>
 #include <numeric>
+#include <string>
 #include <unordered_map>
 #include <vector>
 

@@ -503,42 +503,39 @@ void ActivityAnalysis::propagateVaried() {
     if (activity != ct::Activity::Constant)
       markVaried(arg);
 
-  auto isVaried = [&](Value value) {
-    return isVariedValue(value);
-  };
-  propagateToFixedPoint(function,
-                        {[&](Operation *op) { return getElementAccess(op); },
-                         [&](Operation *op, Element element) {
-                           return propagateVariedElement(op, element);
-                         },
-                         [&](ArrayRef<DerivativeFlow> flow) {
-                           bool changed = false;
-                           for (auto [from, to] : flow)
-                             changed |= isVaried(from) &&
-                                        !entersBytes(from, to) &&
-                                        markVaried(to);
-                           return changed;
-                         },
-                         [&](Operation *op) {
-                           // Its float results and any memory it may write
-                           // depend on everything it reads.
-                           if (auto view = dyn_cast<ViewLikeOpInterface>(op);
-                               view && entersBytes(view.getViewSource(),
-                                                   view.getViewDest()))
-                             return false;
-                           SmallVector<Value> inputs = getInputs(op);
-                           if (!llvm::any_of(inputs, isVaried))
-                             return false;
-                           bool changed = false;
-                           for (Value result : op->getResults())
-                             changed |= markVaried(result);
-                           for (Value input : inputs)
-                             if ((isShadowedType(input.getType()) ||
-                                  isBytesMemory(input.getType())) &&
-                                 mayWrite(op, input))
-                               changed |= markVaried(input);
-                           return changed;
-                         }});
+  auto isVaried = [&](Value value) { return isVariedValue(value); };
+  propagateToFixedPoint(
+      function,
+      {[&](Operation *op) { return getElementAccess(op); },
+       [&](Operation *op, Element element) {
+         return propagateVariedElement(op, element);
+       },
+       [&](ArrayRef<DerivativeFlow> flow) {
+         bool changed = false;
+         for (auto [from, to] : flow)
+           changed |=
+               isVaried(from) && !entersBytes(from, to) && markVaried(to);
+         return changed;
+       },
+       [&](Operation *op) {
+         // Its float results and any memory it may write
+         // depend on everything it reads.
+         if (auto view = dyn_cast<ViewLikeOpInterface>(op);
+             view && entersBytes(view.getViewSource(), view.getViewDest()))
+           return false;
+         SmallVector<Value> inputs = getInputs(op);
+         if (!llvm::any_of(inputs, isVaried))
+           return false;
+         bool changed = false;
+         for (Value result : op->getResults())
+           changed |= markVaried(result);
+         for (Value input : inputs)
+           if ((isShadowedType(input.getType()) ||
+                isBytesMemory(input.getType())) &&
+               mayWrite(op, input))
+             changed |= markVaried(input);
+         return changed;
+       }});
 }
 
 void ActivityAnalysis::propagateUseful() {

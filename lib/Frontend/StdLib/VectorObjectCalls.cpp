@@ -244,8 +244,7 @@ FunctionLowering::placeElement(const clang::CallExpr *expr,
     Value to = arith::SubIOp::create(b, l, size, j);
     Value from = arith::SubIOp::create(b, l, to, constantIndex(1, l));
     ok &= relocateElement(vector, vectorObjectElement(vector, elements, to, l),
-                          vectorObjectElement(vector, elements, from, l),
-                          expr);
+                          vectorObjectElement(vector, elements, from, l), expr);
   });
   Address slot = vectorObjectElement(vector, elements, at, l);
   if (!ok || !relocateElement(vector, slot, made, expr))
@@ -358,8 +357,7 @@ FunctionLowering::eraseFromVectorObject(const clang::CallExpr *expr,
     Value to = arith::AddIOp::create(b, l, first, j);
     Value from = arith::AddIOp::create(b, l, last, j);
     ok &= relocateElement(vector, vectorObjectElement(vector, elements, to, l),
-                          vectorObjectElement(vector, elements, from, l),
-                          expr);
+                          vectorObjectElement(vector, elements, from, l), expr);
   });
   if (!ok)
     return std::nullopt;
