@@ -172,23 +172,21 @@ static void checkSprings() {
                   return springEnergy(x, springs, 3);
                 }),
                 1e-7);
+  // The central difference in one number of spring i (copies keep names).
+  auto differenceIn = [&](int i, double Spring::*number) {
+    return check::centralDifference(
+        [&](double value) {
+          Spring moved[3] = {springs[0], springs[1], springs[2]};
+          moved[i].*number = value;
+          return springEnergy(x, moved, 3);
+        },
+        springs[i].*number);
+  };
   for (int i = 0; i < 3; ++i) {
-    double dk = check::centralDifference(
-        [&](double k) {
-          Spring moved[3] = {springs[0], springs[1], springs[2]};
-          moved[i].k = k;
-          return springEnergy(x, moved, 3);
-        },
-        springs[i].k);
-    check::near("springs d/dk", dsprings[i].k, dk, 1e-7);
-    double drest = check::centralDifference(
-        [&](double r) {
-          Spring moved[3] = {springs[0], springs[1], springs[2]};
-          moved[i].rest = r;
-          return springEnergy(x, moved, 3);
-        },
-        springs[i].rest);
-    check::near("springs d/drest", dsprings[i].rest, drest, 1e-7);
+    check::near("springs d/dk", dsprings[i].k, differenceIn(i, &Spring::k),
+                1e-7);
+    check::near("springs d/drest", dsprings[i].rest,
+                differenceIn(i, &Spring::rest), 1e-7);
   }
   check::near("springs names kept", springs[2].name == "right", 1, 0);
   check::near("derivative names kept", dsprings[1].name == "m", 1, 0);
