@@ -193,11 +193,20 @@ std::string whyNotCallableOnLibraryObject(ModuleLowering &module,
     if (std::string problem = why(method->getThisType(), "its object");
         !problem.empty())
       return problem;
-  for (const clang::ParmVarDecl *param : callee->parameters())
-    if (std::string problem =
-            why(param->getType(), "its parameter '" + param->getName() + "'");
-        !problem.empty())
+  for (const clang::ParmVarDecl *param : callee->parameters()) {
+    // (The library's own names, `__r`, mean nothing to the user: its
+    // position does.)
+    llvm::StringRef name = param->getName();
+    bool reserved =
+        name.empty() || (name.size() > 1 && name[0] == '_' &&
+                         (name[1] == '_' || llvm::isUpper(name[1])));
+    std::string what =
+        reserved ? "its parameter " +
+                       std::to_string(param->getFunctionScopeIndex() + 1)
+                 : "its parameter '" + name.str() + "'";
+    if (std::string problem = why(param->getType(), what); !problem.empty())
       return problem;
+  }
   bool givenMemory = givenFloatMemory;
   clang::QualType result = callee->getReturnType().getCanonicalType();
   if (std::string problem = why(result, "its result"); !problem.empty())

@@ -57,7 +57,7 @@ struct Watched {
 
 [[ct::differentiable]] double weakMember(double x) {
   auto shared = std::make_shared<double>(x);
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:13: error: 'std::weak_ptr<double>::weak_ptr' works on a 'std::weak_ptr<double>', which differentiable code keeps as the library compiled it, and cannot be called so: its parameter '__r' has type 'const class std::shared_ptr<double> &'
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:13: error: 'std::weak_ptr<double>::weak_ptr' works on a 'std::weak_ptr<double>', which differentiable code keeps as the library compiled it, and cannot be called so: its parameter 1 has type 'const class std::shared_ptr<double> &'
   Watched s{shared};
   return *shared * static_cast<double>(s.value.expired());
 }
