@@ -100,8 +100,9 @@ def keeps_addresses(function_text):
     """Whether f keeps addresses in memory (generate.memory_statement): a
     Buffer, buffers swapped through pointers, a vector grown at run time,
     a vector of vectors, a struct whose vector field grows (Trace), a
-    class holding a std::unique_ptr (Owned), linked nodes (Node) or a
-    buffer replaced by `new`. Reverse over reverse
+    class holding a std::unique_ptr (Owned), linked nodes (Node), a
+    vector of structs holding names (Named) or a buffer replaced by
+    `new`. Reverse over reverse
     does not differentiate those yet (docs/Memory.md), so their programs
     leave out that oracle rather than being rejected whole."""
     return ("Buffer " in function_text
@@ -109,6 +110,7 @@ def keeps_addresses(function_text):
             or "Trace " in function_text
             or "Owned " in function_text
             or "Node " in function_text
+            or "std::vector<Named>" in function_text
             or "std::vector<std::vector<real>>" in function_text
             or re.search(r"real \*\w+ = (u\d+|new real)", function_text) is not None
             or re.search(r"std::vector<real> g\d+;", function_text) is not None)
