@@ -161,8 +161,8 @@ void FunctionLowering::reserveVectorObject(const VectorObject &vector,
                                       b.getUnitAttr());
     Value moved = memref::CastOp::create(b, l, vector.view, memory);
     Value old = vectorObjectElements(vector, l);
-    // Each object's bytes and addresses move (the old memory is freed
-    // without destroying them: they live on in the new memory).
+    // Each object moves (relocateElement: its bytes and addresses, or its
+    // move constructor then its destructor); then the old memory is freed.
     emitCountedLoop(l, size, [&](Value i) {
       relocateElement(vector, vectorObjectElement(vector, moved, i, l),
                       vectorObjectElement(vector, old, i, l), where);
