@@ -503,7 +503,7 @@ void ActivityAnalysis::propagateVaried() {
     if (activity != ct::Activity::Constant)
       markVaried(arg);
 
-  auto isVaried = [&](Value value) { return isVariedValue(value); };
+  auto isVaried = [this](Value value) { return this->isVaried(value); };
   propagateToFixedPoint(
       function,
       {[&](Operation *op) { return getElementAccess(op); },
@@ -666,10 +666,7 @@ bool ActivityAnalysis::isActive(Value value) const {
 }
 
 bool ActivityAnalysis::isVaried(Value value) const {
-  return isVariedValue(value);
-}
-
-bool ActivityAnalysis::isVariedValue(Value value) const {
+  // (Library objects' bytes by variedBytes: see its declaration.)
   if (isBytesMemory(value.getType()))
     return variedBytes.contains(getMemoryRoot(value));
   return isVariedIn(varied, variedMemory, value);

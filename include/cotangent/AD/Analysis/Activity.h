@@ -150,9 +150,6 @@ private:
   /// library object among the numbers of a struct is varied only by what
   /// goes into its bytes, not by the numbers beside it.
   llvm::DenseSet<mlir::Value> variedBytes;
-  /// isVaried for the varied propagation (library objects' bytes by
-  /// variedBytes).
-  bool isVariedValue(mlir::Value value) const;
   /// Roots whose elements are tracked apart, and their elements' marks.
   llvm::DenseSet<mlir::Value> elementwiseRoots;
   llvm::DenseSet<Element> variedElements, usefulElements;
