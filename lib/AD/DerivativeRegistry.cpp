@@ -20,7 +20,8 @@ using namespace cotangent;
 using namespace cotangent::ad;
 
 FunctionType ad::getDerivativeType(FunctionType type, DerivativeKind kind,
-                                   ArrayRef<ct::Activity> activities) {
+                                   ArrayRef<ct::Activity> activities,
+                                   bool forwardTakesShadows) {
   MLIRContext *context = type.getContext();
   SmallVector<Type> inputs(type.getInputs());
   SmallVector<Type> results;
@@ -42,6 +43,8 @@ FunctionType ad::getDerivativeType(FunctionType type, DerivativeKind kind,
     break;
   case DerivativeKind::Forward:
     inputs.push_back(tape);
+    if (forwardTakesShadows)
+      llvm::append_range(inputs, sig.shadows);
     llvm::append_range(results, type.getResults());
     break;
   case DerivativeKind::Reverse:
@@ -74,7 +77,7 @@ DerivativeRegistry::DerivativeRegistry(ModuleOp module,
                                        ReverseStrategies strategies,
                                        Cleanup cleanup)
     : module(module), strategies(strategies), cleanup(std::move(cleanup)),
-      symbols(module) {
+      symbols(module), forwardShadowNeeds(module) {
   for (auto rule : module.getOps<ct::CustomGradientOp>())
     reverseRules[lookupFunction(rule.getFunctionAttr())] = rule;
   for (auto rule : module.getOps<ct::CustomVjpOp>())
@@ -113,7 +116,9 @@ func::FuncOp DerivativeRegistry::declare(func::FuncOp primal,
   builder.setInsertionPointAfter(primal);
   auto derivative = func::FuncOp::create(
       builder, primal.getLoc(), getDerivativeName(primal, kind, activities),
-      getDerivativeType(primal.getFunctionType(), kind, activities));
+      getDerivativeType(primal.getFunctionType(), kind, activities,
+                        kind == DerivativeKind::Forward &&
+                            forwardShadowNeeds.needsArgumentShadows(primal)));
   derivative.setPrivate();
   // A derivative takes the primal's arguments first, and writes what the
   // primal writes: a copy the primal writes is one it writes

@@ -8,6 +8,7 @@
 #ifndef COTANGENT_LIB_AD_DERIVATIVEREGISTRY_H
 #define COTANGENT_LIB_AD_DERIVATIVEREGISTRY_H
 
+#include "Analysis/ForwardShadows.h"
 #include "cotangent/AD/Analysis/Activity.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -24,7 +25,9 @@ enum class DerivativeKind {
   /// adjoints of active args).
   Pullback,
   /// Forward half of reverse mode for callees: (args, tape) -> results;
-  /// pushes what the reverse half needs.
+  /// pushes what the reverse half needs. Functions keeping addresses in
+  /// their arguments' memory take the shadows too (ForwardShadowNeeds):
+  /// (args, tape, shadows) -> results.
   Forward,
   /// Reverse half: (args, tape, seeds, shadows) -> adjoints.
   Reverse,
@@ -35,7 +38,15 @@ enum class DerivativeKind {
 /// The type of a derivative of a function of type `type`.
 mlir::FunctionType getDerivativeType(mlir::FunctionType type,
                                      DerivativeKind kind,
-                                     llvm::ArrayRef<ct::Activity> activities);
+                                     llvm::ArrayRef<ct::Activity> activities,
+                                     bool forwardTakesShadows = false);
+
+/// Whether `forward`, the forward half of a split derivative of a function
+/// of `numArgs` arguments, takes the shadows of its dup arguments.
+inline bool takesShadowsInForward(mlir::func::FuncOp forward,
+                                  unsigned numArgs) {
+  return forward.getNumArguments() > numArgs + 1;
+}
 
 /// The reverse-mode strategies in use (the ct-differentiate options of the
 /// same names, which explain them). All on by default.
@@ -128,6 +139,7 @@ private:
   ProductOptions products;
   Cleanup cleanup;
   mlir::SymbolTable symbols;
+  ForwardShadowNeeds forwardShadowNeeds;
   llvm::MapVector<mlir::Operation *, Job> jobs;
   llvm::DenseMap<mlir::Operation *, mlir::Operation *> reverseRules;
   llvm::DenseMap<mlir::Operation *, ct::CustomJvpOp> customJvps;

@@ -203,8 +203,8 @@ class FunctionLowering {
 public:
   FunctionLowering(ModuleLowering &module, const clang::FunctionDecl *decl,
                    mlir::func::FuncOp function)
-      : module(module), ast(module.getAST()), decl(decl), function(function),
-        b(module.getContext()) {}
+      : module(module), ast(module.getAST()), decl(decl), loweredDecl(decl),
+        function(function), b(module.getContext()) {}
 
   void lower();
 
@@ -734,6 +734,13 @@ private:
   bool isBeingInlined(const clang::FunctionDecl *callee) const {
     return llvm::is_contained(inlinedCallees, callee->getCanonicalDecl());
   }
+  /// Whether a call of `callee` here is recursion: it is being lowered in
+  /// place, or it is the function being lowered (a function inlined into
+  /// its own body would be lowered twice).
+  bool callsItself(const clang::FunctionDecl *callee) const {
+    return isBeingInlined(callee) ||
+           callee->getCanonicalDecl() == loweredDecl->getCanonicalDecl();
+  }
   static constexpr unsigned kMaxInlineDepth = 128;
   /// `memcpy`/`memmove(dst, src, bytes)` between typed memory: a copy of
   /// the scalars, in the order that is right for overlapping ranges.
@@ -1120,6 +1127,12 @@ private:
   /// (ModuleLowering::getArgumentFields), or an object holding pointers as
   /// its result.
   bool takesArgumentFields(const clang::FunctionDecl *callee);
+  /// Whether a call of `callee`, which takes objects holding pointers, is
+  /// recursion that can be a call: every pointer field it reaches keeps
+  /// its address in memory, and it returns no place.
+  bool callsItselfByAddress(const clang::FunctionDecl *callee,
+                            std::optional<Address> object,
+                            bool passesCallersPlaces);
   /// Whether the object a parameter of `type` gives access to has
   /// indirect fields.
   bool holdsIndirectFields(clang::QualType type);
@@ -1605,7 +1618,10 @@ private:
 
   ModuleLowering &module;
   clang::ASTContext &ast;
+  /// The function whose body is being lowered: `loweredDecl`'s, or one's
+  /// it calls, lowered in place.
   const clang::FunctionDecl *decl;
+  const clang::FunctionDecl *loweredDecl;
   mlir::func::FuncOp function;
   mlir::OpBuilder b;
 

@@ -248,8 +248,11 @@ bool FunctionLowering::freeMemory(Address pointer, const clang::Expr *where,
   }
   // An address kept in memory (the buffer of a class that owns memory):
   // the memory the allocation gave, as C++ requires.
+  // So is a node that a function recursing over linked nodes is given
+  // (its caller read the address from memory).
   if (!memory.getDefiningOp<ct::LoadAddressOp>() &&
-      !memory.getDefiningOp<memref::AllocOp>())
+      !memory.getDefiningOp<memref::AllocOp>() &&
+      !(isa<BlockArgument>(memory) && module.isRecursionOverNodes(decl)))
     return unsupported<bool>(where, how +
                                         " of memory that this function did "
                                         "not allocate with " +

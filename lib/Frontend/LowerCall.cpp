@@ -342,10 +342,10 @@ bool FunctionLowering::passesCallersPlaces(const clang::FunctionDecl *callee,
   // std::unique_ptrs, the same.
   clang::QualType resultType = callee->getReturnType().getCanonicalType();
   const clang::FunctionDecl *body = nullptr;
-  return (takesEmptyClassObjects(callee) && !isBeingInlined(callee)) ||
+  return (takesEmptyClassObjects(callee) && !callsItself(callee)) ||
          ((takesVoidPointers(callee) || takesFunctionPointers(callee) ||
            module.freesParameter(callee)) &&
-          callee->hasBody(body) && !isBeingInlined(callee)) ||
+          callee->hasBody(body) && !callsItself(callee)) ||
          passesVectorsInMemory(callee, args) ||
          passesGrowingVectors(callee, args) ||
          ModuleLowering::passesUniquePointers(callee) ||
@@ -354,6 +354,25 @@ bool FunctionLowering::passesCallersPlaces(const clang::FunctionDecl *callee,
           !isVector(resultType.getNonReferenceType()) &&
           callee->hasBody(body) && !module.hasCustomRule(callee) &&
           !isDifferentiable(callee) && !callee->isVariadic());
+}
+
+bool FunctionLowering::callsItselfByAddress(const clang::FunctionDecl *callee,
+                                            std::optional<Address> object,
+                                            bool passesCallersPlaces) {
+  // Recursion over linked structures (a tree's `eval(n->l)`): lowered in
+  // place it would unfold without end, but where every pointer field of
+  // what it takes keeps its address in the object (the criterion of
+  // virtual dispatch), the callee is a function of its own like any
+  // other. A function calling itself directly is recursion too: inlined
+  // into its own body one level, it would be lowered twice.
+  bool recursion = callsItself(callee);
+  clang::QualType resultType = callee->getReturnType().getCanonicalType();
+  if (!recursion || passesCallersPlaces || (object && object->packedType) ||
+      takesArgumentFields(callee) || resultType->isPointerType() ||
+      resultType->isReferenceType() || isIterator(resultType))
+    return false;
+  module.markRecursionOverNodes(callee);
+  return true;
 }
 
 bool FunctionLowering::canDispatch(const clang::Expr *expr,
@@ -393,8 +412,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     if (!libraryCode && !canDispatch(expr, callee, otherwiseInPlace))
       return std::nullopt;
     object = unpacked(object, expr);
-  } else if (!libraryCode && (otherwiseInPlace || takesIndirectFields(callee) ||
-                              (object && object->packedType))) {
+  } else if (!libraryCode &&
+             (otherwiseInPlace || takesIndirectFields(callee) ||
+              (object && object->packedType)) &&
+             !callsItselfByAddress(callee, object, otherwiseInPlace)) {
     // Objects holding pointers are known to the caller only, and so is
     // an object of one integer packed among wider slots, which has no
     // address of its own: the callee's body, in place.

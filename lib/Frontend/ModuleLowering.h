@@ -145,6 +145,16 @@ public:
   /// calls): the memory is the caller's, so its body is lowered in place
   /// (HeapMemory.cpp).
   bool freesParameter(const clang::FunctionDecl *function);
+  /// Records that `function` calls itself over linked nodes
+  /// (FunctionLowering::callsItselfByAddress): its parameters are then
+  /// nodes a caller reached through addresses kept in memory, which it may
+  /// free as C++ frees them (a tree destroyed recursively).
+  void markRecursionOverNodes(const clang::FunctionDecl *function) {
+    recursionOverNodes.insert(function->getCanonicalDecl());
+  }
+  bool isRecursionOverNodes(const clang::FunctionDecl *function) const {
+    return recursionOverNodes.contains(function->getCanonicalDecl());
+  }
   /// Whether objects of `record` are kept as the library compiled them:
   /// a class of a system header that the memory model does not lay out
   /// (std::map, std::unordered_map, std::string, std::function, streams:
@@ -514,6 +524,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::string> libraryObjectCalls;
   /// freesParameter's answers (false while a function is being asked).
   llvm::DenseMap<const clang::FunctionDecl *, bool> parameterFreeing;
+  llvm::DenseSet<const clang::FunctionDecl *> recursionOverNodes;
   /// Library functions called as compiled (callLibraryFunctionAsCompiled).
   llvm::DenseMap<const clang::FunctionDecl *, std::string> libraryFunctionCalls;
   std::unique_ptr<CallingConvention> callingConvention;

@@ -864,9 +864,17 @@ class Generator:
             self.emit(fn, indent + 1, f"{tail}->next = new Node{{{value()}, nullptr}};")
             self.emit(fn, indent + 1, f"{tail} = {tail}->next;")
             self.emit(fn, indent, "}")
-        self.emit(fn, indent, f"for (const Node *{p} = {head}; {p}; {p} = {p}->next) {{")
-        self.emit(fn, indent + 1, f"{target} += {p}->v * {self.expr(scope, loop_vars, 1)};")
-        self.emit(fn, indent, "}")
+        # Walked and freed by loops, or by functions recursing over the
+        # nodes (NODE's walkNodes and freeNodes).
+        if r.random() < 0.35:
+            self.emit(fn, indent, f"{target} += walkNodes({head}, {self.expr(scope, loop_vars, 1)});")
+        else:
+            self.emit(fn, indent, f"for (const Node *{p} = {head}; {p}; {p} = {p}->next) {{")
+            self.emit(fn, indent + 1, f"{target} += {p}->v * {self.expr(scope, loop_vars, 1)};")
+            self.emit(fn, indent, "}")
+        if r.random() < 0.35:
+            self.emit(fn, indent, f"freeNodes({head});")
+            return
         self.emit(fn, indent, f"while ({head}) {{")
         self.emit(fn, indent + 1, f"Node *{nxt} = {head}->next;")
         self.emit(fn, indent + 1, f"delete {head};")
@@ -1515,7 +1523,16 @@ NAMED = """struct Named {
 NODE = """struct Node {
   real v;
   Node *next;
-};"""
+};
+inline real walkNodes(const Node *p, real w) {
+  return p ? w * p->v + std::sin(walkNodes(p->next, w * real(0.5))) : real(0);
+}
+inline void freeNodes(Node *p) {
+  if (p) {
+    freeNodes(p->next);
+    delete p;
+  }
+}"""
 
 
 OWNED = """struct Owned {

@@ -925,6 +925,14 @@ LogicalResult ReverseEmitter::emitSplit(func::FuncOp forward,
                     fwdEntry->getArguments().take_front(numArgs));
   Level &top = levels[&body];
   top.forward = fwdEntry;
+  // (Where it keeps addresses in its arguments' memory, the forward half
+  // takes their shadows too: the address work is done there.)
+  if (takesShadowsInForward(forward, numArgs)) {
+    unsigned nextShadow = numArgs + 1;
+    for (auto [i, arg] : llvm::enumerate(primal.getArguments()))
+      if (activities[i] == ct::Activity::Duplicated)
+        forwardShadows[arg] = fwdEntry->getArgument(nextShadow++);
+  }
   OpBuilder fb = OpBuilder::atBlockEnd(fwdEntry);
   if (failed(forwardBlock(fb, body)))
     return failure();

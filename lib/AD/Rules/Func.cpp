@@ -281,6 +281,9 @@ struct CallReverse
         registry.get(callee, DerivativeKind::Forward,
                      getCallActivities(call, emitter.getActivity()));
     operands.push_back(emitter.getForwardTape(loc));
+    if (takesShadowsInForward(forward, call.getNumOperands()) &&
+        failed(appendShadowsInForward(b, call, emitter, operands)))
+      return failure();
     auto fwdCall = func::CallOp::create(b, loc, forward, operands);
     forwardValues.map(call.getResults(), fwdCall.getResults());
     return success();
@@ -311,6 +314,29 @@ struct CallReverse
           registry.get(callee, DerivativeKind::Reverse, activities)
               .getSymNameAttr());
     return emitReverseCall(b, call, rule, target, activities, emitter);
+  }
+
+  /// Appends to `operands` of a call of a forward half that keeps
+  /// addresses in its arguments' memory the shadows of the call's dup
+  /// operands, as the forward sweep has them.
+  static LogicalResult appendShadowsInForward(OpBuilder &b, func::CallOp call,
+                                              ReverseEmitter &emitter,
+                                              SmallVector<Value> &operands) {
+    SmallVector<ct::Activity> activities =
+        getCallActivities(call, emitter.getActivity());
+    for (auto [operand, a] : llvm::zip_equal(call.getOperands(), activities)) {
+      if (a != ct::Activity::Duplicated)
+        continue;
+      Value shadow = emitter.shadowInForward(b, operand);
+      if (!shadow)
+        return emitter.failWith(
+            call, "cannot differentiate in reverse mode: this call keeps "
+                  "addresses in memory it is given, whose derivative is "
+                  "not available here (memory made in a loop or branch that "
+                  "holds no addresses itself); create it outside");
+      operands.push_back(shadow);
+    }
+    return success();
   }
 
   /// Calls `target` with what the rev half (or the rule's backward
