@@ -1231,6 +1231,20 @@ private:
   /// memory), or a class holding such objects (its parts, last first).
   void destroyObject(clang::QualType type, Address object,
                      const clang::Stmt *where);
+  /// Destroys the parts of an object of `record` (a class without a
+  /// destructor of its own) at `object`: its fields, last first, then its
+  /// bases.
+  void destroyParts(const clang::CXXRecordDecl *record, Address object,
+                    const clang::Stmt *where);
+  /// The records whose parts are being destroyed here, outermost first: a
+  /// node owning nodes of its own class (through std::unique_ptr) destroys
+  /// them by a call of its destructor, lowered on its own, which does the
+  /// same (recursion over a tree).
+  llvm::SmallVector<const clang::CXXRecordDecl *> destroyedRecords;
+  /// Destroys an object of `record` at `object` by a call of its
+  /// destructor's function (ModuleLowering::markDestroyedByCall).
+  void callDestructor(const clang::CXXRecordDecl *record, Address object,
+                      const clang::Stmt *where);
   /// Destroys the `count` objects of type `element` from `first`, last
   /// first.
   void destroyElements(clang::QualType element, Address first, Value count,

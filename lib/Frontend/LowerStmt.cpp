@@ -72,6 +72,15 @@ void FunctionLowering::lower() {
   if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(decl))
     lowerConstructorInitializers(ctor);
   lowerStmt(decl->getBody());
+  // A destructor called to destroy nodes owning nodes of its class
+  // (destroyObject): then the parts, as C++ destroys them after the body.
+  if (const auto *destructor = dyn_cast<clang::CXXDestructorDecl>(decl))
+    if (const clang::Stmt *where = module.getDestroyedByCall(destructor);
+        where && !ModuleLowering::ownsMemory(destructor->getParent())) {
+      destroyedRecords.push_back(destructor->getParent());
+      destroyParts(destructor->getParent(), *self, where);
+      destroyedRecords.pop_back();
+    }
 
   // Falling off the end of a value-returning function is undefined; so is
   // code after a return, break or continue, which sits in blocks nobody

@@ -325,7 +325,13 @@ static void pointeeRecords(const clang::RecordDecl *record,
     if (!ModuleLowering::getVectorElementType(type).isNull())
       continue;
     const clang::Type *element = type->getBaseElementTypeUnsafe();
-    if (element->isPointerType() || element->isReferenceType()) {
+    // (A std::unique_ptr owns what it points at: a tree's children.)
+    clang::QualType owned = ModuleLowering::getUniquePointee(
+        clang::QualType(element, 0).getCanonicalType());
+    if (!owned.isNull()) {
+      if (const clang::RecordDecl *pointee = owned->getAsRecordDecl())
+        out.push_back(pointee->getDefinition());
+    } else if (element->isPointerType() || element->isReferenceType()) {
       if (const clang::RecordDecl *pointee = element->getPointeeType()
                                                  ->getBaseElementTypeUnsafe()
                                                  ->getAsRecordDecl())
@@ -869,6 +875,14 @@ bool LayoutComputation::uniquePointerField(
   // (Asked first: a tree's node owning nodes would ask for its own layout
   // while computing it.)
   bool destroyed = ModuleLowering::needsDestruction(element);
+  // A node owning nodes linked to its own class (a tree's children): what
+  // it owns is reached through the addresses the nodes keep, and destroyed
+  // by the destructor's function calling itself (destroyObject).
+  if (ModuleLowering::isLinked(element->getAsRecordDecl())) {
+    fields.push_back(
+        {0, 0, byteOffset, ModuleLowering::getAddressType(field), field});
+    return true;
+  }
   std::optional<Layout> pointee =
       destroyed ? std::nullopt : module.tryGetLayout(element);
   if (destroyed || (pointee && !pointee->indirect.empty()))

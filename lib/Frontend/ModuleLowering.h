@@ -155,6 +155,19 @@ public:
   bool isRecursionOverNodes(const clang::FunctionDecl *function) const {
     return recursionOverNodes.contains(function->getCanonicalDecl());
   }
+  /// Records that objects of `destructor`'s class are destroyed by calls
+  /// of it (nodes owning nodes of their class), first at `where`: lowered
+  /// on its own, it destroys the object's parts after its body.
+  void markDestroyedByCall(const clang::CXXDestructorDecl *destructor,
+                           const clang::Stmt *where) {
+    destroyedByCall.try_emplace(destructor->getCanonicalDecl(), where);
+  }
+  /// Where an object of `destructor`'s class was first destroyed by a
+  /// call of it, or null if none is.
+  const clang::Stmt *
+  getDestroyedByCall(const clang::CXXDestructorDecl *destructor) const {
+    return destroyedByCall.lookup(destructor->getCanonicalDecl());
+  }
   /// Whether objects of `record` are kept as the library compiled them:
   /// a class of a system header that the memory model does not lay out
   /// (std::map, std::unordered_map, std::string, std::function, streams:
@@ -525,6 +538,8 @@ private:
   /// freesParameter's answers (false while a function is being asked).
   llvm::DenseMap<const clang::FunctionDecl *, bool> parameterFreeing;
   llvm::DenseSet<const clang::FunctionDecl *> recursionOverNodes;
+  llvm::DenseMap<const clang::FunctionDecl *, const clang::Stmt *>
+      destroyedByCall;
   /// Library functions called as compiled (callLibraryFunctionAsCompiled).
   llvm::DenseMap<const clang::FunctionDecl *, std::string> libraryFunctionCalls;
   std::unique_ptr<CallingConvention> callingConvention;

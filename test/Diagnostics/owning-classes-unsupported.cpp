@@ -61,16 +61,3 @@ struct Watched {
   Watched s{shared};
   return *shared * static_cast<double>(s.value.expired());
 }
-
-// A tree whose nodes own their children (before: the compiler asked for the
-// node's layout while computing it, without end, and crashed).
-struct TreeNode {
-  double w;
-  std::unique_ptr<TreeNode> left, right;
-};
-
-[[ct::differentiable]] double ownedTree(double x) {
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 'root' has type 'struct TreeNode', which differentiable code does not support: its field 'left' is a std::unique_ptr to objects that hold pointers or own memory, which is not supported yet; hold them in a std::vector
-  TreeNode root{x, nullptr, nullptr};
-  return root.w;
-}

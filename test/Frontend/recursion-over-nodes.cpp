@@ -4,9 +4,12 @@
 // function, lowered once on its own: in its body a call of itself stays a
 // call too, and the function it calls mutually is lowered in place there.
 // Such a function may free the nodes it is given (a tree destroyed
-// recursively).
+// recursively); nodes owning their children through std::unique_ptr are
+// destroyed by their destructor's function, which calls itself.
 // RUN: %cotangent-cc %s -- -std=c++20 | FileCheck %s
 // RUN: %cotangent-cc %s -- -std=c++20 | %cotangent-opt > /dev/null
+
+#include <memory>
 
 struct Node {
   double value;
@@ -49,6 +52,27 @@ void destroy(Node *n) {
   return v;
 }
 
+// Nodes owning their children: destroying the root destroys its parts in
+// place, and each child by a call of the node's destructor, whose function
+// destroys its own children by calls of itself, then frees them.
+struct Owner {
+  double value;
+  std::unique_ptr<Owner> left, right;
+};
+
+// CHECK-LABEL: func.func @_Z9ownedTreePKd(
+// CHECK: call @_ZN5OwnerD2Ev
+// CHECK: memref.dealloc
+// CHECK: call @_ZN5OwnerD2Ev
+// CHECK: memref.dealloc
+// CHECK: return
+[[ct::differentiable]] double ownedTree(const double *x) {
+  Owner root{x[0], std::make_unique<Owner>(), nullptr};
+  root.left->value = x[1];
+  return root.value * root.left->value;
+}
+
+
 // CHECK-LABEL: func.func @_Z5totalPK4Node(
 // CHECK-SAME: %[[N:.*]]: memref<?xf64, strided<[1], offset: ?>>
 // CHECK: %[[L:.*]] = ct.load_address %[[N]]
@@ -68,3 +92,12 @@ void destroy(Node *n) {
 // CHECK: call @_Z7destroyP4Node
 // CHECK: call @_Z7destroyP4Node
 // CHECK: memref.dealloc %[[D]]
+
+// CHECK-LABEL: func.func @_ZN5OwnerD2Ev(
+// CHECK-SAME: %[[SELF:.*]]: memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[RIGHT:.*]] = ct.load_address %[[SELF]]
+// CHECK: call @_ZN5OwnerD2Ev(%[[RIGHT]])
+// CHECK: memref.dealloc %[[RIGHT]]
+// CHECK: %[[LEFT:.*]] = ct.load_address %[[SELF]]
+// CHECK: call @_ZN5OwnerD2Ev(%[[LEFT]])
+// CHECK: memref.dealloc %[[LEFT]]

@@ -43,8 +43,7 @@ void ForwardShadowNeeds::analyzeModule() {
   needs.clear();
   SmallVector<func::FuncOp> functions;
   for (auto function : module.getOps<func::FuncOp>()) {
-    bool direct =
-        !function.isExternal() && keepsAddressesInArguments(function);
+    bool direct = !function.isExternal() && keepsAddressesInArguments(function);
     needs[function] = direct;
     if (!function.isExternal() && !direct)
       functions.push_back(function);
@@ -59,8 +58,8 @@ void ForwardShadowNeeds::analyzeModule() {
         continue;
       bool passes = function
                         .walk([&](func::CallOp call) {
-                          auto callee = symbols.lookup<func::FuncOp>(
-                              call.getCallee());
+                          auto callee =
+                              symbols.lookup<func::FuncOp>(call.getCallee());
                           if (callee && needs.lookup(callee) &&
                               llvm::any_of(call.getOperands(), [&](Value v) {
                                 return reachesArgument(v, function);

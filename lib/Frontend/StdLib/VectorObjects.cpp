@@ -384,6 +384,10 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
   const auto *record = type->getAsCXXRecordDecl();
   if (!record)
     return;
+  // A node owning nodes of its class: its destructor's function, which
+  // calls itself for them (body and parts).
+  if (llvm::is_contained(destroyedRecords, record))
+    return callDestructor(record, object, where);
   // A destructor of the program's own: its body, then (C++'s order) the
   // parts it does not destroy itself, unless it is all there is.
   if (ModuleLowering::hasOwnDestructor(record)) {
@@ -399,7 +403,28 @@ void FunctionLowering::destroyObject(clang::QualType type, Address object,
       emitCall(expr, record->getDestructor(), object, {}, std::nullopt);
     return;
   }
+  destroyedRecords.push_back(record);
+  destroyParts(record, object, where);
+  destroyedRecords.pop_back();
+}
+
+void FunctionLowering::callDestructor(const clang::CXXRecordDecl *record,
+                                      Address object,
+                                      const clang::Stmt *where) {
+  Location l = loc(where);
+  const clang::CXXDestructorDecl *destructor = record->getDestructor();
+  module.markDestroyedByCall(destructor, where);
+  module.enter(destructor, where->getBeginLoc());
+  func::FuncOp target = module.getFunction(destructor);
+  module.leave();
+  if (target)
+    func::CallOp::create(b, l, target, ValueRange{materialize(object, l)});
+}
+
+void FunctionLowering::destroyParts(const clang::CXXRecordDecl *record,
+                                    Address object, const clang::Stmt *where) {
   // An implicit destructor: the fields, last first, then the bases.
+  Location l = loc(where);
   SmallVector<const clang::FieldDecl *> fields(record->fields());
   for (const clang::FieldDecl *field : llvm::reverse(fields)) {
     Address at = offsetBy(object, module.getFieldOffset(field), l);

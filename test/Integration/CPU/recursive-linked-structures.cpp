@@ -2,7 +2,9 @@
 // node's children or successor (`eval(n->l)`, `horner(p->next, z)`), also
 // mutually, also writing through the nodes they visit, also freeing them
 // (`destroy(n->l); destroy(n->r); delete n;`), over nodes made by `new` in
-// helpers or in a loop, and over nodes on the stack. Such functions take
+// helpers or in a loop, and over nodes on the stack; trees and lists whose
+// nodes own their children through std::unique_ptr (destroyed by their
+// destructor calling itself). Such functions take
 // objects whose pointer fields keep addresses, so they are calls of their
 // own rather than lowered in place (docs/Memory.md, item 4). Every mode
 // but vector mode (linked nodes with derivatives are a documented limit of
@@ -18,6 +20,7 @@
 #include <cotangent/cotangent.h>
 
 #include <cmath>
+#include <memory>
 
 #include "modes.h"
 
@@ -172,6 +175,76 @@ double weighted(const Node *n, double w) {
   return v;
 }
 
+namespace {
+
+struct Owner {
+  double value;
+  int op; // 0 leaf, 1 sum, 2 product
+  std::unique_ptr<Owner> left, right;
+};
+
+double evalOwned(const Owner *n) {
+  if (n->op == 0)
+    return n->value;
+  double a = evalOwned(n->left.get()), b = evalOwned(n->right.get());
+  return n->op == 1 ? a + b : a * b;
+}
+
+std::unique_ptr<Owner> owned(double v) {
+  auto n = std::make_unique<Owner>();
+  n->value = v;
+  return n;
+}
+
+std::unique_ptr<Owner> owned(int op, std::unique_ptr<Owner> l,
+                             std::unique_ptr<Owner> r) {
+  auto n = std::make_unique<Owner>();
+  n->op = op;
+  n->left = std::move(l);
+  n->right = std::move(r);
+  return n;
+}
+
+} // namespace
+
+/// (sin x0 + x1) * x2 * x0: a tree whose nodes own their children, freed by
+/// the root's destructor; one subtree replaced (the old one destroyed).
+[[ct::differentiable]] double ownedTree(const double *x, int) {
+  auto t = owned(2, owned(1, owned(std::sin(x[0])), owned(x[1])),
+                 owned(2, owned(x[1]), owned(x[0])));
+  t->right = owned(2, owned(x[2]), owned(x[0]));
+  return evalOwned(t.get());
+}
+
+namespace {
+
+struct Link {
+  double value;
+  std::unique_ptr<Link> next;
+};
+
+double decaying(const Link *p, double w) {
+  return p ? w * p->value * p->value + decaying(p->next.get(), w * 0.5) : 0.0;
+}
+
+} // namespace
+
+/// A list owning its successors, prepended in a loop, walked by recursion
+/// and by a loop.
+[[ct::differentiable]] double ownedList(const double *x, int n) {
+  std::unique_ptr<Link> head;
+  for (int i = 0; i < n; ++i) {
+    auto cell = std::make_unique<Link>();
+    cell->value = std::sin(x[i]);
+    cell->next = std::move(head);
+    head = std::move(cell);
+  }
+  double t = 0;
+  for (const Link *p = head.get(); p; p = p->next.get())
+    t += p->value;
+  return decaying(head.get(), 1.0) * t;
+}
+
 int main() {
   double x[4] = {0.3, -0.7, 1.1, 0.4};
   check::checkModes<expression, false>("expression", x, 3);
@@ -179,6 +252,8 @@ int main() {
   check::checkModes<polynomial, false>("polynomial", x, 4);
   check::checkModes<alternating, false>("alternating", x, 4);
   check::checkModes<byDepth, false>("by depth", x, 3);
+  check::checkModes<ownedTree, false>("owned tree", x, 3);
+  check::checkModes<ownedList, false>("owned list", x, 4);
 
   // Closed forms.
   double s = x[1];
@@ -199,5 +274,7 @@ int main() {
   check::near("polynomial d/dx1", dz[1], z * z, 1e-14);
   check::near("polynomial d/dx0", dz[0],
               z * z * z + x[2] + 2 * x[1] * z + 3 * x[0] * z * z, 1e-14);
+  check::near("owned tree closed form", ownedTree(x, 3),
+              (std::sin(x[0]) + x[1]) * x[2] * x[0], 1e-14);
   return check::report();
 }
