@@ -9,6 +9,7 @@
 
 #include "FunctionLowering.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Frontend/DifferentiableAttr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -248,11 +249,13 @@ bool FunctionLowering::freeMemory(Address pointer, const clang::Expr *where,
   }
   // An address kept in memory (the buffer of a class that owns memory):
   // the memory the allocation gave, as C++ requires.
-  // So is a node that a function recursing over linked nodes is given
-  // (its caller read the address from memory).
+  // So is a node that a function recursing over linked nodes, lowered on
+  // its own, is given (its caller read the address from memory); not the
+  // caller's memory given to a function it differentiates.
+  bool givenNode = isa<BlockArgument>(memory) && decl == loweredDecl &&
+                   !isDifferentiable(decl) && module.isRecursionOverNodes(decl);
   if (!memory.getDefiningOp<ct::LoadAddressOp>() &&
-      !memory.getDefiningOp<memref::AllocOp>() &&
-      !(isa<BlockArgument>(memory) && module.isRecursionOverNodes(decl)))
+      !memory.getDefiningOp<memref::AllocOp>() && !givenNode)
     return unsupported<bool>(where, how +
                                         " of memory that this function did "
                                         "not allocate with " +
