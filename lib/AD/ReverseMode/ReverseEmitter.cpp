@@ -878,10 +878,7 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
     returnSeeds.push_back({index, seed});
   forwardValues.map(primal.getArguments(),
                     entry->getArguments().take_front(numArgs));
-  unsigned nextShadow = numArgs + sig.seeds.size();
-  for (auto [i, arg] : llvm::enumerate(primal.getArguments()))
-    if (activities[i] == ct::Activity::Duplicated)
-      top.shadows[arg] = entry->getArgument(nextShadow++);
+  bindShadowArguments(entry, numArgs + sig.seeds.size(), top.shadows);
 
   if (failed(forwardBlock(b, body)))
     return failure();
@@ -908,6 +905,14 @@ LogicalResult ReverseEmitter::emitCombined(func::FuncOp pullback) {
   return success();
 }
 
+void ReverseEmitter::bindShadowArguments(Block *entry, unsigned first,
+                                         DenseMap<Value, Value> &shadows) {
+  unsigned next = first;
+  for (auto [i, arg] : llvm::enumerate(primal.getArguments()))
+    if (activities[i] == ct::Activity::Duplicated)
+      shadows[arg] = entry->getArgument(next++);
+}
+
 LogicalResult ReverseEmitter::emitSplit(func::FuncOp forward,
                                         func::FuncOp reverse) {
   Block &body = primal.getBody().front();
@@ -927,12 +932,8 @@ LogicalResult ReverseEmitter::emitSplit(func::FuncOp forward,
   top.forward = fwdEntry;
   // (Where it keeps addresses in its arguments' memory, the forward half
   // takes their shadows too: the address work is done there.)
-  if (takesShadowsInForward(forward, numArgs)) {
-    unsigned nextShadow = numArgs + 1;
-    for (auto [i, arg] : llvm::enumerate(primal.getArguments()))
-      if (activities[i] == ct::Activity::Duplicated)
-        forwardShadows[arg] = fwdEntry->getArgument(nextShadow++);
-  }
+  if (takesShadowsInForward(forward, numArgs))
+    bindShadowArguments(fwdEntry, numArgs + 1, forwardShadows);
   OpBuilder fb = OpBuilder::atBlockEnd(fwdEntry);
   if (failed(forwardBlock(fb, body)))
     return failure();
@@ -948,10 +949,7 @@ LogicalResult ReverseEmitter::emitSplit(func::FuncOp forward,
   for (auto [i, arg] : llvm::enumerate(primal.getArguments()))
     top.values[arg] = revEntry->getArgument(i);
   unsigned firstSeed = numArgs + 1;
-  unsigned nextShadow = firstSeed + sig.seeds.size();
-  for (auto [i, arg] : llvm::enumerate(primal.getArguments()))
-    if (activities[i] == ct::Activity::Duplicated)
-      top.shadows[arg] = revEntry->getArgument(nextShadow++);
+  bindShadowArguments(revEntry, firstSeed + sig.seeds.size(), top.shadows);
   OpBuilder rb = OpBuilder::atBlockEnd(revEntry);
   for (auto [seed, index] : llvm::zip_equal(
            revEntry->getArguments().slice(firstSeed, sig.seeds.size()),

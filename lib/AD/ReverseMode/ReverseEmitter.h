@@ -84,6 +84,10 @@ public:
 
   LogicalResult emitCombined(func::FuncOp pullback);
   LogicalResult emitSplit(func::FuncOp forward, func::FuncOp reverse);
+  /// Maps each dup argument of the primal to its shadow among the
+  /// arguments of `entry` (a derivative's), which begin at `first`.
+  void bindShadowArguments(Block *entry, unsigned first,
+                           DenseMap<Value, Value> &shadows);
 
   //===--------------------------------------------------------------------===//
   // Services for the ops' ReverseModeOpInterface models (lib/AD/Rules)

@@ -277,12 +277,13 @@ struct CallReverse
       return emitClonedForward(op, b, emitter);
     if (callee->hasAttr("ct.checkpoint"))
       return forwardCheckpointedCall(b, call, callee, emitter);
+    SmallVector<ct::Activity> activities =
+        getCallActivities(call, emitter.getActivity());
     func::FuncOp forward =
-        registry.get(callee, DerivativeKind::Forward,
-                     getCallActivities(call, emitter.getActivity()));
+        registry.get(callee, DerivativeKind::Forward, activities);
     operands.push_back(emitter.getForwardTape(loc));
     if (takesShadowsInForward(forward, call.getNumOperands()) &&
-        failed(appendShadowsInForward(b, call, emitter, operands)))
+        failed(appendShadowsInForward(b, call, activities, emitter, operands)))
       return failure();
     auto fwdCall = func::CallOp::create(b, loc, forward, operands);
     forwardValues.map(call.getResults(), fwdCall.getResults());
@@ -320,10 +321,9 @@ struct CallReverse
   /// addresses in its arguments' memory the shadows of the call's dup
   /// operands, as the forward sweep has them.
   static LogicalResult appendShadowsInForward(OpBuilder &b, func::CallOp call,
+                                              ArrayRef<ct::Activity> activities,
                                               ReverseEmitter &emitter,
                                               SmallVector<Value> &operands) {
-    SmallVector<ct::Activity> activities =
-        getCallActivities(call, emitter.getActivity());
     for (auto [operand, a] : llvm::zip_equal(call.getOperands(), activities)) {
       if (a != ct::Activity::Duplicated)
         continue;
