@@ -65,8 +65,11 @@ static bool isPlainPointee(ModuleLowering &module, clang::QualType pointee) {
 std::string whyNotCallable(ModuleLowering &module,
                            const clang::FunctionDecl *function) {
   clang::ASTContext &ast = module.getAST();
+  // (Library functions Clang knows, `lround` or `__builtin_lround`, are
+  // the C library's: callable. Other builtins have no symbol to call.)
   if (unsigned id = function->getBuiltinID();
-      id && !ast.BuiltinInfo.isLibFunction(id))
+      id && !ast.BuiltinInfo.isLibFunction(id) &&
+      !ast.BuiltinInfo.isPredefinedLibFunction(id))
     return "is a compiler builtin";
   if (isa<clang::CXXConstructorDecl, clang::CXXDestructorDecl>(function))
     return "constructs or destroys an object of a class compiled elsewhere";

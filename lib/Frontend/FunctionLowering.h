@@ -220,10 +220,17 @@ private:
   void lowerStmt(const clang::Stmt *stmt);
   /// A block: its statements, then the cleanups of what it declared.
   void lowerCompound(const clang::CompoundStmt *compound);
+  /// A GNU statement expression, `({ double t = x; t * t; })`: its
+  /// statements in a block of their own, then the value of the last.
+  Value lowerStatementExpression(const clang::StmtExpr *expr);
   void lowerDeclStmt(const clang::DeclStmt *declStmt);
   /// 'break' or 'continue': the cleanups of the scopes it leaves, a branch.
   void lowerJump(const clang::Stmt *stmt);
   void lowerVarDecl(const clang::VarDecl *var);
+  /// A pointer or iterator variable: where it starts, or (without an
+  /// initializer) the assignment that declares it.
+  void lowerPointerVarDecl(const clang::VarDecl *var, const clang::Expr *init,
+                           Location loc);
   void lowerReturn(const clang::ReturnStmt *stmt);
   /// Makes `arg`, the value passed for `param`, the parameter's place: a
   /// reference or aggregate is its memory, a scalar gets a slot.
@@ -631,6 +638,15 @@ private:
   /// `ct::stop_gradient`, `ct::pass_through` and the <cmath> functions:
   /// true when `callee` is one of them, with `result` set (nullopt after
   /// an error).
+  /// <cmath> functions the C library computes, or that return a part
+  /// through a pointer (MathLibraryCalls.cpp): true if `callee` is one
+  /// (`result` then null after an error).
+  bool lowerMathLibraryCall(const clang::Expr *expr,
+                            const clang::FunctionDecl *callee,
+                            llvm::ArrayRef<Value> operands, mlir::Type type,
+                            std::optional<CallResult> &result);
+  /// `modf(x, &integral)`: stores trunc(x), returns the fraction.
+  Value lowerModf(Value x, Value integralPart, Location loc);
   bool lowerScalarBuiltin(const clang::Expr *expr,
                           const clang::FunctionDecl *callee,
                           llvm::ArrayRef<Value> operands,
@@ -1554,6 +1570,10 @@ private:
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   std::optional<Address> lowerPlacementNew(const clang::CXXNewExpr *expr);
+  /// `double a[n];` (a variable-length array, Clang's extension to C++):
+  /// memory of n elements made where it is declared and freed where its
+  /// scope ends.
+  bool declareVariableLengthArray(const clang::VarDecl *var);
   void lowerDelete(const clang::CXXDeleteExpr *expr);
   /// `throw e;` in a derivative: a message, then abort (ErrorPaths.cpp).
   void lowerThrow(const clang::CXXThrowExpr *expr);

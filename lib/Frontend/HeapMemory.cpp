@@ -128,6 +128,53 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   return address;
 }
 
+bool FunctionLowering::declareVariableLengthArray(const clang::VarDecl *var) {
+  const clang::VariableArrayType *array =
+      ast.getAsVariableArrayType(var->getType());
+  clang::QualType element = array->getElementType();
+  auto refuse = [&](const Twine &message) {
+    module.error(var->getSourceRange(), message);
+    return false;
+  };
+  if (element->isVariablyModifiedType())
+    return refuse("an array of variable length can have one dimension of "
+                  "variable length in differentiable code; index a "
+                  "one-dimensional array by 'i * columns + j'");
+  // (Structs get their trivial default constructor: nothing to run.)
+  const auto *construct =
+      dyn_cast_or_null<clang::CXXConstructExpr>(var->getInit());
+  bool leftUninitialized =
+      !var->getInit() ||
+      (construct && construct->getConstructor()->isTrivial());
+  if (!leftUninitialized || ModuleLowering::needsDestruction(element))
+    return refuse("an array of variable length can hold numbers and "
+                  "structs of numbers left uninitialized; use a std::vector");
+  std::optional<Layout> layout = module.getLayout(
+      element, var->getSourceRange(), "an element of '" + var->getName() + "'");
+  if (!layout)
+    return false;
+  if (!layout->indirect.empty())
+    return refuse("an array of variable length can hold numbers and "
+                  "structs of numbers; keep pointers in a std::vector");
+  // Evaluated once, where the declaration runs, as C evaluates it; the
+  // memory is the heap's rather than the stack's, so that one declared in a
+  // loop does not grow the stack each iteration.
+  const clang::Expr *size = array->getSizeExpr();
+  Value n = lowerRValue(size);
+  if (!n)
+    return false;
+  Location l = module.getLoc(var->getLocation());
+  Value scalars = arith::MulIOp::create(b, l, index(n, size->getType(), l),
+                                        constantIndex(layout->size, l));
+  Value memory = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
+      ValueRange{scalars});
+  cleanups.push_back(memory);
+  places[var] = Address{memory, constantIndex(0, l)};
+  markAddressHolder(var, memory);
+  return true;
+}
+
 std::optional<Address>
 FunctionLowering::lowerPlacementNew(const clang::CXXNewExpr *expr) {
   using Result = std::optional<Address>;

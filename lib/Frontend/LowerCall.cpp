@@ -267,7 +267,7 @@ bool FunctionLowering::lowerScalarBuiltin(const clang::Expr *expr,
       type ? buildMathFunction(b, l, callee, operands, type, module.getModule())
            : nullptr;
   if (!math)
-    return false;
+    return lowerMathLibraryCall(expr, callee, operands, type, result);
   result = CallResult{math, {}};
   return true;
 }

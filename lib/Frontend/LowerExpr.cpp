@@ -136,6 +136,8 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
                              "code uses pointers only to address memory");
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr))
     return lowerCast(cast);
+  if (const auto *statements = dyn_cast<clang::StmtExpr>(expr))
+    return lowerStatementExpression(statements);
   if (const auto *binary = dyn_cast<clang::BinaryOperator>(expr)) {
     if (binary->isAssignmentOp()) {
       std::optional<Address> place = lowerLValue(binary);
@@ -355,6 +357,16 @@ Value FunctionLowering::arithmetic(clang::BinaryOperatorKind kind, Value lhs,
   if (isSigned && !ast.isPromotableIntegerType(type) &&
       !ast.getLangOpts().isSignedOverflowDefined())
     overflow = arith::IntegerOverflowFlags::nsw;
+  // A shift's amount keeps its own type in C++ (`len >> 1` of a long by an
+  // int); it is non-negative, so widening or narrowing keeps its value.
+  if ((kind == clang::BO_Shl || kind == clang::BO_Shr) &&
+      lhs.getType() != rhs.getType()) {
+    if (rhs.getType().getIntOrFloatBitWidth() <
+        lhs.getType().getIntOrFloatBitWidth())
+      rhs = arith::ExtUIOp::create(b, l, lhs.getType(), rhs);
+    else
+      rhs = arith::TruncIOp::create(b, l, lhs.getType(), rhs);
+  }
   switch (kind) {
   case clang::BO_Add:
     return isFloat

@@ -680,6 +680,9 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr)) {
     switch (cast->getCastKind()) {
     case clang::CK_NoOp:
+    // `operator double&()` called (a reference wrapper read or written):
+    // the place its call returns.
+    case clang::CK_UserDefinedConversion:
       return lowerLValue(cast->getSubExpr());
     case clang::CK_DerivedToBase:
     case clang::CK_UncheckedDerivedToBase: {
@@ -876,6 +879,10 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   // A default argument: the declaration's expression.
   if (const auto *defaultArg = dyn_cast<clang::CXXDefaultArgExpr>(expr))
     return lowerPointer(defaultArg->getExpr());
+  // Braces around a pointer (`double *p{&x};`) are its value.
+  if (const auto *list = dyn_cast<clang::InitListExpr>(expr);
+      list && list->getNumInits() == 1 && expr->getType()->isPointerType())
+    return lowerPointer(list->getInit(0));
   Location l = loc(expr);
   if (isIterator(expr->getType()))
     return lowerIterator(expr);

@@ -195,6 +195,27 @@ void FunctionLowering::lowerCompound(const clang::CompoundStmt *compound) {
   currentStatement = outerStatement;
 }
 
+Value FunctionLowering::lowerStatementExpression(const clang::StmtExpr *expr) {
+  const clang::CompoundStmt *body = expr->getSubStmt();
+  size_t depth = cleanups.size();
+  const clang::CompoundStmt *outerBlock = currentBlock;
+  currentBlock = body;
+  Value value;
+  for (const clang::Stmt *child : body->body()) {
+    const auto *last = dyn_cast<clang::Expr>(child);
+    if (child != body->body_back() || !last)
+      lowerStmt(child);
+    else if (last->getType()->isVoidType())
+      lowerDiscarded(last);
+    else
+      value = lowerRValue(last);
+  }
+  emitCleanups(depth, module.getLoc(body->getRBracLoc()));
+  cleanups.truncate(depth);
+  currentBlock = outerBlock;
+  return value;
+}
+
 void FunctionLowering::lowerDeclStmt(const clang::DeclStmt *declStmt) {
   // Other declarations (types, enumerations, local classes, `using`,
   // static_assert, a function declared in a block) only declare names.
@@ -319,6 +340,10 @@ void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
     return lowerDelete(release);
   if (const auto *raise = dyn_cast<clang::CXXThrowExpr>(expr))
     return lowerThrow(raise);
+  if (const auto *statements = dyn_cast<clang::StmtExpr>(expr)) {
+    lowerStatementExpression(statements);
+    return;
+  }
   clang::QualType type = expr->getType();
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr);
       cast && cast->getCastKind() == clang::CK_ToVoid)
@@ -407,29 +432,12 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     return;
   }
   if (type->isPointerType() || isIterator(type)) {
-    if (!init) {
-      // `T *p; p = e;`: the assignment declares it (lowerPointerAssignment);
-      // till then it is nothing (also not what it was in an earlier call
-      // lowered in place).
-      pointers.erase(var);
-      movingPointers.erase(var);
-      if (type->isPointerType() && initializingAssignment(var))
-        return;
-      module.error(var->getSourceRange(),
-                   "a pointer variable must be initialized where it is "
-                   "declared, or assigned before any other use in its "
-                   "block");
+    lowerPointerVarDecl(var, init, l);
+    return;
+  }
+  if (type->isVariableArrayType()) {
+    if (!declareVariableLengthArray(var))
       invalid.insert(var);
-      return;
-    }
-    // A pointer variable moves within the memref it starts in: keep that
-    // memref and a slot for the offset.
-    std::optional<Address> pointer = lowerPointer(init);
-    if (!pointer) {
-      invalid.insert(var);
-      return;
-    }
-    declarePointerVariable(var, *pointer, l);
     return;
   }
   std::optional<Address> place = allocate(type, var->getSourceRange(),
@@ -454,6 +462,35 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     destroyAtScopeEnd(type, *place, init);
   }
   lowerHoldingVars(var);
+}
+
+void FunctionLowering::lowerPointerVarDecl(const clang::VarDecl *var,
+                                           const clang::Expr *init,
+                                           Location l) {
+  clang::QualType type = var->getType();
+  if (!init) {
+    // `T *p; p = e;`: the assignment declares it (lowerPointerAssignment);
+    // till then it is nothing (also not what it was in an earlier call
+    // lowered in place).
+    pointers.erase(var);
+    movingPointers.erase(var);
+    if (type->isPointerType() && initializingAssignment(var))
+      return;
+    module.error(var->getSourceRange(),
+                 "a pointer variable must be initialized where it is "
+                 "declared, or assigned before any other use in its "
+                 "block");
+    invalid.insert(var);
+    return;
+  }
+  // A pointer variable moves within the memref it starts in: keep that
+  // memref and a slot for the offset.
+  std::optional<Address> pointer = lowerPointer(init);
+  if (!pointer) {
+    invalid.insert(var);
+    return;
+  }
+  declarePointerVariable(var, *pointer, l);
 }
 
 void FunctionLowering::lowerHoldingVars(const clang::VarDecl *var) {

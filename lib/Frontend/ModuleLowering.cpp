@@ -1198,6 +1198,12 @@ std::string ModuleLowering::mangle(const clang::FunctionDecl *decl) {
     return mangle(clang::GlobalDecl(dtor, dtor->getParent()->getNumVBases()
                                               ? clang::Dtor_Complete
                                               : clang::Dtor_Base));
+  // `__builtin_lround` is the C library's `lround`.
+  if (unsigned id = decl->getBuiltinID();
+      id && ast.BuiltinInfo.isLibFunction(id))
+    return StringRef(ast.BuiltinInfo.getName(id))
+        .drop_front(StringRef("__builtin_").size())
+        .str();
   return mangle(clang::GlobalDecl(decl));
 }
 

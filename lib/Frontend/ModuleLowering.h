@@ -596,6 +596,19 @@ mlir::MemRefType getPointerType(mlir::Type scalar);
 void lowerFunctionBody(ModuleLowering &module, const clang::FunctionDecl *decl,
                        mlir::func::FuncOp function);
 
+/// Functions of the C library or of namespace std, not the user's own.
+bool isMathLibraryFunction(const clang::FunctionDecl *function);
+/// `name` without `__builtin_` and, unless `isKnown` accepts it whole,
+/// without the `f`/`l` of its float and long double spellings.
+llvm::StringRef
+mathFunctionBase(llvm::StringRef name,
+                 llvm::function_ref<bool(llvm::StringRef)> isKnown);
+/// C's `remainder(x, y)`: x - n y, n the nearest integer to x / y.
+mlir::Value buildRemainder(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value x, mlir::Value y);
+/// C's `ldexp(x, n)`: x 2^n, for integer n of any width.
+mlir::Value scaleByPowerOfTwo(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value x, mlir::Value n);
 /// Builds a <cmath> function as math-dialect ops (or a libm call); returns
 /// null if `function` is not one of them.
 mlir::Value buildMathFunction(mlir::OpBuilder &builder, mlir::Location loc,

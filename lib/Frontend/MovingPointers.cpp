@@ -457,6 +457,14 @@ bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
     return true;
   }
   MovingPointer &state = moving->second;
+  // Moved within what it designates now (`p = p + 1`, `p += n`): the same
+  // array, whichever it is.
+  if (Operation *read = target.memref.getDefiningOp();
+      read && llvm::any_of(state.reads,
+                           [&](const auto &r) { return r.first == read; })) {
+    store(target.offset, pointer.offsetSlot, l);
+    return true;
+  }
   size_t known = state.arrays.size();
   Value k = arrayIndex(state, target.memref, where);
   if (!k)

@@ -23,13 +23,15 @@ using namespace cotangent::ad::reverse;
 
 namespace {
 
-/// Derivatives flow through ct.pass_through unchanged.
+/// Derivatives flow through ct.pass_through unchanged, from its input (not
+/// from the value it returns, whose own derivative is dropped).
 struct PassThroughModel
     : public ActivityOpInterface::ExternalModel<PassThroughModel,
                                                 ct::PassThroughOp> {
   void getDerivativeFlow(Operation *op,
                          SmallVectorImpl<DerivativeFlow> &flow) const {
-    flow.push_back({op->getOperand(0), op->getResult(0)});
+    auto pass = cast<ct::PassThroughOp>(op);
+    flow.push_back({pass.getInput(), pass.getResult()});
   }
 };
 

@@ -26,6 +26,9 @@ enum class MathKind {
   Sinh,
   Cosh,
   Tanh,
+  Asinh,
+  Acosh,
+  Atanh,
   Exp,
   Exp2,
   Expm1,
@@ -58,9 +61,18 @@ enum class MathKind {
 };
 } // namespace
 
+StringRef mathFunctionBase(StringRef name,
+                           llvm::function_ref<bool(StringRef)> isKnown) {
+  name.consume_front("__builtin_");
+  // The float and long double spellings: sinf, powl, ... (the operand
+  // types then decide which are lowered).
+  if (!isKnown(name) && (name.ends_with("f") || name.ends_with("l")))
+    return name.drop_back();
+  return name;
+}
+
 /// `sinf`, `__builtin_sin`, `std::sin`... all name the same function.
 static MathKind classify(StringRef name) {
-  name.consume_front("__builtin_");
   auto kind = [](StringRef n) {
     return llvm::StringSwitch<MathKind>(n)
         .Case("sin", MathKind::Sin)
@@ -73,6 +85,9 @@ static MathKind classify(StringRef name) {
         .Case("sinh", MathKind::Sinh)
         .Case("cosh", MathKind::Cosh)
         .Case("tanh", MathKind::Tanh)
+        .Case("asinh", MathKind::Asinh)
+        .Case("acosh", MathKind::Acosh)
+        .Case("atanh", MathKind::Atanh)
         .Case("exp", MathKind::Exp)
         .Case("exp2", MathKind::Exp2)
         .Case("expm1", MathKind::Expm1)
@@ -105,23 +120,52 @@ static MathKind classify(StringRef name) {
         .Case("nearbyint", MathKind::Rint)
         .Case("ldexp", MathKind::Ldexp)
         .Case("scalbn", MathKind::Ldexp)
+        .Case("scalbln", MathKind::Ldexp)
         .Default(MathKind::None);
   };
-  MathKind k = kind(name);
-  // The float and long double spellings: sinf, powl, ... (the operand
-  // types then decide which are lowered).
-  if (k == MathKind::None && (name.ends_with("f") || name.ends_with("l")))
-    k = kind(name.drop_back());
-  return k;
+  return kind(mathFunctionBase(
+      name, [&](StringRef whole) { return kind(whole) != MathKind::None; }));
 }
 
-/// Functions of the C library or of namespace std, not the user's own.
-static bool isLibraryFunction(const clang::FunctionDecl *function) {
+bool isMathLibraryFunction(const clang::FunctionDecl *function) {
   const clang::DeclContext *context =
       function->getDeclContext()->getRedeclContext();
   if (context->isTranslationUnit() || context->isExternCContext())
     return true;
   return context->isStdNamespace();
+}
+
+Value buildRemainder(OpBuilder &b, Location loc, Value x, Value y) {
+  // x - n y with n = x / y rounded to nearest, ties to even.
+  Value n =
+      math::RoundEvenOp::create(b, loc, arith::DivFOp::create(b, loc, x, y));
+  return arith::SubFOp::create(b, loc, x, arith::MulFOp::create(b, loc, n, y));
+}
+
+Value scaleByPowerOfTwo(OpBuilder &b, Location loc, Value x, Value n) {
+  // x * 2^n, exact (n is an integer: no derivative). 2^n alone overflows
+  // for |n| > 1023 where the product does not (a subnormal scaled up, a
+  // large number scaled down), so n, clamped to where every finite x
+  // gives 0 or infinity, is applied in three factors of at most 2^734.
+  Type type = n.getType();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+  };
+  constexpr int64_t kBeyondEveryExponent = 2200;
+  n = arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, n, constant(kBeyondEveryExponent)),
+      constant(-kBeyondEveryExponent));
+  Value first = arith::DivSIOp::create(b, loc, n, constant(3));
+  Value rest = arith::SubIOp::create(b, loc, n, first);
+  Value second = arith::DivSIOp::create(b, loc, rest, constant(2));
+  Value third = arith::SubIOp::create(b, loc, rest, second);
+  Value scaled = x;
+  for (Value part : {first, second, third}) {
+    Value factor = math::Exp2Op::create(
+        b, loc, arith::SIToFPOp::create(b, loc, x.getType(), part));
+    scaled = arith::MulFOp::create(b, loc, scaled, factor);
+  }
+  return scaled;
 }
 
 /// The functions that are one operation of the math or arith dialect;
@@ -157,6 +201,12 @@ static Value buildOneOperation(OpBuilder &b, Location loc, MathKind kind,
     return unary(math::CoshOp());
   case MathKind::Tanh:
     return unary(math::TanhOp());
+  case MathKind::Asinh:
+    return unary(math::AsinhOp());
+  case MathKind::Acosh:
+    return unary(math::AcoshOp());
+  case MathKind::Atanh:
+    return unary(math::AtanhOp());
   case MathKind::Exp:
     return unary(math::ExpOp());
   case MathKind::Exp2:
@@ -225,13 +275,8 @@ static Value buildComposed(OpBuilder &b, Location loc, MathKind kind,
     Value difference = arith::SubFOp::create(b, loc, args[0], args[1]);
     return arith::SelectOp::create(b, loc, above, difference, zero());
   }
-  case MathKind::Remainder: {
-    // x - n y with n = x / y rounded to nearest, ties to even.
-    Value n = math::RoundEvenOp::create(
-        b, loc, arith::DivFOp::create(b, loc, args[0], args[1]));
-    return arith::SubFOp::create(b, loc, args[0],
-                                 arith::MulFOp::create(b, loc, n, args[1]));
-  }
+  case MathKind::Remainder:
+    return buildRemainder(b, loc, args[0], args[1]);
   case MathKind::Hypot:
     // The C library's hypot, exact where x*x + y*y overflows.
     return ct::HypotOp::create(b, loc, args[0], args[1]);
@@ -247,16 +292,13 @@ static Value buildComposed(OpBuilder &b, Location loc, MathKind kind,
 Value buildMathFunction(OpBuilder &b, Location loc,
                         const clang::FunctionDecl *function, ValueRange args,
                         Type resultType, ModuleOp module) {
-  if (!function->getIdentifier() || !isLibraryFunction(function))
+  if (!function->getIdentifier() || !isMathLibraryFunction(function))
     return nullptr;
   MathKind kind = classify(function->getName());
   if (kind == MathKind::Ldexp && args.size() == 2 &&
       isa<FloatType>(resultType) && args[0].getType() == resultType &&
       isa<IntegerType>(args[1].getType())) {
-    // x * 2^n, exact (n is an int: no derivative).
-    Value n = arith::SIToFPOp::create(b, loc, resultType, args[1]);
-    return arith::MulFOp::create(b, loc, args[0],
-                                 math::Exp2Op::create(b, loc, n));
+    return scaleByPowerOfTwo(b, loc, args[0], args[1]);
   }
   if (kind == MathKind::None || !isa<FloatType>(resultType) ||
       !llvm::all_of(args, [&](Value v) { return v.getType() == resultType; }))

@@ -1,0 +1,103 @@
+// <cmath> functions beyond one math operation, in double and float,
+// reverse and forward mode, at -O0 and -O2, against closed forms: the
+// inverse hyperbolic functions; frexp, modf and remquo, which also return
+// a part through a pointer; logb and nextafter, computed by the C library;
+// ldexp and scalbln by exponents beyond 2^1023's (a subnormal scaled up);
+// lround, lrint and ilogb, whose integer results carry no derivative.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include "check.h"
+
+#include <cmath>
+
+template <class T> [[ct::differentiable]] T inverseHyperbolic(T x, T y) {
+  return std::asinh(x) * y + std::acosh(y + 1) + std::atanh(x / 4);
+}
+template <class T> [[ct::differentiable]] T mantissa(T x, T y) {
+  int e;
+  T m = std::frexp(x * 3, &e);
+  return m * y + T(e) * x;
+}
+template <class T> [[ct::differentiable]] T fraction(T x, T y) {
+  T whole;
+  T part = std::modf(x * y, &whole);
+  return part * part + whole * x;
+}
+template <class T> [[ct::differentiable]] T quotientBits(T x, T y) {
+  int q;
+  T r = std::remquo(x, y, &q);
+  return r + T(q) * x;
+}
+template <class T> [[ct::differentiable]] T libraryComputed(T x, T y) {
+  return std::logb(x) * y + std::nextafter(x * y, T(100)) * x;
+}
+template <class T> [[ct::differentiable]] T integerResults(T x, T y) {
+  return T(std::lround(x)) * y + T(std::lrint(y)) * x + T(std::ilogb(x)) * x;
+}
+// A subnormal scaled by 2^n with n beyond the largest exponent.
+template <class T> constexpr T kTiny = T(1e-310);
+template <> constexpr float kTiny<float> = 1e-40f;
+template <class T> constexpr int kUp = 1060;
+template <> constexpr int kUp<float> = 150;
+template <class T> [[ct::differentiable]] T farScaled(T x, T y) {
+  return std::ldexp(x * kTiny<T>, kUp<T>) * y + std::scalbln(y, 2L);
+}
+
+template <auto F, class T>
+void partials(const char *name, T x, T y, double dx, double dy, double tol) {
+  T gx = 0, gy = 0;
+  ct::gradient<F>(x, y, &gx, &gy);
+  check::near(name, gx, dx, tol);
+  check::near(name, gy, dy, tol);
+  check::near(name, ct::jvp<F>(x, y, T(1), T(0)).tangent, dx, tol);
+  check::near(name, ct::jvp<F>(x, y, T(0), T(1)).tangent, dy, tol);
+}
+
+template <class T> void all(double tol) {
+  // asinh' = 1/sqrt(x^2 + 1), acosh' = 1/sqrt(x^2 - 1), atanh' = 1/(1 - x^2).
+  double x = 1.5, y = 1.2;
+  partials<inverseHyperbolic<T>, T>(
+      "asinh, acosh, atanh", T(x), T(y),
+      y / std::sqrt(x * x + 1) + 0.25 / (1 - x * x / 16),
+      std::asinh(x) + 1 / std::sqrt((y + 1) * (y + 1) - 1), tol);
+  // frexp(8.1) = 0.50625 2^4: m = 3x / 16, e = 4.
+  partials<mantissa<T>, T>("frexp", T(2.7), T(1.2), 3.0 / 16 * 1.2 + 4,
+                           0.50625, tol);
+  // modf(3.24) = 0.24 + 3: d/dx = 2 (0.24) y + 3, d/dy = 2 (0.24) x.
+  partials<fraction<T>, T>("modf", T(2.7), T(1.2), 2 * 0.24 * 1.2 + 3,
+                           2 * 0.24 * 2.7, 1e3 * tol);
+  // remquo(7.5, 2): 7.5 - 4 * 2, q = 4.
+  partials<quotientBits<T>, T>("remquo", T(7.5), T(2.0), 1 + 4, -4.0, tol);
+  // logb(2.7) = 1; nextafter(x y, 100) moves x y by one ulp: x^2 y.
+  partials<libraryComputed<T>, T>("logb, nextafter", T(2.7), T(1.2),
+                                  2 * 2.7 * 1.2, 1.0 + 2.7 * 2.7,
+                                  tol);
+  partials<integerResults<T>, T>("lround, lrint, ilogb", T(2.7), T(1.2),
+                                 1.0 + 1.0, 3.0, tol);
+  // (Reverse mode along x passes 2^n itself, beyond the largest finite
+  // number: what it gives there is infinity, as the derivative of ldexp
+  // with respect to its argument is.)
+  double scale = std::ldexp(double(kTiny<T>), kUp<T>);
+  T gx = 0, gy = 0;
+  T value = ct::gradient<farScaled<T>>(T(2.7), T(1.2), &gx, &gy);
+  check::near("ldexp beyond 2^1023 value", value, scale * 2.7 * 1.2 + 4.8,
+              tol * scale);
+  check::near("ldexp beyond 2^1023 d/dy", gy, scale * 2.7 + 4, tol * scale);
+  check::near("ldexp beyond 2^1023 jvp x",
+              ct::jvp<farScaled<T>>(T(2.7), T(1.2), T(1), T(0)).tangent,
+              scale * 1.2, tol * scale);
+  check::near("modf value", fraction<T>(T(-2.5), T(1)), 0.25 + 5, tol);
+  check::near("remquo value", quotientBits<T>(T(7.5), T(2)), -0.5 + 30, tol);
+}
+
+int main() {
+  all<double>(1e-12);
+  all<float>(1e-5);
+  return check::report();
+}

@@ -1,0 +1,83 @@
+// Arrays of variable length (`double a[n];`, Clang's extension to C++ from
+// C99): of numbers and of structs, declared in the function, in loops (one
+// per iteration, of a length the iteration computes) and in helpers, read
+// and written by index and through pointers. Every mode (value, gradient
+// against central differences, forward mode, Hessian-vector products,
+// two lanes) at -O0 and -O2, and under AddressSanitizer (each array freed
+// where its scope ends).
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// RUN: %clangxx-ct -O1 -fsanitize=address %s -o %ta && %ta | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include "modes.h"
+
+#pragma clang diagnostic ignored "-Wvla-cxx-extension"
+
+// sum over k of sum over j <= k of (x_j^2 x_k)^2 / (k + 1), plus x_{n-1}^2 x_0.
+[[ct::differentiable]] double windows(const double *x, int n) {
+  double squares[n];
+  for (int i = 0; i < n; ++i)
+    squares[i] = x[i] * x[i];
+  double s = 0;
+  for (int k = 0; k < n; ++k) {
+    double window[k + 1];
+    for (int j = 0; j <= k; ++j)
+      window[j] = squares[j] * x[k];
+    for (int j = 0; j <= k; ++j)
+      s += window[j] * window[j] / (k + 1);
+  }
+  return s + squares[n - 1] * x[0];
+}
+
+struct Body {
+  double mass, position;
+};
+
+// A helper filling the array it is given through a pointer.
+static void place(Body *bodies, const double *x, int n) {
+  for (int i = 0; i < n; ++i)
+    bodies[i] = Body{1 + x[i] * x[i], x[(i + 1) % n]};
+}
+
+// Pairwise potential of bodies made from x.
+[[ct::differentiable]] double potential(const double *x, int n) {
+  Body bodies[n];
+  place(bodies, x, n);
+  double e = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) {
+      double d = bodies[i].position - bodies[j].position;
+      e += bodies[i].mass * bodies[j].mass / (1 + d * d);
+    }
+  return e;
+}
+
+// A scratch array in a helper, of a length given by a parameter.
+static double smoothed(const double *x, int n, int width) {
+  double kernel[width];
+  for (int k = 0; k < width; ++k)
+    kernel[k] = 1.0 / (k + 1);
+  double s = 0;
+  for (int i = 0; i + width <= n; ++i) {
+    double acc = 0;
+    for (int k = 0; k < width; ++k)
+      acc += kernel[k] * x[i + k];
+    s += acc * acc;
+  }
+  return s;
+}
+
+[[ct::differentiable]] double filtered(const double *x, int n) {
+  return smoothed(x, n, 2) + smoothed(x, n, 3) * x[0];
+}
+
+int main() {
+  const double point[5] = {0.5, -1.25, 0.75, 1.5, -0.5};
+  check::checkModes<windows>("windows", point, 5);
+  check::checkModes<potential>("potential", point, 5);
+  check::checkModes<filtered>("filtered", point, 5);
+  return check::report();
+}
