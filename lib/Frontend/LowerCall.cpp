@@ -261,6 +261,9 @@ bool FunctionLowering::lowerScalarBuiltin(const clang::Expr *expr,
     result = lowerPassThrough(expr, target, operands);
     return true;
   }
+  // (`sincos` returns its values through pointers.)
+  if (returnType->isVoidType())
+    return lowerMathLibraryCall(expr, callee, operands, Type(), result);
   Type type = module.lowerType(returnType, expr->getSourceRange(),
                                "this call's result");
   Value math =
@@ -435,7 +438,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   clang::QualType returnType = callee->getReturnType().getCanonicalType();
 
   // The ct:: markers and <cmath>, on scalars.
-  if (!object && returnType->isArithmeticType() && !libraryCode)
+  if (!object && (returnType->isArithmeticType() || returnType->isVoidType()) &&
+      !libraryCode)
     if (Result builtin; lowerScalarBuiltin(expr, callee, operands, builtin))
       return builtin;
   libraryCode = libraryCode || runsAsLibraryCompiledIt(callee, args);

@@ -3,7 +3,8 @@
 // computes: its call sees numbers without derivatives, and the derivative
 // is built around it (nextafter as the identity, logb none, frexp's
 // mantissa as x 2^-e with the exponent the library stored, modf as x minus
-// trunc(x), with the sign of x on a zero fraction).
+// trunc(x), with the sign of x on a zero fraction; GNU's sincos stores
+// math.sin and math.cos).
 // RUN: %cotangent-cc %s -- -std=c++20 -Wno-vla-cxx-extension | FileCheck %s
 // RUN: %cotangent-cc %s -- -std=c++20 -Wno-vla-cxx-extension | %cotangent-opt > /dev/null
 #include <cmath>
@@ -58,6 +59,17 @@
 // CHECK: arith.select %{{.*}}, %[[ZERO]], %[[F]]
 [[ct::differentiable]] double fraction(double x, double *whole) {
   return std::modf(x, whole);
+}
+
+// CHECK-LABEL: func.func @_Z4bothdPdS_
+// CHECK: %[[SV:.*]] = memref.subview %arg1
+// CHECK: %[[CV:.*]] = memref.subview %arg2
+// CHECK: %[[S:.*]] = math.sin %arg0
+// CHECK: memref.store %[[S]], %[[SV]]
+// CHECK: %[[C:.*]] = math.cos %arg0
+// CHECK: memref.store %[[C]], %[[CV]]
+[[ct::differentiable]] void both(double x, double *s, double *c) {
+  sincos(x, s, c);
 }
 
 // CHECK: func.func private @nextafter(f64, f64) -> f64 attributes {ct.external

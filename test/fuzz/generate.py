@@ -461,8 +461,10 @@ class Generator:
                 self.emit(fn, indent, f"{target} += {src}[{k}] * {self.expr(scope, loop_vars, 1)};")
             elif form < 0.93:
                 self.vector_of_rows(fn, scope, loop_vars, indent, target)
-            else:
+            elif r.random() < 0.5:
                 self.replaced_buffer(fn, scope, loop_vars, indent, target)
+            else:
+                self.variable_length_array(fn, scope, loop_vars, indent, target)
         finally:
             self.rng = main
 
@@ -576,6 +578,23 @@ class Generator:
         self.emit(fn, indent, "}")
         self.emit(fn, indent, f"{target} += {p}[{k}] * {self.expr(scope, loop_vars, 1)};")
         self.emit(fn, indent, f"delete[] {p};")
+
+    def variable_length_array(self, fn, scope, loop_vars, indent, target):
+        """A scratch array of variable length (`real a[n];`, n decided at
+        run time), filled in a loop and read back through a GNU statement
+        expression into `target`; freed where its scope ends."""
+        r = self.rng
+        a, n, i, t = self.fresh("v"), self.fresh("n"), self.fresh("i"), self.fresh("t")
+        m = r.randint(2, 4)
+        inner = Scope(scope)
+        inner.add(i, "int")
+        self.emit(fn, indent, f"int {n} = {m} + ({self.condition(scope, loop_vars)} ? 1 : 0);")
+        self.emit(fn, indent, f"real {a}[{n}];")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+        self.emit(fn, indent + 1, f"{a}[{i}] = {self.expr(inner, loop_vars + [i], 1)};")
+        self.emit(fn, indent, "}")
+        self.emit(fn, indent, f"{target} += ({{ real {t} = {a}[{n} - 1] * {a}[0]; "
+                  f"{t} * {self.expr(scope, loop_vars, 1)}; }});")
 
     def outside_variable(self, fn, scope, loop_vars, indent, target):
         """Values with derivatives written into a variable outside the

@@ -3,8 +3,8 @@
 // The <cmath> functions that are not one expression of math-dialect ops:
 // those whose value is best left to the C library (`logb`, `nextafter`),
 // and those that also return a part through a pointer (`frexp`, `modf`,
-// `remquo`). Each is the library's call, or an exact expression, with the
-// derivative the function has.
+// `remquo`, GNU's `sincos`). Each is the library's call, or an exact
+// expression, with the derivative the function has.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +32,9 @@ enum class LibraryMath {
   NextTo,
   Frexp,
   Modf,
-  Remquo
+  Remquo,
+  /// GNU's `sincos(x, &s, &c)`: both stored, as `sin` and `cos` give them.
+  Sincos
 };
 } // namespace
 
@@ -44,6 +46,7 @@ static LibraryMath classifyLibraryMath(StringRef name) {
         .Case("frexp", LibraryMath::Frexp)
         .Case("modf", LibraryMath::Modf)
         .Case("remquo", LibraryMath::Remquo)
+        .Case("sincos", LibraryMath::Sincos)
         .Default(LibraryMath::None);
   };
   return kind(mathFunctionBase(
@@ -52,8 +55,8 @@ static LibraryMath classifyLibraryMath(StringRef name) {
 
 /// The first element of the memory a pointer argument designates.
 static Value firstElement(OpBuilder &b, Location l, Value pointer) {
-  return memref::LoadOp::create(b, l, pointer,
-                                ValueRange{arith::ConstantIndexOp::create(b, l, 0)});
+  return memref::LoadOp::create(
+      b, l, pointer, ValueRange{arith::ConstantIndexOp::create(b, l, 0)});
 }
 
 bool FunctionLowering::lowerMathLibraryCall(const clang::Expr *expr,
@@ -61,13 +64,23 @@ bool FunctionLowering::lowerMathLibraryCall(const clang::Expr *expr,
                                             ArrayRef<Value> operands, Type type,
                                             std::optional<CallResult> &result) {
   if (!callee->getIdentifier() || !isMathLibraryFunction(callee) ||
-      !isa_and_nonnull<FloatType>(type) || operands.empty() ||
-      operands[0].getType() != type)
+      operands.empty())
     return false;
   LibraryMath kind = classifyLibraryMath(callee->getName());
-  if (kind == LibraryMath::None)
-    return false;
   Location l = loc(expr);
+  if (kind == LibraryMath::Sincos && !type && operands.size() == 3 &&
+      isa<FloatType>(operands[0].getType())) {
+    Value zero = arith::ConstantIndexOp::create(b, l, 0);
+    memref::StoreOp::create(b, l, math::SinOp::create(b, l, operands[0]),
+                            operands[1], ValueRange{zero});
+    memref::StoreOp::create(b, l, math::CosOp::create(b, l, operands[0]),
+                            operands[2], ValueRange{zero});
+    result = CallResult{Value(), std::nullopt};
+    return true;
+  }
+  if (kind == LibraryMath::None || kind == LibraryMath::Sincos ||
+      !isa_and_nonnull<FloatType>(type) || operands[0].getType() != type)
+    return false;
   // The library's call sees numbers without derivatives (so that none
   // crosses it); the derivative comes from what is built around it.
   auto callLibrary = [&]() -> Value {
@@ -98,8 +111,7 @@ bool FunctionLowering::lowerMathLibraryCall(const clang::Expr *expr,
       Value e = firstElement(b, l, operands[1]);
       Value zero = arith::ConstantOp::create(b, l, e.getType(),
                                              b.getIntegerAttr(e.getType(), 0));
-      value = scaleByPowerOfTwo(b, l, x,
-                                arith::SubIOp::create(b, l, zero, e));
+      value = scaleByPowerOfTwo(b, l, x, arith::SubIOp::create(b, l, zero, e));
     }
     break;
   case LibraryMath::Modf:
@@ -112,6 +124,7 @@ bool FunctionLowering::lowerMathLibraryCall(const clang::Expr *expr,
       value = buildRemainder(b, l, x, operands[1]);
     break;
   case LibraryMath::None:
+  case LibraryMath::Sincos:
     break;
   }
   result = value ? std::optional(CallResult{value, {}}) : std::nullopt;
@@ -126,20 +139,18 @@ Value FunctionLowering::lowerModf(Value x, Value integralPart, Location l) {
   memref::StoreOp::create(b, l, integral, integralPart,
                           ValueRange{arith::ConstantIndexOp::create(b, l, 0)});
   Value fraction = arith::SubFOp::create(b, l, x, integral);
-  Value zero =
-      arith::ConstantOp::create(b, l, type, b.getFloatAttr(type, 0.0));
+  Value zero = arith::ConstantOp::create(b, l, type, b.getFloatAttr(type, 0.0));
   Value infinity = arith::ConstantOp::create(
       b, l, type,
-      b.getFloatAttr(type, APFloat::getInf(
-                               cast<FloatType>(type).getFloatSemantics())));
+      b.getFloatAttr(
+          type, APFloat::getInf(cast<FloatType>(type).getFloatSemantics())));
   Value whole = arith::OrIOp::create(
       b, l,
       arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, fraction, zero),
       arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
                             math::AbsFOp::create(b, l, x), infinity));
-  return arith::SelectOp::create(b, l, whole,
-                                 math::CopySignOp::create(b, l, zero, x),
-                                 fraction);
+  return arith::SelectOp::create(
+      b, l, whole, math::CopySignOp::create(b, l, zero, x), fraction);
 }
 
 } // namespace cotangent::frontend

@@ -1,7 +1,7 @@
 // <cmath> functions beyond one math operation, in double and float,
 // reverse and forward mode, at -O0 and -O2, against closed forms: the
 // inverse hyperbolic functions; frexp, modf and remquo, which also return
-// a part through a pointer; logb and nextafter, computed by the C library;
+// a part through a pointer, and GNU's sincos, which returns both so; logb and nextafter, computed by the C library;
 // ldexp and scalbln by exponents beyond 2^1023's (a subnormal scaled up);
 // lround, lrint and ilogb, whose integer results carry no derivative.
 // REQUIRES: plugin
@@ -33,6 +33,14 @@ template <class T> [[ct::differentiable]] T quotientBits(T x, T y) {
   int q;
   T r = std::remquo(x, y, &q);
   return r + T(q) * x;
+}
+template <class T> [[ct::differentiable]] T bothTrigonometric(T x, T y) {
+  T s, c;
+  if constexpr (sizeof(T) == sizeof(float))
+    sincosf(x * y, &s, &c);
+  else
+    sincos(x * y, &s, &c);
+  return s * c + c * x;
 }
 template <class T> [[ct::differentiable]] T libraryComputed(T x, T y) {
   return std::logb(x) * y + std::nextafter(x * y, T(100)) * x;
@@ -74,6 +82,10 @@ template <class T> void all(double tol) {
                            2 * 0.24 * 2.7, 1e3 * tol);
   // remquo(7.5, 2): 7.5 - 4 * 2, q = 4.
   partials<quotientBits<T>, T>("remquo", T(7.5), T(2.0), 1 + 4, -4.0, tol);
+  // sin(u) cos(u) + cos(u) x with u = x y: d/du = cos 2u - x sin u.
+  double u = 0.7 * 1.2, du = std::cos(2 * u) - 0.7 * std::sin(u);
+  partials<bothTrigonometric<T>, T>("sincos", T(0.7), T(1.2),
+                                    du * 1.2 + std::cos(u), du * 0.7, tol);
   // logb(2.7) = 1; nextafter(x y, 100) moves x y by one ulp: x^2 y.
   partials<libraryComputed<T>, T>("logb, nextafter", T(2.7), T(1.2),
                                   2 * 2.7 * 1.2, 1.0 + 2.7 * 2.7,
