@@ -168,6 +168,27 @@ Value scaleByPowerOfTwo(OpBuilder &b, Location loc, Value x, Value n) {
   return scaled;
 }
 
+/// How many numbers the C library's function of `kind` takes.
+static size_t arity(MathKind kind) {
+  switch (kind) {
+  case MathKind::Atan2:
+  case MathKind::Pow:
+  case MathKind::Hypot:
+  case MathKind::Fmin:
+  case MathKind::Fmax:
+  case MathKind::Copysign:
+  case MathKind::Fdim:
+  case MathKind::Fmod:
+  case MathKind::Remainder:
+  case MathKind::Ldexp:
+    return 2;
+  case MathKind::Fma:
+    return 3;
+  default:
+    return 1;
+  }
+}
+
 /// The functions that are one operation of the math or arith dialect;
 /// null for the others.
 static Value buildOneOperation(OpBuilder &b, Location loc, MathKind kind,
@@ -300,7 +321,10 @@ Value buildMathFunction(OpBuilder &b, Location loc,
       isa<IntegerType>(args[1].getType())) {
     return scaleByPowerOfTwo(b, loc, args[0], args[1]);
   }
+  // (Another arity is another function: C++17's three-argument
+  // std::hypot, an overload of the program's own.)
   if (kind == MathKind::None || !isa<FloatType>(resultType) ||
+      args.size() != arity(kind) ||
       !llvm::all_of(args, [&](Value v) { return v.getType() == resultType; }))
     return nullptr;
   if (Value value = buildOneOperation(b, loc, kind, args))

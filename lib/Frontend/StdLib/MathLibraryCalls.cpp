@@ -53,6 +53,43 @@ static LibraryMath classifyLibraryMath(StringRef name) {
       name, [&](StringRef whole) { return kind(whole) != LibraryMath::None; }));
 }
 
+/// Whether `operands` are what the C library's function of `kind` takes
+/// for a result of `type` (null: none), so that a function of the user's
+/// of the same name and another signature is not taken for it.
+static bool takesLibraryOperands(LibraryMath kind, ValueRange operands,
+                                 Type type) {
+  auto pointerTo = [&](size_t i, auto isElement) {
+    auto memref = dyn_cast<MemRefType>(operands[i].getType());
+    return memref && isElement(memref.getElementType());
+  };
+  auto integers = [](Type t) { return isa<IntegerType>(t); };
+  auto numbers = [&](Type t) { return t == operands[0].getType(); };
+  if (operands.empty() || !isa<FloatType>(operands[0].getType()))
+    return false;
+  switch (kind) {
+  case LibraryMath::Stepwise:
+    return operands.size() == 1 && type == operands[0].getType();
+  case LibraryMath::NextTo:
+    return operands.size() == 2 && type == operands[0].getType() &&
+           operands[1].getType() == type;
+  case LibraryMath::Frexp:
+    return operands.size() == 2 && type == operands[0].getType() &&
+           pointerTo(1, integers);
+  case LibraryMath::Modf:
+    return operands.size() == 2 && type == operands[0].getType() &&
+           pointerTo(1, numbers);
+  case LibraryMath::Remquo:
+    return operands.size() == 3 && type == operands[0].getType() &&
+           operands[1].getType() == type && pointerTo(2, integers);
+  case LibraryMath::Sincos:
+    return operands.size() == 3 && !type && pointerTo(1, numbers) &&
+           pointerTo(2, numbers);
+  case LibraryMath::None:
+    return false;
+  }
+  return false;
+}
+
 /// The first element of the memory a pointer argument designates.
 static Value firstElement(OpBuilder &b, Location l, Value pointer) {
   return memref::LoadOp::create(
@@ -63,13 +100,13 @@ bool FunctionLowering::lowerMathLibraryCall(const clang::Expr *expr,
                                             const clang::FunctionDecl *callee,
                                             ArrayRef<Value> operands, Type type,
                                             std::optional<CallResult> &result) {
-  if (!callee->getIdentifier() || !isMathLibraryFunction(callee) ||
-      operands.empty())
+  if (!callee->getIdentifier() || !isMathLibraryFunction(callee))
     return false;
   LibraryMath kind = classifyLibraryMath(callee->getName());
+  if (!takesLibraryOperands(kind, operands, type))
+    return false;
   Location l = loc(expr);
-  if (kind == LibraryMath::Sincos && !type && operands.size() == 3 &&
-      isa<FloatType>(operands[0].getType())) {
+  if (kind == LibraryMath::Sincos) {
     Value zero = arith::ConstantIndexOp::create(b, l, 0);
     memref::StoreOp::create(b, l, math::SinOp::create(b, l, operands[0]),
                             operands[1], ValueRange{zero});
@@ -78,9 +115,6 @@ bool FunctionLowering::lowerMathLibraryCall(const clang::Expr *expr,
     result = CallResult{Value(), std::nullopt};
     return true;
   }
-  if (kind == LibraryMath::None || kind == LibraryMath::Sincos ||
-      !isa_and_nonnull<FloatType>(type) || operands[0].getType() != type)
-    return false;
   // The library's call sees numbers without derivatives (so that none
   // crosses it); the derivative comes from what is built around it.
   auto callLibrary = [&]() -> Value {

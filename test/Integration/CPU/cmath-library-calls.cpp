@@ -3,7 +3,9 @@
 // inverse hyperbolic functions; frexp, modf and remquo, which also return
 // a part through a pointer, and GNU's sincos, which returns both so; logb and nextafter, computed by the C library;
 // ldexp and scalbln by exponents beyond 2^1023's (a subnormal scaled up);
-// lround, lrint and ilogb, whose integer results carry no derivative.
+// lround, lrint and ilogb, whose integer results carry no derivative; an
+// overload of the program's own that shares a C library name (its body);
+// C++17's three-argument std::hypot (the library's body, not hypot(x, y)).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -57,6 +59,17 @@ template <class T> [[ct::differentiable]] T farScaled(T x, T y) {
   return std::ldexp(x * kTiny<T>, kUp<T>) * y + std::scalbln(y, 2L);
 }
 
+// The program's own overload of a C library name: its body is what runs.
+double frexp(double x, double y) { return x * y * y; }
+[[ct::differentiable]] double ownOverload(double x, double y) {
+  return frexp(x, y);
+}
+
+// sqrt(x^2 + y^2 + 4): d/dx = x / r, d/dy = y / r.
+template <class T> [[ct::differentiable]] T hypot3(T x, T y) {
+  return std::hypot(x, y, T(2));
+}
+
 template <auto F, class T>
 void partials(const char *name, T x, T y, double dx, double dy, double tol) {
   T gx = 0, gy = 0;
@@ -90,6 +103,8 @@ template <class T> void all(double tol) {
   partials<libraryComputed<T>, T>("logb, nextafter", T(2.7), T(1.2),
                                   2 * 2.7 * 1.2, 1.0 + 2.7 * 2.7,
                                   tol);
+  partials<hypot3<T>, T>("hypot(x, y, 2)", T(1), T(2), 1.0 / 3, 2.0 / 3, tol);
+  check::near("hypot(x, y, 2) value", hypot3<T>(T(1), T(2)), 3, tol);
   partials<integerResults<T>, T>("lround, lrint, ilogb", T(2.7), T(1.2),
                                  1.0 + 1.0, 3.0, tol);
   // (Reverse mode along x passes 2^n itself, beyond the largest finite
@@ -109,6 +124,7 @@ template <class T> void all(double tol) {
 }
 
 int main() {
+  partials<ownOverload, double>("own frexp(x, y)", 1.5, 2.0, 4.0, 6.0, 1e-12);
   all<double>(1e-12);
   all<float>(1e-5);
   return check::report();
