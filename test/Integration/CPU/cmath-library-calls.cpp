@@ -15,6 +15,7 @@
 #include <cotangent/cotangent.h>
 
 #include "check.h"
+#include "partials.h"
 
 #include <cmath>
 
@@ -68,16 +69,6 @@ double frexp(double x, double y) { return x * y * y; }
 // sqrt(x^2 + y^2 + 4): d/dx = x / r, d/dy = y / r.
 template <class T> [[ct::differentiable]] T hypot3(T x, T y) {
   return std::hypot(x, y, T(2));
-}
-
-template <auto F, class T>
-void partials(const char *name, T x, T y, double dx, double dy, double tol) {
-  T gx = 0, gy = 0;
-  ct::gradient<F>(x, y, &gx, &gy);
-  check::near(name, gx, dx, tol);
-  check::near(name, gy, dy, tol);
-  check::near(name, ct::jvp<F>(x, y, T(1), T(0)).tangent, dx, tol);
-  check::near(name, ct::jvp<F>(x, y, T(0), T(1)).tangent, dy, tol);
 }
 
 template <class T> void all(double tol) {

@@ -11,6 +11,7 @@
 #include <cotangent/cotangent.h>
 
 #include "check.h"
+#include "partials.h"
 
 #include <cmath>
 #include <limits>
@@ -41,16 +42,6 @@ template <class T> [[ct::differentiable]] T limits(T x, T y) {
   lowest = std::fmin(lowest, x);
   return lowest * y + (clip > 1 ? T(0) : x) +
          (-INFINITY < x ? std::numeric_limits<T>::epsilon() : T(0));
-}
-
-template <auto F, class T>
-void partials(const char *name, T x, T y, double dx, double dy, double tol) {
-  T gx = 0, gy = 0;
-  ct::gradient<F>(x, y, &gx, &gy);
-  check::near(name, gx, dx, tol);
-  check::near(name, gy, dy, tol);
-  check::near(name, ct::jvp<F>(x, y, T(1), T(0)).tangent, dx, tol);
-  check::near(name, ct::jvp<F>(x, y, T(0), T(1)).tangent, dy, tol);
 }
 
 template <class T> void all(double tol) {
