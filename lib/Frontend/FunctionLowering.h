@@ -1710,6 +1710,9 @@ private:
   size_t loweredReads = 0;
   llvm::SmallVector<size_t> loopReadMarks;
   llvm::DenseMap<const clang::ValueDecl *, MovingPointer> movingPointers;
+  /// Whether `read`, a read of a moving pointer, still designates the
+  /// array the pointer designates where the lowering is.
+  bool isUnmovedRead(MovingPointer &state, mlir::Operation *read);
   /// Declares the pointer (or iterator) variable `var` at `initial`.
   void declarePointerVariable(const clang::VarDecl *var, Address initial,
                               Location l);

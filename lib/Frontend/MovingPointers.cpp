@@ -457,11 +457,10 @@ bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
     return true;
   }
   MovingPointer &state = moving->second;
-  // Moved within what it designates now (`p = p + 1`, `p += n`): the same
-  // array, whichever it is.
+  // Moved within what it designates now (`p = p + 1`): the same array,
+  // whichever it is, if nothing chose another since that read.
   if (Operation *read = target.memref.getDefiningOp();
-      read && llvm::any_of(state.reads,
-                           [&](const auto &r) { return r.first == read; })) {
+      read && isUnmovedRead(state, read)) {
     store(target.offset, pointer.offsetSlot, l);
     return true;
   }
@@ -488,6 +487,27 @@ bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
   }
   store(k, state.which, l);
   store(target.offset, pointer.offsetSlot, l);
+  return true;
+}
+
+bool FunctionLowering::isUnmovedRead(MovingPointer &state, Operation *read) {
+  // A read of this variable, earlier in the block being lowered, with no
+  // store of another choice of array between it and here (a copy of an
+  // older read, `old = p; p = b; p = old + 1;`, designates the array
+  // chosen then, which the general path below keeps).
+  if (llvm::none_of(state.reads,
+                    [&](const auto &r) { return r.first == read; }) ||
+      read->getBlock() != b.getInsertionBlock())
+    return false;
+  Value which = state.which.memref;
+  for (Operation *op = read->getNextNode(); op; op = op->getNextNode()) {
+    bool choosesArray = false;
+    op->walk([&](memref::StoreOp store) {
+      choosesArray |= store.getMemRef() == which;
+    });
+    if (choosesArray)
+      return false;
+  }
   return true;
 }
 

@@ -4,7 +4,8 @@
 // variable assigned an array later; GNU statement expressions (the macros
 // C code writes); a class converting to `double&` (a reference wrapper)
 // read through its conversion; a pointer parameter moved along its array
-// in a loop (`arr = arr + 1`); a shift of a `long` by an `int` (inside
+// in a loop (`arr = arr + 1`), and a pointer given an older copy of itself
+// after it moved to another array (`old = p; p = b; p = old + 1;`); a shift of a `long` by an `int` (inside
 // std::lower_bound); `ct::pass_through<g>(x)` where g's value does not
 // follow x (a step). Reverse and forward mode against closed forms, at -O0
 // and -O2.
@@ -81,6 +82,18 @@ template <class T> double productOf(const T *x) { return x[0] * x[1] * x[2]; }
   return sum;
 }
 
+// p moves to b, then back to a through an older copy: s = b[0] + 10 a[1].
+[[ct::differentiable]] double olderCopy(const double *a, const double *b,
+                                        int k) {
+  const double *p = a;
+  const double *old = p;
+  if (k > 0)
+    p = b;
+  double s = p[0];
+  p = old + 1;
+  return s + 10 * p[0];
+}
+
 // The bin of x among sorted boundaries, found by std::lower_bound.
 unsigned binOf(double x, const double *boundaries, std::size_t n) {
   const double *end = boundaries + n;
@@ -153,6 +166,15 @@ int main() {
   double ta[4] = {1, 1, 1, 1};
   check::near("moving parameter jvp",
               ct::jvp<movingParameter>(a, 4, ta).tangent, 6, 1e-12);
+
+  double b[4] = {5, 6, 7, 8}, db[4] = {};
+  for (double &d : da)
+    d = 0;
+  value = ct::gradient<olderCopy, ct::wrt<0, 1>>(a, b, 1, da, db);
+  check::near("older copy", value, 5 + 10 * 2, 1e-12);
+  check::near("older copy d/da1", da[1], 10, 1e-12);
+  check::near("older copy d/db0", db[0], 1, 1e-12);
+  check::near("older copy d/db1", db[1], 0, 1e-12);
 
   // Bins of 0.5, 1.5, 2.5, 1.7 among {0, 1, 2, 3}: 0, 1, 2, 1.
   double weights[3] = {0.5, 0.25, 0.125}, dw[3] = {};
