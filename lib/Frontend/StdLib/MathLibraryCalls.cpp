@@ -90,12 +90,6 @@ static bool takesLibraryOperands(LibraryMath kind, ValueRange operands,
   return false;
 }
 
-/// The first element of the memory a pointer argument designates.
-static Value firstElement(OpBuilder &b, Location l, Value pointer) {
-  return memref::LoadOp::create(
-      b, l, pointer, ValueRange{arith::ConstantIndexOp::create(b, l, 0)});
-}
-
 bool FunctionLowering::lowerMathLibraryCall(const clang::Expr *expr,
                                             const clang::FunctionDecl *callee,
                                             ArrayRef<Value> operands, Type type,
@@ -107,11 +101,10 @@ bool FunctionLowering::lowerMathLibraryCall(const clang::Expr *expr,
     return false;
   Location l = loc(expr);
   if (kind == LibraryMath::Sincos) {
-    Value zero = arith::ConstantIndexOp::create(b, l, 0);
-    memref::StoreOp::create(b, l, math::SinOp::create(b, l, operands[0]),
-                            operands[1], ValueRange{zero});
-    memref::StoreOp::create(b, l, math::CosOp::create(b, l, operands[0]),
-                            operands[2], ValueRange{zero});
+    store(math::SinOp::create(b, l, operands[0]),
+          Address{operands[1], constantIndex(0, l)}, l);
+    store(math::CosOp::create(b, l, operands[0]),
+          Address{operands[2], constantIndex(0, l)}, l);
     result = CallResult{Value(), std::nullopt};
     return true;
   }
@@ -142,7 +135,7 @@ bool FunctionLowering::lowerMathLibraryCall(const clang::Expr *expr,
     // m = x 2^-e, exact (m lies in [0.5, 1)), with e as the library
     // stores it.
     if (callLibrary()) {
-      Value e = firstElement(b, l, operands[1]);
+      Value e = load(Address{operands[1], constantIndex(0, l)}, l);
       Value zero = arith::ConstantOp::create(b, l, e.getType(),
                                              b.getIntegerAttr(e.getType(), 0));
       value = scaleByPowerOfTwo(b, l, x, arith::SubIOp::create(b, l, zero, e));
@@ -170,8 +163,7 @@ Value FunctionLowering::lowerModf(Value x, Value integralPart, Location l) {
   // sign of x where it is zero (an integer, or an infinity).
   Type type = x.getType();
   Value integral = math::TruncOp::create(b, l, x);
-  memref::StoreOp::create(b, l, integral, integralPart,
-                          ValueRange{arith::ConstantIndexOp::create(b, l, 0)});
+  store(integral, Address{integralPart, constantIndex(0, l)}, l);
   Value fraction = arith::SubFOp::create(b, l, x, integral);
   Value zero = arith::ConstantOp::create(b, l, type, b.getFloatAttr(type, 0.0));
   Value infinity = arith::ConstantOp::create(
