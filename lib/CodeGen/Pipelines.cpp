@@ -6,6 +6,7 @@
 #include "cotangent/CodeGen/Passes.h"
 #include "cotangent/CodeGen/Transforms/LoopAnnotations.h"
 #include "cotangent/CodeGen/Transforms/TapeAliasScopes.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -155,6 +156,34 @@ void registerLowerToLLVMPipeline() {
       });
 }
 
+/// Each placeholder of a `ct.function_address` becomes the function it
+/// names: a declaration of the C++ symbol, which the unit's definition
+/// resolves when the derivatives are linked with it. The module's own
+/// copy of the function (what differentiated code calls) takes another
+/// name, so that the address is the one C++ code compares with.
+static void resolveFunctionAddresses(llvm::Module &module) {
+  SmallVector<llvm::GlobalVariable *> placeholders;
+  for (llvm::GlobalVariable &global : module.globals())
+    if (global.getName().starts_with(ct::kFunctionAddressPrefix))
+      placeholders.push_back(&global);
+  for (llvm::GlobalVariable *placeholder : placeholders) {
+    std::string symbol = placeholder->getName()
+                             .drop_front(ct::kFunctionAddressPrefix.size())
+                             .str();
+    if (llvm::GlobalValue *copy = module.getNamedValue(symbol);
+        copy && !copy->isDeclaration())
+      copy->setName(symbol + ".ct"); // (made unique by LLVM if need be)
+    llvm::GlobalValue *function = module.getNamedValue(symbol);
+    if (!function)
+      function = llvm::Function::Create(
+          llvm::FunctionType::get(llvm::Type::getVoidTy(module.getContext()),
+                                  /*isVarArg=*/false),
+          llvm::GlobalValue::ExternalLinkage, symbol, module);
+    placeholder->replaceAllUsesWith(function);
+    placeholder->eraseFromParent();
+  }
+}
+
 std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
                                                 llvm::LLVMContext &context,
                                                 StringRef triple,
@@ -165,6 +194,7 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
     return nullptr;
   result->setTargetTriple(llvm::Triple(triple));
   result->setDataLayout(dataLayout);
+  resolveFunctionAddresses(*result);
   disableRuntimeUnrolling(*result);
   return result;
 }

@@ -26,6 +26,7 @@
 #include "clang/CodeGen/ModuleBuilder.h"
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
@@ -119,6 +120,21 @@ LogicalResult DerivativeCompiler::refuseInternalCallsFromOwnObject() {
                          "file of their own cannot reach it; give the class "
                          "external linkage, or compile the file with the "
                          "plugin";
+    refused = true;
+  });
+  llvm::StringSet<> reported; // (once per function)
+  module->walk([&](ct::FunctionAddressOp address) {
+    if (!address->hasAttr(ct::kInternalLinkageAttr) ||
+        !reported.insert(address.getSymbol()).second)
+      return;
+    auto name = address->getAttrOfType<StringAttr>("ct.source_name");
+    address.emitError() << "'" << (name ? name.getValue() : address.getSymbol())
+                        << "' has internal linkage ('static' or in an unnamed "
+                           "namespace), and differentiated code compares a "
+                           "function pointer with its address, which "
+                           "derivatives emitted into an object file of their "
+                           "own cannot reach; give it external linkage, or "
+                           "compile the file with the plugin";
     refused = true;
   });
   return failure(refused);

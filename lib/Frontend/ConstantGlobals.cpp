@@ -5,7 +5,9 @@
 // data members, and `static const` locals, whose initializers the
 // compiler evaluates. Each becomes a private constant memref.global of its
 // scalars (laid out as in memory, like any aggregate here) read through
-// memref.get_global; being constant, it has no derivative.
+// memref.get_global; being constant, it has no derivative. A table of
+// function pointers is read where C++ keeps it (the addresses are the
+// linker's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,6 +83,25 @@ bool writeBytes(clang::ASTContext &ast, const clang::APValue &value,
   return false;
 }
 
+/// Whether an object of `type` holds function pointers.
+bool holdsFunctionPointers(clang::QualType type) {
+  type = type.getCanonicalType();
+  if (type->isFunctionPointerType())
+    return true;
+  if (const auto *array = dyn_cast<clang::ArrayType>(type.getTypePtr()))
+    return holdsFunctionPointers(array->getElementType());
+  const auto *record = type->getAsCXXRecordDecl();
+  if (!record || !record->hasDefinition())
+    return false;
+  return llvm::any_of(record->bases(),
+                      [](const clang::CXXBaseSpecifier &base) {
+                        return holdsFunctionPointers(base.getType());
+                      }) ||
+         llvm::any_of(record->fields(), [](const clang::FieldDecl *field) {
+           return holdsFunctionPointers(field->getType());
+         });
+}
+
 /// The object's bytes as the scalars of its layout (a struct's integers
 /// and floats of other types lie in the bytes of its slots, as in memory).
 bool slotsOf(clang::ASTContext &ast, const clang::APValue &value,
@@ -128,6 +149,10 @@ ModuleLowering::getConstantGlobal(const clang::VarDecl *var,
   if (!layout)
     return std::nullopt;
   SmallVector<Attribute> scalars;
+  // Function addresses are the linker's to write: such a table is read
+  // where C++ keeps it, as a variable is.
+  if (layout->indirect.empty() && holdsFunctionPointers(var->getType()))
+    return getOutsideVariable(var, use);
   if (!layout->indirect.empty() ||
       !slotsOf(ast, *value, var->getType(), *layout, scalars)) {
     error(use, "the initializer of '" + var->getQualifiedNameAsString() +
@@ -303,7 +328,9 @@ ModuleLowering::getOutsideVariable(const clang::VarDecl *var,
   auto global = memref::GlobalOp::create(
       b, getLoc(var->getLocation()), name, b.getStringAttr("public"),
       MemRefType::get({layout->size}, layout->scalar), /*initial_value=*/{},
-      /*constant=*/false, /*alignment=*/nullptr);
+      // (A constant one, a table of function pointers, is read-only
+      // memory: never copied back, OutsideVariableCopies.cpp.)
+      /*constant=*/var->getType().isConstant(ast), /*alignment=*/nullptr);
   global->setAttr("ct.source_name",
                   b.getStringAttr(var->getQualifiedNameAsString()));
   // The plugin resolves it to the unit's own symbol; an object file of the

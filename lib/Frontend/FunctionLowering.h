@@ -150,6 +150,11 @@ bool isOwnMemory(mlir::Value root);
 bool isFreshAllocation(const clang::Expr *expr);
 /// Whether `type` is a pointer or reference to a function.
 bool isFunctionPointer(clang::QualType type);
+/// Whether `type` is a pointer to an object, which designates memory (a
+/// function pointer is an integer: FunctionPointers.cpp).
+inline bool isObjectPointer(clang::QualType type) {
+  return type->isPointerType() && !type->isFunctionPointerType();
+}
 /// Whether `call` calls one of C's allocation functions.
 bool isCAllocation(const clang::CallExpr *call);
 /// Whether `type` is an empty class (or a pointer or reference to one): a
@@ -607,6 +612,42 @@ private:
   /// dispatches it (reported at `expr` if not).
   bool canDispatch(const clang::Expr *expr, const clang::FunctionDecl *callee,
                    bool passesCallersPlaces);
+  //===--- Function pointers (FunctionPointers.cpp) -----------------------===//
+  /// The address a function pointer expression holds (an i64); null after
+  /// an error.
+  Value lowerFunctionPointer(const clang::Expr *expr);
+  /// Binds a function pointer parameter of a call lowered in place to
+  /// `arg`: its function where known, else the address; false after an
+  /// error.
+  bool bindFunctionPointerArgument(const clang::ParmVarDecl *param,
+                                   const clang::Expr *arg, Location l);
+  /// `p == q`, `p != q` of function pointers.
+  Value compareFunctionPointers(const clang::BinaryOperator *expr);
+  /// A call through a function pointer whose function is known only when
+  /// it runs: compared with each function of the unit it may hold.
+  std::optional<CallResult> lowerIndirectCall(const clang::CallExpr *expr,
+                                              std::optional<Address> dest);
+  /// Whether the dispatch of `expr` can call `target` (reported if not).
+  bool canCallThroughPointer(const clang::CallExpr *expr,
+                             const clang::FunctionDecl *target);
+  /// The branches comparing `address` with each of `targets`, calling the
+  /// one it matches with `operands`; what the call gives, nullopt after
+  /// an error.
+  std::optional<llvm::SmallVector<Value>>
+  dispatchThroughPointer(const clang::CallExpr *expr, Value address,
+                         llvm::ArrayRef<const clang::FunctionDecl *> targets,
+                         llvm::ArrayRef<Value> operands,
+                         mlir::TypeRange results);
+  /// A direct call of `target` with `operands` (<cmath> as its op).
+  std::optional<llvm::SmallVector<Value>>
+  callTarget(const clang::CallExpr *expr, const clang::FunctionDecl *target,
+             llvm::ArrayRef<Value> operands);
+
+  /// Where a call returning an aggregate by its hidden pointer puts it:
+  /// `dest`, else a temporary.
+  std::optional<Address> resultPlaceFor(const clang::Expr *call,
+                                        clang::QualType returnType,
+                                        std::optional<Address> dest);
   /// `isVirtual`: a virtual call, through the function that dispatches it
   /// (ModuleLowering::getVirtualDispatch).
   std::optional<CallResult> emitCall(const clang::Expr *call,

@@ -33,6 +33,9 @@ namespace cotangent::frontend {
 
 clang::QualType ModuleLowering::getParameterObject(clang::QualType type) {
   type = type.getCanonicalType();
+  // (A function pointer is an address, not an object: FunctionPointers.cpp.)
+  if (type->isFunctionPointerType())
+    return clang::QualType();
   if (type->isReferenceType() || type->isPointerType())
     return type->getPointeeType();
   return isAggregate(type) ? type : clang::QualType();

@@ -164,6 +164,24 @@ FunctionLowering::knownFunction(const clang::Expr *callee) {
   return functionParameters.lookup(ref->getDecl());
 }
 
+bool FunctionLowering::bindFunctionPointerArgument(
+    const clang::ParmVarDecl *param, const clang::Expr *arg, Location l) {
+  // A pointer known where it is passed is its function; another one, an
+  // address the body's calls compare (FunctionPointers.cpp).
+  if (const clang::FunctionDecl *function = knownFunction(arg)) {
+    functionParameters[param] = function;
+    return true;
+  }
+  if (param->getType()->isReferenceType())
+    return unsupported<bool>(arg, "this function is not known where it is "
+                                  "passed; pass the function itself");
+  Value address = lowerFunctionPointer(arg);
+  if (!address)
+    return false;
+  bindParameter(param, address, l);
+  return true;
+}
+
 bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
                                             ArrayRef<const clang::Expr *> args,
                                             ArrayRef<Value> operands,
@@ -195,12 +213,8 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
     if (bindVectorReference(param, arg) || bindGrowingReference(param, arg))
       continue;
     if (isFunctionPointer(type)) {
-      const clang::FunctionDecl *function = knownFunction(arg);
-      if (!function)
-        return unsupported<bool>(arg, "this function pointer is not known "
-                                      "where it is passed; pass the "
-                                      "function itself");
-      functionParameters[param] = function;
+      if (!bindFunctionPointerArgument(param, arg, l))
+        return false;
       continue;
     }
     // (A std::shared_ptr by value: an owner of the callee's, let go when

@@ -126,9 +126,7 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   if (!callee)
     callee = knownFunction(expr->getCallee());
   if (!callee)
-    return unsupported<Result>(expr, "indirect calls (through function "
-                                     "pointers) cannot be differentiated; "
-                                     "call the function directly");
+    return lowerIndirectCall(expr, dest);
   if (std::optional<CallResult> check = lowerCheckCall(expr, callee))
     return check;
   // A function that does nothing with arguments that do nothing (Eigen's
@@ -213,7 +211,7 @@ Value FunctionLowering::lowerArgument(const clang::Expr *arg,
   std::optional<Address> address;
   if (paramType->isReferenceType())
     address = lowerLValue(arg);
-  else if (paramType->isPointerType() || isIterator(paramType))
+  else if (isObjectPointer(paramType) || isIterator(paramType))
     address = lowerPointer(arg);
   else if (isVector(paramType))
     address = createVector(arg, paramType, arg->getSourceRange());
@@ -352,7 +350,7 @@ bool FunctionLowering::passesCallersPlaces(const clang::FunctionDecl *callee,
          passesVectorsInMemory(callee, args) ||
          passesGrowingVectors(callee, args) ||
          ModuleLowering::passesUniquePointers(callee) ||
-         ((resultType->isPointerType() || resultType->isReferenceType() ||
+         ((isObjectPointer(resultType) || resultType->isReferenceType() ||
            isIterator(resultType)) &&
           !isVector(resultType.getNonReferenceType()) &&
           callee->hasBody(body) && !module.hasCustomRule(callee) &&
@@ -394,6 +392,15 @@ bool FunctionLowering::canDispatch(const clang::Expr *expr,
             "beside them, vectors, or std::unique_ptrs, or returns a pointer "
             "or reference, which differentiable code passes only to a "
             "function it knows; call the concrete class's function");
+}
+
+std::optional<Address>
+FunctionLowering::resultPlaceFor(const clang::Expr *call,
+                                 clang::QualType returnType,
+                                 std::optional<Address> dest) {
+  if (dest)
+    return dest;
+  return allocate(returnType, call->getSourceRange(), "this call's result");
 }
 
 std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
@@ -469,9 +476,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   std::optional<Address> resultPlace;
   if (isAggregate(returnType) && !isIterator(returnType) &&
       !isVector(returnType)) {
-    resultPlace = dest ? dest
-                       : allocate(returnType, expr->getSourceRange(),
-                                  "this call's result");
+    resultPlace = resultPlaceFor(expr, returnType, dest);
     if (!resultPlace)
       return std::nullopt;
     operands.push_back(materialize(*resultPlace, l));
@@ -483,7 +488,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     cleanups.push_back(call.getResult(0));
     return CallResult{nullptr, Address{call.getResult(0), constantIndex(0, l)}};
   }
-  if (returnType->isReferenceType() || returnType->isPointerType() ||
+  if (returnType->isReferenceType() || isObjectPointer(returnType) ||
       isIterator(returnType))
     return CallResult{nullptr, Address{call.getResult(0), constantIndex(0, l)}};
   if (resultPlace)

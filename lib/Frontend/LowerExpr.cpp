@@ -130,6 +130,8 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
   if (isa<clang::CXXNewExpr, clang::CXXDeleteExpr>(expr))
     return unsupported(expr, "'new' and 'delete' can initialize a pointer "
                              "variable and free it, but are not values");
+  if (expr->getType()->isFunctionPointerType())
+    return lowerFunctionPointer(expr);
   if (expr->getType()->isPointerType() || isAggregate(expr->getType()))
     return unsupported(expr, "this expression is used as a number, but it "
                              "is a pointer or an object; differentiable "
@@ -276,6 +278,10 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
     if (expr->EvaluateAsBooleanCondition(known, ast))
       return arith::ConstantOp::create(b, l, b.getI1Type(),
                                        b.getBoolAttr(known));
+    if (sub->getType()->isFunctionPointerType()) {
+      Value address = lowerFunctionPointer(sub);
+      return address ? toBool(address, sub->getType(), l) : nullptr;
+    }
     Value isNull = lowerNullTest(expr->getSubExpr());
     if (!isNull)
       return nullptr;
@@ -409,6 +415,18 @@ Value FunctionLowering::arithmetic(clang::BinaryOperatorKind kind, Value lhs,
                                rhs);
 }
 
+/// The values of `call`'s only argument when it is a braced list
+/// (`std::max({a, b, c})`), else null.
+static const clang::InitListExpr *listOfValues(const clang::CallExpr *call) {
+  if (call->getNumArgs() != 1)
+    return nullptr;
+  const auto *list = dyn_cast<clang::CXXStdInitializerListExpr>(
+      call->getArg(0)->IgnoreImplicit());
+  if (!list)
+    return nullptr;
+  return dyn_cast<clang::InitListExpr>(list->getSubExpr()->IgnoreImplicit());
+}
+
 Value FunctionLowering::lowerMinMaxValue(const clang::CallExpr *call) {
   const clang::FunctionDecl *callee = call->getDirectCallee();
   if (!callee || !callee->isInStdNamespace() || !callee->getIdentifier() ||
@@ -416,18 +434,27 @@ Value FunctionLowering::lowerMinMaxValue(const clang::CallExpr *call) {
     return nullptr;
   StringRef name = callee->getName();
   unsigned arity = name == "clamp" ? 3 : 2;
+  // `std::max({a, b, c})`: the values of the list, as arguments.
+  ArrayRef<const clang::Expr *> args(call->getArgs(), call->getNumArgs());
+  if (const clang::InitListExpr *list = listOfValues(call);
+      list && name != "clamp") {
+    args = ArrayRef(list->getInits(), list->getNumInits());
+    arity = args.size();
+  }
   if ((name != "min" && name != "max" && name != "clamp") ||
-      call->getNumArgs() != arity ||
-      !llvm::all_of(call->arguments(), [&](const clang::Expr *arg) {
+      args.size() != arity || arity == 0 ||
+      !llvm::all_of(args, [&](const clang::Expr *arg) {
         return ast.hasSameUnqualifiedType(arg->getType(), call->getType());
       }))
     return nullptr;
   // The standard's definitions, on values: max(a, b) = a < b ? b : a,
   // min(a, b) = b < a ? b : a, clamp(v, lo, hi) = v < lo ? lo : hi < v ?
-  // hi : v. (As a place, the library's own body is lowered instead.)
+  // hi : v; of a list, the first of the largest (smallest) values, as
+  // max_element (min_element) finds it. (As a place, the library's own
+  // body is lowered instead.)
   Location l = loc(call);
   SmallVector<Value> values;
-  for (const clang::Expr *arg : call->arguments())
+  for (const clang::Expr *arg : args)
     if (Value value = lowerRValue(arg))
       values.push_back(value);
     else
@@ -436,12 +463,14 @@ Value FunctionLowering::lowerMinMaxValue(const clang::CallExpr *call) {
   auto less = [&](Value a, Value c) {
     return arithmetic(clang::BO_LT, a, c, type, l);
   };
-  if (name == "max")
-    return arith::SelectOp::create(b, l, less(values[0], values[1]), values[1],
-                                   values[0]);
-  if (name == "min")
-    return arith::SelectOp::create(b, l, less(values[1], values[0]), values[1],
-                                   values[0]);
+  if (name == "max" || name == "min") {
+    Value chosen = values.front();
+    for (Value next : ArrayRef(values).drop_front())
+      chosen = arith::SelectOp::create(
+          b, l, name == "max" ? less(chosen, next) : less(next, chosen), next,
+          chosen);
+    return chosen;
+  }
   Value upper = arith::SelectOp::create(b, l, less(values[2], values[0]),
                                         values[2], values[0]);
   return arith::SelectOp::create(b, l, less(values[0], values[1]), values[1],
@@ -456,6 +485,9 @@ Value FunctionLowering::lowerBinary(const clang::BinaryOperator *expr) {
     lowerDiscarded(expr->getLHS());
     return lowerRValue(expr->getRHS());
   }
+  if (expr->getLHS()->getType()->isFunctionPointerType() ||
+      expr->getRHS()->getType()->isFunctionPointerType())
+    return compareFunctionPointers(expr);
   if (expr->getLHS()->getType()->isPointerType() &&
       expr->getRHS()->getType()->isPointerType())
     return lowerPointerRelation(expr->getOpcode(), expr->getLHS(),

@@ -81,7 +81,7 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
   Location l = loc(where);
   Address place = offsetBy(object, module.getFieldOffset(field), l);
   clang::QualType type = field->getType();
-  if (type->isPointerType() || type->isReferenceType() || isVector(type) ||
+  if (isObjectPointer(type) || type->isReferenceType() || isVector(type) ||
       !getUniquePointee(type).isNull() ||
       !ModuleLowering::getSharedPointee(type).isNull())
     return place; // an indirect field's first slot
@@ -720,7 +720,7 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
 std::optional<Address>
 FunctionLowering::lowerScalarAssignment(const clang::BinaryOperator *expr) {
   Location l = loc(expr);
-  if (expr->getLHS()->getType()->isPointerType())
+  if (isObjectPointer(expr->getLHS()->getType()))
     return lowerPointerAssignment(expr);
   // C++17: the right operand is evaluated first.
   Value rhs = lowerRValue(expr->getRHS());
@@ -1069,7 +1069,7 @@ bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
     return true;
   }
   // A pointer or reference field (or pointer element): what it designates.
-  if (type->isPointerType() || type->isReferenceType()) {
+  if (isObjectPointer(type) || type->isReferenceType()) {
     std::optional<Address> target =
         type->isPointerType() ? lowerPointer(init) : lowerLValue(init);
     return target && bindIndirectField(dest, *target, init, field);
@@ -1120,7 +1120,7 @@ bool FunctionLowering::initializeParts(const clang::Expr *init,
       return initialize(inits[next++], partType, at, field);
     if (filler)
       return initialize(filler, partType, at, field);
-    if (partType->isPointerType())
+    if (isObjectPointer(partType))
       return true; // a null pointer field: never followed
     std::optional<Layout> layout = layoutOf(partType, init);
     if (layout)

@@ -112,9 +112,9 @@ void FunctionLowering::bindParameter(const clang::ParmVarDecl *param, Value arg,
              (isAggregate(type) && !isIterator(type))) {
     // A by-value aggregate is the caller's copy, ours to change.
     places[param] = Address{arg, zero};
-  } else if (type->isPointerType() && holdsIndirectFields(type)) {
+  } else if (isObjectPointer(type) && holdsIndirectFields(type)) {
     fixedPointers[param] = Address{arg, zero};
-  } else if (type->isPointerType() || isIterator(type)) {
+  } else if (isObjectPointer(type) || isIterator(type)) {
     declarePointerVariable(param, Address{arg, zero}, l);
   } else {
     Value slot =
@@ -369,7 +369,7 @@ void FunctionLowering::lowerDiscarded(const clang::Expr *expr) {
                     });
     return;
   }
-  if (type->isPointerType() || isIterator(type)) {
+  if (isObjectPointer(type) || isIterator(type)) {
     lowerPointer(expr);
   } else if (expr->isGLValue()) {
     // Assignments, increments: their effect is on the place.
@@ -431,7 +431,7 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     vectorBlocks[var] = currentBlock;
     return;
   }
-  if (type->isPointerType() || isIterator(type)) {
+  if (isObjectPointer(type) || isIterator(type)) {
     lowerPointerVarDecl(var, init, l);
     return;
   }
@@ -543,7 +543,7 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
     } else if (isAggregate(type) && !isIterator(type)) {
       if (!initializeAggregate(value, *resultAddress))
         return;
-    } else if (type->isReferenceType() || type->isPointerType() ||
+    } else if (type->isReferenceType() || isObjectPointer(type) ||
                isIterator(type)) {
       std::optional<Address> address =
           type->isReferenceType() ? lowerLValue(value) : lowerPointer(value);

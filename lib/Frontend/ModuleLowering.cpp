@@ -564,6 +564,10 @@ public:
     }
     if (type->isEnumeralType())
       return Layout{IntegerType::get(context, ast.getTypeSize(type)), type, 1};
+    // A function pointer holds the function's address: an integer, which
+    // a call through it compares (FunctionPointers.cpp).
+    if (type->isFunctionPointerType())
+      return Layout{IntegerType::get(context, 64), ast.getUIntPtrType(), 1};
     if (type->isPointerType())
       return ofPointer();
     if (const auto *array = ast.getAsConstantArrayType(type))
@@ -813,7 +817,9 @@ bool LayoutComputation::collectParts(
                                   field, /*inMemory=*/true});
       continue;
     }
-    if (fieldType->isPointerType() || fieldType->isReferenceType() ||
+    // (A function pointer is an integer part: FunctionPointers.cpp.)
+    if ((fieldType->isPointerType() && !fieldType->isFunctionPointerType()) ||
+        fieldType->isReferenceType() ||
         (!ModuleLowering::getVectorElementType(fieldType).isNull() &&
          !ModuleLowering::isVectorObject(fieldType))) {
       clang::QualType pointee = fieldType->getPointeeType();
@@ -1159,6 +1165,8 @@ Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
     std::optional<Layout> layout = getLayout(element, range, what);
     return layout ? getPointerType(layout->scalar) : nullptr;
   }
+  if (type->isFunctionPointerType())
+    return IntegerType::get(getContext(), 64);
   if (type->isPointerType() || type->isReferenceType()) {
     clang::QualType pointee = type->getPointeeType().getCanonicalType();
     // A pointer to pointers (`const double* const* blocks`) is memory of

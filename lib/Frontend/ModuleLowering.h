@@ -25,6 +25,10 @@
 #include <optional>
 #include <set>
 
+namespace mlir::scf {
+class IfOp;
+} // namespace mlir::scf
+
 namespace cotangent::frontend {
 
 /// Whether `decl` is part of the C++ standard library (namespace `std` or
@@ -490,6 +494,15 @@ public:
   /// The unit's classes with virtual functions that objects can have.
   llvm::ArrayRef<const clang::CXXRecordDecl *> getConcreteDynamicClasses();
 
+  //===--- Function pointers (FunctionPointers.cpp) -----------------------===//
+  /// The functions the unit's own code names other than to call them: the
+  /// functions a pointer it makes can hold.
+  llvm::ArrayRef<const clang::FunctionDecl *> getAddressTakenFunctions();
+  /// The address of the unit's `function` (ct.function_address), as a
+  /// function pointer holds it.
+  mlir::Value buildFunctionAddress(mlir::OpBuilder &builder, mlir::Location l,
+                                   const clang::FunctionDecl *function);
+
   clang::ASTContext &getAST() { return ast; }
   mlir::MLIRContext *getContext() { return module.getContext(); }
   mlir::ModuleOp getModule() { return module; }
@@ -509,6 +522,8 @@ private:
       virtualDispatches;
   std::optional<llvm::SmallVector<const clang::CXXRecordDecl *>>
       concreteDynamicClasses;
+  std::optional<llvm::SmallVector<const clang::FunctionDecl *>>
+      addressTakenFunctions;
 
   std::optional<Layout> computeLayout(clang::QualType type,
                                       clang::SourceRange range,
@@ -633,6 +648,16 @@ bool isEntryCall(const clang::FunctionDecl *function);
 /// Whether `decl` is declared directly in Cotangent's namespace ct::detail
 /// (the header's entry points and helpers such as result_into).
 bool isInCotangentDetail(const clang::Decl *decl);
+
+/// An `scf.if` on `condition` with both branches empty (no yields yet):
+/// one arm of a dispatch (VirtualCalls.cpp, FunctionPointers.cpp).
+mlir::scf::IfOp buildChoice(mlir::OpBuilder &b, mlir::Location l,
+                            mlir::TypeRange results, mlir::Value condition);
+/// Ends the program with `message` where a dispatch found no target; a
+/// poison value of each of `results` for the branch to yield.
+llvm::SmallVector<mlir::Value> buildAbort(mlir::OpBuilder &b, mlir::Location l,
+                                          llvm::StringRef message,
+                                          mlir::TypeRange results);
 
 /// Whether a call of `function` calls code compiled elsewhere as it is: no
 /// visible body, not [[ct::differentiable]], no custom rule, not an entry

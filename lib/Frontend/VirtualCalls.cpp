@@ -176,6 +176,26 @@ Value adjustObject(OpBuilder &b, Location l, Value object, int64_t bytes,
 }
 } // namespace
 
+scf::IfOp buildChoice(OpBuilder &b, Location l, TypeRange results,
+                      Value condition) {
+  auto choice = scf::IfOp::create(b, l, results, condition,
+                                  /*withElseRegion=*/true);
+  // (Without results, the branches come with their yields.)
+  for (Region &branch : choice->getRegions())
+    if (!branch.front().empty())
+      branch.front().back().erase();
+  return choice;
+}
+
+SmallVector<Value> buildAbort(OpBuilder &b, Location l, StringRef message,
+                              TypeRange results) {
+  ct::AbortOp::create(b, l, message);
+  SmallVector<Value> poison;
+  for (Type type : results)
+    poison.push_back(ub::PoisonOp::create(b, l, type));
+  return poison;
+}
+
 /// The classes a virtual call of `method` may find, with their overriders'
 /// functions declared; an error (and false) where one cannot be called.
 static bool collectTargets(ModuleLowering &module,
@@ -288,18 +308,14 @@ void ModuleLowering::buildDispatch(OpBuilder &b, Location l,
   // if (table == D0's) D0::f(...) else if (table == D1's) ... else abort.
   std::function<SmallVector<Value>(ArrayRef<DispatchTarget>)> choose =
       [&](ArrayRef<DispatchTarget> left) -> SmallVector<Value> {
-    if (left.empty()) {
-      ct::AbortOp::create(
-          b, l,
-          "a virtual call of '" + method->getQualifiedNameAsString() +
-              "' in differentiated code found an object of a class that "
-              "its translation unit does not define; define the class "
-              "there");
-      SmallVector<Value> poison;
-      for (Type type : results)
-        poison.push_back(ub::PoisonOp::create(b, l, type));
-      return poison;
-    }
+    if (left.empty())
+      return buildAbort(b, l,
+                        "a virtual call of '" +
+                            method->getQualifiedNameAsString() +
+                            "' in differentiated code found an object of a "
+                            "class that its translation unit does not "
+                            "define; define the class there",
+                        results);
     DispatchTarget target = left.front();
     Value point = buildVTableAddress(b, l, target.record, method->getParent(),
                                      target.staticOffset);
@@ -319,13 +335,8 @@ void ModuleLowering::buildDispatch(OpBuilder &b, Location l,
     }
     Value matches = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                           tablePointer, point);
-    auto choice = scf::IfOp::create(b, l, results, matches,
-                                    /*withElseRegion=*/true);
+    scf::IfOp choice = buildChoice(b, l, results, matches);
     OpBuilder::InsertionGuard guard(b);
-    // (Without results, the branches come with their yields.)
-    for (Region &branch : choice->getRegions())
-      if (!branch.front().empty())
-        branch.front().back().erase();
     b.setInsertionPointToStart(&choice.getThenRegion().front());
     SmallVector<Value> operands{self};
     llvm::append_range(operands, rest);

@@ -25,8 +25,9 @@ struct Rows { double value; const double **rows; };
 union Bits { double d; long i; };
 
 // Signatures are checked when the functions are found, before any body.
-[[ct::differentiable]] double uses_function_pointer(double x, double (*g)(double)) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:63: error: parameter 'g' has type 'double (*)(double)', which differentiable code does not support: use float or double scalars, integers, arrays and structs of them, or pointers and references to those
+// (Function pointers are values: Integration/CPU/function-pointers.cpp.)
+[[ct::differentiable]] double uses_function_reference(double x, double (&g)(double)) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:65: error: parameter 'g' has type 'double (&)(double)', which differentiable code does not support: use float or double scalars, integers, arrays and structs of them, or pointers and references to those
   return g(x);
 }
 
@@ -260,10 +261,12 @@ struct Linked { double value; Linked *next; };
   return grown[0] + wrong[0] + chosen[0] + static_cast<double *>(either)[0];
 }
 
-// A function pointer parameter is the function named where it is passed.
+// A function pointer parameter is the function named where it is passed,
+// or an address compared with the file's functions; a lambda converted to
+// one is neither.
 static double applyTo(double x, double (*op)(double)) { return op(x); }
 [[ct::differentiable]] double passes_lambda_as_pointer(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:21: error: this function pointer is not known where it is passed; pass the function itself
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:21: error: a lambda converted to a function pointer cannot be followed by differentiable code yet; pass the lambda itself (to a template parameter), or a named function
   return applyTo(x, [](double t) { return t * t; });
 }
 

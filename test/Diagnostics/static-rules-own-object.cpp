@@ -1,10 +1,11 @@
 // cotangent-cc --emit=obj writes the derivatives to an object file of
 // their own, which cannot call a function with internal linkage or reach
 // such a variable: a custom rule that runs as compiled (it counts its
-// calls) and is `static`, a `static` variable the code reads, and the
-// virtual table of a class in an unnamed namespace, are errors naming
-// them. (With the plugin they work: static-rules.cpp, static-variables.cpp,
-// Integration/CPU/virtual-functions.cpp.)
+// calls) and is `static`, a `static` variable the code reads, the virtual
+// table of a class in an unnamed namespace, and the address of a `static`
+// function a function pointer is compared with, are errors naming them.
+// (With the plugin they work: static-rules.cpp, static-variables.cpp,
+// Integration/CPU/virtual-functions.cpp, function-pointers.cpp.)
 // RUN: not %cotangent-cc %s --emit=obj -o %t.o -- -std=c++20 -I%cotangent-include 2>&1 \
 // RUN:   | FileCheck %s --implicit-check-not=error:
 #include <cotangent/cotangent.h>
@@ -42,4 +43,18 @@ struct Hidden {
 [[ct::differentiable]] double hidden(double x) {
   Hidden h(x);
   return h.value(x);
+}
+
+// A function pointer is compared with the addresses of the functions it
+// may hold: a `static` one's is the unit's own.
+// CHECK: static-rules-own-object.cpp:[[@LINE+3]]:{{[0-9]+}}: error: 'halve' has internal linkage ('static' or in an unnamed namespace), and differentiated code compares a function pointer with its address, which derivatives emitted into an object file of their own cannot reach; give it external linkage, or compile the file with the plugin
+static double halve(double x) { return 0.5 * x; }
+[[ct::differentiable]] double throughPointer(double x, int k) {
+  double (*g)(double) = k > 0 ? halve : cube;
+  return g(x);
+}
+double pointerGradient(double x) {
+  double dx = 0;
+  ct::gradient<throughPointer>(x, 1, &dx);
+  return dx;
 }

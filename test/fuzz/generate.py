@@ -24,8 +24,9 @@ OpenMP parallel loops with a `+` or `max` reduction whose
 iterations each write their own element (ignored without -fopenmp), a
 class that owns its buffer (constructed, copied, assigned, resized in a
 branch, destroyed where its scope ends), buffers swapped through
-pointers in a loop, and structs holding a std::string beside numbers in a
-vector grown and edited, indexed through a std::map of their names.
+pointers in a loop, structs holding a std::string beside numbers in a
+vector grown and edited, indexed through a std::map of their names, and
+functions called through pointers chosen at run time and kept in tables.
 
 Statements are emitted one per line, and compound statements open with a
 line ending in `{` and close with a line that is only `}`, so that the
@@ -461,10 +462,14 @@ class Generator:
                 self.emit(fn, indent, f"{target} += {src}[{k}] * {self.expr(scope, loop_vars, 1)};")
             elif form < 0.93:
                 self.vector_of_rows(fn, scope, loop_vars, indent, target)
-            elif r.random() < 0.5:
-                self.replaced_buffer(fn, scope, loop_vars, indent, target)
             else:
-                self.variable_length_array(fn, scope, loop_vars, indent, target)
+                pick = r.random()
+                if pick < 0.35:
+                    self.replaced_buffer(fn, scope, loop_vars, indent, target)
+                elif pick < 0.7:
+                    self.variable_length_array(fn, scope, loop_vars, indent, target)
+                else:
+                    self.function_pointers(fn, scope, loop_vars, indent, target)
         finally:
             self.rng = main
 
@@ -595,6 +600,33 @@ class Generator:
         self.emit(fn, indent, "}")
         self.emit(fn, indent, f"{target} += ({{ real {t} = {a}[{n} - 1] * {a}[0]; "
                   f"{t} * {self.expr(scope, loop_vars, 1)}; }});")
+
+    def function_pointers(self, fn, scope, loop_vars, indent, target):
+        """Functions chosen at run time through pointers: one chosen by a
+        condition and maybe reassigned, and a table of them (with the C
+        library's std::cos) indexed in a loop, each call read into
+        `target` (docs/Memory.md, item 25)."""
+        r = self.rng
+        bodies = ["return std::sin(v) * v;", "return v * v + 0.5;",
+                  "return std::tanh(v) - v;", "return std::exp(-v * v);"]
+        names = []
+        for body in r.sample(bodies, 3):
+            name = self.fresh("fp")
+            self.helpers.append(f"real {name}(real v) {{ {body} }}")
+            names.append(name)
+        g, tab, i = self.fresh("g"), self.fresh("tab"), self.fresh("i")
+        inner = Scope(scope)
+        inner.add(i, "int")
+        self.emit(fn, indent, f"real (*{g})(real) = {self.condition(scope, loop_vars)} "
+                  f"? {names[0]} : {names[1]};")
+        if r.random() < 0.5:
+            self.emit(fn, indent, f"if ({self.condition(scope, loop_vars)}) {g} = {names[2]};")
+        self.emit(fn, indent, f"{target} += {g}({self.expr(scope, loop_vars, 1)});")
+        entries = ", ".join(names + ["std::cos"])
+        self.emit(fn, indent, f"real (*{tab}[4])(real) = {{{entries}}};")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {r.randint(2, 4)}; ++{i})")
+        self.emit(fn, indent + 1, f"{target} += {tab}[({i} + {r.randint(0, 3)}) % 4]"
+                  f"({self.expr(inner, loop_vars + [i], 1)});")
 
     def outside_variable(self, fn, scope, loop_vars, indent, target):
         """Values with derivatives written into a variable outside the

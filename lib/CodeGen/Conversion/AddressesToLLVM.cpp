@@ -8,11 +8,14 @@
 // scalars of another type: the same address, the remaining bytes.
 // `ct.vtable_address` is the address of a point in a class's virtual table,
 // declared here and defined by the C++ compiler's code for the class.
+// `ct.function_address` is the address of the unit's function, named
+// through a placeholder until the module is LLVM IR.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CTToLLVMPatterns.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -131,10 +134,36 @@ struct VTableAddressLowering : ConvertOpToLLVMPattern<ct::VTableAddressOp> {
   }
 };
 
+/// The address of a placeholder global named after the function, which
+/// translateToLLVMIR replaces by the unit's function: the module defines
+/// its own (differentiable) copy under the function's own name.
+struct FunctionAddressLowering : ConvertOpToLLVMPattern<ct::FunctionAddressOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::FunctionAddressOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    std::string name = (ct::kFunctionAddressPrefix + op.getSymbol()).str();
+    if (!module.lookupSymbol(name)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      LLVM::GlobalOp::create(rewriter, loc, rewriter.getI8Type(),
+                             /*isConstant=*/true, LLVM::Linkage::External, name,
+                             Attribute());
+    }
+    Value function = LLVM::AddressOfOp::create(rewriter, loc, ptr, name);
+    rewriter.replaceOpWithNewOp<LLVM::PtrToIntOp>(op, rewriter.getI64Type(),
+                                                  function);
+    return success();
+  }
+};
+
 } // namespace
 
 void cotangent::populateAddressesToLLVMPatterns(LLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns.add<StoreAddressLowering, LoadAddressLowering, RetypeViewLowering,
-               VTableAddressLowering>(converter);
+               VTableAddressLowering, FunctionAddressLowering>(converter);
 }

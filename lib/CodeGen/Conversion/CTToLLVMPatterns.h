@@ -37,7 +37,8 @@ mlir::Value buildPointerDescriptor(mlir::OpBuilder &b, mlir::Location loc,
 /// `ct.store_address` and `ct.load_address` become a store and a load of
 /// a pointer at the slot's address; a loaded address is viewed as
 /// `ct.pointer_view` views a C pointer. `ct.vtable_address` becomes the
-/// address of the table's global, declared, plus its offset.
+/// address of the table's global, declared, plus its offset;
+/// `ct.function_address` that of a placeholder for the unit's function.
 void populateAddressesToLLVMPatterns(mlir::LLVMTypeConverter &converter,
                                      mlir::RewritePatternSet &patterns);
 

@@ -250,6 +250,9 @@ std::string describeForUser(Operation *op) {
   if (isa<ct::VTableAddressOp>(op))
     return "it calls a virtual function (or makes an object of a class with "
            "them), which kernels cannot do yet";
+  if (isa<ct::FunctionAddressOp>(op))
+    return "it takes a function's address (a function pointer), which "
+           "kernels cannot do yet";
   if (isa<ct::AbortOp>(op))
     return "it checks a condition that ends the program (an assert), which "
            "kernels cannot do yet";

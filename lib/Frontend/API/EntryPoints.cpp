@@ -137,6 +137,9 @@ private:
 
   /// A memref of `type` (f's lowered parameter type) over a C pointer.
   Value view(Value pointer, Type type) {
+    // A function pointer: the address it holds (FunctionPointers.cpp).
+    if (isa<IntegerType>(type) && isa<LLVM::LLVMPointerType>(pointer.getType()))
+      return LLVM::PtrToIntOp::create(b, loc, type, pointer);
     if (!isa<MemRefType>(pointer.getType()))
       return ct::PointerViewOp::create(b, loc, type, pointer);
     // Lowered code's pointer (a nested entry point): the same memory. Both
@@ -604,11 +607,17 @@ void EntryBuilder::appendExtras(SmallVectorImpl<Value> &views,
 
 SmallVector<Value> EntryBuilder::primalArguments(ValueRange abi) {
   SmallVector<Value> args;
-  for (auto [i, role] : llvm::enumerate(roles))
-    args.push_back(isa<MemRefType>(primal.getArgumentTypes()[i]) &&
-                           !isa<MemRefType>(abi[i].getType())
-                       ? viewParameter(i, abi[i])
-                       : abi[i]);
+  for (auto [i, role] : llvm::enumerate(roles)) {
+    Type type = primal.getArgumentTypes()[i];
+    bool cPointer = isa<LLVM::LLVMPointerType>(abi[i].getType());
+    // (A function pointer is the address it holds: view makes it one.)
+    if (isa<IntegerType>(type) && cPointer)
+      args.push_back(view(abi[i], type));
+    else
+      args.push_back(isa<MemRefType>(type) && !isa<MemRefType>(abi[i].getType())
+                         ? viewParameter(i, abi[i])
+                         : abi[i]);
+  }
   appendExtras(args, abi, /*derivatives=*/false);
   return args;
 }

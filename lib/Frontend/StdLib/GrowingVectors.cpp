@@ -598,7 +598,7 @@ FunctionLowering::elementValue(const clang::Expr *arg,
   if (!layout->indirect.empty()) {
     // Pointers: their addresses, as the vector keeps them.
     keepAllAddresses(temporary->memref, *layout);
-    if (elementType->isPointerType()) {
+    if (isObjectPointer(elementType)) {
       std::optional<Address> target = lowerPointer(arg);
       if (!target || !bindIndirectField(*temporary, *target, arg, nullptr))
         return std::nullopt;

@@ -271,8 +271,8 @@ FunctionLowering::vectorFromList(const clang::CXXStdInitializerListExpr *list,
       allocateVector(type, constantIndex(count, l), range);
   if (!vector)
     return std::nullopt;
-  if (ModuleLowering::getVectorElementType(type.getCanonicalType())
-          ->isPointerType()) {
+  if (isObjectPointer(
+          ModuleLowering::getVectorElementType(type.getCanonicalType()))) {
     // Pointers: each designates what the list's does (pointers in memory
     // are followed by what was bound to them, not by their bits).
     for (int64_t i = 0; i < count; ++i) {
@@ -915,7 +915,7 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
   std::optional<Address> value, pointer;
   Value scalar;
   const clang::CXXConstructorDecl *ctor = nullptr;
-  if (args.size() == 1 && elementType->isPointerType()) {
+  if (args.size() == 1 && isObjectPointer(elementType)) {
     pointer = lowerPointer(args[0]);
     if (!pointer)
       return std::nullopt;

@@ -528,6 +528,26 @@ def CT_VTableAddressOp : CT_Op<"vtable_address", [Pure]> {
   let assemblyFormat = "$symbol `+` $offset attr-dict";
 }
 
+def CT_FunctionAddressOp : CT_Op<"function_address", [Pure]> {
+  let summary = "the address of a C++ function, as a function pointer holds it";
+  let description = [{
+    The address, as an integer, of the function the C++ compiler emits as
+    `symbol` (its mangled name): the value a C++ function pointer holds.
+    It is the unit's own function, not the differentiable code's copy of
+    it, so pointers made by code compiled as written (a caller's, passed
+    in) and pointers made by differentiated code compare equal, and a call
+    through one compares it with the addresses of the functions it may
+    designate. An integer: no derivative.
+
+    ```mlir
+    %square = ct.function_address "_Z6squared"
+    ```
+  }];
+  let arguments = (ins StrAttr:$symbol);
+  let results = (outs I64:$address);
+  let assemblyFormat = "$symbol attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Custom derivative rules
 //===----------------------------------------------------------------------===//

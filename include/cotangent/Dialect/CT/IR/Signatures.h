@@ -42,6 +42,11 @@ inline constexpr llvm::StringLiteral kNotLoweredAttr = "ct.not_lowered";
 /// plugin's) can call it.
 inline constexpr llvm::StringLiteral kInternalLinkageAttr =
     "ct.internal_linkage";
+/// The LLVM-dialect global a `ct.function_address` of symbol S refers to,
+/// `<prefix>S`: the module holds its own copy of S under that name, so the
+/// unit's S is named once the module is LLVM IR (translateToLLVMIR).
+inline constexpr llvm::StringLiteral kFunctionAddressPrefix =
+    "__ct_function_address.";
 /// On a `memref.alloc` that grows a `std::vector` the caller owns (its
 /// address stored into memory reached from a parameter): reverse mode
 /// refuses it when the vector carries derivatives.

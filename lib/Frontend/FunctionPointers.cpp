@@ -1,0 +1,369 @@
+//===- FunctionPointers.cpp - Function pointers as values -----------------===//
+//
+// A function pointer holds a function's address, and to the memory model
+// it is that: a 64-bit integer (its layout is an integer part), kept in
+// locals, arrays, struct fields and parameters as integers are, compared
+// and tested for null as integers are. The address is the unit's own
+// function (ct.function_address), so pointers the caller made and passes
+// in compare equal to those differentiated code makes.
+//
+// A call through a pointer whose function the lowering cannot name where
+// it is lowered compares the address with that of each function of the
+// translation unit whose address the program takes and whose type is the
+// call's, and calls the one that matches: a chain of branches and direct
+// calls, which the engine differentiates like any branch (as virtual calls
+// are dispatched, VirtualCalls.cpp). A function the unit never names by
+// its address cannot be in a pointer the unit made; one from elsewhere (a
+// pointer another file passes in) ends the program with a message rather
+// than calling code without a derivative.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+namespace {
+/// The functions the unit's own code names other than to call them: those
+/// a function pointer it makes can hold.
+struct AddressTakenFunctions : clang::DynamicRecursiveASTVisitor {
+  explicit AddressTakenFunctions(const clang::SourceManager &sources)
+      : sources(sources) {
+    ShouldVisitTemplateInstantiations = true;
+    // (Also the semantic form of braced lists, where an overloaded name,
+    // `{std::sin, std::cos}`, is resolved to the function it takes.)
+    ShouldVisitImplicitCode = true;
+  }
+  // A function named as a template argument of Cotangent's own entry
+  // points (`ct::gradient<f>`) is differentiated, not kept in a pointer;
+  // nor do the entry points' bodies keep the functions they are given.
+  bool TraverseNamespaceDecl(clang::NamespaceDecl *space) override {
+    return isCotangent(space) ||
+           clang::DynamicRecursiveASTVisitor::TraverseNamespaceDecl(space);
+  }
+  bool TraverseDeclRefExpr(clang::DeclRefExpr *ref) override {
+    return isCotangent(ref->getDecl()) ||
+           clang::DynamicRecursiveASTVisitor::TraverseDeclRefExpr(ref);
+  }
+  static bool isCotangent(const clang::Decl *decl) {
+    const clang::DeclContext *context = decl->getDeclContext();
+    if (const auto *space = dyn_cast<clang::NamespaceDecl>(decl))
+      context = space;
+    for (; context && !context->isTranslationUnit();
+         context = context->getParent())
+      if (const auto *space = dyn_cast<clang::NamespaceDecl>(context);
+          space && space->getParent()->isTranslationUnit())
+        return space->getName() == "ct";
+    return false;
+  }
+  bool VisitCallExpr(clang::CallExpr *call) override {
+    if (const auto *callee = dyn_cast<clang::DeclRefExpr>(
+            call->getCallee()->IgnoreParenImpCasts()))
+      called.insert(callee);
+    return true;
+  }
+  bool VisitDeclRefExpr(clang::DeclRefExpr *ref) override {
+    const auto *function = dyn_cast<clang::FunctionDecl>(ref->getDecl());
+    if (!function || called.contains(ref) ||
+        sources.isInSystemHeader(ref->getLocation()))
+      return true;
+    // (A member function's address is a pointer to member, not to a
+    // function.)
+    if (const auto *method = dyn_cast<clang::CXXMethodDecl>(function);
+        method && method->isInstance())
+      return true;
+    found.insert(function->getCanonicalDecl());
+    return true;
+  }
+  const clang::SourceManager &sources;
+  llvm::SmallPtrSet<const clang::DeclRefExpr *, 16> called;
+  llvm::SetVector<const clang::FunctionDecl *> found;
+};
+} // namespace
+
+ArrayRef<const clang::FunctionDecl *>
+ModuleLowering::getAddressTakenFunctions() {
+  if (!addressTakenFunctions) {
+    AddressTakenFunctions visitor(ast.getSourceManager());
+    visitor.TraverseDecl(ast.getTranslationUnitDecl());
+    addressTakenFunctions.emplace(visitor.found.begin(), visitor.found.end());
+  }
+  return *addressTakenFunctions;
+}
+
+Value ModuleLowering::buildFunctionAddress(
+    OpBuilder &builder, Location l, const clang::FunctionDecl *function) {
+  auto address = ct::FunctionAddressOp::create(builder, l, mangle(function));
+  // (Only code in the same object file can reach a `static` function.)
+  if (!function->isExternallyVisible())
+    address->setAttr(ct::kInternalLinkageAttr, builder.getUnitAttr());
+  address->setAttr("ct.source_name",
+                   builder.getStringAttr(function->getQualifiedNameAsString()));
+  return address;
+}
+
+Value FunctionLowering::lowerFunctionPointer(const clang::Expr *expr) {
+  Location l = loc(expr);
+  const clang::Expr *stripped = expr->IgnoreParens();
+  if (const auto *cast = dyn_cast<clang::CastExpr>(stripped)) {
+    switch (cast->getCastKind()) {
+    case clang::CK_NullToPointer:
+      return arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0));
+    case clang::CK_FunctionToPointerDecay:
+    case clang::CK_NoOp:
+    case clang::CK_BitCast: // (dropping `noexcept`)
+      return lowerFunctionPointer(cast->getSubExpr());
+    case clang::CK_UserDefinedConversion:
+      if (const auto *conversion = dyn_cast_or_null<clang::CXXMethodDecl>(
+              cast->getConversionFunction());
+          conversion && conversion->getParent()->isLambda())
+        return unsupported(expr, "a lambda converted to a function pointer "
+                                 "cannot be followed by differentiable code "
+                                 "yet; pass the lambda itself (to a template "
+                                 "parameter), or a named function");
+      break;
+    default:
+      break;
+    }
+  }
+  if (const auto *address = dyn_cast<clang::UnaryOperator>(stripped)) {
+    // `&f`, and `*p` (a function designator, decaying back to `p`).
+    if (address->getOpcode() == clang::UO_AddrOf ||
+        address->getOpcode() == clang::UO_Deref)
+      return lowerFunctionPointer(address->getSubExpr());
+  }
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stripped)) {
+    // A function, or a function pointer parameter of a call lowered in
+    // place that was given one.
+    const clang::FunctionDecl *function =
+        dyn_cast<clang::FunctionDecl>(ref->getDecl());
+    if (!function)
+      function = functionParameters.lookup(ref->getDecl());
+    if (function)
+      return module.buildFunctionAddress(b, l, function);
+  }
+  const char *unknown =
+      "differentiable code follows a function pointer made from a "
+      "function, or kept in a variable, field, element or parameter; this "
+      "one is made otherwise (from an integer, or by a cast), so the "
+      "functions it may call are not known; assign the function itself";
+  if (!expr->getType()->isFunctionPointerType() &&
+      !expr->getType()->isFunctionType())
+    return unsupported(expr, unknown);
+  if (const auto *conditional =
+          dyn_cast<clang::ConditionalOperator>(stripped)) {
+    // (Of functions, `c ? f : g`, or of pointers: an address either way.)
+    Block *merge = emitConditional(
+        conditional, b.getI64Type(),
+        [&](const clang::Expr *arm, SmallVectorImpl<Value> &passed) {
+          Value address = lowerFunctionPointer(arm);
+          if (address)
+            passed.push_back(address);
+          return address != nullptr;
+        });
+    return merge ? merge->getArgument(0) : nullptr;
+  }
+  if (const auto *call = dyn_cast<clang::CallExpr>(stripped))
+    return lowerCallValue(call);
+  if (const auto *binary = dyn_cast<clang::BinaryOperator>(stripped);
+      binary && binary->getOpcode() == clang::BO_Comma) {
+    lowerDiscarded(binary->getLHS());
+    return lowerFunctionPointer(binary->getRHS());
+  }
+  // A variable, field or element holding an address.
+  const clang::Expr *place = stripped;
+  if (const auto *read = dyn_cast<clang::ImplicitCastExpr>(stripped);
+      read && read->getCastKind() == clang::CK_LValueToRValue)
+    place = read->getSubExpr();
+  if (!place->isGLValue() || !place->getType()->isFunctionPointerType())
+    return unsupported(expr, unknown);
+  std::optional<Address> slot = lowerLValue(place);
+  return slot ? load(*slot, l) : nullptr;
+}
+
+Value FunctionLowering::compareFunctionPointers(
+    const clang::BinaryOperator *expr) {
+  Location l = loc(expr);
+  Value lhs = lowerFunctionPointer(expr->getLHS());
+  Value rhs = lowerFunctionPointer(expr->getRHS());
+  if (!lhs || !rhs)
+    return nullptr;
+  if (expr->getOpcode() != clang::BO_EQ && expr->getOpcode() != clang::BO_NE)
+    return unsupported(expr, "function pointers can only be compared for "
+                             "equality");
+  return arith::CmpIOp::create(b, l,
+                               expr->getOpcode() == clang::BO_EQ
+                                   ? arith::CmpIPredicate::eq
+                                   : arith::CmpIPredicate::ne,
+                               lhs, rhs);
+}
+
+/// The functions a call through a pointer of type `pointerType` may reach:
+/// those whose address the unit takes, of the pointed-to function type.
+static SmallVector<const clang::FunctionDecl *>
+callTargets(ModuleLowering &module, clang::QualType pointerType) {
+  clang::ASTContext &ast = module.getAST();
+  clang::QualType functionType = pointerType->getPointeeType();
+  SmallVector<const clang::FunctionDecl *> targets;
+  for (const clang::FunctionDecl *function : module.getAddressTakenFunctions())
+    if (ast.hasSameFunctionTypeIgnoringExceptionSpec(function->getType(),
+                                                     functionType))
+      targets.push_back(function);
+  return targets;
+}
+
+bool FunctionLowering::canCallThroughPointer(
+    const clang::CallExpr *expr, const clang::FunctionDecl *target) {
+  // The dispatch calls each target as a function of its own, with the
+  // same operands: one lowered in place (it takes objects holding
+  // pointers, lambdas, or returns a place) has no such call.
+  SmallVector<const clang::Expr *> args(expr->arguments());
+  clang::QualType result = target->getReturnType().getCanonicalType();
+  bool ownCall = !target->isVariadic() && !passesCallersPlaces(target, args) &&
+                 !takesIndirectFields(target) && !result->isPointerType() &&
+                 !result->isReferenceType() && !isVector(result) &&
+                 !ModuleLowering::needsDestruction(result);
+  if (!ownCall)
+    return unsupported<bool>(
+        expr, "this call through a function pointer may call '" +
+                  target->getQualifiedNameAsString() +
+                  "', which differentiable code calls only where it knows "
+                  "the function (it takes or returns pointers, references or "
+                  "objects holding them, or is variadic); call it by name");
+  if (isExternalFunction(module, target) &&
+      !(target->getBuiltinID() && result->isArithmeticType()))
+    if (std::string why = whyNotCallable(module, target); !why.empty())
+      return unsupported<bool>(
+          expr, "this call through a function pointer may call '" +
+                    target->getQualifiedNameAsString() +
+                    "', which has no visible body and " + why +
+                    "; define it in this file, or call it by name");
+  return true;
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerIndirectCall(const clang::CallExpr *expr,
+                                    std::optional<Address> dest) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  const clang::Expr *callee = expr->getCallee();
+  clang::QualType pointerType = callee->getType();
+  if (!pointerType->isFunctionPointerType())
+    return unsupported<Result>(expr, "this call cannot be differentiated: "
+                                     "it does not call a function");
+  SmallVector<const clang::FunctionDecl *> targets =
+      callTargets(module, pointerType);
+  if (targets.empty())
+    return unsupported<Result>(
+        expr, "no function of this file of type '" +
+                  pointerType->getPointeeType().getAsString() +
+                  "' has its address taken, so this call through a function "
+                  "pointer cannot be differentiated; call the function by "
+                  "name, or take its address in this file");
+  for (const clang::FunctionDecl *target : targets)
+    if (!canCallThroughPointer(expr, target))
+      return std::nullopt;
+  // C++17: the callee is evaluated before the arguments.
+  Value address = lowerFunctionPointer(callee);
+  if (!address)
+    return std::nullopt;
+  SmallVector<Value> operands;
+  for (auto [arg, param] :
+       llvm::zip_equal(expr->arguments(), targets.front()->parameters())) {
+    Value operand = lowerArgument(arg, param->getType());
+    if (!operand)
+      return std::nullopt;
+    operands.push_back(operand);
+  }
+  clang::QualType returnType = expr->getCallReturnType(ast).getCanonicalType();
+  std::optional<Address> resultPlace;
+  if (isAggregate(returnType)) {
+    resultPlace = resultPlaceFor(expr, returnType, dest);
+    if (!resultPlace)
+      return std::nullopt;
+    operands.push_back(materialize(*resultPlace, l));
+  }
+  SmallVector<Type> results;
+  if (!returnType->isVoidType() && !resultPlace) {
+    Type type = typeOf(expr);
+    if (!type)
+      return std::nullopt;
+    results.push_back(type);
+  }
+  std::optional<SmallVector<Value>> values =
+      dispatchThroughPointer(expr, address, targets, operands, results);
+  if (!values)
+    return std::nullopt;
+  if (resultPlace)
+    return CallResult{nullptr, resultPlace};
+  return CallResult{values->empty() ? nullptr : values->front(), {}};
+}
+
+std::optional<SmallVector<Value>> FunctionLowering::dispatchThroughPointer(
+    const clang::CallExpr *expr, Value address,
+    ArrayRef<const clang::FunctionDecl *> targets, ArrayRef<Value> operands,
+    TypeRange results) {
+  Location l = loc(expr);
+  // if (p == &f0) f0(...) else if (p == &f1) f1(...) ... else abort.
+  if (targets.empty())
+    return buildAbort(
+        b, l,
+        sourcePosition(expr) +
+            ": a call through a function pointer in a derivative found a "
+            "function whose address its file does not take; aborting",
+        results);
+  const clang::FunctionDecl *target = targets.front();
+  Value matches =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, address,
+                            module.buildFunctionAddress(b, l, target));
+  scf::IfOp choice = buildChoice(b, l, results, matches);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&choice.getThenRegion().front());
+  std::optional<SmallVector<Value>> called = callTarget(expr, target, operands);
+  if (!called || called->size() != results.size())
+    return std::nullopt;
+  scf::YieldOp::create(b, l, *called);
+  b.setInsertionPointToStart(&choice.getElseRegion().front());
+  std::optional<SmallVector<Value>> otherwise = dispatchThroughPointer(
+      expr, address, targets.drop_front(), operands, results);
+  if (!otherwise)
+    return std::nullopt;
+  scf::YieldOp::create(b, l, *otherwise);
+  return SmallVector<Value>(choice.getResults());
+}
+
+std::optional<SmallVector<Value>>
+FunctionLowering::callTarget(const clang::CallExpr *expr,
+                             const clang::FunctionDecl *target,
+                             ArrayRef<Value> operands) {
+  Location l = loc(expr);
+  clang::QualType returnType = target->getReturnType().getCanonicalType();
+  // <cmath> and the ct:: markers, as a direct call lowers them.
+  if (returnType->isArithmeticType() || returnType->isVoidType())
+    if (std::optional<CallResult> builtin;
+        lowerScalarBuiltin(expr, target, operands, builtin)) {
+      if (!builtin)
+        return std::nullopt;
+      return builtin->scalar ? SmallVector<Value>{builtin->scalar}
+                             : SmallVector<Value>{};
+    }
+  module.noteCall(target, expr->getBeginLoc());
+  module.enter(target, expr->getBeginLoc());
+  func::FuncOp function = module.getFunction(target);
+  module.leave();
+  if (!function)
+    return std::nullopt;
+  return SmallVector<Value>(
+      func::CallOp::create(b, l, function, operands).getResults());
+}
+
+} // namespace cotangent::frontend

@@ -1,0 +1,26 @@
+// What differentiable code refuses of calls through function pointers,
+// each once (no other error may appear), at the call, with the way out.
+// RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 2>&1 | FileCheck %s --implicit-check-not=error:
+
+// No function of the file has this type and its address taken: the call
+// could reach none that differentiable code knows.
+[[ct::differentiable]] double noTarget(double x, double (*g)(double, double)) {
+  // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:10: error: no function of this file of type 'double (double, double)' has its address taken, so this call through a function pointer cannot be differentiated; call the function by name, or take its address in this file
+  return g(x, x);
+}
+
+// A target that returns a reference is lowered only where it is known.
+double &larger(double &a, double &b) { return a < b ? b : a; }
+double &(*choose)(double &, double &) = larger;
+[[ct::differentiable]] double returnsPlace(double x, double y) {
+  // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:10: error: this call through a function pointer may call 'larger', which differentiable code calls only where it knows the function (it takes or returns pointers, references or objects holding them, or is variadic); call it by name
+  return choose(x, y);
+}
+
+// An address made from an integer designates no function the file knows.
+double halve(double x) { return 0.5 * x; }
+double (*kept)(double) = halve;
+[[ct::differentiable]] double fromInteger(double x, long bits) {
+  // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:10: error: differentiable code follows a function pointer made from a function, or kept in a variable, field, element or parameter; this one is made otherwise (from an integer, or by a cast), so the functions it may call are not known; assign the function itself
+  return reinterpret_cast<double (*)(double)>(bits)(x);
+}

@@ -1,0 +1,147 @@
+// Function pointers as values: chosen at run time (`c ? f : g`),
+// reassigned, kept in arrays, in struct fields (a layer's activation) and
+// in a global, compared (`g == f`, `!g`), passed to a helper that calls
+// itself (so it is not lowered in place), returned by a helper, given by the
+// caller as an argument of the differentiated function, `<cmath>`'s own
+// functions among them (`{std::sin, std::tanh}`); a static function's
+// address is the one the caller's code compares; a `std::vector` of them
+// grown by `push_back`, a struct of the caller's holding them, a callback
+// taking pointers. Also `std::max` and
+// `std::min` of braced lists. Every mode (reverse, forward, Hessian-vector
+// products, vector lanes) against central differences, at -O0 and -O2.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include "check.h"
+#include "modes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+double square(double t) { return t * t; }
+static double cube(double t) { return t * t * t; }
+double softplus(double t) { return std::log1p(std::exp(t)); }
+
+using Activation = double (*)(double);
+
+struct Layer {
+  double w;
+  Activation act;
+  double b;
+};
+
+// Calls itself: a function of its own, whose `g` is an address it compares.
+static double applyTimes(Activation g, double x, int n) {
+  return n == 0 ? x : applyTimes(g, g(x) * 0.5, n - 1);
+}
+
+static Activation pick(int k) { return k > 0 ? square : softplus; }
+
+Activation global = cube;
+
+// A network whose layers carry their activation.
+double layers(const double *x, int n) {
+  Layer net[3] = {
+      {x[0], square, 0.1}, {0.5, softplus, x[1]}, {x[2], cube, 0.0}};
+  double h = 0.3;
+  for (int i = 0; i < 3; ++i)
+    h = net[i].act(net[i].w * h + net[i].b);
+  return h;
+}
+
+// Pointers chosen, reassigned, compared, tested, passed and returned.
+double chosen(const double *x, int n) {
+  Activation g = n > 2 ? square : cube;
+  double s = g(x[0]);
+  if (g == square)
+    s += x[2];
+  g = softplus;
+  s += (*g)(x[1]);
+  Activation none = nullptr;
+  if (!none && g)
+    s += applyTimes(pick(n), x[2], 2);
+  s += global(x[1]);
+  return s;
+}
+
+// A table with the C library's functions in it.
+double table(const double *x, int n) {
+  Activation each[] = {square, std::sin, std::tanh, cube};
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += each[(i + 1) % 4](x[i]) * each[i % 4](x[(i + 1) % n]);
+  return s;
+}
+
+// The caller's pointer: the address its code took.
+double given(const double *x, Activation g) { return g(x[0]) * g(x[1]); }
+
+// The caller's struct holds the pointers; a std::vector of them grows.
+double dot(const double *a, const double *b, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += a[i] * b[i];
+  return s;
+}
+struct Model {
+  Activation act;
+  double w;
+  double (*inner)(const double *, const double *, int);
+};
+double model(const Model &m, const double *x, int n) {
+  std::vector<Activation> acts = {square, softplus};
+  acts.push_back(m.act);
+  double s = 0;
+  for (size_t i = 0; i < acts.size(); ++i)
+    s += acts[i](m.w * x[i % n]);
+  return s + m.inner(x, x, n);
+}
+const Model kModel{cube, 0.7, dot};
+double withModel(const double *x, int n) { return model(kModel, x, n); }
+
+double lists(const double *x, int n) {
+  double largest = std::max({x[0], x[1] * x[1], x[2], 0.25});
+  double smallest = std::min({x[0] + 1.0, x[1], x[2] * x[2]});
+  return largest * smallest + std::max({x[0]}) * x[2];
+}
+
+int main() {
+  const double point[3] = {0.4, 0.7, 1.1};
+  check::checkModes<layers>("layers", point, 3);
+  check::checkModes<chosen>("chosen", point, 3);
+  check::checkModes<table>("table", point, 3);
+  check::checkModes<lists>("lists", point, 3);
+  check::checkModes<withModel>("model", point, 3);
+  // The other branch of `n > 2 ? square : cube`.
+  check::checkModes<chosen>("chosen n=2", point, 2);
+
+  // Reverse and forward mode of a function given a pointer, against
+  // differences.
+  for (Activation g : {&square, &cube, &softplus}) {
+    double x[2] = {0.4, 0.7}, dx[2] = {};
+    double value = ct::gradient<given>(x, g, dx);
+    check::near("given value", value, given(x, g), 1e-14);
+    for (int i = 0; i < 2; ++i)
+      check::near("given d/dx",
+                  dx[i], check::differenceAt(x, i, [&] { return given(x, g); }),
+                  1e-7);
+    double t[2] = {1.0, -0.5};
+    check::near("given jvp", ct::jvp<given>(x, g, t).tangent,
+                dx[0] - 0.5 * dx[1], 1e-12);
+  }
+  // The caller's struct of pointers, as a constant parameter.
+  double x[3] = {0.4, 0.7, 1.1}, dx[3] = {};
+  double value = ct::gradient<model, ct::wrt<1>>(kModel, x, 3, dx);
+  check::near("model value", value, model(kModel, x, 3), 1e-14);
+  for (int i = 0; i < 3; ++i)
+    check::near("model d/dx", dx[i],
+                check::differenceAt(x, i, [&] { return model(kModel, x, 3); }),
+                1e-7);
+  return check::report();
+}
