@@ -122,6 +122,13 @@ Value FunctionLowering::lowerFunctionPointer(const clang::Expr *expr) {
     case clang::CK_NoOp:
     case clang::CK_BitCast: // (dropping `noexcept`)
       return lowerFunctionPointer(cast->getSubExpr());
+    case clang::CK_LValueToRValue:
+      // (A parameter of a call lowered in place given a function.)
+      if (const auto *ref =
+              dyn_cast<clang::DeclRefExpr>(cast->getSubExpr()->IgnoreParens());
+          ref && functionParameters.count(ref->getDecl()))
+        return lowerFunctionPointer(ref);
+      break;
     case clang::CK_UserDefinedConversion:
       if (const auto *conversion = dyn_cast_or_null<clang::CXXMethodDecl>(
               cast->getConversionFunction());
@@ -148,6 +155,11 @@ Value FunctionLowering::lowerFunctionPointer(const clang::Expr *expr) {
         dyn_cast<clang::FunctionDecl>(ref->getDecl());
     if (!function)
       function = functionParameters.lookup(ref->getDecl());
+    if (const auto *method = dyn_cast_or_null<clang::CXXMethodDecl>(function);
+        method && method->getParent()->isLambda())
+      return unsupported(expr, "a lambda converted to a function pointer can "
+                               "be called where it is passed, but not kept; "
+                               "write a named function");
     if (function)
       return module.buildFunctionAddress(b, l, function);
   }

@@ -154,8 +154,18 @@ const clang::FunctionDecl *
 FunctionLowering::knownFunction(const clang::Expr *callee) {
   callee = callee->IgnoreParenImpCasts();
   if (const auto *address = dyn_cast<clang::UnaryOperator>(callee);
-      address && address->getOpcode() == clang::UO_AddrOf)
+      address && (address->getOpcode() == clang::UO_AddrOf ||
+                  address->getOpcode() == clang::UO_Plus))
     callee = address->getSubExpr()->IgnoreParenImpCasts();
+  // A lambda without captures converted to a function pointer (`+[]...`,
+  // or given to a parameter of that type): its call operator, whose body
+  // needs nothing of the closure.
+  if (const auto *conversion = dyn_cast<clang::CXXMemberCallExpr>(callee))
+    if (const auto *decl = dyn_cast_or_null<clang::CXXConversionDecl>(
+            conversion->getMethodDecl());
+        decl && decl->getParent()->isLambda() &&
+        !decl->getParent()->isGenericLambda())
+      return decl->getParent()->getLambdaCallOperator();
   const auto *ref = dyn_cast<clang::DeclRefExpr>(callee);
   if (!ref)
     return nullptr;

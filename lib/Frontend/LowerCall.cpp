@@ -123,8 +123,15 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   const clang::FunctionDecl *callee = expr->getDirectCallee();
   if (!callee)
     callee = getConstantCallee(expr);
-  if (!callee)
+  if (!callee) {
     callee = knownFunction(expr->getCallee());
+    // (A lambda given as a function pointer: its body, in place.)
+    if (const auto *method = dyn_cast_or_null<clang::CXXMethodDecl>(callee);
+        method && method->getParent()->isLambda())
+      return inlineBody(expr, method,
+                        SmallVector<const clang::Expr *>(expr->arguments()),
+                        nullptr, {}, std::nullopt, dest);
+  }
   if (!callee)
     return lowerIndirectCall(expr, dest);
   if (std::optional<CallResult> check = lowerCheckCall(expr, callee))

@@ -261,13 +261,22 @@ struct Linked { double value; Linked *next; };
   return grown[0] + wrong[0] + chosen[0] + static_cast<double *>(either)[0];
 }
 
-// A function pointer parameter is the function named where it is passed,
-// or an address compared with the file's functions; a lambda converted to
-// one is neither.
-static double applyTo(double x, double (*op)(double)) { return op(x); }
-[[ct::differentiable]] double passes_lambda_as_pointer(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:21: error: a lambda converted to a function pointer cannot be followed by differentiable code yet; pass the lambda itself (to a template parameter), or a named function
-  return applyTo(x, [](double t) { return t * t; });
+// A function pointer parameter is the function named where it is passed
+// (a lambda converted to one too: its body is called where the parameter
+// is, Integration/CPU/function-pointers.cpp), or an address compared with
+// the file's functions; a lambda converted to one is no such address.
+static double keepFirst(double x, double (*op)(double)) {
+  double (*kept)(double) = op;
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:28: error: a lambda converted to a function pointer can be called where it is passed, but not kept; write a named function
+  return kept(x);
+}
+[[ct::differentiable]] double keeps_lambda_as_pointer(double x) {
+  return keepFirst(x, [](double t) { return t * t; });
+}
+[[ct::differentiable]] double stores_lambda_as_pointer(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:25: error: a lambda converted to a function pointer cannot be followed by differentiable code yet; pass the lambda itself (to a template parameter), or a named function
+  double (*g)(double) = [](double t) { return t * t; };
+  return g(x);
 }
 
 // An integer is an address only where it rounds up the address of memory
@@ -320,7 +329,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 42 errors generated.
+// CHECK: 43 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -6,7 +6,8 @@
 // functions among them (`{std::sin, std::tanh}`); a static function's
 // address is the one the caller's code compares; a `std::vector` of them
 // grown by `push_back`, a struct of the caller's holding them, a callback
-// taking pointers. Also `std::max` and
+// taking pointers; lambdas without captures passed as function pointers
+// (`integrate([](double t) { ... }, a, b)`, `+[]`). Also `std::max` and
 // `std::min` of braced lists. Every mode (reverse, forward, Hessian-vector
 // products, vector lanes) against central differences, at -O0 and -O2.
 // REQUIRES: plugin
@@ -105,6 +106,19 @@ double model(const Model &m, const double *x, int n) {
 const Model kModel{cube, 0.7, dot};
 double withModel(const double *x, int n) { return model(kModel, x, n); }
 
+// Lambdas without captures given as function pointers: their bodies.
+static double integrate(double (*f)(double), double a, double b, int n) {
+  double h = (b - a) / n, s = 0;
+  for (int i = 0; i < n; ++i)
+    s += f(a + (i + 0.5) * h) * h;
+  return s;
+}
+static double twice(double (*f)(double), double x) { return f(f(x)); }
+double lambdas(const double *x, int n) {
+  double s = integrate([](double t) { return t * t * t; }, 0.0, x[0], 8);
+  return s + twice(+[](double t) { return std::sin(t) + t; }, x[1]) * x[2];
+}
+
 double lists(const double *x, int n) {
   double largest = std::max({x[0], x[1] * x[1], x[2], 0.25});
   double smallest = std::min({x[0] + 1.0, x[1], x[2] * x[2]});
@@ -118,6 +132,7 @@ int main() {
   check::checkModes<table>("table", point, 3);
   check::checkModes<lists>("lists", point, 3);
   check::checkModes<withModel>("model", point, 3);
+  check::checkModes<lambdas>("lambdas", point, 3);
   // The other branch of `n > 2 ? square : cube`.
   check::checkModes<chosen>("chosen n=2", point, 2);
 
