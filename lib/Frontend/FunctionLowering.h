@@ -555,6 +555,10 @@ private:
   /// (a temporary when none is given). Nullopt after an error.
   std::optional<CallResult> lowerCall(const clang::CallExpr *expr,
                                       std::optional<Address> dest);
+  /// lowerCall of a call whose function, `callee`, is known.
+  std::optional<CallResult> lowerCallOf(const clang::CallExpr *expr,
+                                        const clang::FunctionDecl *callee,
+                                        std::optional<Address> dest);
   /// Member functions of the standard classes modelled here (std::vector,
   /// std::unique_ptr): each class's own lowering.
   bool isModelledStdClass(clang::QualType type);
@@ -623,6 +627,11 @@ private:
                                    const clang::Expr *arg, Location l);
   /// `p == q`, `p != q` of function pointers.
   Value compareFunctionPointers(const clang::BinaryOperator *expr);
+  /// A call through a function pointer: of the function it names where
+  /// that is known (lowerCallOf), else lowerIndirectCall.
+  std::optional<CallResult>
+  lowerCallThroughPointer(const clang::CallExpr *expr,
+                          std::optional<Address> dest);
   /// A call through a function pointer whose function is known only when
   /// it runs: compared with each function of the unit it may hold.
   std::optional<CallResult> lowerIndirectCall(const clang::CallExpr *expr,

@@ -263,6 +263,21 @@ bool FunctionLowering::canCallThroughPointer(
 }
 
 std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerCallThroughPointer(const clang::CallExpr *expr,
+                                          std::optional<Address> dest) {
+  const clang::FunctionDecl *callee = knownFunction(expr->getCallee());
+  // (A lambda given as a function pointer: its body, in place.)
+  if (const auto *method = dyn_cast_or_null<clang::CXXMethodDecl>(callee);
+      method && method->getParent()->isLambda())
+    return inlineBody(expr, method,
+                      SmallVector<const clang::Expr *>(expr->arguments()),
+                      nullptr, {}, std::nullopt, dest);
+  if (callee)
+    return lowerCallOf(expr, callee, dest);
+  return lowerIndirectCall(expr, dest);
+}
+
+std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerIndirectCall(const clang::CallExpr *expr,
                                     std::optional<Address> dest) {
   using Result = std::optional<CallResult>;

@@ -111,8 +111,6 @@ FunctionLowering::lowerModelledStdCall(const clang::CallExpr *expr,
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerCall(const clang::CallExpr *expr,
                             std::optional<Address> dest) {
-  using Result = std::optional<CallResult>;
-  Location l = loc(expr);
   // `p[i].~T()` of a number (a template destroying its elements): only the
   // object's expression, for its effects.
   if (const auto *destroy = dyn_cast<clang::CXXPseudoDestructorExpr>(
@@ -123,17 +121,16 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   const clang::FunctionDecl *callee = expr->getDirectCallee();
   if (!callee)
     callee = getConstantCallee(expr);
-  if (!callee) {
-    callee = knownFunction(expr->getCallee());
-    // (A lambda given as a function pointer: its body, in place.)
-    if (const auto *method = dyn_cast_or_null<clang::CXXMethodDecl>(callee);
-        method && method->getParent()->isLambda())
-      return inlineBody(expr, method,
-                        SmallVector<const clang::Expr *>(expr->arguments()),
-                        nullptr, {}, std::nullopt, dest);
-  }
   if (!callee)
-    return lowerIndirectCall(expr, dest);
+    return lowerCallThroughPointer(expr, dest);
+  return lowerCallOf(expr, callee, dest);
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
+                              const clang::FunctionDecl *callee,
+                              std::optional<Address> dest) {
+  using Result = std::optional<CallResult>;
   if (std::optional<CallResult> check = lowerCheckCall(expr, callee))
     return check;
   // A function that does nothing with arguments that do nothing (Eigen's
