@@ -150,6 +150,8 @@ bool isOwnMemory(mlir::Value root);
 bool isFreshAllocation(const clang::Expr *expr);
 /// Whether `type` is a pointer or reference to a function.
 bool isFunctionPointer(clang::QualType type);
+/// Whether `type` is `std::function` (or a reference to one).
+bool isStdFunction(clang::QualType type);
 /// Whether `type` is a pointer to an object, which designates memory (a
 /// function pointer is an integer: FunctionPointers.cpp).
 inline bool isObjectPointer(clang::QualType type) {
@@ -620,6 +622,12 @@ private:
   /// The address a function pointer expression holds (an i64); null after
   /// an error.
   Value lowerFunctionPointer(const clang::Expr *expr);
+  /// Binds a lambda or std::function parameter (of class `record`) of a
+  /// call lowered in place to the closure `arg` designates; false after an
+  /// error.
+  bool bindClosureArgument(const clang::ParmVarDecl *param,
+                           const clang::Expr *arg,
+                           const clang::CXXRecordDecl *record);
   /// Binds a function pointer parameter of a call lowered in place to
   /// `arg`: its function where known, else the address; false after an
   /// error.

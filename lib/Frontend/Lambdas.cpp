@@ -34,8 +34,23 @@ static const clang::LambdaExpr *getLambda(const clang::Expr *expr) {
   return nullptr;
 }
 
+bool isStdFunction(clang::QualType type) {
+  const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
+  return record && record->isInStdNamespace() && record->getIdentifier() &&
+         record->getName() == "function";
+}
+
 bool FunctionLowering::defineLambda(const clang::VarDecl *var) {
   const auto *record = var->getType()->getAsCXXRecordDecl();
+  // A std::function made from a lambda where it is declared is that
+  // lambda: its calls are the lambda's (otherwise it is the library's).
+  if (isStdFunction(var->getType()) && !var->getType()->isReferenceType()) {
+    std::optional<Closure> closure = closureOf(var->getInit());
+    if (!closure || closure->lambda->getLambdaClass()->isGenericLambda())
+      return false;
+    lambdas[var] = *closure;
+    return true;
+  }
   if (!record || !record->isLambda())
     return false;
   const clang::LambdaExpr *lambda = getLambda(var->getInit());
@@ -121,7 +136,7 @@ bool FunctionLowering::takesClosure(const clang::FunctionDecl *function) {
   return llvm::any_of(function->parameters(), [](const auto *param) {
     const auto *record =
         param->getType().getNonReferenceType()->getAsCXXRecordDecl();
-    return record && record->isLambda();
+    return record && (record->isLambda() || isStdFunction(param->getType()));
   });
 }
 
@@ -174,6 +189,30 @@ FunctionLowering::knownFunction(const clang::Expr *callee) {
   return functionParameters.lookup(ref->getDecl());
 }
 
+bool FunctionLowering::bindClosureArgument(const clang::ParmVarDecl *param,
+                                           const clang::Expr *arg,
+                                           const clang::CXXRecordDecl *record) {
+  std::optional<Closure> closure = closureOf(arg);
+  if (isStdFunction(param->getType())) {
+    // (A std::function given a lambda the caller knows: that lambda.)
+    if (!closure || closure->lambda->getLambdaClass()->isGenericLambda())
+      return unsupported<bool>(arg, "this std::function is not made from "
+                                    "a lambda of the differentiable "
+                                    "function; pass the lambda itself");
+    lambdas[param] = *closure;
+    return true;
+  }
+  // (A lambda without captures kept in an object: nothing to bind, its
+  // calls need nothing of it.)
+  if (!closure && record->capture_size() == 0)
+    return true;
+  if (!closure)
+    return unsupported<bool>(arg, "this lambda is not defined in the "
+                                  "differentiable function; define it there");
+  lambdas[param] = *closure;
+  return true;
+}
+
 bool FunctionLowering::bindFunctionPointerArgument(
     const clang::ParmVarDecl *param, const clang::Expr *arg, Location l) {
   // A pointer known where it is passed is its function; another one, an
@@ -207,17 +246,9 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
     if (!arg)
       continue; // bound by the caller (std::make_shared's memory)
     const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
-    if (record && record->isLambda()) {
-      std::optional<Closure> closure = closureOf(arg);
-      // (A lambda without captures kept in an object: nothing to bind, its
-      // calls need nothing of it.)
-      if (!closure && record->capture_size() == 0)
-        continue;
-      if (!closure)
-        return unsupported<bool>(arg, "this lambda is not defined in the "
-                                      "differentiable function; define "
-                                      "it there");
-      lambdas[param] = *closure;
+    if (record && (record->isLambda() || isStdFunction(type))) {
+      if (!bindClosureArgument(param, arg, record))
+        return false;
       continue;
     }
     if (bindVectorReference(param, arg) || bindGrowingReference(param, arg))

@@ -24,3 +24,15 @@ double (*kept)(double) = halve;
   // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:10: error: differentiable code follows a function pointer made from a function, or kept in a variable, field, element or parameter; this one is made otherwise (from an integer, or by a cast), so the functions it may call are not known; assign the function itself
   return reinterpret_cast<double (*)(double)>(bits)(x);
 }
+
+// A std::function is the lambda it is made from in the function; one the
+// caller made is the library's, which a helper cannot call as a lambda.
+#include <functional>
+static double callIt(const std::function<double(double)> &g, double x) {
+  return g(x);
+}
+[[ct::differentiable]] double givenFunction(double x,
+                                            const std::function<double(double)> &g) {
+  // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:17: error: this std::function is not made from a lambda of the differentiable function; pass the lambda itself
+  return callIt(g, x);
+}

@@ -7,12 +7,16 @@
 // address is the one the caller's code compares; a `std::vector` of them
 // grown by `push_back`, a struct of the caller's holding them, a callback
 // taking pointers; lambdas without captures passed as function pointers
-// (`integrate([](double t) { ... }, a, b)`, `+[]`). Also `std::max` and
+// (`integrate([](double t) { ... }, a, b)`, `+[]`); `std::function`s made
+// from the function's lambdas, called and passed to helpers. Also
+// `std::max` and
 // `std::min` of braced lists. Every mode (reverse, forward, Hessian-vector
-// products, vector lanes) against central differences, at -O0 and -O2.
+// products, vector lanes) against central differences, at -O0 and -O2
+// (and at -O1 under AddressSanitizer).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// RUN: %clangxx-ct -O1 -fsanitize=address %s -o %ta && %ta | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 
@@ -23,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 double square(double t) { return t * t; }
@@ -119,6 +124,25 @@ double lambdas(const double *x, int n) {
   return s + twice(+[](double t) { return std::sin(t) + t; }, x[1]) * x[2];
 }
 
+// std::function made from lambdas of the function: the lambdas' calls.
+static double integrateFn(const std::function<double(double)> &h, double a,
+                          double b) {
+  double step = (b - a) / 6, s = 0;
+  for (int i = 0; i < 6; ++i)
+    s += h(a + (i + 0.5) * step) * step;
+  return s;
+}
+static double applyTwice(std::function<double(double)> g, double t) {
+  return g(g(t));
+}
+double functions(const double *x, int n) {
+  std::function<double(double)> h = [&](double t) {
+    return x[0] * t * t + x[1];
+  };
+  double s = integrateFn(h, 0.0, x[2]) + h(x[1]);
+  return s + applyTwice([x](double t) { return std::sin(t) * x[2]; }, x[0]);
+}
+
 double lists(const double *x, int n) {
   double largest = std::max({x[0], x[1] * x[1], x[2], 0.25});
   double smallest = std::min({x[0] + 1.0, x[1], x[2] * x[2]});
@@ -133,6 +157,7 @@ int main() {
   check::checkModes<lists>("lists", point, 3);
   check::checkModes<withModel>("model", point, 3);
   check::checkModes<lambdas>("lambdas", point, 3);
+  check::checkModes<functions>("std::function", point, 3);
   // The other branch of `n > 2 ? square : cube`.
   check::checkModes<chosen>("chosen n=2", point, 2);
 
