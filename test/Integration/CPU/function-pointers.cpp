@@ -161,8 +161,7 @@ int main() {
   // The other branch of `n > 2 ? square : cube`.
   check::checkModes<chosen>("chosen n=2", point, 2);
 
-  // Reverse and forward mode of a function given a pointer, against
-  // differences.
+  // Every mode of a function given a pointer, against differences.
   for (Activation g : {&square, &cube, &softplus}) {
     double x[2] = {0.4, 0.7}, dx[2] = {};
     double value = ct::gradient<given>(x, g, dx);
@@ -174,6 +173,21 @@ int main() {
     double t[2] = {1.0, -0.5};
     check::near("given jvp", ct::jvp<given>(x, g, t).tangent,
                 dx[0] - 0.5 * dx[1], 1e-12);
+    double seeds[4] = {1, 0, 0, 1};
+    auto lanes = ct::jvp<given, ct::lanes<2>>(x, g, seeds);
+    check::near("given lane 0", lanes.tangent[0], dx[0], 1e-12);
+    check::near("given lane 1", lanes.tangent[1], dx[1], 1e-12);
+    double hv[2] = {};
+    ct::hvp<given>(x, g, t, hv);
+    for (int i = 0; i < 2; ++i) {
+      auto gradientAlong = [&](double h) {
+        double moved[2] = {x[0] + h * t[0], x[1] + h * t[1]}, d[2] = {};
+        ct::gradient<given>(moved, g, d);
+        return d[i];
+      };
+      check::near("given hvp", hv[i],
+                  check::centralDifference(gradientAlong, 0.0, 1e-5), 1e-6);
+    }
   }
   // The caller's struct of pointers, as a constant parameter.
   double x[3] = {0.4, 0.7, 1.1}, dx[3] = {};
