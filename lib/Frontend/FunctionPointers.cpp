@@ -143,9 +143,11 @@ Value FunctionLowering::lowerFunctionPointer(const clang::Expr *expr) {
     }
   }
   if (const auto *address = dyn_cast<clang::UnaryOperator>(stripped)) {
-    // `&f`, and `*p` (a function designator, decaying back to `p`).
+    // `&f`, and `*p` of a function pointer (a function designator,
+    // decaying back to `p`); `*pp` of memory of pointers is a place.
     if (address->getOpcode() == clang::UO_AddrOf ||
-        address->getOpcode() == clang::UO_Deref)
+        (address->getOpcode() == clang::UO_Deref &&
+         address->getSubExpr()->getType()->isFunctionPointerType()))
       return lowerFunctionPointer(address->getSubExpr());
   }
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stripped)) {

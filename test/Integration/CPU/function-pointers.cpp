@@ -85,6 +85,13 @@ double table(const double *x, int n) {
   return s;
 }
 
+// A pointer to an element of a global table of them.
+Activation slots[2] = {square, cube};
+double throughSlot(const double *x, int n) {
+  Activation *slot = &slots[n % 2];
+  return (*slot)(x[0]) + (**slot)(x[1]) * x[2];
+}
+
 // The caller's pointer: the address its code took.
 double given(const double *x, Activation g) { return g(x[0]) * g(x[1]); }
 
@@ -154,6 +161,7 @@ int main() {
   check::checkModes<layers>("layers", point, 3);
   check::checkModes<chosen>("chosen", point, 3);
   check::checkModes<table>("table", point, 3);
+  check::checkModes<throughSlot>("slot", point, 3);
   check::checkModes<lists>("lists", point, 3);
   check::checkModes<withModel>("model", point, 3);
   check::checkModes<lambdas>("lambdas", point, 3);
