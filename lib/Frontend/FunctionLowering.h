@@ -622,6 +622,9 @@ private:
   /// The address a function pointer expression holds (an i64); null after
   /// an error.
   Value lowerFunctionPointer(const clang::Expr *expr);
+  /// The named function a std::function `object` holds where that is
+  /// known (made from it, or a variable or parameter bound to one).
+  const clang::FunctionDecl *functionHeldBy(const clang::Expr *object);
   /// Binds a lambda or std::function parameter (of class `record`) of a
   /// call lowered in place to the closure `arg` designates; false after an
   /// error.

@@ -45,6 +45,11 @@ bool FunctionLowering::defineLambda(const clang::VarDecl *var) {
   // A std::function made from a lambda where it is declared is that
   // lambda: its calls are the lambda's (otherwise it is the library's).
   if (isStdFunction(var->getType()) && !var->getType()->isReferenceType()) {
+    // (Or made from a named function: that function.)
+    if (const clang::FunctionDecl *function = functionHeldBy(var->getInit())) {
+      functionParameters[var] = function;
+      return true;
+    }
     std::optional<Closure> closure = closureOf(var->getInit());
     if (!closure || closure->lambda->getLambdaClass()->isGenericLambda())
       return false;
@@ -189,16 +194,40 @@ FunctionLowering::knownFunction(const clang::Expr *callee) {
   return functionParameters.lookup(ref->getDecl());
 }
 
+const clang::FunctionDecl *
+FunctionLowering::functionHeldBy(const clang::Expr *object) {
+  if (!object)
+    return nullptr;
+  object = object->IgnoreImplicit();
+  // `std::function<...> f = g;`, `f(g)`: the function given its
+  // constructor; a std::function variable or parameter bound to one.
+  if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(object);
+      construct && construct->getNumArgs() == 1 &&
+      isStdFunction(construct->getType()) &&
+      isFunctionPointer(construct->getArg(0)->IgnoreImplicit()->getType()))
+    return knownFunction(construct->getArg(0));
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(object);
+      ref && isStdFunction(ref->getType()))
+    return functionParameters.lookup(ref->getDecl());
+  return nullptr;
+}
+
 bool FunctionLowering::bindClosureArgument(const clang::ParmVarDecl *param,
                                            const clang::Expr *arg,
                                            const clang::CXXRecordDecl *record) {
   std::optional<Closure> closure = closureOf(arg);
   if (isStdFunction(param->getType())) {
-    // (A std::function given a lambda the caller knows: that lambda.)
+    // (A std::function given a lambda or a named function the caller
+    // knows: that lambda or function.)
+    if (const clang::FunctionDecl *function = functionHeldBy(arg)) {
+      functionParameters[param] = function;
+      return true;
+    }
     if (!closure || closure->lambda->getLambdaClass()->isGenericLambda())
       return unsupported<bool>(arg, "this std::function is not made from "
-                                    "a lambda of the differentiable "
-                                    "function; pass the lambda itself");
+                                    "a lambda or a named function of the "
+                                    "differentiable function; pass the "
+                                    "lambda or the function itself");
     lambdas[param] = *closure;
     return true;
   }

@@ -144,15 +144,19 @@ FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
     return CallResult{};
   if (std::optional<CallResult> output = lowerOutputCall(expr, callee))
     return output;
-  // A std::function holding a lambda of the function: the lambda's call.
+  // A std::function holding a lambda or a function of the function: the
+  // lambda's or the function's call.
   if (const auto *call = dyn_cast<clang::CXXOperatorCallExpr>(expr);
-      call && isStdFunction(call->getArg(0)->getType()))
+      call && isStdFunction(call->getArg(0)->getType())) {
+    ArrayRef<const clang::Expr *> rest =
+        ArrayRef<const clang::Expr *>(call->getArgs(), call->getNumArgs())
+            .drop_front();
     if (std::optional<Closure> closure = closureOf(call->getArg(0)))
-      return callLambda(
-          expr, call->getArg(0), closure->lambda->getCallOperator(),
-          ArrayRef<const clang::Expr *>(call->getArgs(), call->getNumArgs())
-              .drop_front(),
-          dest);
+      return callLambda(expr, call->getArg(0),
+                        closure->lambda->getCallOperator(), rest, dest);
+    if (const clang::FunctionDecl *held = functionHeldBy(call->getArg(0)))
+      return emitCall(expr, held, std::nullopt, rest, dest);
+  }
   if (const clang::CXXRecordDecl *library = getLibraryObjectClass(expr, callee))
     return lowerLibraryObjectCall(expr, callee, library, dest);
   SmallVector<const clang::Expr *> args(expr->arguments());

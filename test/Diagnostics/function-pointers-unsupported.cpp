@@ -25,14 +25,15 @@ double (*kept)(double) = halve;
   return reinterpret_cast<double (*)(double)>(bits)(x);
 }
 
-// A std::function is the lambda it is made from in the function; one the
-// caller made is the library's, which a helper cannot call as a lambda.
+// A std::function is the lambda or function it is made from in the
+// function; one the caller made is the library's, which a helper cannot
+// call as a lambda.
 #include <functional>
 static double callIt(const std::function<double(double)> &g, double x) {
   return g(x);
 }
 [[ct::differentiable]] double givenFunction(double x,
                                             const std::function<double(double)> &g) {
-  // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:17: error: this std::function is not made from a lambda of the differentiable function; pass the lambda itself
+  // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:17: error: this std::function is not made from a lambda or a named function of the differentiable function; pass the lambda or the function itself
   return callIt(g, x);
 }

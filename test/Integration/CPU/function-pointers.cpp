@@ -8,7 +8,8 @@
 // grown by `push_back`, a struct of the caller's holding them, a callback
 // taking pointers; lambdas without captures passed as function pointers
 // (`integrate([](double t) { ... }, a, b)`, `+[]`); `std::function`s made
-// from the function's lambdas, called and passed to helpers. Also
+// from the function's lambdas or from named functions, called and passed to
+// helpers. Also
 // `std::max` and
 // `std::min` of braced lists. Every mode (reverse, forward, Hessian-vector
 // products, vector lanes) against central differences, at -O0 and -O2
@@ -147,7 +148,10 @@ double functions(const double *x, int n) {
     return x[0] * t * t + x[1];
   };
   double s = integrateFn(h, 0.0, x[2]) + h(x[1]);
-  return s + applyTwice([x](double t) { return std::sin(t) * x[2]; }, x[0]);
+  s += applyTwice([x](double t) { return std::sin(t) * x[2]; }, x[0]);
+  // Made from named functions, called and passed on.
+  std::function<double(double)> named = softplus;
+  return s + named(x[2]) * integrateFn(square, x[0], x[1]);
 }
 
 double lists(const double *x, int n) {
