@@ -148,6 +148,11 @@ FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
   // lambda's or the function's call.
   if (const auto *call = dyn_cast<clang::CXXOperatorCallExpr>(expr);
       call && isStdFunction(call->getArg(0)->getType())) {
+    if (call->getOperator() != clang::OO_Call &&
+        (closureOf(call->getArg(0)) || functionHeldBy(call->getArg(0))))
+      return unsupported<Result>(
+          expr, "this std::function is the lambda or function it was made "
+                "from, and cannot be changed; declare another std::function");
     ArrayRef<const clang::Expr *> rest =
         ArrayRef<const clang::Expr *>(call->getArgs(), call->getNumArgs())
             .drop_front();

@@ -37,3 +37,9 @@ static double callIt(const std::function<double(double)> &g, double x) {
   // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:17: error: this std::function is not made from a lambda or a named function of the differentiable function; pass the lambda or the function itself
   return callIt(g, x);
 }
+[[ct::differentiable]] double reassigned(double x) {
+  std::function<double(double)> h = [&](double t) { return x * t; };
+  // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:3: error: this std::function is the lambda or function it was made from, and cannot be changed; declare another std::function
+  h = [](double t) { return t * t; };
+  return h(x);
+}
