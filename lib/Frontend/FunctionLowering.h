@@ -557,6 +557,11 @@ private:
   /// (a temporary when none is given). Nullopt after an error.
   std::optional<CallResult> lowerCall(const clang::CallExpr *expr,
                                       std::optional<Address> dest);
+  /// A call of a std::function that is a lambda or named function of the
+  /// function (bindStdFunction): true, with `result`, if it is one.
+  bool lowerStdFunctionCall(const clang::CallExpr *expr,
+                            std::optional<Address> dest,
+                            std::optional<CallResult> &result);
   /// lowerCall of a call whose function, `callee`, is known.
   std::optional<CallResult> lowerCallOf(const clang::CallExpr *expr,
                                         const clang::FunctionDecl *callee,
@@ -766,6 +771,11 @@ private:
   /// The closure `expr` designates: a lambda variable, a closure parameter
   /// of a function being inlined, a lambda expression (copied or moved).
   std::optional<Closure> closureOf(const clang::Expr *expr);
+  /// closureOf, but for generic lambdas (none).
+  std::optional<Closure> concreteClosureOf(const clang::Expr *expr);
+  /// Binds `decl`, a std::function variable or parameter, to the lambda or
+  /// named function `init` makes it from; false if it is neither.
+  bool bindStdFunction(const clang::ValueDecl *decl, const clang::Expr *init);
   /// Whether a parameter of `function` is a closure: such calls are
   /// inlined (inlineBody), since a closure has no memory layout.
   static bool takesClosure(const clang::FunctionDecl *function);

@@ -44,18 +44,9 @@ bool FunctionLowering::defineLambda(const clang::VarDecl *var) {
   const auto *record = var->getType()->getAsCXXRecordDecl();
   // A std::function made from a lambda where it is declared is that
   // lambda: its calls are the lambda's (otherwise it is the library's).
-  if (isStdFunction(var->getType()) && !var->getType()->isReferenceType()) {
-    // (Or made from a named function: that function.)
-    if (const clang::FunctionDecl *function = functionHeldBy(var->getInit())) {
-      functionParameters[var] = function;
-      return true;
-    }
-    std::optional<Closure> closure = closureOf(var->getInit());
-    if (!closure || closure->lambda->getLambdaClass()->isGenericLambda())
-      return false;
-    lambdas[var] = *closure;
-    return true;
-  }
+  // (Or made from a named function: that function.)
+  if (isStdFunction(var->getType()) && !var->getType()->isReferenceType())
+    return bindStdFunction(var, var->getInit());
   if (!record || !record->isLambda())
     return false;
   const clang::LambdaExpr *lambda = getLambda(var->getInit());
@@ -212,25 +203,41 @@ FunctionLowering::functionHeldBy(const clang::Expr *object) {
   return nullptr;
 }
 
+std::optional<FunctionLowering::Closure>
+FunctionLowering::concreteClosureOf(const clang::Expr *expr) {
+  std::optional<Closure> closure = closureOf(expr);
+  // (A generic lambda's call operator is a template: which instance a
+  // std::function calls is not looked up.)
+  if (closure && closure->lambda->getLambdaClass()->isGenericLambda())
+    return std::nullopt;
+  return closure;
+}
+
+bool FunctionLowering::bindStdFunction(const clang::ValueDecl *decl,
+                                       const clang::Expr *init) {
+  if (const clang::FunctionDecl *function = functionHeldBy(init)) {
+    functionParameters[decl] = function;
+    return true;
+  }
+  std::optional<Closure> closure = concreteClosureOf(init);
+  if (!closure)
+    return false;
+  lambdas[decl] = *closure;
+  return true;
+}
+
 bool FunctionLowering::bindClosureArgument(const clang::ParmVarDecl *param,
                                            const clang::Expr *arg,
                                            const clang::CXXRecordDecl *record) {
+  // (A std::function given a lambda or a named function the caller knows:
+  // that lambda or function.)
+  if (isStdFunction(param->getType()))
+    return bindStdFunction(param, arg) ||
+           unsupported<bool>(arg, "this std::function is not made from a "
+                                  "lambda or a named function of the "
+                                  "differentiable function; pass the lambda "
+                                  "or the function itself");
   std::optional<Closure> closure = closureOf(arg);
-  if (isStdFunction(param->getType())) {
-    // (A std::function given a lambda or a named function the caller
-    // knows: that lambda or function.)
-    if (const clang::FunctionDecl *function = functionHeldBy(arg)) {
-      functionParameters[param] = function;
-      return true;
-    }
-    if (!closure || closure->lambda->getLambdaClass()->isGenericLambda())
-      return unsupported<bool>(arg, "this std::function is not made from "
-                                    "a lambda or a named function of the "
-                                    "differentiable function; pass the "
-                                    "lambda or the function itself");
-    lambdas[param] = *closure;
-    return true;
-  }
   // (A lambda without captures kept in an object: nothing to bind, its
   // calls need nothing of it.)
   if (!closure && record->capture_size() == 0)

@@ -126,6 +126,34 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
   return lowerCallOf(expr, callee, dest);
 }
 
+bool FunctionLowering::lowerStdFunctionCall(const clang::CallExpr *expr,
+                                            std::optional<Address> dest,
+                                            std::optional<CallResult> &result) {
+  // A std::function holding a lambda or a function of the function: the
+  // lambda's or the function's call.
+  const auto *call = dyn_cast<clang::CXXOperatorCallExpr>(expr);
+  if (!call || !isStdFunction(call->getArg(0)->getType()))
+    return false;
+  const clang::Expr *object = call->getArg(0);
+  std::optional<Closure> closure = concreteClosureOf(object);
+  const clang::FunctionDecl *held = closure ? nullptr : functionHeldBy(object);
+  if (!closure && !held)
+    return false; // the library's
+  if (call->getOperator() != clang::OO_Call) {
+    result = unsupported<std::optional<CallResult>>(
+        expr, "this std::function is the lambda or function it was made "
+              "from, and cannot be changed; declare another std::function");
+    return true;
+  }
+  ArrayRef<const clang::Expr *> rest =
+      ArrayRef<const clang::Expr *>(call->getArgs(), call->getNumArgs())
+          .drop_front();
+  result = closure ? callLambda(expr, object,
+                                closure->lambda->getCallOperator(), rest, dest)
+                   : emitCall(expr, held, std::nullopt, rest, dest);
+  return true;
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
                               const clang::FunctionDecl *callee,
@@ -144,24 +172,8 @@ FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
     return CallResult{};
   if (std::optional<CallResult> output = lowerOutputCall(expr, callee))
     return output;
-  // A std::function holding a lambda or a function of the function: the
-  // lambda's or the function's call.
-  if (const auto *call = dyn_cast<clang::CXXOperatorCallExpr>(expr);
-      call && isStdFunction(call->getArg(0)->getType())) {
-    if (call->getOperator() != clang::OO_Call &&
-        (closureOf(call->getArg(0)) || functionHeldBy(call->getArg(0))))
-      return unsupported<Result>(
-          expr, "this std::function is the lambda or function it was made "
-                "from, and cannot be changed; declare another std::function");
-    ArrayRef<const clang::Expr *> rest =
-        ArrayRef<const clang::Expr *>(call->getArgs(), call->getNumArgs())
-            .drop_front();
-    if (std::optional<Closure> closure = closureOf(call->getArg(0)))
-      return callLambda(expr, call->getArg(0),
-                        closure->lambda->getCallOperator(), rest, dest);
-    if (const clang::FunctionDecl *held = functionHeldBy(call->getArg(0)))
-      return emitCall(expr, held, std::nullopt, rest, dest);
-  }
+  if (std::optional<CallResult> held; lowerStdFunctionCall(expr, dest, held))
+    return held;
   if (const clang::CXXRecordDecl *library = getLibraryObjectClass(expr, callee))
     return lowerLibraryObjectCall(expr, callee, library, dest);
   SmallVector<const clang::Expr *> args(expr->arguments());

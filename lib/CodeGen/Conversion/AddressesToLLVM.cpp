@@ -103,6 +103,22 @@ struct RetypeViewLowering : ConvertOpToLLVMPattern<ct::RetypeViewOp> {
   }
 };
 
+/// The address of the byte global `name`, declared at the module's start
+/// with `linkage` unless the module has it: a symbol the unit defines.
+Value addressOfDeclared(ConversionPatternRewriter &rewriter, Operation *op,
+                        StringRef name, LLVM::Linkage linkage) {
+  Location loc = op->getLoc();
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module.lookupSymbol(name)) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(rewriter, loc, rewriter.getI8Type(),
+                           /*isConstant=*/true, linkage, name, Attribute());
+  }
+  return LLVM::AddressOfOp::create(
+      rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()), name);
+}
+
 /// The table is the unit's: declared, its definition linked in with the
 /// derivatives (or by the system linker). Weakly: C++ emits a class's
 /// table only where the class is used, and a virtual call compares with
@@ -114,19 +130,10 @@ struct VTableAddressLowering : ConvertOpToLLVMPattern<ct::VTableAddressOp> {
   LogicalResult
   matchAndRewrite(ct::VTableAddressOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto module = op->getParentOfType<ModuleOp>();
-    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-    if (!module.lookupSymbol(op.getSymbol())) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      LLVM::GlobalOp::create(rewriter, loc, rewriter.getI8Type(),
-                             /*isConstant=*/true, LLVM::Linkage::ExternWeak,
-                             op.getSymbol(), Attribute());
-    }
-    Value table = LLVM::AddressOfOp::create(rewriter, loc, ptr, op.getSymbol());
+    Value table = addressOfDeclared(rewriter, op, op.getSymbol(),
+                                    LLVM::Linkage::ExternWeak);
     Value point = LLVM::GEPOp::create(
-        rewriter, loc, ptr, rewriter.getI8Type(), table,
+        rewriter, op.getLoc(), table.getType(), rewriter.getI8Type(), table,
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(op.getOffset())});
     rewriter.replaceOpWithNewOp<LLVM::PtrToIntOp>(op, rewriter.getI64Type(),
                                                   point);
@@ -142,18 +149,9 @@ struct FunctionAddressLowering : ConvertOpToLLVMPattern<ct::FunctionAddressOp> {
   LogicalResult
   matchAndRewrite(ct::FunctionAddressOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto module = op->getParentOfType<ModuleOp>();
-    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-    std::string name = (ct::kFunctionAddressPrefix + op.getSymbol()).str();
-    if (!module.lookupSymbol(name)) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      LLVM::GlobalOp::create(rewriter, loc, rewriter.getI8Type(),
-                             /*isConstant=*/true, LLVM::Linkage::External, name,
-                             Attribute());
-    }
-    Value function = LLVM::AddressOfOp::create(rewriter, loc, ptr, name);
+    Value function = addressOfDeclared(
+        rewriter, op, (ct::kFunctionAddressPrefix + op.getSymbol()).str(),
+        LLVM::Linkage::External);
     rewriter.replaceOpWithNewOp<LLVM::PtrToIntOp>(op, rewriter.getI64Type(),
                                                   function);
     return success();
