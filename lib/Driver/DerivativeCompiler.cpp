@@ -127,6 +127,17 @@ LogicalResult DerivativeCompiler::refuseInternalCallsFromOwnObject() {
     if (!address->hasAttr(ct::kInternalLinkageAttr) ||
         !reported.insert(address.getSymbol()).second)
       return;
+    if (auto lambda = address->getAttrOfType<StringAttr>("ct.lambda")) {
+      address.emitError() << "the lambda at " << lambda.getValue()
+                          << ", kept as a function pointer, has no "
+                             "linkage, and differentiated code compares the "
+                             "pointer with its address, which derivatives "
+                             "emitted into an object file of their own "
+                             "cannot reach; write a function with external "
+                             "linkage, or compile the file with the plugin";
+      refused = true;
+      return;
+    }
     auto name = address->getAttrOfType<StringAttr>("ct.source_name");
     address.emitError() << "'" << (name ? name.getValue() : address.getSymbol())
                         << "' has internal linkage ('static' or in an unnamed "

@@ -655,18 +655,20 @@ private:
   /// Whether the dispatch of `expr` can call `target` (reported if not).
   bool canCallThroughPointer(const clang::CallExpr *expr,
                              const clang::FunctionDecl *target);
-  /// The branches comparing `address` with each of `targets`, calling the
-  /// one it matches with `operands`; what the call gives, nullopt after
-  /// an error.
-  std::optional<llvm::SmallVector<Value>>
+  /// The branches comparing `address` with each of `targets`, each
+  /// calling the one it matches and going to `merge` with its value (an
+  /// aggregate is built in `resultPlace`); false after an error.
+  bool
   dispatchThroughPointer(const clang::CallExpr *expr, Value address,
                          llvm::ArrayRef<const clang::FunctionDecl *> targets,
-                         llvm::ArrayRef<Value> operands,
-                         mlir::TypeRange results);
-  /// A direct call of `target` with `operands` (<cmath> as its op).
-  std::optional<llvm::SmallVector<Value>>
-  callTarget(const clang::CallExpr *expr, const clang::FunctionDecl *target,
-             llvm::ArrayRef<Value> operands);
+                         std::optional<Address> resultPlace,
+                         mlir::Block *merge);
+  /// `expr` lowered as a direct call of `target`, one of the functions its
+  /// pointer may hold (a lambda's static invoker: the lambda's body).
+  std::optional<CallResult>
+  callDispatchTarget(const clang::CallExpr *expr,
+                     const clang::FunctionDecl *target,
+                     std::optional<Address> dest);
 
   /// Where a call returning an aggregate by its hidden pointer puts it:
   /// `dest`, else a temporary.

@@ -24,13 +24,27 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace mlir;
 
 namespace cotangent::frontend {
+
+/// The static invoker of the lambda `cast` converts to a function pointer
+/// (what the pointer holds), if it is such a conversion.
+static const clang::CXXMethodDecl *
+lambdaStaticInvoker(const clang::CastExpr *cast) {
+  if (cast->getCastKind() != clang::CK_UserDefinedConversion)
+    return nullptr;
+  const auto *conversion =
+      dyn_cast_or_null<clang::CXXConversionDecl>(cast->getConversionFunction());
+  if (!conversion || !conversion->getParent()->isLambda() ||
+      conversion->getParent()->isGenericLambda())
+    return nullptr;
+  return conversion->getParent()->getLambdaStaticInvoker();
+}
 
 namespace {
 /// The functions the unit's own code names other than to call them: those
@@ -71,6 +85,13 @@ struct AddressTakenFunctions : clang::DynamicRecursiveASTVisitor {
       called.insert(callee);
     return true;
   }
+  // A lambda converted to a function pointer: the address is its static
+  // invoker's.
+  bool VisitCastExpr(clang::CastExpr *cast) override {
+    if (const clang::CXXMethodDecl *invoker = lambdaStaticInvoker(cast))
+      found.insert(invoker->getCanonicalDecl());
+    return true;
+  }
   bool VisitDeclRefExpr(clang::DeclRefExpr *ref) override {
     const auto *function = dyn_cast<clang::FunctionDecl>(ref->getDecl());
     if (!function || called.contains(ref) ||
@@ -108,6 +129,13 @@ Value ModuleLowering::buildFunctionAddress(
     address->setAttr(ct::kInternalLinkageAttr, builder.getUnitAttr());
   address->setAttr("ct.source_name",
                    builder.getStringAttr(function->getQualifiedNameAsString()));
+  // (A lambda's static invoker: named by where the lambda is.)
+  if (const auto *method = dyn_cast<clang::CXXMethodDecl>(function);
+      method && method->isLambdaStaticInvoker())
+    address->setAttr(
+        "ct.lambda",
+        builder.getStringAttr(method->getParent()->getLocation().printToString(
+            ast.getSourceManager())));
   return address;
 }
 
@@ -130,13 +158,16 @@ Value FunctionLowering::lowerFunctionPointer(const clang::Expr *expr) {
         return lowerFunctionPointer(ref);
       break;
     case clang::CK_UserDefinedConversion:
+      if (const clang::CXXMethodDecl *invoker = lambdaStaticInvoker(cast))
+        return module.buildFunctionAddress(b, l, invoker);
       if (const auto *conversion = dyn_cast_or_null<clang::CXXMethodDecl>(
               cast->getConversionFunction());
           conversion && conversion->getParent()->isLambda())
-        return unsupported(expr, "a lambda converted to a function pointer "
-                                 "cannot be followed by differentiable code "
-                                 "yet; pass the lambda itself (to a template "
-                                 "parameter), or a named function");
+        return unsupported(expr, "a generic lambda converted to a function "
+                                 "pointer cannot be followed by "
+                                 "differentiable code yet; give its "
+                                 "parameters types, or pass the lambda "
+                                 "itself (to a template parameter)");
       break;
     default:
       break;
@@ -146,6 +177,7 @@ Value FunctionLowering::lowerFunctionPointer(const clang::Expr *expr) {
     // `&f`, and `*p` of a function pointer (a function designator,
     // decaying back to `p`); `*pp` of memory of pointers is a place.
     if (address->getOpcode() == clang::UO_AddrOf ||
+        address->getOpcode() == clang::UO_Plus ||
         (address->getOpcode() == clang::UO_Deref &&
          address->getSubExpr()->getType()->isFunctionPointerType()))
       return lowerFunctionPointer(address->getSubExpr());
@@ -157,11 +189,15 @@ Value FunctionLowering::lowerFunctionPointer(const clang::Expr *expr) {
         dyn_cast<clang::FunctionDecl>(ref->getDecl());
     if (!function)
       function = functionParameters.lookup(ref->getDecl());
+    // (A lambda given to a function pointer parameter: its invoker.)
     if (const auto *method = dyn_cast_or_null<clang::CXXMethodDecl>(function);
-        method && method->getParent()->isLambda())
-      return unsupported(expr, "a lambda converted to a function pointer can "
-                               "be called where it is passed, but not kept; "
-                               "write a named function");
+        method && method->getParent()->isLambda()) {
+      if (method->getParent()->isGenericLambda())
+        return unsupported(expr, "a generic lambda converted to a function "
+                                 "pointer can be called where it is passed, "
+                                 "but not kept; give its parameters types");
+      function = method->getParent()->getLambdaStaticInvoker();
+    }
     if (function)
       return module.buildFunctionAddress(b, l, function);
   }
@@ -237,22 +273,19 @@ callTargets(ModuleLowering &module, clang::QualType pointerType) {
 
 bool FunctionLowering::canCallThroughPointer(
     const clang::CallExpr *expr, const clang::FunctionDecl *target) {
-  // The dispatch calls each target as a function of its own, with the
-  // same operands: one lowered in place (it takes objects holding
-  // pointers, lambdas, or returns a place) has no such call.
-  SmallVector<const clang::Expr *> args(expr->arguments());
+  // Each branch of the dispatch calls its target as a direct call would;
+  // what the branches give must meet: a value or the caller's result
+  // place, not a place each target chooses.
   clang::QualType result = target->getReturnType().getCanonicalType();
-  bool ownCall = !target->isVariadic() && !passesCallersPlaces(target, args) &&
-                 !takesIndirectFields(target) && !result->isPointerType() &&
-                 !result->isReferenceType() && !isVector(result) &&
-                 !ModuleLowering::needsDestruction(result);
-  if (!ownCall)
+  if (target->isVariadic() || result->isPointerType() ||
+      result->isReferenceType() || isVector(result) ||
+      ModuleLowering::needsDestruction(result))
     return unsupported<bool>(
         expr, "this call through a function pointer may call '" +
                   target->getQualifiedNameAsString() +
                   "', which differentiable code calls only where it knows "
-                  "the function (it takes or returns pointers, references or "
-                  "objects holding them, or is variadic); call it by name");
+                  "the function (it returns a pointer, a reference or an "
+                  "object owning memory, or is variadic); call it by name");
   if (isExternalFunction(module, target) &&
       !(target->getBuiltinID() && result->isArithmeticType()))
     if (std::string why = whyNotCallable(module, target); !why.empty())
@@ -268,15 +301,25 @@ std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerCallThroughPointer(const clang::CallExpr *expr,
                                           std::optional<Address> dest) {
   const clang::FunctionDecl *callee = knownFunction(expr->getCallee());
-  // (A lambda given as a function pointer: its body, in place.)
-  if (const auto *method = dyn_cast_or_null<clang::CXXMethodDecl>(callee);
-      method && method->getParent()->isLambda())
+  if (callee)
+    return callDispatchTarget(expr, callee, dest);
+  return lowerIndirectCall(expr, dest);
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::callDispatchTarget(const clang::CallExpr *expr,
+                                     const clang::FunctionDecl *target,
+                                     std::optional<Address> dest) {
+  // A lambda converted to a function pointer is its static invoker, which
+  // calls the call operator: its body, in place (it captures nothing).
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(target);
+  if (method && method->isLambdaStaticInvoker())
+    method = method->getParent()->getLambdaCallOperator();
+  if (method && method->getParent()->isLambda())
     return inlineBody(expr, method,
                       SmallVector<const clang::Expr *>(expr->arguments()),
                       nullptr, {}, std::nullopt, dest);
-  if (callee)
-    return lowerCallOf(expr, callee, dest);
-  return lowerIndirectCall(expr, dest);
+  return lowerCallOf(expr, target, dest);
 }
 
 std::optional<FunctionLowering::CallResult>
@@ -305,94 +348,76 @@ FunctionLowering::lowerIndirectCall(const clang::CallExpr *expr,
   Value address = lowerFunctionPointer(callee);
   if (!address)
     return std::nullopt;
-  SmallVector<Value> operands;
-  for (auto [arg, param] :
-       llvm::zip_equal(expr->arguments(), targets.front()->parameters())) {
-    Value operand = lowerArgument(arg, param->getType());
-    if (!operand)
-      return std::nullopt;
-    operands.push_back(operand);
-  }
   clang::QualType returnType = expr->getCallReturnType(ast).getCanonicalType();
   std::optional<Address> resultPlace;
+  Type resultType;
   if (isAggregate(returnType)) {
     resultPlace = resultPlaceFor(expr, returnType, dest);
     if (!resultPlace)
       return std::nullopt;
-    operands.push_back(materialize(*resultPlace, l));
-  }
-  SmallVector<Type> results;
-  if (!returnType->isVoidType() && !resultPlace) {
-    Type type = typeOf(expr);
-    if (!type)
+  } else if (!returnType->isVoidType()) {
+    resultType = typeOf(expr);
+    if (!resultType)
       return std::nullopt;
-    results.push_back(type);
   }
-  std::optional<SmallVector<Value>> values =
-      dispatchThroughPointer(expr, address, targets, operands, results);
-  if (!values)
+  Block *current = b.getInsertionBlock();
+  Block *merge = newBlock();
+  if (resultType)
+    merge->addArgument(resultType, l);
+  enter(current);
+  if (!dispatchThroughPointer(expr, address, targets, resultPlace, merge))
     return std::nullopt;
+  enter(merge);
   if (resultPlace)
     return CallResult{nullptr, resultPlace};
-  return CallResult{values->empty() ? nullptr : values->front(), {}};
+  return CallResult{resultType ? merge->getArgument(0) : nullptr, {}};
 }
 
-std::optional<SmallVector<Value>> FunctionLowering::dispatchThroughPointer(
+bool FunctionLowering::dispatchThroughPointer(
     const clang::CallExpr *expr, Value address,
-    ArrayRef<const clang::FunctionDecl *> targets, ArrayRef<Value> operands,
-    TypeRange results) {
+    ArrayRef<const clang::FunctionDecl *> targets,
+    std::optional<Address> resultPlace, Block *merge) {
   Location l = loc(expr);
-  // if (p == &f0) f0(...) else if (p == &f1) f1(...) ... else abort.
-  if (targets.empty())
-    return buildAbort(
-        b, l,
-        sourcePosition(expr) +
-            ": a call through a function pointer in a derivative found a "
-            "function whose address its file does not take; aborting",
-        results);
-  const clang::FunctionDecl *target = targets.front();
-  Value matches =
-      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, address,
-                            module.buildFunctionAddress(b, l, target));
-  scf::IfOp choice = buildChoice(b, l, results, matches);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&choice.getThenRegion().front());
-  std::optional<SmallVector<Value>> called = callTarget(expr, target, operands);
-  if (!called || called->size() != results.size())
-    return std::nullopt;
-  scf::YieldOp::create(b, l, *called);
-  b.setInsertionPointToStart(&choice.getElseRegion().front());
-  std::optional<SmallVector<Value>> otherwise = dispatchThroughPointer(
-      expr, address, targets.drop_front(), operands, results);
-  if (!otherwise)
-    return std::nullopt;
-  scf::YieldOp::create(b, l, *otherwise);
-  return SmallVector<Value>(choice.getResults());
-}
-
-std::optional<SmallVector<Value>>
-FunctionLowering::callTarget(const clang::CallExpr *expr,
-                             const clang::FunctionDecl *target,
-                             ArrayRef<Value> operands) {
-  Location l = loc(expr);
-  clang::QualType returnType = target->getReturnType().getCanonicalType();
-  // <cmath> and the ct:: markers, as a direct call lowers them.
-  if (returnType->isArithmeticType() || returnType->isVoidType())
-    if (std::optional<CallResult> builtin;
-        lowerScalarBuiltin(expr, target, operands, builtin)) {
-      if (!builtin)
-        return std::nullopt;
-      return builtin->scalar ? SmallVector<Value>{builtin->scalar}
-                             : SmallVector<Value>{};
+  // if (p == &f0) f0(...) else if (p == &f1) f1(...) ... else abort; each
+  // call lowered as a direct call of its function would be (its arguments
+  // too, in its branch), so a target lowered in place (taking the
+  // caller's objects, a `void *` context, a lambda's body) is inlined in
+  // its branch.
+  for (const clang::FunctionDecl *target : targets) {
+    Value matches =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, address,
+                              module.buildFunctionAddress(b, l, target));
+    Block *current = b.getInsertionBlock();
+    Block *called = newBlock();
+    Block *next = newBlock();
+    enter(current);
+    cf::CondBranchOp::create(b, l, matches, called, next);
+    enter(called);
+    size_t depth = cleanups.size();
+    std::optional<CallResult> result =
+        callDispatchTarget(expr, target, resultPlace);
+    if (!result)
+      return false;
+    SmallVector<Value> passed;
+    if (merge->getNumArguments()) {
+      if (!result->scalar)
+        return unsupported<bool>(expr, "this call through a function pointer "
+                                       "gives no value here");
+      passed.push_back(result->scalar);
     }
-  module.noteCall(target, expr->getBeginLoc());
-  module.enter(target, expr->getBeginLoc());
-  func::FuncOp function = module.getFunction(target);
-  module.leave();
-  if (!function)
-    return std::nullopt;
-  return SmallVector<Value>(
-      func::CallOp::create(b, l, function, operands).getResults());
+    emitCleanups(depth, l);
+    cleanups.truncate(depth);
+    branchTo(l, merge, passed);
+    enter(next);
+  }
+  SmallVector<Value> poison = buildAbort(
+      b, l,
+      sourcePosition(expr) +
+          ": a call through a function pointer in a derivative found a "
+          "function whose address its file does not take; aborting",
+      merge->getArgumentTypes());
+  branchTo(l, merge, poison);
+  return true;
 }
 
 } // namespace cotangent::frontend

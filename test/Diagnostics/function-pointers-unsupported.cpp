@@ -13,7 +13,7 @@
 double &larger(double &a, double &b) { return a < b ? b : a; }
 double &(*choose)(double &, double &) = larger;
 [[ct::differentiable]] double returnsPlace(double x, double y) {
-  // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:10: error: this call through a function pointer may call 'larger', which differentiable code calls only where it knows the function (it takes or returns pointers, references or objects holding them, or is variadic); call it by name
+  // CHECK: function-pointers-unsupported.cpp:[[@LINE+1]]:10: error: this call through a function pointer may call 'larger', which differentiable code calls only where it knows the function (it returns a pointer, a reference or an object owning memory, or is variadic); call it by name
   return choose(x, y);
 }
 

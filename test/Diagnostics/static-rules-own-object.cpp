@@ -58,3 +58,16 @@ double pointerGradient(double x) {
   ct::gradient<throughPointer>(x, 1, &dx);
   return dx;
 }
+
+// A lambda kept as a function pointer is its static invoker, which has no
+// linkage.
+[[ct::differentiable]] double throughLambda(double x) {
+  // CHECK: static-rules-own-object.cpp:[[@LINE+1]]:33: error: the lambda at {{.*}}static-rules-own-object.cpp:[[@LINE+1]]:33, kept as a function pointer, has no linkage, and differentiated code compares the pointer with its address, which derivatives emitted into an object file of their own cannot reach; write a function with external linkage, or compile the file with the plugin
+  double (*g)(double, double) = [](double t, double u) { return t * u; };
+  return g(x, x);
+}
+double lambdaGradient(double x) {
+  double dx = 0;
+  ct::gradient<throughLambda>(x, &dx);
+  return dx;
+}

@@ -47,3 +47,35 @@ using Unary = double (*)(double);
 // LLVM: declare void @_Z6squared()
 double given(double x, Unary g) { return g(x); }
 double use(double x, double *dx) { return ct::gradient<given>(x, &square, dx); }
+
+// Each candidate is lowered in its branch as a direct call of it would be:
+// one taking a `void *` context (C's callbacks) is lowered in place there,
+// its context the caller's variable.
+double scaledBy(double t, void *context) {
+  return *static_cast<double *>(context) * t;
+}
+double shiftedBy(double t, void *context) {
+  return *static_cast<double *>(context) + t;
+}
+// CHECK-LABEL: func.func @_Z8callbackddi(
+// CHECK-SAME: %[[X:.*]]: f64, %[[Y:.*]]: f64, %[[K:.*]]: i32
+// CHECK: %[[G:.*]] = scf.if
+// CHECK: } else {
+// CHECK: scf.yield %{{.*}} : i64
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[SCALED:.*]] = ct.function_address "_Z8scaledBydPv"
+// CHECK-NEXT: %[[IS_SCALED:.*]] = arith.cmpi eq, %[[G]], %[[SCALED]] : i64
+// CHECK: scf.if %[[IS_SCALED]] -> (f64) {
+// CHECK-NEXT: arith.mulf %[[Y]], %[[X]] : f64
+// CHECK: } else {
+// CHECK:   %[[SHIFTED:.*]] = ct.function_address "_Z9shiftedBydPv"
+// CHECK:   arith.cmpi eq, %[[G]], %[[SHIFTED]] : i64
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: arith.addf %[[Y]], %[[X]] : f64
+// CHECK:     ct.abort
+// CHECK-NOT: func.call
+// CHECK: return
+[[ct::differentiable]] double callback(double x, double y, int k) {
+  double (*g)(double, void *) = k > 0 ? scaledBy : shiftedBy;
+  return g(x, &y);
+}

@@ -7,7 +7,9 @@
 // address is the one the caller's code compares; a `std::vector` of them
 // grown by `push_back`, a struct of the caller's holding them, a callback
 // taking pointers; lambdas without captures passed as function pointers
-// (`integrate([](double t) { ... }, a, b)`, `+[]`); `std::function`s made
+// (`integrate([](double t) { ... }, a, b)`, `+[]`) and kept in variables,
+// arrays and fields; C's callbacks taking a `void *` context, chosen at run
+// time; `std::function`s made
 // from the function's lambdas or from named functions, called and passed to
 // helpers. Also
 // `std::max` and
@@ -132,6 +134,55 @@ double lambdas(const double *x, int n) {
   return s + twice(+[](double t) { return std::sin(t) + t; }, x[1]) * x[2];
 }
 
+// Lambdas without captures kept as function pointers (their static
+// invokers' addresses): in variables, `auto` of `+[]`, a table, a struct
+// field, a choice, and a helper keeping the one it is given.
+static double keepAndCall(Activation f, double t) {
+  Activation kept = f;
+  return kept(t) + kept(0.5 * t);
+}
+double keptLambdas(const double *x, int n) {
+  Activation ratio = [](double t) { return t / (1 + t * t); };
+  auto soft = +[](double t) { return std::log1p(std::exp(t)); };
+  Layer net[2] = {{x[1], ratio, 0.1}, {x[n - 1], soft, -0.2}};
+  double h = ratio(x[0]);
+  for (const Layer &layer : net)
+    h = layer.act(layer.w * h + layer.b);
+  Activation chosen = x[0] > 0.5 ? ratio : soft;
+  h += chosen(x[1]) + keepAndCall([](double t) { return t * t * t; }, x[n - 1]);
+  return h * keepAndCall(n > 2 ? ratio : soft, x[0]);
+}
+
+// C's callbacks: a function taking a `void *` context that it casts to its
+// parameters, called through a pointer chosen at run time (each candidate
+// is lowered where the pointer is compared with it).
+struct Params {
+  double a, b;
+};
+using Callback = double (*)(double, void *);
+static double quadratic(double t, void *context) {
+  const Params *p = static_cast<const Params *>(context);
+  return p->a * t * t + p->b;
+}
+static double wave(double t, void *context) {
+  Params *p = (Params *)context;
+  return std::sin(p->a * t) * p->b;
+}
+static double integrateC(Callback f, void *context, double lo, double hi) {
+  double h = (hi - lo) / 10, s = 0;
+  for (int i = 0; i < 10; ++i)
+    s += f(lo + (i + 0.5) * h, context) * h;
+  return s;
+}
+double callbacks(const double *x, int n) {
+  Params p{x[0], x[1]};
+  Callback table[2] = {&quadratic, &wave};
+  double s = 0;
+  for (int k = 0; k < 2; ++k)
+    s += integrateC(table[k], &p, 0.0, x[n - 1]);
+  return s + integrateC(table[n > 2], &p, x[0], x[n - 1]);
+}
+
 // std::function made from lambdas of the function: the lambdas' calls.
 static double integrateFn(const std::function<double(double)> &h, double a,
                           double b) {
@@ -170,6 +221,10 @@ int main() {
   check::checkModes<withModel>("model", point, 3);
   check::checkModes<lambdas>("lambdas", point, 3);
   check::checkModes<functions>("std::function", point, 3);
+  check::checkModes<keptLambdas>("kept lambdas", point, 3);
+  check::checkModes<keptLambdas>("kept lambdas n=2", point, 2);
+  check::checkModes<callbacks>("callbacks", point, 3);
+  check::checkModes<callbacks>("callbacks n=2", point, 2);
   // The other branch of `n > 2 ? square : cube`.
   check::checkModes<chosen>("chosen n=2", point, 2);
 
