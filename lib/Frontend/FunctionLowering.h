@@ -336,6 +336,8 @@ private:
   /// The value of a call: folded when Clang evaluates it, std::min/max's
   /// choice, or the callee's result.
   Value lowerCallValue(const clang::CallExpr *call);
+  /// `std::bit_cast` between numbers (`__builtin_bit_cast`): ct.bit_cast.
+  Value lowerBitCast(const clang::CastExpr *expr);
   Value lowerCast(const clang::CastExpr *expr);
   /// `std::min`, `std::max`, `std::clamp` of numbers read as a value: the
   /// choice between the values (no place to choose, so the arguments'
@@ -641,6 +643,9 @@ private:
   /// error.
   bool bindFunctionPointerArgument(const clang::ParmVarDecl *param,
                                    const clang::Expr *arg, Location l);
+  /// The address a cast of a function pointer gives (null after an
+  /// error), or false if the cast is a place's to read.
+  bool lowerFunctionPointerCast(const clang::CastExpr *cast, Value &address);
   /// `p == q`, `p != q` of function pointers.
   Value compareFunctionPointers(const clang::BinaryOperator *expr);
   /// A call through a function pointer: of the function it names where

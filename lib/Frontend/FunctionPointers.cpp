@@ -139,40 +139,54 @@ Value ModuleLowering::buildFunctionAddress(
   return address;
 }
 
+bool FunctionLowering::lowerFunctionPointerCast(const clang::CastExpr *cast,
+                                                Value &address) {
+  Location l = loc(cast);
+  switch (cast->getCastKind()) {
+  case clang::CK_NullToPointer:
+    address = arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0));
+    return true;
+  case clang::CK_FunctionToPointerDecay:
+  case clang::CK_NoOp:
+  case clang::CK_BitCast: // (dropping `noexcept`)
+    address = lowerFunctionPointer(cast->getSubExpr());
+    return true;
+  case clang::CK_LValueToRValue:
+    // (A parameter of a call lowered in place given a function.)
+    if (const auto *ref =
+            dyn_cast<clang::DeclRefExpr>(cast->getSubExpr()->IgnoreParens());
+        ref && functionParameters.count(ref->getDecl())) {
+      address = lowerFunctionPointer(ref);
+      return true;
+    }
+    return false;
+  case clang::CK_UserDefinedConversion:
+    if (const clang::CXXMethodDecl *invoker = lambdaStaticInvoker(cast)) {
+      address = module.buildFunctionAddress(b, l, invoker);
+      return true;
+    }
+    if (const auto *conversion = dyn_cast_or_null<clang::CXXMethodDecl>(
+            cast->getConversionFunction());
+        conversion && conversion->getParent()->isLambda()) {
+      address = unsupported(cast, "a generic lambda converted to a function "
+                                  "pointer cannot be followed by "
+                                  "differentiable code yet; give its "
+                                  "parameters types, or pass the lambda "
+                                  "itself (to a template parameter)");
+      return true;
+    }
+    return false;
+  default:
+    return false;
+  }
+}
+
 Value FunctionLowering::lowerFunctionPointer(const clang::Expr *expr) {
   Location l = loc(expr);
   const clang::Expr *stripped = expr->IgnoreParens();
-  if (const auto *cast = dyn_cast<clang::CastExpr>(stripped)) {
-    switch (cast->getCastKind()) {
-    case clang::CK_NullToPointer:
-      return arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0));
-    case clang::CK_FunctionToPointerDecay:
-    case clang::CK_NoOp:
-    case clang::CK_BitCast: // (dropping `noexcept`)
-      return lowerFunctionPointer(cast->getSubExpr());
-    case clang::CK_LValueToRValue:
-      // (A parameter of a call lowered in place given a function.)
-      if (const auto *ref =
-              dyn_cast<clang::DeclRefExpr>(cast->getSubExpr()->IgnoreParens());
-          ref && functionParameters.count(ref->getDecl()))
-        return lowerFunctionPointer(ref);
-      break;
-    case clang::CK_UserDefinedConversion:
-      if (const clang::CXXMethodDecl *invoker = lambdaStaticInvoker(cast))
-        return module.buildFunctionAddress(b, l, invoker);
-      if (const auto *conversion = dyn_cast_or_null<clang::CXXMethodDecl>(
-              cast->getConversionFunction());
-          conversion && conversion->getParent()->isLambda())
-        return unsupported(expr, "a generic lambda converted to a function "
-                                 "pointer cannot be followed by "
-                                 "differentiable code yet; give its "
-                                 "parameters types, or pass the lambda "
-                                 "itself (to a template parameter)");
-      break;
-    default:
-      break;
-    }
-  }
+  if (const auto *cast = dyn_cast<clang::CastExpr>(stripped))
+    if (Value address; lowerFunctionPointerCast(cast, address))
+      return address;
   if (const auto *address = dyn_cast<clang::UnaryOperator>(stripped)) {
     // `&f`, and `*p` of a function pointer (a function designator,
     // decaying back to `p`); `*pp` of memory of pointers is a place.

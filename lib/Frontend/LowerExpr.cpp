@@ -1,6 +1,7 @@
 //===- LowerExpr.cpp - Scalar expressions ---------------------------------===//
 
 #include "FunctionLowering.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "clang/AST/DeclCXX.h"
@@ -288,6 +289,8 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
     return arith::XOrIOp::create(
         b, l, isNull, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
   }
+  case clang::CK_LValueToRValueBitCast:
+    return lowerBitCast(expr);
   case clang::CK_PointerToIntegral: {
     // The address itself (an alignment check, `uintptr_t(p) % 16`): where
     // the memory begins, and the offset, in bytes. No derivative flows.
@@ -311,6 +314,25 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
                                  "' to '" + expr->getType().getAsString() +
                                  "' cannot be differentiated");
   }
+}
+
+Value FunctionLowering::lowerBitCast(const clang::CastExpr *expr) {
+  // std::bit_cast between numbers of one width: their bits, which carry
+  // no derivative (ct.bit_cast says so to the engine).
+  const clang::Expr *sub = expr->getSubExpr();
+  clang::QualType from = sub->getType(), to = expr->getType();
+  if (!from->isArithmeticType() || !to->isArithmeticType() ||
+      from->isBooleanType() || to->isBooleanType())
+    return unsupported(expr, "reading the bits of '" + from.getAsString() +
+                                 "' as '" + to.getAsString() +
+                                 "' cannot be differentiated; bit casts "
+                                 "between numbers of one width can");
+  std::optional<Address> place = lowerLValue(sub);
+  Type target = typeOf(expr);
+  if (!place || !target)
+    return nullptr;
+  Location l = loc(expr);
+  return ct::BitCastOp::create(b, l, target, load(*place, l));
 }
 
 /// The predicate of a C++ comparison of floating-point values: ordered,

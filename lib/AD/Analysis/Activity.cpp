@@ -665,6 +665,10 @@ bool ActivityAnalysis::isActive(Value value) const {
   return isFloat(value) && varied.contains(value) && useful.contains(value);
 }
 
+bool ActivityAnalysis::isUseful(Value value) const {
+  return isFloat(value) && useful.contains(value);
+}
+
 bool ActivityAnalysis::isVaried(Value value) const {
   // (Library objects' bytes by variedBytes: see its declaration.)
   if (isBytesMemory(value.getType()))

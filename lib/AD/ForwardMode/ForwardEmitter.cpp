@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ForwardMode/ForwardEmitter.h"
+#include "Analysis/BitReinterpretations.h"
 #include "Analysis/ConstantMemoryWrites.h"
 #include "Analysis/OutsideVariableWrites.h"
 #include "DerivativeRegistry.h"
@@ -29,7 +30,8 @@ LogicalResult ForwardEmitter::emit(func::FuncOp derivative,
   if (failed(refuseDerivativesInOutsideVariables(
           primal, activity,
           [&](func::FuncOp f) { return registry.hasRule(f); })) ||
-      failed(refuseDerivativesInConstantMemory(primal, activity)))
+      failed(refuseDerivativesInConstantMemory(primal, activity)) ||
+      failed(refuseDerivativesThroughBits(primal, activity)))
     return failure();
   Block *entry = derivative.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockBegin(entry);

@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReverseMode/ReverseEmitter.h"
+#include "Analysis/BitReinterpretations.h"
 #include "Analysis/ConstantMemoryWrites.h"
 #include "Analysis/OutsideVariableWrites.h"
 #include "DerivativeRegistry.h"
@@ -981,7 +982,9 @@ LogicalResult ad::emitReverse(DerivativeRegistry &registry, func::FuncOp primal,
   if (failed(refuseDerivativesInOutsideVariables(
           primal, emitter.getActivity(),
           [&](func::FuncOp f) { return registry.hasRule(f); })) ||
-      failed(refuseDerivativesInConstantMemory(primal, emitter.getActivity())))
+      failed(
+          refuseDerivativesInConstantMemory(primal, emitter.getActivity())) ||
+      failed(refuseDerivativesThroughBits(primal, emitter.getActivity())))
     return failure();
   if (forward == reverse)
     return emitter.emitCombined(forward);

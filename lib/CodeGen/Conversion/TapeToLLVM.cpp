@@ -415,6 +415,18 @@ struct PassThroughLowering : ConvertOpToLLVMPattern<ct::PassThroughOp> {
   }
 };
 
+/// The bits of a number read as another: an LLVM bitcast.
+struct BitCastLowering : ConvertOpToLLVMPattern<ct::BitCastOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::BitCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, op.getType(),
+                                                 adaptor.getInput());
+    return success();
+  }
+};
+
 /// A pointer view is the descriptor { p, p, 0, kUnknownExtent, 1 }.
 struct PointerViewLowering : ConvertOpToLLVMPattern<ct::PointerViewOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -522,15 +534,14 @@ struct CTToLLVMInterface : public ConvertToLLVMPatternInterface {
     converter.addConversion([](ct::TapeType type) -> Type {
       return LLVM::LLVMPointerType::get(type.getContext());
     });
-    patterns.add<TapeInitLowering, TapePushLowering, TapePopLowering,
-                 TapeReserveLowering,
-                 TapeBlockLowering<ct::TapeClaimOp, kClaimHelper>,
-                 TapeBlockLowering<ct::TapeReleaseOp, kReleaseHelper>,
-                 TapeWriteLowering, TapeReadLowering, TapeFreeLowering,
-                 StopGradientLowering, PassThroughLowering, PointerViewLowering,
-                 VectorViewLowering, RuleErasure<ct::CustomGradientOp>,
-                 RuleErasure<ct::CustomVjpOp>, RuleErasure<ct::CustomJvpOp>>(
-        converter);
+    patterns.add<
+        TapeInitLowering, TapePushLowering, TapePopLowering,
+        TapeReserveLowering, TapeBlockLowering<ct::TapeClaimOp, kClaimHelper>,
+        TapeBlockLowering<ct::TapeReleaseOp, kReleaseHelper>, TapeWriteLowering,
+        TapeReadLowering, TapeFreeLowering, StopGradientLowering,
+        PassThroughLowering, BitCastLowering, PointerViewLowering,
+        VectorViewLowering, RuleErasure<ct::CustomGradientOp>,
+        RuleErasure<ct::CustomVjpOp>, RuleErasure<ct::CustomJvpOp>>(converter);
     populateLibraryMathToLLVMPatterns(converter, patterns);
     populateAbortToLLVMPatterns(converter, patterns);
     populateAddressesToLLVMPatterns(converter, patterns);

@@ -378,3 +378,11 @@ func.func @f(%object: memref<4xf64>, %i: index) {
   %0 = ct.retype_view %object[%i] : memref<4xf64> -> memref<?xi32, strided<[2], offset: ?>>
   return
 }
+
+// -----
+
+func.func @f(%x: f64) -> i32 {
+  // expected-error @below {{'ct.bit_cast' op reads the bits of 'f64' as 'i32', a number of another width}}
+  %0 = ct.bit_cast %x : f64 to i32
+  return %0 : i32
+}

@@ -69,6 +69,15 @@ func.func @markers(%x: f64, %v: vector<4xf32>, %w: vector<4xf32>) -> (f64, vecto
   return %0, %1 : f64, vector<4xf32>
 }
 
+// CHECK-LABEL: func @bits
+func.func @bits(%x: f64, %i: i32) -> (i64, f32) {
+  // CHECK: ct.bit_cast %{{.*}} : f64 to i64
+  %0 = ct.bit_cast %x : f64 to i64
+  // CHECK: ct.bit_cast %{{.*}} : i32 to f32
+  %1 = ct.bit_cast %i : i32 to f32
+  return %0, %1 : i64, f32
+}
+
 func.func private @log1pexp(f32) -> f32
 func.func private @log1pexp_pullback(f32, f32) -> f32
 func.func private @log1pexp_jvp(f32, f32) -> (f32, f32)

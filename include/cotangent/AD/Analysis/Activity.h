@@ -95,6 +95,9 @@ public:
   /// A scalar or memory that depends on a differentiated input, whether or
   /// not it reaches an output.
   bool isVaried(mlir::Value value) const;
+  /// A floating-point scalar that influences an output, whether or not it
+  /// depends on a differentiated input.
+  bool isUseful(mlir::Value value) const;
   /// Memory (a memref or a tape) that needs a shadow.
   bool hasShadow(mlir::Value value) const;
   /// Memory whose contents, once loaded, can influence an output.

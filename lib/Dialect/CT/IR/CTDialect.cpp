@@ -1,6 +1,8 @@
 //===- CTDialect.cpp - The ct dialect -------------------------------------===//
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

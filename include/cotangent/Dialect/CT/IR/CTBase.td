@@ -17,7 +17,10 @@ def CT_Dialect : Dialect {
   let name = "ct";
   let cppNamespace = "::cotangent::ct";
   // Entry points take C pointers (ct.pointer_view).
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+  // (Folded ct.bit_cast constants are arith constants.)
+  let hasConstantMaterializer = 1;
   let summary = "Automatic differentiation requests, markers and rules";
   let description = [{
     The `ct` dialect is Cotangent's interface between the C++ frontend and the

@@ -548,6 +548,32 @@ def CT_FunctionAddressOp : CT_Op<"function_address", [Pure]> {
   let assemblyFormat = "$symbol attr-dict";
 }
 
+def CT_BitCastOp : CT_Op<"bit_cast", [Pure]> {
+  let summary = "the bits of a number read as a number of another type";
+  let description = [{
+    C++'s `std::bit_cast` between numbers of the same width (a `double`'s
+    bits as a `uint64_t`, and back), and the reinterpretations of SIMD
+    code. No derivative goes through the bits of a floating-point value:
+    canonicalization rewrites the bit tricks that have one into the
+    floating-point operation they compute (flipping, clearing or setting
+    the sign bit, copying another value's sign), and differentiation
+    refuses a floating-point result made from the bits of a value that
+    carries a derivative. (`arith.bitcast` is the frontend's own packing
+    of integers into the slots of structs of floating-point numbers,
+    where no floating-point value is reinterpreted.)
+
+    ```mlir
+    %bits = ct.bit_cast %x : f64 to i64
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$input);
+  let results = (outs AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Custom derivative rules
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,95 @@
+// ct.bit_cast folds a round trip and constants, and canonicalization
+// rewrites the sign-bit tricks into the floating-point operation each
+// computes (the operands of the integer ops in either order); other bit
+// manipulations stay bits.
+// RUN: %cotangent-opt %s --canonicalize | FileCheck %s
+
+// CHECK-LABEL: func @round_trip
+// CHECK-SAME: (%[[X:.*]]: f64)
+// CHECK-NEXT: return %[[X]]
+func.func @round_trip(%x: f64) -> f64 {
+  %bits = ct.bit_cast %x : f64 to i64
+  %back = ct.bit_cast %bits : i64 to f64
+  return %back : f64
+}
+
+// CHECK-LABEL: func @constant
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK-NEXT: return %[[ONE]]
+func.func @constant() -> f64 {
+  %bits = arith.constant 4607182418800017408 : i64
+  %one = ct.bit_cast %bits : i64 to f64
+  return %one : f64
+}
+
+// CHECK-LABEL: func @negate
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f32)
+// CHECK-DAG: %[[NX:.*]] = arith.negf %[[X]] : f64
+// CHECK-DAG: %[[NY:.*]] = arith.negf %[[Y]] : f32
+// CHECK: return %[[NX]], %[[NY]]
+func.func @negate(%x: f64, %y: f32) -> (f64, f32) {
+  %sign = arith.constant -9223372036854775808 : i64
+  %bits = ct.bit_cast %x : f64 to i64
+  %flipped = arith.xori %sign, %bits : i64
+  %r = ct.bit_cast %flipped : i64 to f64
+  %sign32 = arith.constant -2147483648 : i32
+  %bits32 = ct.bit_cast %y : f32 to i32
+  %flipped32 = arith.xori %bits32, %sign32 : i32
+  %r32 = ct.bit_cast %flipped32 : i32 to f32
+  return %r, %r32 : f64, f32
+}
+
+// CHECK-LABEL: func @absolute
+// CHECK-SAME: (%[[X:.*]]: f64)
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-DAG: %[[A:.*]] = math.absf %[[X]] : f64
+// CHECK-DAG: %[[N:.*]] = math.absf %[[X]] : f64
+// CHECK: %[[NA:.*]] = arith.negf %[[N]] : f64
+// CHECK: %[[Z:.*]] = math.copysign %[[ZERO]], %[[X]] : f64
+// CHECK: return %[[A]], %[[NA]], %[[Z]]
+func.func @absolute(%x: f64) -> (f64, f64, f64) {
+  %magnitude = arith.constant 9223372036854775807 : i64
+  %sign = arith.constant -9223372036854775808 : i64
+  %bits = ct.bit_cast %x : f64 to i64
+  %cleared = arith.andi %bits, %magnitude : i64
+  %a = ct.bit_cast %cleared : i64 to f64
+  %set = arith.ori %bits, %sign : i64
+  %na = ct.bit_cast %set : i64 to f64
+  %only = arith.andi %bits, %sign : i64
+  %z = ct.bit_cast %only : i64 to f64
+  return %a, %na, %z : f64, f64, f64
+}
+
+// CHECK-LABEL: func @signs
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK-DAG: %[[C:.*]] = math.copysign %[[X]], %[[Y]] : f64
+// CHECK: %[[S:.*]] = math.copysign %[[ONE]], %[[Y]] : f64
+// CHECK: %[[M:.*]] = arith.mulf %[[X]], %[[S]] : f64
+// CHECK: return %[[C]], %[[M]]
+func.func @signs(%x: f64, %y: f64) -> (f64, f64) {
+  %magnitude = arith.constant 9223372036854775807 : i64
+  %sign = arith.constant -9223372036854775808 : i64
+  %bx = ct.bit_cast %x : f64 to i64
+  %by = ct.bit_cast %y : f64 to i64
+  %mx = arith.andi %bx, %magnitude : i64
+  %sy = arith.andi %by, %sign : i64
+  %merged = arith.ori %sy, %mx : i64
+  %c = ct.bit_cast %merged : i64 to f64
+  %flipped = arith.xori %bx, %sy : i64
+  %m = ct.bit_cast %flipped : i64 to f64
+  return %c, %m : f64, f64
+}
+
+// A shift is no sign trick: the bits stay.
+// CHECK-LABEL: func @shifted
+// CHECK: ct.bit_cast %{{.*}} : f64 to i64
+// CHECK: arith.shrui
+// CHECK: ct.bit_cast %{{.*}} : i64 to f64
+func.func @shifted(%x: f64) -> f64 {
+  %one = arith.constant 1 : i64
+  %bits = ct.bit_cast %x : f64 to i64
+  %half = arith.shrui %bits, %one : i64
+  %r = ct.bit_cast %half : i64 to f64
+  return %r : f64
+}
