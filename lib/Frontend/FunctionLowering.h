@@ -1231,6 +1231,33 @@ private:
   /// indirect fields.
   bool holdsIndirectFields(clang::QualType type);
 
+  //===--- SIMD vectors (SimdVectors.cpp) --------------------------------===//
+  /// Lowers the SIMD-vector-valued `expr` into the lanes at `dest`.
+  bool lowerVectorInto(const clang::Expr *expr, Address dest);
+  /// A conversion to a SIMD vector (a splat, a reinterpretation) into the
+  /// lanes at `dest`.
+  bool lowerVectorCastInto(const clang::CastExpr *cast, Address dest);
+  /// The lanes of a SIMD vector expression (a place's, or a temporary's).
+  std::optional<llvm::SmallVector<Value>> vectorLanes(const clang::Expr *expr);
+  /// The lanes of an operation on SIMD vectors: arithmetic, comparisons,
+  /// shuffles, conversions.
+  std::optional<llvm::SmallVector<Value>>
+  vectorOperation(const clang::Expr *expr);
+  /// Clang's `__builtin_elementwise_*` on SIMD vectors, lane by lane.
+  std::optional<llvm::SmallVector<Value>>
+  elementwiseBuiltin(const clang::CallExpr *call);
+  /// `lanes` read as lanes of `laneType` (split or joined by width).
+  llvm::SmallVector<Value> reinterpretLanes(llvm::ArrayRef<Value> lanes,
+                                            mlir::Type laneType, Location l);
+  /// `v = w`, `v op= w` on SIMD vectors: the place.
+  std::optional<Address>
+  lowerVectorAssignment(const clang::BinaryOperator *expr);
+  /// `a[i]`: the element's place (a lane's, of a SIMD vector).
+  std::optional<Address>
+  lowerSubscriptPlace(const clang::ArraySubscriptExpr *expr);
+  /// `v[i]` of a SIMD vector: the lane's place.
+  std::optional<Address> lowerVectorLane(const clang::ArraySubscriptExpr *expr);
+
   //===--- Complex numbers (ComplexNumbers.cpp) ---------------------------===//
   /// Lowers the complex-valued `expr` into the two scalars at `dest`.
   bool lowerComplexInto(const clang::Expr *expr, Address dest);

@@ -355,9 +355,11 @@ Address FunctionLowering::allocateSlots(const Layout &layout, int64_t alignment,
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
   auto memref = memref::AllocaOp::create(
       entry, l, MemRefType::get({layout.size}, layout.scalar));
-  // Bytes of a library object kept as compiled: aligned as its code
-  // expects.
-  if (alignment > 1 && layout.scalar.isInteger(8))
+  // Aligned as C++ aligns the type where that is more than its scalars'
+  // alignment (bytes of a library object kept as compiled, Eigen's
+  // fixed-size storage of SIMD packets: code may check it).
+  if (alignment > 1 && (layout.scalar.isInteger(8) ||
+                        alignment * 8 > layout.scalar.getIntOrFloatBitWidth()))
     memref.setAlignment(alignment);
   // Declared in a parallel loop's body: one per iteration.
   if (parallelBodyDepth > 0)
@@ -620,6 +622,22 @@ FunctionLowering::lowerMemberPlace(const clang::MemberExpr *member) {
   return fieldAddress(*base, field, expr);
 }
 
+std::optional<Address>
+FunctionLowering::lowerSubscriptPlace(const clang::ArraySubscriptExpr *expr) {
+  if (expr->getBase()->getType()->isVectorType())
+    return lowerVectorLane(expr);
+  Location l = loc(expr);
+  std::optional<Address> base = lowerPointer(expr->getBase());
+  Value i = lowerRValue(expr->getIdx());
+  std::optional<Layout> element = layoutOf(expr->getType(), expr);
+  if (!base || !i || !element)
+    return std::nullopt;
+  i = index(i, expr->getIdx()->getType(), l);
+  if (element->size != 1)
+    i = arith::MulIOp::create(b, l, i, constantIndex(element->size, l));
+  return offsetBy(*base, i, l);
+}
+
 std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
   using Result = std::optional<Address>;
   expr = strip(expr);
@@ -632,17 +650,8 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
     return holder ? viewVectorInMemory(*holder, expr->getType(), expr)
                   : std::nullopt;
   }
-  if (const auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(expr)) {
-    std::optional<Address> base = lowerPointer(subscript->getBase());
-    Value i = lowerRValue(subscript->getIdx());
-    std::optional<Layout> element = layoutOf(expr->getType(), expr);
-    if (!base || !i || !element)
-      return std::nullopt;
-    i = index(i, subscript->getIdx()->getType(), l);
-    if (element->size != 1)
-      i = arith::MulIOp::create(b, l, i, constantIndex(element->size, l));
-    return offsetBy(*base, i, l);
-  }
+  if (const auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(expr))
+    return lowerSubscriptPlace(subscript);
   if (const auto *unary = dyn_cast<clang::UnaryOperator>(expr)) {
     if (unary->getOpcode() == clang::UO_Deref)
       return lowerPointer(unary->getSubExpr());
@@ -666,6 +675,8 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
     if (binary->isAssignmentOp() &&
         binary->getLHS()->getType()->isAnyComplexType())
       return lowerComplexAssignment(binary);
+    if (binary->isAssignmentOp() && binary->getLHS()->getType()->isVectorType())
+      return lowerVectorAssignment(binary);
     if (binary->isAssignmentOp())
       return lowerScalarAssignment(binary);
   }
@@ -1172,6 +1183,8 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     return initializeAggregate(defaultInit->getExpr(), dest);
   if (type->isAnyComplexType())
     return lowerComplexInto(init, dest);
+  if (type->isVectorType())
+    return lowerVectorInto(init, dest);
   if (const auto *cast = dyn_cast<clang::CastExpr>(init)) {
     if (cast->getCastKind() == clang::CK_NoOp ||
         cast->getCastKind() == clang::CK_ConstructorConversion)

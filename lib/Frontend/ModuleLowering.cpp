@@ -157,9 +157,10 @@ void ModuleLowering::appendFirstCalls(
 }
 
 bool isAggregate(clang::QualType type) {
-  // (A complex number is its two parts in memory: ComplexNumbers.cpp.)
+  // (A complex number is its two parts in memory: ComplexNumbers.cpp; a
+  // SIMD vector its lanes: SimdVectors.cpp.)
   return type->isConstantArrayType() || type->isRecordType() ||
-         type->isAnyComplexType();
+         type->isAnyComplexType() || type->isVectorType();
 }
 
 MemRefType getPointerType(Type scalar) {
@@ -580,11 +581,18 @@ public:
                          "of an array, a vector or a struct; pass it on its "
                          "own, or flatten nested vectors into one indexed "
                          "i * n + j");
-    // SIMD vectors (x86 intrinsics' `__m128d`, `vector_size` types).
-    if (type->isVectorType())
-      return unsupported("SIMD vector types are not supported yet; build "
-                         "the library's scalar code instead (Eigen: define "
-                         "EIGEN_DONT_VECTORIZE)");
+    // SIMD vectors (`vector_size` types, x86's `__m128d`): their lanes in
+    // a row (SimdVectors.cpp).
+    if (const auto *vector = type->getAs<clang::VectorType>()) {
+      clang::QualType lane = vector->getElementType();
+      std::optional<Layout> own =
+          lane->isArithmeticType() && !lane->isBooleanType()
+              ? module.getLayout(lane, range, what)
+              : std::nullopt;
+      if (!own || own->size != 1)
+        return unsupported("SIMD vectors of numbers are supported");
+      return Layout{own->scalar, own->scalarType, vector->getNumElements()};
+    }
     // A std::unique_ptr as an element (of a std::vector, an array): the
     // address it owns, kept in a `double` slot (see ofVectorObject).
     if (clang::QualType owned = ModuleLowering::getOwnedPointerType(type);

@@ -1,0 +1,38 @@
+// What differentiable code refuses of SIMD vectors, each at its place: a
+// choice made with a comparison's mask by bit operations (no derivative
+// goes through bits: lane by lane, one error per lane), and x86's own
+// builtins, which are not lowered yet.
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DBUILTIN 2>&1 | FileCheck %s --check-prefix=BUILTIN --implicit-check-not=error:
+#include <cotangent/cotangent.h>
+
+typedef double v2d __attribute__((vector_size(16)));
+typedef long long v2i __attribute__((vector_size(16)));
+
+#ifndef BUILTIN
+[[ct::differentiable]] double chosen(double x, double y) {
+  v2d a = {x, y}, b = {y, x};
+  v2i mask = a < b;
+  // CHECK-COUNT-2: simd-vectors-unsupported.cpp:[[@LINE+1]]:22: error: cannot differentiate a floating-point value made from the bits of one that carries a derivative (read as an integer)
+  v2d smaller = (v2d)(((v2i)a & mask) | ((v2i)b & ~mask));
+  return smaller[0] * smaller[1];
+}
+double chosenGradient(double x, double y) {
+  double dx = 0, dy = 0;
+  ct::gradient<chosen>(x, y, &dx, &dy);
+  return dx + dy;
+}
+#else
+[[ct::differentiable]] double reciprocal(double x) {
+  typedef float v4f __attribute__((vector_size(16)));
+  v4f a = {float(x), 1.0f, 2.0f, 3.0f};
+  // BUILTIN: simd-vectors-unsupported.cpp:[[@LINE+1]]:11: error: the SIMD builtin '__builtin_ia32_rcpps' cannot be differentiated yet; build the library's scalar code instead (Eigen: define EIGEN_DONT_VECTORIZE)
+  v4f r = __builtin_ia32_rcpps(a);
+  return r[0] * x;
+}
+double reciprocalGradient(double x) {
+  double dx = 0;
+  ct::gradient<reciprocal>(x, &dx);
+  return dx;
+}
+#endif

@@ -1,0 +1,32 @@
+// A SIMD vector is its lanes in memory, and its operations act lane by
+// lane: once the lanes are promoted to values (as --emit=mlir shows the
+// module), a product of vectors is one product per lane, and a sign bit
+// flipped through a reinterpretation as integers is a negation of that
+// lane (the other lane's exclusive or with 0 is no change at all).
+// RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | FileCheck %s
+
+typedef double v2d __attribute__((vector_size(16)));
+typedef long long v2i __attribute__((vector_size(16)));
+
+// CHECK-LABEL: func.func @_Z7squaresdd(
+// CHECK-SAME: %[[X:.*]]: f64, %[[Y:.*]]: f64
+// CHECK-NEXT: %[[XX:.*]] = arith.mulf %[[X]], %[[X]] : f64
+// CHECK-NEXT: %[[YY:.*]] = arith.mulf %[[Y]], %[[Y]] : f64
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[XX]], %[[YY]] : f64
+// CHECK-NEXT: return %[[SUM]]
+[[ct::differentiable]] double squares(double x, double y) {
+  v2d a = {x, y};
+  v2d c = a * a;
+  return c[0] + c[1];
+}
+
+// CHECK-LABEL: func.func @_Z4flipdd(
+// CHECK-SAME: %[[X:.*]]: f64, %[[Y:.*]]: f64
+// CHECK-NEXT: %[[NEG:.*]] = arith.negf %[[X]] : f64
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[NEG]], %[[Y]] : f64
+// CHECK-NEXT: return %[[P]]
+[[ct::differentiable]] double flip(double x, double y) {
+  v2d a = {x, y};
+  v2d n = (v2d)((v2i)a ^ (v2i){(long long)0x8000000000000000ull, 0});
+  return n[0] * n[1];
+}
