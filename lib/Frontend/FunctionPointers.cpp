@@ -397,32 +397,35 @@ bool FunctionLowering::dispatchThroughPointer(
   // too, in its branch), so a target lowered in place (taking the
   // caller's objects, a `void *` context, a lambda's body) is inlined in
   // its branch.
+  // (In a branch, as emitIf says: what a target binds there is not bound
+  // on every path.)
   for (const clang::FunctionDecl *target : targets) {
     Value matches =
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, address,
                               module.buildFunctionAddress(b, l, target));
-    Block *current = b.getInsertionBlock();
-    Block *called = newBlock();
-    Block *next = newBlock();
-    enter(current);
-    cf::CondBranchOp::create(b, l, matches, called, next);
-    enter(called);
-    size_t depth = cleanups.size();
-    std::optional<CallResult> result =
-        callDispatchTarget(expr, target, resultPlace);
-    if (!result)
+    bool called = false;
+    emitIf(l, matches, [&] {
+      size_t depth = cleanups.size();
+      std::optional<CallResult> result =
+          callDispatchTarget(expr, target, resultPlace);
+      if (!result)
+        return;
+      SmallVector<Value> passed;
+      if (merge->getNumArguments()) {
+        if (!result->scalar) {
+          unsupported(expr, "this call through a function pointer gives no "
+                            "value here");
+          return;
+        }
+        passed.push_back(result->scalar);
+      }
+      emitCleanups(depth, l);
+      cleanups.truncate(depth);
+      branchTo(l, merge, passed);
+      called = true;
+    });
+    if (!called)
       return false;
-    SmallVector<Value> passed;
-    if (merge->getNumArguments()) {
-      if (!result->scalar)
-        return unsupported<bool>(expr, "this call through a function pointer "
-                                       "gives no value here");
-      passed.push_back(result->scalar);
-    }
-    emitCleanups(depth, l);
-    cleanups.truncate(depth);
-    branchTo(l, merge, passed);
-    enter(next);
   }
   SmallVector<Value> poison = buildAbort(
       b, l,
