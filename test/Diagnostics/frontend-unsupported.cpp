@@ -211,12 +211,14 @@ const double &largest(const double *a, int n) {
   return buffer[0];
 }
 
-// SIMD vectors (what intrinsics and vectorized libraries compute with).
+// SIMD vectors are their lanes (Integration/CPU/simd-vectors.cpp); a
+// choice of lanes by a vector of conditions is not lowered yet.
 typedef double TwoDoubles __attribute__((vector_size(16)));
-[[ct::differentiable]] double uses_simd_vector(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variable 'v' has type '__attribute__((__vector_size__(2 * sizeof(double)))) double', which differentiable code does not support: SIMD vector types are not supported yet; build the library's scalar code instead (Eigen: define EIGEN_DONT_VECTORIZE)
-  TwoDoubles v = {x, x};
-  return v[0];
+[[ct::differentiable]] double uses_simd_select(double x, double y) {
+  TwoDoubles a = {x, y}, b = {y, x};
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:18: error: this SIMD vector expression cannot be differentiated yet
+  TwoDoubles m = a < b ? a : b;
+  return m[0];
 }
 
 // C's allocation functions: memory of numbers and structs of numbers,
