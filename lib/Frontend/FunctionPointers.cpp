@@ -10,9 +10,14 @@
 // A call through a pointer whose function the lowering cannot name where
 // it is lowered compares the address with that of each function of the
 // translation unit whose address the program takes and whose type is the
-// call's, and calls the one that matches: a chain of branches and direct
-// calls, which the engine differentiates like any branch (as virtual calls
-// are dispatched, VirtualCalls.cpp). A function the unit never names by
+// call's, and calls the one that matches: a chain of branches, each
+// lowering the call as a direct call of its candidate would be (its own
+// function, its <cmath> op, or its body in place: C callbacks taking a
+// `void *` context, lambdas), which the engine differentiates like any
+// branch (as virtual calls are dispatched, VirtualCalls.cpp). A lambda
+// without captures converted to a function pointer is C++'s static
+// invoker for it, whose address the conversion gives. A function the unit
+// never names by
 // its address cannot be in a pointer the unit made; one from elsewhere (a
 // pointer another file passes in) ends the program with a message rather
 // than calling code without a derivative.
@@ -188,8 +193,9 @@ Value FunctionLowering::lowerFunctionPointer(const clang::Expr *expr) {
     if (Value address; lowerFunctionPointerCast(cast, address))
       return address;
   if (const auto *address = dyn_cast<clang::UnaryOperator>(stripped)) {
-    // `&f`, and `*p` of a function pointer (a function designator,
-    // decaying back to `p`); `*pp` of memory of pointers is a place.
+    // `&f`, `+[]` (a lambda converted), and `*p` of a function pointer (a
+    // function designator, decaying back to `p`); `*pp` of memory of
+    // pointers is a place.
     if (address->getOpcode() == clang::UO_AddrOf ||
         address->getOpcode() == clang::UO_Plus ||
         (address->getOpcode() == clang::UO_Deref &&

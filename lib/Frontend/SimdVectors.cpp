@@ -120,8 +120,12 @@ FunctionLowering::vectorOperation(const clang::Expr *expr) {
   const clang::VectorType *type = asVector(expr->getType());
   clang::QualType element = type->getElementType();
   if (const auto *binary = dyn_cast<clang::BinaryOperator>(expr)) {
-    clang::QualType operand =
-        asVector(binary->getLHS()->getType())->getElementType();
+    const clang::VectorType *left = asVector(binary->getLHS()->getType());
+    if (!left || !asVector(binary->getRHS()->getType()))
+      return unsupported<std::optional<SmallVector<Value>>>(
+          expr, "this operator between a SIMD vector and a scalar cannot be "
+                "differentiated yet; make the scalar a vector first");
+    clang::QualType operand = left->getElementType();
     std::optional<SmallVector<Value>> x = vectorLanes(binary->getLHS());
     std::optional<SmallVector<Value>> y = vectorLanes(binary->getRHS());
     if (!x || !y)
