@@ -98,14 +98,8 @@ FunctionLowering::vectorLanes(const clang::Expr *expr) {
     expr = read->getSubExpr();
   Location l = loc(expr);
   unsigned n = asVector(expr->getType())->getNumElements();
-  std::optional<Address> place;
-  if (expr->isGLValue()) {
-    place = lowerLValue(expr);
-  } else {
-    place = allocate(expr->getType(), expr->getSourceRange(), "this vector");
-    if (place && !lowerVectorInto(expr, *place))
-      return std::nullopt;
-  }
+  std::optional<Address> place =
+      expr->isGLValue() ? lowerLValue(expr) : materializeTemporary(expr);
   if (!place)
     return std::nullopt;
   SmallVector<Value> lanes;
@@ -184,8 +178,6 @@ FunctionLowering::vectorOperation(const clang::Expr *expr) {
     }
     return lanes;
   }
-  if (const auto *call = dyn_cast<clang::CallExpr>(expr))
-    return elementwiseBuiltin(call);
   if (const auto *conversion = dyn_cast<clang::ConvertVectorExpr>(expr)) {
     const clang::Expr *source = conversion->getSrcExpr();
     std::optional<SmallVector<Value>> x = vectorLanes(source);
@@ -434,15 +426,8 @@ std::optional<Address>
 FunctionLowering::lowerVectorLane(const clang::ArraySubscriptExpr *expr) {
   Location l = loc(expr);
   const clang::Expr *vector = expr->getBase();
-  std::optional<Address> place;
-  if (vector->isGLValue()) {
-    place = lowerLValue(vector);
-  } else {
-    place =
-        allocate(vector->getType(), vector->getSourceRange(), "this vector");
-    if (place && !lowerVectorInto(vector, *place))
-      return std::nullopt;
-  }
+  std::optional<Address> place =
+      vector->isGLValue() ? lowerLValue(vector) : materializeTemporary(vector);
   Value i = lowerRValue(expr->getIdx());
   if (!place || !i)
     return std::nullopt;
