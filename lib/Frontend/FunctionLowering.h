@@ -1547,6 +1547,12 @@ private:
   }
   /// A local std::unique_ptr: true if `var` is one (lowered, or reported).
   bool lowerUniquePointerDecl(const clang::VarDecl *var);
+  /// Reports (and says so) a std::unique_ptr of `pointee` made from
+  /// `source`, an object of a class whose `pointee` part is a second base.
+  bool ownsThroughLaterBase(const clang::Expr *source, clang::QualType pointee);
+  /// The same for an object of class `made` an `owner` of `pointee` owns.
+  bool ownsThroughLaterBase(const clang::Expr *where, clang::QualType made,
+                            clang::QualType pointee, llvm::StringRef owner);
   /// The memory std::make_unique<pointee>(...) makes.
   std::optional<Address> lowerMakeUnique(const clang::CallExpr *call,
                                          clang::QualType pointee);

@@ -532,7 +532,8 @@ FunctionLowering::lowerUntypedAllocation(const clang::CallExpr *call) {
 std::optional<Address>
 FunctionLowering::lowerVoidPointerCast(const clang::CastExpr *cast) {
   using Result = std::optional<Address>;
-  std::optional<Layout> layout = cMemoryLayout(cast);
+  std::optional<Layout> layout =
+      layoutOf(cast->getType()->getPointeeType(), cast);
   if (!layout)
     return std::nullopt;
   // `(T *)(c ? a : b)` is `c ? (T *)a : (T *)b`: each allocation is typed
@@ -559,6 +560,21 @@ FunctionLowering::typedMemory(Address pointer, const clang::CastExpr *cast,
     return pointer;
   if (nullPointers.contains(pointer.memref))
     return nullAddress(scalar, loc(cast));
+  // An address read back from memory as `void *` (a callback's context in
+  // a struct field): the address of a `T`, as C++ reads it.
+  // (Its offset, in bytes, is 0 where C++ can see it: `void *` has no
+  // arithmetic.)
+  if (auto bytes = pointer.memref.getDefiningOp<ct::LoadAddressOp>();
+      bytes && type.getElementType().isInteger(8)) {
+    Location l = loc(cast);
+    Value scalars = arith::DivUIOp::create(
+        b, l, pointer.offset,
+        constantIndex(scalar.getIntOrFloatBitWidth() / 8, l));
+    return Address{ct::LoadAddressOp::create(b, l, getPointerType(scalar),
+                                             bytes.getHolder(),
+                                             bytes.getIndex()),
+                   scalars};
+  }
   Operation *untyped = pointer.memref.getDefiningOp();
   if ((!untyped || !untypedAllocations.contains(untyped)) &&
       type.getElementType().isInteger(8))
@@ -576,8 +592,11 @@ FunctionLowering::typedMemory(Address pointer, const clang::CastExpr *cast,
                   cast->getType()->getPointeeType().getAsString() +
                   "' (differentiable code uses pointers of one element "
                   "type per array)");
-  return typeAllocation(untyped, scalar, cast) ? std::optional(pointer)
-                                               : std::nullopt;
+  // (Objects holding pointers may be reached through a `void *` read back
+  // from memory, above, but not made by C's allocation functions.)
+  return cMemoryLayout(cast) && typeAllocation(untyped, scalar, cast)
+             ? std::optional(pointer)
+             : std::nullopt;
 }
 
 std::optional<Address>

@@ -414,12 +414,18 @@ std::optional<Address> FunctionLowering::loadAddress(Address slot,
                                                      clang::QualType pointer,
                                                      const clang::Stmt *where) {
   clang::QualType pointee = pointer.getCanonicalType()->getPointeeType();
+  Location l = loc(where);
+  // A `void *` read back is bytes until a cast types it (typedMemory).
+  if (pointee->isVoidType())
+    return Address{ct::LoadAddressOp::create(b, l,
+                                             getPointerType(b.getI8Type()),
+                                             slot.memref, slot.offset),
+                   constantIndex(0, l)};
   // (The rows of a vector of vectors are vectors kept in memory.)
   std::optional<Layout> layout = module.getLayoutInMemory(
       pointee, where->getSourceRange(), "this expression");
   if (!layout)
     return std::nullopt;
-  Location l = loc(where);
   Value view = ct::LoadAddressOp::create(b, l, getPointerType(layout->scalar),
                                          slot.memref, slot.offset);
   return Address{view, constantIndex(0, l)};

@@ -833,7 +833,8 @@ bool LayoutComputation::collectParts(
       clang::QualType pointee = fieldType->getPointeeType();
       if (!pointee.isNull() &&
           (pointee->isPointerType() || pointee->isReferenceType() ||
-           pointee->isFunctionType() || pointee->isVoidType()))
+           pointee->isFunctionType() ||
+           (pointee->isVoidType() && !ModuleLowering::keepsAddress(field))))
         return refuse("its field '" + field->getName() + "' has type '" +
                       field->getType().getAsString() +
                       "'; a field can point to or refer to numbers, "

@@ -350,6 +350,10 @@ public:
     if (!field->getType()->isPointerType() &&
         !field->getType()->isReferenceType())
       return false;
+    // (A `void *` field, a C callback's context: the memory it designates
+    // is typed by the cast that reads it, so its address is all there is.)
+    if (field->getType()->isVoidPointerType())
+      return true;
     // (An object of a class with virtual functions is reached through
     // pointers to its bases, whatever its class: the memory a field of it
     // designates is known from the object alone.)

@@ -16,6 +16,8 @@
 
 #include "FunctionLowering.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -233,6 +235,81 @@ static Value elementwiseLane(OpBuilder &b, Location l, StringRef name,
   return {};
 }
 
+/// The comparison an x86 `cmp` builtin's name or immediate asks for
+/// (`_mm_cmplt_pd`, `_mm256_cmp_pd(a, b, _CMP_GT_OQ)`; signalling and quiet
+/// forms compare alike), or none.
+static std::optional<arith::CmpFPredicate>
+x86Comparison(StringRef name, std::optional<uint64_t> immediate) {
+  using P = arith::CmpFPredicate;
+  if (!name.consume_front("cmp"))
+    return std::nullopt;
+  for (StringRef suffix : {"pd256", "ps256", "pd", "ps"})
+    if (name.consume_back(suffix))
+      break;
+  if (name.empty()) {
+    if (!immediate)
+      return std::nullopt;
+    static const P byImmediate[16] = {P::OEQ, P::OLT, P::OLE, P::UNO,
+                                      P::UNE, P::UGE, P::UGT, P::ORD,
+                                      P::UEQ, P::ULT, P::ULE, P::AlwaysFalse,
+                                      P::ONE, P::OGE, P::OGT, P::AlwaysTrue};
+    return byImmediate[*immediate & 15];
+  }
+  return llvm::StringSwitch<std::optional<P>>(name)
+      .Case("eq", P::OEQ)
+      .Case("lt", P::OLT)
+      .Case("le", P::OLE)
+      .Case("unord", P::UNO)
+      .Case("neq", P::UNE)
+      .Case("nlt", P::UGE)
+      .Case("nle", P::UGT)
+      .Case("ord", P::ORD)
+      .Default(std::nullopt);
+}
+
+/// One lane of the x86 builtin `name` (past `__builtin_ia32_`) that works
+/// lane by lane on floating-point packets, or null: comparisons give a
+/// lane of all ones or all zeros (a mask, as the instruction does),
+/// minimum and maximum are the instruction's (the second operand unless
+/// the first is strictly less, or greater: what Eigen's `pmin` relies on),
+/// and `blendv` takes the second operand's lane where the mask's sign bit
+/// is set.
+static Value x86Lane(OpBuilder &b, Location l, StringRef name,
+                     ArrayRef<Value> operands,
+                     std::optional<uint64_t> immediate) {
+  if (operands.size() < 2 || !isa<FloatType>(operands[0].getType()) ||
+      !(name.ends_with("pd") || name.ends_with("ps") ||
+        name.ends_with("pd256") || name.ends_with("ps256")))
+    return {};
+  Value x = operands[0], y = operands[1];
+  Type bits = b.getIntegerType(x.getType().getIntOrFloatBitWidth());
+  // blendv: the second operand's lane where the mask's sign bit is set.
+  if (name.starts_with("blendv") && operands.size() == 3) {
+    Value mask = ct::BitCastOp::create(b, l, bits, operands[2]);
+    Value set = arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::slt, mask,
+        arith::ConstantOp::create(b, l, b.getIntegerAttr(bits, 0)));
+    return arith::SelectOp::create(b, l, set, y, x);
+  }
+  if (operands.size() != 2)
+    return {};
+  auto compare = [&](arith::CmpFPredicate predicate) -> Value {
+    return arith::CmpFOp::create(b, l, predicate, x, y);
+  };
+  if (name.starts_with("min"))
+    return arith::SelectOp::create(b, l, compare(arith::CmpFPredicate::OLT), x,
+                                   y);
+  if (name.starts_with("max"))
+    return arith::SelectOp::create(b, l, compare(arith::CmpFPredicate::OGT), x,
+                                   y);
+  std::optional<arith::CmpFPredicate> predicate =
+      x86Comparison(name, immediate);
+  if (!predicate)
+    return {};
+  Value mask = arith::ExtSIOp::create(b, l, bits, compare(*predicate));
+  return ct::BitCastOp::create(b, l, x.getType(), mask);
+}
+
 std::optional<SmallVector<Value>>
 FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
   using Result = std::optional<SmallVector<Value>>;
@@ -240,14 +317,30 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
   const clang::FunctionDecl *callee = call->getDirectCallee();
   StringRef name = callee && callee->getIdentifier() ? callee->getName() : "";
   std::string what = name.empty() ? "this call" : "'" + name.str() + "'";
-  if (!name.consume_front("__builtin_elementwise_") ||
-      !asVector(call->getArg(0)->getType()))
+  bool x86 = name.consume_front("__builtin_ia32_");
+  // (An immediate operand: the comparison an AVX `cmp` makes.)
+  std::optional<uint64_t> immediate;
+  if (const clang::Expr *last =
+          call->getNumArgs() ? call->getArg(call->getNumArgs() - 1) : nullptr;
+      x86 && last && !asVector(last->getType())) {
+    clang::Expr::EvalResult value;
+    if (!last->EvaluateAsInt(value, ast))
+      return unsupported<Result>(call, "the SIMD builtin " + what +
+                                           " takes an operand that is not a "
+                                           "constant; it cannot be "
+                                           "differentiated");
+    immediate = value.Val.getInt().getZExtValue();
+  }
+  if ((!x86 && !name.consume_front("__builtin_elementwise_")) ||
+      !call->getNumArgs() || !asVector(call->getArg(0)->getType()))
     return unsupported<Result>(
         call, "the SIMD builtin " + what +
                   " cannot be differentiated yet; build the library's "
                   "scalar code instead (Eigen: define EIGEN_DONT_VECTORIZE)");
   SmallVector<SmallVector<Value>> arguments;
   for (const clang::Expr *arg : call->arguments()) {
+    if (!asVector(arg->getType()))
+      continue; // (the immediate)
     std::optional<SmallVector<Value>> x = vectorLanes(arg);
     if (!x)
       return std::nullopt;
@@ -261,7 +354,14 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
     SmallVector<Value> operands;
     for (const SmallVector<Value> &argument : arguments)
       operands.push_back(argument[i]);
-    Value lane = elementwiseLane(b, l, name, operands, isSigned);
+    Value lane = x86 ? x86Lane(b, l, name, operands, immediate)
+                     : elementwiseLane(b, l, name, operands, isSigned);
+    if (!lane && x86)
+      return unsupported<Result>(
+          call, "the SIMD builtin " + what +
+                    " cannot be differentiated yet; build the library's "
+                    "scalar code instead (Eigen: define "
+                    "EIGEN_DONT_VECTORIZE)");
     if (!lane)
       return unsupported<Result>(call, "the builtin " + what +
                                            " on SIMD vectors cannot be "

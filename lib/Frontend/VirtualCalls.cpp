@@ -154,15 +154,19 @@ Value loadTablePointer(OpBuilder &b, Location l, Value object) {
 
 /// `object` (a view of the static class's subobject) as a view of the
 /// overrider's class, `bytes` further on; null where the model cannot say
-/// it (a subobject before the static one's, or not on a slot boundary).
+/// it (not on a slot boundary). The overrider's class may begin before the
+/// subobject (a second base's call reaching the derived class's function):
+/// the view then starts before the object's, in the same object.
 Value adjustObject(OpBuilder &b, Location l, Value object, int64_t bytes,
                    Type scalar) {
   auto source = cast<MemRefType>(object.getType());
   int64_t slotBytes = source.getElementTypeBitWidth() / 8;
-  if (bytes < 0 || bytes % slotBytes != 0)
+  if (bytes % slotBytes != 0)
     return nullptr;
   Value index = arith::ConstantIndexOp::create(b, l, bytes / slotBytes);
-  if (source.getElementType() != scalar)
+  // (A view from before the object's start is one of its bytes: memref
+  // views cannot start before their source.)
+  if (source.getElementType() != scalar || bytes < 0)
     return ct::RetypeViewOp::create(b, l, getPointerType(scalar), object,
                                     index);
   if (bytes == 0)
@@ -214,15 +218,13 @@ static bool collectTargets(ModuleLowering &module,
       continue;
     std::optional<int64_t> overriderOffset =
         module.getBaseByteOffset(record, overrider->getParent());
-    if (!overriderOffset || *overriderOffset < *offset) {
+    if (!overriderOffset) {
       module.error(where, "this virtual call may reach '" +
                               overrider->getQualifiedNameAsString() +
-                              "' through a base class that is not the first "
-                              "of '" +
+                              "', whose class is an ambiguous base of '" +
                               record->getQualifiedNameAsString() +
-                              "' (multiple inheritance), which differentiable "
-                              "code does not dispatch yet; call it through "
-                              "the class that declares it");
+                              "', which differentiable code does not "
+                              "dispatch; call the concrete class's function");
       return false;
     }
     module.enter(overrider, where.getBegin());

@@ -30,3 +30,21 @@ typedef long long v2i __attribute__((vector_size(16)));
   v2d n = (v2d)((v2i)a ^ (v2i){(long long)0x8000000000000000ull, 0});
   return n[0] * n[1];
 }
+
+// x86's builtins act lane by lane too: a comparison is each lane's mask
+// (all ones where it holds), a minimum the instruction's select, and a
+// select by the mask's bits is the select of the lanes.
+// CHECK-LABEL: func.func @_Z7smallerdd(
+// CHECK-SAME: %[[X:.*]]: f64, %[[Y:.*]]: f64
+// CHECK-DAG: %[[LT:.*]] = arith.cmpf olt, %[[X]], %[[Y]] : f64
+// CHECK-DAG: %[[MIN:.*]] = arith.select %[[LT]], %[[X]], %[[Y]] : f64
+// CHECK-DAG: %[[GT:.*]] = arith.cmpf olt, %[[Y]], %[[X]] : f64
+// CHECK-DAG: %[[PICK:.*]] = arith.select %[[GT]], %[[Y]], %[[X]] : f64
+// CHECK: arith.mulf
+[[ct::differentiable]] double smaller(double x, double y) {
+  v2d a = {x, y}, b = {y, x};
+  v2d least = __builtin_ia32_minpd(a, b);
+  v2i mask = (v2i)__builtin_ia32_cmpltpd(b, a);
+  v2d chosen = (v2d)((mask & (v2i)b) | (~mask & (v2i)a));
+  return least[0] * chosen[0];
+}

@@ -387,9 +387,14 @@ private:
     if (isa<ct::LoadAddressOp>(op))
       return unsupported(op, "memory holding addresses carries derivatives");
     // (Lanes lie slot by slot: a narrower scalar's would be part of one.)
-    if (isa<ct::RetypeViewOp>(op))
-      return unsupported(op, "a 'float' part of an object of 'double's "
-                             "carries derivatives");
+    if (auto retype = dyn_cast<ct::RetypeViewOp>(op))
+      return unsupported(
+          op, retype.getSource().getType().getElementType() ==
+                      retype.getType().getElementType()
+                  ? "an object reached through a base class that is not "
+                    "its first carries derivatives"
+                  : "a 'float' part of an object of 'double's carries "
+                    "derivatives");
     // The address of memory with lanes (the same with or without them; a
     // null test reads it); one read for the tape: the view the reverse
     // sweep rebuilds from it has lanes too.

@@ -372,6 +372,15 @@ bool FunctionLowering::initializeShared(const clang::Expr *init,
       return keep(nullShared(type, init));
     const clang::Expr *arg = construct->getArg(0);
     clang::QualType param = ctor->getParamDecl(0)->getType();
+    clang::QualType given = sharedExpression(arg)->getType().getCanonicalType();
+    clang::QualType made = ModuleLowering::getSharedPointee(given);
+    if (made.isNull())
+      made = getUniquePointee(given);
+    if (made.isNull() && given->isPointerType())
+      made = given->getPointeeType();
+    if (ownsThroughLaterBase(arg, made, ModuleLowering::getSharedPointee(type),
+                             "std::shared_ptr"))
+      return false;
     bool fromShared =
         !ModuleLowering::getSharedPointee(param.getNonReferenceType()).isNull();
     if (ctor->getNumParams() == 1 && fromShared)

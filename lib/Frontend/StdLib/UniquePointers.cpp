@@ -195,6 +195,40 @@ static bool changesOwner(const clang::Stmt *stmt, const clang::VarDecl *var) {
   return false;
 }
 
+bool FunctionLowering::ownsThroughLaterBase(const clang::Expr *where,
+                                            clang::QualType made,
+                                            clang::QualType pointee,
+                                            StringRef owner) {
+  // (Its address would be the base part's, which the model does not move
+  // the owned object's address to, nor frees from.)
+  const auto *derived = made.isNull() ? nullptr : made->getAsCXXRecordDecl();
+  const auto *base = pointee.isNull() ? nullptr : pointee->getAsCXXRecordDecl();
+  if (!derived || !base ||
+      derived->getCanonicalDecl() == base->getCanonicalDecl())
+    return false;
+  std::optional<int64_t> offset = module.getBaseByteOffset(derived, base);
+  if (!offset || *offset == 0)
+    return false;
+  std::string baseName = base->getNameAsString();
+  unsupported(where, "a " + owner.str() + "<" + baseName + "> owning a '" +
+                         derived->getNameAsString() + "', whose '" + baseName +
+                         "' part does not begin it (a second base class), is "
+                         "not supported yet; own it as a " +
+                         owner.str() + "<" + derived->getNameAsString() +
+                         "> or through its first base");
+  return true;
+}
+
+bool FunctionLowering::ownsThroughLaterBase(const clang::Expr *source,
+                                            clang::QualType pointee) {
+  clang::QualType made;
+  if (const auto *allocation = dyn_cast<clang::CXXNewExpr>(source))
+    made = allocation->getAllocatedType();
+  else
+    made = getUniquePointee(source->getType());
+  return ownsThroughLaterBase(source, made, pointee, "std::unique_ptr");
+}
+
 bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
   clang::QualType pointee = getUniquePointee(var->getType());
   if (pointee.isNull() || var->getType()->isReferenceType())
@@ -220,6 +254,8 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
     return true;
   }
   std::optional<Address> memory;
+  if (source && ownsThroughLaterBase(source, pointee))
+    return failed();
   if (var->getInit() && (!source || isNullPointer(source, ast))) {
     // Owns nothing, to the end of its scope.
     std::optional<Address> null = nullOwned(var->getType(), var->getInit());
@@ -303,6 +339,8 @@ FunctionLowering::lowerOwnedSource(const clang::Expr *init,
   // Default-made, or from nullptr: the null address.
   if (!source || isNullPointer(source, ast))
     return nullOwned(type, init);
+  if (ownsThroughLaterBase(source, pointee))
+    return std::nullopt;
   if (const auto *allocation = dyn_cast<clang::CXXNewExpr>(source))
     return lowerNew(allocation);
   if (isMakeUnique(source))
@@ -515,6 +553,10 @@ FunctionLowering::changeUniquePointer(const clang::CallExpr *expr,
   // What it will own, made first (`p = std::make_unique<...>(n)`,
   // `p.reset(new T[n])`, `p = std::move(q)`).
   std::optional<Address> next;
+  if (name == "reset" && !args.empty() &&
+      ownsThroughLaterBase(args[0]->IgnoreParenImpCasts(),
+                           getUniquePointee(type)))
+    return std::nullopt;
   if (name == "reset")
     next = args.empty() || isNullPointer(args[0], ast) ? nullOwned(type, expr)
                                                        : lowerPointer(args[0]);

@@ -20,7 +20,8 @@
 // The same walk finds the pointer fields the program re-seats after their
 // object is made (`view.data = other`): those keep their address in the
 // object (ModuleLowering::keepsAddress), since they may designate another
-// array than the one they were made with.
+// array than the one they were made with; so do those of structs reached
+// through a `void *` (a callback's context), read back as addresses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -202,8 +203,35 @@ struct ResizedFieldFinder
         finder.noteReseat(function, assign);
       return true;
     }
+    // (A function whose address is taken runs where a pointer calls it.)
+    bool VisitDeclRefExpr(clang::DeclRefExpr *ref) {
+      if (const auto *callee = dyn_cast<clang::FunctionDecl>(ref->getDecl()))
+        finder.reach(callee);
+      return true;
+    }
+    bool VisitCastExpr(clang::CastExpr *cast) {
+      if (cast->getSubExpr()->getType()->isVoidPointerType() &&
+          cast->getType()->isPointerType())
+        noteBehindVoidPointer(cast->getType()->getPointeeType());
+      return true;
+    }
     const clang::FunctionDecl *function = nullptr;
   };
+  /// An object reached through a `void *` (a C callback's context) is an
+  /// address read back from memory: the pointer fields of its struct, and
+  /// of the structs it holds, keep their addresses in it.
+  static void noteBehindVoidPointer(clang::QualType type) {
+    const auto *record =
+        type.getCanonicalType()->getBaseElementTypeUnsafe()->getAsRecordDecl();
+    if (!record || !(record = record->getDefinition()))
+      return;
+    for (const clang::FieldDecl *field : record->fields()) {
+      if (field->getType()->isPointerType())
+        reseatedFields().insert(field);
+      else if (!field->getType()->isReferenceType())
+        noteBehindVoidPointer(field->getType());
+    }
+  }
   /// `obj.f = e` for a pointer field f: re-seated, unless `e` moves it
   /// within its array (`obj.f + k`) or a constructor of f's class sets it.
   void noteReseat(const clang::FunctionDecl *function,

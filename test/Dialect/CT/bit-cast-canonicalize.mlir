@@ -93,3 +93,48 @@ func.func @shifted(%x: f64) -> f64 {
   %r = ct.bit_cast %half : i64 to f64
   return %r : f64
 }
+
+// A select written with a comparison's mask (SSE2's and/andnot/or): the
+// select of the floats, whose derivative is that of the lane it takes.
+// CHECK-LABEL: func @maskSelect
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64)
+// CHECK: %[[C:.*]] = arith.cmpf olt, %[[X]], %[[Y]] : f64
+// CHECK: %[[S:.*]] = arith.select %[[C]], %[[X]], %[[Y]] : f64
+// CHECK: return %[[S]]
+func.func @maskSelect(%x: f64, %y: f64) -> f64 {
+  %ones = arith.constant -1 : i64
+  %c = arith.cmpf olt, %x, %y : f64
+  %mask = arith.extsi %c : i1 to i64
+  %maskf = ct.bit_cast %mask : i64 to f64
+  %m = ct.bit_cast %maskf : f64 to i64
+  %bx = ct.bit_cast %x : f64 to i64
+  %by = ct.bit_cast %y : f64 to i64
+  %taken = arith.andi %m, %bx : i64
+  %takenf = ct.bit_cast %taken : i64 to f64
+  %inverse = arith.xori %m, %ones : i64
+  %other = arith.andi %inverse, %by : i64
+  %otherf = ct.bit_cast %other : i64 to f64
+  %tb = ct.bit_cast %takenf : f64 to i64
+  %ob = ct.bit_cast %otherf : f64 to i64
+  %joined = arith.ori %tb, %ob : i64
+  %r = ct.bit_cast %joined : i64 to f64
+  return %r : f64
+}
+
+// One half alone: the lane or +0.0.
+// CHECK-LABEL: func @maskHalf
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64)
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-DAG: %[[C:.*]] = arith.cmpf ogt, %[[X]], %[[Y]] : f64
+// CHECK: %[[S:.*]] = arith.select %[[C]], %[[ZERO]], %[[X]] : f64
+// CHECK: return %[[S]]
+func.func @maskHalf(%x: f64, %y: f64) -> f64 {
+  %ones = arith.constant -1 : i64
+  %c = arith.cmpf ogt, %x, %y : f64
+  %mask = arith.extsi %c : i1 to i64
+  %inverse = arith.xori %mask, %ones : i64
+  %bx = ct.bit_cast %x : f64 to i64
+  %half = arith.andi %bx, %inverse : i64
+  %r = ct.bit_cast %half : i64 to f64
+  return %r : f64
+}

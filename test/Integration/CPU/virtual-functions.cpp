@@ -8,7 +8,8 @@
 // by code compiled as written (its derivative object receives the
 // gradient), a class in an unnamed namespace, a second base with data, a
 // struct result, a class holding a std::vector (a network's layers) and a
-// virtual function calling itself; member entry points `&Base::f`. Each
+// virtual function calling itself; member entry points `&Base::f`; an
+// interface that is a second base (multiple inheritance). Each
 // gradient against central differences, forward mode against the gradient,
 // Hessian-vector products against differences of gradients, and two
 // forward lanes against the gradient (but where a pointer field carries
@@ -60,6 +61,49 @@ struct Square final : Rect {
   for (int i = 0; i < 3; ++i)
     s += shapes[i]->scaled(x[4]);
   return s + q.area();
+}
+
+// Multiple inheritance: the interface is a second base, after one with
+// data and virtual functions of its own, so a call through it reaches an
+// overrider whose object begins before the interface's part; objects in a
+// table of interface pointers, on the stack and on the heap, and a call
+// through the first base too.
+struct Tagged {
+  virtual ~Tagged() = default;
+  virtual double weight() const { return 1.0; }
+  double tag = 0.5;
+};
+struct Energy {
+  virtual ~Energy() = default;
+  virtual double energy(const double *x) const = 0;
+};
+struct SpringTerm : Tagged, Energy {
+  double k;
+  explicit SpringTerm(double k) : k(k) {}
+  double energy(const double *x) const override {
+    return k * tag * (x[0] - x[1]) * (x[0] - x[1]);
+  }
+  double weight() const override { return 2.0 * k; }
+};
+struct WellTerm : Tagged, Energy {
+  double depth;
+  explicit WellTerm(double depth) : depth(depth) {}
+  double energy(const double *x) const override {
+    return -depth * std::exp(-x[2] * x[2]) * weight();
+  }
+};
+
+[[ct::differentiable]] double twoBases(const double *x) {
+  SpringTerm spring(x[3]);
+  WellTerm well(x[4]);
+  const Energy *terms[] = {&spring, &well};
+  const Tagged *tagged[] = {&spring, &well};
+  double e = 0;
+  for (int i = 0; i < 2; ++i)
+    e += terms[i]->energy(x) * tagged[i]->weight();
+  auto owned = std::make_unique<SpringTerm>(x[1]);
+  const Energy &viaBase = *owned;
+  return e + viaBase.energy(x + 2);
 }
 
 [[ct::differentiable]] double chosenReference(const double *x) {
@@ -392,6 +436,8 @@ int main() {
   double x[N] = {0.4, -0.7, 1.1, 0.3, -0.2};
   checkAll<shapeTable>("shape table", x);
   checkAll<chosenReference>("chosen reference", x);
+  // (Vector mode does not yet reach an object through its second base.)
+  checkAll<twoBases, /*lanes=*/false>("two bases", x);
   checkAll<bodies>("bodies", x);
   // (Vector mode does not yet carry derivatives through memory holding
   // addresses: a destructor's pointer field.)

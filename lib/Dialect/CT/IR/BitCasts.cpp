@@ -4,10 +4,12 @@
 // tricks numerical code plays on its sign bit have one: that of the
 // floating-point operation they compute. SIMD libraries negate by an
 // exclusive or with -0.0, take absolute values by clearing the sign bit,
-// copy signs by masking two values and merging them. Canonicalization
-// rewrites each into its operation, so that differentiation sees a
-// negation, an absolute value or a copysign rather than bits (which it
-// refuses: Analysis/BitReinterpretations.cpp).
+// copy signs by masking two values and merging them, and select lanes by
+// masking them with a comparison's all-ones lanes (`(m & a) | (~m & b)`).
+// Canonicalization rewrites each into its operation, so that
+// differentiation sees a negation, an absolute value, a copysign or a
+// select rather than bits (which it refuses:
+// Analysis/BitReinterpretations.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -145,9 +147,126 @@ private:
     return math::CopySignOp::create(rewriter, loc, constant, of);
   }
 };
+
+/// The condition `mask` is made of (all ones where it holds: a SIMD
+/// comparison's lane), and whether the mask is inverted (`~mask`).
+std::optional<std::pair<Value, bool>> maskCondition(Value mask) {
+  auto ones = [](Value value) {
+    APInt constant;
+    return matchPattern(value, m_ConstantInt(&constant)) &&
+           constant.isAllOnes();
+  };
+  auto condition = [](Value value) -> Value {
+    auto extend = value.getDefiningOp<arith::ExtSIOp>();
+    return extend && extend.getIn().getType().isInteger(1) ? extend.getIn()
+                                                           : Value();
+  };
+  if (Value c = condition(mask))
+    return std::pair{c, false};
+  if (auto invert = mask.getDefiningOp<arith::XOrIOp>())
+    for (auto [value, other] : {std::pair{invert.getLhs(), invert.getRhs()},
+                                std::pair{invert.getRhs(), invert.getLhs()}})
+      if (Value c = condition(value); c && ones(other))
+        return std::pair{c, true};
+  return std::nullopt;
+}
+
+/// `x & mask` of a comparison's mask: `c ? x : 0` (`~mask`: `c ? 0 : x`),
+/// the halves of a select written with bit operations (`_mm_and_pd`,
+/// `_mm_andnot_pd`), which then has the derivative of a select.
+struct MaskedBits : OpRewritePattern<arith::AndIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::AndIOp op,
+                                PatternRewriter &rewriter) const override {
+    for (auto [mask, x] : {std::pair{op.getLhs(), op.getRhs()},
+                           std::pair{op.getRhs(), op.getLhs()}}) {
+      std::optional<std::pair<Value, bool>> condition = maskCondition(mask);
+      if (!condition)
+        continue;
+      Value zero = arith::ConstantOp::create(
+          rewriter, op.getLoc(), rewriter.getZeroAttr(op.getType()));
+      auto [c, inverted] = *condition;
+      rewriter.replaceOpWithNewOp<arith::SelectOp>(op, c, inverted ? zero : x,
+                                                   inverted ? x : zero);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// `(c ? x : 0) | (c ? 0 : y)`: `c ? x : y` (`_mm_or_pd` of the halves).
+/// The halves may be floats already (`c ? a : +0.0`, SelectOfBits' work
+/// on each half), read as bits: then the select of the floats, as bits.
+struct JoinedSelects : OpRewritePattern<arith::OrIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::OrIOp op,
+                                PatternRewriter &rewriter) const override {
+    for (auto [first, second] : {std::pair{op.getLhs(), op.getRhs()},
+                                 std::pair{op.getRhs(), op.getLhs()}}) {
+      auto [taken, takenIsFloat] = half(first);
+      auto [other, otherIsFloat] = half(second);
+      if (!taken || !other || takenIsFloat != otherIsFloat ||
+          taken.getCondition() != other.getCondition() ||
+          !isZero(taken.getFalseValue()) || !isZero(other.getTrueValue()))
+        continue;
+      Value joined =
+          arith::SelectOp::create(rewriter, op.getLoc(), taken.getCondition(),
+                                  taken.getTrueValue(), other.getFalseValue());
+      if (takenIsFloat)
+        joined = BitCastOp::create(rewriter, op.getLoc(), op.getType(), joined);
+      rewriter.replaceOp(op, joined);
+      return success();
+    }
+    return failure();
+  }
+
+private:
+  /// The select `bits` is, or whose float's bits it is.
+  static std::pair<arith::SelectOp, bool> half(Value bits) {
+    if (auto select = bits.getDefiningOp<arith::SelectOp>())
+      return {select, false};
+    if (auto cast = bits.getDefiningOp<BitCastOp>())
+      if (auto select = cast.getInput().getDefiningOp<arith::SelectOp>();
+          select && isa<FloatType>(select.getType()))
+        return {select, true};
+    return {nullptr, false};
+  }
+  /// Whether `value` is all zero bits (+0.0 for a float).
+  static bool isZero(Value value) {
+    return matchPattern(value, m_Zero()) ||
+           matchPattern(value, m_PosZeroFloat());
+  }
+};
+
+/// A float made from a select of floats' bits (or constants): the select
+/// of the floats, each bit cast folding away.
+struct SelectOfBits : OpRewritePattern<BitCastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BitCastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto select = op.getInput().getDefiningOp<arith::SelectOp>();
+    if (!select || !isa<FloatType>(op.getType()))
+      return failure();
+    auto foldable = [&](Value arm) {
+      return floatBehind(arm, op.getType()) || matchPattern(arm, m_Constant());
+    };
+    if (!foldable(select.getTrueValue()) || !foldable(select.getFalseValue()))
+      return failure();
+    Location loc = op.getLoc();
+    auto cast = [&](Value arm) -> Value {
+      if (Value a = floatBehind(arm, op.getType()))
+        return a;
+      return BitCastOp::create(rewriter, loc, op.getType(), arm);
+    };
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, select.getCondition(),
+                                                 cast(select.getTrueValue()),
+                                                 cast(select.getFalseValue()));
+    return success();
+  }
+};
 } // namespace
 
 void BitCastOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                             MLIRContext *context) {
-  patterns.add<SignBitTrick>(context);
+  patterns.add<SignBitTrick, MaskedBits, JoinedSelects, SelectOfBits>(context);
 }

@@ -489,8 +489,11 @@ def CT_RetypeViewOp : CT_Op<"retype_view", [Pure, ViewLikeOpInterface]> {
     the result's scalars (rounded down). An object is a run of slots of one
     scalar type, and C++ lays out parts of other types in their bytes: an
     array of `int`s, or a `float`, among the fields of a struct of doubles.
-    Derivatives: a view of floating-point scalars has the same view of the
-    source's shadow; a view of integers has none.
+    The index may be negative: the view then starts before the source's
+    first element, in the same allocation (a derived object around the
+    base subobject a view designates). Derivatives: a view of
+    floating-point scalars has the same view of the source's shadow; a view
+    of integers has none.
 
     ```mlir
     %ids = ct.retype_view %object[%c2]
