@@ -121,6 +121,9 @@ if os.system("echo 'int main(){}' | %s -stdlib=libc++ -x c++ - -o /dev/null "
 eigen_include = "/usr/include/eigen3"
 if os.path.isfile(os.path.join(eigen_include, "Eigen", "Dense")):
     config.available_features.add("eigen")
+# (Also as a program that names Eigen's directory with -I: its headers are
+# then not system headers.)
+config.substitutions.append(("%eigen-as-user", "-I " + eigen_include))
 config.substitutions.append(("%eigen", "-isystem " + eigen_include))
 
 # GPU tests run only where a CUDA device answers; PTX tests run everywhere.

@@ -839,6 +839,11 @@ private:
   /// `memcpy`/`memmove(dst, src, bytes)` between typed memory: a copy of
   /// the scalars, in the order that is right for overlapping ranges.
   std::optional<CallResult> lowerMemoryCopy(const clang::CallExpr *expr);
+  /// `memcpy(&to, &from, sizeof to)` between numbers of one width and two
+  /// types: `to` gets `from`'s bits (ct.bit_cast); none for other copies.
+  std::optional<CallResult> copyNumberBits(const clang::CallExpr *expr,
+                                           const clang::Expr *target,
+                                           const clang::Expr *source);
   /// `memset(p, byte, bytes)` of typed memory: every scalar made of that
   /// byte (zero for any memory; other bytes for numbers only).
   std::optional<CallResult> lowerMemorySet(const clang::CallExpr *expr);
@@ -1249,6 +1254,9 @@ private:
   /// `lanes` read as lanes of `laneType` (split or joined by width).
   llvm::SmallVector<Value> reinterpretLanes(llvm::ArrayRef<Value> lanes,
                                             mlir::Type laneType, Location l);
+  /// Assembly computing a SIMD packet's minimum or maximum (Eigen's `pmin`
+  /// for Clang): the builtin it is, lane by lane; false for other assembly.
+  bool lowerPacketAssembly(const clang::GCCAsmStmt *statement);
   /// `v = w`, `v op= w` on SIMD vectors: the place.
   std::optional<Address>
   lowerVectorAssignment(const clang::BinaryOperator *expr);

@@ -614,16 +614,35 @@ FunctionLowering::alignedUp(const clang::CastExpr *cast) {
   };
   const auto *mask = dyn_cast<clang::BinaryOperator>(
       cast->getSubExpr()->IgnoreParenImpCasts());
-  const auto *sum = mask && mask->getOpcode() == clang::BO_And
-                        ? dyn_cast<clang::BinaryOperator>(
-                              mask->getLHS()->IgnoreParenImpCasts())
-                        : nullptr;
-  std::optional<uint64_t> k = sum && sum->getOpcode() == clang::BO_Add
-                                  ? constant(sum->getRHS())
-                                  : std::nullopt;
+  // The sum `uintptr_t(p) + k`, its constant written in parts as macros
+  // spell it (`uintptr_t(p) + ALIGN - 1` is `(uintptr_t(p) + ALIGN) - 1`).
+  std::optional<uint64_t> k;
+  const clang::Expr *summed = nullptr;
+  if (mask && mask->getOpcode() == clang::BO_And) {
+    k = 0;
+    summed = mask->getLHS()->IgnoreParenImpCasts();
+    while (const auto *step = dyn_cast<clang::BinaryOperator>(summed)) {
+      bool add = step->getOpcode() == clang::BO_Add;
+      if (!add && step->getOpcode() != clang::BO_Sub)
+        break;
+      if (std::optional<uint64_t> right = constant(step->getRHS())) {
+        *k += add ? *right : -*right;
+        summed = step->getLHS()->IgnoreParenImpCasts();
+      } else if (std::optional<uint64_t> left = constant(step->getLHS());
+                 left && add) {
+        *k += *left;
+        summed = step->getRHS()->IgnoreParenImpCasts();
+      } else {
+        break;
+      }
+    }
+  }
   std::optional<uint64_t> bits = k ? constant(mask->getRHS()) : std::nullopt;
+  // (`uintptr_t(p)`, a functional cast, is the conversion itself.)
   const auto *address =
-      sum ? dyn_cast<clang::CastExpr>(sum->getLHS()->IgnoreParens()) : nullptr;
+      summed ? dyn_cast<clang::CastExpr>(summed->IgnoreParens()) : nullptr;
+  while (address && address->getCastKind() == clang::CK_NoOp)
+    address = dyn_cast<clang::CastExpr>(address->getSubExpr()->IgnoreParens());
   unsigned width = bits ? ast.getTypeSize(mask->getType()) : 0;
   uint64_t all = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
   if (!bits || !address ||

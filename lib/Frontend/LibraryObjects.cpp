@@ -139,14 +139,18 @@ bool FunctionLowering::runsAsLibraryCompiledIt(
     return true;
   // A function of the standard library, with a body, called rather than
   // inlined: lowered from its body when it can be, else called as
-  // compiled. So is one of another library that works on integers only
-  // (Eigen's cache sizes, read once into a static by the processor's
-  // cpuid): no derivative can go through it. (Other libraries' problems
-  // are reported where they are.)
+  // compiled. So is any function that works on integers only (Eigen's
+  // cache sizes, read once into a static by the processor's cpuid): no
+  // derivative can go through it. (Other libraries' problems are reported
+  // where they are.)
   const clang::FunctionDecl *definition = nullptr;
   clang::QualType result = callee->getReturnType().getCanonicalType();
-  if (!ast.getSourceManager().isInSystemHeader(callee->getLocation()) ||
-      !(isStandardLibrary(callee) || worksOnIntegersOnly(callee)) ||
+  // (Integers only: wherever it is, found by -I or -isystem, or the
+  // program's own: nothing it does can carry a derivative.)
+  bool integersOnly = worksOnIntegersOnly(callee);
+  if ((!integersOnly &&
+       (!ast.getSourceManager().isInSystemHeader(callee->getLocation()) ||
+        !isStandardLibrary(callee))) ||
       !callee->hasBody(definition) || isDifferentiable(callee) ||
       module.hasCustomRule(callee) || module.isCalledAsCompiled(callee) ||
       isEntryCall(callee) || callee->isVariadic() || result->isPointerType() ||

@@ -304,6 +304,9 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
       gcc->getNumClobbers() == 0 && gcc->getNumLabels() == 0 &&
       llvm::StringRef(gcc->getAsmString()).ltrim().starts_with("#"))
     return;
+  if (const auto *gcc = dyn_cast<clang::GCCAsmStmt>(stmt);
+      gcc && lowerPacketAssembly(gcc))
+    return;
   if (isa<clang::AsmStmt>(stmt))
     return (void)unsupported(stmt, "inline assembly cannot be "
                                    "differentiated; move it into a function "

@@ -277,6 +277,11 @@ x86Comparison(StringRef name, std::optional<uint64_t> immediate) {
 static Value x86Lane(OpBuilder &b, Location l, StringRef name,
                      ArrayRef<Value> operands,
                      std::optional<uint64_t> immediate) {
+  // (AVX-512's minima and maxima take a rounding mode: the current one.)
+  bool wide = name.consume_back("512");
+  if (wide && operands.size() == 2 && !name.starts_with("min") &&
+      !name.starts_with("max"))
+    return {};
   if (operands.size() < 2 || !isa<FloatType>(operands[0].getType()) ||
       !(name.ends_with("pd") || name.ends_with("ps") ||
         name.ends_with("pd256") || name.ends_with("ps256")))
@@ -308,6 +313,72 @@ static Value x86Lane(OpBuilder &b, Location l, StringRef name,
     return {};
   Value mask = arith::ExtSIOp::create(b, l, bits, compare(*predicate));
   return ct::BitCastOp::create(b, l, x.getType(), mask);
+}
+
+/// The lanes of x86's shuffles by an immediate (`_mm_shuffle_pd`,
+/// `_mm_shuffle_ps`, `_mm_shuffle_epi32` and their 256-bit forms, within
+/// each 128-bit half), or none for another builtin.
+static std::optional<SmallVector<Value>>
+x86Shuffle(StringRef name, ArrayRef<SmallVector<Value>> arguments,
+           std::optional<uint64_t> immediate) {
+  if (!immediate || arguments.empty())
+    return std::nullopt;
+  uint64_t imm = *immediate;
+  ArrayRef<Value> a = arguments[0];
+  ArrayRef<Value> second = arguments.size() > 1 ? arguments[1] : a;
+  SmallVector<Value> lanes;
+  // AVX's 128-bit halves: one taken out, put in, or two chosen (with
+  // zeros where bit 3 of a choice says).
+  unsigned n = a.size();
+  if (name.starts_with("vextractf128_") && arguments.size() == 1) {
+    for (unsigned i = 0; i < n / 2; ++i)
+      lanes.push_back(a[(imm & 1) * (n / 2) + i]);
+    return lanes;
+  }
+  if (name.starts_with("vinsertf128_") && arguments.size() == 2 &&
+      second.size() * 2 == n) {
+    lanes.assign(a.begin(), a.end());
+    for (unsigned i = 0; i < n / 2; ++i)
+      lanes[(imm & 1) * (n / 2) + i] = second[i];
+    return lanes;
+  }
+  if (name.starts_with("vpermilp")) {
+    bool doubles = name.starts_with("vpermilpd");
+    for (unsigned i = 0; i < n; ++i)
+      lanes.push_back(doubles ? a[(i & ~1u) + ((imm >> i) & 1)]
+                              : a[(i & ~3u) + ((imm >> (2 * (i % 4))) & 3)]);
+    return lanes;
+  }
+  if (name.starts_with("vperm2f128_") && arguments.size() == 2) {
+    for (unsigned half = 0; half < 2; ++half) {
+      unsigned choice = (imm >> (4 * half)) & 15;
+      ArrayRef<Value> from = choice & 2 ? second : a;
+      for (unsigned i = 0; i < n / 2; ++i)
+        lanes.push_back(choice & 8 ? Value()
+                                   : from[(choice & 1) * (n / 2) + i]);
+    }
+    return llvm::all_of(lanes, [](Value lane) { return lane; })
+               ? std::optional(lanes)
+               : std::nullopt;
+  }
+  if (name == "shufpd" || name == "shufpd256") {
+    if (arguments.size() != 2)
+      return std::nullopt;
+    for (unsigned i = 0; i < a.size(); ++i)
+      lanes.push_back((i % 2 ? second : a)[(i & ~1u) + ((imm >> i) & 1)]);
+    return lanes;
+  }
+  bool fromTwo = name == "shufps" || name == "shufps256";
+  if (!fromTwo && name != "pshufd" && name != "pshufd256")
+    return std::nullopt;
+  if (arguments.size() != (fromTwo ? 2u : 1u))
+    return std::nullopt;
+  for (unsigned i = 0; i < a.size(); ++i) {
+    unsigned half = i & ~3u, k = i % 4;
+    ArrayRef<Value> from = fromTwo && k >= 2 ? second : a;
+    lanes.push_back(from[half + ((imm >> (2 * k)) & 3)]);
+  }
+  return lanes;
 }
 
 std::optional<SmallVector<Value>>
@@ -346,6 +417,10 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
       return std::nullopt;
     arguments.push_back(std::move(*x));
   }
+  if (x86)
+    if (std::optional<SmallVector<Value>> shuffled =
+            x86Shuffle(name, arguments, immediate))
+      return shuffled;
   bool isSigned = asVector(call->getType())
                       ->getElementType()
                       ->isSignedIntegerOrEnumerationType();
@@ -369,6 +444,80 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
     lanes.push_back(lane);
   }
   return lanes;
+}
+
+/// The operands of `statement`'s assembly, by how its template names them
+/// (`%[name]` or `%N`), each an output (and whether it is also read) or
+/// an input.
+namespace {
+struct AsmOperand {
+  const clang::Expr *expr;
+  bool output, read;
+};
+} // namespace
+
+static std::optional<AsmOperand> asmOperand(const clang::GCCAsmStmt *statement,
+                                            StringRef name) {
+  name = name.trim();
+  if (!name.consume_front("%"))
+    return std::nullopt;
+  unsigned index = 0;
+  bool numbered = !name.getAsInteger(10, index);
+  if (!numbered && !(name.consume_front("[") && name.consume_back("]")))
+    return std::nullopt;
+  for (unsigned i = 0; i < statement->getNumOutputs(); ++i)
+    if (numbered ? index == i : statement->getOutputName(i) == name)
+      return AsmOperand{
+          statement->getOutputExpr(i), true,
+          StringRef(statement->getOutputConstraint(i)).starts_with("+")};
+  for (unsigned i = 0; i < statement->getNumInputs(); ++i)
+    if (numbered ? index == statement->getNumOutputs() + i
+                 : statement->getInputName(i) == name)
+      return AsmOperand{statement->getInputExpr(i), false, true};
+  return std::nullopt;
+}
+
+bool FunctionLowering::lowerPacketAssembly(const clang::GCCAsmStmt *statement) {
+  // The packet minima and maxima libraries write in assembly (Eigen's
+  // `pmin`/`pmax` for compilers that say they are an old GCC): `minpd src,
+  // dst` (AT&T order) sets dst to dst's lane unless src's is smaller, and
+  // AVX's `vminpd a, b, dst` dst to b's unless a's is. Each is x86's
+  // builtin of that name, lane by lane.
+  std::string text = statement->getAsmString();
+  auto [mnemonic, rest] = StringRef(text).trim().split(' ');
+  SmallVector<StringRef> names;
+  rest.split(names, ',');
+  bool avx = mnemonic.consume_front("v");
+  if (statement->getNumClobbers() || statement->getNumLabels() ||
+      !(mnemonic.starts_with("min") || mnemonic.starts_with("max")) ||
+      !(mnemonic.ends_with("pd") || mnemonic.ends_with("ps")) ||
+      names.size() != (avx ? 3u : 2u))
+    return false;
+  SmallVector<AsmOperand> operands;
+  for (StringRef name : names) {
+    std::optional<AsmOperand> operand = asmOperand(statement, name);
+    if (!operand || !asVector(operand->expr->getType()))
+      return false;
+    operands.push_back(*operand);
+  }
+  const AsmOperand &dest = operands.back();
+  if (!dest.output || (!avx && !dest.read) || (avx && dest.read))
+    return false;
+  std::optional<SmallVector<Value>> first = vectorLanes(operands[1].expr);
+  std::optional<SmallVector<Value>> second = vectorLanes(operands[0].expr);
+  std::optional<Address> place = lowerLValue(dest.expr);
+  if (!first || !second || !place)
+    return true;
+  Location l = loc(statement);
+  std::string builtin = mnemonic.str();
+  for (auto [i, lanes] : llvm::enumerate(llvm::zip_equal(*first, *second))) {
+    Value lane = x86Lane(
+        b, l, builtin, {std::get<0>(lanes), std::get<1>(lanes)}, std::nullopt);
+    if (!lane)
+      return false;
+    store(lane, offsetBy(*place, i, l), l);
+  }
+  return true;
 }
 
 bool FunctionLowering::lowerVectorCastInto(const clang::CastExpr *cast,

@@ -48,3 +48,22 @@ typedef long long v2i __attribute__((vector_size(16)));
   v2d chosen = (v2d)((mask & (v2i)b) | (~mask & (v2i)a));
   return least[0] * chosen[0];
 }
+
+// Assembly computing a packet's minimum (Eigen's pmin for Clang) is the
+// instruction's select, lane by lane; a swizzle through integer lanes
+// (`_mm_shuffle_epi32` of a double packet's bits: each double's halves
+// moved together) is the lanes themselves, swapped.
+// CHECK-LABEL: func.func @_Z8swizzleddd(
+// CHECK-SAME: %[[X:.*]]: f64, %[[Y:.*]]: f64
+// CHECK-DAG: %[[LT:.*]] = arith.cmpf olt, %[[Y]], %[[X]] : f64
+// CHECK-DAG: %[[MIN:.*]] = arith.select %[[LT]], %[[Y]], %[[X]] : f64
+// CHECK: %[[P:.*]] = arith.mulf %[[MIN]], %[[Y]] : f64
+// CHECK: return %[[P]]
+[[ct::differentiable]] double swizzled(double x, double y) {
+  v2d a = {x, y}, b = {y, x};
+  v2d least = b;
+  asm("minpd %[a], %[res]" : [res] "+x"(least) : [a] "x"(a));
+  typedef int v4i __attribute__((vector_size(16)));
+  v2d swapped = (v2d)__builtin_ia32_pshufd((v4i)a, 0x4E);
+  return least[0] * swapped[0];
+}

@@ -272,12 +272,45 @@ static const clang::Expr *typedPointer(const clang::Expr *arg) {
 }
 
 std::optional<FunctionLowering::CallResult>
+FunctionLowering::copyNumberBits(const clang::CallExpr *expr,
+                                 const clang::Expr *target,
+                                 const clang::Expr *source) {
+  if (!target->getType()->isPointerType() ||
+      !source->getType()->isPointerType())
+    return std::nullopt;
+  clang::QualType to = target->getType()->getPointeeType().getCanonicalType();
+  clang::QualType from = source->getType()->getPointeeType().getCanonicalType();
+  clang::Expr::EvalResult bytes;
+  if (!to->isArithmeticType() || !from->isArithmeticType() ||
+      ast.hasSameUnqualifiedType(to, from) ||
+      ast.getTypeSize(to) != ast.getTypeSize(from) ||
+      !expr->getArg(2)->EvaluateAsInt(bytes, ast) ||
+      bytes.Val.getInt() != ast.getTypeSizeInChars(to).getQuantity())
+    return std::nullopt;
+  Location l = loc(expr);
+  std::optional<Address> into = lowerPointer(target);
+  std::optional<Address> outOf = lowerPointer(source);
+  Type type =
+      into ? module.lowerType(to, expr->getSourceRange(), "the copy's target")
+           : nullptr;
+  if (!into || !outOf || !type)
+    return CallResult{};
+  Value bits = ct::BitCastOp::create(b, l, type, load(*outOf, l));
+  store(bits, *into, l);
+  return CallResult{};
+}
+
+std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   const clang::Expr *target = typedPointer(expr->getArg(0));
   const clang::Expr *source = typedPointer(expr->getArg(1));
   clang::QualType targetType = target->getType()->getPointeeType();
+  // One number's bytes into a number of another type of their width (a
+  // library's bit_cast, as Eigen's numext::bit_cast writes it): its bits.
+  if (std::optional<CallResult> punned = copyNumberBits(expr, target, source))
+    return punned;
   if (!target->getType()->isPointerType() || targetType->isVoidType() ||
       !ast.hasSameUnqualifiedType(targetType,
                                   source->getType()->getPointeeType())) {

@@ -14,6 +14,10 @@
 // REQUIRES: plugin, eigen
 // RUN: %clangxx-ct -O0 %eigen -DEIGEN_DONT_VECTORIZE %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %eigen -DEIGEN_DONT_VECTORIZE %s -o %t2 && %t2 | FileCheck %s
+// With Eigen's SSE2 packets on (its default), the headers found by -I or
+// -isystem (the packets' masks are recognized by the default strategy):
+// RUN: %if ad-optimizations %{ %clangxx-ct -O0 %eigen-as-user %s -o %tv0 && %tv0 | FileCheck %s %}
+// RUN: %if ad-optimizations %{ %clangxx-ct -O2 %eigen %s -o %tv2 && %tv2 | FileCheck %s %}
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 

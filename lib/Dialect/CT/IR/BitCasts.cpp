@@ -238,6 +238,51 @@ private:
   }
 };
 
+/// `zext(trunc x) | zext(trunc(x >> n)) << n`: `x`, its halves joined
+/// again (SIMD code splitting a double's bits into two `int` lanes, which
+/// a shuffle moves together, as `_mm_shuffle_epi32` does).
+struct JoinedHalves : OpRewritePattern<arith::OrIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::OrIOp op,
+                                PatternRewriter &rewriter) const override {
+    unsigned width = op.getType().getIntOrFloatBitWidth();
+    if (width % 2)
+      return failure();
+    unsigned half = width / 2;
+    // The value `bits` is the low half of, shifted right by `shift` first.
+    auto halfOf = [&](Value bits, unsigned shift) -> Value {
+      auto extend = bits.getDefiningOp<arith::ExtUIOp>();
+      auto truncate =
+          extend ? extend.getIn().getDefiningOp<arith::TruncIOp>() : nullptr;
+      if (!truncate || truncate.getType().getIntOrFloatBitWidth() != half)
+        return {};
+      Value whole = truncate.getIn();
+      if (shift == 0)
+        return whole;
+      auto shifted = whole.getDefiningOp<arith::ShRUIOp>();
+      APInt amount;
+      if (!shifted || !matchPattern(shifted.getRhs(), m_ConstantInt(&amount)) ||
+          amount != shift)
+        return {};
+      return shifted.getLhs();
+    };
+    for (auto [low, high] : {std::pair{op.getLhs(), op.getRhs()},
+                             std::pair{op.getRhs(), op.getLhs()}}) {
+      auto up = high.getDefiningOp<arith::ShLIOp>();
+      APInt amount;
+      if (!up || !matchPattern(up.getRhs(), m_ConstantInt(&amount)) ||
+          amount != half)
+        continue;
+      Value x = halfOf(low, 0);
+      if (x && x.getType() == op.getType() && halfOf(up.getLhs(), half) == x) {
+        rewriter.replaceOp(op, x);
+        return success();
+      }
+    }
+    return failure();
+  }
+};
+
 /// A float made from a select of floats' bits (or constants): the select
 /// of the floats, each bit cast folding away.
 struct SelectOfBits : OpRewritePattern<BitCastOp> {
@@ -268,5 +313,7 @@ struct SelectOfBits : OpRewritePattern<BitCastOp> {
 
 void BitCastOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                             MLIRContext *context) {
-  patterns.add<SignBitTrick, MaskedBits, JoinedSelects, SelectOfBits>(context);
+  patterns
+      .add<SignBitTrick, MaskedBits, JoinedSelects, JoinedHalves, SelectOfBits>(
+          context);
 }
