@@ -564,12 +564,16 @@ FunctionLowering::typedMemory(Address pointer, const clang::CastExpr *cast,
   // a struct field): the address of a `T`, as C++ reads it.
   // (Its offset, in bytes, is 0 where C++ can see it: `void *` has no
   // arithmetic.)
+  // The slot is read again where it was read (it may hold another
+  // address by the time of the cast).
   if (auto bytes = pointer.memref.getDefiningOp<ct::LoadAddressOp>();
       bytes && type.getElementType().isInteger(8)) {
     Location l = loc(cast);
     Value scalars = arith::DivUIOp::create(
         b, l, pointer.offset,
         constantIndex(scalar.getIntOrFloatBitWidth() / 8, l));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(bytes);
     return Address{ct::LoadAddressOp::create(b, l, getPointerType(scalar),
                                              bytes.getHolder(),
                                              bytes.getIndex()),

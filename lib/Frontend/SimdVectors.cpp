@@ -446,16 +446,17 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
   return lanes;
 }
 
-/// The operands of `statement`'s assembly, by how its template names them
-/// (`%[name]` or `%N`), each an output (and whether it is also read) or
-/// an input.
 namespace {
+/// An operand of an assembly statement: an output (and whether it is also
+/// read) or an input.
 struct AsmOperand {
   const clang::Expr *expr;
   bool output, read;
 };
 } // namespace
 
+/// The operand of `statement`'s assembly its template names `name`
+/// (`%[name]` or `%N`).
 static std::optional<AsmOperand> asmOperand(const clang::GCCAsmStmt *statement,
                                             StringRef name) {
   name = name.trim();

@@ -4,8 +4,9 @@
 // derivative flows through, contexts holding pointers to data arrays (their
 // pointer fields keep addresses), an array of such structs chosen by index,
 // a struct passed by pointer to a quadrature helper and by reference, a
-// context assigned after the struct is made, and a `void *` context held in
-// a local struct of the function's own. Every mode against central
+// context assigned after the struct is made, a context read out before the
+// struct is given another, and a `void *` context held in a local struct
+// of the function's own. Every mode against central
 // differences (vector lanes do not yet go through memory holding
 // addresses), at -O0 and -O2, and under AddressSanitizer.
 // REQUIRES: plugin
@@ -99,6 +100,16 @@ double reassigned(const double *x, int n) {
   return s;
 }
 
+// A context read out of the struct, then the struct given another: the
+// address read is the first context's.
+double heldContext(const double *x, int n) {
+  Wave first{x[0], 1.5}, second{0.5, x[1]};
+  gsl_function F{&wave, &first};
+  void *kept = F.params;
+  F.params = &second;
+  return F.function(x[n - 1], F.params) + wave(x[n - 1], kept);
+}
+
 // A local context struct of the function's own, holding a `void *`.
 struct Task {
   gsl_function f;
@@ -116,5 +127,6 @@ int main() {
   check::checkModes<integrals, false>("integrals n=2", point, 2);
   check::checkModes<reassigned, false>("reassigned", point, 3);
   check::checkModes<tasks, false>("tasks", point, 3);
+  check::checkModes<heldContext, false>("held context", point, 3);
   return check::report();
 }
