@@ -402,12 +402,15 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
                                            "differentiated");
     immediate = value.Val.getInt().getZExtValue();
   }
-  if ((!x86 && !name.consume_front("__builtin_elementwise_")) ||
-      !call->getNumArgs() || !asVector(call->getArg(0)->getType()))
+  auto notLowered = [&] {
     return unsupported<Result>(
         call, "the SIMD builtin " + what +
                   " cannot be differentiated yet; build the library's "
                   "scalar code instead (Eigen: define EIGEN_DONT_VECTORIZE)");
+  };
+  if ((!x86 && !name.consume_front("__builtin_elementwise_")) ||
+      !call->getNumArgs() || !asVector(call->getArg(0)->getType()))
+    return notLowered();
   SmallVector<SmallVector<Value>> arguments;
   for (const clang::Expr *arg : call->arguments()) {
     if (!asVector(arg->getType()))
@@ -432,11 +435,7 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
     Value lane = x86 ? x86Lane(b, l, name, operands, immediate)
                      : elementwiseLane(b, l, name, operands, isSigned);
     if (!lane && x86)
-      return unsupported<Result>(
-          call, "the SIMD builtin " + what +
-                    " cannot be differentiated yet; build the library's "
-                    "scalar code instead (Eigen: define "
-                    "EIGEN_DONT_VECTORIZE)");
+      return notLowered();
     if (!lane)
       return unsupported<Result>(call, "the builtin " + what +
                                            " on SIMD vectors cannot be "

@@ -67,10 +67,19 @@ Value floatBehind(Value bits, Type type) {
   return cast && cast.getInput().getType() == type ? cast.getInput() : Value();
 }
 
-/// Whether `value` is the integer constant `mask`.
+/// Whether `value` is the integer constant `mask` (of its width).
 bool isMask(Value value, const APInt &mask) {
   APInt constant;
-  return matchPattern(value, m_ConstantInt(&constant)) && constant == mask;
+  return matchPattern(value, m_ConstantInt(&constant)) &&
+         constant.getBitWidth() == mask.getBitWidth() && constant == mask;
+}
+
+/// A commutative op's operands, in both orders: a pattern matching one
+/// operand as one thing and the other as another tries each.
+template <typename Op>
+std::array<std::pair<Value, Value>, 2> bothOrders(Op op) {
+  return {std::pair{op.getLhs(), op.getRhs()},
+          std::pair{op.getRhs(), op.getLhs()}};
 }
 
 /// `a`'s bits and `mask`, in either order, as `op`'s operands: `a`.
@@ -79,8 +88,7 @@ Value maskedFloat(Value bits, const APInt &mask, Type type) {
   auto op = bits.getDefiningOp<Op>();
   if (!op)
     return {};
-  for (auto [value, other] : {std::pair{op.getLhs(), op.getRhs()},
-                              std::pair{op.getRhs(), op.getLhs()}})
+  for (auto [value, other] : bothOrders(op))
     if (Value a = floatBehind(value, type); a && isMask(other, mask))
       return a;
   return {};
@@ -122,15 +130,13 @@ private:
       return arith::NegFOp::create(rewriter, loc,
                                    math::AbsFOp::create(rewriter, loc, a));
     if (auto either = bits.getDefiningOp<arith::OrIOp>())
-      for (auto [value, other] : {std::pair{either.getLhs(), either.getRhs()},
-                                  std::pair{either.getRhs(), either.getLhs()}})
+      for (auto [value, other] : bothOrders(either))
         // (a & ~sign) | (b & sign): copysign(a, b).
         if (Value a = maskedFloat<arith::AndIOp>(value, magnitude, type))
           if (Value b = maskedFloat<arith::AndIOp>(other, sign, type))
             return math::CopySignOp::create(rewriter, loc, a, b);
     if (auto flip = bits.getDefiningOp<arith::XOrIOp>())
-      for (auto [value, other] : {std::pair{flip.getLhs(), flip.getRhs()},
-                                  std::pair{flip.getRhs(), flip.getLhs()}})
+      for (auto [value, other] : bothOrders(flip))
         // a ^ (b & sign): a times b's sign.
         if (Value a = floatBehind(value, type))
           if (Value b = maskedFloat<arith::AndIOp>(other, sign, type))
@@ -151,11 +157,6 @@ private:
 /// The condition `mask` is made of (all ones where it holds: a SIMD
 /// comparison's lane), and whether the mask is inverted (`~mask`).
 std::optional<std::pair<Value, bool>> maskCondition(Value mask) {
-  auto ones = [](Value value) {
-    APInt constant;
-    return matchPattern(value, m_ConstantInt(&constant)) &&
-           constant.isAllOnes();
-  };
   auto condition = [](Value value) -> Value {
     auto extend = value.getDefiningOp<arith::ExtSIOp>();
     return extend && extend.getIn().getType().isInteger(1) ? extend.getIn()
@@ -164,9 +165,10 @@ std::optional<std::pair<Value, bool>> maskCondition(Value mask) {
   if (Value c = condition(mask))
     return std::pair{c, false};
   if (auto invert = mask.getDefiningOp<arith::XOrIOp>())
-    for (auto [value, other] : {std::pair{invert.getLhs(), invert.getRhs()},
-                                std::pair{invert.getRhs(), invert.getLhs()}})
-      if (Value c = condition(value); c && ones(other))
+    for (auto [value, other] : bothOrders(invert))
+      if (Value c = condition(value);
+          c && isMask(other, APInt::getAllOnes(
+                                 mask.getType().getIntOrFloatBitWidth())))
         return std::pair{c, true};
   return std::nullopt;
 }
@@ -178,8 +180,7 @@ struct MaskedBits : OpRewritePattern<arith::AndIOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::AndIOp op,
                                 PatternRewriter &rewriter) const override {
-    for (auto [mask, x] : {std::pair{op.getLhs(), op.getRhs()},
-                           std::pair{op.getRhs(), op.getLhs()}}) {
+    for (auto [mask, x] : bothOrders(op)) {
       std::optional<std::pair<Value, bool>> condition = maskCondition(mask);
       if (!condition)
         continue;
@@ -201,8 +202,7 @@ struct JoinedSelects : OpRewritePattern<arith::OrIOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::OrIOp op,
                                 PatternRewriter &rewriter) const override {
-    for (auto [first, second] : {std::pair{op.getLhs(), op.getRhs()},
-                                 std::pair{op.getRhs(), op.getLhs()}}) {
+    for (auto [first, second] : bothOrders(op)) {
       auto [taken, takenIsFloat] = half(first);
       auto [other, otherIsFloat] = half(second);
       if (!taken || !other || takenIsFloat != otherIsFloat ||
@@ -245,6 +245,8 @@ struct JoinedHalves : OpRewritePattern<arith::OrIOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::OrIOp op,
                                 PatternRewriter &rewriter) const override {
+    if (!op.getType().isIntOrFloat())
+      return failure();
     unsigned width = op.getType().getIntOrFloatBitWidth();
     if (width % 2)
       return failure();
@@ -260,18 +262,13 @@ struct JoinedHalves : OpRewritePattern<arith::OrIOp> {
       if (shift == 0)
         return whole;
       auto shifted = whole.getDefiningOp<arith::ShRUIOp>();
-      APInt amount;
-      if (!shifted || !matchPattern(shifted.getRhs(), m_ConstantInt(&amount)) ||
-          amount != shift)
+      if (!shifted || !isMask(shifted.getRhs(), APInt(width, shift)))
         return {};
       return shifted.getLhs();
     };
-    for (auto [low, high] : {std::pair{op.getLhs(), op.getRhs()},
-                             std::pair{op.getRhs(), op.getLhs()}}) {
+    for (auto [low, high] : bothOrders(op)) {
       auto up = high.getDefiningOp<arith::ShLIOp>();
-      APInt amount;
-      if (!up || !matchPattern(up.getRhs(), m_ConstantInt(&amount)) ||
-          amount != half)
+      if (!up || !isMask(up.getRhs(), APInt(width, half)))
         continue;
       Value x = halfOf(low, 0);
       if (x && x.getType() == op.getType() && halfOf(up.getLhs(), half) == x) {
