@@ -14,6 +14,8 @@
 #   make bench-compile    only the compile times
 #   make bench-memory-model  what the general memory model costs against the
 #                         memref model (bench/memory-model-results.json)
+#   make bench-matrix-rules  Eigen's Cholesky solve differentiated through the
+#                         matrix-level rules (bench/matrix-rules-results.json)
 #   make format           clang-format the C++ sources (format-check: only
 #                         check them, as CI does)
 
@@ -30,7 +32,7 @@ CMAKE_CONFIGURE = cmake -G Ninja -S . -B $(BUILD_DIR) \
 FUZZ_SEED  ?= 0
 FUZZ_COUNT ?= 200
 
-.PHONY: all deps build check demo docs bench bench-compile bench-memory-model fuzz check-sanitize format format-check clean
+.PHONY: all deps build check demo docs bench bench-compile bench-memory-model bench-matrix-rules fuzz check-sanitize format format-check clean
 
 all: build
 
@@ -64,6 +66,9 @@ bench-compile: build
 bench-memory-model: build
 	@scripts/install-deps.sh bench
 	@/usr/bin/python3 bench/memory_model.py $(BUILD_DIR)
+
+bench-matrix-rules: build
+	@/usr/bin/python3 bench/matrix_rules.py $(BUILD_DIR)
 
 check-sanitize:
 	$(MAKE) check BUILD_DIR=build-san SANITIZE=ON

@@ -186,7 +186,8 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   // A split rule (residuals saved by its forward half) says nothing about
   // tangents; its body, if any, is what the user chose not to differentiate.
   auto vjp = dyn_cast_or_null<ct::CustomVjpOp>(getReverseRule(job.primal));
-  if (job.kind == DerivativeKind::Jvp && vjp && !getCustomJvp(job.primal)) {
+  if (job.kind == DerivativeKind::Jvp && vjp && !getCustomJvp(job.primal) &&
+      !job.primal->hasAttr(ct::kForwardFromBodyAttr)) {
     InFlightDiagnostic diag = vjp.emitError("cannot differentiate ");
     if (auto name = job.primal->getAttrOfType<StringAttr>("ct.source_name"))
       diag << "'" << name.getValue() << "'";

@@ -564,6 +564,35 @@ private:
   bool lowerStdFunctionCall(const clang::CallExpr *expr,
                             std::optional<Address> dest,
                             std::optional<CallResult> &result);
+  //===--- Eigen's matrix kernels (EigenKernels.cpp) ----------------------===//
+  /// A matrix operand of a kernel call: memory, offset, strides.
+  struct KernelMatrix {
+    Value data, offset, rowStride, colStride;
+    KernelMatrix transposed() const {
+      return {data, offset, colStride, rowStride};
+    }
+  };
+  /// A call of one of Eigen's product or triangular-solve kernels: true,
+  /// with `result`, if it is one (a call of the matching DenseKernels.h
+  /// kernel).
+  bool lowerEigenKernelCall(const clang::CallExpr *call,
+                            const clang::FunctionDecl *callee,
+                            std::optional<CallResult> &result);
+  std::optional<CallResult>
+  lowerEigenProduct(const clang::CallExpr *call,
+                    const clang::TemplateArgumentList &targs,
+                    mlir::FloatType element, bool triangular);
+  std::optional<CallResult>
+  lowerEigenSolve(const clang::CallExpr *call,
+                  const clang::TemplateArgumentList &targs,
+                  mlir::FloatType element, bool vector);
+  /// The matrix whose first element argument `pointer` of `call` points to.
+  std::optional<KernelMatrix>
+  lowerKernelMatrix(const clang::CallExpr *call, unsigned pointer,
+                    Value rowStride, Value colStride, mlir::FloatType element);
+  /// Argument `k` of `call`, an integer, as an index.
+  Value lowerIndexArgument(const clang::CallExpr *call, unsigned k);
+
   /// lowerCall of a call whose function, `callee`, is known.
   std::optional<CallResult> lowerCallOf(const clang::CallExpr *expr,
                                         const clang::FunctionDecl *callee,

@@ -174,6 +174,9 @@ FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
     return output;
   if (std::optional<CallResult> held; lowerStdFunctionCall(expr, dest, held))
     return held;
+  if (std::optional<CallResult> kernel;
+      lowerEigenKernelCall(expr, callee, kernel))
+    return kernel;
   if (const clang::CXXRecordDecl *library = getLibraryObjectClass(expr, callee))
     return lowerLibraryObjectCall(expr, callee, library, dest);
   SmallVector<const clang::Expr *> args(expr->arguments());

@@ -127,6 +127,10 @@ public:
   /// (memory whose shadow the forward sweep reads from memory: a loaded
   /// address). The reverse code gets it as it gets forward values.
   void setShadowInForward(Value value, Value shadow);
+  /// `buffer`, which the forward sweep made and only the reverse sweep
+  /// frees (a custom rule's residual), reaches the reverse sweep as its
+  /// address, taped where it was made in a loop or branch.
+  void keepForReverse(Value buffer) { forwardShadowValues.insert(buffer); }
   /// The shadow and indices, in the reverse code, of the element a load or
   /// store `op` of `memref[indices]` touches; reports an error if the memory
   /// has no shadow.
@@ -319,7 +323,8 @@ private:
   /// reverse frees nothing).
   DenseSet<Value> sharedShadows;
   /// Shadows the forward sweep made outside direct levels
-  /// (setShadowInForward), and every shadow it made or loaded there.
+  /// (setShadowInForward), and every shadow it made or loaded there, and
+  /// the buffers kept for the reverse sweep (keepForReverse).
   DenseMap<Value, Value> forwardShadows;
   DenseSet<Value> forwardShadowValues;
 

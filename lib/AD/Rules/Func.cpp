@@ -263,6 +263,10 @@ struct CallReverse
                         fwdCall.getResults().take_front(numResults));
       emitter.getOpState<CustomVjpResiduals>(call).values = llvm::to_vector(
           ValueRange(fwdCall.getResults().drop_front(numResults)));
+      // Memory residuals belong to the rule until its backward half.
+      for (Value residual : fwdCall.getResults().drop_front(numResults))
+        if (isa<MemRefType>(residual.getType()))
+          emitter.keepForReverse(residual);
       return success();
     }
     if (!rule && callee && callee->hasAttr(ct::kExternalAttr)) {

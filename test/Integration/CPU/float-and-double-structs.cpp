@@ -5,7 +5,9 @@
 // type; a struct of floats and a float array inside a struct of doubles;
 // std::vectors of them grown by push_back without reserve, resized with a
 // fill value, copied and sorted (std::sort with a comparison); std::tuple<float, double, int> and
-// std::pair<float, double>. A float part is its own scalar inside the
+// std::pair<float, double>; a struct of floats holding `long` counts, wider
+// than its float slots (as Eigen's blocking objects for float matrices do).
+// A float part is its own scalar inside the
 // double slots, so its adjoint adds as a float even where the object is
 // copied whole. Inputs are exact in float, so closed forms are exact too.
 // Reverse and forward mode at -O0 and -O2.
@@ -104,6 +106,25 @@ static Sample scaled(Sample s, double k) {
   for (const Sample &s : w)
     e += s.weight * s.value;
   return e;
+}
+
+// f = scale * (x0 + x1 + x2): the counts written and read back whole.
+struct Counted {
+  float scale;
+  long count;
+  float *data;
+  long stride;
+};
+[[ct::differentiable]] double counted(const double *x, int n) {
+  float values[4];
+  for (int i = 0; i < 4; ++i)
+    values[i] = static_cast<float>(x[i]);
+  Counted c{2.0f, n, values, 1};
+  c.count = c.count - 1;
+  double total = 0;
+  for (long i = 0; i < c.count; i += c.stride)
+    total += c.scale * c.data[i];
+  return total;
 }
 
 // f = sum_i m_i (ox_i^2 + oy_i s1_i) + s2_i, from copies of each body.
@@ -251,6 +272,15 @@ static void checkFilled() {
               3 * b * b + 2 * b, 1e-7);
 }
 
+static void checkCounted() {
+  double x[4] = {0.5, 1.25, -0.75, 2.0}, dx[4] = {}, t[4] = {1, 1, 1, 1};
+  check::near("counted value", ct::gradient<counted>(x, 4, dx), 2.0, 1e-12);
+  for (int i = 0; i < 4; ++i)
+    check::near("counted gradient", dx[i], i < 3 ? 2.0 : 0.0, 1e-12);
+  check::near("counted forward", ct::jvp<counted>(x, 4, t).tangent, 6.0,
+              1e-12);
+}
+
 static void checkTuples() {
   double a = 0.75, b = 1.5, da = 0, db = 0;
   check::near("tuples value", ct::gradient<tuples>(a, b, &da, &db),
@@ -269,5 +299,6 @@ int main() {
   checkTuples();
   checkEntryPoints();
   checkFilled();
+  checkCounted();
   return check::report();
 }

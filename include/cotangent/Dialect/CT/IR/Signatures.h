@@ -33,6 +33,11 @@ inline constexpr llvm::StringLiteral kExternalAttr = "ct.external";
 /// callees (and derivatives of it): calling it has effects the engine does
 /// not see.
 inline constexpr llvm::StringLiteral kCallsExternalAttr = "ct.calls_external";
+/// On a function with a reverse-mode rule (ct.custom_vjp) and no forward-mode
+/// one: forward mode differentiates its body (the generated matrix kernels,
+/// whose loops forward mode differentiates as well as a rule would).
+inline constexpr llvm::StringLiteral kForwardFromBodyAttr =
+    "ct.forward_from_body";
 /// On such a function that has a body Clang compiles (a custom rule that
 /// differentiable code cannot express): why it was not lowered, for the
 /// error where a derivative would have to cross it.

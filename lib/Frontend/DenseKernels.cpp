@@ -1,0 +1,593 @@
+//===- DenseKernels.cpp - Matrix kernels with matrix-level rules ----------===//
+//
+// Each kernel is three functions: the kernel (loops the engine differentiates
+// in forward mode), its rule's forward half (the kernel's loops, then copies
+// of what the backward half reads: the operands may be overwritten before the
+// reverse sweep runs, as a blocked factorization overwrites its panels) and
+// its backward half (the adjoint, from the same loop builders, freeing the
+// copies). The copies are laid out so that the backward half's inner loops
+// run along contiguous memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DenseKernels.h"
+#include "ModuleLowering.h"
+
+#include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+namespace {
+
+Value constantIndex(OpBuilder &b, Location l, int64_t value) {
+  return arith::ConstantIndexOp::create(b, l, value);
+}
+
+/// A matrix operand: element (i, j) of `data` at
+/// offset + i * rowStride + j * colStride.
+struct Matrix {
+  Value data, offset, rowStride, colStride;
+
+  Matrix transposed() const { return {data, offset, colStride, rowStride}; }
+
+  Value position(OpBuilder &b, Location l, Value i, Value j) const {
+    Value row = arith::MulIOp::create(b, l, i, rowStride);
+    Value col = arith::MulIOp::create(b, l, j, colStride);
+    return arith::AddIOp::create(b, l, offset,
+                                 arith::AddIOp::create(b, l, row, col));
+  }
+  Value load(OpBuilder &b, Location l, Value i, Value j) const {
+    return memref::LoadOp::create(b, l, data, position(b, l, i, j));
+  }
+  void store(OpBuilder &b, Location l, Value value, Value i, Value j) const {
+    memref::StoreOp::create(b, l, value, data, position(b, l, i, j));
+  }
+};
+
+/// The matrix given as four arguments of `entry` from `first` on.
+Matrix matrixArgument(Block *entry, unsigned first) {
+  return {entry->getArgument(first), entry->getArgument(first + 1),
+          entry->getArgument(first + 2), entry->getArgument(first + 3)};
+}
+
+/// A loop over [lower, upper) whose body `body` builds.
+void forRange(OpBuilder &b, Location l, Value lower, Value upper,
+              function_ref<void(OpBuilder &, Value)> body) {
+  scf::ForOp::create(b, l, lower, upper, constantIndex(b, l, 1), ValueRange{},
+                     [&](OpBuilder &nested, Location, Value i, ValueRange) {
+                       body(nested, i);
+                       scf::YieldOp::create(nested, l);
+                     });
+}
+
+/// The rows [first, end) of column `j` that lie in `region` of a matrix of
+/// `rows` rows.
+std::pair<Value, Value> rowsOf(OpBuilder &b, Location l, Triangle region,
+                               Value j, Value rows) {
+  Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
+  switch (region) {
+  case Triangle::All:
+    return {zero, rows};
+  case Triangle::Lower:
+    return {j, rows};
+  case Triangle::StrictLower:
+    return {arith::AddIOp::create(b, l, j, one), rows};
+  case Triangle::Upper:
+    return {zero, arith::MinSIOp::create(
+                      b, l, arith::AddIOp::create(b, l, j, one), rows)};
+  case Triangle::StrictUpper:
+    return {zero, arith::MinSIOp::create(b, l, j, rows)};
+  }
+  llvm_unreachable("every region is handled");
+}
+
+/// A new rows x cols matrix, stored by columns or by rows, of zeros if
+/// `zeroed`.
+Matrix buildMatrix(OpBuilder &b, Location l, Type element, Value rows,
+                   Value cols, bool byRows, bool zeroed = true) {
+  Value size = arith::MulIOp::create(b, l, rows, cols);
+  Value buffer = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, element), size);
+  Value zero =
+      arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 0.0));
+  if (zeroed)
+    forRange(b, l, constantIndex(b, l, 0), size, [&](OpBuilder &b, Value k) {
+      memref::StoreOp::create(b, l, zero, buffer, k);
+    });
+  Value data = memref::CastOp::create(b, l, getPointerType(element), buffer);
+  Value zeroIndex = constantIndex(b, l, 0), oneIndex = constantIndex(b, l, 1);
+  return byRows ? Matrix{data, zeroIndex, cols, oneIndex}
+                : Matrix{data, zeroIndex, oneIndex, rows};
+}
+
+/// A copy of `region` of the rows x cols matrix `from` in a new buffer
+/// (zeros elsewhere), stored by columns or by rows.
+Matrix buildCopy(OpBuilder &b, Location l, Matrix from, Value rows, Value cols,
+                 bool byRows, Triangle region) {
+  Type element = cast<MemRefType>(from.data.getType()).getElementType();
+  Matrix copy = buildMatrix(b, l, element, rows, cols, byRows,
+                            /*zeroed=*/region != Triangle::All);
+  forRange(b, l, constantIndex(b, l, 0), cols, [&](OpBuilder &b, Value j) {
+    auto [first, end] = rowsOf(b, l, region, j, rows);
+    forRange(b, l, first, end, [&](OpBuilder &b, Value i) {
+      copy.store(b, l, from.load(b, l, i, j), i, j);
+    });
+  });
+  return copy;
+}
+
+/// The same entries of the transposed matrix.
+Triangle transposed(Triangle region) {
+  switch (region) {
+  case Triangle::All:
+    return Triangle::All;
+  case Triangle::Lower:
+    return Triangle::Upper;
+  case Triangle::Upper:
+    return Triangle::Lower;
+  case Triangle::StrictLower:
+    return Triangle::StrictUpper;
+  case Triangle::StrictUpper:
+    return Triangle::StrictLower;
+  }
+  llvm_unreachable("every region is handled");
+}
+
+/// C(i, j) += alpha * sum_p A(i, p) * B(p, j) over `region` of C: column by
+/// column, the innermost loop down a column of A and C.
+void buildProductByColumns(OpBuilder &b, Location l, Matrix lhs, Matrix rhs,
+                           Matrix result, Value rows, Value cols, Value depth,
+                           Value alpha, Triangle region) {
+  Value zero = constantIndex(b, l, 0);
+  forRange(b, l, zero, cols, [&](OpBuilder &b, Value j) {
+    std::pair<Value, Value> range = rowsOf(b, l, region, j, rows);
+    forRange(b, l, zero, depth, [&](OpBuilder &b, Value p) {
+      Value scaled = arith::MulFOp::create(b, l, alpha, rhs.load(b, l, p, j));
+      forRange(b, l, range.first, range.second, [&](OpBuilder &b, Value i) {
+        Value term = arith::MulFOp::create(b, l, lhs.load(b, l, i, p), scaled);
+        result.store(b, l,
+                     arith::AddFOp::create(b, l, result.load(b, l, i, j), term),
+                     i, j);
+      });
+    });
+  });
+}
+
+/// Whether `m`'s rows, not its columns, are contiguous: then the loops that
+/// run down its columns should run along its rows.
+Value storedByRows(OpBuilder &b, Location l, const Matrix &m) {
+  Value one = constantIndex(b, l, 1);
+  return arith::AndIOp::create(
+      b, l,
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, m.colStride, one),
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, m.rowStride, one));
+}
+
+/// Builds `byColumns` where `m` is stored by columns, else `byRows`.
+void alongStorage(OpBuilder &b, Location l, const Matrix &m,
+                  function_ref<void(OpBuilder &)> byColumns,
+                  function_ref<void(OpBuilder &)> byRows) {
+  scf::IfOp::create(
+      b, l, storedByRows(b, l, m),
+      [&](OpBuilder &b, Location) {
+        byRows(b);
+        scf::YieldOp::create(b, l);
+      },
+      [&](OpBuilder &b, Location) {
+        byColumns(b);
+        scf::YieldOp::create(b, l);
+      });
+}
+
+/// C(i, j) += alpha * sum_p A(i, p) * B(p, j) over `region` of C, its
+/// innermost loop along C's contiguous dimension (C^T += alpha B^T A^T
+/// where C is stored by rows) and along a contiguous copy of the matrix
+/// multiplying it where that is not contiguous already.
+void buildProduct(OpBuilder &b, Location l, Matrix lhs, Matrix rhs,
+                  Matrix result, Value rows, Value cols, Value depth,
+                  Value alpha, Triangle region) {
+  // The copy's memory is allocated outside the branches (for reverse mode,
+  // which differentiates the kernels' tangents again in a Hessian), empty
+  // where no copy is made.
+  Value one = constantIndex(b, l, 1);
+  auto strided = [&](OpBuilder &b, const Matrix &m) -> Value {
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, m.rowStride,
+                                 one);
+  };
+  Type element = cast<MemRefType>(result.data.getType()).getElementType();
+  Value copySize = arith::SelectOp::create(
+      b, l,
+      arith::OrIOp::create(b, l, strided(b, lhs), strided(b, rhs.transposed())),
+      arith::MulIOp::create(b, l, depth,
+                            arith::MaxSIOp::create(b, l, rows, cols)),
+      constantIndex(b, l, 0));
+  Value buffer = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, element), copySize);
+  Matrix copy{memref::CastOp::create(b, l, getPointerType(element), buffer),
+              constantIndex(b, l, 0), one, nullptr};
+  auto emit = [&](OpBuilder &b, Matrix lhs, Matrix rhs, Matrix result,
+                  Value rows, Value cols, Triangle region) {
+    scf::IfOp::create(
+        b, l, strided(b, lhs),
+        [&](OpBuilder &b, Location) {
+          Matrix packed = copy;
+          packed.colStride = rows;
+          forRange(b, l, constantIndex(b, l, 0), depth,
+                   [&](OpBuilder &b, Value p) {
+                     forRange(b, l, constantIndex(b, l, 0), rows,
+                              [&](OpBuilder &b, Value i) {
+                                packed.store(b, l, lhs.load(b, l, i, p), i, p);
+                              });
+                   });
+          buildProductByColumns(b, l, packed, rhs, result, rows, cols, depth,
+                                alpha, region);
+          scf::YieldOp::create(b, l);
+        },
+        [&](OpBuilder &b, Location) {
+          buildProductByColumns(b, l, lhs, rhs, result, rows, cols, depth,
+                                alpha, region);
+          scf::YieldOp::create(b, l);
+        });
+  };
+  alongStorage(
+      b, l, result,
+      [&](OpBuilder &b) { emit(b, lhs, rhs, result, rows, cols, region); },
+      [&](OpBuilder &b) {
+        emit(b, rhs.transposed(), lhs.transposed(), result.transposed(), cols,
+             rows, transposed(region));
+      });
+  memref::DeallocOp::create(b, l, buffer);
+}
+
+/// X = T^-1 X in place, column by column of X (its innermost loop down a
+/// column of X and T): forward substitution for a lower T, backward for an
+/// upper one.
+void buildSolveByColumns(OpBuilder &b, Location l, Matrix tri, Matrix other,
+                         Value size, Value cols, bool lower,
+                         bool unitDiagonal) {
+  Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
+  Value last = arith::SubIOp::create(b, l, size, one);
+  forRange(b, l, zero, cols, [&](OpBuilder &b, Value c) {
+    forRange(b, l, zero, size, [&](OpBuilder &b, Value k) {
+      Value j = lower ? k : arith::SubIOp::create(b, l, last, k);
+      Value known = other.load(b, l, j, c);
+      if (!unitDiagonal) {
+        known = arith::DivFOp::create(b, l, known, tri.load(b, l, j, j));
+        other.store(b, l, known, j, c);
+      }
+      Value first = lower ? arith::AddIOp::create(b, l, j, one) : zero;
+      Value end = lower ? size : j;
+      forRange(b, l, first, end, [&](OpBuilder &b, Value i) {
+        Value term = arith::MulFOp::create(b, l, tri.load(b, l, i, j), known);
+        other.store(b, l,
+                    arith::SubFOp::create(b, l, other.load(b, l, i, c), term),
+                    i, c);
+      });
+    });
+  });
+}
+
+/// The same solve, row by row of X: each solved row, scaled by a column of
+/// T, is subtracted from the rows after it (its innermost loop along a row
+/// of X).
+void buildSolveByRows(OpBuilder &b, Location l, Matrix tri, Matrix other,
+                      Value size, Value cols, bool lower, bool unitDiagonal) {
+  Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
+  Value last = arith::SubIOp::create(b, l, size, one);
+  forRange(b, l, zero, size, [&](OpBuilder &b, Value k) {
+    Value j = lower ? k : arith::SubIOp::create(b, l, last, k);
+    if (!unitDiagonal) {
+      Value pivot = tri.load(b, l, j, j);
+      forRange(b, l, zero, cols, [&](OpBuilder &b, Value c) {
+        other.store(b, l,
+                    arith::DivFOp::create(b, l, other.load(b, l, j, c), pivot),
+                    j, c);
+      });
+    }
+    Value first = lower ? arith::AddIOp::create(b, l, j, one) : zero;
+    Value end = lower ? size : j;
+    forRange(b, l, first, end, [&](OpBuilder &b, Value i) {
+      Value factor = tri.load(b, l, i, j);
+      forRange(b, l, zero, cols, [&](OpBuilder &b, Value c) {
+        Value term =
+            arith::MulFOp::create(b, l, factor, other.load(b, l, j, c));
+        other.store(b, l,
+                    arith::SubFOp::create(b, l, other.load(b, l, i, c), term),
+                    i, c);
+      });
+    });
+  });
+}
+
+/// X = T^-1 X in place, its innermost loop along X's contiguous dimension.
+void buildTriangularSolve(OpBuilder &b, Location l, Matrix tri, Matrix other,
+                          Value size, Value cols, bool lower,
+                          bool unitDiagonal) {
+  alongStorage(
+      b, l, other,
+      [&](OpBuilder &b) {
+        buildSolveByColumns(b, l, tri, other, size, cols, lower, unitDiagonal);
+      },
+      [&](OpBuilder &b) {
+        buildSolveByRows(b, l, tri, other, size, cols, lower, unitDiagonal);
+      });
+}
+
+/// The function `name` of `module` if it exists; else a new private one of
+/// `type` at `where`, its entry block made, and `created` set.
+func::FuncOp getOrCreate(ModuleOp module, StringRef name, FunctionType type,
+                         StringRef sourceName, Location where, bool &created) {
+  if (auto known = module.lookupSymbol<func::FuncOp>(name))
+    return known;
+  created = true;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto function = func::FuncOp::create(b, where, name, type);
+  function.setPrivate();
+  function->setAttr("ct.source_name", b.getStringAttr(sourceName));
+  function.addEntryBlock();
+  return function;
+}
+
+/// The types a rule's backward half takes first: `residuals`, then the
+/// arguments of `primal`.
+SmallVector<Type> withResiduals(ArrayRef<Type> residuals, func::FuncOp primal) {
+  SmallVector<Type> types(residuals);
+  llvm::append_range(types, primal.getArgumentTypes());
+  return types;
+}
+
+/// Binds `forward` and `backward` to `kernel` as its reverse-mode rule;
+/// forward mode differentiates the kernel's loops.
+void bindRule(ModuleOp module, func::FuncOp kernel, func::FuncOp forward,
+              func::FuncOp backward) {
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  ct::CustomVjpOp::create(b, kernel.getLoc(), kernel.getSymName(),
+                          forward.getSymName(), backward.getSymName());
+  kernel->setAttr(ct::kForwardFromBodyAttr, b.getUnitAttr());
+}
+
+StringRef regionName(Triangle region) {
+  switch (region) {
+  case Triangle::All:
+    return "all";
+  case Triangle::Lower:
+    return "lower";
+  case Triangle::Upper:
+    return "upper";
+  case Triangle::StrictLower:
+    return "strict_lower";
+  case Triangle::StrictUpper:
+    return "strict_upper";
+  }
+  llvm_unreachable("every region is named");
+}
+
+std::string elementName(FloatType element) {
+  return "f" + std::to_string(element.getWidth());
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Products
+//===----------------------------------------------------------------------===//
+
+namespace {
+// Arguments: A at 0, B at 4, C at 8, then rows, cols, depth, alpha.
+constexpr unsigned kRows = 12, kCols = 13, kDepth = 14, kAlpha = 15;
+
+/// The rule's backward half: with Cbar the seed of C over its region,
+/// T = Cbar * B^T gives A's adjoint (alpha * T) and alpha's (sum of T .* A),
+/// and B's is alpha * A^T * Cbar.
+void buildProductBackward(func::FuncOp backward, Triangle region) {
+  Block *entry = &backward.front();
+  Location l = backward.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  // Residuals: A stored by rows, B by columns.
+  Value copyA = entry->getArgument(0), copyB = entry->getArgument(1);
+  auto arg = [&](unsigned i) { return entry->getArgument(2 + i); };
+  Value rows = arg(kRows), cols = arg(kCols), depth = arg(kDepth);
+  Value alpha = arg(kAlpha);
+  Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
+  Matrix a{copyA, zero, depth, one}, bm{copyB, zero, one, depth};
+  auto shadow = [&](unsigned k, unsigned first) {
+    Matrix m = matrixArgument(entry, 2 + first);
+    m.data = entry->getArgument(2 + 16 + k);
+    return m;
+  };
+  Matrix seed = shadow(2, 8);
+  Type element = alpha.getType();
+  if (region != Triangle::All)
+    seed = buildCopy(b, l, seed, rows, cols, /*byRows=*/false, region);
+  Matrix t = buildMatrix(b, l, element, rows, depth, /*byRows=*/false);
+  Value unit =
+      arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 1.0));
+  buildProduct(b, l, seed, bm.transposed(), t, rows, depth, cols, unit,
+               Triangle::All);
+  buildProduct(b, l, a.transposed(), seed, shadow(1, 4), depth, cols, rows,
+               alpha, Triangle::All);
+  // A's adjoint and alpha's, element by element of T.
+  Matrix shadowA = shadow(0, 0);
+  Value zeroScalar =
+      arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 0.0));
+  auto outer = scf::ForOp::create(b, l, zero, depth, one, zeroScalar);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(outer.getBody());
+    Value p = outer.getInductionVar();
+    auto inner =
+        scf::ForOp::create(b, l, zero, rows, one, outer.getRegionIterArgs());
+    b.setInsertionPointToStart(inner.getBody());
+    Value i = inner.getInductionVar();
+    Value ti = t.load(b, l, i, p);
+    shadowA.store(b, l,
+                  arith::AddFOp::create(b, l, shadowA.load(b, l, i, p),
+                                        arith::MulFOp::create(b, l, alpha, ti)),
+                  i, p);
+    Value sum = arith::AddFOp::create(
+        b, l, inner.getRegionIterArgs()[0],
+        arith::MulFOp::create(b, l, ti, a.load(b, l, i, p)));
+    scf::YieldOp::create(b, l, sum);
+    b.setInsertionPointAfter(inner);
+    scf::YieldOp::create(b, l, inner.getResults());
+  }
+  for (Value buffer : {copyA, copyB, t.data})
+    memref::DeallocOp::create(b, l, buffer);
+  if (region != Triangle::All)
+    memref::DeallocOp::create(b, l, seed.data);
+  func::ReturnOp::create(b, l, outer.getResults());
+}
+} // namespace
+
+func::FuncOp getDenseProduct(ModuleOp module, FloatType element,
+                             Triangle region, Location where) {
+  OpBuilder b(module.getContext());
+  Type buffer = getPointerType(element), index = b.getIndexType();
+  SmallVector<Type> inputs;
+  for (int k = 0; k < 3; ++k)
+    llvm::append_range(inputs, ArrayRef<Type>{buffer, index, index, index});
+  llvm::append_range(inputs, ArrayRef<Type>{index, index, index, element});
+  std::string name =
+      ("ct.dense.product." + elementName(element) + "." + regionName(region))
+          .str();
+  bool created = false;
+  func::FuncOp kernel = getOrCreate(module, name, b.getFunctionType(inputs, {}),
+                                    "a matrix product", where, created);
+  if (!created)
+    return kernel;
+  Location l = kernel.getLoc();
+  auto emitProduct = [&](OpBuilder &b, Block *entry) {
+    buildProduct(b, l, matrixArgument(entry, 0), matrixArgument(entry, 4),
+                 matrixArgument(entry, 8), entry->getArgument(kRows),
+                 entry->getArgument(kCols), entry->getArgument(kDepth),
+                 entry->getArgument(kAlpha), region);
+  };
+  b.setInsertionPointToStart(&kernel.front());
+  emitProduct(b, &kernel.front());
+  func::ReturnOp::create(b, l);
+
+  func::FuncOp forward = getOrCreate(
+      module, name + ".forward", b.getFunctionType(inputs, {buffer, buffer}),
+      "a matrix product", where, created);
+  Block *entry = &forward.front();
+  b.setInsertionPointToStart(entry);
+  Matrix a = buildCopy(b, l, matrixArgument(entry, 0),
+                       entry->getArgument(kRows), entry->getArgument(kDepth),
+                       /*byRows=*/true, Triangle::All);
+  Matrix bm = buildCopy(b, l, matrixArgument(entry, 4),
+                        entry->getArgument(kDepth), entry->getArgument(kCols),
+                        /*byRows=*/false, Triangle::All);
+  emitProduct(b, entry);
+  func::ReturnOp::create(b, l, ValueRange{a.data, bm.data});
+
+  SmallVector<Type> backwardInputs = withResiduals({buffer, buffer}, kernel);
+  backwardInputs.append({buffer, buffer, buffer});
+  func::FuncOp backward = getOrCreate(
+      module, name + ".backward", b.getFunctionType(backwardInputs, {element}),
+      "a matrix product", where, created);
+  buildProductBackward(backward, region);
+  bindRule(module, kernel, forward, backward);
+  return kernel;
+}
+
+//===----------------------------------------------------------------------===//
+// Triangular solves
+//===----------------------------------------------------------------------===//
+
+namespace {
+// Arguments: T at 0, X at 4, then size, cols.
+constexpr unsigned kSize = 8, kSolveCols = 9;
+
+/// The rule's backward half: with X the solution and Xbar its seed, the
+/// right-hand side's adjoint is T^-T Xbar (replacing Xbar, since the solve
+/// overwrote the right-hand side), and T's is -(T^-T Xbar) X^T over the
+/// entries the solve read.
+void buildSolveBackward(func::FuncOp backward, bool lower, bool unitDiagonal) {
+  Block *entry = &backward.front();
+  Location l = backward.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  // Residuals: T stored by rows (so T^T is by columns), X by columns.
+  Value copyT = entry->getArgument(0), copyX = entry->getArgument(1);
+  auto arg = [&](unsigned i) { return entry->getArgument(2 + i); };
+  Value size = arg(kSize), cols = arg(kSolveCols);
+  Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
+  Matrix tri{copyT, zero, size, one}, solution{copyX, zero, one, size};
+  Matrix shadowT = matrixArgument(entry, 2), shadowX = matrixArgument(entry, 6);
+  shadowT.data = entry->getArgument(2 + 10);
+  shadowX.data = entry->getArgument(2 + 11);
+  buildTriangularSolve(b, l, tri.transposed(), shadowX, size, cols, !lower,
+                       unitDiagonal);
+  Triangle read =
+      lower ? (unitDiagonal ? Triangle::StrictLower : Triangle::Lower)
+            : (unitDiagonal ? Triangle::StrictUpper : Triangle::Upper);
+  Type element = cast<MemRefType>(copyT.getType()).getElementType();
+  Value minusOne =
+      arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, -1.0));
+  buildProduct(b, l, shadowX, solution.transposed(), shadowT, size, size, cols,
+               minusOne, read);
+  memref::DeallocOp::create(b, l, copyT);
+  memref::DeallocOp::create(b, l, copyX);
+  func::ReturnOp::create(b, l);
+}
+} // namespace
+
+func::FuncOp getDenseTriangularSolve(ModuleOp module, FloatType element,
+                                     bool lower, bool unitDiagonal,
+                                     Location where) {
+  OpBuilder b(module.getContext());
+  Type buffer = getPointerType(element), index = b.getIndexType();
+  SmallVector<Type> inputs;
+  for (int k = 0; k < 2; ++k)
+    llvm::append_range(inputs, ArrayRef<Type>{buffer, index, index, index});
+  inputs.append({index, index});
+  std::string name = "ct.dense.solve." + elementName(element) +
+                     (lower ? ".lower" : ".upper") +
+                     (unitDiagonal ? ".unit" : "");
+  bool created = false;
+  func::FuncOp kernel = getOrCreate(module, name, b.getFunctionType(inputs, {}),
+                                    "a triangular solve", where, created);
+  if (!created)
+    return kernel;
+  Location l = kernel.getLoc();
+  auto emitSolve = [&](OpBuilder &b, Block *entry) {
+    buildTriangularSolve(b, l, matrixArgument(entry, 0),
+                         matrixArgument(entry, 4), entry->getArgument(kSize),
+                         entry->getArgument(kSolveCols), lower, unitDiagonal);
+  };
+  b.setInsertionPointToStart(&kernel.front());
+  emitSolve(b, &kernel.front());
+  func::ReturnOp::create(b, l);
+
+  func::FuncOp forward = getOrCreate(
+      module, name + ".forward", b.getFunctionType(inputs, {buffer, buffer}),
+      "a triangular solve", where, created);
+  Block *entry = &forward.front();
+  b.setInsertionPointToStart(entry);
+  Value size = entry->getArgument(kSize);
+  emitSolve(b, entry);
+  Matrix tri =
+      buildCopy(b, l, matrixArgument(entry, 0), size, size,
+                /*byRows=*/true, lower ? Triangle::Lower : Triangle::Upper);
+  Matrix solution = buildCopy(b, l, matrixArgument(entry, 4), size,
+                              entry->getArgument(kSolveCols), /*byRows=*/false,
+                              Triangle::All);
+  func::ReturnOp::create(b, l, ValueRange{tri.data, solution.data});
+
+  SmallVector<Type> backwardInputs = withResiduals({buffer, buffer}, kernel);
+  backwardInputs.append({buffer, buffer});
+  func::FuncOp backward = getOrCreate(module, name + ".backward",
+                                      b.getFunctionType(backwardInputs, {}),
+                                      "a triangular solve", where, created);
+  buildSolveBackward(backward, lower, unitDiagonal);
+  bindRule(module, kernel, forward, backward);
+  return kernel;
+}
+
+} // namespace cotangent::frontend

@@ -1,0 +1,270 @@
+//===- EigenKernels.cpp - Eigen's products and solves as matrix kernels ---===//
+//
+// Eigen computes every product above a few elements and every triangular
+// solve of a dynamic size with four kernels on raw pointers and strides
+// (general_matrix_matrix_product, general_matrix_matrix_triangular_product,
+// triangular_solve_matrix, triangular_solve_vector), and its factorizations
+// (LLT, LDLT, PartialPivLU, the blocked Householder QR) spend their O(n^3)
+// work in them. A call of one becomes a call of the matching kernel of
+// DenseKernels.cpp, whose rules are at the level of matrices; the rest of
+// Eigen's code (its coefficient loops, the panels of a blocked
+// factorization) is lowered from its source as before.
+//
+// Eigen's conventions read here (Eigen/src/Core/util/Constants.h): storage
+// orders ColMajor = 0 and RowMajor = 1; sides OnTheLeft = 1 and
+// OnTheRight = 2; modes Lower = 1, Upper = 2, UnitDiag = 4, ZeroDiag = 8.
+// Each kernel's row-major variant only calls the column-major one with
+// transposed operands, so only column-major results are taken here; the
+// others are lowered from their source and reach them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DenseKernels.h"
+#include "FunctionLowering.h"
+
+#include "clang/AST/DeclTemplate.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+
+namespace cotangent::frontend {
+
+namespace {
+constexpr int64_t kRowMajor = 1, kOnTheLeft = 1, kLower = 1, kUpper = 2,
+                  kUnitDiag = 4, kZeroDiag = 8;
+
+enum class EigenKernel { Product, TriangularProduct, Solve, VectorSolve };
+
+/// Which of Eigen's kernels `callee` is (a static `run` of one of their
+/// column-major specializations), with its template arguments.
+std::optional<std::pair<EigenKernel, const clang::TemplateArgumentList *>>
+recognizeEigenKernel(const clang::FunctionDecl *callee) {
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+  if (!method || !method->isStatic() || !method->getIdentifier() ||
+      method->getName() != "run")
+    return std::nullopt;
+  const auto *spec =
+      dyn_cast<clang::ClassTemplateSpecializationDecl>(method->getParent());
+  if (!spec)
+    return std::nullopt;
+  std::string name = spec->getSpecializedTemplate()->getQualifiedNameAsString();
+  const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+  auto integer = [&](unsigned k) -> std::optional<int64_t> {
+    if (k >= args.size() ||
+        args[k].getKind() != clang::TemplateArgument::Integral)
+      return std::nullopt;
+    return args[k].getAsIntegral().getExtValue();
+  };
+  auto columnMajor = [&](unsigned k) { return integer(k) == 0; };
+  std::optional<EigenKernel> kind;
+  if (name == "Eigen::internal::general_matrix_matrix_product" &&
+      columnMajor(7))
+    kind = EigenKernel::Product;
+  else if (name ==
+               "Eigen::internal::general_matrix_matrix_triangular_product" &&
+           columnMajor(7) && (integer(9) == kLower || integer(9) == kUpper))
+    kind = EigenKernel::TriangularProduct;
+  else if (name == "Eigen::internal::triangular_solve_matrix" && columnMajor(6))
+    kind = EigenKernel::Solve;
+  else if (name == "Eigen::internal::triangular_solve_vector" &&
+           integer(3) == kOnTheLeft)
+    kind = EigenKernel::VectorSolve;
+  if (!kind)
+    return std::nullopt;
+  return std::make_pair(*kind, &args);
+}
+
+/// The kernel's floating-point type for the scalars of the template
+/// argument `k`, if both `k` and `other` are that type.
+FloatType scalarOf(const clang::TemplateArgumentList &args, unsigned k,
+                   unsigned other, MLIRContext *context) {
+  if (args[k].getKind() != clang::TemplateArgument::Type ||
+      args[other].getKind() != clang::TemplateArgument::Type)
+    return nullptr;
+  clang::QualType type = args[k].getAsType().getCanonicalType();
+  if (type != args[other].getAsType().getCanonicalType())
+    return nullptr;
+  if (type->isSpecificBuiltinType(clang::BuiltinType::Double))
+    return Float64Type::get(context);
+  if (type->isSpecificBuiltinType(clang::BuiltinType::Float))
+    return Float32Type::get(context);
+  return nullptr;
+}
+} // namespace
+
+std::optional<FunctionLowering::KernelMatrix>
+FunctionLowering::lowerKernelMatrix(const clang::CallExpr *call,
+                                    unsigned pointer, Value rowStride,
+                                    Value colStride, FloatType element) {
+  const clang::Expr *arg = call->getArg(pointer);
+  std::optional<Address> address = lowerPointer(arg);
+  if (!address)
+    return std::nullopt;
+  auto type = dyn_cast<MemRefType>(address->memref.getType());
+  if (address->packedType || !type || type.getElementType() != element ||
+      type.getRank() != 1)
+    return unsupported<std::optional<KernelMatrix>>(
+        arg, "this matrix's memory does not hold its scalars as an array "
+             "of them; the matrix product or solve cannot be "
+             "differentiated");
+  Value data = address->memref;
+  if (type != getPointerType(element))
+    data = memref::CastOp::create(b, loc(arg), getPointerType(element), data);
+  return KernelMatrix{data, address->offset, rowStride, colStride};
+}
+
+Value FunctionLowering::lowerIndexArgument(const clang::CallExpr *call,
+                                           unsigned k) {
+  const clang::Expr *arg = call->getArg(k);
+  Value value = lowerRValue(arg);
+  return value ? index(value, arg->getType(), loc(arg)) : nullptr;
+}
+
+/// The strides of a matrix of `order` (ColMajor or RowMajor) whose outer
+/// stride is `stride`: rows, then columns.
+static std::pair<Value, Value> stridesFor(OpBuilder &b, Location l,
+                                          int64_t order, Value stride) {
+  Value one = arith::ConstantIndexOp::create(b, l, 1);
+  if (order == kRowMajor)
+    return {stride, one};
+  return {one, stride};
+}
+
+static int64_t integerArgument(const clang::TemplateArgumentList &targs,
+                               unsigned k) {
+  return targs[k].getAsIntegral().getExtValue();
+}
+
+bool FunctionLowering::lowerEigenKernelCall(const clang::CallExpr *call,
+                                            const clang::FunctionDecl *callee,
+                                            std::optional<CallResult> &result) {
+  auto recognized = recognizeEigenKernel(callee);
+  if (!recognized)
+    return false;
+  auto [kind, targs] = *recognized;
+  MLIRContext *context = b.getContext();
+  bool product =
+      kind == EigenKernel::Product || kind == EigenKernel::TriangularProduct;
+  FloatType element = product ? scalarOf(*targs, 1, 4, context)
+                      : kind == EigenKernel::Solve
+                          ? scalarOf(*targs, 0, 0, context)
+                          : scalarOf(*targs, 0, 1, context);
+  if (!element ||
+      (!product &&
+       (integerArgument(*targs, kind == EigenKernel::Solve ? 3 : 4) &
+        kZeroDiag)))
+    return false;
+  result = product ? lowerEigenProduct(call, *targs, element,
+                                       kind == EigenKernel::TriangularProduct)
+                   : lowerEigenSolve(call, *targs, element,
+                                     kind == EigenKernel::VectorSolve);
+  return true;
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerEigenSolve(const clang::CallExpr *call,
+                                  const clang::TemplateArgumentList &targs,
+                                  FloatType element, bool vector) {
+  // triangular_solve_matrix::run(size, otherSize, tri, triStride, other,
+  // otherIncr, otherStride, ...); triangular_solve_vector::run(size, lhs,
+  // lhsStride, rhs) on the left.
+  Location l = loc(call);
+  int64_t mode = integerArgument(targs, vector ? 4 : 3);
+  bool onTheLeft = vector || integerArgument(targs, 2) == kOnTheLeft;
+  Value one = arith::ConstantIndexOp::create(b, l, 1);
+  Value size = lowerIndexArgument(call, 0);
+  Value cols = vector ? one : lowerIndexArgument(call, 1);
+  Value triStride = lowerIndexArgument(call, vector ? 2 : 3);
+  if (!size || !cols || !triStride)
+    return std::nullopt;
+  auto [triRows, triCols] =
+      stridesFor(b, l, integerArgument(targs, vector ? 6 : 5), triStride);
+  std::optional<KernelMatrix> tri =
+      lowerKernelMatrix(call, vector ? 1 : 2, triRows, triCols, element);
+  Value otherIncr = vector ? one : lowerIndexArgument(call, 5);
+  Value otherStride = vector ? size : lowerIndexArgument(call, 6);
+  if (!tri || !otherIncr || !otherStride)
+    return std::nullopt;
+  std::optional<KernelMatrix> other =
+      lowerKernelMatrix(call, vector ? 3 : 4, otherIncr, otherStride, element);
+  if (!other)
+    return std::nullopt;
+  bool lower = mode & kLower;
+  // X T = B on the right is T^T X^T = B^T on the left.
+  if (!onTheLeft) {
+    tri = tri->transposed();
+    other = other->transposed();
+    lower = !lower;
+  }
+  func::FuncOp kernel = getDenseTriangularSolve(module.getModule(), element,
+                                                lower, mode & kUnitDiag, l);
+  func::CallOp::create(b, l, kernel,
+                       ValueRange{tri->data, tri->offset, tri->rowStride,
+                                  tri->colStride, other->data, other->offset,
+                                  other->rowStride, other->colStride, size,
+                                  cols});
+  return CallResult{};
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerEigenProduct(const clang::CallExpr *call,
+                                    const clang::TemplateArgumentList &targs,
+                                    FloatType element, bool triangular) {
+  // run(rows, cols, depth, lhs, lhsStride, rhs, rhsStride, res, resIncr,
+  //     resStride, alpha, ...); the triangular one has size for rows and
+  // cols, and its result's triangle as template argument 9.
+  Location l = loc(call);
+  unsigned first = triangular ? 1 : 2;
+  SmallVector<Value> sizes;
+  for (unsigned k = 0; k <= first; ++k)
+    if (!sizes.emplace_back(lowerIndexArgument(call, k)))
+      return std::nullopt;
+  if (triangular)
+    sizes.insert(sizes.begin() + 1, sizes.front());
+  SmallVector<Value> operands;
+  // A matrix whose pointer is argument `pointer`, followed by its outer
+  // stride (and, for the result, inner stride first).
+  auto addMatrix = [&](unsigned pointer, std::optional<unsigned> order) {
+    Value rowStride, colStride;
+    if (order) {
+      Value stride = lowerIndexArgument(call, pointer + 1);
+      if (!stride)
+        return false;
+      std::tie(rowStride, colStride) =
+          stridesFor(b, l, integerArgument(targs, *order), stride);
+    } else {
+      rowStride = lowerIndexArgument(call, pointer + 1);
+      colStride = lowerIndexArgument(call, pointer + 2);
+      if (!rowStride || !colStride)
+        return false;
+    }
+    std::optional<KernelMatrix> m =
+        lowerKernelMatrix(call, pointer, rowStride, colStride, element);
+    if (m)
+      operands.append({m->data, m->offset, m->rowStride, m->colStride});
+    return m.has_value();
+  };
+  unsigned lhs = first + 1;
+  if (!addMatrix(lhs, 2) || !addMatrix(lhs + 2, 5) ||
+      !addMatrix(lhs + 4, std::nullopt))
+    return std::nullopt;
+  Value alpha = lowerRValue(call->getArg(lhs + 7));
+  if (!alpha)
+    return std::nullopt;
+  if (alpha.getType() != element)
+    alpha = convert(alpha, call->getArg(lhs + 7)->getType(),
+                    targs[1].getAsType(), l);
+  llvm::append_range(operands, sizes);
+  operands.push_back(alpha);
+  Triangle region = Triangle::All;
+  if (triangular)
+    region =
+        integerArgument(targs, 9) == kLower ? Triangle::Lower : Triangle::Upper;
+  func::CallOp::create(
+      b, l, getDenseProduct(module.getModule(), element, region, l), operands);
+  return CallResult{};
+}
+
+} // namespace cotangent::frontend

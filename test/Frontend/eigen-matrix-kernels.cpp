@@ -1,0 +1,92 @@
+// Eigen's product and triangular-solve kernels become calls of the dense
+// kernels, each bound to its matrix-level rule: a matrix operand is its
+// memory, offset and row and column strides (a transposed operand swaps
+// them); the rule's forward half copies what its backward half reads, and
+// the backward half frees the copies. The reverse sweep calls the two
+// halves instead of differentiating Eigen's blocked loops.
+// REQUIRES: plugin, eigen
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %clangxx-ct -O0 -c %eigen -DEIGEN_DONT_VECTORIZE %s -o %t/k.o \
+// RUN:   -fplugin-arg-cotangent-dump-dir=%t/dump
+// RUN: FileCheck %s < %t/dump/eigen-matrix-kernels.cpp.mlir
+// RUN: FileCheck %s --check-prefix=AD < %t/dump/eigen-matrix-kernels.cpp.ad.mlir
+
+#include <Eigen/Dense>
+#include <cotangent/cotangent.h>
+
+using Eigen::MatrixXd;
+
+// a * a^T: the left operand by columns (row stride 1), the right one its
+// transpose (column stride 1), the result by columns.
+// CHECK-LABEL: func.func @_Z7productPKdi(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: func.call @ct.dense.product.f64.all(%[[X]], %[[ZERO]], %[[ONE]], %{{.*}}, %[[X]], %[[ZERO]], %{{.*}}, %[[ONE]], %{{.*}}, %[[ZERO]], %[[ONE]],
+[[ct::differentiable]] double product(const double *x, int n) {
+  Eigen::Map<const MatrixXd> a(x, n, n);
+  MatrixXd c = a * a.transpose();
+  return c.sum();
+}
+
+// CHECK-LABEL: func.func @_Z5solvePKdi(
+// CHECK: func.call @ct.dense.solve.f64.lower(
+[[ct::differentiable]] double solve(const double *x, int n) {
+  Eigen::Map<const MatrixXd> a(x, n, n);
+  Eigen::VectorXd b = Eigen::VectorXd::Ones(n);
+  return a.triangularView<Eigen::Lower>().solve(b).sum();
+}
+
+double both(double *x, double *dx, int n) {
+  return ct::gradient<product>(x, n, dx) + ct::gradient<solve>(x, n, dx);
+}
+
+// The product kernel: C += alpha A B down C's columns (or, where C is
+// stored by rows, along them, as C^T += alpha B^T A^T).
+// CHECK-LABEL: func.func private @ct.dense.product.f64.all(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index,
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: arith.mulf
+// CHECK: scf.for
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: memref.store
+// Its forward half: the operands copied (A by rows, B by columns), the
+// product, the copies returned.
+// CHECK-LABEL: func.func private @ct.dense.product.f64.all.forward(
+// CHECK: %[[CA:.*]] = memref.alloc
+// CHECK: %[[CB:.*]] = memref.alloc
+// CHECK: return %{{.*}}, %{{.*}} :
+// Its backward half: T = Cbar B^T, Bbar += alpha A^T Cbar, Abar += alpha T
+// and alpha's adjoint sum(T .* A), then the copies freed.
+// CHECK-LABEL: func.func private @ct.dense.product.f64.all.backward(
+// CHECK-SAME: %[[RA:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[RB:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args
+// CHECK: memref.dealloc %[[RA]]
+// CHECK: memref.dealloc %[[RB]]
+// CHECK: return %[[SUM]] : f64
+// CHECK: ct.custom_vjp @ct.dense.product.f64.all forward @ct.dense.product.f64.all.forward backward @ct.dense.product.f64.all.backward
+
+// The solve: forward substitution; its backward half solves with T^T in
+// place on the seed, then subtracts the product of that and X^T from T's
+// lower triangle.
+// CHECK-LABEL: func.func private @ct.dense.solve.f64.lower(
+// CHECK: arith.divf
+// CHECK: arith.subf
+// CHECK-LABEL: func.func private @ct.dense.solve.f64.lower.backward(
+// CHECK-SAME: %[[RT:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[RX:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[MINUS:.*]] = arith.constant -1.000000e+00 : f64
+// CHECK: arith.divf
+// CHECK: arith.mulf %{{.*}}, %[[MINUS]] : f64
+// CHECK: memref.dealloc %[[RT]]
+// CHECK: memref.dealloc %[[RX]]
+// CHECK: ct.custom_vjp @ct.dense.solve.f64.lower forward @ct.dense.solve.f64.lower.forward backward @ct.dense.solve.f64.lower.backward
+
+// AD-LABEL: func.func private @_Z7productPKdi.pullback
+// AD: %[[R:.*]]:2 = func.call @ct.dense.product.f64.all.forward(
+// AD: func.call @ct.dense.product.f64.all.backward(
+// AD-LABEL: func.func private @_Z5solvePKdi.pullback
+// AD: func.call @ct.dense.solve.f64.lower.forward(
+// AD: func.call @ct.dense.solve.f64.lower.backward(

@@ -1,0 +1,129 @@
+// Eigen's products and triangular solves differentiated by matrix-level
+// rules (the adjoint of a product is two products; that of a triangular
+// solve a transposed solve and a product), where Eigen reaches its product
+// and solve kernels: general products past its coefficient-based threshold
+// (a scalar factor folded into the kernel's alpha, a transposed operand),
+// the blocked Cholesky factorization of llt (triangular solves on the
+// right, rank updates of a triangle), its solves with a vector and a
+// matrix, partialPivLu's blocked factorization (unit-lower solves),
+// triangular solves the user writes (lower, upper, unit diagonal, on the
+// right, a row-major matrix), solves repeated in a loop (each one's copies
+// kept for the reverse sweep), single precision. Reverse and forward mode
+// against finite differences at -O0 (Eigen's scalar code) and at -O2 with
+// Eigen's default vectorized code; Hessian-vector products on the scalar
+// code (vectorized Eigen's are not right yet: docs/Eigen.md).
+// REQUIRES: plugin, eigen
+// RUN: %clangxx-ct -O0 %eigen -DEIGEN_DONT_VECTORIZE %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %eigen %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <Eigen/Dense>
+#include <cotangent/cotangent.h>
+
+#include <cmath>
+
+#include "eigen-check.h"
+#include "modes.h"
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+static MatrixXd filled(const double *x, int n, int rows, int cols) {
+  MatrixXd a(rows, cols);
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < rows; ++i)
+      a(i, j) = (i == j ? 3.0 : 0.0) +
+                0.3 * std::sin(x[(i + 2 * j) % n] + 0.1 * i - 0.2 * j);
+  return a;
+}
+
+[[ct::differentiable]] double products(const double *x, int n) {
+  MatrixXd a = filled(x, n, 12, 9), b = filled(x + 1, n - 1, 9, 14);
+  MatrixXd c = (x[0] * a) * b;
+  MatrixXd d = a.transpose() * c;
+  return c.squaredNorm() / 100 + d.sum() / 50;
+}
+
+// 40 x 40: past the 32 where Eigen's Cholesky blocks.
+[[ct::differentiable]] double cholesky(const double *x, int n) {
+  MatrixXd a = filled(x, n, 40, 40);
+  MatrixXd s = a * a.transpose();
+  Eigen::LLT<MatrixXd> llt(s);
+  VectorXd b = VectorXd::LinSpaced(40, -1.0, 1.0);
+  VectorXd v = llt.solve(b);
+  MatrixXd w = llt.solve(a);
+  double logDet = 0;
+  for (int i = 0; i < 40; ++i)
+    logDet += std::log(llt.matrixL()(i, i));
+  return v.dot(b) + w.trace() + 2 * logDet;
+}
+
+[[ct::differentiable]] double lu(const double *x, int n) {
+  MatrixXd a = filled(x, n, 36, 36);
+  Eigen::PartialPivLU<MatrixXd> lu(a);
+  VectorXd b = VectorXd::Ones(36);
+  return std::log(std::abs(lu.determinant())) + lu.solve(b).sum();
+}
+
+[[ct::differentiable]] double triangular(const double *x, int n) {
+  MatrixXd t = filled(x, n, 10, 10);
+  MatrixXd b = filled(x + 2, n - 2, 10, 6);
+  MatrixXd lower = t.triangularView<Eigen::Lower>().solve(b);
+  MatrixXd upper = t.triangularView<Eigen::UnitUpper>().solve(b);
+  MatrixXd right = b.transpose();
+  t.triangularView<Eigen::Upper>().solveInPlace<Eigen::OnTheRight>(right);
+  Eigen::Matrix<double, -1, -1, Eigen::RowMajor> r = t;
+  VectorXd v = r.triangularView<Eigen::Lower>().solve(b.col(0));
+  return lower.sum() + upper.squaredNorm() + right.sum() + v.sum();
+}
+
+[[ct::differentiable]] double repeated(const double *x, int n) {
+  MatrixXd a = filled(x, n, 24, 24);
+  Eigen::LLT<MatrixXd> llt(a * a.transpose());
+  VectorXd v = VectorXd::Ones(24);
+  for (int k = 0; k < 3; ++k)
+    v = llt.solve(v) + 0.5 * v;
+  return v.sum();
+}
+
+// Single precision: the float kernels.
+[[ct::differentiable]] double singlePrecision(const double *x, int n) {
+  Eigen::MatrixXf a = filled(x, n, 20, 20).cast<float>();
+  Eigen::MatrixXf s = a * a.transpose();
+  Eigen::VectorXf v = s.llt().solve(Eigen::VectorXf::Ones(20));
+  return static_cast<double>(v.sum());
+}
+
+template <double (*F)(const double *, int)> void checkAll(const char *name) {
+  const double point[4] = {0.3, -0.4, 0.6, 0.8};
+#ifdef EIGEN_DONT_VECTORIZE
+  // The value of a product summed by the kernels' loops differs from
+  // Eigen's own order by rounding.
+  check::checkModes<F, false>(name, point, 4, 1e-12);
+#else
+  (void)point;
+  check::againstDifferences<F>(name);
+#endif
+}
+
+int main() {
+  checkAll<products>("products");
+  checkAll<cholesky>("cholesky");
+  checkAll<lu>("lu");
+  checkAll<triangular>("triangular");
+  checkAll<repeated>("repeated");
+  // Float: the gradient against differences of the float function.
+  double x[4] = {0.3, -0.4, 0.6, 0.8}, dx[4] = {};
+  double value = ct::gradient<singlePrecision>(x, 4, dx);
+  check::near("float value", value, singlePrecision(x, 4), 1e-5);
+  for (int i = 0; i < 4; ++i) {
+    auto at = [&](double h) {
+      double moved[4] = {x[0], x[1], x[2], x[3]};
+      moved[i] += h;
+      return singlePrecision(moved, 4);
+    };
+    check::near("float gradient", dx[i], (at(1e-2) - at(-1e-2)) / 2e-2, 2e-3);
+  }
+  return check::report();
+}
