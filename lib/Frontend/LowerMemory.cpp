@@ -99,11 +99,12 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
     // (`float` among `double`s): a view of its own scalars from the slot
     // where it starts. So is an integer where slots hold such parts: its
     // slot's other bytes carry derivatives, which writing the whole slot
-    // would clear; and an integer wider than a slot (a `long` among
-    // `float`s).
+    // would clear; and an integer (or a class of one) wider than a
+    // floating-point slot (Eigen's `long` sizes among `float`s).
     if (own->size != 1 || type->isArrayType() || isa<FloatType>(own->scalar) ||
         !record->narrow.empty() ||
-        ast.getTypeSize(field->getType()) > slotBits) {
+        (isa<FloatType>(record->scalar) && isa<IntegerType>(own->scalar) &&
+         ast.getTypeSize(type) > slotBits)) {
       auto view = ct::RetypeViewOp::create(b, l, getPointerType(own->scalar),
                                            place.memref, place.offset);
       uint64_t scalarBits = ast.getTypeSize(own->scalarType);

@@ -46,9 +46,11 @@ Address FunctionLowering::basePart(Address object,
                           .getQuantity();
   // A base of a narrower floating-point type (std::tuple<float, double>'s
   // `float`), or any base where slots hold such parts: a view of its own
-  // scalars where it starts (see fieldAddress); so is one wider than a slot.
+  // scalars where it starts (see fieldAddress); so is an integer base wider
+  // than a floating-point slot.
   if (isa<FloatType>(own->scalar) || !outer->narrow.empty() ||
-      ast.getTypeSize(base) > slotBits) {
+      (isa<FloatType>(outer->scalar) && isa<IntegerType>(own->scalar) &&
+       ast.getTypeSize(base) > slotBits)) {
     auto view = ct::RetypeViewOp::create(b, l, getPointerType(own->scalar),
                                          place.memref, place.offset);
     uint64_t scalarBits = ast.getTypeSize(own->scalarType);

@@ -41,10 +41,16 @@ double both(double *x, double *dx, int n) {
   return ct::gradient<product>(x, n, dx) + ct::gradient<solve>(x, n, dx);
 }
 
+double tangent(double *x, double *t, int n) {
+  return ct::jvp<solve>(x, n, t).tangent;
+}
+
 // The product kernel: C += alpha A B down C's columns (or, where C is
 // stored by rows, along them, as C^T += alpha B^T A^T).
+// Forward mode differentiates its loops.
 // CHECK-LABEL: func.func private @ct.dense.product.f64.all(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index,
+// CHECK-SAME: attributes {ct.forward_from_body
 // CHECK: scf.if
 // CHECK: scf.for
 // CHECK: scf.for
@@ -90,3 +96,7 @@ double both(double *x, double *dx, int n) {
 // AD-LABEL: func.func private @_Z5solvePKdi.pullback
 // AD: func.call @ct.dense.solve.f64.lower.forward(
 // AD: func.call @ct.dense.solve.f64.lower.backward(
+// Forward mode: the solve's own loops, differentiated.
+// AD-LABEL: func.func private @ct.dense.solve.f64.lower.jvp
+// AD: scf.for
+// AD: arith.divf

@@ -49,8 +49,7 @@ Partials minf(R &r, P &p) { return pickOrSplit(r, p, CmpFPredicate::OLT); }
 // select(c, x, y): the condition has no derivative.
 Partials select(R &r, P &p) {
   Value condition = p.operand(0);
-  return {Value(), r.indicator(condition),
-          r.sub(r.c(1), r.indicator(condition))};
+  return {Value(), r.indicator(condition), r.indicatorOfNot(condition)};
 }
 
 } // namespace rules

@@ -64,9 +64,14 @@ public:
   mlir::Value trunc(mlir::Value x) {
     return mlir::math::TruncOp::create(b, loc, x);
   }
-  /// 1 where `condition` holds, 0 elsewhere.
+  /// 1 where `condition` holds, 0 elsewhere (a product with it is a
+  /// choice: buildProduct in ScalarModes.cpp).
   mlir::Value indicator(mlir::Value condition) {
     return mlir::arith::SelectOp::create(b, loc, condition, c(1.0), c(0.0));
+  }
+  /// 0 where `condition` holds, 1 elsewhere.
+  mlir::Value indicatorOfNot(mlir::Value condition) {
+    return mlir::arith::SelectOp::create(b, loc, condition, c(0.0), c(1.0));
   }
   /// `value` where `condition` holds, 0 elsewhere (never 0 * inf = NaN).
   mlir::Value where(mlir::Value condition, mlir::Value value) {

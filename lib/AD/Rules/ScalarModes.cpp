@@ -13,11 +13,38 @@ using namespace cotangent;
 using namespace cotangent::ad;
 using namespace cotangent::ad::reverse;
 
+/// The condition of a partial that is 1 where it holds and 0 elsewhere
+/// (RuleBuilder::indicator), and whether it is 1 where it holds.
+static std::optional<std::pair<Value, bool>> indicatorOf(Value partial) {
+  auto select = partial.getDefiningOp<arith::SelectOp>();
+  FloatAttr onTrue, onFalse;
+  if (!select || !matchPattern(select.getTrueValue(), m_Constant(&onTrue)) ||
+      !matchPattern(select.getFalseValue(), m_Constant(&onFalse)))
+    return std::nullopt;
+  double t = onTrue.getValueAsDouble(), f = onFalse.getValueAsDouble();
+  if (t == 1.0 && f == 0.0)
+    return std::make_pair(select.getCondition(), true);
+  if (t == 0.0 && f == 1.0)
+    return std::make_pair(select.getCondition(), false);
+  return std::nullopt;
+}
+
 /// `partial * factor` (an adjoint or tangent); with strong zero, zero
-/// where either is zero whatever the other (an infinite one too).
+/// where either is zero whatever the other (an infinite one too). A
+/// partial that is an indicator chooses the factor or zero, so a choice
+/// (`select`, the branch not taken) passes no NaN or infinity from the
+/// other side, whatever the mode.
 static Value buildProduct(OpBuilder &b, Location loc, Value partial,
                           Value factor, const ProductOptions &options,
                           arith::FastMathFlags flags) {
+  if (std::optional<std::pair<Value, bool>> indicator = indicatorOf(partial);
+      indicator && partial.getType() == factor.getType()) {
+    Value zero = buildZero(b, loc, factor.getType());
+    return indicator->second
+               ? arith::SelectOp::create(b, loc, indicator->first, factor, zero)
+               : arith::SelectOp::create(b, loc, indicator->first, zero,
+                                         factor);
+  }
   Value product = arith::MulFOp::create(b, loc, partial, factor, flags);
   if (!options.strongZero)
     return product;

@@ -387,3 +387,23 @@ func.func @main(%x: f64, %t: f64) {
   %math_trunc:2 = ct.jvp @math_trunc(%x) tangents(%t) activity [active] : (f64, f64) -> (f64, f64)
   return
 }
+
+// A choice's tangent is the chosen operand's tangent, chosen (never a
+// product with 1 or 0).
+func.func @arith_select(%c: i1, %a: f64, %b: f64) -> f64 {
+  %r = arith.select %c, %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @arith_select.jvp
+// CHECK-SAME: (%[[C:.*]]: i1, %[[X:.*]]: f64, %[[Y:.*]]: f64, %[[TX:.*]]: f64, %[[TY:.*]]: f64)
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-DAG: %[[A:.*]] = arith.select %[[C]], %[[TX]], %[[ZERO]] : f64
+// CHECK-DAG: %[[B:.*]] = arith.select %[[C]], %[[ZERO]], %[[TY]] : f64
+// CHECK-NOT: arith.mulf
+// CHECK: %[[T:.*]] = arith.addf %[[A]], %[[B]]
+// CHECK: return %{{.*}}, %[[T]]
+
+func.func @choose(%c: i1, %a: f64, %b: f64, %ta: f64, %tb: f64) {
+  %r:2 = ct.jvp @arith_select(%c, %a, %b) tangents(%ta, %tb) activity [const, active, active] : (i1, f64, f64, f64, f64) -> (f64, f64)
+  return
+}

@@ -159,3 +159,23 @@ func.func @main(%a: f64, %b: f64) {
   %ct_hypot:3 = ct.gradient @ct_hypot(%a, %b) activity [active, active] : (f64, f64) -> (f64, f64, f64)
   return
 }
+
+// A choice passes the seed to the operand chosen and zero to the other, by
+// choosing, not by multiplying with 1 or 0 (a NaN or infinite seed from
+// code that did not run, 0 * inf, must not reach the other side).
+func.func @arith_select(%c: i1, %a: f64, %b: f64) -> f64 {
+  %r = arith.select %c, %a, %b : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @arith_select.pullback.caa
+// CHECK-SAME: (%[[C:.*]]: i1, %[[X:.*]]: f64, %[[Y:.*]]: f64, %[[S:.*]]: f64)
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-DAG: %[[DX:.*]] = arith.select %[[C]], %[[S]], %[[ZERO]] : f64
+// CHECK-DAG: %[[DY:.*]] = arith.select %[[C]], %[[ZERO]], %[[S]] : f64
+// CHECK-NOT: arith.mulf
+// CHECK: return %{{.*}}, %[[DX]], %[[DY]]
+
+func.func @choose(%c: i1, %a: f64, %b: f64) {
+  %r:3 = ct.gradient @arith_select(%c, %a, %b) activity [const, active, active] : (i1, f64, f64) -> (f64, f64, f64)
+  return
+}
