@@ -1158,8 +1158,7 @@ bool FunctionLowering::initializeParts(const clang::Expr *init,
         ++next;
         continue;
       }
-      if (!part(base.getType(),
-                offsetBy(dest, module.getBaseOffset(cxx, base.getType()), l)))
+      if (!part(base.getType(), basePart(dest, cxx, base.getType(), l)))
         return false;
     }
   }

@@ -50,7 +50,7 @@ Address FunctionLowering::basePart(Address object,
   // than a floating-point slot.
   if (isa<FloatType>(own->scalar) || !outer->narrow.empty() ||
       (isa<FloatType>(outer->scalar) && isa<IntegerType>(own->scalar) &&
-       ast.getTypeSize(base) > slotBits)) {
+       own->size == 1 && ast.getTypeSize(base) > slotBits)) {
     auto view = ct::RetypeViewOp::create(b, l, getPointerType(own->scalar),
                                          place.memref, place.offset);
     uint64_t scalarBits = ast.getTypeSize(own->scalarType);

@@ -6,7 +6,8 @@
 // std::vectors of them grown by push_back without reserve, resized with a
 // fill value, copied and sorted (std::sort with a comparison); std::tuple<float, double, int> and
 // std::pair<float, double>; a struct of floats holding `long` counts, wider
-// than its float slots (as Eigen's blocking objects for float matrices do).
+// than its float slots, in a field and in a base (as Eigen's blocking
+// objects for float matrices do).
 // A float part is its own scalar inside the
 // double slots, so its adjoint adds as a float even where the object is
 // copied whole. Inputs are exact in float, so closed forms are exact too.
@@ -109,17 +110,19 @@ static Sample scaled(Sample s, double k) {
 }
 
 // f = scale * (x0 + x1 + x2): the counts written and read back whole.
-struct Counted {
+struct Strided {
+  long stride;
+};
+struct Counted : Strided {
   float scale;
   long count;
   float *data;
-  long stride;
 };
 [[ct::differentiable]] double counted(const double *x, int n) {
   float values[4];
   for (int i = 0; i < 4; ++i)
     values[i] = static_cast<float>(x[i]);
-  Counted c{2.0f, n, values, 1};
+  Counted c{{1}, 2.0f, n, values};
   c.count = c.count - 1;
   double total = 0;
   for (long i = 0; i < c.count; i += c.stride)
