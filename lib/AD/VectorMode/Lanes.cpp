@@ -53,23 +53,30 @@ static std::string maskKey(ArrayRef<bool> args, ArrayRef<bool> results) {
   return key;
 }
 
-/// Ops that only view the memory of their first operand.
-/// Gives each use of a poison memref (memory no path made, which a region
-/// yields beside memory another region made) its own poison op: one may
-/// stand for memory with lanes, another for memory without.
-static void splitPoisonMemory(func::FuncOp function) {
-  function.walk([](ub::PoisonOp poison) {
-    if (!isa<MemRefType>(poison.getType()))
-      return;
-    for (OpOperand &use : llvm::make_early_inc_range(poison->getUses())) {
-      if (poison->hasOneUse())
+/// Gives each use of memory that is nothing its own op: a poison memref
+/// (memory no path made, which a region yields beside memory another
+/// region made) and a view of the null pointer (a class's empty storage,
+/// stored as the address of the primal object's memory and of its
+/// derivative's alike). One use may stand for memory with lanes, another
+/// for memory without.
+static void splitMemoryOfNothing(func::FuncOp function) {
+  SmallVector<Operation *> nothing;
+  function.walk([&](Operation *op) {
+    if ((isa<ub::PoisonOp>(op) &&
+         isa<MemRefType>(op->getResult(0).getType())) ||
+        (isa<ct::PointerViewOp>(op) && isNullPointerView(op->getResult(0))))
+      nothing.push_back(op);
+  });
+  for (Operation *op : nothing)
+    for (OpOperand &use : llvm::make_early_inc_range(op->getUses())) {
+      if (op->hasOneUse())
         break;
       OpBuilder b(use.getOwner());
-      use.set(b.clone(*poison)->getResult(0));
+      use.set(b.clone(*op)->getResult(0));
     }
-  });
 }
 
+/// Ops that only view the memory of their first operand.
 static bool isLaneView(Operation *op) {
   return isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp>(op);
 }
@@ -989,7 +996,7 @@ LaneWidener::Widening *LaneWidener::analyze(func::FuncOp function,
   // A value stored next to a tangent and read back (a custom JVP rule's
   // ct::dual result) is that value, not a read of memory with lanes.
   forwardStores(function);
-  splitPoisonMemory(function);
+  splitMemoryOfNothing(function);
   w.function = function;
   w.args.assign(args.begin(), args.end());
   w.results.assign(results.begin(), results.end());

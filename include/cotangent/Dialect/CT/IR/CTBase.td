@@ -21,6 +21,9 @@ def CT_Dialect : Dialect {
                            "::mlir::math::MathDialect"];
   // (Folded ct.bit_cast constants are arith constants.)
   let hasConstantMaterializer = 1;
+  // Patterns every canonicalization runs, whatever ops it meets (see
+  // PoisonOperands.cpp).
+  let hasCanonicalizer = 1;
   let summary = "Automatic differentiation requests, markers and rules";
   let description = [{
     The `ct` dialect is Cotangent's interface between the C++ frontend and the
