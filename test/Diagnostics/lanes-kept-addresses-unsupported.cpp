@@ -18,7 +18,7 @@ public:
       data_[i] = o.data_[i];
   }
   ~Buffer() { delete[] data_; }
-  // CHECK: lanes-kept-addresses-unsupported.cpp:[[@LINE+1]]:38: error: vector mode (ct::lanes) cannot differentiate this construct yet: its memory comes from elsewhere; use one lane (ct::pullback or ct::jvp without ct::lanes)
+  // CHECK: lanes-kept-addresses-unsupported.cpp:[[@LINE+1]]:38: error: vector mode (ct::lanes) cannot differentiate this construct yet: a recursive function keeps the address of this memory for its reverse sweep; use one lane (ct::pullback or ct::jvp without ct::lanes)
   double &operator[](int i) { return data_[i]; }
 
 private:

@@ -211,7 +211,6 @@ private:
     Value target = findClass(getMemoryRoot(view));
     if (!wideClasses.insert({target, scalar}).second)
       return success();
-    bool fits = true;
     w.function.walk([&](Operation *op) {
       std::optional<std::pair<Value, Value>> access = addressAccess(op);
       if (!access)
@@ -220,14 +219,8 @@ private:
       if (findClass(getMemoryRoot(other)) != target ||
           cast<MemRefType>(other.getType()).getElementType() != scalar)
         return;
-      if (w.wide.contains(otherHolder))
-        fits = false;
       mark(other);
     });
-    if (!fits)
-      return unsupported(holder.getDefiningOp() ? holder.getDefiningOp()
-                                                : w.function.getOperation(),
-                         "memory holding addresses carries derivatives");
     return success();
   }
 
@@ -304,8 +297,11 @@ private:
       mark(address.getSource());
       found = true;
     });
+    // (The forward half of a recursive function, split from its reverse
+    // half, took the address.)
     if (!found)
-      return unsupported(view, "its memory comes from elsewhere");
+      return unsupported(view, "a recursive function keeps the address of "
+                               "this memory for its reverse sweep");
     return success();
   }
 
@@ -382,9 +378,12 @@ private:
     }
     if (isa<memref::DimOp, memref::DeallocOp>(op))
       return success();
+    // A holder with lanes (an object keeping numbers with derivatives
+    // beside addresses) keeps each address in its slot's first lane, which
+    // says nothing about the lanes of the memory it points to.
     if (auto store = dyn_cast<ct::StoreAddressOp>(op)) {
       if (n != 0)
-        return unsupported(op, "memory holding addresses carries derivatives");
+        return success();
       // The null pointer is its own derivative: kept in the primal's
       // holders too, where it says nothing about their lanes.
       if (isNullPointerView(store.getView()))
@@ -392,7 +391,7 @@ private:
       return markAddressClass(store.getHolder(), store.getView());
     }
     if (isa<ct::LoadAddressOp>(op))
-      return unsupported(op, "memory holding addresses carries derivatives");
+      return success();
     // (Lanes lie slot by slot: a narrower scalar's would be part of one.)
     if (auto retype = dyn_cast<ct::RetypeViewOp>(op))
       return unsupported(
@@ -635,6 +634,8 @@ private:
       return rewriteLoad(load);
     if (auto store = dyn_cast<memref::StoreOp>(op))
       return rewriteStore(store);
+    if (isa<ct::LoadAddressOp, ct::StoreAddressOp>(op))
+      rewriteHolder(op);
     if (isa<memref::AllocOp, memref::AllocaOp, memref::CastOp, ub::PoisonOp,
             ct::LoadAddressOp, ct::PointerViewOp>(op)) {
       setResultTypes(op);
@@ -881,6 +882,29 @@ private:
           arith::DivUIOp::create(b, loc, wideStride, lanes).getResult());
     meta.erase();
     return success();
+  }
+
+  /// An address slot of a holder with lanes is its first lane: the op
+  /// reads or writes the holder's view of lane 0.
+  void rewriteHolder(Operation *op) {
+    OpOperand &holder =
+        isa<ct::StoreAddressOp>(op) ? op->getOpOperand(1) : op->getOpOperand(0);
+    if (!wide.contains(holder.get()))
+      return;
+    auto type = cast<MemRefType>(holder.get().getType());
+    b.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    OpFoldResult slots =
+        type.isDynamicDim(0)
+            ? OpFoldResult(memref::DimOp::create(b, loc, holder.get(), 0))
+            : b.getIndexAttr(type.getDimSize(0));
+    SmallVector<OpFoldResult> offsets = {zero, zero}, sizes = {slots, one},
+                              strides = {one, one};
+    auto firstLane = memref::SubViewOp::inferRankReducedResultType(
+        {type.getDimSize(0)}, type, offsets, sizes, strides);
+    holder.set(memref::SubViewOp::create(b, loc, firstLane, holder.get(),
+                                         offsets, sizes, strides));
   }
 
   /// A view of widened memory views its lanes too: all of them, at the

@@ -69,3 +69,49 @@ func.func @forward(%x: f64, %n: index, %tx: vector<3xf64>)
       : (f64, index, vector<3xf64>) -> (f64, vector<3xf64>)
   return %v, %t : f64, vector<3xf64>
 }
+
+// A holder that keeps a number with a derivative beside an address (slot 0
+// the address of a buffer, slot 1 a square): the derivative holder carries
+// the lanes as a whole, and its address slot is the slot's first lane (a
+// view of lane 0), in both modes; the primal holder stays as it is.
+func.func @kept_beside_number(%x: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %holder = memref.alloca() : memref<2xf64>
+  %buffer = memref.alloc() : memref<1xf64>
+  memref.store %x, %buffer[%c0] : memref<1xf64>
+  ct.store_address %buffer, %holder[%c0] : memref<1xf64>, memref<2xf64>
+  %square = arith.mulf %x, %x : f64
+  memref.store %square, %holder[%c1] : memref<2xf64>
+  %p = ct.load_address %holder[%c0] : memref<2xf64> -> memref<?xf64, strided<[1], offset: ?>>
+  %v = memref.load %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  %s = memref.load %holder[%c1] : memref<2xf64>
+  %w = arith.mulf %v, %s : f64
+  memref.dealloc %buffer : memref<1xf64>
+  return %w : f64
+}
+
+// FWD-LABEL: func.func private @kept_beside_number.jvp.a.lanes2.
+// FWD-DAG: %[[H:.*]] = memref.alloca() : memref<2xf64>
+// FWD-DAG: %[[DH:.*]] = memref.alloca() : memref<2x2xf64>
+// FWD: ct.store_address %{{.*}}, %[[H]][%{{.*}}] : memref<1xf64>, memref<2xf64>
+// FWD: %[[LANE0:.*]] = memref.subview %[[DH]][0, 0] [2, 1] [1, 1] : memref<2x2xf64> to memref<2xf64, strided<[2]>>
+// FWD: ct.store_address %{{.*}}, %[[LANE0]][%{{.*}}] : memref<1x2xf64>, memref<2xf64, strided<[2]>>
+// FWD: vector.store %{{.*}}, %[[DH]][%{{.*}}, %{{.*}}] : memref<2x2xf64>, vector<2xf64>
+// FWD: %[[LANE0_AGAIN:.*]] = memref.subview %[[DH]][0, 0] [2, 1] [1, 1]
+// FWD: ct.load_address %[[LANE0_AGAIN]][%{{.*}}] : memref<2xf64, strided<[2]>> -> memref<?x2xf64, strided<[2, 1], offset: ?>>
+func.func @forward_beside(%x: f64, %tx: vector<2xf64>) -> (f64, vector<2xf64>) {
+  %v, %t = ct.jvp @kept_beside_number(%x) tangents(%tx) lanes 2
+      activity [active] : (f64, vector<2xf64>) -> (f64, vector<2xf64>)
+  return %v, %t : f64, vector<2xf64>
+}
+
+// REV-LABEL: func.func private @kept_beside_number.pullback.a.lanes2.
+// REV: %[[DH:.*]] = memref.alloca() : memref<2x2xf64>
+// REV: %[[LANE0:.*]] = memref.subview %[[DH]][0, 0] [2, 1] [1, 1] : memref<2x2xf64> to memref<2xf64, strided<[2]>>
+// REV: ct.store_address %{{.*}}, %[[LANE0]][%{{.*}}] : memref<1x2xf64>, memref<2xf64, strided<[2]>>
+func.func @reverse_beside(%x: f64, %s: vector<2xf64>) -> (f64, vector<2xf64>) {
+  %v, %dx = ct.pullback @kept_beside_number(%x) seeds(%s) lanes 2
+      activity [active] : (f64, vector<2xf64>) -> (f64, vector<2xf64>)
+  return %v, %dx : f64, vector<2xf64>
+}
