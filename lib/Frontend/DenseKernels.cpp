@@ -24,32 +24,29 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
+Value DenseMatrix::position(OpBuilder &b, Location l, Value i, Value j) const {
+  Value row = arith::MulIOp::create(b, l, i, rowStride);
+  Value col = arith::MulIOp::create(b, l, j, colStride);
+  return arith::AddIOp::create(b, l, offset,
+                               arith::AddIOp::create(b, l, row, col));
+}
+
+Value DenseMatrix::load(OpBuilder &b, Location l, Value i, Value j) const {
+  return memref::LoadOp::create(b, l, data, position(b, l, i, j));
+}
+
+void DenseMatrix::store(OpBuilder &b, Location l, Value value, Value i,
+                        Value j) const {
+  memref::StoreOp::create(b, l, value, data, position(b, l, i, j));
+}
+
 namespace {
+
+using Matrix = DenseMatrix;
 
 Value constantIndex(OpBuilder &b, Location l, int64_t value) {
   return arith::ConstantIndexOp::create(b, l, value);
 }
-
-/// A matrix operand: element (i, j) of `data` at
-/// offset + i * rowStride + j * colStride.
-struct Matrix {
-  Value data, offset, rowStride, colStride;
-
-  Matrix transposed() const { return {data, offset, colStride, rowStride}; }
-
-  Value position(OpBuilder &b, Location l, Value i, Value j) const {
-    Value row = arith::MulIOp::create(b, l, i, rowStride);
-    Value col = arith::MulIOp::create(b, l, j, colStride);
-    return arith::AddIOp::create(b, l, offset,
-                                 arith::AddIOp::create(b, l, row, col));
-  }
-  Value load(OpBuilder &b, Location l, Value i, Value j) const {
-    return memref::LoadOp::create(b, l, data, position(b, l, i, j));
-  }
-  void store(OpBuilder &b, Location l, Value value, Value i, Value j) const {
-    memref::StoreOp::create(b, l, value, data, position(b, l, i, j));
-  }
-};
 
 /// The matrix given as four arguments of `entry` from `first` on.
 Matrix matrixArgument(Block *entry, unsigned first) {
@@ -95,12 +92,13 @@ Matrix buildMatrix(OpBuilder &b, Location l, Type element, Value rows,
   Value size = arith::MulIOp::create(b, l, rows, cols);
   Value buffer = memref::AllocOp::create(
       b, l, MemRefType::get({ShapedType::kDynamic}, element), size);
-  Value zero =
-      arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 0.0));
-  if (zeroed)
+  if (zeroed) {
+    Value zero =
+        arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 0.0));
     forRange(b, l, constantIndex(b, l, 0), size, [&](OpBuilder &b, Value k) {
       memref::StoreOp::create(b, l, zero, buffer, k);
     });
+  }
   Value data = memref::CastOp::create(b, l, getPointerType(element), buffer);
   Value zeroIndex = constantIndex(b, l, 0), oneIndex = constantIndex(b, l, 1);
   return byRows ? Matrix{data, zeroIndex, cols, oneIndex}
@@ -335,22 +333,90 @@ func::FuncOp getOrCreate(ModuleOp module, StringRef name, FunctionType type,
   return function;
 }
 
-/// The types a rule's backward half takes first: `residuals`, then the
-/// arguments of `primal`.
-SmallVector<Type> withResiduals(ArrayRef<Type> residuals, func::FuncOp primal) {
-  SmallVector<Type> types(residuals);
-  llvm::append_range(types, primal.getArgumentTypes());
-  return types;
-}
+/// The residuals of every kernel's rule: two copied operands.
+constexpr unsigned kResiduals = 2;
 
-/// Binds `forward` and `backward` to `kernel` as its reverse-mode rule;
-/// forward mode differentiates the kernel's loops.
-void bindRule(ModuleOp module, func::FuncOp kernel, func::FuncOp forward,
-              func::FuncOp backward) {
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+/// The arguments of a rule's backward half: the residuals, the kernel's
+/// arguments, then one derivative memory per matrix operand.
+struct BackwardArguments {
+  Block *entry;
+  unsigned kernelArguments;
+
+  Value residual(unsigned k) const { return entry->getArgument(k); }
+  Value argument(unsigned i) const {
+    return entry->getArgument(kResiduals + i);
+  }
+  /// The matrix operand given as four arguments from `first` on, viewed in
+  /// the derivative memory that follows the kernel's arguments as the
+  /// `shadow`th.
+  Matrix shadowMatrix(unsigned first, unsigned shadow) const {
+    return {entry->getArgument(kResiduals + kernelArguments + shadow),
+            argument(first + 1), argument(first + 2), argument(first + 3)};
+  }
+};
+
+/// A kernel with a matrix-level rule, as getKernelWithRule makes it.
+struct KernelParts {
+  std::string name;
+  /// What diagnostics about the kernel call it.
+  StringRef sourceName;
+  SmallVector<Type> inputs;
+  /// The backward half's derivative memories (one per matrix operand) and
+  /// its results (the adjoints of the kernel's scalar arguments).
+  unsigned shadows;
+  SmallVector<Type> adjoints;
+  /// The kernel's loops.
+  std::function<void(OpBuilder &, Block *)> body;
+  /// The forward half's: the kernel's loops and the copies of what the
+  /// backward half reads, returned as the residuals.
+  std::function<SmallVector<Value>(OpBuilder &, Block *)> forward;
+  /// The backward half's, given its arguments.
+  std::function<void(OpBuilder &, const BackwardArguments &)> backward;
+};
+
+/// The kernel `parts.name` of `module`; made on first use, at `where`, with
+/// its halves bound to it as its reverse-mode rule (forward mode
+/// differentiates the kernel's loops).
+func::FuncOp getKernelWithRule(ModuleOp module, Location where,
+                               const KernelParts &parts) {
+  OpBuilder b(module.getContext());
+  bool created = false;
+  func::FuncOp kernel =
+      getOrCreate(module, parts.name, b.getFunctionType(parts.inputs, {}),
+                  parts.sourceName, where, created);
+  if (!created)
+    return kernel;
+  Location l = kernel.getLoc();
+  b.setInsertionPointToStart(&kernel.front());
+  parts.body(b, &kernel.front());
+  func::ReturnOp::create(b, l);
+
+  Type buffer = parts.inputs.front();
+  SmallVector<Type> residuals(kResiduals, buffer);
+  func::FuncOp forward = getOrCreate(module, parts.name + ".forward",
+                                     b.getFunctionType(parts.inputs, residuals),
+                                     parts.sourceName, where, created);
+  b.setInsertionPointToStart(&forward.front());
+  SmallVector<Value> copies = parts.forward(b, &forward.front());
+  func::ReturnOp::create(b, l, copies);
+
+  SmallVector<Type> backwardInputs(residuals);
+  llvm::append_range(backwardInputs, parts.inputs);
+  backwardInputs.append(parts.shadows, buffer);
+  func::FuncOp backward =
+      getOrCreate(module, parts.name + ".backward",
+                  b.getFunctionType(backwardInputs, parts.adjoints),
+                  parts.sourceName, where, created);
+  b.setInsertionPointToStart(&backward.front());
+  parts.backward(b,
+                 BackwardArguments{&backward.front(),
+                                   static_cast<unsigned>(parts.inputs.size())});
+
+  b.setInsertionPointToEnd(module.getBody());
   ct::CustomVjpOp::create(b, kernel.getLoc(), kernel.getSymName(),
                           forward.getSymName(), backward.getSymName());
   kernel->setAttr(ct::kForwardFromBodyAttr, b.getUnitAttr());
+  return kernel;
 }
 
 StringRef regionName(Triangle region) {
@@ -386,23 +452,16 @@ constexpr unsigned kRows = 12, kCols = 13, kDepth = 14, kAlpha = 15;
 /// The rule's backward half: with Cbar the seed of C over its region,
 /// T = Cbar * B^T gives A's adjoint (alpha * T) and alpha's (sum of T .* A),
 /// and B's is alpha * A^T * Cbar.
-void buildProductBackward(func::FuncOp backward, Triangle region) {
-  Block *entry = &backward.front();
-  Location l = backward.getLoc();
-  OpBuilder b = OpBuilder::atBlockBegin(entry);
+void buildProductBackward(OpBuilder &b, const BackwardArguments &args,
+                          Triangle region) {
+  Location l = args.entry->getParentOp()->getLoc();
   // Residuals: A stored by rows, B by columns.
-  Value copyA = entry->getArgument(0), copyB = entry->getArgument(1);
-  auto arg = [&](unsigned i) { return entry->getArgument(2 + i); };
-  Value rows = arg(kRows), cols = arg(kCols), depth = arg(kDepth);
-  Value alpha = arg(kAlpha);
+  Value copyA = args.residual(0), copyB = args.residual(1);
+  Value rows = args.argument(kRows), cols = args.argument(kCols),
+        depth = args.argument(kDepth), alpha = args.argument(kAlpha);
   Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
   Matrix a{copyA, zero, depth, one}, bm{copyB, zero, one, depth};
-  auto shadow = [&](unsigned k, unsigned first) {
-    Matrix m = matrixArgument(entry, 2 + first);
-    m.data = entry->getArgument(2 + 16 + k);
-    return m;
-  };
-  Matrix seed = shadow(2, 8);
+  Matrix seed = args.shadowMatrix(8, 2);
   Type element = alpha.getType();
   if (region != Triangle::All)
     seed = buildCopy(b, l, seed, rows, cols, /*byRows=*/false, region);
@@ -411,10 +470,10 @@ void buildProductBackward(func::FuncOp backward, Triangle region) {
       arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 1.0));
   buildProduct(b, l, seed, bm.transposed(), t, rows, depth, cols, unit,
                Triangle::All);
-  buildProduct(b, l, a.transposed(), seed, shadow(1, 4), depth, cols, rows,
-               alpha, Triangle::All);
+  buildProduct(b, l, a.transposed(), seed, args.shadowMatrix(4, 1), depth, cols,
+               rows, alpha, Triangle::All);
   // A's adjoint and alpha's, element by element of T.
-  Matrix shadowA = shadow(0, 0);
+  Matrix shadowA = args.shadowMatrix(0, 0);
   Value zeroScalar =
       arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 0.0));
   auto outer = scf::ForOp::create(b, l, zero, depth, one, zeroScalar);
@@ -448,53 +507,42 @@ void buildProductBackward(func::FuncOp backward, Triangle region) {
 
 func::FuncOp getDenseProduct(ModuleOp module, FloatType element,
                              Triangle region, Location where) {
-  OpBuilder b(module.getContext());
+  Builder b(module.getContext());
   Type buffer = getPointerType(element), index = b.getIndexType();
-  SmallVector<Type> inputs;
-  for (int k = 0; k < 3; ++k)
-    llvm::append_range(inputs, ArrayRef<Type>{buffer, index, index, index});
-  llvm::append_range(inputs, ArrayRef<Type>{index, index, index, element});
-  std::string name =
+  KernelParts parts;
+  parts.name =
       ("ct.dense.product." + elementName(element) + "." + regionName(region))
           .str();
-  bool created = false;
-  func::FuncOp kernel = getOrCreate(module, name, b.getFunctionType(inputs, {}),
-                                    "a matrix product", where, created);
-  if (!created)
-    return kernel;
-  Location l = kernel.getLoc();
-  auto emitProduct = [&](OpBuilder &b, Block *entry) {
+  parts.sourceName = "a matrix product";
+  for (int k = 0; k < 3; ++k)
+    llvm::append_range(parts.inputs,
+                       ArrayRef<Type>{buffer, index, index, index});
+  llvm::append_range(parts.inputs,
+                     ArrayRef<Type>{index, index, index, element});
+  parts.shadows = 3;
+  parts.adjoints = {element};
+  Location l = where;
+  auto body = [=](OpBuilder &b, Block *entry) {
     buildProduct(b, l, matrixArgument(entry, 0), matrixArgument(entry, 4),
                  matrixArgument(entry, 8), entry->getArgument(kRows),
                  entry->getArgument(kCols), entry->getArgument(kDepth),
                  entry->getArgument(kAlpha), region);
   };
-  b.setInsertionPointToStart(&kernel.front());
-  emitProduct(b, &kernel.front());
-  func::ReturnOp::create(b, l);
-
-  func::FuncOp forward = getOrCreate(
-      module, name + ".forward", b.getFunctionType(inputs, {buffer, buffer}),
-      "a matrix product", where, created);
-  Block *entry = &forward.front();
-  b.setInsertionPointToStart(entry);
-  Matrix a = buildCopy(b, l, matrixArgument(entry, 0),
-                       entry->getArgument(kRows), entry->getArgument(kDepth),
-                       /*byRows=*/true, Triangle::All);
-  Matrix bm = buildCopy(b, l, matrixArgument(entry, 4),
-                        entry->getArgument(kDepth), entry->getArgument(kCols),
-                        /*byRows=*/false, Triangle::All);
-  emitProduct(b, entry);
-  func::ReturnOp::create(b, l, ValueRange{a.data, bm.data});
-
-  SmallVector<Type> backwardInputs = withResiduals({buffer, buffer}, kernel);
-  backwardInputs.append({buffer, buffer, buffer});
-  func::FuncOp backward = getOrCreate(
-      module, name + ".backward", b.getFunctionType(backwardInputs, {element}),
-      "a matrix product", where, created);
-  buildProductBackward(backward, region);
-  bindRule(module, kernel, forward, backward);
-  return kernel;
+  parts.body = body;
+  parts.forward = [=](OpBuilder &b, Block *entry) -> SmallVector<Value> {
+    Matrix a = buildCopy(b, l, matrixArgument(entry, 0),
+                         entry->getArgument(kRows), entry->getArgument(kDepth),
+                         /*byRows=*/true, Triangle::All);
+    Matrix bm = buildCopy(b, l, matrixArgument(entry, 4),
+                          entry->getArgument(kDepth), entry->getArgument(kCols),
+                          /*byRows=*/false, Triangle::All);
+    body(b, entry);
+    return {a.data, bm.data};
+  };
+  parts.backward = [=](OpBuilder &b, const BackwardArguments &args) {
+    buildProductBackward(b, args, region);
+  };
+  return getKernelWithRule(module, where, parts);
 }
 
 //===----------------------------------------------------------------------===//
@@ -509,19 +557,15 @@ constexpr unsigned kSize = 8, kSolveCols = 9;
 /// right-hand side's adjoint is T^-T Xbar (replacing Xbar, since the solve
 /// overwrote the right-hand side), and T's is -(T^-T Xbar) X^T over the
 /// entries the solve read.
-void buildSolveBackward(func::FuncOp backward, bool lower, bool unitDiagonal) {
-  Block *entry = &backward.front();
-  Location l = backward.getLoc();
-  OpBuilder b = OpBuilder::atBlockBegin(entry);
+void buildSolveBackward(OpBuilder &b, const BackwardArguments &args, bool lower,
+                        bool unitDiagonal) {
+  Location l = args.entry->getParentOp()->getLoc();
   // Residuals: T stored by rows (so T^T is by columns), X by columns.
-  Value copyT = entry->getArgument(0), copyX = entry->getArgument(1);
-  auto arg = [&](unsigned i) { return entry->getArgument(2 + i); };
-  Value size = arg(kSize), cols = arg(kSolveCols);
+  Value copyT = args.residual(0), copyX = args.residual(1);
+  Value size = args.argument(kSize), cols = args.argument(kSolveCols);
   Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
   Matrix tri{copyT, zero, size, one}, solution{copyX, zero, one, size};
-  Matrix shadowT = matrixArgument(entry, 2), shadowX = matrixArgument(entry, 6);
-  shadowT.data = entry->getArgument(2 + 10);
-  shadowX.data = entry->getArgument(2 + 11);
+  Matrix shadowT = args.shadowMatrix(0, 0), shadowX = args.shadowMatrix(4, 1);
   buildTriangularSolve(b, l, tri.transposed(), shadowX, size, cols, !lower,
                        unitDiagonal);
   Triangle read =
@@ -541,53 +585,39 @@ void buildSolveBackward(func::FuncOp backward, bool lower, bool unitDiagonal) {
 func::FuncOp getDenseTriangularSolve(ModuleOp module, FloatType element,
                                      bool lower, bool unitDiagonal,
                                      Location where) {
-  OpBuilder b(module.getContext());
+  Builder b(module.getContext());
   Type buffer = getPointerType(element), index = b.getIndexType();
-  SmallVector<Type> inputs;
+  KernelParts parts;
+  parts.name = "ct.dense.solve." + elementName(element) +
+               (lower ? ".lower" : ".upper") + (unitDiagonal ? ".unit" : "");
+  parts.sourceName = "a triangular solve";
   for (int k = 0; k < 2; ++k)
-    llvm::append_range(inputs, ArrayRef<Type>{buffer, index, index, index});
-  inputs.append({index, index});
-  std::string name = "ct.dense.solve." + elementName(element) +
-                     (lower ? ".lower" : ".upper") +
-                     (unitDiagonal ? ".unit" : "");
-  bool created = false;
-  func::FuncOp kernel = getOrCreate(module, name, b.getFunctionType(inputs, {}),
-                                    "a triangular solve", where, created);
-  if (!created)
-    return kernel;
-  Location l = kernel.getLoc();
-  auto emitSolve = [&](OpBuilder &b, Block *entry) {
+    llvm::append_range(parts.inputs,
+                       ArrayRef<Type>{buffer, index, index, index});
+  parts.inputs.append({index, index});
+  parts.shadows = 2;
+  Location l = where;
+  auto body = [=](OpBuilder &b, Block *entry) {
     buildTriangularSolve(b, l, matrixArgument(entry, 0),
                          matrixArgument(entry, 4), entry->getArgument(kSize),
                          entry->getArgument(kSolveCols), lower, unitDiagonal);
   };
-  b.setInsertionPointToStart(&kernel.front());
-  emitSolve(b, &kernel.front());
-  func::ReturnOp::create(b, l);
-
-  func::FuncOp forward = getOrCreate(
-      module, name + ".forward", b.getFunctionType(inputs, {buffer, buffer}),
-      "a triangular solve", where, created);
-  Block *entry = &forward.front();
-  b.setInsertionPointToStart(entry);
-  Value size = entry->getArgument(kSize);
-  emitSolve(b, entry);
-  Matrix tri =
-      buildCopy(b, l, matrixArgument(entry, 0), size, size,
-                /*byRows=*/true, lower ? Triangle::Lower : Triangle::Upper);
-  Matrix solution = buildCopy(b, l, matrixArgument(entry, 4), size,
-                              entry->getArgument(kSolveCols), /*byRows=*/false,
-                              Triangle::All);
-  func::ReturnOp::create(b, l, ValueRange{tri.data, solution.data});
-
-  SmallVector<Type> backwardInputs = withResiduals({buffer, buffer}, kernel);
-  backwardInputs.append({buffer, buffer});
-  func::FuncOp backward = getOrCreate(module, name + ".backward",
-                                      b.getFunctionType(backwardInputs, {}),
-                                      "a triangular solve", where, created);
-  buildSolveBackward(backward, lower, unitDiagonal);
-  bindRule(module, kernel, forward, backward);
-  return kernel;
+  parts.body = body;
+  parts.forward = [=](OpBuilder &b, Block *entry) -> SmallVector<Value> {
+    Value size = entry->getArgument(kSize);
+    body(b, entry);
+    Matrix tri =
+        buildCopy(b, l, matrixArgument(entry, 0), size, size,
+                  /*byRows=*/true, lower ? Triangle::Lower : Triangle::Upper);
+    Matrix solution = buildCopy(b, l, matrixArgument(entry, 4), size,
+                                entry->getArgument(kSolveCols),
+                                /*byRows=*/false, Triangle::All);
+    return {tri.data, solution.data};
+  };
+  parts.backward = [=](OpBuilder &b, const BackwardArguments &args) {
+    buildSolveBackward(b, args, lower, unitDiagonal);
+  };
+  return getKernelWithRule(module, where, parts);
 }
 
 } // namespace cotangent::frontend

@@ -21,9 +21,26 @@
 #define COTANGENT_FRONTEND_DENSEKERNELS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace cotangent::frontend {
+
+/// A matrix operand: element (i, j) of `data` (a pointer memref) at
+/// offset + i * rowStride + j * colStride.
+struct DenseMatrix {
+  mlir::Value data, offset, rowStride, colStride;
+
+  DenseMatrix transposed() const {
+    return {data, offset, colStride, rowStride};
+  }
+  mlir::Value position(mlir::OpBuilder &b, mlir::Location l, mlir::Value i,
+                       mlir::Value j) const;
+  mlir::Value load(mlir::OpBuilder &b, mlir::Location l, mlir::Value i,
+                   mlir::Value j) const;
+  void store(mlir::OpBuilder &b, mlir::Location l, mlir::Value value,
+             mlir::Value i, mlir::Value j) const;
+};
 
 /// The entries of a result a kernel updates, by row i and column j.
 enum class Triangle { All, Lower, Upper, StrictLower, StrictUpper };

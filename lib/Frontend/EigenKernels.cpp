@@ -94,7 +94,7 @@ FloatType scalarOf(const clang::TemplateArgumentList &args, unsigned k,
 }
 } // namespace
 
-std::optional<FunctionLowering::KernelMatrix>
+std::optional<DenseMatrix>
 FunctionLowering::lowerKernelMatrix(const clang::CallExpr *call,
                                     unsigned pointer, Value rowStride,
                                     Value colStride, FloatType element) {
@@ -105,14 +105,14 @@ FunctionLowering::lowerKernelMatrix(const clang::CallExpr *call,
   auto type = dyn_cast<MemRefType>(address->memref.getType());
   if (address->packedType || !type || type.getElementType() != element ||
       type.getRank() != 1)
-    return unsupported<std::optional<KernelMatrix>>(
+    return unsupported<std::optional<DenseMatrix>>(
         arg, "this matrix's memory does not hold its scalars as an array "
              "of them; the matrix product or solve cannot be "
              "differentiated");
   Value data = address->memref;
   if (type != getPointerType(element))
     data = memref::CastOp::create(b, loc(arg), getPointerType(element), data);
-  return KernelMatrix{data, address->offset, rowStride, colStride};
+  return DenseMatrix{data, address->offset, rowStride, colStride};
 }
 
 Value FunctionLowering::lowerIndexArgument(const clang::CallExpr *call,
@@ -181,13 +181,13 @@ FunctionLowering::lowerEigenSolve(const clang::CallExpr *call,
     return std::nullopt;
   auto [triRows, triCols] =
       stridesFor(b, l, integerArgument(targs, vector ? 6 : 5), triStride);
-  std::optional<KernelMatrix> tri =
+  std::optional<DenseMatrix> tri =
       lowerKernelMatrix(call, vector ? 1 : 2, triRows, triCols, element);
   Value otherIncr = vector ? one : lowerIndexArgument(call, 5);
   Value otherStride = vector ? size : lowerIndexArgument(call, 6);
   if (!tri || !otherIncr || !otherStride)
     return std::nullopt;
-  std::optional<KernelMatrix> other =
+  std::optional<DenseMatrix> other =
       lowerKernelMatrix(call, vector ? 3 : 4, otherIncr, otherStride, element);
   if (!other)
     return std::nullopt;
@@ -240,7 +240,7 @@ FunctionLowering::lowerEigenProduct(const clang::CallExpr *call,
       if (!rowStride || !colStride)
         return false;
     }
-    std::optional<KernelMatrix> m =
+    std::optional<DenseMatrix> m =
         lowerKernelMatrix(call, pointer, rowStride, colStride, element);
     if (m)
       operands.append({m->data, m->offset, m->rowStride, m->colStride});

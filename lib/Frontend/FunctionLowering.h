@@ -17,6 +17,7 @@
 #ifndef COTANGENT_LIB_FRONTEND_FUNCTIONLOWERING_H
 #define COTANGENT_LIB_FRONTEND_FUNCTIONLOWERING_H
 
+#include "DenseKernels.h"
 #include "ModuleLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -565,13 +566,6 @@ private:
                             std::optional<Address> dest,
                             std::optional<CallResult> &result);
   //===--- Eigen's matrix kernels (EigenKernels.cpp) ----------------------===//
-  /// A matrix operand of a kernel call: memory, offset, strides.
-  struct KernelMatrix {
-    Value data, offset, rowStride, colStride;
-    KernelMatrix transposed() const {
-      return {data, offset, colStride, rowStride};
-    }
-  };
   /// A call of one of Eigen's product or triangular-solve kernels: true,
   /// with `result`, if it is one (a call of the matching DenseKernels.h
   /// kernel).
@@ -587,9 +581,10 @@ private:
                   const clang::TemplateArgumentList &targs,
                   mlir::FloatType element, bool vector);
   /// The matrix whose first element argument `pointer` of `call` points to.
-  std::optional<KernelMatrix>
-  lowerKernelMatrix(const clang::CallExpr *call, unsigned pointer,
-                    Value rowStride, Value colStride, mlir::FloatType element);
+  std::optional<DenseMatrix> lowerKernelMatrix(const clang::CallExpr *call,
+                                               unsigned pointer,
+                                               Value rowStride, Value colStride,
+                                               mlir::FloatType element);
   /// Argument `k` of `call`, an integer, as an index.
   Value lowerIndexArgument(const clang::CallExpr *call, unsigned k);
 
