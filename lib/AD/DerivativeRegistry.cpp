@@ -4,6 +4,7 @@
 #include "Analysis/CallActivity.h"
 #include "Checkpointing/Checkpoints.h"
 #include "VectorMode/Lanes.h"
+#include "cotangent/Dialect/CT/IR/LaneAccesses.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
@@ -182,7 +183,7 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   // Vector mode's lanes (ct::lanes) are vectors of floats, differentiated
   // as such; its whole-lane memory accesses become element accesses, which
   // the memory analyses know.
-  scalarizeLaneAccesses(job.primal);
+  ct::scalarizeLaneAccesses(job.primal);
   // A split rule (residuals saved by its forward half) says nothing about
   // tangents; its body, if any, is what the user chose not to differentiate.
   auto vjp = dyn_cast_or_null<ct::CustomVjpOp>(getReverseRule(job.primal));

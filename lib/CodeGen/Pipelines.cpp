@@ -114,6 +114,8 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   // Polynomial expansions for what has no LLVM intrinsic (integer powers),
   // intrinsics where LLVM has them, libm for the rest.
   pm.addPass(createExpandSpecialFunctions());
+  // Vectors of long doubles are padded in memory, not in LLVM's vectors.
+  pm.addPass(createPaddedLaneAccesses());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());

@@ -31,6 +31,7 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Basic/TargetInfo.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Path.h"
@@ -693,6 +694,12 @@ LayoutComputation::ofBuiltin(const clang::BuiltinType *builtin) {
     return Layout{Float32Type::get(context), type, 1};
   case clang::BuiltinType::Double:
     return Layout{Float64Type::get(context), type, 1};
+  case clang::BuiltinType::LongDouble:
+    // x86's 80-bit extended precision, laid out in 16 bytes as C++ does.
+    if (&ast.getTargetInfo().getLongDoubleFormat() !=
+        &llvm::APFloat::x87DoubleExtended())
+      break;
+    return Layout{Float80Type::get(context), type, 1};
   case clang::BuiltinType::Bool:
     return Layout{IntegerType::get(context, 1), type, 1};
   default:

@@ -87,10 +87,11 @@ done:
   return x;
 }
 
-long double halve(long double v) { return v / 2; }
-[[ct::differentiable]] double uses_long_double_literal(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: a conversion here has type 'long double', which differentiable code does not support
-  return x * halve(3.0L);
+// Quadruple precision (long double, x86's 80 bits, is supported).
+__float128 halve(__float128 v) { return v / 2; }
+[[ct::differentiable]] double uses_quadruple_literal(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: a conversion here has type '__float128', which differentiable code does not support
+  return x * halve(3.0Q);
 }
 
 [[ct::differentiable]] double uses_thread_local(double x) {

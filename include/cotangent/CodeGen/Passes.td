@@ -106,6 +106,20 @@ def ExpandSpecialFunctions
                            "::mlir::scf::SCFDialect"];
 }
 
+def PaddedLaneAccesses : Pass<"ct-padded-lane-accesses"> {
+  let summary = "Whole-lane loads and stores of padded scalars, element by "
+                "element";
+  let description = [{
+    Rewrites the vector.load and vector.store of one dimension whose scalars
+    are padded in memory (x86's 80-bit long double, 16 bytes in a C++ array)
+    into loads and stores of each element: LLVM lays a vector of them out at
+    10-byte steps, so a vector access would read the wrong bytes.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TapeAliasScopes : Pass<"ct-tape-alias-scopes", "::mlir::ModuleOp"> {
   let summary = "Tape slot accesses get a `tape` alias scope, every other "
                 "access in their function `noalias` of it";

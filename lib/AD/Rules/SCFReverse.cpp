@@ -169,8 +169,9 @@ static LogicalResult recomputeIteration(OpBuilder &b, scf::ForOp op,
 /// pushes as many values as its body (nested loops reserve their own).
 static void reserveTape(scf::ForOp op, ReverseEmitter &e) {
   Block *body = e.getLevel(op.getBody()).forward;
-  auto pushes =
-      static_cast<int64_t>(llvm::range_size(body->getOps<ct::TapePushOp>()));
+  int64_t pushes = 0;
+  for (ct::TapePushOp push : body->getOps<ct::TapePushOp>())
+    pushes += getTapeSlots(push.getValue().getType());
   if (pushes == 0)
     return;
   auto loop = cast<scf::ForOp>(body->getParentOp());

@@ -20,9 +20,14 @@ inline bool usesTape(mlir::Operation *op) {
          llvm::any_of(op->getResultTypes(), llvm::IsaPred<ct::TapeType>);
 }
 
+/// The 8-byte slots a tape entry of `type` takes: two for an 80-bit float.
+inline int64_t getTapeSlots(mlir::Type type) {
+  return type.isIntOrFloat() && type.getIntOrFloatBitWidth() > 64 ? 2 : 1;
+}
+
 /// The tape ops of kind OpT in `loop`'s body block, in order, if they are
-/// the only ops anywhere in the loop that use a tape, all the same one: the
-/// loops ct-tape-blocks turns into blocks.
+/// the only ops anywhere in the loop that use a tape, all the same one, each
+/// of one slot: the loops ct-tape-blocks turns into blocks.
 template <typename OpT>
 std::optional<llvm::SmallVector<OpT>> getOnlyTapeOps(mlir::scf::ForOp loop) {
   llvm::SmallVector<OpT> found;
@@ -32,7 +37,11 @@ std::optional<llvm::SmallVector<OpT>> getOnlyTapeOps(mlir::scf::ForOp loop) {
       return mlir::WalkResult::advance();
     auto typed = llvm::dyn_cast<OpT>(op);
     if (!typed || op->getBlock() != loop.getBody() ||
-        (tape && typed.getTape() != tape))
+        (tape && typed.getTape() != tape) ||
+        llvm::any_of(op->getOperandTypes(),
+                     [](mlir::Type t) { return getTapeSlots(t) != 1; }) ||
+        llvm::any_of(op->getResultTypes(),
+                     [](mlir::Type t) { return getTapeSlots(t) != 1; }))
       return mlir::WalkResult::interrupt();
     tape = typed.getTape();
     found.push_back(typed);

@@ -16,6 +16,7 @@
 #include "Utils/IRBuilders.h"
 #include "cotangent/AD/Analysis/Activity.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/LaneAccesses.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1016,7 +1017,7 @@ LaneWidener::Widening *LaneWidener::analyze(func::FuncOp function,
   Widening &w = *it->second;
   // Lanes of lanes: a vector-mode derivative's whole-lane accesses become
   // element accesses, which gain the new lanes like any.
-  scalarizeLaneAccesses(function);
+  ct::scalarizeLaneAccesses(function);
   // A value stored next to a tangent and read back (a custom JVP rule's
   // ct::dual result) is that value, not a read of memory with lanes.
   forwardStores(function);

@@ -56,13 +56,6 @@ private:
   friend class LaneRewriter;
 };
 
-/// Rewrites the whole-lane loads and stores of `function` (vector.load and
-/// vector.store of one dimension, as vector mode makes them) into loads and
-/// stores of each element and the vectors made of or split into them, so
-/// that a vector-mode derivative can be differentiated again with the
-/// memory analyses of scalar code.
-void scalarizeLaneAccesses(mlir::func::FuncOp function);
-
 } // namespace cotangent::ad
 
 #endif // COTANGENT_LIB_AD_VECTORMODE_LANES_H

@@ -281,6 +281,41 @@ struct TapeInitLowering : ConvertOpToLLVMPattern<ct::TapeInitOp> {
   }
 };
 
+/// Whether a tape entry of `type` is two slots: its low and high words
+/// (an 80-bit float), each pushed as an i64 (a push may move the tape,
+/// so the first word is stored before the second slot is taken).
+bool isTwoSlots(Type type) {
+  return type.isIntOrFloat() && type.getIntOrFloatBitWidth() > 64;
+}
+
+/// The low and high 64-bit words of the bits of `value`.
+std::pair<Value, Value> splitWords(OpBuilder &b, Location loc, Value value) {
+  unsigned width = value.getType().getIntOrFloatBitWidth();
+  Type i64 = b.getI64Type(), i128 = b.getIntegerType(128);
+  Value bits = LLVM::BitcastOp::create(b, loc, b.getIntegerType(width), value);
+  Value wide = LLVM::ZExtOp::create(b, loc, i128, bits);
+  Value shift =
+      LLVM::ConstantOp::create(b, loc, i128, b.getIntegerAttr(i128, 64));
+  return {LLVM::TruncOp::create(b, loc, i64, wide),
+          LLVM::TruncOp::create(b, loc, i64,
+                                LLVM::LShrOp::create(b, loc, wide, shift))};
+}
+
+/// The value of `type` whose bits are the words `low` and `high`.
+Value joinWords(OpBuilder &b, Location loc, Type type, Value low, Value high) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  Type i128 = b.getIntegerType(128);
+  Value shift =
+      LLVM::ConstantOp::create(b, loc, i128, b.getIntegerAttr(i128, 64));
+  Value wide = LLVM::OrOp::create(
+      b, loc, LLVM::ZExtOp::create(b, loc, i128, low),
+      LLVM::ShlOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i128, high),
+                          shift));
+  return LLVM::BitcastOp::create(
+      b, loc, type,
+      LLVM::TruncOp::create(b, loc, b.getIntegerType(width), wide));
+}
+
 struct TapePushLowering : ConvertOpToLLVMPattern<ct::TapePushOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -288,10 +323,17 @@ struct TapePushLowering : ConvertOpToLLVMPattern<ct::TapePushOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(ensureHelpers(rewriter, op)))
       return failure();
-    Value slot =
-        callSlotHelper(rewriter, op.getLoc(), kPushHelper, adaptor.getTape());
-    markTapeAccess(
-        LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), slot));
+    Location loc = op.getLoc();
+    SmallVector<Value, 2> words = {adaptor.getValue()};
+    if (isTwoSlots(adaptor.getValue().getType())) {
+      auto [low, high] = splitWords(rewriter, loc, adaptor.getValue());
+      words = {low, high};
+    }
+    for (Value word : words) {
+      Value slot =
+          callSlotHelper(rewriter, loc, kPushHelper, adaptor.getTape());
+      markTapeAccess(LLVM::StoreOp::create(rewriter, loc, word, slot));
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -304,10 +346,20 @@ struct TapePopLowering : ConvertOpToLLVMPattern<ct::TapePopOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(ensureHelpers(rewriter, op)))
       return failure();
+    Location loc = op.getLoc();
     Type type = getTypeConverter()->convertType(op.getType());
-    Value slot =
-        callSlotHelper(rewriter, op.getLoc(), kPopHelper, adaptor.getTape());
-    markTapeAccess(rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, slot));
+    auto pop = [&](Type word) -> Value {
+      Value slot = callSlotHelper(rewriter, loc, kPopHelper, adaptor.getTape());
+      return markTapeAccess(LLVM::LoadOp::create(rewriter, loc, word, slot))
+          ->getResult(0);
+    };
+    if (!isTwoSlots(type)) {
+      rewriter.replaceOp(op, pop(type));
+      return success();
+    }
+    Value high = pop(rewriter.getI64Type());
+    Value low = pop(rewriter.getI64Type());
+    rewriter.replaceOp(op, joinWords(rewriter, loc, type, low, high));
     return success();
   }
 };

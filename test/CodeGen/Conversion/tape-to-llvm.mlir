@@ -49,6 +49,34 @@ func.func @takes_tape(%t: !ct.tape, %v: f32) {
   return
 }
 
+// An 80-bit float takes two slots: its bits' low word is pushed first (and
+// stored before the second slot is taken, which may move the tape), and
+// popped last.
+// CHECK-LABEL: llvm.func @two_slots
+// CHECK-SAME: (%[[T:.*]]: !llvm.ptr, %[[V:.*]]: f80) -> f80
+func.func @two_slots(%t: !ct.tape, %v: f80) -> f80 {
+  // CHECK: %[[BITS:.*]] = llvm.bitcast %[[V]] : f80 to i80
+  // CHECK: %[[WIDE:.*]] = llvm.zext %[[BITS]] : i80 to i128
+  // CHECK: %[[LOW:.*]] = llvm.trunc %[[WIDE]] : i128 to i64
+  // CHECK: %[[SHIFTED:.*]] = llvm.lshr %[[WIDE]]
+  // CHECK: %[[HIGH:.*]] = llvm.trunc %[[SHIFTED]] : i128 to i64
+  // CHECK: %[[S0:.*]] = llvm.call @__ct_tape_push(%[[T]])
+  // CHECK: llvm.store %[[LOW]], %[[S0]] {ct.tape_slot} : i64, !llvm.ptr
+  // CHECK: %[[S1:.*]] = llvm.call @__ct_tape_push(%[[T]])
+  // CHECK: llvm.store %[[HIGH]], %[[S1]] {ct.tape_slot} : i64, !llvm.ptr
+  ct.tape_push %t, %v : f80
+  // CHECK: %[[P0:.*]] = llvm.call @__ct_tape_pop(%[[T]])
+  // CHECK: %[[HI:.*]] = llvm.load %[[P0]] {ct.tape_slot} : !llvm.ptr -> i64
+  // CHECK: %[[P1:.*]] = llvm.call @__ct_tape_pop(%[[T]])
+  // CHECK: %[[LO:.*]] = llvm.load %[[P1]] {ct.tape_slot} : !llvm.ptr -> i64
+  // CHECK: %[[JOINED:.*]] = llvm.or
+  // CHECK: %[[NARROW:.*]] = llvm.trunc %[[JOINED]] : i128 to i80
+  // CHECK: %[[Y:.*]] = llvm.bitcast %[[NARROW]] : i80 to f80
+  %y = ct.tape_pop %t : f80
+  // CHECK: llvm.return %[[Y]]
+  return %y : f80
+}
+
 // Blocks: claim and release call their helpers, which return the block's
 // address; writes and reads are a GEP over 8-byte slots and a store or load
 // of the value's own type.
@@ -114,3 +142,4 @@ func.func @blocks(%x: f64, %n: index) -> f64 {
 // GROW: ^[[FAIL]]:
 // GROW: llvm.call @__ct_tape_out_of_memory
 // GROW-NEXT: llvm.unreachable
+

@@ -654,9 +654,10 @@ def CT_CustomJvpOp : CT_RuleOp<"custom_jvp"> {
 
 def CT_TapeResource : Resource<"::cotangent::ct::TapeResource">;
 
-// What a tape stores: scalars only. Every entry takes one 8-byte slot.
-def CT_TapeElement : AnyTypeOf<[F16, BF16, F32, F64, I1, I8, I16, I32, I64, Index],
-    "scalar of at most 64 bits">;
+// What a tape stores: scalars only. Every entry takes one 8-byte slot, but
+// x86's 80-bit long double, which takes two.
+def CT_TapeElement : AnyTypeOf<[F16, BF16, F32, F64, F80, I1, I8, I16, I32, I64, Index],
+    "scalar of at most 64 bits, or an 80-bit float">;
 
 def CT_TapeInitOp : CT_Op<"tape_init", [MemoryEffects<[MemAlloc<CT_TapeResource>]>]> {
   let summary = "create an empty tape";

@@ -1,12 +1,13 @@
 //===- LaneAccesses.cpp - Whole-lane accesses as element accesses ---------===//
 
-#include "VectorMode/Lanes.h"
+#include "cotangent/Dialect/CT/IR/LaneAccesses.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace cotangent::ad;
+using namespace cotangent;
 
 /// The indices of lane `k` of an access at `indices`: the last one plus k.
 static SmallVector<Value> laneIndices(OpBuilder &b, Location loc,
@@ -18,16 +19,17 @@ static SmallVector<Value> laneIndices(OpBuilder &b, Location loc,
   return shifted;
 }
 
-void cotangent::ad::scalarizeLaneAccesses(func::FuncOp function) {
+void ct::scalarizeLaneAccesses(Operation *root,
+                               function_ref<bool(VectorType)> which) {
   SmallVector<Operation *> accesses;
-  function.walk([&](Operation *op) {
+  root->walk([&](Operation *op) {
     if (auto load = dyn_cast<vector::LoadOp>(op);
         load && load.getVectorType().getRank() == 1 &&
-        !load.getIndices().empty())
+        !load.getIndices().empty() && which(load.getVectorType()))
       accesses.push_back(op);
     if (auto store = dyn_cast<vector::StoreOp>(op);
         store && store.getVectorType().getRank() == 1 &&
-        !store.getIndices().empty())
+        !store.getIndices().empty() && which(store.getVectorType()))
       accesses.push_back(op);
   });
   for (Operation *op : accesses) {
