@@ -185,8 +185,10 @@ private:
     }
     if (auto call = dyn_cast<func::CallOp>(op))
       return visitCall(call, n);
-    if (auto load = dyn_cast<ct::LoadAddressOp>(op))
-      return markAddressClass(load.getHolder(), load.getView());
+    if (auto load = dyn_cast<ct::LoadAddressOp>(op)) {
+      markAddressClass(load.getView());
+      return success();
+    }
     if (auto view = dyn_cast<ct::PointerViewOp>(op))
       return markTapedAddresses(view);
     return unsupported(op, "its memory comes from elsewhere");
@@ -205,24 +207,23 @@ private:
   /// of its scalar type in the class of `view` (buildAddressClasses) may be
   /// the same memory, so all of them carry lanes (the views of the
   /// derivative's memory; the primal's are never stored beside them).
-  LogicalResult markAddressClass(Value holder, Value view) {
+  void markAddressClass(Value view) {
     Type scalar = cast<MemRefType>(view.getType()).getElementType();
     if (!addressClassesBuilt)
       buildAddressClasses();
     Value target = findClass(getMemoryRoot(view));
     if (!wideClasses.insert({target, scalar}).second)
-      return success();
+      return;
     w.function.walk([&](Operation *op) {
       std::optional<std::pair<Value, Value>> access = addressAccess(op);
       if (!access)
         return;
-      auto [other, otherHolder] = *access;
+      Value other = access->first;
       if (findClass(getMemoryRoot(other)) != target ||
           cast<MemRefType>(other.getType()).getElementType() != scalar)
         return;
       mark(other);
     });
-    return success();
   }
 
   /// Which memories may be the same, as far as addresses go: a memory whose
@@ -389,7 +390,8 @@ private:
       // holders too, where it says nothing about their lanes.
       if (isNullPointerView(store.getView()))
         return success();
-      return markAddressClass(store.getHolder(), store.getView());
+      markAddressClass(store.getView());
+      return success();
     }
     if (isa<ct::LoadAddressOp>(op))
       return success();
