@@ -20,7 +20,10 @@ namespace {
 struct PaddedLaneAccesses : impl::PaddedLaneAccessesBase<PaddedLaneAccesses> {
   void runOnOperation() override {
     ct::scalarizeLaneAccesses(getOperation(), [](mlir::VectorType type) {
-      unsigned width = type.getElementType().getIntOrFloatBitWidth();
+      mlir::Type element = type.getElementType();
+      if (!element.isIntOrFloat())
+        return false;
+      unsigned width = element.getIntOrFloatBitWidth();
       return width % 8 != 0 || !llvm::isPowerOf2_32(width / 8);
     });
   }
