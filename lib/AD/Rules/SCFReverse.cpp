@@ -171,7 +171,7 @@ static void reserveTape(scf::ForOp op, ReverseEmitter &e) {
   Block *body = e.getLevel(op.getBody()).forward;
   int64_t pushes = 0;
   for (ct::TapePushOp push : body->getOps<ct::TapePushOp>())
-    pushes += getTapeSlots(push.getValue().getType());
+    pushes += ct::getTapeSlots(push.getValue().getType());
   if (pushes == 0)
     return;
   auto loop = cast<scf::ForOp>(body->getParentOp());

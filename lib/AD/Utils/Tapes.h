@@ -9,6 +9,7 @@
 #define COTANGENT_LIB_AD_UTILS_TAPES_H
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/TapeSlots.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -18,11 +19,6 @@ namespace cotangent::ad {
 inline bool usesTape(mlir::Operation *op) {
   return llvm::any_of(op->getOperandTypes(), llvm::IsaPred<ct::TapeType>) ||
          llvm::any_of(op->getResultTypes(), llvm::IsaPred<ct::TapeType>);
-}
-
-/// The 8-byte slots a tape entry of `type` takes: two for an 80-bit float.
-inline int64_t getTapeSlots(mlir::Type type) {
-  return type.isIntOrFloat() && type.getIntOrFloatBitWidth() > 64 ? 2 : 1;
 }
 
 /// The tape ops of kind OpT in `loop`'s body block, in order, if they are
@@ -39,9 +35,9 @@ std::optional<llvm::SmallVector<OpT>> getOnlyTapeOps(mlir::scf::ForOp loop) {
     if (!typed || op->getBlock() != loop.getBody() ||
         (tape && typed.getTape() != tape) ||
         llvm::any_of(op->getOperandTypes(),
-                     [](mlir::Type t) { return getTapeSlots(t) != 1; }) ||
+                     [](mlir::Type t) { return ct::getTapeSlots(t) != 1; }) ||
         llvm::any_of(op->getResultTypes(),
-                     [](mlir::Type t) { return getTapeSlots(t) != 1; }))
+                     [](mlir::Type t) { return ct::getTapeSlots(t) != 1; }))
       return mlir::WalkResult::interrupt();
     tape = typed.getTape();
     found.push_back(typed);

@@ -17,6 +17,7 @@
 #include "CTToLLVMPatterns.h"
 #include "cotangent/CodeGen/Transforms/TapeAliasScopes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/TapeSlots.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
@@ -281,14 +282,9 @@ struct TapeInitLowering : ConvertOpToLLVMPattern<ct::TapeInitOp> {
   }
 };
 
-/// Whether a tape entry of `type` is two slots: its low and high words
-/// (an 80-bit float), each pushed as an i64 (a push may move the tape,
-/// so the first word is stored before the second slot is taken).
-bool isTwoSlots(Type type) {
-  return type.isIntOrFloat() && type.getIntOrFloatBitWidth() > 64;
-}
-
-/// The low and high 64-bit words of the bits of `value`.
+/// The low and high 64-bit words of the bits of `value`: an entry of two
+/// slots (ct::getTapeSlots), each pushed as an i64 (a push may move the
+/// tape, so the first word is stored before the second slot is taken).
 std::pair<Value, Value> splitWords(OpBuilder &b, Location loc, Value value) {
   unsigned width = value.getType().getIntOrFloatBitWidth();
   Type i64 = b.getI64Type(), i128 = b.getIntegerType(128);
@@ -325,7 +321,7 @@ struct TapePushLowering : ConvertOpToLLVMPattern<ct::TapePushOp> {
       return failure();
     Location loc = op.getLoc();
     SmallVector<Value, 2> words = {adaptor.getValue()};
-    if (isTwoSlots(adaptor.getValue().getType())) {
+    if (ct::getTapeSlots(adaptor.getValue().getType()) == 2) {
       auto [low, high] = splitWords(rewriter, loc, adaptor.getValue());
       words = {low, high};
     }
@@ -353,7 +349,7 @@ struct TapePopLowering : ConvertOpToLLVMPattern<ct::TapePopOp> {
       return markTapeAccess(LLVM::LoadOp::create(rewriter, loc, word, slot))
           ->getResult(0);
     };
-    if (!isTwoSlots(type)) {
+    if (ct::getTapeSlots(type) == 1) {
       rewriter.replaceOp(op, pop(type));
       return success();
     }
