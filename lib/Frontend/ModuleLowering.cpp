@@ -1313,11 +1313,12 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
                           "the result of '" + decl->getNameAsString() + "'");
     if (!type)
       return nullptr;
-    // (A std::vector result is the memory the callee allocated: the
-    // caller frees it.)
+    // (A std::vector of the memref model is the memory the callee
+    // allocated: the caller frees it. One kept in memory, a vector of
+    // vectors, is an object like any other, made at the caller's address.)
     bool byAddress = isAggregate(returnType) &&
                      getIteratorElementType(returnType).isNull() &&
-                     getVectorElementType(returnType).isNull();
+                     !isMemrefVector(returnType);
     (byAddress ? inputs : results).push_back(type);
   }
   // The memory the indirect fields of the object and of the parameters

@@ -70,23 +70,3 @@ func.func @grad_through_constant_buffer(%x: f64, %buffer: memref<1xf64>) -> (f64
   %v, %dx = ct.gradient @through_constant_buffer(%x, %buffer) activity [active, const] : (f64, memref<1xf64>) -> (f64, f64)
   return %v, %dx : f64, f64
 }
-
-// -----
-
-// The address of memory the caller declared constant, kept where the
-// addresses of memory with derivatives are.
-func.func @f(%x: f64, %q: memref<?xf64>, %holder: memref<?xf64>) -> f64 {
-  %c0 = arith.constant 0 : index
-  // expected-error @below {{cannot differentiate: the derivative of memory whose address is kept in memory is not available here: the memory is excluded from differentiation (by ct::wrt, or a constant parameter), or this is a derivative of code that keeps addresses, differentiated again (ct::hvp, derivatives of derivatives), which is not supported yet}}
-  ct.store_address %q, %holder[%c0] : memref<?xf64>, memref<?xf64>
-  %p = ct.load_address %holder[%c0] : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
-  memref.store %x, %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
-  %v = memref.load %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
-  %w = arith.mulf %v, %x : f64
-  return %w : f64
-}
-func.func @main(%x: f64, %q: memref<?xf64>, %h: memref<?xf64>, %dh: memref<?xf64>) -> (f64, f64) {
-  %s = arith.constant 1.0 : f64
-  %v:2 = ct.pullback @f(%x, %q, %h) seeds(%s) shadows(%dh) activity [active, const, dup] : (f64, memref<?xf64>, memref<?xf64>, f64, memref<?xf64>) -> (f64, f64)
-  return %v#0, %v#1 : f64, f64
-}

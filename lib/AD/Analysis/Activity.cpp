@@ -1,6 +1,7 @@
 //===- Activity.cpp - Which values and memory carry derivatives -----------===//
 
 #include "cotangent/AD/Analysis/Activity.h"
+#include "Utils/IRBuilders.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
@@ -282,6 +283,12 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
     if (isa<memref::AllocaOp, memref::AllocOp>(op) &&
         hasOnlyConstantAccesses(op->getResult(0)))
       elementwiseRoots.insert(op->getResult(0));
+    if (auto global = dyn_cast<memref::GetGlobalOp>(op))
+      if (auto definition =
+              SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+                  global, global.getNameAttr());
+          definition && definition.getConstant())
+        constantGlobals.insert(global.getResult());
     // Memory whose address is kept in memory, and memory reached through
     // an address loaded from memory, may be the same (docs/Memory.md).
     if (auto store = dyn_cast<ct::StoreAddressOp>(op))
@@ -306,6 +313,30 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
   });
   propagateVaried();
   propagateUseful();
+  // Constant memory's address stored where a shadow address is kept, or
+  // read where none is: either way its own shadow.
+  function.walk([&](Operation *op) {
+    if (auto store = dyn_cast<ct::StoreAddressOp>(op)) {
+      Value view = store.getView();
+      constantInShadows |= ct::isDifferentiableMemRef(view.getType()) &&
+                           !isNullPointerView(view) &&
+                           hasShadow(store.getHolder()) && !hasShadow(view);
+    } else if (auto load = dyn_cast<ct::LoadAddressOp>(op)) {
+      constantInShadows |=
+          ct::isDifferentiableMemRef(load.getView().getType()) &&
+          hasShadow(load.getView()) && !hasShadow(load.getHolder());
+    }
+  });
+}
+
+bool ActivityAnalysis::mayBeOwnShadow(Value memory) const {
+  if (!constantInShadows)
+    return false;
+  return llvm::any_of(getMemoryRoots(memory), [&](Value root) {
+    return !getArgumentIndex(root) &&
+           !isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+               root.getDefiningOp());
+  });
 }
 
 std::optional<ActivityAnalysis::Element>
@@ -433,6 +464,8 @@ bool ActivityAnalysis::isConstantArgument(Value root) const {
   // What a constant object's addresses point to is constant too (a
   // constant parameter holding vectors or pointers: the caller declares
   // everything it reaches constant).
+  if (constantGlobals.contains(root))
+    return true;
   std::optional<unsigned> index = getArgumentIndex(rootBehindAddresses(root));
   return index && activities[*index] == ct::Activity::Constant;
 }

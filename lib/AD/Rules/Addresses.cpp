@@ -16,6 +16,9 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -54,10 +57,58 @@ struct LoadAddressModel
 };
 
 /// Whether `view` carries no derivative, so that a shadow holder keeps its
-/// own address: the null pointer (a C pointer view of address 0), or
-/// memory of integers (an index list kept beside memory of numbers).
-bool isOwnShadow(Value view) {
-  return !ct::isDifferentiableMemRef(view.getType()) || isNullPointerView(view);
+/// own address: the null pointer (a C pointer view of address 0), memory
+/// of integers (an index list kept beside memory of numbers), or memory
+/// without a shadow (constant memory, beside memory with derivatives:
+/// accesses through shadow views check for it, MemRef.cpp).
+bool isOwnShadow(Value view, const ActivityAnalysis &activity) {
+  return !ct::isDifferentiableMemRef(view.getType()) ||
+         isNullPointerView(view) || !activity.hasShadow(view);
+}
+
+/// Whether `load` reads an address from memory without a shadow while the
+/// view it gives has one (memory whose address is kept is marked as one):
+/// what is held there is memory without derivatives, its own shadow.
+bool loadsOwnShadow(ct::LoadAddressOp load, const ActivityAnalysis &activity) {
+  return !activity.hasShadow(load.getHolder()) &&
+         ct::isDifferentiableMemRef(load.getView().getType());
+}
+
+/// A function keeping constant memory as its own shadow checks each access
+/// through a shadow view it may reach; a callee given such a view would
+/// not, so such calls are refused at `at` (the store or load of such an
+/// address).
+LogicalResult refuseCallsGivenOwnShadows(Operation *at,
+                                         const ActivityAnalysis &activity) {
+  auto function = at->getParentOfType<FunctionOpInterface>();
+  WalkResult walk = function->walk([&](CallOpInterface call) {
+    for (Value operand : call->getOperands())
+      if (isa<MemRefType>(operand.getType()) && activity.hasShadow(operand) &&
+          activity.mayBeOwnShadow(operand)) {
+        auto callee =
+            dyn_cast_or_null<SymbolRefAttr>(call.getCallableForCallee());
+        Operation *target =
+            callee ? SymbolTable::lookupNearestSymbolFrom(call, callee)
+                   : nullptr;
+        auto name = target ? target->getAttrOfType<StringAttr>("ct.source_name")
+                           : StringAttr();
+        InFlightDiagnostic diag = at->emitError(
+            "cannot differentiate: the address of memory without a derivative "
+            "(a parameter left out of ct::wrt, or a constant one) is kept "
+            "where addresses of memory with derivatives are kept, and memory "
+            "read through such addresses is given to ");
+        if (name)
+          diag << "'" << name.getValue() << "'";
+        else
+          diag << "a function";
+        diag << ", which is not inlined; copy what it needs into a local "
+                "array first";
+        diag.attachNote(call->getLoc()) << "the call is here";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 struct StoreAddressForward
@@ -70,8 +121,12 @@ struct StoreAddressForward
     Value holder = emitter.shadow(store.getHolder());
     if (!holder)
       return success();
-    Value view = isOwnShadow(store.getView()) ? clone.getView()
-                                              : emitter.shadow(store.getView());
+    if (!emitter.hasShadow(store.getView()) &&
+        failed(refuseCallsGivenOwnShadows(store, emitter.getActivity())))
+      return failure();
+    Value view = isOwnShadow(store.getView(), emitter.getActivity())
+                     ? clone.getView()
+                     : emitter.shadow(store.getView());
     if (!view)
       return op->emitError(kShadowUnavailable);
     ct::StoreAddressOp::create(b, op->getLoc(), view, holder, clone.getIndex());
@@ -88,6 +143,13 @@ struct LoadAddressForward
     auto clone = cast<ct::LoadAddressOp>(emitter.clonePrimal(b, *op));
     if (!emitter.hasShadow(load.getView()))
       return success();
+    // Memory without derivatives held the address (loadsOwnShadow).
+    if (loadsOwnShadow(load, emitter.getActivity())) {
+      if (failed(refuseCallsGivenOwnShadows(load, emitter.getActivity())))
+        return failure();
+      emitter.setTangent(load.getView(), clone.getView());
+      return success();
+    }
     Value holder = emitter.shadow(load.getHolder());
     if (!holder)
       return op->emitError(kShadowUnavailable);
@@ -129,8 +191,13 @@ struct StoreAddressReverse
         cast<ct::StoreAddressOp>(b.clone(*op, emitter.getForwardMapping()));
     if (!emitter.hasShadow(store.getHolder()))
       return success();
+    if (!emitter.hasShadow(store.getView()) &&
+        failed(refuseCallsGivenOwnShadows(store, emitter.getActivity()))) {
+      emitter.markFailed();
+      return failure();
+    }
     Value holder = emitter.shadowInForward(b, store.getHolder());
-    Value view = isOwnShadow(store.getView())
+    Value view = isOwnShadow(store.getView(), emitter.getActivity())
                      ? clone.getView()
                      : emitter.shadowInForward(b, store.getView());
     if (!holder || !view)
@@ -181,6 +248,14 @@ struct LoadAddressReverse
         cast<ct::LoadAddressOp>(b.clone(*op, emitter.getForwardMapping()));
     if (!emitter.hasShadow(load.getView()))
       return success();
+    if (loadsOwnShadow(load, emitter.getActivity())) {
+      if (failed(refuseCallsGivenOwnShadows(load, emitter.getActivity()))) {
+        emitter.markFailed();
+        return failure();
+      }
+      emitter.setShadowInForward(load.getView(), clone.getView());
+      return success();
+    }
     Value holder = emitter.shadowInForward(b, load.getHolder());
     if (!holder)
       return emitter.failWith(op, kShadowUnavailable);

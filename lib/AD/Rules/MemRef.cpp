@@ -13,7 +13,10 @@
 #include "ReverseMode/ReverseEmitter.h"
 #include "Rules/ScalarModes.h"
 #include "Utils/IRBuilders.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -40,6 +43,66 @@ LogicalResult refuseNumberInLibraryObject(Operation *op) {
             "the derivative with ct::stop_gradient";
 }
 
+Value buildNot(OpBuilder &b, Location loc, Value condition) {
+  return arith::XOrIOp::create(
+      b, loc, condition, arith::ConstantIntOp::create(b, loc, 1, /*width=*/1));
+}
+
+/// In the reverse code, whether the shadow `s` of `memory` is the primal
+/// memory itself (kept as its own shadow: it has no derivative); null where
+/// the shadow cannot be (ActivityAnalysis::mayBeOwnShadow).
+Value ownShadowInReverse(OpBuilder &b, Location loc, ReverseEmitter &emitter,
+                         Value memory, Value s) {
+  if (!emitter.getActivity().mayBeOwnShadow(memory))
+    return nullptr;
+  return buildIsOwnShadow(b, loc, emitter.primalInReverse(memory), s);
+}
+
+/// Builds `access` (of a shadow) unless `own` (an i1; null: never) says the
+/// shadow is primal memory kept as its own shadow; there `onOwn`, if given.
+void unlessOwnShadow(OpBuilder &b, Location loc, Value own,
+                     function_ref<void(OpBuilder &, Location)> access,
+                     function_ref<void(OpBuilder &, Location)> onOwn = {}) {
+  if (!own)
+    return access(b, loc);
+  auto yielding = [](function_ref<void(OpBuilder &, Location)> build) {
+    return [build](OpBuilder &b, Location loc) {
+      build(b, loc);
+      scf::YieldOp::create(b, loc);
+    };
+  };
+  if (onOwn)
+    scf::IfOp::create(b, loc, own, yielding(onOwn), yielding(access));
+  else
+    scf::IfOp::create(b, loc, buildNot(b, loc, own), yielding(access));
+}
+
+/// What a store of a value with a derivative into primal memory kept as its
+/// own shadow builds there: if the memory is read back into an output, the
+/// derivative would be lost, an error when it happens (memory known to be
+/// constant is refused when compiling: refuseDerivativesInConstantMemory).
+function_ref<void(OpBuilder &, Location)>
+lostDerivativeCheck(Operation *store, bool valueIsActive,
+                    const ActivityAnalysis &activity) {
+  auto memory = cast<memref::StoreOp>(store).getMemRef();
+  if (!valueIsActive || !activity.isUsefulMemory(memory))
+    return {};
+  static constexpr auto abort = [](OpBuilder &b, Location loc) {
+    std::string where;
+    if (auto file = loc->findInstanceOf<FileLineColLoc>())
+      where =
+          (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ": ")
+              .str();
+    ct::AbortOp::create(
+        b, loc,
+        where + "a value that carries a derivative is stored, through an "
+                "address kept in memory, into memory that is constant here "
+                "(a parameter not selected for differentiation); select it, "
+                "or copy it into a local buffer first");
+  };
+  return abort;
+}
+
 struct LoadModel
     : public ActivityOpInterface::ExternalModel<LoadModel, memref::LoadOp> {
   void getDerivativeFlow(Operation *op,
@@ -58,11 +121,17 @@ struct LoadForward
     if (emitter.isActive(load.getResult()) && liesInBytes(load.getMemRef()))
       return refuseNumberInLibraryObject(op);
     auto clone = cast<memref::LoadOp>(emitter.clonePrimal(b, *op));
-    if (emitter.isActive(load.getResult()))
-      emitter.setTangent(load.getResult(),
-                         memref::LoadOp::create(
-                             b, op->getLoc(), emitter.shadow(load.getMemRef()),
-                             clone.getIndices()));
+    if (!emitter.isActive(load.getResult()))
+      return success();
+    Location loc = op->getLoc();
+    Value s = emitter.shadow(load.getMemRef());
+    Value tangent = memref::LoadOp::create(b, loc, s, clone.getIndices());
+    // Primal memory kept as its own shadow has no derivative.
+    if (emitter.getActivity().mayBeOwnShadow(load.getMemRef()))
+      tangent = arith::SelectOp::create(
+          b, loc, buildIsOwnShadow(b, loc, clone.getMemRef(), s),
+          buildZero(b, loc, tangent.getType()), tangent);
+    emitter.setTangent(load.getResult(), tangent);
     return success();
   }
 };
@@ -84,10 +153,16 @@ struct LoadReverse
         emitter.shadowElement(*op, load.getMemRef(), load.getIndices());
     if (failed(element))
       return failure();
-    auto &[s, indices] = *element;
-    Value old = memref::LoadOp::create(b, loc, s, indices);
-    memref::StoreOp::create(b, loc, buildAdjointSum(b, loc, old, adjoint), s,
-                            indices);
+    Value s = element->shadow;
+    ArrayRef<Value> indices = element->indices;
+    auto accumulate = [&](OpBuilder &b, Location loc) {
+      Value old = memref::LoadOp::create(b, loc, s, indices);
+      memref::StoreOp::create(b, loc, buildAdjointSum(b, loc, old, adjoint), s,
+                              indices);
+    };
+    unlessOwnShadow(b, loc,
+                    ownShadowInReverse(b, loc, emitter, load.getMemRef(), s),
+                    accumulate);
     return success(!emitter.hadFailure());
   }
 };
@@ -114,10 +189,21 @@ struct StoreForward
     if (liesInBytes(store.getMemRef()) &&
         emitter.isActive(store.getValueToStore()))
       return refuseNumberInLibraryObject(op);
-    if (Value s = emitter.shadow(store.getMemRef()))
-      memref::StoreOp::create(b, loc,
-                              emitter.tangent(b, loc, store.getValueToStore()),
-                              s, clone.getIndices());
+    Value s = emitter.shadow(store.getMemRef());
+    if (!s)
+      return success();
+    Value tangent = emitter.tangent(b, loc, store.getValueToStore());
+    const ActivityAnalysis &activity = emitter.getActivity();
+    Value own = activity.mayBeOwnShadow(store.getMemRef())
+                    ? buildIsOwnShadow(b, loc, clone.getMemRef(), s)
+                    : nullptr;
+    unlessOwnShadow(
+        b, loc, own,
+        [&](OpBuilder &b, Location loc) {
+          memref::StoreOp::create(b, loc, tangent, s, clone.getIndices());
+        },
+        lostDerivativeCheck(op, emitter.isActive(store.getValueToStore()),
+                            activity));
     return success();
   }
 };
@@ -143,13 +229,24 @@ struct StoreReverse
         emitter.shadowElement(*op, store.getMemRef(), store.getIndices());
     if (failed(element))
       return failure();
-    auto &[s, indices] = *element;
+    Value s = element->shadow;
+    ArrayRef<Value> indices = element->indices;
     // -0 like the slots: a load of the same element earlier in the primal
     // then adds its adjoint to -0, which folds away (+0 would not).
     Value adjoint = memref::LoadOp::create(b, loc, s, indices);
-    memref::StoreOp::create(b, loc, buildAdjointZero(b, loc, adjoint.getType()),
-                            s, indices);
-    if (emitter.getActivity().isActive(store.getValueToStore()))
+    Value zero = buildAdjointZero(b, loc, adjoint.getType());
+    const ActivityAnalysis &activity = emitter.getActivity();
+    Value own = ownShadowInReverse(b, loc, emitter, store.getMemRef(), s);
+    unlessOwnShadow(
+        b, loc, own,
+        [&](OpBuilder &b, Location loc) {
+          memref::StoreOp::create(b, loc, zero, s, indices);
+        },
+        lostDerivativeCheck(op, activity.isActive(store.getValueToStore()),
+                            activity));
+    if (own)
+      adjoint = arith::SelectOp::create(b, loc, own, zero, adjoint);
+    if (activity.isActive(store.getValueToStore()))
       emitter.accumulate(b, loc, store.getValueToStore(), adjoint);
     return success(!emitter.hadFailure());
   }

@@ -240,3 +240,14 @@ bool ad::isNullPointerView(Value view) {
   auto pointer = view.getDefiningOp<ct::PointerViewOp>();
   return pointer && pointer.getPointer().getDefiningOp<LLVM::ZeroOp>();
 }
+
+Value ad::buildIsOwnShadow(OpBuilder &b, Location loc, Value primal,
+                           Value shadow) {
+  auto base = [&](Value view) {
+    auto address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+    address->setAttr(kOwnShadowTest, b.getUnitAttr());
+    return address;
+  };
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base(primal),
+                               base(shadow));
+}

@@ -24,6 +24,14 @@ inline constexpr llvm::StringLiteral kTapedAddress = "ct.taped_address";
 /// of address 0): a view with no memory, its own derivative.
 bool isNullPointerView(mlir::Value view);
 
+/// Whether the views `primal` and `shadow` start in the same memory (an i1):
+/// a shadow slot holding the primal address of memory without derivatives
+/// (ActivityAnalysis::keepsConstantMemoryInShadows). The addresses it
+/// compares are marked kOwnShadowTest (vector mode refuses such code).
+inline constexpr llvm::StringLiteral kOwnShadowTest = "ct.own_shadow_test";
+mlir::Value buildIsOwnShadow(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value primal, mlir::Value shadow);
+
 /// A branch op like `op` (scf.if or scf.index_switch) on `selector`, with
 /// results of `types` and one empty block per region; the builder's
 /// insertion point is left after it.

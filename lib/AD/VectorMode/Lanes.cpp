@@ -1024,6 +1024,20 @@ LaneWidener::Widening *LaneWidener::analyze(func::FuncOp function,
   // ct::dual result) is that value, not a read of memory with lanes.
   forwardStores(function);
   splitMemoryOfNothing(function);
+  // Memory without derivatives kept as its own shadow, which accesses test
+  // for at run time, has no lanes to give.
+  Operation *ownShadowTest = nullptr;
+  function.walk([&](memref::ExtractAlignedPointerAsIndexOp address) {
+    if (!ownShadowTest && address->hasAttr(kOwnShadowTest))
+      ownShadowTest = address;
+  });
+  if (ownShadowTest) {
+    (void)unsupported(ownShadowTest,
+                      "memory without derivatives (a parameter left out of "
+                      "ct::wrt, a constant table) is kept beside memory with "
+                      "derivatives, through addresses in memory");
+    return nullptr;
+  }
   w.function = function;
   w.args.assign(args.begin(), args.end());
   w.results.assign(results.begin(), results.end());

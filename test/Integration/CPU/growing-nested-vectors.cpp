@@ -115,6 +115,27 @@ static Rows outer(const std::vector<double> &a, const std::vector<double> &b) {
   return m;
 }
 
+// A differentiable function (exported: lowered on its own, not in place)
+// returning a vector of vectors of a shape it chooses, and one calling it.
+[[ct::differentiable]] Rows lowerTriangle(const std::vector<double> &a) {
+  Rows rows;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    rows.emplace_back();
+    for (std::size_t j = 0; j <= i; ++j)
+      rows.back().push_back(a[i] * a[j]);
+  }
+  return rows;
+}
+
+[[ct::differentiable]] double triangleEnergy(const double *x, int n) {
+  Rows rows = lowerTriangle(std::vector<double>(x, x + n));
+  double s = 0;
+  for (const std::vector<double> &row : rows)
+    for (double v : row)
+      s += std::sin(v) * static_cast<double>(row.size());
+  return s;
+}
+
 // A network of layers holding matrices as vectors of vectors, built by
 // push_back from a helper's result.
 [[ct::differentiable]] double network(const double *x, int n) {
@@ -225,6 +246,7 @@ int main() {
   checkPointer<triangle>("triangle", {0.4, -0.3, 0.8, 0.2});
   checkPointer<shuffled>("shuffled", {0.4, -0.3, 0.8, 0.2});
   checkPointer<network>("network", {0.4, -0.3, 0.8});
+  checkPointer<triangleEnergy>("exported result", {0.4, -0.3, 0.8, 0.2});
   testCubes();
   testInPlace();
   testHvp();

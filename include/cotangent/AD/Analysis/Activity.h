@@ -115,6 +115,17 @@ public:
   /// to. Calls of functions with a body write only the arguments their
   /// callee (transitively) stores to; unknown ops may write anything.
   bool mayWrite(mlir::Operation *op, mlir::Value input);
+  /// Whether the function stores the address of memory without a shadow
+  /// (constant memory: a parameter left out of differentiation, a tangent
+  /// direction differentiated again) into memory with one, beside the
+  /// addresses of memory with derivatives. The shadow slot then holds the
+  /// primal address itself, and an access through a shadow view that may
+  /// have come from such a slot checks at run time whether it reaches
+  /// primal memory: then no derivative flows (docs/Memory.md).
+  bool keepsConstantMemoryInShadows() const { return constantInShadows; }
+  /// Whether the shadow of `memory` may be primal memory so kept: memory
+  /// reached through a loaded address, not an argument or an allocation.
+  bool mayBeOwnShadow(mlir::Value memory) const;
 
 private:
   void propagateVaried();
@@ -132,8 +143,8 @@ private:
   bool markUseful(mlir::Value value);
   /// The position of `value` among the function's arguments, if it is one.
   std::optional<unsigned> getArgumentIndex(mlir::Value value) const;
-  /// Whether `root` is an argument the caller declares constant, or memory
-  /// reached through an address loaded from one.
+  /// Whether `root` is an argument the caller declares constant, memory
+  /// reached through an address loaded from one, or a constant global.
   bool isConstantArgument(mlir::Value root) const;
 
   // Op handles are mutable by design; queries do not change the function.
@@ -163,6 +174,9 @@ private:
   /// Arguments whose answer is being computed, and those of them that an
   /// answer in progress assumed unwritten (recursion).
   llvm::SmallPtrSet<mlir::Value, 4> argumentsInProgress, assumedUnwritten;
+  bool constantInShadows = false;
+  /// The views of constant globals (namespace-scope constant tables).
+  llvm::DenseSet<mlir::Value> constantGlobals;
 };
 
 } // namespace cotangent::ad
