@@ -28,11 +28,13 @@ static ct::Activity getOperandActivity(func::FuncOp callee, unsigned i,
   if (callee && isWrittenOwnCopy(callee, i))
     return ct::Activity::Duplicated;
   // So does memory no useful value is read from here (a buffer the caller
-  // never reads back) that the callee writes: the callee, whose results
-  // are outputs to it whether or not they are here, may read back what it
-  // stored (a checkpointed loop's body).
+  // never reads back) that the callee stores into: the callee, whose
+  // results are outputs to it whether or not they are here, may read back
+  // what it stored (a checkpointed loop's body). (Not memory it only
+  // frees, or reads addresses from: linked nodes it deletes would have
+  // their scratch shadow freed by it.)
   if (isShadowedType(operand.getType()) && !activity.isUsefulMemory(operand) &&
-      callee && !callee.isExternal() && mayWriteArgument(callee, i))
+      callee && !callee.isExternal() && mayStoreIntoArgument(callee, i))
     return ct::Activity::Duplicated;
   return ct::Activity::Constant;
 }

@@ -3,6 +3,7 @@
 #include "Analysis/MemoryWrites.h"
 #include "Analysis/CallActivity.h"
 #include "cotangent/AD/Analysis/Activity.h"
+#include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -65,15 +66,22 @@ bool ad::MemoryWrites::mayChange(Value memref) const {
   });
 }
 
-/// Whether a use of `memory`, or of a view of it, may write it; calls are
-/// followed into their callees `depth` deep so far.
-static bool mayWrite(Value memory, unsigned depth) {
+/// Whether a use of `memory`, or of a view of it, may write it (or only
+/// store into it, not free it or read addresses from it: `storesOnly`);
+/// calls are followed into their callees `depth` deep so far.
+static bool mayWrite(Value memory, unsigned depth, bool storesOnly) {
   SmallVector<Value> worklist{memory};
   while (!worklist.empty()) {
     Value view = worklist.pop_back_val();
     for (OpOperand &use : view.getUses()) {
       Operation *user = use.getOwner();
       if (isa<memref::LoadOp, memref::DimOp>(user))
+        continue;
+      if (storesOnly &&
+          (isa<memref::DeallocOp, memref::ExtractAlignedPointerAsIndexOp>(
+               user) ||
+           (isa<ct::LoadAddressOp>(user) &&
+            cast<ct::LoadAddressOp>(user).getHolder() == view)))
         continue;
       if (auto store = dyn_cast<memref::StoreOp>(user)) {
         if (store.getMemRef() == view)
@@ -90,7 +98,8 @@ static bool mayWrite(Value memory, unsigned depth) {
             call, call.getCalleeAttr());
         // Calls are followed a few deep; recursion is assumed to write.
         if (!callee || callee.isExternal() || depth >= 8 ||
-            mayWrite(callee.getArgument(use.getOperandNumber()), depth + 1))
+            mayWrite(callee.getArgument(use.getOperandNumber()), depth + 1,
+                     storesOnly))
           return true;
         continue;
       }
@@ -101,5 +110,9 @@ static bool mayWrite(Value memory, unsigned depth) {
 }
 
 bool ad::mayWriteArgument(func::FuncOp function, unsigned argument) {
-  return mayWrite(function.getArgument(argument), 0);
+  return mayWrite(function.getArgument(argument), 0, /*storesOnly=*/false);
+}
+
+bool ad::mayStoreIntoArgument(func::FuncOp function, unsigned argument) {
+  return mayWrite(function.getArgument(argument), 0, /*storesOnly=*/true);
 }

@@ -23,6 +23,10 @@ bool mayAlias(mlir::Value a, mlir::Value b);
 /// `argument` (conservatively: any use but loads and sizes, views of it
 /// followed, calls followed into their callees).
 bool mayWriteArgument(mlir::func::FuncOp function, unsigned argument);
+/// The same, counting only what may store into the memory (numbers or
+/// addresses), not its freeing or the addresses read from it: whether the
+/// function may read back what it stored there.
+bool mayStoreIntoArgument(mlir::func::FuncOp function, unsigned argument);
 
 /// The memory roots an op, with everything nested in it, may write.
 class MemoryWrites {

@@ -2,7 +2,7 @@
 // linked through their `next` fields (prepended, or appended through a
 // tail pointer; nodes that also point into the caller's array), walked
 // by `for (p = head; p; p = p->next)` and `while (p)`, and freed one by
-// one; a node's fields that designate other
+// one (also by a recursive helper, of a list that carries no derivative); a node's fields that designate other
 // nodes keep their addresses (docs/Memory.md). Reverse and forward mode
 // against closed forms and central differences, at -O0 and -O2 (and under
 // AddressSanitizer in the sanitizer build: no leak, no use after free).
@@ -86,6 +86,31 @@ struct Segment {
   return s;
 }
 
+static void freeList(Node *p) {
+  if (p) {
+    freeList(p->next);
+    delete p;
+  }
+}
+
+/// A list of constants (no derivative) freed by a recursive helper, beside
+/// a sum that has one: the helper's derivative deletes nodes that have no
+/// shadow (it used to be given scratch shadows, which it freed as well).
+[[ct::differentiable]] double constantList(const double *x, int n) {
+  Node *head = nullptr;
+  for (int i = 0; i < n; ++i)
+    head = new Node{0.5 * i, i, head};
+  double weights = 0;
+  for (const Node *p = head; p; p = p->next)
+    weights += p->value;
+  freeList(head);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += std::sin(x[i] * x[i]);
+  // (The list's values decide a branch only: no derivative reads them.)
+  return weights > 1e9 ? 0.0 : s;
+}
+
 double prependedClosed(const double *x, int n) {
   double s = 0;
   for (int i = 0; i < n; ++i)
@@ -123,5 +148,6 @@ int main() {
   checkList<prepended>("prepended", prependedClosed);
   checkList<appended>("appended", appendedClosed);
   checkList<segments>("segments", appendedClosed);
+  checkList<constantList>("constant list", prependedClosed);
   return check::report();
 }
