@@ -96,7 +96,16 @@ static void buildCombiner(Block &block, const Reduction &r, scf::ForOp loop,
                                        lhs, rhs);
     combined = arith::SelectOp::create(combine, loc, wins, rhs, lhs);
   } else {
-    combined = combine.clone(*r.combiner, mapping)->getResult(0);
+    Operation *clone = combine.clone(*r.combiner, mapping);
+    // convert-scf-to-openmp knows `lhs op rhs` only: a commutative
+    // combiner written the other way round (`c * acc`) is turned.
+    if (clone->hasTrait<OpTrait::IsCommutative>() &&
+        clone->getNumOperands() == 2 && clone->getOperand(0) == rhs &&
+        clone->getOperand(1) == lhs) {
+      clone->setOperand(0, lhs);
+      clone->setOperand(1, rhs);
+    }
+    combined = clone->getResult(0);
   }
   scf::ReduceReturnOp::create(combine, loc, combined);
 }

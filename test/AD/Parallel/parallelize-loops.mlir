@@ -31,6 +31,26 @@ func.func @map_and_sum(%x: !m, %y: !m, %n: index) -> f64 {
   return %s : f64
 }
 
+// A product written with the running value second (`c * acc`): the
+// combiner is `lhs * rhs`, the form convert-scf-to-openmp knows (it left
+// the loop unconverted, an error, when the operands came the other way).
+// CHECK-LABEL: func.func @product_running_second
+// CHECK:   scf.reduce(%{{.*}} : f64) {
+// CHECK:   ^bb0(%[[L:.*]]: f64, %[[RHS:.*]]: f64):
+// CHECK:     %[[P:.*]] = arith.mulf %[[L]], %[[RHS]]
+// CHECK:     scf.reduce.return %[[P]]
+func.func @product_running_second(%x: !m, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f64
+  %p = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %one) -> f64 {
+    %v = memref.load %x[%i] : !m
+    %next = arith.mulf %v, %acc : f64
+    scf.yield %next : f64
+  } {ct.parallel}
+  return %p : f64
+}
+
 // Adding into elements other iterations may add into (a shadow of memory
 // every iteration reads): atomic adds; a subtraction adds the negation.
 // An element indexed by the reversed counter (n - 1 - k) is the
