@@ -375,9 +375,19 @@ struct DeallocForward
                                                    memref::DeallocOp> {
   LogicalResult emitTangent(Operation *op, OpBuilder &b,
                             ForwardEmitter &emitter) const {
-    emitter.clonePrimal(b, *op);
-    if (Value s = emitter.shadow(cast<memref::DeallocOp>(op).getMemref()))
-      memref::DeallocOp::create(b, op->getLoc(), s);
+    auto clone = cast<memref::DeallocOp>(emitter.clonePrimal(b, *op));
+    Value memory = cast<memref::DeallocOp>(op).getMemref();
+    Value s = emitter.shadow(memory);
+    if (!s)
+      return success();
+    // (Not again where the shadow is the primal memory itself.)
+    Location loc = op->getLoc();
+    Value own = emitter.getActivity().mayBeOwnShadow(memory)
+                    ? buildIsOwnShadow(b, loc, clone.getMemref(), s)
+                    : nullptr;
+    unlessOwnShadow(b, loc, own, [&](OpBuilder &b, Location loc) {
+      memref::DeallocOp::create(b, loc, s);
+    });
     return success();
   }
 };

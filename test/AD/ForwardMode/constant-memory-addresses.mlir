@@ -71,3 +71,37 @@ func.func @main(%x: memref<?xf64>, %dx: memref<?xf64>, %c: memref<?xf64>, %i: in
   %s = arith.addf %a#1, %b#1 : f64
   return %s : f64
 }
+
+// An address read from a holder without a shadow (it held only constant
+// memory) while memory with derivatives is kept elsewhere: the view is its
+// own shadow, and freeing it frees the shadow only where that is not the
+// primal memory (it would be freed twice).
+// CHECK-LABEL: func.func private @freed.jvp.{{[a-z]+}}
+// CHECK: ct.store_address %arg1, %[[HOLD:[a-z0-9_]+]][
+// CHECK: %[[Q:.*]] = ct.load_address %[[HOLD]][
+// CHECK-NOT: ct.load_address
+// CHECK: memref.dealloc %[[Q]]
+// CHECK-NEXT: %[[NOTOWN:.*]] = arith.cmpi ne
+// CHECK-NEXT: scf.if %[[NOTOWN]] {
+// CHECK-NEXT: memref.dealloc %[[Q]]
+func.func @freed(%x: f64, %c: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %local = memref.alloc() : memref<1xf64>
+  memref.store %x, %local[%c0] : memref<1xf64>
+  %mine = memref.alloca() : memref<1xf64>
+  ct.store_address %local, %mine[%c0] : memref<1xf64>, memref<1xf64>
+  %hold = memref.alloca() : memref<1xf64>
+  ct.store_address %c, %hold[%c0] : memref<?xf64>, memref<1xf64>
+  %p = ct.load_address %mine[%c0] : memref<1xf64> -> memref<?xf64, strided<[1], offset: ?>>
+  %v = memref.load %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  %q = ct.load_address %hold[%c0] : memref<1xf64> -> memref<?xf64, strided<[1], offset: ?>>
+  %w = memref.load %q[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  %r = arith.mulf %v, %w : f64
+  memref.dealloc %q : memref<?xf64, strided<[1], offset: ?>>
+  memref.dealloc %local : memref<1xf64>
+  return %r : f64
+}
+func.func @main_freed(%x: f64, %t: f64, %c: memref<?xf64>) -> (f64, f64) {
+  %v:2 = ct.jvp @freed(%x, %c) tangents(%t) activity [active, const] : (f64, memref<?xf64>, f64) -> (f64, f64)
+  return %v#0, %v#1 : f64, f64
+}
