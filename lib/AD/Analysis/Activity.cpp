@@ -10,6 +10,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -326,6 +327,17 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
           ct::isDifferentiableMemRef(load.getView().getType()) &&
           hasShadow(load.getView()) && !hasShadow(load.getHolder());
     }
+  });
+  if (!constantInShadows)
+    return;
+  function.walk([&](CallOpInterface call) {
+    for (Value operand : call->getOperands())
+      if (isa<MemRefType>(operand.getType()) && hasShadow(operand) &&
+          mayBeOwnShadow(operand)) {
+        callGivenOwnShadow = call;
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
   });
 }
 

@@ -18,7 +18,6 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace cotangent;
@@ -76,39 +75,31 @@ bool loadsOwnShadow(ct::LoadAddressOp load, const ActivityAnalysis &activity) {
 
 /// A function keeping constant memory as its own shadow checks each access
 /// through a shadow view it may reach; a callee given such a view would
-/// not, so such calls are refused at `at` (the store or load of such an
-/// address).
+/// not, so such a call (ActivityAnalysis::getCallGivenOwnShadow) is refused
+/// at `at` (the store or load of such an address).
 LogicalResult refuseCallsGivenOwnShadows(Operation *at,
                                          const ActivityAnalysis &activity) {
-  auto function = at->getParentOfType<FunctionOpInterface>();
-  WalkResult walk = function->walk([&](CallOpInterface call) {
-    for (Value operand : call->getOperands())
-      if (isa<MemRefType>(operand.getType()) && activity.hasShadow(operand) &&
-          activity.mayBeOwnShadow(operand)) {
-        auto callee =
-            dyn_cast_or_null<SymbolRefAttr>(call.getCallableForCallee());
-        Operation *target =
-            callee ? SymbolTable::lookupNearestSymbolFrom(call, callee)
-                   : nullptr;
-        auto name = target ? target->getAttrOfType<StringAttr>("ct.source_name")
-                           : StringAttr();
-        InFlightDiagnostic diag = at->emitError(
-            "cannot differentiate: the address of memory without a derivative "
-            "(a parameter left out of ct::wrt, or a constant one) is kept "
-            "where addresses of memory with derivatives are kept, and memory "
-            "read through such addresses is given to ");
-        if (name)
-          diag << "'" << name.getValue() << "'";
-        else
-          diag << "a function";
-        diag << ", which is not inlined; copy what it needs into a local "
-                "array first";
-        diag.attachNote(call->getLoc()) << "the call is here";
-        return WalkResult::interrupt();
-      }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+  auto call = cast_or_null<CallOpInterface>(activity.getCallGivenOwnShadow());
+  if (!call)
+    return success();
+  auto callee = dyn_cast_or_null<SymbolRefAttr>(call.getCallableForCallee());
+  Operation *target =
+      callee ? SymbolTable::lookupNearestSymbolFrom(call, callee) : nullptr;
+  auto name = target ? target->getAttrOfType<StringAttr>("ct.source_name")
+                     : StringAttr();
+  InFlightDiagnostic diag = at->emitError(
+      "cannot differentiate: the address of memory without a derivative "
+      "(a parameter left out of ct::wrt, or a constant one) is kept where "
+      "addresses of memory with derivatives are kept, and memory read "
+      "through such addresses is given to ");
+  if (name)
+    diag << "'" << name.getValue() << "'";
+  else
+    diag << "a function";
+  diag << ", which is not inlined; copy what it needs into a local array "
+          "first";
+  diag.attachNote(call->getLoc()) << "the call is here";
+  return failure();
 }
 
 struct StoreAddressForward

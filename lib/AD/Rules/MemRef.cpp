@@ -48,9 +48,18 @@ Value buildNot(OpBuilder &b, Location loc, Value condition) {
       b, loc, condition, arith::ConstantIntOp::create(b, loc, 1, /*width=*/1));
 }
 
-/// In the reverse code, whether the shadow `s` of `memory` is the primal
-/// memory itself (kept as its own shadow: it has no derivative); null where
-/// the shadow cannot be (ActivityAnalysis::mayBeOwnShadow).
+/// In the forward code, whether the shadow `s` of `memory` (`primal` there)
+/// is the primal memory itself (kept as its own shadow: it has no
+/// derivative); null where the shadow cannot be
+/// (ActivityAnalysis::mayBeOwnShadow).
+Value ownShadowInForward(OpBuilder &b, Location loc, ForwardEmitter &emitter,
+                         Value memory, Value primal, Value s) {
+  if (!emitter.getActivity().mayBeOwnShadow(memory))
+    return nullptr;
+  return buildIsOwnShadow(b, loc, primal, s);
+}
+
+/// The same in the reverse code, where the primal is recomputed or taped.
 Value ownShadowInReverse(OpBuilder &b, Location loc, ReverseEmitter &emitter,
                          Value memory, Value s) {
   if (!emitter.getActivity().mayBeOwnShadow(memory))
@@ -127,10 +136,10 @@ struct LoadForward
     Value s = emitter.shadow(load.getMemRef());
     Value tangent = memref::LoadOp::create(b, loc, s, clone.getIndices());
     // Primal memory kept as its own shadow has no derivative.
-    if (emitter.getActivity().mayBeOwnShadow(load.getMemRef()))
+    if (Value own = ownShadowInForward(b, loc, emitter, load.getMemRef(),
+                                       clone.getMemRef(), s))
       tangent = arith::SelectOp::create(
-          b, loc, buildIsOwnShadow(b, loc, clone.getMemRef(), s),
-          buildZero(b, loc, tangent.getType()), tangent);
+          b, loc, own, buildZero(b, loc, tangent.getType()), tangent);
     emitter.setTangent(load.getResult(), tangent);
     return success();
   }
@@ -194,9 +203,8 @@ struct StoreForward
       return success();
     Value tangent = emitter.tangent(b, loc, store.getValueToStore());
     const ActivityAnalysis &activity = emitter.getActivity();
-    Value own = activity.mayBeOwnShadow(store.getMemRef())
-                    ? buildIsOwnShadow(b, loc, clone.getMemRef(), s)
-                    : nullptr;
+    Value own = ownShadowInForward(b, loc, emitter, store.getMemRef(),
+                                   clone.getMemRef(), s);
     unlessOwnShadow(
         b, loc, own,
         [&](OpBuilder &b, Location loc) {
@@ -382,9 +390,8 @@ struct DeallocForward
       return success();
     // (Not again where the shadow is the primal memory itself.)
     Location loc = op->getLoc();
-    Value own = emitter.getActivity().mayBeOwnShadow(memory)
-                    ? buildIsOwnShadow(b, loc, clone.getMemref(), s)
-                    : nullptr;
+    Value own =
+        ownShadowInForward(b, loc, emitter, memory, clone.getMemref(), s);
     unlessOwnShadow(b, loc, own, [&](OpBuilder &b, Location loc) {
       memref::DeallocOp::create(b, loc, s);
     });

@@ -126,6 +126,9 @@ public:
   /// Whether the shadow of `memory` may be primal memory so kept: memory
   /// reached through a loaded address, not an argument or an allocation.
   bool mayBeOwnShadow(mlir::Value memory) const;
+  /// A call given memory whose shadow may be so kept (its accesses would
+  /// not test for it), or null.
+  mlir::Operation *getCallGivenOwnShadow() const { return callGivenOwnShadow; }
 
 private:
   void propagateVaried();
@@ -175,6 +178,7 @@ private:
   /// answer in progress assumed unwritten (recursion).
   llvm::SmallPtrSet<mlir::Value, 4> argumentsInProgress, assumedUnwritten;
   bool constantInShadows = false;
+  mlir::Operation *callGivenOwnShadow = nullptr;
   /// The views of constant globals (namespace-scope constant tables).
   llvm::DenseSet<mlir::Value> constantGlobals;
 };
