@@ -118,6 +118,8 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createPaddedLaneAccesses());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
+  // (math-to-libm refuses long double: the `l` functions first.)
+  pm.addPass(createLongDoubleMathToLibm());
   pm.addPass(createConvertMathToLibmPass());
   // Ours first (linear); upstream's converts what it leaves.
   pm.addPass(createStructuredToBranches());

@@ -547,6 +547,14 @@ private:
                                  const clang::Stmt *where) {
     return module.getLayout(type, where->getSourceRange(), "this expression");
   }
+  /// The layout of `type` as an element of an array: a std::vector is its
+  /// three addresses there (VectorRows.cpp).
+  std::optional<Layout> elementLayoutOf(clang::QualType type,
+                                        const clang::Stmt *where) {
+    return isVector(type.getCanonicalType())
+               ? module.getVectorInMemoryLayout(type, where->getSourceRange())
+               : layoutOf(type, where);
+  }
 
   //===--- Calls (LowerCall.cpp) ------------------------------------------===//
   /// What a call produced: a scalar value, or the address a reference or
@@ -1484,10 +1492,24 @@ private:
 
   //===--- Rows of vectors of vectors (VectorRows.cpp) --------------------===//
   /// Whether `expr` designates a row of a vector of vectors (`m[i]`,
-  /// `m.back()`): a vector kept in memory.
+  /// `m.back()`) or a vector element of an array or std::array: a vector
+  /// kept in memory.
   bool isRowExpr(const clang::Expr *expr);
   /// The three address slots of the row `expr` designates.
   std::optional<Address> lowerRowHolder(const clang::Expr *expr);
+  /// Constructs the vectors of the array of `type` at `dest` empty.
+  bool emptyVectorArray(Address dest, clang::QualType type,
+                        const clang::Stmt *where);
+  /// Constructs the vectors of the array of `type` at `dest` as copies of
+  /// those at `from` (with `move`, takes their memory): an array of
+  /// vectors copied element by element.
+  bool copyVectorArray(Address dest, Address from, clang::QualType type,
+                       bool move, const clang::Stmt *where);
+  /// The place of the element of a std::array that `call` to its
+  /// `accessor` (`operator[]`, `at`, `front`, `back`) designates.
+  std::optional<Address>
+  lowerStdArrayElement(const clang::CallExpr *call,
+                       const clang::CXXMethodDecl *accessor);
   /// Fresh slots for a row of `type` (uninitialized).
   std::optional<Address> allocateRow(clang::QualType type,
                                      const clang::Stmt *where);

@@ -542,6 +542,11 @@ bool FunctionLowering::lowerConstruct(const clang::CXXConstructExpr *expr,
     return false;
   if (ModuleLowering::isVectorObject(expr->getType().getCanonicalType()))
     return constructVectorObject(expr, dest);
+  // An array of vectors (`std::vector<double> rows[3];`).
+  if (!ModuleLowering::getVectorElementType(
+           ast.getBaseElementType(expr->getType()).getCanonicalType())
+           .isNull())
+    return emptyVectorArray(dest, expr->getType(), expr);
   // A std::unique_ptr or an array of them (`std::unique_ptr<T> parts[2];`):
   // what each owns, null unless given (`std::unique_ptr<T>(new T)`).
   clang::QualType owner = ast.getBaseElementType(expr->getType());

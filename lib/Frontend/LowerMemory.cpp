@@ -630,9 +630,16 @@ FunctionLowering::lowerSubscriptPlace(const clang::ArraySubscriptExpr *expr) {
   if (expr->getBase()->getType()->isVectorType())
     return lowerVectorLane(expr);
   Location l = loc(expr);
-  std::optional<Address> base = lowerPointer(expr->getBase());
+  // An array of vectors is indexed where it is: a pointer to its vectors
+  // would designate their addresses, which no other pointer to a vector
+  // does (lowerPointerCast).
+  const auto *decay = dyn_cast<clang::ImplicitCastExpr>(strip(expr->getBase()));
+  std::optional<Address> base =
+      decay && decay->getCastKind() == clang::CK_ArrayToPointerDecay
+          ? lowerLValue(decay->getSubExpr())
+          : lowerPointer(expr->getBase());
   Value i = lowerRValue(expr->getIdx());
-  std::optional<Layout> element = layoutOf(expr->getType(), expr);
+  std::optional<Layout> element = elementLayoutOf(expr->getType(), expr);
   if (!base || !i || !element)
     return std::nullopt;
   i = index(i, expr->getIdx()->getType(), l);
@@ -803,6 +810,11 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
   case clang::CK_NoOp:
     return lowerPointer(cast->getSubExpr());
   case clang::CK_ArrayToPointerDecay:
+    if (isVector(ast.getBaseElementType(cast->getSubExpr()->getType())
+                     .getCanonicalType()))
+      return unsupported<Result>(
+          expr, "a pointer to the std::vectors of an array is not supported; "
+                "index the array, or bind a reference to one of its vectors");
     return lowerLValue(cast->getSubExpr());
   case clang::CK_DerivedToBase:
   case clang::CK_UncheckedDerivedToBase: {
@@ -1130,6 +1142,16 @@ bool FunctionLowering::initializeParts(const clang::Expr *init,
   unsigned next = 0;
   auto part = [&](clang::QualType partType, Address at,
                   const clang::FieldDecl *field = nullptr) {
+    // An array's vectors are kept in memory (rows, VectorRows.cpp).
+    if (!field && isVector(partType)) {
+      const clang::Expr *value = next < inits.size() ? inits[next++] : filler;
+      if (value)
+        return initializeVectorInMemory(value, partType, at);
+      std::optional<VectorObject> vector = vectorObjectAt(at, partType, init);
+      if (vector)
+        clearVectorObject(*vector, l);
+      return vector.has_value();
+    }
     if (next < inits.size())
       return initialize(inits[next++], partType, at, field);
     if (filler)
@@ -1143,7 +1165,7 @@ bool FunctionLowering::initializeParts(const clang::Expr *init,
   };
   if (const auto *array = ast.getAsConstantArrayType(type)) {
     clang::QualType elementType = array->getElementType();
-    std::optional<Layout> element = layoutOf(elementType, init);
+    std::optional<Layout> element = elementLayoutOf(elementType, init);
     if (!element)
       return false;
     for (uint64_t i = 0, e = array->getSize().getZExtValue(); i < e; ++i)
@@ -1200,6 +1222,15 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     std::optional<Layout> layout = layoutOf(type, init);
     if (!from || !layout)
       return false;
+    if (!ModuleLowering::getVectorElementType(
+             ast.getBaseElementType(type).getCanonicalType())
+             .isNull()) {
+      const auto *each = dyn_cast<clang::CXXConstructExpr>(
+          arrayCopy->getSubExpr()->IgnoreImplicit());
+      return copyVectorArray(
+          dest, *from, type,
+          each && each->getConstructor()->isMoveConstructor(), init);
+    }
     return copyObject(dest, *from, *layout, init);
   }
   if (isa<clang::ImplicitValueInitExpr>(init)) {

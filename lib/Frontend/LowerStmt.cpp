@@ -839,7 +839,9 @@ void FunctionLowering::lowerRangeForIteration(
   // What the loop variable owns (copies of rows and of objects that own
   // memory) is freed when the iteration ends.
   size_t depth = cleanups.size();
-  bool row = vector && isVector(elementType);
+  // (Vector elements, of vectors, arrays and std::arrays, are kept in
+  // memory.)
+  bool row = isVector(elementType);
   if (varType->isReferenceType() && row) {
     // A row, by reference: a vector kept in memory.
     vectorObjectReferences[var] = element;

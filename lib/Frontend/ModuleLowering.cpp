@@ -576,12 +576,14 @@ public:
       return ofArray(array);
     if (ModuleLowering::isVectorObject(type))
       return ofVectorObject();
+    // (Vectors of numbers as elements of arrays and vectors are laid out
+    // by getVectorInMemoryLayout; as fields, by collectParts.)
     if (!ModuleLowering::getVectorElementType(type).isNull())
-      return unsupported("a std::vector can be a parameter or a local variable "
-                         "of a differentiable function, but not yet an element "
-                         "of an array, a vector or a struct; pass it on its "
-                         "own, or flatten nested vectors into one indexed "
-                         "i * n + j");
+      return unsupported("a std::vector can be a variable, a parameter, a "
+                         "field, or an element of an array or of a vector, "
+                         "but not yet made by 'new' or owned by a smart "
+                         "pointer; make it a variable or a field of the "
+                         "object instead");
     // SIMD vectors (`vector_size` types, x86's `__m128d`): their lanes in
     // a row (SimdVectors.cpp).
     if (const auto *vector = type->getAs<clang::VectorType>()) {
@@ -731,17 +733,18 @@ std::optional<Layout> LayoutComputation::ofPointer() {
 
 std::optional<Layout>
 LayoutComputation::ofArray(const clang::ConstantArrayType *array) {
+  // A std::vector element is kept in memory: its three addresses, as a
+  // row of a vector of vectors is (VectorRows.cpp).
+  clang::QualType elementType = array->getElementType().getCanonicalType();
   std::optional<Layout> element =
-      module.getLayout(array->getElementType(), range, what);
+      ModuleLowering::isMemrefVector(elementType)
+          ? module.getVectorInMemoryLayout(elementType, range)
+          : module.getLayout(elementType, range, what);
   if (!element)
     return std::nullopt;
   int64_t count = array->getSize().getZExtValue();
   if (count == 0)
     return unsupported("arrays need at least one element");
-  if (ModuleLowering::isVectorObject(
-          array->getElementType().getCanonicalType()))
-    return unsupported("arrays of std::vectors are not supported yet; use "
-                       "a std::vector of them");
   Layout layout{
       element->scalar, element->scalarType, element->size * count, {}};
   if (!element->indirect.empty()) {

@@ -2,7 +2,7 @@
 """Turns a peer AD tool's regression tests (Clad's test/ directory) into
 probes of Cotangent: for each function a test passes to `clad::gradient`,
 `differentiate`, `hessian` or `jacobian`, one C++ file holding the test's
-code before `main` and a `main` that calls `ct::gradient` (or `ct::jvp`)
+code but its `main` and a `main` that calls `ct::gradient` (or `ct::jvp`)
 with arguments made from the function's parameter types (probe.h).
 
   convert.py <clad checkout> <out dir> <probe header>
@@ -21,12 +21,36 @@ CALL = re.compile(r"clad::(gradient|differentiate|hessian|jacobian)\s*"
                   r"(<[^()]*?>)?\s*\(\s*(&?\s*[\w:]+(?:<[^()>]*>)?)")
 
 
+def main_end(text, start):
+    """The index just past the closing brace of the main at `start`."""
+    depth, i = 0, text.index("{", start)
+    while i < len(text):
+        if text.startswith("//", i):
+            i = text.find("\n", i)
+            if i < 0:
+                break
+        elif text[i] in "\"'":
+            quote, i = text[i], i + 1
+            while i < len(text) and text[i] != quote:
+                i += 2 if text[i] == "\\" else 1
+        elif text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
 def probes(text):
-    """The test's code before main, and the (forward?, name) it probes."""
+    """The test's code without its main (functions defined after main are
+    kept), and the (forward?, name) it probes."""
     m = re.search(r"^int\s+main\s*\(", text, re.M)
     if not m:
         return None, []
-    head, body = text[:m.start()], text[m.start():]
+    end = main_end(text, m.start())
+    head, body = text[:m.start()] + text[end:], text[m.start():end]
     head = re.sub(r'#include\s+"(clad/[^"]*|\.\./TestUtils\.h)"', "", head)
     head = re.sub(r"^\s*//.*$", "", head, flags=re.M)
     names = []

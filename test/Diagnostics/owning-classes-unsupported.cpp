@@ -29,14 +29,6 @@ struct Watched {
   std::weak_ptr<double> value;
 };
 
-// An array of vectors of them is not supported yet.
-[[ct::differentiable]] double arrayOfVectors(double x) {
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 'v' has type 'class std::vector<class Buffer>[2]', which differentiable code does not support: arrays of std::vectors are not supported yet; use a std::vector of them
-  std::vector<Buffer> v[2];
-  v[0].emplace_back(2);
-  return x;
-}
-
 // A vector of them is kept in memory; inserting a list of them is not
 // supported yet.
 [[ct::differentiable]] double vectorOfOwners(double x) {

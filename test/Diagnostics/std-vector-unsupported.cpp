@@ -117,4 +117,22 @@ struct FreeDeleter {
   return kept[0] * x[0];
 }
 
-// CHECK: 11 errors generated.
+// The vectors of an array are kept in memory as their addresses; a pointer
+// to them would designate those, not their elements.
+[[ct::differentiable]] double decayed(const double *x, int n) {
+  std::vector<double> rows[2];
+  rows[0].assign(n, x[0]);
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:28: error: a pointer to the std::vectors of an array is not supported; index the array, or bind a reference to one of its vectors
+  std::vector<double> *p = rows;
+  return (*p)[0];
+}
+
+// A vector owned by a smart pointer.
+[[ct::differentiable]] double ownedVector(const double *x, int n) {
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:12: error: this expression has type 'class std::vector<double>', which differentiable code does not support: a std::vector can be a variable, a parameter, a field, or an element of an array or of a vector, but not yet made by 'new' or owned by a smart pointer; make it a variable or a field of the object instead
+  auto v = std::make_unique<std::vector<double>>(n);
+  (*v)[0] = x[0];
+  return (*v)[0];
+}
+
+// CHECK: 13 errors generated.

@@ -106,6 +106,19 @@ def ExpandSpecialFunctions
                            "::mlir::scf::SCFDialect"];
 }
 
+def LongDoubleMathToLibm
+    : Pass<"ct-long-double-math-to-libm", "::mlir::ModuleOp"> {
+  let summary = "Math ops on long double as calls of the C library's `l` "
+                "functions";
+  let description = [{
+    Replaces each math op on `f80` (x86's long double) that has a C library
+    function (`math.acosh` and `acoshl`, `math.erf` and `erfl`, ...) with a
+    call of it. Runs after math-to-llvm, so that what LLVM has an intrinsic
+    for stays an intrinsic; MLIR's math-to-libm knows `f32` and `f64` only.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def PaddedLaneAccesses : Pass<"ct-padded-lane-accesses"> {
   let summary = "Whole-lane loads and stores of padded scalars, element by "
                 "element";

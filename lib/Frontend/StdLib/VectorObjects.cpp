@@ -176,8 +176,9 @@ void FunctionLowering::reserveVectorObject(const VectorObject &vector,
 
 bool ModuleLowering::needsDestruction(clang::QualType type) {
   type = type.getCanonicalType();
+  // (An array's vectors are kept in memory, as rows are.)
   if (const auto *array = dyn_cast<clang::ConstantArrayType>(type.getTypePtr()))
-    return needsDestruction(array->getElementType());
+    return elementNeedsDestruction(array->getElementType());
   if (ModuleLowering::isVectorObject(type) ||
       !ModuleLowering::getUniquePointee(type).isNull() ||
       !ModuleLowering::getSharedPointee(type).isNull())
@@ -341,7 +342,9 @@ void FunctionLowering::destroyElements(clang::QualType element, Address first,
                                        Value count, const clang::Stmt *where) {
   // Last first, as C++ destroys an array's elements.
   Location l = loc(where);
-  std::optional<Layout> layout = module.tryGetLayout(element);
+  std::optional<Layout> layout = isVector(element.getCanonicalType())
+                                     ? elementLayoutOf(element, where)
+                                     : module.tryGetLayout(element);
   if (!layout)
     return;
   Value lastIndex = arith::SubIOp::create(b, l, count, constantIndex(1, l));

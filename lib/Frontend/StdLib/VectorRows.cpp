@@ -17,28 +17,143 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
+/// The accessor `method` of std::array (`operator[]`, `at`, `front`,
+/// `back`), if it is one.
+static const clang::CXXMethodDecl *
+getStdArrayAccessor(const clang::CXXMethodDecl *method) {
+  if (!method ||
+      method->getParent()->getQualifiedNameAsString() != "std::array")
+    return nullptr;
+  clang::OverloadedOperatorKind op = method->getOverloadedOperator();
+  if (op == clang::OO_Subscript)
+    return method;
+  if (op != clang::OO_None || !method->getIdentifier())
+    return nullptr;
+  llvm::StringRef name = method->getName();
+  return name == "at" || name == "front" || name == "back" ? method : nullptr;
+}
+
+/// The member function `expr` calls, if it calls one.
+static const clang::CXXMethodDecl *getCalledMethod(const clang::Expr *expr) {
+  const auto *call = dyn_cast<clang::CXXMemberCallExpr>(expr);
+  const auto *op = dyn_cast<clang::CXXOperatorCallExpr>(expr);
+  const clang::FunctionDecl *callee =
+      call ? call->getMethodDecl() : (op ? op->getDirectCallee() : nullptr);
+  return dyn_cast_or_null<clang::CXXMethodDecl>(callee);
+}
+
 bool FunctionLowering::isRowExpr(const clang::Expr *expr) {
   expr = stripTemporaries(expr);
   if (!expr->isGLValue() ||
       !ModuleLowering::isMemrefVector(
           expr->getType().getNonReferenceType().getCanonicalType()))
     return false;
-  const auto *call = dyn_cast<clang::CXXMemberCallExpr>(expr);
-  const auto *op = dyn_cast<clang::CXXOperatorCallExpr>(expr);
-  const clang::FunctionDecl *callee =
-      call ? call->getMethodDecl() : (op ? op->getDirectCallee() : nullptr);
-  const auto *method = dyn_cast_or_null<clang::CXXMethodDecl>(callee);
+  // `a[i]` of an array of vectors, whose elements are kept in memory.
+  if (isa<clang::ArraySubscriptExpr>(expr))
+    return true;
+  const clang::CXXMethodDecl *method = getCalledMethod(expr);
   if (!method)
     return false;
-  // `m[i]`, `m.at(i)`, `m.front()`, `m.back()` of a vector of vectors.
+  // `m[i]`, `m.at(i)`, `m.front()`, `m.back()` of a vector of vectors, or
+  // of a std::array of vectors.
   clang::QualType parent = ast.getCanonicalTagType(method->getParent());
-  return ModuleLowering::isVectorObject(parent);
+  return ModuleLowering::isVectorObject(parent) || getStdArrayAccessor(method);
+}
+
+std::optional<Address>
+FunctionLowering::lowerStdArrayElement(const clang::CallExpr *call,
+                                       const clang::CXXMethodDecl *accessor) {
+  // std::array is its array of elements: the element's place, as `a[i]`.
+  Location l = loc(call);
+  const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call);
+  const clang::Expr *object =
+      member ? member->getImplicitObjectArgument() : call->getArg(0);
+  ArrayRef<const clang::Expr *> args(call->getArgs(), call->getNumArgs());
+  if (!member)
+    args = args.drop_front();
+  const auto *array =
+      cast<clang::ClassTemplateSpecializationDecl>(accessor->getParent());
+  clang::QualType element = array->getTemplateArgs()[0].getAsType();
+  int64_t count = array->getTemplateArgs()[1].getAsIntegral().getZExtValue();
+  std::optional<Address> base = lowerLValue(object);
+  std::optional<Layout> layout = elementLayoutOf(element, call);
+  if (!base || !layout)
+    return std::nullopt;
+  Value i;
+  if (!args.empty()) {
+    i = lowerRValue(args[0]);
+    if (!i)
+      return std::nullopt;
+    i = index(i, args[0]->getType(), l);
+  } else {
+    i = constantIndex(accessor->getName() == "back" ? count - 1 : 0, l);
+  }
+  // C++ throws std::out_of_range; without exceptions the program ends with
+  // the message it would print.
+  if (accessor->getIdentifier() && accessor->getName() == "at")
+    abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, i,
+                                  constantIndex(count, l)),
+            call, "std::array::at: index out of range");
+  return offsetBy(
+      *base, arith::MulIOp::create(b, l, i, constantIndex(layout->size, l)), l);
+}
+
+bool FunctionLowering::emptyVectorArray(Address dest, clang::QualType type,
+                                        const clang::Stmt *where) {
+  // Each vector empty: its three addresses null.
+  Location l = loc(where);
+  clang::QualType vectorType = ast.getBaseElementType(type);
+  std::optional<Layout> layout = layoutOf(type, where);
+  std::optional<Layout> each = elementLayoutOf(vectorType, where);
+  if (!layout || !each)
+    return false;
+  for (int64_t offset = 0; offset < layout->size; offset += each->size) {
+    std::optional<VectorObject> vector =
+        vectorObjectAt(offsetBy(dest, offset, l), vectorType, where);
+    if (!vector)
+      return false;
+    clearVectorObject(*vector, l);
+  }
+  return true;
+}
+
+bool FunctionLowering::copyVectorArray(Address dest, Address from,
+                                       clang::QualType type, bool move,
+                                       const clang::Stmt *where) {
+  Location l = loc(where);
+  clang::QualType vectorType = ast.getBaseElementType(type);
+  std::optional<Layout> layout = layoutOf(type, where);
+  std::optional<Layout> each = elementLayoutOf(vectorType, where);
+  if (!layout || !each)
+    return false;
+  for (int64_t offset = 0; offset < layout->size; offset += each->size) {
+    std::optional<VectorObject> to =
+        vectorObjectAt(offsetBy(dest, offset, l), vectorType, where);
+    std::optional<VectorObject> source =
+        vectorObjectAt(offsetBy(from, offset, l), vectorType, where);
+    if (!to || !source)
+      return false;
+    if (move) {
+      moveVectorAddresses(*to, *source, l);
+      continue;
+    }
+    clearVectorObject(*to, l);
+    if (!copyVectorObject(where, *to, *source))
+      return false;
+  }
+  return true;
 }
 
 std::optional<Address>
 FunctionLowering::lowerRowHolder(const clang::Expr *expr) {
+  expr = stripTemporaries(expr);
+  if (const auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(expr))
+    return lowerSubscriptPlace(subscript);
+  if (const clang::CXXMethodDecl *accessor =
+          getStdArrayAccessor(getCalledMethod(expr)))
+    return lowerStdArrayElement(cast<clang::CallExpr>(expr), accessor);
   // The element's place the vector's member function returns: its slots.
-  const auto *call = cast<clang::CallExpr>(stripTemporaries(expr));
+  const auto *call = cast<clang::CallExpr>(expr);
   std::optional<CallResult> result = lowerCall(call, std::nullopt);
   if (!result)
     return std::nullopt;

@@ -1,6 +1,7 @@
 // `long double` (x86's 80-bit extended precision) in differentiable code:
 // parameters, results, locals, literals (`1.5L`), <cmath> in long double
-// (sinl, expl, logl, powl, sqrtl through std::), loops whose values the
+// (sinl, expl, logl, powl, sqrtl through std::; acoshl, erfl, expm1l and
+// the other functions LLVM has no intrinsic for), loops whose values the
 // reverse sweep reads from the tape (an 80-bit entry takes two slots),
 // arrays and structs of long doubles (also beside a float, a double and an
 // int), std::complex<long double>, and long double accumulators inside
@@ -27,6 +28,47 @@
     s += std::sin(x * i) * y + 1.5L * x * x / (i + 1);
   return s / (1 + y * y) + std::exp(x) * std::log(y) + std::pow(x, 3.0L) +
          std::sqrt(x * y);
+}
+
+// The <cmath> functions LLVM has no intrinsic for, in long double (the C
+// library's acoshl, erfl, expm1l, ...), and some it has.
+[[ct::differentiable]] long double special(long double x) {
+  return std::acosh(1 + x * x) + std::asinh(x) + std::atanh(x / 2) +
+         std::erf(x) + std::erfc(x / 3) + std::cbrt(2 + x) + std::expm1(x) +
+         std::log1p(x * x) + std::tan(x) + std::atan(x) + std::asin(x / 2) +
+         std::acos(x / 3) + std::sinh(x) + std::cosh(x) + std::tanh(x) +
+         std::log10(2 + x) + std::log2(2 + x) + std::exp2(x) +
+         std::atan2(x, 2.0L) + std::hypot(x, 1.5L);
+}
+
+// Their derivatives in closed form.
+static long double specialDerivative(long double x) {
+  const long double pi = 3.141592653589793238462643383279502884L;
+  long double u = 1 + x * x;
+  return 2 * x / std::sqrt(u * u - 1) + 1 / std::sqrt(u) +
+         0.5L / (1 - x * x / 4) + 2 / std::sqrt(pi) * std::exp(-x * x) -
+         2 / std::sqrt(pi) * std::exp(-x * x / 9) / 3 +
+         1 / (3 * std::cbrt((2 + x) * (2 + x))) + std::exp(x) +
+         2 * x / (1 + x * x) + 1 / (std::cos(x) * std::cos(x)) + 1 / u +
+         0.5L / std::sqrt(1 - x * x / 4) - 1 / (3 * std::sqrt(1 - x * x / 9)) +
+         std::cosh(x) + std::sinh(x) + 1 - std::tanh(x) * std::tanh(x) +
+         1 / ((2 + x) * std::log(10.0L)) + 1 / ((2 + x) * std::log(2.0L)) +
+         std::exp2(x) * std::log(2.0L) + 2 / (4 + x * x) +
+         x / std::sqrt(x * x + 2.25L);
+}
+
+static void checkSpecial() {
+  for (long double x : {0.6L, -0.35L}) {
+    long double dx = 0;
+    long double value = ct::gradient<special>(x, &dx);
+    check::near("special value", static_cast<double>(value),
+                static_cast<double>(special(x)), 1e-15);
+    check::near("special gradient", static_cast<double>(dx),
+                static_cast<double>(specialDerivative(x)), 1e-15);
+    check::near("special jvp",
+                static_cast<double>(ct::jvp<special>(x, 1.0L).tangent),
+                static_cast<double>(specialDerivative(x)), 1e-15);
+  }
 }
 
 struct Pair {
@@ -182,6 +224,7 @@ static void checkComplex() {
 }
 
 int main() {
+  checkSpecial();
   checkTerms();
   checkLanes();
   checkMixed();
