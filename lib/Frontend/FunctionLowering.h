@@ -1735,10 +1735,17 @@ private:
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   std::optional<Address> lowerPlacementNew(const clang::CXXNewExpr *expr);
-  /// `double a[n];` (a variable-length array, Clang's extension to C++):
-  /// memory of n elements made where it is declared and freed where its
-  /// scope ends.
+  /// `double a[n];`, `double a[n][m];` (variable-length arrays, Clang's
+  /// extension to C++): memory of n (times m) elements made where it is
+  /// declared and freed where its scope ends; each length evaluated there,
+  /// once, as C does (variableLengths).
   bool declareVariableLengthArray(const clang::VarDecl *var);
+  /// The scalars an array of `type`, which has variable lengths, holds
+  /// (its lengths as the declaration evaluated them); null if unknown.
+  Value variableArrayScalars(clang::QualType type, Location l,
+                             clang::SourceRange range);
+  /// The length of each variable-length array type the function declared.
+  llvm::DenseMap<const clang::VariableArrayType *, Value> variableLengths;
   void lowerDelete(const clang::CXXDeleteExpr *expr);
   /// `throw e;` in a derivative: a message, then abort (ErrorPaths.cpp).
   void lowerThrow(const clang::CXXThrowExpr *expr);

@@ -128,18 +128,51 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   return address;
 }
 
+Value FunctionLowering::variableArrayScalars(clang::QualType type, Location l,
+                                             clang::SourceRange range) {
+  Value count = constantIndex(1, l);
+  while (const clang::ArrayType *array = ast.getAsArrayType(type)) {
+    Value length;
+    if (const auto *constant = dyn_cast<clang::ConstantArrayType>(array))
+      length = constantIndex(constant->getSize().getZExtValue(), l);
+    else if (const auto *variable = dyn_cast<clang::VariableArrayType>(array))
+      length = variableLengths.lookup(variable);
+    if (!length) {
+      module.error(range, "the length of this array of variable length is "
+                          "not known here; declare the array in the "
+                          "function");
+      return nullptr;
+    }
+    count = arith::MulIOp::create(b, l, count, length);
+    type = array->getElementType();
+  }
+  std::optional<Layout> layout = module.getLayout(type, range, "an element");
+  if (!layout)
+    return nullptr;
+  return arith::MulIOp::create(b, l, count, constantIndex(layout->size, l));
+}
+
 bool FunctionLowering::declareVariableLengthArray(const clang::VarDecl *var) {
-  const clang::VariableArrayType *array =
-      ast.getAsVariableArrayType(var->getType());
-  clang::QualType element = array->getElementType();
   auto refuse = [&](const Twine &message) {
     module.error(var->getSourceRange(), message);
     return false;
   };
-  if (element->isVariablyModifiedType())
-    return refuse("an array of variable length can have one dimension of "
-                  "variable length in differentiable code; index a "
-                  "one-dimensional array by 'i * columns + j'");
+  // Each length evaluated once, where the declaration runs, as C evaluates
+  // it; inner lengths are kept for the subscripts (`a[i]` is an array of m).
+  Location l = module.getLoc(var->getLocation());
+  clang::QualType element = var->getType();
+  while (const clang::ArrayType *array = ast.getAsArrayType(element)) {
+    if (const auto *variable = dyn_cast<clang::VariableArrayType>(array)) {
+      const clang::Expr *size = variable->getSizeExpr();
+      Value n = size ? lowerRValue(size) : nullptr;
+      if (!n)
+        return size ? false
+                    : refuse("an array of variable length needs "
+                             "its length");
+      variableLengths[variable] = index(n, size->getType(), l);
+    }
+    element = array->getElementType();
+  }
   // (Structs get their trivial default constructor: nothing to run.)
   const auto *construct =
       dyn_cast_or_null<clang::CXXConstructExpr>(var->getInit());
@@ -156,16 +189,12 @@ bool FunctionLowering::declareVariableLengthArray(const clang::VarDecl *var) {
   if (!layout->indirect.empty())
     return refuse("an array of variable length can hold numbers and "
                   "structs of numbers; keep pointers in a std::vector");
-  // Evaluated once, where the declaration runs, as C evaluates it; the
-  // memory is the heap's rather than the stack's, so that one declared in a
-  // loop does not grow the stack each iteration.
-  const clang::Expr *size = array->getSizeExpr();
-  Value n = lowerRValue(size);
-  if (!n)
+  // The memory is the heap's rather than the stack's, so that one declared
+  // in a loop does not grow the stack each iteration.
+  Value scalars =
+      variableArrayScalars(var->getType(), l, var->getSourceRange());
+  if (!scalars)
     return false;
-  Location l = module.getLoc(var->getLocation());
-  Value scalars = arith::MulIOp::create(b, l, index(n, size->getType(), l),
-                                        constantIndex(layout->size, l));
   Value memory = memref::AllocOp::create(
       b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
       ValueRange{scalars});

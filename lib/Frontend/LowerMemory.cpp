@@ -639,10 +639,22 @@ FunctionLowering::lowerSubscriptPlace(const clang::ArraySubscriptExpr *expr) {
           ? lowerLValue(decay->getSubExpr())
           : lowerPointer(expr->getBase());
   Value i = lowerRValue(expr->getIdx());
-  std::optional<Layout> element = elementLayoutOf(expr->getType(), expr);
-  if (!base || !i || !element)
+  if (!base || !i)
     return std::nullopt;
   i = index(i, expr->getIdx()->getType(), l);
+  // A row of an array of variable length (`a[i]` of `double a[n][m]`):
+  // m elements, as its declaration evaluated m.
+  if (expr->getType()->isArrayType() &&
+      expr->getType()->isVariablyModifiedType()) {
+    Value scalars =
+        variableArrayScalars(expr->getType(), l, expr->getSourceRange());
+    if (!scalars)
+      return std::nullopt;
+    return offsetBy(*base, arith::MulIOp::create(b, l, i, scalars), l);
+  }
+  std::optional<Layout> element = elementLayoutOf(expr->getType(), expr);
+  if (!element)
+    return std::nullopt;
   if (element->size != 1)
     i = arith::MulIOp::create(b, l, i, constantIndex(element->size, l));
   return offsetBy(*base, i, l);

@@ -438,7 +438,7 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     lowerPointerVarDecl(var, init, l);
     return;
   }
-  if (type->isVariableArrayType()) {
+  if (type->isArrayType() && type->isVariablyModifiedType()) {
     if (!declareVariableLengthArray(var))
       invalid.insert(var);
     return;

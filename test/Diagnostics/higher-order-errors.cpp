@@ -34,7 +34,7 @@ double use(View v, double *seeds, View *dv) {
 double product(const std::vector<double> &x) { return x[0] * x[1]; }
 double jacobianProduct(const std::vector<double> &x) {
   double J[2];
-  // VECTORS: dense.h:{{[0-9]+}}:{{[0-9]+}}: error: variable 'own' has type 'class std::vector<double>', which differentiable code does not support
+  // VECTORS: dense.h:{{[0-9]+}}:{{[0-9]+}}: error: 'product' takes a std::vector or an object that holds pointers, references or vectors; its derivatives cannot be taken inside a differentiable function yet: pass the memory as pointers of its own
   // VECTORS: note: in call to {{.*}}run' from here
   // VECTORS: note: in call to {{.*}}run_with' from here
   // VECTORS: higher-order-errors.cpp:[[@LINE+1]]:3: note: in call to {{.*}}jacobian_fn{{.*}}::operator()' from here

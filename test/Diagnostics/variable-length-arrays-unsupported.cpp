@@ -15,12 +15,6 @@ struct Counted {
 };
 
 #ifndef LIBRARY
-double grid(const double *x, int n) {
-  // CHECK: variable-length-arrays-unsupported.cpp:[[@LINE+1]]:3: error: an array of variable length can have one dimension of variable length in differentiable code; index a one-dimensional array by 'i * columns + j'
-  double g[n][n];
-  return x[0];
-}
-
 double pointers(const double *x, int n) {
   // CHECK: variable-length-arrays-unsupported.cpp:[[@LINE+1]]:3: error: an array of variable length can hold numbers and structs of numbers; keep pointers in a std::vector
   const double *rows[n];
@@ -44,7 +38,6 @@ double tenth(double x) {
 void use() {
 #ifndef LIBRARY
   double x[2] = {1, 2}, d[2] = {};
-  ct::gradient<grid>(x, 2, d);
   ct::gradient<pointers>(x, 2, d);
   ct::gradient<constructed>(x, 2, d);
 #else

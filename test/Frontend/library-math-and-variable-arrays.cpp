@@ -1,5 +1,5 @@
 // The lowering of arrays of variable length (memory made where declared,
-// freed where the scope ends) and of <cmath> functions the C library
+// freed where the scope ends, in one or more dimensions) and of <cmath> functions the C library
 // computes: its call sees numbers without derivatives, and the derivative
 // is built around it (nextafter as the identity, logb none, frexp's
 // mantissa as x 2^-e with the exponent the library stored, modf as x minus
@@ -22,6 +22,29 @@
   for (int i = 0; i < n; ++i)
     a[i] = x[i];
   return a[n - 1];
+}
+
+// Two dimensions: n * m scalars, each length evaluated once where the
+// array is declared; g[i][j] is i * m + j scalars on.
+// CHECK-LABEL: func.func @_Z4gridPKdii
+// CHECK: %[[N:.*]] = arith.index_cast %arg1 : i32 to index
+// CHECK: %[[M:.*]] = arith.index_cast %arg2 : i32 to index
+// CHECK: %[[NM:.*]] = arith.muli %[[N]], %[[M]] : index
+// CHECK: %[[G:.*]] = memref.alloc(%[[NM]]) : memref<?xf64>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %arg1
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %arg2
+// CHECK: %[[JJ:.*]] = arith.index_cast %[[J]] : i32 to index
+// CHECK: %[[II:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK: %[[ROW:.*]] = arith.muli %[[II]], %[[M]] : index
+// CHECK: %[[AT:.*]] = arith.addi %[[ROW]], %[[JJ]] : index
+// CHECK: memref.store %{{.*}}, %[[G]][%[[AT]]]
+// CHECK: memref.dealloc %[[G]] : memref<?xf64>
+[[ct::differentiable]] double grid(const double *x, int n, int m) {
+  double g[n][m];
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j)
+      g[i][j] = x[j];
+  return g[n - 1][m - 1];
 }
 
 // CHECK-LABEL: func.func @_Z4nextd

@@ -1,7 +1,8 @@
 // Arrays of variable length (`double a[n];`, Clang's extension to C++ from
 // C99): of numbers and of structs, declared in the function, in loops (one
 // per iteration, of a length the iteration computes) and in helpers, read
-// and written by index and through pointers. Every mode (value, gradient
+// and written by index and through pointers; in two and three dimensions
+// (`double g[n][m];`, `double c[2][3][n];`). Every mode (value, gradient
 // against central differences, forward mode, Hessian-vector products,
 // two lanes) at -O0 and -O2, and under AddressSanitizer (each array freed
 // where its scope ends).
@@ -74,8 +75,45 @@ static double smoothed(const double *x, int n, int width) {
   return smoothed(x, n, 2) + smoothed(x, n, 3) * x[0];
 }
 
+// Two and three dimensions: a grid of n rows of m columns (both lengths
+// computed at run time, evaluated once where it is declared), a row
+// passed on as a pointer, a cube whose middle length is a constant, and a
+// grid declared per iteration.
+static double rowSum(const double *row, int m) {
+  double s = 0;
+  for (int j = 0; j < m; ++j)
+    s += row[j] * (j + 1);
+  return s;
+}
+
+[[ct::differentiable]] double grids(const double *x, int n) {
+  int m = n - 2;
+  double g[n][m];
+  m = 100; // the array keeps the length it was declared with
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n - 2; ++j)
+      g[i][j] = std::sin(x[i] * (j + 1)) * x[(i + j) % n];
+  double cube[2][3][n];
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 3; ++b)
+      for (int k = 0; k < n; ++k)
+        cube[a][b][k] = g[k][b % (n - 2)] * (a + 1) + x[k] * b;
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += rowSum(g[i], n - 2) * g[(i + 1) % n][0];
+  for (int step = 1; step < 3; ++step) {
+    double local[step][n];
+    for (int r = 0; r < step; ++r)
+      for (int k = 0; k < n; ++k)
+        local[r][k] = cube[r % 2][step][k] * x[r];
+    s += local[step - 1][step] * local[0][n - 1];
+  }
+  return s + cube[1][2][n - 1] * cube[0][1][0];
+}
+
 int main() {
   const double point[5] = {0.5, -1.25, 0.75, 1.5, -0.5};
+  check::checkModes<grids>("grids", point, 5);
   check::checkModes<windows>("windows", point, 5);
   check::checkModes<potential>("potential", point, 5);
   check::checkModes<filtered>("filtered", point, 5);
