@@ -857,6 +857,11 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
       return lowerPointer(cast->getSubExpr());
     break;
   case clang::CK_IntegralToPointer:
+    // An object of an empty class has no data to read or write (a
+    // functor called through a made-up address): any place will do.
+    if (isEmptyClass(cast->getType()))
+      return allocate(cast->getType()->getPointeeType(), cast->getSourceRange(),
+                      "this object");
     return alignedUp(cast);
   case clang::CK_NullToPointer: {
     // `nullptr` for a pointer the callee does not follow (an optional

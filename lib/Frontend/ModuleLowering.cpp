@@ -614,7 +614,9 @@ public:
     if (!record)
       return unsupported("the type is incomplete; define it before the "
                          "differentiable function");
-    if (record->isUnion() && !ModuleLowering::isStateUnion(record))
+    // (An empty union is an empty class: one byte, no data.)
+    if (record->isUnion() && !record->field_empty() &&
+        !ModuleLowering::isStateUnion(record))
       return unsupported("unions cannot be differentiated, except one "
                          "holding a value beside empty or one-byte markers "
                          "(std::optional's); use a struct");

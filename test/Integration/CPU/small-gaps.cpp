@@ -7,7 +7,8 @@
 // in a loop (`arr = arr + 1`), and a pointer given an older copy of itself
 // after it moved to another array (`old = p; p = b; p = old + 1;`); a shift of a `long` by an `int` (inside
 // std::lower_bound); `ct::pass_through<g>(x)` where g's value does not
-// follow x (a step). Reverse and forward mode against closed forms, at -O0
+// follow x (a step); a functor of an empty class called through an address
+// made from an integer, an empty union. Reverse and forward mode against closed forms, at -O0
 // and -O2.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
@@ -118,8 +119,33 @@ static double saturated(double) { return 1.0; }
   return ct::pass_through<saturated>(x) * y;
 }
 
+// A functor of an empty class called through a made-up address (it has
+// no data to read), and an empty union made and returned.
+struct Square {
+  double operator()(double v) const { return v * v; }
+};
+union Nothing {};
+
+static Nothing makeNothing(int) {
+  Nothing n;
+  n = {};
+  return n;
+}
+
+[[ct::differentiable]] double emptyObjects(double x) {
+  Nothing unused = makeNothing(3);
+  (void)unused;
+  return reinterpret_cast<const Square *>(0x40)->operator()(x) * x;
+}
+
 int main() {
   double dx = 0, dy = 0;
+  double de = 0;
+  check::near("empty objects",
+              ct::gradient<emptyObjects>(1.5, &de), 1.5 * 1.5 * 1.5, 1e-12);
+  check::near("empty objects d/dx", de, 3 * 1.5 * 1.5, 1e-12);
+  check::near("empty objects jvp", ct::jvp<emptyObjects>(1.5, 1.0).tangent,
+              3 * 1.5 * 1.5, 1e-12);
   double value = ct::gradient<braces>(2.0, 3.0, &dx, &dy);
   check::near("braces", value, 5 * 6, 1e-12);
   // d/dx (x + y) x y = x y + (x + y) y; d/dy = x y + (x + y) x.
