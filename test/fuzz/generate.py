@@ -14,7 +14,9 @@ continue and early return (constant, run-time and floating-point bounds,
 int and unsigned counters), branches, calls, bounded recursion, <cmath>,
 ct::stop_gradient (spelled STOP_GRADIENT: the reference replays the value
 it had at the unperturbed point) and custom gradient rules; std::vector
-locals (sized, filled, listed, copied from a range, swapped), buffers
+locals (sized, filled, listed, copied from a range, swapped), vectors of
+vectors and arrays of vectors (built-in and std::array, grown, copied),
+arrays of variable length in one and two dimensions, buffers
 filled by one loop and read by another over the same run-time range,
 range-for, iterator and pointer loops, the standard algorithms with
 lambdas, lambdas called where defined, switch, std::min/std::max on
@@ -521,9 +523,14 @@ class Generator:
         (grown by push_back, of different lengths), pushed at the back or
         inserted at the front in a branch, then changed (a row grown, a
         row resized with a value, the first row erased) and read into
-        `target`."""
+        `target`; or, for one name in three, an array of vectors
+        (array_of_rows)."""
         r = self.rng
         rw, row, i, j = self.fresh("rw"), self.fresh("row"), self.fresh("i"), self.fresh("j")
+        # (Chosen by the name, not drawn: the seeds' other draws stay.)
+        if self.counter % 3 == 0:
+            return self.array_of_rows(fn, scope, loop_vars, indent, target,
+                                      rw, row, i, j)
         n = r.randint(1, 3)
         outer = Scope(scope)
         outer.add(i, "int")
@@ -558,6 +565,55 @@ class Generator:
         self.emit(fn, indent + 2, f"{target} += 0.5 * {v};")
         self.emit(fn, indent + 1, "}")
         self.emit(fn, indent, "}")
+
+    def array_of_rows(self, fn, scope, loop_vars, indent, target, rw, row,
+                      i, j):
+        """A built-in array or std::array of k std::vectors: rows made in a
+        loop, assigned to one element or appended to the next in a branch,
+        one grown or resized after it, the array copied, and both read
+        into `target`."""
+        r = self.rng
+        n, k = r.randint(1, 3), r.randint(2, 3)
+        outer = Scope(scope)
+        outer.add(i, "int")
+        inner = Scope(outer)
+        inner.add(j, "int")
+        if self.counter % 2 == 0:
+            kind = f"std::array<std::vector<real>, {k}>"
+            self.emit(fn, indent, f"{kind} {rw};")
+        else:
+            kind = None
+            self.emit(fn, indent, f"std::vector<real> {rw}[{k}];")
+        self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+        self.emit(fn, indent + 1, f"std::vector<real> {row};")
+        self.emit(fn, indent + 1, f"for (int {j} = 0; {j} <= {i}; ++{j}) {{")
+        self.emit(fn, indent + 2,
+                  f"{row}.push_back({self.expr(inner, loop_vars + [i, j], 1)});")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent + 1, f"if ({self.condition(outer, loop_vars + [i])}) {{")
+        self.emit(fn, indent + 2, f"{rw}[{i} % {k}] = {row};")
+        self.emit(fn, indent + 1, "} else {")
+        v = self.fresh("v")
+        self.emit(fn, indent + 2, f"for (real {v} : {row}) {{")
+        self.emit(fn, indent + 3, f"{rw}[({i} + 1) % {k}].push_back({v});")
+        self.emit(fn, indent + 2, "}")
+        self.emit(fn, indent + 1, "}")
+        self.emit(fn, indent, "}")
+        if r.random() < 0.5:
+            self.emit(fn, indent, f"{rw}[0].push_back({self.expr(scope, loop_vars, 1)});")
+        else:
+            self.emit(fn, indent, f"{rw}[{k - 1}].resize({r.randint(1, 4)}, "
+                      f"{self.expr(scope, loop_vars, 1)});")
+        each, w, copy = self.fresh("e"), self.fresh("v"), self.fresh("c")
+        if kind:
+            self.emit(fn, indent, f"{kind} {copy} = {rw};")
+            self.emit(fn, indent, f"{copy}[0].push_back(1.0);")
+        for name, weight in ([(rw, "0.5")] + ([(copy, "0.25")] if kind else [])):
+            self.emit(fn, indent, f"for (const auto &{each} : {name}) {{")
+            self.emit(fn, indent + 1, f"for (real {w} : {each}) {{")
+            self.emit(fn, indent + 2, f"{target} += {weight} * {w};")
+            self.emit(fn, indent + 1, "}")
+            self.emit(fn, indent, "}")
 
     def replaced_buffer(self, fn, scope, loop_vars, indent, target):
         """A heap buffer replaced by a fresh one each step (`new` where
@@ -594,6 +650,20 @@ class Generator:
         inner = Scope(scope)
         inner.add(i, "int")
         self.emit(fn, indent, f"int {n} = {m} + ({self.condition(scope, loop_vars)} ? 1 : 0);")
+        # Two dimensions for one name in two (chosen by the name, not
+        # drawn): `real a[n][n - 1]`, each row filled in turn.
+        if self.counter % 2 == 0:
+            j = self.fresh("j")
+            self.emit(fn, indent, f"real {a}[{n}][{n} - 1];")
+            self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+            self.emit(fn, indent + 1, f"for (int {j} = 0; {j} < {n} - 1; ++{j}) {{")
+            self.emit(fn, indent + 2, f"{a}[{i}][{j}] = ({j} + 1) * "
+                      f"{self.expr(inner, loop_vars + [i], 1)};")
+            self.emit(fn, indent + 1, "}")
+            self.emit(fn, indent, "}")
+            self.emit(fn, indent, f"{target} += ({{ real {t} = {a}[{n} - 1][0] * "
+                      f"{a}[0][{n} - 2]; {t} * {self.expr(scope, loop_vars, 1)}; }});")
+            return
         self.emit(fn, indent, f"real {a}[{n}];")
         self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
         self.emit(fn, indent + 1, f"{a}[{i}] = {self.expr(inner, loop_vars + [i], 1)};")

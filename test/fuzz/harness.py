@@ -99,7 +99,8 @@ def rule_text(name):
 def keeps_addresses(function_text):
     """Whether f keeps addresses in memory (generate.memory_statement): a
     Buffer, buffers swapped through pointers, a vector grown at run time,
-    a vector of vectors, a struct whose vector field grows (Trace), a
+    a vector of vectors or an array of vectors, a struct whose vector
+    field grows (Trace), a
     class holding a std::unique_ptr (Owned), linked nodes (Node), a
     vector of structs holding names (Named) or a buffer replaced by
     `new`. Reverse over reverse
@@ -112,6 +113,8 @@ def keeps_addresses(function_text):
             or "Node " in function_text
             or "std::vector<Named>" in function_text
             or "std::vector<std::vector<real>>" in function_text
+            or "std::array<std::vector<real>," in function_text
+            or re.search(r"std::vector<real> rw\d+\[", function_text) is not None
             or re.search(r"real \*\w+ = (u\d+|new real)", function_text) is not None
             or re.search(r"std::vector<real> g\d+;", function_text) is not None)
 

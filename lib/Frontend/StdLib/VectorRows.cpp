@@ -107,14 +107,17 @@ bool FunctionLowering::emptyVectorArray(Address dest, clang::QualType type,
   std::optional<Layout> each = elementLayoutOf(vectorType, where);
   if (!layout || !each)
     return false;
-  for (int64_t offset = 0; offset < layout->size; offset += each->size) {
+  // (A loop over the vectors: the code stays one vector's size.)
+  bool ok = true;
+  emitCountedLoop(l, constantIndex(layout->size / each->size, l), [&](Value i) {
+    Value offset = arith::MulIOp::create(b, l, i, constantIndex(each->size, l));
     std::optional<VectorObject> vector =
         vectorObjectAt(offsetBy(dest, offset, l), vectorType, where);
-    if (!vector)
-      return false;
-    clearVectorObject(*vector, l);
-  }
-  return true;
+    if (vector)
+      clearVectorObject(*vector, l);
+    ok &= vector.has_value();
+  });
+  return ok;
 }
 
 bool FunctionLowering::copyVectorArray(Address dest, Address from,
@@ -126,22 +129,23 @@ bool FunctionLowering::copyVectorArray(Address dest, Address from,
   std::optional<Layout> each = elementLayoutOf(vectorType, where);
   if (!layout || !each)
     return false;
-  for (int64_t offset = 0; offset < layout->size; offset += each->size) {
+  bool ok = true;
+  emitCountedLoop(l, constantIndex(layout->size / each->size, l), [&](Value i) {
+    Value offset = arith::MulIOp::create(b, l, i, constantIndex(each->size, l));
     std::optional<VectorObject> to =
         vectorObjectAt(offsetBy(dest, offset, l), vectorType, where);
     std::optional<VectorObject> source =
         vectorObjectAt(offsetBy(from, offset, l), vectorType, where);
-    if (!to || !source)
-      return false;
-    if (move) {
+    if (!to || !source) {
+      ok = false;
+    } else if (move) {
       moveVectorAddresses(*to, *source, l);
-      continue;
+    } else {
+      clearVectorObject(*to, l);
+      ok &= copyVectorObject(where, *to, *source);
     }
-    clearVectorObject(*to, l);
-    if (!copyVectorObject(where, *to, *source))
-      return false;
-  }
-  return true;
+  });
+  return ok;
 }
 
 std::optional<Address>
