@@ -1497,6 +1497,11 @@ private:
   bool isRowExpr(const clang::Expr *expr);
   /// The three address slots of the row `expr` designates.
   std::optional<Address> lowerRowHolder(const clang::Expr *expr);
+  /// Runs `body` on each vector of an array of `type` (its vector type and
+  /// offset in scalars), in a loop; false if `body` failed.
+  bool forEachArrayVector(
+      clang::QualType type, const clang::Stmt *where,
+      llvm::function_ref<bool(clang::QualType vector, Value offset)> body);
   /// Constructs the vectors of the array of `type` at `dest` empty.
   bool emptyVectorArray(Address dest, clang::QualType type,
                         const clang::Stmt *where);

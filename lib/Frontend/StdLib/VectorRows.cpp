@@ -98,54 +98,57 @@ FunctionLowering::lowerStdArrayElement(const clang::CallExpr *call,
       *base, arith::MulIOp::create(b, l, i, constantIndex(layout->size, l)), l);
 }
 
-bool FunctionLowering::emptyVectorArray(Address dest, clang::QualType type,
-                                        const clang::Stmt *where) {
-  // Each vector empty: its three addresses null.
+bool FunctionLowering::forEachArrayVector(
+    clang::QualType type, const clang::Stmt *where,
+    function_ref<bool(clang::QualType vector, Value offset)> body) {
+  // A loop over the vectors: the code stays one vector's size.
   Location l = loc(where);
   clang::QualType vectorType = ast.getBaseElementType(type);
   std::optional<Layout> layout = layoutOf(type, where);
   std::optional<Layout> each = elementLayoutOf(vectorType, where);
   if (!layout || !each)
     return false;
-  // (A loop over the vectors: the code stays one vector's size.)
   bool ok = true;
   emitCountedLoop(l, constantIndex(layout->size / each->size, l), [&](Value i) {
-    Value offset = arith::MulIOp::create(b, l, i, constantIndex(each->size, l));
-    std::optional<VectorObject> vector =
-        vectorObjectAt(offsetBy(dest, offset, l), vectorType, where);
-    if (vector)
-      clearVectorObject(*vector, l);
-    ok &= vector.has_value();
+    ok &= body(vectorType,
+               arith::MulIOp::create(b, l, i, constantIndex(each->size, l)));
   });
   return ok;
+}
+
+bool FunctionLowering::emptyVectorArray(Address dest, clang::QualType type,
+                                        const clang::Stmt *where) {
+  // Each vector empty: its three addresses null.
+  Location l = loc(where);
+  return forEachArrayVector(
+      type, where, [&](clang::QualType vectorType, Value offset) {
+        std::optional<VectorObject> vector =
+            vectorObjectAt(offsetBy(dest, offset, l), vectorType, where);
+        if (vector)
+          clearVectorObject(*vector, l);
+        return vector.has_value();
+      });
 }
 
 bool FunctionLowering::copyVectorArray(Address dest, Address from,
                                        clang::QualType type, bool move,
                                        const clang::Stmt *where) {
   Location l = loc(where);
-  clang::QualType vectorType = ast.getBaseElementType(type);
-  std::optional<Layout> layout = layoutOf(type, where);
-  std::optional<Layout> each = elementLayoutOf(vectorType, where);
-  if (!layout || !each)
-    return false;
-  bool ok = true;
-  emitCountedLoop(l, constantIndex(layout->size / each->size, l), [&](Value i) {
-    Value offset = arith::MulIOp::create(b, l, i, constantIndex(each->size, l));
-    std::optional<VectorObject> to =
-        vectorObjectAt(offsetBy(dest, offset, l), vectorType, where);
-    std::optional<VectorObject> source =
-        vectorObjectAt(offsetBy(from, offset, l), vectorType, where);
-    if (!to || !source) {
-      ok = false;
-    } else if (move) {
-      moveVectorAddresses(*to, *source, l);
-    } else {
-      clearVectorObject(*to, l);
-      ok &= copyVectorObject(where, *to, *source);
-    }
-  });
-  return ok;
+  return forEachArrayVector(
+      type, where, [&](clang::QualType vectorType, Value offset) {
+        std::optional<VectorObject> to =
+            vectorObjectAt(offsetBy(dest, offset, l), vectorType, where);
+        std::optional<VectorObject> source =
+            vectorObjectAt(offsetBy(from, offset, l), vectorType, where);
+        if (!to || !source)
+          return false;
+        if (move) {
+          moveVectorAddresses(*to, *source, l);
+          return true;
+        }
+        clearVectorObject(*to, l);
+        return copyVectorObject(where, *to, *source);
+      });
 }
 
 std::optional<Address>
