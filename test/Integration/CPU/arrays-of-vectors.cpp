@@ -6,12 +6,14 @@
 // vectors, two-dimensional arrays of vectors, arrays of vectors of vectors,
 // a reference bound to an element, helpers taking and returning them, a
 // std::vector of std::arrays of vectors, vectors of a class that owns
-// memory in an array, and the caller's arrays of vectors as parameters.
+// memory in an array, the caller's arrays of vectors as parameters, and a
+// range-for over a list of vectors.
 // Every mode against central differences and closed forms; the test also
 // runs under AddressSanitizer (no leak, no double free).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// RUN: %clangxx-ct -O1 -fsanitize=address %s -o %ta && %ta | FileCheck %s
 // RUN: not --crash %t2 past-the-end 2>&1 | FileCheck %s --check-prefix=AT
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
@@ -197,6 +199,16 @@ static Coordinates make(const double *x, int n) {
   return s + pairs[0][1][0];
 }
 
+// Range-for over a list of vectors (a temporary array of copies).
+[[ct::differentiable]] double listed(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n, x[0]);
+  double s = 0;
+  for (const auto &v : {a, b})
+    for (double e : v)
+      s += std::sin(e) * e;
+  return s;
+}
+
 // A class that owns memory, held in the vectors of an array.
 class Buffer {
 public:
@@ -290,6 +302,7 @@ int main(int argc, char **argv) {
   const double x[4] = {0.3, -0.7, 1.1, 0.45};
   check::checkModes<owners>("owners", x, 4);
   check::checkModes<helpers>("helpers", x, 4);
+  check::checkModes<listed>("listed", x, 4);
   check::checkModes<vectorOfArrays>("vector of arrays", x, 4);
   check::checkModes<grownRows>("grown rows", x, 4);
   check::checkModes<axes>("axes", x, 4);
