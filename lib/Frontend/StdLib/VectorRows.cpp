@@ -8,6 +8,7 @@
 // designates a row (`m[i]`, `m.at(i)`, `m.back()`, a reference bound to
 // one) is a vector kept in memory: its member functions are those of
 // VectorObjectCalls.cpp, and every other use sees a view of its elements.
+// The vectors of an array (built-in or std::array) are rows too.
 //
 //===----------------------------------------------------------------------===//
 
