@@ -538,11 +538,7 @@ class Generator:
         inner.add(j, "int")
         self.emit(fn, indent, f"std::vector<std::vector<real>> {rw};")
         self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
-        self.emit(fn, indent + 1, f"std::vector<real> {row};")
-        self.emit(fn, indent + 1, f"for (int {j} = 0; {j} <= {i}; ++{j}) {{")
-        self.emit(fn, indent + 2,
-                  f"{row}.push_back({self.expr(inner, loop_vars + [i, j], 1)});")
-        self.emit(fn, indent + 1, "}")
+        self.row_of_values(fn, indent + 1, row, i, j, inner, loop_vars)
         self.emit(fn, indent + 1, f"if ({self.condition(outer, loop_vars + [i])}) {{")
         self.emit(fn, indent + 2, f"{rw}.push_back({row});")
         self.emit(fn, indent + 1, "} else {")
@@ -560,9 +556,23 @@ class Generator:
         elif change == "erase" and n > 1:
             self.emit(fn, indent, f"{rw}.erase({rw}.begin());")
         each, v = self.fresh("e"), self.fresh("v")
-        self.emit(fn, indent, f"for (const auto &{each} : {rw}) {{")
+        self.sum_rows(fn, indent, rw, each, v, target, "0.5")
+
+    def row_of_values(self, fn, indent, row, i, j, inner, loop_vars):
+        """`row`, a local std::vector grown by push_back to i + 1 values
+        (inside the loop over i)."""
+        self.emit(fn, indent, f"std::vector<real> {row};")
+        self.emit(fn, indent, f"for (int {j} = 0; {j} <= {i}; ++{j}) {{")
+        self.emit(fn, indent + 1,
+                  f"{row}.push_back({self.expr(inner, loop_vars + [i, j], 1)});")
+        self.emit(fn, indent, "}")
+
+    def sum_rows(self, fn, indent, rows, each, v, target, weight):
+        """Adds `weight` times every value of the rows `rows` holds (a
+        vector or an array of vectors) into `target`."""
+        self.emit(fn, indent, f"for (const auto &{each} : {rows}) {{")
         self.emit(fn, indent + 1, f"for (real {v} : {each}) {{")
-        self.emit(fn, indent + 2, f"{target} += 0.5 * {v};")
+        self.emit(fn, indent + 2, f"{target} += {weight} * {v};")
         self.emit(fn, indent + 1, "}")
         self.emit(fn, indent, "}")
 
@@ -585,11 +595,7 @@ class Generator:
             kind = None
             self.emit(fn, indent, f"std::vector<real> {rw}[{k}];")
         self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
-        self.emit(fn, indent + 1, f"std::vector<real> {row};")
-        self.emit(fn, indent + 1, f"for (int {j} = 0; {j} <= {i}; ++{j}) {{")
-        self.emit(fn, indent + 2,
-                  f"{row}.push_back({self.expr(inner, loop_vars + [i, j], 1)});")
-        self.emit(fn, indent + 1, "}")
+        self.row_of_values(fn, indent + 1, row, i, j, inner, loop_vars)
         self.emit(fn, indent + 1, f"if ({self.condition(outer, loop_vars + [i])}) {{")
         self.emit(fn, indent + 2, f"{rw}[{i} % {k}] = {row};")
         self.emit(fn, indent + 1, "} else {")
@@ -608,12 +614,9 @@ class Generator:
         if kind:
             self.emit(fn, indent, f"{kind} {copy} = {rw};")
             self.emit(fn, indent, f"{copy}[0].push_back(1.0);")
-        for name, weight in ([(rw, "0.5")] + ([(copy, "0.25")] if kind else [])):
-            self.emit(fn, indent, f"for (const auto &{each} : {name}) {{")
-            self.emit(fn, indent + 1, f"for (real {w} : {each}) {{")
-            self.emit(fn, indent + 2, f"{target} += {weight} * {w};")
-            self.emit(fn, indent + 1, "}")
-            self.emit(fn, indent, "}")
+        self.sum_rows(fn, indent, rw, each, w, target, "0.5")
+        if kind:
+            self.sum_rows(fn, indent, copy, each, w, target, "0.25")
 
     def replaced_buffer(self, fn, scope, loop_vars, indent, target):
         """A heap buffer replaced by a fresh one each step (`new` where
