@@ -120,20 +120,6 @@ FunctionLowering::lowerCheckCall(const clang::CallExpr *expr,
   return CallResult{};
 }
 
-void FunctionLowering::lowerThrow(const clang::CXXThrowExpr *expr) {
-  // Derivatives do not unwind: a throw they reach says what was thrown and
-  // aborts, as a call that does not return does. The exception object is
-  // not made (nothing that follows could see it).
-  std::string what = expr->getSubExpr()
-                         ? "an exception of type '" +
-                               expr->getSubExpr()->getType().getAsString() + "'"
-                         : std::string("an exception");
-  ct::AbortOp::create(b, loc(expr),
-                      sourcePosition(expr) + ": " + what +
-                          " was thrown in a derivative, which "
-                          "does not unwind; aborting");
-}
-
 std::string FunctionLowering::sourcePosition(const clang::Stmt *where) {
   clang::PresumedLoc at =
       ast.getSourceManager().getPresumedLoc(where->getBeginLoc());

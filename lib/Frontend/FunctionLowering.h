@@ -270,6 +270,41 @@ private:
                               Address element, const Layout &elementLayout,
                               const VectorObject *vector = nullptr);
 
+  //===--- Exceptions (Exceptions.cpp) ------------------------------------===//
+  /// `try { ... } catch (...) { ... }`: the body, then each handler a
+  /// `throw` in it reaches (handlers nothing reaches are not lowered).
+  void lowerTry(const clang::CXXTryStmt *stmt);
+  /// `throw e;`: the cleanups of the scopes it leaves, then a branch to the
+  /// innermost enclosing handler that catches e's type (in this function or
+  /// a caller whose body it is lowered in); with none, a message, then
+  /// abort (derivatives do not unwind).
+  void lowerThrow(const clang::CXXThrowExpr *expr);
+  /// `c ? throw e : x` (or `c ? x : throw e`): the condition and the
+  /// throw, lowered; `other` is then the arm left to evaluate, the
+  /// expression's value (null after an error). False if neither arm throws.
+  bool lowerThrowingArm(const clang::ConditionalOperator *expr,
+                        const clang::Expr *&other);
+  /// False, after an error, where `callee` runs as compiled elsewhere, may
+  /// throw, and is called in a `try` whose handlers catch what libraries
+  /// throw: an exception would unwind past them in a derivative.
+  bool checkCompiledCallInTry(const clang::Expr *call,
+                              const clang::FunctionDecl *callee);
+  /// Whether `callee`, called inside a `try`, may throw (it, or a function
+  /// it calls, up to a few calls deep): lowered in place, its `throw`
+  /// reaches the handlers.
+  bool throwsToEnclosingTry(const clang::FunctionDecl *callee);
+  /// The `try` statements whose body is being lowered, innermost last.
+  struct TryScope {
+    const clang::CXXTryStmt *stmt;
+    /// One block per handler, in order; a handler whose exception variable
+    /// is a number used in it takes that number as its argument.
+    llvm::SmallVector<mlir::Block *> handlers;
+    llvm::SmallVector<bool> reached;
+    /// The cleanups alive when the `try` started (cleanups.size()).
+    size_t cleanupDepth;
+  };
+  llvm::SmallVector<TryScope> tries;
+
   //===--- OpenMP (OpenMP.cpp) --------------------------------------------===//
   /// `#pragma omp parallel for` and `#pragma omp atomic`; any other OpenMP
   /// construct is reported.
@@ -1752,8 +1787,6 @@ private:
   /// The length of each variable-length array type the function declared.
   llvm::DenseMap<const clang::VariableArrayType *, Value> variableLengths;
   void lowerDelete(const clang::CXXDeleteExpr *expr);
-  /// `throw e;` in a derivative: a message, then abort (ErrorPaths.cpp).
-  void lowerThrow(const clang::CXXThrowExpr *expr);
   /// Frees the memory `pointer` designates, which the function allocated
   /// (`how` names the freeing call, `made` the allocation, for the error).
   /// Runs the destructors of what `delete` (or `delete[]`) frees at

@@ -461,7 +461,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     object = unpacked(object, expr);
   } else if (!libraryCode &&
              (otherwiseInPlace || takesIndirectFields(callee) ||
-              (object && object->packedType)) &&
+              (object && object->packedType) || throwsToEnclosingTry(callee)) &&
              !callsItselfByAddress(callee, object, otherwiseInPlace)) {
     // Objects holding pointers are known to the caller only, and so is
     // an object of one integer packed among wider slots, which has no
@@ -500,6 +500,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
                     "to numbers and structs of numbers. Define it in this "
                     "file, mark it [[ct::differentiable]] where it is "
                     "defined, or give it a custom derivative rule");
+  if ((libraryCode || isExternalFunction(module, callee)) &&
+      !checkCompiledCallInTry(expr, callee))
+    return std::nullopt;
   module.noteCall(callee, expr->getBeginLoc());
   // (An error in the callee's signature is noted at this call.)
   module.enter(callee, expr->getBeginLoc());

@@ -126,8 +126,9 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
     return *constant;
   if (isa<clang::CXXThrowExpr>(expr))
     return unsupported(expr, "a 'throw' inside an expression cannot be "
-                             "differentiated; throw in a statement of its "
-                             "own (`if (...) throw ...;`)");
+                             "differentiated, except as an arm of '?:'; "
+                             "throw in a statement of its own (`if (...) "
+                             "throw ...;`)");
   if (isa<clang::CXXNewExpr, clang::CXXDeleteExpr>(expr))
     return unsupported(expr, "'new' and 'delete' can initialize a pointer "
                              "variable and free it, but are not values");
@@ -662,6 +663,8 @@ Block *FunctionLowering::emitConditional(
 
 Value FunctionLowering::lowerConditional(
     const clang::ConditionalOperator *expr) {
+  if (const clang::Expr *other = nullptr; lowerThrowingArm(expr, other))
+    return other ? lowerRValue(other) : nullptr;
   Type type = typeOf(expr);
   if (!type)
     return nullptr;

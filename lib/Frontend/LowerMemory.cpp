@@ -164,6 +164,8 @@ FunctionLowering::unpackedLValue(const clang::Expr *arm) {
 
 std::optional<Address> FunctionLowering::lowerConditionalLValue(
     const clang::ConditionalOperator *expr) {
+  if (const clang::Expr *other = nullptr; lowerThrowingArm(expr, other))
+    return other ? unpackedLValue(other) : std::nullopt;
   // Arms without side effects are both evaluated and one chosen with
   // selects, which the AD engine follows (the shadow is the same choice
   // between the arms' shadows).

@@ -289,10 +289,8 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
     return lowerStmt(label->getSubStmt());
   if (const auto *expr = dyn_cast<clang::Expr>(stmt))
     return lowerDiscarded(expr);
-  if (isa<clang::CXXTryStmt>(stmt))
-    return (void)unsupported(stmt, "exceptions cannot be differentiated; "
-                                   "handle errors outside the "
-                                   "differentiable function");
+  if (const auto *tryStmt = dyn_cast<clang::CXXTryStmt>(stmt))
+    return lowerTry(tryStmt);
   if (isa<clang::GotoStmt, clang::IndirectGotoStmt>(stmt))
     return (void)unsupported(stmt, "'goto' cannot be differentiated; "
                                    "rewrite it with loops, 'break' or "
