@@ -205,6 +205,10 @@ struct Address {
   /// and its first byte in the slot. Null for a whole slot.
   mlir::Type packedType = nullptr;
   unsigned packedBits = 0, packedByte = 0;
+  /// A packed member of a union whose slot also holds floating-point data
+  /// (`union { float f; std::uint32_t bits; }`): its bits are read and
+  /// written through ct.bit_cast, which the engine follows.
+  bool bitsShared = false;
 };
 
 class FunctionLowering {

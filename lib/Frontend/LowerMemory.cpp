@@ -65,6 +65,12 @@ FunctionLowering::unpacked(std::optional<Address> address,
                            const clang::Stmt *where) {
   if (!address || !address->packedType)
     return address;
+  // (A view of integers over a float's slot would bypass its derivative.)
+  if (address->bitsShared)
+    return unsupported<std::optional<Address>>(
+        where, "a member of a union that shares its bits with a "
+               "floating-point member cannot be addressed or bound to a "
+               "reference; read and write it by name");
   // Addressed, an integer packed among wider slots is an element of a view
   // of its own scalars over its slot (C++ aligns it to its size).
   Location l = loc(where);
@@ -115,6 +121,8 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
     place.packedType = own->scalar;
     place.packedBits = ast.getTypeSize(field->getType());
     place.packedByte = (bits % slotBits) / 8;
+    place.bitsShared =
+        field->getParent()->isUnion() && isa<FloatType>(record->scalar);
   }
   return place;
 }
@@ -1193,6 +1201,23 @@ bool FunctionLowering::initializeParts(const clang::Expr *init,
     return true;
   }
   const clang::RecordDecl *record = type->getAsRecordDecl();
+  if (record->isUnion()) {
+    // One member is initialized (the first, or the one designated); with
+    // none, the union is zero.
+    const clang::FieldDecl *chosen = nullptr;
+    if (const auto *list = dyn_cast<clang::InitListExpr>(init))
+      chosen = list->getInitializedFieldInUnion();
+    else if (const auto *parens = dyn_cast<clang::CXXParenListInitExpr>(init))
+      chosen = parens->getInitializedFieldInUnion();
+    if (!chosen || inits.empty()) {
+      std::optional<Layout> layout = layoutOf(type, init);
+      if (layout)
+        fillZero(dest, *layout, l);
+      return layout.has_value();
+    }
+    std::optional<Address> at = fieldAddress(dest, chosen, init);
+    return at && part(chosen->getType(), *at, chosen);
+  }
   if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
     for (const clang::CXXBaseSpecifier &base : cxx->bases()) {
       if (base.getType()->getAsCXXRecordDecl()->isEmpty()) {

@@ -244,6 +244,79 @@ bool ModuleLowering::isStateUnion(const clang::RecordDecl *record) {
   return values == 1;
 }
 
+/// Appends the numbers `type` is made of (an array's elements, a class's
+/// bases and fields, in order) to `scalars`; false if a part is anything
+/// else (a pointer, a bit-field, a union, a class with virtual functions).
+static bool collectScalars(clang::ASTContext &ast, clang::QualType type,
+                           SmallVectorImpl<clang::QualType> &scalars) {
+  type = type.getCanonicalType().getUnqualifiedType();
+  if (const clang::ConstantArrayType *array = ast.getAsConstantArrayType(type))
+    return collectScalars(ast, array->getElementType(), scalars);
+  if (type->isRealFloatingType() || type->isIntegerType() ||
+      type->isEnumeralType()) {
+    scalars.push_back(type);
+    return true;
+  }
+  const clang::CXXRecordDecl *record = type->getAsCXXRecordDecl();
+  if (!record || !(record = record->getDefinition()) || record->isUnion() ||
+      record->isPolymorphic() || record->getNumVBases())
+    return false;
+  for (const clang::CXXBaseSpecifier &base : record->bases())
+    if (!collectScalars(ast, base.getType(), scalars))
+      return false;
+  for (const clang::FieldDecl *field : record->fields())
+    if (field->isBitField() || !collectScalars(ast, field->getType(), scalars))
+      return false;
+  return true;
+}
+
+bool ModuleLowering::isOverlayUnion(const clang::RecordDecl *record) {
+  if (!record || !record->isUnion() || !(record = record->getDefinition()) ||
+      record->field_empty())
+    return false;
+  clang::ASTContext &ast = record->getASTContext();
+  SmallVector<clang::QualType> scalars;
+  bool singleScalars = true;
+  for (const clang::FieldDecl *field : record->fields()) {
+    size_t before = scalars.size();
+    if (field->isBitField() || !collectScalars(ast, field->getType(), scalars))
+      return false;
+    clang::QualType type = field->getType().getCanonicalType();
+    singleScalars = singleScalars && scalars.size() == before + 1 &&
+                    !type->isArrayType() && !type->isRecordType();
+  }
+  if (scalars.empty())
+    return false;
+  // Views of the same slots, each part one number of one floating type.
+  clang::QualType floating;
+  if (llvm::all_of(scalars, [&](clang::QualType scalar) {
+        if (!scalar->isRealFloatingType() ||
+            (!floating.isNull() && scalar != floating))
+          return false;
+        floating = scalar;
+        return true;
+      }))
+    return true;
+  // The same bits read as numbers of one width: float or double (not long
+  // double, whose 80 bits pad to 128), and integers.
+  if (!singleScalars)
+    return false;
+  floating = {};
+  uint64_t width = ast.getTypeSize(scalars.front());
+  return llvm::all_of(scalars, [&](clang::QualType scalar) {
+    if (ast.getTypeSize(scalar) != width)
+      return false;
+    if (!scalar->isRealFloatingType())
+      return true;
+    if ((!floating.isNull() && scalar != floating) ||
+        !(scalar->isSpecificBuiltinType(clang::BuiltinType::Float) ||
+          scalar->isSpecificBuiltinType(clang::BuiltinType::Double)))
+      return false;
+    floating = scalar;
+    return true;
+  });
+}
+
 /// Whether the lowering destroys objects of `record`: its own destructor's
 /// body, if the program wrote one, then its parts, each of which the
 /// lowering destroys (std::vector parts, whose memory it frees, classes
@@ -430,7 +503,7 @@ bool ModuleLowering::isKeptAsCompiled(const clang::CXXRecordDecl *record) {
     return false;
   if (record->isPolymorphic() || record->getNumVBases() ||
       !isDestroyedByParts(record) ||
-      (record->isUnion() && !isStateUnion(record)))
+      (record->isUnion() && !isLaidOutUnion(record)))
     return true;
   // The proxies and iterators of bits (std::vector<bool>'s `_Bit_reference`
   // and `_Bit_iterator`, libc++'s `__bit_reference`): a word's address and
@@ -447,8 +520,8 @@ bool ModuleLowering::isKeptAsCompiled(const clang::CXXRecordDecl *record) {
       return isLibraryInternal(pointee);
     }
     const clang::CXXRecordDecl *held = element->getAsCXXRecordDecl();
-    return held &&
-           ((held->isUnion() && !isStateUnion(held)) || isKeptAsCompiled(held));
+    return held && ((held->isUnion() && !isLaidOutUnion(held)) ||
+                    isKeptAsCompiled(held));
   };
   return llvm::any_of(record->bases(),
                       [&](const clang::CXXBaseSpecifier &base) {
@@ -616,10 +689,13 @@ public:
                          "differentiable function");
     // (An empty union is an empty class: one byte, no data.)
     if (record->isUnion() && !record->field_empty() &&
-        !ModuleLowering::isStateUnion(record))
-      return unsupported("unions cannot be differentiated, except one "
-                         "holding a value beside empty or one-byte markers "
-                         "(std::optional's); use a struct");
+        !ModuleLowering::isLaidOutUnion(record))
+      return unsupported(
+          "a union is differentiated only where its members are views of "
+          "the same numbers (every part a number of one floating-point "
+          "type, or each member one number of one width: a float and its "
+          "bits) or where it holds one value beside empty or one-byte "
+          "markers (std::optional's); use a struct, or std::bit_cast");
     return ofRecord(record);
   }
 

@@ -377,6 +377,17 @@ public:
   /// storage. It is laid out as a struct whose members all start at its
   /// first byte.
   static bool isStateUnion(const clang::RecordDecl *record);
+  /// Whether `record` is a union whose members are views of the same
+  /// numbers: every part of every member a number of one floating-point
+  /// type (`union { struct { double x, y, z; }; double v[3]; }`), or each
+  /// member a single number of one width, with at most one floating-point
+  /// type among them (`union { float f; std::uint32_t bits; }`: the same
+  /// bits read as each, through ct.bit_cast).
+  static bool isOverlayUnion(const clang::RecordDecl *record);
+  /// A union the memory model lays out: a state union or an overlay union.
+  static bool isLaidOutUnion(const clang::RecordDecl *record) {
+    return isStateUnion(record) || isOverlayUnion(record);
+  }
   /// Whether objects of `type` (or its elements) hold a pointer or
   /// reference field that does not keep its address (one of the memref
   /// model: its slot holds an offset into memory known beside the

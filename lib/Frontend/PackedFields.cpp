@@ -113,12 +113,21 @@ FunctionLowering::derivedPlace(Address base, const clang::CastExpr *cast,
   return offsetBy(base, -offset, l);
 }
 
+/// `value` as `type`, bit for bit: ct.bit_cast where the bits may be a
+/// floating-point number's that carries a derivative, else arith.bitcast.
+static Value reinterpret(OpBuilder &b, Location l, Type type, Value value,
+                         bool shared) {
+  if (value.getType() == type)
+    return value;
+  if (shared)
+    return ct::BitCastOp::create(b, l, type, value);
+  return arith::BitcastOp::create(b, l, type, value);
+}
+
 Value FunctionLowering::loadPacked(Address address, Location l) {
   Value slot = memref::LoadOp::create(b, l, address.memref, address.offset);
   IntegerType wide = bitsOf(slot.getType());
-  Value bits = slot.getType() == wide
-                   ? slot
-                   : arith::BitcastOp::create(b, l, wide, slot).getResult();
+  Value bits = reinterpret(b, l, wide, slot, address.bitsShared);
   if (address.packedByte != 0)
     bits = arith::ShRUIOp::create(
         b, l, bits,
@@ -142,15 +151,12 @@ void FunctionLowering::storePacked(Value value, Address address, Location l) {
     value = arith::ExtUIOp::create(b, l, narrow, value);
   if (narrow == wide) {
     // An integer as wide as the slot: the slot's bits.
-    if (slotType != wide)
-      value = arith::BitcastOp::create(b, l, slotType, value);
+    value = reinterpret(b, l, slotType, value, address.bitsShared);
     memref::StoreOp::create(b, l, value, address.memref, address.offset);
     return;
   }
   Value slot = memref::LoadOp::create(b, l, address.memref, address.offset);
-  Value bits = slotType == wide
-                   ? slot
-                   : arith::BitcastOp::create(b, l, wide, slot).getResult();
+  Value bits = reinterpret(b, l, wide, slot, address.bitsShared);
   unsigned shift = 8 * address.packedByte;
   llvm::APInt field = llvm::APInt::getBitsSet(wide.getWidth(), shift,
                                               shift + address.packedBits);
@@ -162,9 +168,9 @@ void FunctionLowering::storePacked(Value value, Address address, Location l) {
     placed = arith::ShLIOp::create(
         b, l, placed,
         arith::ConstantOp::create(b, l, wide, b.getIntegerAttr(wide, shift)));
-  Value merged = arith::OrIOp::create(b, l, kept, placed);
-  if (slotType != wide)
-    merged = arith::BitcastOp::create(b, l, slotType, merged);
+  Value merged =
+      reinterpret(b, l, slotType, arith::OrIOp::create(b, l, kept, placed),
+                  address.bitsShared);
   memref::StoreOp::create(b, l, merged, address.memref, address.offset);
 }
 

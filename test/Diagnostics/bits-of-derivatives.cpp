@@ -10,6 +10,7 @@
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DFORWARD 2>&1 | FileCheck %s --check-prefix=FORWARD --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DAGGREGATE 2>&1 | FileCheck %s --check-prefix=AGGREGATE --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DUNION 2>&1 | FileCheck %s --check-prefix=UNION --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 
 #include <bit>
@@ -24,7 +25,7 @@ static double firstGuess(double x) {
   return std::bit_cast<double>(bits);
 }
 [[ct::differentiable]] double guessed(double x) { return firstGuess(x) * x; }
-#if !defined(FORWARD) && !defined(AGGREGATE)
+#if !defined(FORWARD) && !defined(AGGREGATE) && !defined(UNION)
 double reverse(double x) {
   double dx = 0;
   ct::gradient<guessed>(x, &dx);
@@ -75,6 +76,25 @@ struct Pair {
 double pairs(double x) {
   double dx = 0;
   ct::gradient<pairBits>(x, &dx);
+  return dx;
+}
+#endif
+
+// The bits of a union's double changed through its integer member.
+union Bits {
+  double d;
+  std::uint64_t u;
+};
+[[ct::differentiable]] double unionNextUp(double x) {
+  Bits b{x};
+  // UNION: bits-of-derivatives.cpp:[[@LINE+1]]:3: error: cannot differentiate a floating-point value made from the bits of one
+  b.u += 1;
+  return b.d * x;
+}
+#ifdef UNION
+double viaUnion(double x) {
+  double dx = 0;
+  ct::gradient<unionNextUp>(x, &dx);
   return dx;
 }
 #endif

@@ -22,7 +22,7 @@ struct Solid : virtual Shape {
   double area() const { return size * size; }
 };
 struct Rows { double value; const double **rows; };
-union Bits { double d; long i; };
+union Bits { double d; unsigned w[2]; };
 
 // Signatures are checked when the functions are found, before any body.
 // (Function pointers are values: Integration/CPU/function-pointers.cpp.)
@@ -142,7 +142,7 @@ double seed(double x);
 }
 
 [[ct::differentiable]] double uses_union(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variable 'b' has type 'union Bits', which differentiable code does not support: unions cannot be differentiated, except one holding a value beside empty or one-byte markers (std::optional's); use a struct
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: variable 'b' has type 'union Bits', which differentiable code does not support: a union is differentiated only where its members are views of the same numbers (every part a number of one floating-point type, or each member one number of one width: a float and its bits) or where it holds one value beside empty or one-byte markers (std::optional's); use a struct, or std::bit_cast
   Bits b;
   return x;
 }

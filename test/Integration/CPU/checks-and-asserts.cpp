@@ -15,7 +15,7 @@
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 // ASSERT: checks-and-asserts.cpp:{{[0-9]+}}: double guarded(const double *, int): Assertion `n > 0 && "at least one element"' failed.
 // ABORT: checks-and-asserts.cpp:{{[0-9]+}}: 'abort' was called in a derivative; aborting
-// THROW: checks-and-asserts.cpp:{{[0-9]+}}: an exception of type 'std::invalid_argument' was thrown in a derivative, which does not unwind; aborting
+// THROW: checks-and-asserts.cpp:{{[0-9]+}}: an exception of type 'std::invalid_argument' was thrown in a derivative, which does not unwind to a caller; aborting
 
 #include <cotangent/cotangent.h>
 
