@@ -717,7 +717,7 @@ private:
   /// The address a cast of a function pointer gives (null after an
   /// error), or false if the cast is a place's to read.
   bool lowerFunctionPointerCast(const clang::CastExpr *cast, Value &address);
-  /// `p == q`, `p != q` of function pointers.
+  /// `p == q`, `p != q` of function pointers (and of pointers to members).
   Value compareFunctionPointers(const clang::BinaryOperator *expr);
   /// A call through a function pointer: of the function it names where
   /// that is known (lowerCallOf), else lowerIndirectCall.
@@ -731,14 +731,45 @@ private:
   /// Whether the dispatch of `expr` can call `target` (reported if not).
   bool canCallThroughPointer(const clang::CallExpr *expr,
                              const clang::FunctionDecl *target);
+  /// The call `expr` of the function at `address`, one of `targets` (on
+  /// `object`, for a member function): its result's place or block
+  /// argument, then dispatchThroughPointer.
+  std::optional<CallResult>
+  callThroughAddress(const clang::CallExpr *expr, Value address,
+                     llvm::ArrayRef<const clang::FunctionDecl *> targets,
+                     std::optional<Address> object,
+                     std::optional<Address> dest);
   /// The branches comparing `address` with each of `targets`, each
-  /// calling the one it matches and going to `merge` with its value (an
-  /// aggregate is built in `resultPlace`); false after an error.
+  /// calling the one it matches (on `object`, for member functions) and
+  /// going to `merge` with its value (an aggregate is built in
+  /// `resultPlace`); false after an error.
   bool
   dispatchThroughPointer(const clang::CallExpr *expr, Value address,
                          llvm::ArrayRef<const clang::FunctionDecl *> targets,
-                         std::optional<Address> resultPlace,
-                         mlir::Block *merge);
+                         std::optional<Address> resultPlace, mlir::Block *merge,
+                         std::optional<Address> object);
+
+  //===--- Pointers to members (MemberPointers.cpp) -----------------------===//
+  /// A pointer to a member as the number it is (an i64): a data member's
+  /// offset in bytes (-1 when null), a member function's address (0 when
+  /// null); null after an error.
+  Value lowerMemberPointer(const clang::Expr *expr);
+  /// `&C::m`.
+  Value memberAddress(const clang::UnaryOperator *expr);
+  /// A pointer to a member of a base as one of the derived class.
+  Value lowerDerivedMemberPointer(const clang::CastExpr *cast);
+  /// `obj.*m` and `p->*m` of a data member: its place.
+  std::optional<Address> lowerMemberAccess(const clang::BinaryOperator *expr);
+  /// Stores a pointer to a member of `type` at `dest`, with the second
+  /// word a pointer to a member function has in memory.
+  void storeMemberPointer(Value value, clang::QualType type, Address dest,
+                          Location l);
+  /// `(obj.*f)(args)`, `(p->*f)(args)`: compared with each member function
+  /// it may hold, as a call through a function pointer is.
+  std::optional<CallResult>
+  lowerMemberFunctionPointerCall(const clang::CXXMemberCallExpr *expr,
+                                 const clang::BinaryOperator *access,
+                                 std::optional<Address> dest);
   /// `expr` lowered as a direct call of `target`, one of the functions its
   /// pointer may hold (a lambda's static invoker: the lambda's body).
   std::optional<CallResult>

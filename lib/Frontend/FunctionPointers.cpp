@@ -105,14 +105,18 @@ struct AddressTakenFunctions : clang::DynamicRecursiveASTVisitor {
     // (A member function's address is a pointer to member, not to a
     // function.)
     if (const auto *method = dyn_cast<clang::CXXMethodDecl>(function);
-        method && method->isInstance())
+        method && method->isInstance()) {
+      methods.insert(method->getCanonicalDecl());
       return true;
+    }
     found.insert(function->getCanonicalDecl());
     return true;
   }
   const clang::SourceManager &sources;
   llvm::SmallPtrSet<const clang::DeclRefExpr *, 16> called;
   llvm::SetVector<const clang::FunctionDecl *> found;
+  /// Member functions named other than to call them: `&C::f`.
+  llvm::SetVector<const clang::CXXMethodDecl *> methods;
 };
 } // namespace
 
@@ -122,8 +126,15 @@ ModuleLowering::getAddressTakenFunctions() {
     AddressTakenFunctions visitor(ast.getSourceManager());
     visitor.TraverseDecl(ast.getTranslationUnitDecl());
     addressTakenFunctions.emplace(visitor.found.begin(), visitor.found.end());
+    addressTakenMethods.emplace(visitor.methods.begin(), visitor.methods.end());
   }
   return *addressTakenFunctions;
+}
+
+ArrayRef<const clang::CXXMethodDecl *>
+ModuleLowering::getAddressTakenMethods() {
+  getAddressTakenFunctions();
+  return *addressTakenMethods;
 }
 
 Value ModuleLowering::buildFunctionAddress(
@@ -263,8 +274,13 @@ Value FunctionLowering::lowerFunctionPointer(const clang::Expr *expr) {
 Value FunctionLowering::compareFunctionPointers(
     const clang::BinaryOperator *expr) {
   Location l = loc(expr);
-  Value lhs = lowerFunctionPointer(expr->getLHS());
-  Value rhs = lowerFunctionPointer(expr->getRHS());
+  // (Pointers to members are numbers too: MemberPointers.cpp.)
+  auto lower = [&](const clang::Expr *side) {
+    return side->getType()->isMemberPointerType() ? lowerMemberPointer(side)
+                                                  : lowerFunctionPointer(side);
+  };
+  Value lhs = lower(expr->getLHS());
+  Value rhs = lower(expr->getRHS());
   if (!lhs || !rhs)
     return nullptr;
   if (expr->getOpcode() != clang::BO_EQ && expr->getOpcode() != clang::BO_NE)
@@ -368,6 +384,15 @@ FunctionLowering::lowerIndirectCall(const clang::CallExpr *expr,
   Value address = lowerFunctionPointer(callee);
   if (!address)
     return std::nullopt;
+  return callThroughAddress(expr, address, targets, std::nullopt, dest);
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::callThroughAddress(
+    const clang::CallExpr *expr, Value address,
+    ArrayRef<const clang::FunctionDecl *> targets,
+    std::optional<Address> object, std::optional<Address> dest) {
+  Location l = loc(expr);
   clang::QualType returnType = expr->getCallReturnType(ast).getCanonicalType();
   std::optional<Address> resultPlace;
   Type resultType;
@@ -385,7 +410,8 @@ FunctionLowering::lowerIndirectCall(const clang::CallExpr *expr,
   if (resultType)
     merge->addArgument(resultType, l);
   enter(current);
-  if (!dispatchThroughPointer(expr, address, targets, resultPlace, merge))
+  if (!dispatchThroughPointer(expr, address, targets, resultPlace, merge,
+                              object))
     return std::nullopt;
   enter(merge);
   if (resultPlace)
@@ -396,7 +422,8 @@ FunctionLowering::lowerIndirectCall(const clang::CallExpr *expr,
 bool FunctionLowering::dispatchThroughPointer(
     const clang::CallExpr *expr, Value address,
     ArrayRef<const clang::FunctionDecl *> targets,
-    std::optional<Address> resultPlace, Block *merge) {
+    std::optional<Address> resultPlace, Block *merge,
+    std::optional<Address> object) {
   Location l = loc(expr);
   // if (p == &f0) f0(...) else if (p == &f1) f1(...) ... else abort; each
   // call lowered as a direct call of its function would be (its arguments
@@ -413,7 +440,10 @@ bool FunctionLowering::dispatchThroughPointer(
     emitIf(l, matches, [&] {
       size_t depth = cleanups.size();
       std::optional<CallResult> result =
-          callDispatchTarget(expr, target, resultPlace);
+          object ? emitCall(expr, target, object,
+                            SmallVector<const clang::Expr *>(expr->arguments()),
+                            resultPlace)
+                 : callDispatchTarget(expr, target, resultPlace);
       if (!result)
         return;
       SmallVector<Value> passed;

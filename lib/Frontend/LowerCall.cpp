@@ -118,6 +118,11 @@ FunctionLowering::lowerCall(const clang::CallExpr *expr,
     lowerDiscarded(destroy->getBase());
     return CallResult{};
   }
+  if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr))
+    if (const auto *access = dyn_cast<clang::BinaryOperator>(
+            member->getCallee()->IgnoreParens());
+        access && access->isPtrMemOp())
+      return lowerMemberFunctionPointerCall(member, access, dest);
   const clang::FunctionDecl *callee = expr->getDirectCallee();
   if (!callee)
     callee = getConstantCallee(expr);
@@ -209,8 +214,8 @@ FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
     const auto *memberExpr =
         dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
     if (!memberExpr)
-      return unsupported<Result>(expr, "calls through pointers to members "
-                                       "cannot be differentiated");
+      return unsupported<Result>(expr, "this member call cannot be "
+                                       "differentiated");
     isVirtual = !memberExpr->hasQualifier() &&
                 isVirtualCall(method, member->getImplicitObjectArgument());
     if (isInstance) {

@@ -134,6 +134,8 @@ Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
                              "variable and free it, but are not values");
   if (expr->getType()->isFunctionPointerType())
     return lowerFunctionPointer(expr);
+  if (expr->getType()->isMemberPointerType())
+    return lowerMemberPointer(expr);
   if (expr->getType()->isPointerType() || isAggregate(expr->getType()))
     return unsupported(expr, "this expression is used as a number, but it "
                              "is a pointer or an object; differentiable "
@@ -289,6 +291,16 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
       return nullptr;
     return arith::XOrIOp::create(
         b, l, isNull, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
+  }
+  case clang::CK_MemberPointerToBoolean: {
+    // (Null is -1 for a data member, 0 for a member function.)
+    Value value = lowerMemberPointer(sub);
+    if (!value)
+      return nullptr;
+    int64_t null = sub->getType()->isMemberFunctionPointerType() ? 0 : -1;
+    return arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::ne, value,
+        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(null)));
   }
   case clang::CK_LValueToRValueBitCast:
     return lowerBitCast(expr);
@@ -509,7 +521,8 @@ Value FunctionLowering::lowerBinary(const clang::BinaryOperator *expr) {
     return lowerRValue(expr->getRHS());
   }
   if (expr->getLHS()->getType()->isFunctionPointerType() ||
-      expr->getRHS()->getType()->isFunctionPointerType())
+      expr->getRHS()->getType()->isFunctionPointerType() ||
+      expr->getLHS()->getType()->isMemberPointerType())
     return compareFunctionPointers(expr);
   if (expr->getLHS()->getType()->isPointerType() &&
       expr->getRHS()->getType()->isPointerType())

@@ -121,8 +121,9 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
     place.packedType = own->scalar;
     place.packedBits = ast.getTypeSize(field->getType());
     place.packedByte = (bits % slotBits) / 8;
-    place.bitsShared =
-        field->getParent()->isUnion() && isa<FloatType>(record->scalar);
+    // (A state union's marker never meets its value's bits.)
+    place.bitsShared = ModuleLowering::isOverlayUnion(field->getParent()) &&
+                       isa<FloatType>(record->scalar);
   }
   return place;
 }
@@ -711,6 +712,8 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
       return lowerVectorAssignment(binary);
     if (binary->isAssignmentOp())
       return lowerScalarAssignment(binary);
+    if (binary->isPtrMemOp())
+      return lowerMemberAccess(binary);
   }
   if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
     std::optional<CallResult> result = lowerCall(call, std::nullopt);
@@ -1144,7 +1147,10 @@ bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
   Value value = lowerRValue(init);
   if (!value)
     return false;
-  store(value, dest, loc(init));
+  if (type->isMemberPointerType())
+    storeMemberPointer(value, type, dest, loc(init));
+  else
+    store(value, dest, loc(init));
   return true;
 }
 

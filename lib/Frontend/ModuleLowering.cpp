@@ -643,6 +643,11 @@ public:
     // a call through it compares (FunctionPointers.cpp).
     if (type->isFunctionPointerType())
       return Layout{IntegerType::get(context, 64), ast.getUIntPtrType(), 1};
+    // A pointer to a data member is its offset, one to a member function
+    // its address and an adjustment of `this` (MemberPointers.cpp).
+    if (type->isMemberPointerType())
+      return Layout{IntegerType::get(context, 64), ast.getPointerDiffType(),
+                    type->isMemberFunctionPointerType() ? 2 : 1};
     if (type->isPointerType())
       return ofPointer();
     if (const auto *array = ast.getAsConstantArrayType(type))
@@ -1262,7 +1267,7 @@ Type ModuleLowering::lowerType(clang::QualType type, clang::SourceRange range,
     std::optional<Layout> layout = getLayout(element, range, what);
     return layout ? getPointerType(layout->scalar) : nullptr;
   }
-  if (type->isFunctionPointerType())
+  if (type->isFunctionPointerType() || type->isMemberPointerType())
     return IntegerType::get(getContext(), 64);
   if (type->isPointerType() || type->isReferenceType()) {
     clang::QualType pointee = type->getPointeeType().getCanonicalType();

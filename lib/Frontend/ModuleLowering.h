@@ -513,6 +513,9 @@ public:
   /// The functions the unit's own code names other than to call them: the
   /// functions a pointer it makes can hold.
   llvm::ArrayRef<const clang::FunctionDecl *> getAddressTakenFunctions();
+  /// The member functions whose address (`&C::f`) the unit's code takes:
+  /// those a pointer to a member function it makes can hold.
+  llvm::ArrayRef<const clang::CXXMethodDecl *> getAddressTakenMethods();
   /// The address of the unit's `function` (ct.function_address), as a
   /// function pointer holds it.
   mlir::Value buildFunctionAddress(mlir::OpBuilder &builder, mlir::Location l,
@@ -539,6 +542,8 @@ private:
       concreteDynamicClasses;
   std::optional<llvm::SmallVector<const clang::FunctionDecl *>>
       addressTakenFunctions;
+  std::optional<llvm::SmallVector<const clang::CXXMethodDecl *>>
+      addressTakenMethods;
 
   std::optional<Layout> computeLayout(clang::QualType type,
                                       clang::SourceRange range,

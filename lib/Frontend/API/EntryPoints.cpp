@@ -1044,6 +1044,13 @@ void EntryBuilder::buildEntryFunction(const clang::FunctionDecl *f) {
   auto abiType = [&](clang::QualType type) -> Type {
     if (type->isPointerType())
       return LLVM::LLVMPointerType::get(b.getContext());
+    // (The C++ ABI passes one as two words; lowered code keeps the first.)
+    if (type->isMemberFunctionPointerType()) {
+      module.error(use, "a pointer to a member function cannot be passed to "
+                        "an entry point; choose the member function inside "
+                        "the differentiated function");
+      return nullptr;
+    }
     return module.lowerType(type, use, "an argument of this entry point");
   };
   for (const clang::ParmVarDecl *param : request.call->parameters())
