@@ -28,7 +28,9 @@ class that owns its buffer (constructed, copied, assigned, resized in a
 branch, destroyed where its scope ends), buffers swapped through
 pointers in a loop, structs holding a std::string beside numbers in a
 vector grown and edited, indexed through a std::map of their names, and
-functions called through pointers chosen at run time and kept in tables.
+functions called through pointers chosen at run time and kept in tables,
+numbers thrown to handlers inside the function, and struct members chosen
+through pointers to data members.
 
 Statements are emitted one per line, and compound statements open with a
 line ending in `{` and close with a line that is only `}`, so that the
@@ -700,6 +702,34 @@ class Generator:
         self.emit(fn, indent, f"for (int {i} = 0; {i} < {r.randint(2, 4)}; ++{i})")
         self.emit(fn, indent + 1, f"{target} += {tab}[({i} + {r.randint(0, 3)}) % 4]"
                   f"({self.expr(inner, loop_vars + [i], 1)});")
+        # For one name in two (chosen by the name, not drawn), a value thrown
+        # to a handler and a member chosen by a pointer to it.
+        if self.counter % 2 == 0:
+            self.thrown_and_chosen(fn, scope, loop_vars, indent, target)
+
+    def thrown_and_chosen(self, fn, scope, loop_vars, indent, target):
+        """A number thrown inside a `try` to a handler that uses it, so
+        the derivative runs the handler C++ chooses; and a struct's member
+        chosen at run time by a pointer to a data member, written through
+        it (docs/Frontend.md, "Exceptions"; docs/Memory.md, item 25)."""
+        e, pair, m, p = (self.fresh("e"), self.fresh("Pair"), self.fresh("m"),
+                         self.fresh("p"))
+        self.emit(fn, indent, "try {")
+        self.emit(fn, indent + 1, f"if ({self.condition(scope, loop_vars)}) "
+                  f"throw real({self.expr(scope, loop_vars, 1)});")
+        self.emit(fn, indent + 1, f"{target} += {self.expr(scope, loop_vars, 1)};")
+        self.emit(fn, indent, f"}} catch (int) {{")
+        self.emit(fn, indent + 1, f"{target} = 0;")
+        self.emit(fn, indent, f"}} catch (real {e}) {{")
+        self.emit(fn, indent + 1, f"{target} += {e} * {self.expr(scope, loop_vars, 1)};")
+        self.emit(fn, indent, "}")
+        self.helpers.append(f"struct {pair} {{ real a, b; }};")
+        self.emit(fn, indent, f"{pair} {p}{{{self.expr(scope, loop_vars, 1)}, "
+                  f"{self.expr(scope, loop_vars, 1)}}};")
+        self.emit(fn, indent, f"real {pair}::*{m} = {self.condition(scope, loop_vars)} "
+                  f"? &{pair}::a : &{pair}::b;")
+        self.emit(fn, indent, f"{p}.*{m} *= {self.expr(scope, loop_vars, 1)};")
+        self.emit(fn, indent, f"{target} += {p}.a * {p}.b;")
 
     def outside_variable(self, fn, scope, loop_vars, indent, target):
         """Values with derivatives written into a variable outside the
