@@ -758,6 +758,9 @@ private:
   Value memberAddress(const clang::UnaryOperator *expr);
   /// A pointer to a member of a base as one of the derived class.
   Value lowerDerivedMemberPointer(const clang::CastExpr *cast);
+  /// The object of `obj.*m` (its place) or `p->*m` (where p points).
+  std::optional<Address>
+  memberAccessObject(const clang::BinaryOperator *access);
   /// `obj.*m` and `p->*m` of a data member: its place.
   std::optional<Address> lowerMemberAccess(const clang::BinaryOperator *expr);
   /// Stores a pointer to a member of `type` at `dest`, with the second

@@ -137,6 +137,13 @@ Value FunctionLowering::lowerDerivedMemberPointer(const clang::CastExpr *cast) {
 }
 
 std::optional<Address>
+FunctionLowering::memberAccessObject(const clang::BinaryOperator *access) {
+  return access->getOpcode() == clang::BO_PtrMemD
+             ? lowerLValue(access->getLHS())
+             : lowerPointer(access->getLHS());
+}
+
+std::optional<Address>
 FunctionLowering::lowerMemberAccess(const clang::BinaryOperator *expr) {
   // `obj.*m`, `p->*m`: the object's place moved by m's offset, in slots.
   Location l = loc(expr);
@@ -153,9 +160,7 @@ FunctionLowering::lowerMemberAccess(const clang::BinaryOperator *expr) {
         expr, "a pointer to a member of another type than the class's other "
               "numbers cannot be followed by differentiable code; choose "
               "the member by name");
-  std::optional<Address> place = expr->getOpcode() == clang::BO_PtrMemD
-                                     ? lowerLValue(expr->getLHS())
-                                     : lowerPointer(expr->getLHS());
+  std::optional<Address> place = memberAccessObject(expr);
   Value bytes = lowerMemberPointer(expr->getRHS());
   if (!place || !bytes)
     return std::nullopt;
@@ -214,9 +219,7 @@ FunctionLowering::lowerMemberFunctionPointerCall(
   for (const clang::FunctionDecl *target : targets)
     if (!canCallThroughPointer(expr, target))
       return std::nullopt;
-  std::optional<Address> object = access->getOpcode() == clang::BO_PtrMemD
-                                      ? lowerLValue(access->getLHS())
-                                      : lowerPointer(access->getLHS());
+  std::optional<Address> object = memberAccessObject(access);
   Value address = lowerMemberPointer(access->getRHS());
   if (!object || !address)
     return std::nullopt;
