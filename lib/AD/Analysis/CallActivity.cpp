@@ -7,6 +7,7 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -94,4 +95,74 @@ bool ad::isReadOnlyExternalArgument(func::FuncOp callee, unsigned i) {
   return callee && callee->hasAttr(ct::kExternalAttr) &&
          i < callee.getNumArguments() &&
          callee.getArgAttr(i, ct::kReadOnlyAttr);
+}
+
+/// Whether `root` is memory `op`'s own code makes: an allocation inside it.
+static bool isAllocatedIn(Value root, Operation *op) {
+  Operation *def = root.getDefiningOp();
+  return def && op->isProperAncestor(def) &&
+         isa<memref::AllocOp, memref::AllocaOp>(def);
+}
+
+static bool actsOnlyOn(func::CallOp call, function_ref<bool(Value)> isOwn,
+                       unsigned depth);
+
+/// Whether every memory root of `operand` is own: `isOwn` holds of it, or
+/// it is what a library object's function returned (a reference into a
+/// table) given only own objects.
+static bool isOwnMemory(Value operand, function_ref<bool(Value)> isOwn,
+                        unsigned depth) {
+  return llvm::all_of(getMemoryRoots(operand), [&](Value root) {
+    if (isOwn(root))
+      return true;
+    auto call = root.getDefiningOp<func::CallOp>();
+    auto callee = call ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+                             call, call.getCalleeAttr())
+                       : nullptr;
+    return callee && callee->hasAttr(ct::kLibraryObjectAttr) &&
+           actsOnlyOn(call, isOwn, depth);
+  });
+}
+
+static bool actsOnlyOn(func::CallOp call, function_ref<bool(Value)> isOwn,
+                       unsigned depth) {
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (!callee || depth > 8)
+    return false;
+  if (callee->hasAttr(ct::kExternalAttr)) {
+    if (!callee->hasAttr(ct::kLibraryObjectAttr))
+      return false;
+    return llvm::all_of(call.getOperands(), [&](Value operand) {
+      if (isa<MemRefType>(operand.getType()))
+        return isOwnMemory(operand, isOwn, depth + 1);
+      return operand.getType().isIntOrIndexOrFloat();
+    });
+  }
+  if (!callee->hasAttr(ct::kCallsExternalAttr))
+    return true;
+  if (callee.isExternal())
+    return false;
+  // In the callee, its arguments are own where the caller's operands are,
+  // and so is what it allocates (anew on every call).
+  auto isOwnInCallee = [&](Value root) {
+    auto arg = dyn_cast<BlockArgument>(root);
+    if (arg && arg.getOwner() == &callee.front())
+      return isOwnMemory(call.getOperand(arg.getArgNumber()), isOwn, depth + 1);
+    return isAllocatedIn(root, callee);
+  };
+  return !callee
+              .walk([&](func::CallOp inner) {
+                if (!callsExternalCode(inner) ||
+                    actsOnlyOn(inner, isOwnInCallee, depth + 1))
+                  return WalkResult::advance();
+                return WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+bool ad::actsOnlyOnOwnObjects(Operation *op,
+                              function_ref<bool(Value root)> isOwn) {
+  auto call = dyn_cast<func::CallOp>(op);
+  return call && actsOnlyOn(call, isOwn, 0);
 }

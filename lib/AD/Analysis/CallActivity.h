@@ -43,6 +43,16 @@ bool isWrittenOwnCopy(mlir::func::FuncOp function, unsigned i);
 /// once and never again.
 bool callsExternalCode(mlir::Operation *op);
 
+/// Whether the code compiled elsewhere that `op` calls (itself, or through
+/// the compiled functions it calls) is only functions of library objects
+/// (ct.library_object: members and operators of standard classes) given
+/// only memory for which `isOwn` holds of every root, or memory a function
+/// made itself on the way down. Such code acts on those objects alone, so
+/// running it again on objects made again repeats nothing elsewhere (a
+/// table built and read inside a loop's iteration).
+bool actsOnlyOnOwnObjects(mlir::Operation *op,
+                          llvm::function_ref<bool(mlir::Value root)> isOwn);
+
 } // namespace cotangent::ad
 
 #endif // COTANGENT_LIB_AD_ANALYSIS_CALLACTIVITY_H

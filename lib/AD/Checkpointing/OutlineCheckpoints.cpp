@@ -101,6 +101,24 @@ func::FuncOp createIteration(func::FuncOp parent, Location loc, Block *args,
   return function;
 }
 
+/// Whether every use of memory `root`, and of the memory made from it (its
+/// views), is inside `region`.
+static bool isUsedOnlyIn(Value root, Operation *region) {
+  SmallVector<Value> views{root};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      if (!region->isProperAncestor(user))
+        return false;
+      if (!isa<CallOpInterface>(user))
+        for (Value result : user->getResults())
+          if (isa<MemRefType>(result.getType()))
+            views.push_back(result);
+    }
+  }
+  return true;
+}
+
 /// Refuses a checkpointed loop that calls code compiled elsewhere (directly
 /// or through its callees): recomputing its iterations would call it again,
 /// doubling its effects (a counter, a log line) or changing its results (a
@@ -113,8 +131,18 @@ LogicalResult refuseExternalCalls(Operation *loop) {
               "iterations in the reverse sweep would write again; write it "
               "outside the loop, or remove '#pragma ct checkpoint'";
   Operation *found = nullptr;
+  // Library objects that live within an iteration (a table built and read
+  // in it: their memory is used nowhere else, construction and destruction
+  // included) are made again when it reruns: their functions act on
+  // nothing else.
+  auto livesInIteration = [&](Value root) {
+    return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+               root.getDefiningOp()) &&
+           isUsedOnlyIn(root, loop);
+  };
   loop->walk([&](Operation *op) {
-    if (!ad::callsExternalCode(op))
+    if (!ad::callsExternalCode(op) ||
+        ad::actsOnlyOnOwnObjects(op, livesInIteration))
       return WalkResult::advance();
     found = op;
     return WalkResult::interrupt();
