@@ -221,6 +221,8 @@ Value ReverseEmitter::fromForward(Block *block, Value key, Value value) {
   }
   if (!isTapeable(value.getType())) {
     hadError = true;
+    if (!unreachableMemoryReported.insert(loc).second)
+      return value;
     emitError(loc, "cannot differentiate in reverse mode: ")
         << describeUntapeable(value.getType())
         << " created inside a loop, branch or called function is needed by "

@@ -373,6 +373,9 @@ private:
   /// The seeds of a combined pullback, by return operand.
   SmallVector<std::pair<unsigned, Value>> returnSeeds;
   bool hadError = false;
+  /// Where memory the reverse sweep cannot reach was reported (once each:
+  /// a branch passing several buffers out is one problem).
+  llvm::DenseSet<mlir::Location> unreachableMemoryReported;
 };
 
 /// The zero adjoints start from: -0 rather than +0, because x + -0 == x for
