@@ -28,3 +28,26 @@
     x += 1;
   return x;
 }
+
+// A pragma wrapped in conditional compilation (directive lines between it
+// and its loop) and one written `_Pragma` in a macro still mark the loop.
+#define USE_CHECKPOINTS 1
+#define CHECKPOINTED _Pragma("ct checkpoint snapshots(3)")
+
+// CHECK-LABEL: func.func @_Z11conditionaldi
+// CHECK: scf.for
+// CHECK-NEXT: ct.checkpoint_loop snapshots 2 depth 1
+// CHECK: scf.for
+// CHECK-NEXT: ct.checkpoint_loop snapshots 3 depth 1
+// CHECK: return
+[[ct::differentiable]] double conditional(double x, int n) {
+#if USE_CHECKPOINTS
+#pragma ct checkpoint snapshots(2)
+#endif
+  for (int i = 0; i < n; ++i)
+    x = x * x + 0.25;
+  CHECKPOINTED
+  for (int i = 0; i < n; ++i)
+    x = x * 0.5;
+  return x;
+}

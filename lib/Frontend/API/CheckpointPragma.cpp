@@ -108,12 +108,31 @@ void CheckpointPragmaHandler::HandlePragma(Preprocessor &pp,
       {introducer.Loc, last, snapshots});
 }
 
-/// The location of the first token after the pragma, in the file.
-static SourceLocation nextTokenAfter(ASTContext &ast,
-                                     const PragmaRecord &record) {
-  std::optional<Token> next = Lexer::findNextToken(
-      record.last, ast.getSourceManager(), ast.getLangOpts());
-  return next ? next->getLocation() : SourceLocation();
+/// The first token after the pragma in the file that is not on a directive
+/// line (a pragma wrapped in `#ifdef ... #endif` still precedes its loop).
+static std::optional<Token> nextTokenAfter(ASTContext &ast,
+                                           const PragmaRecord &record) {
+  const SourceManager &sources = ast.getSourceManager();
+  SourceLocation after =
+      Lexer::getLocForEndOfToken(record.last, 0, sources, ast.getLangOpts());
+  if (after.isInvalid() || after.isMacroID())
+    return std::nullopt;
+  auto [file, offset] = sources.getDecomposedLoc(after);
+  bool invalid = false;
+  llvm::StringRef buffer = sources.getBufferData(file, &invalid);
+  if (invalid)
+    return std::nullopt;
+  Lexer lexer(sources.getLocForStartOfFile(file), ast.getLangOpts(),
+              buffer.begin(), buffer.begin() + offset, buffer.end());
+  Token token;
+  bool inDirective = false;
+  while (!lexer.LexFromRawLexer(token) || token.isNot(tok::eof)) {
+    if (token.isAtStartOfLine())
+      inDirective = token.is(tok::hash);
+    if (!inDirective)
+      return token;
+  }
+  return std::nullopt;
 }
 
 std::optional<int64_t> getCheckpointPragma(ASTContext &ast, const Stmt *loop) {
@@ -122,7 +141,8 @@ std::optional<int64_t> getCheckpointPragma(ASTContext &ast, const Stmt *loop) {
     return std::nullopt;
   SourceLocation begin = ast.getSourceManager().getFileLoc(loop->getBeginLoc());
   for (PragmaRecord &record : found->second)
-    if (nextTokenAfter(ast, record) == begin) {
+    if (std::optional<Token> next = nextTokenAfter(ast, record);
+        next && next->getLocation() == begin) {
       record.used = true;
       return record.snapshots;
     }
@@ -140,8 +160,7 @@ bool checkCheckpointPragmas(ASTContext &ast) {
       continue;
     // A pragma before a loop of a function nothing differentiates does
     // nothing, as an OpenMP pragma in a serial build.
-    std::optional<Token> next = Lexer::findNextToken(
-        record.last, ast.getSourceManager(), ast.getLangOpts());
+    std::optional<Token> next = nextTokenAfter(ast, record);
     if (next && next->is(tok::raw_identifier) &&
         llvm::is_contained({"for", "while", "do"}, next->getRawIdentifier()))
       continue;
