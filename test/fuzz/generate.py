@@ -486,8 +486,12 @@ class Generator:
         main, self.rng = self.rng, self.indexed
         try:
             r = self.rng
-            arrays = [(n, l) for n, l in scope.of("input", "inout", "array")
-                      if l >= 2]
+            # (Inside a checkpointed loop, only the function's own arrays:
+            # a pointer parameter's elements at indices read from memory
+            # cannot be bounded for its snapshot, a documented limit.)
+            kinds = (("array",) if self.inside_checkpoint else
+                     ("input", "inout", "array"))
+            arrays = [(n, l) for n, l in scope.of(*kinds) if l >= 2]
             target = self.lvalue(scope, loop_vars)
             if not arrays or target is None:
                 return

@@ -13,28 +13,42 @@ using namespace mlir;
 
 namespace cotangent::ad {
 
-/// Signed division or remainder of `x` by the positive constant `divisor`:
-/// division is monotone; a remainder has the dividend's sign and is
-/// smaller than the divisor.
-static Interval divisionInterval(OpBuilder &b, Location loc, Operation *op,
-                                 Interval x, int64_t divisor) {
+/// Division or remainder of `x` by the positive constant `divisor`, signed
+/// or unsigned: division is monotone over non-negative dividends (and over
+/// any, signed); a signed remainder has the dividend's sign and is smaller
+/// than the divisor, an unsigned one is in [0, divisor - 1]; dividends
+/// already in [0, divisor - 1] are their own remainders.
+static std::optional<Interval> divisionInterval(OpBuilder &b, Location loc,
+                                                Operation *op, Interval x,
+                                                int64_t divisor) {
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
+  auto compare = [&](arith::CmpIPredicate predicate, Value u, Value v) {
+    return b.createOrFold<arith::CmpIOp>(loc, predicate, u, v);
+  };
+  auto select = [&](Value condition, Value u, Value v) {
+    return b.createOrFold<arith::SelectOp>(loc, condition, u, v);
+  };
   Value c = constant(divisor);
-  if (isa<arith::DivSIOp>(op))
+  Value zero = constant(0);
+  Value nonNegative = compare(arith::CmpIPredicate::sge, x.lo, zero);
+  bool isUnsigned = isa<arith::DivUIOp, arith::RemUIOp>(op);
+  if (isa<arith::DivSIOp, arith::DivUIOp>(op)) {
+    // (An unsigned dividend below zero as a signed bound has no bound.)
+    if (isUnsigned && getConstantIntValue(x.lo).value_or(-1) < 0)
+      return std::nullopt;
     return Interval{b.createOrFold<arith::DivSIOp>(loc, x.lo, c),
                     b.createOrFold<arith::DivSIOp>(loc, x.hi, c)};
-  // Non-negative dividends (counters) have non-negative remainders.
-  Value zero = constant(0);
-  Value nonNegative =
-      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, x.lo, zero);
-  Value positive =
-      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x.hi, zero);
-  return Interval{b.createOrFold<arith::SelectOp>(loc, nonNegative, zero,
-                                                  constant(1 - divisor)),
-                  b.createOrFold<arith::SelectOp>(loc, positive,
-                                                  constant(divisor - 1), zero)};
+  }
+  Value own = b.createOrFold<arith::AndIOp>(
+      loc, nonNegative, compare(arith::CmpIPredicate::slt, x.hi, c));
+  Value lo =
+      isUnsigned ? zero : select(nonNegative, zero, constant(1 - divisor));
+  Value hi = isUnsigned ? constant(divisor - 1)
+                        : select(compare(arith::CmpIPredicate::sgt, x.hi, zero),
+                                 constant(divisor - 1), zero);
+  return Interval{select(own, x.lo, lo), select(own, x.hi, hi)};
 }
 
 std::optional<Interval>
@@ -56,7 +70,7 @@ buildResultInterval(OpBuilder &b, Location loc, Operation *op,
       return std::nullopt;
     return Interval{min(x->lo, y->lo), max(x->hi, y->hi)};
   }
-  if (isa<arith::DivSIOp, arith::RemSIOp>(op)) {
+  if (isa<arith::DivSIOp, arith::RemSIOp, arith::DivUIOp, arith::RemUIOp>(op)) {
     std::optional<int64_t> d = getConstantIntValue(op->getOperand(1));
     auto x = operand(op->getOperand(0));
     if (!d || *d <= 0 || !x)

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/Support/Debug.h"
 
@@ -102,12 +103,17 @@ func::FuncOp createIteration(func::FuncOp parent, Location loc, Block *args,
 }
 
 /// Whether every use of memory `root`, and of the memory made from it (its
-/// views), is inside `region`.
+/// views, which may be made anywhere: a cast hoisted out of a loop), is
+/// inside `region`.
 static bool isUsedOnlyIn(Value root, Operation *region) {
   SmallVector<Value> views{root};
   while (!views.empty()) {
     Value view = views.pop_back_val();
     for (Operation *user : view.getUsers()) {
+      if (isa<ViewLikeOpInterface>(user)) {
+        views.push_back(user->getResult(0));
+        continue;
+      }
       if (!region->isProperAncestor(user))
         return false;
       if (!isa<CallOpInterface>(user))

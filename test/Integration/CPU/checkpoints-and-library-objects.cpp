@@ -1,11 +1,12 @@
 // Checkpointed loops and checkpointed functions whose iterations build and
 // read library objects of their own (a std::map or std::unordered_map
-// table made, filled, read and destroyed in the iteration or in a helper it
-// calls): rerunning them in the reverse sweep builds the tables again, so
-// they are admitted (objects made outside the rerun code stay an error:
+// table made from a list or filled, read, searched and destroyed in the
+// iteration or in a helper it calls): rerunning them in the reverse sweep
+// builds the tables again, so they are admitted (objects made outside the rerun code stay an error:
 // Diagnostics/checkpoints-and-libraries.cpp). Each function has a twin
 // without the checkpoint; value and gradient must agree with it and with
-// central differences, in reverse mode, forward mode and an HVP.
+// central differences, in reverse mode, forward mode and an HVP. (Also: an
+// unsigned counter's remainders indexing memory the loop changes.)
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -76,6 +77,54 @@ double weighted(const double *p, double x, int n) {
     TABLE_LOOP_BODY
   }
   return s * s;
+}
+
+// A table made from a list and searched, in a checkpointed do/while.
+#define FIND_LOOP_BODY                                                         \
+  std::unordered_map<int, double> table{{0, -0.32}, {1, 0.72}, {2, 0.59}};    \
+  auto found = table.find(1 + i % 2);                                          \
+  s += (found != table.end() ? found->second : 1.0) * std::sin(s * c[i % 3]);  \
+  ++i;
+
+[[ct::differentiable]] double findLoop(double x, const double *c) {
+  double s = x;
+  int i = 0;
+#pragma ct checkpoint
+  do {
+    FIND_LOOP_BODY
+  } while (i < 5);
+  return s;
+}
+[[ct::differentiable]] double findLoopPlain(double x, const double *c) {
+  double s = x;
+  int i = 0;
+  do {
+    FIND_LOOP_BODY
+  } while (i < 5);
+  return s;
+}
+
+// An unsigned counter's remainders index memory the loop changes (and
+// the function changes after it): the checkpoint bounds them.
+#define UNSIGNED_LOOP_BODY                                                     \
+  u[i % 2u] += std::sin(u[(i + 1) % 2u] * x) * c[i % 3u];
+
+[[ct::differentiable]] double unsignedLoop(double x, const double *c,
+                                           double *u) {
+#pragma ct checkpoint snapshots(2)
+  for (unsigned i = 0; i < 6u; ++i) {
+    UNSIGNED_LOOP_BODY
+  }
+  u[1] *= x;
+  return u[0] * u[1];
+}
+[[ct::differentiable]] double unsignedLoopPlain(double x, const double *c,
+                                                double *u) {
+  for (unsigned i = 0; i < 6u; ++i) {
+    UNSIGNED_LOOP_BODY
+  }
+  u[1] *= x;
+  return u[0] * u[1];
 }
 
 // A checkpointed function building its own table.
@@ -165,12 +214,43 @@ void checkEvolve() {
   }
 }
 
+void checkUnsignedLoop() {
+  const double c[3] = {0.8, -0.4, 1.3}, x = 0.7;
+  const double start[2] = {0.4, -0.9};
+  double u[2] = {start[0], start[1]}, v[2] = {start[0], start[1]};
+  double dc[3] = {}, dcPlain[3] = {}, du[2] = {}, dv[2] = {}, dx = 0,
+         dxPlain = 0;
+  double value = ct::gradient<unsignedLoop>(x, c, u, &dx, dc, du);
+  double valuePlain = ct::gradient<unsignedLoopPlain>(x, c, v, &dxPlain,
+                                                      dcPlain, dv);
+  check::near("unsignedLoop value", value, valuePlain, 1e-12);
+  check::near("unsignedLoop dx vs plain", dx, dxPlain, 1e-10);
+  double fd = check::centralDifference(
+      [&](double t) {
+        double w[2] = {start[0], start[1]};
+        return unsignedLoopPlain(t, c, w);
+      },
+      x);
+  check::near("unsignedLoop dx vs differences", dx, fd, 1e-6);
+  for (int k = 0; k < 2; ++k) {
+    double w0[2] = {start[0], start[1]};
+    double fdu = check::differenceAt(w0, k, [&] {
+      double w[2] = {w0[0], w0[1]};
+      return unsignedLoopPlain(x, c, w);
+    });
+    check::near("unsignedLoop du vs differences", du[k], fdu, 1e-6);
+    check::near("unsignedLoop du vs plain", du[k], dv[k], 1e-10);
+  }
+}
+
 int main() {
   const double c[3] = {0.8, -0.4, 1.3};
   checkScalar<helperLoop, helperLoopPlain>("helperLoop", 0.6, c);
   checkScalar<helperLoop, helperLoopPlain>("helperLoop at -1.1", -1.1, c);
   checkScalar<tableLoop, tableLoopPlain>("tableLoop", 0.9, c);
   checkScalar<tableLoop, tableLoopPlain>("tableLoop at -0.3", -0.3, c);
+  checkScalar<findLoop, findLoopPlain>("findLoop", 0.4, c);
+  checkUnsignedLoop();
   checkEvolve();
   return check::report();
 }
