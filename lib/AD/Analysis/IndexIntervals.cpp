@@ -31,8 +31,6 @@ static std::optional<Interval> divisionInterval(OpBuilder &b, Location loc,
     return b.createOrFold<arith::SelectOp>(loc, condition, u, v);
   };
   Value c = constant(divisor);
-  Value zero = constant(0);
-  Value nonNegative = compare(arith::CmpIPredicate::sge, x.lo, zero);
   bool isUnsigned = isa<arith::DivUIOp, arith::RemUIOp>(op);
   if (isa<arith::DivSIOp, arith::DivUIOp>(op)) {
     // (An unsigned dividend below zero as a signed bound has no bound.)
@@ -41,6 +39,8 @@ static std::optional<Interval> divisionInterval(OpBuilder &b, Location loc,
     return Interval{b.createOrFold<arith::DivSIOp>(loc, x.lo, c),
                     b.createOrFold<arith::DivSIOp>(loc, x.hi, c)};
   }
+  Value zero = constant(0);
+  Value nonNegative = compare(arith::CmpIPredicate::sge, x.lo, zero);
   Value own = b.createOrFold<arith::AndIOp>(
       loc, nonNegative, compare(arith::CmpIPredicate::slt, x.hi, c));
   Value lo =
