@@ -1951,7 +1951,17 @@ private:
     Address which;
     /// With the number of reads lowered before each (loweredReads).
     llvm::SmallVector<std::pair<mlir::Operation *, size_t>> reads;
+    /// For pointers to std::vectors: the view type of the group whose
+    /// pointers share `arrays` (joinVectorPointerGroup); null otherwise.
+    mlir::Type groupType;
   };
+  /// Pointers to std::vectors by their views' type, and the index each of
+  /// their reads loaded.
+  llvm::DenseMap<mlir::Type, llvm::SmallVector<const clang::ValueDecl *>>
+      vectorPointerGroups;
+  llvm::DenseMap<mlir::Operation *, Value> groupedReads;
+  void joinVectorPointerGroup(const clang::VarDecl *var, MovingPointer &moving,
+                              Value initial, Location l);
   /// Reads of moving pointers lowered so far, and that number when each
   /// loop being lowered started: a read since the outermost one's start
   /// may run again after an assignment met later in the loop.
@@ -1974,6 +1984,11 @@ private:
   /// Whether the address of objects of `pointee` may be kept in memory by
   /// `var`; reports an error (and marks `var` invalid) if not.
   bool canKeepAddressOf(clang::QualType pointee, const clang::ValueDecl *var);
+  /// `std::swap(p, q)` of two pointer variables to std::vectors, which stay
+  /// selections among the vectors they designate (no address slot): each
+  /// is moved to what the other designated.
+  bool isVectorPointerSwap(const clang::CallExpr *call);
+  std::optional<CallResult> lowerVectorPointerSwap(const clang::CallExpr *call);
   /// The memory `var` designates now.
   Value pointerMemory(const clang::ValueDecl *var,
                       const PointerVariable &pointer, Location l);

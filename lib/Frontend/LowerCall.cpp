@@ -191,6 +191,8 @@ FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
   bool isVirtual = false;
   if (isModelledAlgorithm(expr))
     return lowerAlgorithm(expr);
+  if (isVectorPointerSwap(expr))
+    return lowerVectorPointerSwap(expr);
   if (isComplexBuiltin(callee))
     return lowerComplexBuiltin(expr, callee, dest);
   // A function given a lambda (the user's own templates): its body, in

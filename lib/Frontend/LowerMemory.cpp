@@ -886,8 +886,11 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
     if (cast->getType()->getPointeeType()->isVoidType() ||
         cast->getType()->getPointeeType()->isIncompleteType())
       return nullAddress(b.getI8Type(), l);
-    std::optional<Layout> pointee =
-        layoutOf(cast->getType()->getPointeeType(), expr);
+    // (A pointer to a std::vector designates its elements.)
+    clang::QualType pointeeType = cast->getType()->getPointeeType();
+    if (isVector(pointeeType.getCanonicalType()))
+      pointeeType = ModuleLowering::getVectorElementType(pointeeType);
+    std::optional<Layout> pointee = layoutOf(pointeeType, expr);
     if (!pointee)
       return std::nullopt;
     return nullAddress(pointee->scalar, l);

@@ -15,7 +15,9 @@
 // address in a slot of its own (ct.store_address, ct.load_address). So does one
 // that the code assigns and tests for null (a selection among arrays has no
 // null), and one whose address is taken or bound to a reference
-// (`std::swap(p, q)`): the slot is its place.
+// (`std::swap(p, q)`): the slot is its place. Pointers to std::vectors are
+// always selections (an address would lose the vector's size): they share
+// one list of vectors, so that `p = q` and `std::swap(p, q)` copy indices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,6 +108,27 @@ static bool isChoice(Value memref) {
   return choice && isa<MemRefType>(choice.getType());
 }
 
+/// The pointer variable `expr` names as a place (not its value), if any.
+static const clang::VarDecl *namedPointer(const clang::Expr *expr) {
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(expr->IgnoreParens());
+  const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  return var && var->getType()->isPointerType() ? var : nullptr;
+}
+
+/// `std::swap(p, q)` of two pointer variables to std::vectors of the memref
+/// model.
+static bool swapsVectorPointers(const clang::CallExpr *call) {
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  if (!callee || !callee->isInStdNamespace() || !callee->getIdentifier() ||
+      callee->getName() != "swap" || call->getNumArgs() != 2)
+    return false;
+  return llvm::all_of(call->arguments(), [](const clang::Expr *arg) {
+    const clang::VarDecl *var = namedPointer(arg);
+    return var && ModuleLowering::isMemrefVector(
+                      var->getType()->getPointeeType().getCanonicalType());
+  });
+}
+
 /// Whether `body` assigns `var` with `=` (not only moves it by `+=`, `++`),
 /// other than by `initializing`, the assignment that gives it its value.
 static bool isReassigned(const clang::Stmt *body, const clang::VarDecl *var,
@@ -118,6 +141,13 @@ static bool isReassigned(const clang::Stmt *body, const clang::VarDecl *var,
             assign->getLHS()->IgnoreParenImpCasts());
         ref && ref->getDecl() == var)
       return true;
+  // `std::swap(p, q)` of pointers to std::vectors (lowerVectorPointerSwap).
+  if (const auto *call = dyn_cast<clang::CallExpr>(body);
+      call && swapsVectorPointers(call) &&
+      llvm::any_of(call->arguments(), [&](const clang::Expr *arg) {
+        return namedPointer(arg) == var;
+      }))
+    return true;
   for (const clang::Stmt *child : body->children())
     if (isReassigned(child, var, initializing))
       return true;
@@ -172,13 +202,6 @@ static bool testsForNull(const clang::Stmt *stmt, const clang::VarDecl *var,
     if (testsForNull(child, var, ast))
       return true;
   return false;
-}
-
-/// The pointer variable `expr` names as a place (not its value), if any.
-static const clang::VarDecl *namedPointer(const clang::Expr *expr) {
-  const auto *ref = dyn_cast<clang::DeclRefExpr>(expr->IgnoreParens());
-  const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-  return var && var->getType()->isPointerType() ? var : nullptr;
 }
 
 /// The pointer variables whose address `stmt` takes or to which it binds a
@@ -257,12 +280,19 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
         var->getInit() ? readVariable(var->getInit()) : nullptr;
     return source && assigned.count(source);
   };
+  // A pointer to a std::vector designates one of the vectors it is given
+  // (its memory is the vector's elements and size: no address says both),
+  // so it stays a selection among them, whatever it is assigned.
+  auto pointsToVector = [](const clang::VarDecl *var) {
+    return isVector(var->getType()->getPointeeType().getCanonicalType());
+  };
   // Memory `new` makes when the assignment runs, directly or through the
   // variable it initialized (a buffer replaced in a loop, grown by
   // new-copy-delete, read after it), exists only from then on: no
   // selection among arrays made before can name it.
   for (auto &[var, values] : assigned)
-    if (llvm::any_of(values, [&](const clang::Expr *value) {
+    if (!pointsToVector(var) &&
+        llvm::any_of(values, [&](const clang::Expr *value) {
           auto isNew = [](const clang::Expr *made) {
             return isFreshAllocation(made);
           };
@@ -290,9 +320,28 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
   // reads and writes.
   collectAddressedPointers(
       body,
-      [&](const clang::CallExpr *call) { return isModelledAlgorithm(call); },
+      [&](const clang::CallExpr *call) {
+        return isModelledAlgorithm(call) || isVectorPointerSwap(call);
+      },
       known->second);
   return known->second;
+}
+
+bool FunctionLowering::isVectorPointerSwap(const clang::CallExpr *call) {
+  return swapsVectorPointers(call);
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::lowerVectorPointerSwap(const clang::CallExpr *call) {
+  // Each variable is moved to what the other designated before the swap.
+  const clang::Expr *first = call->getArg(0), *second = call->getArg(1);
+  std::optional<Address> firstTarget = lowerPointer(first);
+  std::optional<Address> secondTarget =
+      firstTarget ? lowerPointer(second) : std::nullopt;
+  if (!secondTarget || !movePointer(namedPointer(first), *secondTarget, call) ||
+      !movePointer(namedPointer(second), *firstTarget, call))
+    return std::nullopt;
+  return CallResult{};
 }
 
 const clang::Stmt *FunctionLowering::bodyDeclaring(const clang::VarDecl *var) {
@@ -323,6 +372,10 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
       !isReassigned(body, var, getInitializingAssignments(body).lookup(var)))
     return;
   MovingPointer &moving = movingPointers[var];
+  if (isVector(var->getType()->getPointeeType().getCanonicalType())) {
+    joinVectorPointerGroup(var, moving, initial.memref, l);
+    return;
+  }
   moving.arrays.push_back(commonView(initial.memref, l));
   moving.which = newIndexSlot(constantIndex(0, l), l);
 }
@@ -363,6 +416,19 @@ void FunctionLowering::keepAddress(Address target, Address slot, Location l) {
 
 bool FunctionLowering::canKeepAddressOf(clang::QualType pointee,
                                         const clang::ValueDecl *var) {
+  if (isVector(pointee.getCanonicalType())) {
+    // Its memory is the vector's elements and size, which one address in
+    // memory cannot hold.
+    module.error(var->getSourceRange(),
+                 "'" + var->getName() +
+                     "' points to a std::vector and is tested for null, has "
+                     "its address taken or is bound to a reference, which "
+                     "differentiable code does not support yet: assign it "
+                     "the address of one of the vectors (or swap it with "
+                     "std::swap), or use a reference to the vector");
+    invalid.insert(var);
+    return false;
+  }
   if (!ModuleLowering::holdsUnkeptPointers(pointee))
     return true;
   module.error(var->getSourceRange(),
@@ -416,6 +482,8 @@ Value FunctionLowering::pointerMemory(const clang::ValueDecl *var,
   // The anchor later arrays are spliced in before (see movePointer).
   auto anchor = memref::CastOp::create(b, l, chosen.getType(), chosen);
   state.reads.push_back({anchor, loweredReads++});
+  if (state.groupType)
+    groupedReads[anchor] = which;
   return anchor;
 }
 
@@ -514,6 +582,12 @@ bool FunctionLowering::isUnmovedRead(MovingPointer &state, Operation *read) {
 Value FunctionLowering::arrayIndex(MovingPointer &state, Value memref,
                                    const clang::Stmt *where) {
   Location l = loc(where);
+  // A read of a pointer sharing this one's arrays (pointers to vectors):
+  // the index it read.
+  if (state.groupType)
+    if (Operation *read = memref.getDefiningOp())
+      if (auto known = groupedReads.find(read); known != groupedReads.end())
+        return known->second;
   // A choice between arrays made where it is assigned (`p = c ? &a : &b`,
   // in a loop): a choice between their indices, each array added as it
   // is (the choice itself exists only where it is made).
@@ -562,8 +636,45 @@ std::optional<size_t> FunctionLowering::addArray(MovingPointer &state,
                                       read->getOperand(0), l));
     }
     state.arrays.push_back(view);
+    // Every pointer of the group gets the array at the same index.
+    if (state.groupType)
+      for (const clang::ValueDecl *member :
+           vectorPointerGroups[state.groupType])
+        if (auto other = movingPointers.find(member);
+            other != movingPointers.end() && &other->second != &state &&
+            !llvm::is_contained(other->second.arrays, view) &&
+            !addArray(other->second, view, where))
+          return std::nullopt;
   }
   return k;
+}
+
+void FunctionLowering::joinVectorPointerGroup(const clang::VarDecl *var,
+                                              MovingPointer &moving,
+                                              Value initial, Location l) {
+  // Pointers to std::vectors share one list of the vectors they designate,
+  // so that `p = q` and `std::swap(p, q)` copy indices, whatever arrays
+  // either gains later (in a loop, after the copy).
+  moving.groupType = commonView(initial, l).getType();
+  SmallVector<const clang::ValueDecl *> &group =
+      vectorPointerGroups[moving.groupType];
+  for (const clang::ValueDecl *member : group)
+    if (auto other = movingPointers.find(member);
+        other != movingPointers.end()) {
+      moving.arrays = other->second.arrays;
+      break;
+    }
+  group.push_back(var);
+  const clang::Stmt *where = var->getInit();
+  if (!where)
+    where = initializingAssignment(var);
+  Value k = where ? arrayIndex(moving, initial, where) : Value();
+  if (!k) {
+    invalid.insert(var);
+    return;
+  }
+  moving.which = newIndexSlot(constantIndex(0, l), l);
+  store(k, moving.which, l);
 }
 
 } // namespace cotangent::frontend

@@ -127,6 +127,18 @@ struct FreeDeleter {
   return (*p)[0];
 }
 
+// A pointer to vectors is an index into the vectors it designates, which
+// has no null: tested for null, it is refused where it is declared.
+[[ct::differentiable]] double testedVectorPointer(const double *x, int n) {
+  std::vector<double> a(x, x + n);
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: 'p' points to a std::vector and is tested for null, has its address taken or is bound to a reference, which differentiable code does not support yet: assign it the address of one of the vectors (or swap it with std::swap), or use a reference to the vector
+  std::vector<double> *p = nullptr;
+  for (int i = 0; i < n; ++i)
+    if (x[i] > 0.5)
+      p = &a;
+  return p ? (*p)[0] : 0.0;
+}
+
 // A vector owned by a smart pointer.
 [[ct::differentiable]] double ownedVector(const double *x, int n) {
   // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:12: error: this expression has type 'class std::vector<double>', which differentiable code does not support: a std::vector can be a variable, a parameter, a field, or an element of an array or of a vector, but not yet made by 'new' or owned by a smart pointer; make it a variable or a field of the object instead
@@ -135,4 +147,4 @@ struct FreeDeleter {
   return (*v)[0];
 }
 
-// CHECK: 13 errors generated.
+// CHECK: 14 errors generated.

@@ -114,6 +114,9 @@ class Generator:
         # And so are structs of indices and weights (integers among
         # floating-point fields, addressed and swapped).
         self.indexed = random.Random(f"indexed-{seed}")
+        # And so is whether buffers swapped through pointers are
+        # std::vectors (pointers to vectors: docs/Memory.md, item 28).
+        self.vector_pointers = random.Random(f"vector-pointer-{seed}")
         self.uses_edge = False
         self.uses_buffer = False
         self.uses_layer = False
@@ -378,8 +381,9 @@ class Generator:
     def memory_statement(self, fn, scope, loop_vars, indent):
         """Memory kept through addresses (docs/Memory.md): a Buffer, which
         owns its memory (constructed, copied or assigned, resized in a
-        branch, destroyed where its scope ends), two buffers swapped
-        through pointers in a loop, or a std::vector grown at run time;
+        branch, destroyed where its scope ends), two buffers (arrays or
+        std::vectors) swapped through pointers in a loop, or a std::vector
+        grown at run time;
         read into a place. Drawn from its own stream, so that the rest of
         the program is the same without it."""
         main, self.rng = self.rng, self.memory
@@ -449,21 +453,35 @@ class Generator:
                 u, v, n = self.fresh("u"), self.fresh("u"), r.randint(2, 4)
                 src, dst, t = self.fresh("p"), self.fresh("p"), self.fresh("p")
                 values = ", ".join(self.expr(scope, loop_vars, 1) for _ in range(n))
-                self.emit(fn, indent, f"real {u}[{n}] = {{{values}}};")
-                self.emit(fn, indent, f"real {v}[{n}] = {{}};")
-                self.emit(fn, indent, f"real *{src} = {u};")
-                self.emit(fn, indent, f"real *{dst} = {v};")
+                # std::vectors, swapped by std::swap or a temporary, or
+                # arrays (from a stream of its own: the rest is the same).
+                vectors = self.vector_pointers.random()
+                if vectors < 0.5:
+                    self.emit(fn, indent, f"real {u}[{n}] = {{{values}}};")
+                    self.emit(fn, indent, f"real {v}[{n}] = {{}};")
+                    self.emit(fn, indent, f"real *{src} = {u};")
+                    self.emit(fn, indent, f"real *{dst} = {v};")
+                    at = lambda p: p
+                else:
+                    self.emit(fn, indent, f"std::vector<real> {u} = {{{values}}};")
+                    self.emit(fn, indent, f"std::vector<real> {v}({n});")
+                    self.emit(fn, indent, f"std::vector<real> *{src} = &{u}, *{dst} = &{v};")
+                    at = lambda p: f"(*{p})"
                 step = self.fresh("s")
                 self.emit(fn, indent, f"for (int {step} = 0; {step} < {r.randint(1, 3)}; ++{step}) {{")
                 self.emit(fn, indent + 1, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
-                self.emit(fn, indent + 2, f"{dst}[{i}] = std::sin({src}[{i}]) + "
-                          f"std::cos({src}[({i} + 1) % {n}]);")
+                self.emit(fn, indent + 2, f"{at(dst)}[{i}] = std::sin({at(src)}[{i}]) + "
+                          f"std::cos({at(src)}[({i} + 1) % {n}]);")
                 self.emit(fn, indent + 1, "}")
-                self.emit(fn, indent + 1, f"real *{t} = {src};")
-                self.emit(fn, indent + 1, f"{src} = {dst};")
-                self.emit(fn, indent + 1, f"{dst} = {t};")
+                if vectors < 0.75:
+                    kind = "real" if vectors < 0.5 else "std::vector<real>"
+                    self.emit(fn, indent + 1, f"{kind} *{t} = {src};")
+                    self.emit(fn, indent + 1, f"{src} = {dst};")
+                    self.emit(fn, indent + 1, f"{dst} = {t};")
+                else:
+                    self.emit(fn, indent + 1, f"std::swap({src}, {dst});")
                 self.emit(fn, indent, "}")
-                self.emit(fn, indent, f"{target} += {src}[{k}] * {self.expr(scope, loop_vars, 1)};")
+                self.emit(fn, indent, f"{target} += {at(src)}[{k}] * {self.expr(scope, loop_vars, 1)};")
             elif form < 0.93:
                 self.vector_of_rows(fn, scope, loop_vars, indent, target)
             else:

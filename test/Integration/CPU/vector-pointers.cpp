@@ -1,0 +1,225 @@
+// Pointer variables to std::vectors that move between vectors: buffers
+// swapped by std::swap or by a temporary each step (double buffering of a
+// time-stepping scheme), a pointer moved to a third vector in a branch, a
+// pointer chosen by a conditional each iteration, pointers to the vectors of
+// an array and of a vector of vectors, a pointer declared null and assigned
+// before it is read, and pointers passed to helpers taking
+// `std::vector<double> *`. Such pointers share one list of the vectors they
+// designate and copy indices into it (docs/Memory.md). Value, gradient
+// against central differences, forward mode, Hessian-vector products and
+// vector lanes (modes.h), at -O0 and -O2; the caller's vector among them in
+// reverse and forward mode.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "check.h"
+#include "modes.h"
+
+// Explicit steps of u' = -u^2 + u[i+1], reading one buffer and writing the
+// other, then the buffers swapped.
+[[ct::differentiable]] double swapped(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n);
+  std::vector<double> *cur = &a, *next = &b;
+  for (int step = 0; step < 5; ++step) {
+    for (int i = 0; i < n; ++i)
+      (*next)[i] = (*cur)[i] + 0.1 * (-(*cur)[i] * (*cur)[i] +
+                                      (*cur)[(i + 1) % n]);
+    std::swap(cur, next);
+  }
+  double s = 0;
+  for (double v : *cur)
+    s += v * v;
+  return s + (*next)[0];
+}
+
+// The same exchange through a temporary pointer.
+[[ct::differentiable]] double rotated(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n);
+  std::vector<double> *cur = &a, *next = &b;
+  for (int step = 0; step < 4; ++step) {
+    for (int i = 0; i < n; ++i)
+      (*next)[i] = std::sin((*cur)[i]) * x[i];
+    std::vector<double> *old = cur;
+    cur = next;
+    next = old;
+  }
+  return (*cur)[0] * (*cur)[n - 1] + cur->size();
+}
+
+static void relax(const std::vector<double> &in, std::vector<double> &out) {
+  for (size_t i = 0; i < in.size(); ++i)
+    out[i] = 0.5 * in[i] + 0.25 * in[(i + 1) % in.size()] * in[i];
+}
+
+// A third buffer joins in a branch of the loop, after the pointers have
+// been read and swapped.
+[[ct::differentiable]] double joined(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n, 0.0), c(n, 1.0);
+  std::vector<double> *source = &a, *target = &b;
+  for (int step = 0; step < 5; ++step) {
+    relax(*source, *target);
+    if (step == 2) {
+      for (size_t i = 0; i < target->size(); ++i)
+        c[i] = (*target)[i] * x[0];
+      target = &c;
+    }
+    std::swap(source, target);
+  }
+  double s = 0;
+  for (size_t i = 0; i < source->size(); ++i)
+    s += source->at(i) * (*target)[i];
+  return s;
+}
+
+// A pointer chosen by a conditional in each iteration, written through.
+[[ct::differentiable]] double chosen(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n, 2.0);
+  double s = 0;
+  for (int k = 0; k < 6; ++k) {
+    std::vector<double> *p = x[k % n] > 0.5 ? &a : &b;
+    for (int i = 0; i < n; ++i)
+      s += (*p)[i] * x[i];
+    (*p)[k % n] += 0.1 * s;
+  }
+  return s;
+}
+
+// Pointers to the vectors of an array and of a vector of vectors.
+[[ct::differentiable]] double ofArray(const double *x, int n) {
+  std::vector<double> rows[2];
+  rows[0].assign(x, x + n);
+  rows[1].resize(n);
+  std::vector<double> *cur = &rows[0], *next = &rows[1];
+  for (int step = 0; step < 3; ++step) {
+    for (int i = 0; i < n; ++i)
+      (*next)[i] = std::sin((*cur)[i]) + (*cur)[(i + 1) % n];
+    std::swap(cur, next);
+  }
+  double s = 0;
+  for (double v : *cur)
+    s += v;
+  return s;
+}
+
+[[ct::differentiable]] double ofNested(const double *x, int n) {
+  std::vector<std::vector<double>> grid(2, std::vector<double>(x, x + n));
+  std::vector<double> *cur = &grid[0], *next = &grid[1];
+  for (int step = 0; step < 3; ++step) {
+    for (int i = 0; i < n; ++i)
+      (*next)[i] = std::cos((*cur)[i]) * x[i];
+    std::swap(cur, next);
+  }
+  return (*cur)[1] + (*next)[2];
+}
+
+// Declared null, then given vectors before any read.
+[[ct::differentiable]] double fromNull(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n, 3.0);
+  std::vector<double> *p = nullptr;
+  p = &b;
+  for (int i = 0; i < n; ++i)
+    if (x[i] > 0.4)
+      p = &a;
+  return (*p)[0] * (*p)[1] + x[2];
+}
+
+static void advance(const std::vector<double> *in, std::vector<double> *out,
+                    double k) {
+  for (size_t i = 0; i < in->size(); ++i)
+    out->at(i) = k * (*in)[i] * (*in)[i] + (*in)[(i + 1) % in->size()];
+}
+
+[[ct::differentiable]] double throughHelpers(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n);
+  std::vector<double> *cur = &a, *next = &b;
+  for (int step = 0; step < 4; ++step) {
+    advance(cur, next, 0.3);
+    std::swap(cur, next);
+  }
+  return (*cur)[0] + (*cur)[1];
+}
+
+// One pointer copied from another (`cur = out`) after the other was
+// given a vector chosen by a conditional; beside them, pointers to float
+// vectors swapped (a list of their own).
+[[ct::differentiable]] double copied(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n), c(n);
+  std::vector<float> fa(n, 1.0f), fb(n);
+  const std::vector<double> *cur = &a;
+  std::vector<double> *out = &b;
+  std::vector<float> *fp = &fa, *fq = &fb;
+  for (int step = 0; step < 4; ++step) {
+    for (int i = 0; i < n; ++i) {
+      (*out)[i] = 1.3 * std::sin((*cur)[i]) + (*fp)[i];
+      (*fq)[i] = (*fp)[i] * 0.5f;
+    }
+    cur = out;
+    out = step % 2 == 0 ? &c : &b;
+    std::swap(fp, fq);
+  }
+  double s = 0;
+  for (double v : *cur)
+    s += v * v;
+  return s;
+}
+
+// The caller's vector among them.
+[[ct::differentiable]] double fromCaller(const std::vector<double> &x,
+                                         double k) {
+  std::vector<double> b(x.size()), c(x.size());
+  const std::vector<double> *cur = &x;
+  std::vector<double> *out = &b;
+  for (int step = 0; step < 3; ++step) {
+    for (size_t i = 0; i < x.size(); ++i)
+      (*out)[i] = k * std::sin((*cur)[i]);
+    cur = out;
+    out = step % 2 == 0 ? &c : &b;
+  }
+  double s = 0;
+  for (double v : *cur)
+    s += v * v;
+  return s;
+}
+
+int main() {
+  const double x[] = {0.3, 0.6, 0.7, 0.2};
+  check::checkModes<swapped>("swapped", x, 4);
+  check::checkModes<rotated>("rotated", x, 4);
+  check::checkModes<joined>("joined", x, 4);
+  check::checkModes<chosen>("chosen", x, 4);
+  check::checkModes<ofArray>("array", x, 4);
+  check::checkModes<ofNested>("nested", x, 4);
+  check::checkModes<fromNull>("from null", x, 4);
+  check::checkModes<throughHelpers>("helpers", x, 4);
+  check::checkModes<copied>("copied", x, 4);
+  {
+    std::vector<double> v(x, x + 4), dv(4, 0.0), tv = {0.5, -1, 0.25, 2};
+    double k = 1.3, dk = 0;
+    double value = ct::gradient<fromCaller>(v, k, &dv, &dk);
+    check::near("caller's vector: value", value, fromCaller(v, k), 1e-14);
+    double directional = 0;
+    for (int i = 0; i < 4; ++i) {
+      check::near("caller's vector: d/dx", dv[i],
+                  check::differenceAt(v.data(), i,
+                                      [&] { return fromCaller(v, k); }),
+                  1e-7);
+      directional += dv[i] * tv[i];
+    }
+    check::near("caller's vector: d/dk", dk,
+                check::centralDifference(
+                    [&](double t) { return fromCaller(v, t); }, k),
+                1e-7);
+    check::near("caller's vector: jvp",
+                ct::jvp<fromCaller>(v, k, &tv, 0.0).tangent, directional, 1e-12);
+  }
+  return check::report();
+}
