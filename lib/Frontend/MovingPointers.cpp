@@ -115,8 +115,14 @@ static const clang::VarDecl *namedPointer(const clang::Expr *expr) {
   return var && var->getType()->isPointerType() ? var : nullptr;
 }
 
-/// `std::swap(p, q)` of two pointer variables to std::vectors of the memref
-/// model.
+/// Whether `var` is a pointer to a std::vector of the memref model.
+static bool pointsToVector(const clang::ValueDecl *var) {
+  return var->getType()->isPointerType() &&
+         ModuleLowering::isMemrefVector(
+             var->getType()->getPointeeType().getCanonicalType());
+}
+
+/// `std::swap(p, q)` of two pointer variables to std::vectors.
 static bool swapsVectorPointers(const clang::CallExpr *call) {
   const clang::FunctionDecl *callee = call->getDirectCallee();
   if (!callee || !callee->isInStdNamespace() || !callee->getIdentifier() ||
@@ -124,8 +130,7 @@ static bool swapsVectorPointers(const clang::CallExpr *call) {
     return false;
   return llvm::all_of(call->arguments(), [](const clang::Expr *arg) {
     const clang::VarDecl *var = namedPointer(arg);
-    return var && ModuleLowering::isMemrefVector(
-                      var->getType()->getPointeeType().getCanonicalType());
+    return var && pointsToVector(var);
   });
 }
 
@@ -280,12 +285,9 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
         var->getInit() ? readVariable(var->getInit()) : nullptr;
     return source && assigned.count(source);
   };
-  // A pointer to a std::vector designates one of the vectors it is given
-  // (its memory is the vector's elements and size: no address says both),
-  // so it stays a selection among them, whatever it is assigned.
-  auto pointsToVector = [](const clang::VarDecl *var) {
-    return isVector(var->getType()->getPointeeType().getCanonicalType());
-  };
+  // (A pointer to a std::vector designates one of the vectors it is given,
+  // whose memory is the vector's elements and size: no address says both,
+  // so it stays a selection among them, whatever it is assigned.)
   // Memory `new` makes when the assignment runs, directly or through the
   // variable it initialized (a buffer replaced in a loop, grown by
   // new-copy-delete, read after it), exists only from then on: no
@@ -372,7 +374,7 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
       !isReassigned(body, var, getInitializingAssignments(body).lookup(var)))
     return;
   MovingPointer &moving = movingPointers[var];
-  if (isVector(var->getType()->getPointeeType().getCanonicalType())) {
+  if (pointsToVector(var)) {
     joinVectorPointerGroup(var, moving, initial.memref, l);
     return;
   }
@@ -665,16 +667,19 @@ void FunctionLowering::joinVectorPointerGroup(const clang::VarDecl *var,
       break;
     }
   group.push_back(var);
+  moving.which = newIndexSlot(constantIndex(0, l), l);
+  // Where it is given its first vector: its initializer, the assignment
+  // that initializes it, or (a parameter of a helper lowered in place) the
+  // helper's body.
   const clang::Stmt *where = var->getInit();
   if (!where)
     where = initializingAssignment(var);
-  Value k = where ? arrayIndex(moving, initial, where) : Value();
-  if (!k) {
+  if (!where)
+    where = bodyDeclaring(var);
+  if (Value k = arrayIndex(moving, initial, where))
+    store(k, moving.which, l);
+  else
     invalid.insert(var);
-    return;
-  }
-  moving.which = newIndexSlot(constantIndex(0, l), l);
-  store(k, moving.which, l);
 }
 
 } // namespace cotangent::frontend

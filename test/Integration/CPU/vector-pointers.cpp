@@ -3,8 +3,8 @@
 // time-stepping scheme), a pointer moved to a third vector in a branch, a
 // pointer chosen by a conditional each iteration, pointers to the vectors of
 // an array and of a vector of vectors, a pointer declared null and assigned
-// before it is read, and pointers passed to helpers taking
-// `std::vector<double> *`. Such pointers share one list of the vectors they
+// before it is read, pointers passed to helpers taking
+// `std::vector<double> *`, and such parameters swapped inside the helper. Such pointers share one list of the vectors they
 // designate and copy indices into it (docs/Memory.md). Value, gradient
 // against central differences, forward mode, Hessian-vector products and
 // vector lanes (modes.h), at -O0 and -O2; the caller's vector among them in
@@ -148,6 +148,22 @@ static void advance(const std::vector<double> *in, std::vector<double> *out,
   return (*cur)[0] + (*cur)[1];
 }
 
+// A helper lowered in place whose pointer parameters are swapped.
+static double stepTwice(std::vector<double> *cur, std::vector<double> *next,
+                        int n) {
+  for (int step = 0; step < 3; ++step) {
+    for (int i = 0; i < n; ++i)
+      (*next)[i] = std::sin((*cur)[i]) + (*cur)[(i + 1) % n];
+    std::swap(cur, next);
+  }
+  return (*cur)[0] * (*next)[1];
+}
+
+[[ct::differentiable]] double swappedParameters(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n);
+  return stepTwice(&a, &b, n);
+}
+
 // One pointer copied from another (`cur = out`) after the other was
 // given a vector chosen by a conditional; beside them, pointers to float
 // vectors swapped (a list of their own).
@@ -201,6 +217,7 @@ int main() {
   check::checkModes<fromNull>("from null", x, 4);
   check::checkModes<throughHelpers>("helpers", x, 4);
   check::checkModes<copied>("copied", x, 4);
+  check::checkModes<swappedParameters>("swapped parameters", x, 4);
   {
     std::vector<double> v(x, x + 4), dv(4, 0.0), tv = {0.5, -1, 0.25, 2};
     double k = 1.3, dk = 0;
