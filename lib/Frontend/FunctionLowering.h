@@ -1634,6 +1634,13 @@ private:
   std::optional<Address> viewVectorInMemory(Address holder,
                                             clang::QualType type,
                                             const clang::Stmt *where);
+  /// The std::vector variable outside the function that `expr` names (a
+  /// global, a static data member, a static local that changes), or null.
+  const clang::VarDecl *outsideVectorOf(const clang::Expr *expr);
+  /// The three address slots of `var`, an outside vector; nullopt after an
+  /// error (OutsideVectors.cpp).
+  std::optional<Address> outsideVectorHolder(const clang::VarDecl *var,
+                                             clang::SourceRange use);
   /// Makes `vector` hold copies of the `count` elements at `elements`.
   void fillVectorObject(const VectorObject &vector, Address elements,
                         Value count, const clang::Stmt *where);

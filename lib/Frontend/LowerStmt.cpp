@@ -389,6 +389,13 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   // (A static computed from constants alone that keeps its value is
   // evaluated here, as a local: every evaluation gives the value it holds.)
   if (!var->hasLocalStorage() && !module.isRecomputedStatic(var)) {
+    // A std::vector kept between calls: used where C++ keeps it.
+    if (!ModuleLowering::getVectorElementType(var->getType().getCanonicalType())
+             .isNull()) {
+      if (!module.getOutsideVector(var, var->getSourceRange()))
+        invalid.insert(var);
+      return;
+    }
     // A `static const` table: constant data, like a global one.
     if (std::optional<Address> table =
             constantGlobal(var, var->getSourceRange()))

@@ -225,6 +225,12 @@ public:
   /// of its linkage name (ConstantGlobals.cpp).
   std::optional<mlir::memref::GlobalOp>
   getOutsideVariable(const clang::VarDecl *var, clang::SourceRange use);
+  /// A std::vector of numbers outside the function (at namespace scope, a
+  /// static data member or a static local): an external memref.global of
+  /// its three address slots, read and changed where C++ keeps them
+  /// (OutsideVectors.cpp); nullopt after reporting at `use` why not.
+  std::optional<mlir::memref::GlobalOp>
+  getOutsideVector(const clang::VarDecl *var, clang::SourceRange use);
   /// Whether derivative code can name `var` (not thread-local, a static
   /// local with a constant initializer); reports at `use` otherwise.
   bool isReachableByName(const clang::VarDecl *var, clang::SourceRange use);

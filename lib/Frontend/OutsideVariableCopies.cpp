@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModuleLowering.h"
+#include "OutsideVectorCopies.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/OutsideVariables.h"
@@ -51,6 +52,13 @@ bool isWrittenThrough(Value memory) {
   for (Operation *user : memory.getUsers()) {
     if (isa<memref::LoadOp>(user))
       continue;
+    // (A vector's elements, through the address its slot holds.)
+    if (auto load = dyn_cast<ct::LoadAddressOp>(user);
+        load && load.getHolder() == memory) {
+      if (isWrittenThrough(load.getView()))
+        return true;
+      continue;
+    }
     if (auto view = dyn_cast<ViewLikeOpInterface>(user);
         view && view.getViewSource() == memory) {
       for (Value result : user->getResults())
@@ -260,26 +268,22 @@ static Value addressOf(OpBuilder &b, Location loc, Value memory) {
   return arith::AddIOp::create(b, loc, aligned, offset);
 }
 
-/// A parameter of `holder` pointing into the variable would see the
-/// variable, not the copy the call writes: the program stops with a
-/// message saying so (C++ allows it; the copy would silently differ).
+/// A parameter of `holder` pointing into the variable's memory (of
+/// `scalar`s, the bytes [`start`, `end`)) would see the variable, not the
+/// copy the call writes: the program stops with a message saying so (C++
+/// allows it; the copy would silently differ).
 static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
-                                    memref::GlobalOp global, Value variable) {
+                                    memref::GlobalOp global, Type scalar,
+                                    function_ref<Value()> start,
+                                    function_ref<Value()> end) {
   Location loc = holder.getLoc();
-  auto type = cast<MemRefType>(global.getType());
   auto pointsAtScalars = [&](BlockArgument argument) {
     auto argumentType = dyn_cast<MemRefType>(argument.getType());
-    return argumentType &&
-           argumentType.getElementType() == type.getElementType();
+    return argumentType && argumentType.getElementType() == scalar;
   };
   if (llvm::none_of(holder.getArguments(), pointsAtScalars))
     return;
-  // The variable's extent, in bytes.
-  Value start = addressOf(b, loc, variable);
-  Value end = arith::AddIOp::create(
-      b, loc, start,
-      arith::ConstantIndexOp::create(
-          b, loc, type.getNumElements() * type.getElementTypeBitWidth() / 8));
+  Value first = start(), last = end();
   auto names = holder->getAttrOfType<ArrayAttr>("ct.param_names");
   for (BlockArgument argument : holder.getArguments()) {
     if (!pointsAtScalars(argument))
@@ -288,8 +292,9 @@ static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
     Value inside = arith::AndIOp::create(
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, address,
-                              start),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, address, end));
+                              first),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, address,
+                              last));
     auto check = scf::IfOp::create(b, loc, inside);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(check.thenBlock()->getTerminator());
@@ -309,6 +314,31 @@ static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
   }
 }
 
+/// refuseAliasingArguments for the variable `global`, at `variable`.
+static void refuseAliasingArguments(OpBuilder &b, func::FuncOp holder,
+                                    memref::GlobalOp global, Value variable) {
+  Location loc = holder.getLoc();
+  if (std::optional<OutsideVector> vector = OutsideVector::of(global)) {
+    refuseAliasingArguments(
+        b, holder, global, vector->getScalar(),
+        [&] { return vector->getStart(b, loc, variable); },
+        [&] { return vector->getEnd(b, loc, variable); });
+    return;
+  }
+  auto type = cast<MemRefType>(global.getType());
+  Value start;
+  refuseAliasingArguments(
+      b, holder, global, type.getElementType(),
+      [&] { return start = addressOf(b, loc, variable); },
+      [&] {
+        return arith::AddIOp::create(
+            b, loc, start,
+            arith::ConstantIndexOp::create(
+                b, loc,
+                type.getNumElements() * type.getElementTypeBitWidth() / 8));
+      });
+}
+
 void OutsideVariableCopies::makeWrapper(func::FuncOp holder, func::FuncOp body,
                                         ArrayRef<memref::GlobalOp> variables) {
   Location loc = holder.getLoc();
@@ -324,14 +354,21 @@ void OutsideVariableCopies::makeWrapper(func::FuncOp holder, func::FuncOp body,
         memref::GetGlobalOp::create(b, loc, type, global.getSymName());
     refuseAliasingArguments(b, holder, global, variable);
     Value copy = memref::AllocOp::create(b, loc, type);
-    buildCopy(b, loc, variable, copy, type.getNumElements(), false);
+    if (std::optional<OutsideVector> vector = OutsideVector::of(global))
+      vector->copyIn(b, loc, variable, copy);
+    else
+      buildCopy(b, loc, variable, copy, type.getNumElements(), false);
     operands.push_back(copy);
     copies.push_back({variable, copy});
   }
   auto call = func::CallOp::create(b, loc, body, operands);
-  for (auto [variable, copy] : copies) {
-    buildCopy(b, loc, copy, variable,
-              cast<MemRefType>(copy.getType()).getNumElements(), true);
+  for (auto [global, copies] : llvm::zip(variables, copies)) {
+    auto [variable, copy] = copies;
+    if (std::optional<OutsideVector> vector = OutsideVector::of(global))
+      vector->copyBack(b, loc, copy, variable);
+    else
+      buildCopy(b, loc, copy, variable,
+                cast<MemRefType>(copy.getType()).getNumElements(), true);
     memref::DeallocOp::create(b, loc, copy);
   }
   func::ReturnOp::create(b, loc, call.getResults());

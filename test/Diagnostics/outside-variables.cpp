@@ -12,9 +12,14 @@
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=2 2>&1 | FileCheck %s --check-prefix=FORWARD --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=3 2>&1 | FileCheck %s --check-prefix=CALL --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=5 2>&1 | FileCheck %s --check-prefix=NESTED --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=6 2>&1 | FileCheck %s --check-prefix=VECTOR --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=7 2>&1 | FileCheck %s --check-prefix=ROWS --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=8 2>&1 | FileCheck %s --check-prefix=THREAD --implicit-check-not=error:
 // RUN: %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=4 2>&1 | FileCheck %s --check-prefix=INACTIVE --implicit-check-not=error:
 
 #include <cotangent/cotangent.h>
+
+#include <vector>
 
 double last[2];
 float total;
@@ -76,6 +81,41 @@ int storeThrough(double v) {
   return history[0] * x;
 }
 double run(double x, double *dx) { return ct::gradient<readBack>(x, dx); }
+#elif CASE == 6
+// A std::vector outside the function, likewise: kept in place, its
+// elements written with derivatives.
+std::vector<double> kept;
+[[ct::differentiable]] double keptVector(const double *x, int n) {
+  // VECTOR: outside-variables.cpp:[[@LINE+1]]:3: error: 'kept' is a variable outside the function, and a value that carries a derivative is written to it here, which would be lost to the code that reads it; differentiable code may write to such a variable only values that carry no derivative: pass it as a parameter instead (it cannot be given a copy of its own per call: it calls 'uniform', which runs as Clang compiled it (a library function, or one bound to a derivative rule) and may read or change it by name)
+  kept.assign(x, x + n);
+  return uniform() + kept[0] * kept[1];
+}
+double run(const double *x, double *dx) {
+  return ct::gradient<keptVector>(x, 2, dx);
+}
+#elif CASE == 7
+// Vectors outside the function hold numbers or structs of them.
+std::vector<std::vector<double>> rows;
+[[ct::differentiable]] double vectorOfRows(const double *x, int n) {
+  // ROWS: outside-variables.cpp:[[@LINE+1]]:3: error: 'rows' is a std::vector of 'std::vector<double>' outside the function; differentiable functions use vectors outside them only when their elements are numbers or structs of numbers: pass it as a parameter
+  rows.resize(1);
+  return x[0];
+}
+double run(const double *x, double *dx) {
+  return ct::gradient<vectorOfRows>(x, 2, dx);
+}
+#elif CASE == 8
+// Every thread has its own: the derivative code could not name it.
+thread_local std::vector<double> perThread;
+[[ct::differentiable]] double threadLocal(const double *x, int n) {
+  // THREAD: outside-variables.cpp:[[@LINE+1]]:3: error: 'perThread' is thread-local; differentiable functions read and write variables outside them only when every thread shares them: pass it as a parameter
+  perThread.assign(x, x + n);
+  // THREAD: outside-variables.cpp:[[@LINE+1]]:10: error: 'perThread' is thread-local
+  return perThread[0];
+}
+double run(const double *x, double *dx) {
+  return ct::gradient<threadLocal>(x, 2, dx);
+}
 #else
 // Without such calls the variable gets a copy of its own, copied back
 // without derivative when the call ends (the copy folded away here).

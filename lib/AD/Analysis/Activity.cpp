@@ -3,6 +3,7 @@
 #include "cotangent/AD/Analysis/Activity.h"
 #include "Utils/IRBuilders.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
+#include "cotangent/Dialect/CT/IR/OutsideVariables.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -277,6 +278,15 @@ static bool hasOnlyConstantAccesses(Value root) {
   });
 }
 
+/// Whether no derivative lives in `global`: a constant, or a std::vector
+/// outside the function that is read, or that its writers change through a
+/// copy of their own per call (the frontend's OutsideVectorCopies: only
+/// the copy's wrapper touches the variable's memory, without derivative).
+static bool isConstantVariable(memref::GlobalOp global) {
+  return global.getConstant() || (global->hasAttr(ct::kVectorSlotsAttr) &&
+                                  !global->hasAttr(ct::kKeptInPlaceAttr));
+}
+
 ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
                                    ArrayRef<ct::Activity> activities)
     : function(function), activities(activities) {
@@ -288,7 +298,7 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
       if (auto definition =
               SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
                   global, global.getNameAttr());
-          definition && definition.getConstant())
+          definition && isConstantVariable(definition))
         constantGlobals.insert(global.getResult());
     // Memory whose address is kept in memory, and memory reached through
     // an address loaded from memory, may be the same (docs/Memory.md).
@@ -476,9 +486,13 @@ bool ActivityAnalysis::isConstantArgument(Value root) const {
   // What a constant object's addresses point to is constant too (a
   // constant parameter holding vectors or pointers: the caller declares
   // everything it reaches constant).
-  if (constantGlobals.contains(root))
+  Value behind = rootBehindAddresses(root);
+  if (constantGlobals.contains(root) || constantGlobals.contains(behind))
     return true;
-  std::optional<unsigned> index = getArgumentIndex(rootBehindAddresses(root));
+  if (Operation *made = behind.getDefiningOp();
+      made && made->hasAttr(ct::kOutsideMemoryAttr))
+    return true;
+  std::optional<unsigned> index = getArgumentIndex(behind);
   return index && activities[*index] == ct::Activity::Constant;
 }
 

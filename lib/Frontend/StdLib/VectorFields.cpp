@@ -391,9 +391,10 @@ bool FunctionLowering::isVectorObjectExpr(const clang::Expr *expr) {
   if (const auto *member = dyn_cast<clang::MemberExpr>(expr))
     return ModuleLowering::keepsVectorInMemory(
         dyn_cast<clang::FieldDecl>(member->getMemberDecl()));
-  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
-    return vectorObjectReferences.contains(ref->getDecl());
-  return false;
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr);
+      ref && vectorObjectReferences.contains(ref->getDecl()))
+    return true;
+  return outsideVectorOf(expr) != nullptr;
 }
 
 std::optional<Address>
@@ -409,6 +410,8 @@ FunctionLowering::lowerVectorHolder(const clang::Expr *expr) {
       return found->second;
   if (isRowExpr(object))
     return lowerRowHolder(object);
+  if (const clang::VarDecl *outside = outsideVectorOf(object))
+    return outsideVectorHolder(outside, object->getSourceRange());
   return lowerLValue(expr);
 }
 

@@ -23,6 +23,16 @@ namespace cotangent::ct {
 /// would be written to it.
 inline constexpr llvm::StringLiteral kKeptInPlaceAttr = "ct.kept_in_place";
 
+/// On such a variable that is a std::vector (a memref<3xf64> of its three
+/// addresses, as C++ lays it out): the slots of its first element, its end
+/// and the end of its capacity (DenseI64ArrayAttr), and the scalar type of
+/// its elements' memory (`ct.vector_scalar`, a TypeAttr).
+inline constexpr llvm::StringLiteral kVectorSlotsAttr = "ct.vector_slots";
+inline constexpr llvm::StringLiteral kVectorScalarAttr = "ct.vector_scalar";
+/// On a memref.alloc: new memory for the elements of such a vector, which
+/// holds no derivative (made where a call's copy goes back into it).
+inline constexpr llvm::StringLiteral kOutsideMemoryAttr = "ct.outside_memory";
+
 /// The variable outside the function that `memory` (or the memory it is a
 /// view of) is, or null.
 mlir::memref::GlobalOp getOutsideVariable(mlir::Value memory);
