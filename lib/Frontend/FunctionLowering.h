@@ -435,6 +435,29 @@ private:
     llvm::SmallVector<mlir::Value, 2> candidates;
     mlir::Value which;
   };
+  /// Places passed out of several branches into one block: each branch
+  /// passes memory (as a pointer of `pointerType`), offset and the index of
+  /// its candidate (passPlace); after them the place is a select among the
+  /// candidates where all were defined before the branches (endPlaceMerge).
+  struct PlaceMerge {
+    mlir::Type pointerType;
+    llvm::SmallVector<mlir::Value, 2> candidates;
+    bool selectable = true;
+    llvm::SmallPtrSet<mlir::Block *, 16> before;
+    /// Where set, a place whose memory a branch makes (a pointer field
+    /// read in it) keeps its address in `slot` instead, its candidate the
+    /// view read back after the branches (null in `candidates`).
+    bool keepsMadeAddresses = false;
+    mlir::Value slot;
+    /// The merge block's argument types.
+    llvm::SmallVector<mlir::Type, 3> types(mlir::OpBuilder &b) const {
+      return {pointerType, b.getIndexType(), b.getIndexType()};
+    }
+  };
+  PlaceMerge beginPlaceMerge(mlir::Type scalar);
+  void passPlace(PlaceMerge &merge, Address place,
+                 llvm::SmallVectorImpl<Value> &passed, Location at);
+  Address endPlaceMerge(PlaceMerge &merge, mlir::Block *joined, Location l);
   llvm::DenseMap<mlir::Value, PlaceChoice> placeChoices;
   /// `c ? a : b`: each arm in its own block, lowered by `lowerArm`, which
   /// gives the values passed to the merge block (of `mergeTypes`). Returns
@@ -692,10 +715,36 @@ private:
   /// objects holding indirect fields, which takesIndirectFields says.
   bool passesCallersPlaces(const clang::FunctionDecl *callee,
                            llvm::ArrayRef<const clang::Expr *> args);
-  /// Whether a virtual call of `callee` can go through the function that
-  /// dispatches it (reported at `expr` if not).
-  bool canDispatch(const clang::Expr *expr, const clang::FunctionDecl *callee,
-                   bool passesCallersPlaces);
+  /// Whether a virtual call of `callee` cannot go through the function
+  /// that dispatches it.
+  bool needsDispatchInPlace(const clang::FunctionDecl *callee,
+                            bool passesCallersPlaces);
+  /// A virtual call whose function the dispatch function cannot call (it
+  /// returns a place, or takes objects known only here): the same chain
+  /// of comparisons in place, each overrider's body lowered in its branch
+  /// (VirtualCalls.cpp); the place returned is chosen among theirs.
+  std::optional<CallResult>
+  dispatchInPlace(const clang::Expr *expr, const clang::CXXMethodDecl *method,
+                  Address object, llvm::ArrayRef<const clang::Expr *> args,
+                  std::optional<Address> dest);
+  /// dispatchInPlace's parts: checks that `method` is not being dispatched
+  /// in place already (a virtual function reaching itself would unfold
+  /// without end) and stops the program on an object of a class the unit
+  /// does not define.
+  bool enterDispatchInPlace(const clang::Expr *expr,
+                            const clang::CXXMethodDecl *method);
+  void abortUnlessDispatched(Value table, llvm::ArrayRef<Value> points,
+                             const clang::Expr *expr,
+                             const clang::CXXMethodDecl *method);
+  /// One branch: `overrider`'s body on `self`, its result passed to
+  /// `joined`, the branch's temporaries (those after `depth`) destroyed.
+  bool dispatchTo(const clang::Expr *expr,
+                  const clang::CXXMethodDecl *overrider, Value self,
+                  llvm::ArrayRef<const clang::Expr *> args,
+                  std::optional<Address> dest,
+                  std::optional<PlaceMerge> &places, mlir::Block *joined,
+                  size_t depth);
+  llvm::SmallPtrSet<const clang::CXXMethodDecl *, 4> methodsDispatchedInPlace;
   //===--- Function pointers (FunctionPointers.cpp) -----------------------===//
   /// The address a function pointer expression holds (an i64); null after
   /// an error.

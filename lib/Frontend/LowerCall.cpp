@@ -420,22 +420,14 @@ bool FunctionLowering::callsItselfByAddress(const clang::FunctionDecl *callee,
   return true;
 }
 
-bool FunctionLowering::canDispatch(const clang::Expr *expr,
-                                   const clang::FunctionDecl *callee,
-                                   bool passesCallersPlaces) {
+bool FunctionLowering::needsDispatchInPlace(const clang::FunctionDecl *callee,
+                                            bool passesCallersPlaces) {
   // The dispatch calls functions: their objects' pointer fields must keep
   // addresses, and what they return cannot be a place in them.
   clang::QualType resultType = callee->getReturnType().getCanonicalType();
-  if (!passesCallersPlaces && !takesArgumentFields(callee) &&
-      !resultType->isPointerType() && !resultType->isReferenceType() &&
-      !isIterator(resultType))
-    return true;
-  return unsupported<bool>(
-      expr, "this virtual call cannot be differentiated yet: its function "
-            "takes objects whose pointer fields designate memory known only "
-            "beside them, vectors, or std::unique_ptrs, or returns a pointer "
-            "or reference, which differentiable code passes only to a "
-            "function it knows; call the concrete class's function");
+  return passesCallersPlaces || takesArgumentFields(callee) ||
+         resultType->isPointerType() || resultType->isReferenceType() ||
+         isIterator(resultType);
 }
 
 std::optional<Address>
@@ -463,9 +455,11 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   if (isVirtual) {
     // (Its object is a view of its own scalars, from which the dispatch
     // reads the class.)
-    if (!libraryCode && !canDispatch(expr, callee, otherwiseInPlace))
-      return std::nullopt;
     object = unpacked(object, expr);
+    if (!libraryCode && object &&
+        needsDispatchInPlace(callee, otherwiseInPlace))
+      return dispatchInPlace(expr, cast<clang::CXXMethodDecl>(callee), *object,
+                             args, dest);
   } else if (!libraryCode &&
              (otherwiseInPlace || takesIndirectFields(callee) ||
               (object && object->packedType) || throwsToEnclosingTry(callee)) &&

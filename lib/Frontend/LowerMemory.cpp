@@ -13,6 +13,7 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Matchers.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
@@ -184,6 +185,80 @@ std::optional<Address> FunctionLowering::lowerConditionalLValue(
   return lowerConditionalPlaceWithEffects(expr);
 }
 
+FunctionLowering::PlaceMerge FunctionLowering::beginPlaceMerge(Type scalar) {
+  PlaceMerge merge;
+  merge.pointerType = getPointerType(scalar);
+  for (Block &block : *b.getInsertionBlock()->getParent())
+    merge.before.insert(&block);
+  return merge;
+}
+
+void FunctionLowering::passPlace(PlaceMerge &merge, Address place,
+                                 SmallVectorImpl<Value> &passed, Location at) {
+  if (place.memref.getType() != merge.pointerType)
+    place.memref =
+        memref::CastOp::create(b, at, merge.pointerType, place.memref);
+  passed.push_back(place.memref);
+  passed.push_back(place.offset);
+  auto definedBefore = [&](Value value) {
+    return merge.before.contains(value.getParentBlock());
+  };
+  Value first = constantIndex(merge.candidates.size(), at);
+  auto known = placeChoices.find(place.memref);
+  if (known != placeChoices.end() &&
+      llvm::all_of(known->second.candidates, definedBefore)) {
+    llvm::append_range(merge.candidates, known->second.candidates);
+    passed.push_back(arith::AddIOp::create(b, at, first, known->second.which));
+    return;
+  }
+  Value memory = place.memref;
+  while (auto cast = memory.getDefiningOp<memref::CastOp>())
+    memory = cast.getSource();
+  if (!definedBefore(memory) && merge.keepsMadeAddresses) {
+    if (!merge.slot)
+      merge.slot = newAddressSlot(at);
+    keepAddress(place, Address{merge.slot, constantIndex(0, at)}, at);
+    passed[passed.size() - 2] = ub::PoisonOp::create(b, at, merge.pointerType);
+    passed.back() = constantIndex(0, at);
+    merge.candidates.push_back(nullptr);
+    passed.push_back(first);
+    return;
+  }
+  merge.selectable &= definedBefore(memory);
+  merge.candidates.push_back(memory);
+  passed.push_back(first);
+}
+
+Address FunctionLowering::endPlaceMerge(PlaceMerge &merge, Block *joined,
+                                        Location l) {
+  Value offset = joined->getArgument(1);
+  if (!merge.selectable)
+    return Address{joined->getArgument(0), offset};
+  auto asPointerMemory = [&](Value memory) -> Value {
+    return memory.getType() == merge.pointerType
+               ? memory
+               : memref::CastOp::create(b, l, merge.pointerType, memory);
+  };
+  Value which = joined->getArgument(2);
+  if (merge.slot) {
+    // (Offset 0 for those: the address kept is the place's own.)
+    Value kept = ct::LoadAddressOp::create(b, l, merge.pointerType, merge.slot,
+                                           constantIndex(0, l));
+    for (Value &candidate : merge.candidates)
+      if (!candidate)
+        candidate = kept;
+  }
+  Value chosen = asPointerMemory(merge.candidates.back());
+  for (int k = static_cast<int>(merge.candidates.size()) - 2; k >= 0; --k) {
+    Value isK = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, which,
+                                      constantIndex(k, l));
+    chosen = arith::SelectOp::create(
+        b, l, isK, asPointerMemory(merge.candidates[k]), chosen);
+  }
+  placeChoices[chosen] = {merge.candidates, which};
+  return Address{chosen, offset};
+}
+
 std::optional<Address> FunctionLowering::lowerConditionalPlaceWithEffects(
     const clang::ConditionalOperator *expr) {
   // Arms with side effects run in branches, which pass out the offset and
@@ -191,72 +266,22 @@ std::optional<Address> FunctionLowering::lowerConditionalPlaceWithEffects(
   // defined before the conditional is then chosen with selects after it.
   // (A place whose memory the arm itself makes is passed out as it is.)
   Location l = loc(expr);
-  auto lowerArm = [&](const clang::Expr *arm) {
-    return unpacked(lowerLValue(arm), arm);
-  };
   std::optional<Layout> layout = layoutOf(expr->getType(), expr);
   if (!layout)
     return std::nullopt;
-  Type pointerType = getPointerType(layout->scalar);
-  Region *region = b.getInsertionBlock()->getParent();
-  llvm::SmallPtrSet<Block *, 16> before;
-  for (Block &block : *region)
-    before.insert(&block);
-  auto definedBefore = [&](Value value) {
-    return before.contains(value.getParentBlock());
-  };
-  SmallVector<Value, 2> candidates;
-  bool selectable = true;
-  Block *merge = emitConditional(
-      expr, {pointerType, b.getIndexType(), b.getIndexType()},
+  PlaceMerge merge = beginPlaceMerge(layout->scalar);
+  Block *joined = emitConditional(
+      expr, merge.types(b),
       [&](const clang::Expr *arm, SmallVectorImpl<Value> &passed) {
-        std::optional<Address> place = lowerArm(arm);
+        std::optional<Address> place = unpacked(lowerLValue(arm), arm);
         if (!place)
           return false;
-        Address address = *place;
-        if (address.memref.getType() != pointerType)
-          address.memref =
-              memref::CastOp::create(b, l, pointerType, address.memref);
-        passed.push_back(address.memref);
-        passed.push_back(address.offset);
-        Location at = loc(arm);
-        Value first = constantIndex(candidates.size(), at);
-        auto known = placeChoices.find(address.memref);
-        if (known != placeChoices.end() &&
-            llvm::all_of(known->second.candidates, definedBefore)) {
-          llvm::append_range(candidates, known->second.candidates);
-          passed.push_back(
-              arith::AddIOp::create(b, at, first, known->second.which));
-          return true;
-        }
-        Value memory = address.memref;
-        while (auto cast = memory.getDefiningOp<memref::CastOp>())
-          memory = cast.getSource();
-        selectable &= definedBefore(memory);
-        candidates.push_back(memory);
-        passed.push_back(first);
+        passPlace(merge, *place, passed, loc(arm));
         return true;
       });
-  if (!merge)
+  if (!joined)
     return std::nullopt;
-  Value offset = merge->getArgument(1);
-  if (!selectable)
-    return Address{merge->getArgument(0), offset};
-  auto asPointerMemory = [&](Value memory) -> Value {
-    return memory.getType() == pointerType
-               ? memory
-               : memref::CastOp::create(b, l, pointerType, memory);
-  };
-  Value which = merge->getArgument(2);
-  Value chosen = asPointerMemory(candidates.back());
-  for (int k = static_cast<int>(candidates.size()) - 2; k >= 0; --k) {
-    Value isK = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, which,
-                                      constantIndex(k, l));
-    chosen = arith::SelectOp::create(b, l, isK, asPointerMemory(candidates[k]),
-                                     chosen);
-  }
-  placeChoices[chosen] = {candidates, which};
-  return Address{chosen, offset};
+  return endPlaceMerge(merge, joined, l);
 }
 
 std::optional<Address> FunctionLowering::choosePointerWithEffects(

@@ -53,8 +53,9 @@ Value OutsideVector::scalarsUpTo(OpBuilder &b, Location loc, Value holder,
 }
 
 Value OutsideVector::elements(OpBuilder &b, Location loc, Value holder) const {
-  return ct::LoadAddressOp::create(b, loc, getPointerType(scalar), holder,
-                                   arith::ConstantIndexOp::create(b, loc, first));
+  return ct::LoadAddressOp::create(
+      b, loc, getPointerType(scalar), holder,
+      arith::ConstantIndexOp::create(b, loc, first));
 }
 
 void OutsideVector::storeAddress(OpBuilder &b, Location loc, Value memory,

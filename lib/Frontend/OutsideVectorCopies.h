@@ -1,4 +1,5 @@
-//===- OutsideVectorCopies.h - Per-call copies of outside vectors -*- C++ -*-===//
+//===- OutsideVectorCopies.h - Per-call copies of outside vectors -*- C++
+//-*-===//
 //
 // A std::vector outside the function that differentiable code changes (a
 // memref.global of its three address slots, OutsideVectors.cpp) gets, per
@@ -43,8 +44,7 @@ public:
                      mlir::Value holder) const;
 
 private:
-  OutsideVector(int64_t first, int64_t end, int64_t capacity,
-                mlir::Type scalar)
+  OutsideVector(int64_t first, int64_t end, int64_t capacity, mlir::Type scalar)
       : first(first), end(end), capacity(capacity), scalar(scalar) {}
   /// The address slot `slot` of `holder` holds, as an index.
   mlir::Value addressIn(mlir::OpBuilder &b, mlir::Location loc,

@@ -50,8 +50,7 @@ ModuleLowering::getOutsideVector(const clang::VarDecl *var,
   auto global = memref::GlobalOp::create(
       b, getLoc(var->getLocation()), name, b.getStringAttr("public"),
       MemRefType::get({3}, b.getF64Type()), /*initial_value=*/{},
-      /*constant=*/type.isConstQualified() ||
-          var->getType().isConstQualified(),
+      /*constant=*/type.isConstQualified() || var->getType().isConstQualified(),
       /*alignment=*/nullptr);
   global->setAttr("ct.source_name",
                   b.getStringAttr(var->getQualifiedNameAsString()));
@@ -90,8 +89,8 @@ FunctionLowering::outsideVectorHolder(const clang::VarDecl *var,
   Location l = module.getLoc(use.getBegin());
   Value memref = memref::GetGlobalOp::create(b, l, global->getType(),
                                              global->getSymName());
-  Value holder = memref::CastOp::create(b, l, getPointerType(b.getF64Type()),
-                                        memref);
+  Value holder =
+      memref::CastOp::create(b, l, getPointerType(b.getF64Type()), memref);
   return Address{holder, constantIndex(0, l)};
 }
 

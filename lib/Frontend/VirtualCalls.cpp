@@ -33,6 +33,7 @@
 #include "clang/AST/VTableBuilder.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 
@@ -205,7 +206,8 @@ SmallVector<Value> buildAbort(OpBuilder &b, Location l, StringRef message,
 static bool collectTargets(ModuleLowering &module,
                            const clang::CXXMethodDecl *method,
                            clang::SourceRange where,
-                           SmallVectorImpl<DispatchTarget> &targets) {
+                           SmallVectorImpl<DispatchTarget> &targets,
+                           bool declare = true) {
   const clang::CXXRecordDecl *base = method->getParent();
   for (const clang::CXXRecordDecl *record :
        module.getConcreteDynamicClasses()) {
@@ -227,11 +229,14 @@ static bool collectTargets(ModuleLowering &module,
                               "dispatch; call the concrete class's function");
       return false;
     }
-    module.enter(overrider, where.getBegin());
-    func::FuncOp function = module.getFunction(overrider);
-    module.leave();
-    if (!function)
-      return false;
+    func::FuncOp function;
+    if (declare) {
+      module.enter(overrider, where.getBegin());
+      function = module.getFunction(overrider);
+      module.leave();
+      if (!function)
+        return false;
+    }
     targets.push_back({record, *offset, *overriderOffset, overrider, function});
   }
   if (targets.empty())
@@ -353,6 +358,159 @@ void ModuleLowering::buildDispatch(OpBuilder &b, Location l,
   };
   SmallVector<Value> values = choose(targets);
   func::ReturnOp::create(b, l, values);
+}
+
+bool FunctionLowering::enterDispatchInPlace(
+    const clang::Expr *expr, const clang::CXXMethodDecl *method) {
+  if (methodsDispatchedInPlace.insert(method->getCanonicalDecl()).second)
+    return true;
+  return unsupported<bool>(
+      expr, "this virtual call reaches '" + method->getQualifiedNameAsString() +
+                "' again from inside one of its overriders, and its function "
+                "returns a pointer or reference or takes objects whose "
+                "pointer fields designate memory known only beside them, so "
+                "differentiable code lowers it in place, which would not "
+                "end; call the concrete class's function");
+}
+
+void FunctionLowering::abortUnlessDispatched(
+    Value table, ArrayRef<Value> points, const clang::Expr *expr,
+    const clang::CXXMethodDecl *method) {
+  Location l = loc(expr);
+  Value found = arith::ConstantIntOp::create(b, l, 0, 1);
+  for (Value point : points)
+    found = arith::OrIOp::create(
+        b, l, found,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, table, point));
+  Value missing = arith::XOrIOp::create(
+      b, l, found, arith::ConstantIntOp::create(b, l, 1, 1));
+  abortIf(missing, expr,
+          "a virtual call of '" + method->getQualifiedNameAsString() +
+              "' in differentiated code found an object of a class that its "
+              "translation unit does not define; define the class there");
+}
+
+std::optional<FunctionLowering::CallResult> FunctionLowering::dispatchInPlace(
+    const clang::Expr *expr, const clang::CXXMethodDecl *method, Address object,
+    ArrayRef<const clang::Expr *> args, std::optional<Address> dest) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  SmallVector<DispatchTarget> targets;
+  if (!collectTargets(module, method, expr->getSourceRange(), targets,
+                      /*declare=*/false) ||
+      !enterDispatchInPlace(expr, method))
+    return std::nullopt;
+  auto leave = llvm::make_scope_exit(
+      [&] { methodsDispatchedInPlace.erase(method->getCanonicalDecl()); });
+  clang::QualType returnType = method->getReturnType().getCanonicalType();
+  bool returnsPlace = returnType->isReferenceType() ||
+                      isObjectPointer(returnType) || isIterator(returnType);
+  // What each branch passes to the block after them: a place (see
+  // PlaceMerge), a scalar, or nothing (a struct result goes to `dest`).
+  std::optional<PlaceMerge> places;
+  SmallVector<Type, 3> mergeTypes;
+  if (returnsPlace) {
+    std::optional<Layout> pointee = layoutOf(
+        returnType->isReferenceType() ? returnType.getNonReferenceType()
+                                      : returnType->getPointeeType(),
+        expr);
+    if (!pointee)
+      return std::nullopt;
+    places = beginPlaceMerge(pointee->scalar);
+    places->keepsMadeAddresses = true;
+    mergeTypes = places->types(b);
+  } else if (isAggregate(returnType)) {
+    dest = resultPlaceFor(expr, returnType, dest);
+    if (!dest)
+      return std::nullopt;
+  } else if (!returnType->isVoidType()) {
+    Type type = typeOf(expr);
+    if (!type)
+      return std::nullopt;
+    mergeTypes.push_back(type);
+  }
+  Value view = materialize(object, l);
+  Value table = loadTablePointer(b, l, view);
+  SmallVector<Value> points, selves;
+  for (const DispatchTarget &target : targets) {
+    std::optional<Layout> own =
+        layoutOf(ast.getCanonicalTagType(target.overrider->getParent()), expr);
+    if (!own)
+      return std::nullopt;
+    points.push_back(module.buildVTableAddress(
+        b, l, target.record, method->getParent(), target.staticOffset));
+    selves.push_back(adjustObject(
+        b, l, view, target.overriderOffset - target.staticOffset, own->scalar));
+    if (!points.back() || !selves.back())
+      return unsupported<Result>(
+          expr, "differentiable code cannot dispatch this virtual call to '" +
+                    target.record->getQualifiedNameAsString() +
+                    "': its layout puts the function's class where the "
+                    "memory model has no place for it; call the concrete "
+                    "class's function");
+  }
+  abortUnlessDispatched(table, points, expr, method);
+  Block *current = b.getInsertionBlock();
+  Block *joined = newBlock();
+  for (Type type : mergeTypes)
+    joined->addArgument(type, l);
+  enter(current);
+  for (auto [k, target] : llvm::enumerate(targets)) {
+    // if (table == D0's) D0::f in place else if ... else the last one's.
+    bool last = k + 1 == targets.size();
+    if (!last) {
+      Block *from = b.getInsertionBlock();
+      Block *matched = newBlock(), *next = newBlock();
+      enter(from);
+      Value matches = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            table, points[k]);
+      cf::CondBranchOp::create(b, l, matches, matched, next);
+      enter(matched);
+      size_t depth = cleanups.size();
+      if (!dispatchTo(expr, target.overrider, selves[k], args, dest, places,
+                      joined, depth))
+        return std::nullopt;
+      enter(next);
+      continue;
+    }
+    if (!dispatchTo(expr, target.overrider, selves[k], args, dest, places,
+                    joined, cleanups.size()))
+      return std::nullopt;
+  }
+  enter(joined);
+  if (places)
+    return CallResult{nullptr, endPlaceMerge(*places, joined, l)};
+  if (dest)
+    return CallResult{nullptr, dest};
+  return CallResult{mergeTypes.empty() ? nullptr : joined->getArgument(0), {}};
+}
+
+bool FunctionLowering::dispatchTo(
+    const clang::Expr *expr, const clang::CXXMethodDecl *overrider, Value self,
+    ArrayRef<const clang::Expr *> args, std::optional<Address> dest,
+    std::optional<PlaceMerge> &places, Block *joined, size_t depth) {
+  Location l = loc(expr);
+  std::optional<CallResult> result =
+      inlineBody(expr, overrider, args, nullptr, {},
+                 Address{self, constantIndex(0, l)}, dest);
+  if (!result)
+    return false;
+  SmallVector<Value> passed;
+  if (places) {
+    std::optional<Address> place = unpacked(result->address, expr);
+    if (!place)
+      return false;
+    passPlace(*places, *place, passed, l);
+  } else if (!dest && joined->getNumArguments() == 1) {
+    if (!result->scalar)
+      return false;
+    passed.push_back(result->scalar);
+  }
+  // Temporaries of a branch live in the branch.
+  emitCleanups(depth, l);
+  cleanups.truncate(depth);
+  branchTo(l, joined, passed);
+  return true;
 }
 
 void FunctionLowering::storeVTablePointers(const clang::CXXRecordDecl *record,

@@ -117,6 +117,13 @@ class Generator:
         # And so is whether buffers swapped through pointers are
         # std::vectors (pointers to vectors: docs/Memory.md, item 28).
         self.vector_pointers = random.Random(f"vector-pointer-{seed}")
+        # And so is whether a variable outside the function is a
+        # std::vector (docs/Memory.md, item 10).
+        self.outside_vectors = random.Random(f"outside-vector-{seed}")
+        # And so are places reached through virtual functions returning
+        # references and pointers (docs/Memory.md, item 23).
+        self.virtuals = random.Random(f"virtual-{seed}")
+        self.uses_virtual = False
         self.uses_edge = False
         self.uses_buffer = False
         self.uses_layer = False
@@ -755,9 +762,10 @@ class Generator:
 
     def outside_variable(self, fn, scope, loop_vars, indent, target):
         """Values with derivatives written into a variable outside the
-        function and read back: a global array written directly or by a
-        helper, or a helper's static local buffer (each call gives it a
-        copy of its own: docs/Memory.md, item 10)."""
+        function and read back: a global array or std::vector (resized,
+        or grown by push_back) written directly or by a helper, or a
+        helper's static local buffer (each call gives it a copy of its
+        own: docs/Memory.md, item 10)."""
         r = self.rng
         if self.uses_table:
             return
@@ -776,7 +784,19 @@ class Generator:
             self.emit(fn, indent, f"{target} += {name}({self.expr(scope, loop_vars, 1)});")
             return
         g = self.fresh("g")
-        self.helpers.append(f"real {g}[{n}];")
+        form = self.outside_vectors.choice(["array", "resized", "pushed"])
+        if form == "pushed":
+            # Grown each call from empty, by push_back without reserve.
+            self.helpers.append(f"std::vector<real> {g};")
+            self.emit(fn, indent, f"{g}.clear();")
+            self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i})")
+            self.emit(fn, indent + 1, f"{g}.push_back({value()});")
+            self.emit(fn, indent, f"{target} += {g}[{k}] * {self.expr(scope, loop_vars, 1)};")
+            return
+        self.helpers.append(f"std::vector<real> {g};" if form == "resized"
+                            else f"real {g}[{n}];")
+        if form == "resized":
+            self.emit(fn, indent, f"{g}.resize({n});")
         if r.random() < 0.5:
             put = self.fresh("put")
             self.helpers.append(
@@ -789,6 +809,40 @@ class Generator:
             self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i})")
             self.emit(fn, indent + 1, f"{g}[{i}] = {value()};")
         self.emit(fn, indent, f"{target} += {g}[{k}] * {self.expr(scope, loop_vars, 1)};")
+
+    def virtual_accessors(self, fn, scope, loop_vars, indent):
+        """A place read and written through virtual functions returning a
+        reference and a pointer (docs/Memory.md, item 23), over a local
+        array (a pointer field) or an object's own storage, the object
+        chosen at run time. Drawn from its own stream; its names stay in
+        its own block."""
+        main, self.rng = self.rng, self.virtuals
+        try:
+            r = self.rng
+            target = self.lvalue(scope, loop_vars)
+            if target is None:
+                return
+            self.uses_virtual = True
+            a, o, w, p = (self.fresh("va"), self.fresh("vo"),
+                          self.fresh("vw"), self.fresh("vp"))
+            e = lambda: self.expr(scope, loop_vars, 1)
+            self.emit(fn, indent, "{")
+            self.emit(fn, indent + 1, f"real {a}[3] = {{{e()}, {e()}, {e()}}};")
+            self.emit(fn, indent + 1, f"Own {o};")
+            for k in range(3):
+                self.emit(fn, indent + 1, f"{o}.v[{k}] = {e()};")
+            self.emit(fn, indent + 1, f"Over {w}({a});")
+            self.emit(fn, indent + 1,
+                      f"Src *{p} = {self.condition(scope, loop_vars)} "
+                      f"? static_cast<Src *>(&{w}) : &{o};")
+            self.emit(fn, indent + 1,
+                      f"{p}->at({r.randrange(3)}) *= {e()};")
+            self.emit(fn, indent + 1,
+                      f"{target} += {p}->at({r.randrange(3)}) * "
+                      f"{p}->data()[{r.randrange(3)}];")
+            self.emit(fn, indent, "}")
+        finally:
+            self.rng = main
 
     def complex_statement(self, fn, scope, loop_vars, indent):
         """A std::complex intermediate (docs/Frontend.md): made from two
@@ -1164,6 +1218,9 @@ class Generator:
             self.memory_statement(fn, scope, loop_vars, indent)
         if depth < 2 and self.complexes.random() < 0.06:
             self.complex_statement(fn, scope, loop_vars, indent)
+        if (depth < 2 and self.virtuals.random() < 0.015
+                and not self.inside_checkpoint):
+            self.virtual_accessors(fn, scope, loop_vars, indent)
         if depth < 2 and self.indexed.random() < 0.05:
             self.indexed_statement(fn, scope, loop_vars, indent)
         # (Checkpointed loops do not run library code again.)
@@ -1732,6 +1789,24 @@ EDGE = """struct Edge {
 };"""
 
 
+VIRTUAL = """struct Src {
+  virtual ~Src() = default;
+  virtual real &at(int i) = 0;
+  virtual const real *data() const = 0;
+};
+struct Over : Src {
+  real *d;
+  explicit Over(real *d) : d(d) {}
+  real &at(int i) override { return d[i]; }
+  const real *data() const override { return d; }
+};
+struct Own : Src {
+  real v[3];
+  real &at(int i) override { return v[i]; }
+  const real *data() const override { return v; }
+};"""
+
+
 LAYER = """struct Layer {
   std::vector<real> w;
   real s;
@@ -1750,6 +1825,8 @@ def generate(seed):
         parts.append(BUFFER)
     if g.uses_layer:
         parts.append(LAYER)
+    if g.uses_virtual:
+        parts.append(VIRTUAL)
     if g.uses_edge:
         parts.append(EDGE)
     if g.uses_trace:
