@@ -35,6 +35,9 @@
 
 namespace cotangent::frontend {
 
+/// One class a virtual call may find (VirtualCalls.cpp).
+struct DispatchTarget;
+
 /// `expr` without what does not change its meaning here: parentheses,
 /// full-expression wrappers, substituted template parameters, a default
 /// member initializer's use.
@@ -449,6 +452,14 @@ private:
     /// view read back after the branches (null in `candidates`).
     bool keepsMadeAddresses = false;
     mlir::Value slot;
+    /// Where set, an address a branch reads from slot k < `readableSlots`
+    /// of `object` (every object it may be has that many) is read at the
+    /// end of `origin`, before the branches, instead: a candidate like
+    /// memory defined before them, which the engine follows better than an
+    /// address kept in memory.
+    mlir::Value object;
+    int64_t readableSlots = 0;
+    mlir::Block *origin = nullptr;
     /// The merge block's argument types.
     llvm::SmallVector<mlir::Type, 3> types(mlir::OpBuilder &b) const {
       return {pointerType, b.getIndexType(), b.getIndexType()};
@@ -458,6 +469,9 @@ private:
   void passPlace(PlaceMerge &merge, Address place,
                  llvm::SmallVectorImpl<Value> &passed, Location at);
   Address endPlaceMerge(PlaceMerge &merge, mlir::Block *joined, Location l);
+  /// The address read in a branch at `memory`, read before the branches
+  /// instead where `merge` allows it; null otherwise.
+  Value readBeforeBranches(PlaceMerge &merge, Value memory);
   llvm::DenseMap<mlir::Value, PlaceChoice> placeChoices;
   /// `c ? a : b`: each arm in its own block, lowered by `lowerArm`, which
   /// gives the values passed to the merge block (of `mergeTypes`). Returns
@@ -736,6 +750,12 @@ private:
   void abortUnlessDispatched(Value table, llvm::ArrayRef<Value> points,
                              const clang::Expr *expr,
                              const clang::CXXMethodDecl *method);
+  bool prepareDispatch(const clang::Expr *expr,
+                       const clang::CXXMethodDecl *method, Value view,
+                       llvm::ArrayRef<DispatchTarget> targets,
+                       std::optional<PlaceMerge> &places,
+                       llvm::SmallVectorImpl<Value> &points,
+                       llvm::SmallVectorImpl<Value> &selves);
   /// One branch: `overrider`'s body on `self`, its result passed to
   /// `joined`, the branch's temporaries (those after `depth`) destroyed.
   bool dispatchTo(const clang::Expr *expr,

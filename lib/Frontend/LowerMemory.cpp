@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
@@ -214,6 +215,9 @@ void FunctionLowering::passPlace(PlaceMerge &merge, Address place,
   Value memory = place.memref;
   while (auto cast = memory.getDefiningOp<memref::CastOp>())
     memory = cast.getSource();
+  if (!definedBefore(memory))
+    if (Value early = readBeforeBranches(merge, memory))
+      memory = early;
   if (!definedBefore(memory) && merge.keepsMadeAddresses) {
     if (!merge.slot)
       merge.slot = newAddressSlot(at);
@@ -227,6 +231,24 @@ void FunctionLowering::passPlace(PlaceMerge &merge, Address place,
   merge.selectable &= definedBefore(memory);
   merge.candidates.push_back(memory);
   passed.push_back(first);
+}
+
+Value FunctionLowering::readBeforeBranches(PlaceMerge &merge, Value memory) {
+  auto load = memory.getDefiningOp<ct::LoadAddressOp>();
+  std::optional<int64_t> slot =
+      load ? getConstantIntValue(load.getIndex()) : std::nullopt;
+  if (!merge.origin || !load || load.getHolder() != merge.object || !slot ||
+      *slot < 0 || *slot >= merge.readableSlots)
+    return nullptr;
+  OpBuilder early(merge.origin->getTerminator());
+  Location l = load.getLoc();
+  Value view = ct::LoadAddressOp::create(
+      early, l, load.getType(), load.getHolder(),
+      arith::ConstantIndexOp::create(early, l, *slot));
+  // (The branch's read stays, unused, for what the lowering recorded of
+  // it; the clean-up drops it.)
+  load.getResult().replaceAllUsesWith(view);
+  return view;
 }
 
 Address FunctionLowering::endPlaceMerge(PlaceMerge &merge, Block *joined,

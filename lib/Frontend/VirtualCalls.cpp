@@ -390,6 +390,47 @@ void FunctionLowering::abortUnlessDispatched(
               "translation unit does not define; define the class there");
 }
 
+/// Each target's address point and its view of `view`; which slots of the
+/// object every target has (`places`, where the call returns a place).
+bool FunctionLowering::prepareDispatch(
+    const clang::Expr *expr, const clang::CXXMethodDecl *method, Value view,
+    ArrayRef<DispatchTarget> targets, std::optional<PlaceMerge> &places,
+    SmallVectorImpl<Value> &points, SmallVectorImpl<Value> &selves) {
+  Location l = loc(expr);
+  if (places) {
+    places->object = view;
+    places->readableSlots = std::numeric_limits<int64_t>::max();
+  }
+  Type scalar = cast<MemRefType>(view.getType()).getElementType();
+  for (const DispatchTarget &target : targets) {
+    std::optional<Layout> own =
+        layoutOf(ast.getCanonicalTagType(target.overrider->getParent()), expr);
+    std::optional<Layout> whole =
+        layoutOf(ast.getCanonicalTagType(target.record), expr);
+    if (!own || !whole)
+      return false;
+    // (Slots every object the call may find has: readable before knowing
+    // which it is.)
+    if (places)
+      places->readableSlots =
+          whole->scalar == scalar && target.staticOffset == 0
+              ? std::min(places->readableSlots, whole->size)
+              : 0;
+    points.push_back(module.buildVTableAddress(
+        b, l, target.record, method->getParent(), target.staticOffset));
+    selves.push_back(adjustObject(
+        b, l, view, target.overriderOffset - target.staticOffset, own->scalar));
+    if (!points.back() || !selves.back())
+      return unsupported<bool>(
+          expr, "differentiable code cannot dispatch this virtual call to '" +
+                    target.record->getQualifiedNameAsString() +
+                    "': its layout puts the function's class where the "
+                    "memory model has no place for it; call the concrete "
+                    "class's function");
+  }
+  return true;
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::dispatchInPlace(
     const clang::Expr *expr, const clang::CXXMethodDecl *method, Address object,
     ArrayRef<const clang::Expr *> args, std::optional<Address> dest) {
@@ -432,23 +473,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::dispatchInPlace(
   Value view = materialize(object, l);
   Value table = loadTablePointer(b, l, view);
   SmallVector<Value> points, selves;
-  for (const DispatchTarget &target : targets) {
-    std::optional<Layout> own =
-        layoutOf(ast.getCanonicalTagType(target.overrider->getParent()), expr);
-    if (!own)
-      return std::nullopt;
-    points.push_back(module.buildVTableAddress(
-        b, l, target.record, method->getParent(), target.staticOffset));
-    selves.push_back(adjustObject(
-        b, l, view, target.overriderOffset - target.staticOffset, own->scalar));
-    if (!points.back() || !selves.back())
-      return unsupported<Result>(
-          expr, "differentiable code cannot dispatch this virtual call to '" +
-                    target.record->getQualifiedNameAsString() +
-                    "': its layout puts the function's class where the "
-                    "memory model has no place for it; call the concrete "
-                    "class's function");
-  }
+  if (!prepareDispatch(expr, method, view, targets, places, points, selves))
+    return std::nullopt;
   abortUnlessDispatched(table, points, expr, method);
   Block *current = b.getInsertionBlock();
   Block *joined = newBlock();
@@ -460,6 +486,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::dispatchInPlace(
     bool last = k + 1 == targets.size();
     if (!last) {
       Block *from = b.getInsertionBlock();
+      if (places && k == 0)
+        places->origin = from;
       Block *matched = newBlock(), *next = newBlock();
       enter(from);
       Value matches = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
@@ -503,7 +531,10 @@ bool FunctionLowering::dispatchTo(
     passPlace(*places, *place, passed, l);
   } else if (!dest && joined->getNumArguments() == 1) {
     if (!result->scalar)
-      return false;
+      return unsupported<bool>(
+          expr, "'" + overrider->getQualifiedNameAsString() +
+                    "' gives this virtual call no value differentiable code "
+                    "can pass on; call the concrete class's function");
     passed.push_back(result->scalar);
   }
   // Temporaries of a branch live in the branch.

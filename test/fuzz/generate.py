@@ -816,6 +816,11 @@ class Generator:
         array (a pointer field) or an object's own storage, the object
         chosen at run time. Drawn from its own stream; its names stay in
         its own block."""
+        # (Not in helpers: a helper called more than once is a function
+        # of its own, and ct::hvp of one whose objects keep addresses is
+        # not supported yet.)
+        if not fn.is_main:
+            return
         main, self.rng = self.rng, self.virtuals
         try:
             r = self.rng

@@ -103,13 +103,15 @@ def keeps_addresses(function_text):
     field grows (Trace), a
     class holding a std::unique_ptr (Owned), linked nodes (Node), a
     vector of structs holding names (Named) or a buffer replaced by
-    `new`. Reverse over reverse
+    `new`, or objects with virtual functions and a pointer field (Own,
+    Over: virtual accessors). Reverse over reverse
     does not differentiate those yet (docs/Memory.md), so their programs
     leave out that oracle rather than being rejected whole."""
     return ("Buffer " in function_text
             or "std::vector<Layer>" in function_text
             or "Trace " in function_text
             or "Owned " in function_text
+            or "Own " in function_text
             or "Node " in function_text
             or "std::vector<Named>" in function_text
             or "std::vector<std::vector<real>>" in function_text

@@ -9,7 +9,8 @@
 // the data chosen at run time; energies of springs whose positions a
 // struct points to, summed over laws of two classes; layers holding
 // std::vectors whose weights are changed through `double &weight(int)`,
-// an overrider calling its base's version. Value, gradient against
+// an overrider calling its base's version; a table of rows over the
+// caller's memory or a global array. Value, gradient against
 // central differences, forward mode, Hessian-vector products and vector
 // lanes (modes.h), at -O0 and -O2.
 // REQUIRES: plugin
@@ -151,6 +152,31 @@ struct Scaled : Dense {
   return out;
 }
 
+double table[4] = {1, 2, 3, 4};
+struct Table {
+  virtual ~Table() = default;
+  virtual const double &entry(int i) const = 0;
+};
+struct Rows : Table {
+  const double *row;
+  explicit Rows(const double *row) : row(row) {}
+  const double &entry(int i) const override { return row[i]; }
+};
+// One slot: the place a Rows gives keeps its address in memory.
+struct Globals : Table {
+  const double &entry(int i) const override { return table[i]; }
+};
+static double entryOf(const Table &t, int i) { return t.entry(i); }
+
+[[ct::differentiable]] double tables(const double *x, int n) {
+  Rows r(x);
+  Globals g;
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += entryOf(r, i) * entryOf(g, i) * std::cos(entryOf(r, (i + 1) % n));
+  return s;
+}
+
 int main() {
   double x[4] = {0.3, -0.7, 1.1, 0.4};
   check::checkModes<viaReference>("reference", x, 4);
@@ -158,6 +184,9 @@ int main() {
   check::checkModes<pointers>("pointers", x, 4);
   check::checkModes<laws>("laws", x, 4);
   check::checkModes<layers>("layers", x, 4);
+  // (Vector mode does not yet keep constant memory beside memory with
+  // derivatives through addresses: diagnosed, docs/Memory.md.)
+  check::checkModes<tables, false>("tables", x, 4);
   x[0] = -0.3;
   check::checkModes<pointers>("pointers, the other class", x, 4);
   return check::report();
