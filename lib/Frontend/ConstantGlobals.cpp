@@ -299,6 +299,25 @@ bool ModuleLowering::isReachableByName(const clang::VarDecl *var,
   return true;
 }
 
+memref::GlobalOp ModuleLowering::declareOutsideGlobal(const clang::VarDecl *var,
+                                                      MemRefType type,
+                                                      bool constant) {
+  std::string name = mangle(clang::GlobalDecl(var));
+  if (auto existing = module.lookupSymbol<memref::GlobalOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto global = memref::GlobalOp::create(
+      b, getLoc(var->getLocation()), name, b.getStringAttr("public"), type,
+      /*initial_value=*/{}, constant, /*alignment=*/nullptr);
+  global->setAttr("ct.source_name",
+                  b.getStringAttr(var->getQualifiedNameAsString()));
+  // The plugin resolves it to the unit's own symbol; an object file of the
+  // derivatives' own cannot reach it (DerivativeCompiler).
+  if (ast.GetGVALinkageForVariable(var) == clang::GVA_Internal)
+    global->setAttr(ct::kInternalLinkageAttr, b.getUnitAttr());
+  return global;
+}
+
 std::optional<memref::GlobalOp>
 ModuleLowering::getOutsideVariable(const clang::VarDecl *var,
                                    clang::SourceRange use) {
@@ -321,22 +340,11 @@ ModuleLowering::getOutsideVariable(const clang::VarDecl *var,
                    "pass it as a parameter");
     return std::nullopt;
   }
-  std::string name = mangle(clang::GlobalDecl(var));
-  if (auto existing = module.lookupSymbol<memref::GlobalOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto global = memref::GlobalOp::create(
-      b, getLoc(var->getLocation()), name, b.getStringAttr("public"),
-      MemRefType::get({layout->size}, layout->scalar), /*initial_value=*/{},
-      // (A constant one, a table of function pointers, is read-only
-      // memory: never copied back, OutsideVariableCopies.cpp.)
-      /*constant=*/var->getType().isConstant(ast), /*alignment=*/nullptr);
-  global->setAttr("ct.source_name",
-                  b.getStringAttr(var->getQualifiedNameAsString()));
-  // The plugin resolves it to the unit's own symbol; an object file of the
-  // derivatives' own cannot reach it (DerivativeCompiler).
-  if (ast.GetGVALinkageForVariable(var) == clang::GVA_Internal)
-    global->setAttr(ct::kInternalLinkageAttr, b.getUnitAttr());
+  // (A constant one, a table of function pointers, is read-only memory:
+  // never copied back, OutsideVariableCopies.cpp.)
+  memref::GlobalOp global =
+      declareOutsideGlobal(var, MemRefType::get({layout->size}, layout->scalar),
+                           var->getType().isConstant(ast));
   constantGlobals[var->getCanonicalDecl()] = global;
   return global;
 }

@@ -225,6 +225,11 @@ public:
   /// of its linkage name (ConstantGlobals.cpp).
   std::optional<mlir::memref::GlobalOp>
   getOutsideVariable(const clang::VarDecl *var, clang::SourceRange use);
+  /// The external memref.global of `type` that stands for `var` (by its
+  /// linkage name, with its C++ name), declared on first use.
+  mlir::memref::GlobalOp declareOutsideGlobal(const clang::VarDecl *var,
+                                              mlir::MemRefType type,
+                                              bool constant);
   /// A std::vector of numbers outside the function (at namespace scope, a
   /// static data member or a static local): an external memref.global of
   /// its three address slots, read and changed where C++ keeps them

@@ -244,16 +244,8 @@ void OutsideVariableCopies::passCopiesOn(func::FuncOp holder) {
 /// no derivative where `cut`.
 static void buildCopy(OpBuilder &b, Location loc, Value from, Value to,
                       int64_t size, bool cut) {
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value end = arith::ConstantIndexOp::create(b, loc, size);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, zero, end, one);
-  OpBuilder inside = OpBuilder::atBlockBegin(loop.getBody());
-  Value i = loop.getInductionVar();
-  Value value = memref::LoadOp::create(inside, loc, from, i);
-  if (cut)
-    value = ct::StopGradientOp::create(inside, loc, value);
-  memref::StoreOp::create(inside, loc, value, to, i);
+  copyScalars(b, loc, from, to, arith::ConstantIndexOp::create(b, loc, size),
+              cut);
 }
 
 /// The address of `memory`'s first element, as an index.

@@ -71,10 +71,8 @@ void OutsideVector::storeAddress(OpBuilder &b, Location loc, Value memory,
                              arith::ConstantIndexOp::create(b, loc, slot));
 }
 
-/// Copies `count` scalars from `from` to `to`; the copies carry no
-/// derivative where `cut`.
-static void copyScalars(OpBuilder &b, Location loc, Value from, Value to,
-                        Value count, bool cut) {
+void copyScalars(OpBuilder &b, Location loc, Value from, Value to, Value count,
+                 bool cut) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(b, loc, zero, count, one);

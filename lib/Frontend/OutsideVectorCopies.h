@@ -20,6 +20,11 @@
 
 namespace cotangent::frontend {
 
+/// Copies `count` scalars from `from` to `to`; the copies carry no
+/// derivative where `cut` (ct.stop_gradient).
+void copyScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value from,
+                 mlir::Value to, mlir::Value count, bool cut);
+
 class OutsideVector {
 public:
   /// The vector `global` is, or nullopt for a variable of numbers.

@@ -15,7 +15,6 @@
 #include "FunctionLowering.h"
 
 #include "cotangent/Dialect/CT/IR/OutsideVariables.h"
-#include "cotangent/Dialect/CT/IR/Signatures.h"
 
 using namespace mlir;
 
@@ -43,23 +42,14 @@ ModuleLowering::getOutsideVector(const clang::VarDecl *var,
       getVectorPointerOffsets(type, use);
   if (!offsets)
     return std::nullopt;
-  std::string name = mangle(clang::GlobalDecl(var));
-  if (auto existing = module.lookupSymbol<memref::GlobalOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto global = memref::GlobalOp::create(
-      b, getLoc(var->getLocation()), name, b.getStringAttr("public"),
-      MemRefType::get({3}, b.getF64Type()), /*initial_value=*/{},
-      /*constant=*/type.isConstQualified() || var->getType().isConstQualified(),
-      /*alignment=*/nullptr);
-  global->setAttr("ct.source_name",
-                  b.getStringAttr(var->getQualifiedNameAsString()));
+  OpBuilder b(getContext());
+  memref::GlobalOp global = declareOutsideGlobal(
+      var, MemRefType::get({3}, b.getF64Type()),
+      type.isConstQualified() || var->getType().isConstQualified());
   int64_t first = offsets->first / 8, end = offsets->second / 8;
   global->setAttr(ct::kVectorSlotsAttr,
                   b.getDenseI64ArrayAttr({first, end, 3 - first - end}));
   global->setAttr(ct::kVectorScalarAttr, TypeAttr::get(layout->scalar));
-  if (ast.GetGVALinkageForVariable(var) == clang::GVA_Internal)
-    global->setAttr(ct::kInternalLinkageAttr, b.getUnitAttr());
   return global;
 }
 
