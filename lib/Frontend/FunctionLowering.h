@@ -1710,6 +1710,9 @@ private:
   /// error (OutsideVectors.cpp).
   std::optional<Address> outsideVectorHolder(const clang::VarDecl *var,
                                              clang::SourceRange use);
+  /// Its elements, as a vector of the memref model sees them.
+  std::optional<Address> outsideVectorElements(const clang::VarDecl *var,
+                                               const clang::Expr *use);
   /// Makes `vector` hold copies of the `count` elements at `elements`.
   void fillVectorObject(const VectorObject &vector, Address elements,
                         Value count, const clang::Stmt *where);

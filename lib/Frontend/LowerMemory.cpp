@@ -630,13 +630,8 @@ FunctionLowering::lowerNamedPlace(const clang::DeclRefExpr *ref) {
       held != vectorObjectReferences.end())
     return viewVectorInMemory(held->second,
                               var->getType().getNonReferenceType(), expr);
-  if (const clang::VarDecl *outside = outsideVectorOf(expr)) {
-    std::optional<Address> holder =
-        outsideVectorHolder(outside, expr->getSourceRange());
-    if (!holder)
-      return std::nullopt;
-    return viewVectorInMemory(*holder, var->getType(), expr);
-  }
+  if (const clang::VarDecl *outside = outsideVectorOf(expr))
+    return outsideVectorElements(outside, expr);
   if (auto pinned = pinnedGrowingViews.find(var);
       pinned != pinnedGrowingViews.end())
     return pinned->second;
@@ -674,13 +669,8 @@ std::optional<Address>
 FunctionLowering::lowerMemberPlace(const clang::MemberExpr *member) {
   using Result = std::optional<Address>;
   const clang::Expr *expr = member;
-  if (const clang::VarDecl *outside = outsideVectorOf(expr)) {
-    std::optional<Address> holder =
-        outsideVectorHolder(outside, expr->getSourceRange());
-    if (!holder)
-      return std::nullopt;
-    return viewVectorInMemory(*holder, outside->getType(), expr);
-  }
+  if (const clang::VarDecl *outside = outsideVectorOf(expr))
+    return outsideVectorElements(outside, expr);
   if (const auto *global = dyn_cast<clang::VarDecl>(member->getMemberDecl()))
     return constantGlobal(global, expr->getSourceRange()); // static member
   const auto *field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());

@@ -84,4 +84,14 @@ FunctionLowering::outsideVectorHolder(const clang::VarDecl *var,
   return Address{holder, constantIndex(0, l)};
 }
 
+std::optional<Address>
+FunctionLowering::outsideVectorElements(const clang::VarDecl *var,
+                                        const clang::Expr *use) {
+  std::optional<Address> holder =
+      outsideVectorHolder(var, use->getSourceRange());
+  if (!holder)
+    return std::nullopt;
+  return viewVectorInMemory(*holder, var->getType(), use);
+}
+
 } // namespace cotangent::frontend
