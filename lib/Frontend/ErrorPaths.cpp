@@ -55,6 +55,10 @@ std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerCheckCall(const clang::CallExpr *expr,
                                  const clang::FunctionDecl *callee) {
   Location l = loc(expr);
+  if (isGlobalOperatorDelete(expr)) {
+    lowerFree(expr);
+    return CallResult{};
+  }
   switch (callee->getBuiltinID()) {
   case clang::Builtin::BI__builtin_is_constant_evaluated:
     // Derivatives run at run time.

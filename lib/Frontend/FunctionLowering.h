@@ -163,6 +163,14 @@ inline bool isObjectPointer(clang::QualType type) {
 }
 /// Whether `call` calls one of C's allocation functions.
 bool isCAllocation(const clang::CallExpr *call);
+
+/// Whether `call` calls the global `operator new` (`operator new[]`) of
+/// bytes, which differentiable code lowers as `malloc`.
+bool isGlobalOperatorNew(const clang::CallExpr *call);
+
+/// Whether `call` calls the global `operator delete` (`operator
+/// delete[]`), which differentiable code lowers as `free`.
+bool isGlobalOperatorDelete(const clang::CallExpr *call);
 /// Whether `type` is an empty class (or a pointer or reference to one): a
 /// tag, a functor, a CRTP base, which holds no data.
 bool isEmptyClass(clang::QualType type);

@@ -52,6 +52,7 @@ static bool freesParameterIn(ModuleLowering &module, const clang::Stmt *stmt) {
     if (const clang::FunctionDecl *callee = call->getDirectCallee()) {
       unsigned id = callee->getBuiltinID();
       bool freeing = id == clang::Builtin::BIfree ||
+                     isGlobalOperatorDelete(call) ||
                      id == clang::Builtin::BIrealloc ||
                      id == clang::Builtin::BI__builtin_realloc;
       for (const clang::Expr *arg : call->arguments())
@@ -348,12 +349,52 @@ namespace {
 enum class CAllocation { None, Malloc, Calloc, Realloc, AlignedAlloc, Alloca };
 } // namespace
 
+/// Whether `call` calls the global `operator new` or `operator new[]`
+/// (also `__builtin_operator_new`, which libraries call for it), or, if
+/// `deleting`, `operator delete` or `operator delete[]`; `alignment` is
+/// set to the argument giving an alignment, if one does.
+static bool isGlobalOperator(const clang::CallExpr *call, bool deleting,
+                             const clang::Expr **alignment = nullptr) {
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  if (!callee)
+    return false;
+  unsigned builtin = callee->getBuiltinID();
+  clang::OverloadedOperatorKind kind = callee->getOverloadedOperator();
+  bool matches =
+      deleting
+          ? builtin == clang::Builtin::BI__builtin_operator_delete ||
+                ((kind == clang::OO_Delete || kind == clang::OO_Array_Delete) &&
+                 callee->isReplaceableGlobalAllocationFunction())
+          : builtin == clang::Builtin::BI__builtin_operator_new ||
+                ((kind == clang::OO_New || kind == clang::OO_Array_New) &&
+                 callee->isReplaceableGlobalAllocationFunction());
+  // (An alignment is a std::align_val_t after the size; the builtins take
+  // the arguments of the operator they call.)
+  if (matches && alignment)
+    for (const clang::Expr *arg : call->arguments())
+      if (arg->getType()->isEnumeralType())
+        *alignment = arg;
+  return matches;
+}
+
+bool isGlobalOperatorNew(const clang::CallExpr *call) {
+  return isGlobalOperator(call, /*deleting=*/false);
+}
+
+bool isGlobalOperatorDelete(const clang::CallExpr *call) {
+  return isGlobalOperator(call, /*deleting=*/true);
+}
+
 /// The C allocation function `expr` calls.
 static CAllocation cAllocation(const clang::Expr *expr) {
   const auto *call = dyn_cast<clang::CallExpr>(expr->IgnoreParenImpCasts());
   const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
   if (!callee)
     return CAllocation::None;
+  // `::operator new(bytes)` called as a function (a container's storage,
+  // std::valarray's): untyped bytes, as malloc's.
+  if (isGlobalOperatorNew(call))
+    return CAllocation::Malloc;
   switch (callee->getBuiltinID()) {
   case clang::Builtin::BImalloc:
   case clang::Builtin::BI__builtin_malloc:
@@ -398,21 +439,30 @@ Value FunctionLowering::allocationBytes(const clang::CallExpr *call) {
   };
   CAllocation kind = cAllocation(call);
   // Memory the function makes is aligned as malloc aligns it; a stricter
-  // alignment asked of aligned_alloc is not kept (the address a slot keeps
-  // must be the one freed), so it is refused.
-  if (kind == CAllocation::AlignedAlloc) {
+  // alignment asked of aligned_alloc (or of an aligned operator new) is not
+  // kept (the address a slot keeps must be the one freed), so it is
+  // refused.
+  const clang::Expr *aligned =
+      kind == CAllocation::AlignedAlloc ? call->getArg(0) : nullptr;
+  isGlobalOperator(call, /*deleting=*/false, &aligned);
+  if (aligned) {
     clang::Expr::EvalResult alignment;
     uint64_t natural = ast.getTargetInfo().getSuitableAlign() / 8;
-    if (!call->getArg(0)->EvaluateAsInt(alignment, ast) ||
+    if (!aligned->EvaluateAsInt(alignment, ast) ||
         alignment.Val.getInt().getZExtValue() > natural)
-      return unsupported(call->getArg(0),
+      return unsupported(aligned,
                          "memory with an alignment above " + Twine(natural) +
                              " bytes cannot be differentiated yet; use "
                              "malloc");
   }
-  // calloc(count, size); aligned_alloc(alignment, size); the others'
-  // size is their last argument.
-  Value bytes = argument(call->getNumArgs() - 1);
+  // calloc(count, size); aligned_alloc(alignment, size); realloc(p, size);
+  // the others' size is their first argument (operator new's nothrow tag
+  // follows it).
+  Value bytes = argument(kind == CAllocation::AlignedAlloc ||
+                                 kind == CAllocation::Realloc ||
+                                 kind == CAllocation::Calloc
+                             ? 1
+                             : 0);
   if (!bytes || kind != CAllocation::Calloc)
     return bytes;
   Value count = argument(0);
@@ -435,22 +485,19 @@ FunctionLowering::reallocatedMemory(const clang::CallExpr *call) {
     if (pointer != pointers.end() && pointer->second.reallocSize.memref)
       return OldMemory{*old, load(pointer->second.reallocSize, l)};
   }
-  // The old contents are copied, as many as fit: their number is known
-  // of memory the function allocated and names, not of an address read
-  // back from memory (which views as much as any object could hold).
-  if (!memoryRoot(old->memref).getDefiningOp<memref::AllocOp>())
-    return unsupported<Result>(
-        call, "'realloc' needs the size of the memory it is given, which "
-              "differentiable code knows of memory the function allocated "
-              "and names, or that a pointer variable given only "
-              "allocations holds (not of memory read back from a field, "
-              "nor of the caller's memory); allocate the new memory with "
-              "'malloc' and copy what you keep");
   if (untypedAllocations.contains(old->memref.getDefiningOp()))
     return unsupported<Result>(call, "'realloc' of memory no cast has given "
                                      "a type yet cannot be differentiated; "
                                      "cast it to the type it holds first");
-  return OldMemory{*old, extentFrom(*old, l)};
+  // The old contents are copied, as many as fit: their number is known of
+  // memory the function allocated and names. An address read back from
+  // memory views as much as any object could hold, so the C library is
+  // asked how much its allocation holds (realloc is only given memory of
+  // the allocation functions).
+  if (memoryRoot(old->memref).getDefiningOp<memref::AllocOp>())
+    return OldMemory{*old, extentFrom(*old, l)};
+  Value held = ct::AllocationSizeOp::create(b, l, old->memref);
+  return OldMemory{*old, arith::SubIOp::create(b, l, held, old->offset)};
 }
 
 Value FunctionLowering::extentFrom(Address target, Location l) {
@@ -740,6 +787,9 @@ bool FunctionLowering::lowerFree(const clang::CallExpr *call) {
     return true; // free(nullptr) does nothing
   std::optional<Address> pointer =
       unpacked(lowerPointer(beforeVoidPointer(call->getArg(0))), call);
+  if (isGlobalOperatorDelete(call))
+    return pointer &&
+           freeMemory(*pointer, call, "'operator delete'", "'operator new'");
   return pointer && freeMemory(*pointer, call, "'free'", "'malloc'");
 }
 

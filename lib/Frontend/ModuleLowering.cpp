@@ -214,6 +214,39 @@ bool isStandardLibrary(const clang::Decl *decl) {
          (outermost->getName() == "std" || outermost->getName() == "__gnu_cxx");
 }
 
+static bool collectScalars(clang::ASTContext &ast, clang::QualType type,
+                           SmallVectorImpl<clang::QualType> &scalars);
+
+/// Whether `record`'s data are numbers and pointers to arrays of numbers
+/// (structs of numbers), one of them floating-point: an owner of an array
+/// as the program's own classes are (std::valarray), whose constructors,
+/// destructor and operations are lowered from their own code. The library's
+/// other classes (nodes linked by pointers, buffers of characters, type
+/// erasure) are kept as compiled.
+static bool ownsArrayOfNumbers(const clang::CXXRecordDecl *record) {
+  record = record->getDefinition();
+  if (!record || record->isPolymorphic() || record->getNumBases() ||
+      record->isUnion())
+    return false;
+  clang::ASTContext &ast = record->getASTContext();
+  bool floatingArray = false;
+  for (const clang::FieldDecl *field : record->fields()) {
+    clang::QualType type = field->getType().getCanonicalType();
+    if (field->isBitField())
+      return false;
+    if (type->isIntegerType() || type->isRealFloatingType())
+      continue;
+    SmallVector<clang::QualType> scalars;
+    if (!type->isPointerType() ||
+        !collectScalars(ast, type->getPointeeType(), scalars))
+      return false;
+    floatingArray |= llvm::any_of(scalars, [](clang::QualType scalar) {
+      return scalar->isRealFloatingType();
+    });
+  }
+  return floatingArray;
+}
+
 /// Whether `record` is a class of the standard library, whose destructor
 /// is kept as the library compiled it (another library's class, as
 /// Eigen's, is lowered from its own code, destructor included, as the
@@ -221,7 +254,7 @@ bool isStandardLibrary(const clang::Decl *decl) {
 static bool isStandardLibraryClass(const clang::CXXRecordDecl *record) {
   return record->getASTContext().getSourceManager().isInSystemHeader(
              record->getLocation()) &&
-         isStandardLibrary(record);
+         isStandardLibrary(record) && !ownsArrayOfNumbers(record);
 }
 
 bool ModuleLowering::isStateUnion(const clang::RecordDecl *record) {

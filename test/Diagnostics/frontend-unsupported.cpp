@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <new>
 #include <vector>
 
 thread_local double per_thread = 1;
@@ -222,14 +223,21 @@ struct Linked { double value; Linked *next; };
   double *grown = (double *)malloc(n * sizeof(double));
   if (n > 3)
     grown = caller + 1;
+  // (A pointer variable also given other memory is realloc'd by the size
+  // its allocator knows: C only lets realloc be given allocations.)
   for (int i = 0; i < 3; ++i)
-    // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:23: error: 'realloc' needs the size of the memory it is given, which differentiable code knows of memory the function allocated and names, or that a pointer variable given only allocations holds (not of memory read back from a field, nor of the caller's memory); allocate the new memory with 'malloc' and copy what you keep
     grown = (double *)realloc(grown, (i + 2) * n * sizeof(double));
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:29: error: 'realloc' of memory that this function did not allocate with 'malloc' or 'new' cannot be differentiated
+  double *moved = (double *)realloc(caller, 2 * n * sizeof(double));
+  grown[1] = moved[0];
   // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'free' of memory that this function did not allocate with 'malloc' cannot be differentiated
   free(caller);
   // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:47: error: memory with an alignment above 16 bytes cannot be differentiated yet; use malloc
   double *wide = (double *)std::aligned_alloc(64, 64 * sizeof(double));
-  return grown[0] + wide[0];
+  // CHECK: frontend-unsupported.cpp:[[@LINE+2]]:29: error: memory with an alignment above 16 bytes cannot be differentiated yet; use malloc
+  double *lane = static_cast<double *>(
+      ::operator new(n * 8, std::align_val_t(32)));
+  return grown[0] + wide[0] + lane[0];
 }
 
 // Memory kept as `void *` takes its type from the first cast, so realloc
@@ -317,7 +325,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 40 errors generated.
+// CHECK: 41 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -4,7 +4,8 @@
 // size, copies as many old elements as fit (the old memory's size is the
 // allocation's own) and frees the old memory; free is its dealloc. A
 // pointer variable given only allocations (`p = (T *)realloc(p, ...)` in a
-// loop) keeps their size beside its address, which realloc copies by.
+// loop) keeps their size beside its address, which realloc copies by; an
+// address read back from memory has the size its allocator gives it.
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | FileCheck %s
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | %cotangent-opt > /dev/null
 
@@ -71,3 +72,32 @@
 // CHECK: memref.dealloc %[[OLD]]
 // CHECK: ct.store_address %{{.*}}, %[[HOLDER]]
 // CHECK-NEXT: scf.yield %[[COUNT]]
+
+struct Growable {
+  double *data;
+  int size;
+};
+
+[[ct::differentiable]] double grownField(const double *x, int n) {
+  Growable g{static_cast<double *>(std::malloc(sizeof(double))), 1};
+  g.data[0] = x[0];
+  g.data = static_cast<double *>(std::realloc(g.data, n * sizeof(double)));
+  double r = g.data[0];
+  std::free(g.data);
+  return r;
+}
+
+// realloc of an address read back from a field: the old block's size is
+// the allocator's (ct.allocation_size), the copy bounded by it; the field
+// is given the new block's address.
+// CHECK-LABEL: func.func @_Z10grownFieldPKdi
+// CHECK: memref.store %{{.*}}, %{{.*}}[%c0]
+// CHECK: %[[OLD:.*]] = ct.load_address %[[OBJECT:.*]][%c0]
+// CHECK-NEXT: %[[HELD:.*]] = ct.allocation_size %[[OLD]]
+// CHECK: %[[NEW:.*]] = memref.alloc(%[[COUNT:.*]]) : memref<?xf64>
+// CHECK-NEXT: %[[KEPT:.*]] = arith.minui %[[COUNT]], %[[HELD]]
+// CHECK: scf.for %[[I:.*]] = %c0 to %[[KEPT]]
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[OLD]][%[[I]]]
+// CHECK-NEXT: memref.store %[[V]], %[[NEW]][%[[I]]]
+// CHECK: memref.dealloc %[[OLD]]
+// CHECK: ct.store_address %{{.*}}, %[[OBJECT]][%c0]

@@ -5,7 +5,9 @@
 // address of that memory's shadow in the same slot, and a load of an
 // address has as shadow the view the holder's shadow has there. Addresses
 // carry no adjoint: reverse mode does all of this in the forward sweep,
-// and the reverse code gets the shadows as it gets forward values.
+// and the reverse code gets the shadows as it gets forward values. The
+// size of an allocation (realloc's old block) counts what the block and its
+// shadow both hold.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "Utils/IRBuilders.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -294,6 +297,62 @@ struct PointerViewReverse
   }
 };
 
+/// How many scalars the heap memory holds carries no derivative; where the
+/// memory has a shadow, the count is of what both hold (the allocator may
+/// give the block a few scalars more than asked for, and not necessarily
+/// its shadow), so that a copy bounded by it stays inside the shadow too.
+struct AllocationSizeModel
+    : public ActivityOpInterface::ExternalModel<AllocationSizeModel,
+                                                ct::AllocationSizeOp> {
+  void getDerivativeFlow(Operation *, SmallVectorImpl<DerivativeFlow> &) const {
+  }
+};
+
+/// min(`primal`, the count `shadow` holds).
+Value heldByBoth(OpBuilder &b, Location loc, Value primal, Value shadow) {
+  if (!shadow)
+    return primal;
+  Value held = ct::AllocationSizeOp::create(b, loc, shadow);
+  return arith::MinUIOp::create(b, loc, primal, held);
+}
+
+struct AllocationSizeForward
+    : public ForwardModeOpInterface::ExternalModel<AllocationSizeForward,
+                                                   ct::AllocationSizeOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &b,
+                            ForwardEmitter &emitter) const {
+    auto size = cast<ct::AllocationSizeOp>(op);
+    auto clone = cast<ct::AllocationSizeOp>(emitter.clonePrimal(b, *op));
+    Value shadow = emitter.hasShadow(size.getMemory())
+                       ? emitter.shadow(size.getMemory())
+                       : nullptr;
+    emitter.getMapping().map(
+        size.getCount(), heldByBoth(b, op->getLoc(), clone.getCount(), shadow));
+    return success();
+  }
+};
+
+struct AllocationSizeReverse
+    : public ReverseModeOpInterface::ExternalModel<AllocationSizeReverse,
+                                                   ct::AllocationSizeOp> {
+  bool needsReverse(Operation *, ReverseEmitter &) const { return false; }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    auto size = cast<ct::AllocationSizeOp>(op);
+    auto clone =
+        cast<ct::AllocationSizeOp>(b.clone(*op, emitter.getForwardMapping()));
+    Value shadow = emitter.hasShadow(size.getMemory())
+                       ? emitter.shadowInForward(b, size.getMemory())
+                       : nullptr;
+    emitter.getForwardMapping().map(
+        size.getCount(), heldByBoth(b, op->getLoc(), clone.getCount(), shadow));
+    return success();
+  }
+  LogicalResult emitReverse(Operation *, OpBuilder &, ReverseEmitter &) const {
+    return success();
+  }
+};
+
 } // namespace
 
 void ad::registerAddressDerivativeRules(DialectRegistry &registry) {
@@ -304,5 +363,8 @@ void ad::registerAddressDerivativeRules(DialectRegistry &registry) {
                                        LoadAddressReverse>(*context);
     ct::PointerViewOp::attachInterface<PointerViewModel, PointerViewForward,
                                        PointerViewReverse>(*context);
+    ct::AllocationSizeOp::attachInterface<
+        AllocationSizeModel, AllocationSizeForward, AllocationSizeReverse>(
+        *context);
   });
 }

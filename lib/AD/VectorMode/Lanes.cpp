@@ -378,7 +378,7 @@ private:
       mark(copy.getTarget());
       return success();
     }
-    if (isa<memref::DimOp, memref::DeallocOp>(op))
+    if (isa<memref::DimOp, memref::DeallocOp, ct::AllocationSizeOp>(op))
       return success();
     // A holder with lanes (an object keeping numbers with derivatives
     // beside addresses) keeps each address in its slot's first lane, which

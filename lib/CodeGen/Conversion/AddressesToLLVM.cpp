@@ -10,6 +10,8 @@
 // declared here and defined by the C++ compiler's code for the class.
 // `ct.function_address` is the address of the unit's function, named
 // through a placeholder until the module is LLVM IR.
+// `ct.allocation_size` asks the C library how much heap memory an
+// allocation holds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
@@ -158,10 +161,53 @@ struct FunctionAddressLowering : ConvertOpToLLVMPattern<ct::FunctionAddressOp> {
   }
 };
 
+/// `malloc_usable_size(&memory[0]) / sizeof(scalar)`.
+struct AllocationSizeLowering : ConvertOpToLLVMPattern<ct::AllocationSizeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ct::AllocationSizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    FailureOr<LLVM::LLVMFuncOp> usableSize =
+        LLVM::lookupOrCreateFn(rewriter, op->getParentOfType<ModuleOp>(),
+                               "malloc_usable_size", {ptr}, i64);
+    if (failed(usableSize))
+      return failure();
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, i64,
+                                          rewriter.getI64IntegerAttr(0));
+    Value start = getStridedElementPtr(rewriter, loc, op.getMemory().getType(),
+                                       adaptor.getMemory(), ValueRange{zero});
+    Value bytes =
+        LLVM::CallOp::create(rewriter, loc, *usableSize, ValueRange{start})
+            .getResult();
+    // (The size of a scalar in memory: 16 bytes for x86's long double; an
+    // element with lanes is that many scalars.)
+    MemRefType type = op.getMemory().getType();
+    Value scalar = getSizeInBytes(loc, type.getElementType(), rewriter);
+    if (type.getRank() == 2) {
+      if (type.isDynamicDim(1))
+        return failure();
+      scalar = LLVM::MulOp::create(
+          rewriter, loc, scalar,
+          LLVM::ConstantOp::create(
+              rewriter, loc, scalar.getType(),
+              rewriter.getIntegerAttr(scalar.getType(), type.getDimSize(1))));
+    }
+    Type index = getIndexType();
+    if (index != i64)
+      bytes = LLVM::TruncOp::create(rewriter, loc, index, bytes);
+    rewriter.replaceOpWithNewOp<LLVM::UDivOp>(op, bytes, scalar);
+    return success();
+  }
+};
+
 } // namespace
 
 void cotangent::populateAddressesToLLVMPatterns(LLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns.add<StoreAddressLowering, LoadAddressLowering, RetypeViewLowering,
-               VTableAddressLowering, FunctionAddressLowering>(converter);
+               VTableAddressLowering, FunctionAddressLowering,
+               AllocationSizeLowering>(converter);
 }

@@ -480,6 +480,31 @@ def CT_LoadAddressOp : CT_Op<"load_address", [
   let hasVerifier = 1;
 }
 
+def CT_AllocationSizeOp : CT_Op<"allocation_size", [
+    MemoryEffects<[MemRead]>]> {
+  let summary = "how many scalars the heap memory at a view's start holds";
+  let description = [{
+    The number of scalars of the view's element type that fit in the heap
+    memory starting at the view's first element, as the C library's
+    allocator knows it (`malloc_usable_size`, which may count more than was
+    asked for, never less); 0 for a null address. `realloc` needs the size
+    of memory whose address was read back from memory: C only lets it be
+    given memory from the allocation functions, which all say their size
+    this way. It has no derivative; the reverse sweep reads it from the
+    tape, since the memory may be freed by then. Of a view with lanes
+    (vector mode: elements of a fixed number of lanes), it counts elements.
+    Memory the operation was not given by an allocation function is
+    undefined behaviour, as for `realloc`.
+
+    ```mlir
+    %n = ct.allocation_size %old : memref<?xf64, strided<[1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[AnyType], [1, 2]>, "", [MemRead]>:$memory);
+  let results = (outs Index:$count);
+  let assemblyFormat = "$memory attr-dict `:` type($memory)";
+}
+
 def CT_RetypeViewOp : CT_Op<"retype_view", [Pure, ViewLikeOpInterface]> {
   let summary = "a view of a memref's bytes as scalars of another type";
   let description = [{
