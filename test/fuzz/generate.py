@@ -123,6 +123,10 @@ class Generator:
         # And so are places reached through virtual functions returning
         # references and pointers (docs/Memory.md, item 23).
         self.virtuals = random.Random(f"virtual-{seed}")
+        # And so are C's growable arrays: a struct's data pointer grown by
+        # realloc in a helper (docs/Memory.md, item 18).
+        self.grown_arrays = random.Random(f"grown-array-{seed}")
+        self.uses_grown = False
         self.uses_virtual = False
         self.uses_edge = False
         self.uses_buffer = False
@@ -849,6 +853,38 @@ class Generator:
         finally:
             self.rng = main
 
+    def grown_array(self, fn, scope, loop_vars, indent):
+        """A local Grown (C's growable array: a data pointer, a size and a
+        capacity) pushed to in a loop, sometimes twice in a branch, by a
+        helper that doubles the capacity with realloc of the field, then
+        read into a place and freed. Drawn from its own stream."""
+        main, self.rng = self.rng, self.grown_arrays
+        try:
+            r = self.rng
+            target = self.lvalue(scope, loop_vars)
+            if target is None:
+                return
+            self.uses_grown = True
+            g, i = self.fresh("ga"), self.fresh("i")
+            n = r.randint(1, 6)
+            inner = Scope(scope)
+            inner.add(i, "int")
+            value = lambda: self.expr(inner, loop_vars + [i], 1)
+            self.emit(fn, indent, f"Grown {g}{{nullptr, 0, 0}};")
+            self.emit(fn, indent, f"for (int {i} = 0; {i} < {n}; ++{i}) {{")
+            self.emit(fn, indent + 1, f"grownPush(&{g}, {value()});")
+            if r.random() < 0.5:
+                self.emit(fn, indent + 1,
+                          f"if ({self.condition(inner, loop_vars + [i])})")
+                self.emit(fn, indent + 2, f"grownPush(&{g}, {value()});")
+            self.emit(fn, indent, "}")
+            k = r.randint(0, n - 1)
+            self.emit(fn, indent, f"{target} += {g}.data[{k}] * "
+                                  f"{g}.data[{g}.size - 1];")
+            self.emit(fn, indent, f"std::free({g}.data);")
+        finally:
+            self.rng = main
+
     def complex_statement(self, fn, scope, loop_vars, indent):
         """A std::complex intermediate (docs/Frontend.md): made from two
         expressions, changed by smooth complex functions and arithmetic,
@@ -1226,6 +1262,9 @@ class Generator:
         if (depth < 2 and self.virtuals.random() < 0.015
                 and not self.inside_checkpoint):
             self.virtual_accessors(fn, scope, loop_vars, indent)
+        if (depth < 2 and self.grown_arrays.random() < 0.03
+                and not self.inside_checkpoint):
+            self.grown_array(fn, scope, loop_vars, indent)
         if depth < 2 and self.indexed.random() < 0.05:
             self.indexed_statement(fn, scope, loop_vars, indent)
         # (Checkpointed loops do not run library code again.)
@@ -1739,6 +1778,20 @@ PUSHER = """void pushBounded(std::vector<real> &v, real x) {
 }"""
 
 
+GROWN = """struct Grown {
+  real *data;
+  int size, capacity;
+};
+void grownPush(Grown *g, real v) {
+  if (g->size == g->capacity) {
+    g->capacity = g->capacity ? 2 * g->capacity : 1;
+    g->data = static_cast<real *>(
+        std::realloc(g->data, g->capacity * sizeof(real)));
+  }
+  g->data[g->size++] = v;
+}"""
+
+
 TRACE = """struct Trace {
   std::vector<real> xs;
   real s;
@@ -1846,6 +1899,8 @@ def generate(seed):
         parts.append(NAMED)
     if g.uses_pusher:
         parts.append(PUSHER)
+    if g.uses_grown:
+        parts.append(GROWN)
     parts.extend(g.helpers)
     body = "\n".join(fn.lines)
     parts.append(f"DIFFERENTIABLE real f({render_signature(fn.params)}) {{\n"

@@ -104,7 +104,8 @@ def keeps_addresses(function_text):
     class holding a std::unique_ptr (Owned), linked nodes (Node), a
     vector of structs holding names (Named) or a buffer replaced by
     `new`, or objects with virtual functions and a pointer field (Own,
-    Over: virtual accessors). Reverse over reverse
+    Over: virtual accessors), C's growable arrays (Grown). Reverse over
+    reverse
     does not differentiate those yet (docs/Memory.md), so their programs
     leave out that oracle rather than being rejected whole."""
     return ("Buffer " in function_text
@@ -112,6 +113,7 @@ def keeps_addresses(function_text):
             or "Trace " in function_text
             or "Owned " in function_text
             or "Own " in function_text
+            or "Grown " in function_text
             or "Node " in function_text
             or "std::vector<Named>" in function_text
             or "std::vector<std::vector<real>>" in function_text
@@ -201,6 +203,7 @@ def render_program(function_text, params, rules, seed):
 #include <cfenv>
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <numeric>
