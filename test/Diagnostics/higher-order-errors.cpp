@@ -8,11 +8,15 @@
 // checkpointed loop in a branch whose iterations write a variable chosen at
 // run time (the first derivative's working copies of the variables are
 // buffers its branch makes, which the second reverse sweep cannot reach
-// yet): an error at the branch, never a wrong number (CHOICE).
+// yet): an error at the branch, never a wrong number (CHOICE). A third
+// derivative of code whose first derivative keeps addresses on its tape:
+// the second splits the first in two functions, which cannot pair an
+// address with its shadow's (THIRD; second derivatives work).
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DFIELDS 2>&1 | FileCheck %s --check-prefix=FIELDS --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DVECTORS 2>&1 | FileCheck %s --check-prefix=VECTORS --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DRESULTS 2>&1 | FileCheck %s --check-prefix=RESULTS --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCHOICE 2>&1 | FileCheck %s --check-prefix=CHOICE --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DTHIRD 2>&1 | FileCheck %s --check-prefix=THIRD --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 
 #include <cmath>
@@ -84,6 +88,48 @@ double slope(double x, int n) {
 double curvature(double x, int n) {
   double d = 0;
   ct::gradient<slope>(x, n, &d);
+  return d;
+}
+#endif
+
+#ifdef THIRD
+#include <cstdlib>
+struct Array {
+  double *data;
+  int size, capacity;
+};
+void push(Array *a, double v) {
+  if (a->size == a->capacity) {
+    a->capacity = a->capacity ? 2 * a->capacity : 1;
+    a->data = static_cast<double *>(
+        std::realloc(a->data, a->capacity * sizeof(double)));
+  }
+  a->data[a->size++] = v;
+}
+double pushed(double x) {
+  // THIRD: higher-order-errors.cpp:[[@LINE+1]]:3: error: cannot differentiate this derivative again: it keeps the address of this memory for its reverse sweep, and another function takes it (the first half of a derivative split in two, called by another derivative, or of a recursive function)
+  Array a{nullptr, 0, 0};
+  for (int i = 0; i < 5; ++i)
+    push(&a, std::sin(x * (i + 1)));
+  double s = 0;
+  for (int i = 0; i < a.size; ++i)
+    s += a.data[i] * a.data[i];
+  std::free(a.data);
+  return s;
+}
+double slope(double x) {
+  double d = 0;
+  ct::gradient<pushed>(x, &d);
+  return d;
+}
+double curvature(double x) {
+  double d = 0;
+  ct::gradient<slope>(x, &d);
+  return d;
+}
+double third(double x) {
+  double d = 0;
+  ct::gradient<curvature>(x, &d);
   return d;
 }
 #endif

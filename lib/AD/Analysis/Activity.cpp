@@ -2,6 +2,7 @@
 
 #include "cotangent/AD/Analysis/Activity.h"
 #include "Utils/IRBuilders.h"
+#include "Utils/TapedAddresses.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
 #include "cotangent/Dialect/CT/IR/OutsideVariables.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
@@ -153,9 +154,12 @@ isUsedThroughViews(Value root,
 }
 
 bool ad::isAddressStored(Value root) {
+  // (Or kept on a tape, by a derivative differentiated again.)
   return isUsedThroughViews(root, [](Operation *user, Value memory) {
     auto store = dyn_cast<ct::StoreAddressOp>(user);
-    return store && store.getView() == memory;
+    return (store && store.getView() == memory) ||
+           (isa<memref::ExtractAlignedPointerAsIndexOp>(user) &&
+            user->hasAttr(kTapedAddress));
   });
 }
 
@@ -307,6 +311,14 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
         addressedMemory.insert(root);
     if (auto load = dyn_cast<ct::LoadAddressOp>(op))
       addressedMemory.insert(load.getView());
+    // So do an address kept on the tape and the view the tape gives back
+    // (a derivative differentiated again).
+    if (auto address = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op);
+        address && address->hasAttr(kTapedAddress))
+      for (Value root : getMemoryRoots(address.getSource()))
+        addressedMemory.insert(root);
+    if (isa<ct::PointerViewOp>(op) && isTapedAddressView(op->getResult(0)))
+      addressedMemory.insert(op->getResult(0));
     // A library call given several library objects may make one point into
     // another (`find` gives an iterator into its map).
     if (auto call = dyn_cast<func::CallOp>(op)) {

@@ -3,6 +3,7 @@
 #include "Analysis/PullbackMemory.h"
 #include "Analysis/CallActivity.h"
 #include "Analysis/IterationKills.h"
+#include "Utils/TapedAddresses.h"
 #include "cotangent/AD/Interfaces/ScalarDerivativeOpInterface.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -85,10 +86,12 @@ bool PullbackMemory::mayBeKeptMemory(Value root) {
   // What an address read back from memory designates (or what an op the
   // analysis does not know returns) may be any memory whose address was
   // stored: the function's own buffers, or its arguments.
+  // (So may an address the tape gives back.)
   Operation *def = root.getDefiningOp();
   if (!def)
     return !isa<func::FuncOp>(root.getParentBlock()->getParentOp());
-  return !isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp,
+  return isTapedAddressView(root) ||
+         !isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp,
               ct::PointerViewOp, ub::PoisonOp>(def);
 }
 

@@ -37,6 +37,7 @@
 #include "Utils/ControlFlow.h"
 #include "Utils/IRBuilders.h"
 #include "Utils/LoopMarks.h"
+#include "Utils/TapedAddresses.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -264,34 +265,14 @@ Value ReverseEmitter::tapeAddress(Level &level, Location loc, Value view) {
   // too: memref.alloc without an alignment); it comes back viewed as a C
   // pointer is, then as the type it had.
   OpBuilder b(level.forward->getTerminator());
-  // (Unique across threads differentiating other functions too.)
-  static std::atomic<int64_t> nextPair{0};
-  auto pair = b.getI64IntegerAttr(nextPair++);
+  IntegerAttr pair = getNewTapedAddressPair(b);
   auto address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
   address->setAttr(kTapedAddress, pair);
   ct::TapePushOp::create(b, loc, getForwardTape(loc), address);
   b.setInsertionPointToStart(level.reverse);
   Value popped = ct::TapePopOp::create(b, loc, b.getIndexType(), reverseTape);
-  Value integer = arith::IndexCastOp::create(b, loc, b.getI64Type(), popped);
-  Value pointer = mlir::LLVM::IntToPtrOp::create(
-      b, loc, mlir::LLVM::LLVMPointerType::get(b.getContext()), integer);
-  // (Memory with the lanes of vector mode, differentiated again, keeps its
-  // static lane dimension: a row-major 2-D view.)
-  auto type = cast<MemRefType>(view.getType());
-  SmallVector<int64_t> shape(type.getShape()), strides(type.getRank(), 1);
-  shape[0] = ShapedType::kDynamic;
-  for (int64_t d = type.getRank() - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  auto viewed = ct::PointerViewOp::create(
-      b, loc,
-      MemRefType::get(shape, type.getElementType(),
-                      mlir::StridedLayoutAttr::get(
-                          b.getContext(), ShapedType::kDynamic, strides)),
-      pointer);
-  viewed->setAttr(kTapedAddress, pair);
-  if (viewed.getType() == type)
-    return viewed;
-  return memref::CastOp::create(b, loc, type, viewed);
+  return buildViewOfAddress(b, loc, popped, cast<MemRefType>(view.getType()),
+                            pair);
 }
 
 /// Moves `b` after the definitions of `values` in its block: code emitted

@@ -12,6 +12,7 @@
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
 #include "Rules/ScalarModes.h"
+#include "Utils/TapedAddresses.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -95,11 +96,27 @@ struct PopModel
 };
 
 /// The shadow tape is made, sized and freed with the tape, and receives the
-/// tangents of what is pushed in the same order.
+/// tangents of what is pushed in the same order. Addresses of shadows
+/// travel on the tape itself, beside the addresses they pair with
+/// (Utils/TapedAddresses.h).
 struct TapeForward {
   static LogicalResult emit(Operation *op, OpBuilder &b,
                             ForwardEmitter &emitter) {
+    auto hasShadow = [&](Value memory) { return emitter.hasShadow(memory); };
+    if (auto pop = dyn_cast<ct::TapePopOp>(op)) {
+      FailureOr<Value> shadow =
+          popShadowAddress(b, pop, emitter.lookup(pop.getTape()), hasShadow);
+      if (failed(shadow))
+        return failure();
+      if (*shadow)
+        emitter.setTangent(getRebuiltView(pop).getResult(), *shadow);
+    }
     emitter.clonePrimal(b, *op);
+    if (auto push = dyn_cast<ct::TapePushOp>(op);
+        push && failed(pushShadowAddress(
+                    b, push, emitter.lookup(push.getTape()), hasShadow,
+                    [&](Value memory) { return emitter.shadow(memory); })))
+      return failure();
     Location loc = op->getLoc();
     if (isa<ct::TapeInitOp>(op)) {
       if (emitter.hasShadow(op->getResult(0)))
@@ -167,6 +184,19 @@ struct TapePushReverse
            ct::isDifferentiableScalar(
                cast<ct::TapePushOp>(op).getValue().getType());
   }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    auto push = cast<ct::TapePushOp>(b.clone(*op, emitter.getForwardMapping()));
+    if (succeeded(pushShadowAddress(
+            b, cast<ct::TapePushOp>(op), push.getTape(),
+            [&](Value memory) {
+              return emitter.getActivity().hasShadow(memory);
+            },
+            [&](Value memory) { return emitter.shadowInForward(b, memory); })))
+      return success();
+    emitter.markFailed();
+    return failure();
+  }
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {
     auto push = cast<ct::TapePushOp>(op);
@@ -188,6 +218,21 @@ struct TapePopReverse
   bool needsReverse(Operation *op, ReverseEmitter &emitter) const {
     return emitter.getActivity().hasShadow(op->getOperand(0)) &&
            ct::isDifferentiableScalar(cast<ct::TapePopOp>(op).getType());
+  }
+  LogicalResult emitForwardSweep(Operation *op, OpBuilder &b,
+                                 ReverseEmitter &emitter) const {
+    auto pop = cast<ct::TapePopOp>(op);
+    FailureOr<Value> shadow = popShadowAddress(
+        b, pop, emitter.getForwardMapping().lookup(pop.getTape()),
+        [&](Value memory) { return emitter.getActivity().hasShadow(memory); });
+    if (failed(shadow)) {
+      emitter.markFailed();
+      return failure();
+    }
+    if (*shadow)
+      emitter.setShadowInForward(getRebuiltView(pop).getResult(), *shadow);
+    b.clone(*op, emitter.getForwardMapping());
+    return success();
   }
   LogicalResult emitReverse(Operation *op, OpBuilder &b,
                             ReverseEmitter &emitter) const {

@@ -14,12 +14,6 @@
 
 namespace cotangent::ad {
 
-/// Pairs the op that reads a view's address for the tape
-/// (`memref.extract_aligned_pointer_as_index`) with the `ct.pointer_view`
-/// that views it again in the reverse sweep: both carry the same number,
-/// so that vector mode widens the two together.
-inline constexpr llvm::StringLiteral kTapedAddress = "ct.taped_address";
-
 /// Whether `view` is the null pointer kept in memory (a `ct.pointer_view`
 /// of address 0): a view with no memory, its own derivative.
 bool isNullPointerView(mlir::Value view);

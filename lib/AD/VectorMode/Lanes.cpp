@@ -14,6 +14,7 @@
 #include "VectorMode/Lanes.h"
 #include "Transforms/Transforms.h"
 #include "Utils/IRBuilders.h"
+#include "Utils/TapedAddresses.h"
 #include "cotangent/AD/Analysis/Activity.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/LaneAccesses.h"
