@@ -18,6 +18,7 @@
 #include "Utils/IRBuilders.h"
 #include "Utils/LoopMarks.h"
 #include "Utils/Tapes.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/SaveAndRestore.h"
 
@@ -339,11 +340,25 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
                  getMemoryRoot(yield->getOperand(i)).getParentRegion());
     });
   };
+  // (Or memory made there whose address is kept, or read there through a
+  // kept address: a first derivative's shadow buffers, passed out for its
+  // reverse sweep.)
+  auto keptInside = [&](unsigned i) {
+    return llvm::any_of(op.getRegions(), [&](Region &region) {
+      Operation *yield = getBranchYield(region);
+      if (!yield)
+        return false;
+      Value root = getMemoryRoot(yield->getOperand(i));
+      return region.isAncestor(root.getParentRegion()) &&
+             (isAddressStored(root) || root.getDefiningOp<ct::LoadAddressOp>());
+    });
+  };
   SmallVector<unsigned> shadowed;
   SmallVector<Type> types(op.getResultTypes());
   for (OpResult result : op.getResults())
     if (isa<MemRefType>(result.getType()) && e.hasShadow(result) &&
-        isAddressStored(result) && madeInside(result.getResultNumber())) {
+        ((isAddressStored(result) && madeInside(result.getResultNumber())) ||
+         keptInside(result.getResultNumber()))) {
       shadowed.push_back(result.getResultNumber());
       types.push_back(result.getType());
     }
@@ -362,11 +377,13 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
     Operation *primalYield = from.front().getTerminator();
     SmallVector<Value> shadows;
     for (unsigned i : shadowed) {
-      // (The null pointer is its own shadow: no derivative is there.)
+      // (The null pointer is its own shadow: no derivative is there; so is
+      // memory no path made.)
       Value yielded = primalYield->getOperand(i);
-      Value shadow = isNullPointerView(yielded)
-                         ? e.getForwardMapping().lookup(yielded)
-                         : e.shadowInForward(inner, yielded);
+      Value shadow =
+          isNullPointerView(yielded) || yielded.getDefiningOp<ub::PoisonOp>()
+              ? e.getForwardMapping().lookup(yielded)
+              : e.shadowInForward(inner, yielded);
       if (!shadow)
         return e.failWith(&op, "cannot differentiate in reverse mode: the "
                                "derivative of memory a branch chooses is "

@@ -2,7 +2,8 @@
 // branches and keeps its address in memory: C's growable array (a helper
 // doubling a struct's buffer by realloc when full), a class owning memory
 // resized in a loop (new, copy, delete[]), a list built by `new` in a loop
-// and freed while read.
+// and freed while read, std::vectors grown by push_back without reserve (in
+// a loop, and in a branch).
 // The first derivative keeps those addresses on its tape for its reverse
 // sweep; differentiated again, the shadow of each travels with it. Each
 // Hessian-vector product by reverse over reverse (the gradient of
@@ -21,6 +22,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 #include "check.h"
 
@@ -106,6 +108,29 @@ double listed(double x, double y) {
   return s;
 }
 
+/// Grown element by element: each reallocation is made in the loop.
+double appended(double x, double y) {
+  std::vector<double> v;
+  for (int i = 0; i < 6; ++i)
+    v.push_back(std::cos(x * (i + 1)) * y);
+  double s = 0;
+  for (double e : v)
+    s += e * e * e;
+  return s + v.back() * v.front();
+}
+
+/// Grown only where a condition holds.
+double appendedInBranch(double x, double y) {
+  std::vector<double> v{x};
+  for (int i = 0; i < 7; ++i)
+    if (i % 3 != 1)
+      v.push_back(std::sin(x * i + y));
+  double s = 0;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += v[i] * v[i] * (1.0 + i);
+  return s;
+}
+
 using Objective = double (*)(double, double);
 
 /// gradient(f) . v, to be differentiated again.
@@ -157,5 +182,7 @@ int main() {
   checkAgain<pushed>("pushed");
   checkAgain<resized>("resized");
   checkAgain<listed>("listed");
+  checkAgain<appended>("appended");
+  checkAgain<appendedInBranch>("appendedInBranch");
   return check::report();
 }
