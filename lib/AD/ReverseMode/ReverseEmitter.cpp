@@ -40,7 +40,6 @@
 #include "Utils/TapedAddresses.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"

@@ -332,33 +332,27 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
   // places from outside is the same choice among their shadows:
   // shadowOfChosenPlace; memory made and not kept takes one shadow after
   // the branch: sharesChosenShadow.)
-  auto madeInside = [&](unsigned i) {
-    return llvm::any_of(op.getRegions(), [&](Region &region) {
-      Operation *yield = getBranchYield(region);
-      return yield &&
-             region.isAncestor(
-                 getMemoryRoot(yield->getOperand(i)).getParentRegion());
-    });
-  };
   // (Or memory made there whose address is kept, or read there through a
   // kept address: a first derivative's shadow buffers, passed out for its
-  // reverse sweep.)
-  auto keptInside = [&](unsigned i) {
+  // reverse sweep.) Whether a region makes what it yields as result `i`,
+  // and it is `kept`:
+  auto madeInside = [&](unsigned i, function_ref<bool(Value)> kept) {
     return llvm::any_of(op.getRegions(), [&](Region &region) {
       Operation *yield = getBranchYield(region);
       if (!yield)
         return false;
       Value root = getMemoryRoot(yield->getOperand(i));
-      return region.isAncestor(root.getParentRegion()) &&
-             (isAddressStored(root) || root.getDefiningOp<ct::LoadAddressOp>());
+      return region.isAncestor(root.getParentRegion()) && kept(root);
     });
   };
   SmallVector<unsigned> shadowed;
   SmallVector<Type> types(op.getResultTypes());
   for (OpResult result : op.getResults())
     if (isa<MemRefType>(result.getType()) && e.hasShadow(result) &&
-        ((isAddressStored(result) && madeInside(result.getResultNumber())) ||
-         keptInside(result.getResultNumber()))) {
+        madeInside(result.getResultNumber(), [&](Value root) {
+          return isAddressStored(result) || isAddressStored(root) ||
+                 root.getDefiningOp<ct::LoadAddressOp>();
+        })) {
       shadowed.push_back(result.getResultNumber());
       types.push_back(result.getType());
     }

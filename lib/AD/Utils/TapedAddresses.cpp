@@ -103,7 +103,8 @@ LogicalResult ad::pushShadowAddress(OpBuilder &b, ct::TapePushOp push,
   Value shadow = shadowOf(address.getSource());
   if (!shadow)
     return emitError(view.getLoc(), kUnsupported)
-           << "the derivative of this memory is not available where it does";
+           << "the derivative of this memory is not available where its "
+              "address is kept";
   auto shadowAddress =
       memref::ExtractAlignedPointerAsIndexOp::create(b, push.getLoc(), shadow);
   shadowAddress->setAttr(
