@@ -19,6 +19,7 @@
 
 #include "DenseKernels.h"
 #include "ModuleLowering.h"
+#include "VectorPointerFlows.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -2038,15 +2039,19 @@ private:
     Address which;
     /// With the number of reads lowered before each (loweredReads).
     llvm::SmallVector<std::pair<mlir::Operation *, size_t>> reads;
-    /// For pointers to std::vectors: the view type of the group whose
-    /// pointers share `arrays` (joinVectorPointerGroup); null otherwise.
-    mlir::Type groupType;
+    /// For pointers to std::vectors: the group whose pointers share
+    /// `arrays` (joinVectorPointerGroup); null otherwise.
+    const clang::VarDecl *group = nullptr;
   };
-  /// Pointers to std::vectors by their views' type, and the index each of
-  /// their reads loaded.
-  llvm::DenseMap<mlir::Type, llvm::SmallVector<const clang::ValueDecl *>>
+  /// Pointers to std::vectors by the group of those that exchange values
+  /// (VectorPointerFlows.h), and the index each of their reads loaded,
+  /// with the group of the pointer read.
+  VectorPointerFlows vectorPointerFlows;
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::ValueDecl *>>
       vectorPointerGroups;
-  llvm::DenseMap<mlir::Operation *, Value> groupedReads;
+  llvm::DenseMap<mlir::Operation *, std::pair<Value, const clang::VarDecl *>>
+      groupedReads;
   void joinVectorPointerGroup(const clang::VarDecl *var, MovingPointer &moving,
                               Value initial, Location l);
   /// Reads of moving pointers lowered so far, and that number when each

@@ -16,8 +16,9 @@
 // that the code assigns and tests for null (a selection among arrays has no
 // null), and one whose address is taken or bound to a reference
 // (`std::swap(p, q)`): the slot is its place. Pointers to std::vectors are
-// always selections (an address would lose the vector's size): they share
-// one list of vectors, so that `p = q` and `std::swap(p, q)` copy indices.
+// always selections (an address would lose the vector's size): those that
+// exchange values share one list of vectors (VectorPointerFlows.h), so that
+// `p = q` and `std::swap(p, q)` copy indices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -484,8 +485,8 @@ Value FunctionLowering::pointerMemory(const clang::ValueDecl *var,
   // The anchor later arrays are spliced in before (see movePointer).
   auto anchor = memref::CastOp::create(b, l, chosen.getType(), chosen);
   state.reads.push_back({anchor, loweredReads++});
-  if (state.groupType)
-    groupedReads[anchor] = which;
+  if (state.group)
+    groupedReads[anchor] = {which, state.group};
   return anchor;
 }
 
@@ -586,10 +587,11 @@ Value FunctionLowering::arrayIndex(MovingPointer &state, Value memref,
   Location l = loc(where);
   // A read of a pointer sharing this one's arrays (pointers to vectors):
   // the index it read.
-  if (state.groupType)
+  if (state.group)
     if (Operation *read = memref.getDefiningOp())
-      if (auto known = groupedReads.find(read); known != groupedReads.end())
-        return known->second;
+      if (auto known = groupedReads.find(read);
+          known != groupedReads.end() && known->second.second == state.group)
+        return known->second.first;
   // A choice between arrays made where it is assigned (`p = c ? &a : &b`,
   // in a loop): a choice between their indices, each array added as it
   // is (the choice itself exists only where it is made).
@@ -639,9 +641,8 @@ std::optional<size_t> FunctionLowering::addArray(MovingPointer &state,
     }
     state.arrays.push_back(view);
     // Every pointer of the group gets the array at the same index.
-    if (state.groupType)
-      for (const clang::ValueDecl *member :
-           vectorPointerGroups[state.groupType])
+    if (state.group)
+      for (const clang::ValueDecl *member : vectorPointerGroups[state.group])
         if (auto other = movingPointers.find(member);
             other != movingPointers.end() && &other->second != &state &&
             !llvm::is_contained(other->second.arrays, view) &&
@@ -657,9 +658,11 @@ void FunctionLowering::joinVectorPointerGroup(const clang::VarDecl *var,
   // Pointers to std::vectors share one list of the vectors they designate,
   // so that `p = q` and `std::swap(p, q)` copy indices, whatever arrays
   // either gains later (in a loop, after the copy).
-  moving.groupType = commonView(initial, l).getType();
+  vectorPointerFlows.scan(decl->getBody());
+  vectorPointerFlows.scan(bodyDeclaring(var));
+  moving.group = vectorPointerFlows.getGroup(var);
   SmallVector<const clang::ValueDecl *> &group =
-      vectorPointerGroups[moving.groupType];
+      vectorPointerGroups[moving.group];
   for (const clang::ValueDecl *member : group)
     if (auto other = movingPointers.find(member);
         other != movingPointers.end()) {

@@ -335,14 +335,16 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
   // (Or memory made there whose address is kept, or read there through a
   // kept address: a first derivative's shadow buffers, passed out for its
   // reverse sweep.) Whether a region makes what it yields as result `i`,
-  // and it is `kept`:
+  // and it is `kept` (also made by a branch or loop nested in the region):
   auto madeInside = [&](unsigned i, function_ref<bool(Value)> kept) {
     return llvm::any_of(op.getRegions(), [&](Region &region) {
       Operation *yield = getBranchYield(region);
-      if (!yield)
-        return false;
-      Value root = getMemoryRoot(yield->getOperand(i));
-      return region.isAncestor(root.getParentRegion()) && kept(root);
+      return yield &&
+             llvm::any_of(getMemoryRoots(yield->getOperand(i)),
+                          [&](Value root) {
+                            return region.isAncestor(root.getParentRegion()) &&
+                                   kept(root);
+                          });
     });
   };
   SmallVector<unsigned> shadowed;

@@ -60,3 +60,60 @@ func.func @main(%x: f64, %n: index) -> (f64, f64, f64) {
   %t:2 = ct.jvp @kept(%x, %n) tangents(%x) activity [active, const] : (f64, index, f64) -> (f64, f64)
   return %v#0, %v#1, %t#1 : f64, f64, f64
 }
+
+// Memory made and kept by a branch nested in the branch that passes it on
+// (a first derivative's shadow buffer, made where its vector grows inside
+// the user's branch, read by its reverse sweep): both branches yield its
+// shadow.
+func.func @keptNested(%x: f64, %c: i1) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %holder = memref.alloca() : memref<1xf64>
+  %m = scf.if %c -> memref<?xf64> {
+    %positive = arith.cmpf ogt, %x, %zero : f64
+    %inner = scf.if %positive -> memref<?xf64> {
+      %a = memref.alloc(%c1) : memref<?xf64>
+      %s = math.sin %x : f64
+      memref.store %s, %a[%c0] : memref<?xf64>
+      %cast = memref.cast %a : memref<?xf64> to memref<?xf64, strided<[1], offset: ?>>
+      ct.store_address %cast, %holder[%c0] : memref<?xf64, strided<[1], offset: ?>>, memref<1xf64>
+      scf.yield %a : memref<?xf64>
+    } else {
+      %p = ub.poison : memref<?xf64>
+      scf.yield %p : memref<?xf64>
+    }
+    scf.yield %inner : memref<?xf64>
+  } else {
+    %p = ub.poison : memref<?xf64>
+    scf.yield %p : memref<?xf64>
+  }
+  %positive = arith.cmpf ogt, %x, %zero : f64
+  %both = arith.andi %c, %positive : i1
+  %r = scf.if %both -> f64 {
+    %e = memref.load %m[%c0] : memref<?xf64>
+    %sq = arith.mulf %e, %e : f64
+    memref.dealloc %m : memref<?xf64>
+    scf.yield %sq : f64
+  } else {
+    scf.yield %x : f64
+  }
+  return %r : f64
+}
+
+// CHECK-LABEL: func.func private @keptNested.pullback.ac
+// CHECK: %[[OUTER:.*]]:{{[23]}} = scf.if %{{.*}} -> (memref<?xf64>, memref<?xf64>{{.*}}) {
+// CHECK: %[[INNER:.*]]:{{[23]}} = scf.if %{{.*}} -> (memref<?xf64>, memref<?xf64>{{.*}}) {
+// CHECK: memref.alloc
+// CHECK: memref.alloc
+// CHECK: scf.yield
+// CHECK: scf.yield %[[INNER]]#0, %[[INNER]]#1
+// The reverse sweep accumulates into it and frees it.
+// CHECK: memref.store %{{.*}}, %[[OUTER]]#1
+// CHECK: memref.dealloc %[[OUTER]]#{{[12]}}
+// CHECK: return
+
+func.func @mainNested(%x: f64, %c: i1) -> (f64, f64) {
+  %v, %dx = ct.gradient @keptNested(%x, %c) activity [active, const] : (f64, i1) -> (f64, f64)
+  return %v, %dx : f64, f64
+}

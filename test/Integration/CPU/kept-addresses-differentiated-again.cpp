@@ -3,7 +3,8 @@
 // doubling a struct's buffer by realloc when full), a class owning memory
 // resized in a loop (new, copy, delete[]), a list built by `new` in a loop
 // and freed while read, std::vectors grown by push_back without reserve (in
-// a loop, and in a branch).
+// a loop, and in a branch), C's growable array pushed in a branch, a vector
+// of structs holding vectors whose field is resized in a branch.
 // The first derivative keeps those addresses on its tape for its reverse
 // sweep; differentiated again, the shadow of each travels with it. Each
 // Hessian-vector product by reverse over reverse (the gradient of
@@ -131,6 +132,45 @@ double appendedInBranch(double x, double y) {
   return s;
 }
 
+/// Pushed only where a condition holds: the helper's growth is a branch
+/// inside the caller's.
+double pushedInBranch(double x, double y) {
+  Array a{nullptr, 0, 0};
+  for (int i = 0; i < 7; ++i)
+    if (i % 3 != 2)
+      push(&a, std::cos(x * (i + 1)) * y + x);
+  double s = 0;
+  for (int i = 0; i < a.size; ++i)
+    s += a.data[i] * a.data[i] * a.data[i];
+  std::free(a.data);
+  return s;
+}
+
+struct Layer {
+  std::vector<double> w;
+  double s;
+};
+
+/// A vector of structs holding vectors, built by push_back; one field
+/// resized inside a branch.
+double layeredInBranch(double x, double y) {
+  std::vector<Layer> layers;
+  for (int i = 0; i < 3; ++i) {
+    Layer l;
+    l.s = std::sin(x * (i + 1));
+    for (int j = 0; j < 2; ++j)
+      l.w.push_back(y * (j + 1) + x);
+    layers.push_back(l);
+  }
+  if (std::cos(x) <= 0.5 - y)
+    layers[2].w.resize(3, y * y);
+  double s = 0;
+  for (const Layer &l : layers)
+    for (double v : l.w)
+      s += 0.5 * v * v * l.s;
+  return s;
+}
+
 using Objective = double (*)(double, double);
 
 /// gradient(f) . v, to be differentiated again.
@@ -184,5 +224,7 @@ int main() {
   checkAgain<listed>("listed");
   checkAgain<appended>("appended");
   checkAgain<appendedInBranch>("appendedInBranch");
+  checkAgain<pushedInBranch>("pushedInBranch");
+  checkAgain<layeredInBranch>("layeredInBranch");
   return check::report();
 }

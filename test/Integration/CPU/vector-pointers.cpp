@@ -4,8 +4,10 @@
 // pointer chosen by a conditional each iteration, pointers to the vectors of
 // an array and of a vector of vectors, a pointer declared null and assigned
 // before it is read, pointers passed to helpers taking
-// `std::vector<double> *`, and such parameters swapped inside the helper. Such pointers share one list of the vectors they
-// designate and copy indices into it (docs/Memory.md). Value, gradient
+// `std::vector<double> *`, and such parameters swapped inside the helper,
+// two pairs of buffers made and swapped in one loop. Pointers that exchange
+// values share one list of the vectors they designate and copy indices into
+// it (docs/Memory.md). Value, gradient
 // against central differences, forward mode, Hessian-vector products and
 // vector lanes (modes.h), at -O0 and -O2; the caller's vector among them in
 // reverse and forward mode.
@@ -206,6 +208,35 @@ static double stepTwice(std::vector<double> *cur, std::vector<double> *next,
   return s;
 }
 
+// Two pairs of buffers swapped in one loop, each pair made in the loop
+// after the first pair is read: pointers that never exchange values keep
+// lists of their own (the second pair's vectors do not exist where the
+// first pair's pointers are read).
+[[ct::differentiable]] double twoPairs(const double *x, int n) {
+  double s = 0;
+  for (int step = 0; step < 2; ++step) {
+    std::vector<double> a(x, x + n), b(n);
+    std::vector<double> *cur = &a, *next = &b;
+    for (int k = 0; k < 2; ++k) {
+      for (int i = 0; i < n; ++i)
+        (*next)[i] = std::sin((*cur)[i]) + std::cos((*cur)[(i + 1) % n]);
+      std::swap(cur, next);
+    }
+    s += (*cur)[0] * (step + 1);
+    std::vector<double> c = {std::cos(s * x[1]), x[2]}, d(2);
+    std::vector<double> *from = &c, *to = &d;
+    for (int k = 0; k < 3; ++k) {
+      for (int i = 0; i < 2; ++i)
+        (*to)[i] = std::sin((*from)[i]) * (*from)[(i + 1) % 2];
+      std::vector<double> *t = from;
+      from = to;
+      to = t;
+    }
+    s += (*from)[0] + (*from)[1] * x[3];
+  }
+  return s;
+}
+
 int main() {
   const double x[] = {0.3, 0.6, 0.7, 0.2};
   check::checkModes<swapped>("swapped", x, 4);
@@ -218,6 +249,7 @@ int main() {
   check::checkModes<throughHelpers>("helpers", x, 4);
   check::checkModes<copied>("copied", x, 4);
   check::checkModes<swappedParameters>("swapped parameters", x, 4);
+  check::checkModes<twoPairs>("two pairs", x, 4);
   {
     std::vector<double> v(x, x + 4), dv(4, 0.0), tv = {0.5, -1, 0.25, 2};
     double k = 1.3, dk = 0;
