@@ -212,7 +212,7 @@ private:
     Type scalar = cast<MemRefType>(view.getType()).getElementType();
     if (!addressClassesBuilt)
       buildAddressClasses();
-    Value target = findClass(getMemoryRoot(view));
+    Value target = classOfAll(view);
     if (!wideClasses.insert({target, scalar}).second)
       return;
     w.function.walk([&](Operation *op) {
@@ -220,7 +220,7 @@ private:
       if (!access)
         return;
       Value other = access->first;
-      if (findClass(getMemoryRoot(other)) != target ||
+      if (classOfAll(other) != target ||
           cast<MemRefType>(other.getType()).getElementType() != scalar)
         return;
       mark(other);
@@ -245,14 +245,25 @@ private:
       if (isNullPointerView(view) ||
           !ct::isDifferentiableMemRef(view.getType()))
         return;
-      Value held = findClass(getMemoryRoot(holder));
-      Value pointee = getMemoryRoot(view);
+      Value pointee = classOfAll(view);
+      Value held = classOfAll(holder);
       auto known = heldBy.find(held);
       if (known == heldBy.end())
         heldBy[held] = findClass(pointee);
       else
         unite(known->second, pointee);
     });
+  }
+  /// The class of every memory `memory` may be: a choice (an object
+  /// chosen by a conditional, a branch's result) is each of them, so they
+  /// are one class.
+  Value classOfAll(Value memory) {
+    SmallVector<Value, 2> roots = getMemoryRoots(memory);
+    if (roots.empty())
+      return findClass(getMemoryRoot(memory));
+    for (Value root : llvm::drop_begin(roots))
+      unite(roots.front(), root);
+    return findClass(roots.front());
   }
   Value findClass(Value root) {
     auto [it, inserted] = addressClasses.try_emplace(root, root);

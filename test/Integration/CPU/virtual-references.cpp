@@ -10,7 +10,9 @@
 // struct points to, summed over laws of two classes; layers holding
 // std::vectors whose weights are changed through `double &weight(int)`,
 // an overrider calling its base's version; a table of rows over the
-// caller's memory or a global array. Value, gradient against
+// caller's memory or a global array; an object chosen at run time between
+// the two kinds of accessors (also its Jacobian by lanes of pullbacks).
+// Value, gradient against
 // central differences, forward mode, Hessian-vector products and vector
 // lanes (modes.h), at -O0 and -O2.
 // REQUIRES: plugin
@@ -21,7 +23,9 @@
 
 #include <cotangent/cotangent.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "check.h"
@@ -94,6 +98,62 @@ static double energy(const Field &f) {
   double s = 0;
   for (int i = 0; i < 4; ++i) s += p[i] * p[(i + 1) % 4];
   return s;
+}
+
+// An object chosen at run time between one whose accessors read the
+// function's own array through a pointer field and one over its own
+// storage, written through a reference and read through a pointer (vector
+// lanes: the array's derivative, whose address the chosen object's
+// derivative keeps, has lanes too).
+[[ct::differentiable]] double chosenAccessors(const double *x, int n) {
+  double local[3] = {x[0], x[1] * x[1], x[2]};
+  Fixed b(x);
+  View a(local, n);
+  Field &f = x[0] > 0 ? static_cast<Field &>(a) : b;
+  f.slot(0) *= x[3];
+  return f.at(2) * f.data()[0];
+}
+
+// The same, into the caller's array: its Jacobian by lanes of pullbacks
+// (three rows, seven columns).
+[[ct::differentiable]] double chosenInto(double *o, double x, const double *c,
+                                         int n) {
+  double local[3] = {x, x * x, c[2]};
+  Fixed b(c);
+  View a(local, 3);
+  Field &f = n <= 4 ? static_cast<Field &>(a) : b;
+  f.slot(0) *= c[1];
+  o[1] += f.at(2) * f.data()[0];
+  return x * o[0];
+}
+
+/// ct::jacobian of chosenInto against central differences.
+static void checkChosenJacobian(const char *name, int n) {
+  const double in[7] = {0.3, -0.2, 0.5, 0.7, 0.1, -0.4, 0.9};
+  auto outputs = [&](const double *v, double *out) {
+    double o[2] = {v[0], v[1]}, c[4] = {v[3], v[4], v[5], v[6]};
+    out[0] = chosenInto(o, v[2], c, n);
+    out[1] = o[0];
+    out[2] = o[1];
+  };
+  double o[2] = {in[0], in[1]}, c[4] = {in[3], in[4], in[5], in[6]};
+  double J[3 * 7];
+  ct::jacobian<chosenInto>(ct::extents{2, 4}, o, in[2], c, n, J);
+  for (int i = 0; i < 7; ++i)
+    for (int k = 0; k < 3; ++k) {
+      double expected = check::centralDifference(
+          [&](double t) {
+            double v[7], out[3];
+            std::copy(in, in + 7, v);
+            v[i] += t;
+            outputs(v, out);
+            return out[k];
+          },
+          0.0);
+      char label[96];
+      std::snprintf(label, sizeof label, "%s: J[%d][%d]", name, k, i);
+      check::near(label, J[k * 7 + i], expected, 1e-7);
+    }
 }
 
 struct Springs { const double *pos; int n; double k; };
@@ -184,10 +244,15 @@ int main() {
   check::checkModes<pointers>("pointers", x, 4);
   check::checkModes<laws>("laws", x, 4);
   check::checkModes<layers>("layers", x, 4);
+  check::checkModes<chosenAccessors>("chosen accessors", x, 4);
+  checkChosenJacobian("chosen into, jacobian", 4);
+  checkChosenJacobian("chosen into, jacobian, the other class", 5);
   // (Vector mode does not yet keep constant memory beside memory with
   // derivatives through addresses: diagnosed, docs/Memory.md.)
   check::checkModes<tables, false>("tables", x, 4);
   x[0] = -0.3;
   check::checkModes<pointers>("pointers, the other class", x, 4);
+  check::checkModes<chosenAccessors>("chosen accessors, the other class", x,
+                                     4);
   return check::report();
 }
