@@ -655,9 +655,10 @@ std::optional<size_t> FunctionLowering::addArray(MovingPointer &state,
 void FunctionLowering::joinVectorPointerGroup(const clang::VarDecl *var,
                                               MovingPointer &moving,
                                               Value initial, Location l) {
-  // Pointers to std::vectors share one list of the vectors they designate,
-  // so that `p = q` and `std::swap(p, q)` copy indices, whatever arrays
-  // either gains later (in a loop, after the copy).
+  // Pointers to std::vectors that exchange values share one list of the
+  // vectors they designate, so that `p = q` and `std::swap(p, q)` copy
+  // indices, whatever arrays either gains later (in a loop, after the
+  // copy).
   vectorPointerFlows.scan(decl->getBody());
   vectorPointerFlows.scan(bodyDeclaring(var));
   moving.group = vectorPointerFlows.getGroup(var);
