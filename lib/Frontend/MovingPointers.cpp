@@ -116,13 +116,6 @@ static const clang::VarDecl *namedPointer(const clang::Expr *expr) {
   return var && var->getType()->isPointerType() ? var : nullptr;
 }
 
-/// Whether `var` is a pointer to a std::vector of the memref model.
-static bool pointsToVector(const clang::ValueDecl *var) {
-  return var->getType()->isPointerType() &&
-         ModuleLowering::isMemrefVector(
-             var->getType()->getPointeeType().getCanonicalType());
-}
-
 /// `std::swap(p, q)` of two pointer variables to std::vectors.
 static bool swapsVectorPointers(const clang::CallExpr *call) {
   const clang::FunctionDecl *callee = call->getDirectCallee();
@@ -131,7 +124,7 @@ static bool swapsVectorPointers(const clang::CallExpr *call) {
     return false;
   return llvm::all_of(call->arguments(), [](const clang::Expr *arg) {
     const clang::VarDecl *var = namedPointer(arg);
-    return var && pointsToVector(var);
+    return var && isVectorPointer(var);
   });
 }
 
@@ -294,7 +287,7 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
   // new-copy-delete, read after it), exists only from then on: no
   // selection among arrays made before can name it.
   for (auto &[var, values] : assigned)
-    if (!pointsToVector(var) &&
+    if (!isVectorPointer(var) &&
         llvm::any_of(values, [&](const clang::Expr *value) {
           auto isNew = [](const clang::Expr *made) {
             return isFreshAllocation(made);
@@ -375,7 +368,7 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
       !isReassigned(body, var, getInitializingAssignments(body).lookup(var)))
     return;
   MovingPointer &moving = movingPointers[var];
-  if (pointsToVector(var)) {
+  if (isVectorPointer(var)) {
     joinVectorPointerGroup(var, moving, initial.memref, l);
     return;
   }

@@ -9,8 +9,7 @@
 
 namespace cotangent::frontend {
 
-/// Whether `var` is a pointer to a std::vector of the memref model.
-static bool isVectorPointer(const clang::ValueDecl *var) {
+bool isVectorPointer(const clang::ValueDecl *var) {
   return var->getType()->isPointerType() &&
          ModuleLowering::isMemrefVector(
              var->getType()->getPointeeType().getCanonicalType());

@@ -21,10 +21,14 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 
 namespace clang {
+class ValueDecl;
 class VarDecl;
 } // namespace clang
 
 namespace cotangent::frontend {
+
+/// Whether `var` is a pointer to a std::vector of the memref model.
+bool isVectorPointer(const clang::ValueDecl *var);
 
 class VectorPointerFlows {
 public:

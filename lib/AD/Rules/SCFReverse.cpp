@@ -334,27 +334,26 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
   // the branch: sharesChosenShadow.)
   // (Or memory made there whose address is kept, or read there through a
   // kept address: a first derivative's shadow buffers, passed out for its
-  // reverse sweep.) Whether a region makes what it yields as result `i`,
-  // and it is `kept` (also made by a branch or loop nested in the region):
-  auto madeInside = [&](unsigned i, function_ref<bool(Value)> kept) {
+  // reverse sweep.) Whether a region makes what it yields as `result`
+  // (also by a branch or loop nested in the region), and it is kept:
+  auto keptInside = [&](OpResult result) {
     return llvm::any_of(op.getRegions(), [&](Region &region) {
       Operation *yield = getBranchYield(region);
       return yield &&
-             llvm::any_of(getMemoryRoots(yield->getOperand(i)),
-                          [&](Value root) {
-                            return region.isAncestor(root.getParentRegion()) &&
-                                   kept(root);
-                          });
+             llvm::any_of(
+                 getMemoryRoots(yield->getOperand(result.getResultNumber())),
+                 [&](Value root) {
+                   return region.isAncestor(root.getParentRegion()) &&
+                          (isAddressStored(result) || isAddressStored(root) ||
+                           root.getDefiningOp<ct::LoadAddressOp>());
+                 });
     });
   };
   SmallVector<unsigned> shadowed;
   SmallVector<Type> types(op.getResultTypes());
   for (OpResult result : op.getResults())
     if (isa<MemRefType>(result.getType()) && e.hasShadow(result) &&
-        madeInside(result.getResultNumber(), [&](Value root) {
-          return isAddressStored(result) || isAddressStored(root) ||
-                 root.getDefiningOp<ct::LoadAddressOp>();
-        })) {
+        keptInside(result)) {
       shadowed.push_back(result.getResultNumber());
       types.push_back(result.getType());
     }
