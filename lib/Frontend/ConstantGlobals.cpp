@@ -269,16 +269,16 @@ bool ModuleLowering::isReachableByName(const clang::VarDecl *var,
     return true;
   // A static local initialized when control first reaches it has a guard
   // the derivative code would have to honour.
-  const clang::Expr *init = var->getInit();
-  if (init && !var->hasConstantInitialization() &&
-      !init->isConstantInitializer(ast, /*ForRef=*/false)) {
+  // (One of numbers initialized on the first call is, under its guard:
+  // GuardedStatics.cpp.)
+  if (isGuardedStatic(var) &&
+      !getVectorElementType(var->getType().getCanonicalType()).isNull()) {
     error(use, "'" + name +
-                   "' is a static variable initialized when the function "
-                   "first runs (its initializer is not a constant); "
-                   "differentiable functions keep static variables only "
-                   "with constant initializers, or computed from "
-                   "constants alone and never changed: initialize it with "
-                   "a constant, or pass it as a parameter");
+                   "' is a std::vector kept between calls and initialized "
+                   "when the function first runs (its initializer is not a "
+                   "constant); differentiable functions keep such vectors "
+                   "only when they start empty: declare it empty and fill "
+                   "it in the function, or pass it as a parameter");
     return false;
   }
   // Clang numbers same-named statics of a function in the order its own
@@ -341,10 +341,11 @@ ModuleLowering::getOutsideVariable(const clang::VarDecl *var,
     return std::nullopt;
   }
   // (A constant one, a table of function pointers, is read-only memory:
-  // never copied back, OutsideVariableCopies.cpp.)
-  memref::GlobalOp global =
-      declareOutsideGlobal(var, MemRefType::get({layout->size}, layout->scalar),
-                           var->getType().isConstant(ast));
+  // never copied back, OutsideVariableCopies.cpp. A `const` static local
+  // initialized on the first call is written there.)
+  memref::GlobalOp global = declareOutsideGlobal(
+      var, MemRefType::get({layout->size}, layout->scalar),
+      var->getType().isConstant(ast) && !isGuardedStatic(var));
   constantGlobals[var->getCanonicalDecl()] = global;
   return global;
 }

@@ -251,6 +251,10 @@ private:
   /// 'break' or 'continue': the cleanups of the scopes it leaves, a branch.
   void lowerJump(const clang::Stmt *stmt);
   void lowerVarDecl(const clang::VarDecl *var);
+  /// A static local initialized when the function first runs: its
+  /// initializer run under its guard (GuardedStatics.cpp); false after an
+  /// error.
+  bool lowerGuardedStatic(const clang::VarDecl *var);
   /// A pointer or iterator variable: where it starts, or (without an
   /// initializer) the assignment that declares it.
   void lowerPointerVarDecl(const clang::VarDecl *var, const clang::Expr *init,

@@ -388,6 +388,15 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
     return;
   // (A static computed from constants alone that keeps its value is
   // evaluated here, as a local: every evaluation gives the value it holds.)
+  // (A std::vector kept between calls is initialized only as a constant:
+  // isReachableByName says so.)
+  if (module.isGuardedStatic(var) &&
+      ModuleLowering::getVectorElementType(var->getType().getCanonicalType())
+          .isNull()) {
+    if (!lowerGuardedStatic(var))
+      invalid.insert(var);
+    return;
+  }
   if (!var->hasLocalStorage() && !module.isRecomputedStatic(var)) {
     // A std::vector kept between calls: used where C++ keeps it.
     if (!ModuleLowering::getVectorElementType(var->getType().getCanonicalType())

@@ -31,6 +31,10 @@ class IfOp;
 
 namespace cotangent::frontend {
 
+/// On the declarations of the C++ ABI's guard functions of static locals
+/// (GuardedStatics.cpp): they read and write only the guard they are given.
+inline constexpr llvm::StringLiteral kStaticGuardAttr = "ct.static_guard";
+
 /// Whether `decl` is part of the C++ standard library (namespace `std` or
 /// the implementation's `__gnu_cxx`, at any depth).
 bool isStandardLibrary(const clang::Decl *decl);
@@ -246,6 +250,17 @@ public:
   /// evaluation gives the value it holds, so derivative code evaluates it
   /// where it is declared, as a local.
   bool isRecomputedStatic(const clang::VarDecl *var);
+  /// Whether `var` is a static local initialized when control first
+  /// passes its declaration (its initializer is not a constant, and it is
+  /// not recomputed), under its guard (GuardedStatics.cpp).
+  bool isGuardedStatic(const clang::VarDecl *var);
+  /// The external memref.global of `var`'s guard variable, by the C++ ABI's
+  /// name for it.
+  mlir::memref::GlobalOp declareStaticGuard(const clang::VarDecl *var);
+  /// The declaration of the C++ ABI's `name` (`__cxa_guard_acquire`, which
+  /// returns a flag, or `__cxa_guard_release`), taking a guard.
+  mlir::func::FuncOp getStaticGuardFunction(llvm::StringRef name,
+                                            bool returnsFlag);
 
   /// Where a field or a base class starts in its record, in scalars.
   int64_t getFieldOffset(const clang::FieldDecl *field);

@@ -161,6 +161,11 @@ std::string OutsideVariableCopies::whyKeptInPlace(
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
       if (!callee || !isCompiledElsewhere(callee))
         return WalkResult::advance();
+      if (callee->hasAttr(kStaticGuardAttr)) {
+        why = "the function initializes a static variable on its first "
+              "call, under a guard other threads may wait on";
+        return WalkResult::interrupt();
+      }
       why = "it calls " + quotedName(callee) +
             ", which runs as Clang compiled it (a library function, or one "
             "bound to a derivative rule) and may read or change it by name";

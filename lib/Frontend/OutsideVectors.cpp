@@ -73,6 +73,8 @@ FunctionLowering::outsideVectorOf(const clang::Expr *expr) {
 std::optional<Address>
 FunctionLowering::outsideVectorHolder(const clang::VarDecl *var,
                                       clang::SourceRange use) {
+  if (invalid.count(var))
+    return std::nullopt; // (its declaration's error said it all)
   std::optional<memref::GlobalOp> global = module.getOutsideVector(var, use);
   if (!global)
     return std::nullopt;

@@ -247,6 +247,42 @@ inline bool referenceAgrees(const Adapters &a, const Vec &x, const Vec &out) {
   return true;
 }
 
+/// Whether f's value at `x` is not determined to the tolerance by x itself:
+/// moving one input by a few units of rounding changes it by more. A mode
+/// computes f's intermediate values in another order (a reduction, a
+/// complex product); where f is this sensitive (a comparison of such an
+/// intermediate choosing a branch, sin of a huge argument), its value
+/// differs from f's as f's own neighbours do (seed 8101: f moved from 0.99
+/// to 1.02 with one input's last bit).
+inline bool sensitiveToRounding(const Adapters &a, const Vec &x,
+                                double expected) {
+  Vec moved = x, out(a.outputs);
+  for (int i = 0; i < a.inputs; ++i)
+    for (double units : {1.0, 4.0, 16.0})
+      for (double sign : {1.0, -1.0}) {
+        moved[i] = x[i] + sign * units * DBL_EPSILON *
+                              std::fmax(1.0, std::fabs(x[i]));
+        a.primal(moved.data(), out.data());
+        moved[i] = x[i];
+        if (!close(out[0], expected, FUZZ_VALUE_TOLERANCE))
+          return true;
+      }
+  return false;
+}
+
+/// A mode's value of f against f's, where f's value is determined by x.
+inline void expectValue(const Adapters &a, const Vec &x, const char *name,
+                        double value, double expected) {
+  if (!close(value, expected, FUZZ_VALUE_TOLERANCE) &&
+      sensitiveToRounding(a, x, expected)) {
+    std::printf("check %s.0: skip (f changes by more than the tolerance "
+                "when an input moves by a few units of rounding)\n",
+                name);
+    return;
+  }
+  expect(name, 0, value, expected, FUZZ_VALUE_TOLERANCE);
+}
+
 inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
                const Vec &u) {
   Vec out(a.outputs);
@@ -262,9 +298,9 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
   // Reverse mode with seeds w, forward mode along v.
   Vec g(a.inputs), jv(a.outputs);
   double value = a.pullback(x.data(), w.data(), g.data());
-  expect("value.pullback", 0, value, out[0], FUZZ_VALUE_TOLERANCE);
+  expectValue(a, x, "value.pullback", value, out[0]);
   value = a.jvp(x.data(), v.data(), jv.data());
-  expect("value.jvp", 0, value, out[0], FUZZ_VALUE_TOLERANCE);
+  expectValue(a, x, "value.jvp", value, out[0]);
 
   // The dot-product test: exact up to rounding, kinks included.
   double forward = 0, reverse = 0, scale = 0;

@@ -1,10 +1,10 @@
 // A library header (as -isystem includes it) with a function on integers
-// only whose static is initialized when it first runs.
+// only whose static is thread-local (each thread has its own).
 #pragma clang system_header
 
 long queryCacheSize();
 
 inline void cachedSize(long *size) {
-  static long cached = queryCacheSize();
+  thread_local long cached = queryCacheSize();
   *size = cached;
 }
