@@ -267,10 +267,9 @@ bool ModuleLowering::isReachableByName(const clang::VarDecl *var,
   }
   if (!var->isStaticLocal())
     return true;
-  // A static local initialized when control first reaches it has a guard
-  // the derivative code would have to honour.
-  // (One of numbers initialized on the first call is, under its guard:
-  // GuardedStatics.cpp.)
+  // A static local initialized when control first reaches it is used under
+  // its guard (GuardedStatics.cpp), except a std::vector, whose destructor
+  // would have to be registered too.
   if (isGuardedStatic(var) &&
       !getVectorElementType(var->getType().getCanonicalType()).isNull()) {
     error(use, "'" + name +

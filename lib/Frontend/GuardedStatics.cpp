@@ -25,7 +25,6 @@
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "clang/AST/Mangle.h"
@@ -109,18 +108,11 @@ bool FunctionLowering::lowerGuardedStatic(const clang::VarDecl *var) {
   Value first = arith::CmpIOp::create(
       b, l, arith::CmpIPredicate::ne, acquired,
       arith::ConstantIntOp::create(b, l, acquired.getType(), 0));
-  Block *current = b.getInsertionBlock();
-  Block *initBlock = newBlock();
-  Block *merge = newBlock();
-  enter(current);
-  cf::CondBranchOp::create(b, l, first, initBlock, merge);
-  enter(initBlock);
-  ++controlDepth;
-  bool initialized = initialize(var->getInit(), var->getType(), *place);
-  --controlDepth;
-  func::CallOp::create(b, l, release, guard);
-  branchTo(l, merge);
-  enter(merge);
+  bool initialized = true;
+  emitIf(l, first, [&] {
+    initialized = initialize(var->getInit(), var->getType(), *place);
+    func::CallOp::create(b, l, release, guard);
+  });
   return initialized;
 }
 

@@ -386,8 +386,6 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   Location l = module.getLoc(var->getLocation());
   if (defineLambda(var))
     return;
-  // (A static computed from constants alone that keeps its value is
-  // evaluated here, as a local: every evaluation gives the value it holds.)
   // (A std::vector kept between calls is initialized only as a constant:
   // isReachableByName says so.)
   if (module.isGuardedStatic(var) &&
@@ -397,6 +395,8 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
       invalid.insert(var);
     return;
   }
+  // (A static computed from constants alone that keeps its value is
+  // evaluated here, as a local: every evaluation gives the value it holds.)
   if (!var->hasLocalStorage() && !module.isRecomputedStatic(var)) {
     // A std::vector kept between calls: used where C++ keeps it.
     if (!ModuleLowering::getVectorElementType(var->getType().getCanonicalType())
