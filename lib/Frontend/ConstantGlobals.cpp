@@ -267,19 +267,6 @@ bool ModuleLowering::isReachableByName(const clang::VarDecl *var,
   }
   if (!var->isStaticLocal())
     return true;
-  // A static local initialized when control first reaches it is used under
-  // its guard (GuardedStatics.cpp), except a std::vector, whose destructor
-  // would have to be registered too.
-  if (isGuardedStatic(var) &&
-      !getVectorElementType(var->getType().getCanonicalType()).isNull()) {
-    error(use, "'" + name +
-                   "' is a std::vector kept between calls and initialized "
-                   "when the function first runs (its initializer is not a "
-                   "constant); differentiable functions keep such vectors "
-                   "only when they start empty: declare it empty and fill "
-                   "it in the function, or pass it as a parameter");
-    return false;
-  }
   // Clang numbers same-named statics of a function in the order its own
   // mangler meets them, which ours cannot know.
   const clang::DeclContext *owner = var->getDeclContext();

@@ -255,6 +255,11 @@ private:
   /// initializer run under its guard (GuardedStatics.cpp); false after an
   /// error.
   bool lowerGuardedStatic(const clang::VarDecl *var);
+  /// Registers the destructor of `var`, a static local kept in `object`
+  /// (of each element, for an array), with `__cxa_atexit`, as C++ does once
+  /// it is initialized.
+  void registerStaticDestructor(const clang::VarDecl *var,
+                                mlir::memref::GlobalOp object);
   /// A pointer or iterator variable: where it starts, or (without an
   /// initializer) the assignment that declares it.
   void lowerPointerVarDecl(const clang::VarDecl *var, const clang::Expr *init,

@@ -386,11 +386,7 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   Location l = module.getLoc(var->getLocation());
   if (defineLambda(var))
     return;
-  // (A std::vector kept between calls is initialized only as a constant:
-  // isReachableByName says so.)
-  if (module.isGuardedStatic(var) &&
-      ModuleLowering::getVectorElementType(var->getType().getCanonicalType())
-          .isNull()) {
+  if (module.isGuardedStatic(var)) {
     if (!lowerGuardedStatic(var))
       invalid.insert(var);
     return;

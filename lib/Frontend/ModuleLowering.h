@@ -34,6 +34,16 @@ namespace cotangent::frontend {
 /// On the declarations of the C++ ABI's guard functions of static locals
 /// (GuardedStatics.cpp): they read and write only the guard they are given.
 inline constexpr llvm::StringLiteral kStaticGuardAttr = "ct.static_guard";
+/// On the memref.global of a static local initialized under its guard that
+/// nothing changes after: no call may give it a copy of its own, since a
+/// thread waiting on the guard reads the variable itself once it is free
+/// (OutsideVariableCopies.cpp).
+inline constexpr llvm::StringLiteral kInitializedOnceAttr =
+    "ct.initialized_once";
+/// On a memref.global.get whose address is given to C++ (a static local
+/// registered for destruction at exit): the variable itself, never a call's
+/// copy of it (OutsideVariableCopies.cpp).
+inline constexpr llvm::StringLiteral kVariableItselfAttr = "ct.variable_itself";
 
 /// Whether `decl` is part of the C++ standard library (namespace `std` or
 /// the implementation's `__gnu_cxx`, at any depth).
@@ -240,8 +250,8 @@ public:
   /// (OutsideVectors.cpp); nullopt after reporting at `use` why not.
   std::optional<mlir::memref::GlobalOp>
   getOutsideVector(const clang::VarDecl *var, clang::SourceRange use);
-  /// Whether derivative code can name `var` (not thread-local, a static
-  /// local with a constant initializer); reports at `use` otherwise.
+  /// Whether derivative code can name `var` (not thread-local, not one of
+  /// several same-named statics of a function); reports at `use` otherwise.
   bool isReachableByName(const clang::VarDecl *var, clang::SourceRange use);
   /// Whether `var` is a static local that keeps its first value (`const`,
   /// or only read) whose initializer, not a constant the compiler folds,
@@ -261,6 +271,9 @@ public:
   /// returns a flag, or `__cxa_guard_release`), taking a guard.
   mlir::func::FuncOp getStaticGuardFunction(llvm::StringRef name,
                                             bool returnsFlag);
+  /// The declaration of `__cxa_atexit`, taking its three pointers as
+  /// integers.
+  mlir::func::FuncOp getAtExitFunction();
 
   /// Where a field or a base class starts in its record, in scalars.
   int64_t getFieldOffset(const clang::FieldDecl *field);

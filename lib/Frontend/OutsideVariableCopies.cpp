@@ -127,6 +127,7 @@ SmallVector<memref::GlobalOp> OutsideVariableCopies::findWrittenVariables() {
     bool isWritten = false;
     module.walk([&](memref::GetGlobalOp get) {
       if (get.getName() == global.getSymName() &&
+          !get->hasAttr(kVariableItselfAttr) &&
           isWrittenThrough(get.getResult()))
         isWritten = true;
     });
@@ -161,11 +162,9 @@ std::string OutsideVariableCopies::whyKeptInPlace(
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
       if (!callee || !isCompiledElsewhere(callee))
         return WalkResult::advance();
-      if (callee->hasAttr(kStaticGuardAttr)) {
-        why = "the function initializes a static variable on its first "
-              "call, under a guard other threads may wait on";
-        return WalkResult::interrupt();
-      }
+      // (They touch the guard only.)
+      if (callee->hasAttr(kStaticGuardAttr))
+        return WalkResult::advance();
       why = "it calls " + quotedName(callee) +
             ", which runs as Clang compiled it (a library function, or one "
             "bound to a derivative rule) and may read or change it by name";
@@ -212,7 +211,8 @@ OutsideVariableCopies::makeBody(func::FuncOp holder,
       continue;
     Value copy = body.getArgument(index);
     body.walk([&](memref::GetGlobalOp get) {
-      if (get.getName() != global.getSymName())
+      if (get.getName() != global.getSymName() ||
+          get->hasAttr(kVariableItselfAttr))
         return;
       get.getResult().replaceAllUsesWith(copy);
       get.erase();
@@ -382,7 +382,11 @@ void OutsideVariableCopies::run() {
     });
   for (memref::GlobalOp global : written) {
     llvm::SetVector<func::FuncOp> holders = findHolders(global);
-    std::string why = whyKeptInPlace(holders);
+    std::string why =
+        global->hasAttr(kInitializedOnceAttr)
+            ? "it is a static variable initialized on the function's first "
+              "call, under a guard other threads may wait on"
+            : whyKeptInPlace(holders);
     if (!why.empty()) {
       global->setAttr(ct::kKeptInPlaceAttr,
                       StringAttr::get(module.getContext(), why));

@@ -45,7 +45,8 @@ ModuleLowering::getOutsideVector(const clang::VarDecl *var,
   OpBuilder b(getContext());
   memref::GlobalOp global = declareOutsideGlobal(
       var, MemRefType::get({3}, b.getF64Type()),
-      type.isConstQualified() || var->getType().isConstQualified());
+      (type.isConstQualified() || var->getType().isConstQualified()) &&
+          !isGuardedStatic(var));
   int64_t first = offsets->first / 8, end = offsets->second / 8;
   global->setAttr(ct::kVectorSlotsAttr,
                   b.getDenseI64ArrayAttr({first, end, 3 - first - end}));
