@@ -188,6 +188,19 @@ static void resolveFunctionAddresses(llvm::Module &module) {
   }
 }
 
+/// The module's thread-local variables (ct::kThreadLocalGlobalsAttr) are
+/// each thread's own in LLVM IR too, so that the object file reaches them
+/// as such.
+static void markThreadLocals(ModuleOp source, llvm::Module &module) {
+  auto names = source->getAttrOfType<ArrayAttr>(ct::kThreadLocalGlobalsAttr);
+  if (!names)
+    return;
+  for (auto name : names.getAsRange<StringAttr>())
+    if (llvm::GlobalVariable *global =
+            module.getGlobalVariable(name.getValue(), /*AllowInternal=*/true))
+      global->setThreadLocal(true);
+}
+
 std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
                                                 llvm::LLVMContext &context,
                                                 StringRef triple,
@@ -199,6 +212,7 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
   result->setTargetTriple(llvm::Triple(triple));
   result->setDataLayout(dataLayout);
   resolveFunctionAddresses(*result);
+  markThreadLocals(module, *result);
   disableRuntimeUnrolling(*result);
   return result;
 }

@@ -253,18 +253,39 @@ bool ModuleLowering::isRecomputedStatic(const clang::VarDecl *var) {
          readsOnlyConstants(init, var, *this, ast);
 }
 
+/// Why a thread-local variable outside any function cannot be named by
+/// derivative code, or null when it can.
+static const char *whyThreadLocalIsUnreachable(const clang::VarDecl *var) {
+  const clang::VarDecl *definition = var->getDefinition();
+  if (!definition)
+    return "defined in another file";
+  if (!definition->hasConstantInitialization())
+    return "initialized when each thread first uses it";
+  if (definition->needsDestruction(var->getASTContext()) !=
+      clang::QualType::DK_none)
+    return "destroyed when each thread ends";
+  return nullptr;
+}
+
 /// Whether the derivative code can refer to `var` by its linkage name as
 /// the unit defines it; reports at `use` why not.
 bool ModuleLowering::isReachableByName(const clang::VarDecl *var,
                                        clang::SourceRange use) {
   std::string name = var->getQualifiedNameAsString();
-  if (var->getTLSKind() != clang::VarDecl::TLS_None) {
-    error(use, "'" + name +
-                   "' is thread-local; differentiable functions read and "
-                   "write variables outside them only when every thread "
-                   "shares them: pass it as a parameter");
-    return false;
-  }
+  // A thread-local variable outside any function is reached directly only
+  // when it is defined here with a constant and nothing to destroy; C++
+  // reaches the others through a function of the defining file's, which
+  // makes the thread's copy on its first use.
+  if (var->getTLSKind() != clang::VarDecl::TLS_None && !var->isStaticLocal())
+    if (const char *why = whyThreadLocalIsUnreachable(var)) {
+      error(use, "'" + name + "' is a thread-local variable " + why +
+                     "; differentiable functions use thread-local "
+                     "variables outside functions only when this file "
+                     "defines them with a constant and nothing to destroy: "
+                     "pass it as a parameter, or make it a 'thread_local' "
+                     "variable of the function");
+      return false;
+    }
   if (!var->isStaticLocal())
     return true;
   // Clang numbers same-named statics of a function in the order its own
@@ -301,7 +322,19 @@ memref::GlobalOp ModuleLowering::declareOutsideGlobal(const clang::VarDecl *var,
   // derivatives' own cannot reach it (DerivativeCompiler).
   if (ast.GetGVALinkageForVariable(var) == clang::GVA_Internal)
     global->setAttr(ct::kInternalLinkageAttr, b.getUnitAttr());
+  if (var->getTLSKind() != clang::VarDecl::TLS_None)
+    markThreadLocal(global);
   return global;
+}
+
+void ModuleLowering::markThreadLocal(memref::GlobalOp global) {
+  SmallVector<Attribute> names;
+  if (auto known =
+          module->getAttrOfType<ArrayAttr>(ct::kThreadLocalGlobalsAttr))
+    names.append(known.begin(), known.end());
+  names.push_back(global.getSymNameAttr());
+  module->setAttr(ct::kThreadLocalGlobalsAttr,
+                  ArrayAttr::get(module.getContext(), names));
 }
 
 std::optional<memref::GlobalOp>

@@ -255,6 +255,11 @@ private:
   /// initializer run under its guard (GuardedStatics.cpp); false after an
   /// error.
   bool lowerGuardedStatic(const clang::VarDecl *var);
+  /// Whether `__cxa_guard_acquire` on `guard` says this call initializes
+  /// the variable.
+  Value acquireStaticGuard(Value guard, Location l);
+  /// Whether the thread-local guard byte `guard` is still clear.
+  Value isThreadsFirstPass(Value guard, Location l);
   /// Registers the destructor of `var`, a static local kept in `object`
   /// (of each element, for an array), with `__cxa_atexit`, as C++ does once
   /// it is initialized.

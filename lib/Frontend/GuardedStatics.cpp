@@ -46,9 +46,14 @@ namespace cotangent::frontend {
 
 bool ModuleLowering::isGuardedStatic(const clang::VarDecl *var) {
   const clang::Expr *init = var->getInit();
-  return var->isStaticLocal() && init &&
-         var->getTLSKind() == clang::VarDecl::TLS_None &&
-         !var->hasConstantInitialization() &&
+  if (!var->isStaticLocal() || !init)
+    return false;
+  // (A thread's own copy is also guarded where it has a destructor: C++
+  // registers it for the thread's exit when control first passes.)
+  if (var->getTLSKind() != clang::VarDecl::TLS_None &&
+      var->needsDestruction(ast) != clang::QualType::DK_none)
+    return true;
+  return !var->hasConstantInitialization() &&
          !init->isConstantInitializer(ast, /*ForRef=*/false) &&
          !isRecomputedStatic(var);
 }
@@ -60,11 +65,17 @@ memref::GlobalOp ModuleLowering::declareStaticGuard(const clang::VarDecl *var) {
   if (auto existing = module.lookupSymbol<memref::GlobalOp>(name))
     return existing;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  // (The Itanium ABI's guard: 64 bits, its first byte set once done.)
+  // (The Itanium ABI's guard: 64 bits, its first byte set once done; a
+  // thread-local variable's is a thread-local byte, which Clang may make
+  // one byte long.)
+  bool threadLocal = var->getTLSKind() != clang::VarDecl::TLS_None;
   auto global = memref::GlobalOp::create(
       b, getLoc(var->getLocation()), name, b.getStringAttr("public"),
-      MemRefType::get({1}, b.getI64Type()), /*initial_value=*/{},
+      MemRefType::get({1}, threadLocal ? b.getI8Type() : b.getI64Type()),
+      /*initial_value=*/{},
       /*constant=*/false, /*alignment=*/nullptr);
+  if (threadLocal)
+    markThreadLocal(global);
   global->setAttr("ct.source_name",
                   b.getStringAttr("the guard of static variable '" +
                                   var->getQualifiedNameAsString() + "'"));
@@ -90,8 +101,8 @@ func::FuncOp ModuleLowering::getStaticGuardFunction(StringRef name,
   return function;
 }
 
-func::FuncOp ModuleLowering::getAtExitFunction() {
-  constexpr StringLiteral name = "__cxa_atexit";
+func::FuncOp ModuleLowering::getAtExitFunction(bool threadLocal) {
+  StringRef name = threadLocal ? "__cxa_thread_atexit" : "__cxa_atexit";
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
@@ -148,8 +159,10 @@ void FunctionLowering::registerStaticDestructor(const clang::VarDecl *var,
   int64_t size = ast.getTypeSizeInChars(type).getQuantity();
   auto register_ = [&](Value offset) {
     Value element = arith::AddIOp::create(b, l, start, offset);
-    func::CallOp::create(b, l, module.getAtExitFunction(),
-                         ValueRange{function, element, dso});
+    func::CallOp::create(
+        b, l,
+        module.getAtExitFunction(var->getTLSKind() != clang::VarDecl::TLS_None),
+        ValueRange{function, element, dso});
   };
   if (count == 1) {
     register_(arith::ConstantIntOp::create(b, l, b.getI64Type(), 0));
@@ -178,6 +191,23 @@ static bool isInitializedOnce(const clang::VarDecl *var,
   return body && !clang::ExprMutationAnalyzer(*body, ast).isMutated(var);
 }
 
+Value FunctionLowering::acquireStaticGuard(Value guard, Location l) {
+  func::FuncOp acquire =
+      module.getStaticGuardFunction("__cxa_guard_acquire", true);
+  Value acquired = func::CallOp::create(b, l, acquire, guard).getResult(0);
+  return arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::ne, acquired,
+      arith::ConstantIntOp::create(b, l, acquired.getType(), 0));
+}
+
+Value FunctionLowering::isThreadsFirstPass(Value guard, Location l) {
+  // (No other thread reads this one's guard: no lock, as Clang does.)
+  Value done = memref::LoadOp::create(b, l, guard, constantIndex(0, l));
+  return arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::eq, done,
+      arith::ConstantIntOp::create(b, l, b.getI8Type(), 0));
+}
+
 bool FunctionLowering::lowerGuardedStatic(const clang::VarDecl *var) {
   Location l = module.getLoc(var->getLocation());
   clang::SourceRange range = var->getSourceRange();
@@ -198,19 +228,16 @@ bool FunctionLowering::lowerGuardedStatic(const clang::VarDecl *var) {
     return false;
   if (!isVector)
     places[var] = *place;
-  if (isInitializedOnce(var, ast))
+  // (A thread's own copy is no other thread's to wait on: it is copied
+  // per call like other outside variables the function writes.)
+  bool threadLocal = var->getTLSKind() != clang::VarDecl::TLS_None;
+  if (isInitializedOnce(var, ast) && !threadLocal)
     (*global)->setAttr(kInitializedOnceAttr, b.getUnitAttr());
   memref::GlobalOp guardGlobal = module.declareStaticGuard(var);
   Value guard = memref::GetGlobalOp::create(b, l, guardGlobal.getType(),
                                             guardGlobal.getSymName());
-  func::FuncOp acquire =
-      module.getStaticGuardFunction("__cxa_guard_acquire", true);
-  func::FuncOp release =
-      module.getStaticGuardFunction("__cxa_guard_release", false);
-  Value acquired = func::CallOp::create(b, l, acquire, guard).getResult(0);
-  Value first = arith::CmpIOp::create(
-      b, l, arith::CmpIPredicate::ne, acquired,
-      arith::ConstantIntOp::create(b, l, acquired.getType(), 0));
+  Value first =
+      threadLocal ? isThreadsFirstPass(guard, l) : acquireStaticGuard(guard, l);
   bool initialized = true;
   emitIf(l, first, [&] {
     // (Temporaries of the initializer live in the branch.)
@@ -228,7 +255,14 @@ bool FunctionLowering::lowerGuardedStatic(const clang::VarDecl *var) {
       registerStaticDestructor(var, *global);
     emitCleanups(depth, l);
     cleanups.truncate(depth);
-    func::CallOp::create(b, l, release, guard);
+    if (threadLocal)
+      memref::StoreOp::create(
+          b, l, arith::ConstantIntOp::create(b, l, b.getI8Type(), 1), guard,
+          ValueRange{constantIndex(0, l)});
+    else
+      func::CallOp::create(
+          b, l, module.getStaticGuardFunction("__cxa_guard_release", false),
+          guard);
   });
   return initialized;
 }

@@ -271,9 +271,12 @@ public:
   /// returns a flag, or `__cxa_guard_release`), taking a guard.
   mlir::func::FuncOp getStaticGuardFunction(llvm::StringRef name,
                                             bool returnsFlag);
-  /// The declaration of `__cxa_atexit`, taking its three pointers as
-  /// integers.
-  mlir::func::FuncOp getAtExitFunction();
+  /// The declaration of `__cxa_atexit` (`__cxa_thread_atexit` for a
+  /// thread's own variables), taking its three pointers as integers.
+  mlir::func::FuncOp getAtExitFunction(bool threadLocal);
+  /// Marks `global` as the C++ variable of each thread's own
+  /// (ct::kThreadLocalGlobalsAttr).
+  void markThreadLocal(mlir::memref::GlobalOp global);
 
   /// Where a field or a base class starts in its record, in scalars.
   int64_t getFieldOffset(const clang::FieldDecl *field);

@@ -11,7 +11,7 @@
 #include <new>
 #include <vector>
 
-thread_local double per_thread = 1;
+extern thread_local double per_thread; // defined in another file
 struct Pair { double a, b; };
 double takes_pair(Pair p);
 double own_variadic(int, ...);
@@ -86,7 +86,7 @@ __float128 halve(__float128 v) { return v / 2; }
 }
 
 [[ct::differentiable]] double uses_thread_local(double x) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: 'per_thread' is thread-local; differentiable functions read and write variables outside them only when every thread shares them: pass it as a parameter
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:14: error: 'per_thread' is a thread-local variable defined in another file; differentiable functions use thread-local variables outside functions only when this file defines them with a constant and nothing to destroy: pass it as a parameter, or make it a 'thread_local' variable of the function
   return x * per_thread;
 }
 

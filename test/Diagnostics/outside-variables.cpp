@@ -105,12 +105,13 @@ double run(const double *x, double *dx) {
   return ct::gradient<vectorOfRows>(x, 2, dx);
 }
 #elif CASE == 8
-// Every thread has its own: the derivative code could not name it.
+// Every thread has its own, destroyed when the thread ends (C++ reaches
+// it through a function of the file's).
 thread_local std::vector<double> perThread;
 [[ct::differentiable]] double threadLocal(const double *x, int n) {
-  // THREAD: outside-variables.cpp:[[@LINE+1]]:3: error: 'perThread' is thread-local; differentiable functions read and write variables outside them only when every thread shares them: pass it as a parameter
+  // THREAD: outside-variables.cpp:[[@LINE+1]]:3: error: 'perThread' is a thread-local variable destroyed when each thread ends; differentiable functions use thread-local variables outside functions only when this file defines them with a constant and nothing to destroy: pass it as a parameter, or make it a 'thread_local' variable of the function
   perThread.assign(x, x + n);
-  // THREAD: outside-variables.cpp:[[@LINE+1]]:10: error: 'perThread' is thread-local
+  // THREAD: outside-variables.cpp:[[@LINE+1]]:10: error: 'perThread' is a thread-local variable
   return perThread[0];
 }
 double run(const double *x, double *dx) {

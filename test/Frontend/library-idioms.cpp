@@ -3,7 +3,7 @@
 // number, a call of a function with an empty body; a null pointer to a type
 // only declared is memory of no elements, and a test of it that the
 // lowering knows takes its branch alone; a library function on integers
-// only whose body does not lower (a thread-local static)
+// only whose body does not lower (a thread-local variable of another file)
 // is called as compiled.
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 -I %S/Inputs | FileCheck %s
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 -I %S/Inputs | %cotangent-opt > /dev/null
@@ -46,4 +46,4 @@ inline void scale(const double *x, double *y, ParallelInfo *info = nullptr) {
 // CHECK: %[[X0:.*]] = memref.load %arg0[%c0]
 // CHECK-NEXT: arith.mulf %[[X0]], %[[TWO]]
 // CHECK: call @_Z10cachedSizePl(
-// CHECK: func.func private @_Z10cachedSizePl({{.*}}ct.external, ct.library_code = "'cached' is thread-local
+// CHECK: func.func private @_Z10cachedSizePl({{.*}}ct.external, ct.library_code = "'cachedCacheSize' is a thread-local variable defined in another file

@@ -47,6 +47,11 @@ inline constexpr llvm::StringLiteral kNotLoweredAttr = "ct.not_lowered";
 /// plugin's) can call it.
 inline constexpr llvm::StringLiteral kInternalLinkageAttr =
     "ct.internal_linkage";
+/// On the module: the names of the memref.globals that are C++ thread-local
+/// variables (each thread's own), made thread-local in LLVM IR
+/// (translateToLLVMIR).
+inline constexpr llvm::StringLiteral kThreadLocalGlobalsAttr =
+    "ct.thread_local_globals";
 /// The LLVM-dialect global a `ct.function_address` of symbol S refers to,
 /// `<prefix>S`: the module holds its own copy of S under that name, so the
 /// unit's S is named once the module is LLVM IR (translateToLLVMIR).
