@@ -289,8 +289,10 @@ Value FunctionLowering::lowerCast(const clang::CastExpr *expr) {
     Value isNull = lowerNullTest(expr->getSubExpr());
     if (!isNull)
       return nullptr;
-    return arith::XOrIOp::create(
-        b, l, isNull, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
+    // (Folded where the test is known, so that `if (out)` takes its branch
+    // alone: an optional output left null.)
+    return b.createOrFold<arith::XOrIOp>(
+        l, isNull, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
   }
   case clang::CK_MemberPointerToBoolean: {
     // (Null is -1 for a data member, 0 for a member function.)

@@ -968,6 +968,14 @@ FunctionLowering::lowerNamedPointer(const clang::DeclRefExpr *ref) {
                    load(it->second.offsetSlot, l)};
   if (auto it = fixedPointers.find(ref->getDecl()); it != fixedPointers.end())
     return it->second;
+  // A helper's pointer parameter given a growing vector's address
+  // (GrowingVectors.cpp): that vector's elements.
+  if (auto pinned = pinnedGrowingViews.find(ref->getDecl());
+      pinned != pinnedGrowingViews.end())
+    return pinned->second;
+  if (auto growing = growingVectors.find(ref->getDecl());
+      growing != growingVectors.end())
+    return growingElements(growing->second, l);
   // A reference to a pointer (`double *&p`) or to a std::unique_ptr: the
   // address in the place it is bound to.
   clang::QualType type = ref->getDecl()->getType();

@@ -39,6 +39,20 @@ struct Overloaded {
   return x[0];
 }
 
+// A helper's pointer parameter given a vector's address grows it
+// (test/Integration/CPU/vector-output-pointers.cpp), but not through a
+// pointer variable the helper copies it into.
+inline void growThroughCopy(std::vector<double> *out, double e) {
+  std::vector<double> *copy = out;
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: 'push_back' grows this std::vector, which differentiable code supports for local vectors of numbers, pointers or structs of them that no reference designates
+  copy->push_back(e);
+}
+[[ct::differentiable]] double copiedPointerGrows(const double *x, int n) {
+  std::vector<double> v;
+  growThroughCopy(&v, x[0]);
+  return v.back();
+}
+
 [[ct::differentiable]] double pinned(double x) {
   std::vector<double> v(2, x);
   double &first = v[0];
@@ -147,4 +161,4 @@ struct FreeDeleter {
   return (*v)[0];
 }
 
-// CHECK: 14 errors generated.
+// CHECK: 15 errors generated.

@@ -45,6 +45,29 @@ memberCallOf(const clang::CallExpr *call) {
   return {nullptr, nullptr};
 }
 
+/// The name in `expr` of the vector it designates, also through `*p` and
+/// `&v` (a helper's pointer parameter given a vector's address).
+static const clang::DeclRefExpr *namedVector(const clang::Expr *expr) {
+  // (A pointer's value is read from its variable, or made a pointer to
+  // const.)
+  auto stripRead = [](const clang::Expr *e) {
+    e = strip(e);
+    while (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(e)) {
+      if (cast->getCastKind() != clang::CK_LValueToRValue &&
+          cast->getCastKind() != clang::CK_NoOp)
+        break;
+      e = strip(cast->getSubExpr());
+    }
+    return e;
+  };
+  expr = stripRead(expr);
+  if (const auto *unary = dyn_cast<clang::UnaryOperator>(expr);
+      unary && (unary->getOpcode() == clang::UO_Deref ||
+                unary->getOpcode() == clang::UO_AddrOf))
+    expr = stripRead(unary->getSubExpr());
+  return dyn_cast<clang::DeclRefExpr>(expr);
+}
+
 /// Whether `stmt` changes the size of the vector `param` designates, or
 /// passes it to a helper that does (up to `depth` helpers deep).
 static bool changesParameter(const clang::Stmt *stmt,
@@ -52,7 +75,7 @@ static bool changesParameter(const clang::Stmt *stmt,
   if (!stmt)
     return false;
   auto isParam = [&](const clang::Expr *expr) {
-    const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
+    const clang::DeclRefExpr *ref = namedVector(expr);
     return ref && ref->getDecl() == param;
   };
   if (const auto *call = dyn_cast<clang::CallExpr>(stmt)) {
@@ -74,24 +97,44 @@ static bool changesParameter(const clang::Stmt *stmt,
   return false;
 }
 
-bool growsVectorParameter(const clang::FunctionDecl *callee, unsigned index) {
-  // (The user's helpers, and static member functions: the library's own
-  // functions on vectors, std::swap among them, have models of their own;
-  // Cotangent's ct::detail code, the header's result_into writing a
-  // std::vector result, is the user's even from a system include.)
+/// Whether `callee` is a helper whose body is lowered where it is called
+/// with its vector parameters bound to the caller's vectors: the user's
+/// functions, and static member functions (the library's own functions on
+/// vectors, std::swap among them, have models of their own; Cotangent's
+/// ct::detail code, the header's result_into writing a std::vector result,
+/// is the user's even from a system include).
+static bool bindsVectorParameters(const clang::FunctionDecl *callee,
+                                  unsigned index) {
   if (!callee || index >= callee->getNumParams() || !callee->getBody() ||
       callee->isCXXInstanceMember())
     return false;
   const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
-  if (callee->getASTContext().getSourceManager().isInSystemHeader(
-          callee->getLocation()) &&
-      !isInCotangentDetail(
-          method ? static_cast<const clang::Decl *>(method->getParent())
-                 : callee))
+  return !callee->getASTContext().getSourceManager().isInSystemHeader(
+             callee->getLocation()) ||
+         isInCotangentDetail(
+             method ? static_cast<const clang::Decl *>(method->getParent())
+                    : callee);
+}
+
+/// Whether parameter `index` of `callee` is a pointer to a vector that the
+/// helper's body, lowered where it is called, binds to the vector given.
+static bool takesVectorPointer(const clang::FunctionDecl *callee,
+                               unsigned index) {
+  if (!bindsVectorParameters(callee, index))
+    return false;
+  clang::QualType type = callee->getParamDecl(index)->getType();
+  return type->isPointerType() &&
+         ModuleLowering::isMemrefVector(
+             type->getPointeeType().getCanonicalType().getUnqualifiedType());
+}
+
+bool growsVectorParameter(const clang::FunctionDecl *callee, unsigned index) {
+  if (!bindsVectorParameters(callee, index))
     return false;
   const clang::ParmVarDecl *param = callee->getParamDecl(index);
   clang::QualType type = param->getType();
-  if (!type->isLValueReferenceType() ||
+  // (`std::vector<T> &v`, or `std::vector<T> *v` given a vector's address.)
+  if (!(type->isLValueReferenceType() || type->isPointerType()) ||
       type->getPointeeType().isConstQualified() ||
       !ModuleLowering::isMemrefVector(
           type->getPointeeType().getCanonicalType()))
@@ -103,7 +146,8 @@ bool ModuleLowering::keepsVectorParameterInMemory(
     const clang::ParmVarDecl *param) {
   const auto *function =
       param ? dyn_cast<clang::FunctionDecl>(param->getDeclContext()) : nullptr;
-  return function &&
+  // (A pointer parameter is bound only where a helper is inlined.)
+  return function && param->getType()->isReferenceType() &&
          growsVectorParameter(function, param->getFunctionScopeIndex());
 }
 
@@ -166,7 +210,8 @@ public:
     if (const auto *call = dyn_cast<clang::CallExpr>(stmt))
       visitCall(call);
     if (const auto *unary = dyn_cast<clang::UnaryOperator>(stmt);
-        unary && unary->getOpcode() == clang::UO_AddrOf)
+        unary && unary->getOpcode() == clang::UO_AddrOf &&
+        !passedByAddress.contains(unary))
       if (VectorUses *vector = usesOf(unary->getSubExpr()))
         vector->bound = true;
     if (const auto *lambda = dyn_cast<clang::LambdaExpr>(stmt))
@@ -183,6 +228,18 @@ private:
   llvm::DenseMap<const clang::VarDecl *, const clang::CompoundStmt *>
       declarationBlocks;
   llvm::DenseSet<const clang::Decl *> rangeVariables;
+  /// `&v` given to helpers' pointer parameters (visitCall).
+  llvm::DenseSet<const clang::Expr *> passedByAddress;
+
+  /// `&v` in `expr`, also made a pointer to const; null otherwise.
+  static const clang::UnaryOperator *addressOf(const clang::Expr *expr) {
+    expr = strip(expr);
+    if (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(expr);
+        cast && cast->getCastKind() == clang::CK_NoOp)
+      expr = strip(cast->getSubExpr());
+    const auto *unary = dyn_cast<clang::UnaryOperator>(expr);
+    return unary && unary->getOpcode() == clang::UO_AddrOf ? unary : nullptr;
+  }
 
   const clang::VarDecl *vectorNamed(const clang::Expr *expr) {
     const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
@@ -217,12 +274,21 @@ private:
 
   void visitCall(const clang::CallExpr *call) {
     // A helper that resizes a vector it is given by reference (`fill(v)`
-    // clearing and pushing): the vector grows where the helper is lowered.
+    // clearing and pushing) or by address (`fill(&v)`): the vector grows
+    // where the helper is lowered. (An address so given binds the
+    // parameter as a reference would: it is kept in no variable.)
     if (const clang::FunctionDecl *callee = call->getDirectCallee())
-      for (unsigned i = 0; i < call->getNumArgs(); ++i)
-        if (VectorUses *given = usesOf(call->getArg(i));
+      for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+        const clang::Expr *arg = call->getArg(i);
+        if (const clang::UnaryOperator *address = addressOf(arg);
+            address && takesVectorPointer(callee, i)) {
+          passedByAddress.insert(address);
+          arg = address->getSubExpr();
+        }
+        if (VectorUses *given = usesOf(arg);
             given && growsVectorParameter(callee, i))
           given->resizedElsewhere = true;
+      }
     auto [object, method] = memberCallOf(call);
     VectorUses *vector = object ? usesOf(object) : nullptr;
     if (!vector || !method)
@@ -286,7 +352,7 @@ struct LoopUses {
   llvm::DenseSet<const clang::Stmt *> lambdasSeen;
 
   const clang::ValueDecl *vectorOf(const clang::Expr *expr) {
-    const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
+    const clang::DeclRefExpr *ref = namedVector(expr);
     return ref && isGrowing(ref->getDecl()) ? ref->getDecl() : nullptr;
   }
 
@@ -341,8 +407,9 @@ struct LoopUses {
       clang::QualType type = callee && param < callee->getNumParams()
                                  ? callee->getParamDecl(param)->getType()
                                  : clang::QualType();
-      if (type.isNull() || (type->isReferenceType() &&
-                            !type->getPointeeType().isConstQualified()))
+      if (type.isNull() ||
+          ((type->isReferenceType() || type->isPointerType()) &&
+           !type->getPointeeType().isConstQualified()))
         changed.insert(var);
     }
   }
@@ -351,15 +418,24 @@ struct LoopUses {
 
 const clang::ValueDecl *
 FunctionLowering::growingVectorNamed(const clang::Expr *expr) {
-  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
+  const clang::DeclRefExpr *ref = namedVector(expr);
   return ref && growingVectors.count(ref->getDecl()) ? ref->getDecl() : nullptr;
 }
 
 bool FunctionLowering::passesGrowingVectors(
     const clang::FunctionDecl *callee, ArrayRef<const clang::Expr *> args) {
-  for (auto [i, arg] : llvm::enumerate(args))
-    if (growingVectorNamed(arg) && growsVectorParameter(callee, i))
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    if (growingVectorNamed(arg) &&
+        (growsVectorParameter(callee, i) || takesVectorPointer(callee, i)))
       return true;
+    // An optional output left out (`nullptr`): inlined, where the
+    // helper's test of it takes its branch alone.
+    if (arg && takesVectorPointer(callee, i) &&
+        growsVectorParameter(callee, i) &&
+        arg->isNullPointerConstant(ast,
+                                   clang::Expr::NPC_ValueDependentIsNotNull))
+      return true;
+  }
   return false;
 }
 
@@ -370,8 +446,10 @@ bool FunctionLowering::bindGrowingReference(const clang::ParmVarDecl *param,
   const clang::ValueDecl *var = growingVectorNamed(arg);
   const auto *callee =
       dyn_cast_or_null<clang::FunctionDecl>(param->getDeclContext());
+  unsigned index = param->getFunctionScopeIndex();
   if (!var || !callee ||
-      !growsVectorParameter(callee, param->getFunctionScopeIndex()))
+      !(growsVectorParameter(callee, index) ||
+        takesVectorPointer(callee, index)))
     return false;
   growingVectors[param] = growingVectors.find(var)->second;
   return true;
@@ -499,7 +577,7 @@ Address FunctionLowering::growingElements(const GrowingVector &vector,
 
 FunctionLowering::GrowingVector *
 FunctionLowering::growingVectorOf(const clang::Expr *object) {
-  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(object));
+  const clang::DeclRefExpr *ref = namedVector(object);
   auto it = ref ? growingVectors.find(ref->getDecl()) : growingVectors.end();
   return it == growingVectors.end() ? nullptr : &it->second;
 }

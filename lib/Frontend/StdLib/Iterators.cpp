@@ -161,6 +161,10 @@ FunctionLowering::comparablePositions(Address left, Address right,
 
 Value FunctionLowering::lowerNullTest(const clang::Expr *pointer) {
   Location l = loc(pointer);
+  // A helper's pointer parameter bound to a growing vector (an optional
+  // output given `&v`) designates that vector.
+  if (pointer->getType()->isPointerType() && growingVectorNamed(pointer))
+    return arith::ConstantOp::create(b, l, b.getBoolAttr(false));
   std::optional<Address> address = lowerPointer(pointer);
   if (!address)
     return nullptr;

@@ -461,8 +461,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
   StringRef name = method->getIdentifier() ? method->getName() : "";
   bool isAssignment =
       method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator();
-  // A vector whose memory changes at run time (GrowingVectors.cpp).
-  if (GrowingVector *growing = arrow ? nullptr : growingVectorOf(object);
+  // A vector whose memory changes at run time (GrowingVectors.cpp), also
+  // through a helper's pointer parameter bound to one (`out->push_back`).
+  if (GrowingVector *growing = growingVectorOf(object);
       growing && (changesVectorMemory(method) || name == "capacity"))
     return lowerGrowingVectorCall(expr, method, *growing, args);
   if (isAssignment || name == "resize" || name == "assign" || name == "clear" ||
