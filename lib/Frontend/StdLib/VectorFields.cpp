@@ -196,6 +196,18 @@ struct ResizedFieldFinder
     bool VisitVarDecl(clang::VarDecl *var) {
       if (const clang::Expr *init = var->getInit())
         finder.noteBinding(var, init);
+      // (An array of pointers to structs: each is read back from memory.)
+      if (const clang::ArrayType *array =
+              var->getType()->getAsArrayTypeUnsafe())
+        if (clang::QualType element = array->getElementType();
+            element->isPointerType())
+          finder.noteObjectsReachedByAddress(element->getPointeeType());
+      return true;
+    }
+    // (`&current`: the pointer may be assigned through its address.)
+    bool VisitUnaryOperator(clang::UnaryOperator *unary) {
+      if (unary->getOpcode() == clang::UO_AddrOf)
+        finder.noteMovingObjectPointer(unary->getSubExpr());
       return true;
     }
     bool VisitBinaryOperator(clang::BinaryOperator *assign) {
@@ -236,6 +248,7 @@ struct ResizedFieldFinder
   /// within its array (`obj.f + k`) or a constructor of f's class sets it.
   void noteReseat(const clang::FunctionDecl *function,
                   const clang::BinaryOperator *assign) {
+    noteMovingObjectPointer(assign->getLHS());
     const clang::FieldDecl *field = pointerFieldOf(assign->getLHS());
     if (!field)
       return;
@@ -281,7 +294,33 @@ struct ResizedFieldFinder
         call, callee,
         [&](const clang::ParmVarDecl *param, const clang::Expr *arg) {
           noteBinding(param, arg);
+          // (`std::swap(current, next)`: each pointer is assigned.)
+          clang::QualType type = param->getType();
+          if (type->isLValueReferenceType() &&
+              !type.getNonReferenceType().isConstQualified())
+            noteMovingObjectPointer(arg);
         });
+  }
+  /// A pointer variable to structs assigned after its declaration
+  /// (`current = next`, swapped: double buffers) moves between objects
+  /// whose pointer and vector fields may designate different memory:
+  /// those fields are found in the object, as for an object reached
+  /// through a `void *` or held by a std::vector.
+  void noteMovingObjectPointer(const clang::Expr *expr) {
+    const auto *ref = dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
+    const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    if (!var || !var->getType()->isPointerType())
+      return;
+    noteObjectsReachedByAddress(var->getType()->getPointeeType());
+  }
+  /// Objects of struct `type` are reached through addresses read back
+  /// from memory: their pointer and vector fields are found in them.
+  void noteObjectsReachedByAddress(clang::QualType type) {
+    const clang::RecordDecl *record = type->getAsRecordDecl();
+    if (!record || !record->getDefinition() || ModuleLowering::isLinked(record))
+      return;
+    noteBehindVoidPointer(type);
+    addHeldRecords(type, records);
   }
   void noteResize(const clang::CXXMemberCallExpr *call) {
     const clang::CXXMethodDecl *method = call->getMethodDecl();
