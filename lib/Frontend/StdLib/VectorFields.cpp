@@ -130,9 +130,27 @@ struct ResizedFieldFinder
     if (record->isThisDeclarationADefinition() && !record->isDependentType() &&
         record->isDynamicClass())
       dynamicClasses.push_back(record);
+    if (record->isThisDeclarationADefinition() && !record->isDependentType() &&
+        ModuleLowering::isLinked(record))
+      linkedRecords.push_back(record);
     return true;
   }
-  SmallVector<const clang::CXXRecordDecl *> dynamicClasses;
+  SmallVector<const clang::CXXRecordDecl *> dynamicClasses, linkedRecords;
+  /// A linked node's pointer field designating a struct that is not linked
+  /// (a tree's leaf data, shared parameters): the node keeps its address,
+  /// so that struct is reached by an address read back.
+  void noteRecordsLinkedTo() {
+    for (const clang::CXXRecordDecl *record : linkedRecords)
+      for (const clang::FieldDecl *field : record->fields()) {
+        clang::QualType type = field->getType();
+        if (!type->isPointerType())
+          continue;
+        clang::QualType pointee = type->getPointeeType();
+        if (const clang::RecordDecl *target = pointee->getAsRecordDecl();
+            target && !ModuleLowering::isLinked(target))
+          noteObjectsReachedByAddress(pointee);
+      }
+  }
   /// The roots: functions marked differentiable, and functions given to an
   /// entry point as a template argument (`ct::gradient<f>`).
   bool VisitFunctionDecl(clang::FunctionDecl *decl) {
@@ -376,6 +394,7 @@ void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
   ResizedFieldFinder finder(ast, records);
   finder.TraverseAST(ast);
   finder.walkReached();
+  finder.noteRecordsLinkedTo();
   finder.addResizedRecords();
   // Structs a std::vector holds, and structs a std::unique_ptr or a
   // std::shared_ptr owns: their objects are reached through addresses kept

@@ -3,10 +3,11 @@
 // by std::swap or by assignment (a time-stepping state in a struct of a
 // pointer and a length, or of a std::vector), a window moved to another
 // object inside a loop, a table of pointers to objects chosen by index, a
-// pointer assigned in a branch and tested for null, and one assigned
-// through its address. Such a struct keeps its fields' addresses in its
-// objects, so an address read back finds them. Every mode against
-// differences, closed forms for two; -O0 and -O2.
+// pointer assigned in a branch and tested for null, one assigned through
+// its address, and a linked list whose nodes designate such structs.
+// Such a struct keeps its fields' addresses in its objects, so an address
+// read back finds them. Every mode against differences, closed forms for
+// two; -O0 and -O2.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -120,6 +121,26 @@ inline void choose(const Scaled **out, const Scaled *to) { *out = to; }
   return s + d->p[0] * d->p[0] * d->w;
 }
 
+// A list whose nodes designate data of their own (not linked): walked by
+// its `next` fields, each node's leaf read through the address it keeps.
+struct Leaf {
+  const double *data;
+  double w;
+};
+struct Node {
+  const Leaf *leaf;
+  const Node *next;
+};
+[[ct::differentiable]] double leaves(const double *x, int n) {
+  Leaf a{x, 2.0}, b{x + 2, 3.0};
+  Node second{&b, nullptr};
+  Node first{&a, &second};
+  double s = 0;
+  for (const Node *node = &first; node; node = node->next)
+    s += node->leaf->w * node->leaf->data[0] * node->leaf->data[1];
+  return s;
+}
+
 int main() {
   const double x[4] = {0.3, -0.5, 0.8, 1.1};
   check::checkModes<relaxed>("double buffer", x, 4);
@@ -127,6 +148,7 @@ int main() {
   check::checkModes<windowed>("moving window", x, 4);
   check::checkModes<tabled>("table of pointers", x, 4);
   check::checkModes<nullable>("nullable", x, 4);
+  check::checkModes<leaves>("nodes designating data", x, 4);
   // Closed forms: windowed's gradient is 2x; nullable's is (2, 6 x_1, 0,
   // 0).
   double p[4] = {x[0], x[1], x[2], x[3]}, dw[4] = {}, dn[4] = {};
