@@ -1224,6 +1224,11 @@ private:
   Value growingMemory(const GrowingVector &vector, Location l);
   /// The view of the elements the growing vector `vector` has now.
   Address growingElements(const GrowingVector &vector, Location l);
+  /// The elements of the growing vector `var` names (a vector, or a
+  /// reference or pointer parameter bound to one): the view pinned for
+  /// the loop being lowered, else a fresh one; nullopt for other names.
+  std::optional<Address> namedGrowingElements(const clang::ValueDecl *var,
+                                              Location l);
   /// Views of growing vectors that the loops being lowered read but cannot
   /// change, made before the outermost such loop.
   llvm::DenseMap<const clang::ValueDecl *, Address> pinnedGrowingViews;

@@ -632,11 +632,8 @@ FunctionLowering::lowerNamedPlace(const clang::DeclRefExpr *ref) {
                               var->getType().getNonReferenceType(), expr);
   if (const clang::VarDecl *outside = outsideVectorOf(expr))
     return outsideVectorElements(outside, expr);
-  if (auto pinned = pinnedGrowingViews.find(var);
-      pinned != pinnedGrowingViews.end())
-    return pinned->second;
-  if (auto growing = growingVectors.find(var); growing != growingVectors.end())
-    return growingElements(growing->second, l);
+  if (std::optional<Address> growing = namedGrowingElements(var, l))
+    return growing;
   if (auto it = places.find(var); it != places.end())
     return it->second;
   // A structured binding (`auto [a, b] = pair`): the part it names.
@@ -970,12 +967,8 @@ FunctionLowering::lowerNamedPointer(const clang::DeclRefExpr *ref) {
     return it->second;
   // A helper's pointer parameter given a growing vector's address
   // (GrowingVectors.cpp): that vector's elements.
-  if (auto pinned = pinnedGrowingViews.find(ref->getDecl());
-      pinned != pinnedGrowingViews.end())
-    return pinned->second;
-  if (auto growing = growingVectors.find(ref->getDecl());
-      growing != growingVectors.end())
-    return growingElements(growing->second, l);
+  if (std::optional<Address> growing = namedGrowingElements(ref->getDecl(), l))
+    return growing;
   // A reference to a pointer (`double *&p`) or to a std::unique_ptr: the
   // address in the place it is bound to.
   clang::QualType type = ref->getDecl()->getType();

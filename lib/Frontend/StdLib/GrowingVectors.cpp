@@ -45,26 +45,27 @@ memberCallOf(const clang::CallExpr *call) {
   return {nullptr, nullptr};
 }
 
+/// `expr` without strip's wrappers and the implicit casts that keep a
+/// pointer's value: read from its variable, or made a pointer to const.
+static const clang::Expr *stripPointerValue(const clang::Expr *expr) {
+  expr = strip(expr);
+  while (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(expr)) {
+    if (cast->getCastKind() != clang::CK_LValueToRValue &&
+        cast->getCastKind() != clang::CK_NoOp)
+      break;
+    expr = strip(cast->getSubExpr());
+  }
+  return expr;
+}
+
 /// The name in `expr` of the vector it designates, also through `*p` and
 /// `&v` (a helper's pointer parameter given a vector's address).
 static const clang::DeclRefExpr *namedVector(const clang::Expr *expr) {
-  // (A pointer's value is read from its variable, or made a pointer to
-  // const.)
-  auto stripRead = [](const clang::Expr *e) {
-    e = strip(e);
-    while (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(e)) {
-      if (cast->getCastKind() != clang::CK_LValueToRValue &&
-          cast->getCastKind() != clang::CK_NoOp)
-        break;
-      e = strip(cast->getSubExpr());
-    }
-    return e;
-  };
-  expr = stripRead(expr);
+  expr = stripPointerValue(expr);
   if (const auto *unary = dyn_cast<clang::UnaryOperator>(expr);
       unary && (unary->getOpcode() == clang::UO_Deref ||
                 unary->getOpcode() == clang::UO_AddrOf))
-    expr = stripRead(unary->getSubExpr());
+    expr = stripPointerValue(unary->getSubExpr());
   return dyn_cast<clang::DeclRefExpr>(expr);
 }
 
@@ -140,6 +141,15 @@ bool growsVectorParameter(const clang::FunctionDecl *callee, unsigned index) {
           type->getPointeeType().getCanonicalType()))
     return false;
   return changesParameter(callee->getBody(), param, /*depth=*/8);
+}
+
+/// Whether a helper's parameter `index` given a growing vector is bound to
+/// it where the helper is lowered: a reference it grows it through, or any
+/// pointer to a vector.
+static bool bindsGrowingVector(const clang::FunctionDecl *callee,
+                               unsigned index) {
+  return growsVectorParameter(callee, index) ||
+         takesVectorPointer(callee, index);
 }
 
 bool ModuleLowering::keepsVectorParameterInMemory(
@@ -233,11 +243,7 @@ private:
 
   /// `&v` in `expr`, also made a pointer to const; null otherwise.
   static const clang::UnaryOperator *addressOf(const clang::Expr *expr) {
-    expr = strip(expr);
-    if (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(expr);
-        cast && cast->getCastKind() == clang::CK_NoOp)
-      expr = strip(cast->getSubExpr());
-    const auto *unary = dyn_cast<clang::UnaryOperator>(expr);
+    const auto *unary = dyn_cast<clang::UnaryOperator>(stripPointerValue(expr));
     return unary && unary->getOpcode() == clang::UO_AddrOf ? unary : nullptr;
   }
 
@@ -425,8 +431,7 @@ FunctionLowering::growingVectorNamed(const clang::Expr *expr) {
 bool FunctionLowering::passesGrowingVectors(
     const clang::FunctionDecl *callee, ArrayRef<const clang::Expr *> args) {
   for (auto [i, arg] : llvm::enumerate(args)) {
-    if (growingVectorNamed(arg) &&
-        (growsVectorParameter(callee, i) || takesVectorPointer(callee, i)))
+    if (growingVectorNamed(arg) && bindsGrowingVector(callee, i))
       return true;
     // An optional output left out (`nullptr`): inlined, where the
     // helper's test of it takes its branch alone.
@@ -446,10 +451,8 @@ bool FunctionLowering::bindGrowingReference(const clang::ParmVarDecl *param,
   const clang::ValueDecl *var = growingVectorNamed(arg);
   const auto *callee =
       dyn_cast_or_null<clang::FunctionDecl>(param->getDeclContext());
-  unsigned index = param->getFunctionScopeIndex();
   if (!var || !callee ||
-      !(growsVectorParameter(callee, index) ||
-        takesVectorPointer(callee, index)))
+      !bindsGrowingVector(callee, param->getFunctionScopeIndex()))
     return false;
   growingVectors[param] = growingVectors.find(var)->second;
   return true;
@@ -573,6 +576,17 @@ Address FunctionLowering::growingElements(const GrowingVector &vector,
                                           Location l) {
   return firstElements(growingMemory(vector, l), vector.size,
                        vector.element.size, l);
+}
+
+std::optional<Address>
+FunctionLowering::namedGrowingElements(const clang::ValueDecl *var,
+                                       Location l) {
+  if (auto pinned = pinnedGrowingViews.find(var);
+      pinned != pinnedGrowingViews.end())
+    return pinned->second;
+  if (auto growing = growingVectors.find(var); growing != growingVectors.end())
+    return growingElements(growing->second, l);
+  return std::nullopt;
 }
 
 FunctionLowering::GrowingVector *
