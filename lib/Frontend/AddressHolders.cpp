@@ -35,6 +35,17 @@ bool isVectorType(clang::QualType type) {
 
 bool isElementHolder(const clang::VarDecl *var);
 
+/// The variable `expr` names, through reference variables bound to one
+/// (`double *(&alias)[2] = rows;` names `rows`).
+const clang::VarDecl *namedVariable(const clang::Expr *expr) {
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
+  const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (var && var->getType()->isReferenceType() && var->getInit() &&
+      var->hasLocalStorage())
+    return namedVariable(var->getInit());
+  return var;
+}
+
 /// The local array or vector variable `expr` names an element of (through
 /// subscripts and `at`), if any.
 const clang::VarDecl *elementOwner(const clang::Expr *expr) {
@@ -58,8 +69,7 @@ const clang::VarDecl *elementOwner(const clang::Expr *expr) {
     }
     break;
   }
-  const auto *ref = dyn_cast<clang::DeclRefExpr>(expr);
-  const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  const clang::VarDecl *var = namedVariable(expr);
   return var && isElementHolder(var) ? var : nullptr;
 }
 
@@ -72,10 +82,17 @@ public:
 
   llvm::DenseMap<Holder, llvm::SmallPtrSet<const void *, 2>> sources;
 
+  /// Holders given memory an allocation makes (`a[i] = new double[n]`):
+  /// a new memory each time the store runs, which no memref known beside
+  /// the holder can be.
+  llvm::DenseSet<Holder> allocated;
+
   void stored(Holder holder, const clang::Expr *pointer) {
     if (isNullPointer(pointer, ast))
       return;
     sources[holder].insert(sourceOf(pointer));
+    if (isFreshAllocation(pointer))
+      allocated.insert(holder);
   }
 
   /// The stores of an initializer `init` of an object of `type` held by
@@ -235,13 +252,28 @@ private:
   }
 };
 
-/// Whether `var` is a local array or vector, whose elements may be
-/// pointers or objects holding them.
+/// Whether `var` is a local pointer variable initialized with memory the
+/// function allocates (`new T *[n]`, `(T **)malloc(bytes)`, `new Node[n]`)
+/// for pointers or objects holding them: the memory is the variable's
+/// own, as a local array's is.
+bool isAllocationHolder(const clang::VarDecl *var) {
+  clang::QualType type = var->getType().getCanonicalType();
+  if (!type->isPointerType() || !isFreshAllocation(var->getInit()))
+    return false;
+  clang::QualType element = type->getPointeeType().getCanonicalType();
+  const clang::RecordDecl *record = element->getAsRecordDecl();
+  return element->isPointerType() ||
+         (record && !isVectorType(element) && record->getDefinition());
+}
+
+/// Whether `var` is a local array or vector, or a pointer variable to the
+/// memory it allocates, whose elements may be pointers or objects holding
+/// them.
 bool isElementHolder(const clang::VarDecl *var) {
   if (!var->hasLocalStorage() || var->getType()->isReferenceType())
     return false;
   clang::QualType type = var->getType().getCanonicalType();
-  return type->isArrayType() || isVectorType(type);
+  return type->isArrayType() || isVectorType(type) || isAllocationHolder(var);
 }
 
 /// Walks a function body for the stores into elements of its local arrays
@@ -258,6 +290,7 @@ public:
     visitGrowth(stmt);
     visitHelperCall(stmt);
     visitIndexing(stmt);
+    visitDecay(stmt);
     for (const clang::Stmt *child : stmt->children())
       walk(child);
   }
@@ -265,13 +298,25 @@ public:
   /// The holders given pointers into two or more memories, of arrays the
   /// code also indexes at run time, and those a helper may write.
   void result(llvm::DenseSet<Holder> &holders) const {
-    for (const auto &[holder, sources] : stores.sources)
-      if (sources.size() > 1 &&
-          uses.lookup(holder.first) > constantIndexUses.lookup(holder.first) &&
-          canKeepAddresses(holder))
+    for (const auto &[holder, sources] : stores.sources) {
+      // (Memory a pointer variable allocated has no elements of its own
+      // to bind one by one: its constant indices are no exception.)
+      bool indexedAtRunTime =
+          isAllocationHolder(holder.first) ||
+          uses.lookup(holder.first) > constantIndexUses.lookup(holder.first);
+      if ((sources.size() > 1 || stores.allocated.contains(holder)) &&
+          indexedAtRunTime && canKeepAddresses(holder))
         holders.insert(holder);
+    }
     for (const clang::VarDecl *var : writtenByHelpers)
       if (canKeepAddresses({var, nullptr}))
+        holders.insert({var, nullptr});
+    // A table of pointers whose address is kept (`t.rows = rows`, a
+    // struct's initializer, `double **p = rows + 1`) is read back through
+    // that address, which finds addresses only.
+    for (const auto &[var, count] : decays)
+      if (count > indexedOrPassed.lookup(var) &&
+          canKeepAddresses({var, nullptr}))
         holders.insert({var, nullptr});
   }
 
@@ -285,6 +330,8 @@ public:
       pointer = holder.second->getType();
     } else {
       pointer = holder.first->getType().getCanonicalType();
+      if (isAllocationHolder(holder.first))
+        pointer = pointer->getPointeeType().getCanonicalType();
       while (const clang::ArrayType *array = pointer->getAsArrayTypeUnsafe())
         pointer = array->getElementType().getCanonicalType();
       if (isVectorType(pointer))
@@ -303,6 +350,69 @@ private:
   llvm::DenseSet<const clang::VarDecl *> writtenByHelpers;
   /// References to each variable, and those that index it by a constant.
   llvm::DenseMap<const clang::VarDecl *, unsigned> uses, constantIndexUses;
+  /// Each array's conversions to a pointer to its first element, and those
+  /// that are indexed or passed to a function (whose body the lowering
+  /// follows, or which receives it as a `T **` that keeps addresses).
+  llvm::DenseMap<const clang::VarDecl *, unsigned> decays, indexedOrPassed;
+
+  /// The array or vector of pointers `expr` converts to a pointer to its
+  /// first element (`rows`, `rows.data()`), if any.
+  static const clang::VarDecl *decayedTable(const clang::Expr *expr) {
+    if (const auto *data =
+            dyn_cast<clang::CXXMemberCallExpr>(expr->IgnoreParenImpCasts());
+        data && data->getMethodDecl() &&
+        data->getMethodDecl()->getIdentifier() &&
+        data->getMethodDecl()->getName() == "data") {
+      const auto *ref = dyn_cast<clang::DeclRefExpr>(
+          data->getImplicitObjectArgument()->IgnoreParenImpCasts());
+      const auto *var =
+          ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+      if (!var || !isElementHolder(var) ||
+          !isVectorType(var->getType().getCanonicalType()))
+        return nullptr;
+      return ModuleLowering::getVectorElementType(
+                 var->getType().getCanonicalType())
+                     ->isPointerType()
+                 ? var
+                 : nullptr;
+    }
+    const auto *cast = dyn_cast<clang::ImplicitCastExpr>(expr->IgnoreParens());
+    if (!cast || cast->getCastKind() != clang::CK_ArrayToPointerDecay ||
+        !isa<clang::DeclRefExpr>(cast->getSubExpr()->IgnoreParens()))
+      return nullptr;
+    const clang::VarDecl *var = namedVariable(cast->getSubExpr());
+    if (!var || !isElementHolder(var) || !var->getType()->isArrayType())
+      return nullptr;
+    clang::QualType element =
+        var->getType()->getAsArrayTypeUnsafe()->getElementType();
+    return element->isPointerType() ? var : nullptr;
+  }
+
+  void visitDecay(const clang::Stmt *stmt) {
+    const auto *expr = dyn_cast<clang::Expr>(stmt);
+    if (!expr)
+      return;
+    // (Counted at the conversion or the call itself, not at the implicit
+    // conversions of its result.)
+    const auto *cast = dyn_cast<clang::ImplicitCastExpr>(expr);
+    if (!cast || cast->getCastKind() == clang::CK_ArrayToPointerDecay)
+      if (const clang::VarDecl *var = decayedTable(expr))
+        ++decays[var];
+    if (const auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(expr))
+      if (const clang::VarDecl *var = decayedTable(subscript->getBase()))
+        ++indexedOrPassed[var];
+    // `&rows[k]`: the address of an element, kept like the table's.
+    if (const auto *address = dyn_cast<clang::UnaryOperator>(expr);
+        address && address->getOpcode() == clang::UO_AddrOf)
+      if (const auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(
+              address->getSubExpr()->IgnoreParens()))
+        if (const clang::VarDecl *var = decayedTable(subscript->getBase()))
+          ++decays[var];
+    if (const auto *call = dyn_cast<clang::CallExpr>(expr))
+      for (const clang::Expr *arg : call->arguments())
+        if (const clang::VarDecl *var = decayedTable(arg))
+          ++indexedOrPassed[var];
+  }
 
   void visitDecls(const clang::Stmt *stmt) {
     const auto *declStmt = dyn_cast<clang::DeclStmt>(stmt);
@@ -310,7 +420,8 @@ private:
       return;
     for (const clang::Decl *decl : declStmt->decls())
       if (const auto *var = dyn_cast<clang::VarDecl>(decl);
-          var && var->getInit() && isElementHolder(var))
+          var && var->getInit() && isElementHolder(var) &&
+          !isAllocationHolder(var))
         stores.initializer(var, var->getType(), var->getInit());
   }
 

@@ -1920,6 +1920,10 @@ private:
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   std::optional<Address> lowerPlacementNew(const clang::CXXNewExpr *expr);
+  /// Runs the default constructor `construct` names on each of the `count`
+  /// objects from `first` (`new T[n]`); false after an error.
+  bool constructEach(const clang::CXXConstructExpr *construct, Address first,
+                     Value count);
   /// `double a[n];`, `double a[n][m];` (variable-length arrays, Clang's
   /// extension to C++): memory of n (times m) elements made where it is
   /// declared and freed where its scope ends; each length evaluated there,
@@ -1968,8 +1972,11 @@ private:
                                Value count,
                                mlir::IntegerAttr alignment = nullptr);
   /// The layout of what `cast` (to `T *`) points at, which memory from C's
-  /// allocation functions can hold (numbers, structs of numbers).
+  /// allocation functions can hold (numbers, pointers, structs of them).
   std::optional<Layout> cMemoryLayout(const clang::CastExpr *cast);
+  /// Makes C's `memory`, of objects of `layout`, keep the addresses of all
+  /// their pointers (cMemoryLayout).
+  void keepCMemoryAddresses(Address memory, const Layout &layout);
   /// Memory of `bytes` bytes of `scalar`s, zero for calloc, holding what
   /// fits of `old` (realloc, which frees it).
   std::optional<Address> allocateCMemory(const clang::CallExpr *call,
@@ -2165,6 +2172,11 @@ private:
   Value newAddressSlot(Location l);
   /// Whether `root`'s pointer slots hold addresses: memory the caller
   /// passed, or a variable's address slot.
+  /// Whether `target`, the table of pointers a `pointer` stored in memory
+  /// designates, keeps addresses (else an error at `where`); true for any
+  /// other pointer.
+  bool isFindableTable(Address target, clang::QualType pointer,
+                       const clang::Stmt *where);
   bool holdsAddresses(Value root) {
     return !isOwnMemory(root) || addressSlots.contains(root);
   }

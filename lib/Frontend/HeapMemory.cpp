@@ -105,11 +105,23 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
       b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
       ValueRange{scalars});
   Address address{memory, constantIndex(0, l)};
+  // A table of pointers (`new double *[n]`, rows made one by one, the
+  // table kept in a field) keeps the addresses it is given: what each
+  // designates is known only at run time.
+  if (ModuleLowering::isAddressTable(type))
+    keepAllAddresses(memory, *layout);
   const clang::Expr *init = expr->getInitializer();
   if (!init)
     return address; // default-initialized: indeterminate, as in C++
   if (!expr->isArray())
     return initialize(init, type, address) ? Result(address) : std::nullopt;
+  // `new T[n]` of a class: each element made by its default constructor
+  // (nothing to do for a trivial one, as C++ leaves them indeterminate).
+  if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
+      construct && !construct->requiresZeroInitialization() &&
+      construct->getNumArgs() == 0)
+    return constructEach(construct, address, count) ? Result(address)
+                                                    : std::nullopt;
   // `new T[n]()` / `new T[n]{}`: every element zero. Other array
   // initializers are refused.
   const auto *list = dyn_cast<clang::InitListExpr>(init);
@@ -127,6 +139,27 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
                                  b.getZeroAttr(layout->scalar)),
        l);
   return address;
+}
+
+bool FunctionLowering::constructEach(const clang::CXXConstructExpr *construct,
+                                     Address first, Value count) {
+  const clang::CXXConstructorDecl *ctor = construct->getConstructor();
+  if (ctor->isTrivial())
+    return true;
+  clang::QualType element = ast.getBaseElementType(construct->getType());
+  std::optional<Layout> layout = layoutOf(element, construct);
+  if (!layout)
+    return false;
+  Location l = loc(construct);
+  bool made = true;
+  emitCountedLoop(l, count, [&](Value i) {
+    Value scalars =
+        arith::MulIOp::create(b, l, i, constantIndex(layout->size, l));
+    made &=
+        emitCall(construct, ctor, offsetBy(first, scalars, l), {}, std::nullopt)
+            .has_value();
+  });
+  return made;
 }
 
 Value FunctionLowering::variableArrayScalars(clang::QualType type, Location l,
@@ -522,13 +555,37 @@ Operation *FunctionLowering::makeCMemory(const clang::CallExpr *call,
 
 std::optional<Layout>
 FunctionLowering::cMemoryLayout(const clang::CastExpr *cast) {
+  using Result = std::optional<Layout>;
   std::optional<Layout> layout =
       layoutOf(cast->getType()->getPointeeType(), cast);
-  if (layout && !layout->indirect.empty())
-    return unsupported<std::optional<Layout>>(
-        cast, "memory from C's allocation functions can hold numbers and "
-              "structs of numbers; use 'new' for objects holding pointers");
+  if (!layout || layout->indirect.empty())
+    return layout;
+  // Pointers in C's memory keep the addresses they are given (its zero
+  // bytes are null pointers, as in C), so they may designate any memory
+  // an address read back can find.
+  for (const Layout::IndirectField &field : layout->indirect)
+    if (!field.type->isPointerType() ||
+        ModuleLowering::holdsUnkeptPointers(field.type->getPointeeType()))
+      return unsupported<Result>(
+          cast, "memory from C's allocation functions can hold numbers, "
+                "pointers and structs of them, not objects whose pointers "
+                "designate '" +
+                    field.type.getNonReferenceType().getAsString() +
+                    "' objects holding pointers of their own; use 'new'");
+  const auto *call =
+      dyn_cast<clang::CallExpr>(cast->getSubExpr()->IgnoreParenImpCasts());
+  if (call && cAllocation(call) == CAllocation::Realloc)
+    return unsupported<Result>(
+        cast, "'realloc' of memory holding pointers cannot be "
+              "differentiated (its bytes would be copied as numbers); make "
+              "the new memory with 'malloc' and copy the pointers into it");
   return layout;
+}
+
+void FunctionLowering::keepCMemoryAddresses(Address memory,
+                                            const Layout &layout) {
+  if (!layout.indirect.empty())
+    keepAllAddresses(memory.memref, layout);
 }
 
 std::optional<Address>
@@ -578,7 +635,11 @@ FunctionLowering::lowerCAllocation(const clang::CastExpr *cast) {
   if (cAllocation(call) == CAllocation::Realloc &&
       !isNullPointer(call->getArg(0), ast) && !(old = reallocatedMemory(call)))
     return std::nullopt;
-  return allocateCMemory(call, layout->scalar, bytes, old);
+  std::optional<Address> memory =
+      allocateCMemory(call, layout->scalar, bytes, old);
+  if (memory)
+    keepCMemoryAddresses(*memory, *layout);
+  return memory;
 }
 
 std::optional<Address>
@@ -672,11 +733,11 @@ FunctionLowering::typedMemory(Address pointer, const clang::CastExpr *cast,
                   cast->getType()->getPointeeType().getAsString() +
                   "' (differentiable code uses pointers of one element "
                   "type per array)");
-  // (Objects holding pointers may be reached through a `void *` read back
-  // from memory, above, but not made by C's allocation functions.)
-  return cMemoryLayout(cast) && typeAllocation(untyped, scalar, cast)
-             ? std::optional(pointer)
-             : std::nullopt;
+  std::optional<Layout> layout = cMemoryLayout(cast);
+  if (!layout || !typeAllocation(untyped, scalar, cast))
+    return std::nullopt;
+  keepCMemoryAddresses(pointer, *layout);
+  return pointer;
 }
 
 std::optional<Address>

@@ -431,6 +431,26 @@ std::optional<Address> FunctionLowering::loadAddress(Address slot,
   return Address{view, constantIndex(0, l)};
 }
 
+bool FunctionLowering::isFindableTable(Address target, clang::QualType pointer,
+                                       const clang::Stmt *where) {
+  // The pointers of a table kept by its address are read back through it:
+  // they must be addresses too, not offsets known beside the table.
+  if (pointer.isNull() || !pointer->isPointerType() ||
+      !pointer->getPointeeType()->isPointerType() ||
+      nullPointers.contains(target.memref) ||
+      holdsAddresses(memoryRoot(target.memref)))
+    return true;
+  return unsupported<bool>(
+      where, "the address of this table of pointers is kept in memory, "
+             "where the pointers it holds are read back as addresses, but "
+             "its pointers are not kept as addresses: differentiable code "
+             "keeps them so for tables made by 'new' or C's allocation "
+             "functions, and for local arrays and vectors of pointers "
+             "whose address the function's own code stores by name "
+             "(`t.rows = rows`, `Table t{n, rows.data()}`); make the table "
+             "with 'new'");
+}
+
 bool FunctionLowering::bindIndirectField(Address field, Address target,
                                          const clang::Stmt *where,
                                          const clang::FieldDecl *decl) {
@@ -439,15 +459,25 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
     target = *unpacked(target, where);
   // A pointer stored where addresses are kept (the caller's `T**`, a
   // pointer variable's slot given by reference): its address.
+  clang::QualType stored = decl ? decl->getType()
+                           : isa<clang::Expr>(where)
+                               ? cast<clang::Expr>(where)->getType()
+                               : clang::QualType();
   if (!decl && holdsAddresses(memoryRoot(field.memref))) {
+    if (!isFindableTable(target, stored, where))
+      return false;
     keepAddress(target, field, l);
     return true;
   }
   if (decl && keepsAddressIn(memoryRoot(field.memref), decl)) {
+    if (!isFindableTable(target, stored, where))
+      return false;
     keepAddress(target, field, l);
     return true;
   }
   if (ModuleLowering::keepsAddress(decl)) {
+    if (!isFindableTable(target, stored, where))
+      return false;
     clang::QualType pointee =
         ModuleLowering::getAddressType(decl)->getPointeeType();
     if (!nullPointers.contains(target.memref) &&

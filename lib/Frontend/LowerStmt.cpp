@@ -503,6 +503,8 @@ void FunctionLowering::lowerPointerVarDecl(const clang::VarDecl *var,
     invalid.insert(var);
     return;
   }
+  // (Memory it allocates for pointers keeps what getAddressHolders says.)
+  markAddressHolder(var, pointer->memref);
   declarePointerVariable(var, *pointer, l);
 }
 

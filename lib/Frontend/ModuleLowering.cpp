@@ -468,6 +468,13 @@ bool ModuleLowering::isLinked(const clang::RecordDecl *record) {
   return false;
 }
 
+bool ModuleLowering::isAddressTable(clang::QualType element) {
+  element = element.getCanonicalType();
+  return element->isPointerType() && !element->isFunctionPointerType() &&
+         !element->getPointeeType()->isVoidType() &&
+         !holdsUnkeptPointers(element->getPointeeType());
+}
+
 bool ModuleLowering::holdsUnkeptPointers(clang::QualType type) {
   const clang::RecordDecl *record =
       type.getCanonicalType()->getBaseElementTypeUnsafe()->getAsRecordDecl();
@@ -957,9 +964,13 @@ bool LayoutComputation::collectParts(
         (!ModuleLowering::getVectorElementType(fieldType).isNull() &&
          !ModuleLowering::isVectorObject(fieldType))) {
       clang::QualType pointee = fieldType->getPointeeType();
+      // (A pointer to a table of pointers, `double **rows`: the table keeps
+      // addresses, ModuleLowering::isAddressTable.)
       if (!pointee.isNull() &&
-          (pointee->isPointerType() || pointee->isReferenceType() ||
-           pointee->isFunctionType() ||
+          ((pointee->isPointerType() && !fieldType->isPointerType()) ||
+           (pointee->isPointerType() &&
+            !ModuleLowering::isAddressTable(pointee)) ||
+           pointee->isReferenceType() || pointee->isFunctionType() ||
            (pointee->isVoidType() && !ModuleLowering::keepsAddress(field))))
         return refuse("its field '" + field->getName() + "' has type '" +
                       field->getType().getAsString() +

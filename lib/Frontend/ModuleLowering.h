@@ -402,12 +402,21 @@ public:
     if (ownsMemory(record) || isLinked(record) || isReseatedField(field) ||
         record->isDynamicClass())
       return true;
+    // (A pointer to pointers, `double **rows`, designates a table of
+    // addresses, which only an address can find: isAddressTable.)
+    if (field->getType()->getPointeeType()->isPointerType())
+      return true;
     const clang::RecordDecl *pointee = field->getType()
                                            ->getPointeeType()
                                            ->getBaseElementTypeUnsafe()
                                            ->getAsRecordDecl();
     return pointee && isLinked(pointee);
   }
+  /// Whether memory of `element`s is a table of pointers that keeps the
+  /// addresses it is given (`new double *[n]`, what a `double **` field
+  /// designates): pointers to numbers, or to objects whose own pointers
+  /// keep addresses.
+  static bool isAddressTable(clang::QualType element);
   /// Whether objects of `record` are linked: following pointer and
   /// reference fields from it comes back to it (a list's `next`, a tree's
   /// children, a node's parent). Such objects are reached through the

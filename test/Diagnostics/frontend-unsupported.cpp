@@ -22,7 +22,7 @@ struct Shape {
 struct Solid : virtual Shape {
   double area() const { return size * size; }
 };
-struct Rows { double value; const double **rows; };
+struct Rows { double value; const double *&row; };
 union Bits { double d; unsigned w[2]; };
 
 // Signatures are checked when the functions are found, before any body.
@@ -43,7 +43,7 @@ union Bits { double d; unsigned w[2]; };
 }
 
 [[ct::differentiable]] double uses_pointer_field(const Rows &rows) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:50: error: parameter 'rows' has type 'struct Rows', which differentiable code does not support: its field 'rows' has type 'const double **'; a field can point to or refer to numbers, arrays and structs, not to pointers or functions
+  // CHECK: frontend-unsupported.cpp:[[@LINE-1]]:50: error: parameter 'rows' has type 'struct Rows', which differentiable code does not support: its field 'row' has type 'const double *&'; a field can point to or refer to numbers, arrays and structs, not to pointers or functions
   // CHECK-NOT: parameter 'rows' has type
   return rows.value;
 }
@@ -190,13 +190,15 @@ typedef double TwoDoubles __attribute__((vector_size(16)));
   return m[0];
 }
 
-// C's allocation functions: memory of numbers and structs of numbers,
-// freed where it was made; realloc needs the size of what it is given (a
-// pointer variable also given the caller's memory has none).
-struct Linked { double value; Linked *next; };
+// C's allocation functions: memory of numbers, pointers and structs of
+// them, freed where it was made; realloc needs the size of what it is given
+// (a pointer variable also given the caller's memory has none), and does
+// not copy pointers (Integration/CPU/pointer-tables.cpp: a table of rows
+// from malloc).
 [[ct::differentiable]] double uses_c_allocation(double *caller, int n) {
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:16: error: memory from C's allocation functions can hold numbers and structs of numbers; use 'new' for objects holding pointers
-  auto *node = (Linked *)malloc(sizeof(Linked));
+  auto **rows = (double **)malloc(2 * sizeof(double *));
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:10: error: 'realloc' of memory holding pointers cannot be differentiated (its bytes would be copied as numbers); make the new memory with 'malloc' and copy the pointers into it
+  rows = (double **)realloc(rows, 4 * sizeof(double *));
   double *grown = (double *)malloc(n * sizeof(double));
   if (n > 3)
     grown = caller + 1;

@@ -11,16 +11,24 @@
 struct Span { const double *first; const double *second; };
 struct Model { std::vector<double> weights; };
 
-// Pointers into different arrays stored into an array through a pointer to
-// its elements (not by the array's name, whose stores keep addresses).
-[[ct::differentiable]] double storedThroughAlias(const double *a,
-                                                 const double *b, int i) {
-  const double *rows[2];
-  const double **alias = rows;
-  alias[0] = a;
-  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:3: error: this pointer into another array is stored into an element of an array or vector chosen at run time where the function's own code does not name the array (a pointer to its elements, a helper); store such pointers by the array's name (`a[i] = p`, `a[i].f = p`, its initializer, `push_back`, a constructor's member initializers), and their addresses are kept
-  alias[1] = b;
-  return rows[i][0];
+// A table of pointers kept in a struct field (an array field of another
+// struct) whose address is stored in memory: its pointers are the memref
+// model's offsets, which a read through the kept address cannot find (a
+// local array, a vector's data() or memory from 'new' keep addresses:
+// test/Integration/CPU/pointer-tables.cpp).
+struct Table {
+  int n;
+  double **rows;
+};
+struct TwoRows {
+  double *rows[2];
+};
+[[ct::differentiable]] double tableInAField(const double *x, int n) {
+  double a[4] = {x[0], x[1], x[2], x[3]};
+  TwoRows two{{a, a + 2}};
+  // CHECK-DAG: pointer-fields-unsupported.cpp:[[@LINE+1]]:14: error: the address of this table of pointers is kept in memory, where the pointers it holds are read back as addresses, but its pointers are not kept as addresses: differentiable code keeps them so for tables made by 'new' or C's allocation functions, and for local arrays and vectors of pointers whose address the function's own code stores by name (`t.rows = rows`, `Table t{n, rows.data()}`); make the table with 'new'
+  Table t{2, two.rows};
+  return t.rows[n][0];
 }
 
 // Objects whose pointer fields point into different arrays, designated by
