@@ -81,10 +81,19 @@ inline const clang::Expr *stripTemporaries(const clang::Expr *expr) {
   }
 }
 
-/// Whether `expr` is `nullptr`, `NULL` or `0` as a pointer.
+/// Whether `expr` is `nullptr`, `NULL` or `0` as a pointer, or a pointer
+/// value-initialized (`pointer()`, a default argument's).
 inline bool isNullPointer(const clang::Expr *expr, clang::ASTContext &ast) {
-  return expr && expr->isNullPointerConstant(
-                     ast, clang::Expr::NPC_ValueDependentIsNotNull);
+  if (!expr)
+    return false;
+  const clang::Expr *value = expr->IgnoreParenImpCasts();
+  if (const auto *given = llvm::dyn_cast<clang::CXXDefaultArgExpr>(value))
+    value = given->getExpr()->IgnoreParenImpCasts();
+  if (llvm::isa<clang::CXXScalarValueInitExpr>(value) &&
+      value->getType()->isPointerType())
+    return true;
+  return value->isNullPointerConstant(ast,
+                                      clang::Expr::NPC_ValueDependentIsNotNull);
 }
 
 /// The object `std::move(x)` names, `x`; null for any other expression.
@@ -285,8 +294,12 @@ private:
                  const clang::Stmt *body, bool conditionFirst,
                  const clang::VarDecl *conditionVariable = nullptr);
   void lowerRangeFor(const clang::CXXForRangeStmt *stmt);
+  /// False, after an error, where the pointer variable `var` to
+  /// std::vectors is given `value`, a std::vector made by `new`.
+  bool refusesNewVector(const clang::ValueDecl *var, const clang::Expr *value);
   /// The element type of the range `for` loops over (a list: its array,
-  /// which `range` and `rangeType` become); null after an error.
+  /// which `range` and `rangeType` become) where the loop counts over its
+  /// elements; null for other ranges.
   clang::QualType rangeElementType(const clang::Expr *&range,
                                    clang::QualType &rangeType);
   /// The references a structured binding of a tuple-like type declares.
@@ -535,6 +548,15 @@ private:
   /// Assignments to pointer variables: they move within their memref.
   std::optional<Address>
   lowerPointerAssignment(const clang::BinaryOperator *expr);
+  /// Makes the pointer field or element `place` designate `pointer`;
+  /// false after an error at `where`.
+  bool storePointerAt(const clang::Expr *place, Address pointer,
+                      const clang::Stmt *where);
+  /// Where `pointer` points, moved by `count` elements (back if
+  /// `backwards`): `p + k`, `p - k`.
+  std::optional<Address> movedPointer(const clang::Expr *pointer,
+                                      const clang::Expr *count, bool backwards,
+                                      const clang::Stmt *where);
   std::optional<Address>
   lowerScalarAssignment(const clang::BinaryOperator *expr);
   /// Initializes the object of `type` at `dest` with `init` (scalar or
@@ -731,9 +753,10 @@ private:
   std::optional<Address>
   lowerStringLiteral(const clang::StringLiteral *literal);
   unsigned stringLiterals = 0;
-  /// A range-`for` over a library object kept as compiled, as C++ defines
-  /// it: with the library's iterators.
-  void lowerLibraryRangeFor(const clang::CXXForRangeStmt *stmt);
+  /// A range-`for` as C++ expands it, with the range's own iterators (a
+  /// library object kept as compiled, a view, a span, a class of the
+  /// user's).
+  void lowerExpandedRangeFor(const clang::CXXForRangeStmt *stmt);
   /// Declares `callee` (a constructor or destructor of `record`, kept as
   /// compiled) as called as compiled; false after an error at `where`.
   bool callsLibraryCode(const clang::FunctionDecl *callee,
@@ -1720,6 +1743,10 @@ private:
   /// kept so (ModuleLowering::isVectorObject), a field kept so
   /// (ModuleLowering::keepsVectorInMemory), or a reference bound to one.
   bool isVectorObjectExpr(const clang::Expr *expr);
+  /// Whether `expr` is `*owner` (op: OO_Star) or `owner->` (OO_Arrow) of a
+  /// smart pointer owning a std::vector (kept in memory).
+  bool isOwnedVectorAccess(const clang::Expr *expr,
+                           clang::OverloadedOperatorKind op);
   /// The three address slots of the vector kept in memory `expr`
   /// designates.
   std::optional<Address> lowerVectorHolder(const clang::Expr *expr);
@@ -1920,6 +1947,10 @@ private:
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   std::optional<Address> lowerPlacementNew(const clang::CXXNewExpr *expr);
+  /// Initializes the object of `type` that `new` made at `dest` with
+  /// `init` (a std::vector: kept in memory, its three addresses).
+  bool initializeObject(const clang::Expr *init, clang::QualType type,
+                        Address dest);
   /// Runs the default constructor `construct` names on each of the `count`
   /// objects from `first` (`new T[n]`); false after an error.
   bool constructEach(const clang::CXXConstructExpr *construct, Address first,

@@ -89,7 +89,9 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
     return unsupported<Result>(expr, "placement and class-specific 'new' "
                                      "cannot be differentiated");
   clang::QualType type = expr->getAllocatedType();
-  std::optional<Layout> layout = layoutOf(type, expr);
+  // (A std::vector made by `new` lives in memory as C++ lays it out: its
+  // three addresses.)
+  std::optional<Layout> layout = elementLayoutOf(type, expr);
   if (!layout)
     return std::nullopt;
   Value count = constantIndex(1, l);
@@ -114,7 +116,8 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   if (!init)
     return address; // default-initialized: indeterminate, as in C++
   if (!expr->isArray())
-    return initialize(init, type, address) ? Result(address) : std::nullopt;
+    return initializeObject(init, type, address) ? Result(address)
+                                                 : std::nullopt;
   // `new T[n]` of a class: each element made by its default constructor
   // (nothing to do for a trivial one, as C++ leaves them indeterminate).
   if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
@@ -257,7 +260,15 @@ FunctionLowering::lowerPlacementNew(const clang::CXXNewExpr *expr) {
   const clang::Expr *init = expr->getInitializer();
   if (!init)
     return address;
-  return initialize(init, type, *address) ? Result(address) : std::nullopt;
+  return initializeObject(init, type, *address) ? Result(address)
+                                                : std::nullopt;
+}
+
+bool FunctionLowering::initializeObject(const clang::Expr *init,
+                                        clang::QualType type, Address dest) {
+  if (isVector(type.getCanonicalType()))
+    return initializeVectorInMemory(init, type, dest);
+  return initialize(init, type, dest);
 }
 
 void FunctionLowering::fill(Value memory, Value count, Value value, Location l,

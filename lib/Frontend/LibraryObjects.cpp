@@ -324,33 +324,4 @@ std::optional<Address> FunctionLowering::lowerListForLibrary(
   return object;
 }
 
-void FunctionLowering::lowerLibraryRangeFor(
-    const clang::CXXForRangeStmt *stmt) {
-  // As C++ defines it: the range bound to a reference, its begin and end
-  // iterators, then a loop that tests, declares the loop variable from
-  // `*begin`, runs the body and increments, each a call of the library.
-  Location l = loc(stmt);
-  size_t depth = cleanups.size();
-  lowerStmt(stmt->getInit());
-  lowerStmt(stmt->getRangeStmt());
-  lowerStmt(stmt->getBeginStmt());
-  lowerStmt(stmt->getEndStmt());
-  emitLoop(
-      l,
-      [&]() -> Value {
-        Value v = lowerRValue(stmt->getCond());
-        return v ? toBool(v, stmt->getCond()->getType(), l) : nullptr;
-      },
-      [&] {
-        size_t bodyDepth = cleanups.size();
-        lowerStmt(stmt->getLoopVarStmt());
-        lowerStmt(stmt->getBody());
-        emitCleanups(bodyDepth, module.getLoc(stmt->getBody()->getEndLoc()));
-        cleanups.truncate(bodyDepth);
-      },
-      [&] { lowerDiscarded(stmt->getInc()); }, /*conditionFirst=*/true);
-  emitCleanups(depth, module.getLoc(stmt->getEndLoc()));
-  cleanups.truncate(depth);
-}
-
 } // namespace cotangent::frontend

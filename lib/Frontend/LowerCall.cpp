@@ -103,7 +103,8 @@ FunctionLowering::lowerModelledStdCall(const clang::CallExpr *expr,
   if (ModuleLowering::isSharedPointerClass(method->getParent()))
     return lowerSharedPointerCall(expr, method, self, rest);
   if (ModuleLowering::isVectorObject(parent) ||
-      (self && !arrow && isVectorObjectExpr(self)))
+      (self && !arrow && isVectorObjectExpr(self)) ||
+      (self && arrow && isOwnedVectorAccess(self, clang::OO_Arrow)))
     return lowerVectorObjectCall(expr, method, self, arrow, rest);
   return lowerVectorCall(expr, method, self, arrow, rest);
 }

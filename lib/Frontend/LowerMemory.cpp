@@ -725,9 +725,10 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
   Location l = loc(expr);
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
     return lowerNamedPlace(ref);
-  // A row of a vector of vectors, seen as the memref model sees a vector.
-  if (isRowExpr(expr)) {
-    std::optional<Address> holder = lowerRowHolder(expr);
+  // A row of a vector of vectors, or a vector a smart pointer owns, seen
+  // as the memref model sees a vector.
+  if (isRowExpr(expr) || isOwnedVectorAccess(expr, clang::OO_Star)) {
+    std::optional<Address> holder = lowerVectorHolder(expr);
     return holder ? viewVectorInMemory(*holder, expr->getType(), expr)
                   : std::nullopt;
   }
@@ -1084,6 +1085,35 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
                                    "offsets from them");
 }
 
+bool FunctionLowering::storePointerAt(const clang::Expr *place, Address pointer,
+                                      const clang::Stmt *where) {
+  if (const auto *member = dyn_cast<clang::MemberExpr>(strip(place))) {
+    const auto *field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+    if (!field)
+      return unsupported<bool>(where, "only pointer variables and fields "
+                                      "can be assigned");
+    std::optional<Address> slot = fieldSlot(member);
+    return slot && bindIndirectField(*slot, pointer, where, field);
+  }
+  std::optional<Address> slot = lowerLValue(place);
+  return slot && bindIndirectField(*slot, pointer, where, /*decl=*/nullptr);
+}
+
+std::optional<Address>
+FunctionLowering::movedPointer(const clang::Expr *pointer,
+                               const clang::Expr *count, bool backwards,
+                               const clang::Stmt *where) {
+  Location l = loc(where);
+  std::optional<Address> from = lowerPointer(pointer);
+  Value k = lowerRValue(count);
+  std::optional<Layout> pointee =
+      layoutOf(pointer->getType()->getPointeeType(), where);
+  if (!from || !k || !pointee)
+    return std::nullopt;
+  k = scaled(b, l, index(k, count->getType(), l), pointee->size);
+  return moveBy(*from, k, backwards, l);
+}
+
 std::optional<Address>
 FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
   using Result = std::optional<Address>;
@@ -1093,6 +1123,8 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
     return std::nullopt; // reported where it was declared
   auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
   // `T *p; p = e;`: the value p is declared with.
+  if (ref && !refusesNewVector(ref->getDecl(), expr->getRHS()))
+    return std::nullopt;
   if (const auto *var =
           ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
       var && it == pointers.end() && !var->getInit() &&
@@ -1105,28 +1137,20 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
     declarePointerVariable(var, *pointer, l);
     return pointer;
   }
-  if (const auto *member = dyn_cast<clang::MemberExpr>(strip(expr->getLHS()));
-      member && expr->getOpcode() == clang::BO_Assign) {
-    // A pointer field: it designates what the right side points to.
-    const auto *field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
-    if (!field)
-      return unsupported<Result>(expr, "only pointer variables and fields "
-                                       "can be assigned");
-    std::optional<Address> pointer = lowerPointer(expr->getRHS());
-    std::optional<Address> slot = fieldSlot(member);
-    if (!pointer || !slot || !bindIndirectField(*slot, *pointer, expr, field))
-      return std::nullopt;
-    return pointer;
-  }
-  if (it == pointers.end() && expr->getOpcode() == clang::BO_Assign &&
+  // A pointer field, an element of an array or vector of pointers, or the
+  // pointer a reference is bound to: it designates what the right side
+  // points to (`p += k`: where it pointed, moved).
+  bool moves = expr->getOpcode() == clang::BO_AddAssign ||
+               expr->getOpcode() == clang::BO_SubAssign;
+  if (it == pointers.end() &&
+      (expr->getOpcode() == clang::BO_Assign || moves) &&
       (!ref || ref->getDecl()->getType()->isReferenceType()) &&
       expr->getLHS()->isGLValue()) {
-    // An element of an array or vector of pointers, or the pointer a
-    // reference is bound to.
-    std::optional<Address> pointer = lowerPointer(expr->getRHS());
-    std::optional<Address> slot = lowerLValue(expr->getLHS());
-    if (!pointer || !slot ||
-        !bindIndirectField(*slot, *pointer, expr, /*decl=*/nullptr))
+    std::optional<Address> pointer =
+        moves ? movedPointer(expr->getLHS(), expr->getRHS(),
+                             expr->getOpcode() == clang::BO_SubAssign, expr)
+              : lowerPointer(expr->getRHS());
+    if (!pointer || !storePointerAt(expr->getLHS(), *pointer, expr))
       return std::nullopt;
     return pointer;
   }

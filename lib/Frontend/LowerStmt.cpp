@@ -4,6 +4,7 @@
 
 #include "llvm/Support/SaveAndRestore.h"
 
+#include "VectorPointerFlows.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Frontend/CheckpointPragma.h"
 
@@ -498,6 +499,8 @@ void FunctionLowering::lowerPointerVarDecl(const clang::VarDecl *var,
   }
   // A pointer variable moves within the memref it starts in: keep that
   // memref and a slot for the offset.
+  if (!refusesNewVector(var, init))
+    return;
   std::optional<Address> pointer = lowerPointer(init);
   if (!pointer) {
     invalid.insert(var);
@@ -506,6 +509,21 @@ void FunctionLowering::lowerPointerVarDecl(const clang::VarDecl *var,
   // (Memory it allocates for pointers keeps what getAddressHolders says.)
   markAddressHolder(var, pointer->memref);
   declarePointerVariable(var, *pointer, l);
+}
+
+bool FunctionLowering::refusesNewVector(const clang::ValueDecl *var,
+                                        const clang::Expr *value) {
+  // (A pointer variable to std::vectors selects among the vectors it is
+  // given, docs/Memory.md item 28; one made by `new` lives in memory.)
+  const auto *made = dyn_cast<clang::CXXNewExpr>(value->IgnoreParenImpCasts());
+  if (!made || !isVectorPointer(var))
+    return true;
+  invalid.insert(var);
+  return unsupported<bool>(
+      made, "a std::vector made by 'new' and kept in a pointer variable is "
+            "not supported yet; own it by a std::unique_ptr "
+            "(`auto v = std::make_unique<std::vector<double>>(n)`), or make "
+            "it a variable");
 }
 
 void FunctionLowering::lowerHoldingVars(const clang::VarDecl *var) {
@@ -811,7 +829,8 @@ FunctionLowering::initializerList(const clang::Expr *range) {
 
 /// `for (T v : range)` over a built-in array, a std::array, a std::vector
 /// or a list of values: a counted loop over the elements, whose layout is
-/// known, rather than over the library's iterators.
+/// known, rather than over the library's iterators. (Any other range is
+/// looped over as C++ expands the loop: lowerExpandedRangeFor.)
 clang::QualType FunctionLowering::rangeElementType(const clang::Expr *&range,
                                                    clang::QualType &rangeType) {
   clang::QualType expected;
@@ -832,12 +851,6 @@ clang::QualType FunctionLowering::rangeElementType(const clang::Expr *&range,
                    .getAsType();
   else if (ModuleLowering::isVectorObject(rangeType))
     expected = ModuleLowering::getVectorElementType(rangeType);
-  else
-    return unsupported<clang::QualType>(range,
-                                        "range-based 'for' is supported over "
-                                        "arrays, std::array, std::vector and "
-                                        "lists of values only; loop over an "
-                                        "index");
   return expected;
 }
 
@@ -914,19 +927,50 @@ void FunctionLowering::lowerRangeForIteration(
   cleanups.resize(depth);
 }
 
+void FunctionLowering::lowerExpandedRangeFor(
+    const clang::CXXForRangeStmt *stmt) {
+  // As C++ defines it: the range bound to a reference, its begin and end
+  // iterators, then a loop that tests, declares the loop variable from
+  // `*begin`, runs the body and increments, each lowered from its own code
+  // (a view's, a span's, a class of the user's) or called as compiled (a
+  // library object kept so).
+  Location l = loc(stmt);
+  size_t depth = cleanups.size();
+  lowerStmt(stmt->getInit());
+  lowerStmt(stmt->getRangeStmt());
+  lowerStmt(stmt->getBeginStmt());
+  lowerStmt(stmt->getEndStmt());
+  emitLoop(
+      l,
+      [&]() -> Value {
+        Value v = lowerRValue(stmt->getCond());
+        return v ? toBool(v, stmt->getCond()->getType(), l) : nullptr;
+      },
+      [&] {
+        size_t bodyDepth = cleanups.size();
+        lowerStmt(stmt->getLoopVarStmt());
+        lowerStmt(stmt->getBody());
+        emitCleanups(bodyDepth, module.getLoc(stmt->getBody()->getEndLoc()));
+        cleanups.truncate(bodyDepth);
+      },
+      [&] { lowerDiscarded(stmt->getInc()); }, /*conditionFirst=*/true);
+  emitCleanups(depth, module.getLoc(stmt->getEndLoc()));
+  cleanups.truncate(depth);
+}
+
 void FunctionLowering::lowerRangeFor(const clang::CXXForRangeStmt *stmt) {
   Location l = loc(stmt);
   const clang::Expr *range = stmt->getRangeInit();
   clang::QualType rangeType = range->getType().getCanonicalType();
   if (const auto *record = rangeType->getAsCXXRecordDecl();
       record && ModuleLowering::isKeptAsCompiled(record))
-    return lowerLibraryRangeFor(stmt);
+    return lowerExpandedRangeFor(stmt);
   const clang::VarDecl *var = stmt->getLoopVariable();
   clang::QualType varType = var->getType();
   clang::QualType elementType = varType.getNonReferenceType();
   clang::QualType expected = rangeElementType(range, rangeType);
   if (expected.isNull())
-    return;
+    return lowerExpandedRangeFor(stmt);
   if (!ast.hasSameUnqualifiedType(elementType, expected))
     return module.error(var->getSourceRange(),
                         "the loop variable's type differs from the "

@@ -1082,9 +1082,6 @@ LayoutComputation::ofSharedPointer(clang::QualType shared) {
     return unsupported("this standard library's std::shared_ptr is not two "
                        "pointers");
   clang::QualType object = ModuleLowering::getSharedPointee(shared);
-  if (!ModuleLowering::getVectorElementType(object.getCanonicalType()).isNull())
-    return unsupported("a std::shared_ptr to a std::vector is not supported "
-                       "yet; share a struct holding the vector");
   return Layout{Float64Type::get(context),
                 ast.DoubleTy,
                 2,

@@ -462,7 +462,13 @@ Value FunctionLowering::pointerMemory(const clang::ValueDecl *var,
     clang::QualType type = ModuleLowering::getOwnedPointerType(var->getType());
     if (type.isNull())
       type = var->getType();
-    std::optional<Layout> pointee = module.tryGetLayout(type->getPointeeType());
+    // (A std::vector it owns lives in memory: its three addresses.)
+    clang::QualType pointeeType = type->getPointeeType();
+    std::optional<Layout> pointee =
+        isVector(pointeeType.getCanonicalType())
+            ? module.getVectorInMemoryLayout(pointeeType, var->getSourceRange())
+            : module.tryGetLayout(pointeeType);
+    assert(pointee && "a pointer variable's pointee has a layout");
     return ct::LoadAddressOp::create(b, l, getPointerType(pointee->scalar),
                                      pointer.addressSlot, constantIndex(0, l));
   }

@@ -603,7 +603,10 @@ bool FunctionLowering::isVirtualCall(const clang::CXXMethodDecl *method,
 }
 
 bool ModuleLowering::mayNeedDestruction(clang::QualType type) {
-  if (needsDestruction(type))
+  // (A std::vector on the heap lives in memory: its elements are freed
+  // with it.)
+  if (needsDestruction(type) ||
+      !getVectorElementType(type.getCanonicalType()).isNull())
     return true;
   const clang::CXXRecordDecl *record = type->getAsCXXRecordDecl();
   const clang::CXXDestructorDecl *destructor =
@@ -626,7 +629,8 @@ void FunctionLowering::destroyDynamicObject(clang::QualType type,
       record ? record->getDestructor() : nullptr;
   if (!destructor || !destructor->isVirtual() ||
       (pointer && !isVirtualCall(destructor, pointer))) {
-    if (ModuleLowering::needsDestruction(type))
+    if (ModuleLowering::needsDestruction(type) ||
+        isVector(type.getCanonicalType()))
       destroyObject(type, object, where);
     return;
   }

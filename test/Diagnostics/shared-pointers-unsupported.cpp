@@ -32,12 +32,6 @@ struct Model {
   return p->u;
 }
 
-[[ct::differentiable]] double sharedVector(const double *x) {
-  // CHECK-DAG: shared-pointers-unsupported.cpp:[[@LINE+1]]:3: error: variable 'v' has type 'class std::shared_ptr<class std::vector<double> >', which differentiable code does not support: a std::shared_ptr to a std::vector is not supported yet; share a struct holding the vector
-  auto v = std::make_shared<std::vector<double>>(x, x + 2);
-  return (*v)[0];
-}
-
 [[ct::differentiable]] double ordering(const double *x) {
   auto p = std::make_shared<Pair>(Pair{x[0], x[1]});
   auto q = p;

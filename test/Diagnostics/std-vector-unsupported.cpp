@@ -153,12 +153,15 @@ struct FreeDeleter {
   return p ? (*p)[0] : 0.0;
 }
 
-// A vector owned by a smart pointer.
-[[ct::differentiable]] double ownedVector(const double *x, int n) {
-  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:12: error: this expression has type 'class std::vector<double>', which differentiable code does not support: a std::vector can be a variable, a parameter, a field, or an element of an array or of a vector, but not yet made by 'new' or owned by a smart pointer; make it a variable or a field of the object instead
-  auto v = std::make_unique<std::vector<double>>(n);
+// A vector made by 'new' kept in a raw pointer variable (one owned by a
+// smart pointer works: Integration/CPU/owned-vectors.cpp).
+[[ct::differentiable]] double newVector(const double *x, int n) {
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:28: error: a std::vector made by 'new' and kept in a pointer variable is not supported yet; own it by a std::unique_ptr (`auto v = std::make_unique<std::vector<double>>(n)`), or make it a variable
+  std::vector<double> *v = new std::vector<double>(n);
   (*v)[0] = x[0];
-  return (*v)[0];
+  double s = (*v)[0];
+  delete v;
+  return s;
 }
 
 // CHECK: 15 errors generated.

@@ -100,6 +100,19 @@ FunctionLowering::stepPointerVariable(const clang::Expr *variable, Value delta,
   Location l = loc(variable);
   const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(variable));
   auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
+  // A pointer field or element (an iterator class's `++p`): read, moved,
+  // stored back.
+  if (it == pointers.end() && variable->isGLValue() &&
+      variable->getType()->isPointerType() &&
+      (!ref || ref->getDecl()->getType()->isReferenceType())) {
+    std::optional<Address> old = lowerPointer(variable);
+    if (!old)
+      return std::nullopt;
+    Address updated = moveBy(*old, delta, backwards, l);
+    if (!storePointerAt(variable, updated, variable))
+      return std::nullopt;
+    return returnOld ? *old : updated;
+  }
   if (it == pointers.end())
     return unsupported<Result>(variable, "only pointer and iterator "
                                          "variables can be moved");

@@ -119,7 +119,7 @@ bool FunctionLowering::keepShared(const SharedParts &parts, Address slot,
 std::optional<FunctionLowering::SharedParts>
 FunctionLowering::nullShared(clang::QualType type, const clang::Stmt *where) {
   std::optional<Layout> object =
-      layoutOf(ModuleLowering::getSharedPointee(type), where);
+      elementLayoutOf(ModuleLowering::getSharedPointee(type), where);
   if (!object)
     return std::nullopt;
   Location l = loc(where);
@@ -270,7 +270,7 @@ FunctionLowering::makeShared(const clang::CallExpr *call) {
   Location l = loc(call);
   const clang::FunctionDecl *make = call->getDirectCallee();
   clang::QualType object = ModuleLowering::getSharedPointee(call->getType());
-  std::optional<Layout> layout = layoutOf(object, call);
+  std::optional<Layout> layout = elementLayoutOf(object, call);
   if (!layout)
     return std::nullopt;
   Value scalars = constantIndex(layout->size, l);

@@ -103,7 +103,7 @@ FunctionLowering::lowerMakeUnique(const clang::CallExpr *call,
   bool isArray = pointee->isIncompleteArrayType();
   clang::QualType element =
       isArray ? ast.getAsArrayType(pointee)->getElementType() : pointee;
-  std::optional<Layout> layout = layoutOf(element, call);
+  std::optional<Layout> layout = elementLayoutOf(element, call);
   if (!layout)
     return std::nullopt;
   Value count = constantIndex(1, l);
@@ -112,10 +112,11 @@ FunctionLowering::lowerMakeUnique(const clang::CallExpr *call,
     if (!n)
       return std::nullopt;
     count = index(n, call->getArg(0)->getType(), l);
-  } else if (call->getNumArgs() > 1 || isAggregate(element)) {
+  } else if (call->getNumArgs() > 1 || isAggregate(element) ||
+             isVector(element.getCanonicalType())) {
     // A constructor's arguments, or an object (whose constructor may store
-    // its virtual table's address): the library's own body
-    // (`new T(args...)`), lowered in place.
+    // its virtual table's address; a std::vector, kept in memory): the
+    // library's own body (`new T(args...)`), lowered in place.
     std::optional<CallResult> made = inlineBody(
         call, call->getDirectCallee(),
         ArrayRef<const clang::Expr *>(call->getArgs(), call->getNumArgs()),
@@ -465,7 +466,7 @@ bool FunctionLowering::constructOwner(clang::QualType type, Address at,
 
 std::optional<Address> FunctionLowering::nullOwned(clang::QualType type,
                                                    const clang::Expr *where) {
-  std::optional<Layout> layout = layoutOf(
+  std::optional<Layout> layout = elementLayoutOf(
       ModuleLowering::getOwnedPointerType(type)->getPointeeType(), where);
   if (!layout)
     return std::nullopt;

@@ -452,7 +452,27 @@ bool FunctionLowering::isVectorObjectExpr(const clang::Expr *expr) {
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr);
       ref && vectorObjectReferences.contains(ref->getDecl()))
     return true;
+  if (isOwnedVectorAccess(expr, clang::OO_Star))
+    return true;
   return outsideVectorOf(expr) != nullptr;
+}
+
+bool FunctionLowering::isOwnedVectorAccess(const clang::Expr *expr,
+                                           clang::OverloadedOperatorKind op) {
+  // `*owner` or `owner->` of a std::unique_ptr or std::shared_ptr owning a
+  // std::vector, which lives in the memory it owns as C++ lays it out.
+  const auto *call =
+      dyn_cast<clang::CXXOperatorCallExpr>(stripTemporaries(expr));
+  if (!call || call->getOperator() != op || call->getNumArgs() != 1)
+    return false;
+  // (The object, before its conversion to the library's base class that
+  // declares the operator.)
+  clang::QualType owner =
+      call->getArg(0)->IgnoreImpCasts()->getType().getNonReferenceType();
+  clang::QualType owned = getUniquePointee(owner).isNull()
+                              ? ModuleLowering::getSharedPointee(owner)
+                              : getUniquePointee(owner);
+  return !owned.isNull() && isVector(owned.getCanonicalType());
 }
 
 std::optional<Address>
@@ -468,6 +488,12 @@ FunctionLowering::lowerVectorHolder(const clang::Expr *expr) {
       return found->second;
   if (isRowExpr(object))
     return lowerRowHolder(object);
+  // `*owner`: the vector in the memory the smart pointer owns.
+  if (isOwnedVectorAccess(object, clang::OO_Star)) {
+    std::optional<CallResult> owned =
+        lowerCall(cast<clang::CallExpr>(object), std::nullopt);
+    return owned ? owned->address : std::nullopt;
+  }
   if (const clang::VarDecl *outside = outsideVectorOf(object))
     return outsideVectorHolder(outside, object->getSourceRange());
   return lowerLValue(expr);
