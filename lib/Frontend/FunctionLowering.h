@@ -1328,6 +1328,9 @@ private:
   /// `where`'s type).
   /// Whether `pointer` is null (an i1); null after an error.
   Value lowerNullTest(const clang::Expr *pointer);
+  /// Whether the pointer into `memory` is null (an i1), where that can be
+  /// told; null otherwise.
+  Value nullTestOf(Value memory, Location l);
   Value lowerPointerRelation(clang::BinaryOperatorKind kind,
                              const clang::Expr *lhs, const clang::Expr *rhs,
                              const clang::Expr *where);

@@ -326,6 +326,24 @@ std::optional<Address> FunctionLowering::followChosenSlot(
   if (!isa<MemRefType>(choice.getType()))
     return std::nullopt;
   Value condition = choice.getCondition();
+  // A choice against `nullptr` (`k ? &a : nullptr`): a field is read only
+  // through the object (through null, C++ reads nothing).
+  auto isNull = [&](Value arm) {
+    while (!nullPointers.contains(arm))
+      if (auto cast = arm.getDefiningOp<memref::CastOp>())
+        arm = cast.getSource();
+      else
+        return false;
+    return true;
+  };
+  for (bool holds : {true, false})
+    if (isNull(holds ? choice.getFalseValue() : choice.getTrueValue())) {
+      SmallVector<std::pair<Value, bool>> armChoices(choices);
+      armChoices.push_back({condition, holds});
+      return followChosenSlot(holds ? choice.getTrueValue()
+                                    : choice.getFalseValue(),
+                              offset, armChoices, decl, where);
+    }
   std::optional<Address> arms[2];
   for (bool holds : {true, false}) {
     SmallVector<std::pair<Value, bool>> armChoices(choices);

@@ -181,26 +181,46 @@ Value FunctionLowering::lowerNullTest(const clang::Expr *pointer) {
   std::optional<Address> address = lowerPointer(pointer);
   if (!address)
     return nullptr;
-  if (nullPointers.contains(address->memref))
-    return arith::ConstantOp::create(b, l, b.getBoolAttr(true));
-  Value memory = address->memref;
+  if (Value isNull = nullTestOf(address->memref, l))
+    return isNull;
+  return unsupported(pointer, "this pointer cannot be tested for null in "
+                              "differentiable code (only pointer "
+                              "parameters, pointers read from memory and "
+                              "choices among them, `nullptr` and the "
+                              "function's own memory can); pass a flag or "
+                              "a count");
+}
+
+Value FunctionLowering::nullTestOf(Value memory, Location l) {
+  auto constant = [&](bool value) -> Value {
+    return arith::ConstantOp::create(b, l, b.getBoolAttr(value));
+  };
+  if (nullPointers.contains(memory))
+    return constant(true);
   while (auto cast = memory.getDefiningOp<memref::CastOp>())
     memory = cast.getSource();
+  // A choice (`k ? &a : nullptr`): the chosen one's test.
+  if (auto choice = memory.getDefiningOp<arith::SelectOp>()) {
+    Value whenTrue = nullTestOf(choice.getTrueValue(), l);
+    Value whenFalse =
+        whenTrue ? nullTestOf(choice.getFalseValue(), l) : nullptr;
+    if (!whenFalse)
+      return nullptr;
+    return arith::SelectOp::create(b, l, choice.getCondition(), whenTrue,
+                                   whenFalse);
+  }
   // Memory the function made (an array, a `new`, a view into one) is
   // never at address 0; the stand-in of `nullptr` has no elements.
   Value root = memoryRoot(memory);
   if (auto made = cast<MemRefType>(root.getType());
       isOwnMemory(root) &&
       !(made.hasStaticShape() && made.getNumElements() == 0))
-    return arith::ConstantOp::create(b, l, b.getBoolAttr(false));
+    return constant(false);
   // Memory whose address may be 0: what the caller passed, and addresses
   // read from memory. (A pointer variable that may hold the stand-in of
   // `nullptr` does not know.)
   if (!isa<BlockArgument>(memory) && !memory.getDefiningOp<ct::LoadAddressOp>())
-    return unsupported(pointer, "this pointer cannot be tested for null in "
-                                "differentiable code (only pointer "
-                                "parameters and pointers read from memory "
-                                "can); pass a flag or a count");
+    return nullptr;
   Value bits = memref::ExtractAlignedPointerAsIndexOp::create(b, l, memory);
   return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, bits,
                                constantIndex(0, l));
