@@ -22,7 +22,7 @@
 #include <memory>
 #include <vector>
 
-#include "check.h"
+#include "check-modes.h"
 
 [[ct::differentiable]] double madeUnique(const double *x, int n) {
   auto v = std::make_unique<std::vector<double>>(n);
@@ -101,29 +101,9 @@ static void fillCosines(std::vector<double> &v, const double *x, int n) {
 
 template <auto F> void checkAllModes(const char *name, int n) {
   double x[5] = {0.3, -0.2, 0.5, 0.7, 0.1};
-  double d[5] = {};
-  double value = ct::gradient<F>(x, n, d);
-  check::near(name, value, F(x, n), 1e-12);
-  for (int i = 0; i < n; ++i) {
-    double fd = check::differenceAt(x, i, [&] { return F(x, n); });
-    check::near(name, d[i], fd, 1e-6);
-    double t[5] = {};
-    t[i] = 1;
-    check::near(name, ct::jvp<F>(x, n, t).tangent, fd, 1e-6);
-  }
-  // The Hessian-vector product against central differences of gradients.
-  double v[5] = {0.2, -0.1, 0.3, 0.5, -0.4}, hv[5] = {};
-  ct::hvp<F>(x, n, v, hv);
-  const double h = 1e-5;
-  double up[5], down[5], gUp[5] = {}, gDown[5] = {};
-  for (int k = 0; k < 5; ++k) {
-    up[k] = x[k] + h * v[k];
-    down[k] = x[k] - h * v[k];
-  }
-  ct::gradient<F>(up, n, gUp);
-  ct::gradient<F>(down, n, gDown);
-  for (int i = 0; i < n; ++i)
-    check::near(name, hv[i], (gUp[i] - gDown[i]) / (2 * h), 1e-6);
+  const double v[5] = {0.2, -0.1, 0.3, 0.5, -0.4};
+  check::gradientAndTangents<F>(name, x, n);
+  check::hessianVectorProduct<F>(name, x, v, n);
 }
 
 int main() {

@@ -22,7 +22,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "check.h"
+#include "check-modes.h"
 
 // sum_ij sin(x_i x_j + [i == j]) through rows made by `new[]` in a loop.
 [[ct::differentiable]] double newRows(const double *x, int n) {
@@ -253,34 +253,13 @@ struct Rows {
 
 template <auto F> void checkBothModes(const char *name, int n) {
   double x[5] = {0.3, -0.2, 0.5, 0.9, 0.4};
-  double d[5] = {};
-  double value = ct::gradient<F>(x, n, d);
-  check::near(name, value, F(x, n), 1e-12);
-  for (int i = 0; i < n; ++i) {
-    double fd = check::differenceAt(x, i, [&] { return F(x, n); });
-    check::near(name, d[i], fd, 1e-6);
-    double t[5] = {};
-    t[i] = 1;
-    check::near(name, ct::jvp<F>(x, n, t).tangent, fd, 1e-6);
-  }
+  check::gradientAndTangents<F>(name, x, n);
 }
 
-// The Hessian-vector product against central differences of gradients.
 template <auto F> void checkHvp(const char *name, int n) {
-  double x[5] = {0.3, -0.2, 0.5, 0.9, 0.4};
-  double v[5] = {0.2, -0.1, 0.3, 0.5, -0.4};
-  double hv[5] = {};
-  ct::hvp<F>(x, n, v, hv);
-  const double h = 1e-5;
-  double up[5], down[5], gUp[5] = {}, gDown[5] = {};
-  for (int k = 0; k < 5; ++k) {
-    up[k] = x[k] + h * v[k];
-    down[k] = x[k] - h * v[k];
-  }
-  ct::gradient<F>(up, n, gUp);
-  ct::gradient<F>(down, n, gDown);
-  for (int i = 0; i < n; ++i)
-    check::near(name, hv[i], (gUp[i] - gDown[i]) / (2 * h), 1e-6);
+  const double x[5] = {0.3, -0.2, 0.5, 0.9, 0.4};
+  const double v[5] = {0.2, -0.1, 0.3, 0.5, -0.4};
+  check::hessianVectorProduct<F>(name, x, v, n);
 }
 
 int main() {

@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-#include "check.h"
+#include "check-modes.h"
 
 // sum_i min(x_i^2, 0.5) + max(x_1, x_2) * x_0 over a span and a subspan.
 [[ct::differentiable]] double overSpan(const double *x, int n) {
@@ -147,16 +147,7 @@ static double inverseSquares(std::span<const Point> points) {
 
 template <auto F> void checkBothModes(const char *name, int n) {
   double x[9] = {0.3, -0.2, 0.45, 0.7, 0.1, -0.4, 0.25, 0.6, -0.3};
-  double d[9] = {};
-  double value = ct::gradient<F>(x, n, d);
-  check::near(name, value, F(x, n), 1e-12);
-  for (int i = 0; i < n; ++i) {
-    double fd = check::differenceAt(x, i, [&] { return F(x, n); });
-    check::near(name, d[i], fd, 1e-6);
-    double t[9] = {};
-    t[i] = 1;
-    check::near(name, ct::jvp<F>(x, n, t).tangent, fd, 1e-6);
-  }
+  check::gradientAndTangents<F>(name, x, n);
 }
 
 int main() {
