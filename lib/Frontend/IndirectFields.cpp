@@ -476,26 +476,26 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
   if (target.packedType)
     target = *unpacked(target, where);
   // A pointer stored where addresses are kept (the caller's `T**`, a
-  // pointer variable's slot given by reference): its address.
+  // pointer variable's slot given by reference, a field that keeps one):
+  // its address, which must find a table's pointers as addresses too.
+  bool keptHere = decl ? keepsAddressIn(memoryRoot(field.memref), decl) ||
+                             ModuleLowering::keepsAddress(decl)
+                       : holdsAddresses(memoryRoot(field.memref));
   clang::QualType stored = decl ? decl->getType()
                            : isa<clang::Expr>(where)
                                ? cast<clang::Expr>(where)->getType()
                                : clang::QualType();
-  if (!decl && holdsAddresses(memoryRoot(field.memref))) {
-    if (!isFindableTable(target, stored, where))
-      return false;
+  if (keptHere && !isFindableTable(target, stored, where))
+    return false;
+  if (!decl && keptHere) {
     keepAddress(target, field, l);
     return true;
   }
   if (decl && keepsAddressIn(memoryRoot(field.memref), decl)) {
-    if (!isFindableTable(target, stored, where))
-      return false;
     keepAddress(target, field, l);
     return true;
   }
   if (ModuleLowering::keepsAddress(decl)) {
-    if (!isFindableTable(target, stored, where))
-      return false;
     clang::QualType pointee =
         ModuleLowering::getAddressType(decl)->getPointeeType();
     if (!nullPointers.contains(target.memref) &&

@@ -1103,9 +1103,10 @@ std::optional<Address>
 FunctionLowering::movedPointer(const clang::Expr *pointer,
                                const clang::Expr *count, bool backwards,
                                const clang::Stmt *where) {
+  // (C++ evaluates the count of `p += k` before p.)
   Location l = loc(where);
-  std::optional<Address> from = lowerPointer(pointer);
   Value k = lowerRValue(count);
+  std::optional<Address> from = lowerPointer(pointer);
   std::optional<Layout> pointee =
       layoutOf(pointer->getType()->getPointeeType(), where);
   if (!from || !k || !pointee)
@@ -1158,24 +1159,14 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
     return unsupported<Result>(expr, "only pointer variables and fields "
                                      "can be assigned");
   std::optional<Address> pointer;
-  Address slot = it->second.offsetSlot;
-  if (expr->getOpcode() == clang::BO_Assign) {
+  if (expr->getOpcode() == clang::BO_Assign)
     pointer = lowerPointer(expr->getRHS());
-  } else if (expr->getOpcode() == clang::BO_AddAssign ||
-             expr->getOpcode() == clang::BO_SubAssign) {
-    Value k = lowerRValue(expr->getRHS());
-    std::optional<Layout> pointee =
-        layoutOf(expr->getLHS()->getType()->getPointeeType(), expr);
-    if (!k || !pointee)
-      return std::nullopt;
-    k = scaled(b, l, index(k, expr->getRHS()->getType(), l), pointee->size);
-    pointer = moveBy(
-        Address{pointerMemory(ref->getDecl(), it->second, l), load(slot, l)}, k,
-        expr->getOpcode() == clang::BO_SubAssign, l);
-  } else {
+  else if (moves)
+    pointer = movedPointer(expr->getLHS(), expr->getRHS(),
+                           expr->getOpcode() == clang::BO_SubAssign, expr);
+  else
     return unsupported<Result>(expr, "this operator cannot be applied to a "
                                      "pointer");
-  }
   if (!pointer)
     return std::nullopt;
   if (expr->getOpcode() != clang::BO_Assign) {
