@@ -1644,6 +1644,8 @@ private:
   /// vector).
   bool copyVectorObject(const clang::Stmt *where, const VectorObject &vector,
                         const VectorObject &from);
+  /// Whether the vectors kept in memory at `a` and `c` are two objects.
+  Value areDistinctVectorObjects(Address a, Address c, Location l);
   std::optional<CallResult> assignVectorObject(const clang::CallExpr *expr,
                                                const VectorObject &vector,
                                                const clang::Expr *source);
@@ -2261,6 +2263,14 @@ private:
   std::optional<Address> self;
   /// Where an aggregate result is built.
   std::optional<Address> resultAddress;
+  /// What the returns of the body being inlined made for its aggregate
+  /// result (the memory of its vector fields): the caller's to free, with
+  /// the scope the call is in, not the callee's at its return.
+  llvm::SmallVector<Value> resultCleanups;
+  /// Moves the memory the aggregate result's fields designate from the
+  /// cleanups made since `made` (the result's initialization) to
+  /// resultCleanups; its temporaries stay the callee's.
+  void giveResultMemoryToCaller(size_t made);
 
   struct JumpTargets {
     mlir::Block *breakTarget;

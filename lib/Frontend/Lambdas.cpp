@@ -441,6 +441,7 @@ void FunctionLowering::lowerInlinedStatements(const clang::Expr *expr,
   size_t outerReturnCleanups = returnCleanupDepth;
   returnCleanupDepth = cleanups.size();
   std::optional<Address> outerSelf = self, outerResult = resultAddress;
+  SmallVector<Value> outerResultCleanups = std::exchange(resultCleanups, {});
   std::optional<Address> *outerPlace = returnedPlace;
   returnedPlace = place;
   if (object)
@@ -461,6 +462,8 @@ void FunctionLowering::lowerInlinedStatements(const clang::Expr *expr,
   resultAddress = outerResult;
   returnedPlace = outerPlace;
   returnCleanupDepth = outerReturnCleanups;
+  // The memory of the result's fields lives in the caller's scope.
+  cleanups.append(std::exchange(resultCleanups, outerResultCleanups));
   // Falling off the end of a function that returns a value is undefined.
   SmallVector<Value> undefined;
   for (Type type : continuation->getArgumentTypes())

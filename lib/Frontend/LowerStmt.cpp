@@ -434,6 +434,9 @@ void FunctionLowering::lowerVarDecl(const clang::VarDecl *var) {
   if (isVector(type)) {
     if (declareGrowingVector(var, init))
       return;
+    // (A body inlined again declares its vectors afresh: the capacity an
+    // earlier inlining reserved is not theirs.)
+    vectorSizes.erase(var);
     llvm::SaveAndRestore declaring(vectorBeingDeclared, var);
     std::optional<Address> vector =
         createVector(init, type, var->getSourceRange());
@@ -574,8 +577,11 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
         return;
       returned.push_back(vector->memref);
     } else if (isAggregate(type) && !isIterator(type)) {
+      size_t made = cleanups.size();
       if (!initializeAggregate(value, *resultAddress))
         return;
+      if (inlineDepth > 0)
+        giveResultMemoryToCaller(made);
     } else if (type->isReferenceType() || isObjectPointer(type) ||
                isIterator(type)) {
       std::optional<Address> address =
@@ -608,6 +614,30 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
                    : Value());
   branchTo(l, returnBlock, returned);
   enter(newBlock());
+}
+
+/// The allocation `view` views (through casts).
+static Value allocationOf(Value view) {
+  while (auto cast = view.getDefiningOp<memref::CastOp>())
+    view = cast.getSource();
+  return view;
+}
+
+void FunctionLowering::giveResultMemoryToCaller(size_t made) {
+  // The memory the result's fields designate (bound beside the object when
+  // compiling, not kept in it).
+  llvm::DenseSet<Value> designated;
+  for (const auto &[slot, binding] : indirectFields)
+    if (slot.first == resultAddress->memref && binding.memref)
+      designated.insert(allocationOf(binding.memref));
+  // Kept in order, so that what stays the callee's is still freed last
+  // made, first freed.
+  SmallVector<Value> stays;
+  for (Value memory : ArrayRef(cleanups).drop_front(made))
+    (designated.contains(allocationOf(memory)) ? resultCleanups : stays)
+        .push_back(memory);
+  cleanups.truncate(made);
+  cleanups.append(stays);
 }
 
 /// Whether `stmt` holds a label a `goto` or an enclosing `switch` may jump

@@ -3,7 +3,8 @@
 // The algorithms numerical code uses on arrays and vectors (std::fill,
 // fill_n, copy, copy_n, for_each, transform, accumulate, inner_product,
 // max_element, min_element, sort and stable_sort, also of structs given a
-// comparison) are lowered from their specification, as
+// comparison, and nth_element and partial_sort, whose postconditions a
+// sorted range meets) are lowered from their specification, as
 // loops over pointers, rather than from the standard library's
 // implementation: libstdc++ and libc++ implement them through
 // memmove, projections, invoke and pairs of unwrapped iterators, each
@@ -37,6 +38,8 @@ enum class Algorithm {
   Advance,
   Distance,
   Sort,
+  /// nth_element and partial_sort: (first, middle, last[, less]).
+  PartialSort,
 };
 } // namespace
 
@@ -64,6 +67,8 @@ static std::optional<Algorithm> getAlgorithm(const clang::FunctionDecl *f,
           .Case("sort", Algorithm::Sort)
           // (The insertion sort below is stable.)
           .Case("stable_sort", Algorithm::Sort)
+          .Case("nth_element", Algorithm::PartialSort)
+          .Case("partial_sort", Algorithm::PartialSort)
           .Default(std::nullopt);
   if (!known)
     return std::nullopt;
@@ -89,6 +94,9 @@ static std::optional<Algorithm> getAlgorithm(const clang::FunctionDecl *f,
   case Algorithm::MinElement:
   case Algorithm::Sort:
     minArgs = 2, maxArgs = 3;
+    break;
+  case Algorithm::PartialSort:
+    minArgs = 3, maxArgs = 4;
     break;
   case Algorithm::Next:
   case Algorithm::Prev:
@@ -291,7 +299,10 @@ public:
     case Algorithm::Distance:
       return lowerDistance();
     case Algorithm::Sort:
-      return lowerSort();
+      return lowerSort(args[1], args.size() == 3 ? args[2] : nullptr);
+    case Algorithm::PartialSort:
+      // A sorted range is one each of them may leave.
+      return lowerSort(args[2], args.size() == 4 ? args[3] : nullptr);
     }
     llvm_unreachable("every algorithm is handled");
   }
@@ -390,7 +401,8 @@ private:
   Result lowerExtremeElement();
   Result lowerStep();
   Result lowerDistance();
-  Result lowerSort();
+  /// Sorts [args[0], last), by `less` if given.
+  Result lowerSort(const clang::Expr *last, const clang::Expr *less);
 
   FunctionLowering &fl;
   OpBuilder &b;
@@ -655,7 +667,9 @@ AlgorithmLowering::Result AlgorithmLowering::lowerDistance() {
   return CallResult{arith::IndexCastOp::create(b, l, type, count), {}};
 }
 
-AlgorithmLowering::Result AlgorithmLowering::lowerSort() {
+AlgorithmLowering::Result
+AlgorithmLowering::lowerSort(const clang::Expr *last,
+                             const clang::Expr *lessExpr) {
   // Insertion sort, from the specification's postcondition: the same
   // elements, each not less than the one before. Swaps move values, so
   // derivatives follow them; O(n^2) compares, for the short ranges
@@ -663,9 +677,9 @@ AlgorithmLowering::Result AlgorithmLowering::lowerSort() {
   std::optional<Range> range = rangeAt(args[0]);
   if (!range)
     return std::nullopt;
-  Value count = distance(*range, args[1]);
+  Value count = distance(*range, last);
   std::optional<Callable> less;
-  if (args.size() == 3 && !(less = fl.callableOf(args[2])))
+  if (lessExpr && !(less = fl.callableOf(lessExpr)))
     return std::nullopt;
   if (!count)
     return std::nullopt;
@@ -674,8 +688,9 @@ AlgorithmLowering::Result AlgorithmLowering::lowerSort() {
   bool aggregate = isAggregate(range->element);
   if (aggregate && (!less || !range->layout.indirect.empty()))
     return fl.unsupported<Result>(
-        expr, "std::sort is supported on ranges of numbers, and of structs "
-              "of numbers given a comparison (a lambda or function)");
+        expr, "std::" + expr->getDirectCallee()->getName() +
+                  " is supported on ranges of numbers, and of structs of "
+                  "numbers given a comparison (a lambda or function)");
   std::optional<Address> saved;
   if (aggregate && !(saved = fl.allocate(range->element, expr->getSourceRange(),
                                          "an element being sorted")))

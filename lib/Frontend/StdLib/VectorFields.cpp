@@ -11,7 +11,8 @@
 // helper given it): its field's memory is made, grown and freed at run
 // time. Which structs: those some std::vector of the translation unit
 // holds by value, as its elements or inside them, those with a field the
-// program's own code resizes, and the structs they hold by value. The
+// program's own code resizes, those a function returns by value from more
+// than one `return`, and the structs they hold by value. The
 // choice is the type's, so that a struct has one layout in every function
 // and in the caller's objects. Member functions of such a field run on its
 // three addresses (VectorObjectCalls.cpp); every other use of it as a
@@ -188,7 +189,36 @@ struct ResizedFieldFinder
       if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(function))
         for (const clang::CXXCtorInitializer *init : ctor->inits())
           walker.TraverseStmt(init->getInit());
+      noteResultOfReturns(function, walker.returns);
     }
+  }
+  /// A struct holding vectors that a function returns by value from more
+  /// than one `return`: each return gives the result's vectors memory of
+  /// its own, made in its branch, so the result finds them in itself.
+  void noteResultOfReturns(const clang::FunctionDecl *function,
+                           unsigned returns) {
+    clang::QualType type = function->getReturnType();
+    if (returns > 1 && !type->isReferenceType() && holdsVectorFields(type))
+      addHeldRecords(type, records);
+  }
+  static bool holdsVectorFields(clang::QualType type) {
+    const auto *record = type.getCanonicalType()
+                             ->getBaseElementTypeUnsafe()
+                             ->getAsCXXRecordDecl();
+    if (!record || !(record = record->getDefinition()) ||
+        !ModuleLowering::getVectorElementType(
+             record->getASTContext().getCanonicalTagType(record))
+             .isNull())
+      return false;
+    return llvm::any_of(record->bases(),
+                        [](const clang::CXXBaseSpecifier &base) {
+                          return holdsVectorFields(base.getType());
+                        }) ||
+           llvm::any_of(record->fields(), [](const clang::FieldDecl *field) {
+             clang::QualType type = field->getType().getCanonicalType();
+             return !ModuleLowering::getVectorElementType(type).isNull() ||
+                    holdsVectorFields(type);
+           });
   }
   struct BodyWalker : public clang::RecursiveASTVisitor<BodyWalker> {
     explicit BodyWalker(ResizedFieldFinder &finder) : finder(finder) {}
@@ -228,6 +258,10 @@ struct ResizedFieldFinder
         finder.noteMovingObjectPointer(unary->getSubExpr());
       return true;
     }
+    bool VisitReturnStmt(clang::ReturnStmt *) {
+      ++returns;
+      return true;
+    }
     bool VisitBinaryOperator(clang::BinaryOperator *assign) {
       if (assign->getOpcode() == clang::BO_Assign)
         finder.noteReseat(function, assign);
@@ -246,6 +280,8 @@ struct ResizedFieldFinder
       return true;
     }
     const clang::FunctionDecl *function = nullptr;
+    /// The body's `return` statements (those of lambdas in it too).
+    unsigned returns = 0;
   };
   /// An object reached through a `void *` (a C callback's context) is an
   /// address read back from memory: the pointer fields of its struct, and

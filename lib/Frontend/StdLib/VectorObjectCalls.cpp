@@ -135,16 +135,9 @@ bool FunctionLowering::copyVectorObject(const clang::Stmt *where,
   return ok;
 }
 
-std::optional<FunctionLowering::CallResult>
-FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
-                                     const VectorObject &vector,
-                                     const clang::Expr *source) {
-  Location l = loc(expr);
-  std::optional<VectorObject> from = vectorObjectOf(source, expr);
-  if (!from)
-    return std::nullopt;
-  // `v = v` leaves v as it is: the copy runs only between two objects,
-  // told apart by their addresses (slots of 8 bytes, vectorObjectAt).
+Value FunctionLowering::areDistinctVectorObjects(Address a, Address c,
+                                                 Location l) {
+  // Told apart by their addresses (slots of 8 bytes, vectorObjectAt).
   auto position = [&](Address at) -> Value {
     int64_t viewOffset =
         cast<MemRefType>(at.memref.getType()).getStridesAndOffset().second;
@@ -160,11 +153,22 @@ FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
         b, l, memref::ExtractAlignedPointerAsIndexOp::create(b, l, at.memref),
         arith::MulIOp::create(b, l, slots, constantIndex(slotBytes, l)));
   };
-  Value distinct =
-      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
-                            position(vector.holder), position(from->holder));
+  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, position(a),
+                               position(c));
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::assignVectorObject(const clang::CallExpr *expr,
+                                     const VectorObject &vector,
+                                     const clang::Expr *source) {
+  Location l = loc(expr);
+  std::optional<VectorObject> from = vectorObjectOf(source, expr);
+  if (!from)
+    return std::nullopt;
+  // `v = v` leaves v as it is: the copy runs only between two objects.
   bool ok = true;
-  emitIf(l, distinct, [&] { ok = copyVectorObject(expr, vector, *from); });
+  emitIf(l, areDistinctVectorObjects(vector.holder, from->holder, l),
+         [&] { ok = copyVectorObject(expr, vector, *from); });
   if (!ok)
     return std::nullopt;
   return CallResult{nullptr, vector.holder};
@@ -371,14 +375,17 @@ FunctionLowering::moveAssignVectorObject(const clang::CallExpr *expr,
                                          const VectorObject &vector,
                                          clang::QualType type,
                                          const clang::Expr *source) {
-  // Its own elements destroyed and freed; the source's addresses taken and
-  // the source left empty.
+  // The source first (`m = product(m, a)` reads m), then the vector's own
+  // elements destroyed and freed, the source's addresses taken and the
+  // source left empty; `v = std::move(v)` leaves v as it is.
   Location l = loc(expr);
-  destroyObject(type, vector.holder, expr);
   std::optional<VectorObject> other = vectorObjectOf(source, expr);
   if (!other)
     return std::nullopt;
-  moveVectorAddresses(vector, *other, l);
+  emitIf(l, areDistinctVectorObjects(vector.holder, other->holder, l), [&] {
+    destroyObject(type, vector.holder, expr);
+    moveVectorAddresses(vector, *other, l);
+  });
   return CallResult{nullptr, vector.holder};
 }
 

@@ -3,7 +3,8 @@
 // copy, copy_n, for_each, transform, accumulate, inner_product,
 // max_element, min_element, sort, next, prev, advance, distance; sort,
 // stable_sort, max_element and min_element of structs with a comparison,
-// max_element of numbers with one), with
+// max_element of numbers with one; nth_element and partial_sort, whose
+// postconditions a sorted range meets: a median and a trimmed sum), with
 // lambdas and named functions, and the user's own templates given a lambda
 // or iterators; pointers one past the end of arrays (`a + n`, std::end)
 // passed to helpers. Reverse and forward
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <iterator>
 #include <numeric>
 #include <vector>
@@ -221,6 +223,33 @@ static void testExtremeItems() {
               20.0 + 3.0, 1e-12);
 }
 
+// The median by nth_element, and the sum of the two smallest magnitudes by
+// partial_sort with a comparison.
+[[ct::differentiable]] double medianAndSmallest(const std::vector<double> &x) {
+  std::vector<double> copy = x;
+  std::nth_element(copy.begin(), copy.begin() + 2, copy.end());
+  std::vector<double> magnitudes = x;
+  std::partial_sort(magnitudes.begin(), magnitudes.begin() + 2,
+                    magnitudes.end(), [](double a, double b) {
+                      return std::fabs(a) < std::fabs(b);
+                    });
+  return copy[2] * copy[2] + magnitudes[0] * magnitudes[1];
+}
+
+static void testPartialOrders() {
+  std::vector<double> x{0.5, 2.0, -1.5, -0.25, 3.0}, dx(5, 0.0);
+  // Median x0 = 0.5: x0^2; smallest magnitudes x3 = -0.25, then x0 = 0.5.
+  double v = ct::gradient<medianAndSmallest>(x, &dx);
+  check::near("partial orders value", v, 0.25 - 0.125, 1e-14);
+  const double expected[5] = {2 * 0.5 - 0.25, 0, 0, 0.5, 0};
+  for (int i = 0; i < 5; ++i)
+    check::near("partial orders gradient", dx[i], expected[i], 1e-14);
+  std::vector<double> t{1, 1, 1, 1, 1};
+  check::near("partial orders jvp",
+              ct::jvp<medianAndSmallest>(x, &t).tangent, 1.0 - 0.25 + 0.5,
+              1e-14);
+}
+
 static void testOrdered() {
   std::vector<double> x{0.5, 2.0, -1.0, 1.5}, dx(4, 0.0);
   double v = ct::gradient<ordered>(x, &dx);
@@ -298,5 +327,6 @@ int main() {
   testOrdered();
   testRankedItems();
   testExtremeItems();
+  testPartialOrders();
   return check::report();
 }
