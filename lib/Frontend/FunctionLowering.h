@@ -1334,6 +1334,10 @@ private:
   Value lowerPointerRelation(clang::BinaryOperatorKind kind,
                              const clang::Expr *lhs, const clang::Expr *rhs,
                              const clang::Expr *where);
+  /// C++20's `it < end` on iterators that define `<=>` (rewritten as
+  /// `(it <=> end) < 0`): the relation of the two places; null for any
+  /// other expression.
+  Value lowerRewrittenIteratorRelation(const clang::Expr *expr);
   /// An overloaded operator applied to a standard iterator; `args` has the
   /// iterator first for member operators.
   std::optional<CallResult>
@@ -2287,6 +2291,28 @@ private:
   /// returns a pointer or reference: that place, kept as it is (memory and
   /// offset) rather than passed as a view.
   std::optional<Address> *returnedPlace = nullptr;
+  /// Set while inlining a body with several returns of a pointer or
+  /// reference: each passes the memory it points into and the offset
+  /// there.
+  bool returnsMemoryAndOffset = false;
+  /// The memory every return of such a body passes to `continuation`, if
+  /// they all pass the same one, made before the call; null otherwise.
+  Value commonReturnedMemory(mlir::Block *continuation);
+  /// The place such a body returns: at the offset passed, in that common
+  /// memory where there is one, else in the memory passed.
+  Address placeReturned(mlir::Block *continuation);
+  /// Binds the inlined parameter `param`, a reference to a pointer or an
+  /// iterator, to `arg`: a const one to its value, a non-const one to the
+  /// caller's pointer variable `arg` names. Nullopt where `param` is not
+  /// such a reference or `arg` such a variable; false after an error.
+  std::optional<bool> bindPointerReference(const clang::ParmVarDecl *param,
+                                           const clang::Expr *arg, Location l);
+  /// The arguments of the block after an inlined call that its returns
+  /// pass: the result (a pointer or reference as a view; with
+  /// `splitsPlace`, the memory and an offset); false after an error.
+  bool addResultArguments(mlir::Block *continuation, clang::QualType returnType,
+                          clang::QualType owned, bool splitsPlace,
+                          const clang::Expr *expr);
 };
 
 } // namespace cotangent::frontend

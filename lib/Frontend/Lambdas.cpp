@@ -304,6 +304,11 @@ bool FunctionLowering::bindInlinedArguments(const clang::FunctionDecl *callee,
         return false;
       continue;
     }
+    if (std::optional<bool> bound = bindPointerReference(param, arg, l)) {
+      if (!*bound)
+        return false;
+      continue;
+    }
     if (type->isReferenceType() && !holdsIndirectFields(type) &&
         !isVector(type.getNonReferenceType()) &&
         !type.getNonReferenceType()->isArithmeticType() &&
@@ -474,6 +479,82 @@ void FunctionLowering::lowerInlinedStatements(const clang::Expr *expr,
   jumps = std::move(outerJumps);
 }
 
+std::optional<bool>
+FunctionLowering::bindPointerReference(const clang::ParmVarDecl *param,
+                                       const clang::Expr *arg, Location l) {
+  clang::QualType type = param->getType();
+  clang::QualType referenced = type.getNonReferenceType();
+  if (!type->isReferenceType() ||
+      !(referenced->isPointerType() || isIterator(referenced)) ||
+      holdsIndirectFields(referenced))
+    return std::nullopt;
+  if (referenced.isConstQualified()) {
+    // A const reference (the library's `__iterator_category(const _Iter&)`):
+    // the callee cannot change it, nor the caller while the body runs, so
+    // its value is the same.
+    std::optional<Address> pointer = unpacked(lowerPointer(arg), arg);
+    if (!pointer)
+      return false;
+    declarePointerVariable(param, *pointer, l);
+    return !invalid.count(param);
+  }
+  // A non-const one to a pointer variable of the caller's
+  // (`std::advance(it, k)`): the same variable, so that what the body does
+  // to it the caller sees. (One moving among arrays, or keeping its address
+  // in a slot, is left to the rest.)
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(arg)->IgnoreImpCasts());
+  const clang::ValueDecl *var = ref ? ref->getDecl() : nullptr;
+  auto pointer = var ? pointers.find(var) : pointers.end();
+  if (!type->isLValueReferenceType() || pointer == pointers.end() ||
+      pointer->second.addressSlot || movingPointers.count(var))
+    return std::nullopt;
+  pointers[param] = pointer->second;
+  return true;
+}
+
+Address FunctionLowering::placeReturned(Block *continuation) {
+  Value memory = commonReturnedMemory(continuation);
+  return Address{memory ? memory : continuation->getArgument(0),
+                 continuation->getArgument(1)};
+}
+
+Value FunctionLowering::commonReturnedMemory(Block *continuation) {
+  // The memory every return passes, as it was before the cast to the
+  // pointer type (poison from an end the body cannot reach is no return).
+  Value common;
+  for (Block *from : continuation->getPredecessors()) {
+    auto branch = dyn_cast<BranchOpInterface>(from->getTerminator());
+    if (!branch)
+      return nullptr;
+    for (unsigned k = 0; k < branch->getNumSuccessors(); ++k) {
+      if (branch->getSuccessor(k) != continuation)
+        continue;
+      Value memory =
+          branch.getSuccessorOperands(k).getForwardedOperands().front();
+      if (memory.getDefiningOp<ub::PoisonOp>())
+        continue;
+      if (auto cast = memory.getDefiningOp<memref::CastOp>())
+        memory = cast.getSource();
+      if (common && memory != common)
+        return nullptr;
+      common = memory;
+    }
+  }
+  // It dominates the code after the call if it was made before the body
+  // (whose only entry is the block the call began in): in a block created
+  // before the continuation.
+  Block *defining = common ? common.getParentBlock() : nullptr;
+  if (!defining || defining->getParent() != continuation->getParent())
+    return nullptr;
+  for (Block &block : *continuation->getParent()) {
+    if (&block == defining)
+      return common;
+    if (&block == continuation)
+      return nullptr;
+  }
+  return nullptr;
+}
+
 bool FunctionLowering::canLowerInPlace(const clang::Expr *expr,
                                        const clang::FunctionDecl *callee) {
   // Recursion through calls lowered in place would unfold without end (and
@@ -494,6 +575,24 @@ bool FunctionLowering::canLowerInPlace(const clang::Expr *expr,
                       "an index instead");
     return false;
   }
+  return true;
+}
+
+bool FunctionLowering::addResultArguments(Block *continuation,
+                                          clang::QualType returnType,
+                                          clang::QualType owned,
+                                          bool splitsPlace,
+                                          const clang::Expr *expr) {
+  Type type = module.lowerType(owned.isNull() ? returnType.getNonReferenceType()
+                                              : owned,
+                               expr->getSourceRange(), "this call's result");
+  if (!type)
+    return false;
+  if (returnType->isReferenceType() && type.isIntOrFloat())
+    type = getPointerType(type);
+  continuation->addArgument(type, loc(expr));
+  if (splitsPlace)
+    continuation->addArgument(b.getIndexType(), loc(expr));
   return true;
 }
 
@@ -561,19 +660,18 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   bool returnsPlace = returnsAddress &&
                       !isVector(returnType.getNonReferenceType()) &&
                       returnsOnceAtTheEnd(callee);
+  // A pointer or reference returned by several returns: each passes the
+  // memory it points into and its offset there (see commonReturnedMemory).
+  bool splitsPlace = returnsAddress && !returnsPlace && owned.isNull() &&
+                     !isVector(returnType.getNonReferenceType());
   if (!returnType->isVoidType() && !returnsClosure && !result &&
-      !returnsPlace) {
-    Type type = module.lowerType(
-        owned.isNull() ? returnType.getNonReferenceType() : owned,
-        expr->getSourceRange(), "this call's result");
-    if (!type)
-      return std::nullopt;
-    if (returnType->isReferenceType() && type.isIntOrFloat())
-      type = getPointerType(type);
-    continuation->addArgument(type, l);
-  }
+      !returnsPlace &&
+      !addResultArguments(continuation, returnType, owned, splitsPlace, expr))
+    return std::nullopt;
+  bool outerSplits = std::exchange(returnsMemoryAndOffset, splitsPlace);
   lowerInlinedStatements(expr, callee, continuation, object, result,
                          returnsPlace ? &place : nullptr);
+  returnsMemoryAndOffset = outerSplits;
   restoreBindings(saved);
   enter(continuation);
   releaseSharedArguments(firstSharedArgument);
@@ -582,6 +680,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::inlineBody(
   if (returnsPlace)
     return place ? std::optional<CallResult>(CallResult{nullptr, place})
                  : std::nullopt;
+  if (splitsPlace && continuation->getNumArguments() == 2)
+    return CallResult{nullptr, placeReturned(continuation)};
   if (continuation->getNumArguments() == 0)
     return CallResult{};
   if (isVector(returnType)) {

@@ -228,9 +228,13 @@ FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
         return std::nullopt;
     }
   } else if (const auto *opCall = dyn_cast<clang::CXXOperatorCallExpr>(expr);
-             opCall && llvm::any_of(args, [&](const clang::Expr *arg) {
-               return isIterator(arg->getType());
-             })) {
+             opCall &&
+             (isIterator(args[0]->getType()) ||
+              // (A member operator of another class, a comparison object's
+              // `()` given iterators, is that class's.)
+              (!isInstance && llvm::any_of(args, [&](const clang::Expr *arg) {
+                return isIterator(arg->getType());
+              })))) {
     return lowerIteratorOperator(expr, opCall->getOperator(), args);
   } else if (isa<clang::CXXOperatorCallExpr>(expr) && isInstance &&
              method->getParent()->isLambda()) {
@@ -388,7 +392,20 @@ bool FunctionLowering::passesCallersPlaces(const clang::FunctionDecl *callee,
   // std::unique_ptrs, the same.
   clang::QualType resultType = callee->getReturnType().getCanonicalType();
   const clang::FunctionDecl *body = nullptr;
-  return (takesEmptyClassObjects(callee) && !callsItself(callee)) ||
+  // (So is a reference to an iterator, or a const one to a pointer: the
+  // caller's pointer, bindInlinedArguments; a pointer variable given to a
+  // non-const one keeps its address in a slot, which a call can take.)
+  bool takesPointerReferences =
+      llvm::any_of(callee->parameters(), [&](const clang::ParmVarDecl *param) {
+        clang::QualType type = param->getType();
+        clang::QualType referenced = type.getNonReferenceType();
+        return type->isLValueReferenceType() &&
+               ((referenced.isConstQualified() &&
+                 referenced->isPointerType()) ||
+                isIterator(referenced));
+      });
+  return ((takesEmptyClassObjects(callee) || takesPointerReferences) &&
+          callee->hasBody(body) && !callsItself(callee)) ||
          ((takesVoidPointers(callee) || takesFunctionPointers(callee) ||
            module.freesParameter(callee)) &&
           callee->hasBody(body) && !callsItself(callee)) ||

@@ -120,6 +120,8 @@ Value FunctionLowering::lowerCallValue(const clang::CallExpr *call) {
 }
 
 Value FunctionLowering::lowerRValue(const clang::Expr *expr) {
+  if (Value relation = lowerRewrittenIteratorRelation(expr))
+    return relation;
   expr = strip(expr);
   Location l = loc(expr);
   if (std::optional<Value> constant = lowerConstantValue(expr))

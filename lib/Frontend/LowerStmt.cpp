@@ -595,10 +595,24 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
         return;
       // (`nullptr` as the address 0: a stand-in of the callee's would not
       // outlive it, and the caller tests what it gets.)
-      if (returnedPlace)
+      if (returnedPlace) {
         *returnedPlace = *address;
-      else
+      } else if (returnsMemoryAndOffset && !address->packedType &&
+                 !nullPointers.contains(address->memref)) {
+        // The memory and the offset, not a view made here (in a branch, a
+        // loop): commonReturnedMemory.
+        auto type = cast<MemRefType>(address->memref.getType());
+        MemRefType pointerType = getPointerType(type.getElementType());
+        Value memory = address->memref;
+        if (type != pointerType)
+          memory = memref::CastOp::create(b, l, pointerType, memory);
+        returned.push_back(memory);
+        returned.push_back(address->offset);
+      } else {
         returned.push_back(materializeAddress(*address, l));
+        if (returnsMemoryAndOffset)
+          returned.push_back(constantIndex(0, l));
+      }
     } else {
       Value v = lowerRValue(value);
       if (!v)

@@ -506,6 +506,28 @@ FunctionLowering::assignIteratorVariable(const clang::CallExpr *expr,
   return CallResult{nullptr, value};
 }
 
+Value FunctionLowering::lowerRewrittenIteratorRelation(
+    const clang::Expr *expr) {
+  while (isa<clang::ParenExpr, clang::FullExpr>(expr))
+    expr = isa<clang::ParenExpr>(expr)
+               ? cast<clang::ParenExpr>(expr)->getSubExpr()
+               : cast<clang::FullExpr>(expr)->getSubExpr();
+  const auto *rewritten = dyn_cast<clang::CXXRewrittenBinaryOperator>(expr);
+  if (!rewritten)
+    return nullptr;
+  clang::CXXRewrittenBinaryOperator::DecomposedForm form =
+      rewritten->getDecomposedForm();
+  if (!clang::BinaryOperator::isRelationalOp(form.Opcode) ||
+      !isIterator(form.LHS->getType().getNonReferenceType()) ||
+      !isIterator(form.RHS->getType().getNonReferenceType()))
+    return nullptr;
+  Value relation = lowerPointerRelation(form.Opcode, form.LHS, form.RHS, expr);
+  Type type = relation ? typeOf(expr) : Type();
+  if (type && type != relation.getType())
+    relation = arith::ExtUIOp::create(b, loc(expr), type, relation);
+  return relation;
+}
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
                                         clang::OverloadedOperatorKind op,
