@@ -599,14 +599,10 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
         *returnedPlace = *address;
       } else if (returnsMemoryAndOffset && !address->packedType &&
                  !nullPointers.contains(address->memref)) {
-        // The memory and the offset, not a view made here (in a branch, a
-        // loop): commonReturnedMemory.
-        auto type = cast<MemRefType>(address->memref.getType());
-        MemRefType pointerType = getPointerType(type.getElementType());
-        Value memory = address->memref;
-        if (type != pointerType)
-          memory = memref::CastOp::create(b, l, pointerType, memory);
-        returned.push_back(memory);
+        // The memory (from its start) and the offset, not a view made here
+        // (in a branch, a loop): commonReturnedMemory.
+        returned.push_back(
+            materialize(Address{address->memref, constantIndex(0, l)}, l));
         returned.push_back(address->offset);
       } else {
         returned.push_back(materializeAddress(*address, l));
