@@ -627,6 +627,18 @@ private:
   /// The stand-ins of `nullptr` (memory of no elements, for pointers
   /// nobody follows).
   llvm::DenseSet<Value> nullPointers;
+  /// `memory` without the choices of null it may make: a pointer that is
+  /// null or points into an array can be followed only into that array
+  /// (IndirectFields.cpp).
+  Value memoryApartFromNull(Value memory);
+  /// For a read of a moving pointer whose every array is one memory (an
+  /// iterator moved among its container's positions by other iterators),
+  /// that memory, made where it is, so that a field bound to it in a
+  /// branch is known after the branch; otherwise `memref`.
+  Value stableMemory(Value memref, Location l);
+  /// Reads of moving pointers whose memory was taken apart from null for a
+  /// field: a later array they would have to select is an error.
+  llvm::DenseSet<mlir::Operation *> readsApartFromNull;
   /// The offset slots of pointer variables the function only reads,
   /// initialized with a choice among objects (`c ? &a : &b`), with the
   /// offset each holds throughout (see followChosenSlot).
@@ -1318,6 +1330,10 @@ private:
   }
   /// The pointer a standard iterator expression holds.
   std::optional<Address> lowerIterator(const clang::Expr *expr);
+  /// The std::reverse_iterator `call` (a vector's `rbegin`, `rend`) returns,
+  /// holding the iterator at `position`.
+  std::optional<CallResult> reverseIteratorAt(const clang::CallExpr *call,
+                                              Address position);
   /// Moves the pointer or iterator variable `variable` by `delta` scalars;
   /// its old or new value.
   std::optional<Address> stepPointerVariable(const clang::Expr *variable,
@@ -2305,6 +2321,10 @@ private:
   /// iterator, to `arg`: a const one to its value, a non-const one to the
   /// caller's pointer variable `arg` names. Nullopt where `param` is not
   /// such a reference or `arg` such a variable; false after an error.
+  /// Whether the body of the function declaring `param`, a reference to a
+  /// pointer or iterator, may change what it refers to (an assignment, a
+  /// step, its address, or a callee that may), as far as it can be seen.
+  bool mayChangeReferenceParameter(const clang::ParmVarDecl *param);
   std::optional<bool> bindPointerReference(const clang::ParmVarDecl *param,
                                            const clang::Expr *arg, Location l);
   /// The arguments of the block after an inlined call that its returns

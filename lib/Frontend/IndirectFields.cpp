@@ -267,6 +267,10 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
   if (!isOwnMemory(root) && decl &&
       (decl->getType()->isPointerType() || decl->getType()->isReferenceType()))
     return loadAddress(slot, decl->getType(), where);
+  if (clang::QualType iterator = module.getIteratorPointerType(
+          decl ? decl->getType() : clang::QualType());
+      !isOwnMemory(root) && !iterator.isNull())
+    return loadAddress(slot, iterator, where);
   if (!isOwnMemory(root))
     return unsupported<Result>(
         where, name + " of an object chosen at run time (an element of an "
@@ -275,6 +279,17 @@ FunctionLowering::followIndirectSlot(Address slot, const clang::FieldDecl *decl,
                       "differentiable code follows pointer, reference and "
                       "vector fields of objects it can name or creates");
   auto memory = fieldMemory.find({root, decl});
+  // A pointer reached by its place alone (a reference a call returns to a
+  // pointer field): the memory of the object's pointer fields, if one.
+  if (memory == fieldMemory.end() && !decl)
+    for (auto known = fieldMemory.begin(); known != fieldMemory.end(); ++known)
+      if (known->first.first == root) {
+        bool same = memory == fieldMemory.end() ||
+                    (memory->second && memory->second == known->second);
+        memory = same ? known : fieldMemory.end();
+        if (!same)
+          break;
+      }
   if (memory == fieldMemory.end())
     return unsupported<Result>(where, name + " is used before it is set");
   if (!memory->second)
@@ -475,6 +490,7 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
   Location l = loc(where);
   if (target.packedType)
     target = *unpacked(target, where);
+  target.memref = stableMemory(target.memref, l);
   // A pointer stored where addresses are kept (the caller's `T**`, a
   // pointer variable's slot given by reference, a field that keeps one):
   // its address, which must find a table's pointers as addresses too.
@@ -487,11 +503,8 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
                                : clang::QualType();
   if (keptHere && !isFindableTable(target, stored, where))
     return false;
-  if (!decl && keptHere) {
-    keepAddress(target, field, l);
-    return true;
-  }
-  if (decl && keepsAddressIn(memoryRoot(field.memref), decl)) {
+  if ((!decl && keptHere) ||
+      (decl && keepsAddressIn(memoryRoot(field.memref), decl))) {
     keepAddress(target, field, l);
     return true;
   }
@@ -558,13 +571,38 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
     return true;
   }
   known->second.fixedOffset.reset();
+  // (A variable null until it moved into the field's array: that array.)
   if (known->second.memref != target.memref) {
-    unsupported(where, "a pointer field can only move within the array it "
-                       "was first set to; use another object");
-    return false;
+    if (memoryApartFromNull(known->second.memref) !=
+        memoryApartFromNull(target.memref))
+      return unsupported<bool>(where, "a pointer field can only move within "
+                                      "the array it was first set to; use "
+                                      "another object");
+    readsApartFromNull.insert(target.memref.getDefiningOp());
   }
   store(target.offset, known->second.offsetSlot, l);
   return true;
+}
+
+Value FunctionLowering::memoryApartFromNull(Value memory) {
+  // (Null memory is known by a cast of its own: null stays that value.)
+  while (auto cast = memory.getDefiningOp<memref::CastOp>()) {
+    if (nullPointers.contains(memory))
+      return memory;
+    memory = cast.getSource();
+  }
+  auto choice = memory.getDefiningOp<arith::SelectOp>();
+  if (!choice || !isa<MemRefType>(choice.getType()))
+    return memory;
+  // (A moving pointer's read chooses among the arrays it was given, which
+  // may be views of one memory.)
+  Value onTrue = memoryApartFromNull(choice.getTrueValue());
+  Value onFalse = memoryApartFromNull(choice.getFalseValue());
+  if (nullPointers.contains(onTrue) || onTrue == onFalse)
+    return onFalse;
+  if (nullPointers.contains(onFalse))
+    return onTrue;
+  return memory;
 }
 
 bool FunctionLowering::copyObject(Address dest, Address source,

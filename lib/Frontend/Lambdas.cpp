@@ -488,25 +488,40 @@ FunctionLowering::bindPointerReference(const clang::ParmVarDecl *param,
       !(referenced->isPointerType() || isIterator(referenced)) ||
       holdsIndirectFields(referenced))
     return std::nullopt;
-  if (referenced.isConstQualified()) {
-    // A const reference (the library's `__iterator_category(const _Iter&)`):
-    // the callee cannot change it, nor the caller while the body runs, so
-    // its value is the same.
+  // A const reference (the library's `__iterator_category(const _Iter&)`),
+  // or one bound to a temporary (`std::make_pair(v.begin(), v.end())`):
+  // the caller cannot change it while the body runs, nor see what the
+  // body does to it, so its value is the same.
+  auto byValue = [&]() -> std::optional<bool> {
     std::optional<Address> pointer = unpacked(lowerPointer(arg), arg);
     if (!pointer)
       return false;
     declarePointerVariable(param, *pointer, l);
     return !invalid.count(param);
-  }
+  };
+  if (referenced.isConstQualified())
+    return byValue();
   // A non-const one to a pointer variable of the caller's
-  // (`std::advance(it, k)`): the same variable, so that what the body does
-  // to it the caller sees. (One moving among arrays, or keeping its address
-  // in a slot, is left to the rest.)
-  const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(arg)->IgnoreImpCasts());
+  // (`std::advance(it, k)`, `std::forward<It>(it)` passed on): the same
+  // variable, so that what the body does to it the caller sees. (One
+  // moving among arrays, or keeping its address in a slot, is left to the
+  // rest.)
+  const clang::Expr *source = strip(arg)->IgnoreImpCasts();
+  if (const clang::Expr *moved = castToReferenceArgument(source))
+    source = strip(moved)->IgnoreImpCasts();
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(source);
   const clang::ValueDecl *var = ref ? ref->getDecl() : nullptr;
   auto pointer = var ? pointers.find(var) : pointers.end();
-  if (!type->isLValueReferenceType() || pointer == pointers.end() ||
-      pointer->second.addressSlot || movingPointers.count(var))
+  if (pointer == pointers.end() && source->isPRValue())
+    return byValue();
+  bool aliases = pointer != pointers.end() && !pointer->second.addressSlot &&
+                 !movingPointers.count(var);
+  // One the body only reads (`std::make_pair(first, last)`, whose
+  // forwarding references bind iterators the caller moves between
+  // containers): its value.
+  if (!aliases && !mayChangeReferenceParameter(param))
+    return byValue();
+  if (!aliases)
     return std::nullopt;
   pointers[param] = pointer->second;
   return true;

@@ -399,10 +399,9 @@ bool FunctionLowering::passesCallersPlaces(const clang::FunctionDecl *callee,
       llvm::any_of(callee->parameters(), [&](const clang::ParmVarDecl *param) {
         clang::QualType type = param->getType();
         clang::QualType referenced = type.getNonReferenceType();
-        return type->isLValueReferenceType() &&
-               ((referenced.isConstQualified() &&
-                 referenced->isPointerType()) ||
-                isIterator(referenced));
+        return (type->isLValueReferenceType() &&
+                referenced.isConstQualified() && referenced->isPointerType()) ||
+               (type->isReferenceType() && isIterator(referenced));
       });
   return ((takesEmptyClassObjects(callee) || takesPointerReferences) &&
           callee->hasBody(body) && !callsItself(callee)) ||

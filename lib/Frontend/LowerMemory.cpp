@@ -765,6 +765,12 @@ std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
       return lowerMemberAccess(binary);
   }
   if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
+    // `std::forward<It>(pair.first)` as a place: the field's (a call's
+    // result stands for the pointer it holds, lowerCall).
+    if (const clang::Expr *moved = castToReferenceArgument(call);
+        moved && isa<clang::MemberExpr, clang::ArraySubscriptExpr>(
+                     strip(moved)->IgnoreImpCasts()))
+      return lowerLValue(moved);
     std::optional<CallResult> result = lowerCall(call, std::nullopt);
     if (!result)
       return std::nullopt;
@@ -966,6 +972,11 @@ FunctionLowering::lowerNamedPointer(const clang::DeclRefExpr *ref) {
                    load(it->second.offsetSlot, l)};
   if (auto it = fixedPointers.find(ref->getDecl()); it != fixedPointers.end())
     return it->second;
+  // A structured binding of a pointer (`auto [p, q] = ends(a)`): the field
+  // it names.
+  if (const auto *binding = dyn_cast<clang::BindingDecl>(ref->getDecl());
+      binding && binding->getBinding())
+    return lowerPointer(binding->getBinding());
   // A helper's pointer parameter given a growing vector's address
   // (GrowingVectors.cpp): that vector's elements.
   if (std::optional<Address> growing = namedGrowingElements(ref->getDecl(), l))
@@ -1194,10 +1205,11 @@ bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
     keepAddress(*owned, dest, loc(init));
     return true;
   }
-  // A pointer or reference field (or pointer element): what it designates.
-  if (isObjectPointer(type) || type->isReferenceType()) {
+  // A pointer, iterator or reference field (or pointer element): what it
+  // designates.
+  if (isObjectPointer(type) || isIterator(type) || type->isReferenceType()) {
     std::optional<Address> target =
-        type->isPointerType() ? lowerPointer(init) : lowerLValue(init);
+        type->isReferenceType() ? lowerLValue(init) : lowerPointer(init);
     return target && bindIndirectField(dest, *target, init, field);
   }
   if (ModuleLowering::keepsVectorInMemory(field))

@@ -958,6 +958,12 @@ bool LayoutComputation::collectParts(
                                   field, /*inMemory=*/true});
       continue;
     }
+    // An iterator field (a reverse_iterator's `current`): the pointer.
+    if (clang::QualType pointer = module.getIteratorPointerType(fieldType);
+        !pointer.isNull()) {
+      indirectFields.push_back({0, 0, byteOffset, pointer, field});
+      continue;
+    }
     // (A function pointer is an integer part: FunctionPointers.cpp.)
     if ((fieldType->isPointerType() && !fieldType->isFunctionPointerType()) ||
         fieldType->isReferenceType() ||

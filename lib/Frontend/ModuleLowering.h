@@ -488,6 +488,8 @@ public:
   /// (std::vector's) steps through; null for every other type
   /// (Iterators.cpp).
   clang::QualType getIteratorElementType(clang::QualType type);
+  /// The pointer such an iterator holds (`double *`, `const double *`).
+  clang::QualType getIteratorPointerType(clang::QualType type);
 
   /// The MLIR type of a value of `type`: a scalar for arithmetic types, a
   /// pointer memref (getPointerType) for pointers, references and

@@ -128,6 +128,110 @@ static bool swapsVectorPointers(const clang::CallExpr *call) {
   });
 }
 
+static bool mayChangeParameter(const clang::FunctionDecl *callee,
+                               const clang::ParmVarDecl *param, int depth);
+
+/// Whether `expr`, stripped of std::move and std::forward, names `var`.
+static bool namesThrough(const clang::Expr *expr, const clang::VarDecl *var) {
+  expr = expr->IgnoreParenImpCasts();
+  if (const clang::Expr *moved = castToReferenceArgument(expr))
+    expr = moved->IgnoreParenImpCasts();
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(expr);
+  return ref && ref->getDecl() == var;
+}
+
+/// Whether a call passing `args` to `callee` (a constructor too) may change
+/// `var` through a non-const reference parameter bound to it.
+static bool mayChangeThrough(const clang::FunctionDecl *callee,
+                             ArrayRef<const clang::Expr *> args,
+                             const clang::VarDecl *var, int depth) {
+  if (!callee)
+    return llvm::any_of(
+        args, [&](const clang::Expr *arg) { return namesThrough(arg, var); });
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    if (i >= callee->getNumParams() || !namesThrough(arg, var))
+      continue;
+    clang::QualType type = callee->getParamDecl(i)->getType();
+    if (!type->isReferenceType() ||
+        type.getNonReferenceType().isConstQualified())
+      continue;
+    // An iterator's own copy or move: a read.
+    if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(callee);
+        ctor && (ctor->isCopyOrMoveConstructor()) && ctor->isTrivial())
+      continue;
+    if (mayChangeParameter(callee, callee->getParamDecl(i), depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/// Whether `stmt` may change `var` (a pointer or iterator): assigns or
+/// steps it, takes its address, or passes it on to a non-const reference
+/// that may.
+static bool mayChange(const clang::Stmt *stmt, const clang::VarDecl *var,
+                      int depth) {
+  if (!stmt)
+    return false;
+  if (const auto *binary = dyn_cast<clang::BinaryOperator>(stmt);
+      binary && binary->isAssignmentOp() && namesThrough(binary->getLHS(), var))
+    return true;
+  if (const auto *unary = dyn_cast<clang::UnaryOperator>(stmt);
+      unary &&
+      (unary->isIncrementDecrementOp() ||
+       unary->getOpcode() == clang::UO_AddrOf) &&
+      namesThrough(unary->getSubExpr(), var))
+    return true;
+  if (const auto *call = dyn_cast<clang::CXXOperatorCallExpr>(stmt);
+      call && call->getNumArgs() > 0 && namesThrough(call->getArg(0), var) &&
+      (call->isAssignmentOp() || call->getOperator() == clang::OO_PlusPlus ||
+       call->getOperator() == clang::OO_MinusMinus))
+    return true;
+  // std::move, std::forward: what the call's user does to the result.
+  if (const auto *expr = dyn_cast<clang::Expr>(stmt);
+      expr && castToReferenceArgument(expr))
+    return false;
+  if (const auto *call = dyn_cast<clang::CallExpr>(stmt)) {
+    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call);
+        member && namesThrough(member->getImplicitObjectArgument(), var) &&
+        !member->getMethodDecl()->isConst())
+      return true;
+    SmallVector<const clang::Expr *> args(call->arguments());
+    if (mayChangeThrough(call->getDirectCallee(), args, var, depth))
+      return true;
+  }
+  if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(stmt)) {
+    SmallVector<const clang::Expr *> args(construct->arguments());
+    if (mayChangeThrough(construct->getConstructor(), args, var, depth))
+      return true;
+  }
+  if (isa<clang::LambdaExpr>(stmt))
+    return mentions(stmt, var);
+  return llvm::any_of(stmt->children(), [&](const clang::Stmt *child) {
+    return mayChange(child, var, depth);
+  });
+}
+
+/// Whether inlined `callee` may change its reference parameter `param`
+/// (not known: it may).
+static bool mayChangeParameter(const clang::FunctionDecl *callee,
+                               const clang::ParmVarDecl *param, int depth) {
+  const clang::FunctionDecl *definition = nullptr;
+  if (depth > 8 || !callee->hasBody(definition))
+    return true;
+  param = definition->getParamDecl(param->getFunctionScopeIndex());
+  if (const auto *ctor = dyn_cast<clang::CXXConstructorDecl>(definition))
+    for (const clang::CXXCtorInitializer *init : ctor->inits())
+      if (mayChange(init->getInit(), param, depth))
+        return true;
+  return mayChange(definition->getBody(), param, depth);
+}
+
+bool FunctionLowering::mayChangeReferenceParameter(
+    const clang::ParmVarDecl *param) {
+  const auto *callee = dyn_cast<clang::FunctionDecl>(param->getDeclContext());
+  return !callee || mayChangeParameter(callee, param, 0);
+}
+
 /// Whether `body` assigns `var` with `=` (not only moves it by `+=`, `++`),
 /// other than by `initializing`, the assignment that gives it its value.
 static bool isReassigned(const clang::Stmt *body, const clang::VarDecl *var,
@@ -138,6 +242,13 @@ static bool isReassigned(const clang::Stmt *body, const clang::VarDecl *var,
       assign && assign->getOpcode() == clang::BO_Assign)
     if (const auto *ref = dyn_cast<clang::DeclRefExpr>(
             assign->getLHS()->IgnoreParenImpCasts());
+        ref && ref->getDecl() == var)
+      return true;
+  // `it = e` of an iterator variable: its class's assignment operator.
+  if (const auto *call = dyn_cast<clang::CXXOperatorCallExpr>(body);
+      call && call->getOperator() == clang::OO_Equal)
+    if (const auto *ref = dyn_cast<clang::DeclRefExpr>(
+            call->getArg(0)->IgnoreParenImpCasts());
         ref && ref->getDecl() == var)
       return true;
   // `std::swap(p, q)` of pointers to std::vectors (lowerVectorPointerSwap).
@@ -364,7 +475,7 @@ void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
   pointers[var] = {initial.memref, newIndexSlot(initial.offset, l)};
   if (isChoice(initial.memref) && onlyReads(body, var))
     unchangedOffsets[pointers[var].offsetSlot.memref] = initial.offset;
-  if (!var->getType()->isPointerType() ||
+  if (!(var->getType()->isPointerType() || isIterator(var->getType())) ||
       !isReassigned(body, var, getInitializingAssignments(body).lookup(var)))
     return;
   MovingPointer &moving = movingPointers[var];
@@ -611,12 +722,57 @@ Value FunctionLowering::arrayIndex(MovingPointer &state, Value memref,
   return k ? constantIndex(*k, l) : nullptr;
 }
 
+/// The memory `memref` views: through casts, and through choices whose
+/// every arm is that memory (a moving pointer's read among views of one
+/// array).
+static Value viewedMemory(Value memref) {
+  while (auto cast = memref.getDefiningOp<memref::CastOp>())
+    memref = cast.getSource();
+  auto choice = memref.getDefiningOp<arith::SelectOp>();
+  if (!choice || !isa<MemRefType>(choice.getType()))
+    return memref;
+  Value onTrue = viewedMemory(choice.getTrueValue());
+  return onTrue == viewedMemory(choice.getFalseValue()) ? onTrue : memref;
+}
+
+Value FunctionLowering::stableMemory(Value memref, Location l) {
+  Operation *read = memref.getDefiningOp();
+  bool isRead = read && llvm::any_of(movingPointers, [&](const auto &moving) {
+                  return llvm::any_of(moving.second.reads, [&](const auto &r) {
+                    return r.first == read;
+                  });
+                });
+  Value memory = viewedMemory(memref);
+  if (!isRead || memory.getDefiningOp<arith::SelectOp>())
+    return memref;
+  for (Value cast = memref; cast;) {
+    if (nullPointers.contains(cast))
+      return memref;
+    auto op = cast.getDefiningOp<memref::CastOp>();
+    cast = op ? op.getSource() : Value();
+  }
+  return commonView(memory, l);
+}
+
 std::optional<size_t> FunctionLowering::addArray(MovingPointer &state,
                                                  Value memref,
                                                  const clang::Stmt *where) {
   Location l = loc(where);
-  Value view = commonView(memref, l);
-  auto known = llvm::find(state.arrays, view);
+  // (Another moving pointer's read, `lo = next` in a branch, is the array
+  // it reads, made where that array is.)
+  Value memory = viewedMemory(memref);
+  auto known = llvm::find_if(
+      state.arrays, [&](Value array) { return viewedMemory(array) == memory; });
+  if (known != state.arrays.end())
+    return known - state.arrays.begin();
+  bool isNull = false;
+  for (Value cast = memref; cast && !isNull;) {
+    isNull = nullPointers.contains(cast);
+    auto op = cast.getDefiningOp<memref::CastOp>();
+    cast = op ? op.getSource() : Value();
+  }
+  Value view = commonView(
+      isNull || memory.getDefiningOp<arith::SelectOp>() ? memref : memory, l);
   size_t k = known - state.arrays.begin();
   if (known == state.arrays.end()) {
     // A new array: the reads lowered so far that may run after this
@@ -626,6 +782,13 @@ std::optional<size_t> FunctionLowering::addArray(MovingPointer &state,
     for (auto [read, number] : state.reads) {
       if (number < since)
         continue;
+      if (readsApartFromNull.contains(read)) {
+        unsupported(where, "this pointer variable, once null, was stored "
+                           "into a pointer field as a pointer into one "
+                           "array, and moves to another array here; use "
+                           "another variable");
+        return std::nullopt;
+      }
       if (!dominance.properlyDominates(view, read)) {
         unsupported(where, "a pointer variable can move to another array "
                            "only if that array exists wherever the "

@@ -56,6 +56,13 @@ clang::QualType ModuleLowering::getIteratorElementType(clang::QualType type) {
   return dereferences && pointsAtElements ? element : clang::QualType();
 }
 
+clang::QualType ModuleLowering::getIteratorPointerType(clang::QualType type) {
+  if (type.isNull() || getIteratorElementType(type).isNull())
+    return {};
+  const auto *record = type.getCanonicalType()->getAsCXXRecordDecl();
+  return record->getDefinition()->fields().begin()->getType();
+}
+
 std::optional<Address>
 FunctionLowering::lowerIterator(const clang::Expr *expr) {
   using Result = std::optional<Address>;
@@ -66,20 +73,55 @@ FunctionLowering::lowerIterator(const clang::Expr *expr) {
     return lowerIterator(bind->getSubExpr());
   if (const auto *cast = dyn_cast<clang::CastExpr>(expr))
     return lowerPointer(cast->getSubExpr());
+  // std::move(it), std::forward<It>(it): the iterator itself.
+  if (const clang::Expr *moved = castToReferenceArgument(expr))
+    return lowerIterator(moved);
   if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(expr)) {
     // Copies, and iterator -> const_iterator conversions.
     if (construct->getNumArgs() == 1)
       return lowerPointer(construct->getArg(0));
+    // `It it{};`: a value-initialized iterator holds a null pointer.
+    if (construct->getNumArgs() == 0) {
+      std::optional<Layout> element =
+          layoutOf(getIteratorElement(expr->getType()), expr);
+      if (!element)
+        return std::nullopt;
+      return nullAddress(element->scalar, loc(expr));
+    }
     return unsupported<Result>(expr, "this iterator cannot be created in "
                                      "differentiable code; start from "
                                      "begin() or end()");
   }
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
+    // A structured binding (`auto [lo, hi] = std::minmax_element(...)`):
+    // the field it names.
+    if (const auto *binding = dyn_cast<clang::BindingDecl>(ref->getDecl());
+        binding && binding->getBinding())
+      return lowerIterator(binding->getBinding());
     if (invalid.count(ref->getDecl()))
       return std::nullopt;
     if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
       return Address{pointerMemory(ref->getDecl(), it->second, loc(expr)),
                      load(it->second.offsetSlot, loc(expr))};
+    // A reference bound to an iterator kept in memory: what it holds.
+    if (auto bound = places.find(ref->getDecl());
+        bound != places.end() && ref->getDecl()->getType()->isReferenceType())
+      return followStoredPointer(
+          bound->second, module.getIteratorPointerType(expr->getType()), expr);
+  }
+  // An iterator field (a reverse_iterator's `current`): a pointer field.
+  if (const auto *member = dyn_cast<clang::MemberExpr>(expr);
+      member && isa<clang::FieldDecl>(member->getMemberDecl()))
+    return lowerIndirectField(member);
+  // A call returning a reference to an iterator kept in memory (`std::get`
+  // of a pair of iterators): the pointer stored there.
+  if (isa<clang::CallExpr>(expr) && expr->isGLValue() &&
+      !isa<clang::CXXOperatorCallExpr>(expr)) {
+    std::optional<Address> slot = lowerLValue(expr);
+    if (!slot)
+      return std::nullopt;
+    return followStoredPointer(
+        *slot, module.getIteratorPointerType(expr->getType()), expr);
   }
   if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
     std::optional<CallResult> result = lowerCall(call, std::nullopt);
@@ -93,6 +135,27 @@ FunctionLowering::lowerIterator(const clang::Expr *expr) {
                                    "variables");
 }
 
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::reverseIteratorAt(const clang::CallExpr *call,
+                                    Address position) {
+  // A std::reverse_iterator is a class holding the iterator one past the
+  // element it designates (libc++ keeps a second copy), and its operators
+  // are lowered from the library's code: the result is such an object
+  // whose iterator fields all designate `position`.
+  clang::QualType type = call->getType();
+  std::optional<Layout> layout =
+      module.getLayout(type, call->getSourceRange(), "this iterator");
+  std::optional<Address> object =
+      allocate(type, call->getSourceRange(), "this iterator");
+  if (!layout || !object)
+    return std::nullopt;
+  for (const Layout::IndirectField &field : layout->indirect)
+    if (!bindIndirectField(offsetBy(*object, field.slot, loc(call)), position,
+                           call, field.decl))
+      return std::nullopt;
+  return CallResult{nullptr, *object};
+}
+
 std::optional<Address>
 FunctionLowering::stepPointerVariable(const clang::Expr *variable, Value delta,
                                       bool backwards, bool returnOld) {
@@ -103,7 +166,8 @@ FunctionLowering::stepPointerVariable(const clang::Expr *variable, Value delta,
   // A pointer field or element (an iterator class's `++p`): read, moved,
   // stored back.
   if (it == pointers.end() && variable->isGLValue() &&
-      variable->getType()->isPointerType() &&
+      (variable->getType()->isPointerType() ||
+       isIterator(variable->getType())) &&
       (!ref || ref->getDecl()->getType()->isReferenceType())) {
     std::optional<Address> old = lowerPointer(variable);
     if (!old)
@@ -487,22 +551,26 @@ std::optional<FunctionLowering::CallResult>
 FunctionLowering::assignIteratorVariable(const clang::CallExpr *expr,
                                          ArrayRef<const clang::Expr *> args) {
   using Result = std::optional<CallResult>;
-  Location l = loc(expr);
   const clang::Expr *self = args[0];
   const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(self));
   auto it = ref ? pointers.find(ref->getDecl()) : pointers.end();
+  // An iterator field (a std::pair's `first`): a pointer field set.
+  if (it == pointers.end() && isa<clang::MemberExpr>(strip(self))) {
+    std::optional<Address> value = lowerPointer(args[1]);
+    if (!value || !storePointerAt(self, *value, expr))
+      return std::nullopt;
+    return CallResult{nullptr, value};
+  }
   if (it == pointers.end())
-    return unsupported<Result>(expr, "only iterator variables can be "
-                                     "assigned");
+    return unsupported<Result>(expr, "only iterator variables and fields "
+                                     "can be assigned");
   std::optional<Address> value = lowerPointer(args[1]);
   if (!value)
     return std::nullopt;
-  if (value->memref != it->second.memref)
-    return unsupported<Result>(expr, "an iterator variable can only move "
-                                     "within the container it was "
-                                     "initialized with; use another "
-                                     "variable");
-  store(value->offset, it->second.offsetSlot, l);
+  // As a pointer variable's (MovingPointers.cpp): one that the code
+  // assigns iterators into other containers selects among them.
+  if (!movePointer(ref->getDecl(), *value, expr))
+    return std::nullopt;
   return CallResult{nullptr, value};
 }
 

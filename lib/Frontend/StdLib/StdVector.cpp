@@ -512,6 +512,10 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::lowerVectorCall(
                                    b, l, size, constantIndex(1, l)))};
   if (name == "end" || name == "cend")
     return CallResult{nullptr, elementAt(size)};
+  if (name == "rbegin" || name == "crbegin")
+    return reverseIteratorAt(expr, elementAt(size));
+  if (name == "rend" || name == "crend")
+    return reverseIteratorAt(expr, *vector);
   if (name == "capacity") {
     const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(object));
     auto sized = ref ? vectorSizes.find(ref->getDecl()) : vectorSizes.end();

@@ -407,7 +407,8 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
   bool reads =
       method->getOverloadedOperator() == clang::OO_Subscript ||
       llvm::is_contained({"size", "capacity", "empty", "at", "data", "front",
-                          "back", "begin", "cbegin", "end", "cend"},
+                          "back", "begin", "cbegin", "end", "cend", "rbegin",
+                          "crbegin", "rend", "crend"},
                          name);
   if (reads)
     return readVectorObject(expr, method, *vector, name, args);
@@ -466,6 +467,13 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::readVectorObject(
   if (name == "back")
     return element(arith::SubIOp::create(
         b, l, vectorObjectCount(vector, vector.end, l), constantIndex(1, l)));
+  if (name == "rbegin" || name == "crbegin" || name == "rend" ||
+      name == "crend") {
+    Result at = element(name.ends_with("begin")
+                            ? vectorObjectCount(vector, vector.end, l)
+                            : constantIndex(0, l));
+    return at ? reverseIteratorAt(expr, *at->address) : std::nullopt;
+  }
   return std::nullopt;
 }
 
