@@ -584,27 +584,6 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
   return true;
 }
 
-Value FunctionLowering::memoryApartFromNull(Value memory) {
-  // (Null memory is known by a cast of its own: null stays that value.)
-  while (auto cast = memory.getDefiningOp<memref::CastOp>()) {
-    if (nullPointers.contains(memory))
-      return memory;
-    memory = cast.getSource();
-  }
-  auto choice = memory.getDefiningOp<arith::SelectOp>();
-  if (!choice || !isa<MemRefType>(choice.getType()))
-    return memory;
-  // (A moving pointer's read chooses among the arrays it was given, which
-  // may be views of one memory.)
-  Value onTrue = memoryApartFromNull(choice.getTrueValue());
-  Value onFalse = memoryApartFromNull(choice.getFalseValue());
-  if (nullPointers.contains(onTrue) || onTrue == onFalse)
-    return onFalse;
-  if (nullPointers.contains(onFalse))
-    return onTrue;
-  return memory;
-}
-
 bool FunctionLowering::copyObject(Address dest, Address source,
                                   const Layout &layout,
                                   const clang::Stmt *where) {

@@ -724,15 +724,40 @@ Value FunctionLowering::arrayIndex(MovingPointer &state, Value memref,
 
 /// The memory `memref` views: through casts, and through choices whose
 /// every arm is that memory (a moving pointer's read among views of one
-/// array).
-static Value viewedMemory(Value memref) {
-  while (auto cast = memref.getDefiningOp<memref::CastOp>())
+/// array); given the null memories (each known by a cast of its own), also
+/// through choices whose other arm is null.
+static Value viewedMemory(Value memref,
+                          const llvm::DenseSet<Value> *nulls = nullptr) {
+  while (auto cast = memref.getDefiningOp<memref::CastOp>()) {
+    if (nulls && nulls->contains(memref))
+      return memref;
     memref = cast.getSource();
+  }
   auto choice = memref.getDefiningOp<arith::SelectOp>();
   if (!choice || !isa<MemRefType>(choice.getType()))
     return memref;
-  Value onTrue = viewedMemory(choice.getTrueValue());
-  return onTrue == viewedMemory(choice.getFalseValue()) ? onTrue : memref;
+  Value onTrue = viewedMemory(choice.getTrueValue(), nulls);
+  Value onFalse = viewedMemory(choice.getFalseValue(), nulls);
+  if (onTrue == onFalse || (nulls && nulls->contains(onTrue)))
+    return onFalse;
+  if (nulls && nulls->contains(onFalse))
+    return onTrue;
+  return memref;
+}
+
+/// Whether `memref` is null memory, or a cast of it.
+static bool isNullView(Value memref, const llvm::DenseSet<Value> &nulls) {
+  while (!nulls.contains(memref)) {
+    auto cast = memref.getDefiningOp<memref::CastOp>();
+    if (!cast)
+      return false;
+    memref = cast.getSource();
+  }
+  return true;
+}
+
+Value FunctionLowering::memoryApartFromNull(Value memory) {
+  return viewedMemory(memory, &nullPointers);
 }
 
 Value FunctionLowering::stableMemory(Value memref, Location l) {
@@ -743,14 +768,9 @@ Value FunctionLowering::stableMemory(Value memref, Location l) {
                   });
                 });
   Value memory = viewedMemory(memref);
-  if (!isRead || memory.getDefiningOp<arith::SelectOp>())
+  if (!isRead || memory.getDefiningOp<arith::SelectOp>() ||
+      isNullView(memref, nullPointers))
     return memref;
-  for (Value cast = memref; cast;) {
-    if (nullPointers.contains(cast))
-      return memref;
-    auto op = cast.getDefiningOp<memref::CastOp>();
-    cast = op ? op.getSource() : Value();
-  }
   return commonView(memory, l);
 }
 
@@ -765,14 +785,11 @@ std::optional<size_t> FunctionLowering::addArray(MovingPointer &state,
       state.arrays, [&](Value array) { return viewedMemory(array) == memory; });
   if (known != state.arrays.end())
     return known - state.arrays.begin();
-  bool isNull = false;
-  for (Value cast = memref; cast && !isNull;) {
-    isNull = nullPointers.contains(cast);
-    auto op = cast.getDefiningOp<memref::CastOp>();
-    cast = op ? op.getSource() : Value();
-  }
-  Value view = commonView(
-      isNull || memory.getDefiningOp<arith::SelectOp>() ? memref : memory, l);
+  Value view = commonView(isNullView(memref, nullPointers) ||
+                                  memory.getDefiningOp<arith::SelectOp>()
+                              ? memref
+                              : memory,
+                          l);
   size_t k = known - state.arrays.begin();
   if (known == state.arrays.end()) {
     // A new array: the reads lowered so far that may run after this
