@@ -33,6 +33,7 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 
 namespace cotangent::frontend {
 
@@ -1003,13 +1004,30 @@ private:
     /// lambda's own slot for the offset (set where it is defined).
     llvm::DenseMap<const clang::ValueDecl *, std::pair<Value, Address>>
         pointerCopies;
+    /// A closure returned by the function that made it (a lambda factory)
+    /// also keeps what the body needs of that function: the places of the
+    /// variables it captures by reference, the closures it captures, and
+    /// the object `this` designates.
+    llvm::DenseMap<const clang::ValueDecl *, std::shared_ptr<Closure>> closures;
+    std::optional<Address> self;
   };
   /// Records `var` if it holds a lambda (true), taking its copies.
   bool defineLambda(const clang::VarDecl *var);
   Closure makeClosure(const clang::LambdaExpr *lambda);
   /// The closure `expr` designates: a lambda variable, a closure parameter
-  /// of a function being inlined, a lambda expression (copied or moved).
+  /// of a function being inlined, a lambda expression (copied or moved), a
+  /// call returning a lambda (its body inlined where the call is).
   std::optional<Closure> closureOf(const clang::Expr *expr);
+  /// The closure `call`'s body returns, the body lowered in place; nullopt
+  /// after an error.
+  std::optional<Closure> closureReturnedBy(const clang::CallExpr *call);
+  /// At a return of a function inlined by closureReturnedBy: the closure
+  /// `value` designates, made to outlive the function.
+  void keepReturnedClosure(const clang::ReturnStmt *stmt);
+  /// Where keepReturnedClosure puts the closure, and the inlining depth of
+  /// the function whose returns it serves.
+  std::optional<Closure> *returnedClosure = nullptr;
+  unsigned returnedClosureDepth = 0;
   /// closureOf, but for generic lambdas (none).
   std::optional<Closure> concreteClosureOf(const clang::Expr *expr);
   /// Binds `decl`, a std::function variable or parameter, to the lambda or
@@ -1401,8 +1419,12 @@ private:
   };
   std::optional<Callable> callableOf(const clang::Expr *arg);
   /// The function a Callable calls (a lambda's call operator, a function,
-  /// an object's operator()) and its result type, references stripped.
-  static const clang::FunctionDecl *calleeOf(const Callable &callable);
+  /// an object's operator()) and its result type, references stripped. For
+  /// a generic lambda, the instance of its call operator taking
+  /// `operandTypes` (the first one made when none is given or matches).
+  static const clang::FunctionDecl *
+  calleeOf(const Callable &callable,
+           llvm::ArrayRef<clang::QualType> operandTypes = {});
   static clang::QualType resultTypeOf(const Callable &callable);
   /// An argument of a Callable: an element in memory, or a value, of
   /// C++ type `type`.
@@ -2247,6 +2269,11 @@ private:
   /// `memref` as the pointer memref type of its elements, cast right
   /// after its definition.
   Value commonView(Value memref, Location l);
+  /// `target.offset` as an index into `memref`, where `target.memref` is
+  /// `memref` or another view of the memory `memref` views (two
+  /// materialized pointers into one array); nullopt where the memory
+  /// differs or cannot be told.
+  std::optional<Value> offsetInView(Address target, Value memref, Location l);
   /// The index among the arrays of `state` of the array `memref` views
   /// (added by addArray if new), or the choice of such indices where
   /// `memref` is a choice between arrays; null after an error at `where`.

@@ -34,6 +34,44 @@ static const clang::LambdaExpr *getLambda(const clang::Expr *expr) {
   return nullptr;
 }
 
+/// Whether `callee`'s body has one return, its last statement (so that a
+/// pointer or reference it returns can be the place as it is).
+static bool returnsOnceAtTheEnd(const clang::FunctionDecl *callee) {
+  unsigned returns = 0;
+  std::function<void(const clang::Stmt *)> count =
+      [&](const clang::Stmt *stmt) {
+        if (!stmt || isa<clang::LambdaExpr>(stmt))
+          return;
+        returns += isa<clang::ReturnStmt>(stmt);
+        for (const clang::Stmt *child : stmt->children())
+          count(child);
+      };
+  count(callee->getBody());
+  const auto *compound = dyn_cast<clang::CompoundStmt>(callee->getBody());
+  return returns == 1 && compound && !compound->body_empty() &&
+         isa<clang::ReturnStmt>(compound->body_back());
+}
+
+/// The call `expr` is (copied or moved), if it returns a lambda by value:
+/// a function making lambdas (`auto scaled(double w) { return [w](...)
+/// {...}; }`).
+static const clang::CallExpr *lambdaFactoryCall(const clang::Expr *expr) {
+  while (expr) {
+    expr = expr->IgnoreImplicit();
+    if (const auto *call = dyn_cast<clang::CallExpr>(expr)) {
+      const auto *record = call->getType()->getAsCXXRecordDecl();
+      const clang::FunctionDecl *callee = call->getDirectCallee();
+      bool byValue = callee && !callee->getReturnType()->isReferenceType();
+      return record && record->isLambda() && byValue ? call : nullptr;
+    }
+    const auto *construct = dyn_cast<clang::CXXConstructExpr>(expr);
+    if (!construct || construct->getNumArgs() != 1)
+      return nullptr;
+    expr = construct->getArg(0);
+  }
+  return nullptr;
+}
+
 bool isStdFunction(clang::QualType type) {
   const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
   return record && record->isInStdNamespace() && record->getIdentifier() &&
@@ -50,6 +88,15 @@ bool FunctionLowering::defineLambda(const clang::VarDecl *var) {
   if (!record || !record->isLambda())
     return false;
   const clang::LambdaExpr *lambda = getLambda(var->getInit());
+  if (const clang::CallExpr *factory =
+          lambda ? nullptr : lambdaFactoryCall(var->getInit())) {
+    std::optional<Closure> closure = closureReturnedBy(factory);
+    if (closure)
+      lambdas[var] = std::move(*closure);
+    else
+      invalid.insert(var);
+    return true;
+  }
   if (!lambda) {
     module.error(var->getSourceRange(),
                  "a lambda can be used only where it is defined; copy it "
@@ -122,10 +169,107 @@ FunctionLowering::closureOf(const clang::Expr *expr) {
       expr = construct->getArg(0);
     else if (const clang::Expr *moved = movedFrom(expr))
       expr = moved;
+    else if (const clang::CallExpr *factory = lambdaFactoryCall(expr))
+      return closureReturnedBy(factory);
     else
       return std::nullopt;
   }
   return std::nullopt;
+}
+
+std::optional<FunctionLowering::Closure>
+FunctionLowering::closureReturnedBy(const clang::CallExpr *call) {
+  using Result = std::optional<Closure>;
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  const clang::FunctionDecl *body = nullptr;
+  if (!callee->hasBody(body))
+    return unsupported<Result>(call, "'" + callee->getQualifiedNameAsString() +
+                                         "' returns a lambda and has no "
+                                         "visible body");
+  // Which lambda it returns is known where it is compiled only if one
+  // return, its last statement, gives it.
+  if (!returnsOnceAtTheEnd(body))
+    return unsupported<Result>(
+        call, "'" + callee->getQualifiedNameAsString() +
+                  "' returns a lambda from more than one return, or "
+                  "from inside a branch or loop; return one lambda as "
+                  "its last statement");
+  SmallVector<const clang::Expr *> args(call->arguments());
+  std::optional<Address> object;
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
+  if (method && method->isInstance()) {
+    const clang::Expr *base = nullptr;
+    bool arrow = false;
+    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call)) {
+      base = member->getImplicitObjectArgument();
+      const auto *memberExpr =
+          dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
+      arrow = memberExpr && memberExpr->isArrow();
+    } else {
+      base = args.front(); // (a member operator's first operand)
+      args.erase(args.begin());
+    }
+    object = arrow ? lowerPointer(base) : lowerLValue(base);
+    if (!object)
+      return std::nullopt;
+  }
+  std::optional<Closure> made;
+  std::optional<Closure> *outer = std::exchange(returnedClosure, &made);
+  unsigned outerDepth = std::exchange(returnedClosureDepth, inlineDepth + 1);
+  std::optional<CallResult> done =
+      inlineBody(call, callee, args, nullptr, {}, object);
+  returnedClosure = outer;
+  returnedClosureDepth = outerDepth;
+  return done ? made : std::nullopt;
+}
+
+void FunctionLowering::keepReturnedClosure(const clang::ReturnStmt *stmt) {
+  const clang::Expr *value = stmt->getRetValue();
+  size_t made = cleanups.size();
+  std::optional<Closure> closure = closureOf(value);
+  if (!closure)
+    return (void)unsupported(value, "this function returns a lambda that "
+                                    "it neither defines nor is given; "
+                                    "return a lambda written here");
+  // What its copies own lives as long as the caller's scope.
+  resultCleanups.append(cleanups.begin() + made, cleanups.end());
+  cleanups.truncate(made);
+  for (const clang::LambdaCapture &capture : closure->lambda->captures()) {
+    if (capture.capturesThis()) {
+      if (capture.getCaptureKind() == clang::LCK_StarThis)
+        return (void)unsupported(value, "a lambda capturing '*this' cannot "
+                                        "be returned from differentiable "
+                                        "code; capture 'this'");
+      closure->self = self;
+      continue;
+    }
+    if (!capture.capturesVariable())
+      continue;
+    const clang::ValueDecl *captured = capture.getCapturedVar();
+    if (closure->copies.count(captured) ||
+        closure->pointerCopies.count(captured))
+      continue;
+    if (auto known = lambdas.find(captured); known != lambdas.end()) {
+      closure->closures[captured] = std::make_shared<Closure>(known->second);
+      continue;
+    }
+    // A variable captured by reference: its place, if that is all of it.
+    clang::QualType type = captured->getType().getNonReferenceType();
+    auto place = places.find(captured);
+    if (place != places.end() && !type->isPointerType() && !isVector(type) &&
+        !isIterator(type) && !holdsIndirectFields(type)) {
+      closure->copies[captured] = place->second;
+      continue;
+    }
+    return (void)unsupported(
+        value, "this lambda is returned from the function that defines it, "
+               "and it captures '" +
+                   captured->getNameAsString() +
+                   "' by reference, which differentiable code supports for "
+                   "numbers, arrays and structs of them only; capture it by "
+                   "copy");
+  }
+  *returnedClosure = std::move(*closure);
 }
 
 bool FunctionLowering::takesClosure(const clang::FunctionDecl *function) {
@@ -147,6 +291,12 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::callLambda(
   if (!closure && callOperator->getParent()->capture_size() == 0)
     return inlineBody(expr, callOperator, args, nullptr, {}, std::nullopt,
                       dest);
+  // (A lambda factory's call, or a variable it initialized, that failed
+  // has been reported.)
+  const auto *var = dyn_cast<clang::DeclRefExpr>(object->IgnoreImplicit());
+  if (!closure &&
+      (lambdaFactoryCall(object) || (var && invalid.contains(var->getDecl()))))
+    return std::nullopt;
   if (!closure)
     return unsupported<Result>(expr, "this lambda is not defined in the "
                                      "function that calls it; call a lambda "
@@ -412,24 +562,15 @@ void FunctionLowering::bindCaptures(const Closure &closure,
     saveBindings(captured, saved);
     pointers[captured] = {pointer.first, pointer.second};
   }
-}
-
-/// Whether `callee`'s body has one return, its last statement (so that a
-/// pointer or reference it returns can be the place as it is).
-static bool returnsOnceAtTheEnd(const clang::FunctionDecl *callee) {
-  unsigned returns = 0;
-  std::function<void(const clang::Stmt *)> count =
-      [&](const clang::Stmt *stmt) {
-        if (!stmt || isa<clang::LambdaExpr>(stmt))
-          return;
-        returns += isa<clang::ReturnStmt>(stmt);
-        for (const clang::Stmt *child : stmt->children())
-          count(child);
-      };
-  count(callee->getBody());
-  const auto *compound = dyn_cast<clang::CompoundStmt>(callee->getBody());
-  return returns == 1 && compound && !compound->body_empty() &&
-         isa<clang::ReturnStmt>(compound->body_back());
+  for (const auto &[captured, nested] : closure.closures) {
+    saveBindings(captured, saved);
+    lambdas[captured] = *nested;
+  }
+  // (A closure its maker returned: `this` is the maker's object.)
+  if (closure.self) {
+    saved.undo.push_back([this, outer = self] { self = outer; });
+    self = closure.self;
+  }
 }
 
 void FunctionLowering::lowerInlinedStatements(const clang::Expr *expr,

@@ -546,7 +546,10 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
     clang::QualType type = decl->getReturnType();
     const auto *record = type->getAsCXXRecordDecl();
     if (record && record->isLambda()) {
-      // A closure returned by an inlined function (std::for_each): unused.
+      // A closure returned by an inlined function: kept where the caller
+      // keeps it (a lambda factory), or unused (std::for_each).
+      if (returnedClosure && inlineDepth == returnedClosureDepth)
+        keepReturnedClosure(stmt);
     } else if (type->isVoidType()) {
       lowerDiscarded(value);
     } else if (!ModuleLowering::getUniquePointee(type).isNull()) {

@@ -25,6 +25,8 @@
 #include "FunctionLowering.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 
 using namespace mlir;
@@ -565,6 +567,44 @@ Value FunctionLowering::commonView(Value memref, Location l) {
   return memref::CastOp::create(b, l, common, memref);
 }
 
+/// The memory `memref` is a view of, through casts and one-dimensional
+/// unit-stride subviews (a materialized pointer is a subview from its
+/// element to the end), with the start of each subview on the way.
+static Value viewRoot(Value memref, SmallVectorImpl<OpFoldResult> &starts) {
+  while (true) {
+    if (auto cast = memref.getDefiningOp<memref::CastOp>()) {
+      memref = cast.getSource();
+      continue;
+    }
+    auto view = memref.getDefiningOp<memref::SubViewOp>();
+    if (!view || view.getSourceType().getRank() != 1 ||
+        !isOneInteger(view.getMixedStrides()[0]) ||
+        view.getSourceType().getStridesAndOffset().first[0] != 1)
+      return memref;
+    starts.push_back(view.getMixedOffsets()[0]);
+    memref = view.getSource();
+  }
+}
+
+std::optional<Value> FunctionLowering::offsetInView(Address target,
+                                                    Value memref, Location l) {
+  if (target.memref == memref)
+    return target.offset;
+  SmallVector<OpFoldResult> targetStarts, viewStarts;
+  Value root = viewRoot(target.memref, targetStarts);
+  if (root != viewRoot(memref, viewStarts))
+    return std::nullopt;
+  // (Each start dominates its view, and both views are used here.)
+  Value offset = target.offset;
+  for (OpFoldResult start : targetStarts)
+    offset = arith::AddIOp::create(
+        b, l, offset, getValueOrCreateConstantIndexOp(b, l, start));
+  for (OpFoldResult start : viewStarts)
+    offset = arith::SubIOp::create(
+        b, l, offset, getValueOrCreateConstantIndexOp(b, l, start));
+  return offset;
+}
+
 Value FunctionLowering::pointerMemory(const clang::ValueDecl *var,
                                       const PointerVariable &pointer,
                                       Location l) {
@@ -629,12 +669,15 @@ bool FunctionLowering::movePointer(const clang::ValueDecl *var, Address target,
   if (invalid.count(var))
     return false;
   if (moving == movingPointers.end()) {
-    if (target.memref != pointer.memref) {
+    // (Another view of its array, such as a pointer passed by value into
+    // it, is that array.)
+    std::optional<Value> offset = offsetInView(target, pointer.memref, l);
+    if (!offset) {
       unsupported(where, "a pointer variable can only move within the array "
                          "it was initialized with; use another variable");
       return false;
     }
-    store(target.offset, pointer.offsetSlot, l);
+    store(*offset, pointer.offsetSlot, l);
     return true;
   }
   MovingPointer &state = moving->second;

@@ -264,7 +264,9 @@ def main():
                       "skipped)", flush=True)
             elif outcome != "ok":
                 failures.append((seed, outcome, detail))
-                first = detail.strip().splitlines()[:3]
+                # A rejection's error, not the warnings printed before it.
+                error = first_error(detail) if outcome == "rejected" else ""
+                first = [error] if error else detail.strip().splitlines()[:3]
                 print(f"fuzz: seed {seed}: {outcome}: " + " | ".join(first)[:300],
                       flush=True)
     summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))

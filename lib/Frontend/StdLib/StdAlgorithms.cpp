@@ -186,9 +186,33 @@ FunctionLowering::callableOf(const clang::Expr *arg) {
 }
 
 const clang::FunctionDecl *
-FunctionLowering::calleeOf(const Callable &callable) {
-  return callable.closure ? callable.closure->lambda->getCallOperator()
-                          : callable.function;
+FunctionLowering::calleeOf(const Callable &callable,
+                           ArrayRef<clang::QualType> operandTypes) {
+  if (!callable.closure)
+    return callable.function;
+  const clang::LambdaExpr *lambda = callable.closure->lambda;
+  const clang::FunctionTemplateDecl *generic =
+      lambda->getLambdaClass()->getDependentLambdaCallOperator();
+  if (!generic)
+    return lambda->getCallOperator();
+  // (The library's code calling it made the instances it calls.)
+  const clang::FunctionDecl *first = nullptr;
+  for (const clang::FunctionDecl *instance : generic->specializations()) {
+    first = first ? first : instance;
+    if (instance->getNumParams() != operandTypes.size())
+      continue;
+    if (llvm::all_of(llvm::zip(instance->parameters(), operandTypes),
+                     [](auto pair) {
+                       auto [param, type] = pair;
+                       return param->getType()
+                                  .getNonReferenceType()
+                                  .getCanonicalType()
+                                  .getUnqualifiedType() ==
+                              type.getCanonicalType().getUnqualifiedType();
+                     }))
+      return instance;
+  }
+  return first ? first : lambda->getCallOperator();
 }
 
 clang::QualType FunctionLowering::resultTypeOf(const Callable &callable) {
@@ -202,7 +226,10 @@ Value FunctionLowering::invoke(const Callable &callable,
                                ArrayRef<Operand> operands,
                                const clang::CallExpr *where) {
   Location l = loc(where);
-  const clang::FunctionDecl *callee = calleeOf(callable);
+  SmallVector<clang::QualType> operandTypes;
+  for (const Operand &operand : operands)
+    operandTypes.push_back(operand.type);
+  const clang::FunctionDecl *callee = calleeOf(callable, operandTypes);
   if (callee->getNumParams() != operands.size())
     return unsupported(where, "the function given to this algorithm takes "
                               "another number of arguments");
