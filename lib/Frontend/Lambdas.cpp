@@ -231,7 +231,18 @@ void FunctionLowering::keepReturnedClosure(const clang::ReturnStmt *stmt) {
     return (void)unsupported(value, "this function returns a lambda that "
                                     "it neither defines nor is given; "
                                     "return a lambda written here");
-  // What its copies own lives as long as the caller's scope.
+  // What its copies own lives as long as the caller's scope: those made
+  // here are the caller's to free; those of a lambda the body defined
+  // earlier are freed where the body's scopes end.
+  for (const auto &[captured, copy] : closure->copies)
+    if (llvm::is_contained(ArrayRef(cleanups).slice(returnCleanupDepth,
+                                                    made - returnCleanupDepth),
+                           copy.memref))
+      return (void)unsupported(
+          value, "this lambda owns a copy of '" + captured->getNameAsString() +
+                     "', made where the lambda is defined, which is freed "
+                     "when this function returns; return the lambda "
+                     "expression itself");
   resultCleanups.append(cleanups.begin() + made, cleanups.end());
   cleanups.truncate(made);
   for (const clang::LambdaCapture &capture : closure->lambda->captures()) {

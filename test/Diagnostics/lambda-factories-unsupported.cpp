@@ -42,3 +42,17 @@ struct Scale {
   // CHECK: lambda-factories-unsupported.cpp:[[@LINE-5]]:12: error: a lambda capturing '*this' cannot be returned from differentiable code; capture 'this'
   return s.times()(x);
 }
+
+// A lambda variable of the factory owning a copy of a vector: the copy is
+// the factory's, freed at its return.
+#include <vector>
+static auto table(const double *x, int n) {
+  std::vector<double> t(x, x + n);
+  auto at = [t](int i) { return t[i]; };
+  // CHECK: lambda-factories-unsupported.cpp:[[@LINE+1]]:10: error: this lambda owns a copy of 't', made where the lambda is defined, which is freed when this function returns; return the lambda expression itself
+  return at;
+}
+[[ct::differentiable]] double fromTable(const double *x, int n) {
+  auto at = table(x, n);
+  return at(0) * at(1);
+}

@@ -4,9 +4,10 @@
 // lambdas (a composition), a member function returning a lambda that
 // captures `this`, two closures of one factory alive together, a factory
 // called inside a loop, a closure called where it is made
-// (`scaled(w)(t)`), and factory results given to std::sort and
-// std::transform. Reverse and forward mode and Hessian-vector products
-// against central differences, at -O0 and -O2, with libstdc++ and libc++.
+// (`scaled(w)(t)`), factory results given to std::sort and
+// std::transform, and closures owning copies of vectors. Reverse and
+// forward mode and Hessian-vector products against central differences,
+// at -O0 and -O2, with libstdc++ and libc++.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -119,6 +120,21 @@ static auto byDistanceTo(const double &c) {
   return s;
 }
 
+// A closure owning a copy of a vector the factory made: the copy lives as
+// long as the caller's closure (two of them here), and is freed once.
+static auto tableOf(const double *x, int n) {
+  std::vector<double> t(x, x + n);
+  return [t](int i) { return std::sin(t[i]) * t[i]; };
+}
+[[ct::differentiable]] double ownedTables(const double *x, int n) {
+  auto a = tableOf(x, n);
+  auto b = tableOf(x + 1, n - 1);
+  double s = 0;
+  for (int i = 0; i + 1 < n; ++i)
+    s += a(i) * b(i);
+  return s;
+}
+
 int main() {
   double x[5] = {0.3, -1.2, 0.7, 2.1, -0.4};
   double v[5] = {0.5, -0.25, 1.0, 0.75, -1.5};
@@ -128,6 +144,8 @@ int main() {
   check::gradientAndTangents<springs>("springs", x, 5);
   check::gradientAndTangents<inLoop>("inLoop", x, 5);
   check::gradientAndTangents<sortedByDistance>("sortedByDistance", x, 5);
+  check::gradientAndTangents<ownedTables>("ownedTables", x, 5);
+  check::hessianVectorProduct<ownedTables>("ownedTables", x, v, 5);
   check::hessianVectorProduct<composed>("composed", x, v, 5);
   check::hessianVectorProduct<springs>("springs", x, v, 5);
   check::hessianVectorProduct<movingCentre>("movingCentre", x, v, 5);
