@@ -24,6 +24,10 @@
 // IEEE arithmetic makes derivatives through that value NaN (0 * inf): a
 // non-finite derivative is then skipped, a finite wrong one still fails.
 //
+// Where the derivatives move by more than a check's tolerance when one
+// input moves by a few units of rounding, rounding decides them at the
+// point, and the check is skipped rather than failed.
+//
 // Each check prints `check <name>: ok|FAIL|skip ...`; every number the
 // oracles compute is also printed as `value <name> <number>`, so that the
 // driver can compare the -O0 and -O2 builds.
@@ -38,6 +42,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <utility>
 #include <vector>
 
 /// How close a derivative's value must be to f's. OpenMP builds relax it
@@ -146,10 +151,64 @@ inline void expect(const char *name, int index, double actual,
               actual, expected);
 }
 
+/// How far the derivatives at x move, relative to their size, when one
+/// input moves by a few units of rounding; computed on first use. Where
+/// they move by more than a check's tolerance, rounding decides the
+/// derivative at x, and two modes, each exact up to rounding, differ by as
+/// much: at seed 43209, sin(0.75 * x * x) of an x near 1e13 makes partial
+/// derivatives near 1e26 that cancel in (o[i] - o[i]), and reverse mode's
+/// adjoint of o[i] loses the other seeds it held to that cancellation.
+class DerivativeSpread {
+public:
+  using Mode = std::function<void(const double *, Vec &, Vec &)>;
+  DerivativeSpread(const Vec &x, Mode derivatives)
+      : x(x), derivatives(std::move(derivatives)) {}
+
+  /// The largest relative move of a derivative's component.
+  double measured() {
+    if (spread < 0)
+      spread = measure();
+    return spread;
+  }
+  bool exceeds(double tolerance) { return measured() > tolerance; }
+
+private:
+  double measure() const {
+    Vec first, second, movedFirst, movedSecond, moved = x;
+    derivatives(x.data(), first, second);
+    double widest = 0;
+    // A component not finite at x itself (f overflows there) has its own
+    // skip; it says nothing about rounding.
+    auto widen = [&](const Vec &was, const Vec &now) {
+      for (size_t k = 0; k < was.size(); ++k)
+        if (std::isfinite(was[k]))
+          widest = std::fmax(widest, std::isfinite(now[k])
+                                       ? std::fabs(now[k] - was[k]) /
+                                             std::fmax(1.0, std::fabs(was[k]))
+                                       : INFINITY);
+    };
+    for (size_t i = 0; i < x.size(); ++i)
+      for (double units : {1.0, 4.0, 16.0})
+        for (double sign : {1.0, -1.0}) {
+          moved[i] = x[i] + sign * units * DBL_EPSILON *
+                                std::fmax(1.0, std::fabs(x[i]));
+          derivatives(moved.data(), movedFirst, movedSecond);
+          moved[i] = x[i];
+          widen(first, movedFirst);
+          widen(second, movedSecond);
+        }
+    return widest;
+  }
+
+  Vec x;
+  Mode derivatives;
+  double spread = -1;
+};
+
 /// Two sums that must agree up to rounding: `scale` sums the magnitudes
 /// of their terms.
 inline void expectSums(const char *name, double lhs, double rhs, double scale,
-                       double tolerance) {
+                       double tolerance, DerivativeSpread &spread) {
   std::printf("value %s %.17g\n", name, lhs);
   if (std::isfinite(lhs) && std::isfinite(rhs) &&
       std::fabs(lhs - rhs) <= tolerance * std::fmax(1.0, scale)) {
@@ -159,6 +218,12 @@ inline void expectSums(const char *name, double lhs, double rhs, double scale,
   }
   if (primalOverflows && !(std::isfinite(lhs) && std::isfinite(rhs))) {
     std::printf("check %s: skip (f overflows here)\n", name);
+    return;
+  }
+  if (spread.exceeds(tolerance)) {
+    std::printf("check %s: skip (the derivatives change by more than the "
+                "tolerance when an input moves by a few units of rounding)\n",
+                name);
     return;
   }
   ++failures;
@@ -312,7 +377,15 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
     reverse += g[i] * v[i];
     scale += std::fabs(g[i] * v[i]);
   }
-  expectSums("dot", forward, reverse, scale, 1e-10);
+  DerivativeSpread firstOrder(x, [&](const double *at, Vec &pulled,
+                                    Vec &pushed) {
+    pulled.assign(a.inputs, 0.0);
+    pushed.assign(a.outputs, 0.0);
+    a.pullback(at, w.data(), pulled.data());
+    a.jvp(at, v.data(), pushed.data());
+  });
+  expectSums("dot", forward, reverse, scale, 1e-10, firstOrder);
+  double roundingSpread = firstOrder.measured();
 
   // Each input's column of J against finite differences: reverse mode's
   // adjoint (w . column) and forward mode's contribution. The differences
@@ -348,11 +421,19 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
       skip("fd", i, "not differentiable here");
       continue;
     }
-    expect("fd.reverse", i, g[i], static_cast<double>(adjointFine), 1e-6);
     // Forward mode along the unit vector e_i.
     Vec e(a.inputs, 0.0), column(a.outputs);
     e[i] = 1;
     a.jvp(x.data(), e.data(), column.data());
+    bool agree = close(g[i], static_cast<double>(adjointFine), 1e-6);
+    for (int k = 0; k < a.outputs; ++k)
+      agree = agree && close(column[k], static_cast<double>(fine[k]), 1e-6);
+    if (!agree && firstOrder.exceeds(1e-6)) {
+      skip("fd", i, "the derivatives change by more than the tolerance when "
+                    "an input moves by a few units of rounding");
+      continue;
+    }
+    expect("fd.reverse", i, g[i], static_cast<double>(adjointFine), 1e-6);
     for (int k = 0; k < a.outputs; ++k)
       expect("fd.forward", i * a.outputs + k, column[k],
              static_cast<double>(fine[k]), 1e-6);
@@ -381,7 +462,15 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
       vHu += v[i] * hu[i];
       scale2 += std::fabs(u[i] * hv[i]) + std::fabs(v[i] * hu[i]);
     }
-    expectSums("hvp.symmetry", uHv, vHu, scale2, 1e-9);
+    DerivativeSpread secondOrder(x, [&](const double *at, Vec &alongV,
+                                        Vec &alongU) {
+      alongV.assign(a.inputs, 0.0);
+      alongU.assign(a.inputs, 0.0);
+      a.hvp(at, v.data(), alongV.data());
+      a.hvp(at, u.data(), alongU.data());
+    });
+    expectSums("hvp.symmetry", uHv, vHu, scale2, 1e-9, secondOrder);
+    roundingSpread = std::fmax(roundingSpread, secondOrder.measured());
     if (a.hvpReverse) {
       Vec rr(a.inputs);
       a.hvpReverse(x.data(), v.data(), rr.data());
@@ -397,6 +486,10 @@ inline int run(const Adapters &a, const Vec &x, const Vec &v, const Vec &w,
     if (a.gradientDifferences)
       checkHvpByDifferences(a, x, v, hv);
   }
+  // Builds that round differently (a reduction's order, a fused multiply-
+  // add) differ by this much: fuzz.py compares their derivatives only where
+  // it is small.
+  std::printf("rounding %.3g\n", roundingSpread);
   std::printf("oracles: %d passed, %d failed\n", passedChecks, failures);
   return failures != 0;
 }
