@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "MemberCallParts.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -198,20 +199,12 @@ FunctionLowering::closureReturnedBy(const clang::CallExpr *call) {
   std::optional<Address> object;
   const auto *method = dyn_cast<clang::CXXMethodDecl>(callee);
   if (method && method->isInstance()) {
-    const clang::Expr *base = nullptr;
-    bool arrow = false;
-    if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(call)) {
-      base = member->getImplicitObjectArgument();
-      const auto *memberExpr =
-          dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
-      arrow = memberExpr && memberExpr->isArrow();
-    } else {
-      base = args.front(); // (a member operator's first operand)
-      args.erase(args.begin());
-    }
-    object = arrow ? lowerPointer(base) : lowerLValue(base);
+    MemberCallParts parts = splitMemberCall(call, args);
+    object =
+        parts.arrow ? lowerPointer(parts.object) : lowerLValue(parts.object);
     if (!object)
       return std::nullopt;
+    args.assign(parts.rest.begin(), parts.rest.end());
   }
   std::optional<Closure> made;
   std::optional<Closure> *outer = std::exchange(returnedClosure, &made);

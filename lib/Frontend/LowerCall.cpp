@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "MemberCallParts.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
@@ -84,19 +85,7 @@ std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerModelledStdCall(const clang::CallExpr *expr,
                                        const clang::CXXMethodDecl *method,
                                        ArrayRef<const clang::Expr *> args) {
-  // The object (a member call's, or a member operator's first operand),
-  // whether it is reached through `->`, and the other arguments.
-  const clang::Expr *self = args.empty() ? nullptr : args[0];
-  ArrayRef<const clang::Expr *> rest(args);
-  bool arrow = false;
-  if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
-    self = member->getImplicitObjectArgument();
-    const auto *memberExpr =
-        dyn_cast<clang::MemberExpr>(strip(member->getCallee()));
-    arrow = memberExpr && memberExpr->isArrow();
-  } else {
-    rest = rest.drop_front();
-  }
+  auto [self, arrow, rest] = splitMemberCall(expr, args);
   clang::QualType parent = ast.getCanonicalTagType(method->getParent());
   if (!getUniquePointee(parent).isNull())
     return lowerUniquePointerCall(expr, method, self, rest);
