@@ -46,6 +46,22 @@ const Case kCases[] = {
     {"%p = arith.cmpi slt, %i, %c3 : index\n"
      "%r = arith.select %p, %i, %cm2 : index",
      [](int64_t i) { return i < 3 ? i : -2; }, false},
+    {"%p = arith.cmpi sgt, %i, %cm2 : index\n"
+     "%r = scf.if %p -> (index) {\n"
+     "  %s = arith.muli %i, %c3 : index\n"
+     "  scf.yield %s : index\n"
+     "} else {\n"
+     "  scf.yield %c3 : index\n"
+     "}",
+     [](int64_t i) { return i > -2 ? 3 * i : 3; }, false},
+    {"%p = arith.cmpi slt, %i, %c3 : index\n"
+     "%w = arith.extui %p : i1 to i64\n"
+     "%r = arith.index_cast %w : i64 to index",
+     [](int64_t i) { return i < 3 ? 1 : 0; }, false},
+    {"%p = arith.cmpi slt, %i, %c3 : index\n"
+     "%w = arith.extsi %p : i1 to i64\n"
+     "%r = arith.index_cast %w : i64 to index",
+     [](int64_t i) { return i < 3 ? -1 : 0; }, false},
 };
 
 TEST_F(IndexIntervalsTest, SoundAndExactWhereMonotone) {
@@ -74,8 +90,7 @@ TEST_F(IndexIntervalsTest, SoundAndExactWhereMonotone) {
             Value same = arith::ConstantIndexOp::create(b, loc, *k);
             return Interval{same, same};
           }
-          Operation *def = v.getDefiningOp();
-          return def ? buildResultInterval(b, loc, def, bound) : std::nullopt;
+          return buildResultInterval(b, loc, v, bound);
         };
         std::optional<Interval> interval = bound(r);
         ASSERT_TRUE(interval) << c.body;
@@ -117,7 +132,8 @@ TEST_F(IndexIntervalsTest, NoneForDivisorsThatAreNotPositiveConstants) {
     return Interval{zero, zero};
   };
   for (llvm::StringRef tag : {"byVariable", "byNegative", "other"})
-    EXPECT_FALSE(buildResultInterval(b, loc, taggedOp(f, tag), known))
+    EXPECT_FALSE(
+        buildResultInterval(b, loc, taggedOp(f, tag)->getResult(0), known))
         << tag.str();
 }
 

@@ -52,23 +52,47 @@ static std::optional<Interval> divisionInterval(OpBuilder &b, Location loc,
 }
 
 std::optional<Interval>
-buildResultInterval(OpBuilder &b, Location loc, Operation *op,
+buildResultInterval(OpBuilder &b, Location loc, Value result,
                     function_ref<std::optional<Interval>(Value)> operand) {
+  Operation *op = result.getDefiningOp();
+  if (!op)
+    return std::nullopt;
   auto min = [&](Value x, Value y) {
     return b.createOrFold<arith::MinSIOp>(loc, x, y);
   };
   auto max = [&](Value x, Value y) {
     return b.createOrFold<arith::MaxSIOp>(loc, x, y);
   };
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp, arith::TruncIOp>(op))
-    return operand(op->getOperand(0));
-  if (auto select = dyn_cast<arith::SelectOp>(op)) {
-    auto x = operand(select.getTrueValue());
-    auto y = operand(select.getFalseValue());
+  // One of two values: the hull of theirs.
+  auto either = [&](Value u, Value v) -> std::optional<Interval> {
+    auto x = operand(u);
+    auto y = operand(v);
     if (!x || !y)
       return std::nullopt;
     return Interval{min(x->lo, y->lo), max(x->hi, y->hi)};
+  };
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::TruncIOp>(op)) {
+    if (std::optional<Interval> x = operand(op->getOperand(0)))
+      return x;
+    // A narrow integer widened (a comparison's i1 as 0 or 1, which an
+    // unrolled search for a minimum's index selects by): its type's range.
+    unsigned width = op->getOperand(0).getType().getIntOrFloatBitWidth();
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp>(op) || width > 8)
+      return std::nullopt;
+    bool isSigned = isa<arith::ExtSIOp>(op);
+    int64_t lo = isSigned ? -(int64_t(1) << (width - 1)) : 0;
+    int64_t hi =
+        isSigned ? (int64_t(1) << (width - 1)) - 1 : (int64_t(1) << width) - 1;
+    return Interval{arith::ConstantIndexOp::create(b, loc, lo),
+                    arith::ConstantIndexOp::create(b, loc, hi)};
+  }
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    return either(select.getTrueValue(), select.getFalseValue());
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    unsigned i = cast<OpResult>(result).getResultNumber();
+    return either(branch.thenYield().getOperand(i),
+                  branch.elseYield().getOperand(i));
   }
   if (isa<arith::DivSIOp, arith::RemSIOp, arith::DivUIOp, arith::RemUIOp>(op)) {
     std::optional<int64_t> d = getConstantIntValue(op->getOperand(1));
@@ -165,10 +189,7 @@ std::optional<Interval> IntervalBuilder::compute(Value value) {
     Value v = arith::ConstantIndexOp::create(b, loc, constant.getSExtValue());
     return Interval{v, v};
   }
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return std::nullopt;
-  return buildResultInterval(b, loc, def,
+  return buildResultInterval(b, loc, value,
                              [&](Value operand) { return get(operand); });
 }
 

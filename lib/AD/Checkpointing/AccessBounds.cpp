@@ -4,8 +4,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace cotangent::ad;
@@ -38,6 +40,8 @@ private:
   /// Index chains longer than this are not followed (a bound on the
   /// recursion, far above real index arithmetic).
   static constexpr unsigned kMaxDepth = 64;
+  /// A carried value chosen among more values than this has no bound.
+  static constexpr unsigned kMaxChoices = 16;
 
   Value toIndex(Value v) {
     if (v.getType().isIndex())
@@ -63,13 +67,16 @@ private:
   }
 
   /// A block argument: the counter of a loop with a positive constant
-  /// step stays in [lb, ub - 1]; a while loop's, see whileCounter.
+  /// step stays in [lb, ub - 1]; a while loop's, see whileCounter; a value
+  /// an scf.for carries, see chosenAmong.
   std::optional<Interval> counterRange(BlockArgument arg, unsigned depth) {
     if (auto loop = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp()))
       return whileCounter(loop, arg, depth);
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (!loop || arg != loop.getInductionVar())
+    if (!loop)
       return std::nullopt;
+    if (arg != loop.getInductionVar())
+      return chosenAmong(loop, arg.getArgNumber() - 1, depth);
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!step || *step <= 0)
       return std::nullopt;
@@ -80,20 +87,62 @@ private:
     return Interval{lb->lo, sub(ub->hi, constant(1))};
   }
 
+  /// The `i`th value `loop` carries, in its body or as its result, when
+  /// each iteration passes on its initial value, itself, or values chosen
+  /// among others (selects and branches: the index of a minimum found so
+  /// far): the hull of those others. None if it is computed from itself
+  /// any other way (a sum), or some choice has no bound.
+  std::optional<Interval> chosenAmong(scf::ForOp loop, unsigned i,
+                                      unsigned depth) {
+    Value carried = loop.getRegionIterArg(i);
+    if (!inProgress.insert(carried).second)
+      return std::nullopt;
+    SmallVector<Value> work = {loop.getYieldedValues()[i]},
+                       choices = {loop.getInits()[i]};
+    while (!work.empty() && choices.size() <= kMaxChoices) {
+      Value v = work.pop_back_val();
+      if (v == carried)
+        continue;
+      if (auto select = v.getDefiningOp<arith::SelectOp>()) {
+        work.append({select.getTrueValue(), select.getFalseValue()});
+      } else if (auto branch = v.getDefiningOp<scf::IfOp>()) {
+        unsigned k = cast<OpResult>(v).getResultNumber();
+        work.append({branch.thenYield().getOperand(k),
+                     branch.elseYield().getOperand(k)});
+      } else {
+        choices.push_back(v);
+      }
+    }
+    std::optional<Interval> hull;
+    if (work.empty())
+      for (Value choice : choices) {
+        std::optional<Interval> range = get(choice, depth);
+        if (!range) {
+          hull.reset();
+          break;
+        }
+        hull = hull ? Interval{b.createOrFold<arith::MinSIOp>(loc, hull->lo,
+                                                              range->lo),
+                               max(hull->hi, range->hi)}
+                    : *range;
+      }
+    inProgress.erase(carried);
+    return hull;
+  }
+
   std::optional<Interval> compute(Value value, unsigned depth) {
     if (Value outside = known.lookupOrNull(value))
       return point(outside);
     if (auto arg = dyn_cast<BlockArgument>(value))
       return counterRange(arg, depth);
-    Operation *def = value.getDefiningOp();
-    if (!def)
-      return std::nullopt;
+    if (auto loop = value.getDefiningOp<scf::ForOp>())
+      return chosenAmong(loop, cast<OpResult>(value).getResultNumber(), depth);
     if (std::optional<int64_t> c = getConstantIntValue(value)) {
       Value v = constant(*c);
       return Interval{v, v};
     }
     return buildResultInterval(
-        b, loc, def, [&](Value operand) { return get(operand, depth); });
+        b, loc, value, [&](Value operand) { return get(operand, depth); });
   }
 
   /// `value` as a before-region argument of `loop` plus a constant: through
@@ -115,9 +164,46 @@ private:
     return std::nullopt;
   }
 
+  /// The test `counter + k < bound` (or <=, or != when it counts by 1,
+  /// from below the bound) of `loop`'s condition, alone or one of the tests
+  /// `&&` joins (`i < n && x[i] > 0`: the loop goes on only while it
+  /// holds), with k; none if there is no such test of a bound computed
+  /// before the loop.
+  static std::optional<std::pair<arith::CmpIOp, int64_t>>
+  countedCompare(scf::WhileOp loop, BlockArgument counter, int64_t step) {
+    SmallVector<Value> tests = {loop.getConditionOp().getCondition()};
+    while (!tests.empty()) {
+      Value test = tests.pop_back_val();
+      if (auto both = test.getDefiningOp<arith::AndIOp>()) {
+        tests.append({both.getLhs(), both.getRhs()});
+        continue;
+      }
+      // `a && b` as C++ evaluates it: b's test only where a holds.
+      if (auto branch = test.getDefiningOp<scf::IfOp>();
+          branch && branch->getNumResults() == 1 &&
+          matchPattern(branch.elseYield().getOperand(0), m_Zero())) {
+        tests.append({branch.getCondition(), branch.thenYield().getOperand(0)});
+        continue;
+      }
+      auto compare = test.getDefiningOp<arith::CmpIOp>();
+      if (!compare)
+        continue;
+      arith::CmpIPredicate predicate = compare.getPredicate();
+      bool counts = predicate == arith::CmpIPredicate::slt ||
+                    predicate == arith::CmpIPredicate::sle ||
+                    (predicate == arith::CmpIPredicate::ne && step == 1);
+      auto tested = asCounterPlus(loop, compare.getLhs());
+      Value bound = compare.getRhs();
+      if (counts && tested && tested->first == counter &&
+          !loop->isAncestor(bound.getParentBlock()->getParentOp()))
+        return std::make_pair(compare, tested->second);
+    }
+    return std::nullopt;
+  }
+
   /// A counter of a while loop that counts up by a constant from its
-  /// initial value while `counter + k < bound` (or <=) holds: in the
-  /// condition region (a `while`), or in a `do`/`while` whose body is that
+  /// initial value while `counter + k < bound` (see countedCompare) holds: in
+  /// the condition region (a `while`), or in a `do`/`while` whose body is that
   /// region and whose condition tests the next value.
   std::optional<Interval> whileCounter(scf::WhileOp loop, BlockArgument arg,
                                        unsigned depth) {
@@ -134,23 +220,18 @@ private:
       return std::nullopt;
     int64_t step = next->second;
     // Goes on while `counter + k < bound`.
-    auto compare = condition.getCondition().getDefiningOp<arith::CmpIOp>();
-    if (!compare || !llvm::is_contained(
-                        {arith::CmpIPredicate::slt, arith::CmpIPredicate::sle},
-                        compare.getPredicate()))
+    auto found = countedCompare(loop, counter, step);
+    if (!found)
       return std::nullopt;
-    auto tested = asCounterPlus(loop, compare.getLhs());
+    auto [compare, tested] = *found;
     Value bound = compare.getRhs();
-    if (!tested || tested->first != counter ||
-        loop->isAncestor(bound.getParentBlock()->getParentOp()))
-      return std::nullopt;
     auto init = get(loop.getInits()[counter.getArgNumber()], depth);
     auto limit = get(bound, depth);
     if (!init || !limit)
       return std::nullopt;
     // The largest counter for which the loop goes on.
-    bool strict = compare.getPredicate() == arith::CmpIPredicate::slt;
-    int64_t below = tested->second + (strict ? 1 : 0);
+    bool strict = compare.getPredicate() != arith::CmpIPredicate::sle;
+    int64_t below = tested + (strict ? 1 : 0);
     Value last = sub(limit->hi, constant(below));
     if (arg.getOwner() == loop.getAfterBody())
       return Interval{add(init->lo, constant(offset)),
@@ -164,6 +245,9 @@ private:
   Location loc;
   const IRMapping &known;
   llvm::DenseMap<Value, Interval> ranges;
+  /// Carried values whose bound is being computed (one computed from
+  /// itself has none).
+  llvm::SmallPtrSet<Value, 4> inProgress;
 };
 
 } // namespace
@@ -182,6 +266,23 @@ std::pair<Value, int64_t> cotangent::ad::splitConstantOffset(Value value) {
 
 /// Calls are followed this deep (recursion stops there: no bound).
 constexpr unsigned kMaxCallDepth = 8;
+
+/// The memory `use` passes on under another name, whose accesses are the
+/// used memory's: a cast, a choice between it and other memory (a
+/// reference chosen at run time), a branch's result. (The other memory's
+/// accesses are its own.) Null for any other use.
+static Value sameElements(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto castOp = dyn_cast<memref::CastOp>(user))
+    return castOp.getResult();
+  if (auto select = dyn_cast<arith::SelectOp>(user);
+      select && use.getOperandNumber() != 0)
+    return select.getResult();
+  if (auto yield = dyn_cast<scf::YieldOp>(user);
+      yield && isa<scf::IfOp>(yield->getParentOp()))
+    return yield->getParentOp()->getResult(use.getOperandNumber());
+  return nullptr;
+}
 
 /// Widens `result` by the indices accessed through `view` (whose first
 /// element is at [base.lo, base.hi] of the memory) in `ranges`' function;
@@ -244,9 +345,8 @@ static bool includeAccesses(OpBuilder &b, Location loc, CalleeIntervals &ranges,
         return false;
       continue;
     }
-    if (auto castOp = dyn_cast<memref::CastOp>(user)) {
-      if (!includeAccesses(b, loc, ranges, castOp.getResult(), base, result,
-                           callDepth))
+    if (Value same = sameElements(use)) {
+      if (!includeAccesses(b, loc, ranges, same, base, result, callDepth))
         return false;
       continue;
     }

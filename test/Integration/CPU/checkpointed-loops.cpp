@@ -12,10 +12,15 @@
 // only when they end (a `for` with a `break`, a `while` that converges, a
 // `do`/`while` indexing memory with its counter), reversed with the online
 // schedule; a checkpointed loop in a branch, and one nested in a
-// checkpointed `while`.
+// checkpointed `while`; a loop writing through a reference chosen at run
+// time and at an index a branch chooses; a loop reading elements found by
+// a search for a minimum (also with the plain strategy, where the search
+// stays a loop).
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// RUN: %clangxx-ct -O2 -fplugin-arg-cotangent-ad-optimizations=off %s -o %tp
+// RUN: %tp | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 
@@ -23,6 +28,7 @@
 
 #include "check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -734,7 +740,178 @@ void checkUnusedLoop() {
               1e-14);
 }
 
+// The elements a checkpointed loop changes, reached through a reference
+// chosen at run time (to a local array or to the caller's memory) and at an
+// index a branch chooses: the snapshots keep every element either choice
+// may reach (the hull of both).
+#define CHOSEN_PLACES_STEP                                                     \
+  double m[2] = {x * o[i % 3], x + o[3]};                                      \
+  double &r = o[(i + 1) % 4] > 0 ? m[i % 2] : (o[3] = std::sin(o[3]) * x);     \
+  r += std::cos(x * o[i % 3]);                                                 \
+  int k;                                                                       \
+  if (r > 0.5)                                                                 \
+    k = (i + 2) % 3;                                                           \
+  else                                                                         \
+    k = 3;                                                                     \
+  o[k] = o[k] * 0.5 + r * x;                                                   \
+  s += r * o[k];                                                               \
+  ++i;
+
+[[ct::differentiable]] double chosenPlacesCheckpointed(double x, double *o,
+                                                       int n) {
+  double s = 0;
+  int i = 0;
+#pragma ct checkpoint snapshots(2)
+  while (i < n) {
+    CHOSEN_PLACES_STEP
+  }
+  return s + o[0] * o[3];
+}
+[[ct::differentiable]] double chosenPlacesRecorded(double x, double *o,
+                                                   int n) {
+  double s = 0;
+  int i = 0;
+  while (i < n) {
+    CHOSEN_PLACES_STEP
+  }
+  return s + o[0] * o[3];
+}
+
+void checkChosenPlaces() {
+  // On the heap, exactly 4 elements: the snapshots touch none beyond them.
+  constexpr int size = 4, n = 9;
+  const double initial[size] = {0.3, -0.6, 0.9, 0.4};
+  double *o = new double[size], *or_ = new double[size],
+         *d = new double[size](), *dr = new double[size]();
+  for (int k = 0; k < size; ++k)
+    o[k] = or_[k] = initial[k];
+  double x = 0.7, dx = 0, dxr = 0;
+  double value =
+      ct::gradient<chosenPlacesCheckpointed, ct::wrt<0, 1>>(x, o, n, &dx, d);
+  double recorded =
+      ct::gradient<chosenPlacesRecorded, ct::wrt<0, 1>>(x, or_, n, &dxr, dr);
+  check::near("chosen places value", value, recorded, 1e-13);
+  check::near("chosen places dx", dx, dxr, 1e-12);
+  auto at = [&](double t, int k) {
+    double w[size];
+    for (int j = 0; j < size; ++j)
+      w[j] = initial[j];
+    if (k < 0)
+      return chosenPlacesRecorded(t, w, n);
+    w[k] = t;
+    return chosenPlacesRecorded(x, w, n);
+  };
+  check::near("chosen places dx vs FD", dx,
+              check::centralDifference([&](double t) { return at(t, -1); }, x),
+              1e-6);
+  for (int k = 0; k < size; ++k) {
+    char label[48];
+    std::snprintf(label, sizeof label, "chosen places do[%d]", k);
+    check::near(label, d[k], dr[k], 1e-12);
+    std::snprintf(label, sizeof label, "chosen places final o[%d]", k);
+    check::near(label, o[k], or_[k], 1e-15);
+    std::snprintf(label, sizeof label, "chosen places do[%d] vs FD", k);
+    check::near(label, d[k],
+                check::centralDifference([&](double t) { return at(t, k); },
+                                         initial[k]),
+                1e-6);
+  }
+  // Forward mode along o[1]: the checkpoint changes nothing there.
+  double w[size], t[size] = {0, 1, 0, 0};
+  for (int j = 0; j < size; ++j)
+    w[j] = initial[j];
+  check::near("chosen places tangent",
+              ct::jvp<chosenPlacesCheckpointed>(x, w, n, 0.0, t).tangent,
+              check::centralDifference([&](double v) { return at(v, 1); },
+                                       initial[1]),
+              1e-6);
+  delete[] o;
+  delete[] or_;
+  delete[] d;
+  delete[] dr;
+}
+
+// Elements found by searching: the index of a minimum (written out, and
+// std::min_element's pointer) over a C pointer's memory, inside a
+// checkpointed loop: each is one of the indices the search visits.
+#define SEARCHED_STEP                                                          \
+  int best = 0;                                                                \
+  for (int j = 1; j < 4; ++j)                                                  \
+    if (c[j] * o[j % 3] < c[best] * o[best % 3])                               \
+      best = j;                                                                \
+  o[i % 3] = std::sin(o[(i + 1) % 3]) * x + c[best] * o[best % 3] +            \
+             *std::min_element(c, c + 4);                                      \
+  s += o[i % 3];
+
+[[ct::differentiable]] double searchedCheckpointed(const double *c, double *o,
+                                                   double x) {
+  double s = 0;
+#pragma ct checkpoint snapshots(2)
+  for (int i = 0; i < 7; ++i) {
+    SEARCHED_STEP
+  }
+  return s;
+}
+[[ct::differentiable]] double searchedRecorded(const double *c, double *o,
+                                               double x) {
+  double s = 0;
+  for (int i = 0; i < 7; ++i) {
+    SEARCHED_STEP
+  }
+  return s;
+}
+
+void checkSearched() {
+  // On the heap, exactly their sizes: the snapshots touch nothing beyond.
+  const double c0[4] = {0.8, -0.5, 1.2, -0.9}, o0[3] = {0.5, 0.25, 0.1};
+  double *c = new double[4], *o = new double[3], *oRecorded = new double[3];
+  std::copy(c0, c0 + 4, c);
+  std::copy(o0, o0 + 3, o);
+  std::copy(o0, o0 + 3, oRecorded);
+  double dc[4] = {}, dcRecorded[4] = {}, dO[3] = {}, dORecorded[3] = {};
+  double x = 0.7, dx = 0, dxRecorded = 0;
+  double value = ct::gradient<searchedCheckpointed>(c, o, x, dc, dO, &dx);
+  double recorded = ct::gradient<searchedRecorded>(c, oRecorded, x, dcRecorded,
+                                                   dORecorded, &dxRecorded);
+  check::near("searched value", value, recorded, 1e-13);
+  check::near("searched dx", dx, dxRecorded, 1e-12);
+  // Central differences, each input moved on fresh copies.
+  auto at = [&](int k, double t) {
+    double cc[4], oo[3], xx = x;
+    std::copy(c0, c0 + 4, cc);
+    std::copy(o0, o0 + 3, oo);
+    if (k < 4)
+      cc[k] = t;
+    else if (k < 7)
+      oo[k - 4] = t;
+    else
+      xx = t;
+    return searchedRecorded(cc, oo, xx);
+  };
+  for (int k = 0; k < 8; ++k) {
+    double start = k < 4 ? c0[k] : k < 7 ? o0[k - 4] : x;
+    double got = k < 4 ? dc[k] : k < 7 ? dO[k - 4] : dx;
+    double gotRecorded = k < 4 ? dcRecorded[k] : k < 7 ? dORecorded[k - 4]
+                                                       : dxRecorded;
+    char label[48];
+    std::snprintf(label, sizeof label, "searched d[%d]", k);
+    check::near(label, got, gotRecorded, 1e-12);
+    std::snprintf(label, sizeof label, "searched d[%d] vs FD", k);
+    check::near(label, got,
+                check::centralDifference([&](double t) { return at(k, t); },
+                                         start),
+                1e-6);
+  }
+  for (int k = 0; k < 3; ++k)
+    check::near("searched final o", o[k], oRecorded[k], 1e-15);
+  delete[] c;
+  delete[] o;
+  delete[] oRecorded;
+}
+
 int main() {
+  checkSearched();
+  checkChosenPlaces();
   checkShiftedWhile();
   checkDoWhile();
   checkInBranch();

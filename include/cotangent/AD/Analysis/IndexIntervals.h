@@ -17,14 +17,17 @@ struct Interval {
   mlir::Value lo, hi;
 };
 
-/// The interval of `op`'s result from those of its operands (`operand`
-/// gives them, or none), built with `b` at `loc` and folded as built:
-/// integer casts keep it; +, -, *, signed min and max, select, and signed
-/// division and remainder by a positive constant. None for other ops, or
-/// when an operand has none. The interval arithmetic every bound in the
-/// engine uses (IntervalBuilder, and checkpoints' access ranges).
+/// The interval of `result`, an operation's result, from those of the
+/// values it is computed from (`operand` gives them, or none), built with
+/// `b` at `loc` and folded as built: integer casts keep it (an integer of
+/// at most 8 bits widened without one has its type's range); +, -, *, signed
+/// min and max, select, signed division and remainder by a positive
+/// constant, and the result of an scf.if (either branch's value). None for
+/// other ops, or when an operand has none. The interval arithmetic every
+/// bound in the engine uses (IntervalBuilder, and checkpoints' access
+/// ranges).
 std::optional<Interval> buildResultInterval(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op,
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value result,
     llvm::function_ref<std::optional<Interval>(mlir::Value)> operand);
 
 /// Bounds, built before `loop` (an scf.for or scf.parallel), of index
