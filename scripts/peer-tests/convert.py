@@ -15,8 +15,8 @@ import sys
 DIRS = ["Gradient", "FirstDerivative", "ForwardMode", "Arrays", "Hessian",
         "Jacobian", "Misc", "Functors", "NestedCalls", "Regressions",
         "MixedDerivatives", "NthDerivative"]
-HEADERS = ["cmath", "cstdlib", "cstring", "cstdio", "vector", "array",
-           "utility", "algorithm", "memory", "map", "string"]
+HEADERS = ["cassert", "cmath", "cstdlib", "cstring", "cstdio", "vector",
+           "array", "utility", "algorithm", "memory", "map", "string"]
 CALL = re.compile(r"clad::(gradient|differentiate|hessian|jacobian)\s*"
                   r"(<[^()]*?>)?\s*\(\s*(&?\s*[\w:]+(?:<[^()>]*>)?)")
 
@@ -43,15 +43,19 @@ def main_end(text, start):
     return len(text)
 
 
-def probes(text):
+def probes(text, directory):
     """The test's code without its main (functions defined after main are
-    kept), and the (forward?, name) it probes."""
+    kept), and the (forward?, name) it probes. Its own headers (`#include
+    "../PrintOverloads.h"`, a header beside it) are included from
+    `directory`, where the test lives."""
     m = re.search(r"^int\s+main\s*\(", text, re.M)
     if not m:
         return None, []
     end = main_end(text, m.start())
     head, body = text[:m.start()] + text[end:], text[m.start():end]
     head = re.sub(r'#include\s+"(clad/[^"]*|\.\./TestUtils\.h)"', "", head)
+    head = re.sub(r'#include\s+"([^"/][^"]*)"',
+                  lambda m: f'#include "{directory / m.group(1)}"', head)
     head = re.sub(r"^\s*//.*$", "", head, flags=re.M)
     names = []
     for call in CALL.finditer(body):
@@ -71,7 +75,8 @@ def main():
         for test in sorted((checkout / "test" / directory).glob("*")):
             if test.suffix not in (".C", ".cpp"):
                 continue
-            head, names = probes(test.read_text(errors="replace"))
+            head, names = probes(test.read_text(errors="replace"),
+                                 test.parent)
             stem = directory + "_" + re.sub(r"\W", "_", test.stem)
             for i, (forward, name) in enumerate(names):
                 includes = "".join(f"#include <{h}>\n" for h in HEADERS)

@@ -95,42 +95,50 @@ template <auto F, class R, class... P> void jvpOf(R (*)(P...)) {
   jvp<F, R, P...>(
       typename ct::detail::extras<ct::detail::all, 0, P...>::tangents{});
 }
-template <auto F, class R, class C, class... P, class... E>
+/// A member function is called on a static object of its class, passed as
+/// the reference its qualifiers make (`Object`: `const C &`, `C &&`, ...).
+template <auto F, class R, class C, class Object, class... P, class... E>
 void memberGradient(ct::detail::list<E...>) {
   static C object{};
   if constexpr (std::is_floating_point_v<R>)
-    (void)ct::gradient<F>(object, Arg<P>::make()..., shadow<E>()...);
+    (void)ct::gradient<F>(static_cast<Object>(object), Arg<P>::make()...,
+                          shadow<E>()...);
   else if constexpr (std::is_void_v<R>)
-    ct::pullback<F>(object, Arg<P>::make()..., shadow<E>()...);
+    ct::pullback<F>(static_cast<Object>(object), Arg<P>::make()...,
+                    shadow<E>()...);
 }
-template <auto F, class R, class C, class... P>
-void gradientOf(R (C::*)(P...)) {
-  memberGradient<F, R, C, P...>(
-      typename ct::detail::extras<ct::detail::all_but_object, 0, C &,
-                                  P...>::adjoints{});
-}
-template <auto F, class R, class C, class... P>
-void gradientOf(R (C::*)(P...) const) {
-  memberGradient<F, R, C, P...>(
-      typename ct::detail::extras<ct::detail::all_but_object, 0, const C &,
-                                  P...>::adjoints{});
-}
-template <auto F, class R, class C, class... P, class... E>
+template <auto F, class R, class C, class Object, class... P, class... E>
 void memberJvp(ct::detail::list<E...>) {
   static C object{};
-  (void)ct::jvp<F>(object, Arg<P>::make()..., tangent<E>()...);
+  (void)ct::jvp<F>(static_cast<Object>(object), Arg<P>::make()...,
+                   tangent<E>()...);
 }
-template <auto F, class R, class C, class... P> void jvpOf(R (C::*)(P...)) {
-  memberJvp<F, R, C, P...>(
-      typename ct::detail::extras<ct::detail::all_but_object, 0, C &,
-                                  P...>::tangents{});
-}
-template <auto F, class R, class C, class... P>
-void jvpOf(R (C::*)(P...) const) {
-  memberJvp<F, R, C, P...>(
-      typename ct::detail::extras<ct::detail::all_but_object, 0, const C &,
-                                  P...>::tangents{});
-}
+#define PROBE_MEMBER(CV, REF, OBJECT, NOEXCEPT)                                \
+  template <auto F, class R, class C, class... P>                              \
+  void gradientOf(R (C::*)(P...) CV REF NOEXCEPT) {                            \
+    memberGradient<F, R, C, CV C OBJECT, P...>(                                \
+        typename ct::detail::extras<ct::detail::all_but_object, 0,             \
+                                    CV C OBJECT, P...>::adjoints{});           \
+  }                                                                            \
+  template <auto F, class R, class C, class... P>                              \
+  void jvpOf(R (C::*)(P...) CV REF NOEXCEPT) {                                 \
+    memberJvp<F, R, C, CV C OBJECT, P...>(                                     \
+        typename ct::detail::extras<ct::detail::all_but_object, 0,             \
+                                    CV C OBJECT, P...>::tangents{});           \
+  }
+#define PROBE_MEMBER_CV(REF, OBJECT, NOEXCEPT)                                 \
+  PROBE_MEMBER(, REF, OBJECT, NOEXCEPT)                                        \
+  PROBE_MEMBER(const, REF, OBJECT, NOEXCEPT)                                   \
+  PROBE_MEMBER(volatile, REF, OBJECT, NOEXCEPT)                                \
+  PROBE_MEMBER(const volatile, REF, OBJECT, NOEXCEPT)
+PROBE_MEMBER_CV(, &, )
+PROBE_MEMBER_CV(&, &, )
+PROBE_MEMBER_CV(&&, &&, )
+PROBE_MEMBER_CV(, &, noexcept)
+PROBE_MEMBER_CV(&, &, noexcept)
+PROBE_MEMBER_CV(&&, &&, noexcept)
+#undef PROBE_MEMBER_CV
+#undef PROBE_MEMBER
 } // namespace probe
 #define PROBE_GRADIENT(f) probe::gradientOf<&f>(&f)
 #define PROBE_JVP(f) probe::jvpOf<&f>(&f)

@@ -364,17 +364,26 @@ template <class R, class... P>
 struct function_traits<R(P...) noexcept> : function_traits<R(P...)> {};
 /// A member function is differentiated as a function of its object (a
 /// reference, first) and its parameters.
-template <class R, class C, class... P>
-struct function_traits<R (C::*)(P...)> : function_traits<R(C &, P...)> {};
-template <class R, class C, class... P>
-struct function_traits<R (C::*)(P...) const>
-    : function_traits<R(const C &, P...)> {};
-template <class R, class C, class... P>
-struct function_traits<R (C::*)(P...) noexcept>
-    : function_traits<R(C &, P...)> {};
-template <class R, class C, class... P>
-struct function_traits<R (C::*)(P...) const noexcept>
-    : function_traits<R(const C &, P...)> {};
+/// Its qualifiers (const, volatile, & or &&, noexcept) qualify the object
+/// as C++ does (an unqualified one is an lvalue); the derivative reads the
+/// object through that reference.
+#define CT_MEMBER_FUNCTION_TRAITS(CV, REF, OBJECT, NOEXCEPT)                   \
+  template <class R, class C, class... P>                                      \
+  struct function_traits<R (C::*)(P...) CV REF NOEXCEPT>                       \
+      : function_traits<R(CV C OBJECT, P...)> {};
+#define CT_MEMBER_FUNCTION_TRAITS_CV(REF, OBJECT, NOEXCEPT)                    \
+  CT_MEMBER_FUNCTION_TRAITS(, REF, OBJECT, NOEXCEPT)                           \
+  CT_MEMBER_FUNCTION_TRAITS(const, REF, OBJECT, NOEXCEPT)                      \
+  CT_MEMBER_FUNCTION_TRAITS(volatile, REF, OBJECT, NOEXCEPT)                   \
+  CT_MEMBER_FUNCTION_TRAITS(const volatile, REF, OBJECT, NOEXCEPT)
+CT_MEMBER_FUNCTION_TRAITS_CV(, &, )
+CT_MEMBER_FUNCTION_TRAITS_CV(&, &, )
+CT_MEMBER_FUNCTION_TRAITS_CV(&&, &&, )
+CT_MEMBER_FUNCTION_TRAITS_CV(, &, noexcept)
+CT_MEMBER_FUNCTION_TRAITS_CV(&, &, noexcept)
+CT_MEMBER_FUNCTION_TRAITS_CV(&&, &&, noexcept)
+#undef CT_MEMBER_FUNCTION_TRAITS_CV
+#undef CT_MEMBER_FUNCTION_TRAITS
 
 template <class Traits, class W> struct checked {
   using traits = Traits;

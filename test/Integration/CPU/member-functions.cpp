@@ -5,8 +5,9 @@
 // returning `bool` (no seed, the result returned as it is), with data held
 // in the functor; a non-const member function writing its object (which
 // must then be selected: writing active values into constant memory is an
-// error). Reverse
-// and forward mode at -O0 and -O2 against closed forms.
+// error); member functions qualified `&`, `const &`, `&&`, `volatile`,
+// `const volatile` and `noexcept`. Reverse and forward mode at -O0 and -O2
+// against closed forms.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -95,7 +96,60 @@ static void testCeresFunctor() {
   check::near("functor jvp", tangentResidual[0], -2.0 * 0.5 * e, 1e-15);
 }
 
+// Qualified member functions: the object is a reference qualified as the
+// function is (an rvalue for `&&`, volatile for `volatile`).
+struct Qualified {
+  double w;
+  double lvalueOnly(double x) & { return w * x * x * x; }
+  double constLvalue(double x) const & { return w * std::exp(x); }
+  double rvalueOnly(double x) && { return w * std::cos(x); }
+  double asVolatile(double x) volatile { return w * x; }
+  double constVolatile(double x) const volatile { return w * x * x; }
+  double noThrow(double x) const & noexcept { return w * std::log(x); }
+};
+
+static void testQualifiedMembers() {
+  const double x = 0.7, w = 1.5;
+  Qualified q{w}, dq{0};
+  double dx = 0;
+  auto reset = [&] {
+    dq.w = 0;
+    dx = 0;
+  };
+  ct::gradient<&Qualified::lvalueOnly, ct::wrt<0, 1>>(q, x, &dq, &dx);
+  check::near("& d x", dx, 3 * w * x * x, 1e-14);
+  check::near("& d w", dq.w, x * x * x, 1e-14);
+  reset();
+  ct::gradient<&Qualified::constLvalue, ct::wrt<0, 1>>(q, x, &dq, &dx);
+  check::near("const & d x", dx, w * std::exp(x), 1e-14);
+  check::near("const & d w", dq.w, std::exp(x), 1e-14);
+  reset();
+  ct::gradient<&Qualified::rvalueOnly, ct::wrt<0, 1>>(Qualified{w}, x, &dq,
+                                                       &dx);
+  check::near("&& d x", dx, -w * std::sin(x), 1e-14);
+  check::near("&& d w", dq.w, std::cos(x), 1e-14);
+  reset();
+  ct::gradient<&Qualified::asVolatile, ct::wrt<0, 1>>(q, x, &dq, &dx);
+  check::near("volatile d x", dx, w, 1e-14);
+  check::near("volatile d w", dq.w, x, 1e-14);
+  reset();
+  ct::gradient<&Qualified::constVolatile, ct::wrt<0, 1>>(q, x, &dq, &dx);
+  check::near("const volatile d x", dx, 2 * w * x, 1e-14);
+  check::near("const volatile d w", dq.w, x * x, 1e-14);
+  reset();
+  ct::gradient<&Qualified::noThrow, ct::wrt<0, 1>>(q, x, &dq, &dx);
+  check::near("noexcept d x", dx, w / x, 1e-14);
+  check::near("noexcept d w", dq.w, std::log(x), 1e-14);
+  check::near("const & jvp",
+              ct::jvp<&Qualified::constLvalue>(q, x, 1.0).tangent,
+              w * std::exp(x), 1e-14);
+  check::near("&& jvp", ct::jvp<&Qualified::rvalueOnly>(Qualified{w}, x, 1.0)
+                            .tangent,
+              -w * std::sin(x), 1e-14);
+}
+
 int main() {
+  testQualifiedMembers();
   testConstObject();
   testMutatingObject();
   testCeresFunctor();
