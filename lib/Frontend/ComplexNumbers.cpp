@@ -17,7 +17,10 @@
 #include "FunctionLowering.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -37,8 +40,9 @@ std::string complexBuiltin(const clang::FunctionDecl *callee) {
   llvm::StringRef name = callee->getName();
   name.consume_front("__builtin_");
   static constexpr llvm::StringLiteral known[] = {
-      "cabs", "carg", "creal", "cimag", "conj",  "cexp",  "clog", "csqrt",
-      "cpow", "csin", "ccos",  "ctan",  "csinh", "ccosh", "ctanh"};
+      "cabs",  "carg",  "creal",  "cimag",  "conj",   "cexp",  "clog",  "csqrt",
+      "cpow",  "csin",  "ccos",   "ctan",   "csinh",  "ccosh", "ctanh", "casin",
+      "cacos", "catan", "casinh", "cacosh", "catanh", "cproj"};
   for (llvm::StringRef candidate : known)
     if (name == candidate || name == (candidate + "f").str() ||
         name == (candidate + "l").str())
@@ -194,15 +198,30 @@ static Parts complexFunction(OpBuilder &b, Location l, llvm::StringRef name,
         arith::AddFOp::create(b, l, mul(w.re, log.im), mul(w.im, log.re))});
   }
   if (name == "csqrt") {
-    // sqrt((|z| + x) / 2) + i copysign(sqrt((|z| - x) / 2), y).
+    // t = sqrt((|x| + |z|) / 2); x >= 0: t + i y / 2t, else |y| / 2t +
+    // i copysign(t, y) (Kahan's form: no cancellation, so its derivatives
+    // are regular on the positive real axis, where (|z| - x) would be 0).
+    Type type = z.re.getType();
+    auto constant = [&](double v) -> Value {
+      return arith::ConstantOp::create(b, l, type, b.getFloatAttr(type, v));
+    };
     Value modulus = ct::HypotOp::create(b, l, z.re, z.im);
-    Value half = arith::ConstantOp::create(b, l, z.re.getType(),
-                                           b.getFloatAttr(z.re.getType(), 0.5));
-    Value re = math::SqrtOp::create(
-        b, l, mul(arith::AddFOp::create(b, l, modulus, z.re), half));
-    Value im = math::SqrtOp::create(
-        b, l, mul(arith::SubFOp::create(b, l, modulus, z.re), half));
-    return Parts{re, math::CopySignOp::create(b, l, im, z.im)};
+    Value absRe = math::AbsFOp::create(b, l, z.re);
+    Value t = math::SqrtOp::create(
+        b, l, mul(arith::AddFOp::create(b, l, absRe, modulus), constant(0.5)));
+    Value twiceT = mul(t, constant(2));
+    // (At 0, t is 0: the root is 0 with y's sign.)
+    Value isZero =
+        arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, t, constant(0));
+    Value other = arith::SelectOp::create(
+        b, l, isZero, z.im, arith::DivFOp::create(b, l, z.im, twiceT));
+    Value otherAbs = math::AbsFOp::create(b, l, other);
+    Value rightHalf = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE,
+                                            z.re, constant(0));
+    return Parts{
+        arith::SelectOp::create(b, l, rightHalf, t, otherAbs),
+        arith::SelectOp::create(b, l, rightHalf, other,
+                                math::CopySignOp::create(b, l, t, z.im))};
   }
   Value sin = math::SinOp::create(b, l, z.re);
   Value cos = math::CosOp::create(b, l, z.re);
@@ -230,6 +249,98 @@ static Parts complexFunction(OpBuilder &b, Location l, llvm::StringRef name,
     return *complexArithmetic(b, l, clang::BO_Div, sinhZ, coshZ,
                               /*realRhs=*/false);
   return coshZ;
+}
+
+/// Whether `name` is an inverse trigonometric or hyperbolic function.
+static bool isInverseFunction(llvm::StringRef name) {
+  return llvm::is_contained(
+      {"casin", "cacos", "catan", "casinh", "cacosh", "catanh"}, name);
+}
+
+/// The inverse functions as expressions of log and sqrt (C11 7.3's
+/// principal values, away from their branch cuts): asinh z = log(z +
+/// sqrt(z^2 + 1)), acosh z = log(z + sqrt(z + 1) sqrt(z - 1)) (Kahan's
+/// form, principal everywhere), atanh z = (log(1 + z) - log(1 - z)) / 2,
+/// asin z = -i asinh(iz), atan z = -i atanh(iz), acos z = pi/2 - asin z.
+/// Their derivatives are the functions'; their values lose digits near 0
+/// (z + sqrt(z^2 + 1) is 1 + z), so the library gives the value.
+static Parts inverseFunction(OpBuilder &b, Location l, llvm::StringRef name,
+                             Parts z) {
+  Type type = z.re.getType();
+  auto constant = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, l, type, b.getFloatAttr(type, v));
+  };
+  auto add = [&](Parts p, Parts q) {
+    return Parts{arith::AddFOp::create(b, l, p.re, q.re),
+                 arith::AddFOp::create(b, l, p.im, q.im)};
+  };
+  auto times = [&](Parts p, Parts q) {
+    return *complexArithmetic(b, l, clang::BO_Mul, p, q, /*realRhs=*/false);
+  };
+  auto sqrtOf = [&](Parts p) { return complexFunction(b, l, "csqrt", p, {}); };
+  auto logOf = [&](Parts p) { return complexFunction(b, l, "clog", p, {}); };
+  auto shifted = [&](Parts p, double by) {
+    return Parts{arith::AddFOp::create(b, l, p.re, constant(by)), p.im};
+  };
+  auto negated = [&](Parts p) {
+    return Parts{arith::NegFOp::create(b, l, p.re),
+                 arith::NegFOp::create(b, l, p.im)};
+  };
+  auto asinh = [&](Parts p) {
+    return logOf(add(p, sqrtOf(shifted(times(p, p), 1))));
+  };
+  auto atanh = [&](Parts p) {
+    Parts d = add(logOf(shifted(p, 1)), negated(logOf(shifted(negated(p), 1))));
+    Value half = constant(0.5);
+    return Parts{arith::MulFOp::create(b, l, d.re, half),
+                 arith::MulFOp::create(b, l, d.im, half)};
+  };
+  // -i f(iz) for f = asinh or atanh: iz = (-y, x), -i (a + ib) = (b, -a).
+  auto rotated = [&](auto f) {
+    Parts w = f(Parts{arith::NegFOp::create(b, l, z.im), z.re});
+    return Parts{w.im, arith::NegFOp::create(b, l, w.re)};
+  };
+  if (name == "casinh")
+    return asinh(z);
+  if (name == "catanh")
+    return atanh(z);
+  if (name == "cacosh")
+    return logOf(add(z, times(sqrtOf(shifted(z, 1)), sqrtOf(shifted(z, -1)))));
+  if (name == "catan")
+    return rotated(atanh);
+  Parts asin = rotated(asinh);
+  if (name == "casin")
+    return asin;
+  return Parts{arith::SubFOp::create(b, l, constant(M_PI / 2), asin.re),
+               arith::NegFOp::create(b, l, asin.im)};
+}
+
+/// `name`'s value at `z` as the C library computes it.
+static Parts libraryComplexValue(OpBuilder &b, ModuleOp top,
+                                 llvm::StringRef name, Parts z, Location l) {
+  // The C library's double function: _Complex double travels as two
+  // doubles both ways (the x86-64 and AArch64 C ABIs), as a function of
+  // two f64 results lowers. A float's parts go through it in double.
+  Type type = z.re.getType();
+  Type f64 = b.getF64Type();
+  auto function = top.lookupSymbol<func::FuncOp>(name);
+  if (!function) {
+    OpBuilder atTop(top.getContext());
+    atTop.setInsertionPointToEnd(top.getBody());
+    function = func::FuncOp::create(
+        atTop, l, name, atTop.getFunctionType({f64, f64}, {f64, f64}));
+    function.setPrivate();
+  }
+  auto toDouble = [&](Value v) -> Value {
+    v = ct::StopGradientOp::create(b, l, v);
+    return type == f64 ? v : arith::ExtFOp::create(b, l, f64, v).getResult();
+  };
+  auto fromDouble = [&](Value v) -> Value {
+    return type == f64 ? v : arith::TruncFOp::create(b, l, type, v).getResult();
+  };
+  auto call = func::CallOp::create(b, l, function,
+                                   ValueRange{toDouble(z.re), toDouble(z.im)});
+  return Parts{fromDouble(call.getResult(0)), fromDouble(call.getResult(1))};
 }
 
 std::optional<FunctionLowering::CallResult>
@@ -260,7 +371,21 @@ FunctionLowering::lowerComplexBuiltin(const clang::CallExpr *expr,
     dest = allocate(expr->getType(), expr->getSourceRange(), "this value");
   if (!dest)
     return std::nullopt;
-  Parts result = complexFunction(b, l, name, x, y);
+  Parts result;
+  if (!isInverseFunction(name) && name != "cproj") {
+    result = complexFunction(b, l, name, x, y);
+  } else {
+    // The library's value, differentiated as the expression's: every
+    // derivative is the function's. (The projection onto the Riemann
+    // sphere is z itself but at infinities.)
+    Parts expression = name == "cproj" ? x : inverseFunction(b, l, name, x);
+    result = expression;
+    if (!isa<Float80Type>(x.re.getType())) {
+      Parts value = libraryComplexValue(b, module.getModule(), name, x, l);
+      result = Parts{ct::PassThroughOp::create(b, l, value.re, expression.re),
+                     ct::PassThroughOp::create(b, l, value.im, expression.im)};
+    }
+  }
   store(result.re, *dest, l);
   store(result.im, offsetBy(*dest, 1, l), l);
   return Result(CallResult{nullptr, dest});

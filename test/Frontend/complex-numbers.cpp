@@ -31,3 +31,28 @@
   _Complex double e = __builtin_cexp(z);
   return __real__ z + __builtin_cabs(z) + __imag__ e;
 }
+
+// casinh: the C library's value (a call of the double function with the
+// parts, which see no derivative), differentiated as the expression
+// log(z + sqrt(z^2 + 1)) (ct.pass_through); csqrt is Kahan's form, t =
+// sqrt((|x| + |z|) / 2) chosen by the sign of the real part.
+// CHECK-LABEL: func.func @_Z7inversedd(
+// z^2 + 1, then its root: t, and the choice by the real part's sign.
+// CHECK: %[[MOD:.*]] = ct.hypot %[[W:[^,]*]], %{{.*}} : f64
+// CHECK-NEXT: %[[ABSW:.*]] = math.absf %[[W]]
+// CHECK: arith.addf %[[ABSW]], %[[MOD]]
+// CHECK: %[[T:.*]] = math.sqrt
+// CHECK: %[[RIGHT:.*]] = arith.cmpf oge, %[[W]],
+// CHECK: arith.select %[[RIGHT]], %[[T]],
+// The expression's imaginary part: arg(z + sqrt(z^2 + 1)).
+// CHECK: %[[ARG:.*]] = math.atan2
+// CHECK: %[[X:.*]] = ct.stop_gradient
+// CHECK: %[[Y:.*]] = ct.stop_gradient
+// CHECK: %[[LIB:.*]]:2 = call @casinh(%[[X]], %[[Y]]) : (f64, f64) -> (f64, f64)
+// CHECK: %[[IM:.*]] = ct.pass_through %[[LIB]]#1, %[[ARG]] : f64
+// CHECK: return %[[IM]]
+// CHECK: func.func private @casinh(f64, f64) -> (f64, f64)
+[[ct::differentiable]] double inverse(double x, double y) {
+  _Complex double z = x + y * 1.0i;
+  return __imag__ __builtin_casinh(z);
+}

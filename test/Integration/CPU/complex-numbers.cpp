@@ -5,7 +5,7 @@
 // Real results through complex intermediates, complex parameters whose
 // derivative is a std::complex (d/d re, d/d im), arrays of complex numbers
 // written through; reverse and forward mode against central differences,
-// at -O0 and -O2.
+// at -O0 and -O2; sqrt's derivatives on the real axis against closed forms.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
@@ -130,7 +130,34 @@ static void checkFloat() {
   check::near("float", dx, 10 * x + 2 * x, 1e-5);
 }
 
+/// sqrt where it is analytic on the real axis: d/dz sqrt z = 1 / (2 sqrt z)
+/// (its parts' derivatives were NaN on the positive real axis, where
+/// (|z| - x) / 2 is 0), and just above the negative real axis.
+[[ct::differentiable]] double rootParts(double x, double y) {
+  cd w = std::sqrt(cd(x, y));
+  return w.real() + 0.7 * w.imag();
+}
+
+static void checkRootOnRealAxis() {
+  for (double x : {4.0, 0.25}) {
+    double dx = 0, dy = 0, slope = 0.5 / std::sqrt(x);
+    ct::gradient<rootParts>(x, 0.0, &dx, &dy);
+    check::near("sqrt on the real axis d x", dx, slope, 1e-14);
+    check::near("sqrt on the real axis d y", dy, 0.7 * slope, 1e-14);
+    check::near("sqrt on the real axis tangent",
+                ct::jvp<rootParts>(x, 0.0, 0.0, 1.0).tangent, 0.7 * slope,
+                1e-14);
+  }
+  // Just above the negative real axis (its cut): sqrt z near 2i,
+  // derivative 1 / (2 sqrt z) near -i/4: d re = (0, 1/4), d im = (-1/4, 0).
+  double dx = 0, dy = 0, y = 1e-9;
+  ct::gradient<rootParts>(-4.0, y, &dx, &dy);
+  check::near("sqrt above the negative axis d x", dx, -0.7 * 0.25, 1e-8);
+  check::near("sqrt above the negative axis d y", dy, 0.25, 1e-8);
+}
+
 int main() {
+  checkRootOnRealAxis();
   checkThroughComplex();
   checkParameters();
   checkSpectrum();
