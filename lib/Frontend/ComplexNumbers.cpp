@@ -1,5 +1,4 @@
-//===- ComplexNumbers.cpp - _Complex values and std::complex
-//---------------===//
+//===- ComplexNumbers.cpp - _Complex values and std::complex --------------===//
 //
 // A complex number (`_Complex double`, the value std::complex keeps) is an
 // object of two scalars, its real and imaginary parts, like a struct of two
@@ -9,6 +8,8 @@
 // the parts with real arithmetic and <cmath>, whose derivatives the engine
 // has: the derivative of a real result through complex intermediates, and of
 // complex parameters (a std::complex's shadow is a std::complex), fall out.
+// The inverse functions keep the library's values, differentiated as their
+// expressions in log and sqrt.
 // Products and quotients are the textbook formulas (C's Annex G treatment of
 // infinities and NaNs is not kept).
 //
@@ -19,8 +20,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-
-#include <cmath>
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -311,8 +311,9 @@ static Parts inverseFunction(OpBuilder &b, Location l, llvm::StringRef name,
   Parts asin = rotated(asinh);
   if (name == "casin")
     return asin;
-  return Parts{arith::SubFOp::create(b, l, constant(M_PI / 2), asin.re),
-               arith::NegFOp::create(b, l, asin.im)};
+  return Parts{
+      arith::SubFOp::create(b, l, constant(llvm::numbers::pi / 2), asin.re),
+      arith::NegFOp::create(b, l, asin.im)};
 }
 
 /// `name`'s value at `z` as the C library computes it.
