@@ -40,9 +40,10 @@ std::string complexBuiltin(const clang::FunctionDecl *callee) {
   llvm::StringRef name = callee->getName();
   name.consume_front("__builtin_");
   static constexpr llvm::StringLiteral known[] = {
-      "cabs",  "carg",  "creal",  "cimag",  "conj",   "cexp",  "clog",  "csqrt",
-      "cpow",  "csin",  "ccos",   "ctan",   "csinh",  "ccosh", "ctanh", "casin",
-      "cacos", "catan", "casinh", "cacosh", "catanh", "cproj"};
+      "cabs",   "carg",   "creal",  "cimag", "conj",   "cexp",
+      "clog",   "csqrt",  "cpow",   "csin",  "ccos",   "ctan",
+      "csinh",  "ccosh",  "ctanh",  "casin", "cacos",  "catan",
+      "casinh", "cacosh", "catanh", "cproj", "complex"};
   for (llvm::StringRef candidate : known)
     if (name == candidate || name == (candidate + "f").str() ||
         name == (candidate + "l").str())
@@ -362,7 +363,7 @@ FunctionLowering::lowerComplexBuiltin(const clang::CallExpr *expr,
   if (name == "carg")
     return CallResult{math::Atan2Op::create(b, l, x.im, x.re), {}};
   Parts y{};
-  if (name == "cpow") {
+  if (name == "cpow" || name == "complex") {
     std::optional<std::pair<Value, Value>> w = complexParts(expr->getArg(1));
     if (!w)
       return std::nullopt;
@@ -373,7 +374,11 @@ FunctionLowering::lowerComplexBuiltin(const clang::CallExpr *expr,
   if (!dest)
     return std::nullopt;
   Parts result;
-  if (!isInverseFunction(name) && name != "cproj") {
+  if (name == "complex") {
+    // __builtin_complex(re, im) (libc++'s std::complex makes its _Complex
+    // value so): the two real operands as the parts.
+    result = Parts{x.re, y.re};
+  } else if (!isInverseFunction(name) && name != "cproj") {
     result = complexFunction(b, l, name, x, y);
   } else {
     // The library's value, differentiated as the expression's: every

@@ -51,8 +51,21 @@
 // CHECK: %[[LIB:.*]]:2 = call @casinh(%[[X]], %[[Y]]) : (f64, f64) -> (f64, f64)
 // CHECK: %[[IM:.*]] = ct.pass_through %[[LIB]]#1, %[[ARG]] : f64
 // CHECK: return %[[IM]]
-// CHECK: func.func private @casinh(f64, f64) -> (f64, f64)
 [[ct::differentiable]] double inverse(double x, double y) {
   _Complex double z = x + y * 1.0i;
   return __imag__ __builtin_casinh(z);
 }
+
+// __builtin_complex(re, im) (libc++'s std::complex makes its _Complex value
+// so): its operands are the parts.
+// CHECK-LABEL: func.func @_Z5builtdd(
+// CHECK: %[[IM:.*]] = arith.mulf %arg1, %{{.*}} : f64
+// CHECK: %[[SUM:.*]] = arith.addf %arg0, %[[IM]] : f64
+// CHECK: return %[[SUM]]
+[[ct::differentiable]] double built(double x, double y) {
+  _Complex double z = __builtin_complex(x, y * 2);
+  return __real__ z + __imag__ z;
+}
+
+// The library function, declared once at the module's end.
+// CHECK: func.func private @casinh(f64, f64) -> (f64, f64)

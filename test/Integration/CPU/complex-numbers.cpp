@@ -5,10 +5,13 @@
 // Real results through complex intermediates, complex parameters whose
 // derivative is a std::complex (d/d re, d/d im), arrays of complex numbers
 // written through; reverse and forward mode against central differences,
-// at -O0 and -O2; sqrt's derivatives on the real axis against closed forms.
+// at -O0 and -O2 (also with libc++, whose std::complex keeps two numbers
+// and makes its _Complex value by __builtin_complex); sqrt's derivatives on
+// the real axis against closed forms.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// RUN: %if libcxx %{ %clangxx-ct -stdlib=libc++ -O2 %s -o %t3 && %t3 | FileCheck %s %}
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 
