@@ -252,12 +252,6 @@ static Parts complexFunction(OpBuilder &b, Location l, llvm::StringRef name,
   return coshZ;
 }
 
-/// Whether `name` is an inverse trigonometric or hyperbolic function.
-static bool isInverseFunction(llvm::StringRef name) {
-  return llvm::is_contained(
-      {"casin", "cacos", "catan", "casinh", "cacosh", "catanh"}, name);
-}
-
 /// The inverse functions as expressions of log and sqrt (C11 7.3's
 /// principal values, away from their branch cuts): asinh z = log(z +
 /// sqrt(z^2 + 1)), acosh z = log(z + sqrt(z + 1) sqrt(z - 1)) (Kahan's
@@ -315,6 +309,20 @@ static Parts inverseFunction(OpBuilder &b, Location l, llvm::StringRef name,
   return Parts{
       arith::SubFOp::create(b, l, constant(llvm::numbers::pi / 2), asin.re),
       arith::NegFOp::create(b, l, asin.im)};
+}
+
+/// For the functions whose value the C library gives, the expression whose
+/// derivatives are theirs: the inverse functions', and z itself for the
+/// projection onto the Riemann sphere (which moves only infinities). None
+/// for the others.
+static std::optional<Parts> derivativeForm(OpBuilder &b, Location l,
+                                           llvm::StringRef name, Parts z) {
+  if (name == "cproj")
+    return z;
+  if (llvm::is_contained(
+          {"casin", "cacos", "catan", "casinh", "cacosh", "catanh"}, name))
+    return inverseFunction(b, l, name, z);
+  return std::nullopt;
 }
 
 /// `name`'s value at `z` as the C library computes it.
@@ -378,19 +386,17 @@ FunctionLowering::lowerComplexBuiltin(const clang::CallExpr *expr,
     // __builtin_complex(re, im) (libc++'s std::complex makes its _Complex
     // value so): the two real operands as the parts.
     result = Parts{x.re, y.re};
-  } else if (!isInverseFunction(name) && name != "cproj") {
-    result = complexFunction(b, l, name, x, y);
-  } else {
+  } else if (std::optional<Parts> expression = derivativeForm(b, l, name, x)) {
     // The library's value, differentiated as the expression's: every
-    // derivative is the function's. (The projection onto the Riemann
-    // sphere is z itself but at infinities.)
-    Parts expression = name == "cproj" ? x : inverseFunction(b, l, name, x);
-    result = expression;
+    // derivative is the function's.
+    result = *expression;
     if (!isa<Float80Type>(x.re.getType())) {
       Parts value = libraryComplexValue(b, module.getModule(), name, x, l);
-      result = Parts{ct::PassThroughOp::create(b, l, value.re, expression.re),
-                     ct::PassThroughOp::create(b, l, value.im, expression.im)};
+      result = Parts{ct::PassThroughOp::create(b, l, value.re, expression->re),
+                     ct::PassThroughOp::create(b, l, value.im, expression->im)};
     }
+  } else {
+    result = complexFunction(b, l, name, x, y);
   }
   store(result.re, *dest, l);
   store(result.im, offsetBy(*dest, 1, l), l);
