@@ -1797,6 +1797,17 @@ private:
   /// The three address slots of the vector kept in memory `expr`
   /// designates.
   std::optional<Address> lowerVectorHolder(const clang::Expr *expr);
+  /// What pointer variable `var` is given by `value`: for one that
+  /// keepsVectorAddress, the address of a vector kept in memory (a vector
+  /// of the memref model is given as a view of it laid out so:
+  /// viewAsVectorObject); otherwise lowerPointer's.
+  std::optional<Address> lowerPointerValue(const clang::ValueDecl *var,
+                                           const clang::Expr *value);
+  /// Three address slots describing `vector`, a variable that is a vector
+  /// of the memref model (its elements, their end, the same end), one per
+  /// variable at the function's entry, written where asked.
+  std::optional<Address> viewAsVectorObject(const clang::Expr *vector);
+  llvm::DenseMap<const clang::ValueDecl *, Value> vectorObjectViews;
   /// The vector kept in memory `expr` designates (diagnosed at `where`).
   std::optional<VectorObject> vectorObjectOf(const clang::Expr *expr,
                                              const clang::Stmt *where);
@@ -2167,6 +2178,9 @@ private:
   /// Whether `read`, a read of a moving pointer, still designates the
   /// array the pointer designates where the lowering is.
   bool isUnmovedRead(MovingPointer &state, mlir::Operation *read);
+  /// Whether every array the moving pointer `var` may designate is defined
+  /// where `read`, a read of it, is (one made in a loop is not after it).
+  bool reachesEveryChoice(const clang::ValueDecl *var, Value read);
   /// Declares the pointer (or iterator) variable `var` at `initial`.
   void declarePointerVariable(const clang::VarDecl *var, Address initial,
                               Location l);

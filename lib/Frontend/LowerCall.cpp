@@ -93,7 +93,9 @@ FunctionLowering::lowerModelledStdCall(const clang::CallExpr *expr,
     return lowerSharedPointerCall(expr, method, self, rest);
   if (ModuleLowering::isVectorObject(parent) ||
       (self && !arrow && isVectorObjectExpr(self)) ||
-      (self && arrow && isOwnedVectorAccess(self, clang::OO_Arrow)))
+      (self && arrow &&
+       (isOwnedVectorAccess(self, clang::OO_Arrow) ||
+        readsVectorAddressHolder(self))))
     return lowerVectorObjectCall(expr, method, self, arrow, rest);
   return lowerVectorCall(expr, method, self, arrow, rest);
 }

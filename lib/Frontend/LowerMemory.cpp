@@ -15,6 +15,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
@@ -719,15 +720,23 @@ FunctionLowering::lowerSubscriptPlace(const clang::ArraySubscriptExpr *expr) {
   return offsetBy(*base, i, l);
 }
 
+/// Whether `expr` is `*p` of a pointer variable that keepsVectorAddress.
+static bool derefsVectorAddressHolder(const clang::Expr *expr) {
+  const auto *deref = dyn_cast<clang::UnaryOperator>(expr);
+  return deref && deref->getOpcode() == clang::UO_Deref &&
+         readsVectorAddressHolder(deref->getSubExpr());
+}
+
 std::optional<Address> FunctionLowering::lowerLValue(const clang::Expr *expr) {
   using Result = std::optional<Address>;
   expr = strip(expr);
   Location l = loc(expr);
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
     return lowerNamedPlace(ref);
-  // A row of a vector of vectors, or a vector a smart pointer owns, seen
-  // as the memref model sees a vector.
-  if (isRowExpr(expr) || isOwnedVectorAccess(expr, clang::OO_Star)) {
+  // A row of a vector of vectors, or a vector a (smart) pointer keeps the
+  // address of, seen as the memref model sees a vector.
+  if (isRowExpr(expr) || isOwnedVectorAccess(expr, clang::OO_Star) ||
+      derefsVectorAddressHolder(expr)) {
     std::optional<Address> holder = lowerVectorHolder(expr);
     return holder ? viewVectorInMemory(*holder, expr->getType(), expr)
                   : std::nullopt;
@@ -960,6 +969,22 @@ FunctionLowering::lowerPointerCast(const clang::CastExpr *cast) {
                 "pointers of one element type per array");
 }
 
+bool FunctionLowering::reachesEveryChoice(const clang::ValueDecl *var,
+                                          Value read) {
+  // (A read lowered before a later choice is checked where that choice is
+  // added: addArray.)
+  // (Pointers to vectors: other pointers given memory made in a loop keep
+  // its address, item 3 of docs/Memory.md, or are refused by their casts.)
+  auto moving = movingPointers.find(var);
+  if (moving == movingPointers.end() || !moving->second.group ||
+      !read.getDefiningOp())
+    return true;
+  DominanceInfo dominance(function);
+  return llvm::all_of(moving->second.arrays, [&](Value array) {
+    return dominance.properlyDominates(array, read.getDefiningOp());
+  });
+}
+
 std::optional<Address>
 FunctionLowering::lowerNamedPointer(const clang::DeclRefExpr *ref) {
   using Result = std::optional<Address>;
@@ -967,9 +992,16 @@ FunctionLowering::lowerNamedPointer(const clang::DeclRefExpr *ref) {
   Location l = loc(expr);
   if (invalid.count(ref->getDecl()))
     return std::nullopt;
-  if (auto it = pointers.find(ref->getDecl()); it != pointers.end())
-    return Address{pointerMemory(ref->getDecl(), it->second, l),
-                   load(it->second.offsetSlot, l)};
+  if (auto it = pointers.find(ref->getDecl()); it != pointers.end()) {
+    Value memory = pointerMemory(ref->getDecl(), it->second, l);
+    if (!reachesEveryChoice(ref->getDecl(), memory))
+      return unsupported<Result>(
+          expr, "this pointer variable may designate memory known only "
+                "inside the loop or branch where it was assigned (an "
+                "element of a vector of vectors, or an array made there); "
+                "read it there, or keep an index instead");
+    return Address{memory, load(it->second.offsetSlot, l)};
+  }
   if (auto it = fixedPointers.find(ref->getDecl()); it != fixedPointers.end())
     return it->second;
   // A structured binding of a pointer (`auto [p, q] = ends(a)`): the field
@@ -1141,7 +1173,7 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
           ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
       var && it == pointers.end() && !var->getInit() &&
       initializingAssignment(var) == expr) {
-    std::optional<Address> pointer = lowerPointer(expr->getRHS());
+    std::optional<Address> pointer = lowerPointerValue(var, expr->getRHS());
     if (!pointer) {
       invalid.insert(var);
       return std::nullopt;
@@ -1171,7 +1203,7 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
                                      "can be assigned");
   std::optional<Address> pointer;
   if (expr->getOpcode() == clang::BO_Assign)
-    pointer = lowerPointer(expr->getRHS());
+    pointer = lowerPointerValue(ref->getDecl(), expr->getRHS());
   else if (moves)
     pointer = movedPointer(expr->getLHS(), expr->getRHS(),
                            expr->getOpcode() == clang::BO_SubAssign, expr);

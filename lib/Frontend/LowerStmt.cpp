@@ -504,7 +504,7 @@ void FunctionLowering::lowerPointerVarDecl(const clang::VarDecl *var,
   // memref and a slot for the offset.
   if (!refusesNewVector(var, init))
     return;
-  std::optional<Address> pointer = lowerPointer(init);
+  std::optional<Address> pointer = lowerPointerValue(var, init);
   if (!pointer) {
     invalid.insert(var);
     return;

@@ -421,8 +421,9 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
   // A variable assigned after its declaration whose code asks whether it
   // is null (it may hold `nullptr`, or a `next` read from a node): only an
   // address kept in memory can say.
+  // (A pointer to vectors says so by its index: kNullVectorIndex.)
   for (auto &[var, values] : assigned)
-    if (testsForNull(body, var, ast))
+    if (!isVectorPointer(var) && testsForNull(body, var, ast))
       known->second.insert(var);
   // A variable whose address is taken, or to which a reference is bound
   // (`std::swap(p, q)`): its place is the slot, which the code given it
@@ -461,11 +462,78 @@ const clang::Stmt *FunctionLowering::bodyDeclaring(const clang::VarDecl *var) {
   return owner ? owner->getBody() : decl->getBody();
 }
 
+/// The first use of `var`, a pointer variable that keepsVectorAddress, in
+/// `stmt` that is not `*var`, `var->`, `delete var`, a null test, an
+/// assignment to it or its value given to another such variable: any
+/// other would see the vector's addresses as a vector of the memref model.
+static const clang::Expr *foreignVectorAddressUse(const clang::Stmt *stmt,
+                                                  const clang::VarDecl *var,
+                                                  clang::ASTContext &ast) {
+  if (!stmt)
+    return nullptr;
+  auto names = [&](const clang::Expr *expr) {
+    return readVariable(expr) == var;
+  };
+  if (const auto *unary = dyn_cast<clang::UnaryOperator>(stmt);
+      unary && unary->getOpcode() == clang::UO_Deref &&
+      names(unary->getSubExpr()))
+    return nullptr;
+  if (const auto *member = dyn_cast<clang::MemberExpr>(stmt);
+      member && member->isArrow() && names(member->getBase()))
+    return nullptr;
+  if (const auto *erase = dyn_cast<clang::CXXDeleteExpr>(stmt);
+      erase && names(erase->getArgument()))
+    return nullptr;
+  if (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(stmt);
+      cast && cast->getCastKind() == clang::CK_PointerToBoolean &&
+      names(cast->getSubExpr()))
+    return nullptr;
+  if (const auto *binary = dyn_cast<clang::BinaryOperator>(stmt)) {
+    if (binary->isEqualityOp() &&
+        ((names(binary->getLHS()) && isNullPointer(binary->getRHS(), ast)) ||
+         (names(binary->getRHS()) && isNullPointer(binary->getLHS(), ast))))
+      return nullptr;
+    const clang::VarDecl *assigned = binary->getOpcode() == clang::BO_Assign
+                                         ? readVariable(binary->getLHS())
+                                         : nullptr;
+    if (assigned == var ||
+        (assigned && names(binary->getRHS()) && keepsVectorAddress(assigned)))
+      return foreignVectorAddressUse(binary->getRHS(), var, ast);
+  }
+  if (const auto *declStmt = dyn_cast<clang::DeclStmt>(stmt))
+    for (const clang::Decl *decl : declStmt->decls())
+      if (const auto *other = dyn_cast<clang::VarDecl>(decl);
+          other && other->getInit() && names(other->getInit()) &&
+          keepsVectorAddress(other))
+        return nullptr;
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stmt);
+      ref && ref->getDecl() == var)
+    return ref;
+  for (const clang::Stmt *child : stmt->children())
+    if (const clang::Expr *use = foreignVectorAddressUse(child, var, ast))
+      return use;
+  return nullptr;
+}
+
 void FunctionLowering::declarePointerVariable(const clang::VarDecl *var,
                                               Address initial, Location l) {
   const clang::Stmt *body = bodyDeclaring(var);
+  if (keepsVectorAddress(var))
+    if (const clang::Expr *use = foreignVectorAddressUse(body, var, ast)) {
+      unsupported(use, "'" + var->getName() +
+                           "' keeps the address of the std::vector it "
+                           "designates (a vector made by 'new', or kept in "
+                           "memory), which differentiable code reads through "
+                           "'*" +
+                           var->getName() + "' and '" + var->getName() +
+                           "->' only; pass '*" + var->getName() +
+                           "' to helpers");
+      invalid.insert(var);
+      return;
+    }
   if (var->getType()->isPointerType() &&
-      getAddressSlotVariables(body).contains(var)) {
+      (getAddressSlotVariables(body).contains(var) ||
+       keepsVectorAddress(var))) {
     if (!canKeepAddressOf(var->getType()->getPointeeType(), var))
       return;
     // Assigned what another variable designates at run time (pointers
@@ -525,16 +593,17 @@ void FunctionLowering::keepAddress(Address target, Address slot, Location l) {
 
 bool FunctionLowering::canKeepAddressOf(clang::QualType pointee,
                                         const clang::ValueDecl *var) {
-  if (isVector(pointee.getCanonicalType())) {
+  // (A vector made by `new` lives in memory: its three addresses.)
+  if (isVector(pointee.getCanonicalType()) && !keepsVectorAddress(var)) {
     // Its memory is the vector's elements and size, which one address in
     // memory cannot hold.
     module.error(var->getSourceRange(),
                  "'" + var->getName() +
-                     "' points to a std::vector and is tested for null, has "
-                     "its address taken or is bound to a reference, which "
-                     "differentiable code does not support yet: assign it "
-                     "the address of one of the vectors (or swap it with "
-                     "std::swap), or use a reference to the vector");
+                     "' points to a std::vector and has its address taken or "
+                     "is bound to a reference, which differentiable code "
+                     "does not support yet: assign it the address of one of "
+                     "the vectors (or swap it with std::swap), or use a "
+                     "reference to the vector");
     invalid.insert(var);
     return false;
   }
@@ -735,36 +804,6 @@ bool FunctionLowering::isUnmovedRead(MovingPointer &state, Operation *read) {
   return true;
 }
 
-Value FunctionLowering::arrayIndex(MovingPointer &state, Value memref,
-                                   const clang::Stmt *where) {
-  Location l = loc(where);
-  // A read of a pointer sharing this one's arrays (pointers to vectors):
-  // the index it read.
-  if (state.group)
-    if (Operation *read = memref.getDefiningOp())
-      if (auto known = groupedReads.find(read);
-          known != groupedReads.end() && known->second.second == state.group)
-        return known->second.first;
-  // A choice between arrays made where it is assigned (`p = c ? &a : &b`,
-  // in a loop): a choice between their indices, each array added as it
-  // is (the choice itself exists only where it is made).
-  Value source = memref;
-  while (auto cast = source.getDefiningOp<memref::CastOp>())
-    source = cast.getSource();
-  if (auto choice = source.getDefiningOp<arith::SelectOp>();
-      choice && isa<MemRefType>(choice.getType())) {
-    Value onTrue = arrayIndex(state, choice.getTrueValue(), where);
-    Value onFalse =
-        onTrue ? arrayIndex(state, choice.getFalseValue(), where) : Value();
-    if (!onFalse)
-      return nullptr;
-    return arith::SelectOp::create(b, l, choice.getCondition(), onTrue,
-                                   onFalse);
-  }
-  std::optional<size_t> k = addArray(state, memref, where);
-  return k ? constantIndex(*k, l) : nullptr;
-}
-
 /// The memory `memref` views: through casts, and through choices whose
 /// every arm is that memory (a moving pointer's read among views of one
 /// array); given the null memories (each known by a cast of its own), also
@@ -797,6 +836,44 @@ static bool isNullView(Value memref, const llvm::DenseSet<Value> &nulls) {
     memref = cast.getSource();
   }
   return true;
+}
+
+Value FunctionLowering::arrayIndex(MovingPointer &state, Value memref,
+                                   const clang::Stmt *where) {
+  Location l = loc(where);
+  // A read of a pointer sharing this one's arrays (pointers to vectors):
+  // the index it read.
+  if (state.group)
+    if (Operation *read = memref.getDefiningOp())
+      if (auto known = groupedReads.find(read);
+          known != groupedReads.end() && known->second.second == state.group)
+        return known->second.first;
+  // `nullptr` given to a pointer to vectors: an index of no vector, which
+  // null tests compare with (its reads, undefined in C++, select the
+  // first vector; the stand-in of `nullptr` when there is none yet).
+  if (state.group && isNullView(memref, nullPointers)) {
+    if (state.arrays.empty() && !addArray(state, memref, where))
+      return nullptr;
+    return constantIndex(kNullVectorIndex, l);
+  }
+  // A choice between arrays made where it is assigned (`p = c ? &a : &b`,
+  // in a loop): a choice between their indices, each array added as it
+  // is (the choice itself exists only where it is made).
+  Value source = memref;
+  while (auto cast = source.getDefiningOp<memref::CastOp>())
+    source = cast.getSource();
+  if (auto choice = source.getDefiningOp<arith::SelectOp>();
+      choice && isa<MemRefType>(choice.getType())) {
+    Value onTrue = arrayIndex(state, choice.getTrueValue(), where);
+    Value onFalse =
+        onTrue ? arrayIndex(state, choice.getFalseValue(), where) : Value();
+    if (!onFalse)
+      return nullptr;
+    return arith::SelectOp::create(b, l, choice.getCondition(), onTrue,
+                                   onFalse);
+  }
+  std::optional<size_t> k = addArray(state, memref, where);
+  return k ? constantIndex(*k, l) : nullptr;
 }
 
 Value FunctionLowering::memoryApartFromNull(Value memory) {

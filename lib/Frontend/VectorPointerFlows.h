@@ -20,15 +20,37 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
+#include <cstdint>
+
 namespace clang {
+class Expr;
 class ValueDecl;
 class VarDecl;
 } // namespace clang
 
 namespace cotangent::frontend {
 
-/// Whether `var` is a pointer to a std::vector of the memref model.
+/// Whether `var` is a pointer to a std::vector of the memref model (a
+/// selection among the vectors it is given).
 bool isVectorPointer(const clang::ValueDecl *var);
+
+/// Whether `var` is a pointer variable to std::vectors that keeps the
+/// address of the vector it designates: one given vectors kept in memory as
+/// C++ lays them out (made by `new`, rows of a vector of vectors, fields
+/// kept in memory), and perhaps nullptr and vectors of the memref model
+/// (which it designates through a view of them laid out so), nothing else.
+bool keepsVectorAddress(const clang::ValueDecl *var);
+
+/// Whether `var` keepsVectorAddress and is given a vector of the memref
+/// model, whose size no view of its addresses can change.
+bool viewsMemrefVectors(const clang::ValueDecl *var);
+
+/// Whether `expr` reads a variable that keepsVectorAddress.
+bool readsVectorAddressHolder(const clang::Expr *expr);
+
+/// The index a pointer to vectors holds while it is null: no vector of its
+/// list, so that null tests compare with it.
+inline constexpr int64_t kNullVectorIndex = -1;
 
 class VectorPointerFlows {
 public:

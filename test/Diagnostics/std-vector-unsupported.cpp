@@ -141,27 +141,44 @@ struct FreeDeleter {
   return (*p)[0];
 }
 
-// A pointer to vectors is an index into the vectors it designates, which
-// has no null: tested for null, it is refused where it is declared.
-[[ct::differentiable]] double testedVectorPointer(const double *x, int n) {
-  std::vector<double> a(x, x + n);
-  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: 'p' points to a std::vector and is tested for null, has its address taken or is bound to a reference, which differentiable code does not support yet: assign it the address of one of the vectors (or swap it with std::swap), or use a reference to the vector
-  std::vector<double> *p = nullptr;
-  for (int i = 0; i < n; ++i)
-    if (x[i] > 0.5)
-      p = &a;
-  return p ? (*p)[0] : 0.0;
+// A pointer to vectors is an index into the vectors it designates: one
+// whose address is taken is refused where it is declared.
+[[ct::differentiable]] double addressedVectorPointer(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n);
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: 'p' points to a std::vector and has its address taken or is bound to a reference, which differentiable code does not support yet: assign it the address of one of the vectors (or swap it with std::swap), or use a reference to the vector
+  std::vector<double> *p = &a;
+  std::vector<double> **pp = &p;
+  if (x[0] > 0.5)
+    *pp = &b;
+  return (*p)[0];
 }
 
-// A vector made by 'new' kept in a raw pointer variable (one owned by a
-// smart pointer works: Integration/CPU/owned-vectors.cpp).
-[[ct::differentiable]] double newVector(const double *x, int n) {
-  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:28: error: a std::vector made by 'new' and kept in a pointer variable is not supported yet; own it by a std::unique_ptr (`auto v = std::make_unique<std::vector<double>>(n)`), or make it a variable
+// A pointer that designates vectors kept in memory and a vector variable
+// of the function cannot grow what it designates (the variable's size is
+// not in memory).
+[[ct::differentiable]] double growsThroughView(const double *x, int n) {
+  std::vector<std::vector<double>> rows(n, std::vector<double>(2, x[0]));
+  std::vector<double> first(n, x[1]);
+  std::vector<double> *keep = &first;
+  for (int k = 0; k < n; ++k)
+    if (x[k] > 0.5)
+      keep = &rows[k];
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: 'push_back' cannot change the vector this pointer designates: it may be a vector variable of the function (given by '&'), whose size differentiable code does not change through a pointer that also designates vectors kept in memory
+  keep->push_back(x[2]);
+  return (*keep)[0];
+}
+
+// A vector made by 'new' kept in a raw pointer variable is read through
+// '*v' and 'v->' (Integration/CPU/vector-pointers.cpp); the pointer itself
+// given to a helper is refused.
+static double firstOf(const std::vector<double> *v) { return (*v)[0]; }
+[[ct::differentiable]] double newVectorPassed(const double *x, int n) {
   std::vector<double> *v = new std::vector<double>(n);
   (*v)[0] = x[0];
-  double s = (*v)[0];
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:22: error: 'v' keeps the address of the std::vector it designates (a vector made by 'new', or kept in memory), which differentiable code reads through '*v' and 'v->' only; pass '*v' to helpers
+  double s = firstOf(v);
   delete v;
   return s;
 }
 
-// CHECK: 15 errors generated.
+// CHECK: 16 errors generated.

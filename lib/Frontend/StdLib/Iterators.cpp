@@ -236,15 +236,45 @@ FunctionLowering::comparablePositions(Address left, Address right,
   return std::make_pair(position(left), position(right));
 }
 
+/// Whether a pointer to vectors of the memref model that designates
+/// `memory` is null: only where it is the stand-in of `nullptr` (a vector
+/// of no elements may have no memory, but a pointer to it is not null).
+static Value vectorPointerNullTest(OpBuilder &b, Value memory,
+                                   const llvm::DenseSet<Value> &nulls,
+                                   Location l) {
+  if (nulls.contains(memory))
+    return arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+  if (auto cast = memory.getDefiningOp<memref::CastOp>())
+    return vectorPointerNullTest(b, cast.getSource(), nulls, l);
+  if (auto choice = memory.getDefiningOp<arith::SelectOp>())
+    return arith::SelectOp::create(
+        b, l, choice.getCondition(),
+        vectorPointerNullTest(b, choice.getTrueValue(), nulls, l),
+        vectorPointerNullTest(b, choice.getFalseValue(), nulls, l));
+  return arith::ConstantOp::create(b, l, b.getBoolAttr(false));
+}
+
 Value FunctionLowering::lowerNullTest(const clang::Expr *pointer) {
   Location l = loc(pointer);
   // A helper's pointer parameter bound to a growing vector (an optional
   // output given `&v`) designates that vector.
   if (pointer->getType()->isPointerType() && growingVectorNamed(pointer))
     return arith::ConstantOp::create(b, l, b.getBoolAttr(false));
+  // A pointer variable to vectors assigned at run time: its index says.
+  if (const auto *ref =
+          dyn_cast<clang::DeclRefExpr>(pointer->IgnoreParenImpCasts()))
+    if (auto moving = movingPointers.find(ref->getDecl());
+        moving != movingPointers.end() && moving->second.group)
+      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                   load(moving->second.which, l),
+                                   constantIndex(kNullVectorIndex, l));
   std::optional<Address> address = lowerPointer(pointer);
   if (!address)
     return nullptr;
+  if (pointer->getType()->isPointerType() &&
+      ModuleLowering::isMemrefVector(
+          pointer->getType()->getPointeeType().getCanonicalType()))
+    return vectorPointerNullTest(b, address->memref, nullPointers, l);
   if (Value isNull = nullTestOf(address->memref, l))
     return isNull;
   return unsupported(pointer, "this pointer cannot be tested for null in "

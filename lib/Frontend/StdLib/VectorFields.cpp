@@ -490,6 +490,11 @@ bool FunctionLowering::isVectorObjectExpr(const clang::Expr *expr) {
     return true;
   if (isOwnedVectorAccess(expr, clang::OO_Star))
     return true;
+  // `*p` of a pointer variable given a vector made by `new`.
+  if (const auto *deref = dyn_cast<clang::UnaryOperator>(expr);
+      deref && deref->getOpcode() == clang::UO_Deref &&
+      readsVectorAddressHolder(deref->getSubExpr()))
+    return true;
   return outsideVectorOf(expr) != nullptr;
 }
 
@@ -532,6 +537,11 @@ FunctionLowering::lowerVectorHolder(const clang::Expr *expr) {
   }
   if (const clang::VarDecl *outside = outsideVectorOf(object))
     return outsideVectorHolder(outside, object->getSourceRange());
+  // `*p`: the vector made by `new` whose address the variable keeps.
+  if (const auto *deref = dyn_cast<clang::UnaryOperator>(object);
+      deref && deref->getOpcode() == clang::UO_Deref &&
+      readsVectorAddressHolder(deref->getSubExpr()))
+    return lowerPointer(deref->getSubExpr());
   return lowerLValue(expr);
 }
 

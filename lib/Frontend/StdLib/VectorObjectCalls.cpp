@@ -412,6 +412,23 @@ FunctionLowering::lowerVectorObjectCall(const clang::CallExpr *expr,
                          name);
   if (reads)
     return readVectorObject(expr, method, *vector, name, args);
+  // (A view of a vector of the memref model has no memory of its own to
+  // change: its variable's size is an SSA value.)
+  const auto *deref = dyn_cast<clang::UnaryOperator>(stripTemporaries(object));
+  const clang::Expr *pointer = arrow ? object
+                               : deref && deref->getOpcode() == clang::UO_Deref
+                                   ? deref->getSubExpr()
+                                   : nullptr;
+  if (const auto *ref =
+          pointer ? dyn_cast<clang::DeclRefExpr>(pointer->IgnoreParenImpCasts())
+                  : nullptr;
+      ref && viewsMemrefVectors(ref->getDecl()))
+    return unsupported<std::optional<CallResult>>(
+        expr, "'" + (name.empty() ? std::string("this operator") : name) +
+                  "' cannot change the vector this pointer designates: it "
+                  "may be a vector variable of the function (given by '&'), "
+                  "whose size differentiable code does not change through "
+                  "a pointer that also designates vectors kept in memory");
   if (ModuleLowering::holdsSharedPointers(vector->element) &&
       ct::isCallerMemory(vector->holder.memref))
     return unsupported<std::optional<CallResult>>(

@@ -446,4 +446,106 @@ void FunctionLowering::destroyParts(const clang::CXXRecordDecl *record,
           where);
 }
 
+std::optional<Address>
+FunctionLowering::lowerPointerValue(const clang::ValueDecl *var,
+                                    const clang::Expr *value) {
+  if (!keepsVectorAddress(var))
+    return lowerPointer(value);
+  // (keepsVectorAddress said what each value is.)
+  const auto *address =
+      dyn_cast<clang::UnaryOperator>(value->IgnoreParenImpCasts());
+  if (!address || address->getOpcode() != clang::UO_AddrOf)
+    return lowerPointer(value); // new, nullptr, another such variable
+  const clang::Expr *vector = address->getSubExpr();
+  if (isVectorObjectExpr(vector))
+    return lowerVectorHolder(vector);
+  return viewAsVectorObject(vector);
+}
+
+/// Whether `stmt` may change the size of vector variable `var`: a member
+/// function other than those that read it, an assignment, or a
+/// non-const reference to it given away.
+static bool mayResize(const clang::Stmt *stmt, const clang::VarDecl *var) {
+  if (!stmt)
+    return false;
+  auto names = [&](const clang::Expr *expr) {
+    const auto *ref = dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
+    return ref && ref->getDecl() == var;
+  };
+  if (const auto *call = dyn_cast<clang::CXXMemberCallExpr>(stmt);
+      call && names(call->getImplicitObjectArgument()) &&
+      call->getMethodDecl() && !call->getMethodDecl()->isConst() &&
+      call->getMethodDecl()->getIdentifier() &&
+      !llvm::is_contained({"at", "front", "back", "data", "begin", "end"},
+                          call->getMethodDecl()->getName()))
+    return true;
+  if (const auto *op = dyn_cast<clang::CXXOperatorCallExpr>(stmt);
+      op && op->getOperator() == clang::OO_Equal && names(op->getArg(0)))
+    return true;
+  if (const auto *call = dyn_cast<clang::CallExpr>(stmt);
+      call && !isa<clang::CXXMemberCallExpr, clang::CXXOperatorCallExpr>(call))
+    if (const clang::FunctionDecl *callee = call->getDirectCallee())
+      for (auto [param, arg] :
+           llvm::zip(callee->parameters(), call->arguments()))
+        if (names(arg) && param->getType()->isReferenceType() &&
+            !param->getType().getNonReferenceType().isConstQualified())
+          return true;
+  return llvm::any_of(stmt->children(), [&](const clang::Stmt *child) {
+    return mayResize(child, var);
+  });
+}
+
+std::optional<Address>
+FunctionLowering::viewAsVectorObject(const clang::Expr *vector) {
+  using Result = std::optional<Address>;
+  Location l = loc(vector);
+  const auto *ref = dyn_cast<clang::DeclRefExpr>(vector->IgnoreParenImpCasts());
+  const auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  const clang::Stmt *body = var ? bodyDeclaring(var) : nullptr;
+  if (!var || mayResize(body, var))
+    return unsupported<Result>(
+        vector, "a pointer variable to std::vectors that also designates "
+                "vectors kept in memory (made by 'new', elements of a vector "
+                "of vectors, fields of structs a vector holds) can designate "
+                "another vector only if it is a variable whose size does "
+                "not change in the function; copy it into such a variable");
+  clang::QualType type = vector->getType().getNonReferenceType();
+  std::optional<Address> elements = lowerLValue(vector);
+  if (!elements)
+    return std::nullopt;
+  auto [known, fresh] = vectorObjectViews.try_emplace(var);
+  if (fresh) {
+    // At the entry, like a pointer variable's slot: it outlives the loops
+    // that give it, for every read after them.
+    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+    known->second = memref::AllocaOp::create(
+        entry, l, MemRefType::get({3}, b.getF64Type()));
+  }
+  Address holder{known->second, constantIndex(0, l)};
+  std::optional<VectorObject> object = vectorObjectAt(holder, type, vector);
+  if (!object)
+    return std::nullopt;
+  Value start = materialize(*elements, l);
+  if (cast<MemRefType>(start.getType()).getElementType() !=
+      cast<MemRefType>(object->view).getElementType())
+    return unsupported<Result>(vector, "this vector's elements cannot be "
+                                       "designated by a pointer variable that "
+                                       "also designates vectors kept in "
+                                       "memory");
+  // (Of dynamic extent: the end is one past the last element.)
+  // (The end of memory of a size known when compiling folds into a view
+  // past it, which MLIR's views refuse.)
+  if (cast<MemRefType>(start.getType()).hasStaticShape())
+    return unsupported<Result>(
+        vector, "a pointer variable to std::vectors that also designates "
+                "vectors kept in memory cannot yet designate a vector of a "
+                "size known when compiling; size it by a value known at run "
+                "time");
+  Value count = vectorSize(*elements, type, l);
+  setVectorObjectSlot(*object, object->first, start, constantIndex(0, l), l);
+  setVectorObjectSlot(*object, object->end, start, count, l);
+  setVectorObjectSlot(*object, object->capacity, start, count, l);
+  return holder;
+}
+
 } // namespace cotangent::frontend

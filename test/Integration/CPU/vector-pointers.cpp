@@ -5,7 +5,10 @@
 // an array and of a vector of vectors, a pointer declared null and assigned
 // before it is read, pointers passed to helpers taking
 // `std::vector<double> *`, and such parameters swapped inside the helper,
-// two pairs of buffers made and swapped in one loop. Pointers that exchange
+// two pairs of buffers made and swapped in one loop, pointers declared null
+// and tested for null, vectors made by `new` in raw pointers, a pointer moved
+// from a vector of the function to vectors kept in memory (an MLP's layer
+// outputs, a row of a vector of vectors chosen in a loop). Pointers that exchange
 // values share one list of the vectors they designate and copy indices into
 // it (docs/Memory.md). Value, gradient
 // against central differences, forward mode, Hessian-vector products and
@@ -237,6 +240,109 @@ static double stepTwice(std::vector<double> *cur, std::vector<double> *next,
   return s;
 }
 
+// A pointer declared null, given a vector in a branch of a loop only
+// sometimes, and tested for null (`if (p)`, `p != nullptr`, `!p`, `p ? :`)
+// after the loop and inside it; another pointer copied from it, and set to
+// null again. A pointer to vectors holds an index into its list of vectors,
+// and null is an index of none.
+[[ct::differentiable]] double testedForNull(const double *x, int n) {
+  std::vector<double> a(x, x + n), b(n);
+  for (int i = 0; i < n; ++i)
+    b[i] = x[i] * x[(i + 1) % n];
+  std::vector<double> *keep = nullptr, *last = nullptr;
+  double s = 0;
+  for (int k = 0; k < n; ++k) {
+    if (keep)
+      s += (*keep)[k] * 0.5;
+    if (x[k] > 0.5)
+      keep = k % 2 ? &a : &b;
+    last = keep;
+    if (k == n - 1 && x[k] < 0.25)
+      keep = nullptr;
+  }
+  if (keep != nullptr)
+    for (double v : *keep)
+      s += v * v;
+  if (!keep)
+    s += 3 * x[0];
+  s += last ? (*last)[1] : x[2];
+  const std::vector<double> *fixed = x[1] > 0.4 ? &a : nullptr;
+  if (fixed)
+    s += (*fixed)[2] * x[3];
+  return s;
+}
+
+// A std::vector made by `new` and kept in a raw pointer variable: it lives
+// in memory as C++ lays it out, the variable keeps its address; grown by
+// `->push_back`, resized, read by `(*v)[i]`, `->at`, `->back()`, `->size()`
+// and range-`for`, freed by `delete` (its memory with it).
+[[ct::differentiable]] double madeByNew(const double *x, int n) {
+  std::vector<double> *v = new std::vector<double>();
+  for (int i = 0; i < n; ++i)
+    v->push_back(std::sin(x[i]));
+  auto *w = new std::vector<double>(n, 1.0);
+  for (int i = 0; i < n; ++i)
+    (*w)[i] *= x[i] * (*v)[(i + 1) % n];
+  w->resize(2 * n);
+  for (int i = 0; i < n; ++i)
+    w->at(n + i) = x[i] * x[0];
+  double s = (*v)[1] * v->back() + v->size() * x[3];
+  for (double e : *w)
+    s += e * e;
+  delete v;
+  delete w;
+  return s;
+}
+
+// A pointer to the previous layer's activations of an MLP whose network is
+// a std::vector of layers holding std::vectors: it starts at the input (a
+// vector of the function) and moves to each layer's output (fields kept in
+// memory), so it keeps the address of the vector it designates.
+struct Layer {
+  std::vector<double> w, out;
+};
+[[ct::differentiable]] double layered(const double *x, int n) {
+  std::vector<Layer> layers;
+  for (int l = 0; l < 3; ++l) {
+    Layer layer;
+    for (int i = 0; i < n * n; ++i)
+      layer.w.push_back(0.3 * std::cos(x[(i + l) % n] * (i + 1)));
+    layers.push_back(layer);
+  }
+  std::vector<double> input(x, x + n);
+  const std::vector<double> *in = &input;
+  for (Layer &layer : layers) {
+    layer.out.assign(n, 0.0);
+    for (int i = 0; i < n; ++i) {
+      double s = 0;
+      for (int j = 0; j < n; ++j)
+        s += layer.w[i * n + j] * (*in)[j];
+      layer.out[i] = std::tanh(s + x[i]);
+    }
+    in = &layer.out;
+  }
+  double s = 0;
+  for (double v : *in)
+    s += v * v;
+  return s + in->size() * x[0];
+}
+
+// A row of a vector of vectors chosen in a loop and read after it.
+[[ct::differentiable]] double rowChosen(const double *x, int n) {
+  std::vector<std::vector<double>> rows;
+  for (int k = 0; k < n; ++k)
+    rows.push_back(std::vector<double>(3, x[k] * x[k]));
+  std::vector<double> fallback(n, x[0]);
+  std::vector<double> *keep = &fallback;
+  for (int k = 0; k < n; ++k)
+    if (x[k] > 0.5)
+      keep = &rows[k];
+  double s = 0;
+  for (double v : *keep)
+    s += v * std::sin(v);
+  return s + (*keep)[1] * x[1];
+}
+
 int main() {
   const double x[] = {0.3, 0.6, 0.7, 0.2};
   check::checkModes<swapped>("swapped", x, 4);
@@ -250,6 +356,14 @@ int main() {
   check::checkModes<copied>("copied", x, 4);
   check::checkModes<swappedParameters>("swapped parameters", x, 4);
   check::checkModes<twoPairs>("two pairs", x, 4);
+  check::checkModes<testedForNull>("tested for null", x, 4);
+  const double small[] = {0.3, 0.6, 0.7, 0.1};
+  check::checkModes<testedForNull>("null at the end", small, 4);
+  const double none[] = {0.3, 0.3, 0.2, 0.1};
+  check::checkModes<testedForNull>("never given one", none, 4);
+  check::checkModes<madeByNew>("made by new", x, 4);
+  check::checkModes<layered>("layered", x, 4);
+  check::checkModes<rowChosen>("row chosen", x, 4);
   {
     std::vector<double> v(x, x + 4), dv(4, 0.0), tv = {0.5, -1, 0.25, 2};
     double k = 1.3, dk = 0;
