@@ -593,7 +593,8 @@ void FunctionLowering::keepAddress(Address target, Address slot, Location l) {
 
 bool FunctionLowering::canKeepAddressOf(clang::QualType pointee,
                                         const clang::ValueDecl *var) {
-  // (A vector made by `new` lives in memory: its three addresses.)
+  // (One that keepsVectorAddress designates vectors kept in memory: their
+  // three addresses.)
   if (isVector(pointee.getCanonicalType()) && !keepsVectorAddress(var)) {
     // Its memory is the vector's elements and size, which one address in
     // memory cannot hold.

@@ -532,7 +532,6 @@ FunctionLowering::viewAsVectorObject(const clang::Expr *vector) {
                                        "designated by a pointer variable that "
                                        "also designates vectors kept in "
                                        "memory");
-  // (Of dynamic extent: the end is one past the last element.)
   // (The end of memory of a size known when compiling folds into a view
   // past it, which MLIR's views refuse.)
   if (cast<MemRefType>(start.getType()).hasStaticShape())
