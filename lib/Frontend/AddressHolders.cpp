@@ -87,9 +87,26 @@ public:
   /// the holder can be.
   llvm::DenseSet<Holder> allocated;
 
+  /// Holders given a choice between memories made at run time.
+  llvm::DenseSet<Holder> chosen;
+
   void stored(Holder holder, const clang::Expr *pointer) {
     if (isNullPointer(pointer, ast))
       return;
+    // (`c ? a + i : b`: each arm is a source; the choice is not one.
+    // Between memories, it is made at run time, which no binding known
+    // beside the holder can follow, whatever the holder's indices.)
+    if (const auto *choice = dyn_cast<clang::AbstractConditionalOperator>(
+            pointer->IgnoreParenImpCasts())) {
+      const clang::Expr *onTrue = choice->getTrueExpr();
+      const clang::Expr *onFalse = choice->getFalseExpr();
+      if (!isNullPointer(onTrue, ast) && !isNullPointer(onFalse, ast) &&
+          sourceOf(onTrue) != sourceOf(onFalse))
+        chosen.insert(holder);
+      stored(holder, onTrue);
+      stored(holder, onFalse);
+      return;
+    }
     sources[holder].insert(sourceOf(pointer));
     if (isFreshAllocation(pointer))
       allocated.insert(holder);
@@ -302,7 +319,7 @@ public:
       // (Memory a pointer variable allocated has no elements of its own
       // to bind one by one: its constant indices are no exception.)
       bool indexedAtRunTime =
-          isAllocationHolder(holder.first) ||
+          isAllocationHolder(holder.first) || stores.chosen.contains(holder) ||
           uses.lookup(holder.first) > constantIndexUses.lookup(holder.first);
       if ((sources.size() > 1 || stores.allocated.contains(holder)) &&
           indexedAtRunTime && canKeepAddresses(holder))

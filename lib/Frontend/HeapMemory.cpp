@@ -165,6 +165,26 @@ bool FunctionLowering::constructEach(const clang::CXXConstructExpr *construct,
   return made;
 }
 
+/// The pointer in `layout` that designates objects whose own pointers are
+/// the memref model's (known beside each object, which an address read
+/// back cannot find), or anything else but a pointer; null if none.
+static const Layout::IndirectField *unkeptPointee(const Layout &layout) {
+  for (const Layout::IndirectField &field : layout.indirect)
+    if (!field.type->isPointerType() ||
+        ModuleLowering::holdsUnkeptPointers(field.type->getPointeeType()))
+      return &field;
+  return nullptr;
+}
+
+/// The type of what `field` designates, as the user wrote it.
+static std::string designated(const Layout::IndirectField &field,
+                              const clang::ASTContext &ast) {
+  clang::QualType type = field.type.getNonReferenceType();
+  if (type->isPointerType())
+    type = type->getPointeeType();
+  return type.getUnqualifiedType().getAsString(ast.getPrintingPolicy());
+}
+
 Value FunctionLowering::variableArrayScalars(clang::QualType type, Location l,
                                              clang::SourceRange range) {
   Value count = constantIndex(1, l);
@@ -223,9 +243,12 @@ bool FunctionLowering::declareVariableLengthArray(const clang::VarDecl *var) {
       element, var->getSourceRange(), "an element of '" + var->getName() + "'");
   if (!layout)
     return false;
-  if (!layout->indirect.empty())
-    return refuse("an array of variable length can hold numbers and "
-                  "structs of numbers; keep pointers in a std::vector");
+  if (const Layout::IndirectField *field = unkeptPointee(*layout))
+    return refuse("an array of variable length can hold numbers, pointers "
+                  "and structs of them, not pointers to '" +
+                  designated(*field, ast) +
+                  "' objects holding pointers of their own; use a "
+                  "std::vector");
   // The memory is the heap's rather than the stack's, so that one declared
   // in a loop does not grow the stack each iteration.
   Value scalars =
@@ -237,7 +260,9 @@ bool FunctionLowering::declareVariableLengthArray(const clang::VarDecl *var) {
       ValueRange{scalars});
   cleanups.push_back(memory);
   places[var] = Address{memory, constantIndex(0, l)};
-  markAddressHolder(var, memory);
+  // Its pointers keep the addresses they are given, as those of memory
+  // made by `new[]` do: the slots' number is known at run time only.
+  keepAllAddresses(memory, *layout);
   return true;
 }
 
@@ -574,22 +599,13 @@ FunctionLowering::cMemoryLayout(const clang::CastExpr *cast) {
   // Pointers in C's memory keep the addresses they are given (its zero
   // bytes are null pointers, as in C), so they may designate any memory
   // an address read back can find.
-  for (const Layout::IndirectField &field : layout->indirect)
-    if (!field.type->isPointerType() ||
-        ModuleLowering::holdsUnkeptPointers(field.type->getPointeeType()))
-      return unsupported<Result>(
-          cast, "memory from C's allocation functions can hold numbers, "
-                "pointers and structs of them, not objects whose pointers "
-                "designate '" +
-                    field.type.getNonReferenceType().getAsString() +
-                    "' objects holding pointers of their own; use 'new'");
-  const auto *call =
-      dyn_cast<clang::CallExpr>(cast->getSubExpr()->IgnoreParenImpCasts());
-  if (call && cAllocation(call) == CAllocation::Realloc)
+  if (const Layout::IndirectField *field = unkeptPointee(*layout))
     return unsupported<Result>(
-        cast, "'realloc' of memory holding pointers cannot be "
-              "differentiated (its bytes would be copied as numbers); make "
-              "the new memory with 'malloc' and copy the pointers into it");
+        cast, "memory from C's allocation functions can hold numbers, "
+              "pointers and structs of them, not objects whose pointers "
+              "designate '" +
+                  designated(*field, ast) +
+                  "' objects holding pointers of their own; use 'new'");
   return layout;
 }
 
@@ -619,9 +635,12 @@ FunctionLowering::allocateCMemory(const clang::CallExpr *call, Type scalar,
   std::optional<Layout> element;
   if (pointer->isPointerType() && !pointer->getPointeeType()->isVoidType())
     element = module.tryGetLayout(pointer->getPointeeType());
-  if (element && element->scalar == scalar)
+  if (element && element->scalar == scalar) {
+    // (Pointers in C's memory keep their addresses, read back from a
+    // variable's slot too: copied as addresses, with their shadows'.)
+    keepAllAddresses(old->memory.memref, *element);
     copyElements(address, old->memory, kept, *element, l);
-  else
+  } else
     copy(address, old->memory, kept, l);
   if (!freeMemory(old->memory, call, "'realloc'", "'malloc' or 'new'"))
     return std::nullopt;

@@ -182,14 +182,20 @@ typedef double TwoDoubles __attribute__((vector_size(16)));
 }
 
 // C's allocation functions: memory of numbers, pointers and structs of
-// them, freed where it was made; realloc needs the size of what it is given
-// (a pointer variable also given the caller's memory has none), and does
-// not copy pointers (Integration/CPU/pointer-tables.cpp: a table of rows
-// from malloc).
+// them (not pointers to views, whose own pointers are known beside them),
+// freed where it was made; realloc needs the size of what it is given (a
+// pointer variable also given the caller's memory has none)
+// (Integration/CPU/c-allocation.cpp: tables of rows from malloc, grown by
+// realloc).
+struct Window {
+  const double *data;
+  int size;
+};
 [[ct::differentiable]] double uses_c_allocation(double *caller, int n) {
   auto **rows = (double **)malloc(2 * sizeof(double *));
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:10: error: 'realloc' of memory holding pointers cannot be differentiated (its bytes would be copied as numbers); make the new memory with 'malloc' and copy the pointers into it
   rows = (double **)realloc(rows, 4 * sizeof(double *));
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:20: error: memory from C's allocation functions can hold numbers, pointers and structs of them, not objects whose pointers designate 'Window' objects holding pointers of their own; use 'new'
+  auto **windows = (const Window **)malloc(2 * sizeof(Window *));
   double *grown = (double *)malloc(n * sizeof(double));
   if (n > 3)
     grown = caller + 1;

@@ -15,10 +15,25 @@ struct Counted {
 };
 
 #ifndef LIBRARY
+// (Pointers to numbers, to structs and to views work:
+// Integration/CPU/variable-length-arrays.cpp. A field of a struct pointing to
+// a view whose own pointer is an offset into memory known beside it could
+// not find that memory through an address read back from the array.)
+struct View {
+  const double *data;
+  int size;
+};
+struct Weighted {
+  const View *view;
+  double weight;
+};
 double pointers(const double *x, int n) {
-  // CHECK: variable-length-arrays-unsupported.cpp:[[@LINE+1]]:3: error: an array of variable length can hold numbers and structs of numbers; keep pointers in a std::vector
-  const double *rows[n];
-  return x[0];
+  View whole{x, n};
+  // CHECK: variable-length-arrays-unsupported.cpp:[[@LINE+1]]:3: error: an array of variable length can hold numbers, pointers and structs of them, not pointers to 'View' objects holding pointers of their own; use a std::vector
+  Weighted terms[n];
+  // CHECK: variable-length-arrays-unsupported.cpp:[[@LINE+1]]:23: error: the field 'view' keeps the address of a 'View', whose pointer fields designate memory known beside the object, which an address read back cannot find; differentiable code does not support this yet
+  terms[0] = Weighted{&whole, 2.0};
+  return terms[0].weight * terms[0].view->data[0];
 }
 
 double constructed(const double *x, int n) {

@@ -5,7 +5,9 @@
 // memory keeps the memref model (offsets into that memory). A vector of
 // pointers that grows by push_back keeps addresses, and its growth copies
 // them as addresses. A pointer variable moved to one of several arrays a
-// conditional chooses keeps the choice of their indices.
+// conditional chooses keeps the choice of their indices. An array given a
+// conditional between memories keeps addresses whatever its indices, and so
+// does an array of variable length of pointers.
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | FileCheck %s
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | %cotangent-opt > /dev/null
 
@@ -100,4 +102,34 @@ struct Edge {
     cur = step % 2 ? a : b;
   }
   return r;
+}
+
+// A conditional between two memories stored into an element indexed only
+// by constants: the choice is made at run time, so the array keeps
+// addresses, and the stored address is the choice of the two views.
+// CHECK-LABEL: func.func @_Z13chosenAtFirstPKdS0_b(
+// CHECK-SAME: %[[A:[a-z0-9_]+]]: memref<?xf64{{.*}}>, %[[B:[a-z0-9_]+]]: memref<?xf64{{.*}}>, %[[C:[a-z0-9_]+]]: i1
+// CHECK: %[[PAIR:.*]] = memref.alloca() : memref<2xf64>
+// CHECK: %[[PICK:.*]] = arith.select %[[C]], %[[A]], %[[B]]
+// CHECK: ct.store_address %{{.*}}, %[[PAIR]][%{{.*}}]
+// CHECK: ct.load_address %[[PAIR]][%{{.*}}]
+[[ct::differentiable]] double chosenAtFirst(const double *a, const double *b,
+                                            bool c) {
+  const double *pair[2];
+  pair[0] = c ? a + 1 : b;
+  pair[1] = a;
+  return pair[0][0] * pair[1][0];
+}
+
+// Arrays of variable length of pointers keep the addresses they are given.
+// CHECK-LABEL: func.func @_Z10rowsOfGridPKdi(
+// CHECK: %[[ROWS:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: ct.store_address %{{.*}}, %[[ROWS]][%{{.*}}]
+// CHECK: ct.load_address %[[ROWS]][%{{.*}}]
+// CHECK: memref.dealloc %[[ROWS]]
+[[ct::differentiable]] double rowsOfGrid(const double *x, int n) {
+  const double *rows[n];
+  for (int i = 0; i < n; ++i)
+    rows[i] = x + 2 * i;
+  return rows[n - 1][1];
 }

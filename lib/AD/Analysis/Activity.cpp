@@ -341,9 +341,10 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
   function.walk([&](Operation *op) {
     if (auto store = dyn_cast<ct::StoreAddressOp>(op)) {
       Value view = store.getView();
-      constantInShadows |= ct::isDifferentiableMemRef(view.getType()) &&
-                           !isNullPointerView(view) &&
-                           hasShadow(store.getHolder()) && !hasShadow(view);
+      constantInShadows |=
+          ct::isDifferentiableMemRef(view.getType()) &&
+          !isNullPointerView(view) && hasShadow(store.getHolder()) &&
+          (!hasShadow(view) || choosesPlaceWithoutShadow(view));
     } else if (auto load = dyn_cast<ct::LoadAddressOp>(op)) {
       constantInShadows |=
           ct::isDifferentiableMemRef(load.getView().getType()) &&
@@ -361,6 +362,21 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
       }
     return WalkResult::advance();
   });
+}
+
+bool ActivityAnalysis::choosesPlaceWithoutShadow(Value view) const {
+  // (Through the views made of the choice: `c ? x + i : buffer`.)
+  while (auto like = view.getDefiningOp<ViewLikeOpInterface>())
+    view = like.getViewSource();
+  auto select = view.getDefiningOp<arith::SelectOp>();
+  if (!select || !isa<MemRefType>(select.getType()))
+    return false;
+  return llvm::any_of(ValueRange{select.getTrueValue(), select.getFalseValue()},
+                      [&](Value place) {
+                        return !isNullPointerView(place) &&
+                               (!hasShadow(place) ||
+                                choosesPlaceWithoutShadow(place));
+                      });
 }
 
 bool ActivityAnalysis::mayBeOwnShadow(Value memory) const {

@@ -98,7 +98,8 @@ Value ReverseEmitter::buildEagerSeed(OpBuilder &b, func::CallOp call) {
   });
 }
 
-Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value) {
+Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value,
+                                      bool ownWhereNone) {
   if (!activity.hasShadow(value))
     return nullptr;
   if (Value known = levels[value.getParentBlock()].shadows.lookup(value))
@@ -107,8 +108,13 @@ Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value) {
     return known;
   // A choice between two places: the same choice between their shadows.
   if (auto select = value.getDefiningOp<arith::SelectOp>()) {
-    Value onTrue = shadowInForward(b, select.getTrueValue());
-    Value onFalse = shadowInForward(b, select.getFalseValue());
+    auto armShadow = [&](Value place) {
+      if (ownWhereNone && !activity.hasShadow(place))
+        return forwardValues.lookupOrNull(place);
+      return shadowInForward(b, place, ownWhereNone);
+    };
+    Value onTrue = armShadow(select.getTrueValue());
+    Value onFalse = armShadow(select.getFalseValue());
     Value condition = forwardValues.lookupOrNull(select.getCondition());
     if (!onTrue || !onFalse || !condition)
       return nullptr;
@@ -118,7 +124,7 @@ Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value) {
   auto view = value.getDefiningOp<ViewLikeOpInterface>();
   if (!view)
     return nullptr;
-  Value source = shadowInForward(b, view.getViewSource());
+  Value source = shadowInForward(b, view.getViewSource(), ownWhereNone);
   if (!source)
     return nullptr;
   IRMapping mapping;

@@ -122,7 +122,10 @@ public:
   /// The shadow of memory `value` as the forward code sees it (views made
   /// at `b`), or null: the shadows of arguments and of memory made in
   /// levels that use forward values directly, and those set below.
-  Value shadowInForward(OpBuilder &b, Value value);
+  /// Where `ownWhereNone` (an address stored in a shadow holder), a place
+  /// a choice selects that has no shadow is its own shadow (memory without
+  /// derivatives: ActivityAnalysis::choosesPlaceWithoutShadow).
+  Value shadowInForward(OpBuilder &b, Value value, bool ownWhereNone = false);
   /// Records `shadow`, made by the forward sweep, as the shadow of `value`
   /// (memory whose shadow the forward sweep reads from memory: a loaded
   /// address). The reverse code gets it as it gets forward values.

@@ -193,7 +193,8 @@ struct StoreAddressReverse
     Value holder = emitter.shadowInForward(b, store.getHolder());
     Value view = isOwnShadow(store.getView(), emitter.getActivity())
                      ? clone.getView()
-                     : emitter.shadowInForward(b, store.getView());
+                     : emitter.shadowInForward(b, store.getView(),
+                                               /*ownWhereNone=*/true);
     if (!holder || !view)
       return emitter.failWith(
           op, view || !emitter.hasShadow(store.getView())

@@ -71,3 +71,40 @@ func.func @main_f(%x: f64, %q: memref<?xf64>, %h: memref<?xf64>, %dh: memref<?xf
   %v:2 = ct.pullback @f(%x, %q, %h) seeds(%s) shadows(%dh) activity [active, const, dup] : (f64, memref<?xf64>, memref<?xf64>, f64, memref<?xf64>) -> (f64, f64)
   return %v#0, %v#1 : f64, f64
 }
+
+// A choice between memory with derivatives and constant memory, stored as
+// an address (a table of rows `c ? x + 1 : c`, as the tangent code of a
+// Hessian-vector product stores the direction's memory): the forward sweep
+// stores the same choice between the first's shadow and the constant memory
+// itself, its own shadow, and accesses through the address read back test
+// for it.
+// CHECK-LABEL: func.func private @picked.pullback.{{[a-z]+}}
+// CHECK-SAME: (%[[X:.*]]: memref<?xf64>, %[[C:.*]]: memref<?xf64>, %[[B:.*]]: i1, %{{.*}}: f64, %[[DX:.*]]: memref<?xf64>)
+// CHECK: %[[HOLDER:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: %[[DHOLDER:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: %[[PICK:.*]] = arith.select %[[B]], %[[X]], %[[C]]
+// CHECK: ct.store_address %[[PICK]], %[[HOLDER]][%[[ZERO:[a-z0-9_]+]]]
+// CHECK: %[[DPICK:.*]] = arith.select %[[B]], %[[DX]], %[[C]]
+// CHECK: ct.store_address %[[DPICK]], %[[DHOLDER]][%[[ZERO]]]
+// CHECK: %[[P:.*]] = ct.load_address %[[HOLDER]][%[[ZERO]]]
+// CHECK: %[[DP:.*]] = ct.load_address %[[DHOLDER]][%[[ZERO]]]
+// CHECK: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %[[P]]
+// CHECK: %[[DB:.*]] = memref.extract_aligned_pointer_as_index %[[DP]]
+// CHECK: %[[NOTOWN:.*]] = arith.cmpi ne, %[[PB]], %[[DB]]
+// CHECK: scf.if %[[NOTOWN]] {
+// CHECK: memref.store %{{.*}}, %[[DP]]
+// CHECK: return
+func.func @picked(%x: memref<?xf64>, %c: memref<?xf64>, %b: i1) -> f64 {
+  %c0 = arith.constant 0 : index
+  %holder = memref.alloca() : memref<1xf64>
+  %pick = arith.select %b, %x, %c : memref<?xf64>
+  ct.store_address %pick, %holder[%c0] : memref<?xf64>, memref<1xf64>
+  %p = ct.load_address %holder[%c0] : memref<1xf64> -> memref<?xf64, strided<[1], offset: ?>>
+  %v = memref.load %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  %y = math.sin %v : f64
+  return %y : f64
+}
+func.func @main_picked(%x: memref<?xf64>, %dx: memref<?xf64>, %c: memref<?xf64>, %b: i1) -> f64 {
+  %a = ct.gradient @picked(%x, %c, %b) shadows(%dx) activity [dup, const, const] : (memref<?xf64>, memref<?xf64>, i1, memref<?xf64>) -> f64
+  return %a : f64
+}

@@ -6,7 +6,10 @@
 // made by `new T[n]` whose pointer fields each get memory of their own
 // (default constructors run on each element); a table the caller passes
 // inside a struct (`const double *const *rows`), whose derivative struct
-// holds a table of derivative rows; linked nodes from `malloc`. Each
+// holds a table of derivative rows; linked nodes from `malloc`; tables
+// grown by `realloc` (of row pointers, C's growable array of pointers
+// pushed to by a helper, structs of pointers), whose pointers are copied
+// as addresses. Each
 // table keeps the addresses it is given (docs/Memory.md, item 30).
 // Reverse and forward mode against central differences, at -O0 and -O2
 // (and under AddressSanitizer in the sanitizer build).
@@ -237,6 +240,92 @@ struct Node {
 }
 
 // The caller's table in a struct: s = value + sum_ij (i + 1) rows[i][j]^2.
+// sum_i row_i[0] * row_{i+1}[1], rows (x_i, cos x_i) made by malloc, their
+// table grown by realloc as they are made (capacity doubled from nullptr),
+// each row read back through the grown table.
+[[ct::differentiable]] double reallocatedTable(const double *x, int n) {
+  double **table = nullptr;
+  int capacity = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i == capacity) {
+      capacity = capacity ? 2 * capacity : 1;
+      table = (double **)realloc(table, capacity * sizeof(double *));
+    }
+    table[i] = (double *)malloc(2 * sizeof(double));
+    table[i][0] = x[i];
+    table[i][1] = std::cos(x[i]);
+  }
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += table[i][0] * table[(i + 1) % n][1];
+  for (int i = 0; i < n; ++i)
+    free(table[i]);
+  free(table);
+  return s;
+}
+
+// C's growable array of pointers (a data pointer, a size and a capacity,
+// pushed to by a helper that doubles the capacity by realloc): pointers
+// into x and into a buffer of squares, interleaved; then
+// sum_k p_k[0] * p_{k+1}[0]^2.
+struct PointerList {
+  const double **data;
+  int size, capacity;
+};
+
+static void push(PointerList &list, const double *p) {
+  if (list.size == list.capacity) {
+    list.capacity = list.capacity ? 2 * list.capacity : 2;
+    list.data = (const double **)realloc(list.data,
+                                         list.capacity * sizeof(double *));
+  }
+  list.data[list.size++] = p;
+}
+
+[[ct::differentiable]] double growablePointerList(const double *x, int n) {
+  double squares[5];
+  for (int i = 0; i < n; ++i)
+    squares[i] = x[i] * x[i];
+  PointerList list{nullptr, 0, 0};
+  for (int i = 0; i < n; ++i) {
+    push(list, x + i);
+    push(list, squares + (n - 1 - i));
+  }
+  double s = 0;
+  for (int k = 0; k + 1 < list.size; ++k)
+    s += *list.data[k] * *list.data[k + 1] * *list.data[k + 1];
+  free(list.data);
+  return s;
+}
+
+// Springs whose ends lie in x or in a buffer of sines, in memory from malloc
+// grown by realloc to twice its size (the first springs' ends copied as
+// addresses); sum_k k_k (b_k - a_k)^4.
+struct Spring {
+  const double *a, *b;
+  double stiffness;
+};
+
+[[ct::differentiable]] double reallocatedSprings(const double *x, int n) {
+  double sines[5];
+  for (int i = 0; i < n; ++i)
+    sines[i] = std::sin(x[i]);
+  int half = n / 2;
+  auto *springs = (Spring *)malloc(half * sizeof(Spring));
+  for (int i = 0; i < half; ++i)
+    springs[i] = Spring{x + i, sines + i + 1, 1.0 + i};
+  springs = (Spring *)realloc(springs, 2 * half * sizeof(Spring));
+  for (int i = half; i < 2 * half; ++i)
+    springs[i] = Spring{sines + i - half, x + i, 0.5 * i};
+  double e = 0;
+  for (int i = 0; i < 2 * half; ++i) {
+    double d = *springs[i].b - *springs[i].a;
+    e += springs[i].stiffness * d * d * d * d;
+  }
+  free(springs);
+  return e;
+}
+
 struct Rows {
   const double *const *rows;
   double value;
@@ -271,9 +360,15 @@ int main() {
   checkBothModes<storedThroughTable>("stored through table", 4);
   checkBothModes<raggedRows>("ragged rows", 5);
   checkBothModes<mallocList>("malloc list", 5);
+  checkBothModes<reallocatedTable>("reallocated table", 5);
+  checkBothModes<growablePointerList>("growable pointer list", 5);
+  checkBothModes<reallocatedSprings>("reallocated springs", 5);
   checkHvp<newRows>("new[] rows hvp", 4);
   checkHvp<gridEnergy>("grid class hvp", 5);
   checkHvp<raggedRows>("ragged rows hvp", 5);
+  checkHvp<reallocatedTable>("reallocated table hvp", 5);
+  checkHvp<growablePointerList>("growable pointer list hvp", 5);
+  checkHvp<reallocatedSprings>("reallocated springs hvp", 5);
 
   double r0[3] = {1, 2, 3}, r1[3] = {-1, 0.5, 2};
   const double *rows[2] = {r0, r1};

@@ -6,7 +6,8 @@
 // (each chosen in a branch), a vector of structs holding pointers grown the
 // same way, copies, swaps and a 2-D table; a pointer moved to a buffer a
 // conditional chooses; views by index; a vector grown through a reference
-// bound to it. Each gradient against central
+// bound to it; pointers a conditional chooses between arrays stored into a
+// table, an element and springs' ends. Each gradient against central
 // differences, forward mode against the gradient, Hessian-vector products
 // against differences of gradients, and two forward lanes against the
 // gradient.
@@ -267,6 +268,54 @@ static void appendSquares(std::vector<double> &out, const double *x) {
   return r;
 }
 
+// Pointers a conditional chooses between arrays, stored into a table
+// (`rows[i] = c ? x + i : squares + i`, arms of different offsets), into
+// an element indexed only by constants inside a loop, and into both ends
+// of springs: each choice is made at run time, so the table keeps
+// addresses (Hessian-vector products store the tangent's choice, one arm
+// of which has no derivative).
+[[ct::differentiable]] double chosenRows(const double *x) {
+  double squares[N];
+  for (int i = 0; i < N; ++i)
+    squares[i] = x[i] * x[i];
+  const double *rows[N];
+  for (int i = 0; i < N; ++i)
+    rows[i] = i % 2 ? x + i - 1 : squares + i;
+  double s = 0;
+  for (int i = 0; i + 1 < N; ++i)
+    s += rows[i][0] * std::sin(rows[i + 1][1 - i % 2]);
+  return s;
+}
+
+[[ct::differentiable]] double chosenAtConstantIndex(const double *x) {
+  double squares[N];
+  for (int i = 0; i < N; ++i)
+    squares[i] = x[i] * x[i];
+  const double *pair[2] = {x, squares};
+  double s = 0;
+  for (int i = 0; i < N; ++i) {
+    pair[0] = i % 2 ? x + 1 : squares;
+    s += pair[0][0] * pair[1][i];
+  }
+  return s + pair[0][2] * std::sin(pair[1][3]);
+}
+
+[[ct::differentiable]] double chosenEnds(const double *x) {
+  double sines[N];
+  for (int i = 0; i < N; ++i)
+    sines[i] = std::sin(x[i]);
+  Spring springs[N - 1];
+  for (int i = 0; i + 1 < N; ++i)
+    springs[i] = Spring{i % 3 ? x + i : sines + i,
+                        i % 2 ? sines + i + 1 : x + i + 1, 1.0 + i};
+  double e = 0;
+  for (int i = 0; i + 1 < N; ++i) {
+    double d = *springs[i].to - *springs[i].from;
+    e += springs[i].stiffness * d * d;
+  }
+  return e;
+}
+
 // (hvp: false where the function keeps the address of its parameter, whose
 // second derivatives are not supported yet: an error, not a number.)
 template <double (*F)(const double *), bool hvp = true>
@@ -321,5 +370,8 @@ int main() {
   checkAll<chosenBuffer>("chosen buffer", x);
   checkAll<viewsByIndex, /*hvp=*/false>("views by index", x);
   checkAll<grownThroughReference>("grown through a reference", x);
+  checkAll<chosenRows>("chosen rows", x);
+  checkAll<chosenAtConstantIndex>("chosen at a constant index", x);
+  checkAll<chosenEnds>("chosen ends", x);
   return check::report();
 }

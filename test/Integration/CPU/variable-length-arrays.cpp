@@ -2,7 +2,9 @@
 // C99): of numbers and of structs, declared in the function, in loops (one
 // per iteration, of a length the iteration computes) and in helpers, read
 // and written by index and through pointers; in two and three dimensions
-// (`double g[n][m];`, `double c[2][3][n];`). Every mode (value, gradient
+// (`double g[n][m];`, `double c[2][3][n];`); of pointers (tables of rows
+// into different arrays, springs, grids of pointers, pointers to views).
+// Every mode (value, gradient
 // against central differences, forward mode, Hessian-vector products,
 // two lanes) at -O0 and -O2, and under AddressSanitizer (each array freed
 // where its scope ends).
@@ -111,11 +113,104 @@ static double rowSum(const double *row, int m) {
   return s + cube[1][2][n - 1] * cube[0][1][0];
 }
 
+// Arrays of variable length of pointers: rows of x and of an array of
+// squares chosen by a conditional, rows of `new[]` memory, a pointer to
+// the table; springs (structs of two pointers) between neighbours; a grid
+// of pointers in two dimensions and a table per iteration of a loop into
+// an array that iteration fills; a table of pointers to views. Each keeps
+// the addresses it is given.
+[[ct::differentiable]] double rowTables(const double *x, int n) {
+  int m = n / 2;
+  double squares[n];
+  for (int i = 0; i < n; ++i)
+    squares[i] = x[i] * x[i];
+  const double *rows[n];
+  for (int i = 0; i < n; ++i)
+    rows[i] = i % 2 ? x + i - 1 : squares + i;
+  double s = 0;
+  for (int i = 0; i + 1 < n; ++i)
+    s += rows[i][0] * std::sin(rows[i + 1][1 - i % 2]);
+  double *own[m];
+  for (int i = 0; i < m; ++i) {
+    own[i] = new double[2];
+    own[i][0] = rows[2 * i][0];
+    own[i][1] = std::exp(-x[i]);
+  }
+  const double **table = rows;
+  s += table[1][0] * own[m - 1][1];
+  for (int i = 0; i < m; ++i) {
+    s += own[i][0] * own[i][1];
+    delete[] own[i];
+  }
+  return s;
+}
+
+struct Spring {
+  const double *a, *b;
+  double k;
+};
+
+[[ct::differentiable]] double springs(const double *x, int n) {
+  Spring chain[n - 1];
+  for (int i = 0; i + 1 < n; ++i)
+    chain[i] = Spring{x + i, x + i + 1, 1.0 + i};
+  double e = 0;
+  for (int i = 0; i + 1 < n; ++i) {
+    double d = *chain[i].b - *chain[i].a;
+    e += 0.5 * chain[i].k * d * d * d * d;
+  }
+  return e;
+}
+
+[[ct::differentiable]] double pointerGrids(const double *x, int n) {
+  const double *grid[n][2];
+  double e = 0;
+  for (int k = 1; k < 3; ++k) {
+    double cosines[n];
+    for (int i = 0; i < n; ++i)
+      cosines[i] = std::cos(k * x[i]);
+    const double *shifted[k];
+    for (int j = 0; j < k; ++j)
+      shifted[j] = cosines + j;
+    for (int i = 0; i < n; ++i) {
+      grid[i][0] = x + i;
+      grid[i][1] = shifted[k - 1] + i % (n - k + 1);
+    }
+    for (int i = 0; i < n; ++i)
+      e += *grid[i][0] * *grid[i][1];
+  }
+  return e;
+}
+
+struct View {
+  const double *data;
+  int size;
+};
+
+[[ct::differentiable]] double viewTables(const double *x, int n) {
+  double squares[n];
+  for (int i = 0; i < n; ++i)
+    squares[i] = x[i] * x[i];
+  View all{x, n}, tail{squares + 1, n - 1};
+  const View *views[n];
+  for (int i = 0; i < n; ++i)
+    views[i] = i % 2 ? &all : &tail;
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += views[i]->data[i % views[i]->size] *
+         std::sin(views[(i + 1) % n]->data[0]);
+  return s;
+}
+
 int main() {
   const double point[5] = {0.5, -1.25, 0.75, 1.5, -0.5};
   check::checkModes<grids>("grids", point, 5);
   check::checkModes<windows>("windows", point, 5);
   check::checkModes<potential>("potential", point, 5);
   check::checkModes<filtered>("filtered", point, 5);
+  check::checkModes<rowTables>("row tables", point, 5);
+  check::checkModes<springs>("springs", point, 5);
+  check::checkModes<pointerGrids>("pointer grids", point, 5);
+  check::checkModes<viewTables>("view tables", point, 5);
   return check::report();
 }

@@ -126,6 +126,10 @@ public:
   /// Whether the shadow of `memory` may be primal memory so kept: memory
   /// reached through a loaded address, not an argument or an allocation.
   bool mayBeOwnShadow(mlir::Value memory) const;
+  /// Whether `view` (through the views made of it) is a choice between
+  /// places one of which has no shadow: stored as an address, that place
+  /// is its own shadow too.
+  bool choosesPlaceWithoutShadow(mlir::Value view) const;
   /// A call given memory whose shadow may be so kept (its accesses would
   /// not test for it), or null.
   mlir::Operation *getCallGivenOwnShadow() const { return callGivenOwnShadow; }
