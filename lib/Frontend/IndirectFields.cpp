@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "NodeResults.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/IR/Matchers.h"
@@ -163,7 +164,9 @@ bool FunctionLowering::takesArgumentFields(const clang::FunctionDecl *callee) {
       method && method->isInstance() &&
       givesMemory(ast.getCanonicalTagType(method->getParent())))
     return true;
-  return holdsIndirectFields(callee->getReturnType()) ||
+  // (Linked nodes keep the addresses in their fields: NodeResults.h.)
+  return (holdsIndirectFields(callee->getReturnType()) &&
+          !returnsLinkedNode(callee)) ||
          llvm::any_of(callee->parameters(), [&](const clang::ParmVarDecl *p) {
            return givesMemory(p->getType());
          });

@@ -11,6 +11,7 @@
 
 #include "FunctionLowering.h"
 #include "MemberCallParts.h"
+#include "NodeResults.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
@@ -405,8 +406,9 @@ bool FunctionLowering::passesCallersPlaces(const clang::FunctionDecl *callee,
          ((isObjectPointer(resultType) || resultType->isReferenceType() ||
            isIterator(resultType)) &&
           !isVector(resultType.getNonReferenceType()) &&
-          callee->hasBody(body) && !module.hasCustomRule(callee) &&
-          !isDifferentiable(callee) && !callee->isVariadic());
+          !buildsNodesRecursively(callee) && callee->hasBody(body) &&
+          !module.hasCustomRule(callee) && !isDifferentiable(callee) &&
+          !callee->isVariadic());
 }
 
 bool FunctionLowering::callsItselfByAddress(const clang::FunctionDecl *callee,
@@ -418,10 +420,11 @@ bool FunctionLowering::callsItselfByAddress(const clang::FunctionDecl *callee,
   // virtual dispatch), the callee is a function of its own like any
   // other. A function calling itself directly is recursion too: inlined
   // into its own body one level, it would be lowered twice.
-  bool recursion = callsItself(callee);
+  bool recursion = callsItself(callee) || buildsNodesRecursively(callee);
   clang::QualType resultType = callee->getReturnType().getCanonicalType();
   if (!recursion || passesCallersPlaces || (object && object->packedType) ||
-      takesArgumentFields(callee) || resultType->isPointerType() ||
+      takesArgumentFields(callee) ||
+      (resultType->isPointerType() && !returnsLinkedNode(callee)) ||
       resultType->isReferenceType() || isIterator(resultType))
     return false;
   module.markRecursionOverNodes(callee);
@@ -447,6 +450,25 @@ FunctionLowering::resultPlaceFor(const clang::Expr *call,
   return allocate(returnType, call->getSourceRange(), "this call's result");
 }
 
+static constexpr const char *kVariadicCall =
+    "variadic functions cannot be differentiated; move the call (I/O, "
+    "logging) outside the differentiable function";
+
+/// The error for a call of `callee`, compiled elsewhere, that
+/// differentiable code cannot make; empty if it can (ExternalCalls.cpp).
+static std::string uncallableExternal(ModuleLowering &module,
+                                      const clang::FunctionDecl *callee) {
+  std::string why = whyNotCallable(module, callee);
+  if (why.empty())
+    return why;
+  return "'" + callee->getQualifiedNameAsString() +
+         "' has no visible body and " + why +
+         "; differentiable code calls a function compiled elsewhere only "
+         "with numbers, and pointers or references to numbers and structs "
+         "of numbers. Define it in this file, mark it [[ct::differentiable]] "
+         "where it is defined, or give it a custom derivative rule";
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     const clang::Expr *expr, const clang::FunctionDecl *callee,
     std::optional<Address> object, ArrayRef<const clang::Expr *> args,
@@ -454,10 +476,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   if (callee->isVariadic() || args.size() != callee->getNumParams())
-    return unsupported<Result>(expr, "variadic functions cannot be "
-                                     "differentiated; move the call (I/O, "
-                                     "logging) outside the differentiable "
-                                     "function");
+    return unsupported<Result>(expr, kVariadicCall);
   bool libraryCode = module.isCalledOnLibraryObject(callee);
   bool otherwiseInPlace = !libraryCode && passesCallersPlaces(callee, args);
   if (isVirtual) {
@@ -500,15 +519,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   // Code compiled elsewhere is called as it is (ExternalCalls.cpp): the
   // engine reports the call if a derivative must cross it.
   if (!libraryCode && !isVirtual && isExternalFunction(module, callee))
-    if (std::string why = whyNotCallable(module, callee); !why.empty())
-      return unsupported<Result>(
-          expr, "'" + callee->getQualifiedNameAsString() +
-                    "' has no visible body and " + why +
-                    "; differentiable code calls a function compiled "
-                    "elsewhere only with numbers, and pointers or references "
-                    "to numbers and structs of numbers. Define it in this "
-                    "file, mark it [[ct::differentiable]] where it is "
-                    "defined, or give it a custom derivative rule");
+    if (std::string error = uncallableExternal(module, callee); !error.empty())
+      return unsupported<Result>(expr, error);
   if ((libraryCode || isExternalFunction(module, callee)) &&
       !checkCompiledCallInTry(expr, callee))
     return std::nullopt;
@@ -530,15 +542,25 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
       return std::nullopt;
     operands.push_back(materialize(*resultPlace, l));
   }
+  // (A node built by recursion comes back through a slot: NodeResults.h.)
+  Value nodeSlot = !isVirtual && returnsNodeThroughSlot(module, callee)
+                       ? newAddressSlot(l)
+                       : Value();
+  if (nodeSlot)
+    operands.push_back(memref::CastOp::create(
+        b, l, target.getFunctionType().getInputs()[operands.size()], nodeSlot));
   auto call = func::CallOp::create(b, l, target, operands);
-  if (isVector(returnType)) {
-    // A vector returned by value: its memory is the caller's, freed with
-    // the enclosing scope.
-    cleanups.push_back(call.getResult(0));
-    return CallResult{nullptr, Address{call.getResult(0), constantIndex(0, l)}};
+  if (nodeSlot) {
+    std::optional<Address> node =
+        loadAddress(Address{nodeSlot, constantIndex(0, l)}, returnType, expr);
+    return node ? std::optional(CallResult{nullptr, node}) : std::nullopt;
   }
-  if (returnType->isReferenceType() || isObjectPointer(returnType) ||
-      isIterator(returnType))
+  // (A vector returned by value: its memory is the caller's, freed with
+  // the enclosing scope.)
+  if (isVector(returnType))
+    cleanups.push_back(call.getResult(0));
+  if (isVector(returnType) || returnType->isReferenceType() ||
+      isObjectPointer(returnType) || isIterator(returnType))
     return CallResult{nullptr, Address{call.getResult(0), constantIndex(0, l)}};
   if (resultPlace)
     return CallResult{nullptr, resultPlace};

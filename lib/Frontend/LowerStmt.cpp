@@ -1,6 +1,7 @@
 //===- LowerStmt.cpp - The function and its statements --------------------===//
 
 #include "FunctionLowering.h"
+#include "NodeResults.h"
 
 #include "llvm/Support/SaveAndRestore.h"
 
@@ -46,8 +47,9 @@ void FunctionLowering::lower() {
     args = args.drop_front();
   }
   clang::QualType returnType = decl->getReturnType();
-  if (isAggregate(returnType) && !isIterator(returnType) &&
-      !isVector(returnType)) {
+  if ((isAggregate(returnType) && !isIterator(returnType) &&
+       !isVector(returnType)) ||
+      returnsNodeThroughSlot(module, decl)) {
     resultAddress = Address{args.front(), zero};
     args = args.drop_front();
   }
@@ -600,6 +602,8 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
       // outlive it, and the caller tests what it gets.)
       if (returnedPlace) {
         *returnedPlace = *address;
+      } else if (inlineDepth == 0 && returnsNodeThroughSlot(module, decl)) {
+        keepAddress(*address, *resultAddress, l);
       } else if (returnsMemoryAndOffset && !address->packedType &&
                  !nullPointers.contains(address->memref)) {
         // The memory (from its start) and the offset, not a view made here

@@ -1,6 +1,7 @@
 //===- ModuleLowering.cpp - One translation unit's lowering ---------------===//
 
 #include "ModuleLowering.h"
+#include "NodeResults.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/OutsideVariables.h"
@@ -1452,6 +1453,16 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
     bool byAddress = isAggregate(returnType) &&
                      getIteratorElementType(returnType).isNull() &&
                      !isMemrefVector(returnType);
+    // (A node built by recursion: the address of a slot holding its
+    // address, NodeResults.h.)
+    if (returnsNodeThroughSlot(*this, decl)) {
+      type = lowerType(ast.getPointerType(returnType),
+                       decl->getReturnTypeSourceRange(),
+                       "the result of '" + decl->getNameAsString() + "'");
+      if (!type)
+        return nullptr;
+      byAddress = true;
+    }
     (byAddress ? inputs : results).push_back(type);
   }
   // The memory the indirect fields of the object and of the parameters

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "NodeResults.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -412,6 +413,13 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
                   dyn_cast<clang::MemberExpr>(value->IgnoreParenImpCasts());
               member && ModuleLowering::keepsAddress(dyn_cast<clang::FieldDecl>(
                             member->getMemberDecl())))
+            return true;
+          // A node a recursive function builds and returns (a tree's
+          // `root = insert(root, key)`): read from the slot it comes in.
+          if (const auto *call =
+                  dyn_cast<clang::CallExpr>(value->IgnoreParenImpCasts());
+              call && call->getDirectCallee() &&
+              buildsNodesRecursively(call->getDirectCallee()))
             return true;
           const clang::VarDecl *source = readVariable(value);
           return source && source != var &&

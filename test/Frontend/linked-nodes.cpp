@@ -40,3 +40,41 @@ struct Node {
   }
   return s;
 }
+
+// A function building nodes by recursion and returning them is a call of its
+// own, even where the differentiated function calls it: it returns the node's
+// address through a slot its caller passes after the parameters
+// (ct.store_address there), which the caller reads back (ct.load_address).
+struct Cell {
+  double value;
+  Cell *next;
+};
+
+static Cell *cells(const double *x, int i, int n) {
+  if (i == n)
+    return nullptr;
+  return new Cell{x[i], cells(x, i + 1, n)};
+}
+
+// CHECK-LABEL: func.func @_Z10firstCellsPKdi(
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<1xf64>
+// CHECK: %[[ARG:.*]] = memref.cast %[[SLOT]]
+// CHECK: call @_ZL5cellsPKdii(%{{.*}}, %{{.*}}, %{{.*}}, %[[ARG]])
+// CHECK: %[[HEAD:.*]] = ct.load_address %[[SLOT]][%{{.*}}]
+// CHECK: memref.load %[[HEAD]]
+// CHECK-LABEL: func.func @_ZL5cellsPKdii(
+// CHECK-SAME: %{{.*}}: i32, %{{.*}}: i32, %[[OUT:[a-z0-9_]+]]: memref<?xf64{{.*}}>)
+// CHECK: ct.store_address %{{.*}}, %[[OUT]]
+// CHECK: call @_ZL5cellsPKdii(
+// CHECK: ct.store_address %{{.*}}, %[[OUT]]
+// CHECK: return
+[[ct::differentiable]] double firstCells(const double *x, int n) {
+  Cell *head = cells(x, 0, n);
+  double s = head->value;
+  while (head) {
+    Cell *next = head->next;
+    delete head;
+    head = next;
+  }
+  return s;
+}

@@ -291,6 +291,52 @@ static bool isConstantVariable(memref::GlobalOp global) {
                                   !global->hasAttr(ct::kKeptInPlaceAttr));
 }
 
+/// The argument of `function` whose memory `view` is part of, if any.
+static std::optional<unsigned> argumentViewed(func::FuncOp function,
+                                              Value view) {
+  for (Value root : getMemoryRoots(view))
+    if (auto arg = dyn_cast<BlockArgument>(root);
+        arg && arg.getOwner()->isEntryBlock() &&
+        arg.getOwner()->getParentOp() == function)
+      return arg.getArgNumber();
+  return std::nullopt;
+}
+
+/// Whether `call`'s callee, or a function it calls, stores the address of
+/// memory the call's operand `index` gives (a node keeping a pointer into
+/// it) in memory.
+static bool storesAddressOfOperand(func::CallOp call, unsigned index) {
+  SmallVector<std::pair<func::FuncOp, unsigned>> work;
+  DenseSet<std::pair<Operation *, unsigned>> seen;
+  auto visit = [&](func::CallOp at, unsigned operand) {
+    if (auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            at, at.getCalleeAttr());
+        callee && !callee.isExternal() && seen.insert({callee, operand}).second)
+      work.push_back({callee, operand});
+  };
+  visit(call, index);
+  while (!work.empty()) {
+    auto [function, arg] = work.pop_back_val();
+    bool stores =
+        function
+            .walk([&](Operation *op) {
+              if (auto store = dyn_cast<ct::StoreAddressOp>(op))
+                return argumentViewed(function, store.getView()) == arg
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              if (auto inner = dyn_cast<func::CallOp>(op))
+                for (auto [i, operand] : llvm::enumerate(inner.getOperands()))
+                  if (argumentViewed(function, operand) == arg)
+                    visit(inner, i);
+              return WalkResult::advance();
+            })
+            .wasInterrupted();
+    if (stores)
+      return true;
+  }
+  return false;
+}
+
 ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
                                    ArrayRef<ct::Activity> activities)
     : function(function), activities(activities) {
@@ -351,6 +397,20 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
           hasShadow(load.getView()) && !hasShadow(load.getHolder());
     }
   });
+  // So does constant memory given to a function that keeps addresses in
+  // memory (a node a recursive function builds keeps a pointer into it):
+  // the shadows this function then reads back may be primal memory too.
+  if (!constantInShadows)
+    function.walk([&](func::CallOp call) {
+      for (auto [i, arg] : llvm::enumerate(call.getOperands()))
+        constantInShadows |= ct::isDifferentiableMemRef(arg.getType()) &&
+                             !isNullPointerView(arg) && !hasShadow(arg) &&
+                             storesAddressOfOperand(call, i);
+      if (!constantInShadows)
+        return WalkResult::advance();
+      constantGivenToAddressKeeper = call;
+      return WalkResult::interrupt();
+    });
   if (!constantInShadows)
     return;
   function.walk([&](CallOpInterface call) {
@@ -377,6 +437,30 @@ bool ActivityAnalysis::choosesPlaceWithoutShadow(Value view) const {
                                (!hasShadow(place) ||
                                 choosesPlaceWithoutShadow(place));
                       });
+}
+
+LogicalResult ActivityAnalysis::refuseCallGivenOwnShadow(Operation *at) const {
+  auto call = cast_or_null<CallOpInterface>(callGivenOwnShadow);
+  if (!call)
+    return success();
+  auto callee = dyn_cast_or_null<SymbolRefAttr>(call.getCallableForCallee());
+  Operation *target =
+      callee ? SymbolTable::lookupNearestSymbolFrom(call, callee) : nullptr;
+  auto name = target ? target->getAttrOfType<StringAttr>("ct.source_name")
+                     : StringAttr();
+  InFlightDiagnostic diag = at->emitError(
+      "cannot differentiate: the address of memory without a derivative "
+      "(a parameter left out of ct::wrt, or a constant one) is kept where "
+      "addresses of memory with derivatives are kept, and memory read "
+      "through such addresses is given to ");
+  if (name)
+    diag << "'" << name.getValue() << "'";
+  else
+    diag << "a function";
+  diag << ", which is not inlined; copy what it needs into a local array "
+          "first";
+  diag.attachNote(call->getLoc()) << "the call is here";
+  return failure();
 }
 
 bool ActivityAnalysis::mayBeOwnShadow(Value memory) const {

@@ -76,35 +76,6 @@ bool loadsOwnShadow(ct::LoadAddressOp load, const ActivityAnalysis &activity) {
          ct::isDifferentiableMemRef(load.getView().getType());
 }
 
-/// A function keeping constant memory as its own shadow checks each access
-/// through a shadow view it may reach; a callee given such a view would
-/// not, so such a call (ActivityAnalysis::getCallGivenOwnShadow) is refused
-/// at `at` (the store or load of such an address).
-LogicalResult refuseCallsGivenOwnShadows(Operation *at,
-                                         const ActivityAnalysis &activity) {
-  auto call = cast_or_null<CallOpInterface>(activity.getCallGivenOwnShadow());
-  if (!call)
-    return success();
-  auto callee = dyn_cast_or_null<SymbolRefAttr>(call.getCallableForCallee());
-  Operation *target =
-      callee ? SymbolTable::lookupNearestSymbolFrom(call, callee) : nullptr;
-  auto name = target ? target->getAttrOfType<StringAttr>("ct.source_name")
-                     : StringAttr();
-  InFlightDiagnostic diag = at->emitError(
-      "cannot differentiate: the address of memory without a derivative "
-      "(a parameter left out of ct::wrt, or a constant one) is kept where "
-      "addresses of memory with derivatives are kept, and memory read "
-      "through such addresses is given to ");
-  if (name)
-    diag << "'" << name.getValue() << "'";
-  else
-    diag << "a function";
-  diag << ", which is not inlined; copy what it needs into a local array "
-          "first";
-  diag.attachNote(call->getLoc()) << "the call is here";
-  return failure();
-}
-
 struct StoreAddressForward
     : public ForwardModeOpInterface::ExternalModel<StoreAddressForward,
                                                    ct::StoreAddressOp> {
@@ -116,7 +87,7 @@ struct StoreAddressForward
     if (!holder)
       return success();
     if (!emitter.hasShadow(store.getView()) &&
-        failed(refuseCallsGivenOwnShadows(store, emitter.getActivity())))
+        failed(emitter.getActivity().refuseCallGivenOwnShadow(store)))
       return failure();
     Value view = isOwnShadow(store.getView(), emitter.getActivity())
                      ? clone.getView()
@@ -139,7 +110,7 @@ struct LoadAddressForward
       return success();
     // Memory without derivatives held the address (loadsOwnShadow).
     if (loadsOwnShadow(load, emitter.getActivity())) {
-      if (failed(refuseCallsGivenOwnShadows(load, emitter.getActivity())))
+      if (failed(emitter.getActivity().refuseCallGivenOwnShadow(load)))
         return failure();
       emitter.setTangent(load.getView(), clone.getView());
       return success();
@@ -186,7 +157,7 @@ struct StoreAddressReverse
     if (!emitter.hasShadow(store.getHolder()))
       return success();
     if (!emitter.hasShadow(store.getView()) &&
-        failed(refuseCallsGivenOwnShadows(store, emitter.getActivity()))) {
+        failed(emitter.getActivity().refuseCallGivenOwnShadow(store))) {
       emitter.markFailed();
       return failure();
     }
@@ -244,7 +215,7 @@ struct LoadAddressReverse
     if (!emitter.hasShadow(load.getView()))
       return success();
     if (loadsOwnShadow(load, emitter.getActivity())) {
-      if (failed(refuseCallsGivenOwnShadows(load, emitter.getActivity()))) {
+      if (failed(emitter.getActivity().refuseCallGivenOwnShadow(load))) {
         emitter.markFailed();
         return failure();
       }

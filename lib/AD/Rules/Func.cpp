@@ -123,6 +123,11 @@ struct CallForward
   LogicalResult emitTangent(Operation *op, OpBuilder &b,
                             ForwardEmitter &emitter) const {
     auto call = cast<func::CallOp>(op);
+    // (Constant memory given to a function keeping addresses: see
+    // CallReverse.)
+    if (emitter.getActivity().getConstantGivenToAddressKeeper() == op &&
+        failed(emitter.getActivity().refuseCallGivenOwnShadow(op)))
+      return failure();
     SmallVector<ct::Activity> activities =
         getCallActivities(call, emitter.getActivity());
     if (returnsMemoryWithDerivatives(call, emitter.getActivity()))
@@ -242,6 +247,14 @@ struct CallReverse
             call, callee, getCallActivities(call, emitter.getActivity()),
             /*activeResult=*/true);
       }
+    // (Constant memory given to a function keeping addresses: reads of
+    // what it keeps cannot leave the function unchecked.)
+    const ActivityAnalysis &activity = emitter.getActivity();
+    if (activity.getConstantGivenToAddressKeeper() == op &&
+        failed(activity.refuseCallGivenOwnShadow(op))) {
+      emitter.markFailed();
+      return failure();
+    }
     if (!needsReverse(op, emitter))
       return emitClonedForward(op, b, emitter);
     if (emitter.tryEagerCall(b, call))

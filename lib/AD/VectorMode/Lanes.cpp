@@ -402,11 +402,27 @@ private:
       // holders too, where it says nothing about their lanes.
       if (isNullPointerView(store.getView()))
         return success();
+      // (Kept in memory the caller gives, the address would reach the
+      // caller, whose views of it this function's lanes do not decide.)
+      if (auto arg = dyn_cast<BlockArgument>(getMemoryRoot(store.getHolder()));
+          arg && arg.getOwner()->isEntryBlock() &&
+          arg.getOwner()->getParentOp() == w.function)
+        return unsupported(op, "the address of memory with derivatives is "
+                               "kept in memory this function's caller gives "
+                               "(a node a recursive function builds and "
+                               "returns)");
       markAddressClass(store.getView());
       return success();
     }
-    if (isa<ct::LoadAddressOp>(op))
+    // An address read from memory with lanes is one the derivative code
+    // stored there (memory without lanes kept beside memory with them is
+    // refused), so the memory it designates has lanes too, also in a
+    // function that only reads such addresses (a recursive walk over
+    // linked nodes, whose caller stored them).
+    if (auto load = dyn_cast<ct::LoadAddressOp>(op)) {
+      markAddressClass(load.getView());
       return success();
+    }
     // (Lanes lie slot by slot: a narrower scalar's would be part of one.)
     if (auto retype = dyn_cast<ct::RetypeViewOp>(op))
       return unsupported(

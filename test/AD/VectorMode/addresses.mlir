@@ -115,3 +115,50 @@ func.func @reverse_beside(%x: f64, %s: vector<2xf64>) -> (f64, vector<2xf64>) {
       activity [active] : (f64, vector<2xf64>) -> (f64, vector<2xf64>)
   return %v, %dx : f64, vector<2xf64>
 }
+
+// A recursive walk that only reads addresses (a list's `next`), called on
+// nodes whose derivatives carry lanes: an address read from memory with
+// lanes is one the derivative code stored there, so the next node's
+// derivative is viewed with its lanes too, and the recursive call is the
+// same widened function.
+func.func private @walk(%p: memref<?xf64, strided<[1], offset: ?>>, %k: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = memref.load %p[%c0] : memref<?xf64, strided<[1], offset: ?>>
+  %done = arith.cmpi eq, %k, %c0 : index
+  %r = scf.if %done -> f64 {
+    scf.yield %v : f64
+  } else {
+    %next = ct.load_address %p[%c1] : memref<?xf64, strided<[1], offset: ?>> -> memref<?xf64, strided<[1], offset: ?>>
+    %k1 = arith.subi %k, %c1 : index
+    %w = func.call @walk(%next, %k1) : (memref<?xf64, strided<[1], offset: ?>>, index) -> f64
+    %m = arith.mulf %v, %w : f64
+    scf.yield %m : f64
+  }
+  return %r : f64
+}
+func.func @chain(%x: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<2xf64>
+  %b = memref.alloc() : memref<2xf64>
+  memref.store %x, %a[%c0] : memref<2xf64>
+  %sq = arith.mulf %x, %x : f64
+  memref.store %sq, %b[%c0] : memref<2xf64>
+  ct.store_address %b, %a[%c1] : memref<2xf64>, memref<2xf64>
+  %head = memref.cast %a : memref<2xf64> to memref<?xf64, strided<[1], offset: ?>>
+  %r = func.call @walk(%head, %c1) : (memref<?xf64, strided<[1], offset: ?>>, index) -> f64
+  memref.dealloc %a : memref<2xf64>
+  memref.dealloc %b : memref<2xf64>
+  return %r : f64
+}
+// FWD-LABEL: func.func private @walk.jvp.dc.lanes2.
+// FWD-SAME: %[[DP:[a-z0-9_]+]]: memref<?x2xf64, strided<[2, 1], offset: ?>>
+// FWD: vector.load %[[DP]]
+// FWD: %[[DNEXT:.*]] = ct.load_address %{{.*}}[%{{.*}}] : memref<?xf64, strided<[2], offset: ?>> -> memref<?x2xf64, strided<[2, 1], offset: ?>>
+// FWD: call @walk.jvp.dc.lanes2.{{.*}}(%{{.*}}, %{{.*}}, %[[DNEXT]])
+func.func @walked(%x: f64, %tx: vector<2xf64>) -> (f64, vector<2xf64>) {
+  %v, %t = ct.jvp @chain(%x) tangents(%tx) lanes 2
+      activity [active] : (f64, vector<2xf64>) -> (f64, vector<2xf64>)
+  return %v, %t : f64, vector<2xf64>
+}

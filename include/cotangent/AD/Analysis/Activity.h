@@ -133,6 +133,14 @@ public:
   /// A call given memory whose shadow may be so kept (its accesses would
   /// not test for it), or null.
   mlir::Operation *getCallGivenOwnShadow() const { return callGivenOwnShadow; }
+  /// The call giving constant memory to a function that keeps addresses in
+  /// memory (whose shadows may then hold that memory itself), or null.
+  mlir::Operation *getConstantGivenToAddressKeeper() const {
+    return constantGivenToAddressKeeper;
+  }
+  /// Reports at `at` the call given memory whose shadow may be primal
+  /// memory kept as its own (getCallGivenOwnShadow); success if none.
+  mlir::LogicalResult refuseCallGivenOwnShadow(mlir::Operation *at) const;
 
 private:
   void propagateVaried();
@@ -183,6 +191,7 @@ private:
   llvm::SmallPtrSet<mlir::Value, 4> argumentsInProgress, assumedUnwritten;
   bool constantInShadows = false;
   mlir::Operation *callGivenOwnShadow = nullptr;
+  mlir::Operation *constantGivenToAddressKeeper = nullptr;
   /// The views of constant globals (namespace-scope constant tables).
   llvm::DenseSet<mlir::Value> constantGlobals;
 };

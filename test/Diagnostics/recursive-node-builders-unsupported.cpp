@@ -1,0 +1,108 @@
+// What differentiation refuses of functions that build linked nodes by
+// recursion and return them (Integration/CPU/recursive-node-builders.cpp
+// has what works): vector mode, whose lanes would have to reach the
+// caller's views of the node through the slot it comes back in; and a
+// Hessian-vector product (or a forward derivative with respect to another
+// parameter) where the nodes keep pointers into the function's parameter,
+// whose direction has no derivative of its own, read by a recursive walk
+// that would write into (or read tangents from) that memory itself. Each refused
+// at its construct, with the way out, never a wrong number.
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -DLANES -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=LANES --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=HVP --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -DWRT -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=WRT --implicit-check-not=error:
+#include <cotangent/cotangent.h>
+
+#include <cmath>
+
+struct Link {
+  double value;
+  Link *next;
+};
+
+static Link *makeList(const double *x, int i, int n) {
+  if (i == n)
+    return nullptr;
+  // LANES: recursive-node-builders-unsupported.cpp:[[@LINE+1]]:3: error: vector mode (ct::lanes) cannot differentiate this construct yet: the address of memory with derivatives is kept in memory this function's caller gives (a node a recursive function builds and returns); use one lane (ct::pullback or ct::jvp without ct::lanes)
+  return new Link{x[i] * x[i], makeList(x, i + 1, n)};
+}
+
+[[ct::differentiable]] double list(const double *x, int n) {
+  Link *head = makeList(x, 0, n);
+  double s = head->value * head->next->value;
+  while (head) {
+    Link *next = head->next;
+    delete head;
+    head = next;
+  }
+  return s;
+}
+
+struct Leaf {
+  const double *source;
+  double weight;
+  Leaf *left, *right;
+};
+
+static Leaf *pairUp(const double *x, int lo, int hi) {
+  if (lo >= hi)
+    return nullptr;
+  int mid = (lo + hi) / 2;
+  return new Leaf{x + mid, 1.0 + mid, pairUp(x, lo, mid),
+                  pairUp(x, mid + 1, hi)};
+}
+
+static double sumLeaves(const Leaf *t) {
+  if (!t)
+    return 0.0;
+  return t->weight * *t->source * *t->source + sumLeaves(t->left) +
+         sumLeaves(t->right) * std::cos(*t->source);
+}
+
+static void freeLeaves(Leaf *t) {
+  if (!t)
+    return;
+  freeLeaves(t->left);
+  freeLeaves(t->right);
+  delete t;
+}
+
+[[ct::differentiable]] double leaves(const double *x, int n) {
+  // HVP: recursive-node-builders-unsupported.cpp:[[@LINE+2]]:13: error: cannot differentiate: the address of memory without a derivative (a parameter left out of ct::wrt, or a constant one) is kept where addresses of memory with derivatives are kept, and memory read through such addresses is given to a function, which is not inlined; copy what it needs into a local array first
+  // HVP: recursive-node-builders-unsupported.cpp:57:48: note: the call is here
+  Leaf *t = pairUp(x, 0, n);
+  double s = sumLeaves(t);
+  freeLeaves(t);
+  return s;
+}
+
+#ifdef LANES
+double lanes(const double *x, const double *seeds) {
+  return ct::jvp<list, ct::lanes<2>>(x, 5, seeds).tangent[0];
+}
+#elif defined(WRT)
+static Leaf *weighUp(const double *y, const double *x, int lo, int hi) {
+  if (lo >= hi)
+    return nullptr;
+  int mid = (lo + hi) / 2;
+  return new Leaf{y + mid, x[mid], weighUp(y, x, lo, mid),
+                  weighUp(y, x, mid + 1, hi)};
+}
+
+[[ct::differentiable]] double weighed(const double *x, const double *y,
+                                      int n) {
+  // WRT: recursive-node-builders-unsupported.cpp:[[@LINE+2]]:13: error: cannot differentiate: the address of memory without a derivative (a parameter left out of ct::wrt, or a constant one) is kept where addresses of memory with derivatives are kept, and memory read through such addresses is given to 'sumLeaves', which is not inlined; copy what it needs into a local array first
+  // WRT: recursive-node-builders-unsupported.cpp:57:48: note: the call is here
+  Leaf *t = weighUp(y, x, 0, n);
+  double s = sumLeaves(t);
+  freeLeaves(t);
+  return s;
+}
+
+double tangent(const double *x, const double *y, const double *tx) {
+  return ct::jvp<weighed, ct::wrt<0>>(x, y, 5, tx).tangent;
+}
+#else
+void hessianVector(const double *x, const double *v, double *hv) {
+  ct::hvp<leaves>(x, 5, v, hv);
+}
+#endif

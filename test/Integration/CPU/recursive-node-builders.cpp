@@ -1,0 +1,160 @@
+// Functions that build linked nodes recursively and return them: a balanced
+// tree built by halving (`Node *build(x, lo, hi)`), a list built from its
+// tail (`return new Link{v, makeList(x, i + 1, n)}`), a binary search tree
+// grown by `root = insert(root, key, value)` in a loop (which returns the
+// node it is given or a new one); each walked by a recursive function and
+// freed recursively. Such a function is a call of its own that returns the
+// node's address through a slot its caller passes (docs/Memory.md, item
+// 14). Also vector mode (two lanes) of a recursive walk over a list built
+// in a loop, which reads the addresses its caller stored. Value, gradient,
+// forward mode and Hessian-vector products against central differences, at
+// -O0 and -O2 (and under AddressSanitizer in the sanitizer build: no leak,
+// no use after free).
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include <cmath>
+
+#include "modes.h"
+
+namespace {
+
+struct Node {
+  double value;
+  Node *left, *right;
+};
+
+Node *build(const double *x, int lo, int hi) {
+  if (hi - lo == 1)
+    return new Node{x[lo], nullptr, nullptr};
+  int mid = (lo + hi) / 2;
+  Node *a = build(x, lo, mid);
+  Node *b = build(x, mid, hi);
+  return new Node{a->value * b->value + std::sin(a->value), a, b};
+}
+
+double evaluate(const Node *n) {
+  if (!n->left)
+    return n->value;
+  return n->value * evaluate(n->left) + evaluate(n->right);
+}
+
+void destroy(Node *n) {
+  if (!n)
+    return;
+  destroy(n->left);
+  destroy(n->right);
+  delete n;
+}
+
+struct Link {
+  double value;
+  Link *next;
+};
+
+Link *makeList(const double *x, int i, int n) {
+  if (i == n)
+    return nullptr;
+  return new Link{std::exp(-x[i] * x[i]), makeList(x, i + 1, n)};
+}
+
+double horner(const Link *p, double z) {
+  return p ? p->value + z * horner(p->next, z) : 0.0;
+}
+
+struct Entry {
+  double key, value;
+  Entry *lower, *higher;
+};
+
+Entry *insert(Entry *t, double key, double value) {
+  if (!t)
+    return new Entry{key, value, nullptr, nullptr};
+  if (key < t->key)
+    t->lower = insert(t->lower, key, value);
+  else
+    t->higher = insert(t->higher, key, value);
+  return t;
+}
+
+double weighted(const Entry *t, int depth) {
+  if (!t)
+    return 0;
+  return (depth + 1) * t->value * t->key + weighted(t->lower, depth + 1) +
+         weighted(t->higher, depth + 1);
+}
+
+void release(Entry *t) {
+  if (!t)
+    return;
+  release(t->lower);
+  release(t->higher);
+  delete t;
+}
+
+} // namespace
+
+// A tree of products built by halving, evaluated by recursion.
+[[ct::differentiable]] double tree(const double *x, int n) {
+  Node *root = build(x, 0, n);
+  double s = evaluate(root) + root->value;
+  destroy(root);
+  return s;
+}
+
+// A list built from its tail by recursion, walked by a loop.
+[[ct::differentiable]] double list(const double *x, int n) {
+  Link *head = makeList(x, 0, n);
+  double s = 0;
+  for (const Link *p = head; p; p = p->next)
+    s = 0.5 * s + p->value * x[0];
+  while (head) {
+    Link *next = head->next;
+    delete head;
+    head = next;
+  }
+  return s;
+}
+
+// A binary search tree keyed by x, grown one key at a time.
+[[ct::differentiable]] double searchTree(const double *x, int n) {
+  Entry *root = nullptr;
+  for (int i = 0; i < n; ++i)
+    root = insert(root, x[i], std::sin(x[i]) + i);
+  double s = weighted(root, 0);
+  release(root);
+  return s;
+}
+
+// A list built in a loop, evaluated by recursion (every mode, lanes too).
+[[ct::differentiable]] double hornerList(const double *x, int n) {
+  Link *head = nullptr;
+  for (int i = n - 1; i >= 0; --i)
+    head = new Link{std::exp(-x[i] * x[i]), head};
+  double s = horner(head, 0.5) * x[0];
+  while (head) {
+    Link *next = head->next;
+    delete head;
+    head = next;
+  }
+  return s;
+}
+
+int main() {
+  const double x[5] = {0.5, -1.25, 0.75, 1.5, -0.5};
+  check::checkModes<tree, false>("tree", x, 5);
+  check::checkModes<list, false>("list", x, 5);
+  check::checkModes<searchTree, false>("search tree", x, 5);
+  check::checkModes<hornerList>("horner list", x, 5);
+  // Closed form: the list's value is sum_i 0.5^(n-1-i) e^{-x_i^2} x_0.
+  double expected = 0;
+  for (int i = 0; i < 5; ++i)
+    expected = 0.5 * expected + std::exp(-x[i] * x[i]) * x[0];
+  check::near("list closed form", list(x, 5), expected, 1e-14);
+  return check::report();
+}
