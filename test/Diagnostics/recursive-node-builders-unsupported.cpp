@@ -1,13 +1,16 @@
 // What differentiation refuses of functions that build linked nodes by
 // recursion and return them (Integration/CPU/recursive-node-builders.cpp
 // has what works): vector mode, whose lanes would have to reach the
-// caller's views of the node through the slot it comes back in; and a
+// caller's views of the node through the slot it comes back in (and of a
+// recursive walk reading the addresses of nodes built in a loop, whose
+// lanes the caller's classes of the nodes decide); and a
 // Hessian-vector product (or a forward derivative with respect to another
 // parameter) where the nodes keep pointers into the function's parameter,
 // whose direction has no derivative of its own, read by a recursive walk
 // that would write into (or read tangents from) that memory itself. Each refused
 // at its construct, with the way out, never a wrong number.
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -DLANES -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=LANES --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -DWALK -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=WALK --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=HVP --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -DWRT -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=WRT --implicit-check-not=error:
 #include <cotangent/cotangent.h>
@@ -68,7 +71,7 @@ static void freeLeaves(Leaf *t) {
 
 [[ct::differentiable]] double leaves(const double *x, int n) {
   // HVP: recursive-node-builders-unsupported.cpp:[[@LINE+2]]:13: error: cannot differentiate: the address of memory without a derivative (a parameter left out of ct::wrt, or a constant one) is kept where addresses of memory with derivatives are kept, and memory read through such addresses is given to a function, which is not inlined; copy what it needs into a local array first
-  // HVP: recursive-node-builders-unsupported.cpp:57:48: note: the call is here
+  // HVP: recursive-node-builders-unsupported.cpp:60:48: note: the call is here
   Leaf *t = pairUp(x, 0, n);
   double s = sumLeaves(t);
   freeLeaves(t);
@@ -78,6 +81,28 @@ static void freeLeaves(Leaf *t) {
 #ifdef LANES
 double lanes(const double *x, const double *seeds) {
   return ct::jvp<list, ct::lanes<2>>(x, 5, seeds).tangent[0];
+}
+#elif defined(WALK)
+static double horner(const Link *p, double z) {
+  // WALK: recursive-node-builders-unsupported.cpp:[[@LINE+1]]:29: error: vector mode (ct::lanes) cannot differentiate this construct yet: a function that is not inlined reads addresses kept in memory it is given (a recursive walk over linked nodes); use one lane (ct::pullback or ct::jvp without ct::lanes)
+  return p ? p->value + z * horner(p->next, z) : 0.0;
+}
+
+[[ct::differentiable]] double walked(const double *x, int n) {
+  Link *head = nullptr;
+  for (int i = n - 1; i >= 0; --i)
+    head = new Link{x[i] * x[i], head};
+  double s = horner(head, 0.5);
+  while (head) {
+    Link *next = head->next;
+    delete head;
+    head = next;
+  }
+  return s;
+}
+
+double walkedLanes(const double *x, const double *seeds) {
+  return ct::jvp<walked, ct::lanes<2>>(x, 5, seeds).tangent[0];
 }
 #elif defined(WRT)
 static Leaf *weighUp(const double *y, const double *x, int lo, int hi) {
@@ -91,7 +116,7 @@ static Leaf *weighUp(const double *y, const double *x, int lo, int hi) {
 [[ct::differentiable]] double weighed(const double *x, const double *y,
                                       int n) {
   // WRT: recursive-node-builders-unsupported.cpp:[[@LINE+2]]:13: error: cannot differentiate: the address of memory without a derivative (a parameter left out of ct::wrt, or a constant one) is kept where addresses of memory with derivatives are kept, and memory read through such addresses is given to 'sumLeaves', which is not inlined; copy what it needs into a local array first
-  // WRT: recursive-node-builders-unsupported.cpp:57:48: note: the call is here
+  // WRT: recursive-node-builders-unsupported.cpp:60:48: note: the call is here
   Leaf *t = weighUp(y, x, 0, n);
   double s = sumLeaves(t);
   freeLeaves(t);

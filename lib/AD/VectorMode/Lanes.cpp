@@ -78,6 +78,21 @@ static void splitMemoryOfNothing(func::FuncOp function) {
     }
 }
 
+/// Whether `function` reads an address kept in memory one of its
+/// arguments gives access to.
+static bool readsAddressesInArguments(func::FuncOp function) {
+  return function
+      .walk([&](ct::LoadAddressOp load) {
+        for (Value root : getMemoryRoots(load.getHolder()))
+          if (auto arg = dyn_cast<BlockArgument>(root);
+              arg && arg.getOwner()->isEntryBlock() &&
+              arg.getOwner()->getParentOp() == function)
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Ops that only view the memory of their first operand.
 static bool isLaneView(Operation *op) {
   return isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp>(op);
@@ -414,15 +429,8 @@ private:
       markAddressClass(store.getView());
       return success();
     }
-    // An address read from memory with lanes is one the derivative code
-    // stored there (memory without lanes kept beside memory with them is
-    // refused), so the memory it designates has lanes too, also in a
-    // function that only reads such addresses (a recursive walk over
-    // linked nodes, whose caller stored them).
-    if (auto load = dyn_cast<ct::LoadAddressOp>(op)) {
-      markAddressClass(load.getView());
+    if (isa<ct::LoadAddressOp>(op))
       return success();
-    }
     // (Lanes lie slot by slot: a narrower scalar's would be part of one.)
     if (auto retype = dyn_cast<ct::RetypeViewOp>(op))
       return unsupported(
@@ -525,6 +533,13 @@ private:
         call, call.getCalleeAttr());
     if (!callee || callee.isExternal())
       return unsupported(call, "it calls a function defined elsewhere");
+    // (The lanes of memory reached through addresses the caller kept are
+    // the caller's classes of it, which the callee cannot see: a recursive
+    // walk over linked nodes.)
+    if (readsAddressesInArguments(callee))
+      return unsupported(call, "a function that is not inlined reads "
+                               "addresses kept in memory it is given (a "
+                               "recursive walk over linked nodes)");
     SmallVector<bool> args = llvm::map_to_vector(
         call.getOperands(), [&](Value v) { return w.wide.contains(v); });
     SmallVector<bool> results = llvm::map_to_vector(
