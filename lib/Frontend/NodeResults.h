@@ -43,6 +43,8 @@ inline bool callsDirectly(const clang::Stmt *stmt,
 /// Whether `function` returns linked nodes it builds by calling itself:
 /// then even its outermost call is a call (lowered in place, the node
 /// would be the choice its branches make, which `delete` cannot free).
+/// (Builders calling each other stay lowered in place, an error at the
+/// recursion: their derivatives do not come out of the engine yet.)
 inline bool buildsNodesRecursively(const clang::FunctionDecl *function) {
   const clang::FunctionDecl *definition = nullptr;
   return returnsLinkedNode(function) && function->hasBody(definition) &&
@@ -50,11 +52,12 @@ inline bool buildsNodesRecursively(const clang::FunctionDecl *function) {
 }
 
 /// Whether `function`, lowered on its own, returns its node through the
-/// slot its caller passes: it calls itself over linked nodes and returns
-/// one.
+/// slot its caller passes: it builds nodes by calling itself (marked at
+/// the call that recursed).
 inline bool returnsNodeThroughSlot(const ModuleLowering &module,
                                    const clang::FunctionDecl *function) {
-  return module.isRecursionOverNodes(function) && returnsLinkedNode(function);
+  return buildsNodesRecursively(function) &&
+         module.isRecursionOverNodes(function);
 }
 
 } // namespace cotangent::frontend

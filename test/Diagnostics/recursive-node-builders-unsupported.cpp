@@ -3,13 +3,15 @@
 // has what works): vector mode, whose lanes would have to reach the
 // caller's views of the node through the slot it comes back in (and of a
 // recursive walk reading the addresses of nodes built in a loop, whose
-// lanes the caller's classes of the nodes decide); and a
+// lanes the caller's classes of the nodes decide); builders calling each
+// other rather than themselves (lowered in place); and a
 // Hessian-vector product (or a forward derivative with respect to another
 // parameter) where the nodes keep pointers into the function's parameter,
 // whose direction has no derivative of its own, read by a recursive walk
 // that would write into (or read tangents from) that memory itself. Each refused
 // at its construct, with the way out, never a wrong number.
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -DLANES -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=LANES --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -DMUTUAL -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=MUTUAL --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -DWALK -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=WALK --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=HVP --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -DWRT -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=WRT --implicit-check-not=error:
@@ -71,7 +73,7 @@ static void freeLeaves(Leaf *t) {
 
 [[ct::differentiable]] double leaves(const double *x, int n) {
   // HVP: recursive-node-builders-unsupported.cpp:[[@LINE+2]]:13: error: cannot differentiate: the address of memory without a derivative (a parameter left out of ct::wrt, or a constant one) is kept where addresses of memory with derivatives are kept, and memory read through such addresses is given to a function, which is not inlined; copy what it needs into a local array first
-  // HVP: recursive-node-builders-unsupported.cpp:60:48: note: the call is here
+  // HVP: recursive-node-builders-unsupported.cpp:62:48: note: the call is here
   Leaf *t = pairUp(x, 0, n);
   double s = sumLeaves(t);
   freeLeaves(t);
@@ -81,6 +83,39 @@ static void freeLeaves(Leaf *t) {
 #ifdef LANES
 double lanes(const double *x, const double *seeds) {
   return ct::jvp<list, ct::lanes<2>>(x, 5, seeds).tangent[0];
+}
+#elif defined(MUTUAL)
+struct Pair {
+  double value;
+  Pair *left, *right;
+};
+static Pair *oddLevel(const double *x, int lo, int hi);
+static Pair *evenLevel(const double *x, int lo, int hi) {
+  if (hi - lo <= 1)
+    return new Pair{x[lo], nullptr, nullptr};
+  int mid = (lo + hi) / 2;
+  return new Pair{x[mid], oddLevel(x, lo, mid), oddLevel(x, mid, hi)};
+}
+static Pair *oddLevel(const double *x, int lo, int hi) {
+  if (hi - lo <= 1)
+    return new Pair{x[lo] * x[lo], nullptr, nullptr};
+  int mid = (lo + hi) / 2;
+  // MUTUAL: recursive-node-builders-unsupported.cpp:[[@LINE+1]]:27: error: 'evenLevel' calls itself, and it is lowered in place (it passes lambdas or objects holding pointers, or returns pointers or references): such recursion is not supported; write it as a loop, or pass indices
+  return new Pair{x[mid], evenLevel(x, lo, mid), evenLevel(x, mid, hi)};
+}
+static void release(Pair *t) {
+  if (!t)
+    return;
+  release(t->left);
+  release(t->right);
+  // MUTUAL: recursive-node-builders-unsupported.cpp:[[@LINE+1]]:3: error: 'delete' of memory that this function did not allocate with 'new' cannot be differentiated
+  delete t;
+}
+[[ct::differentiable]] double levels(const double *x, int n) {
+  Pair *root = evenLevel(x, 0, n);
+  double s = root->value;
+  release(root);
+  return s;
 }
 #elif defined(WALK)
 static double horner(const Link *p, double z) {
@@ -116,7 +151,7 @@ static Leaf *weighUp(const double *y, const double *x, int lo, int hi) {
 [[ct::differentiable]] double weighed(const double *x, const double *y,
                                       int n) {
   // WRT: recursive-node-builders-unsupported.cpp:[[@LINE+2]]:13: error: cannot differentiate: the address of memory without a derivative (a parameter left out of ct::wrt, or a constant one) is kept where addresses of memory with derivatives are kept, and memory read through such addresses is given to 'sumLeaves', which is not inlined; copy what it needs into a local array first
-  // WRT: recursive-node-builders-unsupported.cpp:60:48: note: the call is here
+  // WRT: recursive-node-builders-unsupported.cpp:62:48: note: the call is here
   Leaf *t = weighUp(y, x, 0, n);
   double s = sumLeaves(t);
   freeLeaves(t);
