@@ -52,12 +52,10 @@ inline bool buildsNodesRecursively(const clang::FunctionDecl *function) {
 }
 
 /// Whether `function`, lowered on its own, returns its node through the
-/// slot its caller passes: it builds nodes by calling itself (marked at
-/// the call that recursed).
-inline bool returnsNodeThroughSlot(const ModuleLowering &module,
-                                   const clang::FunctionDecl *function) {
-  return buildsNodesRecursively(function) &&
-         module.isRecursionOverNodes(function);
+/// slot its caller passes (decided from its source alone, so that its
+/// signature, its body and every call agree).
+inline bool returnsNodeThroughSlot(const clang::FunctionDecl *function) {
+  return buildsNodesRecursively(function);
 }
 
 } // namespace cotangent::frontend
