@@ -543,7 +543,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     operands.push_back(materialize(*resultPlace, l));
   }
   // (A node built by recursion comes back through a slot: NodeResults.h.)
-  Value nodeSlot = !isVirtual && returnsNodeThroughSlot(callee)
+  Value nodeSlot = !isVirtual && buildsNodesRecursively(callee)
                        ? newAddressSlot(l)
                        : Value();
   if (nodeSlot)

@@ -49,7 +49,7 @@ void FunctionLowering::lower() {
   clang::QualType returnType = decl->getReturnType();
   if ((isAggregate(returnType) && !isIterator(returnType) &&
        !isVector(returnType)) ||
-      returnsNodeThroughSlot(decl)) {
+      buildsNodesRecursively(decl)) {
     resultAddress = Address{args.front(), zero};
     args = args.drop_front();
   }
@@ -602,7 +602,7 @@ void FunctionLowering::lowerReturn(const clang::ReturnStmt *stmt) {
       // outlive it, and the caller tests what it gets.)
       if (returnedPlace) {
         *returnedPlace = *address;
-      } else if (inlineDepth == 0 && returnsNodeThroughSlot(decl)) {
+      } else if (inlineDepth == 0 && buildsNodesRecursively(decl)) {
         keepAddress(*address, *resultAddress, l);
       } else if (returnsMemoryAndOffset && !address->packedType &&
                  !nullPointers.contains(address->memref)) {

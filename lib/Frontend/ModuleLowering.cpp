@@ -1455,7 +1455,7 @@ func::FuncOp ModuleLowering::getFunction(const clang::FunctionDecl *decl) {
                      !isMemrefVector(returnType);
     // (A node built by recursion: the address of a slot holding its
     // address, NodeResults.h.)
-    if (returnsNodeThroughSlot(decl)) {
+    if (buildsNodesRecursively(decl)) {
       type = lowerType(ast.getPointerType(returnType),
                        decl->getReturnTypeSourceRange(),
                        "the result of '" + decl->getNameAsString() + "'");

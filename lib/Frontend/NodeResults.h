@@ -41,7 +41,9 @@ inline bool callsDirectly(const clang::Stmt *stmt,
 }
 
 /// Whether `function` returns linked nodes it builds by calling itself:
-/// then even its outermost call is a call (lowered in place, the node
+/// then it returns them through the slot its caller passes (decided from
+/// its source alone, so that its signature, its body and every call
+/// agree), and even its outermost call is a call (lowered in place, the node
 /// would be the choice its branches make, which `delete` cannot free).
 /// (Builders calling each other stay lowered in place, an error at the
 /// recursion: their derivatives do not come out of the engine yet.)
@@ -49,13 +51,6 @@ inline bool buildsNodesRecursively(const clang::FunctionDecl *function) {
   const clang::FunctionDecl *definition = nullptr;
   return returnsLinkedNode(function) && function->hasBody(definition) &&
          callsDirectly(definition->getBody(), function);
-}
-
-/// Whether `function`, lowered on its own, returns its node through the
-/// slot its caller passes (decided from its source alone, so that its
-/// signature, its body and every call agree).
-inline bool returnsNodeThroughSlot(const clang::FunctionDecl *function) {
-  return buildsNodesRecursively(function);
 }
 
 } // namespace cotangent::frontend

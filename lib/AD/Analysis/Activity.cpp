@@ -403,9 +403,10 @@ ActivityAnalysis::ActivityAnalysis(func::FuncOp function,
   if (!constantInShadows)
     function.walk([&](func::CallOp call) {
       for (auto [i, arg] : llvm::enumerate(call.getOperands()))
-        constantInShadows |= ct::isDifferentiableMemRef(arg.getType()) &&
-                             !isNullPointerView(arg) && !hasShadow(arg) &&
-                             storesAddressOfOperand(call, i);
+        if (!constantInShadows)
+          constantInShadows = ct::isDifferentiableMemRef(arg.getType()) &&
+                              !isNullPointerView(arg) && !hasShadow(arg) &&
+                              storesAddressOfOperand(call, i);
       if (!constantInShadows)
         return WalkResult::advance();
       constantGivenToAddressKeeper = call;
