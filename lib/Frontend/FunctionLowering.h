@@ -1919,6 +1919,11 @@ private:
   /// Destroys (when not null) and frees `owned`, what a std::unique_ptr of
   /// `type` owned.
   void freeOwned(clang::QualType type, Address owned, const clang::Stmt *where);
+  /// A std::unique_ptr's deleter of the program's called on `owned`, of
+  /// type `pointer` (its call operator lowered in place); false after an
+  /// error.
+  bool callDeleter(const clang::CXXRecordDecl *deleter, clang::QualType pointer,
+                   Address owned, const clang::Stmt *where);
   /// reset, release, assignment and swap of a std::unique_ptr member.
   std::optional<CallResult>
   changeUniquePointer(const clang::CallExpr *expr, clang::QualType type,

@@ -795,7 +795,7 @@ void FunctionLowering::emitLoop(Location l, function_ref<Value()> condition,
   enter(condBlock);
   ++controlDepth;
   loopReadMarks.push_back(loweredReads);
-  auto leave = llvm::make_scope_exit([&] {
+  llvm::scope_exit leave([&] {
     --controlDepth;
     loopReadMarks.pop_back();
   });

@@ -788,6 +788,9 @@ private:
   /// The bases and fields of `record`: data parts in `parts`, pointer,
   /// reference and std::vector fields (which designate memory, they do not
   /// hold data) in `indirectFields`. False after an error.
+  /// Whether a class can be laid out at all (refused with the reason if
+  /// not: closures, virtual bases, library classes owning resources).
+  bool canLayOutClass(const clang::CXXRecordDecl *cxx);
   bool collectParts(const clang::RecordDecl *record,
                     SmallVectorImpl<Part> &parts,
                     SmallVectorImpl<Layout::IndirectField> &indirectFields);
@@ -892,31 +895,43 @@ LayoutComputation::ofArray(const clang::ConstantArrayType *array) {
   return layout;
 }
 
+bool LayoutComputation::canLayOutClass(const clang::CXXRecordDecl *cxx) {
+  // (A lambda without captures is an empty class, a functor Eigen's
+  // unaryExpr keeps: its calls need nothing of the object.)
+  if (cxx->isLambda() && cxx->capture_size() != 0)
+    return refuse("a lambda can be called, or passed to a function, "
+                  "in the function that defines it, but not stored "
+                  "in memory or returned; write a named function");
+  if (cxx->getNumVBases())
+    return refuse("it has virtual base classes, which differentiable "
+                  "code does not lay out yet; derive from them without "
+                  "'virtual'");
+  // (One with a deleter holding no data is a pointer: getUniquePointee.)
+  if (cxx->getName() == "unique_ptr" && cxx->isInStdNamespace())
+    return refuse("its deleter takes storage of its own (a function "
+                  "pointer, or a class with data), which differentiable "
+                  "code does not lay out yet; write the deleter as a class "
+                  "without data whose call operator frees the pointer");
+  if (!isDestroyedByParts(cxx) && !ModuleLowering::ownsMemory(cxx))
+    return refuse("it owns resources through the destructor of '" +
+                  describeUnloweredDestructor(cxx) +
+                  "', a library class that differentiable code does "
+                  "not lower; pass its data as a pointer and a size");
+  return true;
+}
+
 bool LayoutComputation::collectParts(
     const clang::RecordDecl *record, SmallVectorImpl<Part> &parts,
     SmallVectorImpl<Layout::IndirectField> &indirectFields) {
   const clang::ASTRecordLayout &recordLayout = ast.getASTRecordLayout(record);
   if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record)) {
-    // (A lambda without captures is an empty class, a functor Eigen's
-    // unaryExpr keeps: its calls need nothing of the object.)
-    if (cxx->isLambda() && cxx->capture_size() != 0)
-      return refuse("a lambda can be called, or passed to a function, "
-                    "in the function that defines it, but not stored "
-                    "in memory or returned; write a named function");
-    if (cxx->getNumVBases())
-      return refuse("it has virtual base classes, which differentiable "
-                    "code does not lay out yet; derive from them without "
-                    "'virtual'");
+    if (!canLayOutClass(cxx))
+      return false;
     // A class with virtual functions begins with the address of its virtual
     // table (unless a base's does): an integer to the model, written by its
     // constructors, read by virtual calls (VirtualCalls.cpp).
     if (recordLayout.hasOwnVFPtr())
       parts.push_back({ast.getUIntPtrType(), cxx->getSourceRange(), 0});
-    if (!isDestroyedByParts(cxx) && !ModuleLowering::ownsMemory(cxx))
-      return refuse("it owns resources through the destructor of '" +
-                    describeUnloweredDestructor(cxx) +
-                    "', a library class that differentiable code does "
-                    "not lower; pass its data as a pointer and a size");
     for (const clang::CXXBaseSpecifier &base : cxx->bases()) {
       const clang::CXXRecordDecl *baseDecl =
           base.getType()->getAsCXXRecordDecl();
@@ -1033,7 +1048,7 @@ bool LayoutComputation::uniquePointerField(
       ModuleLowering::getAddressType(field)->getPointeeType();
   // (Asked first: a tree's node owning nodes would ask for its own layout
   // while computing it.)
-  bool destroyed = ModuleLowering::needsDestruction(element);
+  (void)ModuleLowering::needsDestruction(element);
   // A node owning nodes linked to its own class (a tree's children): what
   // it owns is reached through the addresses the nodes keep, and destroyed
   // by the destructor's function calling itself (destroyObject).
@@ -1042,13 +1057,14 @@ bool LayoutComputation::uniquePointerField(
         {0, 0, byteOffset, ModuleLowering::getAddressType(field), field});
     return true;
   }
-  std::optional<Layout> pointee =
-      destroyed ? std::nullopt : module.tryGetLayout(element);
-  if (destroyed || (pointee && !pointee->indirect.empty()))
+  // Objects whose pointers keep their addresses (those of objects owned
+  // through a std::unique_ptr do: findRecordsKeepingVectors), also classes
+  // owning memory through their own destructor, which runs where the
+  // member frees what it owns.
+  if (ModuleLowering::holdsUnkeptPointers(element))
     return refuse("its field '" + field->getName() +
-                  "' is a std::unique_ptr to objects that hold pointers or "
-                  "own memory, which is not supported yet; hold them in a "
-                  "std::vector");
+                  "' is a std::unique_ptr to objects holding references, "
+                  "which is not supported yet; hold pointers instead");
   fields.push_back(
       {0, 0, byteOffset, ModuleLowering::getAddressType(field), field});
   return true;

@@ -445,9 +445,14 @@ public:
   /// object). The address of such an object cannot be kept in memory:
   /// what is read through it would take the offset for an address.
   static bool holdsUnkeptPointers(clang::QualType type);
-  /// `T` (or `T[]`) of a std::unique_ptr with the default deleter; null for
-  /// other types.
+  /// `T` (or `T[]`) of a std::unique_ptr with the default deleter or a
+  /// deleter of an empty class (one address either way); null for other
+  /// types.
   static clang::QualType getUniquePointee(clang::QualType type);
+  /// The deleter class of such a std::unique_ptr when it is not the
+  /// default one (its call operator frees what the pointer owns); null
+  /// otherwise.
+  static const clang::CXXRecordDecl *getUniqueDeleter(clang::QualType type);
   /// `T` of a std::shared_ptr<T> (not of an array); null for other types.
   /// Such an object is two addresses, where both standard libraries keep
   /// them: the object's and its use count's (SharedPointers.cpp).

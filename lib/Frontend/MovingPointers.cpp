@@ -400,7 +400,8 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
   // variable it initialized (a buffer replaced in a loop, grown by
   // new-copy-delete, read after it), exists only from then on: no
   // selection among arrays made before can name it.
-  for (auto &[var, values] : assigned)
+  for (auto &[assignedVar, values] : assigned) {
+    const clang::VarDecl *var = assignedVar; // (captured below)
     if (!isVectorPointer(var) &&
         llvm::any_of(values, [&](const clang::Expr *value) {
           auto isNew = [](const clang::Expr *made) {
@@ -426,6 +427,7 @@ FunctionLowering::getAddressSlotVariables(const clang::Stmt *body) {
                  (isChosenAtRunTime(source) || isNew(source->getInit()));
         }))
       known->second.insert(var);
+  }
   // A variable assigned after its declaration whose code asks whether it
   // is null (it may hold `nullptr`, or a `next` read from a node): only an
   // address kept in memory can say.

@@ -31,7 +31,7 @@ inline bool callsDirectly(const clang::Stmt *stmt,
                           const clang::FunctionDecl *function) {
   if (!stmt)
     return false;
-  if (const auto *call = dyn_cast<clang::CallExpr>(stmt))
+  if (const auto *call = llvm::dyn_cast<clang::CallExpr>(stmt))
     if (const clang::FunctionDecl *callee = call->getDirectCallee();
         callee && callee->getCanonicalDecl() == function->getCanonicalDecl())
       return true;

@@ -16,9 +16,15 @@ private:
   double *data_;
 };
 
-// A std::unique_ptr member owning objects that own memory themselves.
+// A std::unique_ptr member owning objects that hold references.
+// (Objects owning memory, or holding pointers, work:
+// test/Integration/CPU/unique-pointers-to-owners.cpp.)
+struct Scaled {
+  const double &scale;
+  double value;
+};
 struct Holder {
-  std::unique_ptr<Buffer> buffer;
+  std::unique_ptr<Scaled> scaled;
   ~Holder() {}
 };
 
@@ -42,9 +48,9 @@ struct Watched {
 }
 
 [[ct::differentiable]] double memberOwner(double x) {
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 'h' has type 'struct Holder', which differentiable code does not support: its field 'buffer' is a std::unique_ptr to objects that hold pointers or own memory, which is not supported yet; hold them in a std::vector
-  Holder h{std::make_unique<Buffer>(1)};
-  return x;
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 'h' has type 'struct Holder', which differentiable code does not support: its field 'scaled' is a std::unique_ptr to objects holding references, which is not supported yet; hold pointers instead
+  Holder h{std::make_unique<Scaled>(x, x)};
+  return h.scaled->value * h.scaled->scale;
 }
 
 [[ct::differentiable]] double weakMember(double x) {

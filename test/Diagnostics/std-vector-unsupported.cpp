@@ -3,6 +3,7 @@
 // (signatures are checked before bodies, hence CHECK-DAG).
 // RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 2>&1 | FileCheck %s
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <tuple>
@@ -120,15 +121,21 @@ struct Point { double x, y; };
   return points[0].x;
 }
 
-struct FreeDeleter {
+// A deleter with storage of its own: a function pointer, a class with data.
+struct TaggedDeleter {
+  int tag;
   void operator()(double *p) const { delete[] p; }
 };
 
 [[ct::differentiable]] double owners(const double *x, int n) {
-  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: variable 'kept' has type 'class std::unique_ptr<double[], struct FreeDeleter>', which differentiable code does not support: it owns resources through the destructor of 'class std::unique_ptr<double[], struct FreeDeleter>', a library class that differentiable code does not lower; pass its data as a pointer and a size
-  std::unique_ptr<double[], FreeDeleter> kept(new double[n]);
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: variable 'kept' has type 'class std::unique_ptr<double[], void (*)(void *){{( noexcept)?}}>', which differentiable code does not support: its deleter takes storage of its own (a function pointer, or a class with data), which differentiable code does not lay out yet; write the deleter as a class without data whose call operator frees the pointer
+  std::unique_ptr<double[], decltype(&std::free)> kept(
+      static_cast<double *>(std::malloc(n * sizeof(double))), &std::free);
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: variable 'tagged' has type 'class std::unique_ptr<double[], struct TaggedDeleter>', which differentiable code does not support: its deleter takes storage of its own
+  std::unique_ptr<double[], TaggedDeleter> tagged(new double[n], {1});
   kept[0] = x[0];
-  return kept[0] * x[0];
+  tagged[0] = x[0];
+  return kept[0] * tagged[0];
 }
 
 // The vectors of an array are kept in memory as their addresses; a pointer
@@ -181,4 +188,4 @@ static double firstOf(const std::vector<double> *v) { return (*v)[0]; }
   return s;
 }
 
-// CHECK: 16 errors generated.
+// CHECK: 17 errors generated.

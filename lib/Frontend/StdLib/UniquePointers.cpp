@@ -7,7 +7,8 @@
 // A std::unique_ptr member of a class is a pointer that keeps its address
 // in its object (docs/Memory.md): made from `new`, std::make_unique,
 // nullptr or another one moved from; reset, released, assigned, swapped
-// and tested (`if (p)`); destroying the object frees what it owns.
+// and tested (`if (p)`); destroying the object frees what it owns. A
+// deleter of the program's without data is called in place instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,12 +20,19 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecordLayout.h"
 
 using namespace mlir;
 
 namespace cotangent::frontend {
 
-clang::QualType ModuleLowering::getUniquePointee(clang::QualType type) {
+/// A std::unique_ptr's class and deleter class, when it is one address:
+/// the default deleter, or an empty class both standard libraries keep in
+/// no storage (a functor freeing with `free`, a lambda without captures).
+/// A function pointer or a deleter with state is a second part.
+static std::pair<const clang::ClassTemplateSpecializationDecl *,
+                 const clang::CXXRecordDecl *>
+uniquePointerParts(clang::QualType type) {
   const auto *spec = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
       type.getNonReferenceType()->getAsCXXRecordDecl());
   if (!spec || spec->getName() != "unique_ptr" || !spec->isInStdNamespace())
@@ -33,9 +41,33 @@ clang::QualType ModuleLowering::getUniquePointee(clang::QualType type) {
   if (args.size() != 2 || args[0].getKind() != clang::TemplateArgument::Type)
     return {};
   const auto *deleter = args[1].getAsType()->getAsCXXRecordDecl();
-  if (!deleter || deleter->getName() != "default_delete")
+  if (!deleter || !deleter->hasDefinition())
     return {};
-  return args[0].getAsType();
+  if (deleter->getName() == "default_delete" && deleter->isInStdNamespace())
+    return {spec, deleter};
+  // (A `final` deleter takes storage of its own in libstdc++.)
+  const clang::CXXRecordDecl *definition = spec->getDefinition();
+  clang::ASTContext &ast = spec->getASTContext();
+  if (!deleter->isEmpty() || !definition || definition->isInvalidDecl() ||
+      ast.getASTRecordLayout(definition).getSize() !=
+          ast.getTypeSizeInChars(ast.VoidPtrTy))
+    return {};
+  return {spec, deleter};
+}
+
+clang::QualType ModuleLowering::getUniquePointee(clang::QualType type) {
+  const clang::ClassTemplateSpecializationDecl *spec =
+      uniquePointerParts(type).first;
+  return spec ? spec->getTemplateArgs()[0].getAsType() : clang::QualType();
+}
+
+const clang::CXXRecordDecl *
+ModuleLowering::getUniqueDeleter(clang::QualType type) {
+  const clang::CXXRecordDecl *deleter = uniquePointerParts(type).second;
+  return deleter && deleter->getName() == "default_delete" &&
+                 deleter->isInStdNamespace()
+             ? nullptr
+             : deleter;
 }
 
 bool ModuleLowering::passesUniquePointers(const clang::FunctionDecl *function) {
@@ -246,7 +278,8 @@ bool FunctionLowering::lowerUniquePointerDecl(const clang::VarDecl *var) {
                    !getUniquePointee(source->getType()).isNull();
   if (var->getInit() && owner &&
       (movedFrom || changesOwner(owner->getBody(), var) ||
-       module.mayNeedDestruction(pointee))) {
+       module.mayNeedDestruction(pointee) ||
+       ModuleLowering::getUniqueDeleter(var->getType()))) {
     // Reset, released, moved or moved from another, or owning an object
     // whose destructor does something: its address in a slot of its own,
     // destroyed and freed where its scope ends (what it owns then).
@@ -376,6 +409,11 @@ FunctionLowering::lowerOwnedSource(const clang::Expr *init,
     keepAddress(*null, *slot, l);
     return Address{kept, constantIndex(0, l)};
   }
+  // A deleter of the program's decides what the pointer may be (memory
+  // from `malloc`, the caller's array with a deleter doing nothing).
+  if (ModuleLowering::getUniqueDeleter(type) &&
+      source->getType()->isPointerType())
+    return lowerPointer(source);
   return unsupported<Result>(init, "a std::unique_ptr in differentiable code "
                                    "owns memory from 'new', "
                                    "std::make_unique or another "
@@ -427,9 +465,75 @@ void FunctionLowering::destroyUniquePointer(clang::QualType type, Address slot,
     freeOwned(type, *owned, where);
 }
 
+/// The deleter's call operator that takes the owned pointer (of type
+/// `pointer`): the one function, the overload taking exactly that type, or
+/// the instance of a template (a generic lambda's) that std::unique_ptr's
+/// destructor made C++ instantiate.
+static const clang::CXXMethodDecl *
+deleterCallOperator(const clang::CXXRecordDecl *deleter,
+                    clang::QualType pointer) {
+  clang::ASTContext &ast = deleter->getASTContext();
+  SmallVector<const clang::CXXMethodDecl *> candidates;
+  for (const clang::NamedDecl *decl : deleter->lookup(
+           ast.DeclarationNames.getCXXOperatorName(clang::OO_Call))) {
+    if (const auto *method = dyn_cast<clang::CXXMethodDecl>(decl))
+      candidates.push_back(method);
+    else if (const auto *generic = dyn_cast<clang::FunctionTemplateDecl>(decl))
+      for (const clang::FunctionDecl *instance : generic->specializations())
+        candidates.push_back(cast<clang::CXXMethodDecl>(instance));
+  }
+  llvm::erase_if(candidates, [](const clang::CXXMethodDecl *method) {
+    return method->getNumParams() != 1 || !method->hasBody();
+  });
+  if (candidates.size() == 1)
+    return candidates.front();
+  auto exact = llvm::make_filter_range(
+      candidates, [&](const clang::CXXMethodDecl *method) {
+        return ast.hasSameUnqualifiedType(
+            method->getParamDecl(0)->getType().getNonReferenceType(), pointer);
+      });
+  return llvm::range_size(exact) == 1 ? *exact.begin() : nullptr;
+}
+
+bool FunctionLowering::callDeleter(const clang::CXXRecordDecl *deleter,
+                                   clang::QualType pointer, Address owned,
+                                   const clang::Stmt *where) {
+  const clang::CXXMethodDecl *callOperator =
+      deleterCallOperator(deleter, pointer);
+  const auto *expr = dyn_cast_or_null<clang::Expr>(where);
+  if (!callOperator || !expr) {
+    module.error(where ? where->getSourceRange() : deleter->getSourceRange(),
+                 "the deleter '" + deleter->getQualifiedNameAsString() +
+                     "' of this std::unique_ptr cannot be followed in "
+                     "differentiable code: give it one call operator taking "
+                     "the pointer");
+    return false;
+  }
+  // Its body in place, its parameter bound to the memory owned (the
+  // deleter is an empty class: its object holds nothing to bind).
+  const clang::ParmVarDecl *param = callOperator->getParamDecl(0);
+  SavedBindings saved;
+  saveBindings(param, saved);
+  fixedPointers[param] = owned;
+  std::optional<CallResult> called =
+      inlineBody(expr, callOperator, {nullptr}, nullptr);
+  restoreBindings(saved);
+  return called.has_value();
+}
+
 void FunctionLowering::freeOwned(clang::QualType type, Address owned,
                                  const clang::Stmt *where) {
   Location l = loc(where);
+  // A deleter of the program's: called when the pointer is not null, as
+  // std::unique_ptr calls it; it destroys and frees (or not) itself.
+  if (const clang::CXXRecordDecl *deleter =
+          ModuleLowering::getUniqueDeleter(type)) {
+    emitIfNotNull(owned.memref, l, [&] {
+      callDeleter(deleter, ModuleLowering::getOwnedPointerType(type), owned,
+                  where);
+    });
+    return;
+  }
   clang::QualType pointee = ModuleLowering::getUniquePointee(type);
   if (!pointee->isArrayType() && module.mayNeedDestruction(pointee)) {
     // The object first, as its destructor would (a vector it holds frees

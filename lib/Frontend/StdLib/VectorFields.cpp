@@ -434,7 +434,8 @@ void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
   finder.addResizedRecords();
   // Structs a std::vector holds, and structs a std::unique_ptr or a
   // std::shared_ptr owns: their objects are reached through addresses kept
-  // in memory, where a vector field must be found in the object itself.
+  // in memory, where a vector field must be found in the object itself,
+  // and an owned object's pointer field its address.
   clang::IdentifierInfo &stdName = ast.Idents.get("std");
   for (StringRef holder : {"vector", "unique_ptr", "shared_ptr"}) {
     clang::IdentifierInfo &holderName = ast.Idents.get(holder);
@@ -447,10 +448,14 @@ void ModuleLowering::findRecordsKeepingVectors(clang::ASTContext &ast) {
             for (const clang::ClassTemplateSpecializationDecl *spec :
                  holderTemplate->specializations()) {
               clang::QualType type = ast.getCanonicalTagType(spec);
-              addHeldRecords(holder == "vector" ? getVectorElementType(type)
-                             : holder == "unique_ptr" ? getUniquePointee(type)
-                                                      : getSharedPointee(type),
-                             records);
+              clang::QualType held =
+                  holder == "vector"       ? getVectorElementType(type)
+                  : holder == "unique_ptr" ? getUniquePointee(type)
+                                           : getSharedPointee(type);
+              addHeldRecords(held, records);
+              // (And their pointer fields keep their addresses in them.)
+              if (holder != "vector" && !held.isNull())
+                ResizedFieldFinder::noteBehindVoidPointer(held);
             }
   }
   for (const clang::CXXRecordDecl *record : finder.dynamicClasses)
