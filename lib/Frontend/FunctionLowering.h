@@ -1190,6 +1190,9 @@ private:
   /// Frees the vectors created since `depth`, but `kept` (a vector being
   /// returned), and destroys the objects of classes that own memory.
   void emitCleanups(size_t depth, Location l, Value kept = nullptr);
+  /// A declaration in a block: its variables and their temporaries live to
+  /// the block's end, but std::shared_ptr temporaries to the declaration's.
+  void lowerDeclaration(const clang::DeclStmt *decl);
   /// Objects in `cleanups` that are destroyed by a destructor of the
   /// user's (ModuleLowering::ownsMemory): its declaration, and the
   /// expression that made the object (where the destructor is reported).
@@ -1942,6 +1945,10 @@ private:
   };
   std::optional<SharedParts> loadShared(Address slot, clang::QualType type,
                                         const clang::Stmt *where);
+  /// loadShared to read what it holds (not to destroy it): refused, with an
+  /// error at `where`, for a std::weak_ptr in the caller's memory.
+  std::optional<SharedParts> readShared(Address slot, clang::QualType type,
+                                        const clang::Stmt *where);
   /// Keeps `parts` in the std::shared_ptr at `slot`; false (after an
   /// error at `where`) where that is the caller's memory.
   bool keepShared(const SharedParts &parts, Address slot,
@@ -1956,8 +1963,20 @@ private:
   /// Adds `delta` to the use count of `block`, a control block the
   /// function made; the new count.
   Value addToUseCount(Address block, int64_t delta, Location l);
-  /// One owner more, or fewer (the last destroys and frees the object).
-  void acquireShared(const SharedParts &parts, Location l);
+  /// One owner more (of a std::weak_ptr if `weak`: one observer more), or
+  /// fewer (the last owner destroys and frees the object; the block goes
+  /// with the last of owners and observers).
+  void acquireShared(const SharedParts &parts, bool weak, Location l);
+  /// Whether the object of `parts` is alive (never null, with an owner:
+  /// a borrowed block's is); with `own`, one owner more if it is.
+  Value isAliveShared(const SharedParts &parts, bool own, Location l);
+  /// std::weak_ptr's `lock()` of `parts` kept in the std::shared_ptr of
+  /// `type` at `dest`: a new owner of the object if it is alive, else null
+  /// (stops the program with a message when `mustBeAlive`, where a
+  /// std::shared_ptr made from an expired one throws); false after an
+  /// error.
+  bool lockWeak(const SharedParts &parts, clang::QualType type,
+                bool mustBeAlive, Address dest, const clang::Expr *where);
   void releaseParts(clang::QualType type, const SharedParts &parts,
                     const clang::Stmt *where);
   void releaseShared(clang::QualType type, Address slot,
@@ -1970,7 +1989,8 @@ private:
   /// new owner: copied (one owner more), moved (null left behind) or taken
   /// from a prvalue.
   std::optional<SharedParts> takeShared(const clang::Expr *from, bool move,
-                                        clang::QualType type);
+                                        clang::QualType type,
+                                        clang::QualType dest);
   /// Makes the std::shared_ptr of `type` at `dest` from `init`; false
   /// after an error.
   bool initializeShared(const clang::Expr *init, clang::QualType type,

@@ -1373,6 +1373,14 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
     return lowerComplexInto(init, dest);
   if (type->isVectorType())
     return lowerVectorInto(init, dest);
+  // `return std::make_shared<T>(...)`: the model's object and block.
+  if (const auto *call = dyn_cast<clang::CallExpr>(init);
+      call && call->getDirectCallee() &&
+      call->getDirectCallee()->isInStdNamespace() &&
+      call->getDirectCallee()->getIdentifier() &&
+      call->getDirectCallee()->getName() == "make_shared" &&
+      !ModuleLowering::getSharedPointee(type).isNull())
+    return initializeShared(init, type, dest);
   if (const auto *cast = dyn_cast<clang::CastExpr>(init)) {
     if (cast->getCastKind() == clang::CK_NoOp ||
         cast->getCastKind() == clang::CK_ConstructorConversion)

@@ -177,6 +177,45 @@ void FunctionLowering::lowerConstructorInitializers(
   storeTables();
 }
 
+/// Whether `memref`, in cleanups, is a std::shared_ptr or std::weak_ptr
+/// temporary (not one of the variables `decl` declares).
+static bool isSharedTemporary(
+    Value memref, const clang::DeclStmt *decl,
+    const llvm::DenseMap<Value, std::pair<clang::QualType, const clang::Stmt *>>
+        &objectCleanups,
+    const llvm::DenseMap<const clang::ValueDecl *, Address> &places) {
+  auto object = objectCleanups.find(memref);
+  if (object == objectCleanups.end() ||
+      ModuleLowering::getSharedPointee(object->second.first).isNull())
+    return false;
+  return llvm::none_of(decl->decls(), [&](const clang::Decl *declared) {
+    const auto *var = dyn_cast<clang::ValueDecl>(declared);
+    auto place = var ? places.find(var) : places.end();
+    return place != places.end() && place->second.memref == memref;
+  });
+}
+
+void FunctionLowering::lowerDeclaration(const clang::DeclStmt *decl) {
+  size_t depth = cleanups.size();
+  lowerStmt(decl);
+  // The declared variables' temporaries live to the end of the block, but
+  // those holding std::shared_ptrs are released where the declaration ends,
+  // as C++ releases them: a std::weak_ptr sees their object expire then,
+  // and use_count() counts them no more.
+  SmallVector<Value> released, kept;
+  for (Value memref : llvm::drop_begin(cleanups, depth))
+    (isSharedTemporary(memref, decl, objectCleanups, places) ? released : kept)
+        .push_back(memref);
+  if (released.empty())
+    return;
+  cleanups.truncate(depth);
+  cleanups.append(kept);
+  size_t keptDepth = cleanups.size();
+  cleanups.append(released);
+  emitCleanups(keptDepth, module.getLoc(decl->getEndLoc()));
+  cleanups.truncate(keptDepth);
+}
+
 void FunctionLowering::lowerCompound(const clang::CompoundStmt *compound) {
   // The vectors declared in the block are freed at its end.
   size_t depth = cleanups.size();
@@ -187,8 +226,8 @@ void FunctionLowering::lowerCompound(const clang::CompoundStmt *compound) {
     currentStatement = child;
     // A declaration's vectors live to the end of the block; any other
     // statement's temporaries to the end of the statement.
-    if (isa<clang::DeclStmt>(child))
-      lowerStmt(child);
+    if (const auto *decl = dyn_cast<clang::DeclStmt>(child))
+      lowerDeclaration(decl);
     else
       lowerScoped(child);
   }

@@ -453,10 +453,13 @@ public:
   /// default one (its call operator frees what the pointer owns); null
   /// otherwise.
   static const clang::CXXRecordDecl *getUniqueDeleter(clang::QualType type);
-  /// `T` of a std::shared_ptr<T> (not of an array); null for other types.
-  /// Such an object is two addresses, where both standard libraries keep
-  /// them: the object's and its use count's (SharedPointers.cpp).
+  /// `T` of a std::shared_ptr<T> or a std::weak_ptr<T> (not of an array);
+  /// null for other types. Such an object is two addresses, where both
+  /// standard libraries keep them: the object's and its control block's
+  /// (SharedPointers.cpp).
   static clang::QualType getSharedPointee(clang::QualType type);
+  /// Whether `type` is a std::weak_ptr (or libstdc++'s base of it).
+  static bool isWeakPointer(clang::QualType type);
   /// std::shared_ptr, or one of the bases a standard library gives it
   /// (libstdc++'s `__shared_ptr` and `__shared_ptr_access`).
   static bool isSharedPointerClass(const clang::CXXRecordDecl *record);

@@ -28,9 +28,9 @@ struct Holder {
   ~Holder() {}
 };
 
-// A std::weak_ptr member observing a std::shared_ptr: the library's weak
-// count would be kept in a control block the library did not make.
-// (std::shared_ptr members work: test/Integration/CPU/shared-pointers.cpp.)
+// A std::weak_ptr of the caller's: whether its object has expired is the
+// library's count. (The function's own work:
+// test/Integration/CPU/weak-pointers.cpp.)
 struct Watched {
   std::weak_ptr<double> value;
 };
@@ -53,9 +53,9 @@ struct Watched {
   return h.scaled->value * h.scaled->scale;
 }
 
-[[ct::differentiable]] double weakMember(double x) {
-  auto shared = std::make_shared<double>(x);
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:13: error: 'std::weak_ptr<double>::weak_ptr' works on a 'std::weak_ptr<double>', which differentiable code keeps as the library compiled it, and cannot be called so: its parameter 1 has type 'const class std::shared_ptr<double> &'
-  Watched s{shared};
-  return *shared * static_cast<double>(s.value.expired());
+[[ct::differentiable]] double weakMember(const Watched &w, double x) {
+  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:16: error: differentiable code cannot read a std::weak_ptr the caller passes (whether its object has expired is the library's count); pass the std::shared_ptr, or lock it before the call
+  if (auto v = w.value.lock())
+    return *v * x;
+  return x;
 }

@@ -1,10 +1,12 @@
 // A std::shared_ptr is two addresses kept in its object (docs/Memory.md,
 // item 24): the object's and its control block's. std::make_shared makes
-// the object and a block of two `long`s (0 where a library's block keeps
-// its virtual table's address, then the use count, 1); a copy loads both
-// addresses and, when the block is one the function made, counts one owner
-// more; destruction counts one fewer, and the last owner frees the object
-// and the block.
+// the object and a block of three `long`s (0 where a library's block keeps
+// its virtual table's address, the use count, 1, and the count of
+// std::weak_ptrs, 0); a copy loads both addresses and, when the block is
+// one the function made, counts one owner more; destruction counts one
+// fewer, and the last owner frees the object, observing the block
+// meanwhile (one std::weak_ptr more), then frees the block when nothing
+// else observes it.
 // RUN: %cotangent-cc %s -- -std=c++20 -I%cotangent-include | FileCheck %s
 // RUN: %cotangent-cc %s -- -std=c++20 -I%cotangent-include | %cotangent-opt > /dev/null
 
@@ -22,12 +24,14 @@ struct Pair {
 // CHECK-DAG: %[[MINUS_ONE:.*]] = arith.constant -1 : i64
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK: %[[Q:.*]] = memref.alloca() : memref<2xf64>
 // CHECK: %[[P:.*]] = memref.alloca() : memref<2xf64>
 // CHECK: %[[OBJECT:.*]] = memref.alloc() : memref<2xf64>
-// CHECK: %[[BLOCK:.*]] = memref.alloc() : memref<2xi64>
+// CHECK: %[[BLOCK:.*]] = memref.alloc() : memref<3xi64>
 // CHECK: memref.store %[[ZERO]], %[[BLOCK]][%[[C0]]]
 // CHECK: memref.store %[[ONE]], %[[BLOCK]][%[[C1]]]
+// CHECK: memref.store %[[ZERO]], %[[BLOCK]][%[[C2]]]
 // CHECK: ct.store_address %{{.*}}, %[[P]][%[[C0]]]
 // CHECK: ct.store_address %{{.*}}, %[[P]][%[[C1]]]
 // The copy: one owner more where the block is the function's.
@@ -49,7 +53,15 @@ struct Pair {
 // CHECK: memref.store %[[LEFT]], %[[QCOUNT]][%[[C1]]]
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[LEFT]], %[[ZERO]]
 // CHECK: scf.if %[[LAST]] {
+// CHECK: %[[OBSERVERS:.*]] = memref.load %[[QCOUNT]][%[[C2]]]
+// CHECK: %[[OBSERVING:.*]] = arith.addi %[[OBSERVERS]], %[[ONE]]
+// CHECK: memref.store %[[OBSERVING]], %[[QCOUNT]][%[[C2]]]
 // CHECK: memref.dealloc %[[GONE]]
+// CHECK: %[[STILL:.*]] = memref.load %[[QCOUNT]][%[[C2]]]
+// CHECK: %[[LEFT_OBSERVING:.*]] = arith.addi %[[STILL]], %[[MINUS_ONE]]
+// CHECK: memref.store %[[LEFT_OBSERVING]], %[[QCOUNT]][%[[C2]]]
+// CHECK: %[[UNOBSERVED:.*]] = arith.cmpi eq, %[[LEFT_OBSERVING]], %[[ZERO]]
+// CHECK: scf.if %[[UNOBSERVED]] {
 // CHECK: memref.dealloc %[[QCOUNT]]
 // CHECK: arith.addi %{{.*}}, %[[MINUS_ONE]]
 // CHECK: memref.dealloc

@@ -2,11 +2,13 @@
 //
 // A std::shared_ptr<T> is two addresses kept in its object, where both
 // standard libraries keep them (docs/Memory.md, item 24): the object's and
-// its control block's. A block the function makes (std::make_shared, a
-// std::shared_ptr made from `new`) is two `long`s: zero where the
-// library's blocks keep the address of their virtual table, then the use
-// count. Copies count an owner more, destruction, `reset` and assignment
-// one fewer; the last owner destroys and frees the object and the block.
+// its control block's; so is a std::weak_ptr<T>. A block the function
+// makes (std::make_shared, a std::shared_ptr made from `new`) is three
+// `long`s: zero where the library's blocks keep the address of their
+// virtual table, the use count, then the count of std::weak_ptrs. Copies
+// count an owner (or observer) more, destruction, `reset` and assignment
+// one fewer; the last owner destroys and frees the object, and the last of
+// owners and observers frees the block.
 // A block the caller made (a std::shared_ptr passed in) is borrowed: the
 // caller's owners keep the object alive during the call, so its count is
 // left as it is, and the function never frees it.
@@ -35,7 +37,8 @@ bool ModuleLowering::isSharedPointerClass(const clang::CXXRecordDecl *record) {
   const clang::TemplateArgumentList &args = spec->getTemplateArgs();
   // (Of an object, not of an array: std::shared_ptr<T[]> is not modelled.)
   return (name == "shared_ptr" || name == "__shared_ptr" ||
-          name == "__shared_ptr_access") &&
+          name == "__shared_ptr_access" || name == "weak_ptr" ||
+          name == "__weak_ptr") &&
          args.size() >= 1 &&
          args[0].getKind() == clang::TemplateArgument::Type &&
          !args[0].getAsType()->isArrayType();
@@ -43,11 +46,18 @@ bool ModuleLowering::isSharedPointerClass(const clang::CXXRecordDecl *record) {
 
 clang::QualType ModuleLowering::getSharedPointee(clang::QualType type) {
   const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!isSharedPointerClass(record) || record->getName() != "shared_ptr")
+  if (!isSharedPointerClass(record) ||
+      (record->getName() != "shared_ptr" && record->getName() != "weak_ptr"))
     return {};
   return cast<clang::ClassTemplateSpecializationDecl>(record)
       ->getTemplateArgs()[0]
       .getAsType();
+}
+
+bool ModuleLowering::isWeakPointer(clang::QualType type) {
+  const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
+  return isSharedPointerClass(record) &&
+         (record->getName() == "weak_ptr" || record->getName() == "__weak_ptr");
 }
 
 bool ModuleLowering::holdsSharedPointers(clang::QualType type) {
@@ -77,6 +87,29 @@ static clang::QualType countPointer(clang::ASTContext &ast) {
   return ast.getPointerType(ast.LongTy);
 }
 
+/// Whether `memref` is the caller's memory, or memory that becomes the
+/// caller's (a std::vector parameter grown).
+static bool isCallersMemory(Value memref) {
+  if (ct::isCallerMemory(memref))
+    return true;
+  Operation *made = memoryRoot(memref).getDefiningOp();
+  return made && made->hasAttr(ct::kGrowsCallerMemoryAttr);
+}
+
+std::optional<FunctionLowering::SharedParts>
+FunctionLowering::readShared(Address slot, clang::QualType type,
+                             const clang::Stmt *where) {
+  // (Its object may have expired before the call, which only the library's
+  // count says, in a form of each library's own.)
+  if (ModuleLowering::isWeakPointer(type) && isCallersMemory(slot.memref))
+    return unsupported<std::optional<SharedParts>>(
+        where, "differentiable code cannot read a std::weak_ptr the caller "
+               "passes (whether its object has expired is the library's "
+               "count); pass the std::shared_ptr, or lock it before the "
+               "call");
+  return loadShared(slot, type, where);
+}
+
 std::optional<FunctionLowering::SharedParts>
 FunctionLowering::loadShared(Address slot, clang::QualType type,
                              const clang::Stmt *where) {
@@ -88,15 +121,6 @@ FunctionLowering::loadShared(Address slot, clang::QualType type,
   if (!object || !count)
     return std::nullopt;
   return SharedParts{*object, *count};
-}
-
-/// Whether `memref` is the caller's memory, or memory that becomes the
-/// caller's (a std::vector parameter grown).
-static bool isCallersMemory(Value memref) {
-  if (ct::isCallerMemory(memref))
-    return true;
-  Operation *made = memoryRoot(memref).getDefiningOp();
-  return made && made->hasAttr(ct::kGrowsCallerMemoryAttr);
 }
 
 bool FunctionLowering::keepShared(const SharedParts &parts, Address slot,
@@ -153,11 +177,17 @@ void FunctionLowering::ifOwnBlock(Address count, Location l,
                 [&] { emitIf(l, isOwnBlock(count, b, l), then); });
 }
 
-/// The use count's place in a block the function made.
+/// The use count's place in a block the function made, and the count of
+/// std::weak_ptrs'.
 static Address useCount(Address block, OpBuilder &b, Location l) {
   return Address{block.memref, arith::AddIOp::create(
                                    b, l, block.offset,
                                    arith::ConstantIndexOp::create(b, l, 1))};
+}
+static Address weakCount(Address block, OpBuilder &b, Location l) {
+  return Address{block.memref, arith::AddIOp::create(
+                                   b, l, block.offset,
+                                   arith::ConstantIndexOp::create(b, l, 2))};
 }
 
 Value FunctionLowering::addToUseCount(Address block, int64_t delta,
@@ -170,20 +200,56 @@ Value FunctionLowering::addToUseCount(Address block, int64_t delta,
   return next;
 }
 
-void FunctionLowering::acquireShared(const SharedParts &parts, Location l) {
-  ifOwnBlock(parts.count, l, [&] { addToUseCount(parts.count, 1, l); });
+/// Adds `delta` to the count at `place`; the new count.
+static Value addToCount(Address place, int64_t delta, OpBuilder &b,
+                        Location l) {
+  Value next = arith::AddIOp::create(
+      b, l, memref::LoadOp::create(b, l, place.memref, place.offset),
+      arith::ConstantOp::create(b, l, b.getI64IntegerAttr(delta)));
+  memref::StoreOp::create(b, l, next, place.memref, place.offset);
+  return next;
+}
+
+static Value isZero(Value count, OpBuilder &b, Location l) {
+  return arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::eq, count,
+      arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
+}
+
+void FunctionLowering::acquireShared(const SharedParts &parts, bool weak,
+                                     Location l) {
+  ifOwnBlock(parts.count, l, [&] {
+    if (weak)
+      addToCount(weakCount(parts.count, b, l), 1, b, l);
+    else
+      addToUseCount(parts.count, 1, l);
+  });
 }
 
 void FunctionLowering::releaseParts(clang::QualType type,
                                     const SharedParts &parts,
                                     const clang::Stmt *where) {
   Location l = loc(where);
+  // The block goes when neither owners nor observers are left.
+  auto freeBlockIfUnobserved = [&](Value observers) {
+    emitIf(l, isZero(observers, b, l),
+           [&] { memref::DeallocOp::create(b, l, parts.count.memref); });
+  };
   ifOwnBlock(parts.count, l, [&] {
+    if (ModuleLowering::isWeakPointer(type)) {
+      Value observers = addToCount(weakCount(parts.count, b, l), -1, b, l);
+      emitIf(l, isZero(load(useCount(parts.count, b, l), l), b, l),
+             [&] { freeBlockIfUnobserved(observers); });
+      return;
+    }
     Value left = addToUseCount(parts.count, -1, l);
-    Value last = arith::CmpIOp::create(
-        b, l, arith::CmpIPredicate::eq, left,
-        arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
-    emitIf(l, last, [&] {
+    emitIf(l, isZero(left, b, l), [&] {
+      // The owners observe the block while the object is destroyed (it may
+      // hold the last std::weak_ptrs to its own block: a child's link to
+      // its parent), as the library's blocks count their owners as one
+      // observer more.
+      Address observers = weakCount(parts.count, b, l);
+      addToCount(observers, 1, b, l);
       clang::QualType object = ModuleLowering::getSharedPointee(type);
       if (module.mayNeedDestruction(object))
         emitIfNotNull(parts.object.memref, l, [&] {
@@ -191,9 +257,64 @@ void FunctionLowering::releaseParts(clang::QualType type,
                                dyn_cast<clang::Expr>(where), nullptr);
         });
       memref::DeallocOp::create(b, l, parts.object.memref);
-      memref::DeallocOp::create(b, l, parts.count.memref);
+      freeBlockIfUnobserved(addToCount(observers, -1, b, l));
     });
   });
+}
+
+Value FunctionLowering::isAliveShared(const SharedParts &parts, bool own,
+                                      Location l) {
+  // (A slot at the function entry, as useCountOf's.)
+  Address at = allocateSlots(Layout{b.getI64Type(), ast.LongTy, 1, {}}, 8, l);
+  auto set = [&](Value alive) {
+    store(arith::ExtUIOp::create(b, l, b.getI64Type(), alive), at, l);
+  };
+  set(arith::ConstantOp::create(b, l, b.getBoolAttr(false)));
+  emitIfNotNull(parts.count.memref, l, [&] {
+    Value mine = isOwnBlock(parts.count, b, l);
+    emitIf(l, mine, [&] {
+      Address use = useCount(parts.count, b, l);
+      Value owners = load(use, l);
+      Value alive = arith::CmpIOp::create(
+          b, l, arith::CmpIPredicate::sgt, owners,
+          arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
+      set(alive);
+      if (own)
+        emitIf(l, alive, [&] { addToUseCount(parts.count, 1, l); });
+    });
+    // A block the caller made: its owners outlive the call.
+    emitIf(
+        l,
+        arith::XOrIOp::create(
+            b, l, mine, arith::ConstantOp::create(b, l, b.getBoolAttr(true))),
+        [&] { set(arith::ConstantOp::create(b, l, b.getBoolAttr(true))); });
+  });
+  return arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::ne, load(at, l),
+      arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
+}
+
+bool FunctionLowering::lockWeak(const SharedParts &parts, clang::QualType type,
+                                bool mustBeAlive, Address dest,
+                                const clang::Expr *where) {
+  Location l = loc(where);
+  std::optional<SharedParts> null = nullShared(type, where);
+  if (!null || !keepShared(*null, dest, where))
+    return false;
+  Value alive = isAliveShared(parts, /*own=*/true, l);
+  Value expired = arith::XOrIOp::create(
+      b, l, alive, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
+  if (mustBeAlive)
+    emitIf(l, expired, [&] {
+      ct::AbortOp::create(b, l,
+                          sourcePosition(where) +
+                              ": a std::shared_ptr made from an expired "
+                              "std::weak_ptr (the library throws "
+                              "std::bad_weak_ptr)");
+    });
+  bool kept = true;
+  emitIf(l, alive, [&] { kept = keepShared(parts, dest, where); });
+  return kept;
 }
 
 void FunctionLowering::releaseShared(clang::QualType type, Address slot,
@@ -205,11 +326,13 @@ void FunctionLowering::releaseShared(clang::QualType type, Address slot,
 Address FunctionLowering::newControlBlock(Location l) {
   Value block = memref::AllocOp::create(
       b, l, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()),
-      ValueRange{constantIndex(2, l)});
+      ValueRange{constantIndex(3, l)});
   Address first{block, constantIndex(0, l)};
   store(arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)), first, l);
   store(arith::ConstantOp::create(b, l, b.getI64IntegerAttr(1)),
         useCount(first, b, l), l);
+  store(arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)),
+        weakCount(first, b, l), l);
   return first;
 }
 
@@ -328,9 +451,20 @@ static const clang::Expr *sharedExpression(const clang::Expr *e) {
 
 std::optional<FunctionLowering::SharedParts>
 FunctionLowering::takeShared(const clang::Expr *from, bool move,
-                             clang::QualType type) {
-  // A prvalue (std::make_shared, a helper's result): its own owner, taken.
+                             clang::QualType type, clang::QualType dest) {
+  bool weak = ModuleLowering::isWeakPointer(dest);
+  // A prvalue (std::make_shared, a helper's result): its own owner, taken;
+  // a std::weak_ptr made from one observes a temporary owner, released
+  // where the enclosing scope ends.
   const clang::Expr *source = sharedExpression(from);
+  if (source->isPRValue() && weak != ModuleLowering::isWeakPointer(type)) {
+    std::optional<Address> temporary = sharedPlace(source, type);
+    std::optional<SharedParts> parts =
+        temporary ? loadShared(*temporary, type, from) : std::nullopt;
+    if (parts)
+      acquireShared(*parts, weak, loc(from));
+    return parts;
+  }
   if (source->isPRValue()) {
     std::optional<Address> temporary = sharedTemporary(source, type, from);
     if (!temporary)
@@ -341,12 +475,12 @@ FunctionLowering::takeShared(const clang::Expr *from, bool move,
     from = named;
   std::optional<Address> slot = lowerLValue(from);
   std::optional<SharedParts> parts =
-      slot ? loadShared(*slot, type, from) : std::nullopt;
+      slot ? readShared(*slot, type, from) : std::nullopt;
   if (!parts)
     return std::nullopt;
   Location l = loc(from);
   if (!move) {
-    acquireShared(*parts, l);
+    acquireShared(*parts, weak, l);
     return parts;
   }
   // Moved from: null left behind.
@@ -383,9 +517,20 @@ bool FunctionLowering::initializeShared(const clang::Expr *init,
       return false;
     bool fromShared =
         !ModuleLowering::getSharedPointee(param.getNonReferenceType()).isNull();
+    // From a std::weak_ptr: an owner if the object is alive.
+    if (ctor->getNumParams() == 1 && fromShared &&
+        ModuleLowering::isWeakPointer(param) &&
+        !ModuleLowering::isWeakPointer(type)) {
+      std::optional<Address> place =
+          sharedPlace(arg, param.getNonReferenceType());
+      std::optional<SharedParts> parts =
+          place ? readShared(*place, param.getNonReferenceType(), arg)
+                : std::nullopt;
+      return parts && lockWeak(*parts, type, /*mustBeAlive=*/true, dest, init);
+    }
     if (ctor->getNumParams() == 1 && fromShared)
       return keep(takeShared(arg, param->isRValueReferenceType(),
-                             param.getNonReferenceType()));
+                             param.getNonReferenceType(), type));
     // From a std::unique_ptr (moved, or a std::make_unique): what it owned,
     // with a block of one owner.
     if (ctor->getNumParams() == 1 &&
@@ -412,6 +557,20 @@ bool FunctionLowering::initializeShared(const clang::Expr *init,
   if (const auto *call = dyn_cast<clang::CallExpr>(source)) {
     if (isStd(call->getDirectCallee(), "make_shared"))
       return keep(makeShared(call));
+    // std::weak_ptr's lock(): an owner if the object is alive, else null.
+    if (const auto *lock = dyn_cast<clang::CXXMemberCallExpr>(call);
+        lock && lock->getMethodDecl()->getIdentifier() &&
+        lock->getMethodDecl()->getName() == "lock" &&
+        ModuleLowering::isWeakPointer(
+            lock->getImplicitObjectArgument()->getType())) {
+      const clang::Expr *weak = lock->getImplicitObjectArgument();
+      clang::QualType weakType =
+          weak->getType().getCanonicalType().getUnqualifiedType();
+      std::optional<Address> place = sharedPlace(weak, weakType);
+      std::optional<SharedParts> parts =
+          place ? readShared(*place, weakType, weak) : std::nullopt;
+      return parts && lockWeak(*parts, type, /*mustBeAlive=*/false, dest, init);
+    }
     // A helper's result: made where the caller wants it.
     return lowerCall(call, dest).has_value();
   }
@@ -425,11 +584,11 @@ bool FunctionLowering::constructShared(clang::QualType type, Address at,
   if (!source)
     return emptyShared(type, at, 1, where);
   Location l = loc(where);
-  std::optional<SharedParts> parts = loadShared(*source, type, where);
+  std::optional<SharedParts> parts = readShared(*source, type, where);
   if (!parts)
     return false;
   if (!move) {
-    acquireShared(*parts, l);
+    acquireShared(*parts, ModuleLowering::isWeakPointer(type), l);
     return keepShared(*parts, at, where);
   }
   std::optional<SharedParts> null = nullShared(type, where);
@@ -473,7 +632,7 @@ FunctionLowering::lowerSharedPointerCall(const clang::CallExpr *expr,
       return std::nullopt;
     return CallResult{};
   }
-  std::optional<SharedParts> parts = loadShared(*slot, type, expr);
+  std::optional<SharedParts> parts = readShared(*slot, type, expr);
   if (!parts)
     return std::nullopt;
   // `if (p)`: whether it points to an object.
@@ -488,6 +647,17 @@ FunctionLowering::lowerSharedPointerCall(const clang::CallExpr *expr,
     return CallResult{nullptr, parts->object};
   if (name == "use_count")
     return useCountOf(*parts, expr);
+  if (name == "expired")
+    return CallResult{arith::XOrIOp::create(
+                          b, l, isAliveShared(*parts, /*own=*/false, l),
+                          arith::ConstantOp::create(b, l, b.getBoolAttr(true))),
+                      std::nullopt};
+  if (ModuleLowering::isWeakPointer(type))
+    return unsupported<Result>(
+        expr, "std::weak_ptr's '" + method->getNameAsString() +
+                  "' is not supported in differentiable code here; use "
+                  "lock() to make a std::shared_ptr, expired(), use_count(), "
+                  "reset, assignment and swap");
   return unsupported<Result>(
       expr, "std::shared_ptr's '" + method->getNameAsString() +
                 "' is not supported in differentiable code; use *, ->, "
@@ -519,7 +689,8 @@ FunctionLowering::replaceShared(const clang::CallExpr *expr,
   } else if (!reset && !ModuleLowering::getSharedPointee(givenType).isNull()) {
     next = takeShared(
         args[0], method->getParamDecl(0)->getType()->isRValueReferenceType(),
-        givenType);
+        givenType.getNonReferenceType().getCanonicalType().getUnqualifiedType(),
+        type);
   } else {
     return unsupported<Result>(
         expr, "a std::shared_ptr in differentiable code is given "
