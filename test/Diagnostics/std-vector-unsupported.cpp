@@ -121,6 +121,21 @@ struct Point { double x, y; };
   return points[0].x;
 }
 
+// A deleter whose call operators do not say which one frees the pointer
+// (none takes a 'double *' exactly).
+struct Releases {
+  void operator()(void *p) const { std::free(p); }
+  void operator()(int *p) const { delete p; }
+};
+
+[[ct::differentiable]] double unclearDeleter(const double *x) {
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:37: error: the deleter 'Releases' of this std::unique_ptr cannot be followed in differentiable code: give it one call operator taking the pointer
+  std::unique_ptr<double, Releases> owned(
+      static_cast<double *>(std::malloc(sizeof(double))));
+  *owned = x[0];
+  return *owned * x[0];
+}
+
 // A deleter with storage of its own: a function pointer, a class with data.
 struct TaggedDeleter {
   int tag;
@@ -188,4 +203,4 @@ static double firstOf(const std::vector<double> *v) { return (*v)[0]; }
   return s;
 }
 
-// CHECK: 17 errors generated.
+// CHECK: 18 errors generated.
