@@ -177,6 +177,19 @@ void FunctionLowering::lowerConstructorInitializers(
   storeTables();
 }
 
+static bool containsLambda(const clang::Stmt *stmt) {
+  if (!stmt)
+    return false;
+  if (isa<clang::LambdaExpr>(stmt))
+    return true;
+  if (const auto *decl = dyn_cast<clang::DeclStmt>(stmt))
+    return llvm::any_of(decl->decls(), [](const clang::Decl *declared) {
+      const auto *var = dyn_cast<clang::VarDecl>(declared);
+      return var && containsLambda(var->getInit());
+    });
+  return llvm::any_of(stmt->children(), containsLambda);
+}
+
 /// Whether `memref`, in cleanups, is a std::shared_ptr or std::weak_ptr
 /// temporary (not one of the variables `decl` declares).
 static bool isSharedTemporary(
@@ -198,6 +211,10 @@ static bool isSharedTemporary(
 void FunctionLowering::lowerDeclaration(const clang::DeclStmt *decl) {
   size_t depth = cleanups.size();
   lowerStmt(decl);
+  // (A lambda's copies of what it captures are its own, not temporaries,
+  // also where a std::function is made from it.)
+  if (containsLambda(decl))
+    return;
   // The declared variables' temporaries live to the end of the block, but
   // those holding std::shared_ptrs are released where the declaration ends,
   // as C++ releases them: a std::weak_ptr sees their object expire then,

@@ -20,6 +20,7 @@
 #include <cotangent/cotangent.h>
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -79,6 +80,19 @@ static std::shared_ptr<double> scaled(const double *x, double k) {
   for (int i = 1; i < n; ++i)
     s *= x[i];
   return s;
+}
+
+/// A lambda's copies of what it captures live as long as it does (they
+/// are not a declaration's temporaries), also inside a std::function.
+[[ct::differentiable]] double capturedOwners(const double *x, int n) {
+  std::function<double(double)> f =
+      [p = std::make_shared<double>(x[0])](double s) { return s * *p; };
+  auto shared = std::make_shared<double>(x[1]);
+  std::weak_ptr<double> watch = shared;
+  auto g = [shared](double s) { return s + *shared; };
+  shared.reset(); // the lambda's copy still owns it
+  (void)n;
+  return f(x[1]) + g(x[2]) * (watch.expired() ? 100.0 : 1.0);
 }
 
 /// Parameters shared by layers, observed by a cache.
@@ -141,6 +155,7 @@ int main() {
   check::checkModes<observer>("observer", x, 3);
   check::checkModes<handles>("handles", x, 3);
   check::checkModes<fromTemporary>("fromTemporary", x, 3);
+  check::checkModes<capturedOwners>("capturedOwners", x, 3);
   check::checkModes<sharedLayers>("sharedLayers", x, 3);
   // (Vector lanes do not go through the tree's destruction yet: a
   // recursive function of its own reading the nodes' addresses.)
