@@ -190,16 +190,6 @@ static Address weakCount(Address block, OpBuilder &b, Location l) {
                                    arith::ConstantIndexOp::create(b, l, 2))};
 }
 
-Value FunctionLowering::addToUseCount(Address block, int64_t delta,
-                                      Location l) {
-  Address use = useCount(block, b, l);
-  Value next = arith::AddIOp::create(
-      b, l, load(use, l),
-      arith::ConstantOp::create(b, l, b.getI64IntegerAttr(delta)));
-  store(next, use, l);
-  return next;
-}
-
 /// Adds `delta` to the count at `place`; the new count.
 static Value addToCount(Address place, int64_t delta, OpBuilder &b,
                         Location l) {
@@ -208,6 +198,11 @@ static Value addToCount(Address place, int64_t delta, OpBuilder &b,
       arith::ConstantOp::create(b, l, b.getI64IntegerAttr(delta)));
   memref::StoreOp::create(b, l, next, place.memref, place.offset);
   return next;
+}
+
+Value FunctionLowering::addToUseCount(Address block, int64_t delta,
+                                      Location l) {
+  return addToCount(useCount(block, b, l), delta, b, l);
 }
 
 static Value isZero(Value count, OpBuilder &b, Location l) {
