@@ -541,6 +541,9 @@ private:
   std::optional<Address> lowerMemberPlace(const clang::MemberExpr *member);
   /// The value of a pointer-typed expression.
   std::optional<Address> lowerPointer(const clang::Expr *expr);
+  /// `p + k`, `k + p`, `p - k`, an assignment or a comma giving a pointer.
+  std::optional<Address>
+  lowerPointerOperation(const clang::BinaryOperator *binary);
   /// The pointer a variable names: a pointer variable, a pointer bound to
   /// a reference, a std::unique_ptr bound to a reference.
   std::optional<Address> lowerNamedPointer(const clang::DeclRefExpr *ref);
@@ -1305,6 +1308,11 @@ private:
   /// (zero if null).
   void resizeGrowing(GrowingVector &vector, Value count,
                      std::optional<Address> value, Location l);
+  /// The same without a value, for elements whose value-initialization
+  /// runs a constructor (constructsElements); false after an error.
+  bool resizeGrowingConstructing(const clang::Expr *where,
+                                 GrowingVector &vector, Value count,
+                                 clang::QualType elementType);
   std::optional<CallResult>
   pushGrowing(const clang::CallExpr *expr, GrowingVector &vector,
               llvm::StringRef name, llvm::ArrayRef<const clang::Expr *> args,
@@ -2034,10 +2042,30 @@ private:
   /// `init` (a std::vector: kept in memory, its three addresses).
   bool initializeObject(const clang::Expr *init, clang::QualType type,
                         Address dest);
-  /// Runs the default constructor `construct` names on each of the `count`
-  /// objects from `first` (`new T[n]`); false after an error.
-  bool constructEach(const clang::CXXConstructExpr *construct, Address first,
-                     Value count);
+  /// Runs `ctor` (a default constructor, its parameters given their default
+  /// arguments; none for a trivial one) on each of the `count` objects of
+  /// `type` from `first`, each zeroed first with `zeroFirst` (`new T[n]`,
+  /// `new T[n]()`); false after an error.
+  bool constructEach(const clang::Expr *where,
+                     const clang::CXXConstructorDecl *ctor,
+                     clang::QualType type, Address first, Value count,
+                     bool zeroFirst);
+  /// Value-initializes `count` objects of `type` from `first`, as
+  /// `std::vector<T>(n)` and `resize(n)` do: zeros, then the default
+  /// constructor, unless the class provides one (then only it runs).
+  bool valueInitializeEach(const clang::Expr *where, clang::QualType type,
+                           Address first, Value count);
+  /// Whether value-initializing a `type` runs a constructor (a class whose
+  /// default constructor does work), rather than only zeroing it.
+  static bool constructsElements(clang::QualType type) {
+    const auto *record = type->getAsCXXRecordDecl();
+    return record && !record->hasTrivialDefaultConstructor();
+  }
+  /// The default arguments of `callee`'s parameters after the first
+  /// `given`; an error at `where` if one is not available.
+  std::optional<llvm::SmallVector<const clang::Expr *>>
+  defaultArguments(const clang::FunctionDecl *callee, unsigned given,
+                   const clang::Stmt *where);
   /// `double a[n];`, `double a[n][m];` (variable-length arrays, Clang's
   /// extension to C++): memory of n (times m) elements made where it is
   /// declared and freed where its scope ends; each length evaluated there,

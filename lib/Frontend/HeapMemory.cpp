@@ -120,23 +120,41 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
                                                  : std::nullopt;
   // `new T[n]` of a class: each element made by its default constructor
   // (nothing to do for a trivial one, as C++ leaves them indeterminate).
+  // `new T[n]()` of a class: zeros, then what its implicit constructor
+  // does (default member initializers), or its own constructor.
+  // (Each object of `new T[n][m]`: n * m of them.)
+  clang::QualType element = type;
+  uint64_t perRow = 1;
+  while (const clang::ConstantArrayType *array =
+             ast.getAsConstantArrayType(element)) {
+    perRow *= array->getZExtSize();
+    element = array->getElementType();
+  }
+  Value objects = arith::MulIOp::create(b, l, count, constantIndex(perRow, l));
   if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
-      construct && !construct->requiresZeroInitialization() &&
-      construct->getNumArgs() == 0)
-    return constructEach(construct, address, count) ? Result(address)
-                                                    : std::nullopt;
-  // `new T[n]()` / `new T[n]{}`: every element zero. Other array
-  // initializers are refused.
+      construct && llvm::all_of(construct->arguments(), [](auto *arg) {
+        return isa<clang::CXXDefaultArgExpr>(arg);
+      })) {
+    bool zeroFirst = construct->requiresZeroInitialization();
+    return constructEach(construct, construct->getConstructor(), element,
+                         address, objects, zeroFirst)
+               ? Result(address)
+               : std::nullopt;
+  }
+  // `new T[n]()` / `new T[n]{}`: every element value-initialized. Other
+  // array initializers are refused.
   const auto *list = dyn_cast<clang::InitListExpr>(init);
   bool zero =
       isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(init) ||
-      (list && list->getNumInits() == 0) ||
-      (isa<clang::CXXConstructExpr>(init) &&
-       cast<clang::CXXConstructExpr>(init)->requiresZeroInitialization());
+      (list && list->getNumInits() == 0);
   if (!zero)
     return unsupported<Result>(init, "an array 'new' with initial values is "
                                      "not supported; assign the elements "
                                      "after 'new T[n]()'");
+  if (element->getAsCXXRecordDecl())
+    return valueInitializeEach(expr, element, address, objects)
+               ? Result(address)
+               : std::nullopt;
   fill(memory, scalars,
        arith::ConstantOp::create(b, l, layout->scalar,
                                  b.getZeroAttr(layout->scalar)),
@@ -144,25 +162,77 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   return address;
 }
 
-bool FunctionLowering::constructEach(const clang::CXXConstructExpr *construct,
-                                     Address first, Value count) {
-  const clang::CXXConstructorDecl *ctor = construct->getConstructor();
-  if (ctor->isTrivial())
-    return true;
-  clang::QualType element = ast.getBaseElementType(construct->getType());
-  std::optional<Layout> layout = layoutOf(element, construct);
+std::optional<SmallVector<const clang::Expr *>>
+FunctionLowering::defaultArguments(const clang::FunctionDecl *callee,
+                                   unsigned given, const clang::Stmt *where) {
+  SmallVector<const clang::Expr *> args;
+  for (const clang::ParmVarDecl *param :
+       callee->parameters().drop_front(given)) {
+    if (!param->hasDefaultArg() || param->hasUninstantiatedDefaultArg() ||
+        param->hasUnparsedDefaultArg())
+      return unsupported<std::optional<SmallVector<const clang::Expr *>>>(
+          where, "the default argument of parameter '" + param->getName() +
+                     "' of '" + callee->getQualifiedNameAsString() +
+                     "' is not available here; pass it explicitly");
+    args.push_back(param->getDefaultArg());
+  }
+  return args;
+}
+
+bool FunctionLowering::constructEach(const clang::Expr *where,
+                                     const clang::CXXConstructorDecl *ctor,
+                                     clang::QualType type, Address first,
+                                     Value count, bool zeroFirst) {
+  std::optional<Layout> layout = layoutOf(type, where);
   if (!layout)
     return false;
-  Location l = loc(construct);
+  Location l = loc(where);
+  if (ctor && ctor->isTrivial())
+    ctor = nullptr;
+  if (!ctor && !zeroFirst)
+    return true;
+  std::optional<SmallVector<const clang::Expr *>> args;
+  if (ctor && !(args = defaultArguments(ctor, 0, where)))
+    return false;
   bool made = true;
-  emitCountedLoop(l, count, [&](Value i) {
-    Value scalars =
-        arith::MulIOp::create(b, l, i, constantIndex(layout->size, l));
-    made &=
-        emitCall(construct, ctor, offsetBy(first, scalars, l), {}, std::nullopt)
-            .has_value();
-  });
+  auto constructAt = [&](Value i) {
+    Address at = offsetBy(
+        first, arith::MulIOp::create(b, l, i, constantIndex(layout->size, l)),
+        l);
+    if (zeroFirst)
+      fillZero(at, *layout, l);
+    if (ctor)
+      made &= emitCall(where, ctor, at, *args, std::nullopt).has_value();
+  };
+  // A constructor's body may make blocks, which an scf.for cannot hold.
+  if (ctor)
+    emitCountedLoop(l, count, constructAt);
+  else
+    forEachIndex(b, l, count, constructAt);
   return made;
+}
+
+bool FunctionLowering::valueInitializeEach(const clang::Expr *where,
+                                           clang::QualType type, Address first,
+                                           Value count) {
+  const auto *record = type->getAsCXXRecordDecl();
+  if (!record || record->hasTrivialDefaultConstructor())
+    return constructEach(where, nullptr, type, first, count,
+                         /*zeroFirst=*/true);
+  const clang::CXXConstructorDecl *ctor = nullptr;
+  for (const clang::CXXConstructorDecl *candidate : record->ctors())
+    if (!candidate->isDeleted() && !candidate->isCopyOrMoveConstructor() &&
+        candidate->getMinRequiredArguments() == 0)
+      ctor = candidate;
+  if (!ctor)
+    return unsupported<bool>(where, "'" + type.getAsString() +
+                                        "' has no default constructor that "
+                                        "this code can run; give the value "
+                                        "of the elements");
+  // Value-initialization zeroes the object first unless its class provides
+  // the constructor itself.
+  return constructEach(where, ctor, type, first, count,
+                       /*zeroFirst=*/!ctor->isUserProvided());
 }
 
 /// The pointer in `layout` that designates objects whose own pointers are

@@ -18,9 +18,15 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecordLayout.h"
 
 using namespace mlir;
+
+/// What a pointer expression that is none of those lowered is told.
+static constexpr const char *kUnsupportedPointer =
+    "this pointer cannot be differentiated; use pointer parameters, arrays, "
+    "and offsets from them";
 
 namespace cotangent::frontend {
 
@@ -1023,9 +1029,7 @@ FunctionLowering::lowerNamedPointer(const clang::DeclRefExpr *ref) {
       !ModuleLowering::getUniquePointee(type).isNull())
     return loadAddress(bound->second, ModuleLowering::getOwnedPointerType(type),
                        expr);
-  return unsupported<Result>(expr, "this pointer cannot be differentiated; "
-                                   "use pointer parameters, arrays, and "
-                                   "offsets from them");
+  return unsupported<Result>(expr, kUnsupportedPointer);
 }
 
 std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
@@ -1041,6 +1045,17 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
   Location l = loc(expr);
   if (isIterator(expr->getType()))
     return lowerIterator(expr);
+  // Other iterators are objects, not addresses of the elements they step
+  // through (a std::reverse_iterator steps backward).
+  if (ModuleLowering::isIteratorClass(expr->getType()))
+    return unsupported<Result>(
+        expr, "an iterator of type '" +
+                  clang::TypeName::getFullyQualifiedName(
+                      expr->getType().getUnqualifiedType(), ast,
+                      ast.getPrintingPolicy()) +
+                  "' cannot give a range of elements here; give the "
+                  "range by pointers or the vector's own iterators "
+                  "(begin(), end()), or copy the elements with a loop");
   // A pointer bound to a reference parameter (push_back(&x[i])): its value.
   if (const auto *temporary = dyn_cast<clang::MaterializeTemporaryExpr>(expr))
     return lowerPointer(temporary->getSubExpr());
@@ -1078,30 +1093,8 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
         layoutOf(pointer->getType()->getPointeeType(), pointer);
     return layout ? std::optional<int64_t>(layout->size) : std::nullopt;
   };
-  if (const auto *binary = dyn_cast<clang::BinaryOperator>(expr)) {
-    if (binary->isAdditiveOp()) {
-      // p + k, k + p, p - k (a pointer difference is an integer, never
-      // lowered here).
-      bool pointerFirst = binary->getLHS()->getType()->isPointerType();
-      const clang::Expr *pointerSide =
-          pointerFirst ? binary->getLHS() : binary->getRHS();
-      const clang::Expr *integerSide =
-          pointerFirst ? binary->getRHS() : binary->getLHS();
-      std::optional<Address> pointer = lowerPointer(pointerSide);
-      Value k = lowerRValue(integerSide);
-      std::optional<int64_t> size = pointeeSize(pointerSide);
-      if (!pointer || !k || !size)
-        return std::nullopt;
-      k = scaled(b, l, index(k, integerSide->getType(), l), *size);
-      return moveBy(*pointer, k, binary->getOpcode() == clang::BO_Sub, l);
-    }
-    if (binary->isAssignmentOp())
-      return lowerPointerAssignment(binary);
-    if (binary->getOpcode() == clang::BO_Comma) {
-      lowerDiscarded(binary->getLHS());
-      return lowerPointer(binary->getRHS());
-    }
-  }
+  if (const auto *binary = dyn_cast<clang::BinaryOperator>(expr))
+    return lowerPointerOperation(binary);
   if (const auto *unary = dyn_cast<clang::UnaryOperator>(expr)) {
     if (unary->getOpcode() == clang::UO_AddrOf)
       return unpacked(lowerLValue(unary->getSubExpr()), expr);
@@ -1123,9 +1116,36 @@ std::optional<Address> FunctionLowering::lowerPointer(const clang::Expr *expr) {
       return std::nullopt;
     return result->address;
   }
-  return unsupported<Result>(expr, "this pointer cannot be differentiated; "
-                                   "use pointer parameters, arrays, and "
-                                   "offsets from them");
+  return unsupported<Result>(expr, kUnsupportedPointer);
+}
+
+std::optional<Address>
+FunctionLowering::lowerPointerOperation(const clang::BinaryOperator *binary) {
+  Location l = loc(binary);
+  if (binary->isAdditiveOp()) {
+    // p + k, k + p, p - k (a pointer difference is an integer, never
+    // lowered here).
+    bool pointerFirst = binary->getLHS()->getType()->isPointerType();
+    const clang::Expr *pointerSide =
+        pointerFirst ? binary->getLHS() : binary->getRHS();
+    const clang::Expr *integerSide =
+        pointerFirst ? binary->getRHS() : binary->getLHS();
+    std::optional<Address> pointer = lowerPointer(pointerSide);
+    Value k = lowerRValue(integerSide);
+    std::optional<Layout> pointee =
+        layoutOf(pointerSide->getType()->getPointeeType(), pointerSide);
+    if (!pointer || !k || !pointee)
+      return std::nullopt;
+    k = scaled(b, l, index(k, integerSide->getType(), l), pointee->size);
+    return moveBy(*pointer, k, binary->getOpcode() == clang::BO_Sub, l);
+  }
+  if (binary->isAssignmentOp())
+    return lowerPointerAssignment(binary);
+  if (binary->getOpcode() == clang::BO_Comma) {
+    lowerDiscarded(binary->getLHS());
+    return lowerPointer(binary->getRHS());
+  }
+  return unsupported<std::optional<Address>>(binary, kUnsupportedPointer);
 }
 
 bool FunctionLowering::storePointerAt(const clang::Expr *place, Address pointer,

@@ -498,6 +498,10 @@ public:
   clang::QualType getIteratorElementType(clang::QualType type);
   /// The pointer such an iterator holds (`double *`, `const double *`).
   clang::QualType getIteratorPointerType(clang::QualType type);
+  /// Whether `type` is an iterator class of any kind (it names its
+  /// `iterator_category`, as every standard iterator does): a
+  /// std::reverse_iterator, a list's, as well as the contiguous ones.
+  static bool isIteratorClass(clang::QualType type);
 
   /// The MLIR type of a value of `type`: a scalar for arithmetic types, a
   /// pointer memref (getPointerType) for pointers, references and

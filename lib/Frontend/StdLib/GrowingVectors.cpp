@@ -647,6 +647,22 @@ void FunctionLowering::resizeGrowing(GrowingVector &vector, Value count,
   });
 }
 
+bool FunctionLowering::resizeGrowingConstructing(const clang::Expr *where,
+                                                 GrowingVector &vector,
+                                                 Value count,
+                                                 clang::QualType elementType) {
+  Location l = loc(where);
+  reserveGrowing(vector, count, l);
+  Value old = load(vector.size, l);
+  store(count, vector.size, l);
+  Value from = arith::MinUIOp::create(b, l, old, count);
+  Value per = constantIndex(vector.element.size, l);
+  Address first = offsetBy(growingElements(vector, l),
+                           arith::MulIOp::create(b, l, from, per), l);
+  return valueInitializeEach(where, elementType, first,
+                             arith::SubIOp::create(b, l, count, from));
+}
+
 void FunctionLowering::shiftElements(GrowingVector &vector, Value from,
                                      Value size, Value delta, bool towardEnd,
                                      Location l) {
@@ -912,12 +928,6 @@ FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
     return pushGrowing(expr, vector, name, args, elementType);
   if (name == "resize" || (name == "assign" && args.size() == 2 &&
                            args[0]->getType()->isIntegerType())) {
-    if (const auto *record = elementType->getAsCXXRecordDecl();
-        record && !record->hasTrivialDefaultConstructor() && args.size() < 2)
-      return unsupported<Result>(expr, "resizing a std::vector of a type "
-                                       "with a default constructor needs "
-                                       "the value of the new elements: "
-                                       "v.resize(n, T{...})");
     Value n = sizeArgument(args[0]);
     std::optional<Address> value;
     if (args.size() == 2 &&
@@ -927,6 +937,10 @@ FunctionLowering::lowerGrowingVectorCall(const clang::CallExpr *expr,
       return std::nullopt;
     if (name == "assign")
       store(constantIndex(0, l), vector.size, l);
+    if (!value && constructsElements(elementType))
+      return resizeGrowingConstructing(expr, vector, n, elementType)
+                 ? Result(CallResult{})
+                 : std::nullopt;
     resizeGrowing(vector, n, value, l);
     return CallResult{};
   }

@@ -25,6 +25,15 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
+bool ModuleLowering::isIteratorClass(clang::QualType type) {
+  const auto *record = type.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!record || !record->hasDefinition())
+    return false;
+  clang::IdentifierInfo &name =
+      record->getASTContext().Idents.get("iterator_category");
+  return !record->lookup(&name).empty();
+}
+
 clang::QualType ModuleLowering::getIteratorElementType(clang::QualType type) {
   const auto *record = type.getCanonicalType()->getAsCXXRecordDecl();
   if (!record || !record->hasDefinition())

@@ -125,7 +125,14 @@ clang::QualType FunctionLowering::commonType(clang::QualType a,
 
 bool FunctionLowering::isModelledAlgorithm(const clang::CallExpr *expr) {
   const clang::FunctionDecl *callee = expr->getDirectCallee();
-  return callee && getAlgorithm(callee, expr->getNumArgs()).has_value();
+  if (!callee || !getAlgorithm(callee, expr->getNumArgs()))
+    return false;
+  // Ranges of other iterators (`v.rbegin()`, a list's) are the library's
+  // own code, lowered as written.
+  return llvm::none_of(expr->arguments(), [&](const clang::Expr *arg) {
+    return ModuleLowering::isIteratorClass(arg->getType()) &&
+           !isIterator(arg->getType());
+  });
 }
 
 clang::QualType FunctionLowering::elementTypeOf(const clang::Expr *pointer) {

@@ -337,19 +337,16 @@ FunctionLowering::sizedVector(const clang::CXXConstructExpr *construct,
                                  : materializeTemporary(args[1]);
     if (!(value = unpacked(value, args[1])))
       return std::nullopt;
-  } else if (const auto *record = elementType->getAsCXXRecordDecl();
-             record && !record->hasTrivialDefaultConstructor()) {
-    // Value-initialization runs the constructor (or the default member
-    // initializers); only trivially constructible elements are zeros.
-    return unsupported<Result>(construct,
-                               "a std::vector of a type with a default "
-                               "constructor cannot be sized this way; "
-                               "give the value of its elements: "
-                               "std::vector<T> v(n, T{...})");
   }
   Result vector = allocateVector(type, count, range);
   if (!vector)
     return std::nullopt;
+  // Value-initialization runs the constructor (or the default member
+  // initializers); only trivially constructible elements are zeros.
+  if (!value && constructsElements(elementType))
+    return valueInitializeEach(construct, elementType, *vector, count)
+               ? vector
+               : std::nullopt;
   Value zero = arith::ConstantOp::create(b, l, element.scalar,
                                          b.getZeroAttr(element.scalar));
   forEachIndex(b, l, count, [&](Value i) {
@@ -649,13 +646,6 @@ std::optional<Address> FunctionLowering::refillVector(
                      args[1]);
   if (!n || (args.size() == 2 && !value))
     return std::nullopt;
-  if (const auto *record =
-          ModuleLowering::getVectorElementType(type)->getAsCXXRecordDecl();
-      record && !record->hasTrivialDefaultConstructor() && !value)
-    return unsupported<Result>(expr, "resizing a std::vector of a type "
-                                     "with a default constructor needs "
-                                     "the value of the new elements: "
-                                     "v.resize(n, T{...})");
   Value count = index(n, args[0]->getType(), l);
   fresh = allocateVector(type, count, expr->getSourceRange());
   if (!fresh)
@@ -668,6 +658,13 @@ std::optional<Address> FunctionLowering::refillVector(
   Value scalarsPer = constantIndex(element.size, l);
   Value keptScalars = arith::MulIOp::create(b, l, kept, scalarsPer);
   copyElements(*fresh, old, keptScalars, element, l);
+  if (clang::QualType elementType = ModuleLowering::getVectorElementType(type);
+      !value && constructsElements(elementType))
+    return valueInitializeEach(expr, elementType,
+                               offsetBy(*fresh, keptScalars, l),
+                               arith::SubIOp::create(b, l, count, kept))
+               ? fresh
+               : std::nullopt;
   Value zero = arith::ConstantOp::create(b, l, element.scalar,
                                          b.getZeroAttr(element.scalar));
   forEachIndex(b, l, arith::SubIOp::create(b, l, count, kept), [&](Value j) {

@@ -1,0 +1,80 @@
+// Ranges walked backward by std::reverse_iterator (`v.rbegin()`/`v.rend()`,
+// `std::make_reverse_iterator` of a pointer) given to the standard
+// algorithms and to loops: the algorithms the compiler models take ranges
+// of pointers and vector iterators, so a call with a reverse iterator is
+// lowered from the library's own code, as written. Reverse mode, forward
+// mode, Hessian-vector products and vector lanes against central
+// differences, at -O0 and -O2.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <numeric>
+#include <vector>
+
+#include "modes.h"
+
+// Horner's rule from the last coefficient, by a loop over reverse
+// iterators.
+[[ct::differentiable]] double horner(const double *x, int n) {
+  std::vector<double> c(x, x + n);
+  double s = 0;
+  for (auto it = c.rbegin(); it != c.rend(); ++it)
+    s = s * 0.5 + *it * *it;
+  return s;
+}
+
+// A vector against its reverse, and a weighted sum from the back.
+[[ct::differentiable]] double palindrome(const double *x, int n) {
+  std::vector<double> v(x, x + n);
+  double folded = std::inner_product(v.begin(), v.end(), v.rbegin(), 0.0);
+  double weighted = std::accumulate(v.rbegin(), v.rend(), 0.0,
+                                    [](double a, double b) {
+                                      return 0.9 * a + std::sin(b);
+                                    });
+  return folded + weighted;
+}
+
+// Suffix sums written in place through reverse iterators, a reversed copy
+// (by std::transform) and a transform from the back.
+[[ct::differentiable]] double suffixes(const double *x, int n) {
+  std::vector<double> v(x, x + n), w(n);
+  std::partial_sum(v.rbegin(), v.rend(), v.rbegin());
+  std::transform(v.rbegin(), v.rend(), w.begin(),
+                 [](double a) { return a; });
+  std::transform(w.rbegin(), w.rend(), v.begin(), w.rbegin(),
+                 [](double a, double b) { return a * b; });
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += w[i] * (i + 1);
+  return s;
+}
+
+// Reverse iterators over the caller's array, and a search from the back.
+[[ct::differentiable]] double lastLarge(const double *x, int n) {
+  auto first = std::make_reverse_iterator(x + n);
+  auto last = std::make_reverse_iterator(x);
+  auto found =
+      std::find_if(first, last, [](double a) { return std::fabs(a) > 0.6; });
+  double tail = std::accumulate(first, found, 0.0);
+  return found == last ? tail : tail * *found;
+}
+
+int main() {
+  const double x[5] = {0.3, -0.7, 1.1, 0.5, -0.2};
+  check::checkModes<horner>("horner", x, 5);
+  check::checkModes<palindrome>("palindrome", x, 5);
+  check::checkModes<suffixes>("suffixes", x, 5);
+  check::checkModes<lastLarge>("lastLarge", x, 5);
+  // Closed forms.
+  check::near("horner value", horner(x, 2), 0.5 * 0.49 + 0.09, 1e-15);
+  check::near("lastLarge value", lastLarge(x, 5), (0.5 - 0.2) * 1.1, 1e-15);
+  return check::report();
+}
