@@ -1379,6 +1379,12 @@ private:
   Value lowerPointerRelation(clang::BinaryOperatorKind kind,
                              const clang::Expr *lhs, const clang::Expr *rhs,
                              const clang::Expr *where);
+  /// `a <=> b` of two iterators over contiguous memory (C++20's
+  /// std::reverse_iterator orders its bases so): the std::strong_ordering
+  /// of the two places, in a temporary.
+  std::optional<CallResult> orderPlaces(const clang::Expr *expr,
+                                        const clang::Expr *lhs,
+                                        const clang::Expr *rhs);
   /// C++20's `it < end` on iterators that define `<=>` (rewritten as
   /// `(it <=> end) < 0`): the relation of the two places; null for any
   /// other expression.

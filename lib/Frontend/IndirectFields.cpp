@@ -418,6 +418,15 @@ FunctionLowering::lowerIndirectField(const clang::MemberExpr *expr) {
 
 std::optional<Address>
 FunctionLowering::loadStoredPointer(const clang::Expr *element) {
+  // `it.base()` of an iterator over contiguous memory is a reference to the
+  // pointer the iterator is: that pointer, not a place holding one.
+  if (const auto *member =
+          dyn_cast<clang::CXXMemberCallExpr>(element->IgnoreParens());
+      member && member->getMethodDecl() &&
+      member->getMethodDecl()->getIdentifier() &&
+      member->getMethodDecl()->getName() == "base" &&
+      isIterator(member->getImplicitObjectArgument()->getType()))
+    return lowerPointer(member->getImplicitObjectArgument());
   std::optional<Address> slot = lowerLValue(element);
   if (!slot)
     return std::nullopt;

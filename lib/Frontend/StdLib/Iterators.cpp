@@ -636,6 +636,36 @@ Value FunctionLowering::lowerRewrittenIteratorRelation(
 }
 
 std::optional<FunctionLowering::CallResult>
+FunctionLowering::orderPlaces(const clang::Expr *expr, const clang::Expr *lhs,
+                              const clang::Expr *rhs) {
+  using Result = std::optional<CallResult>;
+  Location l = loc(expr);
+  Value less = lowerPointerRelation(clang::BO_LT, lhs, rhs, expr);
+  Value greater = lowerPointerRelation(clang::BO_GT, lhs, rhs, expr);
+  std::optional<Layout> layout = layoutOf(expr->getType(), expr);
+  if (!less || !greater || !layout)
+    return std::nullopt;
+  auto scalar = dyn_cast<IntegerType>(layout->scalar);
+  if (layout->size != 1 || !scalar)
+    return unsupported<Result>(expr, "this three-way comparison of "
+                                     "iterators cannot be differentiated; "
+                                     "compare them with '<'");
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, l, scalar, value);
+  };
+  // The ordering's one member: -1, 0 or 1, as both libraries keep it.
+  Value order = arith::SelectOp::create(
+      b, l, less, constant(-1),
+      arith::SelectOp::create(b, l, greater, constant(1), constant(0)));
+  std::optional<Address> place =
+      allocate(expr->getType(), expr->getSourceRange(), "this comparison");
+  if (!place)
+    return std::nullopt;
+  store(order, *place, l);
+  return CallResult{nullptr, place};
+}
+
+std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
                                         clang::OverloadedOperatorKind op,
                                         ArrayRef<const clang::Expr *> args) {
@@ -700,6 +730,8 @@ FunctionLowering::lowerIteratorOperator(const clang::CallExpr *expr,
       relation = arith::ExtUIOp::create(b, l, type, relation);
     return CallResult{relation, {}};
   }
+  case clang::OO_Spaceship:
+    return orderPlaces(expr, args[0], args[1]);
   default:
     break;
   }

@@ -123,15 +123,37 @@ clang::QualType FunctionLowering::commonType(clang::QualType a,
   return ast.getTypeSize(a) >= ast.getTypeSize(c) ? a : c;
 }
 
+/// The iterator a std::reverse_iterator<It> steps back over; null for
+/// every other type.
+static clang::QualType reversedIterator(clang::QualType type) {
+  const auto *spec = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      type.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+  if (!spec || !spec->isInStdNamespace() ||
+      spec->getName() != "reverse_iterator")
+    return {};
+  return spec->getTemplateArgs()[0].getAsType().getCanonicalType();
+}
+
 bool FunctionLowering::isModelledAlgorithm(const clang::CallExpr *expr) {
   const clang::FunctionDecl *callee = expr->getDirectCallee();
-  if (!callee || !getAlgorithm(callee, expr->getNumArgs()))
+  std::optional<Algorithm> algorithm =
+      callee ? getAlgorithm(callee, expr->getNumArgs()) : std::nullopt;
+  if (!algorithm)
     return false;
-  // Ranges of other iterators (`v.rbegin()`, a list's) are the library's
-  // own code, lowered as written.
+  // A reverse iterator over contiguous memory is a range stepping back
+  // (AlgorithmLowering::rangeAt), where the result is no iterator; ranges
+  // of other iterators (a list's) are the library's own code, as written.
+  clang::QualType result = expr->getType();
+  bool givesIterator = result->isPointerType() ||
+                       ModuleLowering::isIteratorClass(result) ||
+                       *algorithm == Algorithm::Advance;
   return llvm::none_of(expr->arguments(), [&](const clang::Expr *arg) {
-    return ModuleLowering::isIteratorClass(arg->getType()) &&
-           !isIterator(arg->getType());
+    clang::QualType type = arg->getType();
+    if (!ModuleLowering::isIteratorClass(type) || isIterator(type))
+      return false;
+    clang::QualType reversed = reversedIterator(type);
+    return givesIterator || reversed.isNull() ||
+           !(reversed->isPointerType() || isIterator(reversed));
   });
 }
 
@@ -348,26 +370,58 @@ private:
   using Operand = FunctionLowering::Operand;
 
   // A range: where it starts, and its element type and size in scalars.
+  // A reversed one (of std::reverse_iterators) steps back from `begin`, the
+  // place its first iterator's base designates: element i is before it.
   struct Range {
     Address begin;
     clang::QualType element;
     int64_t scalars;
     Layout layout;
+    bool reversed = false;
   };
 
   std::optional<Range> rangeAt(const clang::Expr *first) {
-    clang::QualType element = fl.elementTypeOf(first);
+    clang::QualType base = reversedIterator(first->getType());
+    bool reversed = !base.isNull();
+    clang::QualType element = !reversed ? fl.elementTypeOf(first)
+                              : base->isPointerType()
+                                  ? base->getPointeeType()
+                                  : fl.getIteratorElement(base);
     if (element.isNull())
       return fl.unsupported<std::optional<Range>>(
           first, "this algorithm is supported on arrays and std::vector "
                  "(pointers and their iterators) only");
-    std::optional<Address> begin = fl.lowerPointer(first);
+    std::optional<Address> begin =
+        reversed ? reversedBase(first) : fl.lowerPointer(first);
     std::optional<Layout> layout = fl.layoutOf(element, first);
     if (!begin || !layout)
       return std::nullopt;
-    return Range{*begin, element, layout->size, *layout};
+    return Range{*begin, element, layout->size, *layout, reversed};
+  }
+  /// The place the base iterator of the std::reverse_iterator `it` holds
+  /// (its `current` member, as the standard names it).
+  std::optional<Address> reversedBase(const clang::Expr *it) {
+    const clang::CXXRecordDecl *record =
+        it->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    const clang::FieldDecl *current = nullptr;
+    for (const clang::FieldDecl *field : record->fields())
+      if (field->getIdentifier() && field->getName() == "current")
+        current = field;
+    if (!current)
+      return fl.unsupported<std::optional<Address>>(
+          it, "this reverse iterator does not keep its base where the "
+              "standard says; give the range by pointers");
+    std::optional<Address> object =
+        it->isGLValue() ? fl.lowerLValue(it) : fl.materializeTemporary(it);
+    std::optional<Address> slot =
+        object ? fl.fieldAddress(*object, current, it) : std::nullopt;
+    return slot ? fl.followIndirectSlot(*slot, current, it) : std::nullopt;
   }
   Address elementOf(const Range &range, Value i) {
+    if (range.reversed)
+      i = arith::SubIOp::create(
+          b, l, arith::SubIOp::create(b, l, fl.constantIndex(0, l), i),
+          fl.constantIndex(1, l));
     Value at =
         range.scalars == 1
             ? i
@@ -377,10 +431,13 @@ private:
   }
   // The number of elements in [first, last).
   Value distance(const Range &range, const clang::Expr *last) {
-    std::optional<Address> end = fl.lowerPointer(last);
+    std::optional<Address> end =
+        range.reversed ? reversedBase(last) : fl.lowerPointer(last);
     if (!end)
       return nullptr;
-    auto positions = fl.comparablePositions(range.begin, *end, expr);
+    auto positions = range.reversed
+                         ? fl.comparablePositions(*end, range.begin, expr)
+                         : fl.comparablePositions(range.begin, *end, expr);
     if (!positions)
       return nullptr;
     Value scalars =

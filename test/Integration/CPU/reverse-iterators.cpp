@@ -1,8 +1,9 @@
 // Ranges walked backward by std::reverse_iterator (`v.rbegin()`/`v.rend()`,
 // `std::make_reverse_iterator` of a pointer) given to the standard
-// algorithms and to loops: the algorithms the compiler models take ranges
-// of pointers and vector iterators, so a call with a reverse iterator is
-// lowered from the library's own code, as written. Reverse mode, forward
+// algorithms (sort, copy and reverse among them) and to loops: the
+// algorithms the compiler models take ranges of pointers and vector
+// iterators, so a call with a reverse iterator is lowered from the
+// library's own code, as written. Reverse mode, forward
 // mode, Hessian-vector products and vector lanes against central
 // differences, at -O0 and -O2.
 // REQUIRES: plugin
@@ -67,12 +68,47 @@
   return found == last ? tail : tail * *found;
 }
 
+// Sorted descending by sorting the reverse range, copied back to front,
+// and reversed through reverse iterators: the library's sort, copy and
+// reverse, whose code compares reverse iterators by `<=>` of their bases.
+[[ct::differentiable]] double descending(const double *x, int n) {
+  std::vector<double> v(x, x + n), w(n);
+  std::sort(v.rbegin(), v.rend());
+  std::copy(v.rbegin(), v.rend(), w.begin());
+  std::reverse(w.rbegin(), w.rend() - 1);
+  std::copy_n(v.rbegin(), 2, w.begin() + 1);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += (i + 1) * v[i] * v[i] + std::sin(w[i]) * (n - i);
+  return s;
+}
+
+// The caller's array walked backward by pointers' reverse iterators, and a
+// local array sorted through them.
+[[ct::differentiable]] double backward(const double *x, int n) {
+  double a[8];
+  std::copy(std::make_reverse_iterator(x + n), std::make_reverse_iterator(x),
+            a);
+  std::sort(std::make_reverse_iterator(a + n), std::make_reverse_iterator(a));
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += a[i] * (i + 1) * x[i];
+  return s;
+}
+
 int main() {
   const double x[5] = {0.3, -0.7, 1.1, 0.5, -0.2};
   check::checkModes<horner>("horner", x, 5);
   check::checkModes<palindrome>("palindrome", x, 5);
   check::checkModes<suffixes>("suffixes", x, 5);
   check::checkModes<lastLarge>("lastLarge", x, 5);
+  check::checkModes<descending>("descending", x, 5);
+  check::checkModes<backward>("backward", x, 5);
+  // Closed forms: the orders the library's code leaves.
+  check::near("descending order", descending(x, 3),
+              1 * 1.1 * 1.1 + 2 * 0.3 * 0.3 + 3 * 0.7 * 0.7 +
+                  3 * std::sin(-0.7) + 2 * std::sin(-0.7) + std::sin(0.3),
+              1e-14);
   // Closed forms.
   check::near("horner value", horner(x, 2), 0.5 * 0.49 + 0.09, 1e-15);
   check::near("lastLarge value", lastLarge(x, 5), (0.5 - 0.2) * 1.1, 1e-15);
