@@ -215,6 +215,10 @@ bool changesVectorMemory(const clang::CXXMethodDecl *method);
 /// parameter being the caller's growing vector (GrowingVectors.cpp).
 bool growsVectorParameter(const clang::FunctionDecl *callee, unsigned index);
 
+/// The iterator a std::reverse_iterator<It> steps back over; null for
+/// every other type (IteratorRanges.cpp).
+clang::QualType reversedIteratorOf(clang::QualType type);
+
 /// Emits a loop running `body(i)` for each i in [0, count).
 void forEachIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value count,
                   llvm::function_ref<void(mlir::Value)> body);
@@ -1359,6 +1363,30 @@ private:
   }
   /// The pointer a standard iterator expression holds.
   std::optional<Address> lowerIterator(const clang::Expr *expr);
+  /// The elements a pair of pointers or iterators designates: where the
+  /// first is and how many there are; a reversed range (of
+  /// std::reverse_iterators over contiguous memory) steps back from
+  /// `first`, the place its first iterator's base holds (IteratorRanges.cpp).
+  struct IteratorRange {
+    Address first;
+    Value count;
+    bool reversed = false;
+  };
+  std::optional<IteratorRange> lowerIteratorRange(const clang::Expr *first,
+                                                  const clang::Expr *last,
+                                                  int64_t scalars);
+  /// The place of element `i` of `range`, whose elements are `scalars`
+  /// scalars each.
+  Address rangeElement(const IteratorRange &range, Value i, int64_t scalars,
+                       Location l);
+  /// Copies the elements of `range` to consecutive memory at `dest`.
+  void copyRange(Address dest, const IteratorRange &range,
+                 const Layout &element, Location l);
+  /// Whether `type` is a std::reverse_iterator over contiguous memory (of
+  /// pointers or of a vector's iterators).
+  bool isReversedContiguous(clang::QualType type);
+  /// The place the base iterator of the std::reverse_iterator `it` holds.
+  std::optional<Address> reverseIteratorBase(const clang::Expr *it);
   /// The std::reverse_iterator `call` (a vector's `rbegin`, `rend`) returns,
   /// holding the iterator at `position`.
   std::optional<CallResult> reverseIteratorAt(const clang::CallExpr *call,
@@ -1683,7 +1711,7 @@ private:
                    llvm::ArrayRef<const clang::Expr *> args, bool emplace);
   /// Moves `made` into `vector` at position `at`, after the elements from
   /// `at` on move up by one; where it now is.
-  std::optional<Address> placeElement(const clang::CallExpr *expr,
+  std::optional<Address> placeElement(const clang::Expr *expr,
                                       const VectorObject &vector, Address made,
                                       Value at);
   /// The position (in elements) of the iterator `iterator` into `vector`.
@@ -1691,9 +1719,9 @@ private:
                              const clang::Expr *iterator);
   /// `insert` of a count of copies or of a range (`source`: n and the
   /// value, or first and last) at element `at`; also `assign(first, last)`,
-  /// at 0 after a clear.
+  /// at 0 after a clear, and the constructor from a range, at 0.
   std::optional<CallResult>
-  insertManyIntoVectorObject(const clang::CallExpr *expr,
+  insertManyIntoVectorObject(const clang::Expr *expr,
                              const VectorObject &vector, Value at,
                              llvm::ArrayRef<const clang::Expr *> source);
   std::optional<CallResult>

@@ -8,12 +8,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "SpecialMembers.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Basic/TargetInfo.h"
@@ -194,6 +196,10 @@ bool FunctionLowering::constructEach(const clang::Expr *where,
   std::optional<SmallVector<const clang::Expr *>> args;
   if (ctor && !(args = defaultArguments(ctor, 0, where)))
     return false;
+  // A library object kept as compiled: the library's constructor.
+  if (ctor && ModuleLowering::isKeptAsCompiled(ctor->getParent()) &&
+      !callsLibraryCode(ctor, ctor->getParent(), where))
+    return false;
   bool made = true;
   auto constructAt = [&](Value i) {
     Address at = offsetBy(
@@ -205,7 +211,9 @@ bool FunctionLowering::constructEach(const clang::Expr *where,
       made &= emitCall(where, ctor, at, *args, std::nullopt).has_value();
   };
   // A constructor's body may make blocks, which an scf.for cannot hold.
-  if (ctor)
+  if (std::optional<int64_t> only = mlir::getConstantIntValue(count); only == 1)
+    constructAt(constantIndex(0, l));
+  else if (ctor)
     emitCountedLoop(l, count, constructAt);
   else
     forEachIndex(b, l, count, constructAt);
@@ -219,11 +227,7 @@ bool FunctionLowering::valueInitializeEach(const clang::Expr *where,
   if (!record || record->hasTrivialDefaultConstructor())
     return constructEach(where, nullptr, type, first, count,
                          /*zeroFirst=*/true);
-  const clang::CXXConstructorDecl *ctor = nullptr;
-  for (const clang::CXXConstructorDecl *candidate : record->ctors())
-    if (!candidate->isDeleted() && !candidate->isCopyOrMoveConstructor() &&
-        candidate->getMinRequiredArguments() == 0)
-      ctor = candidate;
+  const clang::CXXConstructorDecl *ctor = defaultConstructorOf(record);
   if (!ctor)
     return unsupported<bool>(where, "'" + type.getAsString() +
                                         "' has no default constructor that "

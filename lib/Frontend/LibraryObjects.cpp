@@ -51,12 +51,23 @@ FunctionLowering::getLibraryObjectClass(const clang::CallExpr *expr,
     return nullptr;
   // The object as the program names it, before conversions to a base
   // (std::unordered_map's `at` is a member of a base of the map).
-  if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr))
-    if (const clang::CXXRecordDecl *record =
-            getKeptClass(member->getImplicitObjectArgument()
-                             ->IgnoreParenImpCasts()
-                             ->getType()))
+  if (const auto *member = dyn_cast<clang::CXXMemberCallExpr>(expr)) {
+    clang::QualType object =
+        member->getImplicitObjectArgument()->IgnoreParenImpCasts()->getType();
+    if (const clang::CXXRecordDecl *record = getKeptClass(object))
       return record;
+    // A class the memory model has a model of (a std::vector of library
+    // objects is laid out as C++ lays it out) given library objects: the
+    // library's code works on it where it can be called so, the model
+    // elsewhere (VectorObjects.cpp makes, moves and destroys the elements
+    // by calls of the library's code; a range of a std::list's iterators
+    // is refused where the model reads it).
+    if (object->isPointerType())
+      object = object->getPointeeType();
+    if (isModelledStdClass(object.getCanonicalType()) &&
+        !whyNotCallableOnLibraryObject(module, callee).empty())
+      return nullptr;
+  }
   if (const auto *method = dyn_cast<clang::CXXMethodDecl>(callee))
     if (ModuleLowering::isKeptAsCompiled(method->getParent()))
       return method->getParent();
@@ -176,7 +187,11 @@ std::string whyNotCallableOnLibraryObject(ModuleLowering &module,
     clang::QualType object = type;
     if (type->isPointerType() || type->isReferenceType()) {
       object = type->getPointeeType();
-      if (!getKeptClass(object) && !object->isVoidType()) {
+      // (A vector of library objects holds their addresses: no numbers.)
+      clang::QualType element =
+          ModuleLowering::getVectorElementType(object.getCanonicalType());
+      bool holdsKept = !element.isNull() && getKeptClass(element);
+      if (!getKeptClass(object) && !object->isVoidType() && !holdsKept) {
         std::optional<Layout> layout = module.tryGetLayout(object);
         givenFloatMemory |= layout && isa<FloatType>(layout->scalar) &&
                             !object.isConstQualified();

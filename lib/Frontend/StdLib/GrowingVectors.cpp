@@ -809,32 +809,25 @@ FunctionLowering::insertRangeIntoGrowing(const clang::CallExpr *expr,
   // range of this vector, so its growth moves none of them.
   Location l = loc(expr);
   Value per = constantIndex(vector.element.size, l);
-  std::optional<Address> first;
-  Value count;
+  std::optional<IteratorRange> source;
   if (const clang::CXXStdInitializerListExpr *list =
           initializerList(range.back())) {
     const clang::Expr *array = list->getSubExpr();
-    first =
+    std::optional<Address> first =
         array->isGLValue() ? lowerLValue(array) : materializeTemporary(array);
     const auto *arrayType = ast.getAsConstantArrayType(array->getType());
     if (!arrayType)
       return unsupported<std::optional<CallResult>>(
           expr, "this list cannot be inserted; insert its values one by one");
-    count = constantIndex(arrayType->getSize().getZExtValue(), l);
+    if (first)
+      source = IteratorRange{
+          *first, constantIndex(arrayType->getSize().getZExtValue(), l)};
   } else {
-    auto place = [&](const clang::Expr *end) {
-      return isIterator(end->getType()) ? lowerIterator(end)
-                                        : lowerPointer(end);
-    };
-    first = place(range[0]);
-    std::optional<Address> last = place(range[1]);
-    if (!first || !last)
-      return std::nullopt;
-    count = arith::DivUIOp::create(
-        b, l, arith::SubIOp::create(b, l, last->offset, first->offset), per);
+    source = lowerIteratorRange(range[0], range[1], vector.element.size);
   }
-  if (!first)
+  if (!source)
     return std::nullopt;
+  Value count = source->count;
   Value size = load(vector.size, l);
   abortIf(arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, at, size),
           expr, "std::vector::insert: the position is not in the vector");
@@ -844,8 +837,7 @@ FunctionLowering::insertRangeIntoGrowing(const clang::CallExpr *expr,
   shiftElements(vector, at, size, count, /*towardEnd=*/true, l);
   Address into = offsetBy(growingElements(vector, l),
                           arith::MulIOp::create(b, l, at, per), l);
-  copyElements(into, *first, arith::MulIOp::create(b, l, count, per),
-               vector.element, l);
+  copyRange(into, *source, vector.element, l);
   return CallResult{nullptr, into};
 }
 

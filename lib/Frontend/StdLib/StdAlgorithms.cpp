@@ -123,17 +123,6 @@ clang::QualType FunctionLowering::commonType(clang::QualType a,
   return ast.getTypeSize(a) >= ast.getTypeSize(c) ? a : c;
 }
 
-/// The iterator a std::reverse_iterator<It> steps back over; null for
-/// every other type.
-static clang::QualType reversedIterator(clang::QualType type) {
-  const auto *spec = dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
-      type.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
-  if (!spec || !spec->isInStdNamespace() ||
-      spec->getName() != "reverse_iterator")
-    return {};
-  return spec->getTemplateArgs()[0].getAsType().getCanonicalType();
-}
-
 bool FunctionLowering::isModelledAlgorithm(const clang::CallExpr *expr) {
   const clang::FunctionDecl *callee = expr->getDirectCallee();
   std::optional<Algorithm> algorithm =
@@ -151,9 +140,7 @@ bool FunctionLowering::isModelledAlgorithm(const clang::CallExpr *expr) {
     clang::QualType type = arg->getType();
     if (!ModuleLowering::isIteratorClass(type) || isIterator(type))
       return false;
-    clang::QualType reversed = reversedIterator(type);
-    return givesIterator || reversed.isNull() ||
-           !(reversed->isPointerType() || isIterator(reversed));
+    return givesIterator || !isReversedContiguous(type);
   });
 }
 
@@ -381,7 +368,7 @@ private:
   };
 
   std::optional<Range> rangeAt(const clang::Expr *first) {
-    clang::QualType base = reversedIterator(first->getType());
+    clang::QualType base = reversedIteratorOf(first->getType());
     bool reversed = !base.isNull();
     clang::QualType element = !reversed ? fl.elementTypeOf(first)
                               : base->isPointerType()
@@ -392,47 +379,20 @@ private:
           first, "this algorithm is supported on arrays and std::vector "
                  "(pointers and their iterators) only");
     std::optional<Address> begin =
-        reversed ? reversedBase(first) : fl.lowerPointer(first);
+        reversed ? fl.reverseIteratorBase(first) : fl.lowerPointer(first);
     std::optional<Layout> layout = fl.layoutOf(element, first);
     if (!begin || !layout)
       return std::nullopt;
     return Range{*begin, element, layout->size, *layout, reversed};
   }
-  /// The place the base iterator of the std::reverse_iterator `it` holds
-  /// (its `current` member, as the standard names it).
-  std::optional<Address> reversedBase(const clang::Expr *it) {
-    const clang::CXXRecordDecl *record =
-        it->getType().getNonReferenceType()->getAsCXXRecordDecl();
-    const clang::FieldDecl *current = nullptr;
-    for (const clang::FieldDecl *field : record->fields())
-      if (field->getIdentifier() && field->getName() == "current")
-        current = field;
-    if (!current)
-      return fl.unsupported<std::optional<Address>>(
-          it, "this reverse iterator does not keep its base where the "
-              "standard says; give the range by pointers");
-    std::optional<Address> object =
-        it->isGLValue() ? fl.lowerLValue(it) : fl.materializeTemporary(it);
-    std::optional<Address> slot =
-        object ? fl.fieldAddress(*object, current, it) : std::nullopt;
-    return slot ? fl.followIndirectSlot(*slot, current, it) : std::nullopt;
-  }
   Address elementOf(const Range &range, Value i) {
-    if (range.reversed)
-      i = arith::SubIOp::create(
-          b, l, arith::SubIOp::create(b, l, fl.constantIndex(0, l), i),
-          fl.constantIndex(1, l));
-    Value at =
-        range.scalars == 1
-            ? i
-            : arith::MulIOp::create(b, l, i, fl.constantIndex(range.scalars, l))
-                  .getResult();
-    return fl.offsetBy(range.begin, at, l);
+    return fl.rangeElement({range.begin, nullptr, range.reversed}, i,
+                           range.scalars, l);
   }
   // The number of elements in [first, last).
   Value distance(const Range &range, const clang::Expr *last) {
     std::optional<Address> end =
-        range.reversed ? reversedBase(last) : fl.lowerPointer(last);
+        range.reversed ? fl.reverseIteratorBase(last) : fl.lowerPointer(last);
     if (!end)
       return nullptr;
     auto positions = range.reversed

@@ -292,28 +292,14 @@ FunctionLowering::vectorFromList(const clang::CXXStdInitializerListExpr *list,
 std::optional<Address> FunctionLowering::vectorFromRange(
     const clang::Expr *where, ArrayRef<const clang::Expr *> args,
     clang::QualType type, clang::SourceRange range, const Layout &element) {
-  using Result = std::optional<Address>;
   Location l = module.getLoc(range.getBegin());
-  std::optional<Address> begin = lowerPointer(args[0]);
-  std::optional<Address> end = lowerPointer(args[1]);
-  if (!begin || !end)
+  std::optional<IteratorRange> elements =
+      lowerIteratorRange(args[0], args[1], element.size);
+  if (!elements)
     return std::nullopt;
-  // Two views of one array (iterators of a vector kept in memory, each
-  // viewing its elements afresh): where they point, from address 0.
-  std::optional<std::pair<Value, Value>> positions =
-      comparablePositions(*begin, *end, where);
-  if (!positions)
-    return std::nullopt;
-  Value scalars =
-      arith::SubIOp::create(b, l, positions->second, positions->first);
-  Value count = element.size == 1
-                    ? scalars
-                    : arith::DivUIOp::create(b, l, scalars,
-                                             constantIndex(element.size, l))
-                          .getResult();
-  Result vector = allocateVector(type, count, range);
+  std::optional<Address> vector = allocateVector(type, elements->count, range);
   if (vector)
-    copyElements(*vector, *begin, scalars, element, l);
+    copyRange(*vector, *elements, element, l);
   return vector;
 }
 

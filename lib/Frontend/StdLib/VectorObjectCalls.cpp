@@ -71,6 +71,10 @@ bool FunctionLowering::constructVectorObject(
   if (const clang::CXXStdInitializerListExpr *list =
           args.size() == 1 ? initializerList(args[0]) : nullptr)
     return fillVectorObjectFromList(*vector, list, expr);
+  // std::vector<T>(first, last): the range inserted.
+  if (args.size() == 2 && !args[0]->getType()->isIntegerType())
+    return insertManyIntoVectorObject(expr, *vector, constantIndex(0, l), args)
+        .has_value();
   // std::vector<T>(n) and std::vector<T>(n, value).
   if (!args[0]->getType()->isIntegerType() || args.size() > 2)
     return unsupported<bool>(expr, "this constructor of a std::vector of '" +
@@ -233,7 +237,7 @@ std::optional<Address> FunctionLowering::makeElementAside(
 }
 
 std::optional<Address>
-FunctionLowering::placeElement(const clang::CallExpr *expr,
+FunctionLowering::placeElement(const clang::Expr *expr,
                                const VectorObject &vector, Address made,
                                Value at) {
   // Room for one more, the elements from `at` on moved up by one (the last
@@ -259,7 +263,7 @@ FunctionLowering::placeElement(const clang::CallExpr *expr,
 
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::insertManyIntoVectorObject(
-    const clang::CallExpr *expr, const VectorObject &vector, Value at,
+    const clang::Expr *expr, const VectorObject &vector, Value at,
     ArrayRef<const clang::Expr *> source) {
   // insert(pos, n, value) or insert(pos, first, last): each new element
   // made aside (a copy of the value, or of the range's next element), then
@@ -272,7 +276,8 @@ FunctionLowering::insertManyIntoVectorObject(
   if (!made)
     return std::nullopt;
   Value count;
-  std::optional<Address> value, first;
+  std::optional<Address> value;
+  std::optional<IteratorRange> range;
   bool counted = source[0]->getType()->isIntegerType();
   if (counted) {
     // The value copied first: it may be an element of this vector, whose
@@ -290,26 +295,15 @@ FunctionLowering::insertManyIntoVectorObject(
     }
   } else {
     // (A range of another vector: the standard forbids one of this one.)
-    auto place = [&](const clang::Expr *end) {
-      return end->getType()->isPointerType() ? lowerPointer(end)
-                                             : lowerIterator(end);
-    };
-    first = place(source[0]);
-    std::optional<Address> last = place(source[1]);
-    if (!first || !last)
+    range = lowerIteratorRange(source[0], source[1], vector.elementSlots);
+    if (!range)
       return std::nullopt;
-    Value slots = arith::SubIOp::create(b, l, last->offset, first->offset);
-    count = arith::DivUIOp::create(b, l, slots,
-                                   constantIndex(vector.elementSlots, l));
+    count = range->count;
   }
   bool ok = true;
   emitCountedLoop(l, count, [&](Value k) {
     std::optional<Address> from =
-        counted ? value
-                : offsetBy(*first,
-                           arith::MulIOp::create(
-                               b, l, k, constantIndex(vector.elementSlots, l)),
-                           l);
+        counted ? value : rangeElement(*range, k, vector.elementSlots, l);
     ok = ok && constructElement(vector, *made, from, /*move=*/false, expr) &&
          placeElement(expr, vector, *made, arith::AddIOp::create(b, l, at, k));
   });

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "SpecialMembers.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
@@ -253,25 +254,6 @@ bool FunctionLowering::resizeVectorObject(const VectorObject &vector,
   return ok;
 }
 
-/// The constructor of `record` that copies (or moves) an object, or the
-/// default one; null if there is none.
-static const clang::CXXConstructorDecl *
-findConstructor(const clang::CXXRecordDecl *record, bool copies, bool moves) {
-  const clang::CXXConstructorDecl *found = nullptr;
-  for (const clang::CXXConstructorDecl *ctor : record->ctors()) {
-    if (ctor->isDeleted())
-      continue;
-    if (moves && ctor->isMoveConstructor())
-      return ctor;
-    if (copies && ctor->isCopyConstructor())
-      found = found ? found : ctor;
-    if (!copies && ctor->getMinRequiredArguments() == 0 &&
-        !ctor->isCopyOrMoveConstructor())
-      return ctor;
-  }
-  return found;
-}
-
 bool FunctionLowering::constructElement(const VectorObject &vector, Address at,
                                         std::optional<Address> source,
                                         bool move, const clang::Stmt *where) {
@@ -286,22 +268,29 @@ bool FunctionLowering::constructElement(const VectorObject &vector, Address at,
   // (Every member function that makes elements is an expression.)
   const auto *expr = cast<clang::Expr>(where);
   Location l = loc(where);
+  if (!source)
+    return valueInitializeEach(expr, vector.element, at, constantIndex(1, l));
   const auto *record = vector.element->getAsCXXRecordDecl();
   const clang::CXXConstructorDecl *ctor =
-      record ? findConstructor(record, source.has_value(), move) : nullptr;
-  if (!ctor || ctor->isTrivial()) {
-    // Plain data: its bytes (and addresses), or zeros.
-    if (source)
-      return copyObject(at, *source, *vector.layout, where);
-    fillZero(at, *vector.layout, l);
-    return true;
+      record ? copyConstructorOf(record, move) : nullptr;
+  // Plain data: its bytes (and addresses).
+  if (!ctor || ctor->isTrivial())
+    return copyObject(at, *source, *vector.layout, where);
+  // A library object kept as compiled: the library's constructor.
+  if (ModuleLowering::isKeptAsCompiled(record)) {
+    if (!callsLibraryCode(ctor, record, where))
+      return false;
+    module.noteCall(ctor, expr->getBeginLoc());
+    module.enter(ctor, expr->getBeginLoc());
+    func::FuncOp target = module.getFunction(ctor);
+    module.leave();
+    if (target)
+      func::CallOp::create(
+          b, l, target,
+          ValueRange{materialize(at, l), materialize(*source, l)});
+    return static_cast<bool>(target);
   }
-  // Value-initialization zeroes what an implicit constructor leaves.
-  if (!source && !ctor->isUserProvided())
-    fillZero(at, *vector.layout, l);
-  SmallVector<Value> operands;
-  if (source)
-    operands.push_back(materialize(*source, l));
+  SmallVector<Value> operands{materialize(*source, l)};
   if (operands.size() != ctor->getNumParams())
     return unsupported<bool>(where, "the constructor of '" +
                                         vector.element.getAsString() +

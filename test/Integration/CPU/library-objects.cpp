@@ -5,7 +5,7 @@
 // code), a std::string parameter and a std::map keyed by strings, an
 // iterator compared and advanced, a std::string made inside the function,
 // a std::list walked by its iterators, an element of a std::vector of
-// strings, insert's (iterator, bool) pair bound by name, a std::set, a
+// strings, a std::vector of strings built and edited, insert's (iterator, bool) pair bound by name, a std::set, a
 // std::function, std::cout, <random>'s engines and distributions, and
 // tables made from lists of values.
 // Each gradient matches its closed form and central differences, in
@@ -151,8 +151,51 @@ constexpr int N = 5;
   return s;
 }
 
+// A std::vector of strings built and edited inside the function (each
+// element made, copied, moved and destroyed by the library's code):
+// push_back, emplace_back, insert of one string and of ranges (also
+// reversed), resize, assignment of an element, erase, copies, assign, clear;
+// the lengths weigh the numbers.
+[[ct::differentiable]] double names(const double *x,
+                                    const std::vector<std::string> &given) {
+  std::vector<std::string> made;
+  std::string a = "ab";
+  made.push_back(a);
+  made.emplace_back("xyz");
+  made.insert(made.begin(), a + "c");
+  made.resize(5);
+  made[3] = "hello";
+  made.erase(made.begin() + 1);
+  std::vector<std::string> copy = made;
+  copy.insert(copy.end(), given.begin(), given.end());
+  copy.insert(copy.begin(), given.rbegin(), given.rend());
+  std::vector<std::string> reversed(given.rbegin(), given.rend());
+  double s = 0;
+  for (const std::string &name : made)
+    s += name.size() * x[0];
+  for (std::size_t i = 0; i < copy.size(); ++i)
+    s += copy[i].size() * x[1] * (copy[i] == "hip" ? 2.0 : 1.0);
+  copy.assign(2, "q");
+  s += reversed[0].size() * x[0] * x[2] + copy[1].size() * x[2];
+  made.clear();
+  return s;
+}
+
 int main() {
   double x[N] = {0.5, -1.0, 1.5, 0.25, -0.75};
+  {
+    // made: abc, ab, "", hello, xyz less ab: lengths 3 + 0 + 5 + 3 = 11;
+    // copy: elbows, hip, abc, "", hello, xyz, hip, elbows: 6 + 3 * 2 + 3 +
+    // 0 + 5 + 3 + 3 * 2 + 6 = 35; reversed[0] = elbows.
+    std::vector<std::string> given{"hip", "elbows"};
+    double dx[N] = {};
+    ct::gradient<names, ct::wrt<0>>(x, given, dx);
+    check::near("d names/dx_0", dx[0], 11 + 6 * x[2], 1e-12);
+    check::near("d names/dx_1", dx[1], 35, 1e-12);
+    check::near("d names/dx_2", dx[2], 6 * x[0] + 1, 1e-12);
+    check::near("names value", names(x, given),
+                11 * x[0] + 35 * x[1] + 6 * x[0] * x[2] + x[2], 1e-12);
+  }
   std::map<int, double> w{{0, 2.0}, {2, 3.0}, {4, -0.5}};
   std::map<int, double> w7 = w;
   w7[7] = 1.0;

@@ -1,6 +1,7 @@
 // Ranges walked backward by std::reverse_iterator (`v.rbegin()`/`v.rend()`,
 // `std::make_reverse_iterator` of a pointer) given to the standard
-// algorithms (sort, copy and reverse among them) and to loops: the
+// algorithms (sort, copy and reverse among them), to loops and to
+// std::vector's constructor, `assign` and `insert`: the
 // algorithms the compiler models take ranges of pointers and vector
 // iterators, so a call with a reverse iterator is lowered from the
 // library's own code, as written. Reverse mode, forward
@@ -96,6 +97,27 @@
   return s;
 }
 
+// Vectors made, assigned and extended from reverse ranges: of a vector,
+// of the caller's array and of a vector of vectors.
+[[ct::differentiable]] double reversedVectors(const double *x, int n) {
+  std::vector<double> v(x, x + n);
+  std::vector<double> w(v.rbegin(), v.rend());
+  std::vector<double> u;
+  u.assign(std::make_reverse_iterator(x + n),
+           std::make_reverse_iterator(x + 1));
+  u.insert(u.begin() + 1, w.rbegin() + 1, w.rend());
+  u.push_back(2.0);
+  std::vector<std::vector<double>> rows{v, w}, flipped(rows.rbegin(),
+                                                       rows.rend());
+  flipped.insert(flipped.end(), rows.rbegin(), rows.rend() - 1);
+  double s = 0;
+  for (std::size_t i = 0; i < u.size(); ++i)
+    s += (i + 1) * u[i] * w[i % n];
+  for (std::size_t r = 0; r < flipped.size(); ++r)
+    s += (r + 1) * flipped[r][0] * flipped[r][n - 1];
+  return s;
+}
+
 int main() {
   const double x[5] = {0.3, -0.7, 1.1, 0.5, -0.2};
   check::checkModes<horner>("horner", x, 5);
@@ -104,6 +126,7 @@ int main() {
   check::checkModes<lastLarge>("lastLarge", x, 5);
   check::checkModes<descending>("descending", x, 5);
   check::checkModes<backward>("backward", x, 5);
+  check::checkModes<reversedVectors>("reversedVectors", x, 5);
   // Closed forms: the orders the library's code leaves.
   check::near("descending order", descending(x, 3),
               1 * 1.1 * 1.1 + 2 * 0.3 * 0.3 + 3 * 0.7 * 0.7 +
@@ -111,6 +134,12 @@ int main() {
               1e-14);
   // Closed forms.
   check::near("horner value", horner(x, 2), 0.5 * 0.49 + 0.09, 1e-15);
+  // u = x2 x1 x2 x1 2, w = x2 x1 x0; flipped = w, v, w.
+  const double x0 = x[0], x1 = x[1], x2 = x[2];
+  check::near("reversedVectors value", reversedVectors(x, 3),
+              x2 * x2 + 2 * x1 * x1 + 3 * x2 * x0 + 4 * x1 * x2 + 5 * 2 * x1 +
+                  (1 + 2 + 3) * x0 * x2,
+              1e-14);
   check::near("lastLarge value", lastLarge(x, 5), (0.5 - 0.2) * 1.1, 1e-15);
   return check::report();
 }
