@@ -552,6 +552,13 @@ bool ModuleLowering::isKeptAsCompiled(const clang::CXXRecordDecl *record) {
   if (isLibraryInternal(record) && (record->getName().starts_with("_Bit_") ||
                                     record->getName().starts_with("__bit_")))
     return true;
+  // The library's iterators that are more than an address (std::deque's:
+  // the place, its block's bounds and its slot in the table of blocks):
+  // stepping them is the library's code. (Those of contiguous memory hold
+  // one pointer, Iterators.cpp; a node's, one pointer to a node: below.)
+  if (isLibraryInternal(record) && isIteratorClass(type) &&
+      std::distance(record->field_begin(), record->field_end()) > 1)
+    return true;
   auto isKeptPart = [&](clang::QualType part) {
     part = part.getCanonicalType();
     const clang::Type *element = part->getBaseElementTypeUnsafe();

@@ -53,8 +53,7 @@ FunctionLowering::reverseIteratorBase(const clang::Expr *it) {
 
 std::optional<FunctionLowering::IteratorRange>
 FunctionLowering::lowerIteratorRange(const clang::Expr *first,
-                                     const clang::Expr *last,
-                                     int64_t scalars) {
+                                     const clang::Expr *last, int64_t scalars) {
   bool reversed = isReversedContiguous(first->getType());
   auto place = [&](const clang::Expr *end) -> std::optional<Address> {
     if (reversed)

@@ -5,7 +5,8 @@
 // code), a std::string parameter and a std::map keyed by strings, an
 // iterator compared and advanced, a std::string made inside the function,
 // a std::list walked by its iterators, an element of a std::vector of
-// strings, a std::vector of strings built and edited, insert's (iterator, bool) pair bound by name, a std::set, a
+// strings, a std::vector of strings built and edited, a std::deque of
+// constants walked by its iterators, insert's (iterator, bool) pair bound by name, a std::set, a
 // std::function, std::cout, <random>'s engines and distributions, and
 // tables made from lists of values.
 // Each gradient matches its closed form and central differences, in
@@ -22,10 +23,12 @@
 #include <cotangent/cotangent.h>
 
 #include <cmath>
+#include <deque>
 #include <functional>
 #include <iostream>
 #include <list>
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 #include <string>
@@ -181,8 +184,35 @@ constexpr int N = 5;
   return s;
 }
 
+// A std::deque of constants grown at both ends and walked by its
+// iterators (the place, its block's bounds and the table of blocks: the
+// library's code steps them), by index and by std::accumulate.
+[[ct::differentiable]] double queued(const double *x) {
+  std::deque<double> d{0.5, 1.5};
+  d.push_front(2.0);
+  d.push_back(4.0);
+  double s = 0;
+  for (double v : d)
+    s += v * x[0];
+  for (auto it = d.begin(); it != d.end(); ++it)
+    s += *it * x[1] * x[1];
+  return s + d[1] * x[0] * x[1] + d.front() +
+         std::accumulate(d.begin(), d.end(), 0.0) * x[2];
+}
+
 int main() {
   double x[N] = {0.5, -1.0, 1.5, 0.25, -0.75};
+  {
+    // The elements 2, 0.5, 1.5, 4 sum to 8.
+    double dx[N] = {};
+    ct::gradient<queued>(x, dx);
+    check::near("d queued/dx_0", dx[0], 8 + 0.5 * x[1], 1e-12);
+    check::near("d queued/dx_1", dx[1], 16 * x[1] + 0.5 * x[0], 1e-12);
+    check::near("d queued/dx_2", dx[2], 8, 1e-12);
+    check::near("queued value", queued(x),
+                8 * x[0] + 8 * x[1] * x[1] + 0.5 * x[0] * x[1] + 2 + 8 * x[2],
+                1e-12);
+  }
   {
     // made: abc, ab, "", hello, xyz less ab: lengths 3 + 0 + 5 + 3 = 11;
     // copy: elbows, hip, abc, "", hello, xyz, hip, elbows: 6 + 3 * 2 + 3 +
