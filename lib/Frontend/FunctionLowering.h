@@ -264,6 +264,13 @@ private:
   void lowerDeclStmt(const clang::DeclStmt *declStmt);
   /// 'break' or 'continue': the cleanups of the scopes it leaves, a branch.
   void lowerJump(const clang::Stmt *stmt);
+  /// `goto label;` and `label:` (Gotos.cpp): a branch to the block the
+  /// label begins, after the cleanups of the scopes it leaves.
+  void lowerGoto(const clang::GotoStmt *stmt);
+  void lowerLabel(const clang::LabelStmt *stmt);
+  /// Begins the block of `label` here; false (after an error where a goto
+  /// jumps to it) inside an operation's region, where no block begins.
+  bool placeLabel(const clang::LabelStmt *label);
   void lowerVarDecl(const clang::VarDecl *var);
   /// A static local initialized when the function first runs: its
   /// initializer run under its guard (GuardedStatics.cpp); false after an
@@ -1461,11 +1468,14 @@ private:
     const clang::FunctionDecl *function = nullptr;
     /// A function object's address, for its `operator()` (`function`).
     std::optional<Address> object;
+    /// A function object's call operator template (`std::greater<>`'s):
+    /// `function` is then the instance that takes the operands.
+    const clang::FunctionTemplateDecl *generic = nullptr;
   };
   std::optional<Callable> callableOf(const clang::Expr *arg);
   /// The function a Callable calls (a lambda's call operator, a function,
   /// an object's operator()) and its result type, references stripped. For
-  /// a generic lambda, the instance of its call operator taking
+  /// a generic lambda or a call operator template, the instance taking
   /// `operandTypes` (the first one made when none is given or matches).
   static const clang::FunctionDecl *
   calleeOf(const Callable &callable,
@@ -1717,13 +1727,13 @@ private:
   /// The position (in elements) of the iterator `iterator` into `vector`.
   Value vectorObjectPosition(const VectorObject &vector,
                              const clang::Expr *iterator);
-  /// `insert` of a count of copies or of a range (`source`: n and the
-  /// value, or first and last) at element `at`; also `assign(first, last)`,
-  /// at 0 after a clear, and the constructor from a range, at 0.
-  std::optional<CallResult>
-  insertManyIntoVectorObject(const clang::Expr *expr,
-                             const VectorObject &vector, Value at,
-                             llvm::ArrayRef<const clang::Expr *> source);
+  /// `insert` of a count of copies, of a range or of a list (`source`: n
+  /// and the value, first and last, or the list) at element `at`; also
+  /// `assign(first, last)`, at 0 after a clear, and the constructor from a
+  /// range, at 0. `type` is the vector's.
+  std::optional<CallResult> insertManyIntoVectorObject(
+      const clang::Expr *expr, const VectorObject &vector, clang::QualType type,
+      Value at, llvm::ArrayRef<const clang::Expr *> source);
   std::optional<CallResult>
   eraseFromVectorObject(const clang::CallExpr *expr, const VectorObject &vector,
                         llvm::ArrayRef<const clang::Expr *> args);
@@ -1740,6 +1750,17 @@ private:
                                                    const VectorObject &vector,
                                                    clang::QualType type,
                                                    const clang::Expr *source);
+  /// A vector of `type` made of the list `list`, in memory of its own (the
+  /// list's values may be elements of the vector it is then assigned to or
+  /// inserted into): `v = {a, b}`, `assign({a, b})`, `insert(pos, {a, b})`.
+  std::optional<VectorObject>
+  listVectorObject(const clang::Expr *where, clang::QualType type,
+                   const clang::CXXStdInitializerListExpr *list);
+  /// `v = {a, b}` and `v.assign({a, b})`: the list's vector, moved in.
+  std::optional<CallResult>
+  assignListToVectorObject(const clang::Expr *expr, const VectorObject &vector,
+                           clang::QualType type,
+                           const clang::CXXStdInitializerListExpr *list);
   /// lowerVectorObjectCall's halves: the member functions that read the
   /// vector, and those that change it.
   std::optional<CallResult>
@@ -2427,6 +2448,20 @@ private:
     size_t cleanupDepth;
   };
   llvm::SmallVector<JumpTargets> jumps;
+  /// The blocks `{ ... }` being lowered, innermost last: each with the
+  /// cleanups alive when its current statement began (what a `goto` to one
+  /// of its labels keeps).
+  struct OpenBlock {
+    const clang::CompoundStmt *compound;
+    size_t statementDepth;
+  };
+  llvm::SmallVector<OpenBlock> openBlocks;
+  /// The blocks of labels a `goto` before them jumps to, made at the first
+  /// such goto; and of labels already lowered, with the cleanups alive
+  /// there, for gotos after them.
+  llvm::DenseMap<const clang::LabelDecl *, mlir::Block *> pendingLabels;
+  llvm::DenseMap<const clang::LabelDecl *, std::pair<mlir::Block *, size_t>>
+      placedLabels;
   /// The block of each case label of the switches being lowered.
   llvm::DenseMap<const clang::SwitchCase *, mlir::Block *> switchCases;
   /// Every return branches here, passing the returned value (if any).

@@ -71,11 +71,19 @@ FunctionLowering::getLibraryObjectClass(const clang::CallExpr *expr,
   if (const auto *method = dyn_cast<clang::CXXMethodDecl>(callee))
     if (ModuleLowering::isKeptAsCompiled(method->getParent()))
       return method->getParent();
+  const clang::CXXRecordDecl *kept = nullptr;
   for (const clang::Expr *arg : expr->arguments())
-    if (const clang::CXXRecordDecl *record =
-            getKeptClass(arg->IgnoreParenImpCasts()->getType()))
-      return record;
-  return getKeptClass(callee->getReturnType());
+    if ((kept = getKeptClass(arg->IgnoreParenImpCasts()->getType())))
+      break;
+  if (!kept)
+    kept = getKeptClass(callee->getReturnType());
+  // An algorithm the model writes from its specification given a library
+  // object (a std::function) that the library's compiled code cannot take
+  // with the rest (iterators): the model's, calling it.
+  if (kept && isModelledAlgorithm(expr) &&
+      !whyNotCallableOnLibraryObject(module, callee).empty())
+    return nullptr;
+  return kept;
 }
 
 /// The element type of `std::initializer_list<T>`, else null.

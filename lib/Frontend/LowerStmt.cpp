@@ -239,15 +239,24 @@ void FunctionLowering::lowerCompound(const clang::CompoundStmt *compound) {
   const clang::CompoundStmt *outerBlock = currentBlock;
   const clang::Stmt *outerStatement = currentStatement;
   currentBlock = compound;
+  openBlocks.push_back({compound, depth});
   for (const clang::Stmt *child : compound->body()) {
     currentStatement = child;
+    openBlocks.back().statementDepth = cleanups.size();
+    // (A label begins its statement's block, Gotos.cpp.)
+    const clang::Stmt *stmt = child;
+    while (const auto *label = dyn_cast<clang::LabelStmt>(stmt)) {
+      placeLabel(label);
+      stmt = label->getSubStmt();
+    }
     // A declaration's vectors live to the end of the block; any other
     // statement's temporaries to the end of the statement.
-    if (const auto *decl = dyn_cast<clang::DeclStmt>(child))
+    if (const auto *decl = dyn_cast<clang::DeclStmt>(stmt))
       lowerDeclaration(decl);
     else
-      lowerScoped(child);
+      lowerScoped(stmt);
   }
+  openBlocks.pop_back();
   emitCleanups(depth, module.getLoc(compound->getRBracLoc()));
   cleanups.truncate(depth);
   currentBlock = outerBlock;
@@ -343,17 +352,18 @@ void FunctionLowering::lowerStmt(const clang::Stmt *stmt) {
   // [[fallthrough]], [[likely]], ...: hints, lowered as what they mark.
   if (const auto *attributed = dyn_cast<clang::AttributedStmt>(stmt))
     return lowerStmt(attributed->getSubStmt());
-  // A label alone is harmless; a goto to it is what is diagnosed.
   if (const auto *label = dyn_cast<clang::LabelStmt>(stmt))
-    return lowerStmt(label->getSubStmt());
+    return lowerLabel(label);
+  if (const auto *jump = dyn_cast<clang::GotoStmt>(stmt))
+    return lowerGoto(jump);
   if (const auto *expr = dyn_cast<clang::Expr>(stmt))
     return lowerDiscarded(expr);
   if (const auto *tryStmt = dyn_cast<clang::CXXTryStmt>(stmt))
     return lowerTry(tryStmt);
-  if (isa<clang::GotoStmt, clang::IndirectGotoStmt>(stmt))
-    return (void)unsupported(stmt, "'goto' cannot be differentiated; "
-                                   "rewrite it with loops, 'break' or "
-                                   "'return'");
+  if (isa<clang::IndirectGotoStmt>(stmt))
+    return (void)unsupported(stmt, "a 'goto' to a computed address cannot "
+                                   "be differentiated; rewrite it with a "
+                                   "'switch'");
   // (An assembly comment, `asm("#...")` with no operands, marks code for
   // those who read the assembly, as Eigen's kernels do: it does nothing.)
   if (const auto *gcc = dyn_cast<clang::GCCAsmStmt>(stmt);

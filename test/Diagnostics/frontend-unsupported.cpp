@@ -48,12 +48,26 @@ union Bits { double d; unsigned w[2]; };
   return rows.value;
 }
 
+// A goto past a declaration, and one into a block (the gotos that work:
+// Integration/CPU/gotos.cpp).
 [[ct::differentiable]] double uses_goto(double x) {
   if (x > 0)
-    // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:5: error: 'goto' cannot be differentiated; rewrite it with loops, 'break' or 'return'
+    // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:5: error: this 'goto' jumps past a declaration; declare the variable before it
     goto done;
-  x = x * x;
+  double y;
+  y = x * x;
+  x += y;
 done:
+  return x;
+}
+
+[[ct::differentiable]] double uses_goto_into_block(double x) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: this 'goto' jumps into a block it is not in; put the label in a block that holds the 'goto'
+  goto inside;
+  {
+  inside:
+    x = x * 2;
+  }
   return x;
 }
 
@@ -301,7 +315,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 37 errors generated.
+// CHECK: 38 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

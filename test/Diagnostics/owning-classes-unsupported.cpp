@@ -4,17 +4,6 @@
 // RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 -I %cotangent_src/runtime/include 2>&1 | FileCheck %s --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 #include <memory>
-#include <vector>
-
-class Buffer {
-public:
-  explicit Buffer(int n) : data_(new double[n]()) {}
-  ~Buffer() { delete[] data_; }
-  double &at(int i) { return data_[i]; }
-
-private:
-  double *data_;
-};
 
 // A std::unique_ptr member owning objects that hold references.
 // (Objects owning memory, or holding pointers, work:
@@ -34,18 +23,6 @@ struct Holder {
 struct Watched {
   std::weak_ptr<double> value;
 };
-
-// A vector of them is kept in memory; inserting a list of them is not
-// supported yet.
-[[ct::differentiable]] double vectorOfOwners(double x) {
-  std::vector<Buffer> v;
-  v.emplace_back(2);
-  // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: 'insert' of a list into a std::vector of 'class Buffer' is not supported yet; insert one element at a time
-  v.insert(v.begin(), {Buffer(1), Buffer(1)});
-  for (auto &b : v)
-    b.at(0) = x;
-  return v[0].at(0);
-}
 
 [[ct::differentiable]] double memberOwner(double x) {
   // CHECK: owning-classes-unsupported.cpp:[[@LINE+1]]:3: error: variable 'h' has type 'struct Holder', which differentiable code does not support: its field 'scaled' is a std::unique_ptr to objects holding references, which is not supported yet; hold pointers instead

@@ -73,7 +73,7 @@ struct Pair {
 }
 
 [[ct::differentiable]] double overloadedFunctor(std::vector<double> &x) {
-  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:49: error: this function object cannot be called from differentiable code; pass a lambda defined in the function, a named function or an object with one (non-template) operator()
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:49: error: this function object cannot be called from differentiable code; pass a lambda defined in the function, a named function or an object with one operator()
   std::transform(x.begin(), x.end(), x.begin(), Overloaded{});
   return x[0];
 }

@@ -181,37 +181,45 @@ FunctionLowering::callableOf(const clang::Expr *arg) {
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(stripped))
     if (const auto *function = dyn_cast<clang::FunctionDecl>(ref->getDecl()))
       return Callable{std::nullopt, function, std::nullopt};
-  // A function object with one call operator (not a template).
+  // A function object with one call operator, or one call operator
+  // template whose instances the library's code made (`std::greater<>`).
   if (const auto *record = arg->getType()->getAsCXXRecordDecl()) {
     SmallVector<const clang::CXXMethodDecl *> calls;
-    for (const clang::CXXMethodDecl *method : record->methods())
-      if (method->getOverloadedOperator() == clang::OO_Call)
+    SmallVector<const clang::FunctionTemplateDecl *> generics;
+    for (const clang::Decl *member : record->decls()) {
+      const auto *generic = dyn_cast<clang::FunctionTemplateDecl>(member);
+      const auto *method = dyn_cast<clang::CXXMethodDecl>(
+          generic ? generic->getTemplatedDecl() : member);
+      if (!method || method->getOverloadedOperator() != clang::OO_Call)
+        continue;
+      // (A template no code instantiated has no instance to call:
+      // `std::greater<>`'s for pointers, given numbers.)
+      if (!generic)
         calls.push_back(method);
-    if (calls.size() == 1) {
+      else if (!generic->specializations().empty())
+        generics.push_back(generic);
+    }
+    if (calls.size() + generics.size() == 1) {
       std::optional<Address> object =
           arg->isGLValue() ? lowerLValue(arg) : materializeTemporary(arg);
       if (!object)
         return std::nullopt;
+      if (calls.empty())
+        return Callable{std::nullopt, nullptr, object, generics.front()};
       return Callable{std::nullopt, calls.front(), object};
     }
   }
   return unsupported<std::optional<Callable>>(
       arg, "this function object cannot be called from differentiable code; "
            "pass a lambda defined in the function, a named function or an "
-           "object with one (non-template) operator()");
+           "object with one operator()");
 }
 
-const clang::FunctionDecl *
-FunctionLowering::calleeOf(const Callable &callable,
-                           ArrayRef<clang::QualType> operandTypes) {
-  if (!callable.closure)
-    return callable.function;
-  const clang::LambdaExpr *lambda = callable.closure->lambda;
-  const clang::FunctionTemplateDecl *generic =
-      lambda->getLambdaClass()->getDependentLambdaCallOperator();
-  if (!generic)
-    return lambda->getCallOperator();
-  // (The library's code calling it made the instances it calls.)
+/// The instance of `generic` taking `operandTypes` (references stripped);
+/// the first one made when none matches; null if none was made.
+static const clang::FunctionDecl *
+instanceTaking(const clang::FunctionTemplateDecl *generic,
+               ArrayRef<clang::QualType> operandTypes) {
   const clang::FunctionDecl *first = nullptr;
   for (const clang::FunctionDecl *instance : generic->specializations()) {
     first = first ? first : instance;
@@ -228,7 +236,23 @@ FunctionLowering::calleeOf(const Callable &callable,
                      }))
       return instance;
   }
-  return first ? first : lambda->getCallOperator();
+  return first;
+}
+
+const clang::FunctionDecl *
+FunctionLowering::calleeOf(const Callable &callable,
+                           ArrayRef<clang::QualType> operandTypes) {
+  // (The library's code calling a template made the instances it calls.)
+  if (callable.generic)
+    return instanceTaking(callable.generic, operandTypes);
+  if (!callable.closure)
+    return callable.function;
+  const clang::LambdaExpr *lambda = callable.closure->lambda;
+  const clang::FunctionTemplateDecl *generic =
+      lambda->getLambdaClass()->getDependentLambdaCallOperator();
+  const clang::FunctionDecl *instance =
+      generic ? instanceTaking(generic, operandTypes) : nullptr;
+  return instance ? instance : lambda->getCallOperator();
 }
 
 clang::QualType FunctionLowering::resultTypeOf(const Callable &callable) {

@@ -73,7 +73,8 @@ bool FunctionLowering::constructVectorObject(
     return fillVectorObjectFromList(*vector, list, expr);
   // std::vector<T>(first, last): the range inserted.
   if (args.size() == 2 && !args[0]->getType()->isIntegerType())
-    return insertManyIntoVectorObject(expr, *vector, constantIndex(0, l), args)
+    return insertManyIntoVectorObject(expr, *vector, expr->getType(),
+                                      constantIndex(0, l), args)
         .has_value();
   // std::vector<T>(n) and std::vector<T>(n, value).
   if (!args[0]->getType()->isIntegerType() || args.size() > 2)
@@ -263,11 +264,11 @@ FunctionLowering::placeElement(const clang::Expr *expr,
 
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::insertManyIntoVectorObject(
-    const clang::Expr *expr, const VectorObject &vector, Value at,
-    ArrayRef<const clang::Expr *> source) {
-  // insert(pos, n, value) or insert(pos, first, last): each new element
-  // made aside (a copy of the value, or of the range's next element), then
-  // moved in after the ones before it.
+    const clang::Expr *expr, const VectorObject &vector, clang::QualType type,
+    Value at, ArrayRef<const clang::Expr *> source) {
+  // insert(pos, n, value), insert(pos, first, last) or insert(pos, list):
+  // each new element made aside (a copy of the value, or of the range's
+  // next element), then moved in after the ones before it.
   using Result = std::optional<CallResult>;
   if (!hasElementLayout(vector, expr, "made"))
     return std::nullopt;
@@ -278,8 +279,19 @@ FunctionLowering::insertManyIntoVectorObject(
   Value count;
   std::optional<Address> value;
   std::optional<IteratorRange> range;
+  std::optional<VectorObject> listed;
   bool counted = source[0]->getType()->isIntegerType();
-  if (counted) {
+  if (const clang::CXXStdInitializerListExpr *list =
+          source.size() == 1 ? initializerList(source[0]) : nullptr) {
+    // The list's elements, made first: they may be this vector's.
+    if (!(listed = listVectorObject(expr, type, list)))
+      return std::nullopt;
+    count = vectorObjectCount(*listed, listed->end, l);
+    range = IteratorRange{vectorObjectElement(*listed,
+                                              vectorObjectElements(*listed, l),
+                                              constantIndex(0, l), l),
+                          count};
+  } else if (counted) {
     // The value copied first: it may be an element of this vector, whose
     // memory growth frees.
     count = index(lowerRValue(source[0]), source[0]->getType(), l);
@@ -311,6 +323,8 @@ FunctionLowering::insertManyIntoVectorObject(
     return Result{};
   if (counted)
     destroyObject(vector.element, *value, expr);
+  if (listed)
+    destroyObject(type, listed->holder, expr);
   return CallResult{
       nullptr,
       vectorObjectElement(vector, vectorObjectElements(vector, l), at, l)};
@@ -380,6 +394,37 @@ FunctionLowering::moveAssignVectorObject(const clang::CallExpr *expr,
     destroyObject(type, vector.holder, expr);
     moveVectorAddresses(vector, *other, l);
   });
+  return CallResult{nullptr, vector.holder};
+}
+
+std::optional<FunctionLowering::VectorObject>
+FunctionLowering::listVectorObject(
+    const clang::Expr *where, clang::QualType type,
+    const clang::CXXStdInitializerListExpr *list) {
+  std::optional<Layout> layout =
+      module.getVectorInMemoryLayout(type, list->getSourceRange());
+  std::optional<Address> holder =
+      layout ? std::optional(allocateSlots(*layout, /*alignment=*/1, loc(list)))
+             : std::nullopt;
+  std::optional<VectorObject> made =
+      holder ? vectorObjectAt(*holder, type, where) : std::nullopt;
+  if (!made)
+    return std::nullopt;
+  clearVectorObject(*made, loc(list));
+  if (!fillVectorObjectFromList(*made, list, where))
+    return std::nullopt;
+  return made;
+}
+
+std::optional<FunctionLowering::CallResult>
+FunctionLowering::assignListToVectorObject(
+    const clang::Expr *expr, const VectorObject &vector, clang::QualType type,
+    const clang::CXXStdInitializerListExpr *list) {
+  std::optional<VectorObject> made = listVectorObject(expr, type, list);
+  if (!made)
+    return std::nullopt;
+  destroyObject(type, vector.holder, expr);
+  moveVectorAddresses(vector, *made, loc(expr));
   return CallResult{nullptr, vector.holder};
 }
 
@@ -549,11 +594,10 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
   using Result = std::optional<CallResult>;
   Location l = loc(expr);
   clang::OverloadedOperatorKind op = method->getOverloadedOperator();
-  if (name == "resize" || name == "clear") {
-    if (!resizeToSizeAndValue(vector, args, expr))
-      return std::nullopt;
-    return CallResult{};
-  }
+  // A member function returning nothing: done, or an error.
+  auto done = [](bool ok) { return ok ? Result(CallResult{}) : Result(); };
+  if (name == "resize" || name == "clear")
+    return done(resizeToSizeAndValue(vector, args, expr));
   if (name == "assign" && args.size() == 2 &&
       args[0]->getType()->isIntegerType())
     return assignCopiesToVectorObject(expr, vector, args);
@@ -562,9 +606,18 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
     if (!hasElementLayout(vector, expr, "made or destroyed") ||
         !resizeVectorObject(vector, constantIndex(0, l), std::nullopt, expr))
       return std::nullopt;
-    if (!insertManyIntoVectorObject(expr, vector, constantIndex(0, l), args))
+    if (!insertManyIntoVectorObject(expr, vector, type, constantIndex(0, l),
+                                    args))
       return std::nullopt;
     return CallResult{};
+  }
+  if (const clang::CXXStdInitializerListExpr *list =
+          args.size() == 1 && (name == "assign" || op == clang::OO_Equal)
+              ? initializerList(args[0])
+              : nullptr) {
+    if (!assignListToVectorObject(expr, vector, type, list))
+      return std::nullopt;
+    return name == "assign" ? CallResult{} : CallResult{nullptr, vector.holder};
   }
   if (name == "reserve") {
     if (!hasElementLayout(vector, expr, "moved"))
@@ -578,21 +631,15 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
     // The new element is made first, aside (the argument may be an element
     // of this vector, whose memory growth frees), then moved in.
     bool atEnd = name == "push_back" || name == "emplace_back";
-    if (name == "insert" && args.size() == 3) {
+    // insert(pos, n, value), insert(pos, first, last), insert(pos, list).
+    if (name == "insert" &&
+        (args.size() == 3 || (args.size() == 2 && initializerList(args[1])))) {
       Value at = vectorObjectPosition(vector, args[0]);
       if (!at)
         return std::nullopt;
-      return insertManyIntoVectorObject(expr, vector, at, args.drop_front());
+      return insertManyIntoVectorObject(expr, vector, type, at,
+                                        args.drop_front());
     }
-    bool list = name == "insert" && args.size() == 2 &&
-                !ast.hasSameUnqualifiedType(
-                    args[1]->getType().getNonReferenceType(), vector.element);
-    if (!atEnd && name == "insert" && (args.size() != 2 || list))
-      return unsupported<Result>(expr, "'insert' of a list into a "
-                                       "std::vector of '" +
-                                           vector.element.getAsString() +
-                                           "' is not supported yet; insert "
-                                           "one element at a time");
     Value at = atEnd ? vectorObjectCount(vector, vector.end, l)
                      : vectorObjectPosition(vector, args[0]);
     std::optional<Address> made =
@@ -612,9 +659,7 @@ FunctionLowering::changeVectorObject(const clang::CallExpr *expr,
   if (name == "pop_back") {
     Value size = vectorObjectCount(vector, vector.end, l);
     Value last = arith::SubIOp::create(b, l, size, constantIndex(1, l));
-    if (!resizeVectorObject(vector, last, std::nullopt, expr))
-      return std::nullopt;
-    return CallResult{};
+    return done(resizeVectorObject(vector, last, std::nullopt, expr));
   }
   if (op == clang::OO_Equal && isVectorObjectExpr(args[0])) {
     if (method->isMoveAssignmentOperator())

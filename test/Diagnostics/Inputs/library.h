@@ -4,7 +4,7 @@
 namespace library {
 inline double jumpy(double x) {
   if (x > 0)
-    goto done;
+    goto *&&done;
   x = -x;
 done:
   return x;
@@ -12,7 +12,7 @@ done:
 template <class T> T twice(T x) { return jumpy(x) + jumpy(x); }
 inline double viaLambda(double x) {
   auto f = [](double y) {
-    goto out;
+    goto *&&out;
   out:
     return y;
   };
@@ -20,9 +20,9 @@ inline double viaLambda(double x) {
 }
 // Two problems: the user hears of the first only, at the call.
 inline double twoProblems(double x) {
-  goto first;
+  goto *&&first;
 first:
-  goto second;
+  goto *&&second;
 second:
   return x;
 }

@@ -5,7 +5,8 @@
 // stable_sort, max_element and min_element of structs with a comparison,
 // max_element of numbers with one; nth_element and partial_sort, whose
 // postconditions a sorted range meets: a median and a trimmed sum), with
-// lambdas and named functions, and the user's own templates given a lambda
+// lambdas, named functions, function objects whose call operator is a
+// template (`std::greater<>`) and std::functions, and the user's own templates given a lambda
 // or iterators; pointers one past the end of arrays (`a + n`, std::end)
 // passed to helpers. Reverse and forward
 // mode at -O0 and -O2, with libstdc++ and (where installed) libc++,
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <iterator>
 #include <numeric>
 #include <vector>
@@ -236,6 +238,39 @@ static void testExtremeItems() {
   return copy[2] * copy[2] + magnitudes[0] * magnitudes[1];
 }
 
+// Function objects whose call operator is a template (the standard's
+// transparent comparisons, `std::greater<>`, and the user's own), and a
+// std::function given to std::transform.
+struct Descending {
+  template <class T> bool operator()(const T &a, const T &b) const {
+    return a > b;
+  }
+};
+
+[[ct::differentiable]] double transparent(const std::vector<double> &x) {
+  std::vector<double> h(x);
+  std::sort(h.begin(), h.end(), std::greater<>());
+  double s = 3 * h[0] + h[1];
+  std::sort(h.begin(), h.end(), std::less<>());
+  std::function<double(double)> square = [](double v) { return v * v; };
+  std::transform(h.begin(), h.end(), h.begin(), square);
+  std::sort(h.begin(), h.end(), Descending());
+  return s + 5 * h[0];
+}
+
+static void testTransparent() {
+  std::vector<double> x{0.5, 2.0, -2.5, 1.5}, dx(4, 0.0);
+  // Descending 2, 1.5, 0.5, -2.5: 3 x1 + x3; the largest square x2^2.
+  double v = ct::gradient<transparent>(x, &dx);
+  check::near("transparent value", v, 6 + 1.5 + 5 * 6.25, 1e-14);
+  const double expected[4] = {0, 3, 5 * 2 * -2.5, 1};
+  for (int i = 0; i < 4; ++i)
+    check::near("transparent gradient", dx[i], expected[i], 1e-14);
+  std::vector<double> t{1, 1, 1, 1};
+  check::near("transparent jvp", ct::jvp<transparent>(x, &t).tangent,
+              3 + 1 - 25, 1e-14);
+}
+
 static void testPartialOrders() {
   std::vector<double> x{0.5, 2.0, -1.5, -0.25, 3.0}, dx(5, 0.0);
   // Median x0 = 0.5: x0^2; smallest magnitudes x3 = -0.25, then x0 = 0.5.
@@ -328,5 +363,6 @@ int main() {
   testRankedItems();
   testExtremeItems();
   testPartialOrders();
+  testTransparent();
   return check::report();
 }
