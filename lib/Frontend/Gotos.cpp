@@ -1,4 +1,4 @@
-//===- Gotos.cpp - goto and labels -----------------------------------------===//
+//===- Gotos.cpp - goto and labels ----------------------------------------===//
 //
 // The function's body is lowered as blocks of one region (loops, `break`,
 // `continue` and `return` are branches between them; the Structure pass
