@@ -1,26 +1,28 @@
-// A reference chosen inside a loop between different arrays and used after
-// the loop exits early is carried out of the loop; reverse mode cannot tell
-// which array it is, and says so at the loop. Forward mode takes it
-// (Integration/CPU/places-out-of-loops.cpp).
+// Memory an iteration of a checkpointed loop makes and the code after an
+// early exit from the loop reads: the snapshots the loop is rerun from keep
+// no such memory, and reverse mode says so at the loop. (Without the
+// pragma, and for places chosen among memory from outside the loop, it
+// works: Integration/CPU/objects-out-of-loops.cpp.)
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 \
 // RUN:   | FileCheck %s --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 
-[[ct::differentiable]] double oneOfTwo(double x, double y) {
-  double a[3] = {x, y, x * y};
-  double b[2] = {y * y, x};
-  // CHECK: places-out-of-loops.cpp:[[@LINE+1]]:3: error: cannot differentiate in reverse mode: a reference or pointer chosen inside this loop, between different arrays or variables, is used after the loop; choose it after the loop, or use forward mode (ct::jvp)
-  for (int i = 0; i < 4; ++i) {
-    double &r = i % 2 ? a[i % 3] : b[i % 2];
-    r *= x;
-    if (i == 2) {
-      r += y;
-      return a[0] + 2 * a[1] + 3 * a[2] + 4 * b[0] + 5 * b[1];
-    }
+#include <cmath>
+#include <vector>
+
+[[ct::differentiable]] double madeInIteration(const double *x, int n) {
+  double acc = 0;
+#pragma ct checkpoint
+  // CHECK: places-out-of-loops.cpp:[[@LINE+1]]:3: error: cannot differentiate in reverse mode: memory made or chosen inside this checkpointed loop is used after the loop (an early return reading it); remove '#pragma ct checkpoint' from this loop
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> pair{x[i], x[(i + 1) % n]};
+    if (pair[0] > 2.5)
+      return std::sin(pair[0]) * pair[1] + acc;
+    acc += pair[0] * pair[1];
   }
-  return y;
+  return acc;
 }
 
-double gradient(double x, double y, double *dx, double *dy) {
-  return ct::gradient<oneOfTwo>(x, y, dx, dy);
+double gradient(const double *x, int n, double *dx) {
+  return ct::gradient<madeInIteration>(x, n, dx);
 }

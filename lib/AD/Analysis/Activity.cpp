@@ -1,6 +1,7 @@
 //===- Activity.cpp - Which values and memory carry derivatives -----------===//
 
 #include "cotangent/AD/Analysis/Activity.h"
+#include "Utils/ControlFlow.h"
 #include "Utils/IRBuilders.h"
 #include "Utils/TapedAddresses.h"
 #include "cotangent/AD/Interfaces/DerivativeOpInterfaces.h"
@@ -14,6 +15,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -161,6 +163,34 @@ bool ad::isAddressStored(Value root) {
            (isa<memref::ExtractAlignedPointerAsIndexOp>(user) &&
             user->hasAttr(kTapedAddress));
   });
+}
+
+bool ad::isCarriedOutOfLoop(Value root) {
+  SmallVector<Value> worklist{root};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value memory = worklist.pop_back_val();
+    if (!visited.insert(memory).second)
+      continue;
+    for (OpOperand &use : memory.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+        if (view.getViewSource() == memory)
+          worklist.push_back(user->getResult(0));
+      } else if (isa<arith::SelectOp>(user)) {
+        worklist.push_back(user->getResult(0));
+      } else if (isa<scf::YieldOp, scf::ConditionOp>(user)) {
+        // A loop's terminator passes it on to a later iteration or out; a
+        // branch's to the branch's result, followed on.
+        Operation *parent = user->getParentOp();
+        if (isa<LoopLikeOpInterface>(parent))
+          return true;
+        if (isBranch(parent))
+          worklist.push_back(parent->getResult(use.getOperandNumber()));
+      }
+    }
+  }
+  return false;
 }
 
 bool ad::holdsAddresses(Value root) {

@@ -10,6 +10,7 @@
 #include "Analysis/LinearResults.h"
 #include "DerivativeRegistry.h"
 #include "ReverseMode/ReverseEmitter.h"
+#include "Utils/ControlFlow.h"
 #include "Utils/IRBuilders.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/Debug.h"
@@ -133,6 +134,18 @@ Value ReverseEmitter::shadowInForward(OpBuilder &b, Value value,
                              ? source
                              : forwardValues.lookup(operand));
   return b.clone(*view, mapping)->getResult(0);
+}
+
+void ReverseEmitter::passShadowOut(Value value) {
+  while (auto cast = value.getDefiningOp<memref::CastOp>())
+    value = cast.getSource();
+  auto result = dyn_cast<OpResult>(value);
+  if (!result || !isBranch(result.getOwner()) ||
+      !shadowsPassedOut.insert(value).second)
+    return;
+  for (Region &region : result.getOwner()->getRegions())
+    if (Operation *yield = getBranchYield(region))
+      passShadowOut(yield->getOperand(result.getResultNumber()));
 }
 
 void ReverseEmitter::setShadowInForward(Value value, Value shadow) {

@@ -134,6 +134,13 @@ public:
   /// frees (a custom rule's residual), reaches the reverse sweep as its
   /// address, taped where it was made in a loop or branch.
   void keepForReverse(Value buffer) { forwardShadowValues.insert(buffer); }
+  /// Marks branch result `value` as memory whose shadow its forward clone
+  /// passes out (memory a loop passes out, chosen there); so are the
+  /// branch results its regions yield for it.
+  void passShadowOut(Value value);
+  bool passesShadowOut(Value value) const {
+    return shadowsPassedOut.contains(value);
+  }
   /// The shadow and indices, in the reverse code, of the element a load or
   /// store `op` of `memref[indices]` touches; reports an error if the memory
   /// has no shadow.
@@ -330,6 +337,9 @@ private:
   /// the buffers kept for the reverse sweep (keepForReverse).
   DenseMap<Value, Value> forwardShadows;
   DenseSet<Value> forwardShadowValues;
+  /// Branch results whose shadows the forward clones pass out
+  /// (passShadowOut).
+  DenseSet<Value> shadowsPassedOut;
 
   //===--------------------------------------------------------------------===//
   // The emitter's state

@@ -291,15 +291,18 @@ void buildShadowInForwardSweep(OpBuilder &b, Operation &op,
 }
 
 /// Whether `op`, an allocation, is a buffer whose address is kept in
-/// memory, or that keeps addresses, made where the reverse code does not
-/// use forward values directly (a loop, a branch, the forward half of a
-/// split callee): the reverse code would make its shadow too late for the
-/// forward sweep to keep or read shadow addresses.
+/// memory, or that keeps addresses, or that a loop carries to a later
+/// iteration or out (an object an early `return` reads), made where the
+/// reverse code does not use forward values directly (a loop, a branch,
+/// the forward half of a split callee): the reverse code would make its
+/// shadow too late for the forward sweep to keep or read shadow addresses,
+/// or in the reverse of one iteration only.
 bool isKeptInNestedLevel(Operation &op, ReverseEmitter &emitter) {
   Value result = op.getResult(0);
   return !emitter.getLevel(op.getBlock()).direct &&
          emitter.getActivity().hasShadow(result) &&
-         (isAddressStored(result) || holdsAddresses(result));
+         (isAddressStored(result) || holdsAddresses(result) ||
+          isCarriedOutOfLoop(result));
 }
 
 /// Such a buffer's shadow is made beside it by the forward sweep (whose

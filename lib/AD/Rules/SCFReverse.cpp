@@ -320,6 +320,15 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
 // scf.if, scf.index_switch
 //===----------------------------------------------------------------------===//
 
+/// Whether `root` is a buffer a loop carries to a later iteration or out
+/// (isCarriedOutOfLoop): the forward sweep makes its shadow beside it and
+/// passes the shadow on with it.
+static bool isLoopCarriedBuffer(Value root) {
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+             root.getDefiningOp()) &&
+         isCarriedOutOfLoop(root);
+}
+
 /// The forward clone of a branch; its regions' clones are the forward
 /// blocks of their levels.
 static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
@@ -345,7 +354,8 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
                  [&](Value root) {
                    return region.isAncestor(root.getParentRegion()) &&
                           (isAddressStored(result) || isAddressStored(root) ||
-                           root.getDefiningOp<ct::LoadAddressOp>());
+                           root.getDefiningOp<ct::LoadAddressOp>() ||
+                           isLoopCarriedBuffer(root));
                  });
     });
   };
@@ -353,7 +363,7 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
   SmallVector<Type> types(op.getResultTypes());
   for (OpResult result : op.getResults())
     if (isa<MemRefType>(result.getType()) && e.hasShadow(result) &&
-        keptInside(result)) {
+        (keptInside(result) || e.passesShadowOut(result))) {
       shadowed.push_back(result.getResultNumber());
       types.push_back(result.getType());
     }
@@ -433,6 +443,40 @@ static LogicalResult reverseBranch(OpBuilder &b, Operation *op,
 
 /// The forward clone of a while loop, which also counts the executions of
 /// its after region for the reverse sweep.
+/// The results of `whileOp` that are memory with shadows it chooses in its
+/// iterations among buffers they made (isLoopCarriedBuffer) and memory
+/// from outside: the forward loop passes their shadows out. (One memory
+/// from outside on every path is its own shadow's: getWholeMemoryPassedOn.)
+static SmallVector<unsigned> getShadowsPassedOut(scf::WhileOp whileOp,
+                                                 ReverseEmitter &e) {
+  SmallVector<unsigned> shadowed;
+  for (OpResult result : whileOp->getResults()) {
+    if (!isa<MemRefType>(result.getType()) || !e.hasShadow(result) ||
+        getWholeMemoryPassedOn(result))
+      continue;
+    SmallVector<Value, 2> roots = getMemoryRoots(result);
+    auto madeInside = [&](Value root) {
+      return whileOp->isAncestor(root.getParentRegion()->getParentOp());
+    };
+    if (llvm::all_of(roots,
+                     [&](Value root) {
+                       return !madeInside(root) || isLoopCarriedBuffer(root);
+                     }) &&
+        (roots.size() > 1 || llvm::any_of(roots, madeInside)))
+      shadowed.push_back(result.getResultNumber());
+  }
+  return shadowed;
+}
+
+/// The shadow the forward sweep made for `passed`, memory an iteration
+/// made or poison where the iteration made none (nothing reads that
+/// shadow).
+static Value shadowPassedOut(OpBuilder &b, Value passed, ReverseEmitter &e) {
+  if (passed.getDefiningOp<ub::PoisonOp>())
+    return e.getForwardMapping().lookup(passed);
+  return e.shadowInForward(b, passed);
+}
+
 static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
                                   ReverseEmitter &e) {
   if (getCheckpointedCall(whileOp) && canCheckpointHere(whileOp, e))
@@ -445,6 +489,13 @@ static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
       });
   inits.push_back(arith::ConstantIndexOp::create(b, loc, 0));
   SmallVector<Type> afterTypes(whileOp.getResultTypes());
+  // Buffers an iteration made and the loop passes out (an object an early
+  // `return` reads) pass their shadows out too.
+  SmallVector<unsigned> shadowed = getShadowsPassedOut(whileOp, e);
+  for (unsigned i : shadowed) {
+    afterTypes.push_back(whileOp.getResult(i).getType());
+    e.passShadowOut(whileOp.getConditionOp().getArgs()[i]);
+  }
   afterTypes.push_back(index);
   auto loop = scf::WhileOp::create(b, loc, afterTypes, inits);
   SmallVector<Type> beforeTypes = llvm::to_vector(ValueRange(inits).getTypes());
@@ -461,14 +512,28 @@ static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
       llvm::map_to_vector(condition.getArgs(), [&](Value v) {
         return e.getForwardMapping().lookup(v);
       });
+  for (unsigned i : shadowed) {
+    Value shadow = shadowPassedOut(inner, condition.getArgs()[i], e);
+    if (!shadow)
+      return e.failWith(
+          whileOp, "cannot differentiate in reverse mode: a reference or "
+                   "pointer chosen inside this loop, between different arrays "
+                   "or variables, is used after the loop; choose it after the "
+                   "loop, or use forward mode (ct::jvp)");
+    Type type = whileOp.getResult(i).getType();
+    if (shadow.getType() != type)
+      shadow = memref::CastOp::create(inner, loc, type, shadow);
+    passed.push_back(shadow);
+  }
   passed.push_back(before->getArguments().back());
   scf::ConditionOp::create(
       inner, loc, e.getForwardMapping().lookup(condition.getCondition()),
       passed);
   Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes,
                                SmallVector<Location>(afterTypes.size(), loc));
-  e.getForwardMapping().map(whileOp.getAfterArguments(),
-                            after->getArguments().drop_back());
+  e.getForwardMapping().map(
+      whileOp.getAfterArguments(),
+      after->getArguments().take_front(whileOp.getNumResults()));
   e.getLevel(&whileOp.getAfter().front()).forward = after;
   inner.setInsertionPointToEnd(after);
   if (failed(e.forwardBlock(inner, whileOp.getAfter().front())))
@@ -482,8 +547,11 @@ static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
       arith::AddIOp::create(inner, loc, after->getArguments().back(), one));
   scf::YieldOp::create(inner, loc, yielded);
   b.setInsertionPointAfter(loop);
+  unsigned count = whileOp.getNumResults();
   e.getForwardMapping().map(whileOp.getResults(),
-                            loop.getResults().drop_back());
+                            loop.getResults().take_front(count));
+  for (auto [k, i] : llvm::enumerate(shadowed))
+    e.setShadowInForward(whileOp.getResult(i), loop.getResult(count + k));
   e.getOpState<WhileTripCount>(whileOp).count = loop.getResults().back();
   return success();
 }

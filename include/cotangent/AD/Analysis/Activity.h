@@ -70,6 +70,12 @@ bool neverWritesMemory(mlir::Operation *op);
 /// designate it.
 bool isAddressStored(mlir::Value root);
 
+/// Whether memory root `root` (or a view or choice of it) is passed on by
+/// a loop's terminator, directly or through branches' results: memory made
+/// in an iteration that a later iteration or the code after the loop
+/// reads (the object an early `return` reads, a buffer a loop carries).
+bool isCarriedOutOfLoop(mlir::Value root);
+
 /// Whether memory root `root` (or a view of it) holds addresses: it is
 /// the holder of a `ct.store_address` or a `ct.load_address`.
 bool holdsAddresses(mlir::Value root);
