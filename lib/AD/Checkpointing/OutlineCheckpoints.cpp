@@ -10,6 +10,7 @@
 #include "Analysis/CallActivity.h"
 #include "Checkpointing/Checkpoints.h"
 #include "Checkpointing/RerunEffects.h"
+#include "cotangent/AD/Analysis/Activity.h"
 #include "cotangent/AD/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/OutsideVariables.h"
@@ -123,6 +124,22 @@ static bool isUsedOnlyIn(Value root, Operation *region) {
     }
   }
   return true;
+}
+
+/// Whether a result of `loop` may be memory one of its iterations made (a
+/// std::vector an early `return` reads), or chose among different memory:
+/// the iteration a snapshot reruns would make it again, while the code
+/// after the loop holds the first run's; the outlined iteration would
+/// return a choice among its arguments.
+static bool passesOutMemoryItChooses(Operation *loop) {
+  return llvm::any_of(loop->getResults(), [&](Value result) {
+    if (!isa<MemRefType>(result.getType()))
+      return false;
+    SmallVector<Value, 2> roots = ad::getMemoryRoots(result);
+    return roots.size() > 1 || llvm::any_of(roots, [&](Value root) {
+             return loop->isAncestor(root.getParentRegion()->getParentOp());
+           });
+  });
 }
 
 /// Refuses a checkpointed loop that calls code compiled elsewhere (directly
@@ -326,6 +343,14 @@ struct OutlineCheckpointsPass
       marker.erase();
       if (folded)
         continue;
+      if (loop && passesOutMemoryItChooses(loop)) {
+        loop->emitWarning("'#pragma ct checkpoint' ignored: the code after "
+                          "this loop uses memory one of its iterations made "
+                          "or chose (an early return reading it), which "
+                          "snapshots do not keep; its iterations are "
+                          "recorded as usual");
+        continue;
+      }
       if (loop && failed(refuseExternalCalls(loop)))
         return signalPassFailure();
       LLVM_DEBUG(if (loop) llvm::dbgs()

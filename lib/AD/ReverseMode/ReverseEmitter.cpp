@@ -33,7 +33,6 @@
 #include "Analysis/BitReinterpretations.h"
 #include "Analysis/ConstantMemoryWrites.h"
 #include "Analysis/OutsideVariableWrites.h"
-#include "Checkpointing/Checkpoints.h"
 #include "DerivativeRegistry.h"
 #include "Utils/ControlFlow.h"
 #include "Utils/IRBuilders.h"
@@ -528,16 +527,6 @@ Value ReverseEmitter::reportMissingShadow(Value value) {
     return nullptr;
   hadError = true;
   Operation *def = value.getDefiningOp();
-  if (def && lookupOpState<CheckpointedLoopState>(def)) {
-    // Its iterations are run again from snapshots, which keep no memory an
-    // iteration made or chose for the code after the loop.
-    emitError(value.getLoc(),
-              "cannot differentiate in reverse mode: memory made or chosen "
-              "inside this checkpointed loop is used after the loop (an "
-              "early return reading it); remove '#pragma ct checkpoint' "
-              "from this loop");
-    return nullptr;
-  }
   if (def && !isBranch(def) &&
       getMemoryRoots(value) != SmallVector<Value, 2>{value}) {
     // Memory a loop carries out, which may be different memory on

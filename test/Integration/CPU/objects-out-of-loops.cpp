@@ -5,7 +5,8 @@
 // The forward sweep makes such an object's derivative beside it and passes
 // it out of the loop with it (docs/Memory.md). Value, reverse mode, forward
 // mode, Hessian-vector products and vector lanes against central
-// differences, at -O0 and -O2; also a gradient differentiated again.
+// differences, at -O0 and -O2; also a gradient differentiated again, and
+// loops under `#pragma ct checkpoint` (recorded instead).
 // (Regression: reverse mode refused these: "a reference or pointer chosen
 // inside this loop ... is used after the loop".)
 // REQUIRES: plugin
@@ -136,6 +137,36 @@ static double chooseVectors(double x, double y, int stop) {
   return s;
 }
 
+// Under `#pragma ct checkpoint`: snapshots keep no memory an iteration made
+// or a place it chose, so the pragma is ignored with a warning
+// (Diagnostics/places-out-of-loops.cpp) and the iterations are recorded.
+[[ct::differentiable]] double checkpointedEarlyReturn(const double *x, int n) {
+  double acc = 0;
+#pragma ct checkpoint
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> pair{x[i], x[(i + 1) % n]};
+    if (pair[0] > 2.5)
+      return std::sin(pair[0]) * pair[1] + acc;
+    acc += pair[0] * pair[1];
+  }
+  return acc;
+}
+
+[[ct::differentiable]] double checkpointedOneOfTwo(const double *x, int) {
+  double a[3] = {x[0], x[1], x[0] * x[1]};
+  double b[2] = {x[1] * x[1], x[0]};
+#pragma ct checkpoint
+  for (int i = 0; i < 4; ++i) {
+    double &r = i % 2 ? a[i % 3] : b[i % 2];
+    r *= x[0];
+    if (i == 2) {
+      r += x[1];
+      return r * r + a[0] + 2 * a[1] + 3 * a[2] + 4 * b[0] + 5 * b[1];
+    }
+  }
+  return x[1];
+}
+
 // The squared norm of earlyReturn's gradient: reverse over reverse.
 [[ct::differentiable]] double gradientNorm(const double *x, int n) {
   double g[5] = {};
@@ -157,5 +188,7 @@ int main() {
   check::checkModes<oneOfTwo>("oneOfTwo", p, 2);
   check::checkModes<chosenInHelpers>("chosenInHelpers", p, 2);
   check::checkModes<gradientNorm>("gradientNorm", x, 5);
+  check::checkModes<checkpointedEarlyReturn>("checkpointedEarlyReturn", x, 5);
+  check::checkModes<checkpointedOneOfTwo>("checkpointedOneOfTwo", p, 2);
   return check::report();
 }
