@@ -1382,6 +1382,10 @@ private:
   std::optional<IteratorRange> lowerIteratorRange(const clang::Expr *first,
                                                   const clang::Expr *last,
                                                   int64_t scalars);
+  /// How many elements of `scalars` scalars lie from `begin` to `end`
+  /// (from `end` to `begin` when `reversed`); null after an error.
+  Value countBetween(Address begin, Address end, bool reversed, int64_t scalars,
+                     const clang::Expr *where);
   /// The place of element `i` of `range`, whose elements are `scalars`
   /// scalars each.
   Address rangeElement(const IteratorRange &range, Value i, int64_t scalars,

@@ -63,19 +63,28 @@ FunctionLowering::lowerIteratorRange(const clang::Expr *first,
   std::optional<Address> begin = place(first), end = place(last);
   if (!begin || !end)
     return std::nullopt;
+  Value count = countBetween(*begin, *end, reversed, scalars, first);
+  if (!count)
+    return std::nullopt;
+  return IteratorRange{*begin, count, reversed};
+}
+
+Value FunctionLowering::countBetween(Address begin, Address end, bool reversed,
+                                     int64_t scalars,
+                                     const clang::Expr *where) {
   // Two views of one array (iterators of a vector kept in memory, each
   // viewing its elements afresh): where they point, from address 0.
   std::optional<std::pair<Value, Value>> positions =
-      reversed ? comparablePositions(*end, *begin, first)
-               : comparablePositions(*begin, *end, first);
+      reversed ? comparablePositions(end, begin, where)
+               : comparablePositions(begin, end, where);
   if (!positions)
-    return std::nullopt;
-  Location l = loc(first);
+    return nullptr;
+  Location l = loc(where);
   Value count =
       arith::SubIOp::create(b, l, positions->second, positions->first);
   if (scalars != 1)
     count = arith::DivSIOp::create(b, l, count, constantIndex(scalars, l));
-  return IteratorRange{*begin, count, reversed};
+  return count;
 }
 
 Address FunctionLowering::rangeElement(const IteratorRange &range, Value i,

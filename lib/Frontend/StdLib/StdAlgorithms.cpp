@@ -419,18 +419,8 @@ private:
         range.reversed ? fl.reverseIteratorBase(last) : fl.lowerPointer(last);
     if (!end)
       return nullptr;
-    auto positions = range.reversed
-                         ? fl.comparablePositions(*end, range.begin, expr)
-                         : fl.comparablePositions(range.begin, *end, expr);
-    if (!positions)
-      return nullptr;
-    Value scalars =
-        arith::SubIOp::create(b, l, positions->second, positions->first);
-    return range.scalars == 1
-               ? scalars
-               : arith::DivSIOp::create(b, l, scalars,
-                                        fl.constantIndex(range.scalars, l))
-                     .getResult();
+    return fl.countBetween(range.begin, *end, range.reversed, range.scalars,
+                           expr);
   }
   Value countOf(const clang::Expr *n) {
     Value value = fl.lowerRValue(n);
