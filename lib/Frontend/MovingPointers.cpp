@@ -938,6 +938,19 @@ std::optional<size_t> FunctionLowering::addArray(MovingPointer &state,
         return std::nullopt;
       }
       if (!dominance.properlyDominates(view, read)) {
+        // (A pointer to a std::vector designates its elements: moving it
+        // to another vector of an array reads a vector made where it is
+        // read.)
+        const auto *expr = dyn_cast<clang::Expr>(where);
+        if (expr && expr->getType()->isPointerType() &&
+            isVector(expr->getType()->getPointeeType().getCanonicalType())) {
+          unsupported(where, "a pointer variable moved among "
+                             "std::vectors can designate only vectors that "
+                             "exist wherever it is read, which the "
+                             "std::vectors of an array do not; keep the "
+                             "index of the vector and index the array");
+          return std::nullopt;
+        }
         unsupported(where, "a pointer variable can move to another array "
                            "only if that array exists wherever the "
                            "variable is read; create it before the "

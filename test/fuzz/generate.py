@@ -126,6 +126,10 @@ class Generator:
         # And so are C's growable arrays: a struct's data pointer grown by
         # realloc in a helper (docs/Memory.md, item 18).
         self.grown_arrays = random.Random(f"grown-array-{seed}")
+        # And so are objects an iteration makes that an early return from
+        # the loop reads, and places chosen in the loop among them and
+        # arrays from outside (docs/AD.md, memory a loop carries).
+        self.loop_objects = random.Random(f"loop-object-{seed}")
         self.uses_grown = False
         self.uses_virtual = False
         self.uses_edge = False
@@ -420,7 +424,11 @@ class Generator:
                 self.uses_cell = True
                 self.shared_cells(fn, scope, loop_vars, indent, target)
             elif form < 0.315:
-                self.uses_named = True
+                # (Their strings' library code keeps variables outside the
+                # function in place, as lookup tables do: one or the other.)
+                if self.uses_outside:
+                    return
+                self.uses_named = self.uses_table = True
                 self.named_entries(fn, scope, loop_vars, indent, target)
             elif form < 0.42:
                 self.uses_buffer = True
@@ -1584,6 +1592,8 @@ class Generator:
         self.inside_checkpoint += checkpointed
         self.block(fn, body_scope, inner_vars, depth + 1, r.randint(1, 3), indent + 1)
         self.inside_checkpoint -= checkpointed
+        if fn.is_main and self.loop_objects.random() < 0.12:
+            self.returned_from_loop(fn, body_scope, inner_vars, indent + 1)
         if self.chance(0.2):
             jump = r.choice(["break", "continue"])
             self.emit(fn, indent + 1, f"if ({self.condition(body_scope, inner_vars)}) {{")
@@ -1601,6 +1611,32 @@ class Generator:
             self.emit(fn, indent, "}")
         if form in ("while", "do", "shared", "until") and self.chance(0.3):
             scope.add(var, "int")
+
+    def returned_from_loop(self, fn, scope, loop_vars, indent):
+        """An object the iteration makes (a std::vector or an array), a
+        place chosen among its elements and those of an array or vector
+        from outside, written, and an early return reading both."""
+        r = self.loop_objects
+        e = lambda: self.expr(scope, loop_vars, 1)
+        name, place = self.fresh("o"), self.fresh("c")
+        values = ", ".join(e() for _ in range(2))
+        if r.random() < 0.5:
+            self.emit(fn, indent, f"std::vector<real> {name}{{{values}}};")
+        else:
+            self.emit(fn, indent, f"real {name}[2] = {{{values}}};")
+        own = f"{name}[{r.randrange(2)}]"
+        outside = [f"{n}[{self.index(l, scope, loop_vars)}]"
+                   for n, l in scope.of("array", "vector")]
+        chosen = own if not outside or r.random() < 0.3 else (
+            f"({self.condition(scope, loop_vars)} ? {own} : {r.choice(outside)})")
+        self.emit(fn, indent, f"real &{place} = {chosen};")
+        if r.random() < 0.6:
+            self.emit(fn, indent, f"{place} += {e()};")
+        self.emit(fn, indent, f"if ({self.condition(scope, loop_vars)}) {{")
+        self.emit(fn, indent + 1,
+                  f"return {name}[0] * {place} + {name}[1] * {e()};")
+        self.emit(fn, indent, "}")
+        fn.returns_early = True
 
     # -- helpers and the function ----------------------------------------
 

@@ -343,8 +343,10 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
   // the branch: sharesChosenShadow.)
   // (Or memory made there whose address is kept, or read there through a
   // kept address: a first derivative's shadow buffers, passed out for its
-  // reverse sweep.) Whether a region makes what it yields as `result`
-  // (also by a branch or loop nested in the region), and it is kept:
+  // reverse sweep; or memory a loop passes on, made there or chosen there
+  // among places: isLoopCarriedBuffer, passesShadowOut.) Whether a region
+  // makes what it yields as `result` (also by a branch or loop nested in
+  // the region), and it is kept:
   auto keptInside = [&](OpResult result) {
     return llvm::any_of(op.getRegions(), [&](Region &region) {
       Operation *yield = getBranchYield(region);
@@ -441,8 +443,6 @@ static LogicalResult reverseBranch(OpBuilder &b, Operation *op,
 // scf.while
 //===----------------------------------------------------------------------===//
 
-/// The forward clone of a while loop, which also counts the executions of
-/// its after region for the reverse sweep.
 /// The results of `whileOp` that are memory with shadows it chooses in its
 /// iterations among buffers they made (isLoopCarriedBuffer) and memory
 /// from outside: the forward loop passes their shadows out. (One memory
@@ -477,6 +477,8 @@ static Value shadowPassedOut(OpBuilder &b, Value passed, ReverseEmitter &e) {
   return e.shadowInForward(b, passed);
 }
 
+/// The forward clone of a while loop, which also counts the executions of
+/// its after region for the reverse sweep.
 static LogicalResult forwardWhile(OpBuilder &b, scf::WhileOp whileOp,
                                   ReverseEmitter &e) {
   if (getCheckpointedCall(whileOp) && canCheckpointHere(whileOp, e))
