@@ -165,7 +165,10 @@ bool ad::isAddressStored(Value root) {
   });
 }
 
-bool ad::isCarriedOutOfLoop(Value root) {
+/// Calls `visit` on each use of `root`'s memory, following views, choices
+/// (`arith.select`) and the branches that pass it on to their results; stops
+/// at the first use `visit` answers true for.
+static bool anyUseOfPlaces(Value root, function_ref<bool(OpOperand &)> visit) {
   SmallVector<Value> worklist{root};
   DenseSet<Value> visited;
   while (!worklist.empty()) {
@@ -173,24 +176,45 @@ bool ad::isCarriedOutOfLoop(Value root) {
     if (!visited.insert(memory).second)
       continue;
     for (OpOperand &use : memory.getUses()) {
+      if (visit(use))
+        return true;
       Operation *user = use.getOwner();
       if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
         if (view.getViewSource() == memory)
           worklist.push_back(user->getResult(0));
       } else if (isa<arith::SelectOp>(user)) {
         worklist.push_back(user->getResult(0));
-      } else if (isa<scf::YieldOp, scf::ConditionOp>(user)) {
-        // A loop's terminator passes it on to a later iteration or out; a
-        // branch's to the branch's result, followed on.
-        Operation *parent = user->getParentOp();
-        if (isa<LoopLikeOpInterface>(parent))
-          return true;
-        if (isBranch(parent))
-          worklist.push_back(parent->getResult(use.getOperandNumber()));
+      } else if (isa<scf::YieldOp>(user) && isBranch(user->getParentOp())) {
+        worklist.push_back(
+            user->getParentOp()->getResult(use.getOperandNumber()));
       }
     }
   }
   return false;
+}
+
+bool ad::isCarriedOutOfLoop(Value root) {
+  // A loop's terminator passes it on to a later iteration or out.
+  return anyUseOfPlaces(root, [](OpOperand &use) {
+    Operation *user = use.getOwner();
+    return isa<scf::YieldOp, scf::ConditionOp>(user) &&
+           isa<LoopLikeOpInterface>(user->getParentOp());
+  });
+}
+
+bool ad::isChosenBesideLoopCarried(Value root) {
+  return anyUseOfPlaces(root, [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (!isa<scf::YieldOp>(user) || !isBranch(user->getParentOp()))
+      return false;
+    Value chosen = user->getParentOp()->getResult(use.getOperandNumber());
+    return llvm::any_of(getMemoryRoots(chosen), [&](Value other) {
+      return other != root &&
+             isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+                 other.getDefiningOp()) &&
+             isCarriedOutOfLoop(other);
+    });
+  });
 }
 
 bool ad::holdsAddresses(Value root) {

@@ -292,7 +292,8 @@ void buildShadowInForwardSweep(OpBuilder &b, Operation &op,
 
 /// Whether `op`, an allocation, is a buffer whose address is kept in
 /// memory, or that keeps addresses, or that a loop carries to a later
-/// iteration or out (an object an early `return` reads), made where the
+/// iteration or out (an object an early `return` reads), or that a branch
+/// chooses beside such a buffer, made where the
 /// reverse code does not use forward values directly (a loop, a branch,
 /// the forward half of a split callee): the reverse code would make its
 /// shadow too late for the forward sweep to keep or read shadow addresses,
@@ -302,7 +303,7 @@ bool isKeptInNestedLevel(Operation &op, ReverseEmitter &emitter) {
   return !emitter.getLevel(op.getBlock()).direct &&
          emitter.getActivity().hasShadow(result) &&
          (isAddressStored(result) || holdsAddresses(result) ||
-          isCarriedOutOfLoop(result));
+          isCarriedOutOfLoop(result) || isChosenBesideLoopCarried(result));
 }
 
 /// Such a buffer's shadow is made beside it by the forward sweep (whose

@@ -357,7 +357,8 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
                    return region.isAncestor(root.getParentRegion()) &&
                           (isAddressStored(result) || isAddressStored(root) ||
                            root.getDefiningOp<ct::LoadAddressOp>() ||
-                           isLoopCarriedBuffer(root));
+                           isLoopCarriedBuffer(root) ||
+                           isChosenBesideLoopCarried(root));
                  });
     });
   };

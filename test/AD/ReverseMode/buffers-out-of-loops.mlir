@@ -96,3 +96,93 @@ func.func @main(%x: memref<?xf64, strided<[1], offset: ?>>, %dx: memref<?xf64, s
   %r = ct.pullback @early(%x, %n) seeds(%s) shadows(%dx) activity [dup, const] : (memref<?xf64, strided<[1], offset: ?>>, index, f64, memref<?xf64, strided<[1], offset: ?>>) -> f64
   return %r : f64
 }
+
+// A buffer a branch chooses beside one a loop passes out (a helper
+// returning a std::vector from inside its loop, or another made after
+// it): its shadow is made beside it in the forward sweep too, and the
+// switch passes out the chosen buffer's shadow, the loop's on the path
+// that returned from inside it.
+// CHECK-LABEL: func.func private @returned.pullback.dc
+// CHECK: %[[LOOP:.*]]:5 = scf.while
+// CHECK: %[[CHOSEN:.*]]:3 = scf.index_switch
+// CHECK: case 1 {
+// CHECK: scf.yield %[[LOOP]]#1, %[[LOOP]]#3,
+// CHECK: default {
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: %[[SHADOW:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: %[[BUFVIEW:.*]] = memref.cast %[[BUF]]
+// CHECK: %[[SHADOWVIEW:.*]] = memref.cast %[[SHADOW]]
+// CHECK: scf.yield %[[BUFVIEW]], %[[SHADOWVIEW]], %[[SHADOW]]
+// CHECK: memref.store %{{.*}}, %[[CHOSEN]]#1[
+  func.func @returned(%arg0: memref<?xf64, strided<[1], offset: ?>>, %arg1: i32) -> f64 {
+    %true = arith.constant true
+    %c2_i32 = arith.constant 2 : i32
+    %0 = ub.poison : i32
+    %1 = ub.poison : memref<?xf64, strided<[1], offset: ?>>
+    %c1_i32 = arith.constant 1 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 2.000000e+00 : f64
+    %dim = memref.dim %arg0, %c0 : memref<?xf64, strided<[1], offset: ?>>
+    %subview = memref.subview %arg0[0] [%dim] [1] : memref<?xf64, strided<[1], offset: ?>> to memref<?xf64, strided<[1], offset: ?>>
+    %2:3 = scf.while (%arg2 = %c0_i32) : (i32) -> (i32, memref<?xf64, strided<[1], offset: ?>>, i32) {
+      %9 = arith.cmpi slt, %arg2, %arg1 : i32
+      %10:4 = scf.if %9 -> (i32, memref<?xf64, strided<[1], offset: ?>>, i32, i32) {
+        %12 = arith.index_cast %arg2 : i32 to index
+        %13 = memref.load %subview[%12] : memref<?xf64, strided<[1], offset: ?>>
+        %14 = arith.mulf %13, %13 : f64
+        %15 = math.sin %13 : f64
+        %alloc = memref.alloc() : memref<2xf64>
+        %cast = memref.cast %alloc : memref<2xf64> to memref<?xf64, strided<[1], offset: ?>>
+        memref.store %14, %alloc[%c0] : memref<2xf64>
+        memref.store %15, %alloc[%c1] : memref<2xf64>
+        %16 = memref.load %alloc[%c0] : memref<2xf64>
+        %17 = arith.cmpf ogt, %16, %cst : f64
+        %18 = arith.extui %17 : i1 to i32
+        %19 = arith.xori %17, %true : i1
+        %20 = arith.extui %19 : i1 to i32
+        %21 = scf.if %17 -> (i32) {
+          scf.yield %0 : i32
+        } else {
+          memref.dealloc %alloc : memref<2xf64>
+          %22 = arith.addi %arg2, %c1_i32 overflow<nsw> : i32
+          scf.yield %22 : i32
+        }
+        scf.yield %21, %cast, %18, %20 : i32, memref<?xf64, strided<[1], offset: ?>>, i32, i32
+      } else {
+        scf.yield %0, %1, %c2_i32, %c0_i32 : i32, memref<?xf64, strided<[1], offset: ?>>, i32, i32
+      }
+      %11 = arith.trunci %10#3 : i32 to i1
+      scf.condition(%11) %10#0, %10#1, %10#2 : i32, memref<?xf64, strided<[1], offset: ?>>, i32
+    } do {
+    ^bb0(%arg2: i32, %arg3: memref<?xf64, strided<[1], offset: ?>>, %arg4: i32):
+      scf.yield %arg2 : i32
+    }
+    %3 = arith.index_castui %2#2 : i32 to index
+    %4 = scf.index_switch %3 -> memref<?xf64, strided<[1], offset: ?>> 
+    case 1 {
+      scf.yield %2#1 : memref<?xf64, strided<[1], offset: ?>>
+    }
+    default {
+      %9 = memref.load %subview[%c0] : memref<?xf64, strided<[1], offset: ?>>
+      %10 = memref.load %subview[%c1] : memref<?xf64, strided<[1], offset: ?>>
+      %alloc = memref.alloc() : memref<2xf64>
+      %cast = memref.cast %alloc : memref<2xf64> to memref<?xf64, strided<[1], offset: ?>>
+      memref.store %9, %alloc[%c0] : memref<2xf64>
+      memref.store %10, %alloc[%c1] : memref<2xf64>
+      scf.yield %cast : memref<?xf64, strided<[1], offset: ?>>
+    }
+    %5 = memref.load %4[%c0] : memref<?xf64, strided<[1], offset: ?>>
+    %6 = memref.load %4[%c1] : memref<?xf64, strided<[1], offset: ?>>
+    %7 = arith.mulf %5, %6 : f64
+    %8 = arith.addf %7, %6 : f64
+    memref.dealloc %4 : memref<?xf64, strided<[1], offset: ?>>
+    return %8 : f64
+  }
+
+func.func @main2(%x: memref<?xf64, strided<[1], offset: ?>>, %dx: memref<?xf64, strided<[1], offset: ?>>, %n: i32) -> f64 {
+  %s = arith.constant 1.0 : f64
+  %r = ct.pullback @returned(%x, %n) seeds(%s) shadows(%dx) activity [dup, const] : (memref<?xf64, strided<[1], offset: ?>>, i32, f64, memref<?xf64, strided<[1], offset: ?>>) -> f64
+  return %r : f64
+}

@@ -76,6 +76,37 @@
   return acc;
 }
 
+// A helper returning a vector from inside its loop, or another made after
+// it: the return chooses between them.
+static std::vector<double> firstLarge(const double *x, int n) {
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> t{x[i] * x[i], std::sin(x[i])};
+    if (t[0] > 2.0)
+      return t;
+  }
+  return {x[0], x[1]};
+}
+
+[[ct::differentiable]] double returnedVector(const double *x, int n) {
+  std::vector<double> v = firstLarge(x, n);
+  std::vector<double> w = firstLarge(x + 3, 1); // made after the loop
+  return v[0] * v[1] + v[1] * w[0] + w[1];
+}
+
+// A do-while loop's array read by its early return.
+[[ct::differentiable]] double doWhileLoop(const double *x, int n) {
+  int i = 0;
+  double acc = 0;
+  do {
+    double t[2] = {x[i] + acc, x[i] * x[i]};
+    acc += t[1];
+    if (acc > 4.5)
+      return t[0] * t[1];
+    ++i;
+  } while (i < n);
+  return acc;
+}
+
 // The best of the iterations' vectors, moved out of them.
 [[ct::differentiable]] double movedOut(const double *x, int n) {
   std::vector<double> best{0.0, 0.0};
@@ -184,6 +215,8 @@ int main() {
   check::checkModes<nestedLoops>("nestedLoops", x, 5);
   check::checkModes<whileLoop>("whileLoop", x, 5);
   check::checkModes<movedOut>("movedOut", x, 5);
+  check::checkModes<returnedVector>("returnedVector", x, 5);
+  check::checkModes<doWhileLoop>("doWhileLoop", x, 5);
   const double p[2] = {0.7, 1.3};
   check::checkModes<oneOfTwo>("oneOfTwo", p, 2);
   check::checkModes<chosenInHelpers>("chosenInHelpers", p, 2);

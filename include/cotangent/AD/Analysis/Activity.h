@@ -76,6 +76,11 @@ bool isAddressStored(mlir::Value root);
 /// reads (the object an early `return` reads, a buffer a loop carries).
 bool isCarriedOutOfLoop(mlir::Value root);
 
+/// Whether a branch chooses memory root `root` (or a view or choice of it)
+/// beside a buffer a loop passes out (isCarriedOutOfLoop): a function
+/// returning a std::vector from inside a loop and another after it.
+bool isChosenBesideLoopCarried(mlir::Value root);
+
 /// Whether memory root `root` (or a view of it) holds addresses: it is
 /// the holder of a `ct.store_address` or a `ct.load_address`.
 bool holdsAddresses(mlir::Value root);
