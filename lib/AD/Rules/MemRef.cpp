@@ -293,11 +293,11 @@ void buildShadowInForwardSweep(OpBuilder &b, Operation &op,
 /// Whether `op`, an allocation, is a buffer whose address is kept in
 /// memory, or that keeps addresses, or that a loop carries to a later
 /// iteration or out (an object an early `return` reads), or that a branch
-/// chooses beside such a buffer, made where the
-/// reverse code does not use forward values directly (a loop, a branch,
-/// the forward half of a split callee): the reverse code would make its
-/// shadow too late for the forward sweep to keep or read shadow addresses,
-/// or in the reverse of one iteration only.
+/// chooses beside such a buffer, made where the reverse code does not use
+/// forward values directly (a loop, a branch, the forward half of a split
+/// callee): the reverse code would make its shadow too late for the
+/// forward sweep to keep or read shadow addresses, or in the reverse of one
+/// iteration only.
 bool isKeptInNestedLevel(Operation &op, ReverseEmitter &emitter) {
   Value result = op.getResult(0);
   return !emitter.getLevel(op.getBlock()).direct &&
