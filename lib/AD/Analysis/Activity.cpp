@@ -209,12 +209,15 @@ bool ad::isChosenBesideLoopCarried(Value root) {
       return false;
     Value chosen = user->getParentOp()->getResult(use.getOperandNumber());
     return llvm::any_of(getMemoryRoots(chosen), [&](Value other) {
-      return other != root &&
-             isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
-                 other.getDefiningOp()) &&
-             isCarriedOutOfLoop(other);
+      return other != root && isLoopCarriedBuffer(other);
     });
   });
+}
+
+bool ad::isLoopCarriedBuffer(Value root) {
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+             root.getDefiningOp()) &&
+         isCarriedOutOfLoop(root);
 }
 
 bool ad::holdsAddresses(Value root) {

@@ -320,15 +320,6 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
 // scf.if, scf.index_switch
 //===----------------------------------------------------------------------===//
 
-/// Whether `root` is a buffer a loop carries to a later iteration or out
-/// (isCarriedOutOfLoop): the forward sweep makes its shadow beside it and
-/// passes the shadow on with it.
-static bool isLoopCarriedBuffer(Value root) {
-  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
-             root.getDefiningOp()) &&
-         isCarriedOutOfLoop(root);
-}
-
 /// The forward clone of a branch; its regions' clones are the forward
 /// blocks of their levels.
 static LogicalResult forwardBranch(OpBuilder &b, Operation &op,

@@ -76,6 +76,11 @@ bool isAddressStored(mlir::Value root);
 /// reads (the object an early `return` reads, a buffer a loop carries).
 bool isCarriedOutOfLoop(mlir::Value root);
 
+/// Whether `root` is a buffer (an allocation) a loop carries to a later
+/// iteration or out: the forward sweep makes its shadow beside it and
+/// passes the shadow on with it.
+bool isLoopCarriedBuffer(mlir::Value root);
+
 /// Whether a branch chooses memory root `root` (or a view or choice of it)
 /// beside a buffer a loop passes out (isCarriedOutOfLoop): a function
 /// returning a std::vector from inside a loop and another after it.
