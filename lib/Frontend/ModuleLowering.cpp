@@ -1671,7 +1671,7 @@ LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
   if (lowering.hadError() || !pragmasOk)
     return failure();
   // Differentiable functions defined in other translation units.
-  SmallVector<func::FuncOp> imports;
+  SmallVector<std::pair<const clang::FunctionDecl *, func::FuncOp>> imports;
   for (auto [decl, function] : lowering.getFunctions()) {
     if (!function || !function.isExternal() || !isDifferentiable(decl) ||
         lowering.hasCustomRule(decl))
@@ -1689,15 +1689,15 @@ LogicalResult lowerTranslationUnit(clang::ASTContext &ast, ModuleOp module) {
                          "both files include");
       continue;
     }
-    imports.push_back(function);
+    imports.push_back({decl, function});
   }
   if (lowering.hadError())
     return failure();
-  llvm::sort(imports, [](func::FuncOp a, func::FuncOp b) {
-    return a.getSymName() < b.getSymName();
+  llvm::sort(imports, [](auto a, auto b) {
+    return a.second.getSymName() < b.second.getSymName();
   });
-  for (func::FuncOp function : imports)
-    importDerivatives(lowering, function);
+  for (auto [decl, function] : imports)
+    importDerivatives(lowering, decl, function);
   copyWrittenOutsideVariables(module);
   markCallersOfExternalCode(module);
   // What the lowering emitted must verify before any pass touches it.

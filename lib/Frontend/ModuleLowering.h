@@ -791,7 +791,8 @@ void exportDerivatives(ModuleLowering &module,
                        const clang::FunctionDecl *function);
 /// Binds `function`, declared here and defined elsewhere, to the
 /// derivatives its translation unit exports.
-void importDerivatives(ModuleLowering &module, mlir::func::FuncOp function);
+void importDerivatives(ModuleLowering &module, const clang::FunctionDecl *decl,
+                       mlir::func::FuncOp function);
 
 } // namespace cotangent::frontend
 

@@ -4,18 +4,16 @@
 // again (an error inside <cotangent/dense.h>, with notes back to the
 // user's call), and a derivative of a function returning a std::vector
 // taken inside a function differentiated (an error inside the header's
-// adapter, with a note at the user's call). Reverse over reverse of a
+// adapter, with a note at the user's call). (Reverse over reverse of a
 // checkpointed loop in a branch whose iterations write a variable chosen at
-// run time (the first derivative's working copies of the variables are
-// buffers its branch makes, which the second reverse sweep cannot reach
-// yet): an error at the branch, never a wrong number (CHOICE). A third
+// run time was an error here; it works now: Integration/CPU/
+// reverse-over-reverse.cpp, checkpointedChoiceInBranch.) A third
 // derivative of code whose first derivative keeps addresses on its tape:
 // the second splits the first in two functions, which cannot pair an
 // address with its shadow's (THIRD; second derivatives work).
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DFIELDS 2>&1 | FileCheck %s --check-prefix=FIELDS --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DVECTORS 2>&1 | FileCheck %s --check-prefix=VECTORS --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DRESULTS 2>&1 | FileCheck %s --check-prefix=RESULTS --implicit-check-not=error:
-// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCHOICE 2>&1 | FileCheck %s --check-prefix=CHOICE --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DTHIRD 2>&1 | FileCheck %s --check-prefix=THIRD --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 
@@ -63,32 +61,6 @@ std::vector<double> squares(double x) { return {x * x, 3 * x}; }
   // RESULTS: higher-order-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: note: in call to {{.*}} from here
   auto d = ct::jvp<squares>(x, 1.0);
   return d.tangent[1];
-}
-#endif
-
-#ifdef CHOICE
-double scaled(double x, int n) {
-  double a = x, b = 0.5 * x;
-  // CHOICE: higher-order-errors.cpp:[[@LINE+1]]:3: error: cannot differentiate in reverse mode: an array of 1 double created inside a loop, branch or called function is needed by the reverse sweep; create it outside
-  if (std::sin(x) > -0.9) {
-    int i = 0;
-#pragma ct checkpoint
-    do {
-      (std::cos(a * i) > 0 ? a : (b *= 0.9)) *= std::cos(b);
-      ++i;
-    } while (i < n);
-  }
-  return a * b + a;
-}
-double slope(double x, int n) {
-  double d = 0;
-  ct::gradient<scaled>(x, n, &d);
-  return d;
-}
-double curvature(double x, int n) {
-  double d = 0;
-  ct::gradient<slope>(x, n, &d);
-  return d;
 }
 #endif
 

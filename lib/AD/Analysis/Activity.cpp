@@ -837,11 +837,11 @@ bool ActivityAnalysis::mayWrite(Operation *op, Value input) {
     return true;
   auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
       call, call.getCalleeAttr());
-  if (!callee || (callee.isExternal() && !callee->hasAttr(ct::kExternalAttr)))
+  if (!callee)
     return true;
   if (callee.isExternal()) {
-    // Code compiled elsewhere may write what it is given, except through
-    // pointers to const.
+    // Code compiled elsewhere (also another unit's exported derivatives)
+    // may write what it is given, except through pointers to const.
     return llvm::any_of(call->getOpOperands(), [&](OpOperand &operand) {
       return getMemoryRoot(operand.get()) == getMemoryRoot(input) &&
              !callee.getArgAttr(operand.getOperandNumber(), ct::kReadOnlyAttr);

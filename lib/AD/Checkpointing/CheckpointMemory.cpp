@@ -1,6 +1,7 @@
 //===- CheckpointMemory.cpp - Copies of the memory a checkpoint keeps -----===//
 
 #include "Checkpointing/CheckpointMemory.h"
+#include "cotangent/AD/Analysis/Activity.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -13,7 +14,9 @@ using namespace mlir;
 using namespace cotangent;
 using namespace cotangent::ad;
 
-std::string ad::describeMemory(Value root) {
+std::string ad::describeMemory(Value memory) {
+  // (Through views: a parameter's memory is often passed as a cast.)
+  Value root = getMemoryRoot(memory);
   if (auto arg = dyn_cast<BlockArgument>(root)) {
     auto function = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
     if (function && arg.getOwner()->isEntryBlock())
@@ -29,28 +32,25 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-FailureOr<KeptElements>
-ad::buildKeptElements(OpBuilder &b, Location loc, func::FuncOp function,
-                      unsigned argument, Value root, Value rootNow,
-                      const IRMapping &known,
-                      ArrayRef<std::pair<Value, Interval>> ranges,
-                      Operation *at, StringRef what, StringRef undo) {
+FailureOr<KeptElements> ad::buildKeptElements(
+    OpBuilder &b, Location loc, func::FuncOp function, unsigned argument,
+    Value root, Value rootNow, const IRMapping &known,
+    ArrayRef<std::pair<Value, Interval>> ranges, Operation *at,
+    StringRef problem, StringRef undo, StringRef verb) {
   auto type = cast<MemRefType>(root.getType());
   Value zero = indexConstant(b, loc, 0);
   if (type.hasStaticShape()) {
     if (!flatten(b, loc, rootNow)) {
-      at->emitError("cannot checkpoint ")
-          << what << ": " << describeMemory(root)
-          << " has a layout whose elements it cannot copy";
+      at->emitError(problem) << ": " << describeMemory(root)
+                             << " has a layout whose elements it cannot copy";
       return failure();
     }
     return KeptElements{zero, indexConstant(b, loc, type.getNumElements())};
   }
   if (type.getRank() != 1 || !(type.getLayout().isIdentity() ||
                                isa<StridedLayoutAttr>(type.getLayout()))) {
-    at->emitError("cannot checkpoint ")
-        << what << ": " << describeMemory(root)
-        << " has a shape whose elements it cannot copy";
+    at->emitError(problem) << ": " << describeMemory(root)
+                           << " has a shape whose elements it cannot copy";
     return failure();
   }
   // The size the view carries, unless it is a C pointer's (unknown): then
@@ -59,8 +59,11 @@ ad::buildKeptElements(OpBuilder &b, Location loc, func::FuncOp function,
   Value dim = memref::DimOp::create(b, loc, rootNow, 0);
   if (type.getLayout().isIdentity())
     return KeptElements{zero, dim};
+  // (A function without a body, bound to a rule, tells nothing.)
   std::optional<Interval> range =
-      buildAccessRange(b, loc, function, argument, known, ranges);
+      function.isExternal()
+          ? std::nullopt
+          : buildAccessRange(b, loc, function, argument, known, ranges);
   // Only a parameter's memory (or a view of it) may be a C pointer's.
   Value viewed = root;
   while (Operation *def = viewed.getDefiningOp()) {
@@ -73,11 +76,16 @@ ad::buildKeptElements(OpBuilder &b, Location loc, func::FuncOp function,
   if (!range) {
     if (!mayBeUnbounded)
       return KeptElements{zero, dim};
-    at->emitError("cannot checkpoint ")
-        << what << ": cannot tell which elements of " << describeMemory(root)
-        << " it changes (an index is not computed from loop counters, "
-           "sizes and constants); "
-        << undo << ", or index the memory with counters and sizes";
+    InFlightDiagnostic error = at->emitError(problem);
+    error << ": cannot tell which elements of " << describeMemory(root)
+          << " it " << verb;
+    if (function.isExternal()) {
+      error << " (its body is compiled elsewhere); " << undo;
+      return failure();
+    }
+    error << " (an index is not computed from loop counters, sizes and "
+             "constants); "
+          << undo << ", or index the memory with counters and sizes";
     return failure();
   }
   // A view of a C pointer's memory is a little shorter than the unknown

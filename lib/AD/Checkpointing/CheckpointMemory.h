@@ -20,9 +20,9 @@
 
 namespace cotangent::ad {
 
-/// How a message names the memory `root`: the C++ parameter's name, or "a
-/// buffer".
-std::string describeMemory(mlir::Value root);
+/// How a message names memory (through its views): the C++ parameter's
+/// name, or "a buffer".
+std::string describeMemory(mlir::Value memory);
 
 /// The elements [first, first + count) of a buffer that a copy keeps.
 struct KeptElements {
@@ -33,14 +33,23 @@ struct KeptElements {
 /// `function`, given it as argument `argument`, may touch: all of a buffer
 /// whose extent is known, else those AccessBounds bounds (with `known` and
 /// `ranges` as there). Reports at `at` and fails if neither is possible or
-/// the buffer's shape cannot be copied: "cannot checkpoint `what`: ...",
-/// suggesting `undo` (how to do without the checkpoint).
-mlir::FailureOr<KeptElements> buildKeptElements(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::func::FuncOp function,
-    unsigned argument, mlir::Value root, mlir::Value rootNow,
-    const mlir::IRMapping &known,
-    llvm::ArrayRef<std::pair<mlir::Value, Interval>> ranges,
-    mlir::Operation *at, llvm::StringRef what, llvm::StringRef undo);
+/// the buffer's shape cannot be copied: "`problem`: ...", suggesting `undo`
+/// (how to do without the copy); `verb` says what the code does to the
+/// memory it copies.
+mlir::FailureOr<KeptElements>
+buildKeptElements(mlir::OpBuilder &b, mlir::Location loc,
+                  mlir::func::FuncOp function, unsigned argument,
+                  mlir::Value root, mlir::Value rootNow,
+                  const mlir::IRMapping &known,
+                  llvm::ArrayRef<std::pair<mlir::Value, Interval>> ranges,
+                  mlir::Operation *at, llvm::StringRef problem,
+                  llvm::StringRef undo, llvm::StringRef verb = "changes");
+
+/// The kept elements of a call's memory operand (forward values).
+struct KeptOperand {
+  unsigned operand;
+  mlir::Value first, count;
+};
 
 /// A fresh buffer for the kept elements of memory of type `type` (as
 /// `rootNow`'s): `flat` holds element first + k at k; `view` has `type` and

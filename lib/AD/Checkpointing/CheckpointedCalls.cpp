@@ -61,7 +61,7 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
        llvm::zip(call.getOperands(), callee.getArguments()))
     if (operand.getType().isIntOrIndex())
       known.map(arg, fwd.lookup(operand));
-  SmallVector<CheckpointedCallState::Buffer> buffers;
+  SmallVector<KeptOperand> buffers;
   for (auto [i, root] : llvm::enumerate(call.getOperands())) {
     auto type = dyn_cast<MemRefType>(root.getType());
     if (!type)
@@ -79,20 +79,13 @@ LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
     Value rootNow = fwd.lookup(root);
     FailureOr<KeptElements> kept =
         buildKeptElements(b, loc, callee, i, root, rootNow, known, {}, call,
-                          "the call of '" + name + "'",
+                          "cannot checkpoint the call of '" + name + "'",
                           "remove [[ct::checkpoint]] from '" + name + "'");
     if (failed(kept)) {
       e.markFailed();
       return failure();
     }
-    Value flat = flatten(b, loc, rootNow);
-    auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
-                                   kept->count, indexConstant(b, loc, 1));
-    OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
-    Value at =
-        arith::AddIOp::create(inner, loc, kept->first, loop.getInductionVar());
-    Value element = memref::LoadOp::create(inner, loc, flat, ValueRange{at});
-    ct::TapePushOp::create(inner, loc, e.getForwardTape(loc), element);
+    pushKeptElements(b, loc, rootNow, *kept, e.getForwardTape(loc));
     buffers.push_back({unsigned(i), kept->first, kept->count});
   }
   SmallVector<Value> operands = llvm::map_to_vector(
@@ -110,34 +103,9 @@ LogicalResult ad::reverseCheckpointedCall(OpBuilder &b, func::CallOp call,
   Block *block = call->getBlock();
   SmallVector<Value> operands = llvm::map_to_vector(
       call.getOperands(), [&](Value v) { return e.primalInReverse(v); });
-  // The copies, last pushed first popped.
-  SmallVector<Value> copies;
-  // Constants are made again rather than taped.
-  auto fromForward = [&](Value v) -> Value {
-    if (Operation *def = v.getDefiningOp();
-        def && def->hasTrait<OpTrait::ConstantLike>())
-      return b.clone(*def)->getResult(0);
-    return e.fromForward(block, v, v);
-  };
-  for (const auto &buffer :
-       llvm::reverse(e.getOpState<CheckpointedCallState>(call).buffers)) {
-    Value first = fromForward(buffer.first);
-    Value count = fromForward(buffer.count);
-    WorkingCopy copy = buildWorkingCopy(b, loc, operands[buffer.operand],
-                                        KeptElements{first, count});
-    auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0), count,
-                                   indexConstant(b, loc, 1));
-    OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
-    Value last =
-        arith::SubIOp::create(inner, loc, count, indexConstant(inner, loc, 1));
-    Value k = arith::SubIOp::create(inner, loc, last, loop.getInductionVar());
-    auto elementType = cast<MemRefType>(copy.flat.getType()).getElementType();
-    Value element =
-        ct::TapePopOp::create(inner, loc, elementType, e.getReverseTape());
-    memref::StoreOp::create(inner, loc, element, copy.flat, ValueRange{k});
-    operands[buffer.operand] = copy.view;
-    copies.push_back(copy.flat);
-  }
+  SmallVector<Value> copies = popKeptOperands(
+      b, loc, block, e.getOpState<CheckpointedCallState>(call).buffers,
+      operands, e);
   SmallVector<ct::Activity> activities =
       getCallActivities(call, e.getActivity());
   func::FuncOp pullback =
@@ -158,4 +126,50 @@ LogicalResult ad::reverseCheckpointedCall(OpBuilder &b, func::CallOp call,
   e.accumulateCallAdjoints(b, loc, call.getOperands(), activities,
                            rerun.getResults().drop_front(call.getNumResults()));
   return success(!e.hadFailure());
+}
+
+void ad::pushKeptElements(OpBuilder &b, Location loc, Value rootNow,
+                          KeptElements kept, Value tape) {
+  Value flat = flatten(b, loc, rootNow);
+  auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0), kept.count,
+                                 indexConstant(b, loc, 1));
+  OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
+  Value at =
+      arith::AddIOp::create(inner, loc, kept.first, loop.getInductionVar());
+  Value element = memref::LoadOp::create(inner, loc, flat, ValueRange{at});
+  ct::TapePushOp::create(inner, loc, tape, element);
+}
+
+SmallVector<Value> ad::popKeptOperands(OpBuilder &b, Location loc, Block *block,
+                                       ArrayRef<KeptOperand> kept,
+                                       SmallVectorImpl<Value> &operands,
+                                       ReverseEmitter &e) {
+  // The copies, last pushed first popped.
+  SmallVector<Value> copies;
+  // Constants are made again rather than taped.
+  auto fromForward = [&](Value v) -> Value {
+    if (Operation *def = v.getDefiningOp();
+        def && def->hasTrait<OpTrait::ConstantLike>())
+      return b.clone(*def)->getResult(0);
+    return e.fromForward(block, v, v);
+  };
+  for (const KeptOperand &buffer : llvm::reverse(kept)) {
+    Value first = fromForward(buffer.first);
+    Value count = fromForward(buffer.count);
+    WorkingCopy copy = buildWorkingCopy(b, loc, operands[buffer.operand],
+                                        KeptElements{first, count});
+    auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0), count,
+                                   indexConstant(b, loc, 1));
+    OpBuilder inner = OpBuilder::atBlockBegin(loop.getBody());
+    Value last =
+        arith::SubIOp::create(inner, loc, count, indexConstant(inner, loc, 1));
+    Value k = arith::SubIOp::create(inner, loc, last, loop.getInductionVar());
+    auto elementType = cast<MemRefType>(copy.flat.getType()).getElementType();
+    Value element =
+        ct::TapePopOp::create(inner, loc, elementType, e.getReverseTape());
+    memref::StoreOp::create(inner, loc, element, copy.flat, ValueRange{k});
+    operands[buffer.operand] = copy.view;
+    copies.push_back(copy.flat);
+  }
+  return copies;
 }

@@ -148,9 +148,9 @@ LogicalResult ad::buildStateBuffers(
         e.getPullbackMemory().keepsContentsAfter(root, loop))
       continue;
     Value rootNow = e.getForwardMapping().lookup(root);
-    FailureOr<KeptElements> kept =
-        buildKeptElements(b, loc, iteration, i, root, rootNow, known, ranges,
-                          loop, "this loop", "remove '#pragma ct checkpoint'");
+    FailureOr<KeptElements> kept = buildKeptElements(
+        b, loc, iteration, i, root, rootNow, known, ranges, loop,
+        "cannot checkpoint this loop", "remove '#pragma ct checkpoint'");
     if (failed(kept)) {
       e.markFailed();
       return failure();

@@ -19,6 +19,7 @@
 #define COTANGENT_LIB_AD_CHECKPOINTING_CHECKPOINTS_H
 
 #include "Checkpointing/AccessBounds.h"
+#include "Checkpointing/CheckpointMemory.h"
 #include "ReverseMode/ReverseEmitter.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -56,12 +57,21 @@ struct CheckpointedLoopState : reverse::ReverseEmitter::OpState {
 /// Per call of a [[ct::checkpoint]] function: the memory operands whose
 /// kept elements (first, count: forward values) the forward sweep pushed.
 struct CheckpointedCallState : reverse::ReverseEmitter::OpState {
-  struct Buffer {
-    unsigned operand;
-    mlir::Value first, count;
-  };
-  llvm::SmallVector<Buffer> buffers;
+  llvm::SmallVector<KeptOperand> buffers;
 };
+
+/// Pushes to `tape` the `kept` elements of `rootNow` (a forward value).
+void pushKeptElements(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value rootNow, KeptElements kept, mlir::Value tape);
+/// In the reverse code of `block`: pops the elements the forward sweep
+/// pushed for each of `kept` into a fresh copy and puts the copy in
+/// `operands` (the call's operands as the reverse code sees them) in place
+/// of its operand. Returns the copies, for the caller to free.
+llvm::SmallVector<mlir::Value>
+popKeptOperands(mlir::OpBuilder &b, mlir::Location loc, mlir::Block *block,
+                llvm::ArrayRef<KeptOperand> kept,
+                llvm::SmallVectorImpl<mlir::Value> &operands,
+                reverse::ReverseEmitter &e);
 
 /// `state`, made by the forward code of `block`, as the reverse code of
 /// `block` sees it (passed out of the branches the loop sits in).

@@ -432,7 +432,42 @@ Value ReverseEmitter::primalInReverse(Value value) {
       freedAtReverseEnd[block].push_back(copy);
     return copy;
   }
+  if (!level.direct)
+    if (Value standIn = standInBuffer(block, value))
+      return standIn;
   return fromForward(block, value, forwardValues.lookup(value));
+}
+
+Value ReverseEmitter::standInBuffer(Block *block, Value value) {
+  // Other buffers than those above (a branch's or a loop's result: the
+  // working copies a derivative's branch passes out, differentiated again)
+  // are as unreachable, and for the same reason a fresh one serves. Not an
+  // address read back, or a buffer the forward sweep kept (fromForward
+  // passes those on), nor memory that may be its own shadow (the reverse
+  // code compares its address with the shadow's).
+  auto type = dyn_cast<MemRefType>(value.getType());
+  Value forward = forwardValues.lookup(value);
+  if (!type || !forward || !canBuildScratchBuffer(type) ||
+      value.getDefiningOp<ct::LoadAddressOp>() ||
+      forwardShadowValues.contains(forward) || activity.mayBeOwnShadow(value))
+    return nullptr;
+  if (Value known = standIns.lookup(value))
+    return known;
+  Level &level = levels[block];
+  Location loc = value.getLoc();
+  // Its sizes come from the forward code.
+  SmallVector<Value> sizes;
+  OpBuilder fb(level.forward->getTerminator());
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (type.isDynamicDim(dim)) {
+      Value size = memref::DimOp::create(fb, loc, forward, dim);
+      sizes.push_back(fromForward(block, size, size));
+    }
+  OpBuilder b(level.anchor);
+  Value standIn = buildScratchBuffer(b, loc, type, sizes);
+  standIns[value] = standIn;
+  scratchFreedAtReverseEnd[block].push_back(standIn);
+  return standIn;
 }
 
 Value ReverseEmitter::shadowInReverse(Value value) {
@@ -620,6 +655,25 @@ Value ReverseEmitter::shadowOfChosenPlace(OpBuilder &b, Value value) {
   return chooseByRegion(b, loc, def, selector, shadows);
 }
 
+Value ReverseEmitter::knownChosenShadow(OpBuilder &b, Operation *branch,
+                                        ArrayRef<memref::AllocOp> buffers,
+                                        const llvm::SmallBitVector &poison,
+                                        MemRefType type) {
+  // The same buffers passed out as another result of the branch (a working
+  // copy a derivative's branch yields twice) have that result's shadow.
+  for (const ChosenShadow &known : chosenShadows)
+    if (known.branch == branch && known.poison == poison &&
+        llvm::equal(known.buffers, buffers)) {
+      b.setInsertionPointAfterValue(known.buffer);
+      return known.buffer.getType() == type
+                 ? known.buffer
+                 : memref::CastOp::create(b, branch->getLoc(), type,
+                                          known.buffer)
+                       .getResult();
+    }
+  return nullptr;
+}
+
 Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
   // A buffer chosen by a branch (a function returning a std::vector from
   // two places, `return {}` early): each region yields memory it allocated
@@ -658,6 +712,8 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
     buffers.push_back(alloc);
   }
   Location loc = value.getLoc();
+  if (Value known = knownChosenShadow(b, def, buffers, poison, type))
+    return known;
   Block *block = value.getParentBlock();
   Value size;
   if (levels[block].direct) {
@@ -707,6 +763,7 @@ Value ReverseEmitter::shadowOfChosenBuffer(OpBuilder &b, Value value) {
     levels[alloc->getBlock()].shadows[alloc.getResult()] = seed;
     sharedShadows.insert(alloc.getResult());
   }
+  chosenShadows.push_back({def, buffers, poison, buffer});
   freedAtReverseEnd[block].push_back(buffer);
   return type == bufferType
              ? buffer

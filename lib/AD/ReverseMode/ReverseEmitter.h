@@ -24,6 +24,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 #include <map>
@@ -117,6 +118,9 @@ public:
   Value fromForward(Block *block, Value key, Value value);
   /// Primal `value` as seen by the reverse code.
   Value primalInReverse(Value value);
+  /// A fresh buffer standing for primal memory `value` of nested level
+  /// `block` in its reverse code, or null where none may.
+  Value standInBuffer(Block *block, Value value);
   /// The shadow of memory `value` in the reverse code; null if it has none.
   Value shadowInReverse(Value value);
   /// The shadow of memory `value` as the forward code sees it (views made
@@ -194,6 +198,8 @@ public:
   DerivativeRegistry &getRegistry() { return registry; }
   func::FuncOp getPrimal() { return primal; }
   const ActivityAnalysis &getActivity() const { return activity; }
+  /// (Its write queries cache what they learn.)
+  ActivityAnalysis &getActivity() { return activity; }
   bool isActive(Value value) const { return activity.isActive(value); }
   bool hasShadow(Value value) const { return activity.hasShadow(value); }
   /// What memory holds when the reverse code runs, and each loop's
@@ -332,6 +338,21 @@ private:
   /// The region buffers that share a chosen buffer's shadow (whose alloc's
   /// reverse frees nothing).
   DenseSet<Value> sharedShadows;
+  /// The shadows shadowOfChosenBuffer made: the branch, the buffers its
+  /// regions yield, the regions yielding poison, the shared buffer.
+  struct ChosenShadow {
+    Operation *branch;
+    SmallVector<memref::AllocOp> buffers;
+    llvm::SmallBitVector poison;
+    Value buffer;
+  };
+  SmallVector<ChosenShadow> chosenShadows;
+  /// The shadow shadowOfChosenBuffer made for `branch` choosing `buffers`
+  /// (and poison in `poison`'s regions), as `type` at `b`; null if none.
+  Value knownChosenShadow(OpBuilder &b, Operation *branch,
+                          ArrayRef<memref::AllocOp> buffers,
+                          const llvm::SmallBitVector &poison,
+                          mlir::MemRefType type);
   /// Shadows the forward sweep made outside direct levels
   /// (setShadowInForward), and every shadow it made or loaded there, and
   /// the buffers kept for the reverse sweep (keepForReverse).
@@ -367,6 +388,9 @@ private:
   DenseMap<Value, bool> blockAdjointValues;
   bool hasBlockAdjoint(Value value);
   DenseMap<Value, Value> rematerialized;
+  /// standInBuffer's buffers, by primal value. (Not level values: no load
+  /// is recomputed from them.)
+  DenseMap<Value, Value> standIns;
   Block *reverseEntry = nullptr;
   Value forwardTape, reverseTape;
   /// Lazily created tape of a combined pullback.

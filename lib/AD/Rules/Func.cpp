@@ -14,6 +14,7 @@
 #include "DerivativeRegistry.h"
 #include "ForwardMode/ForwardEmitter.h"
 #include "ReverseMode/ReverseEmitter.h"
+#include "Rules/RuleMemory.h"
 #include "Rules/ScalarModes.h"
 #include "Utils/IRBuilders.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
@@ -280,7 +281,7 @@ struct CallReverse
       for (Value residual : fwdCall.getResults().drop_front(numResults))
         if (isa<MemRefType>(residual.getType()))
           emitter.keepForReverse(residual);
-      return success();
+      return keepRuleMemory(b, callee, call, emitter);
     }
     if (!rule && callee && callee->hasAttr(ct::kExternalAttr)) {
       emitter.markFailed();
@@ -290,8 +291,13 @@ struct CallReverse
                                   return emitter.getActivity().isActive(r);
                                 }));
     }
-    if (!callee || rule)
+    if (!callee)
       return emitClonedForward(op, b, emitter);
+    if (rule) {
+      if (failed(emitClonedForward(op, b, emitter)))
+        return failure();
+      return keepRuleMemory(b, callee, call, emitter);
+    }
     if (callee->hasAttr("ct.checkpoint"))
       return forwardCheckpointedCall(b, call, callee, emitter);
     SmallVector<ct::Activity> activities =
@@ -371,8 +377,13 @@ struct CallReverse
       for (Value residual : emitter.getOpState<CustomVjpResiduals>(op).values)
         operands.push_back(
             emitter.fromForward(op->getBlock(), residual, residual));
-    for (Value v : op.getOperands())
-      operands.push_back(emitter.primalInReverse(v));
+    // (A rule reads its arguments' memory as the call left it.)
+    SmallVector<Value> primals = llvm::map_to_vector(
+        op.getOperands(), [&](Value v) { return emitter.primalInReverse(v); });
+    SmallVector<Value> copies;
+    if (rule)
+      copies = restoreRuleMemory(b, op, primals, emitter);
+    llvm::append_range(operands, primals);
     if (!rule)
       operands.push_back(emitter.getReverseTape());
     for (Value result : op.getResults())
@@ -390,6 +401,8 @@ struct CallReverse
     auto call = func::CallOp::create(b, loc, target, adjointTypes, operands);
     for (Value s : scratch)
       buildScratchFree(b, loc, s);
+    for (Value copy : copies)
+      memref::DeallocOp::create(b, loc, copy);
     emitter.accumulateCallAdjoints(b, loc, op.getOperands(), activities,
                                    call.getResults());
     return success(!emitter.hadFailure());

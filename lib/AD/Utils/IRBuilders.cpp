@@ -132,10 +132,9 @@ static Value isPointerExtent(OpBuilder &builder, Location loc, Value size) {
                                      ct::PointerViewOp::kUnknownExtent / 2));
 }
 
-Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {
-  auto type = cast<MemRefType>(like.getType());
-  // A zeroed plain identity-layout buffer of `shape`, cast to the
-  // argument's type.
+Value ad::buildScratchBuffer(OpBuilder &builder, Location loc, MemRefType type,
+                             ValueRange dynamicSizes) {
+  // A zeroed plain identity-layout buffer of `shape`, cast to `type`.
   auto allocate = [&](OpBuilder &b, ArrayRef<int64_t> shape,
                       ValueRange sizes) -> Value {
     auto bufferType = MemRefType::get(shape, type.getElementType());
@@ -145,23 +144,9 @@ Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {
       return buffer;
     return memref::CastOp::create(b, loc, type, buffer);
   };
-  // Memory of a known size cast to a pointer's type: a buffer that size.
-  if (auto castOp = like.getDefiningOp<memref::CastOp>()) {
-    auto known = cast<MemRefType>(castOp.getSource().getType());
-    if (known.hasStaticShape())
-      return allocate(builder, known.getShape(), {});
-  }
-  // Otherwise one of `like`'s size.
-  auto allocateLike = [&](OpBuilder &b) -> Value {
-    SmallVector<Value> sizes;
-    for (int64_t dim = 0; dim < type.getRank(); ++dim)
-      if (type.isDynamicDim(dim))
-        sizes.push_back(memref::DimOp::create(b, loc, like, dim));
-    return allocate(b, type.getShape(), sizes);
-  };
   if (!mayViewPointer(type))
-    return allocateLike(builder);
-  Value size = memref::DimOp::create(builder, loc, like, 0);
+    return allocate(builder, type.getShape(), dynamicSizes);
+  Value size = dynamicSizes.front();
   auto choice =
       scf::IfOp::create(builder, loc, type, isPointerExtent(builder, loc, size),
                         /*withElseRegion=*/true);
@@ -183,9 +168,34 @@ Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {
   }
   {
     OpBuilder b = choice.getElseBodyBuilder();
-    scf::YieldOp::create(b, loc, allocateLike(b));
+    scf::YieldOp::create(b, loc, allocate(b, type.getShape(), dynamicSizes));
   }
   return choice.getResult(0);
+}
+
+bool ad::canBuildScratchBuffer(MemRefType type) {
+  return memref::CastOp::areCastCompatible(
+      MemRefType::get(type.getShape(), type.getElementType()), type);
+}
+
+Value ad::buildScratchShadow(OpBuilder &builder, Location loc, Value like) {
+  auto type = cast<MemRefType>(like.getType());
+  // Memory of a known size cast to a pointer's type: a buffer that size.
+  if (auto castOp = like.getDefiningOp<memref::CastOp>()) {
+    auto known = cast<MemRefType>(castOp.getSource().getType());
+    if (known.hasStaticShape()) {
+      Value buffer = buildScratchBuffer(
+          builder, loc,
+          MemRefType::get(known.getShape(), type.getElementType()), {});
+      return memref::CastOp::create(builder, loc, type, buffer);
+    }
+  }
+  // Otherwise one of `like`'s size.
+  SmallVector<Value> sizes;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (type.isDynamicDim(dim))
+      sizes.push_back(memref::DimOp::create(builder, loc, like, dim));
+  return buildScratchBuffer(builder, loc, type, sizes);
 }
 
 void ad::buildScratchFree(OpBuilder &builder, Location loc, Value scratch) {

@@ -81,6 +81,14 @@ mlir::Value buildIndexCast(mlir::OpBuilder &builder, mlir::Location loc,
 /// Stores 0 into every element of `memref`.
 void buildZeroFill(mlir::OpBuilder &builder, mlir::Location loc,
                    mlir::Value memref);
+/// A fresh zero-filled memref of `type` with `dynamicSizes`; where `type`
+/// may view a C pointer and the size is a pointer's unknown extent, reserved
+/// scratch memory (cotangent/scratch.h). Needs canBuildScratchBuffer.
+mlir::Value buildScratchBuffer(mlir::OpBuilder &builder, mlir::Location loc,
+                               mlir::MemRefType type,
+                               mlir::ValueRange dynamicSizes);
+/// Whether a plain buffer of `type`'s shape casts to `type`.
+bool canBuildScratchBuffer(mlir::MemRefType type);
 /// A fresh zero-filled memref with the shape of `like`, for a shadow that the
 /// caller does not need (a rule's derivative of a constant argument). A view
 /// of a C pointer, whose extent is unknown, gets reserved scratch memory

@@ -29,6 +29,7 @@
 #include "cotangent/Frontend/Lowering.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace mlir;
@@ -157,7 +158,30 @@ void exportDerivatives(ModuleLowering &module,
   defineJvpOf(b, loc, exportName("jvp_jvp", symbol), jvp);
 }
 
-void importDerivatives(ModuleLowering &module, func::FuncOp f) {
+/// Marks the arguments of `function` that come from `decl`'s parameters
+/// pointing to const (its first ones: the primal's, also in a derivative's
+/// signature) ct.readonly: another unit's code does not write through them.
+static void markReadOnlyParameters(const clang::FunctionDecl *decl,
+                                   func::FuncOp primal, func::FuncOp function) {
+  OpBuilder b(function);
+  const auto *method = dyn_cast<clang::CXXMethodDecl>(decl);
+  unsigned first = method && method->isInstance() ? 1 : 0;
+  // (Only where each parameter is one argument.)
+  if (primal.getNumArguments() != first + decl->getNumParams())
+    return;
+  if (first && method->isConst())
+    function.setArgAttr(0, ct::kReadOnlyAttr, b.getUnitAttr());
+  for (auto [i, param] : llvm::enumerate(decl->parameters())) {
+    clang::QualType type = param->getType().getCanonicalType();
+    if ((type->isPointerType() || type->isReferenceType()) &&
+        type->getPointeeType().isConstQualified() &&
+        isa<MemRefType>(function.getArgumentTypes()[first + i]))
+      function.setArgAttr(first + i, ct::kReadOnlyAttr, b.getUnitAttr());
+  }
+}
+
+void importDerivatives(ModuleLowering &module, const clang::FunctionDecl *decl,
+                       func::FuncOp f) {
   ModuleOp m = module.getModule();
   std::string symbol = f.getSymName().str();
   FunctionType type = f.getFunctionType();
@@ -193,10 +217,14 @@ void importDerivatives(ModuleLowering &module, func::FuncOp f) {
     return std::make_pair(pullback, jvp);
   };
   auto [pullback, jvp] = bindRules(primal, type, "", /*lastOrder=*/false);
-  bindRules(pullback.getSymName(), pullback.getFunctionType(), "pullback_",
-            /*lastOrder=*/true);
-  bindRules(jvp.getSymName(), jvp.getFunctionType(), "jvp_",
-            /*lastOrder=*/true);
+  auto [pullbackPullback, pullbackJvp] =
+      bindRules(pullback.getSymName(), pullback.getFunctionType(), "pullback_",
+                /*lastOrder=*/true);
+  auto [jvpPullback, jvpJvp] = bindRules(
+      jvp.getSymName(), jvp.getFunctionType(), "jvp_", /*lastOrder=*/true);
+  for (func::FuncOp function :
+       {f, pullback, jvp, pullbackPullback, pullbackJvp, jvpPullback, jvpJvp})
+    markReadOnlyParameters(decl, f, function);
 }
 
 } // namespace cotangent::frontend

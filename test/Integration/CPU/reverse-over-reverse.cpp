@@ -189,6 +189,49 @@ double checkpointedInBranchSlope(double x, int n) {
   ct::gradient<checkpointedInBranch>(x, n, &d);
   return d;
 }
+// A checkpointed loop over a local array after an early return: the loop
+// sits in a branch, whose first derivative passes the array's working copy
+// out twice (to rerun iterations and to reverse them); its own reverse
+// sweep gives the copy a buffer of its own and one shadow.
+double checkpointedAfterReturn(double x, double y) {
+  double a[5] = {};
+  if (y - x <= -0.25)
+    return std::fmax(x, y);
+#pragma ct checkpoint
+  for (int i = 0; i < 4; ++i) {
+    double &r = a[(i + 4) % 5];
+    r -= std::sin(y) * x;
+    y += std::cos(r) * x;
+  }
+  return y;
+}
+double checkpointedAfterReturnSlopes(double x, double y) {
+  double dx = 0, dy = 0;
+  ct::gradient<checkpointedAfterReturn>(x, y, &dx, &dy);
+  return dx * dx + x * dy;
+}
+
+// A checkpointed do-while loop in a branch whose iterations write a
+// variable chosen at run time: the first derivative's working copies of
+// the variables are buffers its branch makes.
+double checkpointedChoiceInBranch(double x, int n) {
+  double a = x, b = 0.5 * x;
+  if (std::sin(x) > -0.9) {
+    int i = 0;
+#pragma ct checkpoint
+    do {
+      (std::cos(a * i) > 0 ? a : (b *= 0.9)) *= std::cos(b);
+      ++i;
+    } while (i < n);
+  }
+  return a * b + a;
+}
+double checkpointedChoiceInBranchSlope(double x, int n) {
+  double d = 0;
+  ct::gradient<checkpointedChoiceInBranch>(x, n, &d);
+  return d;
+}
+
 // The same through ct::pullback with a seed of 2, scaled by x.
 double checkpointedPullback(double x, int n) {
   double d = 0;
@@ -312,6 +355,35 @@ int main() {
                       [&](double t) { return checkpointedInBranchSlope(t, n); },
                       y),
                   1e-8);
+    }
+    for (double y : {x + 0.4, x - 1.0}) { // the loop, and the return
+      double dx = 0, dy = 0;
+      ct::gradient<checkpointedAfterReturnSlopes>(x, y, &dx, &dy);
+      check::near("checkpointedAfterReturn''.x", dx,
+                  check::centralDifference(
+                      [&](double t) {
+                        return checkpointedAfterReturnSlopes(t, y);
+                      },
+                      x),
+                  1e-7);
+      check::near("checkpointedAfterReturn''.y", dy,
+                  check::centralDifference(
+                      [&](double t) {
+                        return checkpointedAfterReturnSlopes(x, t);
+                      },
+                      y),
+                  1e-7);
+    }
+    for (double y : {x, -1.2, 2.0}) { // (-1.2: the branch not taken)
+      d = 0;
+      ct::gradient<checkpointedChoiceInBranchSlope>(y, n, &d);
+      check::near("checkpointedChoiceInBranch''", d,
+                  check::centralDifference(
+                      [&](double t) {
+                        return checkpointedChoiceInBranchSlope(t, n);
+                      },
+                      y),
+                  1e-7);
     }
     for (int m : {3, 4, 5}) { // each case, and none
       d = 0;

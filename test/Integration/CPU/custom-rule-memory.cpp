@@ -1,0 +1,173 @@
+// A custom rule's pullback reads its pointer arguments in the reverse
+// sweep, and reads them as the call left them: code after the call that
+// overwrites the memory (a local array, a parameter's elements, a
+// std::vector), an array made afresh in each iteration of a loop, a rule
+// called again in a later iteration on the same memory, a split rule's
+// backward half (CT_CUSTOM_VJP), a rule whose memory is read by a
+// derivative differentiated again. Checked against central differences of
+// the function, at -O0 and -O2.
+// REQUIRES: plugin
+// RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
+// RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: checks: 27 passed, 0 failed
+
+#include <cotangent/cotangent.h>
+
+#include "check.h"
+
+#include <cmath>
+#include <vector>
+
+// p[0] * sin(x) + p[1] * x, with a hand-written pullback that reads p.
+double scaledSine(const double *p, double x) {
+  return p[0] * std::sin(x) + p[1] * x;
+}
+void scaledSinePullback(const double *p, double x, double dret, double *dp,
+                        double *dx) {
+  dp[0] += dret * std::sin(x);
+  dp[1] += dret * x;
+  *dx += dret * (p[0] * std::cos(x) + p[1]);
+}
+CT_CUSTOM_GRADIENT(scaledSine, scaledSinePullback);
+
+// The array is overwritten after the call.
+double overwritten(double x) {
+  double p[2] = {x * x, 3 * x};
+  double s = scaledSine(p, x);
+  p[0] = 100;
+  p[1] = -7;
+  return s + p[0] * x;
+}
+
+// A parameter's elements are overwritten after the call.
+double parameterOverwritten(double *p, double x) {
+  double s = scaledSine(p, x);
+  p[0] = x * x;
+  p[1] = 0;
+  return s * p[0];
+}
+
+// An array made in each iteration, overwritten after the call.
+double perIteration(double x) {
+  double s = 0;
+  for (int i = 0; i < 3; ++i) {
+    double p[2] = {x * (i + 1), 0.5};
+    s += scaledSine(p, x + i);
+    p[0] = 100;
+  }
+  return s;
+}
+
+// One array, changed between the calls of later iterations.
+double laterIterations(double x) {
+  double p[2] = {x, 1};
+  double s = 0;
+  for (int i = 0; i < 4; ++i) {
+    s += scaledSine(p, x * i);
+    p[0] += std::cos(s);
+    p[1] *= x;
+  }
+  return s;
+}
+
+// A std::vector's elements, changed after the call.
+double vectorChanged(double x, int n) {
+  std::vector<double> p(n, x);
+  double s = scaledSine(p.data(), x);
+  for (int i = 0; i < n; ++i)
+    p[i] = s * i;
+  return s + p[n - 1];
+}
+
+// A split rule: the backward half reads the call's arguments as well as
+// its residuals.
+double weighted(const double *w, double x) { return w[0] * std::exp(w[1] * x); }
+struct WeightedResiduals {
+  double e;
+};
+double weightedForward(const double *w, double x, WeightedResiduals *res) {
+  res->e = std::exp(w[1] * x);
+  return w[0] * res->e;
+}
+void weightedBackward(const WeightedResiduals *res, const double *w, double x,
+                      double dret, double *dw, double *dx) {
+  dw[0] += res->e * dret;
+  dw[1] += w[0] * res->e * x * dret;
+  *dx += w[0] * res->e * w[1] * dret;
+}
+CT_CUSTOM_VJP(weighted, weightedForward, weightedBackward);
+
+double splitRuleOverwritten(double x) {
+  double w[2] = {x, 0.3 * x};
+  double s = weighted(w, x);
+  w[0] = -5;
+  w[1] = s;
+  return s + w[1] * w[0];
+}
+
+// Differentiated again: the slope of `overwritten` and `perIteration`.
+double overwrittenSlope(double x) {
+  double d = 0;
+  ct::gradient<overwritten>(x, &d);
+  return d;
+}
+double perIterationSlope(double x) {
+  double d = 0;
+  ct::gradient<perIteration>(x, &d);
+  return d;
+}
+
+template <double (*F)(double)> void checkScalar(const char *name, double x) {
+  double d = 0;
+  double value = ct::gradient<F>(x, &d);
+  check::near(name, value, F(x), 1e-12);
+  check::near(name, d, check::centralDifference(F, x), 1e-7);
+}
+
+int main() {
+  for (double x : {0.7, -1.2}) {
+    checkScalar<overwritten>("overwritten", x);
+    checkScalar<perIteration>("perIteration", x);
+    checkScalar<laterIterations>("laterIterations", x);
+    checkScalar<splitRuleOverwritten>("splitRuleOverwritten", x);
+    checkScalar<overwrittenSlope>("overwrittenSlope", x);
+  }
+  {
+    double p[2] = {0.4, -0.9}, x = 0.6;
+    double dp[2] = {}, dx = 0;
+    double q[2] = {0.4, -0.9};
+    ct::gradient<parameterOverwritten>(q, x, dp, &dx);
+    auto f = [&] {
+      double r[2] = {p[0], p[1]};
+      return parameterOverwritten(r, x);
+    };
+    check::near("parameterOverwritten.x", dx,
+                check::centralDifference(
+                    [&](double t) {
+                      double r[2] = {p[0], p[1]};
+                      return parameterOverwritten(r, t);
+                    },
+                    x),
+                1e-7);
+    check::near("parameterOverwritten.p0", dp[0],
+                check::differenceAt(p, 0, f), 1e-7);
+    check::near("parameterOverwritten.p1", dp[1],
+                check::differenceAt(p, 1, f), 1e-7);
+  }
+  for (double x : {0.3, 1.1}) {
+    double d = 0;
+    ct::gradient<vectorChanged>(x, 4, &d);
+    check::near("vectorChanged", d,
+                check::centralDifference(
+                    [](double t) { return vectorChanged(t, 4); }, x),
+                1e-7);
+  }
+  for (double x : {0.5, -0.8}) {
+    double d = 0;
+    ct::gradient<perIterationSlope>(x, &d);
+    check::near("perIterationSlope", d,
+                check::centralDifference(perIterationSlope, x, 1e-5), 1e-6);
+  }
+  return check::report();
+}
