@@ -5,6 +5,7 @@
 #include "ModuleLowering.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -42,6 +43,23 @@ static const clang::VarDecl *readPointerVariable(const clang::Expr *expr) {
   return var && var->getType()->isPointerType() ? var : nullptr;
 }
 
+/// Whether `type` is a std::array of std::vectors (whose elements are
+/// rows, as a built-in array's are).
+static bool isArrayOfVectors(clang::QualType type) {
+  const auto *specialization =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+          type->getAsCXXRecordDecl());
+  if (!specialization || specialization->getName() != "array" ||
+      !specialization->isInStdNamespace() ||
+      specialization->getTemplateArgs().size() < 1 ||
+      specialization->getTemplateArgs()[0].getKind() !=
+          clang::TemplateArgument::Type)
+    return false;
+  return !ModuleLowering::getVectorElementType(
+              specialization->getTemplateArgs()[0].getAsType())
+              .isNull();
+}
+
 /// Whether `expr`, a std::vector, lives in memory as C++ lays it out: a
 /// field kept so, an element of a vector kept so (a row of a vector of
 /// vectors), or `*p` of a pointer that keeps such addresses.
@@ -52,6 +70,9 @@ isVectorInMemory(const clang::Expr *expr,
   if (const auto *member = llvm::dyn_cast<clang::MemberExpr>(expr))
     return ModuleLowering::keepsVectorInMemory(
         llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl()));
+  // An element of an array of vectors is a row (docs/Memory.md, item 12).
+  if (const auto *element = llvm::dyn_cast<clang::ArraySubscriptExpr>(expr))
+    return element->getBase()->IgnoreParenImpCasts()->getType()->isArrayType();
   const clang::Expr *object = nullptr;
   if (const auto *call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr))
     object = call->getImplicitObjectArgument();
@@ -62,7 +83,8 @@ isVectorInMemory(const clang::Expr *expr,
     clang::QualType type = object->getType().getNonReferenceType();
     if (type->isPointerType())
       type = type->getPointeeType();
-    return ModuleLowering::isVectorObject(type.getCanonicalType());
+    return ModuleLowering::isVectorObject(type.getCanonicalType()) ||
+           isArrayOfVectors(type.getCanonicalType());
   }
   const auto *deref = llvm::dyn_cast<clang::UnaryOperator>(expr);
   const clang::VarDecl *pointer = deref && deref->getOpcode() == clang::UO_Deref

@@ -8,7 +8,8 @@
 // two pairs of buffers made and swapped in one loop, pointers declared null
 // and tested for null, vectors made by `new` in raw pointers, a pointer moved
 // from a vector of the function to vectors kept in memory (an MLP's layer
-// outputs, a row of a vector of vectors chosen in a loop). Pointers that exchange
+// outputs, a row of a vector of vectors chosen in a loop), a pointer moved
+// among the vectors of an array or a std::array. Pointers that exchange
 // values share one list of the vectors they designate and copy indices into
 // it (docs/Memory.md). Value, gradient
 // against central differences, forward mode, Hessian-vector products and
@@ -22,6 +23,7 @@
 
 #include <cotangent/cotangent.h>
 
+#include <array>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -327,6 +329,35 @@ struct Layer {
   return s + in->size() * x[0];
 }
 
+// A pointer moved among the vectors of an array, chosen at run time (the
+// vector whose first element is least), and the same over a std::array:
+// an array's vectors are kept in memory, and the pointer keeps the address
+// of the one it designates.
+[[ct::differentiable]] double bestOfArray(const double *x, int n) {
+  std::vector<double> rows[3];
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < n; ++i)
+      rows[k].push_back(x[i] * (k + 1) + 0.3 * i - 0.45 * k);
+  std::vector<double> *best = &rows[0];
+  for (int k = 1; k < 3; ++k)
+    if (rows[k][0] * rows[k][0] < (*best)[0] * (*best)[0])
+      best = &rows[k];
+  double s = 0;
+  for (double v : *best)
+    s += std::sin(v);
+  return s + best->size() * x[1];
+}
+[[ct::differentiable]] double bestOfStdArray(const double *x, int n) {
+  std::array<std::vector<double>, 3> rows;
+  for (int k = 0; k < 3; ++k)
+    rows[k].assign(n, x[k] * x[k] - 0.2 * k);
+  const std::vector<double> *best = &rows.front();
+  for (int k = 1; k < 3; ++k)
+    if (rows[k][1] > (*best)[1])
+      best = &rows[k];
+  return (*best)[0] * x[3] + best->back();
+}
+
 // A row of a vector of vectors chosen in a loop and read after it.
 [[ct::differentiable]] double rowChosen(const double *x, int n) {
   std::vector<std::vector<double>> rows;
@@ -364,6 +395,8 @@ int main() {
   check::checkModes<madeByNew>("made by new", x, 4);
   check::checkModes<layered>("layered", x, 4);
   check::checkModes<rowChosen>("row chosen", x, 4);
+  check::checkModes<bestOfArray>("best of an array", x, 4);
+  check::checkModes<bestOfStdArray>("best of a std::array", x, 4);
   {
     std::vector<double> v(x, x + 4), dv(4, 0.0), tv = {0.5, -1, 0.25, 2};
     double k = 1.3, dk = 0;
