@@ -2,8 +2,8 @@
 //
 // The elements are kept as a [[ct::checkpoint]] call keeps what its callee
 // needs (Checkpointing/CheckpointedCalls.cpp): pushed after the call, popped
-// into a fresh copy that the rule's pullback reads. Memory that keeps its
-// contents to the end of a combined pullback is passed as it is.
+// into a fresh copy that the rule's pullback reads. Memory the reverse code
+// reaches itself and nothing changes after the call is passed as it is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,7 +102,6 @@ LogicalResult ad::keepRuleMemory(OpBuilder &b, func::FuncOp callee,
         isReachedUnchanged(operand, call, e))
       continue;
     Value now = fwd.lookup(operand);
-
     FailureOr<KeptElements> kept = buildKeptElements(
         b, loc, callee, i, operand, now, known, {}, call,
         "cannot differentiate in reverse mode: the custom rule of '" + name +
