@@ -3,14 +3,14 @@
 // overwrites the memory (a local array, a parameter's elements, a
 // std::vector), an array made afresh in each iteration of a loop, a rule
 // called again in a later iteration on the same memory, a split rule's
-// backward half (CT_CUSTOM_VJP), a rule whose memory is read by a
-// derivative differentiated again. Checked against central differences of
+// backward half (CT_CUSTOM_VJP), vector lanes, a rule whose memory is read
+// by a derivative differentiated again. Checked against central differences of
 // the function, at -O0 and -O2.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: checks: 27 passed, 0 failed
+// CHECK: checks: 29 passed, 0 failed
 
 #include <cotangent/cotangent.h>
 
@@ -162,6 +162,14 @@ int main() {
                 check::centralDifference(
                     [](double t) { return vectorChanged(t, 4); }, x),
                 1e-7);
+  }
+  {
+    // Vector mode: two seeds through one sweep.
+    double x = 0.7, seeds[2] = {1.0, -2.5}, d[2] = {0, 0};
+    ct::pullback<perIteration, ct::lanes<2>>(x, seeds, d);
+    double slope = check::centralDifference(perIteration, x);
+    check::near("perIteration lane 0", d[0], slope, 1e-7);
+    check::near("perIteration lane 1", d[1], -2.5 * slope, 1e-7);
   }
   for (double x : {0.5, -0.8}) {
     double d = 0;
