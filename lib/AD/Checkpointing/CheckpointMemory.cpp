@@ -28,6 +28,12 @@ std::string ad::describeMemory(Value memory) {
   return "a buffer";
 }
 
+std::string ad::describeFunction(func::FuncOp function) {
+  if (auto name = function->getAttrOfType<StringAttr>("ct.source_name"))
+    return name.getValue().str();
+  return function.getSymName().str();
+}
+
 static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }

@@ -23,6 +23,8 @@ namespace cotangent::ad {
 /// How a message names memory (through its views): the C++ parameter's
 /// name, or "a buffer".
 std::string describeMemory(mlir::Value memory);
+/// How a message names `function`: its C++ name, or its symbol.
+std::string describeFunction(mlir::func::FuncOp function);
 
 /// The elements [first, first + count) of a buffer that a copy keeps.
 struct KeptElements {

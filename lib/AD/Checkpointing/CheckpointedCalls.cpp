@@ -29,18 +29,12 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-static std::string calleeName(func::FuncOp callee) {
-  if (auto name = callee->getAttrOfType<StringAttr>("ct.source_name"))
-    return name.getValue().str();
-  return callee.getSymName().str();
-}
-
 LogicalResult ad::forwardCheckpointedCall(OpBuilder &b, func::CallOp call,
                                           func::FuncOp callee,
                                           ReverseEmitter &e) {
   Location loc = call.getLoc();
   IRMapping &fwd = e.getForwardMapping();
-  std::string name = calleeName(callee);
+  std::string name = describeFunction(callee);
   // Rerunning it in the reverse sweep would call that code again (harmless
   // where it acts only on library objects the callee makes).
   if (callee->hasAttr(ct::kCallsExternalAttr) &&

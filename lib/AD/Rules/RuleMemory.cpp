@@ -26,12 +26,6 @@ struct RuleMemoryState : ReverseEmitter::OpState {
 };
 } // namespace
 
-static std::string calleeName(func::FuncOp callee) {
-  if (auto name = callee->getAttrOfType<StringAttr>("ct.source_name"))
-    return name.getValue().str();
-  return callee.getSymName().str();
-}
-
 /// Whether an op that may run after `call` in `function` may write or free
 /// the memory of `roots`: an op that writes through a view of one of them
 /// (ActivityAnalysis::mayWrite), or through memory of unknown origin (an
@@ -94,7 +88,7 @@ LogicalResult ad::keepRuleMemory(OpBuilder &b, func::FuncOp callee,
          llvm::zip(call.getOperands(), callee.getArguments()))
       if (operand.getType().isIntOrIndex())
         known.map(arg, fwd.lookup(operand));
-  std::string name = calleeName(callee);
+  std::string name = describeFunction(callee);
   SmallVector<KeptOperand> buffers;
   for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
     if (!isa<MemRefType>(operand.getType()) ||
