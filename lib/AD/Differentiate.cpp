@@ -1,6 +1,7 @@
 //===- Differentiate.cpp - The ct-differentiate pass ----------------------===//
 
 #include "Analysis/CallActivity.h"
+#include "Analysis/ReseatedMemory.h"
 #include "DerivativeRegistry.h"
 #include "Utils/IRBuilders.h"
 #include "VectorMode/Lanes.h"
@@ -32,6 +33,20 @@ struct DifferentiatePass
   /// Reports active scalar parameters that cannot influence the result.
   LogicalResult checkConnected(Operation *request, func::FuncOp callee,
                                ArrayRef<ct::Activity> activities);
+  /// Reports the memory parameters of a reverse-mode request that the
+  /// function re-points to other memory (ReseatedMemory.h), at the
+  /// request's location `loc`.
+  LogicalResult checkReseatedMemory(Location loc, func::FuncOp callee,
+                                    ArrayRef<ct::Activity> activities);
+  /// The reverse-mode requests, checked by checkReseatedMemory once their
+  /// derivatives are generated (the errors of growing the caller's vectors
+  /// there say more).
+  struct ReverseRequest {
+    Location loc;
+    func::FuncOp callee;
+    SmallVector<ct::Activity> activities;
+  };
+  SmallVector<ReverseRequest> reverseRequests;
   /// Replaces one request with a call of its derivative; a vector-mode
   /// request waits in `laneRequests` until the derivative is generated.
   void lowerRequest(DerivativeRegistry &registry, Operation *request,
@@ -85,6 +100,50 @@ DifferentiatePass::checkConnected(Operation *request, func::FuncOp callee,
     diag.attachNote(callee.getArgument(i).getLoc())
         << "parameter declared here";
     ok &= unconnected != "error";
+  }
+  return success(ok);
+}
+
+/// The C++ name of parameter `i` of `callee` and of `callee`, as the
+/// frontend recorded them: "parameter 'x' of 'f'".
+static std::string describeParameter(func::FuncOp callee, unsigned i) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto names = callee->getAttrOfType<ArrayAttr>("ct.param_names");
+  StringAttr paramName =
+      names && i < names.size() ? dyn_cast<StringAttr>(names[i]) : nullptr;
+  if (paramName && !paramName.getValue().empty())
+    os << "parameter '" << paramName.getValue() << "'";
+  else
+    os << "parameter #" << i;
+  if (auto name = callee->getAttrOfType<StringAttr>("ct.source_name"))
+    os << " of '" << name.getValue() << "'";
+  else
+    os << " of @" << callee.getSymName();
+  return text;
+}
+
+LogicalResult
+DifferentiatePass::checkReseatedMemory(Location loc, func::FuncOp callee,
+                                       ArrayRef<ct::Activity> activities) {
+  SymbolTableCollection symbols;
+  bool ok = true;
+  for (auto [i, activity] : llvm::enumerate(activities)) {
+    if (activity != ct::Activity::Duplicated)
+      continue;
+    Operation *store = findReseatingStore(callee, i, symbols);
+    if (!store)
+      continue;
+    InFlightDiagnostic diag = emitError(loc);
+    diag << "reverse mode: " << describeParameter(callee, i)
+         << " is made to designate other memory (a pointer it holds is "
+            "given a new object, a local, a global or null), so the "
+            "seeds of its final contents have no place in its derivative "
+            "argument, which designates the initial memory; write the new "
+            "contents into the memory it designates, return the new object "
+            "as the result, or use forward mode (ct::jvp)";
+    diag.attachNote(store->getLoc()) << "the pointer is stored here";
+    ok = false;
   }
   return success(ok);
 }
@@ -326,11 +385,18 @@ void DifferentiatePass::runOnOperation() {
       ok = false;
       continue;
     }
+    if (isa<ct::GradientOp, ct::PullbackOp>(request))
+      reverseRequests.push_back({request->getLoc(), callee, activities});
     lowerRequest(registry, request, callee, activities);
   }
   // Ordinary requests are calls by now; vector-mode ones become calls of
   // widened derivatives before anything that calls them is differentiated.
   if (!ok || failed(lowerLaneRequests(registry)) ||
       failed(registry.generateAll()))
+    return signalPassFailure();
+  for (ReverseRequest &request : reverseRequests)
+    ok &= succeeded(
+        checkReseatedMemory(request.loc, request.callee, request.activities));
+  if (!ok)
     return signalPassFailure();
 }

@@ -2097,6 +2097,12 @@ private:
   //===--- Heap memory (HeapMemory.cpp) -----------------------------------===//
   std::optional<Address> lowerNew(const clang::CXXNewExpr *expr);
   std::optional<Address> lowerPlacementNew(const clang::CXXNewExpr *expr);
+  /// `new T[n]{e0, ..., ek-1}` at `first` (`count` objects of `layout`):
+  /// the first k objects initialized from the list, the others
+  /// value-initialized, as C++ does.
+  bool initializeNewArray(const clang::CXXNewExpr *expr,
+                          const clang::InitListExpr *list, const Layout &layout,
+                          Address first, Value count);
   /// Initializes the object of `type` that `new` made at `dest` with
   /// `init` (a std::vector: kept in memory, its three addresses).
   bool initializeObject(const clang::Expr *init, clang::QualType type,

@@ -149,8 +149,12 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   bool zero =
       isa<clang::ImplicitValueInitExpr, clang::CXXScalarValueInitExpr>(init) ||
       (list && list->getNumInits() == 0);
+  if (list && !zero)
+    return initializeNewArray(expr, list, *layout, address, count)
+               ? Result(address)
+               : std::nullopt;
   if (!zero)
-    return unsupported<Result>(init, "an array 'new' with initial values is "
+    return unsupported<Result>(init, "this initializer of an array 'new' is "
                                      "not supported; assign the elements "
                                      "after 'new T[n]()'");
   if (element->getAsCXXRecordDecl())
@@ -162,6 +166,60 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
                                  b.getZeroAttr(layout->scalar)),
        l);
   return address;
+}
+
+bool FunctionLowering::initializeNewArray(const clang::CXXNewExpr *expr,
+                                          const clang::InitListExpr *list,
+                                          const Layout &layout, Address first,
+                                          Value count) {
+  // (With a size known only at run time, C++ throws when it is smaller
+  // than the list; with a constant one Clang has checked it.)
+  std::optional<const clang::Expr *> size = expr->getArraySize();
+  if (!size || !*size || !(*size)->getIntegerConstantExpr(ast))
+    return unsupported<bool>(list, "an array 'new' of a size known only at "
+                                   "run time cannot be given initial "
+                                   "values; assign the elements after "
+                                   "'new T[n]()'");
+  Location l = loc(list);
+  clang::QualType type = expr->getAllocatedType();
+  unsigned given = list->getNumInits();
+  auto at = [&](unsigned i) {
+    return offsetBy(first, constantIndex(int64_t(i) * layout.size, l), l);
+  };
+  for (unsigned i = 0; i < given; ++i)
+    if (!initializeObject(list->getInit(i), type, at(i)))
+      return false;
+  // The elements the list does not give: as its filler says (an aggregate
+  // with default member initializers), else value-initialized.
+  Value rest = arith::SubIOp::create(b, l, count, constantIndex(given, l));
+  const clang::Expr *filler = list->getArrayFiller();
+  if (filler && !isa<clang::ImplicitValueInitExpr>(filler)) {
+    bool made = true;
+    emitCountedLoop(l, rest, [&](Value i) {
+      Value scalars = arith::MulIOp::create(
+          b, l, arith::AddIOp::create(b, l, i, constantIndex(given, l)),
+          constantIndex(layout.size, l));
+      made &= initializeObject(filler, type, offsetBy(first, scalars, l));
+    });
+    return made;
+  }
+  clang::QualType element = type;
+  uint64_t perRow = 1;
+  while (const clang::ConstantArrayType *array =
+             ast.getAsConstantArrayType(element)) {
+    perRow *= array->getZExtSize();
+    element = array->getElementType();
+  }
+  if (element->getAsCXXRecordDecl())
+    return valueInitializeEach(
+        expr, element, at(given),
+        arith::MulIOp::create(b, l, rest, constantIndex(perRow, l)));
+  fill(first.memref,
+       arith::MulIOp::create(b, l, rest, constantIndex(layout.size, l)),
+       arith::ConstantOp::create(b, l, layout.scalar,
+                                 b.getZeroAttr(layout.scalar)),
+       l, constantIndex(int64_t(given) * layout.size, l));
+  return true;
 }
 
 std::optional<SmallVector<const clang::Expr *>>

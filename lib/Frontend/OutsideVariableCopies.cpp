@@ -95,6 +95,10 @@ private:
   /// Why `global`'s `holders` cannot share one copy of it; empty if they
   /// can.
   std::string whyKeptInPlace(const llvm::SetVector<func::FuncOp> &holders);
+  /// Why a copy of `global` would outlive the call: its address stored in
+  /// the caller's memory or returned; empty if it does not.
+  std::string whyAddressEscapes(memref::GlobalOp global,
+                                const llvm::SetVector<func::FuncOp> &holders);
   /// The holder's body, taking the copies of `variables` after its own
   /// parameters.
   func::FuncOp makeBody(func::FuncOp holder,
@@ -188,6 +192,41 @@ std::string OutsideVariableCopies::whyKeptInPlace(
              " has a custom derivative rule, or is differentiated inside "
              "code that also uses the variable";
     }
+  }
+  return "";
+}
+
+/// Whether `view` is a view of variable `global`.
+static bool viewsVariable(Value view, memref::GlobalOp global) {
+  while (auto like = view.getDefiningOp<ViewLikeOpInterface>())
+    view = like.getViewSource();
+  auto get = view.getDefiningOp<memref::GetGlobalOp>();
+  return get && get.getName() == global.getSymName();
+}
+
+std::string OutsideVariableCopies::whyAddressEscapes(
+    memref::GlobalOp global, const llvm::SetVector<func::FuncOp> &holders) {
+  for (func::FuncOp holder : holders) {
+    std::string why;
+    holder.walk([&](Operation *op) {
+      auto store = dyn_cast<ct::StoreAddressOp>(op);
+      if (store && viewsVariable(store.getView(), global) &&
+          ct::isCallerMemory(store.getHolder()))
+        why = quotedName(holder) +
+              " stores its address in memory of the caller's, which would "
+              "keep the address of a copy past the call";
+      if (isa<func::ReturnOp>(op) &&
+          llvm::any_of(op->getOperands(), [&](Value result) {
+            return isa<MemRefType>(result.getType()) &&
+                   viewsVariable(result, global);
+          }))
+        why = quotedName(holder) +
+              " returns its address, which would be the address of a copy "
+              "past the call";
+      return why.empty() ? WalkResult::advance() : WalkResult::interrupt();
+    });
+    if (!why.empty())
+      return why;
   }
   return "";
 }
@@ -387,6 +426,8 @@ void OutsideVariableCopies::run() {
             ? "it is a static variable initialized on the function's first "
               "call, under a guard other threads may wait on"
             : whyKeptInPlace(holders);
+    if (why.empty())
+      why = whyAddressEscapes(global, holders);
     if (!why.empty()) {
       global->setAttr(ct::kKeptInPlaceAttr,
                       StringAttr::get(module.getContext(), why));

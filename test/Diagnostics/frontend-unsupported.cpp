@@ -92,6 +92,15 @@ done:
   return x;
 }
 
+// (C++ throws where a run-time size is smaller than the list.)
+[[ct::differentiable]] double listed_run_time_size(double x, int n) {
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:32: error: an array 'new' of a size known only at run time cannot be given initial values; assign the elements after 'new T[n]()'
+  double *p = new double[n + 2]{x, x};
+  double s = p[0] + p[1];
+  delete[] p;
+  return s;
+}
+
 // Quadruple precision (long double, x86's 80 bits, is supported).
 __float128 halve(__float128 v) { return v / 2; }
 [[ct::differentiable]] double uses_quadruple_literal(double x) {
@@ -315,7 +324,7 @@ static double valueOf(const IntBase &base) {
   return valueOf(t);
 }
 
-// CHECK: 38 errors generated.
+// CHECK: 39 errors generated.
 
 // Code outside differentiable functions is left alone.
 double untouched(double x) {

@@ -15,6 +15,7 @@
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=6 2>&1 | FileCheck %s --check-prefix=VECTOR --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=7 2>&1 | FileCheck %s --check-prefix=ROWS --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=8 2>&1 | FileCheck %s --check-prefix=THREAD --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=9 2>&1 | FileCheck %s --check-prefix=ESCAPES --implicit-check-not=error:
 // RUN: %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DCASE=4 2>&1 | FileCheck %s --check-prefix=INACTIVE --implicit-check-not=error:
 
 #include <cotangent/cotangent.h>
@@ -117,6 +118,19 @@ thread_local std::vector<double> perThread;
 double run(const double *x, double *dx) {
   return ct::gradient<threadLocal>(x, 2, dx);
 }
+#elif CASE == 9
+// A copy's address stored in the caller's object would outlive the call
+// (the caller would read freed memory): the variable keeps its place.
+struct View {
+  double *d;
+};
+double table[2];
+[[ct::differentiable]] void pointedAtTable(View &v, double x) {
+  // ESCAPES: outside-variables.cpp:[[@LINE+1]]:3: error: 'table' is a variable outside the function, and a value that carries a derivative is written to it here, which would be lost to the code that reads it; differentiable code may write to such a variable only values that carry no derivative: pass it as a parameter instead (it cannot be given a copy of its own per call: 'pointedAtTable' stores its address in memory of the caller's, which would keep the address of a copy past the call)
+  table[0] = v.d[0] * x;
+  v.d = table;
+}
+void run(View &v, View *tv, double x) { ct::jvp<pointedAtTable>(v, x, tv, 1.0); }
 #else
 // Without such calls the variable gets a copy of its own, copied back
 // without derivative when the call ends (the copy folded away here).

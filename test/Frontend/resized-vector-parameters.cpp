@@ -46,7 +46,7 @@
 // CHECK: ct.gradient @[[SEEDED:.*\.seeded]](%{{.*}}, %{{.*}}, %[[SEEDS]], %[[CELL]]) shadows(%{{.*}}, %{{.*}}, %[[ONE]]) activity [dup, dup, const, dup]
 // CHECK: memref.dealloc %[[SEEDS]]
 
-// CHECK: func.func private @[[SEEDED]](%[[A0:.*]]: memref<?xf64, strided<[1], offset: ?>>, %[[A1:.*]]: memref<?xf64, strided<[1], offset: ?>>, %[[W:.*]]: memref<?xf64, strided<[1], offset: ?>>, %[[C:.*]]: memref<1xf64>) -> f64
+// CHECK: func.func private @[[SEEDED]](%[[A0:.*]]: memref<?xf64, strided<[1], offset: ?>>, %[[A1:.*]]: memref<?xf64, strided<[1], offset: ?>> {ct.final_seeds_taken}, %[[W:.*]]: memref<?xf64, strided<[1], offset: ?>>, %[[C:.*]]: memref<1xf64>) -> f64
 // CHECK: %[[R:.*]] = call @_Z8appendedRKSt6vectorIdSaIdEERS1_(%[[A0]], %[[A1]])
 // CHECK: %[[FINAL:.*]] = ct.load_address %[[A1]][%{{.*}}] : {{.*}} -> memref<?xf64
 // CHECK: ct.abort "cotangent: parameter 'out' of 'appended' is a std::vector whose size the call decides: its derivative argument holds the seeds of its final contents, and must be empty or have the size it has after the call"

@@ -684,6 +684,8 @@ func::FuncOp EntryBuilder::buildSeededPrimal(ArrayRef<FinalSeeds> seeds,
   auto function = func::FuncOp::create(
       b, loc, name, b.getFunctionType(inputs, primal.getResultTypes()));
   function.setPrivate();
+  for (const FinalSeeds &seed : seeds)
+    function.setArgAttr(seed.param, ct::kFinalSeedsTakenAttr, b.getUnitAttr());
   for (StringRef attr : {"ct.source_name", "ct.param_names"})
     if (Attribute value = primal->getAttr(attr))
       function->setAttr(attr, value);

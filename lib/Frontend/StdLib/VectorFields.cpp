@@ -19,8 +19,9 @@
 // vector (an index, a loop, a helper's argument, a copy into a local
 // vector) sees its elements, viewed afresh at each use.
 // The same walk finds the pointer fields the program re-seats after their
-// object is made (`view.data = other`): those keep their address in the
-// object (ModuleLowering::keepsAddress), since they may designate another
+// object is made (`view.data = other`, or through a reference or pointer
+// that may assign it: `std::swap(a.data, b.data)`): those keep their address in
+// the object (ModuleLowering::keepsAddress), since they may designate another
 // array than the one they were made with; so do those of structs reached
 // through a `void *` (a callback's context), read back as addresses.
 //
@@ -242,8 +243,12 @@ struct ResizedFieldFinder
       return true;
     }
     bool VisitVarDecl(clang::VarDecl *var) {
-      if (const clang::Expr *init = var->getInit())
+      if (const clang::Expr *init = var->getInit()) {
         finder.noteBinding(var, init);
+        if (var->getType()->isReferenceType())
+          finder.noteWritablePointerField(var->getType().getNonReferenceType(),
+                                          init);
+      }
       // (An array of pointers to structs: each is read back from memory.)
       if (const clang::ArrayType *array =
               var->getType()->getAsArrayTypeUnsafe())
@@ -254,8 +259,11 @@ struct ResizedFieldFinder
     }
     // (`&current`: the pointer may be assigned through its address.)
     bool VisitUnaryOperator(clang::UnaryOperator *unary) {
-      if (unary->getOpcode() == clang::UO_AddrOf)
+      if (unary->getOpcode() == clang::UO_AddrOf) {
         finder.noteMovingObjectPointer(unary->getSubExpr());
+        finder.noteWritablePointerField(unary->getType()->getPointeeType(),
+                                        unary->getSubExpr());
+      }
       return true;
     }
     bool VisitReturnStmt(clang::ReturnStmt *) {
@@ -353,7 +361,20 @@ struct ResizedFieldFinder
           if (type->isLValueReferenceType() &&
               !type.getNonReferenceType().isConstQualified())
             noteMovingObjectPointer(arg);
+          // (`std::swap(a.data, b.data)`, `std::exchange(v.p, q)`.)
+          if (type->isReferenceType())
+            noteWritablePointerField(type.getNonReferenceType(), arg);
         });
+  }
+  /// A pointer field bound to a reference or pointer of type `bound` that
+  /// may assign it (`double *&r = v.data`, `double **p = &v.data`, a
+  /// helper's `double *&` parameter) is re-seated: whatever the assignment
+  /// writes there, the field may designate another array.
+  void noteWritablePointerField(clang::QualType bound, const clang::Expr *e) {
+    if (bound.isNull() || bound.isConstQualified() || !bound->isPointerType())
+      return;
+    if (const clang::FieldDecl *field = pointerFieldOf(e))
+      reseatedFields().insert(field);
   }
   /// A pointer variable to structs assigned after its declaration
   /// (`current = next`, swapped: double buffers) moves between objects

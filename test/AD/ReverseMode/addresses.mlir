@@ -5,6 +5,11 @@
 // (the read of an address and its view again carry one number).
 // The loads through the loaded address are taped, not read again: memory
 // reached through an address may be any memory whose address is kept.
+// Functions that store into the caller's holder the addresses of memory
+// they make mark it ct.final_seeds_taken, as the frontend marks a
+// std::vector parameter whose final seeds the entry point takes out (the
+// derivative argument then holds zeros): without it a request is an error
+// (reseated-memory-errors.mlir).
 // RUN: %cotangent-opt %s --ct-differentiate %ad-cleanup | FileCheck %s
 
 // CHECK-LABEL: func.func private @blocks.pullback.dc
@@ -106,7 +111,7 @@ func.func @kept(%x: f64, %q: memref<?xf64>) -> f64 {
 // CHECK:   %[[VIEW:.*]] = ct.pointer_view %[[PTR]]
 // CHECK:   memref.load %[[VIEW]][
 // CHECK:   memref.dealloc %[[VIEW]] : memref<?xf64, strided<[1], offset: ?>>
-func.func @kept_in_loop(%x: f64, %holder: memref<?xf64>, %n: index) -> f64 {
+func.func @kept_in_loop(%x: f64, %holder: memref<?xf64> {ct.final_seeds_taken}, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f64 {
@@ -132,7 +137,7 @@ func.func @kept_in_loop(%x: f64, %holder: memref<?xf64>, %n: index) -> f64 {
 // CHECK: scf.for
 // CHECK:   %[[VIEW:.*]] = ct.pointer_view
 // CHECK:   memref.dealloc %[[VIEW]]
-func.func @kept_on_stack(%x: f64, %holder: memref<?xf64>, %n: index) -> f64 {
+func.func @kept_on_stack(%x: f64, %holder: memref<?xf64> {ct.final_seeds_taken}, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f64 {
@@ -164,7 +169,7 @@ func.func @kept_on_stack(%x: f64, %holder: memref<?xf64>, %n: index) -> f64 {
 // CHECK: ct.store_address %[[DVALUES]], %[[DH]][%[[C1]]]
 // CHECK-NOT: ct.load_address %[[DH]][%[[C0]]]
 // CHECK: return
-func.func @typed_classes(%x: f64, %holder: memref<?xf64>) -> f64 {
+func.func @typed_classes(%x: f64, %holder: memref<?xf64> {ct.final_seeds_taken}) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %k = arith.constant 3 : i32
@@ -247,7 +252,7 @@ func.func @runScaleThrough(%holder: memref<?xf64>, %k: f64,
 // CHECK: memref.dealloc %[[DNEW]]
 // CHECK: memref.load %[[OLDSHADOW]][%[[C0]]]
 // CHECK: memref.store %{{.*}}, %[[OLDSHADOW]][%[[C0]]]
-func.func @regrown(%x: f64, %holder: memref<?xf64>) -> f64 {
+func.func @regrown(%x: f64, %holder: memref<?xf64> {ct.final_seeds_taken}) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %p = ct.load_address %holder[%c0] : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>

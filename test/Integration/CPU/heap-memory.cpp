@@ -1,5 +1,7 @@
 // new and delete in differentiable code: arrays of run-time size (zeroed
-// with `()` or left uninitialized), single objects, allocation and release
+// with `()` or left uninitialized), arrays given initial values
+// (`new double[4]{x, y}`: the rest zero; of arrays and of structs, whose
+// default member initializers fill the rest), single objects, allocation and release
 // inside a loop, std::unique_ptr owning arrays and objects (from `new` and
 // std::make_unique, per loop iteration too); reverse and forward mode at
 // -O0 and -O2 against closed forms.
@@ -66,7 +68,41 @@ struct Pair {
   return s + pair->a * (*pair).b;
 }
 
+struct Pair3 {
+  double a = 7, b;
+};
+
+// Arrays `new` gives initial values: what the list does not give is zero
+// (or the default member initializers).
+[[ct::differentiable]] double listed(double x) {
+  double *p = new double[4]{x, x * x};
+  double(*m)[2] = new double[2][2]{{x, 2 * x}, {3 * x}};
+  Pair *pairs = new Pair[3]{{x, 1}, {2, x * x}};
+  Pair3 *filled = new Pair3[2]{{x, x}};
+  double s = 0;
+  for (int i = 0; i < 4; ++i)
+    s += (i + 1) * p[i] + (i + 1) * m[i / 2][i % 2];
+  for (int i = 0; i < 3; ++i)
+    s += pairs[i].a * (i + 1) + pairs[i].b;
+  s += filled[0].a * filled[0].b + filled[1].a + filled[1].b;
+  delete[] p;
+  delete[] m;
+  delete[] pairs;
+  delete[] filled;
+  return s;
+}
+
 int main() {
+  // listed: x + 2x^2 + (x + 4x + 9x) + (x + 1 + 4 + x^2) + x^2 + 7.
+  for (double at : {1.5, -0.5}) {
+    double d = 0;
+    double value = ct::gradient<listed>(at, &d);
+    check::near("listed value", value,
+                16 * at + 4 * at * at + 12, 1e-14);
+    check::near("listed gradient", d, 16 + 8 * at, 1e-14);
+    check::near("listed jvp", ct::jvp<listed>(at, 1.0).tangent, 16 + 8 * at,
+                1e-14);
+  }
   const double x[3] = {1, 2, 3};
   double dx[3] = {};
   double v = ct::gradient<scratch>(x, 3, dx);

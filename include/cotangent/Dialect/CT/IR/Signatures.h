@@ -97,6 +97,13 @@ inline constexpr llvm::StringLiteral kCallChainAttr = "ct.call_chain";
 /// passed by value (the caller made it): the callee may write it freely.
 inline constexpr llvm::StringLiteral kByValueAttr = "ct.by_value";
 
+/// Marks a memory argument whose derivative argument the caller gives with
+/// zeros, having taken out the seeds of its final contents (a std::vector
+/// the function resizes): the function may make it designate other memory
+/// in reverse mode.
+inline constexpr llvm::StringLiteral kFinalSeedsTakenAttr =
+    "ct.final_seeds_taken";
+
 /// Marks the declarations of the highest-order derivatives another
 /// translation unit exports: they have no rules of their own.
 inline constexpr llvm::StringLiteral kImportedLastOrder =
