@@ -1019,13 +1019,16 @@ FunctionLowering::lowerNamedPointer(const clang::DeclRefExpr *ref) {
   // (GrowingVectors.cpp): that vector's elements.
   if (std::optional<Address> growing = namedGrowingElements(ref->getDecl(), l))
     return growing;
-  // A reference to a pointer (`double *&p`) or to a std::unique_ptr: the
-  // address in the place it is bound to.
+  // A reference to a pointer (`double *&p`) or to a std::unique_ptr, or a
+  // std::unique_ptr parameter by value (the caller's temporary, which the
+  // Itanium ABI passes by address): the address in the place it is bound
+  // to.
   clang::QualType type = ref->getDecl()->getType();
   if (type->isReferenceType() && type->getPointeeType()->isPointerType())
     return loadStoredPointer(expr);
   if (auto bound = places.find(ref->getDecl());
-      bound != places.end() && type->isReferenceType() &&
+      bound != places.end() &&
+      (type->isReferenceType() || isa<clang::ParmVarDecl>(ref->getDecl())) &&
       !ModuleLowering::getUniquePointee(type).isNull())
     return loadAddress(bound->second, ModuleLowering::getOwnedPointerType(type),
                        expr);

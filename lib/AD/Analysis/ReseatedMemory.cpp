@@ -113,8 +113,10 @@ Operation *ad::findReseatingStore(func::FuncOp function, unsigned i,
   while (!worklist.empty()) {
     Visit visit = worklist.pop_back_val();
     func::FuncOp next = visit.function;
+    // (A by-value copy is the function's own: no seeds describe it.)
     if (next.isExternal() ||
-        next.getArgAttr(visit.holder, ct::kFinalSeedsTakenAttr))
+        next.getArgAttr(visit.holder, ct::kFinalSeedsTakenAttr) ||
+        next.getArgAttr(visit.holder, ct::kByValueAttr))
       continue;
     Operation *found = nullptr;
     next.walk([&](Operation *op) -> WalkResult {

@@ -433,9 +433,12 @@ FunctionLowering::uniquePointerSlot(const clang::Expr *object) {
     if (auto it = pointers.find(ref->getDecl());
         it != pointers.end() && it->second.addressSlot)
       return Address{it->second.addressSlot, constantIndex(0, loc(object))};
-    // A reference to one: the slot it is bound to.
+    // A reference to one: the slot it is bound to; a parameter by value:
+    // the caller's temporary, which the Itanium ABI passes by address.
     if (auto bound = places.find(ref->getDecl());
-        bound != places.end() && ref->getDecl()->getType()->isReferenceType())
+        bound != places.end() &&
+        (ref->getDecl()->getType()->isReferenceType() ||
+         isa<clang::ParmVarDecl>(ref->getDecl())))
       return bound->second;
   }
   // An element (of a std::vector or an array of them): its slot.
