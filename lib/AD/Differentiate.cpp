@@ -71,39 +71,6 @@ struct DifferentiatePass
 
 } // namespace
 
-LogicalResult
-DifferentiatePass::checkConnected(Operation *request, func::FuncOp callee,
-                                  ArrayRef<ct::Activity> activities) {
-  if (unconnected == "zero" || callee.isExternal())
-    return success();
-  ActivityAnalysis analysis(callee, activities);
-  bool ok = true;
-  for (auto [i, activity] : llvm::enumerate(activities)) {
-    if (activity != ct::Activity::Active || analysis.isArgumentConnected(i))
-      continue;
-    auto diag =
-        unconnected == "error" ? request->emitError() : request->emitWarning();
-    // In C++ terms where the frontend recorded them: the parameter's name
-    // and the function's.
-    auto names = callee->getAttrOfType<ArrayAttr>("ct.param_names");
-    StringAttr paramName =
-        names && i < names.size() ? dyn_cast<StringAttr>(names[i]) : nullptr;
-    if (paramName && !paramName.getValue().empty())
-      diag << "parameter '" << paramName.getValue() << "'";
-    else
-      diag << "parameter #" << i;
-    if (auto name = callee->getAttrOfType<StringAttr>("ct.source_name"))
-      diag << " of '" << name.getValue() << "'";
-    else
-      diag << " of @" << callee.getSymName();
-    diag << " does not influence its result; its derivative is zero";
-    diag.attachNote(callee.getArgument(i).getLoc())
-        << "parameter declared here";
-    ok &= unconnected != "error";
-  }
-  return success(ok);
-}
-
 /// The C++ name of parameter `i` of `callee` and of `callee`, as the
 /// frontend recorded them: "parameter 'x' of 'f'".
 static std::string describeParameter(func::FuncOp callee, unsigned i) {
@@ -121,6 +88,27 @@ static std::string describeParameter(func::FuncOp callee, unsigned i) {
   else
     os << " of @" << callee.getSymName();
   return text;
+}
+
+LogicalResult
+DifferentiatePass::checkConnected(Operation *request, func::FuncOp callee,
+                                  ArrayRef<ct::Activity> activities) {
+  if (unconnected == "zero" || callee.isExternal())
+    return success();
+  ActivityAnalysis analysis(callee, activities);
+  bool ok = true;
+  for (auto [i, activity] : llvm::enumerate(activities)) {
+    if (activity != ct::Activity::Active || analysis.isArgumentConnected(i))
+      continue;
+    auto diag =
+        unconnected == "error" ? request->emitError() : request->emitWarning();
+    diag << describeParameter(callee, i)
+         << " does not influence its result; its derivative is zero";
+    diag.attachNote(callee.getArgument(i).getLoc())
+        << "parameter declared here";
+    ok &= unconnected != "error";
+  }
+  return success(ok);
 }
 
 LogicalResult
@@ -397,6 +385,7 @@ void DifferentiatePass::runOnOperation() {
   for (ReverseRequest &request : reverseRequests)
     ok &= succeeded(
         checkReseatedMemory(request.loc, request.callee, request.activities));
+  reverseRequests.clear();
   if (!ok)
     return signalPassFailure();
 }
