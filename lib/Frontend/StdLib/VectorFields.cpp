@@ -20,10 +20,11 @@
 // vector) sees its elements, viewed afresh at each use.
 // The same walk finds the pointer fields the program re-seats after their
 // object is made (`view.data = other`, or through a reference or pointer
-// that may assign it: `std::swap(a.data, b.data)`): those keep their address in
-// the object (ModuleLowering::keepsAddress), since they may designate another
-// array than the one they were made with; so do those of structs reached
-// through a `void *` (a callback's context), read back as addresses.
+// that may assign it: `std::swap(a.data, b.data)`): those keep their
+// address in the object (ModuleLowering::keepsAddress), since they may
+// designate another array than the one they were made with; so do those
+// of structs reached through a `void *` (a callback's context), read back
+// as addresses.
 //
 //===----------------------------------------------------------------------===//
 
