@@ -79,6 +79,19 @@ bool ModuleLowering::freesParameter(const clang::FunctionDecl *function) {
   return frees;
 }
 
+/// The objects of each element of an array `new` of `type`: `type` itself,
+/// or for `new T[n][m]` the m objects of type T in each.
+static std::pair<clang::QualType, uint64_t>
+objectsPerElement(clang::QualType type, const clang::ASTContext &ast) {
+  uint64_t count = 1;
+  while (const clang::ConstantArrayType *array =
+             ast.getAsConstantArrayType(type)) {
+    count *= array->getZExtSize();
+    type = array->getElementType();
+  }
+  return {type, count};
+}
+
 std::optional<Address>
 FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   using Result = std::optional<Address>;
@@ -125,13 +138,7 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   // `new T[n]()` of a class: zeros, then what its implicit constructor
   // does (default member initializers), or its own constructor.
   // (Each object of `new T[n][m]`: n * m of them.)
-  clang::QualType element = type;
-  uint64_t perRow = 1;
-  while (const clang::ConstantArrayType *array =
-             ast.getAsConstantArrayType(element)) {
-    perRow *= array->getZExtSize();
-    element = array->getElementType();
-  }
+  auto [element, perRow] = objectsPerElement(type, ast);
   Value objects = arith::MulIOp::create(b, l, count, constantIndex(perRow, l));
   if (const auto *construct = dyn_cast<clang::CXXConstructExpr>(init);
       construct && llvm::all_of(construct->arguments(), [](auto *arg) {
@@ -203,13 +210,7 @@ bool FunctionLowering::initializeNewArray(const clang::CXXNewExpr *expr,
     });
     return made;
   }
-  clang::QualType element = type;
-  uint64_t perRow = 1;
-  while (const clang::ConstantArrayType *array =
-             ast.getAsConstantArrayType(element)) {
-    perRow *= array->getZExtSize();
-    element = array->getElementType();
-  }
+  auto [element, perRow] = objectsPerElement(type, ast);
   if (element->getAsCXXRecordDecl())
     return valueInitializeEach(
         expr, element, at(given),
