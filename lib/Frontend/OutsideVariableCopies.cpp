@@ -196,21 +196,13 @@ std::string OutsideVariableCopies::whyKeptInPlace(
   return "";
 }
 
-/// Whether `view` is a view of variable `global`.
-static bool viewsVariable(Value view, memref::GlobalOp global) {
-  while (auto like = view.getDefiningOp<ViewLikeOpInterface>())
-    view = like.getViewSource();
-  auto get = view.getDefiningOp<memref::GetGlobalOp>();
-  return get && get.getName() == global.getSymName();
-}
-
 std::string OutsideVariableCopies::whyAddressEscapes(
     memref::GlobalOp global, const llvm::SetVector<func::FuncOp> &holders) {
   for (func::FuncOp holder : holders) {
     std::string why;
     holder.walk([&](Operation *op) {
       auto store = dyn_cast<ct::StoreAddressOp>(op);
-      if (store && viewsVariable(store.getView(), global) &&
+      if (store && ct::getOutsideVariable(store.getView()) == global &&
           ct::isCallerMemory(store.getHolder()))
         why = quotedName(holder) +
               " stores its address in memory of the caller's, which would "
@@ -218,7 +210,7 @@ std::string OutsideVariableCopies::whyAddressEscapes(
       if (isa<func::ReturnOp>(op) &&
           llvm::any_of(op->getOperands(), [&](Value result) {
             return isa<MemRefType>(result.getType()) &&
-                   viewsVariable(result, global);
+                   ct::getOutsideVariable(result) == global;
           }))
         why = quotedName(holder) +
               " returns its address, which would be the address of a copy "

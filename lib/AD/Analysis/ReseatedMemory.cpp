@@ -2,11 +2,11 @@
 
 #include "ReseatedMemory.h"
 
+#include "cotangent/AD/Analysis/Activity.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -16,8 +16,7 @@ using namespace cotangent;
 /// views and the addresses slots hold), or null.
 static BlockArgument rootArgument(Value memory, func::FuncOp function) {
   while (true) {
-    while (auto view = memory.getDefiningOp<ViewLikeOpInterface>())
-      memory = view.getViewSource();
+    memory = ad::getMemoryRoot(memory);
     if (auto argument = dyn_cast<BlockArgument>(memory))
       return argument.getOwner() == &function.getBody().front() ? argument
                                                                 : nullptr;
@@ -46,13 +45,6 @@ struct Visit {
 };
 } // namespace
 
-/// The memory `view` is a view of.
-static Value viewBase(Value view) {
-  while (auto like = view.getDefiningOp<ViewLikeOpInterface>())
-    view = like.getViewSource();
-  return view;
-}
-
 /// Whether `view` designates the caller's memory: memory rooted in an
 /// argument `callerMemory` marks, or an address a local slot holds that
 /// only such addresses are stored into (a pointer variable, std::swap's
@@ -62,14 +54,14 @@ static bool isCallerRooted(Value view, func::FuncOp function,
   if (BlockArgument root = rootArgument(view, function))
     return root.getArgNumber() < 64 &&
            (callerMemory >> root.getArgNumber() & 1);
-  auto load = viewBase(view).getDefiningOp<ct::LoadAddressOp>();
-  Value slot = load ? viewBase(load.getHolder()) : Value();
+  auto load = ad::getMemoryRoot(view).getDefiningOp<ct::LoadAddressOp>();
+  Value slot = load ? ad::getMemoryRoot(load.getHolder()) : Value();
   if (!slot || depth > 4 ||
       !isa_and_nonnull<memref::AllocaOp, memref::AllocOp>(slot.getDefiningOp()))
     return false;
   bool stored = false;
   WalkResult result = function.walk([&](ct::StoreAddressOp store) {
-    if (viewBase(store.getHolder()) != slot)
+    if (ad::getMemoryRoot(store.getHolder()) != slot)
       return WalkResult::advance();
     stored = true;
     return isCallerRooted(store.getView(), function, callerMemory, depth + 1)

@@ -23,7 +23,8 @@ namespace cotangent::ad {
 /// A store of the address of memory with floating-point contents, not the
 /// caller's, into the memory argument `i` of `function` designates (through
 /// pointer fields and the functions it passes that memory to), or null.
-/// Arguments marked ct.final_seeds_taken are left out.
+/// Arguments marked ct.final_seeds_taken (their seeds taken out) or
+/// ct.by_value (the function's own copies) are left out.
 mlir::Operation *findReseatingStore(mlir::func::FuncOp function, unsigned i,
                                     mlir::SymbolTableCollection &symbols);
 
