@@ -127,7 +127,9 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   // Strided views become affine index arithmetic, then plain arith.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // Heap memory through C++'s allocation functions (ct-cxx-heap-functions).
+  // The program's heap memory through the functions its source names;
+  // the rest through C++'s allocation functions (ct-cxx-heap-functions).
+  pm.addPass(createNamedHeapFunctions());
   FinalizeMemRefToLLVMConversionPassOptions heap;
   heap.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(heap));

@@ -10,6 +10,7 @@
 #include "FunctionLowering.h"
 #include "SpecialMembers.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/HeapFunctions.h"
 #include "cotangent/Frontend/DifferentiableAttr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -118,9 +119,18 @@ FunctionLowering::lowerNew(const clang::CXXNewExpr *expr) {
   }
   Value scalars =
       arith::MulIOp::create(b, l, count, constantIndex(layout->size, l));
-  Value memory = memref::AllocOp::create(
+  // (Over-aligned types get the aligned `operator new`, as C++ calls it.)
+  IntegerAttr alignment;
+  if (expr->passAlignment())
+    alignment =
+        b.getI64IntegerAttr(ast.getTypeAlignInChars(type).getQuantity());
+  auto made = memref::AllocOp::create(
       b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
-      ValueRange{scalars});
+      ValueRange{scalars}, ValueRange{}, alignment);
+  made->setAttr(
+      ct::kHeapFunctionAttr,
+      b.getStringAttr(expr->isArray() ? "operator new[]" : "operator new"));
+  Value memory = made;
   Address address{memory, constantIndex(0, l)};
   // A table of pointers (`new double *[n]`, rows made one by one, the
   // table kept in a field) keeps the addresses it is given: what each
@@ -499,6 +509,41 @@ bool FunctionLowering::destroyDeleted(const clang::CXXDeleteExpr *expr,
   return true;
 }
 
+/// Names on `freed` the function C++ calls to free the memory at `where`
+/// (a `delete` expression, or a call of `free`, `realloc` or
+/// `operator delete`), with the alignment the aligned `delete` is given.
+static void nameDeallocation(memref::DeallocOp freed, const clang::Expr *where,
+                             const clang::ASTContext &ast) {
+  StringRef function = "free";
+  std::optional<int64_t> alignment;
+  const clang::FunctionDecl *callee = nullptr;
+  if (const auto *deleted = dyn_cast<clang::CXXDeleteExpr>(where)) {
+    function = deleted->isArrayForm() ? "operator delete[]" : "operator delete";
+    callee = deleted->getOperatorDelete();
+    if (callee && callee->getNumParams() > 1 &&
+        llvm::any_of(callee->parameters(), [](const clang::ParmVarDecl *p) {
+          return p->getType()->isEnumeralType(); // std::align_val_t
+        }))
+      alignment =
+          ast.getTypeAlignInChars(deleted->getDestroyedType()).getQuantity();
+  } else if (const auto *call = dyn_cast<clang::CallExpr>(where);
+             call && isGlobalOperatorDelete(call)) {
+    callee = call->getDirectCallee();
+    // (An aligned form called by name: its alignment is a run-time value,
+    // so the plain form is named only where no alignment is passed.)
+    if (call->getNumArgs() > 1 &&
+        call->getArg(call->getNumArgs() - 1)->getType()->isEnumeralType())
+      return;
+    function = callee->getOverloadedOperator() == clang::OO_Array_Delete
+                   ? "operator delete[]"
+                   : "operator delete";
+  }
+  OpBuilder b(freed);
+  freed->setAttr(ct::kHeapFunctionAttr, b.getStringAttr(function));
+  if (alignment)
+    freed->setAttr(ct::kHeapAlignmentAttr, b.getI64IntegerAttr(*alignment));
+}
+
 bool FunctionLowering::freeMemory(Address pointer, const clang::Expr *where,
                                   StringRef how, StringRef made) {
   // Only memory this function allocated can be freed here (at the pointer
@@ -539,7 +584,8 @@ bool FunctionLowering::freeMemory(Address pointer, const clang::Expr *where,
                                         " of memory that this function did "
                                         "not allocate with " +
                                         made + " cannot be differentiated");
-  memref::DeallocOp::create(b, loc(where), memory);
+  auto freed = memref::DeallocOp::create(b, loc(where), memory);
+  nameDeallocation(freed, where, ast);
   return true;
 }
 
@@ -577,6 +623,27 @@ static bool isGlobalOperator(const clang::CallExpr *call, bool deleting,
       if (arg->getType()->isEnumeralType())
         *alignment = arg;
   return matches;
+}
+
+/// The argument of `call`, an allocation, that asks an alignment, if any.
+static const clang::Expr *alignmentArgument(const clang::CallExpr *call) {
+  const clang::Expr *aligned = nullptr;
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  if (callee && callee->isExternC() && callee->getName() == "aligned_alloc" &&
+      call->getNumArgs() == 2)
+    aligned = call->getArg(0);
+  isGlobalOperator(call, /*deleting=*/false, &aligned);
+  return aligned;
+}
+
+/// The alignment `call`, an allocation, asks (a constant), if any.
+static std::optional<uint64_t> askedAlignment(const clang::CallExpr *call,
+                                              const clang::ASTContext &ast) {
+  const clang::Expr *aligned = alignmentArgument(call);
+  clang::Expr::EvalResult alignment;
+  if (!aligned || !aligned->EvaluateAsInt(alignment, ast))
+    return std::nullopt;
+  return alignment.Val.getInt().getZExtValue();
 }
 
 bool isGlobalOperatorNew(const clang::CallExpr *call) {
@@ -640,23 +707,18 @@ Value FunctionLowering::allocationBytes(const clang::CallExpr *call) {
     return v ? index(v, call->getArg(i)->getType(), l) : nullptr;
   };
   CAllocation kind = cAllocation(call);
-  // Memory the function makes is aligned as malloc aligns it; a stricter
-  // alignment asked of aligned_alloc (or of an aligned operator new) is not
-  // kept (the address a slot keeps must be the one freed), so it is
-  // refused.
-  const clang::Expr *aligned =
-      kind == CAllocation::AlignedAlloc ? call->getArg(0) : nullptr;
-  isGlobalOperator(call, /*deleting=*/false, &aligned);
-  if (aligned) {
-    clang::Expr::EvalResult alignment;
-    uint64_t natural = ast.getTargetInfo().getSuitableAlign() / 8;
-    if (!aligned->EvaluateAsInt(alignment, ast) ||
-        alignment.Val.getInt().getZExtValue() > natural)
-      return unsupported(aligned,
-                         "memory with an alignment above " + Twine(natural) +
-                             " bytes cannot be differentiated yet; use "
-                             "malloc");
-  }
+  // A stricter alignment than malloc's, asked of aligned_alloc (or of an
+  // aligned operator new), is the allocation's (askedAlignment): a
+  // constant, since the memory is made by the function the source names,
+  // with that alignment.
+  const clang::Expr *aligned = alignmentArgument(call);
+  uint64_t natural = ast.getTargetInfo().getSuitableAlign() / 8;
+  if (aligned && !askedAlignment(call, ast))
+    return unsupported(aligned,
+                       "memory with an alignment that is not a constant "
+                       "cannot be differentiated yet; use a constant, or "
+                       "malloc (" +
+                           Twine(natural) + " bytes)");
   // calloc(count, size); aligned_alloc(alignment, size); realloc(p, size);
   // the others' size is their first argument (operator new's nothrow tag
   // follows it).
@@ -711,6 +773,9 @@ Value FunctionLowering::extentFrom(Address target, Location l) {
 Operation *FunctionLowering::makeCMemory(const clang::CallExpr *call,
                                          Type element, Value count,
                                          IntegerAttr alignment) {
+  if (std::optional<uint64_t> asked = askedAlignment(call, ast);
+      asked && (!alignment || *asked > alignment.getValue().getZExtValue()))
+    alignment = b.getI64IntegerAttr(*asked);
   // alloca's memory lives on the stack until the function returns (the
   // function lowered in place that called it: the differentiated one).
   Location l = loc(call);
@@ -718,8 +783,16 @@ Operation *FunctionLowering::makeCMemory(const clang::CallExpr *call,
   if (cAllocation(call) == CAllocation::Alloca)
     return memref::AllocaOp::create(b, l, type, ValueRange{count}, ValueRange{},
                                     alignment);
-  return memref::AllocOp::create(b, l, type, ValueRange{count}, ValueRange{},
-                                 alignment);
+  auto made = memref::AllocOp::create(b, l, type, ValueRange{count},
+                                      ValueRange{}, alignment);
+  StringRef function = "malloc";
+  if (isGlobalOperatorNew(call))
+    function =
+        call->getDirectCallee()->getOverloadedOperator() == clang::OO_Array_New
+            ? "operator new[]"
+            : "operator new";
+  made->setAttr(ct::kHeapFunctionAttr, b.getStringAttr(function));
+  return made;
 }
 
 std::optional<Layout>

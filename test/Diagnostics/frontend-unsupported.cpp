@@ -231,11 +231,11 @@ struct Window {
   grown[1] = moved[0];
   // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:3: error: 'free' of memory that this function did not allocate with 'malloc' cannot be differentiated
   free(caller);
-  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:47: error: memory with an alignment above 16 bytes cannot be differentiated yet; use malloc
-  double *wide = (double *)std::aligned_alloc(64, 64 * sizeof(double));
-  // CHECK: frontend-unsupported.cpp:[[@LINE+2]]:29: error: memory with an alignment above 16 bytes cannot be differentiated yet; use malloc
+  // CHECK: frontend-unsupported.cpp:[[@LINE+1]]:47: error: memory with an alignment that is not a constant cannot be differentiated yet; use a constant, or malloc (16 bytes)
+  double *wide = (double *)std::aligned_alloc(n, 64 * sizeof(double));
+  // CHECK: frontend-unsupported.cpp:[[@LINE+2]]:29: error: memory with an alignment that is not a constant cannot be differentiated yet; use a constant, or malloc (16 bytes)
   double *lane = static_cast<double *>(
-      ::operator new(n * 8, std::align_val_t(32)));
+      ::operator new(n * 8, std::align_val_t(n)));
   return grown[0] + wide[0] + lane[0];
 }
 

@@ -25,22 +25,22 @@
 // CHECK-LABEL: func.func @_Z11allocationsPKdi(
 // CHECK: %[[BYTES:.*]] = arith.index_castui %{{.*}} : i64 to index
 // CHECK: %[[DOUBLES:.*]] = arith.divui %[[BYTES]], %c8
-// CHECK: %[[A:.*]] = memref.alloc(%[[DOUBLES]]) : memref<?xf64>
+// CHECK: %[[A:.*]] = memref.alloc(%[[DOUBLES]]) {ct.heap_function = "malloc"} : memref<?xf64>
 // CHECK: %[[FLOATS:.*]] = arith.divui %{{.*}}, %c4
-// CHECK: %[[Z:.*]] = memref.alloc(%[[FLOATS]]) : memref<?xf32>
+// CHECK: %[[Z:.*]] = memref.alloc(%[[FLOATS]]) {ct.heap_function = "malloc"} : memref<?xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %[[FLOATS]]
 // CHECK-NEXT: memref.store %cst, %[[Z]]
 // CHECK: memref.store %{{.*}}, %[[A]][%c0]
 // CHECK: %[[GROWN:.*]] = arith.divui %{{.*}}, %c8
-// CHECK: %[[B:.*]] = memref.alloc(%[[GROWN]]) : memref<?xf64>
+// CHECK: %[[B:.*]] = memref.alloc(%[[GROWN]]) {ct.heap_function = "malloc"} : memref<?xf64>
 // CHECK: %[[KEPT:.*]] = arith.minui %[[GROWN]], %[[DOUBLES]]
 // CHECK: scf.for %[[I:.*]] = %c0 to %[[KEPT]]
 // CHECK-NEXT: %[[OLD:.*]] = memref.load %[[A]][%[[I]]]
 // CHECK-NEXT: memref.store %[[OLD]], %[[B]][%[[I]]]
-// CHECK: memref.dealloc %[[A]]
+// CHECK: memref.dealloc %[[A]] {ct.heap_function = "free"}
 // CHECK: memref.load %[[B]][%c0]
-// CHECK: memref.dealloc %[[B]]
-// CHECK: memref.dealloc %[[Z]]
+// CHECK: memref.dealloc %[[B]] {ct.heap_function = "free"}
+// CHECK: memref.dealloc %[[Z]] {ct.heap_function = "free"}
 
 [[ct::differentiable]] double doubled(const double *x, int n) {
   int capacity = 1;
@@ -64,12 +64,12 @@
 // CHECK: scf.for %{{.*}} iter_args(%[[SIZE:.*]] = %c1, %{{.*}}) -> (index, i32)
 // CHECK: %[[OLD:.*]] = ct.load_address %[[HOLDER]]
 // CHECK: %[[COUNT:.*]] = arith.divui
-// CHECK-NEXT: %[[NEW:.*]] = memref.alloc(%[[COUNT]]) : memref<?xf64>
+// CHECK-NEXT: %[[NEW:.*]] = memref.alloc(%[[COUNT]]) {ct.heap_function = "malloc"} : memref<?xf64>
 // CHECK-NEXT: %[[KEPT:.*]] = arith.minui %[[COUNT]], %[[SIZE]]
 // CHECK-NEXT: scf.for %[[I:.*]] = %c0 to %[[KEPT]]
 // CHECK-NEXT: %[[V:.*]] = memref.load %[[OLD]][%[[I]]]
 // CHECK-NEXT: memref.store %[[V]], %[[NEW]][%[[I]]]
-// CHECK: memref.dealloc %[[OLD]]
+// CHECK: memref.dealloc %[[OLD]] {ct.heap_function = "free"}
 // CHECK: ct.store_address %{{.*}}, %[[HOLDER]]
 // CHECK-NEXT: scf.yield %[[COUNT]]
 
@@ -94,10 +94,10 @@ struct Growable {
 // CHECK: memref.store %{{.*}}, %{{.*}}[%c0]
 // CHECK: %[[OLD:.*]] = ct.load_address %[[OBJECT:.*]][%c0]
 // CHECK-NEXT: %[[HELD:.*]] = ct.allocation_size %[[OLD]]
-// CHECK: %[[NEW:.*]] = memref.alloc(%[[COUNT:.*]]) : memref<?xf64>
+// CHECK: %[[NEW:.*]] = memref.alloc(%[[COUNT:.*]]) {ct.heap_function = "malloc"} : memref<?xf64>
 // CHECK-NEXT: %[[KEPT:.*]] = arith.minui %[[COUNT]], %[[HELD]]
 // CHECK: scf.for %[[I:.*]] = %c0 to %[[KEPT]]
 // CHECK-NEXT: %[[V:.*]] = memref.load %[[OLD]][%[[I]]]
 // CHECK-NEXT: memref.store %[[V]], %[[NEW]][%[[I]]]
-// CHECK: memref.dealloc %[[OLD]]
+// CHECK: memref.dealloc %[[OLD]] {ct.heap_function = "free"}
 // CHECK: ct.store_address %{{.*}}, %[[OBJECT]][%c0]

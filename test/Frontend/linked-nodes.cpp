@@ -12,12 +12,12 @@ struct Node {
 };
 
 // CHECK-LABEL: func.func @_Z4walkPKd(
-// CHECK: %[[FIRST:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: %[[FIRST:.*]] = memref.alloc() {ct.heap_function = "operator new"} : memref<2xf64>
 // CHECK: %[[FIRSTV:.*]] = memref.cast %[[FIRST]] : memref<2xf64> to memref<?xf64>
 // CHECK: %[[NULL:.*]] = ct.pointer_view
 // CHECK: ct.store_address %[[NULL]], %[[FIRSTV]][%[[C1:[a-z0-9_]+]]]
 // CHECK: ct.store_address %{{.*}}, %[[HEAD:alloca[_0-9]*]][%[[C0:[a-z0-9_]+]]]
-// CHECK: %[[SECOND:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: %[[SECOND:.*]] = memref.alloc() {ct.heap_function = "operator new"} : memref<2xf64>
 // CHECK: %[[SECONDV:.*]] = memref.cast %[[SECOND]] : memref<2xf64> to memref<?xf64>
 // CHECK: %[[OLD:.*]] = ct.load_address %[[HEAD]][%[[C0]]]
 // CHECK: %[[OLDV:.*]] = memref.subview %[[OLD]]

@@ -25,13 +25,13 @@
 // CHECK-LABEL: func.func @_Z3rawPKdi(
 // CHECK: %[[BYTES:.*]] = arith.index_castui %{{.*}} : i64 to index
 // CHECK: %[[DOUBLES:.*]] = arith.divui %[[BYTES]], %c8
-// CHECK: %[[A:.*]] = memref.alloc(%[[DOUBLES]]) : memref<?xf64>
+// CHECK: %[[A:.*]] = memref.alloc(%[[DOUBLES]]) {ct.heap_function = "operator new"} : memref<?xf64>
 // CHECK: %[[FLOATS:.*]] = arith.divui %{{.*}}, %c4
-// CHECK: %[[F:.*]] = memref.alloc(%[[FLOATS]]) : memref<?xf32>
+// CHECK: %[[F:.*]] = memref.alloc(%[[FLOATS]]) {ct.heap_function = "operator new[]"} : memref<?xf32>
 // CHECK: memref.store %{{.*}}, %[[A]][%c0]
 // CHECK: memref.store %{{.*}}, %[[F]][%c0]
-// CHECK: memref.dealloc %[[F]]
-// CHECK: memref.dealloc %[[A]]
+// CHECK: memref.dealloc %[[F]] {ct.heap_function = "operator delete[]"}
+// CHECK: memref.dealloc %[[A]] {ct.heap_function = "operator delete"}
 // CHECK-NOT: call @_Znwm
 // CHECK-NOT: call @_ZdlPv
 
@@ -44,7 +44,7 @@
 // the function makes and frees.
 // CHECK-LABEL: func.func @_Z12sumOfSquaresPKdi(
 // CHECK: %[[OBJECT:.*]] = memref.alloca() : memref<2xf64>
-// CHECK: %[[ARRAY:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[ARRAY:.*]] = memref.alloc(%{{.*}}) {ct.heap_function = "operator new"} : memref<?xf64>
 // CHECK: %[[VIEW:.*]] = memref.cast %[[ARRAY]]
 // CHECK: ct.store_address %[[VIEW]], %[[OBJECT]][%c1]
 // CHECK: call @{{.*}}__valarray_destroy_elements

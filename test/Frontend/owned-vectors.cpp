@@ -18,7 +18,7 @@
 
 // CHECK-LABEL: func.func @_Z5ownedPKdi(
 // CHECK: %[[OWNER:.*]] = memref.alloca() : memref<1xf64>
-// CHECK: %[[OBJECT:.*]] = memref.alloc() : memref<3xf64>
+// CHECK: %[[OBJECT:.*]] = memref.alloc() {ct.heap_function = "operator new"} : memref<3xf64>
 // CHECK: %[[SLOTS:.*]] = memref.cast %[[OBJECT]]
 // CHECK: ct.store_address %{{.*}}, %[[SLOTS]][%c0]
 // CHECK: ct.store_address %{{.*}}, %[[SLOTS]][%c1]

@@ -23,7 +23,7 @@ private:
 // CHECK-LABEL: func.func @_Z5ownedPKd(
 // CHECK-SAME: %[[X:arg0]]: memref<?xf64, strided<[1], offset: ?>>
 // CHECK: %[[OBJECT:.*]] = memref.alloca() : memref<2xf64>
-// CHECK: %[[DATA:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: %[[DATA:.*]] = memref.alloc() {ct.heap_function = "operator new[]"} : memref<2xf64>
 // CHECK: %[[VIEW:.*]] = memref.cast %[[DATA]]
 // CHECK: ct.store_address %[[VIEW]], %[[OBJECT]][%[[C1:[a-z0-9_]+]]]
 // CHECK: %[[P:.*]] = ct.load_address %[[OBJECT]][%[[C1]]] : memref<2xf64> -> memref<?xf64, strided<[1], offset: ?>>
@@ -76,7 +76,7 @@ private:
 // buffer's address is the object's second slot: 2 (1 - i) + 1).
 // CHECK-LABEL: func.func @_Z4paird(
 // CHECK: %[[ARRAY:.*]] = memref.alloca() : memref<4xf64>
-// CHECK-COUNT-2: memref.alloc() : memref<1xf64>
+// CHECK-COUNT-2: memref.alloc() {ct.heap_function = "operator new[]"} : memref<1xf64>
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %[[I]] : index
 // CHECK: %[[SLOTS:.*]] = arith.muli %[[LAST]], %{{.*}} : index
@@ -100,7 +100,7 @@ private:
 // CHECK: scf.for
 // CHECK:   %[[OLD:.*]] = ct.load_address %[[SLOT]][%c0]
 // CHECK:   memref.dealloc %[[OLD]]
-// CHECK:   %[[FRESH:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK:   %[[FRESH:.*]] = memref.alloc(%{{.*}}) {ct.heap_function = "operator new[]"} : memref<?xf64>
 // CHECK:   %[[FRESHVIEW:.*]] = memref.cast %[[FRESH]]
 // CHECK:   ct.store_address %[[FRESHVIEW]], %[[SLOT]][%c0]
 // CHECK:   memref.store
@@ -134,7 +134,7 @@ struct Counted {
 // CHECK-LABEL: func.func @_Z7countedPdd(
 // CHECK-SAME: %[[SINK:arg0]]: memref<?xf64, strided<[1], offset: ?>>
 // CHECK: %[[COUNTED:.*]] = memref.alloca() : memref<3xf64>
-// CHECK: %[[BUFFER:.*]] = memref.alloc() : memref<1xf64>
+// CHECK: %[[BUFFER:.*]] = memref.alloc() {ct.heap_function = "operator new[]"} : memref<1xf64>
 // CHECK: %[[PRODUCT:.*]] = arith.mulf
 // CHECK: %[[OLD:.*]] = memref.load %[[SINK]][
 // CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f64

@@ -21,9 +21,9 @@
 }
 
 // CHECK-LABEL: func.func @_Z4rowsPKdi(
-// CHECK: %[[TABLE:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[TABLE:.*]] = memref.alloc(%{{.*}}) {ct.heap_function = "operator new[]"} : memref<?xf64>
 // CHECK: scf.for
-// CHECK-NEXT: %[[ROW:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK-NEXT: %[[ROW:.*]] = memref.alloc(%{{.*}}) {ct.heap_function = "operator new[]"} : memref<?xf64>
 // CHECK: %[[VIEW:.*]] = memref.cast %[[ROW]]
 // CHECK-NEXT: ct.store_address %[[VIEW]], %[[TABLE]][%{{.*}}]
 // CHECK: scf.for
@@ -34,7 +34,7 @@
 // CHECK: scf.for
 // CHECK: %[[FREED:.*]] = ct.load_address %[[TABLE]]
 // CHECK-NEXT: memref.dealloc %[[FREED]]
-// CHECK: memref.dealloc %[[TABLE]]
+// CHECK: memref.dealloc %[[TABLE]] {ct.heap_function = "operator delete[]"}
 
 struct Matrix {
   int n;

@@ -24,7 +24,7 @@ struct FreeDeleter {
 
 // CHECK-LABEL: func.func @{{.*}}owned
 // CHECK: %[[SLOT:.*]] = memref.alloca() : memref<1xf64>
-// CHECK: %[[MEMORY:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[MEMORY:.*]] = memref.alloc(%{{.*}}) {ct.heap_function = "malloc"} : memref<?xf64>
 // CHECK: %[[CAST:.*]] = memref.cast %[[MEMORY]]
 // CHECK: ct.store_address %[[CAST]], %[[SLOT]][%{{.*}}]
 // CHECK: %[[WRITTEN:.*]] = ct.load_address %[[SLOT]]
@@ -36,7 +36,7 @@ struct FreeDeleter {
 // CHECK: scf.if %[[NOT_NULL]] {
 // CHECK: memref.get_global @frees
 // CHECK: arith.addi
-// CHECK: memref.dealloc %[[HELD]]
+// CHECK: memref.dealloc %[[HELD]] {ct.heap_function = "free"}
 // CHECK-NEXT: }
 // CHECK-NEXT: return %[[VALUE]]
 [[ct::differentiable]] double owned(const double *x, int n) {

@@ -26,7 +26,7 @@ static double first(const std::unique_ptr<double[]> &s) { return s[0]; }
 // CHECK-LABEL: func.func @_Z5ownedPKdi(
 // CHECK-DAG: %[[CALLER:.*]] = memref.alloca() : memref<1xf64>
 // CHECK-DAG: %[[LOCAL:.*]] = memref.alloca() : memref<1xf64>
-// CHECK: %[[MADE:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[MADE:.*]] = memref.alloc(%{{.*}}) {ct.heap_function = "operator new[]"} : memref<?xf64>
 // CHECK: %[[MADEVIEW:.*]] = memref.cast %[[MADE]]
 // CHECK: ct.store_address %[[MADEVIEW]], %[[LOCAL]][%c0]
 // CHECK: scf.for

@@ -18,7 +18,7 @@ struct Holder {
 
 // CHECK-LABEL: func.func @_Z4heldPKd(
 // CHECK: %[[OBJECT:.*]] = memref.alloca() : memref<2xf64>
-// CHECK: %[[DATA:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: %[[DATA:.*]] = memref.alloc() {ct.heap_function = "operator new[]"} : memref<2xf64>
 // CHECK: %[[VIEW:.*]] = memref.cast %[[DATA]]
 // CHECK: ct.store_address %[[VIEW]], %[[OBJECT]][%[[C0:[a-z0-9_]+]]]
 // CHECK: %[[P:.*]] = ct.load_address %[[OBJECT]][%[[C0]]] : memref<2xf64> -> memref<?xf64, strided<[1], offset: ?>>
@@ -35,8 +35,8 @@ struct Holder {
 
 // CHECK-LABEL: func.func @_Z8replacedPKd(
 // CHECK: %[[OBJECT:.*]] = memref.alloca() : memref<2xf64>
-// CHECK: memref.alloc() : memref<1xf64>
-// CHECK: %[[NEXT:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: memref.alloc() {ct.heap_function = "operator new[]"} : memref<1xf64>
+// CHECK: %[[NEXT:.*]] = memref.alloc() {ct.heap_function = "operator new[]"} : memref<2xf64>
 // CHECK: %[[OLD:.*]] = ct.load_address %[[OBJECT]][%[[C0:[a-z0-9_]+]]]
 // CHECK: %[[VIEW:.*]] = memref.cast %[[NEXT]]
 // CHECK: ct.store_address %[[VIEW]], %[[OBJECT]][%[[C0]]]

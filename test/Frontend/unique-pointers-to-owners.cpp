@@ -22,7 +22,7 @@ struct ViewHolder {
 // CHECK: %[[HOLDER:.*]] = memref.alloca() : memref<1xf64>
 // CHECK: %[[X:.*]] = memref.subview %arg0
 // CHECK: ct.store_address %[[X]], %[[TEMPORARY]][%{{.*}}]
-// CHECK: %[[OBJECT:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: %[[OBJECT:.*]] = memref.alloc() {ct.heap_function = "operator new"} : memref<2xf64>
 // CHECK: %[[OBJECT_MEMORY:.*]] = memref.cast %[[OBJECT]] : memref<2xf64> to memref<?xf64>
 // CHECK: %[[COPIED:.*]] = ct.load_address %[[TEMPORARY]]
 // CHECK: ct.store_address %[[COPIED]], %[[OBJECT_MEMORY]][%{{.*}}]

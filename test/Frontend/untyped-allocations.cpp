@@ -74,21 +74,21 @@ inline void freeBytes(void *p) { std::free(p); }
 // CHECK-LABEL: func.func @_Z7untypedPKdi(
 // CHECK: %[[BYTES:.*]] = arith.index_castui %{{.*}} : i64 to index
 // CHECK-NEXT: %[[DOUBLES:.*]] = arith.divui %[[BYTES]], %c8
-// CHECK-NEXT: %[[A:.*]] = memref.alloc(%[[DOUBLES]]) {alignment = 16 : i64} : memref<?xf64>
+// CHECK-NEXT: %[[A:.*]] = memref.alloc(%[[DOUBLES]]) {alignment = 16 : i64, ct.heap_function = "malloc"} : memref<?xf64>
 // CHECK-NEXT: %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[A]] : memref<?xf64>
 // CHECK: arith.remui %{{.*}}, %c16_i64
 // CHECK: %[[FLOATS:.*]] = arith.divui %{{.*}}, %c4
-// CHECK-NEXT: %[[Z:.*]] = memref.alloc(%[[FLOATS]]) {alignment = 16 : i64} : memref<?xf32>
+// CHECK-NEXT: %[[Z:.*]] = memref.alloc(%[[FLOATS]]) {alignment = 16 : i64, ct.heap_function = "malloc"} : memref<?xf32>
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %[[FLOATS]]
 // CHECK-NEXT: memref.store %{{.*}}, %[[Z]]
 // CHECK: memref.store %{{.*}}, %[[A]][%c0]
-// CHECK: memref.dealloc %[[A]] : memref<?xf64>
-// CHECK-NEXT: memref.dealloc %[[Z]] : memref<?xf32>
+// CHECK: memref.dealloc %[[A]] {ct.heap_function = "free"} : memref<?xf64>
+// CHECK-NEXT: memref.dealloc %[[Z]] {ct.heap_function = "free"} : memref<?xf32>
 
 // CHECK-LABEL: func.func @_Z11stackOrHeapPKdib(
 // CHECK: %[[SLOT:.*]] = memref.alloca() : memref<1xf64>
 // CHECK: scf.if %arg2 {
-// CHECK: %[[HEAP:.*]] = memref.alloc(%{{.*}}) {alignment = 16 : i64} : memref<?xf64>
+// CHECK: %[[HEAP:.*]] = memref.alloc(%{{.*}}) {alignment = 16 : i64, ct.heap_function = "malloc"} : memref<?xf64>
 // CHECK: %[[HEAP_VIEW:.*]] = memref.cast %[[HEAP]]
 // CHECK-NEXT: ct.store_address %[[HEAP_VIEW]], %[[SLOT]]
 // CHECK: } else {
@@ -97,7 +97,7 @@ inline void freeBytes(void *p) { std::free(p); }
 // CHECK-NEXT: ct.store_address %[[STACK_VIEW]], %[[SLOT]]
 // CHECK: %[[T:.*]] = ct.load_address %[[SLOT]]
 // CHECK: scf.if %arg2 {
-// CHECK-NEXT: memref.dealloc %[[T]]
+// CHECK-NEXT: memref.dealloc %[[T]] {ct.heap_function = "free"}
 // CHECK-NEXT: }
 
 // alloca cast at once: stack memory of the type, nothing to free.

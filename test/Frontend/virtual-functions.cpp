@@ -53,7 +53,7 @@ struct Tally : Shape {
 // The destructor of a Tally adds into the sum: `delete` runs it when the
 // object is one.
 // CHECK-LABEL: func.func @_Z7deletedd(
-// CHECK: %[[OBJ:.*]] = memref.alloc() : memref<3xf64>
+// CHECK: %[[OBJ:.*]] = memref.alloc() {ct.heap_function = "operator new"} : memref<3xf64>
 // CHECK: %[[TALLY:.*]] = ct.vtable_address "_ZTV5Tally" + 16
 // CHECK: call @_ZNK5Shape4areaEv.virtual(
 // CHECK: scf.if

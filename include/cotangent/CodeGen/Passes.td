@@ -44,6 +44,28 @@ def InlineAllocaScopes : Pass<"ct-inline-alloca-scopes"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def NamedHeapFunctions : Pass<"ct-named-heap-functions", "::mlir::ModuleOp"> {
+  let summary = "The C++ program's heap memory through the functions it names";
+  let description = [{
+    A memref.alloc or memref.dealloc naming the C or C++ function the
+    source called (`ct.heap_function`: `malloc`, `operator new`,
+    `operator new[]`, `free`, `operator delete`, `operator delete[]`; the
+    aligned forms where the op has an alignment past what the plain ones
+    give) becomes a call of that function: memory the function makes may be
+    freed by its caller, and the caller's memory freed inside, so each side
+    must free as C++ would (a sanitizer checks it; a program may replace
+    the functions). An unnamed memref.dealloc of memory a named memref.alloc
+    made (the derivative code freeing the program's memory) calls the
+    matching function. The rest keeps finalize-memref-to-llvm's generic
+    functions (ct-cxx-heap-functions). Runs before finalize-memref-to-llvm:
+    an allocation becomes the call, a `ct.pointer_view` of its address and a
+    `memref.reinterpret_cast` to the allocation's type.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::cotangent::ct::CTDialect"];
+}
+
 def CxxHeapFunctions : Pass<"ct-cxx-heap-functions", "::mlir::ModuleOp"> {
   let summary = "Heap memory through C++'s operator new and operator delete";
   let description = [{

@@ -14,6 +14,7 @@
 #include "Rules/ScalarModes.h"
 #include "Utils/IRBuilders.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/HeapFunctions.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -277,7 +278,11 @@ void buildShadowInForwardSweep(OpBuilder &b, Operation &op,
   if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
     // Cloning with the forward values themselves would remap the result.
     IRMapping mapping = emitter.getForwardMapping();
-    Value s = b.clone(op, mapping)->getResult(0);
+    Operation *shadow = b.clone(op, mapping);
+    // Reverse mode's shadows are the engine's own memory, made and freed
+    // by operator new and delete (HeapFunctions.h).
+    shadow->removeAttr(ct::kHeapFunctionAttr);
+    Value s = shadow->getResult(0);
     buildZeroFill(b, op.getLoc(), s);
     level.shadows[result] = s;
   } else if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
@@ -396,8 +401,13 @@ struct DeallocForward
     Location loc = op->getLoc();
     Value own =
         ownShadowInForward(b, loc, emitter, memory, clone.getMemref(), s);
+    // (Freed as the primal is: a tangent object's memory is the caller's,
+    // made as the primal's was.)
     unlessOwnShadow(b, loc, own, [&](OpBuilder &b, Location loc) {
-      memref::DeallocOp::create(b, loc, s);
+      auto freed = memref::DeallocOp::create(b, loc, s);
+      for (StringRef name : {ct::kHeapFunctionAttr, ct::kHeapAlignmentAttr})
+        if (Attribute value = op->getAttr(name))
+          freed->setAttr(name, value);
     });
     return success();
   }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/HeapFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -48,4 +49,5 @@ struct PoisonIndexOperandsAsZero
 
 void CTDialect::getCanonicalizationPatterns(RewritePatternSet &results) const {
   results.add<PoisonIndexOperandsAsZero>(getContext());
+  populateHeapFunctionCanonicalizations(results);
 }
