@@ -69,6 +69,10 @@ if ad_optimizations == "off" and config.cotangent_sanitize:
                      "builds)")
 plugin_args = " -fplugin-arg-cotangent-ad-optimizations=off" \
     if ad_optimizations == "off" else ""
+# `--param program_flags="-fsanitize=address,undefined"` builds every
+# program the tests compile with the plugin with those flags too (the
+# generated code under the sanitizers: ASan-clean derivatives).
+plugin_args += " " + lit_config.params.get("program_flags", "")
 # What only the optimised strategies do (reverse over reverse through a
 # loop needs the loop undone eagerly, with no tape).
 if ad_optimizations == "on":

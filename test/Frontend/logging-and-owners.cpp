@@ -14,7 +14,7 @@
 // CHECK-DAG: llvm.func @printf(!llvm.ptr, ...) -> i32
 // CHECK-DAG: llvm.func @fprintf(!llvm.ptr, !llvm.ptr, ...) -> i32
 // CHECK-LABEL: func.func @_Z5ownedPKdi(
-// CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) {ct.heap_function = "operator new[]"} : memref<?xf64>
 // CHECK: scf.for
 // CHECK:   memref.store %cst, %[[BUF]]
 // CHECK: %[[FIRST:.*]] = memref.load %[[BUF]][%c0]

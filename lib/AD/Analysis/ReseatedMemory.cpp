@@ -112,7 +112,12 @@ Operation *ad::findReseatingStore(func::FuncOp function, unsigned i,
       continue;
     Operation *found = nullptr;
     next.walk([&](Operation *op) -> WalkResult {
-      if (auto store = dyn_cast<ct::StoreAddressOp>(op)) {
+      auto store = dyn_cast<ct::StoreAddressOp>(op);
+      // (A vector field whose final seeds the entry point took: the seeds
+      // describe what the store makes it designate.)
+      if (store && store->hasAttr(ct::kFinalSeedsTakenAttr))
+        return WalkResult::advance();
+      if (store) {
         // (An address of the caller's own memory keeps its shadow: the
         // seeds there are that memory's.)
         BlockArgument root = rootArgument(store.getHolder(), next);

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GrownVectorFields.h"
 #include "ModuleLowering.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
@@ -482,11 +483,23 @@ private:
   /// (their memory, freed after the call), the derivative vector given
   /// zeros of the parameter's initial size, and f differentiated with the
   /// seeds as the weights of a sum of its final contents (seededPrimal).
+  /// (Also for a std::vector field f grows of a parameter's object:
+  /// GrownVectorFields.h.)
   struct FinalSeeds {
     unsigned param;
     Value seeds; // the derivative vector's memory when called
+    /// The vector: its bytes from the parameter's object, its type and
+    /// its name for messages.
+    int64_t offset = 0;
+    clang::QualType vector;
+    std::string name;
   };
   SmallVector<FinalSeeds> takeFinalSeeds(ValueRange pointers, ValueRange abi);
+  /// Takes out the seeds of the vector `offset` bytes into the derivative
+  /// object `derivative`, whose object is `object`; false after an error.
+  bool takeSeedsOf(FinalSeeds &seed, Value derivative, Value object);
+  /// The vector fields of the active parameters' objects f grows.
+  SmallVector<GrownVectorField> grownVectorFields();
   /// f, then `cell[0] = sum over each resized vector of seeds[j] *
   /// contents[j]` (its seeds empty, or as many as its final scalars): its
   /// arguments are f's, the seeds, then the cell.
@@ -626,50 +639,104 @@ SmallVector<EntryBuilder::FinalSeeds>
 EntryBuilder::takeFinalSeeds(ValueRange pointers, ValueRange abi) {
   SmallVector<FinalSeeds> taken;
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  auto at = [&](Value base, int64_t offset) -> Value {
+    if (offset == 0)
+      return base;
+    return LLVM::GEPOp::create(
+        b, loc, ptr, b.getI8Type(), base,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+  };
   for (auto [k, i] : llvm::enumerate(active)) {
     if (!resizedVectors[i] || activities[i] != ct::Activity::Duplicated)
       continue;
-    clang::QualType object = parameterObject(i);
-    std::optional<std::pair<int64_t, int64_t>> offsets =
-        module.getVectorPointerOffsets(object, use);
-    MemRefType type = module.getVectorType(object, use, paramNames[i]);
-    if (!offsets || !type)
+    FinalSeeds seed{
+        static_cast<unsigned>(i), {}, 0, parameterObject(i), paramNames[i]};
+    if (!takeSeedsOf(seed, pointers[k], abi[i]))
       return {};
-    auto vectorView = [&](Value pointer) -> Value {
-      return ct::VectorViewOp::create(b, loc, type, pointer, offsets->first,
-                                      offsets->second);
-    };
-    Value seeds = vectorView(pointers[k]);
-    Value initial = memref::DimOp::create(b, loc, vectorView(abi[i]), 0);
-    Value zeros = memref::AllocOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
-        ValueRange{initial});
-    Value zero =
-        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
-    forEach(initial,
-            [&](Value j) { memref::StoreOp::create(b, loc, zero, zeros, j); });
-    // The derivative vector's three pointers: first, end and end of
-    // capacity of the zeros (C++'s operator new made them, its destructor
-    // frees them).
-    Value first = pointerOf(zeros);
-    Value bytes = arith::MulIOp::create(
-        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), initial),
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                     type.getElementTypeBitWidth() / 8));
-    Value end = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), first,
-                                    ArrayRef<LLVM::GEPArg>{bytes});
-    int64_t capacity = 24 - offsets->first - offsets->second;
-    for (auto [offset, address] : {std::pair{offsets->first, first},
-                                   {offsets->second, end},
-                                   {capacity, end}}) {
-      Value at = LLVM::GEPOp::create(
-          b, loc, ptr, b.getI8Type(), pointers[k],
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
-      LLVM::StoreOp::create(b, loc, address, at);
-    }
-    taken.push_back({static_cast<unsigned>(i), seeds});
+    taken.push_back(seed);
+  }
+  for (const GrownVectorField &field : grownVectorFields()) {
+    unsigned k = llvm::find(active, field.param) - active.begin();
+    FinalSeeds seed{
+        field.param, {}, field.offset, field.vector, "'" + field.name + "'"};
+    if (!takeSeedsOf(seed, at(pointers[k], field.offset),
+                     at(abi[field.param], field.offset)))
+      return {};
+    taken.push_back(seed);
   }
   return taken;
+}
+
+SmallVector<GrownVectorField> EntryBuilder::grownVectorFields() {
+  // (Objects designated by reference or pointer: a by-value copy is the
+  // function's own.)
+  SmallVector<clang::QualType> objects;
+  SmallVector<std::string> names;
+  bool anyRecord = false;
+  for (auto [i, type] : llvm::enumerate(paramTypes)) {
+    bool designated = type->isReferenceType() || type->isPointerType();
+    bool duplicated = llvm::is_contained(active, unsigned(i)) &&
+                      activities[i] == ct::Activity::Duplicated;
+    objects.push_back(designated && duplicated && !resizedVectors[i]
+                          ? parameterObject(i)
+                          : clang::QualType());
+    anyRecord |= !objects.back().isNull() && objects.back()->isRecordType();
+    // (The parameter's own name, which messages quote.)
+    const clang::FunctionDecl *f = request.function;
+    unsigned first = paramTypes.size() - f->getNumParams();
+    names.push_back(i >= first ? f->getParamDecl(i - first)->getNameAsString()
+                               : std::string("(*this)"));
+  }
+  if (!anyRecord)
+    return {};
+  // What f grows is in its body, lowered after the entry points unless
+  // lowered now.
+  if (primal.isExternal())
+    module.lowerPending();
+  return findGrownVectorFields(primal, objects, names, module.getAST());
+}
+
+bool EntryBuilder::takeSeedsOf(FinalSeeds &seed, Value derivative,
+                               Value object) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  std::optional<std::pair<int64_t, int64_t>> offsets =
+      module.getVectorPointerOffsets(seed.vector, use);
+  MemRefType type = module.getVectorType(seed.vector, use, seed.name);
+  if (!offsets || !type)
+    return false;
+  auto vectorView = [&](Value pointer) -> Value {
+    return ct::VectorViewOp::create(b, loc, type, pointer, offsets->first,
+                                    offsets->second);
+  };
+  seed.seeds = vectorView(derivative);
+  Value initial = memref::DimOp::create(b, loc, vectorView(object), 0);
+  Value zeros = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
+      ValueRange{initial});
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  forEach(initial,
+          [&](Value j) { memref::StoreOp::create(b, loc, zero, zeros, j); });
+  // The derivative vector's three pointers: first, end and end of
+  // capacity of the zeros (C++'s operator new made them, its destructor
+  // frees them).
+  Value first = pointerOf(zeros);
+  Value bytes = arith::MulIOp::create(
+      b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), initial),
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                   type.getElementTypeBitWidth() / 8));
+  Value end = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), first,
+                                  ArrayRef<LLVM::GEPArg>{bytes});
+  int64_t capacity = 24 - offsets->first - offsets->second;
+  for (auto [offset, address] : {std::pair{offsets->first, first},
+                                 {offsets->second, end},
+                                 {capacity, end}}) {
+    Value at = LLVM::GEPOp::create(
+        b, loc, ptr, b.getI8Type(), derivative,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+    LLVM::StoreOp::create(b, loc, address, at);
+  }
+  return true;
 }
 
 func::FuncOp EntryBuilder::buildSeededPrimal(ArrayRef<FinalSeeds> seeds,
@@ -684,15 +751,29 @@ func::FuncOp EntryBuilder::buildSeededPrimal(ArrayRef<FinalSeeds> seeds,
   auto function = func::FuncOp::create(
       b, loc, name, b.getFunctionType(inputs, primal.getResultTypes()));
   function.setPrivate();
+  // (A resized vector parameter may designate other memory; a parameter
+  // whose vector fields grow, only there: the copy's stores say which.)
   for (const FinalSeeds &seed : seeds)
-    function.setArgAttr(seed.param, ct::kFinalSeedsTakenAttr, b.getUnitAttr());
+    if (resizedVectors[seed.param])
+      function.setArgAttr(seed.param, ct::kFinalSeedsTakenAttr,
+                          b.getUnitAttr());
   for (StringRef attr : {"ct.source_name", "ct.param_names"})
     if (Attribute value = primal->getAttr(attr))
       function->setAttr(attr, value);
   b.setInsertionPointToStart(function.addEntryBlock());
   ValueRange args = function.getArguments();
   unsigned n = primal.getNumArguments();
-  auto call = func::CallOp::create(b, loc, primal, args.take_front(n));
+  // Where fields of the parameters' objects grow, a copy of f in which
+  // their growth is allowed (GrownVectorFields.h).
+  SmallVector<GrownVectorField> fields;
+  for (const FinalSeeds &seed : seeds)
+    if (!resizedVectors[seed.param])
+      fields.push_back({seed.param, seed.offset, seed.vector, seed.name});
+  func::FuncOp callee =
+      fields.empty()
+          ? primal
+          : copyWithSeedsTaken(primal, fields, (name + ".body").str());
+  auto call = func::CallOp::create(b, loc, callee, args.take_front(n));
   Value sum = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0));
   auto sumType = b.getF64Type();
   for (unsigned k = 0; k < seeds.size(); ++k) {
@@ -703,12 +784,15 @@ func::FuncOp EntryBuilder::buildSeededPrimal(ArrayRef<FinalSeeds> seeds,
     auto bytesType = MemRefType::get(
         {ShapedType::kDynamic}, b.getI8Type(),
         StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
-    clang::QualType object = parameterObject(seeds[k].param);
     std::pair<int64_t, int64_t> offsets =
-        *module.getVectorPointerOffsets(object, use);
+        *module.getVectorPointerOffsets(seeds[k].vector, use);
+    // (The holder's elements are its object's scalars.)
+    int64_t scalarBytes =
+        cast<MemRefType>(holder.getType()).getElementTypeBitWidth() / 8;
     auto address = [&](int64_t offset, Type viewType) -> Value {
-      return ct::LoadAddressOp::create(b, loc, viewType, holder,
-                                       index(offset / 8));
+      return ct::LoadAddressOp::create(
+          b, loc, viewType, holder,
+          index((seeds[k].offset + offset) / scalarBytes));
     };
     auto bits = [&](Value view) -> Value {
       return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
@@ -726,7 +810,7 @@ func::FuncOp EntryBuilder::buildSeededPrimal(ArrayRef<FinalSeeds> seeds,
                                       index(0)),
                 arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, given,
                                       scalars)),
-            "cotangent: " + paramNames[seeds[k].param] +
+            "cotangent: " + seeds[k].name +
                 " is a std::vector whose size the call decides: its "
                 "derivative argument holds the seeds of its final contents, "
                 "and must be empty or have the size it has after the call");

@@ -15,12 +15,14 @@
 #include "FunctionLowering.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
+#include "cotangent/Dialect/CT/IR/HeapFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecordLayout.h"
+#include "clang/Basic/TargetInfo.h"
 
 using namespace mlir;
 
@@ -162,9 +164,19 @@ FunctionLowering::lowerMakeUnique(const clang::CallExpr *call,
   }
   Value scalars =
       arith::MulIOp::create(b, l, count, constantIndex(layout->size, l));
-  Value allocation = memref::AllocOp::create(
+  // (`new T[n]()` or `new T(...)`, as make_unique writes it: freed by the
+  // deleter's `delete[]` or `delete`.)
+  IntegerAttr alignment;
+  if (ast.getTypeAlignInChars(element) >
+      ast.toCharUnitsFromBits(ast.getTargetInfo().getNewAlign()))
+    alignment =
+        b.getI64IntegerAttr(ast.getTypeAlignInChars(element).getQuantity());
+  auto made = memref::AllocOp::create(
       b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
-      ValueRange{scalars});
+      ValueRange{scalars}, ValueRange{}, alignment);
+  made->setAttr(ct::kHeapFunctionAttr,
+                b.getStringAttr(isArray ? "operator new[]" : "operator new"));
+  Value allocation = made;
   // make_unique value-initializes: zeros, or the one value given.
   Value value = nullptr;
   if (!isArray && call->getNumArgs() == 1) {
@@ -546,7 +558,17 @@ void FunctionLowering::freeOwned(clang::QualType type, Address owned,
                            nullptr);
     });
   }
-  memref::DeallocOp::create(b, l, owned.memref);
+  // As std::default_delete frees: `delete[]` for an array, else `delete`
+  // (the aligned form for an over-aligned type).
+  auto freed = memref::DeallocOp::create(b, l, owned.memref);
+  freed->setAttr(ct::kHeapFunctionAttr,
+                 b.getStringAttr(pointee->isArrayType() ? "operator delete[]"
+                                                        : "operator delete"));
+  clang::QualType element = ast.getBaseElementType(pointee);
+  int64_t alignment = ast.getTypeAlignInChars(element).getQuantity();
+  if (ast.getTypeAlignInChars(element) >
+      ast.toCharUnitsFromBits(ast.getTargetInfo().getNewAlign()))
+    freed->setAttr(ct::kHeapAlignmentAttr, b.getI64IntegerAttr(alignment));
 }
 
 bool FunctionLowering::constructOwner(clang::QualType type, Address at,

@@ -100,7 +100,9 @@ inline constexpr llvm::StringLiteral kByValueAttr = "ct.by_value";
 /// Marks a memory argument whose derivative argument the caller gives with
 /// zeros, having taken out the seeds of its final contents (a std::vector
 /// the function resizes): the function may make it designate other memory
-/// in reverse mode.
+/// in reverse mode. On a ct.store_address (the address of a vector field
+/// of a parameter's object that the function grows, whose seeds the entry
+/// point took the same way): that store may.
 inline constexpr llvm::StringLiteral kFinalSeedsTakenAttr =
     "ct.final_seeds_taken";
 
