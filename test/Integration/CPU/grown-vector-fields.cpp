@@ -169,11 +169,68 @@ void checkCloud() {
   near("cloud seeded d/dp0.a", seeds.points[0].a, 2.0 + 1.0, 1e-12);
 }
 
+/// Mixed scalar types before and between the vector fields, and a struct
+/// of floats: the field is found by its byte offset.
+struct Mixed {
+  int n;
+  float f;
+  std::vector<double> a;
+  double w;
+  std::vector<double> b;
+};
+
+[[ct::differentiable]] double mixed(Mixed &m, double x) {
+  m.b.push_back(x * m.w);
+  double t = 0;
+  for (double v : m.a)
+    t += v * x;
+  for (double v : m.b)
+    t += v * v;
+  return t + m.f;
+}
+
+struct Floats {
+  float s;
+  std::vector<float> v;
+};
+
+[[ct::differentiable]] float floats(Floats &q, float x) {
+  q.v.push_back(x * q.s);
+  float t = 0;
+  for (float v : q.v)
+    t += v * v;
+  return t;
+}
+
+void checkMixed() {
+  Mixed m{2, 1.0f, {1.0, 2.0}, 3.0, {4.0}};
+  Mixed d{0, 0.0f, {0.0, 0.0}, 0.0, {0.0, 1.0}};
+  double dx = 0;
+  ct::gradient<mixed>(m, 0.5, &d, &dx);
+  // t = 3 x + 16 + (x w)^2 + f, and the seed of b's last element adds x w:
+  // d/dx = 3 + 2 x w^2 + w = 15, d/dw = 2 x^2 w + x = 2, d/da_i = x,
+  // d/db_0 = 2 b_0 = 8, d/df = 1; a keeps its derivative in place.
+  near("mixed d/dx", dx, 15.0, 1e-12);
+  near("mixed d/dw", d.w, 2.0, 1e-12);
+  near("mixed d/da", d.a[0] + d.a[1], 1.0, 1e-12);
+  near("mixed d/db", d.b[0], 8.0, 1e-12);
+  near("mixed d/df", d.f, 1.0, 1e-12);
+  near("mixed derivative sizes", d.a.size() * 10 + d.b.size(), 21, 0);
+  Floats q{2.0f, {1.0f}}, dq{0.0f, {}};
+  float fx = 0;
+  ct::gradient<floats>(q, 1.5f, &dq, &fx);
+  // t = 1 + (x s)^2: d/dx = 2 x s^2 = 12, d/ds = 2 x^2 s = 9, d/dv_0 = 2.
+  near("floats d/dx", fx, 12.0, 1e-6);
+  near("floats d/ds", dq.s, 9.0, 1e-6);
+  near("floats d/dv", dq.v[0], 2.0, 1e-6);
+}
+
 int main() {
   checkStep("no seeds", {}, {});
   checkStep("seeds of the final contents", {0.5, -1.0, 2.0},
             {1.0, 0.25, -0.5});
   checkTracker();
   checkCloud();
+  checkMixed();
   return check::report();
 }
