@@ -625,27 +625,6 @@ static bool isGlobalOperator(const clang::CallExpr *call, bool deleting,
   return matches;
 }
 
-/// The argument of `call`, an allocation, that asks an alignment, if any.
-static const clang::Expr *alignmentArgument(const clang::CallExpr *call) {
-  const clang::Expr *aligned = nullptr;
-  const clang::FunctionDecl *callee = call->getDirectCallee();
-  if (callee && callee->isExternC() && callee->getName() == "aligned_alloc" &&
-      call->getNumArgs() == 2)
-    aligned = call->getArg(0);
-  isGlobalOperator(call, /*deleting=*/false, &aligned);
-  return aligned;
-}
-
-/// The alignment `call`, an allocation, asks (a constant), if any.
-static std::optional<uint64_t> askedAlignment(const clang::CallExpr *call,
-                                              const clang::ASTContext &ast) {
-  const clang::Expr *aligned = alignmentArgument(call);
-  clang::Expr::EvalResult alignment;
-  if (!aligned || !aligned->EvaluateAsInt(alignment, ast))
-    return std::nullopt;
-  return alignment.Val.getInt().getZExtValue();
-}
-
 bool isGlobalOperatorNew(const clang::CallExpr *call) {
   return isGlobalOperator(call, /*deleting=*/false);
 }
@@ -683,6 +662,25 @@ static CAllocation cAllocation(const clang::Expr *expr) {
                ? CAllocation::AlignedAlloc
                : CAllocation::None;
   }
+}
+
+/// The argument of `call`, an allocation, that asks an alignment, if any.
+static const clang::Expr *alignmentArgument(const clang::CallExpr *call) {
+  const clang::Expr *aligned = cAllocation(call) == CAllocation::AlignedAlloc
+                                   ? call->getArg(0)
+                                   : nullptr;
+  isGlobalOperator(call, /*deleting=*/false, &aligned);
+  return aligned;
+}
+
+/// The alignment `call`, an allocation, asks (a constant), if any.
+static std::optional<uint64_t> askedAlignment(const clang::CallExpr *call,
+                                              const clang::ASTContext &ast) {
+  const clang::Expr *aligned = alignmentArgument(call);
+  clang::Expr::EvalResult alignment;
+  if (!aligned || !aligned->EvaluateAsInt(alignment, ast))
+    return std::nullopt;
+  return alignment.Val.getInt().getZExtValue();
 }
 
 bool isCAllocation(const clang::CallExpr *call) {
