@@ -10,8 +10,10 @@
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/HeapFunctions.h"
 
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
@@ -39,14 +41,6 @@ StringRef symbolOf(StringRef function, bool aligned) {
       .Case("operator delete", pick("_ZdlPv", "_ZdlPvSt11align_val_t"))
       .Case("operator delete[]", pick("_ZdaPv", "_ZdaPvSt11align_val_t"))
       .Default("");
-}
-
-LLVM::LLVMFuncOp declare(ModuleOp module, StringRef name,
-                         LLVM::LLVMFunctionType type) {
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-    return existing;
-  auto b = OpBuilder::atBlockEnd(module.getBody());
-  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
 }
 
 /// The bytes of one element of `type`, if it is a scalar.
@@ -110,20 +104,25 @@ struct NamedHeapFunctions : impl::NamedHeapFunctionsBase<NamedHeapFunctions> {
     OpBuilder b(free);
     Location loc = free.getLoc();
     auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    bool withAlignment = aligned && function != "free";
+    SmallVector<Type> params{ptr};
+    if (withAlignment)
+      params.push_back(b.getI64Type());
+    // (A declaration of another type under that name: the generic path.)
+    FailureOr<LLVM::LLVMFuncOp> callee =
+        LLVM::lookupOrCreateFn(b, getOperation(), symbol, params,
+                               LLVM::LLVMVoidType::get(b.getContext()));
+    if (failed(callee))
+      return;
     Value bits = memref::ExtractAlignedPointerAsIndexOp::create(
         b, loc, free.getMemref());
     Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(), bits);
     SmallVector<Value> args{
         LLVM::IntToPtrOp::create(b, loc, ptr, ValueRange{address})};
-    SmallVector<Type> params{ptr};
-    if (aligned && function != "free") {
+    if (withAlignment)
       args.push_back(LLVM::ConstantOp::create(b, loc, b.getI64Type(),
                                               b.getI64IntegerAttr(alignment)));
-      params.push_back(b.getI64Type());
-    }
-    auto type = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(b.getContext()), params);
-    LLVM::CallOp::create(b, loc, declare(getOperation(), symbol, type), args);
+    LLVM::CallOp::create(b, loc, *callee, args);
     free.erase();
   }
 
@@ -135,11 +134,18 @@ struct NamedHeapFunctions : impl::NamedHeapFunctionsBase<NamedHeapFunctions> {
     int64_t alignment = made.getAlignment().value_or(0);
     bool aligned = alignment > kDefaultAlignment;
     StringRef symbol = symbolOf(function, aligned);
-    if (!bytesEach || !type.getLayout().isIdentity() || symbol.empty()) {
+    OpBuilder b(made);
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    auto i64 = b.getI64Type();
+    SmallVector<Type> params(aligned ? 2 : 1, i64);
+    FailureOr<LLVM::LLVMFuncOp> callee =
+        symbol.empty()
+            ? FailureOr<LLVM::LLVMFuncOp>(failure())
+            : LLVM::lookupOrCreateFn(b, getOperation(), symbol, params, ptr);
+    if (!bytesEach || !type.getLayout().isIdentity() || failed(callee)) {
       made->removeAttr(ct::kHeapFunctionAttr); // the generic functions
       return;
     }
-    OpBuilder b(made);
     Location loc = made.getLoc();
     // Sizes and the row-major strides of the identity layout (static where
     // every inner size is).
@@ -157,19 +163,12 @@ struct NamedHeapFunctions : impl::NamedHeapFunctionsBase<NamedHeapFunctions> {
         b, loc, b.getI64Type(),
         materialize(b, loc,
                     multiply(b, loc, count, b.getIndexAttr(*bytesEach))));
-    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-    auto i64 = b.getI64Type();
     SmallVector<Value> args{bytes};
     if (aligned) // (aligned_alloc takes the alignment first)
       args.insert(function == "malloc" ? args.begin() : args.end(),
                   LLVM::ConstantOp::create(b, loc, i64,
                                            b.getI64IntegerAttr(alignment)));
-    SmallVector<Type> params(args.size(), i64);
-    auto call =
-        LLVM::CallOp::create(b, loc,
-                             declare(getOperation(), symbol,
-                                     LLVM::LLVMFunctionType::get(ptr, params)),
-                             args);
+    auto call = LLVM::CallOp::create(b, loc, *callee, args);
     auto flat = MemRefType::get(
         {ShapedType::kDynamic}, type.getElementType(),
         StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));

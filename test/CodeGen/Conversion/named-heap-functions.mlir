@@ -9,6 +9,12 @@
 // RUN: %cotangent-opt %s --ct-named-heap-functions | FileCheck %s
 // RUN: %cotangent-opt %s --ct-lower-to-llvm | FileCheck %s --check-prefix=LLVM
 
+// The functions named, declared once each.
+// LLVM-DAG: llvm.func @_Znam(i64) -> !llvm.ptr
+// LLVM-DAG: llvm.func @_ZdaPv(!llvm.ptr)
+// LLVM-DAG: llvm.func @malloc(i64) -> !llvm.ptr
+// LLVM-DAG: llvm.func @free(!llvm.ptr)
+
 // CHECK-LABEL: func.func @array
 // CHECK: %[[BYTES:.*]] = arith.muli %{{.*}}, %c8
 // CHECK: %[[I64:.*]] = arith.index_cast %[[BYTES]] : index to i64
@@ -77,7 +83,3 @@ func.func @engine(%n: index) {
   memref.dealloc %m : memref<?xf64>
   return
 }
-// LLVM-DAG: llvm.func @_Znam(i64) -> !llvm.ptr
-// LLVM-DAG: llvm.func @_ZdaPv(!llvm.ptr)
-// LLVM-DAG: llvm.func @malloc(i64) -> !llvm.ptr
-// LLVM-DAG: llvm.func @free(!llvm.ptr)

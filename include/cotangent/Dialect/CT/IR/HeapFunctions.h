@@ -18,7 +18,8 @@
 #define COTANGENT_DIALECT_CT_IR_HEAPFUNCTIONS_H
 
 #include "llvm/ADT/StringRef.h"
-#include "llvm/ADT/StringSwitch.h"
+
+#include <utility>
 
 namespace mlir {
 class RewritePatternSet;
@@ -34,23 +35,27 @@ namespace cotangent::ct {
 inline constexpr llvm::StringLiteral kHeapFunctionAttr = "ct.heap_function";
 inline constexpr llvm::StringLiteral kHeapAlignmentAttr = "ct.heap_alignment";
 
+/// Each allocation function with the function that frees its memory.
+inline constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral>
+    kHeapFunctionPairs[] = {{"malloc", "free"},
+                            {"operator new", "operator delete"},
+                            {"operator new[]", "operator delete[]"}};
+
 /// The function that frees memory `allocation` made ("" if none is known).
 inline llvm::StringRef getDeallocationFunction(llvm::StringRef allocation) {
-  return llvm::StringSwitch<llvm::StringRef>(allocation)
-      .Case("malloc", "free")
-      .Case("operator new", "operator delete")
-      .Case("operator new[]", "operator delete[]")
-      .Default("");
+  for (auto [made, freed] : kHeapFunctionPairs)
+    if (made == allocation)
+      return freed;
+  return "";
 }
 
 /// The function that makes memory `deallocation` frees ("" if none is
 /// known).
 inline llvm::StringRef getAllocationFunction(llvm::StringRef deallocation) {
-  return llvm::StringSwitch<llvm::StringRef>(deallocation)
-      .Case("free", "malloc")
-      .Case("operator delete", "operator new")
-      .Case("operator delete[]", "operator new[]")
-      .Default("");
+  for (auto [made, freed] : kHeapFunctionPairs)
+    if (freed == deallocation)
+      return made;
+  return "";
 }
 
 /// Canonicalization that keeps the function's name where the upstream
