@@ -124,6 +124,9 @@ std::optional<GrownVectorField> vectorFieldAt(clang::QualType object,
   return std::nullopt;
 }
 
+/// Whether the store at `at` writes one of the three addresses of one of
+/// `fields` (a std::vector is those 24 bytes in libstdc++ and libc++ alike,
+/// as getVectorPointerOffsets assumes).
 bool isTaken(ArrayRef<GrownVectorField> fields, StoredAt at) {
   return llvm::any_of(fields, [&](const GrownVectorField &field) {
     return field.param == at.param && at.byte >= field.offset &&
