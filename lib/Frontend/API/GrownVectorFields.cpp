@@ -1,7 +1,7 @@
 //===- GrownVectorFields.cpp - Vector fields a function grows -------------===//
 
 #include "GrownVectorFields.h"
-#include "ModuleLowering.h"
+#include "FunctionLowering.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/Signatures.h"
 
@@ -74,9 +74,7 @@ std::optional<StoredAt> storedAt(ct::StoreAddressOp store,
 
 /// The memory an address stored is a view of, if an allocation.
 memref::AllocOp allocationOf(Value address) {
-  while (auto view = address.getDefiningOp<ViewLikeOpInterface>())
-    address = view.getViewSource();
-  return address.getDefiningOp<memref::AllocOp>();
+  return memoryRoot(address).getDefiningOp<memref::AllocOp>();
 }
 
 /// Each store into the caller's object of an address of memory `function`

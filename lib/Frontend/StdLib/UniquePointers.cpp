@@ -129,6 +129,16 @@ static bool isMakeUnique(const clang::Expr *expr) {
          call->getDirectCallee()->isInStdNamespace();
 }
 
+/// The alignment of `type` where the plain `operator new` does not give it
+/// (C++ then calls the aligned forms of `new` and `delete`).
+static std::optional<int64_t> overAlignment(clang::QualType type,
+                                            const clang::ASTContext &ast) {
+  clang::CharUnits alignment = ast.getTypeAlignInChars(type);
+  if (alignment <= ast.toCharUnitsFromBits(ast.getTargetInfo().getNewAlign()))
+    return std::nullopt;
+  return alignment.getQuantity();
+}
+
 std::optional<Address>
 FunctionLowering::lowerMakeUnique(const clang::CallExpr *call,
                                   clang::QualType pointee) {
@@ -167,10 +177,8 @@ FunctionLowering::lowerMakeUnique(const clang::CallExpr *call,
   // (`new T[n]()` or `new T(...)`, as make_unique writes it: freed by the
   // deleter's `delete[]` or `delete`.)
   IntegerAttr alignment;
-  if (ast.getTypeAlignInChars(element) >
-      ast.toCharUnitsFromBits(ast.getTargetInfo().getNewAlign()))
-    alignment =
-        b.getI64IntegerAttr(ast.getTypeAlignInChars(element).getQuantity());
+  if (std::optional<int64_t> over = overAlignment(element, ast))
+    alignment = b.getI64IntegerAttr(*over);
   auto made = memref::AllocOp::create(
       b, l, MemRefType::get({ShapedType::kDynamic}, layout->scalar),
       ValueRange{scalars}, ValueRange{}, alignment);
@@ -564,11 +572,9 @@ void FunctionLowering::freeOwned(clang::QualType type, Address owned,
   freed->setAttr(ct::kHeapFunctionAttr,
                  b.getStringAttr(pointee->isArrayType() ? "operator delete[]"
                                                         : "operator delete"));
-  clang::QualType element = ast.getBaseElementType(pointee);
-  int64_t alignment = ast.getTypeAlignInChars(element).getQuantity();
-  if (ast.getTypeAlignInChars(element) >
-      ast.toCharUnitsFromBits(ast.getTargetInfo().getNewAlign()))
-    freed->setAttr(ct::kHeapAlignmentAttr, b.getI64IntegerAttr(alignment));
+  if (std::optional<int64_t> over =
+          overAlignment(ast.getBaseElementType(pointee), ast))
+    freed->setAttr(ct::kHeapAlignmentAttr, b.getI64IntegerAttr(*over));
 }
 
 bool FunctionLowering::constructOwner(clang::QualType type, Address at,
