@@ -728,6 +728,13 @@ private:
   bool lowerEigenKernelCall(const clang::CallExpr *call,
                             const clang::FunctionDecl *callee,
                             std::optional<CallResult> &result);
+  /// A call of one of Eigen's math functions of packets (`pexp`, `plog`,
+  /// `generic_pow`...: EigenPacketMath.cpp): true, with `result`, if it is
+  /// one (the <cmath> function on each lane).
+  bool lowerEigenPacketMathCall(const clang::CallExpr *call,
+                                const clang::FunctionDecl *callee,
+                                std::optional<Address> dest,
+                                std::optional<CallResult> &result);
   std::optional<CallResult>
   lowerEigenProduct(const clang::CallExpr *call,
                     const clang::TemplateArgumentList &targs,
@@ -971,6 +978,10 @@ private:
                           const clang::FunctionDecl *callee,
                           llvm::ArrayRef<Value> operands,
                           std::optional<CallResult> &result);
+  /// Clang's `__builtin_elementwise_*` of scalars: true if `call` is one
+  /// (`result` then null after an error).
+  bool lowerScalarElementwise(const clang::CallExpr *call,
+                              std::optional<CallResult> &result);
   std::optional<CallResult> lowerPassThrough(const clang::Expr *expr,
                                              const clang::FunctionDecl *target,
                                              llvm::ArrayRef<Value> operands);
@@ -1586,6 +1597,10 @@ private:
   /// Assembly computing a SIMD packet's minimum or maximum (Eigen's `pmin`
   /// for Clang): the builtin it is, lane by lane; false for other assembly.
   bool lowerPacketAssembly(const clang::GCCAsmStmt *statement);
+  /// x86's builtins making an integer of SIMD vectors (movemasks, `ptest`):
+  /// true if `call` is one (`result` then null after an error).
+  bool lowerX86ScalarBuiltin(const clang::CallExpr *call,
+                             std::optional<CallResult> &result);
   /// `v = w`, `v op= w` on SIMD vectors: the place.
   std::optional<Address>
   lowerVectorAssignment(const clang::BinaryOperator *expr);

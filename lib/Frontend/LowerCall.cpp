@@ -170,11 +170,18 @@ FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
     return CallResult{};
   if (std::optional<CallResult> output = lowerOutputCall(expr, callee))
     return output;
+  if (std::optional<CallResult> lane; lowerScalarElementwise(expr, lane))
+    return lane;
+  if (std::optional<CallResult> bits; lowerX86ScalarBuiltin(expr, bits))
+    return bits;
   if (std::optional<CallResult> held; lowerStdFunctionCall(expr, dest, held))
     return held;
   if (std::optional<CallResult> kernel;
       lowerEigenKernelCall(expr, callee, kernel))
     return kernel;
+  if (std::optional<CallResult> lanes;
+      lowerEigenPacketMathCall(expr, callee, dest, lanes))
+    return lanes;
   if (const clang::CXXRecordDecl *library = getLibraryObjectClass(expr, callee))
     return lowerLibraryObjectCall(expr, callee, library, dest);
   SmallVector<const clang::Expr *> args(expr->arguments());
@@ -311,6 +318,36 @@ bool FunctionLowering::lowerScalarBuiltin(const clang::Expr *expr,
   if (!math)
     return lowerMathLibraryCall(expr, callee, operands, type, result);
   result = CallResult{math, {}};
+  return true;
+}
+
+bool FunctionLowering::lowerScalarElementwise(
+    const clang::CallExpr *call, std::optional<CallResult> &result) {
+  // Clang's elementwise builtins of scalars (`__builtin_elementwise_sqrt(x)`
+  // in x86's `_mm_sqrt_ss`), declared variadic.
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  StringRef name =
+      callee && callee->getIdentifier() ? callee->getName() : StringRef();
+  if (!name.consume_front("__builtin_elementwise_") || !call->getNumArgs() ||
+      !llvm::all_of(call->arguments(), [](const clang::Expr *arg) {
+        return arg->getType()->isArithmeticType();
+      }))
+    return false;
+  SmallVector<Value> operands;
+  for (const clang::Expr *arg : call->arguments()) {
+    Value operand = lowerRValue(arg);
+    if (!operand) {
+      result = std::nullopt;
+      return true;
+    }
+    operands.push_back(operand);
+  }
+  Value lane = buildElementwiseBuiltin(
+      b, loc(call), name, operands, call->getType()->isSignedIntegerType());
+  result = lane ? std::optional(CallResult{lane, {}})
+                : unsupported<std::optional<CallResult>>(
+                      call, "the builtin '" + callee->getName().str() +
+                                "' cannot be differentiated yet");
   return true;
 }
 

@@ -715,6 +715,19 @@ mlir::Value buildMathFunction(mlir::OpBuilder &builder, mlir::Location loc,
                               const clang::FunctionDecl *function,
                               mlir::ValueRange args, mlir::Type resultType,
                               mlir::ModuleOp module);
+/// Clang's `__builtin_elementwise_<name>` (`name` without the prefix) of
+/// scalar `operands`, or of one lane of each vector operand; null for a
+/// builtin not lowered.
+mlir::Value buildElementwiseBuiltin(mlir::OpBuilder &b, mlir::Location l,
+                                    llvm::StringRef name,
+                                    mlir::ValueRange operands, bool isSigned);
+/// The <cmath> function called `name` (`exp`, `log1p`, `pow`...) of
+/// `args`, as buildMathFunction builds it; null for another name or
+/// arity.
+mlir::Value buildNamedMathFunction(mlir::OpBuilder &builder,
+                                   mlir::Location loc, llvm::StringRef name,
+                                   mlir::ValueRange args,
+                                   mlir::Type resultType);
 
 /// The class template ct::detail::<name> of <cotangent/cotangent.h>, if the
 /// translation unit includes it.

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "ModuleLowering.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -194,10 +195,8 @@ FunctionLowering::vectorOperation(const clang::Expr *expr) {
       expr, "this SIMD vector expression cannot be differentiated yet");
 }
 
-/// The op of Clang's `__builtin_elementwise_<name>` on one lane of `type`,
-/// or null.
-static Value elementwiseLane(OpBuilder &b, Location l, StringRef name,
-                             ArrayRef<Value> operands, bool isSigned) {
+Value buildElementwiseBuiltin(OpBuilder &b, Location l, StringRef name,
+                              ValueRange operands, bool isSigned) {
   Value x = operands[0];
   if (isa<FloatType>(x.getType())) {
     if (operands.size() == 1) {
@@ -433,7 +432,8 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
     for (const SmallVector<Value> &argument : arguments)
       operands.push_back(argument[i]);
     Value lane = x86 ? x86Lane(b, l, name, operands, immediate)
-                     : elementwiseLane(b, l, name, operands, isSigned);
+                     : buildElementwiseBuiltin(b, l, name, operands,
+                                               isSigned);
     if (!lane && x86)
       return notLowered();
     if (!lane)
@@ -443,6 +443,79 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
     lanes.push_back(lane);
   }
   return lanes;
+}
+
+bool FunctionLowering::lowerX86ScalarBuiltin(
+    const clang::CallExpr *call, std::optional<CallResult> &result) {
+  // x86's builtins that make a number of SIMD vectors: a movemask (the
+  // lanes' sign bits, the first lane's in bit 0) and the tests of `ptest`
+  // (whether `a & b`, or `~a & b`, is zero). Integers: no derivative.
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  StringRef name =
+      callee && callee->getIdentifier() ? callee->getName() : StringRef();
+  if (!name.consume_front("__builtin_ia32_") ||
+      !call->getType()->isIntegerType() || !call->getNumArgs() ||
+      !llvm::all_of(call->arguments(), [](const clang::Expr *arg) {
+        return asVector(arg->getType());
+      }))
+    return false;
+  bool movemask = name.starts_with("movmsk") || name.starts_with("pmovmskb");
+  bool testZero = name.starts_with("ptestz") || name.starts_with("vtestz");
+  bool testCarry = name.starts_with("ptestc") || name.starts_with("vtestc");
+  if (!(movemask && call->getNumArgs() == 1) &&
+      !((testZero || testCarry) && call->getNumArgs() == 2))
+    return false;
+  Location l = loc(call);
+  result = std::nullopt;
+  SmallVector<SmallVector<Value>> arguments;
+  for (const clang::Expr *arg : call->arguments()) {
+    std::optional<SmallVector<Value>> lanes = vectorLanes(arg);
+    if (!lanes)
+      return true;
+    arguments.push_back(laneBits(b, l, *lanes));
+  }
+  Type integer = b.getIntegerType(ast.getTypeSize(call->getType()));
+  auto constant = [&](Type type, int64_t v) -> Value {
+    return arith::ConstantOp::create(b, l, b.getIntegerAttr(type, v));
+  };
+  // (vtestz/vtestc of floating-point packets test the sign bits only.)
+  bool signBitsOnly = name.starts_with("vtest") &&
+                      asVector(call->getArg(0)->getType())
+                          ->getElementType()
+                          ->isRealFloatingType();
+  Value value = constant(integer, 0);
+  Value anySet = arith::ConstantOp::create(b, l, b.getBoolAttr(false));
+  for (auto [i, lane] : llvm::enumerate(arguments[0])) {
+    Type type = lane.getType();
+    if (movemask) {
+      Value negative = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                             lane, constant(type, 0));
+      Value bit = arith::ShLIOp::create(
+          b, l, arith::ExtUIOp::create(b, l, integer, negative),
+          constant(integer, i));
+      value = arith::OrIOp::create(b, l, value, bit);
+      continue;
+    }
+    Value a = lane;
+    if (testCarry)
+      a = arith::XOrIOp::create(b, l, lane, constant(type, -1));
+    Value both = arith::AndIOp::create(b, l, a, arguments[1][i]);
+    if (signBitsOnly)
+      both = arith::ShRUIOp::create(
+          b, l, both, constant(type, type.getIntOrFloatBitWidth() - 1));
+    anySet = arith::OrIOp::create(
+        b, l, anySet,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, both,
+                              constant(type, 0)));
+  }
+  if (!movemask)
+    value = arith::ExtUIOp::create(
+        b, l, integer,
+        arith::XOrIOp::create(
+            b, l, anySet,
+            arith::ConstantOp::create(b, l, b.getBoolAttr(true))));
+  result = CallResult{value, {}};
+  return true;
 }
 
 namespace {
@@ -478,18 +551,20 @@ static std::optional<AsmOperand> asmOperand(const clang::GCCAsmStmt *statement,
 }
 
 bool FunctionLowering::lowerPacketAssembly(const clang::GCCAsmStmt *statement) {
-  // The packet minima and maxima libraries write in assembly (Eigen's
-  // `pmin`/`pmax` for compilers that say they are an old GCC): `minpd src,
-  // dst` (AT&T order) sets dst to dst's lane unless src's is smaller, and
-  // AVX's `vminpd a, b, dst` dst to b's unless a's is. Each is x86's
-  // builtin of that name, lane by lane.
+  // The packet instructions libraries write in assembly to steer register
+  // allocation (Eigen for compilers that say they are an old GCC or Clang),
+  // AT&T order, destination last: `minpd src, dst` sets dst to dst's lane
+  // unless src's is smaller, AVX's `vminpd a, b, dst` dst to b's unless
+  // a's is (each x86's builtin of that name, lane by lane), and
+  // `vfmadd231pd a, b, dst` sets dst to a * b + dst.
   std::string text = statement->getAsmString();
   auto [mnemonic, rest] = StringRef(text).trim().split(' ');
   SmallVector<StringRef> names;
   rest.split(names, ',');
   bool avx = mnemonic.consume_front("v");
+  bool fma = avx && mnemonic.consume_front("fmadd231");
   if (statement->getNumClobbers() || statement->getNumLabels() ||
-      !(mnemonic.starts_with("min") || mnemonic.starts_with("max")) ||
+      !(fma || mnemonic.starts_with("min") || mnemonic.starts_with("max")) ||
       !(mnemonic.ends_with("pd") || mnemonic.ends_with("ps")) ||
       names.size() != (avx ? 3u : 2u))
     return false;
@@ -501,18 +576,29 @@ bool FunctionLowering::lowerPacketAssembly(const clang::GCCAsmStmt *statement) {
     operands.push_back(*operand);
   }
   const AsmOperand &dest = operands.back();
-  if (!dest.output || (!avx && !dest.read) || (avx && dest.read))
+  if (!dest.output || ((!avx || fma) != dest.read))
     return false;
-  std::optional<SmallVector<Value>> first = vectorLanes(operands[1].expr);
-  std::optional<SmallVector<Value>> second = vectorLanes(operands[0].expr);
+  SmallVector<SmallVector<Value>> sources;
+  for (const AsmOperand &operand : operands) {
+    if (!operand.read)
+      continue;
+    std::optional<SmallVector<Value>> lanes = vectorLanes(operand.expr);
+    if (!lanes)
+      return true;
+    sources.push_back(std::move(*lanes));
+  }
   std::optional<Address> place = lowerLValue(dest.expr);
-  if (!first || !second || !place)
+  if (!place)
     return true;
   Location l = loc(statement);
   std::string builtin = mnemonic.str();
-  for (auto [i, lanes] : llvm::enumerate(llvm::zip_equal(*first, *second))) {
-    Value lane = x86Lane(
-        b, l, builtin, {std::get<0>(lanes), std::get<1>(lanes)}, std::nullopt);
+  for (unsigned i = 0; i < sources.front().size(); ++i) {
+    Value lane =
+        fma ? math::FmaOp::create(b, l, sources[0][i], sources[1][i],
+                                  sources[2][i])
+                  .getResult()
+            : x86Lane(b, l, builtin, {sources[1][i], sources[0][i]},
+                      std::nullopt);
     if (!lane)
       return false;
     store(lane, offsetBy(*place, i, l), l);
@@ -529,6 +615,9 @@ bool FunctionLowering::lowerVectorCastInto(const clang::CastExpr *cast,
   SmallVector<Value> lanes;
   switch (cast->getCastKind()) {
   case clang::CK_NoOp:
+  // (A class's conversion to its vector, `operator __m128i &()` of Eigen's
+  // packet wrappers: the call.)
+  case clang::CK_UserDefinedConversion:
     return lowerVectorInto(sub, dest);
   case clang::CK_VectorSplat: {
     Value scalar = lowerRValue(sub);

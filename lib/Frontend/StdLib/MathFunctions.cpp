@@ -315,7 +315,13 @@ Value buildMathFunction(OpBuilder &b, Location loc,
                         Type resultType, ModuleOp module) {
   if (!function->getIdentifier() || !isMathLibraryFunction(function))
     return nullptr;
-  MathKind kind = classify(function->getName());
+  return buildNamedMathFunction(b, loc, function->getName(), args,
+                                resultType);
+}
+
+Value buildNamedMathFunction(OpBuilder &b, Location loc, StringRef name,
+                             ValueRange args, Type resultType) {
+  MathKind kind = classify(name);
   if (kind == MathKind::Ldexp && args.size() == 2 &&
       isa<FloatType>(resultType) && args[0].getType() == resultType &&
       isa<IntegerType>(args[1].getType())) {
