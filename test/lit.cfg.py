@@ -130,6 +130,18 @@ if os.path.isfile(os.path.join(eigen_include, "Eigen", "Dense")):
 config.substitutions.append(("%eigen-as-user", "-I " + eigen_include))
 config.substitutions.append(("%eigen", "-isystem " + eigen_include))
 
+# The processor's own SIMD extensions: programs built with -mavx2 -mfma
+# (or -march=native) run only where it has them.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        cpu_flags = set(next((line.split(":", 1)[1].split()
+                              for line in cpuinfo if line.startswith("flags")),
+                             []))
+except OSError:
+    cpu_flags = set()
+if {"avx2", "fma"} <= cpu_flags:
+    config.available_features.add("avx2")
+
 # GPU tests run only where a CUDA device answers; PTX tests run everywhere.
 nvidia_smi = shutil.which("nvidia-smi")
 if nvidia_smi and os.system(nvidia_smi + " -L > /dev/null 2>&1") == 0:

@@ -32,10 +32,10 @@ static StringRef packetMathFunction(StringRef name) {
   if (name == "generic_pow")
     return "pow";
   static constexpr StringLiteral kPacketFunctions[] = {
-      "pexp",  "pexpm1", "plog",  "plog1p", "plog2",  "plog10", "psin",
-      "pcos",  "ptan",   "pasin", "pacos",  "patan",  "psinh",  "pcosh",
-      "ptanh", "psqrt",  "prsqrt", "pfloor", "pceil", "pround", "print",
-      "ptrunc", "perf",  "perfc", "plgamma"};
+      "pexp",   "pexpm1", "plog",   "plog1p", "plog2", "plog10", "psin",
+      "pcos",   "ptan",   "pasin",  "pacos",  "patan", "psinh",  "pcosh",
+      "ptanh",  "psqrt",  "prsqrt", "pfloor", "pceil", "pround", "print",
+      "ptrunc", "perf",   "perfc",  "plgamma"};
   return llvm::is_contained(kPacketFunctions, name) ? name.drop_front() : "";
 }
 
@@ -65,8 +65,7 @@ bool FunctionLowering::lowerEigenPacketMathCall(
       return true;
     arguments.push_back(std::move(*lanes));
   }
-  std::optional<Address> place =
-      resultPlaceFor(call, call->getType(), dest);
+  std::optional<Address> place = resultPlaceFor(call, call->getType(), dest);
   if (!place)
     return true;
   for (unsigned i = 0; i < packet->getNumElements(); ++i) {

@@ -55,7 +55,7 @@ std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerCheckCall(const clang::CallExpr *expr,
                                  const clang::FunctionDecl *callee) {
   Location l = loc(expr);
-  if (isGlobalOperatorDelete(expr)) {
+  if (isGlobalOperatorDelete(expr) || isEigenHandmadeFree(callee)) {
     lowerFree(expr);
     return CallResult{};
   }

@@ -182,6 +182,9 @@ bool isGlobalOperatorNew(const clang::CallExpr *call);
 /// Whether `call` calls the global `operator delete` (`operator
 /// delete[]`), which differentiable code lowers as `free`.
 bool isGlobalOperatorDelete(const clang::CallExpr *call);
+/// Whether `callee` is Eigen's `internal::handmade_aligned_free`, which
+/// frees what its `handmade_aligned_malloc` made (HeapMemory.cpp).
+bool isEigenHandmadeFree(const clang::FunctionDecl *callee);
 /// Whether `type` is an empty class (or a pointer or reference to one): a
 /// tag, a functor, a CRTP base, which holds no data.
 bool isEmptyClass(clang::QualType type);
@@ -1597,10 +1600,18 @@ private:
   /// Assembly computing a SIMD packet's minimum or maximum (Eigen's `pmin`
   /// for Clang): the builtin it is, lane by lane; false for other assembly.
   bool lowerPacketAssembly(const clang::GCCAsmStmt *statement);
+  //===--- x86's integer builtins (X86IntegerBuiltins.cpp)
+  //-----------------===//
   /// x86's builtins making an integer of SIMD vectors (movemasks, `ptest`):
   /// true if `call` is one (`result` then null after an error).
   bool lowerX86ScalarBuiltin(const clang::CallExpr *call,
                              std::optional<CallResult> &result);
+  /// The lanes of x86's shifts of integer lanes and conversions between
+  /// integer and floating-point lanes (`name` past `__builtin_ia32_`);
+  /// `handled` false for another builtin (nullopt after an error).
+  std::optional<llvm::SmallVector<Value>>
+  x86IntegerBuiltin(const clang::CallExpr *call, llvm::StringRef name,
+                    bool &handled);
   /// `v = w`, `v op= w` on SIMD vectors: the place.
   std::optional<Address>
   lowerVectorAssignment(const clang::BinaryOperator *expr);
@@ -2217,6 +2228,9 @@ private:
   typedMemory(Address pointer, const clang::CastExpr *cast, mlir::Type scalar);
   /// The alignment of the memory C's allocation functions and alloca give.
   static constexpr int64_t kCAlignment = 16;
+  /// The largest alignment an address of C memory is rounded up to
+  /// (alignedUp): AVX-512's packets', 64 bytes.
+  static constexpr uint64_t kMostRoundedAlignment = 64;
   bool lowerFree(const clang::CallExpr *call);
 
   /// Runs a constructor on the object at `dest`.

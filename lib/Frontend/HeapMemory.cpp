@@ -37,6 +37,29 @@ static const clang::Expr *beforeVoidPointer(const clang::Expr *expr) {
   return expr;
 }
 
+/// Eigen's own aligned allocation, where the C library's malloc does not
+/// align enough (AVX's 32 bytes): `malloc` of the size and the alignment,
+/// the address rounded up past it, and the address malloc gave kept in the
+/// word before. It is called by name (NamedHeapFunctions.cpp makes it), so
+/// that the caller's Eigen frees what the function makes, and the other
+/// way around.
+static constexpr StringLiteral kEigenHandmadeMalloc =
+    "Eigen::internal::handmade_aligned_malloc";
+static constexpr StringLiteral kEigenHandmadeFree =
+    "Eigen::internal::handmade_aligned_free";
+
+bool isEigenHandmadeFree(const clang::FunctionDecl *callee) {
+  return callee->getIdentifier() &&
+         callee->getName() == "handmade_aligned_free" &&
+         callee->getQualifiedNameAsString() == kEigenHandmadeFree;
+}
+
+static bool isEigenHandmadeMalloc(const clang::FunctionDecl *callee) {
+  return callee->getIdentifier() &&
+         callee->getName() == "handmade_aligned_malloc" &&
+         callee->getQualifiedNameAsString() == kEigenHandmadeMalloc;
+}
+
 /// The parameter `arg` names (through conversions to `void *`), if any.
 static const clang::ParmVarDecl *namedParameter(const clang::Expr *arg) {
   const auto *ref = dyn_cast<clang::DeclRefExpr>(
@@ -54,10 +77,10 @@ static bool freesParameterIn(ModuleLowering &module, const clang::Stmt *stmt) {
   if (const auto *call = dyn_cast<clang::CallExpr>(stmt))
     if (const clang::FunctionDecl *callee = call->getDirectCallee()) {
       unsigned id = callee->getBuiltinID();
-      bool freeing = id == clang::Builtin::BIfree ||
-                     isGlobalOperatorDelete(call) ||
-                     id == clang::Builtin::BIrealloc ||
-                     id == clang::Builtin::BI__builtin_realloc;
+      bool freeing =
+          id == clang::Builtin::BIfree || isGlobalOperatorDelete(call) ||
+          isEigenHandmadeFree(callee) || id == clang::Builtin::BIrealloc ||
+          id == clang::Builtin::BI__builtin_realloc;
       for (const clang::Expr *arg : call->arguments())
         if (namedParameter(arg) && (freeing || module.freesParameter(callee)))
           return true;
@@ -527,6 +550,10 @@ static void nameDeallocation(memref::DeallocOp freed, const clang::Expr *where,
       alignment =
           ast.getTypeAlignInChars(deleted->getDestroyedType()).getQuantity();
   } else if (const auto *call = dyn_cast<clang::CallExpr>(where);
+             call && call->getDirectCallee() &&
+             isEigenHandmadeFree(call->getDirectCallee())) {
+    function = kEigenHandmadeFree;
+  } else if (const auto *call = dyn_cast<clang::CallExpr>(where);
              call && isGlobalOperatorDelete(call)) {
     callee = call->getDirectCallee();
     // (An aligned form called by name: its alignment is a run-time value,
@@ -594,7 +621,15 @@ bool FunctionLowering::freeMemory(Address pointer, const clang::Expr *where,
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class CAllocation { None, Malloc, Calloc, Realloc, AlignedAlloc, Alloca };
+enum class CAllocation {
+  None,
+  Malloc,
+  Calloc,
+  Realloc,
+  AlignedAlloc,
+  Alloca,
+  EigenHandmade
+};
 } // namespace
 
 /// Whether `call` calls the global `operator new` or `operator new[]`
@@ -643,6 +678,8 @@ static CAllocation cAllocation(const clang::Expr *expr) {
   // std::valarray's): untyped bytes, as malloc's.
   if (isGlobalOperatorNew(call))
     return CAllocation::Malloc;
+  if (isEigenHandmadeMalloc(callee) && call->getNumArgs() == 2)
+    return CAllocation::EigenHandmade;
   switch (callee->getBuiltinID()) {
   case clang::Builtin::BImalloc:
   case clang::Builtin::BI__builtin_malloc:
@@ -666,9 +703,11 @@ static CAllocation cAllocation(const clang::Expr *expr) {
 
 /// The argument of `call`, an allocation, that asks an alignment, if any.
 static const clang::Expr *alignmentArgument(const clang::CallExpr *call) {
-  const clang::Expr *aligned = cAllocation(call) == CAllocation::AlignedAlloc
-                                   ? call->getArg(0)
-                                   : nullptr;
+  CAllocation kind = cAllocation(call);
+  const clang::Expr *aligned =
+      kind == CAllocation::AlignedAlloc    ? call->getArg(0)
+      : kind == CAllocation::EigenHandmade ? call->getArg(1)
+                                           : nullptr;
   isGlobalOperator(call, /*deleting=*/false, &aligned);
   return aligned;
 }
@@ -784,6 +823,8 @@ Operation *FunctionLowering::makeCMemory(const clang::CallExpr *call,
   auto made = memref::AllocOp::create(b, l, type, ValueRange{count},
                                       ValueRange{}, alignment);
   StringRef function = "malloc";
+  if (cAllocation(call) == CAllocation::EigenHandmade)
+    function = kEigenHandmadeMalloc;
   if (isGlobalOperatorNew(call))
     function =
         call->getDirectCallee()->getOverloadedOperator() == clang::OO_Array_New
@@ -979,8 +1020,9 @@ FunctionLowering::alignedUp(const clang::CastExpr *cast) {
   using Result = std::optional<Address>;
   // `reinterpret_cast<void *>((uintptr_t(p) + k) & ~k)`: p rounded up to a
   // multiple of k + 1, which p is when its memory is aligned to that
-  // (Eigen's aligned alloca). An address made of other integers has no
-  // memory differentiable code knows.
+  // (Eigen's aligned alloca: 16 bytes, or 32 with AVX, whose memory is
+  // then made so aligned). An address made of other integers has no memory
+  // differentiable code knows.
   auto constant = [&](const clang::Expr *expr) -> std::optional<uint64_t> {
     clang::Expr::EvalResult value;
     if (!expr->EvaluateAsInt(value, ast))
@@ -1023,7 +1065,7 @@ FunctionLowering::alignedUp(const clang::CastExpr *cast) {
   if (!bits || !address ||
       address->getCastKind() != clang::CK_PointerToIntegral ||
       !llvm::isPowerOf2_64(*k + 1) || (*bits | *k) != all ||
-      (*bits & *k) != 0 || *k + 1 > static_cast<uint64_t>(kCAlignment))
+      (*bits & *k) != 0 || *k + 1 > kMostRoundedAlignment)
     return unsupported<Result>(
         cast, "converting an integer to a pointer cannot be differentiated "
               "(rounding the address of memory from C's allocation "
@@ -1039,6 +1081,16 @@ FunctionLowering::alignedUp(const clang::CastExpr *cast) {
         cast, "rounding an address up to an alignment can be differentiated "
               "only of memory C's allocation functions or alloca made here, "
               "whose alignment is known");
+  // (Past malloc's own alignment, the memory is made that aligned: the
+  // rounding then keeps its address.)
+  auto aligned = [&](auto memory) {
+    if (*k + 1 > memory.getAlignment().value_or(kCAlignment))
+      memory.setAlignment(*k + 1);
+  };
+  if (auto allocation = dyn_cast<memref::AllocOp>(made))
+    aligned(allocation);
+  else if (auto onStack = dyn_cast<memref::AllocaOp>(made))
+    aligned(onStack);
   return pointer;
 }
 

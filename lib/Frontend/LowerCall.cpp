@@ -342,8 +342,8 @@ bool FunctionLowering::lowerScalarElementwise(
     }
     operands.push_back(operand);
   }
-  Value lane = buildElementwiseBuiltin(
-      b, loc(call), name, operands, call->getType()->isSignedIntegerType());
+  Value lane = buildElementwiseBuiltin(b, loc(call), name, operands,
+                                       call->getType()->isSignedIntegerType());
   result = lane ? std::optional(CallResult{lane, {}})
                 : unsupported<std::optional<CallResult>>(
                       call, "the builtin '" + callee->getName().str() +

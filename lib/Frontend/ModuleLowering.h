@@ -724,9 +724,8 @@ mlir::Value buildElementwiseBuiltin(mlir::OpBuilder &b, mlir::Location l,
 /// The <cmath> function called `name` (`exp`, `log1p`, `pow`...) of
 /// `args`, as buildMathFunction builds it; null for another name or
 /// arity.
-mlir::Value buildNamedMathFunction(mlir::OpBuilder &builder,
-                                   mlir::Location loc, llvm::StringRef name,
-                                   mlir::ValueRange args,
+mlir::Value buildNamedMathFunction(mlir::OpBuilder &builder, mlir::Location loc,
+                                   llvm::StringRef name, mlir::ValueRange args,
                                    mlir::Type resultType);
 
 /// The class template ct::detail::<name> of <cotangent/cotangent.h>, if the

@@ -388,6 +388,9 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
   StringRef name = callee && callee->getIdentifier() ? callee->getName() : "";
   std::string what = name.empty() ? "this call" : "'" + name.str() + "'";
   bool x86 = name.consume_front("__builtin_ia32_");
+  if (bool handled; x86)
+    if (Result lanes = x86IntegerBuiltin(call, name, handled); handled)
+      return lanes;
   // (An immediate operand: the comparison an AVX `cmp` makes.)
   std::optional<uint64_t> immediate;
   if (const clang::Expr *last =
@@ -432,8 +435,7 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
     for (const SmallVector<Value> &argument : arguments)
       operands.push_back(argument[i]);
     Value lane = x86 ? x86Lane(b, l, name, operands, immediate)
-                     : buildElementwiseBuiltin(b, l, name, operands,
-                                               isSigned);
+                     : buildElementwiseBuiltin(b, l, name, operands, isSigned);
     if (!lane && x86)
       return notLowered();
     if (!lane)
@@ -443,79 +445,6 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
     lanes.push_back(lane);
   }
   return lanes;
-}
-
-bool FunctionLowering::lowerX86ScalarBuiltin(
-    const clang::CallExpr *call, std::optional<CallResult> &result) {
-  // x86's builtins that make a number of SIMD vectors: a movemask (the
-  // lanes' sign bits, the first lane's in bit 0) and the tests of `ptest`
-  // (whether `a & b`, or `~a & b`, is zero). Integers: no derivative.
-  const clang::FunctionDecl *callee = call->getDirectCallee();
-  StringRef name =
-      callee && callee->getIdentifier() ? callee->getName() : StringRef();
-  if (!name.consume_front("__builtin_ia32_") ||
-      !call->getType()->isIntegerType() || !call->getNumArgs() ||
-      !llvm::all_of(call->arguments(), [](const clang::Expr *arg) {
-        return asVector(arg->getType());
-      }))
-    return false;
-  bool movemask = name.starts_with("movmsk") || name.starts_with("pmovmskb");
-  bool testZero = name.starts_with("ptestz") || name.starts_with("vtestz");
-  bool testCarry = name.starts_with("ptestc") || name.starts_with("vtestc");
-  if (!(movemask && call->getNumArgs() == 1) &&
-      !((testZero || testCarry) && call->getNumArgs() == 2))
-    return false;
-  Location l = loc(call);
-  result = std::nullopt;
-  SmallVector<SmallVector<Value>> arguments;
-  for (const clang::Expr *arg : call->arguments()) {
-    std::optional<SmallVector<Value>> lanes = vectorLanes(arg);
-    if (!lanes)
-      return true;
-    arguments.push_back(laneBits(b, l, *lanes));
-  }
-  Type integer = b.getIntegerType(ast.getTypeSize(call->getType()));
-  auto constant = [&](Type type, int64_t v) -> Value {
-    return arith::ConstantOp::create(b, l, b.getIntegerAttr(type, v));
-  };
-  // (vtestz/vtestc of floating-point packets test the sign bits only.)
-  bool signBitsOnly = name.starts_with("vtest") &&
-                      asVector(call->getArg(0)->getType())
-                          ->getElementType()
-                          ->isRealFloatingType();
-  Value value = constant(integer, 0);
-  Value anySet = arith::ConstantOp::create(b, l, b.getBoolAttr(false));
-  for (auto [i, lane] : llvm::enumerate(arguments[0])) {
-    Type type = lane.getType();
-    if (movemask) {
-      Value negative = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                             lane, constant(type, 0));
-      Value bit = arith::ShLIOp::create(
-          b, l, arith::ExtUIOp::create(b, l, integer, negative),
-          constant(integer, i));
-      value = arith::OrIOp::create(b, l, value, bit);
-      continue;
-    }
-    Value a = lane;
-    if (testCarry)
-      a = arith::XOrIOp::create(b, l, lane, constant(type, -1));
-    Value both = arith::AndIOp::create(b, l, a, arguments[1][i]);
-    if (signBitsOnly)
-      both = arith::ShRUIOp::create(
-          b, l, both, constant(type, type.getIntOrFloatBitWidth() - 1));
-    anySet = arith::OrIOp::create(
-        b, l, anySet,
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, both,
-                              constant(type, 0)));
-  }
-  if (!movemask)
-    value = arith::ExtUIOp::create(
-        b, l, integer,
-        arith::XOrIOp::create(
-            b, l, anySet,
-            arith::ConstantOp::create(b, l, b.getBoolAttr(true))));
-  result = CallResult{value, {}};
-  return true;
 }
 
 namespace {
@@ -593,12 +522,11 @@ bool FunctionLowering::lowerPacketAssembly(const clang::GCCAsmStmt *statement) {
   Location l = loc(statement);
   std::string builtin = mnemonic.str();
   for (unsigned i = 0; i < sources.front().size(); ++i) {
-    Value lane =
-        fma ? math::FmaOp::create(b, l, sources[0][i], sources[1][i],
-                                  sources[2][i])
-                  .getResult()
-            : x86Lane(b, l, builtin, {sources[1][i], sources[0][i]},
-                      std::nullopt);
+    Value lane = fma ? math::FmaOp::create(b, l, sources[0][i], sources[1][i],
+                                           sources[2][i])
+                           .getResult()
+                     : x86Lane(b, l, builtin, {sources[1][i], sources[0][i]},
+                               std::nullopt);
     if (!lane)
       return false;
     store(lane, offsetBy(*place, i, l), l);

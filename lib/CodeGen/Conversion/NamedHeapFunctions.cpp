@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EigenHandmadeHeap.h"
+
 #include "cotangent/CodeGen/Passes.h"
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 #include "cotangent/Dialect/CT/IR/HeapFunctions.h"
@@ -27,6 +29,10 @@ namespace {
 /// The alignment `malloc` and the plain `operator new` give
 /// (__STDCPP_DEFAULT_NEW_ALIGNMENT__ on x86-64 and AArch64).
 constexpr int64_t kDefaultAlignment = 16;
+
+constexpr StringLiteral kEigenMalloc =
+    "Eigen::internal::handmade_aligned_malloc";
+constexpr StringLiteral kEigenFree = "Eigen::internal::handmade_aligned_free";
 
 /// The Itanium (or C) name of `function` in its aligned form if `aligned`.
 StringRef symbolOf(StringRef function, bool aligned) {
@@ -98,20 +104,22 @@ struct NamedHeapFunctions : impl::NamedHeapFunctionsBase<NamedHeapFunctions> {
       alignment = made.getAlignment().value_or(0);
     }
     bool aligned = alignment > kDefaultAlignment;
+    bool eigen = function == kEigenFree;
     StringRef symbol = symbolOf(function, aligned);
-    if (symbol.empty())
+    if (symbol.empty() && !eigen)
       return;
     OpBuilder b(free);
     Location loc = free.getLoc();
     auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-    bool withAlignment = aligned && function != "free";
+    bool withAlignment = aligned && function != "free" && !eigen;
     SmallVector<Type> params{ptr};
     if (withAlignment)
       params.push_back(b.getI64Type());
     // (A declaration of another type under that name: the generic path.)
     FailureOr<LLVM::LLVMFuncOp> callee =
-        LLVM::lookupOrCreateFn(b, getOperation(), symbol, params,
-                               LLVM::LLVMVoidType::get(b.getContext()));
+        eigen ? getEigenHandmadeFree(getOperation())
+              : LLVM::lookupOrCreateFn(b, getOperation(), symbol, params,
+                                       LLVM::LLVMVoidType::get(b.getContext()));
     if (failed(callee))
       return;
     Value bits = memref::ExtractAlignedPointerAsIndexOp::create(
@@ -132,14 +140,18 @@ struct NamedHeapFunctions : impl::NamedHeapFunctionsBase<NamedHeapFunctions> {
     MemRefType type = made.getType();
     std::optional<int64_t> bytesEach = elementBytes(type.getElementType());
     int64_t alignment = made.getAlignment().value_or(0);
-    bool aligned = alignment > kDefaultAlignment;
+    // (Eigen's own allocation is told its alignment, whatever it is.)
+    bool eigen = function == kEigenMalloc;
+    bool aligned = alignment > kDefaultAlignment || eigen;
+    alignment = std::max(alignment, kDefaultAlignment);
     StringRef symbol = symbolOf(function, aligned);
     OpBuilder b(made);
     auto ptr = LLVM::LLVMPointerType::get(b.getContext());
     auto i64 = b.getI64Type();
     SmallVector<Type> params(aligned ? 2 : 1, i64);
     FailureOr<LLVM::LLVMFuncOp> callee =
-        symbol.empty()
+        eigen ? getEigenHandmadeMalloc(getOperation())
+        : symbol.empty()
             ? FailureOr<LLVM::LLVMFuncOp>(failure())
             : LLVM::lookupOrCreateFn(b, getOperation(), symbol, params, ptr);
     if (!bytesEach || !type.getLayout().isIdentity() || failed(callee)) {

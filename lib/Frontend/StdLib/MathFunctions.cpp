@@ -315,8 +315,7 @@ Value buildMathFunction(OpBuilder &b, Location loc,
                         Type resultType, ModuleOp module) {
   if (!function->getIdentifier() || !isMathLibraryFunction(function))
     return nullptr;
-  return buildNamedMathFunction(b, loc, function->getName(), args,
-                                resultType);
+  return buildNamedMathFunction(b, loc, function->getName(), args, resultType);
 }
 
 Value buildNamedMathFunction(OpBuilder &b, Location loc, StringRef name,

@@ -83,3 +83,37 @@ func.func @engine(%n: index) {
   memref.dealloc %m : memref<?xf64>
   return
 }
+
+// Eigen's own aligned malloc (AVX's 32 bytes), and its free, unnamed here
+// (the derivative code freeing it): the module's private functions laying
+// memory out as Eigen does, so that the caller's Eigen frees it.
+// CHECK-LABEL: func.func @eigen
+// CHECK: %[[ALIGN:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: llvm.call @ct.eigen.handmade_malloc(%{{.*}}, %[[ALIGN]])
+// CHECK: llvm.call @ct.eigen.handmade_free
+// CHECK-NOT: memref.dealloc
+func.func @eigen(%n: index) {
+  %m = memref.alloc(%n) {alignment = 32 : i64, ct.heap_function = "Eigen::internal::handmade_aligned_malloc"} : memref<?xf64>
+  memref.dealloc %m : memref<?xf64>
+  return
+}
+
+// malloc of the size and the alignment, rounded up past the alignment, and
+// malloc's address kept in the word below; the free reads it back.
+// (The free is made first: frees are lowered before allocations.)
+// CHECK-LABEL: llvm.func internal @ct.eigen.handmade_free(
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[-1]
+// CHECK: %[[ORIGINAL:.*]] = llvm.load %[[SLOT]]
+// CHECK: llvm.call @free(%[[ORIGINAL]])
+// CHECK-LABEL: llvm.func internal @ct.eigen.handmade_malloc(
+// CHECK-SAME: %[[BYTES:.*]]: i64, %[[ALIGNMENT:.*]]: i64) -> !llvm.ptr
+// CHECK: %[[TOTAL:.*]] = llvm.add %[[BYTES]], %[[ALIGNMENT]]
+// CHECK: %[[ORIGINAL:.*]] = llvm.call @malloc(%[[TOTAL]])
+// CHECK: llvm.icmp "eq" %[[ORIGINAL]]
+// CHECK: %[[ADDRESS:.*]] = llvm.ptrtoint %[[ORIGINAL]]
+// CHECK: %[[LOW:.*]] = llvm.and %[[ADDRESS]]
+// CHECK: %[[UP:.*]] = llvm.add %[[LOW]], %[[ALIGNMENT]]
+// CHECK: %[[ALIGNED:.*]] = llvm.inttoptr %[[UP]]
+// CHECK: %[[BELOW:.*]] = llvm.getelementptr %[[ALIGNED]][-1]
+// CHECK: llvm.store %[[ORIGINAL]], %[[BELOW]]
+// CHECK: llvm.return %[[ALIGNED]]

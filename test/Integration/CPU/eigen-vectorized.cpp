@@ -10,6 +10,7 @@
 // strategy.)
 // REQUIRES: plugin, eigen, ad-optimizations
 // RUN: %clangxx-ct -O2 %eigen-as-user %s -o %t2 && %t2 | FileCheck %s
+// RUN: %if avx2 %{ %clangxx-ct -O2 -mavx2 -mfma %eigen-as-user %s -o %t3 && %t3 | FileCheck %s %}
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 

@@ -29,9 +29,11 @@ namespace cotangent::ct {
 
 /// On memref.alloc: "malloc" (also calloc, realloc, aligned_alloc: with
 /// the op's alignment), "operator new" or "operator new[]" (with the op's
-/// alignment, the aligned forms). On memref.dealloc: "free",
-/// "operator delete" or "operator delete[]" (the alignment, if any, is the
-/// op's `ct.heap_alignment`, an integer).
+/// alignment, the aligned forms), or Eigen's
+/// "Eigen::internal::handmade_aligned_malloc" (with the op's alignment).
+/// On memref.dealloc: "free", "operator delete" or "operator delete[]"
+/// (the alignment, if any, is the op's `ct.heap_alignment`, an integer), or
+/// "Eigen::internal::handmade_aligned_free".
 inline constexpr llvm::StringLiteral kHeapFunctionAttr = "ct.heap_function";
 inline constexpr llvm::StringLiteral kHeapAlignmentAttr = "ct.heap_alignment";
 
@@ -39,7 +41,9 @@ inline constexpr llvm::StringLiteral kHeapAlignmentAttr = "ct.heap_alignment";
 inline constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral>
     kHeapFunctionPairs[] = {{"malloc", "free"},
                             {"operator new", "operator delete"},
-                            {"operator new[]", "operator delete[]"}};
+                            {"operator new[]", "operator delete[]"},
+                            {"Eigen::internal::handmade_aligned_malloc",
+                             "Eigen::internal::handmade_aligned_free"}};
 
 /// The function that frees memory `allocation` made ("" if none is known).
 inline llvm::StringRef getDeallocationFunction(llvm::StringRef allocation) {
