@@ -4,9 +4,8 @@
 // arithmetic on `__m128d`, reductions by shuffles, a negation by flipping
 // sign bits) is lowered lane by lane. Storage Eigen aligns to 16 bytes is
 // aligned so in the derivative too (its alignment checks). Every mode at
-// -O0 and -O2 against central differences. Other packet code (x86's
-// builtins: compares, square roots of packets) still needs
-// EIGEN_DONT_VECTORIZE. (Eigen's sign flips are recognized once the lanes
+// -O0 and -O2 against central differences. (Array functions of packets:
+// eigen-packet-math.cpp.) (Eigen's sign flips are recognized once the lanes
 // are promoted out of memory and its helpers inlined, which the plain
 // derivative strategy does not do: there they are refused.)
 // REQUIRES: plugin, eigen, ad-optimizations
