@@ -221,7 +221,8 @@ Value buildElementwiseBuiltin(OpBuilder &b, Location l, StringRef name,
       return arith::MinNumFOp::create(b, l, x, operands[1]);
     if (operands.size() == 3 && name == "fma")
       return math::FmaOp::create(b, l, x, operands[1], operands[2]);
-    return {};
+    // (`sin`, `exp`, `pow`...: the <cmath> function of that name.)
+    return buildNamedMathFunction(b, l, name, operands, x.getType());
   }
   if (operands.size() == 1 && name == "abs")
     return math::AbsIOp::create(b, l, x);

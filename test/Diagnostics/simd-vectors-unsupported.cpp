@@ -2,7 +2,8 @@
 // operations between two values that carry derivatives (no derivative goes
 // through bits: one error where the lanes compute the same; a comparison's mask
 // selecting lanes is a select, Integration/CPU/simd-masks.cpp), and x86's
-// builtins that are not lowered yet.
+// builtins that are not lowered yet; Clang's elementwise builtins of
+// scalars that are not lowered yet.
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DBUILTIN 2>&1 | FileCheck %s --check-prefix=BUILTIN --implicit-check-not=error:
 #include <cotangent/cotangent.h>
@@ -33,6 +34,16 @@ double chosenGradient(double x, double y) {
 double reciprocalGradient(double x) {
   double dx = 0;
   ct::gradient<reciprocal>(x, &dx);
+  return dx;
+}
+
+[[ct::differentiable]] double bits(double x, unsigned n) {
+  // BUILTIN: simd-vectors-unsupported.cpp:[[@LINE+1]]:14: error: the builtin '__builtin_elementwise_popcount' cannot be differentiated yet
+  return x * __builtin_elementwise_popcount(n);
+}
+double bitsGradient(double x) {
+  double dx = 0;
+  ct::gradient<bits>(x, 5u, &dx);
   return dx;
 }
 #endif
