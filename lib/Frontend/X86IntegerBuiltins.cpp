@@ -174,8 +174,8 @@ bool FunctionLowering::lowerX86ScalarBuiltin(
     arguments.push_back(reinterpretLanes(*lanes, bits, l));
   }
   Type integer = b.getIntegerType(ast.getTypeSize(call->getType()));
-  auto constant = [&](Type type, int64_t v) -> Value {
-    return arith::ConstantOp::create(b, l, b.getIntegerAttr(type, v));
+  auto constant = [&](Type type, int64_t v) {
+    return integerConstant(b, l, type, v);
   };
   // (vtestz/vtestc of floating-point packets test the sign bits only.)
   bool signBitsOnly =
