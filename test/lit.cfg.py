@@ -131,7 +131,7 @@ config.substitutions.append(("%eigen-as-user", "-I " + eigen_include))
 config.substitutions.append(("%eigen", "-isystem " + eigen_include))
 
 # The processor's own SIMD extensions: programs built with -mavx2 -mfma
-# (or -march=native) run only where it has them.
+# (or -mavx512f...) run only where it has them.
 try:
     with open("/proc/cpuinfo") as cpuinfo:
         cpu_flags = set(next((line.split(":", 1)[1].split()
@@ -141,6 +141,8 @@ except OSError:
     cpu_flags = set()
 if {"avx2", "fma"} <= cpu_flags:
     config.available_features.add("avx2")
+if {"avx512f", "avx512dq", "avx512vl"} <= cpu_flags:
+    config.available_features.add("avx512")
 
 # GPU tests run only where a CUDA device answers; PTX tests run everywhere.
 nvidia_smi = shutil.which("nvidia-smi")

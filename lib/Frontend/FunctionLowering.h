@@ -1602,16 +1602,55 @@ private:
   bool lowerPacketAssembly(const clang::GCCAsmStmt *statement);
   //===--- x86's integer builtins (X86IntegerBuiltins.cpp)
   //-----------------===//
-  /// x86's builtins making an integer of SIMD vectors (movemasks, `ptest`):
-  /// true if `call` is one (`result` then null after an error).
+  /// x86's builtins that make no SIMD vector: an integer of vectors
+  /// (movemasks, `ptest`), a lane (lowerLaneExtract), AVX-512's masks and
+  /// masked stores (lowerX86MaskBuiltin): true if `call` is one (`result`
+  /// then null after an error).
   bool lowerX86ScalarBuiltin(const clang::CallExpr *call,
                              std::optional<CallResult> &result);
+  /// x86's extraction of one lane by a constant (`vec_ext_v4si`): the lane.
+  bool lowerLaneExtract(const clang::CallExpr *call,
+                        std::optional<CallResult> &result);
   /// The lanes of x86's shifts of integer lanes and conversions between
   /// integer and floating-point lanes (`name` past `__builtin_ia32_`);
   /// `handled` false for another builtin (nullopt after an error).
   std::optional<llvm::SmallVector<Value>>
   x86IntegerBuiltin(const clang::CallExpr *call, llvm::StringRef name,
                     bool &handled);
+  //===--- AVX-512's masks (X86MaskedBuiltins.cpp) -----------------------===//
+  /// AVX-512's builtins with a mask that make a SIMD vector: `select`, the
+  /// `_mask` forms of x86BuiltinLanes' builtins (the operation, then each
+  /// lane from the passthrough operand where the mask's bit is clear),
+  /// masked loads and gathers, `undef`; `handled` false for another
+  /// builtin (nullopt after an error).
+  std::optional<llvm::SmallVector<Value>>
+  x86MaskedBuiltin(const clang::CallExpr *call, llvm::StringRef name,
+                   bool &handled);
+  /// AVX-512's builtins with masks that make no vector: comparisons into a
+  /// mask, operations on masks (`kortest`, `kand`...), masked stores and
+  /// scatters: true if `call` is one (`result` null after an error).
+  bool lowerX86MaskBuiltin(const clang::CallExpr *call,
+                           std::optional<CallResult> &result);
+  /// The first `lanes` bits of `mask` as i1 values (constants where the
+  /// mask is known at compile time).
+  llvm::SmallVector<Value> maskBits(const clang::Expr *mask, unsigned lanes);
+  /// The value at `address` where `on`, else `otherwise`: memory is read
+  /// only where the lane is on.
+  Value loadWhere(Value on, Address address, Value otherwise, Location l);
+  /// Stores `value` at `address` where `on`.
+  void storeWhere(Value on, Value value, Address address, Location l);
+  /// The place of a gather's or scatter's lane: `base` offset by the
+  /// lane's index `lane` times `scale` bytes (whole lanes only).
+  std::optional<Address> maskedLaneAddress(Address base,
+                                           const clang::Expr *index, Value lane,
+                                           uint64_t scale, unsigned laneBytes);
+  std::optional<llvm::SmallVector<Value>>
+  maskedMemoryLanes(const clang::CallExpr *call, llvm::StringRef name);
+  std::optional<llvm::SmallVector<Value>>
+  maskedOperationLanes(const clang::CallExpr *call, llvm::StringRef name);
+  Value comparisonMask(const clang::CallExpr *call, llvm::StringRef name);
+  Value maskOperation(const clang::CallExpr *call, llvm::StringRef name);
+  bool maskedStore(const clang::CallExpr *call, llvm::StringRef name);
   /// `v = w`, `v op= w` on SIMD vectors: the place.
   std::optional<Address>
   lowerVectorAssignment(const clang::BinaryOperator *expr);

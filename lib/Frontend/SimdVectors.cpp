@@ -16,8 +16,7 @@
 
 #include "FunctionLowering.h"
 #include "ModuleLowering.h"
-
-#include "llvm/ADT/StringSwitch.h"
+#include "X86VectorBuiltins.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -235,152 +234,6 @@ Value buildElementwiseBuiltin(OpBuilder &b, Location l, StringRef name,
   return {};
 }
 
-/// The comparison an x86 `cmp` builtin's name or immediate asks for
-/// (`_mm_cmplt_pd`, `_mm256_cmp_pd(a, b, _CMP_GT_OQ)`; signalling and quiet
-/// forms compare alike), or none.
-static std::optional<arith::CmpFPredicate>
-x86Comparison(StringRef name, std::optional<uint64_t> immediate) {
-  using P = arith::CmpFPredicate;
-  if (!name.consume_front("cmp"))
-    return std::nullopt;
-  for (StringRef suffix : {"pd256", "ps256", "pd", "ps"})
-    if (name.consume_back(suffix))
-      break;
-  if (name.empty()) {
-    if (!immediate)
-      return std::nullopt;
-    static const P byImmediate[16] = {P::OEQ, P::OLT, P::OLE, P::UNO,
-                                      P::UNE, P::UGE, P::UGT, P::ORD,
-                                      P::UEQ, P::ULT, P::ULE, P::AlwaysFalse,
-                                      P::ONE, P::OGE, P::OGT, P::AlwaysTrue};
-    return byImmediate[*immediate & 15];
-  }
-  return llvm::StringSwitch<std::optional<P>>(name)
-      .Case("eq", P::OEQ)
-      .Case("lt", P::OLT)
-      .Case("le", P::OLE)
-      .Case("unord", P::UNO)
-      .Case("neq", P::UNE)
-      .Case("nlt", P::UGE)
-      .Case("nle", P::UGT)
-      .Case("ord", P::ORD)
-      .Default(std::nullopt);
-}
-
-/// One lane of the x86 builtin `name` (past `__builtin_ia32_`) that works
-/// lane by lane on floating-point packets, or null: comparisons give a
-/// lane of all ones or all zeros (a mask, as the instruction does),
-/// minimum and maximum are the instruction's (the second operand unless
-/// the first is strictly less, or greater: what Eigen's `pmin` relies on),
-/// and `blendv` takes the second operand's lane where the mask's sign bit
-/// is set.
-static Value x86Lane(OpBuilder &b, Location l, StringRef name,
-                     ArrayRef<Value> operands,
-                     std::optional<uint64_t> immediate) {
-  // (AVX-512's minima and maxima take a rounding mode: the current one.)
-  bool wide = name.consume_back("512");
-  if (wide && operands.size() == 2 && !name.starts_with("min") &&
-      !name.starts_with("max"))
-    return {};
-  if (operands.size() < 2 || !isa<FloatType>(operands[0].getType()) ||
-      !(name.ends_with("pd") || name.ends_with("ps") ||
-        name.ends_with("pd256") || name.ends_with("ps256")))
-    return {};
-  Value x = operands[0], y = operands[1];
-  Type bits = b.getIntegerType(x.getType().getIntOrFloatBitWidth());
-  // blendv: the second operand's lane where the mask's sign bit is set.
-  if (name.starts_with("blendv") && operands.size() == 3) {
-    Value mask = ct::BitCastOp::create(b, l, bits, operands[2]);
-    Value set = arith::CmpIOp::create(
-        b, l, arith::CmpIPredicate::slt, mask,
-        arith::ConstantOp::create(b, l, b.getIntegerAttr(bits, 0)));
-    return arith::SelectOp::create(b, l, set, y, x);
-  }
-  if (operands.size() != 2)
-    return {};
-  auto compare = [&](arith::CmpFPredicate predicate) -> Value {
-    return arith::CmpFOp::create(b, l, predicate, x, y);
-  };
-  if (name.starts_with("min"))
-    return arith::SelectOp::create(b, l, compare(arith::CmpFPredicate::OLT), x,
-                                   y);
-  if (name.starts_with("max"))
-    return arith::SelectOp::create(b, l, compare(arith::CmpFPredicate::OGT), x,
-                                   y);
-  std::optional<arith::CmpFPredicate> predicate =
-      x86Comparison(name, immediate);
-  if (!predicate)
-    return {};
-  Value mask = arith::ExtSIOp::create(b, l, bits, compare(*predicate));
-  return ct::BitCastOp::create(b, l, x.getType(), mask);
-}
-
-/// The lanes of x86's shuffles by an immediate (`_mm_shuffle_pd`,
-/// `_mm_shuffle_ps`, `_mm_shuffle_epi32` and their 256-bit forms, within
-/// each 128-bit half), or none for another builtin.
-static std::optional<SmallVector<Value>>
-x86Shuffle(StringRef name, ArrayRef<SmallVector<Value>> arguments,
-           std::optional<uint64_t> immediate) {
-  if (!immediate || arguments.empty())
-    return std::nullopt;
-  uint64_t imm = *immediate;
-  ArrayRef<Value> a = arguments[0];
-  ArrayRef<Value> second = arguments.size() > 1 ? arguments[1] : a;
-  SmallVector<Value> lanes;
-  // AVX's 128-bit halves: one taken out, put in, or two chosen (with
-  // zeros where bit 3 of a choice says).
-  unsigned n = a.size();
-  if (name.starts_with("vextractf128_") && arguments.size() == 1) {
-    for (unsigned i = 0; i < n / 2; ++i)
-      lanes.push_back(a[(imm & 1) * (n / 2) + i]);
-    return lanes;
-  }
-  if (name.starts_with("vinsertf128_") && arguments.size() == 2 &&
-      second.size() * 2 == n) {
-    lanes.assign(a.begin(), a.end());
-    for (unsigned i = 0; i < n / 2; ++i)
-      lanes[(imm & 1) * (n / 2) + i] = second[i];
-    return lanes;
-  }
-  if (name.starts_with("vpermilp")) {
-    bool doubles = name.starts_with("vpermilpd");
-    for (unsigned i = 0; i < n; ++i)
-      lanes.push_back(doubles ? a[(i & ~1u) + ((imm >> i) & 1)]
-                              : a[(i & ~3u) + ((imm >> (2 * (i % 4))) & 3)]);
-    return lanes;
-  }
-  if (name.starts_with("vperm2f128_") && arguments.size() == 2) {
-    for (unsigned half = 0; half < 2; ++half) {
-      unsigned choice = (imm >> (4 * half)) & 15;
-      ArrayRef<Value> from = choice & 2 ? second : a;
-      for (unsigned i = 0; i < n / 2; ++i)
-        lanes.push_back(choice & 8 ? Value()
-                                   : from[(choice & 1) * (n / 2) + i]);
-    }
-    return llvm::all_of(lanes, [](Value lane) { return lane; })
-               ? std::optional(lanes)
-               : std::nullopt;
-  }
-  if (name == "shufpd" || name == "shufpd256") {
-    if (arguments.size() != 2)
-      return std::nullopt;
-    for (unsigned i = 0; i < a.size(); ++i)
-      lanes.push_back((i % 2 ? second : a)[(i & ~1u) + ((imm >> i) & 1)]);
-    return lanes;
-  }
-  bool fromTwo = name == "shufps" || name == "shufps256";
-  if (!fromTwo && name != "pshufd" && name != "pshufd256")
-    return std::nullopt;
-  if (arguments.size() != (fromTwo ? 2u : 1u))
-    return std::nullopt;
-  for (unsigned i = 0; i < a.size(); ++i) {
-    unsigned half = i & ~3u, k = i % 4;
-    ArrayRef<Value> from = fromTwo && k >= 2 ? second : a;
-    lanes.push_back(from[half + ((imm >> (2 * k)) & 3)]);
-  }
-  return lanes;
-}
-
 std::optional<SmallVector<Value>>
 FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
   using Result = std::optional<SmallVector<Value>>;
@@ -391,6 +244,9 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
   bool x86 = name.consume_front("__builtin_ia32_");
   if (bool handled; x86)
     if (Result lanes = x86IntegerBuiltin(call, name, handled); handled)
+      return lanes;
+  if (bool handled; x86)
+    if (Result lanes = x86MaskedBuiltin(call, name, handled); handled)
       return lanes;
   // (An immediate operand: the comparison an AVX `cmp` makes.)
   std::optional<uint64_t> immediate;
@@ -423,10 +279,12 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
       return std::nullopt;
     arguments.push_back(std::move(*x));
   }
-  if (x86)
-    if (std::optional<SmallVector<Value>> shuffled =
-            x86Shuffle(name, arguments, immediate))
-      return shuffled;
+  if (x86) {
+    unsigned resultLanes = asVector(call->getType())->getNumElements();
+    Result lanes =
+        x86BuiltinLanes(b, l, name, arguments, immediate, resultLanes);
+    return lanes ? lanes : notLowered();
+  }
   bool isSigned = asVector(call->getType())
                       ->getElementType()
                       ->isSignedIntegerOrEnumerationType();
@@ -435,10 +293,7 @@ FunctionLowering::elementwiseBuiltin(const clang::CallExpr *call) {
     SmallVector<Value> operands;
     for (const SmallVector<Value> &argument : arguments)
       operands.push_back(argument[i]);
-    Value lane = x86 ? x86Lane(b, l, name, operands, immediate)
-                     : buildElementwiseBuiltin(b, l, name, operands, isSigned);
-    if (!lane && x86)
-      return notLowered();
+    Value lane = buildElementwiseBuiltin(b, l, name, operands, isSigned);
     if (!lane)
       return unsupported<Result>(call, "the builtin " + what +
                                            " on SIMD vectors cannot be "

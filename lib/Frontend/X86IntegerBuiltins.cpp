@@ -142,6 +142,33 @@ FunctionLowering::x86IntegerBuiltin(const clang::CallExpr *call, StringRef name,
   return result;
 }
 
+bool FunctionLowering::lowerLaneExtract(const clang::CallExpr *call,
+                                        std::optional<CallResult> &result) {
+  // vec_ext_vNT(v, i) (`_mm256_extract_epi32`, `_mm_cvtsd_f64`...): lane i
+  // of v, a number (with its derivative, for a floating-point lane).
+  result = std::nullopt;
+  clang::Expr::EvalResult index;
+  if (!call->getArg(1)->EvaluateAsInt(index, ast)) {
+    unsupported(call->getArg(1), "the lane of this SIMD extraction is not a "
+                                 "constant; it cannot be differentiated");
+    return true;
+  }
+  std::optional<SmallVector<Value>> lanes = vectorLanes(call->getArg(0));
+  if (!lanes)
+    return true;
+  Value lane = (*lanes)[index.Val.getInt().getZExtValue() % lanes->size()];
+  Location l = loc(call);
+  // (A narrow integer lane is extended to the builtin's `int`.)
+  Type type = b.getIntegerType(ast.getTypeSize(call->getType()));
+  if (isa<IntegerType>(lane.getType()) &&
+      lane.getType().getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
+    lane = call->getType()->isSignedIntegerType()
+               ? arith::ExtSIOp::create(b, l, type, lane).getResult()
+               : arith::ExtUIOp::create(b, l, type, lane).getResult();
+  result = CallResult{lane, {}};
+  return true;
+}
+
 bool FunctionLowering::lowerX86ScalarBuiltin(
     const clang::CallExpr *call, std::optional<CallResult> &result) {
   // x86's builtins that make a number of SIMD vectors: a movemask (the
@@ -150,6 +177,10 @@ bool FunctionLowering::lowerX86ScalarBuiltin(
   const clang::FunctionDecl *callee = call->getDirectCallee();
   StringRef name =
       callee && callee->getIdentifier() ? callee->getName() : StringRef();
+  if (name.starts_with("__builtin_ia32_vec_ext_v") && call->getNumArgs() == 2)
+    return lowerLaneExtract(call, result);
+  if (lowerX86MaskBuiltin(call, result))
+    return true;
   if (!name.consume_front("__builtin_ia32_") ||
       !call->getType()->isIntegerType() || !call->getNumArgs() ||
       !llvm::all_of(call->arguments(), [](const clang::Expr *arg) {

@@ -2,10 +2,11 @@
 // operations between two values that carry derivatives (no derivative goes
 // through bits: one error where the lanes compute the same; a comparison's mask
 // selecting lanes is a select, Integration/CPU/simd-masks.cpp), and x86's
-// builtins that are not lowered yet; Clang's elementwise builtins of
-// scalars that are not lowered yet.
+// builtins that are not lowered yet (AVX-512's masked forms among them), a
+// gather whose byte scale is not whole lanes; Clang's elementwise builtins
+// of scalars that are not lowered yet.
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 | FileCheck %s --implicit-check-not=error:
-// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DBUILTIN 2>&1 | FileCheck %s --check-prefix=BUILTIN --implicit-check-not=error:
+// RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include -DBUILTIN -mavx512f 2>&1 | FileCheck %s --check-prefix=BUILTIN --implicit-check-not=error:
 #include <cotangent/cotangent.h>
 
 typedef double v2d __attribute__((vector_size(16)));
@@ -35,6 +36,33 @@ double reciprocalGradient(double x) {
   double dx = 0;
   ct::gradient<reciprocal>(x, &dx);
   return dx;
+}
+
+[[ct::differentiable]] double converted(double x) {
+  typedef double v8d __attribute__((vector_size(64)));
+  typedef int v8i __attribute__((vector_size(32)));
+  v8d a = {x, x, x, x, x, x, x, x};
+  v8i zero = {};
+  // BUILTIN: simd-vectors-unsupported.cpp:[[@LINE+1]]:16: error: the SIMD builtin '__builtin_ia32_cvtpd2dq512_mask' cannot be differentiated yet; build the library's scalar code instead (Eigen: define EIGEN_DONT_VECTORIZE)
+  v8i k = (v8i)__builtin_ia32_cvtpd2dq512_mask(a, zero, 3, 4);
+  return x * k[0];
+}
+double convertedGradient(double x) {
+  double dx = 0;
+  ct::gradient<converted>(x, &dx);
+  return dx;
+}
+
+[[ct::differentiable]] double gathered(const double *x) {
+  typedef double v8d __attribute__((vector_size(64)));
+  typedef int v8i __attribute__((vector_size(32)));
+  v8i index = {0, 1, 2, 3, 4, 5, 6, 7};
+  // BUILTIN: simd-vectors-unsupported.cpp:[[@LINE+1]]:49: error: these indices of a gather or scatter count parts of its lanes (its scale is not a whole number of lanes); it cannot be differentiated
+  v8d g = __builtin_ia32_gathersiv8df(v8d{}, x, index, 255, 4);
+  return g[0];
+}
+double gatheredGradient(const double *x, double *dx) {
+  return ct::gradient<gathered>(x, dx);
 }
 
 [[ct::differentiable]] double bits(double x, unsigned n) {

@@ -1,8 +1,8 @@
 // x86's integer builtins are what the instructions compute, lane by lane
 // (X86IntegerBuiltins.cpp): a shift by a count checks the count against
 // the lane's width (zeros past it), a conversion to integers rounds (or
-// truncates) and gives INT_MIN out of range, and a movemask gathers the
-// lanes' sign bits.
+// truncates) and gives INT_MIN out of range, a movemask gathers the lanes'
+// sign bits, and an extraction by a constant is the lane.
 // RUN: %cotangent-cc %s --emit=mlir -- -std=c++20 | FileCheck %s
 
 #include <emmintrin.h>
@@ -19,6 +19,19 @@
 [[ct::differentiable]] int negative(double x, double y) {
   return _mm_movemask_pd(_mm_set_pd(y, x));
 }
+
+[[ct::differentiable]] int third(int a, int b, int c, int d) {
+  return _mm_extract_epi16(_mm_setr_epi16(a, b, c, d, 0, 0, 0, 0), 2);
+}
+
+// Lane extraction by a constant (`_mm_extract_epi16`, a macro): the
+// lane, here the third 16-bit lane, bits 32 to 47 of the first 64-bit one.
+// CHECK-LABEL: func.func @_Z5thirdiiii
+// CHECK: %[[WORD:.*]] = memref.load %{{.*}}[%c0] : memref<2xi64>
+// CHECK-NEXT: %[[SHIFTED:.*]] = arith.shrui %[[WORD]], %c32_i64 : i64
+// CHECK-NEXT: %[[LANE:.*]] = arith.trunci %[[SHIFTED]] : i64 to i16
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extui %[[LANE]] : i16 to i32
+// CHECK-NEXT: return %[[WIDE]] : i32
 
 // CHECK-LABEL: func.func @_ZL14_mm_slli_epi64
 // CHECK-SAME: %[[V:.*]]: memref<?xi64{{.*}}>{{.*}}, %[[COUNT:.*]]: i32,

@@ -138,3 +138,44 @@ func.func @maskHalf(%x: f64, %y: f64) -> f64 {
   %r = ct.bit_cast %half : i64 to f64
   return %r : f64
 }
+
+// Two floats' bits joined into one 64-bit lane, masked there, and split
+// again (`_mm512_and_si512` of a float packet): each float's own mask,
+// hence its absolute value and its negation.
+// CHECK-LABEL: func @joined_lanes_masked
+// CHECK-SAME: (%[[A:.*]]: f32, %[[B:.*]]: f32)
+// CHECK-DAG: %[[ABS:.*]] = math.absf %[[A]] : f32
+// CHECK-DAG: %[[NEG:.*]] = arith.negf %[[B]] : f32
+// CHECK: return %[[ABS]], %[[NEG]]
+func.func @joined_lanes_masked(%a: f32, %b: f32) -> (f32, f32) {
+  %ai = ct.bit_cast %a : f32 to i32
+  %bi = ct.bit_cast %b : f32 to i32
+  %lo = arith.extui %ai : i32 to i64
+  %hi0 = arith.extui %bi : i32 to i64
+  %c32 = arith.constant 32 : i64
+  %hi = arith.shli %hi0, %c32 : i64
+  %joined = arith.ori %lo, %hi : i64
+  // (abs in the low lane, a sign flip in the high one)
+  %mask = arith.constant 0x000000007fffffff : i64
+  %flip = arith.constant 0x8000000000000000 : i64
+  %masked = arith.andi %joined, %mask : i64
+  %flipped = arith.xori %joined, %flip : i64
+  %low = arith.trunci %masked : i64 to i32
+  %shifted = arith.shrui %flipped, %c32 : i64
+  %high = arith.trunci %shifted : i64 to i32
+  %x = ct.bit_cast %low : i32 to f32
+  %y = ct.bit_cast %high : i32 to f32
+  return %x, %y : f32, f32
+}
+
+// A part of a wide lane that is not made of narrower values stays bits.
+// CHECK-LABEL: func @wide_bits_kept
+// CHECK: arith.trunci
+// CHECK: ct.bit_cast
+func.func @wide_bits_kept(%w: i64) -> f32 {
+  %mask = arith.constant 0x000000007fffffff : i64
+  %masked = arith.andi %w, %mask : i64
+  %low = arith.trunci %masked : i64 to i32
+  %x = ct.bit_cast %low : i32 to f32
+  return %x : f32
+}

@@ -30,6 +30,9 @@
 // and rounds its stack buffers up to 32 bytes; packets need the default
 // strategy.)
 // RUN: %if avx2 && ad-optimizations %{ %clangxx-ct -O2 -mavx2 -mfma %eigen %s -o %t3 && %t3 | FileCheck %s %}
+// (With the processor's own extensions: AVX-512's masked packets where it
+// has them.)
+// RUN: %if ad-optimizations %{ %clangxx-ct -O2 -march=native %eigen %s -o %t4 && %t4 | FileCheck %s %}
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 

@@ -1,6 +1,6 @@
 // Eigen's array functions with its SIMD packets on, as a user builds them:
-// the default flags (SSE2) and, where the processor has them, AVX2 with
-// FMA. Eigen computes `exp`, `log`, `sin`, `pow`... of packets by
+// the default flags (SSE2), AVX2 with FMA where the processor has them,
+// and `-march=native` (AVX-512's masked packets where it has them). Eigen computes `exp`, `log`, `sin`, `pow`... of packets by
 // polynomials behind rounding tricks; each call is the C library's function
 // on each lane, differentiated by its rule (docs/Eigen.md). Every mode
 // against central differences in double (modes.h), and float gradients
@@ -10,6 +10,7 @@
 // RUN: %clangxx-ct -O0 %eigen %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %eigen %s -o %t2 && %t2 | FileCheck %s
 // RUN: %if avx2 %{ %clangxx-ct -O2 -mavx2 -mfma %eigen %s -o %t3 && %t3 | FileCheck %s %}
+// RUN: %clangxx-ct -O2 -march=native %eigen %s -o %t4 && %t4 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 

@@ -306,11 +306,104 @@ struct SelectOfBits : OpRewritePattern<BitCastOp> {
     return success();
   }
 };
+/// Bits [offset, offset + width) of an integer made of narrower values
+/// (SIMD lanes joined into wider ones: extended, shifted and or'd; masked
+/// by constants; shifted back and truncated), as an expression of those
+/// values, or nullopt where it is not one. Without a rewriter it only
+/// answers whether it can (null values), so that a pattern that fails
+/// leaves nothing behind.
+struct BitSlice {
+  PatternRewriter *rewriter;
+  Location loc;
+
+  std::optional<Value> of(Value bits, unsigned offset, unsigned width,
+                          unsigned depth = 0) {
+    unsigned total = bits.getType().getIntOrFloatBitWidth();
+    if (offset == 0 && total == width)
+      return bits;
+    if (depth > 16 || offset + width > total)
+      return std::nullopt;
+    APInt constant;
+    if (matchPattern(bits, m_ConstantInt(&constant)))
+      return make(constant.extractBits(width, offset));
+    Operation *op = bits.getDefiningOp();
+    if (!op)
+      return std::nullopt;
+    if (auto extend = dyn_cast<arith::ExtUIOp>(op)) {
+      unsigned inner = extend.getIn().getType().getIntOrFloatBitWidth();
+      if (offset >= inner)
+        return make(APInt::getZero(width));
+      if (offset + width > inner)
+        return std::nullopt;
+      return of(extend.getIn(), offset, width, depth + 1);
+    }
+    if (auto truncate = dyn_cast<arith::TruncIOp>(op))
+      return of(truncate.getIn(), offset, width, depth + 1);
+    APInt amount;
+    if (isa<arith::ShLIOp, arith::ShRUIOp>(op) &&
+        matchPattern(op->getOperand(1), m_ConstantInt(&amount)) &&
+        amount.ult(total)) {
+      unsigned k = amount.getZExtValue();
+      if (isa<arith::ShRUIOp>(op)) {
+        if (offset + k + width > total)
+          return std::nullopt;
+        return of(op->getOperand(0), offset + k, width, depth + 1);
+      }
+      if (offset >= k)
+        return of(op->getOperand(0), offset - k, width, depth + 1);
+      if (offset + width > k)
+        return std::nullopt;
+      return make(APInt::getZero(width));
+    }
+    if (!isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op))
+      return std::nullopt;
+    std::optional<Value> x = of(op->getOperand(0), offset, width, depth + 1);
+    std::optional<Value> y = of(op->getOperand(1), offset, width, depth + 1);
+    if (!x || !y)
+      return std::nullopt;
+    if (!rewriter)
+      return Value();
+    if (isa<arith::AndIOp>(op))
+      return arith::AndIOp::create(*rewriter, loc, *x, *y).getResult();
+    if (isa<arith::OrIOp>(op))
+      return arith::OrIOp::create(*rewriter, loc, *x, *y).getResult();
+    return arith::XOrIOp::create(*rewriter, loc, *x, *y).getResult();
+  }
+
+private:
+  Value make(const APInt &value) {
+    if (!rewriter)
+      return Value();
+    return arith::ConstantOp::create(
+        *rewriter, loc,
+        rewriter->getIntegerAttr(rewriter->getIntegerType(value.getBitWidth()),
+                                 value));
+  }
+};
+
+/// A narrow integer taken out of joined lanes, `trunc((join(a, b) & m) >>
+/// 32)`: the lane it came from, `b & (m >> 32)`. SIMD code on floats' bits
+/// in wider integer lanes (`_mm512_and_si512` of a float packet's bits, in
+/// 64-bit lanes) then shows each float's sign-bit trick to SignBitTrick.
+struct NarrowedBits : OpRewritePattern<arith::TruncIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncIOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<IntegerType>(op.getType()))
+      return failure();
+    unsigned width = op.getType().getIntOrFloatBitWidth();
+    if (!BitSlice{nullptr, op.getLoc()}.of(op.getIn(), 0, width))
+      return failure();
+    std::optional<Value> narrow =
+        BitSlice{&rewriter, op.getLoc()}.of(op.getIn(), 0, width);
+    rewriter.replaceOp(op, *narrow);
+    return success();
+  }
+};
 } // namespace
 
 void BitCastOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                             MLIRContext *context) {
-  patterns
-      .add<SignBitTrick, MaskedBits, JoinedSelects, JoinedHalves, SelectOfBits>(
-          context);
+  patterns.add<SignBitTrick, MaskedBits, JoinedSelects, JoinedHalves,
+               SelectOfBits, NarrowedBits>(context);
 }
