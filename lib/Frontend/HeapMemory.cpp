@@ -47,6 +47,10 @@ static constexpr StringLiteral kEigenHandmadeMalloc =
     "Eigen::internal::handmade_aligned_malloc";
 static constexpr StringLiteral kEigenHandmadeFree =
     "Eigen::internal::handmade_aligned_free";
+/// Its realloc (`conservativeResize` with AVX): new memory of its malloc,
+/// the old contents that fit, the old memory freed by its free.
+static constexpr StringLiteral kEigenHandmadeRealloc =
+    "Eigen::internal::handmade_aligned_realloc";
 
 bool isEigenHandmadeFree(const clang::FunctionDecl *callee) {
   return callee->getIdentifier() &&
@@ -58,6 +62,12 @@ static bool isEigenHandmadeMalloc(const clang::FunctionDecl *callee) {
   return callee->getIdentifier() &&
          callee->getName() == "handmade_aligned_malloc" &&
          callee->getQualifiedNameAsString() == kEigenHandmadeMalloc;
+}
+
+static bool isEigenHandmadeRealloc(const clang::FunctionDecl *callee) {
+  return callee->getIdentifier() &&
+         callee->getName() == "handmade_aligned_realloc" &&
+         callee->getQualifiedNameAsString() == kEigenHandmadeRealloc;
 }
 
 /// The parameter `arg` names (through conversions to `void *`), if any.
@@ -79,7 +89,8 @@ static bool freesParameterIn(ModuleLowering &module, const clang::Stmt *stmt) {
       unsigned id = callee->getBuiltinID();
       bool freeing =
           id == clang::Builtin::BIfree || isGlobalOperatorDelete(call) ||
-          isEigenHandmadeFree(callee) || id == clang::Builtin::BIrealloc ||
+          isEigenHandmadeFree(callee) || isEigenHandmadeRealloc(callee) ||
+          id == clang::Builtin::BIrealloc ||
           id == clang::Builtin::BI__builtin_realloc;
       for (const clang::Expr *arg : call->arguments())
         if (namedParameter(arg) && (freeing || module.freesParameter(callee)))
@@ -551,7 +562,8 @@ static void nameDeallocation(memref::DeallocOp freed, const clang::Expr *where,
           ast.getTypeAlignInChars(deleted->getDestroyedType()).getQuantity();
   } else if (const auto *call = dyn_cast<clang::CallExpr>(where);
              call && call->getDirectCallee() &&
-             isEigenHandmadeFree(call->getDirectCallee())) {
+             (isEigenHandmadeFree(call->getDirectCallee()) ||
+              isEigenHandmadeRealloc(call->getDirectCallee()))) {
     function = kEigenHandmadeFree;
   } else if (const auto *call = dyn_cast<clang::CallExpr>(where);
              call && isGlobalOperatorDelete(call)) {
@@ -628,8 +640,15 @@ enum class CAllocation {
   Realloc,
   AlignedAlloc,
   Alloca,
-  EigenHandmade
+  EigenHandmade,
+  EigenHandmadeRealloc
 };
+
+/// Whether `kind` reallocates: C's realloc, Eigen's.
+bool reallocates(CAllocation kind) {
+  return kind == CAllocation::Realloc ||
+         kind == CAllocation::EigenHandmadeRealloc;
+}
 } // namespace
 
 /// Whether `call` calls the global `operator new` or `operator new[]`
@@ -680,6 +699,8 @@ static CAllocation cAllocation(const clang::Expr *expr) {
     return CAllocation::Malloc;
   if (isEigenHandmadeMalloc(callee) && call->getNumArgs() == 2)
     return CAllocation::EigenHandmade;
+  if (isEigenHandmadeRealloc(callee) && call->getNumArgs() == 3)
+    return CAllocation::EigenHandmadeRealloc;
   switch (callee->getBuiltinID()) {
   case clang::Builtin::BImalloc:
   case clang::Builtin::BI__builtin_malloc:
@@ -759,11 +780,11 @@ Value FunctionLowering::allocationBytes(const clang::CallExpr *call) {
   // calloc(count, size); aligned_alloc(alignment, size); realloc(p, size);
   // the others' size is their first argument (operator new's nothrow tag
   // follows it).
-  Value bytes = argument(kind == CAllocation::AlignedAlloc ||
-                                 kind == CAllocation::Realloc ||
-                                 kind == CAllocation::Calloc
-                             ? 1
-                             : 0);
+  Value bytes =
+      argument(kind == CAllocation::AlignedAlloc || reallocates(kind) ||
+                       kind == CAllocation::Calloc
+                   ? 1
+                   : 0);
   if (!bytes || kind != CAllocation::Calloc)
     return bytes;
   Value count = argument(0);
@@ -779,6 +800,19 @@ FunctionLowering::reallocatedMemory(const clang::CallExpr *call) {
   std::optional<Address> old = unpacked(lowerPointer(given), call);
   if (!old)
     return std::nullopt;
+  // Eigen's realloc is told the bytes the old memory holds (its free knows
+  // nothing of the C library's sizes).
+  if (cAllocation(call) == CAllocation::EigenHandmadeRealloc &&
+      !isa<clang::CXXDefaultArgExpr>(call->getArg(2))) {
+    Value bytes = lowerRValue(call->getArg(2));
+    if (!bytes)
+      return std::nullopt;
+    Type scalar = cast<MemRefType>(old->memref.getType()).getElementType();
+    return OldMemory{*old,
+                     arith::DivUIOp::create(
+                         b, l, index(bytes, call->getArg(2)->getType(), l),
+                         constantIndex(scalar.getIntOrFloatBitWidth() / 8, l))};
+  }
   // A pointer variable only ever given allocations keeps their size.
   if (const auto *ref =
           dyn_cast<clang::DeclRefExpr>(given->IgnoreParenImpCasts())) {
@@ -825,6 +859,12 @@ Operation *FunctionLowering::makeCMemory(const clang::CallExpr *call,
   StringRef function = "malloc";
   if (cAllocation(call) == CAllocation::EigenHandmade)
     function = kEigenHandmadeMalloc;
+  // (Eigen's realloc aligns as its malloc was asked to, a constant of its
+  // configuration: the most any of its packets asks is enough.)
+  if (cAllocation(call) == CAllocation::EigenHandmadeRealloc) {
+    function = kEigenHandmadeMalloc;
+    made.setAlignment(kMostRoundedAlignment);
+  }
   if (isGlobalOperatorNew(call))
     function =
         call->getDirectCallee()->getOverloadedOperator() == clang::OO_Array_New
@@ -907,8 +947,8 @@ FunctionLowering::lowerCAllocation(const clang::CastExpr *cast) {
   if (!bytes)
     return std::nullopt;
   std::optional<OldMemory> old;
-  if (cAllocation(call) == CAllocation::Realloc &&
-      !isNullPointer(call->getArg(0), ast) && !(old = reallocatedMemory(call)))
+  if (reallocates(cAllocation(call)) && !isNullPointer(call->getArg(0), ast) &&
+      !(old = reallocatedMemory(call)))
     return std::nullopt;
   std::optional<Address> memory =
       allocateCMemory(call, layout->scalar, bytes, old);
@@ -921,8 +961,7 @@ std::optional<Address>
 FunctionLowering::lowerUntypedAllocation(const clang::CallExpr *call) {
   Location l = loc(call);
   // realloc of typed memory: memory of the same type.
-  if (cAllocation(call) == CAllocation::Realloc &&
-      !isNullPointer(call->getArg(0), ast)) {
+  if (reallocates(cAllocation(call)) && !isNullPointer(call->getArg(0), ast)) {
     std::optional<OldMemory> old = reallocatedMemory(call);
     Value bytes = old ? allocationBytes(call) : nullptr;
     if (!bytes)

@@ -1,5 +1,6 @@
 // Dynamic-size Eigen as written (Debian's libeigen3-dev), on Eigen's scalar
-// code path: VectorXd and MatrixXd locals sized at run time, resized,
+// code path: VectorXd and MatrixXd locals sized at run time, resized (also
+// keeping their contents, `conservativeResize`),
 // filled by the comma initializer and by coefficients, members of a struct,
 // given by reference to helpers and returned by value from them; Map over
 // the caller's memory; sums, coefficient-wise products, array functions,
@@ -94,6 +95,21 @@ static double modelLoss(const Model &m, const VectorXd &p) {
          w.segment(1, 2).dot(u.head(2)) + ramp.dot(w) + squares;
 }
 
+// Vectors and matrices grown keeping their contents (`conservativeResize`:
+// with AVX, Eigen's own aligned realloc).
+[[ct::differentiable]] double grown(const double *x, int n) {
+  VectorXd v(2);
+  v << x[0], x[1];
+  v.conservativeResize(n);
+  for (int i = 2; i < n; ++i)
+    v[i] = x[i] * v[i - 1];
+  MatrixXd m(2, 1);
+  m << x[0], x[1];
+  m.conservativeResize(2, 2);
+  m.col(1) = m.col(0) * x[2];
+  return v.squaredNorm() + m.sum();
+}
+
 // A matrix filled by coefficients, its column sums' product, and the trace
 // of A^T A (a lazy product of a transposed matrix).
 [[ct::differentiable]] double matrixWork(const double *x, int n) {
@@ -137,6 +153,7 @@ static double modelLoss(const Model &m, const VectorXd &p) {
 int main() {
   check::againstDifferences<leastSquares>("least squares");
   check::againstDifferences<vectorWork>("vector work");
+  check::againstDifferences<grown>("grown");
   check::againstDifferences<matrixWork>("matrix work");
   check::againstDifferences<productsAndSolve>("products and solve");
   return check::report();
