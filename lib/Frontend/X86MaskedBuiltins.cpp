@@ -240,6 +240,10 @@ FunctionLowering::maskedOperationLanes(const clang::CallExpr *call,
                                           "constant; it cannot be "
                                           "differentiated");
     uint64_t value = known.Val.getInt().getZExtValue();
+    // (One immediate before the passthrough; two are another form.)
+    if (i < last && immediate)
+      return unsupported<Result>(call, "the SIMD builtin " + what +
+                                           " cannot be differentiated yet");
     if (i < last)
       immediate = value;
     else if (!keepsCurrentRounding(value))
