@@ -1,9 +1,10 @@
 //===- X86IntegerBuiltins.cpp - x86's shifts, conversions and movemasks ---===//
 //
-// The x86 builtins SIMD math code makes integers with (SimdVectors.cpp has
-// the lane-by-lane floating-point ones): shifts of integer lanes by a
-// count, conversions between floating-point and integer lanes, and the
-// builtins that gather lanes into one number (movemasks, `ptest`). Each is
+// The x86 builtins SIMD math code makes integers with (X86VectorBuiltins.cpp
+// has the lane-by-lane floating-point ones): shifts of integer lanes by a
+// count, conversions between floating-point and integer lanes, the
+// builtins that gather lanes into one number (movemasks, `ptest`), and the
+// extraction of one lane by a constant. Each is
 // what the instruction computes, in the arith dialect, lane by lane:
 // integers carry no derivative, so code that builds a power of two from an
 // exponent's bits, or tests a mask, compiles as it runs; a conversion
@@ -144,7 +145,7 @@ FunctionLowering::x86IntegerBuiltin(const clang::CallExpr *call, StringRef name,
 
 bool FunctionLowering::lowerLaneExtract(const clang::CallExpr *call,
                                         std::optional<CallResult> &result) {
-  // vec_ext_vNT(v, i) (`_mm256_extract_epi32`, `_mm_cvtsd_f64`...): lane i
+  // vec_ext_vNT(v, i) (`_mm256_extract_epi32`, `_mm_extract_epi16`): lane i
   // of v, a number (with its derivative, for a floating-point lane).
   result = std::nullopt;
   clang::Expr::EvalResult index;

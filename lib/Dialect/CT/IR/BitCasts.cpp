@@ -306,6 +306,7 @@ struct SelectOfBits : OpRewritePattern<BitCastOp> {
     return success();
   }
 };
+
 /// Bits [offset, offset + width) of an integer made of narrower values
 /// (SIMD lanes joined into wider ones: extended, shifted and or'd; masked
 /// by constants; shifted back and truncated), as an expression of those
