@@ -1,4 +1,5 @@
-// Dynamic-size Eigen with its SSE2 packets on (the default flags) and its
+// Dynamic-size Eigen with its SSE2 packets on (the default flags; also AVX2
+// and the processor's own, AVX-512's masked packets where it has them) and its
 // directory named by -I, as a program's own build may name it: matrix
 // products of the caller's memory (Eigen's GEMM and GEMV kernels, their
 // packed blocks and aligned stack buffers, cache sizes read by code that
@@ -11,6 +12,7 @@
 // REQUIRES: plugin, eigen, ad-optimizations
 // RUN: %clangxx-ct -O2 %eigen-as-user %s -o %t2 && %t2 | FileCheck %s
 // RUN: %if avx2 %{ %clangxx-ct -O2 -mavx2 -mfma %eigen-as-user %s -o %t3 && %t3 | FileCheck %s %}
+// RUN: %clangxx-ct -O2 -march=native %eigen-as-user %s -o %t4 && %t4 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 
