@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionLowering.h"
+#include "X86VectorBuiltins.h"
 
 #include "cotangent/Dialect/CT/IR/CTOps.h"
 
@@ -28,10 +29,6 @@ const clang::VectorType *asVector(clang::QualType type) {
   return type->getAs<clang::VectorType>();
 }
 
-Value integerConstant(OpBuilder &b, Location l, Type type, int64_t v) {
-  return arith::ConstantOp::create(b, l, b.getIntegerAttr(type, v));
-}
-
 /// `lane` shifted as x86's immediate shifts do: a count past the lane's
 /// width gives zeros (logical) or copies of the sign bit (arithmetic).
 Value shiftLane(OpBuilder &b, Location l, Value lane, Value count,
@@ -39,16 +36,8 @@ Value shiftLane(OpBuilder &b, Location l, Value lane, Value count,
   Type type = lane.getType();
   unsigned width = type.getIntOrFloatBitWidth();
   // (The count is unsigned.)
-  auto resized = [&](Type to) -> Value {
-    unsigned from = count.getType().getIntOrFloatBitWidth();
-    if (from == to.getIntOrFloatBitWidth())
-      return count;
-    if (from < to.getIntOrFloatBitWidth())
-      return arith::ExtUIOp::create(b, l, to, count);
-    return arith::TruncIOp::create(b, l, to, count);
-  };
-  Value amount = resized(type);
-  Value wide = resized(b.getI64Type());
+  Value amount = resizedUnsigned(b, l, count, type);
+  Value wide = resizedUnsigned(b, l, count, b.getI64Type());
   Value inWidth =
       arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, wide,
                             integerConstant(b, l, b.getI64Type(), width));
@@ -214,17 +203,13 @@ bool FunctionLowering::lowerX86ScalarBuiltin(
       name.starts_with("vtest") && asVector(call->getArg(0)->getType())
                                        ->getElementType()
                                        ->isRealFloatingType();
-  Value value = constant(integer, 0);
+  SmallVector<Value> signs;
   Value anySet = arith::ConstantOp::create(b, l, b.getBoolAttr(false));
   for (auto [i, lane] : llvm::enumerate(arguments[0])) {
     Type type = lane.getType();
     if (movemask) {
-      Value negative = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                             lane, constant(type, 0));
-      Value bit = arith::ShLIOp::create(
-          b, l, arith::ExtUIOp::create(b, l, integer, negative),
-          constant(integer, i));
-      value = arith::OrIOp::create(b, l, value, bit);
+      signs.push_back(arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                            lane, constant(type, 0)));
       continue;
     }
     Value a = lane;
@@ -239,12 +224,14 @@ bool FunctionLowering::lowerX86ScalarBuiltin(
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, both,
                               constant(type, 0)));
   }
-  if (!movemask)
-    value = arith::ExtUIOp::create(
-        b, l, integer,
-        arith::XOrIOp::create(
-            b, l, anySet,
-            arith::ConstantOp::create(b, l, b.getBoolAttr(true))));
+  Value value =
+      movemask ? packedBits(b, l, signs, integer)
+               : arith::ExtUIOp::create(
+                     b, l, integer,
+                     arith::XOrIOp::create(
+                         b, l, anySet,
+                         arith::ConstantOp::create(b, l, b.getBoolAttr(true))))
+                     .getResult();
   result = CallResult{value, {}};
   return true;
 }

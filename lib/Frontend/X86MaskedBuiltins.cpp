@@ -34,21 +34,6 @@ const clang::VectorType *asVector(clang::QualType type) {
 /// Whether `expr` is a SIMD vector.
 bool isPacket(const clang::Expr *expr) { return asVector(expr->getType()); }
 
-Value integerConstant(OpBuilder &b, Location l, Type type, int64_t v) {
-  return arith::ConstantOp::create(b, l, b.getIntegerAttr(type, v));
-}
-
-/// The integer `value` as one of `type`, zero-extended or truncated.
-Value resized(OpBuilder &b, Location l, Value value, Type type) {
-  unsigned from = value.getType().getIntOrFloatBitWidth();
-  unsigned to = type.getIntOrFloatBitWidth();
-  if (from < to)
-    return arith::ExtUIOp::create(b, l, type, value);
-  if (from > to)
-    return arith::TruncIOp::create(b, l, type, value);
-  return value;
-}
-
 /// Bit i of the integer `mask`, as an i1.
 Value maskBit(OpBuilder &b, Location l, Value mask, unsigned i) {
   Type type = mask.getType();
@@ -347,7 +332,7 @@ Value FunctionLowering::comparisonMask(const clang::CallExpr *call,
                                     "be differentiated yet");
   std::optional<arith::CmpIPredicate> intPredicate =
       integerComparison(immediate, name.starts_with("ucmp"));
-  Value result = integerConstant(b, l, integer, 0);
+  SmallVector<Value> bits;
   for (unsigned i = 0; i < x->size(); ++i) {
     Value holds;
     if (floating)
@@ -357,14 +342,9 @@ Value FunctionLowering::comparisonMask(const clang::CallExpr *call,
     else
       holds =
           arith::ConstantOp::create(b, l, b.getBoolAttr((immediate & 7) == 7));
-    holds = arith::AndIOp::create(b, l, holds, on[i]);
-    result = arith::OrIOp::create(
-        b, l, result,
-        arith::ShLIOp::create(b, l,
-                              arith::ExtUIOp::create(b, l, integer, holds),
-                              integerConstant(b, l, integer, i)));
+    bits.push_back(arith::AndIOp::create(b, l, holds, on[i]));
   }
-  return result;
+  return packedBits(b, l, bits, integer);
 }
 
 Value FunctionLowering::maskOperation(const clang::CallExpr *call,
@@ -384,7 +364,7 @@ Value FunctionLowering::maskOperation(const clang::CallExpr *call,
                                          : 64;
   Type mask = b.getIntegerType(bits);
   for (Value &operand : operands)
-    operand = resized(b, l, operand, mask);
+    operand = resizedUnsigned(b, l, operand, mask);
   Value ones = integerConstant(b, l, mask, -1);
   Value x = operands[0], y = operands.size() > 1 ? operands[1] : Value();
   Value value;
@@ -409,7 +389,7 @@ Value FunctionLowering::maskOperation(const clang::CallExpr *call,
     value = arith::OrIOp::create(b, l, x, y);
   }
   Type result = b.getIntegerType(ast.getTypeSize(call->getType()));
-  return resized(b, l, value, result);
+  return resizedUnsigned(b, l, value, result);
 }
 
 bool FunctionLowering::maskedStore(const clang::CallExpr *call,

@@ -23,6 +23,30 @@ using namespace mlir;
 
 namespace cotangent::frontend {
 
+Value integerConstant(OpBuilder &b, Location l, Type type, int64_t v) {
+  return arith::ConstantOp::create(b, l, b.getIntegerAttr(type, v));
+}
+
+Value resizedUnsigned(OpBuilder &b, Location l, Value value, Type type) {
+  unsigned from = value.getType().getIntOrFloatBitWidth();
+  unsigned to = type.getIntOrFloatBitWidth();
+  if (from < to)
+    return arith::ExtUIOp::create(b, l, type, value);
+  if (from > to)
+    return arith::TruncIOp::create(b, l, type, value);
+  return value;
+}
+
+Value packedBits(OpBuilder &b, Location l, ArrayRef<Value> flags, Type type) {
+  Value packed = integerConstant(b, l, type, 0);
+  for (auto [i, flag] : llvm::enumerate(flags))
+    packed = arith::OrIOp::create(
+        b, l, packed,
+        arith::ShLIOp::create(b, l, arith::ExtUIOp::create(b, l, type, flag),
+                              integerConstant(b, l, type, i)));
+  return packed;
+}
+
 std::optional<arith::CmpFPredicate>
 x86Comparison(StringRef name, std::optional<uint64_t> immediate) {
   using P = arith::CmpFPredicate;

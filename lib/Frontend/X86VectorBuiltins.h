@@ -16,6 +16,20 @@
 
 namespace cotangent::frontend {
 
+/// The integer constant `v` of `type`.
+mlir::Value integerConstant(mlir::OpBuilder &b, mlir::Location l,
+                            mlir::Type type, int64_t v);
+
+/// The integer `value` as one of `type`, zero-extended or truncated (a
+/// shift's count, a mask of another width).
+mlir::Value resizedUnsigned(mlir::OpBuilder &b, mlir::Location l,
+                            mlir::Value value, mlir::Type type);
+
+/// The integer of `type` whose bit i is `flags[i]` (i1 values): a
+/// movemask's sign bits, a comparison's AVX-512 mask.
+mlir::Value packedBits(mlir::OpBuilder &b, mlir::Location l,
+                       llvm::ArrayRef<mlir::Value> flags, mlir::Type type);
+
 /// The comparison an x86 `cmp` builtin's name or immediate asks for
 /// (`_mm_cmplt_pd`, `_mm256_cmp_pd(a, b, _CMP_GT_OQ)`, AVX-512's 32
 /// predicates; signalling and quiet forms compare alike), or none.

@@ -36,8 +36,8 @@
 // CHECK: call @_ZL18_mm512_mask_add_pdDv8_dhS_S_
 // The comparison into a mask: lane i's comparison at bit i.
 // CHECK: %[[C0:.*]] = arith.cmpf olt, %{{.*}}, %[[LANE0]] : f64
-// CHECK-NEXT: %[[B0:.*]] = arith.extui %[[C0]] : i1 to i8
 // CHECK-NEXT: %[[C1:.*]] = arith.cmpf olt
+// CHECK: %[[B0:.*]] = arith.extui %[[C0]] : i1 to i8
 // CHECK-NEXT: %[[B1:.*]] = arith.extui %[[C1]] : i1 to i8
 // CHECK-NEXT: %[[S1:.*]] = arith.shli %[[B1]], %c1_i8 : i8
 // CHECK-NEXT: arith.ori %[[B0]], %[[S1]] : i8
