@@ -824,12 +824,6 @@ static bool insertsAfter(OpBuilder &b, Block *block, Operation *after) {
   return after != next && after->isBeforeInBlock(next);
 }
 
-/// The op just before `b`'s insertion point, null at the block's start.
-static Operation *lastOpBefore(OpBuilder &b) {
-  Block::iterator point = b.getInsertionPoint();
-  return point == b.getInsertionBlock()->begin() ? nullptr : &*std::prev(point);
-}
-
 Value ReverseEmitter::readAndZero(OpBuilder &b, Location loc, Value value) {
   Value pending;
   if (auto it = blockAdjoints.find(value); it != blockAdjoints.end()) {

@@ -152,12 +152,26 @@ static Operation *findPrimalTwin(Operation *built, Operation *op,
   return nullptr;
 }
 
+/// The ops `b` built since `before` (the op before the first of them; null:
+/// the block's start), in order. Walked rather than sorted: an order query
+/// in a block being built renumbers the whole block every few insertions,
+/// quadratic in a large function's reverse sweep.
+static SmallVector<Operation *> opsBuiltSince(OpBuilder &b, Operation *before) {
+  SmallVector<Operation *> built;
+  Block::iterator it = before ? std::next(before->getIterator())
+                              : b.getInsertionBlock()->begin();
+  for (; it != b.getInsertionPoint(); ++it)
+    built.push_back(&*it);
+  return built;
+}
+
 /// What the primal computed already, the reverse code fetches instead of
 /// computing it again: cos's partial -sin(x) uses the primal's sin(x) when
 /// the primal computes both (a value fetched costs no more than `x`
-/// itself; a transcendental function recomputed does).
+/// itself; a transcendental function recomputed does). The rule's ops are
+/// those `b` built after `ruleStart` (see opsBuiltSince).
 static void
-reusePrimalResults(Operation *op, OpBuilder &b,
+reusePrimalResults(Operation *op, OpBuilder &b, Operation *ruleStart,
                    SmallVectorImpl<Value> &partials,
                    const SmallVectorImpl<std::pair<Value, Value>> &standIns,
                    llvm::function_ref<Value(Value)> lookup) {
@@ -167,20 +181,22 @@ reusePrimalResults(Operation *op, OpBuilder &b,
         return primal;
     return nullptr;
   };
-  // The rule's ops, operands first (they are built in order in one block).
-  SetVector<Operation *> built;
+  // The rule's ops the partials use, in the order they were built.
+  SmallVector<Operation *> ruleOps = opsBuiltSince(b, ruleStart);
+  DenseSet<Operation *> fromRule(ruleOps.begin(), ruleOps.end());
+  DenseSet<Operation *> used;
   SmallVector<Value> worklist(partials.begin(), partials.end());
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
     Operation *def = v ? v.getDefiningOp() : nullptr;
-    if (!def || primalOf(v) || def->getBlock() != b.getInsertionBlock() ||
-        !built.insert(def))
+    if (!def || primalOf(v) || !fromRule.contains(def) ||
+        !used.insert(def).second)
       continue;
     llvm::append_range(worklist, def->getOperands());
   }
-  SmallVector<Operation *> ordered(built.begin(), built.end());
-  llvm::sort(ordered,
-             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  SmallVector<Operation *> ordered;
+  llvm::copy_if(ruleOps, std::back_inserter(ordered),
+                [&](Operation *rule) { return used.contains(rule); });
   for (Operation *rule : ordered) {
     Operation *twin = findPrimalTwin(rule, op, primalOf);
     if (!twin)
@@ -218,10 +234,11 @@ LogicalResult ad::emitScalarReverse(Operation *op, OpBuilder &b,
     standIns.push_back({standIn, primal});
     return standIn;
   };
+  Operation *ruleStart = lastOpBefore(b);
   PrimalValues primals(op, lookup);
   SmallVector<Value> partials =
       cast<ScalarDerivativeOpInterface>(op).buildPartials(b, primals);
-  reusePrimalResults(op, b, partials, standIns, lookup);
+  reusePrimalResults(op, b, ruleStart, partials, standIns, lookup);
   for (auto [operand, partial] : llvm::zip_equal(op->getOperands(), partials)) {
     if (!partial)
       continue;

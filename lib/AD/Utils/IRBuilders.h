@@ -32,6 +32,14 @@ mlir::Value buildIsOwnShadow(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Operation *buildBranchLike(mlir::OpBuilder &builder, mlir::Operation *op,
                                  mlir::Value selector, mlir::TypeRange types);
 
+/// The op just before `builder`'s insertion point, null at the block's
+/// start: where what the builder inserts next begins.
+inline mlir::Operation *lastOpBefore(mlir::OpBuilder &builder) {
+  mlir::Block::iterator point = builder.getInsertionPoint();
+  return point == builder.getInsertionBlock()->begin() ? nullptr
+                                                       : &*std::prev(point);
+}
+
 /// The yield of a branch region, or null for a missing else.
 inline mlir::Operation *getBranchYield(mlir::Region &region) {
   return region.empty() ? nullptr : region.front().getTerminator();
