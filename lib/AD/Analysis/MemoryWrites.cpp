@@ -43,7 +43,30 @@ static SmallVector<Value> getWrittenMemRefs(Operation *op) {
   return written;
 }
 
-ad::MemoryWrites::MemoryWrites(Operation *op) {
+SmallVector<Value, 2> ad::MemoryFacts::rootsOf(Value memref) {
+  auto [it, inserted] = roots.try_emplace(memref);
+  if (inserted)
+    it->second = getMemoryRoots(memref);
+  return it->second;
+}
+
+bool ad::MemoryFacts::isDistinct(Value root) {
+  auto [it, inserted] = distinct.try_emplace(root, false);
+  if (inserted)
+    it->second = isDistinctMemory(root);
+  return it->second;
+}
+
+SmallVector<Value, 2> ad::MemoryWrites::rootsOf(Value memref) const {
+  return facts ? facts->rootsOf(memref) : getMemoryRoots(memref);
+}
+
+bool ad::MemoryWrites::isDistinct(Value root) const {
+  return facts ? facts->isDistinct(root) : isDistinctMemory(root);
+}
+
+ad::MemoryWrites::MemoryWrites(Operation *op, MemoryFacts *facts)
+    : facts(facts) {
   op->walk([&](Operation *nested) {
     if (neverWritesMemory(nested))
       return;
@@ -52,17 +75,17 @@ ad::MemoryWrites::MemoryWrites(Operation *op) {
     if (callsExternalCode(nested))
       outsideMemory = true;
     for (Value operand : getWrittenMemRefs(nested)) {
-      for (Value root : getMemoryRoots(operand)) {
+      for (Value root : rootsOf(operand)) {
         roots.insert(root);
-        outsideMemory |= !isDistinctMemory(root);
+        outsideMemory |= !isDistinct(root);
       }
     }
   });
 }
 
 bool ad::MemoryWrites::mayChange(Value memref) const {
-  return llvm::any_of(getMemoryRoots(memref), [&](Value root) {
-    return roots.contains(root) || (!isDistinctMemory(root) && outsideMemory);
+  return llvm::any_of(rootsOf(memref), [&](Value root) {
+    return roots.contains(root) || (!isDistinct(root) && outsideMemory);
   });
 }
 

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace cotangent::ad {
@@ -28,17 +29,41 @@ bool mayWriteArgument(mlir::func::FuncOp function, unsigned argument);
 /// function may read back what it stored there.
 bool mayStoreIntoArgument(mlir::func::FuncOp function, unsigned argument);
 
+/// A memref's roots and whether each root is distinct memory, remembered:
+/// both walk the uses of memory (every view of it), so a pass that asks them
+/// for every load and store of a large function asks each once, as long as
+/// it adds no view, choice or stored address of memory.
+class MemoryFacts {
+public:
+  llvm::SmallVector<mlir::Value, 2> rootsOf(mlir::Value memref);
+  bool isDistinct(mlir::Value root);
+
+private:
+  llvm::DenseMap<mlir::Value, llvm::SmallVector<mlir::Value, 2>> roots;
+  llvm::DenseMap<mlir::Value, bool> distinct;
+};
+
 /// The memory roots an op, with everything nested in it, may write.
 class MemoryWrites {
 public:
-  explicit MemoryWrites(mlir::Operation *op);
+  /// (With `facts`, which must outlive this, roots are looked up there.)
+  explicit MemoryWrites(mlir::Operation *op, MemoryFacts *facts = nullptr);
   /// Whether the op may change what `memref` holds.
   bool mayChange(mlir::Value memref) const;
+  /// The roots the op may write.
+  const llvm::DenseSet<mlir::Value> &getRoots() const { return roots; }
+  /// Whether the op may write memory the function was given (any root that
+  /// is not distinct memory).
+  bool mayWriteOutside() const { return outsideMemory; }
 
 private:
+  llvm::SmallVector<mlir::Value, 2> rootsOf(mlir::Value memref) const;
+  bool isDistinct(mlir::Value root) const;
+
   llvm::DenseSet<mlir::Value> roots;
   /// Whether a written root may alias memory the function was given.
   bool outsideMemory = false;
+  MemoryFacts *facts;
 };
 
 } // namespace cotangent::ad

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/MemoryWrites.h"
+#include "Transforms/KnownElements.h"
 #include "Transforms/Transforms.h"
 #include "Utils/ControlFlow.h"
 #include "cotangent/AD/Analysis/Activity.h"
@@ -45,31 +46,6 @@ using namespace cotangent;
 
 namespace {
 
-/// An element whose contents are known as an SSA value.
-struct KnownElement {
-  Value memref;
-  SmallVector<Value> indices;
-  Value contents;
-
-  bool matches(memref::LoadOp load) const {
-    return memref == load.getMemRef() &&
-           llvm::equal(indices, load.getIndices());
-  }
-  /// Whether `store` writes another element of the same memref: at a
-  /// constant index that differs from this one's (a struct's other field).
-  bool isOtherElement(memref::StoreOp store) const {
-    if (store.getMemRef() != memref)
-      return false;
-    for (auto [mine, theirs] : llvm::zip(indices, store.getIndices())) {
-      std::optional<int64_t> a = getConstantIntValue(mine);
-      std::optional<int64_t> b = getConstantIntValue(theirs);
-      if (a && b && *a != *b)
-        return true;
-    }
-    return false;
-  }
-};
-
 /// A loop that fills `memref` over its whole range: `store` writes
 /// `memref[i]` (or `memref[cast(i)]`) each iteration with a value computed
 /// by `slice` (in order) from i, values from outside the loop, and loads
@@ -90,18 +66,27 @@ static std::pair<Value, Operation *> counterOf(Value index) {
   return {index, nullptr};
 }
 
+/// What a loop's body writes: the whole body's, and each of its ops'
+/// (with what is nested in them), computed once for all its stores.
+struct BodyWrites {
+  ad::MemoryWrites loop;
+  SmallVector<std::pair<Operation *, ad::MemoryWrites>> ops;
+
+  BodyWrites(scf::ForOp forOp, ad::MemoryFacts &facts) : loop(forOp, &facts) {
+    for (Operation &op : *forOp.getBody())
+      ops.emplace_back(&op, ad::MemoryWrites(&op, &facts));
+  }
+};
+
 /// The loop `store` fills its memref over, if it is one (see FilledRange).
-static std::optional<FilledRange> asFilledRange(memref::StoreOp store) {
-  auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
-  if (!loop || loop.getNumRegionIterArgs() != 0 ||
-      store.getIndices().size() != 1 || !matchPattern(loop.getStep(), m_One()))
-    return std::nullopt;
+static std::optional<FilledRange> asFilledRange(memref::StoreOp store,
+                                                const BodyWrites &writes) {
+  auto loop = cast<scf::ForOp>(store->getParentOp());
   auto [counter, cast] = counterOf(store.getIndices()[0]);
   if (counter != loop.getInductionVar())
     return std::nullopt;
   // The stored value's computation, within the body.
   FilledRange fill{loop, store, {}, {}};
-  ad::MemoryWrites loopWrites(loop);
   SetVector<Operation *> slice;
   SmallVector<Value> worklist{store.getValueToStore()};
   while (!worklist.empty()) {
@@ -118,7 +103,7 @@ static std::optional<FilledRange> asFilledRange(memref::StoreOp store) {
     if (def->getBlock() != loop.getBody() || def->getNumRegions() != 0)
       return std::nullopt;
     if (auto load = dyn_cast<memref::LoadOp>(def)) {
-      if (loopWrites.mayChange(load.getMemRef()))
+      if (writes.loop.mayChange(load.getMemRef()))
         return std::nullopt;
       fill.reads.push_back(load.getMemRef());
     } else if (!isMemoryEffectFree(def)) {
@@ -128,19 +113,33 @@ static std::optional<FilledRange> asFilledRange(memref::StoreOp store) {
       llvm::append_range(worklist, def->getOperands());
   }
   // The only write to the memref in the loop, on every iteration.
-  bool otherWriter = false;
-  loop.getBody()->walk([&](Operation *op) {
-    if (op != store && !ad::neverWritesMemory(op) &&
-        ad::MemoryWrites(op).mayChange(store.getMemRef()) &&
-        !isa<memref::LoadOp>(op))
-      otherWriter = true;
-  });
-  if (otherWriter)
-    return std::nullopt;
-  fill.slice = llvm::to_vector(slice);
-  llvm::sort(fill.slice,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (auto &[op, opWrites] : writes.ops)
+    if (op != store && opWrites.mayChange(store.getMemRef()))
+      return std::nullopt;
+  // The slice in the body's order (its ops are all in the body).
+  for (Operation &op : *loop.getBody())
+    if (slice.contains(&op))
+      fill.slice.push_back(&op);
   return fill;
+}
+
+/// The stores of `loop`'s body that fill their memref (see FilledRange).
+static SmallVector<FilledRange> filledRangesOf(scf::ForOp loop,
+                                               ad::MemoryFacts &facts) {
+  SmallVector<FilledRange> filled;
+  if (loop.getNumRegionIterArgs() != 0 ||
+      !matchPattern(loop.getStep(), m_One()))
+    return filled;
+  std::optional<BodyWrites> writes;
+  for (auto store : loop.getBody()->getOps<memref::StoreOp>()) {
+    if (store.getIndices().size() != 1)
+      continue;
+    if (!writes)
+      writes.emplace(loop, facts);
+    if (std::optional<FilledRange> fill = asFilledRange(store, *writes))
+      filled.push_back(std::move(*fill));
+  }
+  return filled;
 }
 
 /// `load`'s value computed again, if it reads an element `fill` wrote: its
@@ -177,42 +176,66 @@ static Value recompute(memref::LoadOp load, FilledRange fill) {
   return mapping.lookupOrDefault(fill.store.getValueToStore());
 }
 
-void forwardIn(Block &block, SmallVector<KnownElement> known,
-               SmallVector<FilledRange> filled) {
+/// What forwarding keeps for a whole function: memory facts, valid while
+/// no value is erased (a new value could take an erased one's place), so
+/// the loads it replaces are erased at the end.
+struct Forwarding {
+  ad::MemoryFacts facts;
+  SmallVector<Operation *> erased;
+};
+
+void forwardIn(Block &block, ad::KnownElements &known,
+               SmallVector<FilledRange> filled, Forwarding &forwarding);
+
+/// Forwards in the regions of `op`, each starting with what is known and
+/// filled now (rolled back after it).
+void forwardInRegions(Operation &op, ad::KnownElements &known,
+                      const SmallVector<FilledRange> &filled,
+                      Forwarding &forwarding) {
+  bool isolated = op.hasTrait<OpTrait::IsIsolatedFromAbove>();
+  for (Region &region : op.getRegions())
+    for (Block &nested : region) {
+      if (isolated || !nested.isEntryBlock()) {
+        ad::KnownElements nothing(forwarding.facts);
+        forwardIn(nested, nothing, {}, forwarding);
+        continue;
+      }
+      ad::KnownElements::Mark mark = known.mark();
+      forwardIn(nested, known, filled, forwarding);
+      known.rollback(mark);
+    }
+}
+
+void forwardIn(Block &block, ad::KnownElements &known,
+               SmallVector<FilledRange> filled, Forwarding &forwarding) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      auto *element = llvm::find_if(
-          known, [&](const KnownElement &e) { return e.matches(load); });
+      Value contents = known.lookup(load.getMemRef(), load.getIndices());
       Value again;
       for (FilledRange &fill : filled)
-        if (!again && element == known.end())
+        if (!again && !contents)
           again = recompute(load, fill);
       if (again) {
         LLVM_DEBUG(llvm::dbgs()
                    << "[" DEBUG_TYPE "] " << "the load at " << load.getLoc()
                    << " is recomputed from the filled range" << "\n");
         load.replaceAllUsesWith(again);
-        load.erase();
-      } else if (element != known.end()) {
+        forwarding.erased.push_back(load);
+      } else if (contents) {
         LLVM_DEBUG(llvm::dbgs()
                    << "[" DEBUG_TYPE "] " << "the load at " << load.getLoc()
                    << " is the value stored or loaded before it" << "\n");
-        load.replaceAllUsesWith(element->contents);
-        load.erase();
+        load.replaceAllUsesWith(contents);
+        forwarding.erased.push_back(load);
       } else {
-        known.push_back({load.getMemRef(),
-                         llvm::to_vector(ValueRange(load.getIndices())),
-                         load.getResult()});
+        known.learn(load.getMemRef(), load.getIndices(), load.getResult());
       }
       continue;
     }
     if (ad::neverWritesMemory(&op))
       continue;
-    ad::MemoryWrites writes(&op);
+    ad::MemoryWrites writes(&op, &forwarding.facts);
     auto store = dyn_cast<memref::StoreOp>(op);
-    auto changed = [&](const KnownElement &e) {
-      return !(store && e.isOtherElement(store)) && writes.mayChange(e.memref);
-    };
     auto refilled = [&](FilledRange &fill) {
       return writes.mayChange(fill.store.getMemRef()) ||
              llvm::any_of(fill.reads,
@@ -220,32 +243,21 @@ void forwardIn(Block &block, SmallVector<KnownElement> known,
     };
     // A branch starts with what is known before it; a loop body (or any
     // other region, which may run repeatedly) with what the op leaves alone.
-    SmallVector<KnownElement> inside = known;
-    SmallVector<FilledRange> filledInside = filled;
-    if (op.hasTrait<OpTrait::IsIsolatedFromAbove>()) {
-      inside.clear();
-      filledInside.clear();
-    } else if (!ad::isBranch(&op)) {
-      llvm::erase_if(inside, changed);
-      llvm::erase_if(filledInside, refilled);
+    if (ad::isBranch(&op)) {
+      forwardInRegions(op, known, filled, forwarding);
+      known.forget(writes, store);
+      llvm::erase_if(filled, refilled);
+    } else {
+      known.forget(writes, store);
+      llvm::erase_if(filled, refilled);
+      forwardInRegions(op, known, filled, forwarding);
     }
-    for (Region &region : op.getRegions())
-      for (Block &nested : region)
-        forwardIn(nested,
-                  nested.isEntryBlock() ? inside : SmallVector<KnownElement>{},
-                  nested.isEntryBlock() ? filledInside
-                                        : SmallVector<FilledRange>{});
-    llvm::erase_if(known, changed);
-    llvm::erase_if(filled, refilled);
     if (store)
-      known.push_back({store.getMemRef(),
-                       llvm::to_vector(ValueRange(store.getIndices())),
-                       store.getValueToStore()});
+      known.learn(store.getMemRef(), store.getIndices(),
+                  store.getValueToStore());
     // A loop that fills memory (its stores, directly in its body).
     if (auto loop = dyn_cast<scf::ForOp>(op))
-      for (auto store : loop.getBody()->getOps<memref::StoreOp>())
-        if (std::optional<FilledRange> fill = asFilledRange(store))
-          filled.push_back(std::move(*fill));
+      llvm::append_range(filled, filledRangesOf(loop, forwarding.facts));
   }
 }
 
@@ -256,7 +268,12 @@ struct ForwardStoresPass : ad::impl::ForwardStoresBase<ForwardStoresPass> {
 } // namespace
 
 void ad::forwardStores(Operation *root) {
+  Forwarding forwarding;
   for (Region &region : root->getRegions())
-    for (Block &block : region)
-      forwardIn(block, {}, {});
+    for (Block &block : region) {
+      ad::KnownElements nothing(forwarding.facts);
+      forwardIn(block, nothing, {}, forwarding);
+    }
+  for (Operation *load : forwarding.erased)
+    load->erase();
 }

@@ -278,3 +278,44 @@ func.func @not_past_a_copy_into_it(%x: f64, %in: memref<8xf64>) -> f64 {
   %v = memref.load %a[%i] : memref<8xf64>
   return %v : f64
 }
+
+// What a region learns stays in it: the else branch does not see the then
+// branch's store to t[0] or its load of a[i]; after the branch, t[0] is read
+// again (the then branch may have written it), while u[0], which the branch
+// leaves alone, is still the value stored before it.
+// CHECK-LABEL: func.func @regions_roll_back
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %{{.*}}: i1, %[[A:.*]]: memref<?xf64> {ct.noalias}, %[[I:.*]]: index)
+// CHECK: %[[T:.*]] = memref.alloca
+// CHECK: scf.if
+// CHECK: %[[L1:.*]] = memref.load %[[A]][%[[I]]]
+// CHECK-NEXT: arith.addf %[[L1]], %[[Y]]
+// CHECK: else
+// CHECK-NEXT: %[[L2:.*]] = memref.load %[[A]][%[[I]]]
+// CHECK-NEXT: arith.mulf %[[L2]], %[[X]]
+// CHECK: %[[AFTER:.*]] = memref.load %[[T]]
+// CHECK-NEXT: arith.addf %[[AFTER]], %[[Y]]
+func.func @regions_roll_back(%x: f64, %y: f64, %c: i1,
+                             %a: memref<?xf64> {ct.noalias}, %i: index) -> f64 {
+  %t = memref.alloca() : memref<4xf64>
+  %u = memref.alloca() : memref<4xf64>
+  %c0 = arith.constant 0 : index
+  memref.store %x, %t[%c0] : memref<4xf64>
+  memref.store %y, %u[%c0] : memref<4xf64>
+  %r = scf.if %c -> f64 {
+    memref.store %y, %t[%c0] : memref<4xf64>
+    %l = memref.load %a[%i] : memref<?xf64>
+    %v = memref.load %t[%c0] : memref<4xf64>
+    %s = arith.addf %l, %v : f64
+    scf.yield %s : f64
+  } else {
+    %l = memref.load %a[%i] : memref<?xf64>
+    %v = memref.load %t[%c0] : memref<4xf64>
+    %s = arith.mulf %l, %v : f64
+    scf.yield %s : f64
+  }
+  %after = memref.load %t[%c0] : memref<4xf64>
+  %w = memref.load %u[%c0] : memref<4xf64>
+  %sum = arith.addf %after, %w : f64
+  %result = arith.addf %r, %sum : f64
+  return %result : f64
+}
