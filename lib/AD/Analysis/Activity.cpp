@@ -12,6 +12,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -703,14 +704,21 @@ struct PropagationSteps {
 };
 } // namespace
 
-/// Walks `function` until a walk marks nothing new.
+/// Walks `function` until a walk marks nothing new: forward for what flows
+/// from operands to results (each op after what it uses), backward for what
+/// flows from results to operands (each op after its users, a region's ops
+/// before the op holding them: its results' users come first). In that
+/// order a walk carries a mark along a whole chain of ops, so straight-line
+/// code takes one walk and the number of walks grows with the nesting of
+/// loops, not with the length of the function.
+template <typename Iterator>
 static void propagateToFixedPoint(func::FuncOp function,
                                   const PropagationSteps &steps) {
   bool changed = true;
   SmallVector<DerivativeFlow> flow;
   while (changed) {
     changed = false;
-    function.walk([&](Operation *op) {
+    function->walk<WalkOrder::PostOrder, Iterator>([&](Operation *op) {
       if (std::optional<PropagationSteps::Element> element =
               steps.elementAccess(op)) {
         changed |= steps.element(op, *element);
@@ -733,7 +741,7 @@ void ActivityAnalysis::propagateVaried() {
       markVaried(arg);
 
   auto isVaried = [this](Value value) { return this->isVaried(value); };
-  propagateToFixedPoint(
+  propagateToFixedPoint<ForwardIterator>(
       function,
       {[&](Operation *op) { return getElementAccess(op); },
        [&](Operation *op, Element element) {
@@ -794,7 +802,7 @@ void ActivityAnalysis::propagateUseful() {
     if (isShadowedType(input.getType()))
       readMemory.insert(getMemoryRoot(input));
   };
-  propagateToFixedPoint(
+  propagateToFixedPoint<ReverseIterator>(
       function,
       {[&](Operation *op) { return getElementAccess(op); },
        [&](Operation *op, Element element) {
