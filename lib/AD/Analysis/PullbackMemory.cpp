@@ -96,15 +96,20 @@ bool PullbackMemory::mayBeKeptMemory(Value root) {
 }
 
 void PullbackMemory::notePossibleWriter(Operation *op) {
-  for (auto &[root, writers] : localWriters)
-    if (isAddressStored(root))
-      writers.push_back(op);
-  for (auto &[root, writers] : noAliasWriters)
-    if (isAddressStored(root))
-      writers.push_back(op);
-  for (BlockArgument arg : function.getArguments())
-    if (isShadowedType(arg.getType()) && isAddressStored(arg))
+  // (The maps get no new keys once the walk runs: their lists stay put.)
+  if (!keptMemoryWriters) {
+    keptMemoryWriters.emplace();
+    for (auto *writersOf : {&localWriters, &noAliasWriters})
+      for (auto &[root, writers] : *writersOf)
+        if (isAddressStored(root))
+          keptMemoryWriters->push_back(&writers);
+    if (llvm::any_of(function.getArguments(), [](BlockArgument arg) {
+          return isShadowedType(arg.getType()) && isAddressStored(arg);
+        }))
       argumentsReadOnly = false;
+  }
+  for (SmallVector<Operation *> *writers : *keptMemoryWriters)
+    writers->push_back(op);
 }
 
 bool PullbackMemory::anyRunsAfter(ArrayRef<Operation *> writers, Operation *op,

@@ -18,6 +18,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <optional>
+
 namespace cotangent::ad {
 
 /// Whether `writer` may run after `load` has run within one execution of
@@ -106,6 +108,11 @@ private:
   /// The same for the function's ct.noalias (`restrict`) memory arguments.
   llvm::DenseMap<mlir::Value, llvm::SmallVector<mlir::Operation *>>
       noAliasWriters;
+  /// The writer lists of the buffers and arguments whose address is stored,
+  /// found at the first possible writer: each is a walk over the uses of the
+  /// memory, once rather than once per writer.
+  std::optional<llvm::SmallVector<llvm::SmallVector<mlir::Operation *> *>>
+      keptMemoryWriters;
   llvm::SetVector<mlir::Value> deferredFrees;
 };
 
