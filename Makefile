@@ -62,6 +62,7 @@ bench: build
 
 bench-compile: build
 	@/usr/bin/python3 bench/compile/run.py $(BUILD_DIR) bench/compile-results.json
+	@/usr/bin/python3 scripts/docs-tables.py .
 
 bench-memory-model: build
 	@scripts/install-deps.sh bench
