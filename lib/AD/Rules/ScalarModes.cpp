@@ -160,7 +160,8 @@ static SmallVector<Operation *> opsBuiltSince(OpBuilder &b, Operation *before) {
   SmallVector<Operation *> built;
   Block::iterator it = before ? std::next(before->getIterator())
                               : b.getInsertionBlock()->begin();
-  for (; it != b.getInsertionPoint(); ++it)
+  for (Block::iterator end = b.getInsertionBlock()->end();
+       it != b.getInsertionPoint() && it != end; ++it)
     built.push_back(&*it);
   return built;
 }
