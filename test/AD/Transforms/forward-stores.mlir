@@ -319,3 +319,39 @@ func.func @regions_roll_back(%x: f64, %y: f64, %c: i1,
   %result = arith.addf %r, %sum : f64
   return %result : f64
 }
+
+// A store to another constant index keeps a struct's other field known,
+// inside a branch too, and each branch starts from what was known before
+// the branch: the else branch's store to t[0] keeps t[1] = y (the then
+// branch's store to t[1] is not seen there).
+// CHECK-LABEL: func.func @other_field_per_branch
+// CHECK-SAME: (%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[Z:.*]]: f64, %{{.*}}: i1)
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %[[Z]]
+// CHECK-NEXT: %[[T:.*]] = arith.mulf %[[X]], %[[Z]]
+// CHECK-NEXT: scf.yield %[[T]]
+// CHECK: else
+// CHECK-NEXT: memref.store %[[Z]]
+// CHECK-NEXT: %[[E:.*]] = arith.mulf %[[Z]], %[[Y]]
+// CHECK-NEXT: scf.yield %[[E]]
+func.func @other_field_per_branch(%x: f64, %y: f64, %z: f64, %c: i1) -> f64 {
+  %t = memref.alloca() : memref<2xf64>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  memref.store %x, %t[%c0] : memref<2xf64>
+  memref.store %y, %t[%c1] : memref<2xf64>
+  %r = scf.if %c -> f64 {
+    memref.store %z, %t[%c1] : memref<2xf64>
+    %a = memref.load %t[%c0] : memref<2xf64>
+    %b = memref.load %t[%c1] : memref<2xf64>
+    %p = arith.mulf %a, %b : f64
+    scf.yield %p : f64
+  } else {
+    memref.store %z, %t[%c0] : memref<2xf64>
+    %a = memref.load %t[%c0] : memref<2xf64>
+    %b = memref.load %t[%c1] : memref<2xf64>
+    %p = arith.mulf %a, %b : f64
+    scf.yield %p : f64
+  }
+  return %r : f64
+}
