@@ -1,5 +1,4 @@
-//===- KnownElements.h - Memory elements whose contents are values -*- C++
-//-*-===//
+//===- KnownElements.h - Elements whose contents are values ----*- C++ -*-===//
 //
 // What a walk through a function knows of memory at a point: elements
 // (`memref[indices]`) whose contents are an SSA value, forgotten where a

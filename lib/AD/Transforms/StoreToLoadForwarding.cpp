@@ -144,7 +144,7 @@ static SmallVector<FilledRange> filledRangesOf(scf::ForOp loop,
 
 /// `load`'s value computed again, if it reads an element `fill` wrote: its
 /// index is a counter of a loop around it over the same range.
-static Value recompute(memref::LoadOp load, FilledRange fill) {
+static Value recompute(memref::LoadOp load, FilledRange &fill) {
   if (load.getMemRef() != fill.store.getMemRef() ||
       load.getIndices().size() != 1)
     return nullptr;
