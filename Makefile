@@ -14,6 +14,8 @@
 #   make bench-compile    only the compile times
 #   make bench-memory-model  what the general memory model costs against the
 #                         memref model (bench/memory-model-results.json)
+#   make bench-auto-checkpoint  long loops checkpointed without a pragma, against
+#                         every loop recorded (bench/auto-checkpoint-results.json)
 #   make bench-matrix-rules  Eigen's Cholesky solve differentiated through the
 #                         matrix-level rules (bench/matrix-rules-results.json)
 #   make format           clang-format the C++ sources (format-check: only
@@ -32,7 +34,7 @@ CMAKE_CONFIGURE = cmake -G Ninja -S . -B $(BUILD_DIR) \
 FUZZ_SEED  ?= 0
 FUZZ_COUNT ?= 200
 
-.PHONY: all deps build check demo docs bench bench-compile bench-memory-model bench-matrix-rules fuzz check-sanitize format format-check clean
+.PHONY: all deps build check demo docs bench bench-compile bench-memory-model bench-matrix-rules bench-auto-checkpoint fuzz check-sanitize format format-check clean
 
 all: build
 
@@ -67,6 +69,11 @@ bench-compile: build
 bench-memory-model: build
 	@scripts/install-deps.sh bench
 	@/usr/bin/python3 bench/memory_model.py $(BUILD_DIR)
+
+bench-auto-checkpoint: build
+	@scripts/install-deps.sh bench
+	@/usr/bin/python3 bench/auto_checkpoint.py $(BUILD_DIR)
+	@/usr/bin/python3 scripts/docs-tables.py .
 
 bench-matrix-rules: build
 	@/usr/bin/python3 bench/matrix_rules.py $(BUILD_DIR)

@@ -21,6 +21,9 @@ trap 'rm -f "$raw"' EXIT
 # compile-time tables are written from them.
 /usr/bin/python3 "$root/bench/compile/run.py" "$root/$build" \
   "$root/bench/compile-results.json"
+# Long loops checkpointed without a pragma against every loop recorded
+# (bench/auto_checkpoint.py: docs/Performance.md, "Checkpointing").
+/usr/bin/python3 "$root/bench/auto_checkpoint.py" "$build"
 /usr/bin/python3 "$root/scripts/docs-tables.py" "$root"
 /usr/bin/python3 "$root/bench/report.py" "$raw" \
   "$root/bench/compile-results.json" "$root/bench/results.json" \

@@ -73,6 +73,13 @@ plugin_args = " -fplugin-arg-cotangent-ad-optimizations=off" \
 # program the tests compile with the plugin with those flags too (the
 # generated code under the sanitizers: ASan-clean derivatives).
 plugin_args += " " + lit_config.params.get("program_flags", "")
+# `--param checkpoint_tape_bytes=0` runs every program with that limit for
+# loops the compiler may checkpoint on its own (COTANGENT_CHECKPOINT_TAPE_BYTES):
+# 0 takes the checkpointed version of every such loop whose snapshots are
+# small, exercising it on the whole suite.
+if "checkpoint_tape_bytes" in lit_config.params:
+    config.environment["COTANGENT_CHECKPOINT_TAPE_BYTES"] = \
+        lit_config.params["checkpoint_tape_bytes"]
 # What only the optimised strategies do (reverse over reverse through a
 # loop needs the loop undone eagerly, with no tape).
 if ad_optimizations == "on":

@@ -57,6 +57,11 @@ void cotangent::ad::buildAutodiffPipeline(
   // Hoisted index arithmetic meets its copies after the loop (`p[i]` read
   // again): one value, known before the loop.
   pm.addPass(createCSEPass());
+  // Loops whose tape would be long are checkpointed, chosen at run time
+  // from their trip count: last, so that the estimate sees the body as it
+  // will be differentiated.
+  if (pipelineOptions.autoCheckpoint)
+    pm.addPass(createAutoCheckpoints());
   pm.addPass(createDifferentiate(options));
   // Promote adjoint slots outside loops, fold the -0 starts and the
   // push/pop pairs that meet, and share what forward and reverse compute.

@@ -186,6 +186,7 @@ LogicalResult DerivativeCompiler::differentiate() {
   ad::AutodiffPipelineOptions autodiff;
   autodiff.unconnected = options.unconnected;
   autodiff.optimize = options.optimizeDerivatives;
+  autodiff.autoCheckpoint = options.autoCheckpoint;
   autodiff.strongZero = options.strongZero;
   autodiff.allLoopsParallel = options.parallelizeAllLoops;
   autodiff.deviceLoops = !options.gpuChip.empty();

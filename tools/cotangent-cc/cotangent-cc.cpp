@@ -83,6 +83,11 @@ static llvm::cl::opt<bool> adOptimizations(
     "ad-optimizations",
     llvm::cl::desc("Optimise derivatives (off: the plain strategy)"),
     llvm::cl::init(true), llvm::cl::cat(category));
+static llvm::cl::opt<bool> autoCheckpoint(
+    "auto-checkpoint",
+    llvm::cl::desc("Checkpoint loops whose recorded tape would be long, "
+                   "chosen when they start"),
+    llvm::cl::init(true), llvm::cl::cat(category));
 static llvm::cl::opt<bool> strongZero(
     "strong-zero",
     llvm::cl::desc("A zero adjoint or tangent times any partial is zero"),
@@ -117,6 +122,7 @@ public:
     cotangent::CompileOptions options;
     options.unconnected = unconnected;
     options.optimizeDerivatives = adOptimizations;
+    options.autoCheckpoint = autoCheckpoint;
     options.strongZero = strongZero;
     options.parallelizeAllLoops = allLoopsParallel;
     options.timeReport = timeReport;

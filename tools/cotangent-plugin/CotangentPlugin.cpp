@@ -16,6 +16,7 @@
 // Arguments: -fplugin-arg-cotangent-dump-dir=DIR writes every stage;
 // -fplugin-arg-cotangent-unconnected=zero|warn|error;
 // -fplugin-arg-cotangent-ad-optimizations=on|off;
+// -fplugin-arg-cotangent-auto-checkpoint=on|off;
 // -fplugin-arg-cotangent-strong-zero (zero times any partial is zero);
 // -fplugin-arg-cotangent-parallel-loops=all (testing: every loop is a
 // candidate for ct-parallelize-loops);
@@ -145,6 +146,9 @@ protected:
       } else if (key == "ad-optimizations" &&
                  (value == "on" || value == "off")) {
         options.optimizeDerivatives = value == "on";
+      } else if (key == "auto-checkpoint" &&
+                 (value == "on" || value == "off")) {
+        options.autoCheckpoint = value == "on";
       } else if (key == "parallel-loops" && value == "all") {
         options.parallelizeAllLoops = true;
       } else if (key == "target" && value.starts_with("cuda:sm_") &&
@@ -156,7 +160,8 @@ protected:
             DiagnosticsEngine::Error,
             "cotangent: unknown plugin argument '%0'; expected "
             "dump-dir=DIR, unconnected=zero|warn|error, strong-zero, "
-            "ad-optimizations=on|off, parallel-loops=all, target=cuda:sm_NN "
+            "ad-optimizations=on|off, auto-checkpoint=on|off, "
+            "parallel-loops=all, target=cuda:sm_NN "
             "or time-report"))
             << arg;
         return false;

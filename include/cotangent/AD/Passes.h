@@ -38,6 +38,11 @@ struct AutodiffPipelineOptions
                      "strategy of ct-differentiate, ct-tape-blocks); off, "
                      "derivatives take the plain strategy"),
       llvm::cl::init(true)};
+  Option<bool> autoCheckpoint{
+      *this, "auto-checkpoint",
+      llvm::cl::desc("Checkpoint loops whose recorded tape would be long, "
+                     "chosen when they start (ct-auto-checkpoint)"),
+      llvm::cl::init(true)};
   Option<bool> strongZero{
       *this, "strong-zero",
       llvm::cl::desc("A zero adjoint or tangent times any partial is zero, "

@@ -121,6 +121,25 @@ def ForwardStores : Pass<"ct-forward-stores"> {
   }];
 }
 
+def AutoCheckpoints : Pass<"ct-auto-checkpoint", "::mlir::ModuleOp"> {
+  let summary = "Checkpoint a loop whose recorded tape would be long, chosen when it starts";
+  let description = [{
+    In each function a gradient or pullback request differentiates, each
+    `scf.for` inside no other loop that reverse mode could checkpoint (no
+    effect outside the function that rerunning iterations would repeat;
+    the elements of its memory known) becomes an `scf.if` between two
+    versions: the loop with its body outlined as `ct-outline-checkpoints`
+    does (the call also carries `ct.checkpoint_auto`), taken when the
+    estimated tape (trip count times an estimate of the bytes an iteration
+    records) exceeds the runtime's `ct_checkpoint_tape_limit()` and about
+    sqrt(trips) snapshots of the loop's state take less than a quarter of
+    it; else the loop as it was. Loops whose tape is known when compiling
+    to be under 1 MiB, or to be empty, are left alone.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def OutlineCheckpoints : Pass<"ct-outline-checkpoints", "::mlir::ModuleOp"> {
   let summary = "Move the bodies of checkpointed loops into functions of their own";
   let description = [{

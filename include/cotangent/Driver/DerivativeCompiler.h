@@ -43,6 +43,9 @@ struct CompileOptions {
   /// Whether derivatives take the optimisations that only save tape or
   /// time (off: the plain strategy, which the optimised ones must match).
   bool optimizeDerivatives = true;
+  /// Checkpoint loops whose recorded tape would be long, chosen when they
+  /// start (ct-auto-checkpoint).
+  bool autoCheckpoint = true;
   /// A zero adjoint or tangent times any partial is zero (off: IEEE, where
   /// zero times infinity is NaN).
   bool strongZero = false;

@@ -18,6 +18,7 @@
 #include "Analysis/CallActivity.h"
 #include "Checkpointing/CheckpointMemory.h"
 #include "Checkpointing/Checkpoints.h"
+#include "Checkpointing/OutlineCheckpoints.h"
 #include "Checkpointing/ScheduleCalls.h"
 #include "DerivativeRegistry.h"
 #include "ReverseMode/ReverseEmitter.h"
@@ -283,6 +284,11 @@ bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
   if (e.isInDirectLevelThroughBranches(loop->getBlock()))
     return true;
   e.getOpState<RecordedInstead>(loop);
+  // Chosen by the compiler, not asked for: nothing to warn about.
+  if (auto forLoop = dyn_cast<scf::ForOp>(loop))
+    if (func::CallOp call = getCheckpointedCall(forLoop);
+        call && call->hasAttr(kCheckpointAuto))
+      return false;
   loop->emitWarning("'#pragma ct checkpoint' ignored: the loop sits inside "
                     "another loop, or a function called from one; "
                     "its iterations are recorded as usual. Checkpoint the "

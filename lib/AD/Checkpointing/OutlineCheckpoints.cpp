@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Checkpointing/OutlineCheckpoints.h"
 #include "Analysis/CallActivity.h"
 #include "Checkpointing/Checkpoints.h"
 #include "Checkpointing/RerunEffects.h"
@@ -103,6 +104,8 @@ func::FuncOp createIteration(func::FuncOp parent, Location loc, Block *args,
   return function;
 }
 
+} // namespace
+
 /// Whether every use of memory `root`, and of the memory made from it (its
 /// views, which may be made anywhere: a cast hoisted out of a loop), is
 /// inside `region`.
@@ -131,7 +134,7 @@ static bool isUsedOnlyIn(Value root, Operation *region) {
 /// the iteration a snapshot reruns would make it again, while the code
 /// after the loop holds the first run's; the outlined iteration would
 /// return a choice among its arguments.
-static bool passesOutMemoryItChooses(Operation *loop) {
+bool ad::passesOutMemoryItChooses(Operation *loop) {
   return llvm::any_of(loop->getResults(), [&](Value result) {
     if (!isa<MemRefType>(result.getType()))
       return false;
@@ -142,17 +145,9 @@ static bool passesOutMemoryItChooses(Operation *loop) {
   });
 }
 
-/// Refuses a checkpointed loop that calls code compiled elsewhere (directly
-/// or through its callees): recomputing its iterations would call it again,
-/// doubling its effects (a counter, a log line) or changing its results (a
-/// random generator), so the derivative would be taken elsewhere.
-LogicalResult refuseExternalCalls(Operation *loop) {
-  if (Operation *write = ct::findWriteOfOutsideVariable(loop))
-    return loop->emitError("cannot checkpoint this loop: it writes '")
-           << ct::getVariableName(ct::getWrittenOutsideVariable(write))
-           << "', a variable outside the function, which recomputing its "
-              "iterations in the reverse sweep would write again; write it "
-              "outside the loop, or remove '#pragma ct checkpoint'";
+/// The first call in `loop` of code compiled elsewhere (directly or through
+/// its callees) that acts on more than objects living in one iteration.
+static func::CallOp findExternalCall(Operation *loop) {
   Operation *found = nullptr;
   // Library objects that live within an iteration (a table built and read
   // in it: their memory is used nowhere else, construction and destruction
@@ -170,9 +165,31 @@ LogicalResult refuseExternalCalls(Operation *loop) {
     found = op;
     return WalkResult::interrupt();
   });
-  if (!found)
+  return cast_or_null<func::CallOp>(found);
+}
+
+Operation *ad::findRerunHazard(Operation *loop) {
+  if (Operation *write = ct::findWriteOfOutsideVariable(loop))
+    return write;
+  return findExternalCall(loop);
+}
+
+namespace {
+
+/// Refuses a checkpointed loop that calls code compiled elsewhere (directly
+/// or through its callees): recomputing its iterations would call it again,
+/// doubling its effects (a counter, a log line) or changing its results (a
+/// random generator), so the derivative would be taken elsewhere.
+LogicalResult refuseExternalCalls(Operation *loop) {
+  if (Operation *write = ct::findWriteOfOutsideVariable(loop))
+    return loop->emitError("cannot checkpoint this loop: it writes '")
+           << ct::getVariableName(ct::getWrittenOutsideVariable(write))
+           << "', a variable outside the function, which recomputing its "
+              "iterations in the reverse sweep would write again; write it "
+              "outside the loop, or remove '#pragma ct checkpoint'";
+  func::CallOp call = findExternalCall(loop);
+  if (!call)
     return success();
-  auto call = cast<func::CallOp>(found);
   auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
       call, call.getCalleeAttr());
   auto name = callee->getAttrOfType<StringAttr>("ct.source_name");
@@ -190,15 +207,10 @@ LogicalResult refuseExternalCalls(Operation *loop) {
                  "checkpoint'";
 }
 
-/// Moves the body of `loop` into a new function next to `parent`.
-LogicalResult outline(scf::ForOp loop, int64_t snapshots, func::FuncOp parent,
-                      SymbolTable &symbols) {
-  for (Type type : loop.getResultTypes())
-    if (isa<MemRefType>(type))
-      return loop.emitError("cannot checkpoint this loop: it carries a "
-                            "pointer from one iteration to the next; carry "
-                            "an index instead, or remove '#pragma ct "
-                            "checkpoint'");
+} // namespace
+
+func::CallOp ad::outlineIterations(scf::ForOp loop, int64_t snapshots,
+                                   func::FuncOp parent, SymbolTable &symbols) {
   SmallVector<Operation *> views;
   SetVector<Value> captured = getCapturedValues(loop, views);
   Block *body = loop.getBody();
@@ -228,6 +240,21 @@ LogicalResult outline(scf::ForOp loop, int64_t snapshots, func::FuncOp parent,
   yield->setOperands(call.getResults());
   for (Operation *op : llvm::reverse(moved))
     op->erase();
+  return call;
+}
+
+namespace {
+
+/// Moves the body of `loop` into a new function next to `parent`.
+LogicalResult outline(scf::ForOp loop, int64_t snapshots, func::FuncOp parent,
+                      SymbolTable &symbols) {
+  for (Type type : loop.getResultTypes())
+    if (isa<MemRefType>(type))
+      return loop.emitError("cannot checkpoint this loop: it carries a "
+                            "pointer from one iteration to the next; carry "
+                            "an index instead, or remove '#pragma ct "
+                            "checkpoint'");
+  ad::outlineIterations(loop, snapshots, parent, symbols);
   return success();
 }
 
@@ -343,7 +370,7 @@ struct OutlineCheckpointsPass
       marker.erase();
       if (folded)
         continue;
-      if (loop && passesOutMemoryItChooses(loop)) {
+      if (loop && ad::passesOutMemoryItChooses(loop)) {
         loop->emitWarning("'#pragma ct checkpoint' ignored: the code after "
                           "this loop uses memory one of its iterations made "
                           "or chose (an early return reading it), which "

@@ -12,6 +12,7 @@
 #include "Analysis/IterationKills.h"
 #include "Analysis/LinearResults.h"
 #include "Checkpointing/Checkpoints.h"
+#include "Checkpointing/OutlineCheckpoints.h"
 #include "DerivativeRegistry.h"
 #include "ReverseMode/ReverseEmitter.h"
 #include "Rules/SCF.h"
@@ -320,6 +321,28 @@ static LogicalResult reverseFor(OpBuilder &b, scf::ForOp op,
 // scf.if, scf.index_switch
 //===----------------------------------------------------------------------===//
 
+/// Whether `op` is a choice ct-auto-checkpoint made (its then branch runs
+/// the loop checkpointed, its else branch as written) that this pullback
+/// need not make: it reverses the loop as written without a tape (eagerly,
+/// or rerunning its iterations), or not at all. The checkpointed branch is
+/// then never taken, nor differentiated.
+static bool isMootChoice(Operation &op, ReverseEmitter &e) {
+  auto branch = dyn_cast<scf::IfOp>(op);
+  if (!branch || !branch->hasAttr(kAutoCheckpointChoice) || !branch.elseBlock())
+    return false;
+  Operation &loop = branch.elseBlock()->front();
+  return !e.needsReverse(loop) || e.getLoopStrategies().isEager(&loop) ||
+         e.getLoopStrategies().isRecomputed(&loop);
+}
+
+/// The branch's condition as the sweeps test it: false for a moot choice.
+static Value getCondition(OpBuilder &b, Operation &op, Value condition,
+                          ReverseEmitter &e) {
+  if (!isMootChoice(op, e))
+    return condition;
+  return arith::ConstantOp::create(b, op.getLoc(), b.getBoolAttr(false));
+}
+
 /// The forward clone of a branch; its regions' clones are the forward
 /// blocks of their levels.
 static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
@@ -362,12 +385,22 @@ static LogicalResult forwardBranch(OpBuilder &b, Operation &op,
       types.push_back(result.getType());
     }
   Operation *branch = buildBranchLike(
-      b, &op, e.getForwardMapping().lookup(op.getOperand(0)), types);
+      b, &op,
+      getCondition(b, op, e.getForwardMapping().lookup(op.getOperand(0)), e),
+      types);
+  bool moot = isMootChoice(op, e);
   for (auto [from, to] :
        llvm::zip_equal(op.getRegions(), branch->getRegions())) {
     OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
     if (from.empty()) {
       scf::YieldOp::create(inner, loc);
+      continue;
+    }
+    if (moot && &from == &op.getRegion(0)) {
+      SmallVector<Value> never = llvm::map_to_vector(types, [&](Type type) {
+        return Value(ub::PoisonOp::create(inner, loc, type));
+      });
+      scf::YieldOp::create(inner, loc, never);
       continue;
     }
     e.getLevel(&from.front()).forward = &to.front();
@@ -409,13 +442,15 @@ static LogicalResult reverseBranch(OpBuilder &b, Operation *op,
   for (auto [i, result] : llvm::enumerate(op->getResults()))
     if (e.getActivity().isActive(result))
       adjoints.push_back({i, e.readAndZero(b, loc, result)});
-  Operation *branch =
-      buildBranchLike(b, op, e.primalInReverse(op->getOperand(0)), TypeRange{});
+  Operation *branch = buildBranchLike(
+      b, op, getCondition(b, *op, e.primalInReverse(op->getOperand(0)), e),
+      TypeRange{});
+  bool moot = isMootChoice(*op, e);
   for (auto [from, to] :
        llvm::zip_equal(op->getRegions(), branch->getRegions())) {
     OpBuilder inner = OpBuilder::atBlockEnd(&to.front());
     auto yield = scf::YieldOp::create(inner, loc);
-    if (from.empty())
+    if (from.empty() || (moot && &from == &op->getRegion(0)))
       continue;
     Block &block = from.front();
     e.openLevel(block, e.getLevel(&block).forward, &to.front(), false);

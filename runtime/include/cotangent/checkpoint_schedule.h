@@ -36,6 +36,8 @@
 #define COTANGENT_CHECKPOINT_SCHEDULE_H
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 namespace ct::detail::schedule {
 
@@ -273,6 +275,28 @@ inline void online_finish(int64_t *s, int64_t iterations) {
   s[kPosition] = -1;
 }
 
+/// The tape, in bytes, above which a loop the compiler may checkpoint on
+/// its own is checkpointed (when its snapshots are small beside that tape):
+/// COTANGENT_CHECKPOINT_TAPE_BYTES if set, else the last-level cache the C
+/// library reports, at most 32 MiB (one core complex's share on current
+/// processors; virtual machines often report a whole socket's, and above
+/// 32 MiB the C library's allocator maps fresh pages for every tape).
+inline int64_t tape_limit() {
+  if (const char *text = getenv("COTANGENT_CHECKPOINT_TAPE_BYTES")) {
+    char *end = nullptr;
+    long long bytes = strtoll(text, &end, 10);
+    if (end != text && *end == 0 && bytes >= 0)
+      return bytes;
+  }
+  const int64_t cap = int64_t(32) << 20;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (cache > 0 && cache < cap)
+    return cache;
+#endif
+  return cap;
+}
+
 /// The C interface of a 1-D memref of int64_t, as the generated code passes
 /// the state.
 struct state_view {
@@ -306,6 +330,10 @@ _mlir_ciface_ct_checkpoint_online_init(ct::detail::schedule::state_view *state,
 __attribute__((weak)) int64_t _mlir_ciface_ct_checkpoint_online_next(
     ct::detail::schedule::state_view *state, int64_t k) {
   return ct::detail::schedule::online_next(state->aligned + state->offset, k);
+}
+__attribute__((weak)) int64_t _mlir_ciface_ct_checkpoint_tape_limit() {
+  static const int64_t limit = ct::detail::schedule::tape_limit();
+  return limit;
 }
 __attribute__((weak)) void _mlir_ciface_ct_checkpoint_online_finish(
     ct::detail::schedule::state_view *state, int64_t iterations) {

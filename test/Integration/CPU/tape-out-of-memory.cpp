@@ -2,9 +2,11 @@
 // says what ran out and how much was asked for, not a segmentation fault
 // or a wrong derivative. Memory is capped with ulimit -v (1 GiB); the
 // recurrence below must remember all n values of x for its reverse sweep
-// (8 GiB for n = 2^30).
+// (8 GiB for n = 2^30). Recorded, that is: without
+// `auto-checkpoint=off` the compiler would checkpoint the loop, whose tape
+// it sees would be long, and the gradient would fit.
 // REQUIRES: plugin
-// RUN: %clangxx-ct -O2 %s -o %t
+// RUN: %clangxx-ct -O2 -fplugin-arg-cotangent-auto-checkpoint=off %s -o %t
 // RUN: %t 1000 | FileCheck %s --check-prefix=SMALL
 // RUN: (ulimit -v 1048576; not --crash %t 1073741824) 2>&1 | FileCheck %s
 // SMALL: gradient ok
