@@ -223,6 +223,23 @@ void moveInto(Block *block, scf::ForOp loop) {
   scf::YieldOp::create(end, loop.getLoc(), loop.getResults());
 }
 
+/// Whether the tape of `loop`, `perIteration` bytes per iteration, is known
+/// when compiling to be empty or small.
+bool isKnownSmall(scf::ForOp loop, Value perIteration) {
+  FloatAttr bytes;
+  if (!matchPattern(perIteration, m_Constant(&bytes)))
+    return false;
+  if (bytes.getValueAsDouble() == 0)
+    return true;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                         ub = getConstantIntValue(loop.getUpperBound()),
+                         step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return false;
+  int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+  return double(trips) * bytes.getValueAsDouble() < kSmallTape;
+}
+
 /// Versions `loop`: checkpointed when the choice says so at run time.
 void version(scf::ForOp loop, func::FuncOp function, SymbolTable &symbols) {
   Location loc = loop.getLoc();
@@ -233,19 +250,7 @@ void version(scf::ForOp loop, func::FuncOp function, SymbolTable &symbols) {
   auto holder = scf::ExecuteRegionOp::create(at, loc, TypeRange{});
   OpBuilder b = OpBuilder::atBlockEnd(&holder.getRegion().emplaceBlock());
   std::optional<Value> perIteration = buildTapeEstimate(b, loop);
-  FloatAttr constantBytes;
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
-                         ub = getConstantIntValue(loop.getUpperBound()),
-                         step = getConstantIntValue(loop.getStep());
-  std::optional<int64_t> constantTrips;
-  if (lb && ub && step && *step > 0)
-    constantTrips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
-  if (!perIteration ||
-      (matchPattern(*perIteration, m_Constant(&constantBytes)) &&
-       (constantBytes.getValueAsDouble() == 0 ||
-        (constantTrips &&
-         double(*constantTrips) * constantBytes.getValueAsDouble() <
-             kSmallTape)))) {
+  if (!perIteration || isKnownSmall(loop, *perIteration)) {
     holder.erase();
     return;
   }

@@ -130,7 +130,45 @@ SmallVector<Value> buildAdvance(OpBuilder &b, Location loc,
   return llvm::to_vector(ValueRange(loop.getResults()));
 }
 
+/// What AccessBounds needs to bound the elements the iteration `body` calls
+/// touches: the values of its scalar operands from outside (forward values,
+/// from `fwd`) and the range of its induction variable, [lb, lb + (trips -
+/// 1) step], built at `b`.
+struct IterationFacts {
+  IRMapping known;
+  SmallVector<std::pair<Value, Interval>, 1> ranges;
+};
+IterationFacts buildIterationFacts(OpBuilder &b, Location loc,
+                                   const BodyCall &body, func::FuncOp iteration,
+                                   Value lb, Value step, Value trips,
+                                   const IRMapping &fwd) {
+  IterationFacts facts;
+  func::CallOp call = body.call;
+  for (unsigned i = 0; i < call.getNumOperands(); ++i)
+    if (body.isFromOutside(i) && !isa<MemRefType>(call.getOperand(i).getType()))
+      facts.known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
+  Value lastTrip =
+      arith::SubIOp::create(b, loc, trips, indexConstant(b, loc, 1));
+  Value ivHi = buildIv(
+      b, loc,
+      arith::MaxSIOp::create(b, loc, lastTrip, indexConstant(b, loc, 0)), lb,
+      step);
+  facts.ranges.push_back(
+      {iteration.getArgument(body.ivOperand),
+       Interval{buildIndexCast(b, loc, lb), buildIndexCast(b, loc, ivHi)}});
+  return facts;
+}
+
 } // namespace
+
+/// Whether the state keeps the memory `root` that `loop`'s outlined
+/// `iteration` takes as argument `i`: it may write it, or reads it and code
+/// after the loop changes it.
+static bool isKeptBuffer(func::FuncOp iteration, unsigned i, Value root,
+                         Operation *loop, ReverseEmitter &e) {
+  return mayWriteArgument(iteration, i) ||
+         !e.getPullbackMemory().keepsContentsAfter(root, loop);
+}
 
 LogicalResult ad::buildStateBuffers(
     OpBuilder &b, Location loc, Operation *loop, func::CallOp call,
@@ -145,8 +183,7 @@ LogicalResult ad::buildStateBuffers(
     auto type = dyn_cast<MemRefType>(root.getType());
     if (!type)
       continue;
-    if (!mayWriteArgument(iteration, i) &&
-        e.getPullbackMemory().keepsContentsAfter(root, loop))
+    if (!isKeptBuffer(iteration, i, root, loop, e))
       continue;
     Value rootNow = e.getForwardMapping().lookup(root);
     FailureOr<KeptElements> kept = buildKeptElements(
@@ -267,6 +304,42 @@ namespace {
 struct RecordedInstead : ReverseEmitter::OpState {};
 } // namespace
 
+/// Whether the pragma's rule could copy the state of `op` here: its checks
+/// of the memory to keep, asked quietly on code built in a scratch region
+/// of the forward code and dropped. A loop the compiler chose to checkpoint
+/// is recorded where they fail (in a derivative of a derivative, memory the
+/// primal left alone may be changed after the loop).
+static bool canKeepStateQuietly(scf::ForOp op, ReverseEmitter &e) {
+  BodyCall body = *getBodyCall(op);
+  func::FuncOp iteration = getIteration(body.call);
+  if (failed(e.getRegistry().generateNow(iteration)))
+    return false;
+  Location loc = op.getLoc();
+  IRMapping &fwd = e.getForwardMapping();
+  Value lb = fwd.lookup(op.getLowerBound());
+  Value step = fwd.lookup(op.getStep());
+  OpBuilder at = OpBuilder::atBlockBegin(lb.getParentBlock());
+  auto scratch = scf::ExecuteRegionOp::create(at, loc, TypeRange{});
+  OpBuilder b = OpBuilder::atBlockEnd(&scratch.getRegion().emplaceBlock());
+  ScopedDiagnosticHandler quiet(op.getContext(),
+                                [](Diagnostic &) { return success(); });
+  Value trips = buildIndexCast(
+      b, loc, buildTripCount(b, loc, lb, fwd.lookup(op.getUpperBound()), step));
+  IterationFacts facts =
+      buildIterationFacts(b, loc, body, iteration, lb, step, trips, fwd);
+  bool keepable = true;
+  for (unsigned i = 0; i < body.call.getNumOperands() && keepable; ++i) {
+    Value root = body.call.getOperand(i);
+    if (body.isFromOutside(i) && isa<MemRefType>(root.getType()) &&
+        isKeptBuffer(iteration, i, root, op, e))
+      keepable = succeeded(buildKeptElements(b, loc, iteration, i, root,
+                                             fwd.lookup(root), facts.known,
+                                             facts.ranges, op, "", ""));
+  }
+  scratch.erase();
+  return keepable;
+}
+
 bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
   if (e.lookupOpState<CheckpointedLoopState>(loop))
     return true;
@@ -281,14 +354,16 @@ bool ad::canCheckpointHere(Operation *loop, ReverseEmitter &e) {
   // values directly (the body of a combined pullback, or of a
   // checkpointed loop's iteration), or in branches there, which pass them
   // out as results.
-  if (e.isInDirectLevelThroughBranches(loop->getBlock()))
+  auto forLoop = dyn_cast<scf::ForOp>(loop);
+  func::CallOp call = forLoop ? getCheckpointedCall(forLoop) : nullptr;
+  bool chosen = call && call->hasAttr(kCheckpointAuto);
+  if (e.isInDirectLevelThroughBranches(loop->getBlock()) &&
+      (!chosen || canKeepStateQuietly(forLoop, e)))
     return true;
   e.getOpState<RecordedInstead>(loop);
   // Chosen by the compiler, not asked for: nothing to warn about.
-  if (auto forLoop = dyn_cast<scf::ForOp>(loop))
-    if (func::CallOp call = getCheckpointedCall(forLoop);
-        call && call->hasAttr(kCheckpointAuto))
-      return false;
+  if (chosen)
+    return false;
   loop->emitWarning("'#pragma ct checkpoint' ignored: the loop sits inside "
                     "another loop, or a function called from one; "
                     "its iterations are recorded as usual. Checkpoint the "
@@ -427,22 +502,11 @@ LogicalResult ad::forwardCheckpointedLoop(OpBuilder &b, scf::ForOp op,
   // Buffers: those the iteration may write, and those it reads that are
   // overwritten after the loop.
   auto fromOutside = [&](unsigned i) { return body.isFromOutside(i); };
-  IRMapping known;
-  for (unsigned i = 0; i < call.getNumOperands(); ++i)
-    if (fromOutside(i) && !isa<MemRefType>(call.getOperand(i).getType()))
-      known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
-  Value lastTrip = arith::SubIOp::create(b, loc, trips, one);
-  Value ivLo = lb;
-  Value ivHi = buildIv(
-      b, loc,
-      arith::MaxSIOp::create(b, loc, lastTrip, indexConstant(b, loc, 0)), lb,
-      step);
-  ivLo = buildIndexCast(b, loc, ivLo);
-  ivHi = buildIndexCast(b, loc, ivHi);
-  if (failed(buildStateBuffers(
-          b, loc, op, call, iteration, fromOutside, snapshots, known,
-          {{iteration.getArgument(body.ivOperand), Interval{ivLo, ivHi}}}, e,
-          state.buffers)))
+  IterationFacts facts =
+      buildIterationFacts(b, loc, body, iteration, lb, step, trips, fwd);
+  if (failed(buildStateBuffers(b, loc, op, call, iteration, fromOutside,
+                               snapshots, facts.known, facts.ranges, e,
+                               state.buffers)))
     return failure();
 
   // The loop, as the schedule's forward part drives it.
