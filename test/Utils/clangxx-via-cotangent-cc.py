@@ -7,8 +7,11 @@ without the plugin compiles the program, and the two are linked.
 
 Usage: clangxx-via-cotangent-cc.py COTANGENT_CC CLANGXX [clang++ arguments]
 with sources, -o OUT, -O<n>, -I, -D, -std=, -stdlib=, -fopenmp and
--fplugin-arg-cotangent-target=T (cotangent-cc --target=T) and
--fplugin-arg-cotangent-strong-zero (--strong-zero); anything else
+-fplugin-arg-cotangent-target=T (cotangent-cc --target=T),
+-fplugin-arg-cotangent-strong-zero (--strong-zero),
+-fplugin-arg-cotangent-ad-optimizations=off (--ad-optimizations=false) and
+-fplugin-arg-cotangent-auto-checkpoint=off (--auto-checkpoint=false);
+anything else
 that asks the plugin itself for something (-c, -S, -fsyntax-only, other
 -fplugin-arg-...) is refused (such tests are UNSUPPORTED: sanitizer).
 """
@@ -25,9 +28,15 @@ def main():
     target = "-fplugin-arg-cotangent-target="
     targets = [a[len(target):] for a in args if a.startswith(target)]
     args = [a for a in args if not a.startswith(target)]
-    strong_zero = "-fplugin-arg-cotangent-strong-zero"
-    options = ["--strong-zero"] if strong_zero in args else []
-    args = [a for a in args if a != strong_zero]
+    # Plugin arguments with a cotangent-cc option of their own.
+    translated = {
+        "-fplugin-arg-cotangent-strong-zero": "--strong-zero",
+        "-fplugin-arg-cotangent-ad-optimizations=off":
+            "--ad-optimizations=false",
+        "-fplugin-arg-cotangent-auto-checkpoint=off": "--auto-checkpoint=false",
+    }
+    options = [translated[a] for a in args if a in translated]
+    args = [a for a in args if a not in translated]
     refused = [a for a in args
                if a in ("-c", "-S", "-fsyntax-only", "-emit-llvm")
                or a.startswith("-fplugin")]
