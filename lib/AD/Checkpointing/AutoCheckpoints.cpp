@@ -143,23 +143,13 @@ FailureOr<Value> buildSnapshotBytes(OpBuilder &b, func::FuncOp function,
   Location loc = loop.getLoc();
   auto iteration = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
       call, call.getCalleeAttr());
+  // Outlined: the induction variable, the carried values, then the
+  // values from outside.
   unsigned firstOutside = 1 + loop.getNumRegionIterArgs();
-  IRMapping known;
-  for (unsigned i = firstOutside; i < call.getNumOperands(); ++i)
-    if (!isa<MemRefType>(call.getOperand(i).getType()))
-      known.map(iteration.getArgument(i), call.getOperand(i));
-  // The induction variable's range: [lb, lb + (trips - 1) * step].
-  Value lb = loop.getLowerBound(), step = loop.getStep();
-  Value last = arith::MaxSIOp::create(
-      b, loc, schedule::indexConstant(b, loc, 0),
-      arith::SubIOp::create(b, loc, trips, schedule::indexConstant(b, loc, 1)));
-  if (!last.getType().isIndex() || !lb.getType().isIndex())
-    last = arith::IndexCastOp::create(b, loc, lb.getType(), last);
-  Value hi = arith::AddIOp::create(b, loc, lb,
-                                   arith::MulIOp::create(b, loc, last, step));
-  std::pair<Value, Interval> ranges[] = {
-      {iteration.getArgument(0), Interval{ad::buildIndexCast(b, loc, lb),
-                                          ad::buildIndexCast(b, loc, hi)}}};
+  IterationFacts facts = buildIterationFacts(
+      b, loc, call, iteration, /*ivOperand=*/0,
+      [&](unsigned i) { return i >= firstOutside; }, loop.getLowerBound(),
+      loop.getStep(), trips, [](Value v) { return v; });
 
   Value bytes = f64Constant(b, loc, 0);
   for (Type type : loop.getResultTypes())
@@ -174,9 +164,9 @@ FailureOr<Value> buildSnapshotBytes(OpBuilder &b, func::FuncOp function,
     bool written = mayWriteArgument(iteration, i);
     if (!written && !isWrittenOutside(function, loop, memory))
       continue;
-    FailureOr<KeptElements> kept =
-        buildKeptElements(b, loc, iteration, i, memory, memory, known, ranges,
-                          loop, "cannot checkpoint this loop", "");
+    FailureOr<KeptElements> kept = buildKeptElements(
+        b, loc, iteration, i, memory, memory, facts.known, facts.ranges, loop,
+        "cannot checkpoint this loop", "");
     if (failed(kept))
       return failure();
     if (!written)

@@ -130,23 +130,28 @@ SmallVector<Value> buildAdvance(OpBuilder &b, Location loc,
   return llvm::to_vector(ValueRange(loop.getResults()));
 }
 
-/// What AccessBounds needs to bound the elements the iteration `body` calls
-/// touches: the values of its scalar operands from outside (forward values,
-/// from `fwd`) and the range of its induction variable, [lb, lb + (trips -
-/// 1) step], built at `b`.
-struct IterationFacts {
-  IRMapping known;
-  SmallVector<std::pair<Value, Interval>, 1> ranges;
-};
+/// buildIterationFacts for the iteration `body` calls, its operands'
+/// values taken from `fwd`.
 IterationFacts buildIterationFacts(OpBuilder &b, Location loc,
                                    const BodyCall &body, func::FuncOp iteration,
                                    Value lb, Value step, Value trips,
                                    const IRMapping &fwd) {
+  return ad::buildIterationFacts(
+      b, loc, body.call, iteration, body.ivOperand,
+      [&](unsigned i) { return body.isFromOutside(i); }, lb, step, trips,
+      [&](Value v) { return fwd.lookup(v); });
+}
+
+} // namespace
+
+IterationFacts ad::buildIterationFacts(
+    OpBuilder &b, Location loc, func::CallOp call, func::FuncOp iteration,
+    unsigned ivOperand, function_ref<bool(unsigned)> isFromOutside, Value lb,
+    Value step, Value trips, function_ref<Value(Value)> valueNow) {
   IterationFacts facts;
-  func::CallOp call = body.call;
   for (unsigned i = 0; i < call.getNumOperands(); ++i)
-    if (body.isFromOutside(i) && !isa<MemRefType>(call.getOperand(i).getType()))
-      facts.known.map(iteration.getArgument(i), fwd.lookup(call.getOperand(i)));
+    if (isFromOutside(i) && !isa<MemRefType>(call.getOperand(i).getType()))
+      facts.known.map(iteration.getArgument(i), valueNow(call.getOperand(i)));
   Value lastTrip =
       arith::SubIOp::create(b, loc, trips, indexConstant(b, loc, 1));
   Value ivHi = buildIv(
@@ -154,12 +159,10 @@ IterationFacts buildIterationFacts(OpBuilder &b, Location loc,
       arith::MaxSIOp::create(b, loc, lastTrip, indexConstant(b, loc, 0)), lb,
       step);
   facts.ranges.push_back(
-      {iteration.getArgument(body.ivOperand),
+      {iteration.getArgument(ivOperand),
        Interval{buildIndexCast(b, loc, lb), buildIndexCast(b, loc, ivHi)}});
   return facts;
 }
-
-} // namespace
 
 /// Whether the state keeps the memory `root` that `loop`'s outlined
 /// `iteration` takes as argument `i`: it may write it, or reads it and code

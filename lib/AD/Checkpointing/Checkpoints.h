@@ -79,6 +79,23 @@ CheckpointedLoopState passToReverse(reverse::ReverseEmitter &e,
                                     mlir::Block *block,
                                     const CheckpointedLoopState &state);
 
+/// What AccessBounds needs to bound the elements `call`, one iteration of a
+/// for loop that starts at `lb` and runs `trips` times by `step`, touches
+/// in `iteration`: the values (`valueNow`) of its scalar operands from
+/// outside the loop, and the range of its induction variable (operand
+/// `ivOperand`), [lb, lb + (trips - 1) step], built at `b`.
+struct IterationFacts {
+  mlir::IRMapping known;
+  llvm::SmallVector<std::pair<mlir::Value, Interval>, 1> ranges;
+};
+IterationFacts
+buildIterationFacts(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::func::CallOp call, mlir::func::FuncOp iteration,
+                    unsigned ivOperand,
+                    llvm::function_ref<bool(unsigned)> isFromOutside,
+                    mlir::Value lb, mlir::Value step, mlir::Value trips,
+                    llvm::function_ref<mlir::Value(mlir::Value)> valueNow);
+
 /// Shared by the loops' emitters (Checkpointing/CheckpointedLoops.cpp): the
 /// snapshots and working copies of the buffers of the state of `loop`,
 /// whose outlined `iteration` `call` calls with values from outside the
