@@ -69,6 +69,7 @@ bench-compile: build
 bench-memory-model: build
 	@scripts/install-deps.sh bench
 	@/usr/bin/python3 bench/memory_model.py $(BUILD_DIR)
+	@/usr/bin/python3 scripts/docs-tables.py .
 
 bench-auto-checkpoint: build
 	@scripts/install-deps.sh bench
@@ -77,6 +78,7 @@ bench-auto-checkpoint: build
 
 bench-matrix-rules: build
 	@/usr/bin/python3 bench/matrix_rules.py $(BUILD_DIR)
+	@/usr/bin/python3 scripts/docs-tables.py .
 
 check-sanitize:
 	$(MAKE) check BUILD_DIR=build-san SANITIZE=ON

@@ -1,0 +1,1 @@
+"""The writers of the docs' generated tables (scripts/docs-tables.py)."""
