@@ -80,6 +80,11 @@ plugin_args += " " + lit_config.params.get("program_flags", "")
 if "checkpoint_tape_bytes" in lit_config.params:
     config.environment["COTANGENT_CHECKPOINT_TAPE_BYTES"] = \
         lit_config.params["checkpoint_tape_bytes"]
+# `--param tape_cache_bytes=N` runs every program with that much tape memory
+# kept between calls (COTANGENT_TAPE_CACHE_BYTES; 0 keeps none, as before).
+if "tape_cache_bytes" in lit_config.params:
+    config.environment["COTANGENT_TAPE_CACHE_BYTES"] = \
+        lit_config.params["tape_cache_bytes"]
 # What only the optimised strategies do (reverse over reverse through a
 # loop needs the loop undone eagerly, with no tape).
 if ad_optimizations == "on":

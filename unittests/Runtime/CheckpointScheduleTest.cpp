@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace sched = ct::detail::schedule;
@@ -265,6 +266,74 @@ TEST(CheckpointSchedule, EmptyLoop) {
   sched::init(state.data(), 0, 4);
   EXPECT_EQ(sched::forward_next(state.data()), sched::done);
   EXPECT_EQ(sched::reverse_next(state.data()), sched::done);
+}
+
+/// Sets (or, given null, unsets) an environment variable for one scope.
+class ScopedVariable {
+public:
+  ScopedVariable(const char *name, const char *value) : name(name) {
+    if (const char *old = getenv(name))
+      saved = old, hadValue = true;
+    set(value);
+  }
+  ~ScopedVariable() { set(hadValue ? saved.c_str() : nullptr); }
+
+private:
+  void set(const char *value) {
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  const char *name;
+  std::string saved;
+  bool hadValue = false;
+};
+
+/// The largest the last-level cache part of the limit can be.
+constexpr int64_t kCacheCap = int64_t(32) << 20;
+
+TEST(CheckpointTapeLimit, HalfTheKeptTapeMemoryByDefault) {
+  ScopedVariable limit("COTANGENT_CHECKPOINT_TAPE_BYTES", nullptr);
+  {
+    ScopedVariable kept("COTANGENT_TAPE_CACHE_BYTES", nullptr);
+    EXPECT_EQ(sched::kept_tape_bytes(), int64_t(1) << 30);
+    EXPECT_EQ(sched::tape_limit(), int64_t(1) << 29);
+  }
+  {
+    ScopedVariable kept("COTANGENT_TAPE_CACHE_BYTES", "");
+    EXPECT_EQ(sched::tape_limit(), int64_t(1) << 29);
+  }
+  {
+    ScopedVariable kept("COTANGENT_TAPE_CACHE_BYTES", "4000000000");
+    EXPECT_EQ(sched::tape_limit(), 2000000000);
+  }
+}
+
+TEST(CheckpointTapeLimit, TheLastLevelCacheWithoutKeptMemory) {
+  ScopedVariable limit("COTANGENT_CHECKPOINT_TAPE_BYTES", nullptr);
+  ScopedVariable kept("COTANGENT_TAPE_CACHE_BYTES", "0");
+  EXPECT_EQ(sched::kept_tape_bytes(), 0);
+  int64_t cache = sched::tape_limit();
+  EXPECT_GT(cache, 0);
+  EXPECT_LE(cache, kCacheCap);
+}
+
+TEST(CheckpointTapeLimit, SetExplicitly) {
+  ScopedVariable kept("COTANGENT_TAPE_CACHE_BYTES", nullptr);
+  {
+    ScopedVariable limit("COTANGENT_CHECKPOINT_TAPE_BYTES", "12345");
+    EXPECT_EQ(sched::tape_limit(), 12345);
+  }
+  {
+    ScopedVariable limit("COTANGENT_CHECKPOINT_TAPE_BYTES", "0");
+    EXPECT_EQ(sched::tape_limit(), 0);
+  }
+  {
+    // Not a number: the default.
+    ScopedVariable limit("COTANGENT_CHECKPOINT_TAPE_BYTES", "lots");
+    EXPECT_EQ(sched::tape_limit(), int64_t(1) << 29);
+  }
 }
 
 } // namespace

@@ -14,12 +14,12 @@
 //   }
 //
 // and reverse mode handles each branch as usual. The limit is the runtime's
-// (ct_checkpoint_tape_limit: the last-level cache, or an environment
-// variable). Only loops that reverse mode can checkpoint are candidates: in
-// a function differentiated in reverse mode, inside no other loop, with no
-// effect outside the function that rerunning would repeat, and with memory
-// whose touched elements are known (the checks of the pragma's rule, asked
-// quietly).
+// (ct_checkpoint_tape_limit: half the tape memory kept between calls, or an
+// environment variable). Only loops that reverse mode can checkpoint are
+// candidates: in a function differentiated in reverse mode, inside no other
+// loop, with no effect outside the function that rerunning would repeat, and
+// with memory whose touched elements are known (the checks of the pragma's
+// rule, asked quietly).
 //
 //===----------------------------------------------------------------------===//
 

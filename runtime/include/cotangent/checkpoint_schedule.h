@@ -275,12 +275,27 @@ inline void online_finish(int64_t *s, int64_t iterations) {
   s[kPosition] = -1;
 }
 
+/// The bytes of freed tapes' memory kept for the next tapes made at the
+/// same places (COTANGENT_TAPE_CACHE_BYTES, else, unset or empty, 1 GiB):
+/// the generated tape helpers read the same variable the same way.
+inline int64_t kept_tape_bytes() {
+  const char *text = getenv("COTANGENT_TAPE_CACHE_BYTES");
+  if (!text || !*text)
+    return int64_t(1) << 30;
+  long long bytes = strtoll(text, nullptr, 10);
+  return bytes > 0 ? bytes : 0;
+}
+
 /// The tape, in bytes, above which a loop the compiler may checkpoint on
 /// its own is checkpointed (when its snapshots are small beside that tape):
-/// COTANGENT_CHECKPOINT_TAPE_BYTES if set, else the last-level cache the C
-/// library reports, at most 32 MiB (one core complex's share on current
-/// processors; virtual machines often report a whole socket's, and above
-/// 32 MiB the C library's allocator maps fresh pages for every tape).
+/// COTANGENT_CHECKPOINT_TAPE_BYTES if set; else half the tape memory kept
+/// between calls (a tape's block is up to twice its contents), so that a
+/// recorded tape is written into memory its previous call touched: fresh
+/// pages, which the kernel faults in and zeroes on every call, are what
+/// made large recorded tapes slow, not streaming them; but at least the
+/// last-level cache the C library reports, at most 32 MiB (one core
+/// complex's share on current processors; virtual machines often report a
+/// whole socket's), which is the limit when no memory is kept.
 inline int64_t tape_limit() {
   if (const char *text = getenv("COTANGENT_CHECKPOINT_TAPE_BYTES")) {
     char *end = nullptr;
@@ -288,13 +303,14 @@ inline int64_t tape_limit() {
     if (end != text && *end == 0 && bytes >= 0)
       return bytes;
   }
-  const int64_t cap = int64_t(32) << 20;
+  int64_t cache = int64_t(32) << 20;
 #ifdef _SC_LEVEL3_CACHE_SIZE
-  long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (cache > 0 && cache < cap)
-    return cache;
+  long reported = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (reported > 0 && reported < cache)
+    cache = reported;
 #endif
-  return cap;
+  int64_t kept = kept_tape_bytes() / 2;
+  return kept > cache ? kept : cache;
 }
 
 /// The C interface of a 1-D memref of int64_t, as the generated code passes

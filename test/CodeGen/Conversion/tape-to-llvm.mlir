@@ -1,8 +1,10 @@
-// Tapes lower to a header on the stack, with 32 slots of its own, and calls
+// Tapes lower to a header on the stack, with 32 slots of its own and the
+// address of a global naming the place that made it (its site), and calls
 // to the push/pop helpers; values are stored and loaded inline with their
 // own type, tagged as slot accesses for ct-tape-alias-scopes. Data moves
-// to the heap (malloc, then realloc) only past the header's slots, and free
-// is called only for heap data.
+// to the heap only past the header's slots (into the block a freed tape of
+// the same site kept, else malloc; then realloc), and a freed tape's heap
+// block is kept for its site (within a limit) or freed.
 // RUN: %cotangent-opt %s --convert-to-llvm | FileCheck %s
 
 // The C allocator functions the helpers call are declared once, up front.
@@ -13,14 +15,17 @@
 // CHECK-LABEL: llvm.func @roundtrip
 // CHECK-SAME: (%[[X:.*]]: f64, %[[N:.*]]: i64) -> f64
 func.func @roundtrip(%x: f64, %n: index) -> f64 {
-  // CHECK: %[[TAPE:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, i64, array<32 x i64>)>
-  // CHECK: %[[SLOTS:.*]] = llvm.getelementptr %[[TAPE]][0, 3]
+  // CHECK: %[[TAPE:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, i64, ptr, array<32 x i64>)>
+  // CHECK: %[[SLOTS:.*]] = llvm.getelementptr %[[TAPE]][0, 4]
   // CHECK: %[[SIZE:.*]] = llvm.getelementptr %[[TAPE]][0, 1]
   // CHECK: %[[CAPACITY:.*]] = llvm.getelementptr %[[TAPE]][0, 2]
   // CHECK: llvm.store %[[SLOTS]], %[[TAPE]]
   // CHECK: llvm.store %{{.*}}, %[[SIZE]]
   // CHECK: %[[INLINE:.*]] = llvm.mlir.constant(32 : i64)
   // CHECK: llvm.store %[[INLINE]], %[[CAPACITY]]
+  // CHECK: %[[SITE_FIELD:.*]] = llvm.getelementptr %[[TAPE]][0, 3]
+  // CHECK: %[[SITE:.*]] = llvm.mlir.addressof @[[SITE_NAME:__ct_tape_site\.[0-9]+]] : !llvm.ptr
+  // CHECK: llvm.store %[[SITE]], %[[SITE_FIELD]] {ct.tape_slot}
   %t = ct.tape_init : !ct.tape
   // CHECK: llvm.call @__ct_tape_reserve(%[[TAPE]], %[[N]])
   ct.tape_reserve %t, %n
@@ -41,6 +46,11 @@ func.func @roundtrip(%x: f64, %n: index) -> f64 {
   // CHECK: llvm.return %[[Y]]
   return %y : f64
 }
+
+// Each tape_init has a site of its own.
+// SITES-COUNT-2: llvm.mlir.global internal @__ct_tape_site.{{[0-9]+}}(#llvm.zero) {addr_space = 0 : i32} : !llvm.ptr
+// SITES-NOT: @__ct_tape_site.2(
+// RUN: %cotangent-opt %s --convert-to-llvm | FileCheck %s --check-prefix=SITES
 
 // Tapes passed between functions become pointers.
 // CHECK-LABEL: llvm.func @takes_tape(%{{.*}}: !llvm.ptr, %{{.*}}: f32)
@@ -143,3 +153,39 @@ func.func @blocks(%x: f64, %n: index) -> f64 {
 // GROW: llvm.call @__ct_tape_out_of_memory
 // GROW-NEXT: llvm.unreachable
 
+
+// Leaving the header, a tape takes the block its site kept, if any (enlarged
+// by realloc if it is too small), else mallocs; its capacity becomes the
+// block's. Freeing a heap tape gives its block, site and capacity to the
+// cache, which keeps it within COTANGENT_TAPE_CACHE_BYTES (read once, 1 GiB
+// unset or empty), freeing the least recently kept blocks to make room.
+// RUN: %cotangent-opt %s --convert-to-llvm | FileCheck %s --check-prefix=KEEP
+// KEEP-DAG: llvm.func @getenv(!llvm.ptr) -> !llvm.ptr
+// KEEP-DAG: llvm.func @strtoll(!llvm.ptr, !llvm.ptr, i32) -> i64
+// KEEP-DAG: llvm.mlir.global linkonce_odr @__ct_tape_cache(#llvm.zero) {addr_space = 0 : i32} : !llvm.array<32 x struct<(ptr, ptr, i64, i64)>>
+// KEEP-DAG: llvm.mlir.global linkonce_odr constant @__ct_tape_cache_variable("COTANGENT_TAPE_CACHE_BYTES\00")
+// KEEP-LABEL: llvm.func linkonce_odr @__ct_tape_cache_limit_bytes() -> i64
+// KEEP: llvm.load %{{.*}} atomic monotonic
+// KEEP: llvm.call @getenv
+// KEEP: llvm.mlir.constant(1073741824 : i64)
+// KEEP: llvm.call @strtoll
+// KEEP: llvm.store %{{.*}}, %{{.*}} atomic monotonic
+// KEEP-LABEL: llvm.func linkonce_odr @__ct_tape_cache_take(%{{.*}}: !llvm.ptr) -> !llvm.ptr
+// KEEP: llvm.call @__ct_tape_cache_acquire()
+// KEEP: llvm.call @__ct_tape_cache_release_lock()
+// KEEP-LABEL: llvm.func linkonce_odr @__ct_tape_cache_give(
+// KEEP: %[[LIMIT:.*]] = llvm.call @__ct_tape_cache_limit_bytes()
+// KEEP: llvm.icmp "ugt" %{{.*}}, %[[LIMIT]]
+// KEEP: llvm.call @free
+// KEEP: llvm.call @__ct_tape_cache_acquire()
+// KEEP: llvm.call @__ct_tape_cache_room
+// KEEP: llvm.call @free
+// KEEP: llvm.call @__ct_tape_cache_release_lock()
+// KEEP-LABEL: llvm.func linkonce_odr @__ct_tape_grow(
+// KEEP: %[[SITE_ADDR:.*]] = llvm.getelementptr %{{.*}}[0, 3]
+// KEEP-NEXT: %[[SITE:.*]] = llvm.load %[[SITE_ADDR]] : !llvm.ptr -> !llvm.ptr
+// KEEP: %[[KEPT:.*]] = llvm.call @__ct_tape_cache_take(%[[SITE]])
+// KEEP: llvm.call @realloc(%[[KEPT]]
+// KEEP: llvm.call @malloc
+// KEEP-LABEL: llvm.func linkonce_odr @__ct_tape_free(
+// KEEP: llvm.call @__ct_tape_cache_give(

@@ -1,11 +1,14 @@
 // Loops without `#pragma ct checkpoint` whose recorded tape would be long
 // are checkpointed on the compiler's own choice, made when the loop starts
 // from its trip count (COTANGENT_CHECKPOINT_TAPE_BYTES overrides the
-// runtime's limit, the last-level cache). Every gradient must match central
-// finite differences whichever way it was taken; the largest block the
-// derivative code asks malloc/realloc for (the tape grows by doubling)
-// shows which: a recorded loop's tape holds at least a double per element
-// per step, snapshots of a checkpointed one far less.
+// runtime's limit). Every gradient must match central finite differences
+// whichever way it was taken; the largest block the derivative code asks
+// malloc/realloc for (the tape grows by doubling) shows which: a recorded
+// loop's tape holds at least a double per element per step, snapshots of a
+// checkpointed one far less. These runs keep no tape memory between calls
+// (COTANGENT_TAPE_CACHE_BYTES=0: every call allocates its tape, and the
+// default limit is the last-level cache; with memory kept, the default is
+// half of it, which the runtime's unit tests check):
 //   default limit: 100,000 steps of 16 elements (about 40 MB of tape) are
 //     checkpointed, 200 steps recorded;
 //   limit 0: the 200 steps are checkpointed too;
@@ -16,13 +19,13 @@
 // plain strategy run too.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O2 %s -Wl,--wrap=malloc,--wrap=realloc -o %t2
-// RUN: %t2 | FileCheck %s
-// RUN: env COTANGENT_CHECKPOINT_TAPE_BYTES=0 %t2 | FileCheck %s
-// RUN: env COTANGENT_CHECKPOINT_TAPE_BYTES=1000000000000 %t2 | FileCheck %s
+// RUN: env COTANGENT_TAPE_CACHE_BYTES=0 %t2 | FileCheck %s
+// RUN: env COTANGENT_TAPE_CACHE_BYTES=0 COTANGENT_CHECKPOINT_TAPE_BYTES=0 %t2 | FileCheck %s
+// RUN: env COTANGENT_TAPE_CACHE_BYTES=0 COTANGENT_CHECKPOINT_TAPE_BYTES=1000000000000 %t2 | FileCheck %s
 // RUN: %clangxx-ct -O0 %s -Wl,--wrap=malloc,--wrap=realloc -o %t0
-// RUN: env COTANGENT_CHECKPOINT_TAPE_BYTES=0 %t0 | FileCheck %s
+// RUN: env COTANGENT_TAPE_CACHE_BYTES=0 COTANGENT_CHECKPOINT_TAPE_BYTES=0 %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 -fplugin-arg-cotangent-ad-optimizations=off %s -Wl,--wrap=malloc,--wrap=realloc -o %tp
-// RUN: env COTANGENT_CHECKPOINT_TAPE_BYTES=0 %tp | FileCheck %s
+// RUN: env COTANGENT_TAPE_CACHE_BYTES=0 COTANGENT_CHECKPOINT_TAPE_BYTES=0 %tp | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: checks: {{[1-9][0-9]*}} passed, 0 failed
 
