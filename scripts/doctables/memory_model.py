@@ -16,14 +16,20 @@ DESCRIPTIONS = {
 
 def memory_model_table(results):
     lines = ["| workload | gradient / primal | gradient / hand-written "
-             "| general / memref form | peak heap, general / memref form |",
-             "| --- | ---: | ---: | ---: | --- |"]
+             "| general / memref form | peak heap, general / memref form "
+             "| gradient ms, general / memref form, without kept tape memory |",
+             "| --- | ---: | ---: | ---: | --- | --- |"]
     for row in results["workloads"]:
-        lines.append("| %s | %s | %s | %s | %s against %s |" % (
+        fresh = ""
+        if "general_gradient_without_kept_memory_ms" in row:
+            fresh = "%s / %s" % (
+                number(row["general_gradient_without_kept_memory_ms"], 1),
+                number(row["memref_gradient_without_kept_memory_ms"], 1))
+        lines.append("| %s | %s | %s | %s | %s against %s | %s |" % (
             DESCRIPTIONS.get(row["general"], "`%s`" % row["general"]),
             number(row["general_gradient_over_primal"]),
             number(row["general_gradient_over_hand_written"]),
             number(row["general_over_memref_gradient"]),
             megabytes(row["general_gradient_peak_bytes"]),
-            megabytes(row["memref_gradient_peak_bytes"])))
+            megabytes(row["memref_gradient_peak_bytes"]), fresh))
     return "\n".join(lines)
