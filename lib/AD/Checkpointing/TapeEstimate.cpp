@@ -10,6 +10,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -70,10 +71,36 @@ public:
           writesAnyMemory = true;
       }
     });
+    // What non-linear operations need: values computed in the iteration
+    // count once where they are defined (however often they are used), and
+    // loads of memory the loop writes once per store into that memory (the
+    // reverse sweep keeps overwritten values, not every read of them).
+    loop->walk([&](Operation *op) {
+      if (!isNonLinear(op))
+        return;
+      for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+        // A product by a constant needs only the constant.
+        if (isa<arith::MulFOp>(op) &&
+            matchPattern(op->getOperand(1 - i), m_Constant()))
+          continue;
+        if (!isRecorded(operand))
+          continue;
+        auto load = operand.getDefiningOp<memref::LoadOp>();
+        if (!load || writesAnyMemory) {
+          needed.insert(operand);
+          continue;
+        }
+        for (Value root : ad::getMemoryRoots(load.getMemRef()))
+          readByNonLinear.insert(root);
+      }
+    });
   }
 
   std::optional<Bytes> estimate(Block &block) {
     Bytes sum;
+    for (BlockArgument argument : block.getArguments())
+      if (needed.contains(argument))
+        sum.constant += floatBytes(argument.getType());
     for (Operation &op : block) {
       std::optional<Bytes> part = estimate(op);
       if (!part)
@@ -118,22 +145,70 @@ private:
         [&](Value root) { return writtenRoots.contains(root); });
   }
 
+  /// Whether `store` only adds to the element it writes (`m[i] = m[i] + v`,
+  /// the element read for nothing else): the value it overwrites is not
+  /// needed to reverse it.
+  bool isAccumulation(memref::StoreOp store) {
+    auto sum = store.getValue().getDefiningOp();
+    if (!sum || !isa<arith::AddFOp, arith::SubFOp>(sum))
+      return false;
+    auto readsElement = [&](memref::LoadOp load) {
+      return load.getMemRef() == store.getMemRef() &&
+             load.getIndices() == store.getIndices();
+    };
+    bool added = llvm::any_of(sum->getOperands(), [&](Value operand) {
+      auto load = operand.getDefiningOp<memref::LoadOp>();
+      return load && readsElement(load) && load->hasOneUse();
+    });
+    if (!added)
+      return false;
+    // No other read of the element in the store's block (a non-linear use
+    // of it would need the overwritten value).
+    return llvm::count_if(loadsIn(store->getBlock(), store.getMemRef()),
+                          readsElement) == 1;
+  }
+
+  /// The loads of `memory` that are ops of `block` (each block scanned
+  /// once).
+  ArrayRef<memref::LoadOp> loadsIn(Block *block, Value memory) {
+    if (scannedBlocks.insert(block).second)
+      for (auto load : block->getOps<memref::LoadOp>())
+        loadsByBlock[{block, load.getMemRef()}].push_back(load);
+    auto found = loadsByBlock.find({block, memory});
+    if (found == loadsByBlock.end())
+      return {};
+    return found->second;
+  }
+
+  /// The bytes `op` adds: its results that non-linear operations need, or,
+  /// for a store into memory they read, the value it overwrites (except
+  /// where it only adds to the element).
   double recordedBytes(Operation *op) {
-    if (!isNonLinear(op))
-      return 0;
-    double bytes = 0;
-    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
-      // A product by a constant needs only the constant.
-      if (isa<arith::MulFOp>(op) &&
-          matchPattern(op->getOperand(1 - i), m_Constant()))
-        continue;
-      if (isRecorded(operand))
-        bytes += floatBytes(operand.getType());
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      bool read =
+          llvm::any_of(ad::getMemoryRoots(store.getMemRef()), [&](Value root) {
+            return readByNonLinear.contains(root);
+          });
+      return read && !isAccumulation(store)
+                 ? floatBytes(store.getValue().getType())
+                 : 0;
     }
+    double bytes = 0;
+    for (Value result : op->getResults())
+      if (needed.contains(result))
+        bytes += floatBytes(result.getType());
     return bytes;
   }
 
   std::optional<Bytes> estimate(Operation &op) {
+    std::optional<Bytes> regions = estimateRegions(op);
+    if (!regions)
+      return std::nullopt;
+    return add(Bytes{recordedBytes(&op), {}}, *regions);
+  }
+
+  /// What the iterations of `op`'s regions add.
+  std::optional<Bytes> estimateRegions(Operation &op) {
     if (auto inner = dyn_cast<scf::ForOp>(op))
       return estimateNested(inner);
     if (auto branch = dyn_cast<scf::IfOp>(op)) {
@@ -145,7 +220,7 @@ private:
       return max(*then, *otherwise);
     }
     // Other regions (a while loop's) count once.
-    Bytes sum{recordedBytes(&op), {}};
+    Bytes sum;
     for (Region &region : op.getRegions())
       for (Block &block : region) {
         std::optional<Bytes> part = estimate(block);
@@ -195,6 +270,8 @@ private:
     std::optional<Bytes> body = estimate(*inner.getBody());
     if (!body)
       return std::nullopt;
+    if (!body->dynamic && body->constant == 0)
+      return Bytes{};
     std::optional<int64_t> l = getConstantIntValue(lb),
                            u = getConstantIntValue(ub),
                            s = getConstantIntValue(step);
@@ -239,7 +316,11 @@ private:
 
   OpBuilder &b;
   scf::ForOp loop;
-  llvm::SmallPtrSet<Value, 8> writtenRoots;
+  llvm::SmallPtrSet<Value, 8> writtenRoots, readByNonLinear;
+  llvm::DenseSet<Value> needed;
+  llvm::DenseSet<Block *> scannedBlocks;
+  llvm::DenseMap<std::pair<Block *, Value>, SmallVector<memref::LoadOp, 2>>
+      loadsByBlock;
   bool writesAnyMemory = false;
 };
 

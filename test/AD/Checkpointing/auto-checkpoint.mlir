@@ -2,7 +2,7 @@
 // loop inside no other loop becomes an scf.if between the loop checkpointed
 // (its body outlined, the call marked ct.checkpoint_auto) and the loop as
 // it was. The choice is made when the loop starts: trips times the bytes an
-// iteration records (here: the two operands of the product, 16 bytes, in
+// iteration records (here: the element the square overwrites, 8 bytes, in
 // each of %n inner iterations) over the runtime's limit, and the snapshots
 // (the 8 doubles of the buffer the loop writes, and the carried f64: 72
 // bytes) small beside that tape. Loops it must leave alone are left alone
@@ -15,7 +15,7 @@
 // CHECK-LABEL: func.func @steps(
 // CHECK-SAME: %[[U:.*]]: memref<8xf64>, %[[N:.*]]: index, %[[T:.*]]: index
 // CHECK: %[[INNER:.*]] = arith.uitofp {{.*}} : i64 to f64
-// CHECK: %[[PER:.*]] = arith.mulf %[[SIXTEEN:.*]], %[[INNER]]
+// CHECK: %[[PER:.*]] = arith.mulf %[[BYTES:.*]], %[[INNER]]
 // The snapshot: the carried f64, then the buffer's 8 elements of 8 bytes.
 // CHECK: %[[CARRIED:.*]] = arith.addf %{{.*}}, %[[EIGHT:.*]] : f64
 // CHECK: %[[ELEMENTS:.*]] = arith.uitofp
@@ -147,6 +147,46 @@ func.func @triangle(%u: memref<16xf64>, %n: index, %t: index) -> f64 {
 
 func.func @grad_triangle(%u: memref<16xf64>, %du: memref<16xf64>, %n: index, %t: index) -> f64 {
   %v = ct.gradient @triangle(%u, %n, %t) shadows(%du) activity [dup, const, const] : (memref<16xf64>, index, index, memref<16xf64>) -> f64
+  return %v : f64
+}
+
+// -----
+
+// Loads of memory the loop writes count once per store into it, not once
+// per read: the inner loop reads u[0] nonlinearly %n times, but the
+// iteration overwrites it once (8 bytes); a store that adds to its element
+// (u[1] += ...) overwrites nothing the reverse sweep needs; the carried
+// value `exp` reads counts per use (8 bytes): 16 bytes an iteration, and
+// the inner loop, which records nothing, adds no term.
+// CHECK-LABEL: func.func @reads_stored_once(
+// CHECK: %[[PER:.*]] = arith.constant 1.600000e+01 : f64
+// CHECK: %[[TAPE:.*]] = arith.mulf %{{.*}}, %[[PER]] : f64
+// CHECK-NEXT: call @ct_checkpoint_tape_limit
+// CHECK: } {ct.auto_checkpoint_choice}
+func.func @reads_stored_once(%u: memref<8xf64>, %n: index, %t: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %t step %c1 iter_args(%s = %zero) -> (f64) {
+    %w = math.exp %s : f64
+    memref.store %w, %u[%c0] : memref<8xf64>
+    %sum = scf.for %j = %c0 to %n step %c1 iter_args(%p = %zero) -> (f64) {
+      %x = memref.load %u[%c0] : memref<8xf64>
+      %y = math.sin %x : f64
+      %old = memref.load %u[%c1] : memref<8xf64>
+      %more = arith.addf %old, %y : f64
+      memref.store %more, %u[%c1] : memref<8xf64>
+      %q = arith.addf %p, %y : f64
+      scf.yield %q : f64
+    }
+    %next = arith.addf %s, %sum : f64
+    scf.yield %next : f64
+  }
+  return %r : f64
+}
+
+func.func @grad_reads_stored_once(%u: memref<8xf64>, %du: memref<8xf64>, %n: index, %t: index) -> f64 {
+  %v = ct.gradient @reads_stored_once(%u, %n, %t) shadows(%du) activity [dup, const, const] : (memref<8xf64>, index, index, memref<8xf64>) -> f64
   return %v : f64
 }
 

@@ -162,6 +162,14 @@ func.func @blocks(%x: f64, %n: index) -> f64 {
 // RUN: %cotangent-opt %s --convert-to-llvm | FileCheck %s --check-prefix=KEEP
 // KEEP-DAG: llvm.func @getenv(!llvm.ptr) -> !llvm.ptr
 // KEEP-DAG: llvm.func @strtoll(!llvm.ptr, !llvm.ptr, i32) -> i64
+// KEEP-LABEL: llvm.func linkonce_odr @__ct_tape_grow(
+// KEEP: %[[SITE_ADDR:.*]] = llvm.getelementptr %{{.*}}[0, 3]
+// KEEP-NEXT: %[[SITE:.*]] = llvm.load %[[SITE_ADDR]] : !llvm.ptr -> !llvm.ptr
+// KEEP: %[[KEPT:.*]] = llvm.call @__ct_tape_cache_take(%[[SITE]])
+// KEEP: llvm.call @realloc(%[[KEPT]]
+// KEEP: llvm.call @malloc
+// KEEP-LABEL: llvm.func linkonce_odr @__ct_tape_free(
+// KEEP: llvm.call @__ct_tape_cache_give(
 // KEEP-DAG: llvm.mlir.global linkonce_odr @__ct_tape_cache(#llvm.zero) {addr_space = 0 : i32} : !llvm.array<32 x struct<(ptr, ptr, i64, i64)>>
 // KEEP-DAG: llvm.mlir.global linkonce_odr constant @__ct_tape_cache_variable("COTANGENT_TAPE_CACHE_BYTES\00")
 // KEEP-LABEL: llvm.func linkonce_odr @__ct_tape_cache_limit_bytes() -> i64
@@ -181,11 +189,3 @@ func.func @blocks(%x: f64, %n: index) -> f64 {
 // KEEP: llvm.call @__ct_tape_cache_room
 // KEEP: llvm.call @free
 // KEEP: llvm.call @__ct_tape_cache_release_lock()
-// KEEP-LABEL: llvm.func linkonce_odr @__ct_tape_grow(
-// KEEP: %[[SITE_ADDR:.*]] = llvm.getelementptr %{{.*}}[0, 3]
-// KEEP-NEXT: %[[SITE:.*]] = llvm.load %[[SITE_ADDR]] : !llvm.ptr -> !llvm.ptr
-// KEEP: %[[KEPT:.*]] = llvm.call @__ct_tape_cache_take(%[[SITE]])
-// KEEP: llvm.call @realloc(%[[KEPT]]
-// KEEP: llvm.call @malloc
-// KEEP-LABEL: llvm.func linkonce_odr @__ct_tape_free(
-// KEEP: llvm.call @__ct_tape_cache_give(
