@@ -209,7 +209,7 @@ void checkThreads() {
   std::atomic<int> mismatches{0};
   std::vector<std::thread> workers;
   for (int w = 0; w < 4; ++w)
-    workers.emplace_back([&] {
+    workers.emplace_back([&, w] {
       double g[kSize];
       for (int round = 0; round < 20; ++round) {
         bool useSine = (round + w) % 2 == 0;
