@@ -32,40 +32,13 @@
 #include <cotangent/cotangent.h>
 
 #include "check.h"
+#include "largest-block.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
-
-//===----------------------------------------------------------------------===//
-// The largest block asked for while `tracking`
-//===----------------------------------------------------------------------===//
-
-static bool tracking = false;
-static size_t largest = 0;
-
-extern "C" void *__real_malloc(size_t bytes);
-extern "C" void *__real_realloc(void *old, size_t bytes);
-extern "C" void *__wrap_malloc(size_t bytes) {
-  if (tracking && bytes > largest)
-    largest = bytes;
-  return __real_malloc(bytes);
-}
-extern "C" void *__wrap_realloc(void *old, size_t bytes) {
-  if (tracking && bytes > largest)
-    largest = bytes;
-  return __real_realloc(old, bytes);
-}
-
-template <class F> size_t largestBlockOf(F f) {
-  largest = 0;
-  tracking = true;
-  f();
-  tracking = false;
-  return largest;
-}
 
 //===----------------------------------------------------------------------===//
 // The functions (no pragma anywhere)

@@ -25,6 +25,7 @@
 #include <cotangent/cotangent.h>
 
 #include "check.h"
+#include "largest-block.h"
 
 #include <atomic>
 #include <cmath>
@@ -33,34 +34,6 @@
 #include <thread>
 #include <utility>
 #include <vector>
-
-//===----------------------------------------------------------------------===//
-// The largest block asked for while `tracking`
-//===----------------------------------------------------------------------===//
-
-static std::atomic<bool> tracking{false};
-static size_t largest = 0;
-
-extern "C" void *__real_malloc(size_t bytes);
-extern "C" void *__real_realloc(void *old, size_t bytes);
-extern "C" void *__wrap_malloc(size_t bytes) {
-  if (tracking && bytes > largest)
-    largest = bytes;
-  return __real_malloc(bytes);
-}
-extern "C" void *__wrap_realloc(void *old, size_t bytes) {
-  if (tracking && bytes > largest)
-    largest = bytes;
-  return __real_realloc(old, bytes);
-}
-
-template <class F> size_t largestBlockOf(F f) {
-  largest = 0;
-  tracking = true;
-  f();
-  tracking = false;
-  return largest;
-}
 
 //===----------------------------------------------------------------------===//
 // Functions with long recorded tapes (a few doubles per step)
