@@ -74,9 +74,10 @@ struct TapeInitLowering : ConvertOpToLLVMPattern<ct::TapeInitOp> {
     Value slots = LLVM::GEPOp::create(rewriter, loc, ptr, header, tape,
                                       ArrayRef<LLVM::GEPArg>{0, kSlotsField});
     Value sizeAddr = LLVM::GEPOp::create(rewriter, loc, ptr, header, tape,
-                                         ArrayRef<LLVM::GEPArg>{0, 1});
-    Value capacityAddr = LLVM::GEPOp::create(rewriter, loc, ptr, header, tape,
-                                             ArrayRef<LLVM::GEPArg>{0, 2});
+                                         ArrayRef<LLVM::GEPArg>{0, kSizeField});
+    Value capacityAddr =
+        LLVM::GEPOp::create(rewriter, loc, ptr, header, tape,
+                            ArrayRef<LLVM::GEPArg>{0, kCapacityField});
     auto i64 = [&](int64_t value) -> Value {
       return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
                                       rewriter.getI64IntegerAttr(value));
