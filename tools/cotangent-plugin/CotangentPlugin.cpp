@@ -218,6 +218,25 @@ void resolveLocalReferences(
   }
 }
 
+/// The sanitizers the unit's code is instrumented by (`-fsanitize=address`
+/// marks each function it instruments), on the derivatives too: the
+/// sanitizer passes run after this one, and a derivative's loads and stores
+/// are checked like the user's.
+void addSanitizers(const llvm::Module &module, llvm::Module &derivatives) {
+  for (llvm::Attribute::AttrKind kind :
+       {llvm::Attribute::SanitizeAddress, llvm::Attribute::SanitizeHWAddress,
+        llvm::Attribute::SanitizeMemory, llvm::Attribute::SanitizeThread}) {
+    bool instrumented = llvm::any_of(module, [&](const llvm::Function &f) {
+      return !f.isDeclaration() && f.hasFnAttribute(kind);
+    });
+    if (!instrumented)
+      continue;
+    for (llvm::Function &derivative : derivatives)
+      if (!derivative.isDeclaration())
+        derivative.addFnAttr(kind);
+  }
+}
+
 struct LinkDerivativesPass : llvm::PassInfoMixin<LinkDerivativesPass> {
   llvm::PreservedAnalyses run(llvm::Module &module,
                               llvm::ModuleAnalysisManager &) {
@@ -248,6 +267,7 @@ struct LinkDerivativesPass : llvm::PassInfoMixin<LinkDerivativesPass> {
               derivative.addFnAttr(function.getFnAttribute(name));
       break;
     }
+    addSanitizers(module, **derivatives);
     std::vector<std::pair<std::string, std::string>> renamed =
         setAsideLocalReferences(module, **derivatives);
     if (llvm::Linker::linkModules(module, std::move(*derivatives)))

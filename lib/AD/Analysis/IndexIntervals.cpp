@@ -129,6 +129,24 @@ buildResultInterval(OpBuilder &b, Location loc, Value result,
   return Interval{max(x->lo, y->lo), max(x->hi, y->hi)};
 }
 
+Interval buildCounterInterval(OpBuilder &b, Location loc, Interval lb,
+                              Interval ub, int64_t step) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value hi = b.createOrFold<arith::SubIOp>(loc, ub.hi, one);
+  if (step <= 1 || lb.lo != lb.hi)
+    return Interval{lb.lo, hi};
+  // (Where the loop runs not at all, the division rounds towards lb: the
+  // minimum keeps the bound at ub - 1, below lb.)
+  Value steps = b.createOrFold<arith::DivSIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, hi, lb.lo),
+      arith::ConstantIndexOp::create(b, loc, step));
+  Value last = b.createOrFold<arith::AddIOp>(
+      loc, lb.lo,
+      b.createOrFold<arith::MulIOp>(
+          loc, steps, arith::ConstantIndexOp::create(b, loc, step)));
+  return Interval{lb.lo, b.createOrFold<arith::MinSIOp>(loc, hi, last)};
+}
+
 std::optional<Interval> IntervalBuilder::get(Value value) {
   if (auto it = cache.find(value); it != cache.end())
     return it->second;
@@ -166,10 +184,12 @@ std::optional<Interval> IntervalBuilder::compute(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *owner = arg.getOwner()->getParentOp();
     Value lower, upper;
+    int64_t step = 1;
     if (auto counted = dyn_cast<scf::ForOp>(owner);
         counted && counted.getInductionVar() == arg) {
       lower = counted.getLowerBound();
       upper = counted.getUpperBound();
+      step = getConstantIntValue(counted.getStep()).value_or(1);
     } else if (auto parallel = dyn_cast<scf::ParallelOp>(owner);
                parallel && arg.getArgNumber() < parallel.getNumLoops()) {
       lower = parallel.getLowerBound()[arg.getArgNumber()];
@@ -181,8 +201,7 @@ std::optional<Interval> IntervalBuilder::compute(Value value) {
     std::optional<Interval> ub = get(upper);
     if (!lb || !ub)
       return std::nullopt;
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    return Interval{lb->lo, arith::SubIOp::create(b, loc, ub->hi, one)};
+    return buildCounterInterval(b, loc, *lb, *ub, step);
   }
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant))) {

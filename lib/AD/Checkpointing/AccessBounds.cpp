@@ -84,7 +84,7 @@ private:
     auto ub = get(loop.getUpperBound(), depth);
     if (!lb || !ub)
       return std::nullopt;
-    return Interval{lb->lo, sub(ub->hi, constant(1))};
+    return buildCounterInterval(b, loc, *lb, *ub, *step);
   }
 
   /// The `i`th value `loop` carries, in its body or as its result, when

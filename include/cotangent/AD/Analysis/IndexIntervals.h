@@ -37,6 +37,14 @@ std::optional<Interval> buildResultInterval(
 /// scf.for and scf.parallel loops (with their bounds). Private copies of
 /// accumulated buffers and the device copies of a GPU loop's arrays are
 /// sized with them.
+/// The values the counter of a loop from `lb` below `ub` by `step` (a
+/// positive constant, or 1 where unknown to be larger) takes: [lb, ub - 1],
+/// narrowed to the last value a step reaches, lb + floor((ub - 1 - lb) /
+/// step) * step, where the loop starts at one value (so that `i + 3` in a
+/// loop `i < n` by 4 over a multiple n of 4 stays below n).
+Interval buildCounterInterval(mlir::OpBuilder &b, mlir::Location loc,
+                              Interval lb, Interval ub, int64_t step);
+
 class IntervalBuilder {
 public:
   explicit IntervalBuilder(mlir::Operation *loop) : loop(loop), b(loop) {}
