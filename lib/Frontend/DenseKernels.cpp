@@ -138,23 +138,126 @@ Triangle transposed(Triangle region) {
   llvm_unreachable("every region is handled");
 }
 
-/// C(i, j) += alpha * sum_p A(i, p) * B(p, j) over `region` of C: column by
-/// column, the innermost loop down a column of A and C.
+/// C(i, j) += alpha * sum_p A(i, p) * B(p, j) for p in [pFirst, pEnd) and i
+/// in [iFirst, iEnd): one column of C, its innermost loop down a column of A
+/// and C.
+void buildColumnUpdate(OpBuilder &b, Location l, Matrix lhs, Matrix rhs,
+                       Matrix result, Value j, Value pFirst, Value pEnd,
+                       Value iFirst, Value iEnd, Value alpha) {
+  forRange(b, l, pFirst, pEnd, [&](OpBuilder &b, Value p) {
+    Value scaled = arith::MulFOp::create(b, l, alpha, rhs.load(b, l, p, j));
+    forRange(b, l, iFirst, iEnd, [&](OpBuilder &b, Value i) {
+      Value term = arith::MulFOp::create(b, l, lhs.load(b, l, i, p), scaled);
+      result.store(b, l,
+                   arith::AddFOp::create(b, l, result.load(b, l, i, j), term),
+                   i, j);
+    });
+  });
+}
+
+/// How many columns of C, and steps of the depth, one pass down the rows
+/// of a blocked product updates and reads.
+constexpr int64_t kProductBlock = 4;
+
+/// How many whole blocks `value` holds.
+Value wholeBlocks(OpBuilder &b, Location l, Value value) {
+  return arith::DivSIOp::create(b, l, value,
+                                constantIndex(b, l, kProductBlock));
+}
+
+/// The first of the block `k`. (Loops count blocks, not elements by steps
+/// of kProductBlock: the bounds of the elements a kernel touches, which the
+/// engine computes from its loops' bounds, then stay exact.)
+Value blockStart(OpBuilder &b, Location l, Value k) {
+  return arith::MulIOp::create(b, l, k, constantIndex(b, l, kProductBlock));
+}
+
+/// A loop over the blocks [0, count), its body given the first of each.
+void forBlocks(OpBuilder &b, Location l, Value count,
+               function_ref<void(OpBuilder &, Value)> body) {
+  forRange(b, l, constantIndex(b, l, 0), count,
+           [&](OpBuilder &b, Value k) { body(b, blockStart(b, l, k)); });
+}
+
+/// The product over the kProductBlock columns of C from `first`, by passes
+/// down the rows that each read kProductBlock columns of A and update the
+/// block's columns (kProductBlock^2 multiply-adds per load and store of C:
+/// one column at a time, a load and a store of C bound each multiply-add).
+/// The passes cover the rows every column of the block has in `region`;
+/// each column's other rows, and the depth past its last whole block, are
+/// updated one column at a time.
+void buildColumnBlock(OpBuilder &b, Location l, Matrix lhs, Matrix rhs,
+                      Matrix result, Value first, Value rows, Value depth,
+                      Value alpha, Triangle region) {
+  SmallVector<Value> columns, firsts, ends;
+  for (int64_t r = 0; r < kProductBlock; ++r) {
+    columns.push_back(
+        arith::AddIOp::create(b, l, first, constantIndex(b, l, r)));
+    auto [from, to] = rowsOf(b, l, region, columns.back(), rows);
+    firsts.push_back(from);
+    ends.push_back(to);
+  }
+  // The rows all of them have: [shared, sharedEnd).
+  Value shared = firsts[0], sharedEnd = ends[0];
+  for (int64_t r = 1; r < kProductBlock; ++r) {
+    shared = arith::MaxSIOp::create(b, l, shared, firsts[r]);
+    sharedEnd = arith::MinSIOp::create(b, l, sharedEnd, ends[r]);
+  }
+  sharedEnd = arith::MaxSIOp::create(b, l, sharedEnd, shared);
+  Value depthBlocks = wholeBlocks(b, l, depth);
+  forBlocks(b, l, depthBlocks, [&](OpBuilder &b, Value p) {
+    SmallVector<Value> steps;
+    for (int64_t q = 0; q < kProductBlock; ++q)
+      steps.push_back(arith::AddIOp::create(b, l, p, constantIndex(b, l, q)));
+    // scaled[q * kProductBlock + r] = alpha * B(p + q, first + r).
+    SmallVector<Value> scaled;
+    for (Value step : steps)
+      for (Value j : columns)
+        scaled.push_back(
+            arith::MulFOp::create(b, l, alpha, rhs.load(b, l, step, j)));
+    forRange(b, l, shared, sharedEnd, [&](OpBuilder &b, Value i) {
+      SmallVector<Value> left;
+      for (Value step : steps)
+        left.push_back(lhs.load(b, l, i, step));
+      for (int64_t r = 0; r < kProductBlock; ++r) {
+        Value sum = result.load(b, l, i, columns[r]);
+        for (int64_t q = 0; q < kProductBlock; ++q)
+          sum = arith::AddFOp::create(
+              b, l, sum,
+              arith::MulFOp::create(b, l, left[q],
+                                    scaled[q * kProductBlock + r]));
+        result.store(b, l, sum, i, columns[r]);
+      }
+    });
+  });
+  Value blockedDepth = blockStart(b, l, depthBlocks);
+  for (int64_t r = 0; r < kProductBlock; ++r) {
+    Value zero = constantIndex(b, l, 0);
+    buildColumnUpdate(b, l, lhs, rhs, result, columns[r], blockedDepth, depth,
+                      shared, sharedEnd, alpha);
+    buildColumnUpdate(b, l, lhs, rhs, result, columns[r], zero, depth,
+                      firsts[r], arith::MinSIOp::create(b, l, shared, ends[r]),
+                      alpha);
+    buildColumnUpdate(b, l, lhs, rhs, result, columns[r], zero, depth,
+                      arith::MaxSIOp::create(b, l, sharedEnd, firsts[r]),
+                      ends[r], alpha);
+  }
+}
+
+/// C(i, j) += alpha * sum_p A(i, p) * B(p, j) over `region` of C: blocks of
+/// kProductBlock columns, then the columns past the last whole block one at
+/// a time; the innermost loops run down columns of A and C.
 void buildProductByColumns(OpBuilder &b, Location l, Matrix lhs, Matrix rhs,
                            Matrix result, Value rows, Value cols, Value depth,
                            Value alpha, Triangle region) {
-  Value zero = constantIndex(b, l, 0);
-  forRange(b, l, zero, cols, [&](OpBuilder &b, Value j) {
-    std::pair<Value, Value> range = rowsOf(b, l, region, j, rows);
-    forRange(b, l, zero, depth, [&](OpBuilder &b, Value p) {
-      Value scaled = arith::MulFOp::create(b, l, alpha, rhs.load(b, l, p, j));
-      forRange(b, l, range.first, range.second, [&](OpBuilder &b, Value i) {
-        Value term = arith::MulFOp::create(b, l, lhs.load(b, l, i, p), scaled);
-        result.store(b, l,
-                     arith::AddFOp::create(b, l, result.load(b, l, i, j), term),
-                     i, j);
-      });
-    });
+  Value colBlocks = wholeBlocks(b, l, cols);
+  forBlocks(b, l, colBlocks, [&](OpBuilder &b, Value j) {
+    buildColumnBlock(b, l, lhs, rhs, result, j, rows, depth, alpha, region);
+  });
+  forRange(b, l, blockStart(b, l, colBlocks), cols, [&](OpBuilder &b, Value j) {
+    auto [first, end] = rowsOf(b, l, region, j, rows);
+    buildColumnUpdate(b, l, lhs, rhs, result, j, constantIndex(b, l, 0), depth,
+                      first, end, alpha);
   });
 }
 

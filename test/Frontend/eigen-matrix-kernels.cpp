@@ -46,19 +46,41 @@ double tangent(double *x, double *t, int n) {
 }
 
 // The product kernel: C += alpha A B down C's columns (or, where C is
-// stored by rows, along them, as C^T += alpha B^T A^T).
-// Forward mode differentiates its loops.
+// stored by rows, along them, as C^T += alpha B^T A^T), by blocks of four
+// columns of C and four steps of the depth: a pass down the rows reads four
+// columns of A (here its copy, packed by columns) and adds sixteen products
+// into four columns of C, each loaded and stored once. The loops count
+// blocks; the depth and the columns past the last whole block follow, one
+// at a time. Forward mode differentiates its loops.
 // CHECK-LABEL: func.func private @ct.dense.product.f64.all(
-// CHECK-SAME: %[[A:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index,
+// CHECK-SAME: %[[A:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %{{[a-z0-9]+}}: index, %{{[a-z0-9]+}}: index, %{{[a-z0-9]+}}: index,
+// CHECK-SAME: %{{[a-z0-9]+}}: memref<?xf64, strided<[1], offset: ?>>, %{{[a-z0-9]+}}: index, %{{[a-z0-9]+}}: index, %{{[a-z0-9]+}}: index,
+// CHECK-SAME: %[[C:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %{{[a-z0-9]+}}: index, %{{[a-z0-9]+}}: index, %{{[a-z0-9]+}}: index, %[[ROWS:[a-z0-9]+]]: index, %[[COLS:[a-z0-9]+]]: index, %[[DEPTH:[a-z0-9]+]]: index, %[[ALPHA:[a-z0-9]+]]: f64)
 // CHECK-SAME: attributes {ct.forward_from_body
+// CHECK: %[[PACKED:.*]] = memref.alloc
 // CHECK: scf.if
+// CHECK: scf.if
+// CHECK: %[[COLBLOCKS:.*]] = arith.divsi %[[COLS]], %[[FOUR:.*]] : index
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[COLBLOCKS]] step
+// CHECK: %[[DEPTHBLOCKS:.*]] = arith.divsi %[[DEPTH]], %[[FOUR]] : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[DEPTHBLOCKS]] step
+// CHECK-COUNT-16: arith.mulf %[[ALPHA]],
 // CHECK: scf.for
-// CHECK: scf.for
-// CHECK: arith.mulf
-// CHECK: scf.for
-// CHECK: arith.mulf
-// CHECK: arith.addf
-// CHECK: memref.store
+// CHECK-COUNT-4: memref.load %[[PACKED]]
+// CHECK-NOT: scf.for
+// CHECK: %[[C0:.*]] = memref.load %[[C]]
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.addf %[[C0]],
+// CHECK-COUNT-3: arith.addf
+// CHECK-NEXT: memref.store %{{.*}}, %[[C]]
+// CHECK-COUNT-3: memref.store %{{.*}}, %[[C]]
+// CHECK-NEXT: }
+// The depth past the last whole block, then each column's own rows.
+// CHECK: %[[REST:.*]] = arith.muli %[[DEPTHBLOCKS]], %[[FOUR]]
+// CHECK: scf.for %{{.*}} = %[[REST]] to %[[DEPTH]]
+// The columns past the last whole block.
+// CHECK: %[[LAST:.*]] = arith.muli %[[COLBLOCKS]], %[[FOUR]]
+// CHECK: scf.for %{{.*}} = %[[LAST]] to %[[COLS]]
 // Its forward half: the operands copied (A by rows, B by columns), the
 // product, the copies returned.
 // CHECK-LABEL: func.func private @ct.dense.product.f64.all.forward(
