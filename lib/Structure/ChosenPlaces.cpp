@@ -57,6 +57,17 @@ struct LoadOfChosenPlace : OpRewritePattern<memref::LoadOp> {
       return rewriter.notifyMatchFailure(load, "not a constant read of a "
                                                "chosen place");
     Location loc = load.getLoc();
+    // A place the read would leave (the stand-in of `nullptr`, a buffer of
+    // no elements) is never the one read where the program is defined: the
+    // read is of the other place, with no load made outside a buffer.
+    bool trueInBounds = readsWithin(select.getTrueValue(), load.getIndices());
+    bool falseInBounds = readsWithin(select.getFalseValue(), load.getIndices());
+    if (trueInBounds != falseInBounds) {
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(
+          load, trueInBounds ? select.getTrueValue() : select.getFalseValue(),
+          load.getIndices());
+      return success();
+    }
     Value onTrue = memref::LoadOp::create(rewriter, loc, select.getTrueValue(),
                                           load.getIndices());
     Value onFalse = memref::LoadOp::create(
@@ -64,6 +75,22 @@ struct LoadOfChosenPlace : OpRewritePattern<memref::LoadOp> {
     rewriter.replaceOpWithNewOp<arith::SelectOp>(load, select.getCondition(),
                                                  onTrue, onFalse);
     return success();
+  }
+
+  /// Whether the constant `indices` may lie within `place` (through casts:
+  /// false only where its size is known and they lie outside it).
+  static bool readsWithin(Value place, ValueRange indices) {
+    while (auto cast = place.getDefiningOp<memref::CastOp>())
+      place = cast.getSource();
+    auto type = cast<MemRefType>(place.getType());
+    if (!type.hasStaticShape() || type.getRank() != int64_t(indices.size()))
+      return true;
+    for (auto [dim, index] : llvm::enumerate(indices)) {
+      std::optional<int64_t> at = getConstantIntValue(index);
+      if (at && (*at < 0 || *at >= type.getDimSize(dim)))
+        return false;
+    }
+    return true;
   }
 };
 

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -284,36 +285,100 @@ static Value sameElements(OpOperand &use) {
   return nullptr;
 }
 
+/// `first && second`, either of which may be null (true).
+static Value both(OpBuilder &b, Location loc, Value first, Value second) {
+  if (!first || !second)
+    return first ? first : second;
+  return b.createOrFold<arith::AndIOp>(loc, first, second);
+}
+
+/// Whether the loops around `op` in its function may all run (null: they
+/// may, as far as is known). An empty loop's counter interval is inverted,
+/// and interval products of it are not: an index computed from it would
+/// widen the range by elements nothing reads (a triangular solve of size 1
+/// reading "row 1"). A loop may run if its lowest start lies below its
+/// highest end.
+static Value loopsMayRun(OpBuilder &b, Location loc, CalleeIntervals &ranges,
+                         Operation *op) {
+  Value guard;
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<FunctionOpInterface>(parent);
+       parent = parent->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(parent);
+    if (!loop)
+      continue;
+    std::optional<Interval> lb = ranges.get(loop.getLowerBound());
+    std::optional<Interval> ub = ranges.get(loop.getUpperBound());
+    if (!lb || !ub)
+      continue;
+    guard = both(b, loc, guard,
+                 b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
+                                               lb->lo, ub->hi));
+  }
+  return guard;
+}
+
+/// Widens `result` (an interval with lo > hi is empty) by `r` where `when`
+/// holds (null: always).
+static void widenRange(OpBuilder &b, Location loc,
+                       std::optional<Interval> &result, Interval r,
+                       Value when) {
+  if (!result && !when) {
+    result = r;
+    return;
+  }
+  if (!result) {
+    // Empty unless the access may happen.
+    result = Interval{
+        b.createOrFold<arith::SelectOp>(
+            loc, when, r.lo, arith::ConstantIndexOp::create(b, loc, 0)),
+        b.createOrFold<arith::SelectOp>(
+            loc, when, r.hi, arith::ConstantIndexOp::create(b, loc, -1))};
+    return;
+  }
+  Value lo = b.createOrFold<arith::MinSIOp>(loc, result->lo, r.lo);
+  Value hi = b.createOrFold<arith::MaxSIOp>(loc, result->hi, r.hi);
+  if (when) {
+    // (An empty result so far takes r whole.)
+    Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt,
+                                                result->lo, result->hi);
+    lo = b.createOrFold<arith::SelectOp>(
+        loc, when, b.createOrFold<arith::SelectOp>(loc, empty, r.lo, lo),
+        result->lo);
+    hi = b.createOrFold<arith::SelectOp>(
+        loc, when, b.createOrFold<arith::SelectOp>(loc, empty, r.hi, hi),
+        result->hi);
+  }
+  result = Interval{lo, hi};
+}
+
 /// Widens `result` by the indices accessed through `view` (whose first
-/// element is at [base.lo, base.hi] of the memory) in `ranges`' function;
-/// false if some index has no bound.
+/// element is at [base.lo, base.hi] of the memory) in `ranges`' function,
+/// where the accesses may happen (`guard`, null if always); false if some
+/// index has no bound. An interval with lo > hi is empty.
 static bool includeAccesses(OpBuilder &b, Location loc, CalleeIntervals &ranges,
                             Value view, Interval base,
-                            std::optional<Interval> &result,
-                            unsigned callDepth) {
+                            std::optional<Interval> &result, unsigned callDepth,
+                            Value guard) {
   auto shifted = [&](Interval x, Interval y) {
     return Interval{b.createOrFold<arith::AddIOp>(loc, x.lo, y.lo),
                     b.createOrFold<arith::AddIOp>(loc, x.hi, y.hi)};
   };
-  auto include = [&](Interval r) {
-    if (!result) {
-      result = r;
-      return;
-    }
-    result->lo = b.createOrFold<arith::MinSIOp>(loc, result->lo, r.lo);
-    result->hi = b.createOrFold<arith::MaxSIOp>(loc, result->hi, r.hi);
+  auto include = [&](Interval r, Value when) {
+    widenRange(b, loc, result, r, when);
   };
   for (OpOperand &use : view.getUses()) {
     Operation *user = use.getOwner();
     if (isa<memref::DimOp>(user))
       continue;
+    Value when = both(b, loc, guard, loopsMayRun(b, loc, ranges, user));
     auto access = [&](ValueRange indices) -> bool {
       if (indices.size() != 1)
         return false;
       std::optional<Interval> index = ranges.get(indices[0]);
       if (!index)
         return false;
-      include(shifted(base, *index));
+      include(shifted(base, *index), when);
       return true;
     };
     if (auto load = dyn_cast<memref::LoadOp>(user)) {
@@ -340,13 +405,14 @@ static bool includeAccesses(OpBuilder &b, Location loc, CalleeIntervals &ranges,
       } else {
         shift = ranges.get(cast<Value>(offset));
       }
-      if (!shift || !includeAccesses(b, loc, ranges, subview.getResult(),
-                                     shifted(base, *shift), result, callDepth))
+      if (!shift ||
+          !includeAccesses(b, loc, ranges, subview.getResult(),
+                           shifted(base, *shift), result, callDepth, when))
         return false;
       continue;
     }
     if (Value same = sameElements(use)) {
-      if (!includeAccesses(b, loc, ranges, same, base, result, callDepth))
+      if (!includeAccesses(b, loc, ranges, same, base, result, callDepth, when))
         return false;
       continue;
     }
@@ -368,7 +434,7 @@ static bool includeAccesses(OpBuilder &b, Location loc, CalleeIntervals &ranges,
       CalleeIntervals inner(b, loc, none, seeds);
       if (!includeAccesses(b, loc, inner,
                            callee.getArgument(use.getOperandNumber()), base,
-                           result, callDepth + 1))
+                           result, callDepth + 1, when))
         return false;
       continue;
     }
@@ -384,7 +450,7 @@ std::optional<Interval> cotangent::ad::buildAccessRange(
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   std::optional<Interval> result;
   if (!includeAccesses(b, loc, ranges, function.getArgument(argument),
-                       {zero, zero}, result, 0))
+                       {zero, zero}, result, 0, /*guard=*/nullptr))
     return std::nullopt;
   if (!result)
     return Interval{zero, arith::ConstantIndexOp::create(b, loc, -1)};

@@ -156,3 +156,46 @@ func.func @main3(%u: memref<?xf64, strided<[1], offset: ?>>, %n: index, %du: mem
       : (memref<?xf64, strided<[1], offset: ?>>, index, memref<?xf64, strided<[1], offset: ?>>) -> f64
   return %v : f64
 }
+
+// A loop counting by 4 up to 8 that reads u[i] and u[i + 3]: its counter
+// takes 0 and 4 (not 0 to 7), so the copy holds elements [0, 7].
+// CHECK-LABEL: func.func private @k.pullback.dc
+// CHECK-SAME: (%[[U4:.*]]: memref<?xf64, strided<[1], offset: ?>>,
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[DIM4:.*]] = memref.dim %[[U4]]
+// CHECK: %[[UNKNOWN4:.*]] = arith.cmpi sge, %[[DIM4]], %c576460752303423488
+// CHECK: %[[COUNT4:.*]] = arith.select %[[UNKNOWN4]], %[[C8]], %[[DIM4]] : index
+// CHECK: memref.alloc(%[[COUNT4]]) : memref<?xf64>
+func.func private @byFours(%t: index, %s: f64, %u: memref<?xf64, strided<[1], offset: ?>>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %sum = scf.for %i = %c0 to %c8 step %c4 iter_args(%a = %s) -> (f64) {
+    %j = arith.addi %i, %c3 : index
+    %x = memref.load %u[%i] : memref<?xf64, strided<[1], offset: ?>>
+    %y = memref.load %u[%j] : memref<?xf64, strided<[1], offset: ?>>
+    %xy = arith.mulf %x, %y : f64
+    memref.store %xy, %u[%i] : memref<?xf64, strided<[1], offset: ?>>
+    %next = arith.addf %a, %xy : f64
+    scf.yield %next : f64
+  }
+  return %sum : f64
+}
+
+func.func @k(%u: memref<?xf64, strided<[1], offset: ?>>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %r = scf.for %t = %c0 to %n step %c1 iter_args(%s = %zero) -> (f64) {
+    %next = func.call @byFours(%t, %s, %u) {ct.checkpoint_snapshots = 3 : i64, no_inline} : (index, f64, memref<?xf64, strided<[1], offset: ?>>) -> f64
+    scf.yield %next : f64
+  }
+  return %r : f64
+}
+
+func.func @main4(%u: memref<?xf64, strided<[1], offset: ?>>, %n: index, %du: memref<?xf64, strided<[1], offset: ?>>) -> f64 {
+  %v = ct.gradient @k(%u, %n) shadows(%du) activity [dup, const]
+      : (memref<?xf64, strided<[1], offset: ?>>, index, memref<?xf64, strided<[1], offset: ?>>) -> f64
+  return %v : f64
+}

@@ -77,9 +77,11 @@ int main() {
     check::near("null chosen", ct::gradient<chosenArray>(a, 0, d), 2, 1e-12);
     check::near("null chosen d0", d[0], 1, 1e-12);
     check::near("null chosen d1", d[1], 0, 1e-12);
-    // b = (2 a0, a1) last (n = 1), a last (n = 2), none above (a + 2).
+    // b = (2 a0, a1) last (n = 1), a last (n = 2), none above (low; the
+    // function reads two elements of each array it is given).
     const double expected[3][3] = {{12, 6, 4}, {6, 3, 2}, {0, 0, 0}};
-    const double *from[3] = {a, a, a + 2};
+    const double low[2] = {0.1, 0.2};
+    const double *from[3] = {a, a, low};
     for (int c = 0; c < 3; ++c) {
       double dd[3] = {};
       int n = c == 1 ? 2 : 1;

@@ -7,14 +7,16 @@
 // by a derivative differentiated again, a rule reading its parameter's
 // memory four elements per step (the copy kept for the pullback holds the
 // elements the steps reach, not three past the end: AddressSanitizer would
-// see the copy read them). Checked against central differences of the
-// function, at -O0 and -O2.
+// see the copy read them), and one whose inner loop runs for no outer
+// iteration at the smallest size (the copy holds none of the elements it
+// would have read). Checked against central differences of the function,
+// at -O0 and -O2.
 // REQUIRES: plugin
 // RUN: %clangxx-ct -O0 %s -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx-ct -O2 %s -o %t2 && %t2 | FileCheck %s
 // RUN: %clangxx-ct -O1 -fsanitize=address %s -o %t3 && %t3 | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: checks: 33 passed, 0 failed
+// CHECK: checks: 37 passed, 0 failed
 
 #include <cotangent/cotangent.h>
 
@@ -136,6 +138,34 @@ double blocksOverwritten(double *p, int n) {
   return s * p[0];
 }
 
+// The elements below the diagonal of an n x n matrix (rows `stride` apart),
+// each times its column's diagonal element, and the first: for n = 1 the
+// inner loop never runs and only p[0] is read.
+double belowDiagonal(const double *p, int n, int stride) {
+  double s = p[0];
+  for (int j = 0; j < n; ++j)
+    for (int i = j + 1; i < n; ++i)
+      s += p[i * stride + j * n * stride] * p[j * (n + 1) * stride];
+  return s;
+}
+void belowDiagonalPullback(const double *p, int n, int stride, double dret,
+                           double *dp) {
+  dp[0] += dret;
+  for (int j = 0; j < n; ++j)
+    for (int i = j + 1; i < n; ++i) {
+      dp[i * stride + j * n * stride] += dret * p[j * (n + 1) * stride];
+      dp[j * (n + 1) * stride] += dret * p[i * stride + j * n * stride];
+    }
+}
+CT_CUSTOM_GRADIENT(belowDiagonal, belowDiagonalPullback);
+
+double belowOverwritten(double *p, int n) {
+  double s = belowDiagonal(p, n, 1);
+  for (int i = 0; i < n * n; ++i)
+    p[i] = s;
+  return s * p[0];
+}
+
 // Differentiated again: the slope of `overwritten` and `perIteration`.
 double overwrittenSlope(double x) {
   double d = 0;
@@ -200,6 +230,21 @@ int main() {
     for (int k : {0, n - 1})
       check::near("blocksOverwritten", dp[k], check::differenceAt(p.data(), k, f),
                   1e-7);
+  }
+  for (int n : {1, 2}) {
+    // (On the heap, of its exact size: n * n.)
+    std::vector<double> p(n * n), q(n * n), dp(n * n, 0.0);
+    for (int i = 0; i < n * n; ++i)
+      p[i] = 0.5 + 0.25 * i;
+    q = p;
+    ct::gradient<belowOverwritten>(q.data(), n, dp.data());
+    auto f = [&] {
+      std::vector<double> r = p;
+      return belowOverwritten(r.data(), n);
+    };
+    for (int k : {0, n * n - 1})
+      check::near("belowOverwritten", dp[k],
+                  check::differenceAt(p.data(), k, f), 1e-7);
   }
   for (double x : {0.3, 1.1}) {
     double d = 0;

@@ -6,6 +6,8 @@
 // `auto-checkpoint=off` the compiler would checkpoint the loop, whose tape
 // it sees would be long, and the gradient would fit.
 // REQUIRES: plugin
+// (AddressSanitizer cannot start under the cap on virtual memory.)
+// UNSUPPORTED: asan-programs
 // RUN: %clangxx-ct -O2 -fplugin-arg-cotangent-auto-checkpoint=off %s -o %t
 // RUN: %t 1000 | FileCheck %s --check-prefix=SMALL
 // RUN: (ulimit -v 1048576; not --crash %t 1073741824) 2>&1 | FileCheck %s
