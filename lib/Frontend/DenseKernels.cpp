@@ -544,6 +544,36 @@ std::string elementName(FloatType element) {
 
 } // namespace
 
+DenseMatrix buildTriangleCopy(OpBuilder &b, Location l, DenseMatrix from,
+                              Value rows, Value cols, Triangle region,
+                              bool unitDiagonal) {
+  Matrix copy = buildCopy(b, l, from, rows, cols, /*byRows=*/false, region);
+  if (unitDiagonal) {
+    Type element = cast<MemRefType>(copy.data.getType()).getElementType();
+    Value unit =
+        arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 1.0));
+    forRange(b, l, constantIndex(b, l, 0),
+             arith::MinSIOp::create(b, l, rows, cols),
+             [&](OpBuilder &b, Value i) { copy.store(b, l, unit, i, i); });
+  }
+  return copy;
+}
+
+DenseMatrix buildSymmetricCopy(OpBuilder &b, Location l, DenseMatrix lower,
+                               Value size) {
+  Type element = cast<MemRefType>(lower.data.getType()).getElementType();
+  Matrix copy = buildMatrix(b, l, element, size, size, /*byRows=*/false,
+                            /*zeroed=*/false);
+  forRange(b, l, constantIndex(b, l, 0), size, [&](OpBuilder &b, Value j) {
+    forRange(b, l, j, size, [&](OpBuilder &b, Value i) {
+      Value value = lower.load(b, l, i, j);
+      copy.store(b, l, value, i, j);
+      copy.store(b, l, value, j, i);
+    });
+  });
+  return copy;
+}
+
 //===----------------------------------------------------------------------===//
 // Products
 //===----------------------------------------------------------------------===//

@@ -49,6 +49,20 @@ enum class Triangle { All, Lower, Upper, StrictLower, StrictUpper };
 /// arguments (A, B, C as four each, rows, cols, depth, alpha); created in
 /// `module` with its rule on first use, located at `where` (the first call,
 /// where diagnostics about it point).
+/// A new rows x cols matrix, stored by columns, holding `region` of `from`
+/// and zeros elsewhere, with ones on its diagonal if `unitDiagonal`: the
+/// matrix a product with a triangular view of `from` multiplies.
+DenseMatrix buildTriangleCopy(mlir::OpBuilder &b, mlir::Location l,
+                              DenseMatrix from, mlir::Value rows,
+                              mlir::Value cols, Triangle region,
+                              bool unitDiagonal);
+
+/// A new size x size matrix, stored by columns, equal to the symmetric
+/// matrix whose lower triangle `lower` holds: the matrix a product with a
+/// self-adjoint view multiplies.
+DenseMatrix buildSymmetricCopy(mlir::OpBuilder &b, mlir::Location l,
+                               DenseMatrix lower, mlir::Value size);
+
 mlir::func::FuncOp getDenseProduct(mlir::ModuleOp module,
                                    mlir::FloatType element, Triangle region,
                                    mlir::Location where);

@@ -35,7 +35,14 @@ namespace {
 constexpr int64_t kRowMajor = 1, kOnTheLeft = 1, kLower = 1, kUpper = 2,
                   kUnitDiag = 4, kZeroDiag = 8;
 
-enum class EigenKernel { Product, TriangularProduct, Solve, VectorSolve };
+enum class EigenKernel {
+  Product,
+  TriangularProduct,
+  TriangularOperandProduct,
+  SelfAdjointProduct,
+  Solve,
+  VectorSolve
+};
 
 /// Which of Eigen's kernels `callee` is (a static `run` of one of their
 /// column-major specializations), with its template arguments.
@@ -66,6 +73,12 @@ recognizeEigenKernel(const clang::FunctionDecl *callee) {
                "Eigen::internal::general_matrix_matrix_triangular_product" &&
            columnMajor(7) && (integer(9) == kLower || integer(9) == kUpper))
     kind = EigenKernel::TriangularProduct;
+  else if (name == "Eigen::internal::product_triangular_matrix_matrix" &&
+           columnMajor(8))
+    kind = EigenKernel::TriangularOperandProduct;
+  else if (name == "Eigen::internal::product_selfadjoint_matrix" &&
+           columnMajor(8))
+    kind = EigenKernel::SelfAdjointProduct;
   else if (name == "Eigen::internal::triangular_solve_matrix" && columnMajor(6))
     kind = EigenKernel::Solve;
   else if (name == "Eigen::internal::triangular_solve_vector" &&
@@ -145,21 +158,35 @@ bool FunctionLowering::lowerEigenKernelCall(const clang::CallExpr *call,
     return false;
   auto [kind, targs] = *recognized;
   MLIRContext *context = b.getContext();
-  bool product =
-      kind == EigenKernel::Product || kind == EigenKernel::TriangularProduct;
-  FloatType element = product ? scalarOf(*targs, 1, 4, context)
-                      : kind == EigenKernel::Solve
-                          ? scalarOf(*targs, 0, 0, context)
-                          : scalarOf(*targs, 0, 1, context);
+  std::optional<EigenProduct> form;
+  FloatType element;
+  switch (kind) {
+  case EigenKernel::Product:
+  case EigenKernel::TriangularProduct:
+    form = kind == EigenKernel::Product ? EigenProduct::General
+                                        : EigenProduct::TriangleOfResult;
+    element = scalarOf(*targs, 1, 4, context);
+    break;
+  case EigenKernel::TriangularOperandProduct:
+  case EigenKernel::SelfAdjointProduct:
+    form = kind == EigenKernel::SelfAdjointProduct ? EigenProduct::SelfAdjoint
+                                                   : EigenProduct::Triangular;
+    element = scalarOf(*targs, 0, 0, context);
+    break;
+  case EigenKernel::Solve:
+    element = scalarOf(*targs, 0, 0, context);
+    break;
+  case EigenKernel::VectorSolve:
+    element = scalarOf(*targs, 0, 1, context);
+    break;
+  }
   if (!element ||
-      (!product &&
-       (integerArgument(*targs, kind == EigenKernel::Solve ? 3 : 4) &
-        kZeroDiag)))
+      (!form && (integerArgument(*targs, kind == EigenKernel::Solve ? 3 : 4) &
+                 kZeroDiag)))
     return false;
-  result = product ? lowerEigenProduct(call, *targs, element,
-                                       kind == EigenKernel::TriangularProduct)
-                   : lowerEigenSolve(call, *targs, element,
-                                     kind == EigenKernel::VectorSolve);
+  result = form ? lowerEigenProduct(call, *targs, element, *form)
+                : lowerEigenSolve(call, *targs, element,
+                                  kind == EigenKernel::VectorSolve);
   return true;
 }
 
@@ -208,62 +235,124 @@ FunctionLowering::lowerEigenSolve(const clang::CallExpr *call,
   return CallResult{};
 }
 
+namespace {
+/// Where the arguments of a product kernel's `run` lie: how many sizes lead
+/// them, and which template arguments give the operands' storage orders.
+struct ProductArguments {
+  unsigned sizes, lhsOrder, rhsOrder;
+};
+
+ProductArguments productArguments(EigenProduct form) {
+  using Form = EigenProduct;
+  switch (form) {
+  case Form::General: // run(rows, cols, depth, ...)
+    return {3, 2, 5};
+  case Form::TriangleOfResult: // run(size, depth, ...)
+    return {2, 2, 5};
+  case Form::Triangular: // run(rows, cols, depth, ...)
+    return {3, 4, 6};
+  case Form::SelfAdjoint: // run(rows, cols, ...)
+    return {2, 2, 5};
+  }
+  llvm_unreachable("every product is handled");
+}
+
+/// The entries of a triangular view of `mode` that are read.
+Triangle readTriangle(int64_t mode) {
+  bool strict = mode & (kUnitDiag | kZeroDiag);
+  if (mode & kLower)
+    return strict ? Triangle::StrictLower : Triangle::Lower;
+  return strict ? Triangle::StrictUpper : Triangle::Upper;
+}
+} // namespace
+
 std::optional<FunctionLowering::CallResult>
 FunctionLowering::lowerEigenProduct(const clang::CallExpr *call,
                                     const clang::TemplateArgumentList &targs,
-                                    FloatType element, bool triangular) {
-  // run(rows, cols, depth, lhs, lhsStride, rhs, rhsStride, res, resIncr,
-  //     resStride, alpha, ...); the triangular one has size for rows and
-  // cols, and its result's triangle as template argument 9.
+                                    FloatType element, EigenProduct form) {
+  // run(sizes..., lhs, lhsStride, rhs, rhsStride, res, resIncr, resStride,
+  //     alpha, ...); the product into a triangle has its triangle as
+  // template argument 9.
   Location l = loc(call);
-  unsigned first = triangular ? 1 : 2;
+  ProductArguments where = productArguments(form);
   SmallVector<Value> sizes;
-  for (unsigned k = 0; k <= first; ++k)
+  for (unsigned k = 0; k < where.sizes; ++k)
     if (!sizes.emplace_back(lowerIndexArgument(call, k)))
       return std::nullopt;
-  if (triangular)
-    sizes.insert(sizes.begin() + 1, sizes.front());
-  SmallVector<Value> operands;
-  // A matrix whose pointer is argument `pointer`, followed by its outer
+  // A structured operand is on the left if template argument 3 says so.
+  bool structuredOnLeft =
+      (form == EigenProduct::Triangular || form == EigenProduct::SelfAdjoint) &&
+      integerArgument(targs, 3) != 0;
+  Value rows = sizes[0], cols = sizes[1], depth = sizes.back();
+  if (form == EigenProduct::TriangleOfResult)
+    cols = rows;
+  if (form == EigenProduct::SelfAdjoint)
+    depth = structuredOnLeft ? rows : cols;
+  // The matrix whose pointer is argument `pointer`, followed by its outer
   // stride (and, for the result, inner stride first).
-  auto addMatrix = [&](unsigned pointer, std::optional<unsigned> order) {
+  auto matrixAt =
+      [&](unsigned pointer,
+          std::optional<unsigned> order) -> std::optional<DenseMatrix> {
     Value rowStride, colStride;
     if (order) {
       Value stride = lowerIndexArgument(call, pointer + 1);
       if (!stride)
-        return false;
+        return std::nullopt;
       std::tie(rowStride, colStride) =
           stridesFor(b, l, integerArgument(targs, *order), stride);
     } else {
       rowStride = lowerIndexArgument(call, pointer + 1);
       colStride = lowerIndexArgument(call, pointer + 2);
       if (!rowStride || !colStride)
-        return false;
+        return std::nullopt;
     }
-    std::optional<DenseMatrix> m =
-        lowerKernelMatrix(call, pointer, rowStride, colStride, element);
-    if (m)
-      operands.append({m->data, m->offset, m->rowStride, m->colStride});
-    return m.has_value();
+    return lowerKernelMatrix(call, pointer, rowStride, colStride, element);
   };
-  unsigned lhs = first + 1;
-  if (!addMatrix(lhs, 2) || !addMatrix(lhs + 2, 5) ||
-      !addMatrix(lhs + 4, std::nullopt))
-    return std::nullopt;
-  Value alpha = lowerRValue(call->getArg(lhs + 7));
+  unsigned lhsAt = where.sizes;
+  std::optional<DenseMatrix> lhs = matrixAt(lhsAt, where.lhsOrder);
+  std::optional<DenseMatrix> rhs =
+      lhs ? matrixAt(lhsAt + 2, where.rhsOrder) : std::nullopt;
+  std::optional<DenseMatrix> result =
+      rhs ? matrixAt(lhsAt + 4, std::nullopt) : std::nullopt;
+  Value alpha = result ? lowerRValue(call->getArg(lhsAt + 7)) : nullptr;
   if (!alpha)
     return std::nullopt;
   if (alpha.getType() != element)
-    alpha = convert(alpha, call->getArg(lhs + 7)->getType(),
-                    targs[1].getAsType(), l);
-  llvm::append_range(operands, sizes);
-  operands.push_back(alpha);
+    alpha = convert(alpha, call->getArg(lhsAt + 7)->getType(),
+                    targs[form == EigenProduct::General ||
+                                  form == EigenProduct::TriangleOfResult
+                              ? 1
+                              : 0]
+                        .getAsType(),
+                    l);
+  // A triangular or self-adjoint operand: the general product of a dense
+  // copy of the matrix it stands for (the copy is differentiated element by
+  // element, the product by its rule).
+  Value copy;
+  if (form == EigenProduct::Triangular) {
+    int64_t mode = integerArgument(targs, 2);
+    DenseMatrix &m = structuredOnLeft ? *lhs : *rhs;
+    m = buildTriangleCopy(b, l, m, structuredOnLeft ? rows : depth,
+                          structuredOnLeft ? depth : cols, readTriangle(mode),
+                          mode & kUnitDiag);
+    copy = m.data;
+  } else if (form == EigenProduct::SelfAdjoint) {
+    DenseMatrix &m = structuredOnLeft ? *lhs : *rhs;
+    m = buildSymmetricCopy(b, l, m, depth);
+    copy = m.data;
+  }
+  SmallVector<Value> operands;
+  for (const DenseMatrix &m : {*lhs, *rhs, *result})
+    operands.append({m.data, m.offset, m.rowStride, m.colStride});
+  operands.append({rows, cols, depth, alpha});
   Triangle region = Triangle::All;
-  if (triangular)
+  if (form == EigenProduct::TriangleOfResult)
     region =
         integerArgument(targs, 9) == kLower ? Triangle::Lower : Triangle::Upper;
   func::CallOp::create(
       b, l, getDenseProduct(module.getModule(), element, region, l), operands);
+  if (copy)
+    memref::DeallocOp::create(b, l, copy);
   return CallResult{};
 }
 

@@ -240,6 +240,11 @@ struct Address {
   bool bitsShared = false;
 };
 
+/// Which of Eigen's product kernels (EigenKernels.cpp): the general one,
+/// the one updating a triangle of its result, the one with a triangular
+/// operand, the one with a self-adjoint operand.
+enum class EigenProduct { General, TriangleOfResult, Triangular, SelfAdjoint };
+
 class FunctionLowering {
 public:
   FunctionLowering(ModuleLowering &module, const clang::FunctionDecl *decl,
@@ -741,7 +746,7 @@ private:
   std::optional<CallResult>
   lowerEigenProduct(const clang::CallExpr *call,
                     const clang::TemplateArgumentList &targs,
-                    mlir::FloatType element, bool triangular);
+                    mlir::FloatType element, EigenProduct form);
   std::optional<CallResult>
   lowerEigenSolve(const clang::CallExpr *call,
                   const clang::TemplateArgumentList &targs,

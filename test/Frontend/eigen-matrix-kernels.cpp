@@ -3,7 +3,8 @@
 // memory, offset and row and column strides (a transposed operand swaps
 // them); the rule's forward half copies what its backward half reads, and
 // the backward half frees the copies. The reverse sweep calls the two
-// halves instead of differentiating Eigen's blocked loops.
+// halves instead of differentiating Eigen's blocked loops. Products with
+// triangular and self-adjoint views call the general kernel on a copy.
 // REQUIRES: plugin, eigen
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clangxx-ct -O0 -c %eigen -DEIGEN_DONT_VECTORIZE %s -o %t/k.o \
@@ -37,8 +38,41 @@ using Eigen::MatrixXd;
   return a.triangularView<Eigen::Lower>().solve(b).sum();
 }
 
+// A product with a triangular view (Eigen's triangular kernel): the general
+// kernel, given a copy of the triangle the view reads (here below the
+// diagonal), zeros elsewhere and ones on the diagonal of a unit view; the
+// copy is differentiated element by element, freed after the product.
+// CHECK-LABEL: func.func @_Z10structuredPKdi(
+// CHECK-SAME: %[[SX:[a-z0-9]+]]: memref<?xf64
+// CHECK-DAG: %[[UNIT:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK: %[[TRI:[a-z0-9_]+]] = memref.alloc(%{{[a-z0-9_]+}}) : memref<?xf64>
+// CHECK: %[[TRIVIEW:.*]] = memref.cast %[[TRI]]
+// CHECK: %[[BELOW:.*]] = arith.addi %{{.*}}, %c1 : index
+// CHECK-NEXT: scf.for %{{.*}} = %[[BELOW]] to
+// CHECK: %[[ENTRY:.*]] = memref.load %[[SX]]
+// CHECK: memref.store %[[ENTRY]], %[[TRI]]
+// CHECK: memref.store %[[UNIT]], %[[TRI]]
+// CHECK: call @ct.dense.product.f64.all(%[[TRIVIEW]],
+// CHECK-NEXT: memref.dealloc %[[TRI]]
+// A self-adjoint view (Eigen's self-adjoint kernel): a copy of the
+// symmetric matrix, each entry of the lower triangle stored on both sides.
+// CHECK: %[[SYM:[a-z0-9_]+]] = memref.alloc(%{{[a-z0-9_]+}}) : memref<?xf64>
+// CHECK: %[[SYMVIEW:.*]] = memref.cast %[[SYM]]
+// CHECK: %[[LOW:.*]] = memref.load %[[SX]]
+// CHECK-NEXT: memref.store %[[LOW]], %[[SYM]]
+// CHECK: memref.store %[[LOW]], %[[SYM]]
+// CHECK: call @ct.dense.product.f64.all(%[[SYMVIEW]],
+// CHECK-NEXT: memref.dealloc %[[SYM]]
+[[ct::differentiable]] double structured(const double *x, int n) {
+  Eigen::Map<const MatrixXd> a(x, n, n);
+  MatrixXd t = a.triangularView<Eigen::UnitLower>() * a;
+  MatrixXd s = a.selfadjointView<Eigen::Lower>() * a;
+  return t.sum() + s.sum();
+}
+
 double both(double *x, double *dx, int n) {
-  return ct::gradient<product>(x, n, dx) + ct::gradient<solve>(x, n, dx);
+  return ct::gradient<product>(x, n, dx) + ct::gradient<solve>(x, n, dx) +
+         ct::gradient<structured>(x, n, dx);
 }
 
 double tangent(double *x, double *t, int n) {

@@ -8,7 +8,11 @@
 // matrix, partialPivLu's blocked factorization (unit-lower solves),
 // triangular solves the user writes (lower, upper, unit diagonal, on the
 // right, a row-major matrix), solves repeated in a loop (each one's copies
-// kept for the reverse sweep), single precision. Reverse and forward mode
+// kept for the reverse sweep), single precision; products with triangular
+// views (lower, unit upper, strictly lower on the right, a row-major
+// matrix, a trapezoid) and self-adjoint views (either triangle, either
+// side), and the blocked Householder QR whose block reflectors are
+// triangular products. Reverse and forward mode
 // and Hessian-vector products against finite differences at -O0 (Eigen's
 // scalar code) and at -O2 with Eigen's default vectorized code; forward
 // and reverse lanes (vector mode) through the products and solves.
@@ -88,6 +92,31 @@ static MatrixXd filled(const double *x, int n, int rows, int cols) {
   return v.sum();
 }
 
+// Eigen's triangular and self-adjoint product kernels: each the general
+// product of a dense copy of the matrix the view stands for.
+[[ct::differentiable]] double structured(const double *x, int n) {
+  MatrixXd t = filled(x, n, 24, 24), b = filled(x + 1, n - 1, 24, 20);
+  MatrixXd lower = t.triangularView<Eigen::Lower>() * b;
+  MatrixXd unitUpper = t.triangularView<Eigen::UnitUpper>() * b;
+  MatrixXd right = b.transpose() * t.triangularView<Eigen::StrictlyLower>();
+  Eigen::Matrix<double, -1, -1, Eigen::RowMajor> r = t;
+  MatrixXd rowMajor = r.triangularView<Eigen::Upper>() * b;
+  MatrixXd trapezoid =
+      filled(x + 2, n - 2, 30, 24).triangularView<Eigen::Lower>() * b;
+  MatrixXd symmetric = t.selfadjointView<Eigen::Lower>() * b;
+  MatrixXd symmetricRight = b.transpose() * t.selfadjointView<Eigen::Upper>();
+  return lower.sum() + unitUpper.squaredNorm() / 100 + right.sum() +
+         rowMajor.sum() + trapezoid.sum() + symmetric.sum() +
+         symmetricRight.squaredNorm() / 100;
+}
+
+// 64 x 56: past the 48 columns where Eigen's Householder QR blocks.
+[[ct::differentiable]] double blockedQr(const double *x, int n) {
+  MatrixXd a = filled(x, n, 64, 56);
+  VectorXd b = VectorXd::LinSpaced(64, -1.0, 1.0);
+  return a.householderQr().solve(b).squaredNorm();
+}
+
 // Single precision: the float kernels.
 [[ct::differentiable]] double singlePrecision(const double *x, int n) {
   Eigen::MatrixXf a = filled(x, n, 20, 20).cast<float>();
@@ -124,6 +153,8 @@ int main() {
   checkAll<lu>("lu");
   checkAll<triangular, true>("triangular");
   checkAll<repeated, true>("repeated");
+  checkAll<structured, true>("structured");
+  checkAll<blockedQr>("blocked QR");
   // Float: the gradient against differences of the float function.
   double x[4] = {0.3, -0.4, 0.6, 0.8}, dx[4] = {};
   double value = ct::gradient<singlePrecision>(x, 4, dx);
