@@ -8,7 +8,8 @@
 // matrix, partialPivLu's blocked factorization (unit-lower solves),
 // triangular solves the user writes (lower, upper, unit diagonal, on the
 // right, a row-major matrix), solves repeated in a loop (each one's copies
-// kept for the reverse sweep), single precision; products with triangular
+// kept for the reverse sweep), single precision, llt<Upper> after a rank
+// update of an upper triangle; products with triangular
 // views (lower, unit upper, strictly lower on the right, a row-major
 // matrix, a trapezoid) and self-adjoint views (either triangle, either
 // side), and the blocked Householder QR whose block reflectors are
@@ -62,6 +63,18 @@ static MatrixXd filled(const double *x, int n, int rows, int cols) {
   for (int i = 0; i < 40; ++i)
     logDet += std::log(llt.matrixL()(i, i));
   return v.dot(b) + w.trace() + 2 * logDet;
+}
+
+// The upper triangle: a rank update of it and llt<Upper> (the products
+// into the upper triangle of their result).
+[[ct::differentiable]] double upperCholesky(const double *x, int n) {
+  MatrixXd a = filled(x, n, 40, 40);
+  MatrixXd s = MatrixXd::Identity(40, 40);
+  s.selfadjointView<Eigen::Upper>().rankUpdate(a, 0.5);
+  Eigen::LLT<MatrixXd, Eigen::Upper> llt(s);
+  VectorXd b = VectorXd::LinSpaced(40, -1.0, 1.0);
+  return llt.solve(b).squaredNorm() +
+         s.triangularView<Eigen::Upper>().toDenseMatrix().sum() / 100;
 }
 
 [[ct::differentiable]] double lu(const double *x, int n) {
@@ -150,6 +163,7 @@ void checkAll(const char *name) {
 int main() {
   checkAll<products, true>("products");
   checkAll<cholesky, true>("cholesky");
+  checkAll<upperCholesky>("upper cholesky");
   checkAll<lu>("lu");
   checkAll<triangular, true>("triangular");
   checkAll<repeated, true>("repeated");
