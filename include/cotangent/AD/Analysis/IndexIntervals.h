@@ -30,13 +30,6 @@ std::optional<Interval> buildResultInterval(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Value result,
     llvm::function_ref<std::optional<Interval>(mlir::Value)> operand);
 
-/// Bounds, built before `loop` (an scf.for or scf.parallel), of index
-/// expressions in its body: sums, differences, products, min/max and
-/// divisions by positive constants of constants, values computed before the
-/// loop (or from them only, by pure operations: hoisted) and counters of
-/// scf.for and scf.parallel loops (with their bounds). Private copies of
-/// accumulated buffers and the device copies of a GPU loop's arrays are
-/// sized with them.
 /// The values the counter of a loop from `lb` below `ub` by `step` (a
 /// positive constant, or 1 where unknown to be larger) takes: [lb, ub - 1],
 /// narrowed to the last value a step reaches, lb + floor((ub - 1 - lb) /
@@ -45,6 +38,13 @@ std::optional<Interval> buildResultInterval(
 Interval buildCounterInterval(mlir::OpBuilder &b, mlir::Location loc,
                               Interval lb, Interval ub, int64_t step);
 
+/// Bounds, built before `loop` (an scf.for or scf.parallel), of index
+/// expressions in its body: sums, differences, products, min/max and
+/// divisions by positive constants of constants, values computed before the
+/// loop (or from them only, by pure operations: hoisted) and counters of
+/// scf.for and scf.parallel loops (with their bounds). Private copies of
+/// accumulated buffers and the device copies of a GPU loop's arrays are
+/// sized with them.
 class IntervalBuilder {
 public:
   explicit IntervalBuilder(mlir::Operation *loop) : loop(loop), b(loop) {}
