@@ -72,10 +72,11 @@ plugin_args = " -fplugin-arg-cotangent-ad-optimizations=off" \
 # `--param program_flags="-fsanitize=address,undefined"` builds every
 # program the tests compile with the plugin with those flags too (the
 # generated code under the sanitizers: ASan-clean derivatives).
-plugin_args += " " + lit_config.params.get("program_flags", "")
+program_flags = lit_config.params.get("program_flags", "")
+plugin_args += " " + program_flags
 # (AddressSanitizer reserves terabytes of address space for its shadow: a
 # test capping virtual memory cannot run such a program.)
-if "-fsanitize=address" in lit_config.params.get("program_flags", ""):
+if "-fsanitize=address" in program_flags:
     config.available_features.add("asan-programs")
 # `--param checkpoint_tape_bytes=0` runs every program with that limit for
 # loops the compiler may checkpoint on its own (COTANGENT_CHECKPOINT_TAPE_BYTES):

@@ -231,8 +231,8 @@ void buildColumnBlock(OpBuilder &b, Location l, Matrix lhs, Matrix rhs,
     });
   });
   Value blockedDepth = blockStart(b, l, depthBlocks);
+  Value zero = constantIndex(b, l, 0);
   for (int64_t r = 0; r < kProductBlock; ++r) {
-    Value zero = constantIndex(b, l, 0);
     buildColumnUpdate(b, l, lhs, rhs, result, columns[r], blockedDepth, depth,
                       shared, sharedEnd, alpha);
     buildColumnUpdate(b, l, lhs, rhs, result, columns[r], zero, depth,

@@ -45,10 +45,6 @@ struct DenseMatrix {
 /// The entries of a result a kernel updates, by row i and column j.
 enum class Triangle { All, Lower, Upper, StrictLower, StrictUpper };
 
-/// `C(i, j) += alpha * sum_p A(i, p) * B(p, j)` over `region` of C, with
-/// arguments (A, B, C as four each, rows, cols, depth, alpha); created in
-/// `module` with its rule on first use, located at `where` (the first call,
-/// where diagnostics about it point).
 /// A new rows x cols matrix, stored by columns, holding `region` of `from`
 /// and zeros elsewhere, with ones on its diagonal if `unitDiagonal`: the
 /// matrix a product with a triangular view of `from` multiplies.
@@ -63,6 +59,10 @@ DenseMatrix buildTriangleCopy(mlir::OpBuilder &b, mlir::Location l,
 DenseMatrix buildSymmetricCopy(mlir::OpBuilder &b, mlir::Location l,
                                DenseMatrix lower, mlir::Value size);
 
+/// `C(i, j) += alpha * sum_p A(i, p) * B(p, j)` over `region` of C, with
+/// arguments (A, B, C as four each, rows, cols, depth, alpha); created in
+/// `module` with its rule on first use, located at `where` (the first call,
+/// where diagnostics about it point).
 mlir::func::FuncOp getDenseProduct(mlir::ModuleOp module,
                                    mlir::FloatType element, Triangle region,
                                    mlir::Location where);

@@ -237,22 +237,23 @@ FunctionLowering::lowerEigenSolve(const clang::CallExpr *call,
 
 namespace {
 /// Where the arguments of a product kernel's `run` lie: how many sizes lead
-/// them, and which template arguments give the operands' storage orders.
+/// them, and which template arguments give the operands' storage orders and
+/// the scalar type.
 struct ProductArguments {
-  unsigned sizes, lhsOrder, rhsOrder;
+  unsigned sizes, lhsOrder, rhsOrder, scalar;
 };
 
 ProductArguments productArguments(EigenProduct form) {
   using Form = EigenProduct;
   switch (form) {
   case Form::General: // run(rows, cols, depth, ...)
-    return {3, 2, 5};
+    return {3, 2, 5, 1};
   case Form::TriangleOfResult: // run(size, depth, ...)
-    return {2, 2, 5};
+    return {2, 2, 5, 1};
   case Form::Triangular: // run(rows, cols, depth, ...)
-    return {3, 4, 6};
+    return {3, 4, 6, 0};
   case Form::SelfAdjoint: // run(rows, cols, ...)
-    return {2, 2, 5};
+    return {2, 2, 5, 0};
   }
   llvm_unreachable("every product is handled");
 }
@@ -319,12 +320,7 @@ FunctionLowering::lowerEigenProduct(const clang::CallExpr *call,
     return std::nullopt;
   if (alpha.getType() != element)
     alpha = convert(alpha, call->getArg(lhsAt + 7)->getType(),
-                    targs[form == EigenProduct::General ||
-                                  form == EigenProduct::TriangleOfResult
-                              ? 1
-                              : 0]
-                        .getAsType(),
-                    l);
+                    targs[where.scalar].getAsType(), l);
   // A triangular or self-adjoint operand: the general product of a dense
   // copy of the matrix it stands for (the copy is differentiated element by
   // element, the product by its rule).

@@ -28,6 +28,13 @@ using namespace mlir;
 namespace cotangent::structure {
 namespace {
 
+/// `memory` without the casts around it.
+Value stripCasts(Value memory) {
+  while (auto cast = memory.getDefiningOp<memref::CastOp>())
+    memory = cast.getSource();
+  return memory;
+}
+
 struct LoadOfChosenPlace : OpRewritePattern<memref::LoadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -80,9 +87,7 @@ struct LoadOfChosenPlace : OpRewritePattern<memref::LoadOp> {
   /// Whether the constant `indices` may lie within `place` (through casts:
   /// false only where its size is known and they lie outside it).
   static bool readsWithin(Value place, ValueRange indices) {
-    while (auto cast = place.getDefiningOp<memref::CastOp>())
-      place = cast.getSource();
-    auto type = cast<MemRefType>(place.getType());
+    auto type = cast<MemRefType>(stripCasts(place).getType());
     if (!type.hasStaticShape() || type.getRank() != int64_t(indices.size()))
       return true;
     for (auto [dim, index] : llvm::enumerate(indices)) {
@@ -93,13 +98,6 @@ struct LoadOfChosenPlace : OpRewritePattern<memref::LoadOp> {
     return true;
   }
 };
-
-/// `memory` without the casts around it.
-Value stripCasts(Value memory) {
-  while (auto cast = memory.getDefiningOp<memref::CastOp>())
-    memory = cast.getSource();
-  return memory;
-}
 
 /// The local slots a chosen place may be, each with the condition under
 /// which it is the one (`arith.select` trees through casts, ending at
