@@ -65,13 +65,14 @@ void forRange(OpBuilder &b, Location l, Value lower, Value upper,
 }
 
 /// The rows [first, end) of column `j` that lie in `region` of a matrix of
-/// `rows` rows.
+/// `rows` rows; of all of it, those from `firstRow` on if it is given.
 std::pair<Value, Value> rowsOf(OpBuilder &b, Location l, Triangle region,
-                               Value j, Value rows) {
+                               Value j, Value rows, Value firstRow = nullptr) {
+  assert((!firstRow || region == Triangle::All) && "rows of a whole matrix");
   Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
   switch (region) {
   case Triangle::All:
-    return {zero, rows};
+    return {firstRow ? firstRow : zero, rows};
   case Triangle::Lower:
     return {j, rows};
   case Triangle::StrictLower:
@@ -188,12 +189,12 @@ void forBlocks(OpBuilder &b, Location l, Value count,
 /// updated one column at a time.
 void buildColumnBlock(OpBuilder &b, Location l, Matrix lhs, Matrix rhs,
                       Matrix result, Value first, Value rows, Value depth,
-                      Value alpha, Triangle region) {
+                      Value alpha, Triangle region, Value firstRow) {
   SmallVector<Value> columns, firsts, ends;
   for (int64_t r = 0; r < kProductBlock; ++r) {
     columns.push_back(
         arith::AddIOp::create(b, l, first, constantIndex(b, l, r)));
-    auto [from, to] = rowsOf(b, l, region, columns.back(), rows);
+    auto [from, to] = rowsOf(b, l, region, columns.back(), rows, firstRow);
     firsts.push_back(from);
     ends.push_back(to);
   }
@@ -244,18 +245,21 @@ void buildColumnBlock(OpBuilder &b, Location l, Matrix lhs, Matrix rhs,
   }
 }
 
-/// C(i, j) += alpha * sum_p A(i, p) * B(p, j) over `region` of C: blocks of
-/// kProductBlock columns, then the columns past the last whole block one at
-/// a time; the innermost loops run down columns of A and C.
+/// C(i, j) += alpha * sum_p A(i, p) * B(p, j) over `region` of C (its rows
+/// from `firstRow` on, if given, of all of it): blocks of kProductBlock
+/// columns, then the columns past the last whole block one at a time; the
+/// innermost loops run down columns of A and C.
 void buildProductByColumns(OpBuilder &b, Location l, Matrix lhs, Matrix rhs,
                            Matrix result, Value rows, Value cols, Value depth,
-                           Value alpha, Triangle region) {
+                           Value alpha, Triangle region,
+                           Value firstRow = nullptr) {
   Value colBlocks = wholeBlocks(b, l, cols);
   forBlocks(b, l, colBlocks, [&](OpBuilder &b, Value j) {
-    buildColumnBlock(b, l, lhs, rhs, result, j, rows, depth, alpha, region);
+    buildColumnBlock(b, l, lhs, rhs, result, j, rows, depth, alpha, region,
+                     firstRow);
   });
   forRange(b, l, blockStart(b, l, colBlocks), cols, [&](OpBuilder &b, Value j) {
-    auto [first, end] = rowsOf(b, l, region, j, rows);
+    auto [first, end] = rowsOf(b, l, region, j, rows, firstRow);
     buildColumnUpdate(b, l, lhs, rhs, result, j, constantIndex(b, l, 0), depth,
                       first, end, alpha);
   });
@@ -347,64 +351,158 @@ void buildProduct(OpBuilder &b, Location l, Matrix lhs, Matrix rhs,
   memref::DeallocOp::create(b, l, buffer);
 }
 
-/// X = T^-1 X in place, column by column of X (its innermost loop down a
-/// column of X and T): forward substitution for a lower T, backward for an
-/// upper one.
+/// The pivots [first, end) of X = T^-1 X (from the last for an upper T),
+/// solved in place among those rows alone, column by column of X (its
+/// innermost loop down a column of X and T). The solves' loops run over
+/// the rows they touch, not over counts from a start: the bounds of what a
+/// kernel touches, which the engine computes from its loops, stay exact.
 void buildSolveByColumns(OpBuilder &b, Location l, Matrix tri, Matrix other,
-                         Value size, Value cols, bool lower,
+                         Value first, Value end, Value cols, bool lower,
                          bool unitDiagonal) {
   Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
-  Value last = arith::SubIOp::create(b, l, size, one);
+  Value last = arith::SubIOp::create(b, l, end, one);
   forRange(b, l, zero, cols, [&](OpBuilder &b, Value c) {
-    forRange(b, l, zero, size, [&](OpBuilder &b, Value k) {
-      Value j = lower ? k : arith::SubIOp::create(b, l, last, k);
-      Value known = other.load(b, l, j, c);
-      if (!unitDiagonal) {
-        known = arith::DivFOp::create(b, l, known, tri.load(b, l, j, j));
-        other.store(b, l, known, j, c);
-      }
-      Value first = lower ? arith::AddIOp::create(b, l, j, one) : zero;
-      Value end = lower ? size : j;
-      forRange(b, l, first, end, [&](OpBuilder &b, Value i) {
-        Value term = arith::MulFOp::create(b, l, tri.load(b, l, i, j), known);
-        other.store(b, l,
-                    arith::SubFOp::create(b, l, other.load(b, l, i, c), term),
-                    i, c);
-      });
-    });
+    forRange(
+        b, l, lower ? first : zero,
+        lower ? end : arith::SubIOp::create(b, l, end, first),
+        [&](OpBuilder &b, Value k) {
+          Value j = lower ? k : arith::SubIOp::create(b, l, last, k);
+          Value known = other.load(b, l, j, c);
+          if (!unitDiagonal) {
+            known = arith::DivFOp::create(b, l, known, tri.load(b, l, j, j));
+            other.store(b, l, known, j, c);
+          }
+          Value from = lower ? arith::AddIOp::create(b, l, j, one) : first;
+          Value to = lower ? end : j;
+          forRange(b, l, from, to, [&](OpBuilder &b, Value i) {
+            Value term =
+                arith::MulFOp::create(b, l, tri.load(b, l, i, j), known);
+            other.store(
+                b, l, arith::SubFOp::create(b, l, other.load(b, l, i, c), term),
+                i, c);
+          });
+        });
   });
 }
 
-/// The same solve, row by row of X: each solved row, scaled by a column of
-/// T, is subtracted from the rows after it (its innermost loop along a row
-/// of X).
+/// X's row `i` minus the sum over `pivots` of T(i, pivot) times the
+/// pivot's row, along the row.
+void buildRowUpdate(OpBuilder &b, Location l, Matrix tri, Matrix other, Value i,
+                    ArrayRef<Value> pivots, Value cols) {
+  SmallVector<Value> factors;
+  for (Value pivot : pivots)
+    factors.push_back(tri.load(b, l, i, pivot));
+  forRange(b, l, constantIndex(b, l, 0), cols, [&](OpBuilder &b, Value c) {
+    Value value = other.load(b, l, i, c);
+    for (auto [pivot, factor] : llvm::zip_equal(pivots, factors))
+      value = arith::SubFOp::create(
+          b, l, value,
+          arith::MulFOp::create(b, l, factor, other.load(b, l, pivot, c)));
+    other.store(b, l, value, i, c);
+  });
+}
+
+/// X's row `j` divided by T(j, j), along the row.
+void buildRowDivision(OpBuilder &b, Location l, Matrix tri, Matrix other,
+                      Value j, Value cols) {
+  Value pivot = tri.load(b, l, j, j);
+  forRange(b, l, constantIndex(b, l, 0), cols, [&](OpBuilder &b, Value c) {
+    other.store(
+        b, l, arith::DivFOp::create(b, l, other.load(b, l, j, c), pivot), j, c);
+  });
+}
+
+/// The same, row by row of X: each solved row, scaled by a column of T, is
+/// subtracted from the rows after it (its innermost loop along a row of X).
 void buildSolveByRows(OpBuilder &b, Location l, Matrix tri, Matrix other,
-                      Value size, Value cols, bool lower, bool unitDiagonal) {
+                      Value first, Value end, Value cols, bool lower,
+                      bool unitDiagonal) {
   Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
-  Value last = arith::SubIOp::create(b, l, size, one);
-  forRange(b, l, zero, size, [&](OpBuilder &b, Value k) {
-    Value j = lower ? k : arith::SubIOp::create(b, l, last, k);
-    if (!unitDiagonal) {
-      Value pivot = tri.load(b, l, j, j);
-      forRange(b, l, zero, cols, [&](OpBuilder &b, Value c) {
-        other.store(b, l,
-                    arith::DivFOp::create(b, l, other.load(b, l, j, c), pivot),
-                    j, c);
-      });
+  Value last = arith::SubIOp::create(b, l, end, one);
+  forRange(b, l, lower ? first : zero,
+           lower ? end : arith::SubIOp::create(b, l, end, first),
+           [&](OpBuilder &b, Value k) {
+             Value j = lower ? k : arith::SubIOp::create(b, l, last, k);
+             if (!unitDiagonal)
+               buildRowDivision(b, l, tri, other, j, cols);
+             forRange(b, l, lower ? arith::AddIOp::create(b, l, j, one) : first,
+                      lower ? end : j, [&](OpBuilder &b, Value i) {
+                        buildRowUpdate(b, l, tri, other, i, j, cols);
+                      });
+           });
+}
+
+/// `m` from its column `j` on.
+Matrix fromColumn(OpBuilder &b, Location l, const Matrix &m, Value j) {
+  return {m.data, m.position(b, l, constantIndex(b, l, 0), j), m.rowStride,
+          m.colStride};
+}
+
+/// The block of kProductBlock pivots from `first` (ascending for a lower
+/// T, descending for an upper one) solved among its own rows: each pivot's
+/// row divided, then subtracted from the block's rows after it.
+void buildBlockSolve(OpBuilder &b, Location l, Matrix tri, Matrix other,
+                     ArrayRef<Value> pivots, Value cols, bool unitDiagonal) {
+  for (auto [k, j] : llvm::enumerate(pivots)) {
+    if (!unitDiagonal)
+      buildRowDivision(b, l, tri, other, j, cols);
+    for (Value i : pivots.drop_front(k + 1))
+      buildRowUpdate(b, l, tri, other, i, j, cols);
+  }
+}
+
+/// X = T^-1 X in place by blocks of kProductBlock pivots (from the first
+/// for a lower T, from the last for an upper one): each block's rows are
+/// solved among themselves, then subtracted, times T's columns of the
+/// block, from the rows still to solve (a product down X's columns, or each
+/// row updated by the whole block along X's rows: kProductBlock^2 or
+/// kProductBlock multiply-adds per load and store of X, where one pivot at
+/// a time does one); the pivots past the last whole block are solved one at
+/// a time. `byRows` says which of X's dimensions is contiguous.
+void buildBlockedSolve(OpBuilder &b, Location l, Matrix tri, Matrix other,
+                       Value size, Value cols, bool lower, bool unitDiagonal,
+                       bool byRows) {
+  Value zero = constantIndex(b, l, 0);
+  Value blocks = wholeBlocks(b, l, size);
+  Type element = cast<MemRefType>(other.data.getType()).getElementType();
+  Value minusOne =
+      arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, -1.0));
+  Value width = constantIndex(b, l, kProductBlock);
+  forBlocks(b, l, blocks, [&](OpBuilder &b, Value start) {
+    // The block's pivots, in the order they are solved, its first row, and
+    // the rows still to solve after it: [restFirst, restEnd).
+    SmallVector<Value> pivots;
+    Value top = lower ? start : arith::SubIOp::create(b, l, size, start);
+    for (int64_t q = 0; q < kProductBlock; ++q)
+      pivots.push_back(
+          lower
+              ? Value(arith::AddIOp::create(b, l, top, constantIndex(b, l, q)))
+              : Value(arith::SubIOp::create(b, l, top,
+                                            constantIndex(b, l, q + 1))));
+    Value blockFirst = lower ? start : pivots.back();
+    Value restFirst = lower ? arith::AddIOp::create(b, l, start, width) : zero;
+    Value restEnd = lower ? size : blockFirst;
+    buildBlockSolve(b, l, tri, other, pivots, cols, unitDiagonal);
+    if (!byRows) {
+      Matrix solved = other.transposed();
+      solved = fromColumn(b, l, solved, blockFirst).transposed();
+      buildProductByColumns(b, l, fromColumn(b, l, tri, blockFirst), solved,
+                            other, restEnd, cols, width, minusOne,
+                            Triangle::All, restFirst);
+      return;
     }
-    Value first = lower ? arith::AddIOp::create(b, l, j, one) : zero;
-    Value end = lower ? size : j;
-    forRange(b, l, first, end, [&](OpBuilder &b, Value i) {
-      Value factor = tri.load(b, l, i, j);
-      forRange(b, l, zero, cols, [&](OpBuilder &b, Value c) {
-        Value term =
-            arith::MulFOp::create(b, l, factor, other.load(b, l, j, c));
-        other.store(b, l,
-                    arith::SubFOp::create(b, l, other.load(b, l, i, c), term),
-                    i, c);
-      });
+    forRange(b, l, restFirst, restEnd, [&](OpBuilder &b, Value i) {
+      buildRowUpdate(b, l, tri, other, i, pivots, cols);
     });
   });
+  Value solvedByBlocks = blockStart(b, l, blocks);
+  Value first = lower ? solvedByBlocks : zero;
+  Value end = lower ? size : arith::SubIOp::create(b, l, size, solvedByBlocks);
+  if (byRows)
+    buildSolveByRows(b, l, tri, other, first, end, cols, lower, unitDiagonal);
+  else
+    buildSolveByColumns(b, l, tri, other, first, end, cols, lower,
+                        unitDiagonal);
 }
 
 /// X = T^-1 X in place, its innermost loop along X's contiguous dimension.
@@ -414,10 +512,12 @@ void buildTriangularSolve(OpBuilder &b, Location l, Matrix tri, Matrix other,
   alongStorage(
       b, l, other,
       [&](OpBuilder &b) {
-        buildSolveByColumns(b, l, tri, other, size, cols, lower, unitDiagonal);
+        buildBlockedSolve(b, l, tri, other, size, cols, lower, unitDiagonal,
+                          /*byRows=*/false);
       },
       [&](OpBuilder &b) {
-        buildSolveByRows(b, l, tri, other, size, cols, lower, unitDiagonal);
+        buildBlockedSolve(b, l, tri, other, size, cols, lower, unitDiagonal,
+                          /*byRows=*/true);
       });
 }
 
@@ -436,8 +536,9 @@ func::FuncOp getOrCreate(ModuleOp module, StringRef name, FunctionType type,
   return function;
 }
 
-/// The residuals of every kernel's rule: two copied operands.
-constexpr unsigned kResiduals = 2;
+/// The residuals of every kernel's rule: two copied operands, then whether
+/// the operands are a Gram product's (a product's; 0 for a solve).
+constexpr unsigned kResiduals = 3;
 
 /// The arguments of a rule's backward half: the residuals, the kernel's
 /// arguments, then one derivative memory per matrix operand.
@@ -495,7 +596,8 @@ func::FuncOp getKernelWithRule(ModuleOp module, Location where,
   func::ReturnOp::create(b, l);
 
   Type buffer = parts.inputs.front();
-  SmallVector<Type> residuals(kResiduals, buffer);
+  SmallVector<Type> residuals(kResiduals - 1, buffer);
+  residuals.push_back(b.getIndexType());
   func::FuncOp forward = getOrCreate(module, parts.name + ".forward",
                                      b.getFunctionType(parts.inputs, residuals),
                                      parts.sourceName, where, created);
@@ -519,6 +621,7 @@ func::FuncOp getKernelWithRule(ModuleOp module, Location where,
   ct::CustomVjpOp::create(b, kernel.getLoc(), kernel.getSymName(),
                           forward.getSymName(), backward.getSymName());
   kernel->setAttr(ct::kForwardFromBodyAttr, b.getUnitAttr());
+  kernel->setAttr(ct::kRuleReadsOwnCopiesAttr, b.getUnitAttr());
   return kernel;
 }
 
@@ -582,29 +685,154 @@ namespace {
 // Arguments: A at 0, B at 4, C at 8, then rows, cols, depth, alpha.
 constexpr unsigned kRows = 12, kCols = 13, kDepth = 14, kAlpha = 15;
 
+Value buildTrue(OpBuilder &b, Location l) {
+  return arith::ConstantIntOp::create(b, l, b.getI1Type(), 1);
+}
+
+/// The address of `m`'s element (0, 0): its memory's aligned address and
+/// the element's offset from it.
+std::pair<Value, Value> startOf(OpBuilder &b, Location l, const Matrix &m) {
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, l, m.data);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, l, m.data);
+  return {address, arith::AddIOp::create(b, l, metadata.getOffset(), m.offset)};
+}
+
+/// Whether the product's operands A (rows x depth) and B (depth x cols) are
+/// one matrix and its transpose in the same memory (a Gram matrix A A^T:
+/// Eigen's `a * a.transpose()`, a self-adjoint rank update).
+Value buildIsGram(OpBuilder &b, Location l, const Matrix &lhs,
+                  const Matrix &rhs, Value rows, Value cols) {
+  auto equal = [&](Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, y);
+  };
+  auto [lhsAddress, lhsOffset] = startOf(b, l, lhs);
+  auto [rhsAddress, rhsOffset] = startOf(b, l, rhs);
+  Value same = equal(rows, cols);
+  for (Value test : {equal(lhsAddress, rhsAddress), equal(lhsOffset, rhsOffset),
+                     equal(lhs.rowStride, rhs.colStride),
+                     equal(lhs.colStride, rhs.rowStride)})
+    same = arith::AndIOp::create(b, l, same, test);
+  return same;
+}
+
+/// A new size x size matrix, stored by columns: m + m^T.
+Matrix buildSymmetrized(OpBuilder &b, Location l, const Matrix &m, Value size) {
+  Type element = cast<MemRefType>(m.data.getType()).getElementType();
+  Matrix sum = buildMatrix(b, l, element, size, size, /*byRows=*/false,
+                           /*zeroed=*/false);
+  forRange(b, l, constantIndex(b, l, 0), size, [&](OpBuilder &b, Value j) {
+    forRange(b, l, constantIndex(b, l, 0), size, [&](OpBuilder &b, Value i) {
+      sum.store(
+          b, l,
+          arith::AddFOp::create(b, l, m.load(b, l, i, j), m.load(b, l, j, i)),
+          i, j);
+    });
+  });
+  return sum;
+}
+
+/// The rule's forward half: copies of A (by rows) and B (by columns), the
+/// latter empty where B is A^T in the same memory (the backward half reads
+/// A's copy for both, told so by the third residual), then the kernel.
+SmallVector<Value> buildProductForward(OpBuilder &b, Location l, Block *entry,
+                                       function_ref<void(OpBuilder &)> body) {
+  Value rows = entry->getArgument(kRows), cols = entry->getArgument(kCols),
+        depth = entry->getArgument(kDepth);
+  Matrix lhs = matrixArgument(entry, 0), rhs = matrixArgument(entry, 4);
+  Matrix a = buildCopy(b, l, lhs, rows, depth, /*byRows=*/true, Triangle::All);
+  Value gram = buildIsGram(b, l, lhs, rhs, rows, cols);
+  Type element = cast<MemRefType>(a.data.getType()).getElementType();
+  Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
+  Value copied = arith::SelectOp::create(
+      b, l, gram, zero, arith::MulIOp::create(b, l, depth, cols));
+  Value buffer = memref::AllocOp::create(
+      b, l, MemRefType::get({ShapedType::kDynamic}, element), copied);
+  Matrix bm{memref::CastOp::create(b, l, getPointerType(element), buffer), zero,
+            one, depth};
+  Value notGram = arith::XOrIOp::create(b, l, gram, buildTrue(b, l));
+  scf::IfOp::create(b, l, notGram, [&](OpBuilder &b, Location) {
+    forRange(b, l, zero, cols, [&](OpBuilder &b, Value j) {
+      forRange(b, l, zero, depth, [&](OpBuilder &b, Value p) {
+        bm.store(b, l, rhs.load(b, l, p, j), p, j);
+      });
+    });
+    scf::YieldOp::create(b, l);
+  });
+  body(b);
+  return {a.data, bm.data,
+          arith::IndexCastOp::create(b, l, b.getIndexType(), gram)};
+}
+
+/// T such that A's adjoint is alpha * T and alpha's is `scale` times
+/// sum(T .* A), into `t`: Cbar B^T, with B's adjoint alpha A^T Cbar added;
+/// or, where A and B are a Gram product's operands, (Cbar + Cbar^T) A,
+/// which holds both (`scale` 1/2).
+Value buildProductAdjoints(OpBuilder &b, Location l,
+                           const BackwardArguments &args, Matrix seed, Matrix a,
+                           Matrix bm, Value bCopied, Matrix t) {
+  Value rows = args.argument(kRows), cols = args.argument(kCols),
+        depth = args.argument(kDepth), alpha = args.argument(kAlpha);
+  Type element = alpha.getType();
+  Value unit =
+      arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 1.0));
+  Value half =
+      arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 0.5));
+  // A Gram product where the forward half found one and the operands'
+  // derivative memories are one memory (its place in it is the same as the
+  // operands': vector mode widens it, so its layout is not read here).
+  Matrix shadowB = args.shadowMatrix(4, 1);
+  Value square =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rows, cols);
+  Value gram = arith::AndIOp::create(
+      b, l,
+      arith::AndIOp::create(
+          b, l, square, arith::XOrIOp::create(b, l, bCopied, buildTrue(b, l))),
+      arith::CmpIOp::create(
+          b, l, arith::CmpIPredicate::eq,
+          memref::ExtractAlignedPointerAsIndexOp::create(
+              b, l, args.shadowMatrix(0, 0).data),
+          memref::ExtractAlignedPointerAsIndexOp::create(b, l, shadowB.data)));
+  scf::IfOp::create(
+      b, l, gram,
+      [&](OpBuilder &b, Location) {
+        Matrix both = buildSymmetrized(b, l, seed, rows);
+        buildProduct(b, l, both, a, t, rows, depth, rows, unit, Triangle::All);
+        memref::DeallocOp::create(b, l, both.data);
+        scf::YieldOp::create(b, l);
+      },
+      [&](OpBuilder &b, Location) {
+        buildProduct(b, l, seed, bm.transposed(), t, rows, depth, cols, unit,
+                     Triangle::All);
+        buildProduct(b, l, a.transposed(), seed, shadowB, depth, cols, rows,
+                     alpha, Triangle::All);
+        scf::YieldOp::create(b, l);
+      });
+  return arith::SelectOp::create(b, l, gram, half, unit);
+}
+
 /// The rule's backward half: with Cbar the seed of C over its region,
 /// T = Cbar * B^T gives A's adjoint (alpha * T) and alpha's (sum of T .* A),
 /// and B's is alpha * A^T * Cbar.
 void buildProductBackward(OpBuilder &b, const BackwardArguments &args,
                           Triangle region) {
   Location l = args.entry->getParentOp()->getLoc();
-  // Residuals: A stored by rows, B by columns.
+  // Residuals: A stored by rows, B by columns (or nothing, where B is A^T,
+  // whose copy by columns is A's by rows: the third residual says).
   Value copyA = args.residual(0), copyB = args.residual(1);
   Value rows = args.argument(kRows), cols = args.argument(kCols),
         depth = args.argument(kDepth), alpha = args.argument(kAlpha);
   Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
-  Matrix a{copyA, zero, depth, one}, bm{copyB, zero, one, depth};
+  Value bCopied = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                        args.residual(2), zero);
+  Matrix a{copyA, zero, depth, one},
+      bm{arith::SelectOp::create(b, l, bCopied, copyB, copyA), zero, one,
+         depth};
   Matrix seed = args.shadowMatrix(8, 2);
   Type element = alpha.getType();
   if (region != Triangle::All)
     seed = buildCopy(b, l, seed, rows, cols, /*byRows=*/false, region);
   Matrix t = buildMatrix(b, l, element, rows, depth, /*byRows=*/false);
-  Value unit =
-      arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 1.0));
-  buildProduct(b, l, seed, bm.transposed(), t, rows, depth, cols, unit,
-               Triangle::All);
-  buildProduct(b, l, a.transposed(), seed, args.shadowMatrix(4, 1), depth, cols,
-               rows, alpha, Triangle::All);
+  Value scale = buildProductAdjoints(b, l, args, seed, a, bm, bCopied, t);
   // A's adjoint and alpha's, element by element of T.
   Matrix shadowA = args.shadowMatrix(0, 0);
   Value zeroScalar =
@@ -634,7 +862,8 @@ void buildProductBackward(OpBuilder &b, const BackwardArguments &args,
     memref::DeallocOp::create(b, l, buffer);
   if (region != Triangle::All)
     memref::DeallocOp::create(b, l, seed.data);
-  func::ReturnOp::create(b, l, outer.getResults());
+  func::ReturnOp::create(
+      b, l, arith::MulFOp::create(b, l, scale, outer.getResult(0)).getResult());
 }
 } // namespace
 
@@ -663,14 +892,8 @@ func::FuncOp getDenseProduct(ModuleOp module, FloatType element,
   };
   parts.body = body;
   parts.forward = [=](OpBuilder &b, Block *entry) -> SmallVector<Value> {
-    Matrix a = buildCopy(b, l, matrixArgument(entry, 0),
-                         entry->getArgument(kRows), entry->getArgument(kDepth),
-                         /*byRows=*/true, Triangle::All);
-    Matrix bm = buildCopy(b, l, matrixArgument(entry, 4),
-                          entry->getArgument(kDepth), entry->getArgument(kCols),
-                          /*byRows=*/false, Triangle::All);
-    body(b, entry);
-    return {a.data, bm.data};
+    return buildProductForward(b, l, entry,
+                               [&](OpBuilder &b) { body(b, entry); });
   };
   parts.backward = [=](OpBuilder &b, const BackwardArguments &args) {
     buildProductBackward(b, args, region);
@@ -745,7 +968,7 @@ func::FuncOp getDenseTriangularSolve(ModuleOp module, FloatType element,
     Matrix solution = buildCopy(b, l, matrixArgument(entry, 4), size,
                                 entry->getArgument(kSolveCols),
                                 /*byRows=*/false, Triangle::All);
-    return {tri.data, solution.data};
+    return {tri.data, solution.data, constantIndex(b, l, 0)};
   };
   parts.backward = [=](OpBuilder &b, const BackwardArguments &args) {
     buildSolveBackward(b, args, lower, unitDiagonal);

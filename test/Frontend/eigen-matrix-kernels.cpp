@@ -70,9 +70,21 @@ using Eigen::MatrixXd;
   return t.sum() + s.sum();
 }
 
+// The operands and the result changed after the product: the rule's
+// backward half reads its own copies, so the reverse sweep keeps none of
+// their elements on the tape.
+[[ct::differentiable]] double overwritten(const double *x, int n) {
+  MatrixXd a = Eigen::Map<const MatrixXd>(x, n, n);
+  MatrixXd c = a * a.transpose();
+  a.setZero();
+  c *= 2.0;
+  return c.sum() + a.sum();
+}
+
 double both(double *x, double *dx, int n) {
   return ct::gradient<product>(x, n, dx) + ct::gradient<solve>(x, n, dx) +
-         ct::gradient<structured>(x, n, dx);
+         ct::gradient<structured>(x, n, dx) +
+         ct::gradient<overwritten>(x, n, dx);
 }
 
 double tangent(double *x, double *t, int n) {
@@ -115,28 +127,78 @@ double tangent(double *x, double *t, int n) {
 // The columns past the last whole block.
 // CHECK: %[[LAST:.*]] = arith.muli %[[COLBLOCKS]], %[[FOUR]]
 // CHECK: scf.for %{{.*}} = %[[LAST]] to %[[COLS]]
-// Its forward half: the operands copied (A by rows, B by columns), the
-// product, the copies returned.
+// Its forward half: A copied by rows; whether B is A^T in the same memory
+// (a Gram product: the same address and offset, the strides swapped, a
+// square result); B copied by columns unless it is (its copy empty); the
+// product; the copies returned, and whether it is a Gram product.
 // CHECK-LABEL: func.func private @ct.dense.product.f64.all.forward(
+// CHECK-SAME: %[[FA:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[FAO:[a-z0-9]+]]: index, %[[FARS:[a-z0-9]+]]: index, %[[FACS:[a-z0-9]+]]: index, %[[FB:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[FBO:[a-z0-9]+]]: index, %[[FBRS:[a-z0-9]+]]: index, %[[FBCS:[a-z0-9]+]]: index,
 // CHECK: %[[CA:.*]] = memref.alloc
-// CHECK: %[[CB:.*]] = memref.alloc
-// CHECK: return %{{.*}}, %{{.*}} :
-// Its backward half: T = Cbar B^T, Bbar += alpha A^T Cbar, Abar += alpha T
-// and alpha's adjoint sum(T .* A), then the copies freed.
+// CHECK: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[FA]]
+// CHECK: %{{[a-z0-9_]+}}, %[[MA:[a-z0-9_]+]], %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = memref.extract_strided_metadata %[[FA]]
+// CHECK: %[[OA:.*]] = arith.addi %[[MA]], %[[FAO]]
+// CHECK: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %[[FB]]
+// CHECK: %{{[a-z0-9_]+}}, %[[MB:[a-z0-9_]+]], %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = memref.extract_strided_metadata %[[FB]]
+// CHECK: %[[OB:.*]] = arith.addi %[[MB]], %[[FBO]]
+// CHECK-DAG: arith.cmpi eq, %[[PA]], %[[PB]]
+// CHECK-DAG: arith.cmpi eq, %[[OA]], %[[OB]]
+// CHECK-DAG: arith.cmpi eq, %[[FARS]], %[[FBCS]]
+// CHECK-DAG: arith.cmpi eq, %[[FACS]], %[[FBRS]]
+// CHECK: %[[BSIZE:.*]] = arith.select %[[GRAM:[a-z0-9_]+]], %c0, %{{.*}} : index
+// CHECK: %[[CB:.*]] = memref.alloc(%[[BSIZE]])
+// CHECK: %[[COPYB:.*]] = arith.xori %[[GRAM]], %true
+// CHECK: scf.if %[[COPYB]]
+// CHECK: memref.store %{{.*}}, %[[CB]]
+// CHECK: %[[FLAG:.*]] = arith.index_cast %[[GRAM]] : i1 to index
+// CHECK: return %{{.*}}, %{{.*}}, %[[FLAG]] :
+// Its backward half: where the forward half found a Gram product and both
+// operands' derivative memories are one memory, (Cbar + Cbar^T) A is A's
+// adjoint and B's together (one product; alpha's adjoint halved); else
+// T = Cbar B^T (B's copy, or A's where only A was copied) and
+// Bbar += alpha A^T Cbar. Then Abar += alpha T and alpha's adjoint
+// sum(T .* A), the copies freed.
 // CHECK-LABEL: func.func private @ct.dense.product.f64.all.backward(
-// CHECK-SAME: %[[RA:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[RB:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>
+// CHECK-SAME: %[[RA:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[RB:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[RG:[a-z0-9]+]]: index,
+// CHECK-SAME: %[[SA:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[SB:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %{{[a-z0-9]+}}: memref<?xf64, strided<[1], offset: ?>>) -> f64
+// CHECK: %[[COPIED:.*]] = arith.cmpi eq, %[[RG]], %c0
+// CHECK: arith.select %[[COPIED]], %[[RB]], %[[RA]]
+// CHECK: %[[PSA:.*]] = memref.extract_aligned_pointer_as_index %[[SA]]
+// CHECK: %[[PSB:.*]] = memref.extract_aligned_pointer_as_index %[[SB]]
+// CHECK: %[[SHARED:.*]] = arith.cmpi eq, %[[PSA]], %[[PSB]]
+// CHECK: %[[BGRAM:.*]] = arith.andi %{{.*}}, %[[SHARED]]
+// CHECK: scf.if %[[BGRAM]] {
+// CHECK: %[[BOTH:.*]] = memref.alloc
+// CHECK: %[[ENTRY:.*]] = memref.load
+// CHECK: %[[MIRROR:.*]] = memref.load
+// CHECK-NEXT: %[[BOTHSUM:.*]] = arith.addf %[[ENTRY]], %[[MIRROR]]
+// CHECK: memref.store %[[BOTHSUM]], %[[BOTH]]
+// CHECK: memref.dealloc %[[BOTH]]
+// CHECK: } else {
+// CHECK: %[[SCALE:.*]] = arith.select %[[BGRAM]], %{{.*}}, %{{.*}} : f64
 // CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args
 // CHECK: memref.dealloc %[[RA]]
 // CHECK: memref.dealloc %[[RB]]
-// CHECK: return %[[SUM]] : f64
+// CHECK: %[[ADJOINT:.*]] = arith.mulf %[[SCALE]], %[[SUM]]
+// CHECK: return %[[ADJOINT]] : f64
 // CHECK: ct.custom_vjp @ct.dense.product.f64.all forward @ct.dense.product.f64.all.forward backward @ct.dense.product.f64.all.backward
 
-// The solve: forward substitution; its backward half solves with T^T in
+// The solve: forward substitution by blocks of four pivots, each block's
+// rows solved among themselves (four divisions), then the rows after the
+// block updated by the whole block; the pivots past the last whole block
+// one at a time. Its rule reads its own copies, so the reverse sweep keeps
+// nothing of its arguments' memory. Its backward half solves with T^T in
 // place on the seed, then subtracts the product of that and X^T from T's
 // lower triangle.
 // CHECK-LABEL: func.func private @ct.dense.solve.f64.lower(
-// CHECK: arith.divf
+// CHECK-SAME: %{{[a-z0-9]+}}: index, %[[SIZE:[a-z0-9]+]]: index, %{{[a-z0-9]+}}: index)
+// CHECK-SAME: ct.rule_reads_own_copies
+// CHECK: %[[SOLVEBLOCKS:.*]] = arith.divsi %[[SIZE]], %[[SFOUR:.*]] : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[SOLVEBLOCKS]] step
+// CHECK-COUNT-4: arith.divf
 // CHECK: arith.subf
+// CHECK: %[[BLOCKED:.*]] = arith.muli %[[SOLVEBLOCKS]], %[[SFOUR]]
+// CHECK: scf.for %{{.*}} = %[[BLOCKED]] to %[[SIZE]]
+// CHECK: arith.divf
 // CHECK-LABEL: func.func private @ct.dense.solve.f64.lower.backward(
 // CHECK-SAME: %[[RT:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[RX:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>
 // CHECK: %[[MINUS:.*]] = arith.constant -1.000000e+00 : f64
@@ -147,11 +209,15 @@ double tangent(double *x, double *t, int n) {
 // CHECK: ct.custom_vjp @ct.dense.solve.f64.lower forward @ct.dense.solve.f64.lower.forward backward @ct.dense.solve.f64.lower.backward
 
 // AD-LABEL: func.func private @_Z7productPKdi.pullback
-// AD: %[[R:.*]]:2 = func.call @ct.dense.product.f64.all.forward(
+// AD: %[[R:.*]]:3 = func.call @ct.dense.product.f64.all.forward(
 // AD: func.call @ct.dense.product.f64.all.backward(
 // AD-LABEL: func.func private @_Z5solvePKdi.pullback
 // AD: func.call @ct.dense.solve.f64.lower.forward(
 // AD: func.call @ct.dense.solve.f64.lower.backward(
+// AD-LABEL: func.func private @_Z11overwrittenPKdi.pullback
+// AD: func.call @ct.dense.product.f64.all.forward(
+// AD-NOT: ct.tape_{{claim|write}}
+// AD: func.call @ct.dense.product.f64.all.backward(
 // Forward mode: the solve's own loops, differentiated.
 // AD-LABEL: func.func private @ct.dense.solve.f64.lower.jvp
 // AD: scf.for

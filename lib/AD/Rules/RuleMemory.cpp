@@ -11,6 +11,7 @@
 #include "Analysis/PullbackMemory.h"
 #include "Checkpointing/CheckpointMemory.h"
 #include "Checkpointing/Checkpoints.h"
+#include "cotangent/Dialect/CT/IR/Signatures.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -79,6 +80,8 @@ static bool isReachedUnchanged(Value operand, func::CallOp call,
 
 LogicalResult ad::keepRuleMemory(OpBuilder &b, func::FuncOp callee,
                                  func::CallOp call, ReverseEmitter &e) {
+  if (callee->hasAttr(ct::kRuleReadsOwnCopiesAttr))
+    return success();
   Location loc = call.getLoc();
   IRMapping &fwd = e.getForwardMapping();
   // The callee's integer arguments bound the elements its body indexes.

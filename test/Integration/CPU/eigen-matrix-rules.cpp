@@ -2,7 +2,8 @@
 // rules (the adjoint of a product is two products; that of a triangular
 // solve a transposed solve and a product), where Eigen reaches its product
 // and solve kernels: general products past its coefficient-based threshold
-// (a scalar factor folded into the kernel's alpha, a transposed operand),
+// (a scalar factor folded into the kernel's alpha, a transposed operand,
+// Gram products A A^T),
 // the blocked Cholesky factorization of llt (triangular solves on the
 // right, rank updates of a triangle), its solves with a vector and a
 // matrix, partialPivLu's blocked factorization (unit-lower solves),
@@ -30,19 +31,14 @@
 
 #include <cmath>
 
+#include "eigen-check.h"
+#include "eigen-gram.h"
 #include "modes.h"
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-static MatrixXd filled(const double *x, int n, int rows, int cols) {
-  MatrixXd a(rows, cols);
-  for (int j = 0; j < cols; ++j)
-    for (int i = 0; i < rows; ++i)
-      a(i, j) = (i == j ? 3.0 : 0.0) +
-                0.3 * std::sin(x[(i + 2 * j) % n] + 0.1 * i - 0.2 * j);
-  return a;
-}
+using check::filled;
 
 [[ct::differentiable]] double products(const double *x, int n) {
   MatrixXd a = filled(x, n, 12, 9), b = filled(x + 1, n - 1, 9, 14);
@@ -162,6 +158,7 @@ void checkAll(const char *name) {
 
 int main() {
   checkAll<products, true>("products");
+  checkAll<check::gram, true>("gram");
   checkAll<cholesky, true>("cholesky");
   checkAll<upperCholesky>("upper cholesky");
   checkAll<lu>("lu");

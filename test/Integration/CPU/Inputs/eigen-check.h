@@ -27,6 +27,17 @@ inline Eigen::MatrixXd matrixOf(const double *x, int n, int size) {
   return a;
 }
 
+/// rows x cols: 3 on the diagonal plus 0.3 sin of the inputs, cycled, and
+/// of the place (the matrices of the matrix-rule tests).
+inline Eigen::MatrixXd filled(const double *x, int n, int rows, int cols) {
+  Eigen::MatrixXd a(rows, cols);
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < rows; ++i)
+      a(i, j) = (i == j ? 3.0 : 0.0) +
+                0.3 * std::sin(x[(i + 2 * j) % n] + 0.1 * i - 0.2 * j);
+  return a;
+}
+
 /// Reverse mode against central differences, forward mode against the
 /// gradient, at x = (0.3, -0.4, 0.6, 0.8).
 template <auto F> void againstDifferences(const char *name) {

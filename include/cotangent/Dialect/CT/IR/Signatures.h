@@ -38,6 +38,12 @@ inline constexpr llvm::StringLiteral kCallsExternalAttr = "ct.calls_external";
 /// whose loops forward mode differentiates as well as a rule would).
 inline constexpr llvm::StringLiteral kForwardFromBodyAttr =
     "ct.forward_from_body";
+/// On a function with a reverse-mode rule whose backward half reads none of
+/// the memory the call is given (only the copies its forward half returns
+/// and the derivative memories): the reverse sweep need not keep that
+/// memory as the call left it (the generated matrix kernels).
+inline constexpr llvm::StringLiteral kRuleReadsOwnCopiesAttr =
+    "ct.rule_reads_own_copies";
 /// On such a function that has a body Clang compiles (a custom rule that
 /// differentiable code cannot express): why it was not lowered, for the
 /// error where a derivative would have to cross it.
