@@ -18,6 +18,8 @@
 #                         every loop recorded (bench/auto-checkpoint-results.json)
 #   make bench-matrix-rules  Eigen's Cholesky solve differentiated through the
 #                         matrix-level rules (bench/matrix-rules-results.json)
+#   make bench-eigen-compile  the Eigen tests' compile times with the plugin
+#                         and without (bench/eigen-compile-results.json)
 #   make format           clang-format the C++ sources (format-check: only
 #                         check them, as CI does)
 
@@ -34,7 +36,7 @@ CMAKE_CONFIGURE = cmake -G Ninja -S . -B $(BUILD_DIR) \
 FUZZ_SEED  ?= 0
 FUZZ_COUNT ?= 200
 
-.PHONY: all deps build check demo docs bench bench-compile bench-memory-model bench-matrix-rules bench-auto-checkpoint fuzz check-sanitize format format-check clean
+.PHONY: all deps build check demo docs bench bench-compile bench-memory-model bench-matrix-rules bench-eigen-compile bench-auto-checkpoint fuzz check-sanitize format format-check clean
 
 all: build
 
@@ -78,6 +80,10 @@ bench-auto-checkpoint: build
 
 bench-matrix-rules: build
 	@/usr/bin/python3 bench/matrix_rules.py $(BUILD_DIR)
+	@/usr/bin/python3 scripts/docs-tables.py .
+
+bench-eigen-compile: build
+	@/usr/bin/python3 bench/eigen_compile.py $(BUILD_DIR)
 	@/usr/bin/python3 scripts/docs-tables.py .
 
 check-sanitize:

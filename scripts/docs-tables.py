@@ -25,6 +25,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from doctables.checkpointing import auto_checkpoint_tables  # noqa: E402
 from doctables.compile import compile_tables  # noqa: E402
+from doctables.eigen_compile import eigen_compile_table  # noqa: E402
 from doctables.matrix_rules import matrix_rules_table  # noqa: E402
 from doctables.memory_model import memory_model_table  # noqa: E402
 from doctables.readme import compile_summary, memory_model_summary  # noqa: E402
@@ -37,6 +38,7 @@ COMPILE = "bench/compile-results.json"
 CHECKPOINTING = "bench/auto-checkpoint-results.json"
 MEMORY_MODEL = "bench/memory-model-results.json"
 MATRIX_RULES = "bench/matrix-rules-results.json"
+EIGEN_COMPILE = "bench/eigen-compile-results.json"
 
 # (document, name, the JSON files it is written from, the function writing
 # it from them, whether it sits inside a line rather than between lines)
@@ -53,6 +55,8 @@ TABLES = [
     ("docs/Memory.md", "memory model", [MEMORY_MODEL], memory_model_table,
      False),
     ("docs/Eigen.md", "matrix rules", [MATRIX_RULES], matrix_rules_table,
+     False),
+    ("docs/Eigen.md", "compile times", [EIGEN_COMPILE], eigen_compile_table,
      False),
     ("README.md", "compile time", [COMPILE], compile_summary, True),
     ("README.md", "memory model", [MEMORY_MODEL], memory_model_summary, True),
