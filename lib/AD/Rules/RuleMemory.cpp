@@ -80,6 +80,8 @@ static bool isReachedUnchanged(Value operand, func::CallOp call,
 
 LogicalResult ad::keepRuleMemory(OpBuilder &b, func::FuncOp callee,
                                  func::CallOp call, ReverseEmitter &e) {
+  // (A rule whose backward half reads only its own copies reads none of
+  // this memory in the reverse sweep.)
   if (callee->hasAttr(ct::kRuleReadsOwnCopiesAttr))
     return success();
   Location loc = call.getLoc();
