@@ -106,6 +106,17 @@ Matrix buildMatrix(OpBuilder &b, Location l, Type element, Value rows,
                 : Matrix{data, zeroIndex, oneIndex, rows};
 }
 
+/// Stores `region` of the rows x cols matrix `from` into `to`.
+void buildCopyInto(OpBuilder &b, Location l, Matrix from, Matrix to, Value rows,
+                   Value cols, Triangle region) {
+  forRange(b, l, constantIndex(b, l, 0), cols, [&](OpBuilder &b, Value j) {
+    auto [first, end] = rowsOf(b, l, region, j, rows);
+    forRange(b, l, first, end, [&](OpBuilder &b, Value i) {
+      to.store(b, l, from.load(b, l, i, j), i, j);
+    });
+  });
+}
+
 /// A copy of `region` of the rows x cols matrix `from` in a new buffer
 /// (zeros elsewhere), stored by columns or by rows.
 Matrix buildCopy(OpBuilder &b, Location l, Matrix from, Value rows, Value cols,
@@ -113,12 +124,7 @@ Matrix buildCopy(OpBuilder &b, Location l, Matrix from, Value rows, Value cols,
   Type element = cast<MemRefType>(from.data.getType()).getElementType();
   Matrix copy = buildMatrix(b, l, element, rows, cols, byRows,
                             /*zeroed=*/region != Triangle::All);
-  forRange(b, l, constantIndex(b, l, 0), cols, [&](OpBuilder &b, Value j) {
-    auto [first, end] = rowsOf(b, l, region, j, rows);
-    forRange(b, l, first, end, [&](OpBuilder &b, Value i) {
-      copy.store(b, l, from.load(b, l, i, j), i, j);
-    });
-  });
+  buildCopyInto(b, l, from, copy, rows, cols, region);
   return copy;
 }
 
@@ -751,11 +757,7 @@ SmallVector<Value> buildProductForward(OpBuilder &b, Location l, Block *entry,
             one, depth};
   Value notGram = arith::XOrIOp::create(b, l, gram, buildTrue(b, l));
   scf::IfOp::create(b, l, notGram, [&](OpBuilder &b, Location) {
-    forRange(b, l, zero, cols, [&](OpBuilder &b, Value j) {
-      forRange(b, l, zero, depth, [&](OpBuilder &b, Value p) {
-        bm.store(b, l, rhs.load(b, l, p, j), p, j);
-      });
-    });
+    buildCopyInto(b, l, rhs, bm, depth, cols, Triangle::All);
     scf::YieldOp::create(b, l);
   });
   body(b);
@@ -769,7 +771,7 @@ SmallVector<Value> buildProductForward(OpBuilder &b, Location l, Block *entry,
 /// which holds both (`scale` 1/2).
 Value buildProductAdjoints(OpBuilder &b, Location l,
                            const BackwardArguments &args, Matrix seed, Matrix a,
-                           Matrix bm, Value bCopied, Matrix t) {
+                           Matrix bm, Value foundGram, Matrix t) {
   Value rows = args.argument(kRows), cols = args.argument(kCols),
         depth = args.argument(kDepth), alpha = args.argument(kAlpha);
   Type element = alpha.getType();
@@ -777,16 +779,13 @@ Value buildProductAdjoints(OpBuilder &b, Location l,
       arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 1.0));
   Value half =
       arith::ConstantOp::create(b, l, element, b.getFloatAttr(element, 0.5));
-  // A Gram product where the forward half found one and the operands'
-  // derivative memories are one memory (its place in it is the same as the
-  // operands': vector mode widens it, so its layout is not read here).
+  // A Gram product where the forward half found one (a square result) and
+  // the operands' derivative memories are one memory (its place in it is
+  // the same as the operands': vector mode widens it, so its layout is not
+  // read here).
   Matrix shadowB = args.shadowMatrix(4, 1);
-  Value square =
-      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rows, cols);
   Value gram = arith::AndIOp::create(
-      b, l,
-      arith::AndIOp::create(
-          b, l, square, arith::XOrIOp::create(b, l, bCopied, buildTrue(b, l))),
+      b, l, foundGram,
       arith::CmpIOp::create(
           b, l, arith::CmpIPredicate::eq,
           memref::ExtractAlignedPointerAsIndexOp::create(
@@ -822,17 +821,17 @@ void buildProductBackward(OpBuilder &b, const BackwardArguments &args,
   Value rows = args.argument(kRows), cols = args.argument(kCols),
         depth = args.argument(kDepth), alpha = args.argument(kAlpha);
   Value zero = constantIndex(b, l, 0), one = constantIndex(b, l, 1);
-  Value bCopied = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                        args.residual(2), zero);
+  Value foundGram = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
+                                          args.residual(2), zero);
   Matrix a{copyA, zero, depth, one},
-      bm{arith::SelectOp::create(b, l, bCopied, copyB, copyA), zero, one,
+      bm{arith::SelectOp::create(b, l, foundGram, copyA, copyB), zero, one,
          depth};
   Matrix seed = args.shadowMatrix(8, 2);
   Type element = alpha.getType();
   if (region != Triangle::All)
     seed = buildCopy(b, l, seed, rows, cols, /*byRows=*/false, region);
   Matrix t = buildMatrix(b, l, element, rows, depth, /*byRows=*/false);
-  Value scale = buildProductAdjoints(b, l, args, seed, a, bm, bCopied, t);
+  Value scale = buildProductAdjoints(b, l, args, seed, a, bm, foundGram, t);
   // A's adjoint and alpha's, element by element of T.
   Matrix shadowA = args.shadowMatrix(0, 0);
   Value zeroScalar =

@@ -160,12 +160,12 @@ double tangent(double *x, double *t, int n) {
 // CHECK-LABEL: func.func private @ct.dense.product.f64.all.backward(
 // CHECK-SAME: %[[RA:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[RB:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[RG:[a-z0-9]+]]: index,
 // CHECK-SAME: %[[SA:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %[[SB:[a-z0-9]+]]: memref<?xf64, strided<[1], offset: ?>>, %{{[a-z0-9]+}}: memref<?xf64, strided<[1], offset: ?>>) -> f64
-// CHECK: %[[COPIED:.*]] = arith.cmpi eq, %[[RG]], %c0
-// CHECK: arith.select %[[COPIED]], %[[RB]], %[[RA]]
+// CHECK: %[[FOUND:.*]] = arith.cmpi ne, %[[RG]], %c0
+// CHECK: arith.select %[[FOUND]], %[[RA]], %[[RB]]
 // CHECK: %[[PSA:.*]] = memref.extract_aligned_pointer_as_index %[[SA]]
 // CHECK: %[[PSB:.*]] = memref.extract_aligned_pointer_as_index %[[SB]]
 // CHECK: %[[SHARED:.*]] = arith.cmpi eq, %[[PSA]], %[[PSB]]
-// CHECK: %[[BGRAM:.*]] = arith.andi %{{.*}}, %[[SHARED]]
+// CHECK: %[[BGRAM:.*]] = arith.andi %[[FOUND]], %[[SHARED]]
 // CHECK: scf.if %[[BGRAM]] {
 // CHECK: %[[BOTH:.*]] = memref.alloc
 // CHECK: %[[ENTRY:.*]] = memref.load
