@@ -20,6 +20,8 @@
 #                         matrix-level rules (bench/matrix-rules-results.json)
 #   make bench-eigen-compile  the Eigen tests' compile times with the plugin
 #                         and without (bench/eigen-compile-results.json)
+#   make bench-pose-graph  a pose-graph edge's Jacobian by Cotangent, by hand
+#                         and by Ceres's Jets (bench/pose-graph-results.json)
 #   make format           clang-format the C++ sources (format-check: only
 #                         check them, as CI does)
 
@@ -36,7 +38,7 @@ CMAKE_CONFIGURE = cmake -G Ninja -S . -B $(BUILD_DIR) \
 FUZZ_SEED  ?= 0
 FUZZ_COUNT ?= 200
 
-.PHONY: all deps build check demo docs bench bench-compile bench-memory-model bench-matrix-rules bench-eigen-compile bench-auto-checkpoint fuzz check-sanitize format format-check clean
+.PHONY: all deps build check demo docs bench bench-compile bench-memory-model bench-matrix-rules bench-eigen-compile bench-pose-graph bench-auto-checkpoint fuzz check-sanitize format format-check clean
 
 all: build
 
@@ -84,6 +86,11 @@ bench-matrix-rules: build
 
 bench-eigen-compile: build
 	@/usr/bin/python3 bench/eigen_compile.py $(BUILD_DIR)
+	@/usr/bin/python3 scripts/docs-tables.py .
+
+bench-pose-graph: build
+	@scripts/install-deps.sh bench
+	@/usr/bin/python3 bench/pose_graph.py $(BUILD_DIR)
 	@/usr/bin/python3 scripts/docs-tables.py .
 
 check-sanitize:

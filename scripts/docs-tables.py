@@ -28,6 +28,7 @@ from doctables.compile import compile_tables  # noqa: E402
 from doctables.eigen_compile import eigen_compile_table  # noqa: E402
 from doctables.matrix_rules import matrix_rules_table  # noqa: E402
 from doctables.memory_model import memory_model_table  # noqa: E402
+from doctables.pose_graph import pose_graph_table  # noqa: E402
 from doctables.readme import compile_summary, memory_model_summary  # noqa: E402
 from doctables.results import (hvp_table, pragma_table,  # noqa: E402
                                 results_table)
@@ -39,6 +40,7 @@ CHECKPOINTING = "bench/auto-checkpoint-results.json"
 MEMORY_MODEL = "bench/memory-model-results.json"
 MATRIX_RULES = "bench/matrix-rules-results.json"
 EIGEN_COMPILE = "bench/eigen-compile-results.json"
+POSE_GRAPH = "bench/pose-graph-results.json"
 
 # (document, name, the JSON files it is written from, the function writing
 # it from them, whether it sits inside a line rather than between lines)
@@ -58,6 +60,7 @@ TABLES = [
      False),
     ("docs/Eigen.md", "compile times", [EIGEN_COMPILE], eigen_compile_table,
      False),
+    ("docs/Eigen.md", "pose graph", [POSE_GRAPH], pose_graph_table, False),
     ("README.md", "compile time", [COMPILE], compile_summary, True),
     ("README.md", "memory model", [MEMORY_MODEL], memory_model_summary, True),
 ]

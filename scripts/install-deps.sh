@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Cotangent needs, if any are missing.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
-# `install-deps.sh bench` adds what make bench needs (matplotlib).
+# `install-deps.sh bench` adds what the benchmarks need (matplotlib; Ceres
+# Solver, whose automatic differentiation one benchmark compares against).
 set -euo pipefail
 
 packages=(
@@ -18,7 +19,7 @@ packages=(
   libgtest-dev libbenchmark-dev nlohmann-json3-dev libeigen3-dev
 )
 if [ "${1:-}" = bench ]; then
-  packages+=(python3-matplotlib)
+  packages+=(python3-matplotlib libceres-dev)
 fi
 
 missing=()

@@ -322,6 +322,26 @@ x86HorizontalLanes(OpBuilder &b, Location l, StringRef name,
   return lanes;
 }
 
+/// The lanes of SSE3's and AVX's alternating sums (`addsubpd`,
+/// `addsubps256`...): the difference in even lanes, the sum in odd ones
+/// (what Eigen's complex and quaternion products are built from).
+static std::optional<SmallVector<Value>>
+x86AlternatingLanes(OpBuilder &b, Location l, StringRef name,
+                    ArrayRef<SmallVector<Value>> arguments) {
+  if (!llvm::is_contained(
+          {"addsubpd", "addsubps", "addsubpd256", "addsubps256"}, name) ||
+      arguments.size() != 2 || arguments[0].size() != arguments[1].size() ||
+      !isa<FloatType>(arguments[0].front().getType()))
+    return std::nullopt;
+  SmallVector<Value> lanes;
+  for (unsigned i = 0; i < arguments[0].size(); ++i) {
+    Value x = arguments[0][i], y = arguments[1][i];
+    lanes.push_back(i % 2 ? arith::AddFOp::create(b, l, x, y).getResult()
+                          : arith::SubFOp::create(b, l, x, y).getResult());
+  }
+  return lanes;
+}
+
 std::optional<SmallVector<Value>>
 x86BuiltinLanes(OpBuilder &b, Location l, StringRef name,
                 ArrayRef<SmallVector<Value>> arguments,
@@ -337,6 +357,8 @@ x86BuiltinLanes(OpBuilder &b, Location l, StringRef name,
   if (auto lanes = x86VariablePermutation(b, l, name, arguments))
     return lanes;
   if (auto lanes = x86HorizontalLanes(b, l, name, arguments))
+    return lanes;
+  if (auto lanes = x86AlternatingLanes(b, l, name, arguments))
     return lanes;
   if (llvm::any_of(arguments, [&](ArrayRef<Value> argument) {
         return argument.size() != arguments.front().size();

@@ -46,7 +46,8 @@ mlir::Value x86Lane(mlir::OpBuilder &b, mlir::Location l, llvm::StringRef name,
 /// The `resultLanes` lanes the x86 builtin `name` makes of its vector
 /// operands' lanes (`arguments`) and its immediate, or none for a builtin
 /// that is not one of these: shuffles, extractions and insertions of parts,
-/// permutations, and the lane-by-lane builtins of x86Lane.
+/// permutations, horizontal and alternating sums, and the lane-by-lane
+/// builtins of x86Lane.
 std::optional<llvm::SmallVector<mlir::Value>>
 x86BuiltinLanes(mlir::OpBuilder &b, mlir::Location l, llvm::StringRef name,
                 llvm::ArrayRef<llvm::SmallVector<mlir::Value>> arguments,
