@@ -10,7 +10,8 @@
 #                         (FUZZ_SEED, FUZZ_COUNT; failures reduced into
 #                         fuzz-failures/)
 #   make bench            compile times (bench/compile-results.json), then the workloads'
-#                         benchmark (bench/): table, bench/results.json, docs/bench.png
+#                         benchmark (bench/): table, bench/results.json, docs/bench.png,
+#                         then bench-matrix-rules and bench-pose-graph
 #   make bench-compile    only the compile times
 #   make bench-memory-model  what the general memory model costs against the
 #                         memref model (bench/memory-model-results.json)

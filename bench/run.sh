@@ -24,6 +24,11 @@ trap 'rm -f "$raw"' EXIT
 # Long loops checkpointed without a pragma against every loop recorded
 # (bench/auto_checkpoint.py: docs/Performance.md, "Checkpointing").
 /usr/bin/python3 "$root/bench/auto_checkpoint.py" "$build"
+# Eigen: a Cholesky solve's gradient through the matrix-level rules, and a
+# pose-graph edge's Jacobian against Ceres's Jets and by hand
+# (docs/Eigen.md).
+/usr/bin/python3 "$root/bench/matrix_rules.py" "$build"
+/usr/bin/python3 "$root/bench/pose_graph.py" "$build"
 /usr/bin/python3 "$root/bench/report.py" "$raw" \
   "$root/bench/compile-results.json" "$root/bench/results.json" \
   "$root/docs/bench.png"
