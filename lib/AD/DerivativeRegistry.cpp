@@ -175,10 +175,9 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   if (job.partner)
     jobs[job.partner].state = Job::Running;
   // A derivative of a generated function needs that function's body first.
-  if (failed(generate(job.primal)))
-    return failure();
-  if (job.kind == DerivativeKind::Pullback &&
-      failed(inlineForwardDerivatives(job.primal)))
+  if (job.kind == DerivativeKind::Pullback
+          ? failed(prepareForReverse(job.primal))
+          : failed(generate(job.primal)))
     return failure();
   // Vector mode's lanes (ct::lanes) are vectors of floats, differentiated
   // as such; its whole-lane memory accesses become element accesses, which
@@ -246,6 +245,12 @@ LogicalResult DerivativeRegistry::generate(func::FuncOp derivative) {
   if (job.partner)
     jobs[job.partner].state = Job::Done;
   return result;
+}
+
+LogicalResult DerivativeRegistry::prepareForReverse(func::FuncOp primal) {
+  if (failed(generate(primal)))
+    return failure();
+  return inlineForwardDerivatives(primal);
 }
 
 LogicalResult DerivativeRegistry::generateNow(func::FuncOp function) {

@@ -111,6 +111,11 @@ public:
 
   mlir::ModuleOp getModule() { return module; }
 
+  /// Makes `primal` what its reverse-mode derivatives differentiate: its
+  /// body generated if it is a derivative itself, the forward-mode
+  /// derivatives it calls inlined (see inlineForwardDerivatives).
+  mlir::LogicalResult prepareForReverse(mlir::func::FuncOp primal);
+
 private:
   struct Job {
     mlir::func::FuncOp primal;

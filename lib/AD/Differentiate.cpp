@@ -47,10 +47,17 @@ struct DifferentiatePass
     SmallVector<ct::Activity> activities;
   };
   SmallVector<ReverseRequest> reverseRequests;
+  /// Checks one request and replaces it with a call of its derivative
+  /// (lowerRequest), once: `handled` holds those handled ahead of their
+  /// turn (the forward-mode requests inside a reverse-mode request's
+  /// callee, an HVP's direction, whose calls reverse mode reads).
+  LogicalResult handleRequest(DerivativeRegistry &registry, Operation *request);
+  DenseSet<Operation *> handled;
   /// Replaces one request with a call of its derivative; a vector-mode
   /// request waits in `laneRequests` until the derivative is generated.
-  void lowerRequest(DerivativeRegistry &registry, Operation *request,
-                    func::FuncOp callee, ArrayRef<ct::Activity> activities);
+  LogicalResult lowerRequest(DerivativeRegistry &registry, Operation *request,
+                             func::FuncOp callee,
+                             ArrayRef<ct::Activity> activities);
   /// Replaces the vector-mode requests with calls of their derivatives
   /// widened to their lanes.
   LogicalResult lowerLaneRequests(DerivativeRegistry &registry);
@@ -66,6 +73,9 @@ struct DifferentiatePass
   /// differentiates is widened first (its call is what gets widened again).
   DenseMap<Operation *, SmallVector<Operation *>> primalCallees;
   bool reaches(Operation *from, Operation *to);
+  /// Whether `from`, or a function it reaches, still holds a request (one
+  /// not handled yet, or a vector-mode one waiting for its widening).
+  bool reachesPendingRequest(Operation *from);
   SmallVector<LaneRequest *> orderLaneRequests();
 };
 
@@ -171,16 +181,79 @@ insertScratchShadows(OpBuilder &b, Location loc, ValueRange shadows,
   return result;
 }
 
-void DifferentiatePass::lowerRequest(DerivativeRegistry &registry,
-                                     Operation *request, func::FuncOp callee,
-                                     ArrayRef<ct::Activity> requested) {
+/// Constant memory a request gives (a parameter left out of ct::wrt, an
+/// HVP's direction, which the forward-mode code it differentiates keeps
+/// beside its tangents) where the callee keeps its address with addresses
+/// of memory with derivatives and gives memory read through them to a
+/// function that is not inlined, which could not tell the two apart: each
+/// constant memory argument then takes part as a dup argument with a
+/// zeroed scratch shadow (or tangent), its derivative discarded, and
+/// nothing is kept beside memory with derivatives.
+static LogicalResult
+shadowConstantMemoryKeptInShadows(DerivativeRegistry &registry,
+                                  Operation *request, func::FuncOp callee,
+                                  ArrayRef<ct::Activity> requested,
+                                  bool prepare, SmallVectorImpl<bool> &added) {
+  // (What reverse mode differentiates: the forward-mode code it calls
+  // inlined; not before the requests it reaches are calls.)
+  if (prepare && !isa<ct::JvpOp>(request) &&
+      failed(registry.prepareForReverse(callee)))
+    return failure();
+  if (callee.isExternal())
+    return success();
+  SmallVector<ct::Activity> activities(requested);
+  for (auto [i, add] : llvm::enumerate(added))
+    if (add)
+      activities[i] = ct::Activity::Duplicated;
+  if (!ActivityAnalysis(callee, activities).getCallGivenOwnShadow())
+    return success();
+  for (auto [i, activity] : llvm::enumerate(activities))
+    if (activity == ct::Activity::Constant &&
+        ct::isDifferentiableMemRef(callee.getArgumentTypes()[i]) &&
+        canBuildScratchBuffer(cast<MemRefType>(callee.getArgumentTypes()[i])))
+      added[i] = true;
+  return success();
+}
+
+LogicalResult DifferentiatePass::handleRequest(DerivativeRegistry &registry,
+                                               Operation *request) {
+  handled.insert(request);
+  auto callee = registry.lookupFunction(
+      request->getAttrOfType<FlatSymbolRefAttr>("callee"));
+  if (!callee)
+    return request->emitError("can only differentiate a func.func");
+  SmallVector<ct::Activity> activities = llvm::map_to_vector(
+      request->getAttrOfType<ArrayAttr>("activity"),
+      [](Attribute a) { return cast<ct::ActivityAttr>(a).getValue(); });
+  if (failed(checkConnected(request, callee, activities)))
+    return failure();
+  if (isa<ct::GradientOp, ct::PullbackOp>(request)) {
+    reverseRequests.push_back({request->getLoc(), callee, activities});
+    SmallVector<Operation *> inner;
+    callee.walk([&](ct::JvpOp op) { inner.push_back(op); });
+    for (Operation *op : inner)
+      if (!handled.contains(op) && failed(handleRequest(registry, op)))
+        return failure();
+  }
+  return lowerRequest(registry, request, callee, activities);
+}
+
+LogicalResult
+DifferentiatePass::lowerRequest(DerivativeRegistry &registry,
+                                Operation *request, func::FuncOp callee,
+                                ArrayRef<ct::Activity> requested) {
   OpBuilder b(request);
   Location loc = request->getLoc();
   auto lanes = request->getAttrOfType<IntegerAttr>("lanes");
   bool vector = lanes && lanes.getInt() > 1;
   SmallVector<bool> added(requested.size(), false);
-  if (!vector)
+  if (!vector) {
     added = getOwnCopiesToShadow(callee, requested);
+    if (failed(shadowConstantMemoryKeptInShadows(
+            registry, request, callee, requested,
+            !reachesPendingRequest(callee), added)))
+      return failure();
+  }
   SmallVector<ct::Activity> activities(requested);
   for (auto [i, add] : llvm::enumerate(added))
     if (add)
@@ -220,13 +293,14 @@ void DifferentiatePass::lowerRequest(DerivativeRegistry &registry,
                           << "\n");
   if (vector) {
     laneRequests.push_back({request, derivative, std::move(operands)});
-    return;
+    return success();
   }
   auto call = func::CallOp::create(b, loc, derivative, operands);
   for (Value buffer : scratch)
     buildScratchFree(b, loc, buffer);
   request->replaceAllUsesWith(call.getResults());
   request->erase();
+  return success();
 }
 
 /// Generates `function` if it is a requested derivative, and what it calls,
@@ -254,6 +328,25 @@ bool DifferentiatePass::reaches(Operation *from, Operation *to) {
   while (!worklist.empty()) {
     Operation *next = worklist.pop_back_val();
     if (next == to)
+      return true;
+    for (Operation *callee : primalCallees.lookup(next))
+      if (seen.insert(callee).second)
+        worklist.push_back(callee);
+  }
+  return false;
+}
+
+bool DifferentiatePass::reachesPendingRequest(Operation *from) {
+  SmallVector<Operation *> worklist{from};
+  DenseSet<Operation *> seen{from};
+  while (!worklist.empty()) {
+    Operation *next = worklist.pop_back_val();
+    if (next->walk([](Operation *op) {
+              return isa<ct::GradientOp, ct::PullbackOp, ct::JvpOp>(op)
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted())
       return true;
     for (Operation *callee : primalCallees.lookup(next))
       if (seen.insert(callee).second)
@@ -358,25 +451,10 @@ void DifferentiatePass::runOnOperation() {
     });
   });
   bool ok = true;
-  for (Operation *request : requests) {
-    auto callee = registry.lookupFunction(
-        request->getAttrOfType<FlatSymbolRefAttr>("callee"));
-    if (!callee) {
-      request->emitError("can only differentiate a func.func");
-      ok = false;
-      continue;
-    }
-    SmallVector<ct::Activity> activities = llvm::map_to_vector(
-        request->getAttrOfType<ArrayAttr>("activity"),
-        [](Attribute a) { return cast<ct::ActivityAttr>(a).getValue(); });
-    if (failed(checkConnected(request, callee, activities))) {
-      ok = false;
-      continue;
-    }
-    if (isa<ct::GradientOp, ct::PullbackOp>(request))
-      reverseRequests.push_back({request->getLoc(), callee, activities});
-    lowerRequest(registry, request, callee, activities);
-  }
+  for (Operation *request : requests)
+    if (!handled.contains(request))
+      ok &= succeeded(handleRequest(registry, request));
+  handled.clear();
   // Ordinary requests are calls by now; vector-mode ones become calls of
   // widened derivatives before anything that calls them is differentiated.
   if (!ok || failed(lowerLaneRequests(registry)) ||

@@ -3,7 +3,9 @@
 // time, one pointing into the differentiated array, one into a parameter
 // left out of ct::wrt or a constant table; a pointer variable re-seated
 // to the parameter, past its start, to a local array and to nullptr
-// (tested for null). The shadow slot of constant memory holds its own
+// (tested for null); such pointers' memory given to a recursive function
+// (the parameter then takes part with a scratch derivative that is
+// discarded). The shadow slot of constant memory holds its own
 // address, and every access through an address read back checks whether
 // it reaches such memory (docs/Memory.md). Every mode (gradients, forward
 // mode, Hessian-vector products, where the tangent direction is such
@@ -63,6 +65,23 @@ static const double kTable[4] = {0.25, -1.0, 2.0, 0.75};
   p = nullptr;
   if (!p)
     s += std::exp(x[0]);
+  return s;
+}
+
+// The pointers' memory given to a function that is not inlined (a
+// recursive one): the parameter left out of ct::wrt takes part with a
+// zeroed scratch derivative, which is discarded, so that the walk never
+// meets memory without one.
+static double total(const double *p, int n) {
+  return n == 0 ? 0.0 : p[0] * p[0] + total(p + 1, n - 1);
+}
+
+[[ct::differentiable]] double recursiveTotal(const double *x,
+                                             const double *defaults, int n) {
+  Source sources[2] = {{x, 1.0}, {defaults, 2.0}};
+  double s = 0;
+  for (int i = 0; i < 2; ++i)
+    s += sources[i].weight * total(sources[i].values, n) * x[i];
   return s;
 }
 
@@ -140,5 +159,16 @@ int main(int argc, char **argv) {
               ct::jvp<scatterPick, ct::wrt<0>>(x, defaults, 4, t).tangent,
               ds[0] * t[0] + ds[1] * t[1] + ds[2] * t[2] + ds[3] * t[3],
               1e-12);
+
+  double dr[4] = {};
+  double total = ct::gradient<recursiveTotal, ct::wrt<0>>(x, defaults, 4, dr);
+  check::near("recursive value", total, recursiveTotal(x, defaults, 4), 1e-14);
+  for (int i = 0; i < 4; ++i)
+    check::near("recursive d/dx", dr[i], check::differenceAt(x, i, [&] {
+                  return recursiveTotal(x, defaults, 4);
+                }),
+                1e-7);
+  for (int i = 0; i < 4; ++i)
+    check::near("recursive unchanged", defaults[i], kTable[i], 0);
   return check::report();
 }

@@ -5,7 +5,10 @@
 // node it is given or a new one); each walked by a recursive function and
 // freed recursively. Such a function is a call of its own that returns the
 // node's address through a slot its caller passes (docs/Memory.md, item
-// 14). Also a list built in a loop, walked by recursion. Value, gradient,
+// 14). Also a list built in a loop, walked by recursion, and a tree of
+// pointers into the parameter (its Hessian-vector product keeps the
+// direction in the nodes too) or into a parameter left out of ct::wrt
+// (which takes part with a discarded scratch derivative). Value, gradient,
 // forward mode and Hessian-vector products against central differences, at
 // -O0 and -O2, and under AddressSanitizer (no leak of the nodes or their
 // shadows, no use after free).
@@ -97,6 +100,47 @@ void release(Entry *t) {
   delete t;
 }
 
+// Nodes that keep pointers into the parameter itself, read by a recursive
+// walk: the Hessian-vector product's direction, which has no derivative of
+// its own, is kept in such nodes too (its shadow a zeroed scratch buffer).
+struct Leaf {
+  const double *source;
+  double weight;
+  Leaf *left, *right;
+};
+
+Leaf *pairUp(const double *x, int lo, int hi) {
+  if (lo >= hi)
+    return nullptr;
+  int mid = (lo + hi) / 2;
+  return new Leaf{x + mid, 1.0 + mid, pairUp(x, lo, mid),
+                  pairUp(x, mid + 1, hi)};
+}
+
+double sumLeaves(const Leaf *t) {
+  if (!t)
+    return 0.0;
+  return t->weight * *t->source * *t->source + sumLeaves(t->left) +
+         sumLeaves(t->right) * std::cos(*t->source);
+}
+
+// Leaves weighed by x pointing into y, a parameter left out of ct::wrt.
+Leaf *weighUp(const double *y, const double *x, int lo, int hi) {
+  if (lo >= hi)
+    return nullptr;
+  int mid = (lo + hi) / 2;
+  return new Leaf{y + mid, x[mid], weighUp(y, x, lo, mid),
+                  weighUp(y, x, mid + 1, hi)};
+}
+
+void freeLeaves(Leaf *t) {
+  if (!t)
+    return;
+  freeLeaves(t->left);
+  freeLeaves(t->right);
+  delete t;
+}
+
 } // namespace
 
 // A tree of products built by halving, evaluated by recursion.
@@ -145,12 +189,50 @@ void release(Entry *t) {
   return s;
 }
 
+// A tree of pointers into x, walked by recursion.
+[[ct::differentiable]] double leaves(const double *x, int n) {
+  Leaf *t = pairUp(x, 0, n);
+  double s = sumLeaves(t);
+  freeLeaves(t);
+  return s;
+}
+
+// The same walk over leaves pointing into y, differentiated with respect
+// to x alone (y takes part with a discarded scratch derivative).
+[[ct::differentiable]] double weighed(const double *x, const double *y,
+                                      int n) {
+  Leaf *t = weighUp(y, x, 0, n);
+  double s = sumLeaves(t);
+  freeLeaves(t);
+  return s;
+}
+
+static void checkLeftOut(const double *point) {
+  double x[5], y[5] = {0.3, -0.6, 1.2, 0.9, -0.2}, dx[5] = {};
+  double t[5] = {1, -0.5, 0.25, 2, 0.75}, directional = 0;
+  for (int i = 0; i < 5; ++i)
+    x[i] = point[i];
+  double value = ct::gradient<weighed, ct::wrt<0>>(x, y, 5, dx);
+  check::near("weighed value", value, weighed(x, y, 5), 1e-14);
+  for (int i = 0; i < 5; ++i) {
+    double expected =
+        check::differenceAt(x, i, [&] { return weighed(x, y, 5); });
+    check::near("weighed d/dx", dx[i], expected, 1e-7);
+    directional += expected * t[i];
+  }
+  check::near("weighed jvp",
+              ct::jvp<weighed, ct::wrt<0>>(x, y, 5, t).tangent, directional,
+              1e-7);
+}
+
 int main() {
   const double x[5] = {0.5, -1.25, 0.75, 1.5, -0.5};
   check::checkModes<tree, false>("tree", x, 5);
   check::checkModes<list, false>("list", x, 5);
   check::checkModes<searchTree, false>("search tree", x, 5);
   check::checkModes<hornerList, false>("horner list", x, 5);
+  check::checkModes<leaves, false>("leaves", x, 5);
+  checkLeftOut(x);
   // Closed form: the list's value is sum_i 0.5^(n-1-i) e^{-x_i^2} x_0.
   double expected = 0;
   for (int i = 0; i < 5; ++i)
