@@ -139,8 +139,9 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   if (gpu)
     pm.addPass(createGpuToLLVMConversionPass());
   // Vectors of more than one dimension (vector mode over vector-mode
-  // code) need the vector dialect's own lowering first.
-  pm.addPass(createConvertVectorToLLVMPass());
+  // code) need the vector dialect's own lowering first; modules without
+  // them, none.
+  pm.addPass(createLowerVectorsToLLVM());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createTapeAliasScopes());

@@ -141,6 +141,19 @@ def LongDoubleMathToLibm
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def LowerVectorsToLLVM : Pass<"ct-lower-vectors-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "The vector dialect's own lowering to LLVM, where a module "
+                "needs it";
+  let description = [{
+    Runs convert-vector-to-llvm where the module has a vector op that
+    ConvertToLLVM's patterns do not lower as it is (vectors of more than
+    one dimension, contractions, transfers, broadcasts of vectors...), and
+    nothing otherwise: one-dimensional loads, stores, shuffles, reductions,
+    broadcasts of scalars and lane reads and writes need none of its
+    greedy rewriting, which walks every op of the module.
+  }];
+}
+
 def PaddedLaneAccesses : Pass<"ct-padded-lane-accesses"> {
   let summary = "Whole-lane loads and stores of padded scalars, element by "
                 "element";
