@@ -7,9 +7,9 @@
 // mode's lanes) are of one dimension, loaded, stored, broadcast from
 // scalars, shuffled and reduced: ConvertToLLVM's patterns for the vector
 // dialect lower those as they are. On a module with nothing else the pass
-// would only cost a walk of every op with its folders (a sixth of the
-// lowering of a large vectorized Eigen module), so it runs only where the
-// module has something else.
+// would only cost a walk of every op with its folders (13 % of the plugin's
+// time on a large vectorized Eigen file), so it runs only where the module
+// has something else.
 //
 //===----------------------------------------------------------------------===//
 
