@@ -59,6 +59,8 @@ public:
   // The parameter blocks' sizes: p_a, q_a, p_b, q_b.
   static constexpr int kResiduals = 6;
   static constexpr int kBlockSizes[4] = {3, 4, 3, 4};
+  /// Where each block starts among the 14 parameters.
+  static constexpr int kBlockOffsets[4] = {0, 3, 7, 10};
   static constexpr int kParameters = 14;
 
   const Pose3d &measured() const { return measured_; }
@@ -79,8 +81,7 @@ public:
 struct Edge {
   double parameters[PoseGraphError::kParameters];
   const double *block(int i) const {
-    static constexpr int offsets[4] = {0, 3, 7, 10};
-    return parameters + offsets[i];
+    return parameters + PoseGraphError::kBlockOffsets[i];
   }
 };
 

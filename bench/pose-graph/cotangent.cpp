@@ -29,7 +29,7 @@ template <int size> struct UnitSeeds {
 };
 constexpr UnitSeeds<kRows> kResidualSeeds;
 constexpr UnitSeeds<kColumns> kParameterSeeds;
-constexpr int kOffsets[4] = {0, 3, 7, 10};
+constexpr const int *kOffsets = PoseGraphError::kBlockOffsets;
 
 /// Copies the Jacobian, element (row, column) at row * rowStride + column *
 /// columnStride of `jacobian`, into Ceres's row-major blocks.
@@ -60,8 +60,8 @@ void jacobianByPullback(const PoseGraphError &error, const Edge &edge,
     seeds[i] = kResidualSeeds.values[i];
   ct::pullback<&PoseGraphError::operator()<double>, ct::lanes<kRows>>(
       error, edge.block(0), edge.block(1), edge.block(2), edge.block(3),
-      out.residuals, adjoints, adjoints + kRows * 3, adjoints + kRows * 7,
-      adjoints + kRows * 10, seeds);
+      out.residuals, adjoints, adjoints + kRows * kOffsets[1],
+      adjoints + kRows * kOffsets[2], adjoints + kRows * kOffsets[3], seeds);
   copyIntoBlocks(adjoints, 1, kRows, out);
 }
 
@@ -71,8 +71,8 @@ void jacobianByJvp(const PoseGraphError &error, const Edge &edge,
   const double *seeds = kParameterSeeds.values;
   ct::jvp<&PoseGraphError::operator()<double>, ct::lanes<kColumns>>(
       error, edge.block(0), edge.block(1), edge.block(2), edge.block(3),
-      out.residuals, seeds, seeds + kColumns * 3, seeds + kColumns * 7,
-      seeds + kColumns * 10, tangents);
+      out.residuals, seeds, seeds + kColumns * kOffsets[1],
+      seeds + kColumns * kOffsets[2], seeds + kColumns * kOffsets[3], tangents);
   copyIntoBlocks(tangents, kColumns, 1, out);
 }
 

@@ -1,9 +1,10 @@
 //===- main.cpp - Times the pose-graph edge's Jacobian four ways ----------===//
 //
 // Run by bench/pose_graph.py:
-//   pose-graph check              the largest relative differences of each
-//                                 Jacobian from the hand-written one, and
-//                                 of the hand-written one from central
+//   pose-graph check              the number of edges and the largest
+//                                 relative differences of each Jacobian
+//                                 from the hand-written one, and of the
+//                                 hand-written one from central
 //                                 differences, as JSON
 //   pose-graph <kind> <passes>    the median time of one edge in
 //                                 nanoseconds over <passes> passes over all
@@ -145,15 +146,16 @@ double worstManualAgainstDifferences(const Graph &graph) {
 
 int check(const Graph &graph) {
   bool ceres = prepareCeres(graph.errors.data(), int(graph.edges.size()));
-  std::printf("{\"manual_vs_differences\": %.3e, \"pullback_vs_manual\": "
+  std::printf("{\"edges\": %d, \"max_rel_diff\": {"
+              "\"manual_vs_differences\": %.3e, \"pullback_vs_manual\": "
               "%.3e, \"jvp_vs_manual\": %.3e",
-              worstManualAgainstDifferences(graph),
+              int(graph.edges.size()), worstManualAgainstDifferences(graph),
               worstAgainstManual(graph, evaluatorFor("pullback")),
               worstAgainstManual(graph, evaluatorFor("jvp")));
   if (ceres)
     std::printf(", \"ceres_vs_manual\": %.3e",
                 worstAgainstManual(graph, evaluatorFor("ceres")));
-  std::printf("}\n");
+  std::printf("}}\n");
   return 0;
 }
 } // namespace

@@ -191,13 +191,13 @@ insertScratchShadows(OpBuilder &b, Location loc, ValueRange shadows,
 /// nothing is kept beside memory with derivatives.
 static LogicalResult
 shadowConstantMemoryKeptInShadows(DerivativeRegistry &registry,
-                                  Operation *request, func::FuncOp callee,
+                                  func::FuncOp callee,
                                   ArrayRef<ct::Activity> requested,
                                   bool prepare, SmallVectorImpl<bool> &added) {
-  // (What reverse mode differentiates: the forward-mode code it calls
-  // inlined; not before the requests it reaches are calls.)
-  if (prepare && !isa<ct::JvpOp>(request) &&
-      failed(registry.prepareForReverse(callee)))
+  // (Where `prepare`, a reverse-mode request's callee is analysed as
+  // reverse mode differentiates it: the forward-mode code it calls inlined;
+  // the caller says so only once the requests it reaches are calls.)
+  if (prepare && failed(registry.prepareForReverse(callee)))
     return failure();
   if (callee.isExternal())
     return success();
@@ -249,9 +249,10 @@ DifferentiatePass::lowerRequest(DerivativeRegistry &registry,
   SmallVector<bool> added(requested.size(), false);
   if (!vector) {
     added = getOwnCopiesToShadow(callee, requested);
-    if (failed(shadowConstantMemoryKeptInShadows(
-            registry, request, callee, requested,
-            !reachesPendingRequest(callee), added)))
+    bool prepare = isa<ct::GradientOp, ct::PullbackOp>(request) &&
+                   !reachesPendingRequest(callee);
+    if (failed(shadowConstantMemoryKeptInShadows(registry, callee, requested,
+                                                 prepare, added)))
       return failure();
   }
   SmallVector<ct::Activity> activities(requested);
