@@ -516,6 +516,9 @@ public:
   /// is, why it cannot be differentiated and the way out.
   void error(clang::SourceRange range, const llvm::Twine &message);
   bool hadError() const { return errors != 0; }
+  /// Whether `loc` is in a library: a system header or one of Cotangent's
+  /// own (<cotangent/...>), whose errors get notes back to the user's line.
+  bool isLibrary(clang::SourceLocation loc);
   /// From now on, errors are counted but not reported; the first is kept.
   /// For a trial lowering in a module of its own (TrialLowering.cpp).
   void beSpeculative() { speculative = true; }
@@ -648,9 +651,6 @@ private:
   llvm::SmallVector<Frame> frames;
   /// For each function lowered on its own: its caller and the call.
   llvm::DenseMap<const clang::FunctionDecl *, Frame> firstCalls;
-  /// Whether `loc` is in a library: a system header or one of Cotangent's
-  /// own (<cotangent/...>), whose errors get notes back to the user's line.
-  bool isLibrary(clang::SourceLocation loc);
   /// The calls that first led to `function` (lowered on its own), then to
   /// its caller, and so on, up to a call in the user's code.
   void appendFirstCalls(

@@ -1,7 +1,9 @@
 // What derivatives of derivatives and vector mode refuse, each an error at
-// the user's line: vector mode of a function whose parameters hold
-// pointers, and a Jacobian of a function of std::vectors differentiated
-// again (an error inside <cotangent/dense.h>, with notes back to the
+// the user's line: vector mode of a function whose parameters hold numbers
+// of their own beside pointers (pointers alone work:
+// Integration/CPU/lanes-through-parameter-fields.cpp), and a Jacobian of a
+// function of std::vectors differentiated again (an error inside
+// <cotangent/dense.h>, with notes back to the
 // user's call), and a derivative of a function returning a std::vector
 // taken inside a function differentiated (an error inside the header's
 // adapter, with a note at the user's call). (Reverse over reverse of a
@@ -23,15 +25,16 @@
 struct View {
   const double *data;
   int size;
+  double scale;
 };
 double total(View v) {
   double s = 0;
   for (int i = 0; i < v.size; ++i)
     s += v.data[i] * v.data[i];
-  return s;
+  return v.scale * s;
 }
 double use(View v, double *seeds, View *dv) {
-  // FIELDS: higher-order-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: error: ct::lanes: 'total' takes objects that hold pointers, references or vectors, or vectors of vectors; vector mode does not support them yet: pass that memory as parameters of its own, or use one lane
+  // FIELDS: higher-order-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: error: ct::lanes: parameter 'v' of 'total' holds floating-point numbers beside pointer, reference or vector fields, and its derivative object cannot hold K lanes of them; vector mode does not support it yet: pass those numbers as parameters of their own, leave the object out with ct::wrt<...>, or use one lane
   return ct::pullback<total, ct::lanes<2>>(v, seeds, dv);
 }
 #endif

@@ -133,6 +133,8 @@ private:
   bool assignRoles();
   /// Refuses what the request's mode cannot take yet; false after an error.
   bool checkModeSupport(const clang::FunctionDecl *f);
+  /// checkModeSupport's part for vector mode.
+  bool checkLaneSupport(const clang::FunctionDecl *f);
   /// The entry point's own function, with the header's C ABI, and its body.
   void buildEntryFunction(const clang::FunctionDecl *f);
 
@@ -555,6 +557,56 @@ private:
            ModuleLowering::isVectorObject(parameterObject(i));
   }
   SmallVector<Value> scratchBuffers;
+  /// Whether memory of `object`s keeps addresses in its slots: pointers
+  /// (the rows of `T const* const*`), or objects whose pointer fields keep
+  /// their addresses (the others are extra arguments of their own).
+  bool holdsKeptAddresses(clang::QualType object) {
+    object = object.getCanonicalType();
+    while (const clang::ArrayType *array = object->getAsArrayTypeUnsafe())
+      object = array->getElementType().getCanonicalType();
+    if (object->isPointerType() || object->isReferenceType() ||
+        ModuleLowering::isVectorObject(object))
+      return true;
+    clang::QualType element = ModuleLowering::getVectorElementType(object);
+    if (!element.isNull())
+      return holdsKeptAddresses(element);
+    std::optional<Layout> layout = module.tryGetLayout(object);
+    return layout &&
+           module.getArgumentFields(*layout).size() < layout->indirect.size();
+  }
+  /// Whether `object` holds floating-point numbers of its own (not in
+  /// memory its pointer, reference or vector fields designate).
+  static bool holdsOwnNumbers(clang::QualType object) {
+    object = object.getCanonicalType();
+    while (const clang::ArrayType *array = object->getAsArrayTypeUnsafe())
+      object = array->getElementType().getCanonicalType();
+    if (object->isRealFloatingType() || object->isAnyComplexType())
+      return true;
+    if (!ModuleLowering::getVectorElementType(object).isNull())
+      return false;
+    const auto *record = object->getAsCXXRecordDecl();
+    if (!record || !record->hasDefinition())
+      return false;
+    for (const clang::CXXBaseSpecifier &base : record->bases())
+      if (holdsOwnNumbers(base.getType()))
+        return true;
+    return llvm::any_of(record->fields(), [](const clang::FieldDecl *field) {
+      return holdsOwnNumbers(field->getType());
+    });
+  }
+  /// Whether a field of parameter `i`'s object designates memory with
+  /// derivatives (an extra argument of its own).
+  bool designatesActiveMemory(unsigned i) const {
+    return llvm::any_of(fieldArgs, [&](const Extra &extra) {
+      return extra.owner == i && extra.activity == ct::Activity::Duplicated;
+    });
+  }
+  /// The number of slots of the object parameter `i` designates or holds.
+  Value objectSlots(unsigned i) {
+    std::optional<Layout> layout =
+        module.getLayout(parameterObject(i), use, paramNames[i]);
+    return index(layout ? layout->size : 1);
+  }
   /// f's extra arguments: the memory the indirect fields of its parameters'
   /// objects designate (IndirectFields.cpp), each with its parameter.
   struct Extra {
@@ -578,9 +630,13 @@ private:
   /// Appends the views of the extra arguments: of all of them over the
   /// primal objects `objects` (one per parameter), or, with `derivatives`,
   /// of the duplicated ones over the derivative objects (one per
-  /// parameter of `active`).
+  /// parameter of `active`); in vector mode `args`, f's arguments, give
+  /// the primal extents their lanes must match.
   void appendExtras(SmallVectorImpl<Value> &views, ValueRange objects,
-                    bool derivatives);
+                    bool derivatives, ValueRange args = {});
+  /// The K-lane view of extra argument `extra`'s derivative memory, which
+  /// the derivative object `object` designates, for its primal `arg`.
+  Value laneExtra(const Extra &extra, Value object, Value arg);
 };
 
 Value EntryBuilder::viewExtra(const Extra &extra, Value object) {
@@ -605,7 +661,8 @@ Value EntryBuilder::viewExtra(const Extra &extra, Value object) {
 }
 
 void EntryBuilder::appendExtras(SmallVectorImpl<Value> &views,
-                                ValueRange objects, bool derivatives) {
+                                ValueRange objects, bool derivatives,
+                                ValueRange args) {
   for (const Extra &extra : fieldArgs) {
     if (!derivatives) {
       views.push_back(viewExtra(extra, objects[extra.owner]));
@@ -614,8 +671,32 @@ void EntryBuilder::appendExtras(SmallVectorImpl<Value> &views,
     if (extra.activity != ct::Activity::Duplicated)
       continue;
     unsigned k = llvm::find(active, extra.owner) - active.begin();
-    views.push_back(viewExtra(extra, objects[k]));
+    unsigned e = &extra - fieldArgs.data();
+    views.push_back(inLanes()
+                        ? laneExtra(extra, objects[k], args[roles.size() + e])
+                        : viewExtra(extra, objects[k]));
   }
+}
+
+Value EntryBuilder::laneExtra(const Extra &extra, Value object, Value arg) {
+  Value flat = viewExtra(extra, object);
+  auto type = cast<MemRefType>(arg.getType());
+  if (!ModuleLowering::getVectorElementType(extra.field.type).isNull()) {
+    std::string field =
+        extra.field.decl
+            ? "field '" + extra.field.decl->getName().str() + "' of "
+            : "a field of ";
+    abortIf(
+        arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ne,
+            memref::DimOp::create(b, loc, flat, 0),
+            arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, arg, 0),
+                                  index(request.lanes))),
+        "cotangent: the derivative of " + field + paramNames[extra.owner] +
+            " must be a std::vector of " + Twine(request.lanes) +
+            " times its size (ct::lanes<" + Twine(request.lanes) + ">)");
+  }
+  return laneShape(flat, type);
 }
 
 SmallVector<Value> EntryBuilder::primalArguments(ValueRange abi) {
@@ -842,7 +923,11 @@ SmallVector<Value> EntryBuilder::shadows(ValueRange pointers, ValueRange args) {
     Type type = primal.getArgumentTypes()[i];
     if (activities[i] != ct::Activity::Duplicated)
       continue;
-    if (roles[i] == Role::Memory && inLanes())
+    if (inLanes() && designatesActiveMemory(i))
+      // (Its own slots hold no numbers with derivatives: holdsOwnNumbers.)
+      result.push_back(
+          laneScratch(cast<MemRefType>(type), objectSlots(i), nullptr));
+    else if (roles[i] == Role::Memory && inLanes())
       result.push_back(laneDerivative(i, pointers[k], args[i]));
     else if (roles[i] == Role::Memory)
       result.push_back(viewDerivative(i, pointers[k], args[i]));
@@ -858,7 +943,7 @@ SmallVector<Value> EntryBuilder::shadows(ValueRange pointers, ValueRange args) {
       result.push_back(own);
     }
   }
-  appendExtras(result, pointers.take_front(active.size()), true);
+  appendExtras(result, pointers.take_front(active.size()), true, args);
   return result;
 }
 
@@ -873,6 +958,8 @@ void EntryBuilder::writeBack(ValueRange pointers, ValueRange adjoints,
     if (activities[i] != ct::Activity::Duplicated)
       continue;
     Value shadow = shadowValues[nextShadow++];
+    if (inLanes() && designatesActiveMemory(i))
+      continue;
     if (roles[i] == Role::Value && inLanes()) {
       Type scalar = cast<MemRefType>(shadow.getType()).getElementType();
       addInto(flatView(pointers[k], scalar), laneBuffers.lookup(shadow),
@@ -895,6 +982,8 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
     if (inLanes()) {
       if (roles[i] == Role::Scalar)
         tangent = loadLanes(tangent, type);
+      else if (designatesActiveMemory(i))
+        tangent = laneScratch(cast<MemRefType>(type), objectSlots(i), nullptr);
       else if (roles[i] == Role::Memory)
         tangent = laneDerivative(i, tangent, args[i]);
       else
@@ -912,7 +1001,7 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
                             : viewDerivative(i, tangent, args[i]));
     result.push_back(tangent);
   }
-  appendExtras(result, abi.take_front(active.size()), true);
+  appendExtras(result, abi.take_front(active.size()), true, args);
   return result;
 }
 
@@ -1078,32 +1167,96 @@ bool EntryBuilder::assignRoles() {
   return true;
 }
 
+/// Where the user's code instantiates a driver of <cotangent/dense.h>
+/// (ct::jacobian, ct::hessian, ct::batch_jacobian) of `function`; invalid
+/// if it does not.
+static clang::SourceLocation findDriverUse(ModuleLowering &module,
+                                           const clang::Decl *function) {
+  clang::ASTContext &ast = module.getAST();
+  for (StringRef driver : {"jacobian", "hessian", "batch_jacobian"})
+    for (clang::NamedDecl *decl :
+         ast.getTranslationUnitDecl()->lookup(&ast.Idents.get("ct")))
+      if (auto *ns = dyn_cast<clang::NamespaceDecl>(decl))
+        for (clang::NamedDecl *member : ns->lookup(&ast.Idents.get(driver)))
+          if (auto *tmpl = dyn_cast<clang::VarTemplateDecl>(member))
+            for (clang::VarTemplateSpecializationDecl *spec :
+                 tmpl->specializations()) {
+              const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+              if (args.size() != 0 &&
+                  args[0].getKind() == clang::TemplateArgument::Declaration &&
+                  args[0].getAsDecl()->getCanonicalDecl() ==
+                      function->getCanonicalDecl() &&
+                  !module.isLibrary(spec->getPointOfInstantiation()))
+                return spec->getPointOfInstantiation();
+            }
+  return {};
+}
+
+bool EntryBuilder::checkLaneSupport(const clang::FunctionDecl *f) {
+  // A request of the dense drivers is said at the user's call of the
+  // driver, which gives each parameter flat lanes of numbers: an object
+  // whose fields designate its numbers has none.
+  clang::SourceLocation driver = module.isLibrary(use)
+                                     ? findDriverUse(module, f)
+                                     : clang::SourceLocation();
+  clang::SourceLocation at = driver.isValid() ? driver : use;
+  for (unsigned i : active) {
+    if (driver.isValid() && designatesActiveMemory(i)) {
+      module.error(at, "ct::jacobian, ct::hessian and ct::batch_jacobian "
+                       "take numbers, arrays and aggregates of numbers, and "
+                       "std::vectors of numbers: " +
+                           paramNames[i] +
+                           " is an object whose pointer, reference or vector "
+                           "fields designate its numbers; leave it out with "
+                           "ct::wrt<...>, or take its derivatives by "
+                           "ct::pullback or ct::jvp with ct::lanes");
+      return false;
+    }
+    // The fields' derivative memory holds K lanes, as a memory parameter's
+    // does; the object itself cannot hold K lanes of its own numbers.
+    if (designatesActiveMemory(i) && holdsOwnNumbers(parameterObject(i))) {
+      module.error(at, "ct::lanes: " + paramNames[i] +
+                           " holds floating-point numbers beside pointer, "
+                           "reference or vector fields, and its derivative "
+                           "object cannot hold K lanes of them; vector mode "
+                           "does not support it yet: pass those numbers as "
+                           "parameters of their own, leave the object out "
+                           "with ct::wrt<...>, or use one lane");
+      return false;
+    }
+    // Memory holding pointers would need one derivative address per lane;
+    // its derivative holds one per slot (docs/Memory.md, item 7).
+    if (activities[i] == ct::Activity::Duplicated &&
+        holdsKeptAddresses(parameterObject(i))) {
+      module.error(at, "ct::lanes: " + paramNames[i] +
+                           " is memory that holds pointers, whose derivative "
+                           "would need an address per lane; vector mode does "
+                           "not support it yet: use one lane (ct::pullback "
+                           "or ct::jvp per seed), or pass the memory its "
+                           "pointers designate as parameters of their own");
+      return false;
+    }
+    // (The derivative vector of a vector f resizes has one lane, and its
+    // final seeds are taken out of it by takeFinalSeeds.)
+    if (resizedVectors[i] && activities[i] == ct::Activity::Duplicated) {
+      module.error(at, "ct::lanes: '" + displayName(f) +
+                           "' resizes its std::vector " + paramNames[i] +
+                           ", which vector mode does not support yet; use "
+                           "one lane (ct::jvp, ct::pullback), or exclude it "
+                           "with ct::wrt<...>");
+      return false;
+    }
+  }
+  return true;
+}
+
 bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
   // Memory of constant parameters carries no derivative, in any mode.
   bool activeFields = llvm::any_of(fieldArgs, [](const Extra &extra) {
     return extra.activity != ct::Activity::Constant;
   });
-  if (inLanes() && activeFields) {
-    module.error(use, "ct::lanes: '" + displayName(f) +
-                          "' takes objects that hold pointers, references "
-                          "or vectors, or vectors of vectors; vector mode "
-                          "does not support them yet: pass that memory as "
-                          "parameters of its own, or use one lane");
+  if (inLanes() && !checkLaneSupport(f))
     return false;
-  }
-  // (The derivative vector of a vector f resizes has one lane, and its
-  // final seeds are taken out of it by takeFinalSeeds; ct::hvp takes const
-  // memory only.)
-  for (unsigned i : active)
-    if (resizedVectors[i] && activities[i] == ct::Activity::Duplicated &&
-        inLanes()) {
-      module.error(use, "ct::lanes: '" + displayName(f) +
-                            "' resizes its std::vector " + paramNames[i] +
-                            ", which vector mode does not support yet; use "
-                            "one lane (ct::jvp, ct::pullback), or exclude it "
-                            "with ct::wrt<...>");
-      return false;
-    }
   if (request.kind == EntryKind::Hvp && activeFields) {
     module.error(use, "ct::hvp of a function whose parameters hold "
                       "pointer, reference or vector fields is not supported "
