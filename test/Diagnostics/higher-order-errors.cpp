@@ -1,7 +1,7 @@
 // What derivatives of derivatives and vector mode refuse, each an error at
 // the user's line: vector mode of a function whose parameters hold numbers
 // of their own beside pointers (pointers alone work:
-// Integration/CPU/lanes-through-parameter-fields.cpp), and a Jacobian of a
+// Integration/CPU/modes-through-parameter-fields.cpp), and a Jacobian of a
 // function of std::vectors differentiated again (an error inside
 // <cotangent/dense.h>, with notes back to the
 // user's call), and a derivative of a function returning a std::vector

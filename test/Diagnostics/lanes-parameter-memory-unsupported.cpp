@@ -8,7 +8,7 @@
 // by ct::wrt (the CONSTANT run: only the residuals carry lanes). The dense
 // drivers give every parameter flat lanes of numbers, so an object whose
 // fields designate its numbers (which ct::pullback with ct::lanes takes:
-// Integration/CPU/lanes-through-parameter-fields.cpp) is an error at the
+// Integration/CPU/modes-through-parameter-fields.cpp) is an error at the
 // user's call of ct::jacobian (DRIVER; it used to pass such an object's
 // lanes as the object itself).
 // RUN: not %cotangent-cc %s -- -std=c++20 -I%cotangent-include -DPULLBACK 2>&1 | FileCheck %s --check-prefix=PULLBACK --implicit-check-not=error:

@@ -515,7 +515,10 @@ private:
   void writeBack(ValueRange pointers, ValueRange adjoints,
                  ValueRange shadowValues, ValueRange args);
   /// The tangent operand of each active parameter.
-  SmallVector<Value> tangents(ValueRange abi, ValueRange args);
+  /// With `fieldTangents`, the views of the duplicated extra arguments'
+  /// tangents, given (as memrefs) rather than read from the tangent objects.
+  SmallVector<Value> tangents(ValueRange abi, ValueRange args,
+                              std::optional<ValueRange> fieldTangents = {});
   /// The function `f.direction(args..., tangents...) -> df.v` an HVP
   /// differentiates.
   func::FuncOp buildDirectionalDerivative(StringRef name);
@@ -972,7 +975,9 @@ void EntryBuilder::writeBack(ValueRange pointers, ValueRange adjoints,
   }
 }
 
-SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
+SmallVector<Value>
+EntryBuilder::tangents(ValueRange abi, ValueRange args,
+                       std::optional<ValueRange> fieldTangents) {
   SmallVector<Value> result;
   for (auto [k, i] : llvm::enumerate(active)) {
     Type type = primal.getArgumentTypes()[i];
@@ -1001,7 +1006,10 @@ SmallVector<Value> EntryBuilder::tangents(ValueRange abi, ValueRange args) {
                             : viewDerivative(i, tangent, args[i]));
     result.push_back(tangent);
   }
-  appendExtras(result, abi.take_front(active.size()), true, args);
+  if (fieldTangents)
+    llvm::append_range(result, *fieldTangents);
+  else
+    appendExtras(result, abi.take_front(active.size()), true, args);
   return result;
 }
 
@@ -1034,6 +1042,10 @@ func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
   SmallVector<Type> inputs(primal.getArgumentTypes());
   for (unsigned i : active)
     inputs.push_back(primal.getArgumentTypes()[i]);
+  // The tangents of the memory the parameters' fields designate.
+  for (auto [e, extra] : llvm::enumerate(fieldArgs))
+    if (extra.activity == ct::Activity::Duplicated)
+      inputs.push_back(primal.getArgumentTypes()[paramTypes.size() + e]);
   Type result = primal.getResultTypes()[0];
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getModule().getBody());
@@ -1047,8 +1059,9 @@ func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
       function.setArgAttr(i, ct::kByValueAttr, b.getUnitAttr());
   b.setInsertionPointToStart(function.addEntryBlock());
   ValueRange args = function.getArguments();
-  unsigned n = primal.getNumArguments();
-  SmallVector<Value> ts = tangents(args.drop_front(n), args.take_front(n));
+  unsigned n = primal.getNumArguments(), m = active.size();
+  SmallVector<Value> ts = tangents(args.slice(n, m), args.take_front(n),
+                                   args.drop_front(n + m));
   auto jvp = ct::JvpOp::create(b, loc, TypeRange{result, result},
                                primal.getSymName(), activityAttr(activities),
                                sizeOwnCopies(args.take_front(n)), ts,
@@ -1251,18 +1264,9 @@ bool EntryBuilder::checkLaneSupport(const clang::FunctionDecl *f) {
 }
 
 bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
-  // Memory of constant parameters carries no derivative, in any mode.
-  bool activeFields = llvm::any_of(fieldArgs, [](const Extra &extra) {
-    return extra.activity != ct::Activity::Constant;
-  });
+  // (Memory of constant parameters carries no derivative, in any mode.)
   if (inLanes() && !checkLaneSupport(f))
     return false;
-  if (request.kind == EntryKind::Hvp && activeFields) {
-    module.error(use, "ct::hvp of a function whose parameters hold "
-                      "pointer, reference or vector fields is not supported "
-                      "yet; pass that memory as parameters of its own");
-    return false;
-  }
   if (nested &&
       (!fieldArgs.empty() || llvm::any_of(paramTypes, [](clang::QualType type) {
         clang::QualType object = ModuleLowering::getParameterObject(type);
@@ -1475,8 +1479,10 @@ void EntryBuilder::buildBody(func::FuncOp function) {
       directionArgs.push_back(roles[i] == Role::Scalar
                                   ? extras[k]
                                   : viewDerivative(i, extras[k], args[i]));
+    appendExtras(directionArgs, extras.take_front(m), /*derivatives=*/true);
     SmallVector<ct::Activity> directionActivities(activities);
-    directionActivities.append(m, ct::Activity::Constant);
+    directionActivities.append(directionArgs.size() - activities.size(),
+                               ct::Activity::Constant);
     ValueRange hv = extras.drop_front(m);
     SmallVector<Value> shadowValues = shadows(hv, args);
     auto op = ct::GradientOp::create(

@@ -1,5 +1,6 @@
-// Vector mode (ct::lanes) through parameters that are objects whose pointer,
-// reference and std::vector fields designate the memory with derivatives: a
+// Vector mode (ct::lanes) and Hessian-vector products through parameters
+// that are objects whose pointer, reference and std::vector fields designate
+// the memory with derivatives: a
 // span of the caller's numbers (by reference and by value), a model whose
 // weights are a std::vector field, a buffer written through its pointer
 // field, a reference field. As for memory parameters, the derivative
@@ -64,6 +65,12 @@ struct Model {
   }
 }
 
+[[ct::differentiable]] double loss(const Model &m, const double *x) {
+  double y[2];
+  predict(m, x, y);
+  return y[0] * y[0] + 3 * y[1];
+}
+
 struct Buffer {
   double *data;
   int size;
@@ -124,6 +131,71 @@ void checkEnergy() {
   near("energy jvp lane 0", d.tangent[0], gx[0], 1e-13);
   near("energy jvp lane 1", d.tangent[1], gw[0] + gw[1] + gw[2] + gw[3],
        1e-13);
+}
+
+// Hessian-vector products: H v against central differences of gradients
+// along v, for the span by reference (with w) and by value.
+void checkSecondOrder() {
+  double x[kN] = {0.3, -1.2, 0.7, 2.1}, w[kN] = {1.5, -0.4, 0.9, 0.25};
+  double vx[kN] = {0.5, -1, 0.25, 2}, vw[kN] = {1, 0, -0.5, 0.75};
+  double hx[kN] = {}, hw[kN] = {}, nx[kN] = {};
+  Span s{x, kN}, vs{vx, kN}, hs{hx, kN}, hn{nx, kN};
+  ct::hvp<energy>(s, w, &vs, vw, &hs, hw);
+  ct::hvp<norm>(s, &vs, &hn);
+  auto gradientsAlong = [&](double h, double *gx, double *gw, double *gn) {
+    double mx[kN], mw[kN];
+    for (int i = 0; i < kN; ++i) {
+      mx[i] = x[i] + h * vx[i];
+      mw[i] = w[i] + h * vw[i];
+      gx[i] = gw[i] = gn[i] = 0;
+    }
+    Span ms{mx, kN}, dms{gx, kN}, dns{gn, kN};
+    ct::gradient<energy>(ms, mw, &dms, gw);
+    ct::gradient<norm>(ms, &dns);
+  };
+  char label[64];
+  for (int i = 0; i < kN; ++i) {
+    auto component = [&](int which) {
+      return [&, which](double h) {
+        double gx[kN], gw[kN], gn[kN];
+        gradientsAlong(h, gx, gw, gn);
+        return which == 0 ? gx[i] : which == 1 ? gw[i] : gn[i];
+      };
+    };
+    std::snprintf(label, sizeof label, "energy hvp x%d", i);
+    near(label, hx[i], centralDifference(component(0), 0.0, 1e-5), 1e-6);
+    std::snprintf(label, sizeof label, "energy hvp w%d", i);
+    near(label, hw[i], centralDifference(component(1), 0.0, 1e-5), 1e-6);
+    std::snprintf(label, sizeof label, "norm hvp x%d", i);
+    near(label, nx[i], centralDifference(component(2), 0.0, 1e-5), 1e-6);
+  }
+}
+
+// The same through the model's vector field.
+void checkModelSecondOrder() {
+  constexpr int kIn = 3, kW = 6;
+  Model m{{0.2, -0.5, 0.8, 1.1, 0.3, -0.7}, kIn};
+  double x[kIn] = {0.4, -1.0, 0.6}, vx[kIn] = {1, 0.5, -1}, hx[kIn] = {};
+  Model vm{{0.5, 0, -1, 0.25, 1, 0}, kIn}, hm{std::vector<double>(kW), kIn};
+  ct::hvp<loss>(m, x, &vm, vx, &hm, hx);
+  auto gradientAlong = [&](double h, int which) {
+    Model moved = m, d{std::vector<double>(kW), kIn};
+    double mx[kIn], dx[kIn] = {};
+    for (int i = 0; i < kW; ++i)
+      moved.weights[i] += h * vm.weights[i];
+    for (int i = 0; i < kIn; ++i)
+      mx[i] = x[i] + h * vx[i];
+    ct::gradient<loss>(moved, mx, &d, dx);
+    return which < kW ? d.weights[which] : dx[which - kW];
+  };
+  char label[64];
+  for (int k = 0; k < kW + kIn; ++k) {
+    std::snprintf(label, sizeof label, "loss hvp %d", k);
+    near(label, k < kW ? hm.weights[k] : hx[k - kW],
+         centralDifference([&](double h) { return gradientAlong(h, k); }, 0.0,
+                           1e-5),
+         1e-6);
+  }
 }
 
 void checkNorm() {
@@ -266,6 +338,8 @@ void checkRatio() {
 int main() {
   checkEnergy();
   checkNorm();
+  checkSecondOrder();
+  checkModelSecondOrder();
   checkPredict();
   checkDamp();
   checkRatio();
