@@ -244,9 +244,13 @@ private:
         module.getVectorPointerOffsets(object, use);
     if (!offsets)
       return laneShape(flatView(pointer, scalar), type); // reported
-    Value flat = ct::VectorViewOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic}, scalar), pointer,
-        offsets->first, offsets->second);
+    Value flat =
+        isa<MemRefType>(pointer.getType())
+            ? flatView(pointer, scalar)
+            : ct::VectorViewOp::create(
+                  b, loc, MemRefType::get({ShapedType::kDynamic}, scalar),
+                  pointer, offsets->first, offsets->second)
+                  .getResult();
     abortIf(
         arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::ne,
@@ -280,7 +284,8 @@ private:
   Value viewParameter(unsigned i, Value pointer, bool derivative = false) {
     Type type = primal.getArgumentTypes()[i];
     clang::QualType object = parameterObject(i);
-    if (!isMemrefVectorParameter(i))
+    // (A nested entry point's vector is already its elements' memory.)
+    if (!isMemrefVectorParameter(i) || isa<MemRefType>(pointer.getType()))
       return view(pointer, type);
     std::optional<std::pair<int64_t, int64_t>> offsets =
         module.getVectorPointerOffsets(object, use);
@@ -1060,8 +1065,8 @@ func::FuncOp EntryBuilder::buildDirectionalDerivative(StringRef name) {
   b.setInsertionPointToStart(function.addEntryBlock());
   ValueRange args = function.getArguments();
   unsigned n = primal.getNumArguments(), m = active.size();
-  SmallVector<Value> ts = tangents(args.slice(n, m), args.take_front(n),
-                                   args.drop_front(n + m));
+  SmallVector<Value> ts =
+      tangents(args.slice(n, m), args.take_front(n), args.drop_front(n + m));
   auto jvp = ct::JvpOp::create(b, loc, TypeRange{result, result},
                                primal.getSymName(), activityAttr(activities),
                                sizeOwnCopies(args.take_front(n)), ts,
@@ -1267,11 +1272,12 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
   // (Memory of constant parameters carries no derivative, in any mode.)
   if (inLanes() && !checkLaneSupport(f))
     return false;
+  // (A nested entry point's std::vector of numbers is its elements'
+  // memory, as any memory; objects keep their fields' memory beside them.)
   if (nested &&
-      (!fieldArgs.empty() || llvm::any_of(paramTypes, [](clang::QualType type) {
-        clang::QualType object = ModuleLowering::getParameterObject(type);
-        return ModuleLowering::isMemrefVector(object.isNull() ? type : object);
-      }))) {
+      (!fieldArgs.empty() ||
+       llvm::any_of(llvm::seq<unsigned>(paramTypes.size()),
+                    [&](unsigned i) { return isVectorObjectParameter(i); }))) {
     module.error(use, "'" + displayName(f) +
                           "' takes a std::vector or an object that holds "
                           "pointers, references or vectors; its derivatives "
