@@ -1583,6 +1583,24 @@ private:
   /// Whether the object a parameter of `type` gives access to has
   /// indirect fields.
   bool holdsIndirectFields(clang::QualType type);
+  /// Whether a call of `callee`, which takes objects whose pointer,
+  /// reference and vector fields designate memory known beside them (a
+  /// span), is recursion that can be a call: each such object is passed by
+  /// value or as a constant (the callee cannot re-seat the caller's
+  /// fields), with the memory its fields designate as arguments of their
+  /// own, as a function lowered on its own takes them; it returns no place.
+  bool callsItselfWithFieldMemory(const clang::FunctionDecl *callee,
+                                  std::optional<Address> object,
+                                  bool passesCallersPlaces);
+  /// Appends to `operands` of the call `expr` of `target` (the lowered
+  /// `callee`) the memory the fields of the objects at `places` (one per
+  /// parameter) designate (ModuleLowering::getArgumentFields); false after
+  /// an error.
+  bool appendFieldOperands(const clang::Expr *expr,
+                           const clang::FunctionDecl *callee,
+                           llvm::ArrayRef<std::optional<Address>> places,
+                           mlir::func::FuncOp target,
+                           llvm::SmallVectorImpl<mlir::Value> &operands);
 
   //===--- SIMD vectors (SimdVectors.cpp) --------------------------------===//
   /// Lowers the SIMD-vector-valued `expr` into the lanes at `dest`.
@@ -2279,8 +2297,25 @@ private:
 
   /// Runs a constructor on the object at `dest`.
   bool lowerConstruct(const clang::CXXConstructExpr *expr, Address dest);
-  /// The argument of one parameter: a scalar, or the address of memory.
-  Value lowerArgument(const clang::Expr *arg, clang::QualType paramType);
+  /// Whether a call of `callee` (not virtual, not the library's) is lowered
+  /// in place: it takes objects known to the caller only (holding
+  /// pointers, packed), passes the caller's places, or throws to the
+  /// caller's `try`, unless it is recursion that can be a call.
+  bool lowersInPlace(const clang::FunctionDecl *callee,
+                     std::optional<Address> object, bool passesCallersPlaces,
+                     bool recursesWithFields);
+  /// The operands of `callee`'s parameters for `args`, appended to
+  /// `operands`; with `places`, also the address of each (lowerArgument).
+  /// False after an error.
+  bool lowerArguments(
+      llvm::ArrayRef<const clang::Expr *> args,
+      const clang::FunctionDecl *callee,
+      llvm::SmallVectorImpl<mlir::Value> &operands,
+      llvm::SmallVectorImpl<std::optional<Address>> *places = nullptr);
+  /// The argument of one parameter: a scalar, or the address of memory
+  /// (also given in `place`, when asked for).
+  Value lowerArgument(const clang::Expr *arg, clang::QualType paramType,
+                      std::optional<Address> *place = nullptr);
 
   Location loc(const clang::Stmt *stmt) {
     return module.getLoc(stmt->getBeginLoc());

@@ -662,6 +662,71 @@ bool FunctionLowering::copyObject(Address dest, Address source,
   return true;
 }
 
+bool FunctionLowering::callsItselfWithFieldMemory(
+    const clang::FunctionDecl *callee, std::optional<Address> object,
+    bool passesCallersPlaces) {
+  const clang::FunctionDecl *body = nullptr;
+  if (!callsItself(callee) || passesCallersPlaces || object ||
+      !callee->hasBody(body))
+    return false;
+  clang::QualType result = callee->getReturnType().getCanonicalType();
+  if (result->isPointerType() || result->isReferenceType() ||
+      isIterator(result) || holdsIndirectFields(result))
+    return false;
+  bool passesFields = false;
+  for (const clang::ParmVarDecl *param : callee->parameters()) {
+    clang::QualType type = param->getType().getCanonicalType();
+    if (!holdsIndirectFields(type))
+      continue;
+    clang::QualType objectType = ModuleLowering::getParameterObject(type);
+    if (objectType.isNull() || isVector(objectType) || isIterator(objectType) ||
+        objectType->isPointerType())
+      return false;
+    bool byValue = !type->isReferenceType() && !type->isPointerType();
+    if (!byValue && !objectType.isConstQualified())
+      return false;
+    // Every field's memory beside the object (none keeps its address).
+    std::optional<Layout> layout = module.tryGetLayout(objectType);
+    if (!layout ||
+        module.getArgumentFields(*layout).size() != layout->indirect.size())
+      return false;
+    passesFields = true;
+  }
+  return passesFields;
+}
+
+bool FunctionLowering::appendFieldOperands(
+    const clang::Expr *expr, const clang::FunctionDecl *callee,
+    ArrayRef<std::optional<Address>> places, func::FuncOp target,
+    SmallVectorImpl<Value> &operands) {
+  Location l = loc(expr);
+  ArrayRef<Type> inputs =
+      target.getFunctionType().getInputs().drop_front(operands.size());
+  for (auto [place, param] : llvm::zip_equal(places, callee->parameters())) {
+    clang::QualType object =
+        ModuleLowering::getParameterObject(param->getType());
+    if (!place || object.isNull() || !holdsIndirectFields(param->getType()))
+      continue;
+    std::optional<Layout> layout =
+        module.getLayout(object, expr->getSourceRange(), "this argument");
+    if (!layout)
+      return false;
+    for (const Layout::IndirectField &field :
+         module.getArgumentFields(*layout)) {
+      std::optional<Address> memory =
+          followIndirectSlot(offsetBy(*place, field.slot, l), field.decl, expr);
+      if (!memory || inputs.empty())
+        return false;
+      Value operand = materialize(*memory, l);
+      if (operand.getType() != inputs.front())
+        operand = memref::CastOp::create(b, l, inputs.front(), operand);
+      operands.push_back(operand);
+      inputs = inputs.drop_front();
+    }
+  }
+  return true;
+}
+
 void FunctionLowering::bindIndirectArguments(Address object,
                                              clang::QualType type,
                                              ArrayRef<BlockArgument> &args) {

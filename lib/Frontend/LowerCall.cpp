@@ -253,7 +253,8 @@ FunctionLowering::lowerCallOf(const clang::CallExpr *expr,
 }
 
 Value FunctionLowering::lowerArgument(const clang::Expr *arg,
-                                      clang::QualType paramType) {
+                                      clang::QualType paramType,
+                                      std::optional<Address> *place) {
   Location l = loc(arg);
   paramType = paramType.getCanonicalType();
   std::optional<Address> address;
@@ -273,6 +274,8 @@ Value FunctionLowering::lowerArgument(const clang::Expr *arg,
   else
     return lowerRValue(arg);
   address = unpacked(address, arg);
+  if (place)
+    *place = address;
   // (`nullptr` as the address 0, so that a callee testing it sees null.)
   if (address && paramType->isPointerType())
     return materializeAddress(*address, l);
@@ -506,6 +509,30 @@ static std::string uncallableExternal(ModuleLowering &module,
          "where it is defined, or give it a custom derivative rule";
 }
 
+bool FunctionLowering::lowersInPlace(const clang::FunctionDecl *callee,
+                                     std::optional<Address> object,
+                                     bool passesCallersPlaces,
+                                     bool recursesWithFields) {
+  return (passesCallersPlaces || takesIndirectFields(callee) ||
+          (object && object->packedType) || throwsToEnclosingTry(callee)) &&
+         !recursesWithFields &&
+         !callsItselfByAddress(callee, object, passesCallersPlaces);
+}
+
+bool FunctionLowering::lowerArguments(
+    ArrayRef<const clang::Expr *> args, const clang::FunctionDecl *callee,
+    SmallVectorImpl<Value> &operands,
+    SmallVectorImpl<std::optional<Address>> *places) {
+  for (auto [k, arg, param] : llvm::enumerate(args, callee->parameters())) {
+    Value operand =
+        lowerArgument(arg, param->getType(), places ? &(*places)[k] : nullptr);
+    if (!operand)
+      return false;
+    operands.push_back(operand);
+  }
+  return true;
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     const clang::Expr *expr, const clang::FunctionDecl *callee,
     std::optional<Address> object, ArrayRef<const clang::Expr *> args,
@@ -516,6 +543,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     return unsupported<Result>(expr, kVariadicCall);
   bool libraryCode = module.isCalledOnLibraryObject(callee);
   bool otherwiseInPlace = !libraryCode && passesCallersPlaces(callee, args);
+  bool recursesWithFields =
+      !libraryCode && !isVirtual &&
+      callsItselfWithFieldMemory(callee, object, otherwiseInPlace);
   if (isVirtual) {
     // (Its object is a view of its own scalars, from which the dispatch
     // reads the class.)
@@ -524,10 +554,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
         needsDispatchInPlace(callee, otherwiseInPlace))
       return dispatchInPlace(expr, cast<clang::CXXMethodDecl>(callee), *object,
                              args, dest);
-  } else if (!libraryCode &&
-             (otherwiseInPlace || takesIndirectFields(callee) ||
-              (object && object->packedType) || throwsToEnclosingTry(callee)) &&
-             !callsItselfByAddress(callee, object, otherwiseInPlace)) {
+  } else if (!libraryCode && lowersInPlace(callee, object, otherwiseInPlace,
+                                           recursesWithFields)) {
     // Objects holding pointers are known to the caller only, and so is
     // an object of one integer packed among wider slots, which has no
     // address of its own: the callee's body, in place.
@@ -538,14 +566,12 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   SmallVector<Value> operands;
   if (object)
     operands.push_back(materialize(*object, l));
-  for (auto [arg, param] : llvm::zip_equal(args, callee->parameters())) {
-    Value operand = lowerArgument(arg, param->getType());
-    if (!operand)
-      return std::nullopt;
-    operands.push_back(operand);
-  }
+  // (The objects whose fields' memory a recursive call passes beside them.)
+  SmallVector<std::optional<Address>> places(args.size());
+  if (!lowerArguments(args, callee, operands,
+                      recursesWithFields ? &places : nullptr))
+    return std::nullopt;
   clang::QualType returnType = callee->getReturnType().getCanonicalType();
-
   // The ct:: markers and <cmath>, on scalars.
   if (!object && (returnType->isArithmeticType() || returnType->isVoidType()) &&
       !libraryCode)
@@ -586,6 +612,9 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   if (nodeSlot)
     operands.push_back(memref::CastOp::create(
         b, l, target.getFunctionType().getInputs()[operands.size()], nodeSlot));
+  if (recursesWithFields &&
+      !appendFieldOperands(expr, callee, places, target, operands))
+    return std::nullopt;
   auto call = func::CallOp::create(b, l, target, operands);
   if (nodeSlot) {
     std::optional<Address> node =
