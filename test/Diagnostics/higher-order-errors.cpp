@@ -41,7 +41,7 @@ double use(View v, double *seeds, View *dv) {
 #include <vector>
 std::vector<double> squares(double x) { return {x * x, 3 * x}; }
 [[ct::differentiable]] double tangentOfList(double x) {
-  // RESULTS: dense.h:{{[0-9]+}}:{{[0-9]+}}: error: 'squares' takes a std::vector or an object that holds pointers, references or vectors; its derivatives cannot be taken inside a differentiable function yet: pass the memory as pointers of its own
+  // RESULTS: dense.h:{{[0-9]+}}:{{[0-9]+}}: error: 'squares' takes an object that holds pointers, references or vectors, or a std::vector of vectors or one it resizes; its derivatives cannot be taken inside a differentiable function yet: pass the memory as pointers of its own
   // RESULTS: higher-order-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: note: in call to {{.*}} from here
   auto d = ct::jvp<squares>(x, 1.0);
   return d.tangent[1];

@@ -1279,10 +1279,11 @@ bool EntryBuilder::checkModeSupport(const clang::FunctionDecl *f) {
        llvm::any_of(llvm::seq<unsigned>(paramTypes.size()),
                     [&](unsigned i) { return isVectorObjectParameter(i); }))) {
     module.error(use, "'" + displayName(f) +
-                          "' takes a std::vector or an object that holds "
-                          "pointers, references or vectors; its derivatives "
-                          "cannot be taken inside a differentiable function "
-                          "yet: pass the memory as pointers of its own");
+                          "' takes an object that holds pointers, references "
+                          "or vectors, or a std::vector of vectors or one it "
+                          "resizes; its derivatives cannot be taken inside a "
+                          "differentiable function yet: pass the memory as "
+                          "pointers of its own");
     return false;
   }
   return true;
