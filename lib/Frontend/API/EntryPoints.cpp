@@ -251,17 +251,23 @@ private:
                   b, loc, MemRefType::get({ShapedType::kDynamic}, scalar),
                   pointer, offsets->first, offsets->second)
                   .getResult();
-    abortIf(
-        arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::ne,
-            memref::DimOp::create(b, loc, flat, 0),
-            arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, arg, 0),
-                                  index(request.lanes))),
-        "cotangent: the derivative argument of " + paramNames[i] +
-            " must be a std::vector of " + Twine(request.lanes) +
-            " times the parameter's size (ct::lanes<" + Twine(request.lanes) +
-            ">)");
+    abortUnlessLanesOf(flat, arg, "the derivative argument of " + paramNames[i],
+                       "the parameter's size");
     return laneShape(flat, type);
+  }
+  /// Aborts with a message unless the vector memory `derivative` (`what`)
+  /// holds K times the elements of `primal` (`whose`).
+  void abortUnlessLanesOf(Value derivative, Value primal, const Twine &what,
+                          const Twine &whose) {
+    abortIf(arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ne,
+                memref::DimOp::create(b, loc, derivative, 0),
+                arith::MulIOp::create(b, loc,
+                                      memref::DimOp::create(b, loc, primal, 0),
+                                      index(request.lanes))),
+            "cotangent: " + what + " must be a std::vector of " +
+                Twine(request.lanes) + " times " + whose + " (ct::lanes<" +
+                Twine(request.lanes) + ">)");
   }
   /// A fresh K-lane shadow or tangent of a by-value aggregate of `size`
   /// scalars of `like`'s type: zero, or a copy of the K-lane buffer at
@@ -694,15 +700,9 @@ Value EntryBuilder::laneExtra(const Extra &extra, Value object, Value arg) {
         extra.field.decl
             ? "field '" + extra.field.decl->getName().str() + "' of "
             : "a field of ";
-    abortIf(
-        arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::ne,
-            memref::DimOp::create(b, loc, flat, 0),
-            arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, arg, 0),
-                                  index(request.lanes))),
-        "cotangent: the derivative of " + field + paramNames[extra.owner] +
-            " must be a std::vector of " + Twine(request.lanes) +
-            " times its size (ct::lanes<" + Twine(request.lanes) + ">)");
+    abortUnlessLanesOf(flat, arg,
+                       "the derivative of " + field + paramNames[extra.owner],
+                       "its size");
   }
   return laneShape(flat, type);
 }
