@@ -1063,9 +1063,37 @@ private:
   unsigned returnedClosureDepth = 0;
   /// closureOf, but for generic lambdas (none).
   std::optional<Closure> concreteClosureOf(const clang::Expr *expr);
+
+  /// Closures kept in memory (StoredClosures.cpp): a lambda stored in an
+  /// object's field, a std::tuple or an array, by the place it lies at
+  /// (memref, static offset). Its captures are where the closure that was
+  /// stored keeps them.
+  llvm::DenseMap<std::pair<Value, int64_t>, Closure> storedClosures;
+  /// Stores the closure `init` designates at `dest`; false after an error.
+  bool storeClosure(const clang::Expr *init, Address dest);
+  /// The closure kept at the place `expr` designates; nullopt after an
+  /// error.
+  std::optional<Closure> storedClosureOf(const clang::Expr *expr);
+  /// A copy of a mutable lambda has state of its own: `closure`'s by-copy
+  /// captures, copied to memory of the current scope (nothing for other
+  /// lambdas, whose captures never change); false after an error.
+  bool copyClosureState(Closure &closure, const clang::Stmt *where);
+  /// Whether `expr` copies a lambda from another (not a move, nor the
+  /// lambda expression itself).
+  static bool copiesClosure(const clang::Expr *expr);
+  /// The closures of an object of `layout`, copied from `source` to
+  /// `dest`; false after an error.
+  bool copyClosures(Address dest, Address source, const Layout &layout,
+                    const clang::Stmt *where);
   /// Binds `decl`, a std::function variable or parameter, to the lambda or
   /// named function `init` makes it from; false if it is neither.
   bool bindStdFunction(const clang::ValueDecl *decl, const clang::Expr *init);
+  /// Records in `closure` what its body reaches by the name `captured`
+  /// where that name means what the lambda captured: a closure's copy, the
+  /// place of a number, array or struct captured by reference, a lambda
+  /// captured. False for a pointer, vector or iterator captured by
+  /// reference (a variable whose place is not all of it).
+  bool pinCapture(Closure &closure, const clang::ValueDecl *captured);
   /// Whether a parameter of `function` is a closure: such calls are
   /// inlined (inlineBody), since a closure has no memory layout.
   static bool takesClosure(const clang::FunctionDecl *function);

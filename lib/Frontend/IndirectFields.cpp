@@ -137,7 +137,7 @@ bool FunctionLowering::holdsIndirectFields(clang::QualType type) {
       object->isFunctionType())
     return false;
   std::optional<Layout> layout = module.tryGetLayout(object);
-  return layout && !layout->indirect.empty();
+  return layout && (!layout->indirect.empty() || !layout->closures.empty());
 }
 
 bool FunctionLowering::takesIndirectFields(const clang::FunctionDecl *callee) {
@@ -600,6 +600,8 @@ bool FunctionLowering::copyObject(Address dest, Address source,
                                   const Layout &layout,
                                   const clang::Stmt *where) {
   Location l = loc(where);
+  if (!copyClosures(dest, source, layout, where))
+    return false;
   if (layout.indirect.empty()) {
     copySlots(dest, source, layout, 0, layout.size, l);
     return true;

@@ -98,6 +98,20 @@ bool FunctionLowering::defineLambda(const clang::VarDecl *var) {
       invalid.insert(var);
     return true;
   }
+  // A reference to, or a copy of, a lambda kept in memory.
+  unsigned errorsBefore = module.errorCount();
+  if (std::optional<Closure> stored =
+          lambda ? std::nullopt : closureOf(var->getInit())) {
+    if (copiesClosure(var->getInit()) &&
+        !copyClosureState(*stored, var->getInit()))
+      invalid.insert(var);
+    lambdas[var] = std::move(*stored);
+    return true;
+  }
+  if (module.errorCount() != errorsBefore) {
+    invalid.insert(var);
+    return true;
+  }
   if (!lambda) {
     module.error(var->getSourceRange(),
                  "a lambda can be used only where it is defined; copy it "
@@ -113,6 +127,13 @@ FunctionLowering::Closure
 FunctionLowering::makeClosure(const clang::LambdaExpr *lambda) {
   Closure closure;
   closure.lambda = lambda;
+  // `this` is the object of the function that defines the lambda, wherever
+  // it is called (a helper's member function, given the lambda, has
+  // another).
+  if (llvm::any_of(lambda->captures(), [](const clang::LambdaCapture &c) {
+        return c.capturesThis();
+      }))
+    closure.self = self;
   for (auto [capture, init] :
        llvm::zip(lambda->captures(), lambda->capture_inits())) {
     if (!capture.capturesVariable() ||
@@ -170,8 +191,13 @@ FunctionLowering::closureOf(const clang::Expr *expr) {
       expr = construct->getArg(0);
     else if (const clang::Expr *moved = movedFrom(expr))
       expr = moved;
+    else if (const clang::Expr *forwarded = castToReferenceArgument(expr))
+      expr = forwarded; // std::forward, std::as_const
     else if (const clang::CallExpr *factory = lambdaFactoryCall(expr))
       return closureReturnedBy(factory);
+    else if (expr->isGLValue() && ModuleLowering::isClosureClass(
+                                      expr->getType()->getAsCXXRecordDecl()))
+      return storedClosureOf(expr); // a field, a std::get of a tuple...
     else
       return std::nullopt;
   }
@@ -250,21 +276,8 @@ void FunctionLowering::keepReturnedClosure(const clang::ReturnStmt *stmt) {
     if (!capture.capturesVariable())
       continue;
     const clang::ValueDecl *captured = capture.getCapturedVar();
-    if (closure->copies.count(captured) ||
-        closure->pointerCopies.count(captured))
+    if (pinCapture(*closure, captured))
       continue;
-    if (auto known = lambdas.find(captured); known != lambdas.end()) {
-      closure->closures[captured] = std::make_shared<Closure>(known->second);
-      continue;
-    }
-    // A variable captured by reference: its place, if that is all of it.
-    clang::QualType type = captured->getType().getNonReferenceType();
-    auto place = places.find(captured);
-    if (place != places.end() && !type->isPointerType() && !isVector(type) &&
-        !isIterator(type) && !holdsIndirectFields(type)) {
-      closure->copies[captured] = place->second;
-      continue;
-    }
     return (void)unsupported(
         value, "this lambda is returned from the function that defines it, "
                "and it captures '" +
@@ -274,6 +287,24 @@ void FunctionLowering::keepReturnedClosure(const clang::ReturnStmt *stmt) {
                    "copy");
   }
   *returnedClosure = std::move(*closure);
+}
+
+bool FunctionLowering::pinCapture(Closure &closure,
+                                  const clang::ValueDecl *captured) {
+  if (closure.copies.count(captured) || closure.pointerCopies.count(captured))
+    return true;
+  if (auto known = lambdas.find(captured); known != lambdas.end()) {
+    closure.closures[captured] = std::make_shared<Closure>(known->second);
+    return true;
+  }
+  // A variable captured by reference: its place, if that is all of it.
+  clang::QualType type = captured->getType().getNonReferenceType();
+  auto place = places.find(captured);
+  if (place == places.end() || type->isPointerType() || isVector(type) ||
+      isIterator(type) || holdsIndirectFields(type))
+    return false;
+  closure.copies[captured] = place->second;
+  return true;
 }
 
 bool FunctionLowering::takesClosure(const clang::FunctionDecl *function) {
@@ -289,6 +320,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::callLambda(
     const clang::CXXMethodDecl *callOperator,
     ArrayRef<const clang::Expr *> args, std::optional<Address> dest) {
   using Result = std::optional<CallResult>;
+  unsigned errorsBefore = module.errorCount();
   std::optional<Closure> closure = closureOf(object);
   // A lambda without captures kept in an object (Eigen's unaryExpr keeps
   // its functor): its body, which needs nothing of the object.
@@ -299,7 +331,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::callLambda(
   // has been reported.)
   const auto *var = dyn_cast<clang::DeclRefExpr>(object->IgnoreImplicit());
   if (!closure &&
-      (lambdaFactoryCall(object) || (var && invalid.contains(var->getDecl()))))
+      (lambdaFactoryCall(object) || (var && invalid.contains(var->getDecl())) ||
+       module.errorCount() != errorsBefore))
     return std::nullopt;
   if (!closure)
     return unsupported<Result>(expr, "this lambda is not defined in the "
@@ -391,14 +424,20 @@ bool FunctionLowering::bindClosureArgument(const clang::ParmVarDecl *param,
                                   "lambda or a named function of the "
                                   "differentiable function; pass the lambda "
                                   "or the function itself");
+  unsigned errorsBefore = module.errorCount();
   std::optional<Closure> closure = closureOf(arg);
   // (A lambda without captures kept in an object: nothing to bind, its
   // calls need nothing of it.)
   if (!closure && record->capture_size() == 0)
     return true;
   if (!closure)
-    return unsupported<bool>(arg, "this lambda is not defined in the "
+    return module.errorCount() == errorsBefore &&
+           unsupported<bool>(arg, "this lambda is not defined in the "
                                   "differentiable function; define it there");
+  // (A mutable lambda passed by value: the callee's copy has its own state.)
+  if (!param->getType()->isReferenceType() && copiesClosure(arg) &&
+      !copyClosureState(*closure, arg))
+    return false;
   lambdas[param] = *closure;
   return true;
 }

@@ -97,6 +97,7 @@ FunctionLowering::fieldAddress(Address object, const clang::FieldDecl *field,
   Address place = offsetBy(object, module.getFieldOffset(field), l);
   clang::QualType type = field->getType();
   if (isObjectPointer(type) || type->isReferenceType() || isVector(type) ||
+      ModuleLowering::isClosureClass(type->getAsCXXRecordDecl()) ||
       !getUniquePointee(type).isNull() ||
       !ModuleLowering::getSharedPointee(type).isNull())
     return place; // an indirect field's first slot
@@ -1250,6 +1251,8 @@ FunctionLowering::lowerPointerAssignment(const clang::BinaryOperator *expr) {
 
 bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
                                   Address dest, const clang::FieldDecl *field) {
+  if (ModuleLowering::isClosureClass(type->getAsCXXRecordDecl()))
+    return storeClosure(init, dest);
   if (!ModuleLowering::getSharedPointee(type).isNull())
     return initializeShared(init, type, dest);
   // A std::unique_ptr member: the address of what it owns.

@@ -176,6 +176,8 @@ static bool isDataless(const Layout &layout) {
   int64_t slots = 0;
   for (const Layout::IndirectField &field : layout.indirect)
     slots += field.slots;
+  for (const Layout::ClosureField &closure : layout.closures)
+    slots += closure.slots;
   return slots == layout.size;
 }
 
@@ -356,7 +358,8 @@ bool ModuleLowering::isOverlayUnion(const clang::RecordDecl *record) {
 /// lowering destroys (std::vector parts, whose memory it frees, classes
 /// that own memory, parts destroyed the same way).
 static bool isDestroyedByParts(const clang::CXXRecordDecl *record) {
-  if (record->hasTrivialDestructor())
+  // (What a closure's captures own is freed where the lambda is defined.)
+  if (record->hasTrivialDestructor() || ModuleLowering::isClosureClass(record))
     return true;
   if (!ModuleLowering::getVectorElementType(
            record->getASTContext().getCanonicalTagType(record))
@@ -588,7 +591,7 @@ CallingConvention &ModuleLowering::getCallingConvention() {
 
 bool ModuleLowering::holdsOwnedMemory(const clang::CXXRecordDecl *record) {
   record = record ? record->getDefinition() : nullptr;
-  if (!record || record->hasTrivialDestructor())
+  if (!record || record->hasTrivialDestructor() || isClosureClass(record))
     return false;
   // A struct holding vectors of itself (a tree's children) is asked about
   // again while it is asked about: that question adds nothing.
@@ -898,17 +901,17 @@ LayoutComputation::ofArray(const clang::ConstantArrayType *array) {
     for (Layout::NarrowRun run : element->narrow)
       layout.narrow.push_back(
           {run.slot + i * element->size, run.slots, run.scalar});
+  int64_t elementBytes = ast.getTypeSize(array->getElementType()) / 8;
+  for (int64_t i = 0; i < count; ++i)
+    for (Layout::ClosureField closure : element->closures)
+      layout.closures.push_back(
+          {closure.slot + i * element->size, closure.slots,
+           closure.byteOffset + i * elementBytes, closure.bytes});
   mergeNarrowRuns(layout);
   return layout;
 }
 
 bool LayoutComputation::canLayOutClass(const clang::CXXRecordDecl *cxx) {
-  // (A lambda without captures is an empty class, a functor Eigen's
-  // unaryExpr keeps: its calls need nothing of the object.)
-  if (cxx->isLambda() && cxx->capture_size() != 0)
-    return refuse("a lambda can be called, or passed to a function, "
-                  "in the function that defines it, but not stored "
-                  "in memory or returned; write a named function");
   if (cxx->getNumVBases())
     return refuse("it has virtual base classes, which differentiable "
                   "code does not lay out yet; derive from them without "
@@ -1022,6 +1025,16 @@ LayoutComputation::ofRecord(const clang::RecordDecl *record) {
     return Layout{
         IntegerType::get(context, 8), ast.CharTy,
         static_cast<int64_t>(ast.getTypeSizeInChars(type).getQuantity())};
+  // A lambda with captures kept in memory: bytes the lowering never reads;
+  // the closure is known beside the object. (One without captures is an
+  // empty class, a functor Eigen's unaryExpr keeps.)
+  if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record);
+      ModuleLowering::isClosureClass(cxx)) {
+    int64_t bytes = ast.getTypeSizeInChars(type).getQuantity();
+    Layout layout{IntegerType::get(context, 8), ast.CharTy, bytes};
+    layout.closures.push_back({0, bytes, 0, bytes});
+    return layout;
+  }
   SmallVector<Part> parts;
   SmallVector<Layout::IndirectField> indirectFields; // slots set later
   if (!collectParts(record, parts, indirectFields))
@@ -1234,6 +1247,9 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
     for (const Layout::IndirectField &inner : own.indirect)
       indirectFields.push_back({0, 0, part.byteOffset + inner.byteOffset,
                                 inner.type, inner.decl, inner.inMemory});
+    for (const Layout::ClosureField &inner : own.closures)
+      layout->closures.push_back(
+          {0, 0, part.byteOffset + inner.byteOffset, inner.bytes});
     int64_t firstSlot = part.byteOffset * 8 / static_cast<int64_t>(slotBits);
     if (own.scalar == layout->scalar) {
       // A struct inside with narrow parts of its own.
@@ -1286,6 +1302,15 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
     field.slots = bits / slotBits;
   }
   layout->indirect = std::move(indirectFields);
+  for (Layout::ClosureField &closure : layout->closures) {
+    if ((closure.byteOffset * 8) % slotBits != 0)
+      return unsupported("it holds a lambda that does not begin a '" +
+                         layout->scalarType.getAsString() +
+                         "' slot; move the lambda to the front of the "
+                         "struct");
+    closure.slot = closure.byteOffset * 8 / slotBits;
+    closure.slots = llvm::divideCeil(closure.bytes * 8, slotBits);
+  }
   return layout;
 }
 

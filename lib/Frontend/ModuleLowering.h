@@ -89,6 +89,17 @@ struct Layout {
     mlir::Type scalar;
   };
   llvm::SmallVector<NarrowRun, 0> narrow;
+  /// Lambdas with captures kept in the object (a functor template's `F f`):
+  /// their slots hold no data; which lambda each is, and where its
+  /// captures live, is known to the lowering beside the object, as for
+  /// a lambda variable (Lambdas.cpp, docs/Memory.md).
+  struct ClosureField {
+    int64_t slot;       // first slot, from the object's start
+    int64_t slots;      // how many slots the lambda covers
+    int64_t byteOffset; // from the object's start, in the C++ layout
+    int64_t bytes;      // the lambda's size
+  };
+  llvm::SmallVector<ClosureField, 0> closures;
 
   /// For each slot, whether it holds data (not an indirect field's bytes).
   llvm::SmallVector<bool> dataSlots() const {
@@ -353,6 +364,11 @@ public:
   /// a destructor of its own, a vector kept in memory, objects holding
   /// them, arrays of them (VectorObjects.cpp).
   static bool needsDestruction(clang::QualType type);
+  /// Whether `record` is a lambda's class with captures: kept in memory,
+  /// it is a closure the lowering knows beside the object (Layout).
+  static bool isClosureClass(const clang::CXXRecordDecl *record) {
+    return record && record->isLambda() && record->capture_size() != 0;
+  }
   /// Whether elements of `element` that a vector kept in memory holds need
   /// destroying: those above, and rows (vectors of a vector of vectors).
   static bool elementNeedsDestruction(clang::QualType element);
@@ -516,6 +532,7 @@ public:
   /// is, why it cannot be differentiated and the way out.
   void error(clang::SourceRange range, const llvm::Twine &message);
   bool hadError() const { return errors != 0; }
+  unsigned errorCount() const { return errors; }
   /// Whether `loc` is in a library: a system header or one of Cotangent's
   /// own (<cotangent/...>), whose errors get notes back to the user's line.
   bool isLibrary(clang::SourceLocation loc);

@@ -1,0 +1,38 @@
+// What differentiable code refuses of lambdas kept in objects, each once (no
+// other error may appear), with the way out: a closure is known beside the
+// place it is stored at, which must be known where the code is compiled.
+// RUN: not %cotangent-cc %s -- -std=c++20 -ferror-limit=0 2>&1 | FileCheck %s --implicit-check-not=error:
+
+#include <vector>
+
+template <class F> struct Holder {
+  F f;
+};
+static auto slope(double k) {
+  return [k](double t) { return k * t; };
+}
+using Slope = decltype(slope(0.0));
+
+// A std::vector's elements are memory made at run time.
+[[ct::differentiable]] double inVector(double x) {
+  std::vector<Holder<Slope>> held;
+  held.reserve(2);
+  // CHECK: lambdas-in-objects-unsupported.cpp:[[@LINE+1]]:3: error: a lambda with captures can be kept in an object at a place known where the function is compiled (a field of an object the function makes, an element of a std::tuple or of an array indexed by a constant), not in a std::vector, in memory the caller passes, or at an index chosen at run time; keep the lambda in a variable, or a named function's pointer in the container
+  held.push_back(Holder<Slope>{slope(x)});
+  return x;
+}
+
+// An index chosen at run time.
+[[ct::differentiable]] double atRunTimeIndex(double x, int i) {
+  auto square = [x](double t) { return x * t * t; };
+  decltype(square) both[2] = {square, square};
+  // CHECK: lambdas-in-objects-unsupported.cpp:[[@LINE+1]]:10: error: a lambda with captures can be kept in an object at a place known
+  return both[i](2.0);
+}
+
+// Which lambda a conditional gives the object is run-time data.
+[[ct::differentiable]] double chosenOnPaths(double x) {
+  // CHECK: lambdas-in-objects-unsupported.cpp:[[@LINE+1]]:69: error: this object is given a lambda on more than one path (a conditional choosing between objects holding lambdas), so which lambda it holds is known only at run time; call the lambdas in the branches instead
+  Holder<Slope> h = x > 1 ? Holder<Slope>{slope(x)} : Holder<Slope>{slope(2 * x)};
+  return h.f(3.0);
+}
