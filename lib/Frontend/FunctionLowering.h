@@ -1069,6 +1069,33 @@ private:
   /// (memref, static offset). Its captures are where the closure that was
   /// stored keeps them.
   llvm::DenseMap<std::pair<Value, int64_t>, Closure> storedClosures;
+  /// std::functions kept in memory made from a named function: that
+  /// function, by the place.
+  llvm::DenseMap<std::pair<Value, int64_t>, const clang::FunctionDecl *>
+      storedFunctions;
+  /// The memory holding such std::functions (emptied: their callables are
+  /// recorded), where one chosen at run time cannot be followed.
+  llvm::DenseSet<Value> callableMemory;
+  /// The function a call of `callee` calls (its virtual dispatch when
+  /// `isVirtual`), noted as called at `expr`; null after an error.
+  mlir::func::FuncOp callTarget(const clang::Expr *expr,
+                                const clang::FunctionDecl *callee,
+                                bool isVirtual);
+  /// Whether a call of library code (called as compiled) is given a lambda
+  /// with captures or a std::function holding a recorded callable, which
+  /// it would find empty (reported).
+  bool givesCallablesToLibrary(const clang::Expr *expr,
+                               llvm::ArrayRef<const clang::Expr *> args);
+  /// Records at `dest` the lambda or named function `init` makes the
+  /// std::function of `type` from (or that the std::function it copies
+  /// holds), the library's object left empty (zero); nullopt if `init` is
+  /// none of these (the library's), false after an error.
+  std::optional<bool> storeStdFunction(const clang::Expr *init,
+                                       clang::QualType type, Address dest);
+  /// The place of a std::function `expr` designates, if a callable is
+  /// recorded there.
+  std::optional<std::pair<Value, int64_t>>
+  storedCallablePlace(const clang::Expr *expr);
   /// Stores the closure `init` designates at `dest`; false after an error.
   bool storeClosure(const clang::Expr *init, Address dest);
   /// The closure kept at the place `expr` designates; nullopt after an

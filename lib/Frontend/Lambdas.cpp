@@ -180,9 +180,15 @@ FunctionLowering::closureOf(const clang::Expr *expr) {
     expr = expr->IgnoreImplicit();
     if (const auto *ref = dyn_cast<clang::DeclRefExpr>(expr)) {
       auto known = lambdas.find(ref->getDecl());
-      if (known == lambdas.end())
+      if (known != lambdas.end())
+        return known->second;
+      // (A std::function variable given a lambda after its declaration.)
+      std::optional<std::pair<Value, int64_t>> place =
+          storedCallablePlace(expr);
+      auto stored = place ? storedClosures.find(*place) : storedClosures.end();
+      if (stored == storedClosures.end())
         return std::nullopt;
-      return known->second;
+      return stored->second;
     }
     if (const auto *lambda = dyn_cast<clang::LambdaExpr>(expr))
       return makeClosure(lambda);
@@ -198,7 +204,13 @@ FunctionLowering::closureOf(const clang::Expr *expr) {
     else if (expr->isGLValue() && ModuleLowering::isClosureClass(
                                       expr->getType()->getAsCXXRecordDecl()))
       return storedClosureOf(expr); // a field, a std::get of a tuple...
-    else
+    else if (std::optional<std::pair<Value, int64_t>> place =
+                 storedCallablePlace(expr)) {
+      auto stored = storedClosures.find(*place); // a std::function field
+      if (stored == storedClosures.end())
+        return std::nullopt;
+      return stored->second;
+    } else
       return std::nullopt;
   }
   return std::nullopt;
@@ -386,7 +398,13 @@ FunctionLowering::functionHeldBy(const clang::Expr *object) {
     return knownFunction(construct->getArg(0));
   if (const auto *ref = dyn_cast<clang::DeclRefExpr>(object);
       ref && isStdFunction(ref->getType()))
-    return functionParameters.lookup(ref->getDecl());
+    if (const clang::FunctionDecl *bound =
+            functionParameters.lookup(ref->getDecl()))
+      return bound;
+  // A std::function kept in memory, made from a named function.
+  if (std::optional<std::pair<Value, int64_t>> place =
+          storedCallablePlace(object))
+    return storedFunctions.lookup(*place);
   return nullptr;
 }
 

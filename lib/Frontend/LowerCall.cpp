@@ -135,6 +135,19 @@ bool FunctionLowering::lowerStdFunctionCall(const clang::CallExpr *expr,
   const clang::Expr *object = call->getArg(0);
   std::optional<Closure> closure = concreteClosureOf(object);
   const clang::FunctionDecl *held = closure ? nullptr : functionHeldBy(object);
+  // An empty one given a lambda or a function (a field, a variable declared
+  // first): kept beside its place, as if it had been made from it.
+  if (!closure && !held && call->getOperator() == clang::OO_Equal) {
+    std::optional<Address> place = lowerLValue(object);
+    std::optional<bool> stored =
+        place ? storeStdFunction(call->getArg(1), object->getType(), *place)
+              : std::nullopt;
+    if (!stored)
+      return false;
+    result = *stored ? std::optional<CallResult>(CallResult{nullptr, place})
+                     : std::nullopt;
+    return true;
+  }
   if (!closure && !held)
     return false; // the library's
   if (call->getOperator() != clang::OO_Call) {
@@ -533,6 +546,38 @@ bool FunctionLowering::lowerArguments(
   return true;
 }
 
+bool FunctionLowering::givesCallablesToLibrary(
+    const clang::Expr *expr, ArrayRef<const clang::Expr *> args) {
+  // A lambda with captures has no bytes of its own in differentiable code,
+  // and a std::function holding its callable beside its place is empty, to
+  // the library, which calls them as compiled.
+  if (llvm::none_of(args, [&](const clang::Expr *arg) {
+        return ModuleLowering::isClosureClass(
+                   arg->getType()->getAsCXXRecordDecl()) ||
+               storedCallablePlace(arg->IgnoreImplicit()).has_value();
+      }))
+    return false;
+  return !unsupported<bool>(
+      expr, "a lambda with captures, or a std::function made from one or "
+            "from a function of the differentiable function, is given to "
+            "library code here, which cannot call it; call it in the "
+            "function");
+}
+
+func::FuncOp FunctionLowering::callTarget(const clang::Expr *expr,
+                                          const clang::FunctionDecl *callee,
+                                          bool isVirtual) {
+  module.noteCall(callee, expr->getBeginLoc());
+  // (An error in the callee's signature is noted at this call.)
+  module.enter(callee, expr->getBeginLoc());
+  func::FuncOp target =
+      isVirtual ? module.getVirtualDispatch(cast<clang::CXXMethodDecl>(callee),
+                                            expr->getSourceRange())
+                : module.getFunction(callee);
+  module.leave();
+  return target;
+}
+
 std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
     const clang::Expr *expr, const clang::FunctionDecl *callee,
     std::optional<Address> object, ArrayRef<const clang::Expr *> args,
@@ -542,6 +587,8 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   if (callee->isVariadic() || args.size() != callee->getNumParams())
     return unsupported<Result>(expr, kVariadicCall);
   bool libraryCode = module.isCalledOnLibraryObject(callee);
+  if (libraryCode && givesCallablesToLibrary(expr, args))
+    return std::nullopt;
   bool otherwiseInPlace = !libraryCode && passesCallersPlaces(callee, args);
   bool recursesWithFields =
       !libraryCode && !isVirtual &&
@@ -587,14 +634,7 @@ std::optional<FunctionLowering::CallResult> FunctionLowering::emitCall(
   if ((libraryCode || isExternalFunction(module, callee)) &&
       !checkCompiledCallInTry(expr, callee))
     return std::nullopt;
-  module.noteCall(callee, expr->getBeginLoc());
-  // (An error in the callee's signature is noted at this call.)
-  module.enter(callee, expr->getBeginLoc());
-  func::FuncOp target =
-      isVirtual ? module.getVirtualDispatch(cast<clang::CXXMethodDecl>(callee),
-                                            expr->getSourceRange())
-                : module.getFunction(callee);
-  module.leave();
+  func::FuncOp target = callTarget(expr, callee, isVirtual);
   if (!target)
     return std::nullopt;
   std::optional<Address> resultPlace;

@@ -1253,6 +1253,11 @@ bool FunctionLowering::initialize(const clang::Expr *init, clang::QualType type,
                                   Address dest, const clang::FieldDecl *field) {
   if (ModuleLowering::isClosureClass(type->getAsCXXRecordDecl()))
     return storeClosure(init, dest);
+  // (A field's: a temporary std::function is the library's, since library
+  // code it is given would find it empty.)
+  if (field && isStdFunction(type))
+    if (std::optional<bool> stored = storeStdFunction(init, type, dest))
+      return *stored;
   if (!ModuleLowering::getSharedPointee(type).isNull())
     return initializeShared(init, type, dest);
   // A std::unique_ptr member: the address of what it owns.

@@ -903,10 +903,11 @@ LayoutComputation::ofArray(const clang::ConstantArrayType *array) {
           {run.slot + i * element->size, run.slots, run.scalar});
   int64_t elementBytes = ast.getTypeSize(array->getElementType()) / 8;
   for (int64_t i = 0; i < count; ++i)
-    for (Layout::ClosureField closure : element->closures)
-      layout.closures.push_back(
-          {closure.slot + i * element->size, closure.slots,
-           closure.byteOffset + i * elementBytes, closure.bytes});
+    for (Layout::ClosureField closure : element->closures) {
+      closure.slot += i * element->size;
+      closure.byteOffset += i * elementBytes;
+      layout.closures.push_back(closure);
+    }
   mergeNarrowRuns(layout);
   return layout;
 }
@@ -1020,11 +1021,17 @@ bool LayoutComputation::collectParts(
 std::optional<Layout>
 LayoutComputation::ofRecord(const clang::RecordDecl *record) {
   // A library object kept as compiled is its bytes (LibraryObjects.cpp).
+  // (A std::function made from a callable the lowering knows holds it
+  // beside its place, as a lambda kept in memory: StoredClosures.cpp.)
   if (const auto *cxx = dyn_cast<clang::CXXRecordDecl>(record);
-      cxx && ModuleLowering::isKeptAsCompiled(cxx))
-    return Layout{
-        IntegerType::get(context, 8), ast.CharTy,
-        static_cast<int64_t>(ast.getTypeSizeInChars(type).getQuantity())};
+      cxx && ModuleLowering::isKeptAsCompiled(cxx)) {
+    int64_t bytes = ast.getTypeSizeInChars(type).getQuantity();
+    Layout layout{IntegerType::get(context, 8), ast.CharTy, bytes};
+    if (cxx->isInStdNamespace() && cxx->getIdentifier() &&
+        cxx->getName() == "function")
+      layout.closures.push_back({0, bytes, 0, bytes, /*stdFunction=*/true});
+    return layout;
+  }
   // A lambda with captures kept in memory: bytes the lowering never reads;
   // the closure is known beside the object. (One without captures is an
   // empty class, a functor Eigen's unaryExpr keeps.)
@@ -1247,9 +1254,10 @@ LayoutComputation::slotsOf(ArrayRef<Part> parts,
     for (const Layout::IndirectField &inner : own.indirect)
       indirectFields.push_back({0, 0, part.byteOffset + inner.byteOffset,
                                 inner.type, inner.decl, inner.inMemory});
-    for (const Layout::ClosureField &inner : own.closures)
-      layout->closures.push_back(
-          {0, 0, part.byteOffset + inner.byteOffset, inner.bytes});
+    for (Layout::ClosureField inner : own.closures) {
+      inner.byteOffset += part.byteOffset;
+      layout->closures.push_back(inner);
+    }
     int64_t firstSlot = part.byteOffset * 8 / static_cast<int64_t>(slotBits);
     if (own.scalar == layout->scalar) {
       // A struct inside with narrow parts of its own.

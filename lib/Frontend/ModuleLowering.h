@@ -98,6 +98,9 @@ struct Layout {
     int64_t slots;      // how many slots the lambda covers
     int64_t byteOffset; // from the object's start, in the C++ layout
     int64_t bytes;      // the lambda's size
+    /// A std::function (the library's object, unless it was made from a
+    /// lambda or a named function the lowering knows).
+    bool stdFunction = false;
   };
   llvm::SmallVector<ClosureField, 0> closures;
 

@@ -101,6 +101,79 @@ FunctionLowering::storedClosureOf(const clang::Expr *expr) {
   return known->second;
 }
 
+std::optional<std::pair<Value, int64_t>>
+FunctionLowering::storedCallablePlace(const clang::Expr *expr) {
+  if (callableMemory.empty() || !expr->isGLValue() ||
+      !isStdFunction(expr->getType()))
+    return std::nullopt;
+  // (A name bound to a callable, not to a place, is not in memory.)
+  if (const auto *ref = dyn_cast<clang::DeclRefExpr>(strip(expr));
+      ref && !places.count(ref->getDecl()))
+    return std::nullopt;
+  std::optional<Address> place = lowerLValue(expr);
+  std::optional<std::pair<Value, int64_t>> key =
+      place ? closureKey(*place) : std::nullopt;
+  if (key && (storedClosures.count(*key) || storedFunctions.count(*key)))
+    return key;
+  // A std::function among those the lowering made empty (each holding its
+  // callable beside its place), chosen at run time, would call nothing.
+  if (place && callableMemory.contains(memoryRoot(place->memref)))
+    unsupported<bool>(expr, kChosenAtRunTime);
+  return std::nullopt;
+}
+
+std::optional<bool> FunctionLowering::storeStdFunction(const clang::Expr *init,
+                                                       clang::QualType type,
+                                                       Address dest) {
+  // Made from a named function, a lambda, or a std::function holding one.
+  const clang::FunctionDecl *function = functionHeldBy(init);
+  if (!function &&
+      (init->getType()->isFunctionType() || isFunctionPointer(init->getType())))
+    function = knownFunction(init); // `f = softplus;`
+  std::optional<Closure> closure =
+      function ? std::nullopt : concreteClosureOf(init);
+  bool copiesHeld = false;
+  if (!function && !closure) {
+    const auto *construct =
+        dyn_cast<clang::CXXConstructExpr>(init->IgnoreImplicit());
+    const clang::Expr *source =
+        construct && construct->getNumArgs() == 1 ? construct->getArg(0) : init;
+    std::optional<std::pair<Value, int64_t>> from =
+        storedCallablePlace(source->IgnoreImplicit());
+    if (!from)
+      return std::nullopt; // the library's
+    copiesHeld = true;
+    function = storedFunctions.lookup(*from);
+    if (!function)
+      closure = storedClosures.lookup(*from);
+  }
+  // Only in the function's own stack objects, whose places are all known:
+  // one made in memory of the heap (a std::vector's element) stays the
+  // library's, unless it would copy one the lowering holds.
+  std::optional<std::pair<Value, int64_t>> key = closureKey(dest);
+  Value root = memoryRoot(dest.memref);
+  if (!key || !root.getDefiningOp<mlir::memref::AllocaOp>())
+    return copiesHeld
+               ? std::optional<bool>(unsupported<bool>(init, kChosenAtRunTime))
+               : std::nullopt;
+  if (storedClosures.count(*key) || storedFunctions.count(*key))
+    return unsupported<bool>(init, kChosenOnPaths);
+  if (closure && copiesClosure(init) && !copyClosureState(*closure, init))
+    return false;
+  // The library's object is empty (zero bytes, which its destructor
+  // leaves alone): the calls are the callable's.
+  std::optional<Layout> layout = layoutOf(type, init);
+  if (!layout)
+    return false;
+  fillZero(dest, *layout, loc(init));
+  callableMemory.insert(root);
+  if (function)
+    storedFunctions[*key] = function;
+  else
+    storedClosures[*key] = std::move(*closure);
+  return true;
+}
+
 bool FunctionLowering::copiesClosure(const clang::Expr *expr) {
   const auto *construct =
       dyn_cast<clang::CXXConstructExpr>(expr->IgnoreImplicit());
@@ -155,7 +228,16 @@ bool FunctionLowering::copyClosures(Address dest, Address source,
         closureKey(offsetBy(source, field.slot, l));
     std::optional<std::pair<Value, int64_t>> to =
         closureKey(offsetBy(dest, field.slot, l));
+    // (A std::function made by the library is copied by the library.)
+    if (field.stdFunction && from && storedFunctions.count(*from)) {
+      if (!to || storedFunctions.count(*to))
+        return unsupported<bool>(where, to ? kChosenOnPaths : kChosenAtRunTime);
+      storedFunctions[*to] = storedFunctions.lookup(*from);
+      continue;
+    }
     auto known = from ? storedClosures.find(*from) : storedClosures.end();
+    if (field.stdFunction && known == storedClosures.end())
+      continue;
     if (!to || known == storedClosures.end())
       return unsupported<bool>(where, kChosenAtRunTime);
     Closure copy = known->second;

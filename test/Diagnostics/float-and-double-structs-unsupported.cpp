@@ -1,7 +1,7 @@
 // What structs mixing `float` and `double` still cannot do, each refused
 // where it happens: vector mode carrying lanes through a float part (lanes
-// lie slot by slot, and a float is half a slot), and memcpy of such
-// objects (raw bytes: the float parts could not be told apart).
+// lie slot by slot, and a float is half a slot), and memcpy of part of such
+// an object (whole objects are copied part by part, each in its type).
 // (The memcpy is a frontend error, which stops before differentiation: it
 // has a run of its own.)
 // RUN: not %cotangent-cc %s --emit=ad -- -std=c++20 -I%cotangent-include 2>&1 | FileCheck %s --check-prefix=LANES --implicit-check-not=error:
@@ -26,8 +26,8 @@ struct Sample {
 #ifdef BYTES
 [[ct::differentiable]] double copiedBytes(const Sample *s) {
   Sample t;
-  // BYTES: float-and-double-structs-unsupported.cpp:[[@LINE+1]]:3: error: copying the bytes of objects that mix floating-point types cannot be differentiated; assign them, or use std::copy
-  std::memcpy(&t, s, sizeof t);
+  // BYTES: float-and-double-structs-unsupported.cpp:[[@LINE+1]]:3: error: copying part of an object that mixes floating-point types cannot be differentiated; copy whole objects, or assign the parts
+  std::memcpy(&t, s, sizeof(float));
   return t.weight * t.value;
 }
 #endif

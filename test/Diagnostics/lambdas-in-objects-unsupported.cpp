@@ -36,3 +36,27 @@ using Slope = decltype(slope(0.0));
   Holder<Slope> h = x > 1 ? Holder<Slope>{slope(x)} : Holder<Slope>{slope(2 * x)};
   return h.f(3.0);
 }
+
+// A std::function holding a callable of the function is empty to library
+// code (a std::vector of std::functions copies it with the library's
+// constructor), and one chosen at run time among those the function holds
+// so would call nothing.
+#include <functional>
+
+struct Layer {
+  std::function<double(double)> activation;
+  double weight;
+};
+[[ct::differentiable]] double givenToLibrary(double x) {
+  Layer layer{[x](double t) { return x * t; }, 1.0};
+  std::vector<std::function<double(double)>> all;
+  // CHECK: lambdas-in-objects-unsupported.cpp:[[@LINE+1]]:3: error: a lambda with captures, or a std::function made from one or from a function of the differentiable function, is given to library code here, which cannot call it; call it in the function
+  all.push_back(layer.activation);
+  return x;
+}
+[[ct::differentiable]] double layerAtRunTime(double x, int i) {
+  Layer layers[2] = {{[x](double t) { return x * t; }, 1.0},
+                     {[x](double t) { return x + t; }, 2.0}};
+  // CHECK: lambdas-in-objects-unsupported.cpp:[[@LINE+1]]:10: error: a lambda with captures can be kept in an object at a place known
+  return layers[i].activation(x);
+}

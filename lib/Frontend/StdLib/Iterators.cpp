@@ -465,17 +465,24 @@ FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
   std::optional<Layout> layout = layoutOf(targetType, expr);
   if (!to || !from || !bytes || !layout)
     return CallResult{};
-  if (!layout->narrow.empty()) {
-    unsupported(expr, "copying the bytes of objects that mix floating-point "
-                      "types cannot be differentiated; assign them, or use "
-                      "std::copy");
+  // Objects mixing floating-point types (a `float` among `double`s) are
+  // copied object by object, each part in its own type (copySlots), so that
+  // their adjoints add as such; other memory scalar by scalar.
+  bool byObject = !layout->narrow.empty();
+  int64_t unitBytes =
+      byObject ? ast.getTypeSizeInChars(targetType).getQuantity()
+               : ast.getTypeSizeInChars(layout->scalarType).getQuantity();
+  clang::Expr::EvalResult known;
+  if (byObject && expr->getArg(2)->EvaluateAsInt(known, ast) &&
+      known.Val.getInt().getZExtValue() % unitBytes != 0) {
+    unsupported(expr, "copying part of an object that mixes floating-point "
+                      "types cannot be differentiated; copy whole objects, "
+                      "or assign the parts");
     return CallResult{};
   }
-  unsigned scalarBytes =
-      ast.getTypeSizeInChars(layout->scalarType).getQuantity();
   Value count =
       arith::DivUIOp::create(b, l, index(bytes, expr->getArg(2)->getType(), l),
-                             constantIndex(scalarBytes, l));
+                             constantIndex(unitBytes, l));
   // Backwards when the target starts inside the source.
   Value backwards = lowerPointerRelation(clang::BO_GT, target, source, expr);
   if (!backwards)
@@ -489,7 +496,14 @@ FunctionLowering::lowerMemoryCopy(const clang::CallExpr *expr) {
     Value last =
         arith::SubIOp::create(b, l, arith::SubIOp::create(b, l, count, one), k);
     Value i = arith::SelectOp::create(b, l, backwards, last, k);
-    store(load(offsetBy(*from, i, l), l), offsetBy(*to, i, l), l);
+    if (byObject) {
+      Value first =
+          arith::MulIOp::create(b, l, i, constantIndex(layout->size, l));
+      copySlots(offsetBy(*to, first, l), offsetBy(*from, first, l), *layout, 0,
+                layout->size, l);
+    } else {
+      store(load(offsetBy(*from, i, l), l), offsetBy(*to, i, l), l);
+    }
   }
   return CallResult{nullptr, to};
 }

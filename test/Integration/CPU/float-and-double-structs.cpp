@@ -5,7 +5,8 @@
 // type; a struct of floats and a float array inside a struct of doubles;
 // std::vectors of them grown by push_back without reserve, resized with a
 // fill value, copied and sorted (std::sort with a comparison); std::tuple<float, double, int> and
-// std::pair<float, double>; a struct of floats holding `long` counts, wider
+// std::pair<float, double>; memcpy and memmove of arrays of them (overlapping
+// too) and of one; a struct of floats holding `long` counts, wider
 // than its float slots, in a field and in a base (as Eigen's blocking
 // objects for float matrices do).
 // A float part is its own scalar inside the
@@ -23,6 +24,7 @@
 #include "check.h"
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -159,6 +161,38 @@ struct Counted : Strided {
 [[ct::differentiable]] Sample made(double a, double b) {
   Sample s{static_cast<float>(a * 2), a * b, 3};
   return s;
+}
+
+// memcpy and memmove of such objects copy each part in its own type:
+// local = [s0, s0, s1] after the overlapping move, last = s1, so f =
+// 3 w0 v0 + 4 w1 v1 for n = 3.
+[[ct::differentiable]] double copiedBytes(const Sample *s, int n) {
+  Sample local[5];
+  std::memcpy(local, s, n * sizeof(Sample));
+  std::memmove(local + 1, local, (n - 1) * sizeof(Sample));
+  Sample last;
+  std::memcpy(&last, &local[n - 1], sizeof last);
+  double e = last.weight * last.value;
+  for (int i = 0; i < n; ++i)
+    e += (i + 1) * local[i].weight * local[i].value;
+  return e;
+}
+
+static void checkCopiedBytes() {
+  Sample s[3] = {{0.5f, 1.5, 7}, {-2.0f, 0.25, 8}, {1.25f, -1.0, 9}};
+  Sample ds[3] = {};
+  check::near("copiedBytes value", ct::gradient<copiedBytes>(s, 3, ds),
+              3 * 0.5 * 1.5 + 4 * -2.0 * 0.25, 1e-12);
+  check::near("copiedBytes d/dw0", ds[0].weight, 3 * 1.5, 1e-6);
+  check::near("copiedBytes d/dv0", ds[0].value, 3 * 0.5, 1e-12);
+  check::near("copiedBytes d/dw1", ds[1].weight, 4 * 0.25, 1e-6);
+  check::near("copiedBytes d/dv1", ds[1].value, 4 * -2.0, 1e-12);
+  check::near("copiedBytes d/dw2", ds[2].weight, 0, 0);
+  check::near("copiedBytes d/dv2", ds[2].value, 0, 0);
+  Sample ts[3] = {{1.0f, 0, 0}, {0, 1.0, 0}, {}};
+  check::near("copiedBytes forward",
+              ct::jvp<copiedBytes>(s, 3, ts).tangent, 3 * 1.5 + 4 * -2.0,
+              1e-6);
 }
 
 static void checkEntryPoints() {
@@ -303,5 +337,6 @@ int main() {
   checkEntryPoints();
   checkFilled();
   checkCounted();
+  checkCopiedBytes();
   return check::report();
 }
