@@ -1613,6 +1613,10 @@ private:
   /// error at `where`.
   std::optional<Address> loadAddress(Address slot, clang::QualType pointer,
                                      const clang::Stmt *where);
+  /// A copy of the elements of `vector`, a std::vector of `type`, in memory
+  /// of its own (not freed here); nullopt after an error.
+  std::optional<Address> copyOfVector(Address vector, clang::QualType type,
+                                      const clang::Stmt *where);
   /// Copies the object of `layout` at `source` to `dest`: its data slots,
   /// and what its indirect fields designate.
   bool copyObject(Address dest, Address source, const Layout &layout,

@@ -596,6 +596,20 @@ bool FunctionLowering::bindIndirectField(Address field, Address target,
   return true;
 }
 
+std::optional<Address>
+FunctionLowering::copyOfVector(Address vector, clang::QualType type,
+                               const clang::Stmt *where) {
+  Location l = loc(where);
+  std::optional<Address> fresh = allocateVector(
+      type, vectorSize(vector, type, l), where->getSourceRange());
+  std::optional<Layout> element = layoutOf(
+      ModuleLowering::getVectorElementType(type.getCanonicalType()), where);
+  if (!fresh || !element)
+    return std::nullopt;
+  copyElements(*fresh, vector, scalarsFrom(vector, l), *element, l);
+  return fresh;
+}
+
 bool FunctionLowering::copyObject(Address dest, Address source,
                                   const Layout &layout,
                                   const clang::Stmt *where) {
@@ -644,16 +658,9 @@ bool FunctionLowering::copyObject(Address dest, Address source,
     Address to = offsetBy(dest, field.slot, l);
     if (isVector(field.type)) {
       // A vector field is copied, into memory of the copy's scope.
-      std::optional<Address> fresh =
-          allocateVector(field.type, vectorSize(*target, field.type, l),
-                         where->getSourceRange());
-      std::optional<Layout> element = layoutOf(
-          ModuleLowering::getVectorElementType(field.type.getCanonicalType()),
-          where);
-      if (!fresh || !element)
+      target = copyOfVector(*target, field.type, where);
+      if (!target)
         return false;
-      copyElements(*fresh, *target, scalarsFrom(*target, l), *element, l);
-      target = fresh;
     }
     if (!bindIndirectField(to, *target, where, field.decl))
       return false;

@@ -884,30 +884,28 @@ LayoutComputation::ofArray(const clang::ConstantArrayType *array) {
     return unsupported("arrays need at least one element");
   Layout layout{
       element->scalar, element->scalarType, element->size * count, {}};
-  if (!element->indirect.empty()) {
-    if (count * element->indirect.size() > kMaxIndirectFields)
-      return unsupported("it holds more than " + Twine(kMaxIndirectFields) +
-                         " pointers, references or vectors; pass them as "
-                         "parameters");
-    int64_t elementBytes = ast.getTypeSize(array->getElementType()) / 8;
-    for (int64_t i = 0; i < count; ++i)
-      for (Layout::IndirectField field : element->indirect) {
-        field.slot += i * element->size;
-        field.byteOffset += i * elementBytes;
-        layout.indirect.push_back(field);
-      }
-  }
-  for (int64_t i = 0; i < count; ++i)
-    for (Layout::NarrowRun run : element->narrow)
-      layout.narrow.push_back(
-          {run.slot + i * element->size, run.slots, run.scalar});
+  if (count * element->indirect.size() > kMaxIndirectFields)
+    return unsupported("it holds more than " + Twine(kMaxIndirectFields) +
+                       " pointers, references or vectors; pass them as "
+                       "parameters");
+  // Each element's indirect fields, narrow runs and closures, where the
+  // element lies.
   int64_t elementBytes = ast.getTypeSize(array->getElementType()) / 8;
-  for (int64_t i = 0; i < count; ++i)
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t slot = i * element->size, byte = i * elementBytes;
+    for (Layout::IndirectField field : element->indirect) {
+      field.slot += slot;
+      field.byteOffset += byte;
+      layout.indirect.push_back(field);
+    }
+    for (Layout::NarrowRun run : element->narrow)
+      layout.narrow.push_back({run.slot + slot, run.slots, run.scalar});
     for (Layout::ClosureField closure : element->closures) {
-      closure.slot += i * element->size;
-      closure.byteOffset += i * elementBytes;
+      closure.slot += slot;
+      closure.byteOffset += byte;
       layout.closures.push_back(closure);
     }
+  }
   mergeNarrowRuns(layout);
   return layout;
 }

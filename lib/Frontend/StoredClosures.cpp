@@ -198,13 +198,9 @@ bool FunctionLowering::copyClosureState(Closure &closure,
         capture.getCapturedVar()->getType().getNonReferenceType();
     Address old = copy->second;
     if (isVector(type)) {
-      std::optional<Address> fresh = allocateVector(
-          type, vectorSize(old, type, l), where->getSourceRange());
-      std::optional<Layout> element = layoutOf(
-          ModuleLowering::getVectorElementType(type.getCanonicalType()), where);
-      if (!fresh || !element)
+      std::optional<Address> fresh = copyOfVector(old, type, where);
+      if (!fresh)
         return false;
-      copyElements(*fresh, old, scalarsFrom(old, l), *element, l);
       cleanups.push_back(fresh->memref);
       copy->second = *fresh;
       continue;
