@@ -2,9 +2,12 @@
 //
 // Written as a molecular-dynamics code writes it: the list of close pairs
 // is built with push_back as they are found, then the energy is summed
-// over it. `energyReserved` is the same with the capacity reserved where
-// the lists are declared, which keeps them on the memref model: the two
-// measure what the general model costs.
+// over it. `energyReserved` is the same with room for every pair made
+// where the lists are declared (vectors of n(n-1)/2 elements, filled by
+// index and a count of pairs), which keeps them on the memref model: the
+// two measure what the general model costs. (A `reserve` would not: C++
+// grows a vector past what it reserved, so a vector pushed to takes the
+// general model, reserved or not.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,11 +44,10 @@ namespace {
 }
 
 [[ct::differentiable]] double energyReserved(const double *x, int n) {
-  std::vector<int> first, second;
-  std::vector<double> distances2;
-  first.reserve(n * (n - 1) / 2);
-  second.reserve(n * (n - 1) / 2);
-  distances2.reserve(n * (n - 1) / 2);
+  const int room = n * (n - 1) / 2;
+  std::vector<int> first(room), second(room);
+  std::vector<double> distances2(room);
+  int pairs = 0;
   const double cutoff2 = kCutoff * kCutoff;
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) {
@@ -53,13 +55,14 @@ namespace {
              dz = x[3 * i + 2] - x[3 * j + 2];
       double r2 = dx * dx + dy * dy + dz * dz;
       if (r2 < cutoff2) {
-        first.push_back(i);
-        second.push_back(j);
-        distances2.push_back(r2);
+        first[pairs] = i;
+        second[pairs] = j;
+        distances2[pairs] = r2;
+        ++pairs;
       }
     }
   double total = 0;
-  for (size_t k = 0; k < distances2.size(); ++k)
+  for (int k = 0; k < pairs; ++k)
     total += pairEnergy(distances2[k]);
   return total;
 }

@@ -587,6 +587,8 @@ private:
   bool initialize(const clang::Expr *init, clang::QualType type, Address dest,
                   const clang::FieldDecl *field = nullptr);
   bool initializeAggregate(const clang::Expr *init, Address dest);
+  /// The error for an initialization initializeAggregate cannot lower.
+  bool unsupportedInitialization(const clang::Expr *init);
   /// `{a, b, ...}` for an array or a struct: each part from its
   /// initializer, the array filler or zero.
   bool initializeFromList(const clang::InitListExpr *list, Address dest);

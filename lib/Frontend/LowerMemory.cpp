@@ -1476,10 +1476,23 @@ bool FunctionLowering::initializeAggregate(const clang::Expr *init,
       return false;
     return copyObject(dest, *source, *layout, init);
   }
-  unsupported(init, "this way of initializing a '" +
-                        init->getType().getAsString() +
-                        "' cannot be differentiated; assign its parts");
-  return false;
+  return unsupportedInitialization(init);
+}
+
+bool FunctionLowering::unsupportedInitialization(const clang::Expr *init) {
+  // (A lambda materialized for library code: a std::function's
+  // constructor, std::visit.)
+  if (isa<clang::LambdaExpr>(init->IgnoreImplicit()))
+    return unsupported<bool>(
+        init, "this lambda is given to library code (a std::function made "
+              "inside the library, as a std::vector of them makes it, or "
+              "std::visit), which would call it as compiled, without its "
+              "derivative; call the lambda in the function, or keep named "
+              "functions' pointers in the container");
+  return unsupported<bool>(init, "this way of initializing a '" +
+                                     init->getType().getAsString() +
+                                     "' cannot be differentiated; assign "
+                                     "its parts");
 }
 
 } // namespace cotangent::frontend

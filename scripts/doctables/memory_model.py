@@ -4,7 +4,7 @@ from .common import megabytes, number
 
 DESCRIPTIONS = {
     "neighbours-n2000": "neighbour list of 2,000 particles built by "
-    "`push_back` (memref form: `reserve` of all n(n-1)/2 pairs first)",
+    "`push_back` (memref form: vectors of all n(n-1)/2 pairs made first, filled by index)",
     "mlp-64-128-128-10": "MLP 64-128-128-10, batch 256, activations "
     "reassigned layer by layer (memref form: two fixed buffers copied "
     "element by element)",

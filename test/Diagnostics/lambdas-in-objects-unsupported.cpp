@@ -17,9 +17,9 @@ using Slope = decltype(slope(0.0));
 [[ct::differentiable]] double inVector(double x) {
   std::vector<Holder<Slope>> held;
   held.reserve(2);
-  // CHECK: lambdas-in-objects-unsupported.cpp:[[@LINE+1]]:3: error: a lambda with captures can be kept in an object at a place known where the function is compiled (a field of an object the function makes, an element of a std::tuple or of an array indexed by a constant), not in a std::vector, in memory the caller passes, or at an index chosen at run time; keep the lambda in a variable, or a named function's pointer in the container
   held.push_back(Holder<Slope>{slope(x)});
-  return x;
+  // CHECK: lambdas-in-objects-unsupported.cpp:[[@LINE+1]]:10: error: a lambda with captures can be kept in an object at a place known where the function is compiled (a field of an object the function makes, an element of a std::tuple or of an array indexed by a constant), not in a std::vector, in memory the caller passes, or at an index chosen at run time; keep the lambda in a variable, or a named function's pointer in the container
+  return held[0].f(x);
 }
 
 // An index chosen at run time.
@@ -59,4 +59,12 @@ struct Layer {
                      {[x](double t) { return x + t; }, 2.0}};
   // CHECK: lambdas-in-objects-unsupported.cpp:[[@LINE+1]]:10: error: a lambda with captures can be kept in an object at a place known
   return layers[i].activation(x);
+}
+// A lambda without captures made into a std::function by the library (a
+// std::vector's push_back constructs its element there).
+[[ct::differentiable]] double madeByLibrary(double x) {
+  std::vector<std::function<double(double)>> all;
+  // CHECK: lambdas-in-objects-unsupported.cpp:[[@LINE+1]]:17: error: this lambda is given to library code (a std::function made inside the library, as a std::vector of them makes it, or std::visit), which would call it as compiled, without its derivative; call the lambda in the function, or keep named functions' pointers in the container
+  all.push_back([](double t) { return t * t; });
+  return all[0](x);
 }

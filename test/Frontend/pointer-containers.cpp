@@ -4,8 +4,10 @@
 // integer's bits; reading it at a run-time index loads that offset
 // and addresses the one array all such pointers designate. A pointer
 // variable assigned another array selects among its arrays by a slot
-// saying which one. A struct's std::vector field built in its constructor
-// (reserve, push_back) is a heap buffer with a size, like a local vector.
+// saying which one. A struct's std::vector field reserved in its
+// constructor and pushed to is kept in the struct as C++ lays it out (the
+// addresses of its first element, its end and its capacity's end): C++
+// grows it past the capacity reserved.
 // RUN: %cotangent-cc %s -- -std=c++20 -I%cotangent-include | FileCheck %s
 // RUN: %cotangent-cc %s -- -std=c++20 -I%cotangent-include | %cotangent-opt > /dev/null
 
@@ -53,14 +55,20 @@ struct Holder {
 };
 
 // CHECK-LABEL: func.func @_Z11vectorFieldPKdi(
-// CHECK: %[[BUFFER:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
-// CHECK: %[[SIZE:.*]] = scf.for {{.*}} iter_args(%[[N:.*]] = %c0) -> (index)
-// CHECK:   memref.store %{{.*}}, %[[BUFFER]][%[[N]]]
-// CHECK:   %[[NEXT:.*]] = arith.addi %[[N]], %c1 : index
-// CHECK:   scf.yield %[[NEXT]] : index
-// CHECK: %[[ELEMENTS:.*]] = memref.subview %[[BUFFER]][0] [%[[SIZE]]] [1]
-// CHECK: memref.load %[[ELEMENTS]][
-// CHECK: memref.dealloc %[[BUFFER]]
+// CHECK: %[[OBJECT:.*]] = memref.alloca() : memref<3xf64>
+// CHECK: scf.if
+// CHECK:   memref.alloc(
+// CHECK:   ct.store_address %{{.*}}, %[[OBJECT]][%c0]
+// CHECK: scf.for
+// CHECK:   scf.if
+// CHECK:     memref.dealloc
+// CHECK:   }
+// CHECK:   %[[ELEMENTS:.*]] = ct.load_address %[[OBJECT]][%c0] : memref<3xf64> -> memref<?xf64
+// CHECK:   memref.store %{{.*}}, %[[ELEMENTS]][
+// CHECK:   ct.store_address %{{.*}}, %[[OBJECT]][%c1]
+// CHECK: %[[LAST:.*]] = ct.load_address %[[OBJECT]][%c0]
+// CHECK: memref.load %[[LAST]][
+// CHECK: memref.dealloc %[[LAST]]
 [[ct::differentiable]] double vectorField(const double *x, int n) {
   Holder h(n);
   for (int k = 0; k < n; k++)

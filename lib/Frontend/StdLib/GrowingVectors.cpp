@@ -1,7 +1,7 @@
 //===- GrowingVectors.cpp - std::vector memory that changes at run time ---===//
 //
 // A local vector whose memory the memref model cannot follow (it grows by
-// `push_back` without a `reserve` made where it is declared, changes its
+// `push_back`, also after a `reserve`, which C++ grows past; changes its
 // size inside a loop or branch, or moves its elements by `insert` and
 // `erase`) is lowered on the general memory model (docs/Memory.md): the
 // address of its memory is kept in a slot of its own and read back by
@@ -166,15 +166,14 @@ namespace {
 struct VectorUses {
   /// The block that declares it.
   const clang::CompoundStmt *block = nullptr;
-  bool pushes = false, reservedInBlock = false, resizedElsewhere = false;
+  bool pushes = false, resizedElsewhere = false;
   bool movesElements = false;
   /// A reference or pointer to the vector itself is kept in a variable:
   /// the memref model's rules (and errors) apply.
   bool bound = false;
 
   bool grows() const {
-    return !bound &&
-           (movesElements || resizedElsewhere || (pushes && !reservedInBlock));
+    return !bound && (movesElements || resizedElsewhere || pushes);
   }
 };
 
@@ -311,8 +310,6 @@ private:
           vector->block && statementBlock.lookup(call) == vector->block;
       if (!inBlock)
         vector->resizedElsewhere = true;
-      else if (name == "reserve")
-        vector->reservedInBlock = true;
     }
   }
 };

@@ -285,6 +285,15 @@ FunctionLowering::vectorFromList(const clang::CXXStdInitializerListExpr *list,
     }
     return vector;
   }
+  // (Structs holding pointers: each copied as an object, its pointers
+  // designating what the list's designate.)
+  if (!element.indirect.empty()) {
+    for (int64_t i = 0; i < count; ++i)
+      if (!copyObject(offsetBy(*vector, i * element.size, l),
+                      offsetBy(*values, i * element.size, l), element, list))
+        return std::nullopt;
+    return vector;
+  }
   copyElements(*vector, *values, count * element.size, element, l);
   return vector;
 }
@@ -335,6 +344,7 @@ FunctionLowering::sizedVector(const clang::CXXConstructExpr *construct,
                : std::nullopt;
   Value zero = arith::ConstantOp::create(b, l, element.scalar,
                                          b.getZeroAttr(element.scalar));
+  bool copied = true;
   forEachIndex(b, l, count, [&](Value i) {
     Value at =
         element.size == 1
@@ -342,13 +352,17 @@ FunctionLowering::sizedVector(const clang::CXXConstructExpr *construct,
             : arith::MulIOp::create(b, l, i, constantIndex(element.size, l))
                   .getResult();
     Address slot = offsetBy(*vector, at, l);
-    if (value)
+    // (A struct holding pointers: each copy designates what the value's
+    // pointers designate, as a copy of the object does.)
+    if (value && !element.indirect.empty())
+      copied &= copyObject(slot, *value, element, construct);
+    else if (value)
       copySlots(slot, *value, element, 0, element.size, l);
     else
       for (int64_t k = 0; k < element.size; ++k)
         store(zero, offsetBy(slot, k, l), l);
   });
-  return vector;
+  return copied ? vector : std::nullopt;
 }
 
 std::optional<Address> FunctionLowering::constructVector(

@@ -175,9 +175,11 @@ struct ResizedFieldFinder
   }
   void reach(const clang::FunctionDecl *function) {
     const clang::FunctionDecl *definition = nullptr;
-    if (function->hasBody(definition) &&
-        !ast.getSourceManager().isInSystemHeader(definition->getLocation()) &&
-        reached.insert(definition).second)
+    if (!function->hasBody(definition) || !reached.insert(definition).second)
+      return;
+    if (ast.getSourceManager().isInSystemHeader(definition->getLocation()))
+      libraryWork.push_back(definition);
+    else
       work.push_back(definition);
   }
   /// Walks what the roots run: their bodies and their callees', adding the
@@ -193,6 +195,36 @@ struct ResizedFieldFinder
           walker.TraverseStmt(init->getInit());
       noteResultOfReturns(function, walker.returns);
     }
+    // Library code chooses no layout, except where it constructs an
+    // object again in place.
+    while (!libraryWork.empty()) {
+      LibraryWalker walker(*this);
+      walker.TraverseStmt(libraryWork.pop_back_val()->getBody());
+    }
+  }
+  struct LibraryWalker : public clang::RecursiveASTVisitor<LibraryWalker> {
+    explicit LibraryWalker(ResizedFieldFinder &finder) : finder(finder) {}
+    ResizedFieldFinder &finder;
+    bool VisitCallExpr(clang::CallExpr *call) {
+      if (const clang::FunctionDecl *callee = call->getDirectCallee())
+        finder.reachLibrary(callee);
+      return true;
+    }
+    bool VisitCXXConstructExpr(clang::CXXConstructExpr *construct) {
+      finder.reachLibrary(construct->getConstructor());
+      return true;
+    }
+    bool VisitCXXNewExpr(clang::CXXNewExpr *made) {
+      finder.noteConstructedAgain(made);
+      return true;
+    }
+  };
+  void reachLibrary(const clang::FunctionDecl *function) {
+    const clang::FunctionDecl *definition = nullptr;
+    if (function->hasBody(definition) &&
+        ast.getSourceManager().isInSystemHeader(definition->getLocation()) &&
+        reached.insert(definition).second)
+      libraryWork.push_back(definition);
   }
   /// A struct holding vectors that a function returns by value from more
   /// than one `return`: each return gives the result's vectors memory of
@@ -269,6 +301,10 @@ struct ResizedFieldFinder
     }
     bool VisitReturnStmt(clang::ReturnStmt *) {
       ++returns;
+      return true;
+    }
+    bool VisitCXXNewExpr(clang::CXXNewExpr *made) {
+      finder.noteConstructedAgain(made);
       return true;
     }
     bool VisitBinaryOperator(clang::BinaryOperator *assign) {
@@ -389,6 +425,27 @@ struct ResizedFieldFinder
       return;
     noteObjectsReachedByAddress(var->getType()->getPointeeType());
   }
+  /// `::new (static_cast<Base *>(this)) Base(p, n)`: an object constructed
+  /// again where it is (Eigen's Ref binding itself to an expression's
+  /// data, on some paths, or to a copy it makes, on others). Its pointer
+  /// fields are re-seated: each keeps the address it is given last.
+  void noteConstructedAgain(const clang::CXXNewExpr *made) {
+    if (made->getNumPlacementArgs() != 1 ||
+        !isa<clang::CXXThisExpr>(made->getPlacementArg(0)->IgnoreParenCasts()))
+      return;
+    const auto *record = made->getAllocatedType()->getAsCXXRecordDecl();
+    if (record && (record = record->getDefinition()))
+      noteFieldsReseated(record);
+  }
+  static void noteFieldsReseated(const clang::CXXRecordDecl *record) {
+    for (const clang::CXXBaseSpecifier &base : record->bases())
+      if (const auto *part = base.getType()->getAsCXXRecordDecl())
+        if (part->getDefinition())
+          noteFieldsReseated(part->getDefinition());
+    for (const clang::FieldDecl *field : record->fields())
+      if (field->getType()->isPointerType())
+        reseatedFields().insert(field);
+  }
   /// Objects of struct `type` are reached through addresses read back
   /// from memory: their pointer and vector fields are found in them.
   void noteObjectsReachedByAddress(clang::QualType type) {
@@ -409,15 +466,13 @@ struct ResizedFieldFinder
     const clang::ValueDecl *place = placeOf(call->getImplicitObjectArgument());
     if (!place)
       return;
-    if (method->getName() == "reserve")
-      reserved.insert(place);
-    else
+    // (A reserve is a request: it changes no size.)
+    if (method->getName() != "reserve")
       resized.insert(place);
   }
   /// The structs of the fields resized (directly, or through references
-  /// bound to them) but never reserved: a field reserved (in its struct's
-  /// constructor) keeps the memref model, growing within that capacity, as
-  /// a local vector reserved where it is declared does.
+  /// bound to them), reserved beforehand or not: C++ grows a vector past
+  /// the capacity it reserved.
   void addResizedRecords() {
     for (bool changed = true; changed;) {
       changed = false;
@@ -427,7 +482,7 @@ struct ResizedFieldFinder
     }
     for (const clang::ValueDecl *place : resized) {
       const auto *field = dyn_cast<clang::FieldDecl>(place);
-      if (!field || reserved.contains(field))
+      if (!field)
         continue;
       clang::QualType element = ModuleLowering::getVectorElementType(
           field->getType().getCanonicalType());
@@ -435,13 +490,13 @@ struct ResizedFieldFinder
         addHeldRecords(ast.getCanonicalTagType(field->getParent()), records);
     }
   }
-  llvm::DenseSet<const clang::ValueDecl *> resized, reserved;
+  llvm::DenseSet<const clang::ValueDecl *> resized;
   SmallVector<std::pair<const clang::ValueDecl *, const clang::ValueDecl *>>
       aliases;
   clang::ASTContext &ast;
   llvm::DenseSet<const clang::RecordDecl *> &records;
   llvm::DenseSet<const clang::FunctionDecl *> reached;
-  SmallVector<const clang::FunctionDecl *> work;
+  SmallVector<const clang::FunctionDecl *> work, libraryWork;
 };
 } // namespace
 
