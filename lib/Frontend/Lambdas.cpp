@@ -376,6 +376,9 @@ FunctionLowering::knownFunction(const clang::Expr *callee) {
         decl && decl->getParent()->isLambda() &&
         !decl->getParent()->isGenericLambda())
       return decl->getParent()->getLambdaCallOperator();
+  // (`std::forward<F>(f)` of a reference bound to a function: std::invoke.)
+  if (const clang::Expr *forwarded = castToReferenceArgument(callee))
+    return knownFunction(forwarded);
   const auto *ref = dyn_cast<clang::DeclRefExpr>(callee);
   if (!ref)
     return nullptr;

@@ -79,8 +79,10 @@ FunctionLowering::lowerConstantValue(const clang::Expr *expr) {
        cast<clang::InitListExpr>(expr)->getNumInits() == 0)) {
     return constant([&](Type type) { return b.getZeroAttr(type); });
   }
-  // sizeof, alignof and other integer constants Clang can evaluate.
-  if (isa<clang::UnaryExprOrTypeTraitExpr>(expr)) {
+  // sizeof, alignof, type traits (`__is_pod(T)` in a library's
+  // algorithm) and other integer constants Clang can evaluate.
+  if (isa<clang::UnaryExprOrTypeTraitExpr, clang::TypeTraitExpr,
+          clang::ArrayTypeTraitExpr, clang::ExpressionTraitExpr>(expr)) {
     clang::Expr::EvalResult result;
     Type type = typeOf(expr);
     if (type && expr->EvaluateAsInt(result, ast))

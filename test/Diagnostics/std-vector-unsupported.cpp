@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <tuple>
 #include <vector>
 
@@ -88,6 +89,15 @@ struct Ref { const double *p; };
   // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: error: swapping vectors of structs holding pointers is not supported; swap indices into them instead
   a.swap(b);
   return a[0].p[0];
+}
+
+// std::back_inserter keeps the vector's address in a library object.
+[[ct::differentiable]] double backInserter(const double *x, int n) {
+  std::vector<double> out;
+  // CHECK-DAG: error: 'push_back' grows a std::vector through its address kept in a library object (a std::back_insert_iterator), which differentiable code cannot follow; push_back to the vector by its name in a loop, or size it first and write through its begin()
+  // CHECK-DAG: std-vector-unsupported.cpp:[[@LINE+1]]:3: note: in call to 'std::partial_sum' from here
+  std::partial_sum(x, x + n, std::back_inserter(out));
+  return out[0];
 }
 
 [[ct::differentiable]] double bytes(double *a, const float *b) {
@@ -195,4 +205,4 @@ static double firstOf(const std::vector<double> *v) { return (*v)[0]; }
   return s;
 }
 
-// CHECK: 17 errors generated.
+// CHECK: 18 errors generated.

@@ -886,6 +886,17 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
   std::optional<std::pair<Value, int64_t>> field =
       ref ? std::nullopt : vectorFieldOf(object);
   bool fieldSized = field && indirectFields[*field].sizeSlot.memref;
+  // (Library code holding the vector's address: std::back_inserter's
+  // iterator, which a reserve does not help.)
+  if (!ref && !field &&
+      ast.getSourceManager().isInSystemHeader(expr->getBeginLoc()))
+    return unsupported<Result>(
+        expr, "'" + name +
+                  "' grows a std::vector through its address kept in a "
+                  "library object (a std::back_insert_iterator), which "
+                  "differentiable code cannot follow; push_back to the "
+                  "vector by its name in a loop, or size it first and write "
+                  "through its begin()");
   if (sized == vectorSizes.end() && !fieldSized)
     return unsupported<Result>(
         expr, "'" + name +

@@ -1,7 +1,9 @@
 // Standard algorithms lowered from libstdc++'s (and libc++'s) own code, not
 // modelled: binary searches over a table (std::upper_bound, lower_bound,
 // binary_search: a piecewise-linear interpolation), std::find_if, count_if,
-// any_of, partial_sum, adjacent_difference, reverse and iota. They take
+// any_of, partial_sum, adjacent_difference, reverse, iota, rotate (which
+// asks a type trait, `__is_pod(T)`, a constant), copy_backward over its own
+// range, and std::invoke of a named function. They take
 // comparison objects whose `()` is given iterators, iterators by const
 // reference (tag dispatch), compare iterators by C++20's `<=>`, and return
 // an iterator from several returns. User helpers returning a pointer or a
@@ -20,6 +22,7 @@
 #include <cotangent/cotangent.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <vector>
 
@@ -107,6 +110,23 @@ template <class Iterator> static void skipTwo(Iterator &it) {
   return sum + *it * *it;
 }
 
+static double cubic(double t) { return t * t * t - t; }
+
+[[ct::differentiable]] double permutations(const double *x, int n) {
+  double a[6] = {x[0], x[1], x[2], x[3], x[0] * x[1], x[2] - x[3]};
+  // (libc++'s rotate returns a pair of pointers made on several paths: not
+  // yet.)
+#ifndef _LIBCPP_VERSION
+  std::rotate(a, a + 2, a + 6);
+#endif
+  std::reverse(a, a + 3);
+  std::copy_backward(a, a + 4, a + 6);
+  double s = std::invoke(cubic, a[0]);
+  for (int i = 0; i < 6; ++i)
+    s += (i + 1) * a[i] * a[i];
+  return s + x[n - 1];
+}
+
 int main() {
   double x[4] = {0.3, -0.7, 1.1, 2.5};
   const double v[4] = {0.5, -1.0, 0.25, 1.5};
@@ -118,5 +138,7 @@ int main() {
   double y[4] = {0.3, 0.2, 1.1, 2.5};
   check::gradientAndTangents<severalReturns>("several returns, first", y, 4);
   check::gradientAndTangents<movedByReference>("moved by reference", x, 4);
+  check::gradientAndTangents<permutations>("permutations", x, 4);
+  check::hessianVectorProduct<permutations>("permutations hvp", x, v, 4);
   return check::report();
 }
