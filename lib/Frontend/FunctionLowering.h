@@ -1331,6 +1331,10 @@ private:
   std::optional<CallResult>
   growVector(const clang::CallExpr *expr, const clang::Expr *object,
              llvm::StringRef name, llvm::ArrayRef<const clang::Expr *> args);
+  /// The error for growth of a vector growVector cannot follow (`named`:
+  /// the call's object names the vector or a field holding it).
+  std::optional<CallResult> unfollowedGrowth(const clang::CallExpr *expr,
+                                             llvm::StringRef name, bool named);
 
   //===--- Vectors that grow at run time (GrowingVectors.cpp) -------------===//
   /// A local vector whose memory changes at run time anywhere in the

@@ -876,6 +876,29 @@ FunctionLowering::constructorFor(clang::QualType type,
 }
 
 std::optional<FunctionLowering::CallResult>
+FunctionLowering::unfollowedGrowth(const clang::CallExpr *expr, StringRef name,
+                                   bool named) {
+  // (Library code holding the vector's address: std::back_inserter's
+  // iterator, which a reserve does not help.)
+  if (!named && ast.getSourceManager().isInSystemHeader(expr->getBeginLoc()))
+    return unsupported<std::optional<CallResult>>(
+        expr, "'" + name +
+                  "' grows a std::vector through its address kept in a "
+                  "library object (a std::back_insert_iterator), which "
+                  "differentiable code cannot follow; push_back to the "
+                  "vector by its name in a loop, or size it first and write "
+                  "through its begin()");
+  return unsupported<std::optional<CallResult>>(
+      expr, "'" + name +
+                "' grows this std::vector, which differentiable code "
+                "supports for local vectors of numbers, pointers or "
+                "structs of them that no reference designates, and "
+                "otherwise within the capacity reserved beforehand: call "
+                "v.reserve(n) where v is declared (or create it with its "
+                "final size and assign v[i])");
+}
+
+std::optional<FunctionLowering::CallResult>
 FunctionLowering::growVector(const clang::CallExpr *expr,
                              const clang::Expr *object, StringRef name,
                              ArrayRef<const clang::Expr *> args) {
@@ -886,27 +909,8 @@ FunctionLowering::growVector(const clang::CallExpr *expr,
   std::optional<std::pair<Value, int64_t>> field =
       ref ? std::nullopt : vectorFieldOf(object);
   bool fieldSized = field && indirectFields[*field].sizeSlot.memref;
-  // (Library code holding the vector's address: std::back_inserter's
-  // iterator, which a reserve does not help.)
-  if (!ref && !field &&
-      ast.getSourceManager().isInSystemHeader(expr->getBeginLoc()))
-    return unsupported<Result>(
-        expr, "'" + name +
-                  "' grows a std::vector through its address kept in a "
-                  "library object (a std::back_insert_iterator), which "
-                  "differentiable code cannot follow; push_back to the "
-                  "vector by its name in a loop, or size it first and write "
-                  "through its begin()");
   if (sized == vectorSizes.end() && !fieldSized)
-    return unsupported<Result>(
-        expr, "'" + name +
-                  "' grows this std::vector, which differentiable code "
-                  "supports for local vectors of numbers, pointers or "
-                  "structs of them that no reference designates, and "
-                  "otherwise "
-                  "within the capacity reserved beforehand: call "
-                  "v.reserve(n) where v is declared (or create it with its "
-                  "final size and assign v[i])");
+    return unfollowedGrowth(expr, name, /*named=*/ref || field);
   clang::QualType type = strip(object)->getType().getNonReferenceType();
   if (const auto *pointer = type->getAs<clang::PointerType>())
     type = pointer->getPointeeType();
