@@ -219,12 +219,13 @@ struct ResizedFieldFinder
       return true;
     }
   };
+  /// reach, for library functions only (library code's calls of the
+  /// user's functions choose no layout).
   void reachLibrary(const clang::FunctionDecl *function) {
     const clang::FunctionDecl *definition = nullptr;
     if (function->hasBody(definition) &&
-        ast.getSourceManager().isInSystemHeader(definition->getLocation()) &&
-        reached.insert(definition).second)
-      libraryWork.push_back(definition);
+        ast.getSourceManager().isInSystemHeader(definition->getLocation()))
+      reach(definition);
   }
   /// A struct holding vectors that a function returns by value from more
   /// than one `return`: each return gives the result's vectors memory of
